@@ -1,0 +1,67 @@
+/**
+ * The one error base of the service. Every refusal the domain or an adapter makes is a
+ * DomainError with a stable `code`; functions/http/error-status.ts maps codes to HTTP
+ * statuses in one table, so renaming a class can never turn a 400 into a 500.
+ */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'MALFORMED_JSON'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'RATE_LIMITED'
+  | 'CONFLICT';
+
+export class DomainError extends Error {
+  override readonly name: string = 'DomainError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra body fields the contract names for this refusal (param, shortfall, …). */
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A request value broke a rule; `param` names it (dotted path for nested body fields). */
+export class ValidationError extends DomainError {
+  override readonly name = 'ValidationError';
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super('VALIDATION_FAILED', message, { param });
+  }
+}
+
+/**
+ * The addressed resource does not exist for this tenant. The message never carries the
+ * id or the reason, so another tenant's resource reads exactly like a missing one.
+ */
+export class NotFoundError extends DomainError {
+  override readonly name = 'NotFoundError';
+  constructor(resource: string) {
+    super('NOT_FOUND', `${resource} not found.`);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  override readonly name = 'UnauthorizedError';
+  constructor() {
+    // One message for every cause, so a caller cannot probe which keys exist or are revoked.
+    super('UNAUTHORIZED', 'A valid API key is required: HTTP Basic with the key as username and an empty password.');
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  override readonly name = 'RateLimitedError';
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMITED', `Rate limit exhausted for this credential; retry after ${retryAfterSeconds} s.`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  override readonly name = 'ConflictError';
+}

@@ -1,0 +1,47 @@
+import { dinero, toSnapshot, type Dinero } from 'dinero.js';
+import { INR } from 'dinero.js/currencies';
+
+/**
+ * Money inside the domain is an integer count of paise (minor units). JSON numbers in
+ * rupees exist only at the edge (`toRupees` / `parseRupees`). Arithmetic that needs
+ * rounding goes through dinero.js in the pricing and GST modules.
+ */
+export type Minor = number;
+
+export const CURRENCY = 'INR';
+
+export function inr(amount: Minor): Dinero<number> {
+  return dinero({ amount, currency: INR });
+}
+
+export function minorOf(d: Dinero<number>): Minor {
+  const { amount, scale } = toSnapshot(d);
+  if (scale !== 2) throw new RangeError(`expected scale 2, got ${scale}: round in a named place first`);
+  return amount;
+}
+
+/** Paise → rupees as a JSON number with at most two decimals, exact for |x| < 2^53 paise. */
+export function toRupees(amount: Minor): number {
+  assertMinor(amount);
+  return amount / 100;
+}
+
+const RUPEES = /^-?(0|[1-9][0-9]{0,12})(\.[0-9]{1,2})?$/;
+
+/**
+ * Rupees (a JSON number or a decimal string) → paise, exactly. Returns undefined for
+ * anything that is not a finite amount with at most two decimals, so the caller can name
+ * the offending field.
+ */
+export function parseRupees(value: unknown): Minor | undefined {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'string' ? value.trim() : '';
+  if (!RUPEES.test(text)) return undefined;
+  const negative = text.startsWith('-');
+  const [whole = '0', frac = ''] = text.replace('-', '').split('.');
+  const paise = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  return negative ? -paise : paise;
+}
+
+export function assertMinor(amount: Minor): void {
+  if (!Number.isSafeInteger(amount)) throw new RangeError(`money must be a safe integer of paise, got ${amount}`);
+}

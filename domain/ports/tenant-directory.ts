@@ -1,0 +1,28 @@
+import type { ApiKeyRecord, KeyOwner } from '../api-key.ts';
+import type { AgentGroup, Partner } from '../tenants.ts';
+
+/** Partners, agent groups and the keys that open them. */
+export interface TenantDirectory {
+  getPartner(partnerId: string): Promise<Partner | undefined>;
+  getAgentGroup(agentGroupId: string): Promise<AgentGroup | undefined>;
+  listPartners(): Promise<Partner[]>;
+  listAgentGroups(partnerId?: string): Promise<AgentGroup[]>;
+  /** Fails with ConflictError when the id is taken. */
+  createPartner(p: Partner): Promise<void>;
+  createAgentGroup(g: AgentGroup): Promise<void>;
+  /** Writes or overwrites (world import is idempotent). */
+  putPartner(p: Partner): Promise<void>;
+  putAgentGroup(g: AgentGroup): Promise<void>;
+
+  findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  getKey(keyId: string): Promise<ApiKeyRecord | undefined>;
+  listKeys(owner: KeyOwner): Promise<ApiKeyRecord[]>;
+  /** Fails with ConflictError when the hash is already stored (same key twice). */
+  createKey(k: ApiKeyRecord): Promise<void>;
+  /** Idempotent: revoking a revoked key keeps its first revocation time. */
+  revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined>;
+  /** New key issued and old one revoked in one transaction. */
+  replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string): Promise<void>;
+  /** Stores the group's callback signing secret (already encrypted). */
+  putCallbackSecret(agentGroupId: string, encrypted: string, at: string): Promise<void>;
+}

@@ -1,0 +1,22 @@
+/** Who is calling: what an API key resolves to. Every repository read takes one of these. */
+export interface PartnerPrincipal {
+  readonly kind: 'partner';
+  readonly partnerId: string;
+  readonly keyId: string;
+  readonly keyPrefix: string;
+}
+
+export interface AgentGroupPrincipal {
+  readonly kind: 'agent-group';
+  readonly agentGroupId: string;
+  readonly channelId: string;
+  readonly keyId: string;
+  readonly keyPrefix: string;
+}
+
+export type Principal = PartnerPrincipal | AgentGroupPrincipal;
+
+/** Which surface a key opens: `/api` keys belong to partners, `/v1` keys to agent groups. */
+export type Surface = 'api' | 'v1';
+
+export const surfaceOf = (p: Principal): Surface => (p.kind === 'partner' ? 'api' : 'v1');

@@ -1,0 +1,21 @@
+import * as v from 'valibot';
+
+/** The one error body (PRODUCT.md): every non-2xx response has this shape. */
+export const ErrorBodySchema = v.object({
+  status: v.pipe(v.number(), v.integer()),
+  error: v.string(),
+  message: v.string(),
+  path: v.string(),
+  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  code: v.pipe(v.string(), v.regex(/^[A-Z][A-Z0-9_]*$/)),
+  param: v.optional(v.string()),
+});
+
+export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp());
+
+/** Responses every authenticated route may give, added to each route's own. */
+export const AUTHENTICATED_ERRORS = {
+  400: { description: 'Validation failure; `param` names the offending parameter.', schema: ErrorBodySchema },
+  401: { description: 'Missing, malformed, revoked or unknown key, or distribution access disabled.', schema: ErrorBodySchema },
+  429: { description: 'Rate limit exhausted for this credential; wait `Retry-After` seconds.', schema: ErrorBodySchema },
+} as const;

@@ -1,0 +1,49 @@
+import * as v from 'valibot';
+import { defineRoute } from '../http/route.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema } from './common.ts';
+
+export const ApiPingSchema = v.object({
+  partnerId: v.string(),
+  keyPrefix: v.string(),
+  timestamp: DateTimeSchema,
+});
+
+export const V1PingSchema = v.object({
+  agentGroupId: v.string(),
+  channelId: v.string(),
+  keyPrefix: v.string(),
+  timestamp: DateTimeSchema,
+});
+
+export const apiPingRoute = defineRoute({
+  operationId: 'apiPing',
+  method: 'GET',
+  path: '/api/ping',
+  auth: 'api',
+  summary: 'Smoke test for a partner key',
+  description: 'Returns the partner the key belongs to and the leading characters of the key. Counts against the rate limit like any call.',
+  tags: ['Partner read API'],
+  responses: { 200: { description: 'The key works.', schema: ApiPingSchema }, ...AUTHENTICATED_ERRORS },
+});
+
+export const v1PingRoute = defineRoute({
+  operationId: 'v1Ping',
+  method: 'GET',
+  path: '/v1/ping',
+  auth: 'v1',
+  summary: 'Smoke test for an agent-group key',
+  description: 'Returns the agent group and channel the key resolves to. Counts against the rate limit like any call.',
+  tags: ['Distribution API'],
+  responses: { 200: { description: 'The key works.', schema: V1PingSchema }, ...AUTHENTICATED_ERRORS },
+});
+
+export const openApiRoute = defineRoute({
+  operationId: 'getOpenApi',
+  method: 'GET',
+  path: '/openapi.json',
+  auth: 'none',
+  summary: 'This OpenAPI 3.1 document',
+  description: 'Public: needs no key and is not rate limited.',
+  tags: ['Meta'],
+  responses: { 200: { description: 'The OpenAPI document.' } },
+});

@@ -1,0 +1,56 @@
+import middy from '@middy/core';
+import type * as v from 'valibot';
+import type { Principal } from '../../domain/principal.ts';
+import { services, type Services } from '../../infra/container.ts';
+import { basicAuth } from './middleware/basic-auth.ts';
+import { errorResponder } from './middleware/error-responder.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import { requestContext } from './middleware/request-context.ts';
+import { jsonResult } from './responses.ts';
+import type { AnySchema, Auth, RouteSpec } from './route.ts';
+import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
+import { parseInput } from './validate.ts';
+
+type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+
+export interface HandlerInput<Q, P, B, Pr> {
+  readonly query: Q;
+  readonly params: P;
+  readonly body: B;
+  readonly principal: Pr;
+  readonly services: Services;
+  readonly state: RequestState;
+  readonly event: HttpEvent;
+}
+
+type PrincipalFor<A> = A extends 'api' ? Extract<Principal, { kind: 'partner' }> : A extends 'v1' ? Extract<Principal, { kind: 'agent-group' }> : undefined;
+
+/**
+ * The shared Middy stack around one route: request id and logging, the error responder,
+ * Basic auth with its rate-limit token, the JSON body parser (only where the route takes a
+ * body), then input validation from the route's schemas and the handler itself.
+ */
+export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | undefined, B extends AnySchema | undefined, A extends Auth>(
+  route: RouteSpec<Q, P, B, A>,
+  handle: (input: HandlerInput<Out<Q>, Out<P>, Out<B>, PrincipalFor<A>>) => Promise<Reply>,
+) {
+  const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 }).use(requestContext()).use(errorResponder());
+  if (route.auth !== 'none') stack.use(basicAuth(route.auth));
+  if (route.body) stack.use(jsonBody({ optional: route.bodyOptional ?? false }));
+  const handler = stack.handler(async (event, context) => {
+    const query = route.query ? parseInput(route.query, event.queryStringParameters ?? {}, 'query') : undefined;
+    const params = route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined;
+    const body = route.body ? parseInput(route.body, event.body, 'body') : undefined;
+    const reply = await handle({
+      query: query as Out<Q>,
+      params: params as Out<P>,
+      body: body as Out<B>,
+      principal: context.state.principal as PrincipalFor<A>,
+      services: services(),
+      state: context.state,
+      event,
+    });
+    return jsonResult(context.state, reply.status, reply.body, reply.headers);
+  });
+  return Object.assign(handler, { route });
+}

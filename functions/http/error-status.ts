@@ -1,0 +1,16 @@
+import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from '../../domain/errors.ts';
+
+/** The one table from domain error codes to HTTP statuses. */
+export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  UNSUPPORTED_MEDIA_TYPE: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+};
+
+export const reasonPhrase = (status: number): string => STATUS_CODES[status] ?? 'Error';

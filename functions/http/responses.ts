@@ -1,0 +1,48 @@
+import { DomainError, RateLimitedError, ValidationError } from '../../domain/errors.ts';
+import type { RateDecision } from '../../domain/rate-limit.ts';
+import { reasonPhrase, STATUS_OF } from './error-status.ts';
+import type { HttpResult, RequestState } from './types.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function rateHeaders(rate: RateDecision | undefined): Record<string, string> {
+  if (!rate) return {};
+  return {
+    'X-RateLimit-Limit': String(rate.limit),
+    'X-RateLimit-Remaining': String(rate.remaining),
+    'X-RateLimit-Reset': String(rate.resetAt),
+    ...(rate.allowed ? {} : { 'Retry-After': String(rate.retryAfter) }),
+  };
+}
+
+export function jsonResult(state: RequestState, status: number, body: unknown, extra: Readonly<Record<string, string>> = {}): HttpResult {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The one error body: status, error, message, path, timestamp, code, plus the refusal's own fields. */
+export function errorBody(state: RequestState, status: number, code: string, message: string, details: Readonly<Record<string, unknown>> = {}) {
+  return {
+    status,
+    error: reasonPhrase(status),
+    message,
+    path: state.path,
+    timestamp: new Date().toISOString(),
+    code,
+    ...details,
+  };
+}
+
+export function errorResult(state: RequestState, err: DomainError, extraHeaders: Readonly<Record<string, string>> = {}): HttpResult {
+  const status = STATUS_OF[err.code];
+  const details = err instanceof ValidationError ? { param: err.param } : err.details;
+  const headers = err instanceof RateLimitedError ? { 'Retry-After': String(err.retryAfterSeconds), ...extraHeaders } : extraHeaders;
+  return jsonResult(state, status, errorBody(state, status, err.code, err.message, details), headers);
+}
+
+export function internalErrorResult(state: RequestState): HttpResult {
+  return jsonResult(state, 500, errorBody(state, 500, 'INTERNAL_ERROR', 'Something went wrong on our side. Quote the X-Request-Id header if you contact us.'));
+}

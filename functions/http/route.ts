@@ -1,0 +1,58 @@
+import type * as v from 'valibot';
+import type { Surface } from '../../domain/principal.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+// valibot's schema types are deeply generic; the route table only needs "some schema".
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySchema = v.GenericSchema<any, any>;
+
+export interface ResponseSpec {
+  readonly description: string;
+  readonly schema?: AnySchema;
+}
+
+/**
+ * A route's contract: what serverless.yml routes, what the handler validates, and what
+ * the OpenAPI document says, all from one object.
+ */
+export type Auth = Surface | 'none';
+
+export interface RouteSpec<
+  Q extends AnySchema | undefined = AnySchema | undefined,
+  P extends AnySchema | undefined = AnySchema | undefined,
+  B extends AnySchema | undefined = AnySchema | undefined,
+  A extends Auth = Auth,
+> {
+  readonly operationId: string;
+  readonly method: Method;
+  /** API Gateway form: `/v1/orders/{orderId}`. */
+  readonly path: string;
+  /** Which key opens it; `none` only for the public OpenAPI document. */
+  readonly auth: A;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly query?: Q;
+  readonly params?: P;
+  readonly body?: B;
+  readonly bodyOptional?: boolean;
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+}
+
+export const defineRoute = <
+  const A extends Auth,
+  Q extends AnySchema | undefined = undefined,
+  P extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+>(
+  spec: RouteSpec<Q, P, B, A>,
+): RouteSpec<Q, P, B, A> => spec;
+
+/** `/v1/orders/{orderId}` → a matcher for concrete paths. */
+export function pathMatcher(template: string): RegExp {
+  const pattern = template
+    .split('/')
+    .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${pattern}/?$`);
+}

@@ -1,0 +1,47 @@
+import middy from '@middy/core';
+import { DomainError, NotFoundError } from '../../domain/errors.ts';
+import type { Surface } from '../../domain/principal.ts';
+import { basicAuth } from '../http/middleware/basic-auth.ts';
+import { errorResponder } from '../http/middleware/error-responder.ts';
+import { requestContext } from '../http/middleware/request-context.ts';
+import { pathMatcher } from '../http/route.ts';
+import { errorResult } from '../http/responses.ts';
+import type { HttpContext, HttpEvent, HttpResult } from '../http/types.ts';
+import { ROUTES } from '../registry.ts';
+
+const MATCHERS = ROUTES.map((r) => ({ method: r.method, regex: pathMatcher(r.path) }));
+
+/** Methods the service serves on this concrete path (empty: the path is unknown). */
+export function allowedMethods(path: string): string[] {
+  return [...new Set(MATCHERS.filter((m) => m.regex.test(path)).map((m) => m.method))].sort();
+}
+
+const surfaceOf = (path: string): Surface | undefined => (path === '/api' || path.startsWith('/api/') ? 'api' : path === '/v1' || path.startsWith('/v1/') ? 'v1' : undefined);
+
+const authenticateBySurface = {
+  api: basicAuth('api'),
+  v1: basicAuth('v1'),
+};
+
+/**
+ * API Gateway's $default route: everything no route matched. Under /api and /v1 the key is
+ * checked first (an unknown path is still an authenticated, rate-limited request), then
+ * the answer is 405 with Allow when the path exists under another method, else 404.
+ */
+export const handler = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 })
+  .use(requestContext())
+  .use(errorResponder())
+  .use({
+    before: async (request) => {
+      const surface = surfaceOf(request.event.rawPath);
+      if (surface) await authenticateBySurface[surface].before!(request as never);
+    },
+  })
+  .handler(async (event, context) => {
+    const allow = allowedMethods(event.rawPath);
+    if (allow.length > 0) {
+      const method = context.state.method;
+      return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), { Allow: allow.join(', ') });
+    }
+    return errorResult(context.state, new NotFoundError('Resource'));
+  });

@@ -1,0 +1,113 @@
+import * as v from 'valibot';
+
+/**
+ * Every environment variable the service reads, validated once at cold start.
+ * `.env.example` lists the same names; a test keeps the two in step.
+ */
+const LOOPBACK_STAGES = new Set(['local', 'test']);
+
+const positiveInt = (fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform(Number),
+    v.number(),
+    v.integer(),
+    v.minValue(1),
+  );
+
+const positiveNumber = (fallback: number) =>
+  v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(), v.minValue(0.0001));
+
+const key32 = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64'),
+  v.transform((s) => Buffer.from(s, 'base64')),
+);
+
+const csv = v.pipe(
+  v.optional(v.string(), ''),
+  v.transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+);
+
+const EnvSchema = v.object({
+  STAGE: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,19}$/)),
+  AWS_REGION: v.optional(v.string(), 'ap-south-1'),
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  RATE_LIMIT_BURST: positiveInt(100),
+  CURSOR_KEY: key32,
+  SECRETS_KEY: key32,
+  OUTBOUND_ALLOW_HOSTS: csv,
+  OUTBOUND_ALLOW_HTTP: v.optional(v.picklist(['true', 'false']), 'false'),
+  TIME_SCALE: positiveNumber(1),
+  LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+});
+
+export interface Config {
+  readonly stage: string;
+  /** Local and test stages: plaintext keys in world files, loopback receivers, sandbox scenarios. */
+  readonly isSandbox: boolean;
+  readonly region: string;
+  readonly tableName: string;
+  readonly endpoints: { readonly dynamodb?: string; readonly sqs?: string; readonly s3?: string };
+  readonly rateLimit: { readonly perMinute: number; readonly burst: number };
+  readonly cursorKey: Buffer;
+  readonly secretsKey: Buffer;
+  readonly outbound: { readonly allowHosts: readonly string[]; readonly allowHttp: boolean };
+  /** Divides every retry gap, workflow window and wait; 1 in production. */
+  readonly timeScale: number;
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // Deploy templates pass unset optionals as empty strings; treat them as absent.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = v.safeParse(EnvSchema, present);
+  if (!parsed.success) {
+    const problems = parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.output;
+  const isSandbox = LOOPBACK_STAGES.has(e.STAGE);
+  const allowHttp = e.OUTBOUND_ALLOW_HTTP === 'true';
+  if (!isSandbox && (e.OUTBOUND_ALLOW_HOSTS.length > 0 || allowHttp)) {
+    // The loopback escape hatch exists for local receivers only; a production stack must never have it.
+    throw new ConfigError(`OUTBOUND_ALLOW_HOSTS and OUTBOUND_ALLOW_HTTP are only accepted on stages ${[...LOOPBACK_STAGES].join(', ')}`);
+  }
+  if (!isSandbox && e.TIME_SCALE !== 1) {
+    throw new ConfigError('TIME_SCALE may differ from 1 only on local and test stages');
+  }
+  return {
+    stage: e.STAGE,
+    isSandbox,
+    region: e.AWS_REGION,
+    tableName: e.TABLE_NAME,
+    endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, sqs: e.SQS_ENDPOINT, s3: e.S3_ENDPOINT },
+    rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE, burst: e.RATE_LIMIT_BURST },
+    cursorKey: e.CURSOR_KEY,
+    secretsKey: e.SECRETS_KEY,
+    outbound: { allowHosts: e.OUTBOUND_ALLOW_HOSTS, allowHttp },
+    timeScale: e.TIME_SCALE,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, read from the environment on first use. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

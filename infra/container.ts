@@ -1,0 +1,38 @@
+import type { Clock } from '../domain/ports/clock.ts';
+import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
+import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
+import { config, type Config } from './config.ts';
+import { SecretBox } from './crypto/secret-box.ts';
+import { createDocumentClient } from './dynamo/client.ts';
+import { DynamoRateLimiter } from './dynamo/dynamo-rate-limiter.ts';
+import { DynamoTenantDirectory } from './dynamo/dynamo-tenant-directory.ts';
+
+/** The adapters wired once per process: the one composition root. */
+export interface Services {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly tenants: TenantDirectory;
+  readonly rateLimiter: RateLimiter;
+  readonly secrets: SecretBox;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function buildServices(cfg: Config, clock: Clock = systemClock): Services {
+  const db = createDocumentClient(cfg);
+  return {
+    config: cfg,
+    clock,
+    tenants: new DynamoTenantDirectory(db, cfg.tableName),
+    rateLimiter: new DynamoRateLimiter(db, cfg.tableName),
+    secrets: new SecretBox(cfg.secretsKey),
+  };
+}
+
+let cached: Services | undefined;
+
+/** Services for this process, built at first use (cold start) from the environment. */
+export function services(): Services {
+  cached ??= buildServices(config());
+  return cached;
+}

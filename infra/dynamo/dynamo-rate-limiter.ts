@@ -1,0 +1,71 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RateLimiter } from '../../domain/ports/rate-limiter.ts';
+import { allowed, denied, intervalMs, toleranceMs, type BucketPolicy, type RateDecision } from '../../domain/rate-limit.ts';
+import { isConditionFailure } from './client.ts';
+import { keys } from './keys.ts';
+
+/**
+ * Timeline the two conditions guard (tat = when the bucket is full again):
+ *   tat < now                     bucket full (idle): restart from now         → REFILL
+ *   now ≤ tat ≤ now + τ           tokens left: push tat one interval later     → SPEND
+ *   tat > now + τ                 empty: refuse, tat unchanged
+ * Each write is atomic, so racing instances never hand out the same token twice.
+ */
+const SPEND = 'tat BETWEEN :now AND :ceiling';
+const REFILL = 'attribute_not_exists(tat) OR tat < :now';
+/** A bucket idle this long past full is indistinguishable from a new one; let TTL drop it. */
+const IDLE_TTL_SECONDS = 3600;
+const MAX_ATTEMPTS = 4;
+
+export class DynamoRateLimiter implements RateLimiter {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async consume(bucketId: string, policy: BucketPolicy, now: number): Promise<RateDecision> {
+    const t = intervalMs(policy);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl', SPEND, {
+        ':now': now,
+        ':ceiling': now + toleranceMs(policy),
+        ':t': t,
+      }, now);
+      if (spent.ok) return allowed(policy, spent.tat, now);
+      if (spent.tat !== undefined && spent.tat >= now) return denied(policy, spent.tat, now);
+
+      const refilled = await this.write(bucketId, 'SET tat = :fresh, expiresAt = :ttl', REFILL, { ':now': now, ':fresh': now + t }, now);
+      if (refilled.ok) return allowed(policy, refilled.tat, now);
+      // Another instance refilled between our two writes: spend from its bucket instead.
+    }
+    // Sustained contention on one credential: refuse rather than admit unaccounted requests.
+    return denied(policy, now + toleranceMs(policy) + t, now);
+  }
+
+  private async write(
+    bucketId: string,
+    update: string,
+    condition: string,
+    values: Record<string, number>,
+    now: number,
+  ): Promise<{ ok: true; tat: number } | { ok: false; tat: number | undefined }> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.rateBucket(bucketId),
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeValues: { ...values, ':ttl': Math.ceil(now / 1000) + IDLE_TTL_SECONDS },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { ok: true, tat: Number(out.Attributes?.tat) };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const old = (err as { Item?: Record<string, { N?: string }> }).Item;
+      return { ok: false, tat: old?.tat?.N !== undefined ? Number(old.tat.N) : undefined };
+    }
+  }
+}

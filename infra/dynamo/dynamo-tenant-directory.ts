@@ -1,0 +1,169 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
+import { ConflictError } from '../../domain/errors.ts';
+import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
+import type { AgentGroup, Partner } from '../../domain/tenants.ts';
+import { isConditionFailure } from './client.ts';
+import { queryAll } from './query.ts';
+import { keys } from './keys.ts';
+import { GSI1, GSI2 } from './table.ts';
+
+/** Creating an entity must not overwrite one with the same id (or, for keys, the same hash). */
+const MUST_BE_NEW = 'attribute_not_exists(PK)';
+/** Revocation keeps the first revocation time: revoking twice is not an error and moves nothing. */
+const REVOKE_ONCE = 'SET #status = :revoked, revokedAt = if_not_exists(revokedAt, :at)';
+
+const strip = <T>(item: Record<string, unknown> | undefined): T | undefined => {
+  if (!item) return undefined;
+  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, GSI2PK: _g2, GSI2SK: _g2s, entity: _e, ...rest } = item;
+  return rest as T;
+};
+
+export const partnerItem = (p: Partner) => ({ ...keys.partner(p.partnerId), ...keys.partnerIndex(p.partnerId), entity: 'Partner', ...p });
+export const agentGroupItem = (g: AgentGroup) => ({
+  ...keys.agentGroup(g.agentGroupId),
+  ...keys.agentGroupIndex(g.agentGroupId, g.partnerId),
+  entity: 'AgentGroup',
+  ...g,
+});
+export const apiKeyItem = (k: ApiKeyRecord) => ({
+  ...keys.apiKey(k.keyHash),
+  ...keys.apiKeyOwnerIndex(k.owner.kind, k.owner.id, k.createdAt, k.keyId),
+  ...keys.apiKeyIdIndex(k.keyId),
+  entity: 'ApiKey',
+  ...k,
+});
+
+export class DynamoTenantDirectory implements TenantDirectory {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async getPartner(partnerId: string): Promise<Partner | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.partner(partnerId) }));
+    return strip<Partner>(out.Item);
+  }
+
+  async getAgentGroup(agentGroupId: string): Promise<AgentGroup | undefined> {
+    // Consistent: disabling a group's distribution access must lock it out at once.
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.agentGroup(agentGroupId), ConsistentRead: true }));
+    return strip<AgentGroup>(out.Item);
+  }
+
+  async listPartners(): Promise<Partner[]> {
+    const items = await queryAll(this.db, { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.allPartners().GSI1PK } });
+    return items.map((i) => strip<Partner>(i)!);
+  }
+
+  async listAgentGroups(partnerId?: string): Promise<AgentGroup[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: partnerId ? 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)' : 'GSI1PK = :pk',
+      ExpressionAttributeValues: {
+        ':pk': keys.allAgentGroups().GSI1PK,
+        ...(partnerId ? { ':prefix': keys.agentGroupsOfPartnerPrefix(partnerId) } : {}),
+      },
+    });
+    return items.map((i) => strip<AgentGroup>(i)!);
+  }
+
+  async createPartner(p: Partner): Promise<void> {
+    await this.putNew(partnerItem(p), `Partner ${p.partnerId} already exists.`);
+  }
+
+  async createAgentGroup(g: AgentGroup): Promise<void> {
+    await this.putNew(agentGroupItem(g), `Agent group ${g.agentGroupId} already exists.`);
+  }
+
+  async putPartner(p: Partner): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: partnerItem(p) }));
+  }
+
+  async putAgentGroup(g: AgentGroup): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: agentGroupItem(g) }));
+  }
+
+  async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    // Consistent: a revoked key must get 401 on the very next request.
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.apiKey(keyHash), ConsistentRead: true }));
+    return strip<ApiKeyRecord>(out.Item);
+  }
+
+  async getKey(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.db.send(
+      new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.apiKeyIdIndex(keyId).GSI2PK } }),
+    );
+    return strip<ApiKeyRecord>(out.Items?.[0]);
+  }
+
+  async listKeys(owner: KeyOwner): Promise<ApiKeyRecord[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.keysOfOwner(owner.kind, owner.id).GSI1PK },
+    });
+    return items.map((i) => strip<ApiKeyRecord>(i)!);
+  }
+
+  async createKey(k: ApiKeyRecord): Promise<void> {
+    await this.putNew(apiKeyItem(k), 'That key is already registered.');
+  }
+
+  async revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined> {
+    const existing = await this.getKey(keyId);
+    if (!existing) return undefined;
+    const out = await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.apiKey(existing.keyHash),
+        UpdateExpression: REVOKE_ONCE,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':at': at },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return strip<ApiKeyRecord>(out.Attributes);
+  }
+
+  async replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string): Promise<void> {
+    const old = await this.getKey(oldKeyId);
+    if (!old) throw new ConflictError('CONFLICT', `Key ${oldKeyId} does not exist.`);
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: apiKeyItem(replacement), ConditionExpression: MUST_BE_NEW } },
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.apiKey(old.keyHash),
+                UpdateExpression: REVOKE_ONCE,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':revoked': 'REVOKED', ':at': at },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', 'That key is already registered.');
+      throw err;
+    }
+  }
+
+  async putCallbackSecret(agentGroupId: string, encrypted: string, at: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.callbackSecret(agentGroupId), entity: 'CallbackSecret', encrypted, rotatedAt: at } }));
+  }
+
+  private async putNew(item: Record<string, unknown>, conflictMessage: string): Promise<void> {
+    try {
+      await this.db.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW }));
+    } catch (err) {
+      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', conflictMessage);
+      throw err;
+    }
+  }
+}

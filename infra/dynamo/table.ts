@@ -1,0 +1,58 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+
+/**
+ * The single table. serverless.yml declares the same shape for CloudFormation; a unit
+ * test keeps the two identical, and the local stack creates the table from this.
+ *
+ * Access patterns (docs/data-model.md has the full list with round trips):
+ * | pattern                           | key condition                                  | index |
+ * |-----------------------------------|------------------------------------------------|-------|
+ * | key by hash (auth)                | PK = APIKEY#<sha256>, SK = APIKEY              | table |
+ * | partner / agent group by id       | PK = PARTNER#<id> / GROUP#<id>, SK = PROFILE   | table |
+ * | all partners / all groups         | GSI1PK = PARTNERS / GROUPS                     | GSI1  |
+ * | keys of an owner                  | GSI1PK = KEYS#<kind>#<id>                      | GSI1  |
+ * | key by key id (revoke, replace)   | GSI2PK = KEYID#<keyId>                         | GSI2  |
+ * | rate bucket of a credential       | PK = BUCKET#<keyId>, SK = BUCKET               | table |
+ */
+export const GSI1 = 'GSI1';
+export const GSI2 = 'GSI2';
+
+export function tableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: 'PK', AttributeType: 'S' },
+      { AttributeName: 'SK', AttributeType: 'S' },
+      { AttributeName: 'GSI1PK', AttributeType: 'S' },
+      { AttributeName: 'GSI1SK', AttributeType: 'S' },
+      { AttributeName: 'GSI2PK', AttributeType: 'S' },
+      { AttributeName: 'GSI2SK', AttributeType: 'S' },
+    ],
+    KeySchema: [
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: GSI1,
+        KeySchema: [
+          { AttributeName: 'GSI1PK', KeyType: 'HASH' },
+          { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: GSI2,
+        KeySchema: [
+          { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+          { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ],
+  };
+}
+
+/** Items with this attribute (epoch seconds) are removed by DynamoDB TTL. */
+export const TTL_ATTRIBUTE = 'expiresAt';

@@ -1,0 +1,191 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { tableDefinition, TTL_ATTRIBUTE } from '../infra/dynamo/table.ts';
+
+/**
+ * The local stack, shared by `npm start` and the test setup: DynamoDB Local (Amazon's
+ * emulator, Java 17), fauxqs for SQS and S3, the table and queues created, and
+ * `serverless offline` serving the handlers. Every piece records what it started so
+ * `stop()` leaves nothing behind.
+ */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Java 17+ is needed for DynamoDB Local; returns a message when it is missing or too old. */
+export function javaProblem(): string | undefined {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (out.error) return 'Java was not found on PATH. DynamoDB Local needs Java 17 or newer (e.g. `apt-get install openjdk-17-jre-headless`).';
+  const match = /version "(\d+)/.exec(`${out.stderr}${out.stdout}`);
+  const major = Number(match?.[1] ?? 0);
+  if (major < 17) return `Java ${major || '(unknown version)'} found; DynamoDB Local needs Java 17 or newer.`;
+  return undefined;
+}
+
+const waitFor = async (what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
+};
+
+const killTree = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    child.kill('SIGTERM');
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, 3000);
+  await exited;
+  clearTimeout(timer);
+};
+
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export interface DynamoLocal extends Stoppable {
+  readonly endpoint: string;
+}
+
+export async function startDynamoLocal(opts: { port?: number; dbPath?: string; log?: (line: string) => void } = {}): Promise<DynamoLocal> {
+  const port = opts.port ?? (await freePort());
+  const emulator = join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  // -sharedDb: one database whatever access key and region a client uses (offline's handlers and the scripts differ).
+  const storage = opts.dbPath ? ['-sharedDb', '-dbPath', opts.dbPath] : ['-inMemory', '-sharedDb'];
+  const child = spawn(
+    'java',
+    ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`, '-jar', join(emulator, 'DynamoDBLocal.jar'), ...storage, '-port', String(port), '-disableTelemetry'],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  child.stderr?.on('data', (d: Buffer) => opts.log?.(d.toString()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  try {
+    await waitFor('DynamoDB Local', async () => (await client.send(new ListTablesCommand({}))).TableNames !== undefined, 30_000);
+  } catch (err) {
+    await killTree(child);
+    throw err;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, stop: () => killTree(child) };
+}
+
+export interface Fauxqs extends Stoppable {
+  readonly endpoint: string;
+}
+
+export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs> {
+  const { startFauxqs: start } = await import('fauxqs');
+  const server = await start({ port: opts.port ?? 0, logger: false, host: '127.0.0.1' });
+  return { endpoint: server.address, stop: async () => server.stop() };
+}
+
+/** Creates the table (with TTL) if it is not there yet. Safe to run again. */
+export async function provisionTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  try {
+    const exists = await client.send(new DescribeTableCommand({ TableName: tableName })).then(
+      () => true,
+      (err: { name?: string }) => {
+        if (err.name === 'ResourceNotFoundException') return false;
+        throw err;
+      },
+    );
+    if (exists) return;
+    await client.send(new CreateTableCommand(tableDefinition(tableName)));
+    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  } finally {
+    client.destroy();
+  }
+}
+
+export const randomKey = (): string => randomBytes(32).toString('base64');
+
+export interface OfflineServer extends Stoppable {
+  readonly baseUrl: string;
+  readonly lambdaPort: number;
+}
+
+/** `serverless offline` with the given environment; resolves once it answers HTTP. */
+export async function startOffline(opts: { stage: string; env: Record<string, string>; httpPort?: number; lambdaPort?: number; log?: (line: string) => void }): Promise<OfflineServer> {
+  const httpPort = opts.httpPort ?? (await freePort());
+  const lambdaPort = opts.lambdaPort ?? (await freePort());
+  const child = spawn(join(ROOT, 'node_modules', '.bin', 'serverless'), ['offline', 'start', '--stage', opts.stage], {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env, HTTP_PORT: String(httpPort), LAMBDA_PORT: String(lambdaPort), SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const collect = (d: Buffer) => {
+    const text = d.toString();
+    output = (output + text).slice(-20_000);
+    opts.log?.(text);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  try {
+    await waitFor(
+      'serverless offline',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`serverless offline exited (${child.exitCode}):\n${output}`);
+        return (await fetch(`${baseUrl}/openapi.json`)).status === 200;
+      },
+      120_000,
+    );
+  } catch (err) {
+    await killTree(child);
+    throw new Error(`${(err as Error).message}\n--- offline output ---\n${output}`);
+  }
+  return { baseUrl, lambdaPort, stop: () => killTree(child) };
+}
+
+/** The environment every piece of the service reads (infra/config.ts), for a local or test stage. */
+export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: string; sqs: string; extra?: Record<string, string> }): Record<string, string> {
+  return {
+    STAGE: opts.stage,
+    AWS_REGION: 'ap-south-1',
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    TABLE_NAME: opts.tableName,
+    DYNAMODB_ENDPOINT: opts.dynamodb,
+    SQS_ENDPOINT: opts.sqs,
+    S3_ENDPOINT: opts.sqs,
+    CURSOR_KEY: randomKey(),
+    SECRETS_KEY: randomKey(),
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
+    OUTBOUND_ALLOW_HTTP: 'true',
+    ...opts.extra,
+  };
+}
