@@ -1,7 +1,9 @@
+import type { AdminDeps } from '../domain/admin.ts';
 import type { Clock } from '../domain/ports/clock.ts';
 import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
 import { config, type Config } from './config.ts';
+import { cryptoKeyMinter } from './crypto/key-minter.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import { createDocumentClient } from './dynamo/client.ts';
 import { DynamoRateLimiter } from './dynamo/dynamo-rate-limiter.ts';
@@ -27,6 +29,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     rateLimiter: new DynamoRateLimiter(db, cfg.tableName),
     secrets: new SecretBox(cfg.secretsKey),
   };
+}
+
+/** What the operator use cases need, from the same adapters. */
+export function adminDeps(svc: Services): AdminDeps {
+  return { tenants: svc.tenants, clock: svc.clock, minter: cryptoKeyMinter, sealer: svc.secrets };
 }
 
 let cached: Services | undefined;

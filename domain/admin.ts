@@ -1,0 +1,147 @@
+import { keyPrefixOf, type ApiKeyRecord, type KeyOwner, type RateLimitOverride } from './api-key.ts';
+import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
+import type { Clock } from './ports/clock.ts';
+import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
+import type { TenantDirectory } from './ports/tenant-directory.ts';
+import { anchorDayRange, GSTIN_PATTERN, type AgentGroup, type Partner } from './tenants.ts';
+
+/** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
+export interface AdminDeps {
+  readonly tenants: TenantDirectory;
+  readonly clock: Clock;
+  readonly minter: KeyMinter;
+  readonly sealer: SecretSealer;
+}
+
+export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+export function assertId(param: string, value: string): void {
+  if (!ID_PATTERN.test(value)) throw new ValidationError(param, `${param} must be 2–63 characters of a–z, 0–9 and '-', starting with a letter or digit.`);
+}
+
+export type NewPartner = Omit<Partner, 'createdAt' | 'updatedAt'>;
+export type NewAgentGroup = Omit<AgentGroup, 'createdAt' | 'updatedAt'>;
+
+export function validatePartner(p: NewPartner): void {
+  assertId('partnerId', p.partnerId);
+  assertId('channelId', p.channelId);
+  if (!p.name.trim()) throw new ValidationError('name', 'name must not be empty.');
+}
+
+export function validateAgentGroup(g: NewAgentGroup): void {
+  assertId('agentGroupId', g.agentGroupId);
+  assertId('partnerId', g.partnerId);
+  assertId('channelId', g.channelId);
+  if (!g.name.trim()) throw new ValidationError('name', 'name must not be empty.');
+  if (!Number.isSafeInteger(g.creditLimit) || g.creditLimit < 0) throw new ValidationError('creditLimit', 'creditLimit must be zero or a positive amount in rupees with at most two decimals.');
+  const [lo, hi] = anchorDayRange(g.billingCycle);
+  if (!Number.isInteger(g.billingAnchorDay) || g.billingAnchorDay < lo || g.billingAnchorDay > hi) {
+    throw new ValidationError('billingAnchorDay', `billingAnchorDay must be ${lo}–${hi} for a ${g.billingCycle} cycle.`);
+  }
+  if (g.gstin !== null && !GSTIN_PATTERN.test(g.gstin)) throw new ValidationError('gstin', 'gstin must be a 15-character GSTIN such as 27AAPFU0939F1ZV.');
+  if (!g.legalName.trim()) throw new ValidationError('legalName', 'legalName must not be empty.');
+  for (const field of ['line1', 'city', 'state', 'postalCode', 'country'] as const) {
+    if (!g.address[field]?.trim()) throw new ValidationError(`address.${field}`, `address.${field} must not be empty.`);
+  }
+}
+
+export async function createPartner(deps: AdminDeps, input: NewPartner): Promise<Partner> {
+  validatePartner(input);
+  const now = deps.clock.now().toISOString();
+  const partner: Partner = { ...input, createdAt: now, updatedAt: now };
+  await deps.tenants.createPartner(partner);
+  return partner;
+}
+
+export async function createAgentGroup(deps: AdminDeps, input: NewAgentGroup): Promise<AgentGroup> {
+  validateAgentGroup(input);
+  if (!(await deps.tenants.getPartner(input.partnerId))) throw new ValidationError('partnerId', `Partner ${input.partnerId} does not exist.`);
+  const now = deps.clock.now().toISOString();
+  const group: AgentGroup = { ...input, createdAt: now, updatedAt: now };
+  await deps.tenants.createAgentGroup(group);
+  return group;
+}
+
+export interface IssuedKey {
+  readonly record: ApiKeyRecord;
+  /** Shown once; only its hash is stored. */
+  readonly apiKey: string;
+  /** For agent groups: the new callback signing secret, shown once. */
+  readonly signingSecret: string | null;
+}
+
+export interface IssueKeyInput {
+  readonly owner: KeyOwner;
+  readonly label?: string | null;
+  readonly rateLimit?: RateLimitOverride | null;
+  /** Sandbox world files may bring their own plaintext key; everything else gets a minted one. */
+  readonly presetKey?: string;
+  readonly presetSigningSecret?: string;
+}
+
+export function validateRateLimit(rl: RateLimitOverride | null | undefined): void {
+  if (!rl) return;
+  if (!Number.isInteger(rl.perMinute) || rl.perMinute < 1 || rl.perMinute > 100_000) throw new ValidationError('rateLimit.perMinute', 'rateLimit.perMinute must be an integer from 1 to 100000.');
+  if (!Number.isInteger(rl.burst) || rl.burst < 1 || rl.burst > 10_000) throw new ValidationError('rateLimit.burst', 'rateLimit.burst must be an integer from 1 to 10000.');
+}
+
+async function assertOwnerExists(deps: AdminDeps, owner: KeyOwner): Promise<void> {
+  const found = owner.kind === 'partner' ? await deps.tenants.getPartner(owner.id) : await deps.tenants.getAgentGroup(owner.id);
+  if (!found) throw new NotFoundError(owner.kind === 'partner' ? 'Partner' : 'Agent group');
+}
+
+function mintRecord(deps: AdminDeps, input: IssueKeyInput, apiKey: string, now: string): ApiKeyRecord {
+  return {
+    keyId: deps.minter.newKeyId(),
+    keyHash: deps.minter.hash(apiKey),
+    keyPrefix: keyPrefixOf(apiKey),
+    owner: input.owner,
+    status: 'ACTIVE',
+    label: input.label ?? null,
+    rateLimit: input.rateLimit ?? null,
+    createdAt: now,
+    revokedAt: null,
+  };
+}
+
+/**
+ * Issues a key. For an agent group a fresh callback signing secret is minted with it and
+ * replaces the group's previous one (callbacks are signed per group, docs/decisions.md).
+ */
+export async function issueKey(deps: AdminDeps, input: IssueKeyInput): Promise<IssuedKey> {
+  validateRateLimit(input.rateLimit);
+  await assertOwnerExists(deps, input.owner);
+  const now = deps.clock.now().toISOString();
+  const apiKey = input.presetKey ?? deps.minter.newApiKey();
+  const record = mintRecord(deps, input, apiKey, now);
+  await deps.tenants.createKey(record);
+  const signingSecret = await rotateSigningSecret(deps, input, now);
+  return { record, apiKey, signingSecret };
+}
+
+async function rotateSigningSecret(deps: AdminDeps, input: IssueKeyInput, now: string): Promise<string | null> {
+  if (input.owner.kind !== 'agent-group') return null;
+  const secret = input.presetSigningSecret ?? deps.minter.newSigningSecret();
+  await deps.tenants.putCallbackSecret(input.owner.id, deps.sealer.seal(secret, `callback:${input.owner.id}`), now);
+  return secret;
+}
+
+export async function revokeKey(deps: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
+  const revoked = await deps.tenants.revokeKey(keyId, deps.clock.now().toISOString());
+  if (!revoked) throw new NotFoundError('Key');
+  return revoked;
+}
+
+/** New key (and, for a group, new signing secret) issued and the old key revoked together. */
+export async function replaceKey(deps: AdminDeps, keyId: string): Promise<IssuedKey> {
+  const old = await deps.tenants.getKey(keyId);
+  if (!old) throw new NotFoundError('Key');
+  if (old.status === 'REVOKED') throw new ConflictError('CONFLICT', `Key ${keyId} is already revoked; issue a new key instead.`);
+  const now = deps.clock.now().toISOString();
+  const input: IssueKeyInput = { owner: old.owner, label: old.label, rateLimit: old.rateLimit };
+  const apiKey = deps.minter.newApiKey();
+  const record = mintRecord(deps, input, apiKey, now);
+  await deps.tenants.replaceKey(keyId, record, now);
+  const signingSecret = await rotateSigningSecret(deps, input, now);
+  return { record, apiKey, signingSecret };
+}

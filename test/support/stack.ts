@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { createAgentGroup, createPartner, issueKey, type NewAgentGroup } from '../../domain/admin.ts';
+import type { RateLimitOverride } from '../../domain/api-key.ts';
+import { parseConfig } from '../../infra/config.ts';
+import { adminDeps, buildServices, type Services } from '../../infra/container.ts';
+
+/** The emulators and offline server the global setup started. */
+export const stack = () => inject('stack');
+
+let svc: Services | undefined;
+/** Real adapters against the test stack's DynamoDB Local (and, later, fauxqs). */
+export function testServices(): Services {
+  svc ??= buildServices(parseConfig(stack().env));
+  return svc;
+}
+
+export const uniqueId = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+export const basicAuth = (key: string): string => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+
+export interface PartnerFixture {
+  readonly partnerId: string;
+  readonly channelId: string;
+  readonly apiKey: string;
+  readonly keyId: string;
+}
+
+export async function newPartner(opts: { channelId?: string; rateLimit?: RateLimitOverride } = {}): Promise<PartnerFixture> {
+  const deps = adminDeps(testServices());
+  const partner = await createPartner(deps, { partnerId: uniqueId('partner'), name: 'Test Partner', channelId: opts.channelId ?? 'test-channel' });
+  const issued = await issueKey(deps, { owner: { kind: 'partner', id: partner.partnerId }, rateLimit: opts.rateLimit ?? null });
+  return { partnerId: partner.partnerId, channelId: partner.channelId, apiKey: issued.apiKey, keyId: issued.record.keyId };
+}
+
+export interface GroupFixture {
+  readonly partnerId: string;
+  readonly agentGroupId: string;
+  readonly channelId: string;
+  readonly apiKey: string;
+  readonly keyId: string;
+  readonly signingSecret: string;
+}
+
+export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {}): Promise<GroupFixture> {
+  const deps = adminDeps(testServices());
+  const { rateLimit, ...groupOverrides } = overrides;
+  const partner = groupOverrides.partnerId
+    ? { partnerId: groupOverrides.partnerId }
+    : await createPartner(deps, { partnerId: uniqueId('partner'), name: 'Test Partner', channelId: groupOverrides.channelId ?? 'test-channel' });
+  const group = await createAgentGroup(deps, {
+    agentGroupId: uniqueId('group'),
+    partnerId: partner.partnerId,
+    name: 'Test Agents',
+    channelId: 'test-channel',
+    creditLimit: 50_000_00,
+    onHold: false,
+    distributionEnabled: true,
+    billingCycle: 'MONTHLY',
+    billingAnchorDay: 1,
+    gstin: '27AAPFU0939F1ZV',
+    legalName: 'Test Agents Pvt Ltd',
+    address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
+    ...groupOverrides,
+  });
+  const issued = await issueKey(deps, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: rateLimit ?? null });
+  return {
+    partnerId: group.partnerId,
+    agentGroupId: group.agentGroupId,
+    channelId: group.channelId,
+    apiKey: issued.apiKey,
+    keyId: issued.record.keyId,
+    signingSecret: issued.signingSecret!,
+  };
+}
+
+export interface CallResult<T = unknown> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly body: T;
+}
+
+/** One HTTP request to the offline server, body parsed as JSON when it is JSON. */
+export async function call<T = any>(
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...(opts.key ? { authorization: basicAuth(opts.key) } : {}), ...opts.headers };
+  let payload: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual' });
+  const text = await res.text();
+  let body: unknown = undefined;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+  return { status: res.status, headers: res.headers, text, body: body as T };
+}
