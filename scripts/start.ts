@@ -1,0 +1,89 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { javaProblem, provisionTable, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
+
+/**
+ * `npm start`: the whole service on this machine. DynamoDB Local and fauxqs (SQS + S3)
+ * start, the table and queues are created, the demo world is loaded, and serverless
+ * offline serves every route on http://localhost:3000 with its SQS consumers and
+ * schedules. Ctrl-C stops everything this started.
+ */
+const HTTP_PORT = Number(process.env.HTTP_PORT ?? 3000);
+const STAGE = 'local';
+const TABLE = 'partner-distribution-local';
+const STACK_ENV = join(ROOT, '.local', 'stack.env');
+
+const problem = javaProblem();
+if (problem) {
+  console.error(`✗ ${problem}`);
+  process.exit(1);
+}
+
+const started: Stoppable[] = [];
+let stopping = false;
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    console.log('\nStopping the local stack…');
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    rmSync(STACK_ENV, { force: true });
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+const portFree = async (port: number): Promise<boolean> => {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = createServer().once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+};
+
+try {
+  if (!(await portFree(HTTP_PORT))) {
+    console.error(`✗ Port ${HTTP_PORT} is in use. Stop what is using it, or run with HTTP_PORT=<port> npm start.`);
+    process.exit(1);
+  }
+  const t0 = Date.now();
+  const [dynamo, queues] = await Promise.all([
+    startDynamoLocal({ port: (await portFree(8000)) ? 8000 : await freePort() }),
+    startFauxqs({ port: (await portFree(4566)) ? 4566 : await freePort() }),
+  ]);
+  started.push(dynamo, queues);
+  console.log(`✓ DynamoDB Local ${dynamo.endpoint}, fauxqs (SQS + S3) ${queues.endpoint}`);
+
+  await provisionTable(dynamo.endpoint, TABLE);
+  const env = serviceEnv({ stage: STAGE, tableName: TABLE, dynamodb: dynamo.endpoint, sqs: queues.endpoint });
+  mkdirSync(join(ROOT, '.local'), { recursive: true });
+  // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
+  writeFileSync(STACK_ENV, `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
+
+  const { loadDemoWorld } = await import('./demo-load.ts');
+  const demo = await loadDemoWorld(env);
+  console.log(`✓ Demo world loaded: ${demo.summary}`);
+
+  const offline = await startOffline({
+    stage: STAGE,
+    env,
+    httpPort: HTTP_PORT,
+    log: (line) => process.stdout.write(line.replace(/^/gm, '  [offline] ')),
+  });
+  started.push(offline);
+  console.log(`✓ serverless offline on http://localhost:${HTTP_PORT} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+  console.log('Demo credentials (local stage only; the password is always empty):');
+  for (const c of demo.credentials) {
+    console.log(`  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(22)} key ${c.key}${c.signingSecret ? `   callback signing secret ${c.signingSecret}` : ''}${c.note ? `   (${c.note})` : ''}`);
+  }
+  const partner = demo.credentials.find((c) => c.kind === 'partner');
+  const group = demo.credentials.find((c) => c.kind === 'agent-group' && !c.note);
+  console.log('\nTry:');
+  if (partner) console.log(`  curl -s -u ${partner.key}: http://localhost:${HTTP_PORT}/api/ping`);
+  if (group) console.log(`  curl -s -u ${group.key}: http://localhost:${HTTP_PORT}/v1/ping`);
+  console.log(`  curl -s http://localhost:${HTTP_PORT}/openapi.json | head -c 400`);
+  console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
+} catch (err) {
+  console.error(`✗ Could not start the local stack: ${(err as Error).message}`);
+  await shutdown(1);
+}
