@@ -2,7 +2,7 @@ import { keyPrefixOf, type ApiKeyRecord, type KeyOwner, type RateLimitOverride }
 import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './ports/clock.ts';
 import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
-import type { TenantDirectory } from './ports/tenant-directory.ts';
+import type { AgentGroupChanges, TenantDirectory } from './ports/tenant-directory.ts';
 import { anchorDayRange, GSTIN_PATTERN, type AgentGroup, type Partner } from './tenants.ts';
 
 /** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
@@ -144,4 +144,23 @@ export async function replaceKey(deps: AdminDeps, keyId: string): Promise<Issued
   await deps.tenants.replaceKey(keyId, record, now);
   const signingSecret = await rotateSigningSecret(deps, input, now);
   return { record, apiKey, signingSecret };
+}
+
+/**
+ * Changes an existing group's limit, hold, distribution access or legal details. The group
+ * as it would be afterwards is validated whole before anything is written; only the given
+ * fields are then written, so a concurrent booking's exposure update is never overwritten.
+ * A lower limit than the current exposure is accepted: it refuses further bookings, it does
+ * not undo existing ones.
+ */
+export async function updateAgentGroup(deps: AdminDeps, agentGroupId: string, changes: AgentGroupChanges): Promise<AgentGroup> {
+  assertId('agentGroupId', agentGroupId);
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as AgentGroupChanges;
+  if (Object.keys(given).length === 0) throw new ValidationError('changes', 'Nothing to change: give at least one field to update.');
+  const current = await deps.tenants.getAgentGroup(agentGroupId);
+  if (!current) throw new NotFoundError('Agent group');
+  validateAgentGroup({ ...current, ...given });
+  const updated = await deps.tenants.updateAgentGroup(agentGroupId, given, deps.clock.now().toISOString());
+  if (!updated) throw new NotFoundError('Agent group');
+  return updated;
 }

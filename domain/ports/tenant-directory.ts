@@ -1,6 +1,9 @@
 import type { ApiKeyRecord, KeyOwner } from '../api-key.ts';
 import type { AgentGroup, Partner } from '../tenants.ts';
 
+/** What an operator may change on an existing agent group. */
+export type AgentGroupChanges = Partial<Pick<AgentGroup, 'name' | 'creditLimit' | 'onHold' | 'distributionEnabled' | 'gstin' | 'legalName' | 'address'>>;
+
 /** Partners, agent groups and the keys that open them. */
 export interface TenantDirectory {
   getPartner(partnerId: string): Promise<Partner | undefined>;
@@ -13,6 +16,12 @@ export interface TenantDirectory {
   /** Writes or overwrites (world import is idempotent). */
   putPartner(p: Partner): Promise<void>;
   putAgentGroup(g: AgentGroup): Promise<void>;
+  /**
+   * Sets only the given fields (and updatedAt), leaving every other attribute of the group
+   * untouched. Returns the group as stored afterwards, or undefined when it does not exist
+   * (nothing is created).
+   */
+  updateAgentGroup(agentGroupId: string, changes: AgentGroupChanges, at: string): Promise<AgentGroup | undefined>;
 
   findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   getKey(keyId: string): Promise<ApiKeyRecord | undefined>;

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
 import { ConflictError } from '../../domain/errors.ts';
-import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
+import type { AgentGroupChanges, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
 import { isConditionFailure } from './client.ts';
 import { queryAll } from './query.ts';
@@ -12,6 +12,8 @@ import { GSI1, GSI2 } from './table.ts';
 const MUST_BE_NEW = 'attribute_not_exists(PK)';
 /** Revocation keeps the first revocation time: revoking twice is not an error and moves nothing. */
 const REVOKE_ONCE = 'SET #status = :revoked, revokedAt = if_not_exists(revokedAt, :at)';
+/** An update must never create a half-filled group out of a mistyped id. */
+const MUST_EXIST = 'attribute_exists(PK)';
 
 const strip = <T>(item: Record<string, unknown> | undefined): T | undefined => {
   if (!item) return undefined;
@@ -33,6 +35,23 @@ export const apiKeyItem = (k: ApiKeyRecord) => ({
   entity: 'ApiKey',
   ...k,
 });
+
+/**
+ * SETs only the changed fields, so attributes other writers keep on the group item (the
+ * credit gate's running exposure, for one) are never overwritten by an operator's edit.
+ */
+export function agentGroupUpdate(table: string, agentGroupId: string, changes: AgentGroupChanges, at: string): UpdateCommandInput {
+  const fields = Object.entries({ ...changes, updatedAt: at }).filter(([, value]) => value !== undefined);
+  return {
+    TableName: table,
+    Key: keys.agentGroup(agentGroupId),
+    UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+    ConditionExpression: MUST_EXIST,
+    ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+    ReturnValues: 'ALL_NEW',
+  };
+}
 
 export class DynamoTenantDirectory implements TenantDirectory {
   constructor(
@@ -83,6 +102,16 @@ export class DynamoTenantDirectory implements TenantDirectory {
 
   async putAgentGroup(g: AgentGroup): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.table, Item: agentGroupItem(g) }));
+  }
+
+  async updateAgentGroup(agentGroupId: string, changes: AgentGroupChanges, at: string): Promise<AgentGroup | undefined> {
+    try {
+      const out = await this.db.send(new UpdateCommand(agentGroupUpdate(this.table, agentGroupId, changes, at)));
+      return strip<AgentGroup>(out.Attributes);
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
   }
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
