@@ -34,7 +34,8 @@ const csv = v.pipe(
   ),
 );
 
-const EnvSchema = v.object({
+/** Exported so a test can hold `.env.example` to exactly these names. */
+export const EnvSchema = v.object({
   STAGE: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,19}$/)),
   AWS_REGION: v.optional(v.string(), 'ap-south-1'),
   TABLE_NAME: v.pipe(v.string(), v.minLength(1)),

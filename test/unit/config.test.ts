@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, EnvSchema, parseConfig } from '../../infra/config.ts';
+
+const key32 = (): string => randomBytes(32).toString('base64');
+
+/** The variables without defaults, for a sandbox stage. */
+const minimal = (overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> => ({
+  STAGE: 'test',
+  TABLE_NAME: 'pds-test',
+  CURSOR_KEY: key32(),
+  SECRETS_KEY: key32(),
+  ...overrides,
+});
+
+/** parseConfig's ConfigError message, or a failure when it did not throw one. */
+function problemWith(env: Record<string, string | undefined>): string {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('parseConfig accepted the environment');
+}
+
+describe('parseConfig', () => {
+  it('fills every optional variable with its documented default', () => {
+    const cfg = parseConfig(minimal());
+
+    expect(cfg).toMatchObject({
+      stage: 'test',
+      isSandbox: true,
+      region: 'ap-south-1',
+      tableName: 'pds-test',
+      endpoints: { dynamodb: undefined, sqs: undefined, s3: undefined },
+      rateLimit: { perMinute: 600, burst: 100 },
+      outbound: { allowHosts: [], allowHttp: false },
+      timeScale: 1,
+      logLevel: 'INFO',
+    });
+  });
+
+  it('decodes both 32-byte keys', () => {
+    const cursor = key32();
+
+    const cfg = parseConfig(minimal({ CURSOR_KEY: cursor }));
+
+    expect(cfg.cursorKey.equals(Buffer.from(cursor, 'base64'))).toBe(true);
+    expect(cfg.secretsKey).toHaveLength(32);
+  });
+
+  it('treats empty strings as unset, as deploy templates pass them', () => {
+    const cfg = parseConfig(minimal({ RATE_LIMIT_PER_MINUTE: '', DYNAMODB_ENDPOINT: '', LOG_LEVEL: '' }));
+
+    expect(cfg.rateLimit.perMinute).toBe(600);
+    expect(cfg.endpoints.dynamodb).toBeUndefined();
+    expect(cfg.logLevel).toBe('INFO');
+  });
+
+  it('splits, trims and lower-cases OUTBOUND_ALLOW_HOSTS on a sandbox stage', () => {
+    const cfg = parseConfig(minimal({ OUTBOUND_ALLOW_HOSTS: ' LocalHost, 127.0.0.1 ,,', OUTBOUND_ALLOW_HTTP: 'true' }));
+
+    expect(cfg.outbound).toEqual({ allowHosts: ['localhost', '127.0.0.1'], allowHttp: true });
+  });
+
+  it.each([
+    ['RATE_LIMIT_PER_MINUTE', 'lots'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['RATE_LIMIT_BURST', '2.5'],
+    ['CURSOR_KEY', 'c2hvcnQ='],
+    ['SECRETS_KEY', 'not base64 at all, and far too long to be thirty-two bytes'],
+    ['DYNAMODB_ENDPOINT', 'not a url'],
+    ['OUTBOUND_ALLOW_HTTP', 'yes'],
+    ['TIME_SCALE', '0'],
+    ['LOG_LEVEL', 'VERBOSE'],
+    ['STAGE', 'Prod_Stage'],
+  ])('names %s when its value %j is invalid', (name, value) => {
+    expect(problemWith(minimal({ [name]: value }))).toContain(`${name}:`);
+  });
+
+  it.each([['STAGE'], ['TABLE_NAME'], ['CURSOR_KEY'], ['SECRETS_KEY']])('names %s when it is missing', (name) => {
+    expect(problemWith(minimal({ [name]: undefined }))).toContain(`${name}:`);
+  });
+
+  it.each([['OUTBOUND_ALLOW_HOSTS', 'localhost'], ['OUTBOUND_ALLOW_HTTP', 'true'], ['TIME_SCALE', '60']])('refuses %s on a non-sandbox stage', (name, value) => {
+    expect(problemWith(minimal({ STAGE: 'prod', [name]: value }))).toContain(name);
+  });
+
+  it('accepts a non-sandbox stage with the production values', () => {
+    const cfg = parseConfig(minimal({ STAGE: 'prod', OUTBOUND_ALLOW_HTTP: 'false', TIME_SCALE: '1' }));
+
+    expect(cfg).toMatchObject({ stage: 'prod', isSandbox: false, outbound: { allowHosts: [], allowHttp: false }, timeScale: 1 });
+  });
+});
+
+describe('.env.example', () => {
+  it('lists exactly the variables infra/config.ts reads', () => {
+    // prepare
+    const text = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    const listed = text
+      .split('\n')
+      .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line.trim())?.[1])
+      .filter((name): name is string => name !== undefined);
+
+    // assess
+    expect([...listed].sort()).toEqual(Object.keys(EnvSchema.entries).sort());
+    expect(new Set(listed).size).toBe(listed.length);
+  });
+});
