@@ -1,0 +1,172 @@
+import type { Context } from 'aws-lambda';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { endpoint } from '../../functions/http/endpoint.ts';
+import { defineRoute } from '../../functions/http/route.ts';
+import type { HttpEvent, HttpResult } from '../../functions/http/types.ts';
+import { logger } from '../../infra/logger.ts';
+
+/**
+ * The shared Middy stack, in process: a throwaway route with a body schema and synthetic
+ * API Gateway v2 events. Routes without auth never touch DynamoDB, but the handler input
+ * carries services(), so the stack's environment is stubbed for config().
+ */
+const ThingSchema = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  selectedProperties: v.array(v.object({ quantity: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+});
+
+const thingsRoute = defineRoute({
+  operationId: 'testCreateThing',
+  method: 'POST',
+  path: '/test/things',
+  auth: 'none',
+  summary: 'Test only',
+  tags: [],
+  body: ThingSchema,
+  responses: { 201: { description: 'Created.' } },
+});
+
+const INTERNAL_DETAIL = 'connect ECONNREFUSED 10.0.0.7:5432 user=ledger password=hunter2';
+
+const createThing = endpoint(thingsRoute, async ({ body }) => ({ status: 201, body: { name: body.name, lines: body.selectedProperties.length } }));
+const explode = endpoint(thingsRoute, async () => {
+  throw new Error(INTERNAL_DETAIL);
+});
+
+function event(opts: { body?: string; headers?: Record<string, string> }): HttpEvent {
+  return {
+    version: '2.0',
+    routeKey: 'POST /test/things',
+    rawPath: '/test/things',
+    rawQueryString: '',
+    headers: { host: 'localhost', ...opts.headers },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: { method: 'POST', path: '/test/things', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+      requestId: 'gateway-request-id',
+      routeKey: 'POST /test/things',
+      stage: '$default',
+      time: '01/Jan/2026:00:00:00 +0000',
+      timeEpoch: 1_767_225_600_000,
+    },
+    body: opts.body,
+    isBase64Encoded: false,
+  };
+}
+
+const lambdaContext = (): Context =>
+  ({
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'test',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:ap-south-1:123456789012:function:test',
+    memoryLimitInMB: '512',
+    awsRequestId: 'lambda-request-id',
+    logGroupName: '/aws/lambda/test',
+    logStreamName: 'test',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }) as Context;
+
+type Handler = (e: HttpEvent, c: Context) => Promise<HttpResult>;
+const invoke = (handler: unknown, e: HttpEvent): Promise<HttpResult> => (handler as Handler)(e, lambdaContext());
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const parsed = (res: HttpResult): Record<string, unknown> => JSON.parse(res.body ?? '') as Record<string, unknown>;
+
+beforeAll(() => {
+  for (const [name, value] of Object.entries(inject('stack').env)) vi.stubEnv(name, value);
+  // Unhandled errors are logged in full; keep the test output quiet.
+  vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+  vi.spyOn(logger, 'info').mockImplementation(() => undefined);
+});
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe('endpoint() stack', () => {
+  it('passes a valid JSON body to the handler and answers with its reply', async () => {
+    const res = await invoke(createThing, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [{ quantity: 1 }] }), headers: JSON_HEADERS }));
+
+    expect(res.statusCode).toBe(201);
+    expect(parsed(res)).toEqual({ name: 'villa', lines: 1 });
+  });
+
+  it('answers malformed JSON with 400 MALFORMED_JSON naming the body', async () => {
+    const res = await invoke(createThing, event({ body: '{"name": "villa",', headers: JSON_HEADERS }));
+
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res)).toMatchObject({ status: 400, error: 'Bad Request', code: 'MALFORMED_JSON', param: 'body', path: '/test/things' });
+  });
+
+  it('answers a JSON body with a forbidden __proto__ key with 400 MALFORMED_JSON', async () => {
+    const res = await invoke(createThing, event({ body: '{"__proto__": {"admin": true}}', headers: JSON_HEADERS }));
+
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res)).toMatchObject({ code: 'MALFORMED_JSON', param: 'body' });
+  });
+
+  it('answers a body without Content-Type with 400 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const res = await invoke(createThing, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }) }));
+
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res)).toMatchObject({ status: 400, code: 'UNSUPPORTED_MEDIA_TYPE', param: 'Content-Type' });
+  });
+
+  it('answers a body with another Content-Type with 400 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const res = await invoke(createThing, event({ body: 'name=villa', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('answers a schema failure with 400 VALIDATION_FAILED naming the nested parameter', async () => {
+    const res = await invoke(createThing, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [{ quantity: 0 }] }), headers: JSON_HEADERS }));
+
+    expect(res.statusCode).toBe(400);
+    const body = parsed(res);
+    expect(body).toMatchObject({ status: 400, error: 'Bad Request', code: 'VALIDATION_FAILED', param: 'selectedProperties[0].quantity' });
+    expect(body.message).toContain('selectedProperties[0].quantity');
+  });
+
+  it('answers an unexpected error with a generic 500 that leaks neither message nor stack', async () => {
+    const res = await invoke(explode, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }), headers: JSON_HEADERS }));
+
+    expect(res.statusCode).toBe(500);
+    const body = parsed(res);
+    expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'path', 'status', 'timestamp']);
+    expect(body).toMatchObject({ status: 500, error: 'Internal Server Error', code: 'INTERNAL_ERROR' });
+    expect(res.body).not.toContain('hunter2');
+    expect(res.body).not.toContain('ECONNREFUSED');
+    expect(res.body).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it('puts the same fresh X-Request-Id on success and on every kind of error', async () => {
+    const valid = JSON.stringify({ name: 'villa', selectedProperties: [] });
+    const responses = await Promise.all([
+      invoke(createThing, event({ body: valid, headers: JSON_HEADERS })),
+      invoke(createThing, event({ body: '{', headers: JSON_HEADERS })),
+      invoke(createThing, event({ body: valid })),
+      invoke(createThing, event({ body: '{}', headers: JSON_HEADERS })),
+      invoke(explode, event({ body: valid, headers: { ...JSON_HEADERS, 'x-request-id': 'caller-chosen' } })),
+    ]);
+
+    const ids = responses.map((r) => r.headers['X-Request-Id']);
+    expect(responses.map((r) => r.statusCode)).toEqual([201, 400, 400, 400, 500]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('answers JSON with charset on every response', async () => {
+    const res = await invoke(createThing, event({ body: '{', headers: JSON_HEADERS }));
+
+    expect(res.headers['Content-Type']).toBe('application/json; charset=utf-8');
+  });
+});
