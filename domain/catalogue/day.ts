@@ -1,0 +1,33 @@
+import type { Minor } from '../money.ts';
+import type { Versioned } from './versioned.ts';
+
+export const MEAL_PLANS = ['EP', 'CP', 'MAP', 'AP'] as const;
+/** EP room only, CP with breakfast, MAP breakfast and one meal, AP all meals. */
+export type MealPlan = (typeof MEAL_PLANS)[number];
+
+export interface DayInventory {
+  /** Units open for sale on this date; 0 = sold out. */
+  readonly quantity: number;
+  readonly minimumStay: number;
+  readonly maximumStay: number;
+  readonly stopSell: boolean;
+}
+
+/** Meal plan → adult count ("1", "2", …) → nightly rate for the unit, whole rupees in paise. */
+export type DayRates = Readonly<Partial<Record<MealPlan, Readonly<Record<string, Minor>>>>>;
+
+/** One property on one date. A date can have rates without inventory (not bookable yet). */
+export interface DayData {
+  readonly inventory: DayInventory | null;
+  readonly rates: DayRates;
+}
+
+export type StoredDay = DayData & Versioned;
+
+/** A property's days within one calendar month, stored as one item ("01"…"31" → day). */
+export interface PropertyMonth {
+  readonly propertyId: string;
+  /** yyyy-mm */
+  readonly month: string;
+  readonly days: Readonly<Record<string, StoredDay>>;
+}

@@ -1,0 +1,36 @@
+import type { Minor } from '../money.ts';
+
+/** The service's own GST registration in one state; invoices are issued per registration. */
+export interface GstRegistration {
+  readonly state: string;
+  /** Two-digit GST state code; the GSTIN starts with it. */
+  readonly stateCode: string;
+  readonly gstin: string;
+  readonly legalName: string;
+  readonly address: string;
+}
+
+export interface GstSlab {
+  /** Inclusive upper bound of the value of one unit-night; null = no bound (the top slab). */
+  readonly upToPerUnitNight: Minor | null;
+  readonly ratePercent: number;
+}
+
+/** The slab table in force from effectiveFrom until the next table's date. */
+export interface GstSlabTable {
+  readonly effectiveFrom: string;
+  readonly slabs: readonly GstSlab[];
+}
+
+/** The table in force on a date (yyyy-mm-dd), or undefined before the first one. */
+export function slabTableOn(tables: readonly GstSlabTable[], date: string): GstSlabTable | undefined {
+  let found: GstSlabTable | undefined;
+  for (const t of tables) if (t.effectiveFrom <= date && (!found || t.effectiveFrom > found.effectiveFrom)) found = t;
+  return found;
+}
+
+/** GST percent for one unit-night of this value under a slab table. */
+export function gstRatePercent(table: GstSlabTable, unitNightValue: Minor): number {
+  for (const slab of table.slabs) if (slab.upToPerUnitNight === null || unitNightValue <= slab.upToPerUnitNight) return slab.ratePercent;
+  throw new RangeError(`slab table ${table.effectiveFrom} has no open-ended top slab`);
+}

@@ -1,0 +1,187 @@
+import type { AdminDeps } from '../admin.ts';
+import { keyPrefixOf, type ApiKeyRecord } from '../api-key.ts';
+import { CATALOGUE_KINDS, diffCatalogue, refsOf, type CatalogueDiff } from '../catalogue/catalogue-diff.ts';
+import { reconcile, sameContent } from '../catalogue/versioned.ts';
+import type { CatalogueStore } from '../ports/catalogue-store.ts';
+import type { AgentGroup, Partner } from '../tenants.ts';
+import { checkWorld, externalIds, type KnownIds, type WorldCheckOptions } from './check-world.ts';
+import { worldCatalogue } from './world-catalogue.ts';
+import { parseWorldShape, type WorldDocument } from './world-schema.ts';
+import { WorldValidationError, type WorldIssue } from './world-validation-error.ts';
+
+export interface ImportWorldDeps extends AdminDeps {
+  readonly catalogue: CatalogueStore;
+}
+
+export type ImportWorldOptions = WorldCheckOptions;
+
+export const IMPORT_KINDS = [...CATALOGUE_KINDS, 'partner', 'agentGroup', 'apiKey', 'signingSecret'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+export interface ImportSummary {
+  /** Items written because they were new or their content changed, per kind. */
+  readonly written: Record<ImportKind, number>;
+  /** Items already stored with the same content, left untouched, per kind. */
+  readonly unchanged: Record<ImportKind, number>;
+  /** Which catalogue records and which dates changed: what catalogue webhooks would announce. */
+  readonly changes: Pick<CatalogueDiff, 'changed' | 'inventory' | 'rates'>;
+}
+
+/** The context a group's callback signing secret is sealed under (as admin.ts issues it). */
+export const callbackSecretContext = (agentGroupId: string): string => `callback:${agentGroupId}`;
+
+/**
+ * The key id of an imported key, derived from its hash so that importing the same file
+ * again finds the same key instead of minting a duplicate.
+ */
+export const importedKeyId = (hash: (s: string) => string, keyHash: string): string => `key_${hash(`key-id:${keyHash}`).slice(0, 20)}`;
+
+/**
+ * Imports a world document. Everything is checked and every affected stored record read
+ * before the first write, so a document with any problem writes nothing (the
+ * WorldValidationError names the JSON path of each problem). Writes only records whose
+ * content differs from what is stored, keeping createdAt and moving updatedAt only on a
+ * real change: importing the same document twice leaves the table exactly as it was.
+ * Records the document does not mention are never deleted.
+ */
+export async function importWorld(deps: ImportWorldDeps, document: unknown, opts: ImportWorldOptions): Promise<ImportSummary> {
+  const doc = parseWorldShape(document);
+  checkWorld(doc, opts, await lookUpExternal(deps, doc));
+
+  const now = deps.clock.now().toISOString();
+  const content = worldCatalogue(doc);
+  const [stored, tenants] = await Promise.all([deps.catalogue.load(refsOf(content)), planTenants(deps, doc, now)]);
+  const diff = diffCatalogue(stored, content, now);
+
+  await deps.catalogue.save(diff.writes);
+  await applyTenants(deps, tenants);
+
+  const written = {} as Record<ImportKind, number>;
+  const unchanged = {} as Record<ImportKind, number>;
+  for (const kind of CATALOGUE_KINDS) {
+    written[kind] = diff.counts[kind].written;
+    unchanged[kind] = diff.counts[kind].unchanged;
+  }
+  for (const kind of ['partner', 'agentGroup', 'apiKey', 'signingSecret'] as const) {
+    written[kind] = tenants.counts[kind].written;
+    unchanged[kind] = tenants.counts[kind].unchanged;
+  }
+  return { written, unchanged, changes: { changed: diff.changed, inventory: diff.inventory, rates: diff.rates } };
+}
+
+async function lookUpExternal(deps: ImportWorldDeps, doc: WorldDocument): Promise<KnownIds> {
+  const ext = externalIds(doc);
+  const found = async (ids: string[], get: (id: string) => Promise<unknown>) => {
+    const hits = await Promise.all(ids.map(async (id) => ((await get(id)) ? id : undefined)));
+    return new Set(hits.filter((id): id is string => id !== undefined));
+  };
+  const [channels, partners, agentGroups, plans] = await Promise.all([
+    found(ext.channels, (id) => deps.catalogue.getChannel(id)),
+    found(ext.partners, (id) => deps.tenants.getPartner(id)),
+    found(ext.agentGroups, (id) => deps.tenants.getAgentGroup(id)),
+    deps.catalogue.getCancellationPlans(ext.cancellationPlans),
+  ]);
+  return { channels, partners, agentGroups, cancellationPlans: new Set(plans.map((p) => p.planId)) };
+}
+
+type Count = { written: number; unchanged: number };
+
+interface TenantPlan {
+  readonly partners: Partner[];
+  readonly agentGroups: AgentGroup[];
+  readonly newKeys: ApiKeyRecord[];
+  readonly changedKeys: ApiKeyRecord[];
+  readonly secrets: { agentGroupId: string; secret: string; fingerprint: string }[];
+  readonly counts: Record<'partner' | 'agentGroup' | 'apiKey' | 'signingSecret', Count>;
+}
+
+async function planTenants(deps: ImportWorldDeps, doc: WorldDocument, now: string): Promise<TenantPlan> {
+  const counts = { partner: { written: 0, unchanged: 0 }, agentGroup: { written: 0, unchanged: 0 }, apiKey: { written: 0, unchanged: 0 }, signingSecret: { written: 0, unchanged: 0 } };
+  const tally = (kind: keyof typeof counts, wrote: boolean) => counts[kind][wrote ? 'written' : 'unchanged']++;
+
+  const partners = (
+    await Promise.all(
+      doc.tenants.partners.map(async (p) => {
+        const { record, change } = reconcile<Omit<Partner, 'createdAt' | 'updatedAt'>>(await deps.tenants.getPartner(p.partnerId), p, now);
+        tally('partner', change !== 'unchanged');
+        return change === 'unchanged' ? [] : [record];
+      }),
+    )
+  ).flat();
+
+  const agentGroups = (
+    await Promise.all(
+      doc.tenants.agentGroups.map(async (g) => {
+        const { record, change } = reconcile<Omit<AgentGroup, 'createdAt' | 'updatedAt'>>(await deps.tenants.getAgentGroup(g.agentGroupId), g, now);
+        tally('agentGroup', change !== 'unchanged');
+        return change === 'unchanged' ? [] : [record];
+      }),
+    )
+  ).flat();
+
+  const issues: WorldIssue[] = [];
+  const newKeys: ApiKeyRecord[] = [];
+  const changedKeys: ApiKeyRecord[] = [];
+  await Promise.all(
+    doc.keys.map(async (k, i) => {
+      const keyHash = k.key !== undefined ? deps.minter.hash(k.key) : k.keyHash!;
+      const keyPrefix = k.key !== undefined ? keyPrefixOf(k.key) : k.keyPrefix!;
+      const existing = await deps.tenants.findKeyByHash(keyHash);
+      if (existing && (existing.owner.kind !== k.owner.kind || existing.owner.id !== k.owner.id)) {
+        issues.push({ path: `keys[${i}].owner`, message: 'this key is already registered to another owner' });
+        return;
+      }
+      if (existing) {
+        // A revoked key stays revoked: the file may describe it, never reopen it.
+        const wanted: ApiKeyRecord = { ...existing, keyPrefix, label: k.label, rateLimit: k.rateLimit };
+        const same = sameContent(wanted, existing);
+        tally('apiKey', !same);
+        if (!same) changedKeys.push(wanted);
+        return;
+      }
+      tally('apiKey', true);
+      newKeys.push({
+        keyId: importedKeyId(deps.minter.hash, keyHash),
+        keyHash,
+        keyPrefix,
+        owner: k.owner,
+        status: 'ACTIVE',
+        label: k.label,
+        rateLimit: k.rateLimit,
+        createdAt: now,
+        revokedAt: null,
+      });
+    }),
+  );
+  if (issues.length) throw new WorldValidationError(issues);
+
+  const wantedSecrets = new Map<string, string>();
+  for (const k of doc.keys) if (k.signingSecret !== undefined) wantedSecrets.set(k.owner.id, k.signingSecret);
+  const secrets = (
+    await Promise.all(
+      [...wantedSecrets].map(async ([agentGroupId, secret]) => {
+        const fingerprint = deps.minter.hash(`${callbackSecretContext(agentGroupId)}:${secret}`);
+        const same = (await deps.catalogue.importedSigningSecret(agentGroupId)) === fingerprint;
+        tally('signingSecret', !same);
+        return same ? [] : [{ agentGroupId, secret, fingerprint }];
+      }),
+    )
+  ).flat();
+
+  return { partners, agentGroups, newKeys, changedKeys, secrets, counts };
+}
+
+/** Owners before their keys, keys before secrets: a partially applied import never has a key without its owner. */
+async function applyTenants(deps: ImportWorldDeps, plan: TenantPlan): Promise<void> {
+  await Promise.all(plan.partners.map((p) => deps.tenants.putPartner(p)));
+  await Promise.all(plan.agentGroups.map((g) => deps.tenants.putAgentGroup(g)));
+  await Promise.all([...plan.newKeys.map((k) => deps.tenants.createKey(k)), ...plan.changedKeys.map((k) => deps.catalogue.overwriteKey(k))]);
+  const now = deps.clock.now().toISOString();
+  await Promise.all(
+    plan.secrets.map(async ({ agentGroupId, secret, fingerprint }) => {
+      const sealed = deps.sealer.seal(secret, callbackSecretContext(agentGroupId));
+      await deps.tenants.putCallbackSecret(agentGroupId, sealed, now);
+      await deps.catalogue.recordImportedSigningSecret(agentGroupId, fingerprint, sealed, now);
+    }),
+  );
+}
