@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { intervalMs, type BucketPolicy, type RateDecision } from '../../domain/rate-limit.ts';
+import { testServices } from '../support/stack.ts';
+
+const DEFAULT: BucketPolicy = { perMinute: 600, burst: 100 };
+const freshBucket = (): string => `test-${randomUUID()}`;
+const admittedCount = (decisions: readonly RateDecision[]): number => decisions.filter((d) => d.allowed).length;
+
+describe('DynamoRateLimiter', () => {
+  it('admits exactly burst of 200 calls racing at one instant on a fresh bucket', async () => {
+    // prepare
+    const limiter = testServices().rateLimiter;
+    const bucket = freshBucket();
+    const now = Date.now();
+
+    // act
+    const decisions = await Promise.all(Array.from({ length: 200 }, () => limiter.consume(bucket, DEFAULT, now)));
+
+    // assess
+    expect(admittedCount(decisions)).toBe(DEFAULT.burst);
+    expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.retryAfter >= 1)).toBe(true);
+  });
+
+  it('hands every admitted caller a different token when 200 calls race on the wall clock', async () => {
+    // prepare
+    const limiter = testServices().rateLimiter;
+    const bucket = freshBucket();
+    const started = Date.now();
+
+    // act
+    const decisions = await Promise.all(Array.from({ length: 200 }, () => limiter.consume(bucket, DEFAULT, Date.now())));
+    const elapsed = Date.now() - started;
+
+    // assess: the burst, plus at most the tokens that refilled while the race ran
+    const refill = Math.floor(elapsed / intervalMs(DEFAULT));
+    const admitted = admittedCount(decisions);
+    expect(admitted).toBeGreaterThanOrEqual(DEFAULT.burst);
+    expect(admitted).toBeLessThanOrEqual(DEFAULT.burst + refill);
+    const tats = decisions.filter((d) => d.allowed).map((d) => d.tat);
+    expect(new Set(tats).size).toBe(tats.length);
+  });
+
+  it('keeps two racing buckets apart: neither spends the other’s tokens', async () => {
+    // prepare
+    const limiter = testServices().rateLimiter;
+    const [a, b] = [freshBucket(), freshBucket()];
+    const now = Date.now();
+
+    // act
+    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => limiter.consume(i % 2 === 0 ? a : b, DEFAULT, now).then((d) => ({ bucket: i % 2 === 0 ? a : b, d }))));
+
+    // assess
+    expect(admittedCount(decisions.filter((x) => x.bucket === a).map((x) => x.d))).toBe(DEFAULT.burst);
+    expect(admittedCount(decisions.filter((x) => x.bucket === b).map((x) => x.d))).toBe(DEFAULT.burst);
+  });
+
+  it('honours an override policy: its burst, its per-minute limit and its wait', async () => {
+    // prepare
+    const limiter = testServices().rateLimiter;
+    const bucket = freshBucket();
+    const policy: BucketPolicy = { perMinute: 30, burst: 5 };
+    const now = Date.now();
+
+    // act
+    const decisions: RateDecision[] = [];
+    for (let i = 0; i < 6; i++) decisions.push(await limiter.consume(bucket, policy, now));
+
+    // assess
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(decisions.every((d) => d.limit === 30)).toBe(true);
+    expect(decisions[5]).toMatchObject({ retryAfter: 2, resetAt: Math.ceil((now + 5 * 2000) / 1000) });
+  });
+
+  it('gives a token back one interval after the bucket ran dry', async () => {
+    // prepare: an empty 30/min bucket (one token per 2 s)
+    const limiter = testServices().rateLimiter;
+    const bucket = freshBucket();
+    const policy: BucketPolicy = { perMinute: 30, burst: 2 };
+    const now = Date.now();
+    await limiter.consume(bucket, policy, now);
+    await limiter.consume(bucket, policy, now);
+
+    // act
+    const early = await limiter.consume(bucket, policy, now + 1999);
+    const onTime = await limiter.consume(bucket, policy, now + 2000);
+
+    // assess
+    expect(early).toMatchObject({ allowed: false, tat: now + 4000, retryAfter: 1 });
+    expect(onTime).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it('restarts a bucket idle past full as a fresh one', async () => {
+    // prepare
+    const limiter = testServices().rateLimiter;
+    const bucket = freshBucket();
+    const policy: BucketPolicy = { perMinute: 60, burst: 3 };
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) await limiter.consume(bucket, policy, now);
+
+    // act
+    const later = await limiter.consume(bucket, policy, now + 60_000);
+
+    // assess
+    expect(later).toMatchObject({ allowed: true, remaining: 2, tat: now + 61_000 });
+  });
+});
