@@ -1,4 +1,5 @@
 import type { AdminDeps } from '../domain/admin.ts';
+import type { CatalogueStore } from '../domain/ports/catalogue-store.ts';
 import type { Clock } from '../domain/ports/clock.ts';
 import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
@@ -6,6 +7,7 @@ import { config, type Config } from './config.ts';
 import { cryptoKeyMinter } from './crypto/key-minter.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import { createDocumentClient } from './dynamo/client.ts';
+import { DynamoCatalogueStore } from './dynamo/dynamo-catalogue-store.ts';
 import { DynamoRateLimiter } from './dynamo/dynamo-rate-limiter.ts';
 import { DynamoTenantDirectory } from './dynamo/dynamo-tenant-directory.ts';
 
@@ -16,6 +18,7 @@ export interface Services {
   readonly tenants: TenantDirectory;
   readonly rateLimiter: RateLimiter;
   readonly secrets: SecretBox;
+  readonly catalogue: CatalogueStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -27,6 +30,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     clock,
     tenants: new DynamoTenantDirectory(db, cfg.tableName),
     rateLimiter: new DynamoRateLimiter(db, cfg.tableName),
+    catalogue: new DynamoCatalogueStore(db, cfg.tableName),
     secrets: new SecretBox(cfg.secretsKey),
   };
 }

@@ -27,4 +27,29 @@ export const keys = {
   apiKeyIdIndex: (keyId: string) => ({ GSI2PK: `KEYID#${keyId}`, GSI2SK: 'APIKEY' }),
 
   rateBucket: (bucketId: string): Key => ({ PK: `BUCKET#${bucketId}`, SK: 'BUCKET' }),
+
+  listing: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'LISTING' }),
+  /** Everything stored under a listing: the listing, its properties, meals, services, simulator. */
+  listingPartition: (listingId: string) => ({ PK: `LISTING#${listingId}` }),
+  property: (listingId: string, propertyId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `PROPERTY#${propertyId}` }),
+  propertyIndex: (propertyId: string) => ({ GSI2PK: `PROPERTY#${propertyId}`, GSI2SK: 'PROPERTY' }),
+  meal: (listingId: string, mealId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `MEAL#${mealId}` }),
+  vas: (listingId: string, vasId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `VAS#${vasId}` }),
+  simulator: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'SIMULATOR' }),
+
+  propertyMonth: (propertyId: string, month: string): Key => ({ PK: `PROPERTY#${propertyId}`, SK: `MONTH#${month}` }),
+
+  channel: (channelId: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: 'CHANNEL' }),
+  distribution: (channelId: string, listingId: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: `LISTING#${listingId}` }),
+  channelFeedIndex: (channelId: string, feedUpdatedAt: string, listingId: string) => ({ GSI1PK: `CHANNEL#${channelId}#FEED`, GSI1SK: `${feedUpdatedAt}#${listingId}` }),
+  channelFeed: (channelId: string) => ({ GSI1PK: `CHANNEL#${channelId}#FEED` }),
+  offer: (channelId: string, code: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: `OFFER#${code}` }),
+  offersOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}`, SKPrefix: 'OFFER#' }),
+
+  cancellationPlan: (planId: string): Key => ({ PK: `PLAN#${planId}`, SK: 'PLAN' }),
+  gstRegistration: (state: string): Key => ({ PK: `GSTREG#${state}`, SK: 'GSTREG' }),
+  gstSlabTable: (effectiveFrom: string): Key => ({ PK: 'GST#SLABS', SK: effectiveFrom }),
+  gstSlabTables: () => ({ PK: 'GST#SLABS' }),
+  /** Beside the group's callback secret: which secret a world import last set there. */
+  importedSigningSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET_IMPORT' }),
 } as const;

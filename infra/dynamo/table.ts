@@ -13,6 +13,18 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | keys of an owner                  | GSI1PK = KEYS#<kind>#<id>                      | GSI1  |
  * | key by key id (revoke, replace)   | GSI2PK = KEYID#<keyId>                         | GSI2  |
  * | rate bucket of a credential       | PK = BUCKET#<keyId>, SK = BUCKET               | table |
+ * | listing with properties, meals,   | PK = LISTING#<id>                              | table |
+ * |   services, simulator (one query) |   (SK LISTING, PROPERTY#, MEAL#, VAS#, SIMULATOR) |     |
+ * | listing of a property             | GSI2PK = PROPERTY#<propertyId>                 | GSI2  |
+ * | a property's days, month range    | PK = PROPERTY#<id>, SK BETWEEN MONTH#<yyyy-mm>…| table |
+ * | channel                           | PK = CHANNEL#<id>, SK = CHANNEL                | table |
+ * | is a listing on a channel         | PK = CHANNEL#<id>, SK = LISTING#<listingId>    | table |
+ * | channel feed by updatedSince      | GSI1PK = CHANNEL#<id>#FEED, GSI1SK ≥ <at>      | GSI1  |
+ * | bank offers of a channel          | PK = CHANNEL#<id>, begins_with(SK, OFFER#)     | table |
+ * | cancellation plan                 | PK = PLAN#<planId>, SK = PLAN                  | table |
+ * | supplier GST registration         | PK = GSTREG#<state>, SK = GSTREG               | table |
+ * | GST slab tables (all dates)       | PK = GST#SLABS (SK = effectiveFrom)            | table |
+ * | signing secret a world import set | PK = GROUP#<id>, SK = CALLBACK_SECRET_IMPORT   | table |
  */
 export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';

@@ -1,0 +1,315 @@
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '../../domain/api-key.ts';
+import type { Meal, ValueAddedService } from '../../domain/catalogue/add-ons.ts';
+import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
+import { emptyStoredCatalogue, type CatalogueRefs, type StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
+import type { Channel, StoredDistribution } from '../../domain/catalogue/channel.ts';
+import type { PropertyMonth, StoredDay } from '../../domain/catalogue/day.ts';
+import type { GstRegistration, GstSlabTable } from '../../domain/catalogue/gst.ts';
+import type { Listing } from '../../domain/catalogue/listing.ts';
+import type { BankOffer } from '../../domain/catalogue/offers.ts';
+import type { Property } from '../../domain/catalogue/property.ts';
+import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
+import type { Stored } from '../../domain/catalogue/versioned.ts';
+import type { CatalogueStore, ListingBundle } from '../../domain/ports/catalogue-store.ts';
+import { apiKeyItem } from './dynamo-tenant-directory.ts';
+import { keys, type Key } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI2 } from './table.ts';
+
+type Item = Record<string, unknown>;
+
+/** DynamoDB's own request limits. */
+const BATCH_GET_MAX = 100;
+const BATCH_WRITE_MAX = 25;
+/** Batches in flight at once: enough to hide latency, few enough not to trip throttling. */
+const PARALLEL_BATCHES = 8;
+const MAX_BATCH_ATTEMPTS = 8;
+
+const ENTITY = {
+  listing: 'Listing',
+  property: 'Property',
+  meal: 'Meal',
+  vas: 'ValueAddedService',
+  simulator: 'SimulatorBehaviour',
+  month: 'PropertyMonth',
+  channel: 'Channel',
+  distribution: 'Distribution',
+  offer: 'BankOffer',
+  plan: 'CancellationPlan',
+  gstRegistration: 'GstRegistration',
+  gstSlabTable: 'GstSlabTable',
+} as const;
+
+const strip = <T>(item: Item): T => {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, GSI2PK: _g2, GSI2SK: _g2s, entity: _e, ...rest } = item;
+  return rest as T;
+};
+
+/** Days are stored flat (inventory fields beside rates) as data-model.md shows; null inventory = no fields. */
+interface DayAttributes {
+  quantity?: number;
+  minimumStay?: number;
+  maximumStay?: number;
+  stopSell?: boolean;
+  rates: StoredDay['rates'];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const dayToAttributes = (d: StoredDay): DayAttributes => ({ ...(d.inventory ?? {}), rates: d.rates, createdAt: d.createdAt, updatedAt: d.updatedAt });
+
+const dayFromAttributes = (a: DayAttributes): StoredDay => ({
+  inventory: a.quantity === undefined ? null : { quantity: a.quantity, minimumStay: a.minimumStay!, maximumStay: a.maximumStay!, stopSell: a.stopSell! },
+  rates: a.rates,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
+
+export const catalogueItems = {
+  listing: (l: Stored<Listing>): Item => ({ ...keys.listing(l.id), entity: ENTITY.listing, ...l }),
+  property: (p: Stored<Property>): Item => ({ ...keys.property(p.listingId, p.id), ...keys.propertyIndex(p.id), entity: ENTITY.property, ...p }),
+  meal: (m: Stored<Meal>): Item => ({ ...keys.meal(m.listingId, m.mealId), entity: ENTITY.meal, ...m }),
+  vas: (s: Stored<ValueAddedService>): Item => ({ ...keys.vas(s.listingId, s.vasId), entity: ENTITY.vas, ...s }),
+  simulator: (s: Stored<SimulatorBehaviour>): Item => ({ ...keys.simulator(s.listingId), entity: ENTITY.simulator, ...s }),
+  month: (m: PropertyMonth): Item => ({
+    ...keys.propertyMonth(m.propertyId, m.month),
+    entity: ENTITY.month,
+    propertyId: m.propertyId,
+    month: m.month,
+    days: Object.fromEntries(Object.entries(m.days).map(([dd, day]) => [dd, dayToAttributes(day)])),
+  }),
+  channel: (c: Stored<Channel>): Item => ({ ...keys.channel(c.channelId), entity: ENTITY.channel, ...c }),
+  distribution: (d: Stored<StoredDistribution>): Item => ({
+    ...keys.distribution(d.channelId, d.listingId),
+    ...keys.channelFeedIndex(d.channelId, d.feedUpdatedAt, d.listingId),
+    entity: ENTITY.distribution,
+    ...d,
+  }),
+  offer: (o: Stored<BankOffer>): Item => ({ ...keys.offer(o.channelId, o.code), entity: ENTITY.offer, ...o }),
+  plan: (p: Stored<CancellationPlan>): Item => ({ ...keys.cancellationPlan(p.planId), entity: ENTITY.plan, ...p }),
+  gstRegistration: (r: Stored<GstRegistration>): Item => ({ ...keys.gstRegistration(r.state), entity: ENTITY.gstRegistration, ...r }),
+  gstSlabTable: (t: Stored<GstSlabTable>): Item => ({ ...keys.gstSlabTable(t.effectiveFrom), entity: ENTITY.gstSlabTable, ...t }),
+};
+
+const monthFromItem = (item: Item): PropertyMonth => ({
+  propertyId: item.propertyId as string,
+  month: item.month as string,
+  days: Object.fromEntries(Object.entries(item.days as Record<string, DayAttributes>).map(([dd, a]) => [dd, dayFromAttributes(a)])),
+});
+
+/** Sorts loaded items into the stored catalogue by their entity attribute. */
+function collect(items: readonly Item[]): StoredCatalogue {
+  const out = emptyStoredCatalogue();
+  for (const item of items) {
+    switch (item.entity) {
+      case ENTITY.listing: out.listings.push(strip(item)); break;
+      case ENTITY.property: out.properties.push(strip(item)); break;
+      case ENTITY.meal: out.meals.push(strip(item)); break;
+      case ENTITY.vas: out.vas.push(strip(item)); break;
+      case ENTITY.simulator: out.simulators.push(strip(item)); break;
+      case ENTITY.month: out.months.push(monthFromItem(item)); break;
+      case ENTITY.channel: out.channels.push(strip(item)); break;
+      case ENTITY.distribution: out.distributions.push(strip(item)); break;
+      case ENTITY.offer: out.offers.push(strip(item)); break;
+      case ENTITY.plan: out.cancellationPlans.push(strip(item)); break;
+      case ENTITY.gstRegistration: out.gstRegistrations.push(strip(item)); break;
+      case ENTITY.gstSlabTable: out.gstSlabTables.push(strip(item)); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+/** The table keys a set of references names, each once (BatchGet rejects duplicates). */
+export function keysOfRefs(refs: CatalogueRefs): Key[] {
+  const all: Key[] = [
+    ...refs.channels.map(keys.channel),
+    ...refs.cancellationPlans.map(keys.cancellationPlan),
+    ...refs.gstRegistrations.map(keys.gstRegistration),
+    ...refs.gstSlabTables.map(keys.gstSlabTable),
+    ...refs.listings.map(keys.listing),
+    ...refs.properties.map((p) => keys.property(p.listingId, p.propertyId)),
+    ...refs.meals.map((m) => keys.meal(m.listingId, m.mealId)),
+    ...refs.vas.map((s) => keys.vas(s.listingId, s.vasId)),
+    ...refs.simulators.map(keys.simulator),
+    ...refs.distributions.map((d) => keys.distribution(d.channelId, d.listingId)),
+    ...refs.offers.map((o) => keys.offer(o.channelId, o.code)),
+    ...refs.months.map((m) => keys.propertyMonth(m.propertyId, m.month)),
+  ];
+  const seen = new Set<string>();
+  return all.filter((k) => {
+    const id = `${k.PK}\u0000${k.SK}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/** Every item a set of writes becomes; distributions last, so a feed never points at a listing not yet written. */
+export function itemsOfWrites(w: StoredCatalogue): { first: Item[]; last: Item[] } {
+  return {
+    first: [
+      ...w.channels.map(catalogueItems.channel),
+      ...w.cancellationPlans.map(catalogueItems.plan),
+      ...w.gstRegistrations.map(catalogueItems.gstRegistration),
+      ...w.gstSlabTables.map(catalogueItems.gstSlabTable),
+      ...w.listings.map(catalogueItems.listing),
+      ...w.properties.map(catalogueItems.property),
+      ...w.meals.map(catalogueItems.meal),
+      ...w.vas.map(catalogueItems.vas),
+      ...w.simulators.map(catalogueItems.simulator),
+      ...w.offers.map(catalogueItems.offer),
+      ...w.months.map(catalogueItems.month),
+    ],
+    last: w.distributions.map(catalogueItems.distribution),
+  };
+}
+
+const chunks = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+async function inParallel<T>(tasks: readonly T[], limit: number, run: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await run(tasks[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+
+export class DynamoCatalogueStore implements CatalogueStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async load(refs: CatalogueRefs): Promise<StoredCatalogue> {
+    return collect(await this.batchGet(keysOfRefs(refs)));
+  }
+
+  async save(writes: StoredCatalogue): Promise<void> {
+    const { first, last } = itemsOfWrites(writes);
+    await this.batchPut(first);
+    await this.batchPut(last);
+  }
+
+  async getListing(listingId: string): Promise<ListingBundle | undefined> {
+    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.listingPartition(listingId).PK } });
+    const found = collect(items);
+    const listing = found.listings[0];
+    if (!listing) return undefined;
+    return { listing, properties: found.properties, meals: found.meals, vas: found.vas, simulator: found.simulators[0] };
+  }
+
+  async listingIdOfProperty(propertyId: string): Promise<string | undefined> {
+    const out = await this.db.send(
+      new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK } }),
+    );
+    return out.Items?.[0]?.listingId as string | undefined;
+  }
+
+  async getPropertyMonths(propertyId: string, fromMonth: string, toMonth: string): Promise<PropertyMonth[]> {
+    const from = keys.propertyMonth(propertyId, fromMonth);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': from.PK, ':from': from.SK, ':to': keys.propertyMonth(propertyId, toMonth).SK },
+    });
+    return items.map(monthFromItem);
+  }
+
+  async getChannel(channelId: string): Promise<Stored<Channel> | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.channel(channelId) }));
+    return out.Item ? strip<Stored<Channel>>(out.Item) : undefined;
+  }
+
+  async listOffers(channelId: string): Promise<Stored<BankOffer>[]> {
+    const { PK, SKPrefix } = keys.offersOfChannel(channelId);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+    });
+    return items.map((i) => strip<Stored<BankOffer>>(i));
+  }
+
+  async getCancellationPlans(planIds: readonly string[]): Promise<Stored<CancellationPlan>[]> {
+    return collect(await this.batchGet(keysOfRefs({ ...NO_REFS, cancellationPlans: planIds }))).cancellationPlans;
+  }
+
+  async getGstRegistration(state: string): Promise<Stored<GstRegistration> | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.gstRegistration(state) }));
+    return out.Item ? strip<Stored<GstRegistration>>(out.Item) : undefined;
+  }
+
+  async listGstSlabTables(): Promise<Stored<GstSlabTable>[]> {
+    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.gstSlabTables().PK } });
+    return items.map((i) => strip<Stored<GstSlabTable>>(i));
+  }
+
+  async importedSigningSecret(agentGroupId: string): Promise<string | undefined> {
+    const [current, imported] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.table, Key: keys.callbackSecret(agentGroupId), ConsistentRead: true })),
+      this.db.send(new GetCommand({ TableName: this.table, Key: keys.importedSigningSecret(agentGroupId), ConsistentRead: true })),
+    ]);
+    const sealed = imported.Item?.sealed;
+    return sealed !== undefined && sealed === current.Item?.encrypted ? (imported.Item?.fingerprint as string) : undefined;
+  }
+
+  async recordImportedSigningSecret(agentGroupId: string, fingerprint: string, sealed: string, at: string): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...keys.importedSigningSecret(agentGroupId), entity: 'ImportedSigningSecret', fingerprint, sealed, importedAt: at } }),
+    );
+  }
+
+  async overwriteKey(record: ApiKeyRecord): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: apiKeyItem(record) }));
+  }
+
+  private async batchGet(keyList: readonly Key[]): Promise<Item[]> {
+    const found: Item[] = [];
+    await inParallel(chunks(keyList, BATCH_GET_MAX), PARALLEL_BATCHES, async (batch) => {
+      let pending: Record<string, unknown>[] = batch.map((k) => ({ PK: k.PK, SK: k.SK }));
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt >= MAX_BATCH_ATTEMPTS) throw new Error(`BatchGet left ${pending.length} keys unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
+        if (attempt > 0) await pause(attempt);
+        const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
+        found.push(...(out.Responses?.[this.table] ?? []));
+        pending = out.UnprocessedKeys?.[this.table]?.Keys ?? [];
+      }
+    });
+    return found;
+  }
+
+  private async batchPut(items: readonly Item[]): Promise<void> {
+    await inParallel(chunks(items, BATCH_WRITE_MAX), PARALLEL_BATCHES, async (batch) => {
+      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt >= MAX_BATCH_ATTEMPTS) throw new Error(`BatchWrite left ${pending.length} items unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
+        if (attempt > 0) await pause(attempt);
+        const out = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } }));
+        pending = (out.UnprocessedItems?.[this.table] ?? []) as typeof pending;
+      }
+    });
+  }
+}
+
+const NO_REFS: CatalogueRefs = {
+  channels: [],
+  cancellationPlans: [],
+  gstRegistrations: [],
+  gstSlabTables: [],
+  listings: [],
+  properties: [],
+  meals: [],
+  vas: [],
+  simulators: [],
+  distributions: [],
+  offers: [],
+  months: [],
+};
