@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './ports/clock.ts';
 import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
 import type { AgentGroupChanges, TenantDirectory } from './ports/tenant-directory.ts';
-import { anchorDayRange, GSTIN_PATTERN, type AgentGroup, type Partner } from './tenants.ts';
+import { anchorDayRange, GSTIN_PATTERN, type AgentGroup, type Partner, type PostalAddress } from './tenants.ts';
 
 /** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
 export interface AdminDeps {
@@ -146,6 +146,17 @@ export async function replaceKey(deps: AdminDeps, keyId: string): Promise<Issued
   return { record, apiKey, signingSecret };
 }
 
+/** What an operator changes on a group; the address may be changed a line at a time. */
+export type AgentGroupUpdate = Omit<AgentGroupChanges, 'address'> & { readonly address?: Partial<PostalAddress> };
+
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, value]) => value !== undefined)) as Partial<T>;
+
+/** The address is stored whole; an empty second line removes it rather than storing a blank. */
+function mergeAddress(current: PostalAddress, changes: Partial<PostalAddress>): PostalAddress {
+  const { line2, ...rest } = { ...current, ...changes };
+  return line2?.trim() ? { ...rest, line2 } : rest;
+}
+
 /**
  * Changes an existing group's limit, hold, distribution access or legal details. The group
  * as it would be afterwards is validated whole before anything is written; only the given
@@ -153,14 +164,19 @@ export async function replaceKey(deps: AdminDeps, keyId: string): Promise<Issued
  * A lower limit than the current exposure is accepted: it refuses further bookings, it does
  * not undo existing ones.
  */
-export async function updateAgentGroup(deps: AdminDeps, agentGroupId: string, changes: AgentGroupChanges): Promise<AgentGroup> {
+export async function updateAgentGroup(deps: AdminDeps, agentGroupId: string, update: AgentGroupUpdate): Promise<AgentGroup> {
   assertId('agentGroupId', agentGroupId);
-  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as AgentGroupChanges;
-  if (Object.keys(given).length === 0) throw new ValidationError('changes', 'Nothing to change: give at least one field to update.');
+  const { address: addressUpdate, ...fields } = update;
+  const given = definedOnly(fields) as AgentGroupChanges;
+  const addressGiven = definedOnly(addressUpdate ?? {});
+  if (Object.keys(given).length === 0 && Object.keys(addressGiven).length === 0) {
+    throw new ValidationError('changes', 'Nothing to change: give at least one field to update.');
+  }
   const current = await deps.tenants.getAgentGroup(agentGroupId);
   if (!current) throw new NotFoundError('Agent group');
-  validateAgentGroup({ ...current, ...given });
-  const updated = await deps.tenants.updateAgentGroup(agentGroupId, given, deps.clock.now().toISOString());
+  const changes: AgentGroupChanges = Object.keys(addressGiven).length > 0 ? { ...given, address: mergeAddress(current.address, addressGiven) } : given;
+  validateAgentGroup({ ...current, ...changes });
+  const updated = await deps.tenants.updateAgentGroup(agentGroupId, changes, deps.clock.now().toISOString());
   if (!updated) throw new NotFoundError('Agent group');
   return updated;
 }

@@ -10,8 +10,14 @@ import { GSI1, GSI2 } from './table.ts';
 
 /** Creating an entity must not overwrite one with the same id (or, for keys, the same hash). */
 const MUST_BE_NEW = 'attribute_not_exists(PK)';
-/** Revocation keeps the first revocation time: revoking twice is not an error and moves nothing. */
-const REVOKE_ONCE = 'SET #status = :revoked, revokedAt = if_not_exists(revokedAt, :at)';
+/**
+ * Revocation stamps the time once. Keys are stored with `revokedAt: null`, which counts as
+ * present for if_not_exists, so the guard is on the status instead: a revoked key is left
+ * exactly as it is, and revoking twice moves nothing.
+ */
+const REVOKE = 'SET #status = :revoked, revokedAt = :at';
+const STILL_ACTIVE = '#status = :active';
+const revokeValues = (at: string) => ({ ':revoked': 'REVOKED', ':active': 'ACTIVE', ':at': at });
 /** An update must never create a half-filled group out of a mistyped id. */
 const MUST_EXIST = 'attribute_exists(PK)';
 
@@ -51,6 +57,12 @@ export function agentGroupUpdate(table: string, agentGroupId: string, changes: A
     ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
     ReturnValues: 'ALL_NEW',
   };
+}
+
+/** Which of replaceKey's two writes was refused: the new key's put (index 0) or the old key's revocation (index 1). */
+function replaceConflictMessage(err: unknown, oldKeyId: string): string {
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons[1]?.Code === 'ConditionalCheckFailed' ? `Key ${oldKeyId} is already revoked; issue a new key instead.` : 'That key is already registered.';
 }
 
 export class DynamoTenantDirectory implements TenantDirectory {
@@ -144,17 +156,23 @@ export class DynamoTenantDirectory implements TenantDirectory {
   async revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined> {
     const existing = await this.getKey(keyId);
     if (!existing) return undefined;
-    const out = await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.apiKey(existing.keyHash),
-        UpdateExpression: REVOKE_ONCE,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':at': at },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return strip<ApiKeyRecord>(out.Attributes);
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.apiKey(existing.keyHash),
+          UpdateExpression: REVOKE,
+          ConditionExpression: STILL_ACTIVE,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: revokeValues(at),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return strip<ApiKeyRecord>(out.Attributes);
+    } catch (err) {
+      if (isConditionFailure(err)) return this.findKeyByHash(existing.keyHash);
+      throw err;
+    }
   }
 
   async replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string): Promise<void> {
@@ -169,16 +187,17 @@ export class DynamoTenantDirectory implements TenantDirectory {
               Update: {
                 TableName: this.table,
                 Key: keys.apiKey(old.keyHash),
-                UpdateExpression: REVOKE_ONCE,
+                UpdateExpression: REVOKE,
+                ConditionExpression: STILL_ACTIVE,
                 ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':revoked': 'REVOKED', ':at': at },
+                ExpressionAttributeValues: revokeValues(at),
               },
             },
           ],
         }),
       );
     } catch (err) {
-      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', 'That key is already registered.');
+      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', replaceConflictMessage(err, oldKeyId));
       throw err;
     }
   }

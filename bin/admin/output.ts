@@ -1,0 +1,73 @@
+import type { ApiKeyRecord } from '../../domain/api-key.ts';
+import { toRupees } from '../../domain/money.ts';
+import type { AgentGroup, Partner } from '../../domain/tenants.ts';
+
+export interface Streams {
+  write(text: string): void;
+}
+
+/** Where a command's result goes: human lines, or one JSON document with --json. */
+export class Output {
+  constructor(
+    readonly json: boolean,
+    private readonly stdout: Streams,
+  ) {}
+
+  /** Prints the JSON document with --json, otherwise the human lines. */
+  result(machine: unknown, human: () => readonly string[]): void {
+    if (this.json) this.stdout.write(`${JSON.stringify(machine, null, 2)}\n`);
+    else this.stdout.write(`${human().join('\n')}\n`);
+  }
+}
+
+/*
+ * The views below pick fields by name rather than spreading stored records, so nothing
+ * added to an item later (hashes, exposure counters, encrypted secrets) can leak into
+ * output. Money leaves as rupees.
+ */
+
+export const partnerView = (p: Partner) => ({ partnerId: p.partnerId, name: p.name, channelId: p.channelId, createdAt: p.createdAt, updatedAt: p.updatedAt });
+
+export const agentGroupView = (g: AgentGroup) => ({
+  agentGroupId: g.agentGroupId,
+  partnerId: g.partnerId,
+  name: g.name,
+  channelId: g.channelId,
+  creditLimit: toRupees(g.creditLimit),
+  onHold: g.onHold,
+  distributionEnabled: g.distributionEnabled,
+  billingCycle: g.billingCycle,
+  billingAnchorDay: g.billingAnchorDay,
+  gstin: g.gstin,
+  legalName: g.legalName,
+  address: {
+    line1: g.address.line1,
+    ...(g.address.line2 ? { line2: g.address.line2 } : {}),
+    city: g.address.city,
+    state: g.address.state,
+    postalCode: g.address.postalCode,
+    country: g.address.country,
+  },
+  createdAt: g.createdAt,
+  updatedAt: g.updatedAt,
+});
+
+export const keyView = (k: ApiKeyRecord) => ({
+  keyId: k.keyId,
+  keyPrefix: k.keyPrefix,
+  owner: { kind: k.owner.kind, id: k.owner.id },
+  status: k.status,
+  label: k.label,
+  rateLimit: k.rateLimit ? { perMinute: k.rateLimit.perMinute, burst: k.rateLimit.burst } : null,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt,
+});
+
+const INR_GROUPING = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Rupees the Indian way (₹12,34,567.00) for people; JSON keeps plain numbers. */
+export const formatRupees = (paise: number): string => `₹${INR_GROUPING.format(toRupees(paise))}`;
+
+export const ownerLabel = (owner: ApiKeyRecord['owner']): string => `${owner.kind === 'partner' ? 'partner' : 'agent group'} ${owner.id}`;
+
+export const rateLimitLabel = (k: ApiKeyRecord): string => (k.rateLimit ? `${k.rateLimit.perMinute}/min, burst ${k.rateLimit.burst}` : 'default');

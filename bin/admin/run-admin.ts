@@ -1,0 +1,155 @@
+import { adminDeps as wireAdminDeps, buildServices } from '../../infra/container.ts';
+import { ConfigError, parseConfig, type Config } from '../../infra/config.ts';
+import type { AdminDeps } from '../../domain/admin.ts';
+import { DomainError, ValidationError } from '../../domain/errors.ts';
+import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
+import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageError, wantsHelp, type AdminContext, type CommandSpec } from './command.ts';
+import { adminEnvironment, SetupError } from './environment.ts';
+import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
+import { importCommand } from './import-command.ts';
+import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts';
+import { Output, type Streams } from './output.ts';
+import { partnersCreate, partnersList } from './partners-commands.ts';
+
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand];
+
+/** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
+export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+export interface AdminIo {
+  readonly stdout: Streams;
+  readonly stderr: Streams;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where `.local/stack.env` is looked for: the repository root. */
+  readonly root: string;
+}
+
+function topHelp(): string {
+  const groups = new Map<string, CommandSpec[]>();
+  for (const c of COMMANDS) groups.set(c.path[0]!, [...(groups.get(c.path[0]!) ?? []), c]);
+  return [
+    `Usage: ${INVOCATION} <command> [options]`,
+    '',
+    'Operator tool: onboard partners and agent groups, issue and revoke keys, set credit limits and holds, import world files.',
+    '',
+    'Commands:',
+    ...columns(COMMANDS.map((c) => [`${c.path.join(' ')}${c.positional ? ` <${c.positional.name}>` : ''}`, c.summary.split(/(?<=\.)\s/)[0] ?? c.summary])),
+    '',
+    `Every command takes --json for machine-readable output and --help for its options and an example (${INVOCATION} groups create --help).`,
+    'Amounts are in rupees. Exit codes: 0 done, 1 refused (not found, conflict) or failed, 2 bad command line or no stack configured.',
+    '',
+    'Which stack: the environment (STAGE, TABLE_NAME, CURSOR_KEY, SECRETS_KEY, ...) when STAGE is set; otherwise .local/stack.env, written by `npm start`.',
+    '',
+  ].join('\n');
+}
+
+function groupHelp(word: string): string {
+  const subs = COMMANDS.filter((c) => c.path[0] === word);
+  return [
+    `Usage: ${INVOCATION} ${word} <${subs.map((c) => c.path[1]).join('|')}> [options]`,
+    '',
+    'Commands:',
+    ...columns(subs.map((c) => [c.path.join(' '), c.summary.split(/(?<=\.)\s/)[0] ?? c.summary])),
+    '',
+    `${INVOCATION} ${word} <command> --help shows a command's options and an example.`,
+    '',
+  ].join('\n');
+}
+
+interface Selected {
+  readonly spec?: CommandSpec;
+  readonly rest: readonly string[];
+  /** When the words select a family or nothing: what to show, and what was wrong. */
+  readonly help?: string;
+  readonly problem?: string;
+}
+
+function select(argv: readonly string[]): Selected {
+  const [first, second] = argv;
+  const direct = COMMANDS.find((c) => c.path.length === 1 && c.path[0] === first);
+  if (direct) return { spec: direct, rest: argv.slice(1) };
+  const family = COMMANDS.filter((c) => c.path[0] === first);
+  if (family.length === 0) return { rest: argv, help: topHelp(), problem: first === undefined ? 'No command given.' : `Unknown command '${first}'.` };
+  const spec = family.find((c) => c.path[1] === second);
+  if (spec) return { spec, rest: argv.slice(2) };
+  return { rest: argv.slice(1), help: groupHelp(first!), problem: second === undefined || second.startsWith('-') ? `'${first}' needs a command.` : `Unknown command '${first} ${second}'.` };
+}
+
+/** Rewords a domain validation message so it names the flag the operator typed. */
+function validationMessage(err: ValidationError, spec: CommandSpec): { message: string; option?: string } {
+  const flag = paramFlags(spec).get(err.param);
+  if (!flag) return { message: err.message };
+  const message = err.message.startsWith(err.param) ? `${flag}${err.message.slice(err.param.length)}` : `${flag}: ${err.message}`;
+  return { message, option: flag };
+}
+
+interface Failure {
+  readonly exit: number;
+  readonly code: string;
+  readonly message: string;
+  readonly option?: string;
+  readonly issues?: readonly { path: string; message: string }[];
+}
+
+function classify(err: unknown, spec: CommandSpec): Failure {
+  if (err instanceof UsageError) return { exit: EXIT.usage, code: 'USAGE', message: err.message, option: err.option };
+  if (err instanceof SetupError) return { exit: EXIT.usage, code: 'NO_STACK', message: err.message };
+  if (err instanceof ConfigError) return { exit: EXIT.usage, code: 'BAD_CONFIGURATION', message: `${err.message}\nFix the environment (or .local/stack.env), or restart the local stack with \`npm start\`.` };
+  if (err instanceof WorldValidationError) {
+    const more = err.issueCount > err.issues.length ? [`… and ${err.issueCount - err.issues.length} more.`] : [];
+    return {
+      exit: EXIT.usage,
+      code: err.code,
+      message: [`The world file has ${err.issueCount} problem${err.issueCount === 1 ? '' : 's'}; nothing was imported.`, ...err.issues.map((i) => `  ${i.path || '(document)'}: ${i.message}`), ...more].join('\n'),
+      issues: err.issues,
+    };
+  }
+  if (err instanceof ValidationError) return { exit: EXIT.usage, code: err.code, ...validationMessage(err, spec) };
+  if (err instanceof DomainError) return { exit: EXIT.refused, code: err.code, message: err.message };
+  // Anything else is a fault, not a refusal: its message and stack may hold table names, keys or SDK internals.
+  const name = err instanceof Error ? err.name : typeof err;
+  return { exit: EXIT.refused, code: 'UNEXPECTED', message: `Unexpected failure (${name}). The operation may not have completed; check with a list command before retrying.` };
+}
+
+/**
+ * Runs one admin command line and returns the exit code. Arguments are checked completely
+ * before the environment is read or anything is written.
+ */
+export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<number> {
+  const { spec, rest, help, problem } = select(argv);
+  if (!spec) {
+    if (wantsHelp(argv)) {
+      io.stdout.write(help!);
+      return EXIT.ok;
+    }
+    io.stderr.write(`${problem}\n\n${help!}`);
+    return EXIT.usage;
+  }
+  if (wantsHelp(rest)) {
+    io.stdout.write(commandHelp(spec));
+    return EXIT.ok;
+  }
+
+  const json = rest.includes('--json');
+  const out = new Output(json, io.stdout);
+  let config: Config | undefined;
+  let deps: AdminDeps | undefined;
+  const ctx: AdminContext = {
+    out,
+    config: () => (config ??= parseConfig(adminEnvironment(io.env, io.root))),
+    deps: () => (deps ??= wireAdminDeps(buildServices(ctx.config()))),
+  };
+  try {
+    await spec.run(parseCommandArgs(spec, rest), ctx);
+    return EXIT.ok;
+  } catch (err) {
+    const failure = classify(err, spec);
+    if (json) {
+      const { exit: _exit, ...body } = failure;
+      io.stderr.write(`${JSON.stringify({ error: body }, null, 2)}\n`);
+    } else {
+      io.stderr.write(`Error: ${failure.message}\n`);
+    }
+    return failure.exit;
+  }
+}

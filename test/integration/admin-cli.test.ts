@@ -1,0 +1,267 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, runAdmin } from '../../bin/admin/run-admin.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
+import { call, stack, testServices, uniqueId } from '../support/stack.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The real tool as an operator runs it, against the test stack's DynamoDB Local. */
+function admin(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      TSX,
+      ['bin/admin.ts', ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env }, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const json = <T = any>(run: Run): T => {
+  expect(run.stderr, run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as T;
+};
+
+const ping = (surface: 'api' | 'v1', key: string) => call('GET', `/${surface}/ping`, { key }).then((r) => r.status);
+
+const groupArgs = (id: string, partnerId: string, overrides: Record<string, string | null> = {}): string[] => {
+  const options: Record<string, string | null> = {
+    id,
+    partner: partnerId,
+    name: 'Coastal Agents',
+    channel: 'test-channel',
+    'credit-limit': '250000.50',
+    'billing-cycle': 'MONTHLY',
+    'anchor-day': '5',
+    gstin: '27AAPFU0939F1ZV',
+    'legal-name': 'Coastal Agents Pvt Ltd',
+    'address-line1': '4 Beach Road',
+    city: 'Panaji',
+    state: 'Goa',
+    'postal-code': '403001',
+    ...overrides,
+  };
+  return ['groups', 'create', ...Object.entries(options).flatMap(([k, v]) => (v === null ? [] : [`--${k}`, v]))];
+};
+
+describe('Command: admin (CLI)', () => {
+  const partnerId = uniqueId('cli-partner');
+  const groupId = uniqueId('cli-group');
+
+  beforeAll(async () => {
+    json(await admin('partners', 'create', '--id', partnerId, '--name', 'Coastal Holidays', '--channel', 'test-channel', '--json'));
+    json(await admin(...groupArgs(groupId, partnerId), '--json'));
+  });
+
+  it('creates a partner and an agent group and lists them, amounts in rupees', async () => {
+    // act
+    const [partners, groups] = await Promise.all([admin('partners', 'list', '--json'), admin('groups', 'list', '--partner', partnerId, '--json')]);
+
+    // assess
+    expect(json<any[]>(partners)).toContainEqual({ partnerId, name: 'Coastal Holidays', channelId: 'test-channel', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(json(groups)).toEqual([
+      expect.objectContaining({
+        agentGroupId: groupId,
+        partnerId,
+        creditLimit: 250000.5,
+        onHold: false,
+        distributionEnabled: true,
+        billingCycle: 'MONTHLY',
+        billingAnchorDay: 5,
+        gstin: '27AAPFU0939F1ZV',
+        address: { line1: '4 Beach Road', city: 'Panaji', state: 'Goa', postalCode: '403001', country: 'IN' },
+      }),
+    ]);
+    expect((await testServices().tenants.getAgentGroup(groupId))?.creditLimit).toBe(25_000_050);
+  });
+
+  it('issues a key shown once, lists it without secrets, and a revoked key gets 401 at once', async () => {
+    // act
+    const issued = json(await admin('keys', 'issue', '--group', groupId, '--label', 'ops laptop', '--rate-per-minute', '1200', '--burst', '50', '--json'));
+
+    // assess
+    expect(issued.apiKey).toMatch(/^pds_[A-Za-z0-9]{40}$/);
+    expect(issued.signingSecret).toMatch(/^whsec_/);
+    expect(issued.notice).toMatch(/cannot be shown again/);
+    expect(await ping('v1', issued.apiKey)).toBe(200);
+
+    const listed = await admin('keys', 'list', '--group', groupId, '--json');
+    expect(json(listed)).toContainEqual({
+      keyId: issued.key.keyId,
+      keyPrefix: issued.apiKey.slice(0, 12),
+      owner: { kind: 'agent-group', id: groupId },
+      status: 'ACTIVE',
+      label: 'ops laptop',
+      rateLimit: { perMinute: 1200, burst: 50 },
+      createdAt: expect.any(String),
+      revokedAt: null,
+    });
+    for (const secret of [issued.apiKey, sha256Hex(issued.apiKey), issued.signingSecret]) expect(listed.stdout).not.toContain(secret);
+
+    const revoked = json(await admin('keys', 'revoke', issued.key.keyId, '--json'));
+    expect(revoked).toMatchObject({ keyId: issued.key.keyId, status: 'REVOKED', revokedAt: expect.any(String) });
+    expect(await ping('v1', issued.apiKey)).toBe(401);
+    const again = json(await admin('keys', 'revoke', issued.key.keyId, '--json'));
+    expect(again).toMatchObject({ status: 'REVOKED', revokedAt: revoked.revokedAt });
+  });
+
+  it('replaces a partner key: the new one works, the old one gets 401', async () => {
+    // prepare: human output, as an operator reads it
+    const first = await admin('keys', 'issue', '--partner', partnerId);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/cannot be shown again/);
+    const oldKey = /pds_[A-Za-z0-9]{40}/.exec(first.stdout)![0];
+    const oldKeyId = /key_[a-z0-9]+/.exec(first.stdout)![0];
+    expect(await ping('api', oldKey)).toBe(200);
+
+    // act
+    const replaced = json(await admin('keys', 'replace', oldKeyId, '--json'));
+
+    // assess
+    expect(replaced.replacedKeyId).toBe(oldKeyId);
+    expect(replaced.signingSecret).toBeNull();
+    expect(await ping('api', replaced.apiKey)).toBe(200);
+    expect(await ping('api', oldKey)).toBe(401);
+  });
+
+  it('updates a group: disabling distribution locks its keys out, the new credit limit shows in the list', async () => {
+    // prepare
+    const issued = json(await admin('keys', 'issue', '--group', groupId, '--json'));
+    expect(await ping('v1', issued.apiKey)).toBe(200);
+
+    // act
+    const updated = json(await admin('groups', 'update', groupId, '--distribution', 'disabled', '--credit-limit', '125000.75', '--on-hold', 'true', '--json'));
+
+    // assess
+    expect(updated).toMatchObject({ agentGroupId: groupId, distributionEnabled: false, creditLimit: 125000.75, onHold: true, gstin: '27AAPFU0939F1ZV' });
+    expect(await ping('v1', issued.apiKey)).toBe(401);
+    const listed = json<any[]>(await admin('groups', 'list', '--partner', partnerId, '--json'));
+    expect(listed.find((g) => g.agentGroupId === groupId)).toMatchObject({ creditLimit: 125000.75, distributionEnabled: false, onHold: true });
+
+    json(await admin('groups', 'update', groupId, '--distribution', 'enabled', '--json'));
+    expect(await ping('v1', issued.apiKey)).toBe(200);
+  });
+
+  it('refuses bad input with a message naming the option and writes nothing', async () => {
+    // prepare
+    const ids = Array.from({ length: 7 }, () => uniqueId('cli-bad'));
+    const cases: { args: string[]; code: number; says: RegExp }[] = [
+      { args: groupArgs(ids[0]!, partnerId, { 'legal-name': null }), code: 2, says: /Missing required option --legal-name/ },
+      { args: groupArgs(ids[1]!, partnerId, { gstin: '27AAPFU0939F1Z' }), code: 2, says: /--gstin must be a 15-character GSTIN/ },
+      { args: groupArgs(ids[2]!, partnerId, { 'billing-cycle': 'WEEKLY', 'anchor-day': '8' }), code: 2, says: /--anchor-day must be 1–7 for a WEEKLY cycle/ },
+      { args: groupArgs(ids[3]!, partnerId, { 'credit-limit': '-5' }), code: 2, says: /--credit-limit must be zero or a positive amount/ },
+      { args: groupArgs(ids[4]!, partnerId, { 'credit-limit': '10.005' }), code: 2, says: /--credit-limit must be an amount in rupees with at most two decimals/ },
+      { args: [...groupArgs(ids[5]!, partnerId), '--colour', 'blue'], code: 2, says: /Unknown option --colour/ },
+      { args: groupArgs(ids[6]!, uniqueId('no-such-partner')), code: 2, says: /--partner: Partner .* does not exist/ },
+    ];
+
+    // act
+    const runs = await Promise.all(cases.map((c) => admin(...c.args)));
+
+    // assess
+    runs.forEach((run, i) => {
+      expect(run.code, run.stderr).toBe(cases[i]!.code);
+      expect(run.stderr).toMatch(cases[i]!.says);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toBe('');
+    });
+    const stored = await Promise.all(ids.map((id) => testServices().tenants.getAgentGroup(id)));
+    expect(stored.every((g) => g === undefined)).toBe(true);
+  });
+
+  it('refuses duplicates and unknown targets with exit code 1 and leaves the existing records as they were', async () => {
+    // prepare
+    const missingGroup = uniqueId('cli-missing');
+
+    // act
+    const [dupPartner, dupGroup, updateMissing, keyForMissing, jsonError] = await Promise.all([
+      admin('partners', 'create', '--id', partnerId, '--name', 'Impostor', '--channel', 'other-channel'),
+      admin(...groupArgs(groupId, partnerId, { name: 'Impostor', 'credit-limit': '1' })),
+      admin('groups', 'update', missingGroup, '--credit-limit', '1000'),
+      admin('keys', 'issue', '--group', missingGroup),
+      admin('groups', 'update', groupId, '--anchor-day', '3', '--json'),
+    ]);
+
+    // assess
+    expect([dupPartner.code, dupGroup.code, updateMissing.code, keyForMissing.code]).toEqual([1, 1, 1, 1]);
+    expect(dupPartner.stderr).toMatch(/Partner .* already exists/);
+    expect(dupGroup.stderr).toMatch(/Agent group .* already exists/);
+    expect(updateMissing.stderr).toMatch(/Agent group not found/);
+    expect(keyForMissing.stderr).toMatch(/Agent group not found/);
+    expect(await testServices().tenants.getPartner(partnerId)).toMatchObject({ name: 'Coastal Holidays', channelId: 'test-channel' });
+    expect(await testServices().tenants.getAgentGroup(groupId)).toMatchObject({ name: 'Coastal Agents' });
+    expect(await testServices().tenants.getAgentGroup(missingGroup)).toBeUndefined();
+    expect(jsonError.code).toBe(2);
+    expect(JSON.parse(jsonError.stderr)).toEqual({ error: { code: 'USAGE', message: expect.stringMatching(/^Unknown option --anchor-day/), option: '--anchor-day' } });
+  });
+
+  it('answers --help at every level with exit code 0', async () => {
+    // act
+    const [top, update] = await Promise.all([admin('--help'), admin('groups', 'update', '--help')]);
+
+    // assess
+    expect(top.code).toBe(0);
+    for (const c of COMMANDS) expect(top.stdout).toContain(c.path.join(' '));
+    expect(update.code).toBe(0);
+    expect(update.stdout).toMatch(/--credit-limit <rupees>[\s\S]*--on-hold true\|false[\s\S]*--distribution enabled\|disabled[\s\S]*Example/);
+  });
+});
+
+describe('Function: runAdmin', () => {
+  let emptyRoot: string;
+  beforeAll(() => {
+    emptyRoot = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+  });
+  afterAll(() => rmSync(emptyRoot, { recursive: true, force: true }));
+
+  const runIn = async (argv: string[], env: Record<string, string> = {}) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runAdmin(argv, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env, root: emptyRoot });
+    return { code, stdout, stderr };
+  };
+
+  it.each(COMMANDS.map((c) => [c.path.join(' '), c] as const))('answers `%s --help` with every option and an example', async (_name, spec) => {
+    // act
+    const run = await runIn([...spec.path, '--help']);
+
+    // assess
+    expect(run.code).toBe(0);
+    for (const option of spec.options) expect(run.stdout).toContain(`--${option.name}`);
+    if (spec.positional) expect(run.stdout).toContain(`<${spec.positional.name}>`);
+    expect(run.stdout).toMatch(/Examples?:\n {2}npm run admin -- /);
+  });
+
+  it('says how to start the local stack when no stack is configured, with exit code 2', async () => {
+    // act
+    const run = await runIn(['partners', 'list']);
+
+    // assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/npm start/);
+    expect(run.stderr).toMatch(/STAGE/);
+  });
+
+  it('rejects an unknown command with exit code 2 and the command list', async () => {
+    // act
+    const run = await runIn(['partner', 'create']);
+
+    // assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Unknown command 'partner'/);
+    expect(run.stderr).toMatch(/partners create/);
+  });
+});
