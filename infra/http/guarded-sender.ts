@@ -137,18 +137,25 @@ function exchange(
     };
 
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send({
-      protocol: url.protocol,
-      hostname,
-      port: url.port === '' ? undefined : Number(url.port),
-      path: `${url.pathname}${url.search}`,
-      method: request.method,
-      headers: outgoingHeaders(request.headers, request.body),
-      lookup: pinnedLookup(addresses),
-      // A pooled socket could have been opened for another request; each attempt dials its own vetted address.
-      agent: false,
-      minVersion: 'TLSv1.2',
-    });
+    let req: ReturnType<typeof send>;
+    try {
+      req = send({
+        protocol: url.protocol,
+        hostname,
+        port: url.port === '' ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: outgoingHeaders(request.headers, request.body),
+        lookup: pinnedLookup(addresses),
+        // A pooled socket could have been opened for another request; each attempt dials its own vetted address.
+        agent: false,
+        minVersion: 'TLSv1.2',
+      });
+    } catch (err) {
+      // Node refuses to build a request with, say, a newline in a partner's static header; resending cannot fix that.
+      finish({ outcome: 'permanent', error: `request not sent: ${describeError(err)}` });
+      return;
+    }
 
     const onAbort = () => {
       req.destroy();

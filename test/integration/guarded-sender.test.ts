@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESPONSE_BODY_LIMIT, sendGuarded, type OutboundRequest } from '../../infra/http/guarded-sender.ts';
 import type { OutboundPolicy, ResolvedAddress, Resolver } from '../../infra/http/outbound-guard.ts';
@@ -15,6 +17,26 @@ interface Receiver {
 }
 
 const servers: Server[] = [];
+
+/** Self-signed for rebind.test (test fixture only), so the TLS path can be exercised without a CA. */
+const TLS_FIXTURE = {
+  key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgk7QLHb+lEdjsgOjf
+x4zc4waK6I9yJQf8CkL7WgODoJChRANCAAQ4Uj9xXFXBOaY0OEXWwrM5yy5/OAdz
+rt5CyUKrSe5FDxWkJKhiLktFB92PWywMqD+nDR0U3ltEOAz4tzJReJ3j
+-----END PRIVATE KEY-----`,
+  cert: `-----BEGIN CERTIFICATE-----
+MIIBnDCCAUGgAwIBAgIUH20BC5qOgTd+eQ8bKZrgxa2F58AwCgYIKoZIzj0EAwIw
+FjEUMBIGA1UEAwwLcmViaW5kLnRlc3QwIBcNMjYxMTIyMTAyNjM0WhgPMjEyNjEw
+MjkxMDI2MzRaMBYxFDASBgNVBAMMC3JlYmluZC50ZXN0MFkwEwYHKoZIzj0CAQYI
+KoZIzj0DAQcDQgAEOFI/cVxVwTmmNDhF1sKzOcsufzgHc67eQslCq0nuRQ8VpCSo
+Yi5LRQfdj1ssDKg/pw0dFN5bRDgM+LcyUXid46NrMGkwHQYDVR0OBBYEFFrsEdLp
+rAdQzHx+V+NC7OMu/5spMB8GA1UdIwQYMBaAFFrsEdLprAdQzHx+V+NC7OMu/5sp
+MA8GA1UdEwEB/wQFMAMBAf8wFgYDVR0RBA8wDYILcmViaW5kLnRlc3QwCgYIKoZI
+zj0EAwIDSQAwRgIhAO2aJ/T7CRUIN8L5Wnq1GJJ/7cvyY/QBfVEj4s+reDUuAiEA
+zxGiiUIaqzpcbT9TorIujTtBGITyRQOcjaGNwkLaRmY=
+-----END CERTIFICATE-----`,
+};
 
 afterEach(async () => {
   for (const server of servers.splice(0)) {
@@ -136,6 +158,15 @@ describe('Function: sendGuarded', () => {
       await sendGuarded(post(receiver.url, { headers: { host: 'internal.admin', 'content-length': '1', 'x-partner': 'static' } }), SANDBOX);
 
       expect(receiver.requests[0]?.headers).toMatchObject({ host: `127.0.0.1:${receiver.port}`, 'content-length': '51', 'x-partner': 'static' });
+    });
+    it('reports a request Node refuses to build (a newline in a header) as permanent, without dialling', async () => {
+      const receiver = await startReceiver(answering(200));
+
+      const outcome = await sendGuarded(post(receiver.url, { headers: { 'x-partner': 'a\r\nx-injected: 1' } }), SANDBOX);
+
+      expect(outcome.outcome).toBe('permanent');
+      expect(outcome.error).toMatch(/^request not sent: ERR_INVALID_CHAR/);
+      expect(receiver.connections).toBe(0);
     });
   });
 
@@ -262,6 +293,39 @@ describe('Function: sendGuarded', () => {
       expect(outcome.error).toMatch(/2d00::1|timeout/);
       expect(outcome.connectedAddress).toBeUndefined();
       expect(receiver.connections).toBe(0);
+    });
+  });
+
+  describe('TLS', () => {
+    it('connects to the vetted address but verifies the certificate against the hostname, sent as SNI', async () => {
+      const context = createSecureContext(TLS_FIXTURE);
+      const serverNames: string[] = [];
+      let handled = 0;
+      const server = createTlsServer(
+        {
+          ...TLS_FIXTURE,
+          SNICallback: (name, done) => {
+            serverNames.push(name);
+            done(null, context);
+          },
+        },
+        (_req, res) => {
+          handled += 1;
+          res.end();
+        },
+      );
+      servers.push(server);
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const port = (server.address() as AddressInfo).port;
+      const policy: OutboundPolicy = { allowHosts: ['rebind.test'], allowHttp: false };
+
+      const outcome = await sendGuarded(post(`https://rebind.test:${port}/hook`), policy, { resolver: scriptedDns(['127.0.0.1']) });
+
+      expect(serverNames).toEqual(['rebind.test']);
+      expect(outcome).toMatchObject({ outcome: 'retryable', connectedAddress: '127.0.0.1' });
+      expect(outcome.error).toMatch(/SELF_SIGNED|self-signed/i);
+      expect(handled).toBe(0);
     });
   });
 });
