@@ -35,7 +35,9 @@ function operation(route: RouteSpec): Json {
   const authed = route.auth !== 'none';
   const responses: Json = {};
   for (const [status, spec] of Object.entries(route.responses)) {
-    const headers = authed ? { ...RATE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}) } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] };
+    // A 401 never reached a bucket, so it carries no rate headers: only the request id.
+    const rated = authed && status !== '401';
+    const headers = rated ? { ...RATE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}) } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] };
     responses[status] = {
       description: spec.description,
       headers,

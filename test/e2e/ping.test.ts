@@ -1,21 +1,37 @@
 import { describe, expect, it } from 'vitest';
+import { expectContract } from '../support/contract.ts';
 import { call, newAgentGroup, newPartner } from '../support/stack.ts';
 
 describe('GET /api/ping', () => {
   it('returns the partner and key prefix for a partner key', async () => {
     const p = await newPartner();
+
     const res = await call('GET', '/api/ping', { key: p.apiKey });
+
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ partnerId: p.partnerId, keyPrefix: p.apiKey.slice(0, 12), timestamp: expect.any(String) });
-    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expectContract(res, 'apiPing');
   });
 });
 
 describe('GET /v1/ping', () => {
   it('returns the agent group, its channel and key prefix for a group key', async () => {
     const g = await newAgentGroup();
+
     const res = await call('GET', '/v1/ping', { key: g.apiKey });
+
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ agentGroupId: g.agentGroupId, channelId: g.channelId, keyPrefix: g.apiKey.slice(0, 12), timestamp: expect.any(String) });
+    expectContract(res, 'v1Ping');
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('serves the document without a key and without rate headers', async () => {
+    const res = await call('GET', '/openapi.json');
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./) });
+    expectContract(res, 'getOpenApi');
   });
 });

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { ROUTES } from '../../functions/registry.ts';
+
+type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+type Document = {
+  openapi: string;
+  components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+  paths: Record<string, Record<string, Operation>>;
+};
+
+const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const built = (): Document => buildOpenApi(ROUTES) as unknown as Document;
+
+/** `GET /api/ping` for every httpApi event in serverless.yml, the '*' catch-all left out. */
+function routedInServerlessYml(): string[] {
+  // logLevel 'error': CloudFormation tags such as !GetAtt are irrelevant here.
+  const config = parse(read('serverless.yml'), { logLevel: 'error' }) as { functions: Record<string, { events?: { httpApi?: unknown }[] }> };
+  return Object.values(config.functions)
+    .flatMap((fn) => fn.events ?? [])
+    .map((e) => e.httpApi)
+    .filter((h): h is { method: string; path: string } => typeof h === 'object' && h !== null)
+    .map((h) => `${h.method.toUpperCase()} ${h.path}`);
+}
+
+const documentedOperations = (doc: Document): string[] =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+
+describe('OpenAPI document', () => {
+  it('docs/openapi.json is the document the route table generates', () => {
+    const committed = JSON.parse(read('docs/openapi.json')) as unknown;
+
+    expect(committed, 'docs/openapi.json is stale: run `npm run openapi` and commit the result').toEqual(built());
+  });
+
+  it('is OpenAPI 3.1 with a Basic security scheme for each kind of key', () => {
+    const doc = built();
+
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.components.securitySchemes).toEqual({
+      partnerKey: expect.objectContaining({ type: 'http', scheme: 'basic' }),
+      agentGroupKey: expect.objectContaining({ type: 'http', scheme: 'basic' }),
+    });
+  });
+
+  it('documents an operation for every route serverless.yml serves', () => {
+    const documented = documentedOperations(built());
+
+    expect(routedInServerlessYml().filter((r) => !documented.includes(r))).toEqual([]);
+  });
+
+  it('routes every entry of the route table in serverless.yml with the same method and path', () => {
+    const routed = routedInServerlessYml();
+
+    expect(ROUTES.map((r) => `${r.method} ${r.path}`).filter((r) => !routed.includes(r))).toEqual([]);
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = ROUTES.map((r) => r.operationId);
+
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('secures every authenticated operation with a scheme the document defines, and documents its 401 and 429', () => {
+    const doc = built();
+    const schemes = Object.keys(doc.components.securitySchemes);
+    const ops = Object.values(doc.paths).flatMap((o) => Object.values(o));
+    const authed = ops.filter((op) => op.security.length > 0);
+
+    expect(authed.length).toBeGreaterThan(0);
+    for (const op of authed) {
+      expect(op.security.flatMap((s) => Object.keys(s)).every((name) => schemes.includes(name)), op.operationId).toBe(true);
+      expect(Object.keys(op.responses), op.operationId).toEqual(expect.arrayContaining(['401', '429']));
+    }
+  });
+
+  it('documents the rate headers on authenticated responses, Retry-After on 429, and none on 401', () => {
+    const ops = Object.values(built().paths)
+      .flatMap((o) => Object.values(o))
+      .filter((op) => op.security.length > 0);
+
+    for (const op of ops) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const names = Object.keys(response.headers ?? {});
+        const rate = names.filter((n) => n.startsWith('X-RateLimit-'));
+        expect(rate, `${op.operationId} ${status}`).toEqual(status === '401' ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+        expect(names.includes('Retry-After'), `${op.operationId} ${status}`).toBe(status === '429');
+        expect(names, `${op.operationId} ${status}`).toContain('X-Request-Id');
+      }
+    }
+  });
+
+  it('describes the rate-limit headers in the document description', () => {
+    const description = (buildOpenApi(ROUTES).info as { description: string }).description;
+
+    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) expect(description).toContain(header);
+  });
+
+  it('is deterministic: building twice gives the same bytes', () => {
+    expect(JSON.stringify(built())).toBe(JSON.stringify(built()));
+  });
+});
