@@ -10,4 +10,6 @@ process.exitCode = await runAdmin(process.argv.slice(2), {
   stderr: { write: (text) => void process.stderr.write(text) },
   env: process.env,
   root,
+  // npm runs scripts from the package root; INIT_CWD is where the operator typed the command.
+  cwd: process.env.INIT_CWD ?? process.cwd(),
 });

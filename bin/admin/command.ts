@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { AdminDeps } from '../../domain/admin.ts';
 import type { Config } from '../../infra/config.ts';
+import type { Services } from '../../infra/container.ts';
 import type { Output } from './output.ts';
 
 /** How operators run the tool; every usage line and example starts with it. */
@@ -38,7 +39,10 @@ export interface PositionalSpec {
 /** What a command needs from the outside world, built only once its arguments are known to be good. */
 export interface AdminContext {
   readonly out: Output;
+  /** Where relative file arguments are resolved: the directory the operator ran npm from. */
+  readonly cwd: string;
   config(): Config;
+  services(): Services;
   deps(): AdminDeps;
 }
 

@@ -8,11 +8,11 @@ const ID_RULE = "2–63 characters of a–z, 0–9 and '-'";
 
 const ADDRESS_OPTIONS: readonly OptionSpec[] = [
   { name: 'address-line1', value: '<text>', required: true, param: 'address.line1', description: 'Registered address, first line (as on the GST invoice).' },
-  { name: 'address-line2', value: '<text>', param: 'address.line2', description: `Registered address, second line (on update, ${CLEAR} removes it).` },
+  { name: 'address-line2', value: '<text>', param: 'address.line2', description: 'Registered address, second line.' },
   { name: 'city', value: '<city>', required: true, param: 'address.city', description: 'City.' },
   { name: 'state', value: '<state>', required: true, param: 'address.state', description: 'Indian state or union territory, as on a GST invoice (e.g. Maharashtra).' },
   { name: 'postal-code', value: '<PIN>', required: true, param: 'address.postalCode', description: 'PIN code.' },
-  { name: 'country', value: '<code>', param: 'address.country', description: 'Country code (default IN).' },
+  { name: 'country', value: '<code>', param: 'address.country', description: 'Country code (IN when left out).' },
 ];
 
 export const groupsCreate: CommandSpec = {
@@ -95,7 +95,11 @@ export const groupsList: CommandSpec = {
   },
 };
 
-const UPDATABLE_ADDRESS = ADDRESS_OPTIONS.map((o) => ({ ...o, required: false }));
+const UPDATE_WORDING: Readonly<Record<string, string>> = {
+  'address-line2': `Registered address, second line; ${CLEAR} removes it.`,
+  country: 'Country code.',
+};
+const UPDATABLE_ADDRESS: readonly OptionSpec[] = ADDRESS_OPTIONS.map((o) => ({ ...o, required: false, description: UPDATE_WORDING[o.name] ?? o.description }));
 
 export const groupsUpdate: CommandSpec = {
   path: ['groups', 'update'],

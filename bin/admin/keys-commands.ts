@@ -9,7 +9,9 @@ const OWNER_OPTIONS: readonly OptionSpec[] = [
   { name: 'group', value: '<groupId>', description: 'An agent group key (opens /v1). Give --partner or --group.' },
 ];
 
-const SHOWN_ONCE = 'Store it now: it cannot be shown again. The service keeps only a hash of the key (and an encrypted copy of the signing secret); a lost key can only be replaced.';
+const SHOWN_ONCE = 'Store it now: it cannot be shown again. The service keeps only a hash of the key; a lost key can only be replaced.';
+const SHOWN_ONCE_WITH_SECRET =
+  'Store both now: they cannot be shown again. The service keeps only a hash of the key and an encrypted copy of the secret that no read shows; a lost key or secret can only be replaced. Callbacks for this group are signed with this secret from now on; any earlier secret no longer applies.';
 
 function ownerFrom(args: ParsedArgs, command: string): KeyOwner {
   const partner = args.text('partner');
@@ -37,7 +39,7 @@ function issuedView(issued: IssuedKey) {
     key: keyView(issued.record),
     apiKey: issued.apiKey,
     signingSecret: issued.signingSecret,
-    notice: SHOWN_ONCE,
+    notice: issued.signingSecret ? SHOWN_ONCE_WITH_SECRET : SHOWN_ONCE,
   };
 }
 
@@ -48,8 +50,7 @@ function issuedLines(verb: string, issued: IssuedKey): string[] {
     '',
     ...columns([['API key', issued.apiKey], ...(issued.signingSecret ? [['Callback signing secret', issued.signingSecret]] : [])]),
     '',
-    SHOWN_ONCE,
-    ...(issued.signingSecret ? ['The group\'s previous callback signing secret no longer signs callbacks.'] : []),
+    issued.signingSecret ? SHOWN_ONCE_WITH_SECRET : SHOWN_ONCE,
   ];
 }
 

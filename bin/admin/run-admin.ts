@@ -1,4 +1,4 @@
-import { adminDeps as wireAdminDeps, buildServices } from '../../infra/container.ts';
+import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/container.ts';
 import { ConfigError, parseConfig, type Config } from '../../infra/config.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
 import { DomainError, ValidationError } from '../../domain/errors.ts';
@@ -22,6 +22,8 @@ export interface AdminIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Where `.local/stack.env` is looked for: the repository root. */
   readonly root: string;
+  /** Where relative file arguments are resolved. */
+  readonly cwd: string;
 }
 
 function topHelp(): string {
@@ -83,6 +85,9 @@ function validationMessage(err: ValidationError, spec: CommandSpec): { message: 
   return { message, option: flag };
 }
 
+/** Socket errors: the stack is down or misaddressed, which an operator can fix, unlike a fault. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
 interface Failure {
   readonly exit: number;
   readonly code: string;
@@ -106,6 +111,10 @@ function classify(err: unknown, spec: CommandSpec): Failure {
   }
   if (err instanceof ValidationError) return { exit: EXIT.usage, code: err.code, ...validationMessage(err, spec) };
   if (err instanceof DomainError) return { exit: EXIT.refused, code: err.code, message: err.message };
+  const network = (err as { code?: string } | null)?.code;
+  if (network && NETWORK_CODES.has(network)) {
+    return { exit: EXIT.refused, code: 'UNREACHABLE', message: `Could not reach the stack's DynamoDB (${network}). For the local stack, check that \`npm start\` is running.` };
+  }
   // Anything else is a fault, not a refusal: its message and stack may hold table names, keys or SDK internals.
   const name = err instanceof Error ? err.name : typeof err;
   return { exit: EXIT.refused, code: 'UNEXPECTED', message: `Unexpected failure (${name}). The operation may not have completed; check with a list command before retrying.` };
@@ -133,11 +142,14 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   const json = rest.includes('--json');
   const out = new Output(json, io.stdout);
   let config: Config | undefined;
+  let services: Services | undefined;
   let deps: AdminDeps | undefined;
   const ctx: AdminContext = {
     out,
+    cwd: io.cwd,
     config: () => (config ??= parseConfig(adminEnvironment(io.env, io.root))),
-    deps: () => (deps ??= wireAdminDeps(buildServices(ctx.config()))),
+    services: () => (services ??= buildServices(ctx.config())),
+    deps: () => (deps ??= wireAdminDeps(ctx.services())),
   };
   try {
     await spec.run(parseCommandArgs(spec, rest), ctx);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,6 +221,86 @@ describe('Command: admin (CLI)', () => {
   });
 });
 
+describe('Command: admin import (CLI)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'admin-import-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const world = (partnerId: string, groupId: string, keys: { partner: string; group: string; secret: string }, groupOverrides: Record<string, unknown> = {}) => ({
+    version: 1,
+    channels: [{ channelId: 'cli-import-channel', name: 'CLI import channel' }],
+    tenants: {
+      partners: [{ partnerId, name: 'Imported Partner', channelId: 'cli-import-channel' }],
+      agentGroups: [
+        {
+          agentGroupId: groupId,
+          partnerId,
+          name: 'Imported Agents',
+          channelId: 'cli-import-channel',
+          creditLimit: 100000.25,
+          billingCycle: 'WEEKLY',
+          billingAnchorDay: 1,
+          gstin: '29AAPFU0939F1ZV',
+          legalName: 'Imported Agents LLP',
+          address: { line1: '1 MG Road', city: 'Bengaluru', state: 'Karnataka', postalCode: '560001', country: 'IN' },
+          ...groupOverrides,
+        },
+      ],
+    },
+    keys: [
+      { owner: { kind: 'partner', id: partnerId }, key: keys.partner, label: 'imported' },
+      { owner: { kind: 'agent-group', id: groupId }, key: keys.group, signingSecret: keys.secret },
+    ],
+  });
+
+  const writeWorld = (doc: unknown): string => {
+    const file = join(dir, `${randomUUID()}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  };
+
+  it('imports a world file with plaintext keys on a sandbox stage, and importing it again writes nothing', async () => {
+    // prepare
+    const partnerId = uniqueId('cli-import-p');
+    const groupId = uniqueId('cli-import-g');
+    const keys = { partner: `partner-key-${randomUUID()}`, group: `group-key-${randomUUID()}`, secret: `secret-${randomUUID()}` };
+    const file = writeWorld(world(partnerId, groupId, keys));
+
+    // act
+    const summary = json(await admin('import', file, '--json'));
+    const again = await admin('import', file);
+
+    // assess
+    expect(summary.written).toMatchObject({ partner: 1, agentGroup: 1, apiKey: 2, signingSecret: 1 });
+    expect(JSON.stringify(summary)).not.toContain(keys.group);
+    expect(await ping('api', keys.partner)).toBe(200);
+    expect(await ping('v1', keys.group)).toBe(200);
+    expect(await testServices().tenants.getAgentGroup(groupId)).toMatchObject({ creditLimit: 10_000_025, billingCycle: 'WEEKLY' });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/nothing written/);
+  });
+
+  it('refuses a world file with problems, listing each by its path, and writes nothing', async () => {
+    // prepare
+    const partnerId = uniqueId('cli-import-p');
+    const groupId = uniqueId('cli-import-g');
+    const keys = { partner: `partner-key-${randomUUID()}`, group: `group-key-${randomUUID()}`, secret: `secret-${randomUUID()}` };
+    const file = writeWorld(world(partnerId, groupId, keys, { gstin: 'NOT-A-GSTIN', colour: 'blue' }));
+
+    // act
+    const run = await admin('import', file);
+
+    // assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/nothing was imported/);
+    expect(run.stderr).toMatch(/tenants\.agentGroups\[0\]\.colour/);
+    expect(await testServices().tenants.getPartner(partnerId)).toBeUndefined();
+    expect(await testServices().tenants.getAgentGroup(groupId)).toBeUndefined();
+  });
+});
+
 describe('Function: runAdmin', () => {
   let emptyRoot: string;
   beforeAll(() => {
@@ -230,7 +311,7 @@ describe('Function: runAdmin', () => {
   const runIn = async (argv: string[], env: Record<string, string> = {}) => {
     let stdout = '';
     let stderr = '';
-    const code = await runAdmin(argv, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env, root: emptyRoot });
+    const code = await runAdmin(argv, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env, root: emptyRoot, cwd: emptyRoot });
     return { code, stdout, stderr };
   };
 
@@ -253,6 +334,19 @@ describe('Function: runAdmin', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/npm start/);
     expect(run.stderr).toMatch(/STAGE/);
+  });
+
+  it('refuses an import file that is missing or not JSON before reading any configuration', async () => {
+    // prepare
+    writeFileSync(join(emptyRoot, 'broken.json'), '{ "version": 1,');
+
+    // act
+    const [missing, broken] = await Promise.all([runIn(['import', 'nowhere.json']), runIn(['import', 'broken.json'])]);
+
+    // assess
+    expect([missing.code, broken.code]).toEqual([2, 2]);
+    expect(missing.stderr).toMatch(/nowhere\.json does not exist/);
+    expect(broken.stderr).toMatch(/broken\.json is not valid JSON/);
   });
 
   it('rejects an unknown command with exit code 2 and the command list', async () => {
