@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -347,6 +347,22 @@ describe('Function: runAdmin', () => {
     expect([missing.code, broken.code]).toEqual([2, 2]);
     expect(missing.stderr).toMatch(/nowhere\.json does not exist/);
     expect(broken.stderr).toMatch(/broken\.json is not valid JSON/);
+  });
+
+  it('reads .local/stack.env when STAGE is not set', async () => {
+    // prepare
+    const root = mkdtempSync(join(tmpdir(), 'admin-stack-env-'));
+    mkdirSync(join(root, '.local'));
+    writeFileSync(join(root, '.local', 'stack.env'), `# written by npm start\n${Object.entries(stack().env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+    let stdout = '';
+
+    // act
+    const code = await runAdmin(['partners', 'list', '--json'], { stdout: { write: (t) => void (stdout += t) }, stderr: { write: () => undefined }, env: { TABLE_NAME: 'elsewhere' }, root, cwd: root });
+    rmSync(root, { recursive: true, force: true });
+
+    // assess
+    expect(code).toBe(0);
+    expect(Array.isArray(JSON.parse(stdout))).toBe(true);
   });
 
   it('rejects an unknown command with exit code 2 and the command list', async () => {
