@@ -50,7 +50,7 @@ async function resolveOwner(
 ): Promise<Principal | undefined> {
   if (owner.kind === 'partner') {
     const partner = await tenants.getPartner(owner.id);
-    return partner && { kind: 'partner', partnerId: partner.partnerId, keyId, keyPrefix };
+    return partner && { kind: 'partner', partnerId: partner.partnerId, channelId: partner.channelId, keyId, keyPrefix };
   }
   const group = await tenants.getAgentGroup(owner.id);
   if (!group || !group.distributionEnabled) return undefined;

@@ -2,6 +2,8 @@
 export interface PartnerPrincipal {
   readonly kind: 'partner';
   readonly partnerId: string;
+  /** The channel whose catalogue and rates this partner reads. */
+  readonly channelId: string;
   readonly keyId: string;
   readonly keyPrefix: string;
 }

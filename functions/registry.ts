@@ -1,9 +1,27 @@
 import type { RouteSpec } from './http/route.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
+import {
+  createWebhookEndpointRoute,
+  deleteWebhookEndpointRoute,
+  getWebhookEndpointRoute,
+  listEventTypesRoute,
+  listWebhookEndpointsRoute,
+  updateWebhookEndpointRoute,
+} from './contracts/webhooks.ts';
 
 /**
  * Every route the service serves. serverless.yml routes exactly these (a test checks),
  * the OpenAPI document is generated from them, and the fallback uses them to tell a
  * wrong method (405) from an unknown path (404).
  */
-export const ROUTES: readonly RouteSpec[] = [apiPingRoute, v1PingRoute, openApiRoute];
+export const ROUTES: readonly RouteSpec[] = [
+  apiPingRoute,
+  v1PingRoute,
+  openApiRoute,
+  listWebhookEndpointsRoute,
+  createWebhookEndpointRoute,
+  getWebhookEndpointRoute,
+  updateWebhookEndpointRoute,
+  deleteWebhookEndpointRoute,
+  listEventTypesRoute,
+];

@@ -16,6 +16,7 @@ export function rateHeaders(rate: RateDecision | undefined): Record<string, stri
 }
 
 export function jsonResult(state: RequestState, status: number, body: unknown, extra: Readonly<Record<string, string>> = {}): HttpResult {
+  if (status === 204) return { statusCode: 204, headers: { 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra } };
   return {
     statusCode: status,
     headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra },

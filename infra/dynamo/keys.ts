@@ -52,4 +52,10 @@ export const keys = {
   gstSlabTables: () => ({ PK: 'GST#SLABS' }),
   /** Beside the group's callback secret: which secret a world import last set there. */
   importedSigningSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET_IMPORT' }),
+
+  webhookEndpoint: (partnerId: string, endpointId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: `WEBHOOK#${endpointId}` }),
+  webhookEndpointsOfPartner: (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SKPrefix: 'WEBHOOK#' }),
+  webhookChannelIndex: (channelId: string, partnerId: string, endpointId: string) => ({ GSI1PK: `CHANNEL#${channelId}#WEBHOOKS`, GSI1SK: `${partnerId}#${endpointId}` }),
+  webhooksOfChannel: (channelId: string) => ({ GSI1PK: `CHANNEL#${channelId}#WEBHOOKS` }),
+  webhookCounter: (partnerId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: 'WEBHOOK_COUNT' }),
 } as const;

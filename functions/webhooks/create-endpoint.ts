@@ -1,0 +1,8 @@
+import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { createWebhookEndpointRoute } from '../contracts/webhooks.ts';
+import { endpoint } from '../http/endpoint.ts';
+
+export const handler = endpoint(createWebhookEndpointRoute, async ({ principal, body, services }) => ({
+  status: 201,
+  body: await createEndpoint(services, principal, body),
+}));

@@ -1,0 +1,8 @@
+import { deleteEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { deleteWebhookEndpointRoute } from '../contracts/webhooks.ts';
+import { endpoint } from '../http/endpoint.ts';
+
+export const handler = endpoint(deleteWebhookEndpointRoute, async ({ principal, params, services }) => {
+  await deleteEndpoint(services, principal, params.id);
+  return { status: 204, body: undefined };
+});

@@ -1,0 +1,8 @@
+import { updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { updateWebhookEndpointRoute } from '../contracts/webhooks.ts';
+import { endpoint } from '../http/endpoint.ts';
+
+export const handler = endpoint(updateWebhookEndpointRoute, async ({ principal, params, body, services }) => ({
+  status: 200,
+  body: await updateEndpoint(services, principal, params.id, body),
+}));

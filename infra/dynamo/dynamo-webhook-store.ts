@@ -1,0 +1,110 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../../domain/errors.ts';
+import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
+import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
+import { isConditionFailure } from './client.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1 } from './table.ts';
+
+/** The per-partner endpoint count moves in the same transaction as the endpoint it counts. */
+const UNDER_LIMIT = 'attribute_not_exists(endpointCount) OR endpointCount < :max';
+/** Optimistic concurrency: a PUT applies only to the version it was computed from. */
+const UNCHANGED_SINCE = 'attribute_exists(PK) AND updatedAt = :expected';
+
+const toItem = (e: WebhookEndpoint) => ({
+  ...keys.webhookEndpoint(e.partnerId, e.id),
+  ...keys.webhookChannelIndex(e.channelId, e.partnerId, e.id),
+  entity: 'WebhookEndpoint',
+  ...e,
+});
+
+const fromItem = (item: Record<string, unknown> | undefined): WebhookEndpoint | undefined => {
+  if (!item) return undefined;
+  const { PK: _pk, SK: _sk, GSI1PK: _g, GSI1SK: _gs, entity: _e, ...rest } = item;
+  return rest as unknown as WebhookEndpoint;
+};
+
+export class DynamoWebhookStore implements WebhookStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async list(partnerId: string): Promise<WebhookEndpoint[]> {
+    const k = keys.webhookEndpointsOfPartner(partnerId);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+    });
+    return items.map((i) => fromItem(i)!);
+  }
+
+  async get(partnerId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConsistentRead: true }));
+    return fromItem(out.Item);
+  }
+
+  async create(endpoint: WebhookEndpoint, max: number): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: toItem(endpoint), ConditionExpression: 'attribute_not_exists(PK)' } },
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.webhookCounter(endpoint.partnerId),
+                UpdateExpression: 'ADD endpointCount :one',
+                ConditionExpression: UNDER_LIMIT,
+                ExpressionAttributeValues: { ':one': 1, ':max': max },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', `A partner may register at most ${max} webhook endpoints; delete one first.`);
+      throw err;
+    }
+  }
+
+  async replace(endpoint: WebhookEndpoint, expectedUpdatedAt: string): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({ TableName: this.table, Item: toItem(endpoint), ConditionExpression: UNCHANGED_SINCE, ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', 'The endpoint was changed by another request; read it again and retry.');
+      throw err;
+    }
+  }
+
+  async delete(partnerId: string, id: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConditionExpression: 'attribute_exists(PK)' } },
+            { Update: { TableName: this.table, Key: keys.webhookCounter(partnerId), UpdateExpression: 'ADD endpointCount :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          ],
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async listForChannel(channelId: string): Promise<WebhookEndpoint[]> {
+    const out = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.webhooksOfChannel(channelId).GSI1PK },
+    });
+    return out.map((i) => fromItem(i)!);
+  }
+}
