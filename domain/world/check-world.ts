@@ -111,13 +111,15 @@ function checkKeys(doc: WorldDocument, opts: WorldCheckOptions, partnerIds: Set<
     const base = `keys[${i}]`;
     const owners = k.owner.kind === 'partner' ? partnerIds : groupIds;
     if (!owners.has(k.owner.id)) fail(`${base}.owner.id`, `${k.owner.kind} ${k.owner.id} is neither in tenants nor stored`);
-    if ((k.key === undefined) === (k.keyHash === undefined)) fail(base, 'give exactly one of key (plaintext) and keyHash');
-    if (k.key !== undefined) {
+    if ((k.key === undefined) === (k.keyHash === undefined)) {
+      fail(base, 'give exactly one of key (plaintext) and keyHash');
+    } else if (k.key !== undefined) {
       if (!opts.allowPlaintextKeys) fail(`${base}.key`, 'plaintext keys are accepted on local and test stages only; give keyHash and keyPrefix instead');
       else if (!ACCEPTABLE_KEY_PATTERN.test(k.key)) fail(`${base}.key`, 'must be 16–128 printable characters without a colon');
       if (k.keyPrefix !== undefined) fail(`${base}.keyPrefix`, 'is taken from the key itself; leave it out when key is given');
+    } else if (k.keyPrefix === undefined) {
+      fail(`${base}.keyPrefix`, 'is required with keyHash (the leading characters shown back to the key holder)');
     }
-    if (k.keyHash !== undefined && k.keyPrefix === undefined) fail(`${base}.keyPrefix`, 'is required with keyHash (the leading characters shown back to the key holder)');
     adminRule(base, () => validateRateLimit(k.rateLimit));
     if (k.signingSecret !== undefined) {
       if (k.owner.kind !== 'agent-group') fail(`${base}.signingSecret`, 'only agent-group keys have a callback signing secret');
