@@ -1,4 +1,4 @@
-import { createAgentGroup, updateAgentGroup, type AgentGroupUpdate } from '../../domain/admin.ts';
+import { createAgentGroup, updateAgentGroup, type AgentGroupUpdate, type NewAgentGroup } from '../../domain/admin.ts';
 import type { AgentGroup, PostalAddress } from '../../domain/tenants.ts';
 import { columns, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 import { billingCycleOption, booleanOption, CLEAR, distributionOption, gstinOption, integerOption, rupeesOption, textOption } from './input.ts';
@@ -47,7 +47,7 @@ export const groupsCreate: CommandSpec = {
     };
     const distribution = args.text('distribution');
     const gstin = args.text('gstin');
-    const group = await createAgentGroup(ctx.deps(), {
+    const input: NewAgentGroup = {
       agentGroupId: args.required('id'),
       partnerId: args.required('partner'),
       name: args.required('name').trim(),
@@ -60,7 +60,8 @@ export const groupsCreate: CommandSpec = {
       gstin: gstin === undefined ? null : gstinOption(gstin),
       legalName: args.required('legal-name').trim(),
       address,
-    });
+    };
+    const group = await createAgentGroup(ctx.deps(), input);
     ctx.out.result(agentGroupView(group), () => [`Created agent group ${group.agentGroupId} under partner ${group.partnerId}.`, ...describeGroup(group)]);
   },
 };
@@ -117,7 +118,8 @@ export const groupsUpdate: CommandSpec = {
   ],
   examples: ['groups update acme-north --credit-limit 750000', 'groups update acme-north --on-hold true', 'groups update acme-north --distribution disabled --json'],
   async run(args, ctx) {
-    const group = await updateAgentGroup(ctx.deps(), args.positional!, { ...changesFrom(args), address: addressChangesFrom(args) });
+    const update: AgentGroupUpdate = { ...changesFrom(args), address: addressChangesFrom(args) };
+    const group = await updateAgentGroup(ctx.deps(), args.positional!, update);
     ctx.out.result(agentGroupView(group), () => [`Updated agent group ${group.agentGroupId}.`, ...describeGroup(group)]);
   },
 };

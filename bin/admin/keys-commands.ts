@@ -1,4 +1,4 @@
-import { issueKey, replaceKey, revokeKey, type IssuedKey } from '../../domain/admin.ts';
+import { issueKey, replaceKey, revokeKey, type IssuedKey, type IssueKeyInput } from '../../domain/admin.ts';
 import type { KeyOwner, RateLimitOverride } from '../../domain/api-key.ts';
 import { columns, flagOf, UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 import { integerOption } from './input.ts';
@@ -68,7 +68,8 @@ export const keysIssue: CommandSpec = {
   async run(args, ctx) {
     const owner = ownerFrom(args, 'issue');
     const rateLimit = rateLimitFrom(args);
-    const issued = await issueKey(ctx.deps(), { owner, label: args.text('label')?.trim() || null, rateLimit });
+    const input: IssueKeyInput = { owner, label: args.text('label')?.trim() || null, rateLimit };
+    const issued = await issueKey(ctx.deps(), input);
     ctx.out.result(issuedView(issued), () => issuedLines('Issued', issued));
   },
 };
