@@ -60,6 +60,10 @@ try {
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
   writeFileSync(STACK_ENV, `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
 
+  const { loadDemoWorld } = await import('./demo-load.ts');
+  const demo = await loadDemoWorld(env);
+  console.log(`✓ Demo world loaded for today: ${demo.summary}`);
+
   const offline = await startOffline({
     stage: STAGE,
     env,
@@ -68,7 +72,15 @@ try {
   });
   started.push(offline);
   console.log(`✓ serverless offline on http://localhost:${HTTP_PORT} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
-  console.log('Try:');
+  console.log('Demo credentials (local stage only; the password is always empty):');
+  for (const c of demo.credentials) {
+    console.log(`  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(16)} key ${c.key}${c.signingSecret ? `  callback secret ${c.signingSecret}` : ''}${c.note ? `  (${c.note})` : ''}`);
+  }
+  const partner = demo.credentials.find((c) => c.kind === 'partner');
+  const group = demo.credentials.find((c) => c.kind === 'agent-group');
+  console.log('\nTry:');
+  if (partner) console.log(`  curl -s -u ${partner.key}: http://localhost:${HTTP_PORT}/api/ping`);
+  if (group) console.log(`  curl -s -u ${group.key}: http://localhost:${HTTP_PORT}/v1/ping`);
   console.log(`  curl -s http://localhost:${HTTP_PORT}/openapi.json | head -c 400`);
   console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {

@@ -1,0 +1,19 @@
+import { importWorld } from '../domain/world/import-world.ts';
+import { parseConfig } from '../infra/config.ts';
+import { adminDeps, buildServices } from '../infra/container.ts';
+import { buildDemoWorld, DEMO_CREDENTIALS, type DemoCredential } from './demo-world.ts';
+
+export interface LoadedDemo {
+  readonly summary: string;
+  readonly credentials: readonly DemoCredential[];
+}
+
+/** Generates the demo world for today and imports it through the same use case as `admin import`. */
+export async function loadDemoWorld(env: Record<string, string>): Promise<LoadedDemo> {
+  const svc = buildServices(parseConfig(env));
+  const today = new Date().toISOString().slice(0, 10);
+  const started = Date.now();
+  const result = await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, buildDemoWorld(today), { allowPlaintextKeys: svc.config.isSandbox });
+  const written = Object.values(result.written).reduce((a, b) => a + b, 0);
+  return { summary: `${written} items written in ${((Date.now() - started) / 1000).toFixed(1)} s`, credentials: DEMO_CREDENTIALS };
+}
