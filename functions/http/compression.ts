@@ -1,0 +1,38 @@
+import { gzipSync } from 'node:zlib';
+import { ValidationError } from '../../domain/errors.ts';
+import type { HttpResult } from './types.ts';
+
+/** Bodies smaller than this are not worth compressing. */
+const MIN_GZIP_BYTES = 1024;
+/**
+ * Lambda refuses synchronous responses over 6 MB; stay under it with room for headers
+ * and, when compressed, base64's third.
+ */
+export const MAX_WIRE_BYTES = 5_500_000;
+
+const acceptsGzip = (header: string | undefined): boolean =>
+  (header ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase().split(';'))
+    .some(([coding, ...params]) => (coding === 'gzip' || coding === '*') && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)));
+
+/**
+ * Gzips a large JSON body when the caller accepts it (bulk rates compress ~20×). A body
+ * that would still exceed what Lambda can return is a 400 telling the caller how to ask
+ * for less, rather than an opaque 502 from the platform.
+ */
+export function encodeForTransport(result: HttpResult, acceptEncoding: string | undefined): HttpResult {
+  const body = typeof result.body === 'string' ? result.body : '';
+  const size = Buffer.byteLength(body);
+  if (size < MIN_GZIP_BYTES) return result;
+  if (acceptsGzip(acceptEncoding)) {
+    const packed = gzipSync(body).toString('base64');
+    if (packed.length > MAX_WIRE_BYTES) throw tooLarge(size);
+    return { ...result, body: packed, isBase64Encoded: true, headers: { ...result.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
+  }
+  if (size > MAX_WIRE_BYTES) throw tooLarge(size);
+  return { ...result, headers: { ...result.headers, Vary: 'Accept-Encoding' } };
+}
+
+const tooLarge = (size: number) =>
+  new ValidationError('to', `The response would be ${Math.round(size / 1_000_000)} MB; send Accept-Encoding: gzip, or narrow the date window or id filters.`);
