@@ -2,13 +2,13 @@ import type { CancellationPlan } from './cancellation.ts';
 import type { Meal, ValueAddedService } from './add-ons.ts';
 import type { Channel, Distribution, StoredDistribution } from './channel.ts';
 import { dayOfMonth, monthOf } from './calendar.ts';
-import type { DayData, PropertyMonth, StoredDay } from './day.ts';
+import { inventoryContent, ratesContent, type DayData, type PropertyMonth, type StoredDay } from './day.ts';
 import type { GstRegistration, GstSlabTable } from './gst.ts';
 import type { Listing } from './listing.ts';
 import type { BankOffer } from './offers.ts';
 import type { Property } from './property.ts';
 import type { SimulatorBehaviour } from './simulator.ts';
-import { contentOf, reconcile, type Stored } from './versioned.ts';
+import { reconcile, type Stored } from './versioned.ts';
 
 /** Catalogue content as a source describes it (a world file, later a catalogue sync). */
 export interface CatalogueContent {
@@ -117,9 +117,7 @@ export const identityOf = {
 /** The stored records a diff of this content needs to see. */
 export function refsOf(content: CatalogueContent): CatalogueRefs {
   const months: { propertyId: string; month: string }[] = [];
-  for (const [propertyId, days] of content.days) {
-    for (const month of new Set([...days.keys()].map(monthOf))) months.push({ propertyId, month });
-  }
+  for (const [propertyId, perMonth] of byMonth(content.days)) for (const month of perMonth.keys()) months.push({ propertyId, month });
   return {
     channels: content.channels.map(identityOf.channel),
     cancellationPlans: content.cancellationPlans.map(identityOf.cancellationPlan),
@@ -205,7 +203,7 @@ export function diffCatalogue(stored: StoredCatalogue, content: CatalogueContent
   }));
   each('distribution', stored.distributions, distributions, writes.distributions);
 
-  const { inventory, rates } = diffDays(stored.months, content.days, now, (month, wasWritten) => {
+  const { inventory, rates } = diffDays(stored, content.days, now, (month, wasWritten) => {
     counts.propertyMonth[wasWritten ? 'written' : 'unchanged']++;
     if (wasWritten) {
       changed.propertyMonth.push(identityOf.propertyMonth(month));
@@ -221,20 +219,15 @@ export function diffCatalogue(stored: StoredCatalogue, content: CatalogueContent
  * must be written, and which dates changed in inventory and in rates.
  */
 export function diffDays(
-  storedMonths: readonly PropertyMonth[],
+  stored: Pick<StoredCatalogue, 'months'>,
   incoming: ReadonlyMap<string, ReadonlyMap<string, DayData>>,
   now: string,
   onMonth: (month: PropertyMonth, mustWrite: boolean) => void,
 ): { inventory: DateChanges[]; rates: DateChanges[] } {
-  const byKey = new Map(storedMonths.map((m) => [identityOf.propertyMonth(m), m]));
+  const byKey = new Map(stored.months.map((m) => [identityOf.propertyMonth(m), m]));
   const inventory: DateChanges[] = [];
   const rates: DateChanges[] = [];
-  for (const [propertyId, days] of incoming) {
-    const perMonth = new Map<string, [string, DayData][]>();
-    for (const entry of [...days].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const month = monthOf(entry[0]);
-      perMonth.set(month, [...(perMonth.get(month) ?? []), entry]);
-    }
+  for (const [propertyId, perMonth] of byMonth(incoming)) {
     const invDates: string[] = [];
     const rateDates: string[] = [];
     for (const [month, entries] of perMonth) {
@@ -244,12 +237,14 @@ export function diffDays(
       for (const [date, next] of entries) {
         const dd = dayOfMonth(date);
         const was = before?.days[dd];
-        const { record, change } = reconcile<DayData>(was, next, now);
-        if (change === 'unchanged') continue;
+        const inventoryChanged = !was || inventoryContent(was.inventory) !== inventoryContent(next.inventory);
+        const ratesChanged = !was || ratesContent(was.rates) !== ratesContent(next.rates);
+        if (!inventoryChanged && !ratesChanged) continue;
         dirty = true;
-        merged[dd] = record;
-        if (contentOf(was?.inventory ?? null) !== contentOf(next.inventory)) invDates.push(date);
-        if (contentOf(was?.rates ?? {}) !== contentOf(next.rates)) rateDates.push(date);
+        merged[dd] = { inventory: next.inventory, rates: next.rates, createdAt: was?.createdAt ?? now, updatedAt: now };
+        // A new day with no inventory (rates only) did not change availability, and likewise for rates.
+        if (inventoryChanged && (was || next.inventory)) invDates.push(date);
+        if (ratesChanged && (was || ratesContent(next.rates))) rateDates.push(date);
       }
       onMonth(dirty ? { propertyId, month, days: merged } : before!, dirty);
     }
@@ -257,4 +252,20 @@ export function diffDays(
     if (rateDates.length) rates.push({ propertyId, dates: rateDates });
   }
   return { inventory, rates };
+}
+
+/** Incoming days per property per month, dates ascending. */
+function byMonth(days: ReadonlyMap<string, ReadonlyMap<string, DayData>>): Map<string, Map<string, [string, DayData][]>> {
+  const out = new Map<string, Map<string, [string, DayData][]>>();
+  for (const [propertyId, perDate] of days) {
+    const perMonth = new Map<string, [string, DayData][]>();
+    for (const date of [...perDate.keys()].sort()) {
+      const month = monthOf(date);
+      let list = perMonth.get(month);
+      if (!list) perMonth.set(month, (list = []));
+      list.push([date, perDate.get(date)!]);
+    }
+    out.set(propertyId, perMonth);
+  }
+  return out;
 }

@@ -31,3 +31,22 @@ export interface PropertyMonth {
   readonly month: string;
   readonly days: Readonly<Record<string, StoredDay>>;
 }
+
+/** A day's inventory as a canonical string, for change detection (null = no inventory). */
+export function inventoryContent(inv: DayInventory | null | undefined): string {
+  return inv ? `${inv.quantity},${inv.minimumStay},${inv.maximumStay},${inv.stopSell ? 1 : 0}` : '-';
+}
+
+/** A day's rates as a canonical string: plans in MEAL_PLANS order, adult counts ascending. */
+export function ratesContent(rates: DayRates | undefined): string {
+  if (!rates) return '';
+  let out = '';
+  for (const plan of MEAL_PLANS) {
+    const byAdults = rates[plan];
+    if (!byAdults) continue;
+    out += `${plan}:`;
+    for (const n of Object.keys(byAdults).sort((a, b) => Number(a) - Number(b))) out += `${n}=${byAdults[n]},`;
+    out += ';';
+  }
+  return out;
+}

@@ -95,25 +95,25 @@ export function worldCatalogue(doc: WorldDocument): CatalogueContent {
 type MutableRates = Partial<Record<MealPlan, Record<string, Minor>>>;
 
 function expandDays(doc: WorldDocument): Map<string, Map<string, DayData>> {
+  const { inventory: invRanges, rates: rateRanges } = doc.catalogue;
+  const calendar = calendarOf([...invRanges, ...rateRanges]);
   const inventory = new Map<string, Map<string, DayInventory>>();
   const rates = new Map<string, Map<string, MutableRates>>();
-  const applies = (daysOfWeek: readonly string[] | undefined, date: string) => !daysOfWeek || daysOfWeek.includes(weekdayOf(date));
 
-  for (const r of doc.catalogue.inventory) {
-    const days = inventory.get(r.propertyId) ?? new Map<string, DayInventory>();
-    inventory.set(r.propertyId, days);
+  for (const r of invRanges) {
+    let days = inventory.get(r.propertyId);
+    if (!days) inventory.set(r.propertyId, (days = new Map()));
     const value: DayInventory = { quantity: r.quantity, minimumStay: r.minimumStay, maximumStay: r.maximumStay, stopSell: r.stopSell };
-    for (const date of eachDate(r.from, r.to)) if (applies(r.daysOfWeek, date)) days.set(date, value);
+    calendar.each(r, (date) => days.set(date, value));
   }
-  for (const r of doc.catalogue.rates) {
-    const days = rates.get(r.propertyId) ?? new Map<string, MutableRates>();
-    rates.set(r.propertyId, days);
-    for (const date of eachDate(r.from, r.to)) {
-      if (!applies(r.daysOfWeek, date)) continue;
-      const day = days.get(date) ?? {};
-      day[r.mealPlan] = { ...day[r.mealPlan], ...r.adults };
-      days.set(date, day);
-    }
+  for (const r of rateRanges) {
+    let days = rates.get(r.propertyId);
+    if (!days) rates.set(r.propertyId, (days = new Map()));
+    calendar.each(r, (date) => {
+      let day = days.get(date);
+      if (!day) days.set(date, (day = {}));
+      Object.assign((day[r.mealPlan] ??= {}), r.adults);
+    });
   }
 
   const out = new Map<string, Map<string, DayData>>();
@@ -127,4 +127,35 @@ function expandDays(doc: WorldDocument): Map<string, Map<string, DayData>> {
     out.set(propertyId, days);
   }
   return out;
+}
+
+interface DateRange {
+  readonly from: string;
+  readonly to: string;
+  readonly daysOfWeek?: readonly string[] | undefined;
+}
+
+/**
+ * Every date the ranges span, with its weekday, computed once: a demo world expands
+ * about half a million range-days, and date arithmetic per range-day dominated the import.
+ */
+function calendarOf(ranges: readonly DateRange[]) {
+  const dates: string[] = [];
+  const weekdays: string[] = [];
+  const index = new Map<string, number>();
+  if (ranges.length) {
+    const first = ranges.reduce((m, r) => (r.from < m ? r.from : m), ranges[0]!.from);
+    const last = ranges.reduce((m, r) => (r.to > m ? r.to : m), ranges[0]!.to);
+    for (const date of eachDate(first, last)) {
+      index.set(date, dates.length);
+      dates.push(date);
+      weekdays.push(weekdayOf(date));
+    }
+  }
+  return {
+    each(r: DateRange, visit: (date: string) => void): void {
+      const end = index.get(r.to)!;
+      for (let i = index.get(r.from)!; i <= end; i++) if (!r.daysOfWeek || r.daysOfWeek.includes(weekdays[i]!)) visit(dates[i]!);
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { Meal, ValueAddedService } from '../../domain/catalogue/add-ons.ts'
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
 import { emptyStoredCatalogue, type CatalogueRefs, type StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
 import type { Channel, StoredDistribution } from '../../domain/catalogue/channel.ts';
-import type { PropertyMonth, StoredDay } from '../../domain/catalogue/day.ts';
+import { MEAL_PLANS, type DayRates, type MealPlan, type PropertyMonth, type StoredDay } from '../../domain/catalogue/day.ts';
 import type { GstRegistration, GstSlabTable } from '../../domain/catalogue/gst.ts';
 import type { Listing } from '../../domain/catalogue/listing.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
@@ -23,7 +23,7 @@ type Item = Record<string, unknown>;
 const BATCH_GET_MAX = 100;
 const BATCH_WRITE_MAX = 25;
 /** Batches in flight at once: enough to hide latency, few enough not to trip throttling. */
-const PARALLEL_BATCHES = 8;
+const PARALLEL_BATCHES = 16;
 const MAX_BATCH_ATTEMPTS = 8;
 
 const ENTITY = {
@@ -46,22 +46,53 @@ const strip = <T>(item: Item): T => {
   return rest as T;
 };
 
-/** Days are stored flat (inventory fields beside rates) as data-model.md shows; null inventory = no fields. */
+/**
+ * A month item holds `days`: "01"…"31" → the day's inventory fields (absent when the day
+ * has no inventory), createdAt, updatedAt and `rates`: meal plan → "adults:paise …"
+ * (e.g. "1:750000 2:900000"). Rates are packed into one string per meal plan because
+ * DynamoDB's cost in time (and DynamoDB Local's by far) grows with the attribute count:
+ * a map per adult count made a demo-world import about seven times slower.
+ */
 interface DayAttributes {
   quantity?: number;
   minimumStay?: number;
   maximumStay?: number;
   stopSell?: boolean;
-  rates: StoredDay['rates'];
+  rates: Partial<Record<MealPlan, string>>;
   createdAt: string;
   updatedAt: string;
 }
 
-const dayToAttributes = (d: StoredDay): DayAttributes => ({ ...(d.inventory ?? {}), rates: d.rates, createdAt: d.createdAt, updatedAt: d.updatedAt });
+export const packRates = (rates: DayRates): Partial<Record<MealPlan, string>> => {
+  const out: Partial<Record<MealPlan, string>> = {};
+  for (const plan of MEAL_PLANS) {
+    const byAdults = rates[plan];
+    if (byAdults) out[plan] = Object.keys(byAdults).sort((a, b) => Number(a) - Number(b)).map((n) => `${n}:${byAdults[n]}`).join(' ');
+  }
+  return out;
+};
+
+export const unpackRates = (packed: Partial<Record<MealPlan, string>>): DayRates => {
+  const out: Partial<Record<MealPlan, Record<string, number>>> = {};
+  for (const plan of MEAL_PLANS) {
+    const text = packed[plan];
+    if (text === undefined) continue;
+    const byAdults: Record<string, number> = {};
+    for (const pair of text.split(' ')) {
+      if (!pair) continue;
+      const [n, paise] = pair.split(':');
+      byAdults[n!] = Number(paise);
+    }
+    out[plan] = byAdults;
+  }
+  return out;
+};
+
+const dayToAttributes = (d: StoredDay): DayAttributes => ({ ...(d.inventory ?? {}), rates: packRates(d.rates), createdAt: d.createdAt, updatedAt: d.updatedAt });
 
 const dayFromAttributes = (a: DayAttributes): StoredDay => ({
   inventory: a.quantity === undefined ? null : { quantity: a.quantity, minimumStay: a.minimumStay!, maximumStay: a.maximumStay!, stopSell: a.stopSell! },
-  rates: a.rates,
+  rates: unpackRates(a.rates),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });
