@@ -1,0 +1,91 @@
+import { channelRate } from '../catalogue/channel.ts';
+import type { DayData, MealPlan } from '../catalogue/day.ts';
+import type { Property } from '../catalogue/property.ts';
+import type { Minor } from '../money.ts';
+import { times } from './amounts.ts';
+import type { SelectedProperty } from './order-request.ts';
+import type { SoldOutNight, UnitOccupancy } from './priced-order.ts';
+
+/** A unit-night before discounts and tax. */
+export interface UnitNightBase extends UnitOccupancy {
+  readonly date: string;
+  readonly occupancyRate: Minor | null;
+  readonly extraAdults: number;
+  readonly extraAdultRate: Minor;
+  readonly extraChildren: number;
+  readonly extraChildRate: Minor;
+  readonly base: Minor;
+}
+
+export interface StayPrices {
+  readonly unitNights: UnitNightBase[];
+  readonly soldOutNights: SoldOutNight[];
+}
+
+type Days = ReadonlyMap<string, ReadonlyMap<string, DayData>>;
+
+/**
+ * The nightly base of every unit on every night, and every reason the stay cannot be sold.
+ *
+ * A unit-night costs the channel rate of the meal plan's occupancy rate for the adults in
+ * the unit (at least one, at most applicableAdult), plus the channel rate of extraAdultRate
+ * per adult beyond applicableAdult and of extraChildRate per child beyond applicableChild.
+ * A night without that occupancy rate is priced at 0 and marks the stay sold out (NO_RATE):
+ * the rest of the stay is still priced so the caller can show what is missing.
+ */
+export function priceStay(args: {
+  readonly occupancy: readonly UnitOccupancy[];
+  readonly selected: readonly SelectedProperty[];
+  readonly properties: ReadonlyMap<string, Property>;
+  readonly nights: readonly string[];
+  readonly days: Days;
+  readonly mealPlan: MealPlan;
+  readonly rateAdjustmentPercent: number;
+}): StayPrices {
+  const { occupancy, selected, properties, nights, days, mealPlan, rateAdjustmentPercent } = args;
+  const unitNights: UnitNightBase[] = [];
+  const soldOutNights: SoldOutNight[] = [];
+  const noRate = new Set<string>();
+
+  for (const night of nights) {
+    for (const occ of occupancy) {
+      const property = properties.get(occ.propertyId)!;
+      const day = days.get(occ.propertyId)?.get(night);
+      const included = Math.min(Math.max(occ.adults, 1), property.applicableAdult);
+      const listed = day?.rates[mealPlan]?.[String(included)];
+      const occupancyRate = listed === undefined ? null : channelRate(listed, rateAdjustmentPercent);
+      const extraAdults = Math.max(0, occ.adults - property.applicableAdult);
+      const extraChildren = Math.max(0, occ.children - property.applicableChild);
+      const extraAdultRate = channelRate(property.extraAdultRate, rateAdjustmentPercent);
+      const extraChildRate = channelRate(property.extraChildRate, rateAdjustmentPercent);
+      const base = occupancyRate === null ? 0 : occupancyRate + times(extraAdultRate, extraAdults) + times(extraChildRate, extraChildren);
+      if (occupancyRate === null) noRate.add(`${occ.propertyId}|${night}`);
+      unitNights.push({ ...occ, date: night, occupancyRate, extraAdults, extraAdultRate, extraChildren, extraChildRate, base });
+    }
+    for (const { propertyId, quantity } of selected) {
+      const day = days.get(propertyId)?.get(night);
+      soldOutNights.push(...nightRestrictions(propertyId, night, quantity, nights.length, day));
+      if (noRate.has(`${propertyId}|${night}`)) {
+        soldOutNights.push({ propertyId, date: night, reason: 'NO_RATE', requiredUnits: quantity, availableUnits: day?.inventory?.quantity ?? 0 });
+      }
+    }
+  }
+  return { unitNights, soldOutNights };
+}
+
+/**
+ * Why a property cannot sell `required` units on one night of a stay of `stayNights`.
+ * Stay limits are checked on every night of the stay, not only on arrival: a stay that
+ * touches a night with a 3-night minimum must be at least 3 nights long.
+ */
+export function nightRestrictions(propertyId: string, date: string, required: number, stayNights: number, day: DayData | undefined): SoldOutNight[] {
+  const inv = day?.inventory;
+  if (!inv) return [{ propertyId, date, reason: 'NO_INVENTORY', requiredUnits: required, availableUnits: 0 }];
+  const out: SoldOutNight[] = [];
+  const base = { propertyId, date, requiredUnits: required, availableUnits: inv.quantity };
+  if (inv.stopSell) out.push({ ...base, reason: 'STOP_SELL' });
+  if (inv.quantity < required) out.push({ ...base, reason: 'NOT_ENOUGH_UNITS' });
+  if (stayNights < inv.minimumStay) out.push({ ...base, reason: 'MINIMUM_STAY', stayLimit: inv.minimumStay });
+  if (stayNights > inv.maximumStay) out.push({ ...base, reason: 'MAXIMUM_STAY', stayLimit: inv.maximumStay });
+  return out;
+}
