@@ -85,6 +85,7 @@ describe('Wrong method', () => {
     expectErrorBody(res, 405, 'Method Not Allowed', 'METHOD_NOT_ALLOWED', '/api/ping');
     expect(res.headers.get('allow')).toBe('GET');
     expect((res.body as { message: string }).message).toContain('GET');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('600');
   });
 
   it('answers 405 for DELETE /v1/ping with a group key', async () => {
