@@ -2,7 +2,7 @@ import { keyPrefixOf, type ApiKeyRecord, type KeyOwner, type RateLimitOverride }
 import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './ports/clock.ts';
 import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
-import type { AgentGroupChanges, TenantDirectory } from './ports/tenant-directory.ts';
+import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from './ports/tenant-directory.ts';
 import { anchorDayRange, GSTIN_PATTERN, type AgentGroup, type Partner, type PostalAddress } from './tenants.ts';
 
 /** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
@@ -114,16 +114,16 @@ export async function issueKey(deps: AdminDeps, input: IssueKeyInput): Promise<I
   const now = deps.clock.now().toISOString();
   const apiKey = input.presetKey ?? deps.minter.newApiKey();
   const record = mintRecord(deps, input, apiKey, now);
-  await deps.tenants.createKey(record);
-  const signingSecret = await rotateSigningSecret(deps, input, now);
-  return { record, apiKey, signingSecret };
+  const secret = newSigningSecret(deps, input);
+  // Key and secret land together or not at all: a key must never exist without the secret printed beside it.
+  await deps.tenants.createKey(record, secret?.sealed);
+  return { record, apiKey, signingSecret: secret?.plain ?? null };
 }
 
-async function rotateSigningSecret(deps: AdminDeps, input: IssueKeyInput, now: string): Promise<string | null> {
-  if (input.owner.kind !== 'agent-group') return null;
-  const secret = input.presetSigningSecret ?? deps.minter.newSigningSecret();
-  await deps.tenants.putCallbackSecret(input.owner.id, deps.sealer.seal(secret, `callback:${input.owner.id}`), now);
-  return secret;
+function newSigningSecret(deps: AdminDeps, input: IssueKeyInput): { plain: string; sealed: SealedCallbackSecret } | undefined {
+  if (input.owner.kind !== 'agent-group') return undefined;
+  const plain = input.presetSigningSecret ?? deps.minter.newSigningSecret();
+  return { plain, sealed: { agentGroupId: input.owner.id, sealed: deps.sealer.seal(plain, `callback:${input.owner.id}`) } };
 }
 
 export async function revokeKey(deps: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
@@ -141,9 +141,9 @@ export async function replaceKey(deps: AdminDeps, keyId: string): Promise<Issued
   const input: IssueKeyInput = { owner: old.owner, label: old.label, rateLimit: old.rateLimit };
   const apiKey = deps.minter.newApiKey();
   const record = mintRecord(deps, input, apiKey, now);
-  await deps.tenants.replaceKey(keyId, record, now);
-  const signingSecret = await rotateSigningSecret(deps, input, now);
-  return { record, apiKey, signingSecret };
+  const secret = newSigningSecret(deps, input);
+  await deps.tenants.replaceKey(keyId, record, now, secret?.sealed);
+  return { record, apiKey, signingSecret: secret?.plain ?? null };
 }
 
 /** What an operator changes on a group; the address may be changed a line at a time. */

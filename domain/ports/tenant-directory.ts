@@ -4,6 +4,12 @@ import type { AgentGroup, Partner } from '../tenants.ts';
 /** What an operator may change on an existing agent group. */
 export type AgentGroupChanges = Partial<Pick<AgentGroup, 'name' | 'creditLimit' | 'onHold' | 'distributionEnabled' | 'gstin' | 'legalName' | 'address'>>;
 
+/** A group's new callback signing secret, sealed, written in the same transaction as the key it comes with. */
+export interface SealedCallbackSecret {
+  readonly agentGroupId: string;
+  readonly sealed: string;
+}
+
 /** Partners, agent groups and the keys that open them. */
 export interface TenantDirectory {
   getPartner(partnerId: string): Promise<Partner | undefined>;
@@ -27,11 +33,11 @@ export interface TenantDirectory {
   getKey(keyId: string): Promise<ApiKeyRecord | undefined>;
   listKeys(owner: KeyOwner): Promise<ApiKeyRecord[]>;
   /** Fails with ConflictError when the hash is already stored (same key twice). */
-  createKey(k: ApiKeyRecord): Promise<void>;
+  createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void>;
   /** Idempotent: revoking a revoked key keeps its first revocation time. */
   revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined>;
   /** New key issued and old one revoked in one transaction. */
-  replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string): Promise<void>;
+  replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret): Promise<void>;
   /** Stores the group's callback signing secret (already encrypted). */
   putCallbackSecret(agentGroupId: string, encrypted: string, at: string): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { basicAuth } from './middleware/basic-auth.ts';
 import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { encodeForTransport } from './compression.ts';
 import { jsonResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
@@ -50,7 +51,7 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       state: context.state,
       event,
     });
-    return jsonResult(context.state, reply.status, reply.body, reply.headers);
+    return encodeForTransport(jsonResult(context.state, reply.status, reply.body, reply.headers), event.headers?.['accept-encoding']);
   });
   return Object.assign(handler, { route });
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
 import { ConflictError } from '../../domain/errors.ts';
-import type { AgentGroupChanges, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
+import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
 import { isConditionFailure } from './client.ts';
 import { queryAll } from './query.ts';
@@ -64,6 +64,8 @@ function replaceConflictMessage(err: unknown, oldKeyId: string): string {
   const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
   return reasons[1]?.Code === 'ConditionalCheckFailed' ? `Key ${oldKeyId} is already revoked; issue a new key instead.` : 'That key is already registered.';
 }
+
+const callbackSecretItem = (s: SealedCallbackSecret, at: string) => ({ ...keys.callbackSecret(s.agentGroupId), entity: 'CallbackSecret', encrypted: s.sealed, rotatedAt: at });
 
 export class DynamoTenantDirectory implements TenantDirectory {
   constructor(
@@ -149,8 +151,24 @@ export class DynamoTenantDirectory implements TenantDirectory {
     return items.map((i) => strip<ApiKeyRecord>(i)!);
   }
 
-  async createKey(k: ApiKeyRecord): Promise<void> {
-    await this.putNew(apiKeyItem(k), 'That key is already registered.');
+  async createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void> {
+    if (!callbackSecret) {
+      await this.putNew(apiKeyItem(k), 'That key is already registered.');
+      return;
+    }
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: apiKeyItem(k), ConditionExpression: MUST_BE_NEW } },
+            { Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, k.createdAt) } },
+          ],
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new ConflictError('CONFLICT', 'That key is already registered.');
+      throw err;
+    }
   }
 
   async revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined> {
@@ -175,7 +193,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
     }
   }
 
-  async replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string): Promise<void> {
+  async replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret): Promise<void> {
     const old = await this.getKey(oldKeyId);
     if (!old) throw new ConflictError('CONFLICT', `Key ${oldKeyId} does not exist.`);
     try {
@@ -193,6 +211,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
                 ExpressionAttributeValues: revokeValues(at),
               },
             },
+            ...(callbackSecret ? [{ Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, at) } }] : []),
           ],
         }),
       );
@@ -203,7 +222,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
   }
 
   async putCallbackSecret(agentGroupId: string, encrypted: string, at: string): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.callbackSecret(agentGroupId), entity: 'CallbackSecret', encrypted, rotatedAt: at } }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: callbackSecretItem({ agentGroupId, sealed: encrypted }, at) }));
   }
 
   private async putNew(item: Record<string, unknown>, conflictMessage: string): Promise<void> {
