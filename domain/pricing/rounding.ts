@@ -1,4 +1,6 @@
-import { allocate, dinero, halfUp, multiply, toSnapshot, transformScale, type Dinero } from 'dinero.js';
+import { dinero, halfUp, multiply, toSnapshot, transformScale, type Dinero } from 'dinero.js';
+import { allocate as allocateBig, dinero as dineroBig, toSnapshot as toSnapshotBig } from 'dinero.js/bigint';
+import { INR as INR_BIG } from 'dinero.js/bigint/currencies';
 import { INR } from 'dinero.js/currencies';
 import { assertMinor, type Minor } from '../money.ts';
 
@@ -33,8 +35,10 @@ export function percentOf(amount: Minor, percent: number): Minor {
 
 /**
  * Splits `amount` into shares proportional to `weights` that add up to `amount` exactly
- * (dinero's allocate: the leftover paise go to the first shares). When every weight is
- * zero the amount is shared equally, so a discount is never lost for want of a base.
+ * (dinero's allocate: each share rounded down, the leftover paise one each to the largest
+ * weights). When every weight is zero the amount is shared equally, so a discount is never
+ * lost for want of a base. Runs on bigint because amount × weight can pass 2^53 for a long
+ * stay of many units, where number arithmetic would silently lose paise.
  */
 export function apportion(amount: Minor, weights: readonly Minor[]): Minor[] {
   assertMinor(amount);
@@ -44,7 +48,8 @@ export function apportion(amount: Minor, weights: readonly Minor[]): Minor[] {
   }
   for (const w of weights) if (!Number.isSafeInteger(w) || w < 0) throw new RangeError(`weights must be non-negative integers, got ${w}`);
   const ratios = weights.some((w) => w > 0) ? weights : weights.map(() => 1);
-  return allocate(inr(amount), [...ratios]).map((share) => toSnapshot(share).amount);
+  const shares = allocateBig(dineroBig({ amount: BigInt(amount), currency: INR_BIG }), ratios.map(BigInt));
+  return shares.map((share) => Number(toSnapshotBig(share).amount));
 }
 
 /** `total` shared over `count` (nights), rounded half up to whole paise: a display figure only. */
