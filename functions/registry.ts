@@ -1,4 +1,5 @@
 import type { RouteSpec } from './http/route.ts';
+import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
@@ -24,4 +25,7 @@ export const ROUTES: readonly RouteSpec[] = [
   updateWebhookEndpointRoute,
   deleteWebhookEndpointRoute,
   listEventTypesRoute,
+  listWebhookDeliveriesRoute,
+  resendWebhookDeliveryRoute,
+  listChangesRoute,
 ];

@@ -50,6 +50,7 @@ export const EnvSchema = v.object({
   OUTBOUND_ALLOW_HTTP: v.optional(v.picklist(['true', 'false']), 'false'),
   TIME_SCALE: positiveNumber(1),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+  WEBHOOK_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
 });
 
 export interface Config {
@@ -66,6 +67,8 @@ export interface Config {
   /** Divides every retry gap, workflow window and wait; 1 in production. */
   readonly timeScale: number;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** The delivery queue (catalogue webhooks); absent for tools that never queue a delivery, which then fail on first use. */
+  readonly webhookQueueUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +105,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     outbound: { allowHosts: e.OUTBOUND_ALLOW_HOSTS, allowHttp },
     timeScale: e.TIME_SCALE,
     logLevel: e.LOG_LEVEL,
+    webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
   };
 }
 

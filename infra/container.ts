@@ -17,6 +17,19 @@ import { DynamoTenantDirectory } from './dynamo/dynamo-tenant-directory.ts';
 import { DynamoWebhookStore } from './dynamo/dynamo-webhook-store.ts';
 import { outboundUrlGuard } from './http/guard-adapter.ts';
 import { randomUUID } from 'node:crypto';
+import type { DeliveryDeps } from '../domain/deliveries/deps.ts';
+import type { ChangeFeed } from '../domain/ports/change-feed.ts';
+import type { CursorCodec } from '../domain/ports/cursor-codec.ts';
+import type { DeliveryQueue } from '../domain/ports/delivery-queue.ts';
+import type { DeliveryStore } from '../domain/ports/delivery-store.ts';
+import type { WebhookTransport } from '../domain/ports/webhook-transport.ts';
+import { catalogueWebhookBody } from '../events/catalogue-webhook.ts';
+import { hmacCursorCodec } from './crypto/cursor.ts';
+import { DynamoChangeFeed } from './dynamo/dynamo-change-feed.ts';
+import { DynamoDeliveryStore } from './dynamo/dynamo-delivery-store.ts';
+import { GuardedWebhookTransport } from './http/webhook-transport.ts';
+import { createSqsClient } from './sqs/client.ts';
+import { SqsDeliveryQueue } from './sqs/sqs-delivery-queue.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -30,6 +43,11 @@ export interface Services {
   readonly ids: IdGenerator;
   readonly urlGuard: UrlGuard;
   readonly webhooks: WebhookStore;
+  readonly deliveries: DeliveryStore;
+  readonly changes: ChangeFeed;
+  readonly deliveryQueue: DeliveryQueue;
+  readonly webhookTransport: WebhookTransport;
+  readonly cursors: CursorCodec;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -48,12 +66,34 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     ids: { uuid: randomUUID },
     urlGuard: outboundUrlGuard(cfg.outbound),
     webhooks: new DynamoWebhookStore(db, cfg.tableName),
+    deliveries: new DynamoDeliveryStore(db, cfg.tableName),
+    changes: new DynamoChangeFeed(db, cfg.tableName),
+    deliveryQueue: new SqsDeliveryQueue(createSqsClient(cfg), cfg.webhookQueueUrl),
+    webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
+    cursors: hmacCursorCodec(cfg.cursorKey),
   };
 }
 
 /** What the operator use cases need, from the same adapters. */
 export function adminDeps(svc: Services): AdminDeps {
   return { tenants: svc.tenants, clock: svc.clock, minter: cryptoKeyMinter, sealer: svc.secrets };
+}
+
+/** What the delivery engine (publish, worker, sweeper, delivery reads) needs, from the same adapters. */
+export function deliveryDeps(svc: Services): DeliveryDeps {
+  return {
+    deliveries: svc.deliveries,
+    changes: svc.changes,
+    webhooks: svc.webhooks,
+    queue: svc.deliveryQueue,
+    transport: svc.webhookTransport,
+    cursors: svc.cursors,
+    clock: svc.clock,
+    ids: svc.ids,
+    random: Math.random,
+    timeScale: svc.config.timeScale,
+    encodeNotification: catalogueWebhookBody,
+  };
 }
 
 let cached: Services | undefined;

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { tableDefinition, TTL_ATTRIBUTE } from '../infra/dynamo/table.ts';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 /**
  * The local stack, shared by `npm start` and the test setup: DynamoDB Local (Amazon's
@@ -106,7 +107,10 @@ export interface Fauxqs extends Stoppable {
 
 export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs> {
   const { startFauxqs: start } = await import('fauxqs');
-  const server = await start({ port: opts.port ?? 0, logger: false, host: '127.0.0.1' });
+  // No `host`: fauxqs would build queue URLs as sqs.<region>.<host>, which with an IP is no valid URL for
+  // serverless-offline-sqs; without it the URL echoes the Host the client used (http://127.0.0.1:<port>/…).
+  const server = await start({ port: opts.port ?? 0, logger: false });
+
   return { endpoint: server.address, stop: async () => server.stop() };
 }
 
@@ -124,6 +128,36 @@ export async function provisionTable(endpoint: string, tableName: string): Promi
     if (exists) return;
     await client.send(new CreateTableCommand(tableDefinition(tableName)));
     await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The delivery queue's name on a stage; serverless.yml's `webhookQueueName` param gives the same. */
+export const webhookQueueName = (stage: string): string => `partner-distribution-${stage}-webhook-deliveries`;
+
+/**
+ * Creates each queue with a dead-letter queue beside it (`<name>-dlq`, after 5 receives),
+ * as serverless.yml declares them for the cloud, and returns name → queue URL. Must run
+ * before `serverless offline` starts: serverless-offline-sqs looks its queues up once.
+ * Safe to run again.
+ */
+export async function provisionQueues(endpoint: string, names: readonly string[]): Promise<Record<string, string>> {
+  const client = new SQSClient({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  try {
+    const urls: Record<string, string> = {};
+    for (const name of names) {
+      const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+      const dlqArn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
+      const queue = await client.send(
+        new CreateQueueCommand({
+          QueueName: name,
+          Attributes: { VisibilityTimeout: '360', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }) },
+        }),
+      );
+      urls[name] = queue.QueueUrl!;
+    }
+    return urls;
   } finally {
     client.destroy();
   }

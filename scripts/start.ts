@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { javaProblem, provisionTable, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
+import { javaProblem, provisionQueues, provisionTable, webhookQueueName, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local and fauxqs (SQS + S3)
@@ -55,7 +55,8 @@ try {
   console.log(`✓ DynamoDB Local ${dynamo.endpoint}, fauxqs (SQS + S3) ${queues.endpoint}`);
 
   await provisionTable(dynamo.endpoint, TABLE);
-  const env = serviceEnv({ stage: STAGE, tableName: TABLE, dynamodb: dynamo.endpoint, sqs: queues.endpoint });
+  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE)]);
+  const env = serviceEnv({ stage: STAGE, tableName: TABLE, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]! } });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
   writeFileSync(STACK_ENV, `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });

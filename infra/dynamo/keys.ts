@@ -58,4 +58,14 @@ export const keys = {
   webhookChannelIndex: (channelId: string, partnerId: string, endpointId: string) => ({ GSI1PK: `CHANNEL#${channelId}#WEBHOOKS`, GSI1SK: `${partnerId}#${endpointId}` }),
   webhooksOfChannel: (channelId: string) => ({ GSI1PK: `CHANNEL#${channelId}#WEBHOOKS` }),
   webhookCounter: (partnerId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: 'WEBHOOK_COUNT' }),
+
+  delivery: (partnerId: string, deliveryId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: `DELIVERY#${deliveryId}` }),
+  deliveriesOfPartner: (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SKPrefix: 'DELIVERY#' }),
+  endpointDeliveryIndex: (endpointId: string, createdAt: string, deliveryId: string) => ({ GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES`, GSI1SK: `${createdAt}#${deliveryId}` }),
+  deliveriesOfEndpoint: (endpointId: string) => ({ GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES` }),
+  /** Sparse: only PENDING deliveries carry it, so the sweeper reads exactly the work still open. */
+  pendingDeliveryIndex: (nextAttemptAt: string, deliveryId: string) => ({ GSI2PK: 'DELIVERIES#PENDING', GSI2SK: `${nextAttemptAt}#${deliveryId}` }),
+  pendingDeliveries: () => ({ GSI2PK: 'DELIVERIES#PENDING' }),
+  changeRecord: (channelId: string, recordedAt: string, eventId: string): Key => ({ PK: `CHANNEL#${channelId}#CHANGES`, SK: `${recordedAt}#${eventId}` }),
+  changesOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}#CHANGES` }),
 } as const;

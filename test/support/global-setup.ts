@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { javaProblem, provisionTable, serviceEnv, startDynamoLocal, startFauxqs, startOffline } from '../../scripts/local-stack.ts';
+import { javaProblem, provisionQueues, provisionTable, serviceEnv, startDynamoLocal, startFauxqs, startOffline, webhookQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
@@ -25,7 +25,10 @@ export default async function setup(project: TestProject) {
     started.push(dynamo, queues);
     const tableName = 'pds-test';
     await provisionTable(dynamo.endpoint, tableName);
-    const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR' } });
+    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test')]);
+    // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
+    const extra = { LOG_LEVEL: 'ERROR', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000' };
+    const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
     started.push(offline);

@@ -1,0 +1,110 @@
+import type { DeliveryCommand } from '../ports/delivery-queue.ts';
+import type { AttemptVerdict } from '../ports/delivery-store.ts';
+import type { TransportResult } from '../ports/webhook-transport.ts';
+import { MAX_ATTEMPTS } from '../webhooks/endpoint.ts';
+import type { DeliveryDeps } from './deps.ts';
+import { MAX_ATTEMPT_ERROR_LENGTH, type DeliveryAttempt } from './delivery.ts';
+import { attemptDueAt, delaySecondsUntil } from './schedule.ts';
+
+export type AttemptDeps = Pick<DeliveryDeps, 'deliveries' | 'webhooks' | 'queue' | 'transport' | 'clock' | 'ids' | 'random' | 'timeScale'>;
+
+/** What the worker did with one message; logged, and asserted on by tests. */
+export type AttemptReport =
+  | { readonly action: 'sent'; readonly attempt: DeliveryAttempt; readonly verdict: AttemptVerdict }
+  /** The attempt is not due yet: the message went back on the queue for (part of) the remainder. */
+  | { readonly action: 'deferred'; readonly delaySeconds: number }
+  /** The delivery ended without sending: its endpoint is gone or disabled. */
+  | { readonly action: 'abandoned'; readonly reason: string }
+  /** Nothing to do: unknown delivery, already final, the attempt already made, or another worker holds it. */
+  | { readonly action: 'skipped'; readonly reason: 'unknown' | 'final' | 'stale' | 'claimed' };
+
+/**
+ * Beyond the endpoint's own timeout, how long a claim holds: enough for the DynamoDB
+ * writes around the send. After it lapses a re-queued message may try again.
+ */
+export const CLAIM_MARGIN_SECONDS = 30;
+
+/**
+ * The verdict after an attempt, for catalogue webhooks (SPEC "Catalogue webhooks"): 2xx
+ * succeeds; a 4xx is a permanent contract error; a 3xx is a failure and is never
+ * followed; a URL the guard refuses will be refused again; 5xx, timeouts and connection
+ * errors are retried until the endpoint's maxAttempts.
+ */
+export function verdictFor(result: TransportResult, attempt: number, maxAttempts: number, nextDueAt: () => Date): AttemptVerdict {
+  switch (result.outcome) {
+    case 'success':
+      return { status: 'SUCCEEDED' };
+    case 'permanent':
+      return { status: 'FAILED', failureReason: `The receiver answered ${result.statusCode ?? 'with an error'}: a 4xx is permanent and is not retried.` };
+    case 'redirect':
+      return { status: 'FAILED', failureReason: `The receiver answered ${result.statusCode ?? 'a redirect'}: redirects are never followed.` };
+    case 'blocked':
+      return { status: 'FAILED', failureReason: result.error ?? 'The endpoint URL was refused by the outbound guard.' };
+    case 'retryable': {
+      const limit = Math.min(maxAttempts, MAX_ATTEMPTS.max);
+      if (attempt >= limit) return { status: 'FAILED', failureReason: `No success after ${attempt} attempt${attempt === 1 ? '' : 's'} (the endpoint's maxAttempts is ${limit}).` };
+      return { status: 'PENDING', nextAttemptAt: nextDueAt().toISOString() };
+    }
+  }
+}
+
+const attemptRecord = (attempt: number, at: Date, result: TransportResult): DeliveryAttempt => ({
+  attempt,
+  at: at.toISOString(),
+  outcome: result.outcome,
+  ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
+  ...(result.error === undefined ? {} : { error: result.error.slice(0, MAX_ATTEMPT_ERROR_LENGTH) }),
+  durationMs: result.durationMs,
+});
+
+/**
+ * Handles one "attempt N of delivery D" message. At-least-once on both sides: a duplicate
+ * or late copy finds the attempt count moved on (or the claim held) and does nothing; a
+ * message that arrives early goes back on the queue, so nothing is sent before its time.
+ */
+export async function attemptDelivery(deps: AttemptDeps, command: DeliveryCommand): Promise<AttemptReport> {
+  const delivery = await deps.deliveries.get(command.partnerId, command.deliveryId);
+  if (!delivery) return { action: 'skipped', reason: 'unknown' };
+  if (delivery.status !== 'PENDING') return { action: 'skipped', reason: 'final' };
+  if (delivery.attempts.length !== command.attempt - 1) return { action: 'skipped', reason: 'stale' };
+
+  const arrivedAt = deps.clock.now();
+  const dueAt = new Date(delivery.nextAttemptAt ?? delivery.createdAt);
+  const wait = delaySecondsUntil(dueAt, arrivedAt);
+  if (wait > 0) {
+    const { failed } = await deps.queue.send([{ command, delaySeconds: wait }]);
+    if (failed > 0) throw new Error(`could not re-queue delivery ${delivery.deliveryId} for its due time`);
+    return { action: 'deferred', delaySeconds: wait };
+  }
+
+  const endpoint = await deps.webhooks.get(delivery.partnerId, delivery.endpointId);
+  if (!endpoint || endpoint.status !== 'ACTIVE') {
+    const reason = endpoint ? 'The endpoint is DISABLED; nothing was sent.' : 'The endpoint was deleted; nothing was sent.';
+    await deps.deliveries.abandon(delivery, reason, arrivedAt.toISOString());
+    return { action: 'abandoned', reason };
+  }
+
+  const claimId = deps.ids.uuid();
+  const claimUntil = new Date(arrivedAt.getTime() + (endpoint.timeoutSeconds + CLAIM_MARGIN_SECONDS) * 1000);
+  if (!(await deps.deliveries.claim(delivery, claimId, claimUntil.toISOString(), arrivedAt.toISOString()))) return { action: 'skipped', reason: 'claimed' };
+
+  const startedAt = deps.clock.now();
+  const result = await deps.transport.send(endpoint, delivery, command.attempt);
+  const finishedAt = deps.clock.now();
+  const attempt = attemptRecord(command.attempt, startedAt, result);
+  const eventAt = new Date(delivery.createdAt);
+  const verdict = verdictFor(result, command.attempt, endpoint.maxAttempts, () => {
+    const due = attemptDueAt(eventAt, command.attempt + 1, deps.timeScale, deps.random);
+    return due > finishedAt ? due : finishedAt;
+  });
+  if (!(await deps.deliveries.recordAttempt(delivery, claimId, attempt, verdict, finishedAt.toISOString()))) {
+    // The claim lapsed during a very slow send and another worker took over; it records its own attempt.
+    return { action: 'skipped', reason: 'claimed' };
+  }
+  if (verdict.status === 'PENDING') {
+    // A failure here leaves the delivery PENDING and overdue, which is exactly what the sweeper looks for.
+    await deps.queue.send([{ command: { ...command, attempt: command.attempt + 1 }, delaySeconds: delaySecondsUntil(new Date(verdict.nextAttemptAt), finishedAt) }]);
+  }
+  return { action: 'sent', attempt, verdict };
+}
+

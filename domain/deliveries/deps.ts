@@ -1,0 +1,27 @@
+import type { Clock } from '../ports/clock.ts';
+import type { ChangeFeed } from '../ports/change-feed.ts';
+import type { CursorCodec } from '../ports/cursor-codec.ts';
+import type { DeliveryQueue } from '../ports/delivery-queue.ts';
+import type { DeliveryStore } from '../ports/delivery-store.ts';
+import type { IdGenerator } from '../ports/ids.ts';
+import type { WebhookStore } from '../ports/webhook-store.ts';
+import type { WebhookTransport } from '../ports/webhook-transport.ts';
+import type { CatalogueNotification } from './catalogue-event.ts';
+
+/** Everything the delivery engine needs; each use case takes the part it uses. */
+export interface DeliveryDeps {
+  readonly deliveries: DeliveryStore;
+  readonly changes: ChangeFeed;
+  readonly webhooks: WebhookStore;
+  readonly queue: DeliveryQueue;
+  readonly transport: WebhookTransport;
+  readonly cursors: CursorCodec;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Uniform in [0, 1): the schedule's jitter. */
+  readonly random: () => number;
+  /** Divides every schedule offset; 1 in production. */
+  readonly timeScale: number;
+  /** The wire form of a catalogue notification (events/catalogue-webhook.ts), fixed once per delivery. */
+  readonly encodeNotification: (notification: CatalogueNotification) => string;
+}

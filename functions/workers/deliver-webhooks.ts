@@ -1,0 +1,32 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { attemptDelivery, type AttemptDeps } from '../../domain/deliveries/attempt-delivery.ts';
+import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
+import { deliveryDeps, services } from '../../infra/container.ts';
+import { logger } from '../../infra/logger.ts';
+
+/**
+ * SQS consumer of the delivery queue. Records are handled concurrently (each send is
+ * bounded by its endpoint's timeout); a record that throws is reported in
+ * batchItemFailures so SQS redelivers it alone, and after maxReceiveCount it lands in the
+ * dead-letter queue. Retries of the receiver are not SQS redeliveries: the worker queues
+ * the next attempt itself, with the schedule's delay.
+ */
+async function handleRecord(deps: AttemptDeps, record: SQSRecord): Promise<void> {
+  const command = decodeDeliveryMessage(record.body);
+  if (!command) throw new Error('not a delivery message');
+  if (command.kind !== 'webhook') throw new Error(`no transport for ${command.kind} deliveries on this queue`);
+  const report = await attemptDelivery(deps, command);
+  logger.info('delivery message handled', { deliveryId: command.deliveryId, attempt: command.attempt, ...report });
+}
+
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const deps = deliveryDeps(services());
+  const settled = await Promise.allSettled(event.Records.map((r) => handleRecord(deps, r)));
+  const batchItemFailures = settled.flatMap((s, i) => {
+    if (s.status === 'fulfilled') return [];
+    const record = event.Records[i]!;
+    logger.error('delivery message failed', { messageId: record.messageId, receiveCount: record.attributes.ApproximateReceiveCount, error: s.reason as Error });
+    return [{ itemIdentifier: record.messageId }];
+  });
+  return { batchItemFailures };
+};

@@ -1,0 +1,216 @@
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/deliveries/delivery.ts';
+import type { AttemptVerdict, DeliveryStore, Page } from '../../domain/ports/delivery-store.ts';
+import { putAll } from './batch-write.ts';
+import { isConditionFailure } from './client.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1, GSI2, TTL_ATTRIBUTE } from './table.ts';
+
+/**
+ * Deliveries (the outbox). Access patterns:
+ * | pattern                               | key condition                                           | index |
+ * |---------------------------------------|---------------------------------------------------------|-------|
+ * | one delivery of a partner             | PK = PARTNER#<p>, SK = DELIVERY#<id>                    | table |
+ * | a partner's deliveries (operator)     | PK = PARTNER#<p>, begins_with(SK, DELIVERY#)            | table |
+ * | an endpoint's deliveries, newest first| GSI1PK = ENDPOINT#<e>#DELIVERIES, GSI1SK < <position>   | GSI1  |
+ * | PENDING deliveries overdue (sweeper)  | GSI2PK = DELIVERIES#PENDING, GSI2SK < <cutoff>          | GSI2  |
+ */
+
+/** Delivery records outlive their last attempt by this long, then TTL removes them. */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+/*
+ * The conditions below guard one timeline: a delivery with n attempts is PENDING; a worker
+ * claims attempt n+1 (claimId, claimedUntil); it sends; it records the attempt under its
+ * claim, moving the count to n+1. A second copy of the same message meets either a live
+ * claim or a count that moved on, and stops before sending.
+ */
+/** Attempt n+1 may start: still PENDING at n attempts, and nobody holds a live claim. */
+const CLAIMABLE = '#status = :pending AND attemptCount = :count AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)';
+/** The attempt is recorded only by the claim that made it, onto the count it started from. */
+const STILL_CLAIMED = 'claimId = :claimId AND attemptCount = :count';
+/** Untouched since it was read: PENDING at the same count, nobody mid-send. */
+const IDLE_AT_COUNT = '#status = :pending AND attemptCount = :count AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)';
+/** The sweeper re-queues only the version it saw overdue. */
+const OVERDUE_AS_SEEN = '#status = :pending AND attemptCount = :count AND nextAttemptAt = :seen';
+
+const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'attemptCount', 'claimId', 'claimedUntil', TTL_ATTRIBUTE]);
+
+const expiresAt = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
+
+export function deliveryToItem(d: Delivery): Record<string, unknown> {
+  return {
+    ...keys.delivery(d.partnerId, d.deliveryId),
+    ...keys.endpointDeliveryIndex(d.endpointId, d.createdAt, d.deliveryId),
+    ...(d.status === 'PENDING' && d.nextAttemptAt ? keys.pendingDeliveryIndex(d.nextAttemptAt, d.deliveryId) : {}),
+    entity: 'Delivery',
+    ...d,
+    attemptCount: d.attempts.length,
+    [TTL_ATTRIBUTE]: expiresAt(d.createdAt),
+  };
+}
+
+export function deliveryFromItem(item: Record<string, unknown>): Delivery {
+  return Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) as unknown as Delivery;
+}
+
+/** `<createdAt>#<deliveryId>` (GSI1SK) → the full key DynamoDB wants as ExclusiveStartKey on GSI1. */
+function endpointIndexStartKey(partnerId: string, endpointId: string, position: string): Record<string, string> {
+  const split = position.indexOf('#');
+  const deliveryId = position.slice(split + 1);
+  return { ...keys.delivery(partnerId, deliveryId), ...keys.endpointDeliveryIndex(endpointId, position.slice(0, split), deliveryId) };
+}
+
+/** Query pages read per request while a status filter discards rows; bounds the cost of a sparse filter. */
+const MAX_FILTERED_READS = 5;
+
+export class DynamoDeliveryStore implements DeliveryStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async createAll(deliveries: readonly Delivery[]): Promise<void> {
+    await putAll(this.db, this.table, deliveries.map(deliveryToItem));
+  }
+
+  async get(partnerId: string, deliveryId: string): Promise<Delivery | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.delivery(partnerId, deliveryId), ConsistentRead: true }));
+    return out.Item ? deliveryFromItem(out.Item) : undefined;
+  }
+
+  async claim(d: Delivery, claimId: string, until: string, now: string): Promise<boolean> {
+    return this.conditional({
+      Key: keys.delivery(d.partnerId, d.deliveryId),
+      UpdateExpression: 'SET claimId = :claimId, claimedUntil = :until',
+      ConditionExpression: CLAIMABLE,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':claimId': claimId, ':until': until, ':now': now, ':pending': 'PENDING', ':count': d.attempts.length },
+    });
+  }
+
+  async recordAttempt(d: Delivery, claimId: string, attempt: DeliveryAttempt, verdict: AttemptVerdict, now: string): Promise<boolean> {
+    const pending = verdict.status === 'PENDING';
+    const set = [
+      'attempts = list_append(attempts, :attempt)',
+      'attemptCount = :next',
+      '#status = :status',
+      'nextAttemptAt = :nextAttemptAt',
+      'failureReason = :reason',
+      'requeues = :zero',
+      'updatedAt = :now',
+      ...(pending ? ['GSI2PK = :gsi2pk', 'GSI2SK = :gsi2sk'] : []),
+    ];
+    const remove = ['claimId', 'claimedUntil', ...(pending ? [] : ['GSI2PK', 'GSI2SK'])];
+    const pendingIndex = pending ? keys.pendingDeliveryIndex(verdict.nextAttemptAt, d.deliveryId) : undefined;
+    return this.conditional({
+      Key: keys.delivery(d.partnerId, d.deliveryId),
+      UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
+      ConditionExpression: STILL_CLAIMED,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':attempt': [attempt],
+        ':next': d.attempts.length + 1,
+        ':count': d.attempts.length,
+        ':claimId': claimId,
+        ':status': verdict.status,
+        ':nextAttemptAt': pending ? verdict.nextAttemptAt : null,
+        ':reason': verdict.status === 'FAILED' ? verdict.failureReason : null,
+        ':zero': 0,
+        ':now': now,
+        ...(pendingIndex ? { ':gsi2pk': pendingIndex.GSI2PK, ':gsi2sk': pendingIndex.GSI2SK } : {}),
+      },
+    });
+  }
+
+  async abandon(d: Delivery, reason: string, now: string): Promise<boolean> {
+    return this.conditional({
+      Key: keys.delivery(d.partnerId, d.deliveryId),
+      UpdateExpression: 'SET #status = :failed, failureReason = :reason, nextAttemptAt = :null, updatedAt = :now REMOVE GSI2PK, GSI2SK, claimId, claimedUntil',
+      ConditionExpression: IDLE_AT_COUNT,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'FAILED', ':reason': reason, ':null': null, ':now': now, ':pending': 'PENDING', ':count': d.attempts.length },
+    });
+  }
+
+  async listOverdue(dueBefore: string, limit: number): Promise<Delivery[]> {
+    const found: Delivery[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: GSI2,
+          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
+          ExpressionAttributeValues: { ':pk': keys.pendingDeliveries().GSI2PK, ':cutoff': dueBefore },
+          Limit: limit - found.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      found.push(...(out.Items ?? []).map(deliveryFromItem));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && found.length < limit);
+    return found;
+  }
+
+  async markRequeued(d: Delivery, now: string): Promise<boolean> {
+    const index = keys.pendingDeliveryIndex(now, d.deliveryId);
+    return this.conditional({
+      Key: keys.delivery(d.partnerId, d.deliveryId),
+      UpdateExpression: 'SET nextAttemptAt = :now, GSI2SK = :gsi2sk, requeues = requeues + :one, updatedAt = :now',
+      ConditionExpression: OVERDUE_AS_SEEN,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':now': now, ':gsi2sk': index.GSI2SK, ':one': 1, ':pending': 'PENDING', ':count': d.attempts.length, ':seen': d.nextAttemptAt },
+    });
+  }
+
+  async listForEndpoint(partnerId: string, endpointId: string, query: { status?: DeliveryStatus; size: number; after?: string }): Promise<Page<Delivery>> {
+    const items: Delivery[] = [];
+    let startKey: Record<string, unknown> | undefined = query.after ? endpointIndexStartKey(partnerId, endpointId, query.after) : undefined;
+    for (let reads = 0; reads < MAX_FILTERED_READS && items.length < query.size; reads += 1) {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: GSI1,
+          KeyConditionExpression: 'GSI1PK = :pk',
+          // Tenancy is checked on the endpoint before this read; the filter keeps a foreign row out even so.
+          FilterExpression: query.status ? 'partnerId = :partnerId AND #status = :status' : 'partnerId = :partnerId',
+          ExpressionAttributeNames: query.status ? { '#status': 'status' } : undefined,
+          ExpressionAttributeValues: { ':pk': keys.deliveriesOfEndpoint(endpointId).GSI1PK, ':partnerId': partnerId, ...(query.status ? { ':status': query.status } : {}) },
+          ScanIndexForward: false,
+          Limit: query.size - items.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(out.Items ?? []).map(deliveryFromItem));
+      startKey = out.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    // Resume where reading stopped: after the page's last row, or where the read budget ran out under a sparse filter.
+    return { items, next: startKey ? String(startKey.GSI1SK) : null };
+  }
+
+  async listByStatus(partnerId: string, status: DeliveryStatus): Promise<Delivery[]> {
+    const k = keys.deliveriesOfPartner(partnerId);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      FilterExpression: '#status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix, ':status': status },
+    });
+    return items.map(deliveryFromItem);
+  }
+
+  /** An update whose failed condition means "someone else moved the delivery on": false, not an error. */
+  private async conditional(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
+    try {
+      await this.db.send(new UpdateCommand({ TableName: this.table, ...input }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+}
