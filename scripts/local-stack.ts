@@ -110,7 +110,6 @@ export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs>
   // No `host`: fauxqs would build queue URLs as sqs.<region>.<host>, which with an IP is no valid URL for
   // serverless-offline-sqs; without it the URL echoes the Host the client used (http://127.0.0.1:<port>/…).
   const server = await start({ port: opts.port ?? 0, logger: false });
-
   return { endpoint: server.address, stop: async () => server.stop() };
 }
 
