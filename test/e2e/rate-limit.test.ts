@@ -50,8 +50,8 @@ describe('Rate limiting', () => {
   });
 
   it('answers a throttled request with Retry-After, rate headers and the 429 body', async () => {
-    // prepare: a key whose bucket is empty
-    const p = await newPartner({ rateLimit: { perMinute: 6, burst: 1 } });
+    // prepare: a key whose bucket is empty (one token a minute)
+    const p = await newPartner({ rateLimit: { perMinute: 1, burst: 1 } });
     await call('GET', '/api/ping', { key: p.apiKey });
 
     // act
@@ -68,26 +68,27 @@ describe('Rate limiting', () => {
       code: 'RATE_LIMITED',
     });
     expect(header(res, 'retry-after')).toBeGreaterThanOrEqual(1);
-    expect(header(res, 'retry-after')).toBeLessThanOrEqual(10);
+    expect(header(res, 'retry-after')).toBeLessThanOrEqual(60);
     expect(header(res, 'x-ratelimit-remaining')).toBe(0);
-    expect(header(res, 'x-ratelimit-limit')).toBe(6);
+    expect(header(res, 'x-ratelimit-limit')).toBe(1);
     expect(header(res, 'x-ratelimit-reset')).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
     expectContract(res, 'apiPing');
   });
 
   it('gives each credential its own bucket, even two keys of one partner racing each other', { timeout: 90_000 }, async () => {
-    // prepare: two keys of one partner, 5-token buckets that refill one token per 10 s
-    const rateLimit = { perMinute: 6, burst: 5 };
+    // prepare: two keys of one partner with 5-token buckets that refill one token a minute
+    const rateLimit = { perMinute: 1, burst: 5 };
     const a = await newPartner({ rateLimit });
     const b = await issueKey(adminDeps(testServices()), { owner: { kind: 'partner', id: a.partnerId }, rateLimit });
 
     // act: 2 × 5 at once would overdraw one shared bucket twice over
-    const { responses } = await burst(10, (i) => call('GET', '/api/ping', { key: i % 2 === 0 ? a.apiKey : b.apiKey }));
-    const [nextA, nextB] = await Promise.all([call('GET', '/api/ping', { key: a.apiKey }), call('GET', '/api/ping', { key: b.apiKey })]);
+    const { responses, elapsedMs } = await burst(10, (i) => call('GET', '/api/ping', { key: i % 2 === 0 ? a.apiKey : b.apiKey }));
+    const next = await Promise.all([call('GET', '/api/ping', { key: a.apiKey }), call('GET', '/api/ping', { key: b.apiKey })]);
 
-    // assess
+    // assess: every one of the 10 admitted; then each bucket is empty (bar a minute's refill)
     expect(responses.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
-    expect([nextA.status, nextB.status]).toEqual([429, 429]);
+    const refill = Math.floor(elapsedMs / 60_000);
+    expect(next.filter((r) => r.status === 200).length).toBeLessThanOrEqual(2 * refill);
   });
 
   it('honours a key’s own limits: reports its per-minute rate and throttles after its burst', async () => {
@@ -110,7 +111,7 @@ describe('Rate limiting', () => {
   });
 
   it('spends tokens on refused paths too: a 404 under /api counts', async () => {
-    const p = await newPartner({ rateLimit: { perMinute: 6, burst: 2 } });
+    const p = await newPartner({ rateLimit: { perMinute: 1, burst: 2 } });
 
     const notFound = await call('GET', '/api/no-such-thing', { key: p.apiKey });
     const ping = await call('GET', '/api/ping', { key: p.apiKey });
