@@ -1,15 +1,12 @@
-import { dinero, halfUp, multiply, toSnapshot, transformScale, type Dinero } from 'dinero.js';
+import { halfUp, multiply, toSnapshot, transformScale } from 'dinero.js';
 import { allocate as allocateBig, dinero as dineroBig, toSnapshot as toSnapshotBig } from 'dinero.js/bigint';
 import { INR as INR_BIG } from 'dinero.js/bigint/currencies';
-import { INR } from 'dinero.js/currencies';
-import { assertMinor, type Minor } from '../money.ts';
+import { assertMinor, inr, type Minor } from '../money.ts';
 
 /**
  * The only places pricing rounds money. Everything else in domain/pricing adds and
  * subtracts whole paise, so a total can always be traced to one of these functions.
  */
-
-const inr = (amount: Minor): Dinero<number> => dinero({ amount, currency: INR });
 
 /**
  * A percentage as a dinero scaled amount. Percents in the catalogue are whole (discounts,
