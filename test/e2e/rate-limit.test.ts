@@ -10,10 +10,18 @@ const INTERVAL_MS = 60_000 / PER_MINUTE;
 
 const header = (res: CallResult, name: string): number => Number(res.headers.get(name));
 
-/** Fires `count` requests at once; returns them with the wall-clock time the whole burst took. */
-async function burst(count: number, send: (i: number) => Promise<CallResult>): Promise<{ responses: CallResult[]; elapsedMs: number }> {
+/**
+ * Fires `count` requests, at most `inFlight` at a time (default: all at once); returns them
+ * with the wall-clock time the whole burst took.
+ */
+async function burst(count: number, send: (i: number) => Promise<CallResult>, inFlight = count): Promise<{ responses: CallResult[]; elapsedMs: number }> {
   const started = Date.now();
-  const responses = await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+  const responses: CallResult[] = new Array(count);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = next++; i < count; i = next++) responses[i] = await send(i);
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, count) }, lane));
   return { responses, elapsedMs: Date.now() - started };
 }
 
@@ -127,18 +135,18 @@ describe('Rate limiting', () => {
     expect(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].filter((h) => res.headers.has(h))).toEqual([]);
   });
 
-  // serverless offline starts a cold worker per concurrent request; on a small machine a
-  // 110-request burst can take far longer than the default timeout.
-  it('never admits more than 100 + the refill of a burst of 110, nor refuses any of the first 100', { timeout: 180_000 }, async () => {
+  // serverless offline starts a cold worker for every concurrent request: 110 at once would
+  // stall the shared server for everyone else's tests for most of a minute. 16 lanes keep the
+  // burst as fast as offline can serve it; the true race on one bucket is the integration test's.
+  it('never admits more than 100 + the refill of a burst of 110, nor refuses any of the first 100', { timeout: 120_000 }, async () => {
     // prepare
     const p = await newPartner();
 
     // act
-    const { responses, elapsedMs } = await burst(110, () => call('GET', '/api/ping', { key: p.apiKey }));
+    const { responses, elapsedMs } = await burst(110, () => call('GET', '/api/ping', { key: p.apiKey }), 16);
 
     // assess: the burst, plus at most one token per interval that passed while it ran
     const refill = Math.floor(elapsedMs / INTERVAL_MS);
-    console.info(`burst of ${responses.length} took ${elapsedMs} ms: refill allowance ${refill}`);
     const ok = responses.filter((r) => r.status === 200).length;
     const throttled = responses.filter((r) => r.status === 429);
     expect(ok + throttled.length).toBe(responses.length);
