@@ -1,5 +1,6 @@
 import type { RouteSpec } from './http/route.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
+import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
@@ -19,6 +20,9 @@ export const ROUTES: readonly RouteSpec[] = [
   apiPingRoute,
   v1PingRoute,
   openApiRoute,
+  listListingsRoute,
+  listInventoriesRoute,
+  listRatesRoute,
   listWebhookEndpointsRoute,
   createWebhookEndpointRoute,
   getWebhookEndpointRoute,

@@ -1,4 +1,5 @@
 import type { AdminDeps } from '../domain/admin.ts';
+import type { CatalogueReader } from '../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../domain/ports/catalogue-store.ts';
 import type { Clock } from '../domain/ports/clock.ts';
 import type { IdGenerator } from '../domain/ports/ids.ts';
@@ -11,6 +12,7 @@ import { config, type Config } from './config.ts';
 import { cryptoKeyMinter } from './crypto/key-minter.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import { createDocumentClient } from './dynamo/client.ts';
+import { DynamoCatalogueReader } from './dynamo/dynamo-catalogue-reader.ts';
 import { DynamoCatalogueStore } from './dynamo/dynamo-catalogue-store.ts';
 import { DynamoRateLimiter } from './dynamo/dynamo-rate-limiter.ts';
 import { DynamoTenantDirectory } from './dynamo/dynamo-tenant-directory.ts';
@@ -18,6 +20,8 @@ import { DynamoWebhookStore } from './dynamo/dynamo-webhook-store.ts';
 import { outboundUrlGuard } from './http/guard-adapter.ts';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryDeps } from '../domain/deliveries/deps.ts';
+import { publishCatalogueEvents } from '../domain/deliveries/publish-catalogue-events.ts';
+import type { SyncDeps } from '../domain/sync/sync-catalogue.ts';
 import type { ChangeFeed } from '../domain/ports/change-feed.ts';
 import type { CursorCodec } from '../domain/ports/cursor-codec.ts';
 import type { DeliveryQueue } from '../domain/ports/delivery-queue.ts';
@@ -39,6 +43,7 @@ export interface Services {
   readonly rateLimiter: RateLimiter;
   readonly secrets: SecretBox;
   readonly catalogue: CatalogueStore;
+  readonly reader: CatalogueReader;
   readonly sealer: SecretSealer;
   readonly ids: IdGenerator;
   readonly urlGuard: UrlGuard;
@@ -55,12 +60,14 @@ export const systemClock: Clock = { now: () => new Date() };
 export function buildServices(cfg: Config, clock: Clock = systemClock): Services {
   const db = createDocumentClient(cfg);
   const secrets = new SecretBox(cfg.secretsKey);
+  const catalogue = new DynamoCatalogueStore(db, cfg.tableName);
   return {
     config: cfg,
     clock,
     tenants: new DynamoTenantDirectory(db, cfg.tableName),
     rateLimiter: new DynamoRateLimiter(db, cfg.tableName),
-    catalogue: new DynamoCatalogueStore(db, cfg.tableName),
+    catalogue,
+    reader: new DynamoCatalogueReader(db, cfg.tableName, catalogue),
     secrets,
     sealer: secrets,
     ids: { uuid: randomUUID },
@@ -93,6 +100,18 @@ export function deliveryDeps(svc: Services): DeliveryDeps {
     random: Math.random,
     timeScale: svc.config.timeScale,
     encodeNotification: catalogueWebhookBody,
+  };
+}
+
+/** What a catalogue sync needs: the import's dependencies plus the reader and the delivery fan-out. */
+export function syncDeps(svc: Services): SyncDeps {
+  const deliveries = deliveryDeps(svc);
+  return {
+    ...adminDeps(svc),
+    catalogue: svc.catalogue,
+    reader: svc.reader,
+    listingOfProperty: (propertyId) => svc.catalogue.listingIdOfProperty(propertyId),
+    publish: (events) => publishCatalogueEvents(deliveries, events),
   };
 }
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { IMPORT_KINDS, importWorld, type ImportSummary } from '../../domain/world/import-world.ts';
 import { columns, UsageError, type CommandSpec } from './command.ts';
 
-async function readWorldFile(path: string): Promise<unknown> {
+export async function readWorldFile(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -20,7 +20,7 @@ async function readWorldFile(path: string): Promise<unknown> {
 
 const dateCount = (changes: ImportSummary['changes']['inventory']): number => changes.reduce((n, c) => n + c.dates.length, 0);
 
-function summaryLines(path: string, summary: ImportSummary): string[] {
+export function summaryLines(path: string, summary: ImportSummary): string[] {
   const kinds = IMPORT_KINDS.filter((k) => summary.written[k] + summary.unchanged[k] > 0);
   const written = IMPORT_KINDS.reduce((n, k) => n + summary.written[k], 0);
   return [

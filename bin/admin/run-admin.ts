@@ -7,11 +7,12 @@ import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageEr
 import { adminEnvironment, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
 import { importCommand } from './import-command.ts';
+import { syncCommand } from './sync-command.ts';
 import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts';
 import { Output, type Streams } from './output.ts';
 import { partnersCreate, partnersList } from './partners-commands.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;

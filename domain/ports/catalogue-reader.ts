@@ -21,4 +21,6 @@ export interface CatalogueReader {
   /** Months fromMonth…toMonth (yyyy-mm, inclusive) of each property. */
   propertyMonths(propertyIds: readonly string[], fromMonth: string, toMonth: string): Promise<PropertyMonth[]>;
   channel(channelId: string): Promise<Stored<Channel> | undefined>;
+  /** Channels that distribute a listing. */
+  channelsOfListing(listingId: string): Promise<string[]>;
 }

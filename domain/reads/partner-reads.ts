@@ -26,7 +26,7 @@ export const MAX_IDS = 100;
  */
 export const MAX_UNFILTERED_LISTINGS = 100;
 /** A bulk read returns at most this many rows; beyond it the caller narrows the window or ids. */
-export const MAX_ROWS = 250_000;
+export const MAX_ROWS = 400_000;
 
 export interface PropertyDetails {
   id: string;

@@ -10,9 +10,28 @@ export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints'>):
       : {}),
     maxAttempts: 3,
   });
+  // Counts every request the SDK sends (retries included): the figure benchmarks and
+  // docs/data-model.md report as "DynamoDB calls per request".
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const op = String((context as { commandName?: string }).commandName ?? 'unknown');
+      dynamoCalls.total += 1;
+      dynamoCalls.byOperation[op] = (dynamoCalls.byOperation[op] ?? 0) + 1;
+      return next(args);
+    },
+    { step: 'finalizeRequest', name: 'countDynamoCalls' },
+  );
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
+}
+
+/** Requests sent to DynamoDB by every client this process created. */
+export const dynamoCalls: { total: number; byOperation: Record<string, number> } = { total: 0, byOperation: {} };
+
+export function resetDynamoCalls(): void {
+  dynamoCalls.total = 0;
+  dynamoCalls.byOperation = {};
 }
 
 /** True for the SDK's conditional-check failure, whether from a single write or a transaction. */

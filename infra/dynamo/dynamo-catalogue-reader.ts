@@ -6,6 +6,7 @@ import type { CatalogueReader, ListingView } from '../../domain/ports/catalogue-
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
+import { GSI2 } from './table.ts';
 
 /** Requests in flight at once for per-listing and per-property reads. */
 const PARALLEL = 16;
@@ -67,5 +68,16 @@ export class DynamoCatalogueReader implements CatalogueReader {
 
   channel(channelId: string): Promise<Stored<Channel> | undefined> {
     return this.store.getChannel(channelId);
+  }
+
+  async channelsOfListing(listingId: string): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.channelsOfListing(listingId).GSI2PK },
+      ProjectionExpression: 'GSI2SK',
+    });
+    return items.map((i) => String(i.GSI2SK)).sort();
   }
 }

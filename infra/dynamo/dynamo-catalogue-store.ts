@@ -114,6 +114,7 @@ export const catalogueItems = {
   distribution: (d: Stored<StoredDistribution>): Item => ({
     ...keys.distribution(d.channelId, d.listingId),
     ...keys.channelFeedIndex(d.channelId, d.feedUpdatedAt, d.listingId),
+    ...keys.listingChannelIndex(d.listingId, d.channelId),
     entity: ENTITY.distribution,
     ...d,
   }),

@@ -43,6 +43,10 @@ export const keys = {
   distribution: (channelId: string, listingId: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: `LISTING#${listingId}` }),
   channelFeedIndex: (channelId: string, feedUpdatedAt: string, listingId: string) => ({ GSI1PK: `CHANNEL#${channelId}#FEED`, GSI1SK: `${feedUpdatedAt}#${listingId}` }),
   channelFeed: (channelId: string) => ({ GSI1PK: `CHANNEL#${channelId}#FEED` }),
+  distributionsOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}`, SKPrefix: 'LISTING#' }),
+  /** On distribution rows: which channels sell a listing (who must hear that it changed). */
+  listingChannelIndex: (listingId: string, channelId: string) => ({ GSI2PK: `LISTING#${listingId}#CHANNELS`, GSI2SK: channelId }),
+  channelsOfListing: (listingId: string) => ({ GSI2PK: `LISTING#${listingId}#CHANNELS` }),
   offer: (channelId: string, code: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: `OFFER#${code}` }),
   offersOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}`, SKPrefix: 'OFFER#' }),
 

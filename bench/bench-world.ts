@@ -1,0 +1,67 @@
+import type { WorldInput } from '../domain/world/world-schema.ts';
+import { addDays } from '../domain/catalogue/calendar.ts';
+
+/**
+ * A catalogue sized for the benchmarks: `listings` listings with two properties each on
+ * one channel, `days` days of inventory and rates (four meal plans × up to four adults,
+ * so 16 rate rows per property-day) from `from`.
+ */
+export function benchWorld(opts: { channelId: string; listings: number; from: string; days: number }): WorldInput {
+  const plan = 'bench-flex';
+  const to = addDays(opts.from, opts.days - 1);
+  const listings = Array.from({ length: opts.listings }, (_, i) => {
+    const id = `bench-l${String(i).padStart(5, '0')}`;
+    return {
+      id,
+      title: `Bench Villa ${i}`,
+      type: 'Villa',
+      brand: 'Bench Stays',
+      locality: 'Candolim',
+      city: 'Goa',
+      state: 'Goa',
+      addressLine: `${i} Bench Road`,
+      latitude: 15.5 + (i % 100) / 1000,
+      longitude: 73.7 + (i % 97) / 1000,
+      maxAdults: 8,
+      maxChildren: 4,
+      basePrice: 12_000,
+      amenities: ['Pool', 'Wi-Fi'],
+      tags: ['beach'],
+      coverPicture: 'https://images.example.com/cover.jpg',
+      channelIds: [opts.channelId],
+      cancellationPlanIds: [plan],
+      defaultCancellationPlanId: plan,
+      properties: [1, 2].map((n) => ({
+        id: `${id}-p${n}`,
+        name: `Cottage ${n}`,
+        type: 'Cottage',
+        bedrooms: 2,
+        bathrooms: 2,
+        numberOfBeds: 2,
+        maxAdults: 5,
+        maxChildren: 2,
+        applicableAdult: 4,
+        applicableChild: 1,
+        extraAdultRate: 1_500,
+        extraChildRate: 800,
+        quantity: 3,
+        imageUrl: 'https://images.example.com/cottage.jpg',
+        basePrice: 6_000,
+      })),
+    };
+  });
+  const properties = listings.flatMap((l) => l.properties);
+  const plans = ['EP', 'CP', 'MAP', 'AP'] as const;
+  return {
+    version: 1,
+    channels: [{ channelId: opts.channelId, name: 'Bench channel' }],
+    catalogue: {
+      cancellationPlans: [{ planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 3, refundPercentage: 100, label: 'Full refund' }] }],
+      listings,
+      inventory: properties.map((p) => ({ propertyId: p.id, from: opts.from, to, quantity: 3 })),
+      rates: properties.flatMap((p) =>
+        plans.map((mealPlan, k) => ({ propertyId: p.id, from: opts.from, to, mealPlan, adults: { '1': 5_000 + k * 500, '2': 6_000 + k * 800, '3': 7_000 + k * 1_100, '4': 8_000 + k * 1_400 } })),
+      ),
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { CatalogueEvent } from '../deliveries/catalogue-event.ts';
+import { ValidationError } from '../errors.ts';
+import type { CatalogueReader } from '../ports/catalogue-reader.ts';
+import { importWorld, type ImportSummary, type ImportWorldDeps } from '../world/import-world.ts';
+
+/**
+ * What the provider's property system may push: listings (with their properties, meals and
+ * services), daily inventory and rates. Tenants, keys, channels, offers, plans and GST data
+ * are operator concerns and belong to a world import, not to a sync.
+ */
+const SYNCABLE_CATALOGUE = new Set(['listings', 'inventory', 'rates']);
+const SYNCABLE_TOP = new Set(['version', 'catalogue']);
+
+export interface SyncDeps extends ImportWorldDeps {
+  readonly reader: Pick<CatalogueReader, 'channelsOfListing'>;
+  readonly listingOfProperty: (propertyId: string) => Promise<string | undefined>;
+  /** Durable fan-out of catalogue events (outbox rows, change feed, then queue messages). */
+  readonly publish: (events: readonly CatalogueEvent[]) => Promise<unknown>;
+}
+
+export interface SyncResult {
+  readonly summary: ImportSummary;
+  readonly events: readonly CatalogueEvent[];
+}
+
+/** Refuses anything a sync may not carry, naming its path, before anything is read or written. */
+export function assertSyncDocument(document: unknown): void {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ValidationError('$', 'A sync document is a JSON object.');
+  for (const key of Object.keys(document)) {
+    if (!SYNCABLE_TOP.has(key)) throw new ValidationError(key, `${key} cannot be changed by a catalogue sync; use a world import.`);
+  }
+  const catalogue = (document as { catalogue?: unknown }).catalogue;
+  if (catalogue !== undefined && catalogue !== null && typeof catalogue === 'object') {
+    for (const key of Object.keys(catalogue)) {
+      if (!SYNCABLE_CATALOGUE.has(key)) throw new ValidationError(`catalogue.${key}`, `catalogue.${key} cannot be changed by a catalogue sync; use a world import.`);
+    }
+  }
+}
+
+const listingOfIdentity = (identity: string): string => identity.split('/')[0]!;
+
+/**
+ * Applies a sync and announces exactly what changed. The comparison with what is stored is
+ * the import's (records and days whose content is unchanged are neither written nor
+ * announced), so an identical re-sync writes nothing and sends nothing.
+ *
+ * Events: listing.updated for a listing whose own record, meals, services or
+ * distribution changed; property.updated per changed property; inventory.changed and
+ * rate.changed per property with the smallest window covering the changed dates. Each goes
+ * to every channel that sells the listing.
+ */
+export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<SyncResult> {
+  assertSyncDocument(document);
+  const summary = await importWorld(deps, document, { allowPlaintextKeys: false });
+  const changed = summary.changes.changed;
+  const occurredAt = deps.clock.now().toISOString();
+
+  const listings = new Set<string>([
+    ...changed.listing,
+    ...changed.meal.map(listingOfIdentity),
+    ...changed.vas.map(listingOfIdentity),
+    ...changed.distribution.map((id) => id.split('/')[1]!),
+  ]);
+  const properties = new Set<string>([...changed.property, ...summary.changes.inventory.map((c) => c.propertyId), ...summary.changes.rates.map((c) => c.propertyId)]);
+
+  const ownerOf = new Map<string, string>();
+  await Promise.all(
+    [...properties].map(async (propertyId) => {
+      const owner = await deps.listingOfProperty(propertyId);
+      if (owner) ownerOf.set(propertyId, owner);
+    }),
+  );
+  const channelsOf = new Map<string, string[]>();
+  await Promise.all([...new Set([...listings, ...ownerOf.values()])].map(async (listingId) => channelsOf.set(listingId, await deps.reader.channelsOfListing(listingId))));
+  const channelsOfProperty = (propertyId: string) => channelsOf.get(ownerOf.get(propertyId) ?? '') ?? [];
+
+  const events: CatalogueEvent[] = [
+    ...[...listings].sort().map((id) => ({ eventType: 'listing.updated' as const, entityType: 'listing', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOf.get(id) ?? [] })),
+    ...[...changed.property].sort().map((id) => ({ eventType: 'property.updated' as const, entityType: 'property', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOfProperty(id) })),
+    ...summary.changes.inventory.map((c) => ({
+      eventType: 'inventory.changed' as const,
+      entityType: 'inventory',
+      entityId: c.propertyId,
+      fromDate: c.dates[0]!,
+      toDate: c.dates[c.dates.length - 1]!,
+      occurredAt,
+      channelIds: channelsOfProperty(c.propertyId),
+    })),
+    ...summary.changes.rates.map((c) => ({
+      eventType: 'rate.changed' as const,
+      entityType: 'rate',
+      entityId: c.propertyId,
+      fromDate: c.dates[0]!,
+      toDate: c.dates[c.dates.length - 1]!,
+      occurredAt,
+      channelIds: channelsOfProperty(c.propertyId),
+    })),
+  ].filter((e) => e.channelIds.length > 0);
+
+  if (events.length > 0) await deps.publish(events);
+  return { summary, events };
+}
