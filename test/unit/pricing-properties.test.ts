@@ -286,10 +286,8 @@ describe('Function: priceOrder › properties over random orders', () => {
   it('never gives a negative amount, and every number is a safe integer', () => {
     fc.assert(
       fc.property(scenario, (input) => {
-        for (const [path, n] of numbers(priceOrder(input))) {
-          expect(Number.isSafeInteger(n), path).toBe(true);
-          expect(n, path).toBeGreaterThanOrEqual(0);
-        }
+        const bad = numbers(priceOrder(input)).filter(([, n]) => !Number.isSafeInteger(n) || n < 0);
+        expect(bad).toEqual([]);
       }),
       { numRuns: 400 },
     );
