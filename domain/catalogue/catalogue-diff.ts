@@ -154,7 +154,14 @@ export const emptyStoredCatalogue = (): StoredCatalogue => ({
  * createdAt kept and updatedAt = now on real changes, so applying the same content twice
  * writes nothing the second time. Records the content does not mention are left alone.
  */
-export function diffCatalogue(stored: StoredCatalogue, content: CatalogueContent, now: string): CatalogueDiff {
+/**
+ * `replace` (world import): a day the content names takes exactly the content's inventory
+ * and rates. `merge` (catalogue sync): a day keeps whatever the content does not name —
+ * its inventory when only rates are given, and every meal plan and adult count not given.
+ */
+export type DayMode = 'replace' | 'merge';
+
+export function diffCatalogue(stored: StoredCatalogue, content: CatalogueContent, now: string, dayMode: DayMode = 'replace'): CatalogueDiff {
   const writes = emptyStoredCatalogue();
   const counts = Object.fromEntries(CATALOGUE_KINDS.map((k) => [k, { written: 0, unchanged: 0 }])) as Record<CatalogueKind, KindCount>;
   const changed = Object.fromEntries(CATALOGUE_KINDS.map((k) => [k, [] as string[]])) as Record<CatalogueKind, string[]>;
@@ -203,7 +210,7 @@ export function diffCatalogue(stored: StoredCatalogue, content: CatalogueContent
   }));
   each('distribution', stored.distributions, distributions, writes.distributions);
 
-  const { inventory, rates } = diffDays(stored, content.days, now, (month, wasWritten) => {
+  const { inventory, rates } = diffDays(stored, content.days, now, dayMode, (month, wasWritten) => {
     counts.propertyMonth[wasWritten ? 'written' : 'unchanged']++;
     if (wasWritten) {
       changed.propertyMonth.push(identityOf.propertyMonth(month));
@@ -222,6 +229,7 @@ export function diffDays(
   stored: Pick<StoredCatalogue, 'months'>,
   incoming: ReadonlyMap<string, ReadonlyMap<string, DayData>>,
   now: string,
+  dayMode: DayMode,
   onMonth: (month: PropertyMonth, mustWrite: boolean) => void,
 ): { inventory: DateChanges[]; rates: DateChanges[] } {
   const byKey = new Map(stored.months.map((m) => [identityOf.propertyMonth(m), m]));
@@ -234,9 +242,10 @@ export function diffDays(
       const before = byKey.get(identityOf.propertyMonth({ propertyId, month }));
       const merged: Record<string, StoredDay> = { ...before?.days };
       let dirty = false;
-      for (const [date, next] of entries) {
+      for (const [date, given] of entries) {
         const dd = dayOfMonth(date);
         const was = before?.days[dd];
+        const next = dayMode === 'merge' && was ? mergeDay(was, given) : given;
         const inventoryChanged = !was || inventoryContent(was.inventory) !== inventoryContent(next.inventory);
         const ratesChanged = !was || ratesContent(was.rates) !== ratesContent(next.rates);
         if (!inventoryChanged && !ratesChanged) continue;
@@ -252,6 +261,12 @@ export function diffDays(
     if (rateDates.length) rates.push({ propertyId, dates: rateDates });
   }
   return { inventory, rates };
+}
+
+function mergeDay(was: DayData, given: DayData): DayData {
+  const rates: Record<string, Readonly<Record<string, number>>> = { ...was.rates };
+  for (const [plan, byAdults] of Object.entries(given.rates)) rates[plan] = { ...was.rates[plan as keyof DayData['rates']], ...byAdults };
+  return { inventory: given.inventory ?? was.inventory, rates };
 }
 
 /** Incoming days per property per month, dates ascending. */

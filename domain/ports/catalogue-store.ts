@@ -28,6 +28,8 @@ export interface CatalogueStore {
   save(writes: StoredCatalogue): Promise<void>;
 
   getListing(listingId: string): Promise<ListingBundle | undefined>;
+  /** A property by its id alone (GSI2), whichever listing it is under. */
+  getProperty(propertyId: string): Promise<Stored<Property> | undefined>;
   /** The listing a property belongs to. */
   listingIdOfProperty(propertyId: string): Promise<string | undefined>;
   /** Months `fromMonth`…`toMonth` (yyyy-mm, inclusive) of one property's days. */

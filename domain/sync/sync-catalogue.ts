@@ -51,7 +51,7 @@ const listingOfIdentity = (identity: string): string => identity.split('/')[0]!;
  */
 export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<SyncResult> {
   assertSyncDocument(document);
-  const summary = await importWorld(deps, document, { allowPlaintextKeys: false });
+  const summary = await importWorld(deps, document, { allowPlaintextKeys: false, dayMode: 'merge' });
   const changed = summary.changes.changed;
   const occurredAt = deps.clock.now().toISOString();
 

@@ -20,6 +20,8 @@ export interface KnownIds {
   readonly partners: ReadonlySet<string>;
   readonly agentGroups: ReadonlySet<string>;
   readonly cancellationPlans: ReadonlySet<string>;
+  /** Stored properties that inventory or rates name without the document defining them (syncs). */
+  readonly properties?: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number }>;
 }
 
 export const NOTHING_KNOWN: KnownIds = { channels: new Set(), partners: new Set(), agentGroups: new Set(), cancellationPlans: new Set() };
@@ -96,7 +98,7 @@ export function checkWorld(doc: WorldDocument, opts: WorldCheckOptions, known: K
   });
 
   checkKeys(doc, opts, partnerIds, groupIds, fail, adminRule);
-  checkCatalogue(doc, planIds, fail, unique, knownChannel);
+  checkCatalogue(doc, planIds, fail, unique, knownChannel, known.properties ?? new Map());
   checkGst(doc, fail, unique);
 
   if (issues.length) throw new WorldValidationError(issues);
@@ -140,7 +142,14 @@ function checkRange(base: string, r: { from: string; to: string; daysOfWeek?: re
   if (r.daysOfWeek && new Set(r.daysOfWeek).size !== r.daysOfWeek.length) fail(`${base}.daysOfWeek`, 'names a day twice');
 }
 
-function checkCatalogue(doc: WorldDocument, planIds: Set<string>, fail: Fail, unique: Unique, knownChannel: (path: string, id: string) => void) {
+function checkCatalogue(
+  doc: WorldDocument,
+  planIds: Set<string>,
+  fail: Fail,
+  unique: Unique,
+  knownChannel: (path: string, id: string) => void,
+  storedProperties: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number }>,
+) {
   const { cancellationPlans, listings, offers, inventory, rates } = doc.catalogue;
   unique(cancellationPlans, (p) => p.planId, (i) => `catalogue.cancellationPlans[${i}].planId`, 'cancellation plan');
   cancellationPlans.forEach((p, i) => {
@@ -160,6 +169,7 @@ function checkCatalogue(doc: WorldDocument, planIds: Set<string>, fail: Fail, un
     if (first) fail(`${entry.path}.id`, `property ${entry.p.id} is already defined at ${first.path}`);
     else propertyIndex.set(entry.p.id, entry);
   }
+  for (const [id, p] of storedProperties) if (!propertyIndex.has(id)) propertyIndex.set(id, { p: { ...p, id } as (typeof allProperties)[number]['p'], path: 'stored' });
   listings.forEach((l, i) => {
     const base = `catalogue.listings[${i}]`;
     l.channelIds.forEach((c, j) => knownChannel(`${base}.channelIds[${j}]`, c));
@@ -200,7 +210,7 @@ function checkCatalogue(doc: WorldDocument, planIds: Set<string>, fail: Fail, un
     const base = `catalogue.inventory[${i}]`;
     checkRange(base, r, fail);
     const found = propertyIndex.get(r.propertyId);
-    if (!found) fail(`${base}.propertyId`, `property ${r.propertyId} is not in catalogue.listings`);
+    if (!found) fail(`${base}.propertyId`, `property ${r.propertyId} is neither in catalogue.listings nor stored`);
     else if (r.quantity > found.p.quantity) fail(`${base}.quantity`, `must be at most the property's quantity (${found.p.quantity})`);
     if (r.minimumStay > r.maximumStay) fail(`${base}.maximumStay`, `must be at least minimumStay (${r.minimumStay})`);
   });
@@ -208,7 +218,7 @@ function checkCatalogue(doc: WorldDocument, planIds: Set<string>, fail: Fail, un
     const base = `catalogue.rates[${i}]`;
     checkRange(base, r, fail);
     const found = propertyIndex.get(r.propertyId);
-    if (!found) fail(`${base}.propertyId`, `property ${r.propertyId} is not in catalogue.listings`);
+    if (!found) fail(`${base}.propertyId`, `property ${r.propertyId} is neither in catalogue.listings nor stored`);
     const counts = Object.keys(r.adults);
     if (counts.length === 0) fail(`${base}.adults`, 'needs a rate for at least one adult count');
     if (found) {

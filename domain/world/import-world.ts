@@ -1,6 +1,6 @@
 import type { AdminDeps } from '../admin.ts';
 import { keyPrefixOf, type ApiKeyRecord } from '../api-key.ts';
-import { CATALOGUE_KINDS, diffCatalogue, refsOf, type CatalogueDiff } from '../catalogue/catalogue-diff.ts';
+import { CATALOGUE_KINDS, diffCatalogue, refsOf, type CatalogueDiff, type DayMode } from '../catalogue/catalogue-diff.ts';
 import { reconcile, sameContent } from '../catalogue/versioned.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { AgentGroup, Partner } from '../tenants.ts';
@@ -13,7 +13,10 @@ export interface ImportWorldDeps extends AdminDeps {
   readonly catalogue: CatalogueStore;
 }
 
-export type ImportWorldOptions = WorldCheckOptions;
+export interface ImportWorldOptions extends WorldCheckOptions {
+  /** `merge` for catalogue syncs: days keep what the document does not name (see diffCatalogue). */
+  readonly dayMode?: DayMode;
+}
 
 export const IMPORT_KINDS = [...CATALOGUE_KINDS, 'partner', 'agentGroup', 'apiKey', 'signingSecret'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -51,7 +54,7 @@ export async function importWorld(deps: ImportWorldDeps, document: unknown, opts
   const now = deps.clock.now().toISOString();
   const content = worldCatalogue(doc);
   const [stored, tenants] = await Promise.all([deps.catalogue.load(refsOf(content)), planTenants(deps, doc, now)]);
-  const diff = diffCatalogue(stored, content, now);
+  const diff = diffCatalogue(stored, content, now, opts.dayMode ?? 'replace');
 
   await deps.catalogue.save(diff.writes);
   await applyTenants(deps, tenants);
@@ -75,13 +78,17 @@ async function lookUpExternal(deps: ImportWorldDeps, doc: WorldDocument): Promis
     const hits = await Promise.all(ids.map(async (id) => ((await get(id)) ? id : undefined)));
     return new Set(hits.filter((id): id is string => id !== undefined));
   };
-  const [channels, partners, agentGroups, plans] = await Promise.all([
+  const defined = new Set(doc.catalogue.listings.flatMap((l) => l.properties.map((p) => p.id)));
+  const named = [...new Set([...doc.catalogue.inventory, ...doc.catalogue.rates].map((r) => r.propertyId).filter((id) => !defined.has(id)))];
+  const [channels, partners, agentGroups, plans, properties] = await Promise.all([
     found(ext.channels, (id) => deps.catalogue.getChannel(id)),
     found(ext.partners, (id) => deps.tenants.getPartner(id)),
     found(ext.agentGroups, (id) => deps.tenants.getAgentGroup(id)),
     deps.catalogue.getCancellationPlans(ext.cancellationPlans),
+    Promise.all(named.map((id) => deps.catalogue.getProperty(id))),
   ]);
-  return { channels, partners, agentGroups, cancellationPlans: new Set(plans.map((p) => p.planId)) };
+  const storedProperties = new Map(properties.flatMap((p) => (p ? [[p.id, { quantity: p.quantity, applicableAdult: p.applicableAdult }] as const] : [])));
+  return { channels, partners, agentGroups, cancellationPlans: new Set(plans.map((p) => p.planId)), properties: storedProperties };
 }
 
 type Count = { written: number; unchanged: number };

@@ -238,6 +238,14 @@ export class DynamoCatalogueStore implements CatalogueStore {
     return { listing, properties: found.properties, meals: found.meals, vas: found.vas, simulator: found.simulators[0] };
   }
 
+  async getProperty(propertyId: string): Promise<Stored<Property> | undefined> {
+    const out = await this.db.send(
+      new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK } }),
+    );
+    const item = out.Items?.[0];
+    return item ? strip<Stored<Property>>(item) : undefined;
+  }
+
   async listingIdOfProperty(propertyId: string): Promise<string | undefined> {
     const out = await this.db.send(
       new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK } }),
