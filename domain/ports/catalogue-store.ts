@@ -4,6 +4,7 @@ import type { CancellationPlan } from '../catalogue/cancellation.ts';
 import type { CatalogueRefs, StoredCatalogue } from '../catalogue/catalogue-diff.ts';
 import type { Channel } from '../catalogue/channel.ts';
 import type { PropertyMonth } from '../catalogue/day.ts';
+import type { ListingView } from './catalogue-reader.ts';
 import type { GstRegistration, GstSlabTable } from '../catalogue/gst.ts';
 import type { Listing } from '../catalogue/listing.ts';
 import type { BankOffer } from '../catalogue/offers.ts';
@@ -28,6 +29,12 @@ export interface CatalogueStore {
   save(writes: StoredCatalogue): Promise<void>;
 
   getListing(listingId: string): Promise<ListingBundle | undefined>;
+  /** Read model: listings with their properties, in the order given; unknown ids left out. */
+  getListingViews(listingIds: readonly string[]): Promise<ListingView[]>;
+  /** The listing of each property; unknown properties are absent. */
+  getPropertyOwners(propertyIds: readonly string[]): Promise<Map<string, string>>;
+  /** Exactly these property months; months never written are absent. */
+  getMonths(refs: readonly { propertyId: string; month: string }[]): Promise<PropertyMonth[]>;
   /** A property by its id alone (GSI2), whichever listing it is under. */
   getProperty(propertyId: string): Promise<Stored<Property> | undefined>;
   /** The listing a property belongs to. */

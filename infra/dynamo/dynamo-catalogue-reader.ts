@@ -8,26 +8,15 @@ import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI2 } from './table.ts';
 
-/** Requests in flight at once for per-listing and per-property reads. */
-const PARALLEL = 16;
-
-async function mapLimited<T, R>(items: readonly T[], run: (t: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await run(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-  return out;
-}
+const nextMonth = (yyyyMm: string): string => {
+  const [y, m] = yyyyMm.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+};
 
 /**
  * Catalogue reads for `/api` and `/v1`. The channel's distribution rows are one Query
- * (ids only); listing views are one Query per listing partition (listing and properties
- * live there); a property's days are one Query per property over its month items.
+ * (ids only); listing views, property owners and property months are BatchGets of
+ * exactly the items needed (100 keys a call, 16 calls in flight).
  */
 export class DynamoCatalogueReader implements CatalogueReader {
   constructor(
@@ -47,23 +36,18 @@ export class DynamoCatalogueReader implements CatalogueReader {
     return items.map((i) => String(i.SK).slice(SKPrefix.length));
   }
 
-  async listingViews(listingIds: readonly string[]): Promise<ListingView[]> {
-    const bundles = await mapLimited(listingIds, (id) => this.store.getListing(id));
-    return bundles.flatMap((b) => (b ? [{ listing: b.listing, properties: b.properties }] : []));
+  listingViews(listingIds: readonly string[]): Promise<ListingView[]> {
+    return this.store.getListingViews(listingIds);
   }
 
-  async listingsOfProperties(propertyIds: readonly string[]): Promise<Map<string, string>> {
-    const owners = await mapLimited(propertyIds, (id) => this.store.listingIdOfProperty(id));
-    const out = new Map<string, string>();
-    propertyIds.forEach((id, i) => {
-      const owner = owners[i];
-      if (owner) out.set(id, owner);
-    });
-    return out;
+  listingsOfProperties(propertyIds: readonly string[]): Promise<Map<string, string>> {
+    return this.store.getPropertyOwners(propertyIds);
   }
 
-  async propertyMonths(propertyIds: readonly string[], fromMonth: string, toMonth: string): Promise<PropertyMonth[]> {
-    return (await mapLimited(propertyIds, (id) => this.store.getPropertyMonths(id, fromMonth, toMonth))).flat();
+  propertyMonths(propertyIds: readonly string[], fromMonth: string, toMonth: string): Promise<PropertyMonth[]> {
+    const months: string[] = [];
+    for (let m = fromMonth; m <= toMonth; m = nextMonth(m)) months.push(m);
+    return this.store.getMonths(propertyIds.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))));
   }
 
   channel(channelId: string): Promise<Stored<Channel> | undefined> {

@@ -11,6 +11,7 @@ import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
+import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore, ListingBundle } from '../../domain/ports/catalogue-store.ts';
 import { apiKeyItem } from './dynamo-tenant-directory.ts';
 import { keys, type Key } from './keys.ts';
@@ -96,6 +97,8 @@ const dayFromAttributes = (a: DayAttributes): StoredDay => ({
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
 });
+
+const listingViewItem = (v: ListingView): Item => ({ ...keys.listingView(v.listing.id), entity: 'ListingView', listingId: v.listing.id, listing: v.listing, properties: v.properties });
 
 export const catalogueItems = {
   listing: (l: Stored<Listing>): Item => ({ ...keys.listing(l.id), entity: ENTITY.listing, ...l }),
@@ -226,8 +229,45 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   async save(writes: StoredCatalogue): Promise<void> {
     const { first, last } = itemsOfWrites(writes);
-    await this.batchPut(first);
+    await this.batchPut([...first, ...writes.properties.map((p) => ({ ...keys.propertyOwner(p.id), entity: 'PropertyOwner', propertyId: p.id, listingId: p.listingId }))]);
+    // Views are rebuilt from what is now stored, after the records they summarise and before the feed points at them.
+    const touched = [...new Set([...writes.listings.map((l) => l.id), ...writes.properties.map((p) => p.listingId)])];
+    await this.batchPut((await this.readViewsFromSource(touched)).map(listingViewItem));
     await this.batchPut(last);
+  }
+
+  /** Listing views of these listings, in the order given; listings not stored are left out. */
+  async getListingViews(listingIds: readonly string[]): Promise<ListingView[]> {
+    const items = await this.batchGet(listingIds.map(keys.listingView), false);
+    const byId = new Map(items.map((i) => [String(i.listingId), { listing: i.listing, properties: i.properties } as ListingView]));
+    const missing = listingIds.filter((id) => !byId.has(id));
+    for (const v of await this.readViewsFromSource(missing)) byId.set(v.listing.id, v);
+    return listingIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  /** Listing of each property; properties not stored are absent. */
+  async getPropertyOwners(propertyIds: readonly string[]): Promise<Map<string, string>> {
+    const items = await this.batchGet(propertyIds.map(keys.propertyOwner), false);
+    const owners = new Map(items.map((i) => [String(i.propertyId), String(i.listingId)]));
+    await Promise.all(
+      propertyIds
+        .filter((id) => !owners.has(id))
+        .map(async (id) => {
+          const owner = await this.listingIdOfProperty(id);
+          if (owner) owners.set(id, owner);
+        }),
+    );
+    return owners;
+  }
+
+  /** Exactly these month items (property × yyyy-mm), batched; months never written are absent. */
+  async getMonths(refs: readonly { propertyId: string; month: string }[]): Promise<PropertyMonth[]> {
+    return (await this.batchGet(refs.map((r) => keys.propertyMonth(r.propertyId, r.month)), false)).map(monthFromItem);
+  }
+
+  private async readViewsFromSource(listingIds: readonly string[]): Promise<ListingView[]> {
+    const bundles = await Promise.all(listingIds.map((id) => this.getListing(id)));
+    return bundles.flatMap((b) => (b ? [{ listing: b.listing, properties: [...b.properties].sort((x, y) => x.id.localeCompare(y.id)) }] : []));
   }
 
   async getListing(listingId: string): Promise<ListingBundle | undefined> {
@@ -311,14 +351,14 @@ export class DynamoCatalogueStore implements CatalogueStore {
     await this.db.send(new PutCommand({ TableName: this.table, Item: apiKeyItem(record) }));
   }
 
-  private async batchGet(keyList: readonly Key[]): Promise<Item[]> {
+  private async batchGet(keyList: readonly Key[], consistent = true): Promise<Item[]> {
     const found: Item[] = [];
     await inParallel(chunks(keyList, BATCH_GET_MAX), PARALLEL_BATCHES, async (batch) => {
       let pending: Record<string, unknown>[] = batch.map((k) => ({ PK: k.PK, SK: k.SK }));
       for (let attempt = 0; pending.length; attempt++) {
         if (attempt >= MAX_BATCH_ATTEMPTS) throw new Error(`BatchGet left ${pending.length} keys unprocessed after ${MAX_BATCH_ATTEMPTS} attempts`);
         if (attempt > 0) await pause(attempt);
-        const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
+        const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: consistent } } }));
         found.push(...(out.Responses?.[this.table] ?? []));
         pending = out.UnprocessedKeys?.[this.table]?.Keys ?? [];
       }

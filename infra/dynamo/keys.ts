@@ -36,6 +36,10 @@ export const keys = {
   meal: (listingId: string, mealId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `MEAL#${mealId}` }),
   vas: (listingId: string, vasId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `VAS#${vasId}` }),
   simulator: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'SIMULATOR' }),
+  /** Read model: the listing with its properties in one item, so a page of listings is one BatchGet. */
+  listingView: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'VIEW' }),
+  /** Which listing a property is under, BatchGet-able (GSI2 answers the same one Query at a time). */
+  propertyOwner: (propertyId: string): Key => ({ PK: `PROPERTY#${propertyId}`, SK: 'OWNER' }),
 
   propertyMonth: (propertyId: string, month: string): Key => ({ PK: `PROPERTY#${propertyId}`, SK: `MONTH#${month}` }),
 

@@ -94,7 +94,7 @@ describe('GET /api/inventories', () => {
     [`from=2027-02-30`, 'from'],
     [`to=tomorrow`, 'to'],
     [`listingIds=${Array.from({ length: 101 }, (_, i) => `l${i}`).join(',')}`, 'listingIds'],
-    [`propertyIds=a,,b`, 'propertyIds'],
+    [`propertyIds=a,,b`, 'propertyIds[1]'],
     [`listingId=x`, 'listingId'],
   ])('rejects %s with a 400 naming %s', async (qs, param) => {
     const res = await call('GET', `/api/inventories?${qs}`, { key: fx.partnerA.apiKey });

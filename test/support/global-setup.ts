@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
     await provisionTable(dynamo.endpoint, tableName);
     const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
-    const extra = { LOG_LEVEL: 'ERROR', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000' };
+    const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000' };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
