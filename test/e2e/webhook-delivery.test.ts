@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueEvent } from '../../domain/deliveries/catalogue-event.ts';
 import { publishCatalogueEvents } from '../../domain/deliveries/publish-catalogue-events.ts';
 import { deliveryDeps } from '../../infra/container.ts';
-import { call, newPartner, testServices, uniqueId, type PartnerFixture } from '../support/stack.ts';
+import { call, newPartner, stack, testServices, uniqueId, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/webhook-receiver.ts';
 
 /*
@@ -378,5 +378,14 @@ describe('GET /api/changes', () => {
 
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
+  });
+});
+
+describe('Sweeper', () => {
+  it('can be invoked by hand through the offline Lambda port', async () => {
+    const res = await fetch(`http://127.0.0.1:${stack().lambdaPort}/2015-03-31/functions/partner-distribution-test-sweepDeliveries/invocations`, { method: 'POST', body: '{}' });
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ requeued: expect.any(Number), abandoned: expect.any(Number), notQueued: 0 });
   });
 });
