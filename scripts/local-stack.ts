@@ -146,12 +146,16 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
   try {
     const urls: Record<string, string> = {};
     for (const name of names) {
-      const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+      // A FIFO queue's dead-letter queue must be FIFO too, and both names end in .fifo.
+      const fifo = name.endsWith('.fifo');
+      const fifoAttributes = fifo ? { FifoQueue: 'true', ContentBasedDeduplication: 'true' } : {};
+      const dlqName = fifo ? `${name.slice(0, -'.fifo'.length)}-dlq.fifo` : `${name}-dlq`;
+      const dlq = await client.send(new CreateQueueCommand({ QueueName: dlqName, Attributes: fifoAttributes }));
       const dlqArn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
       const queue = await client.send(
         new CreateQueueCommand({
           QueueName: name,
-          Attributes: { VisibilityTimeout: '360', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }) },
+          Attributes: { ...fifoAttributes, VisibilityTimeout: '360', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }) },
         }),
       );
       urls[name] = queue.QueueUrl!;
@@ -161,6 +165,9 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
     client.destroy();
   }
 }
+
+/** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
+export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;
 
 export const randomKey = (): string => randomBytes(32).toString('base64');
 

@@ -1,10 +1,12 @@
 import type { TestProject } from 'vitest/node';
-import { javaProblem, provisionQueues, provisionTable, serviceEnv, startDynamoLocal, startFauxqs, startOffline, webhookQueueName } from '../../scripts/local-stack.ts';
+import { javaProblem, provisionQueues, provisionTable, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
   readonly baseUrl: string;
   readonly lambdaPort: number;
+  /** The catalogue sync queue in fauxqs, consumed by the sync worker under offline. */
+  readonly syncQueueUrl: string;
 }
 
 declare module 'vitest' {
@@ -25,14 +27,14 @@ export default async function setup(project: TestProject) {
     started.push(dynamo, queues);
     const tableName = 'pds-test';
     await provisionTable(dynamo.endpoint, tableName);
-    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test')]);
+    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
     const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000' };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]! });
   } catch (err) {
     await teardown();
     throw err;
