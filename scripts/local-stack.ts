@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { tableDefinition, TTL_ATTRIBUTE } from '../infra/dynamo/table.ts';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -163,6 +164,21 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
     return urls;
   } finally {
     client.destroy();
+  }
+}
+
+/** The invoice bucket's name on a local or test stage (the cloud adds the account id). */
+export const invoiceBucketName = (stage: string): string => `partner-distribution-${stage}-invoices`;
+
+/** Creates the bucket in fauxqs's S3 if it is not there yet. */
+export async function provisionBucket(endpoint: string, name: string): Promise<void> {
+  const s3 = new S3Client({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS, forcePathStyle: true });
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: name })).catch((err: { name?: string }) => {
+      if (err.name !== 'BucketAlreadyOwnedByYou' && err.name !== 'BucketAlreadyExists') throw err;
+    });
+  } finally {
+    s3.destroy();
   }
 }
 

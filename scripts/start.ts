@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { javaProblem, provisionQueues, provisionTable, webhookQueueName, syncQueueName, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
+import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, webhookQueueName, syncQueueName, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local and fauxqs (SQS + S3)
@@ -55,6 +55,7 @@ try {
   console.log(`✓ DynamoDB Local ${dynamo.endpoint}, fauxqs (SQS + S3) ${queues.endpoint}`);
 
   await provisionTable(dynamo.endpoint, TABLE);
+  await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
   const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE)]);
   const env = serviceEnv({ stage: STAGE, tableName: TABLE, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]! } });
   mkdirSync(join(ROOT, '.local'), { recursive: true });

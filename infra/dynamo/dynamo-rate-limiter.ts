@@ -9,7 +9,9 @@ import { keys } from './keys.ts';
  *   tat < now                     bucket full (idle): restart from now         → REFILL
  *   now ≤ tat ≤ now + τ           tokens left: push tat one interval later     → SPEND
  *   tat > now + τ                 empty: refuse, tat unchanged
- * Each write is atomic, so racing instances never hand out the same token twice.
+ * Each write is atomic, so racing instances never hand out the same token twice. Every
+ * write also records the writer's clock (`seen`), so a request stamped a few ms before a
+ * concurrent refill can be decided at that observed time rather than refused early.
  */
 const SPEND = 'tat BETWEEN :now AND :ceiling';
 const REFILL = 'attribute_not_exists(tat) OR tat < :now';
@@ -25,21 +27,31 @@ export class DynamoRateLimiter implements RateLimiter {
 
   async consume(bucketId: string, policy: BucketPolicy, now: number): Promise<RateDecision> {
     const t = intervalMs(policy);
+    let at = now;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl', SPEND, {
-        ':now': now,
-        ':ceiling': now + toleranceMs(policy),
+      const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl, seen = :now', SPEND, {
+        ':now': at,
+        ':ceiling': at + toleranceMs(policy),
         ':t': t,
-      }, now);
-      if (spent.ok) return allowed(policy, spent.tat, now);
-      if (spent.tat !== undefined && spent.tat >= now) return denied(policy, spent.tat, now);
+      }, at);
+      if (spent.ok) return allowed(policy, spent.tat, at);
+      if (spent.tat !== undefined && spent.tat >= at) {
+        // Concurrent requests read slightly different clocks. When a later-stamped request
+        // refilled the bucket, this one would pass as of that writer's reading — a time
+        // that has already happened — so decide it there instead of refusing it early.
+        if (spent.seen !== undefined && spent.seen > at && spent.tat - toleranceMs(policy) <= spent.seen) {
+          at = spent.seen;
+          continue;
+        }
+        return denied(policy, spent.tat, at);
+      }
 
-      const refilled = await this.write(bucketId, 'SET tat = :fresh, expiresAt = :ttl', REFILL, { ':now': now, ':fresh': now + t }, now);
-      if (refilled.ok) return allowed(policy, refilled.tat, now);
+      const refilled = await this.write(bucketId, 'SET tat = :fresh, expiresAt = :ttl, seen = :now', REFILL, { ':now': at, ':fresh': at + t }, at);
+      if (refilled.ok) return allowed(policy, refilled.tat, at);
       // Another instance refilled between our two writes: spend from its bucket instead.
     }
     // Sustained contention on one credential: refuse rather than admit unaccounted requests.
-    return denied(policy, now + toleranceMs(policy) + t, now);
+    return denied(policy, at + toleranceMs(policy) + t, at);
   }
 
   private async write(
@@ -48,7 +60,7 @@ export class DynamoRateLimiter implements RateLimiter {
     condition: string,
     values: Record<string, number>,
     now: number,
-  ): Promise<{ ok: true; tat: number } | { ok: false; tat: number | undefined }> {
+  ): Promise<{ ok: true; tat: number } | { ok: false; tat: number | undefined; seen: number | undefined }> {
     try {
       const out = await this.db.send(
         new UpdateCommand({
@@ -65,7 +77,8 @@ export class DynamoRateLimiter implements RateLimiter {
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       const old = (err as { Item?: Record<string, { N?: string }> }).Item;
-      return { ok: false, tat: old?.tat?.N !== undefined ? Number(old.tat.N) : undefined };
+      const num = (a: { N?: string } | undefined) => (a?.N !== undefined ? Number(a.N) : undefined);
+      return { ok: false, tat: num(old?.tat), seen: num(old?.seen) };
     }
   }
 }

@@ -160,4 +160,25 @@ describe('Rate limiting', () => {
       expect(header(res, 'x-ratelimit-remaining')).toBe(0);
     }
   });
+
+  it('refuses a burst past 100 with 429s carrying the spec body, whatever the machine speed', { timeout: 120_000 }, async () => {
+    // prepare: the default burst of 100, but one token back only every 10 s, so refill cannot hide the surplus
+    const p = await newPartner({ rateLimit: { perMinute: 6, burst: BURST } });
+
+    // act
+    const { responses, elapsedMs } = await burst(110, () => call('GET', '/api/ping', { key: p.apiKey }), 16);
+
+    // assess
+    const refill = Math.floor(elapsedMs / 10_000);
+    const throttled = responses.filter((r) => r.status === 429);
+    expect(responses.filter((r) => r.status === 200).length).toBeLessThanOrEqual(BURST + refill);
+    expect(throttled.length).toBeGreaterThanOrEqual(10 - refill);
+    expect(throttled.length).toBeGreaterThan(0);
+    for (const res of throttled) {
+      expect(Object.keys(res.body as object).sort()).toEqual(['code', 'error', 'message', 'path', 'status', 'timestamp']);
+      expect(res.body).toMatchObject({ status: 429, error: 'Too Many Requests', path: '/api/ping', code: 'RATE_LIMITED' });
+      expect(header(res, 'retry-after')).toBeGreaterThanOrEqual(1);
+      expect(header(res, 'x-ratelimit-limit')).toBe(6);
+    }
+  });
 });

@@ -105,4 +105,24 @@ describe('DynamoRateLimiter', () => {
     // assess
     expect(later).toMatchObject({ allowed: true, remaining: 2, tat: now + 61_000 });
   });
+
+  it('admits the last token to a request stamped just before a concurrent refill, and nothing beyond it', async () => {
+    // prepare: two tokens a minute; a request stamped 50 ms later refills the fresh bucket first
+    const limiter = testServices().rateLimiter;
+    const bucket = `skew-${randomUUID()}`;
+    const policy: BucketPolicy = { perMinute: 1, burst: 2 };
+    const t0 = Date.now();
+    const later = await limiter.consume(bucket, policy, t0 + 50);
+
+    // act: two requests whose own clocks read t0
+    const earlier = await limiter.consume(bucket, policy, t0);
+    const beyond = await limiter.consume(bucket, policy, t0);
+
+    // assess: the second token is granted (as of the observed t0 + 50), the third is not
+    expect(later.allowed).toBe(true);
+    expect(earlier.allowed).toBe(true);
+    expect(earlier.remaining).toBe(0);
+    expect(beyond.allowed).toBe(false);
+  });
 });
+

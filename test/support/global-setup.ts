@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { javaProblem, provisionQueues, provisionTable, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName } from '../../scripts/local-stack.ts';
+import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
@@ -27,6 +27,7 @@ export default async function setup(project: TestProject) {
     started.push(dynamo, queues);
     const tableName = 'pds-test';
     await provisionTable(dynamo.endpoint, tableName);
+    await provisionBucket(queues.endpoint, invoiceBucketName('test'));
     const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
     const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000' };
