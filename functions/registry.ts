@@ -1,5 +1,6 @@
 import type { RouteSpec } from './http/route.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
+import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
 import {
@@ -32,4 +33,8 @@ export const ROUTES: readonly RouteSpec[] = [
   listWebhookDeliveriesRoute,
   resendWebhookDeliveryRoute,
   listChangesRoute,
+  previewOrderRoute,
+  createOrderRoute,
+  getOrderRoute,
+  repriceOrderRoute,
 ];

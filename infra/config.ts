@@ -51,6 +51,7 @@ export const EnvSchema = v.object({
   TIME_SCALE: positiveNumber(1),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   WEBHOOK_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  ORDER_VALIDITY_MINUTES: positiveInt(30),
 });
 
 export interface Config {
@@ -69,6 +70,8 @@ export interface Config {
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** The delivery queue (catalogue webhooks); absent for tools that never queue a delivery, which then fail on first use. */
   readonly webhookQueueUrl?: string;
+  /** An order's courtesy window: validUntil = createdAt (or the last reprice) + this. */
+  readonly orderValidityMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -106,6 +109,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     timeScale: e.TIME_SCALE,
     logLevel: e.LOG_LEVEL,
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
+    orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
   };
 }
 

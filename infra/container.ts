@@ -6,6 +6,9 @@ import type { IdGenerator } from '../domain/ports/ids.ts';
 import type { SecretSealer } from '../domain/ports/key-minter.ts';
 import type { UrlGuard } from '../domain/ports/url-guard.ts';
 import type { WebhookStore } from '../domain/ports/webhook-store.ts';
+import type { OrderStore } from '../domain/ports/order-store.ts';
+import type { OrderDeps } from '../domain/orders/manage-orders.ts';
+import { DynamoOrderStore } from './dynamo/dynamo-order-store.ts';
 import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
 import { config, type Config } from './config.ts';
@@ -53,6 +56,7 @@ export interface Services {
   readonly deliveryQueue: DeliveryQueue;
   readonly webhookTransport: WebhookTransport;
   readonly cursors: CursorCodec;
+  readonly orders: OrderStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -78,6 +82,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     deliveryQueue: new SqsDeliveryQueue(createSqsClient(cfg), cfg.webhookQueueUrl),
     webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
     cursors: hmacCursorCodec(cfg.cursorKey),
+    orders: new DynamoOrderStore(db, cfg.tableName),
   };
 }
 
@@ -113,6 +118,11 @@ export function syncDeps(svc: Services): SyncDeps {
     listingOfProperty: (propertyId) => svc.catalogue.listingIdOfProperty(propertyId),
     publish: (events) => publishCatalogueEvents(deliveries, events),
   };
+}
+
+/** What the order endpoints need: catalogue reads, the order store, clock, ids and the courtesy window. */
+export function orderDeps(svc: Services): OrderDeps {
+  return { catalogue: svc.catalogue, clock: svc.clock, orders: svc.orders, ids: svc.ids, orderValidityMinutes: svc.config.orderValidityMinutes };
 }
 
 let cached: Services | undefined;

@@ -17,6 +17,8 @@ export const keys = {
   allAgentGroups: () => ({ GSI1PK: 'GROUPS' }),
   agentGroupsOfPartnerPrefix: (partnerId: string) => `${partnerId}#`,
   callbackSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET' }),
+  /** An order lives in its group's partition, so tenancy is part of the key. */
+  order: (agentGroupId: string, orderId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `ORDER#${orderId}` }),
 
   apiKey: (keyHash: string): Key => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   apiKeyOwnerIndex: (ownerKind: string, ownerId: string, createdAt: string, keyId: string) => ({

@@ -1,0 +1,37 @@
+import { MAX_RATE_ADJUSTMENT_PERCENT } from '../catalogue/channel.ts';
+import type { PricedOrder, PricingContext } from '../pricing/index.ts';
+
+/**
+ * Sandbox scenarios a partner can ask for on non-production stages (docs/sandbox.md), so
+ * an integration can rehearse the answers it will rarely meet in production.
+ */
+export const SANDBOX_SCENARIOS = ['price-moved', 'sold-out'] as const;
+export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
+
+export const isSandboxScenario = (value: string): value is SandboxScenario => (SANDBOX_SCENARIOS as readonly string[]).includes(value);
+
+/**
+ * How far `price-moved` moves the channel's rates, in whole percent. Moving the rates, not
+ * the total, keeps every summary identity true: the order is priced exactly as if the
+ * catalogue had changed between two quotes.
+ */
+export const SANDBOX_PRICE_MOVE_PERCENT = 1;
+
+/**
+ * The context a scenario prices against: `price-moved` raises every base rate by
+ * SANDBOX_PRICE_MOVE_PERCENT (lowers it when the channel is already at the highest
+ * adjustment), so grandTotal differs from a real pricing whenever the stay has a rate.
+ * This is the one place the move is applied.
+ */
+export function scenarioContext(context: PricingContext, scenario: SandboxScenario | undefined): PricingContext {
+  if (scenario !== 'price-moved') return context;
+  const current = context.channel.rateAdjustmentPercent;
+  const moved = current + SANDBOX_PRICE_MOVE_PERCENT <= MAX_RATE_ADJUSTMENT_PERCENT ? current + SANDBOX_PRICE_MOVE_PERCENT : current - SANDBOX_PRICE_MOVE_PERCENT;
+  return { ...context, channel: { ...context.channel, rateAdjustmentPercent: moved } };
+}
+
+/** `sold-out` marks every item sold out; the amounts stay those of a real pricing. */
+export function scenarioResult(priced: PricedOrder, scenario: SandboxScenario | undefined): PricedOrder {
+  if (scenario !== 'sold-out') return priced;
+  return { ...priced, items: priced.items.map((item) => ({ ...item, soldOut: true })) };
+}

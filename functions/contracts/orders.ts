@@ -1,0 +1,193 @@
+import * as v from 'valibot';
+import { isCalendarDate } from '../../domain/catalogue/calendar.ts';
+import { MEAL_PLANS } from '../../domain/catalogue/day.ts';
+import { DISCOUNT_TYPES } from '../../domain/catalogue/offers.ts';
+import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
+import { MAX_ADD_ON_QUANTITY, MAX_STAY_NIGHTS, MAX_UNITS_PER_PROPERTY } from '../../domain/pricing/index.ts';
+import { defineRoute } from '../http/route.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+
+const TAG = ['Orders'];
+
+/** Limits of the order body. Pricing enforces capacity; these only bound what one request may carry. */
+export const ORDER_LIMITS = {
+  /** Per guest count (adults, children, infants, and a meal's adults and children). */
+  guests: 100,
+  /** Entries in selectedProperties, meals and vas. */
+  selections: 50,
+  /** Dates in one meal or service selection: every date from check-in to check-out. */
+  dates: MAX_STAY_NIGHTS + 1,
+  externalRef: 100,
+  id: 100,
+  bankOfferCode: 32,
+} as const;
+
+const Id = (what: string) => v.pipe(v.string(), v.minLength(1, `must be a non-empty ${what} id.`), v.maxLength(ORDER_LIMITS.id, `must be at most ${ORDER_LIMITS.id} characters.`));
+const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, 'must be a calendar date (yyyy-mm-dd).'));
+const count = (min: number, max: number) => v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
+const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
+
+export const SelectedPropertySchema = v.strictObject({
+  propertyId: Id('property'),
+  quantity: v.pipe(count(1, MAX_UNITS_PER_PROPERTY), v.description(`Units of this property, 1–${MAX_UNITS_PER_PROPERTY}.`)),
+});
+
+export const MealSelectionSchema = v.strictObject({
+  mealId: Id('meal'),
+  dates: v.optional(v.pipe(list(DateSchema, ORDER_LIMITS.dates), v.description('checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates.'))),
+  unsureOfDates: v.optional(v.pipe(v.boolean(), v.description('Serve on every night of the stay.'))),
+  adults: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default: every adult of the order.'))),
+  children: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default: every child of the order.'))),
+  chefOnCall: v.optional(v.boolean()),
+});
+
+export const VasSelectionSchema = v.strictObject({
+  vasId: Id('service'),
+  variantId: Id('variant'),
+  dates: v.optional(list(DateSchema, ORDER_LIMITS.dates)),
+  unsureOfDates: v.optional(v.boolean()),
+  quantity: v.optional(v.pipe(count(0, MAX_ADD_ON_QUANTITY), v.description(`Default 1; 0–${MAX_ADD_ON_QUANTITY}.`))),
+  dateQuantities: v.optional(list(v.strictObject({ date: DateSchema, quantity: count(0, MAX_ADD_ON_QUANTITY) }), ORDER_LIMITS.dates)),
+});
+
+/** The body of POST /v1/orders and POST /v1/orders/preview. Unknown fields are refused by name. */
+export const OrderBodySchema = v.pipe(
+  v.strictObject({
+    listingId: v.pipe(Id('listing'), v.description('A listing sold on your channel; any other id is a 400 naming listingId.')),
+    checkIn: v.pipe(DateSchema, v.description('Today (India) or later.')),
+    checkOut: v.pipe(DateSchema, v.description(`After checkIn; at most ${MAX_STAY_NIGHTS} nights.`)),
+    adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('Default 1.'))),
+    children: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default 0.'))),
+    infants: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default 0; free and outside capacity.'))),
+    selectedProperties: v.optional(v.pipe(list(SelectedPropertySchema, ORDER_LIMITS.selections), v.description('Omit or empty for a listing-level booking: the units are chosen for the party.'))),
+    mealPlan: v.optional(v.pipe(v.picklist(MEAL_PLANS, `must be one of ${MEAL_PLANS.join(', ')}.`), v.description('Our extension: the occupancy rate plan; default EP (room only).'))),
+    meals: v.optional(list(MealSelectionSchema, ORDER_LIMITS.selections)),
+    vas: v.optional(list(VasSelectionSchema, ORDER_LIMITS.selections)),
+    bankOfferCode: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1, 'must not be empty.'),
+        v.maxLength(ORDER_LIMITS.bankOfferCode, `must be at most ${ORDER_LIMITS.bankOfferCode} characters.`),
+        v.description('An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400.'),
+      ),
+    ),
+    applyBestBankOffer: v.optional(v.pipe(v.boolean(), v.description('Pick the richest eligible offer on your channel; none eligible: no offer, no error.'))),
+    cancellationPlanId: v.optional(v.pipe(Id('cancellation plan'), v.description("One of the listing's plans; default its default plan."))),
+    externalRef: v.optional(
+      v.pipe(v.string(), v.maxLength(ORDER_LIMITS.externalRef, `must be at most ${ORDER_LIMITS.externalRef} characters.`), v.description('Display name only; never used for lookup.')),
+    ),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['checkIn'], ['checkOut']],
+      (b) => b.checkOut > b.checkIn,
+      'must be after checkIn.',
+    ),
+    ['checkOut'],
+  ),
+);
+export type OrderBody = v.InferOutput<typeof OrderBodySchema>;
+
+export const OrderIdParamsSchema = v.object({ orderId: v.pipe(v.string(), v.uuid('must be a UUID.')) });
+
+const Money = v.pipe(v.number(), v.description('Rupees, at most two decimals.'));
+
+export const ItemSchema = v.object({
+  listingId: v.string(),
+  checkIn: v.string(),
+  checkOut: v.string(),
+  nights: v.pipe(v.number(), v.integer()),
+  soldOut: v.pipe(v.boolean(), v.description('A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused.')),
+  itemSubtotal: Money,
+  cancellationPlanId: v.string(),
+  cancellationPlanDiscount: Money,
+  cancellationPolicy: v.array(v.object({ cancelBy: v.string(), refundPercentage: v.number(), label: v.string() })),
+});
+
+export const BankOfferResultSchema = v.object({
+  code: v.string(),
+  title: v.string(),
+  discountType: v.picklist(DISCOUNT_TYPES),
+  discount: Money,
+  applied: v.boolean(),
+  reason: v.string(),
+});
+
+export const SummarySchema = v.object({
+  baseSubtotal: Money,
+  mealsSubtotal: Money,
+  vasSubtotal: Money,
+  cancellationPlanDiscount: Money,
+  stayAfterCancellationPlan: Money,
+  bankOffer: v.nullable(BankOfferResultSchema),
+  priceAfterBankOffer: Money,
+  offersDiscount: Money,
+  taxableSubtotal: Money,
+  gst: Money,
+  grandTotal: Money,
+});
+
+const pricedFields = { currency: v.pipe(v.string(), v.description('ISO 4217; INR.')), items: v.array(ItemSchema), summary: SummarySchema };
+
+/** The preview: an Order without orderId and validUntil. */
+export const OrderQuoteSchema = v.object(pricedFields);
+
+export const OrderSchema = v.object({
+  orderId: v.pipe(v.string(), v.uuid()),
+  validUntil: v.pipe(DateTimeSchema, v.description('Courtesy expiry of this price; no inventory is held.')),
+  ...pricedFields,
+});
+
+const SCENARIO_NOTE = `Sandbox stages only: header \`X-Test-Scenario\` (${SANDBOX_SCENARIOS.join(', ')}) forces a scenario (docs/sandbox.md); production ignores it.`;
+const NOT_FOUND = { 404: { description: 'No such order in your agent group (another group\'s order reads the same).', schema: ErrorBodySchema } };
+const NOT_PRICEABLE = {
+  409: { description: 'The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order.', schema: ErrorBodySchema },
+};
+
+export const previewOrderRoute = defineRoute({
+  operationId: 'previewOrder',
+  method: 'POST',
+  path: '/v1/orders/preview',
+  auth: 'v1',
+  summary: 'Price an order without creating it',
+  description: `Same body, pricing and refusals as POST /v1/orders; persists nothing (no order, ledger entry, credit authorization or hold). ${SCENARIO_NOTE}`,
+  tags: TAG,
+  body: OrderBodySchema,
+  responses: { 200: { description: 'The priced order, without orderId and validUntil.', schema: OrderQuoteSchema }, ...AUTHENTICATED_ERRORS },
+});
+
+export const createOrderRoute = defineRoute({
+  operationId: 'createOrder',
+  method: 'POST',
+  path: '/v1/orders',
+  auth: 'v1',
+  summary: 'Create and price an order',
+  description: `Prices through the same path as the preview (identical input, identical pricing fields) and stores the order for your agent group. No inventory is held. ${SCENARIO_NOTE}`,
+  tags: TAG,
+  body: OrderBodySchema,
+  responses: { 200: { description: 'The order.', schema: OrderSchema }, ...AUTHENTICATED_ERRORS },
+});
+
+export const getOrderRoute = defineRoute({
+  operationId: 'getOrder',
+  method: 'GET',
+  path: '/v1/orders/{orderId}',
+  auth: 'v1',
+  summary: "Read an order at today's price",
+  description: "Re-prices the stored request against today's catalogue and returns that price; stores nothing (validUntil is the stored one). POST …/reprice stores a re-confirmed price.",
+  tags: TAG,
+  params: OrderIdParamsSchema,
+  responses: { 200: { description: 'The order at its current price.', schema: OrderSchema }, ...NOT_FOUND, ...NOT_PRICEABLE, ...AUTHENTICATED_ERRORS },
+});
+
+export const repriceOrderRoute = defineRoute({
+  operationId: 'repriceOrder',
+  method: 'POST',
+  path: '/v1/orders/{orderId}/reprice',
+  auth: 'v1',
+  summary: 'Re-confirm an order against the current catalogue',
+  description: `No body. Re-prices the stored request, stores the new price and restarts the courtesy window (validUntil); holds no inventory. ${SCENARIO_NOTE}`,
+  tags: TAG,
+  params: OrderIdParamsSchema,
+  responses: { 200: { description: 'The order at its re-confirmed price.', schema: OrderSchema }, ...NOT_FOUND, ...NOT_PRICEABLE, ...AUTHENTICATED_ERRORS },
+});

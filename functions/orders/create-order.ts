@@ -1,0 +1,10 @@
+import { createOrder } from '../../domain/orders/manage-orders.ts';
+import { orderDeps } from '../../infra/container.ts';
+import { createOrderRoute } from '../contracts/orders.ts';
+import { endpoint } from '../http/endpoint.ts';
+import { orderCommand, orderJson, sandboxScenarioOf } from './order-json.ts';
+
+export const handler = endpoint(createOrderRoute, async ({ principal, body, services, event }) => ({
+  status: 200,
+  body: orderJson(await createOrder(orderDeps(services), principal, { ...orderCommand(body), scenario: sandboxScenarioOf(event, services.config) })),
+}));

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../domain/errors.ts';
+import { SANDBOX_PRICE_MOVE_PERCENT, scenarioContext, scenarioResult } from '../../domain/orders/sandbox-scenario.ts';
+import type { PricedOrder, PricingContext } from '../../domain/pricing/index.ts';
+import { sandboxScenarioOf } from '../../functions/orders/order-json.ts';
+import { parseConfig } from '../../infra/config.ts';
+
+const key32 = (): string => randomBytes(32).toString('base64');
+const configFor = (stage: string) => parseConfig({ STAGE: stage, TABLE_NAME: 't', CURSOR_KEY: key32(), SECRETS_KEY: key32() });
+const withHeader = (value: string | undefined) => ({ headers: value === undefined ? {} : { 'x-test-scenario': value } });
+
+describe('Function: sandboxScenarioOf', () => {
+  it.each(['price-moved', 'sold-out', 'no-such-scenario', ''])('ignores X-Test-Scenario %j entirely under a production configuration', (value) => {
+    // prepare
+    const production = configFor('prod');
+
+    // act
+    const scenario = sandboxScenarioOf(withHeader(value), production);
+
+    // assess
+    expect(production.isSandbox).toBe(false);
+    expect(scenario).toBeUndefined();
+  });
+
+  it.each(['price-moved', 'sold-out'] as const)('passes %s through on a sandbox stage', (value) => {
+    expect(sandboxScenarioOf(withHeader(value), configFor('test'))).toBe(value);
+  });
+
+  it('is undefined on a sandbox stage without the header', () => {
+    expect(sandboxScenarioOf(withHeader(undefined), configFor('local'))).toBeUndefined();
+  });
+
+  it('refuses an unknown value on a sandbox stage with a 400 naming X-Test-Scenario', () => {
+    // act
+    const attempt = () => sandboxScenarioOf(withHeader('half-price'), configFor('test'));
+
+    // assess
+    expect(attempt).toThrow(ValidationError);
+    expect(attempt).toThrow(expect.objectContaining({ param: 'X-Test-Scenario' }));
+  });
+});
+
+describe('Function: scenarioContext', () => {
+  const context = (rateAdjustmentPercent: number) => ({ channel: { channelId: 'c', name: 'C', rateAdjustmentPercent } }) as unknown as PricingContext;
+
+  it(`moves the channel's rates by ${SANDBOX_PRICE_MOVE_PERCENT} % for price-moved and leaves other scenarios alone`, () => {
+    expect(scenarioContext(context(-10), 'price-moved').channel.rateAdjustmentPercent).toBe(-10 + SANDBOX_PRICE_MOVE_PERCENT);
+    expect(scenarioContext(context(-10), 'sold-out').channel.rateAdjustmentPercent).toBe(-10);
+    expect(scenarioContext(context(-10), undefined).channel.rateAdjustmentPercent).toBe(-10);
+  });
+
+  it('moves the rates down when the channel is already at the highest adjustment', () => {
+    expect(scenarioContext(context(200), 'price-moved').channel.rateAdjustmentPercent).toBe(200 - SANDBOX_PRICE_MOVE_PERCENT);
+  });
+});
+
+describe('Function: scenarioResult', () => {
+  it('marks every item sold out for sold-out and changes no amount', () => {
+    // prepare
+    const priced = { currency: 'INR', items: [{ soldOut: false, itemSubtotal: 100 }, { soldOut: false, itemSubtotal: 200 }], summary: { grandTotal: 300 } } as unknown as PricedOrder;
+
+    // act
+    const soldOut = scenarioResult(priced, 'sold-out');
+
+    // assess
+    expect(soldOut.items).toEqual([{ soldOut: true, itemSubtotal: 100 }, { soldOut: true, itemSubtotal: 200 }]);
+    expect(soldOut.summary).toBe(priced.summary);
+    expect(scenarioResult(priced, 'price-moved')).toBe(priced);
+  });
+});
