@@ -35,8 +35,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Java 17+ is needed for DynamoDB Local; returns a message when it is missing or too old. */
-export function javaProblem(): string | undefined {
-  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+export function javaProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8', env });
   if (out.error) return 'Java was not found on PATH. DynamoDB Local needs Java 17 or newer (e.g. `apt-get install openjdk-17-jre-headless`).';
   const match = /version "(\d+)/.exec(`${out.stderr}${out.stdout}`);
   const major = Number(match?.[1] ?? 0);
