@@ -1,0 +1,296 @@
+import type { Badge, Usp } from '../catalogue/listing.ts';
+import type { CancellationPlan, PlanType } from '../catalogue/cancellation.ts';
+import type { BankOffer } from '../catalogue/offers.ts';
+import { ValidationError } from '../errors.ts';
+import type { Minor } from '../money.ts';
+import type { ListingView } from '../ports/catalogue-reader.ts';
+import type { Clock } from '../ports/clock.ts';
+import { cancellationPolicy, offerIneligibility, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
+import type { AgentGroupPrincipal } from '../principal.ts';
+import { indiaToday } from '../reads/date-window.ts';
+import { groupPrice, MAX_COMBINED_GROUPS, planGroups } from './combine.ts';
+import { proximityLabel } from './geo.ts';
+import { capacityOf, daysOf, holds, offerFor, openUnits, priceListing, stayMonths, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
+import { compareOffers, listingFigures, matchesStatic, pageOf, withinPrice } from './rank.ts';
+import type { SearchCatalogue } from './search-catalogue.ts';
+import { parseSearchQuery, type RawParam, type SearchQuery, type Selection } from './search-query.ts';
+
+export interface SearchDeps {
+  readonly catalogue: SearchCatalogue;
+  readonly clock: Clock;
+}
+
+export interface SearchBody {
+  readonly rawParams: readonly RawParam[];
+  readonly selections?: readonly Selection[];
+  readonly selectedCancellationPlanId?: string;
+}
+
+/** One cancellation plan of a listing, priced for this stay (money in paise). */
+export interface PlanQuote {
+  readonly id: string;
+  readonly name: string;
+  readonly planType: PlanType;
+  readonly cancellationSummary: string;
+  readonly hasDiscount: boolean;
+  readonly totalAfterDiscount: Minor;
+  readonly perNightAfterDiscount: Minor;
+  readonly totalSaving: Minor;
+  readonly discountPercent: number;
+}
+
+/** The contract's SearchListing, money in paise. */
+export interface SearchListing {
+  readonly listingId: string;
+  readonly title: string;
+  readonly coverPicture: string;
+  readonly encodedId: string;
+  readonly propertyType: string;
+  readonly brand: string;
+  readonly badges: readonly Badge[];
+  readonly adults: number;
+  readonly beds: number;
+  readonly bathrooms: number;
+  readonly bedrooms: number;
+  readonly unitCount: number;
+  readonly locality: string;
+  readonly city: string;
+  readonly state: string;
+  readonly rating: number;
+  readonly reviewCount: number;
+  readonly overallRating: number;
+  readonly totalReviews: number;
+  readonly tags: readonly string[];
+  readonly usps: readonly Usp[];
+  readonly selectedProperties: readonly { propertyId: string; title: string; quantity: number }[];
+  readonly price: SearchPrice;
+  readonly offerTitles: readonly string[];
+  readonly cancellationPlans: readonly PlanQuote[];
+}
+
+export interface CombinedGroup {
+  readonly groupId: string;
+  readonly totalAdultCapacity: number;
+  readonly totalChildrenCapacity: number;
+  readonly listingCount: number;
+  readonly maxPairwiseDistanceMeters: number;
+  readonly proximityLabel: string;
+  readonly listings: readonly SearchListing[];
+  readonly price: SearchPrice;
+}
+
+/** The contract's Search result without the rawParams echo (the edge adds it), money in paise. */
+export interface SearchResult {
+  readonly singleListings: readonly SearchListing[];
+  readonly combinedGroups: readonly CombinedGroup[];
+  readonly nights: number;
+  readonly requiredAdults: number;
+  readonly requiredChildren: number;
+  readonly page: number;
+  readonly size: number;
+  readonly totalSingleListings: number;
+  readonly totalPages: number;
+}
+
+/**
+ * POST /v1/listings/search on the caller's channel. Reads in this order, so a search
+ * costs little more than the listings it could return:
+ * 1. the channel's distribution ids, the channel and its bank offers (in parallel);
+ * 2. listing views of the distributed listings (or only the pinned properties' listings);
+ * 3. static filters (place, type, brand, tags, amenities, pets, bedrooms, capacity) on the views;
+ * 4. cancellation plans, and the stay's months for the survivors only (in parallel);
+ * 5. availability and price per survivor through the pricing engine, then price filters,
+ *    ordering and the page; plans and offers are worked out for the page's listings only;
+ * 6. only when no single listing can take the party: months of the listings too small
+ *    on their own, then combined groups of nearby listings.
+ */
+export async function searchListings(deps: SearchDeps, principal: AgentGroupPrincipal, body: SearchBody): Promise<SearchResult> {
+  const today = indiaToday(deps.clock.now());
+  const query = parseSearchQuery(body, today);
+  const { catalogue } = deps;
+  const channelId = principal.channelId;
+  const party: Party = { adults: query.adults, children: query.children };
+  const pinIds = query.pins.map((p) => p.propertyId);
+
+  const [ids, channel, offers, owners] = await Promise.all([
+    catalogue.distributedListingIds(channelId),
+    catalogue.channel(channelId),
+    catalogue.bankOffers(channelId),
+    pinIds.length ? catalogue.propertyOwners(pinIds) : Promise.resolve(new Map<string, string>()),
+  ]);
+  const visible = new Set(ids);
+  const pinsByListing = new Map<string, SelectedProperty[]>();
+  for (const pin of query.pins) {
+    const owner = owners.get(pin.propertyId);
+    if (owner === undefined || !visible.has(owner)) {
+      // One message for unknown and other channels' properties, so neither can be probed.
+      throw new ValidationError(`selections[${pin.index}].id`, `selections[${pin.index}].id ${pin.propertyId} is not a property of a listing on your channel.`);
+    }
+    pinsByListing.set(owner, [...(pinsByListing.get(owner) ?? []), { propertyId: pin.propertyId, quantity: pin.quantity }]);
+  }
+
+  const views = await catalogue.listingViews(query.pins.length ? [...pinsByListing.keys()] : ids);
+  checkPinnedCapacity(views, pinsByListing, query, party);
+  const statics = views.filter((v) => matchesStatic(v, query));
+  const fits = statics.filter((v) => holds(capacityOf(v.properties, pinnedOr(pinsByListing.get(v.listing.id))), party));
+
+  const { from, to } = stayMonths(query.nights);
+  const planIds = [...new Set([...statics.flatMap((v) => v.listing.cancellationPlanIds), ...(query.cancellationPlanId ? [query.cancellationPlanId] : [])])];
+  const [plans, months] = await Promise.all([
+    planIds.length ? catalogue.cancellationPlans(planIds) : Promise.resolve([]),
+    fits.length ? catalogue.propertyMonths(propertyIdsOf(fits), from, to) : Promise.resolve([]),
+  ]);
+  if (query.cancellationPlanId !== undefined && !plans.some((p) => p.planId === query.cancellationPlanId)) {
+    throw new ValidationError('selectedCancellationPlanId', `selectedCancellationPlanId ${query.cancellationPlanId} is not a cancellation plan.`);
+  }
+
+  const days = daysOf(months);
+  const ctx: SearchPricing = { query, channel: channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 }, plans, days, today };
+  const singles = fits
+    .map((v) => offerFor(v, party, ctx, pinsByListing.get(v.listing.id)))
+    .filter((o): o is ListingOffer => o !== undefined && withinPrice(o.price, query))
+    .sort(compareOffers(query.sort));
+
+  let combinedGroups: CombinedGroup[] = [];
+  if (singles.length === 0 && query.pins.length === 0 && statics.length > 1) {
+    const rest = statics.filter((v) => !fits.includes(v));
+    if (rest.length) for (const [propertyId, byDate] of daysOf(await catalogue.propertyMonths(propertyIdsOf(rest), from, to))) days.set(propertyId, byDate);
+    combinedGroups = combine(statics, party, ctx, offers);
+  }
+
+  const page = pageOf(singles, query.page, query.size);
+  return {
+    singleListings: page.items.map((o) => searchListing(o, ctx, offers)),
+    combinedGroups,
+    nights: query.nights.length,
+    requiredAdults: query.adults,
+    requiredChildren: query.children,
+    page: query.page,
+    size: query.size,
+    totalSingleListings: singles.length,
+    totalPages: page.totalPages,
+  };
+}
+
+const pinnedOr = (pins: readonly SelectedProperty[] | undefined) => (p: { id: string; quantity: number }) =>
+  pins ? (pins.find((s) => s.propertyId === p.id)?.quantity ?? 0) : p.quantity;
+
+const propertyIdsOf = (views: readonly ListingView[]) => views.flatMap((v) => v.properties.map((p) => p.id));
+
+/** Pinned units that cannot hold the party are a mistake in the request, not an empty result. */
+function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: ReadonlyMap<string, SelectedProperty[]>, query: SearchQuery, party: Party): void {
+  for (const view of views) {
+    const pins = pinsByListing.get(view.listing.id);
+    if (!pins) continue;
+    const room = capacityOf(view.properties, pinnedOr(pins));
+    if (holds(room, party)) continue;
+    const last = query.pins.filter((p) => pins.some((s) => s.propertyId === p.propertyId)).at(-1)!;
+    const at = `selections[${last.index}].quantity`;
+    throw new ValidationError(at, `${at}: the units selected for listing ${view.listing.id} hold ${room.adults} adults and ${room.children} children; the party is ${party.adults} adults and ${party.children} children.`);
+  }
+}
+
+function combine(statics: readonly ListingView[], party: Party, ctx: SearchPricing, offers: readonly BankOffer[]): CombinedGroup[] {
+  const pool = statics.map((view) => ({ view, room: capacityOf(view.properties, (p) => openUnits(p, ctx.query.nights, ctx.days)) }));
+  const groups: CombinedGroup[] = [];
+  for (const plan of planGroups(pool, party)) {
+    if (groups.length === MAX_COMBINED_GROUPS) break;
+    const members = plan.members.map((m) => offerFor(m.view, m.share, ctx));
+    if (members.some((m) => m === undefined)) continue;
+    const priced = members as ListingOffer[];
+    const price = groupPrice(
+      priced.map((m) => m.price),
+      ctx.query.nights.length,
+    );
+    if (!withinPrice(price, ctx.query)) continue;
+    const room = priced.map((m) => capacityOf(m.view.properties, pinnedOr(m.selected))).reduce((a, b) => ({ adults: a.adults + b.adults, children: a.children + b.children }));
+    groups.push({
+      groupId: priced.map((m) => m.view.listing.id).sort().join('+'),
+      totalAdultCapacity: room.adults,
+      totalChildrenCapacity: room.children,
+      listingCount: priced.length,
+      maxPairwiseDistanceMeters: plan.maxPairwiseMeters,
+      proximityLabel: proximityLabel(plan.maxPairwiseMeters),
+      listings: priced.map((m) => searchListing(m, ctx, offers)),
+      price,
+    });
+  }
+  return groups;
+}
+
+/** The listing id in a form safe for URLs and paths (base64url of its UTF-8 bytes). */
+export const encodeListingId = (listingId: string): string => Buffer.from(listingId, 'utf8').toString('base64url');
+
+function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): SearchListing {
+  const { listing, properties } = offer.view;
+  const figures = listingFigures(offer.view);
+  return {
+    listingId: listing.id,
+    title: listing.title,
+    coverPicture: listing.coverPicture,
+    encodedId: encodeListingId(listing.id),
+    propertyType: listing.type,
+    brand: listing.brand,
+    badges: listing.badges,
+    adults: figures.adults,
+    beds: figures.beds,
+    bathrooms: figures.bathrooms,
+    bedrooms: figures.bedrooms,
+    unitCount: figures.unitCount,
+    locality: listing.locality,
+    city: listing.city,
+    state: listing.state,
+    rating: listing.rating,
+    reviewCount: listing.reviewCount,
+    overallRating: listing.rating,
+    totalReviews: listing.reviewCount,
+    tags: listing.tags,
+    usps: listing.usps,
+    selectedProperties: offer.selected.map((s) => ({ propertyId: s.propertyId, title: properties.find((p) => p.id === s.propertyId)?.title ?? s.propertyId, quantity: s.quantity })),
+    price: offer.price,
+    offerTitles: offerTitles(offer, ctx, offers),
+    cancellationPlans: planQuotes(offer, ctx),
+  };
+}
+
+/** Titles of the channel's bank offers this stay could use at this price, alphabetically; search never applies one (it depends on the payer's card). */
+function offerTitles(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): string[] {
+  const terms = { orderValue: offer.order.summary.priceAfterBankOffer, checkIn: ctx.query.checkIn, nights: ctx.query.nights.length, today: ctx.today };
+  return offers
+    .filter((o) => o.channelId === ctx.channel.channelId && offerIneligibility(o, terms) === undefined)
+    .map((o) => o.title)
+    .sort();
+}
+
+/** Every plan the listing offers, each priced for the same units through the same engine. */
+function planQuotes(offer: ListingOffer, ctx: SearchPricing): PlanQuote[] {
+  const { listing } = offer.view;
+  return listing.cancellationPlanIds.flatMap((planId) => {
+    const plan = ctx.plans.find((p) => p.planId === planId);
+    if (!plan) return [];
+    const quoted = priceListing(offer.view, offer.party, offer.selected, ctx, planId);
+    if (!quoted) return [];
+    return [
+      {
+        id: plan.planId,
+        name: plan.name,
+        planType: plan.planType,
+        cancellationSummary: cancellationSummary(plan, ctx.query.checkIn, ctx.today),
+        hasDiscount: plan.discountPercent > 0,
+        totalAfterDiscount: quoted.price.total,
+        perNightAfterDiscount: quoted.price.perNight,
+        totalSaving: quoted.price.totalSaving,
+        discountPercent: quoted.price.discountPercent,
+      },
+    ];
+  });
+}
+
+/** One line a guest can read, from the same refund schedule an order carries. */
+export function cancellationSummary(plan: CancellationPlan, checkIn: string, today: string): string {
+  if (plan.schedule.length === 0) return 'Non-refundable: no refund on cancellation.';
+  const refunds = cancellationPolicy(plan, checkIn, today).filter((s) => s.refundPercentage > 0);
+  if (refunds.length === 0) return 'No refund on cancellation from now on.';
+  const parts = refunds.map((s) => `${s.refundPercentage === 100 ? 'Full' : `${s.refundPercentage}%`} refund if cancelled by ${s.cancelBy}`);
+  return `${parts.join('; ')}; no refund after ${refunds.at(-1)!.cancelBy}.`;
+}

@@ -1,0 +1,152 @@
+import { addDays, dayOfMonth, monthOf } from '../../domain/catalogue/calendar.ts';
+import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
+import type { Channel } from '../../domain/catalogue/channel.ts';
+import type { DayInventory, PropertyMonth, StoredDay } from '../../domain/catalogue/day.ts';
+import type { Listing } from '../../domain/catalogue/listing.ts';
+import type { BankOffer } from '../../domain/catalogue/offers.ts';
+import type { Property } from '../../domain/catalogue/property.ts';
+import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
+import type { SearchCatalogue } from '../../domain/search/search-catalogue.ts';
+
+/** An in-memory catalogue for pure search tests: listings built in a line, days open unless told otherwise. */
+export const TODAY = '2027-01-10';
+const STAMP = { createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-01T00:00:00.000Z' };
+export const rupees = (r: number) => r * 100;
+
+export const PLANS: CancellationPlan[] = [
+  { planId: 'flexible', name: 'Flexible', planType: 'FLEXIBLE', discountPercent: 0, schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] },
+  { planId: 'nonref', name: 'Non-refundable', planType: 'NON_REFUNDABLE', discountPercent: 10, schedule: [] },
+];
+
+export function property(listingId: string, over: Partial<Property> & Pick<Property, 'id'>): Property {
+  return {
+    listingId,
+    name: over.id,
+    title: `Unit ${over.id}`,
+    brand: 'Test Stays',
+    type: 'SUITE',
+    bedrooms: 1,
+    bathrooms: 1,
+    numberOfBeds: 1,
+    maxAdults: 3,
+    maxChildren: 1,
+    applicableAdult: 2,
+    applicableChild: 1,
+    extraAdultRate: rupees(1_000),
+    extraChildRate: rupees(500),
+    quantity: 2,
+    isPetFriendly: false,
+    numberOfPets: 0,
+    isStressed: false,
+    isHighDemand: false,
+    imageUrl: 'https://images.example.com/u.jpg',
+    photos: [],
+    amenities: [{ icon: 'wifi', name: 'Wi-Fi', category: 'Basics' }],
+    location: 'Anjuna',
+    latitude: 15.58,
+    longitude: 73.74,
+    basePrice: rupees(5_000),
+    ...over,
+  };
+}
+
+export function listing(id: string, over: Partial<Listing> = {}, properties?: Partial<Property>[]): ListingView {
+  const l: Listing = {
+    id,
+    title: `Villa ${id}`,
+    type: 'VILLA',
+    status: 'ACTIVE',
+    brand: 'Test Stays',
+    locality: 'Mazal Waddo',
+    city: 'Anjuna',
+    state: 'Goa',
+    country: 'India',
+    addressLine: '1 Beach Road',
+    latitude: 15.58,
+    longitude: 73.74,
+    maxAdults: 6,
+    maxChildren: 2,
+    basePrice: rupees(5_000),
+    amenities: ['Pool'],
+    tags: ['beach'],
+    coverPicture: 'https://images.example.com/c.jpg',
+    rating: 4.5,
+    reviewCount: 20,
+    usps: [{ id: 1, name: 'Caretaker', description: 'On site', isDifferentiator: false }],
+    badges: [],
+    cancellationPlanIds: ['flexible', 'nonref'],
+    defaultCancellationPlanId: 'flexible',
+    ...over,
+  };
+  const props = (properties ?? [{}]).map((p, i) => property(id, { id: `${id}-p${i + 1}`, ...p }));
+  return { listing: { ...l, ...STAMP }, properties: props.map((p) => ({ ...p, ...STAMP })) };
+}
+
+export interface WorldSpec {
+  views: ListingView[];
+  /** Nightly EP rate per property for 1…applicableAdult adults (+₹500 an adult); default ₹4,000. */
+  rate?: (propertyId: string) => number;
+  /** Overrides of one property-night's inventory. */
+  inventory?: Record<string, Partial<DayInventory>>;
+  offers?: BankOffer[];
+  channel?: Channel;
+  /** Listing ids distributed to the channel; default every view. */
+  distributed?: string[];
+}
+
+/** A SearchCatalogue over the spec, with 60 days open from TODAY, counting every read. */
+export function memoryCatalogue(spec: WorldSpec): SearchCatalogue & { reads: Record<string, number>; monthsAsked: string[] } {
+  const reads: Record<string, number> = {};
+  const monthsAsked: string[] = [];
+  const count = (name: string) => (reads[name] = (reads[name] ?? 0) + 1);
+  const byId = new Map(spec.views.map((v) => [v.listing.id, v]));
+  const months = new Map<string, PropertyMonth>();
+  for (const v of spec.views) {
+    for (const p of v.properties) {
+      for (let i = 0; i < 60; i++) {
+        const date = addDays(TODAY, i);
+        const key = `${p.id}|${monthOf(date)}`;
+        const month = months.get(key) ?? { propertyId: p.id, month: monthOf(date), days: {} };
+        const ep = spec.rate?.(p.id) ?? 4_000;
+        const inv: DayInventory = { quantity: p.quantity, minimumStay: 1, maximumStay: 30, stopSell: false, ...spec.inventory?.[`${p.id}|${date}`] };
+        const rates = { EP: Object.fromEntries(Array.from({ length: p.applicableAdult }, (_, k) => [String(k + 1), rupees(ep + 500 * k)])) };
+        (month.days as Record<string, StoredDay>)[dayOfMonth(date)] = { inventory: inv, rates, ...STAMP };
+        months.set(key, month);
+      }
+    }
+  }
+  const owners = new Map(spec.views.flatMap((v) => v.properties.map((p) => [p.id, v.listing.id] as const)));
+  return {
+    reads,
+    monthsAsked,
+    async distributedListingIds() {
+      count('distributedListingIds');
+      return spec.distributed ?? spec.views.map((v) => v.listing.id).sort();
+    },
+    async propertyOwners(ids) {
+      count('propertyOwners');
+      return new Map(ids.flatMap((id) => (owners.has(id) ? [[id, owners.get(id)!] as const] : [])));
+    },
+    async listingViews(ids) {
+      count('listingViews');
+      return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    },
+    async propertyMonths(ids, from, to) {
+      count('propertyMonths');
+      monthsAsked.push(...ids);
+      return [...months.values()].filter((m) => ids.includes(m.propertyId) && m.month >= from && m.month <= to);
+    },
+    async channel(channelId) {
+      count('channel');
+      return spec.channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 };
+    },
+    async bankOffers() {
+      count('bankOffers');
+      return spec.offers ?? [];
+    },
+    async cancellationPlans(ids) {
+      count('cancellationPlans');
+      return PLANS.filter((p) => ids.includes(p.planId));
+    },
+  };
+}
