@@ -46,8 +46,8 @@ describe('Function: searchListings — filters', () => {
     [[['petFriendly', 'false']], ['a-goa', 'b-goa', 'c-kerala']],
     [[['minBedrooms', '5']], ['a-goa']],
     [[['city', 'Anjuna'], ['tags', 'tea']], []],
-  ] as [string, ...string[]][][])('%j keeps %j (INACTIVE never)', async (filters, expected) => {
-    const { result } = await search({ views }, { rawParams: stay(...(filters as [string, ...string[]][])) });
+  ] as [[string, ...string[]][], string[]][])('%j keeps %j (INACTIVE never)', async (filters, expected) => {
+    const { result } = await search({ views }, { rawParams: stay(...filters) });
     expect(ids(result.singleListings).sort()).toEqual(expected);
     expect(result.totalSingleListings).toBe(expected.length);
   });
