@@ -1,4 +1,5 @@
 import type { RouteSpec } from './http/route.ts';
+import { getDistributionListingRoute, listDistributionListingsRoute, readAvailabilityRoute } from './contracts/distribution-catalogue.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
@@ -37,4 +38,7 @@ export const ROUTES: readonly RouteSpec[] = [
   createOrderRoute,
   getOrderRoute,
   repriceOrderRoute,
+  listDistributionListingsRoute,
+  getDistributionListingRoute,
+  readAvailabilityRoute,
 ];

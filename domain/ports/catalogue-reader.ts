@@ -10,10 +10,31 @@ export interface ListingView {
   readonly properties: readonly Stored<Property>[];
 }
 
+/**
+ * A listing's place in a channel's feed: `updatedAt` is the later of the listing's and its
+ * properties' last change (the distribution row's feedUpdatedAt). Feeds are ordered by
+ * (updatedAt, listingId), compared as plain strings.
+ */
+export interface FeedEntry {
+  readonly listingId: string;
+  readonly updatedAt: string;
+}
+
+/** One page of a channel's feed: entries updated at or after `since`, strictly after `after`. */
+export interface FeedPageQuery {
+  readonly since?: string;
+  readonly after?: FeedEntry;
+  readonly limit: number;
+}
+
 /** The read side of the catalogue, always through a channel: there is no unscoped listing read. */
 export interface CatalogueReader {
   /** Ids of every listing the channel distributes, ascending. */
   distributedListingIds(channelId: string): Promise<string[]>;
+  /** At most `limit` feed entries of the channel in feed order, from one index read. */
+  feedPage(channelId: string, query: FeedPageQuery): Promise<FeedEntry[]>;
+  /** Feed entries of those of these listings the channel distributes, in any order; the rest are absent. */
+  feedEntries(channelId: string, listingIds: readonly string[]): Promise<FeedEntry[]>;
   /** Views of these listings, in the order given; ids with no stored listing are left out. */
   listingViews(listingIds: readonly string[]): Promise<ListingView[]>;
   /** The listing each property belongs to; unknown properties are absent from the map. */

@@ -1,12 +1,17 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Channel } from '../../domain/catalogue/channel.ts';
 import type { PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
-import type { CatalogueReader, ListingView } from '../../domain/ports/catalogue-reader.ts';
+import type { CatalogueReader, FeedEntry, FeedPageQuery, ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
+import { getAll } from './batch-get.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
-import { GSI2 } from './table.ts';
+import { GSI1, GSI2 } from './table.ts';
+
+/** What a feed entry needs of a distribution row; the rest of the item is never read. */
+const FEED_PROJECTION = 'listingId, feedUpdatedAt';
+const feedEntry = (item: Record<string, unknown>): FeedEntry => ({ listingId: String(item.listingId), updatedAt: String(item.feedUpdatedAt) });
 
 const nextMonth = (yyyyMm: string): string => {
   const [y, m] = yyyyMm.split('-').map(Number) as [number, number];
@@ -34,6 +39,44 @@ export class DynamoCatalogueReader implements CatalogueReader {
       ProjectionExpression: 'SK',
     });
     return items.map((i) => String(i.SK).slice(SKPrefix.length));
+  }
+
+  /**
+   * One Query on GSI1 (`CHANNEL#<c>#FEED`, GSI1SK = `<feedUpdatedAt>#<listingId>`). The
+   * position goes into the key condition (`GSI1SK > <position>`) rather than an
+   * ExclusiveStartKey: same single read, no table keys to rebuild, and a position whose
+   * row has since moved is still a valid bound. A bare `since` instant sorts before every
+   * `<since>#<id>`, so `>= since` keeps rows stamped exactly then.
+   */
+  async feedPage(channelId: string, query: FeedPageQuery): Promise<FeedEntry[]> {
+    const position = query.after && keys.channelFeedIndex(channelId, query.after.updatedAt, query.after.listingId).GSI1SK;
+    const values: Record<string, string> = { ':pk': keys.channelFeed(channelId).GSI1PK };
+    let condition = 'GSI1PK = :pk';
+    if (position !== undefined && (query.since === undefined || position >= query.since)) {
+      condition += ' AND GSI1SK > :from';
+      values[':from'] = position;
+    } else if (query.since !== undefined) {
+      condition += ' AND GSI1SK >= :from';
+      values[':from'] = query.since;
+    }
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: condition,
+        ExpressionAttributeValues: values,
+        ProjectionExpression: FEED_PROJECTION,
+        ScanIndexForward: true,
+        Limit: query.limit,
+      }),
+    );
+    return (out.Items ?? []).map(feedEntry);
+  }
+
+  /** One BatchGet of the distribution rows `CHANNEL#<c>` / `LISTING#<l>`: a row exists only where the channel sells the listing. */
+  async feedEntries(channelId: string, listingIds: readonly string[]): Promise<FeedEntry[]> {
+    const items = await getAll(this.db, this.table, [...new Set(listingIds)].map((id) => keys.distribution(channelId, id)), { projection: FEED_PROJECTION });
+    return items.map(feedEntry);
   }
 
   listingViews(listingIds: readonly string[]): Promise<ListingView[]> {
