@@ -3,6 +3,7 @@ import { getDistributionListingRoute, listDistributionListingsRoute, readAvailab
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
+import { searchListingsRoute } from './contracts/search.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
@@ -38,6 +39,7 @@ export const ROUTES: readonly RouteSpec[] = [
   createOrderRoute,
   getOrderRoute,
   repriceOrderRoute,
+  searchListingsRoute,
   listDistributionListingsRoute,
   getDistributionListingRoute,
   readAvailabilityRoute,
