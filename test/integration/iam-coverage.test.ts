@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { httpEvent, lambdaContext } from '../../bench/harness.ts';
+import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
+import { seedCatalogue, FIXTURE_FROM, FIXTURE_TO, type CatalogueFixture } from '../support/catalogue-fixture.ts';
+import { newAgentGroup, stack, type GroupFixture } from '../support/stack.ts';
+
+/**
+ * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
+ * would pass every other test and fail in AWS. Here each handler runs in-process against
+ * DynamoDB Local; every operation it sends must be granted to its function in serverless.yml.
+ */
+function functionActions(): Map<string, { handler: string; actions: Set<string> }> {
+  const tags = ['!GetAtt', '!Ref', '!Sub', '!Join'].flatMap((tag) => [
+    { tag, resolve: (v: unknown) => ({ [tag]: v }) },
+    { tag, collection: 'seq' as const, resolve: (v: unknown) => ({ [tag]: v }) },
+  ]);
+  const doc = parseDocument(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'), { customTags: tags }).toJS({ maxAliasCount: -1 });
+  const out = new Map<string, { handler: string; actions: Set<string> }>();
+  for (const [name, fn] of Object.entries(doc.functions as Record<string, { handler: string; iamRoleStatements: { Action: string | string[] }[] }>)) {
+    const actions = new Set(fn.iamRoleStatements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
+    out.set(name, { handler: fn.handler, actions });
+  }
+  return out;
+}
+
+/** SDK command names → IAM actions. A transaction needs its parts' actions, which the command name does not tell. */
+const actionOf = (command: string): string | undefined =>
+  command.startsWith('Transact') ? undefined : `dynamodb:${command.replace(/Command$/, '')}`;
+
+let fx: CatalogueFixture;
+let group: GroupFixture;
+beforeAll(async () => {
+  Object.assign(process.env, stack().env);
+  fx = await seedCatalogue();
+  group = await newAgentGroup({ channelId: fx.channelA });
+}, 120_000);
+
+type Case = [fn: string, event: () => ReturnType<typeof httpEvent>];
+const cases: Case[] = [
+  ['apiPing', () => httpEvent('GET', '/api/ping', { key: fx.partnerA.apiKey })],
+  ['v1Ping', () => httpEvent('GET', '/v1/ping', { key: group.apiKey })],
+  ['listListings', () => httpEvent('GET', '/api/listings', { key: fx.partnerA.apiKey, query: { size: '5' } })],
+  ['listInventories', () => httpEvent('GET', '/api/inventories', { key: fx.partnerA.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } })],
+  ['listRates', () => httpEvent('GET', '/api/rates', { key: fx.partnerA.apiKey, query: { propertyIds: fx.propertiesOf[fx.both]!.join(','), from: FIXTURE_FROM, to: FIXTURE_TO } })],
+  ['listWebhookEndpoints', () => httpEvent('GET', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey })],
+  ['createWebhookEndpoint', () => httpEvent('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: JSON.stringify({ url: 'https://93.184.216.34/h' }) })],
+  ['listWebhookEventTypes', () => httpEvent('GET', '/api/webhooks/event-types', { key: fx.partnerA.apiKey })],
+  ['fallback', () => httpEvent('GET', '/api/nothing-here', { key: fx.partnerA.apiKey })],
+  ['listDistributionListings', () => httpEvent('GET', '/v1/listings', { key: group.apiKey, query: { size: '5' } })],
+  ['getDistributionListing', () => ({ ...httpEvent('GET', `/v1/listings/${fx.both}`, { key: group.apiKey }), pathParameters: { listingId: fx.both } })],
+  ['readAvailability', () => httpEvent('GET', '/v1/availability', { key: group.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } })],
+];
+
+const sqsEvent = (body: unknown) => ({
+  Records: [{ messageId: 'iam-coverage', receiptHandle: 'x', body: JSON.stringify(body), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'ap-south-1' }],
+});
+
+describe('IAM grants cover what each handler sends', () => {
+  it.each(cases)('%s', async (fn, event) => {
+    // prepare
+    const declared = functionActions().get(fn);
+    expect(declared, `${fn} is in serverless.yml`).toBeDefined();
+    const [file, exported] = declared!.handler.split('.');
+    const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number }>>;
+
+    // act
+    resetDynamoCalls();
+    const res = await mod[exported!]!(event(), lambdaContext);
+
+    // assess
+    expect(res.statusCode).toBeLessThan(500);
+    const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
+    expect(used.length).toBeGreaterThan(0);
+    for (const action of used) expect(declared!.actions, `${fn} needs ${action}`).toContain(action);
+  });
+
+  it('syncCatalogue (queue worker)', async () => {
+    const declared = functionActions().get('syncCatalogue')!;
+    const { handler } = await import('../../functions/workers/sync-catalogue.ts');
+    const doc = { version: 1, catalogue: { rates: [{ propertyId: fx.propertiesOf[fx.both]![0]!, from: '2027-03-04', to: '2027-03-04', mealPlan: 'AP', adults: { '1': 6_000 } }] } };
+
+    resetDynamoCalls();
+    const res = await handler(sqsEvent(doc) as never);
+
+    expect(res.batchItemFailures).toEqual([]);
+    const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
+    expect(used).toContain('dynamodb:BatchWriteItem');
+    for (const action of used) expect(declared.actions, `syncCatalogue needs ${action}`).toContain(action);
+  });
+});
