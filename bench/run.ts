@@ -196,64 +196,6 @@ try {
     );
   }
 
-  // ── Orders: POST /v1/orders/preview. Its own agent group on the bench channel; the floor
-  // issues the pricing-context loader's reads (domain/orders/load-pricing-context.ts) directly. ──
-  {
-    const { createAgentGroup: createOrdersGroup } = await import('../domain/admin.ts');
-    // Pricing needs the GST slab table in force on each night; the bench world has none.
-    const gst = { slabTables: [{ effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] }] };
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { version: 1, gst }, { allowPlaintextKeys: true });
-    const groupId = 'bench-orders-group';
-    await createOrdersGroup(deps, {
-      agentGroupId: groupId,
-      partnerId: 'bench-partner',
-      name: 'Bench order agents',
-      channelId: CHANNEL,
-      creditLimit: 50_000_00,
-      onHold: false,
-      distributionEnabled: true,
-      billingCycle: 'MONTHLY',
-      billingAnchorDay: 1,
-      gstin: '27AAPFU0939F1ZV',
-      legalName: 'Bench Order Agents Pvt Ltd',
-      address: { line1: '2 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
-    });
-    const { apiKey: ordersKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: groupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
-    const ordersAuthFloor = async () => {
-      const k = await svc.tenants.findKeyByHash(sha256Hex(ordersKey));
-      await Promise.all([svc.tenants.getAgentGroup(k!.owner.id), svc.rateLimiter.consume(k!.keyId, k!.rateLimit!, Date.now())]);
-    };
-    const listingId = ids[0]!;
-    const noRefs = { gstRegistrations: [], gstSlabTables: [], listings: [], properties: [], meals: [], vas: [], simulators: [], offers: [] };
-    type PreviewBody = { listingId: string; checkIn: string; checkOut: string; adults: number; selectedProperties?: { propertyId: string; quantity: number }[] };
-    const previewCase = async (label: string, body: PreviewBody, propertyIds: string[], months: string[]) => {
-      const floor = async () => {
-        await ordersAuthFloor();
-        const [bundle] = await Promise.all([svc.catalogue.getListing(listingId), svc.catalogue.listOffers(CHANNEL), svc.catalogue.listGstSlabTables()]);
-        await svc.catalogue.load({
-          ...noRefs,
-          channels: [CHANNEL],
-          distributions: [{ channelId: CHANNEL, listingId }],
-          cancellationPlans: bundle!.listing.cancellationPlanIds,
-          months: propertyIds.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))),
-        });
-      };
-      rows.push({
-        case: label,
-        handler: await measure(() => call('../functions/orders/preview-order.ts', httpEvent('POST', '/v1/orders/preview', { key: ordersKey, body: JSON.stringify(body) })), RUNS),
-        floor: await measure(floor, RUNS),
-      });
-    };
-    const [p1, p2] = (await svc.catalogue.getListing(listingId))!.properties.map((p) => p.id).sort() as [string, string];
-    await previewCase('POST /v1/orders/preview 3 nights, listing-level, 6 adults', { listingId, checkIn: '2027-03-02', checkOut: '2027-03-05', adults: 6 }, [p1, p2], ['2027-03']);
-    await previewCase(
-      'POST /v1/orders/preview 30 nights over 2 months, 2 properties × 2 units',
-      { listingId, checkIn: '2027-03-20', checkOut: '2027-04-19', adults: 8, selectedProperties: [{ propertyId: p1, quantity: 2 }, { propertyId: p2, quantity: 2 }] },
-      [p1, p2],
-      ['2027-03', '2027-04'],
-    );
-  }
-
   console.log('\ncase | handler (in-process) | bare-storage floor');
   console.log('--- | --- | ---');
   for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.floor)}`);
