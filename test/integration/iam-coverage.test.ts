@@ -4,7 +4,10 @@ import { parseDocument } from 'yaml';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
 import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
 import { seedCatalogue, FIXTURE_FROM, FIXTURE_TO, type CatalogueFixture } from '../support/catalogue-fixture.ts';
-import { newAgentGroup, stack, type GroupFixture } from '../support/stack.ts';
+import { newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { seedOrderWorld } from '../support/order-world.ts';
+import { createOrder } from '../../domain/orders/manage-orders.ts';
+import { orderDeps } from '../../infra/container.ts';
 
 /**
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
@@ -31,11 +34,18 @@ const actionOf = (command: string): string | undefined =>
 
 let fx: CatalogueFixture;
 let group: GroupFixture;
+let orderId: string;
 beforeAll(async () => {
   Object.assign(process.env, stack().env);
   fx = await seedCatalogue();
   group = await newAgentGroup({ channelId: fx.channelA });
+  // Orders price with the GST slab table, which the order world adds; one stored order for the GET and reprice cases.
+  await seedOrderWorld(fx);
+  const principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
 }, 120_000);
+
+const orderBody = () => ({ listingId: fx.onlyA, checkIn: FIXTURE_FROM, checkOut: '2027-03-03', adults: 2 });
 
 type Case = [fn: string, event: () => ReturnType<typeof httpEvent>];
 const cases: Case[] = [
@@ -51,6 +61,10 @@ const cases: Case[] = [
   ['listDistributionListings', () => httpEvent('GET', '/v1/listings', { key: group.apiKey, query: { size: '5' } })],
   ['getDistributionListing', () => ({ ...httpEvent('GET', `/v1/listings/${fx.both}`, { key: group.apiKey }), pathParameters: { listingId: fx.both } })],
   ['readAvailability', () => httpEvent('GET', '/v1/availability', { key: group.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } })],
+  ['previewOrder', () => httpEvent('POST', '/v1/orders/preview', { key: group.apiKey, body: JSON.stringify(orderBody()) })],
+  ['createOrder', () => httpEvent('POST', '/v1/orders', { key: group.apiKey, body: JSON.stringify(orderBody()) })],
+  ['getOrder', () => ({ ...httpEvent('GET', `/v1/orders/${orderId}`, { key: group.apiKey }), pathParameters: { orderId } })],
+  ['repriceOrder', () => ({ ...httpEvent('POST', `/v1/orders/${orderId}/reprice`, { key: group.apiKey }), pathParameters: { orderId } })],
 ];
 
 const sqsEvent = (body: unknown) => ({
