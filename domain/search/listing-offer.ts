@@ -1,6 +1,5 @@
 import type { CancellationPlan } from '../catalogue/cancellation.ts';
 import type { Channel } from '../catalogue/channel.ts';
-import { monthOf } from '../catalogue/calendar.ts';
 import type { DayData, PropertyMonth } from '../catalogue/day.ts';
 import type { GstSlabTable } from '../catalogue/gst.ts';
 import type { Property } from '../catalogue/property.ts';
@@ -48,11 +47,6 @@ export function daysOf(months: readonly PropertyMonth[]): Map<string, Map<string
     out.set(m.propertyId, byDate);
   }
   return out;
-}
-
-/** The months (yyyy-mm) a stay's nights fall in, first and last. */
-export function stayMonths(nights: readonly string[]): { from: string; to: string } {
-  return { from: monthOf(nights[0]!), to: monthOf(nights[nights.length - 1]!) };
 }
 
 /**

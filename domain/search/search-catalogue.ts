@@ -16,8 +16,8 @@ export interface SearchCatalogue {
   propertyOwners(propertyIds: readonly string[]): Promise<Map<string, string>>;
   /** Views of these listings; ids with no stored listing are left out. */
   listingViews(listingIds: readonly string[]): Promise<ListingView[]>;
-  /** Months fromMonth…toMonth (yyyy-mm, inclusive) of each property. */
-  propertyMonths(propertyIds: readonly string[], fromMonth: string, toMonth: string): Promise<PropertyMonth[]>;
+  /** Each property's days on these dates (yyyy-mm-dd), as month records holding only those days. */
+  stayDays(propertyIds: readonly string[], dates: readonly string[]): Promise<PropertyMonth[]>;
   channel(channelId: string): Promise<Channel | undefined>;
   bankOffers(channelId: string): Promise<BankOffer[]>;
   cancellationPlans(planIds: readonly string[]): Promise<CancellationPlan[]>;

@@ -10,7 +10,7 @@ import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { groupPrice, MAX_COMBINED_GROUPS, planGroups } from './combine.ts';
 import { proximityLabel } from './geo.ts';
-import { capacityOf, daysOf, holds, offerFor, openUnits, priceListing, stayMonths, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
+import { capacityOf, daysOf, holds, offerFor, openUnits, priceListing, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
 import { compareOffers, listingFigures, matchesStatic, pageOf, withinPrice } from './rank.ts';
 import type { SearchCatalogue } from './search-catalogue.ts';
 import { parseSearchQuery, type RawParam, type SearchQuery, type Selection } from './search-query.ts';
@@ -98,10 +98,10 @@ export interface SearchResult {
  * 1. the channel's distribution ids, the channel and its bank offers (in parallel);
  * 2. listing views of the distributed listings (or only the pinned properties' listings);
  * 3. static filters (place, type, brand, tags, amenities, pets, bedrooms, capacity) on the views;
- * 4. cancellation plans, and the stay's months for the survivors only (in parallel);
+ * 4. cancellation plans, and the stay's nights for the survivors only (in parallel);
  * 5. availability and price per survivor through the pricing engine, then price filters,
  *    ordering and the page; plans and offers are worked out for the page's listings only;
- * 6. only when no single listing can take the party: months of the listings too small
+ * 6. only when no single listing can take the party: nights of the listings too small
  *    on their own, then combined groups of nearby listings.
  */
 export async function searchListings(deps: SearchDeps, principal: AgentGroupPrincipal, body: SearchBody): Promise<SearchResult> {
@@ -134,11 +134,10 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   const statics = views.filter((v) => matchesStatic(v, query));
   const fits = statics.filter((v) => holds(capacityOf(v.properties, pinnedOr(pinsByListing.get(v.listing.id))), party));
 
-  const { from, to } = stayMonths(query.nights);
   const planIds = [...new Set([...statics.flatMap((v) => v.listing.cancellationPlanIds), ...(query.cancellationPlanId ? [query.cancellationPlanId] : [])])];
   const [plans, months] = await Promise.all([
     planIds.length ? catalogue.cancellationPlans(planIds) : Promise.resolve([]),
-    fits.length ? catalogue.propertyMonths(propertyIdsOf(fits), from, to) : Promise.resolve([]),
+    fits.length ? catalogue.stayDays(propertyIdsOf(fits), query.nights) : Promise.resolve([]),
   ]);
   if (query.cancellationPlanId !== undefined && !plans.some((p) => p.planId === query.cancellationPlanId)) {
     throw new ValidationError('selectedCancellationPlanId', `selectedCancellationPlanId ${query.cancellationPlanId} is not a cancellation plan.`);
@@ -154,7 +153,7 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   let combinedGroups: CombinedGroup[] = [];
   if (singles.length === 0 && query.pins.length === 0 && statics.length > 1) {
     const rest = statics.filter((v) => !fits.includes(v));
-    if (rest.length) for (const [propertyId, byDate] of daysOf(await catalogue.propertyMonths(propertyIdsOf(rest), from, to))) days.set(propertyId, byDate);
+    if (rest.length) for (const [propertyId, byDate] of daysOf(await catalogue.stayDays(propertyIdsOf(rest), query.nights))) days.set(propertyId, byDate);
     combinedGroups = combine(statics, party, ctx, offers);
   }
 

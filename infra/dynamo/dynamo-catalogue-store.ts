@@ -127,7 +127,7 @@ export const catalogueItems = {
   gstSlabTable: (t: Stored<GstSlabTable>): Item => ({ ...keys.gstSlabTable(t.effectiveFrom), entity: ENTITY.gstSlabTable, ...t }),
 };
 
-const monthFromItem = (item: Item): PropertyMonth => ({
+export const monthFromItem = (item: Item): PropertyMonth => ({
   propertyId: item.propertyId as string,
   month: item.month as string,
   days: Object.fromEntries(Object.entries(item.days as Record<string, DayAttributes>).map(([dd, a]) => [dd, dayFromAttributes(a)])),

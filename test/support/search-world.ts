@@ -131,10 +131,12 @@ export function memoryCatalogue(spec: WorldSpec): SearchCatalogue & { reads: Rec
       count('listingViews');
       return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     },
-    async propertyMonths(ids, from, to) {
-      count('propertyMonths');
+    async stayDays(ids, dates) {
+      count('stayDays');
       monthsAsked.push(...ids);
-      return [...months.values()].filter((m) => ids.includes(m.propertyId) && m.month >= from && m.month <= to);
+      return [...months.values()]
+        .filter((m) => ids.includes(m.propertyId))
+        .map((m) => ({ ...m, days: Object.fromEntries(Object.entries(m.days).filter(([dd]) => dates.includes(`${m.month}-${dd}`))) }));
     },
     async channel(channelId) {
       count('channel');

@@ -109,7 +109,7 @@ describe('Function: searchListings — combined groups', () => {
   it('loads months of the listings too small on their own only when no single listing fits', async () => {
     const catalogue = memoryCatalogue({ views: [villa('a', 0), villa('b', 120)] });
     await searchListings({ catalogue, clock }, principal, { rawParams: stay(10) });
-    expect(catalogue.reads.propertyMonths).toBe(1);
+    expect(catalogue.reads.stayDays).toBe(1);
     expect(catalogue.monthsAsked).toEqual(['a-p1', 'b-p1']);
 
     const fits = memoryCatalogue({ views: [villa('a', 0), villa('b', 120), villa('big', 50, 4)] });

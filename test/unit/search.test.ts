@@ -109,7 +109,7 @@ describe('Function: searchListings — prices', () => {
     const spec = { views: [view], rate: () => 6_000 };
     const { result, catalogue } = await search(spec, { rawParams: stay(['adults', '5'], ['children', '1'], ['mealPlan', 'EP']) });
     const found = result.singleListings[0]!;
-    const months = await catalogue.propertyMonths(['v-p1'], '2027-01', '2027-01');
+    const months = await catalogue.stayDays(['v-p1'], ['2027-01-20', '2027-01-21', '2027-01-22']);
     const preview = priceOrder({
       request: { listingId: 'v', checkIn: CHECK_IN, checkOut: CHECK_OUT, adults: 5, children: 1, selectedProperties: [{ propertyId: 'v-p1', quantity: 1 }] },
       context: {
@@ -212,7 +212,7 @@ describe('Function: searchListings — reads', () => {
     const { result, catalogue } = await search({ views }, { rawParams: stay(['city', 'Anjuna'], ['adults', '6']) });
     expect(ids(result.singleListings)).toEqual(['big']);
     expect(catalogue.monthsAsked).toEqual(['big-p1']);
-    expect(catalogue.reads).toEqual({ distributedListingIds: 1, channel: 1, bankOffers: 1, listingViews: 1, cancellationPlans: 1, propertyMonths: 1 });
+    expect(catalogue.reads).toEqual({ distributedListingIds: 1, channel: 1, bankOffers: 1, listingViews: 1, cancellationPlans: 1, stayDays: 1 });
   });
 
   it('encodes the listing id as base64url', () => {
