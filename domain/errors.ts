@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'CREDIT_DENIED';
 
 export class DomainError extends Error {
   override readonly name: string = 'DomainError';

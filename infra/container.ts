@@ -37,6 +37,8 @@ import { DynamoDeliveryStore } from './dynamo/dynamo-delivery-store.ts';
 import { GuardedWebhookTransport } from './http/webhook-transport.ts';
 import { createSqsClient } from './sqs/client.ts';
 import { SqsDeliveryQueue } from './sqs/sqs-delivery-queue.ts';
+import type { CreditLedger } from '../domain/ports/credit-ledger.ts';
+import { DynamoCreditLedger } from './dynamo/dynamo-credit-ledger.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -57,6 +59,7 @@ export interface Services {
   readonly webhookTransport: WebhookTransport;
   readonly cursors: CursorCodec;
   readonly orders: OrderStore;
+  readonly ledger: CreditLedger;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -83,6 +86,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
     cursors: hmacCursorCodec(cfg.cursorKey),
     orders: new DynamoOrderStore(db, cfg.tableName),
+    ledger: new DynamoCreditLedger(db, cfg.tableName),
   };
 }
 

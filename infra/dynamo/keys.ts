@@ -78,4 +78,13 @@ export const keys = {
   pendingDeliveries: () => ({ GSI2PK: 'DELIVERIES#PENDING' }),
   changeRecord: (channelId: string, recordedAt: string, eventId: string): Key => ({ PK: `CHANNEL#${channelId}#CHANGES`, SK: `${recordedAt}#${eventId}` }),
   changesOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}#CHANGES` }),
+  /** The group's running exposure (paise), moved only in the same transaction as the ledger entry that justifies it. */
+  creditCounter: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CREDIT' }),
+  ledgerEntry: (agentGroupId: string, entryId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `LEDGER#${entryId}` }),
+  ledgerEntriesOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'LEDGER#' }),
+  /** On ledger entries: the group's ledger in occurred-at order, for newest-first pages. */
+  ledgerTimelineIndex: (agentGroupId: string, occurredAt: string, entryId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER`, GSI1SK: `${occurredAt}#${entryId}` }),
+  ledgerTimeline: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER` }),
+  /** Idempotency record of POST /v1/bookings: one per (group, externalBookingId), holding the request's content hash. */
+  bookingClaim: (agentGroupId: string, externalBookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `IDEMPOTENCY#BOOKING#${externalBookingId}` }),
 } as const;

@@ -1,0 +1,350 @@
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { IdempotencyConflictError, CreditDeniedError, LedgerTransitionError } from '../../domain/ledger/credit-errors.ts';
+import { creditPosition, decideCredit, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
+import { NotFoundError } from '../../domain/errors.ts';
+import type { Minor } from '../../domain/money.ts';
+import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition } from '../../domain/ports/credit-ledger.ts';
+import { isConditionFailure } from './client.ts';
+import { keys, type Key } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1 } from './table.ts';
+
+/*
+ * Access patterns of the ledger (docs/data-model.md):
+ * | pattern                         | key condition                                            | index |
+ * |---------------------------------|----------------------------------------------------------|-------|
+ * | entry by id (post, release)     | PK = GROUP#<g>, SK = LEDGER#<entryId>                    | table |
+ * | group's ledger, newest first    | GSI1PK = GROUP#<g>#LEDGER, GSI1SK = <occurredAt>#<id>    | GSI1  |
+ * | every entry (audit)             | PK = GROUP#<g>, begins_with(SK, LEDGER#)                 | table |
+ * | exposure counter                | PK = GROUP#<g>, SK = CREDIT                              | table |
+ * | idempotency claim               | PK = GROUP#<g>, SK = IDEMPOTENCY#BOOKING#<externalId>    | table |
+ */
+
+/** Entry ids are random UUIDs; the guard only turns an impossible collision into a refusal instead of an overwrite. */
+const ENTRY_IS_NEW = 'attribute_not_exists(PK)';
+/**
+ * First writer of an externalBookingId wins. Two identical requests racing both pass the
+ * read that found no claim; only one transaction can create it, the other is cancelled
+ * here and, on its re-read, finds the claim and answers as a replay.
+ */
+const CLAIM_IS_NEW = 'attribute_not_exists(PK)';
+/**
+ * Exposure after this authorization stays within the limit: exposure ≤ limit − amount,
+ * evaluated on the counter's value at commit, not on the value the gate read. Gates
+ * admitted between our read and our commit are therefore counted. An absent counter is
+ * exposure 0, and the gate only gets here when amount ≤ limit.
+ */
+const WITHIN_LIMIT = 'attribute_not_exists(exposure) OR exposure <= :headroom';
+const ADD_EXPOSURE = 'SET exposure = if_not_exists(exposure, :zero) + :amount, updatedAt = :at';
+/**
+ * The limit and hold the decision used are still the group's at commit: an operator who
+ * puts the group on hold or lowers its limit between our read and our commit cancels the
+ * gate, which re-reads and decides again.
+ */
+const TERMS_UNCHANGED = 'creditLimit = :limit AND onHold = :false';
+/** Post or release only from the state the caller saw; a racing transition cancels the other. */
+const STATUS_IS = '#status = :from';
+const EXPOSURE_EXISTS = 'attribute_exists(exposure)';
+
+/** Attempts before a gate gives up under contention; each retry re-reads, so it never admits on stale figures. */
+const MAX_ATTEMPTS = 40;
+
+const entryItem = (e: LedgerEntry) => ({
+  ...keys.ledgerEntry(e.agentGroupId, e.id),
+  ...keys.ledgerTimelineIndex(e.agentGroupId, e.occurredAt, e.id),
+  entity: 'LedgerEntry',
+  ...e,
+});
+
+const entryOf = (item: Record<string, unknown>): LedgerEntry => ({
+  id: item.id as string,
+  agentGroupId: item.agentGroupId as string,
+  type: item.type as LedgerEntry['type'],
+  status: item.status as LedgerEntry['status'],
+  amount: item.amount as Minor,
+  currency: 'INR',
+  bookingId: (item.bookingId as string | null | undefined) ?? null,
+  externalBookingId: (item.externalBookingId as string | null | undefined) ?? null,
+  description: item.description as string,
+  occurredAt: item.occurredAt as string,
+});
+
+interface ClaimRecord {
+  readonly contentHash: string;
+  readonly entryId: string;
+  readonly bookingRef: string;
+}
+
+/** Cancelled by a conflicting transaction in flight on one of our items, rather than by a condition. */
+function isTransactionContention(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === 'TransactionConflict');
+}
+
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6))));
+
+/** The gate's one transaction: entry, claim, exposure and a check of the terms decided on. */
+export function authorizeTransaction(table: string, entry: LedgerEntry, claim: IdempotencyClaim, terms: CreditTerms, at: string): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      { Put: { TableName: table, Item: entryItem(entry), ConditionExpression: ENTRY_IS_NEW } },
+      {
+        Put: {
+          TableName: table,
+          Item: {
+            ...keys.bookingClaim(entry.agentGroupId, claim.externalBookingId),
+            entity: 'BookingClaim',
+            externalBookingId: claim.externalBookingId,
+            contentHash: claim.contentHash,
+            entryId: entry.id,
+            bookingRef: claim.bookingRef,
+            createdAt: at,
+          },
+          ConditionExpression: CLAIM_IS_NEW,
+        },
+      },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.creditCounter(entry.agentGroupId),
+          UpdateExpression: ADD_EXPOSURE,
+          ConditionExpression: WITHIN_LIMIT,
+          ExpressionAttributeValues: { ':headroom': terms.creditLimit - entry.amount, ':zero': 0, ':amount': entry.amount, ':at': at },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: table,
+          Key: keys.agentGroup(entry.agentGroupId),
+          ConditionExpression: TERMS_UNCHANGED,
+          ExpressionAttributeValues: { ':limit': terms.creditLimit, ':false': false },
+        },
+      },
+    ],
+  };
+}
+
+/** Release: the entry leaves AUTHORIZED and its amount leaves exposure, together or not at all. */
+export function releaseTransaction(table: string, entry: LedgerEntry, at: string): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: table,
+          Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
+          UpdateExpression: 'SET #status = :to, releasedAt = :at',
+          ConditionExpression: STATUS_IS,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':from': 'AUTHORIZED', ':to': 'RELEASED', ':at': at },
+        },
+      },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.creditCounter(entry.agentGroupId),
+          UpdateExpression: 'SET exposure = exposure - :amount, updatedAt = :at',
+          ConditionExpression: EXPOSURE_EXISTS,
+          ExpressionAttributeValues: { ':amount': entry.amount, ':at': at },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * A booking that lands after its authorization was released is still posted (the booking
+ * exists, so the ledger must say so): the amount returns to exposure without a limit check.
+ */
+export function latePostTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: table,
+          Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
+          UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
+          ConditionExpression: STATUS_IS,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':from': 'RELEASED', ':to': 'POSTED', ':booking': bookingId, ':at': at },
+        },
+      },
+      {
+        Update: {
+          TableName: table,
+          Key: keys.creditCounter(entry.agentGroupId),
+          UpdateExpression: ADD_EXPOSURE,
+          ExpressionAttributeValues: { ':zero': 0, ':amount': entry.amount, ':at': at },
+        },
+      },
+    ],
+  };
+}
+
+export class DynamoCreditLedger implements CreditLedger {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async authorize(entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization> {
+    if (entry.status !== 'AUTHORIZED' || entry.externalBookingId !== claim.externalBookingId) {
+      throw new RangeError('the gate authorizes a new AUTHORIZED entry carrying the claim’s externalBookingId');
+    }
+    const g = entry.agentGroupId;
+    for (let attempt = 0; ; attempt++) {
+      // Read before writing: a replay must be answered from its claim even when the group is
+      // now full or on hold, and the limit must be known to build the counter's condition.
+      const [claimItem, group, counter] = await this.consistentGet([keys.bookingClaim(g, claim.externalBookingId), keys.agentGroup(g), keys.creditCounter(g)]);
+      if (claimItem) return this.replay(g, claimItem as unknown as ClaimRecord, claim);
+      if (!group) throw new NotFoundError('Agent group');
+      const terms: CreditTerms = { creditLimit: group.creditLimit as Minor, onHold: group.onHold === true };
+      const decision = decideCredit(terms, exposureOf(counter), entry.amount);
+      if (!decision.approved) throw new CreditDeniedError(decision);
+      try {
+        await this.db.send(new TransactWriteCommand(authorizeTransaction(this.table, entry, claim, terms, entry.occurredAt)));
+        return { entry, bookingRef: claim.bookingRef, replay: false, availableCreditAfter: decision.availableCreditAfter };
+      } catch (err) {
+        // Whichever condition failed, the re-read above tells the cases apart: a claim now
+        // exists (replay or conflict), the counter has filled (refusal with the figures read
+        // then), the terms changed (decide again), or contention (try again).
+        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (isTransactionContention(err)) await backoff(attempt);
+      }
+    }
+  }
+
+  async post(agentGroupId: string, entryId: string, bookingId: string, at: string): Promise<LedgerEntry> {
+    for (let attempt = 0; ; attempt++) {
+      const entry = await this.getEntry(agentGroupId, entryId);
+      if (!entry) throw new NotFoundError('Ledger entry');
+      if (entry.status === 'POSTED') {
+        if (entry.bookingId === bookingId) return entry;
+        throw new LedgerTransitionError('CONFLICT', `Ledger entry ${entryId} is already posted to another booking.`);
+      }
+      try {
+        if (entry.status === 'AUTHORIZED') {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: this.table,
+              Key: keys.ledgerEntry(agentGroupId, entryId),
+              UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
+              ConditionExpression: STATUS_IS,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':from': 'AUTHORIZED', ':to': 'POSTED', ':booking': bookingId, ':at': at },
+            }),
+          );
+        } else {
+          await this.db.send(new TransactWriteCommand(latePostTransaction(this.table, entry, bookingId, at)));
+        }
+        return { ...entry, status: 'POSTED', bookingId };
+      } catch (err) {
+        // A racing post or release moved the entry first; the re-read decides what this call means now.
+        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (isTransactionContention(err)) await backoff(attempt);
+      }
+    }
+  }
+
+  async release(agentGroupId: string, entryId: string, at: string): Promise<LedgerEntry> {
+    for (let attempt = 0; ; attempt++) {
+      const entry = await this.getEntry(agentGroupId, entryId);
+      if (!entry) throw new NotFoundError('Ledger entry');
+      if (entry.status === 'RELEASED') return entry;
+      if (entry.status === 'POSTED') throw new LedgerTransitionError('CONFLICT', `Ledger entry ${entryId} is posted; a posted charge is refunded, not released.`);
+      try {
+        await this.db.send(new TransactWriteCommand(releaseTransaction(this.table, entry, at)));
+        return { ...entry, status: 'RELEASED' };
+      } catch (err) {
+        // Racing releases: exactly one transaction passes the status condition, so exposure moves once.
+        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (isTransactionContention(err)) await backoff(attempt);
+      }
+    }
+  }
+
+  async getEntry(agentGroupId: string, entryId: string): Promise<LedgerEntry | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.ledgerEntry(agentGroupId, entryId), ConsistentRead: true }));
+    return out.Item ? entryOf(out.Item) : undefined;
+  }
+
+  async listEntries(agentGroupId: string, page: { limit: number; after?: LedgerPosition }): Promise<LedgerPage> {
+    const timeline = keys.ledgerTimeline(agentGroupId);
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': timeline.GSI1PK },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ...(page.after
+          ? {
+              ExclusiveStartKey: {
+                ...keys.ledgerEntry(agentGroupId, page.after.id),
+                ...keys.ledgerTimelineIndex(agentGroupId, page.after.occurredAt, page.after.id),
+              },
+            }
+          : {}),
+      }),
+    );
+    const entries = (out.Items ?? []).map(entryOf);
+    const last = entries.at(-1);
+    return { entries, next: out.LastEvaluatedKey && last ? { occurredAt: last.occurredAt, id: last.id } : null };
+  }
+
+  async creditPosition(agentGroupId: string): Promise<CreditPosition | undefined> {
+    const [group, counter] = await this.consistentGet([keys.agentGroup(agentGroupId), keys.creditCounter(agentGroupId)]);
+    if (!group) return undefined;
+    return creditPosition(group.creditLimit as Minor, exposureOf(counter));
+  }
+
+  async audit(agentGroupId: string): Promise<LedgerAudit> {
+    const partition = keys.ledgerEntriesOfGroup(agentGroupId);
+    const [items, [counter]] = await Promise.all([
+      queryAll(this.db, {
+        TableName: this.table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition.PK, ':prefix': partition.SKPrefix },
+        ConsistentRead: true,
+      }),
+      this.consistentGet([keys.creditCounter(agentGroupId)]),
+    ]);
+    return { exposureCounter: exposureOf(counter), entries: items.map(entryOf) };
+  }
+
+  /** Same key and hash: the earlier authorization, unchanged. Same key, other hash: a conflict. */
+  private async replay(agentGroupId: string, stored: ClaimRecord, claim: IdempotencyClaim): Promise<Authorization> {
+    if (stored.contentHash !== claim.contentHash) throw new IdempotencyConflictError(claim.externalBookingId);
+    const [entry, position] = await Promise.all([this.getEntry(agentGroupId, stored.entryId), this.creditPosition(agentGroupId)]);
+    if (!entry) throw new Error(`claim ${claim.externalBookingId} names ledger entry ${stored.entryId}, which is missing`);
+    return { entry, bookingRef: stored.bookingRef, replay: true, availableCreditAfter: position?.availableCredit ?? 0 };
+  }
+
+  /** Consistent reads of a few items in one round trip, in the order asked (undefined where absent). */
+  private async consistentGet(wanted: Key[]): Promise<(Record<string, unknown> | undefined)[]> {
+    const found = new Map<string, Record<string, unknown>>();
+    let pending: Record<string, unknown>[] = wanted.map((k) => ({ ...k }));
+    while (pending.length > 0) {
+      const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of out.Responses?.[this.table] ?? []) found.set(`${item.PK as string}\u0000${item.SK as string}`, item);
+      pending = (out.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+    }
+    return wanted.map((k) => found.get(`${k.PK}\u0000${k.SK}`));
+  }
+}
+
+/** The counter's exposure in paise; a group that never had an authorization has none. */
+function exposureOf(counter: Record<string, unknown> | undefined): Minor {
+  return (counter?.exposure as Minor | undefined) ?? 0;
+}
