@@ -199,6 +199,10 @@ try {
   console.log('\ncase | handler (in-process) | bare-storage floor');
   console.log('--- | --- | ---');
   for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.floor)}`);
+
+  // Search over the demo world and a generated 5,000-listing world, in its own table (bench/search-bench.ts).
+  const { benchSearch } = await import('./search-bench.ts');
+  await benchSearch(svc, RUNS);
 } finally {
   await queues.stop();
   await dynamo.stop();

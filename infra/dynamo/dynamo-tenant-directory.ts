@@ -43,8 +43,8 @@ export const apiKeyItem = (k: ApiKeyRecord) => ({
 });
 
 /**
- * SETs only the changed fields, so attributes other writers keep on the group item (the
- * credit gate's running exposure, for one) are never overwritten by an operator's edit.
+ * SETs only the changed fields, so an operator's edit never overwrites attributes it did
+ * not mean to touch, even if another writer changed them meanwhile.
  */
 export function agentGroupUpdate(table: string, agentGroupId: string, changes: AgentGroupChanges, at: string): UpdateCommandInput {
   const fields = Object.entries({ ...changes, updatedAt: at }).filter(([, value]) => value !== undefined);
