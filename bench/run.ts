@@ -196,6 +196,40 @@ try {
     );
   }
 
+  // Feed page of 100 at 1,000 vs 100,000 listings: the same first page, from catalogues 100× apart.
+  {
+    const { writeFeedWorld } = await import('./feed-scale.ts');
+    const { createAgentGroup: createFeedGroup } = await import('../domain/admin.ts');
+    const medians: Record<string, number> = {};
+    for (const count of [1_000, 100_000]) {
+      const channelId = `feed-${count}`;
+      const t = performance.now();
+      await writeFeedWorld(svc, channelId, count);
+      console.log(`feed world ${channelId}: ${count} listings written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      const groupId = `bench-feed-${count}`;
+      await createFeedGroup(deps, {
+        agentGroupId: groupId, partnerId: 'bench-partner', name: groupId, channelId, creditLimit: 0, onHold: false, distributionEnabled: true,
+        billingCycle: 'MONTHLY', billingAnchorDay: 1, gstin: null, legalName: 'Feed Bench', address: { line1: '1 Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
+      });
+      const { apiKey: feedKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: groupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
+      const first = await measure(() => call('../functions/distribution/list-listings.ts', httpEvent('GET', '/v1/listings', { key: feedKey, query: { size: '100' } })), RUNS);
+      const deep = await measure(
+        () => call('../functions/distribution/list-listings.ts', httpEvent('GET', '/v1/listings', { key: feedKey, query: { size: '100', updatedSince: new Date(Date.parse('2026-11-01T00:00:00.000Z') + (count - 200) * 1000).toISOString() } })),
+        RUNS,
+      );
+      const feedFloor = await measure(async () => {
+        const k = await svc.tenants.findKeyByHash(sha256Hex(feedKey));
+        await Promise.all([svc.tenants.getAgentGroup(k!.owner.id), svc.rateLimiter.consume(k!.keyId, k!.rateLimit!, Date.now())]);
+        const [page] = await Promise.all([svc.reader.feedPage(channelId, { limit: 100 }), svc.reader.channel(channelId)]);
+        await svc.reader.listingViews(page.map((e) => e.listingId));
+      }, RUNS);
+      medians[count] = first.median;
+      rows.push({ case: `GET /v1/listings first page of 100, ${count} listings on the channel`, handler: first, floor: feedFloor });
+      rows.push({ case: `GET /v1/listings page of 100 near the end (updatedSince), ${count} listings`, handler: deep, floor: feedFloor });
+    }
+    console.log(`feed page of 100: median at 100,000 listings / at 1,000 = ${(medians[100_000]! / medians[1_000]!).toFixed(2)}`);
+  }
+
   console.log('\ncase | handler (in-process) | bare-storage floor');
   console.log('--- | --- | ---');
   for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.floor)}`);
