@@ -134,6 +134,22 @@ export function refsOf(content: CatalogueContent): CatalogueRefs {
   };
 }
 
+/** References to nothing: spread it and name only what a load needs. */
+export const NO_REFS: CatalogueRefs = {
+  channels: [],
+  cancellationPlans: [],
+  gstRegistrations: [],
+  gstSlabTables: [],
+  listings: [],
+  properties: [],
+  meals: [],
+  vas: [],
+  simulators: [],
+  distributions: [],
+  offers: [],
+  months: [],
+};
+
 export const emptyStoredCatalogue = (): StoredCatalogue => ({
   channels: [],
   cancellationPlans: [],

@@ -1,5 +1,5 @@
 import { addDays, daysBetween, isCalendarDate, monthOf, dayOfMonth } from '../catalogue/calendar.ts';
-import type { CatalogueRefs } from '../catalogue/catalogue-diff.ts';
+import { NO_REFS } from '../catalogue/catalogue-diff.ts';
 import type { DayData } from '../catalogue/day.ts';
 import { ValidationError } from '../errors.ts';
 import { MAX_STAY_NIGHTS, type OrderRequest, type PricingContext } from '../pricing/index.ts';
@@ -13,20 +13,6 @@ export interface PricingContextDeps {
   readonly clock: Clock;
 }
 
-const NO_REFS: CatalogueRefs = {
-  channels: [],
-  cancellationPlans: [],
-  gstRegistrations: [],
-  gstSlabTables: [],
-  listings: [],
-  properties: [],
-  meals: [],
-  vas: [],
-  simulators: [],
-  distributions: [],
-  offers: [],
-  months: [],
-};
 
 /**
  * One message for a listing that does not exist and one another channel sells, so a

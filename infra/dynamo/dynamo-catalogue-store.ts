@@ -2,7 +2,7 @@ import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryComman
 import type { ApiKeyRecord } from '../../domain/api-key.ts';
 import type { Meal, ValueAddedService } from '../../domain/catalogue/add-ons.ts';
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
-import { emptyStoredCatalogue, type CatalogueRefs, type StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
+import { emptyStoredCatalogue, NO_REFS, type CatalogueRefs, type StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
 import type { Channel, StoredDistribution } from '../../domain/catalogue/channel.ts';
 import { MEAL_PLANS, type DayRates, type MealPlan, type PropertyMonth, type StoredDay } from '../../domain/catalogue/day.ts';
 import type { GstRegistration, GstSlabTable } from '../../domain/catalogue/gst.ts';
@@ -379,17 +379,3 @@ export class DynamoCatalogueStore implements CatalogueStore {
   }
 }
 
-const NO_REFS: CatalogueRefs = {
-  channels: [],
-  cancellationPlans: [],
-  gstRegistrations: [],
-  gstSlabTables: [],
-  listings: [],
-  properties: [],
-  meals: [],
-  vas: [],
-  simulators: [],
-  distributions: [],
-  offers: [],
-  months: [],
-};
