@@ -9,9 +9,11 @@ import { keys } from './keys.ts';
  *   tat < now                     bucket full (idle): restart from now         → REFILL
  *   now ≤ tat ≤ now + τ           tokens left: push tat one interval later     → SPEND
  *   tat > now + τ                 empty: refuse, tat unchanged
- * Each write is atomic, so racing instances never hand out the same token twice. Every
- * write also records the writer's clock (`seen`), so a request stamped a few ms before a
- * concurrent refill can be decided at that observed time rather than refused early.
+ * Each write is atomic, so racing instances never hand out the same token twice. A refill
+ * also records the refiller's clock (`seen`, the base the tat was built from), so a request
+ * stamped a few ms before a concurrent refill can be decided at that observed time rather
+ * than refused early. Spends leave `seen` alone: an earlier-stamped spender must not hide
+ * the later reading the bucket was built on.
  */
 const SPEND = 'tat BETWEEN :now AND :ceiling';
 const REFILL = 'attribute_not_exists(tat) OR tat < :now';
@@ -29,7 +31,7 @@ export class DynamoRateLimiter implements RateLimiter {
     const t = intervalMs(policy);
     let at = now;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl, seen = :now', SPEND, {
+      const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl', SPEND, {
         ':now': at,
         ':ceiling': at + toleranceMs(policy),
         ':t': t,

@@ -124,5 +124,24 @@ describe('DynamoRateLimiter', () => {
     expect(earlier.remaining).toBe(0);
     expect(beyond.allowed).toBe(false);
   });
+
+  it('keeps the refill time even after an earlier-stamped request spends, so the last token still goes to the next one', async () => {
+    // prepare: three tokens a minute; a request stamped 50 ms later refills, one stamped t0 spends
+    const limiter = testServices().rateLimiter;
+    const bucket = `skew2-${randomUUID()}`;
+    const policy: BucketPolicy = { perMinute: 1, burst: 3 };
+    const t0 = Date.now();
+    await limiter.consume(bucket, policy, t0 + 50);
+    const first = await limiter.consume(bucket, policy, t0);
+
+    // act
+    const last = await limiter.consume(bucket, policy, t0);
+    const beyond = await limiter.consume(bucket, policy, t0);
+
+    // assess
+    expect(first.allowed).toBe(true);
+    expect(last.allowed).toBe(true);
+    expect(beyond.allowed).toBe(false);
+  });
 });
 
