@@ -42,6 +42,13 @@ export function parseRupees(value: unknown): Minor | undefined {
   return negative ? -paise : paise;
 }
 
+/** Paise as rupees with exactly two decimals for messages ("250.50"), from integers alone. */
+export function formatRupees(amount: Minor): string {
+  assertMinor(amount);
+  const abs = Math.abs(amount);
+  return `${amount < 0 ? '-' : ''}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
 export function assertMinor(amount: Minor): void {
   if (!Number.isSafeInteger(amount)) throw new RangeError(`money must be a safe integer of paise, got ${amount}`);
 }

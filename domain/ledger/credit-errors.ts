@@ -1,5 +1,5 @@
 import { ConflictError, DomainError } from '../errors.ts';
-import { toRupees, type Minor } from '../money.ts';
+import { formatRupees, toRupees, type Minor } from '../money.ts';
 import type { CreditDecision } from './ledger.ts';
 
 type Refusal = Extract<CreditDecision, { approved: false }>;
@@ -22,7 +22,7 @@ export class CreditDeniedError extends DomainError {
       'CREDIT_DENIED',
       refusal.reasonCode === 'ACCOUNT_ON_HOLD'
         ? 'The agent group is on hold; no booking can be made on credit.'
-        : `The booking exceeds the available credit by ${toRupees(shortfall ?? 0).toFixed(2)} INR.`,
+        : `The booking exceeds the available credit by ${formatRupees(shortfall ?? 0)} INR.`,
       {
         reasonCode: refusal.reasonCode,
         ...(shortfall === undefined ? {} : { shortfall: toRupees(shortfall) }),

@@ -1,6 +1,6 @@
 import type { BankOffer } from '../catalogue/offers.ts';
 import { ValidationError } from '../errors.ts';
-import type { Minor } from '../money.ts';
+import { formatRupees, type Minor } from '../money.ts';
 import type { AppliedBankOffer } from './priced-order.ts';
 import { percentOf } from './rounding.ts';
 
@@ -88,9 +88,5 @@ function window(from: string | null, to: string | null): string {
   return from !== null ? `on or after ${from}` : `on or before ${to}`;
 }
 
-/** Paise as "₹1234.50" for messages; exact integer arithmetic. */
-function rupees(amount: Minor): string {
-  const sign = amount < 0 ? '-' : '';
-  const abs = Math.abs(amount);
-  return `${sign}₹${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+/** Paise as "₹1234.50" for messages. */
+const rupees = (amount: Minor): string => (amount < 0 ? `-₹${formatRupees(-amount)}` : `₹${formatRupees(amount)}`);

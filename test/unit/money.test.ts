@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRupees, toRupees } from '../../domain/money.ts';
+import { formatRupees, parseRupees, toRupees } from '../../domain/money.ts';
 
 /** The largest amount parseRupees accepts: 13 rupee digits and 2 paise digits. */
 const MAX_PAISE = 999_999_999_999_999;
@@ -57,5 +57,17 @@ describe('toRupees', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('formatRupees', () => {
+  it.each([
+    [0, '0.00'],
+    [5, '0.05'],
+    [25_050, '250.50'],
+    [-199, '-1.99'],
+    [12_345_678_900, '123456789.00'],
+  ])('formats %i paise as %s', (paise, text) => {
+    expect(formatRupees(paise)).toBe(text);
   });
 });
