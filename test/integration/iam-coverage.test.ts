@@ -60,6 +60,14 @@ const cases: Case[] = [
   ['fallback', () => httpEvent('GET', '/api/nothing-here', { key: fx.partnerA.apiKey })],
   ['listDistributionListings', () => httpEvent('GET', '/v1/listings', { key: group.apiKey, query: { size: '5' } })],
   ['getDistributionListing', () => ({ ...httpEvent('GET', `/v1/listings/${fx.both}`, { key: group.apiKey }), pathParameters: { listingId: fx.both } })],
+  [
+    'searchListings',
+    () =>
+      httpEvent('POST', '/v1/listings/search', {
+        key: group.apiKey,
+        body: JSON.stringify({ rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-02'] }, { filterName: 'checkOut', filterValues: ['2027-03-04'] }] }),
+      }),
+  ],
   ['readAvailability', () => httpEvent('GET', '/v1/availability', { key: group.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } })],
   ['previewOrder', () => httpEvent('POST', '/v1/orders/preview', { key: group.apiKey, body: JSON.stringify(orderBody()) })],
   ['createOrder', () => httpEvent('POST', '/v1/orders', { key: group.apiKey, body: JSON.stringify(orderBody()) })],
