@@ -1,6 +1,6 @@
 /** The pricing engine: priceOrder and the types and helpers callers need around it. */
 export { priceOrder, MAX_STAY_NIGHTS, MAX_UNITS_PER_PROPERTY, DEFAULT_MEAL_PLAN } from './price-order.ts';
-export { searchPrice, type SearchPrice } from './search-price.ts';
+export { searchPrice, searchPriceOf, type SearchPrice } from './search-price.ts';
 export { percentOf, apportion, perNightOf, wholePercentDown } from './rounding.ts';
 export { chooseBankOffer, offerDiscount, offerIneligibility, type OfferTerms } from './bank-offer.ts';
 export { cancellationPolicy, choosePlan } from './cancellation-policy.ts';

@@ -9,11 +9,13 @@ import type { SoldOutNight, UnitOccupancy } from './priced-order.ts';
 /** A unit-night before discounts and tax. */
 export interface UnitNightBase extends UnitOccupancy {
   readonly date: string;
+  /** Channel rate for the adults the occupancy rate includes; null when the night has no rate. */
   readonly occupancyRate: Minor | null;
   readonly extraAdults: number;
   readonly extraAdultRate: Minor;
   readonly extraChildren: number;
   readonly extraChildRate: Minor;
+  /** occupancyRate + extras; 0 when there is no rate. */
   readonly base: Minor;
 }
 

@@ -2,6 +2,8 @@ import type { MealPlan } from '../catalogue/day.ts';
 import type { DiscountType } from '../catalogue/offers.ts';
 import type { Minor } from '../money.ts';
 import type { SelectedProperty } from './order-request.ts';
+import type { MealCharge, VasCharge } from './price-add-ons.ts';
+import type { UnitNightBase } from './price-stay.ts';
 
 /** One step of the item's cancellation schedule: cancel on or before cancelBy, get refundPercentage back. */
 export interface CancellationPolicyStep {
@@ -84,41 +86,14 @@ export interface TaxedAmounts {
   readonly total: Minor;
 }
 
-/** One unit of one property on one night. */
-export interface UnitNightLine extends UnitOccupancy, TaxedAmounts {
-  readonly date: string;
-  /** Channel rate for the adults the occupancy rate includes; null when the night has no rate. */
-  readonly occupancyRate: Minor | null;
-  readonly extraAdults: number;
-  readonly extraAdultRate: Minor;
-  readonly extraChildren: number;
-  readonly extraChildRate: Minor;
-  /** occupancyRate + extras; 0 when there is no rate. */
-  readonly base: Minor;
-}
+/** One unit of one property on one night, with its share of discounts and tax. */
+export interface UnitNightLine extends UnitNightBase, TaxedAmounts {}
 
-/** One meal selection on one date. */
-export interface MealLine extends TaxedAmounts {
-  /** Index into the request's meals. */
-  readonly selection: number;
-  readonly mealId: string;
-  readonly date: string;
-  readonly adults: number;
-  readonly children: number;
-  readonly chefOnCall: boolean;
-  readonly amount: Minor;
-}
+/** One meal selection on one date, with its share of discounts and tax. */
+export interface MealLine extends MealCharge, TaxedAmounts {}
 
-/** One service selection on one date, or once for the stay (date null). */
-export interface VasLine extends TaxedAmounts {
-  readonly selection: number;
-  readonly vasId: string;
-  readonly variantId: string;
-  readonly date: string | null;
-  readonly quantity: number;
-  readonly unitPrice: Minor;
-  readonly amount: Minor;
-}
+/** One service selection on one date, or once for the stay (date null), with its share of discounts and tax. */
+export interface VasLine extends VasCharge, TaxedAmounts {}
 
 /** The numbers behind the summary; every summary figure is a sum over these lines. */
 export interface PriceBreakdown {

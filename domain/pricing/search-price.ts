@@ -23,8 +23,11 @@ export function searchPrice(order: PricedOrder): SearchPrice {
   const s = order.summary;
   const nights = order.items[0]?.nights ?? 1;
   const totalBeforeDiscount = s.baseSubtotal + s.mealsSubtotal + s.vasSubtotal;
-  const total = s.taxableSubtotal;
-  const totalSaving = s.offersDiscount;
+  return searchPriceOf(s.taxableSubtotal, totalBeforeDiscount, s.offersDiscount, nights);
+}
+
+/** A SearchPrice from its three totals: the one place per-night figures and the percent are rounded. */
+export function searchPriceOf(total: Minor, totalBeforeDiscount: Minor, totalSaving: Minor, nights: number): SearchPrice {
   return {
     perNight: perNightOf(total, nights),
     perNightBeforeDiscount: perNightOf(totalBeforeDiscount, nights),

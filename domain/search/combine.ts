@@ -1,5 +1,5 @@
 import type { ListingView } from '../ports/catalogue-reader.ts';
-import { perNightOf, wholePercentDown, type SearchPrice } from '../pricing/index.ts';
+import { searchPriceOf, type SearchPrice } from '../pricing/index.ts';
 import { distanceMeters, GROUP_RADIUS_METERS } from './geo.ts';
 import type { Party } from './listing-offer.ts';
 
@@ -96,13 +96,5 @@ export function groupPrice(prices: readonly SearchPrice[], nights: number): Sear
   const sum = (f: (p: SearchPrice) => number) => prices.reduce((s, p) => s + f(p), 0);
   const total = sum((p) => p.total);
   const totalBeforeDiscount = sum((p) => p.totalBeforeDiscount);
-  const totalSaving = sum((p) => p.totalSaving);
-  return {
-    perNight: perNightOf(total, nights),
-    perNightBeforeDiscount: perNightOf(totalBeforeDiscount, nights),
-    total,
-    totalBeforeDiscount,
-    totalSaving,
-    discountPercent: wholePercentDown(totalSaving, totalBeforeDiscount),
-  };
+  return searchPriceOf(total, totalBeforeDiscount, sum((p) => p.totalSaving), nights);
 }
