@@ -1,3 +1,4 @@
+import type { DateChanges } from '../catalogue/catalogue-diff.ts';
 import type { CatalogueEvent } from '../deliveries/catalogue-event.ts';
 import { ValidationError } from '../errors.ts';
 import type { CatalogueReader } from '../ports/catalogue-reader.ts';
@@ -73,28 +74,22 @@ export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<
   const channelsOf = new Map<string, string[]>();
   await Promise.all([...new Set([...listings, ...ownerOf.values()])].map(async (listingId) => channelsOf.set(listingId, await deps.reader.channelsOfListing(listingId))));
   const channelsOfProperty = (propertyId: string) => channelsOf.get(ownerOf.get(propertyId) ?? '') ?? [];
+  // The dates come sorted, so the smallest window covering them is first..last.
+  const windowEvent = (eventType: 'inventory.changed' | 'rate.changed', entityType: string, c: DateChanges): CatalogueEvent => ({
+    eventType,
+    entityType,
+    entityId: c.propertyId,
+    fromDate: c.dates[0]!,
+    toDate: c.dates[c.dates.length - 1]!,
+    occurredAt,
+    channelIds: channelsOfProperty(c.propertyId),
+  });
 
   const events: CatalogueEvent[] = [
     ...[...listings].sort().map((id) => ({ eventType: 'listing.updated' as const, entityType: 'listing', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOf.get(id) ?? [] })),
     ...[...changed.property].sort().map((id) => ({ eventType: 'property.updated' as const, entityType: 'property', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOfProperty(id) })),
-    ...summary.changes.inventory.map((c) => ({
-      eventType: 'inventory.changed' as const,
-      entityType: 'inventory',
-      entityId: c.propertyId,
-      fromDate: c.dates[0]!,
-      toDate: c.dates[c.dates.length - 1]!,
-      occurredAt,
-      channelIds: channelsOfProperty(c.propertyId),
-    })),
-    ...summary.changes.rates.map((c) => ({
-      eventType: 'rate.changed' as const,
-      entityType: 'rate',
-      entityId: c.propertyId,
-      fromDate: c.dates[0]!,
-      toDate: c.dates[c.dates.length - 1]!,
-      occurredAt,
-      channelIds: channelsOfProperty(c.propertyId),
-    })),
+    ...summary.changes.inventory.map((c) => windowEvent('inventory.changed', 'inventory', c)),
+    ...summary.changes.rates.map((c) => windowEvent('rate.changed', 'rate', c)),
   ].filter((e) => e.channelIds.length > 0);
 
   if (events.length > 0) await deps.publish(events);

@@ -55,22 +55,11 @@ export interface WebhookEndpoint {
   readonly updatedAt: string;
 }
 
-/** What a partner sees: the record without secrets, with `*Configured` flags instead. */
-export interface WebhookEndpointView {
-  readonly id: string;
-  readonly url: string;
-  readonly description: string | null;
-  readonly authType: AuthType;
+/** What a partner sees: the record without its owner keys and secrets, with `*Configured` flags instead. */
+export type WebhookEndpointView = Omit<WebhookEndpoint, 'partnerId' | 'channelId' | 'authSecretSealed' | 'signingSecretSealed'> & {
   readonly authSecretConfigured: boolean;
   readonly signingSecretConfigured: boolean;
-  readonly eventTypes: readonly CatalogueEventType[] | null;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly maxAttempts: number;
-  readonly timeoutSeconds: number;
-  readonly status: EndpointStatus;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+};
 
 export function viewOf(e: WebhookEndpoint): WebhookEndpointView {
   return {
