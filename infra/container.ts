@@ -119,7 +119,6 @@ export function syncDeps(svc: Services): SyncDeps {
     ...adminDeps(svc),
     catalogue: svc.catalogue,
     reader: svc.reader,
-    listingOfProperty: (propertyId) => svc.catalogue.listingIdOfProperty(propertyId),
     publish: (events) => publishCatalogueEvents(deliveries, events),
   };
 }

@@ -13,8 +13,7 @@ const SYNCABLE_CATALOGUE = new Set(['listings', 'inventory', 'rates']);
 const SYNCABLE_TOP = new Set(['version', 'catalogue']);
 
 export interface SyncDeps extends ImportWorldDeps {
-  readonly reader: Pick<CatalogueReader, 'channelsOfListing'>;
-  readonly listingOfProperty: (propertyId: string) => Promise<string | undefined>;
+  readonly reader: Pick<CatalogueReader, 'channelsOfListing' | 'listingsOfProperties'>;
   /** Durable fan-out of catalogue events (outbox rows, change feed, then queue messages). */
   readonly publish: (events: readonly CatalogueEvent[]) => Promise<unknown>;
 }
@@ -64,13 +63,7 @@ export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<
   ]);
   const properties = new Set<string>([...changed.property, ...summary.changes.inventory.map((c) => c.propertyId), ...summary.changes.rates.map((c) => c.propertyId)]);
 
-  const ownerOf = new Map<string, string>();
-  await Promise.all(
-    [...properties].map(async (propertyId) => {
-      const owner = await deps.listingOfProperty(propertyId);
-      if (owner) ownerOf.set(propertyId, owner);
-    }),
-  );
+  const ownerOf = await deps.reader.listingsOfProperties([...properties]);
   const channelsOf = new Map<string, string[]>();
   await Promise.all([...new Set([...listings, ...ownerOf.values()])].map(async (listingId) => channelsOf.set(listingId, await deps.reader.channelsOfListing(listingId))));
   const channelsOfProperty = (propertyId: string) => channelsOf.get(ownerOf.get(propertyId) ?? '') ?? [];
