@@ -87,4 +87,16 @@ export const keys = {
   ledgerTimeline: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER` }),
   /** Idempotency record of POST /v1/bookings: one per (group, externalBookingId), holding the request's content hash. */
   bookingClaim: (agentGroupId: string, externalBookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `IDEMPOTENCY#BOOKING#${externalBookingId}` }),
+  /** A booking, under its group; bookingRef is the service's own id, fixed at the credit gate. */
+  booking: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BOOKING#${bookingRef}` }),
+  /** Written when a booking lands: the property-system booking id partners address it by → bookingRef. */
+  bookingAlias: (agentGroupId: string, bookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BOOKINGID#${bookingId}` }),
+  /** On bookings: the group's bookings in order of last change (GET /v1/bookings, updatedSince). */
+  bookingFeedIndex: (agentGroupId: string, updatedAt: string, bookingRef: string) => ({ GSI1PK: `GROUP#${agentGroupId}#BOOKINGS`, GSI1SK: `${updatedAt}#${bookingRef}` }),
+  bookingFeed: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#BOOKINGS` }),
+  /** Sparse: only bookings the workflow still has to look at carry it, so the sweeper reads exactly the open work. */
+  openBookingIndex: (nextCheckAt: string, agentGroupId: string, bookingRef: string) => ({ GSI2PK: 'BOOKINGS#OPEN', GSI2SK: `${nextCheckAt}#${agentGroupId}#${bookingRef}` }),
+  openBookings: () => ({ GSI2PK: 'BOOKINGS#OPEN' }),
+  /** The property-system simulator's reservation for one booking (sandbox stages). */
+  simulatedReservation: (bookingRef: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: 'RESERVATION' }),
 } as const;

@@ -1,0 +1,105 @@
+import type { Minor } from '../money.ts';
+import type { PricedItem, PricedSummary, SelectedProperty } from '../pricing/index.ts';
+
+/**
+ * Booking row statuses (PRODUCT.md "Bookings"). CREATED and ALREADY_EXISTS exist only as
+ * the status of a POST /v1/bookings reply, never on a stored booking.
+ */
+export const BOOKING_STATUSES = ['PROCESSING', 'CONFIRMED', 'FAILED', 'CANCELLED'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** The contract's Guest record. Which fields a guest needs is checked at the edge (PRODUCT.md). */
+export interface Guest {
+  readonly guestId?: string;
+  readonly salutation?: string;
+  readonly firstName: string;
+  readonly lastName?: string;
+  readonly email?: string;
+  readonly phone?: string;
+  readonly countryCode?: string;
+  readonly city?: string;
+  readonly dob?: string;
+  readonly anniversary?: string;
+  readonly position?: number;
+}
+
+/** Sandbox behaviours a partner may force on one booking (docs/sandbox.md); null in production. */
+export const BOOKING_SCENARIOS = ['booking-processing', 'booking-failed', 'booking-late'] as const;
+export type BookingScenario = (typeof BOOKING_SCENARIOS)[number];
+
+/** Why a booking failed, as the booking.failed callback and the booking read say it. */
+export interface BookingFailure {
+  readonly reasonCode: 'BOOKING_NOT_COMPLETED';
+  readonly reason: string;
+  readonly failedAt: string;
+}
+
+/** What a cancellation did; stored so a repeated cancel answers the same. */
+export interface BookingCancellation {
+  readonly cancelledAt: string;
+  readonly reason: string | null;
+  readonly refundPercentage: number;
+  /** Paise given back (positive here; the REFUND ledger entry carries it negative). */
+  readonly refundAmount: Minor;
+  readonly refundEntryId: string;
+}
+
+/**
+ * The steps of the booking workflow that happen after an outcome is recorded. Each is
+ * done at most once (the flag is set in the same write as the step), so a worker that
+ * crashes between two steps and runs again finishes the rest and repeats nothing.
+ */
+export interface BookingWorkflowSteps {
+  readonly inventoryTaken: boolean;
+  readonly chargeSettled: boolean;
+  readonly callbackQueued: boolean;
+  readonly inventoryReturned: boolean;
+}
+
+/**
+ * One booking on credit. `bookingRef` is the service's own id, fixed at the credit gate;
+ * `bookingId` is the property system's id, known only once the booking lands (it is the
+ * id partners address a booking by, and the one the ledger carries once a charge posts).
+ */
+export interface Booking {
+  readonly bookingRef: string;
+  readonly agentGroupId: string;
+  readonly partnerId: string;
+  readonly channelId: string;
+  readonly externalBookingId: string;
+  readonly orderId: string;
+  /** Short human code shown on booking rows from the start (bookingId is null until landing). */
+  readonly code: string;
+  readonly status: BookingStatus;
+  readonly bookingId: string | null;
+  readonly listingId: string;
+  readonly checkIn: string;
+  readonly checkOut: string;
+  /** The units the booking holds: the order's priced choice. */
+  readonly selectedProperties: readonly SelectedProperty[];
+  readonly currency: 'INR';
+  readonly items: readonly PricedItem[];
+  readonly summary: PricedSummary;
+  /** The grand total authorized (and, once landed, posted) on credit. */
+  readonly amount: Minor;
+  readonly ledgerEntryId: string;
+  readonly primaryGuest: Guest;
+  readonly additionalGuests: readonly Guest[];
+  readonly specialRequests: string | null;
+  readonly callbackUrl: string | null;
+  readonly scenario: BookingScenario | null;
+  /** End of the workflow window: unresolved after this, the booking FAILS. */
+  readonly deadline: string;
+  /** After a failure, how long the workflow keeps watching for a late landing. */
+  readonly watchUntil: string;
+  readonly steps: BookingWorkflowSteps;
+  readonly failure: BookingFailure | null;
+  readonly cancellation: BookingCancellation | null;
+  readonly confirmedAt: string | null;
+  /** When the workflow next needs to look at this booking; null once nothing is left to do. */
+  readonly nextCheckAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export const NO_STEPS_DONE: BookingWorkflowSteps = { inventoryTaken: false, chargeSettled: false, callbackQueued: false, inventoryReturned: false };

@@ -1,0 +1,27 @@
+/**
+ * The booking outcomes pushed to a booking's callbackUrl (SPEC "Booking callbacks").
+ * PROCESSING is never pushed; booking.amended belongs to amendments.
+ */
+export const BOOKING_CALLBACK_EVENT_TYPES = ['booking.confirmed', 'booking.failed', 'booking.cancelled'] as const;
+export type BookingCallbackEventType = (typeof BOOKING_CALLBACK_EVENT_TYPES)[number];
+
+/** One outcome to tell a partner about, as the booking workflow hands it to the delivery engine. */
+export interface BookingCallbackOutcome {
+  /**
+   * Stable for this outcome of this booking (the workflow derives it from the booking and
+   * the event type), so a workflow step that runs twice publishes one delivery, and every
+   * retry carries the same X-Service-Event-Id.
+   */
+  readonly eventId: string;
+  readonly eventType: BookingCallbackEventType;
+  readonly agentGroupId: string;
+  /** The partner owning the group: deliveries are stored and listed per partner. */
+  readonly partnerId: string;
+  readonly callbackUrl: string;
+  readonly occurredAt: string;
+  readonly status: 'CONFIRMED' | 'FAILED' | 'CANCELLED';
+  readonly externalBookingId: string;
+  readonly bookingId: string | null;
+  readonly reasonCode: 'BOOKING_NOT_COMPLETED' | null;
+  readonly reason: string | null;
+}
