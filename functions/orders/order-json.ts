@@ -1,9 +1,9 @@
 import type * as v from 'valibot';
 import { ValidationError } from '../../domain/errors.ts';
-import { toRupees } from '../../domain/money.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { isSandboxScenario, SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
 import type { OrderRequest, PricedItem, PricedSummary } from '../../domain/pricing/index.ts';
+import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
 import type { Config } from '../../infra/config.ts';
 import type { OrderBody, OrderQuoteSchema, OrderSchema } from '../contracts/orders.ts';
 import type { HttpEvent } from '../http/types.ts';
@@ -31,37 +31,11 @@ export function orderCommand(body: OrderBody): { request: OrderRequest; external
   return { request, externalRef };
 }
 
-const itemJson = (i: PricedItem) => ({
-  listingId: i.listingId,
-  checkIn: i.checkIn,
-  checkOut: i.checkOut,
-  nights: i.nights,
-  soldOut: i.soldOut,
-  itemSubtotal: toRupees(i.itemSubtotal),
-  cancellationPlanId: i.cancellationPlanId,
-  cancellationPlanDiscount: toRupees(i.cancellationPlanDiscount),
-  cancellationPolicy: i.cancellationPolicy.map((s) => ({ cancelBy: s.cancelBy, refundPercentage: s.refundPercentage, label: s.label })),
-});
-
-const summaryJson = (s: PricedSummary) => ({
-  baseSubtotal: toRupees(s.baseSubtotal),
-  mealsSubtotal: toRupees(s.mealsSubtotal),
-  vasSubtotal: toRupees(s.vasSubtotal),
-  cancellationPlanDiscount: toRupees(s.cancellationPlanDiscount),
-  stayAfterCancellationPlan: toRupees(s.stayAfterCancellationPlan),
-  bankOffer: s.bankOffer && { ...s.bankOffer, discount: toRupees(s.bankOffer.discount) },
-  priceAfterBankOffer: toRupees(s.priceAfterBankOffer),
-  offersDiscount: toRupees(s.offersDiscount),
-  taxableSubtotal: toRupees(s.taxableSubtotal),
-  gst: toRupees(s.gst),
-  grandTotal: toRupees(s.grandTotal),
-});
-
 /** The preview's body: the Order record without orderId and validUntil, money in rupees. */
 export const quoteJson = (priced: { currency: string; items: readonly PricedItem[]; summary: PricedSummary }): OrderQuoteJson => ({
   currency: priced.currency,
-  items: priced.items.map(itemJson),
-  summary: summaryJson(priced.summary),
+  items: priced.items.map(itemInRupees),
+  summary: summaryInRupees(priced.summary),
 });
 
 /** The Order record, money in rupees. */
