@@ -52,6 +52,10 @@ export const EnvSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   WEBHOOK_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   ORDER_VALIDITY_MINUTES: positiveInt(30),
+  BOOKING_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  BOOKING_WINDOW_SECONDS: positiveInt(900),
+  BOOKING_SYNC_WAIT_MS: positiveInt(3000),
+  BOOKING_WATCH_SECONDS: positiveInt(86_400),
 });
 
 export interface Config {
@@ -72,6 +76,23 @@ export interface Config {
   readonly webhookQueueUrl?: string;
   /** An order's courtesy window: validUntil = createdAt (or the last reprice) + this. */
   readonly orderValidityMinutes: number;
+  readonly booking: BookingTimings & {
+    /** The booking workflow queue; absent for tools that never start a workflow, which then fail on first use. */
+    readonly queueUrl?: string;
+  };
+}
+
+/**
+ * The booking workflow's clock (PRODUCT.md "Bookings"): explicit durations, not divided by
+ * TIME_SCALE, so a test stage states exactly how long it waits.
+ */
+export interface BookingTimings {
+  /** Unresolved this long after the credit gate, a booking FAILS and its authorization is released. */
+  readonly windowSeconds: number;
+  /** How long POST /v1/bookings waits for the outcome before answering 202 PROCESSING. */
+  readonly syncWaitMs: number;
+  /** After a failure, how long the workflow keeps watching for a late landing. */
+  readonly watchSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +114,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The loopback escape hatch exists for local receivers only; a production stack must never have it.
     throw new ConfigError(`OUTBOUND_ALLOW_HOSTS and OUTBOUND_ALLOW_HTTP are only accepted on stages ${[...LOOPBACK_STAGES].join(', ')}`);
   }
+  if (e.BOOKING_SYNC_WAIT_MS >= e.BOOKING_WINDOW_SECONDS * 1000) {
+    // The synchronous wait must end inside the window, or a booking could fail while its own POST is still waiting.
+    throw new ConfigError('BOOKING_SYNC_WAIT_MS must be shorter than BOOKING_WINDOW_SECONDS');
+  }
   if (!isSandbox && e.TIME_SCALE !== 1) {
     throw new ConfigError('TIME_SCALE may differ from 1 only on local and test stages');
   }
@@ -110,6 +135,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
     orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
+    booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
   };
 }
 

@@ -45,15 +45,16 @@ export interface BookingCancellation {
 }
 
 /**
- * The steps of the booking workflow that happen after an outcome is recorded. Each is
- * done at most once (the flag is set in the same write as the step), so a worker that
- * crashes between two steps and runs again finishes the rest and repeats nothing.
+ * The steps of the booking workflow that follow an outcome. The outcome itself (status,
+ * ledger movement, alias) is one transaction; these come after it, each done at most once
+ * because its flag is set in the same write as the step, so a worker that crashes between
+ * two steps and runs again finishes the rest and repeats nothing.
  */
 export interface BookingWorkflowSteps {
   readonly inventoryTaken: boolean;
-  readonly chargeSettled: boolean;
-  readonly callbackQueued: boolean;
   readonly inventoryReturned: boolean;
+  /** Event types whose callback delivery exists (publishing is idempotent; this only saves a write). */
+  readonly callbacksPublished: readonly string[];
 }
 
 /**
@@ -100,6 +101,8 @@ export interface Booking {
   readonly nextCheckAt: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Bumped by every write; each write is conditional on the version it was computed from. */
+  readonly version: number;
 }
 
-export const NO_STEPS_DONE: BookingWorkflowSteps = { inventoryTaken: false, chargeSettled: false, callbackQueued: false, inventoryReturned: false };
+export const NO_STEPS_DONE: BookingWorkflowSteps = { inventoryTaken: false, inventoryReturned: false, callbacksPublished: [] };

@@ -1,0 +1,36 @@
+import type { Guest } from '../bookings/booking.ts';
+import type { SelectedProperty } from '../pricing/index.ts';
+
+/** What the service asks the property system (channel manager) to reserve for one booking. */
+export interface ReservationRequest {
+  /** The service's own booking id: the property system's idempotency key, so a repeated reserve books once. */
+  readonly bookingRef: string;
+  readonly listingId: string;
+  readonly checkIn: string;
+  readonly checkOut: string;
+  readonly selectedProperties: readonly SelectedProperty[];
+  readonly primaryGuest: Guest;
+  /** Sandbox stages only: a behaviour forced by the partner's X-Test-Scenario. */
+  readonly scenario: string | null;
+  /** When the credit gate admitted the booking; sandbox behaviours are timed from it. */
+  readonly requestedAt: string;
+}
+
+/** Where a reservation stands on the property system's side. */
+export type ReservationState =
+  | { readonly state: 'CONFIRMED'; readonly bookingId: string }
+  /** Not (yet) landed; `checkAgainAt` is the property system's hint of when to ask again, if it gives one. */
+  | { readonly state: 'PENDING'; readonly checkAgainAt: string | null };
+
+/**
+ * The provider's property system. Every call is idempotent on the booking: reserving twice
+ * is one reservation, asking after it is free, cancelling a cancelled one does nothing.
+ */
+export interface PropertySystem {
+  /** Places the reservation (once) and says where it stands now. */
+  reserve(request: ReservationRequest): Promise<ReservationState>;
+  /** Where an earlier reservation stands; PENDING with no hint when none was ever placed. */
+  status(bookingRef: string): Promise<ReservationState>;
+  /** Cancels a landed reservation. */
+  cancel(bookingRef: string, at: string): Promise<void>;
+}
