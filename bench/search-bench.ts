@@ -65,7 +65,7 @@ export async function benchSearch(svc: Services, runs: number): Promise<void> {
     });
     // A generous override so the limiter never refuses a measured run; it still spends a token each time.
     const { apiKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
-    return { apiKey, principal: { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, channelId, keyId: 'bench', keyPrefix: 'bench' } };
+    return { apiKey, principal: { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: 'bench-partner', channelId, keyId: 'bench', keyPrefix: 'bench' } };
   };
 
   const rows: Row[] = [];

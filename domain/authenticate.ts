@@ -54,5 +54,5 @@ async function resolveOwner(
   }
   const group = await tenants.getAgentGroup(owner.id);
   if (!group || !group.distributionEnabled) return undefined;
-  return { kind: 'agent-group', agentGroupId: group.agentGroupId, channelId: group.channelId, keyId, keyPrefix };
+  return { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: group.channelId, keyId, keyPrefix };
 }

@@ -11,6 +11,8 @@ export interface PartnerPrincipal {
 export interface AgentGroupPrincipal {
   readonly kind: 'agent-group';
   readonly agentGroupId: string;
+  /** The partner owning the group: booking callbacks are recorded under it. */
+  readonly partnerId: string;
   readonly channelId: string;
   readonly keyId: string;
   readonly keyPrefix: string;

@@ -41,7 +41,7 @@ beforeAll(async () => {
   group = await newAgentGroup({ channelId: fx.channelA });
   // Orders price with the GST slab table, which the order world adds; one stored order for the GET and reprice cases.
   await seedOrderWorld(fx);
-  const principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  const principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
   orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
 }, 120_000);
 

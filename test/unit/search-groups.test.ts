@@ -6,7 +6,7 @@ import { searchListings } from '../../domain/search/search-listings.ts';
 import type { RawParam } from '../../domain/search/search-query.ts';
 import { listing, memoryCatalogue, TODAY } from '../support/search-world.ts';
 
-const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g1', channelId: 'web', keyId: 'k', keyPrefix: 'pds_x' };
+const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g1', partnerId: 'p1', channelId: 'web', keyId: 'k', keyPrefix: 'pds_x' };
 const clock = { now: () => new Date(`${TODAY}T06:00:00Z`) };
 const stay = (adults: number, children = 0): RawParam[] => [
   { filterName: 'checkIn', filterValues: ['2027-01-20'] },

@@ -9,7 +9,7 @@ import { cancellationSummary, encodeListingId, searchListings, type SearchBody }
 import type { RawParam } from '../../domain/search/search-query.ts';
 import { listing, memoryCatalogue, PLANS, rupees, TODAY, type WorldSpec } from '../support/search-world.ts';
 
-const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g1', channelId: 'web', keyId: 'k', keyPrefix: 'pds_x' };
+const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g1', partnerId: 'p1', channelId: 'web', keyId: 'k', keyPrefix: 'pds_x' };
 const clock = { now: () => new Date(`${TODAY}T06:00:00Z`) };
 const CHECK_IN = '2027-01-20';
 const CHECK_OUT = '2027-01-23';
