@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery } from '../../domain/deliveries/attempt-delivery.ts';
 import type { CatalogueEvent } from '../../domain/deliveries/catalogue-event.ts';
 import type { DeliveryDeps } from '../../domain/deliveries/deps.ts';
+import type { WebhookDelivery } from '../../domain/deliveries/delivery.ts';
 import { publishCatalogueEvents } from '../../domain/deliveries/publish-catalogue-events.ts';
 import { readChanges } from '../../domain/deliveries/read-deliveries.ts';
 import { SWEEP_GRACE_SECONDS, sweepDeliveries } from '../../domain/deliveries/sweep-deliveries.ts';
@@ -89,8 +90,8 @@ describe('Use case: publishCatalogueEvents', () => {
     expect(messages).toHaveLength(2);
     expect(messages.every((m) => m.kind === 'webhook' && m.attempt === 1 && m.partnerId === partner.partnerId)).toBe(true);
     const stored = await Promise.all(messages.map((m) => svc.deliveries.get(m.partnerId, m.deliveryId)));
-    expect(stored.map((d) => d!.endpointId).sort()).toEqual([all.id, ratesOnly.id].sort());
-    expect(stored.map((d) => d!.endpointId)).not.toContain(listingsOnly.id);
+    expect(stored.map((d) => (d as WebhookDelivery).endpointId).sort()).toEqual([all.id, ratesOnly.id].sort());
+    expect(stored.map((d) => (d as WebhookDelivery).endpointId)).not.toContain(listingsOnly.id);
     for (const d of stored) {
       expect(d).toMatchObject({ status: 'PENDING', attempts: [], kind: 'webhook', eventType: 'rate.changed', requeues: 0 });
       expect(JSON.parse(d!.payload)).toEqual({
@@ -185,7 +186,7 @@ describe('Use case: attemptDelivery', () => {
     const path = `/disabled-${randomUUID()}`;
     const command = await publishOne(path);
     const stored = await svc.deliveries.get(command.partnerId, command.deliveryId);
-    const endpoint = await svc.webhooks.get(command.partnerId, stored!.endpointId);
+    const endpoint = await svc.webhooks.get(command.partnerId, (stored as WebhookDelivery).endpointId);
     await svc.webhooks.replace({ ...endpoint!, status: 'DISABLED', updatedAt: new Date().toISOString() }, endpoint!.updatedAt);
 
     // act
