@@ -17,18 +17,14 @@ export const CALLBACK_HEADERS = {
 /** How old a signature timestamp may be before a receiver rejects it (the spec's recipe says 300 s). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** The wire body. Both `eventType` and `event` carry the event: the spec gives two body shapes and a receiver may read either. */
-export interface BookingCallbackBody {
-  readonly eventId: string;
-  readonly eventType: BookingCallbackEventType;
-  readonly event: BookingCallbackEventType;
-  readonly occurredAt: string;
-  readonly status: 'CONFIRMED' | 'FAILED' | 'CANCELLED';
-  readonly externalBookingId: string;
-  readonly bookingId: string | null;
-  readonly reasonCode: 'BOOKING_NOT_COMPLETED' | null;
-  readonly reason: string | null;
-}
+/**
+ * The wire body: the outcome's public fields, plus `event` carrying the same value as
+ * `eventType` (the spec gives two body shapes and a receiver may read either).
+ */
+export type BookingCallbackBody = Pick<
+  BookingCallbackOutcome,
+  'eventId' | 'eventType' | 'occurredAt' | 'status' | 'externalBookingId' | 'bookingId' | 'reasonCode' | 'reason'
+> & { readonly event: BookingCallbackEventType };
 
 /**
  * The body, with exactly these fields in a fixed order. It is built once per outcome and

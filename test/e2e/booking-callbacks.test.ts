@@ -5,7 +5,8 @@ import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 import { publishBookingCallback } from '../../domain/deliveries/publish-booking-callback.ts';
 import { checkCallbackSignature } from '../../events/booking-callback.ts';
 import { callbackDeps } from '../../infra/container.ts';
-import { newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { callbackOutcome } from '../support/callback-outcome.ts';
+import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/webhook-receiver.ts';
 
 /*
@@ -25,21 +26,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const outcome = (path: string, overrides: Partial<BookingCallbackOutcome> = {}): BookingCallbackOutcome => ({
-  eventId: randomUUID(),
-  eventType: 'booking.confirmed',
-  agentGroupId: group.agentGroupId,
-  partnerId: group.partnerId,
-  bookingRef: uniqueId('bk'),
-  callbackUrl: `${receiver.url}${path}`,
-  occurredAt: new Date().toISOString(),
-  status: 'CONFIRMED',
-  externalBookingId: uniqueId('ext'),
-  bookingId: uniqueId('pms'),
-  reasonCode: null,
-  reason: null,
-  ...overrides,
-});
+const outcome = (path: string, overrides: Partial<BookingCallbackOutcome> = {}) => callbackOutcome(group, `${receiver.url}${path}`, overrides);
 
 const publish = (o: BookingCallbackOutcome) => publishBookingCallback(callbackDeps(testServices()), o);
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { CreateQueueCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentGroup } from '../../domain/admin.ts';
 import { attemptDelivery } from '../../domain/deliveries/attempt-delivery.ts';
@@ -7,31 +6,24 @@ import type { BookingCallbackOutcome } from '../../domain/deliveries/booking-cal
 import type { DeliveryDeps } from '../../domain/deliveries/deps.ts';
 import { publishBookingCallback } from '../../domain/deliveries/publish-booking-callback.ts';
 import { SWEEP_GRACE_SECONDS, sweepDeliveries } from '../../domain/deliveries/sweep-deliveries.ts';
-import type { DeliveryStore } from '../../domain/ports/delivery-store.ts';
 import { verifyCallbackSignature } from '../../events/booking-callback.ts';
 import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
-import { parseConfig } from '../../infra/config.ts';
-import { adminDeps, buildServices, deliveryDeps, type Services } from '../../infra/container.ts';
-import { LOCAL_CREDENTIALS } from '../../scripts/local-stack.ts';
-import { newAgentGroup, stack, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { adminDeps, deliveryDeps, type Services } from '../../infra/container.ts';
+import { callbackOutcome } from '../support/callback-outcome.ts';
+import { ownDeliveryQueue, overdueOnly, type OwnDeliveryQueue } from '../support/own-delivery-queue.ts';
+import { newAgentGroup, uniqueId, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
-/*
- * The callback side of the engine in-process, against DynamoDB Local and a fauxqs queue of
- * this file's own (the offline worker polls the stack's queue; nothing here races it).
- */
-let sqs: SQSClient;
-let queueUrl: string;
+/* The callback side of the engine in-process, against DynamoDB Local and a queue of this file's own. */
+let queue: OwnDeliveryQueue;
 let svc: Services;
 let deps: DeliveryDeps;
 let receiver: Receiver;
 let group: GroupFixture;
 
 beforeAll(async () => {
-  const env = stack().env;
-  sqs = new SQSClient({ endpoint: env.SQS_ENDPOINT, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
-  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: uniqueId('it-callbacks') }))).QueueUrl!;
-  svc = buildServices(parseConfig({ ...env, WEBHOOK_QUEUE_URL: queueUrl }));
+  queue = await ownDeliveryQueue('it-callbacks');
+  svc = queue.svc;
   deps = deliveryDeps(svc);
   receiver = await startReceiver();
   group = await newAgentGroup();
@@ -39,33 +31,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver.close();
-  sqs.destroy();
+  queue.close();
 });
 
-async function drain(): Promise<Message[]> {
-  const out: Message[] = [];
-  for (;;) {
-    const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-    if (!got.Messages?.length) return out;
-    out.push(...got.Messages);
-  }
-}
+const drain = () => queue.drain();
 
-const outcome = (callbackUrl: string, overrides: Partial<BookingCallbackOutcome> = {}): BookingCallbackOutcome => ({
-  eventId: randomUUID(),
-  eventType: 'booking.confirmed',
-  agentGroupId: group.agentGroupId,
-  partnerId: group.partnerId,
-  bookingRef: uniqueId('bk'),
-  callbackUrl,
-  occurredAt: new Date().toISOString(),
-  status: 'CONFIRMED',
-  externalBookingId: uniqueId('ext'),
-  bookingId: uniqueId('pms'),
-  reasonCode: null,
-  reason: null,
-  ...overrides,
-});
+const outcome = (callbackUrl: string, overrides: Partial<BookingCallbackOutcome> = {}) => callbackOutcome(group, callbackUrl, overrides);
 
 /** Publishes and takes the first-attempt message off this file's queue. */
 async function publishAndTake(o: BookingCallbackOutcome) {
@@ -190,12 +161,9 @@ describe('Use case: sweepDeliveries (booking callbacks)', () => {
     // prepare: the first message never makes it onto the queue
     const o = outcome(`${receiver.url}/lost-${randomUUID()}`);
     const lost = await publishBookingCallback({ ...deps, queue: { send: async (c) => ({ failed: c.length }) } }, o);
-    // Only this test's deliveries: the pending index is shared with every other test's work.
     const mine: DeliveryDeps = {
       ...deps,
-      deliveries: Object.assign(Object.create(svc.deliveries) as DeliveryStore, {
-        listOverdue: async (before: string, limit: number) => (await svc.deliveries.listOverdue(before, limit)).filter((d) => d.deliveryId === o.eventId),
-      }),
+      deliveries: overdueOnly(svc.deliveries, (d) => d.deliveryId === o.eventId),
       clock: { now: () => new Date(Date.now() + (SWEEP_GRACE_SECONDS + 2) * 1000) },
     };
 
