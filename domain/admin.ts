@@ -4,6 +4,7 @@ import type { Clock } from './ports/clock.ts';
 import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from './ports/tenant-directory.ts';
 import { anchorDayRange, GSTIN_PATTERN, type AgentGroup, type Partner, type PostalAddress } from './tenants.ts';
+import { callbackSecretContext } from './deliveries/booking-callback.ts';
 
 /** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
 export interface AdminDeps {
@@ -123,7 +124,7 @@ export async function issueKey(deps: AdminDeps, input: IssueKeyInput): Promise<I
 function newSigningSecret(deps: AdminDeps, input: IssueKeyInput): { plain: string; sealed: SealedCallbackSecret } | undefined {
   if (input.owner.kind !== 'agent-group') return undefined;
   const plain = input.presetSigningSecret ?? deps.minter.newSigningSecret();
-  return { plain, sealed: { agentGroupId: input.owner.id, sealed: deps.sealer.seal(plain, `callback:${input.owner.id}`) } };
+  return { plain, sealed: { agentGroupId: input.owner.id, sealed: deps.sealer.seal(plain, callbackSecretContext(input.owner.id)) } };
 }
 
 export async function revokeKey(deps: AdminDeps, keyId: string): Promise<ApiKeyRecord> {

@@ -23,13 +23,17 @@ import { DynamoWebhookStore } from './dynamo/dynamo-webhook-store.ts';
 import { outboundUrlGuard } from './http/guard-adapter.ts';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryDeps } from '../domain/deliveries/deps.ts';
+import type { BookingCallbackOutcome } from '../domain/deliveries/booking-callback.ts';
 import { publishCatalogueEvents } from '../domain/deliveries/publish-catalogue-events.ts';
 import type { SyncDeps } from '../domain/sync/sync-catalogue.ts';
 import type { ChangeFeed } from '../domain/ports/change-feed.ts';
 import type { CursorCodec } from '../domain/ports/cursor-codec.ts';
 import type { DeliveryQueue } from '../domain/ports/delivery-queue.ts';
 import type { DeliveryStore } from '../domain/ports/delivery-store.ts';
-import type { WebhookTransport } from '../domain/ports/webhook-transport.ts';
+import type { CallbackTransport, WebhookTransport } from '../domain/ports/webhook-transport.ts';
+import { publishBookingCallback, type PublishCallbackDeps } from '../domain/deliveries/publish-booking-callback.ts';
+import { bookingCallbackBody } from '../events/booking-callback.ts';
+import { GuardedCallbackTransport } from './http/callback-transport.ts';
 import { catalogueWebhookBody } from '../events/catalogue-webhook.ts';
 import { hmacCursorCodec } from './crypto/cursor.ts';
 import { DynamoChangeFeed } from './dynamo/dynamo-change-feed.ts';
@@ -57,6 +61,7 @@ export interface Services {
   readonly changes: ChangeFeed;
   readonly deliveryQueue: DeliveryQueue;
   readonly webhookTransport: WebhookTransport;
+  readonly callbackTransport: CallbackTransport;
   readonly cursors: CursorCodec;
   readonly orders: OrderStore;
   readonly ledger: CreditLedger;
@@ -84,6 +89,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     changes: new DynamoChangeFeed(db, cfg.tableName),
     deliveryQueue: new SqsDeliveryQueue(createSqsClient(cfg), cfg.webhookQueueUrl),
     webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
+    callbackTransport: new GuardedCallbackTransport(secrets, cfg.outbound, clock),
     cursors: hmacCursorCodec(cfg.cursorKey),
     orders: new DynamoOrderStore(db, cfg.tableName),
     ledger: new DynamoCreditLedger(db, cfg.tableName),
@@ -109,8 +115,23 @@ export function deliveryDeps(svc: Services): DeliveryDeps {
     random: Math.random,
     timeScale: svc.config.timeScale,
     encodeNotification: catalogueWebhookBody,
+    callbackTransport: svc.callbackTransport,
+    callbackSecrets: svc.tenants,
+    encodeCallback: bookingCallbackBody,
   };
 }
+
+/** What publishing a booking callback needs (the booking workflow calls `publishBookingCallback(callbackDeps(svc), outcome)`). */
+export function callbackDeps(svc: Services): PublishCallbackDeps {
+  const { deliveries, queue, clock, random, timeScale, encodeCallback } = deliveryDeps(svc);
+  return { deliveries, queue, clock, random, timeScale, encodeCallback };
+}
+
+/** Publishes one booking outcome on this process's adapters; the shape a workflow dependency wants. */
+export const bookingCallbackPublisher = (svc: Services) => {
+  const deps = callbackDeps(svc);
+  return (outcome: BookingCallbackOutcome) => publishBookingCallback(deps, outcome);
+};
 
 /** What a catalogue sync needs: the import's dependencies plus the reader and the delivery fan-out. */
 export function syncDeps(svc: Services): SyncDeps {

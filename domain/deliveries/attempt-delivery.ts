@@ -3,17 +3,27 @@ import type { AttemptVerdict } from '../ports/delivery-store.ts';
 import type { TransportResult } from '../ports/webhook-transport.ts';
 import { MAX_ATTEMPTS } from '../webhooks/endpoint.ts';
 import type { DeliveryDeps } from './deps.ts';
-import { MAX_ATTEMPT_ERROR_LENGTH, type DeliveryAttempt } from './delivery.ts';
-import { attemptDueAt, delaySecondsUntil } from './schedule.ts';
+import { MAX_ATTEMPT_ERROR_LENGTH, type CallbackDelivery, type Delivery, type DeliveryAttempt, type WebhookDelivery } from './delivery.ts';
+import { attemptDueAt, CALLBACK_MAX_ATTEMPTS, CALLBACK_SCHEDULE_SECONDS, CATALOGUE_SCHEDULE_SECONDS, delaySecondsUntil } from './schedule.ts';
 
-export type AttemptDeps = Pick<DeliveryDeps, 'deliveries' | 'webhooks' | 'queue' | 'transport' | 'clock' | 'ids' | 'random' | 'timeScale'>;
+export type AttemptDeps = Pick<
+  DeliveryDeps,
+  'deliveries' | 'webhooks' | 'queue' | 'transport' | 'callbackTransport' | 'callbackSecrets' | 'clock' | 'ids' | 'random' | 'timeScale'
+>;
+
+/**
+ * How long a callback receiver has to answer. Callbacks have no endpoint record to carry
+ * a timeout; 10 s is generous for "store it and answer 2xx" and keeps a dead receiver from
+ * holding a worker for long.
+ */
+export const CALLBACK_TIMEOUT_SECONDS = 10;
 
 /** What the worker did with one message; logged, and asserted on by tests. */
 export type AttemptReport =
   | { readonly action: 'sent'; readonly attempt: DeliveryAttempt; readonly verdict: AttemptVerdict }
   /** The attempt is not due yet: the message went back on the queue for (part of) the remainder. */
   | { readonly action: 'deferred'; readonly delaySeconds: number }
-  /** The delivery ended without sending: its endpoint is gone or disabled. */
+  /** The delivery ended without sending: its endpoint is gone or disabled, or its group has no signing secret. */
   | { readonly action: 'abandoned'; readonly reason: string }
   /** Nothing to do: unknown delivery, already final, the attempt already made, or another worker holds it. */
   | { readonly action: 'skipped'; readonly reason: 'unknown' | 'final' | 'stale' | 'claimed' };
@@ -48,6 +58,76 @@ export function verdictFor(result: TransportResult, attempt: number, maxAttempts
   }
 }
 
+/**
+ * The verdict after a booking callback attempt (SPEC "Booking callbacks"): only a 2xx
+ * succeeds. Any other answer (a 3xx, never followed; a 4xx, unlike webhooks; a 5xx), a
+ * timeout or a connection error is retried on the callback schedule, and after the last
+ * scheduled attempt the delivery is FAILED. A URL the guard refuses at send time fails at
+ * once: the refusal is a property of where the URL points now, and retrying it would only
+ * knock on a private address five more times.
+ */
+export function callbackVerdictFor(result: TransportResult, attempt: number, nextDueAt: () => Date): AttemptVerdict {
+  switch (result.outcome) {
+    case 'success':
+      return { status: 'SUCCEEDED' };
+    case 'blocked':
+      return { status: 'FAILED', failureReason: `Not retried: ${result.error ?? 'the callback URL was refused by the outbound guard'}` };
+    case 'permanent':
+    case 'redirect':
+    case 'retryable': {
+      if (attempt < CALLBACK_MAX_ATTEMPTS) return { status: 'PENDING', nextAttemptAt: nextDueAt().toISOString() };
+      const last = result.error ?? (result.statusCode === undefined ? 'no answer' : `HTTP ${result.statusCode}`);
+      return {
+        status: 'FAILED',
+        failureReason: `No 2xx after ${attempt} attempts, the whole callback schedule (last: ${last}). The booking's outcome stays readable through GET /v1/bookings.`,
+      };
+    }
+  }
+}
+
+/** Where one attempt goes and how it is judged, once the delivery's kind is known. */
+interface AttemptPlan {
+  /** Bounds the send; the claim outlasts it by CLAIM_MARGIN_SECONDS. */
+  readonly timeoutSeconds: number;
+  readonly send: () => Promise<TransportResult>;
+  readonly verdict: (result: TransportResult, attempt: number, nextDueAt: () => Date) => AttemptVerdict;
+  readonly schedule: readonly number[];
+}
+
+/** A plan for the attempt, or why the delivery must end without one. */
+type Planned = { readonly plan: AttemptPlan } | { readonly abandon: string };
+
+async function planWebhook(deps: AttemptDeps, delivery: WebhookDelivery, attempt: number): Promise<Planned> {
+  const endpoint = await deps.webhooks.get(delivery.partnerId, delivery.endpointId);
+  if (!endpoint) return { abandon: 'The endpoint was deleted; nothing was sent.' };
+  if (endpoint.status !== 'ACTIVE') return { abandon: 'The endpoint is DISABLED; nothing was sent.' };
+  return {
+    plan: {
+      timeoutSeconds: endpoint.timeoutSeconds,
+      send: () => deps.transport.send(endpoint, delivery, attempt),
+      verdict: (result, n, next) => verdictFor(result, n, endpoint.maxAttempts, next),
+      schedule: CATALOGUE_SCHEDULE_SECONDS,
+    },
+  };
+}
+
+async function planCallback(deps: AttemptDeps, delivery: CallbackDelivery): Promise<Planned> {
+  // Read at every attempt, not at publish: a secret rotated by a key replacement signs the very next attempt.
+  const sealed = await deps.callbackSecrets.getCallbackSecret(delivery.agentGroupId);
+  if (!sealed) return { abandon: `Agent group ${delivery.agentGroupId} has no callback signing secret (no API key was ever issued to it); nothing was sent.` };
+  return {
+    plan: {
+      timeoutSeconds: CALLBACK_TIMEOUT_SECONDS,
+      send: () => deps.callbackTransport.send(delivery, sealed),
+      verdict: callbackVerdictFor,
+      schedule: CALLBACK_SCHEDULE_SECONDS,
+    },
+  };
+}
+
+const planFor = (deps: AttemptDeps, delivery: Delivery, attempt: number): Promise<Planned> =>
+  delivery.kind === 'webhook' ? planWebhook(deps, delivery, attempt) : planCallback(deps, delivery);
+
 const attemptRecord = (attempt: number, at: Date, result: TransportResult): DeliveryAttempt => ({
   attempt,
   at: at.toISOString(),
@@ -77,24 +157,24 @@ export async function attemptDelivery(deps: AttemptDeps, command: DeliveryComman
     return { action: 'deferred', delaySeconds: wait };
   }
 
-  const endpoint = await deps.webhooks.get(delivery.partnerId, delivery.endpointId);
-  if (!endpoint || endpoint.status !== 'ACTIVE') {
-    const reason = endpoint ? 'The endpoint is DISABLED; nothing was sent.' : 'The endpoint was deleted; nothing was sent.';
-    await deps.deliveries.abandon(delivery, reason, arrivedAt.toISOString());
-    return { action: 'abandoned', reason };
+  const planned = await planFor(deps, delivery, command.attempt);
+  if ('abandon' in planned) {
+    await deps.deliveries.abandon(delivery, planned.abandon, arrivedAt.toISOString());
+    return { action: 'abandoned', reason: planned.abandon };
   }
+  const { plan } = planned;
 
   const claimId = deps.ids.uuid();
-  const claimUntil = new Date(arrivedAt.getTime() + (endpoint.timeoutSeconds + CLAIM_MARGIN_SECONDS) * 1000);
+  const claimUntil = new Date(arrivedAt.getTime() + (plan.timeoutSeconds + CLAIM_MARGIN_SECONDS) * 1000);
   if (!(await deps.deliveries.claim(delivery, claimId, claimUntil.toISOString(), arrivedAt.toISOString()))) return { action: 'skipped', reason: 'claimed' };
 
   const startedAt = deps.clock.now();
-  const result = await deps.transport.send(endpoint, delivery, command.attempt);
+  const result = await plan.send();
   const finishedAt = deps.clock.now();
   const attempt = attemptRecord(command.attempt, startedAt, result);
   const eventAt = new Date(delivery.createdAt);
-  const verdict = verdictFor(result, command.attempt, endpoint.maxAttempts, () => {
-    const due = attemptDueAt(eventAt, command.attempt + 1, deps.timeScale, deps.random);
+  const verdict = plan.verdict(result, command.attempt, () => {
+    const due = attemptDueAt(eventAt, command.attempt + 1, deps.timeScale, deps.random, plan.schedule);
     return due > finishedAt ? due : finishedAt;
   });
   if (!(await deps.deliveries.recordAttempt(delivery, claimId, attempt, verdict, finishedAt.toISOString()))) {

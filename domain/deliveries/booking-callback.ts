@@ -17,6 +17,8 @@ export interface BookingCallbackOutcome {
   readonly agentGroupId: string;
   /** The partner owning the group: deliveries are stored and listed per partner. */
   readonly partnerId: string;
+  /** The service's own booking id: the booking's deliveries are listed by it. Never sent. */
+  readonly bookingRef: string;
   readonly callbackUrl: string;
   readonly occurredAt: string;
   readonly status: 'CONFIRMED' | 'FAILED' | 'CANCELLED';
@@ -25,3 +27,9 @@ export interface BookingCallbackOutcome {
   readonly reasonCode: 'BOOKING_NOT_COMPLETED' | null;
   readonly reason: string | null;
 }
+
+/**
+ * The AAD a group's callback signing secret is sealed under: binding the group id means a
+ * sealed secret copied onto another group's record fails to open.
+ */
+export const callbackSecretContext = (agentGroupId: string): string => `callback:${agentGroupId}`;

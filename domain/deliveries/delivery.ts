@@ -1,4 +1,5 @@
 import type { CatalogueEventType } from '../webhooks/event-types.ts';
+import type { BookingCallbackEventType } from './booking-callback.ts';
 
 /**
  * A delivery is the outbox record of one notification to one receiver: it exists before
@@ -25,14 +26,14 @@ export interface DeliveryAttempt {
   readonly durationMs: number;
 }
 
-export interface Delivery {
+/** What a delivery notifies: a catalogue change (webhooks) or a booking outcome (callbacks). */
+export type DeliveryEventType = CatalogueEventType | BookingCallbackEventType;
+
+interface DeliveryBase {
   readonly deliveryId: string;
-  readonly kind: DeliveryKind;
   readonly partnerId: string;
-  readonly endpointId: string;
-  /** The event this notifies; equals the payload's dedupKey for catalogue webhooks. */
+  /** The event this notifies; equals the payload's dedupKey for catalogue webhooks and eventId for booking callbacks. */
   readonly eventId: string;
-  readonly eventType: CatalogueEventType;
   /** The exact body sent, so retries and resends put identical bytes on the wire (and under the signature). */
   readonly payload: string;
   readonly status: DeliveryStatus;
@@ -49,15 +50,38 @@ export interface Delivery {
   readonly updatedAt: string;
 }
 
+/** A catalogue webhook: sent to a registered endpoint, whose settings (URL, auth, timeout, maxAttempts) are read at each attempt. */
+export interface WebhookDelivery extends DeliveryBase {
+  readonly kind: 'webhook';
+  readonly endpointId: string;
+  readonly eventType: CatalogueEventType;
+}
+
+/**
+ * A booking callback: no endpoint registry, so the delivery itself carries where it goes
+ * (the booking's callbackUrl) and whose secret signs it (the agent group's).
+ */
+export interface CallbackDelivery extends DeliveryBase {
+  readonly kind: 'callback';
+  readonly eventType: BookingCallbackEventType;
+  readonly agentGroupId: string;
+  /** The service's own booking id; the booking's deliveries are listed by it. */
+  readonly bookingRef: string;
+  readonly callbackUrl: string;
+}
+
+export type Delivery = WebhookDelivery | CallbackDelivery;
+
 /** Longest error text kept on an attempt; receivers' error bodies are not ours to archive. */
 export const MAX_ATTEMPT_ERROR_LENGTH = 500;
 
 /** What a partner (and the admin tool) sees of a delivery. */
 export interface DeliveryView {
   readonly deliveryId: string;
-  readonly endpointId: string;
+  /** Null for a booking callback, which has no endpoint. */
+  readonly endpointId: string | null;
   readonly eventId: string;
-  readonly eventType: CatalogueEventType;
+  readonly eventType: DeliveryEventType;
   readonly status: DeliveryStatus;
   readonly payload: unknown;
   readonly attempts: readonly DeliveryAttempt[];
@@ -66,12 +90,14 @@ export interface DeliveryView {
   readonly resendOf: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Booking callbacks only: where it goes and for which booking (absent on webhooks, so their view is unchanged). */
+  readonly callback?: { readonly agentGroupId: string; readonly bookingRef: string; readonly callbackUrl: string };
 }
 
 export function deliveryView(d: Delivery): DeliveryView {
   return {
     deliveryId: d.deliveryId,
-    endpointId: d.endpointId,
+    endpointId: d.kind === 'webhook' ? d.endpointId : null,
     eventId: d.eventId,
     eventType: d.eventType,
     status: d.status,
@@ -82,5 +108,6 @@ export function deliveryView(d: Delivery): DeliveryView {
     resendOf: d.resendOf,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
+    ...(d.kind === 'callback' ? { callback: { agentGroupId: d.agentGroupId, bookingRef: d.bookingRef, callbackUrl: d.callbackUrl } } : {}),
   };
 }

@@ -5,7 +5,9 @@ import type { DeliveryQueue } from '../ports/delivery-queue.ts';
 import type { DeliveryStore } from '../ports/delivery-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { WebhookStore } from '../ports/webhook-store.ts';
-import type { WebhookTransport } from '../ports/webhook-transport.ts';
+import type { TenantDirectory } from '../ports/tenant-directory.ts';
+import type { CallbackTransport, WebhookTransport } from '../ports/webhook-transport.ts';
+import type { BookingCallbackOutcome } from './booking-callback.ts';
 import type { CatalogueNotification } from './catalogue-event.ts';
 
 /** Everything the delivery engine needs; each use case takes the part it uses. */
@@ -24,4 +26,10 @@ export interface DeliveryDeps {
   readonly timeScale: number;
   /** The wire form of a catalogue notification (events/catalogue-webhook.ts), fixed once per delivery. */
   readonly encodeNotification: (notification: CatalogueNotification) => string;
+  /** Booking callbacks go out through their own transport: no endpoint, a per-attempt signature. */
+  readonly callbackTransport: CallbackTransport;
+  /** Where a group's (sealed) callback signing secret is read at each attempt, so a rotated secret signs the next one. */
+  readonly callbackSecrets: Pick<TenantDirectory, 'getCallbackSecret'>;
+  /** The wire form of a booking callback (events/booking-callback.ts), fixed once per delivery. */
+  readonly encodeCallback: (outcome: BookingCallbackOutcome) => string;
 }

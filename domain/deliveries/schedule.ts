@@ -1,11 +1,20 @@
 /**
  * When each delivery attempt is due. Offsets are measured from the event (the delivery's
  * creation), not from the previous attempt, so a slow receiver does not stretch the whole
- * sequence (PRODUCT.md "Catalogue webhook backoff").
+ * sequence (PRODUCT.md "Catalogue webhook backoff", "Booking callback schedule").
  */
 
 /** Attempt N (1-based) is due about this many seconds after the event. */
 export const CATALOGUE_SCHEDULE_SECONDS = [0, 30, 120, 600, 1800, 3600, 10_800, 21_600] as const;
+
+/**
+ * Booking callbacks (PRODUCT.md "Booking callback schedule"): 0, 1 min, 5 min, 15 min,
+ * 1 h 15 min, 4 h 15 min after the outcome; the sixth attempt is the last.
+ */
+export const CALLBACK_SCHEDULE_SECONDS = [0, 60, 300, 900, 4500, 15_300] as const;
+
+/** A callback gets exactly one attempt per scheduled offset, then is FAILED. */
+export const CALLBACK_MAX_ATTEMPTS = CALLBACK_SCHEDULE_SECONDS.length;
 
 /**
  * Endpoints may ask for up to 15 attempts while the product names 8 offsets; each attempt
@@ -30,11 +39,17 @@ export function nominalOffsetSeconds(attempt: number, schedule: readonly number[
 /**
  * The instant attempt `attempt` is due: the nominal offset with ±10 % jitter, divided by
  * the time scale (1 in production; large on test stages so a whole sequence takes seconds).
- * `random` is uniform in [0, 1).
+ * `random` is uniform in [0, 1); `schedule` is the catalogue's unless a callback asks for its own.
  */
-export function attemptDueAt(eventAt: Date, attempt: number, timeScale: number, random: () => number): Date {
+export function attemptDueAt(
+  eventAt: Date,
+  attempt: number,
+  timeScale: number,
+  random: () => number,
+  schedule: readonly number[] = CATALOGUE_SCHEDULE_SECONDS,
+): Date {
   const factor = 1 + JITTER * (2 * random() - 1);
-  const offsetMs = (nominalOffsetSeconds(attempt) * 1000 * factor) / timeScale;
+  const offsetMs = (nominalOffsetSeconds(attempt, schedule) * 1000 * factor) / timeScale;
   return new Date(eventAt.getTime() + Math.round(offsetMs));
 }
 

@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../deliveries/delivery.ts';
+import type { CallbackDelivery, Delivery, DeliveryAttempt, DeliveryStatus } from '../deliveries/delivery.ts';
 
 /** A page of a keyset-paginated read; `next` is an opaque position for the cursor codec, null on the last page. */
 export interface Page<T> {
@@ -20,6 +20,11 @@ export type AttemptVerdict =
 export interface DeliveryStore {
   /** Writes new PENDING deliveries; each must not exist yet. */
   createAll(deliveries: readonly Delivery[]): Promise<void>;
+  /**
+   * Writes a new PENDING delivery unless one with its id already exists; true when this
+   * call created it. An existing delivery is left exactly as it is (body, attempts, status).
+   */
+  createOnce(delivery: Delivery): Promise<boolean>;
   get(partnerId: string, deliveryId: string): Promise<Delivery | undefined>;
   /**
    * Takes the right to make attempt `attemptCount + 1`: true only when the delivery is
@@ -41,6 +46,8 @@ export interface DeliveryStore {
   markRequeued(delivery: Delivery, now: string): Promise<boolean>;
   /** An endpoint's deliveries, newest first, optionally only those with `status`. */
   listForEndpoint(partnerId: string, endpointId: string, query: { status?: DeliveryStatus; size: number; after?: string }): Promise<Page<Delivery>>;
+  /** The booking callbacks of one booking (the service's bookingRef), oldest first. */
+  listForBooking(partnerId: string, bookingRef: string): Promise<CallbackDelivery[]>;
   /** A partner's deliveries with `status` (operator use; bounded by the delivery TTL). */
   listByStatus(partnerId: string, status: DeliveryStatus): Promise<Delivery[]>;
 }

@@ -40,4 +40,6 @@ export interface TenantDirectory {
   replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret): Promise<void>;
   /** Stores the group's callback signing secret (already encrypted). */
   putCallbackSecret(agentGroupId: string, encrypted: string, at: string): Promise<void>;
+  /** The group's callback signing secret, still encrypted; undefined when none was ever issued. */
+  getCallbackSecret(agentGroupId: string): Promise<string | undefined>;
 }

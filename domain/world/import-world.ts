@@ -8,6 +8,7 @@ import { checkWorld, externalIds, type KnownIds, type WorldCheckOptions } from '
 import { worldCatalogue } from './world-catalogue.ts';
 import { parseWorldShape, type WorldDocument } from './world-schema.ts';
 import { WorldValidationError, type WorldIssue } from './world-validation-error.ts';
+import { callbackSecretContext } from '../deliveries/booking-callback.ts';
 
 export interface ImportWorldDeps extends AdminDeps {
   readonly catalogue: CatalogueStore;
@@ -29,9 +30,6 @@ export interface ImportSummary {
   /** Which catalogue records and which dates changed: what catalogue webhooks would announce. */
   readonly changes: Pick<CatalogueDiff, 'changed' | 'inventory' | 'rates'>;
 }
-
-/** The context a group's callback signing secret is sealed under (as admin.ts issues it). */
-export const callbackSecretContext = (agentGroupId: string): string => `callback:${agentGroupId}`;
 
 /**
  * The key id of an imported key, derived from its hash so that importing the same file

@@ -5,8 +5,9 @@ import { deliveryDeps, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**
- * SQS consumer of the delivery queue. Records are handled concurrently (each send is
- * bounded by its endpoint's timeout); a record that throws is reported in
+ * SQS consumer of the delivery queue: catalogue webhooks and booking callbacks alike
+ * (attemptDelivery dispatches on the delivery's kind). Records are handled concurrently (each send is
+ * bounded by its endpoint's timeout, or the callback timeout); a record that throws is reported in
  * batchItemFailures so SQS redelivers it alone, and after maxReceiveCount it lands in the
  * dead-letter queue. Retries of the receiver are not SQS redeliveries: the worker queues
  * the next attempt itself, with the schedule's delay.
@@ -14,7 +15,6 @@ import { logger } from '../../infra/logger.ts';
 async function handleRecord(deps: AttemptDeps, record: SQSRecord): Promise<void> {
   const command = decodeDeliveryMessage(record.body);
   if (!command) throw new Error('not a delivery message');
-  if (command.kind !== 'webhook') throw new Error(`no transport for ${command.kind} deliveries on this queue`);
   const report = await attemptDelivery(deps, command);
   logger.info('delivery message handled', { deliveryId: command.deliveryId, attempt: command.attempt, ...report });
 }

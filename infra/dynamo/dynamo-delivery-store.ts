@@ -1,5 +1,5 @@
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/deliveries/delivery.ts';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CallbackDelivery, Delivery, DeliveryAttempt, DeliveryStatus } from '../../domain/deliveries/delivery.ts';
 import type { AttemptVerdict, DeliveryStore, Page } from '../../domain/ports/delivery-store.ts';
 import { putAll } from './batch-write.ts';
 import { isConditionFailure } from './client.ts';
@@ -14,6 +14,7 @@ import { GSI1, GSI2, TTL_ATTRIBUTE } from './table.ts';
  * | one delivery of a partner             | PK = PARTNER#<p>, SK = DELIVERY#<id>                    | table |
  * | a partner's deliveries (operator)     | PK = PARTNER#<p>, begins_with(SK, DELIVERY#)            | table |
  * | an endpoint's deliveries, newest first| GSI1PK = ENDPOINT#<e>#DELIVERIES, GSI1SK < <position>   | GSI1  |
+ * | a booking's callbacks, oldest first   | GSI1PK = BOOKING#<bookingRef>#DELIVERIES                | GSI1  |
  * | PENDING deliveries overdue (sweeper)  | GSI2PK = DELIVERIES#PENDING, GSI2SK < <cutoff>          | GSI2  |
  */
 
@@ -32,6 +33,8 @@ const CLAIMABLE = '#status = :pending AND attemptCount = :count AND (attribute_n
 const STILL_CLAIMED = 'claimId = :claimId AND attemptCount = :count';
 /** Untouched since it was read: PENDING at the same count, nobody mid-send. */
 const IDLE_AT_COUNT = '#status = :pending AND attemptCount = :count AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)';
+/** A callback's id is its event id: a second publish of the same outcome must find the first and leave it be. */
+const NOT_YET_CREATED = 'attribute_not_exists(PK)';
 /** The sweeper re-queues only the version it saw overdue. */
 const OVERDUE_AS_SEEN = '#status = :pending AND attemptCount = :count AND nextAttemptAt = :seen';
 
@@ -42,7 +45,7 @@ const expiresAt = (createdAt: string): number => Math.floor(Date.parse(createdAt
 export function deliveryToItem(d: Delivery): Record<string, unknown> {
   return {
     ...keys.delivery(d.partnerId, d.deliveryId),
-    ...keys.endpointDeliveryIndex(d.endpointId, d.createdAt, d.deliveryId),
+    ...(d.kind === 'webhook' ? keys.endpointDeliveryIndex(d.endpointId, d.createdAt, d.deliveryId) : keys.bookingDeliveryIndex(d.bookingRef, d.createdAt, d.deliveryId)),
     ...(d.status === 'PENDING' && d.nextAttemptAt ? keys.pendingDeliveryIndex(d.nextAttemptAt, d.deliveryId) : {}),
     entity: 'Delivery',
     ...d,
@@ -73,6 +76,16 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async createAll(deliveries: readonly Delivery[]): Promise<void> {
     await putAll(this.db, this.table, deliveries.map(deliveryToItem));
+  }
+
+  async createOnce(delivery: Delivery): Promise<boolean> {
+    try {
+      await this.db.send(new PutCommand({ TableName: this.table, Item: deliveryToItem(delivery), ConditionExpression: NOT_YET_CREATED }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
   }
 
   async get(partnerId: string, deliveryId: string): Promise<Delivery | undefined> {
@@ -189,6 +202,21 @@ export class DynamoDeliveryStore implements DeliveryStore {
     }
     // Resume where reading stopped: after the page's last row, or where the read budget ran out under a sparse filter.
     return { items, next: startKey ? String(startKey.GSI1SK) : null };
+  }
+
+  async listForBooking(partnerId: string, bookingRef: string): Promise<CallbackDelivery[]> {
+    // One page: a booking has a callback per outcome and per amendment, a few KB each, far below a Query's 1 MB.
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        // bookingRef is the service's own unique id, but tenancy is still a parameter of every read.
+        FilterExpression: 'partnerId = :partnerId',
+        ExpressionAttributeValues: { ':pk': keys.deliveriesOfBooking(bookingRef).GSI1PK, ':partnerId': partnerId },
+      }),
+    );
+    return (out.Items ?? []).map(deliveryFromItem).filter((d): d is CallbackDelivery => d.kind === 'callback');
   }
 
   async listByStatus(partnerId: string, status: DeliveryStatus): Promise<Delivery[]> {

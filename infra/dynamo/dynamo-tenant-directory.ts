@@ -225,6 +225,12 @@ export class DynamoTenantDirectory implements TenantDirectory {
     await this.db.send(new PutCommand({ TableName: this.table, Item: callbackSecretItem({ agentGroupId, sealed: encrypted }, at) }));
   }
 
+  async getCallbackSecret(agentGroupId: string): Promise<string | undefined> {
+    // Consistent: a callback sent just after a key replacement must be signed with the new secret.
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.callbackSecret(agentGroupId), ConsistentRead: true }));
+    return typeof out.Item?.encrypted === 'string' ? out.Item.encrypted : undefined;
+  }
+
   private async putNew(item: Record<string, unknown>, conflictMessage: string): Promise<void> {
     try {
       await this.db.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW }));

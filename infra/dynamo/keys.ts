@@ -73,6 +73,9 @@ export const keys = {
   deliveriesOfPartner: (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SKPrefix: 'DELIVERY#' }),
   endpointDeliveryIndex: (endpointId: string, createdAt: string, deliveryId: string) => ({ GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES`, GSI1SK: `${createdAt}#${deliveryId}` }),
   deliveriesOfEndpoint: (endpointId: string) => ({ GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES` }),
+  /** On booking callbacks, in place of the endpoint index (a callback has no endpoint): the callbacks of one booking. */
+  bookingDeliveryIndex: (bookingRef: string, createdAt: string, deliveryId: string) => ({ GSI1PK: `BOOKING#${bookingRef}#DELIVERIES`, GSI1SK: `${createdAt}#${deliveryId}` }),
+  deliveriesOfBooking: (bookingRef: string) => ({ GSI1PK: `BOOKING#${bookingRef}#DELIVERIES` }),
   /** Sparse: only PENDING deliveries carry it, so the sweeper reads exactly the work still open. */
   pendingDeliveryIndex: (nextAttemptAt: string, deliveryId: string) => ({ GSI2PK: 'DELIVERIES#PENDING', GSI2SK: `${nextAttemptAt}#${deliveryId}` }),
   pendingDeliveries: () => ({ GSI2PK: 'DELIVERIES#PENDING' }),

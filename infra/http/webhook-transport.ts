@@ -4,7 +4,7 @@ import { secretContext } from '../../domain/webhooks/manage-endpoints.ts';
 import type { TransportResult, WebhookTransport } from '../../domain/ports/webhook-transport.ts';
 import { signWebhookBody, WEBHOOK_HEADERS } from '../../events/catalogue-webhook.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { sendGuarded, type SendOptions } from './guarded-sender.ts';
+import { sendGuarded, type AttemptOutcome, type SendOptions } from './guarded-sender.ts';
 import type { OutboundPolicy } from './outbound-guard.ts';
 
 /**
@@ -26,6 +26,14 @@ export function webhookHeaders(endpoint: WebhookEndpoint, delivery: Delivery, at
   return headers;
 }
 
+/** What the domain keeps of the sender's outcome: the attempt record's fields, nothing of the response body. */
+export const toTransportResult = (result: AttemptOutcome): TransportResult => ({
+  outcome: result.outcome,
+  ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
+  ...(result.error === undefined ? {} : { error: result.error }),
+  durationMs: result.durationMs,
+});
+
 /** Catalogue webhooks over the guarded sender: the stage's outbound policy, the endpoint's timeout. */
 export class GuardedWebhookTransport implements WebhookTransport {
   constructor(
@@ -40,11 +48,6 @@ export class GuardedWebhookTransport implements WebhookTransport {
       this.policy,
       this.options,
     );
-    return {
-      outcome: result.outcome,
-      ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
-      ...(result.error === undefined ? {} : { error: result.error }),
-      durationMs: result.durationMs,
-    };
+    return toTransportResult(result);
   }
 }

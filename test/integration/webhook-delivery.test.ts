@@ -1,55 +1,43 @@
 import { randomUUID } from 'node:crypto';
-import { CreateQueueCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery } from '../../domain/deliveries/attempt-delivery.ts';
 import type { CatalogueEvent } from '../../domain/deliveries/catalogue-event.ts';
 import type { DeliveryDeps } from '../../domain/deliveries/deps.ts';
+import type { WebhookDelivery } from '../../domain/deliveries/delivery.ts';
 import { publishCatalogueEvents } from '../../domain/deliveries/publish-catalogue-events.ts';
 import { readChanges } from '../../domain/deliveries/read-deliveries.ts';
 import { SWEEP_GRACE_SECONDS, sweepDeliveries } from '../../domain/deliveries/sweep-deliveries.ts';
-import type { DeliveryStore } from '../../domain/ports/delivery-store.ts';
 import type { PartnerPrincipal } from '../../domain/principal.ts';
 import type { EndpointFields } from '../../domain/webhooks/manage-endpoints.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
-import { parseConfig } from '../../infra/config.ts';
-import { buildServices, deliveryDeps, type Services } from '../../infra/container.ts';
-import { LOCAL_CREDENTIALS } from '../../scripts/local-stack.ts';
-import { stack, uniqueId } from '../support/stack.ts';
+import { deliveryDeps, type Services } from '../../infra/container.ts';
+import { ownDeliveryQueue, overdueOnly, type OwnDeliveryQueue } from '../support/own-delivery-queue.ts';
+import { uniqueId } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 /*
  * The engine against DynamoDB Local and a fauxqs queue of this file's own (the offline
  * worker polls the stack's queue; nothing here should race it), with a real HTTP receiver.
  */
-let sqs: SQSClient;
-let queueUrl: string;
+let queue: OwnDeliveryQueue;
 let svc: Services;
 let deps: DeliveryDeps;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  const env = stack().env;
-  sqs = new SQSClient({ endpoint: env.SQS_ENDPOINT, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
-  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: uniqueId('it-deliveries') }))).QueueUrl!;
-  svc = buildServices(parseConfig({ ...env, WEBHOOK_QUEUE_URL: queueUrl }));
+  queue = await ownDeliveryQueue('it-deliveries');
+  svc = queue.svc;
   deps = deliveryDeps(svc);
   receiver = await startReceiver();
 });
 
 afterAll(async () => {
   await receiver.close();
-  sqs.destroy();
+  queue.close();
 });
 
-async function drain(max = 50): Promise<Message[]> {
-  const out: Message[] = [];
-  for (;;) {
-    const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
-    if (!got.Messages?.length || out.length >= max) return out;
-    out.push(...got.Messages);
-  }
-}
+const drain = (max?: number) => queue.drain(max);
 
 const partnerOn = (channelId: string): PartnerPrincipal => ({ kind: 'partner', partnerId: uniqueId('partner'), channelId, keyId: 'k', keyPrefix: 'pds_test' });
 
@@ -89,8 +77,8 @@ describe('Use case: publishCatalogueEvents', () => {
     expect(messages).toHaveLength(2);
     expect(messages.every((m) => m.kind === 'webhook' && m.attempt === 1 && m.partnerId === partner.partnerId)).toBe(true);
     const stored = await Promise.all(messages.map((m) => svc.deliveries.get(m.partnerId, m.deliveryId)));
-    expect(stored.map((d) => d!.endpointId).sort()).toEqual([all.id, ratesOnly.id].sort());
-    expect(stored.map((d) => d!.endpointId)).not.toContain(listingsOnly.id);
+    expect(stored.map((d) => (d as WebhookDelivery).endpointId).sort()).toEqual([all.id, ratesOnly.id].sort());
+    expect(stored.map((d) => (d as WebhookDelivery).endpointId)).not.toContain(listingsOnly.id);
     for (const d of stored) {
       expect(d).toMatchObject({ status: 'PENDING', attempts: [], kind: 'webhook', eventType: 'rate.changed', requeues: 0 });
       expect(JSON.parse(d!.payload)).toEqual({
@@ -185,7 +173,7 @@ describe('Use case: attemptDelivery', () => {
     const path = `/disabled-${randomUUID()}`;
     const command = await publishOne(path);
     const stored = await svc.deliveries.get(command.partnerId, command.deliveryId);
-    const endpoint = await svc.webhooks.get(command.partnerId, stored!.endpointId);
+    const endpoint = await svc.webhooks.get(command.partnerId, (stored as WebhookDelivery).endpointId);
     await svc.webhooks.replace({ ...endpoint!, status: 'DISABLED', updatedAt: new Date().toISOString() }, endpoint!.updatedAt);
 
     // act
@@ -207,12 +195,9 @@ describe('Use case: sweepDeliveries', () => {
     await endpointFor(partner, { path });
     const lost = await publishCatalogueEvents({ ...deps, queue: { send: async (c) => ({ failed: c.length }) } }, [rateEvent(channel)]);
     expect(lost.notQueued).toBe(1);
-    // Only this test's deliveries: the index is shared with every other test's PENDING work.
     const mine: DeliveryDeps = {
       ...deps,
-      deliveries: Object.assign(Object.create(svc.deliveries) as DeliveryStore, {
-        listOverdue: async (before: string, limit: number) => (await svc.deliveries.listOverdue(before, limit)).filter((d) => d.partnerId === partner.partnerId),
-      }),
+      deliveries: overdueOnly(svc.deliveries, (d) => d.partnerId === partner.partnerId),
       clock: { now: () => new Date(Date.now() + (SWEEP_GRACE_SECONDS + 2) * 1000) },
     };
 

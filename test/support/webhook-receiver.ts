@@ -10,7 +10,8 @@ export interface ReceivedRequest {
   readonly at: number;
 }
 
-export type Responder = (req: ReceivedRequest, nth: number) => { status: number; headers?: Record<string, string>; body?: string };
+/** `delayMs` holds the answer back, e.g. so the next attempt is signed in a later second. */
+export type Responder = (req: ReceivedRequest, nth: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 export interface Receiver {
   /** http://127.0.0.1:<port>; append any path. */
@@ -45,8 +46,10 @@ export async function startReceiver(): Promise<Receiver> {
       const nth = requests.filter((r) => r.path === path).length;
       requests.push(received);
       const answer = responders.get(path)?.(received, nth) ?? { status: 204 };
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+      setTimeout(() => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      }, answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
