@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
   | 'CONFLICT'
+  | 'PRICE_MOVED'
+  | 'SOLD_OUT'
   | 'CREDIT_DENIED';
 
 export class DomainError extends Error {

@@ -1,5 +1,6 @@
 import type { RouteSpec } from './http/route.ts';
 import { getDistributionListingRoute, listDistributionListingsRoute, readAvailabilityRoute } from './contracts/distribution-catalogue.ts';
+import { cancelBookingRoute, cancellationQuoteRoute, createBookingRoute } from './contracts/bookings.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
@@ -43,4 +44,7 @@ export const ROUTES: readonly RouteSpec[] = [
   listDistributionListingsRoute,
   getDistributionListingRoute,
   readAvailabilityRoute,
+  createBookingRoute,
+  cancelBookingRoute,
+  cancellationQuoteRoute,
 ];

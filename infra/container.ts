@@ -43,6 +43,14 @@ import { createSqsClient } from './sqs/client.ts';
 import { SqsDeliveryQueue } from './sqs/sqs-delivery-queue.ts';
 import type { CreditLedger } from '../domain/ports/credit-ledger.ts';
 import { DynamoCreditLedger } from './dynamo/dynamo-credit-ledger.ts';
+import type { BookingQueue, BookingStore } from '../domain/ports/booking-store.ts';
+import type { PropertySystem } from '../domain/ports/property-system.ts';
+import type { PlaceBookingDeps } from '../domain/bookings/place-booking.ts';
+import { DynamoBookingStore } from './dynamo/dynamo-booking-store.ts';
+import { SqsBookingQueue } from './sqs/sqs-booking-queue.ts';
+import { SimulatedPropertySystem } from './property-system/simulated-property-system.ts';
+import { derivedId } from './crypto/derived-id.ts';
+import { sha256Hex } from './crypto/api-keys.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -65,6 +73,9 @@ export interface Services {
   readonly cursors: CursorCodec;
   readonly orders: OrderStore;
   readonly ledger: CreditLedger;
+  readonly bookings: BookingStore;
+  readonly bookingQueue: BookingQueue;
+  readonly propertySystem: PropertySystem;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -73,6 +84,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   const db = createDocumentClient(cfg);
   const secrets = new SecretBox(cfg.secretsKey);
   const catalogue = new DynamoCatalogueStore(db, cfg.tableName);
+  const ledger = new DynamoCreditLedger(db, cfg.tableName);
+  const sqs = createSqsClient(cfg);
   return {
     config: cfg,
     clock,
@@ -87,12 +100,16 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     webhooks: new DynamoWebhookStore(db, cfg.tableName),
     deliveries: new DynamoDeliveryStore(db, cfg.tableName),
     changes: new DynamoChangeFeed(db, cfg.tableName),
-    deliveryQueue: new SqsDeliveryQueue(createSqsClient(cfg), cfg.webhookQueueUrl),
+    deliveryQueue: new SqsDeliveryQueue(sqs, cfg.webhookQueueUrl),
     webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
     callbackTransport: new GuardedCallbackTransport(secrets, cfg.outbound, clock),
     cursors: hmacCursorCodec(cfg.cursorKey),
     orders: new DynamoOrderStore(db, cfg.tableName),
-    ledger: new DynamoCreditLedger(db, cfg.tableName),
+    ledger,
+    bookings: new DynamoBookingStore(db, cfg.tableName, ledger),
+    bookingQueue: new SqsBookingQueue(sqs, cfg.booking.queueUrl),
+    // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
+    propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
   };
 }
 
@@ -147,6 +164,24 @@ export function syncDeps(svc: Services): SyncDeps {
 /** What the order endpoints need: catalogue reads, the order store, clock, ids and the courtesy window. */
 export function orderDeps(svc: Services): OrderDeps {
   return { catalogue: svc.catalogue, clock: svc.clock, orders: svc.orders, ids: svc.ids, orderValidityMinutes: svc.config.orderValidityMinutes };
+}
+
+/** What the booking endpoints, the workflow worker and the sweeper need, from the same adapters. */
+export function bookingDeps(svc: Services): PlaceBookingDeps {
+  return {
+    ...orderDeps(svc),
+    bookings: svc.bookings,
+    queue: svc.bookingQueue,
+    propertySystem: svc.propertySystem,
+    ledger: svc.ledger,
+    urlGuard: svc.urlGuard,
+    timings: { windowSeconds: svc.config.booking.windowSeconds, watchSeconds: svc.config.booking.watchSeconds },
+    syncWaitMs: svc.config.booking.syncWaitMs,
+    publishCallback: bookingCallbackPublisher(svc),
+    derivedId,
+    sha256: sha256Hex,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
 }
 
 let cached: Services | undefined;

@@ -182,6 +182,9 @@ export async function provisionBucket(endpoint: string, name: string): Promise<v
   }
 }
 
+/** The booking workflow queue's name on a stage; serverless.yml's `bookingQueueName` param gives the same. */
+export const bookingQueueName = (stage: string): string => `partner-distribution-${stage}-booking-workflow`;
+
 /** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
 export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;
 

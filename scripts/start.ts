@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, webhookQueueName, syncQueueName, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
+import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, webhookQueueName, syncQueueName, bookingQueueName, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local and fauxqs (SQS + S3)
@@ -56,8 +56,14 @@ try {
 
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
-  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE)]);
-  const env = serviceEnv({ stage: STAGE, tableName: TABLE, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]! } });
+  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE)]);
+  const env = serviceEnv({
+    stage: STAGE,
+    tableName: TABLE,
+    dynamodb: dynamo.endpoint,
+    sqs: queues.endpoint,
+    extra: { WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]! },
+  });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
   writeFileSync(STACK_ENV, `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });

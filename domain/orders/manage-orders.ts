@@ -37,7 +37,7 @@ async function price(deps: PricingContextDeps, principal: AgentGroupPrincipal, r
  * world moved (the listing left the channel, check-in passed, a meal was withdrawn): that
  * is a 409 saying what changed, not a 400 about a parameter the caller did not send.
  */
-async function repriceStored(deps: PricingContextDeps, principal: AgentGroupPrincipal, order: Order, scenario: SandboxScenario | undefined): Promise<PricedOrder> {
+export async function repriceStored(deps: PricingContextDeps, principal: AgentGroupPrincipal, order: Order, scenario: SandboxScenario | undefined): Promise<PricedOrder> {
   try {
     return await price(deps, principal, order.request, scenario);
   } catch (err) {

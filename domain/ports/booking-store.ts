@@ -45,7 +45,16 @@ export interface BookingStore {
   listDue(dueBefore: string, limit: number): Promise<Booking[]>;
 }
 
-/** Carries "look at this booking now" to the workflow worker; lost messages are recovered by the sweeper. */
+/** "Look at booking R when it is due at D": the only thing the workflow queue carries. */
+export interface BookingCheck {
+  readonly agentGroupId: string;
+  readonly bookingRef: string;
+  /** The booking's nextCheckAt this message was sent for; a message for a superseded time is dropped. */
+  readonly dueAt: string;
+}
+
+/** Carries booking checks to the workflow worker; a lost message is recovered by the sweeper. */
 export interface BookingQueue {
-  send(agentGroupId: string, bookingRef: string, delaySeconds: number): Promise<void>;
+  /** `delaySeconds` 0–900 (the SQS limit); longer waits are chained by the worker. */
+  send(check: BookingCheck, delaySeconds: number): Promise<void>;
 }

@@ -11,6 +11,8 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PRICE_MOVED: 409,
+  SOLD_OUT: 409,
   RATE_LIMITED: 429,
 };
 

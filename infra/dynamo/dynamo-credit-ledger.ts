@@ -3,7 +3,6 @@ import {
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -135,6 +134,24 @@ export function authorizeTransaction(table: string, entry: LedgerEntry, claim: I
   };
 }
 
+/** Post: AUTHORIZED → POSTED with the property-system booking id; exposure already counts the amount. */
+export function postTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: table,
+          Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
+          UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
+          ConditionExpression: STATUS_IS,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':from': 'AUTHORIZED', ':to': 'POSTED', ':booking': bookingId, ':at': at },
+        },
+      },
+    ],
+  };
+}
+
 /** Release: the entry leaves AUTHORIZED and its amount leaves exposure, together or not at all. */
 export function releaseTransaction(table: string, entry: LedgerEntry, at: string): TransactWriteCommandInput {
   return {
@@ -191,6 +208,11 @@ export function latePostTransaction(table: string, entry: LedgerEntry, bookingId
   };
 }
 
+/** The write that posts `entry` from whichever of AUTHORIZED or RELEASED it is in. */
+export function postingTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
+  return entry.status === 'RELEASED' ? latePostTransaction(table, entry, bookingId, at) : postTransaction(table, entry, bookingId, at);
+}
+
 export class DynamoCreditLedger implements CreditLedger {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -198,6 +220,14 @@ export class DynamoCreditLedger implements CreditLedger {
   ) {}
 
   async authorize(entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization> {
+    return this.authorizeWith(entry, claim, []);
+  }
+
+  /**
+   * The gate with more items in its transaction: what the authorization pays for (the
+   * booking) is written with it or not at all. Infra-only; the port offers `authorize`.
+   */
+  async authorizeWith(entry: LedgerEntry, claim: IdempotencyClaim, alongside: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<Authorization> {
     if (entry.status !== 'AUTHORIZED' || entry.externalBookingId !== claim.externalBookingId) {
       throw new RangeError('the gate authorizes a new AUTHORIZED entry carrying the claim’s externalBookingId');
     }
@@ -212,7 +242,8 @@ export class DynamoCreditLedger implements CreditLedger {
       const decision = decideCredit(terms, exposureOf(counter), entry.amount);
       if (!decision.approved) throw new CreditDeniedError(decision);
       try {
-        await this.db.send(new TransactWriteCommand(authorizeTransaction(this.table, entry, claim, terms, entry.occurredAt)));
+        const gate = authorizeTransaction(this.table, entry, claim, terms, entry.occurredAt);
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...gate.TransactItems!, ...alongside] }));
         return { entry, bookingRef: claim.bookingRef, replay: false, availableCreditAfter: decision.availableCreditAfter };
       } catch (err) {
         // Whichever condition failed, the re-read above tells the cases apart: a claim now
@@ -233,20 +264,7 @@ export class DynamoCreditLedger implements CreditLedger {
         throw new LedgerTransitionError('CONFLICT', `Ledger entry ${entryId} is already posted to another booking.`);
       }
       try {
-        if (entry.status === 'AUTHORIZED') {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.table,
-              Key: keys.ledgerEntry(agentGroupId, entryId),
-              UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
-              ConditionExpression: STATUS_IS,
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':from': 'AUTHORIZED', ':to': 'POSTED', ':booking': bookingId, ':at': at },
-            }),
-          );
-        } else {
-          await this.db.send(new TransactWriteCommand(latePostTransaction(this.table, entry, bookingId, at)));
-        }
+        await this.db.send(new TransactWriteCommand(postingTransaction(this.table, entry, bookingId, at)));
         return { ...entry, status: 'POSTED', bookingId };
       } catch (err) {
         // A racing post or release moved the entry first; the re-read decides what this call means now.

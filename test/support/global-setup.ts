@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName } from '../../scripts/local-stack.ts';
+import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
@@ -15,6 +15,13 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The booking workflow's clock on the test stage: a 4 s window (a forced failure lands in
+ * seconds), a 300 ms synchronous wait (so a booking confirming after one second answers
+ * 202), and a 30 s watch for late landings.
+ */
+export const BOOKING_TEST_TIMINGS = { BOOKING_WINDOW_SECONDS: '4', BOOKING_SYNC_WAIT_MS: '300', BOOKING_WATCH_SECONDS: '30' } as const;
+
 export default async function setup(project: TestProject) {
   const problem = javaProblem();
   if (problem) throw new Error(problem);
@@ -28,9 +35,9 @@ export default async function setup(project: TestProject) {
     const tableName = 'pds-test';
     await provisionTable(dynamo.endpoint, tableName);
     await provisionBucket(queues.endpoint, invoiceBucketName('test'));
-    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test')]);
+    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test'), bookingQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
-    const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000' };
+    const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]! };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });

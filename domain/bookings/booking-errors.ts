@@ -1,0 +1,25 @@
+import { ConflictError } from '../errors.ts';
+import { formatRupees, toRupees, type Minor } from '../money.ts';
+import type { PricedSummary } from '../pricing/index.ts';
+import { summaryInRupees } from '../pricing/rupees.ts';
+
+/** The order no longer prices at acceptedTotal (SPEC POST /v1/bookings rule 1): 409 with expectedTotal and breakup. */
+export class PriceMovedError extends ConflictError {
+  constructor(accepted: Minor, current: PricedSummary) {
+    super(
+      'PRICE_MOVED',
+      `The order now totals ${formatRupees(current.grandTotal)} INR, not the accepted ${formatRupees(accepted)} INR; review breakup and send acceptedTotal ${formatRupees(current.grandTotal)} to book at the new price.`,
+      { param: 'acceptedTotal', expectedTotal: toRupees(current.grandTotal), breakup: summaryInRupees(current) },
+    );
+  }
+}
+
+/** A night of the stay can no longer be sold; booking it would only be refused by the property. */
+export class SoldOutError extends ConflictError {
+  constructor(listingId: string) {
+    super('SOLD_OUT', `Listing ${listingId} is no longer available for every night of this order; search again and create a new order.`);
+  }
+}
+
+/** The booking's state does not allow the operation (a cancellation after the stay started). */
+export class BookingStateError extends ConflictError {}

@@ -1,0 +1,10 @@
+import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
+import { bookingDeps } from '../../infra/container.ts';
+import { cancelBookingRoute } from '../contracts/bookings.ts';
+import { endpoint } from '../http/endpoint.ts';
+import { cancelReplyJson } from './booking-json.ts';
+
+export const handler = endpoint(cancelBookingRoute, async ({ principal, params, body, services }) => ({
+  status: 200,
+  body: cancelReplyJson(await cancelBooking(bookingDeps(services), principal, params.bookingId, body?.reason)),
+}));

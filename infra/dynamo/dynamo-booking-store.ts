@@ -1,0 +1,206 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { addDays, dayOfMonth, daysBetween, monthOf } from '../../domain/catalogue/calendar.ts';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
+import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
+import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
+import { bookingItem, bookingOf } from './booking-item.ts';
+import { isConditionFailure } from './client.ts';
+import { postingTransaction, releaseTransaction, type DynamoCreditLedger } from './dynamo-credit-ledger.ts';
+import { keys } from './keys.ts';
+import { GSI2 } from './table.ts';
+
+/*
+ * Access patterns of bookings (docs/data-model.md):
+ * | pattern                         | key condition                                              | index |
+ * |---------------------------------|------------------------------------------------------------|-------|
+ * | booking by bookingRef           | PK = GROUP#<g>, SK = BOOKING#<ref>                         | table |
+ * | booking by property-system id   | PK = GROUP#<g>, SK = BOOKINGID#<id> → bookingRef           | table |
+ * | booking by externalBookingId    | PK = GROUP#<g>, SK = IDEMPOTENCY#BOOKING#<ext> → bookingRef | table |
+ * | open workflow work, oldest due  | GSI2PK = BOOKINGS#OPEN, GSI2SK < <due>~                    | GSI2  |
+ */
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/** Each write is computed from one version of the booking and lands only on that version. */
+const AT_VERSION = '#version = :version';
+/** An alias is written once; rewriting it for the same booking (a rerun) is harmless, for another one impossible. */
+const ALIAS_FREE = 'attribute_not_exists(PK) OR bookingRef = :ref';
+const ENTRY_IS_NEW = 'attribute_not_exists(PK)';
+
+/** Effects re-read what they change; a racing change to those items (not to the booking) is retried this often. */
+const MAX_ATTEMPTS = 10;
+
+export class DynamoBookingStore implements BookingStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly ledger: DynamoCreditLedger,
+  ) {}
+
+  open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization> {
+    return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: ENTRY_IS_NEW } }]);
+  }
+
+  async get(agentGroupId: string, bookingRef: string): Promise<Booking | undefined> {
+    const item = await this.getItem(keys.booking(agentGroupId, bookingRef));
+    return item ? bookingOf(item) : undefined;
+  }
+
+  async getByBookingId(agentGroupId: string, bookingId: string): Promise<Booking | undefined> {
+    const alias = await this.getItem(keys.bookingAlias(agentGroupId, bookingId));
+    return alias ? this.get(agentGroupId, alias.bookingRef as string) : undefined;
+  }
+
+  async findClaim(agentGroupId: string, externalBookingId: string): Promise<BookingClaim | undefined> {
+    const item = await this.getItem(keys.bookingClaim(agentGroupId, externalBookingId));
+    return item ? { contentHash: item.contentHash as string, bookingRef: item.bookingRef as string } : undefined;
+  }
+
+  async update(previous: Booking, next: Booking, effect?: BookingEffect): Promise<boolean> {
+    if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
+    const bookingPut = {
+      Put: {
+        TableName: this.table,
+        Item: bookingItem(next),
+        ConditionExpression: AT_VERSION,
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      },
+    };
+    for (let attempt = 0; ; attempt++) {
+      const items = effect ? await this.effectItems(previous, effect, next.updatedAt) : [];
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPut, ...items] }));
+        return true;
+      } catch (err) {
+        if (!isConditionFailure(err) && !isContention(err)) throw err;
+        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        // The booking itself moved on: the caller re-reads and decides again.
+        if (reasons[0]?.Code === 'ConditionalCheckFailed' || (err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+        // Something the effect touches moved (a ledger entry, a day's units): re-read it and try again.
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async listDue(dueBefore: string, limit: number): Promise<Booking[]> {
+    const open = keys.openBookings();
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :due',
+        ExpressionAttributeValues: { ':pk': open.GSI2PK, ':due': `${dueBefore}~` },
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map(bookingOf);
+  }
+
+  /** The ledger or catalogue half of a step, built from the current state of what it changes. */
+  private async effectItems(b: Booking, effect: BookingEffect, at: string): Promise<TransactItems> {
+    switch (effect.kind) {
+      case 'land': {
+        const entry = await this.ledger.getEntry(b.agentGroupId, b.ledgerEntryId);
+        if (!entry) throw new Error(`booking ${b.bookingRef} names ledger entry ${b.ledgerEntryId}, which is missing`);
+        const alias = {
+          Put: {
+            TableName: this.table,
+            Item: { ...keys.bookingAlias(b.agentGroupId, effect.bookingId), entity: 'BookingAlias', bookingRef: b.bookingRef, bookingId: effect.bookingId },
+            ConditionExpression: ALIAS_FREE,
+            ExpressionAttributeValues: { ':ref': b.bookingRef },
+          },
+        };
+        // Already posted (a rerun after a crash): only the booking and its alias are left to write.
+        if (entry.status === 'POSTED') return [alias];
+        return [alias, ...postingTransaction(this.table, entry, effect.bookingId, at).TransactItems!];
+      }
+      case 'release': {
+        const entry = await this.ledger.getEntry(b.agentGroupId, b.ledgerEntryId);
+        if (!entry) throw new Error(`booking ${b.bookingRef} names ledger entry ${b.ledgerEntryId}, which is missing`);
+        return entry.status === 'AUTHORIZED' ? releaseTransaction(this.table, entry, at).TransactItems! : [];
+      }
+      case 'refund':
+        return refundItems(this.table, effect.entry, at);
+      case 'inventory':
+        return this.inventoryItems(b, effect.direction, at);
+    }
+  }
+
+  /**
+   * One update per property month: each night's units move by the booked quantity, on
+   * the condition that the night still holds the units read (a sync racing us makes the
+   * transaction retry on fresh figures). Taking never goes below zero: the property
+   * system confirmed the booking, so the units are gone whatever our copy said.
+   */
+  private async inventoryItems(b: Booking, direction: 'take' | 'return', at: string): Promise<TransactItems> {
+    const nights = Array.from({ length: daysBetween(b.checkIn, b.checkOut) }, (_, i) => addDays(b.checkIn, i));
+    const wanted = b.selectedProperties.flatMap((p) => [...new Set(nights.map(monthOf))].map((month) => ({ propertyId: p.propertyId, month, quantity: p.quantity })));
+    const items: TransactItems = [];
+    for (const w of wanted) {
+      const month = await this.getItem(keys.propertyMonth(w.propertyId, w.month));
+      const days = (month?.days ?? {}) as Record<string, { quantity?: number }>;
+      const sets: string[] = [];
+      const conditions: string[] = [];
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = { ':at': at };
+      for (const night of nights.filter((n) => monthOf(n) === w.month)) {
+        const dd = dayOfMonth(night);
+        const seen = days[dd]?.quantity;
+        if (seen === undefined) continue;
+        const units = direction === 'take' ? Math.max(0, seen - w.quantity) : seen + w.quantity;
+        names[`#d${dd}`] = dd;
+        values[`:q${dd}`] = units;
+        values[`:s${dd}`] = seen;
+        sets.push(`days.#d${dd}.quantity = :q${dd}`, `days.#d${dd}.updatedAt = :at`);
+        conditions.push(`days.#d${dd}.quantity = :s${dd}`);
+      }
+      if (sets.length === 0) continue;
+      items.push({
+        Update: {
+          TableName: this.table,
+          Key: keys.propertyMonth(w.propertyId, w.month),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      });
+    }
+    return items;
+  }
+
+  private async getItem(key: { PK: string; SK: string }): Promise<Record<string, unknown> | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    return out.Item;
+  }
+}
+
+/** A POSTED refund: the entry and the exposure it lowers, together. */
+function refundItems(table: string, entry: LedgerEntry, at: string): TransactItems {
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: { ...keys.ledgerEntry(entry.agentGroupId, entry.id), ...keys.ledgerTimelineIndex(entry.agentGroupId, entry.occurredAt, entry.id), entity: 'LedgerEntry', ...entry, postedAt: at },
+        ConditionExpression: ENTRY_IS_NEW,
+      },
+    },
+    {
+      Update: {
+        TableName: table,
+        Key: keys.creditCounter(entry.agentGroupId),
+        UpdateExpression: 'SET exposure = if_not_exists(exposure, :zero) + :amount, updatedAt = :at',
+        ExpressionAttributeValues: { ':zero': 0, ':amount': entry.amount, ':at': at },
+      },
+    },
+  ];
+}
+
+function isContention(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'TransactionConflictException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  return ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
+}

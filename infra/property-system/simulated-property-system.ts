@@ -1,0 +1,121 @@
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_SIMULATOR, type SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
+import type { Clock } from '../../domain/ports/clock.ts';
+import type { PropertySystem, ReservationRequest, ReservationState } from '../../domain/ports/property-system.ts';
+import { isConditionFailure } from '../dynamo/client.ts';
+import { keys } from '../dynamo/keys.ts';
+
+export interface SimulatorTimings {
+  /** Divides the world file's confirmAfterSeconds, as it divides every other wait on a test stage. */
+  readonly timeScale: number;
+  readonly windowSeconds: number;
+  readonly syncWaitMs: number;
+}
+
+interface Reservation {
+  readonly bookingRef: string;
+  readonly listingId: string;
+  readonly bookingId: string;
+  /** When the reservation lands; null: never. */
+  readonly landsAt: string | null;
+  readonly status: 'RESERVED' | 'CANCELLED';
+}
+
+const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();
+
+/**
+ * The property system the project owns for local and test stages (DESIGN "The outside
+ * world, locally"): each listing's behaviour comes from the world file (confirm at once,
+ * confirm after N seconds, never confirm), and a sandbox scenario on the booking
+ * overrides it. A reservation is one item keyed by the booking, so reserving twice is one
+ * reservation and the booking id it hands out never changes.
+ */
+export class SimulatedPropertySystem implements PropertySystem {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly clock: Clock,
+    private readonly timings: SimulatorTimings,
+  ) {}
+
+  async reserve(request: ReservationRequest): Promise<ReservationState> {
+    const existing = await this.read(request.bookingRef);
+    if (existing) return this.stateOf(existing);
+    const reservation: Reservation = {
+      bookingRef: request.bookingRef,
+      listingId: request.listingId,
+      bookingId: `SIM-${randomBytes(6).toString('hex').toUpperCase()}`,
+      landsAt: this.landingTime(await this.behaviour(request.listingId), request),
+      status: 'RESERVED',
+    };
+    try {
+      await this.db.send(
+        new PutCommand({ TableName: this.table, Item: { ...keys.simulatedReservation(request.bookingRef), entity: 'SimulatedReservation', ...reservation }, ConditionExpression: 'attribute_not_exists(PK)' }),
+      );
+      return this.stateOf(reservation);
+    } catch (err) {
+      // A racing reserve for the same booking placed it first; its booking id is the one.
+      if (!isConditionFailure(err)) throw err;
+      return this.stateOf((await this.read(request.bookingRef))!);
+    }
+  }
+
+  async status(bookingRef: string): Promise<ReservationState> {
+    const reservation = await this.read(bookingRef);
+    return reservation ? this.stateOf(reservation) : { state: 'PENDING', checkAgainAt: null };
+  }
+
+  async cancel(bookingRef: string, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.simulatedReservation(bookingRef),
+        UpdateExpression: 'SET #status = :cancelled, cancelledAt = if_not_exists(cancelledAt, :at)',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at },
+      }),
+    );
+  }
+
+  /**
+   * When a new reservation lands. Scenarios are timed from the credit gate:
+   * booking-processing lands after the synchronous wait (so the POST answers 202) and well
+   * inside the window; booking-late lands half a window after the booking failed.
+   */
+  private landingTime(behaviour: Omit<SimulatorBehaviour, 'listingId'>, request: ReservationRequest): string | null {
+    const from = request.requestedAt;
+    switch (request.scenario) {
+      case 'booking-processing':
+        return plusMs(from, Math.min(2 * this.timings.syncWaitMs + 500, (this.timings.windowSeconds * 1000) / 2));
+      case 'booking-failed':
+        return null;
+      case 'booking-late':
+        return plusMs(from, this.timings.windowSeconds * 1500);
+    }
+    switch (behaviour.mode) {
+      case 'CONFIRM_IMMEDIATELY':
+        return from;
+      case 'CONFIRM_AFTER':
+        return plusMs(from, (behaviour.confirmAfterSeconds * 1000) / this.timings.timeScale);
+      case 'NEVER_CONFIRM':
+        return null;
+    }
+  }
+
+  private stateOf(r: Reservation): ReservationState {
+    if (r.landsAt !== null && r.landsAt <= this.clock.now().toISOString()) return { state: 'CONFIRMED', bookingId: r.bookingId };
+    return { state: 'PENDING', checkAgainAt: r.landsAt };
+  }
+
+  private async behaviour(listingId: string): Promise<Omit<SimulatorBehaviour, 'listingId'>> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.simulator(listingId) }));
+    return (out.Item as SimulatorBehaviour | undefined) ?? DEFAULT_SIMULATOR;
+  }
+
+  private async read(bookingRef: string): Promise<Reservation | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.simulatedReservation(bookingRef), ConsistentRead: true }));
+    return out.Item as Reservation | undefined;
+  }
+}
