@@ -14,8 +14,6 @@ export interface BookingCallbackOutcome {
    */
   readonly eventId: string;
   readonly eventType: BookingCallbackEventType;
-  /** The service's own booking id: a booking's callbacks are listed by it. */
-  readonly bookingRef: string;
   readonly agentGroupId: string;
   /** The partner owning the group: deliveries are stored and listed per partner. */
   readonly partnerId: string;
