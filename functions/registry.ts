@@ -2,6 +2,7 @@ import type { RouteSpec } from './http/route.ts';
 import { getDistributionListingRoute, listDistributionListingsRoute, readAvailabilityRoute } from './contracts/distribution-catalogue.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
+import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
@@ -43,4 +44,6 @@ export const ROUTES: readonly RouteSpec[] = [
   listDistributionListingsRoute,
   getDistributionListingRoute,
   readAvailabilityRoute,
+  listLedgerRoute,
+  getStatementRoute,
 ];
