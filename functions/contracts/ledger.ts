@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/ledger.ts';
 import { LEDGER_PAGE, MAX_STATEMENT_DAYS } from '../../domain/ledger/read-ledger.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, pageSizeParam } from './common.ts';
 import { idList } from './partner-reads.ts';
 
 const TAG = ['Ledger'];
@@ -37,16 +37,7 @@ export const LedgerQuerySchema = v.strictObject({
   bookingIds: idList('bookingIds'),
   externalBookingIds: idList('externalBookingIds'),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.'))),
-  size: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, 'size must be a whole number.'),
-      v.transform(Number),
-      v.minValue(1, 'size must be at least 1.'),
-      v.maxValue(LEDGER_PAGE.maxSize, `size must be at most ${LEDGER_PAGE.maxSize}.`),
-      v.description(`Page size, 1–${LEDGER_PAGE.maxSize}; default ${LEDGER_PAGE.defaultSize}.`),
-    ),
-  ),
+  size: v.optional(pageSizeParam(LEDGER_PAGE.maxSize, `Page size, 1–${LEDGER_PAGE.maxSize}; default ${LEDGER_PAGE.defaultSize}.`)),
 });
 
 /** Both bounds required: a strict object reports a missing key with its own message, prefixed by the key. */
