@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../domain/errors.ts';
 import { authorizedEntry, postedEntry, type LedgerEntry, type NewPostedEntry } from '../../domain/ledger/ledger.ts';
 import { parseConfig } from '../../infra/config.ts';
-import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { createDocumentClient, dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
+import { getStatement, listLedger } from '../../domain/ledger/read-ledger.ts';
 import { recordPostedItems } from '../../infra/dynamo/dynamo-credit-ledger.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { assertLedgerInvariant } from '../support/ledger-invariant.ts';
@@ -123,5 +124,28 @@ describe('Class: DynamoCreditLedger › queryEntries', () => {
     expect(page.entries.map((e) => e.description)).toEqual(['h4', 'h3', 'h2']);
     const rest = await ledger().queryEntries(agentGroupId, { types: ['PAYMENT', 'REFUND'], order: 'newest-first', limit: 3, after: page.next! });
     expect(rest).toEqual({ entries: [entries[0]], next: null });
+  });
+});
+
+describe('Function: listLedger and getStatement (round trips)', () => {
+  it('reads an unfiltered page with one Query and one BatchGet, and a statement with two Queries and one BatchGet', async () => {
+    // prepare
+    const { agentGroupId, keyId } = await newAgentGroup();
+    for (let h = 1; h <= 5; h++) {
+      await ledger().recordPosted(postedEntry({ agentGroupId, type: 'PAYMENT', amount: -h * RUPEE, bookingId: null, externalBookingId: null, description: `h${h}` }, randomUUID(), new Date(Date.UTC(2027, 0, 1, h))));
+    }
+    const principal = { kind: 'agent-group' as const, agentGroupId, channelId: 'test-channel', keyId, keyPrefix: 'pds_' };
+    // act
+    resetDynamoCalls();
+    const page = await listLedger(testServices(), principal, { size: 2 });
+    const pageCalls = { ...dynamoCalls.byOperation };
+    resetDynamoCalls();
+    const statement = await getStatement(testServices(), principal, { from: '2027-01-01T03:00:00Z', to: '2027-01-01T04:00:00Z' });
+    const statementCalls = { ...dynamoCalls.byOperation };
+    // assess
+    expect(page.data.map((e) => e.description)).toEqual(['h5', 'h4']);
+    expect(pageCalls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 1 });
+    expect(statement).toMatchObject({ openingBalance: -3, closingBalance: -10 });
+    expect(statementCalls).toEqual({ QueryCommand: 2, BatchGetItemCommand: 1 });
   });
 });
