@@ -3,6 +3,7 @@ import { getDistributionListingRoute, listDistributionListingsRoute, readAvailab
 import { cancelBookingRoute, cancellationQuoteRoute, createBookingRoute } from './contracts/bookings.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
+import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
@@ -47,4 +48,6 @@ export const ROUTES: readonly RouteSpec[] = [
   createBookingRoute,
   cancelBookingRoute,
   cancellationQuoteRoute,
+  listLedgerRoute,
+  getStatementRoute,
 ];

@@ -106,3 +106,54 @@ export function authorizedEntry(cmd: NewAuthorization, id: string, at: Date): Le
     occurredAt: at.toISOString(),
   };
 }
+
+/** The entry types written straight as POSTED, outside the credit gate. */
+export type UngatedEntryType = Exclude<LedgerEntryType, 'CHARGE'>;
+
+export interface NewPostedEntry {
+  readonly agentGroupId: string;
+  readonly type: UngatedEntryType;
+  /** Signed paise: negative for refunds, payments and decreasing adjustments. */
+  readonly amount: Minor;
+  readonly bookingId: string | null;
+  readonly externalBookingId: string | null;
+  readonly description: string;
+}
+
+/**
+ * Refunds and payments only ever shrink what the group owes; an adjustment may go either way
+ * (an operator's correction) but never by nothing. A charge is never recorded this way: it
+ * must pass the credit gate. Throws RangeError, because a caller breaking this is a bug.
+ */
+export function assertRecordable(entry: Pick<LedgerEntry, 'type' | 'status' | 'amount'>): void {
+  assertMinor(entry.amount);
+  if (entry.status !== 'POSTED') throw new RangeError(`only POSTED entries are recorded outside the gate, got ${entry.status}`);
+  if (entry.type === 'CHARGE') throw new RangeError('a CHARGE is authorized through the credit gate, never recorded as posted');
+  if (entry.amount === 0) throw new RangeError('a ledger entry moves a non-zero amount');
+  if ((entry.type === 'REFUND' || entry.type === 'PAYMENT') && entry.amount > 0) {
+    throw new RangeError(`a ${entry.type} shrinks what the group owes: its amount must be negative, got ${entry.amount}`);
+  }
+}
+
+/** The POSTED entry for a refund, payment or adjustment; id and time come from the ports. */
+export function postedEntry(cmd: NewPostedEntry, id: string, at: Date): LedgerEntry {
+  const entry: LedgerEntry = {
+    id,
+    agentGroupId: cmd.agentGroupId,
+    type: cmd.type,
+    status: 'POSTED',
+    amount: cmd.amount,
+    currency: 'INR',
+    bookingId: cmd.bookingId,
+    externalBookingId: cmd.externalBookingId,
+    description: cmd.description,
+    occurredAt: at.toISOString(),
+  };
+  assertRecordable(entry);
+  return entry;
+}
+
+/** The net POSTED position of some entries: what the group owes by them. AUTHORIZED and RELEASED count nowhere. */
+export function postedBalance(entries: readonly Pick<LedgerEntry, 'status' | 'amount'>[]): Minor {
+  return entries.reduce((sum, e) => (e.status === 'POSTED' ? sum + e.amount : sum), 0);
+}

@@ -27,3 +27,10 @@ export function resolveWindow(from: string | undefined, to: string | undefined, 
 export function indiaToday(now: Date): string {
   return new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 10);
 }
+
+/** A caller's instant in the one form stored timestamps have (`toISOString`), so string order is time order. */
+export function canonicalInstant(value: string, param: string): string {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw new ValidationError(param, `${param} must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.`);
+  return at.toISOString();
+}

@@ -10,7 +10,7 @@ import type { CatalogueReader, FeedEntry, ListingView } from '../ports/catalogue
 import type { Clock } from '../ports/clock.ts';
 import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
-import { indiaToday, resolveWindow, type DateWindow } from './date-window.ts';
+import { canonicalInstant, indiaToday, resolveWindow, type DateWindow } from './date-window.ts';
 import { MAX_IDS } from './partner-reads.ts';
 
 export interface DistributionReadDeps {
@@ -133,13 +133,6 @@ async function rateAdjustment(reader: CatalogueReader, channelId: string): Promi
 
 /** Feed order: (updatedAt, listingId) compared as plain strings, exactly as the index sorts `<updatedAt>#<listingId>`. */
 const compareFeed = (a: FeedEntry, b: FeedEntry): number => byCodeUnits(a.updatedAt, b.updatedAt) || byCodeUnits(a.listingId, b.listingId);
-
-/** A caller's instant in the one form stored timestamps have (`toISOString`), so string order is time order. */
-function canonicalInstant(value: string, param: string): string {
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw new ValidationError(param, `${param} must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.`);
-  return at.toISOString();
-}
 
 /** A cursor's position is the last feed entry of the page it ended. */
 const encodePosition = (e: FeedEntry): string => JSON.stringify([e.updatedAt, e.listingId]);

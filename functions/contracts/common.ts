@@ -19,3 +19,17 @@ export const AUTHENTICATED_ERRORS = {
   401: { description: 'Missing, malformed, revoked or unknown key, or distribution access disabled.', schema: ErrorBodySchema },
   429: { description: 'Rate limit exhausted for this credential; wait `Retry-After` seconds.', schema: ErrorBodySchema },
 } as const;
+
+/**
+ * Query `size` of a cursor-paged read: text holding a whole number from 1 to `max`, refused
+ * (never clamped) outside. Callers wrap it in v.optional, with their default if they have one.
+ */
+export const pageSizeParam = (max: number, description: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,4}$/, 'size must be a whole number.'),
+    v.transform(Number),
+    v.minValue(1, 'size must be at least 1.'),
+    v.maxValue(max, `size must be at most ${max}.`),
+    v.description(description),
+  );

@@ -3,24 +3,13 @@ import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES } from '../../domain/deliveries/del
 import { CHANGES_DEFAULT_LOOKBACK_DAYS, PAGE_SIZE } from '../../domain/deliveries/read-deliveries.ts';
 import { EVENT_TYPE_NAMES } from '../../domain/webhooks/event-types.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
 import { EndpointIdParamsSchema } from './webhooks.ts';
 
 const DELIVERY_TAG = ['Webhook deliveries'];
 const CHANGES_TAG = ['Change feed'];
 
-/** Query strings arrive as text; sizes are whole numbers from 1 to PAGE_SIZE.max, refused (never clamped) beyond. */
-const PageSizeSchema = v.optional(
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,4}$/, 'size must be a whole number.'),
-    v.transform(Number),
-    v.minValue(1, 'size must be at least 1.'),
-    v.maxValue(PAGE_SIZE.max, `size must be at most ${PAGE_SIZE.max}.`),
-    v.description(`Page size, 1–${PAGE_SIZE.max}; default ${PAGE_SIZE.default}.`),
-  ),
-  String(PAGE_SIZE.default),
-);
+const PageSizeSchema = v.optional(pageSizeParam(PAGE_SIZE.max, `Page size, 1–${PAGE_SIZE.max}; default ${PAGE_SIZE.default}.`), String(PAGE_SIZE.default));
 
 const CursorSchema = v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged.')));
 

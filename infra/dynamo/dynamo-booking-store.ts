@@ -6,7 +6,7 @@ import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/por
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
 import { bookingItem, bookingOf } from './booking-item.ts';
 import { isConditionFailure } from './client.ts';
-import { postingTransaction, releaseTransaction, type DynamoCreditLedger } from './dynamo-credit-ledger.ts';
+import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { GSI2 } from './table.ts';
 
@@ -26,7 +26,8 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 const AT_VERSION = '#version = :version';
 /** An alias is written once; rewriting it for the same booking (a rerun) is harmless, for another one impossible. */
 const ALIAS_FREE = 'attribute_not_exists(PK) OR bookingRef = :ref';
-const ENTRY_IS_NEW = 'attribute_not_exists(PK)';
+/** Booking refs are random UUIDs; the guard turns an impossible collision into a refusal instead of an overwrite. */
+const BOOKING_IS_NEW = 'attribute_not_exists(PK)';
 
 /** Effects re-read what they change; a racing change to those items (not to the booking) is retried this often. */
 const MAX_ATTEMPTS = 10;
@@ -39,7 +40,7 @@ export class DynamoBookingStore implements BookingStore {
   ) {}
 
   open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization> {
-    return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: ENTRY_IS_NEW } }]);
+    return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } }]);
   }
 
   async get(agentGroupId: string, bookingRef: string): Promise<Booking | undefined> {
@@ -122,7 +123,7 @@ export class DynamoBookingStore implements BookingStore {
         return entry.status === 'AUTHORIZED' ? releaseTransaction(this.table, entry, at).TransactItems! : [];
       }
       case 'refund':
-        return refundItems(this.table, effect.entry, at);
+        return recordPostedItems(this.table, effect.entry, at);
       case 'inventory':
         return this.inventoryItems(b, effect.direction, at);
     }
@@ -175,27 +176,6 @@ export class DynamoBookingStore implements BookingStore {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
     return out.Item;
   }
-}
-
-/** A POSTED refund: the entry and the exposure it lowers, together. */
-function refundItems(table: string, entry: LedgerEntry, at: string): TransactItems {
-  return [
-    {
-      Put: {
-        TableName: table,
-        Item: { ...keys.ledgerEntry(entry.agentGroupId, entry.id), ...keys.ledgerTimelineIndex(entry.agentGroupId, entry.occurredAt, entry.id), entity: 'LedgerEntry', ...entry, postedAt: at },
-        ConditionExpression: ENTRY_IS_NEW,
-      },
-    },
-    {
-      Update: {
-        TableName: table,
-        Key: keys.creditCounter(entry.agentGroupId),
-        UpdateExpression: 'SET exposure = if_not_exists(exposure, :zero) + :amount, updatedAt = :at',
-        ExpressionAttributeValues: { ':zero': 0, ':amount': entry.amount, ':at': at },
-      },
-    },
-  ];
 }
 
 function isContention(err: unknown): boolean {

@@ -4,13 +4,14 @@ import {
   QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
+  type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { IdempotencyConflictError, CreditDeniedError, LedgerTransitionError } from '../../domain/ledger/credit-errors.ts';
-import { creditPosition, decideCredit, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
+import { assertRecordable, creditPosition, decideCredit, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition } from '../../domain/ports/credit-ledger.ts';
+import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
 import { isConditionFailure } from './client.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -22,6 +23,7 @@ import { GSI1 } from './table.ts';
  * |---------------------------------|----------------------------------------------------------|-------|
  * | entry by id (post, release)     | PK = GROUP#<g>, SK = LEDGER#<entryId>                    | table |
  * | group's ledger, newest first    | GSI1PK = GROUP#<g>#LEDGER, GSI1SK = <occurredAt>#<id>    | GSI1  |
+ * | occurred-at window (+ filters)  | GSI1PK = GROUP#<g>#LEDGER, GSI1SK BETWEEN <from> AND <to>#~ | GSI1  |
  * | every entry (audit)             | PK = GROUP#<g>, begins_with(SK, LEDGER#)                 | table |
  * | exposure counter                | PK = GROUP#<g>, SK = CREDIT                              | table |
  * | idempotency claim               | PK = GROUP#<g>, SK = IDEMPOTENCY#BOOKING#<externalId>    | table |
@@ -52,6 +54,15 @@ const TERMS_UNCHANGED = 'creditLimit = :limit AND onHold = :false';
 /** Post or release only from the state the caller saw; a racing transition cancels the other. */
 const STATUS_IS = '#status = :from';
 const EXPOSURE_EXISTS = 'attribute_exists(exposure)';
+/** Entries recorded outside the gate belong to a group that exists; the profile is only checked, never written. */
+const GROUP_EXISTS = 'attribute_exists(PK)';
+
+/**
+ * Evaluated items per round of a filtered ledger page: a filter discards what it does not
+ * match after the read, so a round sized to the page alone could take many round trips to
+ * fill a page of sparse matches.
+ */
+const FILTERED_ROUND = 100;
 
 /** Attempts before a gate gives up under contention; each retry re-reads, so it never admits on stale figures. */
 const MAX_ATTEMPTS = 40;
@@ -213,6 +224,77 @@ export function postingTransaction(table: string, entry: LedgerEntry, bookingId:
   return entry.status === 'RELEASED' ? latePostTransaction(table, entry, bookingId, at) : postTransaction(table, entry, bookingId, at);
 }
 
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/**
+ * The writes of an entry recorded as POSTED outside the gate: the entry (new, so its id makes
+ * the write idempotent), the counter moved by its signed amount without a limit check
+ * (refunds and payments lower exposure; an operator's adjustment may raise it past the
+ * limit on purpose), and a check that the group exists. Exported so another adapter can
+ * commit them in its own transaction beside its own items (a cancellation's booking update).
+ */
+export function recordPostedItems(table: string, entry: LedgerEntry, at: string): TransactItems {
+  assertRecordable(entry);
+  return [
+    { Put: { TableName: table, Item: { ...entryItem(entry), postedAt: at }, ConditionExpression: ENTRY_IS_NEW } },
+    {
+      Update: {
+        TableName: table,
+        Key: keys.creditCounter(entry.agentGroupId),
+        UpdateExpression: ADD_EXPOSURE,
+        ExpressionAttributeValues: { ':zero': 0, ':amount': entry.amount, ':at': at },
+      },
+    },
+    { ConditionCheck: { TableName: table, Key: keys.agentGroup(entry.agentGroupId), ConditionExpression: GROUP_EXISTS } },
+  ];
+}
+
+/** Position of an entry on the timeline as an ExclusiveStartKey of the GSI1 query (index key plus table key). */
+const timelineStartKey = (agentGroupId: string, p: LedgerPosition) => ({
+  ...keys.ledgerEntry(agentGroupId, p.id),
+  ...keys.ledgerTimelineIndex(agentGroupId, p.occurredAt, p.id),
+});
+
+/**
+ * The GSI1 query of a ledger read, without paging: the occurred-at window as the key
+ * condition (so a window costs what it holds), every other filter as a FilterExpression.
+ * Lists become IN (…) of at most 100 values, DynamoDB's own limit and the API's. bookingId
+ * IN never matches an entry without one, so AUTHORIZED entries drop out as the spec says.
+ */
+export function ledgerQueryInput(table: string, agentGroupId: string, q: LedgerQuery): QueryCommandInput {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': keys.ledgerTimeline(agentGroupId).GSI1PK };
+  const { lower, upper } = keys.ledgerTimelineRange(q);
+  if (lower !== undefined) values[':lower'] = lower;
+  if (upper !== undefined) values[':upper'] = upper;
+  const range =
+    lower !== undefined && upper !== undefined ? ' AND GSI1SK BETWEEN :lower AND :upper' : lower !== undefined ? ' AND GSI1SK >= :lower' : upper !== undefined ? ' AND GSI1SK <= :upper' : '';
+
+  const filters: string[] = [];
+  const anyOf = (attribute: string, tag: string, list: readonly string[] | undefined) => {
+    if (list === undefined) return;
+    names[`#${tag}`] = attribute;
+    const placeholders = list.map((value, i) => {
+      values[`:${tag}${i}`] = value;
+      return `:${tag}${i}`;
+    });
+    filters.push(`#${tag} IN (${placeholders.join(', ')})`);
+  };
+  anyOf('type', 'type', q.types);
+  anyOf('status', 'status', q.statuses);
+  anyOf('bookingId', 'booking', q.bookingIds);
+  anyOf('externalBookingId', 'ext', q.externalBookingIds);
+
+  return {
+    TableName: table,
+    IndexName: GSI1,
+    KeyConditionExpression: `GSI1PK = :pk${range}`,
+    ...(filters.length ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: q.order === 'oldest-first',
+  };
+}
+
 export class DynamoCreditLedger implements CreditLedger {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -291,34 +373,56 @@ export class DynamoCreditLedger implements CreditLedger {
     }
   }
 
+  async recordPosted(entry: LedgerEntry): Promise<LedgerEntry> {
+    const items = recordPostedItems(this.table, entry, entry.occurredAt);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return entry;
+      } catch (err) {
+        if (!(isConditionFailure(err) || isTransactionContention(err))) throw err;
+        // Racing identical calls: one transaction creates the entry and moves exposure; the
+        // others are cancelled by ENTRY_IS_NEW (or by contention) and answer with what is stored.
+        const stored = await this.getEntry(entry.agentGroupId, entry.id);
+        if (stored) return stored;
+        if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+        await backoff(attempt);
+      }
+    }
+  }
+
   async getEntry(agentGroupId: string, entryId: string): Promise<LedgerEntry | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.ledgerEntry(agentGroupId, entryId), ConsistentRead: true }));
     return out.Item ? entryOf(out.Item) : undefined;
   }
 
   async listEntries(agentGroupId: string, page: { limit: number; after?: LedgerPosition }): Promise<LedgerPage> {
-    const timeline = keys.ledgerTimeline(agentGroupId);
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': timeline.GSI1PK },
-        ScanIndexForward: false,
-        Limit: page.limit,
-        ...(page.after
-          ? {
-              ExclusiveStartKey: {
-                ...keys.ledgerEntry(agentGroupId, page.after.id),
-                ...keys.ledgerTimelineIndex(agentGroupId, page.after.occurredAt, page.after.id),
-              },
-            }
-          : {}),
-      }),
-    );
-    const entries = (out.Items ?? []).map(entryOf);
-    const last = entries.at(-1);
-    return { entries, next: out.LastEvaluatedKey && last ? { occurredAt: last.occurredAt, id: last.id } : null };
+    return this.queryEntries(agentGroupId, { order: 'newest-first', ...page });
+  }
+
+  async queryEntries(agentGroupId: string, q: LedgerQuery): Promise<LedgerPage> {
+    const input = ledgerQueryInput(this.table, agentGroupId, q);
+    const filtered = input.FilterExpression !== undefined;
+    const entries: LedgerEntry[] = [];
+    let startKey: Record<string, unknown> | undefined = q.after ? timelineStartKey(agentGroupId, q.after) : undefined;
+    // Until the page is full or the window is exhausted. Unfiltered, each round asks for exactly
+    // what the page still lacks, so a page costs one Query of `limit` items.
+    do {
+      const lacking = q.limit === undefined ? undefined : q.limit - entries.length;
+      const roundLimit = lacking === undefined ? undefined : filtered ? Math.max(lacking, FILTERED_ROUND) : lacking;
+      const out = await this.db.send(new QueryCommand({ ...input, Limit: roundLimit, ExclusiveStartKey: startKey }));
+      entries.push(...(out.Items ?? []).map(entryOf));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && (q.limit === undefined || entries.length < q.limit));
+
+    if (q.limit === undefined) return { entries, next: null };
+    const page = entries.slice(0, q.limit);
+    const last = page.at(-1);
+    // A filtered round may match past the page; the page then ends at its own last entry, not
+    // at DynamoDB's LastEvaluatedKey, and the next page starts right after that entry.
+    const more = entries.length > q.limit || (startKey !== undefined && page.length === q.limit);
+    return { entries: page, next: more && last ? { occurredAt: last.occurredAt, id: last.id } : null };
   }
 
   async creditPosition(agentGroupId: string): Promise<CreditPosition | undefined> {

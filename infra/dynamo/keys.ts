@@ -88,6 +88,16 @@ export const keys = {
   /** On ledger entries: the group's ledger in occurred-at order, for newest-first pages. */
   ledgerTimelineIndex: (agentGroupId: string, occurredAt: string, entryId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER`, GSI1SK: `${occurredAt}#${entryId}` }),
   ledgerTimeline: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER` }),
+  /**
+   * GSI1SK bounds of an occurred-at window on the ledger timeline. `<occurredAt>#<id>` sorts
+   * after the bare instant and, since ids hold only hex digits and '-', before `<instant>#~`:
+   * so `from` is an inclusive lower bound as it stands, `to` an inclusive upper one with `#~`
+   * appended, and `before` an exclusive upper one as it stands (no key equals a bare instant).
+   */
+  ledgerTimelineRange: (w: { from?: string; to?: string; before?: string }): { lower?: string; upper?: string } => {
+    const uppers = [w.to === undefined ? undefined : `${w.to}#~`, w.before].filter((u) => u !== undefined);
+    return { lower: w.from, upper: uppers.length ? uppers.reduce((a, b) => (b < a ? b : a)) : undefined };
+  },
   /** Idempotency record of POST /v1/bookings: one per (group, externalBookingId), holding the request's content hash. */
   bookingClaim: (agentGroupId: string, externalBookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `IDEMPOTENCY#BOOKING#${externalBookingId}` }),
   /** A booking, under its group; bookingRef is the service's own id, fixed at the credit gate. */

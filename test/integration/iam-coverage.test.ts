@@ -73,6 +73,8 @@ const cases: Case[] = [
   ['createOrder', () => httpEvent('POST', '/v1/orders', { key: group.apiKey, body: JSON.stringify(orderBody()) })],
   ['getOrder', () => ({ ...httpEvent('GET', `/v1/orders/${orderId}`, { key: group.apiKey }), pathParameters: { orderId } })],
   ['repriceOrder', () => ({ ...httpEvent('POST', `/v1/orders/${orderId}/reprice`, { key: group.apiKey }), pathParameters: { orderId } })],
+  ['listLedger', () => httpEvent('GET', '/v1/ledger', { key: group.apiKey, query: { status: 'POSTED,AUTHORIZED', from: '2020-01-01T00:00:00Z', size: '5' } })],
+  ['getStatement', () => httpEvent('GET', '/v1/statement', { key: group.apiKey, query: { from: '2026-06-01T00:00:00Z', to: '2027-06-01T00:00:00Z' } })],
 ];
 
 const sqsEvent = (body: unknown) => ({

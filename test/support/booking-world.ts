@@ -1,0 +1,72 @@
+import { importWorld } from '../../domain/world/import-world.ts';
+import { adminDeps } from '../../infra/container.ts';
+import { fixtureWorld } from './catalogue-fixture.ts';
+import { GST_SLABS } from './order-world.ts';
+import { call, testServices, uniqueId, type GroupFixture } from './stack.ts';
+
+export interface BookingWorld {
+  readonly channelId: string;
+  /** Confirms at once (the simulator's default). */
+  readonly instant: string;
+  /** CONFIRM_AFTER 1,500 s in the world file: 1.5 s at the test stage's TIME_SCALE of 1000. */
+  readonly slow: string;
+  /** NEVER_CONFIRM in the world file: every booking fails when its window closes. */
+  readonly never: string;
+  readonly propertyOf: (listingId: string) => string;
+}
+
+/**
+ * A channel with three listings whose property-system behaviour comes from the world
+ * file, 100 units a night (so many bookings can share a night), the fixture's Flexible
+ * plan (full refund up to 7 days before check-in) and the GST slabs pricing needs.
+ */
+export async function seedBookingWorld(): Promise<BookingWorld> {
+  const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));
+  const behaviour: Record<string, { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number }> = {
+    [ids.onlyA]: { mode: 'CONFIRM_IMMEDIATELY' },
+    [ids.both]: { mode: 'CONFIRM_AFTER', confirmAfterSeconds: 1_500 },
+    [ids.onlyB]: { mode: 'NEVER_CONFIRM' },
+  };
+  const catalogue = world.catalogue!;
+  await importWorld(
+    { ...adminDeps(testServices()), catalogue: testServices().catalogue },
+    {
+      ...world,
+      catalogue: {
+        ...catalogue,
+        listings: catalogue.listings!.map((l) => ({ ...l, channelIds: [ids.channelA], simulator: behaviour[l.id] })),
+        inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
+      },
+      gst: { slabTables: [GST_SLABS] },
+    },
+    { allowPlaintextKeys: true },
+  );
+  return { channelId: ids.channelA, instant: ids.onlyA, slow: ids.both, never: ids.onlyB, propertyOf: (listingId) => `${listingId}-p1` };
+}
+
+/** One unit of the listing's first suite for two adults; 5,000 a night + 5 % GST = 5,250 a night. */
+export const stay = (listingId: string, checkIn = '2027-03-02', checkOut = '2027-03-03') => ({
+  listingId,
+  checkIn,
+  checkOut,
+  adults: 2,
+  selectedProperties: [{ propertyId: `${listingId}-p1`, quantity: 1 }],
+});
+
+export const guest = { firstName: 'Asha', lastName: 'Rao', email: 'asha.rao@example.com', phone: '+91 98200 12345' };
+
+/** Creates an order and returns its id and grand total (rupees). */
+export async function order(group: GroupFixture, body: unknown): Promise<{ orderId: string; total: number }> {
+  const res = await call('POST', '/v1/orders', { key: group.apiKey, body });
+  if (res.status !== 200) throw new Error(`order not created: ${res.status} ${res.text}`);
+  return { orderId: res.body.orderId, total: res.body.summary.grandTotal };
+}
+
+/** POST /v1/bookings for an order at its total, with a fresh externalBookingId unless given. */
+export function book(group: GroupFixture, o: { orderId: string; total: number }, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return call('POST', '/v1/bookings', {
+    key: group.apiKey,
+    headers,
+    body: { orderId: o.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: o.total, primaryGuest: guest, ...extra },
+  });
+}
