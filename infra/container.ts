@@ -39,6 +39,8 @@ import { createSqsClient } from './sqs/client.ts';
 import { SqsDeliveryQueue } from './sqs/sqs-delivery-queue.ts';
 import type { CreditLedger } from '../domain/ports/credit-ledger.ts';
 import { DynamoCreditLedger } from './dynamo/dynamo-credit-ledger.ts';
+import type { BookingReads } from '../domain/ports/booking-reads.ts';
+import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -60,6 +62,7 @@ export interface Services {
   readonly cursors: CursorCodec;
   readonly orders: OrderStore;
   readonly ledger: CreditLedger;
+  readonly bookingReads: BookingReads;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -87,6 +90,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     cursors: hmacCursorCodec(cfg.cursorKey),
     orders: new DynamoOrderStore(db, cfg.tableName),
     ledger: new DynamoCreditLedger(db, cfg.tableName),
+    bookingReads: new DynamoBookingReads(db, cfg.tableName),
   };
 }
 

@@ -135,7 +135,7 @@ async function rateAdjustment(reader: CatalogueReader, channelId: string): Promi
 const compareFeed = (a: FeedEntry, b: FeedEntry): number => byCodeUnits(a.updatedAt, b.updatedAt) || byCodeUnits(a.listingId, b.listingId);
 
 /** A caller's instant in the one form stored timestamps have (`toISOString`), so string order is time order. */
-function canonicalInstant(value: string, param: string): string {
+export function canonicalInstant(value: string, param: string): string {
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) throw new ValidationError(param, `${param} must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.`);
   return at.toISOString();
