@@ -1,4 +1,5 @@
 import type { RouteSpec } from './http/route.ts';
+import { getBookingRoute, listBookingsRoute } from './contracts/booking-reads.ts';
 import { getDistributionListingRoute, listDistributionListingsRoute, readAvailabilityRoute } from './contracts/distribution-catalogue.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
@@ -43,4 +44,6 @@ export const ROUTES: readonly RouteSpec[] = [
   listDistributionListingsRoute,
   getDistributionListingRoute,
   readAvailabilityRoute,
+  listBookingsRoute,
+  getBookingRoute,
 ];

@@ -31,7 +31,8 @@ export function orderCommand(body: OrderBody): { request: OrderRequest; external
   return { request, externalRef };
 }
 
-const itemJson = (i: PricedItem) => ({
+/** The contract's Item record, money in rupees (orders and bookings alike). */
+export const itemJson = (i: PricedItem) => ({
   listingId: i.listingId,
   checkIn: i.checkIn,
   checkOut: i.checkOut,
@@ -43,7 +44,8 @@ const itemJson = (i: PricedItem) => ({
   cancellationPolicy: i.cancellationPolicy.map((s) => ({ cancelBy: s.cancelBy, refundPercentage: s.refundPercentage, label: s.label })),
 });
 
-const summaryJson = (s: PricedSummary) => ({
+/** The contract's Summary record, money in rupees (orders and bookings alike). */
+export const summaryJson = (s: PricedSummary) => ({
   baseSubtotal: toRupees(s.baseSubtotal),
   mealsSubtotal: toRupees(s.mealsSubtotal),
   vasSubtotal: toRupees(s.vasSubtotal),
