@@ -18,12 +18,16 @@ import { GSI1 } from './table.ts';
  */
 
 /**
- * A filtered feed read evaluates this many index entries per Query, and makes at most
- * MAX_FEED_ROUNDS Queries per page: a filter that matches little costs a bounded read per
+ * A filtered feed read evaluates `readBatch` index entries per Query, and makes at most
+ * `maxRounds` Queries per page: a filter that matches little costs a bounded read per
  * request (the page then comes back short with a cursor), never a walk of the whole feed.
  */
-const FILTERED_READ = 100;
-const MAX_FEED_ROUNDS = 10;
+export interface FeedReadBudget {
+  readonly readBatch: number;
+  readonly maxRounds: number;
+}
+
+export const FEED_READ_BUDGET: FeedReadBudget = { readBatch: 100, maxRounds: 10 };
 
 /** The filter as a FilterExpression; updatedSince is not here, it is part of the key condition. */
 function filterExpression(f: BookingFilter): { expression?: string; names: Record<string, string>; values: Record<string, string> } {
@@ -62,6 +66,7 @@ export class DynamoBookingReads implements BookingReads {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly budget: FeedReadBudget = FEED_READ_BUDGET,
   ) {}
 
   async byBookingIds(agentGroupId: string, bookingIds: readonly string[]): Promise<Booking[]> {
@@ -86,7 +91,7 @@ export class DynamoBookingReads implements BookingReads {
     const start = feedStart(agentGroupId, q);
     const found: Booking[] = [];
     let startKey: Record<string, unknown> | undefined;
-    for (let round = 0; round < MAX_FEED_ROUNDS; round += 1) {
+    for (let round = 0; round < this.budget.maxRounds; round += 1) {
       const remaining = q.limit - found.length;
       const out = await this.db.send(
         new QueryCommand({
@@ -98,7 +103,7 @@ export class DynamoBookingReads implements BookingReads {
           ExpressionAttributeValues: { ':pk': keys.bookingFeed(agentGroupId).GSI1PK, ...(start.value === undefined ? {} : { ':start': start.value }), ...filter.values },
           ScanIndexForward: true,
           // Unfiltered, every entry read is a row, so read no more than the page needs.
-          Limit: filter.expression ? Math.max(remaining, FILTERED_READ) : remaining,
+          Limit: filter.expression ? Math.max(remaining, this.budget.readBatch) : remaining,
           ExclusiveStartKey: startKey,
         }),
       );
