@@ -5,6 +5,7 @@ import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { MAX_WINDOW_DATES } from '../reads/date-window.ts';
 import { canonicalInstant } from '../reads/distribution-reads.ts';
+import { decodeKeysetPair, encodeKeysetPair } from '../reads/keyset-position.ts';
 import { MAX_IDS } from '../reads/partner-reads.ts';
 import type { Booking, BookingStatus } from './booking.ts';
 
@@ -75,18 +76,12 @@ const bookingsScope = (group: AgentGroupPrincipal, f: BookingFilter, q: Bookings
   ]),
 });
 
-const encodePosition = (p: BookingFeedPosition): string => JSON.stringify([p.updatedAt, p.bookingRef]);
+/** A cursor's position is the last feed entry a page ended on (or, for a short page, the last one read). */
+const encodePosition = (p: BookingFeedPosition): string => encodeKeysetPair([p.updatedAt, p.bookingRef]);
 
 function decodePosition(position: string): BookingFeedPosition {
-  const invalid = () => new ValidationError('cursor', 'cursor is malformed, was altered, or belongs to another query; start again without it.');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(position);
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((x) => typeof x === 'string')) throw invalid();
-  return { updatedAt: parsed[0] as string, bookingRef: parsed[1] as string };
+  const [updatedAt, bookingRef] = decodeKeysetPair(position);
+  return { updatedAt, bookingRef };
 }
 
 /**

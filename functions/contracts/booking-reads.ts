@@ -3,7 +3,7 @@ import { BOOKING_STATUSES, type BookingStatus } from '../../domain/bookings/book
 import { BOOKINGS_PAGE, MAX_BOOKING_IDS } from '../../domain/bookings/read-bookings.ts';
 import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
 import { ItemSchema, SummarySchema } from './orders.ts';
 import { dateParam, idList } from './partner-reads.ts';
 
@@ -26,15 +26,9 @@ const StatusListSchema = v.optional(
   ),
 );
 
-const SizeSchema = v.optional(
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,4}$/, 'size must be a whole number.'),
-    v.transform(Number),
-    v.minValue(1, 'size must be at least 1.'),
-    v.maxValue(BOOKINGS_PAGE.maxSize, `size must be at most ${BOOKINGS_PAGE.maxSize}.`),
-    v.description(`Page size, 1–${BOOKINGS_PAGE.maxSize}; default ${BOOKINGS_PAGE.defaultSize}. Never clamped: above the maximum is 400.`),
-  ),
+const SizeSchema = pageSizeParam(
+  BOOKINGS_PAGE.maxSize,
+  `Page size, 1–${BOOKINGS_PAGE.maxSize}; default ${BOOKINGS_PAGE.defaultSize}. Never clamped: above the maximum is 400.`,
 );
 
 export const BookingsQuerySchema = v.strictObject({

@@ -2,22 +2,16 @@ import * as v from 'valibot';
 import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { FEED_PAGE, MAX_LISTING_IDS } from '../../domain/reads/distribution-reads.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
 import { dateParam, idList } from './partner-reads.ts';
 
 const TAG = ['Distribution API'];
 
 const ListingIdsSchema = idList('listingIds');
 
-const FeedSizeSchema = v.optional(
-  v.pipe(
-    v.string(),
-    v.regex(/^\d{1,4}$/, 'size must be a whole number.'),
-    v.transform(Number),
-    v.minValue(1, 'size must be at least 1.'),
-    v.maxValue(FEED_PAGE.maxSize, `size must be at most ${FEED_PAGE.maxSize}.`),
-    v.description(`Page size, 1–${FEED_PAGE.maxSize}. Default ${FEED_PAGE.defaultSize}; with listingIds, the number of ids given, so the page holds the whole set.`),
-  ),
+const FeedSizeSchema = pageSizeParam(
+  FEED_PAGE.maxSize,
+  `Page size, 1–${FEED_PAGE.maxSize}. Default ${FEED_PAGE.defaultSize}; with listingIds, the number of ids given, so the page holds the whole set.`,
 );
 
 export const ListingsFeedQuerySchema = v.strictObject({
