@@ -1,4 +1,5 @@
 import type { RouteSpec } from './http/route.ts';
+import { getBookingRoute, listBookingsRoute } from './contracts/booking-reads.ts';
 import { getDistributionListingRoute, listDistributionListingsRoute, readAvailabilityRoute } from './contracts/distribution-catalogue.ts';
 import { cancelBookingRoute, cancellationQuoteRoute, createBookingRoute } from './contracts/bookings.ts';
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
@@ -50,4 +51,6 @@ export const ROUTES: readonly RouteSpec[] = [
   cancellationQuoteRoute,
   listLedgerRoute,
   getStatementRoute,
+  listBookingsRoute,
+  getBookingRoute,
 ];

@@ -51,6 +51,8 @@ import { SqsBookingQueue } from './sqs/sqs-booking-queue.ts';
 import { SimulatedPropertySystem } from './property-system/simulated-property-system.ts';
 import { derivedId } from './crypto/derived-id.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
+import type { BookingReads } from '../domain/ports/booking-reads.ts';
+import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -76,6 +78,7 @@ export interface Services {
   readonly bookings: BookingStore;
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
+  readonly bookingReads: BookingReads;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -110,6 +113,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     bookingQueue: new SqsBookingQueue(sqs, cfg.booking.queueUrl),
     // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
     propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
+    bookingReads: new DynamoBookingReads(db, cfg.tableName),
   };
 }
 

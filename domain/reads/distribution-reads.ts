@@ -11,6 +11,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { canonicalInstant, indiaToday, resolveWindow, type DateWindow } from './date-window.ts';
+import { decodeKeysetPair, encodeKeysetPair } from './keyset-position.ts';
 import { MAX_IDS } from './partner-reads.ts';
 
 export interface DistributionReadDeps {
@@ -135,18 +136,11 @@ async function rateAdjustment(reader: CatalogueReader, channelId: string): Promi
 const compareFeed = (a: FeedEntry, b: FeedEntry): number => byCodeUnits(a.updatedAt, b.updatedAt) || byCodeUnits(a.listingId, b.listingId);
 
 /** A cursor's position is the last feed entry of the page it ended. */
-const encodePosition = (e: FeedEntry): string => JSON.stringify([e.updatedAt, e.listingId]);
+const encodePosition = (e: FeedEntry): string => encodeKeysetPair([e.updatedAt, e.listingId]);
 
 function decodePosition(position: string): FeedEntry {
-  const invalid = () => new ValidationError('cursor', 'cursor is malformed, was altered, or belongs to another query; start again without it.');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(position);
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((x) => typeof x === 'string')) throw invalid();
-  return { updatedAt: parsed[0] as string, listingId: parsed[1] as string };
+  const [updatedAt, listingId] = decodeKeysetPair(position);
+  return { updatedAt, listingId };
 }
 
 export interface FeedQuery {

@@ -1,79 +1,69 @@
 import type * as v from 'valibot';
-import type { Booking, BookingScenario } from '../../domain/bookings/booking.ts';
-import type { CancellationQuote, CancelResult } from '../../domain/bookings/cancel-booking.ts';
-import type { BookingCommand, BookingReply } from '../../domain/bookings/place-booking.ts';
-import { ValidationError } from '../../domain/errors.ts';
-import { parseRupees, toRupees } from '../../domain/money.ts';
-import type { Config } from '../../infra/config.ts';
-import { BOOKING_SCENARIO_VALUES, type BookingBody, type BookingReplySchema, type CancellationQuoteSchema, type CancelReplySchema } from '../contracts/bookings.ts';
-import type { HttpEvent } from '../http/types.ts';
+import { bookingAmounts } from '../../domain/bookings/booking-amounts.ts';
+import type { Booking, Guest } from '../../domain/bookings/booking.ts';
+import { toRupees } from '../../domain/money.ts';
+import type { BookingDetailSchema, BookingRowSchema } from '../contracts/booking-reads.ts';
+import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
 
-const SCENARIO_HEADER = 'X-Test-Scenario';
+export type BookingRowJson = v.InferOutput<typeof BookingRowSchema>;
+export type BookingDetailJson = v.InferOutput<typeof BookingDetailSchema>;
 
-/**
- * The sandbox scenario a booking request asks for. Production ignores the header whatever
- * it holds; on sandbox stages an unknown value is a 400 naming it.
- */
-export function bookingScenarioOf(event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): BookingScenario | 'price-moved' | undefined {
-  if (!config.isSandbox) return undefined;
-  const value = event.headers?.[SCENARIO_HEADER.toLowerCase()];
-  if (value === undefined) return undefined;
-  const known = BOOKING_SCENARIO_VALUES.find((s) => s === value);
-  if (!known) throw new ValidationError(SCENARIO_HEADER, `${SCENARIO_HEADER} must be one of ${BOOKING_SCENARIO_VALUES.join(', ')} on POST /v1/bookings.`);
-  return known;
-}
-
-/** The validated body as the domain takes it: money in paise. */
-export function bookingCommand(body: BookingBody, scenario: BookingCommand['scenario']): BookingCommand {
+/** The contract's Booking row, money in rupees. */
+export function bookingRowJson(b: Booking): BookingRowJson {
+  const amounts = bookingAmounts(b);
   return {
-    orderId: body.orderId,
-    externalBookingId: body.externalBookingId,
-    // The schema admitted only amounts parseRupees accepts.
-    acceptedTotal: parseRupees(body.acceptedTotal)!,
-    primaryGuest: body.primaryGuest,
-    additionalGuests: body.additionalGuests ?? [],
-    ...(body.specialRequests === undefined ? {} : { specialRequests: body.specialRequests }),
-    ...(body.callbackUrl === undefined ? {} : { callbackUrl: body.callbackUrl }),
-    ...(scenario ? { scenario } : {}),
+    bookingId: b.bookingId,
+    externalBookingId: b.externalBookingId,
+    code: b.code,
+    status: b.status,
+    checkIn: b.checkIn,
+    checkOut: b.checkOut,
+    totalAmount: toRupees(amounts.total),
+    outstandingAmount: toRupees(amounts.outstanding),
+    paidAmount: toRupees(amounts.paid),
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt,
   };
 }
 
-/** What the group has on credit for the booking now: nothing once a failure released it. */
-const chargedAmount = (b: Booking): number => toRupees(b.status === 'FAILED' ? 0 : b.amount);
-
-export const bookingReplyJson = (reply: BookingReply): v.InferOutput<typeof BookingReplySchema> => ({
-  bookingId: reply.status === 'PROCESSING' ? null : reply.booking.bookingId,
-  externalBookingId: reply.booking.externalBookingId,
-  status: reply.status,
-  bookingStatus: reply.booking.status,
-  code: reply.booking.code,
-  chargedAmount: chargedAmount(reply.booking),
-  availableCreditAfter: toRupees(reply.availableCreditAfter),
+/** Field by field, so nothing stored beside a guest ever reaches a response. */
+const guestJson = (g: Guest): Guest => ({
+  ...(g.guestId !== undefined && { guestId: g.guestId }),
+  ...(g.salutation !== undefined && { salutation: g.salutation }),
+  firstName: g.firstName,
+  ...(g.lastName !== undefined && { lastName: g.lastName }),
+  ...(g.email !== undefined && { email: g.email }),
+  ...(g.phone !== undefined && { phone: g.phone }),
+  ...(g.countryCode !== undefined && { countryCode: g.countryCode }),
+  ...(g.city !== undefined && { city: g.city }),
+  ...(g.dob !== undefined && { dob: g.dob }),
+  ...(g.anniversary !== undefined && { anniversary: g.anniversary }),
+  ...(g.position !== undefined && { position: g.position }),
 });
 
-export const cancelReplyJson = (result: CancelResult): v.InferOutput<typeof CancelReplySchema> => ({
-  bookingId: result.booking.bookingId!,
-  externalBookingId: result.booking.externalBookingId,
-  status: 'CANCELLED',
-  chargedAmount: toRupees(result.booking.amount),
-  cancellation: {
-    cancelledAt: result.cancellation.cancelledAt,
-    reason: result.cancellation.reason,
-    refundPercentage: result.cancellation.refundPercentage,
-    refundAmount: toRupees(result.cancellation.refundAmount),
-  },
-  alreadyCancelled: result.alreadyCancelled,
-});
-
-export const quoteJson = (booking: Booking, quote: CancellationQuote, quotedAt: Date): v.InferOutput<typeof CancellationQuoteSchema> => ({
-  bookingId: booking.bookingId!,
-  status: booking.status,
-  cancellable: quote.cancellable,
-  reason: quote.reason,
-  chargedAmount: toRupees(quote.chargedAmount),
-  refundPercentage: quote.refundPercentage,
-  refundAmount: toRupees(quote.refundAmount),
-  appliesUntil: quote.appliesUntil,
-  label: quote.label,
-  quotedAt: quotedAt.toISOString(),
-});
+/**
+ * GET /v1/bookings/{bookingId}: the row plus what was booked. Built field by field from the
+ * record: the callback URL, the workflow's own state and the ledger ids stay inside.
+ */
+export function bookingDetailJson(b: Booking): BookingDetailJson {
+  return {
+    ...bookingRowJson(b),
+    listingId: b.listingId,
+    orderId: b.orderId,
+    items: b.items.map(itemInRupees),
+    summary: summaryInRupees(b.summary),
+    primaryGuest: guestJson(b.primaryGuest),
+    additionalGuests: b.additionalGuests.map(guestJson),
+    specialRequests: b.specialRequests,
+    // A booking is of one listing, so its one item's policy is the booking's.
+    cancellationPolicy: (b.items[0]?.cancellationPolicy ?? []).map((s) => ({ cancelBy: s.cancelBy, refundPercentage: s.refundPercentage, label: s.label })),
+    amendments: [],
+    failure: b.failure && { reasonCode: b.failure.reasonCode, reason: b.failure.reason, failedAt: b.failure.failedAt },
+    cancellation: b.cancellation && {
+      cancelledAt: b.cancellation.cancelledAt,
+      reason: b.cancellation.reason,
+      refundPercentage: b.cancellation.refundPercentage,
+      refundAmount: toRupees(b.cancellation.refundAmount),
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
 import { bookingDeps } from '../../infra/container.ts';
 import { cancelBookingRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
-import { cancelReplyJson } from './booking-json.ts';
+import { cancelReplyJson } from './booking-reply-json.ts';
 
 export const handler = endpoint(cancelBookingRoute, async ({ principal, params, body, services }) => ({
   status: 200,

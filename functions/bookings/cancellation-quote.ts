@@ -2,7 +2,7 @@ import { cancellationQuote } from '../../domain/bookings/cancel-booking.ts';
 import { bookingDeps } from '../../infra/container.ts';
 import { cancellationQuoteRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
-import { quoteJson } from './booking-json.ts';
+import { quoteJson } from './booking-reply-json.ts';
 
 export const handler = endpoint(cancellationQuoteRoute, async ({ principal, params, services }) => {
   const deps = bookingDeps(services);

@@ -2,7 +2,7 @@ import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { bookingDeps } from '../../infra/container.ts';
 import { createBookingRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
-import { bookingCommand, bookingReplyJson, bookingScenarioOf } from './booking-json.ts';
+import { bookingCommand, bookingReplyJson, bookingScenarioOf } from './booking-reply-json.ts';
 
 export const handler = endpoint(createBookingRoute, async ({ principal, body, services, event }) => {
   const reply = await placeBooking(bookingDeps(services), principal, bookingCommand(body, bookingScenarioOf(event, services.config)));

@@ -14,7 +14,7 @@ export async function getAll(
   db: DynamoDBDocumentClient,
   table: string,
   keyList: readonly Key[],
-  opts: { projection?: string } = {},
+  opts: { projection?: string; consistent?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   const batches: Key[][] = [];
@@ -25,7 +25,7 @@ export async function getAll(
       for (let round = 0; pending.length > 0; round += 1) {
         if (round === MAX_ROUNDS) throw new Error(`BatchGet left ${pending.length} keys unprocessed after ${MAX_ROUNDS} rounds`);
         if (round > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** round));
-        const out = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}) } } }));
+        const out = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}), ...(opts.consistent ? { ConsistentRead: true } : {}) } } }));
         found.push(...(out.Responses?.[table] ?? []));
         pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
       }

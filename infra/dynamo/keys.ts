@@ -107,6 +107,8 @@ export const keys = {
   /** On bookings: the group's bookings in order of last change (GET /v1/bookings, updatedSince). */
   bookingFeedIndex: (agentGroupId: string, updatedAt: string, bookingRef: string) => ({ GSI1PK: `GROUP#${agentGroupId}#BOOKINGS`, GSI1SK: `${updatedAt}#${bookingRef}` }),
   bookingFeed: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#BOOKINGS` }),
+  /** Back from a bookingFeedIndex sort key to its parts (updatedAt is an ISO instant, never holding '#'): where a feed read stopped. */
+  bookingFeedPositionOf: (gsi1sk: string) => ({ updatedAt: gsi1sk.slice(0, gsi1sk.indexOf('#')), bookingRef: gsi1sk.slice(gsi1sk.indexOf('#') + 1) }),
   /** Sparse: only bookings the workflow still has to look at carry it, so the sweeper reads exactly the open work. */
   openBookingIndex: (nextCheckAt: string, agentGroupId: string, bookingRef: string) => ({ GSI2PK: 'BOOKINGS#OPEN', GSI2SK: `${nextCheckAt}#${agentGroupId}#${bookingRef}` }),
   openBookings: () => ({ GSI2PK: 'BOOKINGS#OPEN' }),

@@ -8,6 +8,8 @@ import { newAgentGroup, stack, testServices, type GroupFixture } from '../suppor
 import { seedOrderWorld } from '../support/order-world.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { orderDeps } from '../../infra/container.ts';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import { seedNewBooking } from '../support/booking-seed.ts';
 
 /**
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
@@ -35,6 +37,7 @@ const actionOf = (command: string): string | undefined =>
 let fx: CatalogueFixture;
 let group: GroupFixture;
 let orderId: string;
+let booking: Booking;
 beforeAll(async () => {
   Object.assign(process.env, stack().env);
   fx = await seedCatalogue();
@@ -43,6 +46,7 @@ beforeAll(async () => {
   await seedOrderWorld(fx);
   const principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
   orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
+  booking = await seedNewBooking(group);
 }, 120_000);
 
 const orderBody = () => ({ listingId: fx.onlyA, checkIn: FIXTURE_FROM, checkOut: '2027-03-03', adults: 2 });
@@ -75,6 +79,9 @@ const cases: Case[] = [
   ['repriceOrder', () => ({ ...httpEvent('POST', `/v1/orders/${orderId}/reprice`, { key: group.apiKey }), pathParameters: { orderId } })],
   ['listLedger', () => httpEvent('GET', '/v1/ledger', { key: group.apiKey, query: { status: 'POSTED,AUTHORIZED', from: '2020-01-01T00:00:00Z', size: '5' } })],
   ['getStatement', () => httpEvent('GET', '/v1/statement', { key: group.apiKey, query: { from: '2026-06-01T00:00:00Z', to: '2027-06-01T00:00:00Z' } })],
+  ['listBookings', () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { status: 'CONFIRMED', size: '5' } })],
+  ['listBookings', () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { externalBookingIds: booking.externalBookingId, bookingIds: booking.bookingId! } })],
+  ['getBooking', () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } })],
 ];
 
 const sqsEvent = (body: unknown) => ({

@@ -1,0 +1,36 @@
+import type { Minor } from '../money.ts';
+import type { Booking } from './booking.ts';
+
+/** A booking's money as the booking row shows it, in paise. */
+export interface BookingAmounts {
+  readonly total: Minor;
+  readonly paid: Minor;
+  readonly outstanding: Minor;
+}
+
+/**
+ * Paid against a booking so far. Payments are received against invoices, not bookings,
+ * and allocating them back to bookings comes with invoicing (a later issue); until then
+ * nothing is attributed to a booking, so every booking reads as unpaid (docs/decisions.md).
+ */
+const PAID_SO_FAR: Minor = 0;
+
+/**
+ * What a booking row says about money. `total` is the amount authorized on credit.
+ * Outstanding is what the group still owes for this booking: the total less what was paid
+ * for a CONFIRMED booking; for a CANCELLED one the refund given back comes off too.
+ * PROCESSING and FAILED bookings owe nothing: no charge has been posted for them (an
+ * authorization is a hold on credit, not a debt), and a FAILED one's hold was released.
+ */
+export function bookingAmounts(b: Pick<Booking, 'status' | 'amount' | 'cancellation'>): BookingAmounts {
+  const paid = PAID_SO_FAR;
+  switch (b.status) {
+    case 'CONFIRMED':
+      return { total: b.amount, paid, outstanding: b.amount - paid };
+    case 'CANCELLED':
+      return { total: b.amount, paid, outstanding: b.amount - (b.cancellation?.refundAmount ?? 0) - paid };
+    case 'PROCESSING':
+    case 'FAILED':
+      return { total: b.amount, paid, outstanding: 0 };
+  }
+}

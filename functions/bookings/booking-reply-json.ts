@@ -1,0 +1,79 @@
+import type * as v from 'valibot';
+import type { Booking, BookingScenario } from '../../domain/bookings/booking.ts';
+import type { CancellationQuote, CancelResult } from '../../domain/bookings/cancel-booking.ts';
+import type { BookingCommand, BookingReply } from '../../domain/bookings/place-booking.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { parseRupees, toRupees } from '../../domain/money.ts';
+import type { Config } from '../../infra/config.ts';
+import { BOOKING_SCENARIO_VALUES, type BookingBody, type BookingReplySchema, type CancellationQuoteSchema, type CancelReplySchema } from '../contracts/bookings.ts';
+import type { HttpEvent } from '../http/types.ts';
+
+const SCENARIO_HEADER = 'X-Test-Scenario';
+
+/**
+ * The sandbox scenario a booking request asks for. Production ignores the header whatever
+ * it holds; on sandbox stages an unknown value is a 400 naming it.
+ */
+export function bookingScenarioOf(event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): BookingScenario | 'price-moved' | undefined {
+  if (!config.isSandbox) return undefined;
+  const value = event.headers?.[SCENARIO_HEADER.toLowerCase()];
+  if (value === undefined) return undefined;
+  const known = BOOKING_SCENARIO_VALUES.find((s) => s === value);
+  if (!known) throw new ValidationError(SCENARIO_HEADER, `${SCENARIO_HEADER} must be one of ${BOOKING_SCENARIO_VALUES.join(', ')} on POST /v1/bookings.`);
+  return known;
+}
+
+/** The validated body as the domain takes it: money in paise. */
+export function bookingCommand(body: BookingBody, scenario: BookingCommand['scenario']): BookingCommand {
+  return {
+    orderId: body.orderId,
+    externalBookingId: body.externalBookingId,
+    // The schema admitted only amounts parseRupees accepts.
+    acceptedTotal: parseRupees(body.acceptedTotal)!,
+    primaryGuest: body.primaryGuest,
+    additionalGuests: body.additionalGuests ?? [],
+    ...(body.specialRequests === undefined ? {} : { specialRequests: body.specialRequests }),
+    ...(body.callbackUrl === undefined ? {} : { callbackUrl: body.callbackUrl }),
+    ...(scenario ? { scenario } : {}),
+  };
+}
+
+/** What the group has on credit for the booking now: nothing once a failure released it. */
+const chargedAmount = (b: Booking): number => toRupees(b.status === 'FAILED' ? 0 : b.amount);
+
+export const bookingReplyJson = (reply: BookingReply): v.InferOutput<typeof BookingReplySchema> => ({
+  bookingId: reply.status === 'PROCESSING' ? null : reply.booking.bookingId,
+  externalBookingId: reply.booking.externalBookingId,
+  status: reply.status,
+  bookingStatus: reply.booking.status,
+  code: reply.booking.code,
+  chargedAmount: chargedAmount(reply.booking),
+  availableCreditAfter: toRupees(reply.availableCreditAfter),
+});
+
+export const cancelReplyJson = (result: CancelResult): v.InferOutput<typeof CancelReplySchema> => ({
+  bookingId: result.booking.bookingId!,
+  externalBookingId: result.booking.externalBookingId,
+  status: 'CANCELLED',
+  chargedAmount: toRupees(result.booking.amount),
+  cancellation: {
+    cancelledAt: result.cancellation.cancelledAt,
+    reason: result.cancellation.reason,
+    refundPercentage: result.cancellation.refundPercentage,
+    refundAmount: toRupees(result.cancellation.refundAmount),
+  },
+  alreadyCancelled: result.alreadyCancelled,
+});
+
+export const quoteJson = (booking: Booking, quote: CancellationQuote, quotedAt: Date): v.InferOutput<typeof CancellationQuoteSchema> => ({
+  bookingId: booking.bookingId!,
+  status: booking.status,
+  cancellable: quote.cancellable,
+  reason: quote.reason,
+  chargedAmount: toRupees(quote.chargedAmount),
+  refundPercentage: quote.refundPercentage,
+  refundAmount: toRupees(quote.refundAmount),
+  appliesUntil: quote.appliesUntil,
+  label: quote.label,
+  quotedAt: quotedAt.toISOString(),
+});
