@@ -72,10 +72,12 @@ function nextCheck(b: Booking, now: string, t: WorkflowTimings): string | null {
   return null;
 }
 
+type WriteDecision = Extract<Decision, { kind: 'write' }>;
+
 const touched = (b: Booking, changes: Partial<Booking>, now: string): Booking => ({ ...b, ...changes, updatedAt: now, version: b.version + 1 });
 
 /** Applies changes and recomputes nextCheckAt for what is left. */
-function write(step: WorkflowStep, b: Booking, changes: Partial<Booking>, now: string, t: WorkflowTimings, effect?: BookingEffect): Decision {
+function write(step: WorkflowStep, b: Booking, changes: Partial<Booking>, now: string, t: WorkflowTimings, effect?: BookingEffect): WriteDecision {
   const next = touched(b, changes, now);
   return { kind: 'write', step, next: { ...next, nextCheckAt: nextCheck(next, now, t) }, ...(effect ? { effect } : {}) };
 }
@@ -162,17 +164,20 @@ export async function advanceBooking(deps: WorkflowDeps, agentGroupId: string, b
     const reservation = needsReservation(booking, now) ? await askPropertySystem(deps, booking) : undefined;
     const decision = decide(booking, now, deps.timings, reservation);
     if (decision.kind === 'idle') return booking;
+    let step: WriteDecision;
     if (decision.kind === 'publish') {
       await deps.publishCallback(callbackOutcome(booking, decision.eventType, deps.derivedId(`${booking.bookingRef}:${decision.eventType}`), now));
       await deps.afterStep?.('callback-published');
-      const published = write('callback-published', booking, { steps: { ...booking.steps, callbacksPublished: [...booking.steps.callbacksPublished, decision.eventType] } }, now, deps.timings);
-      booking = await commit(deps, booking, published as Extract<Decision, { kind: 'write' }>);
-      continue;
+      step = write('callback-published', booking, { steps: { ...booking.steps, callbacksPublished: [...booking.steps.callbacksPublished, decision.eventType] } }, now, deps.timings);
+    } else {
+      step = decision;
     }
-    booking = await commit(deps, booking, decision);
-    if (decision.step === 'rescheduled' && booking === decision.next) {
-      // Whoever moves the due time sends the message for it; a failed send leaves the booking overdue for the sweeper.
-      if (decision.next.nextCheckAt) await scheduleCheck(deps, decision.next, decision.next.nextCheckAt);
+    booking = await commit(deps, booking, step);
+    const due = step.next.nextCheckAt;
+    if (booking === step.next && due !== null && due > now) {
+      // Whoever writes a future due time sends the message for it (the write is conditional,
+      // so only one writer does); a failed send leaves the booking overdue for the sweeper.
+      await scheduleCheck(deps, step.next, due);
       return booking;
     }
   }
@@ -206,7 +211,7 @@ export async function handleBookingCheck(deps: WorkflowDeps, check: { agentGroup
 }
 
 /** Writes a decision; on a lost race, the booking as the winner left it. */
-async function commit(deps: WorkflowDeps, current: Booking, decision: Extract<Decision, { kind: 'write' }>): Promise<Booking | undefined> {
+async function commit(deps: WorkflowDeps, current: Booking, decision: WriteDecision): Promise<Booking | undefined> {
   if (await deps.bookings.update(current, decision.next, decision.effect)) {
     await deps.afterStep?.(decision.step);
     return decision.next;

@@ -131,9 +131,12 @@ export const createBookingRoute = defineRoute({
 
 export const BookingIdParamsSchema = v.object({ bookingId: v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters.')) });
 
-export const CancelBodySchema = v.strictObject({
-  reason: v.optional(v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters.'), v.description('Free text, kept with the cancellation and sent in booking.cancelled.'))),
-});
+/** The body is optional: no body (or `{}`) cancels without a reason. */
+export const CancelBodySchema = v.optional(
+  v.strictObject({
+    reason: v.optional(v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters.'), v.description('Free text, kept with the cancellation and sent in booking.cancelled.'))),
+  }),
+);
 
 const CancellationSchema = v.object({
   cancelledAt: DateTimeSchema,

@@ -34,7 +34,7 @@ export async function seedBookingWorld(): Promise<BookingWorld> {
       ...world,
       catalogue: {
         ...catalogue,
-        listings: catalogue.listings!.map((l) => ({ ...l, channelIds: [ids.channelA], simulator: behaviour[l.id] })),
+        listings: catalogue.listings!.map((l) => ({ ...l, channelIds: [ids.channelA], simulator: behaviour[l.id], properties: l.properties.map((p) => ({ ...p, quantity: 100 })) })),
         inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
       },
       gst: { slabTables: [GST_SLABS] },

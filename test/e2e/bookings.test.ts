@@ -1,0 +1,424 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkCallbackSignature } from '../../events/booking-callback.ts';
+import { book, guest, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
+import { assertBookingInvariants, groupItems } from '../support/booking-invariant.ts';
+import { expectContract } from '../support/contract.ts';
+import { call, newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { startReceiver, type ReceivedRequest, type Receiver } from '../support/webhook-receiver.ts';
+
+/*
+ * POST /v1/bookings, cancellation and the workflow behind them, over HTTP against serverless
+ * offline: the booking worker consumes the booking queue in fauxqs, callbacks reach a real
+ * receiver. The test stage's booking window is 4 s and the synchronous wait 300 ms.
+ */
+/** Rupees with at most two decimals → paise. */
+const fromRupees = (rupees: number): number => Math.round(rupees * 100);
+
+let world: BookingWorld;
+let receiver: Receiver;
+const groups: GroupFixture[] = [];
+
+const group = async (overrides: Parameters<typeof newAgentGroup>[0] = {}) => {
+  const g = await newAgentGroup({ channelId: world.channelId, ...overrides });
+  groups.push(g);
+  return g;
+};
+
+beforeAll(async () => {
+  [world, receiver] = await Promise.all([seedBookingWorld(), startReceiver()]);
+}, 120_000);
+
+afterAll(async () => {
+  await receiver?.close();
+  for (const g of groups) await assertBookingInvariants(g.agentGroupId);
+}, 60_000);
+
+const position = async (g: GroupFixture) => (await testServices().ledger.creditPosition(g.agentGroupId))!;
+const entriesOf = async (g: GroupFixture) => (await testServices().ledger.audit(g.agentGroupId)).entries;
+const feedRow = async (g: GroupFixture, externalBookingId: string) => (await call('GET', `/v1/bookings?externalBookingIds=${externalBookingId}`, { key: g.apiKey })).body.data[0];
+
+/** Polls the feed until the booking leaves PROCESSING (and its workflow has settled). */
+async function outcomeOf(g: GroupFixture, externalBookingId: string, timeoutMs = 30_000): Promise<{ status: string; bookingId: string | null }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await feedRow(g, externalBookingId);
+    if (row && row.status !== 'PROCESSING') return row;
+    if (Date.now() > deadline) throw new Error(`${externalBookingId} still ${row?.status ?? 'missing'}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const callbacksTo = (path: string) => receiver.to(path).map((r) => r.body as Record<string, unknown>);
+
+function expectSigned(req: ReceivedRequest, g: GroupFixture): void {
+  expect(checkCallbackSignature(req.rawBody, g.signingSecret, String(req.headers['x-service-signature']), Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
+  expect(req.headers['x-service-event-id']).toBe((req.body as { eventId: string }).eventId);
+}
+
+describe('POST /v1/bookings: a booking the property confirms at once', () => {
+  it('answers 200 CREATED with the property-system id, posts the charge, takes the units and calls back booking.confirmed', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant, '2027-03-02', '2027-03-04'));
+    const before = await call('GET', `/v1/availability?listingIds=${world.instant}&from=2027-03-02&to=2027-03-03`, { key: g.apiKey });
+    const path = `/cb/${uniqueId('created')}`;
+
+    // act
+    const res = await book(g, o, { callbackUrl: `${receiver.url}${path}`, externalBookingId: 'ext-created-1' });
+
+    // assess
+    expect(res.status).toBe(200);
+    expectContract(res, 'createBooking');
+    expect(res.body).toMatchObject({ status: 'CREATED', bookingStatus: 'CONFIRMED', externalBookingId: 'ext-created-1', chargedAmount: o.total, availableCreditAfter: 50_000 - o.total });
+    expect(res.body.bookingId).toMatch(/^SIM-/);
+    const [entry] = await entriesOf(g);
+    expect(entry).toMatchObject({ type: 'CHARGE', status: 'POSTED', bookingId: res.body.bookingId, externalBookingId: 'ext-created-1', amount: fromRupees(o.total) });
+    const after = await call('GET', `/v1/availability?listingIds=${world.instant}&from=2027-03-02&to=2027-03-03`, { key: g.apiKey });
+    const units = (body: any) => body.data.flatMap((l: any) => l.properties).find((p: any) => p.propertyId === world.propertyOf(world.instant)).days.map((d: any) => d.unitsAvailable);
+    expect(units(after.body)).toEqual(units(before.body).map((n: number) => n - 1));
+    const [callback] = await receiver.waitFor(path, 1, 20_000);
+    expectSigned(callback!, g);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.confirmed', event: 'booking.confirmed', status: 'CONFIRMED', bookingId: res.body.bookingId, externalBookingId: 'ext-created-1', reasonCode: null });
+  });
+
+  it('replays an identical request as 200 ALREADY_EXISTS, charged once, adding only new guests', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+    const body = { orderId: o.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: o.total, primaryGuest: guest, additionalGuests: [{ firstName: 'Ravi' }] };
+    const first = await call('POST', '/v1/bookings', { key: g.apiKey, body });
+
+    // act
+    const renamed = { ...guest, firstName: 'Ashwini' };
+    const replay = await call('POST', '/v1/bookings', { key: g.apiKey, body: { ...body, primaryGuest: renamed, additionalGuests: [{ firstName: 'Ravi' }, { firstName: 'Meera', email: 'meera@example.com' }] } });
+    const again = await call('POST', '/v1/bookings', { key: g.apiKey, body });
+
+    // assess
+    expect(first.status).toBe(200);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ status: 'ALREADY_EXISTS', bookingId: first.body.bookingId, code: first.body.code, chargedAmount: o.total });
+    expect(again.body.status).toBe('ALREADY_EXISTS');
+    expect((await entriesOf(g)).filter((e) => e.type === 'CHARGE')).toHaveLength(1);
+    const detail = await call('GET', `/v1/bookings/${first.body.bookingId}`, { key: g.apiKey });
+    expect(detail.body.primaryGuest.firstName).toBe('Asha');
+    expect(detail.body.additionalGuests.map((a: { firstName: string }) => a.firstName)).toEqual(['Ravi', 'Meera']);
+  });
+
+  it('refuses the same externalBookingId with other contents: 409 without expectedTotal', async () => {
+    // prepare
+    const g = await group();
+    const [o1, o2] = await Promise.all([order(g, stay(world.instant)), order(g, stay(world.instant, '2027-03-06', '2027-03-07'))]);
+    const externalBookingId = uniqueId('ext');
+    await book(g, o1, { externalBookingId });
+
+    // act
+    const res = await book(g, o2, { externalBookingId });
+
+    // assess
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'CONFLICT' });
+    expect(res.body).not.toHaveProperty('expectedTotal');
+    expect(res.body).not.toHaveProperty('breakup');
+    expect(await entriesOf(g)).toHaveLength(1);
+  });
+
+  it('keeps the same externalBookingId apart in two groups', async () => {
+    // prepare
+    const [g1, g2] = await Promise.all([group(), group()]);
+    const [o1, o2] = await Promise.all([order(g1, stay(world.instant)), order(g2, stay(world.instant))]);
+
+    // act
+    const [r1, r2] = await Promise.all([book(g1, o1, { externalBookingId: 'shared-ref' }), book(g2, o2, { externalBookingId: 'shared-ref' })]);
+
+    // assess
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    expect(r1.body.bookingId).not.toBe(r2.body.bookingId);
+  });
+});
+
+describe('POST /v1/bookings: refusals write nothing', () => {
+  it('409 PRICE_MOVED with expectedTotal and breakup when acceptedTotal is not the current total', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+    const before = await groupItems(g.agentGroupId);
+
+    // act
+    const res = await book(g, { ...o, total: o.total - 1 });
+
+    // assess
+    expect(res.status).toBe(409);
+    expectContract(res, 'createBooking');
+    expect(res.body).toMatchObject({ code: 'PRICE_MOVED', param: 'acceptedTotal', expectedTotal: o.total, breakup: expect.objectContaining({ grandTotal: o.total }) });
+    expect(await groupItems(g.agentGroupId)).toEqual(before);
+  });
+
+  it('409 PRICE_MOVED under the sandbox scenario price-moved, at the quoted total', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+
+    // act
+    const res = await book(g, o, {}, { 'X-Test-Scenario': 'price-moved' });
+
+    // assess
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('PRICE_MOVED');
+    expect(res.body.expectedTotal).not.toBe(o.total);
+    expect(await entriesOf(g)).toEqual([]);
+  });
+
+  it('402 CREDIT_LIMIT_EXCEEDED with shortfall and availableCredit', async () => {
+    // prepare
+    const g = await group({ creditLimit: 1_000_00 });
+    const o = await order(g, stay(world.instant));
+    const before = await groupItems(g.agentGroupId);
+
+    // act
+    const res = await book(g, o);
+
+    // assess
+    expect(res.status).toBe(402);
+    expectContract(res, 'createBooking');
+    expect(res.body).toMatchObject({ code: 'CREDIT_DENIED', reasonCode: 'CREDIT_LIMIT_EXCEEDED', shortfall: o.total - 1_000, availableCredit: 1_000 });
+    expect(await groupItems(g.agentGroupId)).toEqual(before);
+  });
+
+  it('402 ACCOUNT_ON_HOLD for a group on hold', async () => {
+    // prepare
+    const g = await group({ onHold: true });
+    const o = await order(g, stay(world.instant));
+
+    // act
+    const res = await book(g, o);
+
+    // assess
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ reasonCode: 'ACCOUNT_ON_HOLD', availableCredit: 50_000 });
+    expect(res.body).not.toHaveProperty('shortfall');
+  });
+
+  it('404 for another group’s order, byte-identical to an unknown one', async () => {
+    // prepare
+    const [g, other] = await Promise.all([group(), group()]);
+    const theirs = await order(other, stay(world.instant));
+
+    // act
+    const foreign = await book(g, theirs);
+    const unknown = await book(g, { orderId: '00000000-0000-4000-8000-000000000000', total: theirs.total });
+
+    // assess
+    expect(foreign.status).toBe(404);
+    const strip = (b: Record<string, unknown>) => ({ ...b, timestamp: undefined, path: undefined });
+    expect(strip(foreign.body)).toEqual(strip(unknown.body));
+    expect(await entriesOf(other)).toEqual([]);
+  });
+
+  it.each([
+    ['externalBookingId', { externalBookingId: 'x'.repeat(65) }],
+    ['externalBookingId', { externalBookingId: '' }],
+    ['acceptedTotal', { acceptedTotal: 10.001 }],
+    ['primaryGuest.lastName', { primaryGuest: { firstName: 'Asha', email: 'a@example.com' } }],
+    ['primaryGuest.email', { primaryGuest: { firstName: 'Asha', lastName: 'Rao' } }],
+    ['primaryGuest.email', { primaryGuest: { ...guest, email: 'not-an-email' } }],
+    ['additionalGuests[0].firstName', { additionalGuests: [{ lastName: 'Rao' }] }],
+    ['callbackUrl', { callbackUrl: 'not a url' }],
+    ['callbackUrl', { callbackUrl: 'https://10.1.2.3/hook' }],
+    ['callbackUrl', { callbackUrl: 'https://169.254.169.254/latest/meta-data' }],
+    ['callbackUrl', { callbackUrl: 'https://[::ffff:192.168.1.1]/hook' }],
+    ['orderId', { orderId: 'not-a-uuid' }],
+    ['unexpected', { unexpected: true }],
+  ])('400 naming %s', async (param, patch) => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+
+    // act
+    const res = await book(g, o, patch);
+
+    // assess
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe(param);
+    expect(await entriesOf(g)).toEqual([]);
+  });
+
+  it('400 naming X-Test-Scenario for an unknown scenario', async () => {
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+    const res = await book(g, o, {}, { 'X-Test-Scenario': 'explode' });
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe('X-Test-Scenario');
+  });
+
+  it('401 without a key', async () => {
+    const res = await call('POST', '/v1/bookings', { body: {} });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('the booking workflow', () => {
+  it('PROCESSING then CONFIRMED (world file: confirm after 1.5 s): 202 with bookingId null, then the feed and callback say CONFIRMED', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.slow));
+    const path = `/cb/${uniqueId('slow')}`;
+    const externalBookingId = uniqueId('ext');
+
+    // act
+    const res = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+
+    // assess
+    expect(res.status).toBe(202);
+    expectContract(res, 'createBooking');
+    expect(res.body).toMatchObject({ status: 'PROCESSING', bookingId: null, bookingStatus: 'PROCESSING', chargedAmount: o.total });
+    expect((await entriesOf(g))[0]).toMatchObject({ status: 'AUTHORIZED', bookingId: null, externalBookingId });
+    const replay = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+    expect([200, 202]).toContain(replay.status);
+    const landed = await outcomeOf(g, externalBookingId);
+    expect(landed.status).toBe('CONFIRMED');
+    const [callback] = await receiver.waitFor(path, 1, 20_000);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.confirmed', bookingId: landed.bookingId });
+    expect((await entriesOf(g))[0]).toMatchObject({ status: 'POSTED', bookingId: landed.bookingId });
+    const settledReplay = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+    expect(settledReplay.body).toMatchObject({ status: 'ALREADY_EXISTS', bookingId: landed.bookingId });
+  });
+
+  it('X-Test-Scenario booking-processing answers 202 and lands after the call', async () => {
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+    const externalBookingId = uniqueId('ext');
+    const res = await book(g, o, { externalBookingId }, { 'X-Test-Scenario': 'booking-processing' });
+    expect(res.status).toBe(202);
+    expect((await outcomeOf(g, externalBookingId)).status).toBe('CONFIRMED');
+  });
+
+  it('FAILED when the property never confirms (world file): authorization released, booking.failed with BOOKING_NOT_COMPLETED', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.never));
+    const path = `/cb/${uniqueId('never')}`;
+    const externalBookingId = uniqueId('ext');
+
+    // act
+    const res = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+
+    // assess
+    expect(res.status).toBe(202);
+    expect((await outcomeOf(g, externalBookingId)).status).toBe('FAILED');
+    const [callback] = await receiver.waitFor(path, 1, 20_000);
+    expectSigned(callback!, g);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.failed', event: 'booking.failed', status: 'FAILED', reasonCode: 'BOOKING_NOT_COMPLETED', bookingId: null, externalBookingId });
+    expect((await entriesOf(g))[0]).toMatchObject({ status: 'RELEASED' });
+    expect(await position(g)).toMatchObject({ exposure: 0, availableCredit: 50_000_00 });
+    const replay = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+    expect(replay.body).toMatchObject({ status: 'ALREADY_EXISTS', bookingStatus: 'FAILED', bookingId: null, chargedAmount: 0 });
+  });
+
+  it('a late landing (X-Test-Scenario booking-late) turns FAILED into CONFIRMED and posts the charge', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+    const path = `/cb/${uniqueId('late')}`;
+    const externalBookingId = uniqueId('ext');
+
+    // act
+    const res = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` }, { 'X-Test-Scenario': 'booking-late' });
+
+    // assess
+    expect(res.status).toBe(202);
+    const callbacks = await receiver.waitFor(path, 2, 40_000);
+    expect(callbacks.map((c) => (c.body as { eventType: string }).eventType)).toEqual(['booking.failed', 'booking.confirmed']);
+    const ids = callbacks.map((c) => c.headers['x-service-event-id']);
+    expect(new Set(ids).size).toBe(2);
+    const row = await feedRow(g, externalBookingId);
+    expect(row).toMatchObject({ status: 'CONFIRMED', bookingId: (callbacks[1]!.body as { bookingId: string }).bookingId });
+    expect((await entriesOf(g))[0]).toMatchObject({ status: 'POSTED', bookingId: row.bookingId });
+    expect((await position(g)).exposure).toBe(fromRupees(o.total));
+  });
+});
+
+describe('races', () => {
+  it('50 parallel bookings against a limit for 7 never exceed it', async () => {
+    // prepare
+    const probe = await group();
+    const unit = (await order(probe, stay(world.instant))).total;
+    const g = await group({ creditLimit: fromRupees(unit * 7 + unit / 2) });
+    const orders = await Promise.all(Array.from({ length: 50 }, () => order(g, stay(world.instant))));
+
+    // act
+    const results = await Promise.all(orders.map((o) => book(g, o)));
+
+    // assess
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(7);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(43);
+    const pos = await position(g);
+    expect(pos.exposure).toBe(fromRupees(unit * 7));
+    expect(pos.availableCredit).toBeGreaterThanOrEqual(0);
+  }, 120_000);
+
+  it('20 parallel identical requests make one booking and one charge', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant));
+    const body = { orderId: o.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: o.total, primaryGuest: guest };
+
+    // act
+    const results = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/v1/bookings', { key: g.apiKey, body })));
+
+    // assess
+    expect(results.every((r) => r.status === 200 || r.status === 202)).toBe(true);
+    expect(new Set(results.map((r) => r.body.code)).size).toBe(1);
+    expect(results.filter((r) => r.body.status === 'CREATED')).toHaveLength(1);
+    expect(await entriesOf(g)).toHaveLength(1);
+    expect((await position(g)).exposure).toBe(fromRupees(o.total));
+  }, 60_000);
+});
+
+describe('cancellation', () => {
+  it('quotes, then cancels with the policy refund, a REFUND entry, the units back and booking.cancelled; again is the same answer', async () => {
+    // prepare
+    const g = await group();
+    const o = await order(g, stay(world.instant, '2027-03-07', '2027-03-08'));
+    const path = `/cb/${uniqueId('cancel')}`;
+    const booked = await book(g, o, { callbackUrl: `${receiver.url}${path}` });
+    const bookingId = booked.body.bookingId as string;
+    await receiver.waitFor(path, 1, 20_000);
+    const availability = async () =>
+      (await call('GET', `/v1/availability?listingIds=${world.instant}&from=2027-03-07&to=2027-03-07`, { key: g.apiKey })).body.data[0].properties.find((p: any) => p.propertyId === world.propertyOf(world.instant)).days[0].unitsAvailable;
+    const unitsBooked = await availability();
+
+    // act
+    const quote = await call('GET', `/v1/bookings/${bookingId}/cancellation-quote`, { key: g.apiKey });
+    const cancelled = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: { reason: 'Guest changed plans' } });
+    const again = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey });
+
+    // assess
+    expect(quote.status).toBe(200);
+    expectContract(quote, 'getCancellationQuote');
+    expect(quote.body).toMatchObject({ cancellable: true, refundPercentage: 100, refundAmount: o.total, chargedAmount: o.total, appliesUntil: '2027-02-28' });
+    expect(cancelled.status).toBe(200);
+    expectContract(cancelled, 'cancelBooking');
+    expect(cancelled.body).toMatchObject({ bookingId, status: 'CANCELLED', alreadyCancelled: false, cancellation: { refundPercentage: 100, refundAmount: o.total, reason: 'Guest changed plans' } });
+    expect(again.body).toEqual({ ...cancelled.body, alreadyCancelled: true });
+    const refund = (await entriesOf(g)).find((e) => e.type === 'REFUND');
+    expect(refund).toMatchObject({ status: 'POSTED', amount: -fromRupees(o.total), bookingId });
+    expect((await position(g)).exposure).toBe(0);
+    const [, callback] = await receiver.waitFor(path, 2, 20_000);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.cancelled', status: 'CANCELLED', bookingId, reason: 'Guest changed plans' });
+    expect(await availability()).toBe(unitsBooked + 1);
+    const row = await feedRow(g, booked.body.externalBookingId);
+    expect(row).toMatchObject({ status: 'CANCELLED', outstandingAmount: 0 });
+  });
+
+  it('404 for another group’s booking, identical to an unknown id, on cancel and quote', async () => {
+    const [g, other] = await Promise.all([group(), group()]);
+    const theirs = await book(other, await order(other, stay(world.instant)));
+    const foreign = await call('POST', `/v1/bookings/${theirs.body.bookingId}/cancel`, { key: g.apiKey });
+    const unknown = await call('POST', '/v1/bookings/SIM-NOSUCHBOOKING/cancel', { key: g.apiKey });
+    const quote = await call('GET', `/v1/bookings/${theirs.body.bookingId}/cancellation-quote`, { key: g.apiKey });
+    expect([foreign.status, unknown.status, quote.status]).toEqual([404, 404, 404]);
+    expect(foreign.body.message).toBe(unknown.body.message);
+    expect((await feedRow(other, theirs.body.externalBookingId)).status).toBe('CONFIRMED');
+  });
+});
