@@ -9,7 +9,7 @@ import { getStatement, listLedger } from '../../domain/ledger/read-ledger.ts';
 import { recordPostedItems } from '../../infra/dynamo/dynamo-credit-ledger.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { assertLedgerInvariant } from '../support/ledger-invariant.ts';
-import { newAgentGroup, stack, testServices, uniqueId } from '../support/stack.ts';
+import { newAgentGroup, seededGroups, stack, testServices, uniqueId } from '../support/stack.ts';
 
 const RUPEE = 100;
 const ledger = () => testServices().ledger;
@@ -87,6 +87,8 @@ describe('Function: recordPostedItems', () => {
   it("commits in another adapter's transaction beside its own items, all or nothing", async () => {
     // prepare
     const { agentGroupId } = await newAgentGroup();
+    // The booking item here is a stand-in for another adapter's write, not a real booking.
+    seededGroups.add(agentGroupId);
     const cfg = parseConfig(stack().env);
     const db = createDocumentClient(cfg);
     const table = cfg.tableName;

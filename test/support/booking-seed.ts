@@ -5,7 +5,7 @@ import type { Minor } from '../../domain/money.ts';
 import { bookingItem } from '../../infra/dynamo/booking-item.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
-import { testServices, uniqueId } from './stack.ts';
+import { seededGroups, testServices, uniqueId } from './stack.ts';
 
 /** The group a seeded booking belongs to (a GroupFixture fits). */
 export interface BookingOwner {
@@ -102,6 +102,7 @@ export async function seedBooking(b: Booking): Promise<Booking> {
   const svc = testServices();
   const db = createDocumentClient(svc.config);
   const table = svc.config.tableName;
+  seededGroups.add(b.agentGroupId);
   await Promise.all([
     db.send(new PutCommand({ TableName: table, Item: bookingItem(b) })),
     db.send(

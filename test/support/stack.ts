@@ -33,6 +33,18 @@ export async function newPartner(opts: { channelId?: string; rateLimit?: RateLim
   return { partnerId: partner.partnerId, channelId: partner.channelId, apiKey: issued.apiKey, keyId: issued.record.keyId };
 }
 
+/**
+ * Every agent group this test file created: after the file, the booking/ledger invariant
+ * is checked on each (test/support/invariant-after-file.ts).
+ */
+export const createdGroups = new Set<string>();
+
+/**
+ * Groups holding bookings written straight into the table (test/support/booking-seed.ts)
+ * to test reads: they have no ledger behind them by design, so the invariant skips them.
+ */
+export const seededGroups = new Set<string>();
+
 export interface GroupFixture {
   readonly partnerId: string;
   readonly agentGroupId: string;
@@ -64,6 +76,7 @@ export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLi
     ...groupOverrides,
   });
   const issued = await issueKey(deps, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: rateLimit ?? null });
+  createdGroups.add(group.agentGroupId);
   return {
     partnerId: group.partnerId,
     agentGroupId: group.agentGroupId,
