@@ -1,3 +1,5 @@
+import type { CallbackDelivery } from '../deliveries/delivery.ts';
+import type { DeliveryStore } from '../ports/delivery-store.ts';
 import { daysBetween } from '../catalogue/calendar.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { BookingFeedPosition, BookingFilter, BookingReads } from '../ports/booking-reads.ts';
@@ -137,4 +139,17 @@ export async function getBooking(deps: Pick<BookingReadDeps, 'bookingReads'>, gr
   const booking = await deps.bookingReads.byBookingId(group.agentGroupId, bookingId);
   if (!booking) throw new NotFoundError('Booking');
   return booking;
+}
+
+/**
+ * GET /v1/bookings/{bookingId}: the booking and every callback sent for it with each
+ * attempt, so a partner can see exactly what was sent and when without asking us.
+ */
+export async function getBookingDetail(
+  deps: Pick<BookingReadDeps, 'bookingReads'> & { readonly deliveries: Pick<DeliveryStore, 'listForBooking'> },
+  group: AgentGroupPrincipal,
+  bookingId: string,
+): Promise<{ booking: Booking; callbacks: CallbackDelivery[] }> {
+  const booking = await getBooking(deps, group, bookingId);
+  return { booking, callbacks: await deps.deliveries.listForBooking(group.partnerId, booking.bookingRef) };
 }

@@ -1,3 +1,4 @@
+import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 import type * as v from 'valibot';
 import { bookingAmounts } from '../../domain/bookings/booking-amounts.ts';
 import type { Booking, Guest } from '../../domain/bookings/booking.ts';
@@ -45,7 +46,7 @@ const guestJson = (g: Guest): Guest => ({
  * GET /v1/bookings/{bookingId}: the row plus what was booked. Built field by field from the
  * record: the callback URL, the workflow's own state and the ledger ids stay inside.
  */
-export function bookingDetailJson(b: Booking): BookingDetailJson {
+export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[]): BookingDetailJson {
   return {
     ...bookingRowJson(b),
     listingId: b.listingId,
@@ -65,5 +66,15 @@ export function bookingDetailJson(b: Booking): BookingDetailJson {
       refundPercentage: b.cancellation.refundPercentage,
       refundAmount: toRupees(b.cancellation.refundAmount),
     },
+    // The URL is left out on purpose: it often carries the partner's token in its query string.
+    callbacks: callbacks.map((d) => ({
+      eventId: d.eventId,
+      eventType: d.eventType,
+      status: d.status,
+      attempts: d.attempts.map((a) => ({ ...a })),
+      nextAttemptAt: d.nextAttemptAt,
+      failureReason: d.failureReason,
+      createdAt: d.createdAt,
+    })),
   };
 }

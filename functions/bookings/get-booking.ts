@@ -1,9 +1,9 @@
-import { getBooking } from '../../domain/bookings/read-bookings.ts';
+import { getBookingDetail } from '../../domain/bookings/read-bookings.ts';
 import { getBookingRoute } from '../contracts/booking-reads.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { bookingDetailJson } from './booking-json.ts';
 
-export const handler = endpoint(getBookingRoute, async ({ principal, params, services }) => ({
-  status: 200,
-  body: bookingDetailJson(await getBooking(services, principal, params.bookingId)),
-}));
+export const handler = endpoint(getBookingRoute, async ({ principal, params, services }) => {
+  const { booking, callbacks } = await getBookingDetail(services, principal, params.bookingId);
+  return { status: 200, body: bookingDetailJson(booking, callbacks) };
+});

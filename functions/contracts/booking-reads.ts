@@ -109,6 +109,29 @@ export const BookingDetailSchema = v.object({
     v.nullable(v.object({ cancelledAt: DateTimeSchema, reason: v.nullable(v.string()), refundPercentage: v.number(), refundAmount: Money })),
     v.description('What the cancellation did; null unless cancelled.'),
   ),
+  callbacks: v.pipe(
+    v.array(
+      v.object({
+        eventId: v.string(),
+        eventType: v.string(),
+        status: v.picklist(['PENDING', 'SUCCEEDED', 'FAILED']),
+        attempts: v.array(
+          v.object({
+            attempt: v.number(),
+            at: DateTimeSchema,
+            outcome: v.string(),
+            statusCode: v.optional(v.number()),
+            error: v.optional(v.string()),
+            durationMs: v.number(),
+          }),
+        ),
+        nextAttemptAt: v.nullable(DateTimeSchema),
+        failureReason: v.nullable(v.string()),
+        createdAt: DateTimeSchema,
+      }),
+    ),
+    v.description('Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl.'),
+  ),
 });
 
 export const listBookingsRoute = defineRoute({

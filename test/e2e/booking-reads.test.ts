@@ -299,7 +299,8 @@ describe('GET /v1/bookings/{bookingId}', () => {
     expect(res.body.cancellationPolicy).toEqual(a[0]!.items[0]!.cancellationPolicy);
     expect(res.body.primaryGuest).toEqual({ firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com', phone: '+919800000001' });
     expect(res.body.additionalGuests).toEqual([{ firstName: 'Ravi' }]);
-    expect(res.text).not.toContain('callback');
+    expect(res.text).not.toContain('callbackUrl');
+    expect(res.text).not.toContain('partner.example.com');
     expect(res.text).not.toContain('do-not-echo');
     expect(res.text).not.toContain(groupA.signingSecret);
     expect(res.text).not.toContain(a[0]!.bookingRef);

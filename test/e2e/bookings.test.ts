@@ -42,7 +42,16 @@ async function outcomeOf(g: GroupFixture, externalBookingId: string, timeoutMs =
   }
 }
 
-const callbacksTo = (path: string) => receiver.to(path).map((r) => r.body as Record<string, unknown>);
+/** Retries `read` until it returns something, for state a worker settles a moment later. */
+async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 function expectSigned(req: ReceivedRequest, g: GroupFixture): void {
   expect(checkCallbackSignature(req.rawBody, g.signingSecret, String(req.headers['x-service-signature']), Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
@@ -73,6 +82,15 @@ describe('POST /v1/bookings: a booking the property confirms at once', () => {
     const [callback] = await receiver.waitFor(path, 1, 20_000);
     expectSigned(callback!, g);
     expect(callback!.body).toMatchObject({ eventType: 'booking.confirmed', event: 'booking.confirmed', status: 'CONFIRMED', bookingId: res.body.bookingId, externalBookingId: 'ext-created-1', reasonCode: null });
+    const detail = await eventually(async () => {
+      const d = await call('GET', `/v1/bookings/${res.body.bookingId}`, { key: g.apiKey });
+      return d.body.callbacks[0]?.status === 'SUCCEEDED' ? d : undefined;
+    });
+    expectContract(detail, 'getBooking');
+    expect(detail.body.callbacks).toEqual([
+      expect.objectContaining({ eventId: callback!.headers['x-service-event-id'], eventType: 'booking.confirmed', status: 'SUCCEEDED', attempts: [expect.objectContaining({ attempt: 1, statusCode: 204, outcome: 'success' })] }),
+    ]);
+    expect(detail.text).not.toContain(receiver.url);
   });
 
   it('replays an identical request as 200 ALREADY_EXISTS, charged once, adding only new guests', async () => {
