@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCallbackSignature } from '../../events/booking-callback.ts';
 import { book, guest, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { groupItems } from '../support/booking-invariant.ts';
+import { seedNewBooking } from '../support/booking-seed.ts';
 import { expectContract } from '../support/contract.ts';
 import { call, newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/webhook-receiver.ts';
@@ -421,6 +422,22 @@ describe('cancellation', () => {
     expect(await availability()).toBe(unitsBooked + 1);
     const row = await feedRow(g, booked.body.externalBookingId);
     expect(row).toMatchObject({ status: 'CANCELLED', outstandingAmount: 0 });
+  });
+
+  it('409 for a stay that has begun; the quote says why and nothing changes', async () => {
+    // prepare: a landed booking whose check-in is past, written straight into the table (no order can be made for a past date)
+    const g = await group();
+    const started = await seedNewBooking(g, { checkIn: '2026-11-01', checkOut: '2026-12-01' });
+
+    // act
+    const quote = await call('GET', `/v1/bookings/${started.bookingId}/cancellation-quote`, { key: g.apiKey });
+    const res = await call('POST', `/v1/bookings/${started.bookingId}/cancel`, { key: g.apiKey });
+
+    // assess
+    expect(quote.body).toMatchObject({ cancellable: false, refundAmount: 0, reason: expect.stringContaining('2026-11-01') });
+    expect(res.status).toBe(409);
+    expectContract(res, 'cancelBooking');
+    expect((await call('GET', `/v1/bookings/${started.bookingId}`, { key: g.apiKey })).body.status).toBe('CONFIRMED');
   });
 
   it('404 for another group’s booking, identical to an unknown id, on cancel and quote', async () => {
