@@ -6,7 +6,7 @@ import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import type { Booking, BookingCancellation } from './booking.ts';
 import { BookingStateError } from './booking-errors.ts';
-import { advanceBooking, type WorkflowDeps } from './workflow.ts';
+import { advanceBooking, scheduleCheck, type WorkflowDeps } from './workflow.ts';
 
 /** What a cancellation on `today` gives back under the booking's cancellation policy. */
 export interface CancellationQuote {
@@ -101,6 +101,8 @@ export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrinc
     // A cancellation with nothing to give back moves no money, so it writes no ledger line.
     if (!(await deps.bookings.update(booking, next, quote.refundAmount > 0 ? { kind: 'refund', entry } : undefined))) continue;
     await deps.afterStep?.('cancelled');
+    // Queued before the steps run here, so a handler dying now leaves the worker, not only the sweeper, to finish them.
+    await scheduleCheck(deps, next, at);
     const after = (await advanceBooking(deps, booking.agentGroupId, booking.bookingRef)) ?? next;
     return { booking: after, cancellation, alreadyCancelled: false };
   }

@@ -3,6 +3,7 @@ import { BOOKING_SCENARIOS, BOOKING_STATUSES } from '../../domain/bookings/booki
 import { isCalendarDate } from '../../domain/catalogue/calendar.ts';
 import { parseRupees } from '../../domain/money.ts';
 import { defineRoute } from '../http/route.ts';
+import { BookingIdParamsSchema } from './booking-reads.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
 
 const TAG = ['Bookings'];
@@ -128,8 +129,6 @@ export const createBookingRoute = defineRoute({
     },
   },
 });
-
-export const BookingIdParamsSchema = v.object({ bookingId: v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters.')) });
 
 /** The body is optional: no body (or `{}`) cancels without a reason. */
 export const CancelBodySchema = v.optional(

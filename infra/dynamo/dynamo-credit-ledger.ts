@@ -145,22 +145,21 @@ export function authorizeTransaction(table: string, entry: LedgerEntry, claim: I
   };
 }
 
-/** Post: AUTHORIZED → POSTED with the property-system booking id; exposure already counts the amount. */
+/** The entry's own half of a posting: `from` → POSTED with the property-system booking id, only from the state the caller saw. */
+const postEntry = (table: string, entry: LedgerEntry, from: 'AUTHORIZED' | 'RELEASED', bookingId: string, at: string) => ({
+  Update: {
+    TableName: table,
+    Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
+    UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
+    ConditionExpression: STATUS_IS,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':from': from, ':to': 'POSTED', ':booking': bookingId, ':at': at },
+  },
+});
+
+/** Post: AUTHORIZED → POSTED; exposure already counts the amount. */
 export function postTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
-  return {
-    TransactItems: [
-      {
-        Update: {
-          TableName: table,
-          Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
-          UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
-          ConditionExpression: STATUS_IS,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':from': 'AUTHORIZED', ':to': 'POSTED', ':booking': bookingId, ':at': at },
-        },
-      },
-    ],
-  };
+  return { TransactItems: [postEntry(table, entry, 'AUTHORIZED', bookingId, at)] };
 }
 
 /** Release: the entry leaves AUTHORIZED and its amount leaves exposure, together or not at all. */
@@ -197,16 +196,7 @@ export function releaseTransaction(table: string, entry: LedgerEntry, at: string
 export function latePostTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
   return {
     TransactItems: [
-      {
-        Update: {
-          TableName: table,
-          Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
-          UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
-          ConditionExpression: STATUS_IS,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':from': 'RELEASED', ':to': 'POSTED', ':booking': bookingId, ':at': at },
-        },
-      },
+      postEntry(table, entry, 'RELEASED', bookingId, at),
       {
         Update: {
           TableName: table,
