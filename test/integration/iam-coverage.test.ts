@@ -132,6 +132,14 @@ const cases: Case[] = [
   ],
 ];
 
+/** Every DynamoDB action sent since the last reset is granted to `fn`, and `expected` are among them. */
+function expectGranted(fn: string, expected: string[]): void {
+  const declared = functionActions().get(fn)!;
+  const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
+  expect(used).toEqual(expect.arrayContaining(expected));
+  for (const action of used) expect(declared.actions, `${fn} needs ${action}`).toContain(action);
+}
+
 const sqsEvent = (body: unknown) => ({
   Records: [{ messageId: 'iam-coverage', receiptHandle: 'x', body: JSON.stringify(body), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'ap-south-1' }],
 });
@@ -171,7 +179,6 @@ describe('IAM grants cover what each handler sends', () => {
 
   it('createBooking (the credit gate, then the workflow in the call: reserve, land, take the units, call back)', async () => {
     // prepare
-    const declared = functionActions().get('createBooking')!;
     const { handler } = (await import('../../functions/bookings/create-booking.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }> };
     const cmd = await bookingCommand('2027-03-06');
     const event = httpEvent('POST', '/v1/bookings', { key: group.apiKey, body: JSON.stringify({ ...cmd, acceptedTotal: cmd.acceptedTotal / 100 }) });
@@ -183,14 +190,11 @@ describe('IAM grants cover what each handler sends', () => {
     // assess
     expect(res.statusCode, res.body).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ status: 'CREATED', bookingStatus: 'CONFIRMED' });
-    const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
-    expect(used).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem']));
-    for (const action of used) expect(declared.actions, `createBooking needs ${action}`).toContain(action);
+    expectGranted('createBooking', ['dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
   it('bookingWorkflow (queue worker): a due check advances an unplaced booking to the end', async () => {
     // prepare
-    const declared = functionActions().get('bookingWorkflow')!;
     const { handler } = await import('../../functions/workers/booking-workflow.ts');
     const unplaced = await unplacedBooking('2027-03-08');
 
@@ -201,14 +205,11 @@ describe('IAM grants cover what each handler sends', () => {
     // assess
     expect(res.batchItemFailures).toEqual([]);
     expect(await testServices().bookings.get(unplaced.agentGroupId, unplaced.bookingRef)).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null, steps: { inventoryTaken: true, callbacksPublished: ['booking.confirmed'] } });
-    const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
-    expect(used).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem']));
-    for (const action of used) expect(declared.actions, `bookingWorkflow needs ${action}`).toContain(action);
+    expectGranted('bookingWorkflow', ['dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
   it('sweepBookings (scheduled): an overdue booking is found on the open-work index and advanced', async () => {
     // prepare
-    const declared = functionActions().get('sweepBookings')!;
     const { handler } = await import('../../functions/workers/sweep-bookings.ts');
     const overdue = await unplacedBooking('2027-03-09', { now: () => new Date(Date.now() - 5 * 60_000) });
 
@@ -219,8 +220,6 @@ describe('IAM grants cover what each handler sends', () => {
     // assess
     expect(res.looked).toBeGreaterThan(0);
     expect(await testServices().bookings.get(overdue.agentGroupId, overdue.bookingRef)).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null });
-    const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
-    expect(used).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem']));
-    for (const action of used) expect(declared.actions, `sweepBookings needs ${action}`).toContain(action);
+    expectGranted('sweepBookings', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 });
