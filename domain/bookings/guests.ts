@@ -1,12 +1,18 @@
 import type { Guest } from './booking.ts';
 
 const normalEmail = (g: Guest): string | undefined => g.email?.trim().toLowerCase() || undefined;
-/** Digits only, with the country code when given, so "+91 98200 12345" and "9820012345" with countryCode 91 agree. */
-const normalPhone = (g: Guest): string | undefined => {
+/**
+ * The full numbers a phone may stand for, digits only, with the country code when given, so
+ * "+91 98200 12345" and "9820012345" with countryCode 91 agree. Digits that already begin
+ * with the country code are read both ways: "919820012345" may be the full number, but
+ * "9123456789" with countryCode 91 is a national number that merely starts with 91.
+ */
+const phoneReadings = (g: Guest): string[] => {
   const digits = g.phone?.replace(/\D/g, '');
-  if (!digits) return undefined;
+  if (!digits) return [];
   const cc = g.countryCode?.replace(/\D/g, '') ?? '';
-  return cc && !digits.startsWith(cc) ? `${cc}${digits}` : digits;
+  if (!cc) return [digits];
+  return digits.startsWith(cc) ? [digits, `${cc}${digits}`] : [`${cc}${digits}`];
 };
 const normalName = (g: Guest): string => `${g.firstName.trim().toLowerCase()} ${(g.lastName ?? '').trim().toLowerCase()}`;
 
@@ -16,9 +22,9 @@ const normalName = (g: Guest): string => `${g.firstName.trim().toLowerCase()} ${
  * identical replay would add them again every time.
  */
 export function sameGuest(a: Guest, b: Guest): boolean {
-  const [ea, eb, pa, pb] = [normalEmail(a), normalEmail(b), normalPhone(a), normalPhone(b)];
-  if ((ea && ea === eb) || (pa && pa === pb)) return true;
-  if (!ea && !pa && !eb && !pb) return normalName(a) === normalName(b);
+  const [ea, eb, pa, pb] = [normalEmail(a), normalEmail(b), phoneReadings(a), phoneReadings(b)];
+  if ((ea && ea === eb) || pa.some((p) => pb.includes(p))) return true;
+  if (!ea && pa.length === 0 && !eb && pb.length === 0) return normalName(a) === normalName(b);
   return false;
 }
 

@@ -10,6 +10,10 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { orderDeps } from '../../infra/container.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { seedNewBooking } from '../support/booking-seed.ts';
+import { placeBooking, type BookingCommand, type PlaceBookingDeps } from '../../domain/bookings/place-booking.ts';
+import { bookingDeps } from '../../infra/container.ts';
+import type { AgentGroupPrincipal } from '../../domain/principal.ts';
+import { encodeBookingCheck } from '../../events/booking-check-message.ts';
 
 /**
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
@@ -38,18 +42,54 @@ let fx: CatalogueFixture;
 let group: GroupFixture;
 let orderId: string;
 let booking: Booking;
+let principal: AgentGroupPrincipal;
+/** A landed booking (with its simulated reservation) for the cancel case. */
+let cancellable: Booking;
 beforeAll(async () => {
   Object.assign(process.env, stack().env);
   fx = await seedCatalogue();
   group = await newAgentGroup({ channelId: fx.channelA });
   // Orders price with the GST slab table, which the order world adds; one stored order for the GET and reprice cases.
   await seedOrderWorld(fx);
-  const principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
   orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
   booking = await seedNewBooking(group);
+  cancellable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-07'))).booking;
 }, 120_000);
 
 const orderBody = () => ({ listingId: fx.onlyA, checkIn: FIXTURE_FROM, checkOut: '2027-03-03', adults: 2 });
+
+/** A booking command for a new order on one night of fx.onlyA (each case its own night: two units a night). */
+async function bookingCommand(checkIn: string): Promise<BookingCommand> {
+  const checkOut = `2027-03-${String(Number(checkIn.slice(8)) + 1).padStart(2, '0')}`;
+  const order = await createOrder(orderDeps(testServices()), principal, { request: { listingId: fx.onlyA, checkIn, checkOut, adults: 2 } });
+  return {
+    orderId: order.orderId,
+    externalBookingId: `iam-${checkIn}-${order.orderId.slice(0, 8)}`,
+    acceptedTotal: order.pricing.summary.grandTotal,
+    primaryGuest: { firstName: 'Asha', lastName: 'Rao', email: 'asha.rao@example.com' },
+    additionalGuests: [],
+    callbackUrl: 'https://93.184.216.34/cb',
+  };
+}
+
+/**
+ * A PROCESSING booking nobody has looked at yet (its first look died before reaching the
+ * property system), so the worker under test does every step: reserve, land, take the
+ * units, call back. `clock` places it in the past, where the sweeper finds it overdue.
+ */
+async function unplacedBooking(checkIn: string, clock?: PlaceBookingDeps['clock']): Promise<Booking> {
+  const cmd = await bookingCommand(checkIn);
+  const base = bookingDeps(testServices());
+  const deps: PlaceBookingDeps = {
+    ...base,
+    ...(clock ? { clock } : {}),
+    propertySystem: { reserve: () => Promise.reject(new Error('worker died')), status: (r) => base.propertySystem.status(r), cancel: (r, at) => base.propertySystem.cancel(r, at) },
+  };
+  await expect(placeBooking(deps, principal, cmd)).rejects.toThrow('worker died');
+  const claim = await testServices().bookings.findClaim(principal.agentGroupId, cmd.externalBookingId);
+  return (await testServices().bookings.get(principal.agentGroupId, claim!.bookingRef))!;
+}
 
 type Case = [fn: string, event: () => ReturnType<typeof httpEvent>];
 const cases: Case[] = [
@@ -82,7 +122,23 @@ const cases: Case[] = [
   ['listBookings', () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { status: 'CONFIRMED', size: '5' } })],
   ['listBookings', () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { externalBookingIds: booking.externalBookingId, bookingIds: booking.bookingId! } })],
   ['getBooking', () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } })],
+  [
+    'getCancellationQuote',
+    () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}/cancellation-quote`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } }),
+  ],
+  [
+    'cancelBooking',
+    () => ({ ...httpEvent('POST', `/v1/bookings/${cancellable.bookingId}/cancel`, { key: group.apiKey, body: JSON.stringify({ reason: 'IAM coverage' }) }), pathParameters: { bookingId: cancellable.bookingId! } }),
+  ],
 ];
+
+/** Every DynamoDB action sent since the last reset is granted to `fn`, and `expected` are among them. */
+function expectGranted(fn: string, expected: string[]): void {
+  const declared = functionActions().get(fn)!;
+  const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
+  expect(used).toEqual(expect.arrayContaining(expected));
+  for (const action of used) expect(declared.actions, `${fn} needs ${action}`).toContain(action);
+}
 
 const sqsEvent = (body: unknown) => ({
   Records: [{ messageId: 'iam-coverage', receiptHandle: 'x', body: JSON.stringify(body), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'ap-south-1' }],
@@ -119,5 +175,51 @@ describe('IAM grants cover what each handler sends', () => {
     const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
     expect(used).toContain('dynamodb:BatchWriteItem');
     for (const action of used) expect(declared.actions, `syncCatalogue needs ${action}`).toContain(action);
+  });
+
+  it('createBooking (the credit gate, then the workflow in the call: reserve, land, take the units, call back)', async () => {
+    // prepare
+    const { handler } = (await import('../../functions/bookings/create-booking.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }> };
+    const cmd = await bookingCommand('2027-03-06');
+    const event = httpEvent('POST', '/v1/bookings', { key: group.apiKey, body: JSON.stringify({ ...cmd, acceptedTotal: cmd.acceptedTotal / 100 }) });
+
+    // act
+    resetDynamoCalls();
+    const res = await handler(event, lambdaContext);
+
+    // assess
+    expect(res.statusCode, res.body).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 'CREATED', bookingStatus: 'CONFIRMED' });
+    expectGranted('createBooking', ['dynamodb:GetItem', 'dynamodb:PutItem']);
+  });
+
+  it('bookingWorkflow (queue worker): a due check advances an unplaced booking to the end', async () => {
+    // prepare
+    const { handler } = await import('../../functions/workers/booking-workflow.ts');
+    const unplaced = await unplacedBooking('2027-03-08');
+
+    // act
+    resetDynamoCalls();
+    const res = await handler(sqsEvent(JSON.parse(encodeBookingCheck({ agentGroupId: unplaced.agentGroupId, bookingRef: unplaced.bookingRef, dueAt: unplaced.nextCheckAt! }))) as never);
+
+    // assess
+    expect(res.batchItemFailures).toEqual([]);
+    expect(await testServices().bookings.get(unplaced.agentGroupId, unplaced.bookingRef)).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null, steps: { inventoryTaken: true, callbacksPublished: ['booking.confirmed'] } });
+    expectGranted('bookingWorkflow', ['dynamodb:GetItem', 'dynamodb:PutItem']);
+  });
+
+  it('sweepBookings (scheduled): an overdue booking is found on the open-work index and advanced', async () => {
+    // prepare
+    const { handler } = await import('../../functions/workers/sweep-bookings.ts');
+    const overdue = await unplacedBooking('2027-03-09', { now: () => new Date(Date.now() - 5 * 60_000) });
+
+    // act
+    resetDynamoCalls();
+    const res = await handler();
+
+    // assess
+    expect(res.looked).toBeGreaterThan(0);
+    expect(await testServices().bookings.get(overdue.agentGroupId, overdue.bookingRef)).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null });
+    expectGranted('sweepBookings', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 });
