@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { addDays } from '../domain/catalogue/calendar.ts';
-import { NO_REFS } from '../domain/catalogue/catalogue-diff.ts';
 import { NO_STEPS_DONE, type Booking } from '../domain/bookings/booking.ts';
 import { bookingCode } from '../domain/bookings/place-booking.ts';
 import { callbackOutcome, decide, type WorkflowTimings } from '../domain/bookings/workflow.ts';
 import { publishBookingCallback } from '../domain/deliveries/publish-booking-callback.ts';
 import { authorizedEntry, exposureOf } from '../domain/ledger/ledger.ts';
 import { toRupees, type Minor } from '../domain/money.ts';
+import { loadPricingContext } from '../domain/orders/load-pricing-context.ts';
 import type { Order } from '../domain/orders/order.ts';
 import type { AgentGroupPrincipal } from '../domain/principal.ts';
 import { indiaToday } from '../domain/reads/date-window.ts';
@@ -171,31 +171,26 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   /**
    * The floor: the same storage work as the handler, issued through the adapters with no
    * HTTP parsing, no pricing arithmetic and no reply JSON. It includes the key, group and
-   * rate-limit token; the claim Get; the order Get; the pricing context's reads (listing ∥
-   * offers ∥ GST slabs, then one BatchGet: loadPricingContext's two round trips); the gate
+   * rate-limit token; the claim Get; the order Get; the pricing context's reads
+   * (loadPricingContext: listing ∥ offers ∥ GST slabs, then one BatchGet); the gate
    * (bookings.open: BatchGet + TransactWrite); the workflow's re-read of the booking; the
    * simulator's reserve; the landing and inventory updates (bookings.update with the effects
    * advanceBooking uses, its next states from the workflow's pure `decide`); and, with a
    * callbackUrl, the publish (delivery Put + SQS send) and the step recording it. The booking
    * is the first real one with its identity, order and stay replaced, so the items written are
-   * the same size; its price is not recomputed (every bench night has the same rates).
+   * the same size; its price is not recomputed (every bench night has the same rates). For a
+   * group at its limit the gate's read refuses and the floor stops there, as the handler does.
    */
-  const floor = (callbackUrl: string | null) => async () => {
-    const s = nextStock();
-    const g = sync.agentGroupId;
+  const floor = (callbackUrl: string | null, group = sync, stock = nextStock) => async () => {
+    const s = stock();
+    const g = group.agentGroupId;
     const ext = randomUUID();
-    await groupAuthFloor(sync.apiKey);
+    await groupAuthFloor(group.apiKey);
     await svc.bookings.findClaim(g, ext);
     const order = (await svc.orders.get(g, s.order.orderId))!;
     const { listingId, checkIn, checkOut, selectedProperties } = order.request;
-    const [bundle] = await Promise.all([svc.catalogue.getListing(listingId), svc.catalogue.listOffers(CHANNEL), svc.catalogue.listGstSlabTables()]);
-    await svc.catalogue.load({
-      ...NO_REFS,
-      channels: [CHANNEL],
-      distributions: [{ channelId: CHANNEL, listingId }],
-      cancellationPlans: bundle!.listing.cancellationPlanIds,
-      months: selectedProperties!.map((p) => ({ propertyId: p.propertyId, month: checkIn.slice(0, 7) })),
-    });
+    // The loader itself: its reads are the floor's; putting the days in maps costs next to nothing.
+    await loadPricingContext({ catalogue: svc.catalogue, clock: svc.clock }, group.principal, order.request);
 
     const now = new Date();
     const at = now.toISOString();
@@ -225,7 +220,12 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
       updatedAt: at,
       version: 1,
     };
-    await svc.bookings.open(opened, entry, { externalBookingId: ext, contentHash: sha256Hex(ext), bookingRef });
+    const gate = await svc.bookings.open(opened, entry, { externalBookingId: ext, contentHash: sha256Hex(ext), bookingRef }).catch((err: Error) => err);
+    // A group at its limit: the gate's read refused it and nothing more happens (the refusal row).
+    if (gate instanceof Error) {
+      if (gate.name === 'CreditDeniedError') return;
+      throw gate;
+    }
 
     let b = (await svc.bookings.get(g, bookingRef))!;
     const reservation = await svc.propertySystem.reserve({ bookingRef, listingId, checkIn, checkOut, selectedProperties: b.selectedProperties, primaryGuest: b.primaryGuest, scenario: null, requestedAt: b.createdAt });
@@ -260,7 +260,6 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
       floorOps,
     });
   }
-  const syncMedian = rows[0]!.handler.median;
   // The figures for a booking that answered 200 alone, to tell retries apart under contention.
   resetDynamoCalls();
   await handler(bookingEvent(sync, nextStock()), lambdaContext);
@@ -278,7 +277,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
     readonly ops: Record<string, number>;
     readonly exhausted: boolean;
   }
-  const hammer = async (label: string, group: Group, stock: Stock[], cycle: boolean): Promise<Outcome> => {
+  const hammer = async (label: string, group: Group, stock: Stock[], cycle: boolean, seconds = SECONDS): Promise<Outcome> => {
     const statuses = new Map<string, number>();
     const ms: number[] = [];
     const msByStatus = new Map<string, number[]>();
@@ -286,7 +285,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
     let exhausted = false;
     resetDynamoCalls();
     const t = performance.now();
-    const deadline = t + SECONDS * 1000;
+    const deadline = t + seconds * 1000;
     const client = async () => {
       while (performance.now() < deadline) {
         const i = next++;
@@ -319,20 +318,23 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
     return { label, elapsed, requests: ms.length, statuses, latency: summary(ms), latencyByStatus, ops, exhausted };
   };
 
-  // Enough orders for CONCURRENCY clients each booking back to back at the sync median (an
-  // upper bound: contention only slows them), with a fifth more.
-  const poolSize = Math.min(MAX_POOL, Math.ceil(((CONCURRENCY * SECONDS * 1000) / Math.max(1, syncMedian)) * 1.2));
-  const big = await groupOn('bench-bookings-ample', 0);
+  // ₹100 crore: far more than any run books, so no request of this group is refused.
+  const ampleLimit = 1_000_000_000_00;
+  const big = await groupOn('bench-bookings-ample', ampleLimit);
+  // How many orders the run needs depends on the throughput it measures: an unmeasured
+  // one-second burst over a small pool (which also warms the concurrent path) sizes the pool
+  // to half as much again as that rate would book; too few shows as "order pool exhausted".
   const t2 = performance.now();
-  const bigStock = await createOrders(big, poolSize, 0);
-  console.log(`contention: ${poolSize} orders created in ${((performance.now() - t2) / 1000).toFixed(1)} s (outside the measured time)`);
-  const ampleLimit = bigStock.reduce((sum, s) => sum + s.total, 0) * 2;
-  // The limit is set once the orders are priced: twice what they total, so no request is refused.
-  await updateAgentGroup(deps, big.agentGroupId, { creditLimit: ampleLimit });
+  const probeStock = await createOrders(big, CONCURRENCY * 4, 0);
+  const probe = await hammer('probe', big, probeStock, false, 1);
+  const probeRate = (probe.statuses.get('200') ?? 0) / probe.elapsed;
+  const poolSize = Math.min(MAX_POOL, Math.ceil(probeRate * SECONDS * 1.5) + CONCURRENCY);
+  const bigStock = await createOrders(big, poolSize, probeStock.length);
+  console.log(`contention: probe ${probeRate.toFixed(1)} bookings/s, ${probeStock.length + poolSize} orders created in ${((performance.now() - t2) / 1000).toFixed(1)} s (outside the measured time)`);
 
   // A limit of ten bookings and a half: the first ten are admitted, then every request is refused.
   const tight = await groupOn('bench-bookings-tight', 0);
-  const tightStock = await createOrders(tight, Math.max(CONCURRENCY * 4, 64), poolSize);
+  const tightStock = await createOrders(tight, Math.max(CONCURRENCY * 4, 64), probeStock.length + poolSize);
   const tightLimit = tightStock[0]!.total * 10 + Math.floor(tightStock[0]!.total / 2);
   await updateAgentGroup(deps, tight.agentGroupId, { creditLimit: tightLimit });
 
@@ -340,10 +342,26 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   outcomes.push({ outcome: await hammer(`ample limit (${toRupees(ampleLimit).toLocaleString('en-IN')} ₹)`, big, bigStock, false), group: big, limit: ampleLimit });
   outcomes.push({ outcome: await hammer(`tight limit (10.5 bookings, ${toRupees(tightLimit).toLocaleString('en-IN')} ₹)`, tight, tightStock, true), group: tight, limit: tightLimit });
 
-  // A refusal alone, once the tight group is full, for its per-operation figures.
+  // A refusal alone, once the tight group is full: its per-operation figures, then its latency beside its floor.
   resetDynamoCalls();
   const refusedStatus = (await handler(bookingEvent(tight, tightStock[0]!), lambdaContext)).statusCode;
   const perRefusal = refusedStatus === 402 ? opCounts() : {};
+  let cycled = 0;
+  const tightNext = () => tightStock[cycled++ % tightStock.length]!;
+  const refuse = async () => {
+    const status = (await handler(bookingEvent(tight, tightNext()), lambdaContext)).statusCode;
+    if (status !== 402) throw new Error(`booking bench: a refusal answered ${status}`);
+  };
+  resetDynamoCalls();
+  await floor(null, tight, tightNext)();
+  const refusalFloorOps = opsLine(opCounts());
+  rows.push({
+    case: 'POST /v1/bookings refused 402 (group at its limit), alone',
+    handler: await measure(refuse, runs, warmup),
+    floor: await measure(floor(null, tight, tightNext), runs, warmup),
+    ops: opsLine(perRefusal),
+    floorOps: refusalFloorOps,
+  });
 
   console.log(`\nbooking case | handler (in-process, with auth) | bare-storage floor`);
   console.log('--- | --- | ---');
