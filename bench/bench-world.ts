@@ -4,13 +4,17 @@ import { addDays } from '../domain/catalogue/calendar.ts';
 /**
  * A catalogue sized for the benchmarks: `listings` listings with two properties each on
  * one channel, `days` days of inventory and rates (four meal plans × up to four adults,
- * so 16 rate rows per property-day) from `from`.
+ * so 16 rate rows per property-day) from `from`. `idPrefix` keeps a second world's listings
+ * apart from the first's (ids are global, not per channel); `units` (default 3) is each
+ * property's quantity and nightly inventory, raised by the booking bench so its bookings
+ * never sell a night out.
  */
-export function benchWorld(opts: { channelId: string; listings: number; from: string; days: number }): WorldInput {
+export function benchWorld(opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; units?: number }): WorldInput {
+  const units = opts.units ?? 3;
   const plan = 'bench-flex';
   const to = addDays(opts.from, opts.days - 1);
   const listings = Array.from({ length: opts.listings }, (_, i) => {
-    const id = `bench-l${String(i).padStart(5, '0')}`;
+    const id = `${opts.idPrefix ?? 'bench-l'}${String(i).padStart(5, '0')}`;
     return {
       id,
       title: `Bench Villa ${i}`,
@@ -44,7 +48,7 @@ export function benchWorld(opts: { channelId: string; listings: number; from: st
         applicableChild: 1,
         extraAdultRate: 1_500,
         extraChildRate: 800,
-        quantity: 3,
+        quantity: units,
         imageUrl: 'https://images.example.com/cottage.jpg',
         basePrice: 6_000,
       })),
@@ -58,7 +62,7 @@ export function benchWorld(opts: { channelId: string; listings: number; from: st
     catalogue: {
       cancellationPlans: [{ planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 3, refundPercentage: 100, label: 'Full refund' }] }],
       listings,
-      inventory: properties.map((p) => ({ propertyId: p.id, from: opts.from, to, quantity: 3 })),
+      inventory: properties.map((p) => ({ propertyId: p.id, from: opts.from, to, quantity: units })),
       rates: properties.flatMap((p) =>
         plans.map((mealPlan, k) => ({ propertyId: p.id, from: opts.from, to, mealPlan, adults: { '1': 5_000 + k * 500, '2': 6_000 + k * 800, '3': 7_000 + k * 1_100, '4': 8_000 + k * 1_400 } })),
       ),

@@ -1,5 +1,6 @@
 import { randomKey, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } from '../scripts/local-stack.ts';
 import { benchWorld } from './bench-world.ts';
+import { benchBookings, bookingBenchEnabled, bookingQueueEnv } from './booking-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 
 /**
@@ -18,7 +19,9 @@ const rows: { case: string; handler: Summary; floor: Summary }[] = [];
 try {
   const table = 'pds-bench';
   await provisionTable(dynamo.endpoint, table);
-  Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey() } }));
+  // A booking that goes PROCESSING queues a check, and a callback is queued: the booking cases need both queues.
+  const bookingQueues = bookingBenchEnabled ? await bookingQueueEnv(queues.endpoint, 'test') : {};
+  Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey(), ...bookingQueues } }));
 
   // Imported only now: handlers read their configuration from the environment at first use.
   const { adminDeps, services } = await import('../infra/container.ts');
@@ -233,6 +236,9 @@ try {
   console.log('\ncase | handler (in-process) | bare-storage floor');
   console.log('--- | --- | ---');
   for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.floor)}`);
+
+  // POST /v1/bookings: the synchronous path beside its floor, and one group under contention (bench/booking-bench.ts).
+  if (bookingBenchEnabled) await benchBookings(svc, RUNS);
 
   // Search over the demo world and a generated 5,000-listing world, in its own table (bench/search-bench.ts).
   const { benchSearch } = await import('./search-bench.ts');
