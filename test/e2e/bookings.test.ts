@@ -181,6 +181,20 @@ describe('POST /v1/bookings: refusals write nothing', () => {
     expect(await entriesOf(g)).toEqual([]);
   });
 
+  it('409 SOLD_OUT for an order with a night that can no longer be sold; no credit is authorized', async () => {
+    // prepare: the fixture stop-sells 2027-03-05
+    const g = await group();
+    const o = await order(g, stay(world.instant, '2027-03-05', '2027-03-06'));
+
+    // act
+    const res = await book(g, o);
+
+    // assess
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('SOLD_OUT');
+    expect(await entriesOf(g)).toEqual([]);
+  });
+
   it('402 CREDIT_LIMIT_EXCEEDED with shortfall and availableCredit', async () => {
     // prepare
     const g = await group({ creditLimit: 1_000_00 });
