@@ -34,6 +34,15 @@ export function resetDynamoCalls(): void {
   dynamoCalls.byOperation = {};
 }
 
+/** Cancelled by a conflicting transaction in flight on one of our items, rather than by a condition. */
+export function isTransactionContention(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
+  if (name !== 'TransactionCanceledException') return false;
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === 'TransactionConflict');
+}
+
 /** True for the SDK's conditional-check failure, whether from a single write or a transaction. */
 export function isConditionFailure(err: unknown): boolean {
   const name = (err as { name?: string } | null)?.name;

@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
 import { bookingItem, bookingOf } from './booking-item.ts';
-import { isConditionFailure } from './client.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { GSI2 } from './table.ts';
@@ -75,7 +75,7 @@ export class DynamoBookingStore implements BookingStore {
         await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPut, ...items] }));
         return true;
       } catch (err) {
-        if (!isConditionFailure(err) && !isContention(err)) throw err;
+        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
         const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
         // The booking itself moved on: the caller re-reads and decides again.
         if (reasons[0]?.Code === 'ConditionalCheckFailed' || (err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
@@ -176,11 +176,4 @@ export class DynamoBookingStore implements BookingStore {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
     return out.Item;
   }
-}
-
-function isContention(err: unknown): boolean {
-  const name = (err as { name?: string } | null)?.name;
-  if (name === 'TransactionConflictException') return true;
-  if (name !== 'TransactionCanceledException') return false;
-  return ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 }

@@ -1,5 +1,4 @@
 import {
-  BatchGetCommand,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -12,7 +11,8 @@ import { assertRecordable, creditPosition, decideCredit, type CreditPosition, ty
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
-import { isConditionFailure } from './client.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
+import { getAll } from './batch-get.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -91,15 +91,6 @@ interface ClaimRecord {
   readonly contentHash: string;
   readonly entryId: string;
   readonly bookingRef: string;
-}
-
-/** Cancelled by a conflicting transaction in flight on one of our items, rather than by a condition. */
-function isTransactionContention(err: unknown): boolean {
-  const name = (err as { name?: string } | null)?.name;
-  if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
-  if (name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((r) => r.Code === 'TransactionConflict');
 }
 
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6))));
@@ -445,13 +436,8 @@ export class DynamoCreditLedger implements CreditLedger {
 
   /** Consistent reads of a few items in one round trip, in the order asked (undefined where absent). */
   private async consistentGet(wanted: Key[]): Promise<(Record<string, unknown> | undefined)[]> {
-    const found = new Map<string, Record<string, unknown>>();
-    let pending: Record<string, unknown>[] = wanted.map((k) => ({ ...k }));
-    while (pending.length > 0) {
-      const out = await this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }));
-      for (const item of out.Responses?.[this.table] ?? []) found.set(`${item.PK as string}\u0000${item.SK as string}`, item);
-      pending = (out.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-    }
+    const items = await getAll(this.db, this.table, wanted, { consistent: true });
+    const found = new Map(items.map((item) => [`${item.PK as string}\u0000${item.SK as string}`, item]));
     return wanted.map((k) => found.get(`${k.PK}\u0000${k.SK}`));
   }
 }
