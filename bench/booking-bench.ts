@@ -173,7 +173,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
    * HTTP parsing, no pricing arithmetic and no reply JSON. It includes the key, group and
    * rate-limit token; the claim Get; the order Get; the pricing context's reads
    * (loadPricingContext: listing ∥ offers ∥ GST slabs, then one BatchGet); the gate
-   * (bookings.open: BatchGet + TransactWrite); the workflow's re-read of the booking; the
+   * (bookings.open: BatchGet + TransactWrite); the
    * simulator's reserve; the landing and inventory updates (bookings.update with the effects
    * advanceBooking uses, its next states from the workflow's pure `decide`); and, with a
    * callbackUrl, the publish (delivery Put + SQS send) and the step recording it. The booking
@@ -227,7 +227,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
       throw gate;
     }
 
-    let b = (await svc.bookings.get(g, bookingRef))!;
+    let b = opened;
     const reservation = await svc.propertySystem.reserve({ bookingRef, listingId, checkIn, checkOut, selectedProperties: b.selectedProperties, primaryGuest: b.primaryGuest, scenario: null, requestedAt: b.createdAt });
     for (const look of [reservation, undefined]) {
       const d = decide(b, new Date().toISOString(), timings, look);

@@ -146,8 +146,9 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
 /** Runs the workflow until the booking leaves PROCESSING or the wait is over. */
 async function waitForOutcome(deps: PlaceBookingDeps, booking: Booking, until: number): Promise<Booking> {
   let current = booking;
-  for (;;) {
-    current = (await advanceBooking(deps, booking.agentGroupId, booking.bookingRef)) ?? current;
+  for (let look = 0; ; look++) {
+    // The first look starts from the booking the gate just wrote, not a re-read of it.
+    current = (await advanceBooking(deps, booking.agentGroupId, booking.bookingRef, look === 0 ? booking : undefined)) ?? current;
     if (current.status !== 'PROCESSING') return current;
     const left = until - deps.clock.now().getTime();
     if (left <= 0) return current;

@@ -157,8 +157,9 @@ const MAX_STEPS = 12;
  * to rerun after a crash between any two steps: a step already taken is seen in the record
  * and not repeated, a lost race re-reads. Returns the booking as left.
  */
-export async function advanceBooking(deps: WorkflowDeps, agentGroupId: string, bookingRef: string): Promise<Booking | undefined> {
-  let booking = await deps.bookings.get(agentGroupId, bookingRef);
+export async function advanceBooking(deps: WorkflowDeps, agentGroupId: string, bookingRef: string, known?: Booking): Promise<Booking | undefined> {
+  // A caller that has just written the booking passes it; a stale copy only costs a lost conditional write and a re-read.
+  let booking = known ?? (await deps.bookings.get(agentGroupId, bookingRef));
   for (let i = 0; booking && i < MAX_STEPS; i++) {
     const now = deps.clock.now().toISOString();
     const reservation = needsReservation(booking, now) ? await askPropertySystem(deps, booking) : undefined;

@@ -5,8 +5,9 @@ import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
 import { bookingItem, bookingOf } from './booking-item.ts';
+import { getAll } from './batch-get.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
-import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger } from './dynamo-credit-ledger.ts';
+import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { GSI2 } from './table.ts';
 
@@ -26,6 +27,19 @@ type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 const AT_VERSION = '#version = :version';
 /** An alias is written once; rewriting it for the same booking (a rerun) is harmless, for another one impossible. */
 const ALIAS_FREE = 'attribute_not_exists(PK) OR bookingRef = :ref';
+/**
+ * The booking's charge as its status implies, without reading it: the gate writes a
+ * PROCESSING booking with an AUTHORIZED charge, and every outcome moves both in one
+ * transaction, so a PROCESSING booking's charge is AUTHORIZED and a FAILED one's RELEASED.
+ * The entry's status condition in the transaction still checks it.
+ */
+const chargeOf = (b: Booking): EntryRef => ({
+  agentGroupId: b.agentGroupId,
+  id: b.ledgerEntryId,
+  amount: b.amount,
+  status: b.status === 'FAILED' ? 'RELEASED' : 'AUTHORIZED',
+});
+
 /** Booking refs are random UUIDs; the guard turns an impossible collision into a refusal instead of an overwrite. */
 const BOOKING_IS_NEW = 'attribute_not_exists(PK)';
 
@@ -103,8 +117,6 @@ export class DynamoBookingStore implements BookingStore {
   private async effectItems(b: Booking, effect: BookingEffect, at: string): Promise<TransactItems> {
     switch (effect.kind) {
       case 'land': {
-        const entry = await this.ledger.getEntry(b.agentGroupId, b.ledgerEntryId);
-        if (!entry) throw new Error(`booking ${b.bookingRef} names ledger entry ${b.ledgerEntryId}, which is missing`);
         const alias = {
           Put: {
             TableName: this.table,
@@ -113,15 +125,10 @@ export class DynamoBookingStore implements BookingStore {
             ExpressionAttributeValues: { ':ref': b.bookingRef },
           },
         };
-        // Already posted (a rerun after a crash): only the booking and its alias are left to write.
-        if (entry.status === 'POSTED') return [alias];
-        return [alias, ...postingTransaction(this.table, entry, effect.bookingId, at).TransactItems!];
+        return [alias, ...postingTransaction(this.table, chargeOf(b), effect.bookingId, at).TransactItems!];
       }
-      case 'release': {
-        const entry = await this.ledger.getEntry(b.agentGroupId, b.ledgerEntryId);
-        if (!entry) throw new Error(`booking ${b.bookingRef} names ledger entry ${b.ledgerEntryId}, which is missing`);
-        return entry.status === 'AUTHORIZED' ? releaseTransaction(this.table, entry, at).TransactItems! : [];
-      }
+      case 'release':
+        return releaseTransaction(this.table, chargeOf(b), at).TransactItems!;
       case 'refund':
         return recordPostedItems(this.table, effect.entry, at);
       case 'inventory':
@@ -138,10 +145,13 @@ export class DynamoBookingStore implements BookingStore {
   private async inventoryItems(b: Booking, direction: 'take' | 'return', at: string): Promise<TransactItems> {
     const nights = Array.from({ length: daysBetween(b.checkIn, b.checkOut) }, (_, i) => addDays(b.checkIn, i));
     const wanted = b.selectedProperties.flatMap((p) => [...new Set(nights.map(monthOf))].map((month) => ({ propertyId: p.propertyId, month, quantity: p.quantity })));
+    // Consistent, so the units read are the ones the conditions below will find.
+    const months = await getAll(this.db, this.table, wanted.map((w) => keys.propertyMonth(w.propertyId, w.month)), { consistent: true });
+    const monthsByKey = new Map(months.map((m) => [`${m.PK as string}\u0000${m.SK as string}`, m]));
     const items: TransactItems = [];
     for (const w of wanted) {
-      const month = await this.getItem(keys.propertyMonth(w.propertyId, w.month));
-      const days = (month?.days ?? {}) as Record<string, { quantity?: number }>;
+      const key = keys.propertyMonth(w.propertyId, w.month);
+      const days = (monthsByKey.get(`${key.PK}\u0000${key.SK}`)?.days ?? {}) as Record<string, { quantity?: number }>;
       const sets: string[] = [];
       const conditions: string[] = [];
       const names: Record<string, string> = {};

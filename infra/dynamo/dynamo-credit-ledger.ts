@@ -136,8 +136,11 @@ export function authorizeTransaction(table: string, entry: LedgerEntry, claim: I
   };
 }
 
+/** What a status move of an entry needs to know of it. */
+export type EntryRef = Pick<LedgerEntry, 'agentGroupId' | 'id' | 'amount' | 'status'>;
+
 /** The entry's own half of a posting: `from` → POSTED with the property-system booking id, only from the state the caller saw. */
-const postEntry = (table: string, entry: LedgerEntry, from: 'AUTHORIZED' | 'RELEASED', bookingId: string, at: string) => ({
+const postEntry = (table: string, entry: EntryRef, from: 'AUTHORIZED' | 'RELEASED', bookingId: string, at: string) => ({
   Update: {
     TableName: table,
     Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
@@ -149,12 +152,12 @@ const postEntry = (table: string, entry: LedgerEntry, from: 'AUTHORIZED' | 'RELE
 });
 
 /** Post: AUTHORIZED → POSTED; exposure already counts the amount. */
-export function postTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
+export function postTransaction(table: string, entry: EntryRef, bookingId: string, at: string): TransactWriteCommandInput {
   return { TransactItems: [postEntry(table, entry, 'AUTHORIZED', bookingId, at)] };
 }
 
 /** Release: the entry leaves AUTHORIZED and its amount leaves exposure, together or not at all. */
-export function releaseTransaction(table: string, entry: LedgerEntry, at: string): TransactWriteCommandInput {
+export function releaseTransaction(table: string, entry: EntryRef, at: string): TransactWriteCommandInput {
   return {
     TransactItems: [
       {
@@ -184,7 +187,7 @@ export function releaseTransaction(table: string, entry: LedgerEntry, at: string
  * A booking that lands after its authorization was released is still posted (the booking
  * exists, so the ledger must say so): the amount returns to exposure without a limit check.
  */
-export function latePostTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
+export function latePostTransaction(table: string, entry: EntryRef, bookingId: string, at: string): TransactWriteCommandInput {
   return {
     TransactItems: [
       postEntry(table, entry, 'RELEASED', bookingId, at),
@@ -201,7 +204,7 @@ export function latePostTransaction(table: string, entry: LedgerEntry, bookingId
 }
 
 /** The write that posts `entry` from whichever of AUTHORIZED or RELEASED it is in. */
-export function postingTransaction(table: string, entry: LedgerEntry, bookingId: string, at: string): TransactWriteCommandInput {
+export function postingTransaction(table: string, entry: EntryRef, bookingId: string, at: string): TransactWriteCommandInput {
   return entry.status === 'RELEASED' ? latePostTransaction(table, entry, bookingId, at) : postTransaction(table, entry, bookingId, at);
 }
 
