@@ -46,6 +46,7 @@ import { DynamoCreditLedger } from './dynamo/dynamo-credit-ledger.ts';
 import type { BookingQueue, BookingStore } from '../domain/ports/booking-store.ts';
 import type { PropertySystem } from '../domain/ports/property-system.ts';
 import type { PlaceBookingDeps } from '../domain/bookings/place-booking.ts';
+import type { CancelDeps } from '../domain/bookings/cancel-booking.ts';
 import { DynamoBookingStore } from './dynamo/dynamo-booking-store.ts';
 import { SqsBookingQueue } from './sqs/sqs-booking-queue.ts';
 import { SimulatedPropertySystem } from './property-system/simulated-property-system.ts';
@@ -171,10 +172,14 @@ export function orderDeps(svc: Services): OrderDeps {
 }
 
 /** What the booking endpoints, the workflow worker and the sweeper need, from the same adapters. */
-export function bookingDeps(svc: Services): PlaceBookingDeps {
+/** Booking, cancellation, the workflow worker and the sweeper share one set of dependencies. */
+export type BookingDeps = PlaceBookingDeps & CancelDeps;
+
+export function bookingDeps(svc: Services): BookingDeps {
   return {
     ...orderDeps(svc),
     bookings: svc.bookings,
+    bookingReads: svc.bookingReads,
     queue: svc.bookingQueue,
     propertySystem: svc.propertySystem,
     ledger: svc.ledger,

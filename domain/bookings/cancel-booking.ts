@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import { percentOf } from '../pricing/index.ts';
+import type { BookingReads } from '../ports/booking-reads.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import type { Booking, BookingCancellation } from './booking.ts';
@@ -46,7 +47,10 @@ export function quoteCancellation(b: Booking, today: string): CancellationQuote 
   };
 }
 
-export type CancelDeps = WorkflowDeps;
+/** The workflow's dependencies, plus the read that finds a landed booking by its property-system id. */
+export interface CancelDeps extends WorkflowDeps {
+  readonly bookingReads: Pick<BookingReads, 'byBookingId'>;
+}
 
 export interface CancelResult {
   readonly booking: Booking;
@@ -55,14 +59,14 @@ export interface CancelResult {
   readonly alreadyCancelled: boolean;
 }
 
-async function landedBooking(deps: Pick<WorkflowDeps, 'bookings'>, principal: AgentGroupPrincipal, bookingId: string): Promise<Booking> {
-  const booking = await deps.bookings.getByBookingId(principal.agentGroupId, bookingId);
+async function landedBooking(deps: Pick<CancelDeps, 'bookingReads'>, principal: AgentGroupPrincipal, bookingId: string): Promise<Booking> {
+  const booking = await deps.bookingReads.byBookingId(principal.agentGroupId, bookingId);
   if (!booking) throw new NotFoundError('Booking');
   return booking;
 }
 
 /** GET /v1/bookings/{bookingId}/cancellation-quote: what cancelling now would refund; changes nothing. */
-export async function cancellationQuote(deps: Pick<WorkflowDeps, 'bookings' | 'clock'>, principal: AgentGroupPrincipal, bookingId: string): Promise<{ booking: Booking; quote: CancellationQuote }> {
+export async function cancellationQuote(deps: Pick<CancelDeps, 'bookingReads' | 'clock'>, principal: AgentGroupPrincipal, bookingId: string): Promise<{ booking: Booking; quote: CancellationQuote }> {
   const booking = await landedBooking(deps, principal, bookingId);
   return { booking, quote: quoteCancellation(booking, indiaToday(deps.clock.now())) };
 }

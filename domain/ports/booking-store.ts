@@ -32,8 +32,6 @@ export interface BookingStore {
    */
   open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization>;
   get(agentGroupId: string, bookingRef: string): Promise<Booking | undefined>;
-  /** By the property-system id partners address a landed booking by. */
-  getByBookingId(agentGroupId: string, bookingId: string): Promise<Booking | undefined>;
   findClaim(agentGroupId: string, externalBookingId: string): Promise<BookingClaim | undefined>;
   /**
    * Replaces `previous` by `next` (next.version = previous.version + 1) together with the

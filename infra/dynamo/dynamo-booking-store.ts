@@ -62,11 +62,6 @@ export class DynamoBookingStore implements BookingStore {
     return item ? bookingOf(item) : undefined;
   }
 
-  async getByBookingId(agentGroupId: string, bookingId: string): Promise<Booking | undefined> {
-    const alias = await this.getItem(keys.bookingAlias(agentGroupId, bookingId));
-    return alias ? this.get(agentGroupId, alias.bookingRef as string) : undefined;
-  }
-
   async findClaim(agentGroupId: string, externalBookingId: string): Promise<BookingClaim | undefined> {
     const item = await this.getItem(keys.bookingClaim(agentGroupId, externalBookingId));
     return item ? { contentHash: item.contentHash as string, bookingRef: item.bookingRef as string } : undefined;

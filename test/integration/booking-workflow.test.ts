@@ -1,14 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
-import { placeBooking, type BookingCommand, type PlaceBookingDeps } from '../../domain/bookings/place-booking.ts';
+import { placeBooking, type BookingCommand } from '../../domain/bookings/place-booking.ts';
 import { advanceBooking, handleBookingCheck, type WorkflowStep } from '../../domain/bookings/workflow.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { BookingCheck } from '../../domain/ports/booking-store.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { PropertySystem } from '../../domain/ports/property-system.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { bookingDeps, buildServices, orderDeps, type Services } from '../../infra/container.ts';
+import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { assertBookingInvariants } from '../support/booking-invariant.ts';
 import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
@@ -57,7 +57,7 @@ function dieAfter(step: WorkflowStep): (s: WorkflowStep) => void {
 }
 
 /** The container's booking dependencies on this file's clock and queue, answering at once; optionally with a fault. */
-function deps(overrides: Partial<PlaceBookingDeps> = {}): PlaceBookingDeps {
+function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
   return {
     ...bookingDeps(svc),
     queue: { send: async (check) => void queued.push(check) },
@@ -78,7 +78,7 @@ async function tenant(): Promise<Tenant> {
 }
 
 /** Prices an order for one night of the listing and books it at that price through `d`; the booking as stored, however the call ended. */
-async function book(t: Tenant, listingId: string, d: PlaceBookingDeps, extra: Partial<BookingCommand> = {}): Promise<{ booking: Booking; outcome: unknown }> {
+async function book(t: Tenant, listingId: string, d: BookingDeps, extra: Partial<BookingCommand> = {}): Promise<{ booking: Booking; outcome: unknown }> {
   const order = await createOrder(orderDeps(svc), t.principal, { request: stay(listingId, NIGHT.checkIn, NIGHT.checkOut) });
   const cmd: BookingCommand = {
     orderId: order.orderId,
