@@ -8,8 +8,6 @@ import type { PricedOrder, PricingContext } from '../pricing/index.ts';
 export const SANDBOX_SCENARIOS = ['price-moved', 'sold-out'] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
 
-export const isSandboxScenario = (value: string): value is SandboxScenario => (SANDBOX_SCENARIOS as readonly string[]).includes(value);
-
 /**
  * How far `price-moved` moves the channel's rates, in whole percent. Moving the rates, not
  * the total, keeps every summary identity true: the order is priced exactly as if the

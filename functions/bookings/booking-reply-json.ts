@@ -2,26 +2,15 @@ import type * as v from 'valibot';
 import type { Booking, BookingScenario } from '../../domain/bookings/booking.ts';
 import type { CancellationQuote, CancelResult } from '../../domain/bookings/cancel-booking.ts';
 import type { BookingCommand, BookingReply } from '../../domain/bookings/place-booking.ts';
-import { ValidationError } from '../../domain/errors.ts';
 import { parseRupees, toRupees } from '../../domain/money.ts';
 import type { Config } from '../../infra/config.ts';
 import { BOOKING_SCENARIO_VALUES, type BookingBody, type BookingReplySchema, type CancellationQuoteSchema, type CancelReplySchema } from '../contracts/bookings.ts';
+import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { HttpEvent } from '../http/types.ts';
 
-const SCENARIO_HEADER = 'X-Test-Scenario';
-
-/**
- * The sandbox scenario a booking request asks for. Production ignores the header whatever
- * it holds; on sandbox stages an unknown value is a 400 naming it.
- */
-export function bookingScenarioOf(event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): BookingScenario | 'price-moved' | undefined {
-  if (!config.isSandbox) return undefined;
-  const value = event.headers?.[SCENARIO_HEADER.toLowerCase()];
-  if (value === undefined) return undefined;
-  const known = BOOKING_SCENARIO_VALUES.find((s) => s === value);
-  if (!known) throw new ValidationError(SCENARIO_HEADER, `${SCENARIO_HEADER} must be one of ${BOOKING_SCENARIO_VALUES.join(', ')} on POST /v1/bookings.`);
-  return known;
-}
+/** The scenario a booking request asks for (sandbox stages only). */
+export const bookingScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): BookingScenario | 'price-moved' | undefined =>
+  sandboxHeader(event, config, BOOKING_SCENARIO_VALUES);
 
 /** The validated body as the domain takes it: money in paise. */
 export function bookingCommand(body: BookingBody, scenario: BookingCommand['scenario']): BookingCommand {

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
-import { ValidationError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
-import { isSandboxScenario, SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
+import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { OrderRequest, PricedItem, PricedSummary } from '../../domain/pricing/index.ts';
 import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
 import type { Config } from '../../infra/config.ts';
@@ -11,19 +11,9 @@ import type { HttpEvent } from '../http/types.ts';
 type OrderQuoteJson = v.InferOutput<typeof OrderQuoteSchema>;
 type OrderJson = v.InferOutput<typeof OrderSchema>;
 
-const SCENARIO_HEADER = 'X-Test-Scenario';
-
-/**
- * The sandbox scenario a request asks for. Production configuration ignores the header
- * entirely, whatever it holds; on sandbox stages an unknown value is a 400 naming it.
- */
-export function sandboxScenarioOf(event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): SandboxScenario | undefined {
-  if (!config.isSandbox) return undefined;
-  const value = event.headers?.[SCENARIO_HEADER.toLowerCase()];
-  if (value === undefined) return undefined;
-  if (!isSandboxScenario(value)) throw new ValidationError(SCENARIO_HEADER, `${SCENARIO_HEADER} must be one of ${SANDBOX_SCENARIOS.join(', ')}.`);
-  return value;
-}
+/** The scenario an order request asks for (sandbox stages only). */
+export const sandboxScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): SandboxScenario | undefined =>
+  sandboxHeader(event, config, SANDBOX_SCENARIOS);
 
 /** The body without externalRef: what pricing reads. */
 export function orderCommand(body: OrderBody): { request: OrderRequest; externalRef?: string } {
