@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { BookingCheck } from '../domain/ports/booking-store.ts';
+import { parseMessage } from './json-message.ts';
 
 /**
  * The booking workflow queue's message body: which booking to look at, for which due time.
@@ -16,14 +17,6 @@ export const encodeBookingCheck = (c: BookingCheck): string => JSON.stringify({ 
 
 /** The check in a message body, or undefined when the body is not one of ours. */
 export function decodeBookingCheck(body: string): BookingCheck | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  const parsed = v.safeParse(BookingCheckMessageSchema, json);
-  if (!parsed.success) return undefined;
-  const { agentGroupId, bookingRef, dueAt } = parsed.output;
-  return { agentGroupId, bookingRef, dueAt };
+  const message = parseMessage(BookingCheckMessageSchema, body);
+  return message && { agentGroupId: message.agentGroupId, bookingRef: message.bookingRef, dueAt: message.dueAt };
 }

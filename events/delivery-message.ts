@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DELIVERY_KINDS } from '../domain/deliveries/delivery.ts';
 import type { DeliveryCommand } from '../domain/ports/delivery-queue.ts';
+import { parseMessage } from './json-message.ts';
 
 /**
  * The delivery queue's message body: which attempt of which delivery is due. Nothing
@@ -19,14 +20,6 @@ export const encodeDeliveryMessage = (c: DeliveryCommand): string =>
 
 /** The command in a message body, or undefined when the body is not one of ours. */
 export function decodeDeliveryMessage(body: string): DeliveryCommand | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  const parsed = v.safeParse(DeliveryMessageSchema, json);
-  if (!parsed.success) return undefined;
-  const { kind, partnerId, deliveryId, attempt } = parsed.output;
-  return { kind, partnerId, deliveryId, attempt };
+  const message = parseMessage(DeliveryMessageSchema, body);
+  return message && { kind: message.kind, partnerId: message.partnerId, deliveryId: message.deliveryId, attempt: message.attempt };
 }

@@ -1,4 +1,5 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
+import { concurrentRecords } from './sqs-batch.ts';
 import { handleBookingCheck, type WorkflowDeps } from '../../domain/bookings/workflow.ts';
 import { decodeBookingCheck } from '../../events/booking-check-message.ts';
 import { bookingDeps, services } from '../../infra/container.ts';
@@ -16,14 +17,4 @@ async function handleRecord(deps: WorkflowDeps, record: SQSRecord): Promise<void
   logger.info('booking check handled', { bookingRef: check.bookingRef, agentGroupId: check.agentGroupId, report });
 }
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const deps = bookingDeps(services());
-  const settled = await Promise.allSettled(event.Records.map((r) => handleRecord(deps, r)));
-  const batchItemFailures = settled.flatMap((s, i) => {
-    if (s.status === 'fulfilled') return [];
-    const record = event.Records[i]!;
-    logger.error('booking check failed', { messageId: record.messageId, receiveCount: record.attributes.ApproximateReceiveCount, error: s.reason as Error });
-    return [{ itemIdentifier: record.messageId }];
-  });
-  return { batchItemFailures };
-};
+export const handler = concurrentRecords('booking check', () => bookingDeps(services()), handleRecord);

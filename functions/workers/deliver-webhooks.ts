@@ -1,4 +1,5 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
+import { concurrentRecords } from './sqs-batch.ts';
 import { attemptDelivery, type AttemptDeps } from '../../domain/deliveries/attempt-delivery.ts';
 import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
 import { deliveryDeps, services } from '../../infra/container.ts';
@@ -19,14 +20,4 @@ async function handleRecord(deps: AttemptDeps, record: SQSRecord): Promise<void>
   logger.info('delivery message handled', { deliveryId: command.deliveryId, attempt: command.attempt, ...report });
 }
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const deps = deliveryDeps(services());
-  const settled = await Promise.allSettled(event.Records.map((r) => handleRecord(deps, r)));
-  const batchItemFailures = settled.flatMap((s, i) => {
-    if (s.status === 'fulfilled') return [];
-    const record = event.Records[i]!;
-    logger.error('delivery message failed', { messageId: record.messageId, receiveCount: record.attributes.ApproximateReceiveCount, error: s.reason as Error });
-    return [{ itemIdentifier: record.messageId }];
-  });
-  return { batchItemFailures };
-};
+export const handler = concurrentRecords('delivery message', () => deliveryDeps(services()), handleRecord);
