@@ -78,7 +78,10 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
   const g = principal.agentGroupId;
   const contentHash = requestContentHash(bookingContent(cmd), deps.sha256);
   const claim = await deps.bookings.findClaim(g, cmd.externalBookingId);
-  if (claim) return replay(deps, g, claim.bookingRef, contentHash === claim.contentHash ? undefined : cmd, cmd);
+  if (claim) {
+    if (claim.contentHash !== contentHash) throw new IdempotencyConflictError(cmd.externalBookingId);
+    return replay(deps, g, claim.bookingRef, cmd);
+  }
 
   const order = await deps.orders.get(g, cmd.orderId);
   if (!order) throw new NotFoundError('Order');
@@ -135,7 +138,7 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     version: 1,
   };
   const auth = await deps.bookings.open(booking, entry, { externalBookingId: cmd.externalBookingId, contentHash, bookingRef });
-  if (auth.replay) return replay(deps, g, auth.bookingRef, undefined, cmd);
+  if (auth.replay) return replay(deps, g, auth.bookingRef, cmd);
 
   const settled = await waitForOutcome(deps, booking, now.getTime() + deps.syncWaitMs);
   return settled.status === 'PROCESSING'
@@ -157,12 +160,11 @@ async function waitForOutcome(deps: PlaceBookingDeps, booking: Booking, until: n
 }
 
 /**
- * A request whose externalBookingId is already claimed. Other contents: 409 (no
- * expectedTotal). The same: the booking as it stands, with new guests added (rule 6) —
- * PROCESSING while unresolved, ALREADY_EXISTS once resolved.
+ * An identical request whose externalBookingId is already claimed (other contents are a 409
+ * before this): the booking as it stands, with new guests added (rule 6) — PROCESSING
+ * while unresolved, ALREADY_EXISTS once resolved.
  */
-async function replay(deps: PlaceBookingDeps, agentGroupId: string, bookingRef: string, conflicting: BookingCommand | undefined, cmd: BookingCommand): Promise<BookingReply> {
-  if (conflicting) throw new IdempotencyConflictError(conflicting.externalBookingId);
+async function replay(deps: PlaceBookingDeps, agentGroupId: string, bookingRef: string, cmd: BookingCommand): Promise<BookingReply> {
   const booking = await addGuests(deps, agentGroupId, bookingRef, [cmd.primaryGuest, ...cmd.additionalGuests]);
   const position = await deps.ledger.creditPosition(agentGroupId);
   return { status: booking.status === 'PROCESSING' ? 'PROCESSING' : 'ALREADY_EXISTS', booking, availableCreditAfter: position?.availableCredit ?? 0 };

@@ -76,6 +76,12 @@ type WriteDecision = Extract<Decision, { kind: 'write' }>;
 
 const touched = (b: Booking, changes: Partial<Booking>, now: string): Booking => ({ ...b, ...changes, updatedAt: now, version: b.version + 1 });
 
+/**
+ * Moves only the due time: version up (the write is conditional like any other), updatedAt
+ * kept, so a look that changed nothing a partner can see does not move the booking in the feed.
+ */
+const reschedule = (b: Booking, nextCheckAt: string | null): WriteDecision => ({ kind: 'write', step: 'rescheduled', next: { ...b, nextCheckAt, version: b.version + 1 } });
+
 /** Applies changes and recomputes nextCheckAt for what is left. */
 function write(step: WorkflowStep, b: Booking, changes: Partial<Booking>, now: string, t: WorkflowTimings, effect?: BookingEffect): WriteDecision {
   const next = touched(b, changes, now);
@@ -100,7 +106,7 @@ export function decide(b: Booking, now: string, t: WorkflowTimings, reservation:
     const due = minIso(hint && hint > now ? hint : plusMs(now, processingPollMs(t)), b.deadline);
     // Only move the due time when it has passed: a look that changes nothing else writes nothing.
     if (b.nextCheckAt !== null && b.nextCheckAt > now) return { kind: 'idle' };
-    return { kind: 'write', step: 'rescheduled', next: { ...touched(b, {}, now), updatedAt: b.updatedAt, nextCheckAt: due } };
+    return reschedule(b, due);
   }
 
   if (b.status === 'CONFIRMED' && !b.steps.inventoryTaken) {
@@ -117,10 +123,10 @@ export function decide(b: Booking, now: string, t: WorkflowTimings, reservation:
     if (b.nextCheckAt !== null && b.nextCheckAt > now) return { kind: 'idle' };
     const hint = reservation?.state === 'PENDING' ? reservation.checkAgainAt : null;
     const due = minIso(hint && hint > now ? hint : plusMs(now, watchPollMs(t)), b.watchUntil);
-    return { kind: 'write', step: 'rescheduled', next: { ...touched(b, {}, now), updatedAt: b.updatedAt, nextCheckAt: due } };
+    return reschedule(b, due);
   }
   // Settled, or a failed booking whose watch is over: leave the open-work index.
-  if (b.nextCheckAt !== null) return { kind: 'write', step: 'rescheduled', next: { ...touched(b, {}, now), updatedAt: b.updatedAt, nextCheckAt: null } };
+  if (b.nextCheckAt !== null) return reschedule(b, null);
   return { kind: 'idle' };
 }
 
