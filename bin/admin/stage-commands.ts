@@ -41,7 +41,7 @@ const regionOf = (args: ParsedArgs): string => args.text('region') ?? 'ap-south-
 export function translateSecretsError(err: unknown, stage: CloudStage): unknown {
   const name = (err as { name?: string } | null)?.name;
   if (name === 'ResourceExistsException') return new ConflictError('CONFLICT', `The secret ${stageSecretName(stage)} already exists; it was not changed. To change its keys, use \`stage rotate-keys\`.`);
-  if (name === 'ResourceNotFoundException') return new NotFoundError(`The secret ${stageSecretName(stage)} (run \`stage bootstrap --stage ${stage}\` first)`);
+  if (name === 'ResourceNotFoundException') return new DomainError('NOT_FOUND', `The secret ${stageSecretName(stage)} does not exist: run \`stage bootstrap --stage ${stage}\` first.`);
   return err;
 }
 
