@@ -25,7 +25,7 @@ const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
  * One 32-byte base64 key, or during a rotation two: `<new>,<old>`. The new one signs and
  * seals; the old one is still accepted when reading (docs/deploy.md "Key rotation").
  */
-const keyRing = v.pipe(
+export const KeyRingSchema = v.pipe(
   v.string(),
   v.transform((s) => s.split(',').map((k) => k.trim())),
   v.check((ks) => ks.length <= 2, 'at most two keys: <new>,<old>'),
@@ -54,8 +54,8 @@ export const EnvSchema = v.object({
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
   RATE_LIMIT_BURST: positiveInt(100),
-  CURSOR_KEY: keyRing,
-  SECRETS_KEY: keyRing,
+  CURSOR_KEY: KeyRingSchema,
+  SECRETS_KEY: KeyRingSchema,
   OUTBOUND_ALLOW_HOSTS: csv,
   OUTBOUND_ALLOW_HTTP: v.optional(v.picklist(['true', 'false']), 'false'),
   TIME_SCALE: positiveNumber(1),
