@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLOUD_STAGES } from '../../infra/deploy/stage-secret.ts';
+import { CLOUD_STAGES, pipelineSettings } from '../../infra/deploy/stage-secret.ts';
 
 /**
  * The GitHub Actions pipeline (.github/workflows) checked here, so a broken pipeline fails CI
@@ -92,5 +92,19 @@ describe('pipeline workflows', () => {
       const text = readFileSync(join(DIR, file), 'utf8');
       expect(text, file).not.toMatch(/aws-access-key-id|aws-secret-access-key|AWS_SECRET_ACCESS_KEY|secrets\.AWS/);
     }
+  });
+
+  it("docs/deploy.md's policies are valid JSON and name what the pipeline and the bootstrap use", () => {
+    const doc = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const text = JSON.stringify(blocks);
+    // Only jobs running in the stage's GitHub environment may assume the stage's role.
+    expect(text).toContain('repo:<org>/<repo>:environment:<stage>');
+    expect(text).toContain('sts:AssumeRoleWithWebIdentity');
+    // The deploy role can read the stage secret (dynamic references and smoke keys), as bootstrap names it.
+    expect(text).toContain('secret:partner-distribution/<stage>-*');
+    expect(pipelineSettings('dev', 'ap-south-1', undefined).join('\n')).toContain('role/partner-distribution-deploy-dev');
+    expect(doc).toContain('`partner-distribution-deploy-<stage>`');
   });
 });
