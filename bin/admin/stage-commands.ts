@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { createAgentGroup, createPartner, issueKey, replaceKey, type IssuedKey } from '../../domain/admin.ts';
 import type { KeyOwner } from '../../domain/api-key.ts';
 import { ConflictError, DomainError } from '../../domain/errors.ts';
@@ -45,35 +44,44 @@ export function translateSecretsError(err: unknown, stage: CloudStage): unknown 
   return err;
 }
 
-/** Sends the requests stage-secret.ts builds; nothing else talks to Secrets Manager. */
+/**
+ * Sends the requests stage-secret.ts builds; nothing else talks to Secrets Manager. The SDK
+ * is loaded on first use, so the tool's other commands do not pay for it at start-up.
+ */
+type SecretsManagerSdk = typeof import('@aws-sdk/client-secrets-manager');
+interface Sdk {
+  readonly sm: SecretsManagerSdk;
+  readonly client: InstanceType<SecretsManagerSdk['SecretsManagerClient']>;
+}
+
 class StageSecrets {
-  private readonly client: SecretsManagerClient;
+  private sdk?: Promise<Sdk>;
   constructor(
     private readonly stage: CloudStage,
-    region: string,
-  ) {
-    this.client = new SecretsManagerClient({ region });
-  }
+    private readonly region: string,
+  ) {}
 
-  private async send<T>(run: () => Promise<T>): Promise<T> {
+  private async send<T>(run: (sdk: Sdk) => Promise<T>): Promise<T> {
+    this.sdk ??= import('@aws-sdk/client-secrets-manager').then((sm) => ({ sm, client: new sm.SecretsManagerClient({ region: this.region }) }));
+    const sdk = await this.sdk;
     try {
-      return await run();
+      return await run(sdk);
     } catch (err) {
       throw translateSecretsError(err, this.stage);
     }
   }
 
   create(keys: { cursorKey: string; secretsKey: string }) {
-    return this.send(() => this.client.send(new CreateSecretCommand(bootstrapRequest(this.stage, keys))));
+    return this.send(({ sm, client }) => client.send(new sm.CreateSecretCommand(bootstrapRequest(this.stage, keys))));
   }
 
   async read(): Promise<StageSecret> {
-    const out = await this.send(() => this.client.send(new GetSecretValueCommand(readRequest(this.stage))));
+    const out = await this.send(({ sm, client }) => client.send(new sm.GetSecretValueCommand(readRequest(this.stage))));
     return parseStageSecret(out.SecretString);
   }
 
   async write(secret: StageSecret): Promise<string | undefined> {
-    const out = await this.send(() => this.client.send(new PutSecretValueCommand(writeRequest(this.stage, secret, randomUUID()))));
+    const out = await this.send(({ sm, client }) => client.send(new sm.PutSecretValueCommand(writeRequest(this.stage, secret, randomUUID()))));
     return out.VersionId;
   }
 }

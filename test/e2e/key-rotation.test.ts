@@ -66,6 +66,8 @@ beforeAll(async () => {
     WEBHOOK_QUEUE_URL: queues[webhookQueueName('local')]!,
     BOOKING_QUEUE_URL: queues[bookingQueueName('local')]!,
     ESBUILD_WORK_FOLDER: '.esbuild-rotation',
+    // The test stack's sweepers own the shared table's pending work; this one only answers requests and drains its own queues.
+    SCHEDULES_ENABLED: 'false',
   };
   rotated = await startOffline({ stage: 'local', env: rotatedEnv });
 }, 240_000);
