@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createAgentGroup, createPartner, issueKey, replaceKey, type IssuedKey } from '../../domain/admin.ts';
-import type { KeyOwner } from '../../domain/api-key.ts';
 import { ConflictError, DomainError } from '../../domain/errors.ts';
+import { provisionSmokeTenants, SMOKE_TENANT_ID } from '../../domain/smoke-tenants.ts';
 import { resealSecrets } from '../../domain/secrets/reseal-secrets.ts';
 import {
   beginRotation,
@@ -12,7 +11,6 @@ import {
   parseStageSecret,
   pipelineSettings,
   readRequest,
-  SMOKE_TENANT_ID,
   stageSecretName,
   withSmokeKeys,
   writeRequest,
@@ -21,7 +19,7 @@ import {
 } from '../../infra/deploy/stage-secret.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { DynamoSealedSecretStore } from '../../infra/dynamo/dynamo-sealed-secrets.ts';
-import { UsageError, type AdminContext, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
+import { UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 
 const STAGE_OPTIONS: readonly OptionSpec[] = [
   { name: 'stage', value: '<stage>', required: true, description: `The cloud stage: ${CLOUD_STAGES.join(', ')}.` },
@@ -141,24 +139,6 @@ export const stageFinishRotation: CommandSpec = {
   },
 };
 
-/** A fresh key for the owner; the previous smoke key (if the secret names one) is revoked in the same write. */
-async function smokeKey(ctx: AdminContext, owner: KeyOwner, previousKeyId: string | undefined): Promise<IssuedKey> {
-  const deps = ctx.deps();
-  if (previousKeyId) {
-    const old = await deps.tenants.getKey(previousKeyId);
-    if (old?.status === 'ACTIVE') return replaceKey(deps, previousKeyId);
-  }
-  return issueKey(deps, { owner, label: 'pipeline smoke check', rateLimit: null });
-}
-
-async function ensure(create: () => Promise<unknown>): Promise<void> {
-  try {
-    await create();
-  } catch (err) {
-    if (!(err instanceof ConflictError)) throw err;
-  }
-}
-
 export const stageSmokeKeys: CommandSpec = {
   path: ['stage', 'smoke-keys'],
   summary: "Create the pipeline's smoke partner and group on a deployed stage and store their keys in the stage secret.",
@@ -174,31 +154,10 @@ export const stageSmokeKeys: CommandSpec = {
     if (ctx.config().stage !== stage) throw new UsageError(`--stage ${stage} does not match the environment's STAGE=${ctx.config().stage}: the keys would be stored for another table.`, '--stage');
     const secrets = new StageSecrets(stage, regionOf(args));
     const current = await secrets.read();
-    const deps = ctx.deps();
-    await ensure(() => createPartner(deps, { partnerId: SMOKE_TENANT_ID, name: 'Pipeline smoke check', channelId: SMOKE_TENANT_ID }));
-    await ensure(() =>
-      createAgentGroup(deps, {
-        agentGroupId: SMOKE_TENANT_ID,
-        partnerId: SMOKE_TENANT_ID,
-        name: 'Pipeline smoke check',
-        channelId: SMOKE_TENANT_ID,
-        creditLimit: 0,
-        onHold: true,
-        distributionEnabled: true,
-        billingCycle: 'MONTHLY',
-        billingAnchorDay: 1,
-        gstin: null,
-        legalName: 'Pipeline smoke check (not a customer)',
-        address: { line1: 'n/a', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
-      }),
-    );
-    const partner = await smokeKey(ctx, { kind: 'partner', id: SMOKE_TENANT_ID }, current.smokePartnerKeyId);
-    const group = await smokeKey(ctx, { kind: 'agent-group', id: SMOKE_TENANT_ID }, current.smokeGroupKeyId);
-    const versionId = await secrets.write(
-      withSmokeKeys(current, { smokePartnerKey: partner.apiKey, smokePartnerKeyId: partner.record.keyId, smokeGroupKey: group.apiKey, smokeGroupKeyId: group.record.keyId }),
-    );
-    ctx.out.result({ stage, versionId, partnerKeyId: partner.record.keyId, groupKeyId: group.record.keyId }, () => [
-      `Smoke keys ${partner.record.keyId} (partner) and ${group.record.keyId} (group) stored in ${stageSecretName(stage)} (version ${versionId}); the pipeline's smoke check reads them from there.`,
+    const keys = await provisionSmokeTenants(ctx.deps(), { partnerKeyId: current.smokePartnerKeyId, groupKeyId: current.smokeGroupKeyId });
+    const versionId = await secrets.write(withSmokeKeys(current, keys));
+    ctx.out.result({ stage, versionId, partnerKeyId: keys.smokePartnerKeyId, groupKeyId: keys.smokeGroupKeyId }, () => [
+      `Smoke keys ${keys.smokePartnerKeyId} (partner) and ${keys.smokeGroupKeyId} (group) stored in ${stageSecretName(stage)} (version ${versionId}); the pipeline's smoke check reads them from there.`,
     ]);
   },
 };

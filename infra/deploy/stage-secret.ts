@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CreateSecretCommandInput, GetSecretValueCommandInput, PutSecretValueCommandInput } from '@aws-sdk/client-secrets-manager';
 import * as v from 'valibot';
 import { ConflictError } from '../../domain/errors.ts';
+import type { SmokeKeys } from '../../domain/smoke-tenants.ts';
 import { KeyRingSchema } from '../config.ts';
 
 /**
@@ -95,17 +96,7 @@ export function finishRotation(current: StageSecret): StageSecret {
   return { ...current, cursorKey: first(current.cursorKey), secretsKey: first(current.secretsKey) };
 }
 
-export interface SmokeKeys {
-  readonly smokePartnerKey: string;
-  readonly smokePartnerKeyId: string;
-  readonly smokeGroupKey: string;
-  readonly smokeGroupKeyId: string;
-}
-
 export const withSmokeKeys = (current: StageSecret, keys: SmokeKeys): StageSecret => ({ ...current, ...keys });
-
-/** The pipeline's smoke tenants: a partner, and a group that can read /v1 but never book (no credit, on hold). */
-export const SMOKE_TENANT_ID = 'pipeline-smoke';
 
 /** What the operator puts in the GitHub environment named after the stage (docs/deploy.md). */
 export function pipelineSettings(stage: CloudStage, region: string, arn: string | undefined): string[] {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../domain/admin.ts';
 import { adminDeps } from '../../infra/container.ts';
 import { smokeCheck } from '../../scripts/smoke-check.ts';
-import { newAgentGroup, newPartner, stack, testServices, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
+import { provisionSmokeTenants } from '../../domain/smoke-tenants.ts';
+import { newAgentGroup, newPartner, stack, testServices, uniqueId, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 const run = promisify(execFile);
@@ -73,5 +74,25 @@ describe('smoke check', () => {
       expect(results[2]!.detail).toBe('status 204, expected 200');
       expect(slept.slice(0, 2)).toEqual([100, 200]);
     });
+  });
+});
+
+describe('the smoke tenants (stage smoke-keys)', () => {
+  it('can pass the smoke check but never book, and a rerun revokes the previous keys', async () => {
+    const deps = adminDeps(testServices());
+    const id = uniqueId('smoke');
+
+    const first = await provisionSmokeTenants(deps, {}, id);
+    const firstRun = await smokeCheck(stack().baseUrl, { partnerKey: first.smokePartnerKey, groupKey: first.smokeGroupKey }, noWait);
+    expect(firstRun.every((r) => r.ok)).toBe(true);
+    const group = await deps.tenants.getAgentGroup(id);
+    expect(group).toMatchObject({ creditLimit: 0, onHold: true, distributionEnabled: true });
+
+    const second = await provisionSmokeTenants(deps, { partnerKeyId: first.smokePartnerKeyId, groupKeyId: first.smokeGroupKeyId }, id);
+
+    expect(second.smokeGroupKeyId).not.toBe(first.smokeGroupKeyId);
+    expect((await smokeCheck(stack().baseUrl, { partnerKey: second.smokePartnerKey, groupKey: second.smokeGroupKey }, noWait)).every((r) => r.ok)).toBe(true);
+    const stale = await smokeCheck(stack().baseUrl, { partnerKey: first.smokePartnerKey, groupKey: first.smokeGroupKey }, { ...noWait, attempts: 1 });
+    expect(stale.filter((r) => !r.ok).map((r) => r.detail)).toEqual(['status 401, expected 200', 'status 401, expected 200']);
   });
 });
