@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { KeyRing } from './crypto/key-ring.ts';
 
 /**
  * Every environment variable the service reads, validated once at cold start.
@@ -18,10 +19,19 @@ const positiveInt = (fallback: number) =>
 const positiveNumber = (fallback: number) =>
   v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(), v.minValue(0.0001));
 
-const key32 = v.pipe(
+const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
+
+/**
+ * One 32-byte base64 key, or during a rotation two: `<new>,<old>`. The new one signs and
+ * seals; the old one is still accepted when reading (docs/deploy.md "Key rotation").
+ */
+export const KeyRingSchema = v.pipe(
   v.string(),
-  v.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes, base64'),
-  v.transform((s) => Buffer.from(s, 'base64')),
+  v.transform((s) => s.split(',').map((k) => k.trim())),
+  v.check((ks) => ks.length <= 2, 'at most two keys: <new>,<old>'),
+  v.check((ks) => ks.every((k) => KEY_32.test(k)), 'must be 32 bytes, base64 (two during a rotation: <new>,<old>)'),
+  v.check((ks) => ks.length < 2 || ks[0] !== ks[1], 'the new and the old key must differ'),
+  v.transform(([current, previous]): KeyRing => ({ current: Buffer.from(current!, 'base64'), ...(previous ? { previous: Buffer.from(previous, 'base64') } : {}) })),
 );
 
 const csv = v.pipe(
@@ -44,8 +54,8 @@ export const EnvSchema = v.object({
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
   RATE_LIMIT_BURST: positiveInt(100),
-  CURSOR_KEY: key32,
-  SECRETS_KEY: key32,
+  CURSOR_KEY: KeyRingSchema,
+  SECRETS_KEY: KeyRingSchema,
   OUTBOUND_ALLOW_HOSTS: csv,
   OUTBOUND_ALLOW_HTTP: v.optional(v.picklist(['true', 'false']), 'false'),
   TIME_SCALE: positiveNumber(1),
@@ -66,8 +76,10 @@ export interface Config {
   readonly tableName: string;
   readonly endpoints: { readonly dynamodb?: string; readonly sqs?: string; readonly s3?: string };
   readonly rateLimit: { readonly perMinute: number; readonly burst: number };
-  readonly cursorKey: Buffer;
-  readonly secretsKey: Buffer;
+  /** Signs pagination cursors; a previous key is accepted for reading during a rotation. */
+  readonly cursorKeys: KeyRing;
+  /** Seals stored secrets (AES-256-GCM); a previous key still opens what it sealed during a rotation. */
+  readonly secretsKeys: KeyRing;
   readonly outbound: { readonly allowHosts: readonly string[]; readonly allowHttp: boolean };
   /** Divides every retry gap, workflow window and wait; 1 in production. */
   readonly timeScale: number;
@@ -128,8 +140,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tableName: e.TABLE_NAME,
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, sqs: e.SQS_ENDPOINT, s3: e.S3_ENDPOINT },
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE, burst: e.RATE_LIMIT_BURST },
-    cursorKey: e.CURSOR_KEY,
-    secretsKey: e.SECRETS_KEY,
+    cursorKeys: e.CURSOR_KEY,
+    secretsKeys: e.SECRETS_KEY,
     outbound: { allowHosts: e.OUTBOUND_ALLOW_HOSTS, allowHttp },
     timeScale: e.TIME_SCALE,
     logLevel: e.LOG_LEVEL,

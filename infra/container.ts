@@ -86,7 +86,7 @@ export const systemClock: Clock = { now: () => new Date() };
 
 export function buildServices(cfg: Config, clock: Clock = systemClock): Services {
   const db = createDocumentClient(cfg);
-  const secrets = new SecretBox(cfg.secretsKey);
+  const secrets = new SecretBox(cfg.secretsKeys);
   const catalogue = new DynamoCatalogueStore(db, cfg.tableName);
   const ledger = new DynamoCreditLedger(db, cfg.tableName);
   const sqs = createSqsClient(cfg);
@@ -107,7 +107,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     deliveryQueue: new SqsDeliveryQueue(sqs, cfg.webhookQueueUrl),
     webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
     callbackTransport: new GuardedCallbackTransport(secrets, cfg.outbound, clock),
-    cursors: hmacCursorCodec(cfg.cursorKey),
+    cursors: hmacCursorCodec(cfg.cursorKeys),
     orders: new DynamoOrderStore(db, cfg.tableName),
     ledger,
     bookings: new DynamoBookingStore(db, cfg.tableName, ledger),

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from '../../domain/errors.ts';
 import type { CursorCodec, CursorScope } from '../../domain/ports/cursor-codec.ts';
+import type { KeyRing } from './key-ring.ts';
 
 /**
  * Signed pagination cursors: `<payload>.<mac>`, both base64url. The payload holds only the
@@ -42,8 +43,19 @@ export function verifyCursor(key: Buffer, scope: CursorScope, cursor: string, pa
   return p;
 }
 
-/** The domain's CursorCodec over one key. */
-export const hmacCursorCodec = (key: Buffer): CursorCodec => ({
-  encode: (scope, position) => signCursor(key, scope, position),
-  decode: (scope, cursor) => verifyCursor(key, scope, cursor),
+/**
+ * The domain's CursorCodec over a key ring: new cursors are signed with the current key; a
+ * cursor signed with the previous key (before a rotation) is still accepted, so a partner
+ * paging through a list when the keys rotate is not sent back to the first page.
+ */
+export const hmacCursorCodec = (ring: KeyRing): CursorCodec => ({
+  encode: (scope, position) => signCursor(ring.current, scope, position),
+  decode: (scope, cursor) => {
+    try {
+      return verifyCursor(ring.current, scope, cursor);
+    } catch (err) {
+      if (!ring.previous || !(err instanceof ValidationError)) throw err;
+      return verifyCursor(ring.previous, scope, cursor);
+    }
+  },
 });

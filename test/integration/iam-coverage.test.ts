@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
+import { serverlessYaml } from '../support/serverless-yaml.ts';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
 import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
 import { seedCatalogue, FIXTURE_FROM, FIXTURE_TO, type CatalogueFixture } from '../support/catalogue-fixture.ts';
@@ -21,11 +20,7 @@ import { encodeBookingCheck } from '../../events/booking-check-message.ts';
  * DynamoDB Local; every operation it sends must be granted to its function in serverless.yml.
  */
 function functionActions(): Map<string, { handler: string; actions: Set<string> }> {
-  const tags = ['!GetAtt', '!Ref', '!Sub', '!Join'].flatMap((tag) => [
-    { tag, resolve: (v: unknown) => ({ [tag]: v }) },
-    { tag, collection: 'seq' as const, resolve: (v: unknown) => ({ [tag]: v }) },
-  ]);
-  const doc = parseDocument(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'), { customTags: tags }).toJS({ maxAliasCount: -1 });
+  const doc = serverlessYaml();
   const out = new Map<string, { handler: string; actions: Set<string> }>();
   for (const [name, fn] of Object.entries(doc.functions as Record<string, { handler: string; iamRoleStatements: { Action: string | string[] }[] }>)) {
     const actions = new Set(fn.iamRoleStatements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));

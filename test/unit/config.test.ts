@@ -47,8 +47,18 @@ describe('parseConfig', () => {
 
     const cfg = parseConfig(minimal({ CURSOR_KEY: cursor }));
 
-    expect(cfg.cursorKey.equals(Buffer.from(cursor, 'base64'))).toBe(true);
-    expect(cfg.secretsKey).toHaveLength(32);
+    expect(cfg.cursorKeys.current.equals(Buffer.from(cursor, 'base64'))).toBe(true);
+    expect(cfg.cursorKeys.previous).toBeUndefined();
+    expect(cfg.secretsKeys.current).toHaveLength(32);
+  });
+
+  it('reads a rotation as <new>,<old>: the new key current, the old one previous', () => {
+    const [next, old] = [key32(), key32()];
+
+    const cfg = parseConfig(minimal({ SECRETS_KEY: `${next}, ${old}` }));
+
+    expect(cfg.secretsKeys.current.equals(Buffer.from(next, 'base64'))).toBe(true);
+    expect(cfg.secretsKeys.previous?.equals(Buffer.from(old, 'base64'))).toBe(true);
   });
 
   it('treats empty strings as unset, as deploy templates pass them', () => {
@@ -71,6 +81,9 @@ describe('parseConfig', () => {
     ['RATE_LIMIT_BURST', '2.5'],
     ['CURSOR_KEY', 'c2hvcnQ='],
     ['SECRETS_KEY', 'not base64 at all, and far too long to be thirty-two bytes'],
+    ['CURSOR_KEY', `${'A'.repeat(43)}=,${'B'.repeat(43)}=,${'C'.repeat(43)}=`],
+    ['CURSOR_KEY', `${'A'.repeat(43)}=,${'A'.repeat(43)}=`],
+    ['SECRETS_KEY', `${'A'.repeat(43)}=,short`],
     ['DYNAMODB_ENDPOINT', 'not a url'],
     ['OUTBOUND_ALLOW_HTTP', 'yes'],
     ['TIME_SCALE', '0'],

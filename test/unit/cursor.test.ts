@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../domain/errors.ts';
-import { signCursor, verifyCursor } from '../../infra/crypto/cursor.ts';
+import { hmacCursorCodec, signCursor, verifyCursor } from '../../infra/crypto/cursor.ts';
 
 const KEY = randomBytes(32);
 const SCOPE = { callerId: 'partner-1', query: 'deliveries:ep-1:FAILED' };
@@ -51,5 +51,37 @@ describe('Function: verifyCursor', () => {
 
   it.each(['', 'abc', 'a.b.c', '!!!.???', `${'a'.repeat(3000)}.b`])('refuses garbage %j', (garbage) => {
     expect(refusal(garbage).message).toContain('cursor');
+  });
+});
+
+describe('Function: hmacCursorCodec during a key rotation', () => {
+  const OLD = randomBytes(32);
+  const NEW = randomBytes(32);
+  const rotating = hmacCursorCodec({ current: NEW, previous: OLD });
+
+  it('still accepts a cursor signed before the rotation with the previous key', () => {
+    const before = hmacCursorCodec({ current: OLD }).encode(SCOPE, 'p-1');
+
+    expect(rotating.decode(SCOPE, before)).toBe('p-1');
+  });
+
+  it('signs new cursors with the new key only', () => {
+    const cursor = rotating.encode(SCOPE, 'p-2');
+
+    expect(verifyCursor(NEW, SCOPE, cursor)).toBe('p-2');
+    expect(refusal(cursor, SCOPE, OLD).param).toBe('cursor');
+  });
+
+  it('refuses a pre-rotation cursor once the previous key is dropped', () => {
+    const before = hmacCursorCodec({ current: OLD }).encode(SCOPE, 'p-3');
+
+    expect(() => hmacCursorCodec({ current: NEW }).decode(SCOPE, before)).toThrow(ValidationError);
+  });
+
+  it('refuses under both keys what neither signed, and another query under the previous key', () => {
+    const before = hmacCursorCodec({ current: OLD }).encode(SCOPE, 'p-4');
+
+    expect(() => rotating.decode(SCOPE, signCursor(randomBytes(32), SCOPE, 'p-4'))).toThrow(ValidationError);
+    expect(() => rotating.decode({ ...SCOPE, callerId: 'partner-2' }, before)).toThrow(ValidationError);
   });
 });

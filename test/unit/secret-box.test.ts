@@ -62,3 +62,34 @@ describe('SecretBox', () => {
     expect(() => new SecretBox(randomBytes(16))).toThrow(RangeError);
   });
 });
+
+describe('SecretBox during a key rotation', () => {
+  const OLD = randomBytes(32);
+  const NEW = randomBytes(32);
+  const rotating = new SecretBox({ current: NEW, previous: OLD });
+  const sealedBefore = new SecretBox(OLD).seal('whsec_before', 'callback:group-1');
+
+  it('opens a value sealed before the rotation with the previous key', () => {
+    expect(rotating.open(sealedBefore, 'callback:group-1')).toBe('whsec_before');
+  });
+
+  it('seals new values with the new key only', () => {
+    const sealed = rotating.seal('whsec_after', 'callback:group-1');
+
+    expect(new SecretBox(NEW).open(sealed, 'callback:group-1')).toBe('whsec_after');
+    expect(() => new SecretBox(OLD).open(sealed, 'callback:group-1')).toThrow();
+  });
+
+  it('reseals a previous-key value under the new key and leaves a current one alone', () => {
+    const resealed = rotating.reseal(sealedBefore, 'callback:group-1');
+
+    expect(resealed).toBeDefined();
+    expect(new SecretBox(NEW).open(resealed!, 'callback:group-1')).toBe('whsec_before');
+    expect(rotating.reseal(resealed!, 'callback:group-1')).toBeUndefined();
+  });
+
+  it('still refuses a value neither key sealed, and the right value under the wrong context', () => {
+    expect(() => rotating.open(new SecretBox(randomBytes(32)).seal('x', 'c'), 'c')).toThrow();
+    expect(() => rotating.reseal(sealedBefore, 'callback:group-2')).toThrow();
+  });
+});

@@ -1,14 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../infra/dynamo/table.ts';
-
-/** serverless.yml with its CloudFormation short tags (!GetAtt, !Ref, …) read as plain values. */
-function serverlessYaml(): any {
-  const tags = ['!GetAtt', '!Ref', '!Sub', '!Join'].map((tag) => ({ tag, resolve: (v: unknown) => ({ [tag]: v }) }));
-  const seqTags = ['!Join', '!Sub'].map((tag) => ({ tag, collection: 'seq' as const, resolve: (v: unknown) => ({ [tag]: v }) }));
-  return parseDocument(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'), { customTags: [...tags, ...seqTags] }).toJS({ maxAliasCount: -1 });
-}
+import { CLOUD_STAGES, stageSecretName } from '../../infra/deploy/stage-secret.ts';
+import { serverlessYaml } from '../support/serverless-yaml.ts';
 
 const sortBy = <T>(xs: readonly T[] | undefined, key: (x: T) => string) => [...(xs ?? [])].sort((a, b) => key(a).localeCompare(key(b)));
 
@@ -40,5 +33,41 @@ describe('serverless.yml resources', () => {
     for (const [name, fn] of Object.entries(doc.functions as Record<string, { iamRoleStatements?: unknown[] }>)) {
       expect(Array.isArray(fn.iamRoleStatements), `${name} declares iamRoleStatements`).toBe(true);
     }
+  });
+
+  it('gives every cloud stage its own sizing: memory, timeout, log retention and worker concurrency', () => {
+    const params = serverlessYaml().params;
+    for (const stage of CLOUD_STAGES) {
+      for (const name of ['memorySize', 'lambdaTimeout', 'logRetentionInDays', 'workerConcurrency']) {
+        expect(params[stage]?.[name], `${stage}.${name}`).toEqual(expect.any(Number));
+      }
+      // API Gateway answers 503 after 30 s whatever the function does.
+      expect(params[stage].lambdaTimeout).toBeLessThanOrEqual(29);
+    }
+    // The alarm topic param name is what the alarms are conditioned on; empty means none.
+    expect(params.default.alarmTopicArn).toBe("${env:ALARM_TOPIC_ARN, ''}");
+    expect(params.default.customDomain).toBe("${env:CUSTOM_DOMAIN, ''}");
+  });
+
+  it('caps every queue worker: reserved concurrency and its trigger at the stage figure', () => {
+    const doc = serverlessYaml();
+    const workers = Object.entries(doc.functions as Record<string, { reservedConcurrency?: unknown; events?: { sqs?: { maximumConcurrency?: unknown } }[] }>).filter(([, fn]) =>
+      fn.events?.some((e) => e.sqs),
+    );
+    expect(workers.length).toBeGreaterThanOrEqual(3);
+    for (const [name, fn] of workers) {
+      expect(fn.reservedConcurrency, name).toBe('${param:workerConcurrency}');
+      expect(fn.events!.find((e) => e.sqs)!.sqs!.maximumConcurrency, name).toBe('${param:workerConcurrency}');
+    }
+  });
+
+  it('reads both keys from the secret the bootstrap command creates, pinned to the version the pipeline passes', () => {
+    const doc = serverlessYaml();
+    const params = doc.params.default;
+    // stageSecretName(stage) is `<service>/<stage>`, the name the references resolve.
+    expect(stageSecretName('prod')).toBe(`${doc.service}/prod`);
+    const name = '${self:service}/${sls:stage}';
+    expect(params.cursorKey).toBe(`{{resolve:secretsmanager:${name}:SecretString:cursorKey::\${param:secretVersionId}}}`);
+    expect(params.secretsKey).toBe(`{{resolve:secretsmanager:${name}:SecretString:secretsKey::\${param:secretVersionId}}}`);
   });
 });

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, DomainError } from '../../domain/errors.ts';
+import { provisionSmokeTenants, SMOKE_TENANT_ID } from '../../domain/smoke-tenants.ts';
+import { resealSecrets } from '../../domain/secrets/reseal-secrets.ts';
+import {
+  beginRotation,
+  bootstrapRequest,
+  CLOUD_STAGES,
+  finishRotation,
+  freshKey,
+  parseStageSecret,
+  pipelineSettings,
+  readRequest,
+  stageSecretName,
+  withSmokeKeys,
+  writeRequest,
+  type CloudStage,
+  type StageSecret,
+} from '../../infra/deploy/stage-secret.ts';
+import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { DynamoSealedSecretStore } from '../../infra/dynamo/dynamo-sealed-secrets.ts';
+import { UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
+
+const STAGE_OPTIONS: readonly OptionSpec[] = [
+  { name: 'stage', value: '<stage>', required: true, description: `The cloud stage: ${CLOUD_STAGES.join(', ')}.` },
+  { name: 'region', value: '<region>', description: 'AWS region of the stage (default ap-south-1). Credentials come from the usual AWS chain (AWS_PROFILE, SSO, ...).' },
+];
+
+function stageOf(args: ParsedArgs): CloudStage {
+  const stage = args.required('stage');
+  if (!(CLOUD_STAGES as readonly string[]).includes(stage)) throw new UsageError(`--stage must be one of ${CLOUD_STAGES.join(', ')} (got '${stage}').`, '--stage');
+  return stage as CloudStage;
+}
+
+const regionOf = (args: ParsedArgs): string => args.text('region') ?? 'ap-south-1';
+
+/** Secrets Manager's refusals in the tool's terms: an existing secret is a conflict, a missing one "not found". */
+export function translateSecretsError(err: unknown, stage: CloudStage): unknown {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'ResourceExistsException') return new ConflictError('CONFLICT', `The secret ${stageSecretName(stage)} already exists; it was not changed. To change its keys, use \`stage rotate-keys\`.`);
+  if (name === 'ResourceNotFoundException') return new DomainError('NOT_FOUND', `The secret ${stageSecretName(stage)} does not exist: run \`stage bootstrap --stage ${stage}\` first.`);
+  return err;
+}
+
+/**
+ * Sends the requests stage-secret.ts builds; nothing else talks to Secrets Manager. The SDK
+ * is loaded on first use, so the tool's other commands do not pay for it at start-up.
+ */
+type SecretsManagerSdk = typeof import('@aws-sdk/client-secrets-manager');
+interface Sdk {
+  readonly sm: SecretsManagerSdk;
+  readonly client: InstanceType<SecretsManagerSdk['SecretsManagerClient']>;
+}
+
+class StageSecrets {
+  private sdk?: Promise<Sdk>;
+  constructor(
+    private readonly stage: CloudStage,
+    private readonly region: string,
+  ) {}
+
+  private async send<T>(run: (sdk: Sdk) => Promise<T>): Promise<T> {
+    this.sdk ??= import('@aws-sdk/client-secrets-manager').then((sm) => ({ sm, client: new sm.SecretsManagerClient({ region: this.region }) }));
+    const sdk = await this.sdk;
+    try {
+      return await run(sdk);
+    } catch (err) {
+      throw translateSecretsError(err, this.stage);
+    }
+  }
+
+  create(keys: { cursorKey: string; secretsKey: string }) {
+    return this.send(({ sm, client }) => client.send(new sm.CreateSecretCommand(bootstrapRequest(this.stage, keys))));
+  }
+
+  async read(): Promise<StageSecret> {
+    const out = await this.send(({ sm, client }) => client.send(new sm.GetSecretValueCommand(readRequest(this.stage))));
+    return parseStageSecret(out.SecretString);
+  }
+
+  async write(secret: StageSecret): Promise<string | undefined> {
+    const out = await this.send(({ sm, client }) => client.send(new sm.PutSecretValueCommand(writeRequest(this.stage, secret, randomUUID()))));
+    return out.VersionId;
+  }
+}
+
+const REDEPLOY = (stage: CloudStage) =>
+  `Deploy ${stage} now (run the pipeline, or \`npx serverless deploy --stage ${stage}\` with --param="secretVersion=<new VersionId>"): the functions read the keys at deploy time.`;
+
+export const stageBootstrap: CommandSpec = {
+  path: ['stage', 'bootstrap'],
+  summary: "Create a cloud stage's Secrets Manager secret with fresh cursor and secrets keys, and print what to set in the pipeline.",
+  details: 'Refuses (exit 1) when the secret already exists: an existing stage keeps its keys, or every cursor and stored secret would break. The keys are never printed.',
+  options: STAGE_OPTIONS,
+  examples: ['stage bootstrap --stage dev', 'stage bootstrap --stage prod --region ap-south-1'],
+  async run(args, ctx) {
+    const stage = stageOf(args);
+    const region = regionOf(args);
+    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey() });
+    const settings = pipelineSettings(stage, region, created.ARN);
+    ctx.out.result({ secretName: created.Name, secretArn: created.ARN, versionId: created.VersionId, pipelineSettings: settings }, () => [
+      `Created ${created.Name} with fresh cursorKey and secretsKey.`,
+      '',
+      ...settings,
+      '',
+      `Next: deploy ${stage} (docs/deploy.md "First deployment"), then \`stage smoke-keys --stage ${stage}\`.`,
+    ]);
+  },
+};
+
+export const stageRotateKeys: CommandSpec = {
+  path: ['stage', 'rotate-keys'],
+  summary: 'Start a key rotation: fresh cursor and secrets keys become current, the old ones stay accepted for reading.',
+  details: [
+    'Writes <new>,<old> for both keys into the stage secret. After the next deploy new cursors and sealed secrets use the new keys; earlier ones still work.',
+    'Then: deploy, `secrets reseal` (with the stage environment), wait out live cursors, `stage finish-rotation`, deploy again (docs/deploy.md "Key rotation").',
+  ].join('\n'),
+  options: STAGE_OPTIONS,
+  examples: ['stage rotate-keys --stage staging'],
+  async run(args, ctx) {
+    const stage = stageOf(args);
+    const secrets = new StageSecrets(stage, regionOf(args));
+    const versionId = await secrets.write(beginRotation(await secrets.read(), { cursorKey: freshKey(), secretsKey: freshKey() }));
+    ctx.out.result({ stage, versionId, rotation: 'started' }, () => [`Rotation started on ${stage}: new keys are current, the old ones still accepted (secret version ${versionId}).`, REDEPLOY(stage)]);
+  },
+};
+
+export const stageFinishRotation: CommandSpec = {
+  path: ['stage', 'finish-rotation'],
+  summary: 'End a key rotation: drop the old keys from the stage secret.',
+  details: 'Run only after `secrets reseal` reported nothing left under the old key and live cursors have lapsed (a day after the rotation deploy). Cursors signed with the old key are refused afterwards (400, start again).',
+  options: STAGE_OPTIONS,
+  examples: ['stage finish-rotation --stage staging'],
+  async run(args, ctx) {
+    const stage = stageOf(args);
+    const secrets = new StageSecrets(stage, regionOf(args));
+    const versionId = await secrets.write(finishRotation(await secrets.read()));
+    ctx.out.result({ stage, versionId, rotation: 'finished' }, () => [`Rotation finished on ${stage}: only the new keys remain (secret version ${versionId}).`, REDEPLOY(stage)]);
+  },
+};
+
+export const stageSmokeKeys: CommandSpec = {
+  path: ['stage', 'smoke-keys'],
+  summary: "Create the pipeline's smoke partner and group on a deployed stage and store their keys in the stage secret.",
+  details: [
+    `Creates partner and group '${SMOKE_TENANT_ID}' if missing (the group has no credit and is on hold: it can read /v1/ping, never book),`,
+    'issues a key for each (replacing the previous smoke keys, which are revoked) and writes them into the stage secret. The keys are never printed.',
+    'Needs the stage environment (STAGE, TABLE_NAME, CURSOR_KEY, SECRETS_KEY, AWS_REGION; docs/deploy.md) with STAGE equal to --stage.',
+  ].join('\n'),
+  options: STAGE_OPTIONS,
+  examples: ['stage smoke-keys --stage dev'],
+  async run(args, ctx) {
+    const stage = stageOf(args);
+    if (ctx.config().stage !== stage) throw new UsageError(`--stage ${stage} does not match the environment's STAGE=${ctx.config().stage}: the keys would be stored for another table.`, '--stage');
+    const secrets = new StageSecrets(stage, regionOf(args));
+    const current = await secrets.read();
+    const keys = await provisionSmokeTenants(ctx.deps(), { partnerKeyId: current.smokePartnerKeyId, groupKeyId: current.smokeGroupKeyId });
+    const versionId = await secrets.write(withSmokeKeys(current, keys));
+    ctx.out.result({ stage, versionId, partnerKeyId: keys.smokePartnerKeyId, groupKeyId: keys.smokeGroupKeyId }, () => [
+      `Smoke keys ${keys.smokePartnerKeyId} (partner) and ${keys.smokeGroupKeyId} (group) stored in ${stageSecretName(stage)} (version ${versionId}); the pipeline's smoke check reads them from there.`,
+    ]);
+  },
+};
+
+export const secretsReseal: CommandSpec = {
+  path: ['secrets', 'reseal'],
+  summary: 'Seal every stored secret (callback and webhook secrets) again under the current secrets key.',
+  details: [
+    'Run during a key rotation, with SECRETS_KEY=<new>,<old>: values sealed under the old key are re-sealed under the new one; values already under it are left alone.',
+    'Safe to rerun and to run while the service is live (each value is swapped only if unchanged). Reports values no key opens.',
+  ].join('\n'),
+  options: [],
+  examples: ['secrets reseal', 'secrets reseal --json'],
+  async run(_args, ctx) {
+    const cfg = ctx.config();
+    const store = new DynamoSealedSecretStore(createDocumentClient(cfg), cfg.tableName);
+    const summary = await resealSecrets({ store, resealer: ctx.services().secrets });
+    ctx.out.result(summary, () => [
+      `Examined ${summary.examined} sealed secrets: ${summary.resealed} resealed under the current key, ${summary.current} already current, ${summary.changedMeanwhile} changed meanwhile (by the service, under the current key).`,
+      ...(summary.unreadable.length === 0
+        ? [cfg.secretsKeys.previous ? 'Nothing is left under the previous key: the rotation can be finished once old cursors have lapsed.' : 'No previous key configured: nothing to move.']
+        : [`${summary.unreadable.length} opened under no configured key (not touched):`, ...summary.unreadable.map((u) => `  ${u.kind} ${u.context}`)]),
+    ]);
+  },
+};

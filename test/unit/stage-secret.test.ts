@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError, DomainError } from '../../domain/errors.ts';
+import { translateSecretsError } from '../../bin/admin/stage-commands.ts';
+import { parseConfig } from '../../infra/config.ts';
+import {
+  beginRotation,
+  bootstrapRequest,
+  finishRotation,
+  freshKey,
+  parseStageSecret,
+  pipelineSettings,
+  readRequest,
+  StageSecretError,
+  withSmokeKeys,
+  writeRequest,
+} from '../../infra/deploy/stage-secret.ts';
+
+const A = freshKey();
+const B = freshKey();
+const C = freshKey();
+const D = freshKey();
+
+describe('stage secret requests (built without a network)', () => {
+  it('bootstrap creates the stage-named secret with both keys and nothing else', () => {
+    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B });
+
+    expect(req.Name).toBe('partner-distribution/staging');
+    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B });
+    expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
+    // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
+    expect(req).not.toHaveProperty('SecretId');
+  });
+
+  it('fresh keys are 32 random bytes each, as the service reads them', () => {
+    expect(Buffer.from(A, 'base64')).toHaveLength(32);
+    expect(A).not.toBe(B);
+    const cfg = parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B });
+    expect(cfg.cursorKeys.current.equals(Buffer.from(A, 'base64'))).toBe(true);
+  });
+
+  it('reads the current version and writes a new one', () => {
+    expect(readRequest('prod')).toEqual({ SecretId: 'partner-distribution/prod', VersionStage: 'AWSCURRENT' });
+    const req = writeRequest('prod', { cursorKey: A, secretsKey: B }, 'token-1');
+    expect(req).toEqual({ SecretId: 'partner-distribution/prod', SecretString: JSON.stringify({ cursorKey: A, secretsKey: B }), ClientRequestToken: 'token-1' });
+  });
+
+  it('a rotation puts fresh keys in front of the current ones, keeps the smoke keys, and the service reads both', () => {
+    const before = withSmokeKeys({ cursorKey: A, secretsKey: B }, { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' });
+
+    const during = beginRotation(before, { cursorKey: C, secretsKey: D });
+
+    expect(during).toMatchObject({ cursorKey: `${C},${A}`, secretsKey: `${D},${B}`, smokePartnerKey: 'pds_p', smokeGroupKeyId: 'key_g' });
+    const cfg = parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: during.cursorKey, SECRETS_KEY: during.secretsKey });
+    expect(cfg.secretsKeys.current.equals(Buffer.from(D, 'base64'))).toBe(true);
+    expect(cfg.secretsKeys.previous?.equals(Buffer.from(B, 'base64'))).toBe(true);
+    expect(finishRotation(during)).toEqual({ ...before, cursorKey: C, secretsKey: D });
+  });
+
+  it('refuses a second rotation before the first is finished, and finishing when none runs', () => {
+    const during = beginRotation({ cursorKey: A, secretsKey: B }, { cursorKey: C, secretsKey: D });
+
+    expect(() => beginRotation(during, { cursorKey: freshKey(), secretsKey: freshKey() })).toThrow(StageSecretError);
+    expect(() => finishRotation({ cursorKey: A, secretsKey: B })).toThrow(/No rotation/);
+  });
+
+  it('refuses a malformed secret with what is wrong, never its values', () => {
+    expect(() => parseStageSecret('not json')).toThrow('not JSON');
+    const err = (() => {
+      try {
+        parseStageSecret(JSON.stringify({ cursorKey: 'short-secret-value', secretsKey: B }));
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err?.message).toContain('cursorKey');
+    expect(err?.message).not.toContain('short-secret-value');
+  });
+
+  it('prints the pipeline settings for the stage, naming the account from the secret ARN and no key', () => {
+    const lines = pipelineSettings('prod', 'ap-south-1', 'arn:aws:secretsmanager:ap-south-1:123456789012:secret:partner-distribution/prod-AbCdEf').join('\n');
+
+    expect(lines).toContain('AWS_DEPLOY_ROLE_ARN arn:aws:iam::123456789012:role/partner-distribution-deploy-prod');
+    expect(lines).toContain('STAGE_SECRET_ID     partner-distribution/prod');
+    expect(lines).toContain('Required reviewers');
+  });
+});
+
+describe('Secrets Manager refusals in the admin tool', () => {
+  it('an existing secret is a conflict (exit 1, nothing overwritten); a missing one points at bootstrap', () => {
+    expect(translateSecretsError(Object.assign(new Error('exists'), { name: 'ResourceExistsException' }), 'dev')).toBeInstanceOf(ConflictError);
+    const missing = translateSecretsError(Object.assign(new Error('missing'), { name: 'ResourceNotFoundException' }), 'dev') as Error;
+    expect(missing).toBeInstanceOf(DomainError);
+    expect((missing as DomainError).code).toBe('NOT_FOUND');
+    expect(missing.message).toContain('stage bootstrap --stage dev');
+    const other = new Error('throttled');
+    expect(translateSecretsError(other, 'dev')).toBe(other);
+  });
+});
