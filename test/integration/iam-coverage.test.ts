@@ -84,7 +84,13 @@ async function unplacedBooking(checkIn: string, clock?: PlaceBookingDeps['clock'
   const deps: PlaceBookingDeps = {
     ...base,
     ...(clock ? { clock } : {}),
-    propertySystem: { reserve: () => Promise.reject(new Error('worker died')), status: (r) => base.propertySystem.status(r), cancel: (r, at) => base.propertySystem.cancel(r, at) },
+    propertySystem: {
+      reserve: () => Promise.reject(new Error('worker died')),
+      status: (r) => base.propertySystem.status(r),
+      cancel: (r, at) => base.propertySystem.cancel(r, at),
+      canModify: (l) => base.propertySystem.canModify(l),
+      modify: (r) => base.propertySystem.modify(r),
+    },
   };
   await expect(placeBooking(deps, principal, cmd)).rejects.toThrow('worker died');
   const claim = await testServices().bookings.findClaim(principal.agentGroupId, cmd.externalBookingId);
