@@ -8,7 +8,8 @@ import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { GSI2 } from './table.ts';
-import { stayMoves, unitMoveItems } from './unit-moves.ts';
+import { stayMoves } from '../../domain/bookings/amendment.ts';
+import { unitMoveItems } from './unit-moves.ts';
 
 /*
  * Access patterns of bookings (docs/data-model.md):

@@ -1,17 +1,11 @@
 import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { addDays, dayOfMonth, daysBetween, monthOf } from '../../domain/catalogue/calendar.ts';
-import type { SelectedProperty } from '../../domain/pricing/index.ts';
+import { dayOfMonth, monthOf } from '../../domain/catalogue/calendar.ts';
+import type { UnitMove } from '../../domain/ports/amendment-store.ts';
 import { getAll } from './batch-get.ts';
 import { keys } from './keys.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/** Units of one property on one night moving: negative leaves the daily inventory (taken), positive returns to it. */
-export interface UnitMove {
-  readonly propertyId: string;
-  readonly date: string;
-  readonly units: number;
-}
 
 /**
  * What a short night does to a take. `clamp`: the property system already holds the units
@@ -20,12 +14,6 @@ export interface UnitMove {
  * would go below zero refuses the whole move: never overselling.
  */
 export type Overdraft = 'clamp' | 'refuse';
-
-/** The nights a stay holds units on, one move per property and night. */
-export function stayMoves(stay: { readonly checkIn: string; readonly checkOut: string; readonly selectedProperties: readonly SelectedProperty[] }, sign: 1 | -1): UnitMove[] {
-  const nights = Array.from({ length: daysBetween(stay.checkIn, stay.checkOut) }, (_, i) => addDays(stay.checkIn, i));
-  return stay.selectedProperties.flatMap((p) => nights.map((date) => ({ propertyId: p.propertyId, date, units: sign * p.quantity })));
-}
 
 /** Moves summed per property and night, zeros dropped: an amendment that keeps a night moves nothing on it. */
 export function netMoves(moves: readonly UnitMove[]): UnitMove[] {
