@@ -48,7 +48,7 @@ describe('Function: bookingDetailJson', () => {
       cancellation,
     });
 
-    const detail = bookingDetailJson(booking, []);
+    const detail = bookingDetailJson(booking, [], []);
 
     expect(detail.failure).toEqual({ reasonCode: 'BOOKING_NOT_COMPLETED', reason: 'late', failedAt: '2027-02-01T00:00:00.000Z' });
     expect(detail.cancellation).toEqual({ cancelledAt: cancellation.cancelledAt, reason: null, refundPercentage: 50, refundAmount: 5000.25 });
