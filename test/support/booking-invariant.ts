@@ -49,6 +49,11 @@ function violations(bookings: readonly Booking[], entries: readonly LedgerEntry[
     const refundDue = b.status === 'CANCELLED' && (b.cancellation?.refundAmount ?? 0) > 0 ? 1 : 0;
     if (refunds.length !== refundDue) problems.push(`${b.externalBookingId}: ${refunds.length} REFUND entries, expected ${refundDue}`);
     if (refundDue && refunds[0]!.amount !== -b.cancellation!.refundAmount) problems.push(`${b.externalBookingId}: refund ${refunds[0]!.amount} for ${b.cancellation!.refundAmount}`);
+    // Amendments: every ADJUSTMENT is POSTED to the booking, and charge + adjustments is what the booking says was charged (once no amendment is half-way).
+    const adjustments = entries.filter((e) => e.type === 'ADJUSTMENT' && e.externalBookingId === b.externalBookingId);
+    for (const a of adjustments) if (a.status !== 'POSTED' || a.bookingId !== b.bookingId) problems.push(`${b.externalBookingId}: adjustment ${a.id} ${a.status} to ${a.bookingId}`);
+    const charged = charge.amount + adjustments.reduce((sum, a) => sum + a.amount, 0);
+    if (b.amendingId === null && charged !== b.chargedTotal) problems.push(`${b.externalBookingId}: charge + adjustments ${charged}, booking says ${b.chargedTotal}`);
   }
   return problems;
 }
@@ -56,8 +61,9 @@ function violations(bookings: readonly Booking[], entries: readonly LedgerEntry[
 /**
  * The ledger/booking invariant of a group (issue 5): every CONFIRMED booking has exactly
  * one POSTED charge, every FAILED one a RELEASED authorization, every PROCESSING one an
- * AUTHORIZED charge, a cancellation its refund, and the exposure counter equals the sum
- * of the counting entries. Reads are not one snapshot, so a workflow step landing between
+ * AUTHORIZED charge, a cancellation its refund, an amended booking's chargedTotal its
+ * charge plus its POSTED adjustments, and the exposure counter equals the sum of the
+ * counting entries, within the limit. Reads are not one snapshot, so a workflow step landing between
  * them is tolerated by reading again until two rounds agree.
  */
 export async function assertBookingInvariants(agentGroupId: string): Promise<void> {
@@ -69,6 +75,11 @@ export async function assertBookingInvariants(agentGroupId: string): Promise<voi
     if (recheck.exposureCounter !== audit.exposureCounter || recheck.entries.length !== audit.entries.length) continue;
     problems = violations(bookings, recheck.entries);
     if (recheck.exposureCounter !== exposureOf(recheck.entries)) problems.push(`exposure counter ${recheck.exposureCounter} ≠ sum of entries ${exposureOf(recheck.entries)}`);
+    // A booking that landed after failing is posted past the limit on purpose (PRODUCT.md); no decision of ours may do it otherwise.
+    // So may an operator's correction (an ADJUSTMENT of no booking).
+    const lateLanding = bookings.some((b) => b.failure !== null && b.status !== 'FAILED') || recheck.entries.some((e) => e.type === 'ADJUSTMENT' && e.externalBookingId === null);
+    const limit = (await testServices().ledger.creditPosition(agentGroupId))?.creditLimit;
+    if (!lateLanding && limit !== undefined && recheck.exposureCounter > limit) problems.push(`exposure ${recheck.exposureCounter} above the limit ${limit}`);
     if (problems.length === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
