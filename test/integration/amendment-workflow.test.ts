@@ -6,9 +6,10 @@ import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { CreditDeniedError } from '../../domain/ledger/credit-errors.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
+import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
+import { bookingDeps, buildServices, orderDeps, syncDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -174,6 +175,32 @@ describe('Amendment workflow: crash between every pair of steps, then the sweepe
     expect(err).toBeInstanceOf(ConflictError);
     expect(err).toMatchObject({ code: 'AMENDMENT_FAILED', details: { reasonCode: 'AMENDMENT_FAILED' } });
     expect((await amendmentsOf(booking))[0]).toMatchObject({ status: 'COMPENSATED' });
+  });
+});
+
+describe('The worked money example of docs/amendments.md', () => {
+  it('charges the change at today\'s rates and absorbs the drift since booking', async () => {
+    // prepare: two nights booked at 5,000 + 5 % (10,500); then the rate for two adults rises to 5,200
+    const t = await tenant();
+    const booking = await confirmed(t, world.instant, { checkIn: '2027-03-08', checkOut: '2027-03-10' });
+    const propertyId = world.propertyOf(world.instant);
+    await syncCatalogue(syncDeps(svc), { version: 1, catalogue: { rates: [{ propertyId, from: '2027-03-08', to: '2027-03-10', mealPlan: 'EP', adults: { '1': 4_000, '2': 5_200 } }] } });
+
+    // act: a third night
+    const quote = await quoteAmendment(deps(), t.principal, booking.bookingId!, { checkOut: '2027-03-11' });
+    const reply = await applyExtension(booking, deps(), { checkOut: '2027-03-11' });
+
+    // assess
+    expect(booking.chargedTotal).toBe(10_500_00);
+    expect(quote.pricing).toMatchObject({
+      current: { stay: 10_400_00, discount: 0, meals: 0, vas: 0, tax: 520_00, total: 10_920_00 },
+      amended: { stay: 15_600_00, discount: 0, meals: 0, vas: 0, tax: 780_00, total: 16_380_00 },
+      delta: { stay: 5_200_00, discount: 0, meals: 0, vas: 0, tax: 260_00, total: 5_460_00 },
+    });
+    expect(reply.amendment.money).toEqual({ previousTotal: 10_500_00, amendmentDelta: 5_460_00, rateDriftAbsorbed: 420_00, newTotal: 15_960_00, delta: 5_460_00 });
+    expect(reply.amendment.warnings).toEqual(['Rates for the booked stay have risen by 420.00 INR since it was charged; that drift is absorbed, not passed on.']);
+    expect(await reload(booking)).toMatchObject({ amount: 10_500_00, chargedTotal: 15_960_00, summary: { grandTotal: 16_380_00 } });
+    expect(await adjustments(booking)).toEqual([expect.objectContaining({ amount: 5_460_00 })]);
   });
 });
 
