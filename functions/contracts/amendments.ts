@@ -3,7 +3,7 @@ import { AMENDMENT_SCENARIOS } from '../../domain/bookings/amendment.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
 import { BOOKING_LIMITS, GuestSchema } from './bookings.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, ErrorBodySchema } from './common.ts';
 import { count, DateSchema, list, MealSelectionSchema, ORDER_LIMITS, VasSelectionSchema } from './orders.ts';
 
 const TAG = ['Bookings'];

@@ -75,11 +75,14 @@ export async function assertBookingInvariants(agentGroupId: string): Promise<voi
     if (recheck.exposureCounter !== audit.exposureCounter || recheck.entries.length !== audit.entries.length) continue;
     problems = violations(bookings, recheck.entries);
     if (recheck.exposureCounter !== exposureOf(recheck.entries)) problems.push(`exposure counter ${recheck.exposureCounter} ≠ sum of entries ${exposureOf(recheck.entries)}`);
-    // A booking that landed after failing is posted past the limit on purpose (PRODUCT.md); no decision of ours may do it otherwise.
-    // So may an operator's correction (an ADJUSTMENT of no booking).
-    const lateLanding = bookings.some((b) => b.failure !== null && b.status !== 'FAILED') || recheck.entries.some((e) => e.type === 'ADJUSTMENT' && e.externalBookingId === null);
+    // Within the limit, for a group whose every entry came from its bookings and amendments: a
+    // booking landing after it failed is posted past the limit on purpose (PRODUCT.md), and
+    // entries written straight to the ledger (operator corrections, ledger tests) are not our
+    // decisions; no booking or amendment decision may pass the limit otherwise.
+    const ours = new Set(bookings.map((b) => b.externalBookingId));
+    const decidedHere = bookings.every((b) => b.failure === null) && recheck.entries.every((e) => e.externalBookingId !== null && ours.has(e.externalBookingId));
     const limit = (await testServices().ledger.creditPosition(agentGroupId))?.creditLimit;
-    if (!lateLanding && limit !== undefined && recheck.exposureCounter > limit) problems.push(`exposure ${recheck.exposureCounter} above the limit ${limit}`);
+    if (decidedHere && limit !== undefined && recheck.exposureCounter > limit) problems.push(`exposure ${recheck.exposureCounter} above the limit ${limit}`);
     if (problems.length === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
