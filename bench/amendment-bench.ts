@@ -128,8 +128,8 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
    * The apply's storage, step for step: auth; the booking (alias, booking); the lock Get; the
    * quote's load and capability; the credit read; begin (TransactWrite); the simulator's
    * modify (answer Get, behaviour Get, answer Put, reservation Update); the channel step's
-   * Put; the rows (booking Get, months BatchGet, TransactWrite); the money (booking Get,
-   * gate BatchGet, TransactWrite with the ADJUSTMENT). No callbackUrl, as in the handler runs.
+   * Put; the rows (months BatchGet, TransactWrite, from the booking already read); the money
+   * (gate BatchGet, TransactWrite with the ADJUSTMENT). No callbackUrl, as in the handler runs.
    */
   const applyFloor = async () => {
     const b0 = nextBooking();
@@ -146,11 +146,11 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
     await svc.propertySystem.modify({ bookingRef: a0.bookingRef, listingId: LISTING, key: a0.amendmentId, kind: 'amend', checkIn, checkOut: amendedOut, selectedProperties: a0.after.selectedProperties, scenario: null });
     const a1: Amendment = { ...a0, steps: { ...a0.steps, channelModified: true }, version: 2 };
     await svc.amendments.save(a0, a1);
-    const b1 = (await svc.bookings.get(g, booking.bookingRef))!;
+    const b1 = booking;
     const a2: Amendment = { ...a1, steps: { ...a1.steps, rowsRewritten: true }, version: 3 };
     const rewritten: Booking = { ...b1, checkOut: amendedOut, items: a0.after.items, summary: a0.after.summary, request: a0.after.request, amendingId: a0.amendmentId, updatedAt: at, version: b1.version + 1 };
     if ((await svc.amendments.rewrite(a1, a2, b1, rewritten, [...stayMoves(a0.before, 1), ...stayMoves(a0.after, -1)], true)) !== 'done') throw new Error('amendment bench floor: rows not rewritten');
-    const b2 = (await svc.bookings.get(g, booking.bookingRef))!;
+    const b2 = rewritten;
     const a3: Amendment = { ...a2, status: 'APPLIED', steps: { ...a2.steps, adjusted: true }, nextCheckAt: null, appliedAt: at, version: 4 };
     const entry = postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: a0.money.delta as Minor, bookingId: a0.bookingId, externalBookingId: a0.externalBookingId, description: 'bench' }, a0.adjustmentEntryId, new Date(at));
     const outcome = await svc.amendments.adjust(a2, a3, b2, { ...b2, chargedTotal: a0.money.newTotal, amendingId: null, updatedAt: at, version: b2.version + 1 }, entry);

@@ -308,7 +308,8 @@ export async function applyAmendment(deps: AmendDeps, principal: AgentGroupPrinc
   }
   if (begun !== 'created') throw RE_QUOTE();
   await deps.afterAmendmentStep?.('begun');
-  return settledReply(await advanceAmendment(deps, g, booking.bookingRef, amendmentId, amendment), false);
+  // The booking begin checked is still at this version, so the steps start from it instead of reading it again.
+  return settledReply(await advanceAmendment(deps, g, booking.bookingRef, amendmentId, amendment, booking), false);
 }
 
 /** An amendment already holds the booking: an identical one (a resend racing its original) is driven and answered; another is told to re-quote. */
@@ -342,20 +343,26 @@ const MAX_STEPS = 16;
  * flag is written with the step, every write is conditional on the versions read, and a
  * lost race re-reads. Returns the amendment as left.
  */
-export async function advanceAmendment(deps: AmendDeps, agentGroupId: string, bookingRef: string, amendmentId: string, known?: Amendment): Promise<Amendment | undefined> {
+export async function advanceAmendment(deps: AmendDeps, agentGroupId: string, bookingRef: string, amendmentId: string, known?: Amendment, knownBooking?: Booking): Promise<Amendment | undefined> {
   let a = known ?? (await deps.amendments.get(agentGroupId, bookingRef, amendmentId));
+  // The booking as this process last wrote or read it; a stale copy only costs a write refused on its version and a re-read.
+  let booking = knownBooking;
   for (let i = 0; a && i < MAX_STEPS; i++) {
     const now = deps.clock.now().toISOString();
     const action = decideAmendment(a);
     if (action === 'idle') return a;
-    const step = await take(deps, a, action, now);
+    const step = await take(deps, a, action, now, booking);
     if (step) await deps.afterAmendmentStep?.(step.name);
+    booking = step?.booking;
     a = step?.next ?? (await deps.amendments.get(agentGroupId, bookingRef, amendmentId));
   }
   return a;
 }
 
-type Taken = { readonly name: AmendmentStep; readonly next: Amendment } | undefined;
+type Taken = { readonly name: AmendmentStep; readonly next: Amendment; readonly booking?: Booking } | undefined;
+
+/** A step that did not touch the booking hands the copy it was given on to the next. */
+const withBooking = (t: Taken, booking: Booking | undefined): Taken => (t && booking ? { ...t, booking } : t);
 
 const bump = (a: Amendment, changes: Partial<Amendment>, now: string): Amendment => ({ ...a, ...changes, updatedAt: now, version: a.version + 1 });
 
@@ -381,7 +388,7 @@ const stayFields = (s: StaySnapshot): Partial<Booking> => ({
 const sameStay = (b: Booking, s: StaySnapshot): boolean =>
   b.checkIn === s.checkIn && b.checkOut === s.checkOut && JSON.stringify(b.selectedProperties) === JSON.stringify(s.selectedProperties) && b.summary.grandTotal === s.summary.grandTotal;
 
-async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof decideAmendment>, now: string): Promise<Taken> {
+async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof decideAmendment>, now: string, known: Booking | undefined): Promise<Taken> {
   const { agentGroupId: g, bookingRef } = a;
   switch (action) {
     case 'idle':
@@ -399,12 +406,12 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         selectedProperties: a.after.selectedProperties,
         scenario: a.scenario,
       });
-      if (answer.accepted) return save(deps, a, bump(a, { steps: { ...a.steps, channelModified: true } }, now), 'channel-modified');
+      if (answer.accepted) return withBooking(await save(deps, a, bump(a, { steps: { ...a.steps, channelModified: true } }, now), 'channel-modified'), known);
       // Refused: nothing was changed anywhere, so the record settles here and the booking is free again.
       return save(deps, a, bump(a, { status: 'REFUSED', failure: { reasonCode: answer.reasonCode, reason: answer.reason, failedAt: now }, nextCheckAt: null }, now), 'refused');
     }
     case 'rewrite-rows': {
-      const booking = await deps.bookings.get(g, bookingRef);
+      const booking = known ?? (await deps.bookings.get(g, bookingRef));
       if (!booking || booking.status !== 'CONFIRMED' || !sameStay(booking, a.before) || booking.amendingId !== null) {
         return compensate(deps, a, { reasonCode: 'BOOKING_CHANGED', reason: 'The booking changed while the amendment was being applied.' }, now);
       }
@@ -413,11 +420,11 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
       const next = bump(a, { steps: { ...a.steps, rowsRewritten: true } }, now);
       const outcome = await deps.amendments.rewrite(a, next, booking, nextBooking, moves, true);
       if (outcome === 'oversold') return compensate(deps, a, { reasonCode: 'UNAVAILABLE', reason: 'A night of the amended stay was sold meanwhile.' }, now);
-      return outcome === 'done' ? { name: 'rows-rewritten', next } : undefined;
+      return outcome === 'done' ? { name: 'rows-rewritten', next, booking: nextBooking } : undefined;
     }
     case 'adjust': {
       if (a.scenario === 'amendment-fails') return compensate(deps, a, { reasonCode: 'AMENDMENT_FAILED', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' }, now);
-      const booking = await deps.bookings.get(g, bookingRef);
+      const booking = known ?? (await deps.bookings.get(g, bookingRef));
       if (!booking) throw new Error(`amendment ${a.amendmentId} names booking ${bookingRef}, which is missing`);
       const entry =
         a.money.delta === 0
@@ -449,7 +456,7 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         const reason = d.reasonCode === 'ACCOUNT_ON_HOLD' ? 'The agent group was put on hold while the amendment was applied.' : 'A booking made meanwhile used the credit the increase needed.';
         return compensate(deps, a, { reasonCode: d.reasonCode, reason, availableCredit: d.availableCredit, ...(d.reasonCode === 'CREDIT_LIMIT_EXCEEDED' && { shortfall: d.shortfall }) }, now);
       }
-      return outcome.kind === 'done' ? { name: 'adjusted', next } : undefined;
+      return outcome.kind === 'done' ? { name: 'adjusted', next, booking: nextBooking } : undefined;
     }
     case 'publish': {
       await deps.publishCallback({
