@@ -9,7 +9,8 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { bookingDeps, buildServices, orderDeps, syncDeps, type BookingDeps, type Services } from '../../infra/container.ts';
+import { adminDeps, bookingDeps, buildServices, orderDeps, syncDeps, type BookingDeps, type Services } from '../../infra/container.ts';
+import { importWorld } from '../../domain/world/import-world.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -201,6 +202,25 @@ describe('The worked money example of docs/amendments.md', () => {
     expect(reply.amendment.warnings).toEqual(['Rates for the booked stay have risen by 420.00 INR since it was charged; that drift is absorbed, not passed on.']);
     expect(await reload(booking)).toMatchObject({ amount: 10_500_00, chargedTotal: 15_960_00, summary: { grandTotal: 16_380_00 } });
     expect(await adjustments(booking)).toEqual([expect.objectContaining({ amount: 5_460_00 })]);
+  });
+});
+
+describe('Amendment pricing: the order\'s bank offer', () => {
+  it('drops an offer the amended stay no longer qualifies for, with a warning, not an error', async () => {
+    // prepare: a 10 % offer from two nights, booked for two nights
+    const t = await tenant();
+    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { version: 1, catalogue: { offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }] } }, { allowPlaintextKeys: true });
+    const order = await createOrder(orderDeps(svc), t.principal, { request: { ...stay(world.instant, '2027-03-07', '2027-03-09'), bankOfferCode: 'TWONIGHTS' } });
+    const placed = await placeBooking(deps({ syncWaitMs: 5_000 }), t.principal, { orderId: order.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] });
+
+    // act: down to one night
+    const reply = await applyExtension(placed.booking, deps(), { checkOut: '2027-03-08' });
+
+    // assess: 2 × 5,000 less 10 % = 9,000 + 5 % = 9,450 booked; one night without the offer 5,250
+    expect(placed.booking.chargedTotal).toBe(9_450_00);
+    expect(reply.amendment.money).toEqual({ previousTotal: 9_450_00, amendmentDelta: -4_200_00, rateDriftAbsorbed: 0, newTotal: 5_250_00, delta: -4_200_00 });
+    expect(reply.amendment.warnings).toEqual([expect.stringMatching(/^Bank offer TWONIGHTS no longer applies \(.*\); the stay is priced without it\.$/)]);
+    expect(reply.amendment.after.summary.bankOffer).toBeNull();
   });
 });
 
