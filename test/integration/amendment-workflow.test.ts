@@ -207,14 +207,14 @@ describe('The worked money example of docs/amendments.md', () => {
 
 describe('Amendment pricing: the order\'s bank offer', () => {
   it('drops an offer the amended stay no longer qualifies for, with a warning, not an error', async () => {
-    // prepare: a 10 % offer from two nights, booked for two nights
+    // prepare: a 10 % offer from two nights, booked for two nights (before the nights whose rate the worked example raises)
     const t = await tenant();
     await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { version: 1, catalogue: { offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }] } }, { allowPlaintextKeys: true });
-    const order = await createOrder(orderDeps(svc), t.principal, { request: { ...stay(world.instant, '2027-03-07', '2027-03-09'), bankOfferCode: 'TWONIGHTS' } });
+    const order = await createOrder(orderDeps(svc), t.principal, { request: { ...stay(world.instant, '2027-03-06', '2027-03-08'), bankOfferCode: 'TWONIGHTS' } });
     const placed = await placeBooking(deps({ syncWaitMs: 5_000 }), t.principal, { orderId: order.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] });
 
     // act: down to one night
-    const reply = await applyExtension(placed.booking, deps(), { checkOut: '2027-03-08' });
+    const reply = await applyExtension(placed.booking, deps(), { checkOut: '2027-03-07' });
 
     // assess: 2 × 5,000 less 10 % = 9,000 + 5 % = 9,450 booked; one night without the offer 5,250
     expect(placed.booking.chargedTotal).toBe(9_450_00);
