@@ -1,6 +1,7 @@
 import { randomKey, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } from '../scripts/local-stack.ts';
 import { benchWorld } from './bench-world.ts';
 import { benchBookings, bookingBenchEnabled, bookingQueueEnv } from './booking-bench.ts';
+import { amendmentBenchEnabled, benchAmendments } from './amendment-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 
 /**
@@ -239,6 +240,9 @@ try {
 
   // POST /v1/bookings: the synchronous path beside its floor, and one group under contention (bench/booking-bench.ts).
   if (bookingBenchEnabled) await benchBookings(svc, RUNS);
+
+  // PATCH and POST amendments beside their floors (bench/amendment-bench.ts).
+  if (amendmentBenchEnabled) await benchAmendments(svc, RUNS);
 
   // Search over the demo world and a generated 5,000-listing world, in its own table (bench/search-bench.ts).
   const { benchSearch } = await import('./search-bench.ts');

@@ -14,7 +14,13 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'PRICE_MOVED'
   | 'SOLD_OUT'
-  | 'CREDIT_DENIED';
+  | 'CREDIT_DENIED'
+  | 'NOT_AMENDABLE'
+  | 'BOOKING_INVOICED'
+  | 'CHANNEL_REFUSED'
+  | 'CHANNEL_CANNOT_MODIFY'
+  | 'AMENDMENT_CONFLICT'
+  | 'AMENDMENT_FAILED';
 
 export class DomainError extends Error {
   override readonly name: string = 'DomainError';

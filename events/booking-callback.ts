@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BookingCallbackEventType, BookingCallbackOutcome } from '../domain/deliveries/booking-callback.ts';
+import { toRupees } from '../domain/money.ts';
 
 /**
  * The booking callback as it leaves the service (SPEC "Booking callbacks", Authentication
@@ -24,7 +25,15 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 export type BookingCallbackBody = Pick<
   BookingCallbackOutcome,
   'eventId' | 'eventType' | 'occurredAt' | 'status' | 'externalBookingId' | 'bookingId' | 'reasonCode' | 'reason'
-> & { readonly event: BookingCallbackEventType };
+> & {
+  readonly event: BookingCallbackEventType;
+  /** booking.amended only, rupees (PRODUCT.md "Webhooks"). */
+  readonly amendmentId?: string;
+  readonly checkIn?: string;
+  readonly checkOut?: string;
+  readonly previousTotal?: number;
+  readonly newTotal?: number;
+};
 
 /**
  * The body, with exactly these fields in a fixed order. It is built once per outcome and
@@ -42,6 +51,13 @@ export function bookingCallbackBody(o: BookingCallbackOutcome): string {
     bookingId: o.bookingId,
     reasonCode: o.reasonCode,
     reason: o.reason,
+    ...(o.amendment && {
+      amendmentId: o.amendment.amendmentId,
+      checkIn: o.amendment.checkIn,
+      checkOut: o.amendment.checkOut,
+      previousTotal: toRupees(o.amendment.previousTotal),
+      newTotal: toRupees(o.amendment.newTotal),
+    }),
   };
   return JSON.stringify(body);
 }

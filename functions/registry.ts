@@ -7,6 +7,7 @@ import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute }
 import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
+import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
@@ -53,4 +54,6 @@ export const ROUTES: readonly RouteSpec[] = [
   getStatementRoute,
   listBookingsRoute,
   getBookingRoute,
+  quoteAmendmentRoute,
+  applyAmendmentRoute,
 ];

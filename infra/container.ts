@@ -53,6 +53,9 @@ import { SimulatedPropertySystem } from './property-system/simulated-property-sy
 import { derivedId } from './crypto/derived-id.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
 import type { BookingReads } from '../domain/ports/booking-reads.ts';
+import type { AmendmentStore } from '../domain/ports/amendment-store.ts';
+import type { AmendDeps } from '../domain/bookings/amend-booking.ts';
+import { DynamoAmendmentStore } from './dynamo/dynamo-amendment-store.ts';
 import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
 
 /** The adapters wired once per process: the one composition root. */
@@ -80,6 +83,7 @@ export interface Services {
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
   readonly bookingReads: BookingReads;
+  readonly amendments: AmendmentStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -115,6 +119,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
     propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
+    amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
   };
 }
 
@@ -171,15 +176,15 @@ export function orderDeps(svc: Services): OrderDeps {
   return { catalogue: svc.catalogue, clock: svc.clock, orders: svc.orders, ids: svc.ids, orderValidityMinutes: svc.config.orderValidityMinutes };
 }
 
-/** What the booking endpoints, the workflow worker and the sweeper need, from the same adapters. */
-/** Booking, cancellation, the workflow worker and the sweeper share one set of dependencies. */
-export type BookingDeps = PlaceBookingDeps & CancelDeps;
+/** Booking, cancellation, amendments, the workflow worker and the sweeper share one set of dependencies. */
+export type BookingDeps = PlaceBookingDeps & CancelDeps & AmendDeps;
 
 export function bookingDeps(svc: Services): BookingDeps {
   return {
     ...orderDeps(svc),
     bookings: svc.bookings,
     bookingReads: svc.bookingReads,
+    amendments: svc.amendments,
     queue: svc.bookingQueue,
     propertySystem: svc.propertySystem,
     ledger: svc.ledger,

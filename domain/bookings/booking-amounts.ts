@@ -16,19 +16,20 @@ export interface BookingAmounts {
 const PAID_SO_FAR: Minor = 0;
 
 /**
- * What a booking row says about money. `total` is the amount authorized on credit.
+ * What a booking row says about money. `total` is the amount authorized on credit, and
+ * once confirmed what the group has been charged (the charge plus amendments' adjustments).
  * Outstanding is what the group still owes for this booking: the total less what was paid
  * for a CONFIRMED booking; for a CANCELLED one the refund given back comes off too.
  * PROCESSING and FAILED bookings owe nothing: no charge has been posted for them (an
  * authorization is a hold on credit, not a debt), and a FAILED one's hold was released.
  */
-export function bookingAmounts(b: Pick<Booking, 'status' | 'amount' | 'cancellation'>): BookingAmounts {
+export function bookingAmounts(b: Pick<Booking, 'status' | 'amount' | 'chargedTotal' | 'cancellation'>): BookingAmounts {
   const paid = PAID_SO_FAR;
   switch (b.status) {
     case 'CONFIRMED':
-      return { total: b.amount, paid, outstanding: b.amount - paid };
+      return { total: b.chargedTotal, paid, outstanding: b.chargedTotal - paid };
     case 'CANCELLED':
-      return { total: b.amount, paid, outstanding: b.amount - (b.cancellation?.refundAmount ?? 0) - paid };
+      return { total: b.chargedTotal, paid, outstanding: b.chargedTotal - (b.cancellation?.refundAmount ?? 0) - paid };
     case 'PROCESSING':
     case 'FAILED':
       return { total: b.amount, paid, outstanding: 0 };

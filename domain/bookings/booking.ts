@@ -1,5 +1,5 @@
 import type { Minor } from '../money.ts';
-import type { PricedItem, PricedSummary, SelectedProperty } from '../pricing/index.ts';
+import type { OrderRequest, PricedItem, PricedSummary, SelectedProperty } from '../pricing/index.ts';
 
 /**
  * Booking row statuses (PRODUCT.md "Bookings"). CREATED and ALREADY_EXISTS exist only as
@@ -81,8 +81,25 @@ export interface Booking {
   readonly currency: 'INR';
   readonly items: readonly PricedItem[];
   readonly summary: PricedSummary;
-  /** The grand total authorized (and, once landed, posted) on credit. */
+  /** The grand total authorized (and, once landed, posted) on credit: the original charge, never moved by amendments. */
   readonly amount: Minor;
+  /**
+   * What the group has been charged for the booking: the charge plus every applied
+   * amendment's ADJUSTMENT. Equals `amount` until an amendment applies (absent on old items).
+   */
+  readonly chargedTotal: Minor;
+  /**
+   * The priced request as booked or last amended (the booking's own copy: an order may be
+   * booked more than once, so amending one booking never edits the order). Absent on items
+   * written before amendments: the order's request then is the booking's.
+   */
+  readonly request?: OrderRequest;
+  /** Ids of ISSUED invoices holding lines of this booking; set by invoicing. A booking on one cannot be amended. */
+  readonly invoicedIn: readonly string[];
+  /** The latest applied amendment and its content hash: an identical resend answers it again. */
+  readonly lastAmendment: { readonly amendmentId: string; readonly contentHash: string } | null;
+  /** Set while an amendment has rewritten the rows and is not yet settled; a cancellation waits for it. */
+  readonly amendingId: string | null;
   readonly ledgerEntryId: string;
   readonly primaryGuest: Guest;
   readonly additionalGuests: readonly Guest[];

@@ -28,7 +28,8 @@ export interface CancellationQuote {
  * longer be cancelled here (the policy's last step is check-in day itself).
  */
 export function quoteCancellation(b: Booking, today: string): CancellationQuote {
-  const charged = b.amount;
+  // What the group was charged, amendments included: the policy's percentage is of that.
+  const charged = b.chargedTotal;
   const refusal = (reason: string): CancellationQuote => ({ cancellable: false, reason, refundPercentage: 0, refundAmount: 0, chargedAmount: charged, appliesUntil: null, label: null });
   if (b.status === 'CANCELLED') return refusal('The booking is already cancelled.');
   if (b.status !== 'CONFIRMED') return refusal(`A ${b.status} booking has nothing to cancel.`);
@@ -84,6 +85,7 @@ export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrinc
     const now = deps.clock.now();
     const quote = quoteCancellation(booking, indiaToday(now));
     if (!quote.cancellable) throw new BookingStateError('CONFLICT', quote.reason ?? 'The booking cannot be cancelled.');
+    if (booking.amendingId !== null) throw new BookingStateError('CONFLICT', 'An amendment of this booking is being applied; cancel again in a moment.');
 
     await deps.propertySystem.cancel(booking.bookingRef, now.toISOString());
     const at = now.toISOString();

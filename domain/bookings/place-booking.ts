@@ -118,6 +118,11 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     items: priced.items,
     summary: priced.summary,
     amount: priced.summary.grandTotal,
+    chargedTotal: priced.summary.grandTotal,
+    request: order.request,
+    invoicedIn: [],
+    lastAmendment: null,
+    amendingId: null,
     ledgerEntryId: entry.id,
     primaryGuest: cmd.primaryGuest,
     // Duplicates within one request collapse the same way a replay's would.

@@ -10,6 +10,8 @@ import { canonicalInstant } from '../reads/date-window.ts';
 import { decodeKeysetPair, encodeKeysetPair } from '../reads/keyset-position.ts';
 import { MAX_IDS } from '../reads/partner-reads.ts';
 import type { Booking, BookingStatus } from './booking.ts';
+import type { Amendment } from './amendment.ts';
+import type { AmendmentStore } from '../ports/amendment-store.ts';
 
 export interface BookingReadDeps {
   readonly bookingReads: BookingReads;
@@ -146,10 +148,11 @@ export async function getBooking(deps: Pick<BookingReadDeps, 'bookingReads'>, gr
  * attempt, so a partner can see exactly what was sent and when without asking us.
  */
 export async function getBookingDetail(
-  deps: Pick<BookingReadDeps, 'bookingReads'> & { readonly deliveries: Pick<DeliveryStore, 'listForBooking'> },
+  deps: Pick<BookingReadDeps, 'bookingReads'> & { readonly deliveries: Pick<DeliveryStore, 'listForBooking'>; readonly amendments: Pick<AmendmentStore, 'list'> },
   group: AgentGroupPrincipal,
   bookingId: string,
-): Promise<{ booking: Booking; callbacks: CallbackDelivery[] }> {
+): Promise<{ booking: Booking; callbacks: CallbackDelivery[]; amendments: Amendment[] }> {
   const booking = await getBooking(deps, group, bookingId);
-  return { booking, callbacks: await deps.deliveries.listForBooking(group.partnerId, booking.bookingRef) };
+  const [callbacks, amendments] = await Promise.all([deps.deliveries.listForBooking(group.partnerId, booking.bookingRef), deps.amendments.list(group.agentGroupId, booking.bookingRef)]);
+  return { booking, callbacks, amendments };
 }

@@ -1,8 +1,10 @@
+import type { Minor } from '../money.ts';
+
 /**
  * The booking outcomes pushed to a booking's callbackUrl (SPEC "Booking callbacks").
- * PROCESSING is never pushed; booking.amended belongs to amendments.
+ * PROCESSING is never pushed; booking.amended repeats once per applied amendment.
  */
-export const BOOKING_CALLBACK_EVENT_TYPES = ['booking.confirmed', 'booking.failed', 'booking.cancelled'] as const;
+export const BOOKING_CALLBACK_EVENT_TYPES = ['booking.confirmed', 'booking.failed', 'booking.cancelled', 'booking.amended'] as const;
 export type BookingCallbackEventType = (typeof BOOKING_CALLBACK_EVENT_TYPES)[number];
 
 /** One outcome to tell a partner about, as the booking workflow hands it to the delivery engine. */
@@ -26,6 +28,8 @@ export interface BookingCallbackOutcome {
   readonly bookingId: string | null;
   readonly reasonCode: 'BOOKING_NOT_COMPLETED' | null;
   readonly reason: string | null;
+  /** booking.amended only (PRODUCT.md "Webhooks"): the amendment and the stay and totals it left, in paise. */
+  readonly amendment?: { readonly amendmentId: string; readonly checkIn: string; readonly checkOut: string; readonly previousTotal: Minor; readonly newTotal: Minor };
 }
 
 /**

@@ -18,6 +18,7 @@ const STATUS_OF: Record<BookingCallbackEventType, BookingCallbackOutcome['status
   'booking.confirmed': 'CONFIRMED',
   'booking.failed': 'FAILED',
   'booking.cancelled': 'CANCELLED',
+  'booking.amended': 'CONFIRMED',
 };
 
 /**
@@ -37,6 +38,7 @@ function checkOutcome(o: BookingCallbackOutcome): void {
     STATUS_OF[o.eventType] !== o.status && `status ${o.status} does not match ${o.eventType}`,
     o.status === 'FAILED' && o.reasonCode !== 'BOOKING_NOT_COMPLETED' && 'a failure needs reasonCode BOOKING_NOT_COMPLETED',
     o.status !== 'FAILED' && o.reasonCode !== null && 'reasonCode is non-null only on failure',
+    (o.eventType === 'booking.amended') !== (o.amendment !== undefined) && 'the amendment fields go with booking.amended and only with it',
   ].filter((p): p is string => typeof p === 'string');
   if (problems.length > 0) throw new TypeError(`booking callback ${o.eventId}: ${problems.join('; ')}`);
 }

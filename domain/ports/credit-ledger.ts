@@ -1,4 +1,4 @@
-import type { CreditPosition, LedgerEntry, LedgerEntryStatus, LedgerEntryType } from '../ledger/ledger.ts';
+import type { CreditDecision, CreditPosition, LedgerEntry, LedgerEntryStatus, LedgerEntryType } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 
 /** What makes an authorization a replay: the caller's key, the request's content hash and the booking it created. */
@@ -94,6 +94,8 @@ export interface CreditLedger {
   queryEntries(agentGroupId: string, query: LedgerQuery): Promise<LedgerPage>;
   /** Live limit, exposure and available credit; undefined for an unknown group. */
   creditPosition(agentGroupId: string): Promise<CreditPosition | undefined>;
+  /** What the credit gate would decide now for `amount` paise more exposure; writes nothing. */
+  decide(agentGroupId: string, amount: Minor): Promise<CreditDecision>;
   /** Every entry of the group and the exposure counter, read consistently. Operator-sized, never on a request path. */
   audit(agentGroupId: string): Promise<LedgerAudit>;
 }

@@ -22,6 +22,29 @@ export type ReservationState =
   /** Not (yet) landed; `checkAgainAt` is the property system's hint of when to ask again, if it gives one. */
   | { readonly state: 'PENDING'; readonly checkAgainAt: string | null };
 
+/** A change to a landed reservation: the whole stay as it must now stand. */
+export interface ModificationRequest {
+  readonly bookingRef: string;
+  readonly listingId: string;
+  /**
+   * Idempotency key of this change: the same key twice is one change with one answer. An
+   * amendment uses its id; pushing the original stay back (compensation) uses another.
+   */
+  readonly key: string;
+  /** `amend` may be refused; `restore` puts back a stay the property system held before and is never refused. */
+  readonly kind: 'amend' | 'restore';
+  readonly checkIn: string;
+  readonly checkOut: string;
+  readonly selectedProperties: readonly SelectedProperty[];
+  /** Sandbox stages only: a behaviour forced by the partner's X-Test-Scenario. */
+  readonly scenario: string | null;
+}
+
+/** The property system's answer to a modification. */
+export type ModificationResult =
+  | { readonly accepted: true }
+  | { readonly accepted: false; readonly reasonCode: 'CHANNEL_REFUSED' | 'CHANNEL_CANNOT_MODIFY'; readonly reason: string };
+
 /**
  * The provider's property system. Every call is idempotent on the booking: reserving twice
  * is one reservation, asking after it is free, cancelling a cancelled one does nothing.
@@ -33,4 +56,8 @@ export interface PropertySystem {
   status(bookingRef: string): Promise<ReservationState>;
   /** Cancels a landed reservation. */
   cancel(bookingRef: string, at: string): Promise<void>;
+  /** Whether the listing's channel manager can modify a reservation at all (otherwise: cancel and rebook). */
+  canModify(listingId: string): Promise<boolean>;
+  /** Changes a landed reservation's stay, once per key. */
+  modify(request: ModificationRequest): Promise<ModificationResult>;
 }

@@ -2,6 +2,7 @@ import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 import type * as v from 'valibot';
 import { bookingAmounts } from '../../domain/bookings/booking-amounts.ts';
 import type { Booking, Guest } from '../../domain/bookings/booking.ts';
+import type { Amendment } from '../../domain/bookings/amendment.ts';
 import { toRupees } from '../../domain/money.ts';
 import type { BookingDetailSchema, BookingRowSchema } from '../contracts/booking-reads.ts';
 import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
@@ -46,7 +47,7 @@ const guestJson = (g: Guest): Guest => ({
  * GET /v1/bookings/{bookingId}: the row plus what was booked. Built field by field from the
  * record: the callback URL, the workflow's own state and the ledger ids stay inside.
  */
-export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[]): BookingDetailJson {
+export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[], amendments: readonly Amendment[]): BookingDetailJson {
   return {
     ...bookingRowJson(b),
     listingId: b.listingId,
@@ -58,7 +59,7 @@ export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelive
     specialRequests: b.specialRequests,
     // A booking is of one listing, so its one item's policy is the booking's.
     cancellationPolicy: (b.items[0]?.cancellationPolicy ?? []).map((s) => ({ cancelBy: s.cancelBy, refundPercentage: s.refundPercentage, label: s.label })),
-    amendments: [],
+    amendments: amendments.map(amendmentSummaryJson),
     failure: b.failure && { reasonCode: b.failure.reasonCode, reason: b.failure.reason, failedAt: b.failure.failedAt },
     cancellation: b.cancellation && {
       cancelledAt: b.cancellation.cancelledAt,
@@ -76,5 +77,23 @@ export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelive
       failureReason: d.failureReason,
       createdAt: d.createdAt,
     })),
+  };
+}
+
+/** One amendment in the booking detail: the stay and totals either side, and why it did not apply when it did not. */
+export function amendmentSummaryJson(a: Amendment): BookingDetailJson['amendments'][number] {
+  return {
+    amendmentId: a.amendmentId,
+    status: a.status,
+    before: { checkIn: a.before.checkIn, checkOut: a.before.checkOut, total: toRupees(a.money.previousTotal) },
+    after: { checkIn: a.after.checkIn, checkOut: a.after.checkOut, total: toRupees(a.money.newTotal) },
+    previousTotal: toRupees(a.money.previousTotal),
+    newTotal: toRupees(a.money.newTotal),
+    delta: toRupees(a.money.delta),
+    amendmentDelta: toRupees(a.money.amendmentDelta),
+    rateDriftAbsorbed: toRupees(a.money.rateDriftAbsorbed),
+    failure: a.failure && { reasonCode: a.failure.reasonCode, reason: a.failure.reason, failedAt: a.failure.failedAt },
+    createdAt: a.createdAt,
+    appliedAt: a.appliedAt,
   };
 }

@@ -4,6 +4,6 @@ import { endpoint } from '../http/endpoint.ts';
 import { bookingDetailJson } from './booking-json.ts';
 
 export const handler = endpoint(getBookingRoute, async ({ principal, params, services }) => {
-  const { booking, callbacks } = await getBookingDetail(services, principal, params.bookingId);
-  return { status: 200, body: bookingDetailJson(booking, callbacks) };
+  const { booking, callbacks, amendments } = await getBookingDetail(services, principal, params.bookingId);
+  return { status: 200, body: bookingDetailJson(booking, callbacks, amendments) };
 });

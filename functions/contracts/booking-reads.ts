@@ -87,6 +87,22 @@ const GuestSchema = v.object({
   position: v.optional(v.number()),
 });
 
+/** One amendment as the booking detail lists it. */
+const AmendmentSummarySchema = v.object({
+  amendmentId: v.string(),
+  status: v.picklist(['PENDING', 'APPLIED', 'REFUSED', 'COMPENSATING', 'COMPENSATED']),
+  before: v.object({ checkIn: v.string(), checkOut: v.string(), total: Money }),
+  after: v.object({ checkIn: v.string(), checkOut: v.string(), total: Money }),
+  previousTotal: Money,
+  newTotal: Money,
+  delta: Money,
+  amendmentDelta: Money,
+  rateDriftAbsorbed: Money,
+  failure: v.nullable(v.object({ reasonCode: v.string(), reason: v.string(), failedAt: DateTimeSchema })),
+  createdAt: DateTimeSchema,
+  appliedAt: v.nullable(DateTimeSchema),
+});
+
 export const BookingDetailSchema = v.object({
   ...rowFields,
   listingId: v.string(),
@@ -100,7 +116,10 @@ export const BookingDetailSchema = v.object({
     v.array(v.object({ cancelBy: v.string(), refundPercentage: v.number(), label: v.string() })),
     v.description('The policy booked (the item\'s): the refund a cancellation gets by date.'),
   ),
-  amendments: v.pipe(v.array(v.object({})), v.description('Amendments applied to the booking, oldest first. Always empty for now: amendments are not yet offered.')),
+  amendments: v.pipe(
+    v.array(AmendmentSummarySchema),
+    v.description('Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after.'),
+  ),
   failure: v.pipe(
     v.nullable(v.object({ reasonCode: v.picklist(['BOOKING_NOT_COMPLETED']), reason: v.string(), failedAt: DateTimeSchema })),
     v.description('Why the booking failed; null unless it did. A booking that lands late becomes CONFIRMED.'),

@@ -23,9 +23,9 @@ export const ORDER_LIMITS = {
 } as const;
 
 const Id = (what: string) => v.pipe(v.string(), v.minLength(1, `must be a non-empty ${what} id.`), v.maxLength(ORDER_LIMITS.id, `must be at most ${ORDER_LIMITS.id} characters.`));
-const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, 'must be a calendar date (yyyy-mm-dd).'));
-const count = (min: number, max: number) => v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
-const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
+export const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, 'must be a calendar date (yyyy-mm-dd).'));
+export const count = (min: number, max: number) => v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
+export const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
 
 export const SelectedPropertySchema = v.strictObject({
   propertyId: Id('property'),

@@ -1,3 +1,4 @@
+import { sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
 import { bookingDeps, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
@@ -5,10 +6,11 @@ import { logger } from '../../infra/logger.ts';
 /**
  * Scheduled every minute; also invocable by hand (offline's Lambda port:
  * POST /2015-03-31/functions/<service>-<stage>-sweepBookings/invocations).
- * Advances bookings whose workflow is overdue.
+ * Advances bookings whose workflow is overdue, and amendments left part-way.
  */
 export const handler = async () => {
-  const result = await sweepBookings(bookingDeps(services()));
-  logger.info('booking sweep', { ...result });
-  return result;
+  const deps = bookingDeps(services());
+  const [bookings, amendments] = await Promise.all([sweepBookings(deps), sweepAmendments(deps)]);
+  logger.info('booking sweep', { ...bookings, amendmentsLooked: amendments.looked, amendmentsFailed: amendments.failed });
+  return { ...bookings, amendments };
 };

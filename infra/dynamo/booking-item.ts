@@ -18,6 +18,15 @@ export function bookingItem(b: Booking): Record<string, unknown> {
 
 const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity']);
 
+/** Fields added after bookings were first stored, with what an older item means by their absence. */
+const defaults = (b: Record<string, unknown>) => ({
+  chargedTotal: b.amount,
+  invoicedIn: [],
+  lastAmendment: null,
+  amendingId: null,
+});
+
 export function bookingOf(item: Record<string, unknown>): Booking {
-  return Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k))) as unknown as Booking;
+  const stored = Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k)));
+  return { ...defaults(stored), ...stored } as unknown as Booking;
 }

@@ -1,15 +1,15 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { addDays, dayOfMonth, daysBetween, monthOf } from '../../domain/catalogue/calendar.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
 import { bookingItem, bookingOf } from './booking-item.ts';
-import { getAll } from './batch-get.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { GSI2 } from './table.ts';
+import { stayMoves } from '../../domain/bookings/amendment.ts';
+import { unitMoveItems } from './unit-moves.ts';
 
 /*
  * Access patterns of bookings (docs/data-model.md):
@@ -142,49 +142,14 @@ export class DynamoBookingStore implements BookingStore {
   }
 
   /**
-   * One update per property month: each night's units move by the booked quantity, on
-   * the condition that the night still holds the units read (a sync racing us makes the
-   * transaction retry on fresh figures). Taking never goes below zero: the property
-   * system confirmed the booking, so the units are gone whatever our copy said.
+   * The booked units leave (or return to) the daily inventory through the one unit writer.
+   * Taking never goes below zero: the property system confirmed the booking, so the units
+   * are gone whatever our copy said.
    */
   private async inventoryItems(b: Booking, direction: 'take' | 'return', at: string): Promise<TransactItems> {
-    const nights = Array.from({ length: daysBetween(b.checkIn, b.checkOut) }, (_, i) => addDays(b.checkIn, i));
-    const wanted = b.selectedProperties.flatMap((p) => [...new Set(nights.map(monthOf))].map((month) => ({ propertyId: p.propertyId, month, quantity: p.quantity })));
-    // Consistent, so the units read are the ones the conditions below will find.
-    const months = await getAll(this.db, this.table, wanted.map((w) => keys.propertyMonth(w.propertyId, w.month)), { consistent: true });
-    const monthsByKey = new Map(months.map((m) => [`${m.PK as string}\u0000${m.SK as string}`, m]));
-    const items: TransactItems = [];
-    for (const w of wanted) {
-      const key = keys.propertyMonth(w.propertyId, w.month);
-      const days = (monthsByKey.get(`${key.PK}\u0000${key.SK}`)?.days ?? {}) as Record<string, { quantity?: number }>;
-      const sets: string[] = [];
-      const conditions: string[] = [];
-      const names: Record<string, string> = {};
-      const values: Record<string, unknown> = { ':at': at };
-      for (const night of nights.filter((n) => monthOf(n) === w.month)) {
-        const dd = dayOfMonth(night);
-        const seen = days[dd]?.quantity;
-        if (seen === undefined) continue;
-        const units = direction === 'take' ? Math.max(0, seen - w.quantity) : seen + w.quantity;
-        names[`#d${dd}`] = dd;
-        values[`:q${dd}`] = units;
-        values[`:s${dd}`] = seen;
-        sets.push(`days.#d${dd}.quantity = :q${dd}`, `days.#d${dd}.updatedAt = :at`);
-        conditions.push(`days.#d${dd}.quantity = :s${dd}`);
-      }
-      if (sets.length === 0) continue;
-      items.push({
-        Update: {
-          TableName: this.table,
-          Key: keys.propertyMonth(w.propertyId, w.month),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      });
-    }
-    return items;
+    const moved = await unitMoveItems(this.db, this.table, stayMoves(b, direction === 'take' ? -1 : 1), at, 'clamp');
+    if (!moved.ok) throw new RangeError('a clamped unit move never oversells');
+    return moved.items;
   }
 
   private async getItem(key: { PK: string; SK: string }): Promise<Record<string, unknown> | undefined> {

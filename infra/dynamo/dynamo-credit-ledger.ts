@@ -7,7 +7,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { IdempotencyConflictError, CreditDeniedError, LedgerTransitionError } from '../../domain/ledger/credit-errors.ts';
-import { assertRecordable, creditPosition, decideCredit, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
+import { assertRecordable, creditPosition, decideCredit, type CreditDecision, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
@@ -93,6 +93,8 @@ interface ClaimRecord {
   readonly bookingRef: string;
 }
 
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6))));
 
 /** The gate's one transaction: entry, claim, exposure and a check of the terms decided on. */
@@ -115,25 +117,36 @@ export function authorizeTransaction(table: string, entry: LedgerEntry, claim: I
           ConditionExpression: CLAIM_IS_NEW,
         },
       },
-      {
-        Update: {
-          TableName: table,
-          Key: keys.creditCounter(entry.agentGroupId),
-          UpdateExpression: ADD_EXPOSURE,
-          ConditionExpression: WITHIN_LIMIT,
-          ExpressionAttributeValues: { ':headroom': terms.creditLimit - entry.amount, ':zero': 0, ':amount': entry.amount, ':at': at },
-        },
-      },
-      {
-        ConditionCheck: {
-          TableName: table,
-          Key: keys.agentGroup(entry.agentGroupId),
-          ConditionExpression: TERMS_UNCHANGED,
-          ExpressionAttributeValues: { ':limit': terms.creditLimit, ':false': false },
-        },
-      },
+      ...withinLimitItems(table, entry, terms, at),
     ],
   };
+}
+
+/**
+ * The gate's hold on the counter: exposure grows by the entry's amount only while it stays
+ * within the limit decided on, and only while the terms are the ones decided on. Shared by
+ * a booking's authorization and an amendment's increase, so both pass one gate.
+ */
+function withinLimitItems(table: string, entry: Pick<LedgerEntry, 'agentGroupId' | 'amount'>, terms: CreditTerms, at: string): TransactItems {
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.creditCounter(entry.agentGroupId),
+        UpdateExpression: ADD_EXPOSURE,
+        ConditionExpression: WITHIN_LIMIT,
+        ExpressionAttributeValues: { ':headroom': terms.creditLimit - entry.amount, ':zero': 0, ':amount': entry.amount, ':at': at },
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: table,
+        Key: keys.agentGroup(entry.agentGroupId),
+        ConditionExpression: TERMS_UNCHANGED,
+        ExpressionAttributeValues: { ':limit': terms.creditLimit, ':false': false },
+      },
+    },
+  ];
 }
 
 /** What a status move of an entry needs to know of it. */
@@ -207,8 +220,6 @@ export function latePostTransaction(table: string, entry: EntryRef, bookingId: s
 export function postingTransaction(table: string, entry: EntryRef, bookingId: string, at: string): TransactWriteCommandInput {
   return entry.status === 'RELEASED' ? latePostTransaction(table, entry, bookingId, at) : postTransaction(table, entry, bookingId, at);
 }
-
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /**
  * The writes of an entry recorded as POSTED outside the gate: the entry (new, so its id makes
@@ -372,6 +383,48 @@ export class DynamoCreditLedger implements CreditLedger {
         if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
         await backoff(attempt);
+      }
+    }
+  }
+
+  /** What the gate would decide now for `amount` more exposure; reads only (an amendment's check before anything is written). */
+  async decide(agentGroupId: string, amount: Minor): Promise<CreditDecision> {
+    const [group, counter] = await this.consistentGet([keys.agentGroup(agentGroupId), keys.creditCounter(agentGroupId)]);
+    if (!group) throw new NotFoundError('Agent group');
+    return decideCredit({ creditLimit: group.creditLimit as Minor, onHold: group.onHold === true }, exposureOf(counter), amount);
+  }
+
+  /**
+   * A POSTED entry with items of the caller's in one transaction. A positive amount passes
+   * the gate (read, decide, and the counter's within-limit and unchanged-terms conditions
+   * at commit); a negative one lowers exposure unchecked. A refusal is answered, not
+   * thrown; a failed condition among the caller's items ends the attempt with `moved` (the
+   * caller re-reads its records: the entry is written with them, so a rerun after success
+   * finds them moved too); contention and a counter that moved are retried here.
+   * Infra-only: the amendment store commits its rows with the adjustment.
+   */
+  async postWith(entry: LedgerEntry, alongside: TransactItems): Promise<{ readonly kind: 'posted' | 'moved' } | { readonly kind: 'refused'; readonly decision: Extract<CreditDecision, { approved: false }> }> {
+    assertRecordable(entry);
+    for (let attempt = 0; ; attempt++) {
+      let own: TransactItems;
+      if (entry.amount > 0) {
+        const [group, counter] = await this.consistentGet([keys.agentGroup(entry.agentGroupId), keys.creditCounter(entry.agentGroupId)]);
+        if (!group) throw new NotFoundError('Agent group');
+        const terms: CreditTerms = { creditLimit: group.creditLimit as Minor, onHold: group.onHold === true };
+        const decision = decideCredit(terms, exposureOf(counter), entry.amount);
+        if (!decision.approved) return { kind: 'refused', decision };
+        own = [{ Put: { TableName: this.table, Item: { ...entryItem(entry), postedAt: entry.occurredAt }, ConditionExpression: ENTRY_IS_NEW } }, ...withinLimitItems(this.table, entry, terms, entry.occurredAt)];
+      } else {
+        own = recordPostedItems(this.table, entry, entry.occurredAt);
+      }
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...alongside] }));
+        return { kind: 'posted' };
+      } catch (err) {
+        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (reasons.some((r, i) => (i === 0 || i >= own.length) && r.Code === 'ConditionalCheckFailed')) return { kind: 'moved' };
+        if (isTransactionContention(err)) await backoff(attempt);
       }
     }
   }

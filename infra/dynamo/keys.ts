@@ -114,4 +114,14 @@ export const keys = {
   openBookings: () => ({ GSI2PK: 'BOOKINGS#OPEN' }),
   /** The property-system simulator's reservation for one booking (sandbox stages). */
   simulatedReservation: (bookingRef: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: 'RESERVATION' }),
+  /** The simulator's stored answer to one modification of a reservation (its idempotency record). */
+  simulatedModification: (bookingRef: string, key: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: `MODIFICATION#${key}` }),
+  /** An amendment of a booking, under its group (the durable record of its steps). */
+  amendment: (agentGroupId: string, bookingRef: string, amendmentId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `AMENDMENT#${bookingRef}#${amendmentId}` }),
+  amendmentsOf: (agentGroupId: string, bookingRef: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: `AMENDMENT#${bookingRef}#` }),
+  /** Held by the one amendment of a booking in flight: a second one finds it and is told to re-quote. */
+  amendmentLock: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `AMENDING#${bookingRef}` }),
+  /** Sparse: amendments whose steps are not finished, for the sweeper. */
+  openAmendmentIndex: (nextCheckAt: string, agentGroupId: string, amendmentId: string) => ({ GSI2PK: 'AMENDMENTS#OPEN', GSI2SK: `${nextCheckAt}#${agentGroupId}#${amendmentId}` }),
+  openAmendments: () => ({ GSI2PK: 'AMENDMENTS#OPEN' }),
 } as const;

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SIMULATOR, type SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
-import type { PropertySystem, ReservationRequest, ReservationState } from '../../domain/ports/property-system.ts';
+import type { ModificationRequest, ModificationResult, PropertySystem, ReservationRequest, ReservationState } from '../../domain/ports/property-system.ts';
 import { isConditionFailure } from '../dynamo/client.ts';
 import { keys } from '../dynamo/keys.ts';
 
@@ -77,6 +77,48 @@ export class SimulatedPropertySystem implements PropertySystem {
         ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at },
       }),
     );
+  }
+
+  async canModify(listingId: string): Promise<boolean> {
+    return !(await this.behaviour(listingId)).cannotModify;
+  }
+
+  /**
+   * A change to a reservation, answered once per key: the answer is stored with the key
+   * (a conditional Put), so a rerun gets the first answer, and only an accepted change
+   * rewrites the reservation's stay. The world file's `cannotModify` and `refusesChanges`
+   * and the sandbox scenario `amendment-refused` refuse an amendment; a restore is never refused.
+   */
+  async modify(request: ModificationRequest): Promise<ModificationResult> {
+    const key = keys.simulatedModification(request.bookingRef, request.key);
+    const earlier = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    if (earlier.Item) return earlier.Item.result as ModificationResult;
+    const result = request.kind === 'restore' ? ({ accepted: true } as const) : this.answer(await this.behaviour(request.listingId), request.scenario);
+    try {
+      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...key, entity: 'SimulatedModification', result, at: this.clock.now().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' }));
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+      return stored.Item!.result as ModificationResult;
+    }
+    if (result.accepted) {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.simulatedReservation(request.bookingRef),
+          UpdateExpression: 'SET checkIn = :in, checkOut = :out, selectedProperties = :units, modifiedBy = :key',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':in': request.checkIn, ':out': request.checkOut, ':units': request.selectedProperties, ':key': request.key },
+        }),
+      );
+    }
+    return result;
+  }
+
+  private answer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: string | null): ModificationResult {
+    if (behaviour.cannotModify) return { accepted: false, reasonCode: 'CHANNEL_CANNOT_MODIFY', reason: "The listing's channel manager cannot modify a reservation; cancel and book again." };
+    if (behaviour.refusesChanges || scenario === 'amendment-refused') return { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: 'The channel manager refused the change to the reservation.' };
+    return { accepted: true };
   }
 
   /**

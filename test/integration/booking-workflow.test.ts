@@ -179,6 +179,8 @@ describe('crash injection: the success path', () => {
       },
       status: (ref) => real.status(ref),
       cancel: (ref, at) => real.cancel(ref, at),
+      canModify: (listingId) => real.canModify(listingId),
+      modify: (request) => real.modify(request),
     };
 
     // act
@@ -312,6 +314,8 @@ describe('two workers at once on the same crashed booking', () => {
       reserve: () => Promise.reject(new WorkerDied('worker died before the reserve')),
       status: (ref) => real.status(ref),
       cancel: (ref, at) => real.cancel(ref, at),
+      canModify: (listingId) => real.canModify(listingId),
+      modify: (request) => real.modify(request),
     };
     const { booking: crashed, outcome } = await book(t, world.instant, deps({ propertySystem: diesBeforeReserving }));
 

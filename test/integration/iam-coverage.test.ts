@@ -40,6 +40,8 @@ let booking: Booking;
 let principal: AgentGroupPrincipal;
 /** A landed booking (with its simulated reservation) for the cancel case. */
 let cancellable: Booking;
+/** A landed booking for the amendment cases: the quote, then the apply of the same extra night. */
+let amendable: Booking;
 beforeAll(async () => {
   Object.assign(process.env, stack().env);
   fx = await seedCatalogue();
@@ -50,6 +52,7 @@ beforeAll(async () => {
   orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
   booking = await seedNewBooking(group);
   cancellable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-07'))).booking;
+  amendable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-02'))).booking;
 }, 120_000);
 
 const orderBody = () => ({ listingId: fx.onlyA, checkIn: FIXTURE_FROM, checkOut: '2027-03-03', adults: 2 });
@@ -79,7 +82,13 @@ async function unplacedBooking(checkIn: string, clock?: PlaceBookingDeps['clock'
   const deps: PlaceBookingDeps = {
     ...base,
     ...(clock ? { clock } : {}),
-    propertySystem: { reserve: () => Promise.reject(new Error('worker died')), status: (r) => base.propertySystem.status(r), cancel: (r, at) => base.propertySystem.cancel(r, at) },
+    propertySystem: {
+      reserve: () => Promise.reject(new Error('worker died')),
+      status: (r) => base.propertySystem.status(r),
+      cancel: (r, at) => base.propertySystem.cancel(r, at),
+      canModify: (l) => base.propertySystem.canModify(l),
+      modify: (r) => base.propertySystem.modify(r),
+    },
   };
   await expect(placeBooking(deps, principal, cmd)).rejects.toThrow('worker died');
   const claim = await testServices().bookings.findClaim(principal.agentGroupId, cmd.externalBookingId);
@@ -121,6 +130,15 @@ const cases: Case[] = [
     'getCancellationQuote',
     () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}/cancellation-quote`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } }),
   ],
+  [
+    'quoteAmendment',
+    () => ({ ...httpEvent('PATCH', `/v1/bookings/${amendable.bookingId}`, { key: group.apiKey, body: JSON.stringify({ checkOut: '2027-03-04' }) }), pathParameters: { bookingId: amendable.bookingId! } }),
+  ],
+  [
+    'applyAmendment',
+    () => ({ ...httpEvent('POST', `/v1/bookings/${amendable.bookingId}/amendments`, { key: group.apiKey, body: JSON.stringify({ checkOut: '2027-03-04' }) }), pathParameters: { bookingId: amendable.bookingId! } }),
+  ],
+  ['getBooking', () => ({ ...httpEvent('GET', `/v1/bookings/${amendable.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: amendable.bookingId! } })],
   [
     'cancelBooking',
     () => ({ ...httpEvent('POST', `/v1/bookings/${cancellable.bookingId}/cancel`, { key: group.apiKey, body: JSON.stringify({ reason: 'IAM coverage' }) }), pathParameters: { bookingId: cancellable.bookingId! } }),

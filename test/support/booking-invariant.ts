@@ -49,6 +49,11 @@ function violations(bookings: readonly Booking[], entries: readonly LedgerEntry[
     const refundDue = b.status === 'CANCELLED' && (b.cancellation?.refundAmount ?? 0) > 0 ? 1 : 0;
     if (refunds.length !== refundDue) problems.push(`${b.externalBookingId}: ${refunds.length} REFUND entries, expected ${refundDue}`);
     if (refundDue && refunds[0]!.amount !== -b.cancellation!.refundAmount) problems.push(`${b.externalBookingId}: refund ${refunds[0]!.amount} for ${b.cancellation!.refundAmount}`);
+    // Amendments: every ADJUSTMENT is POSTED to the booking, and charge + adjustments is what the booking says was charged (once no amendment is half-way).
+    const adjustments = entries.filter((e) => e.type === 'ADJUSTMENT' && e.externalBookingId === b.externalBookingId);
+    for (const a of adjustments) if (a.status !== 'POSTED' || a.bookingId !== b.bookingId) problems.push(`${b.externalBookingId}: adjustment ${a.id} ${a.status} to ${a.bookingId}`);
+    const charged = charge.amount + adjustments.reduce((sum, a) => sum + a.amount, 0);
+    if (b.amendingId === null && charged !== b.chargedTotal) problems.push(`${b.externalBookingId}: charge + adjustments ${charged}, booking says ${b.chargedTotal}`);
   }
   return problems;
 }
@@ -56,8 +61,9 @@ function violations(bookings: readonly Booking[], entries: readonly LedgerEntry[
 /**
  * The ledger/booking invariant of a group (issue 5): every CONFIRMED booking has exactly
  * one POSTED charge, every FAILED one a RELEASED authorization, every PROCESSING one an
- * AUTHORIZED charge, a cancellation its refund, and the exposure counter equals the sum
- * of the counting entries. Reads are not one snapshot, so a workflow step landing between
+ * AUTHORIZED charge, a cancellation its refund, an amended booking's chargedTotal its
+ * charge plus its POSTED adjustments, and the exposure counter equals the sum of the
+ * counting entries, within the limit. Reads are not one snapshot, so a workflow step landing between
  * them is tolerated by reading again until two rounds agree.
  */
 export async function assertBookingInvariants(agentGroupId: string): Promise<void> {
@@ -69,6 +75,14 @@ export async function assertBookingInvariants(agentGroupId: string): Promise<voi
     if (recheck.exposureCounter !== audit.exposureCounter || recheck.entries.length !== audit.entries.length) continue;
     problems = violations(bookings, recheck.entries);
     if (recheck.exposureCounter !== exposureOf(recheck.entries)) problems.push(`exposure counter ${recheck.exposureCounter} ≠ sum of entries ${exposureOf(recheck.entries)}`);
+    // Within the limit, for a group whose every entry came from its bookings and amendments: a
+    // booking landing after it failed is posted past the limit on purpose (PRODUCT.md), and
+    // entries written straight to the ledger (operator corrections, ledger tests) are not our
+    // decisions; no booking or amendment decision may pass the limit otherwise.
+    const ours = new Set(bookings.map((b) => b.externalBookingId));
+    const decidedHere = bookings.every((b) => b.failure === null) && recheck.entries.every((e) => e.externalBookingId !== null && ours.has(e.externalBookingId));
+    const limit = (await testServices().ledger.creditPosition(agentGroupId))?.creditLimit;
+    if (decidedHere && limit !== undefined && recheck.exposureCounter > limit) problems.push(`exposure ${recheck.exposureCounter} above the limit ${limit}`);
     if (problems.length === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -17,15 +17,17 @@ export interface BookingWorld {
 
 /**
  * A channel with three listings whose property-system behaviour comes from the world
- * file, 100 units a night (so many bookings can share a night), the fixture's Flexible
+ * file (each replaceable, e.g. a listing whose channel manager refuses changes), 100 units a night (so many bookings can share a night), the fixture's Flexible
  * plan (full refund up to 7 days before check-in) and the GST slabs pricing needs.
  */
-export async function seedBookingWorld(): Promise<BookingWorld> {
+type Behaviour = { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number; refusesChanges?: boolean; cannotModify?: boolean };
+
+export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {}): Promise<BookingWorld> {
   const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));
-  const behaviour: Record<string, { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number }> = {
-    [ids.onlyA]: { mode: 'CONFIRM_IMMEDIATELY' },
-    [ids.both]: { mode: 'CONFIRM_AFTER', confirmAfterSeconds: 1_500 },
-    [ids.onlyB]: { mode: 'NEVER_CONFIRM' },
+  const behaviour: Record<string, Behaviour> = {
+    [ids.onlyA]: overrides.instant ?? { mode: 'CONFIRM_IMMEDIATELY' },
+    [ids.both]: overrides.slow ?? { mode: 'CONFIRM_AFTER', confirmAfterSeconds: 1_500 },
+    [ids.onlyB]: overrides.never ?? { mode: 'NEVER_CONFIRM' },
   };
   const catalogue = world.catalogue!;
   await importWorld(

@@ -14,13 +14,19 @@ describe('Function: bookingAmounts', () => {
     ['PROCESSING', null, 0],
     ['FAILED', null, 0],
   ] as const)('owes the right amount for a %s booking, in paise', (status, cancelled, outstanding) => {
-    const amounts = bookingAmounts({ status, amount: 10_000_50, cancellation: cancelled });
+    const amounts = bookingAmounts({ status, amount: 10_000_50, chargedTotal: 10_000_50, cancellation: cancelled });
 
     expect(amounts).toEqual({ total: 10_000_50, paid: 0, outstanding });
   });
 
+  it('totals an amended booking at what the group has been charged, charge plus adjustments', () => {
+    const amounts = bookingAmounts({ status: 'CONFIRMED', amount: 10_000_50, chargedTotal: 15_250_50, cancellation: null });
+
+    expect(amounts).toEqual({ total: 15_250_50, paid: 0, outstanding: 15_250_50 });
+  });
+
   it('owes nothing more on a booking cancelled with a full refund', () => {
-    const amounts = bookingAmounts({ status: 'CANCELLED', amount: 8_000_00, cancellation: { ...cancellation, refundPercentage: 100, refundAmount: 8_000_00 } });
+    const amounts = bookingAmounts({ status: 'CANCELLED', amount: 8_000_00, chargedTotal: 8_000_00, cancellation: { ...cancellation, refundPercentage: 100, refundAmount: 8_000_00 } });
 
     expect(amounts.outstanding).toBe(0);
   });
@@ -42,7 +48,7 @@ describe('Function: bookingDetailJson', () => {
       cancellation,
     });
 
-    const detail = bookingDetailJson(booking, []);
+    const detail = bookingDetailJson(booking, [], []);
 
     expect(detail.failure).toEqual({ reasonCode: 'BOOKING_NOT_COMPLETED', reason: 'late', failedAt: '2027-02-01T00:00:00.000Z' });
     expect(detail.cancellation).toEqual({ cancelledAt: cancellation.cancelledAt, reason: null, refundPercentage: 50, refundAmount: 5000.25 });

@@ -6,6 +6,7 @@ import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { priceOrder, searchPrice, type PricedOrder, type PriceOrderInput, type PricingContext } from '../../domain/pricing/index.ts';
+import { amendmentMoney, breakdownDelta, breakdownOf, type Breakdown } from '../../domain/bookings/amendment.ts';
 
 const LISTING = 'maharashtra-lonavala-misty-meadows';
 const TODAY = '2026-01-10';
@@ -343,6 +344,27 @@ describe('Function: priceOrder › properties over random orders', () => {
         expect(price.discountPercent).toBeLessThanOrEqual(100);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('Function: breakdownOf and amendmentMoney › properties over random pairs of orders', () => {
+  const identity = (b: Breakdown) => b.stay - b.discount + b.meals + b.vas + b.tax === b.total;
+
+  it('keeps stay − discount + meals + vas + tax = total on the current, the amended and the delta side', () => {
+    fc.assert(
+      fc.property(scenario, scenario, fc.integer({ min: 1, max: 10_000_000_00 }), (a, b, previousTotal) => {
+        const current = breakdownOf(priceOrder(a).summary);
+        const amended = breakdownOf(priceOrder(b).summary);
+        const delta = breakdownDelta(amended, current);
+        expect([identity(current), identity(amended), identity(delta)]).toEqual([true, true, true]);
+        const money = amendmentMoney(previousTotal, current, amended);
+        expect(money.amendmentDelta).toBe(delta.total);
+        expect(money.newTotal).toBe(previousTotal + delta.total);
+        expect(money.delta).toBe(money.newTotal - money.previousTotal);
+        expect(money.rateDriftAbsorbed).toBe(current.total - previousTotal);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,0 +1,195 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isSettledStatus, type Amendment } from '../../domain/bookings/amendment.ts';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
+import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
+import { bookingItem } from './booking-item.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
+import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI2 } from './table.ts';
+import { unitMoveItems } from './unit-moves.ts';
+
+/*
+ * Access patterns of amendments (docs/data-model.md):
+ * | pattern                          | key condition                                                  | index |
+ * |----------------------------------|----------------------------------------------------------------|-------|
+ * | amendment by id                  | PK = GROUP#<g>, SK = AMENDMENT#<bookingRef>#<amendmentId>      | table |
+ * | a booking's amendments           | PK = GROUP#<g>, begins_with(SK, AMENDMENT#<bookingRef>#)       | table |
+ * | the amendment in flight (lock)   | PK = GROUP#<g>, SK = AMENDING#<bookingRef>                     | table |
+ * | open amendment work, oldest due  | GSI2PK = AMENDMENTS#OPEN, GSI2SK < <due>~                      | GSI2  |
+ */
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity']);
+
+const amendmentItem = (a: Amendment): Record<string, unknown> => ({
+  ...keys.amendment(a.agentGroupId, a.bookingRef, a.amendmentId),
+  ...(a.nextCheckAt ? keys.openAmendmentIndex(a.nextCheckAt, a.agentGroupId, a.amendmentId) : {}),
+  entity: 'Amendment',
+  ...a,
+});
+
+const amendmentOf = (item: Record<string, unknown>): Amendment => Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k))) as unknown as Amendment;
+
+/** Attempts of a rows write whose units moved under it (a sync, another booking); each re-reads them. */
+const MAX_ATTEMPTS = 10;
+
+export class DynamoAmendmentStore implements AmendmentStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly ledger: DynamoCreditLedger,
+  ) {}
+
+  async begin(a: Amendment, bookingVersion: number): Promise<'created' | 'locked' | 'moved'> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: amendmentItem(a), ConditionExpression: 'attribute_not_exists(PK)' } },
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...keys.amendmentLock(a.agentGroupId, a.bookingRef), entity: 'AmendmentLock', amendmentId: a.amendmentId, contentHash: a.contentHash, createdAt: a.createdAt },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: this.table,
+                Key: keys.booking(a.agentGroupId, a.bookingRef),
+                ConditionExpression: '#version = :version',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':version': bookingVersion },
+              },
+            },
+          ],
+        }),
+      );
+      return 'created';
+    } catch (err) {
+      if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      return reasons[1]?.Code === 'ConditionalCheckFailed' ? 'locked' : 'moved';
+    }
+  }
+
+  async get(agentGroupId: string, bookingRef: string, amendmentId: string): Promise<Amendment | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.amendment(agentGroupId, bookingRef, amendmentId), ConsistentRead: true }));
+    return out.Item ? amendmentOf(out.Item) : undefined;
+  }
+
+  async lockOf(agentGroupId: string, bookingRef: string): Promise<AmendmentLock | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.amendmentLock(agentGroupId, bookingRef), ConsistentRead: true }));
+    return out.Item ? { amendmentId: out.Item.amendmentId as string, contentHash: out.Item.contentHash as string } : undefined;
+  }
+
+  async list(agentGroupId: string, bookingRef: string): Promise<Amendment[]> {
+    const prefix = keys.amendmentsOf(agentGroupId, bookingRef);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.SKPrefix },
+      ConsistentRead: true,
+    });
+    return items.map(amendmentOf).sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0));
+  }
+
+  async save(previous: Amendment, next: Amendment): Promise<boolean> {
+    const items = this.amendmentItems(previous, next);
+    try {
+      if (items.length === 1) await this.db.send(new PutCommand(items[0]!.Put!));
+      else await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err) || isTransactionContention(err)) return false;
+      throw err;
+    }
+  }
+
+  async rewrite(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, moves: readonly UnitMove[], refuseOverdraft: boolean): Promise<RowsOutcome> {
+    const own = [...this.amendmentItems(previous, next), this.bookingPut(booking, nextBooking)];
+    for (let attempt = 0; ; attempt++) {
+      const units = await unitMoveItems(this.db, this.table, moves, next.updatedAt, refuseOverdraft ? 'refuse' : 'clamp');
+      if (!units.ok) return 'oversold';
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...units.items] }));
+        return 'done';
+      } catch (err) {
+        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (reasons.slice(0, own.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'moved';
+        // A night's units moved under us: read them again.
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async adjust(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, entry: LedgerEntry | null): Promise<AdjustOutcome> {
+    const own = [...this.amendmentItems(previous, next), this.bookingPut(booking, nextBooking)];
+    if (entry) return this.ledger.postWith(entry, own).then((r) => (r.kind === 'refused' ? r : { kind: r.kind === 'posted' ? 'done' : 'moved' }));
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: own }));
+      return { kind: 'done' };
+    } catch (err) {
+      if (isConditionFailure(err) || isTransactionContention(err)) return { kind: 'moved' };
+      throw err;
+    }
+  }
+
+  async listDue(dueBefore: string, limit: number): Promise<Amendment[]> {
+    const open = keys.openAmendments();
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :due',
+        ExpressionAttributeValues: { ':pk': open.GSI2PK, ':due': `${dueBefore}~` },
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map(amendmentOf);
+  }
+
+  /** The amendment's conditional Put, and when it settles, the release of the booking's lock it holds. */
+  private amendmentItems(previous: Amendment, next: Amendment): TransactItems {
+    if (next.version !== previous.version + 1) throw new RangeError(`amendment ${previous.amendmentId}: version ${previous.version} can only become ${previous.version + 1}`);
+    const put = {
+      Put: {
+        TableName: this.table,
+        Item: amendmentItem(next),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      },
+    };
+    if (isSettledStatus(previous.status) || !isSettledStatus(next.status)) return [put];
+    return [
+      put,
+      {
+        Delete: {
+          TableName: this.table,
+          Key: keys.amendmentLock(next.agentGroupId, next.bookingRef),
+          ConditionExpression: 'amendmentId = :id',
+          ExpressionAttributeValues: { ':id': next.amendmentId },
+        },
+      },
+    ];
+  }
+
+  private bookingPut(previous: Booking, next: Booking) {
+    if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
+    return {
+      Put: {
+        TableName: this.table,
+        Item: bookingItem(next),
+        ConditionExpression: '#version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': previous.version },
+      },
+    };
+  }
+}
