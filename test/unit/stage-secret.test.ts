@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, DomainError } from '../../domain/errors.ts';
+import { runAdmin } from '../../bin/admin/run-admin.ts';
 import { translateSecretsError } from '../../bin/admin/stage-commands.ts';
 import { parseConfig } from '../../infra/config.ts';
 import {
@@ -94,5 +95,35 @@ describe('Secrets Manager refusals in the admin tool', () => {
     expect(missing.message).toContain('stage bootstrap --stage dev');
     const other = new Error('throttled');
     expect(translateSecretsError(other, 'dev')).toBe(other);
+  });
+});
+
+describe('stage commands refuse a wrong line before any AWS request', () => {
+  async function admin(argv: string[], env: Record<string, string> = {}) {
+    let out = '';
+    let err = '';
+    const code = await runAdmin(argv, { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) }, env, root: '/nonexistent', cwd: '/' });
+    return { code, out, err };
+  }
+
+  it('names --stage when it is not a cloud stage', async () => {
+    const res = await admin(['stage', 'bootstrap', '--stage', 'qa']);
+
+    expect(res.code).toBe(2);
+    expect(res.err).toContain('--stage must be one of dev, staging, prod');
+  });
+
+  it('refuses smoke keys for a stage other than the environment it would write to', async () => {
+    const res = await admin(['stage', 'smoke-keys', '--stage', 'prod'], { STAGE: 'dev', TABLE_NAME: 'partner-distribution-dev', CURSOR_KEY: A, SECRETS_KEY: B });
+
+    expect(res.code).toBe(2);
+    expect(res.err).toContain("--stage prod does not match the environment's STAGE=dev");
+  });
+
+  it('lists the stage commands in the help', async () => {
+    const res = await admin(['stage', '--help']);
+
+    expect(res.code).toBe(0);
+    for (const word of ['bootstrap', 'rotate-keys', 'finish-rotation', 'smoke-keys']) expect(res.out).toContain(`stage ${word}`);
   });
 });
