@@ -50,3 +50,14 @@ export const openApiRoute = defineRoute({
   tags: ['Meta'],
   responses: { 200: { description: 'The OpenAPI document.' }, ...PUBLIC_ERRORS },
 });
+
+export const docsRoute = defineRoute({
+  operationId: 'getDocs',
+  method: 'GET',
+  path: '/docs',
+  auth: 'none',
+  summary: 'This reference, rendered',
+  description: 'Public: needs no key and is not rate limited. One self-contained HTML page (Redoc with this document inline); it loads nothing from elsewhere.',
+  tags: ['Meta'],
+  responses: { 200: { description: 'The rendered reference.', mediaType: 'text/html' }, ...PUBLIC_ERRORS },
+});

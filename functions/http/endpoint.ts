@@ -7,7 +7,7 @@ import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { encodeForTransport } from './compression.ts';
-import { jsonResult } from './responses.ts';
+import { jsonResult, textResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
 import { parseInput } from './validate.ts';
@@ -54,7 +54,10 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       state: context.state,
       event,
     });
-    return encodeForTransport(jsonResult(context.state, reply.status, reply.body, reply.headers), event.headers?.['accept-encoding']);
+    const result = reply.contentType
+      ? textResult(context.state, reply.status, String(reply.body), reply.contentType, reply.headers)
+      : jsonResult(context.state, reply.status, reply.body, reply.headers);
+    return encodeForTransport(result, event.headers?.['accept-encoding']);
   });
   return Object.assign(handler, { route });
 }
