@@ -54,6 +54,8 @@ import { derivedId } from './crypto/derived-id.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
 import type { BookingReads } from '../domain/ports/booking-reads.ts';
 import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
+import { noMetrics, type Metrics } from '../domain/ports/metrics.ts';
+import { emfMetrics } from './metrics.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -80,6 +82,7 @@ export interface Services {
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
   readonly bookingReads: BookingReads;
+  readonly metrics: Metrics;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -115,6 +118,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
     propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
+    metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
   };
 }
 
@@ -140,6 +144,7 @@ export function deliveryDeps(svc: Services): DeliveryDeps {
     callbackTransport: svc.callbackTransport,
     callbackSecrets: svc.tenants,
     encodeCallback: bookingCallbackBody,
+    metrics: svc.metrics,
   };
 }
 
@@ -187,6 +192,7 @@ export function bookingDeps(svc: Services): BookingDeps {
     timings: { windowSeconds: svc.config.booking.windowSeconds, watchSeconds: svc.config.booking.watchSeconds },
     syncWaitMs: svc.config.booking.syncWaitMs,
     publishCallback: bookingCallbackPublisher(svc),
+    metrics: svc.metrics,
     derivedId,
     sha256: sha256Hex,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
