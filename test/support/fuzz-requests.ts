@@ -57,6 +57,11 @@ export interface ValuePools {
   /** Ids belonging to another tenant; a path holding one must never answer 2xx. */
   readonly foreignIds: readonly string[];
   readonly scenarios: readonly string[];
+  /**
+   * Whole bodies known to be valid for an operation (say, a booking of an unbooked order at
+   * its total): plausible requests send them as they are, hostile ones with one field broken.
+   */
+  readonly bodies: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>>;
 }
 
 /** Hostile values of every JSON type: wrong types, extremes, unicode, injection-looking text. */
@@ -243,13 +248,31 @@ function queryArb(params: readonly Parameter[], pools: ValuePools, mode: Mode): 
   });
 }
 
+/** The body with exactly one top-level field left out, replaced by something hostile, or joined by an undocumented one. */
+function breakOneField(body: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(body, fc.nat(), fc.constantFrom('drop', 'replace', 'add'), nasty(), fc.constantFrom(...EXTRA_KEYS)).map(([b, n, how, value, extraKey]) => {
+    const keys = Object.keys(b);
+    const out = { ...b };
+    const key = keys[n % Math.max(keys.length, 1)];
+    if (how === 'add' || key === undefined) Object.defineProperty(out, extraKey, { value, enumerable: true, configurable: true, writable: true });
+    else if (how === 'drop') delete out[key];
+    else out[key] = value;
+    return out;
+  });
+}
+
 function bodyArb(op: Operation, pools: ValuePools, mode: Mode): fc.Arbitrary<{ rawBody?: string; contentType?: string }> {
   const schema = op.requestBody?.content['application/json'].schema;
   if (!schema) return fc.constant({});
   const json = (v: unknown) => ({ rawBody: JSON.stringify(v), contentType: 'application/json' });
-  if (mode === 'plausible') return objectFor(schema, pools, 0, mode).map(json);
+  const known = pools.bodies[op.operationId];
+  const generated = objectFor(schema, pools, 0, 'plausible');
+  const plausible = known ? fc.oneof({ arbitrary: known, weight: 3 }, { arbitrary: generated, weight: 1 }) : generated;
+  if (mode === 'plausible') return plausible.map(json);
   return fc.oneof(
-    { arbitrary: objectFor(schema, pools, 0, mode).map(json), weight: 16 },
+    { arbitrary: objectFor(schema, pools, 0, mode).map(json), weight: 8 },
+    // Valid but for one field: the refusal must come from deep inside, and still name it.
+    { arbitrary: breakOneField(plausible).map(json), weight: 8 },
     { arbitrary: nasty().map(json), weight: 1 },
     { arbitrary: fc.constantFrom('{', '{"a":', '[', 'not json', '\u0000', '{"a":1}{"b":2}', '{"a":1e999}').map((raw) => ({ rawBody: raw, contentType: 'application/json' })), weight: 1 },
     { arbitrary: fc.constant({}), weight: 1 },
