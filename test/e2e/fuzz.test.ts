@@ -210,6 +210,8 @@ function problemsWith(req: FuzzRequest, res: CallResult): string[] {
   const headerText = [...res.headers.values()].join('\n');
   for (const s of secrets) if (res.text.includes(s) || headerText.includes(s)) problems.push(`a secret came back: ${s.slice(0, 6)}…`);
   if (req.foreign && res.status < 300) problems.push(`another tenant's resource answered ${res.status}`);
+  // Their booking, order and endpoint ids are minted by the service: no answer of ours may carry one (an error's path may echo it).
+  if (res.status < 300 && pools.foreignIds.some((id) => res.text.includes(id))) problems.push(`a 2xx body holds another tenant's id`);
   return problems;
 }
 
