@@ -8,7 +8,7 @@ import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
-import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
+import { apiPingRoute, docsRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
   deleteWebhookEndpointRoute,
@@ -27,6 +27,7 @@ export const ROUTES: readonly RouteSpec[] = [
   apiPingRoute,
   v1PingRoute,
   openApiRoute,
+  docsRoute,
   listListingsRoute,
   listInventoriesRoute,
   listRatesRoute,

@@ -60,6 +60,7 @@ export const EnvSchema = v.object({
   OUTBOUND_ALLOW_HTTP: v.optional(v.picklist(['true', 'false']), 'false'),
   TIME_SCALE: positiveNumber(1),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+  METRICS: v.optional(v.picklist(['emf', 'off'])),
   WEBHOOK_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   ORDER_VALIDITY_MINUTES: positiveInt(30),
   BOOKING_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
@@ -84,6 +85,8 @@ export interface Config {
   /** Divides every retry gap, workflow window and wait; 1 in production. */
   readonly timeScale: number;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** `emf`: counts go to stdout as CloudWatch embedded metrics (infra/metrics.ts); `off`: not counted. */
+  readonly metrics: 'emf' | 'off';
   /** The delivery queue (catalogue webhooks); absent for tools that never queue a delivery, which then fail on first use. */
   readonly webhookQueueUrl?: string;
   /** An order's courtesy window: validUntil = createdAt (or the last reprice) + this. */
@@ -145,6 +148,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     outbound: { allowHosts: e.OUTBOUND_ALLOW_HOSTS, allowHttp },
     timeScale: e.TIME_SCALE,
     logLevel: e.LOG_LEVEL,
+    // Sandbox stages have no CloudWatch to read the lines, which would only crowd the output.
+    metrics: e.METRICS ?? (isSandbox ? 'off' : 'emf'),
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
     orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },

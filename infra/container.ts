@@ -57,6 +57,8 @@ import type { AmendmentStore } from '../domain/ports/amendment-store.ts';
 import type { AmendDeps } from '../domain/bookings/amend-booking.ts';
 import { DynamoAmendmentStore } from './dynamo/dynamo-amendment-store.ts';
 import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
+import { noMetrics, type Metrics } from '../domain/ports/metrics.ts';
+import { emfMetrics } from './metrics.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -84,6 +86,7 @@ export interface Services {
   readonly propertySystem: PropertySystem;
   readonly bookingReads: BookingReads;
   readonly amendments: AmendmentStore;
+  readonly metrics: Metrics;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -120,6 +123,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
     amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
+    metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
   };
 }
 
@@ -145,6 +149,7 @@ export function deliveryDeps(svc: Services): DeliveryDeps {
     callbackTransport: svc.callbackTransport,
     callbackSecrets: svc.tenants,
     encodeCallback: bookingCallbackBody,
+    metrics: svc.metrics,
   };
 }
 
@@ -192,6 +197,7 @@ export function bookingDeps(svc: Services): BookingDeps {
     timings: { windowSeconds: svc.config.booking.windowSeconds, watchSeconds: svc.config.booking.watchSeconds },
     syncWaitMs: svc.config.booking.syncWaitMs,
     publishCallback: bookingCallbackPublisher(svc),
+    metrics: svc.metrics,
     derivedId,
     sha256: sha256Hex,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

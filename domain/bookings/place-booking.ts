@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.ts';
-import { IdempotencyConflictError } from '../ledger/credit-errors.ts';
+import { CreditDeniedError, IdempotencyConflictError } from '../ledger/credit-errors.ts';
 import { authorizedEntry } from '../ledger/ledger.ts';
 import { requestContentHash, type Sha256Hex } from '../ledger/request-hash.ts';
 import type { Minor } from '../money.ts';
@@ -142,7 +142,10 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     updatedAt: at,
     version: 1,
   };
-  const auth = await deps.bookings.open(booking, entry, { externalBookingId: cmd.externalBookingId, contentHash, bookingRef });
+  const auth = await deps.bookings.open(booking, entry, { externalBookingId: cmd.externalBookingId, contentHash, bookingRef }).catch((err: unknown) => {
+    if (err instanceof CreditDeniedError) deps.metrics.count('CreditRefused');
+    throw err;
+  });
   if (auth.replay) return replay(deps, g, auth.bookingRef, cmd);
 
   const settled = await waitForOutcome(deps, booking, now.getTime() + deps.syncWaitMs);

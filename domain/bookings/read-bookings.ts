@@ -58,7 +58,7 @@ export function matchesBookingFilter(b: Booking, f: BookingFilter): boolean {
 function checkInWindow(from: string | undefined, to: string | undefined): void {
   if (from === undefined || to === undefined) return;
   if (from > to) throw new ValidationError('checkInFrom', `checkInFrom (${from}) must not be after checkInTo (${to}).`);
-  if (daysBetween(from, to) + 1 > MAX_WINDOW_DATES) throw new ValidationError('checkInTo', `The check-in window from ${from} to ${to} covers more than ${MAX_WINDOW_DATES} dates.`);
+  if (daysBetween(from, to) + 1 > MAX_WINDOW_DATES) throw new ValidationError('checkInTo', `checkInTo: the check-in window from ${from} to ${to} covers more than ${MAX_WINDOW_DATES} dates.`);
 }
 
 const sortedList = (ids: readonly string[] | undefined): string | null => (ids ? [...new Set(ids)].sort(byCodeUnits).join(',') : null);

@@ -21,6 +21,8 @@ export async function sweepBookings(deps: WorkflowDeps, opts: { limit?: number; 
   const now = deps.clock.now().getTime();
   const dueBefore = new Date(now - (opts.graceSeconds ?? BOOKING_SWEEP_GRACE_SECONDS) * 1000).toISOString();
   const due = await deps.bookings.listDue(dueBefore, opts.limit ?? BOOKING_SWEEP_BATCH);
+  // Counted even when zero, so the alarm on it sees a steady series rather than gaps.
+  deps.metrics.count('OverdueBookings', due.length);
   const settled = await Promise.allSettled(due.map((b) => advanceBooking(deps, b.agentGroupId, b.bookingRef)));
   return { looked: due.length, failed: settled.filter((s) => s.status === 'rejected').length };
 }

@@ -2,6 +2,7 @@ import type { BookingCallbackEventType, BookingCallbackOutcome } from '../delive
 import { delaySecondsUntil } from '../deliveries/schedule.ts';
 import type { BookingEffect, BookingQueue, BookingStore } from '../ports/booking-store.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { MetricName, Metrics } from '../ports/metrics.ts';
 import type { PropertySystem, ReservationState } from '../ports/property-system.ts';
 import type { Booking } from './booking.ts';
 
@@ -21,6 +22,8 @@ export interface WorkflowDeps {
   readonly publishCallback: (outcome: BookingCallbackOutcome) => Promise<unknown>;
   /** A UUID fixed by `name`: the same outcome of the same booking always gets the same event id. */
   readonly derivedId: (name: string) => string;
+  /** Confirmations and failures are counted here, once each, when their write wins. */
+  readonly metrics: Metrics;
   /**
    * Test seam for crash injection: called after each step is durable, with the step's
    * name; a throw there is a worker dying between that step and the next.
@@ -217,9 +220,14 @@ export async function handleBookingCheck(deps: WorkflowDeps, check: { agentGroup
   return 'advanced';
 }
 
+/** The steps that settle an outcome, and what each counts. */
+const OUTCOME_METRICS: Partial<Record<WorkflowStep, MetricName>> = { landed: 'BookingConfirmed', failed: 'BookingFailed' };
+
 /** Writes a decision; on a lost race, the booking as the winner left it. */
 async function commit(deps: WorkflowDeps, current: Booking, decision: WriteDecision): Promise<Booking | undefined> {
   if (await deps.bookings.update(current, decision.next, decision.effect)) {
+    const counted = OUTCOME_METRICS[decision.step];
+    if (counted) deps.metrics.count(counted);
     await deps.afterStep?.(decision.step);
     return decision.next;
   }

@@ -8,8 +8,14 @@ import { attemptDueAt, CALLBACK_MAX_ATTEMPTS, CALLBACK_SCHEDULE_SECONDS, CATALOG
 
 export type AttemptDeps = Pick<
   DeliveryDeps,
-  'deliveries' | 'webhooks' | 'queue' | 'transport' | 'callbackTransport' | 'callbackSecrets' | 'clock' | 'ids' | 'random' | 'timeScale'
+  'deliveries' | 'webhooks' | 'queue' | 'transport' | 'callbackTransport' | 'callbackSecrets' | 'clock' | 'ids' | 'random' | 'timeScale' | 'metrics'
 >;
+
+/** The counts one kind of delivery feeds (domain/ports/metrics.ts). */
+export const DELIVERY_METRICS = {
+  webhook: { attempt: 'WebhookAttempt', failed: 'WebhookPermanentFailure' },
+  callback: { attempt: 'CallbackAttempt', failed: 'CallbackPermanentFailure' },
+} as const;
 
 /**
  * How long a callback receiver has to answer. Callbacks have no endpoint record to carry
@@ -159,7 +165,7 @@ export async function attemptDelivery(deps: AttemptDeps, command: DeliveryComman
 
   const planned = await planFor(deps, delivery, command.attempt);
   if ('abandon' in planned) {
-    await deps.deliveries.abandon(delivery, planned.abandon, arrivedAt.toISOString());
+    if (await deps.deliveries.abandon(delivery, planned.abandon, arrivedAt.toISOString())) deps.metrics.count(DELIVERY_METRICS[delivery.kind].failed);
     return { action: 'abandoned', reason: planned.abandon };
   }
   const { plan } = planned;
@@ -181,6 +187,8 @@ export async function attemptDelivery(deps: AttemptDeps, command: DeliveryComman
     // The claim lapsed during a very slow send and another worker took over; it records its own attempt.
     return { action: 'skipped', reason: 'claimed' };
   }
+  deps.metrics.count(DELIVERY_METRICS[delivery.kind].attempt);
+  if (verdict.status === 'FAILED') deps.metrics.count(DELIVERY_METRICS[delivery.kind].failed);
   if (verdict.status === 'PENDING') {
     // A failure here leaves the delivery PENDING and overdue, which is exactly what the sweeper looks for.
     await deps.queue.send([{ command: { ...command, attempt: command.attempt + 1 }, delaySeconds: delaySecondsUntil(new Date(verdict.nextAttemptAt), finishedAt) }]);

@@ -4,6 +4,7 @@ import type { CursorCodec } from '../ports/cursor-codec.ts';
 import type { DeliveryQueue } from '../ports/delivery-queue.ts';
 import type { DeliveryStore } from '../ports/delivery-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
+import type { Metrics } from '../ports/metrics.ts';
 import type { WebhookStore } from '../ports/webhook-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { CallbackTransport, WebhookTransport } from '../ports/webhook-transport.ts';
@@ -32,4 +33,6 @@ export interface DeliveryDeps {
   readonly callbackSecrets: Pick<TenantDirectory, 'getCallbackSecret'>;
   /** The wire form of a booking callback (events/booking-callback.ts), fixed once per delivery. */
   readonly encodeCallback: (outcome: BookingCallbackOutcome) => string;
+  /** Attempts, permanent failures and overdue deliveries are counted here. */
+  readonly metrics: Metrics;
 }

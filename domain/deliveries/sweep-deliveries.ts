@@ -1,6 +1,7 @@
+import { DELIVERY_METRICS } from './attempt-delivery.ts';
 import type { DeliveryDeps } from './deps.ts';
 
-export type SweepDeps = Pick<DeliveryDeps, 'deliveries' | 'queue' | 'clock'>;
+export type SweepDeps = Pick<DeliveryDeps, 'deliveries' | 'queue' | 'clock' | 'metrics'>;
 
 /**
  * How far past its due time a PENDING delivery must be before the sweeper believes its
@@ -33,12 +34,17 @@ export async function sweepDeliveries(deps: SweepDeps, opts: { limit?: number } 
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - SWEEP_GRACE_SECONDS * 1000).toISOString();
   const overdue = await deps.deliveries.listOverdue(cutoff, opts.limit ?? SWEEP_BATCH);
+  // Counted even when zero, so the alarm on it sees a steady series rather than gaps.
+  deps.metrics.count('OverdueDeliveries', overdue.length);
   let requeued = 0;
   let abandoned = 0;
   const commands = [];
   for (const d of overdue) {
     if (d.requeues >= MAX_REQUEUES) {
-      if (await deps.deliveries.abandon(d, `Re-queued ${MAX_REQUEUES} times without an attempt being recorded; given up.`, now.toISOString())) abandoned += 1;
+      if (await deps.deliveries.abandon(d, `Re-queued ${MAX_REQUEUES} times without an attempt being recorded; given up.`, now.toISOString())) {
+        abandoned += 1;
+        deps.metrics.count(DELIVERY_METRICS[d.kind].failed);
+      }
       continue;
     }
     if (!(await deps.deliveries.markRequeued(d, now.toISOString()))) continue;

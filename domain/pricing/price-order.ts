@@ -170,7 +170,7 @@ function checkStay(request: OrderRequest, context: PricingContext): Stay {
   if (checkIn < context.today) throw new ValidationError('checkIn', `checkIn ${checkIn} is in the past; the earliest is ${context.today}.`);
   const nights = daysBetween(checkIn, checkOut);
   if (nights < 1) throw new ValidationError('checkOut', 'checkOut must be after checkIn.');
-  if (nights > MAX_STAY_NIGHTS) throw new ValidationError('checkOut', `A stay is at most ${MAX_STAY_NIGHTS} nights; this one is ${nights}.`);
+  if (nights > MAX_STAY_NIGHTS) throw new ValidationError('checkOut', `checkOut: a stay is at most ${MAX_STAY_NIGHTS} nights; this one is ${nights}.`);
   const adults = request.adults ?? 1;
   if (!Number.isInteger(adults) || adults < 1) throw new ValidationError('adults', 'adults must be a whole number, at least 1.');
   const children = request.children ?? 0;

@@ -218,7 +218,7 @@ function* daysInWindow(months: readonly PropertyMonth[], window: { from: string;
 }
 
 function assertRowBudget(rows: number): void {
-  if (rows > MAX_ROWS) throw new ValidationError('to', `The request would return ${rows} rows (more than ${MAX_ROWS}); narrow the window or the id filters.`);
+  if (rows > MAX_ROWS) throw new ValidationError('to', `to: the request would return ${rows} rows (more than ${MAX_ROWS}); narrow the window or the id filters.`);
 }
 
 export interface InventoryRow {

@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+
+/** The public pages take no parameters; any query parameter is refused by name. */
+const PUBLIC_ERRORS = { 400: { description: 'A query parameter was given; these pages take none. `param` names it.', schema: ErrorBodySchema } } as const;
 
 export const ApiPingSchema = v.object({
   partnerId: v.string(),
@@ -45,5 +48,16 @@ export const openApiRoute = defineRoute({
   summary: 'This OpenAPI 3.1 document',
   description: 'Public: needs no key and is not rate limited.',
   tags: ['Meta'],
-  responses: { 200: { description: 'The OpenAPI document.' } },
+  responses: { 200: { description: 'The OpenAPI document.' }, ...PUBLIC_ERRORS },
+});
+
+export const docsRoute = defineRoute({
+  operationId: 'getDocs',
+  method: 'GET',
+  path: '/docs',
+  auth: 'none',
+  summary: 'This reference, rendered',
+  description: 'Public: needs no key and is not rate limited. One self-contained HTML page (Redoc with this document inline); it loads nothing from elsewhere.',
+  tags: ['Meta'],
+  responses: { 200: { description: 'The rendered reference.', mediaType: 'text/html' }, ...PUBLIC_ERRORS },
 });

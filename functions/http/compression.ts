@@ -35,4 +35,4 @@ export function encodeForTransport(result: HttpResult, acceptEncoding: string | 
 }
 
 const tooLarge = (size: number) =>
-  new ValidationError('to', `The response would be ${Math.round(size / 1_000_000)} MB; send Accept-Encoding: gzip, or narrow the date window or id filters.`);
+  new ValidationError('to', `to: the response would be ${Math.round(size / 1_000_000)} MB; send Accept-Encoding: gzip, or narrow the date window or id filters.`);

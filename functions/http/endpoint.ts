@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { Principal } from '../../domain/principal.ts';
 import { services, type Services } from '../../infra/container.ts';
 import { basicAuth } from './middleware/basic-auth.ts';
@@ -7,10 +7,12 @@ import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { encodeForTransport } from './compression.ts';
-import { jsonResult } from './responses.ts';
+import { jsonResult, textResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
 import { parseInput } from './validate.ts';
+
+const NO_QUERY = v.strictObject({});
 
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 
@@ -39,11 +41,12 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
   if (route.auth !== 'none') stack.use(basicAuth(route.auth));
   if (route.body) stack.use(jsonBody({ optional: route.bodyOptional ?? false }));
   const handler = stack.handler(async (event, context) => {
-    const query = route.query ? parseInput(route.query, event.queryStringParameters ?? {}, 'query') : undefined;
+    // A route without query parameters refuses one, as routes with them refuse an unknown one.
+    const query = parseInput(route.query ?? NO_QUERY, event.queryStringParameters ?? {}, 'query');
     const params = route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined;
     const body = route.body ? parseInput(route.body, event.body, 'body') : undefined;
     const reply = await handle({
-      query: query as Out<Q>,
+      query: (route.query ? query : undefined) as Out<Q>,
       params: params as Out<P>,
       body: body as Out<B>,
       principal: context.state.principal as PrincipalFor<A>,
@@ -51,7 +54,10 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       state: context.state,
       event,
     });
-    return encodeForTransport(jsonResult(context.state, reply.status, reply.body, reply.headers), event.headers?.['accept-encoding']);
+    const result = reply.contentType
+      ? textResult(context.state, reply.status, String(reply.body), reply.contentType, reply.headers)
+      : jsonResult(context.state, reply.status, reply.body, reply.headers);
+    return encodeForTransport(result, event.headers?.['accept-encoding']);
   });
   return Object.assign(handler, { route });
 }

@@ -24,6 +24,11 @@ export function jsonResult(state: RequestState, status: number, body: unknown, e
   };
 }
 
+/** A body that is not JSON, sent as the handler wrote it. */
+export function textResult(state: RequestState, status: number, body: string, contentType: string, extra: Readonly<Record<string, string>> = {}): HttpResult {
+  return { statusCode: status, headers: { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra }, body };
+}
+
 /** The one error body: status, error, message, path, timestamp, code, plus the refusal's own fields. */
 export function errorBody(state: RequestState, status: number, code: string, message: string, details: Readonly<Record<string, unknown>> = {}) {
   return {

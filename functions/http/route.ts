@@ -9,6 +9,8 @@ export type AnySchema = v.GenericSchema<any, any>;
 export interface ResponseSpec {
   readonly description: string;
   readonly schema?: AnySchema;
+  /** For a body that is not JSON (the rendered reference): its media type, documented as a string. */
+  readonly mediaType?: string;
 }
 
 /**

@@ -19,6 +19,9 @@ export type HttpContext = Context & { state: RequestState };
 /** What a handler returns: a status and a JSON-serialisable body, never a raw Lambda result. */
 export interface Reply {
   readonly status: number;
+  /** JSON-serialisable; text sent as it is when contentType is given. */
   readonly body: unknown;
+  /** Only for a body that is not JSON (the rendered reference). */
+  readonly contentType?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }

@@ -2,11 +2,23 @@ import * as v from 'valibot';
 import { ValidationError } from '../../domain/errors.ts';
 import type { AnySchema } from './route.ts';
 
-/** `selectedProperties.0.quantity` → `selectedProperties[0].quantity`: how a partner reads a body path. */
+/** A key a partner can read after a dot; anything else (empty, spaces, brackets) is quoted. */
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
+
+/**
+ * `selectedProperties.0.quantity` → `selectedProperties[0].quantity`: how a partner reads a
+ * body path. A key that would vanish or mislead after a dot (`""`, `a b`) is written
+ * `body[""]`, so the parameter is always named.
+ */
 function paramName(issue: v.BaseIssue<unknown>, fallback: string): string {
   const keys = issue.path?.map((p) => p.key) ?? [];
   if (keys.length === 0) return fallback;
-  return keys.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
+  return keys.reduce<string>((acc, k) => {
+    if (typeof k === 'number') return `${acc}[${k}]`;
+    const key = String(k);
+    if (!PLAIN_KEY.test(key)) return `${acc || fallback}[${JSON.stringify(key)}]`;
+    return acc ? `${acc}.${key}` : key;
+  }, '');
 }
 
 /**

@@ -1,4 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/bookings/booking.ts';
+import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
+import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
+import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, RouteSpec } from '../http/route.ts';
 
 type Json = Record<string, unknown>;
@@ -38,11 +42,12 @@ function operation(route: RouteSpec): Json {
     // A 401 never reached a bucket, so it carries no rate headers: only the request id.
     const rated = authed && status !== '401';
     const headers = rated ? { ...RATE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}) } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] };
-    responses[status] = {
-      description: spec.description,
-      headers,
-      ...(spec.schema ? { content: { 'application/json': { schema: schemaOf(spec.schema) } } } : {}),
-    };
+    const content = spec.schema
+      ? { 'application/json': { schema: schemaOf(spec.schema) } }
+      : spec.mediaType
+        ? { [spec.mediaType]: { schema: { type: 'string' } } }
+        : undefined;
+    responses[status] = { description: spec.description, headers, ...(content ? { content } : {}) };
   }
   return {
     operationId: route.operationId,
@@ -58,6 +63,106 @@ function operation(route: RouteSpec): Json {
   };
 }
 
+/** What each sandbox value does, per route family (docs/sandbox.md); the types make a new value fail to compile until it is described. */
+const ORDER_SCENARIO_EFFECTS: Record<SandboxScenario, string> = {
+  'price-moved': 'Priced as though the channel\'s rates had moved by 1 % since the last quote; the stored order keeps that price, so a later read or booking meets the move.',
+  'sold-out': 'Priced normally, then every item is marked `soldOut: true`.',
+};
+const BOOKING_SCENARIO_EFFECTS: Record<'price-moved' | BookingScenario, string> = {
+  'price-moved': 'The order is re-priced with the move, so the accepted total no longer matches: `409 PRICE_MOVED` with `expectedTotal` and `breakup`. Nothing is written.',
+  'booking-processing': 'The booking lands a little after the synchronous wait: `202 PROCESSING`, then CONFIRMED and `booking.confirmed`.',
+  'booking-failed': 'The booking never lands: FAILED when the window closes, the authorization released, `booking.failed` with `BOOKING_NOT_COMPLETED`.',
+  'booking-late': 'The booking lands half a window after it failed: `booking.failed`, then `booking.confirmed`, and the charge is posted again.',
+};
+
+const scenarioRows = (effects: Record<string, string>, values: readonly string[]) => values.map((value) => `| \`${value}\` | ${effects[value]} |`);
+
+/** The overview a partner reads first: one section each for keys, limits, errors, paging, sandbox and pushes. */
+function overview(): string {
+  const codes = Object.entries(STATUS_OF)
+    .sort(([a, x], [b, y]) => x - y || a.localeCompare(b))
+    .map(([code, status]) => `| ${status} ${reasonPhrase(status)} | \`${code}\` |`);
+  return [
+    'Catalogue, availability, pricing, booking on credit, ledger and GST invoices for partners.',
+    '',
+    '# Authentication',
+    '',
+    'HTTP Basic with the API key as username and an empty password: `Authorization: Basic base64(<key>:)`.',
+    '`/api` keys belong to partners (catalogue reads, webhooks, change feed); `/v1` keys to agent groups (distribution, orders, bookings, ledger).',
+    'A missing, malformed, revoked or unknown key, or a key used on the other surface, is `401 UNAUTHORIZED`. Keys are stored hashed and never returned.',
+    'This reference and `/openapi.json` are public.',
+    '',
+    '# Rate limits',
+    '',
+    'A token bucket per key: 600 requests per minute with a burst of 100 unless the key has its own figures. Every authenticated answer except a 401 carries:',
+    '',
+    '| header | meaning |',
+    '|---|---|',
+    '| `X-RateLimit-Limit` | requests per minute this key may make |',
+    '| `X-RateLimit-Remaining` | whole tokens left now, at most the burst |',
+    '| `X-RateLimit-Reset` | Unix seconds when the bucket is full again |',
+    '| `Retry-After` | on a `429 RATE_LIMITED` only: seconds until a token is available |',
+    '',
+    'Every answer carries `X-Request-Id`; quote it when contacting us.',
+    '',
+    '# Errors',
+    '',
+    'Every non-2xx answer has one JSON shape: `status` (the HTTP status), `error` (its reason phrase), `message` (for a human), `path`, `timestamp` and a stable `code`.',
+    'A 400 adds `param`, naming the offending parameter as you wrote it (`selectedProperties[0].quantity`), and the message names it too; nothing is clamped silently.',
+    'Some refusals add their own fields (`402 CREDIT_DENIED`: the shortfall; `409 PRICE_MOVED`: `expectedTotal` and `breakup`).',
+    'Another tenant\'s resource is a 404 exactly like a missing one.',
+    '',
+    '```json',
+    '{"status":400,"error":"Bad Request","message":"size: size must be at most 100.","path":"/v1/bookings","timestamp":"2027-03-01T10:00:00.000Z","code":"VALIDATION_FAILED","param":"size"}',
+    '```',
+    '',
+    '| status | code |',
+    '|---|---|',
+    ...codes,
+    '| 500 Internal Server Error | `INTERNAL_ERROR` (nothing about the cause; quote `X-Request-Id`) |',
+    '',
+    '# Paging',
+    '',
+    'Lists return `data` and `nextCursor`; pass the cursor back unchanged with the same filters. A cursor is sealed: altered, truncated or from another query it is a 400 naming `cursor`. `size` above its maximum is a 400, never clamped.',
+    '',
+    '# Sandbox scenarios',
+    '',
+    'On sandbox stages the request header `X-Test-Scenario` forces answers that are rare in production; production ignores the header entirely. An unknown value is a 400 naming `X-Test-Scenario`.',
+    '',
+    '`POST /v1/orders/preview`, `POST /v1/orders`, `POST /v1/orders/{orderId}/reprice`:',
+    '',
+    '| value | effect |',
+    '|---|---|',
+    ...scenarioRows(ORDER_SCENARIO_EFFECTS, SANDBOX_SCENARIOS),
+    '',
+    '`POST /v1/bookings`:',
+    '',
+    '| value | effect |',
+    '|---|---|',
+    ...scenarioRows(BOOKING_SCENARIO_EFFECTS, ['price-moved', ...BOOKING_SCENARIOS]),
+    '',
+    '# Calls we make to you',
+    '',
+    'The service also calls you: catalogue webhooks go to the endpoints a partner registers, booking callbacks to the `callbackUrl` of a booking. Both are listed under Webhooks with their bodies, headers and signatures.',
+    'Every URL must be https and resolve only to public addresses, checked when you give it and again on every send.',
+  ].join('\n');
+}
+
+function outbound(m: OutboundMessage): Json {
+  return {
+    post: {
+      operationId: m.operationId,
+      summary: m.summary,
+      description: m.description,
+      tags: ['Webhooks and callbacks'],
+      security: [],
+      parameters: m.headers.map((h) => ({ name: h.name, in: 'header', required: h.name !== 'X-Webhook-Signature', description: h.description, schema: { type: 'string' } })),
+      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(m.schema) } } },
+      responses: Object.fromEntries(Object.entries(m.answers).map(([status, description]) => [status, { description }])),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document for a set of routes. Deterministic: same routes, same bytes. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const paths: Record<string, Json> = {};
@@ -69,26 +174,18 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     info: {
       title: 'Partner Distribution Service',
       version: '1.0.0',
-      description: [
-        'Catalogue, availability, pricing, booking on credit, ledger and GST invoices for partners.',
-        '',
-        'Authentication: HTTP Basic with the API key as username and an empty password (`Authorization: Basic base64(<key>:)`).',
-        '`/api` keys belong to partners; `/v1` keys to agent groups.',
-        '',
-        'Rate limits: a token bucket per credential, 600 requests per minute with a burst of 100 unless the credential has its own figures.',
-        'Every authenticated response carries `X-RateLimit-Limit` (the per-minute rate), `X-RateLimit-Remaining` (whole tokens left now, at most the burst) and',
-        '`X-RateLimit-Reset` (Unix seconds when the bucket is full again). A throttled request gets 429 with `Retry-After` in seconds.',
-        '',
-        'Errors: every non-2xx body has `status`, `error`, `message`, `path`, `timestamp` and a stable `code`; 400s add `param` naming the offending parameter.',
-      ].join('\n'),
+      description: overview(),
+      license: { name: 'Proprietary: for contracted partners only', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
+    // Relative: the API is served from the same origin as this document, on every stage.
+    servers: [{ url: '/', description: 'The origin serving this document' }],
     components: {
       securitySchemes: {
-        partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password.' },
-        agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password.' },
+        partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
+        agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
       },
     },
     paths,
+    webhooks: Object.fromEntries(OUTBOUND_MESSAGES.map((m) => [m.name, outbound(m)])),
   };
 }

@@ -253,6 +253,7 @@ describe('GET /v1/bookings', () => {
     expect(res.status).toBe(400);
     expectContract(res, 'listBookings');
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', param });
+    expect((res.body as unknown as { message: string }).message).toMatch(new RegExp(`^${param}\\b`));
   });
 
   it('refuses a tampered cursor, one from another query and one from another group with 400 naming cursor', async () => {

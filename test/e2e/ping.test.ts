@@ -35,3 +35,17 @@ describe('GET /openapi.json', () => {
     expectContract(res, 'getOpenApi');
   });
 });
+
+describe('Routes that take no query parameters', () => {
+  it('refuse one with 400 naming it, on a public and an authenticated route', async () => {
+    const g = await newAgentGroup();
+
+    const [open, authed] = await Promise.all([call('GET', '/openapi.json?v=2'), call('GET', '/v1/ping?verbose=true', { key: g.apiKey })]);
+
+    expect([open.status, authed.status]).toEqual([400, 400]);
+    expect(open.body).toMatchObject({ code: 'VALIDATION_FAILED', param: 'v' });
+    expect(authed.body).toMatchObject({ code: 'VALIDATION_FAILED', param: 'verbose' });
+    expectContract(open, 'getOpenApi');
+    expectContract(authed, 'v1Ping');
+  });
+});

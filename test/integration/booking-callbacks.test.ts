@@ -4,6 +4,7 @@ import { createAgentGroup } from '../../domain/admin.ts';
 import { attemptDelivery } from '../../domain/deliveries/attempt-delivery.ts';
 import type { BookingCallbackOutcome } from '../../domain/deliveries/booking-callback.ts';
 import type { DeliveryDeps } from '../../domain/deliveries/deps.ts';
+import type { Metrics } from '../../domain/ports/metrics.ts';
 import { publishBookingCallback } from '../../domain/deliveries/publish-booking-callback.ts';
 import { SWEEP_GRACE_SECONDS, sweepDeliveries } from '../../domain/deliveries/sweep-deliveries.ts';
 import { verifyCallbackSignature } from '../../events/booking-callback.ts';
@@ -175,5 +176,23 @@ describe('Use case: sweepDeliveries (booking callbacks)', () => {
     expect(lost).toEqual({ created: true, queued: false });
     expect(swept).toEqual({ requeued: 1, abandoned: 0, notQueued: 0 });
     expect(messages).toEqual([{ kind: 'callback', partnerId: o.partnerId, deliveryId: o.eventId, attempt: 1 }]);
+  });
+});
+
+describe('Counts for operators (domain/ports/metrics.ts)', () => {
+  it('counts callback attempts, and a permanent failure when the URL is refused at send time', async () => {
+    // prepare
+    const counts: Record<string, number> = {};
+    const metrics: Metrics = { count: (name, value = 1) => void (counts[name] = (counts[name] ?? 0) + value) };
+    const path = `/counted-${randomUUID()}`;
+    const delivered = await publishAndTake(outcome(`${receiver.url}${path}`));
+    const refused = await publishAndTake(outcome('http://10.0.0.7/callbacks'));
+
+    // act
+    const reports = [await attemptDelivery({ ...deps, metrics }, delivered), await attemptDelivery({ ...deps, metrics }, refused)];
+
+    // assess
+    expect(reports.map((r) => r.action)).toEqual(['sent', 'sent']);
+    expect(counts).toEqual({ CallbackAttempt: 2, CallbackPermanentFailure: 1 });
   });
 });

@@ -6,6 +6,9 @@ import { advanceBooking, handleBookingCheck, type WorkflowStep } from '../../dom
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { BookingCheck } from '../../domain/ports/booking-store.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
+import type { Metrics } from '../../domain/ports/metrics.ts';
+import { CreditDeniedError } from '../../domain/ledger/credit-errors.ts';
+import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
 import type { PropertySystem } from '../../domain/ports/property-system.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
@@ -357,5 +360,75 @@ describe('two workers at once on the same crashed booking', () => {
     // assess
     expect(crashed.status).toBe('CANCELLED');
     await expectConverged(crashed, { status: 'CANCELLED', charge: 'POSTED', unitsBefore: before, unitsMoved: 0, events: ['booking.confirmed', 'booking.cancelled'] });
+  });
+});
+
+describe('counts for operators (domain/ports/metrics.ts)', () => {
+  /** A Metrics port that remembers every count. */
+  function recorder() {
+    const counts: Record<string, number> = {};
+    const metrics: Metrics = { count: (name, value = 1) => void (counts[name] = (counts[name] ?? 0) + value) };
+    return { counts, metrics };
+  }
+
+  it('counts a confirmation once, even when two workers race to land it', async () => {
+    const t = await tenant();
+    const { counts, metrics } = recorder();
+    const real = svc.propertySystem;
+    const diesBeforeReserving: PropertySystem = {
+      reserve: () => Promise.reject(new WorkerDied('worker died before the reserve')),
+      status: (ref) => real.status(ref),
+      cancel: (ref, at) => real.cancel(ref, at),
+      canModify: (listingId) => real.canModify(listingId),
+      modify: (request) => real.modify(request),
+    };
+    const { booking: crashed } = await book(t, world.instant, deps({ metrics, propertySystem: diesBeforeReserving }));
+
+    await Promise.all([advanceBooking(deps({ metrics }), crashed.agentGroupId, crashed.bookingRef), advanceBooking(deps({ metrics }), crashed.agentGroupId, crashed.bookingRef)]);
+
+    expect(crashed.status).toBe('PROCESSING');
+    expect((await reload(crashed)).status).toBe('CONFIRMED');
+    expect(counts).toEqual({ BookingConfirmed: 1 });
+  });
+
+  it('counts a failure when the window closes without a landing', async () => {
+    const t = await tenant();
+    const { counts, metrics } = recorder();
+    const { booking: placed } = await book(t, world.never, deps({ metrics }));
+    setClock(placed.deadline, 100);
+
+    await advanceBooking(deps({ metrics }), placed.agentGroupId, placed.bookingRef);
+
+    expect(counts).toEqual({ BookingFailed: 1 });
+  });
+
+  it('counts a credit refusal, and nothing else, when the gate says no', async () => {
+    const group = await newAgentGroup({ channelId: world.channelId, creditLimit: 100_00 });
+    const t: Tenant = { group, principal: { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) } };
+    const { counts, metrics } = recorder();
+    const order = await createOrder(orderDeps(svc), t.principal, { request: stay(world.instant, NIGHT.checkIn, NIGHT.checkOut) });
+
+    const refused = await placeBooking(deps({ metrics }), t.principal, {
+      orderId: order.orderId,
+      externalBookingId: uniqueId('ext'),
+      acceptedTotal: order.pricing.summary.grandTotal,
+      primaryGuest: guest,
+      additionalGuests: [],
+    }).catch((err: unknown) => err);
+
+    expect(refused).toBeInstanceOf(CreditDeniedError);
+    expect(counts).toEqual({ CreditRefused: 1 });
+  });
+
+  it('counts the overdue bookings a sweep finds', async () => {
+    const t = await tenant();
+    const { counts, metrics } = recorder();
+    const { booking: crashed } = await book(t, world.instant, deps({ afterStep: dieAfter('landed') }));
+
+    const swept = await sweepBookings(deps({ metrics }), { graceSeconds: 0 });
+
+    expect(swept.looked).toBeGreaterThanOrEqual(1);
+    expect(counts.OverdueBookings).toBe(swept.looked);
+    expect((await reload(crashed)).steps.inventoryTaken).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery } from '../../domain/deliveries/attempt-delivery.ts';
 import type { CatalogueEvent } from '../../domain/deliveries/catalogue-event.ts';
 import type { DeliveryDeps } from '../../domain/deliveries/deps.ts';
+import type { Metrics } from '../../domain/ports/metrics.ts';
 import type { WebhookDelivery } from '../../domain/deliveries/delivery.ts';
 import { publishCatalogueEvents } from '../../domain/deliveries/publish-catalogue-events.ts';
 import { readChanges } from '../../domain/deliveries/read-deliveries.ts';
@@ -213,5 +214,30 @@ describe('Use case: sweepDeliveries', () => {
     expect(messages).toEqual([expect.objectContaining({ partnerId: partner.partnerId, attempt: 1 })]);
     expect(report).toMatchObject({ action: 'sent', verdict: { status: 'SUCCEEDED' } });
     expect(receiver.to(path)).toHaveLength(1);
+  });
+});
+
+describe('Counts for operators (domain/ports/metrics.ts)', () => {
+  it('counts every webhook attempt, and a permanent failure once when a 4xx ends the delivery', async () => {
+    // prepare
+    const counts: Record<string, number> = {};
+    const metrics: Metrics = { count: (name, value = 1) => void (counts[name] = (counts[name] ?? 0) + value) };
+    const channel = uniqueId('chan');
+    const partner = partnerOn(channel);
+    const [retried, gone] = [`/metrics-503-${randomUUID()}`, `/metrics-410-${randomUUID()}`];
+    receiver.respond(retried, () => ({ status: 503 }));
+    receiver.respond(gone, () => ({ status: 410 }));
+    await endpointFor(partner, { path: retried });
+    await endpointFor(partner, { path: gone });
+    await publishCatalogueEvents(deps, [rateEvent(channel)]);
+    const commands = (await drain()).map((m) => decodeDeliveryMessage(m.Body!)!);
+
+    // act
+    const reports = await Promise.all(commands.map((c) => attemptDelivery({ ...deps, metrics }, c)));
+
+    // assess
+    expect(reports.map((r) => r.action)).toEqual(['sent', 'sent']);
+    expect(counts).toEqual({ WebhookAttempt: 2, WebhookPermanentFailure: 1 });
+    await drain();
   });
 });

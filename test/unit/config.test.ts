@@ -39,6 +39,7 @@ describe('parseConfig', () => {
       outbound: { allowHosts: [], allowHttp: false },
       timeScale: 1,
       logLevel: 'INFO',
+      metrics: 'off',
     });
   });
 
@@ -105,6 +106,13 @@ describe('parseConfig', () => {
     const cfg = parseConfig(minimal({ STAGE: 'prod', OUTBOUND_ALLOW_HTTP: 'false', TIME_SCALE: '1' }));
 
     expect(cfg).toMatchObject({ stage: 'prod', isSandbox: false, outbound: { allowHosts: [], allowHttp: false }, timeScale: 1 });
+  });
+
+  it('counts metrics as EMF on cloud stages and not on sandbox ones, unless METRICS says otherwise', () => {
+    expect(parseConfig(minimal({ STAGE: 'prod' })).metrics).toBe('emf');
+    expect(parseConfig(minimal({ STAGE: 'prod', METRICS: 'off' })).metrics).toBe('off');
+    expect(parseConfig(minimal({ STAGE: 'local', METRICS: 'emf' })).metrics).toBe('emf');
+    expect(problemWith(minimal({ METRICS: 'statsd' }))).toContain('METRICS');
   });
 });
 

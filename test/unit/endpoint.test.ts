@@ -136,6 +136,13 @@ describe('endpoint() stack', () => {
     expect(body.message).toContain('selectedProperties[0].quantity');
   });
 
+  it('refuses a query parameter on a route that takes none, naming it', async () => {
+    const res = await invoke(createThing, { ...event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }), headers: JSON_HEADERS }), queryStringParameters: { debug: '1' } });
+
+    expect(res.statusCode).toBe(400);
+    expect(parsed(res)).toMatchObject({ code: 'VALIDATION_FAILED', param: 'debug', message: 'debug is not a recognised parameter.' });
+  });
+
   it('answers an unexpected error with a generic 500 that leaks neither message nor stack', async () => {
     const res = await invoke(explode, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }), headers: JSON_HEADERS }));
 

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import * as v from 'valibot';
+import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
+import { STATUS_OF } from '../../functions/http/error-status.ts';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { bookingCallbackBody } from '../../events/booking-callback.ts';
+import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
+import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
+import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
 import { ROUTES } from '../../functions/registry.ts';
 
 type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, { headers?: Record<string, unknown> }> };
@@ -100,5 +107,60 @@ describe('OpenAPI document', () => {
 
   it('is deterministic: building twice gives the same bytes', () => {
     expect(JSON.stringify(built())).toBe(JSON.stringify(built()));
+  });
+});
+
+describe('OpenAPI document: what the reference explains', () => {
+  const doc = buildOpenApi(ROUTES) as { info: { description: string; license: unknown }; servers: { url: string }[]; webhooks: Record<string, { post: { requestBody: unknown; parameters: { name: string }[] } }> };
+
+  it('explains the auth scheme, every rate-limit header, the error shape with every code, paging and each sandbox scenario', () => {
+    const text = doc.info.description;
+
+    for (const section of ['# Authentication', '# Rate limits', '# Errors', '# Paging', '# Sandbox scenarios', '# Calls we make to you']) expect(text).toContain(section);
+    expect(text).toContain('Authorization: Basic base64(<key>:)');
+    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']) expect(text).toContain(`\`${header}\``);
+    for (const field of ['status', 'error', 'message', 'path', 'timestamp', 'code', 'param']) expect(text).toContain(`\`${field}\``);
+    for (const code of Object.keys(STATUS_OF)) expect(text).toContain(`\`${code}\``);
+    for (const scenario of [...SANDBOX_SCENARIOS, ...BOOKING_SCENARIO_VALUES]) expect(text).toContain(`| \`${scenario}\` |`);
+  });
+
+  it('names a license and a server that is neither localhost nor example.com', () => {
+    expect(doc.info.license).toMatchObject({ name: expect.any(String) });
+    expect(doc.servers.map((s) => s.url)).toEqual(['/']);
+  });
+
+  it('documents the catalogue webhook and the booking callback with their headers', () => {
+    expect(Object.keys(doc.webhooks)).toEqual(['catalogueChange', 'bookingOutcome']);
+    expect(doc.webhooks.catalogueChange!.post.parameters.map((p) => p.name)).toEqual(['X-Webhook-Id', 'X-Webhook-Attempt', 'X-Webhook-Signature']);
+    expect(doc.webhooks.bookingOutcome!.post.parameters.map((p) => p.name)).toEqual(['X-Service-Event-Id', 'X-Service-Signature']);
+  });
+
+  it('describes exactly the bodies the service sends: each wire body parses with its documented schema', () => {
+    const callback = bookingCallbackBody({
+      eventId: '5f0c2a8e-1b7d-4c3a-9e21-0d6b7f4a9c11',
+      eventType: 'booking.failed',
+      agentGroupId: 'group-1',
+      partnerId: 'partner-1',
+      bookingRef: 'ref-1',
+      callbackUrl: 'https://hooks.partner.in/cb',
+      occurredAt: '2026-11-22T10:15:00.000Z',
+      status: 'FAILED',
+      externalBookingId: 'EXT-42',
+      bookingId: null,
+      reasonCode: 'BOOKING_NOT_COMPLETED',
+      reason: 'The property did not confirm the booking in time.',
+    });
+    const webhook = catalogueWebhookBody({
+      eventType: 'rate.changed',
+      entityType: 'rate',
+      entityId: 'villa-1-p1',
+      fromDate: '2027-03-03',
+      toDate: '2027-03-07',
+      occurredAt: '2026-11-22T10:41:07.512Z',
+      dedupKey: '8f0e0d6b-7f4a-4c3a-9e21-5f0c2a8e1b7d',
+    } as Parameters<typeof catalogueWebhookBody>[0]);
+
+    expect(v.safeParse(BookingCallbackSchema, JSON.parse(callback)).issues).toBeUndefined();
+    expect(v.safeParse(CatalogueWebhookSchema, JSON.parse(webhook)).issues).toBeUndefined();
   });
 });

@@ -553,6 +553,7 @@ describe('Request checks', () => {
   ])('refuses %j naming %s', (req, param) => {
     const err = refusal(() => price(req as Partial<OrderRequest>));
     expect(err.param).toBe(param);
+    expect(err.message).toContain(param);
     expect(err.code).toBe('VALIDATION_FAILED');
   });
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { tableDefinition, TTL_ATTRIBUTE } from '../../infra/dynamo/table.ts';
 import { CLOUD_STAGES, stageSecretName } from '../../infra/deploy/stage-secret.ts';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
+import { METRIC_NAMES } from '../../domain/ports/metrics.ts';
+import { tableDefinition, TTL_ATTRIBUTE } from '../../infra/dynamo/table.ts';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../infra/metrics.ts';
+
 
 const sortBy = <T>(xs: readonly T[] | undefined, key: (x: T) => string) => [...(xs ?? [])].sort((a, b) => key(a).localeCompare(key(b)));
 
@@ -69,5 +72,33 @@ describe('serverless.yml resources', () => {
     const name = '${self:service}/${sls:stage}';
     expect(params.cursorKey).toBe(`{{resolve:secretsmanager:${name}:SecretString:cursorKey::\${param:secretVersionId}}}`);
     expect(params.secretsKey).toBe(`{{resolve:secretsmanager:${name}:SecretString:secretsKey::\${param:secretVersionId}}}`);
+  });
+  it('alarms on every dead-letter queue and on overdue work, only where the stage names an alarm topic', () => {
+    const doc = serverlessYaml();
+    const resources = doc.resources.Resources as Record<string, { Type: string; Condition?: string; Properties: any }>;
+    const alarms = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    const deadLetterQueues = Object.entries(resources).filter(([name, r]) => r.Type === 'AWS::SQS::Queue' && name.includes('DeadLetter'));
+
+    expect(doc.resources.Conditions.AlarmsEnabled).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['${param:alarmTopicArn, ""}', ''] }] });
+    for (const alarm of alarms) {
+      expect(alarm.Condition).toBe('AlarmsEnabled');
+      expect(alarm.Properties.AlarmActions).toEqual(['${param:alarmTopicArn, ""}']);
+    }
+    expect(deadLetterQueues.length).toBeGreaterThanOrEqual(3);
+    for (const [name] of deadLetterQueues) {
+      const watching = alarms.filter((a) => a.Properties.Namespace === 'AWS/SQS' && a.Properties.Dimensions?.[0]?.Value?.['!GetAtt'] === `${name}.QueueName`);
+      expect(watching, `an alarm on ${name}`).toHaveLength(1);
+    }
+    const own = alarms.filter((a) => a.Properties.Namespace === METRICS_NAMESPACE);
+    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual(['OverdueBookings', 'OverdueDeliveries']);
+    for (const a of own) {
+      expect(METRIC_NAMES).toContain(a.Properties.MetricName);
+      // Exactly the dimensions infra/metrics.ts publishes, or the alarm watches an empty series.
+      expect(a.Properties.Dimensions).toEqual([
+        { Name: 'service', Value: METRICS_SERVICE },
+        { Name: 'stage', Value: '${sls:stage}' },
+      ]);
+      expect(a.Properties.TreatMissingData).toBe('breaching');
+    }
   });
 });

@@ -56,6 +56,17 @@ describe('parseInput', () => {
     expect(err.param).toBe('externalBookingId');
   });
 
+  it('names an unknown empty or odd key by quoting it, never with an empty param', () => {
+    const empty = refusal(OrderSchema, { externalBookingId: 'ext-1', selectedProperties: [], '': 1 });
+    const spaced = refusal(v.strictObject({ guests: v.array(v.strictObject({})) }), { guests: [{ 'a b': 1 }] });
+    const query = refusal(v.strictObject({ size: v.optional(v.string()) }), { 'foo[bar]': 'x' }, 'query');
+
+    expect(empty.param).toBe('body[""]');
+    expect(empty.message).toBe('body[""] is not a recognised parameter.');
+    expect(query.param).toBe('query["foo[bar]"]');
+    expect(spaced.param).toBe('guests[0]["a b"]');
+  });
+
   it('calls an unknown field not a recognised parameter', () => {
     const err = refusal(OrderSchema, { externalBookingId: 'ext-1', selectedProperties: [], discount: 5 });
 

@@ -1,0 +1,39 @@
+/**
+ * Operational counts an operator watches: published as CloudWatch metrics (embedded metric
+ * format) in the cloud by infra/metrics.ts. The names are a contract with dashboards and the
+ * alarms in serverless.yml, so they are fixed here rather than typed at each call.
+ */
+export const METRIC_NAMES = [
+  /** A booking landed at the property system (a late landing after a failure counts too). */
+  'BookingConfirmed',
+  /** A booking's window closed without a landing; its authorization was released. */
+  'BookingFailed',
+  /** POST /v1/bookings refused for want of credit (402). */
+  'CreditRefused',
+  /** One send of a catalogue webhook, whatever the answer. */
+  'WebhookAttempt',
+  /** A catalogue webhook delivery ended FAILED: a 4xx, its attempts used up, or given up unsent. */
+  'WebhookPermanentFailure',
+  /** One send of a booking callback, whatever the answer. */
+  'CallbackAttempt',
+  /** A booking callback ended FAILED after its whole schedule, or given up unsent. */
+  'CallbackPermanentFailure',
+  /** Deliveries the sweeper found past due: their queue message was lost. */
+  'OverdueDeliveries',
+  /** Bookings the sweeper found with their workflow past due. */
+  'OverdueBookings',
+  /** One billing run finished (statements and invoices for a cycle): emitted by the billing job. */
+  'BillingRun',
+  /** A billing run that could not finish for a group. */
+  'BillingRunFailed',
+] as const;
+
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+export interface Metrics {
+  /** Adds `value` (default 1) to the count `name`. Never throws and never waits: counting must not fail the work it counts. */
+  count(name: MetricName, value?: number): void;
+}
+
+/** Counts nothing: for stages and tools where no one collects metrics. */
+export const noMetrics: Metrics = { count: () => undefined };
