@@ -56,6 +56,9 @@ export const EnvSchema = v.object({
   BOOKING_WINDOW_SECONDS: positiveInt(900),
   BOOKING_SYNC_WAIT_MS: positiveInt(3000),
   BOOKING_WATCH_SECONDS: positiveInt(86_400),
+  AWS_CONNECT_TIMEOUT_MS: positiveInt(1000),
+  AWS_REQUEST_TIMEOUT_MS: positiveInt(1000),
+  AWS_MAX_ATTEMPTS: positiveInt(2),
 });
 
 export interface Config {
@@ -76,6 +79,12 @@ export interface Config {
   readonly webhookQueueUrl?: string;
   /** An order's courtesy window: validUntil = createdAt (or the last reprice) + this. */
   readonly orderValidityMinutes: number;
+  /**
+   * Every AWS SDK client's limits (infra/aws-client.ts): one call gives up after at most
+   * maxAttempts × (requestTimeoutMs + backoff), so a request whose storage is unreachable
+   * answers 503 well inside the function timeout instead of hanging until it.
+   */
+  readonly aws: { readonly connectTimeoutMs: number; readonly requestTimeoutMs: number; readonly maxAttempts: number };
   readonly booking: BookingTimings & {
     /** The booking workflow queue; absent for tools that never start a workflow, which then fail on first use. */
     readonly queueUrl?: string;
@@ -135,6 +144,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
     orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
+    aws: { connectTimeoutMs: e.AWS_CONNECT_TIMEOUT_MS, requestTimeoutMs: e.AWS_REQUEST_TIMEOUT_MS, maxAttempts: e.AWS_MAX_ATTEMPTS },
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
   };
 }

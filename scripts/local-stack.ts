@@ -76,6 +76,8 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 
 export interface DynamoLocal extends Stoppable {
   readonly endpoint: string;
+  /** The emulator's process, for fault tests that pause (SIGSTOP) or kill it. */
+  readonly pid: number;
 }
 
 export async function startDynamoLocal(opts: { port?: number; dbPath?: string; log?: (line: string) => void } = {}): Promise<DynamoLocal> {
@@ -99,11 +101,42 @@ export async function startDynamoLocal(opts: { port?: number; dbPath?: string; l
   } finally {
     client.destroy();
   }
-  return { endpoint, stop: () => killTree(child) };
+  return { endpoint, pid: child.pid!, stop: () => killTree(child) };
 }
 
 export interface Fauxqs extends Stoppable {
   readonly endpoint: string;
+}
+
+export interface FauxqsProcess extends Fauxqs {
+  readonly pid: number;
+}
+
+/**
+ * fauxqs in a process of its own, its state in SQLite under `dataDir`, so a fault test can
+ * pause or kill it and start it again on the same port with its queues and messages (the
+ * in-process server of `startFauxqs` shares the caller's process and memory).
+ */
+export async function startFauxqsProcess(opts: { port: number; dataDir: string }): Promise<FauxqsProcess> {
+  const script = `import { startFauxqs } from 'fauxqs'; await startFauxqs({ port: ${opts.port}, logger: false, dataDir: ${JSON.stringify(opts.dataDir)} });`;
+  const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let errors = '';
+  child.stderr?.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4000)));
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  try {
+    await waitFor(
+      'fauxqs',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`fauxqs exited (${child.exitCode}): ${errors}`);
+        return (await fetch(`${endpoint}/health`)).status < 500;
+      },
+      30_000,
+    );
+  } catch (err) {
+    await killTree(child);
+    throw err;
+  }
+  return { endpoint, pid: child.pid!, stop: () => killTree(child) };
 }
 
 export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs> {

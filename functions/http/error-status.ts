@@ -14,6 +14,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   PRICE_MOVED: 409,
   SOLD_OUT: 409,
   RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export const reasonPhrase = (status: number): string => STATUS_CODES[status] ?? 'Error';

@@ -16,6 +16,7 @@ const RATE_HEADERS: Json = {
 };
 
 const RETRY_AFTER: Json = { 'Retry-After': { description: 'Seconds until a token is available again.', schema: { type: 'integer' } } };
+const RETRY_STORAGE: Json = { 'Retry-After': { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } } };
 
 /** Query and path schemas are valibot objects; each entry becomes one OpenAPI parameter. */
 function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): Json[] {
@@ -35,9 +36,10 @@ function operation(route: RouteSpec): Json {
   const authed = route.auth !== 'none';
   const responses: Json = {};
   for (const [status, spec] of Object.entries(route.responses)) {
-    // A 401 never reached a bucket, so it carries no rate headers: only the request id.
-    const rated = authed && status !== '401';
-    const headers = rated ? { ...RATE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}) } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] };
+    // A 401 never reached a bucket, and a 503 may not have, so neither carries rate headers: only the request id.
+    const rated = authed && status !== '401' && status !== '503';
+    const retry = status === '429' ? RETRY_AFTER : status === '503' ? RETRY_STORAGE : {};
+    const headers = rated ? { ...RATE_HEADERS, ...retry } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'], ...retry };
     responses[status] = {
       description: spec.description,
       headers,

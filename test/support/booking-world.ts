@@ -1,5 +1,5 @@
 import { importWorld } from '../../domain/world/import-world.ts';
-import { adminDeps } from '../../infra/container.ts';
+import { adminDeps, type Services } from '../../infra/container.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
 import { call, testServices, uniqueId, type GroupFixture } from './stack.ts';
@@ -20,7 +20,7 @@ export interface BookingWorld {
  * file, 100 units a night (so many bookings can share a night), the fixture's Flexible
  * plan (full refund up to 7 days before check-in) and the GST slabs pricing needs.
  */
-export async function seedBookingWorld(): Promise<BookingWorld> {
+export async function seedBookingWorld(svc: Services = testServices()): Promise<BookingWorld> {
   const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));
   const behaviour: Record<string, { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number }> = {
     [ids.onlyA]: { mode: 'CONFIRM_IMMEDIATELY' },
@@ -29,7 +29,7 @@ export async function seedBookingWorld(): Promise<BookingWorld> {
   };
   const catalogue = world.catalogue!;
   await importWorld(
-    { ...adminDeps(testServices()), catalogue: testServices().catalogue },
+    { ...adminDeps(svc), catalogue: svc.catalogue },
     {
       ...world,
       catalogue: {

@@ -37,7 +37,10 @@ export default async function setup(project: TestProject) {
     await provisionBucket(queues.endpoint, invoiceBucketName('test'));
     const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test'), bookingQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
-    const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]! };
+    // Looser SDK limits than production on the shared stack: two cores shared by many agents can stall a
+    // healthy DynamoDB Local for seconds, and a spurious 503 there would fail an unrelated test. The fault
+    // tests (test/e2e/storage-faults.test.ts) run the production defaults on a stack of their own.
+    const extra = { AWS_REQUEST_TIMEOUT_MS: '5000', AWS_MAX_ATTEMPTS: '3', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]! };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });

@@ -39,6 +39,7 @@ describe('parseConfig', () => {
       outbound: { allowHosts: [], allowHttp: false },
       timeScale: 1,
       logLevel: 'INFO',
+      aws: { connectTimeoutMs: 1000, requestTimeoutMs: 1000, maxAttempts: 2 },
     });
   });
 
