@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'PRICE_MOVED'
   | 'SOLD_OUT'
   | 'CREDIT_DENIED'
+  | 'ROUTE_NOT_FOUND'
   | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {

@@ -263,6 +263,32 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
   return { baseUrl, lambdaPort, stop: () => killTree(child) };
 }
 
+/**
+ * The service settings `npm start` runs the local stage with, each taken from the
+ * environment when set there (an empty value counts as unset): e.g.
+ * `OUTBOUND_ALLOW_HOSTS=hooks.staging.example OUTBOUND_ALLOW_HTTP=false npm start` to send
+ * callbacks to a TLS receiver on a named host while loopback is refused.
+ */
+export const LOCAL_SETTINGS: Readonly<Record<string, string>> = {
+  OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
+  OUTBOUND_ALLOW_HTTP: 'true',
+  TIME_SCALE: '1',
+  BOOKING_WINDOW_SECONDS: '120',
+  BOOKING_SYNC_WAIT_MS: '3000',
+  BOOKING_WATCH_SECONDS: '600',
+  ORDER_VALIDITY_MINUTES: '30',
+  RATE_LIMIT_PER_MINUTE: '600',
+  RATE_LIMIT_BURST: '100',
+  LOG_LEVEL: 'INFO',
+  AWS_CONNECT_TIMEOUT_MS: '1000',
+  AWS_REQUEST_TIMEOUT_MS: '1000',
+  AWS_MAX_ATTEMPTS: '2',
+};
+
+export function localSettings(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(LOCAL_SETTINGS).map(([name, fallback]) => [name, env[name] || fallback]));
+}
+
 /** The environment every piece of the service reads (infra/config.ts), for a local or test stage. */
 export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: string; sqs: string; extra?: Record<string, string> }): Record<string, string> {
   return {

@@ -9,6 +9,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 401,
   CREDIT_DENIED: 402,
   NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PRICE_MOVED: 409,

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
@@ -149,6 +149,26 @@ export class DynamoTenantDirectory implements TenantDirectory {
       ExpressionAttributeValues: { ':pk': keys.keysOfOwner(owner.kind, owner.id).GSI1PK },
     });
     return items.map((i) => strip<ApiKeyRecord>(i)!);
+  }
+
+  async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
+    // A scan, filtered to key items: no index serves "by prefix", and only the admin tool asks,
+    // rarely, so a full read beats another index written on every key.
+    const found: ApiKeyRecord[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: 'begins_with(PK, :keys) AND begins_with(keyPrefix, :prefix)',
+          ExpressionAttributeValues: { ':keys': 'APIKEY#', ':prefix': prefix },
+          ExclusiveStartKey,
+        }),
+      );
+      found.push(...(out.Items ?? []).map((i) => strip<ApiKeyRecord>(i)!));
+      ExclusiveStartKey = out.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return found;
   }
 
   async createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void> {
