@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
 import { isConditionFailure } from './client.ts';
-import { queryAll } from './query.ts';
+import { queryAll, scanAll } from './query.ts';
 import { keys } from './keys.ts';
 import { GSI1, GSI2 } from './table.ts';
 
@@ -154,21 +154,12 @@ export class DynamoTenantDirectory implements TenantDirectory {
   async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
     // A scan, filtered to key items: no index serves "by prefix", and only the admin tool asks,
     // rarely, so a full read beats another index written on every key.
-    const found: ApiKeyRecord[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: 'begins_with(PK, :keys) AND begins_with(keyPrefix, :prefix)',
-          ExpressionAttributeValues: { ':keys': 'APIKEY#', ':prefix': prefix },
-          ExclusiveStartKey,
-        }),
-      );
-      found.push(...(out.Items ?? []).map((i) => strip<ApiKeyRecord>(i)!));
-      ExclusiveStartKey = out.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return found;
+    const items = await scanAll(this.db, {
+      TableName: this.table,
+      FilterExpression: 'begins_with(PK, :keys) AND begins_with(keyPrefix, :prefix)',
+      ExpressionAttributeValues: { ':keys': 'APIKEY#', ':prefix': prefix },
+    });
+    return items.map((i) => strip<ApiKeyRecord>(i)!);
   }
 
   async createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void> {
