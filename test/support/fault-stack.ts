@@ -19,7 +19,7 @@ import {
   type OfflineServer,
   type Stoppable,
 } from '../../scripts/local-stack.ts';
-import { BOOKING_TEST_TIMINGS } from './global-setup.ts';
+import { BOOKING_TEST_TIMINGS, LOOSE_SDK_LIMITS } from './global-setup.ts';
 
 /** One emulator a fault test may pause, resume, kill and start again on the same port with its data. */
 export interface Faultable {
@@ -66,7 +66,7 @@ function faultable(first: Emulator, start: () => Promise<Emulator>): Faultable &
  * which a paused emulator would stall): DynamoDB Local and fauxqs each in their own
  * process with their data on disk (-sharedDb -dbPath, fauxqs's SQLite), so a killed one
  * restarts on the same port with its table, queues and messages; and an offline server
- * building into its own esbuild folder. The SDK limits are the production defaults.
+ * building into its own esbuild folder. The service runs the production SDK limits.
  */
 export async function startFaultStack(): Promise<FaultStack> {
   const dir = mkdtempSync(join(tmpdir(), 'pds-faults-'));
@@ -103,7 +103,9 @@ export async function startFaultStack(): Promise<FaultStack> {
     const env = serviceEnv({ stage: STAGE, tableName, dynamodb: firstDynamo.endpoint, sqs: firstQueues.endpoint, extra });
     let log = '';
     offline = await startOffline({ stage: STAGE, env, log: (line) => (log = (log + line).slice(-20_000)) });
-    return { baseUrl: offline.baseUrl, svc: buildServices(parseConfig(env)), dynamo, queues, offlineLog: () => log, stop };
+    // The test's own reads and seeding wait out a loaded machine; only the service under test runs the production limits.
+    const svc = buildServices(parseConfig({ ...env, ...LOOSE_SDK_LIMITS }));
+    return { baseUrl: offline.baseUrl, svc, dynamo, queues, offlineLog: () => log, stop };
   } catch (err) {
     await stop();
     throw err;
