@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'SOLD_OUT'
   | 'CREDIT_DENIED'
   | 'ROUTE_NOT_FOUND'
+  | 'URI_TOO_LONG'
   | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {

@@ -234,7 +234,17 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
   const lambdaPort = opts.lambdaPort ?? (await freePort());
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'serverless'), ['offline', 'start', '--stage', opts.stage], {
     cwd: ROOT,
-    env: { ...process.env, ...opts.env, HTTP_PORT: String(httpPort), LAMBDA_PORT: String(lambdaPort), SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+    env: {
+      ...process.env,
+      ...opts.env,
+      HTTP_PORT: String(httpPort),
+      LAMBDA_PORT: String(lambdaPort),
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+      // Node's 16 KB header limit would answer an over-long URL with an empty 431 before the
+      // service sees it; raised past API Gateway's 10 KB so the service's own 414 answers, as in the cloud.
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-http-header-size=131072`.trim(),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

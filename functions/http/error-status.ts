@@ -14,6 +14,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   CONFLICT: 409,
   PRICE_MOVED: 409,
   SOLD_OUT: 409,
+  URI_TOO_LONG: 414,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
 };

@@ -36,8 +36,8 @@ function operation(route: RouteSpec): Json {
   const authed = route.auth !== 'none';
   const responses: Json = {};
   for (const [status, spec] of Object.entries(route.responses)) {
-    // A 401 never reached a bucket, and a 503 may not have, so neither carries rate headers: only the request id.
-    const rated = authed && status !== '401' && status !== '503';
+    // A 401 or 414 never reached a bucket, and a 503 may not have, so none carries rate headers: only the request id.
+    const rated = authed && !['401', '414', '503'].includes(status);
     const retry = status === '429' ? RETRY_AFTER : status === '503' ? RETRY_STORAGE : {};
     const headers = rated ? { ...RATE_HEADERS, ...retry } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'], ...retry };
     responses[status] = {

@@ -111,3 +111,28 @@ describe('Wrong method', () => {
     expect(res.headers.has('allow')).toBe(false);
   });
 });
+
+describe('Long URLs', () => {
+  const query = (length: number) => `?q=${'a'.repeat(length - '/v1/ledger?q='.length)}`;
+
+  it.each([9_000, 100_000])('refuses a %i-character URL with 414 URI_TOO_LONG in the error body, before the key is checked', async (length) => {
+    const res = await call('GET', `/v1/ledger${query(length)}`);
+
+    expectErrorBody(res, 414, 'URI Too Long', 'URI_TOO_LONG', '/v1/ledger');
+    expect(res.body.message).toContain('8192');
+  });
+
+  it('reads a URL of exactly 8,192 characters as usual', async () => {
+    const res = await call('GET', `/v1/ledger${query(8_192)}`, { key: group.apiKey });
+
+    expect(res.status).not.toBe(414);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it('echoes only the start of an over-long path', async () => {
+    const res = await call('GET', `/v1/${'x'.repeat(9_000)}`);
+
+    expect(res.status).toBe(414);
+    expect(res.body.path).toBe(`/v1/${'x'.repeat(252)}`);
+  });
+});
