@@ -291,8 +291,9 @@ export const LOCAL_SETTINGS: Readonly<Record<string, string>> = {
   RATE_LIMIT_BURST: '100',
   LOG_LEVEL: 'INFO',
   AWS_CONNECT_TIMEOUT_MS: '1000',
-  AWS_REQUEST_TIMEOUT_MS: '1000',
+  AWS_REQUEST_TIMEOUT_MS: '1500',
   AWS_MAX_ATTEMPTS: '2',
+  REQUEST_BUDGET_MS: '8000',
 };
 
 export function localSettings(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

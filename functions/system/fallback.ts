@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { DomainError } from '../../domain/errors.ts';
 import type { Surface } from '../../domain/principal.ts';
+import { withinBudget } from '../http/budget.ts';
 import { basicAuth } from '../http/middleware/basic-auth.ts';
 import { errorResponder } from '../http/middleware/error-responder.ts';
 import { requestContext } from '../http/middleware/request-context.ts';
@@ -30,7 +31,7 @@ const authenticateBySurface = {
  * ROUTE_NOT_FOUND: no operation has this shape of path, which a caller must tell apart from
  * NOT_FOUND (the operation exists, the resource it names does not, or is another tenant's).
  */
-export const handler = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 })
+const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 })
   .use(requestContext())
   .use(errorResponder())
   .use({
@@ -47,3 +48,5 @@ export const handler = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeou
     }
     return errorResult(context.state, new DomainError('ROUTE_NOT_FOUND', 'No operation is served at this path; /openapi.json lists them.'));
   });
+
+export const handler = withinBudget(stack);

@@ -153,7 +153,9 @@ function summary(answers: readonly Answer[]) {
 async function expectAfterTheFaults(name: string, t: ReturnType<typeof trickle>, group: GroupFixture) {
   const byPhase = summary(t.answers);
   console.info(`${name} faults: ${JSON.stringify(byPhase)}`);
-  expect(t.answers.filter((a) => a.problem !== null)).toEqual([]);
+  const problems = t.answers.filter((a) => a.problem !== null);
+  const unhandled = stack.offlineLog().split('\n').filter((line) => line.includes('unhandled error'));
+  expect(problems, unhandled.join('\n').slice(-4000)).toEqual([]);
   // A refused booking is safe to send again: it is created now, or found already made.
   for (const body of t.refusedBookings) {
     const again = await send('POST', '/v1/bookings', group.apiKey, body);

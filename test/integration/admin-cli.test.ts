@@ -60,7 +60,9 @@ const groupArgs = (id: string, partnerId: string, overrides: Record<string, stri
   return ['groups', 'create', ...Object.entries(options).flatMap(([k, v]) => (v === null ? [] : [`--${k}`, v]))];
 };
 
-describe('Command: admin (CLI)', () => {
+// Each test runs the real tool several times, a cold tsx start of seconds apiece on a loaded machine: the
+// budget is per process (admin's own timeout), not the 30 s default for a whole test.
+describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
   const partnerId = uniqueId('cli-partner');
   const groupId = uniqueId('cli-group');
 
@@ -250,7 +252,7 @@ describe('Command: admin (CLI)', () => {
   });
 });
 
-describe('Command: admin import (CLI)', () => {
+describe('Command: admin import (CLI)', { timeout: 240_000 }, () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'admin-import-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionalCheckFailedException, InternalServerError, ProvisionedThroughputExceededException, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { isAwsUnavailable } from '../../infra/aws-client.ts';
+import { isAwsUnavailable, mayHaveBeenApplied, RetryWhenNotSent } from '../../infra/aws-client.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 
 /*
@@ -33,5 +33,32 @@ describe('isAwsUnavailable', () => {
     ['nothing', undefined],
   ])('is false for %s', (_what, err) => {
     expect(isAwsUnavailable(err)).toBe(false);
+  });
+});
+
+describe('RetryWhenNotSent', () => {
+  const timeout = Object.assign(new Error('request has exceeded the configured 1500 ms requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+  const notConnected = Object.assign(new Error('the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), { name: 'TimeoutError' });
+  const refused = socketError('ECONNREFUSED');
+  const throttled = new ProvisionedThroughputExceededException({ message: 'slow down', ...meta(400) });
+
+  it('tells a call that may have been applied (sent, no answer) from one that was never sent or was answered', () => {
+    expect([timeout, socketError('ECONNRESET'), new Error('socket hang up')].map(mayHaveBeenApplied)).toEqual([true, true, true]);
+    expect([notConnected, refused, throttled, new InternalServerError({ message: 'oops', ...meta(500) })].map(mayHaveBeenApplied)).toEqual([false, false, false, false]);
+  });
+
+  it('retries throttling, a 5xx or a refused connection up to the attempt limit, never a timed-out call', async () => {
+    const strategy = new RetryWhenNotSent(2);
+    const first = await strategy.acquireInitialRetryToken();
+
+    const retry = await strategy.refreshRetryTokenForRetry(first, { errorType: 'THROTTLING', error: throttled });
+    await expect(strategy.refreshRetryTokenForRetry(first, { errorType: 'TRANSIENT', error: refused })).resolves.toBeDefined();
+    await expect(strategy.refreshRetryTokenForRetry(first, { errorType: 'TRANSIENT', error: timeout })).rejects.toBe(timeout);
+    await expect(strategy.refreshRetryTokenForRetry(retry, { errorType: 'THROTTLING', error: throttled })).rejects.toBe(throttled);
+    await expect(strategy.refreshRetryTokenForRetry(first, { errorType: 'CLIENT_ERROR', error: refused })).rejects.toBe(refused);
+
+    expect(retry.getRetryCount()).toBe(1);
+    expect(retry.getRetryDelay()).toBeGreaterThanOrEqual(0);
+    expect(retry.getRetryDelay()).toBeLessThanOrEqual(100);
   });
 });
