@@ -1,4 +1,4 @@
-import { keyPrefixOf, type ApiKeyRecord, type KeyOwner, type RateLimitOverride } from './api-key.ts';
+import { KEY_PREFIX_LENGTH, keyPrefixOf, type ApiKeyRecord, type KeyOwner, type RateLimitOverride } from './api-key.ts';
 import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './ports/clock.ts';
 import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
@@ -126,6 +126,27 @@ function newSigningSecret(deps: AdminDeps, input: IssueKeyInput): { plain: strin
   const plain = input.presetSigningSecret ?? deps.minter.newSigningSecret();
   return { plain, sealed: { agentGroupId: input.owner.id, sealed: deps.sealer.seal(plain, callbackSecretContext(input.owner.id)) } };
 }
+
+/**
+ * The key an operator names by its id (`key_…`), by the key itself (found by its hash; the
+ * key is never stored or printed), or by a leading part of its shown prefix when exactly one
+ * key has it. Several keys sharing the prefix is a 409 listing their ids.
+ */
+export async function findKeyByReference(deps: AdminDeps, reference: string): Promise<ApiKeyRecord> {
+  const byId = reference.startsWith('key_') ? await deps.tenants.getKey(reference) : undefined;
+  if (byId) return byId;
+  const byKey = await deps.tenants.findKeyByHash(deps.minter.hash(reference));
+  if (byKey) return byKey;
+  if (reference.length < MIN_PREFIX_REFERENCE || reference.length > KEY_PREFIX_LENGTH) throw new NotFoundError('Key');
+  const byPrefix = await deps.tenants.findKeysByPrefix(reference);
+  if (byPrefix.length === 1) return byPrefix[0]!;
+  if (byPrefix.length === 0) throw new NotFoundError('Key');
+  const ids = byPrefix.map((k) => k.keyId).sort();
+  throw new ConflictError('CONFLICT', `${byPrefix.length} keys start with ${reference}: ${ids.join(', ')}. Name one by its key id.`);
+}
+
+/** Shorter than this, a prefix ("pds_") names no key in particular. */
+export const MIN_PREFIX_REFERENCE = 6;
 
 export async function revokeKey(deps: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
   const revoked = await deps.tenants.revokeKey(keyId, deps.clock.now().toISOString());

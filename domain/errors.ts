@@ -20,7 +20,10 @@ export type ErrorCode =
   | 'CHANNEL_REFUSED'
   | 'CHANNEL_CANNOT_MODIFY'
   | 'AMENDMENT_CONFLICT'
-  | 'AMENDMENT_FAILED';
+  | 'AMENDMENT_FAILED'
+  | 'ROUTE_NOT_FOUND'
+  | 'URI_TOO_LONG'
+  | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {
   override readonly name: string = 'DomainError';
@@ -73,4 +76,16 @@ export class RateLimitedError extends DomainError {
 
 export class ConflictError extends DomainError {
   override readonly name = 'ConflictError';
+}
+
+/**
+ * A store or queue the request needs could not be reached in time. Nothing is promised
+ * about the request's effect beyond what its own idempotency gives: the caller retries the
+ * same request after `retryAfterSeconds`.
+ */
+export class ServiceUnavailableError extends DomainError {
+  override readonly name = 'ServiceUnavailableError';
+  constructor(readonly retryAfterSeconds: number) {
+    super('SERVICE_UNAVAILABLE', `The service cannot reach its storage right now; retry the same request after ${retryAfterSeconds} s.`);
+  }
 }

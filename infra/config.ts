@@ -67,6 +67,10 @@ export const EnvSchema = v.object({
   BOOKING_WINDOW_SECONDS: positiveInt(900),
   BOOKING_SYNC_WAIT_MS: positiveInt(3000),
   BOOKING_WATCH_SECONDS: positiveInt(86_400),
+  AWS_CONNECT_TIMEOUT_MS: positiveInt(1000),
+  AWS_REQUEST_TIMEOUT_MS: positiveInt(1500),
+  AWS_MAX_ATTEMPTS: positiveInt(2),
+  REQUEST_BUDGET_MS: positiveInt(8000),
 });
 
 export interface Config {
@@ -91,6 +95,18 @@ export interface Config {
   readonly webhookQueueUrl?: string;
   /** An order's courtesy window: validUntil = createdAt (or the last reprice) + this. */
   readonly orderValidityMinutes: number;
+  /**
+   * Every AWS SDK client's limits (infra/aws-client.ts): one call gives up after at most
+   * maxAttempts × (requestTimeoutMs + backoff), so a request whose storage is unreachable
+   * answers 503 well inside the function timeout instead of hanging until it.
+   */
+  readonly aws: { readonly connectTimeoutMs: number; readonly requestTimeoutMs: number; readonly maxAttempts: number };
+  /**
+   * The longest an HTTP request may take: past it the caller gets 503 SERVICE_UNAVAILABLE
+   * (functions/http/budget.ts), however many slow-but-answering storage calls it was making.
+   * Below the 10 s function timeout, above the booking's synchronous wait.
+   */
+  readonly requestBudgetMs: number;
   readonly booking: BookingTimings & {
     /** The booking workflow queue; absent for tools that never start a workflow, which then fail on first use. */
     readonly queueUrl?: string;
@@ -133,6 +149,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The synchronous wait must end inside the window, or a booking could fail while its own POST is still waiting.
     throw new ConfigError('BOOKING_SYNC_WAIT_MS must be shorter than BOOKING_WINDOW_SECONDS');
   }
+  if (e.REQUEST_BUDGET_MS <= e.BOOKING_SYNC_WAIT_MS) {
+    // POST /v1/bookings waits this long for the outcome; a smaller budget would turn every wait into a 503.
+    throw new ConfigError('REQUEST_BUDGET_MS must be longer than BOOKING_SYNC_WAIT_MS');
+  }
   if (!isSandbox && e.TIME_SCALE !== 1) {
     throw new ConfigError('TIME_SCALE may differ from 1 only on local and test stages');
   }
@@ -152,6 +172,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     metrics: e.METRICS ?? (isSandbox ? 'off' : 'emf'),
     webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
     orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
+    aws: { connectTimeoutMs: e.AWS_CONNECT_TIMEOUT_MS, requestTimeoutMs: e.AWS_REQUEST_TIMEOUT_MS, maxAttempts: e.AWS_MAX_ATTEMPTS },
+    requestBudgetMs: e.REQUEST_BUDGET_MS,
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
   };
 }

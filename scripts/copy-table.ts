@@ -26,6 +26,9 @@ export async function copyTable(db: DynamoDBDocumentClient, from: string, to: st
   return copied;
 }
 
+/** An operator's one-off copy waits out throttling and slow pages instead of failing fast as a partner's request must. */
+export const COPY_SDK_LIMITS = { connectTimeoutMs: 5_000, requestTimeoutMs: 30_000, maxAttempts: 8 } as const;
+
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' }, region: { type: 'string', default: 'ap-south-1' } } });
   if (!values.from || !values.to) {
@@ -33,7 +36,7 @@ async function main(): Promise<number> {
     return 2;
   }
   // DYNAMODB_ENDPOINT points the copy at DynamoDB Local, as for every other tool here.
-  const db = createDocumentClient({ region: values.region!, endpoints: { dynamodb: process.env.DYNAMODB_ENDPOINT || undefined } });
+  const db = createDocumentClient({ region: values.region!, endpoints: { dynamodb: process.env.DYNAMODB_ENDPOINT || undefined }, aws: COPY_SDK_LIMITS });
   const copied = await copyTable(db, values.from, values.to, (n) => process.stdout.write(`\r${n} items copied`));
   process.stdout.write(`\nCopied ${copied} items from ${values.from} into ${values.to}.\n`);
   return 0;

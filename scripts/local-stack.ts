@@ -76,6 +76,8 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 
 export interface DynamoLocal extends Stoppable {
   readonly endpoint: string;
+  /** The emulator's process, for fault tests that pause (SIGSTOP) or kill it. */
+  readonly pid: number;
 }
 
 export async function startDynamoLocal(opts: { port?: number; dbPath?: string; log?: (line: string) => void } = {}): Promise<DynamoLocal> {
@@ -99,11 +101,42 @@ export async function startDynamoLocal(opts: { port?: number; dbPath?: string; l
   } finally {
     client.destroy();
   }
-  return { endpoint, stop: () => killTree(child) };
+  return { endpoint, pid: child.pid!, stop: () => killTree(child) };
 }
 
 export interface Fauxqs extends Stoppable {
   readonly endpoint: string;
+}
+
+export interface FauxqsProcess extends Fauxqs {
+  readonly pid: number;
+}
+
+/**
+ * fauxqs in a process of its own, its state in SQLite under `dataDir`, so a fault test can
+ * pause or kill it and start it again on the same port with its queues and messages (the
+ * in-process server of `startFauxqs` shares the caller's process and memory).
+ */
+export async function startFauxqsProcess(opts: { port: number; dataDir: string }): Promise<FauxqsProcess> {
+  const script = `import { startFauxqs } from 'fauxqs'; await startFauxqs({ port: ${opts.port}, logger: false, dataDir: ${JSON.stringify(opts.dataDir)} });`;
+  const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let errors = '';
+  child.stderr?.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4000)));
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  try {
+    await waitFor(
+      'fauxqs',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`fauxqs exited (${child.exitCode}): ${errors}`);
+        return (await fetch(`${endpoint}/health`)).status < 500;
+      },
+      30_000,
+    );
+  } catch (err) {
+    await killTree(child);
+    throw err;
+  }
+  return { endpoint, pid: child.pid!, stop: () => killTree(child) };
 }
 
 export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs> {
@@ -201,7 +234,17 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
   const lambdaPort = opts.lambdaPort ?? (await freePort());
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'serverless'), ['offline', 'start', '--stage', opts.stage], {
     cwd: ROOT,
-    env: { ...process.env, ...opts.env, HTTP_PORT: String(httpPort), LAMBDA_PORT: String(lambdaPort), SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off' },
+    env: {
+      ...process.env,
+      ...opts.env,
+      HTTP_PORT: String(httpPort),
+      LAMBDA_PORT: String(lambdaPort),
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+      // Node's 16 KB header limit would answer an over-long URL with an empty 431 before the
+      // service sees it; raised past API Gateway's 10 KB so the service's own 414 answers, as in the cloud.
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-http-header-size=131072`.trim(),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -228,6 +271,33 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
     throw new Error(`${(err as Error).message}\n--- offline output ---\n${output}`);
   }
   return { baseUrl, lambdaPort, stop: () => killTree(child) };
+}
+
+/**
+ * The service settings `npm start` runs the local stage with, each taken from the
+ * environment when set there (an empty value counts as unset): e.g.
+ * `OUTBOUND_ALLOW_HOSTS=hooks.staging.example OUTBOUND_ALLOW_HTTP=false npm start` to send
+ * callbacks to a TLS receiver on a named host while loopback is refused.
+ */
+export const LOCAL_SETTINGS: Readonly<Record<string, string>> = {
+  OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
+  OUTBOUND_ALLOW_HTTP: 'true',
+  TIME_SCALE: '1',
+  BOOKING_WINDOW_SECONDS: '120',
+  BOOKING_SYNC_WAIT_MS: '3000',
+  BOOKING_WATCH_SECONDS: '600',
+  ORDER_VALIDITY_MINUTES: '30',
+  RATE_LIMIT_PER_MINUTE: '600',
+  RATE_LIMIT_BURST: '100',
+  LOG_LEVEL: 'INFO',
+  AWS_CONNECT_TIMEOUT_MS: '1000',
+  AWS_REQUEST_TIMEOUT_MS: '1500',
+  AWS_MAX_ATTEMPTS: '2',
+  REQUEST_BUDGET_MS: '8000',
+};
+
+export function localSettings(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(LOCAL_SETTINGS).map(([name, fallback]) => [name, env[name] || fallback]));
 }
 
 /** The environment every piece of the service reads (infra/config.ts), for a local or test stage. */

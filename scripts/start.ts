@@ -1,6 +1,24 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, webhookQueueName, syncQueueName, bookingQueueName, ROOT, serviceEnv, startDynamoLocal, startFauxqs, startOffline, freePort, type Stoppable } from './local-stack.ts';
+import { ConfigError, parseConfig } from '../infra/config.ts';
+import {
+  javaProblem,
+  localSettings,
+  provisionBucket,
+  provisionQueues,
+  provisionTable,
+  invoiceBucketName,
+  webhookQueueName,
+  syncQueueName,
+  bookingQueueName,
+  ROOT,
+  serviceEnv,
+  startDynamoLocal,
+  startFauxqs,
+  startOffline,
+  freePort,
+  type Stoppable,
+} from './local-stack.ts';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local and fauxqs (SQS + S3)
@@ -9,9 +27,20 @@ import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceB
  * schedules. Ctrl-C stops everything this started.
  */
 const HTTP_PORT = Number(process.env.HTTP_PORT ?? 3000);
+const LAMBDA_PORT = Number(process.env.LAMBDA_PORT ?? 3002);
 const STAGE = 'local';
 const TABLE = 'partner-distribution-local';
 const STACK_ENV = join(ROOT, '.local', 'stack.env');
+const SETTINGS = localSettings(process.env);
+
+// A bad setting is reported before anything starts, in the service's own words.
+try {
+  parseConfig(serviceEnv({ stage: STAGE, tableName: TABLE, dynamodb: 'http://127.0.0.1:8000', sqs: 'http://127.0.0.1:4566', extra: SETTINGS }));
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`✗ ${err.message}`);
+  process.exit(1);
+}
 
 const problem = javaProblem();
 if (problem) {
@@ -62,7 +91,7 @@ try {
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
-    extra: { WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]! },
+    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]! },
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
@@ -76,10 +105,13 @@ try {
     stage: STAGE,
     env,
     httpPort: HTTP_PORT,
+    // Fixed (3002, or LAMBDA_PORT) so workers can be invoked by hand; a free one only if taken, and printed below.
+    lambdaPort: (await portFree(LAMBDA_PORT)) ? LAMBDA_PORT : await freePort(),
     log: (line) => process.stdout.write(line.replace(/^/gm, '  [offline] ')),
   });
   started.push(offline);
-  console.log(`✓ serverless offline on http://localhost:${HTTP_PORT} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+  console.log(`✓ serverless offline on http://localhost:${HTTP_PORT}, Lambda API on http://localhost:${offline.lambdaPort} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(`  Settings (each overridable from the environment): ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
   console.log('Demo credentials (local stage only; the password is always empty):');
   for (const c of demo.credentials) {
     console.log(`  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(16)} key ${c.key}${c.signingSecret ? `  callback secret ${c.signingSecret}` : ''}${c.note ? `  (${c.note})` : ''}`);
@@ -90,6 +122,7 @@ try {
   if (partner) console.log(`  curl -s -u ${partner.key}: http://localhost:${HTTP_PORT}/api/ping`);
   if (group) console.log(`  curl -s -u ${group.key}: http://localhost:${HTTP_PORT}/v1/ping`);
   console.log(`  curl -s http://localhost:${HTTP_PORT}/openapi.json | head -c 400`);
+  console.log(`  curl -s -X POST http://localhost:${offline.lambdaPort}/2015-03-31/functions/partner-distribution-local-sweepBookings/invocations -d '{}'`);
   console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {
   console.error(`✗ Could not start the local stack: ${(err as Error).message}`);

@@ -1,4 +1,4 @@
-import { issueKey, replaceKey, revokeKey, type IssuedKey, type IssueKeyInput } from '../../domain/admin.ts';
+import { findKeyByReference, issueKey, replaceKey, revokeKey, type IssuedKey, type IssueKeyInput } from '../../domain/admin.ts';
 import type { KeyOwner, RateLimitOverride } from '../../domain/api-key.ts';
 import { columns, flagOf, UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 import { integerOption } from './input.ts';
@@ -99,11 +99,16 @@ export const keysList: CommandSpec = {
 export const keysRevoke: CommandSpec = {
   path: ['keys', 'revoke'],
   summary: 'Revoke a key. Requests with it get 401 from the next request on. Revoking a revoked key changes nothing.',
-  positional: { name: 'keyId', description: 'The key to revoke (from `keys list`).' },
+  positional: {
+    name: 'key',
+    description: 'The key to revoke: its key id (from `keys list`), the key itself (looked up by its hash), or its shown prefix when no other key shares it.',
+  },
   options: [],
-  examples: ['keys revoke key_3f9c2a7d41b84e0c9a11'],
+  examples: ['keys revoke key_3f9c2a7d41b84e0c9a11', 'keys revoke pds_Ab3dE6gH', 'keys revoke "$KEY"'],
   async run(args, ctx) {
-    const key = await revokeKey(ctx.deps(), args.positional!);
+    const deps = ctx.deps();
+    const found = await findKeyByReference(deps, args.positional!);
+    const key = await revokeKey(deps, found.keyId);
     ctx.out.result(keyView(key), () => [`Key ${key.keyId} (${key.keyPrefix}…) of ${ownerLabel(key.owner)} is revoked since ${key.revokedAt}.`]);
   },
 };

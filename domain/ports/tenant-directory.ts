@@ -32,6 +32,8 @@ export interface TenantDirectory {
   findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   getKey(keyId: string): Promise<ApiKeyRecord | undefined>;
   listKeys(owner: KeyOwner): Promise<ApiKeyRecord[]>;
+  /** Every key whose shown prefix starts with `prefix`. An operator's look-up: it reads the whole key set. */
+  findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]>;
   /** Fails with ConflictError when the hash is already stored (same key twice). */
   createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void>;
   /** Idempotent: revoking a revoked key keeps its first revocation time. */

@@ -6,6 +6,7 @@ import { basicAuth } from './middleware/basic-auth.ts';
 import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
+import { withinBudget } from './budget.ts';
 import { encodeForTransport } from './compression.ts';
 import { jsonResult, textResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
@@ -59,5 +60,5 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       : jsonResult(context.state, reply.status, reply.body, reply.headers);
     return encodeForTransport(result, event.headers?.['accept-encoding']);
   });
-  return Object.assign(handler, { route });
+  return Object.assign(withinBudget(handler), { route });
 }

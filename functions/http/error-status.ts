@@ -9,6 +9,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 401,
   CREDIT_DENIED: 402,
   NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PRICE_MOVED: 409,
@@ -19,7 +20,9 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   CHANNEL_CANNOT_MODIFY: 409,
   AMENDMENT_CONFLICT: 409,
   AMENDMENT_FAILED: 409,
+  URI_TOO_LONG: 414,
   RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export const reasonPhrase = (status: number): string => STATUS_CODES[status] ?? 'Error';

@@ -1,4 +1,4 @@
-import { DomainError, RateLimitedError, ValidationError } from '../../domain/errors.ts';
+import { DomainError, RateLimitedError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
 import type { RateDecision } from '../../domain/rate-limit.ts';
 import { reasonPhrase, STATUS_OF } from './error-status.ts';
 import type { HttpResult, RequestState } from './types.ts';
@@ -45,7 +45,8 @@ export function errorBody(state: RequestState, status: number, code: string, mes
 export function errorResult(state: RequestState, err: DomainError, extraHeaders: Readonly<Record<string, string>> = {}): HttpResult {
   const status = STATUS_OF[err.code];
   const details = err instanceof ValidationError ? { param: err.param } : err.details;
-  const headers = err instanceof RateLimitedError ? { 'Retry-After': String(err.retryAfterSeconds), ...extraHeaders } : extraHeaders;
+  const retryAfter = err instanceof RateLimitedError || err instanceof ServiceUnavailableError ? err.retryAfterSeconds : undefined;
+  const headers = retryAfter === undefined ? extraHeaders : { 'Retry-After': String(retryAfter), ...extraHeaders };
   return jsonResult(state, status, errorBody(state, status, err.code, err.message, details), headers);
 }
 

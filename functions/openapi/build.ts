@@ -20,6 +20,7 @@ const RATE_HEADERS: Json = {
 };
 
 const RETRY_AFTER: Json = { 'Retry-After': { description: 'Seconds until a token is available again.', schema: { type: 'integer' } } };
+const RETRY_STORAGE: Json = { 'Retry-After': { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } } };
 
 /** Query and path schemas are valibot objects; each entry becomes one OpenAPI parameter. */
 function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): Json[] {
@@ -39,9 +40,10 @@ function operation(route: RouteSpec): Json {
   const authed = route.auth !== 'none';
   const responses: Json = {};
   for (const [status, spec] of Object.entries(route.responses)) {
-    // A 401 never reached a bucket, so it carries no rate headers: only the request id.
-    const rated = authed && status !== '401';
-    const headers = rated ? { ...RATE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}) } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'] };
+    // A 401 or 414 never reached a bucket, and a 503 may not have, so none carries rate headers: only the request id.
+    const rated = authed && !['401', '414', '503'].includes(status);
+    const retry = status === '429' ? RETRY_AFTER : status === '503' ? RETRY_STORAGE : {};
+    const headers = rated ? { ...RATE_HEADERS, ...retry } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'], ...retry };
     const content = spec.schema
       ? { 'application/json': { schema: schemaOf(spec.schema) } }
       : spec.mediaType

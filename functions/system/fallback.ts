@@ -1,6 +1,7 @@
 import middy from '@middy/core';
-import { DomainError, NotFoundError } from '../../domain/errors.ts';
+import { DomainError } from '../../domain/errors.ts';
 import type { Surface } from '../../domain/principal.ts';
+import { withinBudget } from '../http/budget.ts';
 import { basicAuth } from '../http/middleware/basic-auth.ts';
 import { errorResponder } from '../http/middleware/error-responder.ts';
 import { requestContext } from '../http/middleware/request-context.ts';
@@ -26,9 +27,11 @@ const authenticateBySurface = {
 /**
  * API Gateway's $default route: everything no route matched. Under /api and /v1 the key is
  * checked first (an unknown path is still an authenticated, rate-limited request), then
- * the answer is 405 with Allow when the path exists under another method, else 404.
+ * the answer is 405 with Allow when the path exists under another method, else 404
+ * ROUTE_NOT_FOUND: no operation has this shape of path, which a caller must tell apart from
+ * NOT_FOUND (the operation exists, the resource it names does not, or is another tenant's).
  */
-export const handler = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 })
+const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 })
   .use(requestContext())
   .use(errorResponder())
   .use({
@@ -43,5 +46,7 @@ export const handler = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeou
       const method = context.state.method;
       return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), { Allow: allow.join(', ') });
     }
-    return errorResult(context.state, new NotFoundError('Resource'));
+    return errorResult(context.state, new DomainError('ROUTE_NOT_FOUND', 'No operation is served at this path; /openapi.json lists them.'));
   });
+
+export const handler = withinBudget(stack);

@@ -1,15 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { awsClientOptions } from '../aws-client.ts';
 import type { Config } from '../config.ts';
 
-export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints'>): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
-    region: cfg.region,
-    ...(cfg.endpoints.dynamodb
-      ? { endpoint: cfg.endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-    maxAttempts: 3,
-  });
+export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 'aws'>): DynamoDBDocumentClient {
+  const client = new DynamoDBClient(awsClientOptions(cfg, cfg.endpoints.dynamodb));
   // Counts every request the SDK sends (retries included): the figure benchmarks and
   // docs/data-model.md report as "DynamoDB calls per request".
   client.middlewareStack.add(

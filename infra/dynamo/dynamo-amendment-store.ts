@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isSettledStatus, type Amendment } from '../../domain/bookings/amendment.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
@@ -8,7 +8,7 @@ import { isConditionFailure, isTransactionContention } from './client.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
-import { GSI2 } from './table.ts';
+import { oldestAcrossShards } from './query.ts';
 import { unitMoveItems } from './unit-moves.ts';
 
 /*
@@ -18,7 +18,7 @@ import { unitMoveItems } from './unit-moves.ts';
  * | amendment by id                  | PK = GROUP#<g>, SK = AMENDMENT#<bookingRef>#<amendmentId>      | table |
  * | a booking's amendments           | PK = GROUP#<g>, begins_with(SK, AMENDMENT#<bookingRef>#)       | table |
  * | the amendment in flight (lock)   | PK = GROUP#<g>, SK = AMENDING#<bookingRef>                     | table |
- * | open amendment work, oldest due  | GSI2PK = AMENDMENTS#OPEN, GSI2SK < <due>~                      | GSI2  |
+ * | open amendment work, oldest due  | GSI2PK = AMENDMENTS#OPEN#<0..31> (each), GSI2SK < <due>~       | GSI2  |
  */
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -141,17 +141,8 @@ export class DynamoAmendmentStore implements AmendmentStore {
   }
 
   async listDue(dueBefore: string, limit: number): Promise<Amendment[]> {
-    const open = keys.openAmendments();
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: GSI2,
-        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :due',
-        ExpressionAttributeValues: { ':pk': open.GSI2PK, ':due': `${dueBefore}~` },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map(amendmentOf);
+    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openAmendmentShards(), below: `${dueBefore}~`, limit });
+    return due.map(amendmentOf);
   }
 
   /** The amendment's conditional Put, and when it settles, the release of the booking's lock it holds. */

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
@@ -7,9 +7,9 @@ import { bookingItem, bookingOf } from './booking-item.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
-import { GSI2 } from './table.ts';
 import { stayMoves } from '../../domain/bookings/amendment.ts';
 import { unitMoveItems } from './unit-moves.ts';
+import { oldestAcrossShards } from './query.ts';
 
 /*
  * Access patterns of bookings (docs/data-model.md):
@@ -18,7 +18,7 @@ import { unitMoveItems } from './unit-moves.ts';
  * | booking by bookingRef           | PK = GROUP#<g>, SK = BOOKING#<ref>                         | table |
  * | booking by property-system id   | PK = GROUP#<g>, SK = BOOKINGID#<id> → bookingRef           | table |
  * | booking by externalBookingId    | PK = GROUP#<g>, SK = IDEMPOTENCY#BOOKING#<ext> → bookingRef | table |
- * | open workflow work, oldest due  | GSI2PK = BOOKINGS#OPEN, GSI2SK < <due>~                    | GSI2  |
+ * | open workflow work, oldest due  | GSI2PK = BOOKINGS#OPEN#<0..31> (each), GSI2SK < <due>~     | GSI2  |
  */
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -105,17 +105,8 @@ export class DynamoBookingStore implements BookingStore {
   }
 
   async listDue(dueBefore: string, limit: number): Promise<Booking[]> {
-    const open = keys.openBookings();
-    const out = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: GSI2,
-        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :due',
-        ExpressionAttributeValues: { ':pk': open.GSI2PK, ':due': `${dueBefore}~` },
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map(bookingOf);
+    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openBookingShards(), below: `${dueBefore}~`, limit });
+    return due.map(bookingOf);
   }
 
   /** The ledger or catalogue half of a step, built from the current state of what it changes. */

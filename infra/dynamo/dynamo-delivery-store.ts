@@ -4,8 +4,8 @@ import type { AttemptVerdict, DeliveryStore, Page } from '../../domain/ports/del
 import { putAll } from './batch-write.ts';
 import { isConditionFailure } from './client.ts';
 import { keys } from './keys.ts';
-import { queryAll } from './query.ts';
-import { GSI1, GSI2, TTL_ATTRIBUTE } from './table.ts';
+import { oldestAcrossShards, queryAll } from './query.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table.ts';
 
 /**
  * Deliveries (the outbox). Access patterns:
@@ -15,7 +15,7 @@ import { GSI1, GSI2, TTL_ATTRIBUTE } from './table.ts';
  * | a partner's deliveries (operator)     | PK = PARTNER#<p>, begins_with(SK, DELIVERY#)            | table |
  * | an endpoint's deliveries, newest first| GSI1PK = ENDPOINT#<e>#DELIVERIES, GSI1SK < <position>   | GSI1  |
  * | a booking's callbacks, oldest first   | GSI1PK = BOOKING#<bookingRef>#DELIVERIES                | GSI1  |
- * | PENDING deliveries overdue (sweeper)  | GSI2PK = DELIVERIES#PENDING, GSI2SK < <cutoff>          | GSI2  |
+ * | PENDING deliveries overdue (sweeper)  | GSI2PK = DELIVERIES#PENDING#<0..31> (each), GSI2SK < <cutoff> | GSI2 |
  */
 
 /** Delivery records outlive their last attempt by this long, then TTL removes them. */
@@ -148,23 +148,8 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async listOverdue(dueBefore: string, limit: number): Promise<Delivery[]> {
-    const found: Delivery[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: GSI2,
-          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
-          ExpressionAttributeValues: { ':pk': keys.pendingDeliveries().GSI2PK, ':cutoff': dueBefore },
-          Limit: limit - found.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...(out.Items ?? []).map(deliveryFromItem));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey && found.length < limit);
-    return found;
+    const overdue = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.pendingDeliveryShards(), below: dueBefore, limit });
+    return overdue.map(deliveryFromItem);
   }
 
   async markRequeued(d: Delivery, now: string): Promise<boolean> {

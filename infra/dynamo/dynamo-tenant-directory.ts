@@ -4,7 +4,7 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
 import { isConditionFailure } from './client.ts';
-import { queryAll } from './query.ts';
+import { queryAll, scanAll } from './query.ts';
 import { keys } from './keys.ts';
 import { GSI1, GSI2 } from './table.ts';
 
@@ -147,6 +147,17 @@ export class DynamoTenantDirectory implements TenantDirectory {
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.keysOfOwner(owner.kind, owner.id).GSI1PK },
+    });
+    return items.map((i) => strip<ApiKeyRecord>(i)!);
+  }
+
+  async findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]> {
+    // A scan, filtered to key items: no index serves "by prefix", and only the admin tool asks,
+    // rarely, so a full read beats another index written on every key.
+    const items = await scanAll(this.db, {
+      TableName: this.table,
+      FilterExpression: 'begins_with(PK, :keys) AND begins_with(keyPrefix, :prefix)',
+      ExpressionAttributeValues: { ':keys': 'APIKEY#', ':prefix': prefix },
     });
     return items.map((i) => strip<ApiKeyRecord>(i)!);
   }

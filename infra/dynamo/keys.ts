@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Every key format of the single table lives here; nothing else in the code builds a
  * PK or SK string.
@@ -6,6 +8,20 @@ export interface Key {
   readonly PK: string;
   readonly SK: string;
 }
+
+/**
+ * Shards of the sparse work queues on GSI2 (open bookings, pending deliveries). A partition
+ * takes about 1,000 WCU/s; at 1,000 bookings/s the open-bookings queue alone takes about
+ * 18,000 (six index writes of a ~3 KB booking each), so one key would cap the service near
+ * 55 bookings/s. 32 shards keep each near 560 WCU/s at that rate (docs/data-model.md
+ * "Limits at scale"). The sweepers read every shard and merge.
+ */
+export const WORK_QUEUE_SHARDS = 32;
+
+/** An item's shard, fixed by its own id, so every rewrite of the item stays on one key. */
+export const workQueueShardOf = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % WORK_QUEUE_SHARDS;
+
+const everyShard = (queue: string): string[] => Array.from({ length: WORK_QUEUE_SHARDS }, (_, shard) => `${queue}#${shard}`);
 
 export const keys = {
   partner: (partnerId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: 'PROFILE' }),
@@ -77,8 +93,9 @@ export const keys = {
   bookingDeliveryIndex: (bookingRef: string, createdAt: string, deliveryId: string) => ({ GSI1PK: `BOOKING#${bookingRef}#DELIVERIES`, GSI1SK: `${createdAt}#${deliveryId}` }),
   deliveriesOfBooking: (bookingRef: string) => ({ GSI1PK: `BOOKING#${bookingRef}#DELIVERIES` }),
   /** Sparse: only PENDING deliveries carry it, so the sweeper reads exactly the work still open. */
-  pendingDeliveryIndex: (nextAttemptAt: string, deliveryId: string) => ({ GSI2PK: 'DELIVERIES#PENDING', GSI2SK: `${nextAttemptAt}#${deliveryId}` }),
-  pendingDeliveries: () => ({ GSI2PK: 'DELIVERIES#PENDING' }),
+  pendingDeliveryIndex: (nextAttemptAt: string, deliveryId: string) => ({ GSI2PK: `DELIVERIES#PENDING#${workQueueShardOf(deliveryId)}`, GSI2SK: `${nextAttemptAt}#${deliveryId}` }),
+  /** Every shard's GSI2PK: the sweeper queries each and merges. */
+  pendingDeliveryShards: () => everyShard('DELIVERIES#PENDING'),
   changeRecord: (channelId: string, recordedAt: string, eventId: string): Key => ({ PK: `CHANNEL#${channelId}#CHANGES`, SK: `${recordedAt}#${eventId}` }),
   changesOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}#CHANGES` }),
   /** The group's running exposure (paise), moved only in the same transaction as the ledger entry that justifies it. */
@@ -110,8 +127,12 @@ export const keys = {
   /** Back from a bookingFeedIndex sort key to its parts (updatedAt is an ISO instant, never holding '#'): where a feed read stopped. */
   bookingFeedPositionOf: (gsi1sk: string) => ({ updatedAt: gsi1sk.slice(0, gsi1sk.indexOf('#')), bookingRef: gsi1sk.slice(gsi1sk.indexOf('#') + 1) }),
   /** Sparse: only bookings the workflow still has to look at carry it, so the sweeper reads exactly the open work. */
-  openBookingIndex: (nextCheckAt: string, agentGroupId: string, bookingRef: string) => ({ GSI2PK: 'BOOKINGS#OPEN', GSI2SK: `${nextCheckAt}#${agentGroupId}#${bookingRef}` }),
-  openBookings: () => ({ GSI2PK: 'BOOKINGS#OPEN' }),
+  openBookingIndex: (nextCheckAt: string, agentGroupId: string, bookingRef: string) => ({
+    GSI2PK: `BOOKINGS#OPEN#${workQueueShardOf(bookingRef)}`,
+    GSI2SK: `${nextCheckAt}#${agentGroupId}#${bookingRef}`,
+  }),
+  /** Every shard's GSI2PK: the sweeper queries each and merges. */
+  openBookingShards: () => everyShard('BOOKINGS#OPEN'),
   /** The property-system simulator's reservation for one booking (sandbox stages). */
   simulatedReservation: (bookingRef: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: 'RESERVATION' }),
   /** The simulator's stored answer to one modification of a reservation (its idempotency record). */
@@ -121,7 +142,11 @@ export const keys = {
   amendmentsOf: (agentGroupId: string, bookingRef: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: `AMENDMENT#${bookingRef}#` }),
   /** Held by the one amendment of a booking in flight: a second one finds it and is told to re-quote. */
   amendmentLock: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `AMENDING#${bookingRef}` }),
-  /** Sparse: amendments whose steps are not finished, for the sweeper. */
-  openAmendmentIndex: (nextCheckAt: string, agentGroupId: string, amendmentId: string) => ({ GSI2PK: 'AMENDMENTS#OPEN', GSI2SK: `${nextCheckAt}#${agentGroupId}#${amendmentId}` }),
-  openAmendments: () => ({ GSI2PK: 'AMENDMENTS#OPEN' }),
+  /** Sparse: amendments whose steps are not finished, for the sweeper; sharded like the open bookings. */
+  openAmendmentIndex: (nextCheckAt: string, agentGroupId: string, amendmentId: string) => ({
+    GSI2PK: `AMENDMENTS#OPEN#${workQueueShardOf(amendmentId)}`,
+    GSI2SK: `${nextCheckAt}#${agentGroupId}#${amendmentId}`,
+  }),
+  /** Every shard's GSI2PK: the sweeper queries each and merges. */
+  openAmendmentShards: () => everyShard('AMENDMENTS#OPEN'),
 } as const;

@@ -29,13 +29,13 @@ describe('Unknown paths', () => {
   it('answers 404 with the error body under /api for a valid partner key', async () => {
     const res = await call('GET', '/api/no-such-resource', { key: partner.apiKey });
 
-    expectErrorBody(res, 404, 'Not Found', 'NOT_FOUND', '/api/no-such-resource');
+    expectErrorBody(res, 404, 'Not Found', 'ROUTE_NOT_FOUND', '/api/no-such-resource');
   });
 
   it('answers 404 with the error body under /v1 for a valid group key', async () => {
     const res = await call('GET', '/v1/listings/abc/nothing-here', { key: group.apiKey });
 
-    expectErrorBody(res, 404, 'Not Found', 'NOT_FOUND', '/v1/listings/abc/nothing-here');
+    expectErrorBody(res, 404, 'Not Found', 'ROUTE_NOT_FOUND', '/v1/listings/abc/nothing-here');
   });
 
   it('counts an unknown path under /api as an authenticated request, with rate headers', async () => {
@@ -54,7 +54,7 @@ describe('Unknown paths', () => {
   it('answers 404 outside /api and /v1 without asking for a key', async () => {
     const res = await call('GET', '/nowhere/at/all');
 
-    expectErrorBody(res, 404, 'Not Found', 'NOT_FOUND', '/nowhere/at/all');
+    expectErrorBody(res, 404, 'Not Found', 'ROUTE_NOT_FOUND', '/nowhere/at/all');
     expect(res.headers.has('x-ratelimit-limit')).toBe(false);
   });
 
@@ -62,10 +62,19 @@ describe('Unknown paths', () => {
     const res = await call('GET', '/');
 
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    expect(res.body).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
   });
 
-  it('makes every 404 byte-identical apart from timestamp and path', async () => {
+  it('tells a missing route from a missing resource: an unknown action under a booking is ROUTE_NOT_FOUND, an unknown booking NOT_FOUND', async () => {
+    const route = await call('POST', '/v1/bookings/bk-123/no-such-thing', { key: group.apiKey, body: {} });
+    const resource = await call('GET', '/v1/bookings/bk-123', { key: group.apiKey });
+
+    expectErrorBody(route, 404, 'Not Found', 'ROUTE_NOT_FOUND', '/v1/bookings/bk-123/no-such-thing');
+    expectErrorBody(resource, 404, 'Not Found', 'NOT_FOUND', '/v1/bookings/bk-123');
+    expect(route.body.message).not.toBe(resource.body.message);
+  });
+
+  it('makes every unknown-route 404 byte-identical apart from timestamp and path', async () => {
     const responses = await Promise.all([
       call('GET', '/v1/bookings/bk-123/items', { key: group.apiKey }),
       call('GET', '/v1/whatever', { key: group.apiKey }),
@@ -100,5 +109,30 @@ describe('Wrong method', () => {
 
     expect(res.status).toBe(401);
     expect(res.headers.has('allow')).toBe(false);
+  });
+});
+
+describe('Long URLs', () => {
+  const query = (length: number) => `?q=${'a'.repeat(length - '/v1/ledger?q='.length)}`;
+
+  it.each([9_000, 100_000])('refuses a %i-character URL with 414 URI_TOO_LONG in the error body, before the key is checked', async (length) => {
+    const res = await call('GET', `/v1/ledger${query(length)}`);
+
+    expectErrorBody(res, 414, 'URI Too Long', 'URI_TOO_LONG', '/v1/ledger');
+    expect(res.body.message).toContain('8192');
+  });
+
+  it('reads a URL of exactly 8,192 characters as usual', async () => {
+    const res = await call('GET', `/v1/ledger${query(8_192)}`, { key: group.apiKey });
+
+    expect(res.status).not.toBe(414);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it('echoes only the start of an over-long path', async () => {
+    const res = await call('GET', `/v1/${'x'.repeat(9_000)}`);
+
+    expect(res.status).toBe(414);
+    expect(res.body.path).toBe(`/v1/${'x'.repeat(252)}`);
   });
 });

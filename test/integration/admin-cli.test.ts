@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, runAdmin } from '../../bin/admin/run-admin.ts';
-import { sha256Hex } from '../../infra/crypto/api-keys.ts';
+import { issueKey } from '../../domain/admin.ts';
+import { adminDeps } from '../../infra/container.ts';
+import { randomBase62, sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { call, stack, testServices, uniqueId } from '../support/stack.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -58,7 +60,9 @@ const groupArgs = (id: string, partnerId: string, overrides: Record<string, stri
   return ['groups', 'create', ...Object.entries(options).flatMap(([k, v]) => (v === null ? [] : [`--${k}`, v]))];
 };
 
-describe('Command: admin (CLI)', () => {
+// Each test runs the real tool several times, a cold tsx start of seconds apiece on a loaded machine: the
+// budget is per process (admin's own timeout), not the 30 s default for a whole test.
+describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
   const partnerId = uniqueId('cli-partner');
   const groupId = uniqueId('cli-group');
 
@@ -117,6 +121,33 @@ describe('Command: admin (CLI)', () => {
     expect(await ping('v1', issued.apiKey)).toBe(401);
     const again = json(await admin('keys', 'revoke', issued.key.keyId, '--json'));
     expect(again).toMatchObject({ status: 'REVOKED', revokedAt: revoked.revokedAt });
+  });
+
+  it('revokes a key named by the key itself or by its prefix, and refuses a prefix two keys share', async () => {
+    // prepare: two keys of our own, and two sharing a prefix no other key has
+    const byKey = json(await admin('keys', 'issue', '--partner', partnerId, '--json'));
+    const byPrefix = json(await admin('keys', 'issue', '--partner', partnerId, '--json'));
+    const shared = `pds_${randomBase62(8)}`;
+    const twins = await Promise.all([1, 2].map(() => issueKey(adminDeps(testServices()), { owner: { kind: 'partner', id: partnerId }, presetKey: `${shared}${randomBase62(32)}` })));
+
+    // act
+    const revokedByKey = await admin('keys', 'revoke', byKey.apiKey, '--json');
+    const revokedByPrefix = await admin('keys', 'revoke', byPrefix.apiKey.slice(0, 12), '--json');
+    const ambiguous = await admin('keys', 'revoke', shared);
+    const unknown = await admin('keys', 'revoke', `pds_${randomBase62(40)}`);
+
+    // assess
+    expect(json(revokedByKey)).toMatchObject({ keyId: byKey.key.keyId, status: 'REVOKED' });
+    expect(revokedByKey.stdout).not.toContain(byKey.apiKey);
+    expect(json(revokedByPrefix)).toMatchObject({ keyId: byPrefix.key.keyId, status: 'REVOKED' });
+    expect([await ping('api', byKey.apiKey), await ping('api', byPrefix.apiKey)]).toEqual([401, 401]);
+    expect(ambiguous.code).not.toBe(0);
+    for (const t of twins) expect(ambiguous.stderr).toContain(t.record.keyId);
+    expect(ambiguous.stderr).not.toContain(twins[0]!.apiKey);
+    expect(twins.map((t) => t.record.status)).toEqual(['ACTIVE', 'ACTIVE']);
+    expect((await Promise.all(twins.map((t) => testServices().tenants.getKey(t.record.keyId)))).map((k) => k?.status)).toEqual(['ACTIVE', 'ACTIVE']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/Key not found/);
   });
 
   it('replaces a partner key: the new one works, the old one gets 401', async () => {
@@ -221,7 +252,7 @@ describe('Command: admin (CLI)', () => {
   });
 });
 
-describe('Command: admin import (CLI)', () => {
+describe('Command: admin import (CLI)', { timeout: 240_000 }, () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'admin-import-'));

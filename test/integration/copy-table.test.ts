@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
-import { copyTable } from '../../scripts/copy-table.ts';
+import { COPY_SDK_LIMITS, copyTable } from '../../scripts/copy-table.ts';
 import { provisionTable } from '../../scripts/local-stack.ts';
 import { stack } from '../support/stack.ts';
 
@@ -11,7 +11,7 @@ describe('scripts/copy-table.ts (the last step of a PITR restore)', () => {
     const suffix = randomBytes(4).toString('hex');
     const [restored, live] = [`pds-restored-${suffix}`, `pds-live-${suffix}`];
     await Promise.all([provisionTable(stack().env.DYNAMODB_ENDPOINT!, restored), provisionTable(stack().env.DYNAMODB_ENDPOINT!, live)]);
-    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: stack().env.DYNAMODB_ENDPOINT } });
+    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: stack().env.DYNAMODB_ENDPOINT }, aws: COPY_SDK_LIMITS });
     // More than one scan page and many batch writes: 1,200 items of ~1 KB.
     const pad = 'x'.repeat(1000);
     const items = Array.from({ length: 1200 }, (_, i) => ({ PK: `GROUP#g-${i % 7}`, SK: `ITEM#${String(i).padStart(5, '0')}`, value: i, pad }));
@@ -33,7 +33,7 @@ describe('scripts/copy-table.ts (the last step of a PITR restore)', () => {
   }, 120_000);
 
   it('refuses to copy a table onto itself', async () => {
-    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: stack().env.DYNAMODB_ENDPOINT } });
+    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: stack().env.DYNAMODB_ENDPOINT }, aws: COPY_SDK_LIMITS });
     await expect(copyTable(db, 'pds-x', 'pds-x')).rejects.toThrow('different tables');
   });
 });

@@ -6,6 +6,7 @@ import { bookingOf } from '../../infra/dynamo/booking-item.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { queryAll } from '../../infra/dynamo/query.ts';
+import type { Services } from '../../infra/container.ts';
 import { testServices } from './stack.ts';
 
 /** Every sort key in a group's partition: what a refused request must leave unchanged. */
@@ -17,8 +18,7 @@ export async function groupItems(agentGroupId: string): Promise<string[]> {
   return (out.Items ?? []).map((i) => `${String(i.SK)}@${String(i.updatedAt ?? i.createdAt ?? '')}`).sort();
 }
 
-async function bookingsOf(agentGroupId: string): Promise<Booking[]> {
-  const svc = testServices();
+async function bookingsOf(agentGroupId: string, svc: Services): Promise<Booking[]> {
   const partition = keys.booking(agentGroupId, '');
   const items = await queryAll(createDocumentClient(svc.config), {
     TableName: svc.config.tableName,
@@ -66,12 +66,12 @@ function violations(bookings: readonly Booking[], entries: readonly LedgerEntry[
  * counting entries, within the limit. Reads are not one snapshot, so a workflow step landing between
  * them is tolerated by reading again until two rounds agree.
  */
-export async function assertBookingInvariants(agentGroupId: string): Promise<void> {
+export async function assertBookingInvariants(agentGroupId: string, svc: Services = testServices()): Promise<void> {
   let problems: string[] = [];
   for (let round = 0; round < 10; round++) {
-    const audit = await testServices().ledger.audit(agentGroupId);
-    const bookings = await bookingsOf(agentGroupId);
-    const recheck = await testServices().ledger.audit(agentGroupId);
+    const audit = await svc.ledger.audit(agentGroupId);
+    const bookings = await bookingsOf(agentGroupId, svc);
+    const recheck = await svc.ledger.audit(agentGroupId);
     if (recheck.exposureCounter !== audit.exposureCounter || recheck.entries.length !== audit.entries.length) continue;
     problems = violations(bookings, recheck.entries);
     if (recheck.exposureCounter !== exposureOf(recheck.entries)) problems.push(`exposure counter ${recheck.exposureCounter} ≠ sum of entries ${exposureOf(recheck.entries)}`);

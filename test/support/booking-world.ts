@@ -1,5 +1,5 @@
 import { importWorld } from '../../domain/world/import-world.ts';
-import { adminDeps } from '../../infra/container.ts';
+import { adminDeps, type Services } from '../../infra/container.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
 import { call, testServices, uniqueId, type GroupFixture } from './stack.ts';
@@ -22,7 +22,7 @@ export interface BookingWorld {
  */
 type Behaviour = { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number; refusesChanges?: boolean; cannotModify?: boolean };
 
-export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {}): Promise<BookingWorld> {
+export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {}, svc: Services = testServices()): Promise<BookingWorld> {
   const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));
   const behaviour: Record<string, Behaviour> = {
     [ids.onlyA]: overrides.instant ?? { mode: 'CONFIRM_IMMEDIATELY' },
@@ -31,7 +31,7 @@ export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'sl
   };
   const catalogue = world.catalogue!;
   await importWorld(
-    { ...adminDeps(testServices()), catalogue: testServices().catalogue },
+    { ...adminDeps(svc), catalogue: svc.catalogue },
     {
       ...world,
       catalogue: {

@@ -22,6 +22,16 @@ declare module 'vitest' {
  */
 export const BOOKING_TEST_TIMINGS = { BOOKING_WINDOW_SECONDS: '4', BOOKING_SYNC_WAIT_MS: '300', BOOKING_WATCH_SECONDS: '30' } as const;
 
+/**
+ * Far looser SDK limits than production for the shared stack and for test-side clients:
+ * two cores shared by many agents can stall a healthy DynamoDB Local for seconds (200
+ * racing connections take longer than 1 s to open), and a timeout there would fail an
+ * unrelated test, or, retried, re-apply a conditional update the store had already applied
+ * (the rate limiter's "exactly the burst" race would then count one request twice). The
+ * fault tests run the production defaults in their own offline.
+ */
+export const LOOSE_SDK_LIMITS = { AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3' } as const;
+
 export default async function setup(project: TestProject) {
   const problem = javaProblem();
   if (problem) throw new Error(problem);
@@ -37,7 +47,8 @@ export default async function setup(project: TestProject) {
     await provisionBucket(queues.endpoint, invoiceBucketName('test'));
     const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test'), bookingQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
-    const extra = { LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]! };
+    // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
+    const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]! };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });

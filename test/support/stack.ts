@@ -54,8 +54,9 @@ export interface GroupFixture {
   readonly signingSecret: string;
 }
 
-export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {}): Promise<GroupFixture> {
-  const deps = adminDeps(testServices());
+/** `svc`: another stack's services (a fault test's own); the shared test stack's by default. */
+export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {}, svc: Services = testServices()): Promise<GroupFixture> {
+  const deps = adminDeps(svc);
   const { rateLimit, ...groupOverrides } = overrides;
   const partner = groupOverrides.partnerId
     ? { partnerId: groupOverrides.partnerId }
@@ -76,7 +77,8 @@ export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLi
     ...groupOverrides,
   });
   const issued = await issueKey(deps, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: rateLimit ?? null });
-  createdGroups.add(group.agentGroupId);
+  // The after-file invariant reads the shared stack; a group on another stack is its test's to check.
+  if (svc === testServices()) createdGroups.add(group.agentGroupId);
   return {
     partnerId: group.partnerId,
     agentGroupId: group.agentGroupId,
@@ -98,7 +100,7 @@ export interface CallResult<T = unknown> {
 export async function call<T = any>(
   method: string,
   path: string,
-  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; baseUrl?: string; signal?: AbortSignal } = {},
 ): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...(opts.key ? { authorization: basicAuth(opts.key) } : {}), ...opts.headers };
   let payload: string | undefined = opts.rawBody;
@@ -106,7 +108,7 @@ export async function call<T = any>(
     payload = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual' });
+  const res = await fetch(`${opts.baseUrl ?? stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual', signal: opts.signal });
   const text = await res.text();
   let body: unknown = undefined;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);

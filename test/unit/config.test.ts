@@ -40,6 +40,8 @@ describe('parseConfig', () => {
       timeScale: 1,
       logLevel: 'INFO',
       metrics: 'off',
+      aws: { connectTimeoutMs: 1000, requestTimeoutMs: 1500, maxAttempts: 2 },
+      requestBudgetMs: 8000,
     });
   });
 
@@ -92,6 +94,11 @@ describe('parseConfig', () => {
     ['STAGE', 'Prod_Stage'],
   ])('names %s when its value %j is invalid', (name, value) => {
     expect(problemWith(minimal({ [name]: value }))).toContain(`${name}:`);
+  });
+
+  it('refuses a request budget no longer than the booking’s synchronous wait', () => {
+    expect(problemWith(minimal({ REQUEST_BUDGET_MS: '3000' }))).toContain('REQUEST_BUDGET_MS must be longer than BOOKING_SYNC_WAIT_MS');
+    expect(parseConfig(minimal({ REQUEST_BUDGET_MS: '3001' })).requestBudgetMs).toBe(3001);
   });
 
   it.each([['STAGE'], ['TABLE_NAME'], ['CURSOR_KEY'], ['SECRETS_KEY']])('names %s when it is missing', (name) => {

@@ -1,9 +1,13 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { withinBudget } from '../../functions/http/budget.ts';
 import { endpoint } from '../../functions/http/endpoint.ts';
 import { defineRoute } from '../../functions/http/route.ts';
 import type { HttpEvent, HttpResult } from '../../functions/http/types.ts';
+import { awsClientOptions } from '../../infra/aws-client.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**
@@ -32,6 +36,18 @@ const INTERNAL_DETAIL = 'connect ECONNREFUSED 10.0.0.7:5432 user=ledger password
 const createThing = endpoint(thingsRoute, async ({ body }) => ({ status: 201, body: { name: body.name, lines: body.selectedProperties.length } }));
 const explode = endpoint(thingsRoute, async () => {
   throw new Error(INTERNAL_DETAIL);
+});
+
+/** A "DynamoDB" that accepts connections and never answers, as a paused DynamoDB Local does. */
+let silentStore: { server: Server; sockets: Socket[]; url: string };
+const stalledRead = endpoint(thingsRoute, async () => {
+  const client = new DynamoDBClient(awsClientOptions({ region: 'ap-south-1', aws: { connectTimeoutMs: 200, requestTimeoutMs: 200, maxAttempts: 2 } }, silentStore.url));
+  try {
+    await client.send(new GetItemCommand({ TableName: 'pds-test', Key: { PK: { S: 'x' }, SK: { S: 'y' } } }));
+  } finally {
+    client.destroy();
+  }
+  return { status: 201, body: {} };
 });
 
 function event(opts: { body?: string; headers?: Record<string, string> }): HttpEvent {
@@ -79,19 +95,51 @@ const invoke = (handler: unknown, e: HttpEvent): Promise<HttpResult> => (handler
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const parsed = (res: HttpResult): Record<string, unknown> => JSON.parse(res.body ?? '') as Record<string, unknown>;
 
-beforeAll(() => {
+beforeAll(async () => {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  silentStore = { server, sockets, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
   for (const [name, value] of Object.entries(inject('stack').env)) vi.stubEnv(name, value);
   // Unhandled errors are logged in full; keep the test output quiet.
   vi.spyOn(logger, 'error').mockImplementation(() => undefined);
   vi.spyOn(logger, 'info').mockImplementation(() => undefined);
+  vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
 });
 
 afterAll(() => {
+  for (const socket of silentStore.sockets) socket.destroy();
+  silentStore.server.close();
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
 });
 
+describe('withinBudget', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the request outruns its budget, and the handler’s own answer when it does not', async () => {
+    const never = withinBudget(() => new Promise<HttpResult>(() => undefined), () => 50);
+    const quick = withinBudget(async (): Promise<HttpResult> => ({ statusCode: 204, headers: {} }), () => 60_000);
+
+    const [late, onTime] = await Promise.all([invoke(never, event({})), invoke(quick, event({}))]);
+
+    expect(late.statusCode).toBe(503);
+    expect(late.headers?.['Retry-After']).toBe('2');
+    expect(parsed(late)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', path: '/test/things' });
+    expect(onTime).toEqual({ statusCode: 204, headers: {} });
+  });
+});
+
 describe('endpoint() stack', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After when storage never answers, without sending the call twice', async () => {
+    const res = await invoke(stalledRead, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }), headers: JSON_HEADERS }));
+
+    expect(res.statusCode).toBe(503);
+    expect(res.headers?.['Retry-After']).toBe('2');
+    expect(parsed(res)).toMatchObject({ status: 503, error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE', path: '/test/things' });
+    expect(res.body).not.toContain(silentStore.url.split(':').pop());
+    // Sent once and never answered: it may have been applied, so the client did not send it again.
+    expect(silentStore.sockets).toHaveLength(1);
+  });
+
   it('passes a valid JSON body to the handler and answers with its reply', async () => {
     const res = await invoke(createThing, event({ body: JSON.stringify({ name: 'villa', selectedProperties: [{ quantity: 1 }] }), headers: JSON_HEADERS }));
 

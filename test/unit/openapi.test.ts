@@ -83,7 +83,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('documents the rate headers on authenticated responses, Retry-After on 429, and none on 401', () => {
+  it('documents the rate headers on authenticated responses, Retry-After on 429 and 503, and none on 401, 414 or 503', () => {
     const ops = Object.values(built().paths)
       .flatMap((o) => Object.values(o))
       .filter((op) => op.security.length > 0);
@@ -92,8 +92,8 @@ describe('OpenAPI document', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const names = Object.keys(response.headers ?? {});
         const rate = names.filter((n) => n.startsWith('X-RateLimit-'));
-        expect(rate, `${op.operationId} ${status}`).toEqual(status === '401' ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
-        expect(names.includes('Retry-After'), `${op.operationId} ${status}`).toBe(status === '429');
+        expect(rate, `${op.operationId} ${status}`).toEqual(['401', '414', '503'].includes(status) ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+        expect(names.includes('Retry-After'), `${op.operationId} ${status}`).toBe(status === '429' || status === '503');
         expect(names, `${op.operationId} ${status}`).toContain('X-Request-Id');
       }
     }

@@ -1,16 +1,21 @@
 import type { MiddlewareObj, Request } from '@middy/core';
-import { DomainError } from '../../../domain/errors.ts';
+import { DomainError, ServiceUnavailableError } from '../../../domain/errors.ts';
 import { ThrottledError } from '../../../domain/authenticate.ts';
+import { isAwsUnavailable } from '../../../infra/aws-client.ts';
 import { logger } from '../../../infra/logger.ts';
 import { errorResult, internalErrorResult } from '../responses.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../types.ts';
 
 /**
  * Turns every thrown error into the one error body. DomainErrors carry their code; the
- * body parser's 415/422 become our 400s; anything else is a 500 with a generic message,
+ * body parser's 415/422 become our 400s; an AWS call that timed out or could not connect
+ * (after the client's bounded retries) is a 503 with Retry-After; anything else is a 500 with a generic message,
  * logged in full here and never shown to the caller. serverless-offline answers 200 for
  * an unhandled error, so nothing may escape this.
  */
+/** Long enough for a restarted store or a throttled partition to come back, short enough not to idle a caller. */
+export const STORAGE_RETRY_AFTER_SECONDS = 2;
+
 export function errorResponder(): MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext> {
   const errorResponderOnError = (request: Request<HttpEvent, HttpResult, Error, HttpContext>) => {
     const err = request.error;
@@ -23,6 +28,11 @@ export function errorResponder(): MiddlewareObj<HttpEvent, HttpResult, Error, Ht
     const translated = fromMiddyError(err);
     if (translated) {
       request.response = errorResult(state, translated);
+      return;
+    }
+    if (isAwsUnavailable(err)) {
+      logger.warn('storage unavailable', { error: err });
+      request.response = errorResult(state, new ServiceUnavailableError(STORAGE_RETRY_AFTER_SECONDS));
       return;
     }
     logger.error('unhandled error', { error: err });

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBookingInvariants } from '../support/booking-invariant.ts';
+import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
+import { startFaultStack, type Faultable, type FaultStack } from '../support/fault-stack.ts';
+import { call, newAgentGroup, uniqueId, type CallResult, type GroupFixture } from '../support/stack.ts';
+
+/*
+ * Storage faults under a steady trickle of reads and bookings, on a stack of this file's
+ * own (test/support/fault-stack.ts) so no other test file sees the outage. DynamoDB Local
+ * and fauxqs are each paused (SIGSTOP) and killed (SIGKILL, then started again on the same
+ * port with their data). Every answer must be a 2xx or a clean 503 within 5 s; afterwards
+ * the service answers again by itself, a booking refused with 503 can be retried, and the
+ * group's bookings and ledger still agree.
+ */
+const ANSWER_WITHIN_MS = 5_000;
+/** Bookable nights of the fixture (2027-03-05 is a stop-sell), 100 units each: the trickle spreads over them. */
+const NIGHTS = ['2027-03-01', '2027-03-02', '2027-03-03', '2027-03-04', '2027-03-06', '2027-03-07', '2027-03-08', '2027-03-09'];
+const night = (n: number) => {
+  const from = NIGHTS[n % NIGHTS.length]!;
+  const to = new Date(Date.parse(from) + 86_400_000).toISOString().slice(0, 10);
+  return [from, to] as const;
+};
+const TICK_MS = 250;
+
+interface Answer {
+  readonly phase: string;
+  readonly what: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly problem: string | null;
+}
+
+let stack: FaultStack;
+let world: BookingWorld;
+
+beforeAll(async () => {
+  stack = await startFaultStack();
+  world = await seedBookingWorld({}, stack.svc);
+}, 240_000);
+
+afterAll(async () => {
+  for (const emulator of [stack?.dynamo, stack?.queues]) emulator?.resume();
+  await stack?.stop();
+}, 60_000);
+
+const send = (method: string, path: string, key: string, body?: unknown) =>
+  call(method, path, { key, body, baseUrl: stack.baseUrl, signal: AbortSignal.timeout(20_000) }).catch(
+    (err: Error): CallResult => ({ status: 0, headers: new Headers(), text: String(err.message), body: undefined }),
+  );
+
+/** Null when the answer is a 2xx or a 503 in the error shape with code SERVICE_UNAVAILABLE and Retry-After; else what is wrong. */
+function problemWith(res: CallResult<any>, ms: number): string | null {
+  if (ms > ANSWER_WITHIN_MS) return `answered after ${ms} ms`;
+  if (res.status >= 200 && res.status < 300) return null;
+  if (res.status !== 503) return `status ${res.status}: ${res.text.slice(0, 300)}`;
+  const b = res.body;
+  if (b?.code !== 'SERVICE_UNAVAILABLE' || b.status !== 503 || typeof b.message !== 'string' || typeof b.timestamp !== 'string' || typeof b.path !== 'string') return `503 body ${res.text.slice(0, 300)}`;
+  if (!/^\d+$/.test(res.headers.get('retry-after') ?? '')) return '503 without Retry-After';
+  return null;
+}
+
+/** Fires one read or one order-then-booking every TICK_MS until stopped, recording each answer. */
+function trickle(group: GroupFixture, listingId: string) {
+  const answers: Answer[] = [];
+  const refusedBookings: unknown[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let phase = 'before';
+  let tick = 0;
+  const timed = async (what: string, run: () => Promise<CallResult<any>>) => {
+    const started = performance.now();
+    const res = await run();
+    const ms = Math.round(performance.now() - started);
+    answers.push({ phase, what, status: res.status, ms, problem: problemWith(res, ms) });
+    return res;
+  };
+  const once = async (n: number) => {
+    if (n % 2 === 0) {
+      await timed('GET /v1/ledger', () => send('GET', '/v1/ledger', group.apiKey));
+      return;
+    }
+    const order = await timed('POST /v1/orders', () => send('POST', '/v1/orders', group.apiKey, stay(listingId, ...night(n))));
+    if (order.status !== 200) return;
+    const body = { orderId: order.body.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.body.summary.grandTotal, primaryGuest: guest };
+    const booked = await timed('POST /v1/bookings', () => send('POST', '/v1/bookings', group.apiKey, body));
+    if (booked.status === 503) refusedBookings.push(body);
+  };
+  const timer = setInterval(() => {
+    const p = once(tick++).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }, TICK_MS);
+  return {
+    answers,
+    refusedBookings,
+    set phase(name: string) {
+      phase = name;
+    },
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+const pauseFor = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Pause, resume, kill, restart: the trickle runs throughout; returns once the service answers 2xx again by itself. */
+async function faultSequence(emulator: Faultable, t: ReturnType<typeof trickle>, group: GroupFixture, listingId: string) {
+  t.phase = 'healthy';
+  await pauseFor(2_000);
+  t.phase = 'paused';
+  emulator.pause();
+  await pauseFor(7_000);
+  emulator.resume();
+  t.phase = 'resumed';
+  await pauseFor(3_000);
+  t.phase = 'killed';
+  await emulator.kill();
+  await pauseFor(4_000);
+  t.phase = 'restarting';
+  await emulator.restart();
+  t.phase = 'restarted';
+  // Recovery by itself: nothing is told storage is back; a read and a booking succeed within a minute.
+  const deadline = Date.now() + 60_000;
+  for (let n = 0; ; n++) {
+    const read = await send('GET', '/v1/ledger', group.apiKey);
+    const order = await send('POST', '/v1/orders', group.apiKey, stay(listingId, ...night(n)));
+    const booked =
+      order.status === 200
+        ? await send('POST', '/v1/bookings', group.apiKey, { orderId: order.body.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.body.summary.grandTotal, primaryGuest: guest })
+        : order;
+    if (read.status === 200 && [200, 202].includes(booked.status)) break;
+    if (Date.now() > deadline) {
+      throw new Error(`not recovered a minute after the restart: read ${read.status}, booking ${booked.status} ${booked.text.slice(0, 200)}\n--- offline ---\n${stack.offlineLog()}`);
+    }
+    await pauseFor(500);
+  }
+  await pauseFor(2_000);
+  await t.stop();
+}
+
+function summary(answers: readonly Answer[]) {
+  const byPhase: Record<string, { ok: number; unavailable: number; other: number; maxMs: number }> = {};
+  for (const a of answers) {
+    const row = (byPhase[a.phase] ??= { ok: 0, unavailable: 0, other: 0, maxMs: 0 });
+    if (a.status >= 200 && a.status < 300) row.ok += 1;
+    else if (a.status === 503) row.unavailable += 1;
+    else row.other += 1;
+    row.maxMs = Math.max(row.maxMs, a.ms);
+  }
+  return byPhase;
+}
+
+async function expectAfterTheFaults(name: string, t: ReturnType<typeof trickle>, group: GroupFixture) {
+  const byPhase = summary(t.answers);
+  console.info(`${name} faults: ${JSON.stringify(byPhase)}`);
+  const problems = t.answers.filter((a) => a.problem !== null);
+  const unhandled = stack.offlineLog().split('\n').filter((line) => line.includes('unhandled error'));
+  expect(problems, unhandled.join('\n').slice(-4000)).toEqual([]);
+  // A refused booking is safe to send again: it is created now, or found already made.
+  for (const body of t.refusedBookings) {
+    const again = await send('POST', '/v1/bookings', group.apiKey, body);
+    expect([200, 202], again.text).toContain(again.status);
+  }
+  await assertBookingInvariants(group.agentGroupId, stack.svc);
+  return byPhase;
+}
+
+describe('Storage faults under a trickle of reads and bookings', () => {
+  it('answers 2xx or a clean 503 within 5 s while DynamoDB Local is paused and killed, then recovers by itself', async () => {
+    const group = await newAgentGroup({ channelId: world.channelId, creditLimit: 100_000_000_00 }, stack.svc);
+    const t = trickle(group, world.instant);
+
+    await faultSequence(stack.dynamo, t, group, world.instant);
+
+    const byPhase = await expectAfterTheFaults('DynamoDB', t, group);
+    // The pause and the crash really reached requests: some were refused, none hung.
+    expect(byPhase.paused!.unavailable + byPhase.killed!.unavailable).toBeGreaterThan(0);
+    expect(byPhase.healthy!.ok).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('answers 2xx or a clean 503 within 5 s while the SQS/S3 emulator is paused and killed, then recovers by itself', async () => {
+    // The slow listing answers 202 and leaves its workflow to the queue, so bookings need SQS.
+    const group = await newAgentGroup({ channelId: world.channelId, creditLimit: 100_000_000_00 }, stack.svc);
+    const t = trickle(group, world.slow);
+
+    await faultSequence(stack.queues, t, group, world.slow);
+
+    const byPhase = await expectAfterTheFaults('fauxqs', t, group);
+    expect(byPhase.healthy!.ok).toBeGreaterThan(0);
+  }, 180_000);
+});
