@@ -35,6 +35,8 @@ export interface AgentGroup {
   readonly billingCycle: BillingCycle;
   /** Day the cycle closes on: 1–28 for MONTHLY, 1–7 (Mon–Sun) for WEEKLY and FORTNIGHTLY. */
   readonly billingAnchorDay: number;
+  /** Days from an invoice's issue date to its due date; absent = DEFAULT_PAYMENT_TERMS_DAYS (domain/invoicing/run-billing.ts). */
+  readonly paymentTermsDays?: number;
   readonly gstin: string | null;
   readonly legalName: string;
   readonly address: PostalAddress;

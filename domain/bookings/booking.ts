@@ -1,4 +1,5 @@
 import type { Minor } from '../money.ts';
+import type { ChargeLine } from '../pricing/charge-lines.ts';
 import type { PricedItem, PricedSummary, SelectedProperty } from '../pricing/index.ts';
 
 /**
@@ -83,6 +84,12 @@ export interface Booking {
   readonly summary: PricedSummary;
   /** The grand total authorized (and, once landed, posted) on credit. */
   readonly amount: Minor;
+  /**
+   * What `summary` was priced from, grouped as invoice rows (domain/pricing/charge-lines.ts);
+   * billing reads it instead of re-pricing. Absent on a booking stored without it: such a
+   * booking is reported by a billing run, never billed from a guess.
+   */
+  readonly chargeLines?: readonly ChargeLine[];
   readonly ledgerEntryId: string;
   readonly primaryGuest: Guest;
   readonly additionalGuests: readonly Guest[];
