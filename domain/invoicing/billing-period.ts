@@ -14,12 +14,6 @@ export function cutoffOf(to: string): string {
   return new Date(`${to}T23:59:59.999${INDIA_OFFSET}`).toISOString();
 }
 
-/** The India calendar date of an instant. */
-export function indiaDateOf(instant: string | Date): string {
-  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
-  return new Date(ms + 330 * 60_000).toISOString().slice(0, 10);
-}
-
 /**
  * Fortnights are counted from this Monday, so "every other Wednesday" is the same pair of
  * weeks for every group and every year.

@@ -12,7 +12,8 @@ import type { PaymentGateway } from '../ports/payment-gateway.ts';
 import type { AgentGroup, PostalAddress } from '../tenants.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
-import { financialYearOf, indiaDateOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
+import { indiaToday } from '../reads/date-window.ts';
+import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
 
 /** Days to pay an invoice when the group's terms do not say. */
@@ -222,7 +223,7 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
         await deps.invoices.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString());
       }
       const now = deps.clock.now();
-      const issueDate = indiaDateOf(now);
+      const issueDate = indiaToday(now);
       current = await deps.invoices.issue(
         { ...current, gatewayOrderId },
         {
@@ -253,12 +254,11 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
   return current;
 }
 
-/** Renders an issued invoice from its stored figures, stores the PDF and records where. */
-export async function storePdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, invoice: Invoice): Promise<Invoice> {
+/** Renders an issued invoice from its stored figures, stores the PDF and records where; returns the invoice and the bytes. */
+export async function storePdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, invoice: Invoice): Promise<Invoice & { readonly pdf: Uint8Array }> {
   const bytes = await deps.renderPdf(invoice, await deps.invoices.lines(invoice.agentGroupId, invoice.id));
   const key = pdfKeyOf(invoice);
   await deps.documents.put(key, bytes, 'application/pdf');
   await deps.invoices.setPdf(invoice.agentGroupId, invoice.id, key, deps.clock.now().toISOString());
-  return { ...invoice, pdfKey: key };
+  return { ...invoice, pdfKey: key, pdf: bytes };
 }
-

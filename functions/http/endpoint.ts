@@ -7,7 +7,7 @@ import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { encodeForTransport } from './compression.ts';
-import { jsonResult } from './responses.ts';
+import { binaryResult, jsonResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
 import { parseInput } from './validate.ts';
@@ -51,6 +51,7 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       state: context.state,
       event,
     });
+    if (reply.binary) return binaryResult(context.state, reply.status, reply.binary.contentType, reply.binary.bytes, reply.headers);
     return encodeForTransport(jsonResult(context.state, reply.status, reply.body, reply.headers), event.headers?.['accept-encoding']);
   });
   return Object.assign(handler, { route });

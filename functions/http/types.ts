@@ -21,4 +21,6 @@ export interface Reply {
   readonly status: number;
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A document instead of JSON (an invoice PDF): sent as is, base64 on the wire, `body` ignored. */
+  readonly binary?: { readonly contentType: string; readonly bytes: Uint8Array };
 }

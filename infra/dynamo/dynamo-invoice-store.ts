@@ -423,10 +423,44 @@ export class DynamoInvoiceStore implements InvoiceStore {
           ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT' },
         }),
       );
-      return true;
     } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
+      if (!isConditionFailure(err)) throw err;
+      // Already CANCELLED (an abandon that died while releasing lines): finish releasing them.
+      if ((await this.get(agentGroupId, invoiceId))?.status !== 'CANCELLED') return false;
+    }
+    await this.releaseLines(agentGroupId, invoiceId);
+    return true;
+  }
+
+  /**
+   * An abandoned draft gives its lines back: each deleted with its booking's marker moved
+   * down in the same transaction, so the next run bills those charges again.
+   */
+  private async releaseLines(agentGroupId: string, invoiceId: string): Promise<void> {
+    const lines = await this.lines(agentGroupId, invoiceId);
+    const byBooking = new Map<string, InvoiceLine[]>();
+    for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
+    for (const [ref, group] of byBooking) {
+      for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 1) {
+        const part = group.slice(i, i + MAX_TRANSACTION_ITEMS - 1);
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              ...part.map((l) => ({
+                Delete: { TableName: this.table, Key: keys.invoiceLine(agentGroupId, ref, l.key), ConditionExpression: 'invoiceId = :inv', ExpressionAttributeValues: { ':inv': invoiceId } },
+              })),
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: keys.billingMarker(agentGroupId, ref),
+                  UpdateExpression: 'ADD billedTotal :t, lineCount :n',
+                  ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
+                },
+              },
+            ],
+          }),
+        );
+      }
     }
   }
 

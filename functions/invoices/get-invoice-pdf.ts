@@ -1,0 +1,11 @@
+import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
+import { billingDeps } from '../../infra/container.ts';
+import { getInvoicePdfRoute } from '../contracts/invoices.ts';
+import { endpoint } from '../http/endpoint.ts';
+
+export const handler = endpoint(getInvoicePdfRoute, async ({ principal, params, services }) => ({
+  status: 200,
+  body: null,
+  headers: { 'Content-Disposition': `inline; filename="invoice-${params.id}.pdf"` },
+  binary: { contentType: 'application/pdf', bytes: await invoicePdf(billingDeps(services), principal, params.id) },
+}));
