@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../../domain/api-key.ts';
 import { toRupees } from '../../domain/money.ts';
-import type { AgentGroup, Partner } from '../../domain/tenants.ts';
+import { paymentTermsOf, type AgentGroup, type Partner } from '../../domain/tenants.ts';
 
 export interface Streams {
   write(text: string): void;
@@ -38,6 +38,7 @@ export const agentGroupView = (g: AgentGroup) => ({
   distributionEnabled: g.distributionEnabled,
   billingCycle: g.billingCycle,
   billingAnchorDay: g.billingAnchorDay,
+  paymentTermsDays: paymentTermsOf(g),
   gstin: g.gstin,
   legalName: g.legalName,
   address: {

@@ -9,17 +9,12 @@ import type { DocumentStore } from '../ports/document-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
-import type { AgentGroup, PostalAddress } from '../tenants.ts';
+import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
-
-/** Days to pay an invoice when the group's terms do not say. */
-export const DEFAULT_PAYMENT_TERMS_DAYS = 15;
-
-export const paymentTermsOf = (g: Pick<AgentGroup, 'paymentTermsDays'>): number => g.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
 export const BILLING_SCENARIOS = ['invoice-issue-fails'] as const;
