@@ -54,6 +54,9 @@ import { derivedId } from './crypto/derived-id.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
 import type { BookingReads } from '../domain/ports/booking-reads.ts';
 import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
+import type { DocumentStore } from '../domain/ports/document-store.ts';
+import { createS3Client } from './s3/client.ts';
+import { S3DocumentStore } from './s3/s3-document-store.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -80,6 +83,12 @@ export interface Services {
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
   readonly bookingReads: BookingReads;
+  /**
+   * Invoice and credit-note PDFs (S3). The PDF renderer is deliberately not here: every
+   * function bundles this module, and only the invoice functions should carry pdf-lib and
+   * fontkit; they construct `PdfInvoiceRenderer` where they are composed.
+   */
+  readonly documents: DocumentStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -115,6 +124,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
     propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
+    documents: new S3DocumentStore(createS3Client(cfg), cfg.invoiceBucket),
   };
 }
 
