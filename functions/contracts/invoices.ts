@@ -10,7 +10,9 @@ const Rupees = (description: string) => v.pipe(v.number(), v.description(descrip
 const DateSchema = v.pipe(v.string(), v.isoDate());
 const dateField = (name: string, description: string) => v.pipe(v.string(`${name} must be a date (yyyy-mm-dd).`), v.isoDate(`${name} must be a calendar date (yyyy-mm-dd).`), v.description(description));
 
-export const BillingRunBodySchema = v.strictObject({
+/** Optional: an empty body bills the period most recently closed. */
+export const BillingRunBodySchema = v.optional(
+  v.strictObject({
   from: v.optional(dateField('from', 'Inclusive start of the period, recorded on the invoices; requires to.')),
   to: v.optional(dateField('to', `Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most ${MAX_BILLING_DAYS} days after from; not after today.`)),
   bookingIds: v.optional(
@@ -20,7 +22,8 @@ export const BillingRunBodySchema = v.strictObject({
       v.description(`At most ${MAX_BILLING_BOOKING_IDS} property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed.`),
     ),
   ),
-});
+  }),
+);
 
 export const BillingRunResultSchema = v.object({
   periodFrom: DateSchema,

@@ -1,6 +1,10 @@
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
 import { billingDeps, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
+
+/** Built once per cold start: the fonts load on first render. */
+const pdfRenderer = new PdfInvoiceRenderer();
 
 /**
  * Scheduled once a day after midnight India time; also invocable by hand (offline's Lambda
@@ -10,7 +14,7 @@ import { logger } from '../../infra/logger.ts';
  */
 export const handler = async () => {
   const svc = services();
-  const outcomes = await billAllGroups({ ...billingDeps(svc), tenants: svc.tenants }, { trigger: 'SCHEDULE' });
+  const outcomes = await billAllGroups(billingDeps(svc, pdfRenderer), { trigger: 'SCHEDULE' });
   for (const o of outcomes) {
     if (o.outcome === 'FAILED') logger.error('billing run failed', { agentGroupId: o.agentGroupId, error: o.error });
     else if (o.outcome === 'BILLED') logger.info('billing run', { agentGroupId: o.agentGroupId, runId: o.result.runId, invoiceIds: o.result.invoiceIds, linesWritten: o.result.linesWritten, draftsLeft: o.result.draftsLeft });

@@ -158,9 +158,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
           Update: {
             TableName: this.table,
             Key: keys.invoice(invoice.agentGroupId, invoice.id),
-            UpdateExpression: `ADD ${TOTAL_FIELDS.map((f) => `${f} :${f}`).join(', ')}, bookingRefs :refs SET updatedAt = :at`,
+            UpdateExpression: `ADD ${TOTAL_FIELDS.map((f) => `#${f} :${f}`).join(', ')}, bookingRefs :refs SET updatedAt = :at`,
             ConditionExpression: STILL_DRAFT,
-            ExpressionAttributeNames: { '#status': 'status' },
+            // `total` is a reserved word; every figure goes by a name placeholder alike.
+            ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(TOTAL_FIELDS.map((f) => [`#${f}`, f])) },
             ExpressionAttributeValues: { ...Object.fromEntries(TOTAL_FIELDS.map((f) => [`:${f}`, t[f]])), ':refs': new Set(parts.map((p) => p[0]!.bookingRef)), ':at': at, ':draft': 'DRAFT' },
           },
         },
@@ -478,7 +479,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         ':pk': pk,
         ...(q.from === undefined ? {} : { ':from': q.from }),
         ...(q.to === undefined ? {} : { ':to': `${q.to}#~` }),
-        ...Object.fromEntries(q.statuses.map((s, i) => [`:s${i}`, s])),
+        ...(filtered ? Object.fromEntries(q.statuses.map((s, i) => [`:s${i}`, s])) : {}),
       },
       ScanIndexForward: false,
     };
