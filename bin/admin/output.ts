@@ -18,6 +18,11 @@ export class Output {
     if (this.json) this.stdout.write(`${JSON.stringify(machine, null, 2)}\n`);
     else this.stdout.write(`${human().join('\n')}\n`);
   }
+
+  /** A line printed as soon as it is known (one per group of a long run); silent with --json, whose one document comes at the end. */
+  progress(line: string): void {
+    if (!this.json) this.stdout.write(`${line}\n`);
+  }
 }
 
 /*
