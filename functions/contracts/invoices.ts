@@ -188,7 +188,7 @@ export const getInvoicePdfRoute = defineRoute({
   tags: TAG,
   params: InvoiceIdParamsSchema,
   responses: {
-    200: { description: 'application/pdf.' },
+    200: { description: 'The GST tax invoice as a PDF.', document: 'application/pdf' },
     ...AUTHENTICATED_ERRORS,
     ...NOT_FOUND,
     409: { description: 'The invoice is a DRAFT (or an abandoned draft): no document exists.', schema: ErrorBodySchema },

@@ -9,6 +9,8 @@ export type AnySchema = v.GenericSchema<any, any>;
 export interface ResponseSpec {
   readonly description: string;
   readonly schema?: AnySchema;
+  /** A document response instead of JSON (an invoice PDF): its media type, sent as bytes. */
+  readonly document?: string;
 }
 
 /**

@@ -42,6 +42,7 @@ function operation(route: RouteSpec): Json {
       description: spec.description,
       headers,
       ...(spec.schema ? { content: { 'application/json': { schema: schemaOf(spec.schema) } } } : {}),
+      ...(spec.document ? { content: { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } } } : {}),
     };
   }
   return {
