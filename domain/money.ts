@@ -52,3 +52,20 @@ export function formatRupees(amount: Minor): string {
 export function assertMinor(amount: Minor): void {
   if (!Number.isSafeInteger(amount)) throw new RangeError(`money must be a safe integer of paise, got ${amount}`);
 }
+
+/**
+ * Paise in Indian digit grouping with two decimals ("1,23,456.78"): the last three
+ * digits of the rupees, then pairs (lakh, crore). From integers alone, like formatRupees.
+ */
+export function formatIndianGrouping(amount: Minor): string {
+  const [sign, rupees, paise] = /^(-?)(\d+)\.(\d\d)$/.exec(formatRupees(amount))!.slice(1);
+  const head = rupees!.slice(0, -3);
+  const grouped = head ? `${head.replace(/\B(?=(\d{2})+$)/g, ',')},${rupees!.slice(-3)}` : rupees!;
+  return `${sign}${grouped}.${paise}`;
+}
+
+/** Paise as a printed rupee amount with the rupee sign and Indian grouping ("₹1,23,456.78", "-₹50.00"). */
+export function formatInr(amount: Minor): string {
+  const grouped = formatIndianGrouping(amount);
+  return grouped.startsWith('-') ? `-₹${grouped.slice(1)}` : `₹${grouped}`;
+}

@@ -35,6 +35,8 @@ export interface AgentGroup {
   readonly billingCycle: BillingCycle;
   /** Day the cycle closes on: 1–28 for MONTHLY, 1–7 (Mon–Sun) for WEEKLY and FORTNIGHTLY. */
   readonly billingAnchorDay: number;
+  /** Days from an invoice's issue date to its due date (credit terms); absent = DEFAULT_PAYMENT_TERMS_DAYS. */
+  readonly paymentTermsDays?: number;
   readonly gstin: string | null;
   readonly legalName: string;
   readonly address: PostalAddress;
@@ -44,6 +46,13 @@ export interface AgentGroup {
 
 /** GSTIN: 2-digit state code, 10-char PAN, entity digit, 'Z', checksum. */
 export const GSTIN_PATTERN = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
+
+/** Credit terms of a group whose record does not set them. */
+export const DEFAULT_PAYMENT_TERMS_DAYS = 15;
+/** Longest credit terms an operator can give. */
+export const MAX_PAYMENT_TERMS_DAYS = 365;
+
+export const paymentTermsOf = (g: Pick<AgentGroup, 'paymentTermsDays'>): number => g.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
 
 export function anchorDayRange(cycle: BillingCycle): readonly [number, number] {
   return cycle === 'MONTHLY' ? [1, 28] : [1, 7];

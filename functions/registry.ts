@@ -5,6 +5,7 @@ import { cancelBookingRoute, cancellationQuoteRoute, createBookingRoute } from '
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
+import { createBillingRunRoute, getInvoicePdfRoute, getInvoiceRoute, listInvoicesRoute } from './contracts/invoices.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
@@ -57,4 +58,8 @@ export const ROUTES: readonly RouteSpec[] = [
   getBookingRoute,
   quoteAmendmentRoute,
   applyAmendmentRoute,
+  createBillingRunRoute,
+  listInvoicesRoute,
+  getInvoiceRoute,
+  getInvoicePdfRoute,
 ];

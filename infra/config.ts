@@ -71,6 +71,7 @@ export const EnvSchema = v.object({
   AWS_REQUEST_TIMEOUT_MS: positiveInt(1500),
   AWS_MAX_ATTEMPTS: positiveInt(2),
   REQUEST_BUDGET_MS: positiveInt(8000),
+  INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
 });
 
 export interface Config {
@@ -111,6 +112,8 @@ export interface Config {
     /** The booking workflow queue; absent for tools that never start a workflow, which then fail on first use. */
     readonly queueUrl?: string;
   };
+  /** The bucket invoice and credit-note PDFs are stored in; absent for tools that never store one, which then fail on first use. */
+  readonly invoiceBucket?: string;
 }
 
 /**
@@ -175,6 +178,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     aws: { connectTimeoutMs: e.AWS_CONNECT_TIMEOUT_MS, requestTimeoutMs: e.AWS_REQUEST_TIMEOUT_MS, maxAttempts: e.AWS_MAX_ATTEMPTS },
     requestBudgetMs: e.REQUEST_BUDGET_MS,
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
+    invoiceBucket: e.INVOICE_BUCKET,
   };
 }
 

@@ -59,6 +59,16 @@ import { DynamoAmendmentStore } from './dynamo/dynamo-amendment-store.ts';
 import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
 import { noMetrics, type Metrics } from '../domain/ports/metrics.ts';
 import { emfMetrics } from './metrics.ts';
+import type { DocumentStore } from '../domain/ports/document-store.ts';
+import { createS3Client } from './s3/client.ts';
+import { S3DocumentStore } from './s3/s3-document-store.ts';
+import type { InvoiceStore } from '../domain/ports/invoice-store.ts';
+import type { PaymentGateway } from '../domain/ports/payment-gateway.ts';
+import type { BillingDeps } from '../domain/invoicing/run-billing.ts';
+import { invoiceDocumentOf } from '../domain/invoicing/invoice-document-of.ts';
+import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
+import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
+import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -87,6 +97,14 @@ export interface Services {
   readonly bookingReads: BookingReads;
   readonly amendments: AmendmentStore;
   readonly metrics: Metrics;
+  /**
+   * Invoice and credit-note PDFs (S3). The PDF renderer is deliberately not here: every
+   * function bundles this module, and only the invoice functions should carry pdf-lib and
+   * fontkit; they construct `PdfInvoiceRenderer` where they are composed.
+   */
+  readonly documents: DocumentStore;
+  readonly invoices: InvoiceStore;
+  readonly gateway: PaymentGateway;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -124,6 +142,10 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
     amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
     metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
+    documents: new S3DocumentStore(createS3Client(cfg), cfg.invoiceBucket),
+    invoices: new DynamoInvoiceStore(db, cfg.tableName),
+    // The only gateway adapter so far is the sandbox the project owns (DESIGN.md); a real gateway plugs in here.
+    gateway: new SandboxPaymentGateway(),
   };
 }
 
@@ -201,6 +223,27 @@ export function bookingDeps(svc: Services): BookingDeps {
     derivedId,
     sha256: sha256Hex,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
+/**
+ * What billing runs, invoice reads and PDFs need. The renderer comes from the caller: only
+ * the invoice functions bundle pdf-lib (see Services.documents).
+ */
+export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDeps & { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec } {
+  return {
+    invoices: svc.invoices,
+    ledger: svc.ledger,
+    bookingReads: svc.bookingReads,
+    catalogue: svc.catalogue,
+    gateway: svc.gateway,
+    renderPdf: (invoice, lines) => renderer.render(invoiceDocumentOf(invoice, lines)),
+    documents: svc.documents,
+    clock: svc.clock,
+    ids: svc.ids,
+    rateLimiter: svc.rateLimiter,
+    tenants: svc.tenants,
+    cursors: svc.cursors,
   };
 }
 

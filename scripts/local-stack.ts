@@ -315,6 +315,7 @@ export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: s
     SECRETS_KEY: randomKey(),
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
     OUTBOUND_ALLOW_HTTP: 'true',
+    INVOICE_BUCKET: invoiceBucketName(opts.stage),
     ...opts.extra,
   };
 }

@@ -1,5 +1,5 @@
 import { createAgentGroup, updateAgentGroup, type AgentGroupUpdate, type NewAgentGroup } from '../../domain/admin.ts';
-import type { AgentGroup, PostalAddress } from '../../domain/tenants.ts';
+import { DEFAULT_PAYMENT_TERMS_DAYS, paymentTermsOf, type AgentGroup, type PostalAddress } from '../../domain/tenants.ts';
 import { columns, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 import { billingCycleOption, booleanOption, CLEAR, distributionOption, gstinOption, integerOption, rupeesOption, textOption } from './input.ts';
 import { agentGroupView, formatRupees } from './output.ts';
@@ -30,6 +30,7 @@ export const groupsCreate: CommandSpec = {
     { name: 'billing-cycle', value: 'WEEKLY|FORTNIGHTLY|MONTHLY', required: true, param: 'billingCycle', description: 'How often the group is invoiced.' },
     { name: 'anchor-day', value: '<n>', required: true, param: 'billingAnchorDay', description: 'Day the cycle closes: 1–28 (MONTHLY) or 1–7, Monday = 1 (WEEKLY, FORTNIGHTLY).' },
     { name: 'gstin', value: '<GSTIN>', param: 'gstin', description: 'The group\'s GSTIN (15 characters), if registered.' },
+    { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: `Days from an invoice's issue to its due date (default ${DEFAULT_PAYMENT_TERMS_DAYS}).` },
     { name: 'legal-name', value: '<name>', required: true, param: 'legalName', description: 'Legal name, as on the GST invoice.' },
     ...ADDRESS_OPTIONS,
   ],
@@ -58,6 +59,7 @@ export const groupsCreate: CommandSpec = {
       billingCycle: billingCycleOption('billing-cycle', args.required('billing-cycle')),
       billingAnchorDay: integerOption('anchor-day', args.required('anchor-day')),
       gstin: gstin === undefined ? null : gstinOption(gstin),
+      ...(args.text('payment-terms') === undefined ? {} : { paymentTermsDays: integerOption('payment-terms', args.text('payment-terms')!) }),
       legalName: args.required('legal-name').trim(),
       address,
     };
@@ -114,6 +116,7 @@ export const groupsUpdate: CommandSpec = {
     { name: 'name', value: '<name>', param: 'name', description: 'Display name.' },
     { name: 'gstin', value: `<GSTIN>|${CLEAR}`, param: 'gstin', description: 'The group\'s GSTIN, or none to remove it.' },
     { name: 'legal-name', value: '<name>', param: 'legalName', description: 'Legal name, as on the GST invoice.' },
+    { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: 'Days from an invoice\'s issue to its due date.' },
     ...UPDATABLE_ADDRESS,
   ],
   examples: ['groups update acme-north --credit-limit 750000', 'groups update acme-north --on-hold true', 'groups update acme-north --distribution disabled --json'],
@@ -136,6 +139,7 @@ function changesFrom(args: ParsedArgs): Omit<AgentGroupUpdate, 'address'> {
     gstin: gstin === undefined ? undefined : gstin.trim().toLowerCase() === CLEAR ? null : gstinOption(gstin),
     name: textOption(args.text('name')),
     legalName: textOption(args.text('legal-name')),
+    paymentTermsDays: args.text('payment-terms') === undefined ? undefined : integerOption('payment-terms', args.text('payment-terms')!),
   };
 }
 
@@ -159,7 +163,7 @@ function describeGroup(g: AgentGroup): string[] {
     ['Credit limit', formatRupees(g.creditLimit)],
     ['On hold', g.onHold ? 'yes' : 'no'],
     ['Distribution', g.distributionEnabled ? 'enabled' : 'disabled'],
-    ['Billing', `${g.billingCycle}, closes on day ${g.billingAnchorDay}`],
+    ['Billing', `${g.billingCycle}, closes on day ${g.billingAnchorDay}; invoices due in ${paymentTermsOf(g)} days`],
     ['GSTIN', g.gstin ?? '(none)'],
     ['Legal name', g.legalName],
     ['Address', [g.address.line1, g.address.line2, g.address.city, g.address.state, g.address.postalCode, g.address.country].filter(Boolean).join(', ')],

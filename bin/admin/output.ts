@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../../domain/api-key.ts';
 import { toRupees } from '../../domain/money.ts';
-import type { AgentGroup, Partner } from '../../domain/tenants.ts';
+import { paymentTermsOf, type AgentGroup, type Partner } from '../../domain/tenants.ts';
 
 export interface Streams {
   write(text: string): void;
@@ -17,6 +17,11 @@ export class Output {
   result(machine: unknown, human: () => readonly string[]): void {
     if (this.json) this.stdout.write(`${JSON.stringify(machine, null, 2)}\n`);
     else this.stdout.write(`${human().join('\n')}\n`);
+  }
+
+  /** A line printed as soon as it is known (one per group of a long run); silent with --json, whose one document comes at the end. */
+  progress(line: string): void {
+    if (!this.json) this.stdout.write(`${line}\n`);
   }
 }
 
@@ -38,6 +43,7 @@ export const agentGroupView = (g: AgentGroup) => ({
   distributionEnabled: g.distributionEnabled,
   billingCycle: g.billingCycle,
   billingAnchorDay: g.billingAnchorDay,
+  paymentTermsDays: paymentTermsOf(g),
   gstin: g.gstin,
   legalName: g.legalName,
   address: {

@@ -1,3 +1,4 @@
+import { chargeLinesOf } from '../pricing/charge-lines.ts';
 import type { DayData } from '../catalogue/day.ts';
 import type { BookingCallbackOutcome } from '../deliveries/booking-callback.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.ts';
@@ -141,18 +142,23 @@ async function currentRequest(deps: Pick<AmendDeps, 'orders'>, b: Booking): Prom
   return order.request;
 }
 
-const snapshot = (request: OrderRequest, priced: Pick<PricedOrder, 'items' | 'summary'> & { selectedProperties: Booking['selectedProperties'] }, guests: readonly Guest[]): StaySnapshot => ({
+const snapshot = (
+  request: OrderRequest,
+  priced: Pick<PricedOrder, 'items' | 'summary'> & { selectedProperties: Booking['selectedProperties']; chargeLines: Booking['chargeLines'] },
+  guests: readonly Guest[],
+): StaySnapshot => ({
   checkIn: request.checkIn,
   checkOut: request.checkOut,
   request,
   selectedProperties: priced.selectedProperties,
   items: priced.items,
   summary: priced.summary,
+  ...(priced.chargeLines ? { chargeLines: priced.chargeLines } : {}),
   additionalGuests: guests,
 });
 
 /** The booking's stay as it stands, for the amendment record's `before`. */
-const heldSnapshot = (b: Booking, request: OrderRequest): StaySnapshot => snapshot(request, { items: b.items, summary: b.summary, selectedProperties: b.selectedProperties }, b.additionalGuests);
+const heldSnapshot = (b: Booking, request: OrderRequest): StaySnapshot => snapshot(request, { items: b.items, summary: b.summary, selectedProperties: b.selectedProperties, chargeLines: b.chargeLines }, b.additionalGuests);
 
 /**
  * The quote, shared by PATCH and POST: availability per night with the booking's own units
@@ -223,7 +229,7 @@ export async function evaluateAmendment(deps: AmendDeps, principal: AgentGroupPr
     guests,
     money,
     before: heldSnapshot(booking, request),
-    after: available ? snapshot(asked, { items: amended.items, summary: amended.summary, selectedProperties: amendedUnits }, guests) : null,
+    after: available ? snapshot(asked, { items: amended.items, summary: amended.summary, selectedProperties: amendedUnits, chargeLines: chargeLinesOf(amended.breakdown) }, guests) : null,
   };
 }
 
@@ -382,6 +388,7 @@ const stayFields = (s: StaySnapshot): Partial<Booking> => ({
   selectedProperties: s.selectedProperties,
   items: s.items,
   summary: s.summary,
+  ...(s.chargeLines ? { chargeLines: s.chargeLines } : {}),
   additionalGuests: s.additionalGuests,
 });
 

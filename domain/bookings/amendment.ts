@@ -1,3 +1,4 @@
+import type { ChargeLine } from '../pricing/charge-lines.ts';
 import { addDays, daysBetween } from '../catalogue/calendar.ts';
 import type { Minor } from '../money.ts';
 import type { MealSelection, OrderRequest, PricedItem, PricedOrder, PricedSummary, SelectedProperty, SoldOutNight, VasSelection } from '../pricing/index.ts';
@@ -72,6 +73,8 @@ export interface StaySnapshot {
   readonly selectedProperties: readonly SelectedProperty[];
   readonly items: readonly PricedItem[];
   readonly summary: PricedSummary;
+  /** The stay's priced breakdown as invoice rows, carried to the booking so billing never re-prices (absent on bookings stored without it). */
+  readonly chargeLines?: readonly ChargeLine[];
   readonly additionalGuests: readonly Guest[];
 }
 

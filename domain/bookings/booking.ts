@@ -1,4 +1,5 @@
 import type { Minor } from '../money.ts';
+import type { ChargeLine } from '../pricing/charge-lines.ts';
 import type { OrderRequest, PricedItem, PricedSummary, SelectedProperty } from '../pricing/index.ts';
 
 /**
@@ -100,6 +101,12 @@ export interface Booking {
   readonly lastAmendment: { readonly amendmentId: string; readonly contentHash: string } | null;
   /** Set while an amendment has rewritten the rows and is not yet settled; a cancellation waits for it. */
   readonly amendingId: string | null;
+  /**
+   * What `summary` was priced from, grouped as invoice rows (domain/pricing/charge-lines.ts);
+   * billing reads it instead of re-pricing. Absent on a booking stored without it: such a
+   * booking is reported by a billing run, never billed from a guess.
+   */
+  readonly chargeLines?: readonly ChargeLine[];
   readonly ledgerEntryId: string;
   readonly primaryGuest: Guest;
   readonly additionalGuests: readonly Guest[];

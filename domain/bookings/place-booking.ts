@@ -3,6 +3,7 @@ import { CreditDeniedError, IdempotencyConflictError } from '../ledger/credit-er
 import { authorizedEntry } from '../ledger/ledger.ts';
 import { requestContentHash, type Sha256Hex } from '../ledger/request-hash.ts';
 import type { Minor } from '../money.ts';
+import { chargeLinesOf } from '../pricing/charge-lines.ts';
 import { repriceStored } from '../orders/manage-orders.ts';
 import type { PricingContextDeps } from '../orders/load-pricing-context.ts';
 import type { CreditLedger } from '../ports/credit-ledger.ts';
@@ -117,6 +118,7 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     currency: 'INR',
     items: priced.items,
     summary: priced.summary,
+    chargeLines: chargeLinesOf(priced.breakdown),
     amount: priced.summary.grandTotal,
     chargedTotal: priced.summary.grandTotal,
     request: order.request,

@@ -61,6 +61,7 @@ export const AgentGroupSchema = v.strictObject({
   distributionEnabled: v.optional(v.boolean(), true),
   billingCycle: v.picklist(BILLING_CYCLES),
   billingAnchorDay: v.number(),
+  paymentTermsDays: v.optional(v.number()),
   gstin: v.optional(v.nullable(v.string()), null),
   legalName: TextSchema,
   address: AddressSchema,

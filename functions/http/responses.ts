@@ -29,6 +29,16 @@ export function textResult(state: RequestState, status: number, body: string, co
   return { statusCode: status, headers: { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra }, body };
 }
 
+/** A document reply (an invoice PDF): the bytes base64-encoded, as API Gateway and Lambda carry binary bodies. */
+export function binaryResult(state: RequestState, status: number, contentType: string, bytes: Uint8Array, extra: Readonly<Record<string, string>> = {}): HttpResult {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra },
+    body: Buffer.from(bytes).toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
 /** The one error body: status, error, message, path, timestamp, code, plus the refusal's own fields. */
 export function errorBody(state: RequestState, status: number, code: string, message: string, details: Readonly<Record<string, unknown>> = {}) {
   return {

@@ -11,6 +11,8 @@ export interface ResponseSpec {
   readonly schema?: AnySchema;
   /** For a body that is not JSON (the rendered reference): its media type, documented as a string. */
   readonly mediaType?: string;
+  /** A document response instead of JSON (an invoice PDF): its media type, sent as bytes. */
+  readonly document?: string;
 }
 
 /**

@@ -24,4 +24,6 @@ export interface Reply {
   /** Only for a body that is not JSON (the rendered reference). */
   readonly contentType?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A document instead of JSON (an invoice PDF): sent as is, base64 on the wire, `body` ignored. */
+  readonly binary?: { readonly contentType: string; readonly bytes: Uint8Array };
 }

@@ -48,7 +48,9 @@ function operation(route: RouteSpec): Json {
       ? { 'application/json': { schema: schemaOf(spec.schema) } }
       : spec.mediaType
         ? { [spec.mediaType]: { schema: { type: 'string' } } }
-        : undefined;
+        : spec.document
+          ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
+          : undefined;
     responses[status] = { description: spec.description, headers, ...(content ? { content } : {}) };
   }
   return {

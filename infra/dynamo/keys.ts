@@ -149,4 +149,33 @@ export const keys = {
   }),
   /** Every shard's GSI2PK: the sweeper queries each and merges. */
   openAmendmentShards: () => everyShard('AMENDMENTS#OPEN'),
+  /** An invoice, under its group: tenancy is part of the key. */
+  invoice: (agentGroupId: string, invoiceId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `INVOICE#${invoiceId}` }),
+  /** On ISSUED invoices only: the group's invoices by issue date (GET /v1/invoices); DRAFT and CANCELLED never carry it. */
+  invoiceListIndex: (agentGroupId: string, issueDate: string, issuedAt: string, invoiceId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES`, GSI1SK: `${issueDate}#${issuedAt}#${invoiceId}` }),
+  invoiceList: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES` }),
+  /** Back from an invoiceListIndex sort key to the invoice id (the part after the last '#'). */
+  invoiceIdOfListKey: (gsi1sk: string) => gsi1sk.slice(gsi1sk.lastIndexOf('#') + 1),
+  /** Sparse: invoices with a step still to do (DRAFT, or ISSUED without PDF or booking marks). */
+  openInvoiceIndex: (agentGroupId: string, createdAt: string, invoiceId: string) => ({ GSI2PK: 'INVOICES#OPEN', GSI2SK: `${agentGroupId}#${createdAt}#${invoiceId}` }),
+  openInvoices: () => ({ GSI2PK: 'INVOICES#OPEN' }),
+  /**
+   * One invoice line, keyed by what it bills (booking, kind, item), not by the invoice: a
+   * second line for the same thing collides here whichever invoice or run writes it.
+   */
+  invoiceLine: (agentGroupId: string, bookingRef: string, lineKey: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `INVLINE#${bookingRef}#${lineKey}` }),
+  linesOfBooking: (agentGroupId: string, bookingRef: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: `INVLINE#${bookingRef}#` }),
+  /** On lines: the lines of one invoice. */
+  invoiceLineIndex: (invoiceId: string, bookingRef: string, lineKey: string) => ({ GSI1PK: `INVOICE#${invoiceId}#LINES`, GSI1SK: `${bookingRef}#${lineKey}` }),
+  linesOfInvoice: (invoiceId: string) => ({ GSI1PK: `INVOICE#${invoiceId}#LINES` }),
+  /** Σ of a booking's invoiced lines, moved in the same transaction as the lines. */
+  billingMarker: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLED#${bookingRef}` }),
+  /** The last number taken from one registration's invoice series in one financial year. */
+  invoiceSeries: (gstin: string, financialYear: string): Key => ({ PK: `SERIES#${gstin}`, SK: `INVOICE#${financialYear}` }),
+  billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),
+  billingState: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_STATE' }),
+  billingRun: (agentGroupId: string, startedAt: string, runId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLINGRUN#${startedAt}#${runId}` }),
+  billingRunsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'BILLINGRUN#' }),
+  billingRunIndex: (startedAt: string, agentGroupId: string, runId: string) => ({ GSI1PK: 'BILLINGRUNS', GSI1SK: `${startedAt}#${agentGroupId}#${runId}` }),
+  billingRuns: () => ({ GSI1PK: 'BILLINGRUNS' }),
 } as const;

@@ -13,6 +13,7 @@ import { placeBooking, type BookingCommand, type PlaceBookingDeps } from '../../
 import { bookingDeps } from '../../infra/container.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { encodeBookingCheck } from '../../events/booking-check-message.ts';
+import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 
 /**
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
@@ -234,5 +235,35 @@ describe('IAM grants cover what each handler sends', () => {
     expect(res.looked).toBeGreaterThan(0);
     expect(await testServices().bookings.get(overdue.agentGroupId, overdue.bookingRef)).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null });
     expectGranted('sweepBookings', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem']);
+  });
+
+  it('runBilling, listInvoices, getInvoice, getInvoicePdf (a run that issues an invoice, then its reads)', async () => {
+    // prepare: a world with our GST registration, and a group with one confirmed stay in it
+    const world = await seedInvoiceWorld();
+    const biller = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(biller, world.registered, '2027-03-01', '2027-03-02');
+    const invoke = async (fn: string, event: unknown) => {
+      const [file, exported] = functionActions().get(fn)!.handler.split('.');
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
+      resetDynamoCalls();
+      return mod[exported!]!(event, lambdaContext);
+    };
+
+    // act and assess, one handler at a time
+    const run = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey }));
+    expect(run.statusCode, run.body).toBe(200);
+    expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    const id = (JSON.parse(run.body) as { invoiceIds: string[] }).invoiceIds[0];
+    const fromTo = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body: JSON.stringify({ from: '2026-01-01', to: new Date().toISOString().slice(0, 10) }) }));
+    expect(fromTo.statusCode, fromTo.body).toBe(200);
+    const issued = id ?? (JSON.parse(fromTo.body) as { invoiceIds: string[] }).invoiceIds[0]!;
+    expectGranted('runBilling', ['dynamodb:Query']);
+
+    expect((await invoke('listInvoices', httpEvent('GET', '/v1/invoices', { key: biller.apiKey }))).statusCode).toBe(200);
+    expectGranted('listInvoices', ['dynamodb:Query']);
+    expect((await invoke('getInvoice', { ...httpEvent('GET', `/v1/invoices/${issued}`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
+    expectGranted('getInvoice', ['dynamodb:GetItem', 'dynamodb:Query']);
+    expect((await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${issued}/pdf`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
+    expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
   });
 });

@@ -1,0 +1,149 @@
+import { billingRequestOf, withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
+import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
+import { runBilling } from '../../domain/invoicing/run-billing.ts';
+import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
+import { billAllGroups, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
+import type { BillingRunResult, Invoice } from '../../domain/invoicing/invoice.ts';
+import { ValidationError, NotFoundError } from '../../domain/errors.ts';
+import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
+import { billingDeps } from '../../infra/container.ts';
+import { columns, type AdminContext, type CommandSpec } from './command.ts';
+import { integerOption } from './input.ts';
+
+const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;
+
+/** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
+async function deps(ctx: AdminContext) {
+  const { PdfInvoiceRenderer } = await import('../../infra/pdf/pdf-invoice-renderer.ts');
+  return billingDeps(ctx.services(), new PdfInvoiceRenderer());
+}
+
+const runLine = (r: BillingRunResult): string =>
+  `${r.agentGroupId}: period ${r.periodFrom} to ${r.periodTo}, ${r.linesWritten} lines, invoices ${r.invoiceIds.join(', ') || '(none)'}` +
+  `${r.draftsLeft ? `, ${r.draftsLeft} left DRAFT` : ''}${r.blockedStates.length ? `, held back: ${r.blockedStates.map((b) => `${b.state} (${b.lineCount} lines)`).join(', ')}` : ''}` +
+  `${r.skippedEntries.length ? `, ${r.skippedEntries.length} skipped` : ''}${r.unreconciledEntries.length ? `, ${r.unreconciledEntries.length} unreconciled` : ''}`;
+
+const outcomeLine = (o: GroupBillingOutcome, done: number, of: number): string =>
+  `[${done}/${of}] ${o.outcome === 'BILLED' ? runLine(o.result) : o.outcome === 'UP_TO_DATE' ? `${o.agentGroupId}: up to date (period to ${o.periodTo} billed)` : `${o.agentGroupId}: FAILED: ${o.error}`}`;
+
+export const billingRun: CommandSpec = {
+  path: ['billing', 'run'],
+  summary: "Run billing now for one group (its last closed period, or --from/--to), or for every group with --all.",
+  details:
+    'The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock. --all bills every group\'s last closed period, one line per group as it finishes; a group that fails is reported and the rest carry on. Locally this is how the daily run is triggered by hand.',
+  options: [
+    { name: 'group', value: '<groupId>', description: 'The agent group to bill (or --all).' },
+    { name: 'all', description: 'Bill every agent group.' },
+    { name: 'from', value: '<yyyy-mm-dd>', description: 'Period start (with --to; one group only).' },
+    { name: 'to', value: '<yyyy-mm-dd>', description: 'Period end, inclusive (with --from).' },
+  ],
+  examples: ['billing run --group tripkart-agents', 'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30', 'billing run --all'],
+  async run(args, ctx) {
+    const d = await deps(ctx);
+    if (args.flag('all')) {
+      if (args.text('group') !== undefined) throw new ValidationError('all', '--all bills every group: leave out --group.');
+      const outcomes = await billAllGroups(d, { trigger: 'ADMIN', force: true, onGroup: (o, done, of) => ctx.out.progress(outcomeLine(o, done, of)) });
+      const failed = outcomes.filter((o) => o.outcome === 'FAILED').length;
+      ctx.out.result(
+        outcomes.map((o) => (o.outcome === 'BILLED' ? { agentGroupId: o.agentGroupId, outcome: o.outcome, runId: o.result.runId, ...billingRunView(o.result) } : o)),
+        () => [`${outcomes.length} groups: ${outcomes.length - failed} billed or up to date, ${failed} failed.`],
+      );
+      return;
+    }
+    const groupId = args.text('group');
+    if (groupId === undefined) throw new ValidationError('group', 'Give --group <groupId>, or --all for every group.');
+    const group = await ctx.services().tenants.getAgentGroup(groupId);
+    if (!group) throw new NotFoundError('Agent group');
+    const from = args.text('from');
+    const to = args.text('to');
+    const request = billingRequestOf({ ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }, group, d.clock.now(), 'ADMIN');
+    const result = await withBillingLock(d, groupId, () => runBilling(d, group, request));
+    ctx.out.result({ runId: result.runId, ...billingRunView(result), draftsLeft: result.draftsLeft }, () => [runLine(result)]);
+  },
+};
+
+export const billingRuns: CommandSpec = {
+  path: ['billing', 'runs'],
+  summary: 'List recent billing runs (all groups, or one), newest first, with what each did.',
+  details: 'Runs are kept 180 days. --json prints each run whole: blocked states, skipped and unreconciled entries.',
+  options: [
+    { name: 'group', value: '<groupId>', description: 'Only this agent group.' },
+    { name: 'limit', value: '<n>', description: 'How many runs (default 20, at most 100).' },
+  ],
+  examples: ['billing runs', 'billing runs --group tripkart-agents --json'],
+  async run(args, ctx) {
+    const limit = args.text('limit') === undefined ? 20 : integerOption('limit', args.text('limit')!);
+    if (limit < 1 || limit > 100) throw new ValidationError('limit', '--limit must be from 1 to 100.');
+    const runs = await ctx.services().invoices.recentRuns(limit, args.text('group'));
+    ctx.out.result(runs, () =>
+      runs.length === 0
+        ? ['No billing runs yet.']
+        : columns(
+            [
+              ['STARTED', 'GROUP', 'TRIGGER', 'PERIOD', 'LINES', 'INVOICES', 'DRAFTS LEFT', 'HELD BACK', 'SKIPPED', 'UNRECONCILED'],
+              ...runs.map((r) => [r.startedAt, r.agentGroupId, r.trigger, `${r.periodFrom}..${r.periodTo}`, String(r.linesWritten), String(r.invoiceIds.length), String(r.draftsLeft), String(r.blockedStates.length), String(r.skippedEntries.length), String(r.unreconciledEntries.length)]),
+            ],
+            '',
+          ),
+    );
+  },
+};
+
+const invoiceRow = (i: Invoice) => [i.id, i.status, i.invoiceNumber ?? '', i.issueDate ?? '', i.dueDate ?? '', i.supplierGstin, rupees(i.total), String(i.lineCount), i.lastError ?? ''];
+const invoiceView = (i: Invoice) => ({
+  id: i.id,
+  status: i.status,
+  invoiceNumber: i.invoiceNumber,
+  issueDate: i.issueDate,
+  dueDate: i.dueDate,
+  periodFrom: i.periodFrom,
+  periodTo: i.periodTo,
+  supplierGstin: i.supplierGstin,
+  total: toRupees(i.total),
+  lineCount: i.lineCount,
+  gatewayOrderId: i.gatewayOrderId,
+  pdfStored: i.pdfKey !== null,
+  lastError: i.lastError,
+});
+
+export const invoicesList: CommandSpec = {
+  path: ['invoices', 'list'],
+  summary: "List a group's open invoices (DRAFTs with their last error, issued ones with a step left) and its latest issued ones.",
+  options: [GROUP_OPTION, { name: 'limit', value: '<n>', description: 'Issued invoices to show (default 20, at most 100).' }],
+  examples: ['invoices list --group tripkart-agents'],
+  async run(args, ctx) {
+    const g = args.required('group');
+    const limit = args.text('limit') === undefined ? 20 : integerOption('limit', args.text('limit')!);
+    if (limit < 1 || limit > 100) throw new ValidationError('limit', '--limit must be from 1 to 100.');
+    const store = ctx.services().invoices;
+    const [open, issued] = await Promise.all([store.openInvoices(g), store.list(g, { statuses: ['ISSUED', 'PAID'], limit })]);
+    const all = [...open, ...issued.invoices.filter((i) => !open.some((o) => o.id === i.id))];
+    ctx.out.result(all.map(invoiceView), () =>
+      all.length === 0 ? [`No invoices for group ${g}.`] : columns([['ID', 'STATUS', 'NUMBER', 'ISSUED', 'DUE', 'SUPPLIER GSTIN', 'TOTAL', 'LINES', 'LAST ERROR'], ...all.map(invoiceRow)], ''),
+    );
+  },
+};
+
+export const invoicesAbandon: CommandSpec = {
+  path: ['invoices', 'abandon'],
+  summary: 'Abandon a DRAFT invoice: it becomes CANCELLED and its charges are billed by the next run.',
+  positional: { name: 'invoiceId', description: 'The DRAFT to abandon (from `invoices list`).' },
+  options: [GROUP_OPTION],
+  examples: ['invoices abandon 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
+  async run(args, ctx) {
+    const invoice = await abandonDraft(await deps(ctx), args.required('group'), args.positional!);
+    ctx.out.result(invoiceView(invoice), () => [`Invoice ${invoice.id} is ${invoice.status}; its lines are released for the next run.`]);
+  },
+};
+
+export const invoicesRender: CommandSpec = {
+  path: ['invoices', 'render'],
+  summary: "Render an issued invoice's PDF again from its stored figures and store it.",
+  positional: { name: 'invoiceId', description: 'The issued invoice.' },
+  options: [GROUP_OPTION],
+  examples: ['invoices render 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
+  async run(args, ctx) {
+    const invoice = await rerenderPdf(await deps(ctx), args.required('group'), args.positional!);
+    ctx.out.result(invoiceView(invoice), () => [`Stored the PDF of invoice ${invoice.invoiceNumber} (${invoice.id}) at ${invoice.pdfKey}.`]);
+  },
+};

@@ -1,0 +1,68 @@
+import { addDays, daysBetween, weekdayOf, WEEKDAYS } from '../catalogue/calendar.ts';
+import type { BillingCycle } from '../tenants.ts';
+
+export interface BillingPeriod {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** India is UTC+05:30 all year (no daylight saving). */
+const INDIA_OFFSET = '+05:30';
+
+/** The last instant of `date` in India time, as a UTC instant: charges up to it are billed. */
+export function cutoffOf(to: string): string {
+  return new Date(`${to}T23:59:59.999${INDIA_OFFSET}`).toISOString();
+}
+
+/**
+ * Fortnights are counted from this Monday, so "every other Wednesday" is the same pair of
+ * weeks for every group and every year.
+ */
+export const FORTNIGHT_EPOCH = '2024-01-01';
+
+const isoWeekday = (date: string): number => WEEKDAYS.indexOf(weekdayOf(date)) + 1;
+
+/**
+ * The period most recently closed on `today` (India) for a cycle that closes on
+ * `anchorDay`: MONTHLY closes on that day of each month (1–28), WEEKLY on that weekday
+ * (1 = Monday … 7 = Sunday), FORTNIGHTLY on that weekday of every second week from
+ * FORTNIGHT_EPOCH. A period closes at the end of its last day, so a period ending today
+ * is not closed yet; `to` is always before today.
+ */
+export function lastClosedPeriod(cycle: BillingCycle, anchorDay: number, today: string): BillingPeriod {
+  const yesterday = addDays(today, -1);
+  if (cycle === 'MONTHLY') {
+    const [y, m] = yesterday.split('-').map(Number) as [number, number];
+    const anchorThisMonth = `${y}-${String(m).padStart(2, '0')}-${String(anchorDay).padStart(2, '0')}`;
+    const to = anchorThisMonth <= yesterday ? anchorThisMonth : shiftMonth(anchorThisMonth, -1);
+    return { from: addDays(shiftMonth(to, -1), 1), to };
+  }
+  let to = yesterday;
+  while (isoWeekday(to) !== anchorDay) to = addDays(to, -1);
+  if (cycle === 'WEEKLY') return { from: addDays(to, -6), to };
+  if (Math.floor(daysBetween(FORTNIGHT_EPOCH, to) / 7) % 2 !== 0) to = addDays(to, -7);
+  return { from: addDays(to, -13), to };
+}
+
+function shiftMonth(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) + months;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** The Indian financial year (April–March) a date falls in, as `2026-27`. */
+export function financialYearOf(date: string): string {
+  const y = Number(date.slice(0, 4));
+  const start = Number(date.slice(5, 7)) >= 4 ? y : y - 1;
+  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
+}
+
+/**
+ * A statutory number from a registration's series: `<state code>/<yy-yy>/<n, 6 digits>`,
+ * e.g. `29/26-27/000001` (15 characters; the law allows 16 of letters, digits, `/` and `-`).
+ */
+export function invoiceNumberOf(stateCode: string, financialYear: string, sequence: number): string {
+  if (!/^[0-9]{2}$/.test(stateCode)) throw new RangeError(`state code must be two digits, got ${stateCode}`);
+  if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > 999_999) throw new RangeError(`sequence out of range: ${sequence}`);
+  return `${stateCode}/${financialYear.slice(2)}/${String(sequence).padStart(6, '0')}`;
+}

@@ -1,0 +1,151 @@
+import type { Minor } from '../money.ts';
+
+/** SAC of accommodation services (hotel, inn, guest house, club, campsite and the like). */
+export const SAC_ACCOMMODATION = '996311';
+
+/**
+ * Every status an invoice can be in (PRODUCT.md "Invoices"). DRAFT and CANCELLED are never
+ * listed; PAID comes with payments (the receivables issue).
+ */
+export const INVOICE_STATUSES = ['DRAFT', 'ISSUED', 'PAID', 'CANCELLED'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+/** The statuses a partner may list and filter on. */
+export const LISTED_INVOICE_STATUSES = ['ISSUED', 'PAID'] as const satisfies readonly InvoiceStatus[];
+export type ListedInvoiceStatus = (typeof LISTED_INVOICE_STATUSES)[number];
+
+export const INVOICE_LINE_KINDS = ['STAY', 'MEAL', 'SERVICE', 'ADJUSTMENT', 'CANCELLATION'] as const;
+export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
+
+/** The figures an invoice adds up from its lines; all paise. */
+export interface InvoiceTotals {
+  /** Σ taxable value. */
+  readonly subtotal: Minor;
+  readonly cgst: Minor;
+  readonly sgst: Minor;
+  readonly igst: Minor;
+  /** Discounts already taken off the taxable values (cancellation plan, bank offer); shown, not subtracted again. */
+  readonly discount: Minor;
+  /** subtotal + cgst + sgst + igst. */
+  readonly total: Minor;
+  readonly lineCount: number;
+}
+
+export const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
+
+/** Who supplies (our registration in the place of supply) and who is billed (the agent group). */
+export interface InvoiceParties {
+  readonly supplierGstin: string;
+  readonly supplierName: string;
+  readonly supplierAddress: string;
+  /** Two-digit GST state code of the supplier's registration. */
+  readonly supplierStateCode: string;
+  readonly billToGstin: string | null;
+  readonly billToName: string;
+  readonly billToAddress: string;
+  /** The property's state. */
+  readonly placeOfSupply: string;
+  readonly placeOfSupplyStateCode: string;
+}
+
+/**
+ * One invoice as stored. The figures are written with its lines (one transaction moves
+ * both), so they always equal the sum of the lines; an ISSUED invoice's figures never change.
+ */
+export interface Invoice extends InvoiceParties, InvoiceTotals {
+  readonly id: string;
+  readonly agentGroupId: string;
+  readonly status: InvoiceStatus;
+  /** Set only at issue, from the registration's series. */
+  readonly invoiceNumber: string | null;
+  readonly issueDate: string | null;
+  readonly dueDate: string | null;
+  readonly issuedAt: string | null;
+  readonly periodFrom: string;
+  readonly periodTo: string;
+  readonly runId: string;
+  readonly gatewayOrderId: string | null;
+  /** Where the PDF is stored, once rendered. */
+  readonly pdfKey: string | null;
+  /** The bookings whose lines it holds; marked invoiced once it is issued. */
+  readonly bookingRefs: readonly string[];
+  readonly bookingsMarked: boolean;
+  /** The last step that failed, kept for operators until it succeeds. */
+  readonly lastError: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** One row of a tax invoice; `key` is unique per booking, kind and item (the store refuses a second). */
+export interface InvoiceLine {
+  readonly id: string;
+  readonly invoiceId: string;
+  readonly agentGroupId: string;
+  /** `<kind>#<ref>`: with bookingRef, the line's identity across every invoice ever written. */
+  readonly key: string;
+  readonly lineKind: InvoiceLineKind;
+  readonly sac: string;
+  readonly description: string;
+  readonly propertyName: string;
+  readonly bookingRef: string;
+  readonly bookingId: string;
+  readonly ledgerEntryId: string;
+  readonly itemRef: string;
+  readonly nightDate: string | null;
+  readonly checkIn: string;
+  readonly checkOut: string;
+  readonly quantity: number;
+  readonly unitBase: Minor;
+  readonly discount: Minor;
+  readonly taxableValue: Minor;
+  readonly gstRate: number;
+  readonly cgst: Minor;
+  readonly sgst: Minor;
+  readonly igst: Minor;
+  readonly lineTotal: Minor;
+}
+
+export interface BlockedState {
+  readonly state: string;
+  readonly lineCount: number;
+  readonly taxableValue: Minor;
+}
+
+export const SKIP_REASONS = ['BOOKING_NOT_FOUND', 'NO_CHARGE_LINES', 'PROPERTY_UNKNOWN', 'NEEDS_CREDIT_NOTE'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface SkippedEntry {
+  readonly ledgerEntryId: string;
+  readonly bookingId: string;
+  readonly reason: SkipReason;
+}
+
+export interface UnreconciledEntry {
+  readonly ledgerEntryId: string;
+  readonly bookingId: string;
+  /** The booking's net POSTED amount: charge + adjustments + refunds. */
+  readonly chargedAmount: Minor;
+  /** What its lines would bill. */
+  readonly billedAmount: Minor;
+}
+
+/** The contract's Billing run result, money in paise. */
+export interface BillingRunResult {
+  readonly runId: string;
+  readonly agentGroupId: string;
+  readonly trigger: BillingTrigger;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly periodFrom: string;
+  readonly periodTo: string;
+  readonly cutoff: string;
+  readonly invoiceIds: readonly string[];
+  readonly linesWritten: number;
+  readonly blockedStates: readonly BlockedState[];
+  readonly skippedEntries: readonly SkippedEntry[];
+  readonly unreconciledEntries: readonly UnreconciledEntry[];
+  /** Invoices of the run left DRAFT, with why; the next run retries them. */
+  readonly draftsLeft: number;
+}
+
+export const BILLING_TRIGGERS = ['API', 'SCHEDULE', 'ADMIN'] as const;
+export type BillingTrigger = (typeof BILLING_TRIGGERS)[number];

@@ -1,0 +1,26 @@
+import { ConflictError, NotFoundError } from '../errors.ts';
+import type { Invoice } from './invoice.ts';
+import { storePdf, type BillingDeps } from './run-billing.ts';
+
+/**
+ * An operator abandons a DRAFT that should not be issued: it becomes CANCELLED (never
+ * listed, never numbered) and gives its lines back, so the charges are billed by the next
+ * run. An issued invoice is never abandoned: it is corrected by a credit note.
+ */
+export async function abandonDraft(deps: Pick<BillingDeps, 'invoices' | 'clock'>, agentGroupId: string, invoiceId: string): Promise<Invoice> {
+  const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  if (!(await deps.invoices.abandon(agentGroupId, invoiceId, deps.clock.now().toISOString()))) {
+    throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is ${invoice.status}, not a DRAFT: only an unissued draft can be abandoned (an issued invoice is corrected by a credit note).`);
+  }
+  return (await deps.invoices.get(agentGroupId, invoiceId))!;
+}
+
+/** Renders an issued invoice's PDF again from its stored figures (never re-priced) and stores it over the old one. */
+export async function rerenderPdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, agentGroupId: string, invoiceId: string): Promise<Invoice> {
+  const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  if (invoice.status === 'DRAFT' || invoice.status === 'CANCELLED') throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is ${invoice.status}: it has no number and no document.`);
+  const { pdf: _bytes, ...stored } = await storePdf(deps, invoice);
+  return stored;
+}

@@ -1,0 +1,276 @@
+import type { Booking } from '../bookings/booking.ts';
+import type { GstRegistration } from '../catalogue/gst.ts';
+import type { LedgerEntry } from '../ledger/ledger.ts';
+import type { BookingReads } from '../ports/booking-reads.ts';
+import type { CatalogueStore } from '../ports/catalogue-store.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { CreditLedger } from '../ports/credit-ledger.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { IdGenerator } from '../ports/ids.ts';
+import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { PaymentGateway } from '../ports/payment-gateway.ts';
+import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
+import { addDays } from '../catalogue/calendar.ts';
+import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
+import { indiaToday } from '../reads/date-window.ts';
+import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
+import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
+
+/** Sandbox scenarios of a billing run (docs/sandbox.md). */
+export const BILLING_SCENARIOS = ['invoice-issue-fails'] as const;
+export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
+
+export interface BillingDeps {
+  readonly invoices: InvoiceStore;
+  readonly ledger: Pick<CreditLedger, 'queryEntries'>;
+  readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;
+  readonly catalogue: Pick<CatalogueStore, 'getListing' | 'getGstRegistration'>;
+  readonly gateway: PaymentGateway;
+  /** Prints a stored invoice from its stored figures (never re-priced). */
+  readonly renderPdf: (invoice: Invoice, lines: readonly InvoiceLine[]) => Promise<Uint8Array>;
+  readonly documents: DocumentStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+export interface BillingRequest {
+  readonly period: BillingPeriod;
+  /** Charges that occurred up to this instant are selected. */
+  readonly cutoff: string;
+  /** Only these property-system booking ids (POST /v1/invoices with bookingIds). */
+  readonly bookingIds?: readonly string[];
+  readonly trigger: BillingTrigger;
+  readonly scenario?: BillingScenario;
+}
+
+export const pdfKeyOf = (invoice: Pick<Invoice, 'agentGroupId' | 'id'>): string => `invoices/${invoice.agentGroupId}/${invoice.id}.pdf`;
+
+const addressLine = (a: PostalAddress): string => [a.line1, a.line2, a.city, `${a.state} ${a.postalCode}`, a.country].filter(Boolean).join(', ');
+
+/**
+ * One billing run for one group, the same for the API, the schedule and the admin tool:
+ * select, plan (billing-engine.ts), write DRAFTs with their lines, then take every open
+ * invoice of the group one step further: gateway order → number (ISSUED) → PDF → bookings
+ * marked. Each step is durable and done at most once, so a run that fails or dies midway
+ * leaves DRAFTs (or issued invoices missing a PDF) that the next run finishes.
+ * The caller holds the group's billing lock.
+ */
+export async function runBilling(deps: BillingDeps, group: AgentGroup, req: BillingRequest): Promise<BillingRunResult> {
+  const startedAt = deps.clock.now().toISOString();
+  const runId = deps.ids.uuid();
+  const g = group.agentGroupId;
+  const charges = await selectCharges(deps, g, req);
+  const { properties, addOnNames, registrations } = await catalogueFacts(deps, charges);
+  const plan = planBilling({ billTo: { gstin: group.gstin, name: group.legalName, address: addressLine(group.address) }, charges, properties, addOnNames, registrations });
+
+  const invoiceIds: string[] = [];
+  let linesWritten = 0;
+  for (const planned of plan.invoices) {
+    const written = await writeDraft(deps, g, runId, req.period, planned);
+    if (written) {
+      invoiceIds.push(written.id);
+      linesWritten += written.lines;
+    }
+  }
+  let draftsLeft = 0;
+  const now = deps.clock.now().getTime();
+  for (const invoice of await deps.invoices.openInvoices(g)) {
+    if (invoice.runId !== runId && !leftByAnotherRun(invoice, now)) continue;
+    if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
+      await deps.invoices.deleteEmptyDraft(g, invoice.id);
+      continue;
+    }
+    // An invoice left open by an earlier run is finished here too, and reported with this run.
+    if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
+    const after = await advanceInvoice(deps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
+    if (after.status === 'DRAFT') draftsLeft += 1;
+  }
+  const result: BillingRunResult = {
+    runId,
+    agentGroupId: g,
+    trigger: req.trigger,
+    startedAt,
+    finishedAt: deps.clock.now().toISOString(),
+    periodFrom: req.period.from,
+    periodTo: req.period.to,
+    cutoff: req.cutoff,
+    invoiceIds,
+    linesWritten,
+    blockedStates: plan.blockedStates,
+    skippedEntries: plan.skippedEntries,
+    unreconciledEntries: plan.unreconciledEntries,
+    draftsLeft,
+  };
+  await deps.invoices.saveRun(result);
+  return result;
+}
+
+/**
+ * Seconds after its last write that another run's DRAFT counts as left behind. Runs of one
+ * group hold its lock, so another run's open invoice is normally a finished run's; only a
+ * run racing without the lock could still be writing one, and its drafts are left to it.
+ */
+const LEFT_BEHIND_SECONDS = 60;
+
+/** True for an invoice another run left open: its issue failed (lastError), it is issued with a step to do, or it has been idle a while. */
+const leftByAnotherRun = (invoice: Invoice, now: number): boolean =>
+  invoice.status !== 'DRAFT' || invoice.lastError !== null || now - Date.parse(invoice.updatedAt) > LEFT_BEHIND_SECONDS * 1000;
+
+/** The group's POSTED charges up to the cutoff, each with its booking, later movements and what is invoiced already. */
+async function selectCharges(deps: BillingDeps, g: string, req: BillingRequest): Promise<ChargeForBilling[]> {
+  if (req.bookingIds && req.bookingIds.length === 0) return [];
+  const { entries } = await deps.ledger.queryEntries(g, {
+    statuses: ['POSTED'],
+    types: ['CHARGE', 'ADJUSTMENT', 'REFUND'],
+    ...(req.bookingIds ? { bookingIds: req.bookingIds } : {}),
+    order: 'oldest-first',
+  });
+  const movements = new Map<string, LedgerEntry[]>();
+  for (const e of entries) {
+    if (e.type === 'CHARGE' || !e.bookingId) continue;
+    movements.set(e.bookingId, [...(movements.get(e.bookingId) ?? []), e]);
+  }
+  const selected = entries.filter((e) => e.type === 'CHARGE' && e.bookingId !== null && e.occurredAt <= req.cutoff);
+  const bookings = new Map<string, Booking>();
+  for (let i = 0; i < selected.length; i += 100) {
+    for (const b of await deps.bookingReads.byBookingIds(g, selected.slice(i, i + 100).map((e) => e.bookingId!))) if (b.bookingId) bookings.set(b.bookingId, b);
+  }
+  const billedTotals = await deps.invoices.billedTotals(g, [...bookings.values()].map((b) => b.bookingRef));
+  return Promise.all(
+    selected.map(async (charge): Promise<ChargeForBilling> => {
+      const booking = bookings.get(charge.bookingId!);
+      const moved = movements.get(charge.bookingId!) ?? [];
+      const total = booking ? (billedTotals.get(booking.bookingRef) ?? 0) : 0;
+      const partly = booking !== undefined && total !== 0 && total !== netCharged({ charge, movements: moved });
+      return {
+        charge,
+        movements: moved,
+        booking: booking && billingFacts(booking),
+        billed: { total, ...(partly ? { lines: await deps.invoices.billedLines(g, booking.bookingRef) } : {}) },
+      };
+    }),
+  );
+}
+
+const billingFacts = (b: Booking): BookingForBilling => ({
+  bookingRef: b.bookingRef,
+  bookingId: b.bookingId!,
+  status: b.status,
+  listingId: b.listingId,
+  checkIn: b.checkIn,
+  checkOut: b.checkOut,
+  grandTotal: b.summary.grandTotal,
+  chargeLines: b.chargeLines,
+});
+
+/** Names and states of the properties billed, and our registrations in those states. */
+async function catalogueFacts(deps: BillingDeps, charges: readonly ChargeForBilling[]) {
+  const listingIds = [...new Set(charges.flatMap((c) => (c.booking ? [c.booking.listingId] : [])))];
+  const properties = new Map<string, PropertyFacts>();
+  const addOnNames = new Map<string, string>();
+  for (const bundle of await Promise.all(listingIds.map((id) => deps.catalogue.getListing(id)))) {
+    if (!bundle) continue;
+    for (const p of bundle.properties) properties.set(p.id, { name: p.name, state: bundle.listing.state });
+    for (const m of bundle.meals) addOnNames.set(m.mealId, m.name);
+    for (const v of bundle.vas) addOnNames.set(v.vasId, v.name);
+  }
+  const states = [...new Set([...properties.values()].map((p) => p.state))];
+  const registrations = new Map<string, GstRegistration>();
+  for (const [state, reg] of await Promise.all(states.map(async (s) => [s, await deps.catalogue.getGstRegistration(s)] as const))) if (reg) registrations.set(state, reg);
+  return { properties, addOnNames, registrations };
+}
+
+async function writeDraft(deps: BillingDeps, g: string, runId: string, period: BillingPeriod, planned: PlannedInvoice): Promise<{ id: string; lines: number } | undefined> {
+  const at = deps.clock.now().toISOString();
+  const draft: Invoice = {
+    ...planned.parties,
+    ...NO_TOTALS,
+    id: deps.ids.uuid(),
+    agentGroupId: g,
+    status: 'DRAFT',
+    invoiceNumber: null,
+    issueDate: null,
+    dueDate: null,
+    issuedAt: null,
+    periodFrom: period.from,
+    periodTo: period.to,
+    runId,
+    gatewayOrderId: null,
+    pdfKey: null,
+    bookingRefs: [],
+    bookingsMarked: false,
+    lastError: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await deps.invoices.createDraft(draft);
+  const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: g })));
+  const written = await deps.invoices.addLines(draft, lines);
+  if (written.written === 0) {
+    await deps.invoices.deleteEmptyDraft(g, draft.id);
+    return undefined;
+  }
+  return { id: draft.id, lines: written.written };
+}
+
+/** Why a step failed, as stored for operators: the message only, never a stack. */
+const failureOf = (step: string, err: unknown): string => `${step}: ${err instanceof Error ? err.message : String(err)}`;
+
+/**
+ * Takes one open invoice as far as it goes. Steps that can fail go before the number, so a
+ * number is never spent on an invoice that stays DRAFT: the gateway order, then issue (the
+ * number, issue and due dates in one transaction). The PDF and the booking marks come
+ * after and are retried until done; the PDF is also rendered on demand when asked for.
+ */
+export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoice: Invoice, failIssue = false): Promise<Invoice> {
+  const g = invoice.agentGroupId;
+  let current = invoice;
+  if (current.status === 'DRAFT') {
+    try {
+      if (failIssue) throw new Error('the sandbox scenario invoice-issue-fails made this issue fail; the next run issues it');
+      let gatewayOrderId = current.gatewayOrderId;
+      if (!gatewayOrderId && current.total > 0) {
+        const order = await deps.gateway.createOrder({ receipt: current.id, amount: current.total, currency: 'INR', description: `Invoice for ${current.periodFrom} to ${current.periodTo}` });
+        gatewayOrderId = order.orderId;
+        await deps.invoices.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString());
+      }
+      const now = deps.clock.now();
+      const issueDate = indiaToday(now);
+      current = await deps.invoices.issue(
+        { ...current, gatewayOrderId },
+        {
+          issueDate,
+          dueDate: addDays(issueDate, paymentTermsOf(group)),
+          issuedAt: now.toISOString(),
+          financialYear: financialYearOf(issueDate),
+          numberOf: (n) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
+        },
+      );
+    } catch (err) {
+      await deps.invoices.recordFailure(g, current.id, failureOf('issue', err), deps.clock.now().toISOString());
+      return current;
+    }
+  }
+  if (current.status === 'CANCELLED') return current;
+  if (!current.pdfKey) {
+    try {
+      current = await storePdf(deps, current);
+    } catch (err) {
+      await deps.invoices.recordFailure(g, current.id, failureOf('pdf', err), deps.clock.now().toISOString());
+    }
+  }
+  if (!current.bookingsMarked) {
+    await deps.invoices.markBookingsInvoiced(current, deps.clock.now().toISOString());
+    current = { ...current, bookingsMarked: true };
+  }
+  return current;
+}
+
+/** Renders an issued invoice from its stored figures, stores the PDF and records where; returns the invoice and the bytes. */
+export async function storePdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, invoice: Invoice): Promise<Invoice & { readonly pdf: Uint8Array }> {
+  const bytes = await deps.renderPdf(invoice, await deps.invoices.lines(invoice.agentGroupId, invoice.id));
+  const key = pdfKeyOf(invoice);
+  await deps.documents.put(key, bytes, 'application/pdf');
+  await deps.invoices.setPdf(invoice.agentGroupId, invoice.id, key, deps.clock.now().toISOString());
+  return { ...invoice, pdfKey: key, pdf: bytes };
+}

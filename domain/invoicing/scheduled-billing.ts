@@ -1,0 +1,58 @@
+import type { TenantDirectory } from '../ports/tenant-directory.ts';
+import { indiaToday } from '../reads/date-window.ts';
+import type { AgentGroup } from '../tenants.ts';
+import { cutoffOf, lastClosedPeriod } from './billing-period.ts';
+import type { BillingRunResult, BillingTrigger } from './invoice.ts';
+import { withBillingLock } from './request-billing-run.ts';
+import { runBilling, type BillingDeps } from './run-billing.ts';
+
+export interface ScheduledBillingDeps extends BillingDeps {
+  readonly tenants: Pick<TenantDirectory, 'listAgentGroups'>;
+}
+
+/** What happened to one group in a run over every group. */
+export type GroupBillingOutcome =
+  | { readonly agentGroupId: string; readonly outcome: 'BILLED'; readonly result: BillingRunResult }
+  | { readonly agentGroupId: string; readonly outcome: 'UP_TO_DATE'; readonly periodTo: string }
+  | { readonly agentGroupId: string; readonly outcome: 'FAILED'; readonly error: string };
+
+export interface AllGroupsOptions {
+  readonly trigger: BillingTrigger;
+  /** Bill every group's last closed period even when a scheduled run already did (the admin tool's run over all groups). */
+  readonly force?: boolean;
+  /** Told each group's outcome as it is known (the admin tool prints a line per group). */
+  readonly onGroup?: (outcome: GroupBillingOutcome, done: number, of: number) => void;
+}
+
+/**
+ * The daily run (and the admin tool's run over all groups): every group whose billing
+ * period closed since the last scheduled run, or that has invoices a run left open, is
+ * billed for its last closed period with the same engine as POST /v1/invoices. Groups run
+ * one after another; one group's failure is recorded and the rest carry on. Idempotent:
+ * running it twice bills nothing twice.
+ */
+export async function billAllGroups(deps: ScheduledBillingDeps, opts: AllGroupsOptions): Promise<GroupBillingOutcome[]> {
+  const [groups, open] = await Promise.all([deps.tenants.listAgentGroups(), deps.invoices.groupsWithOpenInvoices()]);
+  const withOpenWork = new Set(open);
+  const outcomes: GroupBillingOutcome[] = [];
+  for (const group of groups) {
+    const outcome = await billGroup(deps, group, withOpenWork.has(group.agentGroupId), opts);
+    outcomes.push(outcome);
+    opts.onGroup?.(outcome, outcomes.length, groups.length);
+  }
+  return outcomes;
+}
+
+async function billGroup(deps: ScheduledBillingDeps, group: AgentGroup, hasOpenWork: boolean, opts: AllGroupsOptions): Promise<GroupBillingOutcome> {
+  const g = group.agentGroupId;
+  try {
+    const period = lastClosedPeriod(group.billingCycle, group.billingAnchorDay, indiaToday(deps.clock.now()));
+    const last = await deps.invoices.lastScheduledPeriod(g);
+    if (!opts.force && !hasOpenWork && last !== undefined && last >= period.to) return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
+    const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
+    if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
+    return { agentGroupId: g, outcome: 'BILLED', result };
+  } catch (err) {
+    return { agentGroupId: g, outcome: 'FAILED', error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,98 @@
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
+import type { Minor } from '../money.ts';
+
+/** What one line-writing transaction did: lines written, and bookings another run had already billed. */
+export interface LinesWritten {
+  readonly written: number;
+  readonly totals: InvoiceTotals;
+  /** Bookings left out because a line of theirs was already stored (another run won them). */
+  readonly refusedBookings: readonly string[];
+}
+
+export interface IssueRequest {
+  readonly issueDate: string;
+  readonly dueDate: string;
+  readonly issuedAt: string;
+  readonly financialYear: string;
+  /** Formats the statutory number from the series' next sequence. */
+  readonly numberOf: (sequence: number) => string;
+}
+
+export interface InvoiceListQuery {
+  readonly statuses: readonly InvoiceStatus[];
+  /** Inclusive issue-date window (yyyy-mm-dd). */
+  readonly from?: string;
+  readonly to?: string;
+  /** Strictly after this position, newest first. */
+  readonly after?: string;
+  readonly limit: number;
+}
+
+export interface InvoicePage {
+  readonly invoices: readonly Invoice[];
+  /** The position of the last invoice when more may follow. */
+  readonly next: string | null;
+}
+
+/** What the outstanding figures of a list are computed from: every listed invoice of the group. */
+export interface ReceivableFigures {
+  readonly total: Minor;
+  readonly dueDate: string;
+}
+
+export interface BillingLock {
+  readonly owner: string;
+  readonly leaseUntil: string;
+}
+
+/**
+ * Invoices, their lines, billing runs and the billing lock of agent groups. Tenancy is a
+ * parameter of every read: each takes the agent group.
+ */
+export interface InvoiceStore {
+  /** Σ lineTotal already invoiced per booking (absent = nothing). */
+  billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>>;
+  /** line key → lineTotal of every line stored for one booking. */
+  billedLines(agentGroupId: string, bookingRef: string): Promise<Map<string, Minor>>;
+
+  /** Stores a new DRAFT with no lines. */
+  createDraft(invoice: Invoice): Promise<void>;
+  /**
+   * Adds lines to a DRAFT, a booking's lines together where they fit one transaction. A
+   * line whose booking, kind and item is already stored (on any invoice) is refused by the
+   * store, and with it the rest of that booking's lines in this call.
+   */
+  addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten>;
+  /** Removes a DRAFT that ended up with no line (every booking went to a racing run). */
+  deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void>;
+
+  get(agentGroupId: string, invoiceId: string): Promise<Invoice | undefined>;
+  lines(agentGroupId: string, invoiceId: string): Promise<InvoiceLine[]>;
+  /** DRAFTs, and ISSUED invoices with a step still to do (PDF, booking marks). */
+  openInvoices(agentGroupId: string): Promise<Invoice[]>;
+  /** Groups with open invoices (for the scheduled run). */
+  groupsWithOpenInvoices(): Promise<string[]>;
+
+  setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void>;
+  recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
+  /** DRAFT → ISSUED with the next number of the series; a racing issue of the same invoice returns it as issued. */
+  issue(invoice: Invoice, request: IssueRequest): Promise<Invoice>;
+  setPdf(agentGroupId: string, invoiceId: string, pdfKey: string, at: string): Promise<void>;
+  /** Adds the invoice to `invoicedIn` of each booking (version bumped, conditional on the version read). */
+  markBookingsInvoiced(invoice: Invoice, at: string): Promise<void>;
+  /** DRAFT → CANCELLED; false when it is not a DRAFT (any more). */
+  abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean>;
+
+  list(agentGroupId: string, query: InvoiceListQuery): Promise<InvoicePage>;
+  receivables(agentGroupId: string): Promise<ReceivableFigures[]>;
+
+  /** Takes the group's billing lock unless another owner holds an unexpired lease; the lock as it stands after. */
+  acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ readonly acquired: boolean; readonly lock: BillingLock }>;
+  releaseLock(agentGroupId: string, owner: string): Promise<void>;
+  /** Where the group's billing stands: the last period a scheduled run closed. */
+  lastScheduledPeriod(agentGroupId: string): Promise<string | undefined>;
+  recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void>;
+
+  saveRun(result: BillingRunResult): Promise<void>;
+  recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]>;
+}

@@ -1,0 +1,613 @@
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals } from '../../domain/invoicing/invoice.ts';
+import type { Minor } from '../../domain/money.ts';
+import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures } from '../../domain/ports/invoice-store.ts';
+import { getAll } from './batch-get.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
+import { keys, type Key } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1, GSI2 } from './table.ts';
+
+/*
+ * Access patterns of invoicing (docs/data-model.md):
+ * | pattern                               | key condition                                                  | index |
+ * |---------------------------------------|----------------------------------------------------------------|-------|
+ * | invoice by id (tenancy in the key)    | PK = GROUP#<g>, SK = INVOICE#<id>                              | table |
+ * | a group's issued invoices, newest first | GSI1PK = GROUP#<g>#INVOICES, GSI1SK = <issueDate>#<issuedAt>#<id> | GSI1 |
+ * | a group's open invoices (steps to do) | GSI2PK = INVOICES#OPEN, begins_with(GSI2SK, <g>#)              | GSI2  |
+ * | lines of an invoice                   | GSI1PK = INVOICE#<id>#LINES                                    | GSI1  |
+ * | line by what it bills (uniqueness)    | PK = GROUP#<g>, SK = INVLINE#<bookingRef>#<kind>#<ref>         | table |
+ * | invoiced total of a booking           | PK = GROUP#<g>, SK = BILLED#<bookingRef>                       | table |
+ * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
+ * | billing lock, billing state           | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE              | table |
+ * | runs of a group / of every group      | PK = GROUP#<g> begins_with BILLINGRUN# / GSI1PK = BILLINGRUNS  | table / GSI1 |
+ */
+
+/**
+ * A line is written only if nothing bills the same booking, kind and item yet. Two runs
+ * racing both plan the line; only one transaction can create the item, the other is
+ * cancelled here and drops that booking (the winner bills it).
+ */
+const LINE_IS_NEW = 'attribute_not_exists(PK)';
+/** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
+const STILL_DRAFT = '#status = :draft';
+/**
+ * Gapless numbering: the series moves from exactly the value read to the next, in the same
+ * transaction as the invoice that takes the number. Two issues racing on one series read
+ * the same value; one commits, the other is cancelled here, re-reads and takes the next.
+ */
+const SERIES_AT = '#last = :last';
+const SERIES_IS_NEW = 'attribute_not_exists(PK)';
+/** A lease: free, expired, or already ours (a retry of the same run). */
+const LOCK_FREE = 'attribute_not_exists(PK) OR leaseUntil < :now OR #owner = :owner';
+/** Only the holder releases, so a run whose lease expired cannot free a lock another run took since. */
+const LOCK_HELD = '#owner = :owner';
+/** A booking is marked once per invoice (a retried step finds it marked and changes nothing, version included). */
+const NOT_YET_MARKED = 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)';
+/** An invoice leaves the open index once nothing is left to do. */
+const NOTHING_LEFT = 'attribute_exists(pdfKey) AND bookingsMarked = :true';
+
+/** DynamoDB's limit of items per transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
+const MAX_ATTEMPTS = 40;
+/** Booking marks in flight at once when an invoice is issued. */
+const MARK_CONCURRENCY = 16;
+
+const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
+
+const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
+const strip = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k)));
+
+function invoiceOf(item: Record<string, unknown>): Invoice {
+  const refs = item.bookingRefs;
+  return { ...(strip(item) as unknown as Invoice), lastError: (item.lastError as string | undefined) ?? null, bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []) };
+}
+
+const lineItem = (l: InvoiceLine) => ({
+  ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key),
+  ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key),
+  entity: 'InvoiceLine',
+  ...l,
+});
+
+/** Runs are kept for operators for this long. */
+const RUN_RETENTION_SECONDS = 180 * 86_400;
+
+export class DynamoInvoiceStore implements InvoiceStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>> {
+    const items = await getAll(this.db, this.table, [...new Set(bookingRefs)].map((ref) => keys.billingMarker(agentGroupId, ref)), { projection: 'bookingRef, billedTotal', consistent: true });
+    return new Map(items.map((i) => [i.bookingRef as string, i.billedTotal as Minor]));
+  }
+
+  async billedLines(agentGroupId: string, bookingRef: string): Promise<Map<string, Minor>> {
+    const k = keys.linesOfBooking(agentGroupId, bookingRef);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+      ProjectionExpression: '#key, lineTotal',
+      ExpressionAttributeNames: { '#key': 'key' },
+      ConsistentRead: true,
+    });
+    return new Map(items.map((i) => [i.key as string, i.lineTotal as Minor]));
+  }
+
+  async createDraft(invoice: Invoice): Promise<void> {
+    const { bookingRefs: _none, ...rest } = invoice;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id), entity: 'Invoice', ...rest },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten> {
+    const byBooking = new Map<string, InvoiceLine[]>();
+    for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
+    // Parts of at most 98 lines (one transaction holds the invoice, the booking's marker and its lines).
+    const parts: InvoiceLine[][] = [];
+    for (const group of byBooking.values()) for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 2) parts.push(group.slice(i, i + MAX_TRANSACTION_ITEMS - 2));
+    const chunks: InvoiceLine[][][] = [];
+    let current: InvoiceLine[][] = [];
+    let size = 1;
+    for (const part of parts) {
+      if (size + part.length + 1 > MAX_TRANSACTION_ITEMS) {
+        chunks.push(current);
+        current = [];
+        size = 1;
+      }
+      current.push(part);
+      size += part.length + 1;
+    }
+    if (current.length) chunks.push(current);
+
+    let totals: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
+    const refused = new Set<string>();
+    for (const chunk of chunks) {
+      const written = await this.writeChunk(invoice, chunk, refused);
+      totals = addTotals(totals, totalsOf(written));
+    }
+    return { written: totals.lineCount, totals, refusedBookings: [...refused] };
+  }
+
+  /** One transaction: the parts' lines and markers and the invoice's figures; parts whose line is taken are dropped and the rest retried. */
+  private async writeChunk(invoice: Invoice, chunk: InvoiceLine[][], refused: Set<string>): Promise<InvoiceLine[]> {
+    let parts = chunk.filter((p) => !refused.has(p[0]!.bookingRef));
+    for (let attempt = 0; parts.length > 0; attempt++) {
+      const written = parts.flat();
+      const t = totalsOf(written);
+      const at = new Date().toISOString();
+      const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+        {
+          Update: {
+            TableName: this.table,
+            Key: keys.invoice(invoice.agentGroupId, invoice.id),
+            UpdateExpression: `ADD ${TOTAL_FIELDS.map((f) => `#${f} :${f}`).join(', ')}, bookingRefs :refs SET updatedAt = :at`,
+            ConditionExpression: STILL_DRAFT,
+            // `total` is a reserved word; every figure goes by a name placeholder alike.
+            ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(TOTAL_FIELDS.map((f) => [`#${f}`, f])) },
+            ExpressionAttributeValues: { ...Object.fromEntries(TOTAL_FIELDS.map((f) => [`:${f}`, t[f]])), ':refs': new Set(parts.map((p) => p[0]!.bookingRef)), ':at': at, ':draft': 'DRAFT' },
+          },
+        },
+      ];
+      const owner: string[] = ['invoice'];
+      for (const part of parts) {
+        const ref = part[0]!.bookingRef;
+        for (const l of part) {
+          items.push({ Put: { TableName: this.table, Item: lineItem(l), ConditionExpression: LINE_IS_NEW } });
+          owner.push(ref);
+        }
+        items.push({
+          Update: {
+            TableName: this.table,
+            Key: keys.billingMarker(invoice.agentGroupId, ref),
+            UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
+            ExpressionAttributeValues: { ':t': part.reduce((s, l) => s + l.lineTotal, 0), ':n': part.length, ':ref': ref, ':entity': 'BillingMarker', ':at': at },
+          },
+        });
+        owner.push(ref);
+      }
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return written;
+      } catch (err) {
+        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
+        reasons.forEach((r, i) => {
+          if (r.Code === 'ConditionalCheckFailed' && owner[i] !== 'invoice') refused.add(owner[i]!);
+        });
+        parts = parts.filter((p) => !refused.has(p[0]!.bookingRef));
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+      }
+    }
+    return [];
+  }
+
+  async deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          ConditionExpression: '#status = :draft AND lineCount = :zero',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async get(agentGroupId: string, invoiceId: string): Promise<Invoice | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ConsistentRead: true }));
+    return out.Item ? invoiceOf(out.Item) : undefined;
+  }
+
+  async lines(agentGroupId: string, invoiceId: string): Promise<InvoiceLine[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.linesOfInvoice(invoiceId).GSI1PK },
+    });
+    // The index is shared by every tenant's invoices; a line of another group is never returned.
+    return items.filter((i) => i.agentGroupId === agentGroupId).map((i) => strip(i) as unknown as InvoiceLine).sort(lineOrder);
+  }
+
+  async openInvoices(agentGroupId: string): Promise<Invoice[]> {
+    const open = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk AND begins_with(GSI2SK, :g)',
+      ExpressionAttributeValues: { ':pk': keys.openInvoices().GSI2PK, ':g': `${agentGroupId}#` },
+      ProjectionExpression: 'id',
+    });
+    // The index lags the table: read each invoice itself before acting on it.
+    const items = await getAll(this.db, this.table, open.map((o) => keys.invoice(agentGroupId, o.id as string)), { consistent: true });
+    return items.map(invoiceOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  async groupsWithOpenInvoices(): Promise<string[]> {
+    const open = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.openInvoices().GSI2PK },
+      ProjectionExpression: 'agentGroupId',
+    });
+    return [...new Set(open.map((o) => o.agentGroupId as string))];
+  }
+
+  async setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'SET gatewayOrderId = :o, updatedAt = :at',
+        ConditionExpression: STILL_DRAFT,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':o': gatewayOrderId, ':at': at, ':draft': 'DRAFT' },
+      }),
+    );
+  }
+
+  async recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET lastError = :e, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':e': error, ':at': at },
+        }),
+      );
+    } catch (err) {
+      // The invoice is gone (an empty draft its run removed): there is nothing to record against.
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async issue(invoice: Invoice, req: IssueRequest): Promise<Invoice> {
+    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear);
+    for (let attempt = 0; ; attempt++) {
+      const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
+      const last = (series.Item?.last as number | undefined) ?? 0;
+      const invoiceNumber = req.numberOf(last + 1);
+      const issued: Invoice = { ...invoice, status: 'ISSUED', invoiceNumber, issueDate: req.issueDate, dueDate: req.dueDate, issuedAt: req.issuedAt, lastError: null, updatedAt: req.issuedAt };
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: seriesKey,
+                  UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
+                  ConditionExpression: series.Item ? SERIES_AT : SERIES_IS_NEW,
+                  ExpressionAttributeNames: { '#last': 'last' },
+                  ExpressionAttributeValues: { ':next': last + 1, ':gstin': invoice.supplierGstin, ':fy': req.financialYear, ':entity': 'InvoiceSeries', ':at': req.issuedAt, ...(series.Item ? { ':last': last } : {}) },
+                },
+              },
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: keys.invoice(invoice.agentGroupId, invoice.id),
+                  UpdateExpression:
+                    'SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk REMOVE lastError',
+                  ConditionExpression: STILL_DRAFT,
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: {
+                    ':issued': 'ISSUED',
+                    ':n': invoiceNumber,
+                    ':d': req.issueDate,
+                    ':due': req.dueDate,
+                    ':at': req.issuedAt,
+                    ':draft': 'DRAFT',
+                    ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)),
+                  },
+                },
+              },
+            ],
+          }),
+        );
+        return issued;
+      } catch (err) {
+        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (reasons[1]?.Code === 'ConditionalCheckFailed') {
+          // Someone else moved this invoice (issued it in a racing run, or abandoned it): answer with what it is now.
+          const now = await this.get(invoice.agentGroupId, invoice.id);
+          if (!now) throw new Error(`invoice ${invoice.id} vanished while being issued`);
+          return now;
+        }
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async setPdf(agentGroupId: string, invoiceId: string, pdfKey: string, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'SET pdfKey = :k, updatedAt = :at',
+        ConditionExpression: '#status <> :draft',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':k': pdfKey, ':at': at, ':draft': 'DRAFT' },
+      }),
+    );
+    await this.closeIfDone(agentGroupId, invoiceId);
+  }
+
+  async markBookingsInvoiced(invoice: Invoice, at: string): Promise<void> {
+    const refs = [...invoice.bookingRefs];
+    const worker = async () => {
+      for (let ref = refs.shift(); ref !== undefined; ref = refs.shift()) await this.markBooking(invoice, ref);
+    };
+    await Promise.all(Array.from({ length: MARK_CONCURRENCY }, worker));
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        UpdateExpression: 'SET bookingsMarked = :true, updatedAt = :at',
+        ExpressionAttributeValues: { ':true': true, ':at': at },
+      }),
+    );
+    await this.closeIfDone(invoice.agentGroupId, invoice.id);
+  }
+
+  /**
+   * invoicedIn += the invoice and version + 1, in one atomic update: every other booking write
+   * is conditional on the version it read, so an amendment or workflow step computed before
+   * this mark loses and re-reads (and then sees the booking invoiced). Once per invoice.
+   */
+  private async markBooking(invoice: Invoice, bookingRef: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.booking(invoice.agentGroupId, bookingRef),
+          UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
+          ConditionExpression: NOT_YET_MARKED,
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  private async closeIfDone(agentGroupId: string, invoiceId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+          ConditionExpression: NOTHING_LEFT,
+          ExpressionAttributeValues: { ':true': true },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
+          ConditionExpression: STILL_DRAFT,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT' },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      // Already CANCELLED (an abandon that died while releasing lines): finish releasing them.
+      if ((await this.get(agentGroupId, invoiceId))?.status !== 'CANCELLED') return false;
+    }
+    await this.releaseLines(agentGroupId, invoiceId);
+    return true;
+  }
+
+  /**
+   * An abandoned draft gives its lines back: each deleted with its booking's marker moved
+   * down in the same transaction, so the next run bills those charges again.
+   */
+  private async releaseLines(agentGroupId: string, invoiceId: string): Promise<void> {
+    const lines = await this.lines(agentGroupId, invoiceId);
+    const byBooking = new Map<string, InvoiceLine[]>();
+    for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
+    for (const [ref, group] of byBooking) {
+      for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 1) {
+        const part = group.slice(i, i + MAX_TRANSACTION_ITEMS - 1);
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              ...part.map((l) => ({
+                Delete: { TableName: this.table, Key: keys.invoiceLine(agentGroupId, ref, l.key), ConditionExpression: 'invoiceId = :inv', ExpressionAttributeValues: { ':inv': invoiceId } },
+              })),
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: keys.billingMarker(agentGroupId, ref),
+                  UpdateExpression: 'ADD billedTotal :t, lineCount :n',
+                  ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
+                },
+              },
+            ],
+          }),
+        );
+      }
+    }
+  }
+
+  async list(agentGroupId: string, q: InvoiceListQuery): Promise<InvoicePage> {
+    const pk = keys.invoiceList(agentGroupId).GSI1PK;
+    const range = [q.from === undefined ? undefined : 'GSI1SK >= :from', q.to === undefined ? undefined : 'GSI1SK <= :to'].filter(Boolean);
+    const keyCondition = range.length === 2 ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : range.length === 1 ? `GSI1PK = :pk AND ${range[0]}` : 'GSI1PK = :pk';
+    const filtered = q.statuses.length < 2;
+    const input: QueryCommandInput = {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: keyCondition,
+      ...(filtered ? { FilterExpression: '#status IN (' + q.statuses.map((_, i) => `:s${i}`).join(', ') + ')', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: {
+        ':pk': pk,
+        ...(q.from === undefined ? {} : { ':from': q.from }),
+        ...(q.to === undefined ? {} : { ':to': `${q.to}#~` }),
+        ...(filtered ? Object.fromEntries(q.statuses.map((s, i) => [`:s${i}`, s])) : {}),
+      },
+      ScanIndexForward: false,
+    };
+    const found: Invoice[] = [];
+    let startKey: Record<string, unknown> | undefined = q.after === undefined ? undefined : { ...keys.invoice(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
+    do {
+      const lacking = q.limit - found.length;
+      const out = await this.db.send(new QueryCommand({ ...input, Limit: filtered ? Math.max(lacking, 100) : lacking + 1, ExclusiveStartKey: startKey }));
+      found.push(...(out.Items ?? []).map(invoiceOf));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && found.length <= q.limit);
+    const page = found.slice(0, q.limit);
+    const more = found.length > q.limit || (startKey !== undefined && page.length === q.limit);
+    const last = page.at(-1);
+    return { invoices: page, next: more && last ? keys.invoiceListIndex(agentGroupId, last.issueDate!, last.issuedAt!, last.id).GSI1SK : null };
+  }
+
+  async receivables(agentGroupId: string): Promise<ReceivableFigures[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK },
+      ProjectionExpression: '#total, dueDate',
+      ExpressionAttributeNames: { '#total': 'total' },
+    });
+    return items.map((i) => ({ total: i.total as Minor, dueDate: i.dueDate as string }));
+  }
+
+  async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...keys.billingLock(agentGroupId), entity: 'BillingLock', owner, leaseUntil, takenAt: now },
+          ConditionExpression: LOCK_FREE,
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':now': now, ':owner': owner },
+        }),
+      );
+      return { acquired: true, lock: { owner, leaseUntil } };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const held = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingLock(agentGroupId), ConsistentRead: true }));
+      // Released between our write and this read: report it as held until now, so the caller waits a moment and retries.
+      return { acquired: false, lock: { owner: (held.Item?.owner as string) ?? '', leaseUntil: (held.Item?.leaseUntil as string) ?? now } };
+    }
+  }
+
+  async releaseLock(agentGroupId: string, owner: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: keys.billingLock(agentGroupId),
+          ConditionExpression: LOCK_HELD,
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async lastScheduledPeriod(agentGroupId: string): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingState(agentGroupId), ConsistentRead: true }));
+    return out.Item?.lastPeriodTo as string | undefined;
+  }
+
+  async recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.billingState(agentGroupId), entity: 'BillingState', lastPeriodTo: periodTo } }));
+  }
+
+  async saveRun(result: BillingRunResult): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId),
+          ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId),
+          entity: 'BillingRun',
+          ...result,
+          expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
+        },
+      }),
+    );
+  }
+
+  async recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]> {
+    const input: QueryCommandInput = agentGroupId
+      ? {
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.billingRunsOfGroup(agentGroupId).PK, ':prefix': keys.billingRunsOfGroup(agentGroupId).SKPrefix },
+        }
+      : { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingRuns().GSI1PK } };
+    const out = await this.db.send(new QueryCommand({ ...input, ScanIndexForward: false, Limit: limit }));
+    return (out.Items ?? []).map((i) => strip(i) as unknown as BillingRunResult);
+  }
+}
+
+const prefixed = (index: { GSI1PK: string; GSI1SK: string }) => ({ ':gpk': index.GSI1PK, ':gsk': index.GSI1SK });
+
+const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
+  a.checkIn.localeCompare(b.checkIn) || a.bookingRef.localeCompare(b.bookingRef) || (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') || a.key.localeCompare(b.key);
+
+function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
+  const s = (f: (l: InvoiceLine) => Minor) => lines.reduce((a, l) => a + f(l), 0);
+  return {
+    subtotal: s((l) => l.taxableValue),
+    cgst: s((l) => l.cgst),
+    sgst: s((l) => l.sgst),
+    igst: s((l) => l.igst),
+    discount: s((l) => l.discount),
+    total: s((l) => l.lineTotal),
+    lineCount: lines.length,
+  };
+}
+
+const addTotals = (a: InvoiceTotals, b: InvoiceTotals): InvoiceTotals => ({
+  subtotal: a.subtotal + b.subtotal,
+  cgst: a.cgst + b.cgst,
+  sgst: a.sgst + b.sgst,
+  igst: a.igst + b.igst,
+  discount: a.discount + b.discount,
+  total: a.total + b.total,
+  lineCount: a.lineCount + b.lineCount,
+});
+

@@ -1,0 +1,174 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { cutoffOf, financialYearOf, invoiceNumberOf } from '../../domain/invoicing/billing-period.ts';
+import { NO_TOTALS, type Invoice } from '../../domain/invoicing/invoice.ts';
+import { runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
+import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import type { AgentGroup } from '../../domain/tenants.ts';
+import { billingDeps } from '../../infra/container.ts';
+import { parseConfig } from '../../infra/config.ts';
+import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { keys } from '../../infra/dynamo/keys.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
+import { newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+
+const renderer = new PdfInvoiceRenderer();
+const deps = () => billingDeps(testServices(), renderer);
+const today = () => indiaToday(new Date());
+const request = (): BillingRequest => ({ period: { from: addDays(today(), -30), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' });
+const db = () => createDocumentClient(parseConfig(stack().env));
+const table = () => stack().env.TABLE_NAME!;
+const groupOf = async (g: GroupFixture): Promise<AgentGroup> => (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
+
+/** Every stored line of the group, by what it bills. */
+async function storedLines(agentGroupId: string): Promise<Record<string, unknown>[]> {
+  const out = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': `GROUP#${agentGroupId}`, ':p': 'INVLINE#' }, ConsistentRead: true }));
+  return out.Items ?? [];
+}
+
+let world: InvoiceWorld;
+beforeAll(async () => {
+  world = await seedInvoiceWorld();
+}, 120_000);
+
+describe('Function: runBilling', () => {
+  it('bills each charge exactly once when two runs race, the loser writing nothing it does not own', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    const bookingIds = [];
+    for (const [from, to] of [['2027-03-01', '2027-03-03'], ['2027-03-02', '2027-03-04'], ['2027-03-06', '2027-03-08']] as const) bookingIds.push(await bookStay(g, world.registered, from, to));
+    const group = await groupOf(g);
+
+    const [a, b] = await Promise.all([runBilling(deps(), group, request()), runBilling(deps(), group, request())]);
+
+    expect(a.linesWritten + b.linesWritten).toBe(6);
+    const lines = await storedLines(g.agentGroupId);
+    expect(lines).toHaveLength(6);
+    const invoices = await Promise.all([...new Set([...a.invoiceIds, ...b.invoiceIds])].map((id) => testServices().invoices.get(g.agentGroupId, id)));
+    const issued = invoices.filter((i): i is Invoice => i?.status === 'ISSUED');
+    expect(issued.reduce((s, i) => s + i.total, 0)).toBe(6 * 525_000);
+    for (const inv of issued) expect(inv.total).toBe(lines.filter((l) => l.invoiceId === inv.id).reduce((s, l) => s + (l.lineTotal as number), 0));
+    // And a third run finds nothing left.
+    expect((await runBilling(deps(), group, request())).linesWritten).toBe(0);
+  }, 120_000);
+
+  it('marks each booking of an issued invoice invoiced, bumping its version', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    const bookingId = await bookStay(g, world.registered, '2027-03-03', '2027-03-04');
+    const before = await testServices().bookingReads.byBookingId(g.agentGroupId, bookingId);
+    const result = await runBilling(deps(), await groupOf(g), request());
+    const item = (await db().send(new GetCommand({ TableName: table(), Key: keys.booking(g.agentGroupId, before!.bookingRef), ConsistentRead: true }))).Item!;
+    expect(item.invoicedIn).toEqual(result.invoiceIds);
+    expect(item.version).toBe(before!.version + 1);
+  }, 60_000);
+
+  it('gives an abandoned DRAFT its lines back, so the next run bills the charge again', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-04', '2027-03-05');
+    const group = await groupOf(g);
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' });
+    const draftId = failed.invoiceIds[0]!;
+    expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('DRAFT');
+
+    expect(await testServices().invoices.abandon(g.agentGroupId, draftId, new Date().toISOString())).toBe(true);
+    expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('CANCELLED');
+    expect(await testServices().invoices.abandon(g.agentGroupId, draftId, new Date().toISOString())).toBe(true);
+
+    const again = await runBilling(deps(), group, request());
+    expect(again.linesWritten).toBe(1);
+    expect(again.invoiceIds).not.toContain(draftId);
+    expect((await testServices().invoices.get(g.agentGroupId, again.invoiceIds[0]!))!.status).toBe('ISSUED');
+  }, 60_000);
+});
+
+describe('Class: DynamoInvoiceStore', () => {
+  it('numbers invoices of one series consecutively, without gaps or repeats, when 12 issue at once', async () => {
+    const store = testServices().invoices;
+    const gstin = testGstin('29');
+    const g = `grp-series-${gstin.slice(2, 8).toLowerCase()}`;
+    const at = new Date().toISOString();
+    const drafts: Invoice[] = Array.from({ length: 12 }, (_, i) => ({
+      ...NO_TOTALS,
+      id: crypto.randomUUID(),
+      agentGroupId: g,
+      status: 'DRAFT',
+      invoiceNumber: null,
+      issueDate: null,
+      dueDate: null,
+      issuedAt: null,
+      periodFrom: '2026-11-01',
+      periodTo: '2026-11-24',
+      runId: `run-${i}`,
+      gatewayOrderId: null,
+      pdfKey: null,
+      bookingRefs: [],
+      bookingsMarked: false,
+      lastError: null,
+      createdAt: at,
+      updatedAt: at,
+      supplierGstin: gstin,
+      supplierName: 'Series Test',
+      supplierAddress: 'Bengaluru',
+      supplierStateCode: '29',
+      billToGstin: null,
+      billToName: 'Agents',
+      billToAddress: 'Mumbai',
+      placeOfSupply: 'Karnataka',
+      placeOfSupplyStateCode: '29',
+    }));
+    await Promise.all(drafts.map((d) => store.createDraft(d)));
+    const issueDate = today();
+    const fy = financialYearOf(issueDate);
+    const issued = await Promise.all(
+      drafts.map((d) => store.issue(d, { issueDate, dueDate: addDays(issueDate, 15), issuedAt: new Date().toISOString(), financialYear: fy, numberOf: (n) => invoiceNumberOf('29', fy, n) })),
+    );
+    expect(issued.map((i) => i.invoiceNumber).sort()).toEqual(Array.from({ length: 12 }, (_, i) => invoiceNumberOf('29', fy, i + 1)));
+    // Issuing an issued invoice again takes no number.
+    const again = await store.issue(drafts[0]!, { issueDate, dueDate: addDays(issueDate, 15), issuedAt: new Date().toISOString(), financialYear: fy, numberOf: (n) => invoiceNumberOf('29', fy, n) });
+    expect(again.invoiceNumber).toBe(issued[0]!.invoiceNumber);
+    const series = await db().send(new GetCommand({ TableName: table(), Key: keys.invoiceSeries(gstin, fy), ConsistentRead: true }));
+    expect(series.Item!.last).toBe(12);
+  }, 60_000);
+
+  it('lets one run hold a group\'s billing lock at a time, and another take it once the lease expired', async () => {
+    const store = testServices().invoices;
+    const g = `grp-lock-${crypto.randomUUID().slice(0, 8)}`;
+    const now = new Date();
+    const lease = (s: number) => new Date(now.getTime() + s * 1000).toISOString();
+    const [x, y] = await Promise.all([store.acquireLock(g, 'x', now.toISOString(), lease(300)), store.acquireLock(g, 'y', now.toISOString(), lease(300))]);
+    expect([x.acquired, y.acquired].sort()).toEqual([false, true]);
+    const later = new Date(now.getTime() + 301_000).toISOString();
+    expect((await store.acquireLock(g, 'z', later, new Date(now.getTime() + 601_000).toISOString())).acquired).toBe(true);
+    await store.releaseLock(g, x.acquired ? 'x' : 'y');
+    expect((await store.acquireLock(g, 'w', later, later)).acquired).toBe(false);
+    await store.releaseLock(g, 'z');
+    expect((await store.acquireLock(g, 'w', later, later)).acquired).toBe(true);
+  });
+});
+
+describe('Function: billAllGroups', () => {
+  it("carries on past a group whose run fails, and reports each group's outcome", async () => {
+    const ok = await newAgentGroup({ channelId: world.channelId, billingCycle: 'WEEKLY', billingAnchorDay: ((new Date().getUTCDay() + 5) % 7) + 1 });
+    const blocked = await newAgentGroup({ channelId: world.channelId });
+    // A run of the blocked group is in progress elsewhere: its lock is held.
+    await testServices().invoices.acquireLock(blocked.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 300_000).toISOString());
+    const svc = testServices();
+    const listed = await svc.tenants.listAgentGroups();
+    const only = new Set([ok.agentGroupId, blocked.agentGroupId]);
+    const seen: string[] = [];
+    const outcomes = await billAllGroups(
+      { ...deps(), tenants: { listAgentGroups: async () => listed.filter((x) => only.has(x.agentGroupId)) } },
+      { trigger: 'SCHEDULE', onGroup: (o) => seen.push(`${o.agentGroupId}:${o.outcome}`) },
+    );
+    expect(outcomes.find((o) => o.agentGroupId === blocked.agentGroupId)!.outcome).toBe('FAILED');
+    expect(outcomes.find((o) => o.agentGroupId === ok.agentGroupId)!.outcome).toBe('BILLED');
+    expect(seen).toHaveLength(2);
+    // The next day's run finds the billed group up to date.
+    const second = await billAllGroups({ ...deps(), tenants: { listAgentGroups: async () => listed.filter((x) => x.agentGroupId === ok.agentGroupId) } }, { trigger: 'SCHEDULE' });
+    expect(second[0]!.outcome).toBe('UP_TO_DATE');
+    const runs = await svc.invoices.recentRuns(5, ok.agentGroupId);
+    expect(runs[0]!.trigger).toBe('SCHEDULE');
+  }, 60_000);
+});

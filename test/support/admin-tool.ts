@@ -1,0 +1,22 @@
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stack } from './stack.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export interface AdminRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The real admin tool as an operator runs it, against the test stack (plus `env`). */
+export function runAdminTool(args: readonly string[], env: Record<string, string> = {}): Promise<AdminRun> {
+  return new Promise((resolve) => {
+    execFile(TSX, ['bin/admin.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}

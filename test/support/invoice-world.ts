@@ -1,0 +1,77 @@
+import { randomInt } from 'node:crypto';
+import { importWorld } from '../../domain/world/import-world.ts';
+import { adminDeps } from '../../infra/container.ts';
+import { book, order, stay } from './booking-world.ts';
+import { fixtureWorld } from './catalogue-fixture.ts';
+import { GST_SLABS } from './order-world.ts';
+import { testServices, uniqueId, type GroupFixture } from './stack.ts';
+
+export interface InvoiceWorld {
+  readonly channelId: string;
+  /** Confirms at once; its state has our GST registration (state code 30). */
+  readonly registered: string;
+  /** Confirms at once; its state has no registration of ours (billing holds it back). */
+  readonly unregistered: string;
+  /** Confirms at once; in a second registered state (state code 29, GSTIN `secondGstin`): a run over both writes two invoices. */
+  readonly second: string;
+  readonly secondGstin: string;
+  readonly registeredState: string;
+  readonly unregisteredState: string;
+  /** A GSTIN of its own, so the world's invoice series is not shared with any other test. */
+  readonly supplierGstin: string;
+}
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const letters = (n: number) => Array.from({ length: n }, () => LETTERS[randomInt(26)]).join('');
+
+/** A well-formed, random GSTIN in a state (PAN-shaped middle, entity 1, Z, a check character). */
+export const testGstin = (stateCode: string): string => `${stateCode}${letters(5)}${String(randomInt(10_000)).padStart(4, '0')}${letters(1)}1Z${letters(1)}`;
+
+/**
+ * The booking fixture's catalogue with the states billing needs: one listing in a state of
+ * its own with a registration under a fresh GSTIN, one in a state without any, both
+ * confirming at once, 100 units a night. 5,000 a night for two adults + 5 % GST.
+ */
+export async function seedInvoiceWorld(): Promise<InvoiceWorld> {
+  const tag = uniqueId('i').slice(2);
+  const { ids, ...world } = fixtureWorld(tag);
+  const registeredState = `Invoicestate ${tag}`;
+  const unregisteredState = `Nostate ${tag}`;
+  const supplierGstin = testGstin('30');
+  const secondState = `Secondstate ${tag}`;
+  const secondGstin = testGstin('29');
+  const catalogue = world.catalogue!;
+  await importWorld(
+    { ...adminDeps(testServices()), catalogue: testServices().catalogue },
+    {
+      ...world,
+      catalogue: {
+        ...catalogue,
+        listings: catalogue.listings!.map((l) => ({
+          ...l,
+          channelIds: [ids.channelA, ids.channelB],
+          state: l.id === ids.both ? unregisteredState : l.id === ids.onlyB ? secondState : registeredState,
+          simulator: { mode: 'CONFIRM_IMMEDIATELY' as const },
+          properties: l.properties.map((p) => ({ ...p, quantity: 100 })),
+        })),
+        inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
+      },
+      gst: {
+        registrations: [
+          { state: registeredState, stateCode: '30', gstin: supplierGstin, legalName: 'Invoice Test Stays Pvt Ltd', address: '1 Beach Road, Anjuna, Goa 403509' },
+          { state: secondState, stateCode: '29', gstin: secondGstin, legalName: 'Invoice Test Stays Karnataka Pvt Ltd', address: '80 Residency Road, Bengaluru 560025' },
+        ],
+        slabTables: [GST_SLABS],
+      },
+    },
+    { allowPlaintextKeys: true },
+  );
+  return { channelId: ids.channelA, registered: ids.onlyA, unregistered: ids.both, second: ids.onlyB, secondGstin, registeredState, unregisteredState, supplierGstin };
+}
+
+/** Books one unit of the listing's first suite and returns the property-system booking id once CONFIRMED. */
+export async function bookStay(group: GroupFixture, listingId: string, checkIn: string, checkOut: string): Promise<string> {
+  const res = await book(group, await order(group, stay(listingId, checkIn, checkOut)));
+  if (res.status !== 200 || !res.body.bookingId) throw new Error(`booking not confirmed: ${res.status} ${res.text}`);
+  return res.body.bookingId as string;
+}

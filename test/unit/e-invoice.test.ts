@@ -1,0 +1,160 @@
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { eInvoiceJson, EInvoiceError, IRP_MAX_ITEMS, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import type { InvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
+import { creditNote, interStateInvoice, intraStateInvoice, line, manyLineInvoice, totalsOf } from '../support/invoice-documents.ts';
+
+/**
+ * The e-invoice schema INV-01 v1.1 as the IRP publishes it, for the parts our documents
+ * fill: every object and field the schema marks required, with its type and pattern or
+ * range. Unknown fields are refused (strictObject), so a typo in a field name fails here.
+ */
+const rupees = v.pipe(
+  v.number(),
+  v.minValue(0),
+  v.check((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'at most two decimals'),
+);
+const irpDate = v.pipe(v.string(), v.regex(/^(0[1-9]|[12][0-9]|3[01])\/(0[1-9]|1[0-2])\/20[0-9]{2}$/));
+const stateCode = v.pipe(v.string(), v.regex(/^(?!0+$)([0-9]{1,2})$/));
+const party = {
+  Gstin: v.pipe(v.string(), v.regex(/^([0-9]{2}[0-9A-Z]{13})$/)),
+  LglNm: v.pipe(v.string(), v.minLength(3), v.maxLength(100)),
+  Addr1: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  Addr2: v.optional(v.pipe(v.string(), v.minLength(3), v.maxLength(100))),
+  Loc: v.pipe(v.string(), v.minLength(3), v.maxLength(50)),
+  Pin: v.pipe(v.number(), v.integer(), v.minValue(100000), v.maxValue(999999)),
+  Stcd: stateCode,
+};
+const Inv01 = v.strictObject({
+  Version: v.literal('1.1'),
+  TranDtls: v.strictObject({ TaxSch: v.literal('GST'), SupTyp: v.picklist(['B2B', 'SEZWP', 'SEZWOP', 'EXPWP', 'EXPWOP', 'DEXP']), RegRev: v.picklist(['Y', 'N']), EcmGstin: v.null(), IgstOnIntra: v.picklist(['Y', 'N']) }),
+  DocDtls: v.strictObject({ Typ: v.picklist(['INV', 'CRN', 'DBN']), No: v.pipe(v.string(), v.regex(/^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$/)), Dt: irpDate }),
+  SellerDtls: v.strictObject(party),
+  BuyerDtls: v.strictObject({ ...party, Pos: stateCode }),
+  ItemList: v.pipe(
+    v.array(
+      v.strictObject({
+        SlNo: v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/)),
+        PrdDesc: v.pipe(v.string(), v.minLength(3), v.maxLength(300)),
+        IsServc: v.picklist(['Y', 'N']),
+        HsnCd: v.pipe(v.string(), v.regex(/^[0-9]{4,8}$/)),
+        Qty: v.pipe(v.number(), v.minValue(0)),
+        Unit: v.pipe(v.string(), v.minLength(3), v.maxLength(8)),
+        UnitPrice: v.pipe(v.number(), v.minValue(0)),
+        TotAmt: rupees,
+        Discount: rupees,
+        AssAmt: rupees,
+        GstRt: v.picklist([0, 0.1, 0.25, 1, 1.5, 3, 5, 6, 7.5, 12, 18, 28, 40]),
+        IgstAmt: rupees,
+        CgstAmt: rupees,
+        SgstAmt: rupees,
+        CesRt: v.number(),
+        CesAmt: rupees,
+        TotItemVal: rupees,
+      }),
+    ),
+    v.minLength(1),
+    v.maxLength(1000),
+  ),
+  ValDtls: v.strictObject({ AssVal: rupees, CgstVal: rupees, SgstVal: rupees, IgstVal: rupees, CesVal: rupees, StCesVal: rupees, Discount: rupees, OthChrg: rupees, RndOffAmt: v.number(), TotInvVal: rupees }),
+  RefDtls: v.strictObject({
+    InvRm: v.optional(v.pipe(v.string(), v.minLength(3), v.maxLength(100))),
+    DocPerdDtls: v.strictObject({ InvStDt: irpDate, InvEndDt: irpDate }),
+    PrecDocDtls: v.optional(v.array(v.strictObject({ InvNo: v.pipe(v.string(), v.minLength(1), v.maxLength(16)), InvDt: irpDate }))),
+  }),
+});
+
+const paise = (rupeesValue: number) => Math.round(rupeesValue * 100);
+
+/** The IRP's arithmetic checks: item values and the document's totals agree. */
+function expectConsistent(json: EInvoicePayload): void {
+  const sum = (pick: (i: EInvoicePayload['ItemList'][number]) => number) => json.ItemList.reduce((s, i) => s + paise(pick(i)), 0);
+  for (const item of json.ItemList) {
+    expect(paise(item.TotItemVal)).toBe(paise(item.AssAmt) + paise(item.CgstAmt) + paise(item.SgstAmt) + paise(item.IgstAmt));
+    expect(paise(item.AssAmt)).toBe(paise(item.TotAmt) - paise(item.Discount));
+    expect(Math.abs(item.UnitPrice * item.Qty - item.TotAmt)).toBeLessThanOrEqual(0.01 * item.Qty);
+  }
+  const val = json.ValDtls;
+  expect(paise(val.AssVal)).toBe(sum((i) => i.AssAmt));
+  expect(paise(val.CgstVal)).toBe(sum((i) => i.CgstAmt));
+  expect(paise(val.SgstVal)).toBe(sum((i) => i.SgstAmt));
+  expect(paise(val.IgstVal)).toBe(sum((i) => i.IgstAmt));
+  expect(paise(val.TotInvVal)).toBe(paise(val.AssVal) + paise(val.CgstVal) + paise(val.SgstVal) + paise(val.IgstVal) - paise(val.Discount));
+}
+
+const parse = (doc: InvoiceDocument) => {
+  const json = eInvoiceJson(doc);
+  const result = v.safeParse(Inv01, JSON.parse(JSON.stringify(json)));
+  if (!result.success) throw new Error(result.issues.map((i) => `${v.getDotPath(i)}: ${i.message}`).join('; '));
+  return json;
+};
+
+describe('e-invoice JSON (INV-01)', () => {
+  it('renders an intra-state tax invoice with every required field', () => {
+    const json = parse(intraStateInvoice);
+    expect(json.DocDtls).toEqual({ Typ: 'INV', No: 'GA/2026-27/0042', Dt: '01/11/2026' });
+    expect(json.SellerDtls).toEqual({ Gstin: '30AAICK4821M1ZQ', LglNm: 'Konkan Villa Stays Private Limited', Addr1: 'Plot 14, Campal Trade Centre, Panaji', Loc: 'North Goa', Pin: 403001, Stcd: '30' });
+    expect(json.BuyerDtls).toMatchObject({ Gstin: '27AAPFU0939F1ZV', Pos: '30', Stcd: '27', Pin: 400013, Loc: 'Mumbai' });
+    expect(json.ItemList[2]).toMatchObject({ SlNo: '3', HsnCd: '996311', IsServc: 'Y', AssAmt: 12450.5, GstRt: 18, CgstAmt: 1120.55, SgstAmt: 1120.54, IgstAmt: 0, TotItemVal: 14691.59 });
+    expect(json.ItemList[3]).toMatchObject({ Qty: 2, UnitPrice: 1900, TotAmt: 3800 });
+    expect(json.ValDtls).toMatchObject({ AssVal: 30450.5, CgstVal: 1648.55, SgstVal: 1648.54, IgstVal: 0, TotInvVal: 33747.59 });
+    expect(json.RefDtls).toEqual({ DocPerdDtls: { InvStDt: '01/10/2026', InvEndDt: '31/10/2026' } });
+    expectConsistent(json);
+  });
+
+  it('renders an inter-state invoice with IGST and the document discount', () => {
+    const json = parse(interStateInvoice);
+    expect(json.ValDtls).toMatchObject({ AssVal: 21800, IgstVal: 3222, CgstVal: 0, SgstVal: 0, Discount: 500, TotInvVal: 24522 });
+    expect(json.BuyerDtls.Pos).toBe('30');
+    expect(json.SellerDtls.Stcd).toBe('29');
+    expectConsistent(json);
+  });
+
+  it('renders a credit note as CRN naming the invoice it corrects', () => {
+    const json = parse(creditNote);
+    expect(json.DocDtls).toEqual({ Typ: 'CRN', No: 'GA-CN/2627/0003', Dt: '09/11/2026' });
+    expect(json.RefDtls.PrecDocDtls).toEqual([{ InvNo: 'GA/2026-27/0042', InvDt: '01/11/2026' }]);
+    expect(json.RefDtls.InvRm).toMatch(/cancelled/);
+    expectConsistent(json);
+  });
+
+  it('meets the schema and adds up for any document of valid figures', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ taxableValue: fc.integer({ min: 0, max: 100_000_000 }), gstRate: fc.constantFrom(5, 12, 18, 28), quantity: fc.integer({ min: 1, max: 9 }) }), { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 1000 }),
+        (specs, intra, discountCap) => {
+          const lines = specs.map((s, i) => line({ night: `2026-10-${String((i % 28) + 1).padStart(2, '0')}`, intra, ...s }));
+          const discount = Math.min(discountCap, totalsOf(lines).taxableValue);
+          const doc: InvoiceDocument = { ...(intra ? intraStateInvoice : interStateInvoice), lines, totals: totalsOf(lines, discount) };
+          expectConsistent(parse(doc));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps to 1,000 items, the IRP limit', () => {
+    expect(parse(manyLineInvoice(IRP_MAX_ITEMS)).ItemList).toHaveLength(IRP_MAX_ITEMS);
+    expect(() => eInvoiceJson(manyLineInvoice(IRP_MAX_ITEMS + 1))).toThrow(EInvoiceError);
+  });
+
+  it.each([
+    ['a lower-case number', { number: 'ga/2026-27/0042' }, /IRP's rule/],
+    ['a number starting with 0', { number: '0042/2026' }, /IRP's rule/],
+    ['an address without a PIN', { supplier: { ...intraStateInvoice.supplier, address: 'Campal Trade Centre, Panaji, Goa' } }, /supplier\.address has no six-digit PIN/],
+  ] as const)('refuses %s', (_what, change, message) => {
+    expect(() => eInvoiceJson({ ...intraStateInvoice, ...change } as InvoiceDocument)).toThrow(message);
+  });
+
+  it('splits a long address into two lines at a comma', () => {
+    const address = `${'Unit 4, Block B, '.repeat(6)}Sector 18, Noida, Uttar Pradesh 201301`;
+    const json = parse({ ...intraStateInvoice, recipient: { ...intraStateInvoice.recipient, address, gstin: '09AAPFU0939F1ZV', state: 'Uttar Pradesh', stateCode: '09' } });
+    expect(json.BuyerDtls.Addr1.length).toBeLessThanOrEqual(100);
+    expect(json.BuyerDtls.Addr2).toBeDefined();
+    expect(`${json.BuyerDtls.Addr1}, ${json.BuyerDtls.Addr2}`).toBe(address.split(', ').slice(0, -2).join(', '));
+    expect(json.BuyerDtls).toMatchObject({ Loc: 'Noida', Pin: 201301 });
+  });
+});
