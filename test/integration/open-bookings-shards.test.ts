@@ -1,3 +1,4 @@
+import { noMetrics } from '../../domain/ports/metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +75,7 @@ describe('Sharded open-bookings queue', () => {
     // The real store's listDue; a look reads the booking and, finding none here, stops: all this test counts.
     const looked: string[] = [];
     const bookingsSeen = { listDue: (dueBefore: string, limit: number) => store.listDue(dueBefore, limit), get: async (_group: string, ref: string) => void looked.push(ref) };
-    const deps = { clock: { now: () => new Date('2001-01-01T00:10:00.000Z') }, bookings: bookingsSeen } as unknown as WorkflowDeps;
+    const deps = { clock: { now: () => new Date('2001-01-01T00:10:00.000Z') }, bookings: bookingsSeen, metrics: noMetrics } as unknown as WorkflowDeps;
 
     const result = await sweepBookings(deps, { graceSeconds: 60 });
 
