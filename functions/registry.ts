@@ -6,6 +6,7 @@ import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRout
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { createBillingRunRoute, getInvoicePdfRoute, getInvoiceRoute, listInvoicesRoute } from './contracts/invoices.ts';
+import { gatewayNotificationRoute } from './contracts/payments.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { apiPingRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
@@ -58,4 +59,5 @@ export const ROUTES: readonly RouteSpec[] = [
   listInvoicesRoute,
   getInvoiceRoute,
   getInvoicePdfRoute,
+  gatewayNotificationRoute,
 ];

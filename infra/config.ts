@@ -56,6 +56,7 @@ export const EnvSchema = v.object({
   BOOKING_WINDOW_SECONDS: positiveInt(900),
   BOOKING_SYNC_WAIT_MS: positiveInt(3000),
   BOOKING_WATCH_SECONDS: positiveInt(86_400),
+  GATEWAY_WEBHOOK_SECRET: v.optional(key32),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
 });
 
@@ -83,6 +84,8 @@ export interface Config {
   };
   /** The bucket invoice and credit-note PDFs are stored in; absent for tools that never store one, which then fail on first use. */
   readonly invoiceBucket?: string;
+  /** The secret the payment gateway signs its notifications with; without it every notification is refused (401). */
+  readonly gatewayWebhookSecret?: Buffer;
 }
 
 /**
@@ -140,6 +143,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
+    gatewayWebhookSecret: e.GATEWAY_WEBHOOK_SECRET,
   };
 }
 

@@ -13,8 +13,9 @@ import { Output, type Streams } from './output.ts';
 import { partnersCreate, partnersList } from './partners-commands.ts';
 import { deliveriesFailed, deliveriesResend } from './deliveries-commands.ts';
 import { billingRun, billingRuns, invoicesAbandon, invoicesList, invoicesRender } from './billing-commands.ts';
+import { gatewayPay, paymentsList, paymentsRecord } from './payments-commands.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, invoicesList, invoicesAbandon, invoicesRender];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, invoicesList, invoicesAbandon, invoicesRender, paymentsRecord, paymentsList, gatewayPay];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;

@@ -110,6 +110,8 @@ export interface Booking {
   readonly updatedAt: string;
   /** Bumped by every write; each write is conditional on the version it was computed from. */
   readonly version: number;
+  /** Issued invoices holding lines of this booking, marked after issue. */
+  readonly invoicedIn?: readonly string[];
 }
 
 export const NO_STEPS_DONE: BookingWorkflowSteps = { inventoryTaken: false, inventoryReturned: false, callbacksPublished: [] };

@@ -2,7 +2,7 @@ import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 import type * as v from 'valibot';
 import { bookingAmounts } from '../../domain/bookings/booking-amounts.ts';
 import type { Booking, Guest } from '../../domain/bookings/booking.ts';
-import { toRupees } from '../../domain/money.ts';
+import { toRupees, type Minor } from '../../domain/money.ts';
 import type { BookingDetailSchema, BookingRowSchema } from '../contracts/booking-reads.ts';
 import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
 
@@ -10,8 +10,8 @@ export type BookingRowJson = v.InferOutput<typeof BookingRowSchema>;
 export type BookingDetailJson = v.InferOutput<typeof BookingDetailSchema>;
 
 /** The contract's Booking row, money in rupees. */
-export function bookingRowJson(b: Booking): BookingRowJson {
-  const amounts = bookingAmounts(b);
+export function bookingRowJson(b: Booking, paid: Minor = 0): BookingRowJson {
+  const amounts = bookingAmounts(b, paid);
   return {
     bookingId: b.bookingId,
     externalBookingId: b.externalBookingId,
@@ -46,9 +46,9 @@ const guestJson = (g: Guest): Guest => ({
  * GET /v1/bookings/{bookingId}: the row plus what was booked. Built field by field from the
  * record: the callback URL, the workflow's own state and the ledger ids stay inside.
  */
-export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[]): BookingDetailJson {
+export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[], paid: Minor = 0): BookingDetailJson {
   return {
-    ...bookingRowJson(b),
+    ...bookingRowJson(b, paid),
     listingId: b.listingId,
     orderId: b.orderId,
     items: b.items.map(itemInRupees),
