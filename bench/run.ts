@@ -1,7 +1,8 @@
-import { randomKey, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } from '../scripts/local-stack.ts';
+import { invoiceBucketName, provisionBucket, randomKey, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } from '../scripts/local-stack.ts';
 import { benchWorld } from './bench-world.ts';
 import { benchBookings, bookingBenchEnabled, bookingQueueEnv } from './booking-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
+import { benchInvoicing, invoicingBenchEnabled } from './invoicing-bench.ts';
 
 /**
  * `npm run bench`: in-process handler latency and DynamoDB calls per request against
@@ -19,6 +20,7 @@ const rows: { case: string; handler: Summary; floor: Summary }[] = [];
 try {
   const table = 'pds-bench';
   await provisionTable(dynamo.endpoint, table);
+  if (invoicingBenchEnabled) await provisionBucket(queues.endpoint, invoiceBucketName('test'));
   // A booking that goes PROCESSING queues a check, and a callback is queued: the booking cases need both queues.
   const bookingQueues = bookingBenchEnabled ? await bookingQueueEnv(queues.endpoint, 'test') : {};
   Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey(), ...bookingQueues } }));
@@ -243,6 +245,9 @@ try {
   // Search over the demo world and a generated 5,000-listing world, in its own table (bench/search-bench.ts).
   const { benchSearch } = await import('./search-bench.ts');
   await benchSearch(svc, RUNS);
+
+  // A billing run over 1,000 POSTED bookings and the invoice reads (bench/invoicing-bench.ts).
+  if (invoicingBenchEnabled) await benchInvoicing(svc, RUNS);
 } finally {
   await queues.stop();
   await dynamo.stop();

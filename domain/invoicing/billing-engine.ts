@@ -210,7 +210,7 @@ function chargeLine(l: ChargeLine, common: Pick<PlannedLine, 'bookingRef' | 'boo
   const addOn = l.ref.split('#')[0]!;
   const description =
     l.kind === 'STAY'
-      ? `Accommodation, ${property.name}, night of ${l.date}`
+      ? 'Accommodation'
       : l.kind === 'MEAL'
         ? `Meals, ${input.addOnNames.get(addOn) ?? addOn}, ${l.date}`
         : `Service, ${input.addOnNames.get(addOn) ?? addOn}${l.date ? `, ${l.date}` : ', whole stay'}`;

@@ -67,7 +67,8 @@ const FILTERED_ROUND = 100;
 /** Attempts before a gate gives up under contention; each retry re-reads, so it never admits on stale figures. */
 const MAX_ATTEMPTS = 40;
 
-const entryItem = (e: LedgerEntry) => ({
+/** A ledger entry as a table item (the bench seeds POSTED charges with it). */
+export const entryItem = (e: LedgerEntry) => ({
   ...keys.ledgerEntry(e.agentGroupId, e.id),
   ...keys.ledgerTimelineIndex(e.agentGroupId, e.occurredAt, e.id),
   entity: 'LedgerEntry',

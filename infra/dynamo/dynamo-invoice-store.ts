@@ -51,8 +51,8 @@ const SERIES_IS_NEW = 'attribute_not_exists(PK)';
 const LOCK_FREE = 'attribute_not_exists(PK) OR leaseUntil < :now OR #owner = :owner';
 /** Only the holder releases, so a run whose lease expired cannot free a lock another run took since. */
 const LOCK_HELD = '#owner = :owner';
-/** Booking writes are conditional on the version read, like every other booking write; a racing amendment or workflow step makes us re-read. */
-const BOOKING_AT = '#version = :version';
+/** A booking is marked once per invoice (a retried step finds it marked and changes nothing, version included). */
+const NOT_YET_MARKED = 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)';
 /** An invoice leaves the open index once nothing is left to do. */
 const NOTHING_LEFT = 'attribute_exists(pdfKey) AND bookingsMarked = :true';
 
@@ -60,7 +60,7 @@ const NOTHING_LEFT = 'attribute_exists(pdfKey) AND bookingsMarked = :true';
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 40;
 /** Booking marks in flight at once when an invoice is issued. */
-const MARK_CONCURRENCY = 8;
+const MARK_CONCURRENCY = 16;
 
 const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
 
@@ -378,29 +378,25 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.closeIfDone(invoice.agentGroupId, invoice.id);
   }
 
-  /** invoicedIn += the invoice, version + 1, on the version read; re-read on a lost race. */
+  /**
+   * invoicedIn += the invoice and version + 1, in one atomic update: every other booking write
+   * is conditional on the version it read, so an amendment or workflow step computed before
+   * this mark loses and re-reads (and then sees the booking invoiced). Once per invoice.
+   */
   private async markBooking(invoice: Invoice, bookingRef: string): Promise<void> {
-    const key = keys.booking(invoice.agentGroupId, bookingRef);
-    for (let attempt = 0; ; attempt++) {
-      const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true, ProjectionExpression: 'version, invoicedIn' }));
-      if (!out.Item) return;
-      const invoicedIn = (out.Item.invoicedIn as string[] | undefined) ?? [];
-      if (invoicedIn.includes(invoice.id)) return;
-      try {
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: key,
-            UpdateExpression: 'SET invoicedIn = :list, #version = :next',
-            ConditionExpression: BOOKING_AT,
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':list': [...invoicedIn, invoice.id], ':next': (out.Item.version as number) + 1, ':version': out.Item.version },
-          }),
-        );
-        return;
-      } catch (err) {
-        if (!isConditionFailure(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
-      }
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.booking(invoice.agentGroupId, bookingRef),
+          UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
+          ConditionExpression: NOT_YET_MARKED,
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
     }
   }
 
