@@ -33,7 +33,7 @@ export interface BillingDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** Money the group paid ahead (over-payments) goes to the invoices a run issues. */
-  readonly receivables: Pick<ReceivablesStore, 'settle'>;
+  readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold'>;
 }
 
 export interface BillingRequest {

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { GatewayPaymentNotice } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
+import { evaluateCreditHold } from './credit-control.ts';
 import { paymentEntryId, type Payment, type PaymentSource } from './payment.ts';
 
 export interface PaymentDeps {
@@ -61,6 +62,9 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment): Promise<PaymentOu
   };
   const recorded = await deps.receivables.recordPayment(payment, entry);
   const settled = await deps.receivables.settle(p.agentGroupId, now.toISOString(), recorded.payment.invoiceId ?? undefined);
+  // Paying the overdue invoices lifts credit control's hold at once.
+  const group = await deps.tenants.getAgentGroup(p.agentGroupId);
+  if (group) await evaluateCreditHold(deps, group);
   return { payment: recorded.payment, recorded: recorded.recorded, unallocated: settled.unallocated };
 }
 

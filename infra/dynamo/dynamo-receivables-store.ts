@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
@@ -157,6 +157,25 @@ export class DynamoReceivablesStore implements ReceivablesStore {
 
   async unallocatedCredit(agentGroupId: string): Promise<Minor> {
     return (await this.account(agentGroupId)).unallocated;
+  }
+
+  async openDues(agentGroupId: string): Promise<{ dueDate: string; amountDue: Minor }[]> {
+    return (await this.openInvoices(agentGroupId)).map((i) => ({ dueDate: i.dueDate, amountDue: i.amountDue }));
+  }
+
+  async setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.creditCounter(agentGroupId),
+        UpdateExpression: 'SET creditHold = :hold, creditHoldAt = :at',
+        // Written only when the verdict changes, so a daily evaluation of every group costs a write only for the few that move.
+        ConditionExpression: 'attribute_not_exists(creditHold) OR creditHold <> :hold',
+        ExpressionAttributeValues: { ':hold': hold, ':at': at },
+      }),
+    ).catch((err: unknown) => {
+      if (!isConditionFailure(err)) throw err;
+    });
   }
 
   async gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined> {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
 import { allocate, bookingSpansOf, paidOfSpan, type OpenInvoice } from '../../domain/receivables/allocation.ts';
+import { overdueHold } from '../../domain/receivables/credit-control.ts';
 import { paymentEntryId } from '../../domain/receivables/payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 
@@ -111,5 +112,19 @@ describe('SandboxPaymentGateway notifications', () => {
       expect(caught, JSON.stringify(body)).toBeInstanceOf(ValidationError);
       expect((caught as ValidationError).details.param).toBe(param);
     }
+  });
+});
+
+describe('overdueHold', () => {
+  const due = (dueDate: string, amountDue = 100) => ({ dueDate, amountDue });
+  it('holds only while an invoice still owing is overdue by more than the group’s days', () => {
+    const today = '2027-03-10';
+    expect(overdueHold({ overdueHoldDays: 3 }, [due('2027-03-07')], today)).toBe(false);
+    expect(overdueHold({ overdueHoldDays: 3 }, [due('2027-03-06')], today)).toBe(true);
+    expect(overdueHold({ overdueHoldDays: 0 }, [due('2027-03-10')], today)).toBe(false);
+    expect(overdueHold({ overdueHoldDays: 0 }, [due('2027-03-09')], today)).toBe(true);
+    expect(overdueHold({ overdueHoldDays: 0 }, [due('2027-01-01', 0)], today)).toBe(false);
+    expect(overdueHold({}, [due('2020-01-01')], today)).toBe(false);
+    expect(overdueHold({ overdueHoldDays: null }, [due('2020-01-01')], today)).toBe(false);
   });
 });
