@@ -7,13 +7,16 @@ import type { BillingRunResult, Invoice } from '../../domain/invoicing/invoice.t
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import { billingDeps } from '../../infra/container.ts';
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { columns, type AdminContext, type CommandSpec } from './command.ts';
 import { integerOption } from './input.ts';
 
 const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;
 
-const deps = (ctx: AdminContext) => billingDeps(ctx.services(), new PdfInvoiceRenderer());
+/** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
+async function deps(ctx: AdminContext) {
+  const { PdfInvoiceRenderer } = await import('../../infra/pdf/pdf-invoice-renderer.ts');
+  return billingDeps(ctx.services(), new PdfInvoiceRenderer());
+}
 
 const runLine = (r: BillingRunResult): string =>
   `${r.agentGroupId}: period ${r.periodFrom} to ${r.periodTo}, ${r.linesWritten} lines, invoices ${r.invoiceIds.join(', ') || '(none)'}` +
@@ -36,7 +39,7 @@ export const billingRun: CommandSpec = {
   ],
   examples: ['billing run --group tripkart-agents', 'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30', 'billing run --all'],
   async run(args, ctx) {
-    const d = deps(ctx);
+    const d = await deps(ctx);
     if (args.flag('all')) {
       if (args.text('group') !== undefined) throw new ValidationError('all', '--all bills every group: leave out --group.');
       const outcomes = await billAllGroups(d, { trigger: 'ADMIN', force: true, onGroup: (o, done, of) => ctx.out.progress(outcomeLine(o, done, of)) });
@@ -128,7 +131,7 @@ export const invoicesAbandon: CommandSpec = {
   options: [GROUP_OPTION],
   examples: ['invoices abandon 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
   async run(args, ctx) {
-    const invoice = await abandonDraft(deps(ctx), args.required('group'), args.positional!);
+    const invoice = await abandonDraft(await deps(ctx), args.required('group'), args.positional!);
     ctx.out.result(invoiceView(invoice), () => [`Invoice ${invoice.id} is ${invoice.status}; its lines are released for the next run.`]);
   },
 };
@@ -140,7 +143,7 @@ export const invoicesRender: CommandSpec = {
   options: [GROUP_OPTION],
   examples: ['invoices render 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
   async run(args, ctx) {
-    const invoice = await rerenderPdf(deps(ctx), args.required('group'), args.positional!);
+    const invoice = await rerenderPdf(await deps(ctx), args.required('group'), args.positional!);
     ctx.out.result(invoiceView(invoice), () => [`Stored the PDF of invoice ${invoice.invoiceNumber} (${invoice.id}) at ${invoice.pdfKey}.`]);
   },
 };

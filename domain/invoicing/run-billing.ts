@@ -76,7 +76,13 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     }
   }
   let draftsLeft = 0;
+  const now = deps.clock.now().getTime();
   for (const invoice of await deps.invoices.openInvoices(g)) {
+    if (invoice.runId !== runId && !leftByAnotherRun(invoice, now)) continue;
+    if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
+      await deps.invoices.deleteEmptyDraft(g, invoice.id);
+      continue;
+    }
     // An invoice left open by an earlier run is finished here too, and reported with this run.
     if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
     const after = await advanceInvoice(deps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
@@ -103,6 +109,17 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   await deps.invoices.saveRun(result);
   return result;
 }
+
+/**
+ * Seconds after its last write that another run's DRAFT counts as left behind. Runs of one
+ * group hold its lock, so another run's open invoice is normally a finished run's; only a
+ * run racing without the lock could still be writing one, and its drafts are left to it.
+ */
+const LEFT_BEHIND_SECONDS = 60;
+
+/** True for an invoice another run left open: its issue failed (lastError), it is issued with a step to do, or it has been idle a while. */
+const leftByAnotherRun = (invoice: Invoice, now: number): boolean =>
+  invoice.status !== 'DRAFT' || invoice.lastError !== null || now - Date.parse(invoice.updatedAt) > LEFT_BEHIND_SECONDS * 1000;
 
 /** The group's POSTED charges up to the cutoff, each with its booking, later movements and what is invoiced already. */
 async function selectCharges(deps: BillingDeps, g: string, req: BillingRequest): Promise<ChargeForBilling[]> {

@@ -13,15 +13,15 @@ const dateField = (name: string, description: string) => v.pipe(v.string(`${name
 /** Optional: an empty body bills the period most recently closed. */
 export const BillingRunBodySchema = v.optional(
   v.strictObject({
-  from: v.optional(dateField('from', 'Inclusive start of the period, recorded on the invoices; requires to.')),
-  to: v.optional(dateField('to', `Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most ${MAX_BILLING_DAYS} days after from; not after today.`)),
-  bookingIds: v.optional(
-    v.pipe(
-      v.array(v.pipe(v.string('bookingIds must hold strings.'), v.minLength(1, 'bookingIds must not contain empty ids.'), v.maxLength(64, 'bookingIds ids are at most 64 characters.')), 'bookingIds must be an array of booking ids.'),
-      v.maxLength(MAX_BILLING_BOOKING_IDS, `bookingIds may hold at most ${MAX_BILLING_BOOKING_IDS} ids.`),
-      v.description(`At most ${MAX_BILLING_BOOKING_IDS} property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed.`),
+    from: v.optional(dateField('from', 'Inclusive start of the period, recorded on the invoices; requires to.')),
+    to: v.optional(dateField('to', `Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most ${MAX_BILLING_DAYS} days after from; not after today.`)),
+    bookingIds: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string('bookingIds must hold strings.'), v.minLength(1, 'bookingIds must not contain empty ids.'), v.maxLength(64, 'bookingIds ids are at most 64 characters.')), 'bookingIds must be an array of booking ids.'),
+        v.maxLength(MAX_BILLING_BOOKING_IDS, `bookingIds may hold at most ${MAX_BILLING_BOOKING_IDS} ids.`),
+        v.description(`At most ${MAX_BILLING_BOOKING_IDS} property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed.`),
+      ),
     ),
-  ),
   }),
 );
 

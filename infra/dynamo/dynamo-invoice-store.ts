@@ -69,7 +69,7 @@ const strip = (item: Record<string, unknown>) => Object.fromEntries(Object.entri
 
 function invoiceOf(item: Record<string, unknown>): Invoice {
   const refs = item.bookingRefs;
-  return { ...(strip(item) as unknown as Invoice), bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []) };
+  return { ...(strip(item) as unknown as Invoice), lastError: (item.lastError as string | undefined) ?? null, bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []) };
 }
 
 const lineItem = (l: InvoiceLine) => ({
@@ -278,15 +278,20 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET lastError = :e, updatedAt = :at',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':e': error, ':at': at },
-      }),
-    );
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET lastError = :e, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':e': error, ':at': at },
+        }),
+      );
+    } catch (err) {
+      // The invoice is gone (an empty draft its run removed): there is nothing to record against.
+      if (!isConditionFailure(err)) throw err;
+    }
   }
 
   async issue(invoice: Invoice, req: IssueRequest): Promise<Invoice> {

@@ -12,6 +12,9 @@ export interface InvoiceWorld {
   readonly registered: string;
   /** Confirms at once; its state has no registration of ours (billing holds it back). */
   readonly unregistered: string;
+  /** Confirms at once; in a second registered state (state code 29, GSTIN `secondGstin`): a run over both writes two invoices. */
+  readonly second: string;
+  readonly secondGstin: string;
   readonly registeredState: string;
   readonly unregisteredState: string;
   /** A GSTIN of its own, so the world's invoice series is not shared with any other test. */
@@ -35,6 +38,8 @@ export async function seedInvoiceWorld(): Promise<InvoiceWorld> {
   const registeredState = `Invoicestate ${tag}`;
   const unregisteredState = `Nostate ${tag}`;
   const supplierGstin = testGstin('30');
+  const secondState = `Secondstate ${tag}`;
+  const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;
   await importWorld(
     { ...adminDeps(testServices()), catalogue: testServices().catalogue },
@@ -44,21 +49,24 @@ export async function seedInvoiceWorld(): Promise<InvoiceWorld> {
         ...catalogue,
         listings: catalogue.listings!.map((l) => ({
           ...l,
-          channelIds: l.id === ids.onlyB ? l.channelIds : [ids.channelA],
-          state: l.id === ids.both ? unregisteredState : registeredState,
+          channelIds: [ids.channelA, ids.channelB],
+          state: l.id === ids.both ? unregisteredState : l.id === ids.onlyB ? secondState : registeredState,
           simulator: { mode: 'CONFIRM_IMMEDIATELY' as const },
           properties: l.properties.map((p) => ({ ...p, quantity: 100 })),
         })),
         inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
       },
       gst: {
-        registrations: [{ state: registeredState, stateCode: '30', gstin: supplierGstin, legalName: 'Invoice Test Stays Pvt Ltd', address: '1 Beach Road, Anjuna, Goa 403509' }],
+        registrations: [
+          { state: registeredState, stateCode: '30', gstin: supplierGstin, legalName: 'Invoice Test Stays Pvt Ltd', address: '1 Beach Road, Anjuna, Goa 403509' },
+          { state: secondState, stateCode: '29', gstin: secondGstin, legalName: 'Invoice Test Stays Karnataka Pvt Ltd', address: '80 Residency Road, Bengaluru 560025' },
+        ],
         slabTables: [GST_SLABS],
       },
     },
     { allowPlaintextKeys: true },
   );
-  return { channelId: ids.channelA, registered: ids.onlyA, unregistered: ids.both, registeredState, unregisteredState, supplierGstin };
+  return { channelId: ids.channelA, registered: ids.onlyA, unregistered: ids.both, second: ids.onlyB, secondGstin, registeredState, unregisteredState, supplierGstin };
 }
 
 /** Books one unit of the listing's first suite and returns the property-system booking id once CONFIRMED. */
