@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire as moduleRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import encodeQR from 'qr';
 import {
   amountInWordsINR,
   checkInvoiceDocument,
@@ -259,11 +260,40 @@ function drawHeader(layout: Layout, doc: InvoiceDocument): void {
   layout.y -= 4;
 
   const recipientHeight = drawBlock(layout, MARGIN, layout.y, half, 'Bill to (recipient)', party(doc.recipient));
-  let eInvoiceHeight = 0;
-  if (doc.eInvoice) {
-    eInvoiceHeight = drawBlock(layout, right, layout.y, half, 'e-Invoice', [{ text: `IRN: ${doc.eInvoice.irn}` }, { text: `Ack. No: ${doc.eInvoice.ackNo}` }, { text: `Ack. date: ${doc.eInvoice.ackDate}` }]);
-  }
+  const eInvoiceHeight = doc.eInvoice ? drawEInvoice(layout, doc.eInvoice, right, layout.y, half) : 0;
   layout.y -= Math.max(recipientHeight, eInvoiceHeight) + 10;
+}
+
+/** Printed side of the signed QR code (with its 4-module quiet zone): about 4.2 cm, which phone scanners read from paper. */
+const QR_SIZE = 120;
+
+/**
+ * The signed QR code as vector modules: each row's runs of dark modules are one rectangle,
+ * so the code stays sharp at any zoom and costs a few thousand drawing operators at most.
+ * Medium error correction, as the IRP's own print formats use.
+ */
+function drawQr(page: PDFPage, text: string, x: number, top: number, size: number): void {
+  const modules = encodeQR(text, 'raw', { ecc: 'medium', border: 4 });
+  const m = size / modules.length;
+  modules.forEach((row, r) => {
+    let c = 0;
+    while (c < row.length) {
+      if (!row[c]) {
+        c++;
+        continue;
+      }
+      const start = c;
+      while (c < row.length && row[c]) c++;
+      page.drawRectangle({ x: x + start * m, y: top - (r + 1) * m, width: (c - start) * m, height: m, color: rgb(0, 0, 0) });
+    }
+  });
+}
+
+/** The IRP's registration beside the recipient: IRN, acknowledgement and the signed QR code. */
+function drawEInvoice(layout: Layout, e: NonNullable<InvoiceDocument['eInvoice']>, x: number, top: number, width: number): number {
+  drawQr(layout.page, e.signedQr, x + width - QR_SIZE, top - 4, QR_SIZE);
+  const textHeight = drawBlock(layout, x, top, width - QR_SIZE - 8, 'e-Invoice (IRN)', [{ text: e.irn }, { text: `Ack. No: ${e.ackNo}` }, { text: `Ack. date: ${e.ackDate}` }, { text: 'Signed QR code issued by the IRP', muted: true }]);
+  return Math.max(textHeight, QR_SIZE + 4);
 }
 
 function drawTableHeader(layout: Layout, cols: Column[]): void {

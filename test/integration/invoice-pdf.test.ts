@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import decodeQR from 'qr/decode.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { amountInWordsINR, type InvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
 import { formatInr } from '../../domain/money.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
-import { creditNote, interStateInvoice, intraStateInvoice, manyLineInvoice } from '../support/invoice-documents.ts';
+import { creditNote, interStateInvoice, intraStateInvoice, manyLineInvoice, registeredInvoice } from '../support/invoice-documents.ts';
 
 /**
  * The renderer against poppler (`pdftotext`, `pdftoppm`, `pdfinfo`; Debian package
@@ -55,6 +56,15 @@ function rasterise(path: string, name: string): Buffer {
   const prefix = join(dir, name);
   poppler('pdftoppm', ['-png', '-r', '72', '-f', '1', '-l', '1', '-singlefile', path, prefix]);
   return readFileSync(`${prefix}.png`);
+}
+
+/** Page 1 rasterised at 150 dpi (pdftoppm's raw RGB output) and scanned for a QR code, as a phone would. */
+function scanQr(path: string): string {
+  const out = spawnSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', path], { maxBuffer: 64 * 1024 * 1024 });
+  if (out.error || out.status !== 0) throw new Error(`pdftoppm failed: ${out.error?.message ?? out.stderr}`);
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(out.stdout.subarray(0, 40).toString('latin1'));
+  if (!header) throw new Error('pdftoppm did not write a binary PPM');
+  return decodeQR({ width: Number(header[1]), height: Number(header[2]), data: out.stdout.subarray(header[0].length) });
 }
 
 describe('PDF invoice renderer', () => {
@@ -134,8 +144,11 @@ describe('PDF invoice renderer', () => {
     // Figures for the report; timing is not a verdict on a shared machine.
     console.info(`1,000-line invoice: ${pages} pages, ${bytes.length} bytes, rendered in ${ms} ms`);
     expect(pages).toBeGreaterThan(10);
+    // pdftotext ends every page with a form feed.
+    const pageTexts = text.split('\f').slice(0, pages);
+    expect(pageTexts).toHaveLength(pages);
     for (let p = 1; p <= pages; p++) {
-      const pageText = poppler('pdftotext', ['-raw', '-enc', 'UTF-8', '-f', String(p), '-l', String(p), path, '-']);
+      const pageText = pageTexts[p - 1]!;
       expect(pageText).toContain(`Page ${p} of ${pages}`);
       // Every page carrying lines repeats the table header; the totals may run onto a page of their own.
       if (/\b\d{1,4} 996311 /.test(pageText)) expect(pageText).toMatch(/# SAC Description Night Qty Taxable value GST rate CGST SGST Total/);
@@ -146,6 +159,22 @@ describe('PDF invoice renderer', () => {
     expect(rows).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     expect(t).toContain(`Invoice total ${formatInr(doc.totals.total)}`);
     expect(t).toContain(amountInWordsINR(doc.totals.total));
+    // Rendering 57 pages can take a while on a loaded shared machine; time is reported above, never judged.
+  }, 180_000);
+
+  it('prints a registered e-invoice with its IRN, acknowledgement and a signed QR code that scans back', async () => {
+    const e = registeredInvoice.eInvoice!;
+    const { path, text } = await renderToFile('registered', registeredInvoice);
+    expectParties(text, registeredInvoice);
+    // The 64-character IRN wraps inside its column; read without the line breaks.
+    expect(text.replace(/\s+/g, '')).toContain(e.irn);
+    expect(flat(text)).toContain(`Ack. No: ${e.ackNo}`);
+    expect(scanQr(path)).toBe(e.signedQr);
+  });
+
+  it('prints no QR code on a document that is not registered', async () => {
+    const { path } = await renderToFile('unregistered', intraStateInvoice);
+    expect(() => scanQr(path)).toThrow();
   });
 
   it('refuses a document whose figures do not add up, printing nothing', async () => {

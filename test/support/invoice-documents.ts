@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CreditNoteDocument, InvoiceDocumentLine, TaxInvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
 
 /**
@@ -132,3 +133,33 @@ export function manyLineInvoice(n: number): TaxInvoiceDocument {
   );
   return { ...intraStateInvoice, number: 'GA/2026-27/0999', lines, totals: totalsOf(lines) };
 }
+
+const base64url = (text: string | Buffer): string => Buffer.from(text).toString('base64url');
+
+/**
+ * What the IRP returns for a registered invoice, shaped as the real thing: a 64-hex IRN
+ * (SHA-256), a 15-digit acknowledgement number and a signed QR that is a JWT whose payload
+ * carries the invoice's key fields (about 900 characters, as the IRP's are). The signature
+ * is 256 bytes derived from the content, since no IRP key signs test documents.
+ */
+export function irpRegistration(doc: TaxInvoiceDocument | CreditNoteDocument) {
+  const irn = createHash('sha256').update(`${doc.supplier.gstin}${doc.number}${doc.kind === 'TAX_INVOICE' ? 'INV' : 'CRN'}2026-27`).digest('hex');
+  const data = JSON.stringify({
+    SellerGstin: doc.supplier.gstin,
+    BuyerGstin: doc.recipient.gstin,
+    DocNo: doc.number,
+    DocTyp: doc.kind === 'TAX_INVOICE' ? 'INV' : 'CRN',
+    DocDt: doc.issueDate.split('-').reverse().join('/'),
+    TotInvVal: doc.totals.total / 100,
+    ItemCnt: doc.lines.length,
+    MainHsnCode: '996311',
+    Irn: irn,
+    IrnDt: `${doc.issueDate} 11:42:00`,
+  });
+  const header = base64url(JSON.stringify({ alg: 'RS256', kid: '1C3A1B1F4B0E2D9A8C7F6E5D4C3B2A19', typ: 'JWT', x5t: 'HDo78jF7I6iDqbwlZHlIz0dd3Ks' }));
+  const payload = base64url(JSON.stringify({ data, iss: 'NIC Sandbox' }));
+  const signature = base64url(Buffer.concat(Array.from({ length: 8 }, (_, i) => createHash('sha256').update(`${irn}${i}`).digest())));
+  return { irn, ackNo: '112610012345678', ackDate: `${doc.issueDate} 11:42:00`, signedQr: `${header}.${payload}.${signature}` };
+}
+
+export const registeredInvoice: TaxInvoiceDocument = { ...intraStateInvoice, eInvoice: irpRegistration(intraStateInvoice) };
