@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './ports/clock.ts';
 import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from './ports/tenant-directory.ts';
-import { anchorDayRange, GSTIN_PATTERN, MAX_PAYMENT_TERMS_DAYS, type AgentGroup, type Partner, type PostalAddress } from './tenants.ts';
+import { anchorDayRange, GSTIN_PATTERN, MAX_OVERDUE_HOLD_DAYS, MAX_PAYMENT_TERMS_DAYS, type AgentGroup, type Partner, type PostalAddress } from './tenants.ts';
 import { callbackSecretContext } from './deliveries/booking-callback.ts';
 
 /** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
@@ -41,6 +41,9 @@ export function validateAgentGroup(g: NewAgentGroup): void {
   }
   if (g.paymentTermsDays !== undefined && (!Number.isInteger(g.paymentTermsDays) || g.paymentTermsDays < 0 || g.paymentTermsDays > MAX_PAYMENT_TERMS_DAYS)) {
     throw new ValidationError('paymentTermsDays', `paymentTermsDays must be a whole number of days from 0 to ${MAX_PAYMENT_TERMS_DAYS}.`);
+  }
+  if (g.overdueHoldDays !== undefined && g.overdueHoldDays !== null && (!Number.isInteger(g.overdueHoldDays) || g.overdueHoldDays < 0 || g.overdueHoldDays > MAX_OVERDUE_HOLD_DAYS)) {
+    throw new ValidationError('overdueHoldDays', `overdueHoldDays must be a whole number of days from 0 to ${MAX_OVERDUE_HOLD_DAYS}, or none.`);
   }
   if (g.gstin !== null && !GSTIN_PATTERN.test(g.gstin)) throw new ValidationError('gstin', 'gstin must be a 15-character GSTIN such as 27AAPFU0939F1ZV.');
   if (!g.legalName.trim()) throw new ValidationError('legalName', 'legalName must not be empty.');

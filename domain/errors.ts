@@ -67,6 +67,17 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/**
+ * A payment gateway's notification whose signature is missing or does not match its body.
+ * A 401 of its own: the route takes no API key, so the key's message would mislead.
+ */
+export class NotificationSignatureError extends DomainError {
+  override readonly name = 'NotificationSignatureError';
+  constructor() {
+    super('UNAUTHORIZED', 'The notification must carry a valid signature of its raw body.');
+  }
+}
+
 export class RateLimitedError extends DomainError {
   override readonly name = 'RateLimitedError';
   constructor(readonly retryAfterSeconds: number) {

@@ -37,6 +37,12 @@ export interface AgentGroup {
   readonly billingAnchorDay: number;
   /** Days from an invoice's issue date to its due date (credit terms); absent = DEFAULT_PAYMENT_TERMS_DAYS. */
   readonly paymentTermsDays?: number;
+  /**
+   * Credit control: an invoice overdue by more than this many days puts the account on hold
+   * (new bookings and amendment increases refused) until the overdue invoices are paid;
+   * absent = no automatic hold.
+   */
+  readonly overdueHoldDays?: number | null;
   readonly gstin: string | null;
   readonly legalName: string;
   readonly address: PostalAddress;
@@ -51,6 +57,9 @@ export const GSTIN_PATTERN = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 export const DEFAULT_PAYMENT_TERMS_DAYS = 15;
 /** Longest credit terms an operator can give. */
 export const MAX_PAYMENT_TERMS_DAYS = 365;
+
+/** Longest overdue tolerance an operator can set. */
+export const MAX_OVERDUE_HOLD_DAYS = 365;
 
 export const paymentTermsOf = (g: Pick<AgentGroup, 'paymentTermsDays'>): number => g.paymentTermsDays ?? DEFAULT_PAYMENT_TERMS_DAYS;
 

@@ -6,6 +6,7 @@ import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRout
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { createBillingRunRoute, getInvoicePdfRoute, getInvoiceRoute, listInvoicesRoute } from './contracts/invoices.ts';
+import { gatewayNotificationRoute } from './contracts/payments.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
@@ -62,4 +63,5 @@ export const ROUTES: readonly RouteSpec[] = [
   listInvoicesRoute,
   getInvoiceRoute,
   getInvoicePdfRoute,
+  gatewayNotificationRoute,
 ];

@@ -21,6 +21,9 @@ const positiveNumber = (fallback: number) =>
 
 const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
 
+/** One 32-byte base64 key, never rotated as a ring (the payment gateway's webhook secret). */
+const key32 = v.pipe(v.string(), v.regex(KEY_32, 'must be 32 bytes, base64'), v.transform((s) => Buffer.from(s, 'base64')));
+
 /**
  * One 32-byte base64 key, or during a rotation two: `<new>,<old>`. The new one signs and
  * seals; the old one is still accepted when reading (docs/deploy.md "Key rotation").
@@ -71,6 +74,7 @@ export const EnvSchema = v.object({
   AWS_REQUEST_TIMEOUT_MS: positiveInt(1500),
   AWS_MAX_ATTEMPTS: positiveInt(2),
   REQUEST_BUDGET_MS: positiveInt(8000),
+  GATEWAY_WEBHOOK_SECRET: v.optional(key32),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
 });
 
@@ -114,6 +118,8 @@ export interface Config {
   };
   /** The bucket invoice and credit-note PDFs are stored in; absent for tools that never store one, which then fail on first use. */
   readonly invoiceBucket?: string;
+  /** The secret the payment gateway signs its notifications with; without it every notification is refused (401). */
+  readonly gatewayWebhookSecret?: Buffer;
 }
 
 /**
@@ -179,6 +185,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     requestBudgetMs: e.REQUEST_BUDGET_MS,
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
+    gatewayWebhookSecret: e.GATEWAY_WEBHOOK_SECRET,
   };
 }
 

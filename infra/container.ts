@@ -21,7 +21,7 @@ import { DynamoRateLimiter } from './dynamo/dynamo-rate-limiter.ts';
 import { DynamoTenantDirectory } from './dynamo/dynamo-tenant-directory.ts';
 import { DynamoWebhookStore } from './dynamo/dynamo-webhook-store.ts';
 import { outboundUrlGuard } from './http/guard-adapter.ts';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DeliveryDeps } from '../domain/deliveries/deps.ts';
 import type { BookingCallbackOutcome } from '../domain/deliveries/booking-callback.ts';
 import { publishCatalogueEvents } from '../domain/deliveries/publish-catalogue-events.ts';
@@ -63,7 +63,9 @@ import type { DocumentStore } from '../domain/ports/document-store.ts';
 import { createS3Client } from './s3/client.ts';
 import { S3DocumentStore } from './s3/s3-document-store.ts';
 import type { InvoiceStore } from '../domain/ports/invoice-store.ts';
-import type { PaymentGateway } from '../domain/ports/payment-gateway.ts';
+import type { PaymentGateway, PaymentNotifications } from '../domain/ports/payment-gateway.ts';
+import type { ReceivablesStore } from '../domain/ports/receivables-store.ts';
+import { DynamoReceivablesStore } from './dynamo/dynamo-receivables-store.ts';
 import type { BillingDeps } from '../domain/invoicing/run-billing.ts';
 import { invoiceDocumentOf } from '../domain/invoicing/invoice-document-of.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
@@ -104,7 +106,8 @@ export interface Services {
    */
   readonly documents: DocumentStore;
   readonly invoices: InvoiceStore;
-  readonly gateway: PaymentGateway;
+  readonly gateway: PaymentGateway & PaymentNotifications;
+  readonly receivables: ReceivablesStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -114,6 +117,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   const secrets = new SecretBox(cfg.secretsKeys);
   const catalogue = new DynamoCatalogueStore(db, cfg.tableName);
   const ledger = new DynamoCreditLedger(db, cfg.tableName);
+  const invoices = new DynamoInvoiceStore(db, cfg.tableName);
   const sqs = createSqsClient(cfg);
   return {
     config: cfg,
@@ -143,9 +147,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
     metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
     documents: new S3DocumentStore(createS3Client(cfg), cfg.invoiceBucket),
-    invoices: new DynamoInvoiceStore(db, cfg.tableName),
+    invoices,
     // The only gateway adapter so far is the sandbox the project owns (DESIGN.md); a real gateway plugs in here.
-    gateway: new SandboxPaymentGateway(),
+    // Without a webhook secret no notification can verify: a random one refuses them all.
+    gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
+    receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
   };
 }
 
@@ -237,6 +243,7 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     bookingReads: svc.bookingReads,
     catalogue: svc.catalogue,
     gateway: svc.gateway,
+    receivables: svc.receivables,
     renderPdf: (invoice, lines) => renderer.render(invoiceDocumentOf(invoice, lines)),
     documents: svc.documents,
     clock: svc.clock,

@@ -31,6 +31,7 @@ export const groupsCreate: CommandSpec = {
     { name: 'anchor-day', value: '<n>', required: true, param: 'billingAnchorDay', description: 'Day the cycle closes: 1–28 (MONTHLY) or 1–7, Monday = 1 (WEEKLY, FORTNIGHTLY).' },
     { name: 'gstin', value: '<GSTIN>', param: 'gstin', description: 'The group\'s GSTIN (15 characters), if registered.' },
     { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: `Days from an invoice's issue to its due date (default ${DEFAULT_PAYMENT_TERMS_DAYS}).` },
+    { name: 'overdue-hold', value: '<days>', param: 'overdueHoldDays', description: 'Credit control: an invoice overdue by more than this many days puts the account on hold until paid (default: never).' },
     { name: 'legal-name', value: '<name>', required: true, param: 'legalName', description: 'Legal name, as on the GST invoice.' },
     ...ADDRESS_OPTIONS,
   ],
@@ -60,6 +61,7 @@ export const groupsCreate: CommandSpec = {
       billingAnchorDay: integerOption('anchor-day', args.required('anchor-day')),
       gstin: gstin === undefined ? null : gstinOption(gstin),
       ...(args.text('payment-terms') === undefined ? {} : { paymentTermsDays: integerOption('payment-terms', args.text('payment-terms')!) }),
+      ...(args.text('overdue-hold') === undefined ? {} : { overdueHoldDays: overdueHoldOption(args.text('overdue-hold')!) }),
       legalName: args.required('legal-name').trim(),
       address,
     };
@@ -117,6 +119,7 @@ export const groupsUpdate: CommandSpec = {
     { name: 'gstin', value: `<GSTIN>|${CLEAR}`, param: 'gstin', description: 'The group\'s GSTIN, or none to remove it.' },
     { name: 'legal-name', value: '<name>', param: 'legalName', description: 'Legal name, as on the GST invoice.' },
     { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: 'Days from an invoice\'s issue to its due date.' },
+    { name: 'overdue-hold', value: `<days>|${CLEAR}`, param: 'overdueHoldDays', description: 'Credit control: hold the account while an invoice is overdue by more than this many days; none to stop holding automatically.' },
     ...UPDATABLE_ADDRESS,
   ],
   examples: ['groups update acme-north --credit-limit 750000', 'groups update acme-north --on-hold true', 'groups update acme-north --distribution disabled --json'],
@@ -140,6 +143,7 @@ function changesFrom(args: ParsedArgs): Omit<AgentGroupUpdate, 'address'> {
     name: textOption(args.text('name')),
     legalName: textOption(args.text('legal-name')),
     paymentTermsDays: args.text('payment-terms') === undefined ? undefined : integerOption('payment-terms', args.text('payment-terms')!),
+    overdueHoldDays: args.text('overdue-hold') === undefined ? undefined : overdueHoldOption(args.text('overdue-hold')!),
   };
 }
 
@@ -169,3 +173,6 @@ function describeGroup(g: AgentGroup): string[] {
     ['Address', [g.address.line1, g.address.line2, g.address.city, g.address.state, g.address.postalCode, g.address.country].filter(Boolean).join(', ')],
   ]);
 }
+
+/** Days, or `none` for no automatic hold. */
+const overdueHoldOption = (text: string): number | null => (text.trim().toLowerCase() === CLEAR ? null : integerOption('overdue-hold', text));

@@ -44,6 +44,7 @@ export const agentGroupView = (g: AgentGroup) => ({
   billingCycle: g.billingCycle,
   billingAnchorDay: g.billingAnchorDay,
   paymentTermsDays: paymentTermsOf(g),
+  overdueHoldDays: g.overdueHoldDays ?? null,
   gstin: g.gstin,
   legalName: g.legalName,
   address: {

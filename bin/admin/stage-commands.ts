@@ -69,7 +69,7 @@ class StageSecrets {
     }
   }
 
-  create(keys: { cursorKey: string; secretsKey: string }) {
+  create(keys: { cursorKey: string; secretsKey: string; gatewayWebhookSecret: string }) {
     return this.send(({ sm, client }) => client.send(new sm.CreateSecretCommand(bootstrapRequest(this.stage, keys))));
   }
 
@@ -96,7 +96,7 @@ export const stageBootstrap: CommandSpec = {
   async run(args, ctx) {
     const stage = stageOf(args);
     const region = regionOf(args);
-    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey() });
+    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey(), gatewayWebhookSecret: freshKey() });
     const settings = pipelineSettings(stage, region, created.ARN);
     ctx.out.result({ secretName: created.Name, secretArn: created.ARN, versionId: created.VersionId, pipelineSettings: settings }, () => [
       `Created ${created.Name} with fresh cursorKey and secretsKey.`,

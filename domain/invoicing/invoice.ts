@@ -30,6 +30,9 @@ export interface InvoiceTotals {
   readonly lineCount: number;
 }
 
+/** total − amountPaid − creditedAmount: what the group still owes on it. */
+export const amountDueOf = (i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount'>): Minor => i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
+
 export const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
 
 /** Who supplies (our registration in the place of supply) and who is billed (the agent group). */
@@ -69,6 +72,10 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   /** The bookings whose lines it holds; marked invoiced once it is issued. */
   readonly bookingRefs: readonly string[];
   readonly bookingsMarked: boolean;
+  /** Σ payments allocated to it (paise); absent until the first allocation. */
+  readonly amountPaid?: Minor;
+  /** Σ credit notes raised against it (paise); absent until the first. */
+  readonly creditedAmount?: Minor;
   /** The last step that failed, kept for operators until it succeeds. */
   readonly lastError: string | null;
   readonly createdAt: string;

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { addDays, isCalendarDate } from '../catalogue/calendar.ts';
 import { indiaToday } from '../reads/date-window.ts';
-import { LISTED_INVOICE_STATUSES, type BillingRunResult, type Invoice, type InvoiceLine, type ListedInvoiceStatus } from './invoice.ts';
+import { amountDueOf, LISTED_INVOICE_STATUSES, type BillingRunResult, type Invoice, type InvoiceLine, type ListedInvoiceStatus } from './invoice.ts';
 
 export interface InvoiceReadDeps {
   readonly invoices: InvoiceStore;
@@ -18,11 +18,11 @@ export const INVOICE_PAGE = { defaultSize: 20, maxSize: 100 } as const;
 
 const rupees = toRupees;
 
-/** The contract's Invoice record. Payments and credit notes come with receivables: until then nothing is paid or credited. */
+/** The contract's Invoice record: what was paid and credited against it, and what is still due. */
 export function invoiceView(i: Invoice, today: string) {
-  const amountPaid: Minor = 0;
-  const creditedAmount: Minor = 0;
-  const amountDue = i.total - amountPaid - creditedAmount;
+  const amountPaid: Minor = i.amountPaid ?? 0;
+  const creditedAmount: Minor = i.creditedAmount ?? 0;
+  const amountDue = amountDueOf(i);
   return {
     id: i.id,
     invoiceNumber: i.invoiceNumber,
@@ -130,11 +130,11 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
     deps.invoices.receivables(g),
   ]);
   const today = indiaToday(deps.clock.now());
-  const open = receivables.filter((r) => r.total > 0);
+  const open = receivables.filter((r) => amountDueOf(r) > 0);
   return {
     data: page.invoices.map((i) => invoiceView(i, today)),
     nextCursor: page.next ? deps.cursors.encode(scope, page.next) : null,
-    outstanding: rupees(open.reduce((s, r) => s + r.total, 0)),
+    outstanding: rupees(open.reduce((s, r) => s + amountDueOf(r), 0)),
     oldestDueDate: open.length ? open.map((r) => r.dueDate).sort()[0]! : null,
     outstandingInvoiceCount: open.length,
   };

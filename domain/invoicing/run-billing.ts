@@ -8,6 +8,7 @@ import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
 import { addDays } from '../catalogue/calendar.ts';
@@ -31,6 +32,8 @@ export interface BillingDeps {
   readonly documents: DocumentStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Money the group paid ahead (over-payments) goes to the invoices a run issues. */
+  readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold'>;
 }
 
 export interface BillingRequest {
@@ -85,6 +88,8 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     const after = await advanceInvoice(deps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
     if (after.status === 'DRAFT') draftsLeft += 1;
   }
+  // Unallocated credit (an earlier over-payment) pays the invoices just issued, oldest due first.
+  await deps.receivables.settle(g, deps.clock.now().toISOString());
   const result: BillingRunResult = {
     runId,
     agentGroupId: g,

@@ -1,5 +1,6 @@
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { indiaToday } from '../reads/date-window.ts';
+import { evaluateCreditHold } from '../receivables/credit-control.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { cutoffOf, lastClosedPeriod } from './billing-period.ts';
 import type { BillingRunResult, BillingTrigger } from './invoice.ts';
@@ -48,6 +49,8 @@ async function billGroup(deps: ScheduledBillingDeps, group: AgentGroup, hasOpenW
   try {
     const period = lastClosedPeriod(group.billingCycle, group.billingAnchorDay, indiaToday(deps.clock.now()));
     const last = await deps.invoices.lastScheduledPeriod(g);
+    // Overdue is a matter of days passing, not of billing: credit control looks at every group every day.
+    await evaluateCreditHold(deps, group);
     if (!opts.force && !hasOpenWork && last !== undefined && last >= period.to) return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
     const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
     if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);

@@ -37,6 +37,8 @@ export interface InvoicePage {
 /** What the outstanding figures of a list are computed from: every listed invoice of the group. */
 export interface ReceivableFigures {
   readonly total: Minor;
+  readonly amountPaid: Minor;
+  readonly creditedAmount: Minor;
   readonly dueDate: string;
 }
 

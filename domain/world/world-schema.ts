@@ -62,6 +62,7 @@ export const AgentGroupSchema = v.strictObject({
   billingCycle: v.picklist(BILLING_CYCLES),
   billingAnchorDay: v.number(),
   paymentTermsDays: v.optional(v.number()),
+  overdueHoldDays: v.optional(v.nullable(v.number())),
   gstin: v.optional(v.nullable(v.string()), null),
   legalName: TextSchema,
   address: AddressSchema,

@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { bookingAmounts } from '../../domain/bookings/booking-amounts.ts';
 import type { Booking, Guest } from '../../domain/bookings/booking.ts';
 import type { Amendment } from '../../domain/bookings/amendment.ts';
-import { toRupees } from '../../domain/money.ts';
+import { toRupees, type Minor } from '../../domain/money.ts';
 import type { BookingDetailSchema, BookingRowSchema } from '../contracts/booking-reads.ts';
 import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
 
@@ -11,8 +11,8 @@ export type BookingRowJson = v.InferOutput<typeof BookingRowSchema>;
 export type BookingDetailJson = v.InferOutput<typeof BookingDetailSchema>;
 
 /** The contract's Booking row, money in rupees. */
-export function bookingRowJson(b: Booking): BookingRowJson {
-  const amounts = bookingAmounts(b);
+export function bookingRowJson(b: Booking, paid: Minor = 0): BookingRowJson {
+  const amounts = bookingAmounts(b, paid);
   return {
     bookingId: b.bookingId,
     externalBookingId: b.externalBookingId,
@@ -47,9 +47,9 @@ const guestJson = (g: Guest): Guest => ({
  * GET /v1/bookings/{bookingId}: the row plus what was booked. Built field by field from the
  * record: the callback URL, the workflow's own state and the ledger ids stay inside.
  */
-export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[], amendments: readonly Amendment[]): BookingDetailJson {
+export function bookingDetailJson(b: Booking, callbacks: readonly CallbackDelivery[], amendments: readonly Amendment[], paid: Minor = 0): BookingDetailJson {
   return {
-    ...bookingRowJson(b),
+    ...bookingRowJson(b, paid),
     listingId: b.listingId,
     orderId: b.orderId,
     items: b.items.map(itemInRupees),

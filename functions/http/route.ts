@@ -40,6 +40,11 @@ export interface RouteSpec<
   readonly params?: P;
   readonly body?: B;
   readonly bodyOptional?: boolean;
+  /**
+   * A body the handler reads as raw bytes (a signed notification: the signature covers the
+   * exact bytes). Documented with this schema; the stack neither parses nor validates it.
+   */
+  readonly rawBody?: AnySchema;
   readonly responses: Readonly<Record<number, ResponseSpec>>;
 }
 

@@ -60,8 +60,8 @@ function operation(route: RouteSpec): Json {
     tags: [...route.tags],
     security: authed ? [{ [route.auth === 'api' ? 'partnerKey' : 'agentGroupKey']: [] }] : [],
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
-    ...(route.body
-      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body) } } } }
+    ...((route.body ?? route.rawBody)
+      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf((route.body ?? route.rawBody)!) } } } }
       : {}),
     responses,
   };

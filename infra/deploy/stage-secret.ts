@@ -29,6 +29,8 @@ const ring = v.pipe(
 export const StageSecretSchema = v.object({
   cursorKey: ring,
   secretsKey: ring,
+  /** The payment gateway's webhook signing secret (GATEWAY_WEBHOOK_SECRET): the sandbox's is made here; a real gateway's is pasted over it. */
+  gatewayWebhookSecret: v.pipe(v.string(), v.check((s) => Buffer.from(s, 'base64').length === 32, 'must be a 32-byte base64 key')),
   smokePartnerKey: v.optional(v.string()),
   smokeGroupKey: v.optional(v.string()),
   /** Kept so the next `stage smoke-keys` replaces (and so revokes) these keys instead of piling up new ones. */
@@ -62,11 +64,11 @@ export function parseStageSecret(text: string | undefined): StageSecret {
 const serialise = (secret: StageSecret): string => JSON.stringify(secret);
 
 /** CreateSecret never overwrites: an existing name fails with ResourceExistsException. */
-export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string }): CreateSecretCommandInput {
+export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string; gatewayWebhookSecret: string }): CreateSecretCommandInput {
   return {
     Name: stageSecretName(stage),
-    Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
-    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey }),
+    Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, the payment gateway's webhook secret, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
+    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, gatewayWebhookSecret: keys.gatewayWebhookSecret }),
     Tags: [
       { Key: 'service', Value: SERVICE },
       { Key: 'stage', Value: stage },

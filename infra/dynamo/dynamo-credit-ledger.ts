@@ -41,9 +41,11 @@ const CLAIM_IS_NEW = 'attribute_not_exists(PK)';
  * Exposure after this authorization stays within the limit: exposure ≤ limit − amount,
  * evaluated on the counter's value at commit, not on the value the gate read. Gates
  * admitted between our read and our commit are therefore counted. An absent counter is
- * exposure 0, and the gate only gets here when amount ≤ limit.
+ * exposure 0, and the gate only gets here when amount ≤ limit. Credit control's hold (an
+ * invoice overdue past the group's terms) lives on the counter too: set between our read and
+ * our commit, it cancels the gate like an operator's hold.
  */
-const WITHIN_LIMIT = 'attribute_not_exists(exposure) OR exposure <= :headroom';
+const WITHIN_LIMIT = '(attribute_not_exists(exposure) OR exposure <= :headroom) AND (attribute_not_exists(creditHold) OR creditHold = :false)';
 const ADD_EXPOSURE = 'SET exposure = if_not_exists(exposure, :zero) + :amount, updatedAt = :at';
 /**
  * The limit and hold the decision used are still the group's at commit: an operator who
@@ -136,7 +138,7 @@ function withinLimitItems(table: string, entry: Pick<LedgerEntry, 'agentGroupId'
         Key: keys.creditCounter(entry.agentGroupId),
         UpdateExpression: ADD_EXPOSURE,
         ConditionExpression: WITHIN_LIMIT,
-        ExpressionAttributeValues: { ':headroom': terms.creditLimit - entry.amount, ':zero': 0, ':amount': entry.amount, ':at': at },
+        ExpressionAttributeValues: { ':headroom': terms.creditLimit - entry.amount, ':zero': 0, ':amount': entry.amount, ':at': at, ':false': false },
       },
     },
     {
@@ -149,6 +151,12 @@ function withinLimitItems(table: string, entry: Pick<LedgerEntry, 'agentGroupId'
     },
   ];
 }
+
+/** The terms the gate decides on: the operator's limit and hold, and the credit-control hold kept on the counter. */
+const termsOf = (group: Record<string, unknown>, counter: Record<string, unknown> | undefined): CreditTerms => ({
+  creditLimit: group.creditLimit as Minor,
+  onHold: group.onHold === true || counter?.creditHold === true,
+});
 
 /** What a status move of an entry needs to know of it. */
 export type EntryRef = Pick<LedgerEntry, 'agentGroupId' | 'id' | 'amount' | 'status'>;
@@ -316,7 +324,8 @@ export class DynamoCreditLedger implements CreditLedger {
       const [claimItem, group, counter] = await this.consistentGet([keys.bookingClaim(g, claim.externalBookingId), keys.agentGroup(g), keys.creditCounter(g)]);
       if (claimItem) return this.replay(g, claimItem as unknown as ClaimRecord, claim);
       if (!group) throw new NotFoundError('Agent group');
-      const terms: CreditTerms = { creditLimit: group.creditLimit as Minor, onHold: group.onHold === true };
+      // On hold by an operator (the group's terms) or by credit control (an overdue invoice, kept on the counter).
+      const terms = termsOf(group, counter);
       const decision = decideCredit(terms, exposureOf(counter), entry.amount);
       if (!decision.approved) throw new CreditDeniedError(decision);
       try {
@@ -392,7 +401,7 @@ export class DynamoCreditLedger implements CreditLedger {
   async decide(agentGroupId: string, amount: Minor): Promise<CreditDecision> {
     const [group, counter] = await this.consistentGet([keys.agentGroup(agentGroupId), keys.creditCounter(agentGroupId)]);
     if (!group) throw new NotFoundError('Agent group');
-    return decideCredit({ creditLimit: group.creditLimit as Minor, onHold: group.onHold === true }, exposureOf(counter), amount);
+    return decideCredit(termsOf(group, counter), exposureOf(counter), amount);
   }
 
   /**
@@ -411,7 +420,7 @@ export class DynamoCreditLedger implements CreditLedger {
       if (entry.amount > 0) {
         const [group, counter] = await this.consistentGet([keys.agentGroup(entry.agentGroupId), keys.creditCounter(entry.agentGroupId)]);
         if (!group) throw new NotFoundError('Agent group');
-        const terms: CreditTerms = { creditLimit: group.creditLimit as Minor, onHold: group.onHold === true };
+        const terms = termsOf(group, counter);
         const decision = decideCredit(terms, exposureOf(counter), entry.amount);
         if (!decision.approved) return { kind: 'refused', decision };
         own = [{ Put: { TableName: this.table, Item: { ...entryItem(entry), postedAt: entry.occurredAt }, ConditionExpression: ENTRY_IS_NEW } }, ...withinLimitItems(this.table, entry, terms, entry.occurredAt)];

@@ -257,14 +257,22 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void> {
+    // The order's way back to its invoice is written with it: a gateway notification names only the order.
     await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET gatewayOrderId = :o, updatedAt = :at',
-        ConditionExpression: STILL_DRAFT,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':o': gatewayOrderId, ':at': at, ':draft': 'DRAFT' },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.table,
+              Key: keys.invoice(agentGroupId, invoiceId),
+              UpdateExpression: 'SET gatewayOrderId = :o, updatedAt = :at',
+              ConditionExpression: STILL_DRAFT,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':o': gatewayOrderId, ':at': at, ':draft': 'DRAFT' },
+            },
+          },
+          { Put: { TableName: this.table, Item: { ...keys.gatewayOrder(gatewayOrderId), entity: 'GatewayOrder', orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at } } },
+        ],
       }),
     );
   }
@@ -504,10 +512,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK },
-      ProjectionExpression: '#total, dueDate',
+      ProjectionExpression: '#total, dueDate, amountPaid, creditedAmount',
       ExpressionAttributeNames: { '#total': 'total' },
     });
-    return items.map((i) => ({ total: i.total as Minor, dueDate: i.dueDate as string }));
+    return items.map((i) => ({ total: i.total as Minor, amountPaid: (i.amountPaid as Minor | undefined) ?? 0, creditedAmount: (i.creditedAmount as Minor | undefined) ?? 0, dueDate: i.dueDate as string }));
   }
 
   async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {

@@ -172,6 +172,13 @@ export const keys = {
   billingMarker: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLED#${bookingRef}` }),
   /** The last number taken from one registration's invoice series in one financial year. */
   invoiceSeries: (gstin: string, financialYear: string): Key => ({ PK: `SERIES#${gstin}`, SK: `INVOICE#${financialYear}` }),
+  /** One payment received from a group, keyed by its source and reference so a duplicate collides. */
+  payment: (agentGroupId: string, paymentKey: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYMENT#${paymentKey}` }),
+  paymentsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENT#' }),
+  /** The group's money received and not yet allocated to an invoice, with a version allocations commit on. */
+  receivablesAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'RECEIVABLES' }),
+  /** A gateway order → the group and invoice it was opened for (notifications name only the order). */
+  gatewayOrder: (orderId: string): Key => ({ PK: `GATEWAYORDER#${orderId}`, SK: 'ORDER' }),
   billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),
   billingState: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_STATE' }),
   billingRun: (agentGroupId: string, startedAt: string, runId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLINGRUN#${startedAt}#${runId}` }),

@@ -14,6 +14,7 @@ import { bookingDeps } from '../../infra/container.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { encodeBookingCheck } from '../../events/booking-check-message.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
+import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 
 /**
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
@@ -237,7 +238,7 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('sweepBookings', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
-  it('runBilling, listInvoices, getInvoice, getInvoicePdf (a run that issues an invoice, then its reads)', async () => {
+  it('runBilling, listInvoices, getInvoice, getInvoicePdf, gatewayNotification (a run that issues an invoice, its reads, a payment of it)', async () => {
     // prepare: a world with our GST registration, and a group with one confirmed stay in it
     const world = await seedInvoiceWorld();
     const biller = await newAgentGroup({ channelId: world.channelId });
@@ -265,5 +266,11 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('getInvoice', ['dynamodb:GetItem', 'dynamodb:Query']);
     expect((await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${issued}/pdf`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
+
+    const orderId = (await testServices().invoices.get(biller.agentGroupId, issued))!.gatewayOrderId!;
+    const n = new SandboxPaymentGateway(testServices().config.gatewayWebhookSecret!).capture(orderId, 100_00, new Date());
+    const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { 'x-gateway-signature': n.signature } }));
+    expect(paid.statusCode, paid.body).toBe(200);
+    expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
   });
 });

@@ -22,11 +22,11 @@ const C = freshKey();
 const D = freshKey();
 
 describe('stage secret requests (built without a network)', () => {
-  it('bootstrap creates the stage-named secret with both keys and nothing else', () => {
-    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B });
+  it('bootstrap creates the stage-named secret with both keys and the gateway webhook secret, nothing else', () => {
+    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, gatewayWebhookSecret: C });
 
     expect(req.Name).toBe('partner-distribution/staging');
-    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B });
+    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C });
     expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
     // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
     expect(req).not.toHaveProperty('SecretId');
@@ -41,12 +41,12 @@ describe('stage secret requests (built without a network)', () => {
 
   it('reads the current version and writes a new one', () => {
     expect(readRequest('prod')).toEqual({ SecretId: 'partner-distribution/prod', VersionStage: 'AWSCURRENT' });
-    const req = writeRequest('prod', { cursorKey: A, secretsKey: B }, 'token-1');
-    expect(req).toEqual({ SecretId: 'partner-distribution/prod', SecretString: JSON.stringify({ cursorKey: A, secretsKey: B }), ClientRequestToken: 'token-1' });
+    const req = writeRequest('prod', { cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }, 'token-1');
+    expect(req).toEqual({ SecretId: 'partner-distribution/prod', SecretString: JSON.stringify({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }), ClientRequestToken: 'token-1' });
   });
 
   it('a rotation puts fresh keys in front of the current ones, keeps the smoke keys, and the service reads both', () => {
-    const before = withSmokeKeys({ cursorKey: A, secretsKey: B }, { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' });
+    const before = withSmokeKeys({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }, { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' });
 
     const during = beginRotation(before, { cursorKey: C, secretsKey: D });
 
@@ -58,10 +58,10 @@ describe('stage secret requests (built without a network)', () => {
   });
 
   it('refuses a second rotation before the first is finished, and finishing when none runs', () => {
-    const during = beginRotation({ cursorKey: A, secretsKey: B }, { cursorKey: C, secretsKey: D });
+    const during = beginRotation({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }, { cursorKey: C, secretsKey: D });
 
     expect(() => beginRotation(during, { cursorKey: freshKey(), secretsKey: freshKey() })).toThrow(StageSecretError);
-    expect(() => finishRotation({ cursorKey: A, secretsKey: B })).toThrow(/No rotation/);
+    expect(() => finishRotation({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C })).toThrow(/No rotation/);
   });
 
   it('refuses a malformed secret with what is wrong, never its values', () => {

@@ -1,0 +1,88 @@
+import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { amountDueOf } from '../../domain/invoicing/invoice.ts';
+import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
+import type { Payment } from '../../domain/receivables/payment.ts';
+import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
+import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
+import { columns, type CommandSpec } from './command.ts';
+import { rupeesOption } from './input.ts';
+
+const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;
+
+const paymentView = (p: Payment) => ({ ...p, amount: toRupees(p.amount) });
+const outcomeView = (o: PaymentOutcome) => ({ payment: paymentView(o.payment), duplicate: !o.recorded, unallocated: toRupees(o.unallocated) });
+
+export const paymentsRecord: CommandSpec = {
+  path: ['payments', 'record'],
+  summary: 'Record money a group paid by bank transfer: one POSTED PAYMENT entry, allocated to its open invoices oldest due date first.',
+  details: 'The same --reference recorded again records nothing (the first recording stands). What no open invoice needs stays as credit for the next invoices.',
+  options: [
+    GROUP_OPTION,
+    { name: 'amount', value: '<rupees>', required: true, description: 'The amount received, in rupees (1999.50).', param: 'amount' },
+    { name: 'reference', value: '<utr>', required: true, description: "The bank's reference (UTR) of the transfer.", param: 'reference' },
+    { name: 'received-at', value: '<instant>', description: 'When the money arrived (ISO 8601); default now; never in the future.', param: 'receivedAt' },
+  ],
+  examples: ['payments record --group tripkart-agents --amount 15750 --reference UTR2027031200123'],
+  async run(args, ctx) {
+    const receivedAt = args.text('received-at');
+    if (receivedAt !== undefined && Number.isNaN(Date.parse(receivedAt))) throw new ValidationError('receivedAt', '--received-at must be an ISO 8601 instant, such as 2027-03-12T10:30:00+05:30.');
+    const svc = ctx.services();
+    const outcome = await recordBankTransfer(
+      { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock },
+      { agentGroupId: args.required('group'), reference: args.required('reference'), amount: rupeesOption('amount', args.required('amount')), ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}) },
+    );
+    ctx.out.result(outcomeView(outcome), () => [
+      outcome.recorded ? `Recorded ${rupees(outcome.payment.amount)} from ${outcome.payment.agentGroupId} (${outcome.payment.reference}), ledger entry ${outcome.payment.ledgerEntryId}.` : `Payment ${outcome.payment.reference} was already recorded; nothing changed.`,
+      `Unallocated credit of the group now: ${rupees(outcome.unallocated)}.`,
+    ]);
+  },
+};
+
+export const paymentsList: CommandSpec = {
+  path: ['payments', 'list'],
+  summary: "List a group's payments (gateway and bank transfer) and its unallocated credit.",
+  options: [GROUP_OPTION],
+  examples: ['payments list --group tripkart-agents'],
+  async run(args, ctx) {
+    const g = args.required('group');
+    const store = ctx.services().receivables;
+    const [payments, unallocated] = await Promise.all([store.payments(g), store.unallocatedCredit(g)]);
+    ctx.out.result({ payments: payments.map(paymentView), unallocated: toRupees(unallocated) }, () => [
+      ...(payments.length === 0
+        ? [`No payments from group ${g}.`]
+        : columns([['RECEIVED', 'SOURCE', 'REFERENCE', 'AMOUNT', 'INVOICE FIRST'], ...payments.map((p) => [p.receivedAt, p.source, p.reference, rupees(p.amount), p.invoiceId ?? ''])], '')),
+      `Unallocated credit: ${rupees(unallocated)}.`,
+    ]);
+  },
+};
+
+export const gatewayPay: CommandSpec = {
+  path: ['gateway', 'pay'],
+  summary: 'Sandbox stages: pay an issued invoice through the sandbox payment gateway, which sends its signed notification to the running service.',
+  details: 'Like a partner paying the order on the gateway: the gateway then POSTs payment.captured, signed with the webhook secret, to <url>/gateway/notifications. Prints the service\'s answer.',
+  positional: { name: 'invoiceId', description: 'The issued invoice to pay.' },
+  options: [
+    GROUP_OPTION,
+    { name: 'amount', value: '<rupees>', description: "Rupees to pay; default what is still due on the invoice." },
+    { name: 'payment-id', value: '<id>', description: 'The gateway payment id to use (to resend the same payment); default a new one.' },
+    { name: 'url', value: '<baseUrl>', description: 'Where the service runs; default http://localhost:3000 (npm start).' },
+  ],
+  examples: ['gateway pay 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
+  async run(args, ctx) {
+    const cfg = ctx.config();
+    if (!cfg.isSandbox) throw new ValidationError('stage', 'gateway pay drives the sandbox gateway; it works on local and test stages only.');
+    if (!cfg.gatewayWebhookSecret) throw new ValidationError('GATEWAY_WEBHOOK_SECRET', 'GATEWAY_WEBHOOK_SECRET is not set, so the service would refuse any notification.');
+    const invoice = await ctx.services().invoices.get(args.required('group'), args.positional!);
+    if (!invoice || invoice.status === 'DRAFT' || invoice.status === 'CANCELLED' || !invoice.gatewayOrderId) throw new NotFoundError('Issued invoice');
+    const amount = args.text('amount') === undefined ? amountDueOf(invoice) : rupeesOption('amount', args.text('amount')!);
+    if (amount <= 0) throw new ValidationError('amount', `Nothing to pay: invoice ${invoice.invoiceNumber} has nothing due; give --amount to pay ahead.`);
+    const gateway = new SandboxPaymentGateway(cfg.gatewayWebhookSecret);
+    const paymentId = args.text('payment-id');
+    const n = paymentId === undefined ? gateway.capture(invoice.gatewayOrderId, amount, new Date()) : gateway.capture(invoice.gatewayOrderId, amount, new Date(), paymentId);
+    const url = `${(args.text('url') ?? 'http://localhost:3000').replace(/\/+$/, '')}/gateway/notifications`;
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', [gateway.signatureHeader]: n.signature }, body: n.body });
+    const answer: unknown = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(`the service answered ${res.status} to the notification: ${JSON.stringify(answer)}`);
+    ctx.out.result({ status: res.status, notification: JSON.parse(n.body), answer }, () => [`Paid ${rupees(amount)} against order ${invoice.gatewayOrderId} (invoice ${invoice.invoiceNumber}); the service answered ${res.status} ${JSON.stringify(answer)}.`]);
+  },
+};

@@ -1,0 +1,100 @@
+import { ValidationError } from '../errors.ts';
+import type { Invoice, InvoiceLine } from '../invoicing/invoice.ts';
+import { formatRupees, toRupees, type Minor } from '../money.ts';
+
+/**
+ * GSTR-1 for one supplier GSTIN and month, from stored figures (never re-priced): the B2B
+ * invoices (table 4A) in the layout the GST portal's offline tool imports as JSON, and the
+ * same rows as the portal's B2B CSV. Credit notes (table 9B, `cdnr`) come with credit notes.
+ */
+export interface Gstr1Invoice {
+  readonly invoice: Invoice;
+  readonly lines: readonly InvoiceLine[];
+}
+
+/** `yyyy-mm` → the return period `MMYYYY` and the month's first and last day. */
+export function gstr1Period(month: string): { readonly fp: string; readonly from: string; readonly to: string } {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!m) throw new ValidationError('month', `month must be yyyy-mm, such as 2027-03; got ${JSON.stringify(month)}.`);
+  const [y, mm] = [Number(m[1]), Number(m[2])];
+  const last = new Date(Date.UTC(y, mm, 0)).getUTCDate();
+  return { fp: `${m[2]}${m[1]}`, from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+/** dd-mm-yyyy, the portal's date format. */
+const portalDate = (isoDate: string): string => `${isoDate.slice(8, 10)}-${isoDate.slice(5, 7)}-${isoDate.slice(0, 4)}`;
+
+interface RateRow {
+  readonly rate: number;
+  readonly txval: Minor;
+  readonly iamt: Minor;
+  readonly camt: Minor;
+  readonly samt: Minor;
+}
+
+/** One item per tax rate, as the return wants it: the lines' figures summed exactly in paise. */
+function byRate(lines: readonly InvoiceLine[]): RateRow[] {
+  const rows = new Map<number, { rate: number; txval: Minor; iamt: Minor; camt: Minor; samt: Minor }>();
+  for (const l of lines) {
+    const r = rows.get(l.gstRate) ?? { rate: l.gstRate, txval: 0, iamt: 0, camt: 0, samt: 0 };
+    r.txval += l.taxableValue;
+    r.iamt += l.igst;
+    r.camt += l.cgst;
+    r.samt += l.sgst;
+    rows.set(l.gstRate, r);
+  }
+  return [...rows.values()].sort((a, b) => a.rate - b.rate);
+}
+
+export interface Gstr1Export {
+  readonly json: unknown;
+  readonly csv: string;
+  readonly invoiceCount: number;
+  /** Issued invoices of the month without a recipient GSTIN: not B2B, left out of table 4A. */
+  readonly withoutRecipientGstin: readonly string[];
+}
+
+export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1Invoice[]): Gstr1Export {
+  const { fp } = gstr1Period(month);
+  const b2b = documents.filter((d) => d.invoice.billToGstin !== null).sort((a, b) => a.invoice.invoiceNumber!.localeCompare(b.invoice.invoiceNumber!));
+  const byRecipient = new Map<string, Gstr1Invoice[]>();
+  for (const d of b2b) byRecipient.set(d.invoice.billToGstin!, [...(byRecipient.get(d.invoice.billToGstin!) ?? []), d]);
+  const json = {
+    gstin,
+    fp,
+    b2b: [...byRecipient.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([ctin, docs]) => ({
+        ctin,
+        inv: docs.map(({ invoice: i, lines }) => ({
+          inum: i.invoiceNumber,
+          idt: portalDate(i.issueDate!),
+          val: toRupees(i.total),
+          pos: i.placeOfSupplyStateCode,
+          rchrg: 'N',
+          inv_typ: 'R',
+          itms: byRate(lines).map((r, n) => ({
+            num: n + 1,
+            itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 },
+          })),
+        })),
+      })),
+  };
+  const header = ['GSTIN/UIN of Recipient', 'Receiver Name', 'Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Reverse Charge', 'Applicable % of Tax Rate', 'Invoice Type', 'E-Commerce GSTIN', 'Rate', 'Taxable Value', 'Cess Amount'];
+  const cell = (v: string): string => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const rows = b2b.flatMap(({ invoice: i, lines }) =>
+    byRate(lines).map((r) =>
+      [i.billToGstin!, i.billToName, i.invoiceNumber!, portalDateLong(i.issueDate!), formatRupees(i.total), `${i.placeOfSupplyStateCode}-${i.placeOfSupply}`, 'N', '', 'Regular B2B', '', String(r.rate), formatRupees(r.txval), '0.00'].map(cell),
+    ),
+  );
+  return {
+    json,
+    csv: `${[header, ...rows].map((r) => r.join(',')).join('\n')}\n`,
+    invoiceCount: b2b.length,
+    withoutRecipientGstin: documents.filter((d) => d.invoice.billToGstin === null).map((d) => d.invoice.invoiceNumber!),
+  };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The portal's CSV date: 12-Mar-2027. */
+const portalDateLong = (isoDate: string): string => `${isoDate.slice(8, 10)}-${MONTHS[Number(isoDate.slice(5, 7)) - 1]}-${isoDate.slice(0, 4)}`;

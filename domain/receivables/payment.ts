@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import type { Minor } from '../money.ts';
+
+export const PAYMENT_SOURCES = ['GATEWAY', 'BANK_TRANSFER'] as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+
+/** Money received from an agent group, as recorded. */
+export interface Payment {
+  readonly agentGroupId: string;
+  readonly source: PaymentSource;
+  /** The gateway's payment id, or the bank's transfer reference (UTR): unique per source. */
+  readonly reference: string;
+  /** Positive paise received. */
+  readonly amount: Minor;
+  /** The gateway order paid, when the payment came through one. */
+  readonly gatewayOrderId: string | null;
+  /** The invoice that order was opened for: allocated first. */
+  readonly invoiceId: string | null;
+  readonly receivedAt: string;
+  readonly recordedAt: string;
+  /** The POSTED PAYMENT ledger entry. */
+  readonly ledgerEntryId: string;
+}
+
+/** One key per payment: the gateway's payment id or the bank reference, within its source. */
+export const paymentKey = (source: PaymentSource, reference: string): string => `${source}#${reference}`;
+
+/**
+ * The ledger entry id of a payment, derived from its key so every duplicate delivery of it
+ * names the same entry (the store's "entry is new" condition then admits exactly one). UUID
+ * form, because the ledger timeline's range bounds rely on ids of hex digits and '-'.
+ */
+export function paymentEntryId(agentGroupId: string, source: PaymentSource, reference: string): string {
+  const h = createHash('sha256').update(`payment\u0000${agentGroupId}\u0000${paymentKey(source, reference)}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

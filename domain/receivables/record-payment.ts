@@ -1,0 +1,114 @@
+import { NotFoundError, ValidationError } from '../errors.ts';
+import { postedEntry } from '../ledger/ledger.ts';
+import type { Minor } from '../money.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { GatewayPaymentNotice } from '../ports/payment-gateway.ts';
+import type { ReceivablesStore } from '../ports/receivables-store.ts';
+import type { TenantDirectory } from '../ports/tenant-directory.ts';
+import { evaluateCreditHold } from './credit-control.ts';
+import { paymentEntryId, type Payment, type PaymentSource } from './payment.ts';
+
+export interface PaymentDeps {
+  readonly receivables: ReceivablesStore;
+  readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+  readonly clock: Clock;
+}
+
+export interface PaymentOutcome {
+  readonly payment: Payment;
+  /** False for a duplicate: the payment was already recorded and nothing moved again. */
+  readonly recorded: boolean;
+  /** The group's money not allocated to any invoice after settling. */
+  readonly unallocated: Minor;
+}
+
+interface ReceivedPayment {
+  readonly agentGroupId: string;
+  readonly source: PaymentSource;
+  readonly reference: string;
+  readonly amount: Minor;
+  readonly receivedAt: string;
+  readonly gatewayOrderId: string | null;
+  readonly invoiceId: string | null;
+  readonly description: string;
+}
+
+/**
+ * Records one payment exactly once (its POSTED PAYMENT entry, negative, with the group's
+ * exposure and unallocated credit, in one transaction keyed by the payment), then settles
+ * the group's credit onto its open invoices: the paid order's invoice first, then oldest
+ * due first. A duplicate records nothing but still settles, so a delivery that died
+ * between the two steps is finished by the next one.
+ */
+async function receive(deps: PaymentDeps, p: ReceivedPayment): Promise<PaymentOutcome> {
+  const now = deps.clock.now();
+  const entryId = paymentEntryId(p.agentGroupId, p.source, p.reference);
+  const entry = postedEntry(
+    { agentGroupId: p.agentGroupId, type: 'PAYMENT', amount: -p.amount, bookingId: null, externalBookingId: null, description: p.description },
+    entryId,
+    // The ledger is append-only in time (statements and pages read by occurredAt): the entry is dated when recorded; the payment keeps when the money arrived.
+    now,
+  );
+  const payment: Payment = {
+    agentGroupId: p.agentGroupId,
+    source: p.source,
+    reference: p.reference,
+    amount: p.amount,
+    gatewayOrderId: p.gatewayOrderId,
+    invoiceId: p.invoiceId,
+    receivedAt: p.receivedAt,
+    recordedAt: now.toISOString(),
+    ledgerEntryId: entryId,
+  };
+  const recorded = await deps.receivables.recordPayment(payment, entry);
+  const settled = await deps.receivables.settle(p.agentGroupId, now.toISOString(), recorded.payment.invoiceId ?? undefined);
+  // Paying the overdue invoices lifts credit control's hold at once.
+  const group = await deps.tenants.getAgentGroup(p.agentGroupId);
+  if (group) await evaluateCreditHold(deps, group);
+  return { payment: recorded.payment, recorded: recorded.recorded, unallocated: settled.unallocated };
+}
+
+/** A verified gateway notification: the order names the group and the invoice paid. Unknown orders are 404. */
+export async function receiveGatewayPayment(deps: PaymentDeps, notice: GatewayPaymentNotice): Promise<PaymentOutcome> {
+  const order = await deps.receivables.gatewayOrder(notice.orderId);
+  if (!order) throw new NotFoundError('Gateway order');
+  return receive(deps, {
+    agentGroupId: order.agentGroupId,
+    source: 'GATEWAY',
+    reference: notice.paymentId,
+    amount: notice.amount,
+    receivedAt: notice.capturedAt,
+    gatewayOrderId: notice.orderId,
+    invoiceId: order.invoiceId,
+    description: `Payment ${notice.paymentId} through the payment gateway`,
+  });
+}
+
+export interface BankTransfer {
+  readonly agentGroupId: string;
+  /** The bank's reference (UTR): recording the same reference twice records one payment. */
+  readonly reference: string;
+  readonly amount: Minor;
+  /** When the money arrived; defaults to now. Never in the future. */
+  readonly receivedAt?: string;
+}
+
+/** An operator records money received by bank transfer (admin tool). */
+export async function recordBankTransfer(deps: PaymentDeps, t: BankTransfer): Promise<PaymentOutcome> {
+  if (!/^[A-Za-z0-9/_-]{4,40}$/.test(t.reference)) throw new ValidationError('reference', 'reference must be the bank reference (UTR): 4 to 40 letters, digits, /, _ or -.');
+  if (!Number.isSafeInteger(t.amount) || t.amount <= 0) throw new ValidationError('amount', 'amount must be a positive number of rupees with at most two decimals.');
+  const now = deps.clock.now();
+  const receivedAt = t.receivedAt ?? now.toISOString();
+  if (Date.parse(receivedAt) > now.getTime()) throw new ValidationError('receivedAt', 'receivedAt must not be in the future.');
+  if (!(await deps.tenants.getAgentGroup(t.agentGroupId))) throw new NotFoundError('Agent group');
+  return receive(deps, {
+    agentGroupId: t.agentGroupId,
+    source: 'BANK_TRANSFER',
+    reference: t.reference,
+    amount: t.amount,
+    receivedAt,
+    gatewayOrderId: null,
+    invoiceId: null,
+    description: `Bank transfer ${t.reference}`,
+  });
+}

@@ -1,0 +1,245 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { NotFoundError } from '../../domain/errors.ts';
+import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
+import type { Minor } from '../../domain/money.ts';
+import type { GatewayOrderRef, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
+import { allocate, bookingSpansOf, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
+import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
+import { paymentKey, type Payment } from '../../domain/receivables/payment.ts';
+import { getAll } from './batch-get.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
+import { recordPostedItems } from './dynamo-credit-ledger.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1 } from './table.ts';
+
+/*
+ * Access patterns of receivables (docs/data-model.md):
+ * | pattern                        | key condition                                         | index |
+ * |--------------------------------|-------------------------------------------------------|-------|
+ * | payment by its key (dedupe)    | PK = GROUP#<g>, SK = PAYMENT#<source>#<reference>     | table |
+ * | a group's payments             | PK = GROUP#<g>, begins_with(SK, PAYMENT#)             | table |
+ * | unallocated credit + version   | PK = GROUP#<g>, SK = RECEIVABLES                      | table |
+ * | gateway order → invoice        | PK = GATEWAYORDER#<orderId>, SK = ORDER               | table |
+ * | open invoices to allocate to   | GSI1PK = GROUP#<g>#INVOICES (status ISSUED), then a consistent get | GSI1 |
+ */
+
+/** The first delivery of a payment creates its record; every duplicate is cancelled here. */
+const PAYMENT_IS_NEW = 'attribute_not_exists(PK)';
+/**
+ * Allocation commits only on the account it read: two settlements racing read the same
+ * unallocated credit; one commits, the other is cancelled, re-reads and finds less (or none).
+ */
+const ACCOUNT_AT = '#version = :version';
+/** An invoice takes an allocation only in the state it was read in (still ISSUED, paid exactly what was read). */
+const INVOICE_AT = '#status = :issued AND (amountPaid = :prev OR (attribute_not_exists(amountPaid) AND :prev = :zero))';
+
+const MAX_TRANSACTION_ITEMS = 100;
+const MAX_ATTEMPTS = 60;
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** Math.min(attempt, 6))));
+
+const paymentOf = (item: Record<string, unknown>): Payment => ({
+  agentGroupId: item.agentGroupId as string,
+  source: item.source as Payment['source'],
+  reference: item.reference as string,
+  amount: item.amount as Minor,
+  gatewayOrderId: (item.gatewayOrderId as string | null | undefined) ?? null,
+  invoiceId: (item.invoiceId as string | null | undefined) ?? null,
+  receivedAt: item.receivedAt as string,
+  recordedAt: item.recordedAt as string,
+  ledgerEntryId: item.ledgerEntryId as string,
+});
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+export class DynamoReceivablesStore implements ReceivablesStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly invoices: Pick<InvoiceStore, 'lines'>,
+  ) {}
+
+  async recordPayment(payment: Payment, entry: LedgerEntry): Promise<PaymentRecorded> {
+    const g = payment.agentGroupId;
+    const items: TransactItems = [
+      ...recordPostedItems(this.table, entry, payment.recordedAt),
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...keys.payment(g, paymentKey(payment.source, payment.reference)), entity: 'Payment', ...payment },
+          ConditionExpression: PAYMENT_IS_NEW,
+        },
+      },
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.receivablesAccount(g),
+          UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':amount': payment.amount, ':one': 1, ':entity': 'ReceivablesAccount', ':at': payment.recordedAt },
+        },
+      },
+    ];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return { payment, recorded: true };
+      } catch (err) {
+        if (!(isConditionFailure(err) || isTransactionContention(err))) throw err;
+        // A duplicate (or a racing twin) already wrote it: answer with what is stored.
+        const stored = await this.payment(g, paymentKey(payment.source, payment.reference));
+        if (stored) return { payment: stored, recorded: false };
+        if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+        await backoff(attempt);
+      }
+    }
+  }
+
+  async settle(agentGroupId: string, at: string, first?: string): Promise<{ allocated: Minor; unallocated: Minor }> {
+    let allocated = 0;
+    for (let attempt = 0; ; attempt++) {
+      const account = await this.account(agentGroupId);
+      if (account.unallocated <= 0) return { allocated, unallocated: account.unallocated };
+      const open = await this.openInvoices(agentGroupId);
+      // One transaction holds the account and at most 99 invoices; the loop takes the rest next.
+      const plan = allocate(account.unallocated, open, first);
+      const taken = plan.allocations.slice(0, MAX_TRANSACTION_ITEMS - 1);
+      if (taken.length === 0) return { allocated, unallocated: account.unallocated };
+      const moved = taken.reduce((s, a) => s + a.amount, 0);
+      const byId = new Map(open.map((o) => [o.id, o]));
+      // An invoice's booking spans are written with its first allocation (its lines never change once issued).
+      const spans = new Map<string, BookingSpans>();
+      for (const a of taken) if (!byId.get(a.invoiceId)!.hasSpans) spans.set(a.invoiceId, bookingSpansOf(await this.invoices.lines(agentGroupId, a.invoiceId)));
+      const items: TransactItems = [
+        {
+          Update: {
+            TableName: this.table,
+            Key: keys.receivablesAccount(agentGroupId),
+            UpdateExpression: 'SET unallocated = :rest, #version = :next, updatedAt = :at',
+            ConditionExpression: ACCOUNT_AT,
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':rest': account.unallocated - moved, ':next': account.version + 1, ':version': account.version, ':at': at },
+          },
+        },
+        ...taken.map((a) => {
+          const inv = byId.get(a.invoiceId)!;
+          return {
+            Update: {
+              TableName: this.table,
+              Key: keys.invoice(agentGroupId, a.invoiceId),
+              UpdateExpression: `SET amountPaid = :paid, #status = :status, updatedAt = :at${spans.has(a.invoiceId) ? ', bookingSpans = if_not_exists(bookingSpans, :spans)' : ''}`,
+              ConditionExpression: INVOICE_AT,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':paid': inv.amountPaid + a.amount,
+                ':status': a.amount === inv.amountDue ? 'PAID' : 'ISSUED',
+                ':issued': 'ISSUED',
+                ':prev': inv.amountPaid,
+                ':zero': 0,
+                ':at': at,
+                ...(spans.has(a.invoiceId) ? { ':spans': spans.get(a.invoiceId) } : {}),
+              },
+            },
+          };
+        }),
+      ];
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        allocated += moved;
+        attempt = -1;
+      } catch (err) {
+        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        await backoff(attempt);
+      }
+    }
+  }
+
+  async unallocatedCredit(agentGroupId: string): Promise<Minor> {
+    return (await this.account(agentGroupId)).unallocated;
+  }
+
+  async openDues(agentGroupId: string): Promise<{ dueDate: string; amountDue: Minor }[]> {
+    return (await this.openInvoices(agentGroupId)).map((i) => ({ dueDate: i.dueDate, amountDue: i.amountDue }));
+  }
+
+  async setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.creditCounter(agentGroupId),
+        UpdateExpression: 'SET creditHold = :hold, creditHoldAt = :at',
+        // Written only when the verdict changes, so a daily evaluation of every group costs a write only for the few that move.
+        ConditionExpression: 'attribute_not_exists(creditHold) OR creditHold <> :hold',
+        ExpressionAttributeValues: { ':hold': hold, ':at': at },
+      }),
+    ).catch((err: unknown) => {
+      if (!isConditionFailure(err)) throw err;
+    });
+  }
+
+  async gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.gatewayOrder(orderId), ConsistentRead: true }));
+    return out.Item ? { agentGroupId: out.Item.agentGroupId as string, invoiceId: out.Item.invoiceId as string } : undefined;
+  }
+
+  async payments(agentGroupId: string): Promise<Payment[]> {
+    const k = keys.paymentsOfGroup(agentGroupId);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+      ConsistentRead: true,
+    });
+    return items.map(paymentOf).sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.reference.localeCompare(b.reference));
+  }
+
+  async paidOfBookings(agentGroupId: string, bookings: readonly { bookingRef: string; invoicedIn?: readonly string[] }[]): Promise<Map<string, Minor>> {
+    const ids = [...new Set(bookings.flatMap((b) => b.invoicedIn ?? []))];
+    const paid = new Map<string, Minor>();
+    if (ids.length === 0) return paid;
+    const items = await getAll(this.db, this.table, ids.map((id) => keys.invoice(agentGroupId, id)));
+    const byId = new Map(items.map((i) => [i.id as string, i]));
+    for (const b of bookings) {
+      for (const id of b.invoicedIn ?? []) {
+        const invoice = byId.get(id);
+        const span = (invoice?.bookingSpans as BookingSpans | undefined)?.[b.bookingRef];
+        if (!invoice || !span) continue;
+        paid.set(b.bookingRef, (paid.get(b.bookingRef) ?? 0) + paidOfSpan((invoice.amountPaid as Minor | undefined) ?? 0, span));
+      }
+    }
+    return paid;
+  }
+
+  private async payment(agentGroupId: string, key: string): Promise<Payment | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.payment(agentGroupId, key), ConsistentRead: true }));
+    return out.Item ? paymentOf(out.Item) : undefined;
+  }
+
+  private async account(agentGroupId: string): Promise<{ unallocated: Minor; version: number }> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.receivablesAccount(agentGroupId), ConsistentRead: true }));
+    return { unallocated: (out.Item?.unallocated as Minor | undefined) ?? 0, version: (out.Item?.version as number | undefined) ?? 0 };
+  }
+
+  /** ISSUED invoices still owing, read from the table itself (the list index only finds them). */
+  private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean })[]> {
+    const listed = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: '#status = :issued',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK, ':issued': 'ISSUED' },
+      ProjectionExpression: 'id',
+    });
+    const items = await getAll(this.db, this.table, listed.map((i) => keys.invoice(agentGroupId, i.id as string)), { consistent: true });
+    return items
+      .filter((i) => i.status === 'ISSUED')
+      .map((i) => {
+        const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
+        const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
+        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined };
+      })
+      .filter((i) => i.amountDue > 0);
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { call, newAgentGroup } from '../support/stack.ts';
+
+let world: InvoiceWorld;
+let invoiceNumber: string;
+beforeAll(async () => {
+  world = await seedInvoiceWorld();
+  const g = await newAgentGroup({ channelId: world.channelId });
+  await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+  const run = await call('POST', '/v1/invoices', { key: g.apiKey, body: { from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) } });
+  invoiceNumber = (await call('GET', `/v1/invoices/${run.body.invoiceIds[0]}`, { key: g.apiKey })).body.invoice.invoiceNumber;
+}, 180_000);
+
+describe('admin filing gstr1', () => {
+  it("writes the month's B2B invoices of one GSTIN as the portal's JSON and CSV, from the stored figures", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gstr1-'));
+    const month = indiaToday(new Date()).slice(0, 7);
+    const res = await runAdminTool(['filing', 'gstr1', '--gstin', world.supplierGstin.toLowerCase(), '--month', month, '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const fp = `${month.slice(5, 7)}${month.slice(0, 4)}`;
+    expect(JSON.parse(res.stdout)).toMatchObject({ invoiceCount: 1, withoutRecipientGstin: [] });
+    const json = JSON.parse(readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1.json`), 'utf8'));
+    const today = indiaToday(new Date());
+    expect(json).toEqual({
+      gstin: world.supplierGstin,
+      fp,
+      b2b: [
+        {
+          ctin: '27AAPFU0939F1ZV',
+          inv: [
+            {
+              inum: invoiceNumber,
+              idt: `${today.slice(8, 10)}-${today.slice(5, 7)}-${today.slice(0, 4)}`,
+              val: 10_500,
+              pos: '30',
+              rchrg: 'N',
+              inv_typ: 'R',
+              itms: [{ num: 1, itm_det: { rt: 5, txval: 10_000, iamt: 0, camt: 250, samt: 250, csamt: 0 } }],
+            },
+          ],
+        },
+      ],
+    });
+    const csv = readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1.csv`), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('GSTIN/UIN of Recipient,Receiver Name,Invoice Number,Invoice date,Invoice Value,Place Of Supply,Reverse Charge,Applicable % of Tax Rate,Invoice Type,E-Commerce GSTIN,Rate,Taxable Value,Cess Amount');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(`,${invoiceNumber},`);
+    expect(csv[1]).toMatch(/,10500\.00,30-Invoicestate [^,]+,N,,Regular B2B,,5,10000\.00,0\.00$/);
+  }, 120_000);
+
+  it('refuses a malformed month naming the option', async () => {
+    const res = await runAdminTool(['filing', 'gstr1', '--gstin', world.supplierGstin, '--month', '2027-13']);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/month/);
+  }, 60_000);
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Invoice, InvoiceLine } from '../../domain/invoicing/invoice.ts';
+import { gstr1Of, gstr1Period } from '../../domain/receivables/gstr1.ts';
+import { ValidationError } from '../../domain/errors.ts';
+
+const invoice = (over: Partial<Invoice>): Invoice => ({ invoiceNumber: '27/26-27/000001', issueDate: '2027-03-12', total: 0, billToGstin: '29AAACB1234C1Z5', billToName: 'Agents, "North"', placeOfSupply: 'Maharashtra', placeOfSupplyStateCode: '27', ...over }) as Invoice;
+const line = (gstRate: number, taxableValue: number, tax: { igst?: number; cgst?: number; sgst?: number }): InvoiceLine =>
+  ({ gstRate, taxableValue, igst: tax.igst ?? 0, cgst: tax.cgst ?? 0, sgst: tax.sgst ?? 0 }) as InvoiceLine;
+
+describe('gstr1Of', () => {
+  it('groups B2B invoices by recipient with one item per rate, summed exactly; leaves invoices without a recipient GSTIN out and names them', () => {
+    const a = invoice({ total: 5_250_00 + 11_800_00, placeOfSupplyStateCode: '30', placeOfSupply: 'Goa' });
+    const aLines = [line(5, 2_500_00, { igst: 125_00 }), line(18, 10_000_00, { igst: 1_800_00 }), line(5, 2_500_00, { igst: 125_00 })];
+    const b = invoice({ invoiceNumber: '27/26-27/000002', billToGstin: null, total: 1_05_00 });
+    const out = gstr1Of('27AAAAA0000A1Z5', '2027-03', [{ invoice: a, lines: aLines }, { invoice: b, lines: [line(5, 1_00_00, { cgst: 2_50, sgst: 2_50 })] }]);
+    expect(out.json).toEqual({
+      gstin: '27AAAAA0000A1Z5',
+      fp: '032027',
+      b2b: [
+        {
+          ctin: '29AAACB1234C1Z5',
+          inv: [
+            {
+              inum: '27/26-27/000001',
+              idt: '12-03-2027',
+              val: 17_050,
+              pos: '30',
+              rchrg: 'N',
+              inv_typ: 'R',
+              itms: [
+                { num: 1, itm_det: { rt: 5, txval: 5_000, iamt: 250, camt: 0, samt: 0, csamt: 0 } },
+                { num: 2, itm_det: { rt: 18, txval: 10_000, iamt: 1_800, camt: 0, samt: 0, csamt: 0 } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(out.withoutRecipientGstin).toEqual(['27/26-27/000002']);
+    expect(out.csv.trim().split('\n').slice(1)).toEqual([
+      '29AAACB1234C1Z5,"Agents, ""North""",27/26-27/000001,12-Mar-2027,17050.00,30-Goa,N,,Regular B2B,,5,5000.00,0.00',
+      '29AAACB1234C1Z5,"Agents, ""North""",27/26-27/000001,12-Mar-2027,17050.00,30-Goa,N,,Regular B2B,,18,10000.00,0.00',
+    ]);
+  });
+
+  it('takes a month as yyyy-mm only', () => {
+    expect(gstr1Period('2028-02')).toEqual({ fp: '022028', from: '2028-02-01', to: '2028-02-29' });
+    for (const bad of ['2027-13', '2027-3', '03-2027', '']) expect(() => gstr1Period(bad)).toThrow(ValidationError);
+  });
+});
