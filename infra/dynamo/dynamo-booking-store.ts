@@ -8,6 +8,7 @@ import { bookingItem, bookingOf } from './booking-item.ts';
 import { getAll } from './batch-get.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
+import { locatorKeys, unitMoveItems } from './dynamo-search-projection.ts';
 import { keys } from './keys.ts';
 import { GSI2 } from './table.ts';
 
@@ -150,10 +151,11 @@ export class DynamoBookingStore implements BookingStore {
   private async inventoryItems(b: Booking, direction: 'take' | 'return', at: string): Promise<TransactItems> {
     const nights = Array.from({ length: daysBetween(b.checkIn, b.checkOut) }, (_, i) => addDays(b.checkIn, i));
     const wanted = b.selectedProperties.flatMap((p) => [...new Set(nights.map(monthOf))].map((month) => ({ propertyId: p.propertyId, month, quantity: p.quantity })));
-    // Consistent, so the units read are the ones the conditions below will find.
-    const months = await getAll(this.db, this.table, wanted.map((w) => keys.propertyMonth(w.propertyId, w.month)), { consistent: true });
-    const monthsByKey = new Map(months.map((m) => [`${m.PK as string}\u0000${m.SK as string}`, m]));
+    // Consistent, so the units read are the ones the conditions below will find; the search locators come in the same BatchGet.
+    const read = await getAll(this.db, this.table, [...wanted.map((w) => keys.propertyMonth(w.propertyId, w.month)), ...locatorKeys(wanted.map((w) => w.propertyId))], { consistent: true });
+    const monthsByKey = new Map(read.map((m) => [`${m.PK as string}\u0000${m.SK as string}`, m]));
     const items: TransactItems = [];
+    const moved: Parameters<typeof unitMoveItems>[2][number][] = [];
     for (const w of wanted) {
       const key = keys.propertyMonth(w.propertyId, w.month);
       const days = (monthsByKey.get(`${key.PK}\u0000${key.SK}`)?.days ?? {}) as Record<string, { quantity?: number }>;
@@ -173,6 +175,7 @@ export class DynamoBookingStore implements BookingStore {
         conditions.push(`days.#d${dd}.quantity = :s${dd}`);
       }
       if (sets.length === 0) continue;
+      moved.push({ propertyId: w.propertyId, month: w.month, quantityOn: (dd) => (values[`:q${dd}`] as number | undefined) ?? days[dd]?.quantity });
       items.push({
         Update: {
           TableName: this.table,
@@ -184,7 +187,8 @@ export class DynamoBookingStore implements BookingStore {
         },
       });
     }
-    return items;
+    // The search projection moves with the units, in the same transaction (docs/search.md).
+    return [...items, ...unitMoveItems(this.table, read, moved)];
   }
 
   private async getItem(key: { PK: string; SK: string }): Promise<Record<string, unknown> | undefined> {
