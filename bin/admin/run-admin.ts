@@ -12,8 +12,9 @@ import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts
 import { Output, type Streams } from './output.ts';
 import { partnersCreate, partnersList } from './partners-commands.ts';
 import { deliveriesFailed, deliveriesResend } from './deliveries-commands.ts';
+import { searchRebuild } from './search-command.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, searchRebuild];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;

@@ -161,11 +161,12 @@ const byListingId = (a: ListingView, b: ListingView) => (a.listing.id < b.listin
 
 const uniqueShards = (shards: readonly Shard[]): Shard[] => [...new Map(shards.map((s) => [shardName(s), s])).values()];
 
-const pinnedOr = (pins: readonly SelectedProperty[] | undefined) => (p: { id: string; quantity: number }) =>
+/** A property's units in the search: the pinned quantity (0 when not pinned) under pins, else all its units. */
+export const pinnedOr = (pins: readonly SelectedProperty[] | undefined) => (p: { id: string; quantity: number }) =>
   pins ? (pins.find((s) => s.propertyId === p.id)?.quantity ?? 0) : p.quantity;
 
 /** Pinned units that cannot hold the party are a mistake in the request, not an empty result. */
-function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: ReadonlyMap<string, SelectedProperty[]>, query: SearchQuery, party: Party): void {
+export function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: ReadonlyMap<string, SelectedProperty[]>, query: SearchQuery, party: Party): void {
   for (const view of views) {
     const pins = pinsByListing.get(view.listing.id);
     if (!pins) continue;
@@ -178,9 +179,10 @@ function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: Reado
 }
 
 /** A combined group before its cards: the priced members and the group's figures. */
-type PricedGroup = Omit<CombinedGroup, 'listings'> & { readonly members: readonly ListingOffer[] };
+export type PricedGroup = Omit<CombinedGroup, 'listings'> & { readonly members: readonly ListingOffer[] };
 
-function combine(statics: readonly ListingView[], party: Party, ctx: SearchPricing): PricedGroup[] {
+/** Combined groups of nearby listings, priced; their cards are built once the page's full views are read. */
+export function combine(statics: readonly ListingView[], party: Party, ctx: SearchPricing): PricedGroup[] {
   const pool = statics.map((view) => ({ view, room: capacityOf(view.properties, (p) => openUnits(p, ctx.query.nights, ctx.days)) }));
   const groups: PricedGroup[] = [];
   for (const plan of planGroups(pool, party)) {
@@ -211,7 +213,8 @@ function combine(statics: readonly ListingView[], party: Party, ctx: SearchPrici
 /** The listing id in a form safe for URLs and paths (base64url of its UTF-8 bytes). */
 export const encodeListingId = (listingId: string): string => Buffer.from(listingId, 'utf8').toString('base64url');
 
-function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): SearchListing {
+/** The contract's SearchListing of an offer whose view is the listing's full view. */
+export function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): SearchListing {
   const { listing, properties } = offer.view;
   const figures = listingFigures(offer.view);
   return {
