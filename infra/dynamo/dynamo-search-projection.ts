@@ -177,22 +177,7 @@ export class DynamoSearchProjection {
     }
     const head = headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds));
 
-    const items = new Map<string, Item>();
-    for (const b of built) {
-      for (const [name, content] of b.shards) {
-        const entriesKey = keys.searchEntries(channelId, name);
-        items.set(keyId(entriesKey), { ...entriesKey, entity: 'SearchEntries', ...Object.fromEntries([...content.entries].map(([id, e]) => [`${ATTR.entry}${id}`, e])) });
-        for (const [month, props] of content.months) {
-          const daysKey = keys.searchDays(channelId, name, month);
-          const attrs: Item = { ...daysKey, entity: 'SearchDays' };
-          for (const [pid, s] of props) {
-            attrs[`${ATTR.units}${pid}`] = s.units;
-            attrs[`${ATTR.rest}${pid}`] = s.rest;
-          }
-          items.set(keyId(daysKey), attrs);
-        }
-      }
-    }
+    const items = new Map(built.flatMap((b) => shardItems(channelId, b)).map((i) => [keyId(i as unknown as Key), i]));
     const report = drift(channelId, storedHead, stored.filter((i) => i !== storedHead), items, head, built);
 
     await this.batchWrite([...items.values()].map((Item) => ({ PutRequest: { Item } })));
@@ -365,7 +350,25 @@ const rank = (k: Key): number => (k.SK === 'HEAD' ? 2 : k.SK === 'SEARCH' ? 1 : 
 /** A month item's days as the projection reads them (inventory fields and packed rates). */
 const monthOfItem = (item: Item) => monthFromItem({ days: {}, ...item });
 
-function headItem(channelId: string, head: ProjectionHead): Item {
+/** The listing and day shard items of one built place, as a rebuild writes them. */
+export function shardItems(channelId: string, b: BuiltPlace): Item[] {
+  const items: Item[] = [];
+  for (const [name, content] of b.shards) {
+    items.push({ ...keys.searchEntries(channelId, name), entity: 'SearchEntries', ...Object.fromEntries([...content.entries].map(([id, e]) => [`${ATTR.entry}${id}`, e])) });
+    for (const [month, props] of content.months) {
+      const attrs: Item = { ...keys.searchDays(channelId, name, month), entity: 'SearchDays' };
+      for (const [pid, s] of props) {
+        attrs[`${ATTR.units}${pid}`] = s.units;
+        attrs[`${ATTR.rest}${pid}`] = s.rest;
+      }
+      items.push(attrs);
+    }
+  }
+  return items;
+}
+
+/** The projection head item. */
+export function headItem(channelId: string, head: ProjectionHead): Item {
   const item: Item = { ...keys.searchHead(channelId), entity: 'SearchHead', v: head.version };
   if (head.planIds.length) item.plans = new Set(head.planIds);
   for (const [key, place] of head.places) item[`${ATTR.place}${key}`] = JSON.stringify(place);
