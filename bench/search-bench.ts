@@ -38,10 +38,11 @@ const filters = (checkIn: string, nights: number, ...more: [string, ...string[]]
 ];
 
 /**
- * POST /v1/listings/search over the demo world and over a generated world of
- * GENERATED_LISTINGS listings × 2 properties × 365 days: the handler in-process (auth,
- * rate-limit token, validation, search, JSON) beside the use case alone, each with its
- * median, p95, p99 and DynamoDB calls per search. Prints its own table.
+ * POST /v1/listings/search over the demo world and over generated worlds of
+ * GENERATED_LISTINGS and GROWTH_LISTINGS listings: the handler in-process (auth, rate-limit
+ * token, validation, search, JSON) beside the use case alone, each with its median, p95,
+ * p99 and DynamoDB calls per search; then the targets against the order preview's median
+ * from the same run, and what a year-long sync of one listing writes. Prints its own table.
  */
 export async function benchSearch(svc: Services, runs: number, previewMedian: number, sync: { listingId: string; from: string; to: string }): Promise<void> {
   const { adminDeps } = await import('../infra/container.ts');

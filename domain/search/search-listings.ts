@@ -10,9 +10,9 @@ import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { groupPrice, MAX_COMBINED_GROUPS, planGroups } from './combine.ts';
 import { proximityLabel } from './geo.ts';
-import { capacityOf, holds, offerFor, openUnits, priceListing, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
+import { candidateFor, capacityOf, holds, offerFor, openUnits, priceListing, sellable, type Candidate, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
 import { placesFor, shardName, shardsOfPlaces, type Shard } from './projection.ts';
-import { compareOffers, listingFigures, matchesStatic, pageOf, withinPrice } from './rank.ts';
+import { compareOffers, listingFigures, matchesStatic, pageOf, relevance, withinPrice } from './rank.ts';
 import type { SearchCatalogue } from './search-catalogue.ts';
 import { parseSearchQuery, type RawParam, type SearchQuery, type Selection } from './search-query.ts';
 
@@ -134,13 +134,9 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   }
 
   const ctx: SearchPricing = { query, channel: channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 }, plans, days, today };
-  const singles = fits
-    .map((v) => offerFor(v, party, ctx, pinsByListing.get(v.listing.id)))
-    .filter((o): o is ListingOffer => o !== undefined && withinPrice(o.price, query))
-    .sort(compareOffers(query.sort));
-  const groups = singles.length === 0 && query.pins.length === 0 && statics.length > 1 ? combine(statics, party, ctx) : [];
+  const page = singlesPage(fits, party, ctx, pinsByListing);
+  const groups = page.total === 0 && query.pins.length === 0 && statics.length > 1 ? combine(statics, party, ctx) : [];
 
-  const page = pageOf(singles, query.page, query.size);
   const shown = [...new Set([...page.items, ...groups.flatMap((g) => g.members)].map((o) => o.view.listing.id))];
   const cards = new Map((shown.length ? await catalogue.listingViews(shown) : []).map((v) => [v.listing.id, v]));
   const card = (o: ListingOffer) => searchListing({ ...o, view: cards.get(o.view.listing.id) ?? o.view }, ctx, offers);
@@ -152,9 +148,45 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
     requiredChildren: query.children,
     page: query.page,
     size: query.size,
-    totalSingleListings: singles.length,
+    totalSingleListings: page.total,
     totalPages: page.totalPages,
   };
+}
+
+/**
+ * The page of single listings and how many were found. Ordered by price or bounded by
+ * it, every listing found is priced. Ordered by rating or relevance with no price bound,
+ * the stays are only checked sellable by the engine's own first stage (sellable) and
+ * ranked on their listing's figures; only the listings that reach the page (and, for
+ * relevance, every listing tied with them, which price orders) go through priceOrder.
+ * Same listings, same order, same prices: the cost follows the page, not the channel.
+ */
+function singlesPage(fits: readonly ListingView[], party: Party, ctx: SearchPricing, pinsByListing: ReadonlyMap<string, SelectedProperty[]>): { items: ListingOffer[]; total: number; totalPages: number } {
+  const { query } = ctx;
+  const byRank = compareOffers(query.sort);
+  if (pinsByListing.size > 0 || query.minPrice !== undefined || query.maxPrice !== undefined || query.sort === 'price_asc' || query.sort === 'price_desc') {
+    const singles = fits
+      .map((v) => offerFor(v, party, ctx, pinsByListing.get(v.listing.id)))
+      .filter((o): o is ListingOffer => o !== undefined && withinPrice(o.price, query))
+      .sort(byRank);
+    return { ...pageOf(singles, query.page, query.size), total: singles.length };
+  }
+  const found = fits.map((v) => candidateFor(v, party, ctx)).filter((c): c is Candidate => c !== undefined && sellable(c, ctx));
+  const unpriced = (a: Candidate, b: Candidate) => (query.sort === 'rating' ? b.view.listing.rating - a.view.listing.rating || b.view.listing.reviewCount - a.view.listing.reviewCount : relevance(b.view.listing.rating, b.view.listing.reviewCount) - relevance(a.view.listing.rating, a.view.listing.reviewCount));
+  const ranked = [...found].sort((a, b) => unpriced(a, b) || byListingId(a.view, b.view));
+  const start = (query.page - 1) * query.size;
+  const end = query.page * query.size;
+  const items: ListingOffer[] = [];
+  for (let i = 0; i < ranked.length && i < end; ) {
+    let j = i + 1;
+    while (j < ranked.length && unpriced(ranked[i]!, ranked[j]!) === 0) j++;
+    if (j > start) {
+      const priced = ranked.slice(i, j).map((c) => priceListing(c.view, c.party, c.selected, ctx)!).sort(byRank);
+      items.push(...priced.slice(Math.max(0, start - i), end - i));
+    }
+    i = j;
+  }
+  return { items, total: found.length, totalPages: Math.ceil(found.length / query.size) };
 }
 
 const byListingId = (a: ListingView, b: ListingView) => (a.listing.id < b.listing.id ? -1 : a.listing.id > b.listing.id ? 1 : 0);
@@ -261,7 +293,8 @@ function planQuotes(offer: ListingOffer, ctx: SearchPricing): PlanQuote[] {
   return listing.cancellationPlanIds.flatMap((planId) => {
     const plan = ctx.plans.find((p) => p.planId === planId);
     if (!plan) return [];
-    const quoted = priceListing(offer.view, offer.party, offer.selected, ctx, planId);
+    // The offer itself was priced with one of these plans: the same inputs give the same quote.
+    const quoted = planId === offer.order.items[0]!.cancellationPlanId ? offer : priceListing(offer.view, offer.party, offer.selected, ctx, planId);
     if (!quoted) return [];
     return [
       {

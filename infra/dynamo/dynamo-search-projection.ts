@@ -18,6 +18,7 @@ import {
   type MonthStrings,
   type Place,
   type ProjectionHead,
+  SHARD_TARGET_BYTES,
 } from '../../domain/search/projection.ts';
 import { getAll } from './batch-get.ts';
 import { monthFromItem } from './dynamo-catalogue-store.ts';
@@ -279,12 +280,24 @@ export class DynamoSearchProjection {
     }
     await this.relocate(relocated, changesOf, monthsOf);
 
+    // A save that brings a place more than a shard holds (a new city's whole catalogue) is a
+    // rebuild of the channel, which sizes the place's parts, instead of an item over the limit.
+    const crowded = new Set([...changes.values()].filter((c) => rank(c.key) === 0 && bytesOf(c) > SHARD_TARGET_BYTES).map((c) => c.key.PK));
+    const rebuilt = fresh.filter((ch) => crowded.has(keys.searchHead(ch).PK));
+    await inParallel(rebuilt, 2, async (ch) => void (await this.rebuild(ch)));
+
     // Shards before locators and the head, so nothing points at a shard not yet written.
-    const ordered = [...changes.values()].sort((a, b) => rank(a.key) - rank(b.key));
-    for (const stage of [0, 1, 2]) {
-      await inParallel(ordered.filter((c) => rank(c.key) === stage), PARALLEL, async (c) => {
-        for (const input of updateInputs(this.table, c)) await this.db.send(new UpdateCommand(input));
-      });
+    const ordered = [...changes.values()].filter((c) => !rebuilt.some((ch) => c.key.PK === keys.searchHead(ch).PK)).sort((a, b) => rank(a.key) - rank(b.key));
+    try {
+      for (const stage of [0, 1, 2]) {
+        await inParallel(ordered.filter((c) => rank(c.key) === stage), PARALLEL, async (c) => {
+          for (const input of updateInputs(this.table, c)) await this.db.send(new UpdateCommand(input));
+        });
+      }
+    } catch (err) {
+      // A shard grown past DynamoDB's item limit by many small syncs: the rebuild spreads its place over more parts.
+      if (!isItemTooLarge(err)) throw err;
+      await inParallel(fresh.filter((ch) => !rebuilt.includes(ch)), 2, async (ch) => void (await this.rebuild(ch)));
     }
   }
 
@@ -343,6 +356,10 @@ export class DynamoSearchProjection {
     });
   }
 }
+
+const bytesOf = (c: Changes): number => [...c.sets.values()].reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : 0), 0);
+
+const isItemTooLarge = (err: unknown): boolean => (err as { name?: string }).name === 'ValidationException' && /item size/i.test((err as { message?: string }).message ?? '');
 
 /** Day and listing shards first (0), then locators (1), then heads (2). */
 const rank = (k: Key): number => (k.SK === 'HEAD' ? 2 : k.SK === 'SEARCH' ? 1 : 0);
