@@ -11,6 +11,14 @@ import { benchInvoicing, invoicingBenchEnabled } from './invoicing-bench.ts';
  * Numbers are for this machine and DynamoDB Local; the call counts are what carries over.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+/**
+ * BENCH_ONLY=search runs only what the search targets are measured against: the rates
+ * case, the order previews (the search baseline) and the search cases — no feed, listing,
+ * availability or booking cases.
+ */
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'search') throw new Error(`BENCH_ONLY must be "search" or unset; got "${ONLY}"`);
+const everything = ONLY === undefined;
 const CHANNEL = 'bench';
 const FROM = '2027-01-01';
 const TO = '2027-12-31';
@@ -23,7 +31,7 @@ try {
   await provisionTable(dynamo.endpoint, table);
   if (invoicingBenchEnabled) await provisionBucket(queues.endpoint, invoiceBucketName('test'));
   // A booking that goes PROCESSING queues a check, and a callback is queued: the booking cases need both queues.
-  const bookingQueues = bookingBenchEnabled ? await bookingQueueEnv(queues.endpoint, 'test') : {};
+  const bookingQueues = everything && bookingBenchEnabled ? await bookingQueueEnv(queues.endpoint, 'test') : {};
   Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey(), ...bookingQueues } }));
 
   // Imported only now: handlers read their configuration from the environment at first use.
@@ -54,14 +62,14 @@ try {
     return (await handler(event, lambdaContext)).statusCode;
   };
 
-  rows.push({
+  if (everything) rows.push({
     case: 'GET /api/ping',
     handler: await measure(() => call('../functions/system/api-ping.ts', httpEvent('GET', '/api/ping', { key: apiKey })), RUNS),
     floor: await measure(authFloor, RUNS),
   });
 
   const ids = await svc.reader.distributedListingIds(CHANNEL);
-  rows.push({
+  if (everything) rows.push({
     case: 'GET /api/listings page of 100',
     handler: await measure(() => call('../functions/partner/list-listings.ts', httpEvent('GET', '/api/listings', { key: apiKey, query: { page: '1', size: '100' } })), RUNS),
     floor: await measure(async () => {
@@ -84,7 +92,7 @@ try {
     handler: await measure(() => call('../functions/partner/list-rates.ts', httpEvent('GET', '/api/rates', { key: apiKey, query: bulk, headers: { 'accept-encoding': 'gzip' } })), Math.min(RUNS, 15)),
     floor: await measure(bulkFloor, Math.min(RUNS, 15)),
   });
-  rows.push({
+  if (everything) rows.push({
     case: `GET /api/inventories ${propertyIds.length} properties × 365 days`,
     handler: await measure(() => call('../functions/partner/list-inventories.ts', httpEvent('GET', '/api/inventories', { key: apiKey, query: bulk, headers: { 'accept-encoding': 'gzip' } })), Math.min(RUNS, 15)),
     floor: await measure(bulkFloor, Math.min(RUNS, 15)),
@@ -111,7 +119,7 @@ try {
     await Promise.all([svc.tenants.getAgentGroup(k!.owner.id), svc.rateLimiter.consume(k!.keyId, k!.rateLimit!, Date.now())]);
   };
   const feed = await svc.reader.feedPage(CHANNEL, { limit: 100 });
-  rows.push({
+  if (everything) rows.push({
     case: 'GET /v1/listings feed page of 100',
     handler: await measure(() => call('../functions/distribution/list-listings.ts', httpEvent('GET', '/v1/listings', { key: groupKey, query: { size: '100' } })), RUNS),
     floor: await measure(async () => {
@@ -120,7 +128,7 @@ try {
       await svc.reader.listingViews(page.map((e) => e.listingId));
     }, RUNS),
   });
-  rows.push({
+  if (everything) rows.push({
     case: 'GET /v1/listings?listingIds= 100 ids',
     handler: await measure(() => call('../functions/distribution/list-listings.ts', httpEvent('GET', '/v1/listings', { key: groupKey, query: { listingIds: feed.map((e) => e.listingId).join(',') } })), RUNS),
     floor: await measure(async () => {
@@ -130,7 +138,7 @@ try {
     }, RUNS),
   });
   const availabilityIds = feed.slice(0, 25).map((e) => e.listingId);
-  rows.push({
+  if (everything) rows.push({
     case: 'GET /v1/availability 25 listings × 365 days (gzip)',
     handler: await measure(
       () => call('../functions/distribution/read-availability.ts', httpEvent('GET', '/v1/availability', { key: groupKey, query: { listingIds: availabilityIds.join(','), from: FROM, to: TO }, headers: { 'accept-encoding': 'gzip' } })),
@@ -203,7 +211,7 @@ try {
   }
 
   // Feed page of 100 at 1,000 vs 100,000 listings: the same first page, from catalogues 100× apart.
-  {
+  if (everything) {
     const { writeFeedWorld } = await import('./feed-scale.ts');
     const { createAgentGroup: createFeedGroup } = await import('../domain/admin.ts');
     const medians: Record<string, number> = {};
@@ -236,22 +244,23 @@ try {
     console.log(`feed page of 100: median at 100,000 listings / at 1,000 = ${(medians[100_000]! / medians[1_000]!).toFixed(2)}`);
   }
 
-  console.log('\ncase | handler (in-process) | bare-storage floor');
-  console.log('--- | --- | ---');
-  for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.floor)}`);
+  console.log('\ncase | handler (in-process) | bare-storage floor | ratio');
+  console.log('--- | --- | --- | ---');
+  for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.floor)} | handler ÷ floor: median ${(r.handler.median / r.floor.median).toFixed(2)}`);
 
   // POST /v1/bookings: the synchronous path beside its floor, and one group under contention (bench/booking-bench.ts).
-  if (bookingBenchEnabled) await benchBookings(svc, RUNS);
+  if (everything && bookingBenchEnabled) await benchBookings(svc, RUNS);
 
   // PATCH and POST amendments beside their floors (bench/amendment-bench.ts).
-  if (amendmentBenchEnabled) await benchAmendments(svc, RUNS);
+  if (everything && amendmentBenchEnabled) await benchAmendments(svc, RUNS);
 
   // Search over the demo world and a generated 5,000-listing world, in its own table (bench/search-bench.ts).
   const { benchSearch } = await import('./search-bench.ts');
-  await benchSearch(svc, RUNS);
+  const preview = rows.find((r) => r.case.startsWith('POST /v1/orders/preview 3 nights'))!;
+  await benchSearch(svc, RUNS, preview.handler.median, { listingId: ids[7]!, from: FROM, to: TO });
 
   // A billing run over 1,000 POSTED bookings and the invoice reads (bench/invoicing-bench.ts).
-  if (invoicingBenchEnabled) await benchInvoicing(svc, RUNS);
+  if (everything && invoicingBenchEnabled) await benchInvoicing(svc, RUNS);
 } finally {
   await queues.stop();
   await dynamo.stop();

@@ -5,17 +5,23 @@ import type { Services } from '../infra/container.ts';
 import { searchCatalogue } from '../infra/dynamo/dynamo-search-catalogue.ts';
 import { buildDemoWorld } from '../scripts/demo-world.ts';
 import { httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
-import { searchWorld } from './search-world.ts';
+import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
+import { writeSearchWorld } from './search-world.ts';
 
 /** Listings in the generated world; SEARCH_BENCH_LISTINGS overrides it for a quicker run. */
 const GENERATED_LISTINGS = Number(process.env.SEARCH_BENCH_LISTINGS ?? 5_000);
+/** Days of the generated world: the full year, now that the world is written straight to the table. */
+const GENERATED_DAYS = Number(process.env.SEARCH_BENCH_DAYS ?? 365);
 /**
- * Days of the generated world. 365 days of 5,000 listings took 591 s to import on the
- * 2-core development machine (DynamoDB Local and the import share it); 150 days keep the
- * run near 4 minutes and cover every measured stay. SEARCH_BENCH_DAYS=365 for the full year.
+ * The growth world: four times the listings in four times the towns (a town keeps about
+ * 100), with 60 days, which cover every measured stay (a search reads only its stay's months).
  */
-const GENERATED_DAYS = Number(process.env.SEARCH_BENCH_DAYS ?? 150);
+const GROWTH_LISTINGS = Number(process.env.SEARCH_BENCH_GROWTH_LISTINGS ?? 20_000);
+const GROWTH_DAYS = Number(process.env.SEARCH_BENCH_GROWTH_DAYS ?? 60);
+/** SEARCH_BENCH_FULL=1 writes the whole catalogue of the generated worlds (months too), not only what search reads. */
+const FULL = process.env.SEARCH_BENCH_FULL === '1';
 const SEARCH_CHANNEL = 'search-bench';
+const GROWTH_CHANNEL = 'search-growth';
 
 const fmt = (s: Summary): string => `median ${s.median.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, ${s.calls} DynamoDB calls (${s.runs} runs)`;
 
@@ -32,12 +38,13 @@ const filters = (checkIn: string, nights: number, ...more: [string, ...string[]]
 ];
 
 /**
- * POST /v1/listings/search over the demo world and over a generated world of
- * GENERATED_LISTINGS listings × 2 properties × 365 days: the handler in-process (auth,
- * rate-limit token, validation, search, JSON) beside the use case alone, each with its
- * median, p95, p99 and DynamoDB calls per search. Prints its own table.
+ * POST /v1/listings/search over the demo world and over generated worlds of
+ * GENERATED_LISTINGS and GROWTH_LISTINGS listings: the handler in-process (auth, rate-limit
+ * token, validation, search, JSON) beside the use case alone, each with its median, p95,
+ * p99 and DynamoDB calls per search; then the targets against the order preview's median
+ * from the same run, and what a year-long sync of one listing writes. Prints its own table.
  */
-export async function benchSearch(svc: Services, runs: number): Promise<void> {
+export async function benchSearch(svc: Services, runs: number, previewMedian: number, sync: { listingId: string; from: string; to: string }): Promise<void> {
   const { adminDeps } = await import('../infra/container.ts');
   const { createAgentGroup, createPartner, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
@@ -93,19 +100,57 @@ export async function benchSearch(svc: Services, runs: number): Promise<void> {
   await measureCase('demo: 40 adults, 2 nights (combined groups)', demo, { rawParams: filters(soon, 2, ['adults', '40']) }, runs);
 
   const t1 = performance.now();
-  await importWorld({ ...deps, catalogue: svc.catalogue }, searchWorld({ channelId: SEARCH_CHANNEL, listings: GENERATED_LISTINGS, from: today, days: GENERATED_DAYS }), { allowPlaintextKeys: true });
-  console.log(`generated world imported: ${GENERATED_LISTINGS} listings × 2 properties × ${GENERATED_DAYS} days in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  const written = await writeSearchWorld(svc, { channelId: SEARCH_CHANNEL, listings: GENERATED_LISTINGS, from: today, days: GENERATED_DAYS, full: FULL });
+  console.log(`generated world written: ${GENERATED_LISTINGS} listings × 2 properties × ${GENERATED_DAYS} days, ${written.items} items (${FULL ? 'whole catalogue' : 'what search reads'}) with its search projection, in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  const t2 = performance.now();
+  const growth = await writeSearchWorld(svc, { channelId: GROWTH_CHANNEL, listings: GROWTH_LISTINGS, from: today, days: GROWTH_DAYS, idPrefix: 'sg-l', full: FULL });
+  console.log(`growth world written: ${GROWTH_LISTINGS} listings × 2 properties × ${GROWTH_DAYS} days, ${growth.items} items, in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
   const big = await groupOn(SEARCH_CHANNEL);
-  // Every search on this channel reads all its listing views, seconds each on DynamoDB Local: 10 runs a case.
-  const heavy = Math.min(runs, 10);
-  await measureCase(`${GENERATED_LISTINGS} listings: city filter, 2 adults, 3 nights`, big, { rawParams: filters(soon, 3, ['adults', '2'], ['city', 'Town 07']) }, heavy);
+  const large = await groupOn(GROWTH_CHANNEL);
+
+  const oneTown = (town: string) => ({ rawParams: filters(soon, 3, ['adults', '2'], ['city', town]) });
+  const townCase = `${GENERATED_LISTINGS} listings: one town, 2 adults, 3 nights`;
+  await measureCase(townCase, big, oneTown('Town 007'), runs);
   await measureCase(`${GENERATED_LISTINGS} listings: city + tags + price, 6 adults, 5 nights across a month end`, big, {
-    rawParams: filters(addDays(`${soon.slice(0, 7)}-01`, 58), 5, ['adults', '6'], ['city', 'Town 12'], ['tags', 'pool'], ['maxPrice', '20000'], ['sort', 'price_asc']),
-  }, heavy);
-  await measureCase(`${GENERATED_LISTINGS} listings: city, 20 adults (combined groups)`, big, { rawParams: filters(soon, 2, ['adults', '20'], ['city', 'Town 03']) }, heavy);
-  await measureCase(`${GENERATED_LISTINGS} listings: no place filter, 2 adults, 2 nights, page 1 of 20`, big, { rawParams: filters(soon, 2, ['adults', '2']) }, heavy);
+    rawParams: filters(addDays(`${soon.slice(0, 7)}-01`, 58), 5, ['adults', '6'], ['city', 'Town 012'], ['tags', 'pool'], ['maxPrice', '20000'], ['sort', 'price_asc']),
+  }, runs);
+  await measureCase(`${GENERATED_LISTINGS} listings: one town, 20 adults (combined groups)`, big, { rawParams: filters(soon, 2, ['adults', '20'], ['city', 'Town 003']) }, runs);
+  const unfilteredCase = `${GENERATED_LISTINGS} listings: no place filter, 2 adults, 2 nights, page 1 of 20`;
+  await measureCase(unfilteredCase, big, { rawParams: filters(soon, 2, ['adults', '2']) }, runs);
+  const growthCase = `${GROWTH_LISTINGS} listings: one town, 2 adults, 3 nights`;
+  await measureCase(growthCase, large, oneTown('Town 107'), runs);
+  // The growth ratio from searches taken in turns (5,000 then 20,000, and again), so a change
+  // in the machine's load during the run weighs on both sides alike.
+  const turns = { small: [] as number[], large: [] as number[] };
+  for (let i = 0; i < runs + 3; i++) {
+    for (const [side, who, town] of [['small', big, 'Town 007'], ['large', large, 'Town 107']] as const) {
+      const t = performance.now();
+      await handler(httpEvent('POST', '/v1/listings/search', { key: who.apiKey, body: JSON.stringify(oneTown(town)) }), lambdaContext);
+      if (i >= 3) turns[side].push(performance.now() - t);
+    }
+  }
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+
+  // A sync of one listing's whole year (both properties, every night's EP rate changed) on the
+  // 120-listing bench world, imported through the admin import: what it writes to the projection.
+  const { syncCatalogue } = await import('../domain/sync/sync-catalogue.ts');
+  const { syncDeps } = await import('../infra/container.ts');
+  resetDynamoCalls();
+  const t3 = performance.now();
+  await syncCatalogue(syncDeps(svc), {
+    version: 1,
+    catalogue: { rates: ['p1', 'p2'].map((p) => ({ propertyId: `${sync.listingId}-${p}`, from: sync.from, to: sync.to, mealPlan: 'EP', adults: { '1': 7_777 } })) },
+  });
+  const syncMs = performance.now() - t3;
+  const ops = { ...dynamoCalls.byOperation };
 
   console.log('\nsearch case | handler (in-process, with auth) | use case alone');
   console.log('--- | --- | ---');
   for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.useCase)}`);
+  const row = (label: string) => rows.find((r) => r.case.startsWith(label))!;
+  console.log(`\nsearch targets (order preview median in this run: ${previewMedian.toFixed(1)} ms):`);
+  console.log(`- one town at ${GENERATED_LISTINGS}: handler p99 ${row(townCase).handler.p99.toFixed(1)} ms = ${(row(townCase).handler.p99 / previewMedian).toFixed(1)} × preview median (target ≤ 10); DynamoDB calls per search: ${row(townCase).useCase.calls} in the use case, ${row(townCase).handler.calls} with auth and rate limit (target ≤ 5)`);
+  console.log(`- unfiltered at ${GENERATED_LISTINGS}: handler p99 ${row(unfilteredCase).handler.p99.toFixed(1)} ms = ${(row(unfilteredCase).handler.p99 / previewMedian).toFixed(1)} × preview median (target ≤ 30)`);
+  console.log(`- growth, one town at ${GROWTH_LISTINGS} ÷ at ${GENERATED_LISTINGS}, cases above: median ${(row(growthCase).handler.median / row(townCase).handler.median).toFixed(2)}, p99 ${(row(growthCase).handler.p99 / row(townCase).handler.p99).toFixed(2)}; taken in turns (${runs} each): median ${pct(turns.large, 50).toFixed(1)} ÷ ${pct(turns.small, 50).toFixed(1)} ms = ${(pct(turns.large, 50) / pct(turns.small, 50)).toFixed(2)}, p99 ${(pct(turns.large, 99) / pct(turns.small, 99)).toFixed(2)} (target ≤ 1.3)`);
+  console.log(`- sync of one listing's rates ${sync.from}..${sync.to} (2 properties, 1 channel): ${syncMs.toFixed(0)} ms, DynamoDB calls by operation ${JSON.stringify(ops)}`);
 }

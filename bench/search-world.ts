@@ -1,28 +1,43 @@
-import type { WorldInput } from '../domain/world/world-schema.ts';
+import { diffCatalogue, emptyStoredCatalogue } from '../domain/catalogue/catalogue-diff.ts';
+import type { ListingView } from '../domain/ports/catalogue-reader.ts';
+import { buildPlace, headOfPlaces, monthStrings, PROJECTION_VERSION, shardName, type BuiltPlace, type MonthStrings } from '../domain/search/projection.ts';
+import { worldCatalogue } from '../domain/world/world-catalogue.ts';
+import { parseWorldShape, type WorldInput } from '../domain/world/world-schema.ts';
+import type { Services } from '../infra/container.ts';
+import { putAll } from '../infra/dynamo/batch-write.ts';
+import { createDocumentClient } from '../infra/dynamo/client.ts';
+import { itemsOfWrites } from '../infra/dynamo/dynamo-catalogue-store.ts';
+import { ATTR, headItem, shardItems } from '../infra/dynamo/dynamo-search-projection.ts';
+import { keys } from '../infra/dynamo/keys.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
 
-/** Where the generated listings stand: 50 towns, each listing within about 2 km of its town's centre. */
-const TOWNS = Array.from({ length: 50 }, (_, t) => ({
-  city: `Town ${String(t).padStart(2, '0')}`,
-  state: ['Goa', 'Maharashtra', 'Karnataka', 'Kerala', 'Himachal Pradesh'][t % 5]!,
-  latitude: 9 + (t % 10) * 2.1,
-  longitude: 73 + Math.floor(t / 10) * 1.3,
-}));
+/** Listings per town: a one-town search finds about this many, whatever the channel's size. */
+export const LISTINGS_PER_TOWN = 100;
+
+/** Where the generated listings stand: one town per LISTINGS_PER_TOWN listings, each listing within about 2 km of its town's centre. */
+const townsOf = (listings: number) =>
+  Array.from({ length: Math.max(1, Math.ceil(listings / LISTINGS_PER_TOWN)) }, (_, t) => ({
+    city: `Town ${String(t).padStart(3, '0')}`,
+    state: ['Goa', 'Maharashtra', 'Karnataka', 'Kerala', 'Himachal Pradesh'][t % 5]!,
+    latitude: 9 + (t % 10) * 2.1,
+    longitude: 73 + Math.floor(t / 10) * 1.3,
+  }));
 const TAGS = ['beach', 'pool', 'mountain-view', 'heritage', 'pet-friendly', 'workation'];
 
 /**
- * A catalogue for the search benchmark: `listings` listings spread over 50 towns (so a
- * city filter leaves about 2 %), each with a whole villa (8 adults) and two cottages (3
+ * A catalogue for the search benchmark: `listings` listings spread over towns of
+ * LISTINGS_PER_TOWN (5,000 listings: 50 towns, so a city filter leaves 2 %), each with a whole villa (8 adults) and two cottages (3
  * adults each), `days` days of inventory and EP/CP rates from `from`, and a stop-sell
  * night every 10 days on every tenth listing so availability has something to refuse.
  */
-export function searchWorld(opts: { channelId: string; listings: number; from: string; days: number }): WorldInput {
+export function searchWorld(opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; only?: (i: number) => boolean }): WorldInput {
   const plans = ['sb-flexible', 'sb-nonref'];
+  const TOWNS = townsOf(opts.listings);
   const to = addDays(opts.from, opts.days - 1);
-  const listings = Array.from({ length: opts.listings }, (_, i) => {
+  const listings = Array.from({ length: opts.listings }, (_, i) => i).filter(opts.only ?? (() => true)).map((i) => {
     const town = TOWNS[i % TOWNS.length]!;
     const slot = Math.floor(i / TOWNS.length);
-    const id = `sb-l${String(i).padStart(5, '0')}`;
+    const id = `${opts.idPrefix ?? 'sb-l'}${String(i).padStart(5, '0')}`;
     const latitude = Number((town.latitude + ((slot % 10) - 5) * 0.003).toFixed(5));
     const longitude = Number((town.longitude + (Math.floor(slot / 10) - 5) * 0.003).toFixed(5));
     const property = (key: string, over: { maxAdults: number; applicableAdult: number; quantity: number; bedrooms: number; basePrice: number; isPetFriendly?: boolean }) => ({
@@ -78,7 +93,7 @@ export function searchWorld(opts: { channelId: string; listings: number; from: s
         { planId: plans[1]!, name: 'Non-refundable', planType: 'NON_REFUNDABLE', discountPercent: 12, schedule: [] },
       ],
       listings,
-      inventory: properties.flatMap((p, n) => [{ propertyId: p.id, from: opts.from, to, quantity: p.quantity, minimumStay: 1, maximumStay: 30 }, ...stopSells(p.id, Math.floor(n / 2))]),
+      inventory: properties.flatMap((p) => [{ propertyId: p.id, from: opts.from, to, quantity: p.quantity, minimumStay: 1, maximumStay: 30 }, ...stopSells(p.id, Number(p.listing.id.slice(-5)))]),
       rates: properties.flatMap((p) =>
         (['EP'] as const).map((mealPlan, k) => ({
           propertyId: p.id,
@@ -90,4 +105,62 @@ export function searchWorld(opts: { channelId: string; listings: number; from: s
       ),
     },
   };
+}
+
+/**
+ * Writes the generated world straight to the table, town by town, with batch writes, and
+ * the channel's search projection built per town by the same code as a rebuild
+ * (buildPlace). The admin import is the bottleneck at this size: it reads back every
+ * month it might replace and checks every row, about 10 minutes for 5,000 listings × 365
+ * days on the 2-core machine, most of it spent on the 130,000 month items. By default this
+ * writes what a search reads (channel, plans, listing views, the projection); `full` also
+ * writes the records an import would (listings, properties, owners, distributions,
+ * months, locators), for runs that need the whole catalogue.
+ */
+export async function writeSearchWorld(svc: Services, opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; full?: boolean }): Promise<{ items: number }> {
+  const db = createDocumentClient(svc.config);
+  const table = svc.config.tableName;
+  const now = new Date().toISOString();
+  const towns = Math.max(1, Math.ceil(opts.listings / LISTINGS_PER_TOWN));
+  const built: BuiltPlace[] = [];
+  const planIds = new Set<string>();
+  let count = 0;
+  for (let t = 0; t < towns; t++) {
+    const doc = parseWorldShape(searchWorld({ ...opts, only: (i) => i % towns === t }));
+    const writes = diffCatalogue(emptyStoredCatalogue(), worldCatalogue(doc), now).writes;
+    const views: ListingView[] = writes.listings.map((listing) => ({ listing, properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)) }));
+    const strings = new Map<string, MonthStrings[]>();
+    for (const m of writes.months) strings.set(m.propertyId, [...(strings.get(m.propertyId) ?? []), { month: m.month, ...monthStrings(m) }]);
+    const place = buildPlace(views, (id) => strings.get(id) ?? []);
+    built.push(place);
+    for (const v of views) for (const id of v.listing.cancellationPlanIds) planIds.add(id);
+    const { first, last } = itemsOfWrites(opts.full ? writes : { ...emptyStoredCatalogue(), channels: t === 0 ? writes.channels : [], cancellationPlans: t === 0 ? writes.cancellationPlans : [] });
+    const items = [
+      ...first,
+      ...views.map((v) => ({ ...keys.listingView(v.listing.id), entity: 'ListingView', listingId: v.listing.id, listing: v.listing, properties: v.properties })),
+      ...shardItems(opts.channelId, place),
+      ...(opts.full
+        ? [
+            ...writes.properties.map((p) => ({ ...keys.propertyOwner(p.id), entity: 'PropertyOwner', propertyId: p.id, listingId: p.listingId })),
+            ...[...place.locators].map(([propertyId, at]) => ({ ...keys.searchLocator(propertyId), entity: 'SearchLocator', listingId: at.listingId, v: PROJECTION_VERSION, [`${ATTR.channel}${opts.channelId}`]: shardName(at.shard) })),
+          ]
+        : []),
+      ...last,
+    ];
+    await putInLanes(db, table, items);
+    count += items.length;
+  }
+  await putInLanes(db, table, [headItem(opts.channelId, headOfPlaces(built, planIds))]);
+  db.destroy();
+  return { items: count + 1 };
+}
+
+async function putInLanes(db: ReturnType<typeof createDocumentClient>, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) await putAll(db, table, batches[next++]!);
+  };
+  await Promise.all(Array.from({ length: 16 }, lane));
 }

@@ -274,12 +274,15 @@ export async function readRates(deps: PartnerReadDeps, partner: PartnerPrincipal
     rateAdjustment(deps, partner.channelId),
   ]);
   const rows: RateRow[] = [];
+  // A year of rates repeats a few base rates thousands of times: each is adjusted once.
+  const sold = new Map<number, number>();
+  const soldRate = (base: number) => sold.get(base) ?? sold.set(base, toRupees(channelRate(base, adjust))).get(base)!;
   for (const { propertyId, date, day } of daysInWindow(months, scope.window)) {
     for (const mealPlan of MEAL_PLANS) {
       const byAdults = day.rates[mealPlan];
       if (!byAdults) continue;
       for (const adults of Object.keys(byAdults).map(Number).sort((a, b) => a - b)) {
-        rows.push({ propertyId, date, mealPlan, adults, rate: toRupees(channelRate(byAdults[String(adults)]!, adjust)) });
+        rows.push({ propertyId, date, mealPlan, adults, rate: soldRate(byAdults[String(adults)]!) });
       }
     }
     if (rows.length > MAX_ROWS) assertRowBudget(rows.length);

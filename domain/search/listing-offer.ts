@@ -4,7 +4,7 @@ import type { DayData, PropertyMonth } from '../catalogue/day.ts';
 import type { GstSlabTable } from '../catalogue/gst.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
-import { chooseUnits, nightRestrictions, priceOrder, searchPrice, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
+import { allocateParty, chooseUnits, nightRestrictions, priceOrder, priceStay, searchPrice, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
 import type { SearchQuery } from './search-query.ts';
 
 export type Days = ReadonlyMap<string, ReadonlyMap<string, DayData>>;
@@ -133,12 +133,42 @@ export function priceListing(view: ListingView, party: Party, selected: readonly
   return { view, party, selected, order, price: searchPrice(order) };
 }
 
+/** What a listing would sell the party, before its price: the units open on every night of the stay. */
+export interface Candidate {
+  readonly view: ListingView;
+  readonly party: Party;
+  readonly selected: readonly SelectedProperty[];
+}
+
+/** The units the listing would sell the party: the pins when open on every night, else the engine's choice among the open units. */
+export function candidateFor(view: ListingView, party: Party, ctx: SearchPricing, pins?: readonly SelectedProperty[]): Candidate | undefined {
+  if (pins) return pinsOpen(view.properties, pins, ctx.query.nights, ctx.days) ? { view, party, selected: pins } : undefined;
+  const selected = chooseOpenUnits(view.properties, ctx.query.nights, ctx.days, party);
+  return selected ? { view, party, selected } : undefined;
+}
+
+/**
+ * True when priceOrder would not find the stay sold out: the engine's own first stage
+ * (allocateParty, then priceStay's sold-out nights, NO_RATE included) without the rest of
+ * the order, so a search can count what it finds and price only what it shows.
+ */
+export function sellable(c: Candidate, ctx: SearchPricing): boolean {
+  const properties = new Map(c.view.properties.filter((p) => p.listingId === c.view.listing.id).map((p) => [p.id, p]));
+  const units = c.selected.flatMap((s) => Array.from({ length: s.quantity }, () => properties.get(s.propertyId)!));
+  const { soldOutNights } = priceStay({
+    occupancy: allocateParty(units, c.party.adults, c.party.children),
+    selected: c.selected,
+    properties,
+    nights: ctx.query.nights,
+    days: ctx.days,
+    mealPlan: ctx.query.mealPlan,
+    rateAdjustmentPercent: ctx.channel.rateAdjustmentPercent,
+  });
+  return soldOutNights.length === 0;
+}
+
 /** The listing for the party on these nights with units chosen among the open ones, priced; undefined when it cannot take them. */
 export function offerFor(view: ListingView, party: Party, ctx: SearchPricing, pins?: readonly SelectedProperty[]): ListingOffer | undefined {
-  if (pins) {
-    if (!pinsOpen(view.properties, pins, ctx.query.nights, ctx.days)) return undefined;
-    return priceListing(view, party, pins, ctx);
-  }
-  const selected = chooseOpenUnits(view.properties, ctx.query.nights, ctx.days, party);
-  return selected ? priceListing(view, party, selected, ctx) : undefined;
+  const c = candidateFor(view, party, ctx, pins);
+  return c ? priceListing(view, party, c.selected, ctx) : undefined;
 }

@@ -10,8 +10,9 @@ import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { groupPrice, MAX_COMBINED_GROUPS, planGroups } from './combine.ts';
 import { proximityLabel } from './geo.ts';
-import { capacityOf, daysOf, holds, offerFor, openUnits, priceListing, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
-import { compareOffers, listingFigures, matchesStatic, pageOf, withinPrice } from './rank.ts';
+import { candidateFor, capacityOf, holds, offerFor, openUnits, priceListing, sellable, type Candidate, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
+import { placesFor, shardName, shardsOfPlaces, type Shard } from './projection.ts';
+import { compareOffers, listingFigures, matchesStatic, pageOf, relevance, withinPrice } from './rank.ts';
 import type { SearchCatalogue } from './search-catalogue.ts';
 import { parseSearchQuery, type RawParam, type SearchQuery, type Selection } from './search-query.ts';
 
@@ -93,16 +94,14 @@ export interface SearchResult {
 }
 
 /**
- * POST /v1/listings/search on the caller's channel. Reads in this order, so a search
- * costs little more than the listings it could return:
- * 1. the channel's distribution ids, the channel and its bank offers (in parallel);
- * 2. listing views of the distributed listings (or only the pinned properties' listings);
- * 3. static filters (place, type, brand, tags, amenities, pets, bedrooms, capacity) on the views;
- * 4. cancellation plans, and the stay's nights for the survivors only (in parallel);
- * 5. availability and price per survivor through the pricing engine, then price filters,
- *    ordering and the page; plans and offers are worked out for the page's listings only;
- * 6. only when no single listing can take the party: nights of the listings too small
- *    on their own, then combined groups of nearby listings.
+ * POST /v1/listings/search on the caller's channel, over its search projection. Three
+ * round trips whatever the channel's size:
+ * 1. the projection head and the channel (with pins: where each pinned property sits) and
+ *    the channel's bank offers, in parallel;
+ * 2. the shards of the places the query can match (with pins: the pinned listings'
+ *    shards): listing entries and their days on the stay's months, with the plans;
+ * 3. after filtering, availability, pricing, ordering and paging in memory: the full
+ *    views of the listings on the page and in combined groups, for their cards.
  */
 export async function searchListings(deps: SearchDeps, principal: AgentGroupPrincipal, body: SearchBody): Promise<SearchResult> {
   const today = indiaToday(deps.clock.now());
@@ -110,74 +109,96 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   const { catalogue } = deps;
   const channelId = principal.channelId;
   const party: Party = { adults: query.adults, children: query.children };
-  const pinIds = query.pins.map((p) => p.propertyId);
 
-  const [ids, channel, offers, owners] = await Promise.all([
-    catalogue.distributedListingIds(channelId),
-    catalogue.channel(channelId),
-    catalogue.bankOffers(channelId),
-    pinIds.length ? catalogue.propertyOwners(pinIds) : Promise.resolve(new Map<string, string>()),
-  ]);
-  const visible = new Set(ids);
+  const [{ head, channel, pinned }, offers] = await Promise.all([catalogue.head(channelId, query.pins.map((p) => p.propertyId)), catalogue.bankOffers(channelId)]);
   const pinsByListing = new Map<string, SelectedProperty[]>();
   for (const pin of query.pins) {
-    const owner = owners.get(pin.propertyId);
-    if (owner === undefined || !visible.has(owner)) {
+    const at = pinned.get(pin.propertyId);
+    if (at === undefined) {
       // One message for unknown and other channels' properties, so neither can be probed.
       throw new ValidationError(`selections[${pin.index}].id`, `selections[${pin.index}].id ${pin.propertyId} is not a property of a listing on your channel.`);
     }
-    pinsByListing.set(owner, [...(pinsByListing.get(owner) ?? []), { propertyId: pin.propertyId, quantity: pin.quantity }]);
+    pinsByListing.set(at.listingId, [...(pinsByListing.get(at.listingId) ?? []), { propertyId: pin.propertyId, quantity: pin.quantity }]);
   }
 
-  const views = await catalogue.listingViews(query.pins.length ? [...pinsByListing.keys()] : ids);
+  const wanted = query.pins.length ? uniqueShards([...pinned.values()].map((l) => l.shard)) : shardsOfPlaces(head, placesFor(head, query));
+  const planIds = [...new Set([...head.planIds, ...(query.cancellationPlanId ? [query.cancellationPlanId] : [])])];
+  const { entries, days, plans } = await catalogue.shards(channelId, wanted, query.nights, planIds);
+
+  const views = query.pins.length ? [...pinsByListing.keys()].flatMap((id) => entries.filter((e) => e.listing.id === id)) : [...entries].sort(byListingId);
   checkPinnedCapacity(views, pinsByListing, query, party);
   const statics = views.filter((v) => matchesStatic(v, query));
   const fits = statics.filter((v) => holds(capacityOf(v.properties, pinnedOr(pinsByListing.get(v.listing.id))), party));
-
-  const planIds = [...new Set([...statics.flatMap((v) => v.listing.cancellationPlanIds), ...(query.cancellationPlanId ? [query.cancellationPlanId] : [])])];
-  const [plans, months] = await Promise.all([
-    planIds.length ? catalogue.cancellationPlans(planIds) : Promise.resolve([]),
-    fits.length ? catalogue.stayDays(propertyIdsOf(fits), query.nights) : Promise.resolve([]),
-  ]);
   if (query.cancellationPlanId !== undefined && !plans.some((p) => p.planId === query.cancellationPlanId)) {
     throw new ValidationError('selectedCancellationPlanId', `selectedCancellationPlanId ${query.cancellationPlanId} is not a cancellation plan.`);
   }
 
-  const days = daysOf(months);
   const ctx: SearchPricing = { query, channel: channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 }, plans, days, today };
-  const singles = fits
-    .map((v) => offerFor(v, party, ctx, pinsByListing.get(v.listing.id)))
-    .filter((o): o is ListingOffer => o !== undefined && withinPrice(o.price, query))
-    .sort(compareOffers(query.sort));
+  const page = singlesPage(fits, party, ctx, pinsByListing);
+  const groups = page.total === 0 && query.pins.length === 0 && statics.length > 1 ? combine(statics, party, ctx) : [];
 
-  let combinedGroups: CombinedGroup[] = [];
-  if (singles.length === 0 && query.pins.length === 0 && statics.length > 1) {
-    const rest = statics.filter((v) => !fits.includes(v));
-    if (rest.length) for (const [propertyId, byDate] of daysOf(await catalogue.stayDays(propertyIdsOf(rest), query.nights))) days.set(propertyId, byDate);
-    combinedGroups = combine(statics, party, ctx, offers);
-  }
-
-  const page = pageOf(singles, query.page, query.size);
+  const shown = [...new Set([...page.items, ...groups.flatMap((g) => g.members)].map((o) => o.view.listing.id))];
+  const cards = new Map((shown.length ? await catalogue.listingViews(shown) : []).map((v) => [v.listing.id, v]));
+  const card = (o: ListingOffer) => searchListing({ ...o, view: cards.get(o.view.listing.id) ?? o.view }, ctx, offers);
   return {
-    singleListings: page.items.map((o) => searchListing(o, ctx, offers)),
-    combinedGroups,
+    singleListings: page.items.map(card),
+    combinedGroups: groups.map(({ members, ...group }) => ({ ...group, listings: members.map(card) })),
     nights: query.nights.length,
     requiredAdults: query.adults,
     requiredChildren: query.children,
     page: query.page,
     size: query.size,
-    totalSingleListings: singles.length,
+    totalSingleListings: page.total,
     totalPages: page.totalPages,
   };
 }
 
-const pinnedOr = (pins: readonly SelectedProperty[] | undefined) => (p: { id: string; quantity: number }) =>
+/**
+ * The page of single listings and how many were found. Ordered by price or bounded by
+ * it, every listing found is priced. Ordered by rating or relevance with no price bound,
+ * the stays are only checked sellable by the engine's own first stage (sellable) and
+ * ranked on their listing's figures; only the listings that reach the page (and, for
+ * relevance, every listing tied with them, which price orders) go through priceOrder.
+ * Same listings, same order, same prices: the cost follows the page, not the channel.
+ */
+function singlesPage(fits: readonly ListingView[], party: Party, ctx: SearchPricing, pinsByListing: ReadonlyMap<string, SelectedProperty[]>): { items: ListingOffer[]; total: number; totalPages: number } {
+  const { query } = ctx;
+  const byRank = compareOffers(query.sort);
+  if (pinsByListing.size > 0 || query.minPrice !== undefined || query.maxPrice !== undefined || query.sort === 'price_asc' || query.sort === 'price_desc') {
+    const singles = fits
+      .map((v) => offerFor(v, party, ctx, pinsByListing.get(v.listing.id)))
+      .filter((o): o is ListingOffer => o !== undefined && withinPrice(o.price, query))
+      .sort(byRank);
+    return { ...pageOf(singles, query.page, query.size), total: singles.length };
+  }
+  const found = fits.map((v) => candidateFor(v, party, ctx)).filter((c): c is Candidate => c !== undefined && sellable(c, ctx));
+  const unpriced = (a: Candidate, b: Candidate) => (query.sort === 'rating' ? b.view.listing.rating - a.view.listing.rating || b.view.listing.reviewCount - a.view.listing.reviewCount : relevance(b.view.listing.rating, b.view.listing.reviewCount) - relevance(a.view.listing.rating, a.view.listing.reviewCount));
+  const ranked = [...found].sort((a, b) => unpriced(a, b) || byListingId(a.view, b.view));
+  const start = (query.page - 1) * query.size;
+  const end = query.page * query.size;
+  const items: ListingOffer[] = [];
+  for (let i = 0; i < ranked.length && i < end; ) {
+    let j = i + 1;
+    while (j < ranked.length && unpriced(ranked[i]!, ranked[j]!) === 0) j++;
+    if (j > start) {
+      const priced = ranked.slice(i, j).map((c) => priceListing(c.view, c.party, c.selected, ctx)!).sort(byRank);
+      items.push(...priced.slice(Math.max(0, start - i), end - i));
+    }
+    i = j;
+  }
+  return { items, total: found.length, totalPages: Math.ceil(found.length / query.size) };
+}
+
+const byListingId = (a: ListingView, b: ListingView) => (a.listing.id < b.listing.id ? -1 : a.listing.id > b.listing.id ? 1 : 0);
+
+const uniqueShards = (shards: readonly Shard[]): Shard[] => [...new Map(shards.map((s) => [shardName(s), s])).values()];
+
+/** A property's units in the search: the pinned quantity (0 when not pinned) under pins, else all its units. */
+export const pinnedOr = (pins: readonly SelectedProperty[] | undefined) => (p: { id: string; quantity: number }) =>
   pins ? (pins.find((s) => s.propertyId === p.id)?.quantity ?? 0) : p.quantity;
 
-const propertyIdsOf = (views: readonly ListingView[]) => views.flatMap((v) => v.properties.map((p) => p.id));
-
 /** Pinned units that cannot hold the party are a mistake in the request, not an empty result. */
-function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: ReadonlyMap<string, SelectedProperty[]>, query: SearchQuery, party: Party): void {
+export function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: ReadonlyMap<string, SelectedProperty[]>, query: SearchQuery, party: Party): void {
   for (const view of views) {
     const pins = pinsByListing.get(view.listing.id);
     if (!pins) continue;
@@ -189,9 +210,13 @@ function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: Reado
   }
 }
 
-function combine(statics: readonly ListingView[], party: Party, ctx: SearchPricing, offers: readonly BankOffer[]): CombinedGroup[] {
+/** A combined group before its cards: the priced members and the group's figures. */
+export type PricedGroup = Omit<CombinedGroup, 'listings'> & { readonly members: readonly ListingOffer[] };
+
+/** Combined groups of nearby listings, priced; their cards are built once the page's full views are read. */
+export function combine(statics: readonly ListingView[], party: Party, ctx: SearchPricing): PricedGroup[] {
   const pool = statics.map((view) => ({ view, room: capacityOf(view.properties, (p) => openUnits(p, ctx.query.nights, ctx.days)) }));
-  const groups: CombinedGroup[] = [];
+  const groups: PricedGroup[] = [];
   for (const plan of planGroups(pool, party)) {
     if (groups.length === MAX_COMBINED_GROUPS) break;
     const members = plan.members.map((m) => offerFor(m.view, m.share, ctx));
@@ -210,7 +235,7 @@ function combine(statics: readonly ListingView[], party: Party, ctx: SearchPrici
       listingCount: priced.length,
       maxPairwiseDistanceMeters: plan.maxPairwiseMeters,
       proximityLabel: proximityLabel(plan.maxPairwiseMeters),
-      listings: priced.map((m) => searchListing(m, ctx, offers)),
+      members: priced,
       price,
     });
   }
@@ -220,7 +245,8 @@ function combine(statics: readonly ListingView[], party: Party, ctx: SearchPrici
 /** The listing id in a form safe for URLs and paths (base64url of its UTF-8 bytes). */
 export const encodeListingId = (listingId: string): string => Buffer.from(listingId, 'utf8').toString('base64url');
 
-function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): SearchListing {
+/** The contract's SearchListing of an offer whose view is the listing's full view. */
+export function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): SearchListing {
   const { listing, properties } = offer.view;
   const figures = listingFigures(offer.view);
   return {
@@ -267,7 +293,8 @@ function planQuotes(offer: ListingOffer, ctx: SearchPricing): PlanQuote[] {
   return listing.cancellationPlanIds.flatMap((planId) => {
     const plan = ctx.plans.find((p) => p.planId === planId);
     if (!plan) return [];
-    const quoted = priceListing(offer.view, offer.party, offer.selected, ctx, planId);
+    // The offer itself was priced with one of these plans: the same inputs give the same quote.
+    const quoted = planId === offer.order.items[0]!.cancellationPlanId ? offer : priceListing(offer.view, offer.party, offer.selected, ctx, planId);
     if (!quoted) return [];
     return [
       {

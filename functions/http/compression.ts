@@ -5,6 +5,11 @@ import type { HttpResult } from './types.ts';
 /** Bodies smaller than this are not worth compressing. */
 const MIN_GZIP_BYTES = 1024;
 /**
+ * zlib's fastest level: on a year of bulk rates it compresses about 20× (level 6 about
+ * 26×) in a fifth of the time, and the handler's time is what the partner waits for.
+ */
+const GZIP_LEVEL = 1;
+/**
  * Lambda refuses synchronous responses over 6 MB; stay under it with room for headers
  * and, when compressed, base64's third.
  */
@@ -26,7 +31,7 @@ export function encodeForTransport(result: HttpResult, acceptEncoding: string | 
   const size = Buffer.byteLength(body);
   if (size < MIN_GZIP_BYTES) return result;
   if (acceptsGzip(acceptEncoding)) {
-    const packed = gzipSync(body).toString('base64');
+    const packed = gzipSync(body, { level: GZIP_LEVEL }).toString('base64');
     if (packed.length > MAX_WIRE_BYTES) throw tooLarge(size);
     return { ...result, body: packed, isBase64Encoded: true, headers: { ...result.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
   }

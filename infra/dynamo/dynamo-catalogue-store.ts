@@ -13,6 +13,7 @@ import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore, ListingBundle } from '../../domain/ports/catalogue-store.ts';
+import { DynamoSearchProjection } from './dynamo-search-projection.ts';
 import { apiKeyItem } from './dynamo-tenant-directory.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -218,10 +219,15 @@ async function inParallel<T>(tasks: readonly T[], limit: number, run: (t: T) => 
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
 
 export class DynamoCatalogueStore implements CatalogueStore {
+  /** Kept in the same flow as every save: the per-channel search projection (docs/search.md). */
+  readonly searchProjection: DynamoSearchProjection;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.searchProjection = new DynamoSearchProjection(db, table, this);
+  }
 
   async load(refs: CatalogueRefs): Promise<StoredCatalogue> {
     return collect(await this.batchGet(keysOfRefs(refs)));
@@ -234,6 +240,7 @@ export class DynamoCatalogueStore implements CatalogueStore {
     const touched = [...new Set([...writes.listings.map((l) => l.id), ...writes.properties.map((p) => p.listingId)])];
     await this.batchPut((await this.readViewsFromSource(touched)).map(listingViewItem));
     await this.batchPut(last);
+    await this.searchProjection.afterSave(writes);
   }
 
   /** Listing views of these listings, in the order given; listings not stored are left out. */

@@ -1,103 +1,95 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BankOffer } from '../../domain/catalogue/offers.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
 import type { Channel } from '../../domain/catalogue/channel.ts';
-import { dayOfMonth, monthOf } from '../../domain/catalogue/calendar.ts';
-import type { PropertyMonth } from '../../domain/catalogue/day.ts';
-import type { CatalogueReader, ListingView } from '../../domain/ports/catalogue-reader.ts';
+import { monthOf } from '../../domain/catalogue/calendar.ts';
+import type { DayData } from '../../domain/catalogue/day.ts';
+import type { BankOffer } from '../../domain/catalogue/offers.ts';
+import type { Stored } from '../../domain/catalogue/versioned.ts';
+import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
-import type { SearchCatalogue } from '../../domain/search/search-catalogue.ts';
+import { daysOfMonth, shardName, viewOfEntry, type Locator, type Shard } from '../../domain/search/projection.ts';
+import type { SearchCatalogue, SearchHead, SearchShards } from '../../domain/search/search-catalogue.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../container.ts';
+import { getAll } from './batch-get.ts';
 import { createDocumentClient } from './client.ts';
-import { monthFromItem } from './dynamo-catalogue-store.ts';
+import { ATTR, DynamoSearchProjection, headFromItem, locatorOn } from './dynamo-search-projection.ts';
 import { keys } from './keys.ts';
 
-const BATCH_GET_MAX = 100;
-const PARALLEL_BATCHES = 16;
-const MAX_ROUNDS = 8;
+const strip = <T>(item: Record<string, unknown>): T => {
+  const { PK: _pk, SK: _sk, entity: _e, ...rest } = item;
+  return rest as T;
+};
 
 /**
- * The BatchGet of one month's items for a stay, projected to the stay's days of that
- * month: a 3-night stay reads 3 of the 31 days, so DynamoDB sends (and Lambda parses) a
- * tenth of each item. Day keys ("01") are not valid expression names, hence the placeholders.
- */
-export function stayDaysRequest(table: string, propertyIds: readonly string[], month: string, dayKeys: readonly string[]) {
-  const names: Record<string, string> = { '#days': 'days', '#month': 'month' };
-  dayKeys.forEach((dd, i) => (names[`#d${i}`] = dd));
-  return {
-    table,
-    keys: propertyIds.map((id) => keys.propertyMonth(id, month)),
-    ProjectionExpression: ['propertyId', '#month', ...dayKeys.map((_, i) => `#days.#d${i}`)].join(', '),
-    ExpressionAttributeNames: names,
-  };
-}
-
-/**
- * Search's reads over the catalogue adapters: the distribution Query, BatchGets of listing
- * views, property owners and plans, GetItem of the channel, Query of its offers, and the
- * stay's days by projected BatchGets of month items.
+ * Search's reads over the channel's search projection (docs/search.md): a BatchGet of
+ * the head, the channel and pinned properties' locators; a BatchGet of the shards' listing
+ * entries, their day shards on the stay's months and the plans; Query of the channel's
+ * offers; a BatchGet of the page's full listing views.
  */
 export class DynamoSearchCatalogue implements SearchCatalogue {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
-    private readonly reader: CatalogueReader,
     private readonly store: CatalogueStore,
+    private readonly projection: DynamoSearchProjection,
   ) {}
 
-  distributedListingIds(channelId: string): Promise<string[]> {
-    return this.reader.distributedListingIds(channelId);
-  }
-
-  propertyOwners(propertyIds: readonly string[]): Promise<Map<string, string>> {
-    return this.reader.listingsOfProperties(propertyIds);
-  }
-
-  listingViews(listingIds: readonly string[]): Promise<ListingView[]> {
-    return this.reader.listingViews(listingIds);
-  }
-
-  async stayDays(propertyIds: readonly string[], dates: readonly string[]): Promise<PropertyMonth[]> {
-    const byMonth = new Map<string, string[]>();
-    for (const date of dates) byMonth.set(monthOf(date), [...(byMonth.get(monthOf(date)) ?? []), dayOfMonth(date)]);
-    const batches = [...byMonth].flatMap(([month, dayKeys]) => {
-      const request = stayDaysRequest(this.table, propertyIds, month, dayKeys);
-      const out: (typeof request)[] = [];
-      for (let i = 0; i < request.keys.length; i += BATCH_GET_MAX) out.push({ ...request, keys: request.keys.slice(i, i + BATCH_GET_MAX) });
-      return out;
-    });
-    const found: PropertyMonth[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        let pending: Record<string, unknown>[] = batch.keys.map((k) => ({ PK: k.PK, SK: k.SK }));
-        for (let round = 0; pending.length > 0; round++) {
-          if (round === MAX_ROUNDS) throw new Error(`BatchGet left ${pending.length} keys unprocessed after ${MAX_ROUNDS} rounds`);
-          if (round > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** round));
-          const res = await this.db.send(
-            new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ProjectionExpression: batch.ProjectionExpression, ExpressionAttributeNames: batch.ExpressionAttributeNames } } }),
-          );
-          for (const item of res.Responses?.[this.table] ?? []) found.push(monthFromItem({ days: {}, ...item }));
-          pending = res.UnprocessedKeys?.[this.table]?.Keys ?? [];
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_BATCHES, batches.length) }, worker));
-    return found;
-  }
-
-  channel(channelId: string): Promise<Channel | undefined> {
-    return this.reader.channel(channelId);
+  async head(channelId: string, pinnedPropertyIds: readonly string[]): Promise<SearchHead> {
+    const read = () => getAll(this.db, this.table, [keys.searchHead(channelId), keys.channel(channelId), ...[...new Set(pinnedPropertyIds)].map(keys.searchLocator)]);
+    let items = await read();
+    const headItem = () => items.find((i) => i.SK === keys.searchHead(channelId).SK && i.PK === keys.searchHead(channelId).PK);
+    if (!headFromItem(headItem())) {
+      // Missing or built by another projection version: rebuilt from the catalogue, never misread.
+      await this.projection.rebuild(channelId);
+      items = await read();
+    }
+    const channelItem = items.find((i) => i.PK === keys.channel(channelId).PK && i.SK === keys.channel(channelId).SK);
+    const pinned = new Map<string, Locator>();
+    for (const item of items) {
+      if (item.SK !== 'SEARCH') continue;
+      const at = locatorOn(item, channelId);
+      if (at) pinned.set(String(item.PK).slice('PROPERTY#'.length), at);
+    }
+    return { head: headFromItem(headItem())!, channel: channelItem ? strip<Stored<Channel>>(channelItem) : undefined, pinned };
   }
 
   bankOffers(channelId: string): Promise<BankOffer[]> {
     return this.store.listOffers(channelId);
   }
 
-  cancellationPlans(planIds: readonly string[]): Promise<CancellationPlan[]> {
-    return this.store.getCancellationPlans(planIds);
+  async shards(channelId: string, shards: readonly Shard[], nights: readonly string[], planIds: readonly string[]): Promise<SearchShards> {
+    const names = shards.map(shardName);
+    const months = [...new Set(nights.map(monthOf))];
+    const dates = new Set(nights);
+    const items = await getAll(this.db, this.table, [
+      ...names.map((n) => keys.searchEntries(channelId, n)),
+      ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))),
+      ...planIds.map(keys.cancellationPlan),
+    ]);
+    const entries: ListingView[] = [];
+    const days = new Map<string, Map<string, DayData>>();
+    const plans: CancellationPlan[] = [];
+    for (const item of items) {
+      const sk = String(item.SK);
+      if (sk.startsWith('L#')) {
+        for (const [name, value] of Object.entries(item)) if (name.startsWith(ATTR.entry)) entries.push(viewOfEntry(value as string));
+      } else if (sk.startsWith('D#')) {
+        const month = sk.slice(-7);
+        for (const [name, value] of Object.entries(item)) {
+          if (!name.startsWith(ATTR.rest)) continue;
+          const propertyId = name.slice(ATTR.rest.length);
+          const units = item[`${ATTR.units}${propertyId}`];
+          if (typeof units !== 'string') continue;
+          days.set(propertyId, daysOfMonth(month, units, value as string, dates, days.get(propertyId)));
+        }
+      } else if (item.SK === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(item));
+    }
+    return { entries, days, plans };
+  }
+
+  listingViews(listingIds: readonly string[]): Promise<ListingView[]> {
+    return this.store.getListingViews(listingIds);
   }
 }
 
@@ -105,6 +97,9 @@ let cached: { config: Config; catalogue: DynamoSearchCatalogue } | undefined;
 
 /** One search catalogue per process (its own document client, built at first use like the container's). */
 export function searchCatalogue(svc: Services): DynamoSearchCatalogue {
-  if (cached?.config !== svc.config) cached = { config: svc.config, catalogue: new DynamoSearchCatalogue(createDocumentClient(svc.config), svc.config.tableName, svc.reader, svc.catalogue) };
+  if (cached?.config !== svc.config) {
+    const db = createDocumentClient(svc.config);
+    cached = { config: svc.config, catalogue: new DynamoSearchCatalogue(db, svc.config.tableName, svc.catalogue, new DynamoSearchProjection(db, svc.config.tableName, svc.catalogue)) };
+  }
   return cached.catalogue;
 }

@@ -72,6 +72,14 @@ export const keys = {
   offer: (channelId: string, code: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: `OFFER#${code}` }),
   offersOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}`, SKPrefix: 'OFFER#' }),
 
+  /** Search projection (docs/search.md): one partition per channel — head, listing shards, day shards per month. */
+  searchHead: (channelId: string): Key => ({ PK: `SEARCH#${channelId}`, SK: 'HEAD' }),
+  searchEntries: (channelId: string, shard: string): Key => ({ PK: `SEARCH#${channelId}`, SK: `L#${shard}` }),
+  searchDays: (channelId: string, shard: string, month: string): Key => ({ PK: `SEARCH#${channelId}`, SK: `D#${shard}#${month}` }),
+  searchPartition: (channelId: string) => ({ PK: `SEARCH#${channelId}` }),
+  /** Beside the property's months: its listing and its shard on each channel, so a unit move finds its day shards in the same BatchGet. */
+  searchLocator: (propertyId: string): Key => ({ PK: `PROPERTY#${propertyId}`, SK: 'SEARCH' }),
+
   cancellationPlan: (planId: string): Key => ({ PK: `PLAN#${planId}`, SK: 'PLAN' }),
   gstRegistration: (state: string): Key => ({ PK: `GSTREG#${state}`, SK: 'GSTREG' }),
   gstSlabTable: (effectiveFrom: string): Key => ({ PK: 'GST#SLABS', SK: effectiveFrom }),

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk
 import { dayOfMonth, monthOf } from '../../domain/catalogue/calendar.ts';
 import type { UnitMove } from '../../domain/ports/amendment-store.ts';
 import { getAll } from './batch-get.ts';
+import { locatorKeys, unitMoveItems as projectionUnitMoveItems } from './dynamo-search-projection.ts';
 import { keys } from './keys.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -34,16 +35,19 @@ export type UnitMoveItems = { readonly ok: true; readonly items: TransactItems }
  * amendments): per-property per-night moves become one update per property month. Each
  * night is set from the units read, on the condition that it still holds them, so a sync
  * or another booking racing us cancels the transaction and the caller retries on fresh
- * figures. A night without inventory is left alone (nothing of ours to move).
+ * figures. A night without inventory is left alone (nothing of ours to move). The search
+ * projection's units move in the same transaction (docs/search.md), so every caller keeps
+ * search right without a writer of its own.
  */
 export async function unitMoveItems(db: DynamoDBDocumentClient, table: string, moves: readonly UnitMove[], at: string, overdraft: Overdraft): Promise<UnitMoveItems> {
   const net = netMoves(moves);
   const months = [...new Map(net.map((m) => [`${m.propertyId}|${monthOf(m.date)}`, { propertyId: m.propertyId, month: monthOf(m.date) }])).values()];
-  // Consistent, so the units read are the ones the conditions below will find.
-  const stored = await getAll(db, table, months.map((m) => keys.propertyMonth(m.propertyId, m.month)), { consistent: true });
+  // Consistent, so the units read are the ones the conditions below will find; the search locators come in the same BatchGet.
+  const stored = await getAll(db, table, [...months.map((m) => keys.propertyMonth(m.propertyId, m.month)), ...locatorKeys(months.map((m) => m.propertyId))], { consistent: true });
   const byKey = new Map(stored.map((m) => [`${m.PK as string}\u0000${m.SK as string}`, m]));
   const items: TransactItems = [];
   const oversold: UnitMove[] = [];
+  const moved: Parameters<typeof projectionUnitMoveItems>[2][number][] = [];
   for (const { propertyId, month } of months) {
     const key = keys.propertyMonth(propertyId, month);
     const days = (byKey.get(`${key.PK}\u0000${key.SK}`)?.days ?? {}) as Record<string, { quantity?: number }>;
@@ -63,9 +67,10 @@ export async function unitMoveItems(db: DynamoDBDocumentClient, table: string, m
       conditions.push(`days.#d${dd}.quantity = :s${dd}`);
     }
     if (sets.length === 0) continue;
+    moved.push({ propertyId, month, quantityOn: (dd) => (values[`:q${dd}`] as number | undefined) ?? days[dd]?.quantity });
     items.push({
       Update: { TableName: table, Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: conditions.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values },
     });
   }
-  return oversold.length ? { ok: false, oversold } : { ok: true, items };
+  return oversold.length ? { ok: false, oversold } : { ok: true, items: [...items, ...projectionUnitMoveItems(table, stored, moved)] };
 }

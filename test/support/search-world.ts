@@ -1,11 +1,12 @@
 import { addDays, dayOfMonth, monthOf } from '../../domain/catalogue/calendar.ts';
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
 import type { Channel } from '../../domain/catalogue/channel.ts';
-import type { DayInventory, PropertyMonth, StoredDay } from '../../domain/catalogue/day.ts';
+import type { DayData, DayInventory, PropertyMonth, StoredDay } from '../../domain/catalogue/day.ts';
 import type { Listing } from '../../domain/catalogue/listing.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
+import { buildProjection, daysOfMonth, shardName, viewOfEntry } from '../../domain/search/projection.ts';
 import type { SearchCatalogue } from '../../domain/search/search-catalogue.ts';
 
 /** An in-memory catalogue for pure search tests: listings built in a line, days open unless told otherwise. */
@@ -94,12 +95,8 @@ export interface WorldSpec {
   distributed?: string[];
 }
 
-/** A SearchCatalogue over the spec, with 60 days open from TODAY, counting every read. */
-export function memoryCatalogue(spec: WorldSpec): SearchCatalogue & { reads: Record<string, number>; monthsAsked: string[] } {
-  const reads: Record<string, number> = {};
-  const monthsAsked: string[] = [];
-  const count = (name: string) => (reads[name] = (reads[name] ?? 0) + 1);
-  const byId = new Map(spec.views.map((v) => [v.listing.id, v]));
+/** The spec's months: 60 days open from TODAY unless the spec says otherwise. */
+export function specMonths(spec: WorldSpec): PropertyMonth[] {
   const months = new Map<string, PropertyMonth>();
   for (const v of spec.views) {
     for (const p of v.properties) {
@@ -115,40 +112,57 @@ export function memoryCatalogue(spec: WorldSpec): SearchCatalogue & { reads: Rec
       }
     }
   }
-  const owners = new Map(spec.views.flatMap((v) => v.properties.map((p) => [p.id, v.listing.id] as const)));
+  return [...months.values()];
+}
+
+/** The days of these properties on these dates, as month records holding only those days. */
+export function stayDaysOf(months: readonly PropertyMonth[], ids: readonly string[], dates: readonly string[]): PropertyMonth[] {
+  return months.filter((m) => ids.includes(m.propertyId)).map((m) => ({ ...m, days: Object.fromEntries(Object.entries(m.days).filter(([dd]) => dates.includes(`${m.month}-${dd}`))) }));
+}
+
+/**
+ * A SearchCatalogue over the spec's search projection, built in memory by the same pure
+ * code a rebuild uses (domain/search/projection.ts), counting every read.
+ */
+export function memoryCatalogue(spec: WorldSpec, months: readonly PropertyMonth[] = specMonths(spec)): SearchCatalogue & { reads: Record<string, number>; shardsAsked: string[] } {
+  const reads: Record<string, number> = {};
+  const shardsAsked: string[] = [];
+  const count = (name: string) => (reads[name] = (reads[name] ?? 0) + 1);
+  const distributed = new Set(spec.distributed ?? spec.views.map((v) => v.listing.id));
+  const views = spec.views.filter((v) => distributed.has(v.listing.id));
+  const built = buildProjection(views, months);
+  const byId = new Map(spec.views.map((v) => [v.listing.id, v]));
   return {
     reads,
-    monthsAsked,
-    async distributedListingIds() {
-      count('distributedListingIds');
-      return spec.distributed ?? spec.views.map((v) => v.listing.id).sort();
-    },
-    async propertyOwners(ids) {
-      count('propertyOwners');
-      return new Map(ids.flatMap((id) => (owners.has(id) ? [[id, owners.get(id)!] as const] : [])));
-    },
-    async listingViews(ids) {
-      count('listingViews');
-      return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-    },
-    async stayDays(ids, dates) {
-      count('stayDays');
-      monthsAsked.push(...ids);
-      return [...months.values()]
-        .filter((m) => ids.includes(m.propertyId))
-        .map((m) => ({ ...m, days: Object.fromEntries(Object.entries(m.days).filter(([dd]) => dates.includes(`${m.month}-${dd}`))) }));
-    },
-    async channel(channelId) {
-      count('channel');
-      return spec.channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 };
+    shardsAsked,
+    async head(channelId, pinned) {
+      count('head');
+      const at = new Map(pinned.flatMap((id) => (built.locators.has(id) ? [[id, built.locators.get(id)!] as const] : [])));
+      return { head: built.head, channel: spec.channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 }, pinned: at };
     },
     async bankOffers() {
       count('bankOffers');
       return spec.offers ?? [];
     },
-    async cancellationPlans(ids) {
-      count('cancellationPlans');
-      return PLANS.filter((p) => ids.includes(p.planId));
+    async shards(_channelId, shards, nights, planIds) {
+      count('shards');
+      const entries: ListingView[] = [];
+      const days = new Map<string, Map<string, DayData>>();
+      const wanted = new Set(nights);
+      for (const shard of shards) {
+        const content = built.shards.get(shardName(shard));
+        shardsAsked.push(shardName(shard));
+        if (!content) continue;
+        for (const e of content.entries.values()) entries.push(viewOfEntry(e));
+        for (const month of new Set(nights.map(monthOf))) {
+          for (const [pid, s] of content.months.get(month) ?? []) days.set(pid, daysOfMonth(month, s.units, s.rest, wanted, days.get(pid)));
+        }
+      }
+      return { entries, days, plans: PLANS.filter((p) => planIds.includes(p.planId)) };
+    },
+    async listingViews(ids) {
+      count('listingViews');
+      return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     },
   };
 }

@@ -106,17 +106,16 @@ describe('Function: searchListings — combined groups', () => {
     expect(result.combinedGroups.map((g) => g.groupId)).toEqual(['a+c']);
   });
 
-  it('loads months of the listings too small on their own only when no single listing fits', async () => {
+  it('finds groups from the days already read with the shards: no read of its own', async () => {
     const catalogue = memoryCatalogue({ views: [villa('a', 0), villa('b', 120)] });
-    await searchListings({ catalogue, clock }, principal, { rawParams: stay(10) });
-    expect(catalogue.reads.stayDays).toBe(1);
-    expect(catalogue.monthsAsked).toEqual(['a-p1', 'b-p1']);
+    const result = await searchListings({ catalogue, clock }, principal, { rawParams: stay(10) });
+    expect(result.combinedGroups.map((g) => g.groupId)).toEqual(['a+b']);
+    expect(catalogue.reads).toEqual({ head: 1, bankOffers: 1, shards: 1, listingViews: 1 });
 
     const fits = memoryCatalogue({ views: [villa('a', 0), villa('b', 120), villa('big', 50, 4)] });
-    const result = await searchListings({ catalogue: fits, clock }, principal, { rawParams: stay(10) });
-    expect(result.singleListings.map((l) => l.listingId)).toEqual(['big']);
-    expect(result.combinedGroups).toEqual([]);
-    expect(fits.monthsAsked).toEqual(['big-p1']);
+    const found = await searchListings({ catalogue: fits, clock }, principal, { rawParams: stay(10) });
+    expect(found.singleListings.map((l) => l.listingId)).toEqual(['big']);
+    expect(found.combinedGroups).toEqual([]);
   });
 
   it('applies the price filters to the group price', async () => {

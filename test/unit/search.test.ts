@@ -7,7 +7,7 @@ import { daysOf } from '../../domain/search/listing-offer.ts';
 import { compareOffers, pageOf, relevance } from '../../domain/search/rank.ts';
 import { cancellationSummary, encodeListingId, searchListings, type SearchBody } from '../../domain/search/search-listings.ts';
 import type { RawParam } from '../../domain/search/search-query.ts';
-import { listing, memoryCatalogue, PLANS, rupees, TODAY, type WorldSpec } from '../support/search-world.ts';
+import { listing, memoryCatalogue, PLANS, rupees, specMonths, stayDaysOf, TODAY, type WorldSpec } from '../support/search-world.ts';
 
 const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g1', partnerId: 'p1', channelId: 'web', keyId: 'k', keyPrefix: 'pds_x' };
 const clock = { now: () => new Date(`${TODAY}T06:00:00Z`) };
@@ -109,7 +109,7 @@ describe('Function: searchListings — prices', () => {
     const spec = { views: [view], rate: () => 6_000 };
     const { result, catalogue } = await search(spec, { rawParams: stay(['adults', '5'], ['children', '1'], ['mealPlan', 'EP']) });
     const found = result.singleListings[0]!;
-    const months = await catalogue.stayDays(['v-p1'], ['2027-01-20', '2027-01-21', '2027-01-22']);
+    const months = stayDaysOf(specMonths(spec), ['v-p1'], ['2027-01-20', '2027-01-21', '2027-01-22']);
     const preview = priceOrder({
       request: { listingId: 'v', checkIn: CHECK_IN, checkOut: CHECK_OUT, adults: 5, children: 1, selectedProperties: [{ propertyId: 'v-p1', quantity: 1 }] },
       context: {
@@ -207,12 +207,12 @@ describe('Function: searchListings — ordering and pages', () => {
 });
 
 describe('Function: searchListings — reads', () => {
-  it('loads months only for listings that pass the static filters and can hold the party', async () => {
+  it('reads only the shards of the places the query names, then the full views of the page', async () => {
     const views = [listing('big', { city: 'Anjuna' }, [{ maxAdults: 6, applicableAdult: 6, quantity: 1 }]), listing('small', { city: 'Anjuna' }, [{ quantity: 1 }]), listing('elsewhere', { city: 'Munnar' })];
     const { result, catalogue } = await search({ views }, { rawParams: stay(['city', 'Anjuna'], ['adults', '6']) });
     expect(ids(result.singleListings)).toEqual(['big']);
-    expect(catalogue.monthsAsked).toEqual(['big-p1']);
-    expect(catalogue.reads).toEqual({ distributedListingIds: 1, channel: 1, bankOffers: 1, listingViews: 1, cancellationPlans: 1, stayDays: 1 });
+    expect(catalogue.shardsAsked).toEqual(['goa|anjuna#0']);
+    expect(catalogue.reads).toEqual({ head: 1, bankOffers: 1, shards: 1, listingViews: 1 });
   });
 
   it('encodes the listing id as base64url', () => {
@@ -227,7 +227,7 @@ describe('Function: searchListings — pinned properties', () => {
     const { result, catalogue } = await search({ views }, { rawParams: stay(['adults', '4']), selections: [{ type: 'PROPERTY', id: 'v1-p1', quantity: 2 }] });
     expect(ids(result.singleListings)).toEqual(['v1']);
     expect(result.singleListings[0]!.selectedProperties).toEqual([{ propertyId: 'v1-p1', title: 'Unit v1-p1', quantity: 2 }]);
-    expect(catalogue.reads.propertyOwners).toBe(1);
+    expect(catalogue.reads.head).toBe(1);
   });
 
   it('leaves the listing out when the pinned units are not open', async () => {

@@ -1,0 +1,307 @@
+import { MEAL_PLANS, type DayData, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
+import type { ListingView } from '../ports/catalogue-reader.ts';
+import type { SearchQuery } from './search-query.ts';
+
+/**
+ * The per-channel search projection (docs/search.md, "Projection"): what filtering,
+ * availability, ranking and indicative pricing need, in a few compact items per place.
+ * Everything here is pure: encoding, decoding, sharding and the choice of shards a query
+ * reads. The DynamoDB adapter stores the strings this module makes and nothing else.
+ *
+ * Bump PROJECTION_VERSION whenever an encoding below changes: a projection whose head
+ * carries another version is rebuilt from the catalogue before it is read.
+ */
+export const PROJECTION_VERSION = 1;
+
+/** A place is one city of one state, lower-cased as the place filters compare them. */
+export interface Place {
+  readonly state: string;
+  readonly city: string;
+  /** Parts the place's listings are spread over (listing id hash modulo parts). */
+  readonly parts: number;
+}
+
+/** A channel's projection head: its version, its places and the cancellation plans its listings name. */
+export interface ProjectionHead {
+  readonly version: number;
+  /** placeKey → place. */
+  readonly places: ReadonlyMap<string, Place>;
+  /** placeKey → localities (lower-cased) of its listings, so a locality filter reads only its places. */
+  readonly localities: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly planIds: readonly string[];
+}
+
+/** Where one listing (and so each of its properties) sits in a channel's projection. */
+export interface Shard {
+  readonly placeKey: string;
+  readonly part: number;
+}
+
+/** Bytes a shard item may hold before a rebuild spreads the place over more parts (DynamoDB's item limit is 400 KB). */
+export const SHARD_TARGET_BYTES = 200_000;
+
+export const placeKeyOf = (listing: { state: string; city: string }): string => `${listing.state.toLowerCase()}|${listing.city.toLowerCase()}`;
+
+/** FNV-1a over the id's UTF-16 code units: stable across processes and versions of Node. */
+function hashOf(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export const partOf = (listingId: string, parts: number): number => hashOf(listingId) % parts;
+
+export const shardOf = (listing: { id: string; state: string; city: string }, places: ReadonlyMap<string, Place>): Shard => {
+  const placeKey = placeKeyOf(listing);
+  return { placeKey, part: partOf(listing.id, places.get(placeKey)?.parts ?? 1) };
+};
+
+export const shardName = (s: Shard): string => `${s.placeKey}#${s.part}`;
+
+export function shardFromName(name: string): Shard {
+  const at = name.lastIndexOf('#');
+  return { placeKey: name.slice(0, at), part: Number(name.slice(at + 1)) };
+}
+
+/**
+ * The places a query can find listings in: those whose state and city pass the place
+ * filters and, with a locality filter, that hold one of its localities. No place filter
+ * means every place of the channel.
+ */
+export function placesFor(head: ProjectionHead, q: Pick<SearchQuery, 'cities' | 'states' | 'localities'>): string[] {
+  return [...head.places]
+    .filter(([key, place]) => {
+      if (q.states && !q.states.has(place.state)) return false;
+      if (q.cities && !q.cities.has(place.city)) return false;
+      if (q.localities) {
+        const here = head.localities.get(key);
+        if (!here || ![...q.localities].some((l) => here.has(l))) return false;
+      }
+      return true;
+    })
+    .map(([key]) => key)
+    .sort();
+}
+
+/** Every shard of these places. */
+export const shardsOfPlaces = (head: ProjectionHead, placeKeys: readonly string[]): Shard[] =>
+  placeKeys.flatMap((placeKey) => Array.from({ length: head.places.get(placeKey)?.parts ?? 0 }, (_, part) => ({ placeKey, part })));
+
+/**
+ * A listing view without what only the result card shows (titles, pictures, address,
+ * USPs, badges, amenity icons): what filters, unit choice, ranking and priceOrder read.
+ * The card fields come from the full view of the listings on the returned page.
+ */
+export function searchEntryOf(view: ListingView): string {
+  const { title: _t, addressLine: _a, coverPicture: _c, usps: _u, badges: _b, ...listing } = view.listing;
+  const properties = view.properties.map((p) => {
+    const { title: _pt, name: _n, imageUrl: _i, photos: _p, location: _l, amenities, ...rest } = p;
+    return { ...rest, amenities: amenities.map((a) => a.name) };
+  });
+  return JSON.stringify({ listing, properties });
+}
+
+/** The view an entry stands for, with the card-only fields empty. */
+export function viewOfEntry(text: string): ListingView {
+  const { listing, properties } = JSON.parse(text) as { listing: Omit<ListingView['listing'], 'title' | 'addressLine' | 'coverPicture' | 'usps' | 'badges'>; properties: (Record<string, unknown> & { amenities: string[] })[] };
+  return {
+    listing: { ...listing, title: '', addressLine: '', coverPicture: '', usps: [], badges: [] },
+    properties: properties.map((p) => ({ ...p, title: '', name: '', imageUrl: '', photos: [], location: '', amenities: p.amenities.map((name) => ({ icon: '', name, category: '' })) }) as unknown as ListingView['properties'][number]),
+  };
+}
+
+const DAYS_IN_MONTH_MAX = 31;
+const dd = (i: number) => String(i + 1).padStart(2, '0');
+
+/**
+ * The month's units, one field a day ("01"…"31"): the day's quantity, or empty when the
+ * day has no inventory or no record. Bookings and cancellations rewrite only this.
+ */
+export function unitsString(quantityOn: (dd: string) => number | undefined): string {
+  return Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => {
+    const q = quantityOn(dd(i));
+    return q === undefined ? '' : String(q);
+  }).join(',');
+}
+
+export const unitsOfMonth = (days: Readonly<Record<string, { inventory: DayData['inventory'] } | undefined>>): string => unitsString((d) => days[d]?.inventory?.quantity);
+
+/** One day's restrictions and rates: `-` without a record, `minStay,maxStay,stopSell` (or empty without inventory), `|`, the packed rates. */
+function restOfDay(day: DayData | undefined): string {
+  if (!day) return '-';
+  const inv = day.inventory ? `${day.inventory.minimumStay},${day.inventory.maximumStay},${day.inventory.stopSell ? 1 : 0}` : '';
+  const rates = MEAL_PLANS.flatMap((plan) => {
+    const byAdults = day.rates[plan];
+    if (!byAdults) return [];
+    return [`${plan}=${Object.keys(byAdults).sort((a, b) => Number(a) - Number(b)).map((n) => `${n}:${byAdults[n]}`).join(' ')}`];
+  });
+  return `${inv}|${rates.join(';')}`;
+}
+
+/**
+ * The month's restrictions and rates, run-length encoded (`count*day` runs joined by a
+ * newline): rates rarely change from one night to the next, so a month is a few runs.
+ */
+export function restOfMonth(days: Readonly<Record<string, DayData | undefined>>): string {
+  const runs: [number, string][] = [];
+  for (let i = 0; i < DAYS_IN_MONTH_MAX; i++) {
+    const text = restOfDay(days[dd(i)]);
+    const last = runs.at(-1);
+    if (last && last[1] === text) last[0]++;
+    else runs.push([1, text]);
+  }
+  return runs.map(([n, text]) => `${n}*${text}`).join('\n');
+}
+
+function dayOf(units: string, rest: string): DayData | undefined {
+  if (rest === '-') return undefined;
+  const bar = rest.indexOf('|');
+  const inv = rest.slice(0, bar);
+  const rates: Partial<Record<MealPlan, Record<string, number>>> = {};
+  for (const part of rest.slice(bar + 1).split(';')) {
+    if (!part) continue;
+    const [plan, pairs] = part.split('=') as [MealPlan, string];
+    const byAdults: Record<string, number> = {};
+    for (const pair of pairs.split(' ')) {
+      const [n, paise] = pair.split(':');
+      byAdults[n!] = Number(paise);
+    }
+    rates[plan] = byAdults;
+  }
+  if (!inv) return { inventory: null, rates: rates as DayRates };
+  const [minimumStay, maximumStay, stop] = inv.split(',');
+  return { inventory: { quantity: Number(units), minimumStay: Number(minimumStay), maximumStay: Number(maximumStay), stopSell: stop === '1' }, rates: rates as DayRates };
+}
+
+/** The days of one property month (yyyy-mm) back from its two strings, keyed by date (yyyy-mm-dd); only `wanted` dates when given. */
+export function daysOfMonth(month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> {
+  const unitsByDay = units.split(',');
+  let i = 0;
+  for (const run of rest.split('\n')) {
+    const star = run.indexOf('*');
+    const count = Number(run.slice(0, star));
+    const text = run.slice(star + 1);
+    for (let k = 0; k < count; k++, i++) {
+      const date = `${month}-${dd(i)}`;
+      if (wanted && !wanted.has(date)) continue;
+      const day = dayOf(unitsByDay[i] ?? '', text);
+      if (day) into.set(date, day);
+    }
+  }
+  return into;
+}
+
+/** A property month as its two projection strings. */
+export const monthStrings = (m: PropertyMonth): { units: string; rest: string } => ({ units: unitsOfMonth(m.days), rest: restOfMonth(m.days) });
+
+/**
+ * How many parts a place needs so that no shard item passes SHARD_TARGET_BYTES: its
+ * listing entries, or its largest month of days, whichever is bigger.
+ */
+export function partsFor(entryBytes: number, largestMonthBytes: number): number {
+  return Math.max(1, Math.ceil(Math.max(entryBytes, largestMonthBytes) / SHARD_TARGET_BYTES));
+}
+
+/** One shard's content: its listings' entries and, per month, its properties' day strings. */
+export interface ShardContent {
+  readonly entries: Map<string, string>;
+  /** yyyy-mm → propertyId → strings. */
+  readonly months: Map<string, Map<string, { units: string; rest: string }>>;
+}
+
+/** Where a property's days sit on one channel, and its listing. */
+export interface Locator {
+  readonly listingId: string;
+  readonly shard: Shard;
+}
+
+export interface BuiltProjection {
+  readonly head: ProjectionHead;
+  /** shardName → content. */
+  readonly shards: Map<string, ShardContent>;
+  /** propertyId → where it sits. */
+  readonly locators: Map<string, Locator>;
+}
+
+/** One property month as strings, ready for a shard. */
+export interface MonthStrings {
+  readonly month: string;
+  readonly units: string;
+  readonly rest: string;
+}
+
+/** One place's share of a projection: what a rebuild writes for it. */
+export interface BuiltPlace {
+  readonly placeKey: string;
+  readonly place: Place;
+  readonly localities: ReadonlySet<string>;
+  /** shardName → content. */
+  readonly shards: Map<string, ShardContent>;
+  /** propertyId → where it sits. */
+  readonly locators: Map<string, Locator>;
+}
+
+/**
+ * The shards of one place from its listing views and their properties' months (as
+ * strings): as many parts as keep each item under SHARD_TARGET_BYTES.
+ */
+export function buildPlace(views: readonly ListingView[], monthsOf: (propertyId: string) => readonly MonthStrings[]): BuiltPlace {
+  const first = views[0]!.listing;
+  const placeKey = placeKeyOf(first);
+  const entryOf = new Map(views.map((v) => [v.listing.id, searchEntryOf(v)]));
+  const entryBytes = views.reduce((s, v) => s + entryOf.get(v.listing.id)!.length + v.listing.id.length, 0);
+  const monthBytes = new Map<string, number>();
+  for (const v of views) for (const p of v.properties) for (const m of monthsOf(p.id)) monthBytes.set(m.month, (monthBytes.get(m.month) ?? 0) + m.units.length + m.rest.length + 2 * p.id.length);
+  const place: Place = { state: first.state.toLowerCase(), city: first.city.toLowerCase(), parts: partsFor(entryBytes, Math.max(0, ...monthBytes.values())) };
+
+  const shards = new Map<string, ShardContent>();
+  const locators = new Map<string, Locator>();
+  for (const v of views) {
+    const shard = { placeKey, part: partOf(v.listing.id, place.parts) };
+    const name = shardName(shard);
+    const content = shards.get(name) ?? { entries: new Map(), months: new Map() };
+    shards.set(name, content);
+    content.entries.set(v.listing.id, entryOf.get(v.listing.id)!);
+    for (const p of v.properties) {
+      locators.set(p.id, { listingId: v.listing.id, shard });
+      for (const m of monthsOf(p.id)) {
+        const month = content.months.get(m.month) ?? new Map();
+        content.months.set(m.month, month);
+        month.set(p.id, { units: m.units, rest: m.rest });
+      }
+    }
+  }
+  return { placeKey, place, localities: new Set(views.map((v) => v.listing.locality.toLowerCase())), shards, locators };
+}
+
+/** Listing views grouped by place, each group in listing id order. */
+export function viewsByPlace(views: readonly ListingView[]): Map<string, ListingView[]> {
+  const out = new Map<string, ListingView[]>();
+  for (const v of [...views].sort((a, b) => (a.listing.id < b.listing.id ? -1 : 1))) out.set(placeKeyOf(v.listing), [...(out.get(placeKeyOf(v.listing)) ?? []), v]);
+  return out;
+}
+
+/** The head over built places. */
+export function headOfPlaces(built: readonly BuiltPlace[], planIds: Iterable<string>): ProjectionHead {
+  return {
+    version: PROJECTION_VERSION,
+    places: new Map(built.map((b) => [b.placeKey, b.place])),
+    localities: new Map(built.map((b) => [b.placeKey, b.localities])),
+    planIds: [...new Set(planIds)].sort(),
+  };
+}
+
+/** A channel's whole projection from its listing views and their properties' months. */
+export function buildProjection(views: readonly ListingView[], months: readonly PropertyMonth[]): BuiltProjection {
+  const stringsOf = new Map<string, MonthStrings[]>();
+  for (const m of months) stringsOf.set(m.propertyId, [...(stringsOf.get(m.propertyId) ?? []), { month: m.month, ...monthStrings(m) }]);
+  const built = [...viewsByPlace(views).values()].map((here) => buildPlace(here, (id) => stringsOf.get(id) ?? []));
+  return {
+    head: headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds)),
+    shards: new Map(built.flatMap((b) => [...b.shards])),
+    locators: new Map(built.flatMap((b) => [...b.locators])),
+  };
+}
