@@ -244,6 +244,7 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     catalogue: svc.catalogue,
     gateway: svc.gateway,
     receivables: svc.receivables,
+    metrics: svc.metrics,
     renderPdf: (invoice, lines) => renderer.render(invoiceDocumentOf(invoice, lines)),
     documents: svc.documents,
     clock: svc.clock,

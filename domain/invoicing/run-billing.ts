@@ -1,3 +1,4 @@
+import type { Metrics } from '../ports/metrics.ts';
 import type { Booking } from '../bookings/booking.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
@@ -34,6 +35,7 @@ export interface BillingDeps {
   readonly ids: IdGenerator;
   /** Money the group paid ahead (over-payments) goes to the invoices a run issues. */
   readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold'>;
+  readonly metrics: Metrics;
 }
 
 export interface BillingRequest {
@@ -107,6 +109,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     draftsLeft,
   };
   await deps.invoices.saveRun(result);
+  deps.metrics.count('BillingRun');
   return result;
 }
 

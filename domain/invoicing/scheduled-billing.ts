@@ -56,6 +56,7 @@ async function billGroup(deps: ScheduledBillingDeps, group: AgentGroup, hasOpenW
     if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
     return { agentGroupId: g, outcome: 'BILLED', result };
   } catch (err) {
+    deps.metrics.count('BillingRunFailed');
     return { agentGroupId: g, outcome: 'FAILED', error: err instanceof Error ? err.message : String(err) };
   }
 }

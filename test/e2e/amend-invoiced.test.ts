@@ -19,14 +19,14 @@ describe('Amendments of invoiced bookings', () => {
   let bookingId: string;
   beforeAll(async () => {
     g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 30 });
-    bookingId = await bookStay(g, world.registered, '2027-04-01', '2027-04-03');
+    bookingId = await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
     const run = await call('POST', '/v1/invoices', { key: g.apiKey, body: period() });
     expect(run.status).toBe(200);
     expect(run.body.invoiceIds).toHaveLength(1);
   }, 120_000);
 
   it('quotes amendable: false with reason INVOICED', async () => {
-    const quote = await call('PATCH', `/v1/bookings/${bookingId}`, { key: g.apiKey, body: { checkOut: '2027-04-04' } });
+    const quote = await call('PATCH', `/v1/bookings/${bookingId}`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });
 
     expect(quote.status).toBe(200);
     expect(quote.body).toMatchObject({ amendable: false, reason: 'INVOICED' });
@@ -35,7 +35,7 @@ describe('Amendments of invoiced bookings', () => {
   it('refuses the apply with 409 BOOKING_INVOICED and moves no money', async () => {
     const before = await call('GET', `/v1/ledger?bookingIds=${bookingId}`, { key: g.apiKey });
 
-    const applied = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-04-04' } });
+    const applied = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });
 
     expect(applied.status).toBe(409);
     expect(applied.body.code).toBe('BOOKING_INVOICED');
@@ -47,8 +47,8 @@ describe('Amendments of invoiced bookings', () => {
 describe('Billing an amended booking', () => {
   it('bills the amended stay, its lines adding up to the charge plus the adjustment', async () => {
     const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 30 });
-    const bookingId = await bookStay(g, world.registered, '2027-05-01', '2027-05-03');
-    const applied = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-05-04' } });
+    const bookingId = await bookStay(g, world.registered, '2027-03-06', '2027-03-08');
+    const applied = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-09' } });
     expect(applied.status).toBe(200);
     expect(applied.body.delta).toBeGreaterThan(0);
 
@@ -59,7 +59,7 @@ describe('Billing an amended booking', () => {
     expect(run.body.invoiceIds).toHaveLength(1);
     const detail = await call('GET', `/v1/invoices/${run.body.invoiceIds[0]}`, { key: g.apiKey });
     const stayNights = detail.body.lines.filter((l: { lineKind: string }) => l.lineKind === 'STAY').map((l: { nightDate: string }) => l.nightDate);
-    expect(stayNights).toEqual(['2027-05-01', '2027-05-02', '2027-05-03']);
+    expect(stayNights).toEqual(['2027-03-06', '2027-03-07', '2027-03-08']);
     expect(paise(detail.body.invoice.total)).toBe(paise(applied.body.newTotal));
   });
 });

@@ -1,3 +1,4 @@
+import type { Metrics } from '../../domain/ports/metrics.ts';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
@@ -158,13 +159,16 @@ describe('Function: billAllGroups', () => {
     const listed = await svc.tenants.listAgentGroups();
     const only = new Set([ok.agentGroupId, blocked.agentGroupId]);
     const seen: string[] = [];
+    const counts: Record<string, number> = {};
+    const metrics: Metrics = { count: (name, value = 1) => void (counts[name] = (counts[name] ?? 0) + value) };
     const outcomes = await billAllGroups(
-      { ...deps(), tenants: { listAgentGroups: async () => listed.filter((x) => only.has(x.agentGroupId)) } },
+      { ...deps(), metrics, tenants: { listAgentGroups: async () => listed.filter((x) => only.has(x.agentGroupId)) } },
       { trigger: 'SCHEDULE', onGroup: (o) => seen.push(`${o.agentGroupId}:${o.outcome}`) },
     );
     expect(outcomes.find((o) => o.agentGroupId === blocked.agentGroupId)!.outcome).toBe('FAILED');
     expect(outcomes.find((o) => o.agentGroupId === ok.agentGroupId)!.outcome).toBe('BILLED');
     expect(seen).toHaveLength(2);
+    expect(counts).toEqual({ BillingRun: 1, BillingRunFailed: 1 });
     // The next day's run finds the billed group up to date.
     const second = await billAllGroups({ ...deps(), tenants: { listAgentGroups: async () => listed.filter((x) => x.agentGroupId === ok.agentGroupId) } }, { trigger: 'SCHEDULE' });
     expect(second[0]!.outcome).toBe('UP_TO_DATE');
