@@ -26,7 +26,8 @@ function admin(...args: string[]): Promise<Run> {
     execFile(
       TSX,
       ['bin/admin.ts', ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env }, timeout: 30_000 },
+      // Generous: a test may start several at once, each a cold tsx start on a loaded machine; a stuck one still ends.
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env }, timeout: 150_000 },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
