@@ -156,7 +156,8 @@ export function restOfMonth(days: Readonly<Record<string, DayData | undefined>>)
   return runs.map(([n, text]) => `${n}*${text}`).join('\n');
 }
 
-function dayOf(units: string, rest: string): DayData | undefined {
+/** A run's restrictions and rates, decoded once: its days differ only in their units. */
+function runOf(rest: string): { inv: { minimumStay: number; maximumStay: number; stopSell: boolean } | undefined; rates: DayRates } | undefined {
   if (rest === '-') return undefined;
   const bar = rest.indexOf('|');
   const inv = rest.slice(0, bar);
@@ -171,25 +172,39 @@ function dayOf(units: string, rest: string): DayData | undefined {
     }
     rates[plan] = byAdults;
   }
-  if (!inv) return { inventory: null, rates: rates as DayRates };
+  if (!inv) return { inv: undefined, rates: rates as DayRates };
   const [minimumStay, maximumStay, stop] = inv.split(',');
-  return { inventory: { quantity: Number(units), minimumStay: Number(minimumStay), maximumStay: Number(maximumStay), stopSell: stop === '1' }, rates: rates as DayRates };
+  return { inv: { minimumStay: Number(minimumStay), maximumStay: Number(maximumStay), stopSell: stop === '1' }, rates: rates as DayRates };
 }
 
-/** The days of one property month (yyyy-mm) back from its two strings, keyed by date (yyyy-mm-dd); only `wanted` dates when given. */
+/**
+ * The days of one property month (yyyy-mm) back from its two strings, keyed by date
+ * (yyyy-mm-dd); only `wanted` dates when given. A search decodes about 10,000 of these, so
+ * a run is decoded only when one of its days is wanted, and once for all its days: the
+ * days of a run share its rates object (days are read, never changed, after decoding).
+ */
 export function daysOfMonth(month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> {
+  // Day indices (0 for the 1st) to decode, ascending: the wanted dates of this month, or all.
+  const days = wanted ? [...wanted].filter((d) => d.startsWith(`${month}-`)).map((d) => Number(d.slice(8)) - 1).sort((a, b) => a - b) : Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => i);
+  if (days.length === 0) return into;
   const unitsByDay = units.split(',');
-  let i = 0;
-  for (const run of rest.split('\n')) {
-    const star = run.indexOf('*');
-    const count = Number(run.slice(0, star));
-    const text = run.slice(star + 1);
-    for (let k = 0; k < count; k++, i++) {
-      const date = `${month}-${dd(i)}`;
-      if (wanted && !wanted.has(date)) continue;
-      const day = dayOf(unitsByDay[i] ?? '', text);
-      if (day) into.set(date, day);
+  let next = 0;
+  let first = 0;
+  let start = 0;
+  while (start < rest.length && next < days.length) {
+    const newline = rest.indexOf('\n', start);
+    const end = newline === -1 ? rest.length : newline;
+    const star = rest.indexOf('*', start);
+    const last = first + Number(rest.slice(start, star));
+    if (days[next]! < last) {
+      const run = runOf(rest.slice(star + 1, end));
+      for (; next < days.length && days[next]! < last; next++) {
+        const i = days[next]!;
+        if (run) into.set(`${month}-${dd(i)}`, { inventory: run.inv ? { quantity: Number(unitsByDay[i] ?? ''), ...run.inv } : null, rates: run.rates });
+      }
     }
+    first = last;
+    start = end + 1;
   }
   return into;
 }
