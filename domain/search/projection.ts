@@ -104,13 +104,19 @@ export function searchEntryOf(view: ListingView): string {
   return JSON.stringify({ listing, properties });
 }
 
-/** The view an entry stands for, with the card-only fields empty. */
+/**
+ * The view an entry stands for, with the card-only fields empty. An unfiltered search
+ * decodes every entry of the channel, so the card-only fields are added to the objects
+ * JSON.parse has just made (no one else holds them) instead of copying each into a new one.
+ */
 export function viewOfEntry(text: string): ListingView {
-  const { listing, properties } = JSON.parse(text) as { listing: Omit<ListingView['listing'], 'title' | 'addressLine' | 'coverPicture' | 'usps' | 'badges'>; properties: (Record<string, unknown> & { amenities: string[] })[] };
-  return {
-    listing: { ...listing, title: '', addressLine: '', coverPicture: '', usps: [], badges: [] },
-    properties: properties.map((p) => ({ ...p, title: '', name: '', imageUrl: '', photos: [], location: '', amenities: p.amenities.map((name) => ({ icon: '', name, category: '' })) }) as unknown as ListingView['properties'][number]),
-  };
+  const { listing, properties } = JSON.parse(text) as { listing: Record<string, unknown>; properties: (Record<string, unknown> & { amenities: unknown[] })[] };
+  Object.assign(listing, { title: '', addressLine: '', coverPicture: '', usps: [], badges: [] });
+  for (const p of properties) {
+    Object.assign(p, { title: '', name: '', imageUrl: '', photos: [], location: '' });
+    for (let i = 0; i < p.amenities.length; i++) p.amenities[i] = { icon: '', name: p.amenities[i], category: '' };
+  }
+  return { listing, properties } as unknown as ListingView;
 }
 
 const DAYS_IN_MONTH_MAX = 31;
