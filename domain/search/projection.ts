@@ -162,8 +162,10 @@ export function restOfMonth(days: Readonly<Record<string, DayData | undefined>>)
   return runs.map(([n, text]) => `${n}*${text}`).join('\n');
 }
 
-/** A run's restrictions and rates, decoded once: its days differ only in their units. */
-function runOf(rest: string): { inv: { minimumStay: number; maximumStay: number; stopSell: boolean } | undefined; rates: DayRates } | undefined {
+/** One run's restrictions and rates; undefined for a run of days without a record. */
+type Run = { readonly inv: { minimumStay: number; maximumStay: number; stopSell: boolean } | undefined; readonly rates: DayRates } | undefined;
+
+function runOf(rest: string): Run {
   if (rest === '-') return undefined;
   const bar = rest.indexOf('|');
   const inv = rest.slice(0, bar);
@@ -184,36 +186,61 @@ function runOf(rest: string): { inv: { minimumStay: number; maximumStay: number;
 }
 
 /**
- * The days of one property month (yyyy-mm) back from its two strings, keyed by date
- * (yyyy-mm-dd); only `wanted` dates when given. A search decodes about 10,000 of these, so
- * a run is decoded only when one of its days is wanted, and once for all its days: the
- * days of a run share its rates object (days are read, never changed, after decoding).
+ * Decodes property months back into days, keyed by date (yyyy-mm-dd); only `wanted` dates
+ * when given. An unfiltered search decodes about 10,000 property months, so a run is decoded
+ * only when one of its days is wanted, and each distinct run text once per decoder (most
+ * properties repeat their neighbours' rates): days share their run's rates object, which is
+ * safe because days are only read once decoded.
  */
-export function daysOfMonth(month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> {
-  // Day indices (0 for the 1st) to decode, ascending: the wanted dates of this month, or all.
-  const days = wanted ? [...wanted].filter((d) => d.startsWith(`${month}-`)).map((d) => Number(d.slice(8)) - 1).sort((a, b) => a - b) : Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => i);
-  if (days.length === 0) return into;
-  const unitsByDay = units.split(',');
-  let next = 0;
-  let first = 0;
-  let start = 0;
-  while (start < rest.length && next < days.length) {
-    const newline = rest.indexOf('\n', start);
-    const end = newline === -1 ? rest.length : newline;
-    const star = rest.indexOf('*', start);
-    const last = first + Number(rest.slice(start, star));
-    if (days[next]! < last) {
-      const run = runOf(rest.slice(star + 1, end));
-      for (; next < days.length && days[next]! < last; next++) {
-        const i = days[next]!;
-        if (run) into.set(`${month}-${dd(i)}`, { inventory: run.inv ? { quantity: Number(unitsByDay[i] ?? ''), ...run.inv } : null, rates: run.rates });
+export class DayDecoder {
+  private readonly runs = new Map<string, Run>();
+  /** yyyy-mm → indices (0 for the 1st) of its days to decode, ascending. */
+  private readonly indices = new Map<string, number[]>();
+
+  constructor(private readonly wanted?: ReadonlySet<string>) {}
+
+  month(month: string, units: string, rest: string, into = new Map<string, DayData>()): Map<string, DayData> {
+    const days = this.indicesOf(month);
+    if (days.length === 0) return into;
+    const unitsByDay = units.split(',');
+    let next = 0;
+    let first = 0;
+    let start = 0;
+    while (start < rest.length && next < days.length) {
+      const newline = rest.indexOf('\n', start);
+      const end = newline === -1 ? rest.length : newline;
+      const star = rest.indexOf('*', start);
+      const last = first + Number(rest.slice(start, star));
+      if (days[next]! < last) {
+        const run = this.runOf(rest.slice(star + 1, end));
+        for (; next < days.length && days[next]! < last; next++) {
+          const i = days[next]!;
+          if (run) into.set(`${month}-${dd(i)}`, { inventory: run.inv ? { quantity: Number(unitsByDay[i] ?? ''), ...run.inv } : null, rates: run.rates });
+        }
       }
+      first = last;
+      start = end + 1;
     }
-    first = last;
-    start = end + 1;
+    return into;
   }
-  return into;
+
+  private runOf(text: string): Run {
+    if (!this.runs.has(text)) this.runs.set(text, runOf(text));
+    return this.runs.get(text);
+  }
+
+  private indicesOf(month: string): number[] {
+    let days = this.indices.get(month);
+    if (!days) {
+      days = this.wanted ? [...this.wanted].filter((d) => d.startsWith(`${month}-`)).map((d) => Number(d.slice(8)) - 1).sort((a, b) => a - b) : Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => i);
+      this.indices.set(month, days);
+    }
+    return days;
+  }
 }
+
+/** The days of one property month (yyyy-mm) back from its two strings; only `wanted` dates when given. */
+export const daysOfMonth = (month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> => new DayDecoder(wanted).month(month, units, rest, into);
 
 /** A property month as its two projection strings. */
 export const monthStrings = (m: PropertyMonth): { units: string; rest: string } => ({ units: unitsOfMonth(m.days), rest: restOfMonth(m.days) });
