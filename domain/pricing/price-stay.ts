@@ -53,8 +53,7 @@ export function priceStay(args: {
     for (const occ of occupancy) {
       const property = properties.get(occ.propertyId)!;
       const day = days.get(occ.propertyId)?.get(night);
-      const included = Math.min(Math.max(occ.adults, 1), property.applicableAdult);
-      const listed = day?.rates[mealPlan]?.[String(included)];
+      const listed = occupancyRateOf(day, mealPlan, occ, property);
       const occupancyRate = listed === undefined ? null : channelRate(listed, rateAdjustmentPercent);
       const extraAdults = Math.max(0, occ.adults - property.applicableAdult);
       const extraChildren = Math.max(0, occ.children - property.applicableChild);
@@ -73,6 +72,29 @@ export function priceStay(args: {
     }
   }
   return { unitNights, soldOutNights };
+}
+
+/** The listed rate of the unit's occupancy on that day: for its adults (at least one, at most applicableAdult). */
+const occupancyRateOf = (day: DayData | undefined, mealPlan: MealPlan, occ: UnitOccupancy, property: Property): number | undefined =>
+  day?.rates[mealPlan]?.[String(Math.min(Math.max(occ.adults, 1), property.applicableAdult))];
+
+/**
+ * True when priceStay would find no sold-out night, by the same rules (nightRestrictions
+ * and NO_RATE: every unit's occupancy rate listed), without pricing a night: search checks
+ * thousands of stays and prices only the page it shows. Every unit of `occupancy` belongs to
+ * a selected property, as allocateParty over the selected units makes it.
+ */
+export function staySellable(args: Omit<Parameters<typeof priceStay>[0], 'rateAdjustmentPercent'>): boolean {
+  const { occupancy, selected, properties, nights, days, mealPlan } = args;
+  for (const night of nights) {
+    for (const occ of occupancy) {
+      if (occupancyRateOf(days.get(occ.propertyId)?.get(night), mealPlan, occ, properties.get(occ.propertyId)!) === undefined) return false;
+    }
+    for (const { propertyId, quantity } of selected) {
+      if (nightRestrictions(propertyId, night, quantity, nights.length, days.get(propertyId)?.get(night)).length > 0) return false;
+    }
+  }
+  return true;
 }
 
 /**

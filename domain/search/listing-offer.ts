@@ -4,7 +4,7 @@ import type { DayData, PropertyMonth } from '../catalogue/day.ts';
 import type { GstSlabTable } from '../catalogue/gst.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
-import { allocateParty, chooseUnits, nightRestrictions, priceOrder, priceStay, searchPrice, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
+import { allocateParty, chooseUnits, nightRestrictions, priceOrder, searchPrice, staySellable, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
 import type { SearchQuery } from './search-query.ts';
 
 export type Days = ReadonlyMap<string, ReadonlyMap<string, DayData>>;
@@ -149,22 +149,20 @@ export function candidateFor(view: ListingView, party: Party, ctx: SearchPricing
 
 /**
  * True when priceOrder would not find the stay sold out: the engine's own first stage
- * (allocateParty, then priceStay's sold-out nights, NO_RATE included) without the rest of
+ * (allocateParty, then priceStay's sold-out rules, NO_RATE included, as staySellable) without the rest of
  * the order, so a search can count what it finds and price only what it shows.
  */
 export function sellable(c: Candidate, ctx: SearchPricing): boolean {
   const properties = new Map(c.view.properties.filter((p) => p.listingId === c.view.listing.id).map((p) => [p.id, p]));
   const units = c.selected.flatMap((s) => Array.from({ length: s.quantity }, () => properties.get(s.propertyId)!));
-  const { soldOutNights } = priceStay({
+  return staySellable({
     occupancy: allocateParty(units, c.party.adults, c.party.children),
     selected: c.selected,
     properties,
     nights: ctx.query.nights,
     days: ctx.days,
     mealPlan: ctx.query.mealPlan,
-    rateAdjustmentPercent: ctx.channel.rateAdjustmentPercent,
   });
-  return soldOutNights.length === 0;
 }
 
 /** The listing for the party on these nights with units chosen among the open ones, priced; undefined when it cannot take them. */

@@ -104,13 +104,19 @@ export function searchEntryOf(view: ListingView): string {
   return JSON.stringify({ listing, properties });
 }
 
-/** The view an entry stands for, with the card-only fields empty. */
+/**
+ * The view an entry stands for, with the card-only fields empty. An unfiltered search
+ * decodes every entry of the channel, so the card-only fields are added to the objects
+ * JSON.parse has just made (no one else holds them) instead of copying each into a new one.
+ */
 export function viewOfEntry(text: string): ListingView {
-  const { listing, properties } = JSON.parse(text) as { listing: Omit<ListingView['listing'], 'title' | 'addressLine' | 'coverPicture' | 'usps' | 'badges'>; properties: (Record<string, unknown> & { amenities: string[] })[] };
-  return {
-    listing: { ...listing, title: '', addressLine: '', coverPicture: '', usps: [], badges: [] },
-    properties: properties.map((p) => ({ ...p, title: '', name: '', imageUrl: '', photos: [], location: '', amenities: p.amenities.map((name) => ({ icon: '', name, category: '' })) }) as unknown as ListingView['properties'][number]),
-  };
+  const { listing, properties } = JSON.parse(text) as { listing: Record<string, unknown>; properties: (Record<string, unknown> & { amenities: unknown[] })[] };
+  Object.assign(listing, { title: '', addressLine: '', coverPicture: '', usps: [], badges: [] });
+  for (const p of properties) {
+    Object.assign(p, { title: '', name: '', imageUrl: '', photos: [], location: '' });
+    for (let i = 0; i < p.amenities.length; i++) p.amenities[i] = { icon: '', name: p.amenities[i], category: '' };
+  }
+  return { listing, properties } as unknown as ListingView;
 }
 
 const DAYS_IN_MONTH_MAX = 31;
@@ -156,7 +162,10 @@ export function restOfMonth(days: Readonly<Record<string, DayData | undefined>>)
   return runs.map(([n, text]) => `${n}*${text}`).join('\n');
 }
 
-function dayOf(units: string, rest: string): DayData | undefined {
+/** One run's restrictions and rates; undefined for a run of days without a record. */
+type Run = { readonly inv: { minimumStay: number; maximumStay: number; stopSell: boolean } | undefined; readonly rates: DayRates } | undefined;
+
+function runOf(rest: string): Run {
   if (rest === '-') return undefined;
   const bar = rest.indexOf('|');
   const inv = rest.slice(0, bar);
@@ -171,28 +180,67 @@ function dayOf(units: string, rest: string): DayData | undefined {
     }
     rates[plan] = byAdults;
   }
-  if (!inv) return { inventory: null, rates: rates as DayRates };
+  if (!inv) return { inv: undefined, rates: rates as DayRates };
   const [minimumStay, maximumStay, stop] = inv.split(',');
-  return { inventory: { quantity: Number(units), minimumStay: Number(minimumStay), maximumStay: Number(maximumStay), stopSell: stop === '1' }, rates: rates as DayRates };
+  return { inv: { minimumStay: Number(minimumStay), maximumStay: Number(maximumStay), stopSell: stop === '1' }, rates: rates as DayRates };
 }
 
-/** The days of one property month (yyyy-mm) back from its two strings, keyed by date (yyyy-mm-dd); only `wanted` dates when given. */
-export function daysOfMonth(month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> {
-  const unitsByDay = units.split(',');
-  let i = 0;
-  for (const run of rest.split('\n')) {
-    const star = run.indexOf('*');
-    const count = Number(run.slice(0, star));
-    const text = run.slice(star + 1);
-    for (let k = 0; k < count; k++, i++) {
-      const date = `${month}-${dd(i)}`;
-      if (wanted && !wanted.has(date)) continue;
-      const day = dayOf(unitsByDay[i] ?? '', text);
-      if (day) into.set(date, day);
+/**
+ * Decodes property months back into days, keyed by date (yyyy-mm-dd); only `wanted` dates
+ * when given. An unfiltered search decodes about 10,000 property months, so a run is decoded
+ * only when one of its days is wanted, and each distinct run text once per decoder (most
+ * properties repeat their neighbours' rates): days share their run's rates object, which is
+ * safe because days are only read once decoded.
+ */
+export class DayDecoder {
+  private readonly runs = new Map<string, Run>();
+  /** yyyy-mm → indices (0 for the 1st) of its days to decode, ascending. */
+  private readonly indices = new Map<string, number[]>();
+
+  constructor(private readonly wanted?: ReadonlySet<string>) {}
+
+  month(month: string, units: string, rest: string, into = new Map<string, DayData>()): Map<string, DayData> {
+    const days = this.indicesOf(month);
+    if (days.length === 0) return into;
+    const unitsByDay = units.split(',');
+    let next = 0;
+    let first = 0;
+    let start = 0;
+    while (start < rest.length && next < days.length) {
+      const newline = rest.indexOf('\n', start);
+      const end = newline === -1 ? rest.length : newline;
+      const star = rest.indexOf('*', start);
+      const last = first + Number(rest.slice(start, star));
+      if (days[next]! < last) {
+        const run = this.runOf(rest.slice(star + 1, end));
+        for (; next < days.length && days[next]! < last; next++) {
+          const i = days[next]!;
+          if (run) into.set(`${month}-${dd(i)}`, { inventory: run.inv ? { quantity: Number(unitsByDay[i] ?? ''), ...run.inv } : null, rates: run.rates });
+        }
+      }
+      first = last;
+      start = end + 1;
     }
+    return into;
   }
-  return into;
+
+  private runOf(text: string): Run {
+    if (!this.runs.has(text)) this.runs.set(text, runOf(text));
+    return this.runs.get(text);
+  }
+
+  private indicesOf(month: string): number[] {
+    let days = this.indices.get(month);
+    if (!days) {
+      days = this.wanted ? [...this.wanted].filter((d) => d.startsWith(`${month}-`)).map((d) => Number(d.slice(8)) - 1).sort((a, b) => a - b) : Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => i);
+      this.indices.set(month, days);
+    }
+    return days;
+  }
 }
+
+/** The days of one property month (yyyy-mm) back from its two strings; only `wanted` dates when given. */
+export const daysOfMonth = (month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> => new DayDecoder(wanted).month(month, units, rest, into);
 
 /** A property month as its two projection strings. */
 export const monthStrings = (m: PropertyMonth): { units: string; rest: string } => ({ units: unitsOfMonth(m.days), rest: restOfMonth(m.days) });

@@ -7,7 +7,7 @@ import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
-import { daysOfMonth, shardName, viewOfEntry, type Locator, type Shard } from '../../domain/search/projection.ts';
+import { DayDecoder, shardName, viewOfEntry, type Locator, type Shard } from '../../domain/search/projection.ts';
 import type { SearchCatalogue, SearchHead, SearchShards } from '../../domain/search/search-catalogue.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../container.ts';
@@ -61,7 +61,7 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
   async shards(channelId: string, shards: readonly Shard[], nights: readonly string[], planIds: readonly string[]): Promise<SearchShards> {
     const names = shards.map(shardName);
     const months = [...new Set(nights.map(monthOf))];
-    const dates = new Set(nights);
+    const decoder = new DayDecoder(new Set(nights));
     const items = await getAll(this.db, this.table, [
       ...names.map((n) => keys.searchEntries(channelId, n)),
       ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))),
@@ -81,7 +81,7 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
           const propertyId = name.slice(ATTR.rest.length);
           const units = item[`${ATTR.units}${propertyId}`];
           if (typeof units !== 'string') continue;
-          days.set(propertyId, daysOfMonth(month, units, value as string, dates, days.get(propertyId)));
+          days.set(propertyId, decoder.month(month, units, value as string, days.get(propertyId)));
         }
       } else if (item.SK === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(item));
     }

@@ -5,7 +5,7 @@ import type { DayData } from '../../domain/catalogue/day.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import { ValidationError } from '../../domain/errors.ts';
-import { priceOrder, searchPrice, type PricedOrder, type PriceOrderInput, type PricingContext } from '../../domain/pricing/index.ts';
+import { allocateParty, chooseUnits, priceOrder, priceStay, searchPrice, staySellable, type PricedOrder, type PriceOrderInput, type PricingContext } from '../../domain/pricing/index.ts';
 import { amendmentMoney, breakdownDelta, breakdownOf, type Breakdown } from '../../domain/bookings/amendment.ts';
 
 const LISTING = 'maharashtra-lonavala-misty-meadows';
@@ -345,6 +345,31 @@ describe('Function: priceOrder › properties over random orders', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('Function: staySellable › properties over random stays', () => {
+  it('is true exactly when priceStay finds no sold-out night (NO_RATE, inventory, stop-sell, stay limits)', () => {
+    let sellable = 0;
+    fc.assert(
+      fc.property(scenario, ({ request, context }) => {
+        // The scenario always states the party.
+        const adults = request.adults!;
+        const children = request.children!;
+        const selected = request.selectedProperties?.length ? request.selectedProperties : chooseUnits(context.properties, adults, children);
+        const properties = new Map(context.properties.map((p) => [p.id, p]));
+        const units = selected.flatMap((s) => Array.from({ length: s.quantity }, () => properties.get(s.propertyId)!));
+        const nights = Array.from({ length: (Date.parse(request.checkOut) - Date.parse(request.checkIn)) / 86_400_000 }, (_, i) => addDays(request.checkIn, i));
+        const stay = { occupancy: allocateParty(units, adults, children), selected, properties, nights, days: context.days, mealPlan: 'EP' as const };
+        const expected = priceStay({ ...stay, rateAdjustmentPercent: context.channel.rateAdjustmentPercent }).soldOutNights.length === 0;
+        if (expected) sellable++;
+        expect(staySellable(stay)).toBe(expected);
+      }),
+      { numRuns: 400 },
+    );
+    // Both answers must come up, or the property proves nothing.
+    expect(sellable).toBeGreaterThan(20);
+    expect(sellable).toBeLessThan(380);
   });
 });
 
