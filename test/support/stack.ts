@@ -97,6 +97,9 @@ export interface CallResult<T = unknown> {
 }
 
 /** One HTTP request to the offline server, body parsed as JSON when it is JSON. */
+/** How often a call on the shared stack resends a request answered 503 SERVICE_UNAVAILABLE. */
+const UNAVAILABLE_RETRIES = 3;
+
 export async function call<T = any>(
   method: string,
   path: string,
@@ -108,7 +111,15 @@ export async function call<T = any>(
     payload = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${opts.baseUrl ?? stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual', signal: opts.signal });
+  let res = await fetch(`${opts.baseUrl ?? stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual', signal: opts.signal });
+  // On the shared stack a 503 only means a machine too loaded for DynamoDB Local to answer in
+  // time; a partner retries it after Retry-After, and so do the tests whose subject is not the
+  // fault (the fault tests call their own stack by baseUrl and see every 503).
+  for (let retry = 0; res.status === 503 && opts.baseUrl === undefined && retry < UNAVAILABLE_RETRIES; retry++) {
+    await res.text();
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+    res = await fetch(`${stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual', signal: opts.signal });
+  }
   const text = await res.text();
   let body: unknown = undefined;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
