@@ -79,7 +79,8 @@ describe('Search projection: equivalence with the search it replaced', () => {
           tally(seen, now);
         }
       }),
-      { numRuns: 500 },
+      // Seeded: the coverage counts below must not depend on the draw (SEARCH_EQ_SEED explores others).
+      { numRuns: 500, seed: Number(process.env.SEARCH_EQ_SEED ?? 20261125) },
     );
     // The cases cover every kind of answer, so the equality above is not vacuous.
     expect(seen.found).toBeGreaterThan(100);
