@@ -365,7 +365,8 @@ describe('Function: staySellable › properties over random stays', () => {
         if (expected) sellable++;
         expect(staySellable(stay)).toBe(expected);
       }),
-      { numRuns: 400 },
+      // Seeded: the counts below must not depend on the draw.
+      { numRuns: 400, seed: 20261125 },
     );
     // Both answers must come up, or the property proves nothing.
     expect(sellable).toBeGreaterThan(20);
