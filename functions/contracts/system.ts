@@ -59,5 +59,5 @@ export const docsRoute = defineRoute({
   summary: 'This reference, rendered',
   description: 'Public: needs no key and is not rate limited. One self-contained HTML page (Redoc with this document inline); it loads nothing from elsewhere.',
   tags: ['Meta'],
-  responses: { 200: { description: 'The rendered reference.', mediaType: 'text/html' }, ...PUBLIC_ERRORS },
+  responses: { 200: { description: 'The rendered reference.', document: 'text/html' }, ...PUBLIC_ERRORS },
 });

@@ -27,6 +27,8 @@ const acceptsGzip = (header: string | undefined): boolean =>
  * for less, rather than an opaque 502 from the platform.
  */
 export function encodeForTransport(result: HttpResult, acceptEncoding: string | undefined): HttpResult {
+  // Bytes (a PDF) are already compressed and already base64 on the wire.
+  if (result.isBase64Encoded) return result;
   const body = typeof result.body === 'string' ? result.body : '';
   const size = Buffer.byteLength(body);
   if (size < MIN_GZIP_BYTES) return result;

@@ -8,7 +8,7 @@ import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { withinBudget } from './budget.ts';
 import { encodeForTransport } from './compression.ts';
-import { binaryResult, jsonResult, textResult } from './responses.ts';
+import { documentResult, jsonResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
 import { parseInput } from './validate.ts';
@@ -55,9 +55,8 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       state: context.state,
       event,
     });
-    if (reply.binary) return binaryResult(context.state, reply.status, reply.binary.contentType, reply.binary.bytes, reply.headers);
-    const result = reply.contentType
-      ? textResult(context.state, reply.status, String(reply.body), reply.contentType, reply.headers)
+    const result = reply.document
+      ? documentResult(context.state, reply.status, reply.document.contentType, reply.document.content, reply.headers)
       : jsonResult(context.state, reply.status, reply.body, reply.headers);
     return encodeForTransport(result, event.headers?.['accept-encoding']);
   });

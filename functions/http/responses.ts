@@ -24,19 +24,14 @@ export function jsonResult(state: RequestState, status: number, body: unknown, e
   };
 }
 
-/** A body that is not JSON, sent as the handler wrote it. */
-export function textResult(state: RequestState, status: number, body: string, contentType: string, extra: Readonly<Record<string, string>> = {}): HttpResult {
-  return { statusCode: status, headers: { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra }, body };
-}
-
-/** A document reply (an invoice PDF): the bytes base64-encoded, as API Gateway and Lambda carry binary bodies. */
-export function binaryResult(state: RequestState, status: number, contentType: string, bytes: Uint8Array, extra: Readonly<Record<string, string>> = {}): HttpResult {
-  return {
-    statusCode: status,
-    headers: { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra },
-    body: Buffer.from(bytes).toString('base64'),
-    isBase64Encoded: true,
-  };
+/**
+ * A document instead of JSON. Text goes as written (and may be compressed on the way out);
+ * bytes go base64-encoded, as API Gateway and Lambda carry binary bodies.
+ */
+export function documentResult(state: RequestState, status: number, contentType: string, content: string | Uint8Array, extra: Readonly<Record<string, string>> = {}): HttpResult {
+  const headers = { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra };
+  if (typeof content === 'string') return { statusCode: status, headers, body: content };
+  return { statusCode: status, headers, body: Buffer.from(content).toString('base64'), isBase64Encoded: true };
 }
 
 /** The one error body: status, error, message, path, timestamp, code, plus the refusal's own fields. */

@@ -9,9 +9,7 @@ export type AnySchema = v.GenericSchema<any, any>;
 export interface ResponseSpec {
   readonly description: string;
   readonly schema?: AnySchema;
-  /** For a body that is not JSON (the rendered reference): its media type, documented as a string. */
-  readonly mediaType?: string;
-  /** A document response instead of JSON (an invoice PDF): its media type, sent as bytes. */
+  /** A document instead of JSON (the rendered reference, an invoice PDF): its media type. */
   readonly document?: string;
 }
 

@@ -19,11 +19,9 @@ export type HttpContext = Context & { state: RequestState };
 /** What a handler returns: a status and a JSON-serialisable body, never a raw Lambda result. */
 export interface Reply {
   readonly status: number;
-  /** JSON-serialisable; text sent as it is when contentType is given. */
+  /** JSON-serialisable; ignored when a document is sent. */
   readonly body: unknown;
-  /** Only for a body that is not JSON (the rendered reference). */
-  readonly contentType?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** A document instead of JSON (an invoice PDF): sent as is, base64 on the wire, `body` ignored. */
-  readonly binary?: { readonly contentType: string; readonly bytes: Uint8Array };
+  /** A document instead of JSON: text as written (the rendered reference), bytes base64 on the wire (an invoice PDF). */
+  readonly document?: { readonly contentType: string; readonly content: string | Uint8Array };
 }

@@ -11,5 +11,5 @@ export const handler = endpoint(getInvoicePdfRoute, async ({ principal, params, 
   status: 200,
   body: null,
   headers: { 'Content-Disposition': `inline; filename="invoice-${params.id}.pdf"` },
-  binary: { contentType: 'application/pdf', bytes: await invoicePdf(billingDeps(services, pdfRenderer), principal, params.id) },
+  document: { contentType: 'application/pdf', content: await invoicePdf(billingDeps(services, pdfRenderer), principal, params.id) },
 }));

@@ -46,11 +46,9 @@ function operation(route: RouteSpec): Json {
     const headers = rated ? { ...RATE_HEADERS, ...retry } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'], ...retry };
     const content = spec.schema
       ? { 'application/json': { schema: schemaOf(spec.schema) } }
-      : spec.mediaType
-        ? { [spec.mediaType]: { schema: { type: 'string' } } }
-        : spec.document
-          ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
-          : undefined;
+      : spec.document
+        ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
+        : undefined;
     responses[status] = { description: spec.description, headers, ...(content ? { content } : {}) };
   }
   return {

@@ -11,8 +11,8 @@ export const handler = endpoint(docsRoute, async () => {
   page ??= docsPage(buildOpenApi(ROUTES), redocSource);
   return {
     status: 200,
-    body: page,
-    contentType: 'text/html; charset=utf-8',
+    body: null,
+    document: { contentType: 'text/html; charset=utf-8', content: page },
     headers: { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
   };
 });

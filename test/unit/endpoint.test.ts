@@ -225,3 +225,29 @@ describe('endpoint() stack', () => {
     expect(res.headers['Content-Type']).toBe('application/json; charset=utf-8');
   });
 });
+
+describe('document replies', () => {
+  const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) % 256);
+  const text = '<html>'.padEnd(4096, 'x');
+  const pdf = endpoint(thingsRoute, async () => ({ status: 200, body: null, document: { contentType: 'application/pdf', content: bytes } }));
+  const page = endpoint(thingsRoute, async () => ({ status: 200, body: null, document: { contentType: 'text/html; charset=utf-8', content: text } }));
+  // A fresh event each time: the body parser replaces the body it reads.
+  const asking = () => event({ body: JSON.stringify({ name: 'a', selectedProperties: [] }), headers: { ...JSON_HEADERS, 'accept-encoding': 'gzip' } });
+
+  it('sends bytes base64-encoded as they are, never gzipped again, even to a caller that accepts gzip', async () => {
+    const res = await invoke(pdf, asking());
+    expect(res.statusCode).toBe(200);
+    expect(res.isBase64Encoded).toBe(true);
+    expect(res.headers?.['Content-Type']).toBe('application/pdf');
+    expect(res.headers?.['Content-Encoding']).toBeUndefined();
+    expect(Buffer.from(res.body ?? '', 'base64').equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('sends text as written, gzipped for a caller that accepts it', async () => {
+    const res = await invoke(page, asking());
+    expect(res.headers?.['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(res.headers?.['Content-Encoding']).toBe('gzip');
+    const { gunzipSync } = await import('node:zlib');
+    expect(gunzipSync(Buffer.from(res.body ?? '', 'base64')).toString()).toBe(text);
+  });
+});
