@@ -221,7 +221,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return { unallocated: (out.Item?.unallocated as Minor | undefined) ?? 0, version: (out.Item?.version as number | undefined) ?? 0 };
   }
 
-  /** ISSUED invoices still owing, read from the table itself (the list index only finds them). */
+  /** ISSUED invoices still owing, read from the table itself (the list index only finds them); credit notes owe nothing. */
   private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean })[]> {
     const listed = await queryAll(this.db, {
       TableName: this.table,
@@ -234,7 +234,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     });
     const items = await getAll(this.db, this.table, listed.map((i) => keys.invoice(agentGroupId, i.id as string)), { consistent: true });
     return items
-      .filter((i) => i.status === 'ISSUED')
+      .filter((i) => i.status === 'ISSUED' && !i.creditNoteFor)
       .map((i) => {
         const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
         const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
