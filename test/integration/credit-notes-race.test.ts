@@ -5,6 +5,8 @@ import { ConflictError } from '../../domain/errors.ts';
 import { cutoffOf, financialYearOf } from '../../domain/invoicing/billing-period.ts';
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import { raiseOperatorCreditNote } from '../../domain/invoicing/raise-credit-note.ts';
+import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
+import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { billingDeps } from '../../infra/container.ts';
@@ -72,6 +74,28 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     const [after] = await deps().invoices.lines(g.agentGroupId, invoice.id);
     expect(after!.creditedTotal).toBe(2 * part);
     expect((await deps().invoices.get(g.agentGroupId, invoice.id))!.creditedAmount).toBe(2 * part);
+  }, 180_000);
+
+  it('releases a credit beyond what a paid invoice still owed to the unallocated credit, and the next invoice is paid from it; the invoice stays PAID', async () => {
+    const { g, invoice } = await billedGroup(world, '2027-03-08', 2);
+    const svc = testServices();
+    await recordBankTransfer({ receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock }, { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total });
+    expect((await deps().invoices.get(g.agentGroupId, invoice.id))!).toMatchObject({ status: 'PAID', amountPaid: invoice.total });
+    const [first] = await deps().invoices.lines(g.agentGroupId, invoice.id);
+    const before = (await svc.ledger.creditPosition(g.agentGroupId))!;
+    const { creditNote, invoice: after } = await issueOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: first!.id }], 'Goodwill');
+    expect(creditNote.total).toBe(first!.lineTotal);
+    expect(after).toMatchObject({ status: 'PAID', amountPaid: invoice.total - first!.lineTotal, creditedAmount: first!.lineTotal });
+    expect(await svc.receivables.unallocatedCredit(g.agentGroupId)).toBe(first!.lineTotal);
+    expect((await svc.ledger.creditPosition(g.agentGroupId))!.exposure).toBe(before.exposure - first!.lineTotal);
+
+    // The next invoice is paid from the released credit as the run issues it.
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-02');
+    const group = (await svc.tenants.getAgentGroup(g.agentGroupId))!;
+    const next = await runBilling(deps(), group, request());
+    const issued = (await deps().invoices.get(g.agentGroupId, next.invoiceIds[0]!))!;
+    expect(issued.amountPaid).toBe(Math.min(issued.total, first!.lineTotal));
+    expect(await svc.receivables.unallocatedCredit(g.agentGroupId)).toBe(Math.max(0, first!.lineTotal - issued.total));
   }, 180_000);
 
   it('raises the credit note for a cancelled invoiced booking once when two billing runs race', async () => {

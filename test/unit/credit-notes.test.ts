@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planBilling, type BillingPlanInput, type ChargeForBilling, type PlannedLine } from '../../domain/invoicing/billing-engine.ts';
-import { creditNoteNumberOf, lineCredit, remainingOf, spreadCredit, type CreditableLine } from '../../domain/invoicing/credit-notes.ts';
+import { bookingCredit, creditNoteNumberOf, lineCredit, remainingOf, spreadCredit, type CreditableLine, type LineCredit } from '../../domain/invoicing/credit-notes.ts';
 import type { GstRegistration } from '../../domain/catalogue/gst.ts';
+import { creditNoteDocumentOf } from '../../domain/invoicing/credit-note-document.ts';
+import { checkInvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { ChargeLine } from '../../domain/pricing/charge-lines.ts';
 import { splitTax } from '../../domain/invoicing/tax.ts';
@@ -92,7 +94,7 @@ describe('Function: lineCredit', () => {
         const gst = Math.floor((taxable * rate * 2 + 100) / 200);
         const split = intra ? splitTax(gst, '30', '30') : splitTax(gst, '30', '27');
         let line: CreditableLine = { id: 'l', lineTotal: taxable + gst, taxableValue: taxable, ...split, creditedTotal: 0, creditedGst: 0 } as CreditableLine;
-        const parts = [];
+        const parts: LineCredit[] = [];
         for (const cut of [...cuts, 1]) {
           const left = remainingOf(line);
           if (left === 0) break;
@@ -177,5 +179,21 @@ describe('Function: planBilling, bookings invoiced and then cancelled', () => {
     const stored = invoiced(planBilling(inputOf(lines, 0, { total: 0 })).invoices[0]!.bookings[0]!.lines);
     expect(planBilling(inputOf(lines, 600_000, { total: 525_000, invoiced: stored })).unreconciledEntries).toEqual([{ ledgerEntryId: 'charge-1', bookingId: 'PS-1', chargedAmount: -75_000, billedAmount: 525_000 }]);
     expect(planBilling(inputOf(lines, 100_000, { total: 525_000 })).skippedEntries).toEqual([{ ledgerEntryId: 'charge-1', bookingId: 'PS-1', reason: 'NEEDS_CREDIT_NOTE' }]);
+  });
+});
+
+describe('Function: bookingCredit with a line lowering the invoice (an amendment’s absorbed drift)', () => {
+  it('credits the lowering line too, negative, so the credit note’s lines still net to the refund and it prints with the drift as a discount', () => {
+    const base = { invoiceId: 'inv-1', agentGroupId: 'g', bookingRef: 'ref-1', bookingId: 'PS-1', ledgerEntryId: 'c', sac: '996311', propertyName: 'Villa', checkIn: '2027-01-05', checkOut: '2027-01-07', quantity: 1, discount: 0, igst: 0, creditedTotal: 0, creditedGst: 0 };
+    const stay = { ...base, id: 'stay', key: 'STAY#p#2027-01-05', lineKind: 'STAY', description: 'Accommodation', itemRef: 'p#2027-01-05', nightDate: '2027-01-05', unitBase: 1_000_000, taxableValue: 1_000_000, gstRate: 5, cgst: 25_000, sgst: 25_000, lineTotal: 1_050_000 } as CreditableLine;
+    const drift = { ...base, id: 'drift', key: 'ADJUSTMENT', lineKind: 'ADJUSTMENT', description: 'Price difference', itemRef: 'ADJUSTMENT', nightDate: null, unitBase: -16_190, taxableValue: -16_190, gstRate: 5, cgst: -405, sgst: -405, lineTotal: -17_000 } as CreditableLine;
+    // Cancelled with 60 % of the 10,330.00 invoiced refunded: 6,198.00 credited.
+    const credits = bookingCredit([stay, drift], 1_033_000, 1_033_000 - 619_800);
+    expect(credits.reduce((s, c) => s + c.amount, 0)).toBe(619_800);
+    expect(credits.find((c) => c.line.id === 'drift')!.amount).toBeLessThan(0);
+    const lines = credits.map((c, k) => ({ ...lineCredit(c.line, c.amount, true), k })).map((f) => ({ ...f.line, id: `n${f.k}`, taxableValue: f.taxableValue, cgst: f.cgst, sgst: f.sgst, igst: f.igst, lineTotal: f.amount, creditNoteForLine: f.line.id }));
+    const note = { id: 'note', status: 'ISSUED', invoiceNumber: 'CN30/2627/000001', issueDate: '2027-01-20', dueDate: null, periodFrom: '2027-01-01', periodTo: '2027-01-31', supplierGstin: '30AAACS1234A1Z5', supplierName: 'Stays Goa', supplierAddress: 'Panaji', supplierStateCode: '30', billToGstin: '27AAACT1234B1Z2', billToName: 'Tripkart', billToAddress: 'Mumbai', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30', total: 619_800, discount: 0, gatewayOrderId: null, creditNoteFor: 'inv-1', creditNoteForNumber: '30/26-27/000001', creditNoteForDate: '2027-01-10', creditReason: 'Cancelled' } as unknown as Parameters<typeof creditNoteDocumentOf>[0];
+    const doc = checkInvoiceDocument(creditNoteDocumentOf(note, lines));
+    expect(doc).toMatchObject({ kind: 'CREDIT_NOTE', originalInvoice: { number: '30/26-27/000001', date: '2027-01-10' }, reason: 'Cancelled', totals: { total: 619_800, discount: 10_200 } });
   });
 });
