@@ -11,7 +11,7 @@ import { creditNoteLineOf, creditNoteNumberOf, lineCredit, remainingOf, type Cre
 import type { Invoice } from './invoice.ts';
 
 export interface CreditNoteDeps {
-  readonly invoices: Pick<InvoiceStore, 'get' | 'lines'>;
+  readonly invoices: Pick<InvoiceStore, 'get' | 'lines' | 'billedTotals'>;
   readonly creditNotes: CreditNoteStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -191,7 +191,9 @@ export interface BookingCreditPlan {
  * (several when there are more lines than a note holds), each committing only while the
  * booking's marker still says what the previous one left. So racing runs raise it once: the
  * loser's commit is refused (StaleCreditPlan) and it leaves the booking to the next run, which
- * finds the booking reconciled. No ledger entry: the REFUND that made it is there already.
+ * finds the booking reconciled. When only the invoice moved (a payment allocated meanwhile) and
+ * the booking's marker and lines are as planned, it retries on the invoice as it is now. No
+ * ledger entry: the REFUND that made it is there already.
  */
 export async function raiseBookingCredit(deps: CreditNoteDeps, agentGroupId: string, runId: string, plan: BookingCreditPlan): Promise<Invoice[]> {
   const byInvoice = new Map<string, PlannedLineCredit[]>();
@@ -201,16 +203,28 @@ export async function raiseBookingCredit(deps: CreditNoteDeps, agentGroupId: str
   for (const [invoiceId, credits] of byInvoice) {
     for (let i = 0; i < credits.length; i += MAX_CREDIT_NOTE_LINES) {
       const part = credits.slice(i, i + MAX_CREDIT_NOTE_LINES);
-      const invoice = await deps.invoices.get(agentGroupId, invoiceId);
-      if (!invoice || !isCorrectable(invoice)) return raised;
-      try {
-        raised.push(await deps.creditNotes.raise(creditNoteWrite(deps, invoice, part, { reason: plan.reason, runId, postToLedger: false, markerAt: new Map([[plan.bookingRef, marker]]) })));
-      } catch (err) {
-        if (err instanceof StaleCreditPlan) return raised;
-        throw err;
+      for (let attempt = 0; ; attempt++) {
+        const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+        if (!invoice || !isCorrectable(invoice)) return raised;
+        try {
+          raised.push(await deps.creditNotes.raise(creditNoteWrite(deps, invoice, part, { reason: plan.reason, runId, postToLedger: false, markerAt: new Map([[plan.bookingRef, marker]]) })));
+          break;
+        } catch (err) {
+          if (!(err instanceof StaleCreditPlan) || attempt + 1 >= MAX_ATTEMPTS || !(await stillAsPlanned(deps, agentGroupId, plan.bookingRef, marker, part))) {
+            if (err instanceof StaleCreditPlan) return raised;
+            throw err;
+          }
+        }
       }
       marker -= part.reduce((s, c) => s + c.amount, 0);
     }
   }
   return raised;
+}
+
+/** True while the booking's marker and the lines to credit are as the plan read them (only the invoice moved). */
+async function stillAsPlanned(deps: CreditNoteDeps, agentGroupId: string, bookingRef: string, marker: Minor, part: readonly PlannedLineCredit[]): Promise<boolean> {
+  const [totals, lines] = await Promise.all([deps.invoices.billedTotals(agentGroupId, [bookingRef]), deps.creditNotes.creditableLines(agentGroupId, bookingRef)]);
+  const credited = new Map(lines.map((l) => [l.id, l.creditedTotal]));
+  return totals.get(bookingRef) === marker && part.every((c) => credited.get(c.line.id) === c.line.creditedTotal);
 }

@@ -5,6 +5,9 @@ import { bookingCredit, creditNoteNumberOf, lineCredit, remainingOf, spreadCredi
 import type { GstRegistration } from '../../domain/catalogue/gst.ts';
 import { creditNoteDocumentOf } from '../../domain/invoicing/credit-note-document.ts';
 import { checkInvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
+import type { Invoice } from '../../domain/invoicing/invoice.ts';
+import { raiseBookingCredit, type CreditNoteDeps } from '../../domain/invoicing/raise-credit-note.ts';
+import { StaleCreditPlan, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { ChargeLine } from '../../domain/pricing/charge-lines.ts';
 import { splitTax } from '../../domain/invoicing/tax.ts';
@@ -195,5 +198,42 @@ describe('Function: bookingCredit with a line lowering the invoice (an amendment
     const note = { id: 'note', status: 'ISSUED', invoiceNumber: 'CN30/2627/000001', issueDate: '2027-01-20', dueDate: null, periodFrom: '2027-01-01', periodTo: '2027-01-31', supplierGstin: '30AAACS1234A1Z5', supplierName: 'Stays Goa', supplierAddress: 'Panaji', supplierStateCode: '30', billToGstin: '27AAACT1234B1Z2', billToName: 'Tripkart', billToAddress: 'Mumbai', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30', total: 619_800, discount: 0, gatewayOrderId: null, creditNoteFor: 'inv-1', creditNoteForNumber: '30/26-27/000001', creditNoteForDate: '2027-01-10', creditReason: 'Cancelled' } as unknown as Parameters<typeof creditNoteDocumentOf>[0];
     const doc = checkInvoiceDocument(creditNoteDocumentOf(note, lines));
     expect(doc).toMatchObject({ kind: 'CREDIT_NOTE', originalInvoice: { number: '30/26-27/000001', date: '2027-01-10' }, reason: 'Cancelled', totals: { total: 619_800, discount: 10_200 } });
+  });
+});
+
+describe('Function: raiseBookingCredit', () => {
+  const stay = { id: 'stay', invoiceId: 'inv-1', agentGroupId: 'g', bookingRef: 'ref-1', bookingId: 'PS-1', key: 'STAY#x', lineKind: 'STAY', sac: '996311', description: 'Accommodation', propertyName: 'Villa', ledgerEntryId: 'c', itemRef: 'x', nightDate: '2027-01-05', checkIn: '2027-01-05', checkOut: '2027-01-06', quantity: 1, unitBase: 1_000_000, discount: 0, taxableValue: 1_000_000, gstRate: 5, cgst: 25_000, sgst: 25_000, igst: 0, lineTotal: 1_050_000, creditedTotal: 0, creditedGst: 0 } as CreditableLine;
+  const invoice = { id: 'inv-1', agentGroupId: 'g', status: 'ISSUED', invoiceNumber: '30/26-27/000001', issueDate: '2027-01-10', total: 1_050_000, supplierStateCode: '30', placeOfSupplyStateCode: '30', supplierGstin: '30AAACS1234A1Z5' } as Invoice;
+  /** Fakes whose first commit is refused as stale; the marker reads `marker`. */
+  function fakes(marker: number) {
+    let calls = 0;
+    const deps: CreditNoteDeps = {
+      invoices: { get: async () => invoice, lines: async () => [stay], billedTotals: async () => new Map([['ref-1', marker]]) },
+      creditNotes: {
+        creditableLines: async () => [stay],
+        raise: async (w: CreditNoteWrite) => {
+          calls += 1;
+          if (calls === 1) throw new StaleCreditPlan('moved');
+          return { ...w.note, invoiceNumber: w.numberOf(7) };
+        },
+      },
+      clock: { now: () => new Date('2027-01-20T06:00:00Z') },
+      ids: { uuid: () => crypto.randomUUID() },
+    } as unknown as CreditNoteDeps;
+    return { deps, calls: () => calls };
+  }
+  const plan = { bookingRef: 'ref-1', billed: 1_050_000, credits: [{ line: stay, amount: 525_000 }], reason: 'Cancelled' };
+
+  it('retries on the invoice as it is now when only the invoice moved (a payment allocated meanwhile)', async () => {
+    const f = fakes(1_050_000);
+    const raised = await raiseBookingCredit(f.deps, 'g', 'run-1', plan);
+    expect(raised.map((n) => [n.invoiceNumber, n.total, n.creditNoteFor])).toEqual([['CN30/2627/000007', 525_000, 'inv-1']]);
+    expect(f.calls()).toBe(2);
+  });
+
+  it('leaves the booking to the next run when another run moved its marker first', async () => {
+    const f = fakes(525_000);
+    expect(await raiseBookingCredit(f.deps, 'g', 'run-1', plan)).toEqual([]);
+    expect(f.calls()).toBe(1);
   });
 });
