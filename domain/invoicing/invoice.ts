@@ -77,6 +77,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly amountPaid?: Minor;
   /** Σ credit notes raised against it (paise); absent until the first. */
   readonly creditedAmount?: Minor;
+  /** Σ credit notes per booking on it (bookingRef → paise): payments reach what is left of each booking. */
+  readonly creditedByBooking?: Readonly<Record<string, Minor>>;
   /** Ids of the credit notes raised against it, oldest first; absent until the first. */
   readonly creditNoteIds?: readonly string[];
   /**

@@ -118,12 +118,14 @@ export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, inv
         ),
       )
     : [];
+  const creditedByBooking: Record<string, Minor> = { ...invoice.creditedByBooking };
+  for (const [ref, b] of perBooking) creditedByBooking[ref] = (creditedByBooking[ref] ?? 0) + b.total;
   const fy = financialYearOf(issueDate);
   return {
     note,
     lines,
     credits: figures.map((f) => ({ line: f.line, expectCredited: f.line.creditedTotal, amount: f.amount, gst: f.gst })),
-    invoice: { id: invoice.id, expectPaid: paid, expectCredited: credited, amountPaid: paid - release, creditedAmount: credited + total },
+    invoice: { id: invoice.id, expectPaid: paid, expectCredited: credited, amountPaid: paid - release, creditedAmount: credited + total, creditedByBooking },
     markers: [...perBooking.entries()].map(([bookingRef, b]) => ({ bookingRef, delta: -b.total, ...(opts.markerAt?.has(bookingRef) ? { expect: opts.markerAt.get(bookingRef)! } : {}) })),
     release,
     ledgerEntries,

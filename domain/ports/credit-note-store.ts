@@ -10,6 +10,8 @@ export interface CreditedInvoice {
   readonly expectCredited: Minor;
   readonly amountPaid: Minor;
   readonly creditedAmount: Minor;
+  /** The invoice's credits per booking after this one (written whole: the figures condition guards it). */
+  readonly creditedByBooking: Readonly<Record<string, Minor>>;
 }
 
 /** One invoice line taking a credit: its running credited total moves from `expectCredited` by `amount`. */

@@ -118,12 +118,13 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         Update: {
           TableName: t,
           Key: keys.invoice(g, w.invoice.id),
-          UpdateExpression: 'SET amountPaid = :paidNow, creditedAmount = :credNow, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
+          UpdateExpression: 'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
           ConditionExpression: INVOICE_FIGURES_AT,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':paidNow': w.invoice.amountPaid,
             ':credNow': w.invoice.creditedAmount,
+            ':byBooking': w.invoice.creditedByBooking,
             ':none': [],
             ':note': [note.id],
             ':at': at,

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { GatewayOrderRef, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
-import { allocate, bookingSpansOf, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
+import { allocate, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
 import { paymentKey, type Payment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
@@ -203,7 +203,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     for (const b of bookings) {
       for (const id of b.invoicedIn ?? []) {
         const invoice = byId.get(id);
-        const span = (invoice?.bookingSpans as BookingSpans | undefined)?.[b.bookingRef];
+        const spans = invoice?.bookingSpans as BookingSpans | undefined;
+        const span = spans && creditedSpans(spans, invoice!.creditedByBooking as Record<string, Minor> | undefined)[b.bookingRef];
         if (!invoice || !span) continue;
         paid.set(b.bookingRef, (paid.get(b.bookingRef) ?? 0) + paidOfSpan((invoice.amountPaid as Minor | undefined) ?? 0, span));
       }

@@ -177,3 +177,27 @@ describe('credit notes raised by an operator (admin tool)', () => {
     expect(creditNotes).toHaveLength(2);
   }, 180_000);
 });
+
+describe('a credit note on a paid invoice (pay → cancel the first booking → bill again)', () => {
+  it('releases the paid part of the credit to the account, keeps the invoice PAID, and booking rows follow what is still billed', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 30 });
+    const first = await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const second = await bookStay(g, world.registered, '2027-03-08', '2027-03-10');
+    const [invoiceId] = (await bill(g)) as [string];
+    const paid = await runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', '21000', '--reference', `UTR${Date.now()}`, '--json']);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect((await call('POST', `/v1/bookings/${first}/cancel`, { key: g.apiKey })).status).toBe(200);
+    const [noteId] = await billByAdmin(g);
+
+    expect((await detail(g, invoiceId)).invoice).toMatchObject({ status: 'PAID', total: 21_000, amountPaid: 10_500, creditedAmount: 10_500, amountDue: 0 });
+    expect((await detail(g, noteId!)).invoice).toMatchObject({ creditNoteFor: invoiceId, total: 10_500, amountDue: 0 });
+    const payments = JSON.parse((await runAdminTool(['payments', 'list', '--group', g.agentGroupId, '--json'])).stdout);
+    expect(payments.unallocated).toBe(10_500);
+    const row = async (id: string) => (await call('GET', `/v1/bookings/${id}`, { key: g.apiKey })).body;
+    expect(await row(first)).toMatchObject({ status: 'CANCELLED', paidAmount: 0, outstandingAmount: 0 });
+    expect(await row(second)).toMatchObject({ status: 'CONFIRMED', paidAmount: 10_500, outstandingAmount: 0 });
+    // One story: nothing outstanding on invoices; the ledger owes the partner the released 10,500.
+    expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body).toMatchObject({ outstanding: 0, outstandingInvoiceCount: 0 });
+    expect((await ledger(g)).exposure).toBe(-10_500);
+  }, 240_000);
+});

@@ -8,6 +8,7 @@ import { checkInvoiceDocument } from '../../domain/invoicing/invoice-document.ts
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import { raiseBookingCredit, type CreditNoteDeps } from '../../domain/invoicing/raise-credit-note.ts';
 import { StaleCreditPlan, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
+import { creditedSpans } from '../../domain/receivables/allocation.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { ChargeLine } from '../../domain/pricing/charge-lines.ts';
 import { splitTax } from '../../domain/invoicing/tax.ts';
@@ -235,5 +236,13 @@ describe('Function: raiseBookingCredit', () => {
     const f = fakes(525_000);
     expect(await raiseBookingCredit(f.deps, 'g', 'run-1', plan)).toEqual([]);
     expect(f.calls()).toBe(1);
+  });
+});
+
+describe('Function: creditedSpans', () => {
+  it('shrinks each booking’s span by its credit and moves the later ones up, in line order', () => {
+    const spans = { a: [0, 1_050_000], b: [1_050_000, 2_100_000], c: [2_100_000, 2_200_000] } as const;
+    expect(creditedSpans(spans, { a: 1_050_000, c: 50_000 })).toEqual({ a: [0, 0], b: [0, 1_050_000], c: [1_050_000, 1_100_000] });
+    expect(creditedSpans(spans, undefined)).toBe(spans);
   });
 });
