@@ -67,9 +67,11 @@ import type { PaymentGateway, PaymentNotifications } from '../domain/ports/payme
 import type { ReceivablesStore } from '../domain/ports/receivables-store.ts';
 import { DynamoReceivablesStore } from './dynamo/dynamo-receivables-store.ts';
 import type { BillingDeps } from '../domain/invoicing/run-billing.ts';
-import { invoiceDocumentOf } from '../domain/invoicing/invoice-document-of.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
 import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
+import { DynamoCreditNoteStore } from './dynamo/dynamo-credit-note-store.ts';
+import type { CreditNoteStore } from '../domain/ports/credit-note-store.ts';
+import { documentOf } from '../domain/invoicing/credit-note-document.ts';
 import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 
 /** The adapters wired once per process: the one composition root. */
@@ -106,6 +108,7 @@ export interface Services {
    */
   readonly documents: DocumentStore;
   readonly invoices: InvoiceStore;
+  readonly creditNotes: CreditNoteStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
   readonly receivables: ReceivablesStore;
 }
@@ -152,6 +155,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // Without a webhook secret no notification can verify: a random one refuses them all.
     gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
     receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
+    creditNotes: new DynamoCreditNoteStore(db, cfg.tableName),
   };
 }
 
@@ -245,7 +249,8 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     gateway: svc.gateway,
     receivables: svc.receivables,
     metrics: svc.metrics,
-    renderPdf: (invoice, lines) => renderer.render(invoiceDocumentOf(invoice, lines)),
+    creditNotes: svc.creditNotes,
+    renderPdf: (invoice, lines) => renderer.render(documentOf(invoice, lines)),
     documents: svc.documents,
     clock: svc.clock,
     ids: svc.ids,

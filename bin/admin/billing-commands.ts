@@ -13,7 +13,7 @@ import { integerOption } from './input.ts';
 const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;
 
 /** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
-async function deps(ctx: AdminContext) {
+export async function deps(ctx: AdminContext) {
   const { PdfInvoiceRenderer } = await import('../../infra/pdf/pdf-invoice-renderer.ts');
   return billingDeps(ctx.services(), new PdfInvoiceRenderer());
 }

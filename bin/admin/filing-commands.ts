@@ -6,8 +6,9 @@ import { gstinOption } from './input.ts';
 
 export const filingGstr1: CommandSpec = {
   path: ['filing', 'gstr1'],
-  summary: "Write one GSTIN's GSTR-1 B2B invoices of a month, from stored figures: JSON for the GST portal's offline tool, and CSV.",
-  details: 'Reads every agent group\'s invoices issued in the month by that supplier GSTIN. Writes <gstin>-<MMYYYY>-gstr1.json and .csv into --out (default: the current directory). Invoices to a recipient without a GSTIN are not B2B: they are named, not exported.',
+  summary: "Write one GSTIN's GSTR-1 B2B invoices and credit notes of a month, from stored figures: JSON for the GST portal's offline tool, and CSV.",
+  details:
+    'Reads every agent group\'s invoices and credit notes issued in the month by that supplier GSTIN. Writes <gstin>-<MMYYYY>-gstr1.json (tables b2b and cdnr), <gstin>-<MMYYYY>-gstr1.csv (B2B) and <gstin>-<MMYYYY>-gstr1-cdnr.csv (credit notes) into --out (default: the current directory). Documents to a recipient without a GSTIN are not B2B: they are named, not exported.',
   options: [
     { name: 'gstin', value: '<GSTIN>', required: true, description: 'Our supplier registration.' },
     { name: 'month', value: '<yyyy-mm>', required: true, param: 'month', description: 'The return period.' },
@@ -33,8 +34,9 @@ export const filingGstr1: CommandSpec = {
     const base = join(dir, `${gstin}-${fp}-gstr1`);
     writeFileSync(`${base}.json`, `${JSON.stringify(out.json, null, 2)}\n`);
     writeFileSync(`${base}.csv`, out.csv);
-    ctx.out.result({ json: `${base}.json`, csv: `${base}.csv`, invoiceCount: out.invoiceCount, withoutRecipientGstin: out.withoutRecipientGstin }, () => [
-      `Wrote ${out.invoiceCount} B2B invoices of ${gstin} for ${month} to ${base}.json and ${base}.csv.`,
+    writeFileSync(`${base}-cdnr.csv`, out.cdnrCsv);
+    ctx.out.result({ json: `${base}.json`, csv: `${base}.csv`, cdnrCsv: `${base}-cdnr.csv`, invoiceCount: out.invoiceCount, creditNoteCount: out.creditNoteCount, withoutRecipientGstin: out.withoutRecipientGstin }, () => [
+      `Wrote ${out.invoiceCount} B2B invoices and ${out.creditNoteCount} credit notes of ${gstin} for ${month} to ${base}.json, ${base}.csv and ${base}-cdnr.csv.`,
       ...(out.withoutRecipientGstin.length ? [`Not B2B (no recipient GSTIN), left out: ${out.withoutRecipientGstin.join(', ')}.`] : []),
     ]);
   },

@@ -3,7 +3,10 @@ import type { GstRegistration } from '../catalogue/gst.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import type { ChargeLine } from '../pricing/charge-lines.ts';
+import { formatInr } from '../money.ts';
 import { perNightOf } from '../pricing/rounding.ts';
+import { bookingCredit, remainingOf, type CreditableLine } from './credit-notes.ts';
+import type { BookingCreditPlan } from './raise-credit-note.ts';
 import { SAC_ACCOMMODATION, type BlockedState, type InvoiceLine, type InvoiceLineKind, type InvoiceParties, type SkippedEntry, type UnreconciledEntry } from './invoice.ts';
 import { splitInclusive, splitTax } from './tax.ts';
 
@@ -26,6 +29,8 @@ export interface BilledSoFar {
   readonly total: Minor;
   /** line key → lineTotal; read only when `total` is neither 0 nor the whole amount. */
   readonly lines?: ReadonlyMap<string, Minor>;
+  /** The invoiced lines with what credit notes took off them; read only when `total` is more than the booking owes. */
+  readonly invoiced?: readonly CreditableLine[];
 }
 
 /** One POSTED charge selected for billing, with everything that moved its booking's amount since. */
@@ -71,6 +76,8 @@ export interface BillingPlan {
   readonly blockedStates: readonly BlockedState[];
   readonly skippedEntries: readonly SkippedEntry[];
   readonly unreconciledEntries: readonly UnreconciledEntry[];
+  /** Bookings invoiced for more than they owe now (cancelled or refunded after invoicing): the credit their lines take. */
+  readonly credits: readonly BookingCreditPlan[];
 }
 
 const sum = (xs: readonly Minor[]): Minor => xs.reduce((a, b) => a + b, 0);
@@ -85,6 +92,7 @@ type Outcome =
   | { kind: 'lines'; state: string; lines: PlannedLine[] }
   | { kind: 'skip'; reason: SkippedEntry['reason'] }
   | { kind: 'unreconciled'; billedAmount: Minor }
+  | { kind: 'credit'; plan: BookingCreditPlan }
   | { kind: 'nothing' };
 
 /**
@@ -96,17 +104,24 @@ type Outcome =
  *   when amendments moved the charge away from the stay's own price (rate drift absorbed),
  *   one ADJUSTMENT line carries the difference, tax-inclusive at the stay's highest rate;
  * - a cancelled booking bills its retained amount as one CANCELLATION line, likewise;
- * - lines already invoiced are left out (only the difference is billed); where what is
- *   invoiced is not a part of what is owed, a credit note is needed (NEEDS_CREDIT_NOTE).
+ * - lines already invoiced are left out (only the difference is billed);
+ * - a booking invoiced for more than it owes now (a cancellation or refund after invoicing)
+ *   gets a credit note for the difference, spread over its invoiced lines in proportion to
+ *   what is left of each (creditFor): the retained part stays billed on those lines, in
+ *   their tax split, and what stays billed is exactly the net POSTED amount, in paise;
+ * - where what is invoiced is neither part of what is owed nor more than it (lines that no
+ *   longer match), it is reported NEEDS_CREDIT_NOTE for an operator.
  */
 export function planBilling(input: BillingPlanInput): BillingPlan {
   const perState = new Map<string, PlannedBooking[]>();
   const skippedEntries: SkippedEntry[] = [];
   const unreconciledEntries: UnreconciledEntry[] = [];
+  const credits: BookingCreditPlan[] = [];
   for (const c of input.charges) {
     const outcome = linesOwed(c, input);
     const bookingId = c.charge.bookingId ?? '';
     if (outcome.kind === 'skip') skippedEntries.push({ ledgerEntryId: c.charge.id, bookingId, reason: outcome.reason });
+    else if (outcome.kind === 'credit') credits.push(outcome.plan);
     else if (outcome.kind === 'unreconciled') unreconciledEntries.push({ ledgerEntryId: c.charge.id, bookingId, chargedAmount: netCharged(c), billedAmount: outcome.billedAmount });
     else if (outcome.kind === 'lines' && outcome.lines.length > 0) {
       const list = perState.get(outcome.state) ?? [];
@@ -136,7 +151,7 @@ export function planBilling(input: BillingPlanInput): BillingPlan {
     };
     invoices.push({ parties, bookings: bookings.map((b) => ({ ...b, lines: b.lines.map((l) => ({ ...l, ...splitTax(l.cgst + l.sgst + l.igst, registration.stateCode, parties.placeOfSupplyStateCode) })) })) });
   }
-  return { invoices, blockedStates, skippedEntries, unreconciledEntries };
+  return { invoices, blockedStates, skippedEntries, unreconciledEntries, credits };
 }
 
 function linesOwed(c: ChargeForBilling, input: BillingPlanInput): Outcome {
@@ -144,6 +159,7 @@ function linesOwed(c: ChargeForBilling, input: BillingPlanInput): Outcome {
   if (!b) return { kind: 'skip', reason: 'BOOKING_NOT_FOUND' };
   const owed = netCharged(c);
   if (c.billed.total === owed) return { kind: 'nothing' };
+  if (c.billed.total > owed) return creditFor(c, b, owed);
   if (!b.chargeLines || b.chargeLines.length === 0) return { kind: 'skip', reason: 'NO_CHARGE_LINES' };
   const facts = b.chargeLines.map((l) => input.properties.get(l.propertyId));
   if (facts.some((f) => f === undefined)) return { kind: 'skip', reason: 'PROPERTY_UNKNOWN' };
@@ -157,6 +173,26 @@ function linesOwed(c: ChargeForBilling, input: BillingPlanInput): Outcome {
   const planned = new Map(all.lines.map((l) => [l.key, l]));
   for (const [key, total] of billed) if (planned.get(key)?.lineTotal !== total) return { kind: 'skip', reason: 'NEEDS_CREDIT_NOTE' };
   return { kind: 'lines', state, lines: all.lines.filter((l) => !billed.has(l.key)) };
+}
+
+/**
+ * A booking invoiced for more than it owes: the difference credited over its invoiced lines
+ * (credit-notes.ts spreadCredit). Its invoiced lines must still add up to what its marker
+ * says, and it must owe something or nothing, never less: otherwise it is for an operator.
+ */
+function creditFor(c: ChargeForBilling, b: BookingForBilling, owed: Minor): Outcome {
+  const invoiced = c.billed.invoiced;
+  if (!invoiced) return { kind: 'skip', reason: 'NEEDS_CREDIT_NOTE' };
+  const left = sum(invoiced.map(remainingOf));
+  if (owed < 0 || left !== c.billed.total) return { kind: 'unreconciled', billedAmount: c.billed.total };
+  const credit = c.billed.total - owed;
+  const reason =
+    b.status === 'CANCELLED'
+      ? `Booking ${b.bookingId} (${b.checkIn} to ${b.checkOut}) cancelled: ${formatInr(credit)} refunded${owed > 0 ? `, the retained ${formatInr(owed)} stays billed` : ''}.`
+      : `Booking ${b.bookingId} (${b.checkIn} to ${b.checkOut}) now owes ${formatInr(owed)} of the ${formatInr(c.billed.total)} invoiced: ${formatInr(credit)} credited.`;
+  // Lines lowering the invoice first, then the largest: a note split for size never nets to nothing.
+  const credits = bookingCredit(invoiced, c.billed.total, owed).sort((x, y) => (x.amount < 0) !== (y.amount < 0) ? (x.amount < 0 ? -1 : 1) : y.amount - x.amount);
+  return { kind: 'credit', plan: { bookingRef: b.bookingRef, billed: c.billed.total, credits, reason } };
 }
 
 /** Every line the booking owes, whether or not some are invoiced already. */

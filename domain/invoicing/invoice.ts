@@ -30,8 +30,9 @@ export interface InvoiceTotals {
   readonly lineCount: number;
 }
 
-/** total − amountPaid − creditedAmount: what the group still owes on it. */
-export const amountDueOf = (i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount'>): Minor => i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
+/** total − amountPaid − creditedAmount: what the group still owes on it; a credit note owes nothing. */
+export const amountDueOf = (i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor'>): Minor =>
+  i.creditNoteFor ? 0 : i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
 
 export const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
 
@@ -76,6 +77,18 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly amountPaid?: Minor;
   /** Σ credit notes raised against it (paise); absent until the first. */
   readonly creditedAmount?: Minor;
+  /** Σ credit notes per booking on it (bookingRef → paise): payments reach what is left of each booking. */
+  readonly creditedByBooking?: Readonly<Record<string, Minor>>;
+  /** Ids of the credit notes raised against it, oldest first; absent until the first. */
+  readonly creditNoteIds?: readonly string[];
+  /**
+   * On a credit note only (docs/receivables.md "Credit notes"): the invoice it corrects, that
+   * invoice's number and issue date (printed on it), and why it was raised.
+   */
+  readonly creditNoteFor?: string;
+  readonly creditNoteForNumber?: string;
+  readonly creditNoteForDate?: string;
+  readonly creditReason?: string;
   /** The last step that failed, kept for operators until it succeeds. */
   readonly lastError: string | null;
   readonly createdAt: string;
@@ -109,6 +122,11 @@ export interface InvoiceLine {
   readonly sgst: Minor;
   readonly igst: Minor;
   readonly lineTotal: Minor;
+  /** On a credit note's line: the invoice line it credits. */
+  readonly creditNoteForLine?: string;
+  /** On an invoice's line: Σ lineTotal and Σ GST of the credit-note lines against it (paise); absent until the first. */
+  readonly creditedTotal?: Minor;
+  readonly creditedGst?: Minor;
 }
 
 export interface BlockedState {

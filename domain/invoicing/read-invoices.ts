@@ -49,7 +49,7 @@ export function invoiceView(i: Invoice, today: string) {
     billToAddress: i.billToAddress,
     placeOfSupply: `${i.placeOfSupply} (${i.placeOfSupplyStateCode})`,
     gatewayOrderId: i.gatewayOrderId,
-    creditNoteFor: null,
+    creditNoteFor: i.creditNoteFor ?? null,
   };
 }
 
@@ -73,7 +73,7 @@ export function invoiceLineView(l: InvoiceLine) {
     sgst: rupees(l.sgst),
     igst: rupees(l.igst),
     lineTotal: rupees(l.lineTotal),
-    creditNoteForLine: null,
+    creditNoteForLine: l.creditNoteForLine ?? null,
   };
 }
 
@@ -148,6 +148,14 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
 export async function getInvoice(deps: InvoiceReadDeps, principal: AgentGroupPrincipal, invoiceId: string) {
   const invoice = await deps.invoices.get(principal.agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  const lines = await deps.invoices.lines(principal.agentGroupId, invoiceId);
-  return { invoice: invoiceView(invoice, indiaToday(deps.clock.now())), lines: lines.map(invoiceLineView), creditNotes: [], creditNoteForNumber: null };
+  const [lines, notes] = await Promise.all([
+    deps.invoices.lines(principal.agentGroupId, invoiceId),
+    Promise.all((invoice.creditNoteIds ?? []).map((id) => deps.invoices.get(principal.agentGroupId, id))),
+  ]);
+  return {
+    invoice: invoiceView(invoice, indiaToday(deps.clock.now())),
+    lines: lines.map(invoiceLineView),
+    creditNotes: notes.flatMap((n) => (n ? [{ id: n.id, invoiceNumber: n.invoiceNumber, issueDate: n.issueDate, total: rupees(n.total) }] : [])),
+    creditNoteForNumber: invoice.creditNoteForNumber ?? null,
+  };
 }

@@ -9,6 +9,8 @@ import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { CreditNoteStore } from '../ports/credit-note-store.ts';
+import { raiseBookingCredit } from './raise-credit-note.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
@@ -24,6 +26,8 @@ export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
 
 export interface BillingDeps {
   readonly invoices: InvoiceStore;
+  /** Credit notes for bookings invoiced for more than they owe now (cancelled or refunded after invoicing). */
+  readonly creditNotes: CreditNoteStore;
   readonly ledger: Pick<CreditLedger, 'queryEntries'>;
   readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;
   readonly catalogue: Pick<CatalogueStore, 'getListing' | 'getGstRegistration'>;
@@ -75,6 +79,14 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     if (written) {
       invoiceIds.push(written.id);
       linesWritten += written.lines;
+    }
+  }
+  // Credit notes are issued as they are written (number, lines, the invoice's figures in one
+  // transaction); the loop below renders their PDFs like any issued invoice's.
+  for (const credit of plan.credits) {
+    for (const note of await raiseBookingCredit(deps, g, runId, credit)) {
+      invoiceIds.push(note.id);
+      linesWritten += note.lineCount;
     }
   }
   let draftsLeft = 0;
@@ -149,12 +161,18 @@ async function selectCharges(deps: BillingDeps, g: string, req: BillingRequest):
       const booking = bookings.get(charge.bookingId!);
       const moved = movements.get(charge.bookingId!) ?? [];
       const total = booking ? (billedTotals.get(booking.bookingRef) ?? 0) : 0;
-      const partly = booking !== undefined && total !== 0 && total !== netCharged({ charge, movements: moved });
+      const net = netCharged({ charge, movements: moved });
+      const partly = booking !== undefined && total !== 0 && total < net;
+      const over = booking !== undefined && total > net;
       return {
         charge,
         movements: moved,
         booking: booking && billingFacts(booking),
-        billed: { total, ...(partly ? { lines: await deps.invoices.billedLines(g, booking.bookingRef) } : {}) },
+        billed: {
+          total,
+          ...(partly ? { lines: await deps.invoices.billedLines(g, booking.bookingRef) } : {}),
+          ...(over ? { invoiced: await deps.creditNotes.creditableLines(g, booking.bookingRef) } : {}),
+        },
       };
     }),
   );

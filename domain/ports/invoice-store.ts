@@ -40,6 +40,8 @@ export interface ReceivableFigures {
   readonly amountPaid: Minor;
   readonly creditedAmount: Minor;
   readonly dueDate: string;
+  /** Set on credit notes, which owe nothing. */
+  readonly creditNoteFor?: string;
 }
 
 export interface BillingLock {

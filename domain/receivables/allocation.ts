@@ -63,6 +63,23 @@ export function bookingSpansOf(lines: readonly { readonly bookingRef: string; re
   return spans;
 }
 
+/**
+ * The spans once credit notes took `credited` (bookingRef → paise) off some bookings: each
+ * booking's span shrinks by its credit and the later ones move up, so payments reach what is
+ * still billed of each booking, in line order.
+ */
+export function creditedSpans(spans: BookingSpans, credited: Readonly<Record<string, Minor>> | undefined): BookingSpans {
+  if (!credited) return spans;
+  const out: Record<string, [Minor, Minor]> = {};
+  let at = 0;
+  for (const [ref, [start, end]] of Object.entries(spans).sort(([, a], [, b]) => a[0] - b[0])) {
+    const length = end - start - (credited[ref] ?? 0);
+    out[ref] = [at, at + length];
+    at += length;
+  }
+  return out;
+}
+
 /** What `amountPaid` on an invoice pays of one booking's span on it. */
 export function paidOfSpan(amountPaid: Minor, span: readonly [Minor, Minor]): Minor {
   return Math.max(0, Math.min(amountPaid, span[1]) - span[0]);

@@ -4,8 +4,9 @@ import { formatRupees, toRupees, type Minor } from '../money.ts';
 
 /**
  * GSTR-1 for one supplier GSTIN and month, from stored figures (never re-priced): the B2B
- * invoices (table 4A) in the layout the GST portal's offline tool imports as JSON, and the
- * same rows as the portal's B2B CSV. Credit notes (table 9B, `cdnr`) come with credit notes.
+ * invoices (table 4A, `b2b`) and the credit notes to registered recipients (table 9B,
+ * `cdnr`) in the layout the GST portal's offline tool imports as JSON, and the same rows as
+ * the portal's B2B and CDNR CSVs.
  */
 export interface Gstr1Invoice {
   readonly invoice: Invoice;
@@ -48,49 +49,61 @@ function byRate(lines: readonly InvoiceLine[]): RateRow[] {
 
 export interface Gstr1Export {
   readonly json: unknown;
+  /** The B2B CSV (invoices). */
   readonly csv: string;
+  /** The CDNR CSV (credit notes to registered recipients). */
+  readonly cdnrCsv: string;
   readonly invoiceCount: number;
-  /** Issued invoices of the month without a recipient GSTIN: not B2B, left out of table 4A. */
+  readonly creditNoteCount: number;
+  /** Issued invoices and credit notes of the month without a recipient GSTIN: not B2B, left out of tables 4A and 9B. */
   readonly withoutRecipientGstin: readonly string[];
 }
 
+/** The documents per recipient GSTIN, recipients and documents in number order. */
+function byRecipient(docs: readonly Gstr1Invoice[]): [string, Gstr1Invoice[]][] {
+  const map = new Map<string, Gstr1Invoice[]>();
+  for (const d of [...docs].sort((a, b) => a.invoice.invoiceNumber!.localeCompare(b.invoice.invoiceNumber!))) map.set(d.invoice.billToGstin!, [...(map.get(d.invoice.billToGstin!) ?? []), d]);
+  return [...map.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+const itemsOf = (lines: readonly InvoiceLine[]) =>
+  byRate(lines).map((r, n) => ({ num: n + 1, itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 } }));
+
+const cell = (v: string): string => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+const csvOf = (header: readonly string[], rows: readonly string[][]): string => `${[header, ...rows.map((r) => r.map(cell))].map((r) => r.join(',')).join('\n')}\n`;
+
 export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1Invoice[]): Gstr1Export {
   const { fp } = gstr1Period(month);
-  const b2b = documents.filter((d) => d.invoice.billToGstin !== null).sort((a, b) => a.invoice.invoiceNumber!.localeCompare(b.invoice.invoiceNumber!));
-  const byRecipient = new Map<string, Gstr1Invoice[]>();
-  for (const d of b2b) byRecipient.set(d.invoice.billToGstin!, [...(byRecipient.get(d.invoice.billToGstin!) ?? []), d]);
+  const registered = documents.filter((d) => d.invoice.billToGstin !== null);
+  const b2b = registered.filter((d) => !d.invoice.creditNoteFor);
+  const cdnr = registered.filter((d) => d.invoice.creditNoteFor);
   const json = {
     gstin,
     fp,
-    b2b: [...byRecipient.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([ctin, docs]) => ({
-        ctin,
-        inv: docs.map(({ invoice: i, lines }) => ({
-          inum: i.invoiceNumber,
-          idt: portalDate(i.issueDate!),
-          val: toRupees(i.total),
-          pos: i.placeOfSupplyStateCode,
-          rchrg: 'N',
-          inv_typ: 'R',
-          itms: byRate(lines).map((r, n) => ({
-            num: n + 1,
-            itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 },
-          })),
-        })),
-      })),
+    b2b: byRecipient(b2b).map(([ctin, docs]) => ({
+      ctin,
+      inv: docs.map(({ invoice: i, lines }) => ({ inum: i.invoiceNumber, idt: portalDate(i.issueDate!), val: toRupees(i.total), pos: i.placeOfSupplyStateCode, rchrg: 'N', inv_typ: 'R', itms: itemsOf(lines) })),
+    })),
+    // Table 9B: a credit note's value and items are positive; ntty "C" says it reduces the supply.
+    cdnr: byRecipient(cdnr).map(([ctin, docs]) => ({
+      ctin,
+      nt: docs.map(({ invoice: n, lines }) => ({ ntty: 'C', nt_num: n.invoiceNumber, nt_dt: portalDate(n.issueDate!), val: toRupees(n.total), pos: n.placeOfSupplyStateCode, rchrg: 'N', inv_typ: 'R', itms: itemsOf(lines) })),
+    })),
   };
-  const header = ['GSTIN/UIN of Recipient', 'Receiver Name', 'Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Reverse Charge', 'Applicable % of Tax Rate', 'Invoice Type', 'E-Commerce GSTIN', 'Rate', 'Taxable Value', 'Cess Amount'];
-  const cell = (v: string): string => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const rows = b2b.flatMap(({ invoice: i, lines }) =>
-    byRate(lines).map((r) =>
-      [i.billToGstin!, i.billToName, i.invoiceNumber!, portalDateLong(i.issueDate!), formatRupees(i.total), `${i.placeOfSupplyStateCode}-${i.placeOfSupply}`, 'N', '', 'Regular B2B', '', String(r.rate), formatRupees(r.txval), '0.00'].map(cell),
-    ),
-  );
+  const rowsOf = (docs: readonly Gstr1Invoice[], row: (d: Invoice, r: RateRow) => string[]) => byRecipient(docs).flatMap(([, ds]) => ds.flatMap(({ invoice, lines }) => byRate(lines).map((r) => row(invoice, r))));
+  const pos = (d: Invoice) => `${d.placeOfSupplyStateCode}-${d.placeOfSupply}`;
   return {
     json,
-    csv: `${[header, ...rows].map((r) => r.join(',')).join('\n')}\n`,
+    csv: csvOf(
+      ['GSTIN/UIN of Recipient', 'Receiver Name', 'Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Reverse Charge', 'Applicable % of Tax Rate', 'Invoice Type', 'E-Commerce GSTIN', 'Rate', 'Taxable Value', 'Cess Amount'],
+      rowsOf(b2b, (i, r) => [i.billToGstin!, i.billToName, i.invoiceNumber!, portalDateLong(i.issueDate!), formatRupees(i.total), pos(i), 'N', '', 'Regular B2B', '', String(r.rate), formatRupees(r.txval), '0.00']),
+    ),
+    cdnrCsv: csvOf(
+      ['GSTIN/UIN of Recipient', 'Receiver Name', 'Note Number', 'Note Date', 'Note Type', 'Place Of Supply', 'Reverse Charge', 'Note Supply Type', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount'],
+      rowsOf(cdnr, (n, r) => [n.billToGstin!, n.billToName, n.invoiceNumber!, portalDateLong(n.issueDate!), 'C', pos(n), 'N', 'Regular B2B', formatRupees(n.total), '', String(r.rate), formatRupees(r.txval), '0.00']),
+    ),
     invoiceCount: b2b.length,
+    creditNoteCount: cdnr.length,
     withoutRecipientGstin: documents.filter((d) => d.invoice.billToGstin === null).map((d) => d.invoice.invoiceNumber!),
   };
 }

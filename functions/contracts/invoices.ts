@@ -142,7 +142,7 @@ export const listInvoicesRoute = defineRoute({
   auth: 'v1',
   summary: 'Your invoices',
   description:
-    'Issued and paid invoices, newest issueDate first, with outstanding (issued invoices less payments and credit notes), oldestDueDate and outstandingInvoiceCount over all of them. nextCursor is set when more may follow; a cursor is bound to your key and filters (altered: 400).',
+    'Issued and paid invoices, newest issueDate first, with outstanding (issued invoices less payments and credit notes), oldestDueDate and outstandingInvoiceCount over all of them. Credit notes are rows too: creditNoteFor set, amountDue 0, status ISSUED, numbered from their own series (CN30/2627/000001). nextCursor is set when more may follow; a cursor is bound to your key and filters (altered: 400).',
   tags: TAG,
   query: InvoiceListQuerySchema,
   responses: {

@@ -238,18 +238,32 @@ export function postingTransaction(table: string, entry: EntryRef, bookingId: st
  * commit them in its own transaction beside its own items (a cancellation's booking update).
  */
 export function recordPostedItems(table: string, entry: LedgerEntry, at: string): TransactItems {
-  assertRecordable(entry);
+  return recordPostedEntriesItems(table, [entry], at);
+}
+
+/**
+ * recordPostedItems for several entries of one group (an operator's credit note over lines
+ * of several bookings: one entry per booking): each entry, and the counter moved once by
+ * their sum, since one transaction may touch an item only once.
+ */
+export function recordPostedEntriesItems(table: string, entries: readonly LedgerEntry[], at: string): TransactItems {
+  if (entries.length === 0) return [];
+  const g = entries[0]!.agentGroupId;
+  for (const e of entries) {
+    assertRecordable(e);
+    if (e.agentGroupId !== g) throw new RangeError('entries recorded together must be of one agent group');
+  }
   return [
-    { Put: { TableName: table, Item: { ...entryItem(entry), postedAt: at }, ConditionExpression: ENTRY_IS_NEW } },
+    ...entries.map((e) => ({ Put: { TableName: table, Item: { ...entryItem(e), postedAt: at }, ConditionExpression: ENTRY_IS_NEW } })),
     {
       Update: {
         TableName: table,
-        Key: keys.creditCounter(entry.agentGroupId),
+        Key: keys.creditCounter(g),
         UpdateExpression: ADD_EXPOSURE,
-        ExpressionAttributeValues: { ':zero': 0, ':amount': entry.amount, ':at': at },
+        ExpressionAttributeValues: { ':zero': 0, ':amount': entries.reduce((s, e) => s + e.amount, 0), ':at': at },
       },
     },
-    { ConditionCheck: { TableName: table, Key: keys.agentGroup(entry.agentGroupId), ConditionExpression: GROUP_EXISTS } },
+    { ConditionCheck: { TableName: table, Key: keys.agentGroup(g), ConditionExpression: GROUP_EXISTS } },
   ];
 }
 

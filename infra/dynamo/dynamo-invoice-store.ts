@@ -512,10 +512,16 @@ export class DynamoInvoiceStore implements InvoiceStore {
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK },
-      ProjectionExpression: '#total, dueDate, amountPaid, creditedAmount',
+      ProjectionExpression: '#total, dueDate, amountPaid, creditedAmount, creditNoteFor',
       ExpressionAttributeNames: { '#total': 'total' },
     });
-    return items.map((i) => ({ total: i.total as Minor, amountPaid: (i.amountPaid as Minor | undefined) ?? 0, creditedAmount: (i.creditedAmount as Minor | undefined) ?? 0, dueDate: i.dueDate as string }));
+    return items.map((i) => ({
+      total: i.total as Minor,
+      amountPaid: (i.amountPaid as Minor | undefined) ?? 0,
+      creditedAmount: (i.creditedAmount as Minor | undefined) ?? 0,
+      dueDate: i.dueDate as string,
+      ...(i.creditNoteFor ? { creditNoteFor: i.creditNoteFor as string } : {}),
+    }));
   }
 
   async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {

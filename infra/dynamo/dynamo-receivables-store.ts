@@ -3,7 +3,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { GatewayOrderRef, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
-import { allocate, bookingSpansOf, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
+import { allocate, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
 import { paymentKey, type Payment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
@@ -203,7 +203,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     for (const b of bookings) {
       for (const id of b.invoicedIn ?? []) {
         const invoice = byId.get(id);
-        const span = (invoice?.bookingSpans as BookingSpans | undefined)?.[b.bookingRef];
+        const spans = invoice?.bookingSpans as BookingSpans | undefined;
+        const span = spans && creditedSpans(spans, invoice!.creditedByBooking as Record<string, Minor> | undefined)[b.bookingRef];
         if (!invoice || !span) continue;
         paid.set(b.bookingRef, (paid.get(b.bookingRef) ?? 0) + paidOfSpan((invoice.amountPaid as Minor | undefined) ?? 0, span));
       }
@@ -221,7 +222,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return { unallocated: (out.Item?.unallocated as Minor | undefined) ?? 0, version: (out.Item?.version as number | undefined) ?? 0 };
   }
 
-  /** ISSUED invoices still owing, read from the table itself (the list index only finds them). */
+  /** ISSUED invoices still owing, read from the table itself (the list index only finds them); credit notes owe nothing. */
   private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean })[]> {
     const listed = await queryAll(this.db, {
       TableName: this.table,
@@ -234,7 +235,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     });
     const items = await getAll(this.db, this.table, listed.map((i) => keys.invoice(agentGroupId, i.id as string)), { consistent: true });
     return items
-      .filter((i) => i.status === 'ISSUED')
+      .filter((i) => i.status === 'ISSUED' && !i.creditNoteFor)
       .map((i) => {
         const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
         const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);

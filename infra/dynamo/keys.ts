@@ -180,6 +180,10 @@ export const keys = {
   billingMarker: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLED#${bookingRef}` }),
   /** The last number taken from one registration's invoice series in one financial year. */
   invoiceSeries: (gstin: string, financialYear: string): Key => ({ PK: `SERIES#${gstin}`, SK: `INVOICE#${financialYear}` }),
+  /** The last number taken from one registration's credit-note series (its own, beside the invoice series) in one financial year. */
+  creditNoteSeries: (gstin: string, financialYear: string): Key => ({ PK: `SERIES#${gstin}`, SK: `CREDITNOTE#${financialYear}` }),
+  /** A credit note's line, under its group; found through invoiceLineIndex like an invoice's. Never under INVLINE#: it bills nothing. */
+  creditNoteLine: (agentGroupId: string, creditNoteId: string, lineId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `CNLINE#${creditNoteId}#${lineId}` }),
   /** One payment received from a group, keyed by its source and reference so a duplicate collides. */
   payment: (agentGroupId: string, paymentKey: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYMENT#${paymentKey}` }),
   paymentsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENT#' }),

@@ -273,4 +273,30 @@ describe('IAM grants cover what each handler sends', () => {
     expect(paid.statusCode, paid.body).toBe(200);
     expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
   });
+
+  it('runBilling, getInvoicePdf (a run that raises a credit note for a cancelled invoiced booking, and its PDF)', async () => {
+    // prepare: an invoiced booking, cancelled
+    const world = await seedInvoiceWorld();
+    const biller = await newAgentGroup({ channelId: world.channelId });
+    const bookingId = await bookStay(biller, world.registered, '2027-03-01', '2027-03-02');
+    const invoke = async (fn: string, event: unknown) => {
+      const [file, exported] = functionActions().get(fn)!.handler.split('.');
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
+      resetDynamoCalls();
+      return mod[exported!]!(event, lambdaContext);
+    };
+    const body = JSON.stringify({ from: '2026-01-01', to: new Date().toISOString().slice(0, 10) });
+    expect((await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body }))).statusCode).toBe(200);
+    const cancelled = await fetch(`${stack().baseUrl}/v1/bookings/${bookingId}/cancel`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${biller.apiKey}:`).toString('base64')}` } });
+    expect(cancelled.status).toBe(200);
+
+    // act and assess
+    const run = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body }));
+    expect(run.statusCode, run.body).toBe(200);
+    expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    const [noteId] = (JSON.parse(run.body) as { invoiceIds: string[] }).invoiceIds;
+    expect((await testServices().invoices.get(biller.agentGroupId, noteId!))?.creditNoteFor).toBeDefined();
+    expect((await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${noteId}/pdf`, { key: biller.apiKey }), pathParameters: { id: noteId } })).statusCode).toBe(200);
+    expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
+  });
 });

@@ -35,11 +35,47 @@ describe('gstr1Of', () => {
           ],
         },
       ],
+      cdnr: [],
     });
     expect(out.withoutRecipientGstin).toEqual(['27/26-27/000002']);
     expect(out.csv.trim().split('\n').slice(1)).toEqual([
       '29AAACB1234C1Z5,"Agents, ""North""",27/26-27/000001,12-Mar-2027,17050.00,30-Goa,N,,Regular B2B,,5,5000.00,0.00',
       '29AAACB1234C1Z5,"Agents, ""North""",27/26-27/000001,12-Mar-2027,17050.00,30-Goa,N,,Regular B2B,,18,10000.00,0.00',
+    ]);
+  });
+
+  it('puts credit notes to registered recipients in cdnr (table 9B) with ntty C, positive figures per rate, and in the CDNR CSV, not in b2b', () => {
+    const inv = invoice({ total: 10_500_00, placeOfSupplyStateCode: '30', placeOfSupply: 'Goa' });
+    const note = invoice({ invoiceNumber: 'CN30/2627/000001', issueDate: '2027-03-20', total: 5_250_00 + 1_180_00, placeOfSupplyStateCode: '30', placeOfSupply: 'Goa', creditNoteFor: 'x' });
+    const noteLines = [line(5, 5_000_00, { cgst: 125_00, sgst: 125_00 }), line(18, 1_000_00, { cgst: 90_00, sgst: 90_00 })];
+    const out = gstr1Of('30AAAAA0000A1Z5', '2027-03', [{ invoice: inv, lines: [line(5, 10_000_00, { cgst: 250_00, sgst: 250_00 })] }, { invoice: note, lines: noteLines }]);
+    const json = out.json as { b2b: { inv: { inum: string }[] }[]; cdnr: unknown };
+    expect(json.b2b.flatMap((r) => r.inv.map((i) => i.inum))).toEqual(['27/26-27/000001']);
+    expect(json.cdnr).toEqual([
+      {
+        ctin: '29AAACB1234C1Z5',
+        nt: [
+          {
+            ntty: 'C',
+            nt_num: 'CN30/2627/000001',
+            nt_dt: '20-03-2027',
+            val: 6_430,
+            pos: '30',
+            rchrg: 'N',
+            inv_typ: 'R',
+            itms: [
+              { num: 1, itm_det: { rt: 5, txval: 5_000, iamt: 0, camt: 125, samt: 125, csamt: 0 } },
+              { num: 2, itm_det: { rt: 18, txval: 1_000, iamt: 0, camt: 90, samt: 90, csamt: 0 } },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect([out.invoiceCount, out.creditNoteCount]).toEqual([1, 1]);
+    expect(out.cdnrCsv.trim().split('\n')).toEqual([
+      'GSTIN/UIN of Recipient,Receiver Name,Note Number,Note Date,Note Type,Place Of Supply,Reverse Charge,Note Supply Type,Note Value,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount',
+      '29AAACB1234C1Z5,"Agents, ""North""",CN30/2627/000001,20-Mar-2027,C,30-Goa,N,Regular B2B,6430.00,,5,5000.00,0.00',
+      '29AAACB1234C1Z5,"Agents, ""North""",CN30/2627/000001,20-Mar-2027,C,30-Goa,N,Regular B2B,6430.00,,18,1000.00,0.00',
     ]);
   });
 

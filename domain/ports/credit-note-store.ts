@@ -1,0 +1,64 @@
+import type { Invoice, InvoiceLine } from '../invoicing/invoice.ts';
+import type { CreditableLine } from '../invoicing/credit-notes.ts';
+import type { LedgerEntry } from '../ledger/ledger.ts';
+import type { Minor } from '../money.ts';
+
+/** What one credit note changes on the invoice it corrects; `expect*` are the figures it was planned on. */
+export interface CreditedInvoice {
+  readonly id: string;
+  readonly expectPaid: Minor;
+  readonly expectCredited: Minor;
+  readonly amountPaid: Minor;
+  readonly creditedAmount: Minor;
+  /** The invoice's credits per booking after this one (written whole: the figures condition guards it). */
+  readonly creditedByBooking: Readonly<Record<string, Minor>>;
+}
+
+/** One invoice line taking a credit: its running credited total moves from `expectCredited` by `amount`. */
+export interface LineCreditWrite {
+  readonly line: Pick<CreditableLine, 'agentGroupId' | 'bookingRef' | 'key' | 'id'>;
+  readonly expectCredited: Minor;
+  readonly amount: Minor;
+  readonly gst: Minor;
+}
+
+/** A booking's billing marker moving by `delta` (negative), optionally only from the value planned on. */
+export interface MarkerWrite {
+  readonly bookingRef: string;
+  readonly expect?: Minor;
+  readonly delta: Minor;
+}
+
+/** Everything one credit note writes, in one transaction. */
+export interface CreditNoteWrite {
+  /** The credit note as stored, without its number (the store takes it from the series). */
+  readonly note: Invoice;
+  readonly lines: readonly InvoiceLine[];
+  readonly credits: readonly LineCreditWrite[];
+  readonly invoice: CreditedInvoice;
+  readonly markers: readonly MarkerWrite[];
+  /** Paise the credit gives back beyond what the invoice still owed: added to the group's unallocated credit. */
+  readonly release: Minor;
+  /** POSTED entries the credit note needs in the ledger (an operator's correction); none for a billing run's. */
+  readonly ledgerEntries: readonly LedgerEntry[];
+  readonly financialYear: string;
+  readonly numberOf: (sequence: number) => string;
+}
+
+/** The figures a credit note was planned on moved (a racing credit note or payment): re-read and plan again. */
+export class StaleCreditPlan extends Error {
+  override readonly name = 'StaleCreditPlan';
+}
+
+/** Credit notes: the lines they may credit, and the one transaction that raises one. */
+export interface CreditNoteStore {
+  /** Every invoice line written for a booking, with what credit notes took off each. */
+  creditableLines(agentGroupId: string, bookingRef: string): Promise<CreditableLine[]>;
+  /**
+   * Writes the credit note with the next number of its series, its lines, the lines'
+   * credited totals, the invoice's figures, the bookings' markers, the released credit and
+   * the ledger entries, all or nothing. Throws StaleCreditPlan when anything planned on has
+   * moved since it was read (the series alone is retried here).
+   */
+  raise(write: CreditNoteWrite): Promise<Invoice>;
+}

@@ -1,0 +1,182 @@
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CreditableLine } from '../../domain/invoicing/credit-notes.ts';
+import type { Invoice } from '../../domain/invoicing/invoice.ts';
+import type { Minor } from '../../domain/money.ts';
+import { StaleCreditPlan, type CreditNoteStore, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
+import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+
+/*
+ * Access patterns of credit notes (docs/data-model.md):
+ * | pattern                               | key condition                                                  | index |
+ * |---------------------------------------|----------------------------------------------------------------|-------|
+ * | credit note by id (an Invoice item)   | PK = GROUP#<g>, SK = INVOICE#<id>                              | table |
+ * | a booking's invoiced lines + credited | PK = GROUP#<g>, begins_with(SK, INVLINE#<bookingRef>#)         | table |
+ * | lines of a credit note                | GSI1PK = INVOICE#<id>#LINES (items CNLINE#<id>#<lineId>)       | GSI1  |
+ * | credit-note series counter            | PK = SERIES#<gstin>, SK = CREDITNOTE#<financial year>          | table |
+ */
+
+/** Gapless like the invoice series: the counter moves from exactly the value read, with the note that takes the number. */
+const SERIES_AT = '#last = :last';
+const SERIES_IS_NEW = 'attribute_not_exists(PK)';
+const NOTE_IS_NEW = 'attribute_not_exists(PK)';
+/**
+ * A line's running credited total moves only from the value the credit was planned on, so
+ * two credit notes racing for one line cannot both take what is left of it: one commits,
+ * the other re-reads and finds less (and is refused if it no longer fits).
+ */
+const LINE_CREDITED_AT = 'attribute_exists(PK) AND (creditedTotal = :prev OR (attribute_not_exists(creditedTotal) AND :prev = :zero))';
+/** The corrected invoice: issued, not itself a credit note, with the paid and credited figures planned on. */
+const INVOICE_FIGURES_AT =
+  '#status IN (:issued, :paid) AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND (creditedAmount = :ec OR (attribute_not_exists(creditedAmount) AND :ec = :zero))';
+const MARKER_AT = 'billedTotal = :expect';
+
+const MAX_TRANSACTION_ITEMS = 100;
+const MAX_ATTEMPTS = 60;
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** Math.min(attempt, 6))));
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity']);
+
+export class DynamoCreditNoteStore implements CreditNoteStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async creditableLines(agentGroupId: string, bookingRef: string): Promise<CreditableLine[]> {
+    const k = keys.linesOfBooking(agentGroupId, bookingRef);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+      ConsistentRead: true,
+    });
+    return items.map((i) => {
+      const line = Object.fromEntries(Object.entries(i).filter(([name]) => !KEY_ATTRIBUTES.has(name))) as unknown as CreditableLine;
+      return { ...line, creditedTotal: (i.creditedTotal as Minor | undefined) ?? 0, creditedGst: (i.creditedGst as Minor | undefined) ?? 0 };
+    });
+  }
+
+  async raise(w: CreditNoteWrite): Promise<Invoice> {
+    const note = w.note;
+    const g = note.agentGroupId;
+    const seriesKey = keys.creditNoteSeries(note.supplierGstin, w.financialYear);
+    for (let attempt = 0; ; attempt++) {
+      const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
+      const last = (series.Item?.last as number | undefined) ?? 0;
+      const issued: Invoice = { ...note, invoiceNumber: w.numberOf(last + 1) };
+      const items = this.items(w, issued, series.Item ? last : undefined);
+      if (items.length > MAX_TRANSACTION_ITEMS) throw new RangeError(`a credit note of ${w.lines.length} lines needs ${items.length} writes, more than one transaction holds`);
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return issued;
+      } catch (err) {
+        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        // Anything but the series failing its condition: the figures planned on moved.
+        if (reasons.some((r, i) => i > 0 && r.Code === 'ConditionalCheckFailed')) throw new StaleCreditPlan(`credit note for invoice ${w.invoice.id}: the figures it was planned on have moved`);
+        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (isTransactionContention(err)) await backoff(attempt);
+      }
+    }
+  }
+
+  private items(w: CreditNoteWrite, note: Invoice, seriesAt: number | undefined): TransactItems {
+    const t = this.table;
+    const g = note.agentGroupId;
+    const at = note.issuedAt!;
+    const items: TransactItems = [
+      {
+        Update: {
+          TableName: t,
+          Key: keys.creditNoteSeries(note.supplierGstin, w.financialYear),
+          UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
+          ConditionExpression: seriesAt === undefined ? SERIES_IS_NEW : SERIES_AT,
+          ExpressionAttributeNames: { '#last': 'last' },
+          ExpressionAttributeValues: { ':next': (seriesAt ?? 0) + 1, ':gstin': note.supplierGstin, ':fy': w.financialYear, ':entity': 'CreditNoteSeries', ':at': at, ...(seriesAt === undefined ? {} : { ':last': seriesAt }) },
+        },
+      },
+      {
+        Put: {
+          TableName: t,
+          Item: {
+            ...keys.invoice(g, note.id),
+            ...keys.invoiceListIndex(g, note.issueDate!, at, note.id),
+            // Open until its PDF is stored: the next run (or the first GET …/pdf) renders it.
+            ...keys.openInvoiceIndex(g, note.createdAt, note.id),
+            entity: 'Invoice',
+            ...note,
+          },
+          ConditionExpression: NOTE_IS_NEW,
+        },
+      },
+      {
+        Update: {
+          TableName: t,
+          Key: keys.invoice(g, w.invoice.id),
+          UpdateExpression: 'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
+          ConditionExpression: INVOICE_FIGURES_AT,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':paidNow': w.invoice.amountPaid,
+            ':credNow': w.invoice.creditedAmount,
+            ':byBooking': w.invoice.creditedByBooking,
+            ':none': [],
+            ':note': [note.id],
+            ':at': at,
+            ':issued': 'ISSUED',
+            ':paid': 'PAID',
+            ':ep': w.invoice.expectPaid,
+            ':ec': w.invoice.expectCredited,
+            ':zero': 0,
+          },
+        },
+      },
+      ...w.lines.map((l) => ({
+        Put: {
+          TableName: t,
+          Item: { ...keys.creditNoteLine(g, note.id, l.id), ...keys.invoiceLineIndex(note.id, l.bookingRef, l.key), entity: 'InvoiceLine', ...l },
+          ConditionExpression: NOTE_IS_NEW,
+        },
+      })),
+      ...w.credits.map((c) => ({
+        Update: {
+          TableName: t,
+          Key: keys.invoiceLine(g, c.line.bookingRef, c.line.key),
+          UpdateExpression: 'ADD creditedTotal :amount, creditedGst :gst',
+          ConditionExpression: LINE_CREDITED_AT,
+          ExpressionAttributeValues: { ':amount': c.amount, ':gst': c.gst, ':prev': c.expectCredited, ':zero': 0 },
+        },
+      })),
+      ...w.markers.map((m) => ({
+        Update: {
+          TableName: t,
+          Key: keys.billingMarker(g, m.bookingRef),
+          UpdateExpression: 'ADD billedTotal :delta SET updatedAt = :at',
+          ...(m.expect === undefined ? {} : { ConditionExpression: MARKER_AT }),
+          ExpressionAttributeValues: { ':delta': m.delta, ':at': at, ...(m.expect === undefined ? {} : { ':expect': m.expect }) },
+        },
+      })),
+      ...(w.release > 0
+        ? [
+            {
+              Update: {
+                TableName: t,
+                Key: keys.receivablesAccount(g),
+                // The version moves so a settlement that read the account before this commit re-reads it.
+                UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':amount': w.release, ':one': 1, ':entity': 'ReceivablesAccount', ':at': at },
+              },
+            },
+          ]
+        : []),
+      ...recordPostedEntriesItems(t, w.ledgerEntries, at),
+    ];
+    return items;
+  }
+}
