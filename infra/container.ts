@@ -71,6 +71,9 @@ import { invoiceDocumentOf } from '../domain/invoicing/invoice-document-of.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
 import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
 import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
+import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
+import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
+import { DynamoSandboxIrpMemory } from './dynamo/dynamo-sandbox-irp-memory.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -108,6 +111,8 @@ export interface Services {
   readonly invoices: InvoiceStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
   readonly receivables: ReceivablesStore;
+  /** The e-invoice registration portal (registrations marked for e-invoicing). */
+  readonly eInvoices: EInvoiceRegistry;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -152,6 +157,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // Without a webhook secret no notification can verify: a random one refuses them all.
     gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
     receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
+    // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
+    eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
   };
 }
 
@@ -243,6 +250,7 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     bookingReads: svc.bookingReads,
     catalogue: svc.catalogue,
     gateway: svc.gateway,
+    eInvoices: svc.eInvoices,
     receivables: svc.receivables,
     metrics: svc.metrics,
     renderPdf: (invoice, lines) => renderer.render(invoiceDocumentOf(invoice, lines)),

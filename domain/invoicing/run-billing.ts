@@ -11,15 +11,17 @@ import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
+import type { EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
+import { IRP_OUTAGE, registerForEInvoicing, registersEInvoices } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
-export const BILLING_SCENARIOS = ['invoice-issue-fails'] as const;
+export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable'] as const;
 export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
 
 export interface BillingDeps {
@@ -28,6 +30,8 @@ export interface BillingDeps {
   readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;
   readonly catalogue: Pick<CatalogueStore, 'getListing' | 'getGstRegistration'>;
   readonly gateway: PaymentGateway;
+  /** The e-invoice registration portal, for registrations marked for e-invoicing. */
+  readonly eInvoices: EInvoiceRegistry;
   /** Prints a stored invoice from its stored figures (never re-priced). */
   readonly renderPdf: (invoice: Invoice, lines: readonly InvoiceLine[]) => Promise<Uint8Array>;
   readonly documents: DocumentStore;
@@ -79,6 +83,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   }
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
+  const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
   for (const invoice of await deps.invoices.openInvoices(g)) {
     if (invoice.runId !== runId && !leftByAnotherRun(invoice, now)) continue;
     if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
@@ -87,7 +92,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     }
     // An invoice left open by an earlier run is finished here too, and reported with this run.
     if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
-    const after = await advanceInvoice(deps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
+    const after = await advanceInvoice(advanceDeps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
     if (after.status === 'DRAFT') draftsLeft += 1;
   }
   // Unallocated credit (an earlier over-payment) pays the invoices just issued, oldest due first.
@@ -227,7 +232,9 @@ const failureOf = (step: string, err: unknown): string => `${step}: ${err instan
 /**
  * Takes one open invoice as far as it goes. Steps that can fail go before the number, so a
  * number is never spent on an invoice that stays DRAFT: the gateway order, then issue (the
- * number, issue and due dates in one transaction). The PDF and the booking marks come
+ * number, issue and due dates in one transaction). For a registration marked for e-invoicing
+ * the number is reserved first and the invoice issued once registered (register-e-invoice.ts);
+ * a DRAFT holding a reserved number is retried with that number until it is issued. The PDF and the booking marks come
  * after and are retried until done; the PDF is also rendered on demand when asked for.
  */
 export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoice: Invoice, failIssue = false): Promise<Invoice> {
@@ -244,16 +251,17 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
       }
       const now = deps.clock.now();
       const issueDate = indiaToday(now);
-      current = await deps.invoices.issue(
-        { ...current, gatewayOrderId },
-        {
-          issueDate,
-          dueDate: addDays(issueDate, paymentTermsOf(group)),
-          issuedAt: now.toISOString(),
-          financialYear: financialYearOf(issueDate),
-          numberOf: (n) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
-        },
-      );
+      const issue = {
+        issueDate,
+        dueDate: addDays(issueDate, paymentTermsOf(group)),
+        issuedAt: now.toISOString(),
+        financialYear: financialYearOf(issueDate),
+        numberOf: (n: number) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
+      };
+      // A registration marked for e-invoicing issues only once the IRP registered the numbered document.
+      current = (await registersEInvoices(deps, current))
+        ? await registerForEInvoicing(deps, { ...current, gatewayOrderId }, issue)
+        : await deps.invoices.issue({ ...current, gatewayOrderId }, issue);
     } catch (err) {
       await deps.invoices.recordFailure(g, current.id, failureOf('issue', err), deps.clock.now().toISOString());
       return current;

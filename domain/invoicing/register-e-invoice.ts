@@ -1,0 +1,67 @@
+import type { CatalogueStore } from '../ports/catalogue-store.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import { EInvoiceUnavailableError, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
+import type { InvoiceStore, IssueRequest } from '../ports/invoice-store.ts';
+import { eInvoiceOfRecord, type EInvoicePayload, type EInvoiceRecord } from './e-invoice.ts';
+import type { Invoice } from './invoice.ts';
+
+export interface EInvoicingDeps {
+  readonly invoices: InvoiceStore;
+  readonly catalogue: Pick<CatalogueStore, 'getGstRegistration'>;
+  readonly eInvoices: EInvoiceRegistry;
+  readonly documents: DocumentStore;
+  readonly clock: Clock;
+}
+
+/** Where the IRP's signed document of a registered record is kept (beside its PDF). */
+export const signedEInvoiceKeyOf = (invoice: Pick<Invoice, 'agentGroupId' | 'id'>): string => `einvoices/${invoice.agentGroupId}/${invoice.id}.jwt`;
+
+/**
+ * Whether a record must be registered with the IRP before it is issued: its supplier
+ * registration (our GSTIN in the property's state) is marked for e-invoicing and the
+ * recipient is a GST-registered business. A recipient without a GSTIN is a B2C supply,
+ * outside e-invoicing: it is issued as before.
+ */
+export async function registersEInvoices(deps: Pick<EInvoicingDeps, 'catalogue'>, invoice: Invoice): Promise<boolean> {
+  if (!invoice.billToGstin) return false;
+  const registration = await deps.catalogue.getGstRegistration(invoice.placeOfSupply);
+  return registration?.gstin === invoice.supplierGstin && registration.eInvoicing === true;
+}
+
+/** The INV-01 JSON of a record holding its number; a credit note's names its invoice's number and date. */
+export async function eInvoicePayloadOf(deps: Pick<EInvoicingDeps, 'invoices'>, record: EInvoiceRecord): Promise<EInvoicePayload> {
+  const lines = await deps.invoices.lines(record.agentGroupId, record.id);
+  if (!record.creditNoteFor) return eInvoiceOfRecord(record, lines);
+  const original = await deps.invoices.get(record.agentGroupId, record.creditNoteFor);
+  return eInvoiceOfRecord(record, lines, original?.invoiceNumber && original.issueDate ? { number: original.invoiceNumber, date: original.issueDate } : undefined);
+}
+
+/**
+ * Issues a DRAFT of a registration marked for e-invoicing. The IRN covers the document
+ * number, so the number comes first: reserved (the invoice stays DRAFT, never listed, and
+ * cannot be abandoned), then the INV-01 registered, then the invoice ISSUED with the IRP's
+ * answer stored on it. When the IRP refuses the document or cannot answer, this throws and
+ * the invoice stays DRAFT with its number; the next run sends the same document again (a
+ * document the IRP registered meanwhile comes back as its duplicate, with the same IRN).
+ */
+export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoice, issue: IssueRequest): Promise<Invoice> {
+  const numbered = await deps.invoices.reserveNumber(invoice, issue);
+  if (numbered.status !== 'DRAFT') return numbered;
+  let registered;
+  try {
+    registered = await deps.eInvoices.register(await eInvoicePayloadOf(deps, numbered));
+  } catch (err) {
+    throw new Error(`e-invoice registration of ${numbered.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (registered.signedInvoice) await deps.documents.put(signedEInvoiceKeyOf(numbered), new TextEncoder().encode(registered.signedInvoice), 'application/jwt');
+  const eInvoice = { irn: registered.irn, ackNo: registered.ackNo, ackDate: registered.ackDate, signedQr: registered.signedQrCode };
+  return deps.invoices.issue(numbered, { ...issue, issuedAt: deps.clock.now().toISOString() }, eInvoice);
+}
+
+/** The IRP of the sandbox scenario `einvoice-irp-unavailable` (docs/sandbox.md): down for the whole run. */
+export const IRP_OUTAGE: EInvoiceRegistry = {
+  register: async () => {
+    throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
+  },
+};
