@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
@@ -65,3 +66,51 @@ export const IRP_OUTAGE: EInvoiceRegistry = {
     throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
   },
 };
+
+/** Where a record stands with the IRP (the admin tool's `invoices einvoice`). */
+export type EInvoiceState =
+  /** Registered: IRN, acknowledgement and signed QR stored and printed. */
+  | 'REGISTERED'
+  /** Numbered and waiting for the IRP (it refused, or did not answer): the next run sends it again. */
+  | 'PENDING'
+  /** A DRAFT without a number yet: there is no document to register. */
+  | 'NOT_NUMBERED'
+  /** Issued without registration: its registration is not marked for e-invoicing, or the recipient has no GSTIN. */
+  | 'NOT_REQUIRED'
+  | 'CANCELLED';
+
+/** One record's e-invoice: its state, the IRP's answer when registered, the last failure, and the INV-01 JSON once it has a number. */
+export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'catalogue'>, agentGroupId: string, invoiceId: string) {
+  const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  const state: EInvoiceState = invoice.eInvoice
+    ? 'REGISTERED'
+    : invoice.status === 'CANCELLED'
+      ? 'CANCELLED'
+      : invoice.status !== 'DRAFT'
+        ? 'NOT_REQUIRED'
+        : invoice.invoiceNumber
+          ? 'PENDING'
+          : 'NOT_NUMBERED';
+  let document: EInvoicePayload | null = null;
+  let documentError: string | null = null;
+  if (invoice.invoiceNumber && state !== 'CANCELLED') {
+    try {
+      document = await eInvoicePayloadOf(deps, invoice);
+    } catch (err) {
+      // Figures the IRP could never accept: shown to the operator instead of a document.
+      documentError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  return {
+    invoiceId: invoice.id,
+    invoiceNumber: invoice.invoiceNumber,
+    status: invoice.status,
+    state,
+    markedForEInvoicing: await registersEInvoices(deps, invoice),
+    registration: invoice.eInvoice ?? null,
+    lastError: invoice.lastError,
+    document,
+    documentError,
+  };
+}

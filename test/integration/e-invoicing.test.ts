@@ -23,6 +23,7 @@ import { verifySandboxJwt } from '../../infra/einvoice/sandbox-e-invoice-registr
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { pdfText, scanQr } from '../support/pdf-scan.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
 
 /**
@@ -151,6 +152,25 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(sequenceOf(issued.invoiceNumber!)).toBe(before + 1);
     for (const r of [a, b]) expect(r).toMatchObject({ status: 'ISSUED', invoiceNumber: issued.invoiceNumber });
     expect(issued.eInvoice!.irn).toBe(irnOf(issued));
+  }, 120_000);
+
+  it('shows an operator the e-invoice with the admin tool: PENDING with the last error and the INV-01 JSON, then REGISTERED with the IRN', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-08');
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    const id = failed.invoiceIds[0]!;
+    const pending = await runAdminTool(['invoices', 'einvoice', id, '--group', g, '--json']);
+    expect(pending.code, pending.stderr).toBe(0);
+    const p = JSON.parse(pending.stdout);
+    expect(p).toMatchObject({ invoiceId: id, status: 'DRAFT', state: 'PENDING', markedForEInvoicing: true, registration: null, lastError: expect.stringContaining('the IRP is unavailable') });
+    expect(p.document).toMatchObject({ Version: '1.1', DocDtls: { Typ: 'INV', No: p.invoiceNumber }, SellerDtls: { Gstin: world.supplierGstin }, BuyerDtls: { Gstin: '27AAPFU0939F1ZV' } });
+
+    await runBilling(deps(), group, request());
+    const registered = await runAdminTool(['invoices', 'einvoice', id, '--group', g]);
+    expect(registered.code, registered.stderr).toBe(0);
+    const issued = await invoice(g, id);
+    expect(registered.stdout).toContain(`Invoice ${id} (${issued.invoiceNumber}, ISSUED): REGISTERED`);
+    expect(registered.stdout).toContain(`IRN: ${issued.eInvoice!.irn}`);
+    expect(registered.stdout).toContain('"TotInvVal": ');
   }, 120_000);
 
   it('skips registration for a registration not marked, and for a recipient without a GSTIN (B2C): issued as before, without an IRN', async () => {
