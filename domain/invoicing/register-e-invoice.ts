@@ -3,7 +3,8 @@ import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { EInvoiceUnavailableError, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
-import type { InvoiceStore, IssueRequest } from '../ports/invoice-store.ts';
+import type { InvoiceStore, IssueRequest, RefreshedParties } from '../ports/invoice-store.ts';
+import type { GstRegistration } from '../catalogue/gst.ts';
 import { eInvoiceOfRecord, type EInvoicePayload, type EInvoiceRecord } from './e-invoice.ts';
 import type { Invoice } from './invoice.ts';
 
@@ -19,15 +20,17 @@ export interface EInvoicingDeps {
 export const signedEInvoiceKeyOf = (invoice: Pick<Invoice, 'agentGroupId' | 'id'>): string => `einvoices/${invoice.agentGroupId}/${invoice.id}.jwt`;
 
 /**
- * Whether a record must be registered with the IRP before it is issued: its supplier
- * registration (our GSTIN in the property's state) is marked for e-invoicing and the
- * recipient is a GST-registered business. A recipient without a GSTIN is a B2C supply,
- * outside e-invoicing: it is issued as before.
+ * The supplier registration of a record when it is marked for e-invoicing (our GSTIN in the
+ * property's state, `eInvoicing: true`); undefined when the record is issued as before.
  */
-export async function registersEInvoices(deps: Pick<EInvoicingDeps, 'catalogue'>, invoice: Invoice): Promise<boolean> {
-  if (!invoice.billToGstin) return false;
+export async function markedRegistrationOf(deps: Pick<EInvoicingDeps, 'catalogue'>, invoice: Invoice): Promise<GstRegistration | undefined> {
   const registration = await deps.catalogue.getGstRegistration(invoice.placeOfSupply);
-  return registration?.gstin === invoice.supplierGstin && registration.eInvoicing === true;
+  return registration?.gstin === invoice.supplierGstin && registration.eInvoicing === true ? registration : undefined;
+}
+
+/** Whether a record is registered with the IRP before it is issued: a marked registration, and a recipient with a GSTIN (B2C supplies are outside e-invoicing). */
+export async function registersEInvoices(deps: Pick<EInvoicingDeps, 'catalogue'>, invoice: Invoice): Promise<boolean> {
+  return invoice.billToGstin !== null && (await markedRegistrationOf(deps, invoice)) !== undefined;
 }
 
 /** The INV-01 JSON of a record holding its number; a credit note's names its invoice's number and date. */
@@ -38,6 +41,9 @@ export async function eInvoicePayloadOf(deps: Pick<EInvoicingDeps, 'invoices'>, 
   return eInvoiceOfRecord(record, lines, original?.invoiceNumber && original.issueDate ? { number: original.invoiceNumber, date: original.issueDate } : undefined);
 }
 
+const sameParties = (a: RefreshedParties, b: RefreshedParties): boolean =>
+  a.billToGstin === b.billToGstin && a.billToName === b.billToName && a.billToAddress === b.billToAddress && a.supplierName === b.supplierName && a.supplierAddress === b.supplierAddress;
+
 /**
  * Issues a DRAFT of a registration marked for e-invoicing. The IRN covers the document
  * number, so the number comes first: reserved (the invoice stays DRAFT, never listed, and
@@ -45,9 +51,23 @@ export async function eInvoicePayloadOf(deps: Pick<EInvoicingDeps, 'invoices'>, 
  * answer stored on it. When the IRP refuses the document or cannot answer, this throws and
  * the invoice stays DRAFT with its number; the next run sends the same document again (a
  * document the IRP registered meanwhile comes back as its duplicate, with the same IRN).
+ *
+ * `parties`: the recipient and supplier as the master data now has them. A DRAFT takes them
+ * before it is rendered, so data an operator corrected after the IRP refused it (a GSTIN, a
+ * name, an address) reaches the next attempt; a recipient left without a GSTIN is a B2C
+ * supply and is issued without registration.
  */
-export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoice, issue: IssueRequest): Promise<Invoice> {
-  const numbered = await deps.invoices.reserveNumber(invoice, issue);
+export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoice, issue: IssueRequest, parties: RefreshedParties): Promise<Invoice> {
+  let draft = invoice;
+  if (!sameParties(draft, parties) && (await deps.invoices.setParties(draft.agentGroupId, draft.id, parties, deps.clock.now().toISOString()))) draft = { ...draft, ...parties };
+  if (!draft.billToGstin) return deps.invoices.issue(draft, issue);
+  try {
+    // Our own refusal of the document (an address without a PIN, figures that do not add up) comes before a number is spent.
+    if (!draft.invoiceNumber) await eInvoicePayloadOf(deps, { ...draft, invoiceNumber: issue.numberOf(1), issueDate: issue.issueDate, dueDate: issue.dueDate });
+  } catch (err) {
+    throw new Error(`e-invoice document (no number taken): ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const numbered = await deps.invoices.reserveNumber(draft, issue);
   if (numbered.status !== 'DRAFT') return numbered;
   let registered;
   try {

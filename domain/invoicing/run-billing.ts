@@ -18,7 +18,7 @@ import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling,
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
-import { IRP_OUTAGE, registerForEInvoicing, registersEInvoices } from './register-e-invoice.ts';
+import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
 export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable'] as const;
@@ -56,6 +56,9 @@ export const pdfKeyOf = (invoice: Pick<Invoice, 'agentGroupId' | 'id'>): string 
 
 const addressLine = (a: PostalAddress): string => [a.line1, a.line2, a.city, `${a.state} ${a.postalCode}`, a.country].filter(Boolean).join(', ');
 
+/** Who an invoice of the group is billed to, as its profile has it now. */
+const billToOf = (group: AgentGroup) => ({ gstin: group.gstin, name: group.legalName, address: addressLine(group.address) });
+
 /**
  * One billing run for one group, the same for the API, the schedule and the admin tool:
  * select, plan (billing-engine.ts), write DRAFTs with their lines, then take every open
@@ -70,7 +73,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   const g = group.agentGroupId;
   const charges = await selectCharges(deps, g, req);
   const { properties, addOnNames, registrations } = await catalogueFacts(deps, charges);
-  const plan = planBilling({ billTo: { gstin: group.gstin, name: group.legalName, address: addressLine(group.address) }, charges, properties, addOnNames, registrations });
+  const plan = planBilling({ billTo: billToOf(group), charges, properties, addOnNames, registrations });
 
   const invoiceIds: string[] = [];
   let linesWritten = 0;
@@ -259,8 +262,9 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
         numberOf: (n: number) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
       };
       // A registration marked for e-invoicing issues only once the IRP registered the numbered document.
-      current = (await registersEInvoices(deps, current))
-        ? await registerForEInvoicing(deps, { ...current, gatewayOrderId }, issue)
+      const marked = await markedRegistrationOf(deps, current);
+      current = marked
+        ? await registerForEInvoicing(deps, { ...current, gatewayOrderId }, issue, partiesNow(group, marked))
         : await deps.invoices.issue({ ...current, gatewayOrderId }, issue);
     } catch (err) {
       await deps.invoices.recordFailure(g, current.id, failureOf('issue', err), deps.clock.now().toISOString());
@@ -281,6 +285,12 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
   }
   return current;
 }
+
+/** A DRAFT's recipient and supplier names and addresses as the group profile and our registration have them now. */
+const partiesNow = (group: AgentGroup, registration: GstRegistration) => {
+  const billTo = billToOf(group);
+  return { billToGstin: billTo.gstin, billToName: billTo.name, billToAddress: billTo.address, supplierName: registration.legalName, supplierAddress: registration.address };
+};
 
 /** Renders an issued invoice from its stored figures, stores the PDF and records where; returns the invoice and the bytes. */
 export async function storePdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, invoice: Invoice): Promise<Invoice & { readonly pdf: Uint8Array }> {

@@ -1,4 +1,4 @@
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../invoicing/invoice-document.ts';
 import type { Minor } from '../money.ts';
 
@@ -9,6 +9,9 @@ export interface LinesWritten {
   /** Bookings left out because a line of theirs was already stored (another run won them). */
   readonly refusedBookings: readonly string[];
 }
+
+/** What of an invoice's parties may still change while it is a DRAFT (our GSTINs, the series and the tax split may not). */
+export type RefreshedParties = Pick<InvoiceParties, 'billToGstin' | 'billToName' | 'billToAddress' | 'supplierName' | 'supplierAddress'>;
 
 export interface IssueRequest {
   readonly issueDate: string;
@@ -78,6 +81,8 @@ export interface InvoiceStore {
 
   setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
+  /** Rewrites a DRAFT's recipient and supplier name and address (corrected master data, before registration); false when it is not a DRAFT. */
+  setParties(agentGroupId: string, invoiceId: string, parties: RefreshedParties, at: string): Promise<boolean>;
   /**
    * DRAFT → ISSUED with the number it reserved (reserveNumber), or else the next number of
    * the series; the IRP's registration stored with it when given. A racing issue of the same

@@ -11,7 +11,7 @@ import {
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures } from '../../domain/ports/invoice-store.ts';
+import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { keys, type Key } from './keys.ts';
@@ -294,6 +294,25 @@ export class DynamoInvoiceStore implements InvoiceStore {
     } catch (err) {
       // The invoice is gone (an empty draft its run removed): there is nothing to record against.
       if (!isConditionFailure(err)) throw err;
+    }
+  }
+
+  async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
+          ConditionExpression: STILL_DRAFT,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return false;
     }
   }
 

@@ -15,7 +15,8 @@ import { advanceInvoice, runBilling, type BillingRequest } from '../../domain/in
 import { EInvoiceRejectedError } from '../../domain/ports/e-invoice-registry.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { updateAgentGroup, type NewAgentGroup } from '../../domain/admin.ts';
+import { adminDeps, billingDeps } from '../../infra/container.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
@@ -46,7 +47,7 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A group with one stay booked in a state, ready to bill. */
-async function groupWithStay(listing: (w: InvoiceWorld) => string, checkIn: string, overrides: { gstin?: string | null } = {}) {
+async function groupWithStay(listing: (w: InvoiceWorld) => string, checkIn: string, overrides: Partial<NewAgentGroup> = {}) {
   const g = await newAgentGroup({ channelId: world.channelId, ...overrides });
   await bookStay(g, listing(world), checkIn, addDays(checkIn, 1));
   return { agentGroupId: g.agentGroupId, group: (await testServices().tenants.getAgentGroup(g.agentGroupId))! };
@@ -125,7 +126,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(issued.eInvoice).toEqual({ irn: lost.irn, ackNo: lost.ackNo, ackDate: lost.ackDate, signedQr: lost.signedQrCode });
   }, 120_000);
 
-  it('records the IRP\'s rejection (code and message) as lastError for operators and registers the same number on the next run', async () => {
+  it('records the IRP\'s rejection (code and message) as lastError; once the operator corrects the data, the next run registers the same number with it', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-04');
     const refusing = { ...deps(), eInvoices: { register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')) } };
     const failed = await runBilling(refusing, group, request());
@@ -133,8 +134,22 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(draft.status).toBe('DRAFT');
     expect(draft.lastError).toContain('rejected by the IRP (3028): GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal');
 
-    await runBilling(deps(), group, request());
-    expect(await invoice(g, draft.id)).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, lastError: null });
+    // The operator corrects the group's GSTIN; the DRAFT takes it before it is sent again.
+    const corrected = await updateAgentGroup(adminDeps(testServices()), g, { gstin: '27AAACT2727Q1ZW', legalName: 'Test Agents (Mumbai) Pvt Ltd' });
+    await runBilling(deps(), corrected, request());
+    const issued = await invoice(g, draft.id);
+    expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, billToGstin: '27AAACT2727Q1ZW', billToName: 'Test Agents (Mumbai) Pvt Ltd', lastError: null });
+    expect(verifySandboxJwt(signingKey(), issued.eInvoice!.signedQr)).toMatchObject({ BuyerGstin: '27AAACT2727Q1ZW', DocNo: draft.invoiceNumber });
+  }, 120_000);
+
+  it('spends no number on a document it would refuse itself (an address without a PIN code): the DRAFT stays unnumbered, saying why', async () => {
+    const before = await seriesLast();
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06', { address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: 'N/A', country: 'IN' } });
+    const failed = await runBilling(deps(), group, request());
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: null });
+    expect(draft.lastError).toMatch(/^issue: e-invoice document \(no number taken\): recipient.address has no six-digit PIN code/);
+    expect(await seriesLast()).toBe(before);
   }, 120_000);
 
   it('takes one number and one registration when two runs advance the same DRAFT at once', async () => {
