@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import * as v from 'valibot';
 import type { KeyRing } from './crypto/key-ring.ts';
 
@@ -75,6 +76,7 @@ export const EnvSchema = v.object({
   AWS_MAX_ATTEMPTS: positiveInt(2),
   REQUEST_BUDGET_MS: positiveInt(8000),
   GATEWAY_WEBHOOK_SECRET: v.optional(key32),
+  IRP_SIGNING_KEY: v.optional(key32),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
 });
 
@@ -120,6 +122,12 @@ export interface Config {
   readonly invoiceBucket?: string;
   /** The secret the payment gateway signs its notifications with; without it every notification is refused (401). */
   readonly gatewayWebhookSecret?: Buffer;
+  /**
+   * The sandbox IRP's key for its signed QR codes and signed invoices (HS256). IRP_SIGNING_KEY,
+   * or else derived from the current SECRETS_KEY (HKDF-SHA256), so a stage without its own
+   * still signs the same in every process. Never logged.
+   */
+  readonly irpSigningKey: Buffer;
 }
 
 /**
@@ -186,6 +194,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
     gatewayWebhookSecret: e.GATEWAY_WEBHOOK_SECRET,
+    irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
   };
 }
 

@@ -73,6 +73,9 @@ import { DynamoCreditNoteStore } from './dynamo/dynamo-credit-note-store.ts';
 import type { CreditNoteStore } from '../domain/ports/credit-note-store.ts';
 import { documentOf } from '../domain/invoicing/credit-note-document.ts';
 import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
+import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
+import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
+import { DynamoSandboxIrpMemory } from './dynamo/dynamo-sandbox-irp-memory.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -111,6 +114,8 @@ export interface Services {
   readonly creditNotes: CreditNoteStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
   readonly receivables: ReceivablesStore;
+  /** The e-invoice registration portal (registrations marked for e-invoicing). */
+  readonly eInvoices: EInvoiceRegistry;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -156,6 +161,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
     receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
     creditNotes: new DynamoCreditNoteStore(db, cfg.tableName),
+    // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
+    eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
   };
 }
 
@@ -247,6 +254,7 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     bookingReads: svc.bookingReads,
     catalogue: svc.catalogue,
     gateway: svc.gateway,
+    eInvoices: svc.eInvoices,
     receivables: svc.receivables,
     metrics: svc.metrics,
     creditNotes: svc.creditNotes,

@@ -2,6 +2,7 @@ import { billingRequestOf, withBillingLock } from '../../domain/invoicing/reques
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
+import { eInvoiceStatus } from '../../domain/invoicing/register-e-invoice.ts';
 import { billAllGroups, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
 import type { BillingRunResult, Invoice } from '../../domain/invoicing/invoice.ts';
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
@@ -145,5 +146,35 @@ export const invoicesRender: CommandSpec = {
   async run(args, ctx) {
     const invoice = await rerenderPdf(await deps(ctx), args.required('group'), args.positional!);
     ctx.out.result(invoiceView(invoice), () => [`Stored the PDF of invoice ${invoice.invoiceNumber} (${invoice.id}) at ${invoice.pdfKey}.`]);
+  },
+};
+
+const E_INVOICE_STATES = {
+  REGISTERED: 'registered with the IRP',
+  PENDING: 'numbered, waiting for the IRP: the next billing run sends it again',
+  NOT_NUMBERED: 'a DRAFT without a number yet: nothing to register',
+  NOT_REQUIRED: 'issued without registration (its registration is not marked for e-invoicing, or the recipient has no GSTIN)',
+  CANCELLED: 'an abandoned draft',
+} as const;
+
+export const invoicesEInvoice: CommandSpec = {
+  path: ['invoices', 'einvoice'],
+  summary: "Show an invoice's e-invoice: registration status (IRN, acknowledgement, last error) and its INV-01 JSON.",
+  details:
+    'The INV-01 JSON is what the billing run sends to the invoice registration portal (IRP) for a supplier registration marked for e-invoicing; it exists once the invoice has a number. --json prints status, registration and document together.',
+  positional: { name: 'invoiceId', description: 'The invoice (from `invoices list`).' },
+  options: [GROUP_OPTION],
+  examples: ['invoices einvoice 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents', 'invoices einvoice 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --json'],
+  async run(args, ctx) {
+    const svc = ctx.services();
+    const e = await eInvoiceStatus({ invoices: svc.invoices, catalogue: svc.catalogue }, args.required('group'), args.positional!);
+    ctx.out.result(e, () => [
+      `Invoice ${e.invoiceId} (${e.invoiceNumber ?? 'no number'}, ${e.status}): ${e.state} — ${E_INVOICE_STATES[e.state]}.`,
+      `Supplier registration marked for e-invoicing: ${e.markedForEInvoicing ? 'yes' : 'no'}.`,
+      ...(e.registration ? [`IRN: ${e.registration.irn}`, `Ack. No: ${e.registration.ackNo}`, `Ack. date: ${e.registration.ackDate}`, `Signed QR: ${e.registration.signedQr.length} characters`] : []),
+      ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
+      ...(e.documentError ? [`The document cannot be rendered: ${e.documentError}`] : []),
+      ...(e.document ? ['INV-01 JSON:', JSON.stringify(e.document, null, 2)] : []),
+    ]);
   },
 };

@@ -8,6 +8,11 @@ export interface GstRegistration {
   readonly gstin: string;
   readonly legalName: string;
   readonly address: string;
+  /**
+   * Marked for e-invoicing (its turnover brings it under the mandate): its B2B invoices are
+   * registered with the IRP before they are issued. Absent = false.
+   */
+  readonly eInvoicing?: boolean;
 }
 
 export interface GstSlab {

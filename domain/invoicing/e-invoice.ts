@@ -1,5 +1,7 @@
 import { toRupees, type Minor } from '../money.ts';
 import { checkInvoiceDocument, printedDate, type DocumentParty, type InvoiceDocument, type InvoiceDocumentLine } from './invoice-document.ts';
+import { invoiceDocumentOf } from './invoice-document-of.ts';
+import type { Invoice, InvoiceLine } from './invoice.ts';
 
 /**
  * The e-invoice JSON (schema INV-01, version 1.1) of one stored tax invoice or credit
@@ -164,4 +166,20 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
       ...(doc.kind === 'CREDIT_NOTE' ? { PrecDocDtls: [{ InvNo: doc.originalInvoice.number, InvDt: irpDate(doc.originalInvoice.date) }] } : {}),
     },
   };
+}
+
+/** A stored record as the e-invoice step reads it: a credit note (their branch) names the invoice it corrects. */
+export type EInvoiceRecord = Invoice & { readonly creditNoteFor?: string | null };
+
+/**
+ * The INV-01 of one stored record holding its number: a tax invoice (Typ INV), or, when it is
+ * a credit note, Typ CRN naming the invoice it corrects (`original`: that invoice's number and
+ * issue date, which the IRP wants in PrecDocDtls).
+ */
+export function eInvoiceOfRecord(record: EInvoiceRecord, lines: readonly InvoiceLine[], original?: { readonly number: string; readonly date: string }): EInvoicePayload {
+  if (!record.creditNoteFor) return eInvoiceJson(invoiceDocumentOf(record, lines));
+  if (!original) throw new EInvoiceError(`credit note ${record.id} needs the number and date of invoice ${record.creditNoteFor}`);
+  // A credit note has no due date of its own; the printed view wants one, and the CRN drops it.
+  const { kind: _kind, dueDate: _due, ...document } = invoiceDocumentOf({ ...record, dueDate: record.dueDate ?? record.issueDate }, lines);
+  return eInvoiceJson({ ...document, kind: 'CREDIT_NOTE', originalInvoice: original });
 }

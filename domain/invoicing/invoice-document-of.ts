@@ -12,8 +12,9 @@ const stateOf = (code: string, fallback: string): string => gstStateByCode(code)
  * still the invoice's total.
  */
 export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[]): TaxInvoiceDocument {
-  if (invoice.status === 'DRAFT' || invoice.status === 'CANCELLED' || !invoice.invoiceNumber || !invoice.issueDate || !invoice.dueDate) {
-    throw new RangeError(`invoice ${invoice.id} is not issued: there is nothing to print`);
+  // A DRAFT holding a reserved number is the document sent for e-invoice registration; only a number makes a document.
+  if (invoice.status === 'CANCELLED' || !invoice.invoiceNumber || !invoice.issueDate || !invoice.dueDate) {
+    throw new RangeError(`invoice ${invoice.id} has no number: there is nothing to print`);
   }
   const recipientGstin = invoice.billToGstin ?? '';
   const supplier: DocumentParty = {
@@ -66,6 +67,7 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
     placeOfSupply: { state: invoice.placeOfSupply, stateCode: invoice.placeOfSupplyStateCode },
     lines: docLines,
     totals,
+    ...(invoice.eInvoice ? { eInvoice: invoice.eInvoice } : {}),
     notes,
   };
 }

@@ -1,4 +1,5 @@
 import type { Minor } from '../money.ts';
+import type { EInvoiceRegistration } from './invoice-document.ts';
 
 /** SAC of accommodation services (hotel, inn, guest house, club, campsite and the like). */
 export const SAC_ACCOMMODATION = '996311';
@@ -59,7 +60,10 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly id: string;
   readonly agentGroupId: string;
   readonly status: InvoiceStatus;
-  /** Set only at issue, from the registration's series. */
+  /**
+   * Set at issue from the registration's series; for a registration marked for e-invoicing,
+   * reserved while still DRAFT (registered with the IRP, then issued). Never shown on a DRAFT.
+   */
   readonly invoiceNumber: string | null;
   readonly issueDate: string | null;
   readonly dueDate: string | null;
@@ -89,6 +93,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly creditNoteForNumber?: string;
   readonly creditNoteForDate?: string;
   readonly creditReason?: string;
+  /** The IRP's registration (IRN, acknowledgement, signed QR), for a registration marked for e-invoicing; absent otherwise. */
+  readonly eInvoice?: EInvoiceRegistration;
   /** The last step that failed, kept for operators until it succeeds. */
   readonly lastError: string | null;
   readonly createdAt: string;

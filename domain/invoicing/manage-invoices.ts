@@ -11,6 +11,9 @@ export async function abandonDraft(deps: Pick<BillingDeps, 'invoices' | 'clock'>
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   if (!(await deps.invoices.abandon(agentGroupId, invoiceId, deps.clock.now().toISOString()))) {
+    if (invoice.status === 'DRAFT' && invoice.invoiceNumber) {
+      throw new ConflictError('CONFLICT', `Invoice ${invoiceId} holds number ${invoice.invoiceNumber}, reserved while it is registered for e-invoicing: it is issued once the IRP registers it and cannot be abandoned (the series would have a gap). \`invoices einvoice\` shows why registration failed.`);
+    }
     throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is ${invoice.status}, not a DRAFT: only an unissued draft can be abandoned (an issued invoice is corrected by a credit note).`);
   }
   return (await deps.invoices.get(agentGroupId, invoiceId))!;

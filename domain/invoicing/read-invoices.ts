@@ -23,12 +23,14 @@ export function invoiceView(i: Invoice, today: string) {
   const amountPaid: Minor = i.amountPaid ?? 0;
   const creditedAmount: Minor = i.creditedAmount ?? 0;
   const amountDue = amountDueOf(i);
+  // A DRAFT may hold a number reserved for e-invoicing; it is not the partner's invoice until issued.
+  const issued = i.status !== 'DRAFT' && i.status !== 'CANCELLED';
   return {
     id: i.id,
-    invoiceNumber: i.invoiceNumber,
+    invoiceNumber: issued ? i.invoiceNumber : null,
     status: i.status,
-    issueDate: i.issueDate,
-    dueDate: i.dueDate,
+    issueDate: issued ? i.issueDate : null,
+    dueDate: issued ? i.dueDate : null,
     periodFrom: i.periodFrom,
     periodTo: i.periodTo,
     subtotal: rupees(i.subtotal),
@@ -40,7 +42,7 @@ export function invoiceView(i: Invoice, today: string) {
     amountPaid: rupees(amountPaid),
     creditedAmount: rupees(creditedAmount),
     amountDue: rupees(amountDue),
-    overdueSince: i.dueDate && amountDue > 0 && today > i.dueDate ? addDays(i.dueDate, 1) : null,
+    overdueSince: issued && i.dueDate && amountDue > 0 && today > i.dueDate ? addDays(i.dueDate, 1) : null,
     supplierGstin: i.supplierGstin,
     supplierName: i.supplierName,
     supplierAddress: i.supplierAddress,

@@ -13,15 +13,17 @@ import type { CreditNoteStore } from '../ports/credit-note-store.ts';
 import { raiseBookingCredit } from './raise-credit-note.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
+import type { EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
+import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
-export const BILLING_SCENARIOS = ['invoice-issue-fails'] as const;
+export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable'] as const;
 export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
 
 export interface BillingDeps {
@@ -32,6 +34,8 @@ export interface BillingDeps {
   readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;
   readonly catalogue: Pick<CatalogueStore, 'getListing' | 'getGstRegistration'>;
   readonly gateway: PaymentGateway;
+  /** The e-invoice registration portal, for registrations marked for e-invoicing. */
+  readonly eInvoices: EInvoiceRegistry;
   /** Prints a stored invoice from its stored figures (never re-priced). */
   readonly renderPdf: (invoice: Invoice, lines: readonly InvoiceLine[]) => Promise<Uint8Array>;
   readonly documents: DocumentStore;
@@ -56,6 +60,9 @@ export const pdfKeyOf = (invoice: Pick<Invoice, 'agentGroupId' | 'id'>): string 
 
 const addressLine = (a: PostalAddress): string => [a.line1, a.line2, a.city, `${a.state} ${a.postalCode}`, a.country].filter(Boolean).join(', ');
 
+/** Who an invoice of the group is billed to, as its profile has it now. */
+const billToOf = (group: AgentGroup) => ({ gstin: group.gstin, name: group.legalName, address: addressLine(group.address) });
+
 /**
  * One billing run for one group, the same for the API, the schedule and the admin tool:
  * select, plan (billing-engine.ts), write DRAFTs with their lines, then take every open
@@ -70,7 +77,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   const g = group.agentGroupId;
   const charges = await selectCharges(deps, g, req);
   const { properties, addOnNames, registrations } = await catalogueFacts(deps, charges);
-  const plan = planBilling({ billTo: { gstin: group.gstin, name: group.legalName, address: addressLine(group.address) }, charges, properties, addOnNames, registrations });
+  const plan = planBilling({ billTo: billToOf(group), charges, properties, addOnNames, registrations });
 
   const invoiceIds: string[] = [];
   let linesWritten = 0;
@@ -91,6 +98,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   }
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
+  const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
   for (const invoice of await deps.invoices.openInvoices(g)) {
     if (invoice.runId !== runId && !leftByAnotherRun(invoice, now)) continue;
     if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
@@ -99,7 +107,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     }
     // An invoice left open by an earlier run is finished here too, and reported with this run.
     if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
-    const after = await advanceInvoice(deps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
+    const after = await advanceInvoice(advanceDeps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
     if (after.status === 'DRAFT') draftsLeft += 1;
   }
   // Unallocated credit (an earlier over-payment) pays the invoices just issued, oldest due first.
@@ -245,7 +253,9 @@ const failureOf = (step: string, err: unknown): string => `${step}: ${err instan
 /**
  * Takes one open invoice as far as it goes. Steps that can fail go before the number, so a
  * number is never spent on an invoice that stays DRAFT: the gateway order, then issue (the
- * number, issue and due dates in one transaction). The PDF and the booking marks come
+ * number, issue and due dates in one transaction). For a registration marked for e-invoicing
+ * the number is reserved first and the invoice issued once registered (register-e-invoice.ts);
+ * a DRAFT holding a reserved number is retried with that number until it is issued. The PDF and the booking marks come
  * after and are retried until done; the PDF is also rendered on demand when asked for.
  */
 export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoice: Invoice, failIssue = false): Promise<Invoice> {
@@ -262,16 +272,18 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
       }
       const now = deps.clock.now();
       const issueDate = indiaToday(now);
-      current = await deps.invoices.issue(
-        { ...current, gatewayOrderId },
-        {
-          issueDate,
-          dueDate: addDays(issueDate, paymentTermsOf(group)),
-          issuedAt: now.toISOString(),
-          financialYear: financialYearOf(issueDate),
-          numberOf: (n) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
-        },
-      );
+      const issue = {
+        issueDate,
+        dueDate: addDays(issueDate, paymentTermsOf(group)),
+        issuedAt: now.toISOString(),
+        financialYear: financialYearOf(issueDate),
+        numberOf: (n: number) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
+      };
+      // A registration marked for e-invoicing issues only once the IRP registered the numbered document.
+      const marked = await markedRegistrationOf(deps, current);
+      current = marked
+        ? await registerForEInvoicing(deps, { ...current, gatewayOrderId }, issue, partiesNow(group, marked))
+        : await deps.invoices.issue({ ...current, gatewayOrderId }, issue);
     } catch (err) {
       await deps.invoices.recordFailure(g, current.id, failureOf('issue', err), deps.clock.now().toISOString());
       return current;
@@ -291,6 +303,12 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
   }
   return current;
 }
+
+/** A DRAFT's recipient and supplier names and addresses as the group profile and our registration have them now. */
+const partiesNow = (group: AgentGroup, registration: GstRegistration) => {
+  const billTo = billToOf(group);
+  return { billToGstin: billTo.gstin, billToName: billTo.name, billToAddress: billTo.address, supplierName: registration.legalName, supplierAddress: registration.address };
+};
 
 /** Renders an issued invoice from its stored figures, stores the PDF and records where; returns the invoice and the bytes. */
 export async function storePdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, invoice: Invoice): Promise<Invoice & { readonly pdf: Uint8Array }> {

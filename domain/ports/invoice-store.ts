@@ -1,4 +1,5 @@
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
+import type { EInvoiceRegistration } from '../invoicing/invoice-document.ts';
 import type { Minor } from '../money.ts';
 
 /** What one line-writing transaction did: lines written, and bookings another run had already billed. */
@@ -8,6 +9,9 @@ export interface LinesWritten {
   /** Bookings left out because a line of theirs was already stored (another run won them). */
   readonly refusedBookings: readonly string[];
 }
+
+/** What of an invoice's parties may still change while it is a DRAFT (our GSTINs, the series and the tax split may not). */
+export type RefreshedParties = Pick<InvoiceParties, 'billToGstin' | 'billToName' | 'billToAddress' | 'supplierName' | 'supplierAddress'>;
 
 export interface IssueRequest {
   readonly issueDate: string;
@@ -79,12 +83,25 @@ export interface InvoiceStore {
 
   setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
-  /** DRAFT → ISSUED with the next number of the series; a racing issue of the same invoice returns it as issued. */
-  issue(invoice: Invoice, request: IssueRequest): Promise<Invoice>;
+  /** Rewrites a DRAFT's recipient and supplier name and address (corrected master data, before registration); false when it is not a DRAFT. */
+  setParties(agentGroupId: string, invoiceId: string, parties: RefreshedParties, at: string): Promise<boolean>;
+  /**
+   * DRAFT → ISSUED with the number it reserved (reserveNumber), or else the next number of
+   * the series; the IRP's registration stored with it when given. A racing issue of the same
+   * invoice returns it as it now stands.
+   */
+  issue(invoice: Invoice, request: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice>;
+  /**
+   * Takes the next number of the series, the issue and due dates for a DRAFT that must be
+   * registered before it is issued (e-invoicing): it stays DRAFT (never listed) holding the
+   * number, so the series has no gap and a retry registers the same number. A DRAFT that
+   * holds a number already is returned as it is.
+   */
+  reserveNumber(invoice: Invoice, request: IssueRequest): Promise<Invoice>;
   setPdf(agentGroupId: string, invoiceId: string, pdfKey: string, at: string): Promise<void>;
   /** Adds the invoice to `invoicedIn` of each booking (version bumped, conditional on the version read). */
   markBookingsInvoiced(invoice: Invoice, at: string): Promise<void>;
-  /** DRAFT → CANCELLED; false when it is not a DRAFT (any more). */
+  /** DRAFT → CANCELLED; false when it is not a DRAFT (any more) or holds a reserved number (abandoning it would leave a gap). */
   abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean>;
 
   list(agentGroupId: string, query: InvoiceListQuery): Promise<InvoicePage>;

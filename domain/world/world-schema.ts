@@ -229,6 +229,7 @@ export const GstRegistrationSchema = v.strictObject({
   gstin: v.string(),
   legalName: TextSchema,
   address: TextSchema,
+  eInvoicing: v.optional(v.boolean(), false),
 });
 
 export const GstSlabTableSchema = v.strictObject({

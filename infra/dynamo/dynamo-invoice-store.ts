@@ -9,8 +9,9 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals } from '../../domain/invoicing/invoice.ts';
+import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures } from '../../domain/ports/invoice-store.ts';
+import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { keys, type Key } from './keys.ts';
@@ -47,6 +48,8 @@ const STILL_DRAFT = '#status = :draft';
  */
 const SERIES_AT = '#last = :last';
 const SERIES_IS_NEW = 'attribute_not_exists(PK)';
+/** A DRAFT is written with `invoiceNumber: null` (stored as NULL); one holding a reserved number takes no other. */
+const UNNUMBERED = '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))';
 /** A lease: free, expired, or already ours (a retry of the same run). */
 const LOCK_FREE = 'attribute_not_exists(PK) OR leaseUntil < :now OR #owner = :owner';
 /** Only the holder releases, so a run whose lease expired cannot free a lock another run took since. */
@@ -294,13 +297,51 @@ export class DynamoInvoiceStore implements InvoiceStore {
     }
   }
 
-  async issue(invoice: Invoice, req: IssueRequest): Promise<Invoice> {
+  async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
+          ConditionExpression: STILL_DRAFT,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return false;
+    }
+  }
+
+  async issue(invoice: Invoice, req: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
+    if (invoice.invoiceNumber) return this.issueReserved(invoice, req.issuedAt, eInvoice);
+    const taken = await this.takeNumber(invoice, req, 'ISSUED', eInvoice);
+    // A racing run reserved a number for it meanwhile: issue it with that one.
+    return taken.status === 'DRAFT' && taken.invoiceNumber ? this.issueReserved(taken, req.issuedAt, eInvoice) : taken;
+  }
+
+  async reserveNumber(invoice: Invoice, req: IssueRequest): Promise<Invoice> {
+    if (invoice.invoiceNumber) return invoice;
+    return this.takeNumber(invoice, req, 'DRAFT');
+  }
+
+  /**
+   * One transaction: the series moves on by one and the DRAFT takes the number (and, to
+   * issue it, becomes ISSUED and listed). The invoice's condition is that it is a DRAFT
+   * holding no number, so an invoice never takes two numbers, whichever runs race.
+   */
+  private async takeNumber(invoice: Invoice, req: IssueRequest, status: 'ISSUED' | 'DRAFT', eInvoice?: EInvoiceRegistration): Promise<Invoice> {
     const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear);
+    const issuing = status === 'ISSUED';
     for (let attempt = 0; ; attempt++) {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
       const last = (series.Item?.last as number | undefined) ?? 0;
       const invoiceNumber = req.numberOf(last + 1);
-      const issued: Invoice = { ...invoice, status: 'ISSUED', invoiceNumber, issueDate: req.issueDate, dueDate: req.dueDate, issuedAt: req.issuedAt, lastError: null, updatedAt: req.issuedAt };
+      const dates = { invoiceNumber, issueDate: req.issueDate, dueDate: req.dueDate, updatedAt: req.issuedAt };
+      const after: Invoice = issuing ? { ...invoice, ...dates, status, issuedAt: req.issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) } : { ...invoice, ...dates };
       try {
         await this.db.send(
           new TransactWriteCommand({
@@ -319,37 +360,70 @@ export class DynamoInvoiceStore implements InvoiceStore {
                 Update: {
                   TableName: this.table,
                   Key: keys.invoice(invoice.agentGroupId, invoice.id),
-                  UpdateExpression:
-                    'SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk REMOVE lastError',
-                  ConditionExpression: STILL_DRAFT,
+                  UpdateExpression: issuing
+                    ? `SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`
+                    : 'SET invoiceNumber = :n, issueDate = :d, dueDate = :due, updatedAt = :at',
+                  ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED}`,
                   ExpressionAttributeNames: { '#status': 'status' },
                   ExpressionAttributeValues: {
-                    ':issued': 'ISSUED',
                     ':n': invoiceNumber,
                     ':d': req.issueDate,
                     ':due': req.dueDate,
                     ':at': req.issuedAt,
                     ':draft': 'DRAFT',
-                    ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)),
+                    ':null': 'NULL',
+                    ...(issuing ? { ':issued': 'ISSUED', ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)) } : {}),
+                    ...(eInvoice && issuing ? { ':e': eInvoice } : {}),
                   },
                 },
               },
             ],
           }),
         );
-        return issued;
+        return after;
       } catch (err) {
         if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
         const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-        if (reasons[1]?.Code === 'ConditionalCheckFailed') {
-          // Someone else moved this invoice (issued it in a racing run, or abandoned it): answer with what it is now.
-          const now = await this.get(invoice.agentGroupId, invoice.id);
-          if (!now) throw new Error(`invoice ${invoice.id} vanished while being issued`);
-          return now;
-        }
+        if (reasons[1]?.Code === 'ConditionalCheckFailed') return this.current(invoice);
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
       }
     }
+  }
+
+  /** DRAFT holding a number → ISSUED and listed, keeping the number and dates it reserved. */
+  private async issueReserved(invoice: Invoice, issuedAt: string, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
+    const number = invoice.invoiceNumber!;
+    const issueDate = invoice.issueDate!;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(invoice.agentGroupId, invoice.id),
+          UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
+          ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':issued': 'ISSUED',
+            ':at': issuedAt,
+            ':draft': 'DRAFT',
+            ':n': number,
+            ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, issueDate, issuedAt, invoice.id)),
+            ...(eInvoice ? { ':e': eInvoice } : {}),
+          },
+        }),
+      );
+      return { ...invoice, status: 'ISSUED', issuedAt, updatedAt: issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return this.current(invoice);
+    }
+  }
+
+  /** Someone else moved this invoice (a racing run issued or numbered it, or an operator abandoned it): what it is now. */
+  private async current(invoice: Invoice): Promise<Invoice> {
+    const now = await this.get(invoice.agentGroupId, invoice.id);
+    if (!now) throw new Error(`invoice ${invoice.id} vanished while being issued`);
+    return now;
   }
 
   async setPdf(agentGroupId: string, invoiceId: string, pdfKey: string, at: string): Promise<void> {
@@ -428,9 +502,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
           TableName: this.table,
           Key: keys.invoice(agentGroupId, invoiceId),
           UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
-          ConditionExpression: STILL_DRAFT,
+          // A DRAFT holding a reserved number is issued once registered, never abandoned: the series would have a gap.
+          ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED}`,
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT' },
+          ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT', ':null': 'NULL' },
         }),
       );
     } catch (err) {

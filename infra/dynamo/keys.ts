@@ -191,6 +191,8 @@ export const keys = {
   receivablesAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'RECEIVABLES' }),
   /** A gateway order → the group and invoice it was opened for (notifications name only the order). */
   gatewayOrder: (orderId: string): Key => ({ PK: `GATEWAYORDER#${orderId}`, SK: 'ORDER' }),
+  /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */
+  sandboxIrn: (irn: string): Key => ({ PK: `SANDBOXIRP#${irn}`, SK: 'REGISTRATION' }),
   billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),
   billingState: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_STATE' }),
   billingRun: (agentGroupId: string, startedAt: string, runId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLINGRUN#${startedAt}#${runId}` }),

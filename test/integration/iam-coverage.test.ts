@@ -239,8 +239,8 @@ describe('IAM grants cover what each handler sends', () => {
   });
 
   it('runBilling, listInvoices, getInvoice, getInvoicePdf, gatewayNotification (a run that issues an invoice, its reads, a payment of it)', async () => {
-    // prepare: a world with our GST registration, and a group with one confirmed stay in it
-    const world = await seedInvoiceWorld();
+    // prepare: a world with our GST registration (marked for e-invoicing, so the run also registers with the sandbox IRP), and a group with one confirmed stay in it
+    const world = await seedInvoiceWorld({ eInvoicing: true });
     const biller = await newAgentGroup({ channelId: world.channelId });
     await bookStay(biller, world.registered, '2027-03-01', '2027-03-02');
     const invoke = async (fn: string, event: unknown) => {
@@ -259,6 +259,7 @@ describe('IAM grants cover what each handler sends', () => {
     expect(fromTo.statusCode, fromTo.body).toBe(200);
     const issued = id ?? (JSON.parse(fromTo.body) as { invoiceIds: string[] }).invoiceIds[0]!;
     expectGranted('runBilling', ['dynamodb:Query']);
+    expect((await testServices().invoices.get(biller.agentGroupId, issued))!.eInvoice?.irn).toMatch(/^[0-9a-f]{64}$/);
 
     expect((await invoke('listInvoices', httpEvent('GET', '/v1/invoices', { key: biller.apiKey }))).statusCode).toBe(200);
     expectGranted('listInvoices', ['dynamodb:Query']);

@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import decodeQR from 'qr/decode.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { amountInWordsINR, type InvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
 import { formatInr } from '../../domain/money.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { creditNote, interStateInvoice, intraStateInvoice, manyLineInvoice, registeredInvoice } from '../support/invoice-documents.ts';
+import { scanQr } from '../support/pdf-scan.ts';
 
 /**
  * The renderer against poppler (`pdftotext`, `pdftoppm`, `pdfinfo`; Debian package
@@ -59,14 +59,6 @@ function rasterise(path: string, name: string): Buffer {
 }
 
 /** Page 1 rasterised at 150 dpi (pdftoppm's raw RGB output) and scanned for a QR code, as a phone would. */
-function scanQr(path: string): string {
-  const out = spawnSync('pdftoppm', ['-r', '150', '-f', '1', '-l', '1', '-singlefile', path], { maxBuffer: 64 * 1024 * 1024 });
-  if (out.error || out.status !== 0) throw new Error(`pdftoppm failed: ${out.error?.message ?? out.stderr}`);
-  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(out.stdout.subarray(0, 40).toString('latin1'));
-  if (!header) throw new Error('pdftoppm did not write a binary PPM');
-  return decodeQR({ width: Number(header[1]), height: Number(header[2]), data: out.stdout.subarray(header[0].length) });
-}
-
 describe('PDF invoice renderer', () => {
   it('prints an intra-state tax invoice with CGST and SGST, readable by pdftotext and rasterised by pdftoppm', async () => {
     const { path, text } = await renderToFile('intra', intraStateInvoice);

@@ -30,9 +30,11 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
 /**
  * The booking fixture's catalogue with the states billing needs: one listing in a state of
  * its own with a registration under a fresh GSTIN, one in a state without any, both
- * confirming at once, 100 units a night. 5,000 a night for two adults + 5 % GST.
+ * confirming at once, 100 units a night. 5,000 a night for two adults + 5 % GST. With
+ * `eInvoicing`, the registered state's registration is marked for e-invoicing (the second
+ * state's never is).
  */
-export async function seedInvoiceWorld(): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean } = {}): Promise<InvoiceWorld> {
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
   const registeredState = `Invoicestate ${tag}`;
@@ -58,7 +60,7 @@ export async function seedInvoiceWorld(): Promise<InvoiceWorld> {
       },
       gst: {
         registrations: [
-          { state: registeredState, stateCode: '30', gstin: supplierGstin, legalName: 'Invoice Test Stays Pvt Ltd', address: '1 Beach Road, Anjuna, Goa 403509' },
+          { state: registeredState, stateCode: '30', gstin: supplierGstin, legalName: 'Invoice Test Stays Pvt Ltd', address: '1 Beach Road, Anjuna, Goa 403509', eInvoicing: opts.eInvoicing ?? false },
           { state: secondState, stateCode: '29', gstin: secondGstin, legalName: 'Invoice Test Stays Karnataka Pvt Ltd', address: '80 Residency Road, Bengaluru 560025' },
         ],
         slabTables: [GST_SLABS],

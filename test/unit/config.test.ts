@@ -26,6 +26,18 @@ function problemWith(env: Record<string, string | undefined>): string {
 }
 
 describe('parseConfig', () => {
+  it('takes the sandbox IRP signing key from IRP_SIGNING_KEY, or derives one from the current SECRETS_KEY: the same in every process, never the key itself', () => {
+    const own = key32();
+    expect(parseConfig(minimal({ IRP_SIGNING_KEY: own })).irpSigningKey).toEqual(Buffer.from(own, 'base64'));
+    const secrets = key32();
+    const derived = parseConfig(minimal({ SECRETS_KEY: secrets })).irpSigningKey;
+    expect(derived).toHaveLength(32);
+    expect(parseConfig(minimal({ SECRETS_KEY: secrets })).irpSigningKey).toEqual(derived);
+    expect(derived.equals(Buffer.from(secrets, 'base64'))).toBe(false);
+    expect(parseConfig(minimal({ SECRETS_KEY: key32() })).irpSigningKey.equals(derived)).toBe(false);
+    expect(problemWith(minimal({ IRP_SIGNING_KEY: 'short' }))).toContain('IRP_SIGNING_KEY');
+  });
+
   it('fills every optional variable with its documented default', () => {
     const cfg = parseConfig(minimal());
 

@@ -1,0 +1,141 @@
+import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { financialYearOf } from '../../domain/invoicing/billing-period.ts';
+import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import type { Clock } from '../../domain/ports/clock.ts';
+import { EInvoiceRejectedError, EInvoiceUnavailableError, type EInvoiceRegistered, type EInvoiceRegistry } from '../../domain/ports/e-invoice-registry.ts';
+
+/** What the sandbox IRP keeps of a document it registered (the real IRP's own record). */
+export interface SandboxIrpRecord {
+  readonly irn: string;
+  readonly ackNo: string;
+  readonly ackDate: string;
+  readonly signedQrCode: string;
+  readonly signedInvoice: string;
+}
+
+/** The sandbox IRP's memory of registered documents, shared by every process of a stage. */
+export interface SandboxIrpMemory {
+  /** Keeps the record unless its IRN is kept already; answers the record kept for that IRN and whether it was there before. */
+  keep(record: SandboxIrpRecord): Promise<{ readonly record: SandboxIrpRecord; readonly existed: boolean }>;
+}
+
+/** The issuer the sandbox writes into its tokens (the real IRP writes "NIC"). */
+export const SANDBOX_IRP_ISSUER = 'NIC-SANDBOX';
+
+const b64url = (s: string | Buffer): string => Buffer.from(s).toString('base64url');
+
+/** A JWT (HS256) as the sandbox IRP signs: `{data: <JSON text>, iss}`, like the IRP's signed QR and signed invoice. */
+export function signSandboxJwt(key: Buffer, data: unknown): string {
+  const head = `${b64url(JSON.stringify({ alg: 'HS256', kid: 'sandbox-irp', typ: 'JWT' }))}.${b64url(JSON.stringify({ data: JSON.stringify(data), iss: SANDBOX_IRP_ISSUER }))}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
+}
+
+/** The data of a token the sandbox IRP signed with this key; throws when the signature does not hold. */
+export function verifySandboxJwt(key: Buffer, token: string): Record<string, unknown> {
+  const [header, payload, signature] = token.split('.');
+  if (!header || !payload || signature === undefined || token.split('.').length !== 3) throw new Error('not a signed token (three dot-separated parts)');
+  const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('the signature does not hold for this key');
+  const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { data?: unknown; iss?: unknown };
+  if (body.iss !== SANDBOX_IRP_ISSUER || typeof body.data !== 'string') throw new Error('not a token of the sandbox IRP');
+  return JSON.parse(body.data) as Record<string, unknown>;
+}
+
+/** dd/mm/yyyy → yyyy-mm-dd. */
+const isoDate = (irpDate: string): string => irpDate.split('/').reverse().join('-');
+
+/**
+ * The IRN as the IRP computes it: SHA-256 (hex) of the supplier's GSTIN, the financial year
+ * of the document date (yyyy-yy), the document type and the document number.
+ */
+export function irnOf(doc: Pick<EInvoicePayload, 'SellerDtls' | 'DocDtls'>): string {
+  return createHash('sha256').update(`${doc.SellerDtls.Gstin}${financialYearOf(isoDate(doc.DocDtls.Dt))}${doc.DocDtls.Typ}${doc.DocDtls.No}`).digest('hex');
+}
+
+const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
+const paise = (rupees: number): number => Math.round(rupees * 100);
+
+/**
+ * The IRP's checks the sandbox makes, each refused with the IRP's own code (its published
+ * error list): the obvious data errors a real IRP would refuse before any IRN is made.
+ */
+function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceRejectedError | undefined {
+  const seller = doc.SellerDtls?.Gstin;
+  if (!seller) return new EInvoiceRejectedError('2155', 'Supplier GSTIN is required');
+  if (!GSTIN.test(seller)) return new EInvoiceRejectedError('2140', `Error while validating invoice: SellerDtls.Gstin "${seller}" is not a GSTIN`);
+  const buyer = doc.BuyerDtls?.Gstin;
+  if (doc.TranDtls.SupTyp === 'B2B' && (!buyer || !GSTIN.test(buyer))) {
+    return new EInvoiceRejectedError('2140', `Error while validating invoice: BuyerDtls.Gstin must be the recipient's GSTIN for supply type B2B; got ${JSON.stringify(buyer ?? null)}`);
+  }
+  if (isoDate(doc.DocDtls.Dt) > today) return new EInvoiceRejectedError('2163', 'The document date should not be future date');
+  const items = doc.ItemList ?? [];
+  if (items.length === 0) return new EInvoiceRejectedError('2140', 'Error while validating invoice: ItemList needs at least one item');
+  const intra = doc.SellerDtls.Stcd === doc.BuyerDtls.Pos;
+  if (intra && doc.TranDtls.IgstOnIntra === 'N' && items.some((i) => i.IgstAmt !== 0)) {
+    return new EInvoiceRejectedError('2172', 'For intra-state transaction, IGST amounts are not applicable; only CGST and SGST amounts are applicable');
+  }
+  const v = doc.ValDtls;
+  if (items.reduce((s, i) => s + paise(i.AssAmt), 0) !== paise(v.AssVal)) return new EInvoiceRejectedError('2182', 'Total assessable value of all the items does not match the invoice assessable value');
+  const itemsValue = items.reduce((s, i) => s + paise(i.TotItemVal), 0) - paise(v.Discount) + paise(v.OthChrg) + paise(v.RndOffAmt);
+  // The IRP allows a difference of one rupee either way.
+  if (Math.abs(itemsValue - paise(v.TotInvVal)) > 100) return new EInvoiceRejectedError('2189', 'Invalid total invoice value');
+  return undefined;
+}
+
+/** "yyyy-mm-dd hh:mm:ss" in India time, as the IRP writes AckDt. */
+const irpInstant = (at: Date): string => new Date(at.getTime() + 330 * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * The e-invoice registration portal of local and sandbox stages, behind the same port a
+ * real provider's adapter implements. It behaves like the IRP: validates the document
+ * (refusals carry the IRP's codes), computes the IRN from supplier GSTIN, financial year,
+ * type and number, answers an acknowledgement number and date, and signs the QR payload
+ * and the invoice (HS256 under the sandbox's key; the real IRP signs RS256 under its own).
+ * A document registered before is the IRP's 2150 "Duplicate IRN": the real API answers it
+ * with the IRN, and the client then fetches that registration by IRN; this adapter does both
+ * and answers the first registration, `duplicate: true`.
+ */
+export class SandboxEInvoiceRegistry implements EInvoiceRegistry {
+  constructor(
+    private readonly signingKey: Buffer,
+    private readonly memory: SandboxIrpMemory,
+    private readonly clock: Clock,
+  ) {}
+
+  async register(doc: EInvoicePayload): Promise<EInvoiceRegistered> {
+    const now = this.clock.now();
+    const rejection = rejectionOf(doc, irpInstant(now).slice(0, 10));
+    if (rejection) throw rejection;
+    const irn = irnOf(doc);
+    const ackDate = irpInstant(now);
+    const ackNo = `1${ackDate.slice(2, 4)}${String(randomInt(1e6)).padStart(6, '0')}${String(randomInt(1e6)).padStart(6, '0')}`;
+    const qr = {
+      SellerGstin: doc.SellerDtls.Gstin,
+      BuyerGstin: doc.BuyerDtls.Gstin,
+      DocNo: doc.DocDtls.No,
+      DocTyp: doc.DocDtls.Typ,
+      DocDt: doc.DocDtls.Dt,
+      TotInvVal: doc.ValDtls.TotInvVal,
+      ItemCnt: doc.ItemList.length,
+      MainHsnCode: doc.ItemList[0]!.HsnCd,
+      Irn: irn,
+      IrnDt: ackDate,
+    };
+    const fresh: SandboxIrpRecord = {
+      irn,
+      ackNo,
+      ackDate,
+      signedQrCode: signSandboxJwt(this.signingKey, qr),
+      signedInvoice: signSandboxJwt(this.signingKey, { AckNo: ackNo, AckDt: ackDate, Irn: irn, ...doc }),
+    };
+    let kept;
+    try {
+      kept = await this.memory.keep(fresh);
+    } catch (err) {
+      // The IRP's own storage failing is, to its client, the IRP not answering (its 2146 "try after some time").
+      throw new EInvoiceUnavailableError(`2146 Unable to create IRN, please try after some time (${err instanceof Error ? err.message : String(err)})`);
+    }
+    return { ...kept.record, duplicate: kept.existed };
+  }
+}

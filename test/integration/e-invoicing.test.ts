@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { ConflictError } from '../../domain/errors.ts';
+import { cutoffOf, financialYearOf } from '../../domain/invoicing/billing-period.ts';
+import type { Invoice } from '../../domain/invoicing/invoice.ts';
+import { abandonDraft } from '../../domain/invoicing/manage-invoices.ts';
+import { invoiceView } from '../../domain/invoicing/read-invoices.ts';
+import { eInvoicePayloadOf, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { advanceInvoice, runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
+import { EInvoiceRejectedError } from '../../domain/ports/e-invoice-registry.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import type { AgentGroup } from '../../domain/tenants.ts';
+import { updateAgentGroup, type NewAgentGroup } from '../../domain/admin.ts';
+import { adminDeps, billingDeps } from '../../infra/container.ts';
+import { parseConfig } from '../../infra/config.ts';
+import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { keys } from '../../infra/dynamo/keys.ts';
+import { verifySandboxJwt } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { pdfText, scanQr } from '../support/pdf-scan.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import { newAgentGroup, stack, testServices } from '../support/stack.ts';
+
+/**
+ * Billing runs over a supplier registration marked for e-invoicing, against DynamoDB Local,
+ * fauxqs S3 and the sandbox IRP (its registrations in the same table): the number is taken,
+ * the document registered, and only then is the invoice ISSUED.
+ */
+const renderer = new PdfInvoiceRenderer();
+const deps = () => billingDeps(testServices(), renderer);
+const today = () => indiaToday(new Date());
+const request = (): BillingRequest => ({ period: { from: addDays(today(), -30), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' });
+const db = () => createDocumentClient(parseConfig(stack().env));
+const signingKey = () => testServices().config.irpSigningKey;
+const dir = mkdtempSync(join(tmpdir(), 'e-invoicing-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let world: InvoiceWorld;
+beforeAll(async () => {
+  world = await seedInvoiceWorld({ eInvoicing: true });
+}, 120_000);
+
+/** A group with one stay booked in a state, ready to bill. */
+async function groupWithStay(listing: (w: InvoiceWorld) => string, checkIn: string, overrides: Partial<NewAgentGroup> = {}) {
+  const g = await newAgentGroup({ channelId: world.channelId, ...overrides });
+  await bookStay(g, listing(world), checkIn, addDays(checkIn, 1));
+  return { agentGroupId: g.agentGroupId, group: (await testServices().tenants.getAgentGroup(g.agentGroupId))! };
+}
+
+const invoice = async (g: string, id: string): Promise<Invoice> => (await testServices().invoices.get(g, id))!;
+/** The last number taken from the world's series this financial year. */
+const seriesLast = async (): Promise<number> =>
+  (await db().send(new GetCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.invoiceSeries(world.supplierGstin, financialYearOf(today())), ConsistentRead: true }))).Item!.last as number;
+const sequenceOf = (number: string): number => Number(number.slice(-6));
+const irnOf = (i: Invoice): string => createHash('sha256').update(`${i.supplierGstin}${financialYearOf(i.issueDate!)}INV${i.invoiceNumber}`).digest('hex');
+
+describe('Billing over a registration marked for e-invoicing', () => {
+  it('registers the numbered invoice before issuing it: ISSUED with the IRN, acknowledgement and a signed QR that the key verifies, all printed on the PDF', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-01');
+    const result = await runBilling(deps(), group, request());
+    expect(result.draftsLeft).toBe(0);
+    const issued = await invoice(g, result.invoiceIds[0]!);
+    expect(issued.status).toBe('ISSUED');
+    expect(issued.lastError).toBeNull();
+    const e = issued.eInvoice!;
+    expect(e.irn).toBe(irnOf(issued));
+    expect(e.ackNo).toMatch(/^1\d{14}$/);
+    expect(e.ackDate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(verifySandboxJwt(signingKey(), e.signedQr)).toMatchObject({ Irn: e.irn, DocNo: issued.invoiceNumber, DocTyp: 'INV', SellerGstin: world.supplierGstin, TotInvVal: issued.total / 100 });
+    // The IRP's signed document is kept beside the PDF.
+    const signed = await testServices().documents.get(signedEInvoiceKeyOf(issued));
+    expect(verifySandboxJwt(signingKey(), new TextDecoder().decode(signed))).toMatchObject({ Irn: e.irn, AckNo: e.ackNo });
+
+    const path = join(dir, `${issued.id}.pdf`);
+    writeFileSync(path, (await testServices().documents.get(issued.pdfKey!))!);
+    const text = pdfText(path);
+    // The 64-character IRN wraps inside its column; read without the line breaks.
+    expect(text.replace(/\s+/g, '')).toContain(e.irn);
+    expect(text.replace(/\s+/g, ' ')).toContain(`Ack. No: ${e.ackNo}`);
+    expect(scanQr(path)).toBe(e.signedQr);
+  }, 120_000);
+
+  it('keeps the invoice DRAFT with its reserved number while the IRP is unavailable; the next run registers and issues it with that number, and the series has no gap', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-02');
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    expect(failed.draftsLeft).toBe(1);
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    expect(draft.status).toBe('DRAFT');
+    expect(draft.invoiceNumber).toMatch(/^30\/\d\d-\d\d\/\d{6}$/);
+    expect(draft.eInvoice).toBeUndefined();
+    expect(draft.lastError).toMatch(/^issue: e-invoice registration of 30\/.+: the IRP is unavailable/);
+    const reserved = sequenceOf(draft.invoiceNumber!);
+    expect(await seriesLast()).toBe(reserved);
+    // Not the partner's invoice yet: no number shown, not listed, and an operator cannot abandon it (a gap).
+    expect(invoiceView(draft, today())).toMatchObject({ status: 'DRAFT', invoiceNumber: null, issueDate: null, dueDate: null });
+    expect((await testServices().invoices.list(g, { statuses: ['ISSUED', 'PAID'], limit: 10 })).invoices).toEqual([]);
+    await expect(abandonDraft(deps(), g, draft.id)).rejects.toThrow(ConflictError);
+    await expect(abandonDraft(deps(), g, draft.id)).rejects.toThrow(/reserved while it is registered for e-invoicing/);
+
+    const again = await runBilling(deps(), group, request());
+    expect(again.invoiceIds).toEqual([draft.id]);
+    const issued = await invoice(g, draft.id);
+    expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, issueDate: draft.issueDate, dueDate: draft.dueDate, lastError: null });
+    expect(issued.eInvoice!.irn).toBe(irnOf(issued));
+    expect(await seriesLast()).toBe(reserved);
+    expect((await testServices().invoices.list(g, { statuses: ['ISSUED'], limit: 10 })).invoices.map((i) => i.id)).toEqual([draft.id]);
+  }, 120_000);
+
+  it('takes the IRP\'s earlier registration when its answer was lost (duplicate IRN): the same IRN and acknowledgement', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-03');
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    // The IRP registered it, but the run died before the answer was stored.
+    const lost = await testServices().eInvoices.register(await eInvoicePayloadOf(deps(), draft));
+    expect(lost.duplicate).toBe(false);
+
+    await runBilling(deps(), group, request());
+    const issued = await invoice(g, draft.id);
+    expect(issued.status).toBe('ISSUED');
+    expect(issued.eInvoice).toEqual({ irn: lost.irn, ackNo: lost.ackNo, ackDate: lost.ackDate, signedQr: lost.signedQrCode });
+  }, 120_000);
+
+  it('records the IRP\'s rejection (code and message) as lastError; once the operator corrects the data, the next run registers the same number with it', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-04');
+    const refusing = { ...deps(), eInvoices: { register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')) } };
+    const failed = await runBilling(refusing, group, request());
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    expect(draft.status).toBe('DRAFT');
+    expect(draft.lastError).toContain('rejected by the IRP (3028): GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal');
+
+    // The operator corrects the group's GSTIN; the DRAFT takes it before it is sent again.
+    const corrected = await updateAgentGroup(adminDeps(testServices()), g, { gstin: '27AAACT2727Q1ZW', legalName: 'Test Agents (Mumbai) Pvt Ltd' });
+    await runBilling(deps(), corrected, request());
+    const issued = await invoice(g, draft.id);
+    expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, billToGstin: '27AAACT2727Q1ZW', billToName: 'Test Agents (Mumbai) Pvt Ltd', lastError: null });
+    expect(verifySandboxJwt(signingKey(), issued.eInvoice!.signedQr)).toMatchObject({ BuyerGstin: '27AAACT2727Q1ZW', DocNo: draft.invoiceNumber });
+  }, 120_000);
+
+  it('spends no number on a document it would refuse itself (an address without a PIN code): the DRAFT stays unnumbered, saying why', async () => {
+    const before = await seriesLast();
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06', { address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: 'N/A', country: 'IN' } });
+    const failed = await runBilling(deps(), group, request());
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: null });
+    expect(draft.lastError).toMatch(/^issue: e-invoice document \(no number taken\): recipient.address has no six-digit PIN code/);
+    expect(await seriesLast()).toBe(before);
+  }, 120_000);
+
+  it('takes one number and one registration when two runs advance the same DRAFT at once', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06');
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' });
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    expect(draft.invoiceNumber).toBeNull();
+    const before = await seriesLast();
+
+    const [a, b] = await Promise.all([advanceInvoice(deps(), group, draft), advanceInvoice(deps(), group, draft)]);
+
+    const issued = await invoice(g, draft.id);
+    expect(issued.status).toBe('ISSUED');
+    expect(await seriesLast()).toBe(before + 1);
+    expect(sequenceOf(issued.invoiceNumber!)).toBe(before + 1);
+    for (const r of [a, b]) expect(r).toMatchObject({ status: 'ISSUED', invoiceNumber: issued.invoiceNumber });
+    expect(issued.eInvoice!.irn).toBe(irnOf(issued));
+  }, 120_000);
+
+  it('shows an operator the e-invoice with the admin tool: PENDING with the last error and the INV-01 JSON, then REGISTERED with the IRN', async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-08');
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    const id = failed.invoiceIds[0]!;
+    const pending = await runAdminTool(['invoices', 'einvoice', id, '--group', g, '--json']);
+    expect(pending.code, pending.stderr).toBe(0);
+    const p = JSON.parse(pending.stdout);
+    expect(p).toMatchObject({ invoiceId: id, status: 'DRAFT', state: 'PENDING', markedForEInvoicing: true, registration: null, lastError: expect.stringContaining('the IRP is unavailable') });
+    expect(p.document).toMatchObject({ Version: '1.1', DocDtls: { Typ: 'INV', No: p.invoiceNumber }, SellerDtls: { Gstin: world.supplierGstin }, BuyerDtls: { Gstin: '27AAPFU0939F1ZV' } });
+
+    await runBilling(deps(), group, request());
+    const registered = await runAdminTool(['invoices', 'einvoice', id, '--group', g]);
+    expect(registered.code, registered.stderr).toBe(0);
+    const issued = await invoice(g, id);
+    expect(registered.stdout).toContain(`Invoice ${id} (${issued.invoiceNumber}, ISSUED): REGISTERED`);
+    expect(registered.stdout).toContain(`IRN: ${issued.eInvoice!.irn}`);
+    expect(registered.stdout).toContain('"TotInvVal": ');
+  }, 120_000);
+
+  it('skips registration for a registration not marked, and for a recipient without a GSTIN (B2C): issued as before, without an IRN', async () => {
+    const unmarked = await groupWithStay((w) => w.second, '2027-03-07');
+    const r1 = await runBilling(deps(), unmarked.group, request());
+    const plain = await invoice(unmarked.agentGroupId, r1.invoiceIds[0]!);
+    expect(plain).toMatchObject({ status: 'ISSUED', supplierGstin: world.secondGstin });
+    expect(plain.eInvoice).toBeUndefined();
+
+    const before = await seriesLast();
+    const b2c = await groupWithStay((w) => w.registered, '2027-03-08', { gstin: null });
+    const r2 = await runBilling(deps(), b2c.group, request());
+    const consumer = await invoice(b2c.agentGroupId, r2.invoiceIds[0]!);
+    expect(consumer).toMatchObject({ status: 'ISSUED', billToGstin: null });
+    expect(consumer.eInvoice).toBeUndefined();
+    expect(sequenceOf(consumer.invoiceNumber!)).toBe(before + 1);
+  }, 120_000);
+});

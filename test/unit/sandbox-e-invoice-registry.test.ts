@@ -1,0 +1,190 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { eInvoiceJson, eInvoiceOfRecord, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import { NO_TOTALS, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
+import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
+import { irnOf, SandboxEInvoiceRegistry, verifySandboxJwt, type SandboxIrpMemory, type SandboxIrpRecord } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
+import { creditNote, intraStateInvoice } from '../support/invoice-documents.ts';
+
+/** The sandbox IRP's memory as a Map: the unit under test is the adapter, not DynamoDB (the integration test uses the table). */
+class MapMemory implements SandboxIrpMemory {
+  readonly records = new Map<string, SandboxIrpRecord>();
+  async keep(record: SandboxIrpRecord) {
+    const existing = this.records.get(record.irn);
+    if (existing) return { record: existing, existed: true };
+    this.records.set(record.irn, record);
+    return { record, existed: false };
+  }
+}
+
+const key = randomBytes(32);
+const at = (iso: string) => ({ now: () => new Date(iso) });
+const registry = (memory: SandboxIrpMemory = new MapMemory(), now = '2026-11-02T06:30:00.000Z') => new SandboxEInvoiceRegistry(key, memory, at(now));
+const invoiceJson = eInvoiceJson(intraStateInvoice);
+
+describe('Class: SandboxEInvoiceRegistry', () => {
+  it('computes the IRN as the IRP does: SHA-256 hex of supplier GSTIN, financial year, document type and number', async () => {
+    const expected = createHash('sha256').update(`${intraStateInvoice.supplier.gstin}2026-27INV${intraStateInvoice.number}`).digest('hex');
+    expect(irnOf(invoiceJson)).toBe(expected);
+    const registered = await registry().register(invoiceJson);
+    expect(registered.irn).toBe(expected);
+    expect(registered.irn).toMatch(/^[0-9a-f]{64}$/);
+    expect(registered.ackNo).toMatch(/^1\d{14}$/);
+    // 06:30 UTC is 12:00 in India, the time the IRP writes.
+    expect(registered.ackDate).toBe('2026-11-02 12:00:00');
+    expect(registered.duplicate).toBe(false);
+  });
+
+  it('takes the financial year from the document date: a March document is the year before', () => {
+    const march: EInvoicePayload = { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, Dt: '31/03/2027' } };
+    expect(irnOf(march)).toBe(createHash('sha256').update(`${intraStateInvoice.supplier.gstin}2026-27INV${intraStateInvoice.number}`).digest('hex'));
+    const april: EInvoicePayload = { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, Dt: '01/04/2027' } };
+    expect(irnOf(april)).toBe(createHash('sha256').update(`${intraStateInvoice.supplier.gstin}2027-28INV${intraStateInvoice.number}`).digest('hex'));
+  });
+
+  it('signs the QR payload and the invoice so that the key verifies them, and another key or a changed byte does not', async () => {
+    const registered = await registry().register(invoiceJson);
+    const qr = verifySandboxJwt(key, registered.signedQrCode);
+    expect(qr).toEqual({
+      SellerGstin: intraStateInvoice.supplier.gstin,
+      BuyerGstin: intraStateInvoice.recipient.gstin,
+      DocNo: intraStateInvoice.number,
+      DocTyp: 'INV',
+      DocDt: '01/11/2026',
+      TotInvVal: intraStateInvoice.totals.total / 100,
+      ItemCnt: intraStateInvoice.lines.length,
+      MainHsnCode: '996311',
+      Irn: registered.irn,
+      IrnDt: registered.ackDate,
+    });
+    const signed = verifySandboxJwt(key, registered.signedInvoice!);
+    expect(signed).toMatchObject({ Irn: registered.irn, AckNo: registered.ackNo, AckDt: registered.ackDate, DocDtls: invoiceJson.DocDtls, ValDtls: invoiceJson.ValDtls });
+    expect(() => verifySandboxJwt(randomBytes(32), registered.signedQrCode)).toThrow(/signature/);
+    const [h, p, s] = registered.signedQrCode.split('.');
+    const tampered = JSON.parse(Buffer.from(p!, 'base64url').toString()) as { data: string };
+    tampered.data = tampered.data.replace(intraStateInvoice.number, 'GA/2026-27/0043');
+    expect(() => verifySandboxJwt(key, `${h}.${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${s}`)).toThrow(/signature/);
+  });
+
+  it('answers a document registered before with that registration (the IRP\'s 2150 Duplicate IRN), however often it is sent', async () => {
+    const memory = new MapMemory();
+    const first = await registry(memory, '2026-11-02T06:30:00.000Z').register(invoiceJson);
+    const again = await Promise.all(Array.from({ length: 5 }, () => registry(memory, '2026-11-03T09:00:00.000Z').register(invoiceJson)));
+    for (const a of again) expect(a).toEqual({ ...first, duplicate: true });
+    expect(memory.records.size).toBe(1);
+  });
+
+  it('registers a credit note (Typ CRN) under an IRN of its own', async () => {
+    const crn = eInvoiceJson(creditNote);
+    expect(crn.DocDtls.Typ).toBe('CRN');
+    const registered = await registry(new MapMemory(), '2026-11-09T06:30:00.000Z').register(crn);
+    expect(registered.irn).toBe(createHash('sha256').update(`${creditNote.supplier.gstin}2026-27CRN${creditNote.number}`).digest('hex'));
+    expect(verifySandboxJwt(key, registered.signedQrCode)).toMatchObject({ DocTyp: 'CRN', DocNo: creditNote.number });
+  });
+
+  it.each([
+    ['a B2B document without the buyer\'s GSTIN', { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Gstin: '' } }, '2140', /BuyerDtls.Gstin/],
+    ['a B2B document with the buyer\'s GSTIN as URP (unregistered)', { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Gstin: 'URP' } }, '2140', /BuyerDtls.Gstin/],
+    ['a document without the supplier\'s GSTIN', { ...invoiceJson, SellerDtls: { ...invoiceJson.SellerDtls, Gstin: '' } }, '2155', /Supplier GSTIN is required/],
+    ['a document dated tomorrow', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, Dt: '03/11/2026' } }, '2163', /future date/],
+    ['an intra-state document charging IGST', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, IgstAmt: 1 } : i)) }, '2172', /IGST/],
+    ['items whose assessable values do not add up', { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, AssVal: invoiceJson.ValDtls.AssVal + 1 } }, '2182', /assessable/],
+    ['a total more than a rupee off its items', { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 1.01 } }, '2189', /total invoice value/],
+  ] as const)('rejects %s with the IRP\'s code, and keeps nothing', async (_name, doc, code, message) => {
+    const memory = new MapMemory();
+    const refusal = await registry(memory).register(doc as EInvoicePayload).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(EInvoiceRejectedError);
+    expect(refusal).toMatchObject({ code, irpMessage: expect.stringMatching(message) });
+    expect(memory.records.size).toBe(0);
+  });
+
+  it('accepts a total within the IRP\'s one-rupee tolerance', async () => {
+    await expect(registry().register({ ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 0.99 } })).resolves.toMatchObject({ duplicate: false });
+  });
+
+  it('reports its own storage failing as the IRP being unavailable (retry), not as a rejection', async () => {
+    const broken: SandboxIrpMemory = { keep: () => Promise.reject(new Error('connection reset')) };
+    await expect(registry(broken).register(invoiceJson)).rejects.toBeInstanceOf(EInvoiceUnavailableError);
+  });
+});
+
+describe('Function: eInvoiceOfRecord', () => {
+  const at = '2026-11-09T05:00:00.000Z';
+  const record: Invoice = {
+    ...NO_TOTALS,
+    id: 'inv-1',
+    agentGroupId: 'g',
+    status: 'DRAFT',
+    invoiceNumber: '30/26-27/000003',
+    issueDate: '2026-11-09',
+    dueDate: '2026-11-24',
+    issuedAt: null,
+    periodFrom: '2026-10-01',
+    periodTo: '2026-10-31',
+    runId: 'run',
+    gatewayOrderId: null,
+    pdfKey: null,
+    bookingRefs: ['b1'],
+    bookingsMarked: false,
+    lastError: null,
+    createdAt: at,
+    updatedAt: at,
+    supplierGstin: intraStateInvoice.supplier.gstin,
+    supplierName: intraStateInvoice.supplier.name,
+    supplierAddress: intraStateInvoice.supplier.address,
+    supplierStateCode: '30',
+    billToGstin: intraStateInvoice.recipient.gstin,
+    billToName: intraStateInvoice.recipient.name,
+    billToAddress: intraStateInvoice.recipient.address,
+    placeOfSupply: 'Goa',
+    placeOfSupplyStateCode: '30',
+    subtotal: 500_000,
+    cgst: 12_500,
+    sgst: 12_500,
+    total: 525_000,
+    lineCount: 1,
+  };
+  const lines: InvoiceLine[] = [
+    {
+      id: 'l1',
+      invoiceId: 'inv-1',
+      agentGroupId: 'g',
+      key: 'STAY#p1#2026-10-03',
+      lineKind: 'STAY',
+      sac: '996311',
+      description: 'Villa stay',
+      propertyName: 'Casa Azul',
+      bookingRef: 'b1',
+      bookingId: 'PS-1',
+      ledgerEntryId: 'e1',
+      itemRef: 'p1#2026-10-03',
+      nightDate: '2026-10-03',
+      checkIn: '2026-10-03',
+      checkOut: '2026-10-04',
+      quantity: 1,
+      unitBase: 500_000,
+      discount: 0,
+      taxableValue: 500_000,
+      gstRate: 5,
+      cgst: 12_500,
+      sgst: 12_500,
+      igst: 0,
+      lineTotal: 525_000,
+    },
+  ];
+
+  it('renders a numbered DRAFT (the document sent for registration) as Typ INV', () => {
+    expect(eInvoiceOfRecord(record, lines).DocDtls).toEqual({ Typ: 'INV', No: '30/26-27/000003', Dt: '09/11/2026' });
+  });
+
+  it('renders a credit note record as Typ CRN naming the invoice it corrects, and refuses one without it', () => {
+    const crn = eInvoiceOfRecord({ ...record, creditNoteFor: 'inv-0', dueDate: null }, lines, { number: '30/26-27/000001', date: '2026-11-01' });
+    expect(crn.DocDtls.Typ).toBe('CRN');
+    expect(crn.RefDtls.PrecDocDtls).toEqual([{ InvNo: '30/26-27/000001', InvDt: '01/11/2026' }]);
+    expect(() => eInvoiceOfRecord({ ...record, creditNoteFor: 'inv-0' }, lines)).toThrow(/needs the number and date of invoice inv-0/);
+  });
+
+  it('refuses a record without a number: there is no document to register', () => {
+    expect(() => eInvoiceOfRecord({ ...record, invoiceNumber: null }, lines)).toThrow(/has no number/);
+  });
+});
