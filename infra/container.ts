@@ -70,6 +70,9 @@ import type { BillingDeps } from '../domain/invoicing/run-billing.ts';
 import { invoiceDocumentOf } from '../domain/invoicing/invoice-document-of.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
 import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
+import type { BalanceStore } from '../domain/ports/balance-store.ts';
+import { DynamoBalanceStore } from './dynamo/dynamo-balance-store.ts';
+import { settleSecondsOf } from '../domain/ledger/balance-checkpoints.ts';
 import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 
 /** The adapters wired once per process: the one composition root. */
@@ -108,6 +111,8 @@ export interface Services {
   readonly invoices: InvoiceStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
   readonly receivables: ReceivablesStore;
+  /** Balance checkpoints: statement openings read one and the entries after it. */
+  readonly balances: BalanceStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -152,6 +157,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // Without a webhook secret no notification can verify: a random one refuses them all.
     gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
     receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
+    balances: new DynamoBalanceStore(db, cfg.tableName),
   };
 }
 
@@ -244,6 +250,8 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     catalogue: svc.catalogue,
     gateway: svc.gateway,
     receivables: svc.receivables,
+    balances: svc.balances,
+    settleSeconds: settleSecondsOf(svc.config.booking),
     metrics: svc.metrics,
     renderPdf: (invoice, lines) => renderer.render(invoiceDocumentOf(invoice, lines)),
     documents: svc.documents,

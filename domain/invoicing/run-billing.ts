@@ -16,13 +16,14 @@ import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
+import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
 export const BILLING_SCENARIOS = ['invoice-issue-fails'] as const;
 export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
 
-export interface BillingDeps {
+export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSeconds'> {
   readonly invoices: InvoiceStore;
   readonly ledger: Pick<CreditLedger, 'queryEntries'>;
   readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;
@@ -110,6 +111,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   };
   await deps.invoices.saveRun(result);
   deps.metrics.count('BillingRun');
+  await keepBalancesAfterRun(deps, g);
   return result;
 }
 
