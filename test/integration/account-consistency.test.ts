@@ -275,6 +275,8 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
     expect(paise(after.closingBalance), `closing of the statement from ${cut}`).toBe(posted);
   }
 
+  if (await svc.balances.latest(g, end)) count('steps read through a checkpoint');
+
   // 2. Exposure is the sum of the counting entries, as the counter and the ledger route say, and within the limit.
   const audit = await svc.ledger.audit(g);
   expect(audit.exposureCounter, 'exposure counter = Σ entries').toBe(exposureOf(audit.entries));
