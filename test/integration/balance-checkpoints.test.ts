@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keepBalanceCheckpoints, openingBalance, settleSecondsOf } from '../../domain/ledger/balance-checkpoints.ts';
+import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
+import { indiaMidnight, keepBalanceCheckpoints, lastSettledBoundary, openingBalance, settleSecondsOf } from '../../domain/ledger/balance-checkpoints.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import { billingDeps, buildServices } from '../../infra/container.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { authorizedEntry, postedBalance, postedEntry, type LedgerEntry } from '../../domain/ledger/ledger.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import { parseRupees, type Minor } from '../../domain/money.ts';
@@ -128,5 +132,22 @@ describe('Statement openings with balance checkpoints (DynamoDB Local)', () => {
     expect(figures[1]!.calls).toBeLessThanOrEqual(4);
     // At most the entries of the India day before `from` (the settle horizon here is under a day).
     for (const f of figures) expect(f.entriesRead).toBeLessThanOrEqual(6 * 2);
+  }, 120_000);
+
+  it('are written by the daily run for a group it finds up to date, a day at a time', async () => {
+    const g = await ledgerOnlyGroup();
+    // A monthly group anchored on the 1st: from 2 February no new period closes for a month.
+    let now = NOW + DAY;
+    const clocked = buildServices(svc().config, { now: () => new Date(now) });
+    const deps = { ...billingDeps(clocked, new PdfInvoiceRenderer()), tenants: { listAgentGroups: async () => [(await svc().tenants.getAgentGroup(g))!] } };
+    await clocked.ledger.recordPosted(postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: 123_45, bookingId: null, externalBookingId: null, description: 'x' }, randomUUID(), new Date(NOW - 3 * DAY)));
+    // The first day bills (nothing to bill) and records the period; the next days find the group up to date.
+    const outcomes = [];
+    for (let day = 0; day < 3; day++, now += DAY) outcomes.push((await billAllGroups(deps, { trigger: 'SCHEDULE' }))[0]!.outcome);
+    expect(outcomes).toEqual(['BILLED', 'UP_TO_DATE', 'UP_TO_DATE']);
+    const last = await clocked.balances.latest(g, new Date(now).toISOString());
+    expect(last?.at).toBe(lastSettledBoundary(new Date(now - DAY), SETTLE));
+    expect(last?.at).toBe(indiaMidnight(indiaToday(new Date(now - DAY - SETTLE * 1000))));
+    expect(last?.balance).toBe(123_45);
   }, 120_000);
 });

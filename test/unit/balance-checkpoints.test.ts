@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkpointsUpTo, indiaMidnight, keepBalanceCheckpoints, lastSettledBoundary, openingBalance, settleSecondsOf } from '../../domain/ledger/balance-checkpoints.ts';
+import { checkpointsUpTo, indiaMidnight, keepBalanceCheckpoints, keepBalancesAfterRun, lastSettledBoundary, openingBalance, settleSecondsOf } from '../../domain/ledger/balance-checkpoints.ts';
 import { postedBalance, type LedgerEntry, type LedgerEntryStatus } from '../../domain/ledger/ledger.ts';
 import type { BalanceCheckpoint, BalanceStore } from '../../domain/ports/balance-store.ts';
 import type { LedgerQuery } from '../../domain/ports/credit-ledger.ts';
@@ -189,5 +189,20 @@ describe('Function: checkpointsUpTo', () => {
   it('starts an empty ledger at the settled boundary itself', () => {
     const boundary = lastSettledBoundary(new Date('2027-01-10T12:00:00Z'), SETTLE);
     expect(checkpointsUpTo(g, undefined, [], boundary)).toEqual([{ agentGroupId: g, at: boundary, balance: 0 }]);
+  });
+});
+
+describe('Function: keepBalancesAfterRun', () => {
+  it('counts a checkpoint that could not be written and lets the run finish', async () => {
+    const counted: string[] = [];
+    const failing: BalanceStore = {
+      latest: async () => {
+        throw new Error('table unavailable');
+      },
+      put: async () => undefined,
+    };
+    const deps = { balances: failing, ledger: ledgerOf(() => [], { count: 0 }), clock: { now: () => new Date(T0) }, settleSeconds: SETTLE, metrics: { count: (name: string) => void counted.push(name) } };
+    await expect(keepBalancesAfterRun(deps, g)).resolves.toBeUndefined();
+    expect(counted).toEqual(['BalanceCheckpointFailed']);
   });
 });
