@@ -72,6 +72,9 @@ import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
 import { DynamoCreditNoteStore } from './dynamo/dynamo-credit-note-store.ts';
 import type { CreditNoteStore } from '../domain/ports/credit-note-store.ts';
 import { documentOf } from '../domain/invoicing/credit-note-document.ts';
+import type { BalanceStore } from '../domain/ports/balance-store.ts';
+import { DynamoBalanceStore } from './dynamo/dynamo-balance-store.ts';
+import { settleSecondsOf } from '../domain/ledger/balance-checkpoints.ts';
 import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
 import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
@@ -116,6 +119,8 @@ export interface Services {
   readonly receivables: ReceivablesStore;
   /** The e-invoice registration portal (registrations marked for e-invoicing). */
   readonly eInvoices: EInvoiceRegistry;
+  /** Balance checkpoints: statement openings read one and the entries after it. */
+  readonly balances: BalanceStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -163,6 +168,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     creditNotes: new DynamoCreditNoteStore(db, cfg.tableName),
     // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
     eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
+    balances: new DynamoBalanceStore(db, cfg.tableName),
   };
 }
 
@@ -256,6 +262,8 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     gateway: svc.gateway,
     eInvoices: svc.eInvoices,
     receivables: svc.receivables,
+    balances: svc.balances,
+    settleSeconds: settleSecondsOf(svc.config.booking),
     metrics: svc.metrics,
     creditNotes: svc.creditNotes,
     renderPdf: (invoice, lines) => renderer.render(documentOf(invoice, lines)),

@@ -19,6 +19,7 @@ import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
+import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
 import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing } from './register-e-invoice.ts';
 
@@ -26,7 +27,7 @@ import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing } from './regis
 export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable'] as const;
 export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
 
-export interface BillingDeps {
+export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSeconds'> {
   readonly invoices: InvoiceStore;
   /** Credit notes for bookings invoiced for more than they owe now (cancelled or refunded after invoicing). */
   readonly creditNotes: CreditNoteStore;
@@ -130,6 +131,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   };
   await deps.invoices.saveRun(result);
   deps.metrics.count('BillingRun');
+  await keepBalancesAfterRun(deps, g);
   return result;
 }
 

@@ -5,6 +5,7 @@ import type { AgentGroup } from '../tenants.ts';
 import { cutoffOf, lastClosedPeriod } from './billing-period.ts';
 import type { BillingRunResult, BillingTrigger } from './invoice.ts';
 import { withBillingLock } from './request-billing-run.ts';
+import { keepBalancesAfterRun } from '../ledger/balance-checkpoints.ts';
 import { runBilling, type BillingDeps } from './run-billing.ts';
 
 export interface ScheduledBillingDeps extends BillingDeps {
@@ -51,7 +52,11 @@ async function billGroup(deps: ScheduledBillingDeps, group: AgentGroup, hasOpenW
     const last = await deps.invoices.lastScheduledPeriod(g);
     // Overdue is a matter of days passing, not of billing: credit control looks at every group every day.
     await evaluateCreditHold(deps, group);
-    if (!opts.force && !hasOpenWork && last !== undefined && last >= period.to) return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
+    if (!opts.force && !hasOpenWork && last !== undefined && last >= period.to) {
+      // No run today, but the day's boundary is still checkpointed, so statement openings stay a day's read.
+      await keepBalancesAfterRun(deps, g);
+      return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
+    }
     const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
     if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
     return { agentGroupId: g, outcome: 'BILLED', result };

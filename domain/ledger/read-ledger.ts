@@ -4,6 +4,8 @@ import type { CreditLedger, LedgerPosition, LedgerQuery } from '../ports/credit-
 import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { canonicalInstant } from '../reads/date-window.ts';
+import type { BalanceStore } from '../ports/balance-store.ts';
+import { openingBalance } from './balance-checkpoints.ts';
 import { postedBalance, type CreditPosition, type LedgerEntry, type LedgerEntryStatus, type LedgerEntryType } from './ledger.ts';
 
 export interface LedgerReadDeps {
@@ -164,11 +166,11 @@ export interface StatementFigures {
 
 /**
  * The statement identity: closing = opening + the window's POSTED amounts. Opening is the net
- * POSTED position of everything that occurred before `from`. AUTHORIZED and RELEASED entries
- * are listed but count in neither balance: an authorization is not yet owed, a released one never is.
+ * POSTED position of everything that occurred before `from` (balance-checkpoints.ts finds it
+ * without reading the whole history). AUTHORIZED and RELEASED entries are listed but count in
+ * neither balance: an authorization is not yet owed, a released one never is.
  */
-export function statementFigures(before: readonly Pick<LedgerEntry, 'status' | 'amount'>[], within: readonly Pick<LedgerEntry, 'status' | 'amount'>[]): StatementFigures {
-  const openingBalance = postedBalance(before);
+export function statementFigures(openingBalance: Minor, within: readonly Pick<LedgerEntry, 'status' | 'amount'>[]): StatementFigures {
   return { openingBalance, closingBalance: openingBalance + postedBalance(within) };
 }
 
@@ -183,18 +185,14 @@ export interface StatementQuery {
  * include authorized exposure and are not figures at `to`). The window is refused past
  * 365 days, never clamped.
  */
-export async function getStatement(deps: Pick<LedgerReadDeps, 'ledger'>, group: AgentGroupPrincipal, q: StatementQuery): Promise<StatementView> {
+export async function getStatement(deps: Pick<LedgerReadDeps, 'ledger'> & { readonly balances: BalanceStore }, group: AgentGroupPrincipal, q: StatementQuery): Promise<StatementView> {
   const { from, to } = instantWindow(q.from, q.to) as { from: string; to: string };
   if (Date.parse(to) - Date.parse(from) > MAX_STATEMENT_DAYS * DAY_MS) {
     throw new ValidationError('to', `to must be at most ${MAX_STATEMENT_DAYS} days after from: a statement covers at most ${MAX_STATEMENT_DAYS} days (from ${from}, to ${to}).`);
   }
   const g = group.agentGroupId;
-  const [before, within, position] = await Promise.all([
-    deps.ledger.queryEntries(g, { before: from, statuses: ['POSTED'], order: 'oldest-first' }),
-    deps.ledger.queryEntries(g, { from, to, order: 'oldest-first' }),
-    livePosition(deps.ledger, g),
-  ]);
-  const figures = statementFigures(before.entries, within.entries);
+  const [opening, within, position] = await Promise.all([openingBalance(deps, g, from), deps.ledger.queryEntries(g, { from, to, order: 'oldest-first' }), livePosition(deps.ledger, g)]);
+  const figures = statementFigures(opening, within.entries);
   return {
     from,
     to,

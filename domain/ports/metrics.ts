@@ -26,6 +26,8 @@ export const METRIC_NAMES = [
   'BillingRun',
   /** A billing run that could not finish for a group. */
   'BillingRunFailed',
+  /** A billing run could not write the group's balance checkpoints; the next run writes them, statements meanwhile read from an older one. */
+  'BalanceCheckpointFailed',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -123,6 +123,10 @@ export const keys = {
     const uppers = [w.to === undefined ? undefined : `${w.to}#~`, w.before].filter((u) => u !== undefined);
     return { lower: w.from, upper: uppers.length ? uppers.reduce((a, b) => (b < a ? b : a)) : undefined };
   },
+  /** The group's net POSTED balance of everything that occurred before `at` (an India midnight); see domain/ledger/balance-checkpoints.ts. */
+  balanceCheckpoint: (agentGroupId: string, at: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BALANCE#${at}` }),
+  /** SK bounds of the checkpoints with `at` ≤ an instant (instants sort as strings). */
+  balanceCheckpointsUpTo: (agentGroupId: string, atOrBefore: string) => ({ PK: `GROUP#${agentGroupId}`, lower: 'BALANCE#', upper: `BALANCE#${atOrBefore}` }),
   /** Idempotency record of POST /v1/bookings: one per (group, externalBookingId), holding the request's content hash. */
   bookingClaim: (agentGroupId: string, externalBookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `IDEMPOTENCY#BOOKING#${externalBookingId}` }),
   /** A booking, under its group; bookingRef is the service's own id, fixed at the credit gate. */

@@ -253,7 +253,8 @@ describe('IAM grants cover what each handler sends', () => {
     // act and assess, one handler at a time
     const run = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey }));
     expect(run.statusCode, run.body).toBe(200);
-    expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    // A new group's first run writes its first balance checkpoint (BatchWrite).
+    expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']);
     const id = (JSON.parse(run.body) as { invoiceIds: string[] }).invoiceIds[0];
     const fromTo = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body: JSON.stringify({ from: '2026-01-01', to: new Date().toISOString().slice(0, 10) }) }));
     expect(fromTo.statusCode, fromTo.body).toBe(200);

@@ -130,7 +130,7 @@ describe('Class: DynamoCreditLedger › queryEntries', () => {
 });
 
 describe('Function: listLedger and getStatement (round trips)', () => {
-  it('reads an unfiltered page with one Query and one BatchGet, and a statement with two Queries and one BatchGet', async () => {
+  it('reads an unfiltered page with one Query and one BatchGet, and a statement with three Queries (checkpoint, entries since it, the period) and one BatchGet', async () => {
     // prepare
     const { agentGroupId, keyId } = await newAgentGroup();
     for (let h = 1; h <= 5; h++) {
@@ -148,6 +148,6 @@ describe('Function: listLedger and getStatement (round trips)', () => {
     expect(page.data.map((e) => e.description)).toEqual(['h5', 'h4']);
     expect(pageCalls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 1 });
     expect(statement).toMatchObject({ openingBalance: -3, closingBalance: -10 });
-    expect(statementCalls).toEqual({ QueryCommand: 2, BatchGetItemCommand: 1 });
+    expect(statementCalls).toEqual({ QueryCommand: 3, BatchGetItemCommand: 1 });
   });
 });

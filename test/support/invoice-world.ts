@@ -30,11 +30,12 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
 /**
  * The booking fixture's catalogue with the states billing needs: one listing in a state of
  * its own with a registration under a fresh GSTIN, one in a state without any, both
- * confirming at once, 100 units a night. 5,000 a night for two adults + 5 % GST. With
- * `eInvoicing`, the registered state's registration is marked for e-invoicing (the second
- * state's never is).
+ * confirming at once, `units` a night (100 unless a test books more). 5,000 a night for two
+ * adults + 5 % GST. With `eInvoicing`, the registered state's registration is marked for
+ * e-invoicing (the second state's never is).
  */
-export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean } = {}): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number } = {}): Promise<InvoiceWorld> {
+  const units = opts.units ?? 100;
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
   const registeredState = `Invoicestate ${tag}`;
@@ -54,9 +55,9 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean } =
           channelIds: [ids.channelA, ids.channelB],
           state: l.id === ids.both ? unregisteredState : l.id === ids.onlyB ? secondState : registeredState,
           simulator: { mode: 'CONFIRM_IMMEDIATELY' as const },
-          properties: l.properties.map((p) => ({ ...p, quantity: 100 })),
+          properties: l.properties.map((p) => ({ ...p, quantity: units })),
         })),
-        inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
+        inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: units })),
       },
       gst: {
         registrations: [
