@@ -14,6 +14,7 @@ import { bookingDeps } from '../../infra/container.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { encodeBookingCheck } from '../../events/booking-check-message.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 
 /**
@@ -256,7 +257,7 @@ describe('IAM grants cover what each handler sends', () => {
     // A new group's first run writes its first balance checkpoint (BatchWrite).
     expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']);
     const id = (JSON.parse(run.body) as { invoiceIds: string[] }).invoiceIds[0];
-    const fromTo = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body: JSON.stringify({ from: '2026-01-01', to: new Date().toISOString().slice(0, 10) }) }));
+    const fromTo = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body: JSON.stringify({ from: '2026-01-01', to: indiaToday(new Date()) }) }));
     expect(fromTo.statusCode, fromTo.body).toBe(200);
     const issued = id ?? (JSON.parse(fromTo.body) as { invoiceIds: string[] }).invoiceIds[0]!;
     expectGranted('runBilling', ['dynamodb:Query']);
@@ -287,7 +288,7 @@ describe('IAM grants cover what each handler sends', () => {
       resetDynamoCalls();
       return mod[exported!]!(event, lambdaContext);
     };
-    const body = JSON.stringify({ from: '2026-01-01', to: new Date().toISOString().slice(0, 10) });
+    const body = JSON.stringify({ from: '2026-01-01', to: indiaToday(new Date()) });
     expect((await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body }))).statusCode).toBe(200);
     const cancelled = await fetch(`${stack().baseUrl}/v1/bookings/${bookingId}/cancel`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${biller.apiKey}:`).toString('base64')}` } });
     expect(cancelled.status).toBe(200);
