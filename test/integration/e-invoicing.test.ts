@@ -264,6 +264,21 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
     expect(new TextDecoder().decode(await invoicePdf(deps(), principalOf(g), registered.id)).slice(0, 5)).toBe('%PDF-');
   }, 180_000);
 
+  it("registers the billing run's credit note for a cancelled invoiced booking before its PDF", async () => {
+    const fixture = await newAgentGroup({ channelId: world.channelId });
+    const bookingId = await bookStay(fixture, world.registered, '2027-03-06', '2027-03-07');
+    const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
+    const g = fixture.agentGroupId;
+    const issued = await invoice(g, (await runBilling(deps(), group, request())).invoiceIds[0]!);
+    const cancelled = await fetch(`${stack().baseUrl}/v1/bookings/${bookingId}/cancel`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${fixture.apiKey}:`).toString('base64')}` } });
+    expect(cancelled.status).toBe(200);
+    const run = await runBilling(deps(), group, request());
+    const note = await invoice(g, run.invoiceIds[0]!);
+    expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, total: issued.total, lastError: null });
+    expect(note.eInvoice!.irn).toBe(crnIrnOf(note));
+    expect((await printedText(note)).replace(/\s+/g, '')).toContain(note.eInvoice!.irn);
+  }, 120_000);
+
   it('leaves a credit note of a registration not marked as it was: no registration, its PDF at once', async () => {
     const { g, issued, line } = await billedWithLine((w) => w.second, '2027-03-04');
     const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Goodwill');
