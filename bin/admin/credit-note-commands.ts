@@ -35,13 +35,14 @@ export const invoicesCreditNote: CommandSpec = {
     const { creditNote: n, invoice: i } = outcome;
     ctx.out.result(
       {
-        creditNote: { id: n.id, invoiceNumber: n.invoiceNumber, issueDate: n.issueDate, creditNoteFor: n.creditNoteFor, creditNoteForNumber: n.creditNoteForNumber, reason: n.creditReason, subtotal: toRupees(n.subtotal), cgst: toRupees(n.cgst), sgst: toRupees(n.sgst), igst: toRupees(n.igst), total: toRupees(n.total), lineCount: n.lineCount, pdfStored: outcome.pdfStored },
+        creditNote: { id: n.id, invoiceNumber: n.invoiceNumber, issueDate: n.issueDate, creditNoteFor: n.creditNoteFor, creditNoteForNumber: n.creditNoteForNumber, reason: n.creditReason, subtotal: toRupees(n.subtotal), cgst: toRupees(n.cgst), sgst: toRupees(n.sgst), igst: toRupees(n.igst), total: toRupees(n.total), lineCount: n.lineCount, pdfStored: outcome.pdfStored, irn: n.eInvoice?.irn ?? null, lastError: n.lastError },
         invoice: { id: i.id, invoiceNumber: i.invoiceNumber, total: toRupees(i.total), amountPaid: toRupees(i.amountPaid ?? 0), creditedAmount: toRupees(i.creditedAmount ?? 0), amountDue: toRupees(amountDueOf(i)) },
       },
       () => [
         `Credit note ${n.invoiceNumber} (${n.id}) of ${rupees(n.total)} against invoice ${i.invoiceNumber}: ${n.creditReason}`,
         `Invoice ${i.invoiceNumber}: total ${rupees(i.total)}, paid ${rupees(i.amountPaid ?? 0)}, credited ${rupees(i.creditedAmount ?? 0)}, due ${rupees(amountDueOf(i))}.`,
-        ...(outcome.pdfStored ? [] : ['Its PDF could not be stored now; the next billing run stores it.']),
+        ...(n.eInvoice ? [`Registered with the IRP: IRN ${n.eInvoice.irn}, ack ${n.eInvoice.ackNo}.`] : []),
+        ...(outcome.pdfStored ? [] : [`Its PDF could not be stored now (${n.lastError}); the next billing run ${n.lastError?.startsWith('issue') ? 'registers it and ' : ''}stores it.`]),
       ],
     );
   },

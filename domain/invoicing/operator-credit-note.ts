@@ -2,36 +2,61 @@ import { evaluateCreditHold } from '../receivables/credit-control.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { Invoice } from './invoice.ts';
 import { raiseOperatorCreditNote, type OperatorLineCredit } from './raise-credit-note.ts';
+import { registerIssuedCreditNote } from './register-e-invoice.ts';
 import { storePdf, type BillingDeps } from './run-billing.ts';
 
 export interface OperatorCreditNoteOutcome {
   readonly creditNote: Invoice;
   /** The corrected invoice after the credit. */
   readonly invoice: Invoice;
-  /** False when the PDF could not be stored now; the next billing run (or the first GET …/pdf) stores it. */
+  /**
+   * False when the PDF could not be stored now; the next billing run (or the first GET …/pdf)
+   * stores it. Also false while the IRP has not registered it (lastError says why): the next
+   * billing run registers it and then stores the PDF.
+   */
   readonly pdfStored: boolean;
 }
 
+type OperatorCreditNoteDeps = Pick<BillingDeps, 'invoices' | 'creditNotes' | 'renderPdf' | 'documents' | 'clock' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices'> & {
+  readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+};
+
 /**
- * The admin tool's credit note: raised (raise-credit-note.ts), its PDF stored, any credit it
+ * The admin tool's credit note: raised (raise-credit-note.ts), registered with the IRP when its
+ * registration is marked for e-invoicing (else the next billing run retries), its PDF stored, any credit it
  * released beyond what the invoice still owed allocated to the group's other open invoices,
  * and credit control evaluated again (a credit can bring an overdue invoice to nothing due).
  */
 export async function issueOperatorCreditNote(
-  deps: Pick<BillingDeps, 'invoices' | 'creditNotes' | 'renderPdf' | 'documents' | 'clock' | 'ids' | 'receivables'> & { readonly tenants: Pick<TenantDirectory, 'getAgentGroup'> },
+  deps: OperatorCreditNoteDeps,
   agentGroupId: string,
   invoiceId: string,
   lines: readonly OperatorLineCredit[],
   reason: string,
 ): Promise<OperatorCreditNoteOutcome> {
   let creditNote = await raiseOperatorCreditNote(deps, agentGroupId, invoiceId, lines, reason);
-  let pdfStored = true;
+  const failed = async (step: 'issue' | 'pdf', err: unknown) => {
+    const error = `${step}: ${err instanceof Error ? err.message : String(err)}`;
+    await deps.invoices.recordFailure(agentGroupId, creditNote.id, error, deps.clock.now().toISOString());
+    creditNote = { ...creditNote, lastError: error };
+  };
+  let registered = true;
   try {
-    const { pdf: _bytes, ...stored } = await storePdf(deps, creditNote);
-    creditNote = stored;
+    // A registration marked for e-invoicing registers it first, so that its PDF prints the IRN.
+    creditNote = await registerIssuedCreditNote(deps, creditNote);
   } catch (err) {
-    pdfStored = false;
-    await deps.invoices.recordFailure(agentGroupId, creditNote.id, `pdf: ${err instanceof Error ? err.message : String(err)}`, deps.clock.now().toISOString());
+    registered = false;
+    await failed('issue', err);
+  }
+  let pdfStored = false;
+  if (registered) {
+    try {
+      const { pdf: _bytes, ...stored } = await storePdf(deps, creditNote);
+      creditNote = stored;
+      pdfStored = true;
+    } catch (err) {
+      await failed('pdf', err);
+    }
   }
   await deps.receivables.settle(agentGroupId, deps.clock.now().toISOString());
   const group = await deps.tenants.getAgentGroup(agentGroupId);

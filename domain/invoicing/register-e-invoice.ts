@@ -6,6 +6,7 @@ import { EInvoiceUnavailableError, type EInvoiceRegistry } from '../ports/e-invo
 import type { InvoiceStore, IssueRequest, RefreshedParties } from '../ports/invoice-store.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
 import { eInvoiceOfRecord, type EInvoicePayload, type EInvoiceRecord } from './e-invoice.ts';
+import type { EInvoiceRegistration } from './invoice-document.ts';
 import type { Invoice } from './invoice.ts';
 
 export interface EInvoicingDeps {
@@ -69,15 +70,42 @@ export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoi
   }
   const numbered = await deps.invoices.reserveNumber(draft, issue);
   if (numbered.status !== 'DRAFT') return numbered;
+  const eInvoice = await registerDocument(deps, numbered);
+  return deps.invoices.issue(numbered, { ...issue, issuedAt: deps.clock.now().toISOString() }, eInvoice);
+}
+
+/** Sends a numbered record's INV-01 to the IRP and keeps the IRP's signed document beside its PDF; the registration to store on it. */
+async function registerDocument(deps: EInvoicingDeps, record: Invoice): Promise<EInvoiceRegistration> {
   let registered;
   try {
-    registered = await deps.eInvoices.register(await eInvoicePayloadOf(deps, numbered));
+    registered = await deps.eInvoices.register(await eInvoicePayloadOf(deps, record));
   } catch (err) {
-    throw new Error(`e-invoice registration of ${numbered.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`e-invoice registration of ${record.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (registered.signedInvoice) await deps.documents.put(signedEInvoiceKeyOf(numbered), new TextEncoder().encode(registered.signedInvoice), 'application/jwt');
-  const eInvoice = { irn: registered.irn, ackNo: registered.ackNo, ackDate: registered.ackDate, signedQr: registered.signedQrCode };
-  return deps.invoices.issue(numbered, { ...issue, issuedAt: deps.clock.now().toISOString() }, eInvoice);
+  if (registered.signedInvoice) await deps.documents.put(signedEInvoiceKeyOf(record), new TextEncoder().encode(registered.signedInvoice), 'application/jwt');
+  return { irn: registered.irn, ackNo: registered.ackNo, ackDate: registered.ackDate, signedQr: registered.signedQrCode };
+}
+
+/** True for an issued credit note of a registration marked for e-invoicing that the IRP has not registered yet. */
+export async function awaitsEInvoice(deps: Pick<EInvoicingDeps, 'catalogue'>, record: Invoice): Promise<boolean> {
+  return !!record.creditNoteFor && !record.eInvoice && (record.status === 'ISSUED' || record.status === 'PAID') && (await registersEInvoices(deps, record));
+}
+
+/**
+ * Registers an issued credit note of a registration marked for e-invoicing (document type
+ * CRN, naming the invoice it corrects) and stores the IRP's answer on it. A credit note is
+ * numbered and issued in the one transaction that also moves the corrected invoice's figures,
+ * so it cannot wait as a DRAFT the way an invoice does; it is registered right after, before
+ * its PDF is rendered. When the IRP refuses or cannot answer this throws: the credit note
+ * stays open without a PDF and the next billing run sends the same document again (one the
+ * IRP registered meanwhile comes back as its duplicate, with the same IRN).
+ */
+export async function registerIssuedCreditNote(deps: EInvoicingDeps, note: Invoice): Promise<Invoice> {
+  if (!(await awaitsEInvoice(deps, note))) return note;
+  const eInvoice = await registerDocument(deps, note);
+  if (await deps.invoices.setEInvoice(note.agentGroupId, note.id, eInvoice, deps.clock.now().toISOString())) return { ...note, eInvoice, lastError: null };
+  // A racing run stored the same registration first.
+  return (await deps.invoices.get(note.agentGroupId, note.id)) ?? note;
 }
 
 /** The IRP of the sandbox scenario `einvoice-irp-unavailable` (docs/sandbox.md): down for the whole run. */
@@ -91,7 +119,7 @@ export const IRP_OUTAGE: EInvoiceRegistry = {
 export type EInvoiceState =
   /** Registered: IRN, acknowledgement and signed QR stored and printed. */
   | 'REGISTERED'
-  /** Numbered and waiting for the IRP (it refused, or did not answer): the next run sends it again. */
+  /** Numbered (an invoice's DRAFT, or an issued credit note) and waiting for the IRP (it refused, or did not answer): the next run sends it again. */
   | 'PENDING'
   /** A DRAFT without a number yet: there is no document to register. */
   | 'NOT_NUMBERED'
@@ -108,7 +136,9 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
     : invoice.status === 'CANCELLED'
       ? 'CANCELLED'
       : invoice.status !== 'DRAFT'
-        ? 'NOT_REQUIRED'
+        ? (await awaitsEInvoice(deps, invoice))
+          ? 'PENDING'
+          : 'NOT_REQUIRED'
         : invoice.invoiceNumber
           ? 'PENDING'
           : 'NOT_NUMBERED';

@@ -21,7 +21,7 @@ import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
 import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
-import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing } from './register-e-invoice.ts';
+import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
 export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable'] as const;
@@ -292,6 +292,15 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
     }
   }
   if (current.status === 'CANCELLED') return current;
+  if (current.creditNoteFor && !current.eInvoice) {
+    // Its PDF waits for the registration, so that it prints the IRN; the credit note stays open until then.
+    try {
+      current = await registerIssuedCreditNote(deps, current);
+    } catch (err) {
+      await deps.invoices.recordFailure(g, current.id, failureOf('issue', err), deps.clock.now().toISOString());
+      return { ...current, lastError: failureOf('issue', err) };
+    }
+  }
   if (!current.pdfKey) {
     try {
       current = await storePdf(deps, current);

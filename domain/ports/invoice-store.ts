@@ -83,6 +83,12 @@ export interface InvoiceStore {
 
   setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
+  /**
+   * Stores the IRP's registration on a record issued before it was registered (a credit note
+   * is numbered and issued in the transaction that raises it) and clears its lastError; false
+   * when it holds a registration already (a racing run stored it) or is not issued.
+   */
+  setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean>;
   /** Rewrites a DRAFT's recipient and supplier name and address (corrected master data, before registration); false when it is not a DRAFT. */
   setParties(agentGroupId: string, invoiceId: string, parties: RefreshedParties, at: string): Promise<boolean>;
   /**

@@ -184,13 +184,14 @@ export const getInvoicePdfRoute = defineRoute({
   path: '/v1/invoices/{id}/pdf',
   auth: 'v1',
   summary: 'The invoice as a GST tax invoice PDF',
-  description: 'Stored at issue; if missing it is rendered from the stored figures (never re-priced), stored and served. A DRAFT has no document: 409.',
+  description:
+    'Stored at issue; if missing it is rendered from the stored figures (never re-priced), stored and served. A DRAFT has no document: 409. Neither has a credit note of a supplier registration under e-invoicing until the IRP has registered it (its document prints the IRN): 409 until the next billing run registers it.',
   tags: TAG,
   params: InvoiceIdParamsSchema,
   responses: {
     200: { description: 'The GST tax invoice as a PDF.', document: 'application/pdf' },
     ...AUTHENTICATED_ERRORS,
     ...NOT_FOUND,
-    409: { description: 'The invoice is a DRAFT (or an abandoned draft): no document exists.', schema: ErrorBodySchema },
+    409: { description: 'The invoice is a DRAFT (or an abandoned draft), or a credit note awaiting its e-invoice registration: no document exists yet.', schema: ErrorBodySchema },
   },
 });

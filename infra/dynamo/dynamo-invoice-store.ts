@@ -280,6 +280,25 @@ export class DynamoInvoiceStore implements InvoiceStore {
     );
   }
 
+  async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
+          ConditionExpression: 'attribute_exists(PK) AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return false;
+    }
+  }
+
   async recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void> {
     try {
       await this.db.send(

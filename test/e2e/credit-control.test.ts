@@ -26,6 +26,7 @@ async function dueDaysAgo(g: GroupFixture, invoiceId: string, days: number): Pro
   return dueDate;
 }
 
+const extendByANight = (g: GroupFixture, bookingId: string) => call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-08' } });
 const tryBooking = async (g: GroupFixture, world: InvoiceWorld) => book(g, await order(g, stay(world.registered, '2027-03-06', '2027-03-07')));
 
 let world: InvoiceWorld;
@@ -46,7 +47,9 @@ describe('Credit control: overdue invoices put the account on hold', () => {
     // Overdue by 3 days: within the terms, no hold.
     await dueDaysAgo(g, invoiceId, 3);
     await runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', '50', '--reference', `UTR-A-${g.agentGroupId}`]);
-    expect((await tryBooking(g, world)).status).toBe(200);
+    const before = await tryBooking(g, world);
+    expect(before.status).toBe(200);
+    const bookingId = before.body.bookingId as string;
 
     // Overdue by 4: the next evaluation (this payment) holds the account.
     const dueDate = await dueDaysAgo(g, invoiceId, 4);
@@ -56,12 +59,22 @@ describe('Credit control: overdue invoices put the account on hold', () => {
     expect(held.body).toMatchObject({ code: 'CREDIT_DENIED', reasonCode: 'ACCOUNT_ON_HOLD' });
     const inv = (await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice;
     expect(inv).toMatchObject({ status: 'ISSUED', amountPaid: 100, amountDue: 5_150, dueDate, overdueSince: addDays(dueDate, 1) });
+    // An amendment increase of the booking made before the hold is refused the same way, and changes nothing.
+    const exposureHeld = (await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure;
+    const increase = await extendByANight(g, bookingId);
+    expect(increase.status).toBe(402);
+    expect(increase.body).toMatchObject({ code: 'CREDIT_DENIED', reasonCode: 'ACCOUNT_ON_HOLD' });
+    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ checkOut: '2027-03-07', totalAmount: 5_250 });
+    expect((await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure).toBe(exposureHeld);
 
     // Paying it through the gateway lifts the hold at once.
     const paid = await runAdminTool(['gateway', 'pay', invoiceId, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
     expect(paid.code, paid.stderr).toBe(0);
     expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({ status: 'PAID', amountDue: 0, overdueSince: null });
     expect((await tryBooking(g, world)).status).toBe(200);
+    const lifted = await extendByANight(g, bookingId);
+    expect(lifted.status, lifted.text).toBe(200);
+    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ checkOut: '2027-03-08', totalAmount: 10_500 });
   }, 240_000);
 
   it('is evaluated by the daily run for every group, and a group without the setting is never held', async () => {

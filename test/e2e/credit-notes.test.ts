@@ -201,3 +201,40 @@ describe('a credit note on a paid invoice (pay → cancel the first booking → 
     expect((await ledger(g)).exposure).toBe(-10_500);
   }, 240_000);
 });
+
+describe('a credit note for a partly refunded cancellation (50 % refund): the retained part stays billed', () => {
+  it('credits the refund over the invoiced nights in their tax split, leaves the retained half owing on the same lines, and a payment settles it', async () => {
+    const halfRefund = await seedInvoiceWorld({ refundPercentage: 50 });
+    const g = await newAgentGroup({ channelId: halfRefund.channelId, paymentTermsDays: 30 });
+    const bookingId = await bookStay(g, halfRefund.registered, '2027-03-01', '2027-03-03');
+    const [invoiceId] = (await bill(g)) as [string];
+    const invoiced = (await detail(g, invoiceId)).lines;
+    expect(invoiced.map((l: { lineTotal: number }) => l.lineTotal)).toEqual([5_250, 5_250]);
+
+    const cancel = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: { reason: 'Half refund' } });
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(cancel.body.cancellation).toMatchObject({ refundPercentage: 50, refundAmount: 5_250 });
+    const [noteId] = await billByAdmin(g);
+
+    const note = await detail(g, noteId!);
+    expect(note.invoice).toMatchObject({ creditNoteFor: invoiceId, total: 5_250, subtotal: 5_000, cgst: 125, sgst: 125, igst: 0, amountDue: 0 });
+    // Each night loses half: 2,500 taxable + 62.50 CGST + 62.50 SGST, crediting its own invoiced line.
+    expect(note.lines.map((l: { creditNoteForLine: string; taxableValue: number; cgst: number; sgst: number; lineTotal: number }) => [l.creditNoteForLine, l.taxableValue, l.cgst, l.sgst, l.lineTotal]).sort()).toEqual(
+      invoiced.map((l: { id: string }) => [l.id, 2_500, 62.5, 62.5, 2_625]).sort(),
+    );
+    const { invoice } = await detail(g, invoiceId);
+    expect(invoice).toMatchObject({ status: 'ISSUED', total: 10_500, creditedAmount: 5_250, amountPaid: 0, amountDue: 5_250 });
+    expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body).toMatchObject({ outstanding: 5_250, outstandingInvoiceCount: 1 });
+    expect(await billByAdmin(g)).toEqual([]);
+    // The retained 5,250 is what the ledger still holds against the booking and what its row still owes.
+    expect((await ledger(g)).exposure).toBe(5_250);
+    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ status: 'CANCELLED', paidAmount: 0, outstandingAmount: 5_250 });
+
+    const paid = await runAdminTool(['gateway', 'pay', invoiceId, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(JSON.parse(paid.stdout)).toMatchObject({ notification: { payment: { amount: 5_250_00 } } });
+    expect((await detail(g, invoiceId)).invoice).toMatchObject({ status: 'PAID', amountPaid: 5_250, creditedAmount: 5_250, amountDue: 0 });
+    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ paidAmount: 5_250, outstandingAmount: 0 });
+    expect((await ledger(g)).exposure).toBe(0);
+  }, 300_000);
+});

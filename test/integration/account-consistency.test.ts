@@ -9,6 +9,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
 import type { BillingRunResult, Invoice, InvoiceLine } from '../../domain/invoicing/invoice.ts';
+import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
 import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
 import { withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
@@ -32,7 +33,8 @@ import { createdGroups, testServices, uniqueId } from '../support/stack.ts';
  * The account tells one story (issue 11, item 5). Each run drives ONE fresh agent group
  * through a random sequence of steps — book (the credit gate and booking workflow), amend up
  * or down, cancel (refund by the cancellation policy), a billing run, a payment (gateway or
- * bank transfer, over-payments included) and moving the clock — against DynamoDB Local, and
+ * bank transfer, over-payments included), an operator's credit note (part or all of a line,
+ * an over-credit refused) and moving the clock — against DynamoDB Local, and
  * after every step reads the account through the read services the HTTP routes use and
  * checks that ledger, statement, exposure and invoices agree.
  *
@@ -44,7 +46,7 @@ import { createdGroups, testServices, uniqueId } from '../support/stack.ts';
  * both happen within a run's days.
  *
  * Steps are a discriminated union, each kind with its arbitrary in STEP_ARBITRARIES and its
- * action in ACTIONS; a new kind of step (an operator's credit note) is one entry in each.
+ * action in ACTIONS; a new kind of step is one entry in each.
  *
  * Reproduce a failure with the seed and path it prints: CONSISTENCY_SEED=<seed>
  * CONSISTENCY_PATH=<path> npx vitest run test/integration/account-consistency.test.ts
@@ -72,7 +74,8 @@ type Step =
   | { readonly kind: 'cancel'; readonly pick: number }
   | { readonly kind: 'bill' }
   | { readonly kind: 'pay'; readonly via: 'GATEWAY' | 'BANK_TRANSFER'; readonly perMille: number }
-  | { readonly kind: 'advance'; readonly hours: number };
+  | { readonly kind: 'advance'; readonly hours: number }
+  | { readonly kind: 'credit'; readonly pick: number; readonly line: number; readonly perMille: number };
 
 const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitrary<Step> }[] = [
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('book' as const), span: fc.constantFrom(0 as const, 1 as const), day: fc.integer({ min: 0, max: 2 }), nights: fc.integer({ min: 1, max: 2 }), late: fc.integer({ min: 0, max: 2 }).map((n) => n === 0) }) },
@@ -81,6 +84,8 @@ const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitr
   { weight: 3, arbitrary: fc.constant({ kind: 'bill' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), via: fc.constantFrom('GATEWAY' as const, 'BANK_TRANSFER' as const), perMille: fc.integer({ min: 100, max: 1_500 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 240 }) }) },
+  // An operator's credit note: part of a line (perMille of what is left of it) or, from 1000 up, all of it.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('credit' as const), pick: fc.nat(), line: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }) }) },
   // 2–7 s: a first look after a booking-late's 4 s window and before its landing at 6 s fails it, a later one lands it.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('look' as const), seconds: fc.integer({ min: 2, max: 7 }) }) },
 ];
@@ -230,6 +235,25 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
     const owed = open.reduce((sum, i) => sum + i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0), 0) || 5_000_00;
     await recordBankTransfer(deps, { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) });
+  },
+  credit: async (run, s) => {
+    const target = pick(
+      (await invoicesOf(run)).filter((i) => !i.creditNoteFor),
+      s.pick,
+    );
+    if (!target) return;
+    const line = pick(
+      (await svc.invoices.lines(run.group.agentGroupId, target.id)).filter((l) => l.lineTotal > 0),
+      s.line,
+    );
+    if (!line) return;
+    const left = line.lineTotal - (line.creditedTotal ?? 0);
+    // A share of nothing left still asks for a paisa, so the refusal of an over-credit is exercised too.
+    const amount = s.perMille >= 1_000 ? undefined : Math.max(1, Math.floor((left * s.perMille) / 1_000));
+    await refusable(run, 'credit', async () => {
+      await issueOperatorCreditNote({ ...billing(), tenants: svc.tenants }, run.group.agentGroupId, target.id, [{ lineId: line.id, ...(amount === undefined ? {} : { amount }) }], 'consistency test');
+      count('credited by an operator');
+    });
   },
   advance: async (_run, s) => {
     offsetMs += s.hours * 3_600_000;
@@ -443,5 +467,39 @@ describe('Account consistency: a late landing over the limit', () => {
     // The second booking used the credit the failure gave back; the late landing then took the group over.
     expect(run.log.join('\n')).not.toContain('refused');
     expect(await svc.balances.latest(run.group.agentGroupId, clock.now().toISOString()), 'the runs checkpointed the settled days').toBeDefined();
+  }, 120_000);
+});
+
+describe("Account consistency: an operator's credit notes beside payments and a billing run's credit note", () => {
+  it('keeps every figure in agreement through part and whole credits of lines, an over-credit refused, a credit on a paid invoice and a cancellation credited by the next run', async () => {
+    offsetMs = 10 * 86_400_000;
+    const run = await newRun(60_000_00);
+    const steps: Step[] = [
+      { kind: 'book', span: 0, day: 0, nights: 2, late: false },
+      { kind: 'book', span: 1, day: 0, nights: 1, late: false },
+      { kind: 'advance', hours: 72 },
+      { kind: 'bill' },
+      { kind: 'credit', pick: 0, line: 0, perMille: 300 },
+      { kind: 'pay', via: 'GATEWAY', perMille: 1_000 },
+      // The whole of the line already part-credited, on the paid invoice: what it releases is kept for the account.
+      { kind: 'credit', pick: 0, line: 0, perMille: 1_000 },
+      { kind: 'credit', pick: 0, line: 0, perMille: 500 },
+      { kind: 'cancel', pick: 1 },
+      { kind: 'bill' },
+      { kind: 'pay', via: 'BANK_TRANSFER', perMille: 1_000 },
+    ];
+    for (const step of steps) {
+      run.log.push(JSON.stringify(step));
+      await act(run, step);
+      await assertConsistent(run, step);
+    }
+    const log = run.log.join('\n');
+    expect(log.match(/credit refused: .*left to credit/g), log).toHaveLength(1);
+    const rows = (await listAllInvoices(run)).data;
+    const notes = rows.filter(isCreditNote);
+    // Two from the operator, one from the run for the cancelled booking.
+    expect(notes, log).toHaveLength(3);
+    const adjustments = (await svc.ledger.audit(run.group.agentGroupId)).entries.filter((e) => e.type === 'ADJUSTMENT');
+    expect(adjustments, 'one ADJUSTMENT per operator credit note').toHaveLength(2);
   }, 120_000);
 });

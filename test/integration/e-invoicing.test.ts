@@ -10,9 +10,12 @@ import { cutoffOf, financialYearOf } from '../../domain/invoicing/billing-period
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import { abandonDraft } from '../../domain/invoicing/manage-invoices.ts';
 import { invoiceView } from '../../domain/invoicing/read-invoices.ts';
-import { eInvoicePayloadOf, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
+import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
+import { eInvoicePayloadOf, eInvoiceStatus, IRP_OUTAGE, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
 import { advanceInvoice, runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
 import { EInvoiceRejectedError } from '../../domain/ports/e-invoice-registry.ts';
+import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { updateAgentGroup, type NewAgentGroup } from '../../domain/admin.ts';
@@ -202,5 +205,85 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(consumer).toMatchObject({ status: 'ISSUED', billToGstin: null });
     expect(consumer.eInvoice).toBeUndefined();
     expect(sequenceOf(consumer.invoiceNumber!)).toBe(before + 1);
+  }, 120_000);
+});
+
+describe('Credit notes over a registration marked for e-invoicing', () => {
+  const crnIrnOf = (i: Invoice): string => createHash('sha256').update(`${i.supplierGstin}${financialYearOf(i.issueDate!)}CRN${i.invoiceNumber}`).digest('hex');
+  const principalOf = (g: string): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g, partnerId: 'p', channelId: world.channelId, keyId: 'k', keyPrefix: 'k' });
+  /** A group with one night billed on an issued invoice, and that invoice's first line. */
+  const billedWithLine = async (listing: (w: InvoiceWorld) => string, checkIn: string) => {
+    const { agentGroupId: g, group } = await groupWithStay(listing, checkIn);
+    const issued = await invoice(g, (await runBilling(deps(), group, request())).invoiceIds[0]!);
+    const [line] = await testServices().invoices.lines(g, issued.id);
+    return { g, group, issued, line };
+  };
+  const printedText = async (record: Invoice): Promise<string> => {
+    const path = join(dir, `${record.id}.pdf`);
+    writeFileSync(path, (await testServices().documents.get(record.pdfKey!))!);
+    return pdfText(path);
+  };
+
+  it("registers an operator's credit note as a CRN naming the invoice before its PDF, which prints the IRN and the signed QR (admin tool)", async () => {
+    const { g, group, issued, line } = await billedWithLine((w) => w.registered, '2027-03-03');
+    const res = await runAdminTool(['invoices', 'credit-note', issued.id, '--group', g, '--lines', `${line!.id}:1050`, '--reason', 'Late check-in', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout).creditNote;
+    const note = await invoice(g, out.id);
+    expect(out).toMatchObject({ pdfStored: true, irn: crnIrnOf(note), lastError: null });
+    expect(verifySandboxJwt(signingKey(), note.eInvoice!.signedQr)).toMatchObject({ Irn: crnIrnOf(note), DocNo: note.invoiceNumber, DocTyp: 'CRN', SellerGstin: world.supplierGstin, TotInvVal: 1_050 });
+    const signed = await testServices().documents.get(signedEInvoiceKeyOf(note));
+    expect(verifySandboxJwt(signingKey(), new TextDecoder().decode(signed))).toMatchObject({ Irn: note.eInvoice!.irn });
+    const text = await printedText(note);
+    expect(text).toContain('Credit Note');
+    expect(text.replace(/\s+/g, '')).toContain(note.eInvoice!.irn);
+    expect(scanQr(join(dir, `${note.id}.pdf`))).toBe(note.eInvoice!.signedQr);
+    expect(await eInvoiceStatus(deps(), g, note.id)).toMatchObject({ state: 'REGISTERED', document: { DocDtls: { Typ: 'CRN', No: note.invoiceNumber } } });
+  }, 180_000);
+
+  it('keeps a credit note raised while the IRP is down without a document (PDF 409, PENDING); the next billing run registers it and stores its PDF with the IRN', async () => {
+    const { g, group, issued, line } = await billedWithLine((w) => w.registered, '2027-03-04');
+    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Pool closed');
+    expect(outcome.pdfStored).toBe(false);
+    // Issued with its number (it moved the invoice's figures), listed, and waiting for the IRP.
+    const pending = await invoice(g, outcome.creditNote.id);
+    expect(pending).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, pdfKey: null });
+    expect(pending.invoiceNumber).toMatch(/^CN30\/\d{4}\/\d{6}$/);
+    expect(pending.eInvoice).toBeUndefined();
+    expect(pending.lastError).toMatch(/^issue: e-invoice registration of CN30\/.+: the IRP is unavailable/);
+    expect((await invoice(g, issued.id)).creditedAmount).toBe(line!.lineTotal);
+    await expect(invoicePdf(deps(), principalOf(g), pending.id)).rejects.toBeInstanceOf(ConflictError);
+    expect(await eInvoiceStatus(deps(), g, pending.id)).toMatchObject({ state: 'PENDING', lastError: pending.lastError });
+
+    await runBilling(deps(), group, request());
+    const registered = await invoice(g, pending.id);
+    expect(registered).toMatchObject({ status: 'ISSUED', invoiceNumber: pending.invoiceNumber, lastError: null });
+    expect(registered.eInvoice!.irn).toBe(crnIrnOf(registered));
+    expect(registered.pdfKey).not.toBeNull();
+    expect((await printedText(registered)).replace(/\s+/g, '')).toContain(registered.eInvoice!.irn);
+    expect(new TextDecoder().decode(await invoicePdf(deps(), principalOf(g), registered.id)).slice(0, 5)).toBe('%PDF-');
+  }, 180_000);
+
+  it("registers the billing run's credit note for a cancelled invoiced booking before its PDF", async () => {
+    const fixture = await newAgentGroup({ channelId: world.channelId });
+    const bookingId = await bookStay(fixture, world.registered, '2027-03-06', '2027-03-07');
+    const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
+    const g = fixture.agentGroupId;
+    const issued = await invoice(g, (await runBilling(deps(), group, request())).invoiceIds[0]!);
+    const cancelled = await fetch(`${stack().baseUrl}/v1/bookings/${bookingId}/cancel`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${fixture.apiKey}:`).toString('base64')}` } });
+    expect(cancelled.status).toBe(200);
+    const run = await runBilling(deps(), group, request());
+    const note = await invoice(g, run.invoiceIds[0]!);
+    expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, total: issued.total, lastError: null });
+    expect(note.eInvoice!.irn).toBe(crnIrnOf(note));
+    expect((await printedText(note)).replace(/\s+/g, '')).toContain(note.eInvoice!.irn);
+  }, 120_000);
+
+  it('leaves a credit note of a registration not marked as it was: no registration, its PDF at once', async () => {
+    const { g, issued, line } = await billedWithLine((w) => w.second, '2027-03-04');
+    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Goodwill');
+    expect(outcome).toMatchObject({ pdfStored: true, creditNote: { lastError: null } });
+    expect(outcome.creditNote.eInvoice).toBeUndefined();
+    expect(await eInvoiceStatus(deps(), g, outcome.creditNote.id)).toMatchObject({ state: 'NOT_REQUIRED' });
   }, 120_000);
 });

@@ -107,6 +107,22 @@ describe('Use case: importWorld against DynamoDB Local', () => {
     expect(await rawItems(tag)).toEqual([]);
   });
 
+  it("takes a group's credit-control terms (overdueHoldDays) from the file, and refuses a negative one naming it", async () => {
+    const tag = uniqueId('w').slice(2);
+    const world = clone(smallWorld(tag));
+    world.tenants!.agentGroups![0]!.overdueHoldDays = -1;
+    await expect(importWorld(depsAt('2027-01-10T08:00:00.000Z'), world, SANDBOX)).rejects.toMatchObject({ param: 'tenants.agentGroups[0].overdueHoldDays' });
+    expect(await rawItems(tag)).toEqual([]);
+
+    world.tenants!.agentGroups![0]!.overdueHoldDays = 15;
+    await importWorld(depsAt('2027-01-10T08:00:00.000Z'), world, SANDBOX);
+    expect(await testServices().tenants.getAgentGroup(`g-${tag}`)).toMatchObject({ overdueHoldDays: 15 });
+    // The credit control reads it from the stored group (domain/receivables/credit-control.ts); a re-import without it turns it off.
+    world.tenants!.agentGroups![0]!.overdueHoldDays = null;
+    await importWorld(depsAt('2027-01-11T08:00:00.000Z'), world, SANDBOX);
+    expect((await testServices().tenants.getAgentGroup(`g-${tag}`))?.overdueHoldDays ?? null).toBeNull();
+  });
+
   it('detects a change to one day of rates and reports its date, touching nothing else', async () => {
     const tag = uniqueId('w').slice(2);
     await importWorld(depsAt('2027-01-10T08:00:00.000Z'), smallWorld(tag), SANDBOX);

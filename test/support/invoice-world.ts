@@ -32,9 +32,10 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
  * its own with a registration under a fresh GSTIN, one in a state without any, both
  * confirming at once, `units` a night (100 unless a test books more). 5,000 a night for two
  * adults + 5 % GST. With `eInvoicing`, the registered state's registration is marked for
- * e-invoicing (the second state's never is).
+ * e-invoicing (the second state's never is). With `refundPercentage`, cancelling 7 or more
+ * days before check-in refunds that share instead of all of it (every fixture stay is months ahead).
  */
-export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number } = {}): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number } = {}): Promise<InvoiceWorld> {
   const units = opts.units ?? 100;
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
@@ -50,6 +51,10 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
       ...world,
       catalogue: {
         ...catalogue,
+        cancellationPlans:
+          opts.refundPercentage === undefined
+            ? catalogue.cancellationPlans
+            : catalogue.cancellationPlans!.map((p) => ({ ...p, schedule: [{ daysBeforeCheckIn: 7, refundPercentage: opts.refundPercentage!, label: `${opts.refundPercentage} % refund` }] })),
         listings: catalogue.listings!.map((l) => ({
           ...l,
           channelIds: [ids.channelA, ids.channelB],
