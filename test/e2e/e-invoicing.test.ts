@@ -6,6 +6,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { pdfText, scanQr } from '../support/pdf-scan.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
 import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 
 const today = () => indiaToday(new Date());
@@ -50,4 +51,37 @@ describe('POST /v1/invoices over a registration marked for e-invoicing, X-Test-S
     expect(pdfText(path).replace(/\s+/g, ' ')).toContain(`Ack. No: ${e.ackNo}`);
     expect(scanQr(path)).toBe(e.signedQr);
   }, 120_000);
+});
+
+describe('a credit note over a registration marked for e-invoicing (bill → cancel → POST /v1/invoices while the IRP is down → again)', () => {
+  it('lists the credit note at once, holds its PDF (409) until the next run registers it, then prints its own IRN and signed QR', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    const bookingId = await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
+    // The first bill goes through the admin tool: the partner's throttle allows two runs a minute and this test needs two after it.
+    const billed = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today(), -30), '--to', today(), '--json']);
+    expect(billed.code, billed.stderr).toBe(0);
+    const [invoiceId] = JSON.parse(billed.stdout).invoiceIds as string[];
+    expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: { reason: 'Guest changed plans' } })).status).toBe(200);
+
+    const down = await run(g, { 'X-Test-Scenario': 'einvoice-irp-unavailable' });
+    expect(down.status, down.text).toBe(200);
+    const list = (await call<{ data: { id: string; creditNoteFor: string | null; amountDue: number; invoiceNumber: string }[] }>('GET', '/v1/invoices', { key: g.apiKey })).body.data;
+    const note = list.find((i) => i.creditNoteFor === invoiceId)!;
+    expect(note, 'the credit note is listed while it waits for its IRN').toMatchObject({ amountDue: 0, invoiceNumber: expect.stringMatching(/^CN30\//) });
+    expect((await call('GET', `/v1/invoices/${note.id}/pdf`, { key: g.apiKey })).status).toBe(409);
+    expect((await testServices().invoices.get(g.agentGroupId, note.id))!.eInvoice?.irn).toBeUndefined();
+
+    expect((await run(g)).status).toBe(200);
+    const e = (await testServices().invoices.get(g.agentGroupId, note.id))!.eInvoice!;
+    expect(e.irn).toMatch(/^[0-9a-f]{64}$/);
+    expect(e.irn).not.toBe((await testServices().invoices.get(g.agentGroupId, invoiceId!))!.eInvoice!.irn);
+    const res = await fetch(`${stack().baseUrl}/v1/invoices/${note.id}/pdf`, { headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` } });
+    expect(res.status).toBe(200);
+    const path = join(dir, 'credit-note.pdf');
+    writeFileSync(path, Buffer.from(await res.arrayBuffer()));
+    const text = pdfText(path);
+    expect(text).toContain('Credit Note');
+    expect(text.replace(/\s+/g, '')).toContain(e.irn);
+    expect(scanQr(path)).toBe(e.signedQr);
+  }, 180_000);
 });
