@@ -11,7 +11,7 @@ import type { SearchQuery } from './search-query.ts';
  * Bump PROJECTION_VERSION whenever an encoding below changes: a projection whose head
  * carries another version is rebuilt from the catalogue before it is read.
  */
-export const PROJECTION_VERSION = 1;
+export const PROJECTION_VERSION = 2;
 
 /** A place is one city of one state, lower-cased as the place filters compare them. */
 export interface Place {
@@ -90,31 +90,90 @@ export function placesFor(head: ProjectionHead, q: Pick<SearchQuery, 'cities' | 
 export const shardsOfPlaces = (head: ProjectionHead, placeKeys: readonly string[]): Shard[] =>
   placeKeys.flatMap((placeKey) => Array.from({ length: head.places.get(placeKey)?.parts ?? 0 }, (_, part) => ({ placeKey, part })));
 
+/** Fields only the result card shows: an entry leaves them out (the page's full views supply them). */
+const LISTING_CARD_FIELDS = ['title', 'addressLine', 'coverPicture', 'usps', 'badges'] as const;
+const PROPERTY_CARD_FIELDS = ['title', 'name', 'imageUrl', 'photos', 'location'] as const;
+
+/** The listing fields an entry keeps, in the order a positional entry lists their values. */
+const LISTING_FIELDS = [
+  'id', 'type', 'status', 'brand', 'locality', 'city', 'state', 'country', 'latitude', 'longitude', 'maxAdults', 'maxChildren',
+  'basePrice', 'amenities', 'tags', 'rating', 'reviewCount', 'cancellationPlanIds', 'defaultCancellationPlanId', 'createdAt', 'updatedAt',
+] as const;
+/** The property fields an entry keeps (amenities as their names), in positional order. */
+const PROPERTY_FIELDS = [
+  'id', 'listingId', 'brand', 'type', 'bedrooms', 'bathrooms', 'numberOfBeds', 'maxAdults', 'maxChildren', 'applicableAdult', 'applicableChild',
+  'extraAdultRate', 'extraChildRate', 'quantity', 'isPetFriendly', 'numberOfPets', 'isStressed', 'isHighDemand', 'latitude', 'longitude',
+  'basePrice', 'createdAt', 'updatedAt', 'amenities',
+] as const;
+/** Property fields that nearly always repeat their listing's (property field → listing field): null in a positional entry when they do. */
+const INHERITED: Readonly<Record<string, string>> = { listingId: 'id', brand: 'brand', latitude: 'latitude', longitude: 'longitude', createdAt: 'createdAt', updatedAt: 'updatedAt' };
+
+/** True when the record has exactly these fields (besides the card's), none of them undefined or null. */
+function hasExactly(record: Readonly<Record<string, unknown>>, fields: readonly string[], card: readonly string[]): boolean {
+  let kept = 0;
+  for (const key of Object.keys(record)) if (!card.includes(key)) kept++;
+  return kept === fields.length && fields.every((f) => record[f] !== undefined && record[f] !== null);
+}
+
 /**
  * A listing view without what only the result card shows (titles, pictures, address,
  * USPs, badges, amenity icons): what filters, unit choice, ranking and priceOrder read.
  * The card fields come from the full view of the listings on the returned page.
+ *
+ * Positional (a JSON array of values in LISTING_FIELDS and PROPERTY_FIELDS order, a
+ * property's fields that repeat its listing's as null): an unfiltered search reads and
+ * parses every entry of the channel, and field names were two thirds of an entry's bytes.
+ * A record with other fields than these (none today) keeps the named form, which
+ * viewOfEntry reads as well, so no field is ever dropped or misplaced.
  */
 export function searchEntryOf(view: ListingView): string {
-  const { title: _t, addressLine: _a, coverPicture: _c, usps: _u, badges: _b, ...listing } = view.listing;
-  const properties = view.properties.map((p) => {
+  const listing = view.listing as unknown as Record<string, unknown>;
+  const properties = view.properties as unknown as readonly Record<string, unknown>[];
+  if (hasExactly(listing, LISTING_FIELDS, LISTING_CARD_FIELDS) && properties.every((p) => hasExactly(p, PROPERTY_FIELDS, PROPERTY_CARD_FIELDS))) {
+    const names = (p: Record<string, unknown>) => (p.amenities as readonly { name: string }[]).map((a) => a.name);
+    return JSON.stringify([
+      LISTING_FIELDS.map((f) => listing[f]),
+      ...properties.map((p) => PROPERTY_FIELDS.map((f) => (f === 'amenities' ? names(p) : INHERITED[f] !== undefined && p[f] === listing[INHERITED[f]] ? null : p[f]))),
+    ]);
+  }
+  const { title: _t, addressLine: _a, coverPicture: _c, usps: _u, badges: _b, ...named } = view.listing;
+  const namedProperties = view.properties.map((p) => {
     const { title: _pt, name: _n, imageUrl: _i, photos: _p, location: _l, amenities, ...rest } = p;
     return { ...rest, amenities: amenities.map((a) => a.name) };
   });
-  return JSON.stringify({ listing, properties });
+  return JSON.stringify({ listing: named, properties: namedProperties });
 }
 
 /**
  * The view an entry stands for, with the card-only fields empty. An unfiltered search
  * decodes every entry of the channel, so the card-only fields are added to the objects
- * JSON.parse has just made (no one else holds them) instead of copying each into a new one.
+ * being made (no one else holds them) instead of copying each into a new one.
  */
 export function viewOfEntry(text: string): ListingView {
+  if (text.charCodeAt(0) !== 0x5b /* [ */) return viewOfNamedEntry(text);
+  const [values, ...propertyValues] = JSON.parse(text) as unknown[][];
+  const listing: Record<string, unknown> = { title: '', addressLine: '', coverPicture: '', usps: [], badges: [] };
+  for (let i = 0; i < LISTING_FIELDS.length; i++) listing[LISTING_FIELDS[i]!] = values![i];
+  const properties = propertyValues.map((pv) => {
+    const p: Record<string, unknown> = { title: '', name: '', imageUrl: '', photos: [], location: '' };
+    for (let i = 0; i < PROPERTY_FIELDS.length; i++) {
+      const f = PROPERTY_FIELDS[i]!;
+      const v = pv[i];
+      p[f] = v === null ? listing[INHERITED[f]!] : f === 'amenities' ? (v as string[]).map(amenityNamed) : v;
+    }
+    return p;
+  });
+  return { listing, properties } as unknown as ListingView;
+}
+
+const amenityNamed = (name: string) => ({ icon: '', name, category: '' });
+
+function viewOfNamedEntry(text: string): ListingView {
   const { listing, properties } = JSON.parse(text) as { listing: Record<string, unknown>; properties: (Record<string, unknown> & { amenities: unknown[] })[] };
   Object.assign(listing, { title: '', addressLine: '', coverPicture: '', usps: [], badges: [] });
   for (const p of properties) {
     Object.assign(p, { title: '', name: '', imageUrl: '', photos: [], location: '' });
-    for (let i = 0; i < p.amenities.length; i++) p.amenities[i] = { icon: '', name: p.amenities[i], category: '' };
+    for (let i = 0; i < p.amenities.length; i++) p.amenities[i] = amenityNamed(p.amenities[i] as string);
   }
   return { listing, properties } as unknown as ListingView;
 }
