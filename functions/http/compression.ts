@@ -66,14 +66,19 @@ export async function gzipJsonArray(result: Omit<HttpResult, 'body'>, items: rea
     gzip.on('end', resolve);
     gzip.on('error', reject);
   });
-  let size = 2;
+  let size = 1; // the closing bracket
+  let compressing = Promise.resolve();
   for (let i = 0; i < items.length; i += SLICE_ITEMS) {
     const slice = JSON.stringify(items.slice(i, i + SLICE_ITEMS));
     // The slice without its brackets, after a comma (or the array's opening bracket).
     const text = `${i === 0 ? '[' : ','}${slice.slice(1, -1)}`;
-    size += Buffer.byteLength(text) - 1;
-    gzip.write(text);
+    size += Buffer.byteLength(text);
+    // zlib takes the next chunk only from the event loop: wait for the slice before this one
+    // (compressed while this one was stringified), then hand this one over.
+    await compressing;
+    compressing = new Promise<void>((resolve, reject) => gzip.write(text, (err) => (err ? reject(err) : resolve())));
   }
+  await compressing;
   gzip.end(']');
   await ended;
   const packed = Buffer.concat(chunks).toString('base64');
