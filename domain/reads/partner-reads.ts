@@ -207,14 +207,24 @@ async function resolveScope(deps: PartnerReadDeps, partner: PartnerPrincipal, q:
 }
 
 function* daysInWindow(months: readonly PropertyMonth[], window: { from: string; to: string }): Generator<{ propertyId: string; date: string; day: StoredDay }> {
-  const byKey = new Map(months.map((m) => [`${m.propertyId}|${m.month}`, m]));
-  const propertyIds = [...new Set(months.map((m) => m.propertyId))].sort();
-  for (const propertyId of propertyIds) {
-    for (const date of eachDate(window.from, window.to)) {
-      const day = byKey.get(`${propertyId}|${monthOf(date)}`)?.days[dayOfMonth(date)];
+  const byProperty = new Map<string, Map<string, PropertyMonth>>();
+  for (const m of months) (byProperty.get(m.propertyId) ?? byProperty.set(m.propertyId, new Map()).get(m.propertyId)!).set(m.month, m);
+  // The window's dates once for every property: a year of 50 properties is 365 date steps, not 18,250.
+  const dates = [...eachDate(window.from, window.to)].map((date) => ({ date, month: monthOf(date), dd: dayOfMonth(date) }));
+  for (const propertyId of [...byProperty.keys()].sort()) {
+    const monthsOf = byProperty.get(propertyId)!;
+    for (const { date, month, dd } of dates) {
+      const day = monthsOf.get(month)?.days[dd];
       if (day) yield { propertyId, date, day };
     }
   }
+}
+
+/** A day's adult counts of one meal plan, ascending (Object.keys already gives integer keys so; sorted only when not). */
+function adultCounts(byAdults: Readonly<Record<string, number>>): number[] {
+  const counts = Object.keys(byAdults).map(Number);
+  for (let i = 1; i < counts.length; i++) if (counts[i - 1]! > counts[i]!) return counts.sort((a, b) => a - b);
+  return counts;
 }
 
 function assertRowBudget(rows: number): void {
@@ -281,9 +291,7 @@ export async function readRates(deps: PartnerReadDeps, partner: PartnerPrincipal
     for (const mealPlan of MEAL_PLANS) {
       const byAdults = day.rates[mealPlan];
       if (!byAdults) continue;
-      for (const adults of Object.keys(byAdults).map(Number).sort((a, b) => a - b)) {
-        rows.push({ propertyId, date, mealPlan, adults, rate: soldRate(byAdults[String(adults)]!) });
-      }
+      for (const adults of adultCounts(byAdults)) rows.push({ propertyId, date, mealPlan, adults, rate: soldRate(byAdults[adults]!) });
     }
     if (rows.length > MAX_ROWS) assertRowBudget(rows.length);
   }

@@ -11,7 +11,7 @@ import type { SearchQuery } from './search-query.ts';
  * Bump PROJECTION_VERSION whenever an encoding below changes: a projection whose head
  * carries another version is rebuilt from the catalogue before it is read.
  */
-export const PROJECTION_VERSION = 1;
+export const PROJECTION_VERSION = 2;
 
 /** A place is one city of one state, lower-cased as the place filters compare them. */
 export interface Place {
@@ -90,31 +90,94 @@ export function placesFor(head: ProjectionHead, q: Pick<SearchQuery, 'cities' | 
 export const shardsOfPlaces = (head: ProjectionHead, placeKeys: readonly string[]): Shard[] =>
   placeKeys.flatMap((placeKey) => Array.from({ length: head.places.get(placeKey)?.parts ?? 0 }, (_, part) => ({ placeKey, part })));
 
+/** Fields only the result card shows: an entry leaves them out (the page's full views supply them). */
+const LISTING_CARD_FIELDS = ['title', 'addressLine', 'coverPicture', 'usps', 'badges'] as const;
+const PROPERTY_CARD_FIELDS = ['title', 'name', 'imageUrl', 'photos', 'location'] as const;
+
+/** The listing fields an entry keeps, in the order a positional entry lists their values. */
+const LISTING_FIELDS = [
+  'id', 'type', 'status', 'brand', 'locality', 'city', 'state', 'country', 'latitude', 'longitude', 'maxAdults', 'maxChildren',
+  'basePrice', 'amenities', 'tags', 'rating', 'reviewCount', 'cancellationPlanIds', 'defaultCancellationPlanId', 'createdAt', 'updatedAt',
+] as const;
+/** The property fields an entry keeps (amenities as their names), in positional order. */
+const PROPERTY_FIELDS = [
+  'id', 'listingId', 'brand', 'type', 'bedrooms', 'bathrooms', 'numberOfBeds', 'maxAdults', 'maxChildren', 'applicableAdult', 'applicableChild',
+  'extraAdultRate', 'extraChildRate', 'quantity', 'isPetFriendly', 'numberOfPets', 'isStressed', 'isHighDemand', 'latitude', 'longitude',
+  'basePrice', 'createdAt', 'updatedAt', 'amenities',
+] as const;
+/** Property fields that nearly always repeat their listing's (property field → listing field): null in a positional entry when they do. */
+const INHERITED: Readonly<Record<string, string>> = { listingId: 'id', brand: 'brand', latitude: 'latitude', longitude: 'longitude', createdAt: 'createdAt', updatedAt: 'updatedAt' };
+
+/** True when the record has exactly these fields (besides the card's), none of them undefined or null. */
+function hasExactly(record: Readonly<Record<string, unknown>>, fields: readonly string[], card: readonly string[]): boolean {
+  let kept = 0;
+  for (const key of Object.keys(record)) if (!card.includes(key)) kept++;
+  return kept === fields.length && fields.every((f) => record[f] !== undefined && record[f] !== null);
+}
+
 /**
  * A listing view without what only the result card shows (titles, pictures, address,
  * USPs, badges, amenity icons): what filters, unit choice, ranking and priceOrder read.
  * The card fields come from the full view of the listings on the returned page.
+ *
+ * Positional (a JSON array of values in LISTING_FIELDS and PROPERTY_FIELDS order, a
+ * property's fields that repeat its listing's as null): an unfiltered search reads and
+ * parses every entry of the channel, and field names were two thirds of an entry's bytes.
+ * A record with other fields than these (none today) keeps the named form, which
+ * viewOfEntry reads as well, so no field is ever dropped or misplaced.
  */
 export function searchEntryOf(view: ListingView): string {
-  const { title: _t, addressLine: _a, coverPicture: _c, usps: _u, badges: _b, ...listing } = view.listing;
-  const properties = view.properties.map((p) => {
+  const listing = view.listing as unknown as Record<string, unknown>;
+  const properties = view.properties as unknown as readonly Record<string, unknown>[];
+  if (hasExactly(listing, LISTING_FIELDS, LISTING_CARD_FIELDS) && properties.every((p) => hasExactly(p, PROPERTY_FIELDS, PROPERTY_CARD_FIELDS))) {
+    const names = (p: Record<string, unknown>) => (p.amenities as readonly { name: string }[]).map((a) => a.name);
+    return JSON.stringify([
+      LISTING_FIELDS.map((f) => listing[f]),
+      ...properties.map((p) => PROPERTY_FIELDS.map((f) => (f === 'amenities' ? names(p) : INHERITED[f] !== undefined && p[f] === listing[INHERITED[f]] ? null : p[f]))),
+    ]);
+  }
+  const { title: _t, addressLine: _a, coverPicture: _c, usps: _u, badges: _b, ...named } = view.listing;
+  const namedProperties = view.properties.map((p) => {
     const { title: _pt, name: _n, imageUrl: _i, photos: _p, location: _l, amenities, ...rest } = p;
     return { ...rest, amenities: amenities.map((a) => a.name) };
   });
-  return JSON.stringify({ listing, properties });
+  return JSON.stringify({ listing: named, properties: namedProperties });
 }
 
 /**
  * The view an entry stands for, with the card-only fields empty. An unfiltered search
  * decodes every entry of the channel, so the card-only fields are added to the objects
- * JSON.parse has just made (no one else holds them) instead of copying each into a new one.
+ * being made (no one else holds them) instead of copying each into a new one.
  */
 export function viewOfEntry(text: string): ListingView {
+  if (text.charCodeAt(0) !== 0x5b /* [ */) return viewOfNamedEntry(text);
+  const [l, ...ps] = JSON.parse(text) as unknown[][];
+  // Object literals in LISTING_FIELDS and PROPERTY_FIELDS order rather than a loop over the names: every
+  // entry then has one shape from the start, which the search's 5,000 reads of each field stay fast on.
+  const listing = {
+    id: l![0], type: l![1], status: l![2], brand: l![3], locality: l![4], city: l![5], state: l![6], country: l![7], latitude: l![8], longitude: l![9],
+    maxAdults: l![10], maxChildren: l![11], basePrice: l![12], amenities: l![13], tags: l![14], rating: l![15], reviewCount: l![16],
+    cancellationPlanIds: l![17], defaultCancellationPlanId: l![18], createdAt: l![19], updatedAt: l![20],
+    title: '', addressLine: '', coverPicture: '', usps: [], badges: [],
+  };
+  const properties = ps.map((p) => ({
+    id: p[0], listingId: p[1] ?? listing.id, brand: p[2] ?? listing.brand, type: p[3], bedrooms: p[4], bathrooms: p[5], numberOfBeds: p[6],
+    maxAdults: p[7], maxChildren: p[8], applicableAdult: p[9], applicableChild: p[10], extraAdultRate: p[11], extraChildRate: p[12], quantity: p[13],
+    isPetFriendly: p[14], numberOfPets: p[15], isStressed: p[16], isHighDemand: p[17], latitude: p[18] ?? listing.latitude, longitude: p[19] ?? listing.longitude,
+    basePrice: p[20], createdAt: p[21] ?? listing.createdAt, updatedAt: p[22] ?? listing.updatedAt, amenities: (p[23] as string[]).map(amenityNamed),
+    title: '', name: '', imageUrl: '', photos: [], location: '',
+  }));
+  return { listing, properties } as unknown as ListingView;
+}
+
+const amenityNamed = (name: string) => ({ icon: '', name, category: '' });
+
+function viewOfNamedEntry(text: string): ListingView {
   const { listing, properties } = JSON.parse(text) as { listing: Record<string, unknown>; properties: (Record<string, unknown> & { amenities: unknown[] })[] };
   Object.assign(listing, { title: '', addressLine: '', coverPicture: '', usps: [], badges: [] });
   for (const p of properties) {
     Object.assign(p, { title: '', name: '', imageUrl: '', photos: [], location: '' });
-    for (let i = 0; i < p.amenities.length; i++) p.amenities[i] = { icon: '', name: p.amenities[i], category: '' };
+    for (let i = 0; i < p.amenities.length; i++) p.amenities[i] = amenityNamed(p.amenities[i] as string);
   }
   return { listing, properties } as unknown as ListingView;
 }
@@ -123,14 +186,32 @@ const DAYS_IN_MONTH_MAX = 31;
 const dd = (i: number) => String(i + 1).padStart(2, '0');
 
 /**
- * The month's units, one field a day ("01"…"31"): the day's quantity, or empty when the
- * day has no inventory or no record. Bookings and cancellations rewrite only this.
+ * The month's units, one value a day ("01"…"31"): the day's quantity, or empty when the
+ * day has no inventory or no record, run-length encoded (`count*value` runs joined by a
+ * comma: "31*2" for a month of two units; most months are one or two runs). Bookings and
+ * cancellations rewrite only this.
  */
 export function unitsString(quantityOn: (dd: string) => number | undefined): string {
-  return Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => {
+  const runs: [number, string][] = [];
+  for (let i = 0; i < DAYS_IN_MONTH_MAX; i++) {
     const q = quantityOn(dd(i));
-    return q === undefined ? '' : String(q);
-  }).join(',');
+    const value = q === undefined ? '' : String(q);
+    const last = runs.at(-1);
+    if (last && last[1] === value) last[0]++;
+    else runs.push([1, value]);
+  }
+  return runs.map(([n, value]) => `${n}*${value}`).join(',');
+}
+
+/** The month's units string back as one value a day (index 0 for the 1st). */
+function unitsByDay(units: string): string[] {
+  const out: string[] = [];
+  for (const run of units.split(',')) {
+    const star = run.indexOf('*');
+    const value = run.slice(star + 1);
+    for (let n = Number(run.slice(0, star)); n > 0; n--) out.push(value);
+  }
+  return out;
 }
 
 export const unitsOfMonth = (days: Readonly<Record<string, { inventory: DayData['inventory'] } | undefined>>): string => unitsString((d) => days[d]?.inventory?.quantity);
@@ -202,7 +283,7 @@ export class DayDecoder {
   month(month: string, units: string, rest: string, into = new Map<string, DayData>()): Map<string, DayData> {
     const days = this.indicesOf(month);
     if (days.length === 0) return into;
-    const unitsByDay = units.split(',');
+    const unitsOn = unitsByDay(units);
     let next = 0;
     let first = 0;
     let start = 0;
@@ -215,7 +296,7 @@ export class DayDecoder {
         const run = this.runOf(rest.slice(star + 1, end));
         for (; next < days.length && days[next]! < last; next++) {
           const i = days[next]!;
-          if (run) into.set(`${month}-${dd(i)}`, { inventory: run.inv ? { quantity: Number(unitsByDay[i] ?? ''), ...run.inv } : null, rates: run.rates });
+          if (run) into.set(`${month}-${dd(i)}`, { inventory: run.inv ? { quantity: Number(unitsOn[i] ?? ''), ...run.inv } : null, rates: run.rates });
         }
       }
       first = last;

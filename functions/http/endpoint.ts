@@ -7,8 +7,8 @@ import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { withinBudget } from './budget.ts';
-import { encodeForTransport } from './compression.ts';
-import { documentResult, jsonResult } from './responses.ts';
+import { encodeForTransport, gzipJsonArray, gzipsWhileWriting } from './compression.ts';
+import { documentResult, jsonHead, jsonResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
 import { parseInput } from './validate.ts';
@@ -55,10 +55,12 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       state: context.state,
       event,
     });
+    const acceptEncoding = event.headers?.['accept-encoding'];
+    if (!reply.document && reply.status !== 204 && gzipsWhileWriting(reply.body, acceptEncoding)) return gzipJsonArray(jsonHead(context.state, reply.status, reply.headers), reply.body);
     const result = reply.document
       ? documentResult(context.state, reply.status, reply.document.contentType, reply.document.content, reply.headers)
       : jsonResult(context.state, reply.status, reply.body, reply.headers);
-    return encodeForTransport(result, event.headers?.['accept-encoding']);
+    return encodeForTransport(result, acceptEncoding);
   });
   return Object.assign(withinBudget(handler), { route });
 }

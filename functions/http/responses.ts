@@ -17,11 +17,12 @@ export function rateHeaders(rate: RateDecision | undefined): Record<string, stri
 
 export function jsonResult(state: RequestState, status: number, body: unknown, extra: Readonly<Record<string, string>> = {}): HttpResult {
   if (status === 204) return { statusCode: 204, headers: { 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra } };
-  return {
-    statusCode: status,
-    headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra },
-    body: JSON.stringify(body),
-  };
+  return { ...jsonHead(state, status, extra), body: JSON.stringify(body) };
+}
+
+/** A JSON result's status and headers, for a body serialised elsewhere (compression.ts, gzipJsonArray). */
+export function jsonHead(state: RequestState, status: number, extra: Readonly<Record<string, string>> = {}): Omit<HttpResult, 'body'> {
+  return { statusCode: status, headers: { 'Content-Type': JSON_TYPE, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra } };
 }
 
 /**

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, monthOf } from '../../domain/catalogue/calendar.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { PROJECTION_VERSION } from '../../domain/search/projection.ts';
+import { PROJECTION_VERSION, viewOfEntry } from '../../domain/search/projection.ts';
 import { searchListings } from '../../domain/search/search-listings.ts';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
@@ -165,16 +165,24 @@ describe('Search projection: rebuild and versions', () => {
     const ids = idsOf(suffix, gen());
     await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, worldOf(suffix, gen()), { allowPlaintextKeys: true });
     const db = createDocumentClient(svc.config);
-    // A head as an older release would have left it: another version, and shards it no longer names.
-    await db.send(new PutCommand({ TableName: svc.config.tableName, Item: { PK: `SEARCH#${ids.channelA}`, SK: 'HEAD', entity: 'SearchHead', v: 0 } }));
+    const partition = { TableName: svc.config.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `SEARCH#${ids.channelA}` } };
+    const shard = (await db.send(new QueryCommand(partition))).Items!.find((i) => String(i.SK).startsWith('L#'))!;
+    const [entryName, entry] = Object.entries(shard).find(([name]) => name.startsWith('l:'))! as [string, string];
+    // A projection as the previous version left it: its head's version, and an entry in the
+    // named form that version wrote, here saying the listing is inactive when it is not.
+    const { listing, properties } = viewOfEntry(entry);
+    await db.send(new PutCommand({ TableName: svc.config.tableName, Item: { ...shard, [entryName]: JSON.stringify({ listing: { ...listing, status: 'INACTIVE' }, properties }) } }));
+    await db.send(new PutCommand({ TableName: svc.config.tableName, Item: { PK: `SEARCH#${ids.channelA}`, SK: 'HEAD', entity: 'SearchHead', v: PROJECTION_VERSION - 1 } }));
     const who: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g', partnerId: 'p', channelId: ids.channelA, keyId: 'k', keyPrefix: 'k' };
     const body = searchBody(fc.sample(searchArb, { seed: 1, numRuns: 1 })[0]!, ids);
 
     const now = await outcome(() => searchListings({ catalogue: searchCatalogue(svc), clock }, who, body));
     const head = await db.send(new GetCommand({ TableName: svc.config.tableName, Key: { PK: `SEARCH#${ids.channelA}`, SK: 'HEAD' } }));
+    const rebuilt = await db.send(new GetCommand({ TableName: svc.config.tableName, Key: { PK: shard.PK, SK: shard.SK } }));
     db.destroy();
 
     expect(now).toEqual(await outcome(() => legacySearchListings({ catalogue: legacyCatalogue(), clock }, who, body)));
     expect(head.Item?.v).toBe(PROJECTION_VERSION);
+    expect(rebuilt.Item?.[entryName]).toBe(entry);
   });
 });

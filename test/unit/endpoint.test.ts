@@ -251,3 +251,28 @@ describe('document replies', () => {
     expect(gunzipSync(Buffer.from(res.body ?? '', 'base64')).toString()).toBe(text);
   });
 });
+
+describe('large JSON arrays', () => {
+  // More than two slices, the last one short, with text that is not ASCII.
+  const rows = Array.from({ length: 25_003 }, (_, i) => ({ id: `row-${i}`, label: i % 7 === 0 ? 'Café ₹' : 'plain', rate: i / 4, missing: undefined }));
+  const bulk = endpoint(thingsRoute, async () => ({ status: 200, body: rows }));
+  const asking = (encoding?: string) => event({ body: JSON.stringify({ name: 'a', selectedProperties: [] }), headers: { ...JSON_HEADERS, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+
+  it('gzips an array while writing it into exactly the JSON the whole array makes', async () => {
+    const res = await invoke(bulk, asking('gzip'));
+
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['Content-Encoding']).toBe('gzip');
+    expect(res.headers['Content-Type']).toBe('application/json; charset=utf-8');
+    expect(res.isBase64Encoded).toBe(true);
+    const { gunzipSync } = await import('node:zlib');
+    expect(gunzipSync(Buffer.from(res.body ?? '', 'base64')).toString()).toBe(JSON.stringify(rows));
+  });
+
+  it('sends the same array as plain JSON to a caller that does not accept gzip', async () => {
+    const res = await invoke(bulk, asking());
+
+    expect(res.headers['Content-Encoding']).toBeUndefined();
+    expect(res.body).toBe(JSON.stringify(rows));
+  });
+});

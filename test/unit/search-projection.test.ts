@@ -4,7 +4,7 @@ import { emptyStoredCatalogue, diffCatalogue } from '../../domain/catalogue/cata
 import type { PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { buildProjection, daysOfMonth, monthStrings, partsFor, placesFor, SHARD_TARGET_BYTES } from '../../domain/search/projection.ts';
+import { buildProjection, daysOfMonth, monthStrings, partsFor, placesFor, searchEntryOf, SHARD_TARGET_BYTES, viewOfEntry } from '../../domain/search/projection.ts';
 import { searchListings } from '../../domain/search/search-listings.ts';
 import { parseSearchQuery } from '../../domain/search/search-query.ts';
 import { worldCatalogue } from '../../domain/world/world-catalogue.ts';
@@ -22,6 +22,12 @@ function storedWorld(suffix: string, gen: Parameters<typeof worldOf>[1]) {
   return { views, months: writes.months, channels: writes.distributions, plans: writes.cancellationPlans };
 }
 
+/** A view as a search entry stands for it: the card-only fields empty, amenities by name only. */
+const withoutCard = (v: ListingView): ListingView => ({
+  listing: { ...v.listing, title: '', addressLine: '', coverPicture: '', usps: [], badges: [] },
+  properties: v.properties.map((p) => ({ ...p, title: '', name: '', imageUrl: '', photos: [], location: '', amenities: p.amenities.map((a) => ({ icon: '', name: a.name, category: '' })) })),
+});
+
 describe('Search projection: encoding', () => {
   it('gives back every day of a month exactly: inventory, stop-sell, stay limits and rates', () => {
     fc.assert(
@@ -36,6 +42,32 @@ describe('Search projection: encoding', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('gives back a listing view without its card fields, positionally, with properties that differ from their listing kept as they are', () => {
+    fc.assert(
+      fc.property(catalogueArb, (gen) => {
+        const { views } = storedWorld('ent', gen);
+        for (const view of views) {
+          // One property placed apart from its listing, so a field it does not inherit is kept, not taken from the listing.
+          const moved: ListingView = { ...view, properties: view.properties.map((p, i) => (i === 0 ? { ...p, latitude: p.latitude + 1, updatedAt: '2027-03-02T00:00:00.000Z' } : p)) };
+          for (const v of [view, moved]) {
+            const entry = searchEntryOf(v);
+            expect(entry.startsWith('[')).toBe(true);
+            expect(viewOfEntry(entry)).toEqual(withoutCard(v));
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('keeps the named form for a record with fields the positional form does not list, and reads it back whole', () => {
+    const { views } = storedWorld('odd', fc.sample(catalogueArb, { seed: 3, numRuns: 1 })[0]!);
+    const odd = { ...views[0]!, listing: { ...views[0]!.listing, extra: 'kept' } } as ListingView;
+    const entry = searchEntryOf(odd);
+    expect(entry.startsWith('{')).toBe(true);
+    expect(viewOfEntry(entry)).toEqual(withoutCard(odd));
   });
 
   it('spreads a place over as many parts as keep each item under the target size', () => {
