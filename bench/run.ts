@@ -2,7 +2,7 @@ import { invoiceBucketName, provisionBucket, randomKey, provisionTable, serviceE
 import { benchWorld } from './bench-world.ts';
 import { benchBookings, bookingBenchEnabled, bookingQueueEnv } from './booking-bench.ts';
 import { amendmentBenchEnabled, benchAmendments } from './amendment-bench.ts';
-import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
+import { fmt, httpEvent, lambdaContext, measure, measureInTurns, type Summary } from './harness.ts';
 import { benchInvoicing, invoicingBenchEnabled } from './invoicing-bench.ts';
 
 /**
@@ -87,11 +87,14 @@ try {
     await svc.reader.listingsOfProperties(propertyIds);
     await Promise.all([svc.reader.propertyMonths(propertyIds, FROM.slice(0, 7), TO.slice(0, 7)), svc.reader.channel(CHANNEL)]);
   };
-  rows.push({
-    case: `GET /api/rates ${propertyIds.length} properties × 365 days (gzip)`,
-    handler: await measure(() => call('../functions/partner/list-rates.ts', httpEvent('GET', '/api/rates', { key: apiKey, query: bulk, headers: { 'accept-encoding': 'gzip' } })), Math.min(RUNS, 15)),
-    floor: await measure(bulkFloor, Math.min(RUNS, 15)),
-  });
+  // Taken in turns with its floor: the ratio is a target (docs/search.md), and blocks measured
+  // one after the other drifted apart with what else the machine was doing.
+  const [ratesHandler, ratesFloor] = await measureInTurns(
+    () => call('../functions/partner/list-rates.ts', httpEvent('GET', '/api/rates', { key: apiKey, query: bulk, headers: { 'accept-encoding': 'gzip' } })),
+    bulkFloor,
+    Math.min(RUNS, 20),
+  );
+  rows.push({ case: `GET /api/rates ${propertyIds.length} properties × 365 days (gzip), taken in turns with its floor`, handler: ratesHandler, floor: ratesFloor });
   if (everything) rows.push({
     case: `GET /api/inventories ${propertyIds.length} properties × 365 days`,
     handler: await measure(() => call('../functions/partner/list-inventories.ts', httpEvent('GET', '/api/inventories', { key: apiKey, query: bulk, headers: { 'accept-encoding': 'gzip' } })), Math.min(RUNS, 15)),

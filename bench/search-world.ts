@@ -118,7 +118,9 @@ export function searchWorld(opts: { channelId: string; listings: number; from: s
  * months, locators), for runs that need the whole catalogue.
  */
 export async function writeSearchWorld(svc: Services, opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; full?: boolean }): Promise<{ items: number }> {
-  const db = createDocumentClient(svc.config);
+  // Set-up, not measured: 16 lanes of 25-item batches keep DynamoDB Local busy for longer than
+  // the service's 1.5 s request timeout (sized for a partner's request), which would abort the run.
+  const db = createDocumentClient({ ...svc.config, aws: { ...svc.config.aws, requestTimeoutMs: 60_000 } });
   const table = svc.config.tableName;
   const now = new Date().toISOString();
   const towns = Math.max(1, Math.ceil(opts.listings / LISTINGS_PER_TOWN));
