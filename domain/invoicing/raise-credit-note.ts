@@ -212,10 +212,14 @@ export async function raiseBookingCredit(deps: CreditNoteDeps, agentGroupId: str
           raised.push(await deps.creditNotes.raise(creditNoteWrite(deps, invoice, part, { reason: plan.reason, runId, postToLedger: false, markerAt: new Map([[plan.bookingRef, marker]]) })));
           break;
         } catch (err) {
-          if (!(err instanceof StaleCreditPlan) || attempt + 1 >= MAX_ATTEMPTS || !(await stillAsPlanned(deps, agentGroupId, plan.bookingRef, marker, part))) {
-            if (err instanceof StaleCreditPlan) return raised;
-            throw err;
-          }
+          // StaleCreditPlan: the commit was refused. ConflictError: the invoice as read now has
+          // no room left for the credit, which is what a racing run that credited this booking
+          // first leaves when the booking was all the invoice held. Either way the plan may be stale.
+          if (!(err instanceof StaleCreditPlan) && !(err instanceof ConflictError)) throw err;
+          if (!(await stillAsPlanned(deps, agentGroupId, plan.bookingRef, marker, part))) return raised;
+          // As planned and still no room: not a race, an inconsistency to report.
+          if (err instanceof ConflictError) throw err;
+          if (attempt + 1 >= MAX_ATTEMPTS) return raised;
         }
       }
       marker -= part.reduce((s, c) => s + c.amount, 0);

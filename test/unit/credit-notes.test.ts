@@ -237,6 +237,27 @@ describe('Function: raiseBookingCredit', () => {
     expect(await raiseBookingCredit(f.deps, 'g', 'run-1', plan)).toEqual([]);
     expect(f.calls()).toBe(1);
   });
+
+  /** Fakes of a run that planned on the booking as billed, then read the invoice after a racing run credited all of it. */
+  function creditedFirst(marker: number) {
+    const f = fakes(marker);
+    const credited = { ...invoice, creditedAmount: invoice.total };
+    const deps = { ...f.deps, invoices: { ...f.deps.invoices, get: async () => credited } } as unknown as CreditNoteDeps;
+    return { deps, calls: f.calls };
+  }
+  const whole = { ...plan, credits: [{ line: stay, amount: 1_050_000 }] };
+
+  it('leaves the booking to the next run when a racing run credited the whole invoice before it read it', async () => {
+    const f = creditedFirst(0);
+    expect(await raiseBookingCredit(f.deps, 'g', 'run-2', whole)).toEqual([]);
+    expect(f.calls()).toBe(0);
+  });
+
+  it('still refuses to credit more than was invoiced when nothing raced (the booking as planned)', async () => {
+    const f = creditedFirst(1_050_000);
+    await expect(raiseBookingCredit(f.deps, 'g', 'run-2', whole)).rejects.toThrow(/would credit more than was invoiced/);
+    expect(f.calls()).toBe(0);
+  });
 });
 
 describe('Function: creditedSpans', () => {
