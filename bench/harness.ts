@@ -21,13 +21,16 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 export async function measure(fn: () => Promise<number | void>, runs: number, warmup = 3): Promise<Summary> {
   for (let i = 0; i < warmup; i++) await fn();
   const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) {
-    resetDynamoCalls();
-    const t0 = performance.now();
-    const status = await fn();
-    samples.push({ ms: performance.now() - t0, calls: dynamoCalls.total, status: status ?? undefined });
-  }
+  for (let i = 0; i < runs; i++) samples.push(await sample(fn));
   return summarise(samples);
+}
+
+/** One timed run of `fn` with the DynamoDB requests it sent. */
+async function sample(fn: () => Promise<number | void>): Promise<Sample> {
+  resetDynamoCalls();
+  const t0 = performance.now();
+  const status = await fn();
+  return { ms: performance.now() - t0, calls: dynamoCalls.total, status: status ?? undefined };
 }
 
 function summarise(samples: readonly Sample[]): Summary {
@@ -51,12 +54,8 @@ export async function measureInTurns(a: () => Promise<number | void>, b: () => P
   }
   const samples: [Sample[], Sample[]] = [[], []];
   for (let i = 0; i < runs; i++) {
-    for (const [k, fn] of [a, b].entries()) {
-      resetDynamoCalls();
-      const t0 = performance.now();
-      const status = await fn();
-      samples[k]!.push({ ms: performance.now() - t0, calls: dynamoCalls.total, status: status ?? undefined });
-    }
+    samples[0].push(await sample(a));
+    samples[1].push(await sample(b));
   }
   return [summarise(samples[0]), summarise(samples[1])];
 }
