@@ -297,8 +297,9 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
     try {
       current = await registerIssuedCreditNote(deps, current);
     } catch (err) {
-      await deps.invoices.recordFailure(g, current.id, failureOf('issue', err), deps.clock.now().toISOString());
-      return { ...current, lastError: failureOf('issue', err) };
+      const lastError = failureOf('issue', err);
+      await deps.invoices.recordFailure(g, current.id, lastError, deps.clock.now().toISOString());
+      return { ...current, lastError };
     }
   }
   if (!current.pdfKey) {
