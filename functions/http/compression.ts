@@ -66,6 +66,9 @@ export async function gzipJsonArray(result: Omit<HttpResult, 'body'>, items: rea
     gzip.on('end', resolve);
     gzip.on('error', reject);
   });
+  // A failed write rejects its own callback and leaves this function early; the stream's error
+  // then has no await left on it, and must not end the process as an unhandled rejection.
+  ended.catch(() => undefined);
   let size = 1; // the closing bracket
   let compressing = Promise.resolve();
   for (let i = 0; i < items.length; i += SLICE_ITEMS) {
