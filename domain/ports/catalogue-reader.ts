@@ -27,6 +27,12 @@ export interface FeedPageQuery {
   readonly limit: number;
 }
 
+/** Some properties' months, read together: `months` holds every stored month of `propertyIds` in the window asked for. */
+export interface MonthGroup {
+  readonly propertyIds: readonly string[];
+  readonly months: Promise<PropertyMonth[]>;
+}
+
 /** The read side of the catalogue, always through a channel: there is no unscoped listing read. */
 export interface CatalogueReader {
   /** Ids of every listing the channel distributes, ascending. */
@@ -41,6 +47,12 @@ export interface CatalogueReader {
   listingsOfProperties(propertyIds: readonly string[]): Promise<Map<string, string>>;
   /** Months fromMonth…toMonth (yyyy-mm, inclusive) of each property. */
   propertyMonths(propertyIds: readonly string[], fromMonth: string, toMonth: string): Promise<PropertyMonth[]>;
+  /**
+   * The same months as propertyMonths, in groups of whole properties that follow the order of
+   * `propertyIds`, all read at once; each group settles as soon as its own reads arrive, so a
+   * caller can work on one group while the others are still being read.
+   */
+  propertyMonthGroups(propertyIds: readonly string[], fromMonth: string, toMonth: string): MonthGroup[];
   channel(channelId: string): Promise<Stored<Channel> | undefined>;
   /** Channels that distribute a listing. */
   channelsOfListing(listingId: string): Promise<string[]>;

@@ -10,6 +10,7 @@ import type { CatalogueReader, ListingView } from '../ports/catalogue-reader.ts'
 import type { Clock } from '../ports/clock.ts';
 import type { PartnerPrincipal } from '../principal.ts';
 import { indiaToday, resolveWindow } from './date-window.ts';
+import { RowSlices } from './row-slices.ts';
 
 export interface PartnerReadDeps {
   readonly reader: CatalogueReader;
@@ -244,27 +245,44 @@ export interface InventoryRow {
 }
 
 /** `/api/inventories`: one row per property and date that has inventory, ordered by property then date. */
-export async function readInventories(deps: PartnerReadDeps, partner: PartnerPrincipal, q: BulkQuery): Promise<InventoryRow[]> {
+export async function readInventories(deps: PartnerReadDeps, partner: PartnerPrincipal, q: BulkQuery): Promise<RowSlices<InventoryRow>> {
   const scope = await resolveScope(deps, partner, q);
-  if (!scope.propertyIds.length) return [];
-  const months = await deps.reader.propertyMonths(scope.propertyIds, monthOf(scope.window.from), monthOf(scope.window.to));
-  const rows: InventoryRow[] = [];
-  for (const { propertyId, date, day } of daysInWindow(months, scope.window)) {
-    if (!day.inventory) continue;
-    rows.push({
-      id: `${propertyId}:${date}`,
-      date,
-      quantity: day.inventory.quantity,
-      propertyId,
-      minimumStay: day.inventory.minimumStay,
-      maximumStay: day.inventory.maximumStay,
-      stopSell: day.inventory.stopSell,
-      createdAt: day.createdAt,
-      updatedAt: day.updatedAt,
-    });
-  }
-  assertRowBudget(rows.length);
-  return rows;
+  return rowsByGroup(deps, scope, async (months) => {
+    const rows: InventoryRow[] = [];
+    for (const { propertyId, date, day } of daysInWindow(months, scope.window)) {
+      if (!day.inventory) continue;
+      rows.push({
+        id: `${propertyId}:${date}`,
+        date,
+        quantity: day.inventory.quantity,
+        propertyId,
+        minimumStay: day.inventory.minimumStay,
+        maximumStay: day.inventory.maximumStay,
+        stopSell: day.inventory.stopSell,
+        createdAt: day.createdAt,
+        updatedAt: day.updatedAt,
+      });
+    }
+    return rows;
+  });
+}
+
+/**
+ * The scope's rows a group of properties at a time (RowSlices, in the scope's property order):
+ * each group's rows are made as soon as its months arrive, while later groups are still being
+ * read. The rows made so far are held to MAX_ROWS after each group.
+ */
+function rowsByGroup<T>(deps: PartnerReadDeps, scope: Scope, rowsOf: (months: readonly PropertyMonth[]) => Promise<T[]>): RowSlices<T> {
+  if (!scope.propertyIds.length) return new RowSlices([]);
+  let made = 0;
+  return new RowSlices(
+    deps.reader.propertyMonthGroups(scope.propertyIds, monthOf(scope.window.from), monthOf(scope.window.to)).map(async (group) => {
+      const rows = await rowsOf(await group.months);
+      made += rows.length;
+      assertRowBudget(made);
+      return rows;
+    }),
+  );
 }
 
 export interface RateRow {
@@ -276,24 +294,26 @@ export interface RateRow {
 }
 
 /** `/api/rates`: channel rates in whole rupees, ordered by property, date, meal plan, adults. */
-export async function readRates(deps: PartnerReadDeps, partner: PartnerPrincipal, q: BulkQuery): Promise<RateRow[]> {
+export async function readRates(deps: PartnerReadDeps, partner: PartnerPrincipal, q: BulkQuery): Promise<RowSlices<RateRow>> {
   const scope = await resolveScope(deps, partner, q);
-  if (!scope.propertyIds.length) return [];
-  const [months, adjust] = await Promise.all([
-    deps.reader.propertyMonths(scope.propertyIds, monthOf(scope.window.from), monthOf(scope.window.to)),
-    rateAdjustment(deps, partner.channelId),
-  ]);
-  const rows: RateRow[] = [];
+  if (!scope.propertyIds.length) return new RowSlices([]);
   // A year of rates repeats a few base rates thousands of times: each is adjusted once.
-  const sold = new Map<number, number>();
-  const soldRate = (base: number) => sold.get(base) ?? sold.set(base, toRupees(channelRate(base, adjust))).get(base)!;
-  for (const { propertyId, date, day } of daysInWindow(months, scope.window)) {
-    for (const mealPlan of MEAL_PLANS) {
-      const byAdults = day.rates[mealPlan];
-      if (!byAdults) continue;
-      for (const adults of adultCounts(byAdults)) rows.push({ propertyId, date, mealPlan, adults, rate: soldRate(byAdults[adults]!) });
+  const soldRate = rateAdjustment(deps, partner.channelId).then((adjust) => {
+    const sold = new Map<number, number>();
+    return (base: number) => sold.get(base) ?? sold.set(base, toRupees(channelRate(base, adjust))).get(base)!;
+  });
+  // Read alongside the months; a failure reaches the caller through the first slice.
+  soldRate.catch(() => undefined);
+  return rowsByGroup(deps, scope, async (months) => {
+    const sell = await soldRate;
+    const rows: RateRow[] = [];
+    for (const { propertyId, date, day } of daysInWindow(months, scope.window)) {
+      for (const mealPlan of MEAL_PLANS) {
+        const byAdults = day.rates[mealPlan];
+        if (!byAdults) continue;
+        for (const adults of adultCounts(byAdults)) rows.push({ propertyId, date, mealPlan, adults, rate: sell(byAdults[adults]!) });
+      }
     }
-    if (rows.length > MAX_ROWS) assertRowBudget(rows.length);
-  }
-  return rows;
+    return rows;
+  });
 }

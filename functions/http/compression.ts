@@ -1,4 +1,5 @@
-import { createGzip, gzipSync } from 'node:zlib';
+import { createGzip, gzipSync, type Gzip } from 'node:zlib';
+import type { RowSlices } from '../../domain/reads/row-slices.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import type { HttpResult } from './types.ts';
 
@@ -21,7 +22,7 @@ export const MAX_WIRE_BYTES = 5_500_000;
  */
 const SLICE_ITEMS = 10_000;
 
-const acceptsGzip = (header: string | undefined): boolean =>
+export const acceptsGzip = (header: string | undefined): boolean =>
   (header ?? '')
     .split(',')
     .map((part) => part.trim().toLowerCase().split(';'))
@@ -59,34 +60,88 @@ export const gzipsWhileWriting = (body: unknown, acceptEncoding: string | undefi
  * encodeForTransport.
  */
 export async function gzipJsonArray(result: Omit<HttpResult, 'body'>, items: readonly unknown[]): Promise<HttpResult> {
-  const gzip = createGzip({ level: GZIP_LEVEL });
+  async function* slices() {
+    for (let i = 0; i < items.length; i += SLICE_ITEMS) yield JSON.stringify(items.slice(i, i + SLICE_ITEMS));
+  }
+  const packed = await gzipArrayTexts(slices());
+  if (typeof packed === 'string') return encodeForTransport({ ...result, body: packed }, 'gzip');
+  if (packed.bytes.length > MAX_WIRE_BYTES) throw tooLarge(packed.size);
+  return gzipped(result, packed.bytes);
+}
+
+/**
+ * A JSON array that comes as RowSlices, for a caller that accepts gzip: each slice is
+ * stringified as soon as it settles (in whatever order the reads behind them arrive) and handed
+ * to zlib in order, so making, writing and compressing the rows overlaps the reads still in
+ * flight. A body under MIN_GZIP_BYTES goes as it is, as encodeForTransport sends it. The bytes
+ * decompress to exactly JSON.stringify of the rows.
+ */
+export async function gzipJsonSlices(result: Omit<HttpResult, 'body'>, rows: RowSlices<unknown>): Promise<HttpResult> {
+  const texts = rows.slices.map((slice) => slice.then((items) => JSON.stringify(items)));
+  for (const text of texts) text.catch(() => undefined);
+  async function* inOrder() {
+    for (const text of texts) yield await text;
+  }
+  const packed = await gzipArrayTexts(inOrder(), MIN_GZIP_BYTES);
+  if (typeof packed === 'string') return encodeForTransport({ ...result, body: packed }, 'gzip');
+  if (packed.bytes.length > MAX_WIRE_BYTES) throw tooLarge(packed.size);
+  return gzipped(result, packed.bytes);
+}
+
+const gzipped = (result: Omit<HttpResult, 'body'>, bytes: string): HttpResult => ({
+  ...result,
+  body: bytes,
+  isBase64Encoded: true,
+  headers: { ...result.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' },
+});
+
+/**
+ * Joins JSON array texts into one array and gzips it as the texts come: zlib compresses each
+ * on the threadpool while the caller makes the next. With `plainBelow`, texts are held back
+ * until they reach that many bytes, and an array that never does is returned as text.
+ */
+async function gzipArrayTexts(texts: AsyncIterable<string>, plainBelow = 0): Promise<{ bytes: string; size: number } | string> {
+  let gzip: Gzip | undefined;
   const chunks: Buffer[] = [];
-  gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    gzip.on('end', resolve);
-    gzip.on('error', reject);
-  });
-  // A failed write rejects its own callback and leaves this function early; the stream's error
-  // then has no await left on it, and must not end the process as an unhandled rejection.
-  ended.catch(() => undefined);
+  let ended: Promise<void> = Promise.resolve();
+  const open = (): Gzip => {
+    const stream = createGzip({ level: GZIP_LEVEL });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    ended = new Promise<void>((resolve, reject) => {
+      stream.on('end', resolve);
+      stream.on('error', reject);
+    });
+    // A failed write rejects its own callback and leaves this function early; the stream's error
+    // then has no await left on it, and must not end the process as an unhandled rejection.
+    ended.catch(() => undefined);
+    return stream;
+  };
+  let held = '';
   let size = 1; // the closing bracket
   let compressing = Promise.resolve();
-  for (let i = 0; i < items.length; i += SLICE_ITEMS) {
-    const slice = JSON.stringify(items.slice(i, i + SLICE_ITEMS));
-    // The slice without its brackets, after a comma (or the array's opening bracket).
-    const text = `${i === 0 ? '[' : ','}${slice.slice(1, -1)}`;
-    size += Buffer.byteLength(text);
-    // zlib takes the next chunk only from the event loop: wait for the slice before this one
-    // (compressed while this one was stringified), then hand this one over.
+  for await (const text of texts) {
+    if (text === '[]') continue;
+    // The array's items without their brackets, after a comma (or the opening bracket).
+    const part = `${size === 1 ? '[' : ','}${text.slice(1, -1)}`;
+    size += Buffer.byteLength(part);
+    if (!gzip && size < plainBelow) {
+      held += part;
+      continue;
+    }
+    gzip ??= open();
+    const chunk = held + part;
+    held = '';
+    // zlib takes the next chunk only from the event loop: wait for the one before this one
+    // (compressed while this one was made), then hand this one over.
     await compressing;
-    compressing = new Promise<void>((resolve, reject) => gzip.write(text, (err) => (err ? reject(err) : resolve())));
+    const stream = gzip;
+    compressing = new Promise<void>((resolve, reject) => stream.write(chunk, (err) => (err ? reject(err) : resolve())));
   }
+  if (!gzip) return `${held || '['}]`;
   await compressing;
   gzip.end(']');
   await ended;
-  const packed = Buffer.concat(chunks).toString('base64');
-  if (packed.length > MAX_WIRE_BYTES) throw tooLarge(size);
-  return { ...result, body: packed, isBase64Encoded: true, headers: { ...result.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
+  return { bytes: Buffer.concat(chunks).toString('base64'), size };
 }
 
 const tooLarge = (size: number) =>

@@ -7,7 +7,8 @@ import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { withinBudget } from './budget.ts';
-import { encodeForTransport, gzipJsonArray, gzipsWhileWriting } from './compression.ts';
+import { RowSlices } from '../../domain/reads/row-slices.ts';
+import { acceptsGzip, encodeForTransport, gzipJsonArray, gzipJsonSlices, gzipsWhileWriting } from './compression.ts';
 import { documentResult, jsonHead, jsonResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
@@ -56,6 +57,10 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       event,
     });
     const acceptEncoding = event.headers?.['accept-encoding'];
+    if (reply.body instanceof RowSlices) {
+      if (acceptsGzip(acceptEncoding)) return gzipJsonSlices(jsonHead(context.state, reply.status, reply.headers), reply.body);
+      return encodeForTransport(jsonResult(context.state, reply.status, await reply.body.all(), reply.headers), acceptEncoding);
+    }
     if (!reply.document && reply.status !== 204 && gzipsWhileWriting(reply.body, acceptEncoding)) return gzipJsonArray(jsonHead(context.state, reply.status, reply.headers), reply.body);
     const result = reply.document
       ? documentResult(context.state, reply.status, reply.document.contentType, reply.document.content, reply.headers)
