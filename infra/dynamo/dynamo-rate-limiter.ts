@@ -20,6 +20,8 @@ const REFILL = 'attribute_not_exists(tat) OR tat < :now';
 /** A bucket idle this long past full is indistinguishable from a new one; let TTL drop it. */
 const IDLE_TTL_SECONDS = 3600;
 const MAX_ATTEMPTS = 4;
+/** Buckets whose last tat this process remembers; past it the hints start over (a hint only orders the writes). */
+const MAX_HINTS = 10_000;
 
 export class DynamoRateLimiter implements RateLimiter {
   constructor(
@@ -27,9 +29,29 @@ export class DynamoRateLimiter implements RateLimiter {
     private readonly table: string,
   ) {}
 
+  /**
+   * The tat this process last saw of each bucket. A credential used more slowly than its
+   * interval (most are) finds its bucket full again on every request, so the SPEND write would
+   * fail before the REFILL: a bucket last seen full by now is refilled first, one write instead
+   * of two. The hint only orders the two conditional writes; a wrong one (another instance spent
+   * since) costs the second write, as before.
+   */
+  private readonly lastTat = new Map<string, number>();
+
   async consume(bucketId: string, policy: BucketPolicy, now: number): Promise<RateDecision> {
+    const decision = await this.decide(bucketId, policy, now);
+    if (this.lastTat.size >= MAX_HINTS) this.lastTat.clear();
+    this.lastTat.set(bucketId, decision.tat);
+    return decision;
+  }
+
+  private async decide(bucketId: string, policy: BucketPolicy, now: number): Promise<RateDecision> {
     const t = intervalMs(policy);
     let at = now;
+    if ((this.lastTat.get(bucketId) ?? -Infinity) < at) {
+      const refilled = await this.write(bucketId, 'SET tat = :fresh, expiresAt = :ttl, seen = :now', REFILL, { ':now': at, ':fresh': at + t }, at);
+      if (refilled.ok) return allowed(policy, refilled.tat, at);
+    }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl', SPEND, {
         ':now': at,

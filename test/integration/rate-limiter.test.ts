@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { intervalMs, type BucketPolicy, type RateDecision } from '../../domain/rate-limit.ts';
+import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
 import { testServices } from '../support/stack.ts';
 
 const DEFAULT: BucketPolicy = { perMinute: 600, burst: 100 };
@@ -143,5 +144,25 @@ describe('DynamoRateLimiter', () => {
     expect(last.allowed).toBe(true);
     expect(beyond.allowed).toBe(false);
   });
-});
 
+  it('spends one write a request, on a bucket used more slowly than its interval as on a busy one', async () => {
+    // prepare: a fresh bucket, 60 a minute (one token a second)
+    const limiter = testServices().rateLimiter;
+    const bucket = freshBucket();
+    const policy: BucketPolicy = { perMinute: 60, burst: 5 };
+    const now = Date.now();
+    const writes = async (at: number) => {
+      resetDynamoCalls();
+      const decision = await limiter.consume(bucket, policy, at);
+      return { allowed: decision.allowed, writes: dynamoCalls.byOperation.UpdateItemCommand ?? 0 };
+    };
+
+    // act: a first request, one every 5 s (idle, full again each time), then three at one instant (busy)
+    const slow = [await writes(now), await writes(now + 5_000), await writes(now + 10_000)];
+    const busy = [await writes(now + 10_000), await writes(now + 10_000), await writes(now + 10_000)];
+
+    // assess
+    expect(slow).toEqual(Array(3).fill({ allowed: true, writes: 1 }));
+    expect(busy).toEqual(Array(3).fill({ allowed: true, writes: 1 }));
+  });
+});
