@@ -27,6 +27,17 @@ const strip = <T>(item: Record<string, unknown>): T => {
  * entries, their day shards on the stay's months and the plans; Query of the channel's
  * offers; a BatchGet of the page's full listing views.
  */
+/**
+ * A search of many places (the unfiltered one reads 50 listing shards and 50 day shards, about
+ * 4 MB) reads its shards PACED_BATCH_KEYS at a time, PACED_IN_FLIGHT at once, decoding each
+ * response as it comes while DynamoDB reads the next; all in one BatchGet, the responses came back
+ * together and the decoding followed (unfiltered search median 227 → 197 ms on DynamoDB Local,
+ * docs/search.md). A search of a few places (one town: 3–5 keys) stays one BatchGet.
+ */
+const PACE_ABOVE_KEYS = 20;
+const PACED_BATCH_KEYS = 10;
+const PACED_IN_FLIGHT = 3;
+
 export class DynamoSearchCatalogue implements SearchCatalogue {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -62,29 +73,28 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
     const names = shards.map(shardName);
     const months = [...new Set(nights.map(monthOf))];
     const decoder = new DayDecoder(new Set(nights));
-    const items = await getAll(this.db, this.table, [
-      ...names.map((n) => keys.searchEntries(channelId, n)),
-      ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))),
-      ...planIds.map(keys.cancellationPlan),
-    ]);
     const entries: ListingView[] = [];
     const days = new Map<string, Map<string, DayData>>();
     const plans: CancellationPlan[] = [];
-    for (const item of items) {
-      const sk = String(item.SK);
-      if (sk.startsWith('L#')) {
-        for (const [name, value] of Object.entries(item)) if (name.startsWith(ATTR.entry)) entries.push(viewOfEntry(value as string));
-      } else if (sk.startsWith('D#')) {
-        const month = sk.slice(-7);
-        for (const [name, value] of Object.entries(item)) {
-          if (!name.startsWith(ATTR.rest)) continue;
-          const propertyId = name.slice(ATTR.rest.length);
-          const units = item[`${ATTR.units}${propertyId}`];
-          if (typeof units !== 'string') continue;
-          days.set(propertyId, decoder.month(month, units, value as string, days.get(propertyId)));
-        }
-      } else if (item.SK === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(item));
-    }
+    const decode = (items: Record<string, unknown>[]) => {
+      for (const item of items) {
+        const sk = String(item.SK);
+        if (sk.startsWith('L#')) {
+          for (const [name, value] of Object.entries(item)) if (name.startsWith(ATTR.entry)) entries.push(viewOfEntry(value as string));
+        } else if (sk.startsWith('D#')) {
+          const month = sk.slice(-7);
+          for (const [name, value] of Object.entries(item)) {
+            if (!name.startsWith(ATTR.rest)) continue;
+            const propertyId = name.slice(ATTR.rest.length);
+            const units = item[`${ATTR.units}${propertyId}`];
+            if (typeof units !== 'string') continue;
+            days.set(propertyId, decoder.month(month, units, value as string, days.get(propertyId)));
+          }
+        } else if (item.SK === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(item));
+      }
+    };
+    const wanted = [...names.map((n) => keys.searchEntries(channelId, n)), ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))), ...planIds.map(keys.cancellationPlan)];
+    await getAll(this.db, this.table, wanted, wanted.length > PACE_ABOVE_KEYS ? { batchKeys: PACED_BATCH_KEYS, inFlight: PACED_IN_FLIGHT, onItems: decode } : { onItems: decode });
     return { entries, days, plans };
   }
 
