@@ -1,3 +1,4 @@
+import { BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Key } from './keys.ts';
 
@@ -15,6 +16,11 @@ export interface GetAllOptions {
   readonly inFlight?: number;
   /** Called with each response's items as it arrives, so the caller can decode them while the rest are read. */
   readonly onItems?: (items: Record<string, unknown>[]) => void;
+  /**
+   * Items as DynamoDB sends them (`{ S: "…" }` attribute values), not converted to plain values:
+   * for a reader of many flat string attributes that takes each value it wants itself.
+   */
+  readonly raw?: boolean;
 }
 
 /**
@@ -33,11 +39,16 @@ export async function getAll(db: DynamoDBDocumentClient, table: string, keyList:
     opts.onItems?.(items);
   };
   const getBatch = async (batch: Key[]) => {
-    let pending: Record<string, unknown>[] = batch.map((k) => ({ PK: k.PK, SK: k.SK }));
+    let pending: Record<string, unknown>[] = batch.map((k) => (opts.raw ? { PK: { S: k.PK }, SK: { S: k.SK } } : { PK: k.PK, SK: k.SK }));
     for (let round = 0; pending.length > 0; round += 1) {
       if (round === MAX_ROUNDS) throw new Error(`BatchGet left ${pending.length} keys unprocessed after ${MAX_ROUNDS} rounds`);
       if (round > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** round));
-      const out = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}), ...(opts.consistent ? { ConsistentRead: true } : {}) } } }));
+      const request = { RequestItems: { [table]: { Keys: pending, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}), ...(opts.consistent ? { ConsistentRead: true } : {}) } } };
+      // The document client sends the low-level command as it is: same client, no conversion of the items.
+      const out = (await db.send(opts.raw ? (new BatchGetItemCommand(request as never) as never) : new BatchGetCommand(request))) as {
+        Responses?: Record<string, Record<string, unknown>[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }>;
+      };
       take(out.Responses?.[table] ?? []);
       pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
     }

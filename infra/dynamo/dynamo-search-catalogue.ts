@@ -1,4 +1,6 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
 import type { Channel } from '../../domain/catalogue/channel.ts';
 import { monthOf } from '../../domain/catalogue/calendar.ts';
@@ -38,6 +40,8 @@ const PACE_ABOVE_KEYS = 20;
 const PACED_BATCH_KEYS = 10;
 const PACED_IN_FLIGHT = 3;
 
+type RawItem = Record<string, { readonly S?: string } | undefined>;
+
 export class DynamoSearchCatalogue implements SearchCatalogue {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -76,25 +80,26 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
     const entries: ListingView[] = [];
     const days = new Map<string, Map<string, DayData>>();
     const plans: CancellationPlan[] = [];
+    // Raw items: shards are hundreds of flat string attributes, each taken as `.S` where it is used.
     const decode = (items: Record<string, unknown>[]) => {
-      for (const item of items) {
-        const sk = String(item.SK);
+      for (const item of items as RawItem[]) {
+        const sk = item.SK!.S!;
         if (sk.startsWith('L#')) {
-          for (const [name, value] of Object.entries(item)) if (name.startsWith(ATTR.entry)) entries.push(viewOfEntry(value as string));
+          for (const name in item) if (name.startsWith(ATTR.entry)) entries.push(viewOfEntry(item[name]!.S!));
         } else if (sk.startsWith('D#')) {
           const month = sk.slice(-7);
-          for (const [name, value] of Object.entries(item)) {
+          for (const name in item) {
             if (!name.startsWith(ATTR.rest)) continue;
             const propertyId = name.slice(ATTR.rest.length);
-            const units = item[`${ATTR.units}${propertyId}`];
-            if (typeof units !== 'string') continue;
-            days.set(propertyId, decoder.month(month, units, value as string, days.get(propertyId)));
+            const units = item[`${ATTR.units}${propertyId}`]?.S;
+            if (units === undefined) continue;
+            days.set(propertyId, decoder.month(month, units, item[name]!.S!, days.get(propertyId)));
           }
-        } else if (item.SK === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(item));
+        } else if (sk === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(unmarshall(item as Record<string, AttributeValue>)));
       }
     };
     const wanted = [...names.map((n) => keys.searchEntries(channelId, n)), ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))), ...planIds.map(keys.cancellationPlan)];
-    await getAll(this.db, this.table, wanted, wanted.length > PACE_ABOVE_KEYS ? { batchKeys: PACED_BATCH_KEYS, inFlight: PACED_IN_FLIGHT, onItems: decode } : { onItems: decode });
+    await getAll(this.db, this.table, wanted, wanted.length > PACE_ABOVE_KEYS ? { batchKeys: PACED_BATCH_KEYS, inFlight: PACED_IN_FLIGHT, onItems: decode, raw: true } : { onItems: decode, raw: true });
     return { entries, days, plans };
   }
 

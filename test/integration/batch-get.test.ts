@@ -51,4 +51,13 @@ describe('getAll', () => {
     expect(found).toEqual([]);
     expect(seen).toMatchObject({ calls: 3, most: 3 });
   });
+
+  it('hands back items as DynamoDB sends them when asked for raw items', async () => {
+    const { config } = testServices();
+    const db = createDocumentClient(config);
+    const pk = uniqueId('batch-get');
+    await db.send(new BatchWriteCommand({ RequestItems: { [config.tableName]: [{ PutRequest: { Item: { PK: pk, SK: 'I#1', n: 3, text: 'three' } } }] } }));
+    const found = await getAll(db, config.tableName, [{ PK: pk, SK: 'I#1' }, { PK: pk, SK: 'I#2' }], { raw: true });
+    expect(found).toEqual([{ PK: { S: pk }, SK: { S: 'I#1' }, n: { N: '3' }, text: { S: 'three' } }]);
+  });
 });
