@@ -119,23 +119,31 @@ async function gzipArrayTexts(texts: AsyncIterable<string>, plainBelow = 0): Pro
   let held = '';
   let size = 1; // the closing bracket
   let compressing = Promise.resolve();
-  for await (const text of texts) {
-    if (text === '[]') continue;
-    // The array's items without their brackets, after a comma (or the opening bracket).
-    const part = `${size === 1 ? '[' : ','}${text.slice(1, -1)}`;
-    size += Buffer.byteLength(part);
-    if (!gzip && size < plainBelow) {
-      held += part;
-      continue;
+  try {
+    for await (const text of texts) {
+      if (text === '[]') continue;
+      // The array's items without their brackets, after a comma (or the opening bracket).
+      const part = `${size === 1 ? '[' : ','}${text.slice(1, -1)}`;
+      size += Buffer.byteLength(part);
+      if (!gzip && size < plainBelow) {
+        held += part;
+        continue;
+      }
+      gzip ??= open();
+      const chunk = held + part;
+      held = '';
+      // zlib takes the next chunk only from the event loop: wait for the one before this one
+      // (compressed while this one was made), then hand this one over.
+      await compressing;
+      const stream = gzip;
+      compressing = new Promise<void>((resolve, reject) => stream.write(chunk, (err) => (err ? reject(err) : resolve())));
+      // Awaited on the next turn or after the loop; a failure of the texts before then must not leave it unhandled.
+      compressing.catch(() => undefined);
     }
-    gzip ??= open();
-    const chunk = held + part;
-    held = '';
-    // zlib takes the next chunk only from the event loop: wait for the one before this one
-    // (compressed while this one was made), then hand this one over.
-    await compressing;
-    const stream = gzip;
-    compressing = new Promise<void>((resolve, reject) => stream.write(chunk, (err) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    // A failed slice ends the response: free the half-written stream's zlib state now, not at collection.
+    gzip?.destroy();
+    throw err;
   }
   if (!gzip) return `${held || '['}]`;
   await compressing;
