@@ -9,6 +9,7 @@ import { itemsOfWrites } from '../infra/dynamo/dynamo-catalogue-store.ts';
 import { DynamoSearchCatalogue } from '../infra/dynamo/dynamo-search-catalogue.ts';
 import { headItem, shardItems } from '../infra/dynamo/dynamo-search-projection.ts';
 import { keys } from '../infra/dynamo/keys.ts';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { searchWorld } from './search-world.ts';
 
 /**
@@ -39,13 +40,16 @@ for (let t = 0; t < towns; t++) {
   const { first, last } = itemsOfWrites({ ...emptyStoredCatalogue(), channels: t === 0 ? writes.channels : [], cancellationPlans: t === 0 ? writes.cancellationPlans : [] });
   for (const item of [...first, ...shardItems(channelId, place), ...last]) put(item);
 }
-put(headItem(channelId, headOfPlaces(built, planIds)));
+put(headItem(channelId, headOfPlaces(built, planIds, [])));
 
 const table = 'cpu';
+// Raw BatchGetItem (keys as { S }) gets its items as DynamoDB sends them; the document client's gets them plain.
 const db = {
-  send: async (cmd: { input: { RequestItems: Record<string, { Keys: { PK: string; SK: string }[] }> } }) => ({
-    Responses: { [table]: cmd.input.RequestItems[table]!.Keys.map((k) => items.get(`${k.PK}|${k.SK}`)).filter((i) => i !== undefined) },
-  }),
+  send: async (cmd: { input: { RequestItems: Record<string, { Keys: { PK: string | { S: string }; SK: string | { S: string } }[] }> } }) => {
+    const text = (v: string | { S: string }) => (typeof v === 'string' ? v : v.S);
+    const found = cmd.input.RequestItems[table]!.Keys.map((k) => ({ raw: typeof k.PK !== 'string', item: items.get(`${text(k.PK)}|${text(k.SK)}`) }));
+    return { Responses: { [table]: found.filter((f) => f.item !== undefined).map((f) => (f.raw ? marshall(f.item, { removeUndefinedValues: true }) : f.item)) } };
+  },
 };
 const store = { listOffers: async () => [], getListingViews: async (ids: readonly string[]) => ids.map((id) => views.get(id)!).filter(Boolean) };
 const catalogue = new DynamoSearchCatalogue(db as never, table, store as never, undefined as never);

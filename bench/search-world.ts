@@ -1,4 +1,6 @@
 import { diffCatalogue, emptyStoredCatalogue } from '../domain/catalogue/catalogue-diff.ts';
+import type { BankOffer } from '../domain/catalogue/offers.ts';
+import type { Stored } from '../domain/catalogue/versioned.ts';
 import type { ListingView } from '../domain/ports/catalogue-reader.ts';
 import { buildPlace, headOfPlaces, monthStrings, PROJECTION_VERSION, shardName, type BuiltPlace, type MonthStrings } from '../domain/search/projection.ts';
 import { worldCatalogue } from '../domain/world/world-catalogue.ts';
@@ -126,6 +128,7 @@ export async function writeSearchWorld(svc: Services, opts: { channelId: string;
   const towns = Math.max(1, Math.ceil(opts.listings / LISTINGS_PER_TOWN));
   const built: BuiltPlace[] = [];
   const planIds = new Set<string>();
+  const offers = new Map<string, Stored<BankOffer>>();
   let count = 0;
   for (let t = 0; t < towns; t++) {
     const doc = parseWorldShape(searchWorld({ ...opts, only: (i) => i % towns === t }));
@@ -136,6 +139,7 @@ export async function writeSearchWorld(svc: Services, opts: { channelId: string;
     const place = buildPlace(views, (id) => strings.get(id) ?? []);
     built.push(place);
     for (const v of views) for (const id of v.listing.cancellationPlanIds) planIds.add(id);
+    for (const o of writes.offers) if (o.channelId === opts.channelId) offers.set(o.code, o);
     const { first, last } = itemsOfWrites(opts.full ? writes : { ...emptyStoredCatalogue(), channels: t === 0 ? writes.channels : [], cancellationPlans: t === 0 ? writes.cancellationPlans : [] });
     const items = [
       ...first,
@@ -152,7 +156,7 @@ export async function writeSearchWorld(svc: Services, opts: { channelId: string;
     await putInLanes(db, table, items);
     count += items.length;
   }
-  await putInLanes(db, table, [headItem(opts.channelId, headOfPlaces(built, planIds))]);
+  await putInLanes(db, table, [headItem(opts.channelId, headOfPlaces(built, planIds, [...offers.values()]))]);
   db.destroy();
   return { items: count + 1 };
 }

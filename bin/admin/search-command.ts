@@ -21,7 +21,7 @@ export const searchRebuild: CommandSpec = {
       const started = Date.now();
       const report = await new DynamoSearchProjection(db, config.tableName, ctx.services().catalogue).rebuild(args.positional!);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const { listings: l, propertyMonths: m } = report;
+      const { listings: l, cards: c, offers: o, propertyMonths: m } = report;
       ctx.out.result({ ...report, drift: !noDrift(report), seconds: Number(seconds) }, () => [
         `Rebuilt the search projection of channel ${report.channelId}: ${report.places} places, ${report.shards} shards, ${report.itemsWritten} items written in ${seconds} s.`,
         noDrift(report)
@@ -30,6 +30,8 @@ export const searchRebuild: CommandSpec = {
               'Drift found and repaired:',
               report.headStale ? '  head: missing or of another projection version' : '',
               `  listings: ${l.missing} missing, ${l.extra} extra, ${l.changed} changed`,
+              `  cards: ${c.missing} missing, ${c.extra} extra, ${c.changed} changed`,
+              `  bank offers: ${o.missing} missing, ${o.extra} extra, ${o.changed} changed`,
               `  property months: ${m.missing} missing, ${m.extra} extra, ${m.unitsChanged} with other units, ${m.restChanged} with other restrictions or rates`,
             ]
               .filter(Boolean)

@@ -1,4 +1,6 @@
 import { MEAL_PLANS, type DayData, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
+import type { BankOffer } from '../catalogue/offers.ts';
+import type { Stored } from '../catalogue/versioned.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
 import type { SearchQuery } from './search-query.ts';
 
@@ -11,7 +13,7 @@ import type { SearchQuery } from './search-query.ts';
  * Bump PROJECTION_VERSION whenever an encoding below changes: a projection whose head
  * carries another version is rebuilt from the catalogue before it is read.
  */
-export const PROJECTION_VERSION = 2;
+export const PROJECTION_VERSION = 3;
 
 /** A place is one city of one state, lower-cased as the place filters compare them. */
 export interface Place {
@@ -21,7 +23,7 @@ export interface Place {
   readonly parts: number;
 }
 
-/** A channel's projection head: its version, its places and the cancellation plans its listings name. */
+/** A channel's projection head: its version, its places, the cancellation plans its listings name and its bank offers. */
 export interface ProjectionHead {
   readonly version: number;
   /** placeKey → place. */
@@ -29,6 +31,8 @@ export interface ProjectionHead {
   /** placeKey → localities (lower-cased) of its listings, so a locality filter reads only its places. */
   readonly localities: ReadonlyMap<string, ReadonlySet<string>>;
   readonly planIds: readonly string[];
+  /** The channel's bank offers (since version 3), in code order as the catalogue lists them: a search reads them with the head. */
+  readonly offers: readonly Stored<BankOffer>[];
 }
 
 /** Where one listing (and so each of its properties) sits in a channel's projection. */
@@ -171,6 +175,13 @@ export function viewOfEntry(text: string): ListingView {
 }
 
 const amenityNamed = (name: string) => ({ icon: '', name, category: '' });
+
+/**
+ * A listing's card: its whole view as the catalogue stores it, so the result cards of a search
+ * of a few shards come with its shards (one read fewer) and are exactly the catalogue's.
+ */
+export const searchCardOf = (view: ListingView): string => JSON.stringify(view);
+export const viewOfCard = (text: string): ListingView => JSON.parse(text) as ListingView;
 
 function viewOfNamedEntry(text: string): ListingView {
   const { listing, properties } = JSON.parse(text) as { listing: Record<string, unknown>; properties: (Record<string, unknown> & { amenities: unknown[] })[] };
@@ -328,15 +339,17 @@ export const monthStrings = (m: PropertyMonth): { units: string; rest: string } 
 
 /**
  * How many parts a place needs so that no shard item passes SHARD_TARGET_BYTES: its
- * listing entries, or its largest month of days, whichever is bigger.
+ * listing entries or cards (the bigger), or its largest month of days, whichever is bigger.
  */
 export function partsFor(entryBytes: number, largestMonthBytes: number): number {
   return Math.max(1, Math.ceil(Math.max(entryBytes, largestMonthBytes) / SHARD_TARGET_BYTES));
 }
 
-/** One shard's content: its listings' entries and, per month, its properties' day strings. */
+/** One shard's content: its listings' entries and cards and, per month, its properties' day strings. */
 export interface ShardContent {
   readonly entries: Map<string, string>;
+  /** listingId → the listing's card (searchCardOf), in an item of its own beside the entries. */
+  readonly cards: Map<string, string>;
   /** yyyy-mm → propertyId → strings. */
   readonly months: Map<string, Map<string, { units: string; rest: string }>>;
 }
@@ -381,7 +394,8 @@ export function buildPlace(views: readonly ListingView[], monthsOf: (propertyId:
   const first = views[0]!.listing;
   const placeKey = placeKeyOf(first);
   const entryOf = new Map(views.map((v) => [v.listing.id, searchEntryOf(v)]));
-  const entryBytes = views.reduce((s, v) => s + entryOf.get(v.listing.id)!.length + v.listing.id.length, 0);
+  const cardOf = new Map(views.map((v) => [v.listing.id, searchCardOf(v)]));
+  const entryBytes = views.reduce((s, v) => s + Math.max(entryOf.get(v.listing.id)!.length, cardOf.get(v.listing.id)!.length) + v.listing.id.length, 0);
   const monthBytes = new Map<string, number>();
   for (const v of views) for (const p of v.properties) for (const m of monthsOf(p.id)) monthBytes.set(m.month, (monthBytes.get(m.month) ?? 0) + m.units.length + m.rest.length + 2 * p.id.length);
   const place: Place = { state: first.state.toLowerCase(), city: first.city.toLowerCase(), parts: partsFor(entryBytes, Math.max(0, ...monthBytes.values())) };
@@ -391,9 +405,10 @@ export function buildPlace(views: readonly ListingView[], monthsOf: (propertyId:
   for (const v of views) {
     const shard = { placeKey, part: partOf(v.listing.id, place.parts) };
     const name = shardName(shard);
-    const content = shards.get(name) ?? { entries: new Map(), months: new Map() };
+    const content = shards.get(name) ?? { entries: new Map(), cards: new Map(), months: new Map() };
     shards.set(name, content);
     content.entries.set(v.listing.id, entryOf.get(v.listing.id)!);
+    content.cards.set(v.listing.id, cardOf.get(v.listing.id)!);
     for (const p of v.properties) {
       locators.set(p.id, { listingId: v.listing.id, shard });
       for (const m of monthsOf(p.id)) {
@@ -413,23 +428,27 @@ export function viewsByPlace(views: readonly ListingView[]): Map<string, Listing
   return out;
 }
 
-/** The head over built places. */
-export function headOfPlaces(built: readonly BuiltPlace[], planIds: Iterable<string>): ProjectionHead {
+/** The head over built places, with the channel's bank offers. */
+export function headOfPlaces(built: readonly BuiltPlace[], planIds: Iterable<string>, offers: readonly Stored<BankOffer>[]): ProjectionHead {
   return {
     version: PROJECTION_VERSION,
     places: new Map(built.map((b) => [b.placeKey, b.place])),
     localities: new Map(built.map((b) => [b.placeKey, b.localities])),
     planIds: [...new Set(planIds)].sort(),
+    offers: sortOffers(offers),
   };
 }
 
-/** A channel's whole projection from its listing views and their properties' months. */
-export function buildProjection(views: readonly ListingView[], months: readonly PropertyMonth[]): BuiltProjection {
+/** Offers in code order, as the catalogue's Query on `OFFER#<code>` lists them (UTF-8 byte order, which is code-unit order for these codes). */
+export const sortOffers = <T extends { readonly code: string }>(offers: readonly T[]): T[] => [...offers].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+
+/** A channel's whole projection from its listing views, their properties' months and its bank offers. */
+export function buildProjection(views: readonly ListingView[], months: readonly PropertyMonth[], offers: readonly Stored<BankOffer>[] = []): BuiltProjection {
   const stringsOf = new Map<string, MonthStrings[]>();
   for (const m of months) stringsOf.set(m.propertyId, [...(stringsOf.get(m.propertyId) ?? []), { month: m.month, ...monthStrings(m) }]);
   const built = [...viewsByPlace(views).values()].map((here) => buildPlace(here, (id) => stringsOf.get(id) ?? []));
   return {
-    head: headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds)),
+    head: headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds), offers),
     shards: new Map(built.flatMap((b) => [...b.shards])),
     locators: new Map(built.flatMap((b) => [...b.locators])),
   };

@@ -1,6 +1,5 @@
 import type { CancellationPlan } from '../catalogue/cancellation.ts';
 import type { Channel } from '../catalogue/channel.ts';
-import type { BankOffer } from '../catalogue/offers.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
 import type { Days } from './listing-offer.ts';
 import type { Locator, ProjectionHead, Shard } from './projection.ts';
@@ -19,18 +18,23 @@ export interface SearchShards {
   readonly entries: readonly ListingView[];
   readonly days: Days;
   readonly plans: readonly CancellationPlan[];
+  /**
+   * listingId → the listing's card (projection.ts, searchCardOf) for every listing of the shards,
+   * when the search read its cards with its shards (a search of a few shards); absent otherwise.
+   */
+  readonly cards?: ReadonlyMap<string, string>;
 }
 
 /**
  * What search reads, always through the caller's channel, over the channel's search
  * projection (docs/search.md). Each method is one batched round trip, so the use case
- * decides how many a search costs: head, then shards, then the page's full views.
+ * decides how many a search costs: head (with the channel's bank offers), then shards (with
+ * their cards when they are few), then the page's full views when the cards were not read.
  */
 export interface SearchCatalogue {
   /** The head, current: a missing head or one of another projection version is rebuilt from the catalogue first. */
   head(channelId: string, pinnedPropertyIds: readonly string[]): Promise<SearchHead>;
-  bankOffers(channelId: string): Promise<BankOffer[]>;
-  /** The shards' entries, their properties' days on these nights (yyyy-mm-dd; the day shards of their months are read), and these plans. */
+  /** The shards' entries, their properties' days on these nights (yyyy-mm-dd; the day shards of their months are read), these plans and, for a few shards, their cards. */
   shards(channelId: string, shards: readonly Shard[], nights: readonly string[], planIds: readonly string[]): Promise<SearchShards>;
   /** Full views of these listings (for the result cards); ids with no stored listing are left out. */
   listingViews(listingIds: readonly string[]): Promise<ListingView[]>;

@@ -11,7 +11,7 @@ import { indiaToday } from '../reads/date-window.ts';
 import { groupPrice, MAX_COMBINED_GROUPS, planGroups } from './combine.ts';
 import { proximityLabel } from './geo.ts';
 import { candidateFor, capacityOf, holds, offerFor, openUnits, priceListing, sellable, type Candidate, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
-import { placesFor, shardName, shardsOfPlaces, type Shard } from './projection.ts';
+import { placesFor, shardName, shardsOfPlaces, viewOfCard, type Shard } from './projection.ts';
 import { compareOffers, listingFigures, matchesStatic, pageOf, relevance, withinPrice } from './rank.ts';
 import type { SearchCatalogue } from './search-catalogue.ts';
 import { parseSearchQuery, type RawParam, type SearchQuery, type Selection } from './search-query.ts';
@@ -96,12 +96,13 @@ export interface SearchResult {
 /**
  * POST /v1/listings/search on the caller's channel, over its search projection. Three
  * round trips whatever the channel's size:
- * 1. the projection head and the channel (with pins: where each pinned property sits) and
- *    the channel's bank offers, in parallel;
+ * 1. the projection head (with the channel's bank offers) and the channel (with pins: where
+ *    each pinned property sits);
  * 2. the shards of the places the query can match (with pins: the pinned listings'
- *    shards): listing entries and their days on the stay's months, with the plans;
- * 3. after filtering, availability, pricing, ordering and paging in memory: the full
- *    views of the listings on the page and in combined groups, for their cards.
+ *    shards): listing entries and their days on the stay's months, with the plans, and for
+ *    a search of a few shards (one town) their cards;
+ * 3. after filtering, availability, pricing, ordering and paging in memory, unless step 2
+ *    brought the cards: the full views of the listings on the page and in combined groups.
  */
 export async function searchListings(deps: SearchDeps, principal: AgentGroupPrincipal, body: SearchBody): Promise<SearchResult> {
   const today = indiaToday(deps.clock.now());
@@ -110,7 +111,8 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   const channelId = principal.channelId;
   const party: Party = { adults: query.adults, children: query.children };
 
-  const [{ head, channel, pinned }, offers] = await Promise.all([catalogue.head(channelId, query.pins.map((p) => p.propertyId)), catalogue.bankOffers(channelId)]);
+  const { head, channel, pinned } = await catalogue.head(channelId, query.pins.map((p) => p.propertyId));
+  const offers = head.offers;
   const pinsByListing = new Map<string, SelectedProperty[]>();
   for (const pin of query.pins) {
     const at = pinned.get(pin.propertyId);
@@ -123,7 +125,7 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
 
   const wanted = query.pins.length ? uniqueShards([...pinned.values()].map((l) => l.shard)) : shardsOfPlaces(head, placesFor(head, query));
   const planIds = [...new Set([...head.planIds, ...(query.cancellationPlanId ? [query.cancellationPlanId] : [])])];
-  const { entries, days, plans } = await catalogue.shards(channelId, wanted, query.nights, planIds);
+  const { entries, days, plans, cards: shardCards } = await catalogue.shards(channelId, wanted, query.nights, planIds);
 
   const views = query.pins.length ? [...pinsByListing.keys()].flatMap((id) => entries.filter((e) => e.listing.id === id)) : [...entries].sort(byListingId);
   checkPinnedCapacity(views, pinsByListing, query, party);
@@ -138,7 +140,7 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   const groups = page.total === 0 && query.pins.length === 0 && statics.length > 1 ? combine(statics, party, ctx) : [];
 
   const shown = [...new Set([...page.items, ...groups.flatMap((g) => g.members)].map((o) => o.view.listing.id))];
-  const cards = new Map((shown.length ? await catalogue.listingViews(shown) : []).map((v) => [v.listing.id, v]));
+  const cards = new Map((await cardsOf(shown, shardCards, catalogue)).map((v) => [v.listing.id, v]));
   const card = (o: ListingOffer) => searchListing({ ...o, view: cards.get(o.view.listing.id) ?? o.view }, ctx, offers);
   return {
     singleListings: page.items.map(card),
@@ -246,6 +248,13 @@ export function combine(statics: readonly ListingView[], party: Party, ctx: Sear
 export const encodeListingId = (listingId: string): string => Buffer.from(listingId, 'utf8').toString('base64url');
 
 /** The contract's SearchListing of an offer whose view is the listing's full view. */
+/** The full views of the shown listings: from the cards read with the shards when there were, else one read. */
+async function cardsOf(shown: readonly string[], shardCards: ReadonlyMap<string, string> | undefined, catalogue: SearchCatalogue): Promise<ListingView[]> {
+  if (shown.length === 0) return [];
+  if (shardCards && shown.every((id) => shardCards.has(id))) return shown.map((id) => viewOfCard(shardCards.get(id)!));
+  return catalogue.listingViews(shown);
+}
+
 export function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: readonly BankOffer[]): SearchListing {
   const { listing, properties } = offer.view;
   const figures = listingFigures(offer.view);

@@ -69,10 +69,6 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
     return { head: headFromItem(headItem())!, channel: channelItem ? strip<Stored<Channel>>(channelItem) : undefined, pinned };
   }
 
-  bankOffers(channelId: string): Promise<BankOffer[]> {
-    return this.store.listOffers(channelId);
-  }
-
   async shards(channelId: string, shards: readonly Shard[], nights: readonly string[], planIds: readonly string[]): Promise<SearchShards> {
     const names = shards.map(shardName);
     const months = [...new Set(nights.map(monthOf))];
@@ -80,12 +76,15 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
     const entries: ListingView[] = [];
     const days = new Map<string, Map<string, DayData>>();
     const plans: CancellationPlan[] = [];
+    const cards = new Map<string, string>();
     // Raw items: shards are hundreds of flat string attributes, each taken as `.S` where it is used.
     const decode = (items: Record<string, unknown>[]) => {
       for (const item of items as RawItem[]) {
         const sk = item.SK!.S!;
         if (sk.startsWith('L#')) {
           for (const name in item) if (name.startsWith(ATTR.entry)) entries.push(viewOfEntry(item[name]!.S!));
+        } else if (sk.startsWith('C#')) {
+          for (const name in item) if (name.startsWith(ATTR.card)) cards.set(name.slice(ATTR.card.length), item[name]!.S!);
         } else if (sk.startsWith('D#')) {
           const month = sk.slice(-7);
           for (const name in item) {
@@ -99,8 +98,11 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
       }
     };
     const wanted = [...names.map((n) => keys.searchEntries(channelId, n)), ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))), ...planIds.map(keys.cancellationPlan)];
+    // A search of a few shards (one town) reads their cards with them: the page's cards then need no read of their own.
+    const withCards = wanted.length + names.length <= PACE_ABOVE_KEYS;
+    if (withCards) wanted.push(...names.map((n) => keys.searchCards(channelId, n)));
     await getAll(this.db, this.table, wanted, wanted.length > PACE_ABOVE_KEYS ? { batchKeys: PACED_BATCH_KEYS, inFlight: PACED_IN_FLIGHT, onItems: decode, raw: true } : { onItems: decode, raw: true });
-    return { entries, days, plans };
+    return { entries, days, plans, ...(withCards ? { cards } : {}) };
   }
 
   listingViews(listingIds: readonly string[]): Promise<ListingView[]> {

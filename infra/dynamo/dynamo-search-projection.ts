@@ -1,9 +1,13 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
+import type { BankOffer } from '../../domain/catalogue/offers.ts';
+import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
 import {
   buildPlace,
   headOfPlaces,
+  searchCardOf,
+  sortOffers,
   monthStrings,
   placeKeyOf,
   PROJECTION_VERSION,
@@ -30,8 +34,9 @@ import { GSI2 } from './table.ts';
  * The search projection's items (docs/search.md, "Projection"; docs/data-model.md):
  * | item                 | PK                | SK                         | attributes                                        |
  * |----------------------|-------------------|----------------------------|---------------------------------------------------|
- * | head                 | SEARCH#<channel>  | HEAD                       | v, plans (set), p:<place> (JSON), s:<place> (set) |
+ * | head                 | SEARCH#<channel>  | HEAD                       | v, plans (set), p:<place> (JSON), s:<place> (set), o:<code> → offer (JSON) |
  * | listing shard        | SEARCH#<channel>  | L#<place>#<part>           | l:<listingId> → entry (JSON)                      |
+ * | card shard           | SEARCH#<channel>  | C#<place>#<part>           | k:<listingId> → the listing's view (JSON)         |
  * | day shard            | SEARCH#<channel>  | D#<place>#<part>#<yyyy-mm> | u:<propertyId> → units, r:<propertyId> → rest     |
  * | locator              | PROPERTY#<id>     | SEARCH                     | listingId, v, c:<channel> → <place>#<part>        |
  * Attributes are flat (not maps) so one listing or property is set or removed with an
@@ -47,7 +52,7 @@ interface Move {
   readonly propertyId: string;
 }
 
-export const ATTR = { entry: 'l:', units: 'u:', rest: 'r:', place: 'p:', localities: 's:', channel: 'c:' } as const;
+export const ATTR = { entry: 'l:', card: 'k:', units: 'u:', rest: 'r:', place: 'p:', localities: 's:', channel: 'c:', offer: 'o:' } as const;
 const PARALLEL = 16;
 /** Assignments per UpdateItem, well inside DynamoDB's 4 KB expression limit. */
 const UPDATE_CHUNK = 40;
@@ -58,11 +63,13 @@ export function headFromItem(item: Item | undefined): ProjectionHead | undefined
   if (!item || item.v !== PROJECTION_VERSION) return undefined;
   const places = new Map<string, Place>();
   const localities = new Map<string, Set<string>>();
+  const offers: Stored<BankOffer>[] = [];
   for (const [name, value] of Object.entries(item)) {
     if (name.startsWith(ATTR.place)) places.set(name.slice(ATTR.place.length), JSON.parse(value as string) as Place);
     if (name.startsWith(ATTR.localities)) localities.set(name.slice(ATTR.localities.length), new Set(value as Set<string>));
+    if (name.startsWith(ATTR.offer)) offers.push(JSON.parse(value as string) as Stored<BankOffer>);
   }
-  return { version: PROJECTION_VERSION, places, localities, planIds: [...((item.plans as Set<string> | undefined) ?? [])].sort() };
+  return { version: PROJECTION_VERSION, places, localities, planIds: [...((item.plans as Set<string> | undefined) ?? [])].sort(), offers: sortOffers(offers) };
 }
 
 /** The locator of a property on one channel, from its item. */
@@ -125,14 +132,20 @@ export interface DriftReport {
   /** The stored head was missing or of another projection version. */
   readonly headStale: boolean;
   readonly listings: { readonly missing: number; readonly extra: number; readonly changed: number };
+  /** Result cards (the listings' whole views), compared as the entries are. */
+  readonly cards: { readonly missing: number; readonly extra: number; readonly changed: number };
+  /** The channel's bank offers in the head. */
+  readonly offers: { readonly missing: number; readonly extra: number; readonly changed: number };
   readonly propertyMonths: { readonly missing: number; readonly extra: number; readonly unitsChanged: number; readonly restChanged: number };
   readonly places: number;
   readonly shards: number;
   readonly itemsWritten: number;
 }
 
+const sum = (c: { readonly missing: number; readonly extra: number; readonly changed: number }) => c.missing + c.extra + c.changed;
+
 export const noDrift = (r: DriftReport): boolean =>
-  !r.headStale && r.listings.missing + r.listings.extra + r.listings.changed + r.propertyMonths.missing + r.propertyMonths.extra + r.propertyMonths.unitsChanged + r.propertyMonths.restChanged === 0;
+  !r.headStale && sum(r.listings) + sum(r.cards) + sum(r.offers) + r.propertyMonths.missing + r.propertyMonths.extra + r.propertyMonths.unitsChanged + r.propertyMonths.restChanged === 0;
 
 /**
  * Keeps the per-channel search projection: a rebuild from the catalogue (admin tool, and
@@ -144,7 +157,7 @@ export class DynamoSearchProjection {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
-    private readonly store: Pick<CatalogueStore, 'getListingViews' | 'getPropertyOwners'>,
+    private readonly store: Pick<CatalogueStore, 'getListingViews' | 'getPropertyOwners' | 'listOffers'>,
   ) {}
 
   async readHead(channelId: string): Promise<ProjectionHead | undefined> {
@@ -176,7 +189,7 @@ export class DynamoSearchProjection {
       });
       built.push(buildPlace(here, (id) => strings.get(id) ?? []));
     }
-    const head = headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds));
+    const head = headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds), await this.store.listOffers(channelId));
 
     const items = new Map(built.flatMap((b) => shardItems(channelId, b)).map((i) => [keyId(i as unknown as Key), i]));
     const report = drift(channelId, storedHead, stored.filter((i) => i !== storedHead), items, head, built);
@@ -207,7 +220,7 @@ export class DynamoSearchProjection {
    */
   async afterSave(writes: StoredCatalogue): Promise<void> {
     const entryListings = new Set([...writes.listings.map((l) => l.id), ...writes.properties.map((p) => p.listingId), ...writes.distributions.map((d) => d.listingId)]);
-    if (entryListings.size === 0 && writes.months.length === 0) return;
+    if (entryListings.size === 0 && writes.months.length === 0 && writes.offers.length === 0) return;
     const ownerOf = new Map(writes.properties.map((p) => [p.id, p.listingId]));
     const unowned = [...new Set(writes.months.map((m) => m.propertyId))].filter((id) => !ownerOf.has(id));
     for (const [id, owner] of unowned.length ? await this.store.getPropertyOwners(unowned) : []) ownerOf.set(id, owner);
@@ -216,7 +229,7 @@ export class DynamoSearchProjection {
     const views = new Map((await this.store.getListingViews(listingIds)).map((v) => [v.listing.id, v]));
     const channelsOf = new Map<string, string[]>();
     await inParallel(listingIds, PARALLEL, async (id) => void channelsOf.set(id, await this.channelsOfListing(id)));
-    const channels = [...new Set([...channelsOf.values()].flat())].sort();
+    const channels = [...new Set([...[...channelsOf.values()].flat(), ...writes.offers.map((o) => o.channelId)])].sort();
     const headItems = await getAll(this.db, this.table, channels.map(keys.searchHead), { consistent: true });
     const heads = new Map(channels.map((ch) => [ch, headFromItem(headItems.find((i) => i.PK === keys.searchHead(ch).PK))] as const));
 
@@ -239,6 +252,7 @@ export class DynamoSearchProjection {
       const head = heads.get(ch)!;
       const places = new Map(head.places);
       const headChanges = changesOf(keys.searchHead(ch));
+      for (const offer of writes.offers) if (offer.channelId === ch) headChanges.set(`${ATTR.offer}${offer.code}`, offerText(offer));
       for (const view of views.values()) {
         if (!channelsOf.get(view.listing.id)?.includes(ch)) continue;
         const placeKey = placeKeyOf(view.listing);
@@ -250,6 +264,7 @@ export class DynamoSearchProjection {
         const shard = shardName(shardOf(view.listing, places));
         if (entryListings.has(view.listing.id)) {
           changesOf(keys.searchEntries(ch, shard)).set(`${ATTR.entry}${view.listing.id}`, searchEntryOf(view));
+          changesOf(keys.searchCards(ch, shard)).set(`${ATTR.card}${view.listing.id}`, searchCardOf(view));
           headChanges.add(`${ATTR.localities}${placeKey}`, [view.listing.locality.toLowerCase()]);
           headChanges.add('plans', view.listing.cancellationPlanIds);
         }
@@ -260,6 +275,7 @@ export class DynamoSearchProjection {
           if (before !== shard || was?.listingId !== view.listing.id) {
             if (was && before !== shard) {
               changesOf(keys.searchEntries(ch, before!)).remove(`${ATTR.entry}${was.listingId}`);
+              changesOf(keys.searchCards(ch, before!)).remove(`${ATTR.card}${was.listingId}`);
               relocated.push({ kind: 'leave', channelId: ch, shard: before!, propertyId: p.id });
             }
             relocated.push({ kind: 'arrive', channelId: ch, shard, propertyId: p.id });
@@ -372,6 +388,7 @@ export function shardItems(channelId: string, b: BuiltPlace): Item[] {
   const items: Item[] = [];
   for (const [name, content] of b.shards) {
     items.push({ ...keys.searchEntries(channelId, name), entity: 'SearchEntries', ...Object.fromEntries([...content.entries].map(([id, e]) => [`${ATTR.entry}${id}`, e])) });
+    items.push({ ...keys.searchCards(channelId, name), entity: 'SearchCards', ...Object.fromEntries([...content.cards].map(([id, c]) => [`${ATTR.card}${id}`, c])) });
     for (const [month, props] of content.months) {
       const attrs: Item = { ...keys.searchDays(channelId, name, month), entity: 'SearchDays' };
       for (const [pid, s] of props) {
@@ -384,12 +401,19 @@ export function shardItems(channelId: string, b: BuiltPlace): Item[] {
   return items;
 }
 
+/**
+ * An offer as the head stores it: its fields in name order, so the copy a save writes and the
+ * one a rebuild reads from the catalogue (whose fields come back in another order) are the same text.
+ */
+const offerText = (offer: Stored<BankOffer>): string => JSON.stringify(Object.fromEntries(Object.entries(offer).sort(([a], [b]) => (a < b ? -1 : 1))));
+
 /** The projection head item. */
 export function headItem(channelId: string, head: ProjectionHead): Item {
   const item: Item = { ...keys.searchHead(channelId), entity: 'SearchHead', v: head.version };
   if (head.planIds.length) item.plans = new Set(head.planIds);
   for (const [key, place] of head.places) item[`${ATTR.place}${key}`] = JSON.stringify(place);
   for (const [key, set] of head.localities) if (set.size) item[`${ATTR.localities}${key}`] = new Set(set);
+  for (const offer of head.offers) item[`${ATTR.offer}${offer.code}`] = offerText(offer);
   return item;
 }
 
@@ -408,14 +432,19 @@ function drift(channelId: string, storedHead: Item | undefined, stored: readonly
     return out;
   };
   const isEntries = (i: Item) => String(i.SK).startsWith('L#');
+  const isCards = (i: Item) => String(i.SK).startsWith('C#');
   const isDays = (i: Item) => String(i.SK).startsWith('D#');
   const listings = compare(byName(stored.filter(isEntries), ATTR.entry, false), byName([...built.values()].filter(isEntries), ATTR.entry, false));
+  const cards = compare(byName(stored.filter(isCards), ATTR.card, false), byName([...built.values()].filter(isCards), ATTR.card, false));
+  const offers = compare(byName(storedHead ? [storedHead] : [], ATTR.offer, false), byName([headItem(channelId, head)], ATTR.offer, false));
   const units = compare(byName(stored.filter(isDays), ATTR.units, true), byName([...built.values()].filter(isDays), ATTR.units, true));
   const rest = compare(byName(stored.filter(isDays), ATTR.rest, true), byName([...built.values()].filter(isDays), ATTR.rest, true));
   return {
     channelId,
     headStale: headFromItem(storedHead) === undefined,
     listings,
+    cards,
+    offers,
     propertyMonths: { missing: rest.missing, extra: rest.extra, unitsChanged: units.changed, restChanged: rest.changed },
     places: head.places.size,
     shards: places.reduce((s, b) => s + b.shards.size, 0),

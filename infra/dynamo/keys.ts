@@ -75,6 +75,7 @@ export const keys = {
   /** Search projection (docs/search.md): one partition per channel — head, listing shards, day shards per month. */
   searchHead: (channelId: string): Key => ({ PK: `SEARCH#${channelId}`, SK: 'HEAD' }),
   searchEntries: (channelId: string, shard: string): Key => ({ PK: `SEARCH#${channelId}`, SK: `L#${shard}` }),
+  searchCards: (channelId: string, shard: string): Key => ({ PK: `SEARCH#${channelId}`, SK: `C#${shard}` }),
   searchDays: (channelId: string, shard: string, month: string): Key => ({ PK: `SEARCH#${channelId}`, SK: `D#${shard}#${month}` }),
   searchPartition: (channelId: string) => ({ PK: `SEARCH#${channelId}` }),
   /** Beside the property's months: its listing and its shard on each channel, so a unit move finds its day shards in the same BatchGet. */

@@ -137,6 +137,31 @@ describe('Search projection over DynamoDB: kept by imports, syncs, bookings and 
   }, 900_000);
 });
 
+describe('Search projection: bank offers in the head', () => {
+  it('takes an offer a later import adds into the head, searches with it as the catalogue lists it, and a rebuild finds no drift', async () => {
+    const suffix = uniqueId('offers');
+    // Every listing active on both channels and open every night, so the search finds them and shows their offers.
+    const gen = fc.sample(catalogueArb, { numRuns: 1, seed: 7 })[0]!.map((l) => ({ ...l, inactive: false, channels: 'AB' as const, properties: l.properties.map((p) => ({ ...p, closures: [] })) }));
+    const ids = idsOf(suffix, gen);
+    const world = worldOf(suffix, gen);
+    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
+    const projection = new DynamoSearchProjection(createDocumentClient(svc.config), svc.config.tableName, svc.catalogue);
+    expect((await projection.readHead(ids.channelA))!.offers.map((o) => o.code)).toEqual(['BIG', 'LONG3', 'ZED5']);
+
+    const added = { channelId: ids.channelA, code: 'AAA1', title: 'A first offer', discountType: 'FLAT', flatAmount: 100 };
+    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { ...world, catalogue: { ...world.catalogue!, offers: [...(world.catalogue!.offers ?? []), added] } } as typeof world, { allowPlaintextKeys: true });
+    expect((await projection.readHead(ids.channelA))!.offers.map((o) => o.code)).toEqual(['AAA1', 'BIG', 'LONG3', 'ZED5']);
+    expect((await projection.readHead(ids.channelB))!.offers.map((o) => o.code)).toEqual(['BONLY']);
+
+    const who: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: `gen-group-${suffix}`, partnerId: 'p', channelId: ids.channelA, keyId: 'k', keyPrefix: 'k' };
+    const body = { rawParams: [{ filterName: 'checkIn', filterValues: [addDays(GEN_FROM, 1)] }, { filterName: 'checkOut', filterValues: [addDays(GEN_FROM, 4)] }] };
+    const now = await searchListings({ catalogue: searchCatalogue(svc), clock }, who, body);
+    expect(now).toEqual(await legacySearchListings({ catalogue: legacyCatalogue(), clock }, who, body));
+    expect(now.singleListings.flatMap((l) => l.offerTitles)).toContain('A first offer');
+    expect(await projection.rebuild(ids.channelA)).toSatisfy(noDrift);
+  }, 120_000);
+});
+
 describe('Search projection: rebuild and versions', () => {
   const gen = (): GenListing[] => fc.sample(catalogueArb.filter((g) => g.some((l) => l.channels.includes('A'))), { seed: 42, numRuns: 1 })[0]!;
 

@@ -175,6 +175,13 @@ export function worldOf(suffix: string, gen: readonly GenListing[]): WorldInput 
       listings,
       inventory,
       rates,
+      // Codes out of their titles' order; eligibility by nights and by order value, so offerTitles vary with the stay.
+      offers: [
+        { channelId: ids.channelA, code: 'ZED5', title: 'Any card 5 % off', discountType: 'PERCENTAGE', percent: 5, maxDiscount: 1_000 },
+        { channelId: ids.channelA, code: 'LONG3', title: 'Three nights or more', discountType: 'FLAT', flatAmount: 300, minNights: 3 },
+        { channelId: ids.channelA, code: 'BIG', title: 'Big stays', discountType: 'FLAT', flatAmount: 1_000, minOrderValue: 20_000 },
+        { channelId: ids.channelB, code: 'BONLY', title: 'Channel B only', discountType: 'FLAT', flatAmount: 700 },
+      ],
     },
   } as WorldInput;
 }

@@ -5,6 +5,7 @@ import type { DayData, DayInventory, PropertyMonth, StoredDay } from '../../doma
 import type { Listing } from '../../domain/catalogue/listing.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
+import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import { buildProjection, daysOfMonth, shardName, viewOfEntry } from '../../domain/search/projection.ts';
 import type { SearchCatalogue } from '../../domain/search/search-catalogue.ts';
@@ -130,7 +131,7 @@ export function memoryCatalogue(spec: WorldSpec, months: readonly PropertyMonth[
   const count = (name: string) => (reads[name] = (reads[name] ?? 0) + 1);
   const distributed = new Set(spec.distributed ?? spec.views.map((v) => v.listing.id));
   const views = spec.views.filter((v) => distributed.has(v.listing.id));
-  const built = buildProjection(views, months);
+  const built = buildProjection(views, months, (spec.offers ?? []) as Stored<BankOffer>[]);
   const byId = new Map(spec.views.map((v) => [v.listing.id, v]));
   return {
     reads,
@@ -140,25 +141,24 @@ export function memoryCatalogue(spec: WorldSpec, months: readonly PropertyMonth[
       const at = new Map(pinned.flatMap((id) => (built.locators.has(id) ? [[id, built.locators.get(id)!] as const] : [])));
       return { head: built.head, channel: spec.channel ?? { channelId, name: channelId, rateAdjustmentPercent: 0 }, pinned: at };
     },
-    async bankOffers() {
-      count('bankOffers');
-      return spec.offers ?? [];
-    },
     async shards(_channelId, shards, nights, planIds) {
       count('shards');
       const entries: ListingView[] = [];
       const days = new Map<string, Map<string, DayData>>();
+      // As DynamoDB's adapter, cards come with the shards of a small search only (here: one shard), so both paths are taken.
+      const cards = shards.length === 1 ? new Map<string, string>() : undefined;
       const wanted = new Set(nights);
       for (const shard of shards) {
         const content = built.shards.get(shardName(shard));
         shardsAsked.push(shardName(shard));
         if (!content) continue;
         for (const e of content.entries.values()) entries.push(viewOfEntry(e));
+        for (const [id, card] of content.cards) cards?.set(id, card);
         for (const month of new Set(nights.map(monthOf))) {
           for (const [pid, s] of content.months.get(month) ?? []) days.set(pid, daysOfMonth(month, s.units, s.rest, wanted, days.get(pid)));
         }
       }
-      return { entries, days, plans: PLANS.filter((p) => planIds.includes(p.planId)) };
+      return { entries, days, plans: PLANS.filter((p) => planIds.includes(p.planId)), ...(cards ? { cards } : {}) };
     },
     async listingViews(ids) {
       count('listingViews');

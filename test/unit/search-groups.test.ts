@@ -110,7 +110,7 @@ describe('Function: searchListings — combined groups', () => {
     const catalogue = memoryCatalogue({ views: [villa('a', 0), villa('b', 120)] });
     const result = await searchListings({ catalogue, clock }, principal, { rawParams: stay(10) });
     expect(result.combinedGroups.map((g) => g.groupId)).toEqual(['a+b']);
-    expect(catalogue.reads).toEqual({ head: 1, bankOffers: 1, shards: 1, listingViews: 1 });
+    expect(catalogue.reads).toEqual({ head: 1, shards: 1 });
 
     const fits = memoryCatalogue({ views: [villa('a', 0), villa('b', 120), villa('big', 50, 4)] });
     const found = await searchListings({ catalogue: fits, clock }, principal, { rawParams: stay(10) });
