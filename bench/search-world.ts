@@ -10,6 +10,7 @@ import { putAll } from '../infra/dynamo/batch-write.ts';
 import { createDocumentClient } from '../infra/dynamo/client.ts';
 import { itemsOfWrites } from '../infra/dynamo/dynamo-catalogue-store.ts';
 import { ATTR, headItem, shardItems } from '../infra/dynamo/dynamo-search-projection.ts';
+import { inParallel } from '../infra/dynamo/in-parallel.ts';
 import { keys } from '../infra/dynamo/keys.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
 
@@ -164,9 +165,5 @@ export async function writeSearchWorld(svc: Services, opts: { channelId: string;
 async function putInLanes(db: ReturnType<typeof createDocumentClient>, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  const lane = async () => {
-    while (next < batches.length) await putAll(db, table, batches[next++]!);
-  };
-  await Promise.all(Array.from({ length: 16 }, lane));
+  await inParallel(batches, 16, (batch) => putAll(db, table, batch));
 }

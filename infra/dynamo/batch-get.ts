@@ -1,5 +1,6 @@
 import { BatchGetItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { inParallel } from './in-parallel.ts';
 import type { Key } from './keys.ts';
 
 /** DynamoDB's own limit of keys per BatchGetItem. */
@@ -53,12 +54,6 @@ export async function getAll(db: DynamoDBDocumentClient, table: string, keyList:
       pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
     }
   };
-  const lanes = Math.min(batches.length, opts.inFlight ?? batches.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < batches.length) await getBatch(batches[next++]!);
-    }),
-  );
+  await inParallel(batches, opts.inFlight ?? batches.length, getBatch);
   return found;
 }

@@ -5,6 +5,7 @@ import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { CatalogueReader, FeedEntry, FeedPageQuery, ListingView, MonthGroup } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
 import { getAll } from './batch-get.ts';
+import { limiter } from './in-parallel.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -21,7 +22,6 @@ const nextMonth = (yyyyMm: string): string => {
 /** Month keys per group of propertyMonthGroups: half a BatchGet, so the first group comes back early. */
 const GROUP_KEYS = 50;
 const GROUPS_IN_FLIGHT = 2;
-const noop = (): void => undefined;
 
 const monthsBetween = (fromMonth: string, toMonth: string): string[] => {
   const months: string[] = [];
@@ -113,12 +113,11 @@ export class DynamoCatalogueReader implements CatalogueReader {
   propertyMonthGroups(propertyIds: readonly string[], fromMonth: string, toMonth: string): MonthGroup[] {
     const months = monthsBetween(fromMonth, toMonth);
     const perGroup = Math.max(1, Math.floor(GROUP_KEYS / months.length));
+    const inTurn = limiter(GROUPS_IN_FLIGHT);
     const groups: MonthGroup[] = [];
     for (let i = 0; i < propertyIds.length; i += perGroup) {
       const ids = propertyIds.slice(i, i + perGroup);
-      // A failed group fails its own caller; the group after it still starts.
-      const turn = groups[groups.length - GROUPS_IN_FLIGHT]?.months.then(noop, noop) ?? Promise.resolve();
-      groups.push({ propertyIds: ids, months: turn.then(() => this.store.getMonths(ids.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))))) });
+      groups.push({ propertyIds: ids, months: inTurn(() => this.store.getMonths(ids.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))))) });
     }
     return groups;
   }

@@ -14,6 +14,7 @@ import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore, ListingBundle } from '../../domain/ports/catalogue-store.ts';
 import { DynamoSearchProjection } from './dynamo-search-projection.ts';
+import { inParallel } from './in-parallel.ts';
 import { apiKeyItem } from './dynamo-tenant-directory.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -207,14 +208,6 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
-
-async function inParallel<T>(tasks: readonly T[], limit: number, run: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await run(tasks[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-}
 
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
 

@@ -25,6 +25,7 @@ import {
   SHARD_TARGET_BYTES,
 } from '../../domain/search/projection.ts';
 import { getAll } from './batch-get.ts';
+import { inParallel } from './in-parallel.ts';
 import { monthFromItem } from './dynamo-catalogue-store.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -449,14 +450,6 @@ function drift(channelId: string, storedHead: Item | undefined, stored: readonly
     places: head.places.size,
     shards: places.reduce((s, b) => s + b.shards.size, 0),
   };
-}
-
-async function inParallel<T>(tasks: readonly T[], limit: number, run: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await run(tasks[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
 /** The locator keys to read with a unit move's months, so its projection items need no round trip of their own. */
