@@ -3,7 +3,7 @@ import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { Invoice } from './invoice.ts';
 import { raiseOperatorCreditNote, type OperatorLineCredit } from './raise-credit-note.ts';
 import { registerIssuedCreditNote } from './register-e-invoice.ts';
-import { storePdf, type BillingDeps } from './run-billing.ts';
+import { failureOf, storePdf, type BillingDeps } from './run-billing.ts';
 
 export interface OperatorCreditNoteOutcome {
   readonly creditNote: Invoice;
@@ -36,7 +36,7 @@ export async function issueOperatorCreditNote(
 ): Promise<OperatorCreditNoteOutcome> {
   let creditNote = await raiseOperatorCreditNote(deps, agentGroupId, invoiceId, lines, reason);
   const failed = async (step: 'issue' | 'pdf', err: unknown) => {
-    const error = `${step}: ${err instanceof Error ? err.message : String(err)}`;
+    const error = failureOf(step, err);
     await deps.invoices.recordFailure(agentGroupId, creditNote.id, error, deps.clock.now().toISOString());
     creditNote = { ...creditNote, lastError: error };
   };

@@ -249,8 +249,8 @@ async function writeDraft(deps: BillingDeps, g: string, runId: string, period: B
   return { id: draft.id, lines: written.written };
 }
 
-/** Why a step failed, as stored for operators: the message only, never a stack. */
-const failureOf = (step: string, err: unknown): string => `${step}: ${err instanceof Error ? err.message : String(err)}`;
+/** Why a step failed, as stored for operators (`<step>: <message>`): the message only, never a stack. */
+export const failureOf = (step: string, err: unknown): string => `${step}: ${err instanceof Error ? err.message : String(err)}`;
 
 /**
  * Takes one open invoice as far as it goes. Steps that can fail go before the number, so a

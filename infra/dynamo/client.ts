@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { awsClientOptions } from '../aws-client.ts';
 import type { Config } from '../config.ts';
 
@@ -51,4 +51,15 @@ export function isConditionFailure(err: unknown): boolean {
     return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
   }
   return false;
+}
+
+/** Sends a conditional write: true when it was applied, false when its condition refused it; any other failure is thrown. */
+export async function writeIf(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+  try {
+    await db.send(command as UpdateCommand);
+    return true;
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    return false;
+  }
 }

@@ -13,7 +13,7 @@ import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-docume
 import type { Minor } from '../../domain/money.ts';
 import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
-import { isConditionFailure, isTransactionContention } from './client.ts';
+import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -204,19 +204,16 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void> {
-    try {
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          ConditionExpression: '#status = :draft AND lineCount = :zero',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+    await writeIf(
+      this.db,
+      new DeleteCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        ConditionExpression: '#status = :draft AND lineCount = :zero',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
+      }),
+    );
   }
 
   async get(agentGroupId: string, invoiceId: string): Promise<Invoice | undefined> {
@@ -281,58 +278,45 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
-          ConditionExpression: 'attribute_exists(PK) AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return false;
-    }
+    return writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
+        ConditionExpression: 'attribute_exists(PK) AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
+      }),
+    );
   }
 
   async recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'SET lastError = :e, updatedAt = :at',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':e': error, ':at': at },
-        }),
-      );
-    } catch (err) {
-      // The invoice is gone (an empty draft its run removed): there is nothing to record against.
-      if (!isConditionFailure(err)) throw err;
-    }
+    // Refused when the invoice is gone (an empty draft its run removed): there is nothing to record against.
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'SET lastError = :e, updatedAt = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':e': error, ':at': at },
+      }),
+    );
   }
 
   async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
-          ConditionExpression: STILL_DRAFT,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return false;
-    }
+    return writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
+        ConditionExpression: STILL_DRAFT,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
+      }),
+    );
   }
 
   async issue(invoice: Invoice, req: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
@@ -482,36 +466,30 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * this mark loses and re-reads (and then sees the booking invoiced). Once per invoice.
    */
   private async markBooking(invoice: Invoice, bookingRef: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.booking(invoice.agentGroupId, bookingRef),
-          UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
-          ConditionExpression: NOT_YET_MARKED,
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.booking(invoice.agentGroupId, bookingRef),
+        UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
+        ConditionExpression: NOT_YET_MARKED,
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
+      }),
+    );
   }
 
   private async closeIfDone(agentGroupId: string, invoiceId: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-          ConditionExpression: NOTHING_LEFT,
-          ExpressionAttributeValues: { ':true': true },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+        ConditionExpression: NOTHING_LEFT,
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
   }
 
   async abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean> {
@@ -639,19 +617,16 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async releaseLock(agentGroupId: string, owner: string): Promise<void> {
-    try {
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: keys.billingLock(agentGroupId),
-          ConditionExpression: LOCK_HELD,
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
+    await writeIf(
+      this.db,
+      new DeleteCommand({
+        TableName: this.table,
+        Key: keys.billingLock(agentGroupId),
+        ConditionExpression: LOCK_HELD,
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+      }),
+    );
   }
 
   async lastScheduledPeriod(agentGroupId: string): Promise<string | undefined> {
