@@ -229,7 +229,7 @@ function adultCounts(byAdults: Readonly<Record<string, number>>): number[] {
 }
 
 function assertRowBudget(rows: number): void {
-  if (rows > MAX_ROWS) throw new ValidationError('to', `to: the request would return ${rows} rows (more than ${MAX_ROWS}); narrow the window or the id filters.`);
+  if (rows > MAX_ROWS) throw new ValidationError('to', `to: the request would return at least ${rows} rows (more than ${MAX_ROWS}); narrow the window or the id filters.`);
 }
 
 export interface InventoryRow {

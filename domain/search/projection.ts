@@ -395,10 +395,11 @@ export function buildPlace(views: readonly ListingView[], monthsOf: (propertyId:
   const placeKey = placeKeyOf(first);
   const entryOf = new Map(views.map((v) => [v.listing.id, searchEntryOf(v)]));
   const cardOf = new Map(views.map((v) => [v.listing.id, searchCardOf(v)]));
-  const entryBytes = views.reduce((s, v) => s + Math.max(entryOf.get(v.listing.id)!.length, cardOf.get(v.listing.id)!.length) + v.listing.id.length, 0);
+  // A listing's entry and card sit in two items of the same shard: the bigger of the two sizes it.
+  const listingBytes = views.reduce((s, v) => s + Math.max(entryOf.get(v.listing.id)!.length, cardOf.get(v.listing.id)!.length) + v.listing.id.length, 0);
   const monthBytes = new Map<string, number>();
   for (const v of views) for (const p of v.properties) for (const m of monthsOf(p.id)) monthBytes.set(m.month, (monthBytes.get(m.month) ?? 0) + m.units.length + m.rest.length + 2 * p.id.length);
-  const place: Place = { state: first.state.toLowerCase(), city: first.city.toLowerCase(), parts: partsFor(entryBytes, Math.max(0, ...monthBytes.values())) };
+  const place: Place = { state: first.state.toLowerCase(), city: first.city.toLowerCase(), parts: partsFor(listingBytes, Math.max(0, ...monthBytes.values())) };
 
   const shards = new Map<string, ShardContent>();
   const locators = new Map<string, Locator>();

@@ -63,10 +63,7 @@ export async function gzipJsonArray(result: Omit<HttpResult, 'body'>, items: rea
   async function* slices() {
     for (let i = 0; i < items.length; i += SLICE_ITEMS) yield JSON.stringify(items.slice(i, i + SLICE_ITEMS));
   }
-  const packed = await gzipArrayTexts(slices());
-  if (typeof packed === 'string') return encodeForTransport({ ...result, body: packed }, 'gzip');
-  if (packed.bytes.length > MAX_WIRE_BYTES) throw tooLarge(packed.size);
-  return gzipped(result, packed.bytes);
+  return answer(result, await gzipArrayTexts(slices()));
 }
 
 /**
@@ -82,18 +79,15 @@ export async function gzipJsonSlices(result: Omit<HttpResult, 'body'>, rows: Row
   async function* inOrder() {
     for (const text of texts) yield await text;
   }
-  const packed = await gzipArrayTexts(inOrder(), MIN_GZIP_BYTES);
-  if (typeof packed === 'string') return encodeForTransport({ ...result, body: packed }, 'gzip');
-  if (packed.bytes.length > MAX_WIRE_BYTES) throw tooLarge(packed.size);
-  return gzipped(result, packed.bytes);
+  return answer(result, await gzipArrayTexts(inOrder(), MIN_GZIP_BYTES));
 }
 
-const gzipped = (result: Omit<HttpResult, 'body'>, bytes: string): HttpResult => ({
-  ...result,
-  body: bytes,
-  isBase64Encoded: true,
-  headers: { ...result.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' },
-});
+/** The result for what gzipArrayTexts made: a small body as text, else the gzip, within Lambda's limit. */
+function answer(result: Omit<HttpResult, 'body'>, packed: { bytes: string; size: number } | string): HttpResult {
+  if (typeof packed === 'string') return encodeForTransport({ ...result, body: packed }, 'gzip');
+  if (packed.bytes.length > MAX_WIRE_BYTES) throw tooLarge(packed.size);
+  return { ...result, body: packed.bytes, isBase64Encoded: true, headers: { ...result.headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
+}
 
 /**
  * Joins JSON array texts into one array and gzips it as the texts come: zlib compresses each

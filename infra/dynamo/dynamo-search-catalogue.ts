@@ -5,7 +5,6 @@ import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
 import type { Channel } from '../../domain/catalogue/channel.ts';
 import { monthOf } from '../../domain/catalogue/calendar.ts';
 import type { DayData } from '../../domain/catalogue/day.ts';
-import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
@@ -24,12 +23,6 @@ const strip = <T>(item: Record<string, unknown>): T => {
 };
 
 /**
- * Search's reads over the channel's search projection (docs/search.md): a BatchGet of
- * the head, the channel and pinned properties' locators; a BatchGet of the shards' listing
- * entries, their day shards on the stay's months and the plans; Query of the channel's
- * offers; a BatchGet of the page's full listing views.
- */
-/**
  * A search of many places (the unfiltered one reads 50 listing shards and 50 day shards, about
  * 4 MB) reads its shards PACED_BATCH_KEYS at a time, PACED_IN_FLIGHT at once, decoding each
  * response as it comes while DynamoDB reads the next; all in one BatchGet, the responses came back
@@ -42,6 +35,13 @@ const PACED_IN_FLIGHT = 3;
 
 type RawItem = Record<string, { readonly S?: string } | undefined>;
 
+/**
+ * Search's reads over the channel's search projection (docs/search.md): a BatchGet of the
+ * head (with the channel's bank offers), the channel and pinned properties' locators; the
+ * shards' listing entries, their day shards on the stay's months and the plans (with their
+ * card shards when that is at most PACE_ABOVE_KEYS keys); without the card shards, a BatchGet
+ * of the page's full listing views.
+ */
 export class DynamoSearchCatalogue implements SearchCatalogue {
   constructor(
     private readonly db: DynamoDBDocumentClient,
