@@ -37,19 +37,22 @@ const BreakdownSchema = v.pipe(
   v.description('stay − discount + meals + vas + tax = total, exactly.'),
 );
 
+/** Whether the amended stay's nights are open: in a quote, and in an apply's 409 NOT_AMENDABLE (reasonCode UNAVAILABLE). */
+const AmendmentAvailabilitySchema = v.object({
+  status: v.picklist(['AVAILABLE', 'PARTIALLY_AVAILABLE', 'UNAVAILABLE']),
+  nightsRequested: v.number(),
+  unavailableNights: v.array(v.string()),
+  shortfalls: v.array(v.object({ date: v.string(), propertyId: v.string(), requiredUnits: v.number(), availableUnits: v.number() })),
+  minimumStayViolations: v.array(v.object({ propertyId: v.string(), minimumNights: v.number(), requestedNights: v.number() })),
+});
+
 export const AmendmentEvaluationSchema = v.object({
   bookingId: v.string(),
   amendable: v.boolean(),
   reason: v.pipe(v.nullable(v.picklist(['UNAVAILABLE', 'MINIMUM_STAY', 'NO_CHANGE', 'CHANNEL_CANNOT_MODIFY', 'INVOICED'])), v.description('Why not, when amendable is false; null otherwise.')),
   checkIn: DateSchema,
   checkOut: DateSchema,
-  availability: v.object({
-    status: v.picklist(['AVAILABLE', 'PARTIALLY_AVAILABLE', 'UNAVAILABLE']),
-    nightsRequested: v.number(),
-    unavailableNights: v.array(v.string()),
-    shortfalls: v.array(v.object({ date: v.string(), propertyId: v.string(), requiredUnits: v.number(), availableUnits: v.number() })),
-    minimumStayViolations: v.array(v.object({ propertyId: v.string(), minimumNights: v.number(), requestedNights: v.number() })),
-  }),
+  availability: AmendmentAvailabilitySchema,
   pricing: v.pipe(
     v.nullable(v.object({ currency: v.literal('INR'), current: BreakdownSchema, amended: BreakdownSchema, delta: BreakdownSchema, warnings: v.array(v.string()) })),
     v.description('null unless availability is AVAILABLE. current: the booked stay at today\'s rates; amended: the amended stay at today\'s rates; delta = amended − current.'),
@@ -72,7 +75,12 @@ export const AmendmentAppliedSchema = v.object({
   alreadyApplied: v.pipe(v.boolean(), v.description('True when this is an identical resend of an applied amendment: nothing moved again.')),
 });
 
-const RefusalSchema = v.object({ ...ErrorBodySchema.entries, reasonCode: v.optional(v.string()), amendmentId: v.optional(v.string()) });
+const RefusalSchema = v.object({
+  ...ErrorBodySchema.entries,
+  reasonCode: v.optional(v.string()),
+  amendmentId: v.optional(v.string()),
+  availability: v.pipe(v.optional(AmendmentAvailabilitySchema), v.description('With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them.')),
+});
 const CreditDeniedSchema = v.object({
   ...ErrorBodySchema.entries,
   reasonCode: v.picklist(['CREDIT_LIMIT_EXCEEDED', 'ACCOUNT_ON_HOLD']),

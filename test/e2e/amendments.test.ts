@@ -259,6 +259,9 @@ describe('POST /v1/bookings/{bookingId}/amendments', () => {
     expect([a.status, b.status, c.status]).toEqual([409, 409, 409]);
     expect([a.body.code, b.body.code, c.body.code]).toEqual(['CHANNEL_CANNOT_MODIFY', 'BOOKING_INVOICED', 'NOT_AMENDABLE']);
     expect(c.body.reasonCode).toBe('UNAVAILABLE');
+    // The refusal carries the nights short, as the quote would, and the contract documents them.
+    expect(c.body.availability.unavailableNights.length).toBeGreaterThan(0);
+    expectContract(c, 'applyAmendment');
   });
 
   it('lets one of two racing amendments apply; the other is 409 AMENDMENT_CONFLICT or applies on the first one\'s result, never on the same stay', async () => {
