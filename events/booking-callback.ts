@@ -3,8 +3,7 @@ import type { BookingCallbackEventType, BookingCallbackOutcome } from '../domain
 import { toRupees } from '../domain/money.ts';
 
 /**
- * The booking callback as it leaves the service (SPEC "Booking callbacks", Authentication
- * 7): the JSON body, its two headers, and the signature. docs/callbacks.md gives partners
+ * The booking callback as it leaves the service (docs/callbacks.md): the JSON body, its two headers, and the signature. docs/callbacks.md gives partners
  * the same recipe; verifyCallbackSignature is that recipe in TypeScript.
  */
 
@@ -15,19 +14,19 @@ export const CALLBACK_HEADERS = {
   signature: 'X-Service-Signature',
 } as const;
 
-/** How old a signature timestamp may be before a receiver rejects it (the spec's recipe says 300 s). */
+/** How old a signature timestamp may be before a receiver rejects it (docs/callbacks.md's recipe says 300 s). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
  * The wire body: the outcome's public fields, plus `event` carrying the same value as
- * `eventType` (the spec gives two body shapes and a receiver may read either).
+ * `eventType` (the contract gives two body shapes and a receiver may read either).
  */
 export type BookingCallbackBody = Pick<
   BookingCallbackOutcome,
   'eventId' | 'eventType' | 'occurredAt' | 'status' | 'externalBookingId' | 'bookingId' | 'reasonCode' | 'reason'
 > & {
   readonly event: BookingCallbackEventType;
-  /** booking.amended only, rupees (PRODUCT.md "Webhooks"). */
+  /** booking.amended only, rupees (docs/callbacks.md). */
   readonly amendmentId?: string;
   readonly checkIn?: string;
   readonly checkOut?: string;

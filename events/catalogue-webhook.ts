@@ -2,8 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CatalogueNotification } from '../domain/deliveries/catalogue-event.ts';
 
 /**
- * The catalogue webhook as it leaves the service (SPEC "Catalogue webhooks",
- * Authentication 6): a thin JSON notification, its headers, and its signature.
+ * The catalogue webhook as it leaves the service (docs/webhooks.md): a thin JSON notification, its headers, and its signature.
  */
 
 export const WEBHOOK_HEADERS = {
@@ -13,7 +12,7 @@ export const WEBHOOK_HEADERS = {
 } as const;
 
 /**
- * The body, with exactly the spec's fields in a fixed order. It is built once per event
+ * The body, with exactly the contract's fields in a fixed order. It is built once per event
  * and stored on the delivery, so every retry and resend sends the same bytes.
  */
 export function catalogueWebhookBody(n: CatalogueNotification): string {

@@ -131,7 +131,7 @@ export interface Config {
 }
 
 /**
- * The booking workflow's clock (PRODUCT.md "Bookings"): explicit durations, not divided by
+ * The booking workflow's clock (docs/product-rules.md "Bookings"): explicit durations, not divided by
  * TIME_SCALE, so a test stage states exactly how long it waits.
  */
 export interface BookingTimings {

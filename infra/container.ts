@@ -154,14 +154,14 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     ledger,
     bookings: new DynamoBookingStore(db, cfg.tableName, ledger),
     bookingQueue: new SqsBookingQueue(sqs, cfg.booking.queueUrl),
-    // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
+    // The only property-system adapter so far is the simulator the project owns; a real channel manager plugs in here.
     propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
     amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
     metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
     documents: new S3DocumentStore(createS3Client(cfg), cfg.invoiceBucket),
     invoices,
-    // The only gateway adapter so far is the sandbox the project owns (DESIGN.md); a real gateway plugs in here.
+    // The only gateway adapter so far is the sandbox the project owns; a real gateway plugs in here.
     // Without a webhook secret no notification can verify: a random one refuses them all.
     gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
     receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),

@@ -3,7 +3,7 @@ import { formatRupees, toRupees, type Minor } from '../money.ts';
 import type { PricedSummary } from '../pricing/index.ts';
 import { summaryInRupees } from '../pricing/rupees.ts';
 
-/** The order no longer prices at acceptedTotal (SPEC POST /v1/bookings rule 1): 409 with expectedTotal and breakup. */
+/** The order no longer prices at acceptedTotal (docs/bookings.md): 409 with expectedTotal and breakup. */
 export class PriceMovedError extends ConflictError {
   constructor(accepted: Minor, current: PricedSummary) {
     super(

@@ -3,13 +3,13 @@ import type { ChargeLine } from '../pricing/charge-lines.ts';
 import type { OrderRequest, PricedItem, PricedSummary, SelectedProperty } from '../pricing/index.ts';
 
 /**
- * Booking row statuses (PRODUCT.md "Bookings"). CREATED and ALREADY_EXISTS exist only as
+ * Booking row statuses (docs/product-rules.md "Bookings"). CREATED and ALREADY_EXISTS exist only as
  * the status of a POST /v1/bookings reply, never on a stored booking.
  */
 export const BOOKING_STATUSES = ['PROCESSING', 'CONFIRMED', 'FAILED', 'CANCELLED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-/** The contract's Guest record. Which fields a guest needs is checked at the edge (PRODUCT.md). */
+/** The contract's Guest record. Which fields a guest needs is checked at the edge (docs/product-rules.md "Bookings"). */
 export interface Guest {
   readonly guestId?: string;
   readonly salutation?: string;

@@ -17,7 +17,7 @@ const phoneReadings = (g: Guest): string[] => {
 const normalName = (g: Guest): string => `${g.firstName.trim().toLowerCase()} ${(g.lastName ?? '').trim().toLowerCase()}`;
 
 /**
- * The same person (SPEC POST /v1/bookings rule 6): matched on phone or email. A guest with
+ * The same person (docs/bookings.md): matched on phone or email. A guest with
  * neither (additional guests need only a first name) can only be matched by name, or an
  * identical replay would add them again every time.
  */

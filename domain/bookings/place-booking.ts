@@ -52,7 +52,7 @@ export interface BookingReply {
 /**
  * The request's identity for idempotency: what the booking is (order, price, requests,
  * where to call back). Guests are not part of it: a replay may add guests and never edits
- * the ones already on the booking (SPEC rule 6), so guest changes alone are no conflict.
+ * the ones already on the booking (docs/bookings.md), so guest changes alone are no conflict.
  */
 export const bookingContent = (c: BookingCommand) => ({
   orderId: c.orderId,
@@ -68,7 +68,7 @@ const POLL_MS = 100;
 export const bookingCode = (bookingRef: string): string => `PB-${bookingRef.replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 
 /**
- * POST /v1/bookings (SPEC rules 1–7). A stored claim answers first, so a replay is served
+ * POST /v1/bookings (docs/bookings.md). A stored claim answers first, so a replay is served
  * as it was even when the price or the group's credit has moved since. A new request is
  * re-priced, must still total acceptedTotal, then passes the credit gate, which writes the
  * PROCESSING booking, its AUTHORIZED charge, the claim and the exposure in one transaction.

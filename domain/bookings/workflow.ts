@@ -6,7 +6,7 @@ import type { MetricName, Metrics } from '../ports/metrics.ts';
 import type { PropertySystem, ReservationState } from '../ports/property-system.ts';
 import type { Booking } from './booking.ts';
 
-/** The booking workflow's clock, from configuration (PRODUCT.md "Bookings"). */
+/** The booking workflow's clock, from configuration (docs/product-rules.md "Bookings"). */
 export interface WorkflowTimings {
   readonly windowSeconds: number;
   readonly watchSeconds: number;
@@ -51,7 +51,7 @@ export const watchPollMs = (t: WorkflowTimings): number => Math.max(1000, (t.wat
 function owedCallback(b: Booking): BookingCallbackEventType | undefined {
   if (!b.callbackUrl) return undefined;
   const owed: BookingCallbackEventType[] = [];
-  // A booking that failed and then landed owes both, in that order (SPEC: the later outcome is the truth).
+  // A booking that failed and then landed owes both, in that order (docs/callbacks.md: the later outcome is the truth).
   if (b.failure) owed.push('booking.failed');
   if (b.status === 'CONFIRMED' || b.status === 'CANCELLED') owed.push('booking.confirmed');
   if (b.status === 'CANCELLED') owed.push('booking.cancelled');

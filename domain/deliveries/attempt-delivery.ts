@@ -41,7 +41,7 @@ export type AttemptReport =
 export const CLAIM_MARGIN_SECONDS = 30;
 
 /**
- * The verdict after an attempt, for catalogue webhooks (SPEC "Catalogue webhooks"): 2xx
+ * The verdict after an attempt, for catalogue webhooks (docs/webhooks.md): 2xx
  * succeeds; a 4xx is a permanent contract error; a 3xx is a failure and is never
  * followed; a URL the guard refuses will be refused again; 5xx, timeouts and connection
  * errors are retried until the endpoint's maxAttempts.
@@ -65,7 +65,7 @@ export function verdictFor(result: TransportResult, attempt: number, maxAttempts
 }
 
 /**
- * The verdict after a booking callback attempt (SPEC "Booking callbacks"): only a 2xx
+ * The verdict after a booking callback attempt (docs/callbacks.md): only a 2xx
  * succeeds. Any other answer (a 3xx, never followed; a 4xx, unlike webhooks; a 5xx), a
  * timeout or a connection error is retried on the callback schedule, and after the last
  * scheduled attempt the delivery is FAILED. A URL the guard refuses at send time fails at

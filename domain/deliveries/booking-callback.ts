@@ -1,7 +1,7 @@
 import type { Minor } from '../money.ts';
 
 /**
- * The booking outcomes pushed to a booking's callbackUrl (SPEC "Booking callbacks").
+ * The booking outcomes pushed to a booking's callbackUrl (docs/callbacks.md).
  * PROCESSING is never pushed; booking.amended repeats once per applied amendment.
  */
 export const BOOKING_CALLBACK_EVENT_TYPES = ['booking.confirmed', 'booking.failed', 'booking.cancelled', 'booking.amended'] as const;
@@ -28,7 +28,7 @@ export interface BookingCallbackOutcome {
   readonly bookingId: string | null;
   readonly reasonCode: 'BOOKING_NOT_COMPLETED' | null;
   readonly reason: string | null;
-  /** booking.amended only (PRODUCT.md "Webhooks"): the amendment and the stay and totals it left, in paise. */
+  /** booking.amended only (docs/callbacks.md): the amendment and the stay and totals it left, in paise. */
   readonly amendment?: { readonly amendmentId: string; readonly checkIn: string; readonly checkOut: string; readonly previousTotal: Minor; readonly newTotal: Minor };
 }
 

@@ -1,14 +1,14 @@
 /**
  * When each delivery attempt is due. Offsets are measured from the event (the delivery's
  * creation), not from the previous attempt, so a slow receiver does not stretch the whole
- * sequence (PRODUCT.md "Catalogue webhook backoff", "Booking callback schedule").
+ * sequence (docs/product-rules.md "Webhooks and callbacks").
  */
 
 /** Attempt N (1-based) is due about this many seconds after the event. */
 export const CATALOGUE_SCHEDULE_SECONDS = [0, 30, 120, 600, 1800, 3600, 10_800, 21_600] as const;
 
 /**
- * Booking callbacks (PRODUCT.md "Booking callback schedule"): 0, 1 min, 5 min, 15 min,
+ * Booking callbacks (docs/product-rules.md "Webhooks and callbacks"): 0, 1 min, 5 min, 15 min,
  * 1 h 15 min, 4 h 15 min after the outcome; the sixth attempt is the last.
  */
 export const CALLBACK_SCHEDULE_SECONDS = [0, 60, 300, 900, 4500, 15_300] as const;

@@ -10,7 +10,7 @@ export { amountInWordsINR } from './amount-in-words.ts';
  */
 export type InvoiceDocumentKind = 'TAX_INVOICE' | 'CREDIT_NOTE';
 
-/** SAC for accommodation services (PRODUCT.md "Invoices"). */
+/** SAC for accommodation services (docs/product-rules.md "Invoices, GST and payments"). */
 export const SAC_ACCOMMODATION = '996311';
 
 export interface DocumentParty {

@@ -5,7 +5,7 @@ import type { EInvoiceRegistration } from './invoice-document.ts';
 export const SAC_ACCOMMODATION = '996311';
 
 /**
- * Every status an invoice can be in (PRODUCT.md "Invoices"). DRAFT and CANCELLED are never
+ * Every status an invoice can be in (docs/product-rules.md "Invoices, GST and payments"). DRAFT and CANCELLED are never
  * listed; PAID comes with payments (the receivables issue).
  */
 export const INVOICE_STATUSES = ['DRAFT', 'ISSUED', 'PAID', 'CANCELLED'] as const;

@@ -11,7 +11,7 @@ import { cutoffOf, lastClosedPeriod } from './billing-period.ts';
 import type { BillingRunResult, BillingTrigger } from './invoice.ts';
 import { runBilling, type BillingDeps, type BillingRequest, type BillingScenario } from './run-billing.ts';
 
-/** "Roughly a couple of runs per minute" (SPEC Limits), keyed on the account, not the credential. */
+/** About two runs a minute (docs/invoicing.md "Throttle"), keyed on the account, not the credential. */
 export const BILLING_RUN_POLICY: BucketPolicy = { perMinute: 2, burst: 2 };
 /** Longest window a run may cover, and most booking ids it may name. */
 export const MAX_BILLING_DAYS = 365;

@@ -22,7 +22,7 @@ export interface DistributionReadDeps {
 
 /**
  * Page sizes of the `/v1/listings` feed. Without `size`, a listingIds request's page is the
- * whole requested set (the spec), any other request's is `defaultSize`.
+ * whole requested set (the contract), any other request's is `defaultSize`.
  */
 export const FEED_PAGE = { defaultSize: 20, maxSize: 100 } as const;
 /** At most this many listingIds per `/v1/listings` or `/v1/availability` request. */

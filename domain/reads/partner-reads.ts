@@ -17,7 +17,7 @@ export interface PartnerReadDeps {
   readonly clock: Clock;
 }
 
-/** Page size limits of `/api/listings` (the spec leaves the maximum to us). */
+/** Page size limits of `/api/listings` (the contract leaves the maximum to us). */
 export const LISTINGS_PAGE = { defaultSize: 20, maxSize: 100 } as const;
 /** At most this many ids per id filter (listingIds, propertyIds). */
 export const MAX_IDS = 100;

@@ -16,7 +16,7 @@ export interface Allocation {
 }
 
 /**
- * Oldest due date first (PRODUCT.md "Invoices"); ties by issue date, then number, so the
+ * Oldest due date first (docs/receivables.md "Allocation"); ties by issue date, then number, so the
  * order is total and two processes allocating the same money agree.
  */
 export function allocationOrder(a: OpenInvoice, b: OpenInvoice): number {

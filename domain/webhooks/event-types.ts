@@ -1,4 +1,4 @@
-/** The catalogue events a partner can subscribe an endpoint to (SPEC "Catalogue webhooks"). */
+/** The catalogue events a partner can subscribe an endpoint to (docs/webhooks.md). */
 export const CATALOGUE_EVENT_TYPES = [
   { eventType: 'listing.updated', entityType: 'listing', description: "A listing's catalogue data changed. fromDate and toDate are null." },
   { eventType: 'property.updated', entityType: 'property', description: "A property's data changed. fromDate and toDate are null." },

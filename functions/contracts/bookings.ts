@@ -8,7 +8,7 @@ import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.
 
 const TAG = ['Bookings'];
 
-/** Limits of the booking body beyond the spec's externalBookingId ≤ 64. */
+/** Limits of the booking body beyond the contract's externalBookingId ≤ 64. */
 export const BOOKING_LIMITS = {
   externalBookingId: 64,
   additionalGuests: 50,
@@ -35,7 +35,7 @@ const guestFields = {
   position: v.optional(v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(0, 'must be at least 0.'), v.maxValue(100, 'must be at most 100.'))),
 };
 
-/** Additional guests need a first name (PRODUCT.md "Bookings"). */
+/** Additional guests need a first name (docs/product-rules.md "Bookings"). */
 export const GuestSchema = v.strictObject(guestFields);
 
 /** The primary guest needs firstName, lastName and at least one of email or phone. */

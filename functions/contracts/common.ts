@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** The one error body (PRODUCT.md): every non-2xx response has this shape. */
+/** The one error body (docs/product-rules.md "Errors"): every non-2xx response has this shape. */
 export const ErrorBodySchema = v.object({
   status: v.pipe(v.number(), v.integer()),
   error: v.string(),

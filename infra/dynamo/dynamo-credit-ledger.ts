@@ -277,7 +277,7 @@ const timelineStartKey = (agentGroupId: string, p: LedgerPosition) => ({
  * The GSI1 query of a ledger read, without paging: the occurred-at window as the key
  * condition (so a window costs what it holds), every other filter as a FilterExpression.
  * Lists become IN (…) of at most 100 values, DynamoDB's own limit and the API's. bookingId
- * IN never matches an entry without one, so AUTHORIZED entries drop out as the spec says.
+ * IN never matches an entry without one, so AUTHORIZED entries drop out as docs/ledger.md says.
  */
 export function ledgerQueryInput(table: string, agentGroupId: string, q: LedgerQuery): QueryCommandInput {
   const names: Record<string, string> = {};

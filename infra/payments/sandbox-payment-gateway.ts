@@ -21,7 +21,7 @@ const isIsoInstant = (s: unknown): s is string =>
   typeof s === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(s) && !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 19) === s.slice(0, 19);
 
 /**
- * The payment gateway of local and sandbox stages (DESIGN.md: a sandbox adapter the project
+ * The payment gateway of local and sandbox stages (a sandbox adapter the project
  * owns, behind the same port as a real one). Like a real gateway asked with an idempotent
  * receipt, it answers the same order for the same receipt: the order id is derived from it,
  * so a retried issue never opens a second order for one invoice. Payments against an order

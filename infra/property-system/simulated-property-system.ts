@@ -25,9 +25,9 @@ interface Reservation {
 const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();
 
 /**
- * The property system the project owns for local and test stages (DESIGN "The outside
- * world, locally"): each listing's behaviour comes from the world file (confirm at once,
- * confirm after N seconds, never confirm), and a sandbox scenario on the booking
+ * The property system the project owns for local and test stages (docs/world-file.md):
+ * each listing's behaviour comes from the world file (confirm at once, confirm after N
+ * seconds, never confirm), and a sandbox scenario on the booking
  * overrides it. A reservation is one item keyed by the booking, so reserving twice is one
  * reservation and the booking id it hands out never changes.
  */

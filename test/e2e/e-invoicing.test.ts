@@ -39,7 +39,7 @@ describe('POST /v1/invoices over a registration marked for e-invoicing, X-Test-S
     expect(retried.body.invoiceIds).toEqual([id]);
     const issued = (await call<{ invoice: Record<string, unknown> }>('GET', `/v1/invoices/${id}`, { key: g.apiKey })).body.invoice;
     expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: reserved.invoiceNumber, issueDate: reserved.issueDate, dueDate: reserved.dueDate });
-    // The contract's Invoice record is the spec's: the registration is on the PDF, not in the JSON.
+    // The Invoice record is the partner contract's: the registration is on the PDF, not in the JSON.
     expect(Object.keys(issued).filter((k) => /irn|ack|einvoice|qr/i.test(k))).toEqual([]);
 
     const e = (await testServices().invoices.get(g.agentGroupId, id))!.eInvoice!;

@@ -10,7 +10,7 @@ beforeAll(async () => {
   [partner, group] = await Promise.all([newPartner(), newAgentGroup()]);
 });
 
-/** PRODUCT.md's error body: exactly these fields, nothing else. */
+/** The error body (docs/product-rules.md "Errors"): exactly these fields, nothing else. */
 function expectErrorBody(res: CallResult, status: number, error: string, code: string, path: string): void {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);

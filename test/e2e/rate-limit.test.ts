@@ -161,7 +161,7 @@ describe('Rate limiting', () => {
     }
   });
 
-  it('refuses a burst past 100 with 429s carrying the spec body, whatever the machine speed', { timeout: 120_000 }, async () => {
+  it('refuses a burst past 100 with 429s carrying the error body, whatever the machine speed', { timeout: 120_000 }, async () => {
     // prepare: the default burst of 100, but one token back only every 10 s, so refill cannot hide the surplus
     const p = await newPartner({ rateLimit: { perMinute: 6, burst: BURST } });
 

@@ -22,7 +22,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-/** The receiver's check from the spec, with nothing of ours: base64 HMAC-SHA256 of the raw body. */
+/** The receiver's check from docs/webhooks.md, with nothing of ours: base64 HMAC-SHA256 of the raw body. */
 const hmacOf = (raw: Buffer, secret: string): string => createHmac('sha256', secret).update(raw).digest('base64');
 
 /** A partner on a channel of its own, so no other test's endpoints receive its events. */

@@ -41,7 +41,7 @@ import { createdGroups, testServices, uniqueId } from '../support/stack.ts';
  * A booking may be placed with the sandbox's booking-late scenario: it stays PROCESSING (its
  * charge AUTHORIZED) until a workflow look (the `look` step, as the queue worker or sweeper
  * would) finds it landed or its window closed; a look after the window fails it (RELEASED) and
- * a later look within the watch lands it late (POSTED past the limit, as PRODUCT.md allows).
+ * a later look within the watch lands it late (POSTED past the limit, as docs/product-rules.md "Bookings" allows).
  * The watch is two days here, so landings and balance checkpoints (settled after the watch)
  * both happen within a run's days.
  *
@@ -345,7 +345,7 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   const audit = await svc.ledger.audit(g);
   expect(audit.exposureCounter, 'exposure counter = Σ entries').toBe(exposureOf(audit.entries));
   expect(ledger.exposure, 'GET /v1/ledger exposure').toBe(audit.exposureCounter);
-  // Only a booking landing after it failed is posted without the limit's check (PRODUCT.md).
+  // Only a booking landing after it failed is posted without the limit's check (docs/product-rules.md "Bookings").
   if (ledger.exposure > ledger.creditLimit) count('steps over the limit after a late landing');
   if (!run.lateLanded) expect(ledger.exposure, 'exposure ≤ limit').toBeLessThanOrEqual(ledger.creditLimit);
 

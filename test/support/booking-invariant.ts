@@ -76,7 +76,7 @@ export async function assertBookingInvariants(agentGroupId: string, svc: Service
     problems = violations(bookings, recheck.entries);
     if (recheck.exposureCounter !== exposureOf(recheck.entries)) problems.push(`exposure counter ${recheck.exposureCounter} ≠ sum of entries ${exposureOf(recheck.entries)}`);
     // Within the limit, for a group whose every entry came from its bookings and amendments: a
-    // booking landing after it failed is posted past the limit on purpose (PRODUCT.md), and
+    // booking landing after it failed is posted past the limit on purpose (docs/product-rules.md "Bookings"), and
     // entries written straight to the ledger (operator corrections, ledger tests) are not our
     // decisions; no booking or amendment decision may pass the limit otherwise.
     const ours = new Set(bookings.map((b) => b.externalBookingId));

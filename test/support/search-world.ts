@@ -96,7 +96,7 @@ export interface WorldSpec {
   distributed?: string[];
 }
 
-/** The spec's months: 60 days open from TODAY unless the spec says otherwise. */
+/** The world spec's months: 60 days open from TODAY unless the world spec says otherwise. */
 export function specMonths(spec: WorldSpec): PropertyMonth[] {
   const months = new Map<string, PropertyMonth>();
   for (const v of spec.views) {
@@ -122,7 +122,7 @@ export function stayDaysOf(months: readonly PropertyMonth[], ids: readonly strin
 }
 
 /**
- * A SearchCatalogue over the spec's search projection, built in memory by the same pure
+ * A SearchCatalogue over the world spec's search projection, built in memory by the same pure
  * code a rebuild uses (domain/search/projection.ts), counting every read.
  */
 export function memoryCatalogue(spec: WorldSpec, months: readonly PropertyMonth[] = specMonths(spec)): SearchCatalogue & { reads: Record<string, number>; shardsAsked: string[] } {

@@ -53,7 +53,7 @@ function opensslSignature(t: number, rawBody: string, secret: string): string {
 }
 
 describe('Function: bookingCallbackBody', () => {
-  it('carries exactly the spec fields, the event under both eventType and event', () => {
+  it('carries exactly the contract fields, the event under both eventType and event', () => {
     // act
     const raw = bookingCallbackBody(confirmed);
 
@@ -89,7 +89,7 @@ describe('Function: bookingCallbackBody', () => {
     expect(raw).not.toContain(confirmed.callbackUrl);
   });
 
-  it('names the headers as the spec does, with the neutral word', () => {
+  it('names the headers as the contract does, with the neutral word', () => {
     expect(CALLBACK_HEADERS).toEqual({ eventId: 'X-Service-Event-Id', signature: 'X-Service-Signature' });
   });
 });

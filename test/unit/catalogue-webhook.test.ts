@@ -18,11 +18,11 @@ const NOTIFICATION = {
   dedupKey: '6f1c1b8e-8a44-4c5b-9a55-3f2a0c1f9d10',
 } as const;
 
-/** The receiver's recipe from the spec, written without any of our code. */
+/** The receiver's recipe from docs/webhooks.md, written without any of our code. */
 const independentSignature = (rawBody: string, secret: string): string => createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(rawBody, 'utf8')).digest('base64');
 
 describe('Function: catalogueWebhookBody', () => {
-  it('carries exactly the spec fields, in the documented order', () => {
+  it('carries exactly the contract fields, in the documented order', () => {
     const body = catalogueWebhookBody(NOTIFICATION);
 
     expect(Object.keys(JSON.parse(body))).toEqual(['eventType', 'entityType', 'entityId', 'fromDate', 'toDate', 'occurredAt', 'dedupKey']);
