@@ -1,5 +1,6 @@
 import type { ChargeLine } from '../pricing/charge-lines.ts';
-import { addDays, daysBetween } from '../catalogue/calendar.ts';
+import { addDays, daysBetween, isCalendarDate } from '../catalogue/calendar.ts';
+import { ValidationError } from '../errors.ts';
 import type { Minor } from '../money.ts';
 import type { MealSelection, OrderRequest, PricedItem, PricedOrder, PricedSummary, SelectedProperty, SoldOutNight, VasSelection } from '../pricing/index.ts';
 import type { UnitMove } from '../ports/amendment-store.ts';
@@ -97,9 +98,14 @@ export function amendmentMoney(previousTotal: Minor, current: Breakdown, amended
   return { previousTotal, amendmentDelta, rateDriftAbsorbed: current.total - previousTotal, newTotal, delta: newTotal - previousTotal };
 }
 
-/** The request an amendment asks for: the booking's request with the given fields replaced. */
+/**
+ * The request an amendment asks for: the booking's request with the given fields replaced.
+ * When the stay moves and the body leaves meals or services out, the booking's dated
+ * selections follow the stay (carriedSelections); one that cannot is a 400 naming the list
+ * the caller must send.
+ */
 export function amendedRequest(current: OrderRequest, cmd: AmendmentCommand): OrderRequest {
-  return {
+  const asked: OrderRequest = {
     ...current,
     ...(cmd.checkIn !== undefined && { checkIn: cmd.checkIn }),
     ...(cmd.checkOut !== undefined && { checkOut: cmd.checkOut }),
@@ -109,6 +115,56 @@ export function amendedRequest(current: OrderRequest, cmd: AmendmentCommand): Or
     ...(cmd.meals !== undefined && { meals: cmd.meals }),
     ...(cmd.vas !== undefined && { vas: cmd.vas }),
   };
+  // A stay pricing will refuse is left to pricing, so the 400 names checkIn or checkOut, not a selection.
+  const moved = (asked.checkIn !== current.checkIn || asked.checkOut !== current.checkOut) && isCalendarDate(asked.checkIn) && isCalendarDate(asked.checkOut) && asked.checkOut > asked.checkIn;
+  if (!moved) return asked;
+  return {
+    ...asked,
+    ...(cmd.meals === undefined && current.meals?.length && { meals: carriedSelections('meals', current.meals, current, asked) }),
+    ...(cmd.vas === undefined && current.vas?.length && { vas: carriedSelections('vas', current.vas, current, asked) }),
+  };
+}
+
+type Stay = { readonly checkIn: string; readonly checkOut: string };
+type DatedSelection = MealSelection | VasSelection;
+
+const selectionName = (s: DatedSelection): string => ('mealId' in s ? `meal ${s.mealId}` : `service ${s.vasId} (variant ${s.variantId})`);
+
+/**
+ * The booking's meals or services on a moved stay (docs/amendments.md "Moving the dates"):
+ * - unsureOfDates: unchanged; pricing already charges every night of whatever stay it gets;
+ * - dated on every night of the booked stay: every night of the new stay (and its
+ *   departure day too when the booked selection had the departure day);
+ * - dated on some nights only: unchanged while every date still lies in the new stay,
+ *   otherwise nobody can say which nights were meant, so a 400 names the list to restate;
+ * - per-date quantities (dateQuantities) stay on their dates, so each must be a date the
+ *   selection is still charged on, or the list must be restated.
+ */
+export function carriedSelections<S extends DatedSelection>(field: 'meals' | 'vas', selections: readonly S[], booked: Stay, moved: Stay): S[] {
+  const bookedNights = nightsOf(booked.checkIn, booked.checkOut);
+  const newNights = nightsOf(moved.checkIn, moved.checkOut);
+  const inStay = (d: string) => d >= moved.checkIn && d <= moved.checkOut;
+  const restate = (i: number, sel: S, why: string) =>
+    new ValidationError(
+      field,
+      `${field}[${i}] (${selectionName(sel)}) ${why}, so it cannot follow the move of the stay (booked ${booked.checkIn} to ${booked.checkOut}, now ${moved.checkIn} to ${moved.checkOut}). ` +
+        `Send ${field} with the new dates: the whole list, as it replaces the booking's ${field} ([] drops them).`,
+    );
+  return selections.map((sel, i) => {
+    let next: S = sel;
+    if (!sel.unsureOfDates) {
+      const dates = sel.dates ?? [];
+      if (bookedNights.every((n) => dates.includes(n))) {
+        next = { ...sel, dates: dates.includes(booked.checkOut) ? [...newNights, moved.checkOut] : newNights };
+      } else if (!dates.every(inStay)) {
+        throw restate(i, sel, `is dated ${dates.join(', ')}, not every night of the booked stay, and the new stay does not include ${dates.filter((d) => !inStay(d)).join(', ')}`);
+      }
+    }
+    const charged = next.unsureOfDates ? newNights : (next.dates ?? []);
+    const stray = ('dateQuantities' in next ? (next.dateQuantities ?? []) : []).map((q) => q.date).filter((d) => !charged.includes(d));
+    if (stray.length > 0) throw restate(i, sel, `sets quantities per date (dateQuantities) on ${stray.join(', ')}, which the new stay does not charge it on`);
+    return next;
+  });
 }
 
 /** A canonical form of what an amendment compares: the priced request's fields (defaults applied) and the guests. */
