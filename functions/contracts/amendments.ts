@@ -19,8 +19,8 @@ export const AmendmentBodySchema = v.strictObject({
   adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('At least 1.'))),
   children: v.optional(count(0, ORDER_LIMITS.guests)),
   infants: v.optional(count(0, ORDER_LIMITS.guests)),
-  meals: v.optional(v.pipe(list(MealSelectionSchema, ORDER_LIMITS.selections), v.description('Replaces the meals; [] clears them.'))),
-  vas: v.optional(v.pipe(list(VasSelectionSchema, ORDER_LIMITS.selections), v.description('Replaces the value-added services; [] clears them.'))),
+  meals: v.optional(v.pipe(list(MealSelectionSchema, ORDER_LIMITS.selections), v.description('Replaces the meals; [] clears them. Left out while the dates move: the booking\'s meals follow the stay (see the operation).'))),
+  vas: v.optional(v.pipe(list(VasSelectionSchema, ORDER_LIMITS.selections), v.description('Replaces the value-added services; [] clears them. Left out while the dates move: the booking\'s services follow the stay (see the operation).'))),
   guests: v.optional(
     v.pipe(
       v.array(GuestSchema),
@@ -87,6 +87,15 @@ const CreditDeniedSchema = v.object({
   shortfall: v.optional(v.number()),
   availableCredit: v.number(),
 });
+/** Moving the dates with meals or services left out (docs/amendments.md "Moving the dates"): partner-visible on both operations. */
+const MOVING_DATES =
+  'Moving the dates (checkIn or checkOut) without meals or vas keeps the booking\'s meals and services: a selection with unsureOfDates, or dated on every night of the booked stay, is charged on every night of the new stay (a departure-day serving moves to the new departure day); one dated on some nights stays as it is while its dates lie in the new stay. One with a date the new stay leaves out (or a dateQuantities date the new stay no longer charges) is a 400 whose param names the list to send again with the new dates, meals or vas. A list in the body always replaces the booking\'s.';
+const BAD_REQUEST = {
+  400: {
+    description: 'Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates.',
+    schema: ErrorBodySchema,
+  },
+};
 const NOT_FOUND = { 404: { description: "No such booking in your agent group (another group's booking reads the same).", schema: ErrorBodySchema } };
 const STATE_CONFLICT = 'CONFLICT with reasonCode BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED (check-in today or earlier, India) or STAY_ENDED.';
 
@@ -100,6 +109,7 @@ export const quoteAmendmentRoute = defineRoute({
   summary: 'Quote an amendment of a booking',
   description: [
     'Read-only: no row, no channel-manager call, no credit. Availability per night with the booking\'s own units credited back; the booked and the amended stay priced at today\'s rates through the same pricing as orders; whether the amendment can be made (`amendable`, `reason`).',
+    MOVING_DATES,
     '200 means the question was answered: check `amendable`. docs/amendments.md has the rules and a worked money example.',
   ].join('\n\n'),
   tags: TAG,
@@ -108,6 +118,7 @@ export const quoteAmendmentRoute = defineRoute({
   responses: {
     200: { description: 'The quote.', schema: AmendmentEvaluationSchema },
     ...AUTHENTICATED_ERRORS,
+    ...BAD_REQUEST,
     ...NOT_FOUND,
     409: { description: `The booking cannot be amended at all: ${STATE_CONFLICT}`, schema: RefusalSchema },
   },
@@ -121,6 +132,7 @@ export const applyAmendmentRoute = defineRoute({
   summary: 'Apply an amendment to a booking',
   description: [
     'Same body and refusals as the PATCH, then the change is made: an increase is credit-checked first (402, nothing written, the channel manager never told); the channel manager is told (a refusal is a 409 and nothing changes); the booking, its units and its stay are rewritten in one transaction; the difference is an ADJUSTMENT on your ledger. A failure after the channel step pushes the original stay back and restores the rows; the amendment then shows COMPENSATED in GET /v1/bookings/{bookingId}.',
+    MOVING_DATES,
     'Idempotent: an identical resend returns the amendment again with alreadyApplied true and moves no money. Two amendments racing on one booking: one applies, the other is a 409 AMENDMENT_CONFLICT (quote again).',
     `Sandbox stages only: header \`X-Test-Scenario\` (${AMENDMENT_SCENARIOS.join(', ')}) forces a channel refusal or a failure after the channel step (docs/sandbox.md); production ignores it.`,
   ].join('\n\n'),
@@ -130,6 +142,7 @@ export const applyAmendmentRoute = defineRoute({
   responses: {
     200: { description: 'Applied (or an identical resend of an applied amendment, alreadyApplied true).', schema: AmendmentAppliedSchema },
     ...AUTHENTICATED_ERRORS,
+    ...BAD_REQUEST,
     402: { description: 'The increase would breach the credit limit (CREDIT_LIMIT_EXCEEDED with shortfall) or the group is on hold (ACCOUNT_ON_HOLD), with availableCredit. Nothing changed.', schema: CreditDeniedSchema },
     ...NOT_FOUND,
     409: {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCallbackSignature } from '../../events/booking-callback.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
-import { book, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
+import { book, BOOKING_ADD_ONS, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { groupItems } from '../support/booking-invariant.ts';
 import { seedNewBooking } from '../support/booking-seed.ts';
 import { expectContract } from '../support/contract.ts';
@@ -274,5 +274,90 @@ describe('POST /v1/bookings/{bookingId}/amendments', () => {
     expect(amendments.filter((a: any) => a.before.checkOut === '2027-03-03' && a.before.total === NIGHT)).toHaveLength(1);
     for (const r of [x, y]) if (r.status === 409) expect(r.body.code).toBe('AMENDMENT_CONFLICT');
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+  });
+});
+
+describe('Moving the dates of a booking with dated meals and services (docs/amendments.md "Moving the dates")', () => {
+  const { breakfast, housekeeping, transfer } = BOOKING_ADD_ONS;
+  const MOVE = { checkIn: '2027-03-06', checkOut: '2027-03-09' };
+
+  /** A CONFIRMED booking of 03-02 to 03-04 for two adults with the given meals and services. */
+  async function withAddOns(g: GroupFixture, meals: unknown[], vas: unknown[]): Promise<string> {
+    const o = await order(g, { ...stay(world.instant, '2027-03-02', '2027-03-04'), meals, vas });
+    const res = await book(g, o);
+    expect(res.status).toBe(200);
+    return res.body.bookingId;
+  }
+
+  it('carries breakfast and housekeeping booked for every night to every night of the new stay, priced so in the quote and the apply (the worked example)', async () => {
+    // prepare
+    const g = await group();
+    const bookingId = await withAddOns(
+      g,
+      [{ mealId: breakfast.mealId, dates: ['2027-03-02', '2027-03-03'], adults: 2 }],
+      [{ vasId: housekeeping.vasId, variantId: housekeeping.variantId, dates: ['2027-03-02', '2027-03-03'] }],
+    );
+    // act
+    const quoted = await quote(g, bookingId, MOVE);
+    const applied = await apply(g, bookingId, MOVE);
+    // assess
+    expect(quoted.status).toBe(200);
+    expectContract(quoted, 'quoteAmendment');
+    expect(quoted.body).toMatchObject({
+      amendable: true,
+      checkIn: '2027-03-06',
+      checkOut: '2027-03-09',
+      availability: { status: 'AVAILABLE', nightsRequested: 3 },
+      pricing: {
+        current: { stay: 10_000, discount: 0, meals: 1_600, vas: 1_200, tax: 640, total: 13_440 },
+        amended: { stay: 15_000, discount: 0, meals: 2_400, vas: 1_800, tax: 960, total: 20_160 },
+        delta: { stay: 5_000, discount: 0, meals: 800, vas: 600, tax: 320, total: 6_720 },
+        warnings: [],
+      },
+      chargedTotal: 13_440,
+    });
+    expect(applied.status).toBe(200);
+    expectContract(applied, 'applyAmendment');
+    expect(applied.body).toMatchObject({ checkIn: '2027-03-06', checkOut: '2027-03-09', previousTotal: 13_440, newTotal: 20_160, delta: 6_720, amendmentDelta: 6_720, rateDriftAbsorbed: 0, alreadyApplied: false });
+    expect((await ledger(g)).find((e) => e.type === 'ADJUSTMENT')).toMatchObject({ status: 'POSTED', amount: 672_000 });
+    const d = await detail(g, bookingId);
+    expect(d.body).toMatchObject({ checkIn: '2027-03-06', checkOut: '2027-03-09', summary: { baseSubtotal: 15_000, mealsSubtotal: 2_400, vasSubtotal: 1_800, grandTotal: 20_160 } });
+    // The booking now holds the carried dates: moving it back carries them back, to the figures it was booked at.
+    expect((await quote(g, bookingId, { checkIn: '2027-03-02', checkOut: '2027-03-04' })).body.pricing.amended).toEqual(quoted.body.pricing.current);
+  });
+
+  it('refuses, naming meals and then vas, a move that leaves a selection of some nights behind; nothing changes, and restating both applies', async () => {
+    // prepare
+    const g = await group();
+    const bookingId = await withAddOns(
+      g,
+      [{ mealId: breakfast.mealId, dates: ['2027-03-03'], adults: 2 }],
+      [{ vasId: transfer.vasId, variantId: transfer.variantId, dates: ['2027-03-02'] }],
+    );
+    const before = await groupItems(g.agentGroupId);
+    const meals = [{ mealId: breakfast.mealId, dates: ['2027-03-07'], adults: 2 }];
+    const vas = [{ vasId: transfer.vasId, variantId: transfer.variantId, dates: ['2027-03-06'] }];
+    // act
+    const quoted = await quote(g, bookingId, MOVE);
+    const applied = await apply(g, bookingId, MOVE);
+    const mealsOnly = await quote(g, bookingId, { ...MOVE, meals });
+    const after = await groupItems(g.agentGroupId);
+    const restated = await apply(g, bookingId, { ...MOVE, meals, vas });
+    // assess
+    for (const res of [quoted, applied]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', param: 'meals' });
+      expect(res.body.message).toBe(
+        `meals[0] (meal ${breakfast.mealId}) is dated 2027-03-03, not every night of the booked stay, and the new stay does not include 2027-03-03, so it cannot follow the move of the stay (booked 2027-03-02 to 2027-03-04, now 2027-03-06 to 2027-03-09). ` +
+          "Send meals with the new dates: the whole list, as it replaces the booking's meals ([] drops them).",
+      );
+    }
+    expectContract(quoted, 'quoteAmendment');
+    expectContract(applied, 'applyAmendment');
+    expect(mealsOnly.status).toBe(400);
+    expect(mealsOnly.body).toMatchObject({ param: 'vas', message: expect.stringMatching(/^vas\[0\] \(service transfer \(variant suv\)\) is dated 2027-03-02, .* Send vas with the new dates/) });
+    expect(after).toEqual(before);
+    expect(restated.status).toBe(200);
+    expect(restated.body).toMatchObject({ checkIn: '2027-03-06', checkOut: '2027-03-09', previousTotal: 10_500 + 840 + 3_675 });
   });
 });

@@ -16,9 +16,29 @@ export interface BookingWorld {
 }
 
 /**
+ * The meals and services every listing of the booking world offers (ids are per listing):
+ * breakfast at 400 an adult, daily housekeeping at 600 a night (PER_NIGHT), an airport
+ * transfer at 3,500 a ride (PER_UNIT).
+ */
+export const BOOKING_ADD_ONS = {
+  breakfast: { mealId: 'breakfast', adultPrice: 400 },
+  housekeeping: { vasId: 'housekeeping', variantId: 'standard', price: 600 },
+  transfer: { vasId: 'transfer', variantId: 'suv', price: 3_500 },
+} as const;
+
+const { breakfast, housekeeping, transfer } = BOOKING_ADD_ONS;
+const ADD_ONS = {
+  meals: [{ mealId: breakfast.mealId, name: 'Breakfast', mealType: 'BREAKFAST' as const, adultPrice: breakfast.adultPrice, childPrice: 200 }],
+  vas: [
+    { vasId: housekeeping.vasId, name: 'Daily housekeeping', pricing: 'PER_NIGHT' as const, variants: [{ variantId: housekeeping.variantId, name: 'Standard', price: housekeeping.price }] },
+    { vasId: transfer.vasId, name: 'Airport transfer', pricing: 'PER_UNIT' as const, variants: [{ variantId: transfer.variantId, name: 'SUV', price: transfer.price }] },
+  ],
+};
+
+/**
  * A channel with three listings whose property-system behaviour comes from the world
  * file (each replaceable, e.g. a listing whose channel manager refuses changes), 100 units a night (so many bookings can share a night), the fixture's Flexible
- * plan (full refund up to 7 days before check-in) and the GST slabs pricing needs.
+ * plan (full refund up to 7 days before check-in), BOOKING_ADD_ONS and the GST slabs pricing needs.
  */
 type Behaviour = { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number; refusesChanges?: boolean; cannotModify?: boolean };
 
@@ -36,7 +56,7 @@ export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'sl
       ...world,
       catalogue: {
         ...catalogue,
-        listings: catalogue.listings!.map((l) => ({ ...l, channelIds: [ids.channelA], simulator: behaviour[l.id], properties: l.properties.map((p) => ({ ...p, quantity: 100 })) })),
+        listings: catalogue.listings!.map((l) => ({ ...l, ...ADD_ONS, channelIds: [ids.channelA], simulator: behaviour[l.id], properties: l.properties.map((p) => ({ ...p, quantity: 100 })) })),
         inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
       },
       gst: { slabTables: [GST_SLABS] },
