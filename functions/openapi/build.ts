@@ -5,6 +5,7 @@ import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.t
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
+import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
 type Json = Record<string, unknown>;
 
@@ -192,6 +193,16 @@ function overview(): string {
     '| value | effect |',
     '|---|---|',
     ...scenarioRows(BOOKING_SCENARIO_EFFECTS, ['price-moved', ...BOOKING_SCENARIOS]),
+    '',
+    '# Versioning and deprecations',
+    '',
+    'This contract changes only by adding: new operations, new optional parameters and fields, new values where a field says more may come. Anything else (removing or renaming, making optional required, changing a type or a meaning) is a breaking change, made only after the part has been deprecated for at least 12 months.',
+    'A deprecated operation, parameter or field is marked deprecated here, and every answer that involves it carries `Deprecation` (RFC 9745, the date it was deprecated as `@<unix seconds>`), `Sunset` (RFC 8594, the HTTP date from which it may stop working) and `Link: <…>; rel="deprecation"` pointing to this section. Every change is listed in the changelog (`CHANGELOG.md`), by operation.',
+    '',
+    '# Postman',
+    '',
+    `This reference as a Postman collection: [${POSTMAN_COLLECTION_PATH}](${POSTMAN_COLLECTION_PATH}), with an environment for it: [${POSTMAN_ENVIRONMENT_PATH}](${POSTMAN_ENVIRONMENT_PATH}) (on sandbox stages it holds the demo keys). Import both, pick the environment, send.`,
+    'The typed TypeScript client, generated from this document, is `@villa-distribution/partner-distribution-client`.',
     '',
     '# Calls we make to you',
     '',

@@ -227,6 +227,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/postman-collection.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This reference as a Postman collection
+         * @description Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from this document: a folder per tag, a request per operation with its parameters, a sample body and the key of its surface (variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.
+         */
+        get: operations["getPostmanCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/postman-environment.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Postman environment for the collection
+         * @description Public: needs no key and is not rate limited. `baseUrl` is this origin. On sandbox stages it holds the demo world's partner and agent-group keys (what `npm start` loads); elsewhere the keys are empty: paste your own.
+         */
+        get: operations["getPostmanEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/notifications": {
         parameters: {
             query?: never;
@@ -3211,6 +3251,90 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A query parameter was given; these pages take none. `param` names it. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    getPostmanCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection (Postman format v2.1). */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description A query parameter was given; these pages take none. `param` names it. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    getPostmanEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment (Postman format). */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description A query parameter was given; these pages take none. `param` names it. */
