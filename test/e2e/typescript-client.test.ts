@@ -70,7 +70,7 @@ describe('Client: the partner flow against the local stack', () => {
     const client = createPartnerClient({ baseUrl: stack().baseUrl, apiKey: other.apiKey });
     for (const checkIn of ['2027-03-06', '2027-03-08']) {
       const o = await client.POST('/v1/orders', { body: { listingId: world.registered, checkIn, checkOut: addDays(checkIn, 1), adults: 2 } });
-      await client.POST('/v1/bookings', { body: { orderId: o.orderId, externalBookingId: `page-${o.orderId.slice(0, 8)}`, acceptedTotal: o.summary.grandTotal, primaryGuest: { firstName: 'Ravi', lastName: 'Iyer' } } });
+      await client.POST('/v1/bookings', { body: { orderId: o.orderId, externalBookingId: `page-${o.orderId.slice(0, 8)}`, acceptedTotal: o.summary.grandTotal, primaryGuest: { firstName: 'Ravi', lastName: 'Iyer', email: 'ravi.iyer@example.com' } } });
     }
     await client.POST('/v1/invoices', { body: { from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) } });
 

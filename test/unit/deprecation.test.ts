@@ -7,6 +7,7 @@ import { defineRoute } from '../../functions/http/route.ts';
 import type { HttpEvent, HttpResult } from '../../functions/http/types.ts';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
 import { ROUTES } from '../../functions/registry.ts';
+import { logger } from '../../infra/logger.ts';
 import { serviceEnv } from '../../scripts/local-stack.ts';
 import { clientTypes } from '../../scripts/client-types.ts';
 
@@ -65,8 +66,13 @@ const notice = (since: string, sunset: string) => ({ Deprecation: `@${Date.parse
 beforeAll(() => {
   // config() only: nothing here reaches DynamoDB or SQS.
   for (const [name, value] of Object.entries(serviceEnv({ stage: 'test', tableName: 'unused', dynamodb: 'http://127.0.0.1:9', sqs: 'http://127.0.0.1:9' }))) vi.stubEnv(name, value);
+  // Each request is logged; keep the test output quiet.
+  vi.spyOn(logger, 'info').mockImplementation(() => undefined);
 });
-afterAll(() => vi.unstubAllEnvs());
+afterAll(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
 
 describe('Deprecation and Sunset headers', () => {
   it('carries them on every answer of a route with a deprecated response field, dated by that field', async () => {
