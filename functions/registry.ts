@@ -10,7 +10,7 @@ import { gatewayNotificationRoute } from './contracts/payments.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
-import { apiPingRoute, docsRoute, openApiRoute, v1PingRoute } from './contracts/system.ts';
+import { apiPingRoute, docsRoute, openApiRoute, postmanCollectionRoute, postmanEnvironmentRoute, v1PingRoute } from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
   deleteWebhookEndpointRoute,
@@ -30,6 +30,8 @@ export const ROUTES: readonly RouteSpec[] = [
   v1PingRoute,
   openApiRoute,
   docsRoute,
+  postmanCollectionRoute,
+  postmanEnvironmentRoute,
   listListingsRoute,
   listInventoriesRoute,
   listRatesRoute,

@@ -1,7 +1,20 @@
 import { writeFileSync } from 'node:fs';
 import { buildOpenApi } from '../functions/openapi/build.ts';
 import { ROUTES } from '../functions/registry.ts';
+import { CLIENT_TYPES_FILE, clientTypes } from './client-types.ts';
+import { POSTMAN_FILES, postmanFiles } from './postman-files.ts';
 
-/** Writes docs/openapi.json from the route table; a test fails when the file is stale. */
-writeFileSync(new URL('../docs/openapi.json', import.meta.url), `${JSON.stringify(buildOpenApi(ROUTES), null, 2)}\n`);
+/**
+ * Writes everything generated from the route table: docs/openapi.json, the typed client's
+ * types (clients/typescript/src/generated) and the Postman collection and environment (docs/postman). Tests fail when any of them is stale, so this is
+ * the one command to run after changing a route contract.
+ */
+const document = buildOpenApi(ROUTES);
+writeFileSync(new URL('../docs/openapi.json', import.meta.url), `${JSON.stringify(document, null, 2)}\n`);
 console.log(`docs/openapi.json: ${ROUTES.length} operations`);
+writeFileSync(CLIENT_TYPES_FILE, await clientTypes(document));
+console.log('clients/typescript/src/generated/openapi.ts: regenerated');
+const postman = postmanFiles(document);
+writeFileSync(POSTMAN_FILES.collection, postman.collection);
+writeFileSync(POSTMAN_FILES.environment, postman.environment);
+console.log('docs/postman: collection and sandbox environment regenerated');

@@ -61,3 +61,28 @@ export const docsRoute = defineRoute({
   tags: ['Meta'],
   responses: { 200: { description: 'The rendered reference.', document: 'text/html' }, ...PUBLIC_ERRORS },
 });
+
+export const postmanCollectionRoute = defineRoute({
+  operationId: 'getPostmanCollection',
+  method: 'GET',
+  path: '/docs/postman-collection.json',
+  auth: 'none',
+  summary: 'This reference as a Postman collection',
+  description:
+    'Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from this document: a folder per tag, a request per operation with its parameters, a sample body and the key of its surface ' +
+    '(variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.',
+  tags: ['Meta'],
+  responses: { 200: { description: 'The collection (Postman format v2.1).', document: 'application/json' }, ...PUBLIC_ERRORS },
+});
+
+export const postmanEnvironmentRoute = defineRoute({
+  operationId: 'getPostmanEnvironment',
+  method: 'GET',
+  path: '/docs/postman-environment.json',
+  auth: 'none',
+  summary: 'A Postman environment for the collection',
+  description:
+    'Public: needs no key and is not rate limited. `baseUrl` is this origin. On sandbox stages it holds the demo world\'s partner and agent-group keys (what `npm start` loads); elsewhere the keys are empty: paste your own.',
+  tags: ['Meta'],
+  responses: { 200: { description: 'The environment (Postman format).', document: 'application/json' }, ...PUBLIC_ERRORS },
+});

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { Principal } from '../../domain/principal.ts';
 import { services, type Services } from '../../infra/container.ts';
 import { basicAuth } from './middleware/basic-auth.ts';
+import { deprecationNotice } from './deprecation.ts';
 import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -39,7 +40,10 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
   route: RouteSpec<Q, P, B, A>,
   handle: (input: HandlerInput<Out<Q>, Out<P>, Out<B>, PrincipalFor<A>>) => Promise<Reply>,
 ) {
-  const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 }).use(requestContext()).use(errorResponder());
+  const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 }).use(requestContext());
+  // Before the error responder, so that its onError runs after the error answer is made.
+  if (route.deprecated?.length) stack.use(deprecationNotice(route.deprecated));
+  stack.use(errorResponder());
   if (route.auth !== 'none') stack.use(basicAuth(route.auth));
   if (route.body) stack.use(jsonBody({ optional: route.bodyOptional ?? false }));
   const handler = stack.handler(async (event, context) => {

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { Surface } from '../../domain/principal.ts';
+import type { Deprecation } from './deprecation.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 // valibot's schema types are deeply generic; the route table only needs "some schema".
@@ -44,6 +45,11 @@ export interface RouteSpec<
    */
   readonly rawBody?: AnySchema;
   readonly responses: Readonly<Record<number, ResponseSpec>>;
+  /**
+   * Parts on their way out (docs/versioning.md): the reference marks them deprecated and every
+   * answer that involves one carries `Deprecation`, `Sunset` and `Link` headers.
+   */
+  readonly deprecated?: readonly Deprecation[];
 }
 
 export const defineRoute = <

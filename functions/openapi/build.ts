@@ -4,6 +4,8 @@ import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/san
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, RouteSpec } from '../http/route.ts';
+import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
+import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +23,54 @@ const RATE_HEADERS: Json = {
 
 const RETRY_AFTER: Json = { 'Retry-After': { description: 'Seconds until a token is available again.', schema: { type: 'integer' } } };
 const RETRY_STORAGE: Json = { 'Retry-After': { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } } };
+
+const DEPRECATION_HEADERS: Json = {
+  Deprecation: { description: 'RFC 9745: on answers that involve a deprecated part of this operation; `@<unix seconds>` of the day it was deprecated.', schema: { type: 'string' } },
+  Sunset: { description: 'RFC 8594: the HTTP date from which the deprecated part may stop working (at least 12 months after Deprecation).', schema: { type: 'string' } },
+  Link: { description: 'With `rel="deprecation"`: the versioning policy.', schema: { type: 'string' } },
+};
+
+/** The JSON schema with the field at `dotted` (through objects and arrays of objects) marked deprecated; a path that is not there is an error in the route. */
+function withDeprecatedField(schema: Json, dotted: string, note: string, operationId: string, keys: readonly string[] = dotted.split('.')): Json {
+  const [key, ...rest] = keys;
+  const items = schema.items as Json | undefined;
+  if (items && !schema.properties) return { ...schema, items: withDeprecatedField(items, dotted, note, operationId, keys) };
+  const properties = schema.properties as Record<string, Json> | undefined;
+  const field = properties?.[key!];
+  if (!field) throw new Error(`${operationId}: no field ${dotted} to deprecate`);
+  const marked = rest.length ? withDeprecatedField(field, dotted, note, operationId, rest) : { ...field, deprecated: true, description: [field.description, note].filter(Boolean).join(' ') };
+  return { ...schema, properties: { ...properties, [key!]: marked } };
+}
+
+/** The operation with each of its deprecations marked where a generator and a reader look: the operation, the parameter, the field. */
+function deprecate(op: Json, list: readonly Deprecation[], operationId: string): Json {
+  let out = op;
+  for (const d of list) {
+    const note = deprecationNote(d);
+    if ('route' in d.what) out = { ...out, deprecated: true, description: [out.description, note].filter(Boolean).join('\n\n') };
+    if ('query' in d.what) {
+      const name = d.what.query;
+      const params = out.parameters as Json[];
+      if (!params.some((p) => p.name === name && p.in === 'query')) throw new Error(`${operationId}: no query parameter ${name} to deprecate`);
+      out = { ...out, parameters: params.map((p) => (p.name === name && p.in === 'query' ? { ...p, deprecated: true, description: [p.description, note].filter(Boolean).join(' ') } : p)) };
+    }
+    if ('body' in d.what) {
+      const body = out.requestBody as { content: { 'application/json': { schema: Json } } } | undefined;
+      if (!body) throw new Error(`${operationId}: no request body to deprecate ${d.what.body} in`);
+      out = { ...out, requestBody: { ...body, content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId) } } } };
+    }
+    if ('response' in d.what) {
+      const field = d.what.response;
+      const responses = Object.entries(out.responses as Record<string, Json>).map(([status, r]) => {
+        const json = (r.content as Record<string, { schema: Json }> | undefined)?.['application/json'];
+        return [status, status.startsWith('2') && json ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId) } } } : r];
+      });
+      out = { ...out, responses: Object.fromEntries(responses) };
+    }
+  }
+  const responses = Object.fromEntries(Object.entries(out.responses as Record<string, Json>).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Json), ...DEPRECATION_HEADERS } }]));
+  return { ...out, responses };
+}
 
 /** Query and path schemas are valibot objects; each entry becomes one OpenAPI parameter. */
 function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): Json[] {
@@ -51,7 +101,7 @@ function operation(route: RouteSpec): Json {
         : undefined;
     responses[status] = { description: spec.description, headers, ...(content ? { content } : {}) };
   }
-  return {
+  const op: Json = {
     operationId: route.operationId,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
@@ -63,6 +113,7 @@ function operation(route: RouteSpec): Json {
       : {}),
     responses,
   };
+  return route.deprecated?.length ? deprecate(op, route.deprecated, route.operationId) : op;
 }
 
 /** What each sandbox value does, per route family (docs/sandbox.md); the types make a new value fail to compile until it is described. */
@@ -142,6 +193,16 @@ function overview(): string {
     '| value | effect |',
     '|---|---|',
     ...scenarioRows(BOOKING_SCENARIO_EFFECTS, ['price-moved', ...BOOKING_SCENARIOS]),
+    '',
+    '# Versioning and deprecations',
+    '',
+    'This contract changes only by adding: new operations, new optional parameters and fields, new values where a field says more may come. Anything else (removing or renaming, making optional required, changing a type or a meaning) is a breaking change, made only after the part has been deprecated for at least 12 months.',
+    'A deprecated operation, parameter or field is marked deprecated here, and every answer that involves it carries `Deprecation` (RFC 9745, the date it was deprecated as `@<unix seconds>`), `Sunset` (RFC 8594, the HTTP date from which it may stop working) and `Link: <…>; rel="deprecation"` pointing to this section. Every change is listed in the changelog (`CHANGELOG.md`), by operation.',
+    '',
+    '# Postman',
+    '',
+    `This reference as a Postman collection: [${POSTMAN_COLLECTION_PATH}](${POSTMAN_COLLECTION_PATH}), with an environment for it: [${POSTMAN_ENVIRONMENT_PATH}](${POSTMAN_ENVIRONMENT_PATH}) (on sandbox stages it holds the demo keys). Import both, pick the environment, send.`,
+    'The typed TypeScript client, generated from this document, is `@villa-distribution/partner-distribution-client`.',
     '',
     '# Calls we make to you',
     '',
