@@ -378,6 +378,8 @@ export interface paths {
          * Quote an amendment of a booking
          * @description Read-only: no row, no channel-manager call, no credit. Availability per night with the booking's own units credited back; the booked and the amended stay priced at today's rates through the same pricing as orders; whether the amendment can be made (`amendable`, `reason`).
          *
+         *     Moving the dates (checkIn or checkOut) without meals or vas keeps the booking's meals and services: a selection with unsureOfDates, or dated on every night of the booked stay, is charged on every night of the new stay (a departure-day serving moves to the new departure day); one dated on some nights stays as it is while its dates lie in the new stay. One with a date the new stay leaves out (or a dateQuantities date the new stay no longer charges) is a 400 whose param names the list to send again with the new dates, meals or vas. A list in the body always replaces the booking's.
+         *
          *     200 means the question was answered: check `amendable`. docs/amendments.md has the rules and a worked money example.
          */
         patch: operations["quoteAmendment"];
@@ -395,6 +397,8 @@ export interface paths {
         /**
          * Apply an amendment to a booking
          * @description Same body and refusals as the PATCH, then the change is made: an increase is credit-checked first (402, nothing written, the channel manager never told); the channel manager is told (a refusal is a 409 and nothing changes); the booking, its units and its stay are rewritten in one transaction; the difference is an ADJUSTMENT on your ledger. A failure after the channel step pushes the original stay back and restores the rows; the amendment then shows COMPENSATED in GET /v1/bookings/{bookingId}.
+         *
+         *     Moving the dates (checkIn or checkOut) without meals or vas keeps the booking's meals and services: a selection with unsureOfDates, or dated on every night of the booked stay, is charged on every night of the new stay (a departure-day serving moves to the new departure day); one dated on some nights stays as it is while its dates lie in the new stay. One with a date the new stay leaves out (or a dateQuantities date the new stay no longer charges) is a 400 whose param names the list to send again with the new dates, meals or vas. A list in the body always replaces the booking's.
          *
          *     Idempotent: an identical resend returns the amendment again with alreadyApplied true and moves no money. Two amendments racing on one booking: one applies, the other is a 409 AMENDMENT_CONFLICT (quote again).
          *
@@ -4570,7 +4574,7 @@ export interface operations {
                     adults?: number;
                     children?: number;
                     infants?: number;
-                    /** @description Replaces the meals; [] clears them. */
+                    /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
                     meals?: {
                         mealId: string;
                         /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
@@ -4583,7 +4587,7 @@ export interface operations {
                         children?: number;
                         chefOnCall?: boolean;
                     }[];
-                    /** @description Replaces the value-added services; [] clears them. */
+                    /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
                     vas?: {
                         vasId: string;
                         variantId: string;
@@ -4714,7 +4718,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure; `param` names the offending parameter. */
+            /** @description Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates. */
             400: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -4924,7 +4928,7 @@ export interface operations {
                     adults?: number;
                     children?: number;
                     infants?: number;
-                    /** @description Replaces the meals; [] clears them. */
+                    /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
                     meals?: {
                         mealId: string;
                         /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
@@ -4937,7 +4941,7 @@ export interface operations {
                         children?: number;
                         chefOnCall?: boolean;
                     }[];
-                    /** @description Replaces the value-added services; [] clears them. */
+                    /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
                     vas?: {
                         vasId: string;
                         variantId: string;
@@ -5006,7 +5010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure; `param` names the offending parameter. */
+            /** @description Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates. */
             400: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
