@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAgentGroup, createPartner } from '../../domain/admin.ts';
@@ -8,7 +9,7 @@ import { advanceBooking } from '../../domain/bookings/workflow.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
-import type { BillingRunResult, Invoice, InvoiceLine } from '../../domain/invoicing/invoice.ts';
+import { openFiguresOf, type BillingRunResult, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
 import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
 import { withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
@@ -25,6 +26,8 @@ import { receiveGatewayPayment, recordBankTransfer } from '../../domain/receivab
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { adminDeps, billingDeps, bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { keys } from '../../infra/dynamo/keys.ts';
 import { guest, stay } from '../support/booking-world.ts';
 import { seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { createdGroups, testServices, uniqueId } from '../support/stack.ts';
@@ -313,6 +316,12 @@ const postedSum = (entries: readonly Pick<LedgerEntryView, 'status' | 'amount'>[
 type ListedRow = Awaited<ReturnType<typeof listAllInvoices>>['data'][number];
 const isCreditNote = (row: ListedRow): boolean => row.creditNoteFor !== null;
 
+/** True once the group's open figures are read from the kept DUES item rather than from every invoice. */
+async function duesComplete(g: string): Promise<boolean> {
+  const out = await createDocumentClient(svc.config).send(new GetCommand({ TableName: svc.config.tableName, Key: keys.dues(g), ConsistentRead: true }));
+  return out.Item?.complete === true;
+}
+
 /** What a line credits, when it is a credit note's line. */
 const creditedLineOf = (line: InvoiceLine): string | null => (line as InvoiceLine & { readonly creditNoteForLine?: string | null }).creditNoteForLine ?? null;
 
@@ -361,6 +370,10 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   expect(unallocated, 'unallocated credit').toBeGreaterThanOrEqual(0);
   expect(stored.reduce((s, i) => s + (i.amountPaid ?? 0), 0), 'Σ amountPaid = payments allocated').toBe(allocated);
   expect(paise(listed.outstanding), 'outstanding = issued − allocated − credited').toBe(issuedTotal - allocated - credited);
+  // The list's figures are kept (the DUES item and due markers); reading every invoice, as they once were, is their oracle.
+  const oracle = openFiguresOf(await svc.invoices.receivables(g));
+  expect({ outstanding: paise(listed.outstanding), openCount: listed.outstandingInvoiceCount, oldestDueDate: listed.oldestDueDate }, 'kept open figures = every invoice read').toEqual(oracle);
+  if (await duesComplete(g)) count('steps with kept open figures');
   for (const i of stored) {
     const due = i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
     expect(due, `amountDue of ${i.id}`).toBeGreaterThanOrEqual(0);
