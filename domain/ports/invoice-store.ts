@@ -116,6 +116,10 @@ export interface InvoiceStore {
   receivables(agentGroupId: string): Promise<ReceivableFigures[]>;
   /** What the group owes across its invoices, at a cost independent of how many it has (equal to openFiguresOf(receivables)). */
   openFigures(agentGroupId: string): Promise<OpenFigures>;
+  /** The kept open figures alone, or undefined while they do not count every invoice still owing (the drift check). */
+  keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined>;
+  /** Counts in the kept figures every invoice still owing that they do not count yet (issued before them), then marks them complete; how many it counted. Idempotent. */
+  backfillOpenFigures(agentGroupId: string): Promise<number>;
 
   /** Takes the group's billing lock unless another owner holds an unexpired lease; the lock as it stands after. */
   acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ readonly acquired: boolean; readonly lock: BillingLock }>;

@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { ReceivableFigures } from '../../domain/ports/invoice-store.ts';
-import { writeIf } from './client.ts';
+import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
 import { keys } from './keys.ts';
 
 /*
@@ -69,23 +69,78 @@ export function dueItems(table: string, agentGroupId: string, moves: readonly Du
  * finds every invoice still owing tracked, the figures are marked complete so the next read
  * is two calls. Safe to mark: invoices are issued tracked, and nothing untracks one.
  */
-export async function readOpenFigures(db: DynamoDBDocumentClient, table: string, agentGroupId: string, all: () => Promise<(ReceivableFigures & { tracked: boolean })[]>): Promise<OpenFigures> {
+/** The kept figures, or undefined while they are not complete. */
+export async function keptOpenFigures(db: DynamoDBDocumentClient, table: string, agentGroupId: string): Promise<OpenFigures | undefined> {
   const m = keys.dueMarkers(agentGroupId);
   const [dues, first] = await Promise.all([
     db.send(new GetCommand({ TableName: table, Key: keys.dues(agentGroupId), ConsistentRead: true })),
     db.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': m.PK, ':prefix': m.SKPrefix }, ConsistentRead: true, Limit: 1 })),
   ]);
-  if (dues.Item?.complete === true) {
-    const openCount = (dues.Item.openCount as number | undefined) ?? 0;
-    return { outstanding: (dues.Item.outstanding as Minor | undefined) ?? 0, openCount, oldestDueDate: openCount > 0 ? ((first.Items?.[0]?.dueDate as string | undefined) ?? null) : null };
-  }
+  if (dues.Item?.complete !== true) return undefined;
+  const openCount = (dues.Item.openCount as number | undefined) ?? 0;
+  return { outstanding: (dues.Item.outstanding as Minor | undefined) ?? 0, openCount, oldestDueDate: openCount > 0 ? ((first.Items?.[0]?.dueDate as string | undefined) ?? null) : null };
+}
+
+export async function readOpenFigures(db: DynamoDBDocumentClient, table: string, agentGroupId: string, all: () => Promise<TrackedFigures[]>): Promise<OpenFigures> {
+  const kept = await keptOpenFigures(db, table, agentGroupId);
+  if (kept) return kept;
   const figures = await all();
-  const untracked = figures.some((f) => !f.tracked && !f.creditNoteFor && f.total - f.amountPaid - f.creditedAmount > 0);
-  if (!untracked) await markComplete(db, table, agentGroupId, dues.Item !== undefined);
+  if (!figures.some(owingUntracked)) await markComplete(db, table, agentGroupId);
   return openFiguresOf(figures);
 }
 
-async function markComplete(db: DynamoDBDocumentClient, table: string, agentGroupId: string, exists: boolean): Promise<void> {
+/** A listed invoice's figures and whether the kept figures count it. */
+export type TrackedFigures = ReceivableFigures & { readonly tracked: boolean };
+
+const owingUntracked = (f: TrackedFigures): boolean => !f.tracked && !f.creditNoteFor && f.total - f.amountPaid - f.creditedAmount > 0;
+
+/**
+ * The backfill of the kept figures: each invoice still owing that they do not count yet is
+ * counted, in one transaction with the invoice pinned at the figures read (a payment or credit
+ * racing it cancels it, and it is read again); then the figures are marked complete.
+ * Idempotent: a counted invoice is never counted again.
+ */
+export async function trackOwing(db: DynamoDBDocumentClient, table: string, agentGroupId: string, all: () => Promise<TrackedFigures[]>): Promise<number> {
+  let tracked = 0;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const untracked = (await all()).filter(owingUntracked);
+    if (untracked.length === 0) {
+      await markComplete(db, table, agentGroupId);
+      return tracked;
+    }
+    for (const f of untracked) {
+      const at = new Date().toISOString();
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: table,
+                  Key: keys.invoice(agentGroupId, f.id),
+                  UpdateExpression: 'SET dueTracked = :true',
+                  ConditionExpression: `${trackedAs(false)} AND #total = :total AND ${figureIs('amountPaid', ':paid')} AND ${figureIs('creditedAmount', ':credited')}`,
+                  ExpressionAttributeNames: { '#total': 'total' },
+                  ExpressionAttributeValues: { ':true': true, ':total': f.total, ':paid': f.amountPaid, ':credited': f.creditedAmount, ':zero': 0 },
+                },
+              },
+              ...dueItems(table, agentGroupId, [{ invoiceId: f.id, dueDate: f.dueDate, before: 0, after: f.total - f.amountPaid - f.creditedAmount }], at),
+            ],
+          }),
+        );
+        tracked += 1;
+      } catch (err) {
+        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+      }
+    }
+  }
+  throw new Error(`the open invoices of ${agentGroupId} kept moving while they were being counted; run the backfill again`);
+}
+
+const figureIs = (name: string, value: string): string => `(${name} = ${value} OR (attribute_not_exists(${name}) AND ${value} = :zero))`;
+
+async function markComplete(db: DynamoDBDocumentClient, table: string, agentGroupId: string): Promise<void> {
+  const exists = (await db.send(new GetCommand({ TableName: table, Key: keys.dues(agentGroupId), ConsistentRead: true }))).Item !== undefined;
   // Absent: nothing tracked has ever owed, so the figures are zero. A write racing this one
   // creates the item first and this put is refused; the next read marks it.
   await writeIf(

@@ -13,7 +13,8 @@ import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-docume
 import type { Minor } from '../../domain/money.ts';
 import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
-import { dueItems, readOpenFigures } from './dues.ts';
+import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
+import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -32,6 +33,7 @@ import { GSI1, GSI2 } from './table.ts';
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
  * | billing lock, billing state           | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE              | table |
  * | runs of a group / of every group      | PK = GROUP#<g> begins_with BILLINGRUN# / GSI1PK = BILLINGRUNS  | table / GSI1 |
+ * | open figures, oldest due (dues.ts)    | PK = GROUP#<g>, SK = DUES; begins_with(SK, DUE#) Limit 1        | table |
  */
 
 /**
@@ -538,8 +540,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     for (const [ref, group] of byBooking) {
-      for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 1) {
-        const part = group.slice(i, i + MAX_TRANSACTION_ITEMS - 1);
+      // Each transaction: the part's lines, the booking's marker and its re-entry in the unbilled index.
+      for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 2) {
+        const part = group.slice(i, i + MAX_TRANSACTION_ITEMS - 2);
         await this.db.send(
           new TransactWriteCommand({
             TransactItems: [
@@ -554,6 +557,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
                 },
               },
+              ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], new Date().toISOString()),
             ],
           }),
         );
@@ -615,6 +619,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
 
   async openFigures(agentGroupId: string): Promise<OpenFigures> {
     return readOpenFigures(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
+  }
+
+  async keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined> {
+    return keptOpenFigures(this.db, this.table, agentGroupId);
+  }
+
+  async backfillOpenFigures(agentGroupId: string): Promise<number> {
+    return trackOwing(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
   }
 
   async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {
