@@ -54,6 +54,29 @@ export function openFiguresOf(invoices: readonly (Pick<Invoice, 'total' | 'amoun
 
 export const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
 
+/** A new DRAFT of a run: no number, dates, gateway order, PDF or bookings yet; its figures grow as lines join it. */
+export const newDraftInvoice = (d: { readonly id: string; readonly agentGroupId: string; readonly runId: string; readonly period: { readonly from: string; readonly to: string }; readonly parties: InvoiceParties; readonly at: string }): Invoice => ({
+  ...d.parties,
+  ...NO_TOTALS,
+  id: d.id,
+  agentGroupId: d.agentGroupId,
+  status: 'DRAFT',
+  invoiceNumber: null,
+  issueDate: null,
+  dueDate: null,
+  issuedAt: null,
+  periodFrom: d.period.from,
+  periodTo: d.period.to,
+  runId: d.runId,
+  gatewayOrderId: null,
+  pdfKey: null,
+  bookingRefs: [],
+  bookingsMarked: false,
+  lastError: null,
+  createdAt: d.at,
+  updatedAt: d.at,
+});
+
 /** Who supplies (our registration in the place of supply) and who is billed (the agent group). */
 export interface InvoiceParties {
   readonly supplierGstin: string;

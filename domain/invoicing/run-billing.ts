@@ -21,7 +21,7 @@ import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling,
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
-import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
+import { newDraftInvoice, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
 import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
@@ -279,27 +279,8 @@ async function catalogueFacts(deps: BillingDeps, charges: readonly ChargeForBill
 
 async function writeDraft(deps: BillingDeps, g: string, runId: string, period: BillingPeriod, planned: PlannedInvoice): Promise<{ id: string; lines: number } | undefined> {
   const at = deps.clock.now().toISOString();
-  const draft: Invoice = {
-    ...planned.parties,
-    ...NO_TOTALS,
-    id: deps.ids.uuid(),
-    agentGroupId: g,
-    status: 'DRAFT',
-    invoiceNumber: null,
-    issueDate: null,
-    dueDate: null,
-    issuedAt: null,
-    periodFrom: period.from,
-    periodTo: period.to,
-    runId,
-    gatewayOrderId: null,
-    pdfKey: null,
-    bookingRefs: [],
-    bookingsMarked: false,
-    lastError: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const draft = newDraftInvoice({ id: deps.ids.uuid(), agentGroupId: g, runId, period, parties: planned.parties, at });
+
   await deps.invoices.createDraft(draft);
   const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: g })));
   const written = await deps.invoices.addLines(draft, lines);
