@@ -13,6 +13,7 @@ import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { benchWorld } from './bench-world.ts';
 import { bookingQueueEnv } from './booking-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
+import { benchAlone } from './standalone.ts';
 
 /**
  * PATCH /v1/bookings/{id} (the quote) and POST …/amendments (the apply) in-process, each
@@ -185,18 +186,5 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { provisionTable, randomKey, serviceEnv, startDynamoLocal, startFauxqs } = await import('../scripts/local-stack.ts');
-  const dynamo = await startDynamoLocal();
-  const queues = await startFauxqs();
-  try {
-    const table = 'pds-bench';
-    await provisionTable(dynamo.endpoint, table);
-    const extra = { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey(), ...(await bookingQueueEnv(queues.endpoint, 'test')) };
-    Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra }));
-    const { services } = await import('../infra/container.ts');
-    await benchAmendments(services(), Number(process.env.BENCH_RUNS ?? 30));
-  } finally {
-    await queues.stop();
-    await dynamo.stop();
-  }
+  await benchAlone({ table: 'pds-bench', extra: (sqs) => bookingQueueEnv(sqs, 'test') }, (svc) => benchAmendments(svc, Number(process.env.BENCH_RUNS ?? 30)));
 }

@@ -69,3 +69,19 @@ export function benchWorld(opts: { channelId: string; listings: number; from: st
     },
   };
 }
+
+/** The benches' agent group profile (Maharashtra, monthly on the 1st): only the ids and the limit differ between cases. */
+export const benchGroupInput = (agentGroupId: string, partnerId: string, channelId: string, creditLimit: number) => ({
+  agentGroupId,
+  partnerId,
+  name: 'Bench Agents',
+  channelId,
+  creditLimit,
+  onHold: false,
+  distributionEnabled: true,
+  billingCycle: 'MONTHLY' as const,
+  billingAnchorDay: 1,
+  gstin: '27AAPFU0939F1ZV',
+  legalName: 'Bench Agents Pvt Ltd',
+  address: { line1: '1 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
+});

@@ -16,6 +16,7 @@ import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { bookingQueueName, provisionQueues, webhookQueueName } from '../scripts/local-stack.ts';
 import { benchWorld } from './bench-world.ts';
 import { httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
+import { benchAlone } from './standalone.ts';
 
 /**
  * POST /v1/bookings in-process: the synchronous path (a listing that confirms at once)
@@ -412,18 +413,5 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
 
 // `npx tsx bench/booking-bench.ts`: only the booking cases, on a stack of their own.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { provisionTable, randomKey, serviceEnv, startDynamoLocal, startFauxqs } = await import('../scripts/local-stack.ts');
-  const dynamo = await startDynamoLocal();
-  const queues = await startFauxqs();
-  try {
-    const table = 'pds-bench';
-    await provisionTable(dynamo.endpoint, table);
-    const extra = { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey(), ...(await bookingQueueEnv(queues.endpoint, 'test')) };
-    Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra }));
-    const { services } = await import('../infra/container.ts');
-    await benchBookings(services(), Number(process.env.BENCH_RUNS ?? 30));
-  } finally {
-    await queues.stop();
-    await dynamo.stop();
-  }
+  await benchAlone({ table: 'pds-bench', extra: (sqs) => bookingQueueEnv(sqs, 'test') }, (svc) => benchBookings(svc, Number(process.env.BENCH_RUNS ?? 30)));
 }

@@ -13,8 +13,9 @@ import { putAll } from '../infra/dynamo/batch-write.ts';
 import { createDocumentClient, dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { entryItem } from '../infra/dynamo/dynamo-credit-ledger.ts';
 import { keys } from '../infra/dynamo/keys.ts';
-import { benchWorld } from './bench-world.ts';
+import { benchGroupInput, benchWorld } from './bench-world.ts';
 import { fmt, httpEvent, lambdaContext, measure } from './harness.ts';
+import { benchAlone } from './standalone.ts';
 
 /**
  * The invoicing bench (`npm run bench`, or alone: `npm run bench:invoicing`; BENCH_INVOICING=0
@@ -27,7 +28,7 @@ const LISTINGS = 10;
 const NIGHT: ChargeLine = { kind: 'STAY', ref: '', propertyId: '', date: '', quantity: 1, base: 600_000, discount: 0, taxableValue: 600_000, gstRatePercent: 5, gst: 30_000, total: 630_000 };
 
 /** A landed, CONFIRMED two-night booking with its POSTED charge, as the gate and the workflow leave them. */
-function seededBooking(agentGroupId: string, partnerId: string, channelId: string, i: number, at: string): { booking: Booking; entry: LedgerEntry } {
+export function seededBooking(agentGroupId: string, partnerId: string, channelId: string, i: number, at: string): { booking: Booking; entry: LedgerEntry } {
   const listingId = `inv-l${String(i % LISTINGS).padStart(5, '0')}`;
   const propertyId = `${listingId}-p1`;
   const checkIn = addDays('2027-01-01', i % 20);
@@ -93,20 +94,7 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
     { allowPlaintextKeys: true },
   );
   await createPartner(admin, { partnerId: 'bench-inv-partner', name: 'Bench', channelId });
-  const group = await createAgentGroup(admin, {
-    agentGroupId: 'bench-inv-agents',
-    partnerId: 'bench-inv-partner',
-    name: 'Bench Agents',
-    channelId,
-    creditLimit: 100_000_000_00,
-    onHold: false,
-    distributionEnabled: true,
-    billingCycle: 'MONTHLY',
-    billingAnchorDay: 1,
-    gstin: '27AAPFU0939F1ZV',
-    legalName: 'Bench Agents Pvt Ltd',
-    address: { line1: '1 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
-  });
+  const group = await createAgentGroup(admin, benchGroupInput('bench-inv-agents', 'bench-inv-partner', channelId, 100_000_000_00));
   const { apiKey } = await issueKey(admin, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
 
   const at = new Date(Date.now() - 3_600_000).toISOString();
@@ -159,18 +147,5 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
 
 /** `npm run bench:invoicing`: this case alone, on its own emulators. */
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { randomKey, provisionBucket, invoiceBucketName, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } = await import('../scripts/local-stack.ts');
-  const dynamo = await startDynamoLocal();
-  const queues = await startFauxqs();
-  try {
-    const table = 'pds-bench-invoicing';
-    await provisionTable(dynamo.endpoint, table);
-    await provisionBucket(queues.endpoint, invoiceBucketName('test'));
-    Object.assign(process.env, serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', CURSOR_KEY: randomKey() } }));
-    const { services } = await import('../infra/container.ts');
-    await benchInvoicing(services(), Number(process.env.BENCH_RUNS ?? 30));
-  } finally {
-    await queues.stop();
-    await dynamo.stop();
-  }
+  await benchAlone({ table: 'pds-bench-invoicing', invoiceBucket: true }, (svc) => benchInvoicing(svc, Number(process.env.BENCH_RUNS ?? 30)));
 }

@@ -1,5 +1,5 @@
 import { invoiceBucketName, provisionBucket, randomKey, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } from '../scripts/local-stack.ts';
-import { benchWorld } from './bench-world.ts';
+import { benchGroupInput, benchWorld } from './bench-world.ts';
 import { benchBookings, bookingBenchEnabled, bookingQueueEnv } from './booking-bench.ts';
 import { amendmentBenchEnabled, benchAmendments } from './amendment-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, measureInTurns, type Summary } from './harness.ts';
@@ -102,20 +102,7 @@ try {
   });
 
   const { createAgentGroup } = await import('../domain/admin.ts');
-  await createAgentGroup(deps, {
-    agentGroupId: 'bench-group',
-    partnerId: 'bench-partner',
-    name: 'Bench Agents',
-    channelId: CHANNEL,
-    creditLimit: 50_000_00,
-    onHold: false,
-    distributionEnabled: true,
-    billingCycle: 'MONTHLY',
-    billingAnchorDay: 1,
-    gstin: '27AAPFU0939F1ZV',
-    legalName: 'Bench Agents Pvt Ltd',
-    address: { line1: '1 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
-  });
+  await createAgentGroup(deps, benchGroupInput('bench-group', 'bench-partner', CHANNEL, 50_000_00));
   const { apiKey: groupKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: 'bench-group' }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
   const groupAuthFloor = async () => {
     const k = await svc.tenants.findKeyByHash(sha256Hex(groupKey));

@@ -79,6 +79,8 @@ import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
 import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
 import { DynamoSandboxIrpMemory } from './dynamo/dynamo-sandbox-irp-memory.ts';
+import type { UnbilledWork } from '../domain/ports/unbilled-work.ts';
+import { DynamoUnbilledWork } from './dynamo/dynamo-unbilled-work.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -121,6 +123,8 @@ export interface Services {
   readonly eInvoices: EInvoiceRegistry;
   /** Balance checkpoints: statement openings read one and the entries after it. */
   readonly balances: BalanceStore;
+  /** The index of each group's unbilled work, which billing runs read. */
+  readonly unbilled: UnbilledWork;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -169,6 +173,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
     eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
     balances: new DynamoBalanceStore(db, cfg.tableName),
+    unbilled: new DynamoUnbilledWork(db, cfg.tableName, (g, ids) => ledger.entriesById(g, ids)),
   };
 }
 
@@ -257,6 +262,7 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
   return {
     invoices: svc.invoices,
     ledger: svc.ledger,
+    unbilled: svc.unbilled,
     bookingReads: svc.bookingReads,
     catalogue: svc.catalogue,
     gateway: svc.gateway,

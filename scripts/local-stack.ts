@@ -264,7 +264,7 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
         if (child.exitCode !== null) throw new Error(`serverless offline exited (${child.exitCode}):\n${output}`);
         return (await fetch(`${baseUrl}/openapi.json`)).status === 200;
       },
-      120_000,
+      Number(process.env.OFFLINE_READY_MS ?? 120_000),
     );
   } catch (err) {
     await killTree(child);

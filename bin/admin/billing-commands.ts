@@ -4,7 +4,8 @@ import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
 import { eInvoiceStatus } from '../../domain/invoicing/register-e-invoice.ts';
 import { billAllGroups, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
-import type { BillingRunResult, Invoice } from '../../domain/invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, OpenFigures } from '../../domain/invoicing/invoice.ts';
+import { backfillBillingIndex, checkBillingIndex, noDrift, type BillingIndexReport } from '../../domain/invoicing/billing-index.ts';
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import { billingDeps } from '../../infra/container.ts';
@@ -89,6 +90,73 @@ export const billingRuns: CommandSpec = {
     );
   },
 };
+
+/** One group, or every group (the order of the directory, so a backfill interrupted is run again over the same list). */
+async function groupsOf(args: { text(name: string): string | undefined }, ctx: AdminContext): Promise<string[]> {
+  const groupId = args.text('group');
+  if (groupId === undefined) return (await ctx.services().tenants.listAgentGroups()).map((g) => g.agentGroupId);
+  if (!(await ctx.services().tenants.getAgentGroup(groupId))) throw new NotFoundError('Agent group');
+  return [groupId];
+}
+
+export const billingBackfillUnbilled: CommandSpec = {
+  path: ['billing', 'backfill-unbilled'],
+  summary: "Index the billing history of groups billed before the unbilled index and the list's kept figures (run once after deploying them).",
+  details: [
+    'A billing run reads only the bookings with unbilled work, and GET /v1/invoices reads kept figures over the invoices still owing (docs/invoicing.md). Postings and issues since the deploy keep both; this indexes what came before, a group at a time: every POSTED entry under its booking, the bookings with something to bill or correct as pending, and every invoice still owing counted in the kept figures.',
+    'Idempotent and resumable: a group already done is skipped (--again redoes it), and a group interrupted halfway is simply done again. Safe beside live traffic; it paces its own writes (8 in flight) and reads each group once.',
+    'Until a group is done, its runs read its whole history and its list reads every invoice, as before: slower, never wrong.',
+  ].join('\n'),
+  options: [
+    { name: 'group', value: '<groupId>', description: 'Only this agent group (default: every group).' },
+    { name: 'again', description: 'Redo groups already done.' },
+  ],
+  examples: ['billing backfill-unbilled', 'billing backfill-unbilled --group tripkart-agents'],
+  async run(args, ctx) {
+    const d = await deps(ctx);
+    const groups = await groupsOf(args, ctx);
+    const done: { agentGroupId: string; skipped: boolean; bookings?: number; pending?: number; invoicesCounted?: number }[] = [];
+    for (const [i, g] of groups.entries()) {
+      if (!args.flag('again') && (await d.unbilled.isComplete(g)) && (await d.invoices.keptOpenFigures(g))) {
+        done.push({ agentGroupId: g, skipped: true });
+        ctx.out.progress(`[${i + 1}/${groups.length}] ${g}: already indexed`);
+        continue;
+      }
+      const r = await backfillBillingIndex(d, g);
+      done.push({ agentGroupId: g, skipped: false, ...r });
+      ctx.out.progress(`[${i + 1}/${groups.length}] ${g}: ${r.bookings} bookings indexed, ${r.pending} with unbilled work, ${r.invoicesCounted} open invoices counted`);
+    }
+    ctx.out.result(done, () => [`${done.length} groups: ${done.filter((x) => !x.skipped).length} indexed, ${done.filter((x) => x.skipped).length} already indexed.`]);
+  },
+};
+
+export const billingCheckIndex: CommandSpec = {
+  path: ['billing', 'check-index'],
+  summary: "Compare the unbilled index and the list's kept figures with the whole billing history (drift check, read-only).",
+  details:
+    'Missing: bookings with something to bill, correct or report that the index does not hold (a run would leave them out): repair with billing backfill-unbilled --group <g> --again. Extra: bookings held with nothing to do (harmless; the next run takes them out). Figures: the kept outstanding, count and oldest due date against every invoice. --json gives each group with drift true or false.',
+  options: [{ name: 'group', value: '<groupId>', description: 'Only this agent group (default: every group).' }],
+  examples: ['billing check-index', 'billing check-index --group tripkart-agents --json'],
+  async run(args, ctx) {
+    const d = await deps(ctx);
+    const reports: BillingIndexReport[] = [];
+    for (const g of await groupsOf(args, ctx)) reports.push(await checkBillingIndex(d, g));
+    const drifted = reports.filter((r) => !noDrift(r));
+    ctx.out.result(
+      reports.map((r) => ({ ...r, drift: !noDrift(r) })),
+      () => [
+        ...reports.map(
+          (r) =>
+            `${r.agentGroupId}: ${r.indexComplete ? `index: ${r.missing.length} missing${r.missing.length ? ` (${r.missing.slice(0, 5).join(', ')}${r.missing.length > 5 ? ', …' : ''})` : ''}, ${r.extra} extra of ${r.owing} owing` : 'index not backfilled yet'}; ` +
+            `figures: ${r.keptFigures ? (JSON.stringify(r.keptFigures) === JSON.stringify(r.figures) ? 'as every invoice gives them' : `kept ${figuresLine(r.keptFigures)}, every invoice ${figuresLine(r.figures)}`) : 'not kept yet'}`,
+        ),
+        drifted.length ? `${drifted.length} of ${reports.length} groups drifted.` : `No drift in ${reports.length} groups.`,
+      ],
+    );
+  },
+};
+
+const figuresLine = (f: OpenFigures) => `${rupees(f.outstanding)} in ${f.openCount} invoices, oldest due ${f.oldestDueDate ?? '-'}`;
 
 const invoiceRow = (i: Invoice) => [i.id, i.status, i.invoiceNumber ?? '', i.issueDate ?? '', i.dueDate ?? '', i.supplierGstin, rupees(i.total), String(i.lineCount), i.lastError ?? ''];
 const invoiceView = (i: Invoice) => ({

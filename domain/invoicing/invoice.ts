@@ -35,7 +35,47 @@ export interface InvoiceTotals {
 export const amountDueOf = (i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor'>): Minor =>
   i.creditNoteFor ? 0 : i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
 
+/** What a group owes across its invoices: Σ amountDue of those still owing, how many, and the oldest of their due dates. */
+export interface OpenFigures {
+  readonly outstanding: Minor;
+  readonly openCount: number;
+  readonly oldestDueDate: string | null;
+}
+
+/** The open figures computed from every listed invoice: the definition the kept figures must equal. */
+export function openFiguresOf(invoices: readonly (Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor'> & { readonly dueDate: string | null })[]): OpenFigures {
+  const open = invoices.filter((i) => amountDueOf(i) > 0);
+  return {
+    outstanding: open.reduce((s, i) => s + amountDueOf(i), 0),
+    openCount: open.length,
+    oldestDueDate: open.length ? open.map((i) => i.dueDate!).sort()[0]! : null,
+  };
+}
+
 export const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
+
+/** A new DRAFT of a run: no number, dates, gateway order, PDF or bookings yet; its figures grow as lines join it. */
+export const newDraftInvoice = (d: { readonly id: string; readonly agentGroupId: string; readonly runId: string; readonly period: { readonly from: string; readonly to: string }; readonly parties: InvoiceParties; readonly at: string }): Invoice => ({
+  ...d.parties,
+  ...NO_TOTALS,
+  id: d.id,
+  agentGroupId: d.agentGroupId,
+  status: 'DRAFT',
+  invoiceNumber: null,
+  issueDate: null,
+  dueDate: null,
+  issuedAt: null,
+  periodFrom: d.period.from,
+  periodTo: d.period.to,
+  runId: d.runId,
+  gatewayOrderId: null,
+  pdfKey: null,
+  bookingRefs: [],
+  bookingsMarked: false,
+  lastError: null,
+  createdAt: d.at,
+  updatedAt: d.at,
+});
 
 /** Who supplies (our registration in the place of supply) and who is billed (the agent group). */
 export interface InvoiceParties {

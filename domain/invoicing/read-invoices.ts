@@ -127,18 +127,17 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
   const g = principal.agentGroupId;
   const scope = listScope(g, statuses, q.from, q.to);
   const after = q.cursor === undefined ? undefined : deps.cursors.decode(scope, q.cursor);
-  const [page, receivables] = await Promise.all([
+  const [page, open] = await Promise.all([
     deps.invoices.list(g, { statuses: statuses as readonly ListedInvoiceStatus[], from: q.from, to: q.to, after, limit: size }),
-    deps.invoices.receivables(g),
+    deps.invoices.openFigures(g),
   ]);
   const today = indiaToday(deps.clock.now());
-  const open = receivables.filter((r) => amountDueOf(r) > 0);
   return {
     data: page.invoices.map((i) => invoiceView(i, today)),
     nextCursor: page.next ? deps.cursors.encode(scope, page.next) : null,
-    outstanding: rupees(open.reduce((s, r) => s + amountDueOf(r), 0)),
-    oldestDueDate: open.length ? open.map((r) => r.dueDate).sort()[0]! : null,
-    outstandingInvoiceCount: open.length,
+    outstanding: rupees(open.outstanding),
+    oldestDueDate: open.oldestDueDate,
+    outstandingInvoiceCount: open.openCount,
   };
 }
 

@@ -9,6 +9,7 @@ import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { PendingBooking, UnbilledWork } from '../ports/unbilled-work.ts';
 import type { CreditNoteStore } from '../ports/credit-note-store.ts';
 import { raiseBookingCredit } from './raise-credit-note.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
@@ -20,7 +21,7 @@ import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling,
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
 import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
-import { NO_TOTALS, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
+import { newDraftInvoice, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
 import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
@@ -32,6 +33,8 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
   /** Credit notes for bookings invoiced for more than they owe now (cancelled or refunded after invoicing). */
   readonly creditNotes: CreditNoteStore;
   readonly ledger: Pick<CreditLedger, 'queryEntries'>;
+  /** The group's bookings with unbilled work: what a run reads instead of the whole history. */
+  readonly unbilled: UnbilledWork;
   readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;
   readonly catalogue: Pick<CatalogueStore, 'getListing' | 'getGstRegistration'>;
   readonly gateway: PaymentGateway;
@@ -76,7 +79,8 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   const startedAt = deps.clock.now().toISOString();
   const runId = deps.ids.uuid();
   const g = group.agentGroupId;
-  const charges = await selectCharges(deps, g, req);
+  const selection = await selectCharges(deps, g, req);
+  const { charges } = selection;
   const { properties, addOnNames, registrations } = await catalogueFacts(deps, charges);
   const plan = planBilling({ billTo: billToOf(group), charges, properties, addOnNames, registrations });
 
@@ -97,6 +101,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
       linesWritten += note.lineCount;
     }
   }
+  await keepIndex(deps, g, req, selection);
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
   const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
@@ -146,21 +151,53 @@ const LEFT_BEHIND_SECONDS = 60;
 const leftByAnotherRun = (invoice: Invoice, now: number): boolean =>
   invoice.status !== 'DRAFT' || invoice.lastError !== null || now - Date.parse(invoice.updatedAt) > LEFT_BEHIND_SECONDS * 1000;
 
-/** The group's POSTED charges up to the cutoff, each with its booking, later movements and what is invoiced already. */
-async function selectCharges(deps: BillingDeps, g: string, req: BillingRequest): Promise<ChargeForBilling[]> {
-  if (req.bookingIds && req.bookingIds.length === 0) return [];
+/** What a run selected, and from where: the unbilled index (with the versions read) or the group's whole history. */
+export interface Selection {
+  readonly charges: ChargeForBilling[];
+  /** The index's bookings as read before the entries. */
+  readonly pending: readonly PendingBooking[];
+  /** The entries read: the whole history when the index is not complete yet. */
+  readonly entries: readonly LedgerEntry[];
+  readonly fromHistory: boolean;
+}
+
+/**
+ * The POSTED charges up to the cutoff of the group's bookings with unbilled work (the index,
+ * unbilled-work.ts), each with its booking, later movements and what is invoiced already. A
+ * group whose index is not complete yet is read from its whole history instead.
+ */
+export async function selectCharges(deps: Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>): Promise<Selection> {
+  if (req.bookingIds && req.bookingIds.length === 0) return { charges: [], entries: [], pending: [], fromHistory: false };
+  // Read before the entries: a posting after this read moves a booking's version, so the run cannot take out what it did not see.
+  const { complete, bookings: pending } = await deps.unbilled.pending(g, req.bookingIds);
+  if (!complete) return { ...(await selectFromHistory(deps, g, req)), pending, fromHistory: true };
+  const entries = pending.length ? await deps.unbilled.entriesOf(g, pending.map((p) => p.bookingId)) : [];
+  return { charges: await chargesOf(deps, g, entries, req.cutoff), pending, entries, fromHistory: false };
+}
+
+/**
+ * Every POSTED charge, adjustment and refund the group ever had: the selection before the
+ * index, kept for groups not backfilled yet and as the index's oracle in the consistency test.
+ */
+export async function selectFromHistory(deps: Pick<BillingDeps, 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>): Promise<Selection> {
+  if (req.bookingIds && req.bookingIds.length === 0) return { charges: [], entries: [], pending: [], fromHistory: true };
   const { entries } = await deps.ledger.queryEntries(g, {
     statuses: ['POSTED'],
     types: ['CHARGE', 'ADJUSTMENT', 'REFUND'],
     ...(req.bookingIds ? { bookingIds: req.bookingIds } : {}),
     order: 'oldest-first',
   });
+  return { charges: await chargesOf(deps, g, entries, req.cutoff), entries, pending: [], fromHistory: true };
+}
+
+/** The charges among POSTED entries (oldest first) up to the cutoff, each with its booking, later movements and what is invoiced already. */
+async function chargesOf(deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, entries: readonly LedgerEntry[], cutoff: string): Promise<ChargeForBilling[]> {
   const movements = new Map<string, LedgerEntry[]>();
   for (const e of entries) {
     if (e.type === 'CHARGE' || !e.bookingId) continue;
     movements.set(e.bookingId, [...(movements.get(e.bookingId) ?? []), e]);
   }
-  const selected = entries.filter((e) => e.type === 'CHARGE' && e.bookingId !== null && e.occurredAt <= req.cutoff);
+  const selected = entries.filter((e) => e.type === 'CHARGE' && e.bookingId !== null && e.occurredAt <= cutoff);
   const bookings = new Map<string, Booking>();
   for (let i = 0; i < selected.length; i += 100) {
     for (const b of await deps.bookingReads.byBookingIds(g, selected.slice(i, i + 100).map((e) => e.bookingId!))) if (b.bookingId) bookings.set(b.bookingId, b);
@@ -186,6 +223,30 @@ async function selectCharges(deps: BillingDeps, g: string, req: BillingRequest):
       };
     }),
   );
+}
+
+/**
+ * After the run's lines and credit notes are written: a booking now invoiced for exactly what
+ * it owes leaves the index (unless a posting moved it since it was read); the rest stay for
+ * the next run, which reports them again as today. A run that read the whole history indexes
+ * it (the group's backfill), so the next run reads only what is unbilled.
+ */
+async function keepIndex(deps: BillingDeps, g: string, req: BillingRequest, selection: Selection): Promise<void> {
+  const refs = selection.charges.flatMap((c) => (c.booking ? [c.booking.bookingRef] : []));
+  const billedNow = refs.length ? await deps.invoices.billedTotals(g, refs) : new Map<string, number>();
+  const open = new Set<string>();
+  const done = new Set<string>();
+  for (const c of selection.charges) {
+    const settled = c.booking !== undefined && (billedNow.get(c.booking.bookingRef) ?? 0) === netCharged(c);
+    (settled ? done : open).add(c.charge.bookingId!);
+  }
+  for (const b of open) done.delete(b);
+  if (selection.fromHistory && !req.bookingIds) {
+    const pending = [...new Set(selection.entries.flatMap((e) => (e.bookingId && !done.has(e.bookingId) ? [e.bookingId] : [])))];
+    await deps.unbilled.backfill(g, selection.entries, pending);
+  }
+  const taken = selection.pending.filter((p) => done.has(p.bookingId));
+  if (taken.length) await deps.unbilled.settle(g, taken);
 }
 
 const billingFacts = (b: Booking): BookingForBilling => ({
@@ -218,27 +279,8 @@ async function catalogueFacts(deps: BillingDeps, charges: readonly ChargeForBill
 
 async function writeDraft(deps: BillingDeps, g: string, runId: string, period: BillingPeriod, planned: PlannedInvoice): Promise<{ id: string; lines: number } | undefined> {
   const at = deps.clock.now().toISOString();
-  const draft: Invoice = {
-    ...planned.parties,
-    ...NO_TOTALS,
-    id: deps.ids.uuid(),
-    agentGroupId: g,
-    status: 'DRAFT',
-    invoiceNumber: null,
-    issueDate: null,
-    dueDate: null,
-    issuedAt: null,
-    periodFrom: period.from,
-    periodTo: period.to,
-    runId,
-    gatewayOrderId: null,
-    pdfKey: null,
-    bookingRefs: [],
-    bookingsMarked: false,
-    lastError: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const draft = newDraftInvoice({ id: deps.ids.uuid(), agentGroupId: g, runId, period, parties: planned.parties, at });
+
   await deps.invoices.createDraft(draft);
   const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: g })));
   const written = await deps.invoices.addLines(draft, lines);

@@ -1,4 +1,4 @@
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures } from '../invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../invoicing/invoice-document.ts';
 import type { Minor } from '../money.ts';
 
@@ -40,6 +40,7 @@ export interface InvoicePage {
 
 /** What the outstanding figures of a list are computed from: every listed invoice of the group. */
 export interface ReceivableFigures {
+  readonly id: string;
   readonly total: Minor;
   readonly amountPaid: Minor;
   readonly creditedAmount: Minor;
@@ -111,7 +112,14 @@ export interface InvoiceStore {
   abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean>;
 
   list(agentGroupId: string, query: InvoiceListQuery): Promise<InvoicePage>;
+  /** Every listed invoice's figures: what the open figures are defined from (a read of the whole list; operators and tests only). */
   receivables(agentGroupId: string): Promise<ReceivableFigures[]>;
+  /** What the group owes across its invoices, at a cost independent of how many it has (equal to openFiguresOf(receivables)). */
+  openFigures(agentGroupId: string): Promise<OpenFigures>;
+  /** The kept open figures alone, or undefined while they do not count every invoice still owing (the drift check). */
+  keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined>;
+  /** Counts in the kept figures every invoice still owing that they do not count yet (issued before them), then marks them complete; how many it counted. Idempotent. */
+  backfillOpenFigures(agentGroupId: string): Promise<number>;
 
   /** Takes the group's billing lock unless another owner holds an unexpired lease; the lock as it stands after. */
   acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ readonly acquired: boolean; readonly lock: BillingLock }>;

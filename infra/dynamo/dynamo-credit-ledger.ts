@@ -15,6 +15,7 @@ import { isConditionFailure, isTransactionContention } from './client.ts';
 import { getAll } from './batch-get.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
+import { postingsOf, unbilledItems } from './dynamo-unbilled-work.ts';
 import { GSI1 } from './table.ts';
 
 /*
@@ -27,6 +28,7 @@ import { GSI1 } from './table.ts';
  * | every entry (audit)             | PK = GROUP#<g>, begins_with(SK, LEDGER#)                 | table |
  * | exposure counter                | PK = GROUP#<g>, SK = CREDIT                              | table |
  * | idempotency claim               | PK = GROUP#<g>, SK = IDEMPOTENCY#BOOKING#<externalId>    | table |
+ * Every posting of a booking's entry also enters it in the unbilled index (dynamo-unbilled-work.ts) in the same transaction.
  */
 
 /** Entry ids are random UUIDs; the guard only turns an impossible collision into a refusal instead of an overwrite. */
@@ -77,7 +79,7 @@ export const entryItem = (e: LedgerEntry) => ({
   ...e,
 });
 
-const entryOf = (item: Record<string, unknown>): LedgerEntry => ({
+export const entryOf = (item: Record<string, unknown>): LedgerEntry => ({
   id: item.id as string,
   agentGroupId: item.agentGroupId as string,
   type: item.type as LedgerEntry['type'],
@@ -175,8 +177,11 @@ const postEntry = (table: string, entry: EntryRef, from: 'AUTHORIZED' | 'RELEASE
 
 /** Post: AUTHORIZED → POSTED; exposure already counts the amount. */
 export function postTransaction(table: string, entry: EntryRef, bookingId: string, at: string): TransactWriteCommandInput {
-  return { TransactItems: [postEntry(table, entry, 'AUTHORIZED', bookingId, at)] };
+  return { TransactItems: [postEntry(table, entry, 'AUTHORIZED', bookingId, at), ...chargePosted(table, entry, bookingId, at)] };
 }
+
+/** Only charges are authorized first: a posting from AUTHORIZED or RELEASED enters its booking in the unbilled index. */
+const chargePosted = (table: string, entry: EntryRef, bookingId: string, at: string): TransactItems => unbilledItems(table, entry.agentGroupId, [{ bookingId, entryId: entry.id }], at);
 
 /** Release: the entry leaves AUTHORIZED and its amount leaves exposure, together or not at all. */
 export function releaseTransaction(table: string, entry: EntryRef, at: string): TransactWriteCommandInput {
@@ -213,6 +218,7 @@ export function latePostTransaction(table: string, entry: EntryRef, bookingId: s
   return {
     TransactItems: [
       postEntry(table, entry, 'RELEASED', bookingId, at),
+      ...chargePosted(table, entry, bookingId, at),
       {
         Update: {
           TableName: table,
@@ -264,6 +270,7 @@ export function recordPostedEntriesItems(table: string, entries: readonly Ledger
       },
     },
     { ConditionCheck: { TableName: table, Key: keys.agentGroup(g), ConditionExpression: GROUP_EXISTS } },
+    ...unbilledItems(table, g, postingsOf(entries), at),
   ];
 }
 
@@ -437,7 +444,11 @@ export class DynamoCreditLedger implements CreditLedger {
         const terms = termsOf(group, counter);
         const decision = decideCredit(terms, exposureOf(counter), entry.amount);
         if (!decision.approved) return { kind: 'refused', decision };
-        own = [{ Put: { TableName: this.table, Item: { ...entryItem(entry), postedAt: entry.occurredAt }, ConditionExpression: ENTRY_IS_NEW } }, ...withinLimitItems(this.table, entry, terms, entry.occurredAt)];
+        own = [
+          { Put: { TableName: this.table, Item: { ...entryItem(entry), postedAt: entry.occurredAt }, ConditionExpression: ENTRY_IS_NEW } },
+          ...withinLimitItems(this.table, entry, terms, entry.occurredAt),
+          ...unbilledItems(this.table, entry.agentGroupId, postingsOf([entry]), entry.occurredAt),
+        ];
       } else {
         own = recordPostedItems(this.table, entry, entry.occurredAt);
       }
@@ -484,6 +495,12 @@ export class DynamoCreditLedger implements CreditLedger {
     // at DynamoDB's LastEvaluatedKey, and the next page starts right after that entry.
     const more = entries.length > q.limit || (startKey !== undefined && page.length === q.limit);
     return { entries: page, next: more && last ? { occurredAt: last.occurredAt, id: last.id } : null };
+  }
+
+  /** Entries by id (consistent), in no order; ids with no entry are absent. */
+  async entriesById(agentGroupId: string, entryIds: readonly string[]): Promise<LedgerEntry[]> {
+    const items = await getAll(this.db, this.table, [...new Set(entryIds)].map((id) => keys.ledgerEntry(agentGroupId, id)), { consistent: true });
+    return items.map(entryOf);
   }
 
   async creditPosition(agentGroupId: string): Promise<CreditPosition | undefined> {

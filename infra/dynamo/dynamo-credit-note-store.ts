@@ -5,6 +5,7 @@ import type { Minor } from '../../domain/money.ts';
 import { StaleCreditPlan, type CreditNoteStore, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
+import { dueItems, trackedAs } from './dues.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -39,6 +40,13 @@ const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
+/** The corrected invoice as its dues see it. */
+interface Corrected {
+  readonly total: Minor;
+  readonly dueDate: string;
+  readonly tracked: boolean;
+}
+
 const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity']);
 
 export class DynamoCreditNoteStore implements CreditNoteStore {
@@ -69,7 +77,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
       const last = (series.Item?.last as number | undefined) ?? 0;
       const issued: Invoice = { ...note, invoiceNumber: w.numberOf(last + 1) };
-      const items = this.items(w, issued, series.Item ? last : undefined);
+      const items = this.items(w, issued, series.Item ? last : undefined, await this.dueOf(g, w.invoice.id));
       if (items.length > MAX_TRANSACTION_ITEMS) throw new RangeError(`a credit note of ${w.lines.length} lines needs ${items.length} writes, more than one transaction holds`);
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -85,7 +93,15 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
     }
   }
 
-  private items(w: CreditNoteWrite, note: Invoice, seriesAt: number | undefined): TransactItems {
+  /** What the corrected invoice's figures need to move the group's dues with the credit: its total, due date and whether it is tracked. */
+  private async dueOf(agentGroupId: string, invoiceId: string): Promise<Corrected> {
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ProjectionExpression: '#total, dueDate, dueTracked', ExpressionAttributeNames: { '#total': 'total' }, ConsistentRead: true }),
+    );
+    return { total: (out.Item?.total as Minor | undefined) ?? 0, dueDate: (out.Item?.dueDate as string | undefined) ?? '', tracked: out.Item?.dueTracked === true };
+  }
+
+  private items(w: CreditNoteWrite, note: Invoice, seriesAt: number | undefined, corrected: Corrected): TransactItems {
     const t = this.table;
     const g = note.agentGroupId;
     const at = note.issuedAt!;
@@ -119,7 +135,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           TableName: t,
           Key: keys.invoice(g, w.invoice.id),
           UpdateExpression: 'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
-          ConditionExpression: INVOICE_FIGURES_AT,
+          ConditionExpression: `${INVOICE_FIGURES_AT} AND ${trackedAs(corrected.tracked)}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':paidNow': w.invoice.amountPaid,
@@ -176,6 +192,9 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           ]
         : []),
       ...recordPostedEntriesItems(t, w.ledgerEntries, at),
+      ...(corrected.tracked
+        ? dueItems(t, g, [{ invoiceId: w.invoice.id, dueDate: corrected.dueDate, before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited, after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount }], at)
+        : []),
     ];
     return items;
   }

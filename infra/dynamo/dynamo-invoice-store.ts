@@ -8,11 +8,13 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals } from '../../domain/invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
+import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
+import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -31,6 +33,7 @@ import { GSI1, GSI2 } from './table.ts';
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
  * | billing lock, billing state           | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE              | table |
  * | runs of a group / of every group      | PK = GROUP#<g> begins_with BILLINGRUN# / GSI1PK = BILLINGRUNS  | table / GSI1 |
+ * | open figures, oldest due (dues.ts)    | PK = GROUP#<g>, SK = DUES; begins_with(SK, DUE#) Limit 1        | table |
  */
 
 /**
@@ -364,7 +367,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   TableName: this.table,
                   Key: keys.invoice(invoice.agentGroupId, invoice.id),
                   UpdateExpression: issuing
-                    ? `SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`
+                    ? `SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`
                     : 'SET invoiceNumber = :n, issueDate = :d, dueDate = :due, updatedAt = :at',
                   ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED}`,
                   ExpressionAttributeNames: { '#status': 'status' },
@@ -375,11 +378,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
                     ':at': req.issuedAt,
                     ':draft': 'DRAFT',
                     ':null': 'NULL',
-                    ...(issuing ? { ':issued': 'ISSUED', ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)) } : {}),
+                    ...(issuing ? { ':issued': 'ISSUED', ':true': true, ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)) } : {}),
                     ...(eInvoice && issuing ? { ':e': eInvoice } : {}),
                   },
                 },
               },
+              ...(issuing ? this.opening(invoice, req.dueDate, req.issuedAt) : []),
             ],
           }),
         );
@@ -399,20 +403,28 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const issueDate = invoice.issueDate!;
     try {
       await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.invoice(invoice.agentGroupId, invoice.id),
-          UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
-          ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':issued': 'ISSUED',
-            ':at': issuedAt,
-            ':draft': 'DRAFT',
-            ':n': number,
-            ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, issueDate, issuedAt, invoice.id)),
-            ...(eInvoice ? { ':e': eInvoice } : {}),
-          },
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.invoice(invoice.agentGroupId, invoice.id),
+                UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
+                ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':issued': 'ISSUED',
+                  ':at': issuedAt,
+                  ':draft': 'DRAFT',
+                  ':n': number,
+                  ':true': true,
+                  ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, issueDate, issuedAt, invoice.id)),
+                  ...(eInvoice ? { ':e': eInvoice } : {}),
+                },
+              },
+            },
+            ...this.opening(invoice, invoice.dueDate!, issuedAt),
+          ],
         }),
       );
       return { ...invoice, status: 'ISSUED', issuedAt, updatedAt: issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) };
@@ -420,6 +432,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
       if (!isConditionFailure(err)) throw err;
       return this.current(invoice);
     }
+  }
+
+  /** An invoice issued starts owing its total: the group's figures move with the issue (dues.ts). */
+  private opening(invoice: Invoice, dueDate: string, at: string) {
+    return invoice.creditNoteFor ? [] : dueItems(this.table, invoice.agentGroupId, [{ invoiceId: invoice.id, dueDate, before: 0, after: invoice.total }], at);
   }
 
   /** Someone else moved this invoice (a racing run issued or numbered it, or an operator abandoned it): what it is now. */
@@ -523,8 +540,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     for (const [ref, group] of byBooking) {
-      for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 1) {
-        const part = group.slice(i, i + MAX_TRANSACTION_ITEMS - 1);
+      // Each transaction: the part's lines, the booking's marker and its re-entry in the unbilled index.
+      for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 2) {
+        const part = group.slice(i, i + MAX_TRANSACTION_ITEMS - 2);
         await this.db.send(
           new TransactWriteCommand({
             TransactItems: [
@@ -539,6 +557,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
                 },
               },
+              ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], new Date().toISOString()),
             ],
           }),
         );
@@ -578,22 +597,36 @@ export class DynamoInvoiceStore implements InvoiceStore {
     return { invoices: page, next: more && last ? keys.invoiceListIndex(agentGroupId, last.issueDate!, last.issuedAt!, last.id).GSI1SK : null };
   }
 
-  async receivables(agentGroupId: string): Promise<ReceivableFigures[]> {
+  async receivables(agentGroupId: string): Promise<(ReceivableFigures & { readonly tracked: boolean })[]> {
     const items = await queryAll(this.db, {
       TableName: this.table,
       IndexName: GSI1,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK },
-      ProjectionExpression: '#total, dueDate, amountPaid, creditedAmount, creditNoteFor',
+      ProjectionExpression: 'id, #total, dueDate, amountPaid, creditedAmount, creditNoteFor, dueTracked',
       ExpressionAttributeNames: { '#total': 'total' },
     });
     return items.map((i) => ({
+      id: i.id as string,
       total: i.total as Minor,
       amountPaid: (i.amountPaid as Minor | undefined) ?? 0,
       creditedAmount: (i.creditedAmount as Minor | undefined) ?? 0,
       dueDate: i.dueDate as string,
+      tracked: i.dueTracked === true,
       ...(i.creditNoteFor ? { creditNoteFor: i.creditNoteFor as string } : {}),
     }));
+  }
+
+  async openFigures(agentGroupId: string): Promise<OpenFigures> {
+    return readOpenFigures(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
+  }
+
+  async keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined> {
+    return keptOpenFigures(this.db, this.table, agentGroupId);
+  }
+
+  async backfillOpenFigures(agentGroupId: string): Promise<number> {
+    return trackOwing(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
   }
 
   async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {

@@ -9,6 +9,7 @@ import { paymentKey, type Payment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
+import { dueItems, trackedAs } from './dues.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -104,7 +105,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       const open = await this.openInvoices(agentGroupId);
       // One transaction holds the account and at most 99 invoices; the loop takes the rest next.
       const plan = allocate(account.unallocated, open, first);
-      const taken = plan.allocations.slice(0, MAX_TRANSACTION_ITEMS - 1);
+      // Each invoice may also move its due marker, and the group's figures take one more write (dues.ts).
+      const taken = plan.allocations.slice(0, (MAX_TRANSACTION_ITEMS - 2) / 2);
       if (taken.length === 0) return { allocated, unallocated: account.unallocated };
       const moved = taken.reduce((s, a) => s + a.amount, 0);
       const byId = new Map(open.map((o) => [o.id, o]));
@@ -129,7 +131,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
               TableName: this.table,
               Key: keys.invoice(agentGroupId, a.invoiceId),
               UpdateExpression: `SET amountPaid = :paid, #status = :status, updatedAt = :at${spans.has(a.invoiceId) ? ', bookingSpans = if_not_exists(bookingSpans, :spans)' : ''}`,
-              ConditionExpression: INVOICE_AT,
+              ConditionExpression: `${INVOICE_AT} AND ${trackedAs(inv.tracked)}`,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':paid': inv.amountPaid + a.amount,
@@ -143,6 +145,15 @@ export class DynamoReceivablesStore implements ReceivablesStore {
             },
           };
         }),
+        ...dueItems(
+          this.table,
+          agentGroupId,
+          taken.flatMap((a) => {
+            const inv = byId.get(a.invoiceId)!;
+            return inv.tracked ? [{ invoiceId: inv.id, dueDate: inv.dueDate, before: inv.amountDue, after: inv.amountDue - a.amount }] : [];
+          }),
+          at,
+        ),
       ];
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -223,7 +234,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   /** ISSUED invoices still owing, read from the table itself (the list index only finds them); credit notes owe nothing. */
-  private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean })[]> {
+  private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean })[]> {
     const listed = await queryAll(this.db, {
       TableName: this.table,
       IndexName: GSI1,
@@ -239,7 +250,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       .map((i) => {
         const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
         const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
-        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined };
+        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined, tracked: i.dueTracked === true };
       })
       .filter((i) => i.amountDue > 0);
   }

@@ -194,6 +194,18 @@ export const keys = {
   paymentsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENT#' }),
   /** The group's money received and not yet allocated to an invoice, with a version allocations commit on. */
   receivablesAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'RECEIVABLES' }),
+  /** The ids of a booking's POSTED ledger entries (charge, adjustments, refunds), added in each posting's transaction; never removed. */
+  bookingEntries: (agentGroupId: string, bookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BOOKENTRIES#${bookingId}` }),
+  /** Present while a booking may have unbilled work: put by each posting, deleted by the run that bills it all. */
+  unbilled: (agentGroupId: string, bookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `UNBILLED#${bookingId}` }),
+  unbilledOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'UNBILLED#' }),
+  /** Says the group's unbilled index covers its whole history (new groups once a run found them, old ones once backfilled). */
+  unbilledIndex: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'UNBILLED_INDEX' }),
+  /** The group's running figures over its invoices still owing (outstanding, how many), moved in the transactions that move what they owe. */
+  dues: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'DUES' }),
+  /** One per invoice still owing, by due date: the first is the oldest due. */
+  dueMarker: (agentGroupId: string, dueDate: string, invoiceId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `DUE#${dueDate}#${invoiceId}` }),
+  dueMarkers: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'DUE#' }),
   /** A gateway order → the group and invoice it was opened for (notifications name only the order). */
   gatewayOrder: (orderId: string): Key => ({ PK: `GATEWAYORDER#${orderId}`, SK: 'ORDER' }),
   /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */

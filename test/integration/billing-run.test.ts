@@ -2,27 +2,15 @@ import type { Metrics } from '../../domain/ports/metrics.ts';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
-import { cutoffOf, financialYearOf, invoiceNumberOf } from '../../domain/invoicing/billing-period.ts';
-import { NO_TOTALS, type Invoice } from '../../domain/invoicing/invoice.ts';
-import { runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
+import { financialYearOf, invoiceNumberOf } from '../../domain/invoicing/billing-period.ts';
+import { newDraftInvoice, type Invoice } from '../../domain/invoicing/invoice.ts';
+import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
-import { indiaToday } from '../../domain/reads/date-window.ts';
-import type { AgentGroup } from '../../domain/tenants.ts';
-import { billingDeps } from '../../infra/container.ts';
-import { parseConfig } from '../../infra/config.ts';
-import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
-import { newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { newAgentGroup, testServices } from '../support/stack.ts';
+import { db, deps, groupOf, request, table, today } from '../support/billing-run-kit.ts';
 
-const renderer = new PdfInvoiceRenderer();
-const deps = () => billingDeps(testServices(), renderer);
-const today = () => indiaToday(new Date());
-const request = (): BillingRequest => ({ period: { from: addDays(today(), -30), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' });
-const db = () => createDocumentClient(parseConfig(stack().env));
-const table = () => stack().env.TABLE_NAME!;
-const groupOf = async (g: GroupFixture): Promise<AgentGroup> => (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
 
 /** Every stored line of the group, by what it bills. */
 async function storedLines(agentGroupId: string): Promise<Record<string, unknown>[]> {
@@ -90,35 +78,8 @@ describe('Class: DynamoInvoiceStore', () => {
     const gstin = testGstin('29');
     const g = `grp-series-${gstin.slice(2, 8).toLowerCase()}`;
     const at = new Date().toISOString();
-    const drafts: Invoice[] = Array.from({ length: 12 }, (_, i) => ({
-      ...NO_TOTALS,
-      id: crypto.randomUUID(),
-      agentGroupId: g,
-      status: 'DRAFT',
-      invoiceNumber: null,
-      issueDate: null,
-      dueDate: null,
-      issuedAt: null,
-      periodFrom: '2026-11-01',
-      periodTo: '2026-11-24',
-      runId: `run-${i}`,
-      gatewayOrderId: null,
-      pdfKey: null,
-      bookingRefs: [],
-      bookingsMarked: false,
-      lastError: null,
-      createdAt: at,
-      updatedAt: at,
-      supplierGstin: gstin,
-      supplierName: 'Series Test',
-      supplierAddress: 'Bengaluru',
-      supplierStateCode: '29',
-      billToGstin: null,
-      billToName: 'Agents',
-      billToAddress: 'Mumbai',
-      placeOfSupply: 'Karnataka',
-      placeOfSupplyStateCode: '29',
-    }));
+    const parties = { supplierGstin: gstin, supplierName: 'Series Test', supplierAddress: 'Bengaluru', supplierStateCode: '29', billToGstin: null, billToName: 'Agents', billToAddress: 'Mumbai', placeOfSupply: 'Karnataka', placeOfSupplyStateCode: '29' };
+    const drafts: Invoice[] = Array.from({ length: 12 }, (_, i) => newDraftInvoice({ id: crypto.randomUUID(), agentGroupId: g, runId: `run-${i}`, period: { from: '2026-11-01', to: '2026-11-24' }, parties, at }));
     await Promise.all(drafts.map((d) => store.createDraft(d)));
     const issueDate = today();
     const fy = financialYearOf(issueDate);

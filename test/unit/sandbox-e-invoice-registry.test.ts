@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eInvoiceJson, eInvoiceOfRecord, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
-import { NO_TOTALS, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
+import { newDraftInvoice, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
 import { irnOf, SandboxEInvoiceRegistry, verifySandboxJwt, type SandboxIrpMemory, type SandboxIrpRecord } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
 import { creditNote, intraStateInvoice } from '../support/invoice-documents.ts';
@@ -110,25 +110,7 @@ describe('Class: SandboxEInvoiceRegistry', () => {
 
 describe('Function: eInvoiceOfRecord', () => {
   const at = '2026-11-09T05:00:00.000Z';
-  const record: Invoice = {
-    ...NO_TOTALS,
-    id: 'inv-1',
-    agentGroupId: 'g',
-    status: 'DRAFT',
-    invoiceNumber: '30/26-27/000003',
-    issueDate: '2026-11-09',
-    dueDate: '2026-11-24',
-    issuedAt: null,
-    periodFrom: '2026-10-01',
-    periodTo: '2026-10-31',
-    runId: 'run',
-    gatewayOrderId: null,
-    pdfKey: null,
-    bookingRefs: ['b1'],
-    bookingsMarked: false,
-    lastError: null,
-    createdAt: at,
-    updatedAt: at,
+  const parties = {
     supplierGstin: intraStateInvoice.supplier.gstin,
     supplierName: intraStateInvoice.supplier.name,
     supplierAddress: intraStateInvoice.supplier.address,
@@ -138,6 +120,14 @@ describe('Function: eInvoiceOfRecord', () => {
     billToAddress: intraStateInvoice.recipient.address,
     placeOfSupply: 'Goa',
     placeOfSupplyStateCode: '30',
+  };
+  // A DRAFT holding a reserved number, as e-invoicing leaves it before registration.
+  const record: Invoice = {
+    ...newDraftInvoice({ id: 'inv-1', agentGroupId: 'g', runId: 'run', period: { from: '2026-10-01', to: '2026-10-31' }, parties, at }),
+    invoiceNumber: '30/26-27/000003',
+    issueDate: '2026-11-09',
+    dueDate: '2026-11-24',
+    bookingRefs: ['b1'],
     subtotal: 500_000,
     cgst: 12_500,
     sgst: 12_500,
