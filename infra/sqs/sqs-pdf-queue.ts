@@ -1,4 +1,5 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sqsSdk } from './client.ts';
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import type { PdfQueue } from '../../domain/ports/pdf-queue.ts';
 import { encodePdfJob } from '../../events/pdf-job-message.ts';
@@ -13,6 +14,7 @@ export class SqsPdfQueue implements PdfQueue {
 
   async request(invoice: Invoice): Promise<Invoice> {
     if (!this.queueUrl) throw new Error('PDF_QUEUE_URL is not configured; invoice PDFs cannot be queued');
+    const { SendMessageCommand } = await sqsSdk();
     await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: encodePdfJob({ agentGroupId: invoice.agentGroupId, invoiceId: invoice.id }) }));
     return invoice;
   }
