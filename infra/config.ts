@@ -68,6 +68,7 @@ export const EnvSchema = v.object({
   WEBHOOK_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   ORDER_VALIDITY_MINUTES: positiveInt(30),
   BOOKING_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  PDF_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   BOOKING_WINDOW_SECONDS: positiveInt(900),
   BOOKING_SYNC_WAIT_MS: positiveInt(3000),
   BOOKING_WATCH_SECONDS: positiveInt(86_400),
@@ -120,6 +121,8 @@ export interface Config {
   };
   /** The bucket invoice and credit-note PDFs are stored in; absent for tools that never store one, which then fail on first use. */
   readonly invoiceBucket?: string;
+  /** The queue the PDF worker renders issued documents from; absent for tools that render in-process, which fail on first use of it. */
+  readonly pdfQueueUrl?: string;
   /** The secret the payment gateway signs its notifications with; without it every notification is refused (401). */
   readonly gatewayWebhookSecret?: Buffer;
   /**
@@ -193,6 +196,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     requestBudgetMs: e.REQUEST_BUDGET_MS,
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
+    pdfQueueUrl: e.PDF_QUEUE_URL,
     gatewayWebhookSecret: e.GATEWAY_WEBHOOK_SECRET,
     irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
   };

@@ -12,6 +12,7 @@ import { DynamoOrderStore } from './dynamo/dynamo-order-store.ts';
 import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
 import { config, type Config } from './config.ts';
+import { lazily, once, onFirstCall } from './lazy.ts';
 import { cryptoKeyMinter } from './crypto/key-minter.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import { createDocumentClient } from './dynamo/client.ts';
@@ -39,8 +40,6 @@ import { hmacCursorCodec } from './crypto/cursor.ts';
 import { DynamoChangeFeed } from './dynamo/dynamo-change-feed.ts';
 import { DynamoDeliveryStore } from './dynamo/dynamo-delivery-store.ts';
 import { GuardedWebhookTransport } from './http/webhook-transport.ts';
-import { createSqsClient } from './sqs/client.ts';
-import { SqsDeliveryQueue } from './sqs/sqs-delivery-queue.ts';
 import type { CreditLedger } from '../domain/ports/credit-ledger.ts';
 import { DynamoCreditLedger } from './dynamo/dynamo-credit-ledger.ts';
 import type { BookingQueue, BookingStore } from '../domain/ports/booking-store.ts';
@@ -48,7 +47,6 @@ import type { PropertySystem } from '../domain/ports/property-system.ts';
 import type { PlaceBookingDeps } from '../domain/bookings/place-booking.ts';
 import type { CancelDeps } from '../domain/bookings/cancel-booking.ts';
 import { DynamoBookingStore } from './dynamo/dynamo-booking-store.ts';
-import { SqsBookingQueue } from './sqs/sqs-booking-queue.ts';
 import { SimulatedPropertySystem } from './property-system/simulated-property-system.ts';
 import { derivedId } from './crypto/derived-id.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
@@ -60,13 +58,13 @@ import { DynamoBookingReads } from './dynamo/dynamo-booking-reads.ts';
 import { noMetrics, type Metrics } from '../domain/ports/metrics.ts';
 import { emfMetrics } from './metrics.ts';
 import type { DocumentStore } from '../domain/ports/document-store.ts';
-import { createS3Client } from './s3/client.ts';
-import { S3DocumentStore } from './s3/s3-document-store.ts';
 import type { InvoiceStore } from '../domain/ports/invoice-store.ts';
 import type { PaymentGateway, PaymentNotifications } from '../domain/ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../domain/ports/receivables-store.ts';
 import { DynamoReceivablesStore } from './dynamo/dynamo-receivables-store.ts';
-import type { BillingDeps } from '../domain/invoicing/run-billing.ts';
+import type { BillingDeps, PdfDeps } from '../domain/invoicing/run-billing.ts';
+import { renderAtOnce, type InvoicePdfDeps } from '../domain/invoicing/invoice-pdf.ts';
+import type { PdfQueue } from '../domain/ports/pdf-queue.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
 import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
 import { DynamoCreditNoteStore } from './dynamo/dynamo-credit-note-store.ts';
@@ -115,6 +113,8 @@ export interface Services {
    * fontkit; they construct `PdfInvoiceRenderer` where they are composed.
    */
   readonly documents: DocumentStore;
+  /** Issued documents whose PDFs the PDF worker renders (SQS). */
+  readonly pdfQueue: PdfQueue;
   readonly invoices: InvoiceStore;
   readonly creditNotes: CreditNoteStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
@@ -129,52 +129,60 @@ export interface Services {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * The adapters of one process, each built at its first use (infra/lazy.ts), so a handler
+ * constructs only what it touches. The SQS and S3 adapters and their SDK clients also load at
+ * their first call (onFirstCall): most functions never queue a message or store a document,
+ * and those SDKs would otherwise weigh on every cold start. A new adapter is one more entry.
+ */
 export function buildServices(cfg: Config, clock: Clock = systemClock): Services {
-  const db = createDocumentClient(cfg);
-  const secrets = new SecretBox(cfg.secretsKeys);
-  const catalogue = new DynamoCatalogueStore(db, cfg.tableName);
-  const ledger = new DynamoCreditLedger(db, cfg.tableName);
-  const invoices = new DynamoInvoiceStore(db, cfg.tableName);
-  const sqs = createSqsClient(cfg);
-  return {
-    config: cfg,
-    clock,
-    tenants: new DynamoTenantDirectory(db, cfg.tableName),
-    rateLimiter: new DynamoRateLimiter(db, cfg.tableName),
-    catalogue,
-    reader: new DynamoCatalogueReader(db, cfg.tableName, catalogue),
-    secrets,
-    sealer: secrets,
-    ids: { uuid: randomUUID },
-    urlGuard: outboundUrlGuard(cfg.outbound),
-    webhooks: new DynamoWebhookStore(db, cfg.tableName),
-    deliveries: new DynamoDeliveryStore(db, cfg.tableName),
-    changes: new DynamoChangeFeed(db, cfg.tableName),
-    deliveryQueue: new SqsDeliveryQueue(sqs, cfg.webhookQueueUrl),
-    webhookTransport: new GuardedWebhookTransport(secrets, cfg.outbound),
-    callbackTransport: new GuardedCallbackTransport(secrets, cfg.outbound, clock),
-    cursors: hmacCursorCodec(cfg.cursorKeys),
-    orders: new DynamoOrderStore(db, cfg.tableName),
+  const db = once(() => createDocumentClient(cfg));
+  const sqs = once(async () => (await import('./sqs/client.ts')).createSqsClient(cfg));
+  const s3 = once(async () => (await import('./s3/client.ts')).createS3Client(cfg));
+  const table = cfg.tableName;
+  // Shared by adapters that write in the same transactions (concrete types, not the ports).
+  const ledger = once(() => new DynamoCreditLedger(db(), table));
+  const invoices = once(() => new DynamoInvoiceStore(db(), table));
+  return lazily<Services>({
+    config: () => cfg,
+    clock: () => clock,
+    tenants: () => new DynamoTenantDirectory(db(), table),
+    rateLimiter: () => new DynamoRateLimiter(db(), table),
+    catalogue: () => new DynamoCatalogueStore(db(), table),
+    reader: (svc) => new DynamoCatalogueReader(db(), table, svc.catalogue),
+    secrets: () => new SecretBox(cfg.secretsKeys),
+    sealer: (svc) => svc.secrets,
+    ids: () => ({ uuid: randomUUID }),
+    urlGuard: () => outboundUrlGuard(cfg.outbound),
+    webhooks: () => new DynamoWebhookStore(db(), table),
+    deliveries: () => new DynamoDeliveryStore(db(), table),
+    changes: () => new DynamoChangeFeed(db(), table),
+    deliveryQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-delivery-queue.ts')).SqsDeliveryQueue(await sqs(), cfg.webhookQueueUrl)),
+    webhookTransport: (svc) => new GuardedWebhookTransport(svc.secrets, cfg.outbound),
+    callbackTransport: (svc) => new GuardedCallbackTransport(svc.secrets, cfg.outbound, clock),
+    cursors: () => hmacCursorCodec(cfg.cursorKeys),
+    orders: () => new DynamoOrderStore(db(), table),
     ledger,
-    bookings: new DynamoBookingStore(db, cfg.tableName, ledger),
-    bookingQueue: new SqsBookingQueue(sqs, cfg.booking.queueUrl),
+    bookings: () => new DynamoBookingStore(db(), table, ledger()),
+    bookingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-booking-queue.ts')).SqsBookingQueue(await sqs(), cfg.booking.queueUrl)),
     // The only property-system adapter so far is the simulator the project owns; a real channel manager plugs in here.
-    propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
-    bookingReads: new DynamoBookingReads(db, cfg.tableName),
-    amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
-    metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
-    documents: new S3DocumentStore(createS3Client(cfg), cfg.invoiceBucket),
+    propertySystem: () => new SimulatedPropertySystem(db(), table, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
+    bookingReads: () => new DynamoBookingReads(db(), table),
+    amendments: () => new DynamoAmendmentStore(db(), table, ledger()),
+    metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
+    documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
+    pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
     invoices,
     // The only gateway adapter so far is the sandbox the project owns; a real gateway plugs in here.
     // Without a webhook secret no notification can verify: a random one refuses them all.
-    gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
-    receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
-    creditNotes: new DynamoCreditNoteStore(db, cfg.tableName),
+    gateway: () => new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
+    receivables: () => new DynamoReceivablesStore(db(), table, invoices()),
+    creditNotes: () => new DynamoCreditNoteStore(db(), table),
     // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
-    eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
-    balances: new DynamoBalanceStore(db, cfg.tableName),
-    unbilled: new DynamoUnbilledWork(db, cfg.tableName, (g, ids) => ledger.entriesById(g, ids)),
-  };
+    eInvoices: () => new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock),
+    balances: () => new DynamoBalanceStore(db(), table),
+    unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
+  });
 }
 
 /** What the operator use cases need, from the same adapters. */
@@ -254,12 +262,18 @@ export function bookingDeps(svc: Services): BookingDeps {
   };
 }
 
+type BillingExtras = { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec };
+
 /**
- * What billing runs, invoice reads and PDFs need. The renderer comes from the caller: only
- * the invoice functions bundle pdf-lib (see Services.documents).
+ * What billing runs and invoice reads need. Without a renderer the issued documents' PDFs go
+ * to the PDF worker's queue (the request path); with one they are rendered at once in this
+ * process (the admin tool, the daily run, tests). Only callers that render bundle pdf-lib
+ * (see Services.documents).
  */
-export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDeps & { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec } {
-  return {
+export function billingDeps(svc: Services): BillingDeps & BillingExtras;
+export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDeps & PdfDeps & BillingExtras;
+export function billingDeps(svc: Services, renderer?: InvoiceRenderer): BillingDeps & BillingExtras & Partial<PdfDeps> {
+  const deps = {
     invoices: svc.invoices,
     ledger: svc.ledger,
     unbilled: svc.unbilled,
@@ -272,13 +286,27 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
     settleSeconds: settleSecondsOf(svc.config.booking),
     metrics: svc.metrics,
     creditNotes: svc.creditNotes,
-    renderPdf: (invoice, lines) => renderer.render(documentOf(invoice, lines)),
+    pdfs: svc.pdfQueue,
     documents: svc.documents,
     clock: svc.clock,
     ids: svc.ids,
     rateLimiter: svc.rateLimiter,
     tenants: svc.tenants,
     cursors: svc.cursors,
+  };
+  if (!renderer) return deps;
+  const pdf = pdfDeps(svc, renderer);
+  return { ...deps, renderPdf: pdf.renderPdf, pdfs: renderAtOnce(pdf) };
+}
+
+/** What printing an issued document needs: GET …/pdf and the PDF worker. */
+export function pdfDeps(svc: Services, renderer: InvoiceRenderer): InvoicePdfDeps {
+  return {
+    invoices: svc.invoices,
+    documents: svc.documents,
+    clock: svc.clock,
+    catalogue: svc.catalogue,
+    renderPdf: (invoice, lines) => renderer.render(documentOf(invoice, lines)),
   };
 }
 

@@ -218,6 +218,9 @@ export async function provisionBucket(endpoint: string, name: string): Promise<v
 /** The booking workflow queue's name on a stage; serverless.yml's `bookingQueueName` param gives the same. */
 export const bookingQueueName = (stage: string): string => `partner-distribution-${stage}-booking-workflow`;
 
+/** The invoice PDF queue's name on a stage; serverless.yml's `pdfQueueName` param gives the same. */
+export const pdfQueueName = (stage: string): string => `partner-distribution-${stage}-invoice-pdfs`;
+
 /** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
 export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;
 
@@ -264,7 +267,8 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
         if (child.exitCode !== null) throw new Error(`serverless offline exited (${child.exitCode}):\n${output}`);
         return (await fetch(`${baseUrl}/openapi.json`)).status === 200;
       },
-      Number(process.env.OFFLINE_READY_MS ?? 120_000),
+      // Bundling every function on two cores shared with other work has taken over two minutes.
+      Number(process.env.OFFLINE_READY_MS ?? 300_000),
     );
   } catch (err) {
     await killTree(child);

@@ -11,6 +11,7 @@ import {
   webhookQueueName,
   syncQueueName,
   bookingQueueName,
+  pdfQueueName,
   ROOT,
   serviceEnv,
   startDynamoLocal,
@@ -86,12 +87,13 @@ try {
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
   const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE)]);
+  const pdfQueueUrl = (await provisionQueues(queues.endpoint, [pdfQueueName(STAGE)]))[pdfQueueName(STAGE)]!;
   const env = serviceEnv({
     stage: STAGE,
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
-    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]! },
+    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, PDF_QUEUE_URL: pdfQueueUrl },
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.

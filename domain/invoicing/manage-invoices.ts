@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.ts';
 import type { Invoice } from './invoice.ts';
-import { storePdf, type BillingDeps } from './run-billing.ts';
+import { storePdf, type BillingDeps, type PdfDeps } from './run-billing.ts';
 
 /**
  * An operator abandons a DRAFT that should not be issued: it becomes CANCELLED (never
@@ -20,7 +20,7 @@ export async function abandonDraft(deps: Pick<BillingDeps, 'invoices' | 'clock'>
 }
 
 /** Renders an issued invoice's PDF again from its stored figures (never re-priced) and stores it over the old one. */
-export async function rerenderPdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, agentGroupId: string, invoiceId: string): Promise<Invoice> {
+export async function rerenderPdf(deps: PdfDeps, agentGroupId: string, invoiceId: string): Promise<Invoice> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   if (invoice.status === 'DRAFT' || invoice.status === 'CANCELLED') throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is ${invoice.status}: it has no number and no document.`);

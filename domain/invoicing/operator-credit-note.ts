@@ -3,7 +3,7 @@ import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { Invoice } from './invoice.ts';
 import { raiseOperatorCreditNote, type OperatorLineCredit } from './raise-credit-note.ts';
 import { registerIssuedCreditNote } from './register-e-invoice.ts';
-import { failureOf, storePdf, type BillingDeps } from './run-billing.ts';
+import { failureOf, storePdf, type BillingDeps, type PdfDeps } from './run-billing.ts';
 
 export interface OperatorCreditNoteOutcome {
   readonly creditNote: Invoice;
@@ -17,7 +17,7 @@ export interface OperatorCreditNoteOutcome {
   readonly pdfStored: boolean;
 }
 
-type OperatorCreditNoteDeps = Pick<BillingDeps, 'invoices' | 'creditNotes' | 'renderPdf' | 'documents' | 'clock' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices'> & {
+type OperatorCreditNoteDeps = PdfDeps & Pick<BillingDeps, 'creditNotes' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices'> & {
   readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
 };
 

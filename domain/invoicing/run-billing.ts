@@ -15,6 +15,7 @@ import { raiseBookingCredit } from './raise-credit-note.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
 import type { EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
+import type { PdfQueue } from '../ports/pdf-queue.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
@@ -40,14 +41,20 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
   readonly gateway: PaymentGateway;
   /** The e-invoice registration portal, for registrations marked for e-invoicing. */
   readonly eInvoices: EInvoiceRegistry;
-  /** Prints a stored invoice from its stored figures (never re-priced). */
-  readonly renderPdf: (invoice: Invoice, lines: readonly InvoiceLine[]) => Promise<Uint8Array>;
+  /** Issued documents' PDFs: queued for the PDF worker (request path) or rendered at once (tools). */
+  readonly pdfs: PdfQueue;
   readonly documents: DocumentStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** Money the group paid ahead (over-payments) goes to the invoices a run issues. */
   readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold'>;
   readonly metrics: Metrics;
+}
+
+/** What rendering and storing one document's PDF needs. */
+export interface PdfDeps extends Pick<BillingDeps, 'invoices' | 'documents' | 'clock'> {
+  /** Prints a stored invoice from its stored figures (never re-priced). */
+  readonly renderPdf: (invoice: Invoice, lines: readonly InvoiceLine[]) => Promise<Uint8Array>;
 }
 
 export interface BillingRequest {
@@ -70,8 +77,8 @@ const billToOf = (group: AgentGroup) => ({ gstin: group.gstin, name: group.legal
 /**
  * One billing run for one group, the same for the API, the schedule and the admin tool:
  * select, plan (billing-engine.ts), write DRAFTs with their lines, then take every open
- * invoice of the group one step further: gateway order → number (ISSUED) → PDF → bookings
- * marked. Each step is durable and done at most once, so a run that fails or dies midway
+ * invoice of the group one step further: gateway order → number (ISSUED) → PDF asked for
+ * (deps.pdfs) → bookings marked. Each step is durable and done at most once, so a run that fails or dies midway
  * leaves DRAFTs (or issued invoices missing a PDF) that the next run finishes.
  * The caller holds the group's billing lock.
  */
@@ -300,7 +307,9 @@ export const failureOf = (step: string, err: unknown): string => `${step}: ${err
  * number, issue and due dates in one transaction). For a registration marked for e-invoicing
  * the number is reserved first and the invoice issued once registered (register-e-invoice.ts);
  * a DRAFT holding a reserved number is retried with that number until it is issued. The PDF and the booking marks come
- * after and are retried until done; the PDF is also rendered on demand when asked for.
+ * after and are retried until done: the PDF is asked for (on the request path the PDF worker
+ * renders it off the queue) while the invoice has none, and is also rendered on demand when
+ * a partner asks for it first.
  */
 export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoice: Invoice, failIssue = false): Promise<Invoice> {
   const g = invoice.agentGroupId;
@@ -346,7 +355,7 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
   }
   if (!current.pdfKey) {
     try {
-      current = await storePdf(deps, current);
+      current = await deps.pdfs.request(current);
     } catch (err) {
       await deps.invoices.recordFailure(g, current.id, failureOf('pdf', err), deps.clock.now().toISOString());
     }
@@ -365,7 +374,7 @@ const partiesNow = (group: AgentGroup, registration: GstRegistration) => {
 };
 
 /** Renders an issued invoice from its stored figures, stores the PDF and records where; returns the invoice and the bytes. */
-export async function storePdf(deps: Pick<BillingDeps, 'invoices' | 'renderPdf' | 'documents' | 'clock'>, invoice: Invoice): Promise<Invoice & { readonly pdf: Uint8Array }> {
+export async function storePdf(deps: PdfDeps, invoice: Invoice): Promise<Invoice & { readonly pdf: Uint8Array }> {
   const bytes = await deps.renderPdf(invoice, await deps.invoices.lines(invoice.agentGroupId, invoice.id));
   const key = pdfKeyOf(invoice);
   await deps.documents.put(key, bytes, 'application/pdf');

@@ -1,7 +1,7 @@
 import { DomainError, RateLimitedError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
 import type { RateDecision } from '../../domain/rate-limit.ts';
 import { reasonPhrase, STATUS_OF } from './error-status.ts';
-import type { HttpResult, RequestState } from './types.ts';
+import type { HttpResult, Reply, RequestState } from './types.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -34,6 +34,17 @@ export function documentResult(state: RequestState, status: number, contentType:
   if (typeof content === 'string') return { statusCode: status, headers, body: content };
   return { statusCode: status, headers, body: Buffer.from(content).toString('base64'), isBase64Encoded: true };
 }
+
+/**
+ * The one reply for a document instead of JSON (the rendered reference, an invoice PDF):
+ * status 200, the content with its type, and the route's own headers.
+ */
+export const documentReply = (contentType: string, content: string | Uint8Array, headers: Readonly<Record<string, string>> = {}): Reply => ({
+  status: 200,
+  body: null,
+  headers,
+  document: { contentType, content },
+});
 
 /** The one error body: status, error, message, path, timestamp, code, plus the refusal's own fields. */
 export function errorBody(state: RequestState, status: number, code: string, message: string, details: Readonly<Record<string, unknown>> = {}) {

@@ -1,15 +1,13 @@
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { pdfDeps } from '../../infra/container.ts';
 import { getInvoicePdfRoute } from '../contracts/invoices.ts';
 import { endpoint } from '../http/endpoint.ts';
+import { documentReply } from '../http/responses.ts';
 
 /** Built once per cold start: the fonts load on first render. */
 const pdfRenderer = new PdfInvoiceRenderer();
 
-export const handler = endpoint(getInvoicePdfRoute, async ({ principal, params, services }) => ({
-  status: 200,
-  body: null,
-  headers: { 'Content-Disposition': `inline; filename="invoice-${params.id}.pdf"` },
-  document: { contentType: 'application/pdf', content: await invoicePdf(billingDeps(services, pdfRenderer), principal, params.id) },
-}));
+export const handler = endpoint(getInvoicePdfRoute, async ({ principal, params, services }) =>
+  documentReply('application/pdf', await invoicePdf(pdfDeps(services, pdfRenderer), principal, params.id), { 'Content-Disposition': `inline; filename="invoice-${params.id}.pdf"` }),
+);

@@ -1,4 +1,3 @@
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { BILLING_SCENARIOS } from '../../domain/invoicing/run-billing.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { requestBillingRun } from '../../domain/invoicing/request-billing-run.ts';
@@ -7,10 +6,8 @@ import { createBillingRunRoute } from '../contracts/invoices.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 
-/** Built once per cold start: the fonts load on first render. */
-const pdfRenderer = new PdfInvoiceRenderer();
-
+/** Answers once the invoices are issued: their PDFs are queued for the PDF worker (render-invoice-pdfs.ts), not rendered here. */
 export const handler = endpoint(createBillingRunRoute, async ({ principal, body, services, event }) => ({
   status: 200,
-  body: billingRunView(await requestBillingRun(billingDeps(services, pdfRenderer), principal, body ?? {}, sandboxHeader(event, services.config, BILLING_SCENARIOS))),
+  body: billingRunView(await requestBillingRun(billingDeps(services), principal, body ?? {}, sandboxHeader(event, services.config, BILLING_SCENARIOS))),
 }));

@@ -1,6 +1,7 @@
 import redocSource from 'redoc/bundles/redoc.standalone.js';
 import { docsRoute } from '../contracts/system.ts';
 import { endpoint } from '../http/endpoint.ts';
+import { documentReply } from '../http/responses.ts';
 import { buildOpenApi } from '../openapi/build.ts';
 import { ROUTES } from '../registry.ts';
 import { DOCS_CSP, docsPage } from './docs-page.ts';
@@ -9,10 +10,5 @@ let page: string | undefined;
 
 export const handler = endpoint(docsRoute, async () => {
   page ??= docsPage(buildOpenApi(ROUTES), redocSource);
-  return {
-    status: 200,
-    body: null,
-    document: { contentType: 'text/html; charset=utf-8', content: page },
-    headers: { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
-  };
+  return documentReply('text/html; charset=utf-8', page, { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
 });

@@ -1,4 +1,5 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Sdk } from './client.ts';
 import type { DocumentStore } from '../../domain/ports/document-store.ts';
 
 /**
@@ -17,10 +18,12 @@ export class S3DocumentStore implements DocumentStore {
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    const { PutObjectCommand } = await s3Sdk();
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucketName(), Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }));
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    const { GetObjectCommand, NoSuchKey } = await s3Sdk();
     try {
       const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucketName(), Key: key }));
       return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();

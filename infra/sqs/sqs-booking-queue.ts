@@ -1,4 +1,5 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sqsSdk } from './client.ts';
 import { MAX_QUEUE_DELAY_SECONDS } from '../../domain/deliveries/schedule.ts';
 import type { BookingCheck, BookingQueue } from '../../domain/ports/booking-store.ts';
 import { encodeBookingCheck } from '../../events/booking-check-message.ts';
@@ -15,6 +16,7 @@ export class SqsBookingQueue implements BookingQueue {
   async send(check: BookingCheck, delaySeconds: number): Promise<void> {
     if (!this.queueUrl) throw new Error('BOOKING_QUEUE_URL is not configured; booking checks cannot be queued');
     try {
+      const { SendMessageCommand } = await sqsSdk();
       await this.sqs.send(
         new SendMessageCommand({
           QueueUrl: this.queueUrl,

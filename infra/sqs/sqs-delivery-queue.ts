@@ -1,4 +1,5 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sqsSdk } from './client.ts';
 import type { DeliveryQueue, QueuedCommand } from '../../domain/ports/delivery-queue.ts';
 import { MAX_QUEUE_DELAY_SECONDS } from '../../domain/deliveries/schedule.ts';
 import { encodeDeliveryMessage } from '../../events/delivery-message.ts';
@@ -17,6 +18,7 @@ export class SqsDeliveryQueue implements DeliveryQueue {
   async send(commands: readonly QueuedCommand[]): Promise<{ failed: number }> {
     if (commands.length === 0) return { failed: 0 };
     if (!this.queueUrl) throw new Error('WEBHOOK_QUEUE_URL is not configured; deliveries cannot be queued');
+    const { SendMessageBatchCommand } = await sqsSdk();
     let failed = 0;
     for (let i = 0; i < commands.length; i += BATCH_LIMIT) {
       const batch = commands.slice(i, i + BATCH_LIMIT);

@@ -239,7 +239,7 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('sweepBookings', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
-  it('runBilling, listInvoices, getInvoice, getInvoicePdf, gatewayNotification (a run that issues an invoice, its reads, a payment of it)', async () => {
+  it('runBilling, renderInvoicePdfs, listInvoices, getInvoice, getInvoicePdf, gatewayNotification (a run that issues an invoice, its reads, a payment of it)', async () => {
     // prepare: a world with our GST registration (marked for e-invoicing, so the run also registers with the sandbox IRP), and a group with one confirmed stay in it
     const world = await seedInvoiceWorld({ eInvoicing: true });
     const biller = await newAgentGroup({ channelId: world.channelId });
@@ -267,6 +267,9 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('listInvoices', ['dynamodb:Query']);
     expect((await invoke('getInvoice', { ...httpEvent('GET', `/v1/invoices/${issued}`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
     expectGranted('getInvoice', ['dynamodb:GetItem', 'dynamodb:Query']);
+    // The PDF worker, on the message the run queued (the stack's worker may have stored it first: then it only looks).
+    expect(((await invoke('renderInvoicePdfs', sqsEvent({ v: 1, agentGroupId: biller.agentGroupId, invoiceId: issued }))) as unknown as { batchItemFailures: unknown[] }).batchItemFailures).toEqual([]);
+    expectGranted('renderInvoicePdfs', ['dynamodb:GetItem']);
     expect((await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${issued}/pdf`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
 
@@ -275,7 +278,7 @@ describe('IAM grants cover what each handler sends', () => {
     const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { 'x-gateway-signature': n.signature } }));
     expect(paid.statusCode, paid.body).toBe(200);
     expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
-  });
+  }, 120_000);
 
   it('runBilling, getInvoicePdf (a run that raises a credit note for a cancelled invoiced booking, and its PDF)', async () => {
     // prepare: an invoiced booking, cancelled

@@ -11,7 +11,7 @@ import { stack, testServices } from '../support/stack.ts';
 /** The S3 adapter over the wire against fauxqs's S3 (path-style), in the bucket the test setup created. */
 const key = (name: string) => `test/${randomUUID()}/${name}`;
 const cfg = () => parseConfig(stack().env);
-const s3 = createS3Client(cfg());
+const s3 = await createS3Client(cfg());
 afterAll(() => s3.destroy());
 
 describe('S3DocumentStore', () => {

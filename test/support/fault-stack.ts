@@ -5,6 +5,7 @@ import { parseConfig } from '../../infra/config.ts';
 import { buildServices, type Services } from '../../infra/container.ts';
 import {
   bookingQueueName,
+  pdfQueueName,
   freePort,
   invoiceBucketName,
   provisionBucket,
@@ -91,12 +92,14 @@ export async function startFaultStack(): Promise<FaultStack> {
     await provisionTable(firstDynamo.endpoint, tableName);
     await provisionBucket(firstQueues.endpoint, invoiceBucketName(STAGE));
     const urls = await provisionQueues(firstQueues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE)]);
+    const pdfQueueUrl = (await provisionQueues(firstQueues.endpoint, [pdfQueueName(STAGE)]))[pdfQueueName(STAGE)]!;
     const extra = {
       LOG_LEVEL: 'ERROR',
       ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**',
       ESBUILD_WORK_FOLDER: '.esbuild-faults',
       WEBHOOK_QUEUE_URL: urls[webhookQueueName(STAGE)]!,
       BOOKING_QUEUE_URL: urls[bookingQueueName(STAGE)]!,
+      PDF_QUEUE_URL: pdfQueueUrl,
       TIME_SCALE: '1000',
       ...BOOKING_TEST_TIMINGS,
       // Production's 8 s budget sits under its 10 s function timeout; here the test's 5 s bound plays that part,

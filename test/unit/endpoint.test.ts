@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { withinBudget } from '../../functions/http/budget.ts';
 import { endpoint } from '../../functions/http/endpoint.ts';
+import { documentReply } from '../../functions/http/responses.ts';
 import { defineRoute } from '../../functions/http/route.ts';
 import type { HttpEvent, HttpResult } from '../../functions/http/types.ts';
 import { awsClientOptions } from '../../infra/aws-client.ts';
@@ -229,8 +230,8 @@ describe('endpoint() stack', () => {
 describe('document replies', () => {
   const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) % 256);
   const text = '<html>'.padEnd(4096, 'x');
-  const pdf = endpoint(thingsRoute, async () => ({ status: 200, body: null, document: { contentType: 'application/pdf', content: bytes } }));
-  const page = endpoint(thingsRoute, async () => ({ status: 200, body: null, document: { contentType: 'text/html; charset=utf-8', content: text } }));
+  const pdf = endpoint(thingsRoute, async () => documentReply('application/pdf', bytes));
+  const page = endpoint(thingsRoute, async () => documentReply('text/html; charset=utf-8', text));
   // A fresh event each time: the body parser replaces the body it reads.
   const asking = () => event({ body: JSON.stringify({ name: 'a', selectedProperties: [] }), headers: { ...JSON_HEADERS, 'accept-encoding': 'gzip' } });
 
