@@ -23,6 +23,7 @@ import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { receiveGatewayPayment, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
+import { newPaymentId } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { adminDeps, billingDeps, bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { guest, stay } from '../support/booking-world.ts';
@@ -229,7 +230,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
       const due = target.total - (target.amountPaid ?? 0) - (target.creditedAmount ?? 0);
       const amount = Math.max(1, Math.round((due * s.perMille) / 1000));
-      await receiveGatewayPayment(deps, { paymentId: uniqueId('pay'), orderId: target.gatewayOrderId, amount, capturedAt: clock.now().toISOString() });
+      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null });
       return;
     }
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
