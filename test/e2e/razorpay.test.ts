@@ -14,8 +14,20 @@ import { call, newAgentGroup, type GroupFixture } from '../support/stack.ts';
 let rz: RazorpayStack;
 let world: InvoiceWorld;
 const period = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
-const deliver = (w: SignedWebhook, headers: Record<string, string> = w.headers) => call('POST', '/gateway/notifications', { rawBody: w.body, headers, baseUrl: rz.baseUrl });
-const invoiceOf = async (g: GroupFixture, id: string) => (await call('GET', `/v1/invoices/${id}`, { key: g.apiKey, baseUrl: rz.baseUrl })).body.invoice;
+const deliver = (w: SignedWebhook, headers: Record<string, string> = w.headers) => rzCall('POST', '/gateway/notifications', { rawBody: w.body, headers });
+/** A call to the Razorpay stack; like the shared stack's, a 503 of a loaded machine is retried after Retry-After. */
+async function rzCall(method: string, path: string, opts: Parameters<typeof call>[2] = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await call(method, path, { ...opts, baseUrl: rz.baseUrl });
+    if (res.status !== 503 || attempt >= 3) return res;
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+const invoiceOf = async (g: GroupFixture, id: string) => {
+  const res = await rzCall('GET', `/v1/invoices/${id}`, { key: g.apiKey });
+  expect(res.status, res.text).toBe(200);
+  return res.body.invoice;
+};
 const ledgerPayments = async (g: GroupFixture) => (await call('GET', '/v1/ledger?type=PAYMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string }[];
 const admin = async (args: string[]) => {
   const run = await runAdminTool([...args, '--json'], rz.env);
@@ -34,7 +46,7 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
   it('issues with one order (paise, INR, receipt = invoice id, notes) and a virtual account printed as payment instructions; 20 racing payment.captured record one payment, order.paid after it changes nothing', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
-    const run = await call<{ invoiceIds: string[] }>('POST', '/v1/invoices', { key: g.apiKey, body: period(), baseUrl: rz.baseUrl });
+    const run = await rzCall('POST', '/v1/invoices', { key: g.apiKey, body: period() });
     expect(run.status, run.text).toBe(200);
     const id = run.body.invoiceIds[0]!;
     const invoice = await invoiceOf(g, id);
