@@ -275,7 +275,7 @@ describe('IAM grants cover what each handler sends', () => {
     const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { ...n.headers } }));
     expect(paid.statusCode, paid.body).toBe(200);
     expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
-  });
+  }, 120_000);
 
   it('runBilling, getInvoicePdf (a run that raises a credit note for a cancelled invoiced booking, and its PDF)', async () => {
     // prepare: an invoiced booking, cancelled
