@@ -68,13 +68,13 @@ export class UnauthorizedError extends DomainError {
 }
 
 /**
- * A payment gateway's notification whose signature is missing or does not match its body.
- * A 401 of its own: the route takes no API key, so the key's message would mislead.
+ * A payment gateway's notification whose signature is missing or does not match its body:
+ * a 400 naming the header (Razorpay's "Validate webhook signature" treats it as a bad
+ * request, and the route takes no API key, so a 401's key message would mislead).
  */
-export class NotificationSignatureError extends DomainError {
-  override readonly name = 'NotificationSignatureError';
+export class NotificationSignatureError extends ValidationError {
   constructor() {
-    super('UNAUTHORIZED', 'The notification must carry a valid signature of its raw body.');
+    super('X-Razorpay-Signature', 'The notification must carry a valid X-Razorpay-Signature of its raw body.');
   }
 }
 

@@ -22,7 +22,7 @@ const positiveNumber = (fallback: number) =>
 
 const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
 
-/** One 32-byte base64 key, never rotated as a ring (the payment gateway's webhook secret). */
+/** One 32-byte base64 key, never rotated as a ring (the sandbox IRP's signing key). */
 const key32 = v.pipe(v.string(), v.regex(KEY_32, 'must be 32 bytes, base64'), v.transform((s) => Buffer.from(s, 'base64')));
 
 /**
@@ -76,7 +76,19 @@ export const EnvSchema = v.object({
   AWS_REQUEST_TIMEOUT_MS: positiveInt(1500),
   AWS_MAX_ATTEMPTS: positiveInt(2),
   REQUEST_BUDGET_MS: positiveInt(8000),
-  GATEWAY_WEBHOOK_SECRET: v.optional(key32),
+  PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'razorpay']), 'sandbox'),
+  /** Razorpay's webhook secret(s) as set on its dashboard: `<new>,<old>` while one rotates (8+ characters, no comma). */
+  RAZORPAY_WEBHOOK_SECRET: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((k) => k.trim())),
+      v.check((ks) => ks.length <= 2 && ks.every((k) => k.length >= 8), 'one secret of 8+ characters, or two during a rotation: <new>,<old>'),
+    ),
+  ),
+  RAZORPAY_KEY_ID: v.optional(v.pipe(v.string(), v.regex(/^rzp_(test|live)_[A-Za-z0-9]{6,32}$/, 'must be a Razorpay key id (rzp_test_… or rzp_live_…)'))),
+  RAZORPAY_KEY_SECRET: v.optional(v.pipe(v.string(), v.minLength(8))),
+  RAZORPAY_API_URL: v.optional(v.pipe(v.string(), v.url())),
+  RAZORPAY_TIMEOUT_MS: positiveInt(4000),
   IRP_SIGNING_KEY: v.optional(key32),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
 });
@@ -123,8 +135,16 @@ export interface Config {
   readonly invoiceBucket?: string;
   /** The queue the PDF worker renders issued documents from; absent for tools that render in-process, which fail on first use of it. */
   readonly pdfQueueUrl?: string;
-  /** The secret the payment gateway signs its notifications with; without it every notification is refused (401). */
-  readonly gatewayWebhookSecret?: Buffer;
+  /**
+   * The payment gateway: `sandbox` (local, test and sandbox stages) or `razorpay`, whose key
+   * id and secret are then required. `webhookSecrets`: current, then previous during a
+   * rotation; without one every notification is refused (400).
+   */
+  readonly payments: {
+    readonly gateway: 'sandbox' | 'razorpay';
+    readonly webhookSecrets: readonly string[];
+    readonly razorpay?: { readonly keyId: string; readonly keySecret: string; readonly apiUrl?: string; readonly timeoutMs: number };
+  };
   /**
    * The sandbox IRP's key for its signed QR codes and signed invoices (HS256). IRP_SIGNING_KEY,
    * or else derived from the current SECRETS_KEY (HKDF-SHA256), so a stage without its own
@@ -173,6 +193,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // POST /v1/bookings waits this long for the outcome; a smaller budget would turn every wait into a 503.
     throw new ConfigError('REQUEST_BUDGET_MS must be longer than BOOKING_SYNC_WAIT_MS');
   }
+  if (e.PAYMENT_GATEWAY === 'razorpay' && !(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET)) {
+    throw new ConfigError('PAYMENT_GATEWAY razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET');
+  }
+  if (!isSandbox && e.RAZORPAY_API_URL) {
+    // Only a test points the SDK away from Razorpay (at the fake in test/support).
+    throw new ConfigError('RAZORPAY_API_URL is only accepted on stages local, test');
+  }
   if (!isSandbox && e.TIME_SCALE !== 1) {
     throw new ConfigError('TIME_SCALE may differ from 1 only on local and test stages');
   }
@@ -197,7 +224,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
     pdfQueueUrl: e.PDF_QUEUE_URL,
-    gatewayWebhookSecret: e.GATEWAY_WEBHOOK_SECRET,
+    payments: {
+      gateway: e.PAYMENT_GATEWAY,
+      webhookSecrets: e.RAZORPAY_WEBHOOK_SECRET ?? [],
+      ...(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET ? { razorpay: { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, apiUrl: e.RAZORPAY_API_URL, timeoutMs: e.RAZORPAY_TIMEOUT_MS } } : {}),
+    },
     irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
   };
 }

@@ -22,7 +22,7 @@ import { DynamoRateLimiter } from './dynamo/dynamo-rate-limiter.ts';
 import { DynamoTenantDirectory } from './dynamo/dynamo-tenant-directory.ts';
 import { DynamoWebhookStore } from './dynamo/dynamo-webhook-store.ts';
 import { outboundUrlGuard } from './http/guard-adapter.ts';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { DeliveryDeps } from '../domain/deliveries/deps.ts';
 import type { BookingCallbackOutcome } from '../domain/deliveries/booking-callback.ts';
 import { publishCatalogueEvents } from '../domain/deliveries/publish-catalogue-events.ts';
@@ -73,6 +73,7 @@ import { documentOf } from '../domain/invoicing/credit-note-document.ts';
 import type { BalanceStore } from '../domain/ports/balance-store.ts';
 import { DynamoBalanceStore } from './dynamo/dynamo-balance-store.ts';
 import { settleSecondsOf } from '../domain/ledger/balance-checkpoints.ts';
+import { RazorpayPaymentGateway } from './payments/razorpay-payment-gateway.ts';
 import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
 import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
@@ -173,9 +174,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
     invoices,
-    // The only gateway adapter so far is the sandbox the project owns; a real gateway plugs in here.
-    // Without a webhook secret no notification can verify: a random one refuses them all.
-    gateway: () => new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
+    // PAYMENT_GATEWAY picks Razorpay or the sandbox the project owns; both read Razorpay's signed webhooks.
+    gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
     receivables: () => new DynamoReceivablesStore(db(), table, invoices()),
     creditNotes: () => new DynamoCreditNoteStore(db(), table),
     // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.

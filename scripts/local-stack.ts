@@ -317,7 +317,7 @@ export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: s
     S3_ENDPOINT: opts.sqs,
     CURSOR_KEY: randomKey(),
     SECRETS_KEY: randomKey(),
-    GATEWAY_WEBHOOK_SECRET: randomKey(),
+    RAZORPAY_WEBHOOK_SECRET: randomKey(),
     IRP_SIGNING_KEY: randomKey(),
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
     OUTBOUND_ALLOW_HTTP: 'true',

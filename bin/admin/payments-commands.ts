@@ -2,6 +2,7 @@ import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import type { Payment } from '../../domain/receivables/payment.ts';
+import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { columns, type CommandSpec } from './command.ts';
@@ -71,18 +72,52 @@ export const gatewayPay: CommandSpec = {
   async run(args, ctx) {
     const cfg = ctx.config();
     if (!cfg.isSandbox) throw new ValidationError('stage', 'gateway pay drives the sandbox gateway; it works on local and test stages only.');
-    if (!cfg.gatewayWebhookSecret) throw new ValidationError('GATEWAY_WEBHOOK_SECRET', 'GATEWAY_WEBHOOK_SECRET is not set, so the service would refuse any notification.');
+    if (cfg.payments.webhookSecrets.length === 0) throw new ValidationError('RAZORPAY_WEBHOOK_SECRET', 'RAZORPAY_WEBHOOK_SECRET is not set, so the service would refuse any notification.');
     const invoice = await ctx.services().invoices.get(args.required('group'), args.positional!);
     if (!invoice || invoice.status === 'DRAFT' || invoice.status === 'CANCELLED' || !invoice.gatewayOrderId) throw new NotFoundError('Issued invoice');
     const amount = args.text('amount') === undefined ? amountDueOf(invoice) : rupeesOption('amount', args.text('amount')!);
     if (amount <= 0) throw new ValidationError('amount', `Nothing to pay: invoice ${invoice.invoiceNumber} has nothing due; give --amount to pay ahead.`);
-    const gateway = new SandboxPaymentGateway(cfg.gatewayWebhookSecret);
+    const gateway = new SandboxPaymentGateway(cfg.payments.webhookSecrets);
     const paymentId = args.text('payment-id');
     const n = paymentId === undefined ? gateway.capture(invoice.gatewayOrderId, amount, new Date()) : gateway.capture(invoice.gatewayOrderId, amount, new Date(), paymentId);
     const url = `${(args.text('url') ?? 'http://localhost:3000').replace(/\/+$/, '')}/gateway/notifications`;
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', [gateway.signatureHeader]: n.signature }, body: n.body });
+    const res = await fetch(url, { method: 'POST', headers: n.headers, body: n.body });
     const answer: unknown = await res.json().catch(() => null);
     if (!res.ok) throw new Error(`the service answered ${res.status} to the notification: ${JSON.stringify(answer)}`);
     ctx.out.result({ status: res.status, notification: JSON.parse(n.body), answer }, () => [`Paid ${rupees(amount)} against order ${invoice.gatewayOrderId} (invoice ${invoice.invoiceNumber}); the service answered ${res.status} ${JSON.stringify(answer)}.`]);
+  },
+};
+
+export const paymentsUnmatched: CommandSpec = {
+  path: ['payments', 'unmatched'],
+  summary: 'List gateway payments kept because they are no group\'s money: an order or virtual account that is not ours, or a currency other than INR.',
+  details: 'Razorpay was answered 200 for each (so it stops retrying); nothing was posted. Refund it on the Razorpay dashboard, or record it with `payments record` once the payer is known.',
+  options: [],
+  examples: ['payments unmatched', 'payments unmatched --json'],
+  async run(_args, ctx) {
+    const kept = await ctx.services().receivables.unmatchedPayments();
+    ctx.out.result({ unmatched: kept }, () =>
+      kept.length === 0
+        ? ['No unmatched gateway payments.']
+        : columns([['KEPT', 'PAYMENT', 'REASON', 'AMOUNT', 'ORDER / ACCOUNT', 'EVENT'], ...kept.map((u) => [u.keptAt, u.paymentId, u.reason, `${u.currency} ${(u.amount / 100).toFixed(2)}`, u.orderId ?? u.virtualAccountId ?? '', u.event])], ''),
+    );
+  },
+};
+
+export const paymentsReconcile: CommandSpec = {
+  path: ['payments', 'reconcile'],
+  summary: "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and record those never announced.",
+  details: 'What the scheduled reconciliation does, now. One gateway call per open invoice and per group account; each payment recorded once, whatever its notification does later. Exit 1 when a group could not be checked.',
+  options: [{ name: 'group', value: '<groupId>', description: 'Only this agent group.' }],
+  examples: ['payments reconcile', 'payments reconcile --group tripkart-agents --json'],
+  async run(args, ctx) {
+    const svc = ctx.services();
+    const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices }, args.text('group'));
+    ctx.out.result(report, () => [
+      `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched.`,
+      ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
+      ...report.failures.map((f) => `  FAILED ${f.agentGroupId}: ${f.error}`),
+    ]);
+    if (report.failures.length > 0) process.exitCode = 1;
   },
 };

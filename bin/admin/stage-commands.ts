@@ -12,6 +12,7 @@ import {
   pipelineSettings,
   readRequest,
   stageSecretName,
+  withRazorpay,
   withSmokeKeys,
   writeRequest,
   type CloudStage,
@@ -69,7 +70,7 @@ class StageSecrets {
     }
   }
 
-  create(keys: { cursorKey: string; secretsKey: string; gatewayWebhookSecret: string }) {
+  create(keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string }) {
     return this.send(({ sm, client }) => client.send(new sm.CreateSecretCommand(bootstrapRequest(this.stage, keys))));
   }
 
@@ -96,7 +97,7 @@ export const stageBootstrap: CommandSpec = {
   async run(args, ctx) {
     const stage = stageOf(args);
     const region = regionOf(args);
-    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey(), gatewayWebhookSecret: freshKey() });
+    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey(), razorpayWebhookSecret: freshKey() });
     const settings = pipelineSettings(stage, region, created.ARN);
     ctx.out.result({ secretName: created.Name, secretArn: created.ARN, versionId: created.VersionId, pipelineSettings: settings }, () => [
       `Created ${created.Name} with fresh cursorKey and secretsKey.`,
@@ -136,6 +137,42 @@ export const stageFinishRotation: CommandSpec = {
     const secrets = new StageSecrets(stage, regionOf(args));
     const versionId = await secrets.write(finishRotation(await secrets.read()));
     ctx.out.result({ stage, versionId, rotation: 'finished' }, () => [`Rotation finished on ${stage}: only the new keys remain (secret version ${versionId}).`, REDEPLOY(stage)]);
+  },
+};
+
+export const stageRazorpay: CommandSpec = {
+  path: ['stage', 'razorpay'],
+  summary: "Set Razorpay's key id and secret, start or finish a webhook secret rotation, in the stage secret.",
+  details: [
+    'Secrets are read from environment variables, never from the command line: RAZORPAY_KEY_SECRET (with --key-id) and RAZORPAY_NEW_WEBHOOK_SECRET (with --webhook-secret).',
+    'A new webhook secret is written as <new>,<old>: both verify until --finish-webhook-rotation (after Razorpay has retried its older events). Then deploy (docs/deploy.md "Payments: Razorpay").',
+  ].join('\n'),
+  options: [
+    ...STAGE_OPTIONS,
+    { name: 'key-id', value: '<rzp_live_…>', description: "Razorpay's key id; its secret comes from RAZORPAY_KEY_SECRET." },
+    { name: 'webhook-secret', description: 'Put RAZORPAY_NEW_WEBHOOK_SECRET in front of the current webhook secret (the secret also entered on the Razorpay dashboard).' },
+    { name: 'finish-webhook-rotation', description: 'Drop the previous webhook secret.' },
+  ],
+  examples: ['stage razorpay --stage prod --key-id rzp_live_AbCdEf123456', 'stage razorpay --stage prod --webhook-secret', 'stage razorpay --stage prod --finish-webhook-rotation'],
+  async run(args, ctx) {
+    const stage = stageOf(args);
+    const keyId = args.text('key-id');
+    const env = (name: string) => {
+      const value = process.env[name];
+      if (!value) throw new UsageError(`${name} must be set in the environment.`, name);
+      return value;
+    };
+    const secrets = new StageSecrets(stage, regionOf(args));
+    const next = withRazorpay(await secrets.read(), {
+      ...(keyId !== undefined ? { keyId, keySecret: env('RAZORPAY_KEY_SECRET') } : {}),
+      ...(args.flag('webhook-secret') ? { webhookSecret: env('RAZORPAY_NEW_WEBHOOK_SECRET') } : {}),
+      finishWebhookRotation: args.flag('finish-webhook-rotation'),
+    });
+    const versionId = await secrets.write(next);
+    ctx.out.result({ stage, versionId, keyId: next.razorpayKeyId || null, webhookSecrets: next.razorpayWebhookSecret.split(',').length }, () => [
+      `Razorpay settings of ${stage} written (secret version ${versionId}); key id ${next.razorpayKeyId || '(none)'}, ${next.razorpayWebhookSecret.split(',').length} webhook secret(s) accepted.`,
+      REDEPLOY(stage),
+    ]);
   },
 };
 

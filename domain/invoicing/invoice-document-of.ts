@@ -54,6 +54,9 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
   const notes = [
     ...(invoice.discount > 0 ? [`Taxable values are after discounts of ${formatInr(invoice.discount)} (cancellation plan, bank offer).`] : []),
     ...(invoice.gatewayOrderId ? [`Pay online against order ${invoice.gatewayOrderId}, or by bank transfer quoting invoice ${invoice.invoiceNumber}.`] : []),
+    ...(invoice.payTo
+      ? [`Bank transfer (NEFT/RTGS/IMPS): account ${invoice.payTo.accountNumber}, IFSC ${invoice.payTo.ifsc} (${invoice.payTo.bankName}), beneficiary ${invoice.payTo.beneficiaryName}.`]
+      : []),
   ];
   return {
     kind: 'TAX_INVOICE',

@@ -1,3 +1,4 @@
+import type { VirtualAccount } from '../ports/payment-gateway.ts';
 import type { Minor } from '../money.ts';
 import type { EInvoiceRegistration } from './invoice-document.ts';
 
@@ -112,6 +113,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly periodTo: string;
   readonly runId: string;
   readonly gatewayOrderId: string | null;
+  /** The group's virtual bank account to pay by transfer (Smart Collect), stored with the gateway order. */
+  readonly payTo?: VirtualAccount | null;
   /** Where the PDF is stored, once rendered. */
   readonly pdfKey: string | null;
   /** The bookings whose lines it holds; marked invoiced once it is issued. */

@@ -51,6 +51,13 @@ export function invoiceView(i: Invoice, today: string) {
     billToAddress: i.billToAddress,
     placeOfSupply: `${i.placeOfSupply} (${i.placeOfSupplyStateCode})`,
     gatewayOrderId: i.gatewayOrderId,
+    paymentInstructions:
+      i.gatewayOrderId || i.payTo
+        ? {
+            gatewayOrderId: i.gatewayOrderId,
+            bankTransfer: i.payTo ? { accountNumber: i.payTo.accountNumber, ifsc: i.payTo.ifsc, bankName: i.payTo.bankName, beneficiaryName: i.payTo.beneficiaryName, reference: i.invoiceNumber } : null,
+          }
+        : null,
     creditNoteFor: i.creditNoteFor ?? null,
   };
 }

@@ -14,6 +14,7 @@ import type { CreditNoteStore } from '../ports/credit-note-store.ts';
 import { raiseBookingCredit } from './raise-credit-note.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
+import { virtualAccountOf } from '../receivables/gateway-accounts.ts';
 import type { EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import type { PdfQueue } from '../ports/pdf-queue.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
@@ -47,7 +48,7 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** Money the group paid ahead (over-payments) goes to the invoices a run issues. */
-  readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold'>;
+  readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold' | 'groupVirtualAccount' | 'requestVirtualAccount' | 'saveVirtualAccount'>;
   readonly metrics: Metrics;
 }
 
@@ -319,9 +320,18 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
       if (failIssue) throw new Error('the sandbox scenario invoice-issue-fails made this issue fail; the next run issues it');
       let gatewayOrderId = current.gatewayOrderId;
       if (!gatewayOrderId && current.total > 0) {
-        const order = await deps.gateway.createOrder({ receipt: current.id, amount: current.total, currency: 'INR', description: `Invoice for ${current.periodFrom} to ${current.periodTo}` });
+        // The group's transfer account first (printed on the invoice), then the order; both survive a retry without a second one.
+        const payTo = await virtualAccountOf(deps, group);
+        const order = await deps.gateway.createOrder({
+          receipt: current.id,
+          amount: current.total,
+          currency: 'INR',
+          description: `Invoice for ${current.periodFrom} to ${current.periodTo}`,
+          // The number is taken only once the order exists (a gateway outage never spends one): the receipt is the invoice id.
+          notes: { invoice_id: current.id, agent_group_id: g, group_name: group.legalName.slice(0, 200), period: `${current.periodFrom}..${current.periodTo}` },
+        });
         gatewayOrderId = order.orderId;
-        await deps.invoices.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString());
+        await deps.invoices.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString(), payTo);
       }
       const now = deps.clock.now();
       const issueDate = indiaToday(now);

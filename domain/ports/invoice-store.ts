@@ -1,3 +1,4 @@
+import type { VirtualAccount } from './payment-gateway.ts';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures } from '../invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../invoicing/invoice-document.ts';
 import type { Minor } from '../money.ts';
@@ -82,7 +83,7 @@ export interface InvoiceStore {
   /** Groups with open invoices (for the scheduled run). */
   groupsWithOpenInvoices(): Promise<string[]>;
 
-  setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void>;
+  setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
   /**
    * Stores the IRP's registration on a record issued before it was registered (a credit note

@@ -6,6 +6,8 @@ export interface GatewayOrderRequest {
   readonly amount: Minor;
   readonly currency: 'INR';
   readonly description: string;
+  /** Shown to operators on the gateway's dashboard (invoice number, group). */
+  readonly notes: Readonly<Record<string, string>>;
 }
 
 export interface GatewayOrder {
@@ -14,24 +16,83 @@ export interface GatewayOrder {
   readonly amount: Minor;
 }
 
+/** The bank account (Smart Collect virtual account) a group pays its invoices into by NEFT/RTGS/IMPS. */
+export interface VirtualAccount {
+  readonly virtualAccountId: string;
+  readonly accountNumber: string;
+  readonly ifsc: string;
+  readonly bankName: string;
+  readonly beneficiaryName: string;
+}
+
+export interface VirtualAccountRequest {
+  readonly agentGroupId: string;
+  /** The group's legal name: shown to the payer's bank as the beneficiary's customer. */
+  readonly name: string;
+}
+
+/** A payment as the gateway reports it (a notification's payment entity, or a reconciliation's fetch). */
+export interface GatewayPayment {
+  /** The gateway's own payment id: one payment, however often it is announced or fetched. */
+  readonly paymentId: string;
+  /** The order paid (card, UPI, netbanking through checkout); null for a bank transfer. */
+  readonly orderId: string | null;
+  /** The virtual account credited by a bank transfer; null otherwise. */
+  readonly virtualAccountId: string | null;
+  /** Positive minor units of `currency`. */
+  readonly amount: Minor;
+  readonly currency: string;
+  /** Only `captured` money is ours. */
+  readonly status: string;
+  /** When the gateway created the payment (ISO instant). */
+  readonly createdAt: string;
+  /** The bank's reference (UTR) of a bank transfer, when the gateway gave it. */
+  readonly bankReference: string | null;
+}
+
+/** The gateway answered with a refusal of the request itself (4xx): retrying the same request will not help. */
+export class GatewayRejectedError extends Error {
+  override readonly name = 'GatewayRejectedError';
+  constructor(
+    readonly code: string,
+    readonly description: string,
+    readonly httpStatus: number,
+  ) {
+    super(`the payment gateway refused the request (${httpStatus} ${code}): ${description}`);
+  }
+}
+
+/** The gateway did not answer, or answered 5xx/429: the same request is retried later. */
+export class GatewayUnavailableError extends Error {
+  override readonly name = 'GatewayUnavailableError';
+  constructor(detail: string) {
+    super(`the payment gateway is unavailable: ${detail}`);
+  }
+}
+
 /**
  * The payment gateway partners pay invoices through. An order is created when an invoice
- * is issued; payments against it arrive later as the gateway's notifications.
+ * is issued; each group has one virtual bank account for transfers; payments arrive as the
+ * gateway's notifications and, for those it never delivered, by asking (reconciliation).
+ * Failures throw GatewayRejectedError or GatewayUnavailableError.
  */
 export interface PaymentGateway {
   /** Creates (or, for a receipt already used, returns) the order for paying one invoice. */
   createOrder(request: GatewayOrderRequest): Promise<GatewayOrder>;
+  createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount>;
+  /** The group's virtual account if one was created for it (a creation whose answer was lost), else undefined. */
+  findVirtualAccount(agentGroupId: string): Promise<VirtualAccount | undefined>;
+  /** Every payment of an order (a handful per invoice). */
+  orderPayments(orderId: string): Promise<GatewayPayment[]>;
+  /** The payments into a virtual account created at or after `since`. */
+  virtualAccountPayments(virtualAccountId: string, since: Date): Promise<GatewayPayment[]>;
 }
 
-/** A captured payment as the gateway announced it, after its signature was verified. */
-export interface GatewayPaymentNotice {
-  /** The gateway's own payment id: one payment, however often it is announced. */
-  readonly paymentId: string;
-  readonly orderId: string;
-  /** Positive paise captured. */
-  readonly amount: Minor;
-  readonly capturedAt: string;
-}
+/** What a verified notification says. */
+export type GatewayNotice =
+  | { readonly kind: 'payment'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment }
+  /** An event we do not act on (or a payment not captured): answered 200 so the gateway stops sending it. */
+  | { readonly kind: 'ignored'; readonly event: string; readonly eventId: string | null };
 
 /**
  * Reading the gateway's notifications: verifies the signature over the raw body (throws
@@ -41,5 +102,7 @@ export interface GatewayPaymentNotice {
 export interface PaymentNotifications {
   /** The header the gateway signs its notifications in. */
   readonly signatureHeader: string;
-  readNotification(rawBody: string, signature: string | undefined): GatewayPaymentNotice;
+  /** The header carrying the gateway's id of the event (the same on every redelivery). */
+  readonly eventIdHeader: string;
+  readNotification(rawBody: string, signature: string | undefined, eventId: string | undefined): GatewayNotice;
 }

@@ -1,6 +1,7 @@
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
-import type { Payment } from '../receivables/payment.ts';
+import type { Payment, UnmatchedPayment } from '../receivables/payment.ts';
+import type { VirtualAccount } from './payment-gateway.ts';
 
 export interface PaymentRecorded {
   readonly payment: Payment;
@@ -12,6 +13,12 @@ export interface PaymentRecorded {
 export interface GatewayOrderRef {
   readonly agentGroupId: string;
   readonly invoiceId: string;
+}
+
+export interface GroupVirtualAccount {
+  readonly account?: VirtualAccount;
+  readonly requestedAt?: string;
+  readonly lastLookAt?: string;
 }
 
 /**
@@ -38,6 +45,21 @@ export interface ReceivablesStore {
   /** Credit control's verdict, stored where the credit gate reads it (the group's credit counter). */
   setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void>;
   gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined>;
+  /** The group a Smart Collect virtual account belongs to. */
+  virtualAccountGroup(virtualAccountId: string): Promise<string | undefined>;
+  /** The group's virtual account as stored: the account once created, the intent written before asking the gateway, the last reconciliation look. */
+  groupVirtualAccount(agentGroupId: string): Promise<GroupVirtualAccount>;
+  /** Writes the intent (once) before the gateway is asked, so a crash before the answer is stored is known to the next attempt. */
+  requestVirtualAccount(agentGroupId: string, at: string): Promise<void>;
+  /** Stores the account on the group with its way back (virtual account → group) in one write; the first stored wins and is returned. */
+  saveVirtualAccount(agentGroupId: string, account: VirtualAccount, at: string): Promise<VirtualAccount>;
+  /** Moves the group's reconciliation mark (payments into its account are asked for from here on). */
+  markVirtualAccountLook(agentGroupId: string, at: string): Promise<void>;
+  /** Keeps a payment that is not a group's money, once per payment id; false when it was already kept. */
+  keepUnmatched(payment: UnmatchedPayment): Promise<boolean>;
+  unmatchedPayments(): Promise<UnmatchedPayment[]>;
+  /** The gateway orders of the group's ISSUED invoices still owing (reconciliation asks for their payments). */
+  openOrders(agentGroupId: string): Promise<{ readonly invoiceId: string; readonly gatewayOrderId: string }[]>;
   payments(agentGroupId: string): Promise<Payment[]>;
   /**
    * bookingRef → paise of payments that reached the booking's invoice lines: each invoice's

@@ -20,6 +20,28 @@ export interface Payment {
   readonly recordedAt: string;
   /** The POSTED PAYMENT ledger entry. */
   readonly ledgerEntryId: string;
+  /** The gateway's event that announced it (`x-razorpay-event-id`), written with the payment; null when found by reconciliation or typed in. */
+  readonly eventId?: string | null;
+  /** The Smart Collect virtual account a bank transfer arrived in. */
+  readonly virtualAccountId?: string | null;
+}
+
+/**
+ * A gateway payment the service could not take as a group's money: its order or virtual
+ * account is not ours, or it is not in INR. Kept once per payment id for operators
+ * (`payments unmatched`); the gateway was answered 200 so it does not retry for days.
+ */
+export interface UnmatchedPayment {
+  readonly paymentId: string;
+  readonly eventId: string | null;
+  readonly event: string;
+  readonly orderId: string | null;
+  readonly virtualAccountId: string | null;
+  readonly amount: Minor;
+  readonly currency: string;
+  readonly reason: 'UNKNOWN_ORDER' | 'UNKNOWN_VIRTUAL_ACCOUNT' | 'CURRENCY';
+  readonly createdAt: string;
+  readonly keptAt: string;
 }
 
 /** One key per payment: the gateway's payment id or the bank reference, within its source. */

@@ -2,11 +2,11 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import { postedEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import type { Clock } from '../ports/clock.ts';
-import type { GatewayPaymentNotice } from '../ports/payment-gateway.ts';
+import type { GatewayPayment } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { evaluateCreditHold } from './credit-control.ts';
-import { paymentEntryId, type Payment, type PaymentSource } from './payment.ts';
+import { paymentEntryId, type Payment, type PaymentSource, type UnmatchedPayment } from './payment.ts';
 
 export interface PaymentDeps {
   readonly receivables: ReceivablesStore;
@@ -31,6 +31,8 @@ interface ReceivedPayment {
   readonly gatewayOrderId: string | null;
   readonly invoiceId: string | null;
   readonly description: string;
+  readonly eventId?: string | null;
+  readonly virtualAccountId?: string | null;
 }
 
 /**
@@ -59,6 +61,8 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment): Promise<PaymentOu
     receivedAt: p.receivedAt,
     recordedAt: now.toISOString(),
     ledgerEntryId: entryId,
+    eventId: p.eventId ?? null,
+    virtualAccountId: p.virtualAccountId ?? null,
   };
   const recorded = await deps.receivables.recordPayment(payment, entry);
   const settled = await deps.receivables.settle(p.agentGroupId, now.toISOString(), recorded.payment.invoiceId ?? undefined);
@@ -68,20 +72,53 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment): Promise<PaymentOu
   return { payment: recorded.payment, recorded: recorded.recorded, unallocated: settled.unallocated };
 }
 
-/** A verified gateway notification: the order names the group and the invoice paid. Unknown orders are 404. */
-export async function receiveGatewayPayment(deps: PaymentDeps, notice: GatewayPaymentNotice): Promise<PaymentOutcome> {
-  const order = await deps.receivables.gatewayOrder(notice.orderId);
-  if (!order) throw new NotFoundError('Gateway order');
-  return receive(deps, {
-    agentGroupId: order.agentGroupId,
+/** What became of a gateway payment: recorded (or already), or kept for operators because it is not ours to take. */
+export type GatewayPaymentOutcome = ({ readonly kind: 'recorded' } & PaymentOutcome) | { readonly kind: 'unmatched'; readonly unmatched: UnmatchedPayment; readonly kept: boolean };
+
+/**
+ * A captured gateway payment, from a verified notification or found by reconciliation: an
+ * order names the group and invoice paid, a virtual account the group (allocated oldest due
+ * first). Exactly once per gateway payment id, whichever of payment.captured, order.paid,
+ * virtual_account.credited or reconciliation brings it first. One that leads to no group
+ * of ours, or is not in INR, is kept for operators (once) instead.
+ */
+export async function receiveGatewayPayment(deps: PaymentDeps, payment: GatewayPayment, source: { readonly event: string; readonly eventId: string | null }): Promise<GatewayPaymentOutcome> {
+  const target = payment.virtualAccountId
+    ? await deps.receivables.virtualAccountGroup(payment.virtualAccountId).then((g) => (g ? { agentGroupId: g, invoiceId: null } : undefined))
+    : payment.orderId
+      ? await deps.receivables.gatewayOrder(payment.orderId)
+      : undefined;
+  const reason = !target ? (payment.virtualAccountId ? 'UNKNOWN_VIRTUAL_ACCOUNT' : 'UNKNOWN_ORDER') : payment.currency !== 'INR' ? 'CURRENCY' : undefined;
+  if (reason || !target) {
+    const unmatched: UnmatchedPayment = {
+      paymentId: payment.paymentId,
+      eventId: source.eventId,
+      event: source.event,
+      orderId: payment.orderId,
+      virtualAccountId: payment.virtualAccountId,
+      amount: payment.amount,
+      currency: payment.currency,
+      reason: reason ?? 'UNKNOWN_ORDER',
+      createdAt: payment.createdAt,
+      keptAt: deps.clock.now().toISOString(),
+    };
+    return { kind: 'unmatched', unmatched, kept: await deps.receivables.keepUnmatched(unmatched) };
+  }
+  const outcome = await receive(deps, {
+    agentGroupId: target.agentGroupId,
     source: 'GATEWAY',
-    reference: notice.paymentId,
-    amount: notice.amount,
-    receivedAt: notice.capturedAt,
-    gatewayOrderId: notice.orderId,
-    invoiceId: order.invoiceId,
-    description: `Payment ${notice.paymentId} through the payment gateway`,
+    reference: payment.paymentId,
+    amount: payment.amount,
+    receivedAt: payment.createdAt,
+    gatewayOrderId: payment.virtualAccountId ? null : payment.orderId,
+    invoiceId: target.invoiceId,
+    description: payment.virtualAccountId
+      ? `Bank transfer ${payment.bankReference ?? payment.paymentId} to virtual account ${payment.virtualAccountId}`
+      : `Payment ${payment.paymentId} through the payment gateway`,
+    eventId: source.eventId,
+    virtualAccountId: payment.virtualAccountId,
   });
+  return { kind: 'recorded', ...outcome };
 }
 
 export interface BankTransfer {

@@ -68,6 +68,26 @@ export const InvoiceSchema = v.object({
   billToAddress: v.string(),
   placeOfSupply: v.pipe(v.string(), v.description('The property\'s state and its GST state code, e.g. "Goa (30)".')),
   gatewayOrderId: v.nullable(v.string()),
+  paymentInstructions: v.pipe(
+    v.nullable(
+      v.object({
+        gatewayOrderId: v.pipe(v.nullable(v.string()), v.description('Pay online (card, UPI, netbanking) against this Razorpay order.')),
+        bankTransfer: v.pipe(
+          v.nullable(
+            v.object({
+              accountNumber: v.string(),
+              ifsc: v.string(),
+              bankName: v.string(),
+              beneficiaryName: v.string(),
+              reference: v.pipe(v.nullable(v.string()), v.description('Quote it with the transfer (the invoice number).')),
+            }),
+          ),
+          v.description("The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first."),
+        ),
+      }),
+    ),
+    v.description('How to pay this invoice; null for a credit note or an invoice of 0.'),
+  ),
   creditNoteFor: v.nullable(v.pipe(v.string(), v.uuid())),
 });
 

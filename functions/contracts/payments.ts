@@ -1,23 +1,42 @@
 import * as v from 'valibot';
-import { SANDBOX_SIGNATURE_HEADER, PAYMENT_CAPTURED } from '../../infra/payments/sandbox-payment-gateway.ts';
+import { EVENT_ID_HEADER, PAYMENT_EVENTS, SIGNATURE_HEADER } from '../../infra/payments/razorpay-webhooks.ts';
 import { defineRoute } from '../http/route.ts';
-import { DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { ErrorBodySchema } from './common.ts';
 
+/** razorpay.com/docs/api/payments, "Payment Entity": the fields read (Razorpay sends many more, ignored). */
+const PaymentEntitySchema = v.object({
+  id: v.pipe(v.string(), v.description("Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once.")),
+  order_id: v.pipe(v.nullable(v.string()), v.description("The order paid: an invoice's gatewayOrderId (null for a bank transfer).")),
+  amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise (the currency subunit).')),
+  currency: v.string(),
+  status: v.pipe(v.string(), v.description('Only `captured` payments are taken.')),
+  created_at: v.pipe(v.number(), v.integer(), v.description('Unix seconds.')),
+});
+
+/** razorpay.com/docs/webhooks/payments (sample payloads) and razorpay.com/docs/webhooks/smart-collect ("Virtual Account Credited"). */
 export const GatewayNotificationSchema = v.object({
-  event: v.pipe(v.literal(PAYMENT_CAPTURED), v.description('The only event acted on.')),
-  payment: v.object({
-    id: v.pipe(v.string(), v.description("The gateway's payment id: a payment announced again under the same id is recorded once.")),
-    orderId: v.pipe(v.string(), v.description("The gateway order paid: the invoice's gatewayOrderId.")),
-    amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise captured (gateways send minor units).')),
-    currency: v.literal('INR'),
-    capturedAt: DateTimeSchema,
+  entity: v.literal('event'),
+  event: v.pipe(v.string(), v.description(`Acted on: ${PAYMENT_EVENTS.join(', ')}. Any other event is answered 200 and ignored.`)),
+  contains: v.array(v.string()),
+  payload: v.object({
+    payment: v.optional(v.object({ entity: PaymentEntitySchema })),
+    virtual_account: v.optional(v.object({ entity: v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }) })),
+    bank_transfer: v.optional(v.object({ entity: v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }) })),
   }),
+  created_at: v.pipe(v.number(), v.integer()),
 });
 
 export const GatewayNotificationReplySchema = v.object({
-  paymentId: v.string(),
+  outcome: v.pipe(
+    v.picklist(['RECORDED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
+    v.description(
+      'RECORDED: a new payment. DUPLICATE: this payment id was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted. IGNORED: an event not acted on, or a payment not captured.',
+    ),
+  ),
+  event: v.string(),
+  paymentId: v.nullable(v.string()),
   invoiceId: v.nullable(v.string()),
-  duplicate: v.pipe(v.boolean(), v.description('True when this payment was already recorded: nothing moved again.')),
+  duplicate: v.pipe(v.boolean(), v.description('True when this payment was already recorded (or kept): nothing moved again.')),
 });
 
 export const gatewayNotificationRoute = defineRoute({
@@ -25,18 +44,17 @@ export const gatewayNotificationRoute = defineRoute({
   method: 'POST',
   path: '/gateway/notifications',
   auth: 'none',
-  summary: "The payment gateway's notification of a captured payment",
+  summary: "Razorpay's webhook (every stage: the sandbox gateway speaks the same format)",
   description:
-    `Called by the payment gateway, not by partners: no API key, no rate limit. The \`${SANDBOX_SIGNATURE_HEADER}\` header must hold the hex HMAC-SHA256 of the exact raw body under the gateway webhook secret ` +
-    '(compared in constant time, before anything in the body is read). The payment becomes one POSTED PAYMENT ledger entry of the group whose invoice opened the order, ' +
-    "allocated to that invoice first, then to the group's other open invoices oldest due date first; what is left stays as unallocated credit for the next invoices. " +
-    'The same payment id announced again, concurrently or later, is answered 200 with `duplicate: true` and records nothing.',
+    `Called by Razorpay, not by partners: no API key, no rate limit. The \`${SIGNATURE_HEADER}\` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret ` +
+    '(the current one, or the previous one while it rotates), checked before anything in the body is read. ' +
+    `\`${EVENT_ID_HEADER}\` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, ` +
+    "then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. " +
+    'The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing.',
   tags: ['Payments'],
   rawBody: GatewayNotificationSchema,
   responses: {
-    200: { description: 'Recorded (or already recorded).', schema: GatewayNotificationReplySchema },
-    400: { description: 'The body is not a payment.captured notification; `param` names the field.', schema: ErrorBodySchema },
-    401: { description: 'The signature is missing or does not match the raw body.', schema: ErrorBodySchema },
-    404: { description: 'The order is not one of ours: the gateway keeps retrying and operators are alerted by the log.', schema: ErrorBodySchema },
+    200: { description: 'Recorded, already recorded, kept for operators, or ignored: Razorpay stops retrying.', schema: GatewayNotificationReplySchema },
+    400: { description: 'The signature is missing or does not match the raw body (`param` names the header), or the signed body is not a Razorpay event (`param` names the field). Nothing is recorded.', schema: ErrorBodySchema },
   },
 });

@@ -1,3 +1,4 @@
+import { logger } from '../../infra/logger.ts';
 import { receiveGatewayPayment } from '../../domain/receivables/record-payment.ts';
 import { gatewayNotificationRoute } from '../contracts/payments.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -11,7 +12,16 @@ const rawBodyOf = (event: HttpEvent): string => {
 
 export const handler = endpoint(gatewayNotificationRoute, async ({ event, services }) => {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  const notice = services.gateway.readNotification(rawBodyOf(event), headers[services.gateway.signatureHeader]);
-  const outcome = await receiveGatewayPayment({ receivables: services.receivables, tenants: services.tenants, clock: services.clock }, notice);
-  return { status: 200, body: { paymentId: notice.paymentId, invoiceId: outcome.payment.invoiceId, duplicate: !outcome.recorded } };
+  const gateway = services.gateway;
+  const notice = gateway.readNotification(rawBodyOf(event), headers[gateway.signatureHeader], headers[gateway.eventIdHeader]);
+  if (notice.kind === 'ignored') return { status: 200, body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, duplicate: false } };
+  const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock };
+  const outcome = await receiveGatewayPayment(deps, notice.payment, notice);
+  const paymentId = notice.payment.paymentId;
+  if (outcome.kind === 'unmatched') {
+    // Answered 200 so Razorpay stops retrying; kept for operators, and said in the log where alarms look.
+    logger.warn('unmatched gateway payment kept', { paymentId, reason: outcome.unmatched.reason, event: notice.event });
+    return { status: 200, body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, duplicate: !outcome.kept } };
+  }
+  return { status: 200, body: { outcome: outcome.recorded ? ('RECORDED' as const) : ('DUPLICATE' as const), event: notice.event, paymentId, invoiceId: outcome.payment.invoiceId, duplicate: !outcome.recorded } };
 });

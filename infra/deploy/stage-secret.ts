@@ -29,8 +29,11 @@ const ring = v.pipe(
 export const StageSecretSchema = v.object({
   cursorKey: ring,
   secretsKey: ring,
-  /** The payment gateway's webhook signing secret (GATEWAY_WEBHOOK_SECRET): the sandbox's is made here; a real gateway's is pasted over it. */
-  gatewayWebhookSecret: v.pipe(v.string(), v.check((s) => Buffer.from(s, 'base64').length === 32, 'must be a 32-byte base64 key')),
+  /** Razorpay's webhook secret (RAZORPAY_WEBHOOK_SECRET), `<new>,<old>` while it rotates: made here for the sandbox, replaced by `stage razorpay`. */
+  razorpayWebhookSecret: v.pipe(v.string(), v.check((s) => s.split(',').length <= 2 && s.split(',').every((k) => k.length >= 8), 'must be one secret of 8+ characters, or <new>,<old>')),
+  /** Razorpay's API key (RAZORPAY_KEY_ID / RAZORPAY_KEY_SECRET); empty until `stage razorpay` sets them (the sandbox needs none). */
+  razorpayKeyId: v.optional(v.string()),
+  razorpayKeySecret: v.optional(v.string()),
   smokePartnerKey: v.optional(v.string()),
   smokeGroupKey: v.optional(v.string()),
   /** Kept so the next `stage smoke-keys` replaces (and so revokes) these keys instead of piling up new ones. */
@@ -64,11 +67,12 @@ export function parseStageSecret(text: string | undefined): StageSecret {
 const serialise = (secret: StageSecret): string => JSON.stringify(secret);
 
 /** CreateSecret never overwrites: an existing name fails with ResourceExistsException. */
-export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string; gatewayWebhookSecret: string }): CreateSecretCommandInput {
+export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string }): CreateSecretCommandInput {
   return {
     Name: stageSecretName(stage),
     Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, the payment gateway's webhook secret, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
-    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, gatewayWebhookSecret: keys.gatewayWebhookSecret }),
+    // The Razorpay key fields exist from the start (empty): serverless.yml resolves them on every stage.
+    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, razorpayWebhookSecret: keys.razorpayWebhookSecret, razorpayKeyId: '', razorpayKeySecret: '' }),
     Tags: [
       { Key: 'service', Value: SERVICE },
       { Key: 'stage', Value: stage },
@@ -96,6 +100,27 @@ export function finishRotation(current: StageSecret): StageSecret {
   if (!inRotation(current)) throw new StageSecretError('No rotation is in progress: the secret holds one key of each kind.');
   const first = (ring: string) => ring.split(',')[0]!;
   return { ...current, cursorKey: first(current.cursorKey), secretsKey: first(current.secretsKey) };
+}
+
+/**
+ * Razorpay's credentials: a new key pair replaces the old at once (Razorpay's dashboard
+ * regenerates both); a new webhook secret goes in front of the current one (`<new>,<old>`), since
+ * Razorpay retries older events signed with the old secret; `finishWebhookRotation` drops it.
+ */
+export function withRazorpay(current: StageSecret, change: { keyId?: string; keySecret?: string; webhookSecret?: string; finishWebhookRotation?: boolean }): StageSecret {
+  if (change.keyId !== undefined && !/^rzp_(test|live)_[A-Za-z0-9]{6,32}$/.test(change.keyId)) throw new StageSecretError('The key id must be a Razorpay key id (rzp_test_… or rzp_live_…).');
+  if ((change.keyId === undefined) !== (change.keySecret === undefined)) throw new StageSecretError('Razorpay issues the key id and secret as a pair: give both.');
+  if (change.webhookSecret !== undefined && (change.webhookSecret.length < 8 || change.webhookSecret.includes(','))) throw new StageSecretError('The webhook secret must be 8+ characters without a comma.');
+  let webhook = current.razorpayWebhookSecret;
+  if (change.finishWebhookRotation) {
+    if (!webhook.includes(',')) throw new StageSecretError('No webhook secret rotation is in progress.');
+    webhook = webhook.split(',')[0]!;
+  }
+  if (change.webhookSecret !== undefined) {
+    if (webhook.includes(',')) throw new StageSecretError('A webhook secret rotation is in progress: finish it first (`--finish-webhook-rotation`).');
+    webhook = `${change.webhookSecret},${webhook}`;
+  }
+  return { ...current, razorpayWebhookSecret: webhook, ...(change.keyId !== undefined ? { razorpayKeyId: change.keyId, razorpayKeySecret: change.keySecret! } : {}) };
 }
 
 export const withSmokeKeys = (current: StageSecret, keys: SmokeKeys): StageSecret => ({ ...current, ...keys });

@@ -1,3 +1,4 @@
+import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import {
   DeleteCommand,
   GetCommand,
@@ -259,7 +260,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     return [...new Set(open.map((o) => o.agentGroupId as string))];
   }
 
-  async setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string): Promise<void> {
+  async setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void> {
     // The order's way back to its invoice is written with it: a gateway notification names only the order.
     await this.db.send(
       new TransactWriteCommand({
@@ -268,10 +269,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
             Update: {
               TableName: this.table,
               Key: keys.invoice(agentGroupId, invoiceId),
-              UpdateExpression: 'SET gatewayOrderId = :o, updatedAt = :at',
+              UpdateExpression: 'SET gatewayOrderId = :o, payTo = :payTo, updatedAt = :at',
               ConditionExpression: STILL_DRAFT,
               ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':o': gatewayOrderId, ':at': at, ':draft': 'DRAFT' },
+              ExpressionAttributeValues: { ':o': gatewayOrderId, ':payTo': payTo ?? null, ':at': at, ':draft': 'DRAFT' },
             },
           },
           { Put: { TableName: this.table, Item: { ...keys.gatewayOrder(gatewayOrderId), entity: 'GatewayOrder', orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at } } },

@@ -1,13 +1,14 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { GatewayOrderRef, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
+import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
+import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
 import { allocate, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
-import { paymentKey, type Payment } from '../../domain/receivables/payment.ts';
+import { paymentKey, type Payment, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
-import { isConditionFailure, isTransactionContention } from './client.ts';
+import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs } from './dues.ts';
 import { keys } from './keys.ts';
@@ -22,6 +23,10 @@ import { GSI1 } from './table.ts';
  * | a group's payments             | PK = GROUP#<g>, begins_with(SK, PAYMENT#)             | table |
  * | unallocated credit + version   | PK = GROUP#<g>, SK = RECEIVABLES                      | table |
  * | gateway order → invoice        | PK = GATEWAYORDER#<orderId>, SK = ORDER               | table |
+ * | the group's virtual account    | PK = GROUP#<g>, SK = VIRTUALACCOUNT                   | table |
+ * | virtual account → group        | PK = VIRTUALACCOUNT#<vaId>, SK = ACCOUNT              | table |
+ * | unmatched payment (once)       | PK = UNMATCHEDPAYMENT#<paymentId>, SK = PAYMENT       | table |
+ * | unmatched payments, by time    | GSI1PK = UNMATCHEDPAYMENTS                            | GSI1  |
  * | open invoices to allocate to   | GSI1PK = GROUP#<g>#INVOICES (status ISSUED), then a consistent get | GSI1 |
  */
 
@@ -49,6 +54,8 @@ const paymentOf = (item: Record<string, unknown>): Payment => ({
   receivedAt: item.receivedAt as string,
   recordedAt: item.recordedAt as string,
   ledgerEntryId: item.ledgerEntryId as string,
+  eventId: (item.eventId as string | null | undefined) ?? null,
+  virtualAccountId: (item.virtualAccountId as string | null | undefined) ?? null,
 });
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -194,6 +201,87 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return out.Item ? { agentGroupId: out.Item.agentGroupId as string, invoiceId: out.Item.invoiceId as string } : undefined;
   }
 
+  async virtualAccountGroup(virtualAccountId: string): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.virtualAccount(virtualAccountId), ConsistentRead: true }));
+    return out.Item?.agentGroupId as string | undefined;
+  }
+
+  async groupVirtualAccount(agentGroupId: string): Promise<GroupVirtualAccount> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.groupVirtualAccount(agentGroupId), ConsistentRead: true }));
+    const i = out.Item;
+    return { ...(i?.account ? { account: i.account as VirtualAccount } : {}), ...(i?.requestedAt ? { requestedAt: i.requestedAt as string } : {}), ...(i?.lastLookAt ? { lastLookAt: i.lastLookAt as string } : {}) };
+  }
+
+  async requestVirtualAccount(agentGroupId: string, at: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.groupVirtualAccount(agentGroupId),
+        UpdateExpression: 'SET entity = :entity, agentGroupId = :g, requestedAt = if_not_exists(requestedAt, :at)',
+        ExpressionAttributeValues: { ':entity': 'GroupVirtualAccount', ':g': agentGroupId, ':at': at },
+      }),
+    );
+  }
+
+  async saveVirtualAccount(agentGroupId: string, account: VirtualAccount, at: string): Promise<VirtualAccount> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.groupVirtualAccount(agentGroupId),
+                UpdateExpression: 'SET entity = :entity, agentGroupId = :g, account = :account, createdAt = :at, lastLookAt = if_not_exists(lastLookAt, :at)',
+                ConditionExpression: 'attribute_not_exists(account)',
+                ExpressionAttributeValues: { ':entity': 'GroupVirtualAccount', ':g': agentGroupId, ':account': account, ':at': at },
+              },
+            },
+            { Put: { TableName: this.table, Item: { ...keys.virtualAccount(account.virtualAccountId), entity: 'VirtualAccount', agentGroupId, createdAt: at } } },
+          ],
+        }),
+      );
+      return account;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return (await this.groupVirtualAccount(agentGroupId)).account!;
+    }
+  }
+
+  async markVirtualAccountLook(agentGroupId: string, at: string): Promise<void> {
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.groupVirtualAccount(agentGroupId),
+        UpdateExpression: 'SET lastLookAt = :at',
+        // Never backwards: two reconciliations overlapping leave the later mark.
+        ConditionExpression: 'attribute_exists(account) AND (attribute_not_exists(lastLookAt) OR lastLookAt < :at)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  }
+
+  async keepUnmatched(payment: UnmatchedPayment): Promise<boolean> {
+    return writeIf(
+      this.db,
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.unmatchedPayment(payment.paymentId), ...keys.unmatchedPaymentIndex(payment.keptAt, payment.paymentId), entity: 'UnmatchedPayment', ...payment },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async unmatchedPayments(): Promise<UnmatchedPayment[]> {
+    const items = await queryAll(this.db, { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'UNMATCHEDPAYMENTS' } });
+    return items.map(({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, ...rest }) => rest as unknown as UnmatchedPayment);
+  }
+
+  async openOrders(agentGroupId: string): Promise<{ invoiceId: string; gatewayOrderId: string }[]> {
+    return (await this.openInvoices(agentGroupId)).flatMap((i) => (i.gatewayOrderId ? [{ invoiceId: i.id, gatewayOrderId: i.gatewayOrderId }] : []));
+  }
+
   async payments(agentGroupId: string): Promise<Payment[]> {
     const k = keys.paymentsOfGroup(agentGroupId);
     const items = await queryAll(this.db, {
@@ -234,7 +322,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   /** ISSUED invoices still owing, read from the table itself (the list index only finds them); credit notes owe nothing. */
-  private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean })[]> {
+  private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean; gatewayOrderId?: string })[]> {
     const listed = await queryAll(this.db, {
       TableName: this.table,
       IndexName: GSI1,
@@ -250,7 +338,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       .map((i) => {
         const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
         const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
-        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined, tracked: i.dueTracked === true };
+        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined, tracked: i.dueTracked === true, gatewayOrderId: i.gatewayOrderId as string | undefined };
       })
       .filter((i) => i.amountDue > 0);
   }

@@ -208,6 +208,13 @@ export const keys = {
   dueMarkers: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'DUE#' }),
   /** A gateway order → the group and invoice it was opened for (notifications name only the order). */
   gatewayOrder: (orderId: string): Key => ({ PK: `GATEWAYORDER#${orderId}`, SK: 'ORDER' }),
+  /** The group's Smart Collect virtual account (and the intent written before creating it, and reconciliation's last look). */
+  groupVirtualAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'VIRTUALACCOUNT' }),
+  /** A virtual account → its group (a virtual_account.credited event names only the account). */
+  virtualAccount: (virtualAccountId: string): Key => ({ PK: `VIRTUALACCOUNT#${virtualAccountId}`, SK: 'ACCOUNT' }),
+  /** A gateway payment that is no group's money, kept once per payment id; listed for operators through GSI1. */
+  unmatchedPayment: (paymentId: string): Key => ({ PK: `UNMATCHEDPAYMENT#${paymentId}`, SK: 'PAYMENT' }),
+  unmatchedPaymentIndex: (keptAt: string, paymentId: string) => ({ GSI1PK: 'UNMATCHEDPAYMENTS', GSI1SK: `${keptAt}#${paymentId}` }),
   /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */
   sandboxIrn: (irn: string): Key => ({ PK: `SANDBOXIRP#${irn}`, SK: 'REGISTRATION' }),
   billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),

@@ -1,74 +1,115 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
-import type { GatewayOrder, GatewayOrderRequest, GatewayPaymentNotice, PaymentGateway, PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import type { GatewayOrder, GatewayOrderRequest, GatewayPayment, PaymentGateway, VirtualAccount, VirtualAccountRequest } from '../../domain/ports/payment-gateway.ts';
+import { EVENT_ID_HEADER, hexSignature, RazorpayWebhooks, SIGNATURE_HEADER } from './razorpay-webhooks.ts';
 
-/** The header the sandbox gateway signs with, as real gateways name theirs. */
-export const SANDBOX_SIGNATURE_HEADER = 'x-gateway-signature';
-
-/** The only event the service acts on: money captured against an order. */
-export const PAYMENT_CAPTURED = 'payment.captured';
-
-/** A notification as the sandbox gateway sends it: the exact bytes and their signature. */
+/** A notification as a gateway sends it: the exact bytes and the headers that go with them. */
 export interface SignedNotification {
   readonly body: string;
-  readonly signature: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
-const signatureOf = (secret: Buffer, rawBody: string): string => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+/** Razorpay ids are 14 base62 characters after the prefix (razorpay.com/docs/api/orders/create, Response: `order_EKwxwAgItmmXdp`). */
+const idOf = (seed: string): string => {
+  const digest = createHash('sha256').update(seed).digest();
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  return Array.from(digest.subarray(0, 14), (b) => alphabet[b % 62]).join('');
+};
 
-/** A UTC instant whose calendar fields are real (Date.parse rolls 30 February over to March; the round trip catches it). */
-const isIsoInstant = (s: unknown): s is string =>
-  typeof s === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(s) && !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 19) === s.slice(0, 19);
+/** A fresh payment id, as Razorpay mints one per payment. */
+export const newPaymentId = (): string => `pay_${idOf(randomBytes(16).toString('hex'))}`;
+
+/**
+ * Signs one Razorpay event (razorpay.com/docs/webhooks/payments, sample payloads: `entity`
+ * "event", `account_id`, `event`, `contains`, `payload.<entity>.entity`, `created_at`) with a
+ * webhook secret, with the headers Razorpay sends (X-Razorpay-Signature, X-Razorpay-Event-Id).
+ */
+export function signedEvent(event: string, payload: Record<string, unknown>, secret: string, at: Date, eventId = `evt_${idOf(randomBytes(16).toString('hex'))}`): SignedNotification {
+  const body = JSON.stringify({ entity: 'event', account_id: 'acc_Sandbox0000001', event, contains: Object.keys(payload), payload, created_at: Math.floor(at.getTime() / 1000) });
+  return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: hexSignature(body, secret), [EVENT_ID_HEADER]: eventId } };
+}
+
+/** razorpay.com/docs/api/payments, "Payment Entity" (the fields the service reads, and the ones Razorpay always sends beside them). */
+export const paymentEntity = (p: { id: string; orderId: string | null; amount: number; currency: string; at: Date; method: string }) => ({
+  id: p.id,
+  entity: 'payment',
+  amount: p.amount,
+  currency: p.currency,
+  status: 'captured',
+  order_id: p.orderId,
+  invoice_id: null,
+  international: false,
+  method: p.method,
+  amount_refunded: 0,
+  refund_status: null,
+  captured: true,
+  description: null,
+  notes: [],
+  created_at: Math.floor(p.at.getTime() / 1000),
+});
 
 /**
  * The payment gateway of local and sandbox stages (a sandbox adapter the project
- * owns, behind the same port as a real one). Like a real gateway asked with an idempotent
- * receipt, it answers the same order for the same receipt: the order id is derived from it,
- * so a retried issue never opens a second order for one invoice. Payments against an order
- * are announced by a notification signed with HMAC-SHA256 of the raw body under the
- * webhook secret the gateway and the service share.
+ * owns, behind the same port as a real one), speaking Razorpay's wire format: `order_…` ids
+ * derived from the receipt (so a retried issue never opens a second order for one invoice),
+ * a virtual account derived from the group, and payments announced by the signed events
+ * Razorpay sends. It keeps no payments of its own: reconciliation finds none here.
  */
-export class SandboxPaymentGateway implements PaymentGateway, PaymentNotifications {
-  readonly signatureHeader = SANDBOX_SIGNATURE_HEADER;
-
-  constructor(private readonly webhookSecret: Buffer) {}
+export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGateway {
+  /** `secrets[0]` signs; every one of them verifies (a rotation's `<new>,<old>`). */
+  constructor(private readonly webhookSecrets: readonly string[]) {
+    super(webhookSecrets);
+  }
 
   async createOrder(request: GatewayOrderRequest): Promise<GatewayOrder> {
     if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
-    const id = createHash('sha256').update(`sandbox-order:${request.receipt}`).digest('base64url').slice(0, 14);
-    return { orderId: `order_sbx_${id}`, receipt: request.receipt, amount: request.amount };
+    return { orderId: `order_${idOf(`sandbox-order:${request.receipt}`)}`, receipt: request.receipt, amount: request.amount };
   }
 
-  /**
-   * What the gateway sends when a partner pays `amount` paise against an order: the body
-   * (amounts in paise, as gateways send them) and its signature. A fresh payment id unless
-   * one is given (a gateway re-sending the same payment sends the same id).
-   */
-  capture(orderId: string, amount: number, at: Date, paymentId = `pay_sbx_${randomBytes(9).toString('base64url')}`): SignedNotification {
-    const body = JSON.stringify({ event: PAYMENT_CAPTURED, payment: { id: paymentId, orderId, amount, currency: 'INR', capturedAt: at.toISOString() } });
-    return { body, signature: signatureOf(this.webhookSecret, body) };
+  async createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount> {
+    return sandboxVirtualAccount(request.agentGroupId);
   }
 
-  readNotification(rawBody: string, signature: string | undefined): GatewayPaymentNotice {
-    // Nothing in the body is read before the signature over its exact bytes holds; compared in constant time.
-    const expected = Buffer.from(signatureOf(this.webhookSecret, rawBody), 'hex');
-    const given = signature !== undefined && /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new NotificationSignatureError();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(rawBody);
-    } catch {
-      throw new ValidationError('body', 'The notification body must be JSON.');
-    }
-    const n = (parsed ?? {}) as { event?: unknown; payment?: Record<string, unknown> };
-    if (n.event !== PAYMENT_CAPTURED) throw new ValidationError('event', `event must be ${PAYMENT_CAPTURED}; got ${JSON.stringify(n.event)}.`);
-    const p = n.payment;
-    if (typeof p !== 'object' || p === null) throw new ValidationError('payment', 'payment must be an object.');
-    if (typeof p.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(p.id)) throw new ValidationError('payment.id', 'payment.id must be the gateway payment id (1-64 letters, digits, _ or -).');
-    if (typeof p.orderId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(p.orderId)) throw new ValidationError('payment.orderId', 'payment.orderId must be a gateway order id.');
-    if (typeof p.amount !== 'number' || !Number.isSafeInteger(p.amount) || p.amount <= 0) throw new ValidationError('payment.amount', 'payment.amount must be a positive whole number of paise.');
-    if (p.currency !== 'INR') throw new ValidationError('payment.currency', 'payment.currency must be INR.');
-    if (!isIsoInstant(p.capturedAt)) throw new ValidationError('payment.capturedAt', 'payment.capturedAt must be an ISO 8601 UTC instant.');
-    return { paymentId: p.id, orderId: p.orderId, amount: p.amount, capturedAt: new Date(p.capturedAt).toISOString() };
+  async findVirtualAccount(agentGroupId: string): Promise<VirtualAccount | undefined> {
+    return sandboxVirtualAccount(agentGroupId);
   }
+
+  async orderPayments(): Promise<GatewayPayment[]> {
+    return [];
+  }
+
+  async virtualAccountPayments(): Promise<GatewayPayment[]> {
+    return [];
+  }
+
+  /** What Razorpay sends when a partner pays `amount` paise against an order: `payment.captured`. */
+  capture(orderId: string, amount: number, at: Date, paymentId = newPaymentId()): SignedNotification {
+    return signedEvent('payment.captured', { payment: { entity: paymentEntity({ id: paymentId, orderId, amount, currency: 'INR', at, method: 'upi' }) } }, this.signingSecret(), at);
+  }
+
+  /** What Razorpay sends when a bank transfer reaches a virtual account: `virtual_account.credited`. */
+  credit(virtualAccountId: string, amount: number, utr: string, at: Date, paymentId = newPaymentId()): SignedNotification {
+    const payment = paymentEntity({ id: paymentId, orderId: null, amount, currency: 'INR', at, method: 'bank_transfer' });
+    return signedEvent(
+      'virtual_account.credited',
+      {
+        payment: { entity: payment },
+        virtual_account: { entity: { id: virtualAccountId, entity: 'virtual_account', status: 'active' } },
+        bank_transfer: { entity: { id: `bt_${idOf(paymentId)}`, entity: 'bank_transfer', payment_id: paymentId, mode: 'NEFT', bank_reference: utr, amount, virtual_account_id: virtualAccountId } },
+      },
+      this.signingSecret(),
+      at,
+    );
+  }
+
+  private signingSecret(): string {
+    const secret = this.webhookSecrets[0];
+    if (secret === undefined) throw new Error('the sandbox gateway has no webhook secret to sign with (RAZORPAY_WEBHOOK_SECRET)');
+    return secret;
+  }
+}
+
+/** A Smart Collect-shaped account (razorpay.com/docs/api/payments/smart-collect/create, Response: receivers[].account_number 16 digits, ifsc RATN0VAAPIS). */
+function sandboxVirtualAccount(agentGroupId: string): VirtualAccount {
+  const digits = BigInt(`0x${createHash('sha256').update(`sandbox-va:${agentGroupId}`).digest('hex').slice(0, 15)}`).toString().padStart(12, '0').slice(-12);
+  return { virtualAccountId: `va_${idOf(`sandbox-va:${agentGroupId}`)}`, accountNumber: `2223${digits}`, ifsc: 'RATN0VAAPIS', bankName: 'RBL Bank', beneficiaryName: 'Sandbox Holidays Pvt Ltd' };
 }

@@ -9,9 +9,10 @@ import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../
 
 const today = () => indiaToday(new Date());
 const period = () => ({ from: addDays(today(), -30), to: today() });
-const gateway = () => new SandboxPaymentGateway(testServices().config.gatewayWebhookSecret!);
+const gateway = () => new SandboxPaymentGateway(testServices().config.payments.webhookSecrets);
 const notify = (body: string, signature?: string) =>
-  call('POST', '/gateway/notifications', { rawBody: body, headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-gateway-signature': signature }) } });
+  call('POST', '/gateway/notifications', { rawBody: body, headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-razorpay-signature': signature }) } });
+const sigOf = (n: { headers: Readonly<Record<string, string>> }) => n.headers['x-razorpay-signature']!;
 
 async function billNow(g: GroupFixture): Promise<string> {
   const res = await call<{ invoiceIds: string[] }>('POST', '/v1/invoices', { key: g.apiKey, body: period() });
@@ -43,26 +44,26 @@ describe('POST /gateway/notifications', () => {
     expect([older.total, newer.total]).toEqual([10_500, 5_250]);
   }, 180_000);
 
-  it('refuses a missing or wrong signature with 401 and a signed body that is not a captured payment with 400 naming the field', async () => {
+  it('refuses a missing or wrong signature with 400 naming the header, a signed body that is not an event with 400 naming the field, and keeps an unknown order for operators', async () => {
     const n = gateway().capture(newer.gatewayOrderId, 100_00, new Date());
-    expect((await notify(n.body)).status).toBe(401);
-    const forged = await notify(n.body.replace('10000', '99999'), n.signature);
-    expect(forged.status).toBe(401);
-    expect(forged.body).toMatchObject({ code: 'UNAUTHORIZED', message: 'The notification must carry a valid signature of its raw body.' });
-    expect((await notify(n.body, new SandboxPaymentGateway(Buffer.alloc(32, 7)).capture(newer.gatewayOrderId, 100_00, new Date()).signature)).status).toBe(401);
+    const unsigned = await notify(n.body);
+    expect([unsigned.status, unsigned.body.param]).toEqual([400, 'X-Razorpay-Signature']);
+    const forged = await notify(n.body.replace('10000', '99999'), sigOf(n));
+    expect(forged.status).toBe(400);
+    expect(forged.body).toMatchObject({ code: 'VALIDATION_FAILED', param: 'X-Razorpay-Signature' });
+    expect((await notify(n.body, sigOf(new SandboxPaymentGateway(['whsec-not-ours-1']).capture(newer.gatewayOrderId, 100_00, new Date())))).status).toBe(400);
 
     const signed = (body: unknown) => {
       const raw = JSON.stringify(body);
       return notify(raw, signatureOf(raw));
     };
     const base = JSON.parse(n.body);
+    const entity = base.payload.payment.entity;
     for (const [body, param] of [
-      [{ ...base, event: 'payment.failed' }, 'event'],
-      [{ ...base, payment: { ...base.payment, amount: 0 } }, 'payment.amount'],
-      [{ ...base, payment: { ...base.payment, amount: 10.5 } }, 'payment.amount'],
-      [{ ...base, payment: { ...base.payment, currency: 'USD' } }, 'payment.currency'],
-      [{ ...base, payment: { ...base.payment, id: undefined } }, 'payment.id'],
-      [{ ...base, payment: { ...base.payment, capturedAt: 'yesterday' } }, 'payment.capturedAt'],
+      [{ ...base, payload: { payment: { entity: { ...entity, amount: 0 } } } }, 'payload.payment.entity.amount'],
+      [{ ...base, payload: { payment: { entity: { ...entity, amount: 10.5 } } } }, 'payload.payment.entity.amount'],
+      [{ ...base, payload: { payment: { entity: { ...entity, id: undefined } } } }, 'payload.payment.entity.id'],
+      [{ ...base, payload: { payment: { entity: { ...entity, created_at: 'yesterday' } } } }, 'payload.payment.entity.created_at'],
     ] as const) {
       const res = await signed(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -70,16 +71,19 @@ describe('POST /gateway/notifications', () => {
     }
     const notJson = await notify('{"event":', signatureOf('{"event":'));
     expect([notJson.status, notJson.body.param]).toEqual([400, 'body']);
-    const unknownOrder = gateway().capture('order_sbx_unknown00000', 100_00, new Date());
-    expect((await notify(unknownOrder.body, unknownOrder.signature)).status).toBe(404);
-    // Nothing of any refused notification reached the ledger.
+    const ignored = await signed({ ...base, event: 'payment.failed' });
+    expect([ignored.status, ignored.body.outcome]).toEqual([200, 'IGNORED']);
+    const unknownOrder = gateway().capture('order_NotOurs0000001', 100_00, new Date());
+    const kept = await notify(unknownOrder.body, sigOf(unknownOrder));
+    expect([kept.status, kept.body.outcome]).toEqual([200, 'UNMATCHED']);
+    // Nothing of any refused or kept notification reached the ledger.
     expect((await payments(g)).data).toEqual([]);
   });
 
   it('records a payment once under 20 racing duplicates: one negative POSTED PAYMENT entry, allocated to the paid order first', async () => {
     const before = (await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body;
     const n = gateway().capture(newer.gatewayOrderId, 1_000_00, new Date());
-    const answers = await Promise.all(Array.from({ length: 20 }, () => notify(n.body, n.signature)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => notify(n.body, sigOf(n))));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
     expect(new Set(answers.map((a) => a.body.invoiceId))).toEqual(new Set([newer.id]));
@@ -100,7 +104,7 @@ describe('POST /gateway/notifications', () => {
     expect(await bookingRow(olderBooking)).toMatchObject({ totalAmount: 10_500, paidAmount: 0, outstandingAmount: 10_500 });
 
     // The same payment announced again later is still one payment.
-    const again = await notify(n.body, n.signature);
+    const again = await notify(n.body, sigOf(n));
     expect([again.status, again.body.duplicate]).toEqual([200, true]);
     expect((await payments(g)).data).toHaveLength(1);
   }, 120_000);
@@ -137,7 +141,7 @@ describe('POST /gateway/notifications', () => {
     // And paying the rest through the sandbox gateway from the admin tool settles it.
     const paid = await runAdminTool(['gateway', 'pay', next, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
     expect(paid.code, paid.stderr).toBe(0);
-    expect(JSON.parse(paid.stdout)).toMatchObject({ status: 200, answer: { invoiceId: next, duplicate: false }, notification: { payment: { amount: 4_750_00 } } });
+    expect(JSON.parse(paid.stdout)).toMatchObject({ status: 200, answer: { invoiceId: next, duplicate: false }, notification: { payload: { payment: { entity: { amount: 4_750_00 } } } } });
     expect(await invoiceOf(g, next)).toMatchObject({ status: 'PAID', amountPaid: 5_250, amountDue: 0 });
     const admin = JSON.parse((await runAdminTool(['payments', 'list', '--group', g.agentGroupId, '--json'])).stdout);
     expect(admin.payments).toHaveLength(3);
@@ -156,5 +160,5 @@ describe('POST /gateway/notifications', () => {
 
 /** The gateway's scheme, written out independently of the adapter: hex HMAC-SHA256 of the raw body under the webhook secret. */
 function signatureOf(raw: string): string {
-  return createHmac('sha256', testServices().config.gatewayWebhookSecret!).update(raw).digest('hex');
+  return createHmac('sha256', testServices().config.payments.webhookSecrets[0]!).update(raw).digest('hex');
 }

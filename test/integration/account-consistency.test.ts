@@ -25,6 +25,7 @@ import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { receiveGatewayPayment, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
+import { newPaymentId } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { adminDeps, billingDeps, bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
@@ -77,7 +78,7 @@ type Step =
   | { readonly kind: 'amend'; readonly pick: number; readonly longer: boolean }
   | { readonly kind: 'cancel'; readonly pick: number }
   | { readonly kind: 'bill' }
-  | { readonly kind: 'pay'; readonly via: 'GATEWAY' | 'BANK_TRANSFER'; readonly perMille: number }
+  | { readonly kind: 'pay'; readonly via: 'GATEWAY' | 'BANK_TRANSFER' | 'VIRTUAL_ACCOUNT' | 'RECONCILED'; readonly perMille: number }
   | { readonly kind: 'advance'; readonly hours: number }
   | { readonly kind: 'credit'; readonly pick: number; readonly line: number; readonly perMille: number };
 
@@ -86,7 +87,7 @@ const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitr
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('amend' as const), pick: fc.nat(), longer: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'bill' as const }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), via: fc.constantFrom('GATEWAY' as const, 'BANK_TRANSFER' as const), perMille: fc.integer({ min: 100, max: 1_500 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), via: fc.constantFrom('GATEWAY' as const, 'BANK_TRANSFER' as const, 'VIRTUAL_ACCOUNT' as const, 'RECONCILED' as const), perMille: fc.integer({ min: 100, max: 1_500 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 240 }) }) },
   // An operator's credit note: part of a line (perMille of what is left of it) or, from 1000 up, all of it.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('credit' as const), pick: fc.nat(), line: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }) }) },
@@ -234,11 +235,21 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
       const due = target.total - (target.amountPaid ?? 0) - (target.creditedAmount ?? 0);
       const amount = Math.max(1, Math.round((due * s.perMille) / 1000));
-      await receiveGatewayPayment(deps, { paymentId: uniqueId('pay'), orderId: target.gatewayOrderId, amount, capturedAt: clock.now().toISOString() });
+      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null });
       return;
     }
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
     const owed = open.reduce((sum, i) => sum + i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0), 0) || 5_000_00;
+    const va = (await svc.receivables.groupVirtualAccount(run.group.agentGroupId)).account;
+    if ((s.via === 'VIRTUAL_ACCOUNT' || s.via === 'RECONCILED') && va) {
+      // Razorpay's paths: a transfer into the group's virtual account (virtual_account.credited), announced
+      // twice (a redelivery, or order.paid after payment.captured) or found again by reconciliation: one payment.
+      const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)), currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: `UTR${uniqueId('v').slice(2)}` };
+      const first = await receiveGatewayPayment(deps, transfer, { event: 'virtual_account.credited', eventId: uniqueId('evt') });
+      const again = await receiveGatewayPayment(deps, transfer, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null });
+      expect([first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual([true, false]);
+      return;
+    }
     await recordBankTransfer(deps, { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) });
   },
   credit: async (run, s) => {

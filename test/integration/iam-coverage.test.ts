@@ -274,8 +274,8 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
 
     const orderId = (await testServices().invoices.get(biller.agentGroupId, issued))!.gatewayOrderId!;
-    const n = new SandboxPaymentGateway(testServices().config.gatewayWebhookSecret!).capture(orderId, 100_00, new Date());
-    const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { 'x-gateway-signature': n.signature } }));
+    const n = new SandboxPaymentGateway(testServices().config.payments.webhookSecrets).capture(orderId, 100_00, new Date());
+    const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { ...n.headers } }));
     expect(paid.statusCode, paid.body).toBe(200);
     expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
   }, 120_000);

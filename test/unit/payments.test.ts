@@ -66,46 +66,64 @@ describe('paymentEntryId', () => {
   });
 });
 
-describe('SandboxPaymentGateway notifications', () => {
-  const secret = Buffer.alloc(32, 1);
-  const gw = new SandboxPaymentGateway(secret);
+describe('Razorpay webhooks (sandbox and Razorpay alike)', () => {
+  const secret = 'whsec-current-1234';
+  const previous = 'whsec-previous-5678';
+  const gw = new SandboxPaymentGateway([secret, previous]);
   const at = new Date('2027-03-12T05:00:00.000Z');
+  const read = (n: { body: string; headers: Readonly<Record<string, string>> }, sig = n.headers['x-razorpay-signature']) => gw.readNotification(n.body, sig, n.headers['x-razorpay-event-id']);
 
-  it('signs the raw body with HMAC-SHA256 under the webhook secret and reads back what it sent', () => {
-    const n = gw.capture('order_sbx_1', 12_345, at, 'pay_1');
-    expect(n.signature).toBe(createHmac('sha256', secret).update(n.body).digest('hex'));
-    expect(gw.readNotification(n.body, n.signature)).toEqual({ paymentId: 'pay_1', orderId: 'order_sbx_1', amount: 12_345, capturedAt: at.toISOString() });
-    expect(gw.readNotification(n.body, n.signature.toUpperCase()).paymentId).toBe('pay_1');
+  it("signs Razorpay's envelope with HMAC-SHA256 of the raw body and reads back what it sent", () => {
+    const n = gw.capture('order_AbCdEf123456', 12_345, at, 'pay_AbCdEf123456');
+    expect(n.headers['x-razorpay-signature']).toBe(createHmac('sha256', secret).update(n.body).digest('hex'));
+    expect(JSON.parse(n.body)).toMatchObject({ entity: 'event', event: 'payment.captured', contains: ['payment'], payload: { payment: { entity: { id: 'pay_AbCdEf123456', order_id: 'order_AbCdEf123456', amount: 12_345, currency: 'INR', status: 'captured', created_at: at.getTime() / 1000 } } } });
+    expect(read(n)).toEqual({
+      kind: 'payment',
+      event: 'payment.captured',
+      eventId: n.headers['x-razorpay-event-id'],
+      payment: { paymentId: 'pay_AbCdEf123456', orderId: 'order_AbCdEf123456', virtualAccountId: null, amount: 12_345, currency: 'INR', status: 'captured', createdAt: at.toISOString(), bankReference: null },
+    });
+    const credited = read(gw.credit('va_AbCdEf123456', 50_000, 'UTR123456', at, 'pay_Transfer0001'));
+    expect(credited).toMatchObject({ kind: 'payment', event: 'virtual_account.credited', payment: { virtualAccountId: 'va_AbCdEf123456', orderId: null, bankReference: 'UTR123456' } });
   });
 
-  it('refuses a missing, short, foreign or tampered signature before reading the body', () => {
-    const n = gw.capture('order_sbx_1', 12_345, at, 'pay_1');
-    for (const sig of [undefined, '', 'abc', n.signature.slice(0, 62), new SandboxPaymentGateway(Buffer.alloc(32, 2)).capture('order_sbx_1', 12_345, at, 'pay_1').signature]) {
-      expect(() => gw.readNotification(n.body, sig)).toThrow(NotificationSignatureError);
+  it('accepts the previous webhook secret during a rotation and refuses a missing, short, foreign or tampered signature', () => {
+    const n = gw.capture('order_AbCdEf123456', 12_345, at, 'pay_AbCdEf123456');
+    expect(read(n, createHmac('sha256', previous).update(n.body).digest('hex')).kind).toBe('payment');
+    const foreign = new SandboxPaymentGateway(['whsec-someone-else']).capture('order_AbCdEf123456', 12_345, at, 'pay_AbCdEf123456');
+    for (const sig of [undefined, '', 'abc', n.headers['x-razorpay-signature']!.slice(0, 62), n.headers['x-razorpay-signature']!.toUpperCase(), foreign.headers['x-razorpay-signature']]) {
+      expect(() => gw.readNotification(n.body, sig, undefined)).toThrow(NotificationSignatureError);
     }
-    expect(() => gw.readNotification(`${n.body} `, n.signature)).toThrow(NotificationSignatureError);
-    expect(() => gw.readNotification('not json', n.signature)).toThrow(NotificationSignatureError);
+    expect(() => gw.readNotification(`${n.body} `, n.headers['x-razorpay-signature'], undefined)).toThrow(NotificationSignatureError);
+    expect(() => new SandboxPaymentGateway([]).readNotification(n.body, n.headers['x-razorpay-signature'], undefined)).toThrow(NotificationSignatureError);
   });
 
-  it('names the field of a signed body that is not a captured payment', () => {
+  it('ignores events it does not use and payments not captured; names the field of a signed body that is not an event', () => {
     const sign = (body: unknown) => {
-      const raw = JSON.stringify(body);
-      return [raw, createHmac('sha256', secret).update(raw).digest('hex')] as const;
+      const raw = typeof body === 'string' ? body : JSON.stringify(body);
+      return gw.readNotification(raw, createHmac('sha256', secret).update(raw).digest('hex'), 'evt_1');
     };
-    const good = JSON.parse(gw.capture('order_sbx_1', 100, at, 'pay_1').body);
+    const good = JSON.parse(gw.capture('order_AbCdEf123456', 100, at, 'pay_AbCdEf123456').body);
+    expect(sign({ ...good, event: 'refund.processed' })).toEqual({ kind: 'ignored', event: 'refund.processed', eventId: 'evt_1' });
+    expect(sign({ ...good, payload: { payment: { entity: { ...good.payload.payment.entity, status: 'failed' } } } }).kind).toBe('ignored');
+    const entity = good.payload.payment.entity;
     const cases: [unknown, string][] = [
-      [{ ...good, event: 'order.paid' }, 'event'],
-      [{ event: good.event }, 'payment'],
-      [{ ...good, payment: { ...good.payment, orderId: 'has space' } }, 'payment.orderId'],
-      [{ ...good, payment: { ...good.payment, amount: -5 } }, 'payment.amount'],
-      [{ ...good, payment: { ...good.payment, amount: '100' } }, 'payment.amount'],
-      [{ ...good, payment: { ...good.payment, capturedAt: '2027-02-30T00:00:00Z' } }, 'payment.capturedAt'],
+      ['{"event":', 'body'],
+      ['[1]', 'body'],
+      [{ ...good, event: 7 }, 'event'],
+      [{ ...good, payload: null }, 'payload'],
+      [{ ...good, payload: { payment: { entity: { ...entity, id: 'has space' } } } }, 'payload.payment.entity.id'],
+      [{ ...good, payload: { payment: { entity: { ...entity, order_id: 'x' } } } }, 'payload.payment.entity.order_id'],
+      [{ ...good, payload: { payment: { entity: { ...entity, amount: -5 } } } }, 'payload.payment.entity.amount'],
+      [{ ...good, payload: { payment: { entity: { ...entity, amount: '100' } } } }, 'payload.payment.entity.amount'],
+      [{ ...good, payload: { payment: { entity: { ...entity, currency: 'rupees' } } } }, 'payload.payment.entity.currency'],
+      [{ ...good, payload: { payment: { entity: { ...entity, created_at: '2027-03-12' } } } }, 'payload.payment.entity.created_at'],
+      [{ ...good, event: 'virtual_account.credited' }, 'payload.virtual_account.entity.id'],
     ];
     for (const [body, param] of cases) {
-      const [raw, sig] = sign(body);
       let caught: unknown;
       try {
-        gw.readNotification(raw, sig);
+        sign(body);
       } catch (err) {
         caught = err;
       }

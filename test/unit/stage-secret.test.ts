@@ -12,6 +12,7 @@ import {
   pipelineSettings,
   readRequest,
   StageSecretError,
+  withRazorpay,
   withSmokeKeys,
   writeRequest,
 } from '../../infra/deploy/stage-secret.ts';
@@ -23,10 +24,10 @@ const D = freshKey();
 
 describe('stage secret requests (built without a network)', () => {
   it('bootstrap creates the stage-named secret with both keys and the gateway webhook secret, nothing else', () => {
-    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, gatewayWebhookSecret: C });
+    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C });
 
     expect(req.Name).toBe('partner-distribution/staging');
-    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C });
+    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, razorpayKeyId: '', razorpayKeySecret: '' });
     expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
     // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
     expect(req).not.toHaveProperty('SecretId');
@@ -41,12 +42,12 @@ describe('stage secret requests (built without a network)', () => {
 
   it('reads the current version and writes a new one', () => {
     expect(readRequest('prod')).toEqual({ SecretId: 'partner-distribution/prod', VersionStage: 'AWSCURRENT' });
-    const req = writeRequest('prod', { cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }, 'token-1');
-    expect(req).toEqual({ SecretId: 'partner-distribution/prod', SecretString: JSON.stringify({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }), ClientRequestToken: 'token-1' });
+    const req = writeRequest('prod', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }, 'token-1');
+    expect(req).toEqual({ SecretId: 'partner-distribution/prod', SecretString: JSON.stringify({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }), ClientRequestToken: 'token-1' });
   });
 
   it('a rotation puts fresh keys in front of the current ones, keeps the smoke keys, and the service reads both', () => {
-    const before = withSmokeKeys({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }, { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' });
+    const before = withSmokeKeys({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }, { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' });
 
     const during = beginRotation(before, { cursorKey: C, secretsKey: D });
 
@@ -58,10 +59,10 @@ describe('stage secret requests (built without a network)', () => {
   });
 
   it('refuses a second rotation before the first is finished, and finishing when none runs', () => {
-    const during = beginRotation({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }, { cursorKey: C, secretsKey: D });
+    const during = beginRotation({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }, { cursorKey: C, secretsKey: D });
 
     expect(() => beginRotation(during, { cursorKey: freshKey(), secretsKey: freshKey() })).toThrow(StageSecretError);
-    expect(() => finishRotation({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C })).toThrow(/No rotation/);
+    expect(() => finishRotation({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C })).toThrow(/No rotation/);
   });
 
   it('refuses a malformed secret with what is wrong, never its values', () => {
@@ -125,5 +126,19 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
 
     expect(res.code).toBe(0);
     for (const word of ['bootstrap', 'rotate-keys', 'finish-rotation', 'smoke-keys']) expect(res.out).toContain(`stage ${word}`);
+  });
+
+  it("sets Razorpay's key pair at once and rotates the webhook secret as <new>,<old> until finished", () => {
+    const base = { cursorKey: A, secretsKey: B, razorpayWebhookSecret: 'whsec-old-1234' };
+    const keyed = withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456', keySecret: 'secret-value-1' });
+    expect(keyed).toMatchObject({ razorpayKeyId: 'rzp_live_AbCdEf123456', razorpayKeySecret: 'secret-value-1', razorpayWebhookSecret: 'whsec-old-1234' });
+    expect(() => withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456' })).toThrow(/pair/);
+    expect(() => withRazorpay(base, { keyId: 'not-a-key', keySecret: 'x' })).toThrow(/key id/);
+    const rotating = withRazorpay(keyed, { webhookSecret: 'whsec-new-5678' });
+    expect(rotating.razorpayWebhookSecret).toBe('whsec-new-5678,whsec-old-1234');
+    expect(parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, RAZORPAY_WEBHOOK_SECRET: rotating.razorpayWebhookSecret }).payments.webhookSecrets).toEqual(['whsec-new-5678', 'whsec-old-1234']);
+    expect(() => withRazorpay(rotating, { webhookSecret: 'whsec-third-999' })).toThrow(/in progress/);
+    expect(withRazorpay(rotating, { finishWebhookRotation: true }).razorpayWebhookSecret).toBe('whsec-new-5678');
+    expect(() => withRazorpay(keyed, { finishWebhookRotation: true })).toThrow(/No webhook/);
   });
 });

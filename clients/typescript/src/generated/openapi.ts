@@ -277,8 +277,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The payment gateway's notification of a captured payment
-         * @description Called by the payment gateway, not by partners: no API key, no rate limit. The `x-gateway-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the gateway webhook secret (compared in constant time, before anything in the body is read). The payment becomes one POSTED PAYMENT ledger entry of the group whose invoice opened the order, allocated to that invoice first, then to the group's other open invoices oldest due date first; what is left stays as unallocated credit for the next invoices. The same payment id announced again, concurrently or later, is answered 200 with `duplicate: true` and records nothing.
+         * Razorpay's webhook (every stage: the sandbox gateway speaks the same format)
+         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing.
          */
         post: operations["receiveGatewayNotification"];
         delete?: never;
@@ -3373,28 +3373,46 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The only event acted on.
-                     * @constant
-                     */
-                    event: "payment.captured";
-                    payment: {
-                        /** @description The gateway's payment id: a payment announced again under the same id is recorded once. */
-                        id: string;
-                        /** @description The gateway order paid: the invoice's gatewayOrderId. */
-                        orderId: string;
-                        /** @description Paise captured (gateways send minor units). */
-                        amount: number;
-                        /** @constant */
-                        currency: "INR";
-                        /** Format: date-time */
-                        capturedAt: string;
+                    /** @constant */
+                    entity: "event";
+                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited. Any other event is answered 200 and ignored. */
+                    event: string;
+                    contains: string[];
+                    payload: {
+                        payment?: {
+                            entity: {
+                                /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
+                                id: string;
+                                /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
+                                order_id: string | null;
+                                /** @description Paise (the currency subunit). */
+                                amount: number;
+                                currency: string;
+                                /** @description Only `captured` payments are taken. */
+                                status: string;
+                                /** @description Unix seconds. */
+                                created_at: number;
+                            };
+                        };
+                        virtual_account?: {
+                            entity: {
+                                /** @description The virtual account credited (va_…), for virtual_account.credited. */
+                                id: string;
+                            };
+                        };
+                        bank_transfer?: {
+                            entity: {
+                                /** @description The bank's reference (UTR). */
+                                bank_reference: string;
+                            };
+                        };
                     };
+                    created_at: number;
                 };
             };
         };
         responses: {
-            /** @description Recorded (or already recorded). */
+            /** @description Recorded, already recorded, kept for operators, or ignored: Razorpay stops retrying. */
             200: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
@@ -3403,55 +3421,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        paymentId: string;
+                        /**
+                         * @description RECORDED: a new payment. DUPLICATE: this payment id was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted. IGNORED: an event not acted on, or a payment not captured.
+                         * @enum {string}
+                         */
+                        outcome: "RECORDED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+                        event: string;
+                        paymentId: string | null;
                         invoiceId: string | null;
-                        /** @description True when this payment was already recorded: nothing moved again. */
+                        /** @description True when this payment was already recorded (or kept): nothing moved again. */
                         duplicate: boolean;
                     };
                 };
             };
-            /** @description The body is not a payment.captured notification; `param` names the field. */
+            /** @description The signature is missing or does not match the raw body (`param` names the header), or the signed body is not a Razorpay event (`param` names the field). Nothing is recorded. */
             400: {
-                headers: {
-                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
-                };
-            };
-            /** @description The signature is missing or does not match the raw body. */
-            401: {
-                headers: {
-                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
-                };
-            };
-            /** @description The order is not one of ours: the gateway keeps retrying and operators are alerted by the log. */
-            404: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
@@ -5709,6 +5693,20 @@ export interface operations {
                             /** @description The property's state and its GST state code, e.g. "Goa (30)". */
                             placeOfSupply: string;
                             gatewayOrderId: string | null;
+                            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
+                            paymentInstructions: {
+                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order. */
+                                gatewayOrderId: string | null;
+                                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
+                                bankTransfer: {
+                                    accountNumber: string;
+                                    ifsc: string;
+                                    bankName: string;
+                                    beneficiaryName: string;
+                                    /** @description Quote it with the transfer (the invoice number). */
+                                    reference: string | null;
+                                } | null;
+                            } | null;
                             creditNoteFor: string | null;
                         }[];
                         nextCursor: string | null;
@@ -6096,6 +6094,20 @@ export interface operations {
                             /** @description The property's state and its GST state code, e.g. "Goa (30)". */
                             placeOfSupply: string;
                             gatewayOrderId: string | null;
+                            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
+                            paymentInstructions: {
+                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order. */
+                                gatewayOrderId: string | null;
+                                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
+                                bankTransfer: {
+                                    accountNumber: string;
+                                    ifsc: string;
+                                    bankName: string;
+                                    beneficiaryName: string;
+                                    /** @description Quote it with the transfer (the invoice number). */
+                                    reference: string | null;
+                                } | null;
+                            } | null;
                             creditNoteFor: string | null;
                         };
                         lines: {

@@ -1,0 +1,94 @@
+import type { Clock } from '../ports/clock.ts';
+import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { GatewayPayment, PaymentGateway, VirtualAccount } from '../ports/payment-gateway.ts';
+import type { ReceivablesStore } from '../ports/receivables-store.ts';
+import type { AgentGroup } from '../tenants.ts';
+import { receiveGatewayPayment, type PaymentDeps } from './record-payment.ts';
+
+export interface VirtualAccountDeps {
+  readonly gateway: PaymentGateway;
+  readonly receivables: Pick<ReceivablesStore, 'groupVirtualAccount' | 'requestVirtualAccount' | 'saveVirtualAccount'>;
+  readonly clock: Clock;
+}
+
+/**
+ * The group's virtual bank account, created once. The intent is written before the gateway is
+ * asked; an attempt that finds an intent but no account (the answer was lost, or the process
+ * died before storing it) first looks for the account the gateway already made for the group,
+ * so a retry never opens a second one. Callers hold the group's billing lock.
+ */
+export async function virtualAccountOf(deps: VirtualAccountDeps, group: Pick<AgentGroup, 'agentGroupId' | 'legalName'>): Promise<VirtualAccount> {
+  const g = group.agentGroupId;
+  const stored = await deps.receivables.groupVirtualAccount(g);
+  if (stored.account) return stored.account;
+  const at = deps.clock.now().toISOString();
+  const made = stored.requestedAt ? await deps.gateway.findVirtualAccount(g) : undefined;
+  if (!stored.requestedAt) await deps.receivables.requestVirtualAccount(g, at);
+  const account = made ?? (await deps.gateway.createVirtualAccount({ agentGroupId: g, name: group.legalName }));
+  return deps.receivables.saveVirtualAccount(g, account, at);
+}
+
+export interface ReconcileDeps extends PaymentDeps {
+  readonly gateway: PaymentGateway;
+  readonly receivables: PaymentDeps['receivables'] & Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook'>;
+  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
+}
+
+export interface ReconcileReport {
+  readonly groups: number;
+  readonly ordersChecked: number;
+  readonly virtualAccountsChecked: number;
+  /** Captured payments the gateway reported. */
+  readonly found: number;
+  /** Of those, newly recorded now (their notification never arrived). */
+  readonly recorded: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly amount: number }[];
+  readonly unmatched: number;
+  readonly failures: readonly { readonly agentGroupId: string; readonly error: string }[];
+}
+
+/**
+ * Reconciliation: asks the gateway for the payments of every open invoice's order and of each
+ * such group's virtual account since its last look (less an overlap, so a payment created just
+ * before the last look is never skipped), and records what is missing through the same
+ * exactly-once path as the notifications. Costs one call per open invoice and per group with
+ * open invoices (their accounts), never the history. One group's failure is reported, not fatal.
+ */
+export async function reconcilePayments(deps: ReconcileDeps, only?: string): Promise<ReconcileReport> {
+  const groups = only ? [only] : await deps.invoices.groupsWithOpenInvoices();
+  let ordersChecked = 0;
+  let virtualAccountsChecked = 0;
+  let found = 0;
+  let unmatched = 0;
+  const recorded: { agentGroupId: string; paymentId: string; amount: number }[] = [];
+  const failures: { agentGroupId: string; error: string }[] = [];
+  const take = async (g: string, payments: readonly GatewayPayment[]) => {
+    for (const p of payments.filter((x) => x.status === 'captured')) {
+      found++;
+      const outcome = await receiveGatewayPayment(deps, p, { event: 'reconciliation', eventId: null });
+      if (outcome.kind === 'unmatched') unmatched++;
+      else if (outcome.recorded) recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });
+    }
+  };
+  for (const g of groups) {
+    try {
+      for (const o of await deps.receivables.openOrders(g)) {
+        ordersChecked++;
+        await take(g, await deps.gateway.orderPayments(o.gatewayOrderId));
+      }
+      const va = await deps.receivables.groupVirtualAccount(g);
+      if (va.account) {
+        virtualAccountsChecked++;
+        const startedAt = deps.clock.now();
+        const since = new Date(Date.parse(va.lastLookAt ?? '1970-01-01T00:00:00.000Z') - LOOK_OVERLAP_MS);
+        await take(g, await deps.gateway.virtualAccountPayments(va.account.virtualAccountId, since));
+        await deps.receivables.markVirtualAccountLook(g, startedAt.toISOString());
+      }
+    } catch (err) {
+      failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, failures };
+}
+
+/** Payments created up to this long before the last look are asked for again (recorded once all the same): clocks and Razorpay's indexing lag. */
+const LOOK_OVERLAP_MS = 60 * 60 * 1000;

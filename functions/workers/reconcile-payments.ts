@@ -1,0 +1,14 @@
+import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
+import { services } from '../../infra/container.ts';
+import { logger } from '../../infra/logger.ts';
+
+/**
+ * Scheduled hourly: Razorpay does not promise every webhook (and disables one that keeps
+ * failing), so a payment it never announced is recorded by the next run, once.
+ */
+export const handler = async () => {
+  const svc = services();
+  const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices });
+  (report.failures.length > 0 ? logger.warn : logger.info).call(logger, 'payment reconciliation', { ...report, recorded: report.recorded.length });
+  return report;
+};

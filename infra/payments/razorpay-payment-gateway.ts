@@ -1,0 +1,144 @@
+import Razorpay from 'razorpay';
+import {
+  GatewayRejectedError,
+  GatewayUnavailableError,
+  type GatewayOrder,
+  type GatewayOrderRequest,
+  type GatewayPayment,
+  type PaymentGateway,
+  type VirtualAccount,
+  type VirtualAccountRequest,
+} from '../../domain/ports/payment-gateway.ts';
+import { paymentOfEntity, RazorpayWebhooks } from './razorpay-webhooks.ts';
+
+export interface RazorpaySettings {
+  readonly keyId: string;
+  readonly keySecret: string;
+  /** The current webhook secret, then the previous one while it rotates. */
+  readonly webhookSecrets: readonly string[];
+  /** Razorpay's API host; only a test points it elsewhere (the fake in test/support). */
+  readonly apiUrl?: string;
+  /** One call's limit: past it the call is unavailable and retried by the next run. */
+  readonly timeoutMs: number;
+}
+
+/** razorpay.com/docs/api/orders/fetch-all, Query Parameters `count`: at most 100 a page. */
+const PAGE = 100;
+
+/** The SDK throws `{statusCode, error: {code, description, …}}` for an answer (razorpay-node lib/api.js normalizeError), and axios's own error when none came. */
+function mapped(err: unknown): Error {
+  const e = err as { statusCode?: unknown; error?: { code?: unknown; description?: unknown }; code?: unknown; message?: unknown };
+  if (typeof e?.statusCode === 'number') {
+    // razorpay.com/docs/api/errors: 4xx BAD_REQUEST_ERROR (the request is wrong; 401 the key), 5xx SERVER_ERROR, 429 too many requests.
+    const code = typeof e.error?.code === 'string' ? e.error.code : 'UNKNOWN';
+    const description = typeof e.error?.description === 'string' ? e.error.description : 'no description';
+    if (e.statusCode >= 500 || e.statusCode === 429) return new GatewayUnavailableError(`${e.statusCode} ${code}: ${description}`);
+    return new GatewayRejectedError(code, description, e.statusCode);
+  }
+  // No answer (refused, reset, timed out): the request may or may not have reached Razorpay.
+  return new GatewayUnavailableError(typeof e?.message === 'string' ? e.message : String(err));
+}
+
+interface RazorpayVirtualAccount {
+  id: string;
+  notes?: Record<string, string> | unknown[];
+  receivers?: { entity?: string; account_number?: string; ifsc?: string; bank_name?: string; name?: string }[];
+}
+
+/** razorpay.com/docs/api/payments/smart-collect (Smart Collect Entity): `receivers[]` holds the `bank_account` with `account_number`, `ifsc`, `bank_name`, `name`. */
+function virtualAccountOf(va: RazorpayVirtualAccount): VirtualAccount {
+  const bank = va.receivers?.find((r) => r.entity === 'bank_account');
+  if (!bank?.account_number || !bank.ifsc) throw new GatewayRejectedError('NO_BANK_ACCOUNT', `virtual account ${va.id} has no bank_account receiver`, 200);
+  return { virtualAccountId: va.id, accountNumber: bank.account_number, ifsc: bank.ifsc, bankName: bank.bank_name ?? '', beneficiaryName: bank.name ?? '' };
+}
+
+/**
+ * Razorpay behind the PaymentGateway port, through the official Node SDK. Orders are one per
+ * invoice: the receipt (the invoice id) is looked up before creating (Fetch All Orders takes
+ * `receipt`), so a retry after a lost answer or a crash before our write finds the order the
+ * first call made. A group's virtual account carries the group in its notes and is found
+ * the same way when its creation's answer was lost.
+ */
+export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentGateway {
+  private readonly sdk: Razorpay;
+
+  constructor(settings: RazorpaySettings) {
+    super(settings.webhookSecrets);
+    this.sdk = new Razorpay({ key_id: settings.keyId, key_secret: settings.keySecret });
+    // The SDK's own HTTP client (an axios instance, razorpay-node lib/api.js `this.rq`) takes the base URL and timeout.
+    const client = (this.sdk.api as unknown as { rq: { defaults: { baseURL?: string; timeout?: number } } }).rq;
+    if (settings.apiUrl) client.defaults.baseURL = settings.apiUrl;
+    client.defaults.timeout = settings.timeoutMs;
+  }
+
+  async createOrder(request: GatewayOrderRequest): Promise<GatewayOrder> {
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
+    try {
+      // razorpay.com/docs/api/orders/fetch-all, Query Parameters: `receipt` "retrieves the orders that contain the provided value for receipt".
+      const found = await this.sdk.orders.all({ receipt: request.receipt, count: PAGE });
+      const same = found.items.find((o) => o.receipt === request.receipt);
+      if (same) {
+        if (Number(same.amount) !== request.amount) throw new GatewayRejectedError('AMOUNT_MISMATCH', `order ${same.id} for receipt ${request.receipt} is for ${same.amount} paise, not ${request.amount}`, 200);
+        return { orderId: same.id, receipt: request.receipt, amount: request.amount };
+      }
+      // razorpay.com/docs/api/orders/create, Request Parameters: amount in the currency's subunit, currency, receipt (≤ 40 characters), notes (≤ 15 pairs of 256 characters).
+      const order = await this.sdk.orders.create({ amount: request.amount, currency: request.currency, receipt: request.receipt, notes: { ...request.notes, description: request.description } });
+      return { orderId: order.id, receipt: request.receipt, amount: request.amount };
+    } catch (err) {
+      throw err instanceof GatewayRejectedError ? err : mapped(err);
+    }
+  }
+
+  async createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount> {
+    try {
+      // razorpay.com/docs/api/payments/smart-collect/create-cust-id-bank-account: receivers.types ["bank_account"], description, notes.
+      const va = await this.sdk.virtualAccounts.create({
+        receivers: { types: ['bank_account'] },
+        description: `Invoice payments of ${request.name}`.slice(0, 255),
+        notes: { agent_group_id: request.agentGroupId },
+      } as never);
+      return virtualAccountOf(va as unknown as RazorpayVirtualAccount);
+    } catch (err) {
+      throw err instanceof GatewayRejectedError ? err : mapped(err);
+    }
+  }
+
+  async findVirtualAccount(agentGroupId: string): Promise<VirtualAccount | undefined> {
+    try {
+      // razorpay.com/docs/api/payments/smart-collect/fetch-all: newest first, `count` ≤ 100 with `skip`. Only after a lost creation answer.
+      for (let skip = 0; ; skip += PAGE) {
+        const page = (await this.sdk.virtualAccounts.all({ count: PAGE, skip })) as unknown as { items: RazorpayVirtualAccount[] };
+        const mine = page.items.find((va) => !Array.isArray(va.notes) && va.notes?.agent_group_id === agentGroupId);
+        if (mine) return virtualAccountOf(mine);
+        if (page.items.length < PAGE) return undefined;
+      }
+    } catch (err) {
+      throw err instanceof GatewayRejectedError ? err : mapped(err);
+    }
+  }
+
+  async orderPayments(orderId: string): Promise<GatewayPayment[]> {
+    try {
+      // razorpay.com/docs/api/orders/fetch-payments: a collection of payment entities.
+      const out = await this.sdk.orders.fetchPayments(orderId);
+      return out.items.map((p, i) => paymentOfEntity(p, `items[${i}]`));
+    } catch (err) {
+      throw mapped(err);
+    }
+  }
+
+  async virtualAccountPayments(virtualAccountId: string, since: Date): Promise<GatewayPayment[]> {
+    const payments: GatewayPayment[] = [];
+    try {
+      // razorpay.com/docs/api/payments/smart-collect/fetch-payments: `from` (Unix seconds), `count` ≤ 100, `skip`. The SDK's
+      // virtualAccounts.fetchPayments sends no query, so its API client is called with the same path and the query.
+      for (let skip = 0; ; skip += PAGE) {
+        const page = (await this.sdk.api.get({ url: `/virtual_accounts/${encodeURIComponent(virtualAccountId)}/payments`, data: { from: Math.floor(since.getTime() / 1000), count: PAGE, skip } })) as { items: unknown[] };
+        payments.push(...page.items.map((p, i) => paymentOfEntity(p, `items[${skip + i}]`, virtualAccountId)));
+        if (page.items.length < PAGE) return payments;
+      }
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Razorpay from 'razorpay';
+import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
+import type { GatewayNotice, GatewayPayment, PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
+
+/**
+ * Razorpay's webhook wire format, spoken by every stage (the sandbox gateway signs the same
+ * envelope), so the one route `POST /gateway/notifications` serves them all.
+ *
+ * razorpay.com/docs/webhooks/integrations, "Validation": `X-Razorpay-Signature` is the hex
+ * HMAC-SHA256 of the raw request body under the webhook secret; "Do not parse or cast the
+ * webhook request body" before validating. razorpay.com/docs/webhooks/payloads/smart-collect,
+ * "Watch Out!": after changing the secret, retries of older events are still signed with
+ * the old one, so the previous secret is accepted while a rotation lasts.
+ */
+export const SIGNATURE_HEADER = 'x-razorpay-signature';
+/** razorpay.com/docs/webhooks/best-practices, "Idempotency": the same event id on every redelivery of one event. */
+export const EVENT_ID_HEADER = 'x-razorpay-event-id';
+
+/**
+ * The events acted on (razorpay.com/docs/webhooks/payments "Comparison: payment.captured vs
+ * order.paid": both fire for one captured payment of an order; razorpay.com/docs/webhooks/smart-collect:
+ * `virtual_account.credited` for a bank transfer into a virtual account). Every other event is answered 200 and ignored.
+ */
+export const PAYMENT_EVENTS = ['payment.captured', 'order.paid', 'virtual_account.credited'] as const;
+
+const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
+const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
+const VA_ID = /^va_[A-Za-z0-9]{6,40}$/;
+
+export const hexSignature = (rawBody: string, secret: string): string => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+
+/**
+ * A Razorpay payment entity (razorpay.com/docs/api/payments "Payment Entity": `id`, `amount`
+ * in the currency's subunit, `currency`, `status`, `order_id`, `method`, `created_at` in Unix
+ * seconds), read strictly: `at` names the JSON path for the 400.
+ */
+export function paymentOfEntity(e: unknown, at: string, virtualAccountId: string | null = null, bankReference: string | null = null): GatewayPayment {
+  if (typeof e !== 'object' || e === null) throw new ValidationError(at, `${at} must be a payment entity.`);
+  const p = e as Record<string, unknown>;
+  if (typeof p.id !== 'string' || !PAYMENT_ID.test(p.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay payment id (pay_…).`);
+  if (p.order_id !== null && p.order_id !== undefined && (typeof p.order_id !== 'string' || !ORDER_ID.test(p.order_id)))
+    throw new ValidationError(`${at}.order_id`, `${at}.order_id must be a Razorpay order id (order_…) or null.`);
+  if (typeof p.amount !== 'number' || !Number.isSafeInteger(p.amount) || p.amount <= 0) throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
+  if (typeof p.currency !== 'string' || !/^[A-Z]{3}$/.test(p.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
+  if (typeof p.status !== 'string' || p.status === '') throw new ValidationError(`${at}.status`, `${at}.status must be the payment's status.`);
+  if (typeof p.created_at !== 'number' || !Number.isSafeInteger(p.created_at) || p.created_at <= 0) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
+  return {
+    paymentId: p.id,
+    orderId: typeof p.order_id === 'string' ? p.order_id : null,
+    virtualAccountId,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    createdAt: new Date(p.created_at * 1000).toISOString(),
+    bankReference,
+  };
+}
+
+/**
+ * Verifies with the SDK's own `validateWebhookSignature` under each secret in turn (current,
+ * then previous during a rotation). The SDK compares with `===`; the constant-time comparison
+ * in front of it keeps the verdict free of timing, and the SDK's is then the documented check.
+ */
+function verified(rawBody: string, signature: string | undefined, secrets: readonly string[]): boolean {
+  if (signature === undefined || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const given = Buffer.from(signature, 'hex');
+  let ok = false;
+  for (const secret of secrets) {
+    const matches = timingSafeEqual(Buffer.from(hexSignature(rawBody, secret), 'hex'), given) && Razorpay.validateWebhookSignature(rawBody, signature, secret);
+    ok = ok || matches;
+  }
+  return ok;
+}
+
+/** Reads Razorpay's event envelope after the signature holds; shared by the sandbox and the Razorpay adapter. */
+export class RazorpayWebhooks implements PaymentNotifications {
+  readonly signatureHeader = SIGNATURE_HEADER;
+  readonly eventIdHeader = EVENT_ID_HEADER;
+
+  /** `secrets`: the current webhook secret, then the previous one while it rotates. None: every notification is refused. */
+  constructor(private readonly secrets: readonly string[]) {}
+
+  readNotification(rawBody: string, signature: string | undefined, eventIdHeader: string | undefined): GatewayNotice {
+    if (!verified(rawBody, signature, this.secrets)) throw new NotificationSignatureError();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody);
+    } catch {
+      throw new ValidationError('body', 'The notification body must be JSON.');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ValidationError('body', 'The notification body must be a JSON object (the event envelope).');
+    // Envelope: razorpay.com/docs/webhooks/payments, sample payloads: {entity:"event", account_id, event, contains[], payload{…}, created_at}.
+    const n = parsed as { event?: unknown; payload?: Record<string, { entity?: unknown } | undefined> };
+    if (typeof n.event !== 'string' || n.event === '') throw new ValidationError('event', 'event must name the Razorpay event.');
+    const eventId = eventIdHeader !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(eventIdHeader) ? eventIdHeader : null;
+    if (!(PAYMENT_EVENTS as readonly string[]).includes(n.event)) return { kind: 'ignored', event: n.event, eventId };
+    const payload = n.payload;
+    if (typeof payload !== 'object' || payload === null) throw new ValidationError('payload', 'payload must hold the event entities.');
+    let virtualAccountId: string | null = null;
+    let bankReference: string | null = null;
+    if (n.event === 'virtual_account.credited') {
+      // razorpay.com/docs/webhooks/smart-collect, "Virtual Account Credited": payload.{payment, virtual_account, bank_transfer}.entity.
+      const va = payload.virtual_account?.entity as { id?: unknown } | undefined;
+      if (typeof va?.id !== 'string' || !VA_ID.test(va.id)) throw new ValidationError('payload.virtual_account.entity.id', 'payload.virtual_account.entity.id must be a Razorpay virtual account id (va_…).');
+      virtualAccountId = va.id;
+      const ref = (payload.bank_transfer?.entity as { bank_reference?: unknown } | undefined)?.bank_reference;
+      bankReference = typeof ref === 'string' && /^[A-Za-z0-9/_-]{1,40}$/.test(ref) ? ref : null;
+    }
+    const payment = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity', virtualAccountId, bankReference);
+    if (payment.status !== 'captured') return { kind: 'ignored', event: n.event, eventId };
+    return { kind: 'payment', event: n.event, eventId, payment };
+  }
+}

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import type { SignedWebhook } from '../support/fake-razorpay.ts';
+import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { startRazorpayStack, type RazorpayStack } from '../support/razorpay-stack.ts';
+import { call, newAgentGroup, type GroupFixture } from '../support/stack.ts';
+
+/**
+ * Razorpay in the path: the service's Razorpay adapter (the official SDK) talks to the fake
+ * Razorpay over HTTP; the fake's signed webhooks go to POST /gateway/notifications.
+ */
+let rz: RazorpayStack;
+let world: InvoiceWorld;
+const period = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
+const deliver = (w: SignedWebhook, headers: Record<string, string> = w.headers) => rzCall('POST', '/gateway/notifications', { rawBody: w.body, headers });
+/** A call to the Razorpay stack; like the shared stack's, a 503 of a loaded machine is retried after Retry-After. */
+async function rzCall(method: string, path: string, opts: Parameters<typeof call>[2] = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await call(method, path, { ...opts, baseUrl: rz.baseUrl });
+    if (res.status !== 503 || attempt >= 3) return res;
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+const invoiceOf = async (g: GroupFixture, id: string) => {
+  const res = await rzCall('GET', `/v1/invoices/${id}`, { key: g.apiKey });
+  expect(res.status, res.text).toBe(200);
+  return res.body.invoice;
+};
+const ledgerPayments = async (g: GroupFixture) => (await call('GET', '/v1/ledger?type=PAYMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string }[];
+const admin = async (args: string[]) => {
+  const run = await runAdminTool([...args, '--json'], rz.env);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+};
+/** A billing run through the operator's tool (the same engine; no partner throttle between runs). */
+const billingRun = async (g: GroupFixture) => (await admin(['billing', 'run', '--group', g.agentGroupId, '--from', period().from, '--to', period().to])).invoiceIds as string[];
+
+beforeAll(async () => {
+  [rz, world] = await Promise.all([startRazorpayStack(), seedInvoiceWorld()]);
+}, 400_000);
+afterAll(async () => rz?.stop());
+
+describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', () => {
+  it('issues with one order (paise, INR, receipt = invoice id, notes) and a virtual account printed as payment instructions; 20 racing payment.captured record one payment, order.paid after it changes nothing', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const run = await rzCall('POST', '/v1/invoices', { key: g.apiKey, body: period() });
+    expect(run.status, run.text).toBe(200);
+    const id = run.body.invoiceIds[0]!;
+    const invoice = await invoiceOf(g, id);
+    expect(invoice).toMatchObject({ status: 'ISSUED', total: 10_500 });
+    const orders = rz.fake.orders.filter((o) => o.receipt === id);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ id: invoice.gatewayOrderId, amount: 10_500_00, currency: 'INR', notes: { invoice_id: id, agent_group_id: g.agentGroupId } });
+    const va = rz.fake.virtualAccounts.filter((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId);
+    expect(va).toHaveLength(1);
+    expect(invoice.paymentInstructions).toEqual({
+      gatewayOrderId: invoice.gatewayOrderId,
+      bankTransfer: { accountNumber: va[0]!.receivers[0]!.account_number, ifsc: 'RATN0VAAPIS', bankName: 'RBL Bank', beneficiaryName: 'Acme Holidays', reference: invoice.invoiceNumber },
+    });
+
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(paid.captured)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(answers.filter((a) => a.body.outcome === 'RECORDED')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.outcome === 'DUPLICATE')).toHaveLength(19);
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountPaid: 10_500, amountDue: 0 });
+    const orderPaid = await deliver(paid.orderPaid);
+    expect(orderPaid.body).toMatchObject({ outcome: 'DUPLICATE', paymentId: paid.payment.id, invoiceId: id });
+    expect(await ledgerPayments(g)).toEqual([expect.objectContaining({ amount: -10_500, status: 'POSTED' })]);
+    // The event id was kept with the payment.
+    const listed = await admin(['payments', 'list', '--group', g.agentGroupId]);
+    expect(listed.payments).toEqual([expect.objectContaining({ reference: paid.payment.id, eventId: paid.captured.headers['x-razorpay-event-id'] })]);
+  }, 240_000);
+
+  it('takes bank transfers into the group virtual account oldest due first, keeps the surplus, and reconciliation records a payment no webhook announced once', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 30 });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [olderId] = await billingRun(g);
+    await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
+    const [newerId] = await billingRun(g);
+    const older = await invoiceOf(g, olderId!);
+    const newer = await invoiceOf(g, newerId!);
+    expect([older.total, newer.total]).toEqual([10_500, 5_250]);
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    expect(rz.fake.virtualAccounts.filter((v) => v.id === vaId)).toHaveLength(1);
+
+    // A card payment whose webhook never comes: reconciliation finds it on the order, once.
+    const missed = rz.fake.pay(newer.gatewayOrderId, 1_000_00);
+    const first = await admin(['payments', 'reconcile', '--group', g.agentGroupId]);
+    expect(first).toMatchObject({ groups: 1, ordersChecked: 2, virtualAccountsChecked: 1, recorded: [{ paymentId: missed.payment.id, amount: 1_000_00 }], failures: [] });
+    expect((await admin(['payments', 'reconcile', '--group', g.agentGroupId])).recorded).toEqual([]);
+    expect(await invoiceOf(g, newer.id)).toMatchObject({ amountPaid: 1_000, amountDue: 4_250 });
+    // Its webhook arriving late changes nothing.
+    expect((await deliver(missed.captured)).body.outcome).toBe('DUPLICATE');
+
+    // A transfer of exactly the older invoice: it is paid, the newer untouched.
+    const t1 = rz.fake.transfer(vaId, 10_500_00, 'UTR0000000001');
+    expect((await deliver(t1.credited)).body).toMatchObject({ outcome: 'RECORDED', invoiceId: null });
+    expect(await invoiceOf(g, older.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect(await invoiceOf(g, newer.id)).toMatchObject({ status: 'ISSUED', amountDue: 4_250 });
+    // A second transfer, its webhook lost: the next reconciliation reads the account's payments since its last look.
+    const t2 = rz.fake.transfer(vaId, 4_750_00, 'UTR0000000002');
+    const second = await admin(['payments', 'reconcile', '--group', g.agentGroupId]);
+    expect(second.recorded).toEqual([{ agentGroupId: g.agentGroupId, paymentId: t2.payment.id, amount: 4_750_00 }]);
+    expect(await invoiceOf(g, newer.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(500);
+    expect((await deliver(t2.credited)).body.outcome).toBe('DUPLICATE');
+    expect((await ledgerPayments(g)).map((e) => e.amount).sort((a, b) => a - b)).toEqual([-10_500, -4_750, -1_000]);
+  }, 400_000);
+
+  it('answers a bad signature and malformed JSON 400 and records nothing; keeps an unknown order or another currency (200) for operators', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-02');
+    const [id] = await billingRun(g);
+    const invoice = await invoiceOf(g, id!);
+    const good = rz.fake.pay(invoice.gatewayOrderId, 100_00);
+    const forged = await deliver(good.captured, { ...good.captured.headers, 'x-razorpay-signature': 'f'.repeat(64) });
+    expect([forged.status, forged.body.param]).toEqual([400, 'X-Razorpay-Signature']);
+    const unsigned = await deliver(good.captured, { 'content-type': 'application/json' });
+    expect(unsigned.status).toBe(400);
+    const malformed = await deliver(rz.fake.signRaw('payment.captured', '{"event":"payment.captured",'));
+    expect([malformed.status, malformed.body.param]).toEqual([400, 'body']);
+    const ignored = await deliver(rz.fake.sign('refund.created', { refund: { entity: { id: 'rfnd_AbCdEf123456' } } }));
+    expect([ignored.status, ignored.body.outcome]).toEqual([200, 'IGNORED']);
+
+    const stranger = rz.fake.pay(rz.fake.foreignOrder(2_000_00).id, 2_000_00);
+    const unknown = await deliver(stranger.captured);
+    expect([unknown.status, unknown.body.outcome]).toEqual([200, 'UNMATCHED']);
+    expect((await deliver(stranger.captured)).body).toMatchObject({ outcome: 'UNMATCHED', duplicate: true });
+    const dollars = rz.fake.pay(invoice.gatewayOrderId, 50_00, 'USD');
+    expect((await deliver(dollars.captured)).body.outcome).toBe('UNMATCHED');
+    expect(await ledgerPayments(g)).toEqual([]);
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0 });
+    const kept = (await admin(['payments', 'unmatched'])).unmatched as { paymentId: string; reason: string }[];
+    expect(kept).toEqual(expect.arrayContaining([expect.objectContaining({ paymentId: stranger.payment.id, reason: 'UNKNOWN_ORDER' }), expect.objectContaining({ paymentId: dollars.payment.id, reason: 'CURRENCY' })]));
+    // The good payment, never delivered with a valid signature, is still there to be reconciled.
+    expect((await admin(['payments', 'reconcile', '--group', g.agentGroupId])).recorded).toEqual([expect.objectContaining({ paymentId: good.payment.id })]);
+  }, 300_000);
+
+  it('keeps the invoice DRAFT while Razorpay is down, and creates its order exactly once afterwards, even when the answer of the creating call was lost', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-02');
+    rz.fake.down = true;
+    let id: string;
+    try {
+      [id] = (await billingRun(g)) as [string];
+    } finally {
+      rz.fake.down = false;
+    }
+    let stored = await rz.svc.invoices.get(g.agentGroupId, id);
+    expect(stored).toMatchObject({ status: 'DRAFT', gatewayOrderId: null, invoiceNumber: null });
+    expect(stored!.lastError).toMatch(/^issue: the payment gateway is unavailable: 503 SERVER_ERROR/);
+    expect(rz.fake.orders.filter((o) => o.receipt === id)).toHaveLength(0);
+
+    // Razorpay creates the order but the answer never arrives: as if the process died between its call and our write.
+    rz.fake.loseNextOrderAnswer = true;
+    await billingRun(g);
+    stored = await rz.svc.invoices.get(g.agentGroupId, id);
+    expect(stored).toMatchObject({ status: 'DRAFT', gatewayOrderId: null });
+    expect(rz.fake.orders.filter((o) => o.receipt === id)).toHaveLength(1);
+
+    await billingRun(g);
+    const orders = rz.fake.orders.filter((o) => o.receipt === id);
+    expect(orders).toHaveLength(1);
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'ISSUED', gatewayOrderId: orders[0]!.id });
+  }, 300_000);
+});

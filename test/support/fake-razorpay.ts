@@ -1,0 +1,290 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A contract-faithful stand-in for Razorpay's API, served over HTTP on a loopback port so the
+ * official SDK (pointed at it through its own axios client) makes real requests. Written from
+ * Razorpay's published docs, independently of the adapter:
+ * - auth: HTTP Basic key id / key secret (razorpay.com/docs/api/authentication); a wrong key is
+ *   401 with the error body of razorpay.com/docs/api/errors ({error: {code, description, source, step, reason, metadata}});
+ * - POST /v1/orders, GET /v1/orders?receipt&count&skip, GET /v1/orders/:id/payments
+ *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
+ * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
+ *   (razorpay.com/docs/api/payments/smart-collect: create, fetch-all, fetch-payments; entity with receivers[]);
+ * - webhooks: the event envelope of razorpay.com/docs/webhooks/payments and .../smart-collect, signed as
+ *   razorpay.com/docs/webhooks/integrations "Validation" says, with X-Razorpay-Event-Id.
+ * Faults a test can switch on: `down` (503 SERVER_ERROR) and `loseNextOrderAnswer` (the order is
+ * created, the connection dropped before the answer: a crash between Razorpay's write and ours).
+ */
+export interface FakeOrder {
+  id: string;
+  entity: 'order';
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: string;
+  receipt: string | null;
+  offer_id: null;
+  status: 'created' | 'attempted' | 'paid';
+  attempts: number;
+  notes: Record<string, string> | [];
+  created_at: number;
+}
+
+export interface FakePayment {
+  id: string;
+  entity: 'payment';
+  amount: number;
+  currency: string;
+  status: 'captured';
+  order_id: string | null;
+  invoice_id: null;
+  international: boolean;
+  method: string;
+  amount_refunded: number;
+  refund_status: null;
+  captured: true;
+  description: string | null;
+  email: string;
+  contact: string;
+  notes: [];
+  fee: number;
+  tax: number;
+  error_code: null;
+  error_description: null;
+  created_at: number;
+  virtual_account_id?: string;
+}
+
+interface FakeVirtualAccount {
+  id: string;
+  name: string;
+  entity: 'virtual_account';
+  status: 'active';
+  description: string;
+  amount_expected: null;
+  notes: Record<string, string> | [];
+  amount_paid: number;
+  customer_id: null;
+  receivers: { id: string; entity: 'bank_account'; ifsc: string; bank_name: string; name: string; notes: []; account_number: string }[];
+  close_by: null;
+  closed_at: null;
+  created_at: number;
+}
+
+export interface SignedWebhook {
+  readonly event: string;
+  readonly body: string;
+  readonly headers: Record<string, string>;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const rzpId = (prefix: string) => `${prefix}_${Array.from(randomBytes(14), (b) => BASE62[b % 62]).join('')}`;
+const error = (code: string, description: string, field?: string) => ({ error: { code, description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {}, ...(field ? { field } : {}) } });
+
+export class FakeRazorpay {
+  readonly keyId = `rzp_test_${randomBytes(7).toString('hex')}`;
+  readonly keySecret = randomBytes(18).toString('base64url');
+  readonly orders: FakeOrder[] = [];
+  readonly virtualAccounts: FakeVirtualAccount[] = [];
+  readonly payments: FakePayment[] = [];
+  /** Every API request, as `<METHOD> <path>`. */
+  readonly requests: string[] = [];
+  down = false;
+  loseNextOrderAnswer = false;
+  private server?: Server;
+  private seconds = Math.floor(Date.now() / 1000);
+
+  /** `webhookSecret`: the secret set on the dashboard's webhook, which signs every event. */
+  constructor(private readonly webhookSecret: string) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Razorpay's clock moves forward a second per entity, so `from` filters and "newest first" are exact. */
+  private now(): number {
+    return ++this.seconds;
+  }
+
+  /** A customer pays an order at checkout: a captured payment, and the two events Razorpay sends for it. */
+  pay(orderId: string, amount: number, currency = 'INR'): { payment: FakePayment; captured: SignedWebhook; orderPaid: SignedWebhook } {
+    const order = this.orders.find((o) => o.id === orderId);
+    const payment = this.payment({ amount, currency, order_id: orderId, method: 'upi' });
+    if (order) {
+      order.amount_paid += amount;
+      order.amount_due = Math.max(0, order.amount - order.amount_paid);
+      order.attempts += 1;
+      order.status = order.amount_due === 0 ? 'paid' : 'attempted';
+    }
+    return {
+      payment,
+      captured: this.sign('payment.captured', { payment: { entity: payment } }),
+      orderPaid: this.sign('order.paid', { payment: { entity: payment }, order: { entity: order ?? { id: orderId } } }),
+    };
+  }
+
+  /** An order created on the dashboard (not by the service): its payments are no group's money. */
+  foreignOrder(amount: number): FakeOrder {
+    return this.addOrder({ amount, currency: 'INR', receipt: null, notes: [] });
+  }
+
+  /** A NEFT/RTGS/IMPS credit into a virtual account (razorpay.com/docs/webhooks/smart-collect "Virtual Account Credited"). */
+  transfer(virtualAccountId: string, amount: number, utr: string): { payment: FakePayment; credited: SignedWebhook } {
+    const va = this.virtualAccounts.find((v) => v.id === virtualAccountId);
+    if (!va) throw new Error(`no virtual account ${virtualAccountId} on the fake`);
+    const payment = this.payment({ amount, currency: 'INR', order_id: null, method: 'bank_transfer', virtual_account_id: virtualAccountId });
+    va.amount_paid += amount;
+    const bankTransfer = {
+      id: rzpId('bt'),
+      entity: 'bank_transfer',
+      payment_id: payment.id,
+      mode: 'NEFT',
+      bank_reference: utr,
+      amount,
+      payer_bank_account: { id: rzpId('ba'), entity: 'bank_account', ifsc: 'HDFC0000001', bank_name: 'HDFC Bank', name: 'Payer', account_number: '50100012345678' },
+      virtual_account_id: virtualAccountId,
+      virtual_account: va,
+    };
+    return { payment, credited: this.sign('virtual_account.credited', { payment: { entity: payment }, virtual_account: { entity: va }, bank_transfer: { entity: bankTransfer } }) };
+  }
+
+  /** Any event, signed as Razorpay signs it (tests use it for events the service ignores or malformed bodies). */
+  sign(event: string, payload: Record<string, unknown>): SignedWebhook {
+    const body = JSON.stringify({ entity: 'event', account_id: 'acc_FakeAccount0001', event, contains: Object.keys(payload), payload, created_at: this.now() });
+    return this.signRaw(event, body);
+  }
+
+  signRaw(event: string, body: string): SignedWebhook {
+    return { event, body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': createHmac('sha256', this.webhookSecret).update(body).digest('hex'), 'x-razorpay-event-id': rzpId('evt') } };
+  }
+
+  private payment(p: { amount: number; currency: string; order_id: string | null; method: string; virtual_account_id?: string }): FakePayment {
+    const payment: FakePayment = {
+      id: rzpId('pay'),
+      entity: 'payment',
+      amount: p.amount,
+      currency: p.currency,
+      status: 'captured',
+      order_id: p.order_id,
+      invoice_id: null,
+      international: p.currency !== 'INR',
+      method: p.method,
+      amount_refunded: 0,
+      refund_status: null,
+      captured: true,
+      description: null,
+      email: 'payer@example.com',
+      contact: '+919000090000',
+      notes: [],
+      fee: Math.round(p.amount * 0.02),
+      tax: Math.round(p.amount * 0.0036),
+      error_code: null,
+      error_description: null,
+      created_at: this.now(),
+      ...(p.virtual_account_id ? { virtual_account_id: p.virtual_account_id } : {}),
+    };
+    this.payments.push(payment);
+    return payment;
+  }
+
+  private addOrder(o: { amount: number; currency: string; receipt: string | null; notes: Record<string, string> | [] }): FakeOrder {
+    const order: FakeOrder = { id: rzpId('order'), entity: 'order', amount: o.amount, amount_paid: 0, amount_due: o.amount, currency: o.currency, receipt: o.receipt, offer_id: null, status: 'created', attempts: 0, notes: o.notes, created_at: this.now() };
+    this.orders.push(order);
+    return order;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    this.requests.push(`${req.method} ${url.pathname}`);
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (this.down) return send(503, { error: { code: 'SERVER_ERROR', description: 'The server encountered an error. The incident has been reported to admins.', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+    const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+    if (auth !== `${this.keyId}:${this.keySecret}`) return send(401, { error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+    let body: Record<string, unknown> = {};
+    if (chunks.length > 0) {
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString());
+      } catch {
+        return send(400, error('BAD_REQUEST_ERROR', 'The request body is not valid JSON'));
+      }
+    }
+    const page = <T extends { created_at: number }>(items: T[]) => {
+      const count = Math.min(Number(url.searchParams.get('count') ?? 10), 100);
+      const skip = Number(url.searchParams.get('skip') ?? 0);
+      const from = Number(url.searchParams.get('from') ?? 0);
+      const listed = items.filter((i) => i.created_at >= from).sort((a, b) => b.created_at - a.created_at).slice(skip, skip + count);
+      return { entity: 'collection', count: listed.length, items: listed };
+    };
+    const path = url.pathname;
+    let m: RegExpMatchArray | null;
+    if (req.method === 'POST' && path === '/v1/orders') {
+      // razorpay.com/docs/api/orders/create, Request Parameters and Errors.
+      const amount = body.amount;
+      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100) return send(400, error('BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount'));
+      if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency)) return send(400, error('BAD_REQUEST_ERROR', 'The currency is invalid', 'currency'));
+      if (body.receipt !== undefined && (typeof body.receipt !== 'string' || body.receipt.length > 40)) return send(400, error('BAD_REQUEST_ERROR', 'The receipt may not be greater than 40 characters.', 'receipt'));
+      const notes = (body.notes ?? []) as Record<string, string>;
+      if (Object.keys(notes).length > 15 || Object.values(notes).some((n) => typeof n !== 'string' || n.length > 256)) return send(400, error('BAD_REQUEST_ERROR', 'notes: at most 15 keys of at most 256 characters', 'notes'));
+      const order = this.addOrder({ amount, currency: body.currency, receipt: (body.receipt as string | undefined) ?? null, notes });
+      if (this.loseNextOrderAnswer) {
+        this.loseNextOrderAnswer = false;
+        res.socket?.destroy();
+        return;
+      }
+      return send(200, order);
+    }
+    if (req.method === 'GET' && path === '/v1/orders') {
+      const receipt = url.searchParams.get('receipt');
+      return send(200, page(this.orders.filter((o) => receipt === null || o.receipt === receipt)));
+    }
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/orders\/([^/]+)\/payments$/))) {
+      if (!this.orders.some((o) => o.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
+      return send(200, page(this.payments.filter((p) => p.order_id === m![1])));
+    }
+    if (req.method === 'POST' && path === '/v1/virtual_accounts') {
+      // razorpay.com/docs/api/payments/smart-collect/create-cust-id-bank-account: receivers.types is mandatory.
+      const types = (body.receivers as { types?: unknown } | undefined)?.types;
+      if (!Array.isArray(types) || !types.includes('bank_account')) return send(400, error('BAD_REQUEST_ERROR', 'The receivers field is required.', 'receivers'));
+      const va: FakeVirtualAccount = {
+        id: rzpId('va'),
+        name: 'Acme Holidays',
+        entity: 'virtual_account',
+        status: 'active',
+        description: String(body.description ?? ''),
+        amount_expected: null,
+        notes: (body.notes ?? []) as Record<string, string>,
+        amount_paid: 0,
+        customer_id: null,
+        receivers: [{ id: rzpId('ba'), entity: 'bank_account', ifsc: 'RATN0VAAPIS', bank_name: 'RBL Bank', name: 'Acme Holidays', notes: [], account_number: `2223330${String(this.virtualAccounts.length).padStart(9, '0')}` }],
+        close_by: null,
+        closed_at: null,
+        created_at: this.now(),
+      };
+      this.virtualAccounts.push(va);
+      return send(200, va);
+    }
+    if (req.method === 'GET' && path === '/v1/virtual_accounts') return send(200, page(this.virtualAccounts));
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/virtual_accounts\/([^/]+)\/payments$/))) {
+      if (!this.virtualAccounts.some((v) => v.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
+      return send(200, page(this.payments.filter((p) => p.virtual_account_id === m![1])));
+    }
+    return send(400, error('BAD_REQUEST_ERROR', 'The requested URL was not found on the server.'));
+  }
+}
