@@ -79,6 +79,10 @@ import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
 import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
 import { DynamoSandboxIrpMemory } from './dynamo/dynamo-sandbox-irp-memory.ts';
+import type { ChannexChangesQueue, ChannexInbox } from '../domain/ports/channex-inbox.ts';
+import type { ApplyDeps, ReceiveDeps } from '../domain/channel-manager/receive-changes.ts';
+import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
+import { SqsChannexQueue } from './sqs/sqs-channex-queue.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -121,6 +125,9 @@ export interface Services {
   readonly eInvoices: EInvoiceRegistry;
   /** Balance checkpoints: statement openings read one and the entries after it. */
   readonly balances: BalanceStore;
+  /** Channex's inbound notifications: their idempotency records and the queue of the apply step. */
+  readonly channexInbox: ChannexInbox;
+  readonly channexQueue: ChannexChangesQueue;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -169,7 +176,14 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
     eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
     balances: new DynamoBalanceStore(db, cfg.tableName),
+    channexInbox: new DynamoChannexInbox(db, cfg.tableName),
+    channexQueue: new SqsChannexQueue(sqs, cfg.channex.queueUrl),
   };
+}
+
+/** What Channex's changes endpoint and its apply step need (docs/channel-manager.md). */
+export function channexDeps(svc: Services): ApplyDeps & Omit<ReceiveDeps, 'sha256'> {
+  return { ...syncDeps(svc), reader: svc.reader, inbox: svc.channexInbox, documents: svc.documents, queue: svc.channexQueue };
 }
 
 /** What the operator use cases need, from the same adapters. */

@@ -10,6 +10,7 @@ import {
   invoiceBucketName,
   webhookQueueName,
   syncQueueName,
+  channexQueueName,
   bookingQueueName,
   ROOT,
   serviceEnv,
@@ -85,13 +86,13 @@ try {
 
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
-  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE)]);
+  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
   const env = serviceEnv({
     stage: STAGE,
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
-    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]! },
+    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, CHANNEX_QUEUE_URL: queueUrls[channexQueueName(STAGE)]! },
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.

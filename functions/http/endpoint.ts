@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { Principal } from '../../domain/principal.ts';
 import { services, type Services } from '../../infra/container.ts';
 import { basicAuth } from './middleware/basic-auth.ts';
+import { channexKey } from './middleware/channex-key.ts';
 import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -40,7 +41,8 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
   handle: (input: HandlerInput<Out<Q>, Out<P>, Out<B>, PrincipalFor<A>>) => Promise<Reply>,
 ) {
   const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInMillis: 0 }).use(requestContext()).use(errorResponder());
-  if (route.auth !== 'none') stack.use(basicAuth(route.auth));
+  if (route.auth === 'channex') stack.use(channexKey());
+  else if (route.auth !== 'none') stack.use(basicAuth(route.auth));
   if (route.body) stack.use(jsonBody({ optional: route.bodyOptional ?? false }));
   const handler = stack.handler(async (event, context) => {
     // A route without query parameters refuses one, as routes with them refuse an unknown one.
