@@ -128,6 +128,24 @@ describe('Channex inbound: changes', () => {
     for (const b of mine) expect(b).toMatchObject({ entityId: p1, fromDate: '2027-03-06', toDate: '2027-03-07' });
   });
 
+  it('closes arrival and departure dates for search as the restrictions say', async () => {
+    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+    const stayOf = async () => {
+      const res = await call('POST', '/v1/listings/search', {
+        key: group.apiKey,
+        body: { rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-02'] }, { filterName: 'checkOut', filterValues: ['2027-03-04'] }, { filterName: 'adults', filterValues: ['1'] }] },
+      });
+      return res.body.singleListings.find((l: any) => l.listingId === fx.onlyA)?.selectedProperties.map((s: any) => s.propertyId);
+    };
+    expect(await stayOf()).toEqual([p1]);
+    const arrival = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'EP', '2027-03-02', '2027-03-02', { closed_to_arrival: true })]);
+    await settled(arrival.requestId);
+    expect(await stayOf()).toEqual([p2]);
+    const departure = await channex.pushChanges(fx.onlyA, [restriction(p2!, 'EP', '2027-03-04', '2027-03-04', { closed_to_departure: true })]);
+    await settled(departure.requestId);
+    expect(await stayOf()).toBeUndefined();
+  });
+
   it('changes nothing and sends no webhook when the same request_id comes again', async () => {
     const [, p2] = fx.propertiesOf[fx.onlyA]!;
     const changes = [availability(p2!, '2027-03-08', '2027-03-08', 1)];
