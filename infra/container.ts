@@ -83,6 +83,7 @@ import type { ChannexChangesQueue, ChannexInbox } from '../domain/ports/channex-
 import type { ApplyDeps, ReceiveDeps } from '../domain/channel-manager/receive-changes.ts';
 import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
 import { SqsChannexQueue } from './sqs/sqs-channex-queue.ts';
+import { ChannexPropertySystem } from './property-system/channex-property-system.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -161,8 +162,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     ledger,
     bookings: new DynamoBookingStore(db, cfg.tableName, ledger),
     bookingQueue: new SqsBookingQueue(sqs, cfg.booking.queueUrl),
-    // The only property-system adapter so far is the simulator the project owns (DESIGN.md); a real channel manager plugs in here.
-    propertySystem: new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
+    // The stage param PROPERTY_SYSTEM chooses: the simulator the project owns (DESIGN.md), or Channex (docs/channel-manager.md).
+    propertySystem:
+      cfg.channex.propertySystem === 'channex'
+        ? new ChannexPropertySystem(db, cfg.tableName, clock, { baseUrl: cfg.channex.baseUrl!, apiKey: cfg.channex.apiKey!, providerCode: cfg.channex.providerCode! })
+        : new SimulatedPropertySystem(db, cfg.tableName, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: new DynamoBookingReads(db, cfg.tableName),
     amendments: new DynamoAmendmentStore(db, cfg.tableName, ledger),
     metrics: cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics,
