@@ -117,12 +117,14 @@ try {
   for (const c of demo.credentials) {
     console.log(`  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(16)} key ${c.key}${c.signingSecret ? `  callback secret ${c.signingSecret}` : ''}${c.note ? `  (${c.note})` : ''}`);
   }
+  console.log(`  channex     api-key ${env.CHANNEX_INBOUND_API_KEY}  (the api-key header of /channel-manager/channex/…; docs/channel-manager.md)`);
   const partner = demo.credentials.find((c) => c.kind === 'partner');
   const group = demo.credentials.find((c) => c.kind === 'agent-group');
   console.log('\nTry:');
   if (partner) console.log(`  curl -s -u ${partner.key}: http://localhost:${HTTP_PORT}/api/ping`);
   if (group) console.log(`  curl -s -u ${group.key}: http://localhost:${HTTP_PORT}/v1/ping`);
   console.log(`  curl -s http://localhost:${HTTP_PORT}/openapi.json | head -c 400`);
+  console.log(`  curl -s -H 'api-key: ${env.CHANNEX_INBOUND_API_KEY}' 'http://localhost:${HTTP_PORT}/channel-manager/channex/mapping_details/?hotel_code=<listing>'`);
   console.log(`  curl -s -X POST http://localhost:${offline.lambdaPort}/2015-03-31/functions/partner-distribution-local-sweepBookings/invocations -d '{}'`);
   console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {

@@ -9,7 +9,8 @@ import { parseConfig } from '../../infra/config.ts';
 import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { startFakeChannex, type FakeChannex } from '../support/fake-channex.ts';
-import { newAgentGroup, stack, testServices, uniqueId } from '../support/stack.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import { call, newAgentGroup, newPartner, stack, testServices, uniqueId } from '../support/stack.ts';
 
 /*
  * The Channex property-system adapter against the fake Channex over HTTP, driven by the
@@ -141,4 +142,22 @@ describe('Channex property system', () => {
     });
     expect(answer).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: expect.stringContaining('Room is not available') });
   });
+
+  it('asks Channex for a full sync from the admin tool; the stream it sends is applied like any change', async () => {
+    const p2 = `${world.instant}-p2`;
+    channex.setFullSyncState(world.instant, [{ type: 'availability_changes', attributes: { room_type_id: p2, date_from: '2027-03-03', date_to: '2027-03-04', availability: 7 } }]);
+    const before = channex.requests.length;
+    const run = await runAdminTool(['channex', 'full-sync', world.instant, '--json'], { CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: OUTBOUND_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ listingId: world.instant, status: 200 });
+    expect(channex.requests.slice(before).map((r) => [r.path, r.body])).toEqual([['/api/v1/channel_webhooks/open_channel/request_full_sync', { provider_code: 'OpenChannel', hotel_code: world.instant }]]);
+    const partnerKey = (await newPartner({ channelId: world.channelId })).apiKey;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const res = await call('GET', `/api/inventories?propertyIds=${p2}&from=2027-03-03&to=2027-03-03`, { key: partnerKey });
+      if (res.body?.[0]?.quantity === 7) break;
+      if (Date.now() > deadline) throw new Error(`full sync not applied: ${res.text}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 240_000);
 });
