@@ -25,7 +25,7 @@ try {
   await provisionTable(dynamo.endpoint, table);
   await provisionBucket(queues.endpoint, invoiceBucketName('test'));
   const urls = await provisionQueues(queues.endpoint, [channexQueueName('test'), webhookQueueName('test')]);
-  const env = serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', CHANNEX_QUEUE_URL: urls[channexQueueName('test')]!, WEBHOOK_QUEUE_URL: urls[webhookQueueName('test')]! } });
+  const env = serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3', CHANNEX_QUEUE_URL: urls[channexQueueName('test')]!, WEBHOOK_QUEUE_URL: urls[webhookQueueName('test')]! } });
   Object.assign(process.env, env);
   const { services, adminDeps } = await import('../infra/container.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
