@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'AMENDMENT_FAILED'
   | 'ROUTE_NOT_FOUND'
   | 'URI_TOO_LONG'
+  | 'PAYLOAD_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {

@@ -7,6 +7,7 @@ import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute }
 import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
 import { createBillingRunRoute, getInvoicePdfRoute, getInvoiceRoute, listInvoicesRoute } from './contracts/invoices.ts';
 import { gatewayNotificationRoute } from './contracts/payments.ts';
+import { channexChangesRoute, channexMappingDetailsRoute, channexTestConnectionRoute } from './contracts/channel-manager.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
@@ -66,4 +67,7 @@ export const ROUTES: readonly RouteSpec[] = [
   getInvoiceRoute,
   getInvoicePdfRoute,
   gatewayNotificationRoute,
+  channexTestConnectionRoute,
+  channexMappingDetailsRoute,
+  channexChangesRoute,
 ];

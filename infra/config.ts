@@ -38,6 +38,14 @@ export const KeyRingSchema = v.pipe(
   v.transform(([current, previous]): KeyRing => ({ current: Buffer.from(current!, 'base64'), ...(previous ? { previous: Buffer.from(previous, 'base64') } : {}) })),
 );
 
+/** Channex's inbound api-key values: one, or `<new>,<old>` during a rotation. */
+const InboundKeysSchema = v.pipe(
+  v.string(),
+  v.transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean)),
+  v.check((ks) => ks.length <= 2, 'at most two keys: <new>,<old>'),
+  v.check((ks) => ks.every((k) => /^[\x21-\x7e]{24,128}$/.test(k) && !k.includes(',')), 'each key is 24–128 printable characters'),
+);
+
 const csv = v.pipe(
   v.optional(v.string(), ''),
   v.transform((s) =>
@@ -91,6 +99,12 @@ export const EnvSchema = v.object({
   RAZORPAY_TIMEOUT_MS: positiveInt(4000),
   IRP_SIGNING_KEY: v.optional(key32),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
+  PROPERTY_SYSTEM: v.optional(v.picklist(['simulator', 'channex']), 'simulator'),
+  CHANNEX_INBOUND_API_KEY: v.optional(InboundKeysSchema, ''),
+  CHANNEX_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  CHANNEX_BASE_URL: v.optional(v.pipe(v.string(), v.url())),
+  CHANNEX_API_KEY: v.optional(v.pipe(v.string(), v.minLength(1))),
+  CHANNEX_PROVIDER_CODE: v.optional(v.pipe(v.string(), v.minLength(1))),
 });
 
 export interface Config {
@@ -151,6 +165,18 @@ export interface Config {
    * still signs the same in every process. Never logged.
    */
   readonly irpSigningKey: Buffer;
+  /** The channel manager (docs/channel-manager.md): which property system books, and Channex's side of it. */
+  readonly channex: ChannexConfig;
+}
+
+export interface ChannexConfig {
+  readonly propertySystem: 'simulator' | 'channex';
+  /** Accepted api-key values of Channex's inbound calls (none: every call is refused). */
+  readonly inboundKeys: readonly string[];
+  readonly queueUrl?: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly providerCode?: string;
 }
 
 /**
@@ -200,6 +226,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // Only a test points the SDK away from Razorpay (at the fake in test/support).
     throw new ConfigError('RAZORPAY_API_URL is only accepted on stages local, test');
   }
+  if (e.PROPERTY_SYSTEM === 'channex' && !(e.CHANNEX_BASE_URL && e.CHANNEX_API_KEY && e.CHANNEX_PROVIDER_CODE)) {
+    throw new ConfigError('PROPERTY_SYSTEM=channex needs CHANNEX_BASE_URL, CHANNEX_API_KEY and CHANNEX_PROVIDER_CODE');
+  }
   if (!isSandbox && e.TIME_SCALE !== 1) {
     throw new ConfigError('TIME_SCALE may differ from 1 only on local and test stages');
   }
@@ -228,6 +257,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       gateway: e.PAYMENT_GATEWAY,
       webhookSecrets: e.RAZORPAY_WEBHOOK_SECRET ?? [],
       ...(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET ? { razorpay: { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, apiUrl: e.RAZORPAY_API_URL, timeoutMs: e.RAZORPAY_TIMEOUT_MS } } : {}),
+    },
+    channex: {
+      propertySystem: e.PROPERTY_SYSTEM,
+      inboundKeys: e.CHANNEX_INBOUND_API_KEY,
+      queueUrl: e.CHANNEX_QUEUE_URL,
+      baseUrl: e.CHANNEX_BASE_URL,
+      apiKey: e.CHANNEX_API_KEY,
+      providerCode: e.CHANNEX_PROVIDER_CODE,
     },
     irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
   };

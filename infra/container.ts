@@ -80,6 +80,10 @@ import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.t
 import { DynamoSandboxIrpMemory } from './dynamo/dynamo-sandbox-irp-memory.ts';
 import type { UnbilledWork } from '../domain/ports/unbilled-work.ts';
 import { DynamoUnbilledWork } from './dynamo/dynamo-unbilled-work.ts';
+import type { ChannexChangesQueue, ChannexInbox } from '../domain/ports/channex-inbox.ts';
+import type { ApplyDeps, ReceiveDeps } from '../domain/channel-manager/receive-changes.ts';
+import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
+import { ChannexPropertySystem } from './property-system/channex-property-system.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -126,6 +130,9 @@ export interface Services {
   readonly balances: BalanceStore;
   /** The index of each group's unbilled work, which billing runs read. */
   readonly unbilled: UnbilledWork;
+  /** Channex's inbound notifications: their idempotency records and the queue of the apply step. */
+  readonly channexInbox: ChannexInbox;
+  readonly channexQueue: ChannexChangesQueue;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -166,8 +173,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     ledger,
     bookings: () => new DynamoBookingStore(db(), table, ledger()),
     bookingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-booking-queue.ts')).SqsBookingQueue(await sqs(), cfg.booking.queueUrl)),
-    // The only property-system adapter so far is the simulator the project owns; a real channel manager plugs in here.
-    propertySystem: () => new SimulatedPropertySystem(db(), table, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
+    // The stage param PROPERTY_SYSTEM chooses: the simulator the project owns, or Channex (docs/channel-manager.md).
+    propertySystem: () =>
+      cfg.channex.propertySystem === 'channex'
+        ? new ChannexPropertySystem(db(), table, clock, { baseUrl: cfg.channex.baseUrl!, apiKey: cfg.channex.apiKey!, providerCode: cfg.channex.providerCode! })
+        : new SimulatedPropertySystem(db(), table, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: () => new DynamoBookingReads(db(), table),
     amendments: () => new DynamoAmendmentStore(db(), table, ledger()),
     metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
@@ -182,7 +192,14 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     eInvoices: () => new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock),
     balances: () => new DynamoBalanceStore(db(), table),
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
+    channexInbox: () => new DynamoChannexInbox(db(), table),
+    channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
   });
+}
+
+/** What Channex's changes endpoint and its apply step need (docs/channel-manager.md). */
+export function channexDeps(svc: Services): ApplyDeps & Omit<ReceiveDeps, 'sha256'> {
+  return { ...syncDeps(svc), reader: svc.reader, inbox: svc.channexInbox, documents: svc.documents, queue: svc.channexQueue };
 }
 
 /** What the operator use cases need, from the same adapters. */

@@ -224,6 +224,9 @@ export const pdfQueueName = (stage: string): string => `partner-distribution-${s
 /** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
 export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;
 
+/** The Channex changes queue's name on a stage (FIFO: a listing's changes apply in the order Channex sent them). */
+export const channexQueueName = (stage: string): string => `partner-distribution-${stage}-channex-changes.fifo`;
+
 export const randomKey = (): string => randomBytes(32).toString('base64');
 
 export interface OfflineServer extends Stoppable {
@@ -322,6 +325,8 @@ export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: s
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
     OUTBOUND_ALLOW_HTTP: 'true',
     INVOICE_BUCKET: invoiceBucketName(opts.stage),
+    // The key a local Channex (or curl) sends in api-key to /channel-manager/channex/… (docs/channel-manager.md).
+    CHANNEX_INBOUND_API_KEY: `chx_local_${randomBytes(24).toString('hex')}`,
     ...opts.extra,
   };
 }

@@ -10,6 +10,7 @@ import {
   invoiceBucketName,
   webhookQueueName,
   syncQueueName,
+  channexQueueName,
   bookingQueueName,
   pdfQueueName,
   ROOT,
@@ -86,14 +87,14 @@ try {
 
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
-  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE)]);
+  const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
   const pdfQueueUrl = (await provisionQueues(queues.endpoint, [pdfQueueName(STAGE)]))[pdfQueueName(STAGE)]!;
   const env = serviceEnv({
     stage: STAGE,
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
-    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, PDF_QUEUE_URL: pdfQueueUrl },
+    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, PDF_QUEUE_URL: pdfQueueUrl, CHANNEX_QUEUE_URL: queueUrls[channexQueueName(STAGE)]! },
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
@@ -118,12 +119,14 @@ try {
   for (const c of demo.credentials) {
     console.log(`  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(16)} key ${c.key}${c.signingSecret ? `  callback secret ${c.signingSecret}` : ''}${c.note ? `  (${c.note})` : ''}`);
   }
+  console.log(`  channex     api-key ${env.CHANNEX_INBOUND_API_KEY}  (the api-key header of /channel-manager/channex/…; docs/channel-manager.md)`);
   const partner = demo.credentials.find((c) => c.kind === 'partner');
   const group = demo.credentials.find((c) => c.kind === 'agent-group');
   console.log('\nTry:');
   if (partner) console.log(`  curl -s -u ${partner.key}: http://localhost:${HTTP_PORT}/api/ping`);
   if (group) console.log(`  curl -s -u ${group.key}: http://localhost:${HTTP_PORT}/v1/ping`);
   console.log(`  curl -s http://localhost:${HTTP_PORT}/openapi.json | head -c 400`);
+  console.log(`  curl -s -H 'api-key: ${env.CHANNEX_INBOUND_API_KEY}' 'http://localhost:${HTTP_PORT}/channel-manager/channex/mapping_details/?hotel_code=<listing>'`);
   console.log(`  curl -s -X POST http://localhost:${offline.lambdaPort}/2015-03-31/functions/partner-distribution-local-sweepBookings/invocations -d '{}'`);
   console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {

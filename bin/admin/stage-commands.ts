@@ -5,6 +5,7 @@ import { resealSecrets } from '../../domain/secrets/reseal-secrets.ts';
 import {
   beginRotation,
   bootstrapRequest,
+  channexSecretDefaults,
   CLOUD_STAGES,
   finishRotation,
   freshKey,
@@ -70,7 +71,7 @@ class StageSecrets {
     }
   }
 
-  create(keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string }) {
+  create(keys: Parameters<typeof bootstrapRequest>[1]) {
     return this.send(({ sm, client }) => client.send(new sm.CreateSecretCommand(bootstrapRequest(this.stage, keys))));
   }
 
@@ -97,7 +98,7 @@ export const stageBootstrap: CommandSpec = {
   async run(args, ctx) {
     const stage = stageOf(args);
     const region = regionOf(args);
-    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey(), razorpayWebhookSecret: freshKey() });
+    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey(), razorpayWebhookSecret: freshKey(), ...channexSecretDefaults() });
     const settings = pipelineSettings(stage, region, created.ARN);
     ctx.out.result({ secretName: created.Name, secretArn: created.ARN, versionId: created.VersionId, pipelineSettings: settings }, () => [
       `Created ${created.Name} with fresh cursorKey and secretsKey.`,

@@ -14,7 +14,7 @@ import type { BookingStore } from '../ports/booking-store.ts';
 import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { OrderStore } from '../ports/order-store.ts';
-import type { PropertySystem } from '../ports/property-system.ts';
+import { channelStayOf, type PropertySystem } from '../ports/property-system.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { daysBetween } from '../catalogue/calendar.ts';
@@ -412,6 +412,7 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         checkOut: a.after.checkOut,
         selectedProperties: a.after.selectedProperties,
         scenario: a.scenario,
+        stay: channelStayOf(a.after),
       });
       if (answer.accepted) return withBooking(await save(deps, a, bump(a, { steps: { ...a.steps, channelModified: true } }, now), 'channel-modified'), known);
       // Refused: nothing was changed anywhere, so the record settles here and the booking is free again.
@@ -493,6 +494,7 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         checkOut: a.before.checkOut,
         selectedProperties: a.before.selectedProperties,
         scenario: null,
+        stay: channelStayOf(a.before),
       });
       return save(deps, a, bump(a, { steps: { ...a.steps, channelRestored: true } }, now), 'channel-restored');
     }

@@ -3,7 +3,7 @@ import { delaySecondsUntil } from '../deliveries/schedule.ts';
 import type { BookingEffect, BookingQueue, BookingStore } from '../ports/booking-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { MetricName, Metrics } from '../ports/metrics.ts';
-import type { PropertySystem, ReservationState } from '../ports/property-system.ts';
+import { channelStayOf, type PropertySystem, type ReservationState } from '../ports/property-system.ts';
 import type { Booking } from './booking.ts';
 
 /** The booking workflow's clock, from configuration (docs/product-rules.md "Bookings"). */
@@ -247,6 +247,7 @@ function askPropertySystem(deps: WorkflowDeps, b: Booking): Promise<ReservationS
       primaryGuest: b.primaryGuest,
       scenario: b.scenario,
       requestedAt: b.createdAt,
+      stay: channelStayOf(b),
     });
   }
   return deps.propertySystem.status(b.bookingRef);

@@ -11,6 +11,15 @@ export interface DayInventory {
   readonly minimumStay: number;
   readonly maximumStay: number;
   readonly stopSell: boolean;
+  /**
+   * Stays may not begin on this date (Channex closed_to_arrival). Absent = open; the three
+   * optional restrictions are stored only when a channel manager set them.
+   */
+  readonly closedToArrival?: boolean;
+  /** Stays may not end on this date, i.e. check out on it (Channex closed_to_departure). */
+  readonly closedToDeparture?: boolean;
+  /** A stay arriving on this date is at least this many nights (Channex min_stay_arrival); minimumStay applies to every night. */
+  readonly minimumStayArrival?: number;
 }
 
 /** Meal plan → adult count ("1", "2", …) → nightly rate for the unit, whole rupees in paise. */
@@ -34,7 +43,12 @@ export interface PropertyMonth {
 
 /** A day's inventory as a canonical string, for change detection (null = no inventory). */
 export function inventoryContent(inv: DayInventory | null | undefined): string {
-  return inv ? `${inv.quantity},${inv.minimumStay},${inv.maximumStay},${inv.stopSell ? 1 : 0}` : '-';
+  if (!inv) return '-';
+  const base = `${inv.quantity},${inv.minimumStay},${inv.maximumStay},${inv.stopSell ? 1 : 0}`;
+  // The optional restrictions extend the string only when set, so days without them compare as before.
+  return inv.closedToArrival || inv.closedToDeparture || inv.minimumStayArrival !== undefined
+    ? `${base},${inv.closedToArrival ? 1 : 0},${inv.closedToDeparture ? 1 : 0},${inv.minimumStayArrival ?? ''}`
+    : base;
 }
 
 /** A day's rates as a canonical string: plans in MEAL_PLANS order, adult counts ascending. */

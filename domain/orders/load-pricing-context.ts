@@ -60,7 +60,9 @@ export async function loadPricingContext(deps: PricingContextDeps, principal: Ag
   const requested = (request.selectedProperties ?? []).map((s) => s.propertyId).filter((id) => owned.has(id));
   const propertyIds = requested.length ? [...new Set(requested)] : [...owned];
   const nights = stayNights(request);
-  const months = [...new Set(nights.map(monthOf))];
+  // The check-out date too: a date closed to departure refuses the stay (departureRestrictions).
+  const dates = nights.length > 0 ? [...nights, addDays(nights[nights.length - 1]!, 1)] : nights;
+  const months = [...new Set(dates.map(monthOf))];
 
   const loaded = await deps.catalogue.load({
     ...NO_REFS,
@@ -77,9 +79,9 @@ export async function loadPricingContext(deps: PricingContextDeps, principal: Ag
   const days = new Map<string, Map<string, DayData>>();
   for (const propertyId of propertyIds) {
     const ofProperty = new Map<string, DayData>();
-    for (const night of nights) {
-      const day = byMonth.get(`${propertyId}|${monthOf(night)}`)?.days[dayOfMonth(night)];
-      if (day) ofProperty.set(night, { inventory: day.inventory, rates: day.rates });
+    for (const date of dates) {
+      const day = byMonth.get(`${propertyId}|${monthOf(date)}`)?.days[dayOfMonth(date)];
+      if (day) ofProperty.set(date, { inventory: day.inventory, rates: day.rates });
     }
     days.set(propertyId, ofProperty);
   }

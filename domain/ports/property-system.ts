@@ -1,5 +1,36 @@
 import type { Guest } from '../bookings/booking.ts';
-import type { SelectedProperty } from '../pricing/index.ts';
+import type { MealPlan } from '../catalogue/day.ts';
+import type { Minor } from '../money.ts';
+import type { OrderRequest, PricedSummary, SelectedProperty } from '../pricing/index.ts';
+
+/**
+ * What a channel manager is told the stay was sold for: the party, the meal plan and the
+ * amounts before GST and the bank offer (the simulator ignores it; Channex needs per-night
+ * prices and services).
+ */
+export interface ChannelStay {
+  readonly mealPlan: MealPlan;
+  readonly adults: number;
+  readonly children: number;
+  readonly infants: number;
+  /** The rooms after the cancellation-plan discount. */
+  readonly roomsAmount: Minor;
+  readonly mealsAmount: Minor;
+  readonly servicesAmount: Minor;
+}
+
+/** The ChannelStay of a booking's (or an amendment's) priced request. */
+export function channelStayOf(s: { readonly request?: OrderRequest; readonly summary: PricedSummary }): ChannelStay {
+  return {
+    mealPlan: s.request?.mealPlan ?? 'EP',
+    adults: s.request?.adults ?? 1,
+    children: s.request?.children ?? 0,
+    infants: s.request?.infants ?? 0,
+    roomsAmount: s.summary.baseSubtotal - s.summary.cancellationPlanDiscount,
+    mealsAmount: s.summary.mealsSubtotal,
+    servicesAmount: s.summary.vasSubtotal,
+  };
+}
 
 /** What the service asks the property system (channel manager) to reserve for one booking. */
 export interface ReservationRequest {
@@ -14,6 +45,7 @@ export interface ReservationRequest {
   readonly scenario: string | null;
   /** When the credit gate admitted the booking; sandbox behaviours are timed from it. */
   readonly requestedAt: string;
+  readonly stay?: ChannelStay;
 }
 
 /** Where a reservation stands on the property system's side. */
@@ -38,6 +70,7 @@ export interface ModificationRequest {
   readonly selectedProperties: readonly SelectedProperty[];
   /** Sandbox stages only: a behaviour forced by the partner's X-Test-Scenario. */
   readonly scenario: string | null;
+  readonly stay?: ChannelStay;
 }
 
 /** The property system's answer to a modification. */

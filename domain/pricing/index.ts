@@ -5,7 +5,7 @@ export { percentOf, apportion, perNightOf, wholePercentDown } from './rounding.t
 export { chooseBankOffer, offerDiscount, offerIneligibility, type OfferTerms } from './bank-offer.ts';
 export { cancellationPolicy, choosePlan } from './cancellation-policy.ts';
 export { allocateParty, chooseUnits } from './occupancy.ts';
-export { nightRestrictions, priceStay, staySellable } from './price-stay.ts';
+export { departureRestrictions, nightRestrictions, priceStay, staySellable } from './price-stay.ts';
 export { MAX_ADD_ON_QUANTITY } from './price-add-ons.ts';
 export { unitNightGstRate, addOnGstRate, lineGst } from './tax-lines.ts';
 export type * from './order-request.ts';

@@ -1,3 +1,4 @@
+import { addDays } from '../catalogue/calendar.ts';
 import { channelRate } from '../catalogue/channel.ts';
 import type { DayData, MealPlan } from '../catalogue/day.ts';
 import type { Property } from '../catalogue/property.ts';
@@ -49,7 +50,7 @@ export function priceStay(args: {
   const soldOutNights: SoldOutNight[] = [];
   const noRate = new Set<string>();
 
-  for (const night of nights) {
+  for (const [index, night] of nights.entries()) {
     for (const occ of occupancy) {
       const property = properties.get(occ.propertyId)!;
       const day = days.get(occ.propertyId)?.get(night);
@@ -65,12 +66,13 @@ export function priceStay(args: {
     }
     for (const { propertyId, quantity } of selected) {
       const day = days.get(propertyId)?.get(night);
-      soldOutNights.push(...nightRestrictions(propertyId, night, quantity, nights.length, day));
+      soldOutNights.push(...nightRestrictions(propertyId, night, quantity, nights.length, day, index === 0));
       if (noRate.has(`${propertyId}|${night}`)) {
         soldOutNights.push({ propertyId, date: night, reason: 'NO_RATE', requiredUnits: quantity, availableUnits: day?.inventory?.quantity ?? 0 });
       }
     }
   }
+  for (const { propertyId, quantity } of selected) soldOutNights.push(...departureRestrictions(propertyId, nights, quantity, days));
   return { unitNights, soldOutNights };
 }
 
@@ -86,23 +88,24 @@ const occupancyRateOf = (day: DayData | undefined, mealPlan: MealPlan, occ: Unit
  */
 export function staySellable(args: Omit<Parameters<typeof priceStay>[0], 'rateAdjustmentPercent'>): boolean {
   const { occupancy, selected, properties, nights, days, mealPlan } = args;
-  for (const night of nights) {
+  for (const [index, night] of nights.entries()) {
     for (const occ of occupancy) {
       if (occupancyRateOf(days.get(occ.propertyId)?.get(night), mealPlan, occ, properties.get(occ.propertyId)!) === undefined) return false;
     }
     for (const { propertyId, quantity } of selected) {
-      if (nightRestrictions(propertyId, night, quantity, nights.length, days.get(propertyId)?.get(night)).length > 0) return false;
+      if (nightRestrictions(propertyId, night, quantity, nights.length, days.get(propertyId)?.get(night), index === 0).length > 0) return false;
     }
   }
-  return true;
+  return selected.every(({ propertyId, quantity }) => departureRestrictions(propertyId, nights, quantity, days).length === 0);
 }
 
 /**
  * Why a property cannot sell `required` units on one night of a stay of `stayNights`.
  * Stay limits are checked on every night of the stay, not only on arrival: a stay that
- * touches a night with a 3-night minimum must be at least 3 nights long.
+ * touches a night with a 3-night minimum must be at least 3 nights long. On the arrival
+ * night also: closed to arrival, and the minimum stay for stays arriving then.
  */
-export function nightRestrictions(propertyId: string, date: string, required: number, stayNights: number, day: DayData | undefined): SoldOutNight[] {
+export function nightRestrictions(propertyId: string, date: string, required: number, stayNights: number, day: DayData | undefined, arrival = false): SoldOutNight[] {
   const inv = day?.inventory;
   if (!inv) return [{ propertyId, date, reason: 'NO_INVENTORY', requiredUnits: required, availableUnits: 0 }];
   const out: SoldOutNight[] = [];
@@ -111,5 +114,18 @@ export function nightRestrictions(propertyId: string, date: string, required: nu
   if (inv.quantity < required) out.push({ ...base, reason: 'NOT_ENOUGH_UNITS' });
   if (stayNights < inv.minimumStay) out.push({ ...base, reason: 'MINIMUM_STAY', stayLimit: inv.minimumStay });
   if (stayNights > inv.maximumStay) out.push({ ...base, reason: 'MAXIMUM_STAY', stayLimit: inv.maximumStay });
+  if (arrival && inv.closedToArrival) out.push({ ...base, reason: 'CLOSED_TO_ARRIVAL' });
+  if (arrival && inv.minimumStayArrival !== undefined && stayNights < inv.minimumStayArrival) out.push({ ...base, reason: 'MINIMUM_STAY', stayLimit: inv.minimumStayArrival });
   return out;
+}
+
+/**
+ * The check-out date's rule: a stay may not end on a date closed to departure. The date is
+ * the day after the last night; callers load it with the nights (a missing day is open).
+ */
+export function departureRestrictions(propertyId: string, nights: readonly string[], required: number, days: Days): SoldOutNight[] {
+  if (nights.length === 0) return [];
+  const departure = addDays(nights[nights.length - 1]!, 1);
+  const inv = days.get(propertyId)?.get(departure)?.inventory;
+  return inv?.closedToDeparture ? [{ propertyId, date: departure, reason: 'CLOSED_TO_DEPARTURE', requiredUnits: required, availableUnits: inv.quantity }] : [];
 }

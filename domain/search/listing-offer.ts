@@ -4,7 +4,7 @@ import type { DayData, PropertyMonth } from '../catalogue/day.ts';
 import type { GstSlabTable } from '../catalogue/gst.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
-import { allocateParty, chooseUnits, nightRestrictions, priceOrder, searchPrice, staySellable, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
+import { allocateParty, chooseUnits, departureRestrictions, nightRestrictions, priceOrder, searchPrice, staySellable, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
 import type { SearchQuery } from './search-query.ts';
 
 export type Days = ReadonlyMap<string, ReadonlyMap<string, DayData>>;
@@ -56,9 +56,10 @@ export function daysOf(months: readonly PropertyMonth[]): Map<string, Map<string
  */
 export function openUnits(property: Property, nights: readonly string[], days: Days): number {
   let open = property.quantity;
-  for (const night of nights) {
+  if (departureRestrictions(property.id, nights, 0, days).length > 0) return 0;
+  for (const [index, night] of nights.entries()) {
     const day = days.get(property.id)?.get(night);
-    if (nightRestrictions(property.id, night, 0, nights.length, day).length > 0) return 0;
+    if (nightRestrictions(property.id, night, 0, nights.length, day, index === 0).length > 0) return 0;
     open = Math.min(open, day!.inventory!.quantity);
   }
   return Math.max(0, open);

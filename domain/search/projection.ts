@@ -1,4 +1,4 @@
-import { MEAL_PLANS, type DayData, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
+import { MEAL_PLANS, type DayData, type DayInventory, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
 import type { BankOffer } from '../catalogue/offers.ts';
 import type { Stored } from '../catalogue/versioned.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
@@ -230,7 +230,10 @@ export const unitsOfMonth = (days: Readonly<Record<string, { inventory: DayData[
 /** One day's restrictions and rates: `-` without a record, `minStay,maxStay,stopSell` (or empty without inventory), `|`, the packed rates. */
 function restOfDay(day: DayData | undefined): string {
   if (!day) return '-';
-  const inv = day.inventory ? `${day.inventory.minimumStay},${day.inventory.maximumStay},${day.inventory.stopSell ? 1 : 0}` : '';
+  const i = day.inventory;
+  // The channel manager's optional restrictions extend the triple only when set, so existing runs keep their text.
+  const extra = i && (i.closedToArrival || i.closedToDeparture || i.minimumStayArrival !== undefined) ? `,${i.closedToArrival ? 1 : 0},${i.closedToDeparture ? 1 : 0},${i.minimumStayArrival ?? ''}` : '';
+  const inv = i ? `${i.minimumStay},${i.maximumStay},${i.stopSell ? 1 : 0}${extra}` : '';
   const rates = MEAL_PLANS.flatMap((plan) => {
     const byAdults = day.rates[plan];
     if (!byAdults) return [];
@@ -255,7 +258,7 @@ export function restOfMonth(days: Readonly<Record<string, DayData | undefined>>)
 }
 
 /** One run's restrictions and rates; undefined for a run of days without a record. */
-type Run = { readonly inv: { minimumStay: number; maximumStay: number; stopSell: boolean } | undefined; readonly rates: DayRates } | undefined;
+type Run = { readonly inv: Omit<DayInventory, 'quantity'> | undefined; readonly rates: DayRates } | undefined;
 
 function runOf(rest: string): Run {
   if (rest === '-') return undefined;
@@ -273,8 +276,16 @@ function runOf(rest: string): Run {
     rates[plan] = byAdults;
   }
   if (!inv) return { inv: undefined, rates: rates as DayRates };
-  const [minimumStay, maximumStay, stop] = inv.split(',');
-  return { inv: { minimumStay: Number(minimumStay), maximumStay: Number(maximumStay), stopSell: stop === '1' }, rates: rates as DayRates };
+  const [minimumStay, maximumStay, stop, cta, ctd, arrival] = inv.split(',');
+  const restrictions = {
+    minimumStay: Number(minimumStay),
+    maximumStay: Number(maximumStay),
+    stopSell: stop === '1',
+    ...(cta === '1' ? { closedToArrival: true } : {}),
+    ...(ctd === '1' ? { closedToDeparture: true } : {}),
+    ...(arrival ? { minimumStayArrival: Number(arrival) } : {}),
+  };
+  return { inv: restrictions, rates: rates as DayRates };
 }
 
 /**

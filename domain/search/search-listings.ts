@@ -1,3 +1,4 @@
+import { addDays } from '../catalogue/calendar.ts';
 import type { Badge, Usp } from '../catalogue/listing.ts';
 import type { CancellationPlan, PlanType } from '../catalogue/cancellation.ts';
 import type { BankOffer } from '../catalogue/offers.ts';
@@ -125,7 +126,9 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
 
   const wanted = query.pins.length ? uniqueShards([...pinned.values()].map((l) => l.shard)) : shardsOfPlaces(head, placesFor(head, query));
   const planIds = [...new Set([...head.planIds, ...(query.cancellationPlanId ? [query.cancellationPlanId] : [])])];
-  const { entries, days, plans, cards: shardCards } = await catalogue.shards(channelId, wanted, query.nights, planIds);
+  // With the check-out date: a date closed to departure rules the stay out (departureRestrictions).
+  const dates = [...query.nights, addDays(query.nights[query.nights.length - 1]!, 1)];
+  const { entries, days, plans, cards: shardCards } = await catalogue.shards(channelId, wanted, dates, planIds);
 
   const views = query.pins.length ? [...pinsByListing.keys()].flatMap((id) => entries.filter((e) => e.listing.id === id)) : [...entries].sort(byListingId);
   checkPinnedCapacity(views, pinsByListing, query, party);

@@ -213,6 +213,7 @@ function checkCatalogue(
     if (!found) fail(`${base}.propertyId`, `property ${r.propertyId} is neither in catalogue.listings nor stored`);
     else if (r.quantity > found.p.quantity) fail(`${base}.quantity`, `must be at most the property's quantity (${found.p.quantity})`);
     if (r.minimumStay > r.maximumStay) fail(`${base}.maximumStay`, `must be at least minimumStay (${r.minimumStay})`);
+    if ((r.minimumStayArrival ?? 1) > r.maximumStay) fail(`${base}.maximumStay`, `must be at least minimumStayArrival (${r.minimumStayArrival})`);
   });
   rates.forEach((r, i) => {
     const base = `catalogue.rates[${i}]`;

@@ -103,7 +103,15 @@ function expandDays(doc: WorldDocument): Map<string, Map<string, DayData>> {
   for (const r of invRanges) {
     let days = inventory.get(r.propertyId);
     if (!days) inventory.set(r.propertyId, (days = new Map()));
-    const value: DayInventory = { quantity: r.quantity, minimumStay: r.minimumStay, maximumStay: r.maximumStay, stopSell: r.stopSell };
+    const value: DayInventory = {
+      quantity: r.quantity,
+      minimumStay: r.minimumStay,
+      maximumStay: r.maximumStay,
+      stopSell: r.stopSell,
+      ...(r.closedToArrival ? { closedToArrival: true } : {}),
+      ...(r.closedToDeparture ? { closedToDeparture: true } : {}),
+      ...(r.minimumStayArrival !== undefined ? { minimumStayArrival: r.minimumStayArrival } : {}),
+    };
     calendar.each(r, (date) => days.set(date, value));
   }
   for (const r of rateRanges) {

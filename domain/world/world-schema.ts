@@ -212,6 +212,9 @@ export const InventoryRangeSchema = v.strictObject({
   minimumStay: v.optional(int(1, 365), 1),
   maximumStay: v.optional(int(1, 365), 30),
   stopSell: v.optional(v.boolean(), false),
+  closedToArrival: v.optional(v.boolean()),
+  closedToDeparture: v.optional(v.boolean()),
+  minimumStayArrival: v.optional(int(1, 365)),
 });
 
 export const RateRangeSchema = v.strictObject({

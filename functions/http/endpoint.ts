@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.ts';
 import { services, type Services } from '../../infra/container.ts';
 import { basicAuth } from './middleware/basic-auth.ts';
 import { deprecationNotice } from './deprecation.ts';
+import { channexKey } from './middleware/channex-key.ts';
 import { errorResponder } from './middleware/error-responder.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -44,7 +45,8 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
   // Before the error responder, so that its onError runs after the error answer is made.
   if (route.deprecated?.length) stack.use(deprecationNotice(route.deprecated));
   stack.use(errorResponder());
-  if (route.auth !== 'none') stack.use(basicAuth(route.auth));
+  if (route.auth === 'channex') stack.use(channexKey());
+  else if (route.auth !== 'none') stack.use(basicAuth(route.auth));
   if (route.body) stack.use(jsonBody({ optional: route.bodyOptional ?? false }));
   const handler = stack.handler(async (event, context) => {
     // A route without query parameters refuses one, as routes with them refuse an unknown one.

@@ -18,7 +18,7 @@ export interface ResponseSpec {
  * A route's contract: what serverless.yml routes, what the handler validates, and what
  * the OpenAPI document says, all from one object.
  */
-export type Auth = Surface | 'none';
+export type Auth = Surface | 'none' | 'channex';
 
 export interface RouteSpec<
   Q extends AnySchema | undefined = AnySchema | undefined,
@@ -30,7 +30,7 @@ export interface RouteSpec<
   readonly method: Method;
   /** API Gateway form: `/v1/orders/{orderId}`. */
   readonly path: string;
-  /** Which key opens it; `none` only for the public OpenAPI document. */
+  /** Which key opens it; `none` only for public documents and signed notifications; `channex` the channel manager's api-key header. */
   readonly auth: A;
   readonly summary: string;
   readonly description?: string;

@@ -86,8 +86,11 @@ function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): J
   }));
 }
 
+const SECURITY_OF = { api: 'partnerKey', v1: 'agentGroupKey', channex: 'channexKey' } as const;
+
 function operation(route: RouteSpec): Json {
-  const authed = route.auth !== 'none';
+  // Rate-limited Basic-auth surfaces; Channex's api-key routes have no token bucket.
+  const authed = route.auth === 'api' || route.auth === 'v1';
   const responses: Json = {};
   for (const [status, spec] of Object.entries(route.responses)) {
     // A 401 or 414 never reached a bucket, and a 503 may not have, so none carries rate headers: only the request id.
@@ -106,7 +109,7 @@ function operation(route: RouteSpec): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [...route.tags],
-    security: authed ? [{ [route.auth === 'api' ? 'partnerKey' : 'agentGroupKey']: [] }] : [],
+    security: route.auth === 'none' ? [] : [{ [SECURITY_OF[route.auth]]: [] }],
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
     ...((route.body ?? route.rawBody)
       ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf((route.body ?? route.rawBody)!) } } } }
@@ -246,6 +249,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
       securitySchemes: {
         partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
         agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
+        channexKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.' },
       },
     },
     paths,

@@ -39,7 +39,31 @@ export const StageSecretSchema = v.object({
   /** Kept so the next `stage smoke-keys` replaces (and so revokes) these keys instead of piling up new ones. */
   smokePartnerKeyId: v.optional(v.string()),
   smokeGroupKeyId: v.optional(v.string()),
+  /**
+   * Channex (docs/channel-manager.md): the inbound key(s) Channex sends in api-key (`<new>,<old>`
+   * during a rotation), Channex's base URL, our provider code and the Open Channel's API key.
+   * serverless.yml resolves all four on every cloud stage, so bootstrap writes them all.
+   */
+  channexInboundApiKey: v.optional(v.string()),
+  channexBaseUrl: v.optional(v.string()),
+  channexProviderCode: v.optional(v.string()),
+  channexApiKey: v.optional(v.string()),
 });
+
+/** A fresh inbound Channex key (48 hex characters) and Channex's documented staging values for the rest ("Push Booking API"). */
+export const channexSecretDefaults = (random: (n: number) => Buffer = randomBytes) => ({
+  channexInboundApiKey: `chx_${random(24).toString('hex')}`,
+  channexBaseUrl: 'https://secure-staging.channex.io',
+  channexProviderCode: 'OpenChannel',
+  channexApiKey: 'open_channel_api_key',
+});
+
+/** Rotation of the inbound Channex key: a fresh one in front, the current one still accepted until Channex has the new one. */
+export function rotateChannexInboundKey(current: StageSecret, fresh: string): StageSecret {
+  const keys = (current.channexInboundApiKey ?? '').split(',').filter(Boolean);
+  if (keys.length > 1) throw new StageSecretError('A Channex key rotation is already in progress (<new>,<old>); finish it first.');
+  return { ...current, channexInboundApiKey: [fresh, ...keys].join(',') };
+}
 export type StageSecret = v.InferOutput<typeof StageSecretSchema>;
 
 /** A refusal the operator can act on (exit 1 in the admin tool), never a fault. */
@@ -67,12 +91,12 @@ export function parseStageSecret(text: string | undefined): StageSecret {
 const serialise = (secret: StageSecret): string => JSON.stringify(secret);
 
 /** CreateSecret never overwrites: an existing name fails with ResourceExistsException. */
-export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string }): CreateSecretCommandInput {
+export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string } & Partial<ReturnType<typeof channexSecretDefaults>>): CreateSecretCommandInput {
   return {
     Name: stageSecretName(stage),
     Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, the payment gateway's webhook secret, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
     // The Razorpay key fields exist from the start (empty): serverless.yml resolves them on every stage.
-    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, razorpayWebhookSecret: keys.razorpayWebhookSecret, razorpayKeyId: '', razorpayKeySecret: '' }),
+    SecretString: serialise({ ...keys, cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, razorpayWebhookSecret: keys.razorpayWebhookSecret, razorpayKeyId: '', razorpayKeySecret: '' }),
     Tags: [
       { Key: 'service', Value: SERVICE },
       { Key: 'stage', Value: stage },

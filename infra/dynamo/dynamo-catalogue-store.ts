@@ -61,6 +61,9 @@ interface DayAttributes {
   minimumStay?: number;
   maximumStay?: number;
   stopSell?: boolean;
+  closedToArrival?: boolean;
+  closedToDeparture?: boolean;
+  minimumStayArrival?: number;
   rates: Partial<Record<MealPlan, string>>;
   createdAt: string;
   updatedAt: string;
@@ -94,7 +97,18 @@ export const unpackRates = (packed: Partial<Record<MealPlan, string>>): DayRates
 const dayToAttributes = (d: StoredDay): DayAttributes => ({ ...(d.inventory ?? {}), rates: packRates(d.rates), createdAt: d.createdAt, updatedAt: d.updatedAt });
 
 const dayFromAttributes = (a: DayAttributes): StoredDay => ({
-  inventory: a.quantity === undefined ? null : { quantity: a.quantity, minimumStay: a.minimumStay!, maximumStay: a.maximumStay!, stopSell: a.stopSell! },
+  inventory:
+    a.quantity === undefined
+      ? null
+      : {
+          quantity: a.quantity,
+          minimumStay: a.minimumStay!,
+          maximumStay: a.maximumStay!,
+          stopSell: a.stopSell!,
+          ...(a.closedToArrival ? { closedToArrival: true } : {}),
+          ...(a.closedToDeparture ? { closedToDeparture: true } : {}),
+          ...(a.minimumStayArrival !== undefined ? { minimumStayArrival: a.minimumStayArrival } : {}),
+        },
   rates: unpackRates(a.rates),
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,

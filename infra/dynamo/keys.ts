@@ -146,6 +146,12 @@ export const keys = {
   }),
   /** Every shard's GSI2PK: the sweeper queries each and merges. */
   openBookingShards: () => everyShard('BOOKINGS#OPEN'),
+  /** A Channex changes notification's idempotency record, by Channex's request_id. */
+  channexRequest: (requestId: string): Key => ({ PK: `CHANNEX#REQ#${requestId}`, SK: 'REQUEST' }),
+  /** The Channex adapter's record of one booking revision pushed (its idempotency record). */
+  channexRevision: (bookingRef: string, key: string): Key => ({ PK: `CHANNEX#BOOKING#${bookingRef}`, SK: `REVISION#${key}` }),
+  /** The Channex adapter's booking: what was last pushed and whether Channex took it. */
+  channexBooking: (bookingRef: string): Key => ({ PK: `CHANNEX#BOOKING#${bookingRef}`, SK: 'BOOKING' }),
   /** The property-system simulator's reservation for one booking (sandbox stages). */
   simulatedReservation: (bookingRef: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: 'RESERVATION' }),
   /** The simulator's stored answer to one modification of a reservation (its idempotency record). */

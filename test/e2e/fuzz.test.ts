@@ -163,7 +163,7 @@ beforeAll(async () => {
     scenarios: [...new Set([...SANDBOX_SCENARIOS, ...BOOKING_SCENARIO_VALUES])],
   };
   const env = stack().env;
-  secrets = [own.apiKey, other.apiKey, partner.apiKey, otherPartner.apiKey, own.signingSecret, other.signingSecret, ...ownHook.secrets, ...theirHook.secrets, env.CURSOR_KEY!, env.SECRETS_KEY!];
+  secrets = [own.apiKey, other.apiKey, partner.apiKey, otherPartner.apiKey, own.signingSecret, other.signingSecret, ...ownHook.secrets, ...theirHook.secrets, env.CURSOR_KEY!, env.SECRETS_KEY!, env.CHANNEX_INBOUND_API_KEY!];
 }, 180_000);
 
 afterAll(async () => {
@@ -175,6 +175,11 @@ function send(req: FuzzRequest): Promise<CallResult> {
   const ownKey = route.auth === 'api' ? partner.apiKey : own.apiKey;
   const otherSurfaceKey = route.auth === 'api' ? own.apiKey : partner.apiKey;
   const key = { own: ownKey, 'other-surface': otherSurfaceKey, garbage: 'pk_live_not_a_real_key_0000', none: undefined }[req.auth];
+  if (route.auth === 'channex') {
+    // Channex's routes take the api-key header: the stage's inbound key as "own", a partner key as another surface's.
+    const apiKey = { own: stack().env.CHANNEX_INBOUND_API_KEY!, 'other-surface': partner.apiKey, garbage: 'pk_live_not_a_real_key_0000', none: undefined }[req.auth];
+    return call(req.method, req.path, { headers: { ...req.headers, ...(apiKey ? { 'api-key': apiKey } : {}) }, ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}) });
+  }
   return call(req.method, req.path, { ...(key ? { key } : {}), headers: { ...req.headers }, ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}) });
 }
 

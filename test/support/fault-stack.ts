@@ -16,6 +16,7 @@ import {
   startFauxqsProcess,
   startOffline,
   syncQueueName,
+  channexQueueName,
   webhookQueueName,
   type OfflineServer,
   type Stoppable,
@@ -91,7 +92,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     const tableName = 'pds-faults';
     await provisionTable(firstDynamo.endpoint, tableName);
     await provisionBucket(firstQueues.endpoint, invoiceBucketName(STAGE));
-    const urls = await provisionQueues(firstQueues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE)]);
+    const urls = await provisionQueues(firstQueues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
     const pdfQueueUrl = (await provisionQueues(firstQueues.endpoint, [pdfQueueName(STAGE)]))[pdfQueueName(STAGE)]!;
     const extra = {
       LOG_LEVEL: 'ERROR',
@@ -100,6 +101,7 @@ export async function startFaultStack(): Promise<FaultStack> {
       WEBHOOK_QUEUE_URL: urls[webhookQueueName(STAGE)]!,
       BOOKING_QUEUE_URL: urls[bookingQueueName(STAGE)]!,
       PDF_QUEUE_URL: pdfQueueUrl,
+      CHANNEX_QUEUE_URL: urls[channexQueueName(STAGE)]!,
       TIME_SCALE: '1000',
       ...BOOKING_TEST_TIMINGS,
       // Production's 8 s budget sits under its 10 s function timeout; here the test's 5 s bound plays that part,

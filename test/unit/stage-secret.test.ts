@@ -5,7 +5,7 @@ import { translateSecretsError } from '../../bin/admin/stage-commands.ts';
 import { parseConfig } from '../../infra/config.ts';
 import {
   beginRotation,
-  bootstrapRequest,
+  bootstrapRequest, channexSecretDefaults, rotateChannexInboundKey,
   finishRotation,
   freshKey,
   parseStageSecret,
@@ -23,11 +23,15 @@ const C = freshKey();
 const D = freshKey();
 
 describe('stage secret requests (built without a network)', () => {
-  it('bootstrap creates the stage-named secret with both keys and the gateway webhook secret, nothing else', () => {
-    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C });
+  it('bootstrap creates the stage-named secret with both keys, the gateway webhook secret and the Channex fields, nothing else', () => {
+    const channex = channexSecretDefaults();
+    const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex });
 
     expect(req.Name).toBe('partner-distribution/staging');
-    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, razorpayKeyId: '', razorpayKeySecret: '' });
+    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, razorpayKeyId: '', razorpayKeySecret: '', ...channex });
+    expect(channex.channexInboundApiKey).toMatch(/^chx_[0-9a-f]{48}$/);
+    expect(parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, CHANNEX_INBOUND_API_KEY: `${freshKey()},${channex.channexInboundApiKey}` }).channex.inboundKeys).toHaveLength(2);
+    expect(rotateChannexInboundKey({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex }, 'chx_new').channexInboundApiKey).toBe(`chx_new,${channex.channexInboundApiKey}`);
     expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
     // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
     expect(req).not.toHaveProperty('SecretId');

@@ -92,7 +92,7 @@ describe('Client: Retry-After', () => {
       json(200, JSON.stringify({ paymentId: 'p', invoiceId: null, duplicate: false })),
     ]);
 
-    const answer = await client.POST('/gateway/notifications', { body: { event: 'payment.captured', payment: { id: 'p', orderId: 'o', amount: 1, currency: 'INR', capturedAt: '2027-01-01T00:00:00.000Z' } } });
+    const answer = await client.POST('/gateway/notifications', { body: { entity: 'event', event: 'payment.captured', contains: ['payment'], payload: { payment: { entity: { id: 'pay_p', order_id: 'order_o', amount: 100, currency: 'INR', status: 'captured', created_at: 1798761600 } } }, created_at: 1798761600 } });
 
     expect(answer.paymentId).toBe('p');
     expect(slept).toEqual([3_000, 1_000]);

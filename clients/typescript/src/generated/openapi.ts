@@ -207,6 +207,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channel-manager/channex/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Availability, rate and restriction changes from Channex
+         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. Acknowledged at once and applied behind a queue through the catalogue sync (the same diff, search upkeep, change feed and webhooks as an admin sync). The same request_id again changes nothing. An unknown hotel_code, room_type_id or rate_plan_id refuses the whole POST with a 400 naming it; the refused notification is kept for operators.
+         */
+        post: operations["channexChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channel-manager/channex/mapping_details/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The listing's room types and rate plans, for Channex's mapping screen
+         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. A room type is a property of the listing; a rate plan is one of its meal plans (EP, CP, MAP, AP), sold per person.
+         */
+        get: operations["channexMappingDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channel-manager/channex/test_connection/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Channex's connection test for one listing
+         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. Answers `{"success": true}` when hotel_code is one of our listings.
+         */
+        get: operations["channexTestConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -3220,6 +3280,361 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying the same request. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    channexChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type: "changes_notification";
+                        attributes: {
+                            request_id: string;
+                            hotel_code: string;
+                            changes: ({
+                                /** @constant */
+                                type: "availability_changes";
+                                attributes: {
+                                    room_type_id: string;
+                                    rate_plan_id?: string | null;
+                                    date_from: string;
+                                    date_to: string;
+                                    availability: number;
+                                };
+                            } | {
+                                /** @constant */
+                                type: "restriction_changes";
+                                attributes: {
+                                    room_type_id: string;
+                                    rate_plan_id: string;
+                                    date_from: string;
+                                    date_to: string;
+                                    rates?: {
+                                        rate: string;
+                                        currency?: string;
+                                        fraction_size?: number;
+                                        occupancy?: number;
+                                    }[];
+                                    stop_sell?: boolean;
+                                    closed_to_arrival?: boolean;
+                                    closed_to_departure?: boolean;
+                                    min_stay_arrival?: number;
+                                    min_stay_through?: number;
+                                    min_stay?: number;
+                                    max_stay?: number;
+                                };
+                            })[];
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; applied shortly after. */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
+                        unique_id: string;
+                        /** @description Dates in the past or beyond the 730-day window: reported here and not applied. Values the catalogue cannot hold are reported on the stored record. */
+                        warnings?: {
+                            path: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not JSON, not the documented shape, or naming a hotel, room type or rate plan we do not have; `param` names it. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description A request_id received before with a different body. */
+            409: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The body is over 6 MB (what the function can receive). */
+            413: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    channexMappingDetails: {
+        parameters: {
+            query: {
+                /** @description Our listing id (the Open Channel's "Hotel Code"). */
+                hotel_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mapping details. */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "mapping_details";
+                            attributes: {
+                                room_types: {
+                                    /** @description A property id of the listing. */
+                                    id: string;
+                                    title: string;
+                                    rate_plans: {
+                                        /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
+                                        id: string;
+                                        title: string;
+                                        /** @constant */
+                                        sell_mode: "per_person";
+                                        /** @description The property's applicableAdult: rates are listed per adult count up to it. */
+                                        max_persons: number;
+                                        /** @constant */
+                                        currency: "INR";
+                                        read_only: boolean;
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description hotel_code is missing. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No listing has this id. */
+            404: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    channexTestConnection: {
+        parameters: {
+            query: {
+                /** @description Our listing id (the Open Channel's "Hotel Code"). */
+                hotel_code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected. */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description hotel_code is missing. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No listing has this id. */
+            404: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,35 @@
+import { receiveChanges } from '../../domain/channel-manager/receive-changes.ts';
+import type { ChangesNotification } from '../../domain/channel-manager/channex.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
+import { channexDeps } from '../../infra/container.ts';
+import { ChannexChangesSchema, channexChangesRoute } from '../contracts/channel-manager.ts';
+import { endpoint } from '../http/endpoint.ts';
+import type { HttpEvent } from '../http/types.ts';
+import { parseInput } from '../http/validate.ts';
+
+/**
+ * What one function invocation can receive: Lambda's 6 MB synchronous payload (Channex
+ * batches up to 10 MB; docs/channel-manager.md says how the connection keeps under it).
+ */
+export const MAX_CHANGES_BYTES = 6 * 1024 * 1024;
+
+const rawBodyOf = (event: HttpEvent): string => {
+  const body = typeof event.body === 'string' ? event.body : '';
+  return event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+};
+
+/** "Changes API": checked, recorded and queued; the answer is `{"success": true, "unique_id": …}`. */
+export const handler = endpoint(channexChangesRoute, async ({ event, services }) => {
+  const raw = rawBodyOf(event);
+  if (Buffer.byteLength(raw, 'utf8') > MAX_CHANGES_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_CHANGES_BYTES} bytes; send the changes in smaller batches.`, { param: 'body' });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new DomainError('MALFORMED_JSON', 'The request body is not valid JSON.', { param: 'body' });
+  }
+  const body = parseInput(ChannexChangesSchema, parsed, 'body');
+  const ack = await receiveChanges({ ...channexDeps(services), sha256: sha256Hex }, body.data as ChangesNotification[]);
+  return { status: 200, body: ack };
+});

@@ -1,0 +1,57 @@
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ChannexInbox, InboundChanges, InboundOutcome } from '../../domain/ports/channex-inbox.ts';
+import { writeIf } from './client.ts';
+import { keys } from './keys.ts';
+import { TTL_ATTRIBUTE } from './table.ts';
+
+/** Channex retries a notification for hours at most; a quarter keeps the record (and operators' view of refusals) well past that. */
+const KEEP_SECONDS = 90 * 86_400;
+
+/**
+ * Idempotency records of Channex notifications, Powertools style: one conditional Put
+ * records the request with where its body is (the commit point of receiving it); the
+ * apply step flips RECEIVED to APPLIED or REFUSED once.
+ */
+export class DynamoChannexInbox implements ChannexInbox {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async receive(record: InboundChanges): Promise<{ created: boolean; record: InboundChanges }> {
+    const expiresAt = Math.floor(Date.parse(record.receivedAt) / 1000) + KEEP_SECONDS;
+    const item = { ...keys.channexRequest(record.requestId), entity: 'ChannexRequest', ...record, [TTL_ATTRIBUTE]: expiresAt };
+    const created = await writeIf(this.db, new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    return { created, record: created ? record : (await this.get(record.requestId))! };
+  }
+
+  async get(requestId: string): Promise<InboundChanges | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.channexRequest(requestId), ConsistentRead: true }));
+    if (!out.Item) return undefined;
+    const { PK: _pk, SK: _sk, entity: _entity, [TTL_ATTRIBUTE]: _ttl, ...record } = out.Item;
+    return record as InboundChanges;
+  }
+
+  async finish(requestId: string, outcome: InboundOutcome): Promise<void> {
+    const fields: Record<string, unknown> = {
+      status: outcome.status,
+      ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
+      ...(outcome.notApplied ? { notApplied: outcome.notApplied } : {}),
+      ...(outcome.nights !== undefined ? { nights: outcome.nights } : {}),
+      ...(outcome.events !== undefined ? { events: outcome.events } : {}),
+      appliedAt: outcome.at,
+    };
+    const names = Object.keys(fields);
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.channexRequest(requestId),
+        UpdateExpression: `SET ${names.map((n) => `#${n} = :${n}`).join(', ')}`,
+        ConditionExpression: '#status = :received',
+        ExpressionAttributeNames: Object.fromEntries(names.map((n) => [`#${n}`, n])),
+        ExpressionAttributeValues: { ...Object.fromEntries(names.map((n) => [`:${n}`, fields[n]])), ':received': 'RECEIVED' },
+      }),
+    );
+  }
+}

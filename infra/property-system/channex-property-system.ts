@@ -1,0 +1,233 @@
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { eachDate, addDays } from '../../domain/catalogue/calendar.ts';
+import { DEFAULT_SIMULATOR, type SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
+import { DomainError, ServiceUnavailableError } from '../../domain/errors.ts';
+import type { Guest } from '../../domain/bookings/booking.ts';
+import type { Clock } from '../../domain/ports/clock.ts';
+import type { ChannelStay, ModificationRequest, ModificationResult, PropertySystem, ReservationRequest, ReservationState } from '../../domain/ports/property-system.ts';
+import { apportion } from '../../domain/pricing/rounding.ts';
+import type { SelectedProperty } from '../../domain/pricing/index.ts';
+import { ratePlanId } from '../../domain/channel-manager/channex.ts';
+import { isConditionFailure } from '../dynamo/client.ts';
+import { keys } from '../dynamo/keys.ts';
+import { logger } from '../logger.ts';
+
+export interface ChannexSettings {
+  /** https://secure-staging.channex.io (staging) or https://secure.channex.io: "Push Booking API". */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly providerCode: string;
+  readonly timeoutMs?: number;
+}
+
+/** The booking as last pushed to Channex, and whether Channex has it. */
+interface ChannexBooking {
+  readonly bookingRef: string;
+  readonly listingId: string;
+  readonly booking: Record<string, unknown>;
+  readonly landed: boolean;
+  readonly channexId?: string;
+  readonly refusal?: string;
+  readonly cancelled?: boolean;
+}
+
+type Answer = { kind: 'accepted'; id?: string } | { kind: 'refused'; message: string } | { kind: 'unavailable'; message: string };
+
+const rupees = (paise: number): string => `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
+
+/** `n` split as evenly as whole numbers go, the remainder to the first parts. */
+const spread = (n: number, parts: number): number[] => Array.from({ length: parts }, (_, i) => Math.floor(n / parts) + (i < n % parts ? 1 : 0));
+
+/**
+ * "Push Booking API" body (docs.channex.io Open Channel API, "Push Booking API" and its
+ * "Field description"): our booking id as reservation_id (so a repeat is one booking),
+ * INR, collected by us (payment_collect ota, no guarantee: we sell on credit, no card
+ * data), the primary guest as customer, one room per unit with its occupancy and a
+ * per-night price and rate plan, meals and services as `services`.
+ */
+export function bookingBody(
+  status: 'new' | 'modified' | 'cancelled',
+  providerCode: string,
+  r: { bookingRef: string; listingId: string; checkIn: string; checkOut: string; selectedProperties: readonly SelectedProperty[]; stay?: ChannelStay },
+  guest: Guest | undefined,
+): Record<string, unknown> {
+  const stay: ChannelStay = r.stay ?? { mealPlan: 'EP', adults: 1, children: 0, infants: 0, roomsAmount: 0, mealsAmount: 0, servicesAmount: 0 };
+  const units = r.selectedProperties.flatMap((s) => Array.from({ length: s.quantity }, () => s.propertyId));
+  const nights = [...eachDate(r.checkIn, addDays(r.checkOut, -1))];
+  const prices = apportion(stay.roomsAmount, units.flatMap(() => nights.map(() => 1)));
+  const adults = spread(stay.adults, units.length);
+  const children = spread(stay.children, units.length);
+  const infants = spread(stay.infants, units.length);
+  const services = [
+    ...(stay.mealsAmount > 0 ? [{ type: 'Meal', name: 'Meals', amount: stay.mealsAmount }] : []),
+    ...(stay.servicesAmount > 0 ? [{ type: 'Extra', name: 'Value-added services', amount: stay.servicesAmount }] : []),
+  ].map((s) => ({ type: s.type, total_price: rupees(s.amount), price_per_unit: rupees(s.amount), price_mode: 'Per stay', persons: stay.adults + stay.children, nights: nights.length, name: s.name }));
+  return {
+    status,
+    provider_code: providerCode,
+    hotel_code: r.listingId,
+    reservation_id: r.bookingRef,
+    arrival_date: r.checkIn,
+    departure_date: r.checkOut,
+    currency: 'INR',
+    payment_collect: 'ota',
+    payment_type: 'bank_transfer',
+    ...(guest ? { customer: customerOf(guest) } : {}),
+    rooms: units.map((propertyId, i) => ({
+      index: i,
+      room_type_code: propertyId,
+      occupancy: { adults: adults[i], children: children[i], infants: infants[i] },
+      ...(i === 0 && guest ? { guests: [{ name: guest.firstName, surname: guest.lastName ?? guest.firstName }] } : {}),
+      days: nights.map((date, n) => ({ date, price: rupees(prices[i * nights.length + n]!), rate_plan_code: ratePlanId(propertyId, stay.mealPlan) })),
+    })),
+    services,
+  };
+}
+
+/** "Customer Fields": surname is required; country only as an ISO alpha-2 code. */
+function customerOf(g: Guest): Record<string, unknown> {
+  return {
+    name: g.firstName,
+    surname: g.lastName ?? g.firstName,
+    ...(g.email ? { mail: g.email } : {}),
+    ...(g.phone ? { phone: g.phone.slice(0, 32) } : {}),
+    ...(g.city ? { city: g.city } : {}),
+    ...(g.countryCode && /^[A-Z]{2}$/.test(g.countryCode) ? { country: g.countryCode } : {}),
+  };
+}
+
+/**
+ * The property system on Channex (PROPERTY_SYSTEM=channex): each reserve, modify, cancel and
+ * restore is a booking revision pushed to Channex's Open Channel. Answers map onto the port:
+ * 2xx accepted (CONFIRMED, or the change applied); 4xx refused (a reservation stays PENDING
+ * and FAILS at the window's end; a change is CHANNEL_REFUSED), Channex's message kept on
+ * the record and logged for operators; 5xx and timeouts leave it PENDING for the workflow's
+ * retries (a cancellation answers 503, to be retried). Each booking's last pushed body is
+ * one item (CHANNEX#BOOKING#<ref>), each change's answer another (its idempotency record).
+ */
+export class ChannexPropertySystem implements PropertySystem {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly clock: Clock,
+    private readonly settings: ChannexSettings,
+  ) {}
+
+  async reserve(request: ReservationRequest): Promise<ReservationState> {
+    const existing = await this.read(request.bookingRef);
+    if (existing?.landed) return { state: 'CONFIRMED', bookingId: existing.channexId ?? request.bookingRef };
+    if (existing?.refusal) return { state: 'PENDING', checkAgainAt: null };
+    const booking = bookingBody('new', this.settings.providerCode, request, request.primaryGuest);
+    const answer = await this.push(booking);
+    if (answer.kind === 'unavailable') return { state: 'PENDING', checkAgainAt: null };
+    const record: ChannexBooking = {
+      bookingRef: request.bookingRef,
+      listingId: request.listingId,
+      booking,
+      landed: answer.kind === 'accepted',
+      ...(answer.kind === 'accepted' && answer.id ? { channexId: answer.id } : {}),
+      ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
+    };
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.channexBooking(request.bookingRef), entity: 'ChannexBooking', ...record, at: this.clock.now().toISOString() } }));
+    if (answer.kind === 'refused') {
+      logger.error('Channex refused a booking; it fails at the end of its window', { bookingRef: request.bookingRef, listingId: request.listingId, channex: answer.message });
+      return { state: 'PENDING', checkAgainAt: null };
+    }
+    return { state: 'CONFIRMED', bookingId: record.channexId ?? request.bookingRef };
+  }
+
+  async status(bookingRef: string): Promise<ReservationState> {
+    const existing = await this.read(bookingRef);
+    return existing?.landed ? { state: 'CONFIRMED', bookingId: existing.channexId ?? bookingRef } : { state: 'PENDING', checkAgainAt: null };
+  }
+
+  async cancel(bookingRef: string, at: string): Promise<void> {
+    const existing = await this.read(bookingRef);
+    if (!existing?.landed || existing.cancelled) return;
+    const answer = await this.push({ ...existing.booking, status: 'cancelled' });
+    if (answer.kind === 'unavailable') throw new ServiceUnavailableError(30);
+    if (answer.kind === 'refused') throw new DomainError('CHANNEL_REFUSED', `The channel manager refused the cancellation: ${answer.message}`);
+    await this.db.send(
+      new UpdateCommand({ TableName: this.table, Key: keys.channexBooking(bookingRef), UpdateExpression: 'SET cancelled = :t, cancelledAt = :at', ExpressionAttributeValues: { ':t': true, ':at': at } }),
+    );
+  }
+
+  /** The listing's connection setting, from the world file's `simulator.cannotModify` (docs/channel-manager.md). */
+  async canModify(listingId: string): Promise<boolean> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.simulator(listingId) }));
+    return !((out.Item as SimulatorBehaviour | undefined) ?? DEFAULT_SIMULATOR).cannotModify;
+  }
+
+  async modify(request: ModificationRequest): Promise<ModificationResult> {
+    const key = keys.channexRevision(request.bookingRef, request.key);
+    const earlier = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    if (earlier.Item) return earlier.Item.result as ModificationResult;
+    const existing = await this.read(request.bookingRef);
+    const guest = existing?.booking.customer as { name: string; surname: string } | undefined;
+    const booking = {
+      ...bookingBody('modified', this.settings.providerCode, request, guest ? { firstName: guest.name, lastName: guest.surname } : undefined),
+      ...(existing?.booking.customer ? { customer: existing.booking.customer } : {}),
+    };
+    const answer = await this.push(booking);
+    if (answer.kind === 'unavailable') throw new ServiceUnavailableError(30);
+    let result: ModificationResult = { accepted: true };
+    if (answer.kind === 'refused') {
+      if (request.kind === 'amend') result = { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: `The channel manager refused the change: ${answer.message}` };
+      // A restore puts back what Channex held before; a refusal of it needs an operator, not a retry.
+      else logger.error('Channex refused restoring a stay; the reservation there needs an operator', { bookingRef: request.bookingRef, channex: answer.message });
+    }
+    try {
+      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...key, entity: 'ChannexRevision', result, at: this.clock.now().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' }));
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item!.result as ModificationResult;
+    }
+    if (answer.kind === 'accepted') {
+      await this.db.send(new UpdateCommand({ TableName: this.table, Key: keys.channexBooking(request.bookingRef), UpdateExpression: 'SET booking = :b', ExpressionAttributeValues: { ':b': booking } }));
+    }
+    return result;
+  }
+
+  /** One revision POSTed; the answer classified as the API reference's "Errors" section describes the status codes. */
+  private async push(booking: Record<string, unknown>): Promise<Answer> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.settings.baseUrl.replace(/\/$/, '')}/api/v1/channel_webhooks/open_channel/new_booking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'api-key': this.settings.apiKey },
+        body: JSON.stringify({ booking }),
+        signal: AbortSignal.timeout(this.settings.timeoutMs ?? 5000),
+      });
+    } catch (err) {
+      return { kind: 'unavailable', message: (err as Error).name };
+    }
+    const text = await res.text().catch(() => '');
+    let json: { data?: { id?: string }; errors?: { title?: string; details?: unknown } } | undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (res.ok) return { kind: 'accepted', ...(json?.data?.id ? { id: String(json.data.id) } : {}) };
+    const message = `${res.status} ${json?.errors?.title ?? res.statusText}${json?.errors?.details ? ` ${JSON.stringify(json.errors.details)}` : ''}`.slice(0, 1000);
+    // 408 and 429 are Channex asking to come back later; every other 4xx is a refusal a retry cannot change.
+    if (res.status >= 500 || res.status === 408 || res.status === 429) return { kind: 'unavailable', message };
+    return { kind: 'refused', message };
+  }
+
+  private async read(bookingRef: string): Promise<ChannexBooking | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.channexBooking(bookingRef), ConsistentRead: true }));
+    return out.Item as ChannexBooking | undefined;
+  }
+}
+
+/** Channex's full sync ("Request Full Sync"): the property streams its whole ARI to changes/ afterwards. */
+export async function requestFullSync(settings: Omit<ChannexSettings, 'baseUrl'> & { readonly apiUrl: string }, hotelCode: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(`${settings.apiUrl.replace(/\/$/, '')}/api/v1/channel_webhooks/open_channel/request_full_sync`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'api-key': settings.apiKey },
+    body: JSON.stringify({ provider_code: settings.providerCode, hotel_code: hotelCode }),
+    signal: AbortSignal.timeout(settings.timeoutMs ?? 10_000),
+  });
+  return { status: res.status, body: await res.text() };
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundChanges } from '../../domain/ports/channex-inbox.ts';
+import { seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
+import { expectContract } from '../support/contract.ts';
+import { startFakeChannex, type ChangeBody, type FakeChannex } from '../support/fake-channex.ts';
+import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+let fx: CatalogueFixture;
+let group: GroupFixture;
+let receiver: Receiver;
+let channex: FakeChannex;
+
+beforeAll(async () => {
+  [fx, receiver] = await Promise.all([seedCatalogue(), startReceiver()]);
+  group = await newAgentGroup({ channelId: fx.channelA });
+  const hook = await call('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: { url: `${receiver.url}/a`, authType: 'HMAC', signingSecret: 'whsec_channex_e2e_secret_01' } });
+  expect(hook.status).toBe(201);
+  channex = await startFakeChannex({
+    serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`,
+    inboundKey: stack().env.CHANNEX_INBOUND_API_KEY!,
+    outboundKey: 'unused-here',
+    providerCode: 'OpenChannel',
+  });
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([receiver?.close(), channex?.close()]);
+});
+
+/** Applying goes through a queue worker and webhook deliveries: on a loaded shared machine that can take far longer than the default test timeout. */
+const APPLY_TIMEOUT = 240_000;
+
+/** The notification's record once the apply step has finished with it. */
+async function settled(requestId: string, timeoutMs = 90_000): Promise<InboundChanges> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const record = await testServices().channexInbox.get(requestId);
+    if (record && record.status !== 'RECEIVED') return record;
+    if (Date.now() > deadline) throw new Error(`Channex request ${requestId} still ${record?.status ?? 'unrecorded'} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const availability = (room: string, from: string, to: string, units: number): ChangeBody => ({
+  type: 'availability_changes',
+  attributes: { room_type_id: room, rate_plan_id: null, date_from: from, date_to: to, availability: units },
+});
+const restriction = (room: string, plan: string, from: string, to: string, extra: Record<string, unknown>): ChangeBody => ({
+  type: 'restriction_changes',
+  attributes: { room_type_id: room, rate_plan_id: `${room}:${plan}`, date_from: from, date_to: to, ...extra },
+});
+const inventoryOf = async (propertyId: string, date: string) =>
+  (await call('GET', `/api/inventories?propertyIds=${propertyId}&from=${date}&to=${date}`, { key: fx.partnerA.apiKey })).body[0];
+
+describe('Channex inbound: authentication', () => {
+  it('answers 401 to a missing or wrong api-key on every endpoint, before reading the query or body', async () => {
+    for (const key of [null, 'chx_wrong_key_0000000000000000000000']) {
+      expect((await channex.get('test_connection', fx.onlyA, key)).status).toBe(401);
+      expect((await channex.get('mapping_details', fx.onlyA, key)).status).toBe(401);
+      const malformed = await channex.pushRaw('{not json', key);
+      expect(malformed.status).toBe(401);
+      expect(malformed.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    }
+    // No hotel_code at all: still the key is looked at first.
+    const res = await fetch(`${stack().baseUrl}/channel-manager/channex/test_connection/`);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('Channex inbound: test_connection and mapping_details', () => {
+  it('answers success for a listing of ours and 404 for one we do not have', async () => {
+    const ok = await channex.get('test_connection', fx.onlyA);
+    expect(ok).toEqual({ status: 200, body: { success: true } });
+    const unknown = await channex.get('test_connection', 'no-such-listing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('NOT_FOUND');
+  });
+
+  it("lists the listing's properties as room types with their meal plans as per-person rate plans", async () => {
+    const res = await call('GET', `/channel-manager/channex/mapping_details/?hotel_code=${fx.onlyA}`, { headers: { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! } });
+    expect(res.status).toBe(200);
+    expectContract(res, 'channexMappingDetails');
+    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+    expect(res.body.data.type).toBe('mapping_details');
+    expect(res.body.data.attributes.room_types.map((r: any) => r.id)).toEqual([p1, p2]);
+    const plans = res.body.data.attributes.room_types[1].rate_plans;
+    expect(plans.map((p: any) => p.id)).toEqual(['EP', 'CP', 'MAP', 'AP'].map((m) => `${p2}:${m}`));
+    expect(plans[0]).toMatchObject({ sell_mode: 'per_person', max_persons: 4, currency: 'INR', read_only: false });
+    expect(res.body.data.attributes.room_types[0].rate_plans[0].max_persons).toBe(2);
+  });
+});
+
+describe('Channex inbound: changes', () => {
+  it('applies a push through the catalogue sync: inventories, rates, availability and search change, one webhook per change', async () => {
+    const [p1] = fx.propertiesOf[fx.onlyA]!;
+    const before = receiver.to('/a').length;
+    const pushed = await channex.pushChanges(fx.onlyA, [
+      availability(p1!, '2027-03-06', '2027-03-07', 1),
+      restriction(p1!, 'EP', '2027-03-06', '2027-03-07', {
+        rates: [
+          { rate: '5200.00', currency: 'INR', fraction_size: 2, occupancy: 2 },
+          { rate: '4100.00', currency: 'INR', fraction_size: 2, occupancy: 1 },
+        ],
+        min_stay_through: 2,
+        max_stay: 0,
+      }),
+    ]);
+    expect(pushed.status).toBe(200);
+    expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+
+    const record = await settled(pushed.requestId);
+    expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [], events: 2 });
+
+    expect(await inventoryOf(p1!, '2027-03-06')).toMatchObject({ quantity: 1, minimumStay: 2, maximumStay: 365, stopSell: false });
+    const rates = await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-07&to=2027-03-07`, { key: fx.partnerA.apiKey });
+    expect(JSON.stringify(rates.body)).toContain('4100');
+    expect(JSON.stringify(rates.body)).toContain('5200');
+    const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=2027-03-06&to=2027-03-06`, { key: group.apiKey });
+    expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({ unitsAvailable: 1, minimumStay: 2 });
+    const search = await call('POST', '/v1/listings/search', {
+      key: group.apiKey,
+      body: { rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-06'] }, { filterName: 'checkOut', filterValues: ['2027-03-08'] }, { filterName: 'adults', filterValues: ['1'] }] },
+    });
+    const found = search.body.singleListings.find((l: any) => l.listingId === fx.onlyA);
+    expect(found.price).toMatchObject({ perNight: 4100, total: 8200 });
+
+    const hooks = await receiver.waitFor('/a', before + 2, 90_000);
+    const mine = hooks.slice(before).map((h) => h.body);
+    expect(mine.map((b) => b.eventType).sort()).toEqual(['inventory.changed', 'rate.changed']);
+    for (const b of mine) expect(b).toMatchObject({ entityId: p1, fromDate: '2027-03-06', toDate: '2027-03-07' });
+  }, APPLY_TIMEOUT);
+
+  it('closes arrival and departure dates for search as the restrictions say', async () => {
+    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+    const stayOf = async () => {
+      const res = await call('POST', '/v1/listings/search', {
+        key: group.apiKey,
+        body: { rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-02'] }, { filterName: 'checkOut', filterValues: ['2027-03-04'] }, { filterName: 'adults', filterValues: ['1'] }] },
+      });
+      return res.body.singleListings.find((l: any) => l.listingId === fx.onlyA)?.selectedProperties.map((s: any) => s.propertyId);
+    };
+    expect(await stayOf()).toEqual([p1]);
+    const arrival = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'EP', '2027-03-02', '2027-03-02', { closed_to_arrival: true })]);
+    await settled(arrival.requestId);
+    expect(await stayOf()).toEqual([p2]);
+    const departure = await channex.pushChanges(fx.onlyA, [restriction(p2!, 'EP', '2027-03-04', '2027-03-04', { closed_to_departure: true })]);
+    await settled(departure.requestId);
+    expect(await stayOf()).toBeUndefined();
+  }, APPLY_TIMEOUT);
+
+  it('changes nothing and sends no webhook when the same request_id comes again', async () => {
+    const [, p2] = fx.propertiesOf[fx.onlyA]!;
+    const changes = [availability(p2!, '2027-03-08', '2027-03-08', 1)];
+    const before = receiver.to('/a').length;
+    const first = await channex.pushChanges(fx.onlyA, changes);
+    await settled(first.requestId);
+    const after = (await receiver.waitFor('/a', before + 1, 90_000)).length;
+
+    const again = await channex.pushChanges(fx.onlyA, changes, first.requestId);
+    expect(again).toMatchObject({ status: 200, body: { success: true, unique_id: first.body.unique_id } });
+    // A later, different change of the same listing applies after the repeat (one FIFO group per listing):
+    // once its single webhook is in, the repeat would have shown if it had sent one.
+    const sentinel = await channex.pushChanges(fx.onlyA, [availability(p2!, '2027-03-09', '2027-03-09', 1)]);
+    await settled(sentinel.requestId);
+    const hooks = await receiver.waitFor('/a', after + 1, 90_000);
+    expect(hooks.slice(after).map((h) => [h.body.eventType, h.body.fromDate])).toEqual([['inventory.changed', '2027-03-09']]);
+    expect((await testServices().channexInbox.get(first.requestId))!.status).toBe('APPLIED');
+  }, APPLY_TIMEOUT);
+
+  it('reports dates in the past or beyond the window and applies only the rest', async () => {
+    const [, p2] = fx.propertiesOf[fx.onlyA]!;
+    const pushed = await channex.pushChanges(fx.onlyA, [availability(p2!, '2020-01-01', '2020-01-02', 1), availability(p2!, '2027-03-10', '2027-03-10', 0)]);
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.warnings).toEqual([{ path: 'data[0].attributes.changes[0]', reason: expect.stringContaining('in the past') }]);
+    const record = await settled(pushed.requestId);
+    expect(record.notApplied).toEqual(pushed.body.warnings);
+    expect(await inventoryOf(p2!, '2027-03-10')).toMatchObject({ quantity: 0 });
+  }, APPLY_TIMEOUT);
+
+  it('refuses an unknown hotel, room type or rate plan naming it, applies nothing, and keeps the notification', async () => {
+    const [p1] = fx.propertiesOf[fx.onlyA]!;
+    const cases: [string, ChangeBody[], string, string][] = [
+      ['no-such-hotel', [availability(p1!, '2027-03-02', '2027-03-02', 0)], 'data[0].attributes.hotel_code', 'no-such-hotel'],
+      [fx.onlyA, [availability(p1!, '2027-03-02', '2027-03-02', 0), availability('no-such-room', '2027-03-02', '2027-03-02', 0)], 'data[0].attributes.changes[1].attributes.room_type_id', 'no-such-room'],
+      [fx.onlyA, [restriction(p1!, 'XX', '2027-03-02', '2027-03-02', { stop_sell: true })], 'data[0].attributes.changes[0].attributes.rate_plan_id', `${p1}:XX`],
+    ];
+    for (const [hotel, changes, param, named] of cases) {
+      const res = await channex.pushChanges(hotel, changes);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', param });
+      expect(res.body.message).toContain(named);
+      expect(await testServices().channexInbox.get(res.requestId)).toMatchObject({ status: 'REFUSED', refusal: { param } });
+    }
+    expect(await inventoryOf(p1!, '2027-03-02')).toMatchObject({ quantity: 2, stopSell: false });
+  }, APPLY_TIMEOUT);
+
+  it('answers malformed JSON, wrong types and an oversized body in the service error model', async () => {
+    const malformed = await channex.pushRaw('{"data": [');
+    expect(malformed).toMatchObject({ status: 400, body: { code: 'MALFORMED_JSON', param: 'body' } });
+    const wrongType = await channex.pushChanges(fx.onlyA, [{ type: 'availability_changes', attributes: { room_type_id: 'x', date_from: '2027-03-02', date_to: '2027-03-02', availability: '1' } }]);
+    expect(wrongType).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.changes[0].attributes.availability' } });
+    const empty = await channex.pushRaw(JSON.stringify({ data: [] }));
+    expect(empty).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data' } });
+    const big = JSON.stringify({ data: [{ type: 'changes_notification', attributes: { request_id: randomUUID(), hotel_code: fx.onlyA, changes: [], pad: 'x'.repeat(7_000_000) } }] });
+    const tooLarge = await channex.pushRaw(big);
+    expect(tooLarge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE', param: 'body' } });
+  }, APPLY_TIMEOUT);
+});

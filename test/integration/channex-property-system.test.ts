@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
+import { placeBooking } from '../../domain/bookings/place-booking.ts';
+import { advanceBooking } from '../../domain/bookings/workflow.ts';
+import { createOrder } from '../../domain/orders/manage-orders.ts';
+import type { AgentGroupPrincipal } from '../../domain/principal.ts';
+import { parseConfig } from '../../infra/config.ts';
+import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
+import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
+import { startFakeChannex, type FakeChannex } from '../support/fake-channex.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import { call, newAgentGroup, newPartner, stack, testServices, uniqueId } from '../support/stack.ts';
+
+/*
+ * The Channex property-system adapter against the fake Channex over HTTP, driven by the
+ * booking workflow in-process (its checks recorded here, so the shared offline worker, which
+ * runs the simulator, never sees these bookings).
+ */
+const OUTBOUND_KEY = 'open_channel_api_key_for_tests';
+let channex: FakeChannex;
+let world: BookingWorld;
+let svc: Services;
+let principal: AgentGroupPrincipal;
+let groupId: string;
+
+beforeAll(async () => {
+  world = await seedBookingWorld();
+  channex = await startFakeChannex({ outboundKey: OUTBOUND_KEY, providerCode: 'OpenChannel', serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`, inboundKey: stack().env.CHANNEX_INBOUND_API_KEY! });
+  svc = buildServices(parseConfig({ ...stack().env, PROPERTY_SYSTEM: 'channex', CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: OUTBOUND_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' }));
+  const group = await newAgentGroup({ channelId: world.channelId });
+  groupId = group.agentGroupId;
+  principal = { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+}, 120_000);
+afterAll(() => channex?.close());
+
+const deps = (): BookingDeps => ({ ...bookingDeps(svc), queue: { send: async () => undefined }, syncWaitMs: 0 });
+
+async function book(checkIn: string, checkOut: string): Promise<Booking> {
+  const order = await createOrder(orderDeps(svc), principal, { request: stay(world.instant, checkIn, checkOut) });
+  const externalBookingId = uniqueId('ext');
+  await placeBooking(deps(), principal, { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] });
+  const claim = await svc.bookings.findClaim(groupId, externalBookingId);
+  // One look of the workflow, as the queued check would give it.
+  await advanceBooking(deps(), groupId, claim!.bookingRef);
+  return (await svc.bookings.get(groupId, claim!.bookingRef))!;
+}
+const reload = async (b: Booking) => (await testServices().bookings.get(b.agentGroupId, b.bookingRef))!;
+
+describe('Channex property system', () => {
+  it("pushes a new booking revision with our booking id, the stay's nights and prices and the primary guest, and confirms", async () => {
+    const before = channex.bookings.length;
+    const b = await book('2027-03-02', '2027-03-04');
+    const [pushed] = (await channex.waitForBookings(before + 1)).slice(before);
+    const body = pushed!.body.booking;
+    expect(body).toMatchObject({
+      status: 'new',
+      provider_code: 'OpenChannel',
+      hotel_code: world.instant,
+      reservation_id: b.bookingRef,
+      arrival_date: '2027-03-02',
+      departure_date: '2027-03-04',
+      currency: 'INR',
+      payment_collect: 'ota',
+      customer: { name: 'Asha', surname: 'Rao', mail: 'asha.rao@example.com' },
+    });
+    expect(body.guarantee).toBeUndefined();
+    const p1 = world.propertyOf(world.instant);
+    expect(body.rooms).toEqual([
+      {
+        index: 0,
+        room_type_code: p1,
+        occupancy: { adults: 2, children: 0, infants: 0 },
+        guests: [{ name: 'Asha', surname: 'Rao' }],
+        days: [
+          { date: '2027-03-02', price: '5000.00', rate_plan_code: `${p1}:EP` },
+          { date: '2027-03-03', price: '5000.00', rate_plan_code: `${p1}:EP` },
+        ],
+      },
+    ]);
+    expect((await reload(b)).status).toBe('CONFIRMED');
+  });
+
+  it('keeps a booking PROCESSING while Channex is down and lands it when Channex is back', async () => {
+    channex.setDown(true);
+    const before = channex.bookings.length;
+    const b = await book('2027-03-06', '2027-03-07');
+    expect((await reload(b)).status).toBe('PROCESSING');
+    channex.setDown(false);
+    await advanceBooking(deps(), b.agentGroupId, b.bookingRef);
+    expect((await reload(b)).status).toBe('CONFIRMED');
+    expect(channex.bookings.slice(before).map((r) => [r.body.booking.status, r.body.booking.reservation_id])).toEqual([['new', b.bookingRef]]);
+  });
+
+  it('pushes a modified revision for an amendment, the original stay back for a compensation, and a cancelled revision', async () => {
+    const b = await book('2027-03-08', '2027-03-09');
+    const p1 = world.propertyOf(world.instant);
+    const before = channex.bookings.length;
+    const amend = await svc.propertySystem.modify({
+      bookingRef: b.bookingRef,
+      listingId: b.listingId,
+      key: 'amd-1',
+      kind: 'amend',
+      checkIn: '2027-03-08',
+      checkOut: '2027-03-10',
+      selectedProperties: [{ propertyId: p1, quantity: 1 }],
+      scenario: null,
+      stay: { mealPlan: 'CP', adults: 2, children: 0, infants: 0, roomsAmount: 11_200_00, mealsAmount: 0, servicesAmount: 0 },
+    });
+    expect(amend).toEqual({ accepted: true });
+    const again = await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1', kind: 'amend', checkIn: '2027-03-08', checkOut: '2027-03-10', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
+    expect(again).toEqual({ accepted: true });
+    await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1:restore', kind: 'restore', checkIn: '2027-03-08', checkOut: '2027-03-09', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
+    await cancelBooking(deps(), principal, (await reload(b)).bookingId!, 'guest changed plans');
+
+    const revisions = channex.bookings.slice(before).map((r) => r.body.booking);
+    expect(revisions.map((r) => [r.status, r.reservation_id, r.arrival_date, r.departure_date])).toEqual([
+      ['modified', b.bookingRef, '2027-03-08', '2027-03-10'],
+      ['modified', b.bookingRef, '2027-03-08', '2027-03-09'],
+      ['cancelled', b.bookingRef, '2027-03-08', '2027-03-09'],
+    ]);
+    expect(revisions[0].rooms[0].days).toEqual([
+      { date: '2027-03-08', price: '5600.00', rate_plan_code: `${p1}:CP` },
+      { date: '2027-03-09', price: '5600.00', rate_plan_code: `${p1}:CP` },
+    ]);
+    expect(revisions.every((r) => r.customer?.surname === 'Rao')).toBe(true);
+    expect((await reload(b)).status).toBe('CANCELLED');
+  });
+
+  it("answers CHANNEL_REFUSED with Channex's message when Channex refuses a change", async () => {
+    const b = await book('2027-03-09', '2027-03-10');
+    channex.refuseHotel(world.instant, 'Room is not available');
+    const answer = await svc.propertySystem.modify({
+      bookingRef: b.bookingRef,
+      listingId: b.listingId,
+      key: 'amd-refused',
+      kind: 'amend',
+      checkIn: '2027-03-09',
+      checkOut: '2027-03-10',
+      selectedProperties: [{ propertyId: world.propertyOf(world.instant), quantity: 2 }],
+      scenario: null,
+    });
+    expect(answer).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: expect.stringContaining('Room is not available') });
+  });
+
+  it('asks Channex for a full sync from the admin tool; the stream it sends is applied like any change', async () => {
+    const p2 = `${world.instant}-p2`;
+    channex.setFullSyncState(world.instant, [{ type: 'availability_changes', attributes: { room_type_id: p2, date_from: '2027-03-03', date_to: '2027-03-04', availability: 7 } }]);
+    const before = channex.requests.length;
+    const run = await runAdminTool(['channex', 'full-sync', world.instant, '--json'], { CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: OUTBOUND_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ listingId: world.instant, status: 200 });
+    expect(channex.requests.slice(before).map((r) => [r.path, r.body])).toEqual([['/api/v1/channel_webhooks/open_channel/request_full_sync', { provider_code: 'OpenChannel', hotel_code: world.instant }]]);
+    const partnerKey = (await newPartner({ channelId: world.channelId })).apiKey;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const res = await call('GET', `/api/inventories?propertyIds=${p2}&from=2027-03-03&to=2027-03-03`, { key: partnerKey });
+      if (res.body?.[0]?.quantity === 7) break;
+      if (Date.now() > deadline) throw new Error(`full sync not applied: ${res.text}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 240_000);
+});

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
+import type { DayData, PropertyMonth } from '../../domain/catalogue/day.ts';
+import type { Property } from '../../domain/catalogue/property.ts';
+import type { Stored } from '../../domain/catalogue/versioned.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { departureRestrictions, nightRestrictions, staySellable } from '../../domain/pricing/index.ts';
+import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
+import { keyMatches } from '../../functions/http/middleware/channex-key.ts';
+
+const TODAY = '2027-01-10';
+const at = { createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-01T00:00:00.000Z' };
+const property = { id: 'villa-a', listingId: 'hotel-1', name: 'Villa A', title: 'Villa A', applicableAdult: 4, quantity: 2 } as unknown as Stored<Property>;
+const view = { listing: { id: 'hotel-1' }, properties: [property] } as unknown as ListingView;
+const notification = (changes: unknown[]): ChangesNotification => ({ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'hotel-1', changes } }) as ChangesNotification;
+const stored: PropertyMonth[] = [
+  {
+    propertyId: 'villa-a',
+    month: '2027-02',
+    days: { '01': { inventory: { quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false }, rates: {}, ...at } },
+  },
+];
+
+describe('Channex mapping', () => {
+  it('offers each property as a room type with its four meal plans, per person up to applicableAdult', () => {
+    const details = mappingDetails(view);
+    expect(details.data.attributes.room_types[0]!.rate_plans.map((p) => [p.id, p.sell_mode, p.max_persons, p.currency])).toEqual([
+      ['villa-a:EP', 'per_person', 4, 'INR'],
+      ['villa-a:CP', 'per_person', 4, 'INR'],
+      ['villa-a:MAP', 'per_person', 4, 'INR'],
+      ['villa-a:AP', 'per_person', 4, 'INR'],
+    ]);
+  });
+
+  it('refuses an unknown room type or rate plan naming its path, and a range that ends before it starts', () => {
+    const refusal = (changes: unknown[]) => {
+      try {
+        checkNotification(notification(changes), view, 'data[0]');
+        return undefined;
+      } catch (err) {
+        return (err as ValidationError).param;
+      }
+    };
+    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-b', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.room_type_id');
+    expect(refusal([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-b:EP', date_from: '2027-02-01', date_to: '2027-02-01' } }])).toBe('data[0].attributes.changes[0].attributes.rate_plan_id');
+    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-03', date_to: '2027-02-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.date_to');
+    expect(() => checkNotification(notification([]), undefined, 'data[0]')).toThrow(/Unknown hotel_code 'hotel-1'/);
+  });
+});
+
+describe('Channex changes → catalogue sync document', () => {
+  it('merges a restriction-only change into the stored day, keeping its units, and gives a day without inventory 0 units', () => {
+    const plan = planChanges(
+      notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-01', date_to: '2027-02-02', closed_to_arrival: true, max_stay: 0 } }]),
+      view,
+      stored,
+      'data[0]',
+      TODAY,
+    );
+    expect(plan.document.catalogue.inventory).toEqual([
+      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 365, stopSell: false, closedToArrival: true },
+      { propertyId: 'villa-a', from: '2027-02-02', to: '2027-02-02', quantity: 0, minimumStay: 1, maximumStay: 365, stopSell: false, closedToArrival: true },
+    ]);
+    expect(plan.nights).toBe(2);
+  });
+
+  it('turns per-occupancy rates into whole-rupee adult counts, one range per run of equal prices, later changes winning', () => {
+    const rates = (from: string, to: string, two: string) => ({
+      type: 'restriction_changes',
+      attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: from, date_to: to, rates: [{ rate: two, currency: 'INR', fraction_size: 2, occupancy: 2 }, { rate: '150.00', occupancy: 1 }] },
+    });
+    const plan = planChanges(notification([rates('2027-03-01', '2027-03-10', '200.00'), rates('2027-03-05', '2027-03-05', '250')]), view, [], 'data[0]', TODAY);
+    expect(plan.document.catalogue.rates).toEqual([
+      { propertyId: 'villa-a', from: '2027-03-01', to: '2027-03-04', mealPlan: 'CP', adults: { '1': 150, '2': 200 } },
+      { propertyId: 'villa-a', from: '2027-03-05', to: '2027-03-05', mealPlan: 'CP', adults: { '1': 150, '2': 250 } },
+      { propertyId: 'villa-a', from: '2027-03-06', to: '2027-03-10', mealPlan: 'CP', adults: { '1': 150, '2': 200 } },
+    ]);
+    expect(plan.notApplied).toEqual([]);
+  });
+
+  it('reports what the catalogue cannot hold and applies the rest, never clamping', () => {
+    const plan = planChanges(
+      notification([
+        { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 3 } },
+        {
+          type: 'restriction_changes',
+          attributes: {
+            room_type_id: 'villa-a',
+            rate_plan_id: 'villa-a:EP',
+            date_from: '2027-02-01',
+            date_to: '2027-02-01',
+            rates: [{ rate: '99.50', occupancy: 1 }, { rate: '100.00', currency: 'GBP', occupancy: 2 }, { rate: '100.00', occupancy: 5 }, { rate: '120.00', occupancy: 3 }],
+          },
+        },
+        { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-01-01', date_to: '2027-01-11', availability: 1 } },
+      ]),
+      view,
+      stored,
+      'data[0]',
+      TODAY,
+    );
+    expect(plan.notApplied.map((n) => n.path)).toEqual([
+      'data[0].attributes.changes[2]',
+      'data[0].attributes.changes[0].attributes.availability',
+      'data[0].attributes.changes[1].attributes.rates[0].rate',
+      'data[0].attributes.changes[1].attributes.rates[1].currency',
+      'data[0].attributes.changes[1].attributes.rates[2].occupancy',
+    ]);
+    expect(plan.document.catalogue.rates).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', mealPlan: 'EP', adults: { '3': 120 } }]);
+    // Only today and tomorrow of the past-straddling range are applied.
+    expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-01-10', to: '2027-01-11', quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false }]);
+  });
+});
+
+describe('closed to arrival / departure and the arrival minimum stay in pricing', () => {
+  const day = (extra: Partial<NonNullable<DayData['inventory']>>): DayData => ({ inventory: { quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false, ...extra }, rates: { EP: { '1': 100 } } });
+  const days = new Map([
+    [
+      'villa-a',
+      new Map([
+        ['2027-02-01', day({ closedToArrival: true, minimumStayArrival: 3 })],
+        ['2027-02-02', day({})],
+        ['2027-02-03', day({ closedToDeparture: true })],
+      ]),
+    ],
+  ]);
+
+  it('refuses an arrival on a closed night and a short stay arriving then, but not a stay passing through it', () => {
+    expect(nightRestrictions('villa-a', '2027-02-01', 1, 2, days.get('villa-a')!.get('2027-02-01'), true).map((r) => [r.reason, r.stayLimit])).toEqual([
+      ['CLOSED_TO_ARRIVAL', undefined],
+      ['MINIMUM_STAY', 3],
+    ]);
+    expect(nightRestrictions('villa-a', '2027-02-01', 1, 2, days.get('villa-a')!.get('2027-02-01'), false)).toEqual([]);
+  });
+
+  it('refuses a stay checking out on a date closed to departure, and sells one leaving a day earlier', () => {
+    expect(departureRestrictions('villa-a', ['2027-02-02'], 1, days).map((r) => [r.reason, r.date])).toEqual([['CLOSED_TO_DEPARTURE', '2027-02-03']]);
+    const args = { occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }], selected: [{ propertyId: 'villa-a', quantity: 1 }], properties: new Map([['villa-a', property]]), days, mealPlan: 'EP' as const };
+    expect(staySellable({ ...args, nights: ['2027-02-02'] })).toBe(false);
+    expect(staySellable({ ...args, nights: ['2027-02-01'] })).toBe(false);
+    expect(staySellable({ ...args, nights: ['2027-02-02', '2027-02-03'] })).toBe(true);
+  });
+});
+
+describe("Channex's inbound key", () => {
+  it('accepts any key of the ring and nothing else', () => {
+    expect(keyMatches('new-key-0000000000000000000000', ['new-key-0000000000000000000000', 'old-key-0000000000000000000000'])).toBe(true);
+    expect(keyMatches('old-key-0000000000000000000000', ['new-key-0000000000000000000000', 'old-key-0000000000000000000000'])).toBe(true);
+    expect(keyMatches('new-key-000000000000000000000', ['new-key-0000000000000000000000'])).toBe(false);
+    expect(keyMatches(undefined, ['new-key-0000000000000000000000'])).toBe(false);
+    expect(keyMatches('anything', [])).toBe(false);
+  });
+});
