@@ -109,11 +109,10 @@ export async function registerIssuedCreditNote(deps: EInvoicingDeps, note: Invoi
 }
 
 /** The IRP of the sandbox scenario `einvoice-irp-unavailable` (docs/sandbox.md): down for the whole run. */
-export const IRP_OUTAGE: EInvoiceRegistry = {
-  register: async () => {
-    throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
-  },
+const outage = async (): Promise<never> => {
+  throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
 };
+export const IRP_OUTAGE: EInvoiceRegistry = { register: outage, cancel: outage, taxpayer: outage };
 
 /** Where a record stands with the IRP (the admin tool's `invoices einvoice`). */
 export type EInvoiceState =

@@ -198,6 +198,8 @@ export const keys = {
   gatewayOrder: (orderId: string): Key => ({ PK: `GATEWAYORDER#${orderId}`, SK: 'ORDER' }),
   /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */
   sandboxIrn: (irn: string): Key => ({ PK: `SANDBOXIRP#${irn}`, SK: 'REGISTRATION' }),
+  /** The IRP session (auth token and Sek, sealed) of one registration GSTIN, shared by every process of a stage, with its sign-in lease. */
+  irpSession: (gstin: string): Key => ({ PK: `IRPSESSION#${gstin}`, SK: 'SESSION' }),
   billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),
   billingState: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_STATE' }),
   billingRun: (agentGroupId: string, startedAt: string, runId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLINGRUN#${startedAt}#${runId}` }),
