@@ -79,6 +79,8 @@ import { SandboxPaymentGateway } from './payments/sandbox-payment-gateway.ts';
 import type { EInvoiceRegistry } from '../domain/ports/e-invoice-registry.ts';
 import { SandboxEInvoiceRegistry } from './einvoice/sandbox-e-invoice-registry.ts';
 import { DynamoSandboxIrpMemory } from './dynamo/dynamo-sandbox-irp-memory.ts';
+import { NicEInvoiceRegistry } from './einvoice/nic-e-invoice-registry.ts';
+import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -166,8 +168,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     gateway: new SandboxPaymentGateway(cfg.gatewayWebhookSecret ?? randomBytes(32)),
     receivables: new DynamoReceivablesStore(db, cfg.tableName, invoices),
     creditNotes: new DynamoCreditNoteStore(db, cfg.tableName),
-    // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
-    eInvoices: new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
+    // The stage param irpProvider chooses: the sandbox the project owns, or the portal's API with the stage secret's credentials.
+    eInvoices:
+      cfg.irp.provider === 'nic'
+        ? new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db, cfg.tableName, secrets), clock)
+        : new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db, cfg.tableName), clock),
     balances: new DynamoBalanceStore(db, cfg.tableName),
   };
 }

@@ -3,7 +3,8 @@ import type { CreateSecretCommandInput, GetSecretValueCommandInput, PutSecretVal
 import * as v from 'valibot';
 import { ConflictError } from '../../domain/errors.ts';
 import type { SmokeKeys } from '../../domain/smoke-tenants.ts';
-import { KeyRingSchema } from '../config.ts';
+import { IrpCredentialsSchema, KeyRingSchema } from '../config.ts';
+import type { IrpCredential } from '../einvoice/nic-e-invoice-registry.ts';
 
 /**
  * A stage's Secrets Manager secret and the requests that create, rotate and read it. Every
@@ -31,6 +32,23 @@ export const StageSecretSchema = v.object({
   secretsKey: ring,
   /** The payment gateway's webhook signing secret (GATEWAY_WEBHOOK_SECRET): the sandbox's is made here; a real gateway's is pasted over it. */
   gatewayWebhookSecret: v.pipe(v.string(), v.check((s) => Buffer.from(s, 'base64').length === 32, 'must be a 32-byte base64 key')),
+  /**
+   * The IRP API users per registration GSTIN (IRP_CREDENTIALS, read when the stage param
+   * irpProvider is nic), as JSON text so one dynamic reference carries it: `{}` until
+   * `stage irp-credentials` adds one.
+   */
+  irpCredentials: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => {
+        try {
+          return v.is(IrpCredentialsSchema, JSON.parse(s));
+        } catch {
+          return false;
+        }
+      }, 'must be the JSON of the IRP credentials per GSTIN (stage irp-credentials)'),
+    ),
+  ),
   smokePartnerKey: v.optional(v.string()),
   smokeGroupKey: v.optional(v.string()),
   /** Kept so the next `stage smoke-keys` replaces (and so revokes) these keys instead of piling up new ones. */
@@ -68,7 +86,7 @@ export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; s
   return {
     Name: stageSecretName(stage),
     Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, the payment gateway's webhook secret, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
-    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, gatewayWebhookSecret: keys.gatewayWebhookSecret }),
+    SecretString: serialise({ cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, gatewayWebhookSecret: keys.gatewayWebhookSecret, irpCredentials: '{}' }),
     Tags: [
       { Key: 'service', Value: SERVICE },
       { Key: 'stage', Value: stage },
@@ -96,6 +114,17 @@ export function finishRotation(current: StageSecret): StageSecret {
   if (!inRotation(current)) throw new StageSecretError('No rotation is in progress: the secret holds one key of each kind.');
   const first = (ring: string) => ring.split(',')[0]!;
   return { ...current, cursorKey: first(current.cursorKey), secretsKey: first(current.secretsKey) };
+}
+
+/** One registration's IRP credentials set (onboarding, or a rotated password or client secret) or, with null, removed. */
+export function withIrpCredential(current: StageSecret, gstin: string, credential: IrpCredential | null): StageSecret {
+  const all = { ...(JSON.parse(current.irpCredentials ?? '{}') as Record<string, IrpCredential>) };
+  if (credential) all[gstin] = credential;
+  else if (!(gstin in all)) throw new StageSecretError(`The stage secret holds no IRP credentials for ${gstin}.`);
+  else delete all[gstin];
+  const checked = v.safeParse(IrpCredentialsSchema, all);
+  if (!checked.success) throw new StageSecretError(`The IRP credentials are malformed: ${checked.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
+  return { ...current, irpCredentials: JSON.stringify(checked.output) };
 }
 
 export const withSmokeKeys = (current: StageSecret, keys: SmokeKeys): StageSecret => ({ ...current, ...keys });

@@ -23,7 +23,14 @@ export class DynamoIrpSessions implements IrpSessionStore {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.irpSession(gstin), ConsistentRead: true }));
     const item = out.Item as { sealed?: string; expiresAt?: number } | undefined;
     if (!item?.sealed || item.expiresAt === undefined) return undefined;
-    const { authToken, sek } = JSON.parse(this.box.open(item.sealed, this.context(gstin))) as { authToken: string; sek: string };
+    let opened: { authToken: string; sek: string };
+    try {
+      opened = JSON.parse(this.box.open(item.sealed, this.context(gstin))) as { authToken: string; sek: string };
+    } catch {
+      // Sealed under a secrets key since rotated out: as good as none, the next caller signs in again.
+      return undefined;
+    }
+    const { authToken, sek } = opened;
     return { authToken, sek: Buffer.from(sek, 'base64'), expiresAt: item.expiresAt };
   }
 

@@ -12,6 +12,7 @@ import {
   pipelineSettings,
   readRequest,
   StageSecretError,
+  withIrpCredential,
   withSmokeKeys,
   writeRequest,
 } from '../../infra/deploy/stage-secret.ts';
@@ -22,11 +23,11 @@ const C = freshKey();
 const D = freshKey();
 
 describe('stage secret requests (built without a network)', () => {
-  it('bootstrap creates the stage-named secret with both keys and the gateway webhook secret, nothing else', () => {
+  it('bootstrap creates the stage-named secret with both keys, the gateway webhook secret and no IRP credentials yet, nothing else', () => {
     const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, gatewayWebhookSecret: C });
 
     expect(req.Name).toBe('partner-distribution/staging');
-    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C });
+    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C, irpCredentials: '{}' });
     expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
     // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
     expect(req).not.toHaveProperty('SecretId');
@@ -125,5 +126,29 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
 
     expect(res.code).toBe(0);
     for (const word of ['bootstrap', 'rotate-keys', 'finish-rotation', 'smoke-keys']) expect(res.out).toContain(`stage ${word}`);
+  });
+});
+
+describe('IRP credentials in the stage secret (stage irp-credentials)', () => {
+  const pem = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----\n';
+  const credential = { baseUrl: 'https://einv-apisandbox.nic.in', clientId: 'id', clientSecret: 'cs', userName: 'u', password: 'p', publicKeyPem: pem, signingKeyPem: pem };
+  const base = parseStageSecret(JSON.stringify({ cursorKey: A, secretsKey: B, gatewayWebhookSecret: C }));
+
+  it('adds, replaces (rotation) and removes one registration, keeping the rest; the service reads them with IRP_PROVIDER=nic', () => {
+    const one = withIrpCredential(base, '30AAICK4821M1ZQ', credential);
+    const two = withIrpCredential(one, '29AAICK4821M1ZS', { ...credential, password: 'p2' });
+    const rotated = withIrpCredential(two, '30AAICK4821M1ZQ', { ...credential, password: 'new' });
+    expect(JSON.parse(rotated.irpCredentials!)).toEqual({ '30AAICK4821M1ZQ': { ...credential, password: 'new' }, '29AAICK4821M1ZS': { ...credential, password: 'p2' } });
+    expect(parseStageSecret(JSON.stringify(rotated)).irpCredentials).toBe(rotated.irpCredentials);
+    const cfg = parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, IRP_PROVIDER: 'nic', IRP_CREDENTIALS: rotated.irpCredentials });
+    expect(cfg.irp.provider === 'nic' && Object.keys(cfg.irp.credentials)).toEqual(['30AAICK4821M1ZQ', '29AAICK4821M1ZS']);
+    expect(JSON.parse(withIrpCredential(rotated, '29AAICK4821M1ZS', null).irpCredentials!)).toEqual({ '30AAICK4821M1ZQ': { ...credential, password: 'new' } });
+  });
+
+  it('refuses a malformed credential (naming the field, never a value) and removing one that is not there', () => {
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, publicKeyPem: 'secret-ish' } as never)).toThrow(/publicKeyPem must be a PEM public key/);
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, password: '' })).toThrow(/password/);
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', null)).toThrow(StageSecretError);
+    expect(() => parseStageSecret(JSON.stringify({ ...base, irpCredentials: '{"x":1}' }))).toThrow(/irpCredentials/);
   });
 });
