@@ -167,6 +167,8 @@ export const keys = {
   /** On ISSUED invoices only: the group's invoices by issue date (GET /v1/invoices); DRAFT and CANCELLED never carry it. */
   invoiceListIndex: (agentGroupId: string, issueDate: string, issuedAt: string, invoiceId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES`, GSI1SK: `${issueDate}#${issuedAt}#${invoiceId}` }),
   invoiceList: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES` }),
+  /** A registration's documents voided at the IRP (number kept, no longer the group's), by issue date: GSTR-1 reports them cancelled. */
+  cancelledDocumentIndex: (supplierGstin: string, issueDate: string, invoiceNumber: string) => ({ GSI1PK: `GSTIN#${supplierGstin}#CANCELLED`, GSI1SK: `${issueDate}#${invoiceNumber}` }),
   /** Back from an invoiceListIndex sort key to the invoice id (the part after the last '#'). */
   invoiceIdOfListKey: (gsi1sk: string) => gsi1sk.slice(gsi1sk.lastIndexOf('#') + 1),
   /** Sparse: invoices with a step still to do (DRAFT, or ISSUED without PDF or booking marks). */
