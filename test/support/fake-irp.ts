@@ -78,8 +78,8 @@ export interface FakeIrp {
   revokeTokens(): void;
   /** Revokes the tokens after this many more successful Generate IRN calls. */
   revokeTokensAfter(calls: number): void;
-  /** The answer Generate IRN gives this document number instead of its own checks (a code of the published list). */
-  refuse(docNo: string, code: string, message: string): void;
+  /** The answer Generate IRN gives a document of this number or buyer GSTIN instead of its own checks (a code of the published list). */
+  refuse(docNoOrBuyerGstin: string, code: string, message: string): void;
   registrationOf(irn: string): Registration | undefined;
   close(): Promise<void>;
 }
@@ -166,7 +166,7 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
       return { answer: errorBody('2140', 'Error while validating invoice: the payload could not be decrypted with the Sek'), lose: false };
     }
     if (doc.SellerDtls?.Gstin !== gstin) return { answer: errorBody('2143', 'Invoice does not belongs to the user GSTIN'), lose: false };
-    const refusal = refusals.get(doc.DocDtls.No);
+    const refusal = refusals.get(doc.DocDtls.No) ?? refusals.get(doc.BuyerDtls?.Gstin ?? '');
     if (refusal) return { answer: errorBody(refusal.code, refusal.message), lose: false };
     const rejection = rejectionOf(doc, irpInstant(opts.clock.now()).slice(0, 10));
     if (rejection) return { answer: errorBody(rejection.code, rejection.irpMessage), lose: false };
