@@ -124,23 +124,25 @@ export type EInvoiceState =
   | 'NOT_NUMBERED'
   /** Issued without registration: its registration is not marked for e-invoicing, or the recipient has no GSTIN. */
   | 'NOT_REQUIRED'
+  /** An abandoned draft, or an invoice voided at the IRP (its IRN cancelled, `registration.cancelledAt`). */
   | 'CANCELLED';
 
 /** One record's e-invoice: its state, the IRP's answer when registered, the last failure, and the INV-01 JSON once it has a number. */
 export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'catalogue'>, agentGroupId: string, invoiceId: string) {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  const state: EInvoiceState = invoice.eInvoice
-    ? 'REGISTERED'
-    : invoice.status === 'CANCELLED'
+  const state: EInvoiceState =
+    invoice.status === 'CANCELLED'
       ? 'CANCELLED'
-      : invoice.status !== 'DRAFT'
-        ? (await awaitsEInvoice(deps, invoice))
-          ? 'PENDING'
-          : 'NOT_REQUIRED'
-        : invoice.invoiceNumber
-          ? 'PENDING'
-          : 'NOT_NUMBERED';
+      : invoice.eInvoice
+        ? 'REGISTERED'
+        : invoice.status !== 'DRAFT'
+          ? (await awaitsEInvoice(deps, invoice))
+            ? 'PENDING'
+            : 'NOT_REQUIRED'
+          : invoice.invoiceNumber
+            ? 'PENDING'
+            : 'NOT_NUMBERED';
   let document: EInvoicePayload | null = null;
   let documentError: string | null = null;
   if (invoice.invoiceNumber && state !== 'CANCELLED') {
