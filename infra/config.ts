@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import * as v from 'valibot';
+import type { IrpCredential } from './einvoice/nic-e-invoice-registry.ts';
 import type { KeyRing } from './crypto/key-ring.ts';
 
 /**
@@ -98,6 +99,8 @@ export const EnvSchema = v.object({
   RAZORPAY_API_URL: v.optional(v.pipe(v.string(), v.url())),
   RAZORPAY_TIMEOUT_MS: positiveInt(4000),
   IRP_SIGNING_KEY: v.optional(key32),
+  IRP_PROVIDER: v.optional(v.picklist(['sandbox', 'nic']), 'sandbox'),
+  IRP_CREDENTIALS: v.optional(v.string()),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
   PROPERTY_SYSTEM: v.optional(v.picklist(['simulator', 'channex']), 'simulator'),
   CHANNEX_INBOUND_API_KEY: v.optional(InboundKeysSchema, ''),
@@ -167,6 +170,46 @@ export interface Config {
   readonly irpSigningKey: Buffer;
   /** The channel manager (docs/channel-manager.md): which property system books, and Channex's side of it. */
   readonly channex: ChannexConfig;
+  /**
+   * Which IRP registers e-invoices: the sandbox the project owns, or the portal's API
+   * (infra/einvoice/nic-e-invoice-registry.ts) with each registration's credentials from
+   * the stage secret (IRP_CREDENTIALS). Never logged.
+   */
+  readonly irp: { readonly provider: 'sandbox' } | { readonly provider: 'nic'; readonly credentials: Readonly<Record<string, IrpCredential>> };
+}
+
+const pemKey = v.pipe(v.string(), v.regex(/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----\s*$/, 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)'));
+const nonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
+
+/** The stage secret's `irpCredentials`: each registration GSTIN's API user on the portal (docs/deploy.md, "E-invoicing"). */
+export const IrpCredentialsSchema = v.record(
+  v.pipe(v.string(), v.regex(/^[0-9]{2}[A-Z0-9]{13}$/, 'must be a GSTIN')),
+  v.object({
+    baseUrl: v.pipe(v.string(), v.url()),
+    clientId: nonEmpty,
+    clientSecret: nonEmpty,
+    userName: nonEmpty,
+    password: nonEmpty,
+    publicKeyPem: pemKey,
+    signingKeyPem: pemKey,
+  }),
+);
+
+/** IRP_CREDENTIALS (JSON) checked; an http base URL only on loopback stages (the test suite's fake IRP). */
+function irpOf(provider: 'sandbox' | 'nic', text: string | undefined, isSandbox: boolean): Config['irp'] {
+  if (provider === 'sandbox') return { provider };
+  let json: unknown;
+  try {
+    json = JSON.parse(text ?? '');
+  } catch {
+    throw new ConfigError('IRP_PROVIDER=nic needs IRP_CREDENTIALS: the JSON of the stage secret\'s irpCredentials');
+  }
+  const parsed = v.safeParse(IrpCredentialsSchema, json);
+  if (!parsed.success) throw new ConfigError(`IRP_CREDENTIALS: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
+  if (Object.keys(parsed.output).length === 0) throw new ConfigError('IRP_PROVIDER=nic needs at least one registration in IRP_CREDENTIALS');
+  const plain = Object.entries(parsed.output).find(([, c]) => !c.baseUrl.startsWith('https://'));
+  if (plain && !isSandbox) throw new ConfigError(`IRP_CREDENTIALS: ${plain[0]}.baseUrl must be https`);
+  return { provider, credentials: parsed.output };
 }
 
 export interface ChannexConfig {
@@ -267,6 +310,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       providerCode: e.CHANNEX_PROVIDER_CODE,
     },
     irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
+    irp: irpOf(e.IRP_PROVIDER, e.IRP_CREDENTIALS, isSandbox),
   };
 }
 

@@ -84,6 +84,8 @@ import type { ChannexChangesQueue, ChannexInbox } from '../domain/ports/channex-
 import type { ApplyDeps, ReceiveDeps } from '../domain/channel-manager/receive-changes.ts';
 import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
 import { ChannexPropertySystem } from './property-system/channex-property-system.ts';
+import { NicEInvoiceRegistry } from './einvoice/nic-e-invoice-registry.ts';
+import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -188,8 +190,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
     receivables: () => new DynamoReceivablesStore(db(), table, invoices()),
     creditNotes: () => new DynamoCreditNoteStore(db(), table),
-    // The only IRP adapter so far is the sandbox the project owns; a real provider's plugs in here behind the same port.
-    eInvoices: () => new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock),
+    // The stage param irpProvider chooses: the sandbox the project owns, or the portal's API with the stage secret's credentials.
+    eInvoices: (svc) =>
+      cfg.irp.provider === 'nic'
+        ? new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock)
+        : new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock),
     balances: () => new DynamoBalanceStore(db(), table),
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
     channexInbox: () => new DynamoChannexInbox(db(), table),

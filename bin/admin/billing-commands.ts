@@ -3,10 +3,12 @@ import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
 import { eInvoiceStatus } from '../../domain/invoicing/register-e-invoice.ts';
+import { cancelReasonOf, voidInvoice } from '../../domain/invoicing/void-invoice.ts';
 import { billAllGroups, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
 import type { BillingRunResult, Invoice, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import { backfillBillingIndex, checkBillingIndex, noDrift, type BillingIndexReport } from '../../domain/invoicing/billing-index.ts';
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
+import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import { billingDeps } from '../../infra/container.ts';
 import { columns, type AdminContext, type CommandSpec } from './command.ts';
@@ -205,6 +207,30 @@ export const invoicesAbandon: CommandSpec = {
   },
 };
 
+export const invoicesVoid: CommandSpec = {
+  path: ['invoices', 'void'],
+  summary: "Void a registered invoice within the IRP's 24 hours: its IRN is cancelled, it becomes CANCELLED keeping its number, its charges are billed by the next run.",
+  details:
+    'The IRP allows cancelling an IRN only within 24 hours of its acknowledgement. After that, or for an invoice that was never registered, paid or credited, the tool refuses and changes nothing: a credit note is the only way. GSTR-1 reports a voided invoice among the cancelled documents of its series.',
+  positional: { name: 'invoiceId', description: 'The issued, registered invoice.' },
+  options: [
+    GROUP_OPTION,
+    { name: 'reason', value: '<1|2|3|4>', required: true, description: "The IRP's reason code: 1 Duplicate, 2 Data entry mistake, 3 Order cancelled, 4 Others." },
+    { name: 'remark', value: '<text>', description: 'Kept by the IRP with the cancellation (up to 100 characters; default: the reason).' },
+  ],
+  examples: ['invoices void 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --reason 2 --remark "Wrong GSTIN on the bill-to"'],
+  async run(args, ctx) {
+    const reason = cancelReasonOf(args.required('reason'));
+    const remark = (args.text('remark') ?? CANCEL_REASONS[reason]).trim();
+    if (remark.length === 0 || remark.length > 100) throw new ValidationError('remark', `remark must be 1 to 100 characters; got ${remark.length}.`);
+    const svc = ctx.services();
+    const invoice = await voidInvoice({ invoices: svc.invoices, eInvoices: svc.eInvoices, clock: svc.clock }, args.required('group'), args.positional!, reason, remark);
+    ctx.out.result({ ...invoiceView(invoice), invoiceNumber: invoice.invoiceNumber, eInvoice: invoice.eInvoice ?? null }, () => [
+      `Invoice ${invoice.invoiceNumber} (${invoice.id}) is ${invoice.status}: IRN ${invoice.eInvoice?.irn} cancelled at the IRP on ${invoice.eInvoice?.cancelledAt}; its charges are released for the next run.`,
+    ]);
+  },
+};
+
 export const invoicesRender: CommandSpec = {
   path: ['invoices', 'render'],
   summary: "Render an issued invoice's PDF again from its stored figures and store it.",
@@ -222,7 +248,7 @@ const E_INVOICE_STATES = {
   PENDING: 'numbered, waiting for the IRP: the next billing run sends it again',
   NOT_NUMBERED: 'a DRAFT without a number yet: nothing to register',
   NOT_REQUIRED: 'issued without registration (its registration is not marked for e-invoicing, or the recipient has no GSTIN)',
-  CANCELLED: 'an abandoned draft',
+  CANCELLED: 'an abandoned draft, or an invoice voided at the IRP (its IRN cancelled, its number kept)',
 } as const;
 
 export const invoicesEInvoice: CommandSpec = {

@@ -29,15 +29,16 @@ export const filingGstr1: CommandSpec = {
         after = page.next ?? undefined;
       } while (after);
     }
-    const out = gstr1Of(gstin, month, documents);
+    const out = gstr1Of(gstin, month, documents, await svc.invoices.cancelledDocuments(gstin, from, to));
     const dir = resolve(ctx.cwd, args.text('out') ?? '.');
     const base = join(dir, `${gstin}-${fp}-gstr1`);
     writeFileSync(`${base}.json`, `${JSON.stringify(out.json, null, 2)}\n`);
     writeFileSync(`${base}.csv`, out.csv);
     writeFileSync(`${base}-cdnr.csv`, out.cdnrCsv);
-    ctx.out.result({ json: `${base}.json`, csv: `${base}.csv`, cdnrCsv: `${base}-cdnr.csv`, invoiceCount: out.invoiceCount, creditNoteCount: out.creditNoteCount, withoutRecipientGstin: out.withoutRecipientGstin }, () => [
+    ctx.out.result({ json: `${base}.json`, csv: `${base}.csv`, cdnrCsv: `${base}-cdnr.csv`, invoiceCount: out.invoiceCount, creditNoteCount: out.creditNoteCount, withoutRecipientGstin: out.withoutRecipientGstin, cancelled: out.cancelled }, () => [
       `Wrote ${out.invoiceCount} B2B invoices and ${out.creditNoteCount} credit notes of ${gstin} for ${month} to ${base}.json, ${base}.csv and ${base}-cdnr.csv.`,
       ...(out.withoutRecipientGstin.length ? [`Not B2B (no recipient GSTIN), left out: ${out.withoutRecipientGstin.join(', ')}.`] : []),
+      ...(out.cancelled.length ? [`Cancelled at the IRP (table 13, doc_issue): ${out.cancelled.join(', ')}.`] : []),
     ]);
   },
 };

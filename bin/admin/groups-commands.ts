@@ -1,4 +1,7 @@
 import { createAgentGroup, updateAgentGroup, type AgentGroupUpdate, type NewAgentGroup } from '../../domain/admin.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { billToOf, billToOffer, checkRecipientGstin } from '../../domain/invoicing/recipient-gstin.ts';
+import type { Taxpayer } from '../../domain/ports/e-invoice-registry.ts';
 import { DEFAULT_PAYMENT_TERMS_DAYS, paymentTermsOf, type AgentGroup, type PostalAddress } from '../../domain/tenants.ts';
 import { columns, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 import { billingCycleOption, booleanOption, CLEAR, distributionOption, gstinOption, integerOption, rupeesOption, textOption } from './input.ts';
@@ -18,7 +21,8 @@ const ADDRESS_OPTIONS: readonly OptionSpec[] = [
 export const groupsCreate: CommandSpec = {
   path: ['groups', 'create'],
   summary: 'Create an agent group under a partner: a team of agents that books on credit through /v1.',
-  details: 'Credit limits are in rupees (paise allowed: 1999.50). --anchor-day is the day the billing cycle closes: 1–28 for MONTHLY, 1–7 (Mon–Sun) for WEEKLY and FORTNIGHTLY.',
+  details:
+    "Credit limits are in rupees (paise allowed: 1999.50). --anchor-day is the day the billing cycle closes: 1–28 for MONTHLY, 1–7 (Mon–Sun) for WEEKLY and FORTNIGHTLY. A GSTIN is checked with the IRP (Get GSTIN details) first: unknown, cancelled, inactive or blocked is refused with the IRP's words; a legal name and address of the IRP's that differ are offered (groups update --use-irp-details).",
   options: [
     { name: 'id', value: '<groupId>', required: true, param: 'agentGroupId', description: `Agent group id, ${ID_RULE}.` },
     { name: 'partner', value: '<partnerId>', required: true, param: 'partnerId', description: 'The partner the group belongs to (must exist).' },
@@ -65,8 +69,10 @@ export const groupsCreate: CommandSpec = {
       legalName: args.required('legal-name').trim(),
       address,
     };
+    const taxpayer = input.gstin ? await checkRecipientGstin(ctx.services().eInvoices, input.gstin) : undefined;
     const group = await createAgentGroup(ctx.deps(), input);
-    ctx.out.result(agentGroupView(group), () => [`Created agent group ${group.agentGroupId} under partner ${group.partnerId}.`, ...describeGroup(group)]);
+    const offer = taxpayer && billToOffer(taxpayer, group);
+    ctx.out.result({ ...agentGroupView(group), ...(offer ? { irpBillToOffer: offer } : {}) }, () => [`Created agent group ${group.agentGroupId} under partner ${group.partnerId}.`, ...describeGroup(group), ...offerLines(group.agentGroupId, offer)]);
   },
 };
 
@@ -109,7 +115,7 @@ const UPDATABLE_ADDRESS: readonly OptionSpec[] = ADDRESS_OPTIONS.map((o) => ({ .
 export const groupsUpdate: CommandSpec = {
   path: ['groups', 'update'],
   summary: 'Change an agent group: credit limit, hold, distribution access, name, GSTIN, legal name or address.',
-  details: `Only the options given change; the rest stay as they are. Use --gstin ${CLEAR} to remove a GSTIN, --address-line2 ${CLEAR} to remove the second line. Turning distribution off locks the group's keys out of /v1 at once; a hold refuses new bookings.`,
+  details: `Only the options given change; the rest stay as they are. Use --gstin ${CLEAR} to remove a GSTIN, --address-line2 ${CLEAR} to remove the second line. A new GSTIN is checked with the IRP first: unknown, cancelled, inactive or blocked is refused with the IRP's words. Turning distribution off locks the group's keys out of /v1 at once; a hold refuses new bookings.`,
   positional: { name: 'groupId', param: 'agentGroupId', description: 'The agent group to change.' },
   options: [
     { name: 'credit-limit', value: '<rupees>', param: 'creditLimit', description: 'New credit limit in rupees, zero or more, at most two decimals.' },
@@ -120,15 +126,39 @@ export const groupsUpdate: CommandSpec = {
     { name: 'legal-name', value: '<name>', param: 'legalName', description: 'Legal name, as on the GST invoice.' },
     { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: 'Days from an invoice\'s issue to its due date.' },
     { name: 'overdue-hold', value: `<days>|${CLEAR}`, param: 'overdueHoldDays', description: 'Credit control: hold the account while an invoice is overdue by more than this many days; none to stop holding automatically.' },
+    { name: 'use-irp-details', description: "Take the legal name and address the IRP's Get GSTIN details gives for the group's GSTIN as its bill-to (the operator's confirmation of the offer)." },
     ...UPDATABLE_ADDRESS,
   ],
   examples: ['groups update acme-north --credit-limit 750000', 'groups update acme-north --on-hold true', 'groups update acme-north --distribution disabled --json'],
   async run(args, ctx) {
-    const update: AgentGroupUpdate = { ...changesFrom(args), address: addressChangesFrom(args) };
+    let update: AgentGroupUpdate = { ...changesFrom(args), address: addressChangesFrom(args) };
+    let taxpayer: Taxpayer | undefined;
+    if (args.flag('use-irp-details')) {
+      const gstin = update.gstin ?? (await ctx.deps().tenants.getAgentGroup(args.positional!))?.gstin;
+      if (!gstin) throw new ValidationError('use-irp-details', 'use-irp-details needs a GSTIN: give --gstin, or set one on the group first.');
+      taxpayer = await checkRecipientGstin(ctx.services().eInvoices, gstin);
+      const billTo = billToOf(taxpayer);
+      if (!billTo) throw new ValidationError('use-irp-details', `The IRP gives no legal name and address for ${gstin}: give --legal-name and the address options instead.`);
+      update = { ...update, legalName: billTo.legalName, address: { ...billTo.address, line2: billTo.address.line2 ?? '' } };
+    } else if (update.gstin) {
+      taxpayer = await checkRecipientGstin(ctx.services().eInvoices, update.gstin);
+    }
     const group = await updateAgentGroup(ctx.deps(), args.positional!, update);
-    ctx.out.result(agentGroupView(group), () => [`Updated agent group ${group.agentGroupId}.`, ...describeGroup(group)]);
+    const offer = taxpayer && billToOffer(taxpayer, group);
+    ctx.out.result({ ...agentGroupView(group), ...(offer ? { irpBillToOffer: offer } : {}) }, () => [`Updated agent group ${group.agentGroupId}.`, ...describeGroup(group), ...offerLines(group.agentGroupId, offer)]);
   },
 };
+
+/** The IRP's legal name and address for the group's GSTIN, offered: the operator confirms by running the printed command. */
+function offerLines(groupId: string, offer: ReturnType<typeof billToOffer>): string[] {
+  if (!offer) return [];
+  const a = offer.address;
+  return [
+    '',
+    `The IRP has this GSTIN as ${offer.legalName}, ${[a.line1, a.line2, a.city, a.state, a.postalCode].filter(Boolean).join(', ')}; the group's bill-to differs.`,
+    `To bill to the IRP's name and address: npm run admin -- groups update ${groupId} --use-irp-details`,
+  ];
+}
 
 function changesFrom(args: ParsedArgs): Omit<AgentGroupUpdate, 'address'> {
   const creditLimit = args.text('credit-limit');

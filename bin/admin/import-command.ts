@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { checkWorldGstins } from '../../domain/invoicing/recipient-gstin.ts';
 import { resolve } from 'node:path';
 import { IMPORT_KINDS, importWorld, type ImportSummary } from '../../domain/world/import-world.ts';
 import { columns, UsageError, type CommandSpec } from './command.ts';
@@ -38,6 +39,7 @@ export const importCommand: CommandSpec = {
     'The whole file is checked before anything is written: a file with any problem writes nothing, and every problem is listed by its JSON path.',
     'Importing the same file again writes nothing; records the file does not mention are left alone.',
     'Plaintext keys and signing secrets in the file are accepted on the local and test stages only; elsewhere give keyHash and keyPrefix.',
+    "Agent groups' GSTINs are checked with the IRP (Get GSTIN details) first: unknown, cancelled, inactive or blocked ones are listed and nothing is written.",
     'The format is described in docs/world-file.md.',
   ].join('\n'),
   positional: { name: 'file', description: 'Path of the world file (JSON).' },
@@ -47,6 +49,7 @@ export const importCommand: CommandSpec = {
     const path = resolve(ctx.cwd, args.positional!);
     const document = await readWorldFile(path);
     const services = ctx.services();
+    await checkWorldGstins(services.eInvoices, document);
     const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, { allowPlaintextKeys: services.config.isSandbox });
     ctx.out.result(summary, () => summaryLines(args.positional!, summary));
   },

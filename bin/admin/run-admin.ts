@@ -13,14 +13,14 @@ import { Output, type Streams } from './output.ts';
 import { partnersCreate, partnersList } from './partners-commands.ts';
 import { deliveriesFailed, deliveriesResend } from './deliveries-commands.ts';
 import { channexFullSync } from './channex-command.ts';
-import { secretsReseal, stageBootstrap, stageFinishRotation, stageRazorpay, stageRotateKeys, stageSmokeKeys } from './stage-commands.ts';
-import { billingBackfillUnbilled, billingCheckIndex, billingRun, billingRuns, invoicesAbandon, invoicesEInvoice, invoicesList, invoicesRender } from './billing-commands.ts';
+import { secretsReseal, stageBootstrap, stageFinishRotation, stageRazorpay, stageRotateKeys, stageSmokeKeys, stageIrpCredentials } from './stage-commands.ts';
+import { billingBackfillUnbilled, billingCheckIndex, billingRun, billingRuns, invoicesAbandon, invoicesVoid, invoicesEInvoice, invoicesList, invoicesRender } from './billing-commands.ts';
 import { gatewayPay, paymentsList, paymentsReconcile, paymentsRecord, paymentsUnmatched } from './payments-commands.ts';
 import { filingGstr1 } from './filing-commands.ts';
 import { invoicesCreditNote } from './credit-note-commands.ts';
 import { searchRebuild } from './search-command.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConflictError, DomainError } from '../../domain/errors.ts';
 import { provisionSmokeTenants, SMOKE_TENANT_ID } from '../../domain/smoke-tenants.ts';
 import { resealSecrets } from '../../domain/secrets/reseal-secrets.ts';
@@ -14,6 +16,7 @@ import {
   readRequest,
   stageSecretName,
   withRazorpay,
+  withIrpCredential,
   withSmokeKeys,
   writeRequest,
   type CloudStage,
@@ -197,6 +200,41 @@ export const stageSmokeKeys: CommandSpec = {
     ctx.out.result({ stage, versionId, partnerKeyId: keys.smokePartnerKeyId, groupKeyId: keys.smokeGroupKeyId }, () => [
       `Smoke keys ${keys.smokePartnerKeyId} (partner) and ${keys.smokeGroupKeyId} (group) stored in ${stageSecretName(stage)} (version ${versionId}); the pipeline's smoke check reads them from there.`,
     ]);
+  },
+};
+
+export const stageIrpCredentials: CommandSpec = {
+  path: ['stage', 'irp-credentials'],
+  summary: "Set (onboard, or rotate) or remove one registration's IRP API credentials in the stage secret.",
+  details: [
+    'The file is JSON: {"baseUrl", "clientId", "clientSecret", "userName", "password", "publicKeyPem", "signingKeyPem"} as the portal issued them on whitelisting',
+    '(publicKeyPem encrypts the sign-in; signingKeyPem verifies the signed invoices and QR codes). Nothing of it is printed; delete the file afterwards.',
+    'Then deploy with --param="irpProvider=nic" (docs/deploy.md "E-invoicing"). A rotated password takes effect at the next sign-in after the deploy.',
+  ].join('\n'),
+  options: [
+    ...STAGE_OPTIONS,
+    { name: 'gstin', value: '<GSTIN>', required: true, description: 'Our registration the credentials belong to.' },
+    { name: 'file', value: '<credentials.json>', description: 'The credentials to set (required unless --remove).' },
+    { name: 'remove', description: "Remove the registration's credentials instead." },
+  ],
+  examples: ['stage irp-credentials --stage prod --gstin 30AAICK4821M1ZQ --file ./irp-30.json', 'stage irp-credentials --stage prod --gstin 30AAICK4821M1ZQ --remove'],
+  async run(args, ctx) {
+    const stage = stageOf(args);
+    const gstin = args.required('gstin').trim().toUpperCase();
+    const file = args.text('file');
+    const remove = args.flag('remove');
+    if (remove === (file !== undefined)) throw new UsageError('Give either --file <credentials.json> or --remove.', '--file');
+    let credential = null;
+    if (file) {
+      try {
+        credential = JSON.parse(readFileSync(resolve(ctx.cwd, file), 'utf8'));
+      } catch (err) {
+        throw new UsageError(`--file must be a readable JSON file: ${err instanceof Error ? err.message : String(err)}`, '--file');
+      }
+    }
+    const secrets = new StageSecrets(stage, regionOf(args));
+    const versionId = await secrets.write(withIrpCredential(await secrets.read(), gstin, credential));
+    ctx.out.result({ stage, gstin, versionId, irpCredentials: remove ? 'removed' : 'set' }, () => [`IRP credentials of ${gstin} ${remove ? 'removed from' : 'stored in'} ${stageSecretName(stage)} (version ${versionId}).`, REDEPLOY(stage)]);
   },
 };
 

@@ -66,6 +66,11 @@ export interface EInvoiceRegistration {
   readonly ackDate: string;
   /** The signed QR payload (a JWT) to encode in the printed QR code. */
   readonly signedQr: string;
+  /** When the IRP cancelled the IRN (an operator's void within its 24 hours), as it wrote it. */
+  readonly cancelledAt?: string;
+  /** The IRP's cancellation reason code and the operator's remark. */
+  readonly cancelReason?: string;
+  readonly cancelRemark?: string;
 }
 
 interface DocumentBase {

@@ -109,11 +109,10 @@ export async function registerIssuedCreditNote(deps: EInvoicingDeps, note: Invoi
 }
 
 /** The IRP of the sandbox scenario `einvoice-irp-unavailable` (docs/sandbox.md): down for the whole run. */
-export const IRP_OUTAGE: EInvoiceRegistry = {
-  register: async () => {
-    throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
-  },
+const outage = async (): Promise<never> => {
+  throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
 };
+export const IRP_OUTAGE: EInvoiceRegistry = { register: outage, cancel: outage, taxpayer: outage };
 
 /** Where a record stands with the IRP (the admin tool's `invoices einvoice`). */
 export type EInvoiceState =
@@ -125,23 +124,25 @@ export type EInvoiceState =
   | 'NOT_NUMBERED'
   /** Issued without registration: its registration is not marked for e-invoicing, or the recipient has no GSTIN. */
   | 'NOT_REQUIRED'
+  /** An abandoned draft, or an invoice voided at the IRP (its IRN cancelled, `registration.cancelledAt`). */
   | 'CANCELLED';
 
 /** One record's e-invoice: its state, the IRP's answer when registered, the last failure, and the INV-01 JSON once it has a number. */
 export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'catalogue'>, agentGroupId: string, invoiceId: string) {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  const state: EInvoiceState = invoice.eInvoice
-    ? 'REGISTERED'
-    : invoice.status === 'CANCELLED'
+  const state: EInvoiceState =
+    invoice.status === 'CANCELLED'
       ? 'CANCELLED'
-      : invoice.status !== 'DRAFT'
-        ? (await awaitsEInvoice(deps, invoice))
-          ? 'PENDING'
-          : 'NOT_REQUIRED'
-        : invoice.invoiceNumber
-          ? 'PENDING'
-          : 'NOT_NUMBERED';
+      : invoice.eInvoice
+        ? 'REGISTERED'
+        : invoice.status !== 'DRAFT'
+          ? (await awaitsEInvoice(deps, invoice))
+            ? 'PENDING'
+            : 'NOT_REQUIRED'
+          : invoice.invoiceNumber
+            ? 'PENDING'
+            : 'NOT_NUMBERED';
   let document: EInvoicePayload | null = null;
   let documentError: string | null = null;
   if (invoice.invoiceNumber && state !== 'CANCELLED') {

@@ -41,13 +41,51 @@ export class EInvoiceUnavailableError extends Error {
 }
 
 /**
+ * The IRP's cancellation reasons (its Cancel IRN API, `CnlRsn`): 1 Duplicate, 2 Data entry
+ * mistake, 3 Order cancelled, 4 Others.
+ */
+export const CANCEL_REASONS = { '1': 'Duplicate', '2': 'Data entry mistake', '3': 'Order cancelled', '4': 'Others' } as const;
+export type CancelReason = keyof typeof CANCEL_REASONS;
+
+export interface EInvoiceCancellation {
+  /** Our registration (the GSTIN the IRN belongs to). */
+  readonly supplierGstin: string;
+  readonly irn: string;
+  readonly reason: CancelReason;
+  /** Up to 100 characters, kept by the IRP with the cancellation. */
+  readonly remark: string;
+}
+
+/** The IRP's answer to a cancellation: `cancelDate` as it writes it ("yyyy-mm-dd hh:mm:ss", India time). */
+export interface EInvoiceCancelled {
+  readonly irn: string;
+  readonly cancelDate: string;
+}
+
+/** A taxpayer as the IRP's Get GSTIN details answers: status ACT (active), CNL (cancelled), INA (inactive) or PRO (provisional). */
+export interface Taxpayer {
+  readonly gstin: string;
+  readonly legalName: string | null;
+  readonly tradeName: string | null;
+  /** The principal place of business, when the IRP gives one. */
+  readonly address: { readonly line1: string; readonly line2: string | null; readonly city: string; readonly stateCode: string; readonly postalCode: string } | null;
+  readonly status: 'ACT' | 'CNL' | 'INA' | 'PRO';
+  /** The IRP's block status "B": the GSTIN is blocked (returns not filed). */
+  readonly blocked: boolean;
+}
+
+/**
  * The e-invoice registration portal (directly, or through a GST suvidha provider). A real
  * provider's adapter plugs in here unchanged: it signs in, sends the INV-01 JSON, and turns
  * the IRP's answers into these results. Registering the same document again is safe: the
- * IRP answers 2150 "Duplicate IRN" with the IRN, and the adapter fetches that registration
- * (its signed QR) by IRN, so a retry after a lost answer gets the registration it missed.
+ * IRP answers 2150 "Duplicate IRN", and the adapter fetches that registration (its signed
+ * QR) by document, so a retry after a lost answer gets the registration it missed.
  */
 export interface EInvoiceRegistry {
   /** Throws EInvoiceRejectedError (the IRP's verdict on the data) or EInvoiceUnavailableError (try again later). */
   register(document: EInvoicePayload): Promise<EInvoiceRegistered>;
+  /** Cancels a registered IRN (the IRP allows it within 24 hours of registration); the same errors as `register`. */
+  cancel(cancellation: EInvoiceCancellation): Promise<EInvoiceCancelled>;
+  /** The IRP's record of a GSTIN; EInvoiceRejectedError when it knows none, EInvoiceUnavailableError when it cannot answer. */
+  taxpayer(gstin: string): Promise<Taxpayer>;
 }

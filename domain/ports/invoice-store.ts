@@ -109,6 +109,16 @@ export interface InvoiceStore {
   setPdf(agentGroupId: string, invoiceId: string, pdfKey: string, at: string): Promise<void>;
   /** Adds the invoice to `invoicedIn` of each booking (version bumped, conditional on the version read). */
   markBookingsInvoiced(invoice: Invoice, at: string): Promise<void>;
+  /**
+   * A registered, issued invoice whose IRN the IRP cancelled → CANCELLED, keeping its number
+   * (no gap in the series): off the group's lists and figures, on its registration's list of
+   * cancelled documents, its lines given back and its bookings unmarked so the next run bills
+   * them. False when it is not ISSUED with that IRN and nothing paid or credited (any more);
+   * a call after a crash finishes releasing what the first one cancelled.
+   */
+  voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string): Promise<boolean>;
+  /** The documents of a registration cancelled at the IRP, issue dates within [from, to]. */
+  cancelledDocuments(supplierGstin: string, from: string, to: string): Promise<Invoice[]>;
   /** DRAFT → CANCELLED; false when it is not a DRAFT (any more) or holds a reserved number (abandoning it would leave a gap). */
   abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean>;
 
@@ -131,4 +141,12 @@ export interface InvoiceStore {
 
   saveRun(result: BillingRunResult): Promise<void>;
   recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]>;
+}
+
+/** What the IRP answered a cancellation, kept on the voided invoice's registration. */
+export interface EInvoiceVoid {
+  readonly cancelDate: string;
+  /** The IRP's reason code (1 Duplicate, 2 Data entry mistake, 3 Order cancelled, 4 Others). */
+  readonly reason: string;
+  readonly remark: string;
 }

@@ -57,6 +57,39 @@ export interface Gstr1Export {
   readonly creditNoteCount: number;
   /** Issued invoices and credit notes of the month without a recipient GSTIN: not B2B, left out of tables 4A and 9B. */
   readonly withoutRecipientGstin: readonly string[];
+  /** Documents of the month voided at the IRP: numbers used, reported cancelled in table 13 (`doc_issue`), never in 4A or 9B. */
+  readonly cancelled: readonly string[];
+}
+
+/** "30/2026-27/000042" → its series "30/2026-27/" (the number without its running digits). */
+const seriesOf = (number: string): string => number.replace(/\d+$/, '');
+
+/**
+ * Table 13, documents issued during the period: per kind (1 invoices for outward supply,
+ * 5 credit notes) and series, the first and last number, how many, how many cancelled and the
+ * net issued, as the offline tool's `doc_issue.doc_det`.
+ */
+function documentsIssued(issued: readonly Invoice[], cancelled: readonly Invoice[]) {
+  const all = [...issued.map((i) => ({ i, cancelled: false })), ...cancelled.map((i) => ({ i, cancelled: true }))];
+  return [
+    { doc_num: 1, of: all.filter((d) => !d.i.creditNoteFor) },
+    { doc_num: 5, of: all.filter((d) => d.i.creditNoteFor) },
+  ]
+    .filter((k) => k.of.length > 0)
+    .map((k) => {
+      const bySeries = new Map<string, typeof k.of>();
+      for (const d of k.of) bySeries.set(seriesOf(d.i.invoiceNumber!), [...(bySeries.get(seriesOf(d.i.invoiceNumber!)) ?? []), d]);
+      return {
+        doc_num: k.doc_num,
+        docs: [...bySeries.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([, ds], n) => {
+            const numbers = ds.map((d) => d.i.invoiceNumber!).sort();
+            const cancel = ds.filter((d) => d.cancelled).length;
+            return { num: n + 1, from: numbers[0], to: numbers[numbers.length - 1], totnum: ds.length, cancel, net_issue: ds.length - cancel };
+          }),
+      };
+    });
 }
 
 /** The documents per recipient GSTIN, recipients and documents in number order. */
@@ -72,7 +105,8 @@ const itemsOf = (lines: readonly InvoiceLine[]) =>
 const cell = (v: string): string => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const csvOf = (header: readonly string[], rows: readonly string[][]): string => `${[header, ...rows.map((r) => r.map(cell))].map((r) => r.join(',')).join('\n')}\n`;
 
-export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1Invoice[]): Gstr1Export {
+/** `cancelled`: the month's documents voided at the IRP; with any, table 13 (`doc_issue`) reports the series with them counted as cancelled. */
+export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1Invoice[], cancelled: readonly Invoice[] = []): Gstr1Export {
   const { fp } = gstr1Period(month);
   const registered = documents.filter((d) => d.invoice.billToGstin !== null);
   const b2b = registered.filter((d) => !d.invoice.creditNoteFor);
@@ -89,6 +123,7 @@ export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1I
       ctin,
       nt: docs.map(({ invoice: n, lines }) => ({ ntty: 'C', nt_num: n.invoiceNumber, nt_dt: portalDate(n.issueDate!), val: toRupees(n.total), pos: n.placeOfSupplyStateCode, rchrg: 'N', inv_typ: 'R', itms: itemsOf(lines) })),
     })),
+    ...(cancelled.length > 0 ? { doc_issue: { doc_det: documentsIssued(documents.map((d) => d.invoice), cancelled) } } : {}),
   };
   const rowsOf = (docs: readonly Gstr1Invoice[], row: (d: Invoice, r: RateRow) => string[]) => byRecipient(docs).flatMap(([, ds]) => ds.flatMap(({ invoice, lines }) => byRate(lines).map((r) => row(invoice, r))));
   const pos = (d: Invoice) => `${d.placeOfSupplyStateCode}-${d.placeOfSupply}`;
@@ -105,6 +140,7 @@ export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1I
     invoiceCount: b2b.length,
     creditNoteCount: cdnr.length,
     withoutRecipientGstin: documents.filter((d) => d.invoice.billToGstin === null).map((d) => d.invoice.invoiceNumber!),
+    cancelled: cancelled.map((i) => i.invoiceNumber!).sort(),
   };
 }
 

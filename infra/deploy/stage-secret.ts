@@ -3,7 +3,8 @@ import type { CreateSecretCommandInput, GetSecretValueCommandInput, PutSecretVal
 import * as v from 'valibot';
 import { ConflictError } from '../../domain/errors.ts';
 import type { SmokeKeys } from '../../domain/smoke-tenants.ts';
-import { KeyRingSchema } from '../config.ts';
+import { IrpCredentialsSchema, KeyRingSchema } from '../config.ts';
+import type { IrpCredential } from '../einvoice/nic-e-invoice-registry.ts';
 
 /**
  * A stage's Secrets Manager secret and the requests that create, rotate and read it. Every
@@ -34,6 +35,23 @@ export const StageSecretSchema = v.object({
   /** Razorpay's API key (RAZORPAY_KEY_ID / RAZORPAY_KEY_SECRET); empty until `stage razorpay` sets them (the sandbox needs none). */
   razorpayKeyId: v.optional(v.string()),
   razorpayKeySecret: v.optional(v.string()),
+  /**
+   * The IRP API users per registration GSTIN (IRP_CREDENTIALS, read when the stage param
+   * irpProvider is nic), as JSON text so one dynamic reference carries it: `{}` until
+   * `stage irp-credentials` adds one.
+   */
+  irpCredentials: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => {
+        try {
+          return v.is(IrpCredentialsSchema, JSON.parse(s));
+        } catch {
+          return false;
+        }
+      }, 'must be the JSON of the IRP credentials per GSTIN (stage irp-credentials)'),
+    ),
+  ),
   smokePartnerKey: v.optional(v.string()),
   smokeGroupKey: v.optional(v.string()),
   /** Kept so the next `stage smoke-keys` replaces (and so revokes) these keys instead of piling up new ones. */
@@ -96,7 +114,7 @@ export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; s
     Name: stageSecretName(stage),
     Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, the payment gateway's webhook secret, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
     // The Razorpay key fields exist from the start (empty): serverless.yml resolves them on every stage.
-    SecretString: serialise({ ...keys, cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, razorpayWebhookSecret: keys.razorpayWebhookSecret, razorpayKeyId: '', razorpayKeySecret: '' }),
+    SecretString: serialise({ ...keys, cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, razorpayWebhookSecret: keys.razorpayWebhookSecret, razorpayKeyId: '', razorpayKeySecret: '', irpCredentials: '{}' }),
     Tags: [
       { Key: 'service', Value: SERVICE },
       { Key: 'stage', Value: stage },
@@ -145,6 +163,17 @@ export function withRazorpay(current: StageSecret, change: { keyId?: string; key
     webhook = `${change.webhookSecret},${webhook}`;
   }
   return { ...current, razorpayWebhookSecret: webhook, ...(change.keyId !== undefined ? { razorpayKeyId: change.keyId, razorpayKeySecret: change.keySecret! } : {}) };
+}
+
+/** One registration's IRP credentials set (onboarding, or a rotated password or client secret) or, with null, removed. */
+export function withIrpCredential(current: StageSecret, gstin: string, credential: IrpCredential | null): StageSecret {
+  const all = { ...(JSON.parse(current.irpCredentials ?? '{}') as Record<string, IrpCredential>) };
+  if (credential) all[gstin] = credential;
+  else if (!(gstin in all)) throw new StageSecretError(`The stage secret holds no IRP credentials for ${gstin}.`);
+  else delete all[gstin];
+  const checked = v.safeParse(IrpCredentialsSchema, all);
+  if (!checked.success) throw new StageSecretError(`The IRP credentials are malformed: ${checked.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
+  return { ...current, irpCredentials: JSON.stringify(checked.output) };
 }
 
 export const withSmokeKeys = (current: StageSecret, keys: SmokeKeys): StageSecret => ({ ...current, ...keys });

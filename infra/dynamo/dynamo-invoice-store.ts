@@ -12,7 +12,7 @@ import {
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { BillingLock, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
+import type { BillingLock, EInvoiceVoid, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
@@ -508,6 +508,74 @@ export class DynamoInvoiceStore implements InvoiceStore {
         ExpressionAttributeValues: { ':true': true },
       }),
     );
+  }
+
+  async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string): Promise<boolean> {
+    const applied = await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        UpdateExpression:
+          'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
+        // Issued with this IRN, fully issued (PDF stored, bookings marked), nothing paid or credited: else a credit note is the way.
+        ConditionExpression: `#status = :issued AND eInvoice.irn = :irn AND ${NOTHING_LEFT} AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':cancelled': 'CANCELLED',
+          ':issued': 'ISSUED',
+          ':at': at,
+          ':cd': cancellation.cancelDate,
+          ':r': cancellation.reason,
+          ':rem': cancellation.remark,
+          ':irn': invoice.eInvoice?.irn ?? '',
+          ':true': true,
+          ':zero': 0,
+          ...prefixed(keys.cancelledDocumentIndex(invoice.supplierGstin, invoice.issueDate ?? '', invoice.invoiceNumber ?? '')),
+        },
+      }),
+    );
+    if (!applied) {
+      const current = await this.get(invoice.agentGroupId, invoice.id);
+      // A void that died while releasing: finish it.
+      if (current?.status !== 'CANCELLED' || !current.eInvoice?.cancelledAt) return false;
+    }
+    await this.releaseLines(invoice.agentGroupId, invoice.id);
+    for (const ref of invoice.bookingRefs) await this.unmarkBooking(invoice.agentGroupId, ref, invoice.id);
+    return true;
+  }
+
+  /** Takes a voided invoice off a booking's invoicedIn (version + 1), so the booking is amendable and billed again. */
+  private async unmarkBooking(agentGroupId: string, bookingRef: string, invoiceId: string): Promise<void> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.booking(agentGroupId, bookingRef), ConsistentRead: true, ProjectionExpression: 'invoicedIn' }));
+      const index = ((out.Item?.invoicedIn as string[] | undefined) ?? []).indexOf(invoiceId);
+      if (index < 0) return;
+      const done = await writeIf(
+        this.db,
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.booking(agentGroupId, bookingRef),
+          UpdateExpression: `REMOVE invoicedIn[${index}] SET #version = #version + :one`,
+          ConditionExpression: `invoicedIn[${index}] = :id`,
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':id': invoiceId, ':one': 1 },
+        }),
+      );
+      if (done) return;
+    }
+    throw new Error(`booking ${bookingRef} kept changing while invoice ${invoiceId} was taken off it`);
+  }
+
+  async cancelledDocuments(supplierGstin: string, from: string, to: string): Promise<Invoice[]> {
+    const { GSI1PK } = keys.cancelledDocumentIndex(supplierGstin, '', '');
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': GSI1PK, ':from': from, ':to': `${to}#~` },
+    });
+    return items.map(invoiceOf);
   }
 
   async abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean> {

@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SandboxIrpMemory, SandboxIrpRecord } from '../einvoice/sandbox-e-invoice-registry.ts';
-import { isConditionFailure } from './client.ts';
+import { isConditionFailure, writeIf } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -25,5 +25,25 @@ export class DynamoSandboxIrpMemory implements SandboxIrpMemory {
     if (!out.Item) throw new Error(`the sandbox IRP lost its record of IRN ${record.irn}`);
     const { irn, ackNo, ackDate, signedQrCode, signedInvoice } = out.Item as SandboxIrpRecord;
     return { record: { irn, ackNo, ackDate, signedQrCode, signedInvoice }, existed: true };
+  }
+
+  async get(irn: string): Promise<(SandboxIrpRecord & { cancelledAt?: string }) | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.sandboxIrn(irn), ConsistentRead: true }));
+    if (!out.Item) return undefined;
+    const { ackNo, ackDate, signedQrCode, signedInvoice, cancelledAt } = out.Item as SandboxIrpRecord & { cancelledAt?: string };
+    return { irn, ackNo, ackDate, signedQrCode, signedInvoice, ...(cancelledAt ? { cancelledAt } : {}) };
+  }
+
+  cancel(irn: string, at: string): Promise<boolean> {
+    return writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.sandboxIrn(irn),
+        UpdateExpression: 'SET cancelledAt = :at',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(cancelledAt)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
   }
 }

@@ -173,6 +173,8 @@ export const keys = {
   /** On ISSUED invoices only: the group's invoices by issue date (GET /v1/invoices); DRAFT and CANCELLED never carry it. */
   invoiceListIndex: (agentGroupId: string, issueDate: string, issuedAt: string, invoiceId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES`, GSI1SK: `${issueDate}#${issuedAt}#${invoiceId}` }),
   invoiceList: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES` }),
+  /** A registration's documents voided at the IRP (number kept, no longer the group's), by issue date: GSTR-1 reports them cancelled. */
+  cancelledDocumentIndex: (supplierGstin: string, issueDate: string, invoiceNumber: string) => ({ GSI1PK: `GSTIN#${supplierGstin}#CANCELLED`, GSI1SK: `${issueDate}#${invoiceNumber}` }),
   /** Back from an invoiceListIndex sort key to the invoice id (the part after the last '#'). */
   invoiceIdOfListKey: (gsi1sk: string) => gsi1sk.slice(gsi1sk.lastIndexOf('#') + 1),
   /** Sparse: invoices with a step still to do (DRAFT, or ISSUED without PDF or booking marks). */
@@ -223,6 +225,8 @@ export const keys = {
   unmatchedPaymentIndex: (keptAt: string, paymentId: string) => ({ GSI1PK: 'UNMATCHEDPAYMENTS', GSI1SK: `${keptAt}#${paymentId}` }),
   /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */
   sandboxIrn: (irn: string): Key => ({ PK: `SANDBOXIRP#${irn}`, SK: 'REGISTRATION' }),
+  /** The IRP session (auth token and Sek, sealed) of one registration GSTIN, shared by every process of a stage, with its sign-in lease. */
+  irpSession: (gstin: string): Key => ({ PK: `IRPSESSION#${gstin}`, SK: 'SESSION' }),
   billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),
   billingState: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_STATE' }),
   billingRun: (agentGroupId: string, startedAt: string, runId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLINGRUN#${startedAt}#${runId}` }),

@@ -2,7 +2,15 @@ import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { financialYearOf } from '../../domain/invoicing/billing-period.ts';
 import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
-import { EInvoiceRejectedError, EInvoiceUnavailableError, type EInvoiceRegistered, type EInvoiceRegistry } from '../../domain/ports/e-invoice-registry.ts';
+import {
+  EInvoiceRejectedError,
+  EInvoiceUnavailableError,
+  type EInvoiceCancellation,
+  type EInvoiceCancelled,
+  type EInvoiceRegistered,
+  type EInvoiceRegistry,
+  type Taxpayer,
+} from '../../domain/ports/e-invoice-registry.ts';
 
 /** What the sandbox IRP keeps of a document it registered (the real IRP's own record). */
 export interface SandboxIrpRecord {
@@ -17,7 +25,32 @@ export interface SandboxIrpRecord {
 export interface SandboxIrpMemory {
   /** Keeps the record unless its IRN is kept already; answers the record kept for that IRN and whether it was there before. */
   keep(record: SandboxIrpRecord): Promise<{ readonly record: SandboxIrpRecord; readonly existed: boolean }>;
+  /** The record kept for an IRN and whether it was cancelled. */
+  get(irn: string): Promise<(SandboxIrpRecord & { readonly cancelledAt?: string }) | undefined>;
+  /** Marks the IRN cancelled unless it is already; whether this call cancelled it. */
+  cancel(irn: string, at: string): Promise<boolean>;
 }
+
+/**
+ * The sandbox IRP's taxpayer list (its answer to Get GSTIN details). Any other well-formed
+ * GSTIN is an active taxpayer whose name and address the sandbox does not know; these ones
+ * carry a name and address, or the states the real IRP answers (docs/sandbox.md).
+ */
+export const SANDBOX_TAXPAYERS: readonly Taxpayer[] = [
+  {
+    gstin: '27AAPFU0939F1ZV',
+    legalName: 'Test Agents Pvt Ltd',
+    tradeName: 'Test Agents',
+    address: { line1: '1 Test Road', line2: null, city: 'Mumbai', stateCode: '27', postalCode: '400001' },
+    status: 'ACT',
+    blocked: false,
+  },
+  { gstin: '29AABCC1111C1Z9', legalName: 'Closed Travels Pvt Ltd', tradeName: null, address: null, status: 'CNL', blocked: false },
+  { gstin: '07AABCI2222I1Z5', legalName: 'Idle Tours LLP', tradeName: null, address: null, status: 'INA', blocked: false },
+  { gstin: '33AABCB3333B1Z2', legalName: 'Blocked Holidays Pvt Ltd', tradeName: null, address: null, status: 'ACT', blocked: true },
+];
+/** GSTINs the sandbox IRP does not know (its 3001 "Requested data is not available"). */
+export const SANDBOX_UNKNOWN_GSTINS: readonly string[] = ['24AAACU4444U1Z1'];
 
 /** The issuer the sandbox writes into its tokens (the real IRP writes "NIC"). */
 export const SANDBOX_IRP_ISSUER = 'NIC-SANDBOX';
@@ -60,7 +93,7 @@ const paise = (rupees: number): number => Math.round(rupees * 100);
  * The IRP's checks the sandbox makes, each refused with the IRP's own code (its published
  * error list): the obvious data errors a real IRP would refuse before any IRN is made.
  */
-function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceRejectedError | undefined {
+export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceRejectedError | undefined {
   const seller = doc.SellerDtls?.Gstin;
   if (!seller) return new EInvoiceRejectedError('2155', 'Supplier GSTIN is required');
   if (!GSTIN.test(seller)) return new EInvoiceRejectedError('2140', `Error while validating invoice: SellerDtls.Gstin "${seller}" is not a GSTIN`);
@@ -84,7 +117,7 @@ function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceRejectedError
 }
 
 /** "yyyy-mm-dd hh:mm:ss" in India time, as the IRP writes AckDt. */
-const irpInstant = (at: Date): string => new Date(at.getTime() + 330 * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+export const irpInstant = (at: Date): string => new Date(at.getTime() + 330 * 60_000).toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * The e-invoice registration portal of local and sandbox stages, behind the same port a
@@ -137,5 +170,35 @@ export class SandboxEInvoiceRegistry implements EInvoiceRegistry {
       throw new EInvoiceUnavailableError(`2146 Unable to create IRN, please try after some time (${err instanceof Error ? err.message : String(err)})`);
     }
     return { ...kept.record, duplicate: kept.existed };
+  }
+
+  /** Cancel IRN as the IRP answers it: 2148 unknown, 9999 already cancelled, 2270 after 24 hours. */
+  async cancel(c: EInvoiceCancellation): Promise<EInvoiceCancelled> {
+    const record = await this.unavailableUnless(() => this.memory.get(c.irn));
+    if (!record || !record.irn.length) throw new EInvoiceRejectedError('2148', 'Requested IRN data is not available');
+    if (record.cancelledAt) throw new EInvoiceRejectedError('9999', 'Invoice is not active');
+    const now = this.clock.now();
+    if (now.getTime() - Date.parse(`${record.ackDate.replace(' ', 'T')}+05:30`) > 24 * 3600_000) {
+      throw new EInvoiceRejectedError('2270', 'The allowed cancellation time limit is crossed, you cannot cancel the IRN');
+    }
+    const cancelDate = irpInstant(now);
+    if (!(await this.unavailableUnless(() => this.memory.cancel(c.irn, cancelDate)))) throw new EInvoiceRejectedError('9999', 'Invoice is not active');
+    return { irn: c.irn, cancelDate };
+  }
+
+  /** Get GSTIN details from the sandbox's own list. */
+  async taxpayer(gstin: string): Promise<Taxpayer> {
+    const known = SANDBOX_TAXPAYERS.find((t) => t.gstin === gstin);
+    if (known) return known;
+    if (!GSTIN.test(gstin) || SANDBOX_UNKNOWN_GSTINS.includes(gstin)) throw new EInvoiceRejectedError('3001', 'Requested data is not available');
+    return { gstin, legalName: null, tradeName: null, address: null, status: 'ACT', blocked: false };
+  }
+
+  private async unavailableUnless<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      throw new EInvoiceUnavailableError(`the sandbox IRP could not read its records (${err instanceof Error ? err.message : String(err)})`);
+    }
   }
 }

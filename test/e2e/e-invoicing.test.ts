@@ -85,3 +85,26 @@ describe('a credit note over a registration marked for e-invoicing (bill → can
     expect(scanQr(path)).toBe(e.signedQr);
   }, 180_000);
 });
+
+describe('the admin tool over the sandbox IRP: invoices void and GSTIN checks', () => {
+  it('voids a registered invoice within 24 hours (CANCELLED, number kept, off the list) and refuses a GSTIN the IRP has cancelled, changing nothing', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-09', '2027-03-10');
+    const billed = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today(), -30), '--to', today(), '--json']);
+    expect(billed.code, billed.stderr).toBe(0);
+    const [invoiceId] = JSON.parse(billed.stdout).invoiceIds as string[];
+    const before = (await testServices().invoices.get(g.agentGroupId, invoiceId!))!;
+
+    const voided = await runAdminTool(['invoices', 'void', invoiceId!, '--group', g.agentGroupId, '--reason', '3', '--json']);
+    expect(voided.code, voided.stderr).toBe(0);
+    expect(JSON.parse(voided.stdout)).toMatchObject({ status: 'CANCELLED', invoiceNumber: before.invoiceNumber, eInvoice: { irn: before.eInvoice!.irn, cancelReason: '3', cancelRemark: 'Order cancelled' } });
+    expect((await call<{ data: unknown[] }>('GET', '/v1/invoices', { key: g.apiKey })).body.data).toEqual([]);
+    const state = await runAdminTool(['invoices', 'einvoice', invoiceId!, '--group', g.agentGroupId, '--json']);
+    expect(JSON.parse(state.stdout)).toMatchObject({ state: 'CANCELLED', status: 'CANCELLED', registration: { irn: before.eInvoice!.irn, cancelReason: '3' } });
+
+    const refused = await runAdminTool(['groups', 'update', g.agentGroupId, '--gstin', '29AABCC1111C1Z9']);
+    expect(refused.code, 'a validation refusal').toBe(2);
+    expect(refused.stderr).toMatch(/The IRP has GSTIN 29AABCC1111C1Z9 \(Closed Travels Pvt Ltd\) as cancelled \(Status CNL\)/);
+    expect((await testServices().tenants.getAgentGroup(g.agentGroupId))!.gstin).toBe('27AAPFU0939F1ZV');
+  }, 180_000);
+});

@@ -131,7 +131,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('records the IRP\'s rejection (code and message) as lastError; once the operator corrects the data, the next run registers the same number with it', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-04');
-    const refusing = { ...deps(), eInvoices: { register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')) } };
+    const refusing = { ...deps(), eInvoices: { ...IRP_OUTAGE, register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')) } };
     const failed = await runBilling(refusing, group, request());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');

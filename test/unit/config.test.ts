@@ -26,6 +26,18 @@ function problemWith(env: Record<string, string | undefined>): string {
 }
 
 describe('parseConfig', () => {
+  it('chooses the sandbox IRP unless IRP_PROVIDER=nic, which needs IRP_CREDENTIALS with https base URLs outside local and test', () => {
+    expect(parseConfig(minimal()).irp).toEqual({ provider: 'sandbox' });
+    expect(problemWith(minimal({ IRP_PROVIDER: 'nic' }))).toMatch(/IRP_CREDENTIALS/);
+    expect(problemWith(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: '{}' }))).toMatch(/at least one registration/);
+    const pem = '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----';
+    const cred = (baseUrl: string) => JSON.stringify({ '30AAICK4821M1ZQ': { baseUrl, clientId: 'c', clientSecret: 's', userName: 'u', password: 'p', publicKeyPem: pem, signingKeyPem: pem } });
+    expect(problemWith(minimal({ STAGE: 'prod', IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('http://x.example') }))).toMatch(/baseUrl must be https/);
+    expect(parseConfig(minimal({ STAGE: 'prod', IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('https://x.example') })).irp.provider).toBe('nic');
+    expect(parseConfig(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({ provider: 'nic', credentials: { '30AAICK4821M1ZQ': { userName: 'u' } } });
+    expect(problemWith(minimal({ IRP_PROVIDER: 'gsp' }))).toMatch(/IRP_PROVIDER/);
+  });
+
   it('takes the sandbox IRP signing key from IRP_SIGNING_KEY, or derives one from the current SECRETS_KEY: the same in every process, never the key itself', () => {
     const own = key32();
     expect(parseConfig(minimal({ IRP_SIGNING_KEY: own })).irpSigningKey).toEqual(Buffer.from(own, 'base64'));

@@ -84,3 +84,17 @@ describe('gstr1Of', () => {
     for (const bad of ['2027-13', '2027-3', '03-2027', '']) expect(() => gstr1Period(bad)).toThrow(ValidationError);
   });
 });
+
+describe('gstr1Of, documents voided at the IRP', () => {
+  it('leaves a cancelled invoice out of table 4A and counts it in table 13 (doc_issue) with its series, number kept', () => {
+    const kept = invoice({ invoiceNumber: '30/2026-27/000001', issueDate: '2027-03-02' });
+    const voided = invoice({ invoiceNumber: '30/2026-27/000002', status: 'CANCELLED', issueDate: '2027-03-03' });
+    const out = gstr1Of('30AAAAA0000A1Z5', '2027-03', [{ invoice: kept, lines: [line(5, 10_000_00, { cgst: 250_00, sgst: 250_00 })] }], [voided]);
+    const json = out.json as { b2b: { inv: { inum: string }[] }[]; doc_issue: unknown };
+    expect(json.b2b.flatMap((r) => r.inv.map((i) => i.inum))).toEqual(['30/2026-27/000001']);
+    expect(json.doc_issue).toEqual({ doc_det: [{ doc_num: 1, docs: [{ num: 1, from: '30/2026-27/000001', to: '30/2026-27/000002', totnum: 2, cancel: 1, net_issue: 1 }] }] });
+    expect(out.cancelled).toEqual(['30/2026-27/000002']);
+    expect(gstr1Of('30AAAAA0000A1Z5', '2027-03', [{ invoice: kept, lines: [] }]).json).not.toHaveProperty('doc_issue');
+  });
+});
+

@@ -8,12 +8,21 @@ import { creditNote, intraStateInvoice } from '../support/invoice-documents.ts';
 
 /** The sandbox IRP's memory as a Map: the unit under test is the adapter, not DynamoDB (the integration test uses the table). */
 class MapMemory implements SandboxIrpMemory {
-  readonly records = new Map<string, SandboxIrpRecord>();
+  readonly records = new Map<string, SandboxIrpRecord & { cancelledAt?: string }>();
   async keep(record: SandboxIrpRecord) {
     const existing = this.records.get(record.irn);
     if (existing) return { record: existing, existed: true };
     this.records.set(record.irn, record);
     return { record, existed: false };
+  }
+  async get(irn: string) {
+    return this.records.get(irn);
+  }
+  async cancel(irn: string, at: string) {
+    const r = this.records.get(irn);
+    if (!r || r.cancelledAt) return false;
+    this.records.set(irn, { ...r, cancelledAt: at });
+    return true;
   }
 }
 
@@ -103,7 +112,7 @@ describe('Class: SandboxEInvoiceRegistry', () => {
   });
 
   it('reports its own storage failing as the IRP being unavailable (retry), not as a rejection', async () => {
-    const broken: SandboxIrpMemory = { keep: () => Promise.reject(new Error('connection reset')) };
+    const broken: SandboxIrpMemory = Object.assign(new MapMemory(), { keep: () => Promise.reject(new Error('connection reset')) });
     await expect(registry(broken).register(invoiceJson)).rejects.toBeInstanceOf(EInvoiceUnavailableError);
   });
 });
@@ -176,5 +185,27 @@ describe('Function: eInvoiceOfRecord', () => {
 
   it('refuses a record without a number: there is no document to register', () => {
     expect(() => eInvoiceOfRecord({ ...record, invoiceNumber: null }, lines)).toThrow(/has no number/);
+  });
+});
+
+describe('Class: SandboxEInvoiceRegistry, cancel and taxpayer', () => {
+  it('cancels within 24 hours of the acknowledgement, then answers 9999; after 24 hours 2270; an unknown IRN 2148', async () => {
+    const memory = new MapMemory();
+    const registered = await registry(memory, '2026-11-02T06:30:00.000Z').register(invoiceJson);
+    const late = registry(memory, '2026-11-03T06:31:00.000Z');
+    await expect(late.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'Data entry mistake' })).rejects.toMatchObject({ code: '2270' });
+    const inTime = registry(memory, '2026-11-03T06:29:00.000Z');
+    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'x' })).resolves.toEqual({ irn: registered.irn, cancelDate: '2026-11-03 11:59:00' });
+    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'x' })).rejects.toMatchObject({ code: '9999', irpMessage: 'Invoice is not active' });
+    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: '0'.repeat(64), reason: '1', remark: 'x' })).rejects.toMatchObject({ code: '2148' });
+  });
+
+  it('answers Get GSTIN details from its list: names and addresses it knows, cancelled/inactive/blocked as listed, 3001 for an unknown or malformed GSTIN', async () => {
+    await expect(registry().taxpayer('27AAPFU0939F1ZV')).resolves.toMatchObject({ legalName: 'Test Agents Pvt Ltd', status: 'ACT', blocked: false, address: { city: 'Mumbai', postalCode: '400001' } });
+    await expect(registry().taxpayer('29AABCC1111C1Z9')).resolves.toMatchObject({ status: 'CNL' });
+    await expect(registry().taxpayer('33AABCB3333B1Z2')).resolves.toMatchObject({ status: 'ACT', blocked: true });
+    await expect(registry().taxpayer('24AAACU4444U1Z1')).rejects.toMatchObject({ code: '3001' });
+    await expect(registry().taxpayer('NOT-A-GSTIN')).rejects.toBeInstanceOf(EInvoiceRejectedError);
+    await expect(registry().taxpayer('06AAACR5055K1Z7')).resolves.toEqual({ gstin: '06AAACR5055K1Z7', legalName: null, tradeName: null, address: null, status: 'ACT', blocked: false });
   });
 });

@@ -13,6 +13,7 @@ import {
   readRequest,
   StageSecretError,
   withRazorpay,
+  withIrpCredential,
   withSmokeKeys,
   writeRequest,
 } from '../../infra/deploy/stage-secret.ts';
@@ -28,7 +29,7 @@ describe('stage secret requests (built without a network)', () => {
     const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex });
 
     expect(req.Name).toBe('partner-distribution/staging');
-    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, razorpayKeyId: '', razorpayKeySecret: '', ...channex });
+    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, razorpayKeyId: '', razorpayKeySecret: '', irpCredentials: '{}', ...channex });
     expect(channex.channexInboundApiKey).toMatch(/^chx_[0-9a-f]{48}$/);
     expect(parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, CHANNEX_INBOUND_API_KEY: `${freshKey()},${channex.channexInboundApiKey}` }).channex.inboundKeys).toHaveLength(2);
     expect(rotateChannexInboundKey({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex }, 'chx_new').channexInboundApiKey).toBe(`chx_new,${channex.channexInboundApiKey}`);
@@ -144,5 +145,29 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
     expect(() => withRazorpay(rotating, { webhookSecret: 'whsec-third-999' })).toThrow(/in progress/);
     expect(withRazorpay(rotating, { finishWebhookRotation: true }).razorpayWebhookSecret).toBe('whsec-new-5678');
     expect(() => withRazorpay(keyed, { finishWebhookRotation: true })).toThrow(/No webhook/);
+  });
+});
+
+describe('IRP credentials in the stage secret (stage irp-credentials)', () => {
+  const pem = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----\n';
+  const credential = { baseUrl: 'https://einv-apisandbox.nic.in', clientId: 'id', clientSecret: 'cs', userName: 'u', password: 'p', publicKeyPem: pem, signingKeyPem: pem };
+  const base = parseStageSecret(JSON.stringify({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }));
+
+  it('adds, replaces (rotation) and removes one registration, keeping the rest; the service reads them with IRP_PROVIDER=nic', () => {
+    const one = withIrpCredential(base, '30AAICK4821M1ZQ', credential);
+    const two = withIrpCredential(one, '29AAICK4821M1ZS', { ...credential, password: 'p2' });
+    const rotated = withIrpCredential(two, '30AAICK4821M1ZQ', { ...credential, password: 'new' });
+    expect(JSON.parse(rotated.irpCredentials!)).toEqual({ '30AAICK4821M1ZQ': { ...credential, password: 'new' }, '29AAICK4821M1ZS': { ...credential, password: 'p2' } });
+    expect(parseStageSecret(JSON.stringify(rotated)).irpCredentials).toBe(rotated.irpCredentials);
+    const cfg = parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, IRP_PROVIDER: 'nic', IRP_CREDENTIALS: rotated.irpCredentials });
+    expect(cfg.irp.provider === 'nic' && Object.keys(cfg.irp.credentials)).toEqual(['30AAICK4821M1ZQ', '29AAICK4821M1ZS']);
+    expect(JSON.parse(withIrpCredential(rotated, '29AAICK4821M1ZS', null).irpCredentials!)).toEqual({ '30AAICK4821M1ZQ': { ...credential, password: 'new' } });
+  });
+
+  it('refuses a malformed credential (naming the field, never a value) and removing one that is not there', () => {
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, publicKeyPem: 'secret-ish' } as never)).toThrow(/publicKeyPem must be a PEM public key/);
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, password: '' })).toThrow(/password/);
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', null)).toThrow(StageSecretError);
+    expect(() => parseStageSecret(JSON.stringify({ ...base, irpCredentials: '{"x":1}' }))).toThrow(/irpCredentials/);
   });
 });

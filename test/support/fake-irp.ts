@@ -1,0 +1,278 @@
+import { constants, createSign, generateKeyPairSync, privateDecrypt, randomBytes, randomInt, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import type { Clock } from '../../domain/ports/clock.ts';
+import { aesEcbDecrypt, aesEcbEncrypt, openData, sealData } from '../../infra/einvoice/irp-crypto.ts';
+import { irnOf, irpInstant, rejectionOf } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
+
+/**
+ * A contract-faithful IRP on a local port, as the e-invoice API sandbox documents version
+ * 1.03 (einv-apisandbox.nic.in): its own RSA key pair for the auth payload and another for
+ * its RS256 signatures, the Sek handed out under the caller's AppKey, every payload under
+ * the Sek (AES-256-ECB, PKCS#7), tokens valid 360 minutes and refreshable with
+ * ForceRefreshAccessToken only in the last 10, the error codes of its published list, the
+ * 24-hour cancellation window, and the faults a real portal has (down, throttling, a lost
+ * answer, a token revoked mid-run). Its time is the injected clock's.
+ */
+export interface FakeIrpUser {
+  readonly gstin: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly userName: string;
+  readonly password: string;
+}
+
+export interface FakeIrpTaxpayer {
+  readonly Gstin: string;
+  readonly TradeName: string | null;
+  readonly LegalName: string | null;
+  readonly AddrBnm: string | null;
+  readonly AddrBno: string | null;
+  readonly AddrFlno: string | null;
+  readonly AddrSt: string | null;
+  readonly AddrLoc: string | null;
+  readonly StateCode: number;
+  readonly AddrPncd: number | null;
+  readonly TxpType: string;
+  readonly Status: 'ACT' | 'CNL' | 'INA' | 'PRO';
+  readonly BlkStatus: 'B' | 'U' | null;
+}
+
+interface Session {
+  authToken: string;
+  sek: Buffer;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+interface Registration {
+  readonly gstin: string;
+  readonly doc: EInvoicePayload;
+  readonly AckNo: number;
+  readonly AckDt: string;
+  readonly Irn: string;
+  readonly SignedInvoice: string;
+  readonly SignedQRCode: string;
+  readonly registeredAt: number;
+  Status: 'ACT' | 'CNL';
+}
+
+export interface FakeIrp {
+  readonly url: string;
+  /** The portal's public key (PEM) that encrypts the auth payload. */
+  readonly encryptionPublicKeyPem: string;
+  /** The portal's published public key (PEM) that verifies its signed invoices and QR codes. */
+  readonly signingPublicKeyPem: string;
+  /** Decrypts with the portal's private key: for the crypto known-answer tests. */
+  decryptWithPortalKey(ciphertext: Buffer): Buffer;
+  /** Every request, by path without query. */
+  readonly calls: { readonly path: string; readonly gstin: string | undefined; readonly forceRefresh?: boolean }[];
+  /** Auth requests that issued a new token (not the same one answered again). */
+  tokensIssued(): number;
+  /** 'down': every call answers 503; 'throttled': 429. */
+  fault: 'down' | 'throttled' | undefined;
+  /** The next n Generate IRN calls register the document and then drop the connection (the answer is lost). */
+  loseAnswers(n: number): void;
+  /** Revokes every token now (as an expiry on the portal's side the client did not foresee): the next call answers 1005. */
+  revokeTokens(): void;
+  /** Revokes the tokens after this many more successful Generate IRN calls. */
+  revokeTokensAfter(calls: number): void;
+  /** The answer Generate IRN gives a document of this number or buyer GSTIN instead of its own checks (a code of the published list). */
+  refuse(docNoOrBuyerGstin: string, code: string, message: string): void;
+  registrationOf(irn: string): Registration | undefined;
+  close(): Promise<void>;
+}
+
+const VALIDITY_MS = 360 * 60_000;
+const FORCE_WINDOW_MS = 10 * 60_000;
+
+const keyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+const pem = (k: KeyObject): string => k.export({ type: 'spki', format: 'pem' }).toString();
+
+function signJws(key: KeyObject, data: unknown): string {
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const head = `${b64({ alg: 'RS256', kid: 'FAKE-IRP', typ: 'JWT' })}.${b64({ data: JSON.stringify(data), iss: 'NIC' })}`;
+  return `${head}.${createSign('RSA-SHA256').update(head).sign(key).toString('base64url')}`;
+}
+
+const errorBody = (code: string, message: string, info: unknown = null) => ({ Status: '0', Data: null, ErrorDetails: [{ ErrorCode: code, ErrorMessage: message }], InfoDtls: info });
+
+export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrpUser[]; taxpayers?: readonly FakeIrpTaxpayer[] }): Promise<FakeIrp> {
+  const encryption = keyPair();
+  const signing = keyPair();
+  const sessions = new Map<string, Session>();
+  const registrations = new Map<string, Registration>();
+  const refusals = new Map<string, { code: string; message: string }>();
+  const calls: FakeIrp['calls'] = [];
+  let issued = 0;
+  let lostAnswers = 0;
+  let revokeAfter: number | undefined;
+  const now = () => opts.clock.now().getTime();
+
+  const userOf = (gstin: string | undefined) => opts.users.find((u) => u.gstin === gstin);
+
+  function auth(headers: IncomingMessage['headers'], body: { Data?: string }) {
+    const user = opts.users.find((u) => u.clientId === headers.client_id && u.clientSecret === headers.client_secret);
+    if (!user) return errorBody('1010', 'Invalid Client-ID/Client-Secret');
+    let request: { UserName?: string; Password?: string; AppKey?: string; ForceRefreshAccessToken?: boolean };
+    try {
+      const b64 = privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(body.Data ?? '', 'base64')).toString('ascii');
+      request = JSON.parse(Buffer.from(b64, 'base64').toString('utf8'));
+    } catch {
+      return errorBody('1013', 'Decryption of password failed');
+    }
+    if (request.UserName !== user.userName || request.Password !== user.password) return errorBody('1008', 'Invalid login credentials');
+    const appKey = Buffer.from(request.AppKey ?? '', 'base64');
+    if (appKey.length !== 32) return errorBody('1016', 'Decryption of App Key failed');
+    calls[calls.length - 1] = { ...calls[calls.length - 1]!, gstin: user.gstin, forceRefresh: request.ForceRefreshAccessToken === true };
+    let session = sessions.get(user.gstin);
+    const live = session && !session.revoked && session.expiresAt > now();
+    // "Any hits to this API within these 360 minutes will return the same token"; a new one only when forced in the last 10 minutes.
+    const renew = !live || (request.ForceRefreshAccessToken === true && session!.expiresAt - now() <= FORCE_WINDOW_MS);
+    if (renew) {
+      session = { authToken: randomBytes(18).toString('base64url'), sek: randomBytes(32), expiresAt: now() + VALIDITY_MS, revoked: false };
+      sessions.set(user.gstin, session);
+      issued++;
+    }
+    return {
+      Status: 1,
+      Data: { ClientId: user.clientId, UserName: user.userName, AuthToken: session!.authToken, Sek: aesEcbEncrypt(appKey, session!.sek).toString('base64'), TokenExpiry: irpInstant(new Date(session!.expiresAt)) },
+      ErrorDetails: null,
+      InfoDtls: null,
+    };
+  }
+
+  /** The session a call's headers name, or the vital error the portal answers. */
+  function sessionOf(headers: IncomingMessage['headers']): Session | ReturnType<typeof errorBody> {
+    const gstin = headers.gstin as string | undefined;
+    if (!gstin) return errorBody('1004', 'Header GSTIN is required');
+    const user = userOf(gstin);
+    if (!user || user.clientId !== headers.client_id || user.clientSecret !== headers.client_secret) return errorBody('1010', 'Invalid Client-ID/Client-Secret');
+    if (headers.user_name !== user.userName) return errorBody('1005', 'Invalid Token');
+    const s = sessions.get(gstin);
+    if (!s || s.revoked || s.expiresAt <= now() || s.authToken !== headers.authtoken) return errorBody('1005', 'Invalid Token');
+    return s;
+  }
+
+  const ok = (s: Session, data: unknown, info: unknown = null) => ({ Status: '1', Data: sealData(s.sek, data), ErrorDetails: null, InfoDtls: info });
+  const detailsOf = (r: Registration) => ({ AckNo: r.AckNo, AckDt: r.AckDt, Irn: r.Irn, SignedInvoice: r.SignedInvoice, SignedQRCode: r.SignedQRCode, Status: r.Status, EwbNo: null, EwbDt: null, EwbValidTill: null });
+
+  function generate(s: Session, gstin: string, body: { Data?: string }): { answer: unknown; lose: boolean } {
+    let doc: EInvoicePayload;
+    try {
+      doc = openData<EInvoicePayload>(s.sek, body.Data ?? '');
+    } catch {
+      return { answer: errorBody('2140', 'Error while validating invoice: the payload could not be decrypted with the Sek'), lose: false };
+    }
+    if (doc.SellerDtls?.Gstin !== gstin) return { answer: errorBody('2143', 'Invoice does not belongs to the user GSTIN'), lose: false };
+    const refusal = refusals.get(doc.DocDtls.No) ?? refusals.get(doc.BuyerDtls?.Gstin ?? '');
+    if (refusal) return { answer: errorBody(refusal.code, refusal.message), lose: false };
+    const rejection = rejectionOf(doc, irpInstant(opts.clock.now()).slice(0, 10));
+    if (rejection) return { answer: errorBody(rejection.code, rejection.irpMessage), lose: false };
+    const irn = irnOf(doc);
+    const existing = registrations.get(irn);
+    if (existing) return { answer: errorBody('2150', 'Duplicate IRN', [{ InfCd: 'DUPIRN', Desc: { AckNo: existing.AckNo, AckDt: existing.AckDt, Irn: existing.Irn } }]), lose: false };
+    const AckDt = irpInstant(opts.clock.now());
+    const AckNo = Number(`1${AckDt.slice(2, 4)}${String(randomInt(1e6)).padStart(6, '0')}${String(randomInt(1e6)).padStart(6, '0')}`);
+    const qr = { SellerGstin: gstin, BuyerGstin: doc.BuyerDtls.Gstin, DocNo: doc.DocDtls.No, DocTyp: doc.DocDtls.Typ, DocDt: doc.DocDtls.Dt, TotInvVal: doc.ValDtls.TotInvVal, ItemCnt: doc.ItemList.length, MainHsnCode: doc.ItemList[0]!.HsnCd, Irn: irn, IrnDt: AckDt };
+    const r: Registration = { gstin, doc, AckNo, AckDt, Irn: irn, SignedInvoice: signJws(signing.privateKey, { AckNo, AckDt, Irn: irn, ...doc }), SignedQRCode: signJws(signing.privateKey, qr), registeredAt: now(), Status: 'ACT' };
+    registrations.set(irn, r);
+    if (revokeAfter !== undefined && --revokeAfter <= 0) {
+      revokeAfter = undefined;
+      for (const x of sessions.values()) x.revoked = true;
+    }
+    const lose = lostAnswers > 0;
+    if (lose) lostAnswers--;
+    return { answer: ok(s, detailsOf(r)), lose };
+  }
+
+  function cancel(s: Session, gstin: string, body: { Data?: string }) {
+    const c = openData<{ Irn?: string; CnlRsn?: string; CnlRem?: string }>(s.sek, body.Data ?? '');
+    if (!['1', '2', '3', '4'].includes(String(c.CnlRsn).trim())) return errorBody('2140', 'Error while validating invoice: CnlRsn must be one of 1, 2, 3, 4');
+    const r = registrations.get(c.Irn ?? '');
+    if (!r) return errorBody('2148', 'Requested IRN data is not available');
+    if (r.gstin !== gstin) return errorBody('2143', 'Invoice does not belongs to the user GSTIN');
+    if (r.Status === 'CNL') return errorBody('9999', 'Invoice is not active');
+    if (now() - r.registeredAt > 24 * 3600_000) return errorBody('2270', 'The allowed cancellation time limit is crossed, you cannot cancel the IRN');
+    r.Status = 'CNL';
+    return ok(s, { Irn: r.Irn, CancelDate: irpInstant(opts.clock.now()) });
+  }
+
+  function gstinDetails(s: Session, gstin: string) {
+    const t = opts.taxpayers?.find((x) => x.Gstin === gstin);
+    if (!t) return errorBody('3001', 'Requested data is not available');
+    return ok(s, t);
+  }
+
+  const route = async (req: IncomingMessage, body: Record<string, string>): Promise<{ status: number; answer: unknown; lose?: boolean }> => {
+    const url = new URL(req.url ?? '/', 'http://fake-irp');
+    calls.push({ path: url.pathname, gstin: req.headers.gstin as string | undefined });
+    if (fake.fault === 'down') return { status: 503, answer: { message: 'Service Unavailable' } };
+    if (fake.fault === 'throttled') return { status: 429, answer: { message: 'Too Many Requests' } };
+    if (req.method === 'POST' && url.pathname === '/eivital/v1.03/auth') return { status: 200, answer: auth(req.headers, body) };
+    const s = sessionOf(req.headers);
+    if (!('sek' in s)) return { status: 200, answer: s };
+    const gstin = req.headers.gstin as string;
+    if (req.method === 'POST' && url.pathname === '/eicore/v1.03/Invoice') {
+      const g = generate(s, gstin, body);
+      return { status: 200, answer: g.answer, lose: g.lose };
+    }
+    if (req.method === 'GET' && url.pathname === '/eicore/v1.03/Invoice/irnbydocdetails') {
+      const p = url.searchParams;
+      const r = [...registrations.values()].find((x) => x.gstin === gstin && x.doc.DocDtls.Typ === p.get('doctype') && x.doc.DocDtls.No === p.get('docnum') && x.doc.DocDtls.Dt === p.get('docdate'));
+      return { status: 200, answer: r ? ok(s, detailsOf(r)) : errorBody('2148', 'Requested IRN data is not available') };
+    }
+    const byIrn = /^\/eicore\/v1\.03\/Invoice\/irn\/([0-9a-f]{64})$/.exec(url.pathname);
+    if (req.method === 'GET' && byIrn) {
+      const r = registrations.get(byIrn[1]!);
+      return { status: 200, answer: r && r.gstin === gstin ? ok(s, detailsOf(r)) : errorBody('2148', 'Requested IRN data is not available') };
+    }
+    if (req.method === 'POST' && url.pathname === '/eicore/v1.03/Invoice/Cancel') return { status: 200, answer: cancel(s, gstin, body) };
+    const master = /^\/eivital\/v1\.03\/Master\/gstin\/([0-9A-Z]{15})$/.exec(url.pathname);
+    if (req.method === 'GET' && master) return { status: 200, answer: gstinDetails(s, master[1]!) };
+    return { status: 404, answer: { message: 'not found' } };
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: Record<string, string> = {};
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        body = {};
+      }
+      route(req, body).then(({ status, answer, lose }) => {
+        if (lose) {
+          res.socket?.destroy();
+          return;
+        }
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      }, (err: unknown) => res.writeHead(500).end(String(err)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const fake: FakeIrp = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    encryptionPublicKeyPem: pem(encryption.publicKey),
+    signingPublicKeyPem: pem(signing.publicKey),
+    decryptWithPortalKey: (c) => privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, c),
+    calls,
+    tokensIssued: () => issued,
+    fault: undefined,
+    loseAnswers: (n) => void (lostAnswers = n),
+    revokeTokens: () => {
+      for (const x of sessions.values()) x.revoked = true;
+    },
+    revokeTokensAfter: (n) => void (revokeAfter = n),
+    refuse: (docNo, code, message) => void refusals.set(docNo, { code, message }),
+    registrationOf: (irn) => registrations.get(irn),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return fake;
+}
+
+/** For the known-answer tests: the Sek as the fake hands it out, decrypted as a client would. */
+export const sekUnder = (appKey: Buffer, encryptedSek: string): Buffer => aesEcbDecrypt(appKey, Buffer.from(encryptedSek, 'base64'));

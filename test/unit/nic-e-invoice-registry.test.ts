@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eInvoiceJson, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
+import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
+import { NicEInvoiceRegistry, type IrpCredential, type IrpSession, type IrpSessionStore } from '../../infra/einvoice/nic-e-invoice-registry.ts';
+import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
+import { intraStateInvoice } from '../support/invoice-documents.ts';
+
+/**
+ * The NIC adapter against the fake IRP over real HTTP, with the session store as a Map that
+ * keeps the DynamoDB store's lease rule (the integration test runs the table's). Time is the
+ * test's clock, shared by the adapter and the fake.
+ */
+class MapSessions implements IrpSessionStore {
+  readonly rows = new Map<string, { session?: IrpSession; holder?: string; until?: number }>();
+  async get(gstin: string) {
+    return this.rows.get(gstin)?.session;
+  }
+  async lease(gstin: string, holder: string, now: number, until: number) {
+    const row = this.rows.get(gstin) ?? {};
+    if (row.until !== undefined && row.until >= now) return false;
+    this.rows.set(gstin, { ...row, holder, until });
+    return true;
+  }
+  async put(gstin: string, holder: string, session: IrpSession) {
+    const row = this.rows.get(gstin);
+    if (row?.holder === holder) this.rows.set(gstin, { session });
+  }
+  async release(gstin: string, holder: string) {
+    const row = this.rows.get(gstin);
+    if (row?.holder === holder) this.rows.set(gstin, { session: row.session });
+  }
+}
+
+let nowMs = Date.parse('2026-11-02T06:30:00.000Z');
+const clock = { now: () => new Date(nowMs) };
+const doc = eInvoiceJson(intraStateInvoice);
+const GSTIN = doc.SellerDtls.Gstin;
+const user: FakeIrpUser = { gstin: GSTIN, clientId: 'AAICK21TXP1', clientSecret: 'client-secret', userName: 'api_kestrel', password: 'Pass@1234' };
+let fake: FakeIrp;
+let credential: IrpCredential;
+let sessions: MapSessions;
+let registry: NicEInvoiceRegistry;
+const numbered = (no: string): EInvoicePayload => ({ ...doc, DocDtls: { ...doc.DocDtls, No: no } });
+const authCalls = () => fake.calls.filter((c) => c.path === '/eivital/v1.03/auth');
+
+beforeAll(async () => {
+  fake = await startFakeIrp({
+    clock,
+    users: [user],
+    taxpayers: [
+      { Gstin: '27AAPFU0939F1ZV', TradeName: 'Acme', LegalName: 'Acme Travel Pvt Ltd', AddrBnm: 'Sea View', AddrBno: '12', AddrFlno: '2nd floor', AddrSt: 'Marine Drive', AddrLoc: 'Mumbai', StateCode: 27, AddrPncd: 400020, TxpType: 'REG', Status: 'ACT', BlkStatus: 'U' },
+      { Gstin: '29AABCC1111C1Z9', TradeName: null, LegalName: 'Closed Travels', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 29, AddrPncd: null, TxpType: 'REG', Status: 'CNL', BlkStatus: null },
+    ],
+  });
+  credential = { baseUrl: fake.url, clientId: user.clientId, clientSecret: user.clientSecret, userName: user.userName, password: user.password, publicKeyPem: fake.encryptionPublicKeyPem, signingKeyPem: fake.signingPublicKeyPem };
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  sessions = new MapSessions();
+  registry = new NicEInvoiceRegistry({ [GSTIN]: credential }, sessions, clock, { sleep: () => new Promise((r) => setImmediate(r)) });
+  fake.fault = undefined;
+  fake.revokeTokens();
+  fake.calls.length = 0;
+});
+
+describe('Class: NicEInvoiceRegistry', () => {
+  it('signs in once, registers the INV-01 under the Sek, and answers the IRN, acknowledgement and the signed QR and invoice, verified', async () => {
+    const r = await registry.register(numbered('NIC/0001'));
+    expect(authCalls()).toHaveLength(1);
+    expect(r.duplicate).toBe(false);
+    expect(r.irn).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.ackNo).toMatch(/^1\d{14}$/);
+    expect(r.ackDate).toBe('2026-11-02 12:00:00');
+    expect(verifyIrpJws(fake.signingPublicKeyPem, r.signedQrCode)).toMatchObject({ Irn: r.irn, DocNo: 'NIC/0001', SellerGstin: GSTIN });
+    expect(verifyIrpJws(fake.signingPublicKeyPem, r.signedInvoice!)).toMatchObject({ Irn: r.irn, AckNo: Number(r.ackNo) });
+    await registry.register(numbered('NIC/0002'));
+    expect(authCalls(), 'the session is reused').toHaveLength(1);
+  });
+
+  it('answers a document whose answer was lost as the duplicate (2150) with the same registration, fetched by document', async () => {
+    fake.loseAnswers(1);
+    await expect(registry.register(numbered('NIC/0003'))).rejects.toBeInstanceOf(EInvoiceUnavailableError);
+    const again = await registry.register(numbered('NIC/0003'));
+    expect(again.duplicate).toBe(true);
+    expect(fake.registrationOf(again.irn)).toMatchObject({ AckNo: Number(again.ackNo), SignedQRCode: again.signedQrCode });
+    expect(fake.calls.map((c) => c.path)).toContain('/eicore/v1.03/Invoice/irnbydocdetails');
+  });
+
+  it("turns a validation error into EInvoiceRejectedError with the portal's code and message; down, throttled or unreachable into EInvoiceUnavailableError", async () => {
+    fake.refuse('NIC/0004', '2189', 'Invalid total invoice value');
+    await expect(registry.register(numbered('NIC/0004'))).rejects.toEqual(new EInvoiceRejectedError('2189', 'Invalid total invoice value'));
+    fake.fault = 'down';
+    await expect(registry.register(numbered('NIC/0005'))).rejects.toThrow(/HTTP 503/);
+    fake.fault = 'throttled';
+    await expect(registry.register(numbered('NIC/0005'))).rejects.toThrow(/throttled/);
+    const nowhere = new NicEInvoiceRegistry({ [GSTIN]: { ...credential, baseUrl: 'http://127.0.0.1:9' } }, new MapSessions(), clock);
+    await expect(nowhere.register(numbered('NIC/0005'))).rejects.toBeInstanceOf(EInvoiceUnavailableError);
+  });
+
+  it('signs in again exactly once when the portal refuses the token mid-run (1005), and the call goes through', async () => {
+    await registry.register(numbered('NIC/0006'));
+    const before = fake.tokensIssued();
+    fake.revokeTokens();
+    const r = await registry.register(numbered('NIC/0007'));
+    expect(r.duplicate).toBe(false);
+    expect(fake.tokensIssued() - before).toBe(1);
+    expect(authCalls()).toHaveLength(2);
+  });
+
+  it('refreshes with ForceRefreshAccessToken only in the last 10 minutes of the token, once', async () => {
+    await registry.register(numbered('NIC/0008'));
+    const start = nowMs;
+    try {
+      nowMs = start + 349 * 60_000;
+      await registry.register(numbered('NIC/0009'));
+      expect(authCalls()).toHaveLength(1);
+      nowMs = start + 352 * 60_000;
+      const before = fake.tokensIssued();
+      await Promise.all([registry.register(numbered('NIC/0010')), registry.register(numbered('NIC/0011')), registry.register(numbered('NIC/0012'))]);
+      expect(authCalls()).toHaveLength(2);
+      expect(authCalls()[1]!.forceRefresh).toBe(true);
+      expect(fake.tokensIssued() - before).toBe(1);
+    } finally {
+      nowMs = start;
+    }
+  });
+
+  it('shares one sign-in among 12 concurrent registrations (one lease holder, the others wait for its session)', async () => {
+    const out = await Promise.all(Array.from({ length: 12 }, (_, i) => registry.register(numbered(`NIC/1${String(i).padStart(3, '0')}`))));
+    expect(new Set(out.map((r) => r.irn)).size).toBe(12);
+    expect(authCalls()).toHaveLength(1);
+  });
+
+  it("stores nothing whose signature does not verify under the portal's published key", async () => {
+    const wrongKey = new NicEInvoiceRegistry({ [GSTIN]: { ...credential, signingKeyPem: fake.encryptionPublicKeyPem } }, sessions, clock);
+    await expect(wrongKey.register(numbered('NIC/0013'))).rejects.toThrow(/does not verify/);
+  });
+
+  it('refuses a sign-in with wrong credentials as unavailable with the portal words, never as a rejection of the document', async () => {
+    const wrong = new NicEInvoiceRegistry({ [GSTIN]: { ...credential, password: 'nope' } }, new MapSessions(), clock);
+    await expect(wrong.register(numbered('NIC/0014'))).rejects.toThrow(/1008 Invalid login credentials/);
+  });
+
+  it('cancels within 24 hours (CnlRsn), then the portal answers 9999; after 24 hours 2270', async () => {
+    const a = await registry.register(numbered('NIC/0015'));
+    await expect(registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '2', remark: 'Data entry mistake' })).resolves.toEqual({ irn: a.irn, cancelDate: '2026-11-02 12:00:00' });
+    await expect(registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '2', remark: 'again' })).rejects.toEqual(new EInvoiceRejectedError('9999', 'Invoice is not active'));
+    const b = await registry.register(numbered('NIC/0016'));
+    const start = nowMs;
+    nowMs = start + 24 * 3600_000 + 60_000;
+    try {
+      await expect(registry.cancel({ supplierGstin: GSTIN, irn: b.irn, reason: '3', remark: 'late' })).rejects.toMatchObject({ code: '2270' });
+    } finally {
+      nowMs = start;
+    }
+  });
+
+  it('reads Get GSTIN details: legal name and address mapped; cancelled as CNL; unknown as the portal\'s 3001', async () => {
+    await expect(registry.taxpayer('27AAPFU0939F1ZV')).resolves.toEqual({
+      gstin: '27AAPFU0939F1ZV',
+      legalName: 'Acme Travel Pvt Ltd',
+      tradeName: 'Acme',
+      address: { line1: '12, 2nd floor, Sea View', line2: 'Marine Drive', city: 'Mumbai', stateCode: '27', postalCode: '400020' },
+      status: 'ACT',
+      blocked: false,
+    });
+    await expect(registry.taxpayer('29AABCC1111C1Z9')).resolves.toMatchObject({ status: 'CNL', address: null });
+    await expect(registry.taxpayer('24AAACU4444U1Z1')).rejects.toEqual(new EInvoiceRejectedError('3001', 'Requested data is not available'));
+  });
+});
