@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { awsClientOptions } from '../aws-client.ts';
+import { awsClientOptions, nameServiceOnError } from '../aws-client.ts';
 import type { Config } from '../config.ts';
 
 export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 'aws'>): DynamoDBDocumentClient {
@@ -20,6 +20,7 @@ export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 
     },
     { step: 'finalizeRequest', name: 'countDynamoCalls' },
   );
+  client.middlewareStack.add(nameServiceOnError('DynamoDB'), { step: 'initialize', name: 'nameServiceOnError' });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
