@@ -26,20 +26,14 @@ export class Output {
   }
 
   /**
-   * Reports a long write's progress on stderr (also with --json, whose stdout stays one
-   * document): nothing during its first second, so a short import stays quiet, then at most
-   * one line a second, and the last one once any was shown.
+   * Reports a long write's progress on stderr, a line per chunk (also with --json, whose
+   * stdout stays one document); an import of one chunk says nothing here.
    */
   writeProgress(verb: string, now: () => number = Date.now): (written: number, total: number) => void {
     const started = now();
-    let shown = started;
     return (written, total) => {
-      const at = now();
-      const last = written >= total;
-      if (at - shown < 1000 && !(last && shown > started)) return;
-      shown = at;
       const percent = total === 0 ? 100 : Math.floor((written / total) * 100);
-      this.stderr.write(`${verb} ${written}/${total} catalogue records (${percent} %), ${((at - started) / 1000).toFixed(1)} s\n`);
+      this.stderr.write(`${verb} ${written}/${total} catalogue records (${percent} %), ${((now() - started) / 1000).toFixed(1)} s\n`);
     };
   }
 }

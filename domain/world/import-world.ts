@@ -20,7 +20,7 @@ export interface ImportWorldOptions extends WorldCheckOptions {
   readonly dayMode?: DayMode;
   /** Catalogue records per chunk (default CHUNK_RECORDS). */
   readonly chunkRecords?: number;
-  /** After each chunk is whole: catalogue records written so far and in all. */
+  /** After each chunk is whole, when there is more than one: catalogue records written so far and in all. */
   readonly onProgress?: (written: number, total: number) => void;
   /** Runs once per chunk after its records and read models are stored, before the chunk counts as done (a sync announces it here). */
   readonly afterChunk?: (changes: ChunkChanges) => Promise<void>;
@@ -77,7 +77,7 @@ export async function importWorld(deps: ImportWorldDeps, document: unknown, opts
     await opts.afterChunk?.(chunk.changes);
     await deps.catalogue.clearPendingChunk(runKey);
     done += chunk.records;
-    opts.onProgress?.(done, total);
+    if (chunks.length > 1) opts.onProgress?.(done, total);
   }
   await applyTenants(deps, tenants);
 

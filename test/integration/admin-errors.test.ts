@@ -14,6 +14,8 @@ import { runAdminTool } from '../support/admin-tool.ts';
  * has one to show).
  */
 const GSTIN = '30AAKCP4821M1ZC';
+/** Each test starts the tool (a cold tsx start) and, for the unreachable stores, waits out its 8 attempts. */
+const TOOL_TIMEOUT = 240_000;
 const errorOf = (stderr: string) => JSON.parse(stderr).error as { code: string; kind: string; retryable: boolean; message: string };
 
 /** A DynamoDB endpoint that answers every call 503, as a store that is up but not coping does. */
@@ -35,7 +37,7 @@ describe('admin: what failed, and whether retrying helps', () => {
 
     expect(run.code, run.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual([`${GSTIN}-112026-gstr1-cdnr.csv`, `${GSTIN}-112026-gstr1.csv`, `${GSTIN}-112026-gstr1.json`]);
-  });
+  }, TOOL_TIMEOUT);
 
   it('file system: an --out that cannot be a folder is named with its errno, not retryable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gstr1-file-'));
@@ -50,23 +52,23 @@ describe('admin: what failed, and whether retrying helps', () => {
     expect(errorOf(run.stderr).message).toContain(`mkdir ${out} (ENOTDIR)`);
     expect(human.stderr).toMatch(/^Error: File system: cannot mkdir .*returns\/2026-11 \(ENOTDIR\)\. The stack was not the problem/);
     expect(existsSync(out)).toBe(false);
-  });
+  }, TOOL_TIMEOUT);
 
   it('network: a store nobody listens at is named with its host, retryable', async () => {
-    const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
+    const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' }, TOOL_TIMEOUT);
 
     expect(run.code).toBe(1);
     expect(errorOf(run.stderr)).toMatchObject({ code: 'UNREACHABLE', kind: 'network', retryable: true });
     expect(errorOf(run.stderr).message).toContain('could not reach DynamoDB at 127.0.0.1:1 (ECONNREFUSED)');
-  });
+  }, TOOL_TIMEOUT);
 
   it('storage: a store answering 503 after every retry is named, retryable', async () => {
-    const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` });
+    const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` }, TOOL_TIMEOUT);
 
     expect(run.code).toBe(1);
     expect(errorOf(run.stderr)).toMatchObject({ code: 'STORAGE_UNAVAILABLE', kind: 'storage', retryable: true });
     expect(errorOf(run.stderr).message).toMatch(/^Storage: DynamoDB did not cope \(ServiceUnavailable/);
-  });
+  }, TOOL_TIMEOUT);
 
   it('storage: a store refusing the call (no such table) is named, not retryable', async () => {
     const run = await runAdminTool(['partners', 'list', '--json'], { TABLE_NAME: 'pds-no-such-table' });
@@ -74,5 +76,5 @@ describe('admin: what failed, and whether retrying helps', () => {
     expect(run.code).toBe(1);
     expect(errorOf(run.stderr)).toMatchObject({ code: 'STORAGE_REFUSED', kind: 'storage', retryable: false });
     expect(errorOf(run.stderr).message).toContain('DynamoDB refused the call (ResourceNotFoundException)');
-  });
+  }, TOOL_TIMEOUT);
 });
