@@ -5,6 +5,7 @@ import type { ListingView } from '../domain/ports/catalogue-reader.ts';
 import { buildPlace, headOfPlaces, monthStrings, PROJECTION_VERSION, shardName, type BuiltPlace, type MonthStrings } from '../domain/search/projection.ts';
 import { worldCatalogue } from '../domain/world/world-catalogue.ts';
 import { parseWorldShape, type WorldInput } from '../domain/world/world-schema.ts';
+import { operatorConfig } from '../infra/aws-client.ts';
 import type { Services } from '../infra/container.ts';
 import { putAll } from '../infra/dynamo/batch-write.ts';
 import { createDocumentClient } from '../infra/dynamo/client.ts';
@@ -123,7 +124,7 @@ export function searchWorld(opts: { channelId: string; listings: number; from: s
 export async function writeSearchWorld(svc: Services, opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; full?: boolean }): Promise<{ items: number }> {
   // Set-up, not measured: 16 lanes of 25-item batches keep DynamoDB Local busy for longer than
   // the service's 1.5 s request timeout (sized for a partner's request), which would abort the run.
-  const db = createDocumentClient({ ...svc.config, aws: { ...svc.config.aws, requestTimeoutMs: 60_000 } });
+  const db = createDocumentClient(operatorConfig(svc.config));
   const table = svc.config.tableName;
   const now = new Date().toISOString();
   const towns = Math.max(1, Math.ceil(opts.listings / LISTINGS_PER_TOWN));

@@ -1,6 +1,20 @@
 import type { Config } from './config.ts';
 
 /**
+ * The limits of work that is not a partner's request: the admin tool, the local stack's
+ * set-up (table, queues, demo world) and every backfill or copy an operator runs. Such work
+ * writes thousands of items and may meet a cold or throttled store; it waits out a slow
+ * call (30 s) and a throttled one (8 attempts) instead of failing fast as a request must
+ * (Config.aws, 1.5 s and 2 attempts by default). A call that may have been applied is still
+ * never retried (RetryWhenNotSent); the operator's re-run is what repeats it, and every
+ * such command is safe to re-run.
+ */
+export const OPERATOR_SDK_LIMITS: Config['aws'] = { connectTimeoutMs: 5_000, requestTimeoutMs: 30_000, maxAttempts: 8 };
+
+/** The same configuration with the operator's SDK limits in place of the request path's. */
+export const operatorConfig = <C extends Pick<Config, 'aws'>>(cfg: C): C => ({ ...cfg, aws: OPERATOR_SDK_LIMITS });
+
+/**
  * The options every AWS SDK client of the service is built with (DynamoDB, SQS, and S3
  * when a feature needs it): emulator endpoint and credentials on local stages, and the
  * limits from `Config.aws`. Without a request timeout a stalled store holds a request
@@ -20,6 +34,30 @@ export function awsClientOptions(cfg: Pick<Config, 'region' | 'aws'>, endpoint: 
     },
   };
 }
+
+/**
+ * Marks an error with the AWS service whose call failed (`$service`), so an operator tool can
+ * say which store failed; a client adds it as an initialize middleware that rethrows.
+ */
+export function withService(err: unknown, service: 'DynamoDB' | 'SQS' | 'S3'): unknown {
+  if (typeof err === 'object' && err !== null && !('$service' in err)) Object.defineProperty(err, '$service', { value: service, enumerable: false });
+  return err;
+}
+
+/** An initialize middleware that marks whatever a client's call throws with the client's service. */
+export const nameServiceOnError =
+  (service: 'DynamoDB' | 'SQS' | 'S3') =>
+  <A, R>(next: (args: A) => Promise<R>) =>
+  async (args: A): Promise<R> => {
+    try {
+      return await next(args);
+    } catch (err) {
+      throw withService(err, service);
+    }
+  };
+
+/** The service `withService` marked an error with, if any. */
+export const serviceOf = (err: unknown): string | undefined => (typeof err === 'object' && err !== null ? (err as { $service?: string }).$service : undefined);
 
 const UNAVAILABLE_NAMES = new Set([
   'TimeoutError',

@@ -2,6 +2,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { putAll } from '../infra/dynamo/batch-write.ts';
+import { OPERATOR_SDK_LIMITS } from '../infra/aws-client.ts';
 import { createDocumentClient } from '../infra/dynamo/client.ts';
 
 /**
@@ -27,7 +28,7 @@ export async function copyTable(db: DynamoDBDocumentClient, from: string, to: st
 }
 
 /** An operator's one-off copy waits out throttling and slow pages instead of failing fast as a partner's request must. */
-export const COPY_SDK_LIMITS = { connectTimeoutMs: 5_000, requestTimeoutMs: 30_000, maxAttempts: 8 } as const;
+export const COPY_SDK_LIMITS = OPERATOR_SDK_LIMITS;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' }, region: { type: 'string', default: 'ap-south-1' } } });

@@ -1,4 +1,5 @@
 import { importWorld } from '../domain/world/import-world.ts';
+import { operatorConfig } from '../infra/aws-client.ts';
 import { parseConfig } from '../infra/config.ts';
 import { adminDeps, buildServices } from '../infra/container.ts';
 import { buildDemoWorld, DEMO_CREDENTIALS, type DemoCredential } from './demo-world.ts';
@@ -10,7 +11,8 @@ export interface LoadedDemo {
 
 /** Generates the demo world for today and imports it through the same use case as `admin import`. */
 export async function loadDemoWorld(env: Record<string, string>): Promise<LoadedDemo> {
-  const svc = buildServices(parseConfig(env));
+  // Set-up, not a request: the operator's SDK limits, so a cold DynamoDB Local cannot fail the first `npm start`.
+  const svc = buildServices(operatorConfig(parseConfig(env)));
   const today = new Date().toISOString().slice(0, 10);
   const started = Date.now();
   const result = await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, buildDemoWorld(today), { allowPlaintextKeys: svc.config.isSandbox });

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { awsClientOptions, OPERATOR_SDK_LIMITS } from '../infra/aws-client.ts';
 import { tableDefinition, TTL_ATTRIBUTE } from '../infra/dynamo/table.ts';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 
@@ -74,6 +75,9 @@ const killTree = async (child: ChildProcess): Promise<void> => {
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+/** Set-up clients (probe, table, queues, bucket) wait as an operator's tool does, never as a partner's request. */
+const setUpClientOptions = (endpoint: string) => awsClientOptions({ region: 'ap-south-1', aws: OPERATOR_SDK_LIMITS }, endpoint);
+
 export interface DynamoLocal extends Stoppable {
   readonly endpoint: string;
   /** The emulator's process, for fault tests that pause (SIGSTOP) or kill it. */
@@ -92,7 +96,7 @@ export async function startDynamoLocal(opts: { port?: number; dbPath?: string; l
   );
   child.stderr?.on('data', (d: Buffer) => opts.log?.(d.toString()));
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  const client = new DynamoDBClient(setUpClientOptions(endpoint));
   try {
     await waitFor('DynamoDB Local', async () => (await client.send(new ListTablesCommand({}))).TableNames !== undefined, 30_000);
   } catch (err) {
@@ -149,7 +153,7 @@ export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs>
 
 /** Creates the table (with TTL) if it is not there yet. Safe to run again. */
 export async function provisionTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  const client = new DynamoDBClient(setUpClientOptions(endpoint));
   try {
     const exists = await client.send(new DescribeTableCommand({ TableName: tableName })).then(
       () => true,
@@ -176,7 +180,7 @@ export const webhookQueueName = (stage: string): string => `partner-distribution
  * Safe to run again.
  */
 export async function provisionQueues(endpoint: string, names: readonly string[]): Promise<Record<string, string>> {
-  const client = new SQSClient({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  const client = new SQSClient(setUpClientOptions(endpoint));
   try {
     const urls: Record<string, string> = {};
     for (const name of names) {
@@ -205,7 +209,7 @@ export const invoiceBucketName = (stage: string): string => `partner-distributio
 
 /** Creates the bucket in fauxqs's S3 if it is not there yet. */
 export async function provisionBucket(endpoint: string, name: string): Promise<void> {
-  const s3 = new S3Client({ endpoint, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS, forcePathStyle: true });
+  const s3 = new S3Client({ ...setUpClientOptions(endpoint), forcePathStyle: true });
   try {
     await s3.send(new CreateBucketCommand({ Bucket: name })).catch((err: { name?: string }) => {
       if (err.name !== 'BucketAlreadyOwnedByYou' && err.name !== 'BucketAlreadyExists') throw err;

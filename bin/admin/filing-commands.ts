@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gstr1Of, gstr1Period, type Gstr1Invoice } from '../../domain/receivables/gstr1.ts';
 import { type CommandSpec } from './command.ts';
@@ -12,7 +12,7 @@ export const filingGstr1: CommandSpec = {
   options: [
     { name: 'gstin', value: '<GSTIN>', required: true, description: 'Our supplier registration.' },
     { name: 'month', value: '<yyyy-mm>', required: true, param: 'month', description: 'The return period.' },
-    { name: 'out', value: '<dir>', description: 'Where to write the files (default: the current directory).' },
+    { name: 'out', value: '<dir>', description: 'Where to write the files (default: the current directory); made if it does not exist.' },
   ],
   examples: ['filing gstr1 --gstin 30AAACB1234C1Z5 --month 2027-03 --out ./returns'],
   async run(args, ctx) {
@@ -31,6 +31,8 @@ export const filingGstr1: CommandSpec = {
     }
     const out = gstr1Of(gstin, month, documents, await svc.invoices.cancelledDocuments(gstin, from, to));
     const dir = resolve(ctx.cwd, args.text('out') ?? '.');
+    // A folder that does not exist yet is made, as an operator naming --out ./returns/2026-11 expects.
+    mkdirSync(dir, { recursive: true });
     const base = join(dir, `${gstin}-${fp}-gstr1`);
     writeFileSync(`${base}.json`, `${JSON.stringify(out.json, null, 2)}\n`);
     writeFileSync(`${base}.csv`, out.csv);

@@ -38,6 +38,7 @@ export const importCommand: CommandSpec = {
   details: [
     'The whole file is checked before anything is written: a file with any problem writes nothing, and every problem is listed by its JSON path.',
     'Importing the same file again writes nothing; records the file does not mention are left alone.',
+    'A long import shows its progress on stderr (records written / total, elapsed). An import that stopped halfway (Ctrl-C, a crash, a storage fault) is finished by importing the same file again.',
     'Plaintext keys and signing secrets in the file are accepted on the local and test stages only; elsewhere give keyHash and keyPrefix.',
     "Agent groups' GSTINs are checked with the IRP (Get GSTIN details) first: unknown, cancelled, inactive or blocked ones are listed and nothing is written.",
     'The format is described in docs/world-file.md.',
@@ -50,7 +51,7 @@ export const importCommand: CommandSpec = {
     const document = await readWorldFile(path);
     const services = ctx.services();
     await checkWorldGstins(services.eInvoices, document);
-    const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, { allowPlaintextKeys: services.config.isSandbox });
+    const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, { allowPlaintextKeys: services.config.isSandbox, onProgress: ctx.out.writeProgress('Imported') });
     ctx.out.result(summary, () => summaryLines(args.positional!, summary));
   },
 };

@@ -11,6 +11,7 @@ export class Output {
   constructor(
     readonly json: boolean,
     private readonly stdout: Streams,
+    private readonly stderr: Streams = { write: () => undefined },
   ) {}
 
   /** Prints the JSON document with --json, otherwise the human lines. */
@@ -22,6 +23,18 @@ export class Output {
   /** A line printed as soon as it is known (one per group of a long run); silent with --json, whose one document comes at the end. */
   progress(line: string): void {
     if (!this.json) this.stdout.write(`${line}\n`);
+  }
+
+  /**
+   * Reports a long write's progress on stderr, a line per chunk (also with --json, whose
+   * stdout stays one document); an import of one chunk says nothing here.
+   */
+  writeProgress(verb: string, now: () => number = Date.now): (written: number, total: number) => void {
+    const started = now();
+    return (written, total) => {
+      const percent = total === 0 ? 100 : Math.floor((written / total) * 100);
+      this.stderr.write(`${verb} ${written}/${total} catalogue records (${percent} %), ${((now() - started) / 1000).toFixed(1)} s\n`);
+    };
   }
 }
 

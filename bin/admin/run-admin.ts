@@ -1,4 +1,8 @@
 import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/container.ts';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isAwsUnavailable, operatorConfig, serviceOf } from '../../infra/aws-client.ts';
 import { ConfigError, parseConfig, type Config } from '../../infra/config.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
 import { DomainError, ValidationError } from '../../domain/errors.ts';
@@ -95,17 +99,104 @@ function validationMessage(err: ValidationError, spec: CommandSpec): { message: 
 }
 
 /** Socket errors: the stack is down or misaddressed, which an operator can fix, unlike a fault. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE']);
 
-interface Failure {
+/** What kind of thing failed, and so whether running the command again can help. */
+type FailureKind = 'file-system' | 'network' | 'storage' | 'bug';
+
+export interface Failure {
   readonly exit: number;
   readonly code: string;
   readonly message: string;
   readonly option?: string;
   readonly issues?: readonly { path: string; message: string }[];
+  readonly kind?: FailureKind;
+  readonly retryable?: boolean;
+  /** A bug's reference: the name of the file holding its details. */
+  readonly reference?: string;
 }
 
-function classify(err: unknown, spec: CommandSpec): Failure {
+interface SystemErrorFields {
+  readonly name?: string;
+  readonly code?: string;
+  readonly syscall?: string;
+  readonly path?: string;
+  readonly hostname?: string;
+  readonly address?: string;
+  readonly port?: number;
+  readonly $metadata?: unknown;
+}
+
+/**
+ * An unexpected failure, said by what failed: the file system (path and errno), the network
+ * (host), a store (DynamoDB, SQS or S3: out of breath, or refusing), or the tool itself. A
+ * bug's details (message and stack, which may hold table names or SDK internals) go to a
+ * private file under .local/admin-errors whose name the operator quotes; nothing of them is printed.
+ */
+function unexpected(err: unknown, spec: CommandSpec, root: string): Failure {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as SystemErrorFields;
+  const name = err instanceof Error ? err.name : typeof err;
+  if (e.code && e.syscall && e.path) {
+    return {
+      exit: EXIT.refused,
+      code: 'FILE_SYSTEM',
+      kind: 'file-system',
+      retryable: false,
+      message: `File system: cannot ${e.syscall} ${e.path} (${e.code}). The stack was not the problem; fix the path or its permissions, then run the command again.`,
+    };
+  }
+  const service = serviceOf(err);
+  // The SDK's request timeout carries ETIMEDOUT too, but the store was reached: it did not answer in time.
+  if (e.code && NETWORK_CODES.has(e.code) && e.name !== 'TimeoutError') {
+    const host = e.hostname ?? (e.address ? `${e.address}${e.port ? `:${e.port}` : ''}` : 'its endpoint');
+    return {
+      exit: EXIT.refused,
+      code: 'UNREACHABLE',
+      kind: 'network',
+      retryable: true,
+      message: `Network: could not reach ${service ?? "the stack's storage"} at ${host} (${e.code}). Check the endpoint and the network (for the local stack, that \`npm start\` is running), then retry.`,
+    };
+  }
+  if (isAwsUnavailable(err)) {
+    return {
+      exit: EXIT.refused,
+      code: 'STORAGE_UNAVAILABLE',
+      kind: 'storage',
+      retryable: true,
+      message: `Storage: ${service ?? 'AWS'} did not cope (${name}: a timeout, throttling or a server error). Retrying may help; the operation may have been partly applied, so check with a list command first (an import or a sync is simply run again: it finishes what it had started).`,
+    };
+  }
+  if (service || e.$metadata) {
+    return {
+      exit: EXIT.refused,
+      code: 'STORAGE_REFUSED',
+      kind: 'storage',
+      retryable: false,
+      message: `Storage: ${service ?? 'AWS'} refused the call (${name}). Retrying will not help: check the stage's settings (TABLE_NAME, queue URLs, bucket, region) and the credentials' permissions.`,
+    };
+  }
+  const reference = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  const details = join(root, '.local', 'admin-errors', `${reference}.txt`);
+  let where = '';
+  try {
+    mkdirSync(dirname(details), { recursive: true, mode: 0o700 });
+    writeFileSync(details, `${spec.path.join(' ')}\n${err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err)}\n`, { mode: 0o600 });
+    where = `; its details are in ${details}`;
+  } catch {
+    // The reference alone still ties the report to this run.
+  }
+  return {
+    exit: EXIT.refused,
+    code: 'INTERNAL',
+    kind: 'bug',
+    retryable: false,
+    reference,
+    message: `Bug: '${spec.path.join(' ')}' failed unexpectedly (${name}); neither your input nor the stack's health caused it, so retrying will not help. Report reference ${reference}${where}.`,
+  };
+}
+
+/** How a failed command is reported: its exit code, code and message (with --json, the body). */
+export function classify(err: unknown, spec: CommandSpec, root: string): Failure {
   if (err instanceof UsageError) return { exit: EXIT.usage, code: 'USAGE', message: err.message, option: err.option };
   if (err instanceof SetupError) return { exit: EXIT.usage, code: 'NO_STACK', message: err.message };
   if (err instanceof ConfigError) return { exit: EXIT.usage, code: 'BAD_CONFIGURATION', message: `${err.message}\nFix the environment (or .local/stack.env), or restart the local stack with \`npm start\`.` };
@@ -120,13 +211,7 @@ function classify(err: unknown, spec: CommandSpec): Failure {
   }
   if (err instanceof ValidationError) return { exit: EXIT.usage, code: err.code, ...validationMessage(err, spec) };
   if (err instanceof DomainError) return { exit: EXIT.refused, code: err.code, message: err.message };
-  const network = (err as { code?: string } | null)?.code;
-  if (network && NETWORK_CODES.has(network)) {
-    return { exit: EXIT.refused, code: 'UNREACHABLE', message: `Could not reach the stack's DynamoDB (${network}). For the local stack, check that \`npm start\` is running.` };
-  }
-  // Anything else is a fault, not a refusal: its message and stack may hold table names, keys or SDK internals.
-  const name = err instanceof Error ? err.name : typeof err;
-  return { exit: EXIT.refused, code: 'UNEXPECTED', message: `Unexpected failure (${name}). The operation may not have completed; check with a list command before retrying.` };
+  return unexpected(err, spec, root);
 }
 
 /**
@@ -149,14 +234,15 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   }
 
   const json = rest.includes('--json');
-  const out = new Output(json, io.stdout);
+  const out = new Output(json, io.stdout, io.stderr);
   let config: Config | undefined;
   let services: Services | undefined;
   let deps: AdminDeps | undefined;
   const ctx: AdminContext = {
     out,
     cwd: io.cwd,
-    config: () => (config ??= parseConfig(adminEnvironment(io.env, io.root))),
+    // The operator's SDK limits, not the request path's: an import or a backfill may wait out a slow store.
+    config: () => (config ??= operatorConfig(parseConfig(adminEnvironment(io.env, io.root)))),
     services: () => (services ??= buildServices(ctx.config())),
     deps: () => (deps ??= wireAdminDeps(ctx.services())),
   };
@@ -164,7 +250,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     await spec.run(parseCommandArgs(spec, rest), ctx);
     return EXIT.ok;
   } catch (err) {
-    const failure = classify(err, spec);
+    const failure = classify(err, spec, io.root);
     if (json) {
       const { exit: _exit, ...body } = failure;
       io.stderr.write(`${JSON.stringify({ error: body }, null, 2)}\n`);

@@ -11,6 +11,7 @@ export const syncCommand: CommandSpec = {
     'A sync file has the world-file format restricted to catalogue.listings, catalogue.inventory and catalogue.rates (docs/world-file.md).',
     'Only real changes are written and announced: listing.updated, property.updated, inventory.changed and rate.changed (with the smallest date window covering the changed dates).',
     'Syncing the same file again writes nothing and sends nothing. A file with any problem writes nothing.',
+    'A sync that stopped halfway is finished by syncing the same file again: what it had stored was announced, and the re-run announces the rest once.',
   ].join('\n'),
   positional: { name: 'file', description: 'Path of the sync file (JSON).' },
   options: [],
@@ -18,7 +19,7 @@ export const syncCommand: CommandSpec = {
   async run(args, ctx) {
     const path = resolve(ctx.cwd, args.positional!);
     const document = await readWorldFile(path);
-    const result = await syncCatalogue(syncDeps(ctx.services()), document);
+    const result = await syncCatalogue(syncDeps(ctx.services()), document, { onProgress: ctx.out.writeProgress('Synced') });
     ctx.out.result({ ...result.summary, events: result.events }, () => [
       ...summaryLines(args.positional!, result.summary).map((l) => l.replace(/^Imported/, 'Synced')),
       '',

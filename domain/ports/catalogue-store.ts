@@ -5,6 +5,7 @@ import type { CatalogueRefs, StoredCatalogue } from '../catalogue/catalogue-diff
 import type { Channel } from '../catalogue/channel.ts';
 import type { PropertyMonth } from '../catalogue/day.ts';
 import type { ListingView } from './catalogue-reader.ts';
+import type { PendingChunk } from '../world/import-chunks.ts';
 import type { GstRegistration, GstSlabTable } from '../catalogue/gst.ts';
 import type { Listing } from '../catalogue/listing.ts';
 import type { BankOffer } from '../catalogue/offers.ts';
@@ -60,4 +61,13 @@ export interface CatalogueStore {
    * directory has no update for keys; world import is the only caller.
    */
   overwriteKey(record: ApiKeyRecord): Promise<void>;
+
+  /**
+   * The journal of an import or sync run (`runKey` names the file's content): the chunk it
+   * was writing when it stopped, recorded before that chunk's first write and cleared once
+   * the chunk is whole, so a re-run of the same file finishes it first.
+   */
+  pendingChunk(runKey: string): Promise<PendingChunk | undefined>;
+  recordPendingChunk(runKey: string, chunk: PendingChunk): Promise<void>;
+  clearPendingChunk(runKey: string): Promise<void>;
 }

@@ -2,7 +2,8 @@ import type { DateChanges } from '../catalogue/catalogue-diff.ts';
 import type { CatalogueEvent } from '../deliveries/catalogue-event.ts';
 import { ValidationError } from '../errors.ts';
 import type { CatalogueReader } from '../ports/catalogue-reader.ts';
-import { importWorld, type ImportSummary, type ImportWorldDeps } from '../world/import-world.ts';
+import type { ChunkChanges } from '../world/import-chunks.ts';
+import { importWorld, type ImportSummary, type ImportWorldDeps, type ImportWorldOptions } from '../world/import-world.ts';
 
 /**
  * What the provider's property system may push: listings (with their properties, meals and
@@ -49,10 +50,27 @@ const listingOfIdentity = (identity: string): string => identity.split('/')[0]!;
  * rate.changed per property with the smallest window covering the changed dates. Each goes
  * to every channel that sells the listing.
  */
-export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<SyncResult> {
+export async function syncCatalogue(deps: SyncDeps, document: unknown, opts: Pick<ImportWorldOptions, 'onProgress' | 'chunkRecords'> = {}): Promise<SyncResult> {
   assertSyncDocument(document);
-  const summary = await importWorld(deps, document, { allowPlaintextKeys: false, dayMode: 'merge' });
-  const changed = summary.changes.changed;
+  const events: CatalogueEvent[] = [];
+  // Announced chunk by chunk, once each chunk is stored: a sync stopped halfway has announced
+  // exactly what it stored, and its re-run announces the rest (the stopped chunk included) once.
+  const summary = await importWorld(deps, document, {
+    allowPlaintextKeys: false,
+    dayMode: 'merge',
+    onProgress: opts.onProgress,
+    chunkRecords: opts.chunkRecords,
+    afterChunk: async (changes) => {
+      const announced = await eventsOf(deps, changes);
+      if (announced.length > 0) await deps.publish(announced);
+      events.push(...announced);
+    },
+  });
+  return { summary, events };
+}
+
+async function eventsOf(deps: SyncDeps, changes: ChunkChanges): Promise<CatalogueEvent[]> {
+  const changed = changes.changed;
   const occurredAt = deps.clock.now().toISOString();
 
   const listings = new Set<string>([
@@ -61,7 +79,7 @@ export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<
     ...changed.vas.map(listingOfIdentity),
     ...changed.distribution.map((id) => id.split('/')[1]!),
   ]);
-  const properties = new Set<string>([...changed.property, ...summary.changes.inventory.map((c) => c.propertyId), ...summary.changes.rates.map((c) => c.propertyId)]);
+  const properties = new Set<string>([...changed.property, ...changes.inventory.map((c) => c.propertyId), ...changes.rates.map((c) => c.propertyId)]);
 
   const ownerOf = await deps.reader.listingsOfProperties([...properties]);
   const channelsOf = new Map<string, string[]>();
@@ -78,13 +96,10 @@ export async function syncCatalogue(deps: SyncDeps, document: unknown): Promise<
     channelIds: channelsOfProperty(c.propertyId),
   });
 
-  const events: CatalogueEvent[] = [
+  return [
     ...[...listings].sort().map((id) => ({ eventType: 'listing.updated' as const, entityType: 'listing', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOf.get(id) ?? [] })),
     ...[...changed.property].sort().map((id) => ({ eventType: 'property.updated' as const, entityType: 'property', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOfProperty(id) })),
-    ...summary.changes.inventory.map((c) => windowEvent('inventory.changed', 'inventory', c)),
-    ...summary.changes.rates.map((c) => windowEvent('rate.changed', 'rate', c)),
+    ...changes.inventory.map((c) => windowEvent('inventory.changed', 'inventory', c)),
+    ...changes.rates.map((c) => windowEvent('rate.changed', 'rate', c)),
   ].filter((e) => e.channelIds.length > 0);
-
-  if (events.length > 0) await deps.publish(events);
-  return { summary, events };
 }

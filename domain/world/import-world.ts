@@ -1,6 +1,7 @@
 import type { AdminDeps } from '../admin.ts';
 import { keyPrefixOf, type ApiKeyRecord } from '../api-key.ts';
 import { CATALOGUE_KINDS, diffCatalogue, refsOf, type CatalogueDiff, type DayMode } from '../catalogue/catalogue-diff.ts';
+import { chunksOf, pendingOf, type ChunkChanges } from './import-chunks.ts';
 import { reconcile, sameContent } from '../catalogue/versioned.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { AgentGroup, Partner } from '../tenants.ts';
@@ -17,6 +18,12 @@ export interface ImportWorldDeps extends AdminDeps {
 export interface ImportWorldOptions extends WorldCheckOptions {
   /** `merge` for catalogue syncs: days keep what the document does not name (see diffCatalogue). */
   readonly dayMode?: DayMode;
+  /** Catalogue records per chunk (default CHUNK_RECORDS). */
+  readonly chunkRecords?: number;
+  /** After each chunk is whole, when there is more than one: catalogue records written so far and in all. */
+  readonly onProgress?: (written: number, total: number) => void;
+  /** Runs once per chunk after its records and read models are stored, before the chunk counts as done (a sync announces it here). */
+  readonly afterChunk?: (changes: ChunkChanges) => Promise<void>;
 }
 
 export const IMPORT_KINDS = [...CATALOGUE_KINDS, 'partner', 'agentGroup', 'apiKey', 'signingSecret'] as const;
@@ -44,30 +51,54 @@ export const importedKeyId = (hash: (s: string) => string, keyHash: string): str
  * content differs from what is stored, keeping createdAt and moving updatedAt only on a
  * real change: importing the same document twice leaves the table exactly as it was.
  * Records the document does not mention are never deleted.
+ *
+ * The writes go in chunks (chunksOf), each recorded in the run's journal before its first
+ * write and cleared once it is whole, so a run that stops anywhere (a crash, Ctrl-C, a
+ * storage fault) is finished by running the same file again: that run completes the
+ * stopped chunk and then writes what is still missing, converging on the same catalogue.
  */
 export async function importWorld(deps: ImportWorldDeps, document: unknown, opts: ImportWorldOptions): Promise<ImportSummary> {
   const doc = parseWorldShape(document);
   checkWorld(doc, opts, await lookUpExternal(deps, doc));
+  const runKey = `${opts.dayMode ?? 'replace'}-${deps.minter.hash(JSON.stringify(document))}`;
+  await finishPendingChunk(deps, runKey, opts);
 
   const now = deps.clock.now().toISOString();
   const content = worldCatalogue(doc);
   const [stored, tenants] = await Promise.all([deps.catalogue.load(refsOf(content)), planTenants(deps, doc, now)]);
   const diff = diffCatalogue(stored, content, now, opts.dayMode ?? 'replace');
 
-  await deps.catalogue.save(diff.writes);
+  const chunks = chunksOf(diff, opts.chunkRecords);
+  const total = chunks.reduce((n, c) => n + c.records, 0);
+  let done = 0;
+  for (const chunk of chunks) {
+    await deps.catalogue.recordPendingChunk(runKey, pendingOf(chunk));
+    await deps.catalogue.save(chunk.writes);
+    await opts.afterChunk?.(chunk.changes);
+    await deps.catalogue.clearPendingChunk(runKey);
+    done += chunk.records;
+    if (chunks.length > 1) opts.onProgress?.(done, total);
+  }
   await applyTenants(deps, tenants);
 
-  const written = {} as Record<ImportKind, number>;
-  const unchanged = {} as Record<ImportKind, number>;
-  for (const kind of CATALOGUE_KINDS) {
-    written[kind] = diff.counts[kind].written;
-    unchanged[kind] = diff.counts[kind].unchanged;
-  }
-  for (const kind of ['partner', 'agentGroup', 'apiKey', 'signingSecret'] as const) {
-    written[kind] = tenants.counts[kind].written;
-    unchanged[kind] = tenants.counts[kind].unchanged;
-  }
+  const counts = { ...diff.counts, ...tenants.counts };
+  const written = Object.fromEntries(IMPORT_KINDS.map((k) => [k, counts[k].written])) as Record<ImportKind, number>;
+  const unchanged = Object.fromEntries(IMPORT_KINDS.map((k) => [k, counts[k].unchanged])) as Record<ImportKind, number>;
   return { written, unchanged, changes: { changed: diff.changed, inventory: diff.inventory, rates: diff.rates } };
+}
+
+/**
+ * Completes the chunk an earlier run of the same file stopped in: its records are stored
+ * again as they now are (what the earlier run wrote, identical), which rebuilds their read
+ * models (listing views, search projection), and a sync announces the chunk. The diff that
+ * follows then sees those records as unchanged and writes only what was never written.
+ */
+async function finishPendingChunk(deps: ImportWorldDeps, runKey: string, opts: ImportWorldOptions): Promise<void> {
+  const pending = await deps.catalogue.pendingChunk(runKey);
+  if (!pending) return;
+  await deps.catalogue.save(await deps.catalogue.load(pending.refs));
+  await opts.afterChunk?.(pending.changes);
+  await deps.catalogue.clearPendingChunk(runKey);
 }
 
 async function lookUpExternal(deps: ImportWorldDeps, doc: WorldDocument): Promise<KnownIds> {

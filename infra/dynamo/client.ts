@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { awsClientOptions } from '../aws-client.ts';
+import { awsClientOptions, nameServiceOnError } from '../aws-client.ts';
 import type { Config } from '../config.ts';
 
 export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 'aws'>): DynamoDBDocumentClient {
@@ -20,9 +20,34 @@ export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 
     },
     { step: 'finalizeRequest', name: 'countDynamoCalls' },
   );
+  client.middlewareStack.add(nameServiceOnError('DynamoDB'), { step: 'initialize', name: 'nameServiceOnError' });
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      try {
+        return await next(args);
+      } catch (err) {
+        if (!READS.has(String((context as { commandName?: string }).commandName)) || !isDroppedConnection(err)) throw err;
+        // A read dropped by a reset is safe to send again, unlike a write (RetryWhenNotSent).
+        return next(args);
+      }
+    },
+    { step: 'initialize', name: 'retryReadOnReset' },
+  );
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
+}
+
+/** Calls that change nothing: sending one again after a dropped connection cannot apply anything twice. */
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand', 'DescribeTableCommand']);
+
+/**
+ * The connection was dropped under the call (reset, broken pipe, hang-up): typically a kept-alive
+ * socket the store closed as idle just as the call was written on it, an answer lost, not a slow store.
+ */
+export function isDroppedConnection(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return !!e && (e.code === 'ECONNRESET' || e.code === 'EPIPE' || /socket hang up/.test(e.message ?? ''));
 }
 
 /** Requests sent to DynamoDB by every client this process created. */

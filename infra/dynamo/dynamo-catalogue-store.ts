@@ -1,4 +1,4 @@
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../../domain/api-key.ts';
 import type { Meal, ValueAddedService } from '../../domain/catalogue/add-ons.ts';
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
@@ -13,6 +13,7 @@ import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore, ListingBundle } from '../../domain/ports/catalogue-store.ts';
+import type { PendingChunk } from '../../domain/world/import-chunks.ts';
 import { DynamoSearchProjection } from './dynamo-search-projection.ts';
 import { inParallel } from './in-parallel.ts';
 import { apiKeyItem } from './dynamo-tenant-directory.ts';
@@ -263,13 +264,13 @@ export class DynamoCatalogueStore implements CatalogueStore {
   async getPropertyOwners(propertyIds: readonly string[]): Promise<Map<string, string>> {
     const items = await this.batchGet(propertyIds.map(keys.propertyOwner), false);
     const owners = new Map(items.map((i) => [String(i.propertyId), String(i.listingId)]));
-    await Promise.all(
-      propertyIds
-        .filter((id) => !owners.has(id))
-        .map(async (id) => {
-          const owner = await this.listingIdOfProperty(id);
-          if (owner) owners.set(id, owner);
-        }),
+    await inParallel(
+      propertyIds.filter((id) => !owners.has(id)),
+      PARALLEL_BATCHES,
+      async (id) => {
+        const owner = await this.listingIdOfProperty(id);
+        if (owner) owners.set(id, owner);
+      },
     );
     return owners;
   }
@@ -280,7 +281,9 @@ export class DynamoCatalogueStore implements CatalogueStore {
   }
 
   private async readViewsFromSource(listingIds: readonly string[]): Promise<ListingView[]> {
-    const bundles = await Promise.all(listingIds.map((id) => this.getListing(id)));
+    // A lane per query, not one per listing: thousands at once would wait in the client's socket queue past its request timeout.
+    const bundles: (ListingBundle | undefined)[] = [];
+    await inParallel([...listingIds.keys()], PARALLEL_BATCHES, async (i) => void (bundles[i] = await this.getListing(listingIds[i]!)));
     return bundles.flatMap((b) => (b ? [{ listing: b.listing, properties: [...b.properties].sort((x, y) => x.id.localeCompare(y.id)) }] : []));
   }
 
@@ -363,6 +366,19 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   async overwriteKey(record: ApiKeyRecord): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.table, Item: apiKeyItem(record) }));
+  }
+
+  async pendingChunk(runKey: string): Promise<PendingChunk | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.importJournal(runKey), ConsistentRead: true }));
+    return out.Item ? ({ refs: out.Item.refs, changes: out.Item.changes } as PendingChunk) : undefined;
+  }
+
+  async recordPendingChunk(runKey: string, chunk: PendingChunk): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.importJournal(runKey), entity: 'ImportJournal', refs: chunk.refs, changes: chunk.changes } }));
+  }
+
+  async clearPendingChunk(runKey: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.importJournal(runKey) }));
   }
 
   private async batchGet(keyList: readonly Key[], consistent = true): Promise<Item[]> {

@@ -87,6 +87,8 @@ export const keys = {
   gstSlabTables: () => ({ PK: 'GST#SLABS' }),
   /** Beside the group's callback secret: which secret a world import last set there. */
   importedSigningSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET_IMPORT' }),
+  /** The unfinished chunk of an import or sync of one file (its content's digest). */
+  importJournal: (runKey: string): Key => ({ PK: `IMPORT#${runKey}`, SK: 'PENDING_CHUNK' }),
 
   webhookEndpoint: (partnerId: string, endpointId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: `WEBHOOK#${endpointId}` }),
   webhookEndpointsOfPartner: (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SKPrefix: 'WEBHOOK#' }),

@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { awsClientOptions } from '../aws-client.ts';
+import { awsClientOptions, nameServiceOnError } from '../aws-client.ts';
 import type { Config } from '../config.ts';
 
 /**
@@ -11,5 +11,7 @@ export const sqsSdk = () => import('@aws-sdk/client-sqs');
 
 export async function createSqsClient(cfg: Pick<Config, 'region' | 'endpoints' | 'aws'>): Promise<SQSClient> {
   const { SQSClient } = await sqsSdk();
-  return new SQSClient(awsClientOptions(cfg, cfg.endpoints.sqs));
+  const client = new SQSClient(awsClientOptions(cfg, cfg.endpoints.sqs));
+  client.middlewareStack.add(nameServiceOnError('SQS'), { step: 'initialize', name: 'nameServiceOnError' });
+  return client;
 }
