@@ -1,7 +1,7 @@
 import { ConflictError, ValidationError } from '../errors.ts';
 import { WorldValidationError, type WorldIssue } from '../world/world-validation-error.ts';
 import { EInvoiceRejectedError, EInvoiceUnavailableError, type EInvoiceRegistry, type Taxpayer } from '../ports/e-invoice-registry.ts';
-import type { PostalAddress } from '../tenants.ts';
+import { GSTIN_PATTERN, type PostalAddress } from '../tenants.ts';
 import { gstStateByCode } from './gst-state-codes.ts';
 
 const STATUS_WORDS: Readonly<Record<Taxpayer['status'], string>> = { ACT: 'active', CNL: 'cancelled', INA: 'inactive', PRO: 'provisional' };
@@ -13,6 +13,8 @@ const STATUS_WORDS: Readonly<Record<Taxpayer['status'], string>> = { ACT: 'activ
  * registrations pass.
  */
 export async function checkRecipientGstin(registry: Pick<EInvoiceRegistry, 'taxpayer'>, gstin: string, param = 'gstin'): Promise<Taxpayer> {
+  // A malformed GSTIN is a typo to name, not a question for the portal.
+  if (!GSTIN_PATTERN.test(gstin)) throw new ValidationError(param, `${param} must be a 15-character GSTIN such as 27AAPFU0939F1ZV.`);
   let t: Taxpayer;
   try {
     t = await registry.taxpayer(gstin);

@@ -68,7 +68,8 @@ type Parameter = { name: string; in: string; required?: boolean; description?: s
 
 function request(path: string, method: string, op: Json): Json {
   const parameters = (op.parameters ?? []) as Parameter[];
-  const segments = path.split('/').filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
+  // A trailing slash is an empty last segment in Postman's path: Channex's routes need theirs.
+  const segments = path.slice(1).split('/').map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
   const query = parameters
     .filter((p) => p.in === 'query')
     .map((p) => ({ key: p.name, value: String(sample(p.schema) ?? ''), ...(p.description ? { description: p.description } : {}), disabled: !p.required }));

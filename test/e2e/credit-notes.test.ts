@@ -232,7 +232,7 @@ describe('a credit note for a partly refunded cancellation (50 % refund): the re
 
     const paid = await runAdminTool(['gateway', 'pay', invoiceId, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
     expect(paid.code, paid.stderr).toBe(0);
-    expect(JSON.parse(paid.stdout)).toMatchObject({ notification: { payment: { amount: 5_250_00 } } });
+    expect(JSON.parse(paid.stdout)).toMatchObject({ notification: { event: 'payment.captured', payload: { payment: { entity: { amount: 5_250_00 } } } } });
     expect((await detail(g, invoiceId)).invoice).toMatchObject({ status: 'PAID', amountPaid: 5_250, creditedAmount: 5_250, amountDue: 0 });
     expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ paidAmount: 5_250, outstandingAmount: 0 });
     expect((await ledger(g)).exposure).toBe(0);

@@ -71,7 +71,8 @@ beforeAll(async () => {
     SCHEDULES_ENABLED: 'false',
   };
   rotated = await startOffline({ stage: 'local', env: rotatedEnv });
-}, 240_000);
+  // A second offline bundles every function again: minutes on two shared cores.
+}, 600_000);
 
 afterAll(async () => {
   await rotated?.stop();

@@ -40,7 +40,8 @@ describe('Function: loadPricingContext', () => {
     expect(context.channel.channelId).toBe(fx.channelA);
     expect(context.cancellationPlans.map((p) => p.planId).sort()).toEqual([ow.flexPlan, ow.moderatePlan].sort());
     expect(context.bankOffers.map((o) => o.code).sort()).toEqual(['FLAT500', 'GONE', 'SAVE10']);
-    expect([...context.days.get(ow.suite)!.keys()]).toEqual(['2027-03-02', '2027-03-03']);
+    // The check-out day too: its closed-to-departure flag decides whether the stay may end there.
+    expect([...context.days.get(ow.suite)!.keys()]).toEqual(['2027-03-02', '2027-03-03', '2027-03-04']);
     expect(context.gstSlabTables.some((t) => t.effectiveFrom === '2025-09-22')).toBe(true);
   });
 
