@@ -34,15 +34,18 @@ export class DynamoIrpSessions implements IrpSessionStore {
     return { authToken, sek: Buffer.from(sek, 'base64'), expiresAt: item.expiresAt };
   }
 
-  lease(gstin: string, holder: string, now: number, until: number): Promise<boolean> {
+  lease(gstin: string, holder: string, now: number, until: number, seenExpiresAt?: number): Promise<boolean> {
+    // With the session the caller read: a holder that stored a fresh session and freed the
+    // lease between that read and this write must not be followed by a second sign-in.
+    const seen = seenExpiresAt === undefined ? '' : ' AND expiresAt = :seen';
     return writeIf(
       this.db,
       new UpdateCommand({
         TableName: this.table,
         Key: keys.irpSession(gstin),
         UpdateExpression: 'SET leaseHolder = :h, leaseUntil = :u, entity = :e',
-        ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-        ExpressionAttributeValues: { ':h': holder, ':u': until, ':now': now, ':e': 'IrpSession' },
+        ConditionExpression: `(attribute_not_exists(leaseUntil) OR leaseUntil < :now)${seen}`,
+        ExpressionAttributeValues: { ':h': holder, ':u': until, ':now': now, ':e': 'IrpSession', ...(seenExpiresAt === undefined ? {} : { ':seen': seenExpiresAt }) },
       }),
     );
   }

@@ -27,7 +27,7 @@ export interface IrpSession {
 export interface IrpSessionStore {
   get(gstin: string): Promise<IrpSession | undefined>;
   /** Takes the sign-in lease until `until` unless another holder's lease is still live at `now`; whether it was taken. */
-  lease(gstin: string, holder: string, now: number, until: number): Promise<boolean>;
+  lease(gstin: string, holder: string, now: number, until: number, seenExpiresAt?: number): Promise<boolean>;
   /** Stores a fresh session and frees the lease, if `holder` still holds it. */
   put(gstin: string, holder: string, session: IrpSession): Promise<void>;
   release(gstin: string, holder: string): Promise<void>;
@@ -204,7 +204,7 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
       const usable = current && current.authToken !== refused && current.expiresAt - now > SAFETY_MS ? current : undefined;
       if (usable && usable.expiresAt - now > REFRESH_WINDOW_MS) return usable;
       const holder = randomUUID();
-      if (await this.sessions.lease(gstin, holder, now, now + this.leaseMs)) {
+      if (await this.sessions.lease(gstin, holder, now, now + this.leaseMs, current?.expiresAt)) {
         let fresh: IrpSession;
         try {
           fresh = await this.authenticate(gstin, usable !== undefined);
