@@ -21,6 +21,23 @@ export async function readWorldFile(path: string): Promise<unknown> {
 
 const dateCount = (changes: ImportSummary['changes']['inventory']): number => changes.reduce((n, c) => n + c.dates.length, 0);
 
+/**
+ * What `--json` prints: counts, not the change set itself. A 5,000-listing world changes
+ * 600,000 property-dates, which as JSON is 32 MB that no operator reads (and which filled the
+ * pipe of a caller reading stdout); partners learn the dates from the change feed and webhooks.
+ */
+export function summaryReport(summary: ImportSummary) {
+  return {
+    written: summary.written,
+    unchanged: summary.unchanged,
+    changes: {
+      changed: Object.fromEntries(Object.entries(summary.changes.changed).map(([kind, ids]) => [kind, ids.length])),
+      inventoryDates: dateCount(summary.changes.inventory),
+      rateDates: dateCount(summary.changes.rates),
+    },
+  };
+}
+
 export function summaryLines(path: string, summary: ImportSummary): string[] {
   const kinds = IMPORT_KINDS.filter((k) => summary.written[k] + summary.unchanged[k] > 0);
   const written = IMPORT_KINDS.reduce((n, k) => n + summary.written[k], 0);
@@ -52,6 +69,6 @@ export const importCommand: CommandSpec = {
     const services = ctx.services();
     await checkWorldGstins(services.eInvoices, document);
     const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, { allowPlaintextKeys: services.config.isSandbox, onProgress: ctx.out.writeProgress('Imported') });
-    ctx.out.result(summary, () => summaryLines(args.positional!, summary));
+    ctx.out.result(summaryReport(summary), () => summaryLines(args.positional!, summary));
   },
 };

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import { syncDeps } from '../../infra/container.ts';
 import type { CommandSpec } from './command.ts';
-import { readWorldFile, summaryLines } from './import-command.ts';
+import { readWorldFile, summaryLines, summaryReport } from './import-command.ts';
 
 export const syncCommand: CommandSpec = {
   path: ['sync'],
@@ -20,7 +20,7 @@ export const syncCommand: CommandSpec = {
     const path = resolve(ctx.cwd, args.positional!);
     const document = await readWorldFile(path);
     const result = await syncCatalogue(syncDeps(ctx.services()), document, { onProgress: ctx.out.writeProgress('Synced') });
-    ctx.out.result({ ...result.summary, events: result.events }, () => [
+    ctx.out.result({ ...summaryReport(result.summary), events: result.events }, () => [
       ...summaryLines(args.positional!, result.summary).map((l) => l.replace(/^Imported/, 'Synced')),
       '',
       result.events.length === 0 ? 'No catalogue events: nothing changed.' : `Catalogue events published: ${result.events.map((e) => `${e.eventType} ${e.entityId}${e.fromDate ? ` ${e.fromDate}..${e.toDate}` : ''}`).join('; ')}`,
