@@ -67,7 +67,7 @@ beforeAll(async () => {
     BOOKING_QUEUE_URL: queues[bookingQueueName('local')]!,
     CHANNEX_QUEUE_URL: queues[channexQueueName('local')]!,
     PDF_QUEUE_URL: queues[pdfQueueName('local')]!,
-    ESBUILD_WORK_FOLDER: '.esbuild-rotation',
+    ESBUILD_PREBUILT: '.esbuild',
     // The test stack's sweepers own the shared table's pending work; this one only answers requests and drains its own queues.
     SCHEDULES_ENABLED: 'false',
   };

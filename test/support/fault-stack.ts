@@ -97,7 +97,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     const extra = {
       LOG_LEVEL: 'ERROR',
       ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**',
-      ESBUILD_WORK_FOLDER: '.esbuild-faults',
+      ESBUILD_PREBUILT: '.esbuild',
       WEBHOOK_QUEUE_URL: urls[webhookQueueName(STAGE)]!,
       BOOKING_QUEUE_URL: urls[bookingQueueName(STAGE)]!,
       PDF_QUEUE_URL: pdfQueueUrl,

@@ -29,7 +29,7 @@ export async function startRazorpayStack(): Promise<RazorpayStack> {
     RAZORPAY_KEY_SECRET: fake.keySecret,
     RAZORPAY_API_URL: fake.url,
     RAZORPAY_WEBHOOK_SECRET: webhookSecret,
-    ESBUILD_WORK_FOLDER: '.esbuild-razorpay',
+    ESBUILD_PREBUILT: '.esbuild',
     SCHEDULES_ENABLED: 'false',
   };
   let offline: OfflineServer | undefined;
