@@ -77,8 +77,9 @@ beforeAll(async () => {
 });
 afterAll(() => proxy.stop());
 
-// The 5,000-listing import is opt-in (ADMIN_IMPORT_AT_SCALE=1) until it passes on this machine: its last
-// run wrote all 45,003 records in 150 s and then ended on a signal, not an exit code (issue 19, still open).
+// The 5,000-listing import is opt-in (ADMIN_IMPORT_AT_SCALE=1): it takes minutes (402 s for the tool
+// alone, 774 s inside this test on the 2-core machine under load), more than `npm test` can spend on one
+// test; docs/admin.md "Measured" has the figures and the command.
 const AT_SCALE = process.env.ADMIN_IMPORT_AT_SCALE === '1';
 
 describe('admin import (CLI) at scale', () => {
@@ -96,11 +97,11 @@ describe('admin import (CLI) at scale', () => {
     console.info(`admin import of 5,000 listings: ${seconds.toFixed(1)} s`);
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(run.stdout);
-    expect(summary.written).toMatchObject({ listing: 5_000, property: 10_000, distribution: 5_000, propertyMonth: 20_000, cancellationPlan: expect.any(Number) });
+    expect(summary.written).toMatchObject({ listing: 5_000, property: 10_000, simulator: 5_000, distribution: 5_000, propertyMonth: 20_000, cancellationPlan: expect.any(Number) });
     // The JSON report counts the changed dates instead of listing them (the list was 32 MB).
     expect(summary.changes).toMatchObject({ inventoryDates: 10_000 * 60, rateDates: 10_000 * 60, changed: { listing: 5_000, property: 10_000 } });
     expect(run.stdout.length).toBeLessThan(10_000);
-    const total = 5_000 + 10_000 + 5_000 + 20_000 + summary.written.channel + summary.written.cancellationPlan;
+    const total = 5_000 + 10_000 + 5_000 + 5_000 + 20_000 + summary.written.channel + summary.written.cancellationPlan;
     expect(run.stderr).toMatch(new RegExp(`^Imported ${total}/${total} catalogue records \\(100 %\\), [0-9.]+ s$`, 'm'));
     const svc = testServices();
     expect(await svc.reader.distributedListingIds(channelId)).toHaveLength(5_000);
