@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
@@ -10,6 +11,8 @@ import { runBilling, type BillingDeps } from './run-billing.ts';
 
 export interface ScheduledBillingDeps extends BillingDeps {
   readonly tenants: Pick<TenantDirectory, 'listAgentGroups'>;
+  /** One group's dependencies, where they differ: at its own clock when it has a sandbox test clock (docs/sandbox.md). */
+  readonly forGroup?: (agentGroupId: string) => Promise<BillingDeps>;
 }
 
 /** What happened to one group in a run over every group. */
@@ -38,14 +41,26 @@ export async function billAllGroups(deps: ScheduledBillingDeps, opts: AllGroupsO
   const withOpenWork = new Set(open);
   const outcomes: GroupBillingOutcome[] = [];
   for (const group of groups) {
-    const outcome = await billGroup(deps, group, withOpenWork.has(group.agentGroupId), opts);
+    const own = deps.forGroup ? await deps.forGroup(group.agentGroupId) : deps;
+    const outcome = await billGroup(own, group, withOpenWork.has(group.agentGroupId), opts);
     outcomes.push(outcome);
     opts.onGroup?.(outcome, outcomes.length, groups.length);
   }
   return outcomes;
 }
 
-async function billGroup(deps: ScheduledBillingDeps, group: AgentGroup, hasOpenWork: boolean, opts: AllGroupsOptions): Promise<GroupBillingOutcome> {
+/**
+ * One group's share of the daily run, exactly as the run does it: a sandbox test clock's
+ * advance runs it at the group's new time, so the periods that closed are billed and credit
+ * control looks again.
+ */
+export async function billOneGroup(deps: BillingDeps & { readonly tenants: Pick<TenantDirectory, 'getAgentGroup'> }, agentGroupId: string, opts: Pick<AllGroupsOptions, 'trigger'>): Promise<GroupBillingOutcome> {
+  const [group, open] = await Promise.all([deps.tenants.getAgentGroup(agentGroupId), deps.invoices.groupsWithOpenInvoices()]);
+  if (!group) throw new NotFoundError('Agent group');
+  return billGroup(deps, group, open.includes(agentGroupId), opts);
+}
+
+async function billGroup(deps: BillingDeps, group: AgentGroup, hasOpenWork: boolean, opts: AllGroupsOptions): Promise<GroupBillingOutcome> {
   const g = group.agentGroupId;
   try {
     const period = lastClosedPeriod(group.billingCycle, group.billingAnchorDay, indiaToday(deps.clock.now()));
