@@ -57,26 +57,31 @@ export async function billAllGroups(deps: ScheduledBillingDeps, opts: AllGroupsO
 export async function billOneGroup(deps: BillingDeps & { readonly tenants: Pick<TenantDirectory, 'getAgentGroup'> }, agentGroupId: string, opts: Pick<AllGroupsOptions, 'trigger'>): Promise<GroupBillingOutcome> {
   const [group, open] = await Promise.all([deps.tenants.getAgentGroup(agentGroupId), deps.invoices.groupsWithOpenInvoices()]);
   if (!group) throw new NotFoundError('Agent group');
-  return billGroup(deps, group, open.includes(agentGroupId), opts);
+  // Unlike the run over all groups, a failure is the caller's answer (a run holding the group's lock is a 429 with Retry-After).
+  return billGroupOrThrow(deps, group, open.includes(agentGroupId), opts);
 }
 
 async function billGroup(deps: BillingDeps, group: AgentGroup, hasOpenWork: boolean, opts: AllGroupsOptions): Promise<GroupBillingOutcome> {
-  const g = group.agentGroupId;
   try {
-    const period = lastClosedPeriod(group.billingCycle, group.billingAnchorDay, indiaToday(deps.clock.now()));
-    const last = await deps.invoices.lastScheduledPeriod(g);
-    // Overdue is a matter of days passing, not of billing: credit control looks at every group every day.
-    await evaluateCreditHold(deps, group);
-    if (!opts.force && !hasOpenWork && last !== undefined && last >= period.to) {
-      // No run today, but the day's boundary is still checkpointed, so statement openings stay a day's read.
-      await keepBalancesAfterRun(deps, g);
-      return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
-    }
-    const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
-    if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
-    return { agentGroupId: g, outcome: 'BILLED', result };
+    return await billGroupOrThrow(deps, group, hasOpenWork, opts);
   } catch (err) {
     deps.metrics.count('BillingRunFailed');
-    return { agentGroupId: g, outcome: 'FAILED', error: err instanceof Error ? err.message : String(err) };
+    return { agentGroupId: group.agentGroupId, outcome: 'FAILED', error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, hasOpenWork: boolean, opts: Pick<AllGroupsOptions, 'trigger' | 'force'>): Promise<GroupBillingOutcome> {
+  const g = group.agentGroupId;
+  const period = lastClosedPeriod(group.billingCycle, group.billingAnchorDay, indiaToday(deps.clock.now()));
+  const last = await deps.invoices.lastScheduledPeriod(g);
+  // Overdue is a matter of days passing, not of billing: credit control looks at every group every day.
+  await evaluateCreditHold(deps, group);
+  if (!opts.force && !hasOpenWork && last !== undefined && last >= period.to) {
+    // No run today, but the day's boundary is still checkpointed, so statement openings stay a day's read.
+    await keepBalancesAfterRun(deps, g);
+    return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
+  }
+  const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
+  if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
+  return { agentGroupId: g, outcome: 'BILLED', result };
 }

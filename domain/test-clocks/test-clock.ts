@@ -48,6 +48,8 @@ export function advanceLimitOf(tc: Pick<TestClock, 'createdAt'>): Date {
  * two years past its creation. Each refusal names `to`; nothing is clamped.
  */
 export function advanced(tc: TestClock, to: Date, realNow: Date): TestClock {
+  // The contract's pattern lets a few impossible instants through (a 31 February written with a space, say).
+  if (Number.isNaN(to.getTime())) throw new ValidationError('to', 'to must be a real ISO 8601 instant, e.g. 2027-04-01T00:30:00+05:30.');
   const now = timeOf(tc, realNow);
   if (to.getTime() < now.getTime()) throw new ValidationError('to', `to must not be before the clock's current time ${now.toISOString()}: a test clock only moves forward.`);
   const limit = advanceLimitOf(tc);

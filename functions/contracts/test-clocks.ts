@@ -90,7 +90,12 @@ export const advanceTestClockRoute = defineRoute({
   tags: TAG,
   params: TestClockIdParamsSchema,
   body: AdvanceTestClockBodySchema,
-  responses: { 200: { description: 'The clock at its new time.', schema: TestClockSchema }, ...NOT_FOUND, ...AUTHENTICATED_ERRORS },
+  responses: {
+    200: { description: 'The clock at its new time.', schema: TestClockSchema },
+    ...NOT_FOUND,
+    ...AUTHENTICATED_ERRORS,
+    429: { description: 'Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time).', schema: ErrorBodySchema },
+  },
 });
 
 export const deleteTestClockRoute = defineRoute({

@@ -13,8 +13,7 @@ import { testClockDeps, testClockJson } from './test-clock-json.ts';
 const dueWorkOn =
   (svc: Services): DueWork =>
   async (agentGroupId, clock) => {
-    const outcome = await billOneGroup(billingDeps(svc.atClock(clock)), agentGroupId, { trigger: 'SCHEDULE' });
-    if (outcome.outcome === 'FAILED') throw new Error(`the billing run due at the test clock's new time failed: ${outcome.error}`);
+    await billOneGroup(billingDeps(svc.atClock(clock)), agentGroupId, { trigger: 'SCHEDULE' });
   };
 
 export const handler = endpoint(advanceTestClockRoute, async ({ principal, params, body, services }) => ({

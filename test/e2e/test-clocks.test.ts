@@ -15,6 +15,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 const PAYMENT_TERMS_DAYS = 7;
 const CHECK_IN = '2027-03-01';
 const CHECK_OUT = '2027-03-03';
+/** The day after the period (anchor day 1) closes: the run after midnight India time bills it. */
+const ISSUE_DATE = '2027-01-02';
 
 let world: InvoiceWorld;
 let receiver: Receiver;
@@ -98,22 +100,22 @@ describe('Sandbox test clocks', () => {
   it('bills the period that closed when the clock passes midnight India time, through the advance alone', async () => {
     expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body.data).toEqual([]);
 
-    // 00:30 on 1 January in India: December closed.
-    const moved = await advance('2027-01-01T00:30:00+05:30');
+    // The group's monthly period ends on its anchor day, the 1st: 00:30 on 2 January in India, 2 December to 1 January has closed.
+    const moved = await advance(`${ISSUE_DATE}T00:30:00+05:30`);
     expect(moved.status, moved.text).toBe(200);
 
     const list = await call('GET', '/v1/invoices', { key: g.apiKey });
     expect(list.body.data).toHaveLength(1);
     const invoice = list.body.data[0];
     invoiceId = invoice.id;
-    expect(invoice).toMatchObject({ status: 'ISSUED', periodFrom: '2026-12-01', periodTo: '2026-12-31', issueDate: '2027-01-01', dueDate: addDays('2027-01-01', PAYMENT_TERMS_DAYS), overdueSince: null });
+    expect(invoice).toMatchObject({ status: 'ISSUED', periodFrom: '2026-12-02', periodTo: '2027-01-01', issueDate: ISSUE_DATE, dueDate: addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS), overdueSince: null });
     expect(invoice.amountDue).toBeGreaterThan(0);
-    // The group beside it keeps real time: its December has not closed.
+    // The group beside it keeps real time: none of its periods has closed since it booked.
     expect((await call('GET', '/v1/invoices', { key: other.apiKey })).body.data).toEqual([]);
   }, 120_000);
 
   it('lets the invoice fall due, then go overdue (overdueSince) and put the account on hold, which refuses a booking', async () => {
-    const dueDate = addDays('2027-01-01', PAYMENT_TERMS_DAYS);
+    const dueDate = addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS);
     expect((await advance(`${dueDate}T12:00:00+05:30`)).status).toBe(200);
     expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({ dueDate, overdueSince: null });
     expect((await tryBooking(g)).status).toBe(200);

@@ -40,6 +40,7 @@ describe('Test clock rules', () => {
     expect(err.param).toBe('to');
     expect(err.message).toMatch(/forward/);
     expect(advanced(tc, new Date('2027-02-01T00:00:10Z'), realNow).setTo).toBe('2027-02-01T00:00:10.000Z');
+    expect(refusal(() => advanced(tc, new Date('2027-02-31 25:00:00Z'), realNow)).param).toBe('to');
   });
 
   it('is bounded to two years from its creation, counted on the calendar, whatever the clock\'s current time', () => {

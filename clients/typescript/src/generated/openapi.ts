@@ -10259,7 +10259,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            /** @description Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time). */
             429: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
