@@ -361,6 +361,12 @@ export async function groupServices(svc: Services, agentGroupId: string): Promis
   return testClock ? svc.atClock(clockOf(testClock, svc.realClock)) : svc;
 }
 
+/** Each group's "now" for work that learns the group from its payload (a payment notification). */
+export const clockFor =
+  (svc: Services) =>
+  async (agentGroupId: string): Promise<Clock> =>
+    (await groupServices(svc, agentGroupId)).clock;
+
 let cached: Services | undefined;
 
 /** Services for this process, built at first use (cold start) from the environment. */
