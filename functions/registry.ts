@@ -10,6 +10,7 @@ import { gatewayNotificationRoute } from './contracts/payments.ts';
 import { channexChangesRoute, channexMappingDetailsRoute, channexTestConnectionRoute } from './contracts/channel-manager.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
+import { advanceTestClockRoute, createTestClockRoute, deleteTestClockRoute, getTestClockRoute, listTestClocksRoute } from './contracts/test-clocks.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
 import { apiPingRoute, docsRoute, openApiRoute, postmanCollectionRoute, postmanEnvironmentRoute, v1PingRoute } from './contracts/system.ts';
 import {
@@ -70,4 +71,9 @@ export const ROUTES: readonly RouteSpec[] = [
   channexTestConnectionRoute,
   channexMappingDetailsRoute,
   channexChangesRoute,
+  listTestClocksRoute,
+  createTestClockRoute,
+  getTestClockRoute,
+  advanceTestClockRoute,
+  deleteTestClockRoute,
 ];

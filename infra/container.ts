@@ -12,7 +12,7 @@ import { DynamoOrderStore } from './dynamo/dynamo-order-store.ts';
 import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
 import { config, type Config } from './config.ts';
-import { lazily, once, onFirstCall } from './lazy.ts';
+import { lazily, once, onFirstCall, rebound } from './lazy.ts';
 import { cryptoKeyMinter } from './crypto/key-minter.ts';
 import { SecretBox } from './crypto/secret-box.ts';
 import { createDocumentClient } from './dynamo/client.ts';
@@ -86,11 +86,21 @@ import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
 import { ChannexPropertySystem } from './property-system/channex-property-system.ts';
 import { NicEInvoiceRegistry } from './einvoice/nic-e-invoice-registry.ts';
 import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
+import type { TestClockStore } from '../domain/ports/test-clock-store.ts';
+import { DynamoTestClockStore } from './dynamo/dynamo-test-clock-store.ts';
+import { clockOf } from '../domain/test-clocks/test-clock.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
   readonly config: Config;
+  /** "Now" for the work at hand: the real clock, or a sandbox group's test clock (`atClock`, `groupServices`). */
   readonly clock: Clock;
+  /** The process's real clock, whatever `clock` is: delivery scheduling and test clocks themselves run on it. */
+  readonly realClock: Clock;
+  /** These adapters with `clock` and the adapters that read it made again at another clock. */
+  readonly atClock: (clock: Clock) => Services;
+  /** Sandbox test clocks, one per agent group at most (docs/sandbox.md). */
+  readonly testClocks: TestClockStore;
   readonly tenants: TenantDirectory;
   readonly rateLimiter: RateLimiter;
   readonly secrets: SecretBox;
@@ -153,9 +163,27 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   // Shared by adapters that write in the same transactions (concrete types, not the ports).
   const ledger = once(() => new DynamoCreditLedger(db(), table));
   const invoices = once(() => new DynamoInvoiceStore(db(), table));
+  // The entries that read the clock, made again for a group's test clock by atClock.
+  const atClockMakers = (c: Clock) => ({
+    clock: () => c,
+    // The stage param PROPERTY_SYSTEM chooses: the simulator the project owns, or Channex (docs/channel-manager.md).
+    propertySystem: () =>
+      cfg.channex.propertySystem === 'channex'
+        ? new ChannexPropertySystem(db(), table, c, { baseUrl: cfg.channex.baseUrl!, apiKey: cfg.channex.apiKey!, providerCode: cfg.channex.providerCode! })
+        : new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
+    // The stage param irpProvider chooses: the sandbox the project owns, or the portal's API with the stage secret's credentials.
+    // The portal's sessions expire in real time, so only the sandbox IRP follows a test clock.
+    eInvoices: (svc: Services) =>
+      cfg.irp.provider === 'nic'
+        ? new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock)
+        : new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), c),
+  });
   return lazily<Services>({
     config: () => cfg,
-    clock: () => clock,
+    ...atClockMakers(clock),
+    realClock: () => clock,
+    atClock: (self) => (c) => (c === clock ? self : rebound(self, atClockMakers(c))),
+    testClocks: () => new DynamoTestClockStore(db(), table),
     tenants: () => new DynamoTenantDirectory(db(), table),
     rateLimiter: () => new DynamoRateLimiter(db(), table),
     catalogue: () => new DynamoCatalogueStore(db(), table),
@@ -175,11 +203,6 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     ledger,
     bookings: () => new DynamoBookingStore(db(), table, ledger()),
     bookingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-booking-queue.ts')).SqsBookingQueue(await sqs(), cfg.booking.queueUrl)),
-    // The stage param PROPERTY_SYSTEM chooses: the simulator the project owns, or Channex (docs/channel-manager.md).
-    propertySystem: () =>
-      cfg.channex.propertySystem === 'channex'
-        ? new ChannexPropertySystem(db(), table, clock, { baseUrl: cfg.channex.baseUrl!, apiKey: cfg.channex.apiKey!, providerCode: cfg.channex.providerCode! })
-        : new SimulatedPropertySystem(db(), table, clock, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
     bookingReads: () => new DynamoBookingReads(db(), table),
     amendments: () => new DynamoAmendmentStore(db(), table, ledger()),
     metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
@@ -190,11 +213,6 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
     receivables: () => new DynamoReceivablesStore(db(), table, invoices()),
     creditNotes: () => new DynamoCreditNoteStore(db(), table),
-    // The stage param irpProvider chooses: the sandbox the project owns, or the portal's API with the stage secret's credentials.
-    eInvoices: (svc) =>
-      cfg.irp.provider === 'nic'
-        ? new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock)
-        : new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock),
     balances: () => new DynamoBalanceStore(db(), table),
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
     channexInbox: () => new DynamoChannexInbox(db(), table),
@@ -221,7 +239,8 @@ export function deliveryDeps(svc: Services): DeliveryDeps {
     queue: svc.deliveryQueue,
     transport: svc.webhookTransport,
     cursors: svc.cursors,
-    clock: svc.clock,
+    // Deliveries are scheduled and swept in real time, whatever a group's test clock says.
+    clock: svc.realClock,
     ids: svc.ids,
     random: Math.random,
     timeScale: svc.config.timeScale,
@@ -331,6 +350,22 @@ export function pdfDeps(svc: Services, renderer: InvoiceRenderer): InvoicePdfDep
     renderPdf: (invoice, lines) => renderer.render(documentOf(invoice, lines)),
   };
 }
+
+/**
+ * The adapters for work of one agent group: at the group's test clock when it has one (sandbox
+ * stages only; read once per request or message), else `svc` itself. Production never reads.
+ */
+export async function groupServices(svc: Services, agentGroupId: string): Promise<Services> {
+  if (!svc.config.isSandbox) return svc;
+  const testClock = await svc.testClocks.get(agentGroupId);
+  return testClock ? svc.atClock(clockOf(testClock, svc.realClock)) : svc;
+}
+
+/** Each group's "now" for work that learns the group from its payload (a payment notification). */
+export const clockFor =
+  (svc: Services) =>
+  async (agentGroupId: string): Promise<Clock> =>
+    (await groupServices(svc, agentGroupId)).clock;
 
 let cached: Services | undefined;
 

@@ -18,6 +18,15 @@ export function lazily<T extends object>(makers: { readonly [K in keyof T]: (sel
   return out;
 }
 
+/**
+ * The same object with some entries made again (lazily, from `makers`) and every other entry
+ * taken from `base` at its first read: the adapters of one process at a group's own clock.
+ */
+export function rebound<T extends object>(base: T, makers: { readonly [K in keyof T]?: (self: T) => T[K] }): T {
+  const all = Object.fromEntries((Object.keys(base) as (keyof T & string)[]).map((key) => [key, makers[key] ?? (() => base[key])]));
+  return lazily(all as { readonly [K in keyof T]: (self: T) => T[K] });
+}
+
 /** A value made on first use and kept (a client shared by several adapters). */
 export function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;

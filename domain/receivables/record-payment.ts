@@ -12,6 +12,8 @@ export interface PaymentDeps {
   readonly receivables: ReceivablesStore;
   readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
   readonly clock: Clock;
+  /** The paying group's own clock (a sandbox test clock), where the request carries no group key. */
+  readonly clockFor?: (agentGroupId: string) => Promise<Clock>;
 }
 
 export interface PaymentOutcome {
@@ -104,7 +106,8 @@ export async function receiveGatewayPayment(deps: PaymentDeps, payment: GatewayP
     };
     return { kind: 'unmatched', unmatched, kept: await deps.receivables.keepUnmatched(unmatched) };
   }
-  const outcome = await receive(deps, {
+  const own = deps.clockFor ? { ...deps, clock: await deps.clockFor(target.agentGroupId) } : deps;
+  const outcome = await receive(own, {
     agentGroupId: target.agentGroupId,
     source: 'GATEWAY',
     reference: payment.paymentId,

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import * as v from 'valibot';
 import type { Principal } from '../../domain/principal.ts';
-import { services, type Services } from '../../infra/container.ts';
+import { groupServices, services, type Services } from '../../infra/container.ts';
+import { routeNotFound } from './route-not-found.ts';
 import { basicAuth } from './middleware/basic-auth.ts';
 import { deprecationNotice } from './deprecation.ts';
 import { channexKey } from './middleware/channex-key.ts';
@@ -49,16 +50,20 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
   else if (route.auth !== 'none') stack.use(basicAuth(route.auth));
   if (route.body) stack.use(jsonBody({ optional: route.bodyOptional ?? false }));
   const handler = stack.handler(async (event, context) => {
+    // After the key check, as the fallback answers an unknown path: the two cannot be told apart.
+    if (route.sandboxOnly && !services().config.isSandbox) throw routeNotFound();
     // A route without query parameters refuses one, as routes with them refuse an unknown one.
     const query = parseInput(route.query ?? NO_QUERY, event.queryStringParameters ?? {}, 'query');
     const params = route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined;
     const body = route.body ? parseInput(route.body, event.body, 'body') : undefined;
+    const principal = context.state.principal as Principal | undefined;
     const reply = await handle({
       query: (route.query ? query : undefined) as Out<Q>,
       params: params as Out<P>,
       body: body as Out<B>,
-      principal: context.state.principal as PrincipalFor<A>,
-      services: services(),
+      principal: principal as PrincipalFor<A>,
+      // An agent group's request runs at its sandbox test clock, if it has one.
+      services: principal?.kind === 'agent-group' ? await groupServices(services(), principal.agentGroupId) : services(),
       state: context.state,
       event,
     });

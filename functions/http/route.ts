@@ -50,6 +50,8 @@ export interface RouteSpec<
    * answer that involves one carries `Deprecation`, `Sunset` and `Link` headers.
    */
   readonly deprecated?: readonly Deprecation[];
+  /** Served on sandbox stages only (config.isSandbox); elsewhere the answer is the unknown path's 404. */
+  readonly sandboxOnly?: boolean;
 }
 
 export const defineRoute = <

@@ -1,3 +1,4 @@
+import { clockFor } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 import { receiveGatewayPayment } from '../../domain/receivables/record-payment.ts';
 import { gatewayNotificationRoute } from '../contracts/payments.ts';
@@ -15,7 +16,7 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
   const gateway = services.gateway;
   const notice = gateway.readNotification(rawBodyOf(event), headers[gateway.signatureHeader], headers[gateway.eventIdHeader]);
   if (notice.kind === 'ignored') return { status: 200, body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, duplicate: false } };
-  const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock };
+  const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock, clockFor: clockFor(services) };
   const outcome = await receiveGatewayPayment(deps, notice.payment, notice);
   const paymentId = notice.payment.paymentId;
   if (outcome.kind === 'unmatched') {

@@ -9,12 +9,16 @@ import { pathMatcher } from '../http/route.ts';
 import { errorResult } from '../http/responses.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../http/types.ts';
 import { ROUTES } from '../registry.ts';
+import { routeNotFound } from '../http/route-not-found.ts';
+import { services } from '../../infra/container.ts';
 
-const MATCHERS = ROUTES.map((r) => ({ method: r.method, regex: pathMatcher(r.path) }));
+const MATCHERS = ROUTES.map((r) => ({ method: r.method, regex: pathMatcher(r.path), sandboxOnly: r.sandboxOnly === true }));
 
 /** Methods the service serves on this concrete path (empty: the path is unknown). */
 export function allowedMethods(path: string): string[] {
-  return [...new Set(MATCHERS.filter((m) => m.regex.test(path)).map((m) => m.method))].sort();
+  // Off sandbox stages the sandbox-only routes do not exist, for a wrong method either.
+  const sandbox = services().config.isSandbox;
+  return [...new Set(MATCHERS.filter((m) => (sandbox || !m.sandboxOnly) && m.regex.test(path)).map((m) => m.method))].sort();
 }
 
 const surfaceOf = (path: string): Surface | undefined => (path === '/api' || path.startsWith('/api/') ? 'api' : path === '/v1' || path.startsWith('/v1/') ? 'v1' : undefined);
@@ -46,7 +50,7 @@ const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInM
       const method = context.state.method;
       return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), { Allow: allow.join(', ') });
     }
-    return errorResult(context.state, new DomainError('ROUTE_NOT_FOUND', 'No operation is served at this path; /openapi.json lists them.'));
+    return errorResult(context.state, routeNotFound());
   });
 
 export const handler = withinBudget(stack);

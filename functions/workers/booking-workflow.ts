@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { handleBookingCheck, type WorkflowDeps } from '../../domain/bookings/workflow.ts';
 import { decodeBookingCheck } from '../../events/booking-check-message.ts';
-import { bookingDeps, services } from '../../infra/container.ts';
+import { bookingDeps, groupServices, services, type Services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**
@@ -10,11 +10,13 @@ import { logger } from '../../infra/logger.ts';
  * D". A record that throws is reported in batchItemFailures so SQS redelivers it; the
  * steps it had taken are durable and are not repeated.
  */
-async function handleRecord(deps: WorkflowDeps, record: SQSRecord): Promise<void> {
+async function handleRecord(svc: Services, record: SQSRecord): Promise<void> {
   const check = decodeBookingCheck(record.body);
   if (!check) throw new Error('not a booking check message');
+  // The workflow runs at the group's sandbox test clock, if it has one.
+  const deps: WorkflowDeps = bookingDeps(await groupServices(svc, check.agentGroupId));
   const report = await handleBookingCheck(deps, check);
   logger.info('booking check handled', { bookingRef: check.bookingRef, agentGroupId: check.agentGroupId, report });
 }
 
-export const handler = concurrentRecords('booking check', () => bookingDeps(services()), handleRecord);
+export const handler = concurrentRecords('booking check', services, handleRecord);

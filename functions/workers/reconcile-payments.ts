@@ -1,5 +1,5 @@
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
-import { services } from '../../infra/container.ts';
+import { clockFor, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**
@@ -8,7 +8,7 @@ import { logger } from '../../infra/logger.ts';
  */
 export const handler = async () => {
   const svc = services();
-  const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices });
+  const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, clockFor: clockFor(svc), invoices: svc.invoices });
   (report.failures.length > 0 ? logger.warn : logger.info).call(logger, 'payment reconciliation', { ...report, recorded: report.recorded.length });
   return report;
 };

@@ -1,6 +1,6 @@
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
-import { billingDeps, services } from '../../infra/container.ts';
+import { billingDeps, groupServices, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 
 /** Built once per cold start: the fonts load on first render. */
@@ -14,7 +14,9 @@ const pdfRenderer = new PdfInvoiceRenderer();
  */
 export const handler = async () => {
   const svc = services();
-  const outcomes = await billAllGroups(billingDeps(svc, pdfRenderer), { trigger: 'SCHEDULE' });
+  // A group with a sandbox test clock is billed at its own time (docs/sandbox.md).
+  const forGroup = async (agentGroupId: string) => billingDeps(await groupServices(svc, agentGroupId), pdfRenderer);
+  const outcomes = await billAllGroups({ ...billingDeps(svc, pdfRenderer), forGroup }, { trigger: 'SCHEDULE' });
   for (const o of outcomes) {
     if (o.outcome === 'FAILED') logger.error('billing run failed', { agentGroupId: o.agentGroupId, error: o.error });
     else if (o.outcome === 'BILLED') logger.info('billing run', { agentGroupId: o.agentGroupId, runId: o.result.runId, invoiceIds: o.result.invoiceIds, linesWritten: o.result.linesWritten, draftsLeft: o.result.draftsLeft });

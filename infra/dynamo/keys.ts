@@ -33,6 +33,8 @@ export const keys = {
   allAgentGroups: () => ({ GSI1PK: 'GROUPS' }),
   agentGroupsOfPartnerPrefix: (partnerId: string) => `${partnerId}#`,
   callbackSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET' }),
+  /** The group's sandbox test clock (at most one; docs/sandbox.md). */
+  testClock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'TEST_CLOCK' }),
   /** An order lives in its group's partition, so tenancy is part of the key. */
   order: (agentGroupId: string, orderId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `ORDER#${orderId}` }),
 

@@ -199,12 +199,13 @@ const sendAgainIfDropped = (req: FuzzRequest): Promise<CallResult> => send(req).
 
 /**
  * The account's own billing-run limits (2 a minute, one run at a time), not the key's: a run of
- * the fuzzer whose seed draws three valid billing runs within a minute, or two at once, meets them
- * as any partner would, and the answer must still say how long to wait.
+ * the fuzzer whose seed draws three valid billing runs within a minute, or two at once (a test
+ * clock's advance runs one too), meets them as any partner would, and the answer must still say
+ * how long to wait.
  */
 const billingThrottle = (req: FuzzRequest, res: CallResult): boolean => {
   const message = String((res.body as { message?: unknown } | undefined)?.message ?? '');
-  return req.operationId === 'runBilling' && res.headers.get('retry-after') !== null && /^(Billing runs are limited to \d+ a minute|Another billing run for your account is in progress)/.test(message);
+  return (req.operationId === 'runBilling' || req.operationId === 'advanceTestClock') && res.headers.get('retry-after') !== null && /^(Billing runs are limited to \d+ a minute|Another billing run for your account is in progress)/.test(message);
 };
 
 /** Everything wrong with one answer, as readable lines (empty when it is what the contract says). */

@@ -54,6 +54,11 @@ describe('Client: the partner flow against the local stack', () => {
     expect(flow.cancelled.cancellation.refundAmount).toBe(flow.refund.refundAmount);
     expect((await pds.GET('/v1/bookings/{bookingId}', { params: { path: { bookingId: flow.booked.bookingId! } } })).status).toBe('CANCELLED');
     expect(flow.entries.map((e) => e.type)).toEqual(expect.arrayContaining(['CHARGE', 'ADJUSTMENT', 'REFUND']));
+    expect(flow.advanced).toMatchObject({ id: flow.clock.id, status: 'ready' });
+    expect(Date.parse(flow.advanced.now) - Date.parse(flow.clock.now)).toBeGreaterThanOrEqual(24 * 3600 * 1000);
+    expect(flow.clocks.data.map((c) => c.id)).toEqual([flow.clock.id]);
+    expect(flow.readBack.id).toBe(flow.clock.id);
+    expect((await pds.GET('/v1/test-clocks')).data).toEqual([]);
     // Some twenty calls, a billing run and a PDF among them: 28 s measured on a loaded shared machine.
   }, 180_000);
 

@@ -193,6 +193,30 @@ describe('IAM grants cover what each handler sends', () => {
     for (const action of used) expect(declared.actions, `syncCatalogue needs ${action}`).toContain(action);
   });
 
+  it('createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock (a clock of its own group, advanced a day: the group\'s share of the billing run)', async () => {
+    const own = await newAgentGroup({ channelId: fx.channelA });
+    const run = async (fn: string, method: string, path: string, opts: { body?: string; id?: string } = {}) => {
+      const [file, exported] = functionActions().get(fn)!.handler.split('.');
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
+      resetDynamoCalls();
+      const res = await mod[exported!]!({ ...httpEvent(method, path, { key: own.apiKey, ...(opts.body ? { body: opts.body } : {}) }), ...(opts.id ? { pathParameters: { id: opts.id } } : {}) }, lambdaContext);
+      expect(res.statusCode, `${fn}: ${res.body}`).toBeLessThan(300);
+      return res;
+    };
+
+    const created = JSON.parse((await run('createTestClock', 'POST', '/v1/test-clocks', { body: '{}' })).body) as { id: string; now: string };
+    expectGranted('createTestClock', ['dynamodb:PutItem']);
+    await run('listTestClocks', 'GET', '/v1/test-clocks');
+    expectGranted('listTestClocks', ['dynamodb:GetItem']);
+    await run('getTestClock', 'GET', `/v1/test-clocks/${created.id}`, { id: created.id });
+    expectGranted('getTestClock', ['dynamodb:GetItem']);
+    const to = new Date(Date.parse(created.now) + 86_400_000).toISOString();
+    await run('advanceTestClock', 'POST', `/v1/test-clocks/${created.id}/advance`, { id: created.id, body: JSON.stringify({ to }) });
+    expectGranted('advanceTestClock', ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    await run('deleteTestClock', 'DELETE', `/v1/test-clocks/${created.id}`, { id: created.id });
+    expectGranted('deleteTestClock', ['dynamodb:DeleteItem']);
+  });
+
   it('createBooking (the credit gate, then the workflow in the call: reserve, land, take the units, call back)', async () => {
     // prepare
     const { handler } = (await import('../../functions/bookings/create-booking.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }> };

@@ -1,6 +1,6 @@
 /**
  * The partner flow of the service's README through the typed client: search, order, book,
- * amend, bill, pay in the sandbox, cancel. CI runs this file against the local stack
+ * amend, bill, pay in the sandbox, cancel, then a sandbox test clock. CI runs this file against the local stack
  * (test/e2e/typescript-client.test.ts), so every call here is known to work as written.
  */
 import { createPartnerClient, PartnerApiError } from '../src/index.ts';
@@ -79,5 +79,16 @@ export async function partnerFlow(input: FlowInput) {
   const entries = [];
   for await (const entry of pds.each('/v1/ledger', { query: { bookingIds: [bookingId], size: '50' } })) entries.push(entry);
 
-  return { listing, order, booked, quote, amendment, invoice, pdf, paid, refund, cancelled, entries };
+  // 8. Sandbox stages only: put the group on a test clock, move it a day on (the billing and credit
+  //    control due by then run in the advance), read it back, and return the group to real time.
+  const clock = await pds.POST('/v1/test-clocks', { body: {} });
+  const advanced = await pds.POST('/v1/test-clocks/{id}/advance', {
+    params: { path: { id: clock.id } },
+    body: { to: new Date(Date.parse(clock.now) + 24 * 3600 * 1000).toISOString() },
+  });
+  const clocks = await pds.GET('/v1/test-clocks');
+  const readBack = await pds.GET('/v1/test-clocks/{id}', { params: { path: { id: clock.id } } });
+  await pds.DELETE('/v1/test-clocks/{id}', { params: { path: { id: clock.id } } });
+
+  return { listing, order, booked, quote, amendment, invoice, pdf, paid, refund, cancelled, entries, clock, advanced, clocks, readBack };
 }

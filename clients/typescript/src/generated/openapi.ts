@@ -775,6 +775,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-clocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The group's test clock, if it has one
+         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md).
+         */
+        get: operations["listTestClocks"];
+        put?: never;
+        /**
+         * Put the group on a test clock
+         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md). The clock starts at the real now; from then on everything that reads "now" for the group (stays starting and ending, invoices falling due and overdue, billing periods closing, callback timestamps) reads the clock. Other groups keep real time.
+         */
+        post: operations["createTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-clocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test clock
+         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md).
+         */
+        get: operations["getTestClock"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a test clock
+         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md). The group is back on real time; what happened at the clock's time (bookings, invoices, ledger entries) stays as it is.
+         */
+        delete: operations["deleteTestClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-clocks/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a test clock forward
+         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md). The clock jumps to `to`, then the work that became due for the group runs at that time through the daily run's own code: every billing period that closed is billed (the run after midnight India time), and credit control evaluates overdue invoices. The answer comes when that work is done (`status: ready`); if it failed the clock stays `advancing` and advancing again runs it again.
+         */
+        post: operations["advanceTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     catalogueChange: {
@@ -9193,6 +9261,1005 @@ export interface operations {
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    listTestClocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Empty, or the one clock. */
+            200: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The group whose time the clock is. */
+                            agentGroupId: string;
+                            /**
+                             * Format: date-time
+                             * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
+                             */
+                            now: string;
+                            /**
+                             * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
+                             * @enum {string}
+                             */
+                            status: "advancing" | "ready";
+                            /**
+                             * Format: date-time
+                             * @description Real instant of creation; the clock started at it.
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description The latest instant the clock may be advanced to: 2 years after createdAt.
+                             */
+                            advanceLimit: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Not a sandbox stage. */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    createTestClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The caller's own group (the default); any other group is a 404. */
+                    agentGroupId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The group whose time the clock is. */
+                        agentGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
+                         */
+                        now: string;
+                        /**
+                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
+                         * @enum {string}
+                         */
+                        status: "advancing" | "ready";
+                        /**
+                         * Format: date-time
+                         * @description Real instant of creation; the clock started at it.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
+                         */
+                        advanceLimit: string;
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description agentGroupId is not the caller's group (or not a sandbox stage). */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The group already has a test clock. */
+            409: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    getTestClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The group whose time the clock is. */
+                        agentGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
+                         */
+                        now: string;
+                        /**
+                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
+                         * @enum {string}
+                         */
+                        status: "advancing" | "ready";
+                        /**
+                         * Format: date-time
+                         * @description Real instant of creation; the clock started at it.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
+                         */
+                        advanceLimit: string;
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No such test clock for this group (or not a sandbox stage). */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteTestClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No such test clock for this group (or not a sandbox stage). */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The clock's new time: not before its current time, at most 2 years after its creation.
+                     */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The clock at its new time. */
+            200: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The group whose time the clock is. */
+                        agentGroupId: string;
+                        /**
+                         * Format: date-time
+                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
+                         */
+                        now: string;
+                        /**
+                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
+                         * @enum {string}
+                         */
+                        status: "advancing" | "ready";
+                        /**
+                         * Format: date-time
+                         * @description Real instant of creation; the clock started at it.
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
+                         */
+                        advanceLimit: string;
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No such test clock for this group (or not a sandbox stage). */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time). */
             429: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */

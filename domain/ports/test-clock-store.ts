@@ -1,0 +1,12 @@
+import type { TestClock } from '../test-clocks/test-clock.ts';
+
+/** Each agent group's sandbox test clock: at most one per group, kept under the group. */
+export interface TestClockStore {
+  get(agentGroupId: string): Promise<TestClock | undefined>;
+  /** False when the group already has a clock. */
+  create(clock: TestClock): Promise<boolean>;
+  /** Replaces the clock if it is still at `expectedVersion`; false when someone else moved it first. */
+  replace(clock: TestClock, expectedVersion: number): Promise<boolean>;
+  /** False when the group has no clock with this id. */
+  remove(agentGroupId: string, id: string): Promise<boolean>;
+}

@@ -1,0 +1,22 @@
+import { billOneGroup } from '../../domain/invoicing/scheduled-billing.ts';
+import { advanceTestClock, type DueWork } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { billingDeps, type Services } from '../../infra/container.ts';
+import { advanceTestClockRoute } from '../contracts/test-clocks.ts';
+import { endpoint } from '../http/endpoint.ts';
+import { testClockDeps, testClockJson } from './test-clock-json.ts';
+
+/**
+ * The daily run's work for this one group at the clock's new time: the periods that closed
+ * are billed (PDFs go to the PDF worker, as for POST /v1/invoices) and credit control looks
+ * at the overdue invoices.
+ */
+const dueWorkOn =
+  (svc: Services): DueWork =>
+  async (agentGroupId, clock) => {
+    await billOneGroup(billingDeps(svc.atClock(clock)), agentGroupId, { trigger: 'SCHEDULE' });
+  };
+
+export const handler = endpoint(advanceTestClockRoute, async ({ principal, params, body, services }) => ({
+  status: 200,
+  body: testClockJson(await advanceTestClock({ ...testClockDeps(services), dueWork: dueWorkOn(services) }, principal, params.id, new Date(body.to)), services),
+}));

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { book, order, stay } from '../support/booking-world.ts';
+import { expectContract } from '../support/contract.ts';
+import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { call, newAgentGroup, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+
+/*
+ * Sandbox test clocks over HTTP on the shared stack: one group on a clock reaches every state
+ * that only time produces (a stay started, then ended; an invoice billed when its period
+ * closed, due, then overdue with a credit hold), and a group beside it keeps real time.
+ * Every step is an API call; nothing is written to the table by hand.
+ */
+const PAYMENT_TERMS_DAYS = 7;
+const CHECK_IN = '2027-03-01';
+const CHECK_OUT = '2027-03-03';
+/** The day after the period (anchor day 1) closes: the run after midnight India time bills it. */
+const ISSUE_DATE = '2027-01-02';
+
+let world: InvoiceWorld;
+let receiver: Receiver;
+let g: GroupFixture;
+let other: GroupFixture;
+let clockId: string;
+let bookingId: string;
+let otherBookingId: string;
+let invoiceId: string;
+
+const advance = (to: string, group = g, id = clockId) => call('POST', `/v1/test-clocks/${id}/advance`, { key: group.apiKey, body: { to } });
+const tryBooking = async (group: GroupFixture) => book(group, await order(group, stay(world.registered, '2027-03-06', '2027-03-07')));
+
+beforeAll(async () => {
+  [world, receiver] = await Promise.all([seedInvoiceWorld(), startReceiver()]);
+  // overdueHoldDays 0: credit control holds the account the first day an invoice is overdue.
+  [g, other] = await Promise.all([
+    newAgentGroup({ channelId: world.channelId, paymentTermsDays: PAYMENT_TERMS_DAYS, overdueHoldDays: 0 }),
+    newAgentGroup({ channelId: world.channelId, paymentTermsDays: PAYMENT_TERMS_DAYS, overdueHoldDays: 0 }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await receiver?.close();
+});
+
+describe('Sandbox test clocks', () => {
+  it('creates one clock for the caller\'s own group, starting at the real now; another group\'s id is a 404 and a second clock a 409', async () => {
+    const before = Date.now();
+    const created = await call('POST', '/v1/test-clocks', { key: g.apiKey, body: {} });
+    expect(created.status, created.text).toBe(201);
+    expectContract(created, 'createTestClock');
+    clockId = created.body.id;
+    expect(created.body).toMatchObject({ agentGroupId: g.agentGroupId, status: 'ready' });
+    expect(Date.parse(created.body.now)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(created.body.advanceLimit) - Date.parse(created.body.createdAt)).toBeGreaterThanOrEqual(730 * 86_400_000);
+
+    expect((await call('POST', '/v1/test-clocks', { key: g.apiKey })).status).toBe(409);
+    const foreign = await call('POST', '/v1/test-clocks', { key: other.apiKey, body: { agentGroupId: g.agentGroupId } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await call('GET', `/v1/test-clocks/${clockId}`, { key: other.apiKey })).status).toBe(404);
+    expect((await advance('2027-01-01T00:00:00Z', other)).status).toBe(404);
+    expect((await call('DELETE', `/v1/test-clocks/${clockId}`, { key: other.apiKey })).status).toBe(404);
+    expect((await call('GET', '/v1/test-clocks', { key: other.apiKey })).body).toEqual({ data: [] });
+    const mine = await call('GET', '/v1/test-clocks', { key: g.apiKey });
+    expectContract(mine, 'listTestClocks');
+    expect(mine.body.data.map((c: { id: string }) => c.id)).toEqual([clockId]);
+  });
+
+  it('refuses a `to` before the clock\'s time, beyond two years of its creation or not an instant, naming `to`, and leaves the clock where it was', async () => {
+    const clock = (await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body;
+    for (const to of [new Date(Date.parse(clock.now) - 60_000).toISOString(), new Date(Date.parse(clock.advanceLimit) + 1000).toISOString(), '2027-01-01', 'soon']) {
+      const res = await advance(to);
+      expect(res.status, to).toBe(400);
+      expect(res.body, to).toMatchObject({ code: 'VALIDATION_FAILED', param: 'to' });
+    }
+    const after = (await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body;
+    expect(after.status).toBe('ready');
+    expect(Date.parse(after.now) - Date.parse(clock.now)).toBeLessThan(60_000);
+  });
+
+  it('dates a booking and its callback at the clock\'s time', async () => {
+    const moved = await advance('2026-12-15T10:00:00Z');
+    expect(moved.status, moved.text).toBe(200);
+    expectContract(moved, 'advanceTestClock');
+    expect(moved.body.status).toBe('ready');
+    expect(moved.body.now >= '2026-12-15T10:00:00').toBe(true);
+
+    const path = `/cb/${uniqueId('clock')}`;
+    const res = await book(g, await order(g, stay(world.registered, CHECK_IN, CHECK_OUT)), { callbackUrl: `${receiver.url}${path}` });
+    expect(res.status, res.text).toBe(200);
+    bookingId = res.body.bookingId;
+    const [callback] = await receiver.waitFor(path, 1, 30_000);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.confirmed', bookingId });
+    // The clock's day, not the real one (weeks earlier).
+    expect((callback!.body as { occurredAt: string }).occurredAt.slice(0, 10)).toBe('2026-12-15');
+    otherBookingId = await bookStay(other, world.registered, CHECK_IN, CHECK_OUT);
+  }, 120_000);
+
+  it('bills the period that closed when the clock passes midnight India time, through the advance alone', async () => {
+    expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body.data).toEqual([]);
+
+    // The group's monthly period ends on its anchor day, the 1st: 00:30 on 2 January in India, 2 December to 1 January has closed.
+    const moved = await advance(`${ISSUE_DATE}T00:30:00+05:30`);
+    expect(moved.status, moved.text).toBe(200);
+
+    const list = await call('GET', '/v1/invoices', { key: g.apiKey });
+    expect(list.body.data).toHaveLength(1);
+    const invoice = list.body.data[0];
+    invoiceId = invoice.id;
+    expect(invoice).toMatchObject({ status: 'ISSUED', periodFrom: '2026-12-02', periodTo: '2027-01-01', issueDate: ISSUE_DATE, dueDate: addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS), overdueSince: null });
+    expect(invoice.amountDue).toBeGreaterThan(0);
+    // The group beside it keeps real time: none of its periods has closed since it booked.
+    expect((await call('GET', '/v1/invoices', { key: other.apiKey })).body.data).toEqual([]);
+  }, 120_000);
+
+  it('lets the invoice fall due, then go overdue (overdueSince) and put the account on hold, which refuses a booking', async () => {
+    const dueDate = addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS);
+    expect((await advance(`${dueDate}T12:00:00+05:30`)).status).toBe(200);
+    expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({ dueDate, overdueSince: null });
+    expect((await tryBooking(g)).status).toBe(200);
+
+    const moved = await advance(`${addDays(dueDate, 1)}T12:00:00+05:30`);
+    expect(moved.body.status).toBe('ready');
+    const inv = await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey });
+    expect(inv.body.invoice).toMatchObject({ status: 'ISSUED', dueDate, overdueSince: addDays(dueDate, 1) });
+    const held = await tryBooking(g);
+    expect(held.status).toBe(402);
+    expect(held.body).toMatchObject({ code: 'CREDIT_DENIED', reasonCode: 'ACCOUNT_ON_HOLD' });
+    expect((await tryBooking(other)).status).toBe(200);
+  }, 120_000);
+
+  it('starts the stay (amendment and cancellation refused), then ends it; the other group\'s same stay is untouched', async () => {
+    expect((await advance(`${addDays(CHECK_IN, 1)}T09:00:00+05:30`)).status).toBe(200);
+    const amend = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });
+    expect(amend.status).toBe(409);
+    expect(amend.body).toMatchObject({ reasonCode: 'STAY_STARTED' });
+    const cancel = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: {} });
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.message).toMatch(/began/);
+    const quote = await call('GET', `/v1/bookings/${bookingId}/cancellation-quote`, { key: g.apiKey });
+    expect(quote.body).toMatchObject({ cancellable: false });
+    expect((await call('GET', `/v1/bookings/${otherBookingId}/cancellation-quote`, { key: other.apiKey })).body).toMatchObject({ cancellable: true });
+
+    expect((await advance(`${CHECK_OUT}T11:00:00+05:30`)).status).toBe(200);
+    const ended = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-05' } });
+    expect(ended.status).toBe(409);
+    expect(ended.body).toMatchObject({ reasonCode: 'STAY_ENDED' });
+    expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: {} })).status).toBe(409);
+    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ status: 'CONFIRMED', checkOut: CHECK_OUT });
+  }, 120_000);
+
+  it('is deleted, after which the group is on real time again', async () => {
+    const deleted = await call('DELETE', `/v1/test-clocks/${clockId}`, { key: g.apiKey });
+    expect(deleted.status).toBe(204);
+    expect((await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).status).toBe(404);
+    // Real time: the stay is weeks away, so it may be cancelled again (no money moves in a quote).
+    expect((await call('GET', `/v1/bookings/${bookingId}/cancellation-quote`, { key: g.apiKey })).body).toMatchObject({ cancellable: true });
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { httpEvent, lambdaContext } from '../../bench/harness.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
+import type { AgentGroupPrincipal } from '../../domain/principal.ts';
+import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
+
+const principalOf = (g: GroupFixture): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
+
+describe('Test clock advances racing on DynamoDB Local', () => {
+  it('orders concurrent advances by the clock\'s version: the latest `to` wins, an earlier one judged after it is refused naming `to`, and the due work ran for each accepted jump', async () => {
+    const svc = testServices();
+    const g = await newAgentGroup();
+    const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids };
+    const clock = await createTestClock(deps, principalOf(g), undefined);
+    const ran: string[] = [];
+    const dueWork = async (_g: string, c: { now(): Date }) => {
+      ran.push(c.now().toISOString());
+    };
+    const targets = Array.from({ length: 8 }, (_, i) => new Date(Date.UTC(2027, 0, 1 + i)));
+    const shuffled = [...targets].sort(() => Math.random() - 0.5);
+
+    const outcomes = await Promise.allSettled(shuffled.map((to) => advanceTestClock({ ...deps, dueWork }, principalOf(g), clock.id, to)));
+
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ValidationError);
+    const accepted = outcomes.filter((o) => o.status === 'fulfilled').length;
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    expect(ran).toHaveLength(accepted);
+    const final = (await svc.testClocks.get(g.agentGroupId))!;
+    expect(final).toMatchObject({ id: clock.id, setTo: targets.at(-1)!.toISOString(), status: 'ready' });
+    // Every accepted jump bumped the version twice (advancing, then ready), none was lost.
+    expect(final.version).toBe(1 + 2 * accepted);
+  }, 60_000);
+});
+
+/**
+ * Off sandbox stages the routes exist in the deployment (one serverless.yml for every stage)
+ * but answer as an unknown path does. The handlers run in-process with a production-like
+ * configuration against the shared DynamoDB Local, so the caller's key is really checked.
+ */
+describe('Test clock routes off sandbox stages', () => {
+  let g: GroupFixture;
+  beforeAll(async () => {
+    g = await newAgentGroup();
+    const { OUTBOUND_ALLOW_HOSTS: _h, OUTBOUND_ALLOW_HTTP: _a, RAZORPAY_API_URL: _r, TIME_SCALE: _t, ...env } = inject('stack').env;
+    for (const [name, value] of Object.entries({ ...env, STAGE: 'prod', METRICS: 'off' })) vi.stubEnv(name, value);
+    for (const name of ['OUTBOUND_ALLOW_HOSTS', 'OUTBOUND_ALLOW_HTTP', 'RAZORPAY_API_URL', 'TIME_SCALE']) vi.stubEnv(name, undefined);
+    // Fresh modules, so config() and services() are read from the production-like environment.
+    vi.resetModules();
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it('answers 404 ROUTE_NOT_FOUND after the key check, exactly as an unknown path, and a wrong method on their path is a 404 too, not a 405', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const routes = [
+      ['list-test-clocks', 'GET', '/v1/test-clocks', undefined],
+      ['create-test-clock', 'POST', '/v1/test-clocks', '{}'],
+      ['get-test-clock', 'GET', `/v1/test-clocks/${id}`, undefined],
+      ['advance-test-clock', 'POST', `/v1/test-clocks/${id}/advance`, '{"to":"2027-01-01T00:00:00Z"}'],
+      ['delete-test-clock', 'DELETE', `/v1/test-clocks/${id}`, undefined],
+    ] as const;
+    const { handler: fallback } = await import('../../functions/system/fallback.ts');
+    const unknown = await fallback(httpEvent('GET', '/v1/no-such-operation', { key: g.apiKey }) as never, lambdaContext);
+    expect(unknown.statusCode).toBe(404);
+    const unknownBody = JSON.parse(unknown.body as string);
+    expect(unknownBody.code).toBe('ROUTE_NOT_FOUND');
+
+    for (const [file, method, path, body] of routes) {
+      const { handler } = await import(`../../functions/test-clocks/${file}.ts`);
+      const res = await handler(httpEvent(method, path, { key: g.apiKey, ...(body ? { body } : {}) }), lambdaContext);
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+      const answer = JSON.parse(res.body as string);
+      expect({ ...answer, path: undefined, timestamp: undefined }).toEqual({ ...unknownBody, path: undefined, timestamp: undefined });
+      // The key is checked first, as for an unknown path.
+      expect((await handler(httpEvent(method, path, { key: 'pk_wrong', ...(body ? { body } : {}) }), lambdaContext)).statusCode).toBe(401);
+    }
+    const wrongMethod = await fallback(httpEvent('PUT', '/v1/test-clocks', { key: g.apiKey }) as never, lambdaContext);
+    expect(wrongMethod.statusCode).toBe(404);
+    expect(await testServices().testClocks.get(g.agentGroupId)).toBeUndefined();
+  }, 60_000);
+});
