@@ -1,3 +1,4 @@
+import { systemOrigin } from '../audit/audit-event.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
@@ -57,7 +58,7 @@ async function billGroup(deps: ScheduledBillingDeps, group: AgentGroup, hasOpenW
       await keepBalancesAfterRun(deps, g);
       return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
     }
-    const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
+    const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }, systemOrigin('scheduled-billing', deps.ids.uuid())));
     if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
     return { agentGroupId: g, outcome: 'BILLED', result };
   } catch (err) {
