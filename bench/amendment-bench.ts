@@ -1,3 +1,5 @@
+import { partnerOrigin, operatorOrigin } from '../domain/audit/audit-event.ts';
+import { amendmentAudit } from '../domain/bookings/booking-audit.ts';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { stayMoves, type Amendment } from '../domain/bookings/amendment.ts';
@@ -49,7 +51,7 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
   const { sha256Hex } = await import('../infra/crypto/api-keys.ts');
   const quoteHandler = ((await import('../functions/bookings/quote-amendment.ts')) as unknown as { handler: Handler }).handler;
   const applyHandler = ((await import('../functions/bookings/apply-amendment.ts')) as unknown as { handler: Handler }).handler;
-  const deps = adminDeps(svc);
+  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
 
   const from = addDays(indiaToday(new Date()), 7);
   const checkIn = from;
@@ -87,7 +89,7 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
   const t0 = performance.now();
   for (let i = 0; i < needed; i++) {
     const order = await createOrder(orderDeps(svc), principal, { request });
-    const reply = await placeBooking(bdeps, principal, { orderId: order.orderId, externalBookingId: randomUUID(), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: GUEST, additionalGuests: [] });
+    const reply = await placeBooking(bdeps, principal, { orderId: order.orderId, externalBookingId: randomUUID(), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: GUEST, additionalGuests: [] }, partnerOrigin('bench-key', randomUUID()));
     if (reply.booking.status !== 'CONFIRMED') throw new Error(`amendment bench: a pool booking is ${reply.booking.status}`);
     pool.push(reply.booking);
   }
@@ -143,7 +145,7 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
     await svc.ledger.decide(g, template.money.delta);
     const at = new Date().toISOString();
     const a0: Amendment = { ...template, amendmentId: randomUUID(), bookingRef: booking.bookingRef, bookingId: booking.bookingId!, externalBookingId: booking.externalBookingId, adjustmentEntryId: randomUUID(), status: 'PENDING', steps: { ...template.steps, channelModified: false, rowsRewritten: false, adjusted: false }, appliedAt: null, nextCheckAt: at, createdAt: at, updatedAt: at, version: 1 };
-    if ((await svc.amendments.begin(a0, booking.version)) !== 'created') throw new Error('amendment bench floor: begin refused');
+    if ((await svc.amendments.begin(a0, booking.version, amendmentAudit(partnerOrigin('bench-key', randomUUID()), randomUUID(), a0))) !== 'created') throw new Error('amendment bench floor: begin refused');
     await svc.propertySystem.modify({ bookingRef: a0.bookingRef, listingId: LISTING, key: a0.amendmentId, kind: 'amend', checkIn, checkOut: amendedOut, selectedProperties: a0.after.selectedProperties, scenario: null });
     const a1: Amendment = { ...a0, steps: { ...a0.steps, channelModified: true }, version: 2 };
     await svc.amendments.save(a0, a1);

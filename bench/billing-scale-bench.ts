@@ -1,3 +1,4 @@
+import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { randomUUID } from 'node:crypto';
 import { addDays } from '../domain/catalogue/calendar.ts';
 import { cutoffOf } from '../domain/invoicing/billing-period.ts';
@@ -36,7 +37,7 @@ async function benchBillingScale(svc: Services): Promise<void> {
   const { createPartner, createAgentGroup, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { PdfInvoiceRenderer } = await import('../infra/pdf/pdf-invoice-renderer.ts');
-  const admin = adminDeps(svc);
+  const admin = adminDeps(svc, operatorOrigin('bench', 'seed'));
   const db = createDocumentClient(svc.config);
   const table = svc.config.tableName;
   await importWorld(
@@ -75,7 +76,7 @@ async function benchBillingScale(svc: Services): Promise<void> {
   const timed = async (group: AgentGroup) => {
     resetDynamoCalls();
     const s = performance.now();
-    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request));
+    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, operatorOrigin('bench', 'seed')));
     return { ms: performance.now() - s, calls: dynamoCalls.total, reads: readsOf(), lines: result.linesWritten };
   };
   const freshRun = await timed(fresh);

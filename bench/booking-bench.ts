@@ -1,3 +1,5 @@
+import { partnerOrigin, operatorOrigin } from '../domain/audit/audit-event.ts';
+import { bookingAudit } from '../domain/bookings/booking-audit.ts';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { addDays } from '../domain/catalogue/calendar.ts';
@@ -72,7 +74,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   const { createOrder } = await import('../domain/orders/manage-orders.ts');
   const { sha256Hex } = await import('../infra/crypto/api-keys.ts');
   const { handler } = (await import('../functions/bookings/create-booking.ts')) as unknown as { handler: Handler };
-  const deps = adminDeps(svc);
+  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
 
   // Stays start a week out so the bench keeps working whatever the date.
   const from = addDays(indiaToday(new Date()), 7);
@@ -221,7 +223,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
       updatedAt: at,
       version: 1,
     };
-    const gate = await svc.bookings.open(opened, entry, { externalBookingId: ext, contentHash: sha256Hex(ext), bookingRef }).catch((err: Error) => err);
+    const gate = await svc.bookings.open(opened, entry, { externalBookingId: ext, contentHash: sha256Hex(ext), bookingRef }, bookingAudit(partnerOrigin('bench-key', randomUUID()), randomUUID(), at, 'booking.created', null, opened)).catch((err: Error) => err);
     // A group at its limit: the gate's read refused it and nothing more happens (the refusal row).
     if (gate instanceof Error) {
       if (gate.name === 'CreditDeniedError') return;

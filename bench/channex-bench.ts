@@ -1,3 +1,4 @@
+import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
@@ -37,7 +38,7 @@ try {
   const base = world.catalogue!.listings![0]!;
   const listing = { ...base, id: 'chx-bench', properties: Array.from({ length: ROOMS }, (_, i) => ({ ...base.properties![0]!, id: `chx-bench-r${i}`, quantity: 20, applicableAdult: 2 })) };
   await importWorld(
-    { ...adminDeps(svc), catalogue: svc.catalogue },
+    { ...adminDeps(svc, operatorOrigin('bench', 'seed')), catalogue: svc.catalogue },
     { ...world, catalogue: { ...world.catalogue, listings: [listing], inventory: listing.properties.map((p) => ({ propertyId: p.id, from, to, quantity: 10 })), rates: [] } },
     { allowPlaintextKeys: true },
   );

@@ -1,3 +1,4 @@
+import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { randomUUID } from 'node:crypto';
 import { NO_STEPS_DONE, type Booking } from '../domain/bookings/booking.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
@@ -86,7 +87,7 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
   const { createPartner, createAgentGroup, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { PdfInvoiceRenderer } = await import('../infra/pdf/pdf-invoice-renderer.ts');
-  const admin = adminDeps(svc);
+  const admin = adminDeps(svc, operatorOrigin('bench', 'seed'));
   const channelId = 'bench-invoicing';
   await importWorld(
     { ...admin, catalogue: svc.catalogue },
@@ -111,7 +112,7 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
   const timed = async (label: string) => {
     resetDynamoCalls();
     const t0 = performance.now();
-    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request));
+    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, operatorOrigin('bench', 'seed')));
     const ms = performance.now() - t0;
     const ops = Object.entries(dynamoCalls.byOperation)
       .sort(([a], [b]) => a.localeCompare(b))

@@ -1,3 +1,4 @@
+import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { invoiceBucketName, provisionBucket, randomKey, provisionTable, serviceEnv, startDynamoLocal, startFauxqs } from '../scripts/local-stack.ts';
 import { benchGroupInput, benchWorld } from './bench-world.ts';
 import { benchBookings, bookingBenchEnabled, bookingQueueEnv } from './booking-bench.ts';
@@ -42,10 +43,10 @@ try {
   const svc = services();
 
   const t0 = performance.now();
-  await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, benchWorld({ channelId: CHANNEL, listings: 120, from: FROM, days: 365 }), { allowPlaintextKeys: true });
+  await importWorld({ ...adminDeps(svc, operatorOrigin('bench', 'seed')), catalogue: svc.catalogue }, benchWorld({ channelId: CHANNEL, listings: 120, from: FROM, days: 365 }), { allowPlaintextKeys: true });
   console.log(`bench world imported: 120 listings × 2 properties × 365 days in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const deps = adminDeps(svc);
+  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
   await createPartner(deps, { partnerId: 'bench-partner', name: 'Bench', channelId: CHANNEL });
   // A generous override so the limiter never refuses a measured run; it still spends a token each time.
   const { apiKey } = await issueKey(deps, { owner: { kind: 'partner', id: 'bench-partner' }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
@@ -148,7 +149,7 @@ try {
     const { createAgentGroup: createOrdersGroup } = await import('../domain/admin.ts');
     // Pricing needs the GST slab table in force on each night; the bench world has none.
     const gst = { slabTables: [{ effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] }] };
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { version: 1, gst }, { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, operatorOrigin('bench', 'seed')), catalogue: svc.catalogue }, { version: 1, gst }, { allowPlaintextKeys: true });
     const groupId = 'bench-orders-group';
     await createOrdersGroup(deps, {
       agentGroupId: groupId,

@@ -1,3 +1,4 @@
+import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
 import { indiaToday } from '../domain/reads/date-window.ts';
 import { searchListings, type SearchBody } from '../domain/search/search-listings.ts';
@@ -49,7 +50,7 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   const { createAgentGroup, createPartner, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { handler } = (await import('../functions/distribution/search-listings.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number }> };
-  const deps = adminDeps(svc);
+  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
   const today = indiaToday(new Date());
   const catalogue = searchCatalogue(svc);
 

@@ -1,3 +1,5 @@
+import type { AuditDraft, AuditFields, AuditOrigin } from './audit/audit-event.ts';
+import type { IdGenerator } from './ports/ids.ts';
 import { KEY_PREFIX_LENGTH, keyPrefixOf, type ApiKeyRecord, type KeyOwner, type RateLimitOverride } from './api-key.ts';
 import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Clock } from './ports/clock.ts';
@@ -12,7 +14,46 @@ export interface AdminDeps {
   readonly clock: Clock;
   readonly minter: KeyMinter;
   readonly sealer: SecretSealer;
+  readonly ids: IdGenerator;
+  /** The operator every change is recorded against (docs/audit.md). */
+  readonly origin: AuditOrigin;
 }
+
+/** A group as the audit trail records it: terms, limits, holds and legal details; never a secret. */
+export const groupFigures = (g: AgentGroup): AuditFields => ({
+  partnerId: g.partnerId,
+  name: g.name,
+  channelId: g.channelId,
+  creditLimit: g.creditLimit,
+  onHold: g.onHold,
+  distributionEnabled: g.distributionEnabled ?? true,
+  billingCycle: g.billingCycle,
+  billingAnchorDay: g.billingAnchorDay,
+  paymentTermsDays: g.paymentTermsDays ?? null,
+  overdueHoldDays: g.overdueHoldDays ?? null,
+  gstin: g.gstin,
+  legalName: g.legalName,
+  address: [g.address.line1, g.address.line2, g.address.city, g.address.state, g.address.postalCode, g.address.country].filter(Boolean).join(', '),
+});
+
+/** A key as the audit trail records it: its id, shown prefix, owner and state; never the key or its hash. */
+export const keyFigures = (k: ApiKeyRecord): AuditFields => ({
+  keyId: k.keyId,
+  keyPrefix: k.keyPrefix,
+  owner: `${k.owner.kind}:${k.owner.id}`,
+  status: k.status,
+  label: k.label,
+  ratePerMinute: k.rateLimit?.perMinute ?? null,
+  rateBurst: k.rateLimit?.burst ?? null,
+});
+
+/** The operator's event for a change, stamped now. */
+export function operatorAudit(deps: Pick<AdminDeps, 'ids' | 'clock' | 'origin'>, action: string, target: string, account: string | null, before: AuditFields | null, after: AuditFields | null): AuditDraft {
+  return { id: deps.ids.uuid(), at: deps.clock.now().toISOString(), origin: deps.origin, action, target, account, before, after };
+}
+
+const keyTarget = (k: ApiKeyRecord) => `key:${k.keyId}`;
+const keyAccount = (k: ApiKeyRecord) => (k.owner.kind === 'agent-group' ? k.owner.id : `partner:${k.owner.id}`);
 
 export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
 
@@ -56,7 +97,7 @@ export async function createPartner(deps: AdminDeps, input: NewPartner): Promise
   validatePartner(input);
   const now = deps.clock.now().toISOString();
   const partner: Partner = { ...input, createdAt: now, updatedAt: now };
-  await deps.tenants.createPartner(partner);
+  await deps.tenants.createPartner(partner, operatorAudit(deps, 'partner.created', `partner:${partner.partnerId}`, `partner:${partner.partnerId}`, null, { name: partner.name, channelId: partner.channelId }));
   return partner;
 }
 
@@ -65,7 +106,7 @@ export async function createAgentGroup(deps: AdminDeps, input: NewAgentGroup): P
   if (!(await deps.tenants.getPartner(input.partnerId))) throw new ValidationError('partnerId', `Partner ${input.partnerId} does not exist.`);
   const now = deps.clock.now().toISOString();
   const group: AgentGroup = { ...input, createdAt: now, updatedAt: now };
-  await deps.tenants.createAgentGroup(group);
+  await deps.tenants.createAgentGroup(group, operatorAudit(deps, 'group.created', `group:${group.agentGroupId}`, group.agentGroupId, null, groupFigures(group)));
   return group;
 }
 
@@ -123,7 +164,7 @@ export async function issueKey(deps: AdminDeps, input: IssueKeyInput): Promise<I
   const record = mintRecord(deps, input, apiKey, now);
   const secret = newSigningSecret(deps, input);
   // Key and secret land together or not at all: a key must never exist without the secret printed beside it.
-  await deps.tenants.createKey(record, secret?.sealed);
+  await deps.tenants.createKey(record, secret?.sealed, operatorAudit(deps, 'key.issued', keyTarget(record), keyAccount(record), null, { ...keyFigures(record), signingSecretRotated: secret !== undefined }));
   return { record, apiKey, signingSecret: secret?.plain ?? null };
 }
 
@@ -155,7 +196,10 @@ export async function findKeyByReference(deps: AdminDeps, reference: string): Pr
 export const MIN_PREFIX_REFERENCE = 6;
 
 export async function revokeKey(deps: AdminDeps, keyId: string): Promise<ApiKeyRecord> {
-  const revoked = await deps.tenants.revokeKey(keyId, deps.clock.now().toISOString());
+  const current = await deps.tenants.getKey(keyId);
+  if (!current) throw new NotFoundError('Key');
+  const at = deps.clock.now().toISOString();
+  const revoked = await deps.tenants.revokeKey(keyId, at, operatorAudit(deps, 'key.revoked', keyTarget(current), keyAccount(current), keyFigures(current), { ...keyFigures(current), status: 'REVOKED' }));
   if (!revoked) throw new NotFoundError('Key');
   return revoked;
 }
@@ -170,7 +214,8 @@ export async function replaceKey(deps: AdminDeps, keyId: string): Promise<Issued
   const apiKey = deps.minter.newApiKey();
   const record = mintRecord(deps, input, apiKey, now);
   const secret = newSigningSecret(deps, input);
-  await deps.tenants.replaceKey(keyId, record, now, secret?.sealed);
+  // Recorded on the old key's chain: the replacement names the key that took its place.
+  await deps.tenants.replaceKey(keyId, record, now, secret?.sealed, operatorAudit(deps, 'key.replaced', keyTarget(old), keyAccount(old), keyFigures(old), { ...keyFigures(old), status: 'REVOKED', replacedBy: record.keyId, signingSecretRotated: secret !== undefined }));
   return { record, apiKey, signingSecret: secret?.plain ?? null };
 }
 
@@ -204,7 +249,8 @@ export async function updateAgentGroup(deps: AdminDeps, agentGroupId: string, up
   if (!current) throw new NotFoundError('Agent group');
   const changes: AgentGroupChanges = Object.keys(addressGiven).length > 0 ? { ...given, address: mergeAddress(current.address, addressGiven) } : given;
   validateAgentGroup({ ...current, ...changes });
-  const updated = await deps.tenants.updateAgentGroup(agentGroupId, changes, deps.clock.now().toISOString());
+  const audit = operatorAudit(deps, 'group.updated', `group:${agentGroupId}`, agentGroupId, groupFigures(current), groupFigures({ ...current, ...changes }));
+  const updated = await deps.tenants.updateAgentGroup(agentGroupId, changes, deps.clock.now().toISOString(), audit);
   if (!updated) throw new NotFoundError('Agent group');
   return updated;
 }

@@ -1,3 +1,4 @@
+import { systemOrigin, type AuditOrigin } from '../domain/audit/audit-event.ts';
 import type { AdminDeps } from '../domain/admin.ts';
 import type { CatalogueReader } from '../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../domain/ports/catalogue-store.ts';
@@ -47,6 +48,7 @@ import type { PropertySystem } from '../domain/ports/property-system.ts';
 import type { PlaceBookingDeps } from '../domain/bookings/place-booking.ts';
 import type { CancelDeps } from '../domain/bookings/cancel-booking.ts';
 import { DynamoBookingStore } from './dynamo/dynamo-booking-store.ts';
+import { DynamoAuditTrail } from './dynamo/dynamo-audit-trail.ts';
 import { SimulatedPropertySystem } from './property-system/simulated-property-system.ts';
 import { derivedId } from './crypto/derived-id.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
@@ -118,6 +120,8 @@ export interface Services {
   readonly cursors: CursorCodec;
   readonly orders: OrderStore;
   readonly ledger: CreditLedger;
+  /** The audit trail: its reader, and the writer the stores add to their transactions (concrete: writers need it). */
+  readonly auditTrail: DynamoAuditTrail;
   readonly bookings: BookingStore;
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
@@ -162,7 +166,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   const table = cfg.tableName;
   // Shared by adapters that write in the same transactions (concrete types, not the ports).
   const ledger = once(() => new DynamoCreditLedger(db(), table));
-  const invoices = once(() => new DynamoInvoiceStore(db(), table));
+  const auditTrail = once(() => new DynamoAuditTrail(db(), table, cfg.stage, sha256Hex));
+  const invoices = once(() => new DynamoInvoiceStore(db(), table, auditTrail()));
   // The entries that read the clock, made again for a group's test clock by atClock.
   const atClockMakers = (c: Clock) => ({
     clock: () => c,
@@ -184,7 +189,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     realClock: () => clock,
     atClock: (self) => (c) => (c === clock ? self : rebound(self, atClockMakers(c))),
     testClocks: () => new DynamoTestClockStore(db(), table),
-    tenants: () => new DynamoTenantDirectory(db(), table),
+    tenants: () => new DynamoTenantDirectory(db(), table, auditTrail()),
     rateLimiter: () => new DynamoRateLimiter(db(), table),
     catalogue: () => new DynamoCatalogueStore(db(), table),
     reader: (svc) => new DynamoCatalogueReader(db(), table, svc.catalogue),
@@ -192,7 +197,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     sealer: (svc) => svc.secrets,
     ids: () => ({ uuid: randomUUID }),
     urlGuard: () => outboundUrlGuard(cfg.outbound),
-    webhooks: () => new DynamoWebhookStore(db(), table),
+    webhooks: () => new DynamoWebhookStore(db(), table, auditTrail()),
     deliveries: () => new DynamoDeliveryStore(db(), table),
     changes: () => new DynamoChangeFeed(db(), table),
     deliveryQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-delivery-queue.ts')).SqsDeliveryQueue(await sqs(), cfg.webhookQueueUrl)),
@@ -201,10 +206,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     cursors: () => hmacCursorCodec(cfg.cursorKeys),
     orders: () => new DynamoOrderStore(db(), table),
     ledger,
-    bookings: () => new DynamoBookingStore(db(), table, ledger()),
+    auditTrail,
+    bookings: () => new DynamoBookingStore(db(), table, ledger(), auditTrail()),
     bookingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-booking-queue.ts')).SqsBookingQueue(await sqs(), cfg.booking.queueUrl)),
     bookingReads: () => new DynamoBookingReads(db(), table),
-    amendments: () => new DynamoAmendmentStore(db(), table, ledger()),
+    amendments: () => new DynamoAmendmentStore(db(), table, ledger(), auditTrail()),
     metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
@@ -226,8 +232,8 @@ export function channexDeps(svc: Services): ApplyDeps & Omit<ReceiveDeps, 'sha25
 }
 
 /** What the operator use cases need, from the same adapters. */
-export function adminDeps(svc: Services): AdminDeps {
-  return { tenants: svc.tenants, clock: svc.clock, minter: cryptoKeyMinter, sealer: svc.secrets };
+export function adminDeps(svc: Services, origin: AuditOrigin): AdminDeps {
+  return { tenants: svc.tenants, clock: svc.clock, minter: cryptoKeyMinter, sealer: svc.secrets, ids: svc.ids, origin };
 }
 
 /** What the delivery engine (publish, worker, sweeper, delivery reads) needs, from the same adapters. */
@@ -268,7 +274,8 @@ export const bookingCallbackPublisher = (svc: Services) => {
 export function syncDeps(svc: Services): SyncDeps {
   const deliveries = deliveryDeps(svc);
   return {
-    ...adminDeps(svc),
+    // A sync imports what the channel manager says; its writes are the system's, recorded against the job.
+    ...adminDeps(svc, systemOrigin('catalogue-sync', svc.ids.uuid())),
     catalogue: svc.catalogue,
     reader: svc.reader,
     publish: (events) => publishCatalogueEvents(deliveries, events),

@@ -61,7 +61,7 @@ export const billingRun: CommandSpec = {
     const from = args.text('from');
     const to = args.text('to');
     const request = billingRequestOf({ ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }, group, d.clock.now(), 'ADMIN');
-    const result = await withBillingLock(d, groupId, () => runBilling(d, group, request));
+    const result = await withBillingLock(d, groupId, () => runBilling(d, group, request, ctx.origin()));
     ctx.out.result({ runId: result.runId, ...billingRunView(result), draftsLeft: result.draftsLeft }, () => [runLine(result)]);
   },
 };

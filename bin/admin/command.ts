@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AdminDeps } from '../../domain/admin.ts';
+import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Services } from '../../infra/container.ts';
 import type { Output } from './output.ts';
@@ -44,6 +45,8 @@ export interface AdminContext {
   config(): Config;
   services(): Services;
   deps(): AdminDeps;
+  /** The operator the command's changes are recorded against; resolved before the command runs. */
+  origin(): AuditOrigin;
 }
 
 export interface ParsedArgs {
@@ -68,6 +71,7 @@ export interface CommandSpec {
 
 export const COMMON_OPTIONS: readonly OptionSpec[] = [
   { name: 'json', description: 'Print machine-readable JSON on stdout (errors as JSON on stderr).' },
+  { name: 'as', value: '<name>', description: 'Who is running the command, recorded in the audit trail (or ADMIN_OPERATOR); required by every command that changes something.' },
   { name: 'help', description: 'Show this help.' },
 ];
 

@@ -1,5 +1,5 @@
 import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/container.ts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isAwsUnavailable, operatorConfig, serviceOf } from '../../infra/aws-client.ts';
@@ -23,8 +23,11 @@ import { gatewayPay, paymentsList, paymentsReconcile, paymentsRecord, paymentsUn
 import { filingGstr1 } from './filing-commands.ts';
 import { invoicesCreditNote } from './credit-note-commands.ts';
 import { searchRebuild } from './search-command.ts';
+import { auditExport, auditList, auditVerify } from './audit-commands.ts';
+import { assertOperatorGiven, changesState, claimedOperator, commandAudit, recordsWhileRunning, resolveOperator } from './operator.ts';
+import { operatorOrigin, type AuditOrigin } from '../../domain/audit/audit-event.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditExport];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
@@ -238,16 +241,26 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   let config: Config | undefined;
   let services: Services | undefined;
   let deps: AdminDeps | undefined;
+  let origin: AuditOrigin | undefined;
   const ctx: AdminContext = {
     out,
     cwd: io.cwd,
     // The operator's SDK limits, not the request path's: an import or a backfill may wait out a slow store.
     config: () => (config ??= operatorConfig(parseConfig(adminEnvironment(io.env, io.root)))),
     services: () => (services ??= buildServices(ctx.config())),
-    deps: () => (deps ??= wireAdminDeps(ctx.services())),
+    deps: () => (deps ??= wireAdminDeps(ctx.services(), ctx.origin())),
+    origin: () => origin!,
   };
   try {
-    await spec.run(parseCommandArgs(spec, rest), ctx);
+    const args = parseCommandArgs(spec, rest);
+    const claimed = claimedOperator(args.text('as'), io.env);
+    assertOperatorGiven(spec, claimed);
+    // A read without a name records nothing, so its origin is never written anywhere.
+    origin = claimed && recordsWhileRunning(spec) ? await resolveOperator(claimed, ctx.config()) : operatorOrigin(claimed ?? 'read-only', randomUUID());
+    await spec.run(args, ctx);
+    if (claimed && !recordsWhileRunning(spec) && changesState(spec)) origin = await resolveOperator(claimed, ctx.config());
+    const audit = commandAudit(spec, args, origin, randomUUID(), new Date().toISOString());
+    if (audit) await ctx.services().auditTrail.transact([], audit);
     return EXIT.ok;
   } catch (err) {
     const failure = classify(err, spec, io.root);

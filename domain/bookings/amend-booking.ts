@@ -1,4 +1,6 @@
 import { chargeLinesOf } from '../pricing/charge-lines.ts';
+import type { AuditOrigin } from '../audit/audit-event.ts';
+import { amendmentAudit } from './booking-audit.ts';
 import type { DayData } from '../catalogue/day.ts';
 import type { BookingCallbackOutcome } from '../deliveries/booking-callback.ts';
 import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.ts';
@@ -260,7 +262,7 @@ const RE_QUOTE = () => refusal('AMENDMENT_CONFLICT', 'AMENDMENT_CONFLICT', 'Anot
  * booking's amendment lock with the PENDING record, and runs the steps (channel, rows,
  * money, callback) to a settled state: APPLIED, or REFUSED / COMPENSATED answered as 409 or 402.
  */
-export async function applyAmendment(deps: AmendDeps, principal: AgentGroupPrincipal, bookingId: string, cmd: AmendmentCommand): Promise<AmendmentReply> {
+export async function applyAmendment(deps: AmendDeps, principal: AgentGroupPrincipal, bookingId: string, cmd: AmendmentCommand, origin: AuditOrigin): Promise<AmendmentReply> {
   const contentHash = requestContentHash(amendmentContent(cmd), deps.sha256);
   const booking = await landedBooking(deps, principal, bookingId);
   const g = booking.agentGroupId;
@@ -307,7 +309,7 @@ export async function applyAmendment(deps: AmendDeps, principal: AgentGroupPrinc
     updatedAt: at,
     version: 1,
   };
-  const begun = await deps.amendments.begin(amendment, booking.version);
+  const begun = await deps.amendments.begin(amendment, booking.version, amendmentAudit(origin, deps.ids.uuid(), amendment));
   if (begun === 'locked') {
     const holder = await deps.amendments.lockOf(g, booking.bookingRef);
     if (holder) return joinInFlight(deps, g, booking.bookingRef, holder, contentHash);

@@ -1,4 +1,6 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError } from '../errors.ts';
+import { bookingAudit } from './booking-audit.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import { percentOf } from '../pricing/index.ts';
@@ -78,7 +80,7 @@ export async function cancellationQuote(deps: Pick<CancelDeps, 'bookingReads' | 
  * REFUND entry that lowers exposure. The workflow then returns the units and sends
  * booking.cancelled. Cancelling a cancelled booking answers the first cancellation again.
  */
-export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrincipal, bookingId: string, reason: string | undefined): Promise<CancelResult> {
+export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrincipal, bookingId: string, reason: string | undefined, origin: AuditOrigin): Promise<CancelResult> {
   for (;;) {
     const booking = await landedBooking(deps, principal, bookingId);
     if (booking.status === 'CANCELLED' && booking.cancellation) return { booking, cancellation: booking.cancellation, alreadyCancelled: true };
@@ -105,7 +107,8 @@ export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrinc
       occurredAt: at,
     };
     // A cancellation with nothing to give back moves no money, so it writes no ledger line.
-    if (!(await deps.bookings.update(booking, next, quote.refundAmount > 0 ? { kind: 'refund', entry } : undefined))) continue;
+    const audit = bookingAudit(origin, deps.derivedId(`${booking.bookingRef}:cancel-audit`), at, 'booking.cancelled', booking, next);
+    if (!(await deps.bookings.update(booking, next, quote.refundAmount > 0 ? { kind: 'refund', entry } : undefined, audit))) continue;
     await deps.afterStep?.('cancelled');
     // Queued before the steps run here, so a handler dying now leaves the worker, not only the sweeper, to finish them.
     await scheduleCheck(deps, next, at);

@@ -1,4 +1,6 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError } from '../errors.ts';
+import { bookingAudit } from './booking-audit.ts';
 import { CreditDeniedError, IdempotencyConflictError } from '../ledger/credit-errors.ts';
 import { authorizedEntry } from '../ledger/ledger.ts';
 import { requestContentHash, type Sha256Hex } from '../ledger/request-hash.ts';
@@ -74,7 +76,7 @@ export const bookingCode = (bookingRef: string): string => `PB-${bookingRef.repl
  * PROCESSING booking, its AUTHORIZED charge, the claim and the exposure in one transaction.
  * The workflow then runs here for up to syncWaitMs; unresolved by then, the worker carries on.
  */
-export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroupPrincipal, cmd: BookingCommand): Promise<BookingReply> {
+export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroupPrincipal, cmd: BookingCommand, origin: AuditOrigin): Promise<BookingReply> {
   if (cmd.callbackUrl !== undefined) await deps.urlGuard.assertAllowed('callbackUrl', cmd.callbackUrl);
   const g = principal.agentGroupId;
   const contentHash = requestContentHash(bookingContent(cmd), deps.sha256);
@@ -144,7 +146,7 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     updatedAt: at,
     version: 1,
   };
-  const auth = await deps.bookings.open(booking, entry, { externalBookingId: cmd.externalBookingId, contentHash, bookingRef }).catch((err: unknown) => {
+  const auth = await deps.bookings.open(booking, entry, { externalBookingId: cmd.externalBookingId, contentHash, bookingRef }, bookingAudit(origin, deps.ids.uuid(), at, 'booking.created', null, booking)).catch((err: unknown) => {
     if (err instanceof CreditDeniedError) deps.metrics.count('CreditRefused');
     throw err;
   });

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { daysBetween, isCalendarDate } from '../catalogue/calendar.ts';
 import { ValidationError } from '../errors.ts';
 import { RateLimitedError } from '../errors.ts';
@@ -72,14 +73,14 @@ export function billingRequestOf(cmd: BillingRunCommand, group: Pick<AgentGroup,
  * (429 while another run holds it), run, release. A run that crashes leaves the lock to
  * expire with its lease.
  */
-export async function requestBillingRun(deps: RequestBillingDeps, principal: AgentGroupPrincipal, cmd: BillingRunCommand, scenario?: BillingScenario): Promise<BillingRunResult> {
+export async function requestBillingRun(deps: RequestBillingDeps, principal: AgentGroupPrincipal, cmd: BillingRunCommand, origin: AuditOrigin, scenario?: BillingScenario): Promise<BillingRunResult> {
   const group = await deps.tenants.getAgentGroup(principal.agentGroupId);
   if (!group) throw new Error(`agent group ${principal.agentGroupId} authenticated but has no profile`);
   const now = deps.clock.now();
   const request = { ...billingRequestOf(cmd, group, now, 'API'), ...(scenario ? { scenario } : {}) };
   const decision = await deps.rateLimiter.consume(`billing#${group.agentGroupId}`, BILLING_RUN_POLICY, now.getTime());
   if (!decision.allowed) throw new BillingRunThrottledError(decision.retryAfter, `Billing runs are limited to ${BILLING_RUN_POLICY.perMinute} a minute for your account`);
-  return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request));
+  return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, origin));
 }
 
 /** Runs `work` holding the group's billing lock; refused with 429 while another run holds it. */

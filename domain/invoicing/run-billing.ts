@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Booking } from '../bookings/booking.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
@@ -83,7 +84,7 @@ const billToOf = (group: AgentGroup) => ({ gstin: group.gstin, name: group.legal
  * leaves DRAFTs (or issued invoices missing a PDF) that the next run finishes.
  * The caller holds the group's billing lock.
  */
-export async function runBilling(deps: BillingDeps, group: AgentGroup, req: BillingRequest): Promise<BillingRunResult> {
+export async function runBilling(deps: BillingDeps, group: AgentGroup, req: BillingRequest, origin: AuditOrigin): Promise<BillingRunResult> {
   const startedAt = deps.clock.now().toISOString();
   const runId = deps.ids.uuid();
   const g = group.agentGroupId;
@@ -142,7 +143,17 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     unreconciledEntries: plan.unreconciledEntries,
     draftsLeft,
   };
-  await deps.invoices.saveRun(result);
+  // The run's record is its last write; its audit event goes in the same transaction.
+  await deps.invoices.saveRun(result, {
+    id: deps.ids.uuid(),
+    at: result.finishedAt,
+    origin,
+    action: 'billing.run',
+    target: `billing:${g}`,
+    account: g,
+    before: null,
+    after: { runId, trigger: req.trigger, periodFrom: req.period.from, periodTo: req.period.to, invoiceIds, linesWritten, draftsLeft },
+  });
   deps.metrics.count('BillingRun');
   await keepBalancesAfterRun(deps, g);
   return result;

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../errors.ts';
+import { systemOrigin } from '../audit/audit-event.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
@@ -81,7 +82,7 @@ async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, hasOpenWor
     await keepBalancesAfterRun(deps, g);
     return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
   }
-  const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }));
+  const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: opts.trigger }, systemOrigin('scheduled-billing', deps.ids.uuid())));
   if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
   return { agentGroupId: g, outcome: 'BILLED', result };
 }

@@ -1,3 +1,4 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
 import type { Amendment } from '../bookings/amendment.ts';
 import type { Booking } from '../bookings/booking.ts';
 import type { CreditDecision, LedgerEntry } from '../ledger/ledger.ts';
@@ -30,7 +31,7 @@ export interface AmendmentStore {
    * booking is still at `bookingVersion`: `locked` when another amendment holds it,
    * `moved` when the booking changed since it was read (both: re-quote).
    */
-  begin(amendment: Amendment, bookingVersion: number): Promise<'created' | 'locked' | 'moved'>;
+  begin(amendment: Amendment, bookingVersion: number, audit: AuditDraft): Promise<'created' | 'locked' | 'moved'>;
   get(agentGroupId: string, bookingRef: string, amendmentId: string): Promise<Amendment | undefined>;
   lockOf(agentGroupId: string, bookingRef: string): Promise<AmendmentLock | undefined>;
   /** A booking's amendments, oldest first. */

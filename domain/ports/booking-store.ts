@@ -1,3 +1,4 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
 import type { Booking } from '../bookings/booking.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Authorization, IdempotencyClaim } from './credit-ledger.ts';
@@ -30,15 +31,17 @@ export interface BookingStore {
    * (same key and hash) writes nothing and names the earlier booking. Refusals as
    * CreditLedger.authorize.
    */
-  open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization>;
+  open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim, audit: AuditDraft): Promise<Authorization>;
   get(agentGroupId: string, bookingRef: string): Promise<Booking | undefined>;
   findClaim(agentGroupId: string, externalBookingId: string): Promise<BookingClaim | undefined>;
   /**
    * Replaces `previous` by `next` (next.version = previous.version + 1) together with the
    * effect, only if the stored booking is still at previous.version. False when another
-   * writer got there first: the caller re-reads and decides again.
+   * writer got there first: the caller re-reads and decides again. With `audit`, its event
+   * is written in the same transaction (a partner's or operator's change; the workflow's
+   * own steps are not audited).
    */
-  update(previous: Booking, next: Booking, effect?: BookingEffect): Promise<boolean>;
+  update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean>;
   /** Bookings whose nextCheckAt is at or before `dueBefore`, oldest first (the sweeper's work). */
   listDue(dueBefore: string, limit: number): Promise<Booking[]>;
 }

@@ -1,3 +1,4 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
 import type { VirtualAccount } from './payment-gateway.ts';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures } from '../invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../invoicing/invoice-document.ts';
@@ -139,7 +140,8 @@ export interface InvoiceStore {
   lastScheduledPeriod(agentGroupId: string): Promise<string | undefined>;
   recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void>;
 
-  saveRun(result: BillingRunResult): Promise<void>;
+  /** The run's record, with the run's audit event in the same transaction. */
+  saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void>;
   recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]>;
 }
 

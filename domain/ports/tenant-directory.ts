@@ -1,3 +1,4 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
 import type { ApiKeyRecord, KeyOwner } from '../api-key.ts';
 import type { AgentGroup, Partner } from '../tenants.ts';
 
@@ -17,8 +18,9 @@ export interface TenantDirectory {
   listPartners(): Promise<Partner[]>;
   listAgentGroups(partnerId?: string): Promise<AgentGroup[]>;
   /** Fails with ConflictError when the id is taken. */
-  createPartner(p: Partner): Promise<void>;
-  createAgentGroup(g: AgentGroup): Promise<void>;
+  /** Every write below takes the operator's audit event, written in the same transaction (docs/audit.md); bulk imports and test fixtures pass none. */
+  createPartner(p: Partner, audit?: AuditDraft): Promise<void>;
+  createAgentGroup(g: AgentGroup, audit?: AuditDraft): Promise<void>;
   /** Writes or overwrites (world import is idempotent). */
   putPartner(p: Partner): Promise<void>;
   putAgentGroup(g: AgentGroup): Promise<void>;
@@ -27,7 +29,7 @@ export interface TenantDirectory {
    * untouched. Returns the group as stored afterwards, or undefined when it does not exist
    * (nothing is created).
    */
-  updateAgentGroup(agentGroupId: string, changes: AgentGroupChanges, at: string): Promise<AgentGroup | undefined>;
+  updateAgentGroup(agentGroupId: string, changes: AgentGroupChanges, at: string, audit?: AuditDraft): Promise<AgentGroup | undefined>;
 
   findKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   getKey(keyId: string): Promise<ApiKeyRecord | undefined>;
@@ -35,11 +37,11 @@ export interface TenantDirectory {
   /** Every key whose shown prefix starts with `prefix`. An operator's look-up: it reads the whole key set. */
   findKeysByPrefix(prefix: string): Promise<ApiKeyRecord[]>;
   /** Fails with ConflictError when the hash is already stored (same key twice). */
-  createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void>;
+  createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret, audit?: AuditDraft): Promise<void>;
   /** Idempotent: revoking a revoked key keeps its first revocation time. */
-  revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined>;
+  revokeKey(keyId: string, at: string, audit?: AuditDraft): Promise<ApiKeyRecord | undefined>;
   /** New key issued and old one revoked in one transaction. */
-  replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret): Promise<void>;
+  replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret, audit?: AuditDraft): Promise<void>;
   /** Stores the group's callback signing secret (already encrypted). */
   putCallbackSecret(agentGroupId: string, encrypted: string, at: string): Promise<void>;
   /** The group's callback signing secret, still encrypted; undefined when none was ever issued. */

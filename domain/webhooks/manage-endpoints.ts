@@ -1,3 +1,4 @@
+import type { AuditDraft, AuditFields, AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { PartnerPrincipal } from '../principal.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -66,6 +67,26 @@ function checkNumbers(fields: EndpointFields): void {
   }
 }
 
+/** An endpoint as the audit trail records it: where and how it delivers; header names only (values may be credentials), secrets as set or not. */
+const endpointFigures = (e: WebhookEndpoint): AuditFields => ({
+  url: e.url,
+  status: e.status,
+  authType: e.authType,
+  authSecret: e.authSecretSealed ? 'set' : 'none',
+  signingSecret: e.signingSecretSealed ? 'set' : 'none',
+  eventTypes: e.eventTypes ? [...e.eventTypes] : null,
+  headerNames: Object.keys(e.headers).sort(),
+  maxAttempts: e.maxAttempts,
+  timeoutSeconds: e.timeoutSeconds,
+});
+
+/** A new secret given is a rotation even when one was set before, so it shows as a change. */
+const secretState = (given: string | null | undefined, figures: AuditFields, field: 'authSecret' | 'signingSecret') => (typeof given === 'string' ? 'rotated' : (figures[field] ?? 'none'));
+
+function endpointAudit(deps: Pick<WebhookDeps, 'ids' | 'clock'>, origin: AuditOrigin, action: string, partnerId: string, id: string, before: AuditFields | null, after: AuditFields | null): AuditDraft {
+  return { id: deps.ids.uuid(), at: deps.clock.now().toISOString(), origin, action, target: `webhook-endpoint:${id}`, account: `partner:${partnerId}`, before, after };
+}
+
 export async function listEndpoints(deps: Pick<WebhookDeps, 'webhooks'>, partner: PartnerPrincipal): Promise<WebhookEndpointView[]> {
   const all = await deps.webhooks.list(partner.partnerId);
   return all.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(viewOf);
@@ -77,7 +98,7 @@ export async function getEndpoint(deps: Pick<WebhookDeps, 'webhooks'>, partner: 
   return viewOf(found);
 }
 
-export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipal, fields: EndpointFields & { url: string }): Promise<WebhookEndpointView> {
+export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipal, fields: EndpointFields & { url: string }, origin: AuditOrigin): Promise<WebhookEndpointView> {
   const authType = fields.authType ?? 'None';
   checkSecrets(fields);
   checkNumbers(fields);
@@ -103,7 +124,7 @@ export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
     createdAt: now,
     updatedAt: now,
   };
-  await deps.webhooks.create(endpoint, MAX_ENDPOINTS_PER_PARTNER);
+  await deps.webhooks.create(endpoint, MAX_ENDPOINTS_PER_PARTNER, endpointAudit(deps, origin, 'webhook-endpoint.created', partner.partnerId, id, null, endpointFigures(endpoint)));
   return viewOf(endpoint);
 }
 
@@ -113,7 +134,7 @@ export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
  * Bearer needs the new authSecret in the same request, since the old one was for
  * another scheme.
  */
-export async function updateEndpoint(deps: WebhookDeps, partner: PartnerPrincipal, id: string, fields: EndpointFields): Promise<WebhookEndpointView> {
+export async function updateEndpoint(deps: WebhookDeps, partner: PartnerPrincipal, id: string, fields: EndpointFields, origin: AuditOrigin): Promise<WebhookEndpointView> {
   const stored = await deps.webhooks.get(partner.partnerId, id);
   if (!stored) throw new NotFoundError('Webhook endpoint');
   checkSecrets(fields);
@@ -144,10 +165,18 @@ export async function updateEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
     status: fields.status ?? stored.status,
     updatedAt: deps.clock.now().toISOString(),
   };
-  await deps.webhooks.replace(updated, stored.updatedAt);
+  const after = endpointFigures(updated);
+  const audit = endpointAudit(deps, origin, 'webhook-endpoint.updated', partner.partnerId, id, endpointFigures(stored), {
+    ...after,
+    authSecret: secretState(authSecretGiven, after, 'authSecret'),
+    signingSecret: secretState(fields.signingSecret, after, 'signingSecret'),
+  });
+  await deps.webhooks.replace(updated, stored.updatedAt, audit);
   return viewOf(updated);
 }
 
-export async function deleteEndpoint(deps: Pick<WebhookDeps, 'webhooks'>, partner: PartnerPrincipal, id: string): Promise<void> {
-  if (!(await deps.webhooks.delete(partner.partnerId, id))) throw new NotFoundError('Webhook endpoint');
+export async function deleteEndpoint(deps: Pick<WebhookDeps, 'webhooks' | 'ids' | 'clock'>, partner: PartnerPrincipal, id: string, origin: AuditOrigin): Promise<void> {
+  const stored = await deps.webhooks.get(partner.partnerId, id);
+  if (!stored) throw new NotFoundError('Webhook endpoint');
+  if (!(await deps.webhooks.delete(partner.partnerId, id, endpointAudit(deps, origin, 'webhook-endpoint.deleted', partner.partnerId, id, endpointFigures(stored), null)))) throw new NotFoundError('Webhook endpoint');
 }

@@ -7,7 +7,7 @@ import { idList } from './partner-reads.ts';
 
 const TAG = ['Ledger'];
 
-const instantParam = (name: string, description: string) =>
+export const instantParam = (name: string, description: string) =>
   v.pipe(v.string(), v.isoTimestamp(`${name} must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.`), v.description(description));
 
 /**

@@ -1,3 +1,4 @@
+import { auditOrigin } from '../http/audit-origin.ts';
 import { BILLING_SCENARIOS } from '../../domain/invoicing/run-billing.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { requestBillingRun } from '../../domain/invoicing/request-billing-run.ts';
@@ -7,7 +8,7 @@ import { endpoint } from '../http/endpoint.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 
 /** Answers once the invoices are issued: their PDFs are queued for the PDF worker (render-invoice-pdfs.ts), not rendered here. */
-export const handler = endpoint(createBillingRunRoute, async ({ principal, body, services, event }) => ({
+export const handler = endpoint(createBillingRunRoute, async ({ principal, body, services, event, state }) => ({
   status: 200,
-  body: billingRunView(await requestBillingRun(billingDeps(services), principal, body ?? {}, sandboxHeader(event, services.config, BILLING_SCENARIOS))),
+  body: billingRunView(await requestBillingRun(billingDeps(services), principal, body ?? {}, auditOrigin(principal, state), sandboxHeader(event, services.config, BILLING_SCENARIOS))),
 }));

@@ -1,10 +1,12 @@
 import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isSettledStatus, type Amendment } from '../../domain/bookings/amendment.ts';
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
 import { bookingItem } from './booking-item.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -42,9 +44,12 @@ export class DynamoAmendmentStore implements AmendmentStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly ledger: DynamoCreditLedger,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
-  async begin(a: Amendment, bookingVersion: number): Promise<'created' | 'locked' | 'moved'> {
+  async begin(a: Amendment, bookingVersion: number, audit: AuditDraft): Promise<'created' | 'locked' | 'moved'> {
+    // The request's audit event joins the transaction; a head moved by another change to the booking reads as 'moved' (re-quote).
+    const auditItems = await this.audit.itemsFor(audit);
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -66,6 +71,7 @@ export class DynamoAmendmentStore implements AmendmentStore {
                 ExpressionAttributeValues: { ':version': bookingVersion },
               },
             },
+            ...auditItems,
           ],
         }),
       );

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
@@ -7,6 +8,7 @@ import { bookingItem, bookingOf } from './booking-item.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { stayMoves } from '../../domain/bookings/amendment.ts';
 import { unitMoveItems } from './unit-moves.ts';
 import { oldestAcrossShards } from './query.ts';
@@ -51,10 +53,12 @@ export class DynamoBookingStore implements BookingStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly ledger: DynamoCreditLedger,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
-  open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim): Promise<Authorization> {
-    return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } }]);
+  /** A new booking starts its own audit chain, so opening it reads nothing more than the gate did. */
+  open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim, audit: AuditDraft): Promise<Authorization> {
+    return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } }, ...this.audit.firstItems(audit)]);
   }
 
   async get(agentGroupId: string, bookingRef: string): Promise<Booking | undefined> {
@@ -67,7 +71,7 @@ export class DynamoBookingStore implements BookingStore {
     return item ? { contentHash: item.contentHash as string, bookingRef: item.bookingRef as string } : undefined;
   }
 
-  async update(previous: Booking, next: Booking, effect?: BookingEffect): Promise<boolean> {
+  async update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean> {
     if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
     const bookingPut = {
       Put: {
@@ -78,7 +82,7 @@ export class DynamoBookingStore implements BookingStore {
         ExpressionAttributeValues: { ':version': previous.version },
       },
     };
-    if (!effect) {
+    if (!effect && !audit) {
       // The booking alone: a conditional Put, at half a transaction's write cost.
       try {
         await this.db.send(new PutCommand(bookingPut.Put));
@@ -89,7 +93,7 @@ export class DynamoBookingStore implements BookingStore {
       }
     }
     for (let attempt = 0; ; attempt++) {
-      const items = await this.effectItems(previous, effect, next.updatedAt);
+      const items = [...(effect ? await this.effectItems(previous, effect, next.updatedAt) : []), ...(audit ? await this.audit.itemsFor(audit) : [])];
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPut, ...items] }));
         return true;
@@ -98,7 +102,7 @@ export class DynamoBookingStore implements BookingStore {
         const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
         // The booking itself moved on: the caller re-reads and decides again.
         if (reasons[0]?.Code === 'ConditionalCheckFailed' || (err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-        // Something the effect touches moved (a day's units under a racing sync): re-read it and try again.
+        // Something the effect touches moved (a day's units under a racing sync), or the audit chain's head: re-read it and try again.
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
       }
     }

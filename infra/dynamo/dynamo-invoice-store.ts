@@ -1,3 +1,5 @@
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import {
   DeleteCommand,
@@ -93,6 +95,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
   async billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>> {
@@ -740,19 +743,15 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.billingState(agentGroupId), entity: 'BillingState', lastPeriodTo: periodTo } }));
   }
 
-  async saveRun(result: BillingRunResult): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId),
-          ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId),
-          entity: 'BillingRun',
-          ...result,
-          expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
-        },
-      }),
-    );
+  async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
+    const item = {
+      ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId),
+      ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId),
+      entity: 'BillingRun',
+      ...result,
+      expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
+    };
+    await this.audit.transact([{ Put: { TableName: this.table, Item: item } }], audit);
   }
 
   async recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]> {

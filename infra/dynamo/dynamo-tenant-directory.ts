@@ -1,5 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
@@ -67,11 +69,20 @@ function replaceConflictMessage(err: unknown, oldKeyId: string): string {
 
 const callbackSecretItem = (s: SealedCallbackSecret, at: string) => ({ ...keys.callbackSecret(s.agentGroupId), entity: 'CallbackSecret', encrypted: s.sealed, rotatedAt: at });
 
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
 export class DynamoTenantDirectory implements TenantDirectory {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
   ) {}
+
+  /** The writes with the operator's event in one transaction, or alone when there is none (fixtures, bulk import). */
+  private async write(items: TransactItems, audit: AuditDraft | undefined): Promise<void> {
+    if (audit) await this.audit.transact(items, audit);
+    else await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+  }
 
   async getPartner(partnerId: string): Promise<Partner | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.partner(partnerId) }));
@@ -102,12 +113,12 @@ export class DynamoTenantDirectory implements TenantDirectory {
     return items.map((i) => strip<AgentGroup>(i)!);
   }
 
-  async createPartner(p: Partner): Promise<void> {
-    await this.putNew(partnerItem(p), `Partner ${p.partnerId} already exists.`);
+  async createPartner(p: Partner, audit?: AuditDraft): Promise<void> {
+    await this.putNew(partnerItem(p), `Partner ${p.partnerId} already exists.`, audit);
   }
 
-  async createAgentGroup(g: AgentGroup): Promise<void> {
-    await this.putNew(agentGroupItem(g), `Agent group ${g.agentGroupId} already exists.`);
+  async createAgentGroup(g: AgentGroup, audit?: AuditDraft): Promise<void> {
+    await this.putNew(agentGroupItem(g), `Agent group ${g.agentGroupId} already exists.`, audit);
   }
 
   async putPartner(p: Partner): Promise<void> {
@@ -118,7 +129,18 @@ export class DynamoTenantDirectory implements TenantDirectory {
     await this.db.send(new PutCommand({ TableName: this.table, Item: agentGroupItem(g) }));
   }
 
-  async updateAgentGroup(agentGroupId: string, changes: AgentGroupChanges, at: string): Promise<AgentGroup | undefined> {
+  async updateAgentGroup(agentGroupId: string, changes: AgentGroupChanges, at: string, audit?: AuditDraft): Promise<AgentGroup | undefined> {
+    if (audit) {
+      // A transaction returns no values: the group is read back after its change and event landed together.
+      const { ReturnValues: _all, ...update } = agentGroupUpdate(this.table, agentGroupId, changes, at);
+      try {
+        await this.audit.transact([{ Update: update as never }], audit);
+      } catch (err) {
+        if (isConditionFailure(err)) return undefined;
+        throw err;
+      }
+      return this.getAgentGroup(agentGroupId);
+    }
     try {
       const out = await this.db.send(new UpdateCommand(agentGroupUpdate(this.table, agentGroupId, changes, at)));
       return strip<AgentGroup>(out.Attributes);
@@ -162,19 +184,18 @@ export class DynamoTenantDirectory implements TenantDirectory {
     return items.map((i) => strip<ApiKeyRecord>(i)!);
   }
 
-  async createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret): Promise<void> {
-    if (!callbackSecret) {
+  async createKey(k: ApiKeyRecord, callbackSecret?: SealedCallbackSecret, audit?: AuditDraft): Promise<void> {
+    if (!callbackSecret && !audit) {
       await this.putNew(apiKeyItem(k), 'That key is already registered.');
       return;
     }
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.table, Item: apiKeyItem(k), ConditionExpression: MUST_BE_NEW } },
-            { Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, k.createdAt) } },
-          ],
-        }),
+      await this.write(
+        [
+          { Put: { TableName: this.table, Item: apiKeyItem(k), ConditionExpression: MUST_BE_NEW } },
+          ...(callbackSecret ? [{ Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, k.createdAt) } }] : []),
+        ],
+        audit,
       );
     } catch (err) {
       if (isConditionFailure(err)) throw new ConflictError('CONFLICT', 'That key is already registered.');
@@ -182,9 +203,21 @@ export class DynamoTenantDirectory implements TenantDirectory {
     }
   }
 
-  async revokeKey(keyId: string, at: string): Promise<ApiKeyRecord | undefined> {
+  async revokeKey(keyId: string, at: string, audit?: AuditDraft): Promise<ApiKeyRecord | undefined> {
     const existing = await this.getKey(keyId);
     if (!existing) return undefined;
+    if (audit) {
+      try {
+        await this.audit.transact(
+          [{ Update: { TableName: this.table, Key: keys.apiKey(existing.keyHash), UpdateExpression: REVOKE, ConditionExpression: STILL_ACTIVE, ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: revokeValues(at) } }],
+          audit,
+        );
+      } catch (err) {
+        // Already revoked: nothing changed, so nothing is recorded.
+        if (!isConditionFailure(err)) throw err;
+      }
+      return this.findKeyByHash(existing.keyHash);
+    }
     try {
       const out = await this.db.send(
         new UpdateCommand({
@@ -204,13 +237,12 @@ export class DynamoTenantDirectory implements TenantDirectory {
     }
   }
 
-  async replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret): Promise<void> {
+  async replaceKey(oldKeyId: string, replacement: ApiKeyRecord, at: string, callbackSecret?: SealedCallbackSecret, audit?: AuditDraft): Promise<void> {
     const old = await this.getKey(oldKeyId);
     if (!old) throw new ConflictError('CONFLICT', `Key ${oldKeyId} does not exist.`);
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
+      await this.write(
+          [
             { Put: { TableName: this.table, Item: apiKeyItem(replacement), ConditionExpression: MUST_BE_NEW } },
             {
               Update: {
@@ -224,7 +256,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
             },
             ...(callbackSecret ? [{ Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, at) } }] : []),
           ],
-        }),
+        audit,
       );
     } catch (err) {
       if (isConditionFailure(err)) throw new ConflictError('CONFLICT', replaceConflictMessage(err, oldKeyId));
@@ -242,9 +274,10 @@ export class DynamoTenantDirectory implements TenantDirectory {
     return typeof out.Item?.encrypted === 'string' ? out.Item.encrypted : undefined;
   }
 
-  private async putNew(item: Record<string, unknown>, conflictMessage: string): Promise<void> {
+  private async putNew(item: Record<string, unknown>, conflictMessage: string, audit?: AuditDraft): Promise<void> {
     try {
-      await this.db.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW }));
+      if (audit) await this.audit.transact([{ Put: { TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW } }], audit);
+      else await this.db.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW }));
     } catch (err) {
       if (isConditionFailure(err)) throw new ConflictError('CONFLICT', conflictMessage);
       throw err;

@@ -1,3 +1,5 @@
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { GetCommand, QueryCommand, TransactWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../domain/errors.ts';
 import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
@@ -29,6 +31,7 @@ export class DynamoWebhookStore implements WebhookStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
   async list(partnerId: string): Promise<WebhookEndpoint[]> {
@@ -46,11 +49,10 @@ export class DynamoWebhookStore implements WebhookStore {
     return fromItem(out.Item);
   }
 
-  async create(endpoint: WebhookEndpoint, max: number): Promise<void> {
+  async create(endpoint: WebhookEndpoint, max: number, audit: AuditDraft): Promise<void> {
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
+      await this.audit.transact(
+          [
             { Put: { TableName: this.table, Item: toItem(endpoint), ConditionExpression: 'attribute_not_exists(PK)' } },
             {
               Update: {
@@ -62,7 +64,7 @@ export class DynamoWebhookStore implements WebhookStore {
               },
             },
           ],
-        }),
+        audit,
       );
     } catch (err) {
       if (isConditionFailure(err)) throw new ConflictError('CONFLICT', `A partner may register at most ${max} webhook endpoints; delete one first.`);
@@ -70,26 +72,26 @@ export class DynamoWebhookStore implements WebhookStore {
     }
   }
 
-  async replace(endpoint: WebhookEndpoint, expectedUpdatedAt: string): Promise<void> {
+  async replace(endpoint: WebhookEndpoint, expectedUpdatedAt: string, audit?: AuditDraft): Promise<void> {
+    const put = { TableName: this.table, Item: toItem(endpoint), ConditionExpression: UNCHANGED_SINCE, ExpressionAttributeValues: { ':expected': expectedUpdatedAt } };
     try {
-      await this.db.send(
-        new PutCommand({ TableName: this.table, Item: toItem(endpoint), ConditionExpression: UNCHANGED_SINCE, ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }),
-      );
+      // Without an event only for the delivery engine's own status moves (it disables an endpoint that keeps failing).
+      if (audit) await this.audit.transact([{ Put: put }], audit);
+      else await this.db.send(new PutCommand(put));
     } catch (err) {
       if (isConditionFailure(err)) throw new ConflictError('CONFLICT', 'The endpoint was changed by another request; read it again and retry.');
       throw err;
     }
   }
 
-  async delete(partnerId: string, id: string): Promise<boolean> {
+  async delete(partnerId: string, id: string, audit: AuditDraft): Promise<boolean> {
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConditionExpression: 'attribute_exists(PK)' } },
-            { Update: { TableName: this.table, Key: keys.webhookCounter(partnerId), UpdateExpression: 'ADD endpointCount :minus', ExpressionAttributeValues: { ':minus': -1 } } },
-          ],
-        }),
+      await this.audit.transact(
+        [
+          { Delete: { TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConditionExpression: 'attribute_exists(PK)' } },
+          { Update: { TableName: this.table, Key: keys.webhookCounter(partnerId), UpdateExpression: 'ADD endpointCount :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+        ],
+        audit,
       );
       return true;
     } catch (err) {

@@ -21,6 +21,14 @@ export const WORK_QUEUE_SHARDS = 32;
 /** An item's shard, fixed by its own id, so every rewrite of the item stays on one key. */
 export const workQueueShardOf = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % WORK_QUEUE_SHARDS;
 
+/**
+ * Shards of the audit trail's day index: every audited change of a stage writes one index
+ * entry under its day, so one key per day would cap audited changes near 1,000/s. The
+ * monthly export reads each shard of each day.
+ */
+export const AUDIT_DAY_SHARDS = 8;
+const auditShardOf = (id: string, shards: number): number => createHash('sha256').update(id).digest().readUInt32BE(0) % shards;
+
 const everyShard = (queue: string): string[] => Array.from({ length: WORK_QUEUE_SHARDS }, (_, shard) => `${queue}#${shard}`);
 
 export const keys = {
@@ -237,4 +245,16 @@ export const keys = {
   billingRunsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'BILLINGRUN#' }),
   billingRunIndex: (startedAt: string, agentGroupId: string, runId: string) => ({ GSI1PK: 'BILLINGRUNS', GSI1SK: `${startedAt}#${agentGroupId}#${runId}` }),
   billingRuns: () => ({ GSI1PK: 'BILLINGRUNS' }),
+  /** One audit chain per target (docs/audit.md): its events by position, and its head. */
+  auditEvent: (target: string, seq: number): Key => ({ PK: `AUDIT#${target}`, SK: `EVENT#${String(seq).padStart(10, '0')}` }),
+  auditEventsOf: (target: string) => ({ PK: `AUDIT#${target}`, SKPrefix: 'EVENT#' }),
+  auditHead: (target: string): Key => ({ PK: `AUDIT#${target}`, SK: 'HEAD' }),
+  /** An account's events, oldest first by `<at>#<id>` (GET /v1/audit-events). */
+  auditAccountIndex: (account: string, at: string, eventId: string) => ({ GSI1PK: `AUDIT#ACCOUNT#${account}`, GSI1SK: `${at}#${eventId}` }),
+  auditAccount: (account: string) => ({ GSI1PK: `AUDIT#ACCOUNT#${account}` }),
+  auditDayIndex: (at: string, eventId: string) => ({ GSI2PK: `AUDIT#DAY#${at.slice(0, 10)}#${auditShardOf(eventId, AUDIT_DAY_SHARDS)}`, GSI2SK: `${at}#${eventId}` }),
+  auditDayShards: (day: string) => Array.from({ length: AUDIT_DAY_SHARDS }, (_, shard) => `AUDIT#DAY#${day}#${shard}`),
+  /** Every chain's head, sharded like the work queues, so verify can enumerate the chains. */
+  auditChainIndex: (target: string) => ({ GSI2PK: `AUDIT#CHAINS#${workQueueShardOf(target)}`, GSI2SK: target }),
+  auditChainShards: () => everyShard('AUDIT#CHAINS'),
 } as const;

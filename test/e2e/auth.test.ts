@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminDeps } from '../../infra/container.ts';
@@ -21,7 +22,7 @@ let disabledGroup: GroupFixture;
 
 beforeAll(async () => {
   [partner, group, revokedPartner, revokedGroup, disabledGroup] = await Promise.all([newPartner(), newAgentGroup(), newPartner(), newAgentGroup(), newAgentGroup()]);
-  const deps = adminDeps(testServices());
+  const deps = adminDeps(testServices(), TEST_OPERATOR);
   await Promise.all([revokeKey(deps, revokedPartner.keyId), revokeKey(deps, revokedGroup.keyId)]);
   const tenants = testServices().tenants;
   const current = (await tenants.getAgentGroup(disabledGroup.agentGroupId))!;
@@ -112,7 +113,7 @@ describe('Authentication', () => {
     expect((await call('GET', '/api/ping', { key: p.apiKey })).status).toBe(200);
 
     // act
-    await revokeKey(adminDeps(testServices()), p.keyId);
+    await revokeKey(adminDeps(testServices(), TEST_OPERATOR), p.keyId);
     const res = await call('GET', '/api/ping', { key: p.apiKey });
 
     // assess

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { describe, expect, it } from 'vitest';
 import { issueKey } from '../../domain/admin.ts';
 import { adminDeps } from '../../infra/container.ts';
@@ -87,7 +88,7 @@ describe('Rate limiting', () => {
     // prepare: two keys of one partner with 5-token buckets that refill one token a minute
     const rateLimit = { perMinute: 1, burst: 5 };
     const a = await newPartner({ rateLimit });
-    const b = await issueKey(adminDeps(testServices()), { owner: { kind: 'partner', id: a.partnerId }, rateLimit });
+    const b = await issueKey(adminDeps(testServices(), TEST_OPERATOR), { owner: { kind: 'partner', id: a.partnerId }, rateLimit });
 
     // act: 2 × 5 at once would overdraw one shared bucket twice over
     const { responses, elapsedMs } = await burst(10, (i) => call('GET', '/api/ping', { key: i % 2 === 0 ? a.apiKey : b.apiKey }));

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importWorld } from '../../domain/world/import-world.ts';
 import type { WorldInput } from '../../domain/world/world-schema.ts';
@@ -197,7 +198,7 @@ describe('POST /v1/listings/search — combined groups', () => {
       },
     } as WorldInput;
     const svc = testServices();
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, input, { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, input, { allowPlaintextKeys: true });
     group = await newAgentGroup({ channelId });
     world = { near1: listings[0]!.id, near2: listings[1]!.id, stopped: listings[2]!.id, far: listings[3]!.id };
   }, 120_000);

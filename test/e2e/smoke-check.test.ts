@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ describe('smoke check', () => {
 
   it('fails, naming the check, when the smoke key no longer works (exit 1 for the pipeline to roll back)', async () => {
     const revoked = await newAgentGroup();
-    await revokeKey(adminDeps(testServices()), revoked.keyId);
+    await revokeKey(adminDeps(testServices(), TEST_OPERATOR), revoked.keyId);
 
     const results = await smokeCheck(stack().baseUrl, { partnerKey: partner.apiKey, groupKey: revoked.apiKey }, { ...noWait, attempts: 2 });
     expect(results.filter((r) => !r.ok)).toEqual([{ name: 'GET /v1/ping (smoke group key)', ok: false, detail: 'status 401, expected 200' }]);
@@ -79,7 +80,7 @@ describe('smoke check', () => {
 
 describe('the smoke tenants (stage smoke-keys)', () => {
   it('can pass the smoke check but never book, and a rerun revokes the previous keys', async () => {
-    const deps = adminDeps(testServices());
+    const deps = adminDeps(testServices(), TEST_OPERATOR);
     const id = uniqueId('smoke');
 
     const first = await provisionSmokeTenants(deps, {}, id);

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -121,7 +122,7 @@ beforeAll(async () => {
   world = await seedInvoiceWorld({ units: 1_000 });
   const config = testServices().config;
   svc = buildServices({ ...config, booking: { ...config.booking, watchSeconds: WATCH_SECONDS } }, clock);
-  partnerId = (await createPartner(adminDeps(svc), { partnerId: uniqueId('partner'), name: 'Consistency Partner', channelId: world.channelId })).partnerId;
+  partnerId = (await createPartner(adminDeps(svc, TEST_OPERATOR), { partnerId: uniqueId('partner'), name: 'Consistency Partner', channelId: world.channelId })).partnerId;
 }, 120_000);
 
 
@@ -147,7 +148,7 @@ const today = () => indiaToday(clock.now());
 const paise = (rupees: number): Minor => parseRupees(rupees)!;
 
 async function newRun(creditLimit: Minor): Promise<Run> {
-  const group = await createAgentGroup(adminDeps(svc), {
+  const group = await createAgentGroup(adminDeps(svc, TEST_OPERATOR), {
     agentGroupId: uniqueId('group-cons'),
     partnerId,
     name: 'Consistency Agents',
@@ -199,7 +200,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
         primaryGuest: guest,
         additionalGuests: [],
         ...(s.late ? { scenario: 'booking-late' as const } : {}),
-      });
+      }, testOrigin());
       count(s.late ? 'booked late' : 'booked');
       if (s.late) {
         expect(reply.booking.status, 'booking-late is still in flight').toBe('PROCESSING');
@@ -215,17 +216,17 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if (!bookingId) return;
     const b = (await svc.bookingReads.byBookingId(run.group.agentGroupId, bookingId))!;
     const longer = s.longer ? STAY_SPANS.every((span) => b.checkOut !== span.end) : addDays(b.checkIn, 1) === b.checkOut;
-    await refusable(run, 'amend', () => applyAmendment(bookingDepsOf(), run.principal, bookingId, { checkOut: addDays(b.checkOut, longer ? 1 : -1) }));
+    await refusable(run, 'amend', () => applyAmendment(bookingDepsOf(), run.principal, bookingId, { checkOut: addDays(b.checkOut, longer ? 1 : -1) }, testOrigin()));
   },
   cancel: async (run, s) => {
     const bookingId = pick(run.bookingIds, s.pick);
-    if (bookingId) await refusable(run, 'cancel', () => cancelBooking(bookingDepsOf(), run.principal, bookingId, 'plans changed'));
+    if (bookingId) await refusable(run, 'cancel', () => cancelBooking(bookingDepsOf(), run.principal, bookingId, 'plans changed', testOrigin()));
   },
   bill: async (run) => {
     const deps = billing();
     await expectIndexedSelection(run);
     run.lastBill = await withBillingLock(deps, run.group.agentGroupId, () =>
-      runBilling(deps, run.group, { period: { from: addDays(today(), -120), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' }),
+      runBilling(deps, run.group, { period: { from: addDays(today(), -120), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' }, testOrigin()),
     );
   },
   pay: async (run, s) => {

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
@@ -50,7 +51,7 @@ describe('admin: billing and invoices', () => {
       cutoff: cutoffOf(today()),
       trigger: 'ADMIN',
       scenario: 'invoice-issue-fails',
-    });
+    }, testOrigin());
     const draftId = failed.invoiceIds[0]!;
     const listed = json<{ id: string; status: string; lastError: string }[]>(await runAdminTool(['invoices', 'list', '--group', other.agentGroupId, '--json']));
     expect(listed[0]).toMatchObject({ id: draftId, status: 'DRAFT' });

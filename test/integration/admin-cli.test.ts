@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,7 +130,7 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
     const byKey = json(await admin('keys', 'issue', '--partner', partnerId, '--json'));
     const byPrefix = json(await admin('keys', 'issue', '--partner', partnerId, '--json'));
     const shared = `pds_${randomBase62(8)}`;
-    const twins = await Promise.all([1, 2].map(() => issueKey(adminDeps(testServices()), { owner: { kind: 'partner', id: partnerId }, presetKey: `${shared}${randomBase62(32)}` })));
+    const twins = await Promise.all([1, 2].map(() => issueKey(adminDeps(testServices(), TEST_OPERATOR), { owner: { kind: 'partner', id: partnerId }, presetKey: `${shared}${randomBase62(32)}` })));
 
     // act
     const revokedByKey = await admin('keys', 'revoke', byKey.apiKey, '--json');
@@ -343,7 +344,7 @@ describe('Function: runAdmin', () => {
   const runIn = async (argv: string[], env: Record<string, string> = {}) => {
     let stdout = '';
     let stderr = '';
-    const code = await runAdmin(argv, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env, root: emptyRoot, cwd: emptyRoot });
+    const code = await runAdmin(argv, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env: { ADMIN_OPERATOR: 'test-operator', ...env }, root: emptyRoot, cwd: emptyRoot });
     return { code, stdout, stderr };
   };
 

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -38,7 +39,7 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
 async function failedDelivery(): Promise<Delivery> {
   const svc = testServices();
   const partnerId = uniqueId('partner');
-  const endpoint = await createEndpoint(svc, { kind: 'partner', partnerId, channelId: uniqueId('chan'), keyId: 'k', keyPrefix: 'p' }, { url: 'http://127.0.0.1:9/hook' });
+  const endpoint = await createEndpoint(svc, { kind: 'partner', partnerId, channelId: uniqueId('chan'), keyId: 'k', keyPrefix: 'p' }, { url: 'http://127.0.0.1:9/hook' }, testOrigin());
   const at = new Date().toISOString();
   const delivery: Delivery = {
     deliveryId: randomUUID(),

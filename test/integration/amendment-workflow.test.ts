@@ -1,3 +1,4 @@
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceAmendment, applyAmendment, quoteAmendment, sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import type { Amendment, AmendmentCommand, AmendmentStep } from '../../domain/bookings/amendment.ts';
@@ -80,7 +81,7 @@ async function confirmed(t: Tenant, listingId = world.instant, nights = BOOKED):
     primaryGuest: guest,
     additionalGuests: [],
     callbackUrl: CALLBACK_URL,
-  });
+  }, testOrigin());
   expect(reply.booking).toMatchObject({ status: 'CONFIRMED', steps: { inventoryTaken: true } });
   return reply.booking;
 }
@@ -110,7 +111,7 @@ async function sweep(): Promise<void> {
   offsetMs = 0;
 }
 
-const applyExtension = (b: Booking, d: BookingDeps, cmd: AmendmentCommand = EXTEND) => applyAmendment(d, { kind: 'agent-group', agentGroupId: b.agentGroupId, partnerId: b.partnerId, channelId: b.channelId, keyId: 'k', keyPrefix: 'k' }, b.bookingId!, cmd);
+const applyExtension = (b: Booking, d: BookingDeps, cmd: AmendmentCommand = EXTEND) => applyAmendment(d, { kind: 'agent-group', agentGroupId: b.agentGroupId, partnerId: b.partnerId, channelId: b.channelId, keyId: 'k', keyPrefix: 'k' }, b.bookingId!, cmd, testOrigin());
 
 describe('Amendment workflow: crash between every pair of steps, then the sweeper', () => {
   const steps: AmendmentStep[] = ['begun', 'channel-modified', 'rows-rewritten', 'adjusted', 'callback-published'];
@@ -209,9 +210,9 @@ describe('Amendment pricing: the order\'s bank offer', () => {
   it('drops an offer the amended stay no longer qualifies for, with a warning, not an error', async () => {
     // prepare: a 10 % offer from two nights, booked for two nights (before the nights whose rate the worked example raises)
     const t = await tenant();
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { version: 1, catalogue: { offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }] } }, { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, { version: 1, catalogue: { offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }] } }, { allowPlaintextKeys: true });
     const order = await createOrder(orderDeps(svc), t.principal, { request: { ...stay(world.instant, '2027-03-06', '2027-03-08'), bankOfferCode: 'TWONIGHTS' } });
-    const placed = await placeBooking(deps({ syncWaitMs: 5_000 }), t.principal, { orderId: order.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] });
+    const placed = await placeBooking(deps({ syncWaitMs: 5_000 }), t.principal, { orderId: order.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] }, testOrigin());
 
     // act: down to one night
     const reply = await applyExtension(placed.booking, deps(), { checkOut: '2027-03-07' });

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backfillBillingIndex, checkBillingIndex, noDrift } from '../../domain/invoicing/billing-index.ts';
@@ -38,7 +39,7 @@ describe('The unbilled index and the kept open figures', () => {
     const group = await groupOf(g);
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
     await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
-    expect((await runBilling(deps(), group, request())).linesWritten).toBe(3);
+    expect((await runBilling(deps(), group, request(), testOrigin())).linesWritten).toBe(3);
     const unbilled = [await bookStay(g, world.registered, '2027-03-02', '2027-03-04'), await bookStay(g, world.second, '2027-03-06', '2027-03-08')];
     await forgetIndexes(g.agentGroupId);
 
@@ -57,7 +58,7 @@ describe('The unbilled index and the kept open figures', () => {
     expect(after).toMatchObject({ indexComplete: true, missing: [], extra: 0, keptFigures: figures });
     expect(new Set((await deps().unbilled.pending(g.agentGroupId)).bookings.map((p) => p.bookingId))).toEqual(new Set(unbilled));
 
-    const run = await runBilling(deps(), group, request());
+    const run = await runBilling(deps(), group, request(), testOrigin());
     expect(run.linesWritten).toBe(4);
     expect((await deps().unbilled.pending(g.agentGroupId)).bookings, 'a booking billed whole leaves the index').toEqual([]);
     const billed = await checkBillingIndex(deps(), g.agentGroupId);
@@ -69,7 +70,7 @@ describe('The unbilled index and the kept open figures', () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     const group = await groupOf(g);
     for (const [from, to] of [['2027-03-01', '2027-03-02'], ['2027-03-02', '2027-03-03'], ['2027-03-06', '2027-03-08']] as const) await bookStay(g, world.registered, from, to);
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     resetDynamoCalls();
     const selection = await selectCharges(deps(), g.agentGroupId, request());
     expect(selection.charges).toEqual([]);
@@ -81,14 +82,14 @@ describe('The unbilled index and the kept open figures', () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     const group = await groupOf(g);
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     const second = await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
     // The sandbox scenario makes the run's new invoice fail to issue: it stays a DRAFT holding the line.
-    const drafted = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' });
+    const drafted = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
     expect(drafted.linesWritten).toBe(1);
     expect((await deps().unbilled.pending(g.agentGroupId)).bookings, 'the line bills it: it leaves the index').toEqual([]);
     await abandonDraft(deps(), g.agentGroupId, drafted.invoiceIds[0]!);
     expect((await deps().unbilled.pending(g.agentGroupId)).bookings.map((p) => p.bookingId)).toEqual([second]);
-    expect((await runBilling(deps(), group, request())).linesWritten).toBe(1);
+    expect((await runBilling(deps(), group, request(), testOrigin())).linesWritten).toBe(1);
   }, 120_000);
 });

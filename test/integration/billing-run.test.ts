@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import type { Metrics } from '../../domain/ports/metrics.ts';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ describe('Function: runBilling', () => {
     for (const [from, to] of [['2027-03-01', '2027-03-03'], ['2027-03-02', '2027-03-04'], ['2027-03-06', '2027-03-08']] as const) bookingIds.push(await bookStay(g, world.registered, from, to));
     const group = await groupOf(g);
 
-    const [a, b] = await Promise.all([runBilling(deps(), group, request()), runBilling(deps(), group, request())]);
+    const [a, b] = await Promise.all([runBilling(deps(), group, request(), testOrigin()), runBilling(deps(), group, request(), testOrigin())]);
 
     expect(a.linesWritten + b.linesWritten).toBe(6);
     const lines = await storedLines(g.agentGroupId);
@@ -40,14 +41,14 @@ describe('Function: runBilling', () => {
     expect(issued.reduce((s, i) => s + i.total, 0)).toBe(6 * 525_000);
     for (const inv of issued) expect(inv.total).toBe(lines.filter((l) => l.invoiceId === inv.id).reduce((s, l) => s + (l.lineTotal as number), 0));
     // And a third run finds nothing left.
-    expect((await runBilling(deps(), group, request())).linesWritten).toBe(0);
+    expect((await runBilling(deps(), group, request(), testOrigin())).linesWritten).toBe(0);
   }, 120_000);
 
   it('marks each booking of an issued invoice invoiced, bumping its version', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     const bookingId = await bookStay(g, world.registered, '2027-03-03', '2027-03-04');
     const before = await testServices().bookingReads.byBookingId(g.agentGroupId, bookingId);
-    const result = await runBilling(deps(), await groupOf(g), request());
+    const result = await runBilling(deps(), await groupOf(g), request(), testOrigin());
     const item = (await db().send(new GetCommand({ TableName: table(), Key: keys.booking(g.agentGroupId, before!.bookingRef), ConsistentRead: true }))).Item!;
     expect(item.invoicedIn).toEqual(result.invoiceIds);
     expect(item.version).toBe(before!.version + 1);
@@ -57,7 +58,7 @@ describe('Function: runBilling', () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     await bookStay(g, world.registered, '2027-03-04', '2027-03-05');
     const group = await groupOf(g);
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' });
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
     const draftId = failed.invoiceIds[0]!;
     expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('DRAFT');
 
@@ -65,7 +66,7 @@ describe('Function: runBilling', () => {
     expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('CANCELLED');
     expect(await testServices().invoices.abandon(g.agentGroupId, draftId, new Date().toISOString())).toBe(true);
 
-    const again = await runBilling(deps(), group, request());
+    const again = await runBilling(deps(), group, request(), testOrigin());
     expect(again.linesWritten).toBe(1);
     expect(again.invoiceIds).not.toContain(draftId);
     expect((await testServices().invoices.get(g.agentGroupId, again.invoiceIds[0]!))!.status).toBe('ISSUED');

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentGroup } from '../../domain/admin.ts';
@@ -130,7 +131,7 @@ describe('Use case: attemptDelivery (booking callbacks)', () => {
 
   it('ends the delivery FAILED without sending when the group has no signing secret', async () => {
     // prepare: a group no key (and so no secret) was ever issued to
-    const bare = await createAgentGroup(adminDeps(svc), {
+    const bare = await createAgentGroup(adminDeps(svc, TEST_OPERATOR), {
       agentGroupId: uniqueId('group'),
       partnerId: group.partnerId,
       name: 'Keyless Agents',

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
@@ -92,7 +93,7 @@ async function book(t: Tenant, listingId: string, d: BookingDeps, extra: Partial
     callbackUrl: CALLBACK_URL,
     ...extra,
   };
-  const outcome = await placeBooking(d, t.principal, cmd).catch((err: unknown) => err);
+  const outcome = await placeBooking(d, t.principal, cmd, testOrigin()).catch((err: unknown) => err);
   const claim = await svc.bookings.findClaim(t.group.agentGroupId, cmd.externalBookingId);
   return { booking: (await svc.bookings.get(t.group.agentGroupId, claim!.bookingRef))!, outcome };
 }
@@ -287,10 +288,10 @@ describe('crash injection: cancellation', () => {
       const booked = await units(world.instant);
 
       // act
-      const died = await cancelBooking(deps({ afterStep: dieAfter(step) }), t.principal, confirmed.bookingId!, 'Guest changed plans').catch((err: unknown) => err);
+      const died = await cancelBooking(deps({ afterStep: dieAfter(step) }), t.principal, confirmed.bookingId!, 'Guest changed plans', testOrigin()).catch((err: unknown) => err);
       const crashed = await reload(confirmed);
       await rerun(crashed);
-      const repeat = await cancelBooking(deps(), t.principal, confirmed.bookingId!, 'Guest changed plans');
+      const repeat = await cancelBooking(deps(), t.principal, confirmed.bookingId!, 'Guest changed plans', testOrigin());
 
       // assess
       expect(confirmed).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null, steps: { inventoryTaken: true } });
@@ -351,7 +352,7 @@ describe('two workers at once on the same crashed booking', () => {
     const t = await tenant();
     const before = await units(world.instant);
     const { booking: confirmed } = await book(t, world.instant, deps());
-    await cancelBooking(deps({ afterStep: dieAfter('cancelled') }), t.principal, confirmed.bookingId!, undefined).catch(() => undefined);
+    await cancelBooking(deps({ afterStep: dieAfter('cancelled') }), t.principal, confirmed.bookingId!, undefined, testOrigin()).catch(() => undefined);
     const crashed = await reload(confirmed);
 
     // act
@@ -414,7 +415,7 @@ describe('counts for operators (domain/ports/metrics.ts)', () => {
       acceptedTotal: order.pricing.summary.grandTotal,
       primaryGuest: guest,
       additionalGuests: [],
-    }).catch((err: unknown) => err);
+    }, testOrigin()).catch((err: unknown) => err);
 
     expect(refused).toBeInstanceOf(CreditDeniedError);
     expect(counts).toEqual({ CreditRefused: 1 });

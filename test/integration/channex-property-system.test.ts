@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
@@ -39,7 +40,7 @@ const deps = (): BookingDeps => ({ ...bookingDeps(svc), queue: { send: async () 
 async function book(checkIn: string, checkOut: string): Promise<Booking> {
   const order = await createOrder(orderDeps(svc), principal, { request: stay(world.instant, checkIn, checkOut) });
   const externalBookingId = uniqueId('ext');
-  await placeBooking(deps(), principal, { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] });
+  await placeBooking(deps(), principal, { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] }, testOrigin());
   const claim = await svc.bookings.findClaim(groupId, externalBookingId);
   // One look of the workflow, as the queued check would give it.
   await advanceBooking(deps(), groupId, claim!.bookingRef);
@@ -111,7 +112,7 @@ describe('Channex property system', () => {
     const again = await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1', kind: 'amend', checkIn: '2027-03-08', checkOut: '2027-03-10', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
     expect(again).toEqual({ accepted: true });
     await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1:restore', kind: 'restore', checkIn: '2027-03-08', checkOut: '2027-03-09', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
-    await cancelBooking(deps(), principal, (await reload(b)).bookingId!, 'guest changed plans');
+    await cancelBooking(deps(), principal, (await reload(b)).bookingId!, 'guest changed plans', testOrigin());
 
     const revisions = channex.bookings.slice(before).map((r) => r.body.booking);
     expect(revisions.map((r) => [r.status, r.reservation_id, r.arrival_date, r.departure_date])).toEqual([

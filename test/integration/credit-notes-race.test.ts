@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
@@ -28,7 +29,7 @@ async function billedGroup(world: InvoiceWorld, checkIn: string, nights: number)
   const g = await newAgentGroup({ channelId: world.channelId });
   await bookStay(g, world.registered, checkIn, addDays(checkIn, nights));
   const group = (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
-  const run = await runBilling(deps(), group, request());
+  const run = await runBilling(deps(), group, request(), testOrigin());
   return { g, invoice: (await deps().invoices.get(g.agentGroupId, run.invoiceIds[0]!))! };
 }
 
@@ -92,7 +93,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     // The next invoice is paid from the released credit as the run issues it.
     await bookStay(g, world.registered, '2027-03-01', '2027-03-02');
     const group = (await svc.tenants.getAgentGroup(g.agentGroupId))!;
-    const next = await runBilling(deps(), group, request());
+    const next = await runBilling(deps(), group, request(), testOrigin());
     const issued = (await deps().invoices.get(g.agentGroupId, next.invoiceIds[0]!))!;
     expect(issued.amountPaid).toBe(Math.min(issued.total, first!.lineTotal));
     expect(await svc.receivables.unallocatedCredit(g.agentGroupId)).toBe(Math.max(0, first!.lineTotal - issued.total));
@@ -103,7 +104,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     const bookingId = (await deps().invoices.lines(g.agentGroupId, invoice.id))[0]!.bookingId;
     expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey })).status).toBe(200);
     const group = (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
-    const runs = await Promise.all([runBilling(deps(), group, request()), runBilling(deps(), group, request())]);
+    const runs = await Promise.all([runBilling(deps(), group, request(), testOrigin()), runBilling(deps(), group, request(), testOrigin())]);
     const noteIds = [...new Set(runs.flatMap((r) => r.invoiceIds))];
     expect(noteIds).toHaveLength(1);
     const after = (await deps().invoices.get(g.agentGroupId, invoice.id))!;
@@ -111,6 +112,6 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     const note = (await deps().invoices.get(g.agentGroupId, noteIds[0]!))!;
     expect(note).toMatchObject({ creditNoteFor: invoice.id, total: invoice.total, status: 'ISSUED' });
     expect(note.pdfKey).not.toBeNull();
-    expect((await runBilling(deps(), group, request())).invoiceIds).toEqual([]);
+    expect((await runBilling(deps(), group, request(), testOrigin())).invoiceIds).toEqual([]);
   }, 180_000);
 });

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { ConflictError } from '../../domain/errors.ts';
@@ -76,7 +77,7 @@ async function billedGroup(checkIn: string, overrides: { gstin?: string } = {}) 
 describe('Billing with the NIC adapter against the fake IRP', () => {
   it("registers the invoice and an operator's credit note: IRN, acknowledgement and signed QR verified under the portal's key, the signed invoice kept beside the PDF", async () => {
     const { agentGroupId: g, group } = await billedGroup('2027-03-01');
-    const result = await runBilling(deps(), group, request());
+    const result = await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, result.invoiceIds[0]!);
     expect(issued.status).toBe('ISSUED');
     const e = issued.eInvoice!;
@@ -94,11 +95,11 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
   it('a lost answer comes back on the next run as the duplicate, with the same IRN and acknowledgement', async () => {
     const { agentGroupId: g, group } = await billedGroup('2027-03-02');
     fake.loseAnswers(1);
-    const first = await runBilling(deps(), group, request());
+    const first = await runBilling(deps(), group, request(), testOrigin());
     const draft = await invoice(g, first.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
     expect(draft.lastError).toMatch(/the IRP is unavailable: no answer/);
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, draft.id);
     expect(issued.status).toBe('ISSUED');
     expect(issued.invoiceNumber).toBe(draft.invoiceNumber);
@@ -108,7 +109,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
   it("a rejected document stays DRAFT with the portal's code; the portal down leaves it DRAFT and the next run registers it", async () => {
     const rejected = await billedGroup('2027-03-03', { gstin: '27AAACR1234R1Z5' });
     fake.refuse('27AAACR1234R1Z5', '2176', 'HSN code(s)-996311 is invalid');
-    const r = await runBilling(deps(), rejected.group, request());
+    const r = await runBilling(deps(), rejected.group, request(), testOrigin());
     expect(await invoice(rejected.agentGroupId, r.invoiceIds[0]!)).toMatchObject({
       status: 'DRAFT',
       invoiceNumber: expect.stringMatching(/^30\//),
@@ -118,12 +119,12 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const down = await billedGroup('2027-03-04');
     fake.fault = 'down';
     try {
-      const d = await runBilling(deps(), down.group, request());
+      const d = await runBilling(deps(), down.group, request(), testOrigin());
       expect(await invoice(down.agentGroupId, d.invoiceIds[0]!)).toMatchObject({ status: 'DRAFT', lastError: expect.stringContaining('HTTP 503') });
     } finally {
       fake.fault = undefined;
     }
-    const next = await runBilling(deps(), down.group, request());
+    const next = await runBilling(deps(), down.group, request(), testOrigin());
     expect(next.draftsLeft).toBe(0);
     const [id] = (await testServices().invoices.list(down.agentGroupId, { statuses: ['ISSUED'], limit: 5 })).invoices.map((i) => i.id);
     expect((await invoice(down.agentGroupId, id!)).eInvoice?.irn).toMatch(/^[0-9a-f]{64}$/);
@@ -131,11 +132,11 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
 
   it('a token refused mid-run (revoked or expired at the portal) signs in again exactly once', async () => {
     const { group } = await billedGroup('2027-03-06');
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     const before = tokens();
     fake.revokeTokens();
     const second = await billedGroup('2027-03-07');
-    const out = await runBilling(deps(), second.group, request());
+    const out = await runBilling(deps(), second.group, request(), testOrigin());
     expect(out.draftsLeft).toBe(0);
     expect(tokens() - before).toBe(1);
   }, 120_000);
@@ -145,7 +146,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     advance(361 * 60_000);
     const before = tokens();
     const authBefore = fake.calls.filter((c) => c.path === '/eivital/v1.03/auth').length;
-    const results = await Promise.all(groups.map((g) => runBilling(deps(), g.group, request())));
+    const results = await Promise.all(groups.map((g) => runBilling(deps(), g.group, request(), testOrigin())));
     for (const [i, r] of results.entries()) expect((await invoice(groups[i]!.agentGroupId, r.invoiceIds[0]!)).status).toBe('ISSUED');
     expect(tokens() - before).toBe(1);
     expect(fake.calls.filter((c) => c.path === '/eivital/v1.03/auth').length - authBefore).toBe(1);
@@ -153,7 +154,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
 
   it('voids within 24 hours: IRN cancelled at the portal, CANCELLED keeping its number, bookings billed again on the next number, GSTR-1 counts it cancelled; after 24 hours refused, nothing changed', async () => {
     const { agentGroupId: g, group } = await billedGroup('2027-03-09');
-    const first = await runBilling(deps(), group, request());
+    const first = await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, first.invoiceIds[0]!);
     advance(3600_000);
     const voided = await voidInvoice(voidDeps(), g, issued.id, '2', 'Wrong GSTIN on the bill-to');
@@ -163,7 +164,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const cancelled = await testServices().invoices.cancelledDocuments(world.supplierGstin, issued.issueDate!, issued.issueDate!);
     expect(cancelled.map((i) => i.invoiceNumber)).toContain(issued.invoiceNumber);
 
-    const rebilled = await runBilling(deps(), group, request());
+    const rebilled = await runBilling(deps(), group, request(), testOrigin());
     const fresh = await invoice(g, rebilled.invoiceIds[0]!);
     expect(fresh.status).toBe('ISSUED');
     expect(fresh.total).toBe(issued.total);

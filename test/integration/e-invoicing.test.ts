@@ -1,3 +1,4 @@
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +67,7 @@ const irnOf = (i: Invoice): string => createHash('sha256').update(`${i.supplierG
 describe('Billing over a registration marked for e-invoicing', () => {
   it('registers the numbered invoice before issuing it: ISSUED with the IRN, acknowledgement and a signed QR that the key verifies, all printed on the PDF', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-01');
-    const result = await runBilling(deps(), group, request());
+    const result = await runBilling(deps(), group, request(), testOrigin());
     expect(result.draftsLeft).toBe(0);
     const issued = await invoice(g, result.invoiceIds[0]!);
     expect(issued.status).toBe('ISSUED');
@@ -91,7 +92,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('keeps the invoice DRAFT with its reserved number while the IRP is unavailable; the next run registers and issues it with that number, and the series has no gap', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-02');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
     expect(failed.draftsLeft).toBe(1);
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
@@ -106,7 +107,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
     await expect(abandonDraft(deps(), g, draft.id)).rejects.toThrow(ConflictError);
     await expect(abandonDraft(deps(), g, draft.id)).rejects.toThrow(/reserved while it is registered for e-invoicing/);
 
-    const again = await runBilling(deps(), group, request());
+    const again = await runBilling(deps(), group, request(), testOrigin());
     expect(again.invoiceIds).toEqual([draft.id]);
     const issued = await invoice(g, draft.id);
     expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, issueDate: draft.issueDate, dueDate: draft.dueDate, lastError: null });
@@ -117,13 +118,13 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('takes the IRP\'s earlier registration when its answer was lost (duplicate IRN): the same IRN and acknowledgement', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-03');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     // The IRP registered it, but the run died before the answer was stored.
     const lost = await testServices().eInvoices.register(await eInvoicePayloadOf(deps(), draft));
     expect(lost.duplicate).toBe(false);
 
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, draft.id);
     expect(issued.status).toBe('ISSUED');
     expect(issued.eInvoice).toEqual({ irn: lost.irn, ackNo: lost.ackNo, ackDate: lost.ackDate, signedQr: lost.signedQrCode });
@@ -132,14 +133,14 @@ describe('Billing over a registration marked for e-invoicing', () => {
   it('records the IRP\'s rejection (code and message) as lastError; once the operator corrects the data, the next run registers the same number with it', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-04');
     const refusing = { ...deps(), eInvoices: { ...IRP_OUTAGE, register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')) } };
-    const failed = await runBilling(refusing, group, request());
+    const failed = await runBilling(refusing, group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
     expect(draft.lastError).toContain('rejected by the IRP (3028): GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal');
 
     // The operator corrects the group's GSTIN; the DRAFT takes it before it is sent again.
-    const corrected = await updateAgentGroup(adminDeps(testServices()), g, { gstin: '27AAACT2727Q1ZW', legalName: 'Test Agents (Mumbai) Pvt Ltd' });
-    await runBilling(deps(), corrected, request());
+    const corrected = await updateAgentGroup(adminDeps(testServices(), TEST_OPERATOR), g, { gstin: '27AAACT2727Q1ZW', legalName: 'Test Agents (Mumbai) Pvt Ltd' });
+    await runBilling(deps(), corrected, request(), testOrigin());
     const issued = await invoice(g, draft.id);
     expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, billToGstin: '27AAACT2727Q1ZW', billToName: 'Test Agents (Mumbai) Pvt Ltd', lastError: null });
     expect(verifySandboxJwt(signingKey(), issued.eInvoice!.signedQr)).toMatchObject({ BuyerGstin: '27AAACT2727Q1ZW', DocNo: draft.invoiceNumber });
@@ -148,7 +149,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
   it('spends no number on a document it would refuse itself (an address without a PIN code): the DRAFT stays unnumbered, saying why', async () => {
     const before = await seriesLast();
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06', { address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: 'N/A', country: 'IN' } });
-    const failed = await runBilling(deps(), group, request());
+    const failed = await runBilling(deps(), group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: null });
     expect(draft.lastError).toMatch(/^issue: e-invoice document \(no number taken\): recipient.address has no six-digit PIN code/);
@@ -157,7 +158,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('takes one number and one registration when two runs advance the same DRAFT at once', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' });
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.invoiceNumber).toBeNull();
     const before = await seriesLast();
@@ -174,7 +175,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('shows an operator the e-invoice with the admin tool: PENDING with the last error and the INV-01 JSON, then REGISTERED with the IRN', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-08');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' });
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
     const id = failed.invoiceIds[0]!;
     const pending = await runAdminTool(['invoices', 'einvoice', id, '--group', g, '--json']);
     expect(pending.code, pending.stderr).toBe(0);
@@ -182,7 +183,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(p).toMatchObject({ invoiceId: id, status: 'DRAFT', state: 'PENDING', markedForEInvoicing: true, registration: null, lastError: expect.stringContaining('the IRP is unavailable') });
     expect(p.document).toMatchObject({ Version: '1.1', DocDtls: { Typ: 'INV', No: p.invoiceNumber }, SellerDtls: { Gstin: world.supplierGstin }, BuyerDtls: { Gstin: '27AAPFU0939F1ZV' } });
 
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     const registered = await runAdminTool(['invoices', 'einvoice', id, '--group', g]);
     expect(registered.code, registered.stderr).toBe(0);
     const issued = await invoice(g, id);
@@ -193,14 +194,14 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('skips registration for a registration not marked, and for a recipient without a GSTIN (B2C): issued as before, without an IRN', async () => {
     const unmarked = await groupWithStay((w) => w.second, '2027-03-07');
-    const r1 = await runBilling(deps(), unmarked.group, request());
+    const r1 = await runBilling(deps(), unmarked.group, request(), testOrigin());
     const plain = await invoice(unmarked.agentGroupId, r1.invoiceIds[0]!);
     expect(plain).toMatchObject({ status: 'ISSUED', supplierGstin: world.secondGstin });
     expect(plain.eInvoice).toBeUndefined();
 
     const before = await seriesLast();
     const b2c = await groupWithStay((w) => w.registered, '2027-03-08', { gstin: null });
-    const r2 = await runBilling(deps(), b2c.group, request());
+    const r2 = await runBilling(deps(), b2c.group, request(), testOrigin());
     const consumer = await invoice(b2c.agentGroupId, r2.invoiceIds[0]!);
     expect(consumer).toMatchObject({ status: 'ISSUED', billToGstin: null });
     expect(consumer.eInvoice).toBeUndefined();
@@ -214,7 +215,7 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
   /** A group with one night billed on an issued invoice, and that invoice's first line. */
   const billedWithLine = async (listing: (w: InvoiceWorld) => string, checkIn: string) => {
     const { agentGroupId: g, group } = await groupWithStay(listing, checkIn);
-    const issued = await invoice(g, (await runBilling(deps(), group, request())).invoiceIds[0]!);
+    const issued = await invoice(g, (await runBilling(deps(), group, request(), testOrigin())).invoiceIds[0]!);
     const [line] = await testServices().invoices.lines(g, issued.id);
     return { g, group, issued, line };
   };
@@ -255,7 +256,7 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
     await expect(invoicePdf(deps(), principalOf(g), pending.id)).rejects.toBeInstanceOf(ConflictError);
     expect(await eInvoiceStatus(deps(), g, pending.id)).toMatchObject({ state: 'PENDING', lastError: pending.lastError });
 
-    await runBilling(deps(), group, request());
+    await runBilling(deps(), group, request(), testOrigin());
     const registered = await invoice(g, pending.id);
     expect(registered).toMatchObject({ status: 'ISSUED', invoiceNumber: pending.invoiceNumber, lastError: null });
     expect(registered.eInvoice!.irn).toBe(crnIrnOf(registered));
@@ -269,10 +270,10 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
     const bookingId = await bookStay(fixture, world.registered, '2027-03-06', '2027-03-07');
     const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
     const g = fixture.agentGroupId;
-    const issued = await invoice(g, (await runBilling(deps(), group, request())).invoiceIds[0]!);
+    const issued = await invoice(g, (await runBilling(deps(), group, request(), testOrigin())).invoiceIds[0]!);
     const cancelled = await fetch(`${stack().baseUrl}/v1/bookings/${bookingId}/cancel`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${fixture.apiKey}:`).toString('base64')}` } });
     expect(cancelled.status).toBe(200);
-    const run = await runBilling(deps(), group, request());
+    const run = await runBilling(deps(), group, request(), testOrigin());
     const note = await invoice(g, run.invoiceIds[0]!);
     expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, total: issued.total, lastError: null });
     expect(note.eInvoice!.irn).toBe(crnIrnOf(note));

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
@@ -54,8 +55,8 @@ beforeAll(async () => {
   principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
   orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
   booking = await seedNewBooking(group);
-  cancellable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-07'))).booking;
-  amendable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-02'))).booking;
+  cancellable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-07'), testOrigin())).booking;
+  amendable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-02'), testOrigin())).booking;
 }, 120_000);
 
 const orderBody = () => ({ listingId: fx.onlyA, checkIn: FIXTURE_FROM, checkOut: '2027-03-03', adults: 2 });
@@ -93,7 +94,7 @@ async function unplacedBooking(checkIn: string, clock?: PlaceBookingDeps['clock'
       modify: (r) => base.propertySystem.modify(r),
     },
   };
-  await expect(placeBooking(deps, principal, cmd)).rejects.toThrow('worker died');
+  await expect(placeBooking(deps, principal, cmd, testOrigin())).rejects.toThrow('worker died');
   const claim = await testServices().bookings.findClaim(principal.agentGroupId, cmd.externalBookingId);
   return (await testServices().bookings.get(principal.agentGroupId, claim!.bookingRef))!;
 }

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { describe, expect, it } from 'vitest';
 import { emptyStoredCatalogue, type StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
 import type { CatalogueEvent } from '../../domain/deliveries/catalogue-event.ts';
@@ -62,7 +63,7 @@ describe('an interrupted import or sync, run again', () => {
     // Prepare
     const tag = uniqueId('i').slice(2);
     const svc = testServices();
-    const deps: ImportWorldDeps = { ...adminDeps(svc), catalogue: svc.catalogue };
+    const deps: ImportWorldDeps = { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue };
     const progress: [number, number][] = [];
 
     // Act: the third chunk stops after its listings and properties, before its months and distributions
@@ -90,7 +91,7 @@ describe('an interrupted import or sync, run again', () => {
     // Prepare
     const tag = uniqueId('s').slice(2);
     const svc = testServices();
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, world(tag), { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world(tag), { allowPlaintextKeys: true });
     const properties = world(tag).catalogue!.listings!.flatMap((l) => l.properties.map((p) => p.id));
     const sync = { version: 1, catalogue: { rates: properties.map((propertyId, i) => ({ propertyId, from: '2027-05-03', to: `2027-05-${String(4 + (i % 5)).padStart(2, '0')}`, mealPlan: 'EP', adults: { '1': 4_321 } })) } };
     const announced: CatalogueEvent[] = [];

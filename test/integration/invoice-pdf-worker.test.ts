@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe('Function: renderInvoicePdfs', () => {
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
     const group = (await svc.tenants.getAgentGroup(g.agentGroupId))!;
     const today = indiaToday(new Date());
-    const run = await runBilling(billingDeps(svc), group, { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'API' });
+    const run = await runBilling(billingDeps(svc), group, { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'API' }, testOrigin());
     const [id] = run.invoiceIds;
     const issued = (await svc.invoices.get(g.agentGroupId, id!))!;
     expect(issued).toMatchObject({ status: 'ISSUED', pdfKey: null });

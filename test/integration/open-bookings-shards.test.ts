@@ -8,6 +8,8 @@ import { bookingItem } from '../../infra/dynamo/booking-item.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { DynamoBookingStore } from '../../infra/dynamo/dynamo-booking-store.ts';
 import { DynamoCreditLedger } from '../../infra/dynamo/dynamo-credit-ledger.ts';
+import { DynamoAuditTrail } from '../../infra/dynamo/dynamo-audit-trail.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { keys, WORK_QUEUE_SHARDS, workQueueShardOf } from '../../infra/dynamo/keys.ts';
 import { provisionTable } from '../../scripts/local-stack.ts';
 import { bookingFixture } from '../support/booking-seed.ts';
@@ -31,7 +33,7 @@ const bookings = Array.from({ length: 48 }, (_, i) => {
 
 beforeAll(async () => {
   await provisionTable(stack().env.DYNAMODB_ENDPOINT!, table);
-  store = new DynamoBookingStore(db(), table, new DynamoCreditLedger(db(), table));
+  store = new DynamoBookingStore(db(), table, new DynamoCreditLedger(db(), table), new DynamoAuditTrail(db(), table, 'test', sha256Hex));
   for (let i = 0; i < bookings.length; i += 25) {
     await db().send(new BatchWriteCommand({ RequestItems: { [table]: bookings.slice(i, i + 25).map((b) => ({ PutRequest: { Item: bookingItem(b) } })) } }));
   }

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { billingRequestOf } from '../../domain/invoicing/request-billing-run.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   // Three invoices, one booking each (5,250 a night): 10,500, 5,250, 5,250.
   for (const [checkIn, checkOut] of [['2027-03-01', '2027-03-03'], ['2027-03-06', '2027-03-07'], ['2027-03-01', '2027-03-02']] as const) {
     const bookingId = await bookStay(g, world.registered, checkIn, checkOut);
-    const result = await runBilling(deps, group, billingRequestOf({ bookingIds: [bookingId] }, group, new Date(), 'ADMIN'));
+    const result = await runBilling(deps, group, billingRequestOf({ bookingIds: [bookingId] }, group, new Date(), 'ADMIN'), testOrigin());
     invoiceIds.push(...result.invoiceIds);
   }
   expect(invoiceIds).toHaveLength(3);

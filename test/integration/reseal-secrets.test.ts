@@ -1,3 +1,4 @@
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../bin/admin/run-admin.ts';
@@ -29,7 +30,7 @@ async function reseal(secretsKey: string): Promise<{ code: number; summary: any 
   const code = await runAdmin(['secrets', 'reseal', '--json'], {
     stdout: { write: (t) => void (out += t) },
     stderr: { write: () => undefined },
-    env: envWith(secretsKey),
+    env: { ...envWith(secretsKey), ADMIN_OPERATOR: 'test-operator' },
     root: '/nonexistent',
     cwd: process.cwd(),
   });
@@ -46,7 +47,7 @@ async function openAllWithNewKeyOnly(): Promise<string[]> {
 }
 
 async function seedTenants(svc: Services) {
-  const deps = adminDeps(svc);
+  const deps = adminDeps(svc, TEST_OPERATOR);
   const partner = await createPartner(deps, { partnerId: uniqueId('partner'), name: 'Reseal Partner', channelId: 'reseal' });
   const group = await createAgentGroup(deps, {
     agentGroupId: uniqueId('group'),
@@ -69,7 +70,7 @@ async function seedTenants(svc: Services) {
     authType: 'Bearer',
     authSecret: 'bearer-before-the-rotation',
     signingSecret: 'whsec_before_the_rotation',
-  });
+  }, testOrigin());
   return { keyId: issued.record.keyId, signingSecret: issued.signingSecret! };
 }
 
@@ -100,7 +101,7 @@ describe('secrets reseal (the admin command) during a rotation', () => {
     const during = servicesWith(`${NEW},${OLD}`);
     const other = await seedTenants(before);
 
-    const [{ summary }, replaced] = await Promise.all([reseal(`${NEW},${OLD}`), replaceKey(adminDeps(during), other.keyId)]);
+    const [{ summary }, replaced] = await Promise.all([reseal(`${NEW},${OLD}`), replaceKey(adminDeps(during, TEST_OPERATOR), other.keyId)]);
 
     expect(summary.unreadable).toEqual([]);
     expect(summary.resealed + summary.changedMeanwhile + summary.current).toBe(summary.examined);

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -109,7 +110,7 @@ describe('Search projection over DynamoDB: kept by imports, syncs, bookings and 
       fc.asyncProperty(catalogueArb, fc.array(stepArb, { minLength: 2, maxLength: 4 }), fc.array(searchArb, { minLength: 6, maxLength: 6 }), async (gen, steps, searches) => {
         const suffix = uniqueId('sp');
         const ids = idsOf(suffix, gen);
-        await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, worldOf(suffix, gen), { allowPlaintextKeys: true });
+        await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, worldOf(suffix, gen), { allowPlaintextKeys: true });
         const principal = (channelId: string): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: `gen-group-${suffix}`, partnerId: 'p', channelId, keyId: 'k', keyPrefix: 'k' });
         const compare = async () => {
           for (const [n, s] of searches.entries()) {
@@ -144,12 +145,12 @@ describe('Search projection: bank offers in the head', () => {
     const gen = fc.sample(catalogueArb, { numRuns: 1, seed: 7 })[0]!.map((l) => ({ ...l, inactive: false, channels: 'AB' as const, properties: l.properties.map((p) => ({ ...p, closures: [] })) }));
     const ids = idsOf(suffix, gen);
     const world = worldOf(suffix, gen);
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
     const projection = new DynamoSearchProjection(createDocumentClient(svc.config), svc.config.tableName, svc.catalogue);
     expect((await projection.readHead(ids.channelA))!.offers.map((o) => o.code)).toEqual(['BIG', 'LONG3', 'ZED5']);
 
     const added = { channelId: ids.channelA, code: 'AAA1', title: 'A first offer', discountType: 'FLAT', flatAmount: 100 };
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, { ...world, catalogue: { ...world.catalogue!, offers: [...(world.catalogue!.offers ?? []), added] } } as typeof world, { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, { ...world, catalogue: { ...world.catalogue!, offers: [...(world.catalogue!.offers ?? []), added] } } as typeof world, { allowPlaintextKeys: true });
     expect((await projection.readHead(ids.channelA))!.offers.map((o) => o.code)).toEqual(['AAA1', 'BIG', 'LONG3', 'ZED5']);
     expect((await projection.readHead(ids.channelB))!.offers.map((o) => o.code)).toEqual(['BONLY']);
 
@@ -168,7 +169,7 @@ describe('Search projection: rebuild and versions', () => {
   it('reports drift a rebuild repairs, and none on the next rebuild', async () => {
     const suffix = uniqueId('drift');
     const ids = idsOf(suffix, gen());
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, worldOf(suffix, gen()), { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, worldOf(suffix, gen()), { allowPlaintextKeys: true });
     const db = createDocumentClient(svc.config);
     const projection = new DynamoSearchProjection(db, svc.config.tableName, svc.catalogue);
     const stored = await db.send(new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)', ExpressionAttributeValues: { ':pk': `SEARCH#${ids.channelA}`, ':d': 'D#' } }));
@@ -188,7 +189,7 @@ describe('Search projection: rebuild and versions', () => {
   it('rebuilds a projection of another version before a search reads it, never misreading it', async () => {
     const suffix = uniqueId('ver');
     const ids = idsOf(suffix, gen());
-    await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, worldOf(suffix, gen()), { allowPlaintextKeys: true });
+    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, worldOf(suffix, gen()), { allowPlaintextKeys: true });
     const db = createDocumentClient(svc.config);
     const partition = { TableName: svc.config.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `SEARCH#${ids.channelA}` } };
     const shard = (await db.send(new QueryCommand(partition))).Items!.find((i) => String(i.SK).startsWith('L#'))!;

@@ -1,3 +1,4 @@
+import { testOrigin } from '../support/audit-origin.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery } from '../../domain/deliveries/attempt-delivery.ts';
@@ -44,7 +45,7 @@ const partnerOn = (channelId: string): PartnerPrincipal => ({ kind: 'partner', p
 
 async function endpointFor(partner: PartnerPrincipal, fields: Partial<EndpointFields> & { path: string }) {
   const { path, ...rest } = fields;
-  return createEndpoint(svc, partner, { url: `${receiver.url}${path}`, maxAttempts: 3, timeoutSeconds: 2, ...rest });
+  return createEndpoint(svc, partner, { url: `${receiver.url}${path}`, maxAttempts: 3, timeoutSeconds: 2, ...rest }, testOrigin());
 }
 
 const rateEvent = (channelId: string, overrides: Partial<CatalogueEvent> = {}): CatalogueEvent => ({

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
@@ -15,7 +16,7 @@ const SANDBOX = { allowPlaintextKeys: true };
 
 function depsAt(iso: string): ImportWorldDeps {
   const svc = testServices();
-  return { ...adminDeps(svc), catalogue: svc.catalogue, clock: { now: () => new Date(iso) } };
+  return { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue, clock: { now: () => new Date(iso) } };
 }
 
 const db = () => createDocumentClient(parseConfig(stack().env));

@@ -22,7 +22,7 @@ export function runAdminTool(args: readonly string[], env: Record<string, string
 }
 
 /** The environment the tool runs with: the test stack's, plus `env`. */
-export const adminToolEnv = (env: Record<string, string> = {}): Record<string, string | undefined> => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, ...env });
+export const adminToolEnv = (env: Record<string, string> = {}): Record<string, string | undefined> => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, ADMIN_OPERATOR: 'test-operator', ...env });
 
 /** The command that starts the tool, for a test that must hold the process (to kill it). */
 export const ADMIN_TOOL = { command: TSX, args: ['bin/admin.ts'], cwd: ROOT } as const;

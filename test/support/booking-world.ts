@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from './audit-origin.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
 import { adminDeps, type Services } from '../../infra/container.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
@@ -51,7 +52,7 @@ export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'sl
   };
   const catalogue = world.catalogue!;
   await importWorld(
-    { ...adminDeps(svc), catalogue: svc.catalogue },
+    { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
     {
       ...world,
       catalogue: {

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from './audit-origin.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
 import type { WorldInput } from '../../domain/world/world-schema.ts';
 import { adminDeps } from '../../infra/container.ts';
@@ -100,7 +101,7 @@ export async function seedCatalogue(): Promise<CatalogueFixture> {
   const suffix = uniqueId('c').slice(2);
   const { ids, ...world } = fixtureWorld(suffix);
   const svc = testServices();
-  await importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
+  await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
   const [partnerA, partnerB] = await Promise.all([newPartner({ channelId: ids.channelA }), newPartner({ channelId: ids.channelB })]);
   return { ...ids, partnerA, partnerB, world };
 }

@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from './audit-origin.ts';
 import { randomInt } from 'node:crypto';
 import { importWorld } from '../../domain/world/import-world.ts';
 import { adminDeps } from '../../infra/container.ts';
@@ -46,7 +47,7 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
   const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;
   await importWorld(
-    { ...adminDeps(testServices()), catalogue: testServices().catalogue },
+    { ...adminDeps(testServices(), TEST_OPERATOR), catalogue: testServices().catalogue },
     {
       ...world,
       catalogue: {

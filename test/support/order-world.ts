@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from './audit-origin.ts';
 import type { WorldInput } from '../../domain/world/world-schema.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
 import { adminDeps } from '../../infra/container.ts';
@@ -121,7 +122,7 @@ export async function seedOrderWorld(fx: CatalogueFixture): Promise<OrderWorld> 
     gst: { slabTables: [GST_SLABS] },
   });
   const svc = testServices();
-  const load = (driftRate: number) => importWorld({ ...adminDeps(svc), catalogue: svc.catalogue }, world(driftRate), { allowPlaintextKeys: true }).then(() => undefined);
+  const load = (driftRate: number) => importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world(driftRate), { allowPlaintextKeys: true }).then(() => undefined);
   await load(7_000);
   return { ...ids, setDriftRate: load };
 }

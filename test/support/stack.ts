@@ -1,3 +1,4 @@
+import { TEST_OPERATOR } from './audit-origin.ts';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createAgentGroup, createPartner, issueKey, type NewAgentGroup } from '../../domain/admin.ts';
@@ -27,7 +28,7 @@ export interface PartnerFixture {
 }
 
 export async function newPartner(opts: { channelId?: string; rateLimit?: RateLimitOverride } = {}): Promise<PartnerFixture> {
-  const deps = adminDeps(testServices());
+  const deps = adminDeps(testServices(), TEST_OPERATOR);
   const partner = await createPartner(deps, { partnerId: uniqueId('partner'), name: 'Test Partner', channelId: opts.channelId ?? 'test-channel' });
   const issued = await issueKey(deps, { owner: { kind: 'partner', id: partner.partnerId }, rateLimit: opts.rateLimit ?? null });
   return { partnerId: partner.partnerId, channelId: partner.channelId, apiKey: issued.apiKey, keyId: issued.record.keyId };
@@ -56,7 +57,7 @@ export interface GroupFixture {
 
 /** `svc`: another stack's services (a fault test's own); the shared test stack's by default. */
 export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {}, svc: Services = testServices()): Promise<GroupFixture> {
-  const deps = adminDeps(svc);
+  const deps = adminDeps(svc, TEST_OPERATOR);
   const { rateLimit, ...groupOverrides } = overrides;
   const partner = groupOverrides.partnerId
     ? { partnerId: groupOverrides.partnerId }

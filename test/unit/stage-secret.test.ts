@@ -108,7 +108,7 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
   async function admin(argv: string[], env: Record<string, string> = {}) {
     let out = '';
     let err = '';
-    const code = await runAdmin(argv, { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) }, env, root: '/nonexistent', cwd: '/' });
+    const code = await runAdmin(argv, { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) }, env: { ADMIN_OPERATOR: 'test-operator', ...env }, root: '/nonexistent', cwd: '/' });
     return { code, out, err };
   }
 

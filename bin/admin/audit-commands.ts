@@ -1,0 +1,77 @@
+import type { AuditEvent } from '../../domain/audit/audit-event.ts';
+import { exportKey, jsonLines, monthWindow } from '../../domain/audit/export-month.ts';
+import { verifyTrail } from '../../domain/audit/verify-trail.ts';
+import { ConflictError, ValidationError } from '../../domain/errors.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
+import { columns, type CommandSpec } from './command.ts';
+
+/** How far back `audit list` looks when neither --from nor --target is given. */
+const DEFAULT_DAYS = 7;
+
+const instantOption = (name: string, text: string | undefined, endOfDay: boolean): string | undefined => {
+  if (text === undefined) return undefined;
+  const withTime = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text;
+  const t = Date.parse(withTime);
+  if (Number.isNaN(t)) throw new ValidationError(name, `--${name} must be a date (YYYY-MM-DD) or an ISO instant.`);
+  return new Date(t).toISOString();
+};
+
+const eventLines = (events: readonly AuditEvent[]) =>
+  events.length === 0
+    ? ['No events.']
+    : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, JSON.stringify(e.after ?? {})]));
+
+export const auditList: CommandSpec = {
+  path: ['audit', 'list'],
+  summary: 'List audit events: one target\'s chain, or every event of a window, filtered by actor.',
+  details: `Without --target, the window is --from to --to (dates or instants; the last ${DEFAULT_DAYS} days when --from is left out). Targets read <kind>:<id>, e.g. booking:<bookingRef>, group:<groupId>, key:<keyId>.`,
+  options: [
+    { name: 'target', value: '<kind:id>', description: 'Only this target\'s events (its whole chain).' },
+    { name: 'actor', value: '<actor>', description: 'Only events made by this actor (a key id, or an operator as recorded).' },
+    { name: 'from', value: '<date>', param: 'from', description: 'Events at or after this date or instant.' },
+    { name: 'to', value: '<date>', param: 'to', description: 'Events at or before this date or instant (a date includes its whole day).' },
+  ],
+  examples: ['audit list --target group:acme-north', 'audit list --actor alice --from 2026-11-01 --to 2026-11-30 --json'],
+  async run(args, ctx) {
+    const trail = ctx.services().auditTrail;
+    const from = instantOption('from', args.text('from'), false);
+    const to = instantOption('to', args.text('to'), true) ?? new Date().toISOString();
+    const target = args.text('target');
+    const actor = args.text('actor');
+    const all = target ? await trail.listTarget(target) : await trail.listWindow(from ?? new Date(Date.parse(to) - DEFAULT_DAYS * 86_400_000).toISOString(), to);
+    const events = all.filter((e) => (!actor || e.actor === actor) && (!from || e.at >= from) && e.at <= to);
+    ctx.out.result({ events }, () => eventLines(events));
+  },
+};
+
+export const auditVerify: CommandSpec = {
+  path: ['audit', 'verify'],
+  summary: 'Walk every audit chain and name the first event that was edited or deleted.',
+  details: 'Each event holds the hash of the one before it in its target\'s chain, and the chain\'s head the last one\'s: an edit changes a hash, a deletion leaves a gap or a head that points past the end. Exit code 1 when a chain is broken.',
+  options: [],
+  examples: ['audit verify', 'audit verify --json'],
+  async run(_args, ctx) {
+    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex);
+    const b = verdict.firstBreak;
+    // A broken chain is a refusal (exit code 1) whose message names the break.
+    if (b) throw new ConflictError('CONFLICT', `Audit trail broken: chain ${b.target} at event ${b.seq}${b.eventId ? ` (id ${b.eventId})` : ''}: ${b.reason}. Checked ${verdict.chains} chains, ${verdict.events} events up to the break.`);
+    ctx.out.result(verdict, () => [`Intact: ${verdict.chains} chains, ${verdict.events} events.`]);
+  },
+};
+
+export const auditExport: CommandSpec = {
+  path: ['audit', 'export'],
+  summary: "Export a month's audit events as JSON lines to the stage bucket, for the auditors.",
+  details: 'Writes s3://<stage bucket>/audit/<YYYY-MM>.jsonl: every event of the month, oldest first, with its chain position and hashes so the file can be checked on its own. A second export of the same month replaces the object.',
+  options: [{ name: 'month', value: '<YYYY-MM>', required: true, param: 'month', description: 'The month to export (UTC).' }],
+  examples: ['audit export --month 2026-11'],
+  async run(args, ctx) {
+    const month = args.required('month');
+    const { from, to } = monthWindow(month);
+    const svc = ctx.services();
+    const events = await svc.auditTrail.listWindow(from, to);
+    const key = exportKey(month);
+    await svc.documents.put(key, new TextEncoder().encode(jsonLines(events)), 'application/x-ndjson');
+    ctx.out.result({ month, key, bucket: ctx.config().invoiceBucket ?? null, events: events.length }, () => [`Exported ${events.length} events of ${month} to s3://${ctx.config().invoiceBucket}/${key}.`]);
+  },
+};

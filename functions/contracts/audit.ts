@@ -1,0 +1,47 @@
+import * as v from 'valibot';
+import { AUDIT_PAGE } from '../../domain/audit/read-audit-events.ts';
+import { defineRoute } from '../http/route.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, pageSizeParam } from './common.ts';
+import { instantParam } from './ledger.ts';
+
+export const AuditEventsQuerySchema = v.strictObject({
+  from: v.optional(instantParam('from', 'Only events at or after this instant.')),
+  to: v.optional(instantParam('to', 'Only events at or before this instant; not before from.')),
+  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same from and to.'))),
+  size: v.optional(pageSizeParam(AUDIT_PAGE.maxSize, `Page size, 1–${AUDIT_PAGE.maxSize}; default ${AUDIT_PAGE.defaultSize}.`)),
+});
+
+const Fields = v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.description('Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data.'));
+
+export const AuditEventSchema = v.object({
+  id: v.string(),
+  at: DateTimeSchema,
+  actor: v.pipe(v.string(), v.description('Your API key id (partner-key), an operator (operator) or a job (system).')),
+  actorKind: v.picklist(['operator', 'partner-key', 'system']),
+  action: v.pipe(v.string(), v.description('What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued.')),
+  target: v.pipe(v.string(), v.description('What it happened to, <kind>:<id>, e.g. booking:<bookingRef>.')),
+  before: Fields,
+  after: Fields,
+  requestId: v.pipe(v.string(), v.description('The X-Request-Id of the request that made the change, or the operator run id.')),
+  seq: v.pipe(v.number(), v.description("The event's position in its target's chain, from 1.")),
+  prevHash: v.pipe(v.string(), v.description("SHA-256 of the chain's previous event (64 zeros for the first).")),
+  hash: v.pipe(v.string(), v.description('SHA-256 of this event (docs: audit trail).')),
+});
+
+export const AuditEventsPageSchema = v.object({ data: v.array(AuditEventSchema), nextCursor: v.nullable(v.string()) });
+
+export const listAuditEventsRoute = defineRoute({
+  operationId: 'listAuditEvents',
+  method: 'GET',
+  path: '/v1/audit-events',
+  auth: 'v1',
+  summary: "Your agent group's audit trail",
+  description: [
+    'Every money or access change to your account — your bookings, cancellations and amendment requests, and an operator\'s changes to your limits, holds, terms and keys — oldest first (at, then id),',
+    'with who made it (actor, actorKind), what changed (before and after: only the changed fields) and the request id.',
+    'Events are append-only and chained by hash per target. nextCursor is returned whenever the page came back full and more may follow, null otherwise; a cursor is bound to your key and to from and to.',
+  ].join(' '),
+  tags: ['Audit'],
+  query: AuditEventsQuerySchema,
+  responses: { 200: { description: 'One page of events.', schema: AuditEventsPageSchema }, ...AUTHENTICATED_ERRORS },
+});

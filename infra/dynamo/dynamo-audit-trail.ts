@@ -1,0 +1,206 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { chainEvent, type AuditDraft, type AuditEvent, type ChainHead } from '../../domain/audit/audit-event.ts';
+import type { Sha256Hex } from '../../domain/ledger/request-hash.ts';
+import type { AuditPage, AuditPosition, AuditTrail } from '../../domain/ports/audit-trail.ts';
+import { isConditionFailure, isTransactionContention } from './client.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1, GSI2 } from './table.ts';
+
+/*
+ * Access patterns of the audit trail (docs/audit.md, docs/data-model.md):
+ * | pattern                          | key condition                                               | index |
+ * |----------------------------------|-------------------------------------------------------------|-------|
+ * | a target's chain, in order       | PK = AUDIT#<target>, begins_with(SK, EVENT#)                | table |
+ * | a chain's head                   | PK = AUDIT#<target>, SK = HEAD                              | table |
+ * | an account's events, oldest first| GSI1PK = AUDIT#ACCOUNT#<account>, GSI1SK = <at>#<id>        | GSI1  |
+ * | a day's events (list, export)    | GSI2PK = AUDIT#DAY#<yyyy-mm-dd>#<0..7> (each), GSI2SK <at>#<id> | GSI2 |
+ * | every chain (verify)             | GSI2PK = AUDIT#CHAINS#<0..31> (each)                        | GSI2  |
+ */
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
+/** A chain is extended only from the head the writer read: two writers on one target cannot both take position n. */
+const HEAD_IS = 'seq = :seq';
+/** A chain's first event creates its head; a second "first" event of the same target is refused. */
+const CHAIN_IS_NEW = 'attribute_not_exists(PK)';
+/** Event ids are random; the guard turns an impossible collision into a refusal instead of an overwrite. */
+const EVENT_IS_NEW = 'attribute_not_exists(PK)';
+
+/** Attempts when only the chain head moved under us (another change to the same target). */
+const MAX_ATTEMPTS = 20;
+
+export const auditEventItem = (e: AuditEvent) => ({
+  ...keys.auditEvent(e.target, e.seq),
+  ...(e.account ? keys.auditAccountIndex(e.account, e.at, e.id) : {}),
+  ...keys.auditDayIndex(e.at, e.id),
+  entity: 'AuditEvent',
+  ...e,
+});
+
+export const auditEventOf = (item: Record<string, unknown>): AuditEvent => ({
+  id: item.id as string,
+  at: item.at as string,
+  actor: item.actor as string,
+  actorKind: item.actorKind as AuditEvent['actorKind'],
+  action: item.action as string,
+  target: item.target as string,
+  account: (item.account as string | null | undefined) ?? null,
+  before: (item.before as AuditEvent['before']) ?? null,
+  after: (item.after as AuditEvent['after']) ?? null,
+  requestId: item.requestId as string,
+  stage: item.stage as string,
+  seq: item.seq as number,
+  prevHash: item.prevHash as string,
+  hash: item.hash as string,
+});
+
+/**
+ * The event's two writes: the event itself and its chain's head, moved only from the position
+ * before it. Stores that read cancellation reasons by position put these last.
+ */
+export function auditItems(table: string, event: AuditEvent): TransactItems {
+  return [
+    { Put: { TableName: table, Item: auditEventItem(event), ConditionExpression: EVENT_IS_NEW } },
+    {
+      Put: {
+        TableName: table,
+        Item: { ...keys.auditHead(event.target), ...keys.auditChainIndex(event.target), entity: 'AuditChain', target: event.target, seq: event.seq, hash: event.hash, at: event.at },
+        ...(event.seq === 1 ? { ConditionExpression: CHAIN_IS_NEW } : { ConditionExpression: HEAD_IS, ExpressionAttributeValues: { ':seq': event.seq - 1 } }),
+      },
+    },
+  ];
+}
+
+/**
+ * The trail's writer and reader. Writers never send an event alone: `itemsFor` gives the
+ * items another store adds to the transaction of the change, and `transact` sends a change
+ * with its event, retrying only when the chain's head moved under it.
+ */
+export class DynamoAuditTrail implements AuditTrail {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly stage: string,
+    private readonly sha256: Sha256Hex,
+  ) {}
+
+  /** The first event of a new target's chain (a booking just created): no read needed. */
+  firstItems(draft: AuditDraft): TransactItems {
+    return auditItems(this.table, chainEvent(draft, this.stage, null, this.sha256));
+  }
+
+  /** The event placed after the chain's current head. */
+  async itemsFor(draft: AuditDraft): Promise<TransactItems> {
+    return auditItems(this.table, chainEvent(draft, this.stage, await this.head(draft.target), this.sha256));
+  }
+
+  /**
+   * Sends `change` with the draft's event as one transaction. A refusal of the change
+   * itself is thrown untouched (the caller's conditions are theirs to read); a head that
+   * moved is re-read and the transaction sent again.
+   */
+  async transact(change: TransactItems, draft: AuditDraft): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const items = [...change, ...(await this.itemsFor(draft))];
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (err) {
+        if (!(isHeadMoved(err, change.length) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  async head(target: string): Promise<ChainHead | null> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.auditHead(target), ConsistentRead: true }));
+    return out.Item ? { seq: out.Item.seq as number, hash: out.Item.hash as string } : null;
+  }
+
+  async listAccount(account: string, page: { limit: number; after?: AuditPosition; from?: string; to?: string }): Promise<AuditPage> {
+    // A key condition cannot compare with an empty string; every instant sorts after '0'.
+    const lower = page.after ? `${page.after.at}#${page.after.id}` : (page.from ?? '0');
+    const upper = `${page.to ?? '9999'}#~`;
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lower AND :upper',
+        ExpressionAttributeValues: { ':pk': keys.auditAccount(account).GSI1PK, ':lower': lower, ':upper': upper },
+        Limit: page.limit + 1,
+      }),
+    );
+    // BETWEEN is inclusive: the position a page ended on is not repeated on the next.
+    const items = (out.Items ?? []).filter((i) => !page.after || i.GSI1SK !== `${page.after.at}#${page.after.id}`).map(auditEventOf);
+    const events = items.slice(0, page.limit);
+    const more = items.length > page.limit || (out.LastEvaluatedKey !== undefined && events.length === page.limit);
+    const last = events.at(-1);
+    return { events, next: more && last ? { at: last.at, id: last.id } : null };
+  }
+
+  async listTarget(target: string): Promise<AuditEvent[]> {
+    return (await this.readChain(target)).events;
+  }
+
+  async listWindow(from: string, to: string): Promise<AuditEvent[]> {
+    const events: AuditEvent[] = [];
+    for (const day of daysBetween(from, to)) {
+      const perShard = await Promise.all(
+        keys.auditDayShards(day).map((shard) =>
+          queryAll(this.db, {
+            TableName: this.table,
+            IndexName: GSI2,
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':pk': shard, ':from': from, ':to': `${to}#~` },
+          }),
+        ),
+      );
+      events.push(...perShard.flat().map(auditEventOf));
+    }
+    return events.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? -1 : 1));
+  }
+
+  async chainTargets(): Promise<string[]> {
+    const perShard = await Promise.all(
+      keys.auditChainShards().map((shard) =>
+        queryAll(this.db, { TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': shard }, ProjectionExpression: '#target', ExpressionAttributeNames: { '#target': 'target' } }),
+      ),
+    );
+    return perShard.flat().map((i) => i.target as string).sort();
+  }
+
+  async readChain(target: string): Promise<{ events: AuditEvent[]; head: ChainHead | null }> {
+    const { PK, SKPrefix } = keys.auditEventsOf(target);
+    // The head first, then the events: an event appended between the two reads is past the
+    // head read; when a second look at the head covers it, it is left for the next verify
+    // rather than mistaken for a break. Events past a head that did not move stay in.
+    const head = await this.head(target);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      ConsistentRead: true,
+    });
+    const events = items.map(auditEventOf);
+    const last = events.at(-1);
+    if (head && last && last.seq > head.seq) {
+      const again = await this.head(target);
+      if (again && again.seq >= last.seq) return { events: events.filter((e) => e.seq <= head.seq), head };
+    }
+    return { events, head };
+  }
+}
+
+/** The head's condition failed (it is the last item of the transaction): another change to the target came first. */
+function isHeadMoved(err: unknown, changeItems: number): boolean {
+  if (!isConditionFailure(err)) return false;
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed') === changeItems + 1;
+}
+
+/** Every UTC day touched by [from, to], as yyyy-mm-dd. */
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(from.slice(0, 10)); t <= Date.parse(to.slice(0, 10)); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
+}

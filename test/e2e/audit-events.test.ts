@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { updateAgentGroup } from '../../domain/admin.ts';
+import { adminDeps } from '../../infra/container.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { expectContract } from '../support/contract.ts';
+import { call, newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
+
+interface AuditPage {
+  data: { action: string; actor: string; actorKind: string; target: string; after: Record<string, unknown> | null; seq: number }[];
+  nextCursor: string | null;
+}
+
+/** GET /v1/audit-events over HTTP: paging, tenancy and the contract. Group A gets three operator changes, group B one. */
+let A: GroupFixture;
+let B: GroupFixture;
+/** After the groups and their keys were created (also audited), before the changes this file reads. */
+let since: string;
+beforeAll(async () => {
+  [A, B] = await Promise.all([newAgentGroup(), newAgentGroup()]);
+  since = new Date().toISOString();
+  const deps = adminDeps(testServices(), TEST_OPERATOR);
+  for (const limit of [1_000_00, 2_000_00, 3_000_00]) await updateAgentGroup(deps, A.agentGroupId, { creditLimit: limit });
+  await updateAgentGroup(deps, B.agentGroupId, { onHold: true });
+}, 60_000);
+
+describe('GET /v1/audit-events', () => {
+  it("pages the caller's own events oldest first, and none of another group's", async () => {
+    // act
+    const first = await call<AuditPage>('GET', `/v1/audit-events?size=2&from=${since}`, { key: A.apiKey });
+    const second = await call<AuditPage>('GET', `/v1/audit-events?size=2&from=${since}&cursor=${encodeURIComponent(first.body.nextCursor!)}`, { key: A.apiKey });
+    // assess
+    expect(first.status).toBe(200);
+    expectContract(first, 'listAuditEvents');
+    const events = [...first.body.data, ...second.body.data];
+    expect(events.map((e) => e.after?.creditLimit)).toEqual([1_000, 2_000, 3_000].map((r) => r * 100));
+    expect(events.every((e) => e.actor === TEST_OPERATOR.actor && e.actorKind === 'operator' && e.target === `group:${A.agentGroupId}`)).toBe(true);
+    expect(events.map((e) => e.seq)).toEqual([2, 3, 4]);
+    expect(second.body.nextCursor).toBeNull();
+  });
+
+  it("refuses another group's cursor and a bad size with a 400 naming the parameter", async () => {
+    // prepare
+    const mine = await call<AuditPage>('GET', '/v1/audit-events?size=1', { key: A.apiKey });
+    // act
+    const foreign = await call('GET', `/v1/audit-events?cursor=${encodeURIComponent(mine.body.nextCursor!)}`, { key: B.apiKey });
+    const badSize = await call('GET', '/v1/audit-events?size=0', { key: A.apiKey });
+    // assess
+    expect(foreign.status).toBe(400);
+    expect(foreign.text).toContain('cursor');
+    expect(badSize.status).toBe(400);
+    expect(badSize.text).toContain('size');
+    const theirs = await call<AuditPage>('GET', `/v1/audit-events?from=${since}`, { key: B.apiKey });
+    expect(theirs.body.data.map((e) => e.after)).toEqual([{ onHold: true }]);
+  });
+});
