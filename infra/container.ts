@@ -86,6 +86,7 @@ import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
 import { ChannexPropertySystem } from './property-system/channex-property-system.ts';
 import { NicEInvoiceRegistry } from './einvoice/nic-e-invoice-registry.ts';
 import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
+import { RoutedEInvoiceRegistry } from './einvoice/routed-e-invoice-registry.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -190,11 +191,15 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
     receivables: () => new DynamoReceivablesStore(db(), table, invoices()),
     creditNotes: () => new DynamoCreditNoteStore(db(), table),
-    // The stage param irpProvider chooses: the sandbox the project owns, or the portal's API with the stage secret's credentials.
-    eInvoices: (svc) =>
-      cfg.irp.provider === 'nic'
-        ? new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock)
-        : new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock),
+    // The stage param irpProvider chooses: `nic`, the portal's API for every registration (one without
+    // credentials waits for them); `sandbox`, the sandbox the project owns except for the registrations
+    // whose portal credentials the stage secret holds (docs/decisions.md, "E-invoicing: one stage, the IRP per registration").
+    eInvoices: (svc) => {
+      const portal = new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock);
+      if (cfg.irp.provider === 'nic') return portal;
+      const sandbox = new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), clock);
+      return new RoutedEInvoiceRegistry(new Set(Object.keys(cfg.irp.credentials)), portal, sandbox);
+    },
     balances: () => new DynamoBalanceStore(db(), table),
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
     channexInbox: () => new DynamoChannexInbox(db(), table),
