@@ -236,3 +236,6 @@ export const keys = {
   billingRunIndex: (startedAt: string, agentGroupId: string, runId: string) => ({ GSI1PK: 'BILLINGRUNS', GSI1SK: `${startedAt}#${agentGroupId}#${runId}` }),
   billingRuns: () => ({ GSI1PK: 'BILLINGRUNS' }),
 } as const;
+
+/** An update's values `:gpk`/`:gsk` for moving an item to a GSI1 index (`SET GSI1PK = :gpk, GSI1SK = :gsk`). */
+export const prefixed = (index: { GSI1PK: string; GSI1SK: string }) => ({ ':gpk': index.GSI1PK, ':gsk': index.GSI1SK });
