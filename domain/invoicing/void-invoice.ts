@@ -40,8 +40,9 @@ export function cancelReasonOf(text: string): CancelReason {
  * IRN is cancelled at the IRP, then the document becomes CANCELLED keeping its number (the
  * series has no gap; GSTR-1 reports it among the cancelled documents), off the group's lists
  * and figures. An invoice's lines and bookings are released for the next run; a credit note's
- * credit is undone (invoice, lines, bookings' markers, an operator's ledger ADJUSTMENTs), so
- * the next run credits a booking again if it still owes less. Outside the window,
+ * credit is undone (invoice, lines, bookings' markers, an operator's ledger ADJUSTMENTs; a
+ * cancellation's refund is not put back on the open work, so a new credit is the operator's).
+ * Outside the window,
  * unregistered, paid or credited: refused before anything changes, naming the credit note
  * (for an invoice) as the way.
  */

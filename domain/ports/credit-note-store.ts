@@ -48,8 +48,7 @@ export interface CreditNoteWrite {
 /**
  * Everything voiding a credit note at the IRP writes, in one transaction: the note CANCELLED
  * with the IRP's cancellation (number kept, on the cancelled-documents index), the credited
- * lines' and the invoice's figures back by what it credited, the bookings' markers back up (so
- * the next run credits a booking again if it still owes less), and for an operator's note the
+ * lines' and the invoice's figures back by what it credited, the bookings' markers back up, and for an operator's note the
  * ledger entries that undo its ADJUSTMENTs.
  */
 export interface CreditNoteVoidWrite {
