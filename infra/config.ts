@@ -171,11 +171,12 @@ export interface Config {
   /** The channel manager (docs/channel-manager.md): which property system books, and Channex's side of it. */
   readonly channex: ChannexConfig;
   /**
-   * Which IRP registers e-invoices: the sandbox the project owns, or the portal's API
-   * (infra/einvoice/nic-e-invoice-registry.ts) with each registration's credentials from
-   * the stage secret (IRP_CREDENTIALS). Never logged.
+   * Which IRP registers e-invoices: the portal's API (infra/einvoice/nic-e-invoice-registry.ts)
+   * for every registration GSTIN with credentials in IRP_CREDENTIALS (the stage secret's
+   * irpCredentials); the others go to the sandbox the project owns when the provider is
+   * `sandbox`, and wait for their credentials (DRAFT) when it is `nic`. Never logged.
    */
-  readonly irp: { readonly provider: 'sandbox' } | { readonly provider: 'nic'; readonly credentials: Readonly<Record<string, IrpCredential>> };
+  readonly irp: { readonly provider: 'sandbox' | 'nic'; readonly credentials: Readonly<Record<string, IrpCredential>> };
 }
 
 const pemKey = v.pipe(v.string(), v.regex(/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----\s*$/, 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)'));
@@ -195,18 +196,22 @@ export const IrpCredentialsSchema = v.record(
   }),
 );
 
-/** IRP_CREDENTIALS (JSON) checked; an http base URL only on loopback stages (the test suite's fake IRP). */
+/**
+ * IRP_CREDENTIALS (JSON) checked; an http base URL only on loopback stages (the test suite's
+ * fake IRP). Optional with the sandbox provider (a registration being onboarded against the
+ * portal's own sandbox while the others stay on ours); required with `nic`.
+ */
 function irpOf(provider: 'sandbox' | 'nic', text: string | undefined, isSandbox: boolean): Config['irp'] {
-  if (provider === 'sandbox') return { provider };
+  if (provider === 'sandbox' && !text?.trim()) return { provider, credentials: {} };
   let json: unknown;
   try {
     json = JSON.parse(text ?? '');
   } catch {
-    throw new ConfigError('IRP_PROVIDER=nic needs IRP_CREDENTIALS: the JSON of the stage secret\'s irpCredentials');
+    throw new ConfigError(`IRP_PROVIDER=${provider} needs IRP_CREDENTIALS to be the JSON of the stage secret's irpCredentials`);
   }
   const parsed = v.safeParse(IrpCredentialsSchema, json);
   if (!parsed.success) throw new ConfigError(`IRP_CREDENTIALS: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
-  if (Object.keys(parsed.output).length === 0) throw new ConfigError('IRP_PROVIDER=nic needs at least one registration in IRP_CREDENTIALS');
+  if (provider === 'nic' && Object.keys(parsed.output).length === 0) throw new ConfigError('IRP_PROVIDER=nic needs at least one registration in IRP_CREDENTIALS');
   const plain = Object.entries(parsed.output).find(([, c]) => !c.baseUrl.startsWith('https://'));
   if (plain && !isSandbox) throw new ConfigError(`IRP_CREDENTIALS: ${plain[0]}.baseUrl must be https`);
   return { provider, credentials: parsed.output };

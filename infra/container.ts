@@ -91,6 +91,7 @@ import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
 import type { TestClockStore } from '../domain/ports/test-clock-store.ts';
 import { DynamoTestClockStore } from './dynamo/dynamo-test-clock-store.ts';
 import { clockOf } from '../domain/test-clocks/test-clock.ts';
+import { RoutedEInvoiceRegistry } from './einvoice/routed-e-invoice-registry.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -176,12 +177,16 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
       cfg.channex.propertySystem === 'channex'
         ? new ChannexPropertySystem(db(), table, c, { baseUrl: cfg.channex.baseUrl!, apiKey: cfg.channex.apiKey!, providerCode: cfg.channex.providerCode! })
         : new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
-    // The stage param irpProvider chooses: the sandbox the project owns, or the portal's API with the stage secret's credentials.
+    // The stage param irpProvider chooses: `nic`, the portal's API for every registration (one without
+    // credentials waits for them); `sandbox`, the sandbox the project owns except for the registrations
+    // whose portal credentials the stage secret holds (docs/decisions.md, "E-invoicing: one stage, the IRP per registration").
     // The portal's sessions expire in real time, so only the sandbox IRP follows a test clock.
-    eInvoices: (svc: Services) =>
-      cfg.irp.provider === 'nic'
-        ? new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock)
-        : new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), c),
+    eInvoices: (svc: Services) => {
+      const portal = new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock);
+      if (cfg.irp.provider === 'nic') return portal;
+      const sandbox = new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), c);
+      return new RoutedEInvoiceRegistry(new Set(Object.keys(cfg.irp.credentials)), portal, sandbox);
+    },
   });
   return lazily<Services>({
     config: () => cfg,

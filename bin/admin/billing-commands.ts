@@ -11,10 +11,9 @@ import { ValidationError, NotFoundError } from '../../domain/errors.ts';
 import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import { billingDeps } from '../../infra/container.ts';
-import { columns, type AdminContext, type CommandSpec } from './command.ts';
+import { columns, GROUP_OPTION, type AdminContext, type CommandSpec } from './command.ts';
 import { integerOption } from './input.ts';
 
-const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;
 
 /** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
 export async function deps(ctx: AdminContext) {
@@ -209,10 +208,10 @@ export const invoicesAbandon: CommandSpec = {
 
 export const invoicesVoid: CommandSpec = {
   path: ['invoices', 'void'],
-  summary: "Void a registered invoice within the IRP's 24 hours: its IRN is cancelled, it becomes CANCELLED keeping its number, its charges are billed by the next run.",
+  summary: "Void a registered invoice or credit note within the IRP's 24 hours: its IRN is cancelled, it becomes CANCELLED keeping its number; an invoice's charges are billed by the next run, a credit note's credit is undone.",
   details:
-    'The IRP allows cancelling an IRN only within 24 hours of its acknowledgement. After that, or for an invoice that was never registered, paid or credited, the tool refuses and changes nothing: a credit note is the only way. GSTR-1 reports a voided invoice among the cancelled documents of its series.',
-  positional: { name: 'invoiceId', description: 'The issued, registered invoice.' },
+    "The IRP allows cancelling an IRN only within 24 hours of its acknowledgement. After that, or for an invoice that was never registered, paid or credited, the tool refuses and changes nothing: a credit note is the only way. A credit note's void puts what it credited back on its invoice (which must be ISSUED) and the bookings' billed figures, and undoes an operator's ledger adjustment; refused when the note gave back payments as the group's credit. GSTR-1 reports a voided document among the cancelled documents of its series.",
+  positional: { name: 'invoiceId', description: 'The issued, registered invoice or credit note.' },
   options: [
     GROUP_OPTION,
     { name: 'reason', value: '<1|2|3|4>', required: true, description: "The IRP's reason code: 1 Duplicate, 2 Data entry mistake, 3 Order cancelled, 4 Others." },
@@ -224,9 +223,9 @@ export const invoicesVoid: CommandSpec = {
     const remark = (args.text('remark') ?? CANCEL_REASONS[reason]).trim();
     if (remark.length === 0 || remark.length > 100) throw new ValidationError('remark', `remark must be 1 to 100 characters; got ${remark.length}.`);
     const svc = ctx.services();
-    const invoice = await voidInvoice({ invoices: svc.invoices, eInvoices: svc.eInvoices, clock: svc.clock }, args.required('group'), args.positional!, reason, remark);
+    const invoice = await voidInvoice({ invoices: svc.invoices, creditNotes: svc.creditNotes, eInvoices: svc.eInvoices, clock: svc.clock, ids: svc.ids }, args.required('group'), args.positional!, reason, remark);
     ctx.out.result({ ...invoiceView(invoice), invoiceNumber: invoice.invoiceNumber, eInvoice: invoice.eInvoice ?? null }, () => [
-      `Invoice ${invoice.invoiceNumber} (${invoice.id}) is ${invoice.status}: IRN ${invoice.eInvoice?.irn} cancelled at the IRP on ${invoice.eInvoice?.cancelledAt}; its charges are released for the next run.`,
+      `${invoice.creditNoteFor ? 'Credit note' : 'Invoice'} ${invoice.invoiceNumber} (${invoice.id}) is ${invoice.status}: IRN ${invoice.eInvoice?.irn} cancelled at the IRP on ${invoice.eInvoice?.cancelledAt}; ${invoice.creditNoteFor ? `its credit is back on invoice ${invoice.creditNoteForNumber}` : 'its charges are released for the next run'}.`,
     ]);
   },
 };

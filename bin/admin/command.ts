@@ -188,3 +188,6 @@ export function commandHelp(spec: CommandSpec): string {
     '',
   ].join('\n');
 }
+
+/** `--group <groupId>`: the agent group a billing, payment or credit-note command acts on. */
+export const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;

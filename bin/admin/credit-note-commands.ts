@@ -3,7 +3,7 @@ import type { OperatorLineCredit } from '../../domain/invoicing/raise-credit-not
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import { deps } from './billing-commands.ts';
-import { UsageError, type CommandSpec } from './command.ts';
+import { GROUP_OPTION, UsageError, type CommandSpec } from './command.ts';
 import { rupeesOption } from './input.ts';
 
 /** `<lineId>` (the whole line) or `<lineId>:<rupees>` (part of it), comma separated. */
@@ -24,7 +24,7 @@ export const invoicesCreditNote: CommandSpec = {
     "The credit note takes the next number of the supplier GSTIN's credit-note series, credits each line in its own tax split, raises the invoice's creditedAmount (its own figures never change) and posts one negative ADJUSTMENT per booking to the ledger. A line is never credited beyond what is left of it. Line ids are in GET /v1/invoices/{id} (lines[].id).",
   positional: { name: 'invoiceId', description: 'The issued invoice to correct.' },
   options: [
-    { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' },
+    GROUP_OPTION,
     { name: 'lines', value: '<lineId[:rupees],…>', required: true, param: 'lines', description: 'The lines to credit: the whole of what is left of a line, or <lineId>:<rupees> for part.' },
     { name: 'reason', value: '<text>', required: true, param: 'reason', description: 'Why the credit is given; printed on the credit note.' },
   ],

@@ -5,10 +5,9 @@ import type { Payment } from '../../domain/receivables/payment.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
-import { columns, type CommandSpec } from './command.ts';
+import { columns, GROUP_OPTION, type CommandSpec } from './command.ts';
 import { rupeesOption } from './input.ts';
 
-const GROUP_OPTION = { name: 'group', value: '<groupId>', required: true, description: 'The agent group.' } as const;
 
 const paymentView = (p: Payment) => ({ ...p, amount: toRupees(p.amount) });
 const outcomeView = (o: PaymentOutcome) => ({ payment: paymentView(o.payment), duplicate: !o.recorded, unallocated: toRupees(o.unallocated) });

@@ -136,6 +136,12 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly creditNoteForNumber?: string;
   readonly creditNoteForDate?: string;
   readonly creditReason?: string;
+  /**
+   * On a credit note only: paise of the corrected invoice's payments it gave back as the
+   * group's unallocated credit (absent on notes raised before it was recorded). Voiding the
+   * note is allowed only when it is 0: that credit may be spent already.
+   */
+  readonly creditReleased?: Minor;
   /** The IRP's registration (IRN, acknowledgement, signed QR), for a registration marked for e-invoicing; absent otherwise. */
   readonly eInvoice?: EInvoiceRegistration;
   /** The last step that failed, kept for operators until it succeeds. */

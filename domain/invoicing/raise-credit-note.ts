@@ -106,6 +106,7 @@ export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, inv
     creditNoteForNumber: invoice.invoiceNumber!,
     creditNoteForDate: invoice.issueDate!,
     creditReason: opts.reason,
+    creditReleased: release,
   };
   const perBooking = new Map<string, { total: Minor; bookingId: string }>();
   for (const l of lines) perBooking.set(l.bookingRef, { total: (perBooking.get(l.bookingRef)?.total ?? 0) + l.lineTotal, bookingId: l.bookingId });

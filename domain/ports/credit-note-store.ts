@@ -45,6 +45,22 @@ export interface CreditNoteWrite {
   readonly numberOf: (sequence: number) => string;
 }
 
+/**
+ * Everything voiding a credit note at the IRP writes, in one transaction: the note CANCELLED
+ * with the IRP's cancellation (number kept, on the cancelled-documents index), the credited
+ * lines' and the invoice's figures back by what it credited, the bookings' markers back up, and for an operator's note the
+ * ledger entries that undo its ADJUSTMENTs.
+ */
+export interface CreditNoteVoidWrite {
+  readonly note: Invoice;
+  readonly cancellation: { readonly cancelDate: string; readonly reason: string; readonly remark: string };
+  readonly at: string;
+  readonly credits: readonly LineCreditWrite[];
+  readonly invoice: CreditedInvoice;
+  readonly markers: readonly MarkerWrite[];
+  readonly ledgerEntries: readonly LedgerEntry[];
+}
+
 /** The figures a credit note was planned on moved (a racing credit note or payment): re-read and plan again. */
 export class StaleCreditPlan extends Error {
   override readonly name = 'StaleCreditPlan';
@@ -61,4 +77,6 @@ export interface CreditNoteStore {
    * moved since it was read (the series alone is retried here).
    */
   raise(write: CreditNoteWrite): Promise<Invoice>;
+  /** Applies a credit note's void, all or nothing; StaleCreditPlan when the note, its invoice or its lines moved since they were read. */
+  voidNote(write: CreditNoteVoidWrite): Promise<void>;
 }

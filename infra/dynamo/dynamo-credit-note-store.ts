@@ -2,11 +2,11 @@ import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, type Tra
 import type { CreditableLine } from '../../domain/invoicing/credit-notes.ts';
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
-import { StaleCreditPlan, type CreditNoteStore, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
+import { StaleCreditPlan, type CreditNoteStore, type CreditNoteVoidWrite, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs } from './dues.ts';
-import { keys } from './keys.ts';
+import { keys, prefixed } from './keys.ts';
 import { queryAll } from './query.ts';
 
 /*
@@ -93,6 +93,95 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
     }
   }
 
+  async voidNote(w: CreditNoteVoidWrite): Promise<void> {
+    const t = this.table;
+    const note = w.note;
+    const g = note.agentGroupId;
+    const corrected = await this.dueOf(g, w.invoice.id);
+    const items: TransactItems = [
+      {
+        Update: {
+          TableName: t,
+          Key: keys.invoice(g, note.id),
+          UpdateExpression:
+            'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
+          ConditionExpression: '#status = :issued AND eInvoice.irn = :irn AND creditNoteFor = :invoice AND creditReleased = :zero',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':cancelled': 'CANCELLED',
+            ':issued': 'ISSUED',
+            ':at': w.at,
+            ':cd': w.cancellation.cancelDate,
+            ':r': w.cancellation.reason,
+            ':rem': w.cancellation.remark,
+            ':irn': note.eInvoice?.irn ?? '',
+            ':invoice': w.invoice.id,
+            ':zero': 0,
+            ...prefixed(keys.cancelledDocumentIndex(note.supplierGstin, note.issueDate ?? '', note.invoiceNumber ?? '')),
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: t,
+          Key: keys.invoice(g, w.invoice.id),
+          UpdateExpression: 'SET creditedAmount = :credNow, creditedByBooking = :byBooking, updatedAt = :at',
+          // Only an ISSUED invoice: a PAID one would owe again under a status that says it does not.
+          ConditionExpression: `#status = :issued AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND creditedAmount = :ec AND ${trackedAs(corrected.tracked)}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':credNow': w.invoice.creditedAmount,
+            ':byBooking': w.invoice.creditedByBooking,
+            ':at': w.at,
+            ':issued': 'ISSUED',
+            ':ep': w.invoice.expectPaid,
+            ':ec': w.invoice.expectCredited,
+            ':zero': 0,
+          },
+        },
+      },
+      ...this.lineCreditItems(g, w.credits),
+      ...this.markerItems(g, w.markers, w.at),
+      ...recordPostedEntriesItems(t, w.ledgerEntries, w.at),
+      ...(corrected.tracked
+        ? dueItems(t, g, [{ invoiceId: w.invoice.id, dueDate: corrected.dueDate, before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited, after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount }], w.at)
+        : []),
+    ];
+    if (items.length > MAX_TRANSACTION_ITEMS) throw new RangeError(`voiding a credit note of ${w.credits.length} lines needs ${items.length} writes, more than one transaction holds`);
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (err) {
+      if (isConditionFailure(err) || isTransactionContention(err)) throw new StaleCreditPlan(`void of credit note ${note.id}: the figures it was planned on have moved`);
+      throw err;
+    }
+  }
+
+  /** The credited lines' running totals moving by each credit (negative when a void takes it back), from the totals planned on. */
+  private lineCreditItems(g: string, credits: CreditNoteWrite['credits']): TransactItems {
+    return credits.map((c) => ({
+      Update: {
+        TableName: this.table,
+        Key: keys.invoiceLine(g, c.line.bookingRef, c.line.key),
+        UpdateExpression: 'ADD creditedTotal :amount, creditedGst :gst',
+        ConditionExpression: LINE_CREDITED_AT,
+        ExpressionAttributeValues: { ':amount': c.amount, ':gst': c.gst, ':prev': c.expectCredited, ':zero': 0 },
+      },
+    }));
+  }
+
+  /** The bookings' billing markers moving by each delta, from the value planned on when one is given. */
+  private markerItems(g: string, markers: CreditNoteWrite['markers'], at: string): TransactItems {
+    return markers.map((m) => ({
+      Update: {
+        TableName: this.table,
+        Key: keys.billingMarker(g, m.bookingRef),
+        UpdateExpression: 'ADD billedTotal :delta SET updatedAt = :at',
+        ...(m.expect === undefined ? {} : { ConditionExpression: MARKER_AT }),
+        ExpressionAttributeValues: { ':delta': m.delta, ':at': at, ...(m.expect === undefined ? {} : { ':expect': m.expect }) },
+      },
+    }));
+  }
+
   /** What the corrected invoice's figures need to move the group's dues with the credit: its total, due date and whether it is tracked. */
   private async dueOf(agentGroupId: string, invoiceId: string): Promise<Corrected> {
     const out = await this.db.send(
@@ -159,24 +248,8 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           ConditionExpression: NOTE_IS_NEW,
         },
       })),
-      ...w.credits.map((c) => ({
-        Update: {
-          TableName: t,
-          Key: keys.invoiceLine(g, c.line.bookingRef, c.line.key),
-          UpdateExpression: 'ADD creditedTotal :amount, creditedGst :gst',
-          ConditionExpression: LINE_CREDITED_AT,
-          ExpressionAttributeValues: { ':amount': c.amount, ':gst': c.gst, ':prev': c.expectCredited, ':zero': 0 },
-        },
-      })),
-      ...w.markers.map((m) => ({
-        Update: {
-          TableName: t,
-          Key: keys.billingMarker(g, m.bookingRef),
-          UpdateExpression: 'ADD billedTotal :delta SET updatedAt = :at',
-          ...(m.expect === undefined ? {} : { ConditionExpression: MARKER_AT }),
-          ExpressionAttributeValues: { ':delta': m.delta, ':at': at, ...(m.expect === undefined ? {} : { ':expect': m.expect }) },
-        },
-      })),
+      ...this.lineCreditItems(g, w.credits),
+      ...this.markerItems(g, w.markers, at),
       ...(w.release > 0
         ? [
             {

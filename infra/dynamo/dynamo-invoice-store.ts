@@ -19,7 +19,7 @@ import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
-import { keys, type Key } from './keys.ts';
+import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
 
@@ -767,7 +767,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 }
 
-const prefixed = (index: { GSI1PK: string; GSI1SK: string }) => ({ ':gpk': index.GSI1PK, ':gsk': index.GSI1SK });
 
 const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
   a.checkIn.localeCompare(b.checkIn) || a.bookingRef.localeCompare(b.bookingRef) || (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') || a.key.localeCompare(b.key);

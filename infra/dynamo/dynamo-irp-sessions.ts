@@ -27,8 +27,9 @@ export class DynamoIrpSessions implements IrpSessionStore {
     try {
       opened = JSON.parse(this.box.open(item.sealed, this.context(gstin))) as { authToken: string; sek: string };
     } catch {
-      // Sealed under a secrets key since rotated out: as good as none, the next caller signs in again.
-      return undefined;
+      // Sealed under a secrets key since rotated out: unusable (no token), the next caller signs in
+      // again; its expiry is still answered so the lease is taken over exactly this item.
+      return { authToken: '', sek: Buffer.alloc(0), expiresAt: item.expiresAt };
     }
     const { authToken, sek } = opened;
     return { authToken, sek: Buffer.from(sek, 'base64'), expiresAt: item.expiresAt };
@@ -36,8 +37,9 @@ export class DynamoIrpSessions implements IrpSessionStore {
 
   lease(gstin: string, holder: string, now: number, until: number, seenExpiresAt?: number): Promise<boolean> {
     // With the session the caller read: a holder that stored a fresh session and freed the
-    // lease between that read and this write must not be followed by a second sign-in.
-    const seen = seenExpiresAt === undefined ? '' : ' AND expiresAt = :seen';
+    // lease between that read and this write must not be followed by a second sign-in; also
+    // when the caller read none (the first sign-in of a registration, 12 callers once signed in twice).
+    const seen = seenExpiresAt === undefined ? ' AND attribute_not_exists(expiresAt)' : ' AND expiresAt = :seen';
     return writeIf(
       this.db,
       new UpdateCommand({

@@ -258,3 +258,6 @@ export const keys = {
   auditChainIndex: (target: string) => ({ GSI2PK: `AUDIT#CHAINS#${workQueueShardOf(target)}`, GSI2SK: target }),
   auditChainShards: () => everyShard('AUDIT#CHAINS'),
 } as const;
+
+/** An update's values `:gpk`/`:gsk` for moving an item to a GSI1 index (`SET GSI1PK = :gpk, GSI1SK = :gsk`). */
+export const prefixed = (index: { GSI1PK: string; GSI1SK: string }) => ({ ':gpk': index.GSI1PK, ':gsk': index.GSI1SK });

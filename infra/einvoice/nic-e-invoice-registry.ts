@@ -201,7 +201,7 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     for (let round = 0; round <= rounds; round++) {
       const current = await this.sessions.get(gstin);
       const now = this.clock.now().getTime();
-      const usable = current && current.authToken !== refused && current.expiresAt - now > SAFETY_MS ? current : undefined;
+      const usable = current && current.authToken !== '' && current.authToken !== refused && current.expiresAt - now > SAFETY_MS ? current : undefined;
       if (usable && usable.expiresAt - now > REFRESH_WINDOW_MS) return usable;
       const holder = randomUUID();
       if (await this.sessions.lease(gstin, holder, now, now + this.leaseMs, current?.expiresAt)) {

@@ -18,7 +18,7 @@ import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { startFakeIrp, type FakeIrp } from '../support/fake-irp.ts';
-import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
 
 /**
@@ -36,10 +36,18 @@ const today = () => indiaToday(new Date());
 const request = (): BillingRequest => ({ period: { from: addDays(today(), -30), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' });
 
 let world: InvoiceWorld;
+/** A registration no process has signed in for yet (no stored session). */
+const firstSignInGstin = testGstin('29');
+const credential = (n: string) => ({ baseUrl: fake.url, clientId: `client-${n}`, clientSecret: `secret-${n}`, userName: `api_${n}`, password: `Pass@${n}`, publicKeyPem: fake.encryptionPublicKeyPem, signingKeyPem: fake.signingPublicKeyPem });
+/** One process's adapter (a Lambda's): its own instance, the stage's sessions in DynamoDB Local. */
+function adapter(credentials: Record<string, ReturnType<typeof credential>>): NicEInvoiceRegistry {
+  const cfg = parseConfig(stack().env);
+  return new NicEInvoiceRegistry(credentials, new DynamoIrpSessions(createDocumentClient(cfg), cfg.tableName, testServices().secrets), irpClock);
+}
 let fake: FakeIrp;
 let nic: NicEInvoiceRegistry;
 const deps = () => ({ ...billingDeps(testServices(), renderer), eInvoices: nic });
-const voidDeps = () => ({ invoices: testServices().invoices, eInvoices: nic, clock: irpClock });
+const voidDeps = () => ({ invoices: testServices().invoices, creditNotes: testServices().creditNotes, eInvoices: nic, clock: irpClock, ids: testServices().ids });
 const invoice = async (g: string, id: string): Promise<Invoice> => (await testServices().invoices.get(g, id))!;
 const tokens = () => fake.tokensIssued();
 
@@ -47,24 +55,13 @@ beforeAll(async () => {
   world = await seedInvoiceWorld({ eInvoicing: true });
   fake = await startFakeIrp({
     clock: irpClock,
-    users: [{ gstin: world.supplierGstin, clientId: 'client-30', clientSecret: 'secret-30', userName: 'api_30', password: 'Pass@30' }],
+    users: [
+      { gstin: world.supplierGstin, clientId: 'client-30', clientSecret: 'secret-30', userName: 'api_30', password: 'Pass@30' },
+      { gstin: firstSignInGstin, clientId: 'client-29', clientSecret: 'secret-29', userName: 'api_29', password: 'Pass@29' },
+    ],
+    taxpayers: [{ Gstin: '27AAPFU0939F1ZV', TradeName: 'Test Agents', LegalName: 'Test Agents Pvt Ltd', AddrBnm: null, AddrBno: '1', AddrFlno: null, AddrSt: 'Test Road', AddrLoc: 'Mumbai', StateCode: 27, AddrPncd: 400001, TxpType: 'REG', Status: 'ACT', BlkStatus: 'U' }],
   });
-  const cfg = parseConfig(stack().env);
-  nic = new NicEInvoiceRegistry(
-    {
-      [world.supplierGstin]: {
-        baseUrl: fake.url,
-        clientId: 'client-30',
-        clientSecret: 'secret-30',
-        userName: 'api_30',
-        password: 'Pass@30',
-        publicKeyPem: fake.encryptionPublicKeyPem,
-        signingKeyPem: fake.signingPublicKeyPem,
-      },
-    },
-    new DynamoIrpSessions(createDocumentClient(cfg), cfg.tableName, testServices().secrets),
-    irpClock,
-  );
+  nic = adapter({ [world.supplierGstin]: credential('30') });
 }, 120_000);
 afterAll(() => fake?.close());
 
@@ -141,6 +138,17 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     expect(tokens() - before).toBe(1);
   }, 120_000);
 
+  it('with no stored session, 12 processes asking at once sign in exactly once and all use that session', async () => {
+    const processes = Array.from({ length: 12 }, () => adapter({ [firstSignInGstin]: credential('29') }));
+    const signIns = () => fake.calls.filter((c) => c.path === '/eivital/v1.03/auth' && c.gstin === firstSignInGstin).length;
+    expect(signIns()).toBe(0);
+    const answers = await Promise.all(processes.map((p) => p.taxpayer('27AAPFU0939F1ZV')));
+    expect(answers.every((a) => a.legalName === 'Test Agents Pvt Ltd' && a.status === 'ACT')).toBe(true);
+    expect(signIns()).toBe(1);
+    const looked = fake.calls.filter((c) => c.path === '/eivital/v1.03/Master/gstin/27AAPFU0939F1ZV' && c.gstin === firstSignInGstin);
+    expect(looked).toHaveLength(12);
+  }, 120_000);
+
   it('12 concurrent runs of different groups, the session expired, share one sign-in (no refresh storm)', async () => {
     const groups = await Promise.all(Array.from({ length: 12 }, () => billedGroup('2027-03-08')));
     advance(361 * 60_000);
@@ -178,5 +186,37 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     expect((late as Error).message).toMatch(/24-hour window .* closed .* A credit note is the only way/);
     expect(await invoice(g, fresh.id)).toMatchObject({ status: 'ISSUED', eInvoice: { irn: fresh.eInvoice!.irn } });
     expect(fake.registrationOf(fresh.eInvoice!.irn)!.Status).toBe('ACT');
+  }, 180_000);
+
+  it("voids an operator's credit note within 24 hours: its IRN cancelled, CANCELLED keeping its number, its credit back on the invoice and the line creditable again; after 24 hours refused, nothing changed", async () => {
+    const { agentGroupId: g, group } = await billedGroup('2027-03-03');
+    const billed = await runBilling(deps(), group, request());
+    const issued = await invoice(g, billed.invoiceIds[0]!);
+    const [line] = await testServices().invoices.lines(g, issued.id);
+    const raise = async (reason: string) => (await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], reason)).creditNote;
+    const note = await invoice(g, (await raise('Pool closed')).id);
+    expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, creditReleased: 0, eInvoice: { irn: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect((await invoice(g, issued.id)).creditedAmount).toBe(note.total);
+
+    advance(3600_000);
+    const voided = await voidInvoice(voidDeps(), g, note.id, '1', 'Raised twice');
+    expect(voided).toMatchObject({ status: 'CANCELLED', invoiceNumber: note.invoiceNumber, eInvoice: { irn: note.eInvoice!.irn, cancelReason: '1', cancelRemark: 'Raised twice' } });
+    expect(fake.registrationOf(note.eInvoice!.irn)!.Status).toBe('CNL');
+    expect(await invoice(g, issued.id)).toMatchObject({ status: 'ISSUED', creditedAmount: 0 });
+    const cancelled = await testServices().invoices.cancelledDocuments(world.supplierGstin, note.issueDate!, note.issueDate!);
+    expect(cancelled.map((i) => i.invoiceNumber)).toContain(note.invoiceNumber);
+    expect((await testServices().invoices.list(g, { statuses: ['ISSUED', 'PAID'], limit: 10 })).invoices.map((i) => i.id)).toEqual([issued.id]);
+
+    // The whole line is creditable again: a second note takes all of it, on the next number of the series.
+    const again = await invoice(g, (await raise('Pool closed, raised once')).id);
+    expect(again.total).toBe(note.total);
+    expect(again.invoiceNumber! > note.invoiceNumber!).toBe(true);
+    advance(25 * 3600_000);
+    const late = await voidInvoice(voidDeps(), g, again.id, '1', 'too late').catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(ConflictError);
+    expect((late as Error).message).toMatch(/24-hour window .* closed .* Raise a fresh invoice/);
+    expect(await invoice(g, again.id)).toMatchObject({ status: 'ISSUED' });
+    expect(await invoice(g, issued.id)).toMatchObject({ creditedAmount: again.total });
+    expect(fake.registrationOf(again.eInvoice!.irn)!.Status).toBe('ACT');
   }, 180_000);
 });

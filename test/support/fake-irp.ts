@@ -205,8 +205,24 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     return ok(s, t);
   }
 
+  /** The test's controls over HTTP, for tests in other processes than the one that started the fake (the shared stack's). */
+  function control(method: string | undefined, path: string, body: Record<string, unknown>): { status: number; answer: unknown } | undefined {
+    if (method === 'POST' && path === '/_fake/fault') fake.fault = (body.fault as FakeIrp['fault']) ?? undefined;
+    else if (method === 'POST' && path === '/_fake/lose-answers') fake.loseAnswers(Number(body.n));
+    else if (method === 'POST' && path === '/_fake/refuse') fake.refuse(String(body.key), String(body.code), String(body.message));
+    else if (method === 'POST' && path === '/_fake/revoke-tokens') fake.revokeTokens();
+    else if (method === 'GET' && path === '/_fake/tokens-issued') return { status: 200, answer: { tokensIssued: issued } };
+    else if (method === 'GET' && path.startsWith('/_fake/registrations/')) {
+      const r = registrations.get(path.slice('/_fake/registrations/'.length));
+      return r ? { status: 200, answer: detailsOf(r) } : { status: 404, answer: null };
+    } else return undefined;
+    return { status: 204, answer: null };
+  }
+
   const route = async (req: IncomingMessage, body: Record<string, string>): Promise<{ status: number; answer: unknown; lose?: boolean }> => {
     const url = new URL(req.url ?? '/', 'http://fake-irp');
+    const controlled = url.pathname.startsWith('/_fake/') ? control(req.method, url.pathname, body) : undefined;
+    if (controlled) return controlled;
     calls.push({ path: url.pathname, gstin: req.headers.gstin as string | undefined });
     if (fake.fault === 'down') return { status: 503, answer: { message: 'Service Unavailable' } };
     if (fake.fault === 'throttled') return { status: 429, answer: { message: 'Too Many Requests' } };
@@ -249,7 +265,8 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
           res.socket?.destroy();
           return;
         }
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+        if (status === 204) res.writeHead(204).end();
+        else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       }, (err: unknown) => res.writeHead(500).end(String(err)));
     });
   });
@@ -276,3 +293,19 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
 
 /** For the known-answer tests: the Sek as the fake hands it out, decrypted as a client would. */
 export const sekUnder = (appKey: Buffer, encryptedSek: string): Buffer => aesEcbDecrypt(appKey, Buffer.from(encryptedSek, 'base64'));
+
+/** The controls of a fake IRP another process started (the shared test stack's), over its `/_fake/` routes. */
+export function fakeIrpAt(url: string) {
+  const send = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await fetch(`${url}/_fake/${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return res.status === 200 ? ((await res.json()) as unknown) : undefined;
+  };
+  return {
+    fault: (fault: FakeIrp['fault']) => send('POST', 'fault', { fault: fault ?? null }),
+    loseAnswers: (n: number) => send('POST', 'lose-answers', { n }),
+    refuse: (key: string, code: string, message: string) => send('POST', 'refuse', { key, code, message }),
+    revokeTokens: () => send('POST', 'revoke-tokens'),
+    tokensIssued: async () => ((await send('GET', 'tokens-issued')) as { tokensIssued: number }).tokensIssued,
+    registrationOf: async (irn: string) => (await send('GET', `registrations/${irn}`)) as { AckNo: number; AckDt: string; Irn: string; SignedInvoice: string; SignedQRCode: string; Status: 'ACT' | 'CNL' } | undefined,
+  };
+}

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { startFakeIrp } from './fake-irp.ts';
 import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, channexQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
@@ -7,6 +8,12 @@ export interface TestStack {
   readonly lambdaPort: number;
   /** The catalogue sync queue in fauxqs, consumed by the sync worker under offline. */
   readonly syncQueueUrl: string;
+  /**
+   * The fake IRP (test/support/fake-irp.ts) the stack's portal adapter talks to for the one
+   * registration GSTIN whose credentials IRP_CREDENTIALS holds; every other registration stays
+   * on the sandbox IRP (infra/einvoice/routed-e-invoice-registry.ts).
+   */
+  readonly irp: { readonly url: string; readonly gstin: string; readonly signingPublicKeyPem: string };
 }
 
 declare module 'vitest' {
@@ -30,6 +37,9 @@ export const BOOKING_TEST_TIMINGS = { BOOKING_WINDOW_SECONDS: '4', BOOKING_SYNC_
  * (the rate limiter's "exactly the burst" race would then count one request twice). The
  * fault tests run the production defaults in their own offline.
  */
+/** The test stack's one registration on the (fake) portal; test/e2e/e-invoicing-nic.test.ts bills under it. */
+const NIC_TEST_GSTIN = '30AAICN4821N1ZQ';
+
 export const LOOSE_SDK_LIMITS = { AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3' } as const;
 
 export default async function setup(project: TestProject) {
@@ -50,11 +60,16 @@ export default async function setup(project: TestProject) {
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
     // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
     const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!, PDF_QUEUE_URL: pdfQueueUrl, CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]! };
-    const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
+    const irp = await startFakeIrp({ clock: { now: () => new Date() }, users: [{ gstin: NIC_TEST_GSTIN, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123' }] });
+    started.push({ stop: () => irp.close() });
+    const irpCredentials = {
+      [NIC_TEST_GSTIN]: { baseUrl: irp.url, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123', publicKeyPem: irp.encryptionPublicKeyPem, signingKeyPem: irp.signingPublicKeyPem },
+    };
+    const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...extra, IRP_CREDENTIALS: JSON.stringify(irpCredentials) } });
     const logs: string[] = [];
     const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]! });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem } });
   } catch (err) {
     await teardown();
     throw err;

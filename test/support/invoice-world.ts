@@ -35,14 +35,15 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
  * adults + 5 % GST. With `eInvoicing`, the registered state's registration is marked for
  * e-invoicing (the second state's never is). With `refundPercentage`, cancelling 7 or more
  * days before check-in refunds that share instead of all of it (every fixture stay is months ahead).
+ * `supplierGstin`: the registered state's GSTIN instead of a fresh one (the stack's registration on the fake portal).
  */
-export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number } = {}): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number; readonly supplierGstin?: string } = {}): Promise<InvoiceWorld> {
   const units = opts.units ?? 100;
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
   const registeredState = `Invoicestate ${tag}`;
   const unregisteredState = `Nostate ${tag}`;
-  const supplierGstin = testGstin('30');
+  const supplierGstin = opts.supplierGstin ?? testGstin('30');
   const secondState = `Secondstate ${tag}`;
   const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;

@@ -27,7 +27,7 @@ function problemWith(env: Record<string, string | undefined>): string {
 
 describe('parseConfig', () => {
   it('chooses the sandbox IRP unless IRP_PROVIDER=nic, which needs IRP_CREDENTIALS with https base URLs outside local and test', () => {
-    expect(parseConfig(minimal()).irp).toEqual({ provider: 'sandbox' });
+    expect(parseConfig(minimal()).irp).toEqual({ provider: 'sandbox', credentials: {} });
     expect(problemWith(minimal({ IRP_PROVIDER: 'nic' }))).toMatch(/IRP_CREDENTIALS/);
     expect(problemWith(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: '{}' }))).toMatch(/at least one registration/);
     const pem = '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----';
@@ -36,6 +36,9 @@ describe('parseConfig', () => {
     expect(parseConfig(minimal({ STAGE: 'prod', IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('https://x.example') })).irp.provider).toBe('nic');
     expect(parseConfig(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({ provider: 'nic', credentials: { '30AAICK4821M1ZQ': { userName: 'u' } } });
     expect(problemWith(minimal({ IRP_PROVIDER: 'gsp' }))).toMatch(/IRP_PROVIDER/);
+    // The sandbox provider with credentials: those registrations go to the portal, the others to the sandbox.
+    expect(parseConfig(minimal({ IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({ provider: 'sandbox', credentials: { '30AAICK4821M1ZQ': { clientId: 'c' } } });
+    expect(problemWith(minimal({ IRP_CREDENTIALS: 'not json' }))).toMatch(/IRP_PROVIDER=sandbox needs IRP_CREDENTIALS to be the JSON/);
   });
 
   it('takes the sandbox IRP signing key from IRP_SIGNING_KEY, or derives one from the current SECRETS_KEY: the same in every process, never the key itself', () => {
