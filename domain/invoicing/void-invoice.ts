@@ -91,6 +91,11 @@ export async function voidInvoice(deps: VoidDeps, agentGroupId: string, invoiceI
 async function assertCreditUndoable(deps: VoidDeps, note: Invoice, way: string): Promise<void> {
   const label = note.invoiceNumber ?? note.id;
   if (note.status !== 'ISSUED') throw new ConflictError('CONFLICT', `${label} is ${note.status}. ${way}`);
+  // A billing run's note carries a cancellation's or an amendment's refund, which the ledger owes the
+  // group: voided, that refund would stand on no document, and the next run would not raise it again.
+  if (note.runId !== 'OPERATOR') {
+    throw new ConflictError('CONFLICT', `${label} was raised by a billing run for the refund of a cancellation or an amendment, which the group is owed: voiding it would leave that refund on no document. Nothing was changed.`);
+  }
   if (note.creditReleased !== 0) {
     const why = note.creditReleased === undefined ? 'does not record whether it gave back payments as the group\'s credit' : `gave back ${formatInr(note.creditReleased)} of payments as the group's credit, which may be spent`;
     throw new ConflictError('CONFLICT', `${label} ${why}, so voiding it cannot undo it exactly. ${way}`);

@@ -35,7 +35,7 @@ async function billed(checkIn: string, gstin?: string): Promise<{ g: GroupFixtur
 }
 
 describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC adapter against the fake IRP over HTTP)', () => {
-  it("registers the invoice and then the cancellation's credit note (the portal's IRN and signed QR, verified under its key, on the PDF); the credit note voided within 24 hours puts its credit back on the invoice", async () => {
+  it("registers the invoice and then the cancellation's credit note (the portal's IRN and signed QR, verified under its key, on the PDF); a void of that billing-raised note is refused, nothing changed", async () => {
     const { g, bookingId } = await billed('2027-03-01');
     const first = await run(g);
     expect(first.status, first.text).toBe(200);
@@ -60,12 +60,12 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     expect(verifyIrpJws(stack().irp.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber });
     expect(await irp().registrationOf(note.eInvoice!.irn)).toMatchObject({ Status: 'ACT' });
 
-    // Voided within the window: the IRN cancelled at the portal, the credit back on the invoice.
-    const voided = await runAdminTool(['invoices', 'void', note.id, '--group', g.agentGroupId, '--reason', '3', '--json']);
-    expect(voided.code, voided.stderr).toBe(0);
-    expect(JSON.parse(voided.stdout)).toMatchObject({ status: 'CANCELLED', invoiceNumber: note.invoiceNumber, eInvoice: { irn: note.eInvoice!.irn, cancelReason: '3' } });
-    expect(await irp().registrationOf(note.eInvoice!.irn)).toMatchObject({ Status: 'CNL' });
-    expect((await call<{ invoice: { amountDue: number; total: number } }>('GET', `/v1/invoices/${id}`, { key: g.apiKey })).body.invoice).toMatchObject({ amountDue: issued.total });
+    // A billing run's note carries the cancellation's refund, which the group is owed: no void, at the portal or here.
+    const refused = await runAdminTool(['invoices', 'void', note.id, '--group', g.agentGroupId, '--reason', '3', '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/raised by a billing run/);
+    expect(await irp().registrationOf(note.eInvoice!.irn)).toMatchObject({ Status: 'ACT' });
+    expect((await stored(g, note.id)).status).toBe('ISSUED');
   }, 180_000);
 
   it('a lost answer leaves the invoice DRAFT and the next run gets the registration as the duplicate (same IRN); the admin tool then voids it at the portal', async () => {
