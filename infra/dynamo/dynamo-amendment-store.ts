@@ -3,7 +3,7 @@ import { isSettledStatus, type Amendment } from '../../domain/bookings/amendment
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
-import { bookingItem } from './booking-item.ts';
+import { bookingItem, bookingPutAtVersion } from './booking-item.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
@@ -172,15 +172,6 @@ export class DynamoAmendmentStore implements AmendmentStore {
   }
 
   private bookingPut(previous: Booking, next: Booking) {
-    if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
-    return {
-      Put: {
-        TableName: this.table,
-        Item: bookingItem(next),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
-      },
-    };
+    return bookingPutAtVersion(this.table, previous, next);
   }
 }
