@@ -1,3 +1,6 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, channexQueueName } from '../../scripts/local-stack.ts';
 
@@ -7,6 +10,8 @@ export interface TestStack {
   readonly lambdaPort: number;
   /** The catalogue sync queue in fauxqs, consumed by the sync worker under offline. */
   readonly syncQueueUrl: string;
+  /** Everything the stack's offline process printed (its functions' log lines among it), appended as it comes. */
+  readonly logFile: string;
 }
 
 declare module 'vitest' {
@@ -51,10 +56,12 @@ export default async function setup(project: TestProject) {
     // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
     const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!, PDF_QUEUE_URL: pdfQueueUrl, CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]! };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
-    const logs: string[] = [];
-    const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
+    // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
+    const logFile = join(tmpdir(), `pds-test-stack-${process.pid}.log`);
+    writeFileSync(logFile, '');
+    const offline = await startOffline({ stage: 'test', env, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]! });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, logFile });
   } catch (err) {
     await teardown();
     throw err;
