@@ -33,7 +33,8 @@ export class DynamoGuestDataStore implements GuestDataStore {
       this.db,
       this.table,
       agentGroupIds.flatMap((g) => [keys.bookingAlias(g, bookingIdOrRef), keys.booking(g, bookingIdOrRef)]),
-      { consistent: true, projection: 'PK, SK, bookingRef, agentGroupId' },
+      // An operator's look-up over every group: a few BatchGets at a time, never the whole set at once.
+      { consistent: true, projection: 'PK, SK, bookingRef, agentGroupId', inFlight: 4 },
     );
     const hit = pointers[0];
     if (!hit) return undefined;

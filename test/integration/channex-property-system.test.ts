@@ -153,7 +153,7 @@ describe('Channex property system', () => {
     // prepare
     const tag = uniqueId('g').slice(2);
     const primary = { firstName: `Isolde${tag}`, lastName: `Fairweather${tag}`, email: `isolde.${tag}@guests.example.org`, phone: '+91 9811122233' };
-    const b = await book('2027-03-20', '2027-03-21', primary);
+    const b = await book('2027-03-02', '2027-03-03', primary);
     await cancelBooking(deps(), principal, (await reload(b)).bookingId!, undefined);
     const pushes = channex.bookings.length;
     const copy = async () => (await createDocumentClient(svc.config).send(new GetCommand({ TableName: svc.config.tableName, Key: keys.channexBooking(b.bookingRef), ConsistentRead: true }))).Item!;
