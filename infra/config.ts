@@ -108,6 +108,7 @@ export const EnvSchema = v.object({
   CHANNEX_BASE_URL: v.optional(v.pipe(v.string(), v.url())),
   CHANNEX_API_KEY: v.optional(v.pipe(v.string(), v.minLength(1))),
   CHANNEX_PROVIDER_CODE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  GUEST_RETENTION_DAYS: positiveInt(180),
 });
 
 export interface Config {
@@ -177,6 +178,8 @@ export interface Config {
    * `sandbox`, and wait for their credentials (DRAFT) when it is `nic`. Never logged.
    */
   readonly irp: { readonly provider: 'sandbox' | 'nic'; readonly credentials: Readonly<Record<string, IrpCredential>> };
+  /** Days a booking's guest data is kept after its check-out or cancellation; then the daily job erases it (docs/personal-data.md). */
+  readonly guestRetentionDays: number;
 }
 
 const pemKey = v.pipe(v.string(), v.regex(/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----\s*$/, 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)'));
@@ -316,6 +319,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
     irp: irpOf(e.IRP_PROVIDER, e.IRP_CREDENTIALS, isSandbox),
+    guestRetentionDays: e.GUEST_RETENTION_DAYS,
   };
 }
 

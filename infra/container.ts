@@ -92,6 +92,9 @@ import type { TestClockStore } from '../domain/ports/test-clock-store.ts';
 import { DynamoTestClockStore } from './dynamo/dynamo-test-clock-store.ts';
 import { clockOf } from '../domain/test-clocks/test-clock.ts';
 import { RoutedEInvoiceRegistry } from './einvoice/routed-e-invoice-registry.ts';
+import type { GuestDataStore } from '../domain/ports/guest-data.ts';
+import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
+import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -150,6 +153,8 @@ export interface Services {
   /** Channex's inbound notifications: their idempotency records and the queue of the apply step. */
   readonly channexInbox: ChannexInbox;
   readonly channexQueue: ChannexChangesQueue;
+  /** Which bookings' guest data is due for erasure, and the erasure's final write. */
+  readonly guestData: GuestDataStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -228,7 +233,22 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
     channexInbox: () => new DynamoChannexInbox(db(), table),
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
+    guestData: () => new DynamoGuestDataStore(db(), table),
   });
+}
+
+/** What erasing guest data needs: the daily job and the admin tool's `guests erase`. */
+export function guestErasureDeps(svc: Services): GuestErasureDeps {
+  return {
+    bookings: svc.bookings,
+    bookingReads: svc.bookingReads,
+    amendments: svc.amendments,
+    propertySystem: svc.propertySystem,
+    guestData: svc.guestData,
+    tenants: svc.tenants,
+    clock: svc.clock,
+    retentionDays: svc.config.guestRetentionDays,
+  };
 }
 
 /** What Channex's changes endpoint and its apply step need (docs/channel-manager.md). */

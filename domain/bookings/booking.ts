@@ -121,6 +121,11 @@ export interface Booking {
   readonly failure: BookingFailure | null;
   readonly cancellation: BookingCancellation | null;
   readonly confirmedAt: string | null;
+  /**
+   * When the guest fields were replaced by the erasure marker (docs/personal-data.md); absent or
+   * null while they are held.
+   */
+  readonly guestDataErasedAt?: string | null;
   /** When the workflow next needs to look at this booking; null once nothing is left to do. */
   readonly nextCheckAt: string | null;
   readonly createdAt: string;

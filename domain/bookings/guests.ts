@@ -1,6 +1,8 @@
 import type { Guest } from './booking.ts';
 
-const normalEmail = (g: Guest): string | undefined => g.email?.trim().toLowerCase() || undefined;
+/** An e-mail as guests are matched on it: trimmed, lower case; empty is none. */
+export const normalEmailOf = (email: string | undefined): string | undefined => email?.trim().toLowerCase() || undefined;
+const normalEmail = (g: Guest): string | undefined => normalEmailOf(g.email);
 /**
  * The full numbers a phone may stand for, digits only, with the country code when given, so
  * "+91 98200 12345" and "9820012345" with countryCode 91 agree. Digits that already begin

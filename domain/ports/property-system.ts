@@ -93,4 +93,9 @@ export interface PropertySystem {
   canModify(listingId: string): Promise<boolean>;
   /** Changes a landed reservation's stay, once per key. */
   modify(request: ModificationRequest): Promise<ModificationResult>;
+  /**
+   * Replaces the guest in the copy of the reservation this service keeps (docs/personal-data.md)
+   * with `marker`; nothing is pushed to the channel manager. Idempotent; nothing kept, nothing done.
+   */
+  forgetGuest(bookingRef: string, marker: Guest): Promise<void>;
 }

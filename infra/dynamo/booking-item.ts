@@ -1,18 +1,44 @@
 import type { Booking } from '../../domain/bookings/booking.ts';
+import { isGuestDataErased, stayEndedOn } from '../../domain/guests/guest-erasure.ts';
 import { keys } from './keys.ts';
 
 /**
- * A booking as a table item: the record plus its keys. The feed index moves with every
- * change (updatedAt); the open-work index is present only while `nextCheckAt` is set, so
- * a settled booking drops out of the sweeper's reads.
+ * GSI2 of a booking: the open-work index while `nextCheckAt` is set, so a settled booking
+ * drops out of the sweeper's reads; once settled, the erasure index by the date its stay
+ * ended, until its guest data is erased (then neither).
  */
+function secondIndexOf(b: Booking): Record<string, string> {
+  if (b.nextCheckAt) return keys.openBookingIndex(b.nextCheckAt, b.agentGroupId, b.bookingRef);
+  const endedOn = stayEndedOn(b);
+  return endedOn && !isGuestDataErased(b) ? keys.guestErasureIndex(endedOn, b.agentGroupId, b.bookingRef) : {};
+}
+
+/** A booking as a table item: the record plus its keys. The feed index moves with every change (updatedAt). */
 export function bookingItem(b: Booking): Record<string, unknown> {
   return {
     ...keys.booking(b.agentGroupId, b.bookingRef),
     ...keys.bookingFeedIndex(b.agentGroupId, b.updatedAt, b.bookingRef),
-    ...(b.nextCheckAt ? keys.openBookingIndex(b.nextCheckAt, b.agentGroupId, b.bookingRef) : {}),
+    ...secondIndexOf(b),
     entity: 'Booking',
     ...b,
+  };
+}
+
+/**
+ * The transaction item replacing `previous` by `next`: next.version must be previous.version + 1,
+ * and the Put lands only while the stored booking is still at previous.version (every booking
+ * write is computed from one version and lands only on it).
+ */
+export function bookingPutAtVersion(table: string, previous: Booking, next: Booking) {
+  if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
+  return {
+    Put: {
+      TableName: table,
+      Item: bookingItem(next),
+      ConditionExpression: '#version = :version',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':version': previous.version },
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
-import { bookingItem } from './booking-item.ts';
+import { bookingItem, bookingPutAtVersion } from './booking-item.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
@@ -178,15 +178,6 @@ export class DynamoAmendmentStore implements AmendmentStore {
   }
 
   private bookingPut(previous: Booking, next: Booking) {
-    if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
-    return {
-      Put: {
-        TableName: this.table,
-        Item: bookingItem(next),
-        ConditionExpression: '#version = :version',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
-      },
-    };
+    return bookingPutAtVersion(this.table, previous, next);
   }
 }

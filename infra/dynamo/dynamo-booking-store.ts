@@ -4,7 +4,7 @@ import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
-import { bookingItem, bookingOf } from './booking-item.ts';
+import { bookingItem, bookingOf, bookingPutAtVersion } from './booking-item.ts';
 import { isConditionFailure, isTransactionContention } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
@@ -25,8 +25,6 @@ import { oldestAcrossShards } from './query.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/** Each write is computed from one version of the booking and lands only on that version. */
-const AT_VERSION = '#version = :version';
 /** An alias is written once; rewriting it for the same booking (a rerun) is harmless, for another one impossible. */
 const ALIAS_FREE = 'attribute_not_exists(PK) OR bookingRef = :ref';
 /**
@@ -72,16 +70,7 @@ export class DynamoBookingStore implements BookingStore {
   }
 
   async update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean> {
-    if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
-    const bookingPut = {
-      Put: {
-        TableName: this.table,
-        Item: bookingItem(next),
-        ConditionExpression: AT_VERSION,
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':version': previous.version },
-      },
-    };
+    const bookingPut = bookingPutAtVersion(this.table, previous, next);
     if (!effect && !audit) {
       // The booking alone: a conditional Put, at half a transaction's write cost.
       try {

@@ -158,6 +158,23 @@ export const keys = {
   }),
   /** Every shard's GSI2PK: the sweeper queries each and merges. */
   openBookingShards: () => everyShard('BOOKINGS#OPEN'),
+  /**
+   * Sparse, on bookings whose workflow is done (never beside openBookingIndex) and whose guest
+   * data is still held: the date their stay ended, so the daily erasure reads exactly the
+   * bookings whose retention ran out (docs/personal-data.md). Sharded like the open bookings:
+   * every settled booking joins it.
+   */
+  guestErasureIndex: (endedOn: string, agentGroupId: string, bookingRef: string) => ({
+    GSI2PK: `GUESTS#ERASABLE#${workQueueShardOf(bookingRef)}`,
+    GSI2SK: `${endedOn}#${agentGroupId}#${bookingRef}`,
+  }),
+  /** Every shard's GSI2PK: the erasure job queries each and merges. */
+  guestErasureShards: () => everyShard('GUESTS#ERASABLE'),
+  /** Back from a guestErasureIndex sort key to the booking (group ids and refs hold no '#'). */
+  guestErasurePositionOf: (gsi2sk: string) => {
+    const [, agentGroupId, bookingRef] = gsi2sk.split('#');
+    return { agentGroupId: agentGroupId!, bookingRef: bookingRef! };
+  },
   /** A Channex changes notification's idempotency record, by Channex's request_id. */
   channexRequest: (requestId: string): Key => ({ PK: `CHANNEX#REQ#${requestId}`, SK: 'REQUEST' }),
   /** The Channex adapter's record of one booking revision pushed (its idempotency record). */

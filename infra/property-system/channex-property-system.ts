@@ -188,6 +188,24 @@ export class ChannexPropertySystem implements PropertySystem {
     return result;
   }
 
+  /**
+   * The last pushed body keeps the guest as Channex's customer and as the first room's guest
+   * (bookingBody); both become the marker, and a later revision (only a restore could follow
+   * an ended stay) pushes the marker. Channex's own copy is the property's, erased under the
+   * property's agreement with Channex, not by this service.
+   */
+  async forgetGuest(bookingRef: string, marker: Guest): Promise<void> {
+    const existing = await this.read(bookingRef);
+    if (!existing) return;
+    const rooms = Array.isArray(existing.booking.rooms) ? (existing.booking.rooms as Record<string, unknown>[]) : [];
+    const booking = {
+      ...existing.booking,
+      ...(existing.booking.customer ? { customer: customerOf(marker) } : {}),
+      rooms: rooms.map((room) => (room.guests ? { ...room, guests: [{ name: marker.firstName, surname: marker.lastName ?? marker.firstName }] } : room)),
+    };
+    await this.db.send(new UpdateCommand({ TableName: this.table, Key: keys.channexBooking(bookingRef), UpdateExpression: 'SET booking = :b', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':b': booking } }));
+  }
+
   /** One revision POSTed; the answer classified as the API reference's "Errors" section describes the status codes. */
   private async push(booking: Record<string, unknown>): Promise<Answer> {
     let res: Response;

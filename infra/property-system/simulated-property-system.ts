@@ -115,6 +115,9 @@ export class SimulatedPropertySystem implements PropertySystem {
     return result;
   }
 
+  /** The simulator's reservation holds no guest (bookingRef, listing, stay, units, status), so there is nothing to forget. */
+  async forgetGuest(): Promise<void> {}
+
   private answer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: string | null): ModificationResult {
     if (behaviour.cannotModify) return { accepted: false, reasonCode: 'CHANNEL_CANNOT_MODIFY', reason: "The listing's channel manager cannot modify a reservation; cancel and book again." };
     if (behaviour.refusesChanges || scenario === 'amendment-refused') return { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: 'The channel manager refused the change to the reservation.' };

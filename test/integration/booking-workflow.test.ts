@@ -185,6 +185,7 @@ describe('crash injection: the success path', () => {
       cancel: (ref, at) => real.cancel(ref, at),
       canModify: (listingId) => real.canModify(listingId),
       modify: (request) => real.modify(request),
+      forgetGuest: (ref, marker) => real.forgetGuest(ref, marker),
     };
 
     // act
@@ -320,6 +321,7 @@ describe('two workers at once on the same crashed booking', () => {
       cancel: (ref, at) => real.cancel(ref, at),
       canModify: (listingId) => real.canModify(listingId),
       modify: (request) => real.modify(request),
+      forgetGuest: (ref, marker) => real.forgetGuest(ref, marker),
     };
     const { booking: crashed, outcome } = await book(t, world.instant, deps({ propertySystem: diesBeforeReserving }));
 
@@ -382,6 +384,7 @@ describe('counts for operators (domain/ports/metrics.ts)', () => {
       cancel: (ref, at) => real.cancel(ref, at),
       canModify: (listingId) => real.canModify(listingId),
       modify: (request) => real.modify(request),
+      forgetGuest: (ref, marker) => real.forgetGuest(ref, marker),
     };
     const { booking: crashed } = await book(t, world.instant, deps({ metrics, propertySystem: diesBeforeReserving }));
 

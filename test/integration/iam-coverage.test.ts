@@ -92,6 +92,7 @@ async function unplacedBooking(checkIn: string, clock?: PlaceBookingDeps['clock'
       cancel: (r, at) => base.propertySystem.cancel(r, at),
       canModify: (l) => base.propertySystem.canModify(l),
       modify: (r) => base.propertySystem.modify(r),
+      forgetGuest: (r, marker) => base.propertySystem.forgetGuest(r, marker),
     },
   };
   await expect(placeBooking(deps, principal, cmd, testOrigin())).rejects.toThrow('worker died');

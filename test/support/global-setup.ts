@@ -1,3 +1,6 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startFakeIrp } from './fake-irp.ts';
 import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, channexQueueName } from '../../scripts/local-stack.ts';
@@ -14,6 +17,8 @@ export interface TestStack {
    * on the sandbox IRP (infra/einvoice/routed-e-invoice-registry.ts).
    */
   readonly irp: { readonly url: string; readonly gstin: string; readonly signingPublicKeyPem: string };
+  /** Everything the stack's offline process printed (its functions' log lines among it), appended as it comes. */
+  readonly logFile: string;
 }
 
 declare module 'vitest' {
@@ -66,10 +71,12 @@ export default async function setup(project: TestProject) {
       [NIC_TEST_GSTIN]: { baseUrl: irp.url, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123', publicKeyPem: irp.encryptionPublicKeyPem, signingKeyPem: irp.signingPublicKeyPem },
     };
     const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...extra, IRP_CREDENTIALS: JSON.stringify(irpCredentials) } });
-    const logs: string[] = [];
-    const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
+    // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
+    const logFile = join(tmpdir(), `pds-test-stack-${process.pid}.log`);
+    writeFileSync(logFile, '');
+    const offline = await startOffline({ stage: 'test', env, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem } });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile });
   } catch (err) {
     await teardown();
     throw err;

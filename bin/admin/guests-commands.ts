@@ -1,0 +1,39 @@
+import { eraseGuestsByEmail, eraseGuestsOfBooking, type ErasureResult } from '../../domain/guests/erase-guest-data.ts';
+import { guestErasureDeps } from '../../infra/container.ts';
+import { columns, UsageError, type CommandSpec } from './command.ts';
+
+const OUTCOME_WORDS: Record<ErasureResult['outcome'], string> = {
+  erased: 'erased',
+  'already-erased': 'already erased',
+  'not-due': 'not due',
+  busy: 'busy (an amendment in flight or the booking kept changing): run again',
+};
+
+const table = (results: readonly ErasureResult[]): string[] =>
+  columns([['BOOKING', 'CODE', 'GROUP', 'OUTCOME'], ...results.map((r) => [r.bookingId ?? r.bookingRef, r.code, r.agentGroupId, OUTCOME_WORDS[r.outcome]])], '');
+
+export const guestsErase: CommandSpec = {
+  path: ['guests', 'erase'],
+  summary: "Erase a guest's personal data now (on request): names become [erased], e-mail, phone and the rest are removed.",
+  details:
+    'By booking (--booking, the bookingId partners use or the bookingRef; --group narrows the search) or by e-mail across one group ' +
+    '(--email with --group: every booking where a guest has that e-mail). Refused while the stay has not ended (check-out date not yet past ' +
+    'in India, unless cancelled or failed); by e-mail, one such booking refuses them all and nothing is erased. Invoices are untouched ' +
+    '(they name the bill-to business, never the guest). Without a request the daily job erases guest data GUEST_RETENTION_DAYS after the stay ends.',
+  options: [
+    { name: 'booking', value: '<bookingId>', description: 'The booking whose guest data to erase.' },
+    { name: 'email', value: '<email>', description: "A guest's e-mail: erase every booking of --group with a guest of that e-mail.", param: 'email' },
+    { name: 'group', value: '<groupId>', description: 'The agent group (required with --email).' },
+  ],
+  examples: ['guests erase --booking SIM-3F2A9C1B7D4E --as priya@ops', 'guests erase --email guest@example.com --group acme-retail --as priya@ops'],
+  async run(args, ctx) {
+    // The operator is the tool's own --as / ADMIN_OPERATOR (required for every change, recorded in the audit trail).
+    const [bookingId, email, agentGroupId, operator] = [args.text('booking'), args.text('email'), args.text('group'), ctx.origin().actor];
+    if ((bookingId === undefined) === (email === undefined)) throw new UsageError('Give exactly one of --booking or --email.', bookingId === undefined ? '--booking' : '--email');
+    if (email !== undefined && agentGroupId === undefined) throw new UsageError('--email needs --group: an e-mail is looked up within one agent group.', '--group');
+    const deps = guestErasureDeps(ctx.services());
+    const results =
+      bookingId !== undefined ? [await eraseGuestsOfBooking(deps, { bookingId, agentGroupId, operator })] : await eraseGuestsByEmail(deps, { email: email!, agentGroupId: agentGroupId!, operator });
+    ctx.out.result({ results }, () => table(results));
+  },
+};

@@ -1,0 +1,178 @@
+import type { Booking } from '../bookings/booking.ts';
+import { DomainError, NotFoundError, ValidationError } from '../errors.ts';
+import type { AmendmentStore } from '../ports/amendment-store.ts';
+import type { BookingReads } from '../ports/booking-reads.ts';
+import type { BookingStore } from '../ports/booking-store.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { BookingAddress, ErasureCause, GuestDataStore } from '../ports/guest-data.ts';
+import type { PropertySystem } from '../ports/property-system.ts';
+import type { TenantDirectory } from '../ports/tenant-directory.ts';
+import { amendmentHoldsGuests, bookingHasGuestEmail, ERASED_GUEST, erasableEndedOnOrBefore, erasedAmendment, erasedBooking, isGuestDataErased, retentionHasRunOut, stayHasEnded } from './guest-erasure.ts';
+
+export interface GuestErasureDeps {
+  readonly bookings: Pick<BookingStore, 'get'>;
+  readonly bookingReads: Pick<BookingReads, 'byBookingId' | 'feedPage'>;
+  readonly amendments: Pick<AmendmentStore, 'list' | 'save'>;
+  readonly propertySystem: Pick<PropertySystem, 'forgetGuest'>;
+  readonly guestData: GuestDataStore;
+  readonly tenants: Pick<TenantDirectory, 'listAgentGroups'>;
+  readonly clock: Clock;
+  /** Days guest data is kept after the stay ended (GUEST_RETENTION_DAYS). */
+  readonly retentionDays: number;
+}
+
+/** Bookings the daily job erases per batch, and batches per run: bounded, the rest waits for tomorrow's run. */
+export const ERASURE_BATCH = 100;
+export const ERASURE_MAX_BATCHES = 50;
+
+/** Rounds of re-reading a booking that moved under the erasure before giving up for this run. */
+const MAX_ROUNDS = 3;
+
+export type ErasureOutcome = 'erased' | 'already-erased' | 'not-due' | 'busy';
+
+export interface ErasureResult {
+  readonly agentGroupId: string;
+  readonly bookingRef: string;
+  readonly bookingId: string | null;
+  readonly code: string;
+  readonly outcome: ErasureOutcome;
+}
+
+/** Refusal of an erasure on request: the stay it would erase has not ended. */
+export class StayNotEndedError extends DomainError {
+  override readonly name = 'StayNotEndedError';
+  constructor(bookings: readonly Booking[]) {
+    super(
+      'CONFLICT',
+      `The stay has not ended for ${bookings.map((b) => `booking ${b.bookingId ?? b.bookingRef} (${b.status}, check-out ${b.checkOut})`).join(', ')}: ` +
+        'guest data is erased only once the check-out date has passed in India, or the booking is cancelled or failed. Nothing was erased.',
+    );
+  }
+}
+
+const resultOf = (b: Booking, outcome: ErasureOutcome): ErasureResult => ({ agentGroupId: b.agentGroupId, bookingRef: b.bookingRef, bookingId: b.bookingId, code: b.code, outcome });
+
+/**
+ * Erases one booking's guest data everywhere it is held (docs/personal-data.md): its
+ * amendments and the channel manager's copy first, then the booking itself in one
+ * conditional write. A crash in between leaves the booking unerased, so the next run does
+ * it all again (each step is idempotent); a booking that says erased is erased everywhere.
+ * `busy`: an amendment is in flight or the booking kept moving; a later run retries.
+ */
+export async function eraseBookingGuests(deps: GuestErasureDeps, address: BookingAddress, cause: ErasureCause): Promise<ErasureResult> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const booking = await deps.bookings.get(address.agentGroupId, address.bookingRef);
+    if (!booking) throw new NotFoundError('Booking');
+    if (isGuestDataErased(booking)) return resultOf(booking, 'already-erased');
+    const now = deps.clock.now();
+    if (cause.reason === 'request' && !stayHasEnded(booking, now)) throw new StayNotEndedError([booking]);
+    // The index the job reads is eventually consistent; the record read here decides.
+    if (cause.reason === 'retention' && !retentionHasRunOut(booking, now, deps.retentionDays)) return resultOf(booking, 'not-due');
+    if (booking.amendingId) return resultOf(booking, 'busy');
+    const at = now.toISOString();
+    let moved = false;
+    for (const amendment of await deps.amendments.list(booking.agentGroupId, booking.bookingRef)) {
+      if (amendmentHoldsGuests(amendment) && !(await deps.amendments.save(amendment, erasedAmendment(amendment, at)))) moved = true;
+    }
+    if (moved) continue;
+    await deps.propertySystem.forgetGuest(booking.bookingRef, ERASED_GUEST);
+    const next = erasedBooking(booking, at);
+    if (await deps.guestData.eraseBooking(booking, next, cause)) return resultOf(next, 'erased');
+  }
+  const stale = await deps.bookings.get(address.agentGroupId, address.bookingRef);
+  return resultOf(stale!, 'busy');
+}
+
+export interface RetentionRunResult {
+  readonly looked: number;
+  readonly erased: number;
+  readonly skipped: number;
+  readonly failed: number;
+  /** The end date (India) on or before which bookings were due. */
+  readonly endedOnOrBefore: string;
+}
+
+const SYSTEM_CAUSE: ErasureCause = { reason: 'retention', actorKind: 'system', actor: 'guest-data-retention' };
+
+/**
+ * The daily job: every booking whose stay ended at least the retention ago and whose guest
+ * data is still held, in batches of ERASURE_BATCH, at most ERASURE_MAX_BATCHES a run. One
+ * booking failing is counted and left for the next run; the others go on.
+ */
+export async function eraseExpiredGuestData(deps: GuestErasureDeps, onFailure: (address: BookingAddress, error: unknown) => void = () => undefined): Promise<RetentionRunResult> {
+  const endedOnOrBefore = erasableEndedOnOrBefore(deps.clock.now(), deps.retentionDays);
+  let looked = 0;
+  let erased = 0;
+  let failed = 0;
+  const seen = new Set<string>();
+  for (let batch = 0; batch < ERASURE_MAX_BATCHES; batch++) {
+    // An erased booking leaves the index; one the index still shows (eventual consistency) or one left busy is not taken twice in a run.
+    const due = (await deps.guestData.listErasable(endedOnOrBefore, ERASURE_BATCH)).filter((a) => !seen.has(`${a.agentGroupId}#${a.bookingRef}`));
+    if (due.length === 0) break;
+    for (const address of due) {
+      seen.add(`${address.agentGroupId}#${address.bookingRef}`);
+      looked += 1;
+      try {
+        if ((await eraseBookingGuests(deps, address, SYSTEM_CAUSE)).outcome === 'erased') erased += 1;
+      } catch (err) {
+        failed += 1;
+        onFailure(address, err);
+      }
+    }
+  }
+  return { looked, erased, skipped: looked - erased - failed, failed, endedOnOrBefore };
+}
+
+/** An operator's erasure on request: who asks. */
+export interface ErasureRequest {
+  readonly operator: string;
+}
+
+/**
+ * Finds a booking by the id partners use (the property-system bookingId) or the service's own
+ * bookingRef, in one group when given, otherwise in every group.
+ */
+async function findBooking(deps: GuestErasureDeps, id: string, agentGroupId: string | undefined): Promise<Booking> {
+  if (agentGroupId) {
+    const found = (await deps.bookingReads.byBookingId(agentGroupId, id)) ?? (await deps.bookings.get(agentGroupId, id));
+    if (found) return found;
+  } else {
+    const groups = await deps.tenants.listAgentGroups();
+    const found = await deps.guestData.locate(id, groups.map((g) => g.agentGroupId));
+    if (found) return found;
+  }
+  throw new NotFoundError('Booking');
+}
+
+/** `guests erase --booking <id>`: refused (StayNotEndedError) while the stay has not ended. */
+export async function eraseGuestsOfBooking(deps: GuestErasureDeps, request: ErasureRequest & { readonly bookingId: string; readonly agentGroupId?: string }): Promise<ErasureResult> {
+  const booking = await findBooking(deps, request.bookingId, request.agentGroupId);
+  return eraseBookingGuests(deps, booking, { reason: 'request', actorKind: 'operator', actor: request.operator });
+}
+
+/** Feed pages read to find a guest's bookings in a group (an operator's request, not a hot path). */
+const FEED_PAGE = 100;
+
+/**
+ * `guests erase --email <email> --group <groupId>`: every booking of the group with a guest of
+ * that e-mail (primary or additional; the whole booking's guest data is erased). All or
+ * nothing: while any of those stays has not ended, nothing is erased and the refusal names them.
+ */
+export async function eraseGuestsByEmail(deps: GuestErasureDeps, request: ErasureRequest & { readonly email: string; readonly agentGroupId: string }): Promise<ErasureResult[]> {
+  if (!request.email.includes('@')) throw new ValidationError('email', 'email must be an e-mail address.');
+  const matched: Booking[] = [];
+  let after: Parameters<GuestErasureDeps['bookingReads']['feedPage']>[1]['after'];
+  do {
+    const page = await deps.bookingReads.feedPage(request.agentGroupId, { filter: {}, after, limit: FEED_PAGE });
+    matched.push(...page.bookings.filter((b) => bookingHasGuestEmail(b, request.email)));
+    after = page.resumeAfter ?? undefined;
+  } while (after);
+  if (matched.length === 0) throw new NotFoundError('A booking with a guest of that e-mail in the group');
+  const now = deps.clock.now();
+  const ongoing = matched.filter((b) => !stayHasEnded(b, now));
+  if (ongoing.length > 0) throw new StayNotEndedError(ongoing);
+  const cause: ErasureCause = { reason: 'request', actorKind: 'operator', actor: request.operator };
+  const results: ErasureResult[] = [];
+  for (const b of matched) results.push(await eraseBookingGuests(deps, b, cause));
+  return results;
+}

@@ -1,0 +1,36 @@
+import type { Booking } from '../bookings/booking.ts';
+
+/** A booking as the erasure queue names it. */
+export interface BookingAddress {
+  readonly agentGroupId: string;
+  readonly bookingRef: string;
+}
+
+/** Why guest data is erased, and on whose word: what the audit trail records of an erasure. */
+export interface ErasureCause {
+  readonly reason: 'retention' | 'request';
+  /** `system` for the daily job; the operator's identity for the admin tool. */
+  readonly actorKind: 'system' | 'operator';
+  readonly actor: string;
+}
+
+/**
+ * The guest-data side of bookings (docs/personal-data.md): which bookings' retention has run
+ * out, finding a booking without knowing its group, and the erasure's final write.
+ */
+export interface GuestDataStore {
+  /**
+   * Bookings whose stay ended on or before `endedOnOrBefore` and whose guest data is still held,
+   * oldest end first, at most `limit` (a sparse index: only such bookings carry it).
+   */
+  listErasable(endedOnOrBefore: string, limit: number): Promise<BookingAddress[]>;
+  /** The booking with this property-system id (or, failing that, this bookingRef) in any of the groups. */
+  locate(bookingIdOrRef: string, agentGroupIds: readonly string[]): Promise<Booking | undefined>;
+  /**
+   * The erasure's final write: `next` (the booking with the marker) replaces `previous` only if
+   * the stored booking is still at previous.version; false when another writer got there first.
+   * Everything else holding the guest's data has been erased before this write, so a booking
+   * that says erased is erased everywhere. The one place an erasure commits.
+   */
+  eraseBooking(previous: Booking, next: Booking, cause: ErasureCause): Promise<boolean>;
+}

@@ -1,0 +1,59 @@
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import type { BookingAddress, ErasureCause, GuestDataStore } from '../../domain/ports/guest-data.ts';
+import { getAll } from './batch-get.ts';
+import { bookingOf, bookingPutAtVersion } from './booking-item.ts';
+import { isConditionFailure } from './client.ts';
+import { keys } from './keys.ts';
+import { oldestAcrossShards } from './query.ts';
+
+/*
+ * Access patterns of guest data (docs/personal-data.md, docs/data-model.md):
+ * | pattern                                   | key condition                                                      | index |
+ * |-------------------------------------------|--------------------------------------------------------------------|-------|
+ * | bookings whose retention ran out          | GSI2PK = GUESTS#ERASABLE#<0..31> (each), GSI2SK < <endedOn>#~      | GSI2  |
+ * | a booking by id, group unknown (operator) | BatchGet GROUP#<g>/BOOKINGID#<id> and GROUP#<g>/BOOKING#<id>, each group | table |
+ * | the erasure's final write                 | Put GROUP#<g>/BOOKING#<ref> if version = read                      | table |
+ */
+
+export class DynamoGuestDataStore implements GuestDataStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async listErasable(endedOnOrBefore: string, limit: number): Promise<BookingAddress[]> {
+    // `#~` sorts after every `<date>#<group>#<ref>` of that date: the bound is inclusive of the date.
+    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.guestErasureShards(), below: `${endedOnOrBefore}#~`, limit });
+    return due.map((item) => keys.guestErasurePositionOf(String(item.GSI2SK)));
+  }
+
+  async locate(bookingIdOrRef: string, agentGroupIds: readonly string[]): Promise<Booking | undefined> {
+    const pointers = await getAll(
+      this.db,
+      this.table,
+      agentGroupIds.flatMap((g) => [keys.bookingAlias(g, bookingIdOrRef), keys.booking(g, bookingIdOrRef)]),
+      // An operator's look-up over every group: a few BatchGets at a time, never the whole set at once.
+      { consistent: true, projection: 'PK, SK, bookingRef, agentGroupId', inFlight: 4 },
+    );
+    const hit = pointers[0];
+    if (!hit) return undefined;
+    const agentGroupId = String(hit.PK).slice('GROUP#'.length);
+    const found = await getAll(this.db, this.table, [keys.booking(agentGroupId, String(hit.bookingRef))], { consistent: true });
+    return found[0] ? bookingOf(found[0]) : undefined;
+  }
+
+  /**
+   * One transaction of one item today, so that the audit event of the erasure (actor and
+   * reason from `cause`) joins this very write: an erasure is recorded if and only if it is made.
+   */
+  async eraseBooking(previous: Booking, next: Booking, cause: ErasureCause): Promise<boolean> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPutAtVersion(this.table, previous, next)] }));
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+}
