@@ -28,8 +28,9 @@ describe('Test clock advances racing on DynamoDB Local', () => {
     expect(ran).toHaveLength(accepted);
     const final = (await svc.testClocks.get(g.agentGroupId))!;
     expect(final).toMatchObject({ id: clock.id, setTo: targets.at(-1)!.toISOString(), status: 'ready' });
-    // Every accepted jump bumped the version twice (advancing, then ready), none was lost.
-    expect(final.version).toBe(1 + 2 * accepted);
+    // Each accepted jump moved the version once (advancing), and once more (ready) unless a later jump had moved it meanwhile.
+    expect(final.version).toBeGreaterThanOrEqual(2 + accepted);
+    expect(final.version).toBeLessThanOrEqual(1 + 2 * accepted);
   }, 60_000);
 });
 
