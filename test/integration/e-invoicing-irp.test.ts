@@ -190,7 +190,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
 
   it("voids an operator's credit note within 24 hours: its IRN cancelled, CANCELLED keeping its number, its credit back on the invoice and the line creditable again; after 24 hours refused, nothing changed", async () => {
     const { agentGroupId: g, group } = await billedGroup('2027-03-03');
-    const billed = await runBilling(deps(), group, request());
+    const billed = await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, billed.invoiceIds[0]!);
     const [line] = await testServices().invoices.lines(g, issued.id);
     const raise = async (reason: string) => (await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], reason)).creditNote;
