@@ -48,10 +48,10 @@ export const auditVerify: CommandSpec = {
   path: ['audit', 'verify'],
   summary: 'Walk every audit chain and name the first event that was edited or deleted.',
   details: 'Each event holds the hash of the one before it in its target\'s chain, and the chain\'s head the last one\'s: an edit changes a hash, a deletion leaves a gap or a head that points past the end. Exit code 1 when a chain is broken.',
-  options: [],
-  examples: ['audit verify', 'audit verify --json'],
-  async run(_args, ctx) {
-    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex);
+  options: [{ name: 'target', value: '<kind:id>', description: "Walk only this target's chain (e.g. booking:<ref>, group:<id>)." }],
+  examples: ['audit verify', 'audit verify --target group:acme-north --json'],
+  async run(args, ctx) {
+    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex, args.text('target'));
     const b = verdict.firstBreak;
     // A broken chain is a refusal (exit code 1) whose message names the break.
     if (b) throw new ConflictError('CONFLICT', `Audit trail broken: chain ${b.target} at event ${b.seq}${b.eventId ? ` (id ${b.eventId})` : ''}: ${b.reason}. Checked ${verdict.chains} chains, ${verdict.events} events up to the break.`);

@@ -10,9 +10,9 @@ export interface TrailVerdict {
 }
 
 /** `audit verify`: walks every chain, oldest event first, and names the first break. */
-export async function verifyTrail(trail: AuditTrail, sha256: Sha256Hex): Promise<TrailVerdict> {
+export async function verifyTrail(trail: AuditTrail, sha256: Sha256Hex, only?: string): Promise<TrailVerdict> {
   let events = 0;
-  const targets = await trail.chainTargets();
+  const targets = only ? [only] : await trail.chainTargets();
   for (const target of targets) {
     const chain = await trail.readChain(target);
     events += chain.events.length;
