@@ -177,9 +177,9 @@ export const webhookQueueName = (stage: string): string => `partner-distribution
  * Creates each queue with a dead-letter queue beside it (`<name>-dlq`, after 5 receives),
  * as serverless.yml declares them for the cloud, and returns name → queue URL. Must run
  * before `serverless offline` starts: serverless-offline-sqs looks its queues up once.
- * Safe to run again.
+ * Safe to run again. Tests of redelivery pass a short visibility timeout and receive count.
  */
-export async function provisionQueues(endpoint: string, names: readonly string[]): Promise<Record<string, string>> {
+export async function provisionQueues(endpoint: string, names: readonly string[], opts: { readonly visibilityTimeoutSeconds?: number; readonly maxReceiveCount?: number } = {}): Promise<Record<string, string>> {
   const client = new SQSClient(setUpClientOptions(endpoint));
   try {
     const urls: Record<string, string> = {};
@@ -193,7 +193,7 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
       const queue = await client.send(
         new CreateQueueCommand({
           QueueName: name,
-          Attributes: { ...fifoAttributes, VisibilityTimeout: '360', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }) },
+          Attributes: { ...fifoAttributes, VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 360), RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: opts.maxReceiveCount ?? 5 }) },
         }),
       );
       urls[name] = queue.QueueUrl!;
@@ -224,6 +224,9 @@ export const bookingQueueName = (stage: string): string => `partner-distribution
 
 /** The invoice PDF queue's name on a stage; serverless.yml's `pdfQueueName` param gives the same. */
 export const pdfQueueName = (stage: string): string => `partner-distribution-${stage}-invoice-pdfs`;
+
+/** The billing queue's name on a stage (the daily run's groups); serverless.yml's `billingQueueName` param gives the same. */
+export const billingQueueName = (stage: string): string => `partner-distribution-${stage}-billing`;
 
 /** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
 export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;

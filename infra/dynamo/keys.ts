@@ -235,4 +235,10 @@ export const keys = {
   billingRunsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'BILLINGRUN#' }),
   billingRunIndex: (startedAt: string, agentGroupId: string, runId: string) => ({ GSI1PK: 'BILLINGRUNS', GSI1SK: `${startedAt}#${agentGroupId}#${runId}` }),
   billingRuns: () => ({ GSI1PK: 'BILLINGRUNS' }),
+  /** A run over every group (the daily fan-out): its record, listed newest first through GSI1, and one item per group it reached. */
+  billingFanOut: (runId: string): Key => ({ PK: `BILLINGFANOUT#${runId}`, SK: 'RUN' }),
+  billingFanOutIndex: (startedAt: string, runId: string) => ({ GSI1PK: 'BILLINGFANOUTS', GSI1SK: `${startedAt}#${runId}` }),
+  billingFanOuts: () => ({ GSI1PK: 'BILLINGFANOUTS' }),
+  billingFanOutGroup: (runId: string, agentGroupId: string): Key => ({ PK: `BILLINGFANOUT#${runId}`, SK: `GROUP#${agentGroupId}` }),
+  billingFanOutGroups: (runId: string) => ({ PK: `BILLINGFANOUT#${runId}`, SKPrefix: 'GROUP#' }),
 } as const;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { importWorld } from '../../domain/world/import-world.ts';
-import { adminDeps } from '../../infra/container.ts';
+import { adminDeps, type Services } from '../../infra/container.ts';
 import { book, order, stay } from './booking-world.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
@@ -34,8 +34,9 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
  * adults + 5 % GST. With `eInvoicing`, the registered state's registration is marked for
  * e-invoicing (the second state's never is). With `refundPercentage`, cancelling 7 or more
  * days before check-in refunds that share instead of all of it (every fixture stay is months ahead).
+ * `svc`: another stack's services (the fault stack's).
  */
-export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number } = {}): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number } = {}, svc: Services = testServices()): Promise<InvoiceWorld> {
   const units = opts.units ?? 100;
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
@@ -46,7 +47,7 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
   const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;
   await importWorld(
-    { ...adminDeps(testServices()), catalogue: testServices().catalogue },
+    { ...adminDeps(svc), catalogue: svc.catalogue },
     {
       ...world,
       catalogue: {
