@@ -98,7 +98,7 @@ export async function startDynamoLocal(opts: { port?: number; dbPath?: string; l
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient(setUpClientOptions(endpoint));
   try {
-    await waitFor('DynamoDB Local', async () => (await client.send(new ListTablesCommand({}))).TableNames !== undefined, 30_000);
+    await waitFor('DynamoDB Local', async () => (await client.send(new ListTablesCommand({}))).TableNames !== undefined, EMULATOR_READY_MS);
   } catch (err) {
     await killTree(child);
     throw err;
@@ -134,7 +134,7 @@ export async function startFauxqsProcess(opts: { port: number; dataDir: string }
         if (child.exitCode !== null) throw new Error(`fauxqs exited (${child.exitCode}): ${errors}`);
         return (await fetch(`${endpoint}/health`)).status < 500;
       },
-      30_000,
+      EMULATOR_READY_MS,
     );
   } catch (err) {
     await killTree(child);
@@ -233,6 +233,9 @@ export const syncQueueName = (stage: string): string => `partner-distribution-${
 
 /** The Channex changes queue's name on a stage (FIFO: a listing's changes apply in the order Channex sent them). */
 export const channexQueueName = (stage: string): string => `partner-distribution-${stage}-channex-changes.fifo`;
+
+/** How long an emulator may take to answer after its start; EMULATOR_READY_MS raises it on a machine loaded by other work. */
+const EMULATOR_READY_MS = Number(process.env.EMULATOR_READY_MS ?? 30_000);
 
 export const randomKey = (): string => randomBytes(32).toString('base64');
 
