@@ -78,6 +78,7 @@ export const EnvSchema = v.object({
   ORDER_VALIDITY_MINUTES: positiveInt(30),
   BOOKING_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   PDF_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
+  BILLING_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
   BOOKING_WINDOW_SECONDS: positiveInt(900),
   BOOKING_SYNC_WAIT_MS: positiveInt(3000),
   BOOKING_WATCH_SECONDS: positiveInt(86_400),
@@ -153,6 +154,8 @@ export interface Config {
   readonly invoiceBucket?: string;
   /** The queue the PDF worker renders issued documents from; absent for tools that render in-process, which fail on first use of it. */
   readonly pdfQueueUrl?: string;
+  /** The billing queue the daily run fans out on (one message per group); absent for tools that bill every group in-process. */
+  readonly billingQueueUrl?: string;
   /**
    * The payment gateway: `sandbox` (local, test and sandbox stages) or `razorpay`, whose key
    * id and secret are then required. `webhookSecrets`: current, then previous during a
@@ -304,6 +307,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
     pdfQueueUrl: e.PDF_QUEUE_URL,
+    billingQueueUrl: e.BILLING_QUEUE_URL,
     payments: {
       gateway: e.PAYMENT_GATEWAY,
       webhookSecrets: e.RAZORPAY_WEBHOOK_SECRET ?? [],

@@ -67,6 +67,8 @@ import { DynamoReceivablesStore } from './dynamo/dynamo-receivables-store.ts';
 import type { BillingDeps, PdfDeps } from '../domain/invoicing/run-billing.ts';
 import { renderAtOnce, type InvoicePdfDeps } from '../domain/invoicing/invoice-pdf.ts';
 import type { PdfQueue } from '../domain/ports/pdf-queue.ts';
+import type { BillingQueue, BillingRunLog } from '../domain/ports/billing-fan-out.ts';
+import { DynamoBillingRunLog } from './dynamo/dynamo-billing-run-log.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
 import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
 import { DynamoCreditNoteStore } from './dynamo/dynamo-credit-note-store.ts';
@@ -140,6 +142,10 @@ export interface Services {
   readonly documents: DocumentStore;
   /** Issued documents whose PDFs the PDF worker renders (SQS). */
   readonly pdfQueue: PdfQueue;
+  /** Groups of a run over every group, for the billing worker (SQS). */
+  readonly billingQueue: BillingQueue;
+  /** The record of runs over every group: each group's outcome. */
+  readonly billingRuns: BillingRunLog;
   readonly invoices: InvoiceStore;
   readonly creditNotes: CreditNoteStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
@@ -224,6 +230,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
+    billingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl)),
+    billingRuns: () => new DynamoBillingRunLog(db(), table),
     invoices,
     // PAYMENT_GATEWAY picks Razorpay or the sandbox the project owns; both read Razorpay's signed webhooks.
     gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
@@ -335,7 +343,7 @@ export function bookingDeps(svc: Services): BookingDeps {
   };
 }
 
-type BillingExtras = { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec };
+type BillingExtras = { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec; readonly billingRuns: BillingRunLog };
 
 /**
  * What billing runs and invoice reads need. Without a renderer the issued documents' PDFs go
@@ -366,6 +374,7 @@ export function billingDeps(svc: Services, renderer?: InvoiceRenderer): BillingD
     rateLimiter: svc.rateLimiter,
     tenants: svc.tenants,
     cursors: svc.cursors,
+    billingRuns: svc.billingRuns,
   };
   if (!renderer) return deps;
   const pdf = pdfDeps(svc, renderer);

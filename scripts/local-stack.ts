@@ -98,7 +98,7 @@ export async function startDynamoLocal(opts: { port?: number; dbPath?: string; l
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient(setUpClientOptions(endpoint));
   try {
-    await waitFor('DynamoDB Local', async () => (await client.send(new ListTablesCommand({}))).TableNames !== undefined, 30_000);
+    await waitFor('DynamoDB Local', async () => (await client.send(new ListTablesCommand({}))).TableNames !== undefined, EMULATOR_READY_MS);
   } catch (err) {
     await killTree(child);
     throw err;
@@ -134,7 +134,7 @@ export async function startFauxqsProcess(opts: { port: number; dataDir: string }
         if (child.exitCode !== null) throw new Error(`fauxqs exited (${child.exitCode}): ${errors}`);
         return (await fetch(`${endpoint}/health`)).status < 500;
       },
-      30_000,
+      EMULATOR_READY_MS,
     );
   } catch (err) {
     await killTree(child);
@@ -177,9 +177,9 @@ export const webhookQueueName = (stage: string): string => `partner-distribution
  * Creates each queue with a dead-letter queue beside it (`<name>-dlq`, after 5 receives),
  * as serverless.yml declares them for the cloud, and returns name → queue URL. Must run
  * before `serverless offline` starts: serverless-offline-sqs looks its queues up once.
- * Safe to run again.
+ * Safe to run again. Tests of redelivery pass a short visibility timeout and receive count.
  */
-export async function provisionQueues(endpoint: string, names: readonly string[]): Promise<Record<string, string>> {
+export async function provisionQueues(endpoint: string, names: readonly string[], opts: { readonly visibilityTimeoutSeconds?: number; readonly maxReceiveCount?: number } = {}): Promise<Record<string, string>> {
   const client = new SQSClient(setUpClientOptions(endpoint));
   try {
     const urls: Record<string, string> = {};
@@ -193,7 +193,7 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
       const queue = await client.send(
         new CreateQueueCommand({
           QueueName: name,
-          Attributes: { ...fifoAttributes, VisibilityTimeout: '360', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }) },
+          Attributes: { ...fifoAttributes, VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 360), RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: opts.maxReceiveCount ?? 5 }) },
         }),
       );
       urls[name] = queue.QueueUrl!;
@@ -225,11 +225,17 @@ export const bookingQueueName = (stage: string): string => `partner-distribution
 /** The invoice PDF queue's name on a stage; serverless.yml's `pdfQueueName` param gives the same. */
 export const pdfQueueName = (stage: string): string => `partner-distribution-${stage}-invoice-pdfs`;
 
+/** The billing queue's name on a stage (the daily run's groups); serverless.yml's `billingQueueName` param gives the same. */
+export const billingQueueName = (stage: string): string => `partner-distribution-${stage}-billing`;
+
 /** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
 export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;
 
 /** The Channex changes queue's name on a stage (FIFO: a listing's changes apply in the order Channex sent them). */
 export const channexQueueName = (stage: string): string => `partner-distribution-${stage}-channex-changes.fifo`;
+
+/** How long an emulator may take to answer after its start; EMULATOR_READY_MS raises it on a machine loaded by other work. */
+const EMULATOR_READY_MS = Number(process.env.EMULATOR_READY_MS ?? 30_000);
 
 export const randomKey = (): string => randomBytes(32).toString('base64');
 

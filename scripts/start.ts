@@ -13,6 +13,7 @@ import {
   channexQueueName,
   bookingQueueName,
   pdfQueueName,
+  billingQueueName,
   ROOT,
   serviceEnv,
   startDynamoLocal,
@@ -88,13 +89,13 @@ try {
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
   const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
-  const pdfQueueUrl = (await provisionQueues(queues.endpoint, [pdfQueueName(STAGE)]))[pdfQueueName(STAGE)]!;
+  const invoiceQueues = await provisionQueues(queues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE)]);
   const env = serviceEnv({
     stage: STAGE,
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
-    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, PDF_QUEUE_URL: pdfQueueUrl, CHANNEX_QUEUE_URL: queueUrls[channexQueueName(STAGE)]! },
+    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, PDF_QUEUE_URL: invoiceQueues[pdfQueueName(STAGE)]!, BILLING_QUEUE_URL: invoiceQueues[billingQueueName(STAGE)]!, CHANNEX_QUEUE_URL: queueUrls[channexQueueName(STAGE)]! },
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.

@@ -4,7 +4,8 @@ import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
 import { eInvoiceStatus } from '../../domain/invoicing/register-e-invoice.ts';
 import { cancelReasonOf, voidInvoice } from '../../domain/invoicing/void-invoice.ts';
-import { billAllGroups, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
+import { billAllGroups, queueBillingRun, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
+import type { FanOutProgress } from '../../domain/ports/billing-fan-out.ts';
 import type { BillingRunResult, Invoice, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import { backfillBillingIndex, checkBillingIndex, noDrift, type BillingIndexReport } from '../../domain/invoicing/billing-index.ts';
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
@@ -29,23 +30,40 @@ const runLine = (r: BillingRunResult): string =>
 const outcomeLine = (o: GroupBillingOutcome, done: number, of: number): string =>
   `[${done}/${of}] ${o.outcome === 'BILLED' ? runLine(o.result) : o.outcome === 'UP_TO_DATE' ? `${o.agentGroupId}: up to date (period to ${o.periodTo} billed)` : `${o.agentGroupId}: FAILED: ${o.error}`}`;
 
+const progressLines = (p: FanOutProgress): string[] => [
+  `Run ${p.runId} (${p.trigger}, day ${p.day}, started ${p.startedAt}): ${p.enqueued} groups queued: ${p.billed} billed, ${p.upToDate} up to date, ${p.failed} failed, ${p.pending} pending.`,
+  ...p.failures.map((f) => `  FAILED ${f.agentGroupId} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'}, last ${f.at}): ${f.error}`),
+];
+
 export const billingRun: CommandSpec = {
   path: ['billing', 'run'],
   summary: "Run billing now for one group (its last closed period, or --from/--to), or for every group with --all.",
-  details:
-    'The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock. --all bills every group\'s last closed period, one line per group as it finishes; a group that fails is reported and the rest carry on. Locally this is how the daily run is triggered by hand.',
+  details: [
+    "The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock.",
+    "--all bills every group's last closed period as a run over every group, the daily run's code: where the stage has a billing queue (BILLING_QUEUE_URL) it queues one message per group for the billing worker and prints the run's id (follow it with billing runs --run <id>); without one, or with --in-process, it bills the groups here, --concurrency at once, one line per group as it finishes. A group that fails is reported and the rest carry on.",
+  ].join('\n'),
   options: [
     { name: 'group', value: '<groupId>', description: 'The agent group to bill (or --all).' },
     { name: 'all', description: 'Bill every agent group.' },
+    { name: 'in-process', description: 'With --all: bill here even where a billing queue is configured.' },
+    { name: 'concurrency', value: '<n>', description: 'With --all in-process: groups billed at once (default 4, 1 to 16).' },
     { name: 'from', value: '<yyyy-mm-dd>', description: 'Period start (with --to; one group only).' },
     { name: 'to', value: '<yyyy-mm-dd>', description: 'Period end, inclusive (with --from).' },
   ],
-  examples: ['billing run --group tripkart-agents', 'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30', 'billing run --all'],
+  examples: ['billing run --group tripkart-agents', 'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30', 'billing run --all', 'billing run --all --in-process --concurrency 8'],
   async run(args, ctx) {
-    const d = await deps(ctx);
     if (args.flag('all')) {
       if (args.text('group') !== undefined) throw new ValidationError('all', '--all bills every group: leave out --group.');
-      const outcomes = await billAllGroups(d, { trigger: 'ADMIN', force: true, onGroup: (o, done, of) => ctx.out.progress(outcomeLine(o, done, of)) });
+      const concurrency = args.text('concurrency') === undefined ? 4 : integerOption('concurrency', args.text('concurrency')!);
+      if (concurrency < 1 || concurrency > 16) throw new ValidationError('concurrency', '--concurrency must be from 1 to 16.');
+      const svc = ctx.services();
+      if (svc.config.billingQueueUrl && !args.flag('in-process')) {
+        const run = await queueBillingRun(svc, { trigger: 'ADMIN', force: true });
+        ctx.out.result(run, () => [`Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; follow it with: billing runs --run ${run.runId}`]);
+        return;
+      }
+      const d = await deps(ctx);
+      const outcomes = await billAllGroups(d, { trigger: 'ADMIN', force: true, concurrency, onGroup: (o, done, of) => ctx.out.progress(outcomeLine(o, done, of)) });
       const failed = outcomes.filter((o) => o.outcome === 'FAILED').length;
       ctx.out.result(
         outcomes.map((o) => (o.outcome === 'BILLED' ? { agentGroupId: o.agentGroupId, outcome: o.outcome, runId: o.result.runId, ...billingRunView(o.result) } : o)),
@@ -53,6 +71,7 @@ export const billingRun: CommandSpec = {
       );
       return;
     }
+    const d = await deps(ctx);
     const groupId = args.text('group');
     if (groupId === undefined) throw new ValidationError('group', 'Give --group <groupId>, or --all for every group.');
     const group = await ctx.services().tenants.getAgentGroup(groupId);
@@ -67,19 +86,34 @@ export const billingRun: CommandSpec = {
 
 export const billingRuns: CommandSpec = {
   path: ['billing', 'runs'],
-  summary: 'List recent billing runs (all groups, or one), newest first, with what each did.',
-  details: 'Runs are kept 180 days. --json prints each run whole: blocked states, skipped and unreconciled entries.',
+  summary: "Show the latest run over every group (the daily run) with its progress across groups, then recent groups' billing runs, newest first; --run shows one run over every group.",
+  details: [
+    "A run over every group counts its groups queued, billed, up to date, failed (the latest attempt failed: a redelivery may still bill it; after 5 attempts its message is in the billing dead-letter queue) and pending (no outcome yet), and names each failed group with its error.",
+    'Runs are kept 180 days. --json prints the groups\' runs whole (blocked states, skipped and unreconciled entries), or with --run that run\'s progress.',
+  ].join('\n'),
   options: [
+    { name: 'run', value: '<runId>', description: 'One run over every group (daily-<yyyy-mm-dd>, or the id billing run --all printed).' },
     { name: 'group', value: '<groupId>', description: 'Only this agent group.' },
     { name: 'limit', value: '<n>', description: 'How many runs (default 20, at most 100).' },
   ],
-  examples: ['billing runs', 'billing runs --group tripkart-agents --json'],
+  examples: ['billing runs', 'billing runs --run daily-2026-11-26', 'billing runs --group tripkart-agents --json'],
   async run(args, ctx) {
     const limit = args.text('limit') === undefined ? 20 : integerOption('limit', args.text('limit')!);
     if (limit < 1 || limit > 100) throw new ValidationError('limit', '--limit must be from 1 to 100.');
-    const runs = await ctx.services().invoices.recentRuns(limit, args.text('group'));
-    ctx.out.result(runs, () =>
-      runs.length === 0
+    const svc = ctx.services();
+    const runId = args.text('run');
+    if (runId !== undefined) {
+      const progress = await svc.billingRuns.progress(runId);
+      if (!progress) throw new NotFoundError('Billing run');
+      ctx.out.result(progress, () => progressLines(progress));
+      return;
+    }
+    const group = args.text('group');
+    const [runs, latest] = await Promise.all([svc.invoices.recentRuns(limit, group), group === undefined ? svc.billingRuns.recentRuns(1) : Promise.resolve([])]);
+    const progress = latest[0] && (await svc.billingRuns.progress(latest[0].runId));
+    ctx.out.result(runs, () => [
+      ...(progress ? [...progressLines(progress), ''] : []),
+      ...(runs.length === 0
         ? ['No billing runs yet.']
         : columns(
             [
@@ -87,8 +121,8 @@ export const billingRuns: CommandSpec = {
               ...runs.map((r) => [r.startedAt, r.agentGroupId, r.trigger, `${r.periodFrom}..${r.periodTo}`, String(r.linesWritten), String(r.invoiceIds.length), String(r.draftsLeft), String(r.blockedStates.length), String(r.skippedEntries.length), String(r.unreconciledEntries.length)]),
             ],
             '',
-          ),
-    );
+          )),
+    ]);
   },
 };
 

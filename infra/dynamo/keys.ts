@@ -274,6 +274,12 @@ export const keys = {
   /** Every chain's head, sharded like the work queues, so verify can enumerate the chains. */
   auditChainIndex: (target: string) => ({ GSI2PK: `AUDIT#CHAINS#${workQueueShardOf(target)}`, GSI2SK: target }),
   auditChainShards: () => everyShard('AUDIT#CHAINS'),
+  /** A run over every group (the daily fan-out): its record, listed newest first through GSI1, and one item per group it reached. */
+  billingFanOut: (runId: string): Key => ({ PK: `BILLINGFANOUT#${runId}`, SK: 'RUN' }),
+  billingFanOutIndex: (startedAt: string, runId: string) => ({ GSI1PK: 'BILLINGFANOUTS', GSI1SK: `${startedAt}#${runId}` }),
+  billingFanOuts: () => ({ GSI1PK: 'BILLINGFANOUTS' }),
+  billingFanOutGroup: (runId: string, agentGroupId: string): Key => ({ PK: `BILLINGFANOUT#${runId}`, SK: `GROUP#${agentGroupId}` }),
+  billingFanOutGroups: (runId: string) => ({ PK: `BILLINGFANOUT#${runId}`, SKPrefix: 'GROUP#' }),
 } as const;
 
 /** An update's values `:gpk`/`:gsk` for moving an item to a GSI1 index (`SET GSI1PK = :gpk, GSI1SK = :gsk`). */

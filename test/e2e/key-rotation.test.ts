@@ -8,7 +8,7 @@ import { buildServices, deliveryDeps } from '../../infra/container.ts';
 import { SecretBox } from '../../infra/crypto/secret-box.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
-import { bookingQueueName, provisionQueues, startOffline, syncQueueName, channexQueueName, pdfQueueName, webhookQueueName, type OfflineServer } from '../../scripts/local-stack.ts';
+import { bookingQueueName, provisionQueues, startOffline, syncQueueName, channexQueueName, pdfQueueName, billingQueueName, webhookQueueName, type OfflineServer } from '../../scripts/local-stack.ts';
 import { seedNewBooking } from '../support/booking-seed.ts';
 import { basicAuth, call, newAgentGroup, newPartner, stack, testServices, uniqueId, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -57,7 +57,7 @@ beforeAll(async () => {
 
   // After: the same table, its own queues (stage local) so its workers never take the test stack's messages.
   const { env } = stack();
-  const queues = await provisionQueues(env.SQS_ENDPOINT!, [webhookQueueName('local'), syncQueueName('local'), bookingQueueName('local'), channexQueueName('local'), pdfQueueName('local')]);
+  const queues = await provisionQueues(env.SQS_ENDPOINT!, [webhookQueueName('local'), syncQueueName('local'), bookingQueueName('local'), channexQueueName('local'), pdfQueueName('local'), billingQueueName('local')]);
   rotatedEnv = {
     ...env,
     STAGE: 'local',
@@ -67,6 +67,7 @@ beforeAll(async () => {
     BOOKING_QUEUE_URL: queues[bookingQueueName('local')]!,
     CHANNEX_QUEUE_URL: queues[channexQueueName('local')]!,
     PDF_QUEUE_URL: queues[pdfQueueName('local')]!,
+    BILLING_QUEUE_URL: queues[billingQueueName('local')]!,
     ESBUILD_PREBUILT: '.esbuild',
     // The test stack's sweepers own the shared table's pending work; this one only answers requests and drains its own queues.
     SCHEDULES_ENABLED: 'false',

@@ -3,6 +3,10 @@ import { assertBookingInvariants } from '../support/booking-invariant.ts';
 import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { startFaultStack, type Faultable, type FaultStack } from '../support/fault-stack.ts';
 import { call, newAgentGroup, uniqueId, type CallResult, type GroupFixture } from '../support/stack.ts';
+import { fanOutKit } from '../support/fan-out-kit.ts';
+import { seedInvoiceWorld } from '../support/invoice-world.ts';
+import { pollUntil } from '../support/poll.ts';
+import type { Invoice } from '../../domain/invoicing/invoice.ts';
 
 /*
  * Storage faults under a steady trickle of reads and bookings, on a stack of this file's
@@ -36,7 +40,8 @@ let world: BookingWorld;
 beforeAll(async () => {
   stack = await startFaultStack();
   world = await seedBookingWorld({}, stack.svc);
-}, 240_000);
+  // Its offline bundles every function again: on two loaded cores that has taken over four minutes.
+}, 600_000);
 
 afterAll(async () => {
   for (const emulator of [stack?.dynamo, stack?.queues]) emulator?.resume();
@@ -188,4 +193,83 @@ describe('Storage faults under a trickle of reads and bookings', () => {
     const byPhase = await expectAfterTheFaults('fauxqs', t, group);
     expect(byPhase.healthy!.ok).toBeGreaterThan(0);
   }, 180_000);
+});
+
+describe('The daily billing run fanned out, under faults', () => {
+  it('bills every group once in the end though a worker dies mid-group, a group keeps throwing and DynamoDB Local is paused; failures show in the run record and the dead-letter queue', async () => {
+    // prepare: five groups with a booking each on this stack; billing workers run the worker's handler against its emulators
+    const invoiceWorld = await seedInvoiceWorld({}, stack.svc);
+    const kit = await fanOutKit({ env: stack.env, baseUrl: stack.baseUrl, channelId: invoiceWorld.channelId, svc: stack.svc, maxReceiveCount: 5 });
+    try {
+      const groups = [];
+      for (let i = 0; i < 5; i++) {
+        const g = await kit.newGroup();
+        await kit.bookOne(g, invoiceWorld.registered, `2027-03-0${i + 1 === 5 ? 6 : i + 1}`);
+        groups.push(g);
+      }
+      const [, dying, throwing] = groups as [GroupFixture, GroupFixture, GroupFixture];
+      // The throwing group's lock is held by a run elsewhere for a month: its run throws on every delivery.
+      await stack.svc.invoices.acquireLock(throwing.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 60 * 86_400_000).toISOString());
+      // The dying group's first run stops for good once its invoice is issued, before its PDF is asked for, the run saved
+      // or its outcome recorded, as a worker killed there would: it never deletes its message and holds the group's lock.
+      const base = kit.workerDeps;
+      let died: (issued: Invoice) => void = () => undefined;
+      const diedAt = new Promise<Invoice>((resolve) => (died = resolve));
+      let dead = false;
+      let kill: (err: Error) => void = () => undefined;
+      // The killed run's lease (5 minutes) runs out at once, so a redelivery finishes that group.
+      void diedAt.then(() => kit.advanceClock(301_000));
+      kit.workerDeps = {
+        ...base,
+        pdfs: {
+          request: (invoice) => {
+            if (invoice.agentGroupId !== dying.agentGroupId || dead) return base.pdfs.request(invoice);
+            dead = true;
+            died(invoice);
+            return new Promise<never>((_, reject) => (kill = reject));
+          },
+        },
+      };
+
+      // act: the run queued, four workers, DynamoDB Local paused while they work until they have failed a few messages
+      const run = await kit.queueRun();
+      const workers = kit.startWorkers(4);
+      stack.dynamo.pause();
+      try {
+        const at = workers.invocations();
+        await pollUntil('workers meeting the paused table', async () => (workers.invocations() >= at + 3 ? true : undefined), { tries: 120 });
+      } finally {
+        stack.dynamo.resume();
+      }
+      const issued = await diedAt;
+      const settled = await kit.waitFor(run.runId, 'every group but the throwing one billed, that one dead-lettered', (p) => p.billed === 4 && p.failures.some((f) => f.attempts >= 5));
+      const deadLettered = await pollUntil('the dead-lettered message', async () => {
+        const bodies = await kit.dlqBodies();
+        return bodies.length ? bodies : undefined;
+      });
+
+      // assess: the failure is visible in the run record and the dead-letter queue
+      expect(settled).toMatchObject({ enqueued: 5, billed: 4, failed: 1, pending: 0 });
+      expect(settled.failures.map((f) => f.agentGroupId)).toEqual([throwing.agentGroupId]);
+      expect(deadLettered.map((b) => JSON.parse(b).agentGroupId)).toEqual([throwing.agentGroupId]);
+
+      // act: the operator frees the lock and redrives the dead-lettered message
+      await stack.svc.invoices.releaseLock(throwing.agentGroupId, 'elsewhere');
+      expect(await kit.redrive()).toBe(1);
+      const finished = await kit.waitFor(run.runId, 'all five billed', (p) => p.billed === 5);
+
+      // assess: one invoice per group, the same total each; the killed run's invoice is the one that stands, its PDF asked for again
+      expect(finished).toMatchObject({ billed: 5, failed: 0, pending: 0 });
+      const invoiced = await Promise.all(groups.map((g) => kit.invoicedOf(g)));
+      expect(invoiced.map((x) => x.invoices)).toEqual([1, 1, 1, 1, 1]);
+      expect(new Set(invoiced.map((x) => x.total)).size).toBe(1);
+      const standing = (await stack.svc.invoices.list(dying.agentGroupId, { statuses: ['ISSUED', 'PAID'], limit: 5 })).invoices;
+      expect(standing.map((i) => i.id)).toEqual([issued.id]);
+      // The dead worker's lane is freed so the workers can stop.
+      kill(new Error('worker killed'));
+      await workers.stop();
+    } finally {
+      kit.stop();
+    }
+  }, 300_000);
 });

@@ -17,6 +17,9 @@ import { encodeBookingCheck } from '../../events/booking-check-message.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
+import { queueBillingRun } from '../../domain/invoicing/scheduled-billing.ts';
+import { billingDeps } from '../../infra/container.ts';
+import type { BillingJob } from '../../domain/ports/billing-fan-out.ts';
 
 /**
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
@@ -304,6 +307,28 @@ describe('IAM grants cover what each handler sends', () => {
     const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { ...n.headers } }));
     expect(paid.statusCode, paid.body).toBe(200);
     expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
+  }, 120_000);
+
+  it('scheduledBilling, billGroup (the daily run: its record and queue, then one group billed by the worker)', async () => {
+    // prepare: a group with one confirmed stay
+    const world = await seedInvoiceWorld();
+    const biller = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(biller, world.registered, '2027-03-01', '2027-03-02');
+
+    // act and assess: the scheduler's run. Its handler would queue every group of the shared table for the stack's
+    // worker to bill, so the same call runs here with the real directory and store and a queue that keeps the jobs.
+    const jobs: BillingJob[] = [];
+    resetDynamoCalls();
+    await queueBillingRun({ ...billingDeps(testServices()), billingQueue: { enqueue: async (j) => void jobs.push(...j) } }, { trigger: 'ADMIN' });
+    expectGranted('scheduledBilling', ['dynamodb:Query', 'dynamodb:UpdateItem']);
+    const job = jobs.find((j) => j.agentGroupId === biller.agentGroupId)!;
+    const [file, exported] = functionActions().get('billGroup')!.handler.split('.');
+    const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ batchItemFailures: unknown[] }>>;
+    resetDynamoCalls();
+    const res = await mod[exported!]!(sqsEvent({ v: 1, ...job }), lambdaContext);
+    expect(res.batchItemFailures).toEqual([]);
+    expect((await testServices().billingRuns.progress(job.runId))!.failures.find((f) => f.agentGroupId === biller.agentGroupId)).toBeUndefined();
+    expectGranted('billGroup', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem']);
   }, 120_000);
 
   it('runBilling, getInvoicePdf (a run that raises a credit note for a cancelled invoiced booking, and its PDF)', async () => {

@@ -6,6 +6,7 @@ import { buildServices, type Services } from '../../infra/container.ts';
 import {
   bookingQueueName,
   pdfQueueName,
+  billingQueueName,
   freePort,
   invoiceBucketName,
   provisionBucket,
@@ -34,6 +35,8 @@ export interface Faultable {
 export interface FaultStack {
   readonly baseUrl: string;
   readonly svc: Services;
+  /** The service's environment (its table, emulators and queues), for tests that run a worker's handler in-process against this stack. */
+  readonly env: Record<string, string>;
   readonly dynamo: Faultable;
   readonly queues: Faultable;
   /** The end of offline's output, to show when a fault test fails. */
@@ -93,14 +96,15 @@ export async function startFaultStack(): Promise<FaultStack> {
     await provisionTable(firstDynamo.endpoint, tableName);
     await provisionBucket(firstQueues.endpoint, invoiceBucketName(STAGE));
     const urls = await provisionQueues(firstQueues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
-    const pdfQueueUrl = (await provisionQueues(firstQueues.endpoint, [pdfQueueName(STAGE)]))[pdfQueueName(STAGE)]!;
+    const invoiceQueues = await provisionQueues(firstQueues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE)]);
     const extra = {
       LOG_LEVEL: 'ERROR',
       ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**',
       ESBUILD_PREBUILT: '.esbuild',
       WEBHOOK_QUEUE_URL: urls[webhookQueueName(STAGE)]!,
       BOOKING_QUEUE_URL: urls[bookingQueueName(STAGE)]!,
-      PDF_QUEUE_URL: pdfQueueUrl,
+      PDF_QUEUE_URL: invoiceQueues[pdfQueueName(STAGE)]!,
+      BILLING_QUEUE_URL: invoiceQueues[billingQueueName(STAGE)]!,
       CHANNEX_QUEUE_URL: urls[channexQueueName(STAGE)]!,
       TIME_SCALE: '1000',
       ...BOOKING_TEST_TIMINGS,
@@ -113,7 +117,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     offline = await startOffline({ stage: STAGE, env, log: (line) => (log = (log + line).slice(-20_000)) });
     // The test's own reads and seeding wait out a loaded machine; only the service under test runs the production limits.
     const svc = buildServices(parseConfig({ ...env, ...LOOSE_SDK_LIMITS }));
-    return { baseUrl: offline.baseUrl, svc, dynamo, queues, offlineLog: () => log, stop };
+    return { baseUrl: offline.baseUrl, svc, env, dynamo, queues, offlineLog: () => log, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,7 +1,7 @@
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { randomInt } from 'node:crypto';
 import { importWorld } from '../../domain/world/import-world.ts';
-import { adminDeps } from '../../infra/container.ts';
+import { adminDeps, type Services } from '../../infra/container.ts';
 import { book, order, stay } from './booking-world.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
@@ -36,8 +36,9 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
  * e-invoicing (the second state's never is). With `refundPercentage`, cancelling 7 or more
  * days before check-in refunds that share instead of all of it (every fixture stay is months ahead).
  * `supplierGstin`: the registered state's GSTIN instead of a fresh one (the stack's registration on the fake portal).
+ * `svc`: another stack's services (the fault stack's).
  */
-export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number; readonly supplierGstin?: string } = {}): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number; readonly supplierGstin?: string } = {}, svc: Services = testServices()): Promise<InvoiceWorld> {
   const units = opts.units ?? 100;
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
@@ -48,7 +49,7 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
   const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;
   await importWorld(
-    { ...adminDeps(testServices(), TEST_OPERATOR), catalogue: testServices().catalogue },
+    { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
     {
       ...world,
       catalogue: {

@@ -1,0 +1,153 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { addDays } from '../domain/catalogue/calendar.ts';
+import { indiaToday } from '../domain/reads/date-window.ts';
+import type { AgentGroup } from '../domain/tenants.ts';
+import type { Services } from '../infra/container.ts';
+import { putAll } from '../infra/dynamo/batch-write.ts';
+import { createDocumentClient } from '../infra/dynamo/client.ts';
+import { inParallel } from '../infra/dynamo/in-parallel.ts';
+import { LOCAL_CREDENTIALS, billingQueueName, pdfQueueName, provisionQueues } from '../scripts/local-stack.ts';
+import { startEventSourceMapping } from '../test/support/event-source-mapping.ts';
+import { benchGroupInput, benchWorld } from './bench-world.ts';
+import { bookingItems, indexedGroup } from './billing-scale-bench.ts';
+import { httpEvent, lambdaContext } from './harness.ts';
+import { benchAlone } from './standalone.ts';
+
+/**
+ * `npm run bench:billing-fan-out`: the daily run fanned out, and a big POST /v1/invoices with
+ * its PDF off the request path (docs/invoicing.md, "Figures"), one line per target ending in
+ * its figure and `met` or `missed`.
+ * - The daily run over GROUPS small groups (one unbilled booking each), one after another
+ *   (billAllGroups, one at a time: the old daily Lambda) against a second set of as many groups
+ *   through the billing queue with 4 workers (the worker's handler driven as Lambda's SQS
+ *   trigger runs it, test/support/event-source-mapping.ts). Both bill with the same deps
+ *   (PDFs queued); every group must end with exactly one invoice.
+ * - POST /v1/invoices for BIG new bookings (two lines each) answers within 10 s, and the PDF
+ *   worker has stored its PDF within 60 s of the answer.
+ * Bookings are written straight to the table, as the billing-scale bench does.
+ */
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
+const BIG = Number(process.env.BENCH_BIG ?? 5_000);
+const WORKERS = 4;
+const CHANNEL = 'bench-billing-fan-out';
+const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function benchFanOut(svc: Services): Promise<void> {
+  const { adminDeps, billingDeps, pdfDeps } = await import('../infra/container.ts');
+  const { createPartner, createAgentGroup, issueKey } = await import('../domain/admin.ts');
+  const { importWorld } = await import('../domain/world/import-world.ts');
+  const { billAllGroups, queueBillingRun } = await import('../domain/invoicing/scheduled-billing.ts');
+  const { handleBillingRecord } = await import('../functions/workers/bill-group.ts');
+  const { concurrentRecords } = await import('../functions/workers/sqs-batch.ts');
+  const { operatorOrigin } = await import('../domain/audit/audit-event.ts');
+  const admin = adminDeps(svc, operatorOrigin('bench', 'seed'));
+  const db = createDocumentClient(svc.config);
+  const table = svc.config.tableName;
+  const sqs = new SQSClient({ endpoint: svc.config.endpoints.sqs, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
+  await importWorld(
+    { ...admin, catalogue: svc.catalogue },
+    { ...benchWorld({ channelId: CHANNEL, listings: 10, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
+    { allowPlaintextKeys: true },
+  );
+  // Posted 40 days ago: inside the last closed period of a monthly group whatever today is.
+  const at = new Date(Date.now() - 40 * 86_400_000).toISOString();
+  const partnerGroups = async (partnerId: string, count: number): Promise<AgentGroup[]> => {
+    await createPartner(admin, { partnerId, name: 'Bench', channelId: CHANNEL });
+    const groups: AgentGroup[] = new Array(count);
+    await inParallel(
+      Array.from({ length: count }, (_, i) => i),
+      16,
+      async (i) => void (groups[i] = await createAgentGroup(admin, benchGroupInput(`${partnerId}-${String(i).padStart(5, '0')}`, partnerId, CHANNEL, 100_000_000_00))),
+    );
+    await putAll(db, table, groups.flatMap((g, i) => [indexedGroup(g.agentGroupId, at), ...bookingItems(g, CHANNEL, i, 1, false, at)]));
+    return groups;
+  };
+  const invoicesOf = async (groups: AgentGroup[]): Promise<number[]> => {
+    const counts: number[] = new Array(groups.length);
+    await inParallel(
+      groups.map((_, i) => i),
+      16,
+      async (i) => void (counts[i] = (await svc.invoices.list(groups[i]!.agentGroupId, { statuses: ['ISSUED', 'PAID'], limit: 5 })).invoices.length),
+    );
+    return counts;
+  };
+
+  // POST /v1/invoices for BIG bookings, then the PDF worker on its queue (before the daily runs fill that queue).
+  await createPartner(admin, { partnerId: 'bench-fan-big', name: 'Bench', channelId: CHANNEL });
+  const bigGroup = await createAgentGroup(admin, benchGroupInput('bench-fan-big-group', 'bench-fan-big', CHANNEL, 100_000_000_00));
+  await putAll(db, table, [indexedGroup(bigGroup.agentGroupId, at), ...bookingItems(bigGroup, CHANNEL, 0, BIG, false, at)]);
+  const { apiKey } = await issueKey(admin, { owner: { kind: 'agent-group', id: bigGroup.agentGroupId }, rateLimit: { perMinute: 1_000, burst: 100 } });
+  const { handler: runBillingHandler } = (await import('../functions/invoices/run-billing.ts')) as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }> };
+  const today = indiaToday(new Date());
+  const t0 = performance.now();
+  const answer = await runBillingHandler(httpEvent('POST', '/v1/invoices', { key: apiKey, body: JSON.stringify({ from: addDays(today, -60), to: today }) }), { ...lambdaContext, getRemainingTimeInMillis: () => 29_000 });
+  const answeredMs = performance.now() - t0;
+  const invoiceIds = answer.statusCode === 200 ? ((JSON.parse(answer.body) as { invoiceIds: string[] }).invoiceIds ?? []) : [];
+  const { PdfInvoiceRenderer } = await import('../infra/pdf/pdf-invoice-renderer.ts');
+  const { storeQueuedPdf } = await import('../domain/invoicing/invoice-pdf.ts');
+  const { decodePdfJob } = await import('../events/pdf-job-message.ts');
+  const pdfWorker = startEventSourceMapping({
+    sqs,
+    queueUrl: process.env.PDF_QUEUE_URL!,
+    concurrency: 1,
+    handler: concurrentRecords('invoice PDF', () => pdfDeps(svc, new PdfInvoiceRenderer()), async (d, r) => void (await storeQueuedPdf(d, decodePdfJob(r.body)!))),
+  });
+  const t1 = performance.now();
+  let storedMs = Number.POSITIVE_INFINITY;
+  while (performance.now() - t1 < 120_000) {
+    const stored = await Promise.all(invoiceIds.map(async (id) => (await svc.invoices.get(bigGroup.agentGroupId, id))?.pdfKey ?? null));
+    if (invoiceIds.length && stored.every((k) => k !== null)) {
+      storedMs = performance.now() - t1;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await pdfWorker.stop();
+  const lines = invoiceIds.length ? (await svc.invoices.get(bigGroup.agentGroupId, invoiceIds[0]!))!.lineCount : 0;
+  console.log(`POST /v1/invoices for ${BIG} new bookings answers in ≤ 10 s | ${answer.statusCode}, ${seconds(answeredMs)}, ${invoiceIds.length} invoice(s), ${lines} lines | ${verdict(answer.statusCode === 200 && answeredMs <= 10_000 && invoiceIds.length > 0)}`);
+  console.log(`its PDF (${lines} lines) stored by the PDF worker within 60 s of the answer | ${Number.isFinite(storedMs) ? seconds(storedMs) : 'not within 120 s'} | ${verdict(storedMs <= 60_000)}`);
+
+  // The daily run: GROUPS groups one after another, then GROUPS others through the queue with WORKERS workers.
+  const s0 = performance.now();
+  const [serialGroups, queuedGroups] = [await partnerGroups('bench-fan-serial', GROUPS), await partnerGroups('bench-fan-queued', GROUPS)];
+  console.log(`set-up: 2 × ${GROUPS} groups with one unbilled booking each written in ${seconds(performance.now() - s0)}`);
+  const deps = billingDeps(svc);
+  const only = (partnerId: string) => ({ listAgentGroups: () => svc.tenants.listAgentGroups(partnerId) });
+  const a0 = performance.now();
+  const serial = await billAllGroups({ ...deps, tenants: only('bench-fan-serial') }, { trigger: 'ADMIN', concurrency: 1 });
+  const serialMs = performance.now() - a0;
+  const serialOnce = serial.every((o) => o.outcome === 'BILLED') && (await invoicesOf(serialGroups)).every((n) => n === 1);
+
+  const handler = concurrentRecords('billing', () => deps, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>;
+  const b0 = performance.now();
+  const run = await queueBillingRun({ ...deps, tenants: only('bench-fan-queued'), billingQueue: svc.billingQueue }, { trigger: 'ADMIN' });
+  const workers = startEventSourceMapping({ sqs, queueUrl: process.env.BILLING_QUEUE_URL!, concurrency: WORKERS, handler });
+  let progress = await svc.billingRuns.progress(run.runId);
+  while (progress && progress.pending > 0) {
+    await new Promise((r) => setTimeout(r, 200));
+    progress = await svc.billingRuns.progress(run.runId);
+  }
+  const queuedMs = performance.now() - b0;
+  await workers.stop();
+  const queuedOnce = progress?.billed === GROUPS && (await invoicesOf(queuedGroups)).every((n) => n === 1);
+  const ratio = queuedMs / serialMs;
+  console.log(`daily run over ${GROUPS} groups: one after another ${seconds(serialMs)} (${serial.filter((o) => o.outcome === 'BILLED').length} billed); queued, ${WORKERS} workers ${seconds(queuedMs)} (${progress?.billed} billed, ${progress?.failed} failed, ${workers.invocations()} invocations)`);
+  console.log(`daily run over ${GROUPS} small groups, every group billed exactly once, ${WORKERS} workers ≤ 0.35 × one after another | ${ratio.toFixed(2)} × | ${verdict(serialOnce && queuedOnce && ratio <= 0.35)}`);
+  sqs.destroy();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchAlone(
+    {
+      table: 'pds-bench-billing-fan-out',
+      invoiceBucket: true,
+      extra: async (sqsEndpoint) => {
+        const urls = await provisionQueues(sqsEndpoint, [pdfQueueName('test'), billingQueueName('test')], { visibilityTimeoutSeconds: 120 });
+        return { AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3', PDF_QUEUE_URL: urls[pdfQueueName('test')]!, BILLING_QUEUE_URL: urls[billingQueueName('test')]! };
+      },
+    },
+    benchFanOut,
+  );
+}

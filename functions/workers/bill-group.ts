@@ -1,0 +1,41 @@
+import type { SQSRecord } from 'aws-lambda';
+import { concurrentRecords } from './sqs-batch.ts';
+import { billQueuedGroup, jobAtGroupClock, type GroupBillingDeps } from '../../domain/invoicing/scheduled-billing.ts';
+import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
+import { decodeBillingJob } from '../../events/billing-job-message.ts';
+import { billingDeps, groupServices, services } from '../../infra/container.ts';
+import { logger } from '../../infra/logger.ts';
+
+export type BillingWorkerDeps = GroupBillingDeps & {
+  readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+  /** One group's dependencies, where they differ: at its own clock when it has a sandbox test clock (docs/sandbox.md). */
+  readonly forGroup?: (agentGroupId: string) => Promise<GroupBillingDeps>;
+};
+
+/**
+ * One message of the billing queue: one group of a run over every group. A group that
+ * failed throws, so SQS delivers it again after the visibility timeout (the run record
+ * shows FAILED with its attempts meanwhile) and, after five receives, moves it to the
+ * dead-letter queue, whose alarm pages. Issued documents' PDFs go to the PDF worker's
+ * queue, as from POST /v1/invoices, so this function carries no PDF renderer.
+ */
+export async function handleBillingRecord(deps: BillingWorkerDeps, record: SQSRecord): Promise<void> {
+  const job = decodeBillingJob(record.body);
+  if (!job) throw new Error('not a billing message');
+  const own = deps.forGroup ? await deps.forGroup(job.agentGroupId) : deps;
+  const outcome = await billQueuedGroup(own, jobAtGroupClock(job, deps.clock, own), await deps.tenants.getAgentGroup(job.agentGroupId));
+  if (outcome.outcome === 'FAILED') throw new Error(`billing ${job.agentGroupId} failed: ${outcome.error}`);
+  if (outcome.outcome === 'BILLED') {
+    const r = outcome.result;
+    logger.info('billing run', { runId: job.runId, agentGroupId: r.agentGroupId, groupRunId: r.runId, invoiceIds: r.invoiceIds, linesWritten: r.linesWritten, draftsLeft: r.draftsLeft });
+  }
+}
+
+export const handler = concurrentRecords(
+  'billing',
+  () => {
+    const svc = services();
+    return { ...billingDeps(svc), forGroup: async (agentGroupId: string) => billingDeps(await groupServices(svc, agentGroupId)) };
+  },
+  handleBillingRecord,
+);

@@ -1,0 +1,118 @@
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BillingRunLog, FanOutProgress, FanOutRun, GroupOutcomeRecord } from '../../domain/ports/billing-fan-out.ts';
+import { writeIf } from './client.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { GSI1 } from './table.ts';
+
+/*
+ * Access patterns of the fan-out run record:
+ * | pattern                  | key condition                                              | index |
+ * |--------------------------|------------------------------------------------------------|-------|
+ * | a run                    | PK = BILLINGFANOUT#<runId>, SK = RUN                        | table |
+ * | its groups' outcomes     | PK = BILLINGFANOUT#<runId>, begins_with(SK, GROUP#)         | table |
+ * | latest runs              | GSI1PK = BILLINGFANOUTS, newest first                       | GSI1  |
+ */
+
+/** As long as the groups' billing runs are kept. */
+const RETENTION_SECONDS = 180 * 86_400;
+/** A success stays: a redelivery after BILLED finds the group up to date and must not say so over it. */
+const NO_SUCCESS_YET = 'attribute_not_exists(outcome) OR outcome = :failed';
+
+export class DynamoBillingRunLog implements BillingRunLog {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async startRun(run: FanOutRun): Promise<void> {
+    const index = keys.billingFanOutIndex(run.startedAt, run.runId);
+    // The day's run queued again (a retried schedule) keeps when it first started, so it stays one entry in the list.
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.billingFanOut(run.runId),
+        UpdateExpression:
+          'SET entity = :entity, runId = :runId, #trigger = :trigger, #day = :day, enqueued = :enqueued, startedAt = if_not_exists(startedAt, :startedAt), GSI1PK = :gpk, GSI1SK = if_not_exists(GSI1SK, :gsk), expiresAt = :expiresAt',
+        ExpressionAttributeNames: { '#trigger': 'trigger', '#day': 'day' },
+        ExpressionAttributeValues: {
+          ':entity': 'BillingFanOut',
+          ':runId': run.runId,
+          ':trigger': run.trigger,
+          ':day': run.day,
+          ':enqueued': run.enqueued,
+          ':startedAt': run.startedAt,
+          ':gpk': index.GSI1PK,
+          ':gsk': index.GSI1SK,
+          ':expiresAt': expiresAt(run.startedAt),
+        },
+      }),
+    );
+  }
+
+  async recordGroup(runId: string, o: GroupOutcomeRecord): Promise<void> {
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.billingFanOutGroup(runId, o.agentGroupId),
+        UpdateExpression: 'SET entity = :entity, agentGroupId = :g, outcome = :outcome, detail = :detail, #at = :at, expiresAt = :expiresAt ADD attempts :one',
+        ConditionExpression: NO_SUCCESS_YET,
+        ExpressionAttributeNames: { '#at': 'at' },
+        ExpressionAttributeValues: {
+          ':entity': 'BillingFanOutGroup',
+          ':g': o.agentGroupId,
+          ':outcome': o.outcome,
+          ':detail': o.detail,
+          ':at': o.at,
+          ':expiresAt': expiresAt(o.at),
+          ':one': 1,
+          ':failed': 'FAILED',
+        },
+      }),
+    );
+  }
+
+  async progress(runId: string): Promise<FanOutProgress | undefined> {
+    const head = (await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingFanOut(runId), ConsistentRead: true }))).Item;
+    if (!head) return undefined;
+    const { PK, SKPrefix } = keys.billingFanOutGroups(runId);
+    const groups = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      ProjectionExpression: 'agentGroupId, outcome, detail, attempts, #at',
+      ExpressionAttributeNames: { '#at': 'at' },
+      ConsistentRead: true,
+    });
+    const count = (outcome: string) => groups.filter((g) => g.outcome === outcome).length;
+    const run = runOf(head);
+    return {
+      ...run,
+      billed: count('BILLED'),
+      upToDate: count('UP_TO_DATE'),
+      failed: count('FAILED'),
+      pending: Math.max(0, run.enqueued - groups.length),
+      failures: groups
+        .filter((g) => g.outcome === 'FAILED')
+        .map((g) => ({ agentGroupId: g.agentGroupId as string, error: (g.detail as string | null) ?? '', attempts: Number(g.attempts ?? 1), at: g.at as string })),
+    };
+  }
+
+  async recentRuns(limit: number): Promise<FanOutRun[]> {
+    const out = await this.db.send(
+      new QueryCommand({ TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingFanOuts().GSI1PK }, ScanIndexForward: false, Limit: limit }),
+    );
+    return (out.Items ?? []).map(runOf);
+  }
+}
+
+const expiresAt = (at: string) => Math.floor(Date.parse(at) / 1000) + RETENTION_SECONDS;
+
+const runOf = (i: Record<string, unknown>): FanOutRun => ({
+  runId: i.runId as string,
+  trigger: i.trigger as FanOutRun['trigger'],
+  day: i.day as string,
+  startedAt: i.startedAt as string,
+  enqueued: Number(i.enqueued),
+});
