@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, channexQueueName } from '../../scripts/local-stack.ts';
+import { startFakeChannex } from './fake-channex.ts';
+import { freePort, javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, channexQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
@@ -7,7 +8,12 @@ export interface TestStack {
   readonly lambdaPort: number;
   /** The catalogue sync queue in fauxqs, consumed by the sync worker under offline. */
   readonly syncQueueUrl: string;
+  /** The shared fake Channex (control it with controlFakeChannex). */
+  readonly channexUrl: string;
 }
+
+/** The Open Channel API key the shared stack sends the fake Channex. */
+const CHANNEX_TEST_KEY = 'open_channel_api_key_shared_stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -50,11 +56,17 @@ export default async function setup(project: TestProject) {
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
     // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
     const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!, PDF_QUEUE_URL: pdfQueueUrl, CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]! };
-    const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
+    const httpPort = await freePort();
+    const base = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra });
+    // A fake Channex for the whole run: listings connected to Channex (channelManager: channex) book through it,
+    // every other listing stays on the simulator (test/e2e/channex-outbound.test.ts).
+    const channex = await startFakeChannex({ outboundKey: CHANNEX_TEST_KEY, providerCode: 'OpenChannel', serviceEndpoint: `http://127.0.0.1:${httpPort}/channel-manager/channex`, inboundKey: base.CHANNEX_INBOUND_API_KEY! });
+    started.push({ stop: () => channex.close() });
+    const env = { ...base, CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: CHANNEX_TEST_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' };
     const logs: string[] = [];
-    const offline = await startOffline({ stage: 'test', env, log: (l) => logs.push(l) });
+    const offline = await startOffline({ stage: 'test', env, httpPort, log: (l) => logs.push(l) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]! });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, channexUrl: channex.url });
   } catch (err) {
     await teardown();
     throw err;
