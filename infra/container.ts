@@ -88,6 +88,7 @@ import type { ChannexChangesQueue, ChannexInbox } from '../domain/ports/channex-
 import type { ApplyDeps, ReceiveDeps } from '../domain/channel-manager/receive-changes.ts';
 import { DynamoChannexInbox } from './dynamo/dynamo-channex-inbox.ts';
 import { ChannexPropertySystem } from './property-system/channex-property-system.ts';
+import { RoutedPropertySystem } from './property-system/routed-property-system.ts';
 import { NicEInvoiceRegistry } from './einvoice/nic-e-invoice-registry.ts';
 import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
 import type { TestClockStore } from '../domain/ports/test-clock-store.ts';
@@ -183,11 +184,16 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   // The entries that read the clock, made again for a group's test clock by atClock.
   const atClockMakers = (c: Clock) => ({
     clock: () => c,
-    // The stage param PROPERTY_SYSTEM chooses: the simulator the project owns, or Channex (docs/channel-manager.md).
-    propertySystem: () =>
-      cfg.channex.propertySystem === 'channex'
-        ? new ChannexPropertySystem(db(), table, c, { baseUrl: cfg.channex.baseUrl!, apiKey: cfg.channex.apiKey!, providerCode: cfg.channex.providerCode! })
-        : new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs }),
+    // The stage param PROPERTY_SYSTEM chooses: Channex for every listing, or the simulator the project owns, where a
+    // listing connected to Channex (channelManager: channex) still goes out through Channex when the stage has its
+    // settings (docs/channel-manager.md; docs/decisions.md, "Channex outbound per listing").
+    propertySystem: () => {
+      const { baseUrl, apiKey, providerCode } = cfg.channex;
+      const channex = baseUrl && apiKey && providerCode ? new ChannexPropertySystem(db(), table, c, { baseUrl, apiKey, providerCode }) : undefined;
+      if (cfg.channex.propertySystem === 'channex') return channex!;
+      const simulator = new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs });
+      return channex ? new RoutedPropertySystem(db(), table, simulator, channex) : simulator;
+    },
     // The stage param irpProvider chooses: `nic`, the portal's API for every registration (one without
     // credentials waits for them); `sandbox`, the sandbox the project owns except for the registrations
     // whose portal credentials the stage secret holds (docs/decisions.md, "E-invoicing: one stage, the IRP per registration").

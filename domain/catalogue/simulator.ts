@@ -11,6 +11,8 @@ export interface SimulatorBehaviour {
   readonly refusesChanges: boolean;
   /** The channel cannot modify a reservation at all (cancel and rebook). */
   readonly cannotModify: boolean;
+  /** Connected to Channex: bookings go out through the Channex adapter (docs/channel-manager.md); absent = the stage's default. */
+  readonly channelManager?: 'channex';
 }
 
 export const DEFAULT_SIMULATOR: Omit<SimulatorBehaviour, 'listingId'> = {

@@ -108,6 +108,9 @@ export function checkNotification(n: ChangesNotification, view: ListingView | un
   const { hotel_code: hotelCode, changes } = n.attributes;
   if (!view) throw new ValidationError(`${base}.attributes.hotel_code`, `Unknown hotel_code '${hotelCode}': no listing of ours has this id.`);
   const properties = new Set(view.properties.map((p) => p.id));
+  // A batch names the same few hundred dates tens of thousands of times: each is checked once.
+  const dates = new Map<string, boolean>();
+  const isDate = (d: string) => dates.get(d) ?? dates.set(d, isCalendarDate(d)).get(d)!;
   changes.forEach((c, i) => {
     const at = `${base}.attributes.changes[${i}].attributes`;
     const a = c.attributes;
@@ -115,8 +118,8 @@ export function checkNotification(n: ChangesNotification, view: ListingView | un
     if (c.type === 'restriction_changes' && planOf(c.attributes.rate_plan_id, a.room_type_id) === undefined) {
       throw new ValidationError(`${at}.rate_plan_id`, `Unknown rate_plan_id '${c.attributes.rate_plan_id}': property '${a.room_type_id}' sells ${MEAL_PLANS.map((p) => ratePlanId(a.room_type_id, p)).join(', ')}.`);
     }
-    if (!isCalendarDate(a.date_from)) throw new ValidationError(`${at}.date_from`, 'date_from must be a calendar date yyyy-mm-dd.');
-    if (!isCalendarDate(a.date_to)) throw new ValidationError(`${at}.date_to`, 'date_to must be a calendar date yyyy-mm-dd.');
+    if (!isDate(a.date_from)) throw new ValidationError(`${at}.date_from`, 'date_from must be a calendar date yyyy-mm-dd.');
+    if (!isDate(a.date_to)) throw new ValidationError(`${at}.date_to`, 'date_to must be a calendar date yyyy-mm-dd.');
     if (a.date_from > a.date_to) throw new ValidationError(`${at}.date_to`, `date_to (${a.date_to}) must not be before date_from (${a.date_from}).`);
   });
 }
@@ -139,9 +142,9 @@ export function datesInWindow(n: ChangesNotification, base: string, today: strin
   const notApplied: NotApplied[] = [];
   const ranges = n.attributes.changes.map((c, i) => {
     const { date_from: from, date_to: to } = c.attributes;
-    const path = `${base}.attributes.changes[${i}]`;
-    if (from < today) notApplied.push({ path, reason: `${from}..${to < today ? to : addDays(today, -1)} is in the past (today is ${today} in India); not applied.` });
-    if (to > last) notApplied.push({ path, reason: `${from > last ? from : addDays(last, 1)}..${to} is beyond the ${WINDOW_DAYS}-day window (last date ${last}); not applied.` });
+    const path = () => `${base}.attributes.changes[${i}]`;
+    if (from < today) notApplied.push({ path: path(), reason: `${from}..${to < today ? to : addDays(today, -1)} is in the past (today is ${today} in India); not applied.` });
+    if (to > last) notApplied.push({ path: path(), reason: `${from > last ? from : addDays(last, 1)}..${to} is beyond the ${WINDOW_DAYS}-day window (last date ${last}); not applied.` });
     return { from: from < today ? today : from, to: to > last ? last : to };
   });
   return { ranges, notApplied };

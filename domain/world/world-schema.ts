@@ -149,6 +149,8 @@ export const SimulatorSchema = v.strictObject({
   confirmAfterSeconds: v.optional(int(0, 86_400), 0),
   refusesChanges: v.optional(v.boolean(), false),
   cannotModify: v.optional(v.boolean(), false),
+  /** `channex`: the listing is connected to Channex; its bookings go out through the Channex adapter when the stage has Channex settings. */
+  channelManager: v.optional(v.picklist(['channex'])),
 });
 
 export const ListingSchema = v.strictObject({

@@ -3,10 +3,9 @@ import type { ChangesNotification } from '../../domain/channel-manager/channex.t
 import { DomainError } from '../../domain/errors.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { channexDeps } from '../../infra/container.ts';
-import { ChannexChangesSchema, channexChangesRoute } from '../contracts/channel-manager.ts';
+import { channexChangesRoute, parseChannexChanges } from '../contracts/channel-manager.ts';
 import { endpoint } from '../http/endpoint.ts';
 import type { HttpEvent } from '../http/types.ts';
-import { parseInput } from '../http/validate.ts';
 
 /**
  * What one function invocation can receive: Lambda's 6 MB synchronous payload (Channex
@@ -29,7 +28,7 @@ export const handler = endpoint(channexChangesRoute, async ({ event, services })
   } catch {
     throw new DomainError('MALFORMED_JSON', 'The request body is not valid JSON.', { param: 'body' });
   }
-  const body = parseInput(ChannexChangesSchema, parsed, 'body');
+  const body = parseChannexChanges(parsed);
   const ack = await receiveChanges({ ...channexDeps(services), sha256: sha256Hex }, body.data as ChangesNotification[]);
   return { status: 200, body: ack };
 });

@@ -115,30 +115,36 @@ export class ChannexPropertySystem implements PropertySystem {
 
   async reserve(request: ReservationRequest): Promise<ReservationState> {
     const existing = await this.read(request.bookingRef);
-    if (existing?.landed) return { state: 'CONFIRMED', bookingId: existing.channexId ?? request.bookingRef };
-    if (existing?.refusal) return { state: 'PENDING', checkAgainAt: null };
-    const booking = bookingBody('new', this.settings.providerCode, request, request.primaryGuest);
-    const answer = await this.push(booking);
-    if (answer.kind === 'unavailable') return { state: 'PENDING', checkAgainAt: null };
-    const record: ChannexBooking = {
-      bookingRef: request.bookingRef,
-      listingId: request.listingId,
-      booking,
+    if (existing) return this.land(existing);
+    return this.land({ bookingRef: request.bookingRef, listingId: request.listingId, booking: bookingBody('new', this.settings.providerCode, request, request.primaryGuest), landed: false });
+  }
+
+  /**
+   * A booking Channex could not take yet (down, timed out) is pushed again at every look of
+   * the workflow, the watch after its window included: it lands, late if need be, when Channex
+   * is back. A refused one stays refused (the same body would be refused again).
+   */
+  async status(bookingRef: string): Promise<ReservationState> {
+    const existing = await this.read(bookingRef);
+    return existing ? this.land(existing) : { state: 'PENDING', checkAgainAt: null };
+  }
+
+  private async land(record: ChannexBooking): Promise<ReservationState> {
+    if (record.landed) return { state: 'CONFIRMED', bookingId: record.channexId ?? record.bookingRef };
+    if (record.refusal || record.cancelled) return { state: 'PENDING', checkAgainAt: null };
+    const answer = await this.push(record.booking);
+    const next: ChannexBooking = {
+      ...record,
       landed: answer.kind === 'accepted',
       ...(answer.kind === 'accepted' && answer.id ? { channexId: answer.id } : {}),
       ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
     };
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.channexBooking(request.bookingRef), entity: 'ChannexBooking', ...record, at: this.clock.now().toISOString() } }));
+    // Kept even while Channex is unavailable: the body to push again, and where the booking went (RoutedPropertySystem).
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.channexBooking(record.bookingRef), entity: 'ChannexBooking', ...next, at: this.clock.now().toISOString() } }));
     if (answer.kind === 'refused') {
-      logger.error('Channex refused a booking; it fails at the end of its window', { bookingRef: request.bookingRef, listingId: request.listingId, channex: answer.message });
-      return { state: 'PENDING', checkAgainAt: null };
+      logger.error('Channex refused a booking; it fails at the end of its window', { bookingRef: record.bookingRef, listingId: record.listingId, channex: answer.message });
     }
-    return { state: 'CONFIRMED', bookingId: record.channexId ?? request.bookingRef };
-  }
-
-  async status(bookingRef: string): Promise<ReservationState> {
-    const existing = await this.read(bookingRef);
-    return existing?.landed ? { state: 'CONFIRMED', bookingId: existing.channexId ?? bookingRef } : { state: 'PENDING', checkAgainAt: null };
+    return next.landed ? { state: 'CONFIRMED', bookingId: next.channexId ?? record.bookingRef } : { state: 'PENDING', checkAgainAt: null };
   }
 
   async cancel(bookingRef: string, at: string): Promise<void> {

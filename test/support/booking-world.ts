@@ -41,7 +41,7 @@ const ADD_ONS = {
  * file (each replaceable, e.g. a listing whose channel manager refuses changes), 100 units a night (so many bookings can share a night), the fixture's Flexible
  * plan (full refund up to 7 days before check-in), BOOKING_ADD_ONS and the GST slabs pricing needs.
  */
-type Behaviour = { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number; refusesChanges?: boolean; cannotModify?: boolean };
+type Behaviour = { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number; refusesChanges?: boolean; cannotModify?: boolean; channelManager?: 'channex' };
 
 export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {}, svc: Services = testServices()): Promise<BookingWorld> {
   const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));

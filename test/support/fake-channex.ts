@@ -23,6 +23,23 @@ export const OPEN_CHANNEL_PATH = '/api/v1/channel_webhooks/open_channel';
 export const NEW_BOOKING_PATH = `${OPEN_CHANNEL_PATH}/new_booking`;
 export const FULL_SYNC_PATH = `${OPEN_CHANNEL_PATH}/request_full_sync`;
 
+/** Not Channex's: the tests' control of the shared fake (see control()). */
+export const CONTROL_PATH = '/_fake/control';
+
+export interface FakeChannexControl {
+  readonly down?: boolean;
+  readonly refuse?: { readonly hotelCode: string; readonly title: string };
+  /** Answers the booking revisions accepted for this hotel, in order. */
+  readonly bookingsOf?: string;
+}
+
+/** Controls the fake at `url` (the shared stack's, in the global setup's process) over HTTP. */
+export async function controlFakeChannex(url: string, control: FakeChannexControl): Promise<Record<string, any>[]> {
+  const res = await fetch(`${url}${CONTROL_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(control) });
+  if (res.status !== 200) throw new Error(`fake Channex control answered ${res.status}`);
+  return ((await res.json()) as { bookings: Record<string, any>[] }).bookings;
+}
+
 export interface FakeChannexOptions {
   /** The key the service must send (our channel's Open Channel API key). */
   readonly outboundKey: string;
@@ -130,6 +147,16 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     // Channex answers, then streams the property's whole state as ordinary changes notifications.
     setTimeout(() => void pushChanges(hotel, fullSync.get(hotel)!), 50);
     return answer(200, JSON.stringify({ meta: { message: 'Full sync requested' } }));
+  });
+
+  // The test's hand on a fake that runs in another process (the shared stack's, started by the
+  // global setup): what it received for a hotel, and Channex going down or refusing a hotel.
+  receiver.respond(CONTROL_PATH, (req) => {
+    const c = (req.body ?? {}) as FakeChannexControl;
+    if (c.down !== undefined) down = c.down;
+    if (c.refuse) refused.set(c.refuse.hotelCode, c.refuse.title);
+    const hotel = c.bookingsOf;
+    return answer(200, JSON.stringify({ bookings: hotel === undefined ? [] : bookings.filter((b) => b.body.booking.hotel_code === hotel).map((b) => b.body.booking) }));
   });
 
   return {

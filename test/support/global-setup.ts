@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startFakeIrp } from './fake-irp.ts';
-import { javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, billingQueueName, channexQueueName } from '../../scripts/local-stack.ts';
+import { startFakeChannex } from './fake-channex.ts';
+import { freePort, javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, billingQueueName, channexQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
@@ -19,7 +20,12 @@ export interface TestStack {
   readonly irp: { readonly url: string; readonly gstin: string; readonly signingPublicKeyPem: string };
   /** Everything the stack's offline process printed (its functions' log lines among it), appended as it comes. */
   readonly logFile: string;
+  /** The shared fake Channex (control it with controlFakeChannex). */
+  readonly channexUrl: string;
 }
+
+/** The Open Channel API key the shared stack sends the fake Channex. */
+const CHANNEX_TEST_KEY = 'open_channel_api_key_shared_stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -70,13 +76,19 @@ export default async function setup(project: TestProject) {
     const irpCredentials = {
       [NIC_TEST_GSTIN]: { baseUrl: irp.url, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123', publicKeyPem: irp.encryptionPublicKeyPem, signingKeyPem: irp.signingPublicKeyPem },
     };
-    const env = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...extra, IRP_CREDENTIALS: JSON.stringify(irpCredentials) } });
+    const httpPort = await freePort();
+    const base = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...extra, IRP_CREDENTIALS: JSON.stringify(irpCredentials) } });
+    // A fake Channex for the whole run: listings connected to Channex (channelManager: channex) book through it,
+    // every other listing stays on the simulator (test/e2e/channex-outbound.test.ts).
+    const channex = await startFakeChannex({ outboundKey: CHANNEX_TEST_KEY, providerCode: 'OpenChannel', serviceEndpoint: `http://127.0.0.1:${httpPort}/channel-manager/channex`, inboundKey: base.CHANNEX_INBOUND_API_KEY! });
+    started.push({ stop: () => channex.close() });
+    const env = { ...base, CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: CHANNEX_TEST_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' };
     // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
     const logFile = join(tmpdir(), `pds-test-stack-${process.pid}.log`);
     writeFileSync(logFile, '');
-    const offline = await startOffline({ stage: 'test', env, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
+    const offline = await startOffline({ stage: 'test', env, httpPort, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile, channexUrl: channex.url });
   } catch (err) {
     await teardown();
     throw err;

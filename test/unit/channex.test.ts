@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
 import type { DayData, PropertyMonth } from '../../domain/catalogue/day.ts';
@@ -6,6 +7,7 @@ import type { Stored } from '../../domain/catalogue/versioned.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { departureRestrictions, nightRestrictions, staySellable } from '../../domain/pricing/index.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
+import { ChannexChangesSchema, parseChannexChanges } from '../../functions/contracts/channel-manager.ts';
 import { keyMatches } from '../../functions/http/middleware/channex-key.ts';
 
 const TODAY = '2027-01-10';
@@ -149,5 +151,57 @@ describe("Channex's inbound key", () => {
     expect(keyMatches('new-key-000000000000000000000', ['new-key-0000000000000000000000'])).toBe(false);
     expect(keyMatches(undefined, ['new-key-0000000000000000000000'])).toBe(false);
     expect(keyMatches('anything', [])).toBe(false);
+  });
+});
+
+describe('the changes body: plain changes checked without the generic walk', () => {
+  const body = (changes: unknown[]) => ({ data: [{ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'hotel-1', changes } }] });
+  const availability = { type: 'availability_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: null, date_from: '2027-02-01', date_to: '2027-02-03', availability: 1 } };
+  // Keys in another order than the schema's, every optional field present: the output must still be the schema's.
+  const restriction = {
+    attributes: {
+      max_stay: 0,
+      rates: [{ occupancy: 2, rate: '5200.00', fraction_size: 2, currency: 'INR' }, { rate: '4000' }],
+      date_to: '2027-02-03',
+      stop_sell: false,
+      closed_to_arrival: true,
+      closed_to_departure: false,
+      min_stay_arrival: 2,
+      min_stay_through: 1,
+      min_stay: 1,
+      date_from: '2027-02-01',
+      rate_plan_id: 'villa-a:EP',
+      room_type_id: 'villa-a',
+    },
+    type: 'restriction_changes',
+  };
+  const valibotOf = (input: unknown) => v.safeParse(ChannexChangesSchema, input, { abortPipeEarly: true });
+
+  it('gives what the schema gives, in the same key order, for plain changes', () => {
+    const input = body([availability, restriction, { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-01', date_to: '2027-02-01' } }]);
+    expect(JSON.stringify(parseChannexChanges(input))).toBe(JSON.stringify(valibotOf(input).output));
+  });
+
+  it.each([
+    ['an extra key', { ...availability, attributes: { ...availability.attributes, colour: 'red' } }],
+    ['a fractional availability', { ...availability, attributes: { ...availability.attributes, availability: 1.5 } }],
+    ['a rate that is a number', { ...restriction, attributes: { ...restriction.attributes, rates: [{ rate: 5200 }] } }],
+    ['an array as a change', [availability]],
+    ['an unknown type', { ...availability, type: 'price_changes' }],
+  ])('leaves %s to the schema: the same output or the same 400', (_, change) => {
+    const input = body([availability, change]);
+    const expected = valibotOf(input);
+    if (expected.success) {
+      expect(JSON.stringify(parseChannexChanges(input))).toBe(JSON.stringify(expected.output));
+      return;
+    }
+    let thrown: unknown;
+    try {
+      parseChannexChanges(input);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ValidationError);
+    expect((thrown as ValidationError).param).toMatch(/^data\[0\]\.attributes\.changes\[1\]/);
   });
 });
