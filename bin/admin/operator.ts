@@ -55,6 +55,8 @@ export const recordsWhileRunning = (spec: CommandSpec): boolean => AUDITED_IN_TR
 
 /** Option values never recorded: they may be credentials. */
 const SECRET_OPTION = /secret|key|password|token|credential/i;
+/** A guest's personal data given as an option (guests erase --email): never kept, the audit trail outlives the erasure (docs/personal-data.md). */
+const PERSONAL_OPTION = /^(email|phone|guest)$/i;
 
 /**
  * The event of a command whose change spans many writes (imports, syncs, billing runs,
@@ -65,7 +67,7 @@ export function commandAudit(spec: CommandSpec, args: ParsedArgs, origin: AuditO
   const name = spec.path.join(' ');
   if (!changesState(spec) || AUDITED_IN_TRANSACTION.has(name)) return null;
   const given = spec.options.filter((o) => (o.value ? args.text(o.name) !== undefined : args.flag(o.name)));
-  const options = given.map((o) => (o.value === undefined ? `--${o.name}` : SECRET_OPTION.test(o.name) ? `--${o.name}=(given)` : `--${o.name}=${args.text(o.name)}`));
+  const options = given.map((o) => (o.value === undefined ? `--${o.name}` : SECRET_OPTION.test(o.name) || PERSONAL_OPTION.test(o.name) ? `--${o.name}=(given)` : `--${o.name}=${args.text(o.name)}`));
   const subject = args.positional ?? args.text('group') ?? args.text('partner') ?? args.text('invoice') ?? args.text('channel') ?? 'stage';
   return { id, at, origin, action: `admin.${spec.path.join('.')}`, target: `${spec.path[0]}:${subject}`, account: args.text('group') ?? null, before: null, after: { command: name, options } };
 }

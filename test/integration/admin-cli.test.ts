@@ -28,7 +28,7 @@ function admin(...args: string[]): Promise<Run> {
       TSX,
       ['bin/admin.ts', ...args],
       // Generous: a test may start several at once, each a cold tsx start on a loaded machine; a stuck one still ends.
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env }, timeout: 150_000 },
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, ADMIN_OPERATOR: 'test-operator' }, timeout: 150_000 },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });

@@ -30,7 +30,7 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
     execFile(
       TSX,
       ['bin/admin.ts', ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, WEBHOOK_QUEUE_URL: queueUrl }, timeout: 30_000 },
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, WEBHOOK_QUEUE_URL: queueUrl, ADMIN_OPERATOR: 'test-operator' }, timeout: 30_000 },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
