@@ -195,7 +195,9 @@ export class DynamoAuditTrail implements AuditTrail {
 function isHeadMoved(err: unknown, changeItems: number): boolean {
   if (!isConditionFailure(err)) return false;
   const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed') === changeItems + 1;
+  // Only the trail's own items refused: the head, and the event's position when a racing writer took it first.
+  const refused = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+  return refused.length > 0 && refused.every((i) => i >= changeItems);
 }
 
 /** Every UTC day touched by [from, to], as yyyy-mm-dd. */
