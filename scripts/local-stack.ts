@@ -45,11 +45,17 @@ export function javaProblem(env: NodeJS.ProcessEnv = process.env): string | unde
   return undefined;
 }
 
-const waitFor = async (what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
+const waitFor = async (what: string, probe: () => Promise<boolean>, timeoutMs: number, waiting?: (elapsedS: number) => void): Promise<void> => {
+  const start = Date.now();
+  const deadline = start + timeoutMs;
+  let told = start;
   while (Date.now() < deadline) {
     if (await probe().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 150));
+    if (waiting && Date.now() - told >= 30_000) {
+      told = Date.now();
+      waiting(Math.round((told - start) / 1000));
+    }
   }
   throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
 };
@@ -245,7 +251,15 @@ export interface OfflineServer extends Stoppable {
 }
 
 /** `serverless offline` with the given environment; resolves once it answers HTTP. */
-export async function startOffline(opts: { stage: string; env: Record<string, string>; httpPort?: number; lambdaPort?: number; log?: (line: string) => void }): Promise<OfflineServer> {
+export async function startOffline(opts: {
+  stage: string;
+  env: Record<string, string>;
+  httpPort?: number;
+  lambdaPort?: number;
+  log?: (line: string) => void;
+  /** Told every 30 s while offline is still bundling, so a slow start does not look like a hang. */
+  waiting?: (elapsedS: number) => void;
+}): Promise<OfflineServer> {
   const httpPort = opts.httpPort ?? (await freePort());
   const lambdaPort = opts.lambdaPort ?? (await freePort());
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'serverless'), ['offline', 'start', '--stage', opts.stage], {
@@ -280,8 +294,10 @@ export async function startOffline(opts: { stage: string; env: Record<string, st
         if (child.exitCode !== null) throw new Error(`serverless offline exited (${child.exitCode}):\n${output}`);
         return (await fetch(`${baseUrl}/openapi.json`)).status === 200;
       },
-      // Bundling every function on two cores shared with other work has taken over two minutes.
-      Number(process.env.OFFLINE_READY_MS ?? 300_000),
+      // Only a hang should hit this: an exit is caught at once above. Bundling every function on two
+      // cores shared with other work has taken over five minutes (a newcomer's npm start failed at 300 s).
+      Number(process.env.OFFLINE_READY_MS ?? 900_000),
+      opts.waiting,
     );
   } catch (err) {
     await killTree(child);

@@ -112,6 +112,7 @@ try {
     // Fixed (3002, or LAMBDA_PORT) so workers can be invoked by hand; a free one only if taken, and printed below.
     lambdaPort: (await portFree(LAMBDA_PORT)) ? LAMBDA_PORT : await freePort(),
     log: (line) => process.stdout.write(line.replace(/^/gm, '  [offline] ')),
+    waiting: (s) => console.log(`  … serverless offline is still bundling the functions (${s} s); a busy machine takes minutes`),
   });
   started.push(offline);
   console.log(`✓ serverless offline on http://localhost:${HTTP_PORT}, Lambda API on http://localhost:${offline.lambdaPort} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
