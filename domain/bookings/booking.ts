@@ -28,9 +28,15 @@ export interface Guest {
 export const BOOKING_SCENARIOS = ['booking-processing', 'booking-failed', 'booking-late'] as const;
 export type BookingScenario = (typeof BOOKING_SCENARIOS)[number];
 
-/** Why a booking failed, as the booking.failed callback and the booking read say it. */
+export const BOOKING_FAILURE_REASONS = ['BOOKING_NOT_COMPLETED', 'CHANNEL_REFUSED'] as const;
+
+/**
+ * Why a booking failed, as the booking.failed callback and the booking read say it:
+ * BOOKING_NOT_COMPLETED (the window closed without a confirmation) or CHANNEL_REFUSED (the
+ * channel manager refused the reservation; its own message is kept for operators only).
+ */
 export interface BookingFailure {
-  readonly reasonCode: 'BOOKING_NOT_COMPLETED';
+  readonly reasonCode: (typeof BOOKING_FAILURE_REASONS)[number];
   readonly reason: string;
   readonly failedAt: string;
 }

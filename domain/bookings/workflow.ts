@@ -101,6 +101,10 @@ export function decide(b: Booking, now: string, t: WorkflowTimings, reservation:
 
   if (b.status === 'PROCESSING') {
     if (reservation?.state === 'CONFIRMED') return landing(reservation.bookingId);
+    if (reservation?.state === 'REFUSED') {
+      const failure = { reasonCode: 'CHANNEL_REFUSED' as const, reason: 'The property\'s channel manager refused the reservation; the credit authorization was released.', failedAt: now };
+      return write('failed', b, { status: 'FAILED', failure }, now, t, { kind: 'release' });
+    }
     if (now >= b.deadline) {
       const failure = { reasonCode: 'BOOKING_NOT_COMPLETED' as const, reason: 'The property did not confirm the booking within the booking window; the credit authorization was released.', failedAt: now };
       return write('failed', b, { status: 'FAILED', failure }, now, t, { kind: 'release' });
@@ -121,7 +125,8 @@ export function decide(b: Booking, now: string, t: WorkflowTimings, reservation:
   const owed = owedCallback(b);
   if (owed) return { kind: 'publish', eventType: owed };
 
-  if (b.status === 'FAILED' && now < b.watchUntil) {
+  // A refused reservation cannot land later: nothing left to watch for.
+  if (b.status === 'FAILED' && now < b.watchUntil && reservation?.state !== 'REFUSED') {
     if (reservation?.state === 'CONFIRMED') return landing(reservation.bookingId);
     if (b.nextCheckAt !== null && b.nextCheckAt > now) return { kind: 'idle' };
     const hint = reservation?.state === 'PENDING' ? reservation.checkAgainAt : null;
@@ -152,7 +157,7 @@ export function callbackOutcome(b: Booking, eventType: BookingCallbackEventType,
     status,
     externalBookingId: b.externalBookingId,
     bookingId: b.bookingId,
-    reasonCode: eventType === 'booking.failed' ? 'BOOKING_NOT_COMPLETED' : null,
+    reasonCode: eventType === 'booking.failed' ? (b.failure?.reasonCode ?? 'BOOKING_NOT_COMPLETED') : null,
     reason: eventType === 'booking.failed' ? (b.failure?.reason ?? null) : eventType === 'booking.cancelled' ? (b.cancellation?.reason ?? null) : null,
   };
 }

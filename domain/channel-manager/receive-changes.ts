@@ -27,13 +27,14 @@ const documentKeyOf = (bodyHash: string): string => `channel-manager/channex/cha
 
 /**
  * The `changes/` endpoint's work: check every notification (an unknown hotel, room type or
- * rate plan refuses the whole POST, naming it), keep each notification's body and its
+ * rate plan refuses the whole POST, naming it), keep each notification's body (`rawBody`, the
+ * POST as received, when it holds one notification) and its
  * idempotency record, and queue it for the apply step. Answers at once; the catalogue
  * changes behind the queue. A request_id seen before is not queued again once applied, so
  * a repeated POST changes nothing; one still waiting is queued again (nothing is lost when
  * the first queueing failed). Refused notifications are recorded as refused, for operators.
  */
-export async function receiveChanges(deps: ReceiveDeps, notifications: readonly ChangesNotification[]): Promise<ChangesAck> {
+export async function receiveChanges(deps: ReceiveDeps, notifications: readonly ChangesNotification[], rawBody?: string): Promise<ChangesAck> {
   const now = deps.clock.now();
   const receivedAt = now.toISOString();
   const today = indiaToday(now);
@@ -42,7 +43,9 @@ export async function receiveChanges(deps: ReceiveDeps, notifications: readonly 
 
   const checked = notifications.map((n, i) => {
     const base = `data[${i}]`;
-    const text = JSON.stringify(n);
+    // Stored as `{"data": [notification]}`: a POST of one notification (Channex's usual) is kept
+    // as it came, so the answer neither writes 5 MB of JSON back out nor hashes a copy.
+    const text = notifications.length === 1 && rawBody !== undefined ? rawBody : JSON.stringify({ data: [n] });
     const bodyHash = deps.sha256(text);
     let refusal: InboundChanges['refusal'];
     try {
@@ -107,7 +110,9 @@ export async function applyRecordedChanges(deps: ApplyDeps, requestId: string): 
   if (record.status !== 'RECEIVED') return { outcome: 'already-done' };
   const bytes = await deps.documents.get(record.documentKey);
   if (!bytes) throw new Error(`The body of Channex request ${requestId} is missing from the document store (${record.documentKey}).`);
-  const n = JSON.parse(new TextDecoder().decode(bytes)) as ChangesNotification;
+  const stored = JSON.parse(new TextDecoder().decode(bytes)) as { data?: ChangesNotification[] } | ChangesNotification;
+  // `{"data": [n]}`; a bare notification is how bodies were stored before (still in a DLQ, say).
+  const n = 'data' in stored && Array.isArray(stored.data) ? stored.data[0]! : (stored as ChangesNotification);
   const now = deps.clock.now();
   const today = indiaToday(now);
   const base = 'data[0]';

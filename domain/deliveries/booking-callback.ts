@@ -1,4 +1,5 @@
 import type { Minor } from '../money.ts';
+import type { BookingFailure } from '../bookings/booking.ts';
 
 /**
  * The booking outcomes pushed to a booking's callbackUrl (docs/callbacks.md).
@@ -26,7 +27,7 @@ export interface BookingCallbackOutcome {
   readonly status: 'CONFIRMED' | 'FAILED' | 'CANCELLED';
   readonly externalBookingId: string;
   readonly bookingId: string | null;
-  readonly reasonCode: 'BOOKING_NOT_COMPLETED' | null;
+  readonly reasonCode: BookingFailure['reasonCode'] | null;
   readonly reason: string | null;
   /** booking.amended only (docs/callbacks.md): the amendment and the stay and totals it left, in paise. */
   readonly amendment?: { readonly amendmentId: string; readonly checkIn: string; readonly checkOut: string; readonly previousTotal: Minor; readonly newTotal: Minor };

@@ -36,7 +36,7 @@ function checkOutcome(o: BookingCallbackOutcome): void {
     o.callbackUrl.trim() === '' && 'callbackUrl is empty',
     Number.isNaN(Date.parse(o.occurredAt)) && 'occurredAt is not an instant',
     STATUS_OF[o.eventType] !== o.status && `status ${o.status} does not match ${o.eventType}`,
-    o.status === 'FAILED' && o.reasonCode !== 'BOOKING_NOT_COMPLETED' && 'a failure needs reasonCode BOOKING_NOT_COMPLETED',
+    o.status === 'FAILED' && o.reasonCode === null && 'a failure needs a reasonCode',
     o.status !== 'FAILED' && o.reasonCode !== null && 'reasonCode is non-null only on failure',
     (o.eventType === 'booking.amended') !== (o.amendment !== undefined) && 'the amendment fields go with booking.amended and only with it',
   ].filter((p): p is string => typeof p === 'string');

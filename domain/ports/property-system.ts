@@ -52,7 +52,13 @@ export interface ReservationRequest {
 export type ReservationState =
   | { readonly state: 'CONFIRMED'; readonly bookingId: string }
   /** Not (yet) landed; `checkAgainAt` is the property system's hint of when to ask again, if it gives one. */
-  | { readonly state: 'PENDING'; readonly checkAgainAt: string | null };
+  | { readonly state: 'PENDING'; readonly checkAgainAt: string | null }
+  /**
+   * The property system will not take it, and asking again cannot change that (a channel
+   * manager's 4xx): the booking fails now rather than at the end of its window. `reason` is
+   * the property system's own words, for operators; the partner gets the service's.
+   */
+  | { readonly state: 'REFUSED'; readonly reason: string };
 
 /** A change to a landed reservation: the whole stay as it must now stand. */
 export interface ModificationRequest {

@@ -29,6 +29,6 @@ export const handler = endpoint(channexChangesRoute, async ({ event, services })
     throw new DomainError('MALFORMED_JSON', 'The request body is not valid JSON.', { param: 'body' });
   }
   const body = parseChannexChanges(parsed);
-  const ack = await receiveChanges({ ...channexDeps(services), sha256: sha256Hex }, body.data as ChangesNotification[]);
+  const ack = await receiveChanges({ ...channexDeps(services), sha256: sha256Hex }, body.data as ChangesNotification[], raw);
   return { status: 200, body: ack };
 });

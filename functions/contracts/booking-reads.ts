@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BOOKING_STATUSES, type BookingStatus } from '../../domain/bookings/booking.ts';
+import { BOOKING_FAILURE_REASONS, BOOKING_STATUSES, type BookingStatus } from '../../domain/bookings/booking.ts';
 import { BOOKINGS_PAGE, MAX_BOOKING_IDS } from '../../domain/bookings/read-bookings.ts';
 import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { defineRoute } from '../http/route.ts';
@@ -121,8 +121,10 @@ export const BookingDetailSchema = v.object({
     v.description('Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after.'),
   ),
   failure: v.pipe(
-    v.nullable(v.object({ reasonCode: v.picklist(['BOOKING_NOT_COMPLETED']), reason: v.string(), failedAt: DateTimeSchema })),
-    v.description('Why the booking failed; null unless it did. A booking that lands late becomes CONFIRMED.'),
+    v.nullable(v.object({ reasonCode: v.picklist(BOOKING_FAILURE_REASONS), reason: v.string(), failedAt: DateTimeSchema })),
+    v.description(
+      'Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property\'s channel manager refused the reservation; final).',
+    ),
   ),
   cancellation: v.pipe(
     v.nullable(v.object({ cancelledAt: DateTimeSchema, reason: v.nullable(v.string()), refundPercentage: v.number(), refundAmount: Money })),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { BOOKING_FAILURE_REASONS } from '../../domain/bookings/booking.ts';
 import { BOOKING_CALLBACK_EVENT_TYPES } from '../../domain/deliveries/booking-callback.ts';
 import { CALLBACK_HEADERS, SIGNATURE_TOLERANCE_SECONDS } from '../../events/booking-callback.ts';
 import { WEBHOOK_HEADERS } from '../../events/catalogue-webhook.ts';
@@ -19,7 +20,10 @@ export const BookingCallbackSchema = v.strictObject({
   status: v.picklist(['CONFIRMED', 'FAILED', 'CANCELLED']),
   externalBookingId: v.pipe(v.string(), v.description('The id you sent when booking.')),
   bookingId: v.pipe(v.nullable(v.string()), v.description('The id you address the booking by; null when it never landed.')),
-  reasonCode: v.pipe(v.nullable(v.picklist(['BOOKING_NOT_COMPLETED'])), v.description('Only on booking.failed.')),
+  reasonCode: v.pipe(
+    v.nullable(v.picklist(BOOKING_FAILURE_REASONS)),
+    v.description('Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property\'s channel manager refused the reservation).'),
+  ),
   reason: v.pipe(v.nullable(v.string()), v.description('Words for a human.')),
 });
 

@@ -99,8 +99,8 @@ function customerOf(g: Guest): Record<string, unknown> {
 /**
  * The property system on Channex (PROPERTY_SYSTEM=channex): each reserve, modify, cancel and
  * restore is a booking revision pushed to Channex's Open Channel. Answers map onto the port:
- * 2xx accepted (CONFIRMED, or the change applied); 4xx refused (a reservation stays PENDING
- * and FAILS at the window's end; a change is CHANNEL_REFUSED), Channex's message kept on
+ * 2xx accepted (CONFIRMED, or the change applied); 4xx refused (a reservation is REFUSED and
+ * the booking FAILS at once with CHANNEL_REFUSED; a change is CHANNEL_REFUSED), Channex's message kept on
  * the record and logged for operators; 5xx and timeouts leave it PENDING for the workflow's
  * retries (a cancellation answers 503, to be retried). Each booking's last pushed body is
  * one item (CHANNEX#BOOKING#<ref>), each change's answer another (its idempotency record).
@@ -131,7 +131,8 @@ export class ChannexPropertySystem implements PropertySystem {
 
   private async land(record: ChannexBooking): Promise<ReservationState> {
     if (record.landed) return { state: 'CONFIRMED', bookingId: record.channexId ?? record.bookingRef };
-    if (record.refusal || record.cancelled) return { state: 'PENDING', checkAgainAt: null };
+    if (record.refusal) return { state: 'REFUSED', reason: record.refusal };
+    if (record.cancelled) return { state: 'PENDING', checkAgainAt: null };
     const answer = await this.push(record.booking);
     const next: ChannexBooking = {
       ...record,
@@ -142,7 +143,8 @@ export class ChannexPropertySystem implements PropertySystem {
     // Kept even while Channex is unavailable: the body to push again, and where the booking went (RoutedPropertySystem).
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.channexBooking(record.bookingRef), entity: 'ChannexBooking', ...next, at: this.clock.now().toISOString() } }));
     if (answer.kind === 'refused') {
-      logger.error('Channex refused a booking; it fails at the end of its window', { bookingRef: record.bookingRef, listingId: record.listingId, channex: answer.message });
+      logger.error('Channex refused a booking; it fails with CHANNEL_REFUSED', { bookingRef: record.bookingRef, listingId: record.listingId, channex: answer.message });
+      return { state: 'REFUSED', reason: answer.message };
     }
     return next.landed ? { state: 'CONFIRMED', bookingId: next.channexId ?? record.bookingRef } : { state: 'PENDING', checkAgainAt: null };
   }
@@ -178,12 +180,22 @@ export class ChannexPropertySystem implements PropertySystem {
     if (answer.kind === 'unavailable') throw new ServiceUnavailableError(30);
     let result: ModificationResult = { accepted: true };
     if (answer.kind === 'refused') {
-      if (request.kind === 'amend') result = { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: `The channel manager refused the change: ${answer.message}` };
+      // Channex's words describe the property's Channex setup, for operators (log + this record); the partner gets ours (docs/decisions.md).
+      if (request.kind === 'amend') {
+        result = { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: "The property's channel manager refused the change." };
+        logger.error('Channex refused an amendment', { bookingRef: request.bookingRef, listingId: request.listingId, channex: answer.message });
+      }
       // A restore puts back what Channex held before; a refusal of it needs an operator, not a retry.
       else logger.error('Channex refused restoring a stay; the reservation there needs an operator', { bookingRef: request.bookingRef, channex: answer.message });
     }
     try {
-      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...key, entity: 'ChannexRevision', result, at: this.clock.now().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...key, entity: 'ChannexRevision', result, ...(answer.kind === 'refused' ? { refusal: answer.message } : {}), at: this.clock.now().toISOString() },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       return (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item!.result as ModificationResult;

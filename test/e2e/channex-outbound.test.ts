@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { book, guest, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
-import { controlFakeChannex } from '../support/fake-channex.ts';
+import { controlFakeChannex, type Outage } from '../support/fake-channex.ts';
 import { pollUntil } from '../support/poll.ts';
-import { call, newAgentGroup, stack, type GroupFixture } from '../support/stack.ts';
+import { call, newAgentGroup, stack, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 /*
  * Bookings out to Channex over HTTP on the shared stack: its listings are connected to
@@ -10,13 +11,18 @@ import { call, newAgentGroup, stack, type GroupFixture } from '../support/stack.
  * pushes their revisions to the fake Channex the global setup runs, while every other
  * test's listings stay on the simulator. The booking world sells 5,000 a night before GST.
  * Its "slow" listing's connection cannot modify; its "never" listing is refused by Channex.
+ * Outages and refusals are per hotel, so no other test file's bookings see them.
  */
 let world: BookingWorld;
 let g: GroupFixture;
+let receiver: Receiver;
 const channex = (control: Parameters<typeof controlFakeChannex>[1]) => controlFakeChannex(stack().channexUrl, control);
-const revisionsOf = (hotelCode: string) => channex({ bookingsOf: hotelCode });
+const revisionsOf = async (hotelCode: string) => (await channex({ bookingsOf: hotelCode })).bookings;
+const attemptsFor = async (hotelCode: string) => (await channex({ bookingsOf: hotelCode })).attempts;
+const outage = (hotelCode: string, mode: Outage | null) => channex({ outage: { hotelCode, mode } });
 
 beforeAll(async () => {
+  receiver = await startReceiver();
   world = await seedBookingWorld({
     instant: { mode: 'CONFIRM_IMMEDIATELY', channelManager: 'channex' },
     slow: { mode: 'CONFIRM_IMMEDIATELY', channelManager: 'channex', cannotModify: true },
@@ -24,16 +30,26 @@ beforeAll(async () => {
   });
   g = await newAgentGroup({ channelId: world.channelId });
 }, 120_000);
+afterAll(() => receiver?.close());
 
 const detail = (bookingId: string) => call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey });
 const statusOf = async (bookingId: string) => (await detail(bookingId)).body.status as string;
 const settledAs = (bookingId: string, status: string) => pollUntil(`booking ${bookingId} ${status}`, async () => ((await statusOf(bookingId)) === status ? true : undefined));
 
-/** A booking over HTTP; its bookingId once the answer is in (CONFIRMED at once, or PROCESSING). */
+/** The booking's row in the partner feed, by our externalBookingId: a 202 PROCESSING answer carries no bookingId yet. */
+const rowOf = async (externalBookingId: string) => (await call('GET', `/v1/bookings?externalBookingIds=${externalBookingId}`, { key: g.apiKey })).body.data[0] as { status: string; bookingId: string | null } | undefined;
+const rowAs = (externalBookingId: string, status: string) =>
+  pollUntil(`booking ${externalBookingId} ${status}`, async () => {
+    const row = await rowOf(externalBookingId);
+    return row?.status === status ? row : undefined;
+  });
+
+/** A booking over HTTP, once CONFIRMED: its bookingId (a 202 PROCESSING answer has none yet, so it is looked up in the feed). */
 async function booked(listingId: string, checkIn: string, checkOut: string): Promise<string> {
-  const res = await book(g, await order(g, stay(listingId, checkIn, checkOut)));
+  const externalBookingId = uniqueId('ext');
+  const res = await book(g, await order(g, stay(listingId, checkIn, checkOut)), { externalBookingId });
   expect([200, 202]).toContain(res.status);
-  return res.body.bookingId;
+  return res.body.bookingId ?? (await rowAs(externalBookingId, 'CONFIRMED')).bookingId!;
 }
 
 /** The revisions of one reservation the fake accepted, once there are `count`. */
@@ -77,5 +93,94 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     expect(cancelled.status).toBe(200);
     const [, , , , last] = await revisions(world.instant, 5, reservationId);
     expect(last).toMatchObject({ status: 'cancelled', arrival_date: '2027-03-02', departure_date: '2027-03-04', reservation_id: reservationId });
-  });
+  }, 120_000);
+
+  it('keeps a booking PROCESSING while Channex is down, fails it at the end of its window, and lands it late once Channex is back', async () => {
+    await outage(world.instant, 'unavailable');
+    const externalBookingId = uniqueId('ext');
+    try {
+      const res = await book(g, await order(g, stay(world.instant, '2027-03-06', '2027-03-07')), { externalBookingId });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ status: 'PROCESSING', bookingStatus: 'PROCESSING', bookingId: null, externalBookingId });
+      // The test stage's 4 s window closes with Channex still answering 503: FAILED, the workflow having asked again meanwhile.
+      await rowAs(externalBookingId, 'FAILED');
+      expect(await attemptsFor(world.instant)).toBeGreaterThan(1);
+    } finally {
+      await outage(world.instant, null);
+    }
+    // The watch keeps pushing the stored revision (30 s on the test stage): it lands late, as one booking.
+    const landed = await rowAs(externalBookingId, 'CONFIRMED');
+    const pushed = (await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-06');
+    expect(pushed.map((r) => r.status)).toEqual(['new']);
+    expect(pushed[0]).toMatchObject({ departure_date: '2027-03-07', customer: { surname: guest.lastName } });
+    expect(landed.bookingId).toEqual(expect.any(String));
+    expect(await statusOf(landed.bookingId!)).toBe('CONFIRMED');
+  }, 120_000);
+
+  it('books once when Channex took the booking but its answer was lost: the retry with the same reservation_id is the same booking', async () => {
+    await outage(world.instant, 'answer-lost');
+    const externalBookingId = uniqueId('ext');
+    try {
+      const res = await book(g, await order(g, stay(world.instant, '2027-03-08', '2027-03-09')), { externalBookingId });
+      expect(res.status).toBe(202);
+      // Channex holds it, but every answer is lost: the booking cannot be CONFIRMED yet.
+      await pollUntil('the booking at Channex', async () => ((await revisionsOf(world.instant)).some((r) => r.arrival_date === '2027-03-08') ? true : undefined));
+      expect((await rowOf(externalBookingId))?.status).not.toBe('CONFIRMED');
+    } finally {
+      await outage(world.instant, null);
+    }
+    // Within its window or late, it lands, once.
+    const landed = await rowAs(externalBookingId, 'CONFIRMED');
+    const pushed = (await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-08');
+    expect(pushed.map((r) => r.status)).toEqual(['new']);
+    expect(await statusOf(landed.bookingId!)).toBe('CONFIRMED');
+  }, 120_000);
+
+  it('fails a booking Channex refuses at once with CHANNEL_REFUSED (booking.failed says so) and keeps Channex\'s words out of what the partner sees', async () => {
+    await channex({ refuse: { hotelCode: world.never, title: 'Hotel is not mapped' } });
+    const path = `/cb/${uniqueId('refused')}`;
+    const externalBookingId = uniqueId('ext');
+    const res = await book(g, await order(g, stay(world.never, '2027-03-02', '2027-03-03')), { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+    // Refused on the first push: CHANNEL_REFUSED (the window's end would say BOOKING_NOT_COMPLETED), one push only.
+    expect([200, 202]).toContain(res.status);
+    expect(res.body.bookingId).toBeNull();
+    const [callback] = await receiver.waitFor(path, 1, 60_000);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.failed', status: 'FAILED', reasonCode: 'CHANNEL_REFUSED', externalBookingId, bookingId: null });
+    expect(JSON.stringify(callback!.body)).not.toContain('Hotel is not mapped');
+    expect(await revisionsOf(world.never)).toEqual([]);
+    expect(await attemptsFor(world.never)).toBe(1);
+    expect((await rowOf(externalBookingId))?.status).toBe('FAILED');
+  }, 120_000);
+
+  it('refuses an amendment Channex refuses with 409 CHANNEL_REFUSED and changes nothing', async () => {
+    const bookingId = await booked(world.instant, '2027-03-09', '2027-03-10');
+    const before = (await detail(bookingId)).body;
+    await channex({ refuse: { hotelCode: world.instant, title: 'Rate plan is closed' } });
+    let res;
+    try {
+      res = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-11' } });
+    } finally {
+      await channex({ refuse: { hotelCode: world.instant, title: null } });
+    }
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('CHANNEL_REFUSED');
+    expect(res.text).not.toContain('Rate plan is closed');
+    const after = (await detail(bookingId)).body;
+    expect(after).toMatchObject({ status: 'CONFIRMED', checkIn: before.checkIn, checkOut: before.checkOut, totalAmount: before.totalAmount });
+    expect(after.amendments.map((a: { status: string }) => a.status)).toEqual(['REFUSED']);
+    expect((await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-09').map((r) => r.status)).toEqual(['new']);
+  }, 120_000);
+
+  it('answers CHANNEL_CANNOT_MODIFY on the quote and the amendment for a listing whose Channex connection cannot modify, and pushes nothing', async () => {
+    const bookingId = await booked(world.slow, '2027-03-02', '2027-03-03');
+    await settledAs(bookingId, 'CONFIRMED');
+    const quote = await call('PATCH', `/v1/bookings/${bookingId}`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });
+    expect(quote.status).toBe(200);
+    expect(quote.body).toMatchObject({ amendable: false, reason: 'CHANNEL_CANNOT_MODIFY' });
+    const res = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('CHANNEL_CANNOT_MODIFY');
+    expect((await detail(bookingId)).body).toMatchObject({ status: 'CONFIRMED', checkOut: '2027-03-03' });
+    expect((await revisionsOf(world.slow)).map((r) => r.status)).toEqual(['new']);
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { testOrigin } from '../support/audit-origin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
@@ -7,6 +8,8 @@ import { advanceBooking } from '../../domain/bookings/workflow.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { parseConfig } from '../../infra/config.ts';
+import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { keys } from '../../infra/dynamo/keys.ts';
 import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { startFakeChannex, type FakeChannex } from '../support/fake-channex.ts';
@@ -93,6 +96,22 @@ describe('Channex property system', () => {
     expect(channex.bookings.slice(before).map((r) => [r.body.booking.status, r.body.booking.reservation_id])).toEqual([['new', b.bookingRef]]);
   });
 
+  it('treats a connection closed without an answer as Channex unavailable: PROCESSING, then CONFIRMED once it answers', async () => {
+    channex.setOutage(world.instant, 'dropped');
+    const before = channex.bookings.length;
+    let b: Booking;
+    try {
+      b = await book('2027-03-03', '2027-03-04');
+      expect((await reload(b)).status).toBe('PROCESSING');
+      expect(channex.bookings.length).toBe(before);
+    } finally {
+      channex.setOutage(world.instant, null);
+    }
+    await advanceBooking(deps(), b.agentGroupId, b.bookingRef);
+    expect((await reload(b)).status).toBe('CONFIRMED');
+    expect(channex.bookings.slice(before).map((r) => [r.body.booking.status, r.body.booking.reservation_id])).toEqual([['new', b.bookingRef]]);
+  });
+
   it('pushes a modified revision for an amendment, the original stay back for a compensation, and a cancelled revision', async () => {
     const b = await book('2027-03-08', '2027-03-09');
     const p1 = world.propertyOf(world.instant);
@@ -128,7 +147,7 @@ describe('Channex property system', () => {
     expect((await reload(b)).status).toBe('CANCELLED');
   });
 
-  it("answers CHANNEL_REFUSED with Channex's message when Channex refuses a change", async () => {
+  it("answers CHANNEL_REFUSED when Channex refuses a change, keeping Channex's message for operators only", async () => {
     const b = await book('2027-03-09', '2027-03-10');
     channex.refuseHotel(world.instant, 'Room is not available');
     const answer = await svc.propertySystem.modify({
@@ -141,7 +160,11 @@ describe('Channex property system', () => {
       selectedProperties: [{ propertyId: world.propertyOf(world.instant), quantity: 2 }],
       scenario: null,
     });
-    expect(answer).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: expect.stringContaining('Room is not available') });
+    channex.refuseHotel(world.instant, null);
+    expect(answer).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED' });
+    expect(answer.accepted === false && answer.reason).not.toContain('Room is not available');
+    const record = await createDocumentClient(svc.config).send(new GetCommand({ TableName: svc.config.tableName, Key: keys.channexRevision(b.bookingRef, 'amd-refused'), ConsistentRead: true }));
+    expect(record.Item).toMatchObject({ refusal: expect.stringContaining('Room is not available') });
   });
 
   it('asks Channex for a full sync from the admin tool; the stream it sends is applied like any change', async () => {
@@ -160,5 +183,9 @@ describe('Channex property system', () => {
       if (Date.now() > deadline) throw new Error(`full sync not applied: ${res.text}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-  }, 240_000);
+    // The stream went through the sync's projection upkeep: a rebuild finds nothing to repair.
+    const rebuild = await runAdminTool(['search', 'rebuild', world.channelId, '--json'], {}, 120_000);
+    expect(rebuild.code, rebuild.stderr).toBe(0);
+    expect(JSON.parse(rebuild.stdout)).toMatchObject({ drift: false });
+  }, 360_000);
 });

@@ -26,18 +26,30 @@ export const FULL_SYNC_PATH = `${OPEN_CHANNEL_PATH}/request_full_sync`;
 /** Not Channex's: the tests' control of the shared fake (see control()). */
 export const CONTROL_PATH = '/_fake/control';
 
+/**
+ * How Channex fails one hotel's pushes (per hotel, so a test's outage touches no other test):
+ * `unavailable` answers 503 (Channex's trouble), `dropped` closes the connection unanswered
+ * and keeps nothing (down, or a timeout before Channex read it), `answer-lost` keeps the
+ * booking and then closes the connection (Channex has it, the sender cannot know: its retry,
+ * the same reservation_id, must be answered as the same booking, not a second one).
+ */
+export type Outage = 'unavailable' | 'dropped' | 'answer-lost';
+
 export interface FakeChannexControl {
   readonly down?: boolean;
-  readonly refuse?: { readonly hotelCode: string; readonly title: string };
-  /** Answers the booking revisions accepted for this hotel, in order. */
+  /** One hotel's outage starts (a mode) or ends (null). */
+  readonly outage?: { readonly hotelCode: string; readonly mode: Outage | null };
+  /** Channex starts refusing a hotel's pushes with this title (422), or stops (null). */
+  readonly refuse?: { readonly hotelCode: string; readonly title: string | null };
+  /** Answers the booking revisions accepted for this hotel, in order, and how many pushes it got. */
   readonly bookingsOf?: string;
 }
 
 /** Controls the fake at `url` (the shared stack's, in the global setup's process) over HTTP. */
-export async function controlFakeChannex(url: string, control: FakeChannexControl): Promise<Record<string, any>[]> {
+export async function controlFakeChannex(url: string, control: FakeChannexControl): Promise<{ bookings: Record<string, any>[]; attempts: number }> {
   const res = await fetch(`${url}${CONTROL_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(control) });
   if (res.status !== 200) throw new Error(`fake Channex control answered ${res.status}`);
-  return ((await res.json()) as { bookings: Record<string, any>[] }).bookings;
+  return (await res.json()) as { bookings: Record<string, any>[]; attempts: number };
 }
 
 export interface FakeChannexOptions {
@@ -60,8 +72,10 @@ export interface FakeChannex {
   readonly requests: ReceivedRequest[];
   /** While down, every push is answered 503 (Channex's trouble: the sender retries). */
   setDown(down: boolean): void;
-  /** Hotels whose bookings Channex refuses (a 422 with Channex's errors object). */
-  refuseHotel(hotelCode: string, title: string): void;
+  /** One hotel's outage (see Outage); null ends it. */
+  setOutage(hotelCode: string, mode: Outage | null): void;
+  /** Hotels whose bookings Channex refuses (a 422 with Channex's errors object); null stops it. */
+  refuseHotel(hotelCode: string, title: string | null): void;
   /** The property's state Channex sends on a full sync, per hotel. */
   setFullSyncState(hotelCode: string, changes: readonly ChangeBody[]): void;
   /** POSTs one changes notification to the service as Channex does; returns the answer. */
@@ -111,8 +125,13 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   const receiver: Receiver = await startReceiver();
   const bookings: ReceivedRequest[] = [];
   const refused = new Map<string, string>();
+  const outages = new Map<string, Outage>();
+  /** Channex's booking id per hotel and reservation_id: a repeated `new` is the booking it already has. */
+  const reservations = new Map<string, string>();
   const fullSync = new Map<string, readonly ChangeBody[]>();
   let down = false;
+  const refuseHotel = (hotelCode: string, title: string | null) => void (title === null ? refused.delete(hotelCode) : refused.set(hotelCode, title));
+  const setOutage = (hotelCode: string, mode: Outage | null) => void (mode ? outages.set(hotelCode, mode) : outages.delete(hotelCode));
 
   const push = async (body: string, key: string | null | undefined) => {
     const res = await fetch(`${opts.serviceEndpoint}/changes/`, {
@@ -134,10 +153,21 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     const problems = bookingProblems(req.body);
     if (problems.length > 0) return answer(422, errors('validation_error', 'Validation Error', { booking: problems }));
     if (req.body.booking.provider_code !== opts.providerCode) return answer(422, errors('validation_error', 'Validation Error', { provider_code: ['is unknown'] }));
-    const refusal = refused.get(req.body.booking.hotel_code);
+    const b = req.body.booking;
+    const outage = outages.get(b.hotel_code);
+    if (outage === 'unavailable') return answer(503, errors('service_unavailable', 'Service Unavailable'));
+    if (outage === 'dropped') return { status: 0, drop: true };
+    const refusal = refused.get(b.hotel_code);
     if (refusal) return answer(422, errors('validation_error', refusal));
-    bookings.push(req);
-    return answer(200, JSON.stringify({ data: { type: 'booking_revision', id: randomUUID(), attributes: { status: req.body.booking.status, reservation_id: req.body.booking.reservation_id } } }));
+    // reservation_id is the booking's unique id at the channel ("Field description"): a `new`
+    // revision for one Channex already holds is that booking again, not a second one.
+    const key = `${b.hotel_code}/${b.reservation_id}`;
+    const known = b.reservation_id ? reservations.get(key) : undefined;
+    const id = known ?? randomUUID();
+    if (!(known && b.status === 'new')) bookings.push(req);
+    if (b.reservation_id) reservations.set(key, id);
+    if (outage === 'answer-lost') return { status: 0, drop: true };
+    return answer(200, JSON.stringify({ data: { type: 'booking_revision', id, attributes: { status: b.status, reservation_id: b.reservation_id } } }));
   });
   receiver.respond(FULL_SYNC_PATH, (req) => {
     if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));
@@ -154,9 +184,17 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   receiver.respond(CONTROL_PATH, (req) => {
     const c = (req.body ?? {}) as FakeChannexControl;
     if (c.down !== undefined) down = c.down;
-    if (c.refuse) refused.set(c.refuse.hotelCode, c.refuse.title);
+    if (c.outage) setOutage(c.outage.hotelCode, c.outage.mode);
+    if (c.refuse) refuseHotel(c.refuse.hotelCode, c.refuse.title);
     const hotel = c.bookingsOf;
-    return answer(200, JSON.stringify({ bookings: hotel === undefined ? [] : bookings.filter((b) => b.body.booking.hotel_code === hotel).map((b) => b.body.booking) }));
+    const ofHotel = (r: ReceivedRequest) => r.body?.booking?.hotel_code === hotel;
+    return answer(
+      200,
+      JSON.stringify({
+        bookings: hotel === undefined ? [] : bookings.filter(ofHotel).map((b) => b.body.booking),
+        attempts: hotel === undefined ? 0 : receiver.to(NEW_BOOKING_PATH).filter(ofHotel).length,
+      }),
+    );
   });
 
   return {
@@ -164,7 +202,8 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     bookings,
     requests: receiver.requests,
     setDown: (value) => (down = value),
-    refuseHotel: (hotelCode, title) => refused.set(hotelCode, title),
+    setOutage,
+    refuseHotel,
     setFullSyncState: (hotelCode, changes) => fullSync.set(hotelCode, changes),
     pushChanges,
     pushRaw: (body, key) => push(body, key),

@@ -10,8 +10,11 @@ export interface ReceivedRequest {
   readonly at: number;
 }
 
-/** `delayMs` holds the answer back, e.g. so the next attempt is signed in a later second. */
-export type Responder = (req: ReceivedRequest, nth: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+/**
+ * `delayMs` holds the answer back, e.g. so the next attempt is signed in a later second;
+ * `drop` closes the connection without an answer (a peer that died mid-request).
+ */
+export type Responder = (req: ReceivedRequest, nth: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; drop?: boolean };
 
 export interface Receiver {
   /** http://127.0.0.1:<port>; append any path. */
@@ -47,6 +50,7 @@ export async function startReceiver(): Promise<Receiver> {
       requests.push(received);
       const answer = responders.get(path)?.(received, nth) ?? { status: 204 };
       setTimeout(() => {
+        if (answer.drop) return void req.socket.destroy();
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       }, answer.delayMs ?? 0);

@@ -95,6 +95,18 @@ describe('decide: a PROCESSING booking', () => {
     expect(d.next.nextCheckAt).toBe(at(60_000 + watchPollMs(T)));
   });
 
+  it('fails at once, before its deadline, when the channel manager refuses: CHANNEL_REFUSED, the authorization released', () => {
+    // act
+    const d = asWrite(decide(processing(), at(1_000), T, { state: 'REFUSED', reason: '422 Validation Error' }));
+
+    // assess
+    expect(d.step).toBe('failed');
+    expect(d.effect).toEqual({ kind: 'release' });
+    expect(d.next).toMatchObject({ status: 'FAILED', bookingId: null, failure: { reasonCode: 'CHANNEL_REFUSED', failedAt: at(1_000) }, nextCheckAt: at(1_000) });
+    // The channel manager's own words are for operators, not the partner.
+    expect(d.next.failure!.reason).not.toContain('422');
+  });
+
   it('without a hint, looks again one poll interval later; the write moves only the due time', () => {
     // prepare
     const b = processing();
@@ -237,6 +249,12 @@ describe('decide: a FAILED booking', () => {
     const d = asWrite(decide(b, at(70_000), T, pending(hint)));
     expect(d.step).toBe('rescheduled');
     expect(d.next.nextCheckAt).toBe(due);
+  });
+
+  it('stops watching a refused reservation: it cannot land later', () => {
+    const b = failed({ failure: { ...failure, reasonCode: 'CHANNEL_REFUSED' }, steps: steps({ callbacksPublished: ['booking.failed'] }), nextCheckAt: at(65_000) });
+    const d = asWrite(decide(b, at(70_000), T, { state: 'REFUSED', reason: '422' }));
+    expect(d.next).toMatchObject({ status: 'FAILED', nextCheckAt: null });
   });
 
   it('caps the watch poll at watchUntil', () => {

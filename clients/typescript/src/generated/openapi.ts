@@ -5041,10 +5041,10 @@ export interface operations {
                             createdAt: string;
                             appliedAt: string | null;
                         }[];
-                        /** @description Why the booking failed; null unless it did. A booking that lands late becomes CONFIRMED. */
+                        /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
                         failure: {
                             /** @enum {string} */
-                            reasonCode: "BOOKING_NOT_COMPLETED";
+                            reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
                             reason: string;
                             /** Format: date-time */
                             failedAt: string;
@@ -10603,8 +10603,8 @@ export interface operations {
                     externalBookingId: string;
                     /** @description The id you address the booking by; null when it never landed. */
                     bookingId: string | null;
-                    /** @description Only on booking.failed. */
-                    reasonCode: "BOOKING_NOT_COMPLETED" | null;
+                    /** @description Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property's channel manager refused the reservation). */
+                    reasonCode: ("BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED") | null;
                     /** @description Words for a human. */
                     reason: string | null;
                 };
