@@ -94,6 +94,7 @@ import { DynamoIrpSessions } from './dynamo/dynamo-irp-sessions.ts';
 import type { TestClockStore } from '../domain/ports/test-clock-store.ts';
 import { DynamoTestClockStore } from './dynamo/dynamo-test-clock-store.ts';
 import { clockOf } from '../domain/test-clocks/test-clock.ts';
+import type { GroupClocks } from '../domain/test-clocks/group-clocks.ts';
 import { RoutedEInvoiceRegistry } from './einvoice/routed-e-invoice-registry.ts';
 import type { GuestDataStore } from '../domain/ports/guest-data.ts';
 import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
@@ -406,6 +407,25 @@ export async function groupServices(svc: Services, agentGroupId: string): Promis
   if (!svc.config.isSandbox) return svc;
   const testClock = await svc.testClocks.get(agentGroupId);
   return testClock ? svc.atClock(clockOf(testClock, svc.realClock)) : svc;
+}
+
+/**
+ * A scheduled job's dependencies per group (`make` applied to `groupServices`, read once per
+ * group per run) and the groups on a test clock, which the job looks at again at their own
+ * time. Production never reads a clock.
+ */
+export function groupClocks<D>(svc: Services, make: (svc: Services) => D): GroupClocks<D> {
+  const made = new Map<string, Promise<D>>();
+  return {
+    forGroup: (agentGroupId) => {
+      const known = made.get(agentGroupId);
+      if (known) return known;
+      const own = groupServices(svc, agentGroupId).then(make);
+      made.set(agentGroupId, own);
+      return own;
+    },
+    clocked: async () => (svc.config.isSandbox ? (await svc.testClocks.list()).map((c) => c.agentGroupId) : []),
+  };
 }
 
 /** Each group's "now" for work that learns the group from its payload (a payment notification). */

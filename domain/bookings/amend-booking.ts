@@ -41,6 +41,7 @@ import {
   type NotAmendableReason,
   type StaySnapshot,
 } from './amendment.ts';
+import { depsOfGroup, dueAcrossClocks, type AtGroupClocks } from '../test-clocks/group-clocks.ts';
 import type { Booking, Guest } from './booking.ts';
 
 export interface AmendDeps extends PricingContextDeps {
@@ -517,10 +518,14 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
 /** How far past due an amendment must be before the sweeper believes its process died. */
 export const AMENDMENT_SWEEP_GRACE_SECONDS = 60;
 
-/** Finds amendments left part-way (a process died between steps) and finishes them here. */
-export async function sweepAmendments(deps: AmendDeps, opts: { limit?: number; graceSeconds?: number } = {}): Promise<{ looked: number; failed: number }> {
-  const dueBefore = new Date(deps.clock.now().getTime() - (opts.graceSeconds ?? AMENDMENT_SWEEP_GRACE_SECONDS) * 1000).toISOString();
-  const due = await deps.amendments.listDue(dueBefore, opts.limit ?? 100);
-  const settled = await Promise.allSettled(due.map((a) => advanceAmendment(deps, a.agentGroupId, a.bookingRef, a.amendmentId)));
+/** Finds amendments left part-way (a process died between steps) and finishes them here, each at its group's clock. */
+export async function sweepAmendments(deps: AtGroupClocks<AmendDeps>, opts: { limit?: number; graceSeconds?: number } = {}): Promise<{ looked: number; failed: number }> {
+  const graceMs = (opts.graceSeconds ?? AMENDMENT_SWEEP_GRACE_SECONDS) * 1000;
+  const due = await dueAcrossClocks(
+    deps,
+    ({ at, agentGroupId }) => deps.amendments.listDue(new Date(at.clock.now().getTime() - graceMs).toISOString(), opts.limit ?? 100, agentGroupId),
+    (a) => `${a.agentGroupId}#${a.amendmentId}`,
+  );
+  const settled = await Promise.allSettled(due.map(async (a) => advanceAmendment(await depsOfGroup(deps, a.agentGroupId), a.agentGroupId, a.bookingRef, a.amendmentId)));
   return { looked: due.length, failed: settled.filter((s) => s.status === 'rejected').length };
 }

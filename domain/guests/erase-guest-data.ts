@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { BookingAddress, ErasureCause, GuestDataStore } from '../ports/guest-data.ts';
 import type { PropertySystem } from '../ports/property-system.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
+import { clockPasses, depsOfGroup, type AtGroupClocks } from '../test-clocks/group-clocks.ts';
 import { amendmentHoldsGuests, bookingHasGuestEmail, ERASED_GUEST, erasableEndedOnOrBefore, erasedAmendment, erasedBooking, isGuestDataErased, retentionHasRunOut, stayHasEnded } from './guest-erasure.ts';
 
 export interface GuestErasureDeps {
@@ -96,27 +97,33 @@ const SYSTEM_CAUSE: ErasureCause = { reason: 'retention', actorKind: 'system', a
 
 /**
  * The daily job: every booking whose stay ended at least the retention ago and whose guest
- * data is still held, in batches of ERASURE_BATCH, at most ERASURE_MAX_BATCHES a run. One
+ * data is still held (on its group's clock, for a group on a sandbox test clock), in batches of
+ * ERASURE_BATCH, at most ERASURE_MAX_BATCHES a run. One
  * booking failing is counted and left for the next run; the others go on.
  */
-export async function eraseExpiredGuestData(deps: GuestErasureDeps, onFailure: (address: BookingAddress, error: unknown) => void = () => undefined): Promise<RetentionRunResult> {
+export async function eraseExpiredGuestData(deps: AtGroupClocks<GuestErasureDeps>, onFailure: (address: BookingAddress, error: unknown) => void = () => undefined): Promise<RetentionRunResult> {
   const endedOnOrBefore = erasableEndedOnOrBefore(deps.clock.now(), deps.retentionDays);
   let looked = 0;
   let erased = 0;
   let failed = 0;
+  let batches = 0;
   const seen = new Set<string>();
-  for (let batch = 0; batch < ERASURE_MAX_BATCHES; batch++) {
-    // An erased booking leaves the index; one the index still shows (eventual consistency) or one left busy is not taken twice in a run.
-    const due = (await deps.guestData.listErasable(endedOnOrBefore, ERASURE_BATCH)).filter((a) => !seen.has(`${a.agentGroupId}#${a.bookingRef}`));
-    if (due.length === 0) break;
-    for (const address of due) {
-      seen.add(`${address.agentGroupId}#${address.bookingRef}`);
-      looked += 1;
-      try {
-        if ((await eraseBookingGuests(deps, address, SYSTEM_CAUSE)).outcome === 'erased') erased += 1;
-      } catch (err) {
-        failed += 1;
-        onFailure(address, err);
+  // A group on a sandbox test clock is looked at again at its own time; each booking is judged at its group's.
+  for (const pass of await clockPasses(deps)) {
+    const cutoff = erasableEndedOnOrBefore(pass.at.clock.now(), pass.at.retentionDays);
+    for (; batches < ERASURE_MAX_BATCHES; batches++) {
+      // An erased booking leaves the index; one the index still shows (eventual consistency) or one left busy is not taken twice in a run.
+      const due = (await deps.guestData.listErasable(cutoff, ERASURE_BATCH, pass.agentGroupId)).filter((a) => !seen.has(`${a.agentGroupId}#${a.bookingRef}`));
+      if (due.length === 0) break;
+      for (const address of due) {
+        seen.add(`${address.agentGroupId}#${address.bookingRef}`);
+        looked += 1;
+        try {
+          if ((await eraseBookingGuests(await depsOfGroup(deps, address.agentGroupId), address, SYSTEM_CAUSE)).outcome === 'erased') erased += 1;
+        } catch (err) {
+          failed += 1;
+          onFailure(address, err);
+        }
       }
     }
   }

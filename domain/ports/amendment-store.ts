@@ -46,6 +46,6 @@ export interface AmendmentStore {
   rewrite(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, moves: readonly UnitMove[], refuseOverdraft: boolean): Promise<RowsOutcome>;
   /** The amendment, the booking and the ADJUSTMENT entry (through the credit gate when positive) in one transaction; no entry when null. */
   adjust(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, entry: LedgerEntry | null): Promise<AdjustOutcome>;
-  /** Amendments whose nextCheckAt is at or before `dueBefore` (the sweeper's work). */
-  listDue(dueBefore: string, limit: number): Promise<Amendment[]>;
+  /** Amendments whose nextCheckAt is at or before `dueBefore` (the sweeper's work); with `agentGroupId`, that group's only. */
+  listDue(dueBefore: string, limit: number, agentGroupId?: string): Promise<Amendment[]>;
 }

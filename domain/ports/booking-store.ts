@@ -42,8 +42,8 @@ export interface BookingStore {
    * own steps are not audited).
    */
   update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean>;
-  /** Bookings whose nextCheckAt is at or before `dueBefore`, oldest first (the sweeper's work). */
-  listDue(dueBefore: string, limit: number): Promise<Booking[]>;
+  /** Bookings whose nextCheckAt is at or before `dueBefore`, oldest first (the sweeper's work); with `agentGroupId`, that group's only. */
+  listDue(dueBefore: string, limit: number, agentGroupId?: string): Promise<Booking[]>;
 }
 
 /** "Look at booking R when it is due at D": the only thing the workflow queue carries. */

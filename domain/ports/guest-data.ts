@@ -23,7 +23,7 @@ export interface GuestDataStore {
    * Bookings whose stay ended on or before `endedOnOrBefore` and whose guest data is still held,
    * oldest end first, at most `limit` (a sparse index: only such bookings carry it).
    */
-  listErasable(endedOnOrBefore: string, limit: number): Promise<BookingAddress[]>;
+  listErasable(endedOnOrBefore: string, limit: number, agentGroupId?: string): Promise<BookingAddress[]>;
   /** The booking with this property-system id (or, failing that, this bookingRef) in any of the groups. */
   locate(bookingIdOrRef: string, agentGroupIds: readonly string[]): Promise<Booking | undefined>;
   /**

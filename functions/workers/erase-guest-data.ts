@@ -1,15 +1,17 @@
 import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
-import { guestErasureDeps, services } from '../../infra/container.ts';
+import { groupClocks, guestErasureDeps, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**
  * Scheduled once a day after midnight India time; also invocable by hand (offline's Lambda
  * port: POST /2015-03-31/functions/<service>-<stage>-eraseGuestData/invocations). Erases the
  * guest data of every booking whose retention (GUEST_RETENTION_DAYS after check-out or
- * cancellation) ran out, in bounded batches (docs/personal-data.md). Only ids reach the log.
+ * cancellation) ran out, in bounded batches (docs/personal-data.md), on each group's clock (a
+ * sandbox test clock, if the group has one). Only ids reach the log.
  */
 export const handler = async () => {
-  const result = await eraseExpiredGuestData(guestErasureDeps(services()), (address, error) =>
+  const svc = services();
+  const result = await eraseExpiredGuestData({ ...guestErasureDeps(svc), groups: groupClocks(svc, guestErasureDeps) }, (address, error) =>
     logger.error('guest data erasure failed; the next run retries', { ...address, error: error instanceof Error ? error.name : String(error) }),
   );
   logger.info('guest data retention run', { ...result });

@@ -1,15 +1,17 @@
 import { sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
-import { bookingDeps, services } from '../../infra/container.ts';
+import { bookingDeps, groupClocks, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**
  * Scheduled every minute; also invocable by hand (offline's Lambda port:
  * POST /2015-03-31/functions/<service>-<stage>-sweepBookings/invocations).
- * Advances bookings whose workflow is overdue, and amendments left part-way.
+ * Advances bookings whose workflow is overdue, and amendments left part-way, each on its
+ * group's clock (a sandbox test clock, if the group has one).
  */
 export const handler = async () => {
-  const deps = bookingDeps(services());
+  const svc = services();
+  const deps = { ...bookingDeps(svc), groups: groupClocks(svc, bookingDeps) };
   const [bookings, amendments] = await Promise.all([sweepBookings(deps), sweepAmendments(deps)]);
   logger.info('booking sweep', { ...bookings, amendmentsLooked: amendments.looked, amendmentsFailed: amendments.failed });
   return { ...bookings, amendments };

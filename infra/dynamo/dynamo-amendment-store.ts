@@ -146,8 +146,8 @@ export class DynamoAmendmentStore implements AmendmentStore {
     }
   }
 
-  async listDue(dueBefore: string, limit: number): Promise<Amendment[]> {
-    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openAmendmentShards(), below: `${dueBefore}~`, limit });
+  async listDue(dueBefore: string, limit: number, agentGroupId?: string): Promise<Amendment[]> {
+    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openAmendmentShards(), below: `${dueBefore}~`, limit, group: agentGroupId });
     return due.map(amendmentOf);
   }
 

@@ -97,8 +97,8 @@ export class DynamoBookingStore implements BookingStore {
     }
   }
 
-  async listDue(dueBefore: string, limit: number): Promise<Booking[]> {
-    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openBookingShards(), below: `${dueBefore}~`, limit });
+  async listDue(dueBefore: string, limit: number, agentGroupId?: string): Promise<Booking[]> {
+    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openBookingShards(), below: `${dueBefore}~`, limit, group: agentGroupId });
     return due.map(bookingOf);
   }
 

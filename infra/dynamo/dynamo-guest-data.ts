@@ -22,9 +22,9 @@ export class DynamoGuestDataStore implements GuestDataStore {
     private readonly table: string,
   ) {}
 
-  async listErasable(endedOnOrBefore: string, limit: number): Promise<BookingAddress[]> {
+  async listErasable(endedOnOrBefore: string, limit: number, agentGroupId?: string): Promise<BookingAddress[]> {
     // `#~` sorts after every `<date>#<group>#<ref>` of that date: the bound is inclusive of the date.
-    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.guestErasureShards(), below: `${endedOnOrBefore}#~`, limit });
+    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.guestErasureShards(), below: `${endedOnOrBefore}#~`, limit, group: agentGroupId });
     return due.map((item) => keys.guestErasurePositionOf(String(item.GSI2SK)));
   }
 

@@ -43,6 +43,9 @@ export const keys = {
   callbackSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET' }),
   /** The group's sandbox test clock (at most one; docs/sandbox.md). */
   testClock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'TEST_CLOCK' }),
+  /** Every test clock, one GSI2 partition: the scheduled jobs sweep each clocked group again at its own time. */
+  testClockIndex: (agentGroupId: string) => ({ GSI2PK: 'TEST_CLOCKS', GSI2SK: agentGroupId }),
+  allTestClocks: () => ({ GSI2PK: 'TEST_CLOCKS' }),
   /** An order lives in its group's partition, so tenancy is part of the key. */
   order: (agentGroupId: string, orderId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `ORDER#${orderId}` }),
 

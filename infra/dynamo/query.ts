@@ -28,9 +28,14 @@ export async function scanAll(db: DynamoDBDocumentClient, input: ScanCommandInpu
 /**
  * The oldest `limit` items of a sharded work queue on GSI2 whose sort key is below `below`,
  * oldest first: each shard gives its own oldest `limit` (in parallel), and the oldest of all
- * are among those.
+ * are among those. With `group`, only that agent group's items (each queue's items carry
+ * `agentGroupId`): a group on a sandbox test clock is swept at its own time.
  */
-export async function oldestAcrossShards(db: DynamoDBDocumentClient, input: { TableName: string; shards: readonly string[]; below: string; limit: number }): Promise<Record<string, unknown>[]> {
+export async function oldestAcrossShards(
+  db: DynamoDBDocumentClient,
+  input: { TableName: string; shards: readonly string[]; below: string; limit: number; group?: string },
+): Promise<Record<string, unknown>[]> {
+  const ofGroup = input.group === undefined ? {} : { FilterExpression: 'agentGroupId = :group', ExpressionAttributeValues: { ':group': input.group } };
   const perShard = await Promise.all(
     input.shards.map(async (shard) => {
       const items: Record<string, unknown>[] = [];
@@ -41,7 +46,8 @@ export async function oldestAcrossShards(db: DynamoDBDocumentClient, input: { Ta
             TableName: input.TableName,
             IndexName: GSI2,
             KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :below',
-            ExpressionAttributeValues: { ':pk': shard, ':below': input.below },
+            ...ofGroup,
+            ExpressionAttributeValues: { ':pk': shard, ':below': input.below, ...ofGroup.ExpressionAttributeValues },
             Limit: input.limit - items.length,
             ExclusiveStartKey: startKey,
           }),

@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
+import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { book, order, stay } from '../support/booking-world.ts';
 import { expectContract } from '../support/contract.ts';
+import { BOOKING_TEST_TIMINGS } from '../support/global-setup.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { call, newAgentGroup, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { pollUntil } from '../support/poll.ts';
+import { call, newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 /*
  * Sandbox test clocks over HTTP on the shared stack: one group on a clock reaches every state
- * that only time produces (a stay started, then ended; an invoice billed when its period
- * closed, due, then overdue with a credit hold), and a group beside it keeps real time.
- * Every step is an API call; nothing is written to the table by hand.
+ * that only time produces (an order's validity and a check-in in the past; the booking window
+ * and a late landing's watch; a stay started, then ended; an invoice billed when its period
+ * closed, due, then overdue with a credit hold that a payment lifts), and a group beside it
+ * keeps real time. Every step is an API call (the payment is the sandbox gateway's signed
+ * notification); nothing is written to the table by hand.
  */
 const PAYMENT_TERMS_DAYS = 7;
 const CHECK_IN = '2027-03-01';
@@ -29,6 +34,9 @@ let invoiceId: string;
 
 const advance = (to: string, group = g, id = clockId) => call('POST', `/v1/test-clocks/${id}/advance`, { key: group.apiKey, body: { to } });
 const tryBooking = async (group: GroupFixture) => book(group, await order(group, stay(world.registered, '2027-03-06', '2027-03-07')));
+const clockNow = async () => Date.parse((await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body.now);
+const WINDOW_MS = Number(BOOKING_TEST_TIMINGS.BOOKING_WINDOW_SECONDS) * 1000;
+const WATCH_MS = Number(BOOKING_TEST_TIMINGS.BOOKING_WATCH_SECONDS) * 1000;
 
 beforeAll(async () => {
   [world, receiver] = await Promise.all([seedInvoiceWorld(), startReceiver()]);
@@ -97,6 +105,52 @@ describe('Sandbox test clocks', () => {
     otherBookingId = await bookStay(other, world.registered, CHECK_IN, CHECK_OUT);
   }, 120_000);
 
+  it('prices on the clock: an order is valid for the courtesy minutes from the clock\'s time', async () => {
+    const before = await clockNow();
+    const created = await call('POST', '/v1/orders', { key: g.apiKey, body: stay(world.registered, '2027-03-08', '2027-03-09') });
+    expect(created.status, created.text).toBe(200);
+    const validFor = Date.parse(created.body.validUntil) - before;
+    expect(validFor).toBeGreaterThanOrEqual(testServices().config.orderValidityMinutes * 60_000);
+    expect(validFor).toBeLessThan(testServices().config.orderValidityMinutes * 60_000 + 60_000);
+  });
+
+  it('closes the booking window on the clock (X-Test-Scenario booking-failed): FAILED, its callback dated on the clock', async () => {
+    const before = await clockNow();
+    const path = `/cb/${uniqueId('window')}`;
+    const res = await book(g, await order(g, stay(world.registered, '2027-03-08', '2027-03-09')), { callbackUrl: `${receiver.url}${path}` }, { 'X-Test-Scenario': 'booking-failed' });
+    expect(res.status, res.text).toBe(202);
+    // On real time the window (weeks later) would not have closed, so no callback would come.
+    const [callback] = await receiver.waitFor(path, 1, 60_000);
+    const failed = callback!.body as { eventType: string; occurredAt: string; reasonCode: string };
+    expect(failed).toMatchObject({ eventType: 'booking.failed', reasonCode: 'BOOKING_NOT_COMPLETED' });
+    expect(failed.occurredAt.slice(0, 10)).toBe('2026-12-15');
+    expect(Date.parse(failed.occurredAt) - before).toBeGreaterThanOrEqual(WINDOW_MS);
+  }, 120_000);
+
+  it('measures a late landing on the clock (X-Test-Scenario booking-late): it lands half a window after the window closed, inside the watch, dated on the clock', async () => {
+    const before = await clockNow();
+    const path = `/cb/${uniqueId('late')}`;
+    const res = await book(g, await order(g, stay(world.registered, '2027-03-08', '2027-03-09')), { callbackUrl: `${receiver.url}${path}` }, { 'X-Test-Scenario': 'booking-late' });
+    expect(res.status, res.text).toBe(202);
+    type Event = { eventType: string; occurredAt: string; bookingId: string };
+    const events = () => receiver.requests.filter((r) => r.path === path).map((r) => r.body as Event);
+    // On real time the landing (1.5 windows after the booking, on the clock) would be weeks away.
+    const confirmed = await pollUntil('the late landing', async () => events().find((e) => e.eventType === 'booking.confirmed'));
+    const confirmedAt = Date.parse(confirmed.occurredAt);
+    expect(confirmed.occurredAt.slice(0, 10)).toBe('2026-12-15');
+    expect(confirmedAt - before).toBeGreaterThanOrEqual(1.5 * WINDOW_MS);
+    // The window closes two seconds before the landing: a worker that looked in between failed it first
+    // (booking.failed, then the landing inside the watch); one that looked later saw the landing first
+    // and confirmed it at once (docs/bookings.md). Either way every instant is the clock's.
+    const failed = events().find((e) => e.eventType === 'booking.failed');
+    if (failed) {
+      expect(Date.parse(failed.occurredAt) - before).toBeGreaterThanOrEqual(WINDOW_MS);
+      expect(confirmedAt).toBeGreaterThan(Date.parse(failed.occurredAt));
+      expect(confirmedAt - Date.parse(failed.occurredAt)).toBeLessThan(WATCH_MS);
+    }
+    expect((await call('GET', `/v1/bookings/${confirmed.bookingId}`, { key: g.apiKey })).body).toMatchObject({ status: 'CONFIRMED', bookingId: confirmed.bookingId });
+  }, 120_000);
+
   it('bills the period that closed when the clock passes midnight India time, through the advance alone', async () => {
     expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body.data).toEqual([]);
 
@@ -130,8 +184,28 @@ describe('Sandbox test clocks', () => {
     expect((await tryBooking(other)).status).toBe(200);
   }, 120_000);
 
-  it('starts the stay (amendment and cancellation refused), then ends it; the other group\'s same stay is untouched', async () => {
+  it('lifts the hold when the sandbox gateway announces the payment, dated on the clock', async () => {
+    const invoice = (await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice;
+    const paidAt = new Date(await clockNow());
+    const notice = new SandboxPaymentGateway(testServices().config.payments.webhookSecrets).capture(invoice.gatewayOrderId, Math.round(invoice.amountDue * 100), paidAt);
+    const announced = await call('POST', '/gateway/notifications', { rawBody: notice.body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': notice.headers['x-razorpay-signature']! } });
+    expect(announced.status, announced.text).toBe(200);
+
+    expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({ status: 'PAID', amountDue: 0 });
+    const payments = (await call('GET', '/v1/ledger?type=PAYMENT&size=10', { key: g.apiKey })).body.data;
+    expect(payments.map((e: { occurredAt: string }) => e.occurredAt.slice(0, 10))).toEqual([paidAt.toISOString().slice(0, 10)]);
+    expect((await tryBooking(g)).status).toBe(200);
+  }, 120_000);
+
+  it('starts the stay (amendment and cancellation refused; a check-in before the clock\'s day refused), then ends it; the other group\'s same stay is untouched', async () => {
     expect((await advance(`${addDays(CHECK_IN, 1)}T09:00:00+05:30`)).status).toBe(200);
+    // 1 March is months ahead in real time, but gone on the clock (2 March).
+    const past = stay(world.registered, CHECK_IN, addDays(CHECK_IN, 1));
+    const refused = await call('POST', '/v1/orders/preview', { key: g.apiKey, body: past });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(refused.body.message).toMatch(`in the past; the earliest is ${addDays(CHECK_IN, 1)}`);
+    expect((await call('POST', '/v1/orders/preview', { key: other.apiKey, body: past })).status).toBe(200);
     const amend = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });
     expect(amend.status).toBe(409);
     expect(amend.body).toMatchObject({ reasonCode: 'STAY_STARTED' });

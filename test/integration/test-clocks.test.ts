@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
+import { placeBooking } from '../../domain/bookings/place-booking.ts';
+import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
 import { ValidationError } from '../../domain/errors.ts';
+import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
+import { createOrder } from '../../domain/orders/manage-orders.ts';
+import type { BookingCheck } from '../../domain/ports/booking-store.ts';
+import type { GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
+import { bookingDeps, groupClocks, groupServices, guestErasureDeps, orderDeps, type Services } from '../../infra/container.ts';
+import { testOrigin } from '../support/audit-origin.ts';
+import { guest, seedBookingWorld, stay } from '../support/booking-world.ts';
+import { newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 
 const principalOf = (g: GroupFixture): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
 
@@ -31,6 +40,72 @@ describe('Test clock advances racing on DynamoDB Local', () => {
     // Each accepted jump moved the version once (advancing), and once more (ready) unless a later jump had moved it meanwhile.
     expect(final.version).toBeGreaterThanOrEqual(2 + accepted);
     expect(final.version).toBeLessThanOrEqual(1 + 2 * accepted);
+  }, 60_000);
+});
+
+/**
+ * The scheduled jobs that judge a group's bookings by time, on a group's test clock. The booking
+ * sweeper finds a booking of a clocked group when it is overdue on the group's clock, and
+ * advances it at that clock's time; the workflow's checks are recorded here, so the offline
+ * worker never sees this booking: only the sweeper can finish it. The guest-data retention job
+ * then erases its guests once the retention has run out on the clock.
+ */
+describe('Scheduled jobs on a group\'s test clock', () => {
+  it('leaves a booking overdue only on its group\'s clock to a sweep at real time, finishes it at the clock\'s time in a sweep over clocked groups, and erases its guests when the retention runs out on the clock', async () => {
+    const svc = testServices();
+    const world = await seedBookingWorld();
+    const g = await newAgentGroup({ channelId: world.channelId });
+    const principal = principalOf(g);
+    const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids };
+    const clock = await createTestClock(deps, principal, undefined);
+    const to = new Date(svc.realClock.now().getTime() + 20 * 86_400_000);
+    await advanceTestClock({ ...deps, dueWork: async () => undefined }, principal, clock.id, to);
+    const queued: BookingCheck[] = [];
+    const recorded = (s: Services) => ({ ...bookingDeps(s), queue: { send: async (check: BookingCheck) => void queued.push(check) }, syncWaitMs: 0 });
+    const onClock = recorded(await groupServices(svc, g.agentGroupId));
+
+    // The worker dies once the reservation has landed: the booking is due again at once, on the clock (20 days ahead of real time).
+    const order = await createOrder(orderDeps(await groupServices(svc, g.agentGroupId)), principal, { request: stay(world.instant, '2027-03-02', '2027-03-03') });
+    const externalBookingId = uniqueId('ext');
+    const died = await placeBooking(
+      { ...onClock, afterStep: (step) => { if (step === 'landed') throw new Error('worker died'); } },
+      principal,
+      { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] },
+      testOrigin(),
+    ).catch((err: unknown) => err);
+    expect(died).toBeInstanceOf(Error);
+    const { bookingRef } = (await svc.bookings.findClaim(g.agentGroupId, externalBookingId))!;
+    const left = (await svc.bookings.get(g.agentGroupId, bookingRef))!;
+    expect(left).toMatchObject({ status: 'CONFIRMED', steps: { inventoryTaken: false } });
+    expect(left.nextCheckAt!.slice(0, 10)).toBe(to.toISOString().slice(0, 10));
+
+    // At real time it is not due yet.
+    await sweepBookings(recorded(svc), { graceSeconds: 0 });
+    expect((await svc.bookings.get(g.agentGroupId, bookingRef))!.steps.inventoryTaken).toBe(false);
+
+    await sweepBookings({ ...recorded(svc), groups: groupClocks(svc, recorded) }, { graceSeconds: 0 });
+    const swept = (await svc.bookings.get(g.agentGroupId, bookingRef))!;
+    expect(swept.steps.inventoryTaken).toBe(true);
+    expect(swept.nextCheckAt).toBeNull();
+    // Dated at the clock's time, not the real one.
+    expect(swept.updatedAt.slice(0, 10)).toBe(to.toISOString().slice(0, 10));
+    expect(await svc.testClocks.list()).toContainEqual(expect.objectContaining({ agentGroupId: g.agentGroupId, id: clock.id }));
+
+    // The job's own index read, narrowed to this group: the shared table's other bookings are not this test's to erase.
+    const ownGroupOnly: GuestDataStore = {
+      listErasable: async (endedOnOrBefore, limit, agentGroupId) => (await svc.guestData.listErasable(endedOnOrBefore, 10_000, agentGroupId)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
+      locate: (id, groups) => svc.guestData.locate(id, groups),
+      eraseBooking: (previous, next, cause) => svc.guestData.eraseBooking(previous, next, cause),
+    };
+    const erasure = (s: Services) => ({ ...guestErasureDeps(s), guestData: ownGroupOnly });
+    // The stay ends on 3 March 2027; the day after the retention has run out there, on the clock.
+    const erasedOn = new Date(Date.parse('2027-03-03T12:00:00+05:30') + (svc.config.guestRetentionDays + 1) * 86_400_000);
+    await advanceTestClock({ ...deps, dueWork: async () => undefined }, principal, clock.id, erasedOn);
+    expect((await eraseExpiredGuestData(erasure(svc))).erased).toBe(0);
+    expect((await eraseExpiredGuestData({ ...erasure(svc), groups: groupClocks(svc, erasure) })).erased).toBe(1);
+    const erased = (await svc.bookings.get(g.agentGroupId, bookingRef))!;
+    expect(erased.guestDataErasedAt!.slice(0, 10)).toBe(erasedOn.toISOString().slice(0, 10));
+    expect(erased.primaryGuest).not.toEqual(guest);
   }, 60_000);
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../domain/errors.ts';
+import { depsOfGroup, dueAcrossClocks, type GroupClocks } from '../../domain/test-clocks/group-clocks.ts';
 import { advanced, advanceLimitOf, clockOf, newTestClock, timeOf } from '../../domain/test-clocks/test-clock.ts';
 
 const CREATED = new Date('2026-11-26T08:00:00Z');
@@ -51,5 +52,30 @@ describe('Test clock rules', () => {
     const err = refusal(() => advanced(atLimit, later(advanceLimitOf(tc), 1), new Date('2028-02-29T10:00:00Z')));
     expect(err.param).toBe('to');
     expect(err.message).toMatch(/2 years/);
+  });
+});
+
+describe('A scheduled job over groups on their own clocks', () => {
+  type Deps = { readonly name: string };
+  const groups: GroupClocks<Deps> = { forGroup: async (g) => ({ name: g === 'clocked' ? 'clock' : 'real' }), clocked: async () => ['clocked'] };
+  const work = [
+    { agentGroupId: 'real-time', id: 'a', dueOn: 'real' },
+    { agentGroupId: 'clocked', id: 'b', dueOn: 'real' },
+    { agentGroupId: 'clocked', id: 'c', dueOn: 'clock' },
+    { agentGroupId: 'real-time', id: 'd', dueOn: 'clock' },
+  ];
+  // What a work index answers: at real time what is due in real time; at a clock, what is due there (the real time's too), of that group only.
+  const list = async ({ at, agentGroupId }: { at: Deps; agentGroupId?: string }) =>
+    work.filter((w) => (at.name === 'clock' || w.dueOn === 'real') && (agentGroupId === undefined || w.agentGroupId === agentGroupId));
+
+  it('looks at real time over every group, then at each clocked group\'s own time over its work only, taking each item once', async () => {
+    const due = await dueAcrossClocks({ name: 'real', groups }, list, (w) => w.id);
+    expect(due.map((w) => w.id)).toEqual(['a', 'b', 'c']);
+    expect((await depsOfGroup({ name: 'real', groups }, 'clocked')).name).toBe('clock');
+  });
+
+  it('without groups (no clocks on the stage) looks at real time only', async () => {
+    expect((await dueAcrossClocks({ name: 'real' }, list, (w) => w.id)).map((w) => w.id)).toEqual(['a', 'b']);
+    expect((await depsOfGroup({ name: 'real' }, 'clocked')).name).toBe('real');
   });
 });
