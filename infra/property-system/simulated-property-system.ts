@@ -17,9 +17,16 @@ interface Reservation {
   readonly bookingRef: string;
   readonly listingId: string;
   readonly bookingId: string;
-  /** When the reservation lands; null: never. */
+  /** When the reservation lands; null: never (or, with lateAfter, not yet decided). */
   readonly landsAt: string | null;
   readonly status: 'RESERVED' | 'CANCELLED';
+  /**
+   * booking-late: the instant the booking's window closes. The first look at or after it
+   * answers PENDING and fixes landsAt half a window later, so the workflow always sees the
+   * failure before the landing, however late its worker runs (a landing timed from the
+   * request alone was already due when a slow worker first looked, and skipped the failure).
+   */
+  readonly lateAfter?: string;
 }
 
 const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();
@@ -48,6 +55,7 @@ export class SimulatedPropertySystem implements PropertySystem {
       bookingId: `SIM-${randomBytes(6).toString('hex').toUpperCase()}`,
       landsAt: this.landingTime(await this.behaviour(request.listingId), request),
       status: 'RESERVED',
+      ...(request.scenario === 'booking-late' ? { lateAfter: plusMs(request.requestedAt, this.timings.windowSeconds * 1000) } : {}),
     };
     try {
       await this.db.send(
@@ -63,7 +71,29 @@ export class SimulatedPropertySystem implements PropertySystem {
 
   async status(bookingRef: string): Promise<ReservationState> {
     const reservation = await this.read(bookingRef);
-    return reservation ? this.stateOf(reservation) : { state: 'PENDING', checkAgainAt: null };
+    if (!reservation) return { state: 'PENDING', checkAgainAt: null };
+    if (reservation.lateAfter && reservation.landsAt === null && reservation.lateAfter <= this.clock.now().toISOString()) return this.landLate(reservation);
+    return this.stateOf(reservation);
+  }
+
+  /** Fixes a booking-late reservation's landing half a window after this first look past its window (once: a racing look keeps the first). */
+  private async landLate(reservation: Reservation): Promise<ReservationState> {
+    const landsAt = plusMs(this.clock.now().toISOString(), this.timings.windowSeconds * 500);
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.simulatedReservation(reservation.bookingRef),
+          UpdateExpression: 'SET landsAt = :at',
+          ConditionExpression: 'landsAt = :none',
+          ExpressionAttributeValues: { ':at': landsAt, ':none': null },
+        }),
+      );
+      return { state: 'PENDING', checkAgainAt: landsAt };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return this.stateOf((await this.read(reservation.bookingRef))!);
+    }
   }
 
   async cancel(bookingRef: string, at: string): Promise<void> {
@@ -127,7 +157,8 @@ export class SimulatedPropertySystem implements PropertySystem {
   /**
    * When a new reservation lands. Scenarios are timed from the credit gate:
    * booking-processing lands after the synchronous wait (so the POST answers 202) and well
-   * inside the window; booking-late lands half a window after the booking failed.
+   * inside the window; booking-late lands half a window after the first look past its
+   * window (status), which is when the workflow fails it.
    */
   private landingTime(behaviour: Omit<SimulatorBehaviour, 'listingId'>, request: ReservationRequest): string | null {
     const from = request.requestedAt;
@@ -137,7 +168,7 @@ export class SimulatedPropertySystem implements PropertySystem {
       case 'booking-failed':
         return null;
       case 'booking-late':
-        return plusMs(from, this.timings.windowSeconds * 1500);
+        return null;
     }
     switch (behaviour.mode) {
       case 'CONFIRM_IMMEDIATELY':
