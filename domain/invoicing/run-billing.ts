@@ -209,6 +209,9 @@ export async function selectFromHistory(deps: Pick<BillingDeps, 'ledger' | 'book
   return { charges: await chargesOf(deps, g, entries, req.cutoff), entries, pending: [], fromHistory: true };
 }
 
+/** Bookings per read of a run's selection (a page of booking items in memory at a time per read). */
+const BOOKINGS_PER_READ = 1_000;
+
 /** The charges among POSTED entries (oldest first) up to the cutoff, each with its booking, later movements and what is invoiced already. */
 async function chargesOf(deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, entries: readonly LedgerEntry[], cutoff: string): Promise<ChargeForBilling[]> {
   const movements = new Map<string, LedgerEntry[]>();
@@ -218,9 +221,10 @@ async function chargesOf(deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | '
   }
   const selected = entries.filter((e) => e.type === 'CHARGE' && e.bookingId !== null && e.occurredAt <= cutoff);
   const bookings = new Map<string, Booking>();
-  for (let i = 0; i < selected.length; i += 100) {
-    for (const b of await deps.bookingReads.byBookingIds(g, selected.slice(i, i + 100).map((e) => e.bookingId!))) if (b.bookingId) bookings.set(b.bookingId, b);
-  }
+  // Slices read at once (each is its own batches in parallel): a 5,000-booking run waits for one round of reads, not fifty in a row.
+  const slices: string[][] = [];
+  for (let i = 0; i < selected.length; i += BOOKINGS_PER_READ) slices.push(selected.slice(i, i + BOOKINGS_PER_READ).map((e) => e.bookingId!));
+  for (const read of await Promise.all(slices.map((ids) => deps.bookingReads.byBookingIds(g, ids)))) for (const b of read) if (b.bookingId) bookings.set(b.bookingId, b);
   const billedTotals = await deps.invoices.billedTotals(g, [...bookings.values()].map((b) => b.bookingRef));
   return Promise.all(
     selected.map(async (charge): Promise<ChargeForBilling> => {

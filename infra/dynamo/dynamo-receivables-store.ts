@@ -321,8 +321,38 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return { unallocated: (out.Item?.unallocated as Minor | undefined) ?? 0, version: (out.Item?.version as number | undefined) ?? 0 };
   }
 
-  /** ISSUED invoices still owing, read from the table itself (the list index only finds them); credit notes owe nothing. */
+  /**
+   * ISSUED invoices still owing, read from the table itself (the indexes only find them);
+   * credit notes owe nothing. Found from the group's due markers (dues.ts), one per invoice
+   * still owing, once the kept figures are complete, so the read costs what is open, not the
+   * group's whole invoice list; before that, from the list as it always was.
+   */
   private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean; gatewayOrderId?: string })[]> {
+    const m = keys.dueMarkers(agentGroupId);
+    const [dues, markers] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.table, Key: keys.dues(agentGroupId), ConsistentRead: true, ProjectionExpression: 'complete' })),
+      queryAll(this.db, {
+        TableName: this.table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': m.PK, ':prefix': m.SKPrefix },
+        ProjectionExpression: 'invoiceId',
+        ConsistentRead: true,
+      }),
+    ]);
+    const ids = dues.Item?.complete === true ? markers.map((i) => i.invoiceId as string) : await this.listedIssued(agentGroupId);
+    const items = await getAll(this.db, this.table, ids.map((id) => keys.invoice(agentGroupId, id)), { consistent: true });
+    return items
+      .filter((i) => i.status === 'ISSUED' && !i.creditNoteFor)
+      .map((i) => {
+        const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
+        const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
+        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined, tracked: i.dueTracked === true, gatewayOrderId: i.gatewayOrderId as string | undefined };
+      })
+      .filter((i) => i.amountDue > 0);
+  }
+
+  /** Every ISSUED invoice of the group's list: what a group whose kept figures are not complete yet is read from. */
+  private async listedIssued(agentGroupId: string): Promise<string[]> {
     const listed = await queryAll(this.db, {
       TableName: this.table,
       IndexName: GSI1,
@@ -332,14 +362,6 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK, ':issued': 'ISSUED' },
       ProjectionExpression: 'id',
     });
-    const items = await getAll(this.db, this.table, listed.map((i) => keys.invoice(agentGroupId, i.id as string)), { consistent: true });
-    return items
-      .filter((i) => i.status === 'ISSUED' && !i.creditNoteFor)
-      .map((i) => {
-        const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
-        const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
-        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined, tracked: i.dueTracked === true, gatewayOrderId: i.gatewayOrderId as string | undefined };
-      })
-      .filter((i) => i.amountDue > 0);
+    return listed.map((i) => i.id as string);
   }
 }

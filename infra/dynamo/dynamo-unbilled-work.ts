@@ -1,11 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { PendingBooking, UnbilledWork } from '../../domain/ports/unbilled-work.ts';
 import { getAll } from './batch-get.ts';
-import { writeIf } from './client.ts';
 import { limiter } from './in-parallel.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
+import { transactEach } from './transact-each.ts';
 
 /*
  * Access patterns of the unbilled index (docs/data-model.md):
@@ -68,6 +68,8 @@ export const unbilledAgainItems = (table: string, agentGroupId: string, bookingI
 
 /** Writes of a backfill in flight at once: its own pace, so a migration never crowds out the service's traffic. */
 const BACKFILL_WRITES = 8;
+/** Transactions of a run's settled bookings in flight at once. */
+const SETTLE_TRANSACTIONS_IN_FLIGHT = 4;
 
 export class DynamoUnbilledWork implements UnbilledWork {
   constructor(
@@ -108,24 +110,18 @@ export class DynamoUnbilledWork implements UnbilledWork {
   }
 
   async settle(agentGroupId: string, done: readonly PendingBooking[]): Promise<void> {
-    const gate = limiter(BACKFILL_WRITES);
-    await Promise.all(
-      done.map((p) =>
-        gate(() =>
-          writeIf(
-            this.db,
-            new DeleteCommand({
-              TableName: this.table,
-              Key: keys.unbilled(agentGroupId, p.bookingId),
-              // A posting since the run read it moved the version: it stays for the next run.
-              ConditionExpression: '#version = :v',
-              ExpressionAttributeNames: { '#version': 'version' },
-              ExpressionAttributeValues: { ':v': p.version },
-            }),
-          ),
-        ),
-      ),
-    );
+    const deletes = done.map((p) => ({
+      Delete: {
+        TableName: this.table,
+        Key: keys.unbilled(agentGroupId, p.bookingId),
+        // A posting since the run read it moved the version: it stays for the next run.
+        ConditionExpression: '#version = :v',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':v': p.version },
+      },
+    }));
+    // 100 to a transaction, each delete refused or applied by its own condition alone.
+    await transactEach(this.db, deletes, SETTLE_TRANSACTIONS_IN_FLIGHT);
   }
 
   async backfill(agentGroupId: string, entries: readonly LedgerEntry[], pending: readonly string[]): Promise<void> {

@@ -408,6 +408,10 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   const oracle = openFiguresOf(await svc.invoices.receivables(g));
   expect({ outstanding: paise(listed.outstanding), openCount: listed.outstandingInvoiceCount, oldestDueDate: listed.oldestDueDate }, 'kept open figures = every invoice read').toEqual(oracle);
   if (await duesComplete(g)) count('steps with kept open figures');
+  // What payments are allocated to (found from the due markers once the figures are complete) = every stored invoice still owing.
+  const owing = stored.flatMap((i) => (i.status === 'ISSUED' && i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) > 0 ? [{ dueDate: i.dueDate!, amountDue: i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) }] : []));
+  const byDue = (a: { dueDate: string; amountDue: number }, b: { dueDate: string; amountDue: number }) => a.dueDate.localeCompare(b.dueDate) || a.amountDue - b.amountDue;
+  expect([...(await svc.receivables.openDues(g))].sort(byDue), 'open dues = every stored invoice still owing').toEqual(owing.sort(byDue));
   for (const i of stored) {
     const due = i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
     expect(due, `amountDue of ${i.id}`).toBeGreaterThanOrEqual(0);
