@@ -28,7 +28,7 @@ export const guestsErase: CommandSpec = {
   examples: ['guests erase --booking SIM-3F2A9C1B7D4E --as priya@ops', 'guests erase --email guest@example.com --group acme-retail --as priya@ops'],
   async run(args, ctx) {
     // The operator is the tool's own --as / ADMIN_OPERATOR (required for every change, recorded in the audit trail).
-    const [bookingId, email, agentGroupId, operator] = [args.text('booking'), args.text('email'), args.text('group'), ctx.origin().actor];
+    const [bookingId, email, agentGroupId, operator] = [args.text('booking'), args.text('email'), args.text('group'), ctx.origin()];
     if ((bookingId === undefined) === (email === undefined)) throw new UsageError('Give exactly one of --booking or --email.', bookingId === undefined ? '--booking' : '--email');
     if (email !== undefined && agentGroupId === undefined) throw new UsageError('--email needs --group: an e-mail is looked up within one agent group.', '--group');
     const deps = guestErasureDeps(ctx.services());

@@ -80,6 +80,14 @@ const logLinesHolding = (values: readonly string[]): string[] =>
     .split('\n')
     .filter((line) => values.some((v) => line.includes(v)));
 
+/** The erasure events of the booking's audit chain, as (actorKind, actor, reason). */
+async function erasureEvents(g: GroupFixture, bookingId: string): Promise<[string, string, unknown][]> {
+  const svc = testServices();
+  const booking = await svc.bookingReads.byBookingId(g.agentGroupId, bookingId);
+  const events = await svc.auditTrail.listTarget(`booking:${booking!.bookingRef}`);
+  return events.filter((e) => e.action === 'booking.guest-data-erased').map((e) => [e.actorKind, e.actor, e.after?.reason]);
+}
+
 const detail = (g: GroupFixture, bookingId: string) => call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey });
 
 /** A booking through its life: booked with a callback and a companion, amended (one more night, a new additional guest), cancelled; every callback delivered. */
@@ -153,6 +161,7 @@ describe('Guest personal data: the daily retention job', () => {
     expect(heldTheDayBefore).toMatchObject({ firstName: guests.primary.firstName, email: guests.primary.email });
     expect(due).toMatchObject({ looked: 1, erased: 1, failed: 0 });
     expect(again).toMatchObject({ erased: 0, failed: 0 });
+    expect(await erasureEvents(g, bookingId)).toEqual([['system', 'guest-data-retention', 'retention']]);
     expect(await itemsHolding(guests.values)).toEqual([]);
     expect(logLinesHolding(guests.values)).toEqual([]);
     await expectReadsAnswerTheMarker(g, bookingId, orderId, guests.values);
@@ -184,6 +193,8 @@ describe('Guest personal data: erasure on request (npm run admin -- guests erase
     expect(erased.code, erased.stderr).toBe(0);
     expect(JSON.parse(erased.stdout).results).toEqual([expect.objectContaining({ bookingId, agentGroupId: g.agentGroupId, outcome: 'erased' })]);
     expect(JSON.parse(repeated.stdout).results).toEqual([expect.objectContaining({ bookingId, outcome: 'already-erased' })]);
+    // One event, in the erasure's transaction: the refusal and the repeat wrote none.
+    expect(await erasureEvents(g, bookingId)).toEqual([['operator', 'dpo@test', 'request']]);
     const after = await detail(g, bookingId);
     expect(after.status).toBe(200);
     expectContract(after, 'getBooking');

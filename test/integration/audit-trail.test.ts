@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../domain/audit/audit-event.ts';
@@ -132,5 +132,36 @@ describe('Admin tool: operator identity and the audit commands', () => {
     const exported = JSON.parse((await runAdminTool(['audit', 'export', '--month', month, '--json'])).stdout) as { key: string; events: number };
     const body = new TextDecoder().decode(await svc.documents.get(exported.key));
     expect(body.split('\n').filter(Boolean).map((l) => JSON.parse(l).action)).toContain('group.updated');
+  }, 120_000);
+
+  it('records a many-write command write-ahead: started before its change, then completed or failed, on one chain under one run id', async () => {
+    // prepare
+    const g = (await tenant()).agentGroupId;
+    const target = `billing:${g}`;
+    // act
+    const done = await runAdminTool(['billing', 'backfill-unbilled', '--group', g, '--as', 'carol']);
+    const missingGroup = `missing-${randomUUID()}`;
+    const failed = await runAdminTool(['billing', 'backfill-unbilled', '--group', missingGroup, '--as', 'carol']);
+    // assess
+    expect(done.code, done.stderr).toBe(0);
+    expect(failed.code).toBe(1);
+    const events = await svc.auditTrail.listTarget(target);
+    expect(events.map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
+      ['admin.billing.backfill-unbilled', 'carol', null, { command: 'billing backfill-unbilled', options: [`--group=${g}`], status: 'started' }],
+      ['admin.billing.backfill-unbilled', 'carol', { status: 'started' }, { status: 'completed' }],
+    ]);
+    expect(events[0]!.requestId).toBe(events[1]!.requestId);
+    expect((await svc.auditTrail.listTarget(`billing:${missingGroup}`)).map((e) => e.after)).toEqual([expect.objectContaining({ status: 'started' }), { status: 'failed', error: 'NotFoundError' }]);
+  }, 120_000);
+
+  it('refuses a many-write command whose started event cannot be written, and makes no change', async () => {
+    // prepare: the chain's first position is taken by an item the trail did not write, so no event can join the chain
+    const g = (await tenant()).agentGroupId;
+    await createDocumentClient(svc.config).send(new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditEvent(`billing:${g}`, 1), entity: 'AuditEvent', id: 'squatter' } }));
+    // act
+    const refused = await runAdminTool(['billing', 'backfill-unbilled', '--group', g, '--as', 'carol']);
+    // assess
+    expect(refused.code).not.toBe(0);
+    expect(await svc.unbilled.isComplete(g)).toBe(false);
   }, 120_000);
 });
