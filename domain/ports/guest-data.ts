@@ -34,4 +34,10 @@ export interface GuestDataStore {
    * event in the same transaction: an erasure is recorded if and only if it is made.
    */
   eraseBooking(previous: Booking, next: Booking, audit: AuditDraft): Promise<boolean>;
+  /**
+   * Puts a settled booking that still holds guest data on the erasure index, if its stored
+   * item is still at `b.version` and carries no index yet (a booking settled before the index
+   * existed); false when it already has one or has moved on (its own write indexed it).
+   */
+  indexErasable(b: Booking): Promise<boolean>;
 }

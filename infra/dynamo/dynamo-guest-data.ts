@@ -1,9 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { BookingAddress, GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { getAll } from './batch-get.ts';
-import { bookingOf, bookingPutAtVersion } from './booking-item.ts';
+import { bookingOf, bookingPutAtVersion, secondIndexOf } from './booking-item.ts';
 import { isConditionFailure } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { keys } from './keys.ts';
@@ -15,6 +15,7 @@ import { oldestAcrossShards } from './query.ts';
  * |-------------------------------------------|--------------------------------------------------------------------|-------|
  * | bookings whose retention ran out          | GSI2PK = GUESTS#ERASABLE#<0..31> (each), GSI2SK < <endedOn>#~      | GSI2  |
  * | a booking by id, group unknown (operator) | BatchGet GROUP#<g>/BOOKINGID#<id> and GROUP#<g>/BOOKING#<id>, each group | table |
+ * | backfill: index an old settled booking    | Update GROUP#<g>/BOOKING#<ref> if version = read and no GSI2PK     | table |
  * | the erasure's final write (and its event)  | Put GROUP#<g>/BOOKING#<ref> if version = read, with the audit items | table |
  */
 
@@ -50,6 +51,27 @@ export class DynamoGuestDataStore implements GuestDataStore {
   async eraseBooking(previous: Booking, next: Booking, audit: AuditDraft): Promise<boolean> {
     try {
       await this.audit.transact([bookingPutAtVersion(this.table, previous, next)], audit);
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async indexErasable(b: Booking): Promise<boolean> {
+    const index = secondIndexOf(b);
+    if (!('GSI2PK' in index)) return false;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.booking(b.agentGroupId, b.bookingRef),
+          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+          ConditionExpression: '#version = :version AND attribute_not_exists(GSI2PK)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':version': b.version },
+        }),
+      );
       return true;
     } catch (err) {
       if (isConditionFailure(err)) return false;

@@ -146,7 +146,8 @@ describe('Guest personal data: the daily retention job', () => {
     const ownGroupOnly: GuestDataStore = {
       listErasable: async (endedOnOrBefore, limit) => (await svc.guestData.listErasable(endedOnOrBefore, 10_000)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
       locate: (id, groups) => svc.guestData.locate(id, groups),
-      eraseBooking: (previous, next, cause) => svc.guestData.eraseBooking(previous, next, cause),
+      eraseBooking: (previous, next, audit) => svc.guestData.eraseBooking(previous, next, audit),
+      indexErasable: (b) => svc.guestData.indexErasable(b),
     };
     const job = (now: Date) => eraseExpiredGuestData({ ...guestErasureDeps(svc), guestData: ownGroupOnly, clock: { now: () => now } });
 
