@@ -279,7 +279,10 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
       await finish({ status: 'failed', error: err instanceof Error ? err.name : 'Error' }).catch(() => undefined);
       throw err;
     }
-    await finish({ status: 'completed' });
+    // The change is made and its `started` is on the trail: a lost `completed` must not read as a failed change.
+    await finish({ status: 'completed' }).catch((err: unknown) =>
+      io.stderr.write(`Warning: the change was made, but the trail could not record it as completed (${err instanceof Error ? err.name : 'Error'}); it shows as started.\n`),
+    );
     return EXIT.ok;
   } catch (err) {
     const failure = classify(err, spec, io.root);
