@@ -55,11 +55,11 @@ const AUDITED_IN_TRANSACTION = new Set(['partners create', 'groups create', 'gro
 const BEFORE_THE_TRAIL = new Set(['stage bootstrap']);
 
 /**
- * Commands that check their own arguments (and the environment) before any AWS call, and
+ * Commands that check their own arguments (a world file, the environment) before any AWS call, and
  * call `ctx.begin()` themselves once those checks pass and before their first change: a
  * wrong line is refused without touching AWS.
  */
-const CHECKS_BEFORE_BEGIN = new Set(['stage rotate-keys', 'stage finish-rotation', 'stage razorpay', 'stage smoke-keys', 'stage irp-credentials']);
+const CHECKS_BEFORE_BEGIN = new Set(['import', 'stage rotate-keys', 'stage finish-rotation', 'stage razorpay', 'stage smoke-keys', 'stage irp-credentials']);
 
 export type AuditMode =
   /** A read: no identity needed, nothing recorded. */

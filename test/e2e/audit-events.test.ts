@@ -82,8 +82,8 @@ describe('GET /api/audit-events', () => {
     expect(events.map((e) => [e.action, e.actor, e.actorKind, e.target])).toEqual(
       ['webhook-endpoint.created', 'webhook-endpoint.updated', 'webhook-endpoint.deleted'].map((action) => [action, mine.keyId, 'partner-key', `webhook-endpoint:${made.body.id}`]),
     );
-    expect(events[0]!.after).toMatchObject({ signingSecret: 'set', authType: 'HMAC' });
-    expect(events[1]!.after).toEqual({ signingSecret: 'rotated' });
+    expect(events[0]!.after).toMatchObject({ signingSecretState: 'set', authSecretState: 'none', authType: 'HMAC' });
+    expect(events[1]!.after).toEqual({ signingSecretState: 'rotated' });
     expect(second.body.nextCursor).toBeNull();
     for (const res of [first, second]) for (const secret of [signingSecret, rotatedSecret]) expect(res.text).not.toContain(secret);
     expect(theirs.body.data).toEqual([]);
