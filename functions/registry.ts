@@ -5,7 +5,7 @@ import { cancelBookingRoute, cancellationQuoteRoute, createBookingRoute } from '
 import { listChangesRoute, listWebhookDeliveriesRoute, resendWebhookDeliveryRoute } from './contracts/deliveries.ts';
 import { createOrderRoute, getOrderRoute, previewOrderRoute, repriceOrderRoute } from './contracts/orders.ts';
 import { getStatementRoute, listLedgerRoute } from './contracts/ledger.ts';
-import { listAuditEventsRoute } from './contracts/audit.ts';
+import { listAuditEventsRoute, listPartnerAuditEventsRoute } from './contracts/audit.ts';
 import { createBillingRunRoute, getInvoicePdfRoute, getInvoiceRoute, listInvoicesRoute } from './contracts/invoices.ts';
 import { gatewayNotificationRoute } from './contracts/payments.ts';
 import { channexChangesRoute, channexMappingDetailsRoute, channexTestConnectionRoute } from './contracts/channel-manager.ts';
@@ -61,6 +61,7 @@ export const ROUTES: readonly RouteSpec[] = [
   listLedgerRoute,
   getStatementRoute,
   listAuditEventsRoute,
+  listPartnerAuditEventsRoute,
   listBookingsRoute,
   getBookingRoute,
   quoteAmendmentRoute,

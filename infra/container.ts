@@ -248,7 +248,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
     channexInbox: () => new DynamoChannexInbox(db(), table),
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
-    guestData: () => new DynamoGuestDataStore(db(), table),
+    guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
   });
 }
 
@@ -262,6 +262,7 @@ export function guestErasureDeps(svc: Services): GuestErasureDeps {
     guestData: svc.guestData,
     tenants: svc.tenants,
     clock: svc.clock,
+    ids: svc.ids,
     retentionDays: svc.config.guestRetentionDays,
   };
 }

@@ -45,8 +45,14 @@ export interface AdminContext {
   config(): Config;
   services(): Services;
   deps(): AdminDeps;
-  /** The operator the command's changes are recorded against; resolved before the command runs. */
+  /** The operator the command's changes are recorded against; resolved before the command changes anything. */
   origin(): AuditOrigin;
+  /**
+   * Writes the command's `started` audit event (once; a no-op for commands audited in their
+   * change's transaction). The tool calls it before `run`, except for commands that check
+   * their arguments before any AWS call: those call it after their checks, before their first change.
+   */
+  begin(): Promise<void>;
 }
 
 export interface ParsedArgs {

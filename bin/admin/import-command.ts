@@ -66,6 +66,7 @@ export const importCommand: CommandSpec = {
   async run(args, ctx) {
     const path = resolve(ctx.cwd, args.positional!);
     const document = await readWorldFile(path);
+    await ctx.begin();
     const services = ctx.services();
     await checkWorldGstins(services.eInvoices, document);
     const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, { allowPlaintextKeys: services.config.isSandbox, onProgress: ctx.out.writeProgress('Imported') });

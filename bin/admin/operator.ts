@@ -42,32 +42,65 @@ export async function resolveOperator(name: string, config: Config): Promise<Aud
   return operatorOrigin(`${name} (${identity.Arn})`, runId);
 }
 
-/** Commands whose use case writes its own event in the change's transaction (domain/admin.ts). */
-const AUDITED_IN_TRANSACTION = new Set(['partners create', 'groups create', 'groups update', 'keys issue', 'keys revoke', 'keys replace']);
+/**
+ * Commands whose change is one DynamoDB transaction that holds its own event (the use case
+ * builds the draft; docs/audit.md "Admin commands"): no command-level event.
+ */
+const AUDITED_IN_TRANSACTION = new Set(['partners create', 'groups create', 'groups update', 'keys issue', 'keys revoke', 'keys replace', 'guests erase']);
 
 /**
- * Commands that write events while they run (in their changes' transactions), so the operator
- * is resolved before they start. Every other command's event is written after it finished,
- * and its operator resolved then: a stage command checks its arguments before any AWS call.
- * `billing run` records each group's run in-transaction and the command's event after.
+ * Commands that create the stage itself (its secret, before its table exists): nothing of the
+ * stage's trail exists yet, and AWS CloudTrail records the CreateSecret with the caller's principal.
  */
-export const recordsWhileRunning = (spec: CommandSpec): boolean => AUDITED_IN_TRANSACTION.has(spec.path.join(' ')) || spec.path.join(' ') === 'billing run';
+const BEFORE_THE_TRAIL = new Set(['stage bootstrap']);
+
+/**
+ * Commands that check their own arguments (a world file, the environment) before any AWS call, and
+ * call `ctx.begin()` themselves once those checks pass and before their first change: a
+ * wrong line is refused without touching AWS.
+ */
+const CHECKS_BEFORE_BEGIN = new Set(['import', 'stage rotate-keys', 'stage finish-rotation', 'stage razorpay', 'stage smoke-keys', 'stage irp-credentials']);
+
+export type AuditMode =
+  /** A read: no identity needed, nothing recorded. */
+  | 'none'
+  /** The change's own transaction holds its event. */
+  | 'in-transaction'
+  /** `started` is written before the first change (the command is refused if it cannot be), `completed`/`failed` after the last. */
+  | 'write-ahead'
+  | 'before-the-trail';
+
+export function auditModeOf(spec: CommandSpec): AuditMode {
+  const name = spec.path.join(' ');
+  if (!changesState(spec)) return 'none';
+  if (AUDITED_IN_TRANSACTION.has(name)) return 'in-transaction';
+  if (BEFORE_THE_TRAIL.has(name)) return 'before-the-trail';
+  return 'write-ahead';
+}
+
+/** Whether run-admin begins the command's record itself, or the command calls ctx.begin() after its own checks. */
+export const beginsItself = (spec: CommandSpec): boolean => CHECKS_BEFORE_BEGIN.has(spec.path.join(' '));
 
 /** Option values never recorded: they may be credentials. */
 const SECRET_OPTION = /secret|key|password|token|credential/i;
 /** A guest's personal data given as an option (guests erase --email): never kept, the audit trail outlives the erasure (docs/personal-data.md). */
 const PERSONAL_OPTION = /^(email|phone|guest)$/i;
 
+export type CommandOutcome = { readonly status: 'completed' } | { readonly status: 'failed'; readonly error: string };
+
 /**
- * The event of a command whose change spans many writes (imports, syncs, billing runs,
- * rebuilds, stage changes): recorded once the command has finished, on the chain of what it
- * worked on. Null for reads and for commands that record their own event in-transaction.
+ * The write-ahead record of a command whose change spans many writes or more than one store
+ * (imports, syncs, billing runs, rebuilds, Secrets Manager, S3): `started` before its first
+ * change, on the chain of what it works on, then the outcome on the same chain. Both share
+ * the run's request id, so `audit list --target` pairs them; a `started` with no outcome is a
+ * run that died half-way (re-running it finishes the work).
  */
-export function commandAudit(spec: CommandSpec, args: ParsedArgs, origin: AuditOrigin, id: string, at: string): AuditDraft | null {
+export function commandAudit(spec: CommandSpec, args: ParsedArgs, origin: AuditOrigin, id: string, at: string, outcome?: CommandOutcome): AuditDraft {
   const name = spec.path.join(' ');
-  if (!changesState(spec) || AUDITED_IN_TRANSACTION.has(name)) return null;
   const given = spec.options.filter((o) => (o.value ? args.text(o.name) !== undefined : args.flag(o.name)));
   const options = given.map((o) => (o.value === undefined ? `--${o.name}` : SECRET_OPTION.test(o.name) || PERSONAL_OPTION.test(o.name) ? `--${o.name}=(given)` : `--${o.name}=${args.text(o.name)}`));
   const subject = args.positional ?? args.text('group') ?? args.text('partner') ?? args.text('invoice') ?? args.text('channel') ?? 'stage';
-  return { id, at, origin, action: `admin.${spec.path.join('.')}`, target: `${spec.path[0]}:${subject}`, account: args.text('group') ?? null, before: null, after: { command: name, options } };
+  const base = { id, at, origin, action: `admin.${spec.path.join('.')}`, target: `${spec.path[0]}:${subject}`, account: args.text('group') ?? null };
+  if (!outcome) return { ...base, before: null, after: { command: name, options, status: 'started' } };
+  return { ...base, before: { status: 'started' }, after: { ...outcome } };
 }

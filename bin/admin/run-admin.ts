@@ -7,7 +7,7 @@ import { ConfigError, parseConfig, type Config } from '../../infra/config.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
 import { DomainError, ValidationError } from '../../domain/errors.ts';
 import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
-import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageError, wantsHelp, type AdminContext, type CommandSpec } from './command.ts';
+import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageError, wantsHelp, type AdminContext, type CommandSpec, type ParsedArgs } from './command.ts';
 import { adminEnvironment, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
 import { importCommand } from './import-command.ts';
@@ -24,11 +24,11 @@ import { filingGstr1 } from './filing-commands.ts';
 import { invoicesCreditNote } from './credit-note-commands.ts';
 import { searchRebuild } from './search-command.ts';
 import { auditExport, auditList, auditVerify } from './audit-commands.ts';
-import { assertOperatorGiven, changesState, claimedOperator, commandAudit, recordsWhileRunning, resolveOperator } from './operator.ts';
+import { assertOperatorGiven, auditModeOf, beginsItself, claimedOperator, commandAudit, resolveOperator, type CommandOutcome } from './operator.ts';
 import { operatorOrigin, type AuditOrigin } from '../../domain/audit/audit-event.ts';
-import { guestsErase } from './guests-commands.ts';
+import { guestsBackfillIndex, guestsErase } from './guests-commands.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditExport, guestsErase];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditExport, guestsErase, guestsBackfillIndex];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
@@ -243,6 +243,19 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   let services: Services | undefined;
   let deps: AdminDeps | undefined;
   let origin: AuditOrigin | undefined;
+  let args: ParsedArgs | undefined;
+  let began = false;
+  const mode = auditModeOf(spec);
+  /** The write-ahead record's `started` event: once, before the command's first change; a command that cannot write it is refused. */
+  const begin = async () => {
+    if (began || mode !== 'write-ahead') return;
+    origin = await resolveOperator(claimedOperator(args!.text('as'), io.env)!, ctx.config());
+    await ctx.services().auditTrail.transact([], commandAudit(spec, args!, origin, randomUUID(), new Date().toISOString()));
+    began = true;
+  };
+  const finish = async (outcome: CommandOutcome) => {
+    if (began) await ctx.services().auditTrail.transact([], commandAudit(spec, args!, origin!, randomUUID(), new Date().toISOString(), outcome));
+  };
   const ctx: AdminContext = {
     out,
     cwd: io.cwd,
@@ -251,17 +264,25 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     services: () => (services ??= buildServices(ctx.config())),
     deps: () => (deps ??= wireAdminDeps(ctx.services(), ctx.origin())),
     origin: () => origin!,
+    begin,
   };
   try {
-    const args = parseCommandArgs(spec, rest);
+    args = parseCommandArgs(spec, rest);
     const claimed = claimedOperator(args.text('as'), io.env);
     assertOperatorGiven(spec, claimed);
     // A read without a name records nothing, so its origin is never written anywhere.
-    origin = claimed && recordsWhileRunning(spec) ? await resolveOperator(claimed, ctx.config()) : operatorOrigin(claimed ?? 'read-only', randomUUID());
-    await spec.run(args, ctx);
-    if (claimed && !recordsWhileRunning(spec) && changesState(spec)) origin = await resolveOperator(claimed, ctx.config());
-    const audit = commandAudit(spec, args, origin, randomUUID(), new Date().toISOString());
-    if (audit) await ctx.services().auditTrail.transact([], audit);
+    origin = claimed && mode === 'in-transaction' ? await resolveOperator(claimed, ctx.config()) : operatorOrigin(claimed ?? 'read-only', randomUUID());
+    if (!beginsItself(spec)) await begin();
+    try {
+      await spec.run(args, ctx);
+    } catch (err) {
+      await finish({ status: 'failed', error: err instanceof Error ? err.name : 'Error' }).catch(() => undefined);
+      throw err;
+    }
+    // The change is made and its `started` is on the trail: a lost `completed` must not read as a failed change.
+    await finish({ status: 'completed' }).catch((err: unknown) =>
+      io.stderr.write(`Warning: the change was made, but the trail could not record it as completed (${err instanceof Error ? err.name : 'Error'}); it shows as started.\n`),
+    );
     return EXIT.ok;
   } catch (err) {
     const failure = classify(err, spec, io.root);

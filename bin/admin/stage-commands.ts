@@ -125,6 +125,7 @@ export const stageRotateKeys: CommandSpec = {
   async run(args, ctx) {
     const stage = stageOf(args);
     const secrets = new StageSecrets(stage, regionOf(args));
+    await ctx.begin();
     const versionId = await secrets.write(beginRotation(await secrets.read(), { cursorKey: freshKey(), secretsKey: freshKey() }));
     ctx.out.result({ stage, versionId, rotation: 'started' }, () => [`Rotation started on ${stage}: new keys are current, the old ones still accepted (secret version ${versionId}).`, REDEPLOY(stage)]);
   },
@@ -139,6 +140,7 @@ export const stageFinishRotation: CommandSpec = {
   async run(args, ctx) {
     const stage = stageOf(args);
     const secrets = new StageSecrets(stage, regionOf(args));
+    await ctx.begin();
     const versionId = await secrets.write(finishRotation(await secrets.read()));
     ctx.out.result({ stage, versionId, rotation: 'finished' }, () => [`Rotation finished on ${stage}: only the new keys remain (secret version ${versionId}).`, REDEPLOY(stage)]);
   },
@@ -172,6 +174,7 @@ export const stageRazorpay: CommandSpec = {
       ...(args.flag('webhook-secret') ? { webhookSecret: env('RAZORPAY_NEW_WEBHOOK_SECRET') } : {}),
       finishWebhookRotation: args.flag('finish-webhook-rotation'),
     });
+    await ctx.begin();
     const versionId = await secrets.write(next);
     ctx.out.result({ stage, versionId, keyId: next.razorpayKeyId || null, webhookSecrets: next.razorpayWebhookSecret.split(',').length }, () => [
       `Razorpay settings of ${stage} written (secret version ${versionId}); key id ${next.razorpayKeyId || '(none)'}, ${next.razorpayWebhookSecret.split(',').length} webhook secret(s) accepted.`,
@@ -195,6 +198,7 @@ export const stageSmokeKeys: CommandSpec = {
     if (ctx.config().stage !== stage) throw new UsageError(`--stage ${stage} does not match the environment's STAGE=${ctx.config().stage}: the keys would be stored for another table.`, '--stage');
     const secrets = new StageSecrets(stage, regionOf(args));
     const current = await secrets.read();
+    await ctx.begin();
     const keys = await provisionSmokeTenants(ctx.deps(), { partnerKeyId: current.smokePartnerKeyId, groupKeyId: current.smokeGroupKeyId });
     const versionId = await secrets.write(withSmokeKeys(current, keys));
     ctx.out.result({ stage, versionId, partnerKeyId: keys.smokePartnerKeyId, groupKeyId: keys.smokeGroupKeyId }, () => [
@@ -233,6 +237,7 @@ export const stageIrpCredentials: CommandSpec = {
       }
     }
     const secrets = new StageSecrets(stage, regionOf(args));
+    await ctx.begin();
     const versionId = await secrets.write(withIrpCredential(await secrets.read(), gstin, credential));
     ctx.out.result({ stage, gstin, versionId, irpCredentials: remove ? 'removed' : 'set' }, () => [`IRP credentials of ${gstin} ${remove ? 'removed from' : 'stored in'} ${stageSecretName(stage)} (version ${versionId}).`, REDEPLOY(stage)]);
   },

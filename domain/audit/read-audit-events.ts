@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.ts';
 import type { AuditTrail } from '../ports/audit-trail.ts';
 import type { CursorCodec } from '../ports/cursor-codec.ts';
-import type { AgentGroupPrincipal } from '../principal.ts';
+import type { Principal } from '../principal.ts';
 import { canonicalInstant } from '../reads/date-window.ts';
 import { decodeKeysetPair, encodeKeysetPair } from '../reads/keyset-position.ts';
 import type { AuditEvent } from './audit-event.ts';
@@ -26,18 +26,26 @@ export interface AuditEventsPage {
 const viewOf = ({ account: _account, stage: _stage, ...rest }: AuditEvent): AuditEventView => rest;
 
 /**
- * GET /v1/audit-events: the caller's agent group's events, oldest first (at, then id). Only
- * the group's own account is read, so another group's event is never on a page. The cursor
- * is bound to the key and the window.
+ * The account a key reads: an agent group's key its group's events (`/v1`), a partner's key
+ * the partner's own events (`/api`: its webhook endpoints and secrets, the partner's keys).
+ * A group's key never reads its partner's account: the partner's endpoints serve all its groups.
  */
-export async function listAuditEvents(deps: { readonly auditTrail: AuditTrail; readonly cursors: CursorCodec }, group: AgentGroupPrincipal, q: AuditEventsQuery): Promise<AuditEventsPage> {
+export const auditAccountOf = (p: Principal): string => (p.kind === 'agent-group' ? p.agentGroupId : `partner:${p.partnerId}`);
+
+/**
+ * GET /v1/audit-events and GET /api/audit-events: the caller's account's events, oldest first
+ * (at, then id). Only that account is read, so another tenant's event is never on a page.
+ * The cursor is bound to the key and the window.
+ */
+export async function listAuditEvents(deps: { readonly auditTrail: AuditTrail; readonly cursors: CursorCodec }, caller: Principal, q: AuditEventsQuery): Promise<AuditEventsPage> {
   const from = q.from === undefined ? undefined : canonicalInstant(q.from, 'from');
   const to = q.to === undefined ? undefined : canonicalInstant(q.to, 'to');
   if (from !== undefined && to !== undefined && from > to) throw new ValidationError('from', `from (${from}) must not be after to (${to}).`);
   const size = q.size ?? AUDIT_PAGE.defaultSize;
   if (size < 1 || size > AUDIT_PAGE.maxSize) throw new ValidationError('size', `size must be from 1 to ${AUDIT_PAGE.maxSize}.`);
-  const scope = { callerId: group.keyId, query: JSON.stringify(['audit-events', group.agentGroupId, from ?? null, to ?? null]) };
+  const account = auditAccountOf(caller);
+  const scope = { callerId: caller.keyId, query: JSON.stringify(['audit-events', account, from ?? null, to ?? null]) };
   const after = q.cursor === undefined ? undefined : (([at, id]) => ({ at, id }))(decodeKeysetPair(deps.cursors.decode(scope, q.cursor)));
-  const page = await deps.auditTrail.listAccount(group.agentGroupId, { limit: size, after, from, to });
+  const page = await deps.auditTrail.listAccount(account, { limit: size, after, from, to });
   return { data: page.events.map(viewOf), nextCursor: page.next ? deps.cursors.encode(scope, encodeKeysetPair([page.next.at, page.next.id])) : null };
 }

@@ -4,7 +4,9 @@ import type { BookingEffect, BookingQueue, BookingStore } from '../ports/booking
 import type { Clock } from '../ports/clock.ts';
 import type { MetricName, Metrics } from '../ports/metrics.ts';
 import { channelStayOf, type PropertySystem, type ReservationState } from '../ports/property-system.ts';
+import { systemOrigin, type AuditDraft } from '../audit/audit-event.ts';
 import type { Booking } from './booking.ts';
+import { bookingAudit } from './booking-audit.ts';
 
 /** The booking workflow's clock, from configuration (docs/product-rules.md "Bookings"). */
 export interface WorkflowTimings {
@@ -228,9 +230,28 @@ export async function handleBookingCheck(deps: WorkflowDeps, check: { agentGroup
 /** The steps that settle an outcome, and what each counts. */
 const OUTCOME_METRICS: Partial<Record<WorkflowStep, MetricName>> = { landed: 'BookingConfirmed', failed: 'BookingFailed' };
 
-/** Writes a decision; on a lost race, the booking as the winner left it. */
+/** The job the audit trail names for the workflow's own steps (actorKind system). */
+export const WORKFLOW_ACTOR = 'booking-workflow';
+
+/**
+ * The event of a step that moves money: landing posts the charge (a late landing, after the
+ * booking had failed, posts it again), failing releases the hold. Inventory, rescheduling and
+ * callback steps move no money and no access, so they write none (docs/audit.md). The ids
+ * derive from the booking, the step and the version it is written from: a retried step names
+ * the same event.
+ */
+export function workflowAudit(deps: Pick<WorkflowDeps, 'derivedId'>, current: Booking, decision: WriteDecision): AuditDraft | undefined {
+  const effect = decision.effect?.kind;
+  if (effect !== 'land' && effect !== 'release') return undefined;
+  const action = effect === 'release' ? 'booking.failed' : current.status === 'FAILED' ? 'booking.landed-late' : 'booking.confirmed';
+  const name = `${current.bookingRef}:${decision.step}:${current.version}`;
+  const origin = systemOrigin(WORKFLOW_ACTOR, deps.derivedId(`${name}:run`));
+  return bookingAudit(origin, deps.derivedId(`${name}:audit`), decision.next.updatedAt, action, current, decision.next);
+}
+
+/** Writes a decision (with its event when it moves money); on a lost race, the booking as the winner left it. */
 async function commit(deps: WorkflowDeps, current: Booking, decision: WriteDecision): Promise<Booking | undefined> {
-  if (await deps.bookings.update(current, decision.next, decision.effect)) {
+  if (await deps.bookings.update(current, decision.next, decision.effect, workflowAudit(deps, current, decision))) {
     const counted = OUTCOME_METRICS[decision.step];
     if (counted) deps.metrics.count(counted);
     await deps.afterStep?.(decision.step);

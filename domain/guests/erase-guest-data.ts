@@ -1,9 +1,12 @@
+import { systemOrigin, type AuditDraft, type AuditOrigin } from '../audit/audit-event.ts';
 import type { Booking } from '../bookings/booking.ts';
+import { bookingTarget } from '../bookings/booking-audit.ts';
 import { DomainError, NotFoundError, ValidationError } from '../errors.ts';
 import type { AmendmentStore } from '../ports/amendment-store.ts';
 import type { BookingReads } from '../ports/booking-reads.ts';
 import type { BookingStore } from '../ports/booking-store.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { IdGenerator } from '../ports/ids.ts';
 import type { BookingAddress, ErasureCause, GuestDataStore } from '../ports/guest-data.ts';
 import type { PropertySystem } from '../ports/property-system.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
@@ -18,6 +21,7 @@ export interface GuestErasureDeps {
   readonly guestData: GuestDataStore;
   readonly tenants: Pick<TenantDirectory, 'listAgentGroups'>;
   readonly clock: Clock;
+  readonly ids: IdGenerator;
   /** Days guest data is kept after the stay ended (GUEST_RETENTION_DAYS). */
   readonly retentionDays: number;
 }
@@ -53,6 +57,18 @@ export class StayNotEndedError extends DomainError {
 
 const resultOf = (b: Booking, outcome: ErasureOutcome): ErasureResult => ({ agentGroupId: b.agentGroupId, bookingRef: b.bookingRef, bookingId: b.bookingId, code: b.code, outcome });
 
+/** The erasure's event: that the booking's guest data went, why and on whose word; never the data itself. */
+const erasureAudit = (id: string, at: string, cause: ErasureCause, b: Booking): AuditDraft => ({
+  id,
+  at,
+  origin: cause.origin,
+  action: 'booking.guest-data-erased',
+  target: bookingTarget(b.bookingRef),
+  account: b.agentGroupId,
+  before: { guestData: 'held' },
+  after: { guestData: 'erased', reason: cause.reason },
+});
+
 /**
  * Erases one booking's guest data everywhere it is held (docs/personal-data.md): its
  * amendments and the channel manager's copy first, then the booking itself in one
@@ -78,7 +94,7 @@ export async function eraseBookingGuests(deps: GuestErasureDeps, address: Bookin
     if (moved) continue;
     await deps.propertySystem.forgetGuest(booking.bookingRef, ERASED_GUEST);
     const next = erasedBooking(booking, at);
-    if (await deps.guestData.eraseBooking(booking, next, cause)) return resultOf(next, 'erased');
+    if (await deps.guestData.eraseBooking(booking, next, erasureAudit(deps.ids.uuid(), at, cause, booking))) return resultOf(next, 'erased');
   }
   const stale = await deps.bookings.get(address.agentGroupId, address.bookingRef);
   return resultOf(stale!, 'busy');
@@ -93,7 +109,8 @@ export interface RetentionRunResult {
   readonly endedOnOrBefore: string;
 }
 
-const SYSTEM_CAUSE: ErasureCause = { reason: 'retention', actorKind: 'system', actor: 'guest-data-retention' };
+/** The job the audit trail names for erasures when retention runs out. */
+export const RETENTION_JOB = 'guest-data-retention';
 
 /**
  * The daily job: every booking whose stay ended at least the retention ago and whose guest
@@ -103,6 +120,7 @@ const SYSTEM_CAUSE: ErasureCause = { reason: 'retention', actorKind: 'system', a
  */
 export async function eraseExpiredGuestData(deps: AtGroupClocks<GuestErasureDeps>, onFailure: (address: BookingAddress, error: unknown) => void = () => undefined): Promise<RetentionRunResult> {
   const endedOnOrBefore = erasableEndedOnOrBefore(deps.clock.now(), deps.retentionDays);
+  const cause: ErasureCause = { reason: 'retention', origin: systemOrigin(RETENTION_JOB, deps.ids.uuid()) };
   let looked = 0;
   let erased = 0;
   let failed = 0;
@@ -119,7 +137,7 @@ export async function eraseExpiredGuestData(deps: AtGroupClocks<GuestErasureDeps
         seen.add(`${address.agentGroupId}#${address.bookingRef}`);
         looked += 1;
         try {
-          if ((await eraseBookingGuests(await depsOfGroup(deps, address.agentGroupId), address, SYSTEM_CAUSE)).outcome === 'erased') erased += 1;
+          if ((await eraseBookingGuests(await depsOfGroup(deps, address.agentGroupId), address, cause)).outcome === 'erased') erased += 1;
         } catch (err) {
           failed += 1;
           onFailure(address, err);
@@ -130,9 +148,9 @@ export async function eraseExpiredGuestData(deps: AtGroupClocks<GuestErasureDeps
   return { looked, erased, skipped: looked - erased - failed, failed, endedOnOrBefore };
 }
 
-/** An operator's erasure on request: who asks. */
+/** An operator's erasure on request: who asks, as the audit trail records them. */
 export interface ErasureRequest {
-  readonly operator: string;
+  readonly operator: AuditOrigin;
 }
 
 /**
@@ -154,7 +172,7 @@ async function findBooking(deps: GuestErasureDeps, id: string, agentGroupId: str
 /** `guests erase --booking <id>`: refused (StayNotEndedError) while the stay has not ended. */
 export async function eraseGuestsOfBooking(deps: GuestErasureDeps, request: ErasureRequest & { readonly bookingId: string; readonly agentGroupId?: string }): Promise<ErasureResult> {
   const booking = await findBooking(deps, request.bookingId, request.agentGroupId);
-  return eraseBookingGuests(deps, booking, { reason: 'request', actorKind: 'operator', actor: request.operator });
+  return eraseBookingGuests(deps, booking, { reason: 'request', origin: request.operator });
 }
 
 /** Feed pages read to find a guest's bookings in a group (an operator's request, not a hot path). */
@@ -178,7 +196,7 @@ export async function eraseGuestsByEmail(deps: GuestErasureDeps, request: Erasur
   const now = deps.clock.now();
   const ongoing = matched.filter((b) => !stayHasEnded(b, now));
   if (ongoing.length > 0) throw new StayNotEndedError(ongoing);
-  const cause: ErasureCause = { reason: 'request', actorKind: 'operator', actor: request.operator };
+  const cause: ErasureCause = { reason: 'request', origin: request.operator };
   const results: ErasureResult[] = [];
   for (const b of matched) results.push(await eraseBookingGuests(deps, b, cause));
   return results;

@@ -38,8 +38,8 @@ export interface BookingStore {
    * Replaces `previous` by `next` (next.version = previous.version + 1) together with the
    * effect, only if the stored booking is still at previous.version. False when another
    * writer got there first: the caller re-reads and decides again. With `audit`, its event
-   * is written in the same transaction (a partner's or operator's change; the workflow's
-   * own steps are not audited).
+   * is written in the same transaction (a partner's or operator's change, and the workflow's
+   * steps that move money: landing and failing).
    */
   update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean>;
   /** Bookings whose nextCheckAt is at or before `dueBefore`, oldest first (the sweeper's work); with `agentGroupId`, that group's only. */

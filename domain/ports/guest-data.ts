@@ -1,3 +1,4 @@
+import type { AuditDraft, AuditOrigin } from '../audit/audit-event.ts';
 import type { Booking } from '../bookings/booking.ts';
 
 /** A booking as the erasure queue names it. */
@@ -9,9 +10,8 @@ export interface BookingAddress {
 /** Why guest data is erased, and on whose word: what the audit trail records of an erasure. */
 export interface ErasureCause {
   readonly reason: 'retention' | 'request';
-  /** `system` for the daily job; the operator's identity for the admin tool. */
-  readonly actorKind: 'system' | 'operator';
-  readonly actor: string;
+  /** A system origin for the daily job; the operator's for the admin tool. */
+  readonly origin: AuditOrigin;
 }
 
 /**
@@ -30,7 +30,14 @@ export interface GuestDataStore {
    * The erasure's final write: `next` (the booking with the marker) replaces `previous` only if
    * the stored booking is still at previous.version; false when another writer got there first.
    * Everything else holding the guest's data has been erased before this write, so a booking
-   * that says erased is erased everywhere. The one place an erasure commits.
+   * that says erased is erased everywhere. The one place an erasure commits, with its audit
+   * event in the same transaction: an erasure is recorded if and only if it is made.
    */
-  eraseBooking(previous: Booking, next: Booking, cause: ErasureCause): Promise<boolean>;
+  eraseBooking(previous: Booking, next: Booking, audit: AuditDraft): Promise<boolean>;
+  /**
+   * Puts a settled booking that still holds guest data on the erasure index, if its stored
+   * item is still at `b.version` and carries no index yet (a booking settled before the index
+   * existed); false when it already has one or has moved on (its own write indexed it).
+   */
+  indexErasable(b: Booking): Promise<boolean>;
 }

@@ -67,13 +67,17 @@ function checkNumbers(fields: EndpointFields): void {
   }
 }
 
-/** An endpoint as the audit trail records it: where and how it delivers; header names only (values may be credentials), secrets as set or not. */
+/**
+ * An endpoint as the audit trail records it: where and how it delivers; header names only
+ * (values may be credentials), secrets as set or not. The secrets' states are named
+ * `…SecretState`: the trail drops any field named like a secret (`signingSecret`), whatever it holds.
+ */
 const endpointFigures = (e: WebhookEndpoint): AuditFields => ({
   url: e.url,
   status: e.status,
   authType: e.authType,
-  authSecret: e.authSecretSealed ? 'set' : 'none',
-  signingSecret: e.signingSecretSealed ? 'set' : 'none',
+  authSecretState: e.authSecretSealed ? 'set' : 'none',
+  signingSecretState: e.signingSecretSealed ? 'set' : 'none',
   eventTypes: e.eventTypes ? [...e.eventTypes] : null,
   headerNames: Object.keys(e.headers).sort(),
   maxAttempts: e.maxAttempts,
@@ -81,7 +85,7 @@ const endpointFigures = (e: WebhookEndpoint): AuditFields => ({
 });
 
 /** A new secret given is a rotation even when one was set before, so it shows as a change. */
-const secretState = (given: string | null | undefined, figures: AuditFields, field: 'authSecret' | 'signingSecret') => (typeof given === 'string' ? 'rotated' : (figures[field] ?? 'none'));
+const secretState = (given: string | null | undefined, figures: AuditFields, field: 'authSecretState' | 'signingSecretState') => (typeof given === 'string' ? 'rotated' : (figures[field] ?? 'none'));
 
 function endpointAudit(deps: Pick<WebhookDeps, 'ids' | 'clock'>, origin: AuditOrigin, action: string, partnerId: string, id: string, before: AuditFields | null, after: AuditFields | null): AuditDraft {
   return { id: deps.ids.uuid(), at: deps.clock.now().toISOString(), origin, action, target: `webhook-endpoint:${id}`, account: `partner:${partnerId}`, before, after };
@@ -168,8 +172,8 @@ export async function updateEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
   const after = endpointFigures(updated);
   const audit = endpointAudit(deps, origin, 'webhook-endpoint.updated', partner.partnerId, id, endpointFigures(stored), {
     ...after,
-    authSecret: secretState(authSecretGiven, after, 'authSecret'),
-    signingSecret: secretState(fields.signingSecret, after, 'signingSecret'),
+    authSecretState: secretState(authSecretGiven, after, 'authSecretState'),
+    signingSecretState: secretState(fields.signingSecret, after, 'signingSecretState'),
   });
   await deps.webhooks.replace(updated, stored.updatedAt, audit);
   return viewOf(updated);

@@ -45,3 +45,18 @@ export const listAuditEventsRoute = defineRoute({
   query: AuditEventsQuerySchema,
   responses: { 200: { description: 'One page of events.', schema: AuditEventsPageSchema }, ...AUTHENTICATED_ERRORS },
 });
+
+export const listPartnerAuditEventsRoute = defineRoute({
+  operationId: 'listPartnerAuditEvents',
+  method: 'GET',
+  path: '/api/audit-events',
+  auth: 'api',
+  summary: "Your partner account's audit trail",
+  description: [
+    "Every change to your partner account itself — your webhook endpoints and their secrets (recorded as set, none or rotated, never the value), and an operator's changes to your partner and its keys — oldest first (at, then id).",
+    "Your agent groups' bookings and limits are on each group's own trail (GET /v1/audit-events with the group's key). Paging, cursors and the fields are those of GET /v1/audit-events.",
+  ].join(' '),
+  tags: ['Audit'],
+  query: AuditEventsQuerySchema,
+  responses: { 200: { description: 'One page of events.', schema: AuditEventsPageSchema }, ...AUTHENTICATED_ERRORS },
+});

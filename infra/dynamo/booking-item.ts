@@ -7,7 +7,7 @@ import { keys } from './keys.ts';
  * drops out of the sweeper's reads; once settled, the erasure index by the date its stay
  * ended, until its guest data is erased (then neither).
  */
-function secondIndexOf(b: Booking): Record<string, string> {
+export function secondIndexOf(b: Booking): Record<string, string> {
   if (b.nextCheckAt) return keys.openBookingIndex(b.nextCheckAt, b.agentGroupId, b.bookingRef);
   const endedOn = stayEndedOn(b);
   return endedOn && !isGuestDataErased(b) ? keys.guestErasureIndex(endedOn, b.agentGroupId, b.bookingRef) : {};

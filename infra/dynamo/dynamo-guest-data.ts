@@ -1,9 +1,11 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
-import type { BookingAddress, ErasureCause, GuestDataStore } from '../../domain/ports/guest-data.ts';
+import type { BookingAddress, GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { getAll } from './batch-get.ts';
-import { bookingOf, bookingPutAtVersion } from './booking-item.ts';
+import { bookingOf, bookingPutAtVersion, secondIndexOf } from './booking-item.ts';
 import { isConditionFailure } from './client.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { keys } from './keys.ts';
 import { oldestAcrossShards } from './query.ts';
 
@@ -13,13 +15,15 @@ import { oldestAcrossShards } from './query.ts';
  * |-------------------------------------------|--------------------------------------------------------------------|-------|
  * | bookings whose retention ran out          | GSI2PK = GUESTS#ERASABLE#<0..31> (each), GSI2SK < <endedOn>#~      | GSI2  |
  * | a booking by id, group unknown (operator) | BatchGet GROUP#<g>/BOOKINGID#<id> and GROUP#<g>/BOOKING#<id>, each group | table |
- * | the erasure's final write                 | Put GROUP#<g>/BOOKING#<ref> if version = read                      | table |
+ * | backfill: index an old settled booking    | Update GROUP#<g>/BOOKING#<ref> if version = read and no GSI2PK     | table |
+ * | the erasure's final write (and its event)  | Put GROUP#<g>/BOOKING#<ref> if version = read, with the audit items | table |
  */
 
 export class DynamoGuestDataStore implements GuestDataStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
   async listErasable(endedOnOrBefore: string, limit: number, agentGroupId?: string): Promise<BookingAddress[]> {
@@ -43,13 +47,31 @@ export class DynamoGuestDataStore implements GuestDataStore {
     return found[0] ? bookingOf(found[0]) : undefined;
   }
 
-  /**
-   * One transaction of one item today, so that the audit event of the erasure (actor and
-   * reason from `cause`) joins this very write: an erasure is recorded if and only if it is made.
-   */
-  async eraseBooking(previous: Booking, next: Booking, cause: ErasureCause): Promise<boolean> {
+  /** The booking's write and the erasure's event in one transaction; false when the booking moved on (the caller re-reads). */
+  async eraseBooking(previous: Booking, next: Booking, audit: AuditDraft): Promise<boolean> {
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPutAtVersion(this.table, previous, next)] }));
+      await this.audit.transact([bookingPutAtVersion(this.table, previous, next)], audit);
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  async indexErasable(b: Booking): Promise<boolean> {
+    const index = secondIndexOf(b);
+    if (!('GSI2PK' in index)) return false;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.booking(b.agentGroupId, b.bookingRef),
+          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+          ConditionExpression: '#version = :version AND attribute_not_exists(GSI2PK)',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':version': b.version },
+        }),
+      );
       return true;
     } catch (err) {
       if (isConditionFailure(err)) return false;

@@ -3,7 +3,7 @@ import { updateAgentGroup } from '../../domain/admin.ts';
 import { adminDeps } from '../../infra/container.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { expectContract } from '../support/contract.ts';
-import { call, newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
+import { call, newAgentGroup, newPartner, testServices, type GroupFixture } from '../support/stack.ts';
 
 interface AuditPage {
   data: { action: string; actor: string; actorKind: string; target: string; after: Record<string, unknown> | null; seq: number }[];
@@ -51,5 +51,44 @@ describe('GET /v1/audit-events', () => {
     expect(badSize.text).toContain('size');
     const theirs = await call<AuditPage>('GET', `/v1/audit-events?from=${since}`, { key: B.apiKey });
     expect(theirs.body.data.map((e) => e.after)).toEqual([{ onHold: true }]);
+  });
+});
+
+describe('GET /api/audit-events', () => {
+  it("pages a partner's own webhook endpoint and secret changes to its partner key; never to its groups' keys or another partner", async () => {
+    // prepare
+    const [mine, other] = await Promise.all([newPartner(), newPartner()]);
+    const group = await newAgentGroup({ partnerId: mine.partnerId });
+    const signingSecret = `whsec_${'a'.repeat(24)}`;
+    const rotatedSecret = `whsec_${'b'.repeat(24)}`;
+    const from = new Date().toISOString();
+    const made = await call<{ id: string }>('POST', '/api/webhooks/endpoints', { key: mine.apiKey, body: { url: 'https://93.184.216.34/hooks', authType: 'HMAC', signingSecret } });
+    expect(made.status).toBe(201);
+    expect((await call('PUT', `/api/webhooks/endpoints/${made.body.id}`, { key: mine.apiKey, body: { signingSecret: rotatedSecret } })).status).toBe(200);
+    expect((await call('DELETE', `/api/webhooks/endpoints/${made.body.id}`, { key: mine.apiKey })).status).toBe(204);
+
+    // act
+    const first = await call<AuditPage>('GET', `/api/audit-events?size=2&from=${from}`, { key: mine.apiKey });
+    const second = await call<AuditPage>('GET', `/api/audit-events?size=2&from=${from}&cursor=${encodeURIComponent(first.body.nextCursor!)}`, { key: mine.apiKey });
+    const theirs = await call<AuditPage>('GET', `/api/audit-events?from=${from}`, { key: other.apiKey });
+    const foreignCursor = await call('GET', `/api/audit-events?cursor=${encodeURIComponent(first.body.nextCursor!)}`, { key: other.apiKey });
+    const groupsView = await call<AuditPage>('GET', `/v1/audit-events?from=${from}`, { key: group.apiKey });
+    const wrongSurface = await call('GET', '/api/audit-events', { key: group.apiKey });
+
+    // assess
+    expect(first.status).toBe(200);
+    expectContract(first, 'listPartnerAuditEvents');
+    const events = [...first.body.data, ...second.body.data];
+    expect(events.map((e) => [e.action, e.actor, e.actorKind, e.target])).toEqual(
+      ['webhook-endpoint.created', 'webhook-endpoint.updated', 'webhook-endpoint.deleted'].map((action) => [action, mine.keyId, 'partner-key', `webhook-endpoint:${made.body.id}`]),
+    );
+    expect(events[0]!.after).toMatchObject({ signingSecretState: 'set', authSecretState: 'none', authType: 'HMAC' });
+    expect(events[1]!.after).toEqual({ signingSecretState: 'rotated' });
+    expect(second.body.nextCursor).toBeNull();
+    for (const res of [first, second]) for (const secret of [signingSecret, rotatedSecret]) expect(res.text).not.toContain(secret);
+    expect(theirs.body.data).toEqual([]);
+    expect(foreignCursor.status).toBe(400);
+    expect(groupsView.body.data.filter((e) => e.target.startsWith('webhook-endpoint:'))).toEqual([]);
+    expect(wrongSurface.status).toBe(401);
   });
 });

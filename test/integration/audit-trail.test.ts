@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../domain/audit/audit-event.ts';
@@ -51,15 +51,17 @@ describe('Class: DynamoAuditTrail', () => {
     await cancelBooking(deps, principal, reply.booking.bookingId!, 'Asha Rao cannot travel', origin);
     // assess
     const chain = await svc.auditTrail.readChain(`booking:${reply.booking.bookingRef}`);
-    expect(chain.events.map((e) => e.action)).toEqual(['booking.created', 'booking.cancelled']);
-    expect(chain.events[1]).toMatchObject({ actor: principal.keyId, actorKind: 'partner-key', requestId: origin.requestId, account: principal.agentGroupId, stage: 'test', after: { status: 'CANCELLED' } });
+    // The landing (charge posted) is the workflow's own event, when it landed within the synchronous wait.
+    const landed = reply.booking.status === 'CONFIRMED' ? ['booking.confirmed'] : [];
+    expect(chain.events.map((e) => e.action)).toEqual(['booking.created', ...landed, 'booking.cancelled']);
+    expect(chain.events.at(-1)).toMatchObject({ actor: principal.keyId, actorKind: 'partner-key', requestId: origin.requestId, account: principal.agentGroupId, stage: 'test', after: { status: 'CANCELLED' } });
     expect(chain.events[0]!.after).toMatchObject({ status: 'PROCESSING', chargedTotal: reply.booking.chargedTotal, checkIn: '2027-03-02' });
     expect(verifyChain(`booking:${reply.booking.bookingRef}`, chain.events, chain.head, sha256Hex)).toBeNull();
     const text = JSON.stringify(chain);
     for (const value of [guest.firstName, guest.lastName, guest.email, guest.phone, 'Ravi', 'ravi.k@example.com', 'cannot travel']) expect(text).not.toContain(value);
     const page = await svc.auditTrail.listAccount(principal.agentGroupId, { limit: 10 });
     // The group's creation and its key's issue (the fixture's operator changes) are on the account too.
-    expect(page.events.map((e) => e.action).sort()).toEqual(['booking.cancelled', 'booking.created', 'group.created', 'key.issued']);
+    expect(page.events.map((e) => e.action).sort()).toEqual(['booking.cancelled', ...landed, 'booking.created', 'group.created', 'key.issued'].sort());
   }, 60_000);
 
   it('makes no change when its event cannot be written: a taken chain position refuses the booking', async () => {
@@ -132,5 +134,36 @@ describe('Admin tool: operator identity and the audit commands', () => {
     const exported = JSON.parse((await runAdminTool(['audit', 'export', '--month', month, '--json'])).stdout) as { key: string; events: number };
     const body = new TextDecoder().decode(await svc.documents.get(exported.key));
     expect(body.split('\n').filter(Boolean).map((l) => JSON.parse(l).action)).toContain('group.updated');
+  }, 120_000);
+
+  it('records a many-write command write-ahead: started before its change, then completed or failed, on one chain under one run id', async () => {
+    // prepare
+    const g = (await tenant()).agentGroupId;
+    const target = `billing:${g}`;
+    // act
+    const done = await runAdminTool(['billing', 'backfill-unbilled', '--group', g, '--as', 'carol']);
+    const missingGroup = `missing-${randomUUID()}`;
+    const failed = await runAdminTool(['billing', 'backfill-unbilled', '--group', missingGroup, '--as', 'carol']);
+    // assess
+    expect(done.code, done.stderr).toBe(0);
+    expect(failed.code).toBe(1);
+    const events = await svc.auditTrail.listTarget(target);
+    expect(events.map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
+      ['admin.billing.backfill-unbilled', 'carol', null, { command: 'billing backfill-unbilled', options: [`--group=${g}`], status: 'started' }],
+      ['admin.billing.backfill-unbilled', 'carol', { status: 'started' }, { status: 'completed' }],
+    ]);
+    expect(events[0]!.requestId).toBe(events[1]!.requestId);
+    expect((await svc.auditTrail.listTarget(`billing:${missingGroup}`)).map((e) => e.after)).toEqual([expect.objectContaining({ status: 'started' }), { status: 'failed', error: 'NotFoundError' }]);
+  }, 120_000);
+
+  it('refuses a many-write command whose started event cannot be written, and makes no change', async () => {
+    // prepare: the chain's first position is taken by an item the trail did not write, so no event can join the chain
+    const g = (await tenant()).agentGroupId;
+    await createDocumentClient(svc.config).send(new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditEvent(`billing:${g}`, 1), entity: 'AuditEvent', id: 'squatter' } }));
+    // act
+    const refused = await runAdminTool(['billing', 'backfill-unbilled', '--group', g, '--as', 'carol']);
+    // assess
+    expect(refused.code).not.toBe(0);
+    expect(await svc.unbilled.isComplete(g)).toBe(false);
   }, 120_000);
 });

@@ -14,6 +14,8 @@ import type { PropertySystem } from '../../domain/ports/property-system.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { assertBookingInvariants } from '../support/booking-invariant.ts';
+import { verifyTrail } from '../../domain/audit/verify-trail.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 
@@ -116,6 +118,13 @@ async function charges(b: Booking) {
   return (await svc.ledger.audit(b.agentGroupId)).entries.filter((e) => e.type === 'CHARGE');
 }
 
+/** The booking's audit chain as (action, actorKind, status before, status after), checked whole first. */
+async function trail(b: Booking): Promise<[string, string, unknown, unknown][]> {
+  const target = `booking:${b.bookingRef}`;
+  expect(await verifyTrail(svc.auditTrail, sha256Hex, target)).toMatchObject({ firstBreak: null });
+  return (await svc.auditTrail.listTarget(target)).map((e) => [e.action, e.actorKind, e.before?.status ?? null, e.after?.status ?? null]);
+}
+
 /** A worker died between two steps: the booking is still open work the sweeper can see. */
 function expectLeftForTheSweeper(b: Booking): void {
   expect(b.nextCheckAt).not.toBeNull();
@@ -167,6 +176,10 @@ describe('crash injection: the success path', () => {
     const done = await expectConverged(crashed, { status: 'CONFIRMED', charge: 'POSTED', unitsBefore: before, unitsMoved: -1, events: ['booking.confirmed'] });
     expect(done.bookingId).toMatch(/^SIM-/);
     expect(done.steps).toEqual({ inventoryTaken: true, inventoryReturned: false, callbacksPublished: ['booking.confirmed'] });
+    expect(await trail(crashed)).toEqual([
+      ['booking.created', 'partner-key', null, 'PROCESSING'],
+      ['booking.confirmed', 'system', 'PROCESSING', 'CONFIRMED'],
+    ]);
   });
 
   it('a worker dying between the reserve and the landing: the rerun lands the same property-system booking', async () => {
@@ -275,6 +288,12 @@ describe('crash injection: the failure path (the property never confirms)', () =
     expectLeftForTheSweeper(crashed);
     const done = await expectConverged(placed, { status: 'CONFIRMED', charge: 'POSTED', unitsBefore: before, unitsMoved: -1, events: ['booking.failed', 'booking.confirmed'] });
     expect((await svc.ledger.creditPosition(t.group.agentGroupId))?.exposure).toBe(done.amount);
+    // The hold released and the charge posted late are money: each is one system event, the crash and rerun wrote no second one.
+    expect(await trail(placed)).toEqual([
+      ['booking.created', 'partner-key', null, 'PROCESSING'],
+      ['booking.failed', 'system', 'PROCESSING', 'FAILED'],
+      ['booking.landed-late', 'system', 'FAILED', 'CONFIRMED'],
+    ]);
   });
 });
 

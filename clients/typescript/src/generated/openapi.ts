@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your partner account's audit trail
+         * @description Every change to your partner account itself — your webhook endpoints and their secrets (recorded as set, none or rotated, never the value), and an operator's changes to your partner and its keys — oldest first (at, then id). Your agent groups' bookings and limits are on each group's own trail (GET /v1/audit-events with the group's key). Paging, cursors and the fields are those of GET /v1/audit-events.
+         */
+        get: operations["listPartnerAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes": {
         parameters: {
             query?: never;
@@ -930,6 +950,190 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listPartnerAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events at or after this instant. */
+                from?: string;
+                /** @description Only events at or before this instant; not before from. */
+                to?: string;
+                /** @description nextCursor of the previous page, unchanged, with the same from and to. */
+                cursor?: string;
+                /** @description Page size, 1–200; default 50. */
+                size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description Your API key id (partner-key), an operator (operator) or a job (system). */
+                            actor: string;
+                            /** @enum {string} */
+                            actorKind: "operator" | "partner-key" | "system";
+                            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
+                            action: string;
+                            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
+                            target: string;
+                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
+                            requestId: string;
+                            /** @description The event's position in its target's chain, from 1. */
+                            seq: number;
+                            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
+                            prevHash: string;
+                            /** @description SHA-256 of this event (docs: audit trail). */
+                            hash: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
     listChanges: {
         parameters: {
             query?: {
