@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 const statusOf = async (bookingId: string) => (await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body.status as string;
 /** The revisions of one reservation the fake Channex accepted. */
-const revisionsOf = async (reservationId: string) => (await controlFakeChannex(stack().channexUrl, { bookingsOf: world.instant })).filter((r) => r.reservation_id === reservationId);
+const revisionsOf = async (reservationId: string) => (await controlFakeChannex(stack().channexUrl, { bookingsOf: world.instant })).bookings.filter((r) => r.reservation_id === reservationId);
 
 describe('Guest erasure of a Channex-routed booking', () => {
   it('rewrites the copy we hold of what was pushed with the marker, and pushes Channex nothing', async () => {

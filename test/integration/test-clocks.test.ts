@@ -96,6 +96,7 @@ describe('Scheduled jobs on a group\'s test clock', () => {
       listErasable: async (endedOnOrBefore, limit, agentGroupId) => (await svc.guestData.listErasable(endedOnOrBefore, 10_000, agentGroupId)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
       locate: (id, groups) => svc.guestData.locate(id, groups),
       eraseBooking: (previous, next, cause) => svc.guestData.eraseBooking(previous, next, cause),
+      indexErasable: (b) => svc.guestData.indexErasable(b),
     };
     const erasure = (s: Services) => ({ ...guestErasureDeps(s), guestData: ownGroupOnly });
     // The stay ends on 3 March 2027; the day after the retention has run out there, on the clock.
