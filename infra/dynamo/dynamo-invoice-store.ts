@@ -18,7 +18,7 @@ import type { BillingLock, EInvoiceVoid, InvoiceListQuery, InvoicePage, InvoiceS
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
-import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
+import { cancellationReasons, isConditionFailure, isRefused, writeIf } from './client.ts';
 import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -200,8 +200,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return written;
       } catch (err) {
-        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
-        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (!isRefused(err)) throw err;
+        const reasons = cancellationReasons(err);
         if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
         reasons.forEach((r, i) => {
           if (r.Code === 'ConditionalCheckFailed' && owner[i] !== 'invoice') refused.add(owner[i]!);
@@ -410,8 +410,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
         );
         return after;
       } catch (err) {
-        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
-        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (!isRefused(err)) throw err;
+        const reasons = cancellationReasons(err);
         if (reasons[1]?.Code === 'ConditionalCheckFailed') return this.current(invoice);
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
       }
