@@ -8,11 +8,10 @@ import { addDays } from '../domain/catalogue/calendar.ts';
 import { postedEntry } from '../domain/ledger/ledger.ts';
 import type { Minor } from '../domain/money.ts';
 import { loadPricingContext } from '../domain/orders/load-pricing-context.ts';
-import type { AgentGroupPrincipal } from '../domain/principal.ts';
 import { indiaToday } from '../domain/reads/date-window.ts';
 import type { Services } from '../infra/container.ts';
 import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
-import { benchWorld } from './bench-world.ts';
+import { benchAgentGroup, benchWorld } from './bench-world.ts';
 import { bookingQueueEnv } from './booking-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 import { benchAlone } from './standalone.ts';
@@ -44,7 +43,7 @@ const opsLine = (ops: Record<string, number>): string =>
 
 export async function benchAmendments(svc: Services, runs: number): Promise<void> {
   const { adminDeps, bookingDeps, orderDeps } = await import('../infra/container.ts');
-  const { createAgentGroup, createPartner, issueKey } = await import('../domain/admin.ts');
+  const { createPartner } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { createOrder } = await import('../domain/orders/manage-orders.ts');
   const { placeBooking } = await import('../domain/bookings/place-booking.ts');
@@ -61,22 +60,7 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
   await importWorld({ ...deps, catalogue: svc.catalogue }, { ...benchWorld({ channelId: CHANNEL, listings: 1, from, days: DAYS, idPrefix: 'ambench-l', units: UNITS }), ...gst }, { allowPlaintextKeys: true });
   await createPartner(deps, { partnerId: 'bench-amendments-partner', name: 'Amendment bench', channelId: CHANNEL });
   const agentGroupId = 'bench-amendments-group';
-  await createAgentGroup(deps, {
-    agentGroupId,
-    partnerId: 'bench-amendments-partner',
-    name: agentGroupId,
-    channelId: CHANNEL,
-    creditLimit: 1_000_000_000_00,
-    onHold: false,
-    distributionEnabled: true,
-    billingCycle: 'MONTHLY',
-    billingAnchorDay: 1,
-    gstin: '27AAPFU0939F1ZV',
-    legalName: 'Amendment Bench Pvt Ltd',
-    address: { line1: '3 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
-  });
-  const { apiKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
-  const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId, partnerId: 'bench-amendments-partner', channelId: CHANNEL, keyId: 'bench', keyPrefix: 'bench' };
+  const { apiKey, principal } = await benchAgentGroup(deps, agentGroupId, 'bench-amendments-partner', CHANNEL, 1_000_000_000_00);
   const propertyId = `${LISTING}-p1`;
   const request = { listingId: LISTING, checkIn, checkOut, adults: 2, selectedProperties: [{ propertyId, quantity: 1 }] };
 

@@ -1,3 +1,5 @@
+import type { AdminDeps } from '../domain/admin.ts';
+import type { AgentGroupPrincipal } from '../domain/principal.ts';
 import type { WorldInput } from '../domain/world/world-schema.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
 
@@ -85,3 +87,13 @@ export const benchGroupInput = (agentGroupId: string, partnerId: string, channel
   legalName: 'Bench Agents Pvt Ltd',
   address: { line1: '1 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
 });
+
+/** A bench agent group (named by its id) with an API key and the principal its key stands for, for benches calling the domain directly. */
+export async function benchAgentGroup(deps: AdminDeps, agentGroupId: string, partnerId: string, channelId: string, creditLimit: number) {
+  const { createAgentGroup, issueKey } = await import('../domain/admin.ts');
+  await createAgentGroup(deps, { ...benchGroupInput(agentGroupId, partnerId, channelId, creditLimit), name: agentGroupId });
+  // A generous override so the limiter never refuses; it still spends a token each request.
+  const { apiKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
+  const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId, partnerId, channelId, keyId: 'bench', keyPrefix: 'bench' };
+  return { agentGroupId, apiKey, principal };
+}

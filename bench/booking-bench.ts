@@ -11,12 +11,11 @@ import { authorizedEntry, exposureOf } from '../domain/ledger/ledger.ts';
 import { toRupees, type Minor } from '../domain/money.ts';
 import { loadPricingContext } from '../domain/orders/load-pricing-context.ts';
 import type { Order } from '../domain/orders/order.ts';
-import type { AgentGroupPrincipal } from '../domain/principal.ts';
 import { indiaToday } from '../domain/reads/date-window.ts';
 import type { Services } from '../infra/container.ts';
 import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { bookingQueueName, provisionQueues, webhookQueueName } from '../scripts/local-stack.ts';
-import { benchWorld } from './bench-world.ts';
+import { benchAgentGroup, benchWorld } from './bench-world.ts';
 import { httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 import { benchAlone } from './standalone.ts';
 
@@ -69,7 +68,7 @@ const opsLine = (ops: Record<string, number>, per = 1): string =>
 
 export async function benchBookings(svc: Services, runs: number): Promise<void> {
   const { adminDeps, callbackDeps, orderDeps } = await import('../infra/container.ts');
-  const { createAgentGroup, createPartner, issueKey, updateAgentGroup } = await import('../domain/admin.ts');
+  const { createPartner, updateAgentGroup } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { createOrder } = await import('../domain/orders/manage-orders.ts');
   const { sha256Hex } = await import('../infra/crypto/api-keys.ts');
@@ -90,24 +89,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   await createPartner(deps, { partnerId: 'bench-bookings-partner', name: 'Booking bench', channelId: CHANNEL });
 
   const groupOn = async (agentGroupId: string, creditLimit: Minor) => {
-    await createAgentGroup(deps, {
-      agentGroupId,
-      partnerId: 'bench-bookings-partner',
-      name: agentGroupId,
-      channelId: CHANNEL,
-      creditLimit,
-      onHold: false,
-      distributionEnabled: true,
-      billingCycle: 'MONTHLY',
-      billingAnchorDay: 1,
-      gstin: '27AAPFU0939F1ZV',
-      legalName: 'Booking Bench Pvt Ltd',
-      address: { line1: '3 Bench Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
-    });
-    // A generous override so the limiter never refuses; it still spends a token each request.
-    const { apiKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
-    const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId, partnerId: 'bench-bookings-partner', channelId: CHANNEL, keyId: 'bench', keyPrefix: 'bench' };
-    return { agentGroupId, apiKey, principal };
+    return benchAgentGroup(deps, agentGroupId, 'bench-bookings-partner', CHANNEL, creditLimit);
   };
   type Group = Awaited<ReturnType<typeof groupOn>>;
 

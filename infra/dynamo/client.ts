@@ -58,25 +58,33 @@ export function resetDynamoCalls(): void {
   dynamoCalls.byOperation = {};
 }
 
+/** Why each item of a cancelled transaction was refused, in the order the items were sent; none for any other error. */
+export function cancellationReasons(err: unknown): readonly { readonly Code?: string }[] {
+  return (err as { CancellationReasons?: { Code?: string }[] } | null)?.CancellationReasons ?? [];
+}
+
 /** Cancelled by a conflicting transaction in flight on one of our items, rather than by a condition. */
 export function isTransactionContention(err: unknown): boolean {
   const name = (err as { name?: string } | null)?.name;
   if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
   if (name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((r) => r.Code === 'TransactionConflict');
+  return cancellationReasons(err).some((r) => r.Code === 'TransactionConflict');
 }
 
 /** True for the SDK's conditional-check failure, whether from a single write or a transaction. */
 export function isConditionFailure(err: unknown): boolean {
   const name = (err as { name?: string } | null)?.name;
   if (name === 'ConditionalCheckFailedException') return true;
-  if (name === 'TransactionCanceledException') {
-    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
-  }
+  if (name === 'TransactionCanceledException') return cancellationReasons(err).some((r) => r.Code === 'ConditionalCheckFailed');
   return false;
 }
+
+/** Refused by a condition or by contention: a write the store re-reads and decides again, rather than a failure. */
+export const isRefused = (err: unknown): boolean => isConditionFailure(err) || isTransactionContention(err);
+
+/** A random pause before a write refused by contention goes again, growing with the attempt up to `capMs`. */
+export const contentionBackoff = (attempt: number, capMs: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 5 * 2 ** Math.min(attempt, 6))));
 
 /** Sends a conditional write: true when it was applied, false when its condition refused it; any other failure is thrown. */
 export async function writeIf(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { ReceivableFigures } from '../../domain/ports/invoice-store.ts';
-import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
+import { isRefused, writeIf } from './client.ts';
 import { keys } from './keys.ts';
 
 /*
@@ -130,7 +130,7 @@ export async function trackOwing(db: DynamoDBDocumentClient, table: string, agen
         );
         tracked += 1;
       } catch (err) {
-        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
+        if (!isRefused(err)) throw err;
       }
     }
   }

@@ -5,7 +5,7 @@ import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
 import { bookingItem, bookingPutAtVersion } from './booking-item.ts';
-import { isConditionFailure, isTransactionContention } from './client.ts';
+import { cancellationReasons, isRefused } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
@@ -77,8 +77,8 @@ export class DynamoAmendmentStore implements AmendmentStore {
       );
       return 'created';
     } catch (err) {
-      if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
-      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      if (!isRefused(err)) throw err;
+      const reasons = cancellationReasons(err);
       return reasons[1]?.Code === 'ConditionalCheckFailed' ? 'locked' : 'moved';
     }
   }
@@ -111,7 +111,7 @@ export class DynamoAmendmentStore implements AmendmentStore {
       else await this.db.send(new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (err) {
-      if (isConditionFailure(err) || isTransactionContention(err)) return false;
+      if (isRefused(err)) return false;
       throw err;
     }
   }
@@ -125,8 +125,8 @@ export class DynamoAmendmentStore implements AmendmentStore {
         await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...units.items] }));
         return 'done';
       } catch (err) {
-        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
-        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (!isRefused(err)) throw err;
+        const reasons = cancellationReasons(err);
         if (reasons.slice(0, own.length).some((r) => r.Code === 'ConditionalCheckFailed')) return 'moved';
         // A night's units moved under us: read them again.
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
@@ -141,7 +141,7 @@ export class DynamoAmendmentStore implements AmendmentStore {
       await this.db.send(new TransactWriteCommand({ TransactItems: own }));
       return { kind: 'done' };
     } catch (err) {
-      if (isConditionFailure(err) || isTransactionContention(err)) return { kind: 'moved' };
+      if (isRefused(err)) return { kind: 'moved' };
       throw err;
     }
   }

@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
 import { bookingItem, bookingOf, bookingPutAtVersion } from './booking-item.ts';
-import { isConditionFailure, isTransactionContention } from './client.ts';
+import { cancellationReasons, isConditionFailure, isRefused } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
@@ -87,8 +87,8 @@ export class DynamoBookingStore implements BookingStore {
         await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPut, ...items] }));
         return true;
       } catch (err) {
-        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
-        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (!isRefused(err)) throw err;
+        const reasons = cancellationReasons(err);
         // The booking itself moved on: the caller re-reads and decides again.
         if (reasons[0]?.Code === 'ConditionalCheckFailed' || (err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
         // Something the effect touches moved (a day's units under a racing sync), or the audit chain's head: re-read it and try again.

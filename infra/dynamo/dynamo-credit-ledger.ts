@@ -11,7 +11,7 @@ import { assertRecordable, creditPosition, decideCredit, type CreditDecision, ty
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
-import { isConditionFailure, isTransactionContention } from './client.ts';
+import { cancellationReasons, contentionBackoff, isRefused, isTransactionContention } from './client.ts';
 import { getAll } from './batch-get.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -100,7 +100,7 @@ interface ClaimRecord {
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** Math.min(attempt, 6))));
+const backoff = (attempt: number) => contentionBackoff(attempt, 200);
 
 /** The gate's one transaction: entry, claim, exposure and a check of the terms decided on. */
 export function authorizeTransaction(table: string, entry: LedgerEntry, claim: IdempotencyClaim, terms: CreditTerms, at: string): TransactWriteCommandInput {
@@ -357,7 +357,7 @@ export class DynamoCreditLedger implements CreditLedger {
         // Whichever condition failed, the re-read above tells the cases apart: a claim now
         // exists (replay or conflict), the counter has filled (refusal with the figures read
         // then), the terms changed (decide again), or contention (try again).
-        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (!isRefused(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
         if (isTransactionContention(err)) await backoff(attempt);
       }
     }
@@ -376,7 +376,7 @@ export class DynamoCreditLedger implements CreditLedger {
         return { ...entry, status: 'POSTED', bookingId };
       } catch (err) {
         // A racing post or release moved the entry first; the re-read decides what this call means now.
-        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (!isRefused(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
         if (isTransactionContention(err)) await backoff(attempt);
       }
     }
@@ -393,7 +393,7 @@ export class DynamoCreditLedger implements CreditLedger {
         return { ...entry, status: 'RELEASED' };
       } catch (err) {
         // Racing releases: exactly one transaction passes the status condition, so exposure moves once.
-        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (!isRefused(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
         if (isTransactionContention(err)) await backoff(attempt);
       }
     }
@@ -406,7 +406,7 @@ export class DynamoCreditLedger implements CreditLedger {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return entry;
       } catch (err) {
-        if (!(isConditionFailure(err) || isTransactionContention(err))) throw err;
+        if (!isRefused(err)) throw err;
         // Racing identical calls: one transaction creates the entry and moves exposure; the
         // others are cancelled by ENTRY_IS_NEW (or by contention) and answer with what is stored.
         const stored = await this.getEntry(entry.agentGroupId, entry.id);
@@ -456,8 +456,8 @@ export class DynamoCreditLedger implements CreditLedger {
         await this.db.send(new TransactWriteCommand({ TransactItems: [...own, ...alongside] }));
         return { kind: 'posted' };
       } catch (err) {
-        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
-        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (!isRefused(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        const reasons = cancellationReasons(err);
         if (reasons.some((r, i) => (i === 0 || i >= own.length) && r.Code === 'ConditionalCheckFailed')) return { kind: 'moved' };
         if (isTransactionContention(err)) await backoff(attempt);
       }

@@ -3,7 +3,7 @@ import type { CreditableLine } from '../../domain/invoicing/credit-notes.ts';
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
 import { StaleCreditPlan, type CreditNoteStore, type CreditNoteVoidWrite, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
-import { isConditionFailure, isTransactionContention } from './client.ts';
+import { cancellationReasons, contentionBackoff, isRefused, isTransactionContention } from './client.ts';
 import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs } from './dues.ts';
 import { keys, prefixed } from './keys.ts';
@@ -36,7 +36,7 @@ const MARKER_AT = 'billedTotal = :expect';
 
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 60;
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** Math.min(attempt, 6))));
+const backoff = (attempt: number) => contentionBackoff(attempt, 250);
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
@@ -83,8 +83,8 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return issued;
       } catch (err) {
-        if (!isConditionFailure(err) && !isTransactionContention(err)) throw err;
-        const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+        if (!isRefused(err)) throw err;
+        const reasons = cancellationReasons(err);
         // Anything but the series failing its condition: the figures planned on moved.
         if (reasons.some((r, i) => i > 0 && r.Code === 'ConditionalCheckFailed')) throw new StaleCreditPlan(`credit note for invoice ${w.invoice.id}: the figures it was planned on have moved`);
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
@@ -151,7 +151,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
-      if (isConditionFailure(err) || isTransactionContention(err)) throw new StaleCreditPlan(`void of credit note ${note.id}: the figures it was planned on have moved`);
+      if (isRefused(err)) throw new StaleCreditPlan(`void of credit note ${note.id}: the figures it was planned on have moved`);
       throw err;
     }
   }

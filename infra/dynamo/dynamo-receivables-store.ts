@@ -8,7 +8,7 @@ import { allocate, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans,
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
 import { paymentKey, type Payment, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
-import { isConditionFailure, isTransactionContention, writeIf } from './client.ts';
+import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs } from './dues.ts';
 import { keys } from './keys.ts';
@@ -42,7 +42,7 @@ const INVOICE_AT = '#status = :issued AND (amountPaid = :prev OR (attribute_not_
 
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 60;
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(250, 5 * 2 ** Math.min(attempt, 6))));
+const backoff = (attempt: number) => contentionBackoff(attempt, 250);
 
 const paymentOf = (item: Record<string, unknown>): Payment => ({
   agentGroupId: item.agentGroupId as string,
@@ -93,7 +93,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return { payment, recorded: true };
       } catch (err) {
-        if (!(isConditionFailure(err) || isTransactionContention(err))) throw err;
+        if (!isRefused(err)) throw err;
         // A duplicate (or a racing twin) already wrote it: answer with what is stored.
         const stored = await this.payment(g, paymentKey(payment.source, payment.reference));
         if (stored) return { payment: stored, recorded: false };
@@ -167,7 +167,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         allocated += moved;
         attempt = -1;
       } catch (err) {
-        if (!(isConditionFailure(err) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        if (!isRefused(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
         await backoff(attempt);
       }
     }

@@ -5,7 +5,7 @@ import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
-import { isConditionFailure } from './client.ts';
+import { cancellationReasons, isConditionFailure } from './client.ts';
 import { queryAll, scanAll } from './query.ts';
 import { keys } from './keys.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -63,7 +63,7 @@ export function agentGroupUpdate(table: string, agentGroupId: string, changes: A
 
 /** Which of replaceKey's two writes was refused: the new key's put (index 0) or the old key's revocation (index 1). */
 function replaceConflictMessage(err: unknown, oldKeyId: string): string {
-  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  const reasons = cancellationReasons(err);
   return reasons[1]?.Code === 'ConditionalCheckFailed' ? `Key ${oldKeyId} is already revoked; issue a new key instead.` : 'That key is already registered.';
 }
 

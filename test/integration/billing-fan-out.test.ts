@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBillingJob } from '../../events/billing-job-message.ts';
+import { pollUntil } from '../support/poll.ts';
 import { fanOutKit, type FanOutKit } from '../support/fan-out-kit.ts';
 import { seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { stack, testServices } from '../support/stack.ts';
@@ -29,14 +30,11 @@ describe('The daily run fanned out on the billing queue', () => {
     expect(await kit.progress(run.runId)).toMatchObject({ enqueued: 4, billed: 0, failed: 0, pending: 4 });
     const workers = kit.startWorkers(3);
     const settled = await kit.waitFor(run.runId, 'three billed, one failed twice', (p) => p.billed === 3 && p.failures.some((f) => f.attempts >= 2));
-    const dead = await (async () => {
-      for (let i = 0; i < 40; i++) {
-        const bodies = await kit.dlqBodies();
-        if (bodies.length) return bodies;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      return [];
-    })();
+    // The move to the dead-letter queue happens on a worker's next receive, whenever its lane polls again.
+    const dead = await pollUntil('the failing group dead-lettered', async () => {
+      const bodies = await kit.dlqBodies();
+      return bodies.length ? bodies : undefined;
+    });
 
     // assess: the failure is in the run record and its message in the dead-letter queue
     expect(settled).toMatchObject({ enqueued: 4, billed: 3, upToDate: 0, failed: 1, pending: 0 });

@@ -85,7 +85,8 @@ export async function fanOutKit(opts: { env: Record<string, string>; baseUrl: st
       if (b.status !== 200 || b.body.bookingStatus !== 'CONFIRMED') throw new Error(`booking: ${b.status} ${b.text}`);
     },
     queueRun: () => queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger: 'SCHEDULE' }),
-    startWorkers: (concurrency) => startEventSourceMapping({ sqs, queueUrl, concurrency, handler }),
+    // Ten messages per invocation, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
+    startWorkers: (concurrency) => startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize: 10, handler }),
     progress: async (runId) => (await clocked.billingRuns.progress(runId))!,
     waitFor: (runId, what, done) =>
       pollUntil(what, async () => {
