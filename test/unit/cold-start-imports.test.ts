@@ -64,5 +64,5 @@ describe('cold start: what every function loads at start', () => {
     }
     expect(checked).toEqual(fns.map((f) => f.name));
     expect(found).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 });
