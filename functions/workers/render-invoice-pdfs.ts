@@ -3,11 +3,11 @@ import { concurrentRecords } from './sqs-batch.ts';
 import { storeQueuedPdf, type InvoicePdfDeps } from '../../domain/invoicing/invoice-pdf.ts';
 import { decodePdfJob } from '../../events/pdf-job-message.ts';
 import { pdfDeps, services } from '../../infra/container.ts';
+import { onFirstCall } from '../../infra/lazy.ts';
 import { logger } from '../../infra/logger.ts';
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 
-/** Built once per cold start: the fonts load on first render. */
-const pdfRenderer = new PdfInvoiceRenderer();
+/** pdf-lib, fontkit and the renderer load at the first render, and the fonts with it, not at the cold start (docs/performance.md). */
+const pdfRenderer = onFirstCall(async () => new (await import('../../infra/pdf/pdf-invoice-renderer.ts')).PdfInvoiceRenderer());
 
 /**
  * SQS consumer of the invoice PDF queue: each message is one issued invoice or credit note

@@ -1,4 +1,4 @@
-import Razorpay from 'razorpay';
+import type Razorpay from 'razorpay';
 import {
   GatewayRejectedError,
   GatewayUnavailableError,
@@ -9,6 +9,7 @@ import {
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
+import { once } from '../lazy.ts';
 import { paymentOfEntity, RazorpayWebhooks } from './razorpay-webhooks.ts';
 
 export interface RazorpaySettings {
@@ -60,29 +61,38 @@ function virtualAccountOf(va: RazorpayVirtualAccount): VirtualAccount {
  * the same way when its creation's answer was lost.
  */
 export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentGateway {
-  private readonly sdk: Razorpay;
+  /**
+   * The SDK loads at the first call to Razorpay: it brings axios, whose module start loads
+   * Node's fetch (undici), and the webhook path (every notification) never needs it
+   * (docs/performance.md, cold starts).
+   */
+  private readonly sdk: () => Promise<Razorpay>;
 
   constructor(settings: RazorpaySettings) {
     super(settings.webhookSecrets);
-    this.sdk = new Razorpay({ key_id: settings.keyId, key_secret: settings.keySecret });
-    // The SDK's own HTTP client (an axios instance, razorpay-node lib/api.js `this.rq`) takes the base URL and timeout.
-    const client = (this.sdk.api as unknown as { rq: { defaults: { baseURL?: string; timeout?: number } } }).rq;
-    if (settings.apiUrl) client.defaults.baseURL = settings.apiUrl;
-    client.defaults.timeout = settings.timeoutMs;
+    this.sdk = once(async () => {
+      const { default: Sdk } = await import('razorpay');
+      const sdk = new Sdk({ key_id: settings.keyId, key_secret: settings.keySecret });
+      // The SDK's own HTTP client (an axios instance, razorpay-node lib/api.js `this.rq`) takes the base URL and timeout.
+      const client = (sdk.api as unknown as { rq: { defaults: { baseURL?: string; timeout?: number } } }).rq;
+      if (settings.apiUrl) client.defaults.baseURL = settings.apiUrl;
+      client.defaults.timeout = settings.timeoutMs;
+      return sdk;
+    });
   }
 
   async createOrder(request: GatewayOrderRequest): Promise<GatewayOrder> {
     if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
     try {
       // razorpay.com/docs/api/orders/fetch-all, Query Parameters: `receipt` "retrieves the orders that contain the provided value for receipt".
-      const found = await this.sdk.orders.all({ receipt: request.receipt, count: PAGE });
+      const found = await (await this.sdk()).orders.all({ receipt: request.receipt, count: PAGE });
       const same = found.items.find((o) => o.receipt === request.receipt);
       if (same) {
         if (Number(same.amount) !== request.amount) throw new GatewayRejectedError('AMOUNT_MISMATCH', `order ${same.id} for receipt ${request.receipt} is for ${same.amount} paise, not ${request.amount}`, 200);
         return { orderId: same.id, receipt: request.receipt, amount: request.amount };
       }
       // razorpay.com/docs/api/orders/create, Request Parameters: amount in the currency's subunit, currency, receipt (≤ 40 characters), notes (≤ 15 pairs of 256 characters).
-      const order = await this.sdk.orders.create({ amount: request.amount, currency: request.currency, receipt: request.receipt, notes: { ...request.notes, description: request.description } });
+      const order = await (await this.sdk()).orders.create({ amount: request.amount, currency: request.currency, receipt: request.receipt, notes: { ...request.notes, description: request.description } });
       return { orderId: order.id, receipt: request.receipt, amount: request.amount };
     } catch (err) {
       throw err instanceof GatewayRejectedError ? err : mapped(err);
@@ -92,7 +102,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   async createVirtualAccount(request: VirtualAccountRequest): Promise<VirtualAccount> {
     try {
       // razorpay.com/docs/api/payments/smart-collect/create-cust-id-bank-account: receivers.types ["bank_account"], description, notes.
-      const va = await this.sdk.virtualAccounts.create({
+      const va = await (await this.sdk()).virtualAccounts.create({
         receivers: { types: ['bank_account'] },
         description: `Invoice payments of ${request.name}`.slice(0, 255),
         notes: { agent_group_id: request.agentGroupId },
@@ -107,7 +117,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     try {
       // razorpay.com/docs/api/payments/smart-collect/fetch-all: newest first, `count` ≤ 100 with `skip`. Only after a lost creation answer.
       for (let skip = 0; ; skip += PAGE) {
-        const page = (await this.sdk.virtualAccounts.all({ count: PAGE, skip })) as unknown as { items: RazorpayVirtualAccount[] };
+        const page = (await (await this.sdk()).virtualAccounts.all({ count: PAGE, skip })) as unknown as { items: RazorpayVirtualAccount[] };
         const mine = page.items.find((va) => !Array.isArray(va.notes) && va.notes?.agent_group_id === agentGroupId);
         if (mine) return virtualAccountOf(mine);
         if (page.items.length < PAGE) return undefined;
@@ -120,7 +130,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   async orderPayments(orderId: string): Promise<GatewayPayment[]> {
     try {
       // razorpay.com/docs/api/orders/fetch-payments: a collection of payment entities.
-      const out = await this.sdk.orders.fetchPayments(orderId);
+      const out = await (await this.sdk()).orders.fetchPayments(orderId);
       return out.items.map((p, i) => paymentOfEntity(p, `items[${i}]`));
     } catch (err) {
       throw mapped(err);
@@ -133,7 +143,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
       // razorpay.com/docs/api/payments/smart-collect/fetch-payments: `from` (Unix seconds), `count` ≤ 100, `skip`. The SDK's
       // virtualAccounts.fetchPayments sends no query, so its API client is called with the same path and the query.
       for (let skip = 0; ; skip += PAGE) {
-        const page = (await this.sdk.api.get({ url: `/virtual_accounts/${encodeURIComponent(virtualAccountId)}/payments`, data: { from: Math.floor(since.getTime() / 1000), count: PAGE, skip } })) as { items: unknown[] };
+        const page = (await (await this.sdk()).api.get({ url: `/virtual_accounts/${encodeURIComponent(virtualAccountId)}/payments`, data: { from: Math.floor(since.getTime() / 1000), count: PAGE, skip } })) as { items: unknown[] };
         payments.push(...page.items.map((p, i) => paymentOfEntity(p, `items[${skip + i}]`, virtualAccountId)));
         if (page.items.length < PAGE) return payments;
       }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import Razorpay from 'razorpay';
+// The SDK's own webhook check, from its module alone: the SDK's entry brings axios, whose start loads Node's fetch (docs/performance.md).
+import { validateWebhookSignature } from 'razorpay/dist/utils/razorpay-utils.js';
 import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
 import type { GatewayNotice, GatewayPayment, PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
 
@@ -67,7 +68,7 @@ function verified(rawBody: string, signature: string | undefined, secrets: reado
   const given = Buffer.from(signature, 'hex');
   let ok = false;
   for (const secret of secrets) {
-    const matches = timingSafeEqual(Buffer.from(hexSignature(rawBody, secret), 'hex'), given) && Razorpay.validateWebhookSignature(rawBody, signature, secret);
+    const matches = timingSafeEqual(Buffer.from(hexSignature(rawBody, secret), 'hex'), given) && validateWebhookSignature(rawBody, signature, secret);
     ok = ok || matches;
   }
   return ok;

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { esbuildOptions, stageBuild, stageFunctions } from '../../bench/cold-load.ts';
+import { ROOT } from '../../scripts/local-stack.ts';
+
+/**
+ * What a handler's bundle evaluates at its cold start: the modules reached from its entry by
+ * static imports and requires, not by a dynamic `import()` (esbuild keeps a bundled module
+ * behind one until it is called, and leaves an external one a dynamic import). Packages that
+ * only some calls need must stay behind a dynamic import, or every function pays for them at
+ * start (docs/performance.md, "What loads when"); `npm run bench:cold` measures the time, this
+ * test keeps the imports from sliding back.
+ */
+const AT_FIRST_CALL: { readonly what: string; readonly matches: (path: string) => boolean }[] = [
+  { what: 'the SQS SDK (infra/sqs/client.ts sqsSdk)', matches: (p) => p === '@aws-sdk/client-sqs' },
+  { what: 'the S3 SDK (infra/s3/client.ts s3Sdk)', matches: (p) => p === '@aws-sdk/client-s3' },
+  { what: "Razorpay's SDK and axios (infra/payments)", matches: (p) => /node_modules\/(razorpay\/dist\/razorpay\.js|axios\/)/.test(p) },
+  { what: 'pdf-lib and fontkit (infra/pdf, loaded at the first render)', matches: (p) => /node_modules\/(pdf-lib|@pdf-lib\/fontkit)\//.test(p) },
+];
+
+/**
+ * Every input and external path a bundle evaluates at start: the inputs reached from `entry`
+ * without crossing a dynamic import, plus every external a bundled module imports statically,
+ * wherever that module sits (in an ESM bundle esbuild hoists those imports to the top of the
+ * file, so they load at start even from a module the handler reaches only dynamically).
+ */
+function loadedAtStart(meta: Metafile, entry: string, bundled: readonly string[]): Set<string> {
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
+  while (queue.length) {
+    for (const imp of meta.inputs[queue.pop()!]?.imports ?? []) {
+      if (imp.kind !== 'import-statement' && imp.kind !== 'require-call') continue;
+      if (seen.has(imp.path)) continue;
+      seen.add(imp.path);
+      if (!imp.external) queue.push(imp.path);
+    }
+  }
+  for (const input of bundled) for (const imp of meta.inputs[input]?.imports ?? []) if (imp.external && imp.kind === 'import-statement') seen.add(imp.path);
+  return seen;
+}
+
+describe('cold start: what every function loads at start', () => {
+  it('no function loads the SQS or S3 SDK, Razorpay or pdf-lib before it calls them', async () => {
+    const { esbuild } = stageBuild();
+    const fns = stageFunctions();
+    // One build of every entry, as serverless-esbuild bundles each (not written, no splitting): each output lists its bundle's inputs.
+    const { metafile } = await build({
+      ...esbuildOptions(esbuild),
+      entryPoints: fns.map((f) => join(ROOT, `${f.module}.ts`)),
+      outdir: join(ROOT, '.esbuild-import-check'),
+      write: false,
+      metafile: true,
+      absWorkingDir: ROOT,
+    });
+    const bundles = new Map(Object.values(metafile.outputs).map((o) => [o.entryPoint, Object.keys(o.inputs)]));
+    const found: string[] = [];
+    const checked: string[] = [];
+    for (const f of fns) {
+      const entry = `${f.module}.ts`;
+      const atStart = [...loadedAtStart(metafile, entry, bundles.get(entry) ?? [])];
+      for (const rule of AT_FIRST_CALL) if (atStart.some(rule.matches)) found.push(`${f.name} loads ${rule.what} at start`);
+      if (bundles.has(entry)) checked.push(f.name);
+    }
+    expect(checked).toEqual(fns.map((f) => f.name));
+    expect(found).toEqual([]);
+  }, 600_000);
+});
