@@ -273,8 +273,8 @@ describe('crash injection: the failure path (the property never confirms)', () =
     const { booking: placed } = await book(t, world.instant, deps(), { scenario: 'booking-late' });
     setClock(placed.deadline, 100);
     const failed = await rerun(placed);
-    // The simulator lands booking-late half a window after the deadline.
-    setClock(placed.deadline, 2_100);
+    // The simulator lands booking-late half a window (2 s) after the first look past the deadline, the rerun's above.
+    setClock(placed.deadline, 5_000);
 
     // act
     const died = await advanceBooking(deps({ afterStep: dieAfter('landed') }), placed.agentGroupId, placed.bookingRef).catch((err: unknown) => err);
