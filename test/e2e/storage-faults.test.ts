@@ -233,7 +233,9 @@ describe('The daily billing run fanned out, under faults', () => {
 
       // act: the run queued, four workers, DynamoDB Local paused while they work until they have failed a few messages
       const run = await kit.queueRun();
-      const workers = kit.startWorkers(4);
+      // One message per invocation here: the killed worker is a run that never returns, which in a batch would also hold
+      // back its neighbours' results (in Lambda the whole batch would come back after the queue's visibility timeout, minutes).
+      const workers = kit.startWorkers(4, 1);
       stack.dynamo.pause();
       try {
         const at = workers.invocations();

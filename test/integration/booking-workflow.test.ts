@@ -273,7 +273,9 @@ describe('crash injection: the failure path (the property never confirms)', () =
     const { booking: placed } = await book(t, world.instant, deps(), { scenario: 'booking-late' });
     setClock(placed.deadline, 100);
     const failed = await rerun(placed);
-    // The simulator lands booking-late half a window (2 s) after the first look past the deadline, the rerun's above.
+    // The watch's first look asks the simulator, which fixes the landing half a window (2 s) later.
+    setClock(placed.deadline, 2_100);
+    const watched = await rerun(failed!);
     setClock(placed.deadline, 5_000);
 
     // act
@@ -283,6 +285,7 @@ describe('crash injection: the failure path (the property never confirms)', () =
 
     // assess
     expect(failed).toMatchObject({ status: 'FAILED', steps: { callbacksPublished: ['booking.failed'] } });
+    expect(watched).toMatchObject({ status: 'FAILED' });
     expect(died).toBeInstanceOf(WorkerDied);
     expect(crashed).toMatchObject({ status: 'CONFIRMED', failure: { reasonCode: 'BOOKING_NOT_COMPLETED' }, steps: { inventoryTaken: false, callbacksPublished: ['booking.failed'] } });
     expectLeftForTheSweeper(crashed);

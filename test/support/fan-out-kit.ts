@@ -28,7 +28,8 @@ export interface FanOutKit {
   /** The daily run as the schedule starts it: the run record, then one message per group. */
   queueRun(): Promise<FanOutRun>;
   /** `concurrency` billing workers on the kit's queue, as Lambda's trigger runs them. */
-  startWorkers(concurrency: number): EventSourceMapping;
+  /** Workers taking `batchSize` messages per invocation (billGroup's trigger takes 10). */
+  startWorkers(concurrency: number, batchSize?: number): EventSourceMapping;
   progress(runId: string): Promise<FanOutProgress>;
   waitFor(runId: string, what: string, done: (p: FanOutProgress) => boolean): Promise<FanOutProgress>;
   dlqBodies(): Promise<string[]>;
@@ -85,8 +86,8 @@ export async function fanOutKit(opts: { env: Record<string, string>; baseUrl: st
       if (b.status !== 200 || b.body.bookingStatus !== 'CONFIRMED') throw new Error(`booking: ${b.status} ${b.text}`);
     },
     queueRun: () => queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger: 'SCHEDULE' }),
-    // Ten messages per invocation, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
-    startWorkers: (concurrency) => startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize: 10, handler }),
+    // Ten messages per invocation by default, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
+    startWorkers: (concurrency, batchSize = 10) => startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler }),
     progress: async (runId) => (await clocked.billingRuns.progress(runId))!,
     waitFor: (runId, what, done) =>
       pollUntil(what, async () => {
