@@ -57,7 +57,8 @@ async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     console.log('\nStopping the local stack…');
-    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    // All at once: npm and tsx may exit on the same Ctrl-C before a one-by-one stop reaches the last (detached) emulator.
+    await Promise.all(started.map((s) => s.stop().catch(() => undefined)));
     rmSync(STACK_ENV, { force: true });
   }
   process.exit(code);
