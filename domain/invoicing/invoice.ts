@@ -144,6 +144,11 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly creditReleased?: Minor;
   /** The IRP's registration (IRN, acknowledgement, signed QR), for a registration marked for e-invoicing; absent otherwise. */
   readonly eInvoice?: EInvoiceRegistration;
+  /**
+   * On a DRAFT whose lines are being written in parallel: its figures are not on it yet, so it
+   * is neither numbered nor abandoned until they are (docs/invoicing.md "A large run's cost").
+   */
+  readonly linesOpen?: boolean;
   /** The last step that failed, kept for operators until it succeeds. */
   readonly lastError: string | null;
   readonly createdAt: string;

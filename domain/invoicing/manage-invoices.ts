@@ -11,6 +11,7 @@ export async function abandonDraft(deps: Pick<BillingDeps, 'invoices' | 'clock'>
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   if (!(await deps.invoices.abandon(agentGroupId, invoiceId, deps.clock.now().toISOString()))) {
+    if ((await deps.invoices.get(agentGroupId, invoiceId))?.linesOpen) throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is still having its lines written by billing run ${invoice.runId}; abandon it once the run has finished (a run that died leaves it to the next run of the group, which finishes it).`);
     if (invoice.status === 'DRAFT' && invoice.invoiceNumber) {
       throw new ConflictError('CONFLICT', `Invoice ${invoiceId} holds number ${invoice.invoiceNumber}, reserved while it is registered for e-invoicing: it is issued once the IRP registers it and cannot be abandoned (the series would have a gap). \`invoices einvoice\` shows why registration failed.`);
     }

@@ -114,8 +114,10 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
   const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
-  for (const invoice of await deps.invoices.openInvoices(g)) {
-    if (invoice.runId !== runId && !leftByAnotherRun(invoice, now)) continue;
+  for (const open of await deps.invoices.openInvoices(g)) {
+    if (open.runId !== runId && !leftByAnotherRun(open, now)) continue;
+    // A run that died while writing a large invoice's lines left their figures on its lanes.
+    const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id) : open;
     if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
       await deps.invoices.deleteEmptyDraft(g, invoice.id);
       continue;

@@ -74,6 +74,12 @@ export interface InvoiceStore {
    * store, and with it the rest of that booking's lines in this call.
    */
   addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten>;
+  /**
+   * Moves onto a DRAFT the figures of lines written in parallel by a run that died before it
+   * did (the invoice is `linesOpen`), fencing any later write of that run; answers the
+   * invoice as it is then. Does nothing to an invoice whose lines are closed.
+   */
+  closeLines(agentGroupId: string, invoiceId: string): Promise<Invoice>;
   /** Removes a DRAFT that ended up with no line (every booking went to a racing run). */
   deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void>;
 

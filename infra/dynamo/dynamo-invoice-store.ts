@@ -18,7 +18,7 @@ import type { BillingLock, EInvoiceVoid, InvoiceListQuery, InvoicePage, InvoiceS
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
-import { cancellationReasons, isConditionFailure, isRefused, writeIf } from './client.ts';
+import { cancellationReasons, contentionBackoff, isConditionFailure, isRefused, writeIf } from './client.ts';
 import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { transactEach } from './transact-each.ts';
@@ -34,6 +34,7 @@ import { GSI1, GSI2 } from './table.ts';
  * | lines of an invoice                   | GSI1PK = INVOICE#<id>#LINES                                    | GSI1  |
  * | line by what it bills (uniqueness)    | PK = GROUP#<g>, SK = INVLINE#<bookingRef>#<kind>#<ref>         | table |
  * | invoiced total of a booking           | PK = GROUP#<g>, SK = BILLED#<bookingRef>                       | table |
+ * | lanes of an invoice's parallel lines  | PK = GROUP#<g>, begins_with(SK, INVLANE#<invoiceId>#)          | table |
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
  * | billing lock, billing state           | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE              | table |
  * | runs of a group / of every group      | PK = GROUP#<g> begins_with BILLINGRUN# / GSI1PK = BILLINGRUNS  | table / GSI1 |
@@ -48,6 +49,19 @@ import { GSI1, GSI2 } from './table.ts';
 const LINE_IS_NEW = 'attribute_not_exists(PK)';
 /** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
 const STILL_DRAFT = '#status = :draft';
+/**
+ * A large invoice's lines are written by LINE_LANES lanes at once, each moving its own lane
+ * item instead of the invoice (two transactions on one item conflict). Until the lanes are
+ * closed onto it the invoice is `linesOpen`: its figures are not final, so it is not numbered,
+ * abandoned or removed as empty; a run that died meanwhile leaves it for the next to close.
+ */
+const LINES_CLOSED = 'attribute_not_exists(linesOpen)';
+/** A lane takes lines until closed; closing fences a late write (a run that lost its lease). */
+const LANE_OPEN = 'attribute_not_exists(closed)';
+/** Transactions of one invoice's lines in flight at once (its lanes). */
+const LINE_LANES = 8;
+/** Closed lanes fence late writes for a day, far longer than any run lives; then they expire. */
+const LANE_RETENTION_SECONDS = 86_400;
 /**
  * Gapless numbering: the series moves from exactly the value read to the next, in the same
  * transaction as the invoice that takes the number. Two issues racing on one series read
@@ -88,6 +102,26 @@ const lineItem = (l: InvoiceLine) => ({
   entity: 'InvoiceLine',
   ...l,
 });
+
+/** What one lane wrote: its figures and the bookings of its lines. */
+interface LaneFigures extends InvoiceTotals {
+  readonly bookingRefs: readonly string[];
+}
+
+/** A lane as its invoice is closed: the figures it holds, never written, or closed before. */
+type LaneState = LaneFigures | 'unused' | 'closed';
+
+/** The item a lane's transactions move by the figures they write, and the condition it must meet. */
+interface LaneItem {
+  readonly key: Key;
+  readonly condition: string;
+  readonly names?: Record<string, string>;
+  readonly values?: Record<string, unknown>;
+  /** Why a refused condition stops the lane, after `invoice <id>`. */
+  readonly refusal: string;
+}
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Runs are kept for operators for this long. */
 const RUN_RETENTION_SECONDS = 180 * 86_400;
@@ -134,84 +168,176 @@ export class DynamoInvoiceStore implements InvoiceStore {
   async addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten> {
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
-    // Parts of at most 98 lines (one transaction holds the invoice, the booking's marker and its lines).
-    const parts: InvoiceLine[][] = [];
-    for (const group of byBooking.values()) for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 2) parts.push(group.slice(i, i + MAX_TRANSACTION_ITEMS - 2));
-    const chunks: InvoiceLine[][][] = [];
-    let current: InvoiceLine[][] = [];
-    let size = 1;
-    for (const part of parts) {
-      if (size + part.length + 1 > MAX_TRANSACTION_ITEMS) {
-        chunks.push(current);
-        current = [];
-        size = 1;
-      }
-      current.push(part);
-      size += part.length + 1;
-    }
-    if (current.length) chunks.push(current);
-
-    let totals: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
+    const bookings = [...byBooking.values()];
     const refused = new Set<string>();
-    for (const chunk of chunks) {
-      const written = await this.writeChunk(invoice, chunk, refused);
-      totals = addTotals(totals, totalsOf(written));
+    const invoiceKey = keys.invoice(invoice.agentGroupId, invoice.id);
+    if (chunksOf(bookings).length <= 1) {
+      // One transaction moves the invoice's figures with its lines: nothing to fence.
+      const totals = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused);
+      return { written: totals.lineCount, totals, refusedBookings: [...refused] };
     }
+    // Lanes in parallel: each writes its bookings one transaction after another through its own item.
+    const opened = await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: invoiceKey,
+        UpdateExpression: 'SET linesOpen = :true, updatedAt = :at',
+        ConditionExpression: `${STILL_DRAFT} AND ${LINES_CLOSED}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':true': true, ':at': new Date().toISOString(), ':draft': 'DRAFT' },
+      }),
+    );
+    if (!opened) throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
+    const lanes: InvoiceLine[][][] = Array.from({ length: LINE_LANES }, () => []);
+    bookings.forEach((b, i) => lanes[i % LINE_LANES]!.push(b));
+    const outcomes = await Promise.allSettled(
+      lanes.map((laneBookings, lane) =>
+        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused),
+      ),
+    );
+    // Every lane has ended: a failure leaves the invoice open with what committed, closed by the next run.
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures>).value);
+    const totals = figures.reduce(addTotals, NO_TOTALS);
+    const states = figures.map((f): LaneState => (f.lineCount > 0 ? f : 'unused'));
+    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, states))) await this.closeLines(invoice.agentGroupId, invoice.id);
     return { written: totals.lineCount, totals, refusedBookings: [...refused] };
   }
 
-  /** One transaction: the parts' lines and markers and the invoice's figures; parts whose line is taken are dropped and the rest retried. */
-  private async writeChunk(invoice: Invoice, chunk: InvoiceLine[][], refused: Set<string>): Promise<InvoiceLine[]> {
-    let parts = chunk.filter((p) => !refused.has(p[0]!.bookingRef));
-    for (let attempt = 0; parts.length > 0; attempt++) {
-      const written = parts.flat();
-      const t = totalsOf(written);
-      const at = new Date().toISOString();
-      const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-        {
-          Update: {
-            TableName: this.table,
-            Key: keys.invoice(invoice.agentGroupId, invoice.id),
-            UpdateExpression: `ADD ${TOTAL_FIELDS.map((f) => `#${f} :${f}`).join(', ')}, bookingRefs :refs SET updatedAt = :at`,
-            ConditionExpression: STILL_DRAFT,
-            // `total` is a reserved word; every figure goes by a name placeholder alike.
-            ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(TOTAL_FIELDS.map((f) => [`#${f}`, f])) },
-            ExpressionAttributeValues: { ...Object.fromEntries(TOTAL_FIELDS.map((f) => [`:${f}`, t[f]])), ':refs': new Set(parts.map((p) => p[0]!.bookingRef)), ':at': at, ':draft': 'DRAFT' },
+  /**
+   * A lane's bookings, one transaction after another: each holds whole bookings (lines that
+   * must be new, their markers) and moves the lane's item (the invoice itself, or one of its
+   * lane items) by the figures written. Bookings whose line is taken are dropped and the rest
+   * sent again. Answers the figures written.
+   */
+  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>): Promise<LaneFigures> {
+    let wrote: LaneFigures = { ...NO_TOTALS, bookingRefs: [] };
+    for (const chunk of chunksOf(bookings)) {
+      let parts = chunk.filter((p) => !refused.has(p[0]!.bookingRef));
+      for (let attempt = 0; parts.length > 0; attempt++) {
+        const written = parts.flat();
+        const t = totalsOf(written);
+        const figures = addFigures(t);
+        const refs = [...new Set(parts.map((p) => p[0]!.bookingRef))];
+        const at = new Date().toISOString();
+        const items: TransactItem[] = [
+          {
+            Update: {
+              TableName: this.table,
+              Key: through.key,
+              UpdateExpression: `ADD ${figures.add}, bookingRefs :refs SET updatedAt = :at`,
+              ConditionExpression: through.condition,
+              ExpressionAttributeNames: { ...through.names, ...figures.names },
+              ExpressionAttributeValues: { ...through.values, ...figures.values, ':refs': new Set(refs), ':at': at },
+            },
           },
-        },
-      ];
-      const owner: string[] = ['invoice'];
-      for (const part of parts) {
-        const ref = part[0]!.bookingRef;
-        for (const l of part) {
-          items.push({ Put: { TableName: this.table, Item: lineItem(l), ConditionExpression: LINE_IS_NEW } });
+        ];
+        const owner: string[] = ['invoice'];
+        for (const part of parts) {
+          const ref = part[0]!.bookingRef;
+          for (const l of part) {
+            items.push({ Put: { TableName: this.table, Item: lineItem(l), ConditionExpression: LINE_IS_NEW } });
+            owner.push(ref);
+          }
+          items.push({
+            Update: {
+              TableName: this.table,
+              Key: keys.billingMarker(invoice.agentGroupId, ref),
+              UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
+              ExpressionAttributeValues: { ':t': part.reduce((s, l) => s + l.lineTotal, 0), ':n': part.length, ':ref': ref, ':entity': 'BillingMarker', ':at': at },
+            },
+          });
           owner.push(ref);
         }
-        items.push({
-          Update: {
-            TableName: this.table,
-            Key: keys.billingMarker(invoice.agentGroupId, ref),
-            UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
-            ExpressionAttributeValues: { ':t': part.reduce((s, l) => s + l.lineTotal, 0), ':n': part.length, ':ref': ref, ':entity': 'BillingMarker', ':at': at },
-          },
-        });
-        owner.push(ref);
-      }
-      try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-        return written;
-      } catch (err) {
-        if (!isRefused(err)) throw err;
-        const reasons = cancellationReasons(err);
-        if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
-        reasons.forEach((r, i) => {
-          if (r.Code === 'ConditionalCheckFailed' && owner[i] !== 'invoice') refused.add(owner[i]!);
-        });
-        parts = parts.filter((p) => !refused.has(p[0]!.bookingRef));
-        if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+        try {
+          await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+          wrote = { ...addTotals(wrote, t), bookingRefs: [...wrote.bookingRefs, ...refs] };
+          break;
+        } catch (err) {
+          if (!isRefused(err)) throw err;
+          const reasons = cancellationReasons(err);
+          if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new Error(`invoice ${invoice.id} ${through.refusal}; its lines were not written`);
+          reasons.forEach((r, i) => {
+            if (r.Code === 'ConditionalCheckFailed' && owner[i] !== 'invoice') refused.add(owner[i]!);
+          });
+          parts = parts.filter((p) => !refused.has(p[0]!.bookingRef));
+          if (attempt + 1 >= MAX_ATTEMPTS) throw err;
+        }
       }
     }
-    return [];
+    return wrote;
+  }
+
+  /**
+   * Moves the lanes' figures onto an invoice whose lines were written in parallel, and closes
+   * every lane, in one transaction conditional on each lane holding exactly the figures given
+   * (a lane closed already adds nothing: its figures are on the invoice): a lane write that
+   * lands after it is refused, so nothing joins the invoice once its figures are final. False
+   * when a lane moved or the invoice was closed meanwhile.
+   */
+  private async closeLanes(agentGroupId: string, invoiceId: string, lanes: readonly LaneState[]): Promise<boolean> {
+    const at = new Date().toISOString();
+    const written = lanes.filter((l): l is LaneFigures => typeof l === 'object');
+    const figures = addFigures(written.reduce(addTotals, NO_TOTALS));
+    const refs = new Set(written.flatMap((l) => l.bookingRefs));
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.invoice(agentGroupId, invoiceId),
+                UpdateExpression: `ADD ${figures.add}${refs.size ? ', bookingRefs :refs' : ''} SET updatedAt = :at REMOVE linesOpen`,
+                ConditionExpression: 'attribute_exists(linesOpen)',
+                ExpressionAttributeNames: figures.names,
+                ExpressionAttributeValues: { ...figures.values, ...(refs.size ? { ':refs': refs } : {}), ':at': at },
+              },
+            },
+            ...lanes.map((l, lane) => ({
+              Update: {
+                TableName: this.table,
+                Key: keys.invoiceLineLane(agentGroupId, invoiceId, lane),
+                // Kept closed (not deleted) so a late write of a run that lost its lease cannot reopen it.
+                UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
+                ConditionExpression: l === 'unused' ? 'attribute_not_exists(PK)' : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
+                ExpressionAttributeValues: { ':true': true, ':entity': 'InvoiceLineLane', ':expires': Math.floor(Date.now() / 1000) + LANE_RETENTION_SECONDS, ...(typeof l === 'object' ? { ':n': l.lineCount } : {}) },
+              },
+            })),
+          ],
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isRefused(err)) throw err;
+      return false;
+    }
+  }
+
+  async closeLines(agentGroupId: string, invoiceId: string): Promise<Invoice> {
+    for (let attempt = 0; ; attempt++) {
+      const invoice = await this.get(agentGroupId, invoiceId);
+      if (!invoice) throw new Error(`invoice ${invoiceId} vanished while its lines were closed`);
+      if (!invoice.linesOpen) return invoice;
+      const k = keys.lanesOfInvoice(agentGroupId, invoiceId);
+      const items = await queryAll(this.db, {
+        TableName: this.table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+        ConsistentRead: true,
+      });
+      const lanes: LaneState[] = Array.from({ length: LINE_LANES }, () => 'unused');
+      for (const item of items) {
+        const lane = Number((item.SK as string).slice(k.SKPrefix.length));
+        const refs = item.bookingRefs as Set<string> | undefined;
+        lanes[lane] = item.closed ? 'closed' : { ...(Object.fromEntries(TOTAL_FIELDS.map((f) => [f, (item[f] as number | undefined) ?? 0])) as unknown as InvoiceTotals), bookingRefs: refs ? [...refs] : [] };
+      }
+      if (await this.closeLanes(agentGroupId, invoiceId, lanes)) return (await this.get(agentGroupId, invoiceId))!;
+      if (attempt + 1 >= MAX_ATTEMPTS) throw new Error(`invoice ${invoiceId}: its lines could not be closed after ${MAX_ATTEMPTS} attempts`);
+      await contentionBackoff(attempt, 200);
+    }
   }
 
   async deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void> {
@@ -220,7 +346,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       new DeleteCommand({
         TableName: this.table,
         Key: keys.invoice(agentGroupId, invoiceId),
-        ConditionExpression: '#status = :draft AND lineCount = :zero',
+        ConditionExpression: `#status = :draft AND lineCount = :zero AND ${LINES_CLOSED}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
       }),
@@ -391,7 +517,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   UpdateExpression: issuing
                     ? `SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`
                     : 'SET invoiceNumber = :n, issueDate = :d, dueDate = :due, updatedAt = :at',
-                  ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED}`,
+                  ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
                   ExpressionAttributeNames: { '#status': 'status' },
                   ExpressionAttributeValues: {
                     ':n': invoiceNumber,
@@ -604,7 +730,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           Key: keys.invoice(agentGroupId, invoiceId),
           UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
           // A DRAFT holding a reserved number is issued once registered, never abandoned: the series would have a gap.
-          ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED}`,
+          ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT', ':null': 'NULL' },
         }),
@@ -783,6 +909,26 @@ export class DynamoInvoiceStore implements InvoiceStore {
 }
 
 
+/** Whole bookings (split where one has more lines than a transaction holds) packed into transactions of at most 100 items: the lane's item, and per booking its lines and marker. */
+function chunksOf(bookings: readonly InvoiceLine[][]): InvoiceLine[][][] {
+  const parts: InvoiceLine[][] = [];
+  for (const group of bookings) for (let i = 0; i < group.length; i += MAX_TRANSACTION_ITEMS - 2) parts.push(group.slice(i, i + MAX_TRANSACTION_ITEMS - 2));
+  const chunks: InvoiceLine[][][] = [];
+  let current: InvoiceLine[][] = [];
+  let size = 1;
+  for (const part of parts) {
+    if (size + part.length + 1 > MAX_TRANSACTION_ITEMS) {
+      chunks.push(current);
+      current = [];
+      size = 1;
+    }
+    current.push(part);
+    size += part.length + 1;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}
+
 const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
   a.checkIn.localeCompare(b.checkIn) || a.bookingRef.localeCompare(b.bookingRef) || (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') || a.key.localeCompare(b.key);
 
@@ -798,6 +944,15 @@ function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
     lineCount: lines.length,
   };
 }
+
+/** `ADD` of an invoice's figures; `total` is a reserved word, so every figure goes by a name placeholder alike. */
+const addFigures = (t: InvoiceTotals) => ({
+  add: TOTAL_FIELDS.map((f) => `#${f} :${f}`).join(', '),
+  names: Object.fromEntries(TOTAL_FIELDS.map((f) => [`#${f}`, f])),
+  values: Object.fromEntries(TOTAL_FIELDS.map((f) => [`:${f}`, t[f]])),
+});
+
+const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
 
 const addTotals = (a: InvoiceTotals, b: InvoiceTotals): InvoiceTotals => ({
   subtotal: a.subtotal + b.subtotal,

@@ -221,6 +221,12 @@ export const keys = {
   /** On lines: the lines of one invoice. */
   invoiceLineIndex: (invoiceId: string, bookingRef: string, lineKey: string) => ({ GSI1PK: `INVOICE#${invoiceId}#LINES`, GSI1SK: `${bookingRef}#${lineKey}` }),
   linesOfInvoice: (invoiceId: string) => ({ GSI1PK: `INVOICE#${invoiceId}#LINES` }),
+  /**
+   * One lane of an invoice's parallel line writes: the figures of the lines written through it,
+   * moved in the same transactions as those lines, until the lane is closed onto the invoice.
+   */
+  invoiceLineLane: (agentGroupId: string, invoiceId: string, lane: number): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `INVLANE#${invoiceId}#${lane}` }),
+  lanesOfInvoice: (agentGroupId: string, invoiceId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: `INVLANE#${invoiceId}#` }),
   /** Σ of a booking's invoiced lines, moved in the same transaction as the lines. */
   billingMarker: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLED#${bookingRef}` }),
   /** The last number taken from one registration's invoice series in one financial year. */
