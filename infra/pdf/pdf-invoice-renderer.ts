@@ -138,6 +138,8 @@ const TABLE_LEADING = 9.5;
 class Layout {
   readonly pages: PDFPage[] = [];
   page!: PDFPage;
+  /** The font each page draws in now (drawFooters goes back to earlier pages). */
+  private readonly fontOf = new Map<PDFPage, PDFFont>();
   y = 0;
 
   constructor(
@@ -172,7 +174,20 @@ class Layout {
   }
 
   text(value: string, x: number, y: number, opts: { font?: PDFFont; size?: number; color?: ReturnType<typeof rgb> } = {}): void {
-    this.page.drawText(value, { x, y, font: opts.font ?? this.fonts.regular, size: opts.size ?? 9, color: opts.color ?? INK });
+    this.draw(value, x, y, opts.font ?? this.fonts.regular, opts.size ?? 9, opts.color ?? INK);
+  }
+
+  /**
+   * Every string is drawn in the page's current font, set only when it changes: pdf-lib's
+   * `drawText({ font })` adds the font to the page's resources under a new name on every call
+   * (and again to restore the previous one), two entries per string on a long table's page.
+   */
+  private draw(value: string, x: number, y: number, font: PDFFont, size: number, color: ReturnType<typeof rgb>): void {
+    if (this.fontOf.get(this.page) !== font) {
+      this.page.setFont(font);
+      this.fontOf.set(this.page, font);
+    }
+    this.page.drawText(value, { x, y, size, color });
   }
 
   /** Text aligned in a box of `width` starting at x; shrunk to fit rather than spilling into a neighbour. */
@@ -180,7 +195,7 @@ class Layout {
     const fitted = fittingSize(value, font, size, width);
     const w = font.widthOfTextAtSize(value, fitted);
     const left = align === 'left' ? x : align === 'right' ? x + width - w : x + (width - w) / 2;
-    this.page.drawText(value, { x: left, y, font, size: fitted, color });
+    this.draw(value, left, y, font, fitted, color);
   }
 
   rule(y: number, x1 = MARGIN, x2 = A4.width - MARGIN, thickness = 0.5, color = RULE): void {
@@ -426,10 +441,14 @@ function drawFooters(layout: Layout, doc: InvoiceDocument): void {
 const documentInstant = (isoDate: string): Date => new Date(`${isoDate}T00:00:00+05:30`);
 
 /**
- * Measuring text runs fontkit's shaper, which dominates the time of a long invoice; a
- * width is linear in the size, so each distinct string is measured once per document.
+ * Measuring and encoding text both run fontkit's shaper, which dominates the time of a long
+ * invoice (a 10,000-line one draws about 120,000 strings, most of them repeated: amounts,
+ * dates, names, rates). A width is linear in the size, and a string's encoding in a subset
+ * font is the same each time once its glyphs are in the subset (the first encoding adds
+ * them), so each distinct string is shaped at most twice per document; the bytes written do
+ * not change.
  */
-function memoizeWidths(font: PDFFont): PDFFont {
+function memoizeShaping(font: PDFFont): PDFFont {
   const atUnitSize = new Map<string, number>();
   const measure = font.widthOfTextAtSize.bind(font);
   font.widthOfTextAtSize = (text: string, size: number) => {
@@ -439,6 +458,16 @@ function memoizeWidths(font: PDFFont): PDFFont {
       atUnitSize.set(text, width);
     }
     return width * size;
+  };
+  const encodings = new Map<string, ReturnType<PDFFont['encodeText']>>();
+  const encode = font.encodeText.bind(font);
+  font.encodeText = (text: string) => {
+    let encoded = encodings.get(text);
+    if (encoded === undefined) {
+      encoded = encode(text);
+      encodings.set(text, encoded);
+    }
+    return encoded;
   };
   return font;
 }
@@ -451,8 +480,8 @@ export class PdfInvoiceRenderer implements InvoiceRenderer {
     pdf.registerFontkit(fontkit);
     // Fixed subset names: pdf-lib otherwise appends a random tag to each embedded font's name.
     const fonts: Fonts = {
-      regular: memoizeWidths(await pdf.embedFont(bytes.regular, { subset: true, customName: 'DJVSNS+DejaVuSans' })),
-      bold: memoizeWidths(await pdf.embedFont(bytes.bold, { subset: true, customName: 'DJVSNB+DejaVuSans-Bold' })),
+      regular: memoizeShaping(await pdf.embedFont(bytes.regular, { subset: true, customName: 'DJVSNS+DejaVuSans' })),
+      bold: memoizeShaping(await pdf.embedFont(bytes.bold, { subset: true, customName: 'DJVSNB+DejaVuSans-Bold' })),
     };
     const title = `${documentTitle(doc)} ${doc.number}`;
     const at = documentInstant(doc.issueDate);
