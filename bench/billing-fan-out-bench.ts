@@ -35,6 +35,9 @@ const WORKERS = 4;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'post,daily').split(',').map((p) => p.trim()));
 /** Messages per worker invocation: the billGroup function's SQS batch size (serverless.yml). */
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
+/** The bench's queues' visibility, and the workers' timeout (the billing worker's 300 s in serverless.yml; the PDF worker's is 120 s). */
+const VISIBILITY_SECONDS = 120;
+const FUNCTION_TIMEOUT_MS = 300_000;
 const CHANNEL = 'bench-billing-fan-out';
 const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
 /**
@@ -142,6 +145,8 @@ async function benchFanOut(svc: Services): Promise<void> {
       sqs,
       queueUrl: process.env.PDF_QUEUE_URL!,
       concurrency: 1,
+      visibilitySeconds: VISIBILITY_SECONDS,
+      invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
       handler: concurrentRecords('invoice PDF', () => pdfDeps(svc, new PdfInvoiceRenderer()), async (d, r) => void (await storeQueuedPdf(d, decodePdfJob(r.body)!))),
     });
     const t1 = performance.now();
@@ -193,6 +198,8 @@ async function benchFanOut(svc: Services): Promise<void> {
         queueUrl: process.env.BILLING_QUEUE_URL!,
         concurrency: 1,
         batchSize: BATCH,
+        visibilitySeconds: VISIBILITY_SECONDS,
+        invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
         handler: async (e) => {
           const r = await own(e);
           handled += e.Records.length - r.batchItemFailures.length;
@@ -224,7 +231,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       table: 'pds-bench-billing-fan-out',
       invoiceBucket: true,
       extra: async (sqsEndpoint) => {
-        const urls = await provisionQueues(sqsEndpoint, [pdfQueueName('test'), billingQueueName('test')], { visibilityTimeoutSeconds: 120 });
+        const urls = await provisionQueues(sqsEndpoint, [pdfQueueName('test'), billingQueueName('test')], { visibilityTimeoutSeconds: VISIBILITY_SECONDS });
         return { AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3', PDF_QUEUE_URL: urls[pdfQueueName('test')]!, BILLING_QUEUE_URL: urls[billingQueueName('test')]! };
       },
     },

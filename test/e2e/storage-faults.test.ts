@@ -235,7 +235,8 @@ describe('The daily billing run fanned out, under faults', () => {
       const run = await kit.queueRun();
       // One message per invocation here: the killed worker is a run that never returns, which in a batch would also hold
       // back its neighbours' results (in Lambda the whole batch would come back after the queue's visibility timeout, minutes).
-      const workers = kit.startWorkers(4, 1);
+      // The killed worker's invocation ends at a 15 s function timeout (Lambda's end of a run that never answers); its message then returns.
+      const workers = kit.startWorkers(4, 1, 15_000);
       stack.dynamo.pause();
       try {
         const at = workers.invocations();

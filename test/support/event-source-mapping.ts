@@ -1,4 +1,4 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
 export interface EventSourceMapping {
@@ -18,6 +18,14 @@ export interface EventSourceMapping {
  * workers at once drive the worker's handler through this instead (and the billing bench
  * measures its 4 workers with it). A receive that fails (an emulator paused or restarting)
  * is tried again after a short wait, as the service's poller does.
+ *
+ * A deployed queue's visibility timeout is longer than its function's timeout, so a message
+ * never comes back while its invocation still runs. Test queues keep a short one (a failed
+ * message returns in seconds), so while an invocation runs the mapping keeps its messages
+ * invisible, for at most `invocationTimeoutMs` (the function's timeout): past it the
+ * invocation counts as timed out, as Lambda ends one, its lane moves on and its messages
+ * return. Without this a run slowed by a loaded machine past the test queue's visibility was
+ * delivered again while it ran and could be dead-lettered though it billed.
  */
 export function startEventSourceMapping(opts: {
   readonly sqs: SQSClient;
@@ -25,7 +33,30 @@ export function startEventSourceMapping(opts: {
   readonly concurrency: number;
   readonly batchSize?: number;
   readonly handler: (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+  /** The queue's visibility timeout, renewed at half of it while an invocation runs. */
+  readonly visibilitySeconds: number;
+  readonly invocationTimeoutMs?: number;
 }): EventSourceMapping {
+  const timeoutMs = opts.invocationTimeoutMs ?? 60_000;
+  const keepInvisible = (messages: Message[]) =>
+    opts.sqs
+      .send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: opts.queueUrl, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: opts.visibilitySeconds })) }))
+      // A renewal lost to an outage only means the message may come back early, which the worker takes anyway.
+      .catch(() => undefined);
+  /** The handler's answer, or every record failed when it throws or outlives the function's timeout. */
+  const invoke = async (event: SQSEvent, messages: Message[]): Promise<Set<string>> => {
+    const all = () => new Set(messages.map((m) => m.MessageId!));
+    const renew = setInterval(() => void keepInvisible(messages), (opts.visibilitySeconds * 1000) / 2);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<Set<string>>((resolve) => (timer = setTimeout(() => resolve(all()), timeoutMs)));
+    try {
+      const answered = opts.handler(event).then((r) => new Set((r ?? { batchItemFailures: [] }).batchItemFailures.map((f) => f.itemIdentifier)), all);
+      return await Promise.race([answered, timedOut]);
+    } finally {
+      clearInterval(renew);
+      clearTimeout(timer);
+    }
+  };
   let stopped = false;
   let invocations = 0;
   const lane = async () => {
@@ -52,12 +83,7 @@ export function startEventSourceMapping(opts: {
         })),
       };
       invocations++;
-      let failed: Set<string>;
-      try {
-        failed = new Set(((await opts.handler(event)) ?? { batchItemFailures: [] }).batchItemFailures.map((f) => f.itemIdentifier));
-      } catch {
-        failed = new Set(messages.map((m) => m.MessageId!));
-      }
+      const failed = await invoke(event, messages);
       const done = messages.filter((m) => !failed.has(m.MessageId!));
       if (done.length === 0) continue;
       await opts.sqs

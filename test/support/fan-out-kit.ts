@@ -16,6 +16,8 @@ import { pollUntil } from './poll.ts';
 
 /** A day past the end of any weekly period that holds today: the run's clock, so today's bookings fall in the period it bills. */
 const AHEAD_MS = 8 * 86_400_000;
+/** Short, so a failed group's message is back in seconds; the mapping keeps a running invocation's messages invisible. */
+const VISIBILITY_SECONDS = 2;
 
 export interface FanOutKit {
   readonly queueUrl: string;
@@ -29,7 +31,8 @@ export interface FanOutKit {
   queueRun(): Promise<FanOutRun>;
   /** `concurrency` billing workers on the kit's queue, as Lambda's trigger runs them. */
   /** Workers taking `batchSize` messages per invocation (billGroup's trigger takes 10). */
-  startWorkers(concurrency: number, batchSize?: number): EventSourceMapping;
+  /** `invocationTimeoutMs`: the function's timeout, past which an invocation that has not answered counts as ended (default 60 s). */
+  startWorkers(concurrency: number, batchSize?: number, invocationTimeoutMs?: number): EventSourceMapping;
   progress(runId: string): Promise<FanOutProgress>;
   waitFor(runId: string, what: string, done: (p: FanOutProgress) => boolean): Promise<FanOutProgress>;
   dlqBodies(): Promise<string[]>;
@@ -46,12 +49,12 @@ export interface FanOutKit {
 
 /**
  * The daily run's fan-out over a stack's own table and emulators, with a billing queue of its
- * own (2 s visibility, `maxReceiveCount` receives before the dead-letter queue) drained by the
+ * own (2 s visibility, kept while an invocation runs, `maxReceiveCount` receives before the dead-letter queue) drained by the
  * real worker handler through startEventSourceMapping. The billing clock is eight days ahead.
  */
 export async function fanOutKit(opts: { env: Record<string, string>; baseUrl: string; channelId: string; svc: Services; maxReceiveCount?: number }): Promise<FanOutKit> {
   const name = `fanout-${randomUUID().slice(0, 8)}`;
-  const urls = await provisionQueues(opts.env.SQS_ENDPOINT!, [name], { visibilityTimeoutSeconds: 2, maxReceiveCount: opts.maxReceiveCount ?? 3 });
+  const urls = await provisionQueues(opts.env.SQS_ENDPOINT!, [name], { visibilityTimeoutSeconds: VISIBILITY_SECONDS, maxReceiveCount: opts.maxReceiveCount ?? 3 });
   const queueUrl = urls[name]!;
   const sqs = new SQSClient({ endpoint: opts.env.SQS_ENDPOINT, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
   const dlqUrl = queueUrl.replace(name, `${name}-dlq`);
@@ -87,7 +90,7 @@ export async function fanOutKit(opts: { env: Record<string, string>; baseUrl: st
     },
     queueRun: () => queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger: 'SCHEDULE' }),
     // Ten messages per invocation by default, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
-    startWorkers: (concurrency, batchSize = 10) => startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler }),
+    startWorkers: (concurrency, batchSize = 10, invocationTimeoutMs) => startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler, visibilitySeconds: VISIBILITY_SECONDS, invocationTimeoutMs }),
     progress: async (runId) => (await clocked.billingRuns.progress(runId))!,
     waitFor: (runId, what, done) =>
       pollUntil(what, async () => {
