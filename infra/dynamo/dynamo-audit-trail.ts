@@ -192,7 +192,7 @@ export class DynamoAuditTrail implements AuditTrail {
 }
 
 /** The head's condition failed (it is the last item of the transaction): another change to the target came first. */
-function isHeadMoved(err: unknown, changeItems: number): boolean {
+export function isHeadMoved(err: unknown, changeItems: number): boolean {
   if (!isConditionFailure(err)) return false;
   const reasons = cancellationReasons(err);
   // Only the trail's own items refused: the head, and the event's position when a racing writer took it first.
