@@ -242,8 +242,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     invoices,
     // PAYMENT_GATEWAY picks Razorpay or the sandbox the project owns; both read Razorpay's signed webhooks.
     gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
-    receivables: () => new DynamoReceivablesStore(db(), table, invoices()),
-    creditNotes: () => new DynamoCreditNoteStore(db(), table),
+    receivables: () => new DynamoReceivablesStore(db(), table, invoices(), auditTrail()),
+    creditNotes: () => new DynamoCreditNoteStore(db(), table, auditTrail()),
     balances: () => new DynamoBalanceStore(db(), table),
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
     channexInbox: () => new DynamoChannexInbox(db(), table),

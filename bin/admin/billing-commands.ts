@@ -235,7 +235,7 @@ export const invoicesAbandon: CommandSpec = {
   options: [GROUP_OPTION],
   examples: ['invoices abandon 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
   async run(args, ctx) {
-    const invoice = await abandonDraft(await deps(ctx), args.required('group'), args.positional!);
+    const invoice = await abandonDraft(await deps(ctx), args.required('group'), args.positional!, ctx.origin());
     ctx.out.result(invoiceView(invoice), () => [`Invoice ${invoice.id} is ${invoice.status}; its lines are released for the next run.`]);
   },
 };
@@ -257,7 +257,7 @@ export const invoicesVoid: CommandSpec = {
     const remark = (args.text('remark') ?? CANCEL_REASONS[reason]).trim();
     if (remark.length === 0 || remark.length > 100) throw new ValidationError('remark', `remark must be 1 to 100 characters; got ${remark.length}.`);
     const svc = ctx.services();
-    const invoice = await voidInvoice({ invoices: svc.invoices, creditNotes: svc.creditNotes, eInvoices: svc.eInvoices, clock: svc.clock, ids: svc.ids }, args.required('group'), args.positional!, reason, remark);
+    const invoice = await voidInvoice({ invoices: svc.invoices, creditNotes: svc.creditNotes, eInvoices: svc.eInvoices, clock: svc.clock, ids: svc.ids }, args.required('group'), args.positional!, reason, remark, ctx.origin());
     ctx.out.result({ ...invoiceView(invoice), invoiceNumber: invoice.invoiceNumber, eInvoice: invoice.eInvoice ?? null }, () => [
       `${invoice.creditNoteFor ? 'Credit note' : 'Invoice'} ${invoice.invoiceNumber} (${invoice.id}) is ${invoice.status}: IRN ${invoice.eInvoice?.irn} cancelled at the IRP on ${invoice.eInvoice?.cancelledAt}; ${invoice.creditNoteFor ? `its credit is back on invoice ${invoice.creditNoteForNumber}` : 'its charges are released for the next run'}.`,
     ]);

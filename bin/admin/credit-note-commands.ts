@@ -31,7 +31,7 @@ export const invoicesCreditNote: CommandSpec = {
   examples: ['invoices credit-note 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --lines 5d1c2b3a-…:1500,7e2f… --reason "Pool closed on 2027-03-02"'],
   async run(args, ctx) {
     const g = args.required('group');
-    const outcome = await issueOperatorCreditNote({ ...(await deps(ctx)) }, g, args.positional!, linesOption(args.required('lines')), args.required('reason'));
+    const outcome = await issueOperatorCreditNote({ ...(await deps(ctx)) }, g, args.positional!, linesOption(args.required('lines')), args.required('reason'), ctx.origin());
     const { creditNote: n, invoice: i } = outcome;
     ctx.out.result(
       {

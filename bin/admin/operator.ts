@@ -46,7 +46,10 @@ export async function resolveOperator(name: string, config: Config): Promise<Aud
  * Commands whose change is one DynamoDB transaction that holds its own event (the use case
  * builds the draft; docs/audit.md "Admin commands"): no command-level event.
  */
-const AUDITED_IN_TRANSACTION = new Set(['partners create', 'groups create', 'groups update', 'keys issue', 'keys revoke', 'keys replace', 'guests erase']);
+const AUDITED_IN_TRANSACTION = new Set([
+  'partners create', 'groups create', 'groups update', 'keys issue', 'keys revoke', 'keys replace', 'guests erase',
+  'invoices abandon', 'invoices void', 'invoices credit-note', 'payments record',
+]);
 
 /**
  * Commands that create the stage itself (its secret, before its table exists): nothing of the

@@ -28,8 +28,9 @@ export const paymentsRecord: CommandSpec = {
     if (receivedAt !== undefined && Number.isNaN(Date.parse(receivedAt))) throw new ValidationError('receivedAt', '--received-at must be an ISO 8601 instant, such as 2027-03-12T10:30:00+05:30.');
     const svc = ctx.services();
     const outcome = await recordBankTransfer(
-      { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock },
+      { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
       { agentGroupId: args.required('group'), reference: args.required('reference'), amount: rupeesOption('amount', args.required('amount')), ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}) },
+      ctx.origin(),
     );
     ctx.out.result(outcomeView(outcome), () => [
       outcome.recorded ? `Recorded ${rupees(outcome.payment.amount)} from ${outcome.payment.agentGroupId} (${outcome.payment.reference}), ledger entry ${outcome.payment.ledgerEntryId}.` : `Payment ${outcome.payment.reference} was already recorded; nothing changed.`,

@@ -1,4 +1,6 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
+import { invoiceAudit } from './invoice-audit.ts';
 import type { Invoice } from './invoice.ts';
 import { storePdf, type BillingDeps, type PdfDeps } from './run-billing.ts';
 
@@ -7,10 +9,11 @@ import { storePdf, type BillingDeps, type PdfDeps } from './run-billing.ts';
  * listed, never numbered) and gives its lines back, so the charges are billed by the next
  * run. An issued invoice is never abandoned: it is corrected by a credit note.
  */
-export async function abandonDraft(deps: Pick<BillingDeps, 'invoices' | 'clock'>, agentGroupId: string, invoiceId: string): Promise<Invoice> {
+export async function abandonDraft(deps: Pick<BillingDeps, 'invoices' | 'clock' | 'ids'>, agentGroupId: string, invoiceId: string, origin: AuditOrigin): Promise<Invoice> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  if (!(await deps.invoices.abandon(agentGroupId, invoiceId, deps.clock.now().toISOString()))) {
+  const audit = invoiceAudit(deps, origin, 'invoice.abandoned', invoice, { status: invoice.status, total: invoice.total }, { status: 'CANCELLED', total: invoice.total });
+  if (!(await deps.invoices.abandon(agentGroupId, invoiceId, deps.clock.now().toISOString(), audit))) {
     if ((await deps.invoices.get(agentGroupId, invoiceId))?.linesOpen) throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is still having its lines written by billing run ${invoice.runId}; abandon it once the run has finished (a run that died leaves it to the next run of the group, which finishes it).`);
     if (invoice.status === 'DRAFT' && invoice.invoiceNumber) {
       throw new ConflictError('CONFLICT', `Invoice ${invoiceId} holds number ${invoice.invoiceNumber}, reserved while it is registered for e-invoicing: it is issued once the IRP registers it and cannot be abandoned (the series would have a gap). \`invoices einvoice\` shows why registration failed.`);

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { Invoice } from './invoice.ts';
@@ -33,8 +34,10 @@ export async function issueOperatorCreditNote(
   invoiceId: string,
   lines: readonly OperatorLineCredit[],
   reason: string,
+  origin: AuditOrigin,
 ): Promise<OperatorCreditNoteOutcome> {
-  let creditNote = await raiseOperatorCreditNote(deps, agentGroupId, invoiceId, lines, reason);
+  // The event is in the note's own transaction (the money change); the IRP registration and the PDF that follow are outside it.
+  let creditNote = await raiseOperatorCreditNote(deps, agentGroupId, invoiceId, lines, reason, origin);
   const failed = async (step: 'issue' | 'pdf', err: unknown) => {
     const error = failureOf(step, err);
     await deps.invoices.recordFailure(agentGroupId, creditNote.id, error, deps.clock.now().toISOString());

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { postedEntry, type LedgerEntry } from '../ledger/ledger.ts';
 import { formatInr, type Minor } from '../money.ts';
@@ -8,6 +9,7 @@ import type { InvoiceStore } from '../ports/invoice-store.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf } from './billing-period.ts';
 import { creditNoteLineOf, creditNoteNumberOf, lineCredit, remainingOf, type CreditableLine } from './credit-notes.ts';
+import { creditNoteFigures, invoiceAudit, owedFigures } from './invoice-audit.ts';
 import type { Invoice } from './invoice.ts';
 
 export interface CreditNoteDeps {
@@ -148,7 +150,7 @@ export interface OperatorLineCredit {
  * and statement drop by what the invoices do. Lines credited beyond what is left of them
  * are refused (409), also when racing credit notes took it first; a bad line is 400.
  */
-export async function raiseOperatorCreditNote(deps: CreditNoteDeps, agentGroupId: string, invoiceId: string, lineCredits: readonly OperatorLineCredit[], reason: string): Promise<Invoice> {
+export async function raiseOperatorCreditNote(deps: CreditNoteDeps, agentGroupId: string, invoiceId: string, lineCredits: readonly OperatorLineCredit[], reason: string, origin: AuditOrigin): Promise<Invoice> {
   if (reason.trim().length === 0) throw new ValidationError('reason', 'A credit note needs a reason (printed on it).');
   if (lineCredits.length === 0) throw new ValidationError('lines', 'Name at least one line to credit.');
   if (lineCredits.length > MAX_CREDIT_NOTE_LINES) throw new ValidationError('lines', `A credit note credits at most ${MAX_CREDIT_NOTE_LINES} lines; raise several.`);
@@ -173,7 +175,11 @@ export async function raiseOperatorCreditNote(deps: CreditNoteDeps, agentGroupId
       return { line, amount };
     });
     try {
-      return await deps.creditNotes.raise(creditNoteWrite(deps, invoice, planned, { reason: reason.trim(), runId: 'OPERATOR', postToLedger: true }));
+      const write = creditNoteWrite(deps, invoice, planned, { reason: reason.trim(), runId: 'OPERATOR', postToLedger: true });
+      // On the corrected invoice's chain: what it owes before and after, and the note (its number known once the series gives it).
+      const audit = (issued: Invoice) =>
+        invoiceAudit(deps, origin, 'credit-note.raised', invoice, { ...owedFigures(invoice), ...creditNoteFigures('raised', null) }, { ...owedFigures(write.invoice), ...creditNoteFigures('raised', issued) });
+      return await deps.creditNotes.raise({ ...write, audit });
     } catch (err) {
       if (!(err instanceof StaleCreditPlan) || attempt + 1 >= MAX_ATTEMPTS) throw err;
     }

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { postedEntry } from '../ledger/ledger.ts';
 import { formatInr, type Minor } from '../money.ts';
@@ -6,6 +7,7 @@ import { StaleCreditPlan, type CreditNoteStore, type LineCreditWrite } from '../
 import { CANCEL_REASONS, EInvoiceRejectedError, type CancelReason, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { EInvoiceVoid, InvoiceStore } from '../ports/invoice-store.ts';
+import { creditNoteFigures, invoiceAudit, owedFigures } from './invoice-audit.ts';
 import type { Invoice } from './invoice.ts';
 
 export interface VoidDeps {
@@ -46,13 +48,13 @@ export function cancelReasonOf(text: string): CancelReason {
  * unregistered, paid or credited: refused before anything changes, naming the credit note
  * (for an invoice) as the way.
  */
-export async function voidInvoice(deps: VoidDeps, agentGroupId: string, invoiceId: string, reason: CancelReason, remark: string): Promise<Invoice> {
+export async function voidInvoice(deps: VoidDeps, agentGroupId: string, invoiceId: string, reason: CancelReason, remark: string, origin: AuditOrigin): Promise<Invoice> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   const label = invoice.invoiceNumber ?? invoice.id;
   const e = invoice.eInvoice;
   if (invoice.status === 'CANCELLED' && e?.cancelledAt && !invoice.creditNoteFor) {
-    // An earlier void stopped after the IRP cancelled: finish releasing.
+    // An earlier void stopped after the IRP cancelled: finish releasing (its event was written with its status).
     await deps.invoices.voidIssued(invoice, { cancelDate: e.cancelledAt, reason: e.cancelReason ?? reason, remark: e.cancelRemark ?? remark }, deps.clock.now().toISOString());
     return (await deps.invoices.get(agentGroupId, invoiceId))!;
   }
@@ -80,8 +82,8 @@ export async function voidInvoice(deps: VoidDeps, agentGroupId: string, invoiceI
   }
   const cancellation = { cancelDate, reason, remark };
   if (invoice.creditNoteFor) {
-    await undoCredit(deps, invoice, cancellation);
-  } else if (!(await deps.invoices.voidIssued(invoice, cancellation, deps.clock.now().toISOString()))) {
+    await undoCredit(deps, invoice, cancellation, origin);
+  } else if (!(await deps.invoices.voidIssued(invoice, cancellation, deps.clock.now().toISOString(), voidAudit(deps, origin, invoice, cancellation)))) {
     throw new ConflictError('CONFLICT', `The IRP cancelled IRN ${e.irn}, but ${label} was paid or credited meanwhile and stays ${invoice.status}: raise a fresh invoice for the same supply, or have the payment refunded.`);
   }
   return (await deps.invoices.get(agentGroupId, invoiceId))!;
@@ -111,7 +113,7 @@ async function assertCreditUndoable(deps: VoidDeps, note: Invoice, way: string):
  * planned on the figures as read now (re-planned when a payment or credit moves them
  * meanwhile). The IRP has cancelled the IRN already, so this must not give up on a race.
  */
-async function undoCredit(deps: VoidDeps, note: Invoice, cancellation: EInvoiceVoid): Promise<void> {
+async function undoCredit(deps: VoidDeps, note: Invoice, cancellation: EInvoiceVoid, origin: AuditOrigin): Promise<void> {
   const g = note.agentGroupId;
   const noteLines = await deps.invoices.lines(g, note.id);
   const perBooking = new Map<string, { total: Minor; bookingId: string }>();
@@ -130,13 +132,23 @@ async function undoCredit(deps: VoidDeps, note: Invoice, cancellation: EInvoiceV
     for (const [ref, b] of perBooking) creditedByBooking[ref] = (creditedByBooking[ref] ?? 0) - b.total;
     const now = deps.clock.now();
     const undoes = `Void of credit note ${note.invoiceNumber} (cancelled at the IRP) against invoice ${invoice.invoiceNumber}`;
+    const creditedAmount = (invoice.creditedAmount ?? 0) - note.total;
+    const audit = invoiceAudit(
+      deps,
+      origin,
+      'credit-note.voided',
+      invoice,
+      { ...owedFigures(invoice), ...creditNoteFigures('voided', null), irpCancelDate: null, irpCancelReason: null },
+      { ...owedFigures({ ...invoice, creditedAmount }), ...creditNoteFigures('voided', note), irpCancelDate: cancellation.cancelDate, irpCancelReason: cancellation.reason },
+    );
     try {
       await deps.creditNotes.voidNote({
         note,
+        audit,
         cancellation,
         at: now.toISOString(),
         credits,
-        invoice: { id: invoice.id, expectPaid: invoice.amountPaid ?? 0, expectCredited: invoice.creditedAmount ?? 0, amountPaid: invoice.amountPaid ?? 0, creditedAmount: (invoice.creditedAmount ?? 0) - note.total, creditedByBooking },
+        invoice: { id: invoice.id, expectPaid: invoice.amountPaid ?? 0, expectCredited: invoice.creditedAmount ?? 0, amountPaid: invoice.amountPaid ?? 0, creditedAmount, creditedByBooking },
         markers: [...perBooking].map(([bookingRef, b]) => ({ bookingRef, delta: b.total })),
         // An operator's note posted one negative ADJUSTMENT per booking; its void posts the opposite.
         ledgerEntries:
@@ -151,4 +163,16 @@ async function undoCredit(deps: VoidDeps, note: Invoice, cancellation: EInvoiceV
       if (current?.status === 'CANCELLED') return;
     }
   }
+}
+
+/** An invoice's void, on its own chain: the status and the IRP's cancellation (its reason code; the remark stays on the document). */
+function voidAudit(deps: VoidDeps, origin: AuditOrigin, invoice: Invoice, cancellation: EInvoiceVoid) {
+  return invoiceAudit(
+    deps,
+    origin,
+    'invoice.voided',
+    invoice,
+    { status: invoice.status, irn: invoice.eInvoice?.irn ?? null, irpCancelDate: null, irpCancelReason: null },
+    { status: 'CANCELLED', irn: invoice.eInvoice?.irn ?? null, irpCancelDate: cancellation.cancelDate, irpCancelReason: cancellation.reason },
+  );
 }

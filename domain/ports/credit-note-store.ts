@@ -1,3 +1,4 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
 import type { Invoice, InvoiceLine } from '../invoicing/invoice.ts';
 import type { CreditableLine } from '../invoicing/credit-notes.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
@@ -43,6 +44,8 @@ export interface CreditNoteWrite {
   readonly ledgerEntries: readonly LedgerEntry[];
   readonly financialYear: string;
   readonly numberOf: (sequence: number) => string;
+  /** An operator's note: its event, built once the note has its number, written in the same transaction. */
+  readonly audit?: (issued: Invoice) => AuditDraft;
 }
 
 /**
@@ -59,6 +62,8 @@ export interface CreditNoteVoidWrite {
   readonly invoice: CreditedInvoice;
   readonly markers: readonly MarkerWrite[];
   readonly ledgerEntries: readonly LedgerEntry[];
+  /** The operator's event, written in the same transaction. */
+  readonly audit?: AuditDraft;
 }
 
 /** The figures a credit note was planned on moved (a racing credit note or payment): re-read and plan again. */

@@ -121,13 +121,17 @@ export interface InvoiceStore {
    * (no gap in the series): off the group's lists and figures, on its registration's list of
    * cancelled documents, its lines given back and its bookings unmarked so the next run bills
    * them. False when it is not ISSUED with that IRN and nothing paid or credited (any more);
-   * a call after a crash finishes releasing what the first one cancelled.
+   * a call after a crash finishes releasing what the first one cancelled. `audit` is written
+   * in the status change's own transaction (a finishing call writes none: the first did).
    */
-  voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string): Promise<boolean>;
+  voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean>;
   /** The documents of a registration cancelled at the IRP, issue dates within [from, to]. */
   cancelledDocuments(supplierGstin: string, from: string, to: string): Promise<Invoice[]>;
-  /** DRAFT → CANCELLED; false when it is not a DRAFT (any more) or holds a reserved number (abandoning it would leave a gap). */
-  abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean>;
+  /**
+   * DRAFT → CANCELLED, with `audit` in the same transaction; false when it is not a DRAFT (any
+   * more) or holds a reserved number (abandoning it would leave a gap), and then no event.
+   */
+  abandon(agentGroupId: string, invoiceId: string, at: string, audit?: AuditDraft): Promise<boolean>;
 
   list(agentGroupId: string, query: InvoiceListQuery): Promise<InvoicePage>;
   /** Every listed invoice's figures: what the open figures are defined from (a read of the whole list; operators and tests only). */

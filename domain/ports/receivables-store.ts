@@ -1,3 +1,4 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import type { Payment, UnmatchedPayment } from '../receivables/payment.ts';
@@ -32,7 +33,7 @@ export interface ReceivablesStore {
    * to the group's unallocated credit, in one transaction that only the first call for the
    * payment's key can commit. Throws NotFoundError for an unknown group.
    */
-  recordPayment(payment: Payment, entry: LedgerEntry): Promise<PaymentRecorded>;
+  recordPayment(payment: Payment, entry: LedgerEntry, audit?: AuditDraft): Promise<PaymentRecorded>;
   /**
    * Allocates the group's unallocated credit to its open invoices (`first`, then oldest due
    * first), invoices reaching 0 due becoming PAID. Safe to run concurrently and repeatedly:

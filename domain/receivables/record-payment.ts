@@ -1,7 +1,10 @@
+import type { AuditDraft, AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
+import { paymentAudit } from '../invoicing/invoice-audit.ts';
 import { postedEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import type { Clock } from '../ports/clock.ts';
+import type { IdGenerator } from '../ports/ids.ts';
 import type { GatewayPayment } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
@@ -44,7 +47,7 @@ interface ReceivedPayment {
  * due first. A duplicate records nothing but still settles, so a delivery that died
  * between the two steps is finished by the next one.
  */
-async function receive(deps: PaymentDeps, p: ReceivedPayment): Promise<PaymentOutcome> {
+async function receive(deps: PaymentDeps, p: ReceivedPayment, audit?: (payment: Payment) => AuditDraft): Promise<PaymentOutcome> {
   const now = deps.clock.now();
   const entryId = paymentEntryId(p.agentGroupId, p.source, p.reference);
   const entry = postedEntry(
@@ -66,7 +69,7 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment): Promise<PaymentOu
     eventId: p.eventId ?? null,
     virtualAccountId: p.virtualAccountId ?? null,
   };
-  const recorded = await deps.receivables.recordPayment(payment, entry);
+  const recorded = await deps.receivables.recordPayment(payment, entry, audit?.(payment));
   const settled = await deps.receivables.settle(p.agentGroupId, now.toISOString(), recorded.payment.invoiceId ?? undefined);
   // Paying the overdue invoices lifts credit control's hold at once.
   const group = await deps.tenants.getAgentGroup(p.agentGroupId);
@@ -133,8 +136,8 @@ export interface BankTransfer {
   readonly receivedAt?: string;
 }
 
-/** An operator records money received by bank transfer (admin tool). */
-export async function recordBankTransfer(deps: PaymentDeps, t: BankTransfer): Promise<PaymentOutcome> {
+/** An operator records money received by bank transfer (admin tool), its event in the payment's own transaction (none for a duplicate). */
+export async function recordBankTransfer(deps: PaymentDeps & { readonly ids: IdGenerator }, t: BankTransfer, origin: AuditOrigin): Promise<PaymentOutcome> {
   if (!/^[A-Za-z0-9/_-]{4,40}$/.test(t.reference)) throw new ValidationError('reference', 'reference must be the bank reference (UTR): 4 to 40 letters, digits, /, _ or -.');
   if (!Number.isSafeInteger(t.amount) || t.amount <= 0) throw new ValidationError('amount', 'amount must be a positive number of rupees with at most two decimals.');
   const now = deps.clock.now();
@@ -150,5 +153,5 @@ export async function recordBankTransfer(deps: PaymentDeps, t: BankTransfer): Pr
     gatewayOrderId: null,
     invoiceId: null,
     description: `Bank transfer ${t.reference}`,
-  });
+  }, (payment) => paymentAudit(deps, origin, payment));
 }

@@ -20,8 +20,12 @@ import { GSI1, GSI2 } from './table.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/** A chain is extended only from the head the writer read: two writers on one target cannot both take position n. */
-const HEAD_IS = 'seq = :seq';
+/**
+ * A chain is extended only from the head the writer read (or knew, see `knownHeads`): two
+ * writers on one target cannot both take position n, and an event never names a predecessor
+ * that is not the chain's last.
+ */
+const HEAD_IS = 'seq = :seq AND #hash = :hash';
 /** A chain's first event creates its head; a second "first" event of the same target is refused. */
 const CHAIN_IS_NEW = 'attribute_not_exists(PK)';
 /** Event ids are random; the guard turns an impossible collision into a refusal instead of an overwrite. */
@@ -29,6 +33,9 @@ const EVENT_IS_NEW = 'attribute_not_exists(PK)';
 
 /** Attempts when only the chain head moved under us (another change to the same target). */
 const MAX_ATTEMPTS = 20;
+
+/** Chains this process started and has not extended since: bounded, oldest forgotten first. */
+const MAX_KNOWN_HEADS = 10_000;
 
 export const auditEventItem = (e: AuditEvent) => ({
   ...keys.auditEvent(e.target, e.seq),
@@ -66,7 +73,9 @@ export function auditItems(table: string, event: AuditEvent): TransactItems {
       Put: {
         TableName: table,
         Item: { ...keys.auditHead(event.target), ...keys.auditChainIndex(event.target), entity: 'AuditChain', target: event.target, seq: event.seq, hash: event.hash, at: event.at },
-        ...(event.seq === 1 ? { ConditionExpression: CHAIN_IS_NEW } : { ConditionExpression: HEAD_IS, ExpressionAttributeValues: { ':seq': event.seq - 1 } }),
+        ...(event.seq === 1
+          ? { ConditionExpression: CHAIN_IS_NEW }
+          : { ConditionExpression: HEAD_IS, ExpressionAttributeNames: { '#hash': 'hash' }, ExpressionAttributeValues: { ':seq': event.seq - 1, ':hash': event.prevHash } }),
       },
     },
   ];
@@ -85,14 +94,38 @@ export class DynamoAuditTrail implements AuditTrail {
     private readonly sha256: Sha256Hex,
   ) {}
 
+  /**
+   * The head each chain this process started would have once its first event commits: a new
+   * booking's landing follows its creation in the same process within the synchronous wait, and
+   * writes its event after this head without reading it. A guess, used once: the head's
+   * condition (position and hash) refuses it when the first event did not commit or another
+   * change came between, and the writer's retry reads the head.
+   */
+  private readonly knownHeads = new Map<string, ChainHead>();
+
   /** The first event of a new target's chain (a booking just created): no read needed. */
   firstItems(draft: AuditDraft): TransactItems {
-    return auditItems(this.table, chainEvent(draft, this.stage, null, this.sha256));
+    const event = chainEvent(draft, this.stage, null, this.sha256);
+    if (this.knownHeads.size >= MAX_KNOWN_HEADS) this.knownHeads.delete(this.knownHeads.keys().next().value!);
+    this.knownHeads.set(draft.target, { seq: event.seq, hash: event.hash });
+    return auditItems(this.table, event);
   }
 
   /** The event placed after the chain's current head. */
   async itemsFor(draft: AuditDraft): Promise<TransactItems> {
     return auditItems(this.table, chainEvent(draft, this.stage, await this.head(draft.target), this.sha256));
+  }
+
+  /**
+   * As `itemsFor`, after the head this process's first event of the chain left, without reading
+   * it (once; later calls read). Only for writers that retry when the head's condition refuses
+   * their transaction (the booking store's steps): a wrong guess costs that writer one attempt.
+   */
+  async itemsAfterKnown(draft: AuditDraft): Promise<TransactItems> {
+    const known = this.knownHeads.get(draft.target);
+    if (!known) return this.itemsFor(draft);
+    this.knownHeads.delete(draft.target);
+    return auditItems(this.table, chainEvent(draft, this.stage, known, this.sha256));
   }
 
   /**
@@ -192,7 +225,7 @@ export class DynamoAuditTrail implements AuditTrail {
 }
 
 /** The head's condition failed (it is the last item of the transaction): another change to the target came first. */
-function isHeadMoved(err: unknown, changeItems: number): boolean {
+export function isHeadMoved(err: unknown, changeItems: number): boolean {
   if (!isConditionFailure(err)) return false;
   const reasons = cancellationReasons(err);
   // Only the trail's own items refused: the head, and the event's position when a racing writer took it first.

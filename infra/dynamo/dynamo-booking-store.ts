@@ -54,7 +54,10 @@ export class DynamoBookingStore implements BookingStore {
     private readonly audit: DynamoAuditTrail,
   ) {}
 
-  /** A new booking starts its own audit chain, so opening it reads nothing more than the gate did. */
+  /**
+   * A new booking starts its own audit chain, so opening it reads nothing more than the gate did;
+   * its landing in the same process (the synchronous wait) extends that chain without reading it either.
+   */
   open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim, audit: AuditDraft): Promise<Authorization> {
     return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } }, ...this.audit.firstItems(audit)]);
   }
@@ -82,7 +85,7 @@ export class DynamoBookingStore implements BookingStore {
       }
     }
     for (let attempt = 0; ; attempt++) {
-      const items = [...(effect ? await this.effectItems(previous, effect, next.updatedAt) : []), ...(audit ? await this.audit.itemsFor(audit) : [])];
+      const items = [...(effect ? await this.effectItems(previous, effect, next.updatedAt) : []), ...(audit ? await this.audit.itemsAfterKnown(audit) : [])];
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: [bookingPut, ...items] }));
         return true;

@@ -5,6 +5,7 @@ import type { Minor } from '../../domain/money.ts';
 import { StaleCreditPlan, type CreditNoteStore, type CreditNoteVoidWrite, type CreditNoteWrite } from '../../domain/ports/credit-note-store.ts';
 import { cancellationReasons, contentionBackoff, isRefused, isTransactionContention } from './client.ts';
 import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
+import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { dueItems, trackedAs } from './dues.ts';
 import { keys, prefixed } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -53,6 +54,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
   async creditableLines(agentGroupId: string, bookingRef: string): Promise<CreditableLine[]> {
@@ -77,13 +79,17 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
       const last = (series.Item?.last as number | undefined) ?? 0;
       const issued: Invoice = { ...note, invoiceNumber: w.numberOf(last + 1) };
-      const items = this.items(w, issued, series.Item ? last : undefined, await this.dueOf(g, w.invoice.id));
+      const change = this.items(w, issued, series.Item ? last : undefined, await this.dueOf(g, w.invoice.id));
+      // The operator's event joins the note's own transaction, on the chain of the invoice it corrects.
+      const items = [...change, ...(w.audit ? await this.audit.itemsFor(w.audit(issued)) : [])];
       if (items.length > MAX_TRANSACTION_ITEMS) throw new RangeError(`a credit note of ${w.lines.length} lines needs ${items.length} writes, more than one transaction holds`);
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return issued;
       } catch (err) {
         if (!isRefused(err)) throw err;
+        // Only the invoice's audit chain moved (another change to the invoice committed its event first): read its head again.
+        if (isHeadMoved(err, change.length) && attempt + 1 < MAX_ATTEMPTS) continue;
         const reasons = cancellationReasons(err);
         // Anything but the series failing its condition: the figures planned on moved.
         if (reasons.some((r, i) => i > 0 && r.Code === 'ConditionalCheckFailed')) throw new StaleCreditPlan(`credit note for invoice ${w.invoice.id}: the figures it was planned on have moved`);
@@ -147,9 +153,11 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         ? dueItems(t, g, [{ invoiceId: w.invoice.id, dueDate: corrected.dueDate, before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited, after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount }], w.at)
         : []),
     ];
-    if (items.length > MAX_TRANSACTION_ITEMS) throw new RangeError(`voiding a credit note of ${w.credits.length} lines needs ${items.length} writes, more than one transaction holds`);
+    // The event and its chain's head: two more writes.
+    if (items.length + (w.audit ? 2 : 0) > MAX_TRANSACTION_ITEMS) throw new RangeError(`voiding a credit note of ${w.credits.length} lines needs ${items.length} writes, more than one transaction holds`);
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      if (w.audit) await this.audit.transact(items, w.audit);
+      else await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
       if (isRefused(err)) throw new StaleCreditPlan(`void of credit note ${note.id}: the figures it was planned on have moved`);
       throw err;

@@ -654,10 +654,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
     );
   }
 
-  async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string): Promise<boolean> {
-    const applied = await writeIf(
-      this.db,
-      new UpdateCommand({
+  async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean> {
+    const applied = await this.updateWithAudit(
+      {
         TableName: this.table,
         Key: keys.invoice(invoice.agentGroupId, invoice.id),
         UpdateExpression:
@@ -677,7 +676,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
           ':zero': 0,
           ...prefixed(keys.cancelledDocumentIndex(invoice.supplierGstin, invoice.issueDate ?? '', invoice.invoiceNumber ?? '')),
         },
-      }),
+      },
+      audit,
     );
     if (!applied) {
       const current = await this.get(invoice.agentGroupId, invoice.id);
@@ -722,26 +722,40 @@ export class DynamoInvoiceStore implements InvoiceStore {
     return items.map(invoiceOf);
   }
 
-  async abandon(agentGroupId: string, invoiceId: string, at: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
-          // A DRAFT holding a reserved number is issued once registered, never abandoned: the series would have a gap.
-          ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT', ':null': 'NULL' },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      // Already CANCELLED (an abandon that died while releasing lines): finish releasing them.
-      if ((await this.get(agentGroupId, invoiceId))?.status !== 'CANCELLED') return false;
-    }
+  async abandon(agentGroupId: string, invoiceId: string, at: string, audit?: AuditDraft): Promise<boolean> {
+    const applied = await this.updateWithAudit(
+      {
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
+        // A DRAFT holding a reserved number is issued once registered, never abandoned: the series would have a gap.
+        ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT', ':null': 'NULL' },
+      },
+      audit,
+    );
+    // Already CANCELLED (an abandon that died while releasing lines): finish releasing them; its event was written with the status.
+    if (!applied && (await this.get(agentGroupId, invoiceId))?.status !== 'CANCELLED') return false;
     await this.releaseLines(agentGroupId, invoiceId);
     return true;
+  }
+
+  /**
+   * The invoice's one conditional update, with the operator's event in the same transaction
+   * when there is one (then the lines' release that follows is outside it: many transactions,
+   * idempotent, finished by a rerun). False when the update's own condition refused it, and
+   * then no event was written.
+   */
+  private async updateWithAudit(update: NonNullable<UpdateCommand['input']>, audit: AuditDraft | undefined): Promise<boolean> {
+    if (!audit) return writeIf(this.db, new UpdateCommand(update));
+    try {
+      await this.audit.transact([{ Update: update as never }], audit);
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err) && cancellationReasons(err)[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw err;
+    }
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
+import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
@@ -65,9 +67,11 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly invoices: Pick<InvoiceStore, 'lines'>,
+    private readonly audit: DynamoAuditTrail,
   ) {}
 
-  async recordPayment(payment: Payment, entry: LedgerEntry): Promise<PaymentRecorded> {
+  /** `audit` starts the payment's own chain in the same transaction (no read); a duplicate is refused with it and writes none. */
+  async recordPayment(payment: Payment, entry: LedgerEntry, audit?: AuditDraft): Promise<PaymentRecorded> {
     const g = payment.agentGroupId;
     const items: TransactItems = [
       ...recordPostedItems(this.table, entry, payment.recordedAt),
@@ -87,6 +91,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           ExpressionAttributeValues: { ':amount': payment.amount, ':one': 1, ':entity': 'ReceivablesAccount', ':at': payment.recordedAt },
         },
       },
+      ...(audit ? this.audit.firstItems(audit) : []),
     ];
     for (let attempt = 0; ; attempt++) {
       try {
@@ -97,6 +102,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         // A duplicate (or a racing twin) already wrote it: answer with what is stored.
         const stored = await this.payment(g, paymentKey(payment.source, payment.reference));
         if (stored) return { payment: stored, recorded: false };
+        // Not recorded and only the event refused: the trail failed, so nothing was changed.
+        if (audit && isHeadMoved(err, items.length - 2)) throw err;
         if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
         await backoff(attempt);

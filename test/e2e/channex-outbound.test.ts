@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { book, guest, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
-import { controlFakeChannex, type Outage } from '../support/fake-channex.ts';
+import { controlFakeChannex, withOutage, type Outage } from '../support/fake-channex.ts';
 import { pollUntil } from '../support/poll.ts';
 import { call, newAgentGroup, stack, uniqueId, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -19,7 +19,7 @@ let receiver: Receiver;
 const channex = (control: Parameters<typeof controlFakeChannex>[1]) => controlFakeChannex(stack().channexUrl, control);
 const revisionsOf = async (hotelCode: string) => (await channex({ bookingsOf: hotelCode })).bookings;
 const attemptsFor = async (hotelCode: string) => (await channex({ bookingsOf: hotelCode })).attempts;
-const outage = (hotelCode: string, mode: Outage | null) => channex({ outage: { hotelCode, mode } });
+const outage = <T>(mode: Outage, fn: () => Promise<T>) => withOutage(stack().channexUrl, world.instant, mode, fn);
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -96,18 +96,15 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
   }, 120_000);
 
   it('keeps a booking PROCESSING while Channex is down, fails it at the end of its window, and lands it late once Channex is back', async () => {
-    await outage(world.instant, 'unavailable');
     const externalBookingId = uniqueId('ext');
-    try {
+    await outage('unavailable', async () => {
       const res = await book(g, await order(g, stay(world.instant, '2027-03-06', '2027-03-07')), { externalBookingId });
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ status: 'PROCESSING', bookingStatus: 'PROCESSING', bookingId: null, externalBookingId });
       // The test stage's 4 s window closes with Channex still answering 503: FAILED, the workflow having asked again meanwhile.
       await rowAs(externalBookingId, 'FAILED');
       expect(await attemptsFor(world.instant)).toBeGreaterThan(1);
-    } finally {
-      await outage(world.instant, null);
-    }
+    });
     // The watch keeps pushing the stored revision (30 s on the test stage): it lands late, as one booking.
     const landed = await rowAs(externalBookingId, 'CONFIRMED');
     const pushed = (await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-06');
@@ -118,17 +115,14 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
   }, 120_000);
 
   it('books once when Channex took the booking but its answer was lost: the retry with the same reservation_id is the same booking', async () => {
-    await outage(world.instant, 'answer-lost');
     const externalBookingId = uniqueId('ext');
-    try {
+    await outage('answer-lost', async () => {
       const res = await book(g, await order(g, stay(world.instant, '2027-03-08', '2027-03-09')), { externalBookingId });
       expect(res.status).toBe(202);
       // Channex holds it, but every answer is lost: the booking cannot be CONFIRMED yet.
       await pollUntil('the booking at Channex', async () => ((await revisionsOf(world.instant)).some((r) => r.arrival_date === '2027-03-08') ? true : undefined));
       expect((await rowOf(externalBookingId))?.status).not.toBe('CONFIRMED');
-    } finally {
-      await outage(world.instant, null);
-    }
+    });
     // Within its window or late, it lands, once.
     const landed = await rowAs(externalBookingId, 'CONFIRMED');
     const pushed = (await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-08');

@@ -251,7 +251,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       expect([first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual([true, false]);
       return;
     }
-    await recordBankTransfer(deps, { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) });
+    await recordBankTransfer({ ...deps, ids: svc.ids }, { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) }, TEST_OPERATOR);
   },
   credit: async (run, s) => {
     const target = pick(
@@ -268,7 +268,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     // A share of nothing left still asks for a paisa, so the refusal of an over-credit is exercised too.
     const amount = s.perMille >= 1_000 ? undefined : Math.max(1, Math.floor((left * s.perMille) / 1_000));
     await refusable(run, 'credit', async () => {
-      await issueOperatorCreditNote({ ...billing(), tenants: svc.tenants }, run.group.agentGroupId, target.id, [{ lineId: line.id, ...(amount === undefined ? {} : { amount }) }], 'consistency test');
+      await issueOperatorCreditNote({ ...billing(), tenants: svc.tenants }, run.group.agentGroupId, target.id, [{ lineId: line.id, ...(amount === undefined ? {} : { amount }) }], 'consistency test', TEST_OPERATOR);
       count('credited by an operator');
     });
   },

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../domain/audit/audit-event.ts';
@@ -8,7 +8,8 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { bookingDeps, orderDeps, type Services } from '../../infra/container.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
-import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { createDocumentClient, dynamoCalls } from '../../infra/dynamo/client.ts';
+import { DynamoAuditTrail } from '../../infra/dynamo/dynamo-audit-trail.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { testOrigin } from '../support/audit-origin.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
@@ -109,6 +110,50 @@ describe('Class: DynamoAuditTrail', () => {
     await db.send(new DeleteCommand({ TableName: table, Key: keys.auditEvent(target, 2) }));
     await db.send(new DeleteCommand({ TableName: table, Key: keys.auditHead(target) }));
   }, 120_000);
+});
+
+describe('Known heads: a booking\'s landing extends the chain its creation started without reading it', () => {
+  const draft = (target: string, action: string) => ({ id: randomUUID(), at: new Date().toISOString(), origin: testOrigin(), action, target, account: null, before: null, after: { action } });
+  const headReads = () => dynamoCalls.byOperation.GetItemCommand ?? 0;
+
+  it('writes the second event after the head the first left, with no GetItem, and the chain verifies', async () => {
+    // prepare
+    const db = createDocumentClient(svc.config);
+    const trail = new DynamoAuditTrail(db, svc.config.tableName, 'test', sha256Hex);
+    const target = `booking:${randomUUID()}`;
+    await db.send(new TransactWriteCommand({ TransactItems: trail.firstItems(draft(target, 'booking.created')) }));
+    const reads = headReads();
+    // act
+    const items = await trail.itemsAfterKnown(draft(target, 'booking.confirmed'));
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+    // assess
+    expect(headReads() - reads).toBe(0);
+    const chain = await svc.auditTrail.readChain(target);
+    expect(chain.events.map((e) => e.action)).toEqual(['booking.created', 'booking.confirmed']);
+    expect(verifyChain(target, chain.events, chain.head, sha256Hex)).toBeNull();
+  }, 60_000);
+
+  it('refuses the guess when another writer moved the head first, and the retry reads it', async () => {
+    // prepare: this process started the chain; another process appended to it since
+    const db = createDocumentClient(svc.config);
+    const trail = new DynamoAuditTrail(db, svc.config.tableName, 'test', sha256Hex);
+    const other = new DynamoAuditTrail(createDocumentClient(svc.config), svc.config.tableName, 'test', sha256Hex);
+    const target = `booking:${randomUUID()}`;
+    await db.send(new TransactWriteCommand({ TransactItems: trail.firstItems(draft(target, 'booking.created')) }));
+    await other.transact([], draft(target, 'booking.cancelled'));
+    // act
+    const stale = await trail.itemsAfterKnown(draft(target, 'booking.confirmed'));
+    const refused = await db.send(new TransactWriteCommand({ TransactItems: stale })).catch((err: unknown) => err);
+    const reads = headReads();
+    const fresh = await trail.itemsAfterKnown(draft(target, 'booking.confirmed'));
+    await db.send(new TransactWriteCommand({ TransactItems: fresh }));
+    // assess
+    expect(refused).toMatchObject({ name: 'TransactionCanceledException' });
+    expect(headReads() - reads).toBe(1);
+    const chain = await svc.auditTrail.readChain(target);
+    expect(chain.events.map((e) => [e.seq, e.action])).toEqual([[1, 'booking.created'], [2, 'booking.cancelled'], [3, 'booking.confirmed']]);
+    expect(verifyChain(target, chain.events, chain.head, sha256Hex)).toBeNull();
+  }, 60_000);
 });
 
 describe('Admin tool: operator identity and the audit commands', () => {

@@ -1,4 +1,4 @@
-import { testOrigin } from '../support/audit-origin.ts';
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backfillBillingIndex, checkBillingIndex, noDrift } from '../../domain/invoicing/billing-index.ts';
@@ -88,7 +88,7 @@ describe('The unbilled index and the kept open figures', () => {
     const drafted = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
     expect(drafted.linesWritten).toBe(1);
     expect((await deps().unbilled.pending(g.agentGroupId)).bookings, 'the line bills it: it leaves the index').toEqual([]);
-    await abandonDraft(deps(), g.agentGroupId, drafted.invoiceIds[0]!);
+    await abandonDraft(deps(), g.agentGroupId, drafted.invoiceIds[0]!, TEST_OPERATOR);
     expect((await deps().unbilled.pending(g.agentGroupId)).bookings.map((p) => p.bookingId)).toEqual([second]);
     expect((await runBilling(deps(), group, request(), testOrigin())).linesWritten).toBe(1);
   }, 120_000);

@@ -1,4 +1,4 @@
-import { testOrigin } from '../support/audit-origin.ts';
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
@@ -42,7 +42,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('numbers 12 credit notes raised at once over 3 invoices gaplessly from their own series, beside the invoice series', async () => {
     const billed = await Promise.all([0, 1, 2].map(() => billedGroup(world, '2027-03-01', 4)));
     const jobs = await Promise.all(
-      billed.map(async ({ g, invoice }) => (await deps().invoices.lines(g.agentGroupId, invoice.id)).map((l) => () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: l.id }], 'Concurrency test'))),
+      billed.map(async ({ g, invoice }) => (await deps().invoices.lines(g.agentGroupId, invoice.id)).map((l) => () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: l.id }], 'Concurrency test', TEST_OPERATOR))),
     );
     expect(jobs.flat()).toHaveLength(12);
     const notes = await Promise.all(jobs.flat().map((job) => job()));
@@ -67,7 +67,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     const { g, invoice } = await billedGroup(world, '2027-03-06', 1);
     const [line] = await deps().invoices.lines(g.agentGroupId, invoice.id);
     const part = Math.floor((line!.lineTotal * 40) / 100);
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: line!.id, amount: part }], 'Race')));
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: line!.id, amount: part }], 'Race', TEST_OPERATOR)));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(refused).toHaveLength(3);
@@ -80,11 +80,11 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('releases a credit beyond what a paid invoice still owed to the unallocated credit, and the next invoice is paid from it; the invoice stays PAID', async () => {
     const { g, invoice } = await billedGroup(world, '2027-03-08', 2);
     const svc = testServices();
-    await recordBankTransfer({ receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock }, { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total });
+    await recordBankTransfer({ receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids }, { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total }, TEST_OPERATOR);
     expect((await deps().invoices.get(g.agentGroupId, invoice.id))!).toMatchObject({ status: 'PAID', amountPaid: invoice.total });
     const [first] = await deps().invoices.lines(g.agentGroupId, invoice.id);
     const before = (await svc.ledger.creditPosition(g.agentGroupId))!;
-    const { creditNote, invoice: after } = await issueOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: first!.id }], 'Goodwill');
+    const { creditNote, invoice: after } = await issueOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: first!.id }], 'Goodwill', TEST_OPERATOR);
     expect(creditNote.total).toBe(first!.lineTotal);
     expect(after).toMatchObject({ status: 'PAID', amountPaid: invoice.total - first!.lineTotal, creditedAmount: first!.lineTotal });
     expect(await svc.receivables.unallocatedCredit(g.agentGroupId)).toBe(first!.lineTotal);

@@ -1,5 +1,6 @@
-import { testOrigin } from '../support/audit-origin.ts';
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyChain } from '../../domain/audit/audit-event.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
@@ -11,6 +12,7 @@ import { voidInvoice } from '../../domain/invoicing/void-invoice.ts';
 import { gstr1Of } from '../../domain/receivables/gstr1.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { billingDeps } from '../../infra/container.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { DynamoIrpSessions } from '../../infra/dynamo/dynamo-irp-sessions.ts';
 import { parseConfig } from '../../infra/config.ts';
@@ -49,6 +51,7 @@ let nic: NicEInvoiceRegistry;
 const deps = () => ({ ...billingDeps(testServices(), renderer), eInvoices: nic });
 const voidDeps = () => ({ invoices: testServices().invoices, creditNotes: testServices().creditNotes, eInvoices: nic, clock: irpClock, ids: testServices().ids });
 const invoice = async (g: string, id: string): Promise<Invoice> => (await testServices().invoices.get(g, id))!;
+const trail = (target: string) => testServices().auditTrail.listTarget(target);
 const tokens = () => fake.tokensIssued();
 
 beforeAll(async () => {
@@ -84,7 +87,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     expect(new TextDecoder().decode(signed!)).toBe(fake.registrationOf(e.irn)!.SignedInvoice);
 
     const lines = await testServices().invoices.lines(g, issued.id);
-    const outcome = await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: lines[0]!.id }], 'Pool closed');
+    const outcome = await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: lines[0]!.id }], 'Pool closed', TEST_OPERATOR);
     const note = await invoice(g, outcome.creditNote.id);
     expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber });
   }, 120_000);
@@ -165,8 +168,12 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const first = await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, first.invoiceIds[0]!);
     advance(3600_000);
-    const voided = await voidInvoice(voidDeps(), g, issued.id, '2', 'Wrong GSTIN on the bill-to');
+    const voided = await voidInvoice(voidDeps(), g, issued.id, '2', 'Wrong GSTIN on the bill-to', TEST_OPERATOR);
     expect(voided).toMatchObject({ status: 'CANCELLED', invoiceNumber: issued.invoiceNumber, eInvoice: { irn: issued.eInvoice!.irn, cancelReason: '2', cancelRemark: 'Wrong GSTIN on the bill-to' } });
+    // The operator's event, in the status change's transaction: only what moved, the reason code and never the remark.
+    expect((await trail(`invoice:${issued.id}`)).map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
+      ['invoice.voided', TEST_OPERATOR.actor, { status: 'ISSUED', irpCancelDate: null, irpCancelReason: null }, { status: 'CANCELLED', irpCancelDate: voided.eInvoice!.cancelledAt, irpCancelReason: '2' }],
+    ]);
     expect(fake.registrationOf(issued.eInvoice!.irn)!.Status).toBe('CNL');
     expect((await testServices().invoices.list(g, { statuses: ['ISSUED', 'PAID'], limit: 10 })).invoices).toEqual([]);
     const cancelled = await testServices().invoices.cancelledDocuments(world.supplierGstin, issued.issueDate!, issued.issueDate!);
@@ -181,11 +188,12 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     expect(gstr1.cancelled).toContain(issued.invoiceNumber);
 
     advance(25 * 3600_000);
-    const late = await voidInvoice(voidDeps(), g, fresh.id, '2', 'too late').catch((e: unknown) => e);
+    const late = await voidInvoice(voidDeps(), g, fresh.id, '2', 'too late', TEST_OPERATOR).catch((e: unknown) => e);
     expect(late).toBeInstanceOf(ConflictError);
     expect((late as Error).message).toMatch(/24-hour window .* closed .* A credit note is the only way/);
     expect(await invoice(g, fresh.id)).toMatchObject({ status: 'ISSUED', eInvoice: { irn: fresh.eInvoice!.irn } });
     expect(fake.registrationOf(fresh.eInvoice!.irn)!.Status).toBe('ACT');
+    expect(await trail(`invoice:${fresh.id}`)).toEqual([]);
   }, 180_000);
 
   it("voids an operator's credit note within 24 hours: its IRN cancelled, CANCELLED keeping its number, its credit back on the invoice and the line creditable again; after 24 hours refused, nothing changed", async () => {
@@ -193,13 +201,13 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const billed = await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, billed.invoiceIds[0]!);
     const [line] = await testServices().invoices.lines(g, issued.id);
-    const raise = async (reason: string) => (await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], reason)).creditNote;
+    const raise = async (reason: string) => (await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], reason, TEST_OPERATOR)).creditNote;
     const note = await invoice(g, (await raise('Pool closed')).id);
     expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, creditReleased: 0, eInvoice: { irn: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect((await invoice(g, issued.id)).creditedAmount).toBe(note.total);
 
     advance(3600_000);
-    const voided = await voidInvoice(voidDeps(), g, note.id, '1', 'Raised twice');
+    const voided = await voidInvoice(voidDeps(), g, note.id, '1', 'Raised twice', TEST_OPERATOR);
     expect(voided).toMatchObject({ status: 'CANCELLED', invoiceNumber: note.invoiceNumber, eInvoice: { irn: note.eInvoice!.irn, cancelReason: '1', cancelRemark: 'Raised twice' } });
     expect(fake.registrationOf(note.eInvoice!.irn)!.Status).toBe('CNL');
     expect(await invoice(g, issued.id)).toMatchObject({ status: 'ISSUED', creditedAmount: 0 });
@@ -212,11 +220,21 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     expect(again.total).toBe(note.total);
     expect(again.invoiceNumber! > note.invoiceNumber!).toBe(true);
     advance(25 * 3600_000);
-    const late = await voidInvoice(voidDeps(), g, again.id, '1', 'too late').catch((e: unknown) => e);
+    const late = await voidInvoice(voidDeps(), g, again.id, '1', 'too late', TEST_OPERATOR).catch((e: unknown) => e);
     expect(late).toBeInstanceOf(ConflictError);
     expect((late as Error).message).toMatch(/24-hour window .* closed .* Raise a fresh invoice/);
     expect(await invoice(g, again.id)).toMatchObject({ status: 'ISSUED' });
     expect(await invoice(g, issued.id)).toMatchObject({ creditedAmount: again.total });
     expect(fake.registrationOf(again.eInvoice!.irn)!.Status).toBe('ACT');
+    // The invoice's chain: each note raised and the one voided, what it owed before and after; the refused void wrote nothing.
+    const events = await trail(`invoice:${issued.id}`);
+    expect(events.map((e) => [e.action, e.before, e.after])).toEqual([
+      ['credit-note.raised', { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null }, { creditedAmount: note.total, raisedCreditNoteId: note.id, raisedCreditNoteNumber: note.invoiceNumber, raisedCreditNoteTotal: note.total }],
+      ['credit-note.voided', { creditedAmount: note.total, voidedCreditNoteId: null, voidedCreditNoteNumber: null, voidedCreditNoteTotal: null, irpCancelDate: null, irpCancelReason: null }, { creditedAmount: 0, voidedCreditNoteId: note.id, voidedCreditNoteNumber: note.invoiceNumber, voidedCreditNoteTotal: note.total, irpCancelDate: voided.eInvoice!.cancelledAt, irpCancelReason: '1' }],
+      ['credit-note.raised', { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null }, { creditedAmount: again.total, raisedCreditNoteId: again.id, raisedCreditNoteNumber: again.invoiceNumber, raisedCreditNoteTotal: again.total }],
+    ]);
+    expect(JSON.stringify(events)).not.toContain('Pool closed');
+    const chain = await testServices().auditTrail.readChain(`invoice:${issued.id}`);
+    expect(verifyChain(`invoice:${issued.id}`, chain.events, chain.head, sha256Hex)).toBeNull();
   }, 180_000);
 });

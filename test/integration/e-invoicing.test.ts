@@ -104,8 +104,8 @@ describe('Billing over a registration marked for e-invoicing', () => {
     // Not the partner's invoice yet: no number shown, not listed, and an operator cannot abandon it (a gap).
     expect(invoiceView(draft, today())).toMatchObject({ status: 'DRAFT', invoiceNumber: null, issueDate: null, dueDate: null });
     expect((await testServices().invoices.list(g, { statuses: ['ISSUED', 'PAID'], limit: 10 })).invoices).toEqual([]);
-    await expect(abandonDraft(deps(), g, draft.id)).rejects.toThrow(ConflictError);
-    await expect(abandonDraft(deps(), g, draft.id)).rejects.toThrow(/reserved while it is registered for e-invoicing/);
+    await expect(abandonDraft(deps(), g, draft.id, TEST_OPERATOR)).rejects.toThrow(ConflictError);
+    await expect(abandonDraft(deps(), g, draft.id, TEST_OPERATOR)).rejects.toThrow(/reserved while it is registered for e-invoicing/);
 
     const again = await runBilling(deps(), group, request(), testOrigin());
     expect(again.invoiceIds).toEqual([draft.id]);
@@ -244,7 +244,7 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
 
   it('keeps a credit note raised while the IRP is down without a document (PDF 409, PENDING); the next billing run registers it and stores its PDF with the IRN', async () => {
     const { g, group, issued, line } = await billedWithLine((w) => w.registered, '2027-03-04');
-    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Pool closed');
+    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Pool closed', TEST_OPERATOR);
     expect(outcome.pdfStored).toBe(false);
     // Issued with its number (it moved the invoice's figures), listed, and waiting for the IRP.
     const pending = await invoice(g, outcome.creditNote.id);
@@ -282,7 +282,7 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
 
   it('leaves a credit note of a registration not marked as it was: no registration, its PDF at once', async () => {
     const { g, issued, line } = await billedWithLine((w) => w.second, '2027-03-04');
-    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Goodwill');
+    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Goodwill', TEST_OPERATOR);
     expect(outcome).toMatchObject({ pdfStored: true, creditNote: { lastError: null } });
     expect(outcome.creditNote.eInvoice).toBeUndefined();
     expect(await eInvoiceStatus(deps(), g, outcome.creditNote.id)).toMatchObject({ state: 'NOT_REQUIRED' });

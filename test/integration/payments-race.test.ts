@@ -1,4 +1,4 @@
-import { testOrigin } from '../support/audit-origin.ts';
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { billingRequestOf } from '../../domain/invoicing/request-billing-run.ts';
@@ -10,7 +10,7 @@ import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
 
 const svc = () => testServices();
-const paymentDeps = () => ({ receivables: svc().receivables, tenants: svc().tenants, clock: svc().clock });
+const paymentDeps = () => ({ receivables: svc().receivables, tenants: svc().tenants, clock: svc().clock, ids: svc().ids });
 
 let g: GroupFixture;
 let invoiceIds: string[];
@@ -34,8 +34,8 @@ describe('payments racing each other', () => {
     const amounts = [1_234_56, 2_000_00, 99, 3_500_00, 1_00, 4_321_00, 2_500_00, 50_00, 1_750_00, 3_000_00, 1_200_00, 2_222_22];
     const received = amounts.reduce((s, a) => s + a, 0);
     const results = await Promise.all([
-      ...amounts.map((amount, i) => recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-${i}`, amount })),
-      ...Array.from({ length: 8 }, () => recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-0`, amount: amounts[0]! })),
+      ...amounts.map((amount, i) => recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-${i}`, amount }, TEST_OPERATOR)),
+      ...Array.from({ length: 8 }, () => recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-0`, amount: amounts[0]! }, TEST_OPERATOR)),
     ]);
     expect(results.filter((r) => r.recorded)).toHaveLength(amounts.length);
 

@@ -52,6 +52,16 @@ export async function controlFakeChannex(url: string, control: FakeChannexContro
   return (await res.json()) as { bookings: Record<string, any>[]; attempts: number };
 }
 
+/** Runs `fn` while one hotel's pushes fail as `mode` on the fake at `url`; the outage ends however `fn` ends. */
+export async function withOutage<T>(url: string, hotelCode: string, mode: Outage, fn: () => Promise<T>): Promise<T> {
+  await controlFakeChannex(url, { outage: { hotelCode, mode } });
+  try {
+    return await fn();
+  } finally {
+    await controlFakeChannex(url, { outage: { hotelCode, mode: null } });
+  }
+}
+
 export interface FakeChannexOptions {
   /** The key the service must send (our channel's Open Channel API key). */
   readonly outboundKey: string;
