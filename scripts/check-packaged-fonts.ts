@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FONT_FILES, FONT_PACKAGE_DIR, fontPath } from '../infra/pdf/pdf-invoice-renderer.ts';
+import { REDOC_BUNDLE } from '../functions/system/docs-page.ts';
 import { ROOT } from './local-stack.ts';
 
 /**
@@ -13,7 +14,7 @@ import { ROOT } from './local-stack.ts';
  * artifact the zip is extracted and the fonts are resolved exactly as the renderer does
  * (Node's resolution from the bundle's own file), then compared byte for byte with the
  * package's files. A bundle that cannot find them fails here instead of on the first PDF in
- * the cloud. Usage: `npx tsx scripts/check-packaged-fonts.ts [.serverless]`.
+ * the cloud. The docs page's Redoc bundle is checked the same way. Usage: `npx tsx scripts/check-packaged-fonts.ts [.serverless]`.
  */
 const dir = process.argv[2] ?? join(ROOT, '.serverless');
 const unzip = (args: string[]): string => {
@@ -65,6 +66,35 @@ try {
 } finally {
   rmSync(outside, { recursive: true, force: true });
 }
+// The docs page reads Redoc's standalone bundle from its artifact at the first request (functions/system/docs.ts).
+let docsPages = 0;
+for (const zip of zips) {
+  const path = join(dir, zip);
+  const needing = unzip(['-Z1', path])
+    .split('\n')
+    .filter((e) => e.endsWith('.mjs') && unzip(['-p', path, e]).includes(REDOC_BUNDLE));
+  if (needing.length === 0) continue;
+  docsPages++;
+  const into = mkdtempSync(join(tmpdir(), 'artifact-'));
+  try {
+    unzip(['-q', path, '-d', into]);
+    for (const bundle of needing) {
+      let resolved: string;
+      try {
+        resolved = createRequire(pathToFileURL(join(into, bundle)).href).resolve(REDOC_BUNDLE);
+      } catch {
+        failures.push(`${zip}: ${bundle} cannot resolve ${REDOC_BUNDLE} (the docs function's package.patterns)`);
+        continue;
+      }
+      if (!resolved.startsWith(into)) failures.push(`${zip}: ${bundle} resolves ${REDOC_BUNDLE} outside its artifact (${resolved})`);
+      else if (!readFileSync(resolved).equals(readFileSync(createRequire(join(ROOT, 'package.json')).resolve(REDOC_BUNDLE)))) failures.push(`${zip}: ${relative(into, resolved)} differs from the package's`);
+      else console.log(`${zip}: ${bundle} → ${relative(into, resolved)}`);
+    }
+  } finally {
+    rmSync(into, { recursive: true, force: true });
+  }
+}
+if (docsPages === 0) failures.push(`no artifact reads ${REDOC_BUNDLE}: the docs function's bundle no longer names it`);
 if (failures.length > 0) {
   console.error(failures.join('\n'));
   process.exit(1);

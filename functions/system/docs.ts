@@ -4,15 +4,13 @@ import { createRequire as moduleRequire } from 'node:module';
 import { docsRoute } from '../contracts/system.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { documentReply } from '../http/responses.ts';
-import { DOCS_CSP, docsPage } from './docs-page.ts';
+import { DOCS_CSP, docsPage, REDOC_BUNDLE } from './docs-page.ts';
 
 /**
  * Redoc's standalone bundle (1 MB of JavaScript) is a file of the function's artifact
  * (serverless.yml `package.patterns`), read with the OpenAPI document at the first request and
  * kept: as a string in the bundle it was parsed at every cold start (docs/performance.md).
  */
-export const REDOC_BUNDLE = 'redoc/bundles/redoc.standalone.js';
-
 async function renderPage(): Promise<string> {
   // The route registry and the document builder load here too: only the page needs them.
   const [redocSource, { buildOpenApi }, { ROUTES }] = await Promise.all([
