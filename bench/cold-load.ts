@@ -27,7 +27,7 @@ export interface StageFunction {
 
 /** The stage's esbuild settings (serverless.yml custom.esbuild) and its NODE_OPTIONS. */
 export interface StageBuild {
-  readonly esbuild: { minify?: boolean; sourcemap?: boolean | 'inline' | 'external' | 'linked'; format: 'esm' | 'cjs'; target: string; platform: 'node'; exclude?: string[]; banner?: { js?: string }; outputFileExtension: string; loader?: Record<string, string>; treeShaking?: boolean; mainFields?: string[] };
+  readonly esbuild: { minify?: boolean; sourcemap?: boolean | 'inline' | 'external' | 'linked'; format: 'esm' | 'cjs'; target: string; platform: 'node'; exclude?: string[]; banner?: { js?: string }; outputFileExtension: string; loader?: Record<string, string>; treeShaking?: boolean; mainFields?: string[]; alias?: Record<string, string> };
   readonly nodeOptions: string;
 }
 
@@ -40,14 +40,14 @@ export function stageBuild(): StageBuild {
 /**
  * Every function of serverless.yml with the SDKs it is granted (dynamodb:* → DynamoDB and
  * lib-dynamodb, sqs:* → SQS, s3:* → S3, read from its IAM grants, not its bundle) and its kind:
- * a function whose artifact carries the fonts renders PDFs, one with an httpApi event is HTTP.
+ * a function whose artifact carries the fonts (custom.pdfFontPatterns) renders PDFs, one with an httpApi event is HTTP.
  */
 export function stageFunctions(): StageFunction[] {
   return Object.entries(doc.functions as Record<string, { handler: string; events?: Record<string, unknown>[]; iamRoleStatements?: { Action: string | string[] }[]; package?: { patterns?: unknown } }>).map(([name, fn]) => {
     const actions = (fn.iamRoleStatements ?? []).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     const sdks = Object.keys(SDK_OF).filter((service) => actions.some((a) => a.startsWith(`${service}:`)));
     const http = (fn.events ?? []).some((e) => 'httpApi' in e);
-    const kind = fn.package?.patterns ? 'pdf' : http ? 'http' : 'worker';
+    const kind = String(fn.package?.patterns ?? '').includes('pdfFontPatterns') ? 'pdf' : http ? 'http' : 'worker';
     return { name, module: fn.handler.slice(0, fn.handler.lastIndexOf('.')), sdks, kind };
   });
 }
@@ -73,6 +73,8 @@ export function esbuildOptions(settings: StageBuild['esbuild']): BuildOptions {
     loader: settings.loader as BuildOptions['loader'],
     ...(settings.treeShaking === undefined ? {} : { treeShaking: settings.treeShaking }),
     ...(settings.mainFields ? { mainFields: settings.mainFields } : {}),
+    // esbuild resolves an alias's relative path from the working directory: the project's, as serverless-esbuild's.
+    ...(settings.alias ? { alias: Object.fromEntries(Object.entries(settings.alias).map(([from, to]) => [from, to.startsWith('.') ? join(ROOT, to) : to])) } : {}),
     // Resolves the SDK from the project, as the handlers' bundles are built.
     nodePaths: [join(ROOT, 'node_modules')],
     logLevel: 'error',

@@ -4,6 +4,9 @@
  * Content-Security-Policy sent with it (DOCS_CSP) makes a browser refuse any other origin too.
  */
 
+/** Where the page's Redoc comes from: resolved from the docs bundle, in its artifact (scripts/check-packaged-fonts.ts checks it is there). */
+export const REDOC_BUNDLE = 'redoc/bundles/redoc.standalone.js';
+
 /** Text placed inside <script>: a closing tag or comment opener in it would end the element early. */
 const inScript = (text: string): string => text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 

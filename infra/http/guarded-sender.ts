@@ -2,7 +2,6 @@ import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { checkOutboundUrl, type GuardRefusal, type OutboundPolicy, type ResolvedAddress, type Resolver } from './outbound-guard.ts';
 
 /** One POST to a partner's receiver (a booking callback or a catalogue webhook). */
@@ -100,6 +99,7 @@ function describeError(err: unknown): string {
  * happened.
  */
 export async function sendGuarded(request: OutboundRequest, policy: OutboundPolicy, options: SendOptions = {}): Promise<AttemptOutcome> {
+  // The global, not node:perf_hooks imported: it loads at the first send, not at every cold start.
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const abort = new AbortController();

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { isIP, isIPv4, isIPv6 } from 'node:net';
 import { ValidationError } from '../../domain/errors.ts';
 
@@ -78,7 +77,8 @@ export const RESOLVE_TIMEOUT_MS = 3000;
 
 /** Resolves through getaddrinfo, the same path a plain connect() would take (hosts file included). */
 export const systemResolver: Resolver = async (hostname) => {
-  const answers = await lookup(hostname, { all: true });
+  // Loaded at the first resolution, not with every handler that bundles the guard (docs/performance.md, "What loads when").
+  const answers = await process.getBuiltinModule('node:dns/promises').lookup(hostname, { all: true });
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 

@@ -17,6 +17,9 @@ const AT_FIRST_CALL: { readonly what: string; readonly matches: (path: string) =
   { what: 'the S3 SDK (infra/s3/client.ts s3Sdk)', matches: (p) => p === '@aws-sdk/client-s3' },
   { what: "Razorpay's SDK and axios (infra/payments)", matches: (p) => /node_modules\/(razorpay\/dist\/razorpay\.js|axios\/)/.test(p) },
   { what: 'pdf-lib and fontkit (infra/pdf, loaded at the first render)', matches: (p) => /node_modules\/(pdf-lib|@pdf-lib\/fontkit)\//.test(p) },
+  // An ESM import of node:http loads Node's bundled undici (its WebSocket getters); the stage aliases it to infra/node-http.cjs.
+  { what: 'node:http as an ESM import (custom.esbuild.alias)', matches: (p) => p === 'node:http' || p === 'http' },
+  { what: "Redoc's standalone bundle (a file of the docs artifact, read at the first request)", matches: (p) => /node_modules\/redoc\//.test(p) },
 ];
 
 /**
