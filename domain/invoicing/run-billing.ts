@@ -110,23 +110,29 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
       linesWritten += note.lineCount;
     }
   }
-  await keepIndex(deps, g, req, selection);
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
   const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
-  for (const open of await deps.invoices.openInvoices(g)) {
-    if (open.runId !== runId && !leftByAnotherRun(open, now)) continue;
-    // A run that died while writing a large invoice's lines left their figures on its lanes.
-    const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id) : open;
-    if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
-      await deps.invoices.deleteEmptyDraft(g, invoice.id);
-      continue;
+  const advanceOpen = async () => {
+    for (const open of await deps.invoices.openInvoices(g)) {
+      if (open.runId !== runId && !leftByAnotherRun(open, now)) continue;
+      // A run that died while writing a large invoice's lines left their figures on its lanes.
+      const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id) : open;
+      if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
+        await deps.invoices.deleteEmptyDraft(g, invoice.id);
+        continue;
+      }
+      // An invoice left open by an earlier run is finished here too, and reported with this run.
+      if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
+      const after = await advanceInvoice(advanceDeps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
+      if (after.status === 'DRAFT') draftsLeft += 1;
     }
-    // An invoice left open by an earlier run is finished here too, and reported with this run.
-    if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
-    const after = await advanceInvoice(advanceDeps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
-    if (after.status === 'DRAFT') draftsLeft += 1;
-  }
+  };
+  // The index is settled while the invoices advance: it reads the billing markers the lines wrote
+  // and removes index items, neither of which an invoice's steps touch (numbering, bookings marked),
+  // so a 5,000-booking run waits for the longer of the two, not their sum. Both end before the run
+  // goes on (and before its lock is released); either failing fails the run, which the next one resumes.
+  await bothSettled(keepIndex(deps, g, req, selection), advanceOpen());
   // Unallocated credit (an earlier over-payment) pays the invoices just issued, oldest due first.
   await deps.receivables.settle(g, deps.clock.now().toISOString());
   const result: BillingRunResult = {
@@ -159,6 +165,12 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   deps.metrics.count('BillingRun');
   await keepBalancesAfterRun(deps, g);
   return result;
+}
+
+/** Waits for both, then throws the first failure: neither goes on writing after the run has failed. */
+async function bothSettled(a: Promise<void>, b: Promise<void>): Promise<void> {
+  const failed = (await Promise.allSettled([a, b])).find((o) => o.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

@@ -16,7 +16,12 @@ export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 
       const op = String((context as { commandName?: string }).commandName ?? 'unknown');
       dynamoCalls.total += 1;
       dynamoCalls.byOperation[op] = (dynamoCalls.byOperation[op] ?? 0) + 1;
-      return next(args);
+      const ended = dynamoCalls.observe?.(op);
+      try {
+        return await next(args);
+      } finally {
+        ended?.();
+      }
     },
     { step: 'finalizeRequest', name: 'countDynamoCalls' },
   );
@@ -50,8 +55,12 @@ export function isDroppedConnection(err: unknown): boolean {
   return !!e && (e.code === 'ECONNRESET' || e.code === 'EPIPE' || /socket hang up/.test(e.message ?? ''));
 }
 
-/** Requests sent to DynamoDB by every client this process created. */
-export const dynamoCalls: { total: number; byOperation: Record<string, number> } = { total: 0, byOperation: {} };
+/**
+ * Requests sent to DynamoDB by every client this process created. A bench may set `observe`:
+ * called as each request is sent, it answers what to call when the request has ended (to time
+ * the calls one after another that a run waits for, bench/dynamo-rounds.ts).
+ */
+export const dynamoCalls: { total: number; byOperation: Record<string, number>; observe?: (op: string) => () => void } = { total: 0, byOperation: {} };
 
 export function resetDynamoCalls(): void {
   dynamoCalls.total = 0;

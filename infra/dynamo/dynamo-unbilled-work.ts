@@ -68,8 +68,8 @@ export const unbilledAgainItems = (table: string, agentGroupId: string, bookingI
 
 /** Writes of a backfill in flight at once: its own pace, so a migration never crowds out the service's traffic. */
 const BACKFILL_WRITES = 8;
-/** Transactions of a run's settled bookings in flight at once. */
-const SETTLE_TRANSACTIONS_IN_FLIGHT = 4;
+/** Transactions of a run's settled bookings in flight at once (each on its own index items, so they never conflict). */
+const SETTLE_TRANSACTIONS_IN_FLIGHT = 8;
 
 export class DynamoUnbilledWork implements UnbilledWork {
   constructor(
