@@ -112,7 +112,7 @@ export const paymentsReconcile: CommandSpec = {
   examples: ['payments reconcile', 'payments reconcile --group tripkart-agents --json'],
   async run(args, ctx) {
     const svc = ctx.services();
-    const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices }, args.text('group'));
+    const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices, ids: svc.ids }, ctx.origin(), args.text('group'));
     ctx.out.result(report, () => [
       `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched.`,
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),

@@ -1,3 +1,5 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
+import type { IdGenerator } from '../ports/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
 import type { GatewayPayment, PaymentGateway, VirtualAccount } from '../ports/payment-gateway.ts';
@@ -29,6 +31,7 @@ export async function virtualAccountOf(deps: VirtualAccountDeps, group: Pick<Age
 }
 
 export interface ReconcileDeps extends PaymentDeps {
+  readonly ids: IdGenerator;
   readonly gateway: PaymentGateway;
   readonly receivables: PaymentDeps['receivables'] & Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook'>;
   readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
@@ -53,7 +56,7 @@ export interface ReconcileReport {
  * exactly-once path as the notifications. Costs one call per open invoice and per group with
  * open invoices (their accounts), never the history. One group's failure is reported, not fatal.
  */
-export async function reconcilePayments(deps: ReconcileDeps, only?: string): Promise<ReconcileReport> {
+export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin, only?: string): Promise<ReconcileReport> {
   const groups = only ? [only] : await deps.invoices.groupsWithOpenInvoices();
   let ordersChecked = 0;
   let virtualAccountsChecked = 0;
@@ -64,7 +67,7 @@ export async function reconcilePayments(deps: ReconcileDeps, only?: string): Pro
   const take = async (g: string, payments: readonly GatewayPayment[]) => {
     for (const p of payments.filter((x) => x.status === 'captured')) {
       found++;
-      const outcome = await receiveGatewayPayment(deps, p, { event: 'reconciliation', eventId: null });
+      const outcome = await receiveGatewayPayment(deps, p, { event: 'reconciliation', eventId: null }, origin);
       if (outcome.kind === 'unmatched') unmatched++;
       else if (outcome.recorded) recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });
     }

@@ -84,10 +84,16 @@ export type GatewayPaymentOutcome = ({ readonly kind: 'recorded' } & PaymentOutc
  * A captured gateway payment, from a verified notification or found by reconciliation: an
  * order names the group and invoice paid, a virtual account the group (allocated oldest due
  * first). Exactly once per gateway payment id, whichever of payment.captured, order.paid,
- * virtual_account.credited or reconciliation brings it first. One that leads to no group
+ * virtual_account.credited or reconciliation brings it first, its `payment.recorded` audit
+ * event in the payment's own transaction (none for a duplicate). One that leads to no group
  * of ours, or is not in INR, is kept for operators (once) instead.
  */
-export async function receiveGatewayPayment(deps: PaymentDeps, payment: GatewayPayment, source: { readonly event: string; readonly eventId: string | null }): Promise<GatewayPaymentOutcome> {
+export async function receiveGatewayPayment(
+  deps: PaymentDeps & { readonly ids: IdGenerator },
+  payment: GatewayPayment,
+  source: { readonly event: string; readonly eventId: string | null },
+  origin: AuditOrigin,
+): Promise<GatewayPaymentOutcome> {
   const target = payment.virtualAccountId
     ? await deps.receivables.virtualAccountGroup(payment.virtualAccountId).then((g) => (g ? { agentGroupId: g, invoiceId: null } : undefined))
     : payment.orderId
@@ -123,7 +129,7 @@ export async function receiveGatewayPayment(deps: PaymentDeps, payment: GatewayP
       : `Payment ${payment.paymentId} through the payment gateway`,
     eventId: source.eventId,
     virtualAccountId: payment.virtualAccountId,
-  });
+  }, (recorded) => paymentAudit(deps, origin, recorded));
   return { kind: 'recorded', ...outcome };
 }
 

@@ -1,5 +1,6 @@
 import { clockFor } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
+import { systemOrigin } from '../../domain/audit/audit-event.ts';
 import { receiveGatewayPayment } from '../../domain/receivables/record-payment.ts';
 import { gatewayNotificationRoute } from '../contracts/payments.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -16,8 +17,9 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
   const gateway = services.gateway;
   const notice = gateway.readNotification(rawBodyOf(event), headers[gateway.signatureHeader], headers[gateway.eventIdHeader]);
   if (notice.kind === 'ignored') return { status: 200, body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, duplicate: false } };
-  const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock, clockFor: clockFor(services) };
-  const outcome = await receiveGatewayPayment(deps, notice.payment, notice);
+  const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock, clockFor: clockFor(services), ids: services.ids };
+  // The trail names the gateway's event id, what an auditor finds in the gateway's own dashboard.
+  const outcome = await receiveGatewayPayment(deps, notice.payment, notice, systemOrigin('payment-gateway', notice.eventId ?? notice.payment.paymentId));
   const paymentId = notice.payment.paymentId;
   if (outcome.kind === 'unmatched') {
     // Answered 200 so Razorpay stops retrying; kept for operators, and said in the log where alarms look.

@@ -1,6 +1,7 @@
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { clockFor, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
+import { systemOrigin } from '../../domain/audit/audit-event.ts';
 
 /**
  * Scheduled hourly: Razorpay does not promise every webhook (and disables one that keeps
@@ -8,7 +9,10 @@ import { logger } from '../../infra/logger.ts';
  */
 export const handler = async () => {
   const svc = services();
-  const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, clockFor: clockFor(svc), invoices: svc.invoices });
+  const report = await reconcilePayments(
+    { gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, clockFor: clockFor(svc), invoices: svc.invoices, ids: svc.ids },
+    systemOrigin('payment-reconciliation', svc.ids.uuid()),
+  );
   (report.failures.length > 0 ? logger.warn : logger.info).call(logger, 'payment reconciliation', { ...report, recorded: report.recorded.length });
   return report;
 };

@@ -80,7 +80,8 @@ describe('POST /gateway/notifications', () => {
     expect((await payments(g)).data).toEqual([]);
   });
 
-  it('records a payment once under 20 racing duplicates: one negative POSTED PAYMENT entry, allocated to the paid order first', async () => {
+  it('records a payment once under 20 racing duplicates: one negative POSTED PAYMENT entry, allocated to the paid order first, one audit event by the gateway', async () => {
+    const since = new Date().toISOString();
     const before = (await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body;
     const n = gateway().capture(newer.gatewayOrderId, 1_000_00, new Date());
     const answers = await Promise.all(Array.from({ length: 20 }, () => notify(n.body, sigOf(n))));
@@ -107,6 +108,13 @@ describe('POST /gateway/notifications', () => {
     const again = await notify(n.body, sigOf(n));
     expect([again.status, again.body.duplicate]).toEqual([200, true]);
     expect((await payments(g)).data).toHaveLength(1);
+
+    // One audit event, by the gateway, on the payment's own chain: none for the 20 duplicates.
+    const paymentId: string = JSON.parse(n.body).payload.payment.entity.id;
+    const trail = (await call('GET', `/v1/audit-events?size=100&from=${encodeURIComponent(since)}`, { key: g.apiKey })).body.data.filter((e: { action: string }) => e.action === 'payment.recorded');
+    expect(trail).toEqual([
+      expect.objectContaining({ actor: 'payment-gateway', actorKind: 'system', target: `payment:${after.data[0].id}`, requestId: paymentId, after: expect.objectContaining({ source: 'GATEWAY', reference: paymentId }) }),
+    ]);
   }, 120_000);
 
   it('allocates a bank transfer recorded with the admin tool oldest due first, marks paid invoices PAID and keeps the over-payment for the next invoice', async () => {

@@ -232,11 +232,11 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
   pay: async (run, s) => {
     const open = (await invoicesOf(run)).filter((i) => i.status === 'ISSUED');
     const target = pick(open, s.perMille);
-    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock };
+    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids };
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
       const due = target.total - (target.amountPaid ?? 0) - (target.creditedAmount ?? 0);
       const amount = Math.max(1, Math.round((due * s.perMille) / 1000));
-      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null });
+      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null }, testOrigin());
       return;
     }
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
@@ -246,8 +246,8 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       // Razorpay's paths: a transfer into the group's virtual account (virtual_account.credited), announced
       // twice (a redelivery, or order.paid after payment.captured) or found again by reconciliation: one payment.
       const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)), currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: `UTR${uniqueId('v').slice(2)}` };
-      const first = await receiveGatewayPayment(deps, transfer, { event: 'virtual_account.credited', eventId: uniqueId('evt') });
-      const again = await receiveGatewayPayment(deps, transfer, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null });
+      const first = await receiveGatewayPayment(deps, transfer, { event: 'virtual_account.credited', eventId: uniqueId('evt') }, testOrigin());
+      const again = await receiveGatewayPayment(deps, transfer, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null }, testOrigin());
       expect([first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual([true, false]);
       return;
     }
