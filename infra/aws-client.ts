@@ -31,6 +31,10 @@ export function awsClientOptions(cfg: Pick<Config, 'region' | 'aws'>, endpoint: 
       requestTimeout: cfg.aws.requestTimeoutMs,
       // Without this the SDK only logs a warning when requestTimeout passes and keeps waiting.
       throwOnRequestTimeout: true,
+      // A local emulator closes idle connections (fauxqs after Node's 5 s), and a call that reuses
+      // one as it closes fails with "socket hang up", which is never retried (it may have been
+      // applied): a test once failed so. Against an emulator each call opens its own connection.
+      ...(endpoint ? { httpAgent: { keepAlive: false } } : {}),
     },
   };
 }
