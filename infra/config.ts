@@ -86,6 +86,8 @@ export const EnvSchema = v.object({
   AWS_REQUEST_TIMEOUT_MS: positiveInt(1500),
   AWS_MAX_ATTEMPTS: positiveInt(2),
   REQUEST_BUDGET_MS: positiveInt(8000),
+  /** Unset: five eighths of REQUEST_BUDGET_MS (5 s of 8 s), leaving the run's tail its share of any budget. */
+  BILLING_REQUEST_WORK_MS: v.optional(v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1))),
   PAYMENT_GATEWAY: v.optional(v.picklist(['sandbox', 'razorpay']), 'sandbox'),
   /** Razorpay's webhook secret(s) as set on its dashboard: `<new>,<old>` while one rotates (8+ characters, no comma). */
   RAZORPAY_WEBHOOK_SECRET: v.optional(
@@ -146,6 +148,8 @@ export interface Config {
    * Below the 10 s function timeout, above the booking's synchronous wait.
    */
   readonly requestBudgetMs: number;
+  /** How long POST /v1/invoices writes lines before it answers with its DRAFTs and hands the rest to the billing worker. */
+  readonly billingRequestWorkMs: number;
   readonly booking: BookingTimings & {
     /** The booking workflow queue; absent for tools that never start a workflow, which then fail on first use. */
     readonly queueUrl?: string;
@@ -273,6 +277,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // POST /v1/bookings waits this long for the outcome; a smaller budget would turn every wait into a 503.
     throw new ConfigError('REQUEST_BUDGET_MS must be longer than BOOKING_SYNC_WAIT_MS');
   }
+  if (e.BILLING_REQUEST_WORK_MS !== undefined && e.BILLING_REQUEST_WORK_MS > e.REQUEST_BUDGET_MS - 2000) {
+    // After it the run still ends the transactions in flight, closes its lanes, saves its record, releases the lock and queues the rest.
+    throw new ConfigError('BILLING_REQUEST_WORK_MS must be at least 2000 ms shorter than REQUEST_BUDGET_MS');
+  }
   if (e.PAYMENT_GATEWAY === 'razorpay' && !(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET)) {
     throw new ConfigError('PAYMENT_GATEWAY razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET');
   }
@@ -304,6 +312,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     orderValidityMinutes: e.ORDER_VALIDITY_MINUTES,
     aws: { connectTimeoutMs: e.AWS_CONNECT_TIMEOUT_MS, requestTimeoutMs: e.AWS_REQUEST_TIMEOUT_MS, maxAttempts: e.AWS_MAX_ATTEMPTS },
     requestBudgetMs: e.REQUEST_BUDGET_MS,
+    billingRequestWorkMs: e.BILLING_REQUEST_WORK_MS ?? Math.floor((e.REQUEST_BUDGET_MS * 5) / 8),
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
     pdfQueueUrl: e.PDF_QUEUE_URL,

@@ -351,7 +351,7 @@ export function bookingDeps(svc: Services): BookingDeps {
   };
 }
 
-type BillingExtras = { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec; readonly billingRuns: BillingRunLog };
+type BillingExtras = { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec; readonly billingRuns: BillingRunLog; readonly billingQueue: BillingQueue };
 
 /**
  * What billing runs and invoice reads need. Without a renderer the issued documents' PDFs go
@@ -383,6 +383,7 @@ export function billingDeps(svc: Services, renderer?: InvoiceRenderer): BillingD
     tenants: svc.tenants,
     cursors: svc.cursors,
     billingRuns: svc.billingRuns,
+    billingQueue: svc.billingQueue,
   };
   if (!renderer) return deps;
   const pdf = pdfDeps(svc, renderer);

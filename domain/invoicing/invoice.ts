@@ -149,6 +149,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
    * is neither numbered nor abandoned until they are (docs/invoicing.md "A large run's cost").
    */
   readonly linesOpen?: boolean;
+  /** How many times its lanes were opened (each opening writes through a fresh batch of lane items). */
+  readonly laneBatches?: number;
   /** The last step that failed, kept for operators until it succeeds. */
   readonly lastError: string | null;
   readonly createdAt: string;
@@ -230,6 +232,11 @@ export interface BillingRunResult {
   readonly unreconciledEntries: readonly UnreconciledEntry[];
   /** Invoices of the run left DRAFT, with why; the next run retries them. */
   readonly draftsLeft: number;
+  /**
+   * The caller's time ran out while the lines were written (a large POST /v1/invoices): the
+   * run's DRAFTs, with the lines written so far, are continued by the billing worker.
+   */
+  readonly handedOff?: boolean;
 }
 
 export const BILLING_TRIGGERS = ['API', 'SCHEDULE', 'ADMIN'] as const;

@@ -1,4 +1,5 @@
-import type { AuditOrigin } from '../audit/audit-event.ts';
+import { systemOrigin, type AuditOrigin } from '../audit/audit-event.ts';
+import type { BillingHandOff, BillingJob, BillingQueue } from '../ports/billing-fan-out.ts';
 import { daysBetween, isCalendarDate } from '../catalogue/calendar.ts';
 import { ValidationError } from '../errors.ts';
 import { RateLimitedError } from '../errors.ts';
@@ -32,6 +33,8 @@ export interface BillingRunCommand {
 export interface RequestBillingDeps extends BillingDeps {
   readonly rateLimiter: RateLimiter;
   readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+  /** Where a run cut short by the request's budget sends its continuation. */
+  readonly billingQueue: BillingQueue;
 }
 
 /** A billing run refused for being too soon after the last ones, or while another runs. */
@@ -71,16 +74,62 @@ export function billingRequestOf(cmd: BillingRunCommand, group: Pick<AgentGroup,
 /**
  * POST /v1/invoices: validate, pass the account's billing throttle, take the group's lock
  * (429 while another run holds it), run, release. A run that crashes leaves the lock to
- * expire with its lease.
+ * expire with its lease. `timeUp` is the request's budget: a run still writing lines when it
+ * passes answers with its DRAFTs (ids, lines so far) and, once the lock is released, queues
+ * its continuation for the billing worker, which fills and issues those same DRAFTs.
  */
-export async function requestBillingRun(deps: RequestBillingDeps, principal: AgentGroupPrincipal, cmd: BillingRunCommand, origin: AuditOrigin, scenario?: BillingScenario): Promise<BillingRunResult> {
+export async function requestBillingRun(
+  deps: RequestBillingDeps,
+  principal: AgentGroupPrincipal,
+  cmd: BillingRunCommand,
+  origin: AuditOrigin,
+  opts: { readonly scenario?: BillingScenario; readonly timeUp?: () => boolean } = {},
+): Promise<BillingRunResult> {
   const group = await deps.tenants.getAgentGroup(principal.agentGroupId);
   if (!group) throw new Error(`agent group ${principal.agentGroupId} authenticated but has no profile`);
   const now = deps.clock.now();
-  const request = { ...billingRequestOf(cmd, group, now, 'API'), ...(scenario ? { scenario } : {}) };
+  const scenario = opts.scenario;
+  // The sandbox's hand-off: as if the budget ran out before the first line (docs/sandbox.md).
+  const timeUp = scenario === 'billing-hands-off' ? () => true : opts.timeUp;
+  const request: BillingRequest = { ...billingRequestOf(cmd, group, now, 'API'), ...(scenario ? { scenario } : {}), ...(timeUp ? { timeUp } : {}) };
   const decision = await deps.rateLimiter.consume(`billing#${group.agentGroupId}`, BILLING_RUN_POLICY, now.getTime());
   if (!decision.allowed) throw new BillingRunThrottledError(decision.retryAfter, `Billing runs are limited to ${BILLING_RUN_POLICY.perMinute} a minute for your account`);
-  return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, origin));
+  const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, origin));
+  if (result.handedOff) await queueContinuation(deps, request, result);
+  return result;
+}
+
+/**
+ * The continuation of a handed-off run, on the billing queue. Not sent, the DRAFTs are still
+ * safe: the group is then a group with open work, and its next run (the partner's, or the
+ * daily run's) finishes them; the answer stays the run's, and the miss is counted.
+ */
+async function queueContinuation(deps: RequestBillingDeps, req: BillingRequest, result: BillingRunResult): Promise<void> {
+  const job: BillingJob = {
+    runId: result.runId,
+    agentGroupId: result.agentGroupId,
+    day: indiaToday(deps.clock.now()),
+    trigger: 'API',
+    force: false,
+    openWork: true,
+    handOff: { period: req.period, cutoff: req.cutoff, ...(req.bookingIds ? { bookingIds: req.bookingIds } : {}), invoiceIds: result.invoiceIds },
+  };
+  try {
+    await deps.billingQueue.enqueue([job]);
+  } catch {
+    deps.metrics.count('BillingHandOffNotQueued');
+  }
+}
+
+/**
+ * The billing worker's part of a handed-off run: the same request, under the group's lock,
+ * writing the rest of its lines into the DRAFTs it left and issuing them. A redelivered
+ * message finds them issued and bills nothing twice (the engine never does).
+ */
+export async function continueBillingRun(deps: BillingDeps, job: BillingJob & { readonly handOff: BillingHandOff }, group: AgentGroup): Promise<BillingRunResult> {
+  const h = job.handOff;
+  const request: BillingRequest = { period: h.period, cutoff: h.cutoff, trigger: 'API', continues: h.invoiceIds, ...(h.bookingIds ? { bookingIds: h.bookingIds } : {}) };
+  return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, systemOrigin('billing-continuation', job.runId)));
 }
 
 /** Runs `work` holding the group's billing lock; refused with 429 while another run holds it. */

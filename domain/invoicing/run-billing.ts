@@ -28,7 +28,7 @@ import { newDraftInvoice, type BillingRunResult, type BillingTrigger, type Invoi
 import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
 
 /** Sandbox scenarios of a billing run (docs/sandbox.md). */
-export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable'] as const;
+export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable', 'billing-hands-off'] as const;
 export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
 
 export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSeconds'> {
@@ -67,6 +67,14 @@ export interface BillingRequest {
   readonly bookingIds?: readonly string[];
   readonly trigger: BillingTrigger;
   readonly scenario?: BillingScenario;
+  /**
+   * True once the caller must answer (POST /v1/invoices's request budget). Asked before each
+   * transaction of lines: past it the run writes no more, closes what it wrote and reports
+   * `handedOff`; its DRAFTs are continued (`continues`) by the billing worker.
+   */
+  readonly timeUp?: () => boolean;
+  /** DRAFTs a run handed on (its `invoiceIds`): this run writes its lines into them, then issues them. */
+  readonly continues?: readonly string[];
 }
 
 export const pdfKeyOf = (invoice: Pick<Invoice, 'agentGroupId' | 'id'>): string => `invoices/${invoice.agentGroupId}/${invoice.id}.pdf`;
@@ -88,34 +96,33 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   const startedAt = deps.clock.now().toISOString();
   const runId = deps.ids.uuid();
   const g = group.agentGroupId;
-  const selection = await selectCharges(deps, g, req);
+  const [selection, continued] = await Promise.all([selectCharges(deps, g, req), continuedDrafts(deps, g, req.continues ?? [])]);
   const { charges } = selection;
   const { properties, addOnNames, registrations } = await catalogueFacts(deps, charges);
   const plan = planBilling({ billTo: billToOf(group), charges, properties, addOnNames, registrations });
 
   const invoiceIds: string[] = [];
   let linesWritten = 0;
-  for (const planned of plan.invoices) {
-    const written = await writeDraft(deps, g, runId, req.period, planned);
-    if (written) {
-      invoiceIds.push(written.id);
-      linesWritten += written.lines;
-    }
+  // Every planned invoice's DRAFT first: a run cut short still answers each id it will bill into.
+  const free = new Map(continued);
+  const drafts = await Promise.all(plan.invoices.map((planned) => draftFor(deps, g, runId, req.period, planned, free)));
+  let cut = false;
+  for (const [i, planned] of plan.invoices.entries()) {
+    const draft = drafts[i]!;
+    const written = cut ? { written: 0, unwrittenBookings: planned.bookings.length } : await writeLines(deps, draft, planned, req.timeUp);
+    linesWritten += written.written;
+    if (written.unwrittenBookings > 0) cut = true;
+    // A new DRAFT that took no line (every booking went to a racing run) is removed; one handed on keeps its id.
+    if (cut || written.written > 0 || draft.lineCount > 0) invoiceIds.push(draft.id);
+    else if (!continued.has(draft.id)) await deps.invoices.deleteEmptyDraft(g, draft.id);
   }
-  // Credit notes are issued as they are written (number, lines, the invoice's figures in one
-  // transaction); the loop below renders their PDFs like any issued invoice's.
-  for (const credit of plan.credits) {
-    for (const note of await raiseBookingCredit(deps, g, runId, credit)) {
-      invoiceIds.push(note.id);
-      linesWritten += note.lineCount;
-    }
-  }
+  if (cut) return handOff(deps, { runId, g, req, origin, startedAt, invoiceIds, linesWritten, plan });
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
   const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
   const advanceOpen = async () => {
     for (const open of await deps.invoices.openInvoices(g)) {
-      if (open.runId !== runId && !leftByAnotherRun(open, now)) continue;
+      if (open.runId !== runId && !continued.has(open.id) && !leftByAnotherRun(open, now)) continue;
       // A run that died while writing a large invoice's lines left their figures on its lanes.
       const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id) : open;
       if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
@@ -151,7 +158,15 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     unreconciledEntries: plan.unreconciledEntries,
     draftsLeft,
   };
-  // The run's record is its last write; its audit event goes in the same transaction.
+  await saveRunRecord(deps, result, origin);
+  deps.metrics.count('BillingRun');
+  await keepBalancesAfterRun(deps, g);
+  return result;
+}
+
+/** The run's record is its last write; its audit event goes in the same transaction. */
+async function saveRunRecord(deps: BillingDeps, result: BillingRunResult, origin: AuditOrigin): Promise<void> {
+  const { runId, agentGroupId: g, trigger, periodFrom, periodTo, invoiceIds, linesWritten, draftsLeft } = result;
   await deps.invoices.saveRun(result, {
     id: deps.ids.uuid(),
     at: result.finishedAt,
@@ -160,11 +175,8 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     target: `billing:${g}`,
     account: g,
     before: null,
-    after: { runId, trigger: req.trigger, periodFrom: req.period.from, periodTo: req.period.to, invoiceIds, linesWritten, draftsLeft },
+    after: { runId, trigger, periodFrom, periodTo, invoiceIds, linesWritten, draftsLeft, ...(result.handedOff ? { handedOff: true } : {}) },
   });
-  deps.metrics.count('BillingRun');
-  await keepBalancesAfterRun(deps, g);
-  return result;
 }
 
 /** Waits for both, then throws the first failure: neither goes on writing after the run has failed. */
@@ -314,18 +326,67 @@ async function catalogueFacts(deps: BillingDeps, charges: readonly ChargeForBill
   return { properties, addOnNames, registrations };
 }
 
-async function writeDraft(deps: BillingDeps, g: string, runId: string, period: BillingPeriod, planned: PlannedInvoice): Promise<{ id: string; lines: number } | undefined> {
-  const at = deps.clock.now().toISOString();
-  const draft = newDraftInvoice({ id: deps.ids.uuid(), agentGroupId: g, runId, period, parties: planned.parties, at });
+/** The DRAFTs a run handed on that are still DRAFTs, by id; lanes a dead run left open are closed first. */
+async function continuedDrafts(deps: BillingDeps, g: string, ids: readonly string[]): Promise<Map<string, Invoice>> {
+  const found = await Promise.all(ids.map((id) => deps.invoices.get(g, id)));
+  const open = await Promise.all(found.map((i) => (i?.linesOpen ? deps.invoices.closeLines(g, i.id) : i)));
+  return new Map(open.flatMap((i) => (i && i.status === 'DRAFT' ? [[i.id, i] as const] : [])));
+}
 
-  await deps.invoices.createDraft(draft);
-  const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: g })));
-  const written = await deps.invoices.addLines(draft, lines);
-  if (written.written === 0) {
-    await deps.invoices.deleteEmptyDraft(g, draft.id);
-    return undefined;
+/** Which DRAFT a planned invoice's lines may join: the same supplier registration, place of supply, recipient and period. */
+const draftKey = (i: Pick<Invoice, 'supplierGstin' | 'placeOfSupplyStateCode' | 'billToGstin' | 'periodFrom' | 'periodTo'>): string =>
+  [i.supplierGstin, i.placeOfSupplyStateCode, i.billToGstin ?? '-', i.periodFrom, i.periodTo].join('|');
+
+/**
+ * A handed-on DRAFT for the planned invoice, taken out of `free` (before any await, so
+ * planned invoices drafted side by side never share one), or a new DRAFT.
+ */
+async function draftFor(deps: BillingDeps, g: string, runId: string, period: BillingPeriod, planned: PlannedInvoice, free: Map<string, Invoice>): Promise<Invoice> {
+  const draft = newDraftInvoice({ id: deps.ids.uuid(), agentGroupId: g, runId, period, parties: planned.parties, at: deps.clock.now().toISOString() });
+  const handedOn = [...free.values()].find((open) => draftKey(open) === draftKey(draft));
+  if (handedOn) {
+    free.delete(handedOn.id);
+    return handedOn;
   }
-  return { id: draft.id, lines: written.written };
+  await deps.invoices.createDraft(draft);
+  return draft;
+}
+
+async function writeLines(deps: BillingDeps, draft: Invoice, planned: PlannedInvoice, timeUp: (() => boolean) | undefined): Promise<{ written: number; unwrittenBookings: number }> {
+  const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: draft.agentGroupId })));
+  return deps.invoices.addLines(draft, lines, { at: deps.clock.now().toISOString(), ...(timeUp ? { stop: timeUp } : {}) });
+}
+
+/**
+ * A run whose caller's time ran out: its DRAFTs hold the lines written so far (lanes closed,
+ * figures final for what is there) and are left to the billing worker's continuation, which
+ * writes the rest into them and issues them. Nothing else of the run is done here: credit
+ * notes, issuing, the index and the balances are all the continuation's (it selects again).
+ */
+async function handOff(
+  deps: BillingDeps,
+  r: { runId: string; g: string; req: BillingRequest; origin: AuditOrigin; startedAt: string; invoiceIds: string[]; linesWritten: number; plan: ReturnType<typeof planBilling> },
+): Promise<BillingRunResult> {
+  const result: BillingRunResult = {
+    runId: r.runId,
+    agentGroupId: r.g,
+    trigger: r.req.trigger,
+    startedAt: r.startedAt,
+    finishedAt: deps.clock.now().toISOString(),
+    periodFrom: r.req.period.from,
+    periodTo: r.req.period.to,
+    cutoff: r.req.cutoff,
+    invoiceIds: r.invoiceIds,
+    linesWritten: r.linesWritten,
+    blockedStates: r.plan.blockedStates,
+    skippedEntries: r.plan.skippedEntries,
+    unreconciledEntries: r.plan.unreconciledEntries,
+    draftsLeft: r.invoiceIds.length,
+    handedOff: true,
+  };
+  await saveRunRecord(deps, result, r.origin);
+  deps.metrics.count('BillingRunHandedOff');
+  return result;
 }
 
 /** Why a step failed, as stored for operators (`<step>: <message>`): the message only, never a stack. */

@@ -16,6 +16,16 @@ export interface BillingJob {
   readonly force: boolean;
   /** The group had invoices a run left open when the run was queued. */
   readonly openWork: boolean;
+  /** Set on the continuation of a POST /v1/invoices run that handed its DRAFTs on: bill that request's scope into them. */
+  readonly handOff?: BillingHandOff;
+}
+
+/** What a handed-off run asked for, and the DRAFTs it left to be continued. */
+export interface BillingHandOff {
+  readonly period: { readonly from: string; readonly to: string };
+  readonly cutoff: string;
+  readonly bookingIds?: readonly string[];
+  readonly invoiceIds: readonly string[];
 }
 
 /** Where a run over every group sends its groups: the billing queue, drained by the billing worker. */

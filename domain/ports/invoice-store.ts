@@ -10,6 +10,19 @@ export interface LinesWritten {
   readonly totals: InvoiceTotals;
   /** Bookings left out because a line of theirs was already stored (another run won them). */
   readonly refusedBookings: readonly string[];
+  /** Bookings not sent because `stop` answered true: the run that continues the invoice writes them. */
+  readonly unwrittenBookings: number;
+}
+
+export interface AddLinesOptions {
+  /**
+   * Asked before each transaction of lines: true once the caller must answer (a request's
+   * budget). Nothing half-written is left: the transactions in flight end, the lanes close,
+   * and the bookings not sent are counted in `unwrittenBookings`.
+   */
+  readonly stop?: () => boolean;
+  /** The time to stamp on the invoice as its lanes open (the run's clock). */
+  readonly at?: string;
 }
 
 /** What of an invoice's parties may still change while it is a DRAFT (our GSTINs, the series and the tax split may not). */
@@ -71,9 +84,10 @@ export interface InvoiceStore {
   /**
    * Adds lines to a DRAFT, a booking's lines together where they fit one transaction. A
    * line whose booking, kind and item is already stored (on any invoice) is refused by the
-   * store, and with it the rest of that booking's lines in this call.
+   * store, and with it the rest of that booking's lines in this call. A DRAFT may take lines
+   * in more than one call (a run continuing one a cut run handed on).
    */
-  addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten>;
+  addLines(invoice: Invoice, lines: readonly InvoiceLine[], opts?: AddLinesOptions): Promise<LinesWritten>;
   /**
    * Moves onto a DRAFT the figures of lines written in parallel by a run that died before it
    * did (the invoice is `linesOpen`), fencing any later write of that run; answers the

@@ -28,6 +28,10 @@ export const METRIC_NAMES = [
   'BillingRunFailed',
   /** A billing run could not write the group's balance checkpoints; the next run writes them, statements meanwhile read from an older one. */
   'BalanceCheckpointFailed',
+  /** A POST /v1/invoices whose request budget ran out while its lines were written: its DRAFTs went to the billing worker. */
+  'BillingRunHandedOff',
+  /** A handed-off run's continuation could not be queued: its DRAFTs wait for the group's next run. */
+  'BillingHandOffNotQueued',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -7,8 +7,15 @@ import { createBillingRunRoute } from '../contracts/invoices.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 
-/** Answers once the invoices are issued: their PDFs are queued for the PDF worker (render-invoice-pdfs.ts), not rendered here. */
-export const handler = endpoint(createBillingRunRoute, async ({ principal, body, services, event, state }) => ({
-  status: 200,
-  body: billingRunView(await requestBillingRun(billingDeps(services), principal, body ?? {}, auditOrigin(principal, state), sandboxHeader(event, services.config, BILLING_SCENARIOS))),
-}));
+/**
+ * Answers once the invoices are issued: their PDFs are queued for the PDF worker
+ * (render-invoice-pdfs.ts), not rendered here. A run still writing lines after
+ * `billingRequestWorkMs` answers with its DRAFTs instead, and the billing worker finishes them.
+ */
+export const handler = endpoint(createBillingRunRoute, async ({ principal, body, services, event, state }) => {
+  // Wall time, not the services' clock: this bounds the request itself (a sandbox test clock stands still).
+  const answerBy = performance.now() + services.config.billingRequestWorkMs;
+  const scenario = sandboxHeader(event, services.config, BILLING_SCENARIOS);
+  const result = await requestBillingRun(billingDeps(services), principal, body ?? {}, auditOrigin(principal, state), { ...(scenario ? { scenario } : {}), timeUp: () => performance.now() >= answerBy });
+  return { status: 200, body: billingRunView(result) };
+});

@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { billQueuedGroup, jobAtGroupClock, type GroupBillingDeps } from '../../domain/invoicing/scheduled-billing.ts';
 import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
+import { continueBillingRun } from '../../domain/invoicing/request-billing-run.ts';
 import { decodeBillingJob } from '../../events/billing-job-message.ts';
 import { billingDeps, groupServices, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
@@ -13,7 +14,8 @@ export type BillingWorkerDeps = GroupBillingDeps & {
 };
 
 /**
- * One message of the billing queue: one group of a run over every group. A group that
+ * One message of the billing queue: one group of a run over every group, or the continuation
+ * of a POST /v1/invoices that handed its DRAFTs on (request-billing-run.ts). A group that
  * failed throws, so SQS delivers it again after the visibility timeout (the run record
  * shows FAILED with its attempts meanwhile) and, after five receives, moves it to the
  * dead-letter queue, whose alarm pages. Issued documents' PDFs go to the PDF worker's
@@ -23,6 +25,14 @@ export async function handleBillingRecord(deps: BillingWorkerDeps, record: SQSRe
   const job = decodeBillingJob(record.body);
   if (!job) throw new Error('not a billing message');
   const own = deps.forGroup ? await deps.forGroup(job.agentGroupId) : deps;
+  if (job.handOff) {
+    // A POST /v1/invoices that handed its DRAFTs on; a failure (the lock held by another run included) comes back with the message.
+    const group = await deps.tenants.getAgentGroup(job.agentGroupId);
+    if (!group) throw new Error(`billing ${job.agentGroupId}: agent group not found`);
+    const r = await continueBillingRun(own, { ...job, handOff: job.handOff }, group);
+    logger.info('billing run continued', { runId: job.runId, agentGroupId: r.agentGroupId, groupRunId: r.runId, invoiceIds: r.invoiceIds, linesWritten: r.linesWritten, draftsLeft: r.draftsLeft });
+    return;
+  }
   const outcome = await billQueuedGroup(own, jobAtGroupClock(job, deps.clock, own), await deps.tenants.getAgentGroup(job.agentGroupId));
   if (outcome.outcome === 'FAILED') throw new Error(`billing ${job.agentGroupId} failed: ${outcome.error}`);
   if (outcome.outcome === 'BILLED') {

@@ -14,7 +14,7 @@ import {
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { BillingLock, EInvoiceVoid, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
+import type { AddLinesOptions, BillingLock, EInvoiceVoid, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
@@ -64,6 +64,8 @@ const LANE_OPEN = 'attribute_not_exists(closed)';
  * transaction holds the invoice and every lane, far below DynamoDB's 100 items.
  */
 const LINE_LANES = 16;
+/** The first lane item number of an invoice's `batch`-th opening of its lanes (1 is the first). */
+const laneBase = (batch: number): number => (batch - 1) * LINE_LANES;
 /** Closed lanes fence late writes for a day, far longer than any run lives; then they expire. */
 const LANE_RETENTION_SECONDS = 86_400;
 /**
@@ -169,45 +171,61 @@ export class DynamoInvoiceStore implements InvoiceStore {
     );
   }
 
-  async addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten> {
+  async addLines(invoice: Invoice, lines: readonly InvoiceLine[], opts: AddLinesOptions = {}): Promise<LinesWritten> {
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     const bookings = [...byBooking.values()];
     const refused = new Set<string>();
     const invoiceKey = keys.invoice(invoice.agentGroupId, invoice.id);
+    const stop = opts.stop ?? (() => false);
     if (chunksOf(bookings).length <= 1) {
       // One transaction moves the invoice's figures with its lines: nothing to fence.
-      const totals = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused);
-      return { written: totals.lineCount, totals, refusedBookings: [...refused] };
+      const lane = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused, stop);
+      return { written: lane.lineCount, totals: lane, refusedBookings: [...refused], unwrittenBookings: lane.unwritten };
     }
+    if (stop()) return { written: 0, totals: NO_TOTALS, refusedBookings: [], unwrittenBookings: bookings.length };
     // Lanes in parallel: each writes its bookings one transaction after another through its own item.
-    const opened = await writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: invoiceKey,
-        UpdateExpression: 'SET linesOpen = :true, updatedAt = :at',
-        ConditionExpression: `${STILL_DRAFT} AND ${LINES_CLOSED}`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':true': true, ':at': new Date().toISOString(), ':draft': 'DRAFT' },
-      }),
-    );
-    if (!opened) throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
+    // Each opening of an invoice's lanes is a new batch of lane items: a run continuing a DRAFT
+    // whose earlier lanes are closed (and stay closed as a fence) writes through fresh ones.
+    const opened = await this.openLanes(invoiceKey, opts.at ?? new Date().toISOString());
+    if (opened === undefined) throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
+    const base = laneBase(opened);
     const lanes: InvoiceLine[][][] = Array.from({ length: LINE_LANES }, () => []);
     bookings.forEach((b, i) => lanes[i % LINE_LANES]!.push(b));
     const outcomes = await Promise.allSettled(
       lanes.map((laneBookings, lane) =>
-        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused),
+        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused, stop),
       ),
     );
     // Every lane has ended: a failure leaves the invoice open with what committed, closed by the next run.
     const failed = outcomes.find((o) => o.status === 'rejected');
     if (failed) throw failed.reason;
-    const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures>).value);
+    const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures & { unwritten: number }>).value);
     const totals = figures.reduce(addTotals, NO_TOTALS);
     const states = figures.map((f): LaneState => (f.lineCount > 0 ? f : 'unused'));
-    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, states))) await this.closeLines(invoice.agentGroupId, invoice.id);
-    return { written: totals.lineCount, totals, refusedBookings: [...refused] };
+    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, base, states))) await this.closeLines(invoice.agentGroupId, invoice.id);
+    return { written: totals.lineCount, totals, refusedBookings: [...refused], unwrittenBookings: figures.reduce((n, f) => n + f.unwritten, 0) };
+  }
+
+  /** Marks a DRAFT `linesOpen` and counts one more batch of lanes on it; answers that count, undefined when it is no longer a DRAFT or its lanes are open already. */
+  private async openLanes(invoiceKey: Key, at: string): Promise<number | undefined> {
+    try {
+      const out = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: invoiceKey,
+          UpdateExpression: 'SET linesOpen = :true, updatedAt = :at ADD laneBatches :one',
+          ConditionExpression: `${STILL_DRAFT} AND ${LINES_CLOSED}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':true': true, ':at': at, ':draft': 'DRAFT', ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return out.Attributes!.laneBatches as number;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return undefined;
+    }
   }
 
   /**
@@ -216,9 +234,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lane items) by the figures written. Bookings whose line is taken are dropped and the rest
    * sent again. Answers the figures written.
    */
-  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>): Promise<LaneFigures> {
+  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>, stop: () => boolean): Promise<LaneFigures & { unwritten: number }> {
     let wrote: LaneFigures = { ...NO_TOTALS, bookingRefs: [] };
-    for (const chunk of chunksOf(bookings)) {
+    const chunks = chunksOf(bookings);
+    for (const [n, chunk] of chunks.entries()) {
+      // The caller's time is up: what is not sent yet is left to the run that continues this invoice.
+      if (stop()) return { ...wrote, unwritten: chunks.slice(n).reduce((sum, c) => sum + c.length, 0) };
       let parts = chunk.filter((p) => !refused.has(p[0]!.bookingRef));
       for (let attempt = 0; parts.length > 0; attempt++) {
         const written = parts.flat();
@@ -271,7 +292,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         }
       }
     }
-    return wrote;
+    return { ...wrote, unwritten: 0 };
   }
 
   /**
@@ -281,7 +302,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lands after it is refused, so nothing joins the invoice once its figures are final. False
    * when a lane moved or the invoice was closed meanwhile.
    */
-  private async closeLanes(agentGroupId: string, invoiceId: string, lanes: readonly LaneState[]): Promise<boolean> {
+  private async closeLanes(agentGroupId: string, invoiceId: string, base: number, lanes: readonly LaneState[]): Promise<boolean> {
     const at = new Date().toISOString();
     const written = lanes.filter((l): l is LaneFigures => typeof l === 'object');
     const figures = addFigures(written.reduce(addTotals, NO_TOTALS));
@@ -303,7 +324,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
             ...lanes.map((l, lane) => ({
               Update: {
                 TableName: this.table,
-                Key: keys.invoiceLineLane(agentGroupId, invoiceId, lane),
+                Key: keys.invoiceLineLane(agentGroupId, invoiceId, base + lane),
                 // Kept closed (not deleted) so a late write of a run that lost its lease cannot reopen it.
                 UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
                 ConditionExpression: l === 'unused' ? 'attribute_not_exists(PK)' : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
@@ -332,13 +353,16 @@ export class DynamoInvoiceStore implements InvoiceStore {
         ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
         ConsistentRead: true,
       });
+      const base = laneBase(invoice.laneBatches ?? 1);
       const lanes: LaneState[] = Array.from({ length: LINE_LANES }, () => 'unused');
       for (const item of items) {
-        const lane = Number((item.SK as string).slice(k.SKPrefix.length));
+        const lane = Number((item.SK as string).slice(k.SKPrefix.length)) - base;
+        // Lanes of an earlier batch were closed onto the invoice before this batch opened.
+        if (lane < 0 || lane >= LINE_LANES) continue;
         const refs = item.bookingRefs as Set<string> | undefined;
         lanes[lane] = item.closed ? 'closed' : { ...(Object.fromEntries(TOTAL_FIELDS.map((f) => [f, (item[f] as number | undefined) ?? 0])) as unknown as InvoiceTotals), bookingRefs: refs ? [...refs] : [] };
       }
-      if (await this.closeLanes(agentGroupId, invoiceId, lanes)) return (await this.get(agentGroupId, invoiceId))!;
+      if (await this.closeLanes(agentGroupId, invoiceId, base, lanes)) return (await this.get(agentGroupId, invoiceId))!;
       if (attempt + 1 >= MAX_ATTEMPTS) throw new Error(`invoice ${invoiceId}: its lines could not be closed after ${MAX_ATTEMPTS} attempts`);
       await contentionBackoff(attempt, 200);
     }

@@ -6,6 +6,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import { financialYearOf, invoiceNumberOf } from '../../domain/invoicing/billing-period.ts';
 import { newDraftInvoice, type Invoice } from '../../domain/invoicing/invoice.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
+import { continueBillingRun } from '../../domain/invoicing/request-billing-run.ts';
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
@@ -71,6 +72,74 @@ describe('Function: runBilling', () => {
     expect(again.invoiceIds).not.toContain(draftId);
     expect((await testServices().invoices.get(g.agentGroupId, again.invoiceIds[0]!))!.status).toBe('ISSUED');
   }, 60_000);
+});
+
+describe('Function: runBilling, handed off', () => {
+  /**
+   * POST /v1/invoices's budget, deterministic: 20 four-night stays (five items each with the
+   * booking's billing marker) need two transactions of lines, so they go through the 16 lanes; `timeUp` answers true from its sixth question
+   * (one before the lanes open, then one as each lane starts, in lane order), so lanes 0–3
+   * write and the other twelve stop before sending anything.
+   */
+  it('answers with its DRAFT when its time is up mid-lines; the continuation fills and issues that same DRAFT, every line once', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId, creditLimit: 500_000_00 });
+    // Four nights either side of the fixture's stop-sell night (2027-03-05).
+    for (let i = 0; i < 20; i++) await bookStay(g, world.registered, ...(i % 2 ? (['2027-03-06', '2027-03-10'] as const) : (['2027-03-01', '2027-03-05'] as const)));
+    const group = await groupOf(g);
+    let asked = 0;
+    const req = { ...request(), trigger: 'API' as const };
+
+    const cut = await runBilling(deps(), group, { ...req, timeUp: () => ++asked > 5 }, testOrigin());
+
+    expect(cut.handedOff).toBe(true);
+    expect(cut.invoiceIds).toHaveLength(1);
+    const draftId = cut.invoiceIds[0]!;
+    const draft = (await testServices().invoices.get(g.agentGroupId, draftId))!;
+    expect(draft.status).toBe('DRAFT');
+    expect(draft.linesOpen).toBeUndefined();
+    const written = await storedLines(g.agentGroupId);
+    expect(written.length).toBe(cut.linesWritten);
+    // Lanes 0–3 of 16 wrote: bookings 0–3 and 16–19 (dealt round the lanes).
+    expect(new Set(written.map((l) => l.bookingRef)).size).toBe(8);
+    expect(draft.lineCount).toBe(written.length);
+    expect(draft.total).toBe(written.reduce((s, l) => s + (l.lineTotal as number), 0));
+
+    const job = { runId: cut.runId, agentGroupId: g.agentGroupId, day: today(), trigger: 'API' as const, force: false, openWork: true };
+    const handOff = { period: req.period, cutoff: req.cutoff, invoiceIds: cut.invoiceIds };
+    const continued = await continueBillingRun(deps(), { ...job, handOff }, group);
+
+    expect(continued.invoiceIds).toEqual([draftId]);
+    const lines = await storedLines(g.agentGroupId);
+    expect(new Set(lines.map((l) => l.bookingRef)).size).toBe(20);
+    expect(lines.every((l) => l.invoiceId === draftId)).toBe(true);
+    expect(cut.linesWritten + continued.linesWritten).toBe(lines.length);
+    const issued = (await testServices().invoices.get(g.agentGroupId, draftId))!;
+    expect(issued.status).toBe('ISSUED');
+    expect(issued.lineCount).toBe(lines.length);
+    expect(issued.total).toBe(lines.reduce((s, l) => s + (l.lineTotal as number), 0));
+    expect(issued.bookingRefs).toHaveLength(20);
+    // The same message delivered again, and any later run, find nothing left to bill.
+    const again = await continueBillingRun(deps(), { ...job, handOff }, group);
+    expect(again.linesWritten).toBe(0);
+    expect((await runBilling(deps(), group, request(), testOrigin())).linesWritten).toBe(0);
+    expect(await storedLines(g.agentGroupId)).toHaveLength(lines.length);
+  }, 180_000);
+
+  it('keeps a DRAFT whose time was up before its first line, and the continuation bills every booking into it', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    for (const [from, to] of [['2027-03-01', '2027-03-03'], ['2027-03-02', '2027-03-04']] as const) await bookStay(g, world.registered, from, to);
+    const group = await groupOf(g);
+    const req = { ...request(), trigger: 'API' as const };
+
+    const cut = await runBilling(deps(), group, { ...req, timeUp: () => true }, testOrigin());
+
+    expect(cut).toMatchObject({ handedOff: true, linesWritten: 0 });
+    const draftId = cut.invoiceIds[0]!;
+    expect((await testServices().invoices.get(g.agentGroupId, draftId))).toMatchObject({ status: 'DRAFT', lineCount: 0 });
+    const continued = await continueBillingRun(deps(), { runId: cut.runId, agentGroupId: g.agentGroupId, day: today(), trigger: 'API', force: false, openWork: true, handOff: { period: req.period, cutoff: req.cutoff, invoiceIds: cut.invoiceIds } }, group);
+    expect(continued).toMatchObject({ invoiceIds: [draftId], linesWritten: 4 });
+    expect((await testServices().invoices.get(g.agentGroupId, draftId))).toMatchObject({ status: 'ISSUED', lineCount: 4 });
+  }, 120_000);
 });
 
 describe('Class: DynamoInvoiceStore', () => {

@@ -70,7 +70,7 @@ export default async function setup(project: TestProject) {
     const invoiceQueues = await provisionQueues(queues.endpoint, [pdfQueueName('test'), billingQueueName('test')]);
     // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
     // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
-    const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!, PDF_QUEUE_URL: invoiceQueues[pdfQueueName('test')]!, BILLING_QUEUE_URL: invoiceQueues[billingQueueName('test')]!, CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]! };
+    const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', BILLING_REQUEST_WORK_MS: '20000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!, PDF_QUEUE_URL: invoiceQueues[pdfQueueName('test')]!, BILLING_QUEUE_URL: invoiceQueues[billingQueueName('test')]!, CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]! };
     const irp = await startFakeIrp({ clock: { now: () => new Date() }, users: [{ gstin: NIC_TEST_GSTIN, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123' }] });
     started.push({ stop: () => irp.close() });
     const irpCredentials = {
