@@ -25,8 +25,9 @@ import { benchAlone } from './standalone.ts';
  *   through the billing queue with 4 workers (the worker's handler driven as Lambda's SQS
  *   trigger runs it, test/support/event-source-mapping.ts). Both bill with the same deps
  *   (PDFs queued); every group must end with exactly one invoice.
- * - POST /v1/invoices for BIG new bookings (two lines each) answers within 10 s, and the PDF
- *   worker has stored its PDF within 60 s of the answer.
+ * - POST /v1/invoices for BIG new bookings (two lines each) answers within 10 s (handing what
+ *   it has not written by BILLING_REQUEST_WORK_MS to the billing worker), the billing worker
+ *   issues the invoice, and the PDF worker has stored its PDF within 60 s of the issue.
  * Bookings are written straight to the table, as the billing-scale bench does.
  * `BENCH_PARTS` picks the parts to run (`post`, `daily`, comma-separated; both by default).
  */
@@ -148,10 +149,23 @@ async function benchFanOut(svc: Services): Promise<void> {
       console.log(`the run behind the ${answer.statusCode} finished ${run ? seconds(performance.now() - t0) : 'not within 600 s'} after the request, ${invoiceIds.length} invoice(s), ${run?.linesWritten ?? 0} lines, ${runCalls} DynamoDB calls`);
     }
     traced.stop();
-    console.log(`the run's DynamoDB calls and rounds (calls each sent after the previous one answered) by port method:\n${roundsTable(traced.report())}`);
+    console.log(`the request's DynamoDB calls and rounds (calls each sent after the previous one answered) by port method:\n${roundsTable(traced.report())}`);
+    const answered = answer.statusCode === 200 ? (JSON.parse(answer.body) as { linesWritten: number }) : undefined;
     const { PdfInvoiceRenderer } = await import('../infra/pdf/pdf-invoice-renderer.ts');
     const { storeQueuedPdf } = await import('../domain/invoicing/invoice-pdf.ts');
     const { decodePdfJob } = await import('../events/pdf-job-message.ts');
+    // The two workers a handed-off run goes through, as their SQS triggers run them: the billing
+    // worker continues the run (writes the rest of the lines, issues), the PDF worker renders.
+    const billingContainer = billingDeps(buildServices(svc.config));
+    const billingWorker = startEventSourceMapping({
+      sqs,
+      queueUrl: process.env.BILLING_QUEUE_URL!,
+      concurrency: 1,
+      batchSize: 1,
+      visibilitySeconds: VISIBILITY_SECONDS,
+      invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
+      handler: concurrentRecords('billing', () => billingContainer, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>,
+    });
     const pdfWorker = startEventSourceMapping({
       sqs,
       queueUrl: process.env.PDF_QUEUE_URL!,
@@ -161,19 +175,26 @@ async function benchFanOut(svc: Services): Promise<void> {
       handler: concurrentRecords('invoice PDF', () => pdfDeps(svc, new PdfInvoiceRenderer()), async (d, r) => void (await storeQueuedPdf(d, decodePdfJob(r.body)!))),
     });
     const t1 = performance.now();
+    let issuedMs = Number.POSITIVE_INFINITY;
     let storedMs = Number.POSITIVE_INFINITY;
-    while (performance.now() - t1 < 120_000) {
-      const stored = await Promise.all(invoiceIds.map(async (id) => (await svc.invoices.get(bigGroup.agentGroupId, id))?.pdfKey ?? null));
-      if (invoiceIds.length && stored.every((k) => k !== null)) {
+    let invoices: (Awaited<ReturnType<typeof svc.invoices.get>>)[] = [];
+    while (performance.now() - t1 < 300_000) {
+      invoices = await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)));
+      if (invoiceIds.length && !Number.isFinite(issuedMs) && invoices.every((i) => i?.status === 'ISSUED')) issuedMs = performance.now() - t1;
+      if (invoiceIds.length && invoices.every((i) => i?.pdfKey)) {
         storedMs = performance.now() - t1;
         break;
       }
       await new Promise((r) => setTimeout(r, 500));
     }
-    await pdfWorker.stop();
-    const lines = invoiceIds.length ? (await svc.invoices.get(bigGroup.agentGroupId, invoiceIds[0]!))!.lineCount : 0;
-    console.log(`POST /v1/invoices for ${BIG} new bookings answers in ≤ 10 s | ${answer.statusCode}, ${seconds(answeredMs)}, ${invoiceIds.length} invoice(s), ${lines} lines, ${runCalls} DynamoDB calls (the run's, PDF not included) | ${verdict(answer.statusCode === 200 && answeredMs <= 10_000 && invoiceIds.length > 0)}`);
-    console.log(`its PDF (${lines} lines) stored by the PDF worker within 60 s of the answer${answer.statusCode === 200 ? '' : ' (of the run\'s end)'} | ${Number.isFinite(storedMs) ? seconds(storedMs) : 'not within 120 s'} | ${verdict(storedMs <= 60_000)}`);
+    await Promise.all([billingWorker.stop(), pdfWorker.stop()]);
+    const lines = invoices.reduce((n, i) => n + (i?.lineCount ?? 0), 0);
+    const handedOff = answered !== undefined && answered.linesWritten < lines;
+    const how = answered === undefined ? '' : handedOff ? `, DRAFT with ${answered.linesWritten} of its ${lines} lines written in the request, the rest handed to the billing worker` : ', ISSUED';
+    console.log(`POST /v1/invoices for ${BIG} new bookings answers in ≤ 10 s | ${answer.statusCode}, ${seconds(answeredMs)}, ${invoiceIds.length} invoice(s)${how}, ${runCalls} DynamoDB calls (the request's, PDF not included) | ${verdict(answer.statusCode === 200 && answeredMs <= 10_000 && invoiceIds.length > 0)}`);
+    console.log(`its invoice issued (${lines} lines), by the billing worker when handed off | ${Number.isFinite(issuedMs) ? `${seconds(issuedMs)} after the answer` : 'not within 300 s'} | ${Number.isFinite(issuedMs) ? 'done' : 'missed'}`);
+    const pdfAfterIssue = storedMs - issuedMs;
+    console.log(`its PDF (${lines} lines) stored by the PDF worker within 60 s (of the invoice's issue${answer.statusCode === 200 ? '' : ', the run having gone on past the 503'}) | ${Number.isFinite(storedMs) ? `${seconds(pdfAfterIssue)} (${seconds(storedMs)} after the answer)` : 'not within 300 s'} | ${verdict(pdfAfterIssue <= 60_000)}`);
   }
 
   // The daily run: GROUPS groups one after another, then GROUPS others through the queue with WORKERS workers.

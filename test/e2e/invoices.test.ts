@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { pollUntil } from '../support/poll.ts';
 import { call, newAgentGroup, type GroupFixture } from '../support/stack.ts';
 
 interface RunResult {
@@ -168,6 +169,30 @@ describe('Billing run throttle and named bookings', () => {
     const wait = Number(third.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(0);
     expect((third.body as unknown as { message: string }).message).toContain(`try again in ${wait} second`);
+  }, 120_000);
+});
+
+describe('POST /v1/invoices handed off to the billing worker', () => {
+  it('answers with the DRAFT when its time is up, and the billing worker issues that same invoice with every line', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
+
+    const handedOff = await run(g, period(), { 'X-Test-Scenario': 'billing-hands-off' });
+
+    expect(handedOff.status).toBe(200);
+    expect(handedOff.body).toMatchObject({ linesWritten: 0, blockedStates: [], skippedEntries: [] });
+    expect(handedOff.body.invoiceIds).toHaveLength(1);
+    const id = handedOff.body.invoiceIds[0]!;
+    const issued = await pollUntil('the billing worker to issue the handed-off invoice', async () => {
+      const detail = await call('GET', `/v1/invoices/${id}`, { key: g.apiKey });
+      return detail.body.invoice.status === 'ISSUED' ? detail.body : undefined;
+    });
+    expect(issued.lines).toHaveLength(3);
+    expect(issued.invoice).toMatchObject({ invoiceNumber: expect.any(String), issueDate: today(), total: 15_750 });
+    expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body.data.map((i: { id: string }) => i.id)).toEqual([id]);
+    const again = await run(g, period());
+    expect(again.body).toMatchObject({ invoiceIds: [], linesWritten: 0 });
   }, 120_000);
 });
 

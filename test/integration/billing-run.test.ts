@@ -84,7 +84,7 @@ describe('Function: runBilling, handed off', () => {
   it('answers with its DRAFT when its time is up mid-lines; the continuation fills and issues that same DRAFT, every line once', async () => {
     const g = await newAgentGroup({ channelId: world.channelId, creditLimit: 500_000_00 });
     // Four nights either side of the fixture's stop-sell night (2027-03-05).
-    for (let i = 0; i < 20; i++) await bookStay(g, world.registered, ...(i % 2 ? (['2027-03-06', '2027-03-10'] as const) : (['2027-03-01', '2027-03-05'] as const)));
+    for (let i = 0; i < 20; i++) await bookStay(g, world.registered, i % 2 ? '2027-03-06' : '2027-03-01', i % 2 ? '2027-03-10' : '2027-03-05');
     const group = await groupOf(g);
     let asked = 0;
     const req = { ...request(), trigger: 'API' as const };

@@ -128,6 +128,14 @@ describe('parseConfig', () => {
     expect(parseConfig(minimal({ REQUEST_BUDGET_MS: '3001' })).requestBudgetMs).toBe(3001);
   });
 
+  it('gives a billing run five eighths of the request budget to write lines, and refuses a share that leaves the run no time to hand off', () => {
+    expect(parseConfig(minimal({})).billingRequestWorkMs).toBe(5000);
+    expect(parseConfig(minimal({ REQUEST_BUDGET_MS: '25000' })).billingRequestWorkMs).toBe(15625);
+    expect(parseConfig(minimal({ REQUEST_BUDGET_MS: '25000', BILLING_REQUEST_WORK_MS: '23000' })).billingRequestWorkMs).toBe(23000);
+    expect(problemWith(minimal({ BILLING_REQUEST_WORK_MS: '6001' }))).toContain('BILLING_REQUEST_WORK_MS must be at least 2000 ms shorter than REQUEST_BUDGET_MS');
+    expect(problemWith(minimal({ BILLING_REQUEST_WORK_MS: 'soon' }))).toContain('BILLING_REQUEST_WORK_MS:');
+  });
+
   it.each([['STAGE'], ['TABLE_NAME'], ['CURSOR_KEY'], ['SECRETS_KEY']])('names %s when it is missing', (name) => {
     expect(problemWith(minimal({ [name]: undefined }))).toContain(`${name}:`);
   });
