@@ -155,8 +155,13 @@ async function benchFanOut(svc: Services): Promise<void> {
     const { storeQueuedPdf } = await import('../domain/invoicing/invoice-pdf.ts');
     const { decodePdfJob } = await import('../events/pdf-job-message.ts');
     // The two workers a handed-off run goes through, as their SQS triggers run them: the billing
-    // worker continues the run (writes the rest of the lines, issues), the PDF worker renders.
+    // worker continues the run (writes the rest of the lines, issues), then the PDF worker renders.
+    // In Lambda they are separate functions; here they share one process, so the PDF worker starts
+    // once the continuation has ended: a 10,000-line render holds the event loop for seconds at a
+    // time, which would time out the continuation's DynamoDB calls in this process.
     const billingContainer = billingDeps(buildServices(svc.config));
+    const continueRun = concurrentRecords('billing', () => billingContainer, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>;
+    let continued = 0;
     const billingWorker = startEventSourceMapping({
       sqs,
       queueUrl: process.env.BILLING_QUEUE_URL!,
@@ -164,8 +169,26 @@ async function benchFanOut(svc: Services): Promise<void> {
       batchSize: 1,
       visibilitySeconds: VISIBILITY_SECONDS,
       invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
-      handler: concurrentRecords('billing', () => billingContainer, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>,
+      handler: async (e) => {
+        const r = await continueRun(e);
+        continued += e.Records.length - r.batchItemFailures.length;
+        return r;
+      },
     });
+    const t1 = performance.now();
+    const handedOff = answer.statusCode === 200 && (await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)))).some((i) => i?.status === 'DRAFT');
+    let issuedMs = Number.POSITIVE_INFINITY;
+    while (performance.now() - t1 < 300_000) {
+      const now = await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)));
+      if (invoiceIds.length && now.every((i) => i?.status === 'ISSUED')) {
+        issuedMs = performance.now() - t1;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    while (handedOff && continued < 1 && performance.now() - t1 < 300_000) await new Promise((r) => setTimeout(r, 250));
+    const continuedMs = performance.now() - t1;
+    await billingWorker.stop();
     const pdfWorker = startEventSourceMapping({
       sqs,
       queueUrl: process.env.PDF_QUEUE_URL!,
@@ -174,27 +197,23 @@ async function benchFanOut(svc: Services): Promise<void> {
       invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
       handler: concurrentRecords('invoice PDF', () => pdfDeps(svc, new PdfInvoiceRenderer()), async (d, r) => void (await storeQueuedPdf(d, decodePdfJob(r.body)!))),
     });
-    const t1 = performance.now();
-    let issuedMs = Number.POSITIVE_INFINITY;
+    const t2 = performance.now();
     let storedMs = Number.POSITIVE_INFINITY;
-    let invoices: (Awaited<ReturnType<typeof svc.invoices.get>>)[] = [];
-    while (performance.now() - t1 < 300_000) {
+    let invoices: Awaited<ReturnType<typeof svc.invoices.get>>[] = [];
+    while (performance.now() - t2 < 300_000) {
       invoices = await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)));
-      if (invoiceIds.length && !Number.isFinite(issuedMs) && invoices.every((i) => i?.status === 'ISSUED')) issuedMs = performance.now() - t1;
       if (invoiceIds.length && invoices.every((i) => i?.pdfKey)) {
-        storedMs = performance.now() - t1;
+        storedMs = performance.now() - t2;
         break;
       }
       await new Promise((r) => setTimeout(r, 500));
     }
-    await Promise.all([billingWorker.stop(), pdfWorker.stop()]);
+    await pdfWorker.stop();
     const lines = invoices.reduce((n, i) => n + (i?.lineCount ?? 0), 0);
-    const handedOff = answered !== undefined && answered.linesWritten < lines;
     const how = answered === undefined ? '' : handedOff ? `, DRAFT with ${answered.linesWritten} of its ${lines} lines written in the request, the rest handed to the billing worker` : ', ISSUED';
     console.log(`POST /v1/invoices for ${BIG} new bookings answers in ≤ 10 s | ${answer.statusCode}, ${seconds(answeredMs)}, ${invoiceIds.length} invoice(s)${how}, ${runCalls} DynamoDB calls (the request's, PDF not included) | ${verdict(answer.statusCode === 200 && answeredMs <= 10_000 && invoiceIds.length > 0)}`);
-    console.log(`its invoice issued (${lines} lines), by the billing worker when handed off | ${Number.isFinite(issuedMs) ? `${seconds(issuedMs)} after the answer` : 'not within 300 s'} | ${Number.isFinite(issuedMs) ? 'done' : 'missed'}`);
-    const pdfAfterIssue = storedMs - issuedMs;
-    console.log(`its PDF (${lines} lines) stored by the PDF worker within 60 s (of the invoice's issue${answer.statusCode === 200 ? '' : ', the run having gone on past the 503'}) | ${Number.isFinite(storedMs) ? `${seconds(pdfAfterIssue)} (${seconds(storedMs)} after the answer)` : 'not within 300 s'} | ${verdict(pdfAfterIssue <= 60_000)}`);
+    console.log(`its invoice issued (${lines} lines)${handedOff ? ' by the billing worker' : ''} | ${Number.isFinite(issuedMs) ? `${seconds(issuedMs)} after the answer${handedOff ? `; the continuation (marks, index, balances) ended ${seconds(continuedMs)} after it` : ''}` : 'not within 300 s'} | ${Number.isFinite(issuedMs) ? 'done' : 'missed'}`);
+    console.log(`its PDF (${lines} lines) stored by the PDF worker within 60 s (of the worker's start, once the invoice was issued and the run had ended) | ${Number.isFinite(storedMs) ? seconds(storedMs) : 'not within 300 s'} | ${verdict(storedMs <= 60_000)}`);
   }
 
   // The daily run: GROUPS groups one after another, then GROUPS others through the queue with WORKERS workers.
