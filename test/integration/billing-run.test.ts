@@ -125,6 +125,31 @@ describe('Function: runBilling, handed off', () => {
     expect(await storedLines(g.agentGroupId)).toHaveLength(lines.length);
   }, 180_000);
 
+  it('leaves a DRAFT whose continuation never came to the next run, which issues it once idle a minute and bills the rest once', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId, creditLimit: 500_000_00 });
+    for (let i = 0; i < 20; i++) await bookStay(g, world.registered, i % 2 ? '2027-03-06' : '2027-03-01', i % 2 ? '2027-03-10' : '2027-03-05');
+    const group = await groupOf(g);
+    let asked = 0;
+    const cut = await runBilling(deps(), group, { ...request(), trigger: 'API', timeUp: () => ++asked > 3 }, testOrigin());
+    const draftId = cut.invoiceIds[0]!;
+
+    // A run within the minute leaves the DRAFT to its continuation and bills the rest on its own invoice.
+    const soon = await runBilling(deps(), group, request(), testOrigin());
+    expect(soon.invoiceIds).not.toContain(draftId);
+    expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('DRAFT');
+    // A minute later the next run issues it with what it holds.
+    const later = await runBilling({ ...deps(), clock: { now: () => new Date(Date.now() + 120_000) } }, group, request(), testOrigin());
+    expect(later.invoiceIds).toEqual([draftId]);
+    const lines = await storedLines(g.agentGroupId);
+    expect(new Set(lines.map((l) => l.bookingRef)).size).toBe(20);
+    expect(new Set(lines.map((l) => `${l.bookingRef}|${l.key}`)).size).toBe(lines.length);
+    for (const id of [draftId, ...soon.invoiceIds]) {
+      const inv = (await testServices().invoices.get(g.agentGroupId, id))!;
+      expect(inv.status).toBe('ISSUED');
+      expect(inv.total).toBe(lines.filter((l) => l.invoiceId === id).reduce((sum, l) => sum + (l.lineTotal as number), 0));
+    }
+  }, 180_000);
+
   it('keeps a DRAFT whose time was up before its first line, and the continuation bills every booking into it', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     for (const [from, to] of [['2027-03-01', '2027-03-03'], ['2027-03-02', '2027-03-04']] as const) await bookStay(g, world.registered, from, to);
