@@ -117,7 +117,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     for (const open of await deps.invoices.openInvoices(g)) {
       if (open.runId !== runId && !leftByAnotherRun(open, now)) continue;
       // A run that died while writing a large invoice's lines left their figures on its lanes.
-      const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id) : open;
+      const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id, deps.clock.now().toISOString()) : open;
       if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
         await deps.invoices.deleteEmptyDraft(g, invoice.id);
         continue;
@@ -320,7 +320,7 @@ async function writeDraft(deps: BillingDeps, g: string, runId: string, period: B
 
   await deps.invoices.createDraft(draft);
   const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: g })));
-  const written = await deps.invoices.addLines(draft, lines);
+  const written = await deps.invoices.addLines(draft, lines, at);
   if (written.written === 0) {
     await deps.invoices.deleteEmptyDraft(g, draft.id);
     return undefined;

@@ -73,13 +73,13 @@ export interface InvoiceStore {
    * line whose booking, kind and item is already stored (on any invoice) is refused by the
    * store, and with it the rest of that booking's lines in this call.
    */
-  addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten>;
+  addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string): Promise<LinesWritten>;
   /**
    * Moves onto a DRAFT the figures of lines written in parallel by a run that died before it
    * did (the invoice is `linesOpen`), fencing any later write of that run; answers the
    * invoice as it is then. Does nothing to an invoice whose lines are closed.
    */
-  closeLines(agentGroupId: string, invoiceId: string): Promise<Invoice>;
+  closeLines(agentGroupId: string, invoiceId: string, at: string): Promise<Invoice>;
   /** Removes a DRAFT that ended up with no line (every booking went to a racing run). */
   deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void>;
 

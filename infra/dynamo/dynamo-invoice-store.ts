@@ -169,7 +169,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     );
   }
 
-  async addLines(invoice: Invoice, lines: readonly InvoiceLine[]): Promise<LinesWritten> {
+  async addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string): Promise<LinesWritten> {
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     const bookings = [...byBooking.values()];
@@ -177,7 +177,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const invoiceKey = keys.invoice(invoice.agentGroupId, invoice.id);
     if (chunksOf(bookings).length <= 1) {
       // One transaction moves the invoice's figures with its lines: nothing to fence.
-      const totals = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused);
+      const totals = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused, at);
       return { written: totals.lineCount, totals, refusedBookings: [...refused] };
     }
     // Lanes in parallel: each writes its bookings one transaction after another through its own item.
@@ -189,7 +189,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         UpdateExpression: 'SET linesOpen = :true, updatedAt = :at',
         ConditionExpression: `${STILL_DRAFT} AND ${LINES_CLOSED}`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':true': true, ':at': new Date().toISOString(), ':draft': 'DRAFT' },
+        ExpressionAttributeValues: { ':true': true, ':at': at, ':draft': 'DRAFT' },
       }),
     );
     if (!opened) throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
@@ -197,7 +197,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     bookings.forEach((b, i) => lanes[i % LINE_LANES]!.push(b));
     const outcomes = await Promise.allSettled(
       lanes.map((laneBookings, lane) =>
-        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused),
+        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused, at),
       ),
     );
     // Every lane has ended: a failure leaves the invoice open with what committed, closed by the next run.
@@ -206,7 +206,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures>).value);
     const totals = figures.reduce(addTotals, NO_TOTALS);
     const states = figures.map((f): LaneState => (f.lineCount > 0 ? f : 'unused'));
-    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, states))) await this.closeLines(invoice.agentGroupId, invoice.id);
+    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, states, at))) await this.closeLines(invoice.agentGroupId, invoice.id, at);
     return { written: totals.lineCount, totals, refusedBookings: [...refused] };
   }
 
@@ -216,7 +216,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lane items) by the figures written. Bookings whose line is taken are dropped and the rest
    * sent again. Answers the figures written.
    */
-  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>): Promise<LaneFigures> {
+  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>, at: string): Promise<LaneFigures> {
     let wrote: LaneFigures = { ...NO_TOTALS, bookingRefs: [] };
     for (const chunk of chunksOf(bookings)) {
       let parts = chunk.filter((p) => !refused.has(p[0]!.bookingRef));
@@ -225,7 +225,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
         const t = totalsOf(written);
         const figures = addFigures(t);
         const refs = [...new Set(parts.map((p) => p[0]!.bookingRef))];
-        const at = new Date().toISOString();
         const items: TransactItem[] = [
           {
             Update: {
@@ -281,8 +280,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lands after it is refused, so nothing joins the invoice once its figures are final. False
    * when a lane moved or the invoice was closed meanwhile.
    */
-  private async closeLanes(agentGroupId: string, invoiceId: string, lanes: readonly LaneState[]): Promise<boolean> {
-    const at = new Date().toISOString();
+  private async closeLanes(agentGroupId: string, invoiceId: string, lanes: readonly LaneState[], at: string): Promise<boolean> {
     const written = lanes.filter((l): l is LaneFigures => typeof l === 'object');
     const figures = addFigures(written.reduce(addTotals, NO_TOTALS));
     const refs = new Set(written.flatMap((l) => l.bookingRefs));
@@ -305,6 +303,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                 TableName: this.table,
                 Key: keys.invoiceLineLane(agentGroupId, invoiceId, lane),
                 // Kept closed (not deleted) so a late write of a run that lost its lease cannot reopen it.
+                // Expiry by the machine's clock, not the run's: the fence must outlive real runs, which live in real time.
                 UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
                 ConditionExpression: l === 'unused' ? 'attribute_not_exists(PK)' : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
                 ExpressionAttributeValues: { ':true': true, ':entity': 'InvoiceLineLane', ':expires': Math.floor(Date.now() / 1000) + LANE_RETENTION_SECONDS, ...(typeof l === 'object' ? { ':n': l.lineCount } : {}) },
@@ -320,7 +319,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     }
   }
 
-  async closeLines(agentGroupId: string, invoiceId: string): Promise<Invoice> {
+  async closeLines(agentGroupId: string, invoiceId: string, at: string): Promise<Invoice> {
     for (let attempt = 0; ; attempt++) {
       const invoice = await this.get(agentGroupId, invoiceId);
       if (!invoice) throw new Error(`invoice ${invoiceId} vanished while its lines were closed`);
@@ -338,7 +337,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         const refs = item.bookingRefs as Set<string> | undefined;
         lanes[lane] = item.closed ? 'closed' : { ...(Object.fromEntries(TOTAL_FIELDS.map((f) => [f, (item[f] as number | undefined) ?? 0])) as unknown as InvoiceTotals), bookingRefs: refs ? [...refs] : [] };
       }
-      if (await this.closeLanes(agentGroupId, invoiceId, lanes)) return (await this.get(agentGroupId, invoiceId))!;
+      if (await this.closeLanes(agentGroupId, invoiceId, lanes, at)) return (await this.get(agentGroupId, invoiceId))!;
       if (attempt + 1 >= MAX_ATTEMPTS) throw new Error(`invoice ${invoiceId}: its lines could not be closed after ${MAX_ATTEMPTS} attempts`);
       await contentionBackoff(attempt, 200);
     }
@@ -688,7 +687,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       // A void that died while releasing: finish it.
       if (current?.status !== 'CANCELLED' || !current.eInvoice?.cancelledAt) return false;
     }
-    await this.releaseLines(invoice.agentGroupId, invoice.id);
+    await this.releaseLines(invoice.agentGroupId, invoice.id, at);
     for (const ref of invoice.bookingRefs) await this.unmarkBooking(invoice.agentGroupId, ref, invoice.id);
     return true;
   }
@@ -741,7 +740,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     );
     // Already CANCELLED (an abandon that died while releasing lines): finish releasing them; its event was written with the status.
     if (!applied && (await this.get(agentGroupId, invoiceId))?.status !== 'CANCELLED') return false;
-    await this.releaseLines(agentGroupId, invoiceId);
+    await this.releaseLines(agentGroupId, invoiceId, at);
     return true;
   }
 
@@ -766,7 +765,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * An abandoned draft gives its lines back: each deleted with its booking's marker moved
    * down in the same transaction, so the next run bills those charges again.
    */
-  private async releaseLines(agentGroupId: string, invoiceId: string): Promise<void> {
+  private async releaseLines(agentGroupId: string, invoiceId: string, at: string): Promise<void> {
     const lines = await this.lines(agentGroupId, invoiceId);
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
@@ -788,7 +787,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
                 },
               },
-              ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], new Date().toISOString()),
+              ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], at),
             ],
           }),
         );
