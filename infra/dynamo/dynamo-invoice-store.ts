@@ -385,45 +385,35 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
-    return writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
-        ConditionExpression: `${ITEM_EXISTS} AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
-      }),
-    );
+    return this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
+      ConditionExpression: `${ITEM_EXISTS} AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
+    });
   }
 
   async recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void> {
     // Refused when the invoice is gone (an empty draft its run removed): there is nothing to record against.
-    await writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET lastError = :e, updatedAt = :at',
-        ConditionExpression: ITEM_EXISTS,
-        ExpressionAttributeValues: { ':e': error, ':at': at },
-      }),
-    );
+    await this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'SET lastError = :e, updatedAt = :at',
+      ConditionExpression: ITEM_EXISTS,
+      ExpressionAttributeValues: { ':e': error, ':at': at },
+    });
   }
 
   async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
-    return writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
-        ConditionExpression: STILL_DRAFT,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
-      }),
-    );
+    return this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
+      ConditionExpression: STILL_DRAFT,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
+    });
+  }
+
+  /** One conditional update of an invoice: true when applied, false when its condition refused it. */
+  private updateIf(agentGroupId: string, invoiceId: string, update: Omit<NonNullable<UpdateCommand['input']>, 'TableName' | 'Key'>): Promise<boolean> {
+    return writeIf(this.db, new UpdateCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ...update }));
   }
 
   async issue(invoice: Invoice, req: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
@@ -603,16 +593,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   private async closeIfDone(agentGroupId: string, invoiceId: string): Promise<void> {
-    await writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-        ConditionExpression: NOTHING_LEFT,
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
+    await this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+      ConditionExpression: NOTHING_LEFT,
+      ExpressionAttributeValues: { ':true': true },
+    });
   }
 
   async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean> {
