@@ -2,6 +2,14 @@ import type { AdminDeps } from '../domain/admin.ts';
 import type { AgentGroupPrincipal } from '../domain/principal.ts';
 import type { WorldInput } from '../domain/world/world-schema.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
+import { operatorOrigin } from '../domain/audit/audit-event.ts';
+import { cutoffOf } from '../domain/invoicing/billing-period.ts';
+import type { BillingRunResult } from '../domain/invoicing/invoice.ts';
+import { withBillingLock } from '../domain/invoicing/request-billing-run.ts';
+import { runBilling, type BillingDeps } from '../domain/invoicing/run-billing.ts';
+import { indiaToday } from '../domain/reads/date-window.ts';
+import type { AgentGroup } from '../domain/tenants.ts';
+import { resetDynamoCalls } from '../infra/dynamo/client.ts';
 
 /**
  * A catalogue sized for the benchmarks: `listings` listings with two properties each on
@@ -96,4 +104,20 @@ export async function benchAgentGroup(deps: AdminDeps, agentGroupId: string, par
   const { apiKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
   const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId, partnerId, channelId, keyId: 'bench', keyPrefix: 'bench' };
   return { agentGroupId, apiKey, principal };
+}
+
+/**
+ * An operator's billing run of one group over the 30 days up to today, timed as the invoicing
+ * and billing-scale benches report it: the DynamoDB call counters start at zero with the run,
+ * so after it they hold the run's calls.
+ */
+export function benchBillingRun(deps: BillingDeps): (group: AgentGroup) => Promise<{ readonly result: BillingRunResult; readonly ms: number }> {
+  const today = indiaToday(new Date());
+  const request = { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'ADMIN' as const };
+  return async (group) => {
+    resetDynamoCalls();
+    const t0 = performance.now();
+    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, operatorOrigin('bench', 'seed')));
+    return { result, ms: performance.now() - t0 };
+  };
 }

@@ -1,19 +1,15 @@
 import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { randomUUID } from 'node:crypto';
 import { addDays } from '../domain/catalogue/calendar.ts';
-import { cutoffOf } from '../domain/invoicing/billing-period.ts';
 import { NO_TOTALS, type Invoice } from '../domain/invoicing/invoice.ts';
-import { withBillingLock } from '../domain/invoicing/request-billing-run.ts';
-import { runBilling } from '../domain/invoicing/run-billing.ts';
-import { indiaToday } from '../domain/reads/date-window.ts';
 import type { AgentGroup } from '../domain/tenants.ts';
 import type { Services } from '../infra/container.ts';
 import { bookingItem } from '../infra/dynamo/booking-item.ts';
 import { putAll } from '../infra/dynamo/batch-write.ts';
-import { createDocumentClient, dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
+import { createDocumentClient, dynamoCalls } from '../infra/dynamo/client.ts';
 import { entryItem } from '../infra/dynamo/dynamo-credit-ledger.ts';
 import { keys } from '../infra/dynamo/keys.ts';
-import { benchGroupInput, benchWorld } from './bench-world.ts';
+import { benchBillingRun, benchGroupInput, benchWorld } from './bench-world.ts';
 import { httpEvent, lambdaContext, measureInTurns } from './harness.ts';
 import { seededBooking } from './invoicing-bench.ts';
 import { benchAlone } from './standalone.ts';
@@ -60,13 +56,10 @@ async function benchBillingScale(svc: Services): Promise<void> {
   console.log(`set-up: ${HISTORY} billed bookings of history and ${NEW} new in each of two groups written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   const deps = billingDeps(svc, new PdfInvoiceRenderer());
-  const today = indiaToday(new Date());
-  const request = { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'ADMIN' as const };
+  const billingRun = benchBillingRun(deps);
   const timed = async (group: AgentGroup) => {
-    resetDynamoCalls();
-    const s = performance.now();
-    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, operatorOrigin('bench', 'seed')));
-    return { ms: performance.now() - s, calls: dynamoCalls.total, reads: readsOf(), lines: result.linesWritten };
+    const { result, ms } = await billingRun(group);
+    return { ms, calls: dynamoCalls.total, reads: readsOf(), lines: result.linesWritten };
   };
   const freshRun = await timed(fresh);
   const agedRun = await timed(aged);

@@ -2,19 +2,15 @@ import { operatorOrigin } from '../domain/audit/audit-event.ts';
 import { randomUUID } from 'node:crypto';
 import { NO_STEPS_DONE, type Booking } from '../domain/bookings/booking.ts';
 import { addDays } from '../domain/catalogue/calendar.ts';
-import { cutoffOf } from '../domain/invoicing/billing-period.ts';
-import { withBillingLock } from '../domain/invoicing/request-billing-run.ts';
-import { runBilling } from '../domain/invoicing/run-billing.ts';
 import type { LedgerEntry } from '../domain/ledger/ledger.ts';
 import type { ChargeLine } from '../domain/pricing/charge-lines.ts';
-import { indiaToday } from '../domain/reads/date-window.ts';
 import type { Services } from '../infra/container.ts';
 import { bookingItem } from '../infra/dynamo/booking-item.ts';
 import { putAll } from '../infra/dynamo/batch-write.ts';
 import { createDocumentClient, dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { entryItem } from '../infra/dynamo/dynamo-credit-ledger.ts';
 import { keys } from '../infra/dynamo/keys.ts';
-import { benchGroupInput, benchWorld } from './bench-world.ts';
+import { benchBillingRun, benchGroupInput, benchWorld } from './bench-world.ts';
 import { fmt, httpEvent, lambdaContext, measure } from './harness.ts';
 import { benchAlone } from './standalone.ts';
 
@@ -107,13 +103,9 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
   await putAll(createDocumentClient(svc.config), svc.config.tableName, items);
 
   const deps = billingDeps(svc, new PdfInvoiceRenderer());
-  const today = indiaToday(new Date());
-  const request = { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'ADMIN' as const };
+  const billingRun = benchBillingRun(deps);
   const timed = async (label: string) => {
-    resetDynamoCalls();
-    const t0 = performance.now();
-    const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, operatorOrigin('bench', 'seed')));
-    const ms = performance.now() - t0;
+    const { result, ms } = await billingRun(group);
     const ops = Object.entries(dynamoCalls.byOperation)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`)

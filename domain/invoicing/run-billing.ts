@@ -124,7 +124,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     for (const open of await deps.invoices.openInvoices(g)) {
       if (open.runId !== runId && !continued.has(open.id) && !leftByAnotherRun(open, now)) continue;
       // A run that died while writing a large invoice's lines left their figures on its lanes.
-      const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id) : open;
+      const invoice = open.linesOpen ? await deps.invoices.closeLines(g, open.id, deps.clock.now().toISOString()) : open;
       if (invoice.status === 'DRAFT' && invoice.lineCount === 0) {
         await deps.invoices.deleteEmptyDraft(g, invoice.id);
         continue;
@@ -329,7 +329,7 @@ async function catalogueFacts(deps: BillingDeps, charges: readonly ChargeForBill
 /** The DRAFTs a run handed on that are still DRAFTs, by id; lanes a dead run left open are closed first. */
 async function continuedDrafts(deps: BillingDeps, g: string, ids: readonly string[]): Promise<Map<string, Invoice>> {
   const found = await Promise.all(ids.map((id) => deps.invoices.get(g, id)));
-  const open = await Promise.all(found.map((i) => (i?.linesOpen ? deps.invoices.closeLines(g, i.id) : i)));
+  const open = await Promise.all(found.map((i) => (i?.linesOpen ? deps.invoices.closeLines(g, i.id, deps.clock.now().toISOString()) : i)));
   return new Map(open.flatMap((i) => (i && i.status === 'DRAFT' ? [[i.id, i] as const] : [])));
 }
 
@@ -354,7 +354,7 @@ async function draftFor(deps: BillingDeps, g: string, runId: string, period: Bil
 
 async function writeLines(deps: BillingDeps, draft: Invoice, planned: PlannedInvoice, timeUp: (() => boolean) | undefined): Promise<{ written: number; unwrittenBookings: number }> {
   const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: draft.agentGroupId })));
-  return deps.invoices.addLines(draft, lines, { at: deps.clock.now().toISOString(), ...(timeUp ? { stop: timeUp } : {}) });
+  return deps.invoices.addLines(draft, lines, deps.clock.now().toISOString(), timeUp ? { stop: timeUp } : {});
 }
 
 /**

@@ -21,8 +21,6 @@ export interface AddLinesOptions {
    * and the bookings not sent are counted in `unwrittenBookings`.
    */
   readonly stop?: () => boolean;
-  /** The time to stamp on the invoice as its lanes open (the run's clock). */
-  readonly at?: string;
 }
 
 /** What of an invoice's parties may still change while it is a DRAFT (our GSTINs, the series and the tax split may not). */
@@ -87,13 +85,13 @@ export interface InvoiceStore {
    * store, and with it the rest of that booking's lines in this call. A DRAFT may take lines
    * in more than one call (a run continuing one a cut run handed on).
    */
-  addLines(invoice: Invoice, lines: readonly InvoiceLine[], opts?: AddLinesOptions): Promise<LinesWritten>;
+  addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string, opts?: AddLinesOptions): Promise<LinesWritten>;
   /**
    * Moves onto a DRAFT the figures of lines written in parallel by a run that died before it
    * did (the invoice is `linesOpen`), fencing any later write of that run; answers the
    * invoice as it is then. Does nothing to an invoice whose lines are closed.
    */
-  closeLines(agentGroupId: string, invoiceId: string): Promise<Invoice>;
+  closeLines(agentGroupId: string, invoiceId: string, at: string): Promise<Invoice>;
   /** Removes a DRAFT that ended up with no line (every booking went to a racing run). */
   deleteEmptyDraft(agentGroupId: string, invoiceId: string): Promise<void>;
 

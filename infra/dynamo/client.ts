@@ -1,7 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { awsClientOptions, nameServiceOnError } from '../aws-client.ts';
 import type { Config } from '../config.ts';
+import type { TransactItems } from './items.ts';
 
 export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 'aws'>): DynamoDBDocumentClient {
   const client = new DynamoDBClient(awsClientOptions(cfg, cfg.endpoints.dynamodb));
@@ -72,6 +73,12 @@ export function cancellationReasons(err: unknown): readonly { readonly Code?: st
   return (err as { CancellationReasons?: { Code?: string }[] } | null)?.CancellationReasons ?? [];
 }
 
+/** Positions, in the order sent, of the items of a cancelled transaction refused by their own condition; none for any other error. */
+export const refusedItems = (err: unknown): number[] => cancellationReasons(err).flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+
+/** Whether the item sent at `index` in a cancelled transaction was refused by its own condition. */
+export const refusedAt = (err: unknown, index: number): boolean => cancellationReasons(err)[index]?.Code === 'ConditionalCheckFailed';
+
 /** Cancelled by a conflicting transaction in flight on one of our items, rather than by a condition. */
 export function isTransactionContention(err: unknown): boolean {
   const name = (err as { name?: string } | null)?.name;
@@ -96,12 +103,21 @@ export const contentionBackoff = (attempt: number, capMs: number): Promise<void>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 5 * 2 ** Math.min(attempt, 6))));
 
 /** Sends a conditional write: true when it was applied, false when its condition refused it; any other failure is thrown. */
-export async function writeIf(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+export const writeIf = (db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> => applied(db.send(command as UpdateCommand), isConditionFailure);
+
+/**
+ * Sends a transaction: true when it was applied, false when `refused` holds for its failure (by
+ * default, a condition refused it); any other failure is thrown.
+ */
+export const transactIf = (db: DynamoDBDocumentClient, items: TransactItems, refused: (err: unknown) => boolean = isConditionFailure): Promise<boolean> =>
+  applied(db.send(new TransactWriteCommand({ TransactItems: items })), refused);
+
+async function applied(sent: Promise<unknown>, refused: (err: unknown) => boolean): Promise<boolean> {
   try {
-    await db.send(command as UpdateCommand);
+    await sent;
     return true;
   } catch (err) {
-    if (!isConditionFailure(err)) throw err;
+    if (!refused(err)) throw err;
     return false;
   }
 }

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentCl
 import { chainEvent, type AuditDraft, type AuditEvent, type ChainHead } from '../../domain/audit/audit-event.ts';
 import type { Sha256Hex } from '../../domain/ledger/request-hash.ts';
 import type { AuditPage, AuditPosition, AuditTrail } from '../../domain/ports/audit-trail.ts';
-import { cancellationReasons, isConditionFailure, isTransactionContention } from './client.ts';
+import { isConditionFailure, isTransactionContention, refusedItems } from './client.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -227,9 +227,8 @@ export class DynamoAuditTrail implements AuditTrail {
 /** The head's condition failed (it is the last item of the transaction): another change to the target came first. */
 export function isHeadMoved(err: unknown, changeItems: number): boolean {
   if (!isConditionFailure(err)) return false;
-  const reasons = cancellationReasons(err);
   // Only the trail's own items refused: the head, and the event's position when a racing writer took it first.
-  const refused = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+  const refused = refusedItems(err);
   return refused.length > 0 && refused.every((i) => i >= changeItems);
 }
 

@@ -1,17 +1,11 @@
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { IdempotencyConflictError, CreditDeniedError, LedgerTransitionError } from '../../domain/ledger/credit-errors.ts';
 import { assertRecordable, creditPosition, decideCredit, type CreditDecision, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
-import { cancellationReasons, contentionBackoff, isRefused, isTransactionContention } from './client.ts';
+import { contentionBackoff, isRefused, isTransactionContention, refusedItems } from './client.ts';
+import { ITEM_EXISTS, itemOf, putNew, type TransactItems } from './items.ts';
 import { getAll } from './batch-get.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -31,14 +25,6 @@ import { GSI1 } from './table.ts';
  * Every posting of a booking's entry also enters it in the unbilled index (dynamo-unbilled-work.ts) in the same transaction.
  */
 
-/** Entry ids are random UUIDs; the guard only turns an impossible collision into a refusal instead of an overwrite. */
-const ENTRY_IS_NEW = 'attribute_not_exists(PK)';
-/**
- * First writer of an externalBookingId wins. Two identical requests racing both pass the
- * read that found no claim; only one transaction can create it, the other is cancelled
- * here and, on its re-read, finds the claim and answers as a replay.
- */
-const CLAIM_IS_NEW = 'attribute_not_exists(PK)';
 /**
  * Exposure after this authorization stays within the limit: exposure ≤ limit − amount,
  * evaluated on the counter's value at commit, not on the value the gate read. Gates
@@ -58,8 +44,6 @@ const TERMS_UNCHANGED = 'creditLimit = :limit AND onHold = :false';
 /** Post or release only from the state the caller saw; a racing transition cancels the other. */
 const STATUS_IS = '#status = :from';
 const EXPOSURE_EXISTS = 'attribute_exists(exposure)';
-/** Entries recorded outside the gate belong to a group that exists; the profile is only checked, never written. */
-const GROUP_EXISTS = 'attribute_exists(PK)';
 
 /**
  * Evaluated items per round of a filtered ledger page: a filter discards what it does not
@@ -72,12 +56,10 @@ const FILTERED_ROUND = 100;
 const MAX_ATTEMPTS = 40;
 
 /** A ledger entry as a table item (the bench seeds POSTED charges with it). */
-export const entryItem = (e: LedgerEntry) => ({
-  ...keys.ledgerEntry(e.agentGroupId, e.id),
-  ...keys.ledgerTimelineIndex(e.agentGroupId, e.occurredAt, e.id),
-  entity: 'LedgerEntry',
-  ...e,
-});
+export const entryItem = (e: LedgerEntry) => itemOf('LedgerEntry', { ...keys.ledgerEntry(e.agentGroupId, e.id), ...keys.ledgerTimelineIndex(e.agentGroupId, e.occurredAt, e.id) }, e);
+
+/** A new entry's write. Entry ids are random UUIDs; its guard only turns an impossible collision into a refusal instead of an overwrite. */
+const newEntry = (table: string, e: LedgerEntry, postedAt?: string) => putNew(table, postedAt === undefined ? entryItem(e) : { ...entryItem(e), postedAt });
 
 export const entryOf = (item: Record<string, unknown>): LedgerEntry => ({
   id: item.id as string,
@@ -98,30 +80,26 @@ interface ClaimRecord {
   readonly bookingRef: string;
 }
 
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
-
 const backoff = (attempt: number) => contentionBackoff(attempt, 200);
 
 /** The gate's one transaction: entry, claim, exposure and a check of the terms decided on. */
 export function authorizeTransaction(table: string, entry: LedgerEntry, claim: IdempotencyClaim, terms: CreditTerms, at: string): TransactWriteCommandInput {
   return {
     TransactItems: [
-      { Put: { TableName: table, Item: entryItem(entry), ConditionExpression: ENTRY_IS_NEW } },
-      {
-        Put: {
-          TableName: table,
-          Item: {
-            ...keys.bookingClaim(entry.agentGroupId, claim.externalBookingId),
-            entity: 'BookingClaim',
-            externalBookingId: claim.externalBookingId,
-            contentHash: claim.contentHash,
-            entryId: entry.id,
-            bookingRef: claim.bookingRef,
-            createdAt: at,
-          },
-          ConditionExpression: CLAIM_IS_NEW,
-        },
-      },
+      newEntry(table, entry),
+      // First writer of an externalBookingId wins. Two identical requests racing both pass the
+      // read that found no claim; only one transaction can create it, the other is cancelled
+      // here and, on its re-read, finds the claim and answers as a replay.
+      putNew(
+        table,
+        itemOf('BookingClaim', keys.bookingClaim(entry.agentGroupId, claim.externalBookingId), {
+          externalBookingId: claim.externalBookingId,
+          contentHash: claim.contentHash,
+          entryId: entry.id,
+          bookingRef: claim.bookingRef,
+          createdAt: at,
+        }),
+      ),
       ...withinLimitItems(table, entry, terms, at),
     ],
   };
@@ -260,7 +238,7 @@ export function recordPostedEntriesItems(table: string, entries: readonly Ledger
     if (e.agentGroupId !== g) throw new RangeError('entries recorded together must be of one agent group');
   }
   return [
-    ...entries.map((e) => ({ Put: { TableName: table, Item: { ...entryItem(e), postedAt: at }, ConditionExpression: ENTRY_IS_NEW } })),
+    ...entries.map((e) => newEntry(table, e, at)),
     {
       Update: {
         TableName: table,
@@ -269,7 +247,8 @@ export function recordPostedEntriesItems(table: string, entries: readonly Ledger
         ExpressionAttributeValues: { ':zero': 0, ':amount': entries.reduce((s, e) => s + e.amount, 0), ':at': at },
       },
     },
-    { ConditionCheck: { TableName: table, Key: keys.agentGroup(g), ConditionExpression: GROUP_EXISTS } },
+    // Entries recorded outside the gate belong to a group that exists; the profile is only checked, never written.
+    { ConditionCheck: { TableName: table, Key: keys.agentGroup(g), ConditionExpression: ITEM_EXISTS } },
     ...unbilledItems(table, g, postingsOf(entries), at),
   ];
 }
@@ -334,7 +313,7 @@ export class DynamoCreditLedger implements CreditLedger {
    * The gate with more items in its transaction: what the authorization pays for (the
    * booking) is written with it or not at all. Infra-only; the port offers `authorize`.
    */
-  async authorizeWith(entry: LedgerEntry, claim: IdempotencyClaim, alongside: NonNullable<TransactWriteCommandInput['TransactItems']>): Promise<Authorization> {
+  async authorizeWith(entry: LedgerEntry, claim: IdempotencyClaim, alongside: TransactItems): Promise<Authorization> {
     if (entry.status !== 'AUTHORIZED' || entry.externalBookingId !== claim.externalBookingId) {
       throw new RangeError('the gate authorizes a new AUTHORIZED entry carrying the claim’s externalBookingId');
     }
@@ -408,7 +387,7 @@ export class DynamoCreditLedger implements CreditLedger {
       } catch (err) {
         if (!isRefused(err)) throw err;
         // Racing identical calls: one transaction creates the entry and moves exposure; the
-        // others are cancelled by ENTRY_IS_NEW (or by contention) and answer with what is stored.
+        // others are cancelled by the entry's guard (or by contention) and answer with what is stored.
         const stored = await this.getEntry(entry.agentGroupId, entry.id);
         if (stored) return stored;
         if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
@@ -445,7 +424,7 @@ export class DynamoCreditLedger implements CreditLedger {
         const decision = decideCredit(terms, exposureOf(counter), entry.amount);
         if (!decision.approved) return { kind: 'refused', decision };
         own = [
-          { Put: { TableName: this.table, Item: { ...entryItem(entry), postedAt: entry.occurredAt }, ConditionExpression: ENTRY_IS_NEW } },
+          newEntry(this.table, entry, entry.occurredAt),
           ...withinLimitItems(this.table, entry, terms, entry.occurredAt),
           ...unbilledItems(this.table, entry.agentGroupId, postingsOf([entry]), entry.occurredAt),
         ];
@@ -457,8 +436,7 @@ export class DynamoCreditLedger implements CreditLedger {
         return { kind: 'posted' };
       } catch (err) {
         if (!isRefused(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
-        const reasons = cancellationReasons(err);
-        if (reasons.some((r, i) => (i === 0 || i >= own.length) && r.Code === 'ConditionalCheckFailed')) return { kind: 'moved' };
+        if (refusedItems(err).some((i) => i === 0 || i >= own.length)) return { kind: 'moved' };
         if (isTransactionContention(err)) await backoff(attempt);
       }
     }

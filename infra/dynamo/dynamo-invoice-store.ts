@@ -1,16 +1,7 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
@@ -18,7 +9,8 @@ import type { AddLinesOptions, BillingLock, EInvoiceVoid, InvoiceListQuery, Invo
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
-import { cancellationReasons, contentionBackoff, isConditionFailure, isRefused, writeIf } from './client.ts';
+import { contentionBackoff, isConditionFailure, isRefused, refusedAt, refusedItems, transactIf, writeIf } from './client.ts';
+import { ITEM_EXISTS, ITEM_IS_NEW, itemOf, MAX_TRANSACTION_ITEMS, putNew, recordOf, type TransactItem } from './items.ts';
 import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { transactEach } from './transact-each.ts';
@@ -41,12 +33,6 @@ import { GSI1, GSI2 } from './table.ts';
  * | open figures, oldest due (dues.ts)    | PK = GROUP#<g>, SK = DUES; begins_with(SK, DUE#) Limit 1        | table |
  */
 
-/**
- * A line is written only if nothing bills the same booking, kind and item yet. Two runs
- * racing both plan the line; only one transaction can create the item, the other is
- * cancelled here and drops that booking (the winner bills it).
- */
-const LINE_IS_NEW = 'attribute_not_exists(PK)';
 /** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
 const STILL_DRAFT = '#status = :draft';
 /**
@@ -74,7 +60,6 @@ const LANE_RETENTION_SECONDS = 86_400;
  * the same value; one commits, the other is cancelled here, re-reads and takes the next.
  */
 const SERIES_AT = '#last = :last';
-const SERIES_IS_NEW = 'attribute_not_exists(PK)';
 /** A DRAFT is written with `invoiceNumber: null` (stored as NULL); one holding a reserved number takes no other. */
 const UNNUMBERED = '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))';
 /** A lease: free, expired, or already ours (a retry of the same run). */
@@ -86,28 +71,18 @@ const NOT_YET_MARKED = 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)';
 /** An invoice leaves the open index once nothing is left to do. */
 const NOTHING_LEFT = 'attribute_exists(pdfKey) AND bookingsMarked = :true';
 
-/** DynamoDB's limit of items per transaction. */
-const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 40;
 /** Transactions of booking marks in flight at once when an invoice is issued (each on its own bookings, so they never conflict). */
 const MARK_TRANSACTIONS_IN_FLIGHT = 8;
 
 const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
 
-const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
-const strip = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k)));
-
 function invoiceOf(item: Record<string, unknown>): Invoice {
   const refs = item.bookingRefs;
-  return { ...(strip(item) as unknown as Invoice), lastError: (item.lastError as string | undefined) ?? null, bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []) };
+  return { ...recordOf<Invoice>(item), lastError: (item.lastError as string | undefined) ?? null, bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []) };
 }
 
-const lineItem = (l: InvoiceLine) => ({
-  ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key),
-  ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key),
-  entity: 'InvoiceLine',
-  ...l,
-});
+const lineItem = (l: InvoiceLine) => itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
 
 /** What one lane wrote: its figures and the bookings of its lines. */
 interface LaneFigures extends InvoiceTotals {
@@ -126,8 +101,6 @@ interface LaneItem {
   /** Why a refused condition stops the lane, after `invoice <id>`. */
   readonly refusal: string;
 }
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Runs are kept for operators for this long. */
 const RUN_RETENTION_SECONDS = 180 * 86_400;
@@ -165,13 +138,13 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id), entity: 'Invoice', ...rest },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        Item: itemOf('Invoice', { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id) }, rest),
+        ConditionExpression: ITEM_IS_NEW,
       }),
     );
   }
 
-  async addLines(invoice: Invoice, lines: readonly InvoiceLine[], opts: AddLinesOptions = {}): Promise<LinesWritten> {
+  async addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string, opts: AddLinesOptions = {}): Promise<LinesWritten> {
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     const bookings = [...byBooking.values()];
@@ -180,21 +153,21 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const stop = opts.stop ?? (() => false);
     if (chunksOf(bookings).length <= 1) {
       // One transaction moves the invoice's figures with its lines: nothing to fence.
-      const lane = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused, stop);
+      const lane = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused, at, stop);
       return { written: lane.lineCount, totals: lane, refusedBookings: [...refused], unwrittenBookings: lane.unwritten };
     }
     if (stop()) return { written: 0, totals: NO_TOTALS, refusedBookings: [], unwrittenBookings: bookings.length };
     // Lanes in parallel: each writes its bookings one transaction after another through its own item.
     // Each opening of an invoice's lanes is a new batch of lane items: a run continuing a DRAFT
     // whose earlier lanes are closed (and stay closed as a fence) writes through fresh ones.
-    const opened = await this.openLanes(invoiceKey, opts.at ?? new Date().toISOString());
+    const opened = await this.openLanes(invoiceKey, at);
     if (opened === undefined) throw new Error(`invoice ${invoice.id} is no longer a DRAFT; its lines were not written`);
     const base = laneBase(opened);
     const lanes: InvoiceLine[][][] = Array.from({ length: LINE_LANES }, () => []);
     bookings.forEach((b, i) => lanes[i % LINE_LANES]!.push(b));
     const outcomes = await Promise.allSettled(
       lanes.map((laneBookings, lane) =>
-        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused, stop),
+        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused, at, stop),
       ),
     );
     // Every lane has ended: a failure leaves the invoice open with what committed, closed by the next run.
@@ -203,7 +176,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures & { unwritten: number }>).value);
     const totals = figures.reduce(addTotals, NO_TOTALS);
     const states = figures.map((f): LaneState => (f.lineCount > 0 ? f : 'unused'));
-    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, base, states))) await this.closeLines(invoice.agentGroupId, invoice.id);
+    if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, base, states, at))) await this.closeLines(invoice.agentGroupId, invoice.id, at);
     return { written: totals.lineCount, totals, refusedBookings: [...refused], unwrittenBookings: figures.reduce((n, f) => n + f.unwritten, 0) };
   }
 
@@ -234,7 +207,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lane items) by the figures written. Bookings whose line is taken are dropped and the rest
    * sent again. Answers the figures written.
    */
-  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>, stop: () => boolean): Promise<LaneFigures & { unwritten: number }> {
+  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>, at: string, stop: () => boolean): Promise<LaneFigures & { unwritten: number }> {
     let wrote: LaneFigures = { ...NO_TOTALS, bookingRefs: [] };
     const chunks = chunksOf(bookings);
     for (const [n, chunk] of chunks.entries()) {
@@ -246,7 +219,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
         const t = totalsOf(written);
         const figures = addFigures(t);
         const refs = [...new Set(parts.map((p) => p[0]!.bookingRef))];
-        const at = new Date().toISOString();
         const items: TransactItem[] = [
           {
             Update: {
@@ -263,7 +235,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
         for (const part of parts) {
           const ref = part[0]!.bookingRef;
           for (const l of part) {
-            items.push({ Put: { TableName: this.table, Item: lineItem(l), ConditionExpression: LINE_IS_NEW } });
+            // A line is written only if nothing bills the same booking, kind and item yet. Two runs
+            // racing both plan the line; only one transaction can create the item, the other is
+            // cancelled here and drops that booking (the winner bills it).
+            items.push(putNew(this.table, lineItem(l)));
             owner.push(ref);
           }
           items.push({
@@ -282,11 +257,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
           break;
         } catch (err) {
           if (!isRefused(err)) throw err;
-          const reasons = cancellationReasons(err);
-          if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new Error(`invoice ${invoice.id} ${through.refusal}; its lines were not written`);
-          reasons.forEach((r, i) => {
-            if (r.Code === 'ConditionalCheckFailed' && owner[i] !== 'invoice') refused.add(owner[i]!);
-          });
+          if (refusedAt(err, 0)) throw new Error(`invoice ${invoice.id} ${through.refusal}; its lines were not written`);
+          for (const i of refusedItems(err)) if (owner[i] !== 'invoice') refused.add(owner[i]!);
           parts = parts.filter((p) => !refused.has(p[0]!.bookingRef));
           if (attempt + 1 >= MAX_ATTEMPTS) throw err;
         }
@@ -302,46 +274,40 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lands after it is refused, so nothing joins the invoice once its figures are final. False
    * when a lane moved or the invoice was closed meanwhile.
    */
-  private async closeLanes(agentGroupId: string, invoiceId: string, base: number, lanes: readonly LaneState[]): Promise<boolean> {
-    const at = new Date().toISOString();
+  private async closeLanes(agentGroupId: string, invoiceId: string, base: number, lanes: readonly LaneState[], at: string): Promise<boolean> {
     const written = lanes.filter((l): l is LaneFigures => typeof l === 'object');
     const figures = addFigures(written.reduce(addTotals, NO_TOTALS));
     const refs = new Set(written.flatMap((l) => l.bookingRefs));
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: keys.invoice(agentGroupId, invoiceId),
-                UpdateExpression: `ADD ${figures.add}${refs.size ? ', bookingRefs :refs' : ''} SET updatedAt = :at REMOVE linesOpen`,
-                ConditionExpression: 'attribute_exists(linesOpen)',
-                ExpressionAttributeNames: figures.names,
-                ExpressionAttributeValues: { ...figures.values, ...(refs.size ? { ':refs': refs } : {}), ':at': at },
-              },
-            },
-            ...lanes.map((l, lane) => ({
-              Update: {
-                TableName: this.table,
-                Key: keys.invoiceLineLane(agentGroupId, invoiceId, base + lane),
-                // Kept closed (not deleted) so a late write of a run that lost its lease cannot reopen it.
-                UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
-                ConditionExpression: l === 'unused' ? 'attribute_not_exists(PK)' : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
-                ExpressionAttributeValues: { ':true': true, ':entity': 'InvoiceLineLane', ':expires': Math.floor(Date.now() / 1000) + LANE_RETENTION_SECONDS, ...(typeof l === 'object' ? { ':n': l.lineCount } : {}) },
-              },
-            })),
-          ],
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (!isRefused(err)) throw err;
-      return false;
-    }
+    return transactIf(
+      this.db,
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: keys.invoice(agentGroupId, invoiceId),
+            UpdateExpression: `ADD ${figures.add}${refs.size ? ', bookingRefs :refs' : ''} SET updatedAt = :at REMOVE linesOpen`,
+            ConditionExpression: 'attribute_exists(linesOpen)',
+            ExpressionAttributeNames: figures.names,
+            ExpressionAttributeValues: { ...figures.values, ...(refs.size ? { ':refs': refs } : {}), ':at': at },
+          },
+        },
+        ...lanes.map((l, lane) => ({
+          Update: {
+            TableName: this.table,
+            Key: keys.invoiceLineLane(agentGroupId, invoiceId, base + lane),
+            // Kept closed (not deleted) so a late write of a run that lost its lease cannot reopen it.
+            // Expiry by the machine's clock, not the run's: the fence must outlive real runs, which live in real time.
+            UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
+            ConditionExpression: l === 'unused' ? ITEM_IS_NEW : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
+            ExpressionAttributeValues: { ':true': true, ':entity': 'InvoiceLineLane', ':expires': Math.floor(Date.now() / 1000) + LANE_RETENTION_SECONDS, ...(typeof l === 'object' ? { ':n': l.lineCount } : {}) },
+          },
+        })),
+      ],
+      isRefused,
+    );
   }
 
-  async closeLines(agentGroupId: string, invoiceId: string): Promise<Invoice> {
+  async closeLines(agentGroupId: string, invoiceId: string, at: string): Promise<Invoice> {
     for (let attempt = 0; ; attempt++) {
       const invoice = await this.get(agentGroupId, invoiceId);
       if (!invoice) throw new Error(`invoice ${invoiceId} vanished while its lines were closed`);
@@ -362,7 +328,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         const refs = item.bookingRefs as Set<string> | undefined;
         lanes[lane] = item.closed ? 'closed' : { ...(Object.fromEntries(TOTAL_FIELDS.map((f) => [f, (item[f] as number | undefined) ?? 0])) as unknown as InvoiceTotals), bookingRefs: refs ? [...refs] : [] };
       }
-      if (await this.closeLanes(agentGroupId, invoiceId, base, lanes)) return (await this.get(agentGroupId, invoiceId))!;
+      if (await this.closeLanes(agentGroupId, invoiceId, base, lanes, at)) return (await this.get(agentGroupId, invoiceId))!;
       if (attempt + 1 >= MAX_ATTEMPTS) throw new Error(`invoice ${invoiceId}: its lines could not be closed after ${MAX_ATTEMPTS} attempts`);
       await contentionBackoff(attempt, 200);
     }
@@ -394,7 +360,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       ExpressionAttributeValues: { ':pk': keys.linesOfInvoice(invoiceId).GSI1PK },
     });
     // The index is shared by every tenant's invoices; a line of another group is never returned.
-    return items.filter((i) => i.agentGroupId === agentGroupId).map((i) => strip(i) as unknown as InvoiceLine).sort(lineOrder);
+    return items.filter((i) => i.agentGroupId === agentGroupId).map((i) => recordOf<InvoiceLine>(i)).sort(lineOrder);
   }
 
   async openInvoices(agentGroupId: string): Promise<Invoice[]> {
@@ -436,52 +402,42 @@ export class DynamoInvoiceStore implements InvoiceStore {
               ExpressionAttributeValues: { ':o': gatewayOrderId, ':payTo': payTo ?? null, ':at': at, ':draft': 'DRAFT' },
             },
           },
-          { Put: { TableName: this.table, Item: { ...keys.gatewayOrder(gatewayOrderId), entity: 'GatewayOrder', orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at } } },
+          { Put: { TableName: this.table, Item: itemOf('GatewayOrder', keys.gatewayOrder(gatewayOrderId), { orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at }) } },
         ],
       }),
     );
   }
 
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
-    return writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
-        ConditionExpression: 'attribute_exists(PK) AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
-      }),
-    );
+    return this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
+      ConditionExpression: `${ITEM_EXISTS} AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
+    });
   }
 
   async recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void> {
     // Refused when the invoice is gone (an empty draft its run removed): there is nothing to record against.
-    await writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET lastError = :e, updatedAt = :at',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':e': error, ':at': at },
-      }),
-    );
+    await this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'SET lastError = :e, updatedAt = :at',
+      ConditionExpression: ITEM_EXISTS,
+      ExpressionAttributeValues: { ':e': error, ':at': at },
+    });
   }
 
   async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
-    return writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
-        ConditionExpression: STILL_DRAFT,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
-      }),
-    );
+    return this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
+      ConditionExpression: STILL_DRAFT,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
+    });
+  }
+
+  /** One conditional update of an invoice: true when applied, false when its condition refused it. */
+  private updateIf(agentGroupId: string, invoiceId: string, update: Omit<NonNullable<UpdateCommand['input']>, 'TableName' | 'Key'>): Promise<boolean> {
+    return writeIf(this.db, new UpdateCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ...update }));
   }
 
   async issue(invoice: Invoice, req: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
@@ -533,7 +489,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   TableName: this.table,
                   Key: seriesKey,
                   UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
-                  ConditionExpression: series.Item ? SERIES_AT : SERIES_IS_NEW,
+                  ConditionExpression: series.Item ? SERIES_AT : ITEM_IS_NEW,
                   ExpressionAttributeNames: { '#last': 'last' },
                   ExpressionAttributeValues: { ':next': last + 1, ':gstin': invoice.supplierGstin, ':fy': req.financialYear, ':entity': 'InvoiceSeries', ':at': req.issuedAt, ...(series.Item ? { ':last': last } : {}) },
                 },
@@ -566,8 +522,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         return after;
       } catch (err) {
         if (!isRefused(err)) throw err;
-        const reasons = cancellationReasons(err);
-        if (reasons[1]?.Code === 'ConditionalCheckFailed') return this.current(invoice);
+        if (refusedAt(err, 1)) return this.current(invoice);
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
       }
     }
@@ -577,37 +532,29 @@ export class DynamoInvoiceStore implements InvoiceStore {
   private async issueReserved(invoice: Invoice, issuedAt: string, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
     const number = invoice.invoiceNumber!;
     const issueDate = invoice.issueDate!;
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: keys.invoice(invoice.agentGroupId, invoice.id),
-                UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
-                ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':issued': 'ISSUED',
-                  ':at': issuedAt,
-                  ':draft': 'DRAFT',
-                  ':n': number,
-                  ':true': true,
-                  ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, issueDate, issuedAt, invoice.id)),
-                  ...(eInvoice ? { ':e': eInvoice } : {}),
-                },
-              },
-            },
-            ...this.opening(invoice, invoice.dueDate!, issuedAt),
-          ],
-        }),
-      );
-      return { ...invoice, status: 'ISSUED', issuedAt, updatedAt: issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) };
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return this.current(invoice);
-    }
+    const issued = await transactIf(this.db, [
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.invoice(invoice.agentGroupId, invoice.id),
+          UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
+          ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':issued': 'ISSUED',
+            ':at': issuedAt,
+            ':draft': 'DRAFT',
+            ':n': number,
+            ':true': true,
+            ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, issueDate, issuedAt, invoice.id)),
+            ...(eInvoice ? { ':e': eInvoice } : {}),
+          },
+        },
+      },
+      ...this.opening(invoice, invoice.dueDate!, issuedAt),
+    ]);
+    // Refused: it is no longer the DRAFT holding this number (a racing run issued it, or an operator abandoned it).
+    return issued ? { ...invoice, status: 'ISSUED', issuedAt, updatedAt: issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) } : this.current(invoice);
   }
 
   /** An invoice issued starts owing its total: the group's figures move with the issue (dues.ts). */
@@ -670,16 +617,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   private async closeIfDone(agentGroupId: string, invoiceId: string): Promise<void> {
-    await writeIf(
-      this.db,
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-        ConditionExpression: NOTHING_LEFT,
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
+    await this.updateIf(agentGroupId, invoiceId, {
+      UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+      ConditionExpression: NOTHING_LEFT,
+      ExpressionAttributeValues: { ':true': true },
+    });
   }
 
   async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean> {
@@ -712,7 +654,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       // A void that died while releasing: finish it.
       if (current?.status !== 'CANCELLED' || !current.eInvoice?.cancelledAt) return false;
     }
-    await this.releaseLines(invoice.agentGroupId, invoice.id);
+    await this.releaseLines(invoice.agentGroupId, invoice.id, at);
     for (const ref of invoice.bookingRefs) await this.unmarkBooking(invoice.agentGroupId, ref, invoice.id);
     return true;
   }
@@ -765,7 +707,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     );
     // Already CANCELLED (an abandon that died while releasing lines): finish releasing them; its event was written with the status.
     if (!applied && (await this.get(agentGroupId, invoiceId))?.status !== 'CANCELLED') return false;
-    await this.releaseLines(agentGroupId, invoiceId);
+    await this.releaseLines(agentGroupId, invoiceId, at);
     return true;
   }
 
@@ -781,7 +723,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       await this.audit.transact([{ Update: update as never }], audit);
       return true;
     } catch (err) {
-      if (isConditionFailure(err) && cancellationReasons(err)[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (isConditionFailure(err) && refusedAt(err, 0)) return false;
       throw err;
     }
   }
@@ -790,7 +732,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * An abandoned draft gives its lines back: each deleted with its booking's marker moved
    * down in the same transaction, so the next run bills those charges again.
    */
-  private async releaseLines(agentGroupId: string, invoiceId: string): Promise<void> {
+  private async releaseLines(agentGroupId: string, invoiceId: string, at: string): Promise<void> {
     const lines = await this.lines(agentGroupId, invoiceId);
     const byBooking = new Map<string, InvoiceLine[]>();
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
@@ -812,7 +754,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
                 },
               },
-              ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], new Date().toISOString()),
+              ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], at),
             ],
           }),
         );
@@ -889,7 +831,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...keys.billingLock(agentGroupId), entity: 'BillingLock', owner, leaseUntil, takenAt: now },
+          Item: itemOf('BillingLock', keys.billingLock(agentGroupId), { owner, leaseUntil, takenAt: now }),
           ConditionExpression: LOCK_FREE,
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':now': now, ':owner': owner },
@@ -923,17 +865,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.billingState(agentGroupId), entity: 'BillingState', lastPeriodTo: periodTo } }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: itemOf('BillingState', keys.billingState(agentGroupId), { lastPeriodTo: periodTo }) }));
   }
 
   async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
-    const item = {
-      ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId),
-      ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId),
-      entity: 'BillingRun',
+    const item = itemOf('BillingRun', { ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId), ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId) }, {
       ...result,
       expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
-    };
+    });
     await this.audit.transact([{ Put: { TableName: this.table, Item: item } }], audit);
   }
 
@@ -946,7 +885,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         }
       : { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingRuns().GSI1PK } };
     const out = await this.db.send(new QueryCommand({ ...input, ScanIndexForward: false, Limit: limit }));
-    return (out.Items ?? []).map((i) => strip(i) as unknown as BillingRunResult);
+    return (out.Items ?? []).map((i) => recordOf<BillingRunResult>(i));
   }
 }
 

@@ -10,7 +10,7 @@ import { allocate, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans,
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
 import { paymentKey, type Payment, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
-import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, writeIf } from './client.ts';
+import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs } from './dues.ts';
 import { keys } from './keys.ts';
@@ -231,28 +231,20 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   async saveVirtualAccount(agentGroupId: string, account: VirtualAccount, at: string): Promise<VirtualAccount> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: keys.groupVirtualAccount(agentGroupId),
-                UpdateExpression: 'SET entity = :entity, agentGroupId = :g, account = :account, createdAt = :at, lastLookAt = if_not_exists(lastLookAt, :at)',
-                ConditionExpression: 'attribute_not_exists(account)',
-                ExpressionAttributeValues: { ':entity': 'GroupVirtualAccount', ':g': agentGroupId, ':account': account, ':at': at },
-              },
-            },
-            { Put: { TableName: this.table, Item: { ...keys.virtualAccount(account.virtualAccountId), entity: 'VirtualAccount', agentGroupId, createdAt: at } } },
-          ],
-        }),
-      );
-      return account;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      return (await this.groupVirtualAccount(agentGroupId)).account!;
-    }
+    const saved = await transactIf(this.db, [
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.groupVirtualAccount(agentGroupId),
+          UpdateExpression: 'SET entity = :entity, agentGroupId = :g, account = :account, createdAt = :at, lastLookAt = if_not_exists(lastLookAt, :at)',
+          ConditionExpression: 'attribute_not_exists(account)',
+          ExpressionAttributeValues: { ':entity': 'GroupVirtualAccount', ':g': agentGroupId, ':account': account, ':at': at },
+        },
+      },
+      { Put: { TableName: this.table, Item: { ...keys.virtualAccount(account.virtualAccountId), entity: 'VirtualAccount', agentGroupId, createdAt: at } } },
+    ]);
+    // Refused: a racing request saved the group's account first; that one stands.
+    return saved ? account : (await this.groupVirtualAccount(agentGroupId)).account!;
   }
 
   async markVirtualAccountLook(agentGroupId: string, at: string): Promise<void> {

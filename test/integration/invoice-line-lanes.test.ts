@@ -13,6 +13,8 @@ import { db, table } from '../support/billing-run-kit.ts';
  * operator's abandon and a run that dies midway, on DynamoDB Local.
  */
 const BOOKINGS = 150;
+/** The run's time, given to every write; far from the machine's so a write dated by the machine shows. */
+const RUN_AT = '2027-04-01T02:00:00.000Z';
 
 const parties = { supplierGstin: '30AAKCP4821M1ZC', supplierName: 'Lanes Test', supplierAddress: 'Panaji', supplierStateCode: '30', billToGstin: null, billToName: 'Agents', billToAddress: 'Mumbai', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30' };
 
@@ -101,7 +103,7 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
     const g = `grp-lanes-${randomUUID().slice(0, 8)}`;
     const [a, b] = await Promise.all([draftOf(store, g), draftOf(store, g)]);
 
-    const [wa, wb] = await Promise.all([store.addLines(a, linesFor(a)), store.addLines(b, linesFor(b))]);
+    const [wa, wb] = await Promise.all([store.addLines(a, linesFor(a), RUN_AT), store.addLines(b, linesFor(b), RUN_AT)]);
 
     const lines = await storedLines(g);
     expect(lines).toHaveLength(BOOKINGS);
@@ -109,6 +111,8 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
     // Each run tried every booking: what it did not write, the other had.
     expect([wa.refusedBookings.length, wb.refusedBookings.length]).toEqual([BOOKINGS - wa.written, BOOKINGS - wb.written]);
     for (const inv of [a, b]) expectFiguresOfLines((await store.get(g, inv.id))!, lines);
+    // The run's clock, not the machine's, dates the writes (a run's left-behind check reads it).
+    for (const inv of [a, b]) expect((await store.get(g, inv.id))!.updatedAt).toBe(RUN_AT);
   }, 60_000);
 
   it('refuses an abandon while the lanes write, and releases every line once it is allowed', async () => {
@@ -116,7 +120,7 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
     const store = storeOn(gated.client);
     const g = `grp-lanes-${randomUUID().slice(0, 8)}`;
     const draft = await draftOf(store, g);
-    const writing = store.addLines(draft, linesFor(draft));
+    const writing = store.addLines(draft, linesFor(draft), RUN_AT);
     await gated.held;
 
     expect(await storeOn(db()).abandon(g, draft.id, new Date().toISOString())).toBe(false);
@@ -135,13 +139,13 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
     const dying = storeOn(gated.client);
     const g = `grp-lanes-${randomUUID().slice(0, 8)}`;
     const draft = await draftOf(dying, g);
-    const writing = dying.addLines(draft, linesFor(draft));
+    const writing = dying.addLines(draft, linesFor(draft), RUN_AT);
     await gated.held;
     const open = (await storeOn(db()).get(g, draft.id))!;
     expect(open.linesOpen).toBe(true);
     expect(open.lineCount).toBe(0);
 
-    const closed = await storeOn(db()).closeLines(g, draft.id);
+    const closed = await storeOn(db()).closeLines(g, draft.id, RUN_AT);
     const committed = await storedLines(g);
     expect(committed.length).toBeGreaterThan(0);
     expect(committed.length).toBeLessThan(BOOKINGS);
@@ -151,6 +155,6 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
     await expect(writing).rejects.toThrow(/closed by another run/);
     expect(await storedLines(g)).toHaveLength(committed.length);
     expectFiguresOfLines((await storeOn(db()).get(g, draft.id))!, committed);
-    expect((await storeOn(db()).closeLines(g, draft.id)).lineCount).toBe(committed.length);
+    expect((await storeOn(db()).closeLines(g, draft.id, RUN_AT)).lineCount).toBe(committed.length);
   }, 60_000);
 });
