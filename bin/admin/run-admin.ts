@@ -1,3 +1,5 @@
+// Billing and reconciliation call Razorpay's API (infra/payments/razorpay-sdk.ts).
+import '../../infra/payments/with-razorpay.ts';
 import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/container.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,5 @@
+// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+import '../../infra/payments/with-razorpay.ts';
 import { auditOrigin } from '../http/audit-origin.ts';
 import { BILLING_SCENARIOS } from '../../domain/invoicing/run-billing.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';

@@ -1,3 +1,5 @@
+// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+import '../../infra/payments/with-razorpay.ts';
 import { billOneGroup } from '../../domain/invoicing/scheduled-billing.ts';
 import { advanceTestClock, type DueWork } from '../../domain/test-clocks/manage-test-clocks.ts';
 import { billingDeps, type Services } from '../../infra/container.ts';

@@ -1,3 +1,5 @@
+// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+import '../../infra/payments/with-razorpay.ts';
 import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { billQueuedGroup, jobAtGroupClock, type GroupBillingDeps } from '../../domain/invoicing/scheduled-billing.ts';

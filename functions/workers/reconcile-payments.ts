@@ -1,3 +1,5 @@
+// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+import '../../infra/payments/with-razorpay.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { clockFor, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';

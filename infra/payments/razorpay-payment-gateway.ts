@@ -10,6 +10,7 @@ import {
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
 import { once } from '../lazy.ts';
+import { loadRazorpaySdk, RazorpaySdkNotWiredError } from './razorpay-sdk.ts';
 import { paymentOfEntity, RazorpayWebhooks } from './razorpay-webhooks.ts';
 
 export interface RazorpaySettings {
@@ -28,6 +29,7 @@ const PAGE = 100;
 
 /** The SDK throws `{statusCode, error: {code, description, …}}` for an answer (razorpay-node lib/api.js normalizeError), and axios's own error when none came. */
 function mapped(err: unknown): Error {
+  if (err instanceof RazorpaySdkNotWiredError) return err;
   const e = err as { statusCode?: unknown; error?: { code?: unknown; description?: unknown }; code?: unknown; message?: unknown };
   if (typeof e?.statusCode === 'number') {
     // razorpay.com/docs/api/errors: 4xx BAD_REQUEST_ERROR (the request is wrong; 401 the key), 5xx SERVER_ERROR, 429 too many requests.
@@ -63,15 +65,15 @@ function virtualAccountOf(va: RazorpayVirtualAccount): VirtualAccount {
 export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentGateway {
   /**
    * The SDK loads at the first call to Razorpay: it brings axios, whose module start loads
-   * Node's fetch (undici), and the webhook path (every notification) never needs it
-   * (docs/performance.md, cold starts).
+   * Node's fetch (undici), and the webhook path (every notification) never needs it; only the
+   * bundles of functions that import `with-razorpay.ts` carry it (docs/performance.md, cold starts).
    */
   private readonly sdk: () => Promise<Razorpay>;
 
   constructor(settings: RazorpaySettings) {
     super(settings.webhookSecrets);
     this.sdk = once(async () => {
-      const { default: Sdk } = await import('razorpay');
+      const Sdk = await loadRazorpaySdk();
       const sdk = new Sdk({ key_id: settings.keyId, key_secret: settings.keySecret });
       // The SDK's own HTTP client (an axios instance, razorpay-node lib/api.js `this.rq`) takes the base URL and timeout.
       const client = (sdk.api as unknown as { rq: { defaults: { baseURL?: string; timeout?: number } } }).rq;

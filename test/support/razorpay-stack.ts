@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import '../../infra/payments/with-razorpay.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { buildServices, type Services } from '../../infra/container.ts';
 import { startOffline, type OfflineServer } from '../../scripts/local-stack.ts';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, stageBuild, stageFunctions } from '../../bench/cold-load.ts';
 import { ROOT } from '../../scripts/local-stack.ts';
 
@@ -43,20 +43,35 @@ function loadedAtStart(meta: Metafile, entry: string, bundled: readonly string[]
   return seen;
 }
 
+/**
+ * The functions that call Razorpay's API (orders for invoices, virtual accounts, reconciliation):
+ * their handlers import infra/payments/with-razorpay.ts. No other bundle carries the SDK, not even
+ * behind a dynamic import (V8 parses the whole file at start); the webhook receiver checks
+ * signatures with the SDK's utils module only.
+ */
+const RAZORPAY_CALLERS = ['advanceTestClock', 'billGroup', 'reconcilePayments', 'runBilling'];
+const RAZORPAY_SDK = /node_modules\/(razorpay\/dist\/razorpay\.js|axios\/|form-data\/)/;
+
 describe('cold start: what every function loads at start', () => {
-  it('no function loads the SQS or S3 SDK, Razorpay or pdf-lib before it calls them', async () => {
+  const fns = stageFunctions();
+  let metafile: Metafile;
+  let bundles: Map<string | undefined, string[]>;
+
+  beforeAll(async () => {
     const { esbuild } = stageBuild();
-    const fns = stageFunctions();
     // One build of every entry, as serverless-esbuild bundles each (not written, no splitting): each output lists its bundle's inputs.
-    const { metafile } = await build({
+    ({ metafile } = await build({
       ...esbuildOptions(esbuild),
       entryPoints: fns.map((f) => join(ROOT, `${f.module}.ts`)),
       outdir: join(ROOT, '.esbuild-import-check'),
       write: false,
       metafile: true,
       absWorkingDir: ROOT,
-    });
-    const bundles = new Map(Object.values(metafile.outputs).map((o) => [o.entryPoint, Object.keys(o.inputs)]));
+    }));
+    bundles = new Map(Object.values(metafile.outputs).map((o) => [o.entryPoint, Object.keys(o.inputs)]));
+  }, 600_000);
+
+  it('no function loads the SQS or S3 SDK, Razorpay or pdf-lib before it calls them', () => {
     const found: string[] = [];
     const checked: string[] = [];
     for (const f of fns) {
@@ -67,5 +82,10 @@ describe('cold start: what every function loads at start', () => {
     }
     expect(checked).toEqual(fns.map((f) => f.name));
     expect(found).toEqual([]);
-  }, 600_000);
+  });
+
+  it("only the functions that call Razorpay's API carry its SDK and axios in their bundle", () => {
+    const carrying = fns.filter((f) => (bundles.get(`${f.module}.ts`) ?? []).some((p) => RAZORPAY_SDK.test(p))).map((f) => f.name);
+    expect(carrying.sort()).toEqual(RAZORPAY_CALLERS);
+  });
 });
