@@ -30,7 +30,7 @@ export const BillingRunResultSchema = v.object({
   periodTo: DateSchema,
   cutoff: v.pipe(DateTimeSchema, v.description('Charges that occurred up to this instant (the end of periodTo in India) were selected.')),
   invoiceIds: v.pipe(v.array(v.pipe(v.string(), v.uuid())), v.description('Invoices written or finished by this run, DRAFTs (that could not be issued yet) included.')),
-  linesWritten: v.number(),
+  linesWritten: v.pipe(v.number(), v.description('Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered).')),
   blockedStates: v.pipe(
     v.array(v.object({ state: v.string(), lineCount: v.number(), taxableValue: v.number() })),
     v.description('States with no GST registration of ours: their lines are held back, not billed.'),
@@ -143,6 +143,7 @@ export const createBillingRunRoute = defineRoute({
     'Turns your outstanding POSTED charges into ISSUED GST invoices, one per supplier registration (the property\'s state), with the same engine as the daily run.',
     'An empty body bills the period most recently closed for your group (billing cycle and anchor day). Unbilled charges older than from are picked up too.',
     'Re-running is safe: only what is not yet invoiced is billed. A state without our GST registration is reported in blockedStates; an invoice that cannot be issued yet stays DRAFT and its id is still returned.',
+    'A large run still writing lines after about five seconds answers with its invoices as DRAFT (linesWritten counts the lines written so far); our billing worker writes the rest into those same invoices and issues them, usually within a minute: read GET /v1/invoices/{id} until it is ISSUED.',
     `One run per account at a time, and about ${BILLING_RUN_POLICY.perMinute} a minute: 429 with Retry-After and a message naming the wait.`,
   ].join(' '),
   tags: TAG,

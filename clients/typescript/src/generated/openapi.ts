@@ -566,7 +566,7 @@ export interface paths {
         put?: never;
         /**
          * Run billing now
-         * @description Turns your outstanding POSTED charges into ISSUED GST invoices, one per supplier registration (the property's state), with the same engine as the daily run. An empty body bills the period most recently closed for your group (billing cycle and anchor day). Unbilled charges older than from are picked up too. Re-running is safe: only what is not yet invoiced is billed. A state without our GST registration is reported in blockedStates; an invoice that cannot be issued yet stays DRAFT and its id is still returned. One run per account at a time, and about 2 a minute: 429 with Retry-After and a message naming the wait.
+         * @description Turns your outstanding POSTED charges into ISSUED GST invoices, one per supplier registration (the property's state), with the same engine as the daily run. An empty body bills the period most recently closed for your group (billing cycle and anchor day). Unbilled charges older than from are picked up too. Re-running is safe: only what is not yet invoiced is billed. A state without our GST registration is reported in blockedStates; an invoice that cannot be issued yet stays DRAFT and its id is still returned. A large run still writing lines after about five seconds answers with its invoices as DRAFT (linesWritten counts the lines written so far); our billing worker writes the rest into those same invoices and issues them, usually within a minute: read GET /v1/invoices/{id} until it is ISSUED. One run per account at a time, and about 2 a minute: 429 with Retry-After and a message naming the wait.
          */
         post: operations["runBilling"];
         delete?: never;
@@ -6777,6 +6777,7 @@ export interface operations {
                         cutoff: string;
                         /** @description Invoices written or finished by this run, DRAFTs (that could not be issued yet) included. */
                         invoiceIds: string[];
+                        /** @description Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered). */
                         linesWritten: number;
                         /** @description States with no GST registration of ours: their lines are held back, not billed. */
                         blockedStates: {
