@@ -117,6 +117,14 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     else if (!continued.has(draft.id)) await deps.invoices.deleteEmptyDraft(g, draft.id);
   }
   if (cut) return handOff(deps, { runId, g, req, origin, startedAt, invoiceIds, linesWritten, plan });
+  // Credit notes are issued as they are written (number, lines, the invoice's figures in one
+  // transaction); the loop below renders their PDFs like any issued invoice's.
+  for (const credit of plan.credits) {
+    for (const note of await raiseBookingCredit(deps, g, runId, credit)) {
+      invoiceIds.push(note.id);
+      linesWritten += note.lineCount;
+    }
+  }
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
   const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
