@@ -116,7 +116,33 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
     if (cut || written.written > 0 || draft.lineCount > 0) invoiceIds.push(draft.id);
     else if (!continued.has(draft.id)) await deps.invoices.deleteEmptyDraft(g, draft.id);
   }
-  if (cut) return handOff(deps, { runId, g, req, origin, startedAt, invoiceIds, linesWritten, plan });
+  const resultOf = (draftsLeft: number, handedOff?: true): BillingRunResult => ({
+    runId,
+    agentGroupId: g,
+    trigger: req.trigger,
+    startedAt,
+    finishedAt: deps.clock.now().toISOString(),
+    periodFrom: req.period.from,
+    periodTo: req.period.to,
+    cutoff: req.cutoff,
+    invoiceIds,
+    linesWritten,
+    blockedStates: plan.blockedStates,
+    skippedEntries: plan.skippedEntries,
+    unreconciledEntries: plan.unreconciledEntries,
+    draftsLeft,
+    ...(handedOff ? { handedOff } : {}),
+  });
+  if (cut) {
+    // The caller's time ran out: the DRAFTs hold the lines written so far (lanes closed, figures
+    // final for what is there) and go to the billing worker's continuation, which writes the rest
+    // into them and issues them. Credit notes, issuing, the index and the balances are all the
+    // continuation's (it selects again).
+    const result = resultOf(invoiceIds.length, true);
+    await saveRunRecord(deps, result, origin);
+    deps.metrics.count('BillingRunHandedOff');
+    return result;
+  }
   // Credit notes are issued as they are written (number, lines, the invoice's figures in one
   // transaction); the loop below renders their PDFs like any issued invoice's.
   for (const credit of plan.credits) {
@@ -150,22 +176,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   await bothSettled(keepIndex(deps, g, req, selection), advanceOpen());
   // Unallocated credit (an earlier over-payment) pays the invoices just issued, oldest due first.
   await deps.receivables.settle(g, deps.clock.now().toISOString());
-  const result: BillingRunResult = {
-    runId,
-    agentGroupId: g,
-    trigger: req.trigger,
-    startedAt,
-    finishedAt: deps.clock.now().toISOString(),
-    periodFrom: req.period.from,
-    periodTo: req.period.to,
-    cutoff: req.cutoff,
-    invoiceIds,
-    linesWritten,
-    blockedStates: plan.blockedStates,
-    skippedEntries: plan.skippedEntries,
-    unreconciledEntries: plan.unreconciledEntries,
-    draftsLeft,
-  };
+  const result = resultOf(draftsLeft);
   await saveRunRecord(deps, result, origin);
   deps.metrics.count('BillingRun');
   await keepBalancesAfterRun(deps, g);
@@ -363,38 +374,6 @@ async function draftFor(deps: BillingDeps, g: string, runId: string, period: Bil
 async function writeLines(deps: BillingDeps, draft: Invoice, planned: PlannedInvoice, timeUp: (() => boolean) | undefined): Promise<{ written: number; unwrittenBookings: number }> {
   const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: draft.agentGroupId })));
   return deps.invoices.addLines(draft, lines, deps.clock.now().toISOString(), timeUp ? { stop: timeUp } : {});
-}
-
-/**
- * A run whose caller's time ran out: its DRAFTs hold the lines written so far (lanes closed,
- * figures final for what is there) and are left to the billing worker's continuation, which
- * writes the rest into them and issues them. Nothing else of the run is done here: credit
- * notes, issuing, the index and the balances are all the continuation's (it selects again).
- */
-async function handOff(
-  deps: BillingDeps,
-  r: { runId: string; g: string; req: BillingRequest; origin: AuditOrigin; startedAt: string; invoiceIds: string[]; linesWritten: number; plan: ReturnType<typeof planBilling> },
-): Promise<BillingRunResult> {
-  const result: BillingRunResult = {
-    runId: r.runId,
-    agentGroupId: r.g,
-    trigger: r.req.trigger,
-    startedAt: r.startedAt,
-    finishedAt: deps.clock.now().toISOString(),
-    periodFrom: r.req.period.from,
-    periodTo: r.req.period.to,
-    cutoff: r.req.cutoff,
-    invoiceIds: r.invoiceIds,
-    linesWritten: r.linesWritten,
-    blockedStates: r.plan.blockedStates,
-    skippedEntries: r.plan.skippedEntries,
-    unreconciledEntries: r.plan.unreconciledEntries,
-    draftsLeft: r.invoiceIds.length,
-    handedOff: true,
-  };
-  await saveRunRecord(deps, result, r.origin);
-  deps.metrics.count('BillingRunHandedOff');
-  return result;
 }
 
 /** Why a step failed, as stored for operators (`<step>: <message>`): the message only, never a stack. */
