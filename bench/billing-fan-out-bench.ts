@@ -109,6 +109,29 @@ async function benchFanOut(svc: Services): Promise<void> {
     return counts;
   };
 
+  /**
+   * One billing worker as its own Lambda container (its own clients and stores) behind the
+   * billGroup function's SQS trigger, taking `batchSize` messages per invocation; `onHandled`
+   * counts the messages it finished, so the bench need not read the run record while it measures.
+   */
+  function startBillingWorker(batchSize: number, onHandled: (n: number) => void) {
+    const container = billingDeps(buildServices(svc.config));
+    const bill = concurrentRecords('billing', () => container, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>;
+    return startEventSourceMapping({
+      sqs,
+      queueUrl: process.env.BILLING_QUEUE_URL!,
+      concurrency: 1,
+      batchSize,
+      visibilitySeconds: VISIBILITY_SECONDS,
+      invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
+      handler: async (e) => {
+        const r = await bill(e);
+        onHandled(e.Records.length - r.batchItemFailures.length);
+        return r;
+      },
+    });
+  }
+
   if (PARTS.has('post')) await benchBigRun();
   if (PARTS.has('daily')) await benchDailyRun();
   sqs.destroy();
@@ -159,22 +182,8 @@ async function benchFanOut(svc: Services): Promise<void> {
     // In Lambda they are separate functions; here they share one process, so the PDF worker starts
     // once the continuation has ended: a 10,000-line render holds the event loop for seconds at a
     // time, which would time out the continuation's DynamoDB calls in this process.
-    const billingContainer = billingDeps(buildServices(svc.config));
-    const continueRun = concurrentRecords('billing', () => billingContainer, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>;
     let continued = 0;
-    const billingWorker = startEventSourceMapping({
-      sqs,
-      queueUrl: process.env.BILLING_QUEUE_URL!,
-      concurrency: 1,
-      batchSize: 1,
-      visibilitySeconds: VISIBILITY_SECONDS,
-      invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
-      handler: async (e) => {
-        const r = await continueRun(e);
-        continued += e.Records.length - r.batchItemFailures.length;
-        return r;
-      },
-    });
+    const billingWorker = startBillingWorker(1, (n) => (continued += n));
     const t1 = performance.now();
     const handedOff = answer.statusCode === 200 && (await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)))).some((i) => i?.status === 'DRAFT');
     let issuedMs = Number.POSITIVE_INFINITY;
@@ -241,23 +250,7 @@ async function benchFanOut(svc: Services): Promise<void> {
     // count what they finished, so the bench does not load the emulator with reads of the run
     // record while it measures: the record is read once the last group has been handled.
     let handled = 0;
-    const workers = Array.from({ length: WORKERS }, () => {
-      const container = billingDeps(buildServices(svc.config));
-      const own = concurrentRecords('billing', () => container, handleBillingRecord) as (e: SQSEvent) => Promise<SQSBatchResponse>;
-      return startEventSourceMapping({
-        sqs,
-        queueUrl: process.env.BILLING_QUEUE_URL!,
-        concurrency: 1,
-        batchSize: BATCH,
-        visibilitySeconds: VISIBILITY_SECONDS,
-        invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
-        handler: async (e) => {
-          const r = await own(e);
-          handled += e.Records.length - r.batchItemFailures.length;
-          return r;
-        },
-      });
-    });
+    const workers = Array.from({ length: WORKERS }, () => startBillingWorker(BATCH, (n) => (handled += n)));
     let progress;
     do {
       while (handled < GROUPS) await new Promise((r) => setTimeout(r, 20));
