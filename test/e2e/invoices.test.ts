@@ -191,7 +191,14 @@ describe('POST /v1/invoices handed off to the billing worker', () => {
     expect(issued.lines).toHaveLength(3);
     expect(issued.invoice).toMatchObject({ invoiceNumber: expect.any(String), issueDate: today(), total: 15_750 });
     expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body.data.map((i: { id: string }) => i.id)).toEqual([id]);
-    const again = await run(g, period());
+    // The worker issues the invoice before it settles the index and lets go of the group's
+    // lock, so a run right after can be told 429 (in progress); a partner waits as told and retries.
+    let again = await run(g, period());
+    for (let retries = 0; again.status === 429 && retries < 5; retries++) {
+      await new Promise((r) => setTimeout(r, Number(again.headers.get('retry-after')) * 1000));
+      again = await run(g, period());
+    }
+    expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ invoiceIds: [], linesWritten: 0 });
   }, 120_000);
 });
