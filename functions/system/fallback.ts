@@ -5,20 +5,36 @@ import { withinBudget } from '../http/budget.ts';
 import { basicAuth } from '../http/middleware/basic-auth.ts';
 import { errorResponder } from '../http/middleware/error-responder.ts';
 import { requestContext } from '../http/middleware/request-context.ts';
-import { pathMatcher } from '../http/route.ts';
+import { pathMatcher, type RouteSpec } from '../http/route.ts';
 import { errorResult } from '../http/responses.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../http/types.ts';
-import { ROUTES } from '../registry.ts';
 import { routeNotFound } from '../http/route-not-found.ts';
 import { services } from '../../infra/container.ts';
 
-const MATCHERS = ROUTES.map((r) => ({ method: r.method, regex: pathMatcher(r.path), sandboxOnly: r.sandboxOnly === true }));
+interface Matcher {
+  readonly method: RouteSpec['method'];
+  readonly regex: RegExp;
+  readonly sandboxOnly: boolean;
+}
+
+let matchers: Promise<readonly Matcher[]> | undefined;
+
+/**
+ * The route registry (every operation's valibot schemas) loads at the first request: built at
+ * module load it made this one of the two slowest cold starts of the HTTP handlers
+ * (docs/performance.md), and only the paths and methods are kept.
+ */
+async function loadMatchers(): Promise<readonly Matcher[]> {
+  const { ROUTES } = await import('../registry.ts');
+  return ROUTES.map((r) => ({ method: r.method, regex: pathMatcher(r.path), sandboxOnly: r.sandboxOnly === true }));
+}
 
 /** Methods the service serves on this concrete path (empty: the path is unknown). */
-export function allowedMethods(path: string): string[] {
+export async function allowedMethods(path: string): Promise<string[]> {
+  matchers ??= loadMatchers();
   // Off sandbox stages the sandbox-only routes do not exist, for a wrong method either.
   const sandbox = services().config.isSandbox;
-  return [...new Set(MATCHERS.filter((m) => (sandbox || !m.sandboxOnly) && m.regex.test(path)).map((m) => m.method))].sort();
+  return [...new Set((await matchers).filter((m) => (sandbox || !m.sandboxOnly) && m.regex.test(path)).map((m) => m.method))].sort();
 }
 
 const surfaceOf = (path: string): Surface | undefined => (path === '/api' || path.startsWith('/api/') ? 'api' : path === '/v1' || path.startsWith('/v1/') ? 'v1' : undefined);
@@ -45,7 +61,7 @@ const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInM
     },
   })
   .handler(async (event, context) => {
-    const allow = allowedMethods(event.rawPath);
+    const allow = await allowedMethods(event.rawPath);
     if (allow.length > 0) {
       const method = context.state.method;
       return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), { Allow: allow.join(', ') });
