@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { addDays } from '../domain/catalogue/calendar.ts';
@@ -265,6 +266,10 @@ async function benchFanOut(svc: Services): Promise<void> {
     console.log(`daily run over ${GROUPS} groups: one after another ${seconds(serialMs)} (${serial.filter((o) => o.outcome === 'BILLED').length} billed); queued, ${WORKERS} workers ${seconds(queuedMs)} (${progress?.billed} billed, ${progress?.failed} failed, ${workers.reduce((n, w) => n + w.invocations(), 0)} invocations of up to ${BATCH} messages)`);
     const perGroup = (calls: number, cpu: number) => `${(calls / GROUPS).toFixed(1)} DynamoDB calls and ${((cpu * 1000) / GROUPS).toFixed(0)} ms of CPU (bench and emulators) a group`;
     console.log(`one after another: ${perGroup(serialCalls, serialCpu)}; queued: ${perGroup(queuedCalls, queuedCpu)}`);
+    // What the machine allows: the queued run's CPU spread over every core, against the serial wall time.
+    const cores = availableParallelism();
+    const busy = (cpu: number, ms: number) => `${(cpu / (ms / 1000)).toFixed(2)} cores`;
+    console.log(`cores busy: one after another ${busy(serialCpu, serialMs)}, queued ${busy(queuedCpu, queuedMs)} of ${cores}; the queued run's CPU on all ${cores} cores at once needs ${seconds((queuedCpu * 1000) / cores)}, so no worker count does better than ${((queuedCpu * 1000) / cores / serialMs).toFixed(2)} × here`);
     console.log(`daily run over ${GROUPS} small groups, every group billed exactly once, ${WORKERS} workers ≤ 0.35 × one after another | ${ratio.toFixed(2)} × | ${verdict(serialOnce && queuedOnce && ratio <= 0.35)}`);
   }
 }
