@@ -72,11 +72,12 @@ export function billingRequestOf(cmd: BillingRunCommand, group: Pick<AgentGroup,
 }
 
 /**
- * POST /v1/invoices: validate, pass the account's billing throttle, take the group's lock
- * (429 while another run holds it), run, release. A run that crashes leaves the lock to
- * expire with its lease. `timeUp` is the request's budget: a run still writing lines when it
- * passes answers with its DRAFTs (ids, lines so far) and, once the lock is released, queues
- * its continuation for the billing worker, which fills and issues those same DRAFTs.
+ * POST /v1/invoices: validate, take the group's lock (429 while another run holds it), pass
+ * the account's billing throttle (429 past two runs a minute), run, release. A run that
+ * crashes leaves the lock to expire with its lease. `timeUp` is the request's budget: a run
+ * still writing lines when it passes answers with its DRAFTs (ids, lines so far) and, once the
+ * lock is released, queues its continuation for the billing worker, which fills and issues
+ * those same DRAFTs.
  */
 export async function requestBillingRun(
   deps: RequestBillingDeps,
@@ -92,9 +93,13 @@ export async function requestBillingRun(
   // The sandbox's hand-off: as if the budget ran out before the first line (docs/sandbox.md).
   const timeUp = scenario === 'billing-hands-off' ? () => true : opts.timeUp;
   const request: BillingRequest = { ...billingRequestOf(cmd, group, now, 'API'), ...(scenario ? { scenario } : {}), ...(timeUp ? { timeUp } : {}) };
-  const decision = await deps.rateLimiter.consume(`billing#${group.agentGroupId}`, BILLING_RUN_POLICY, now.getTime());
-  if (!decision.allowed) throw new BillingRunThrottledError(decision.retryAfter, `Billing runs are limited to ${BILLING_RUN_POLICY.perMinute} a minute for your account`);
-  const result = await withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, origin));
+  const result = await withBillingLock(deps, group.agentGroupId, async () => {
+    // Counted once the run holds the lock: a run refused as in progress does not use up the
+    // minute's allowance, so the retry its Retry-After asks for is not refused again for it.
+    const decision = await deps.rateLimiter.consume(`billing#${group.agentGroupId}`, BILLING_RUN_POLICY, now.getTime());
+    if (!decision.allowed) throw new BillingRunThrottledError(decision.retryAfter, `Billing runs are limited to ${BILLING_RUN_POLICY.perMinute} a minute for your account`);
+    return runBilling(deps, group, request, origin);
+  });
   if (result.handedOff) await queueContinuation(deps, request, result);
   return result;
 }

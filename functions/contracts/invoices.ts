@@ -144,7 +144,7 @@ export const createBillingRunRoute = defineRoute({
     'An empty body bills the period most recently closed for your group (billing cycle and anchor day). Unbilled charges older than from are picked up too.',
     'Re-running is safe: only what is not yet invoiced is billed. A state without our GST registration is reported in blockedStates; an invoice that cannot be issued yet stays DRAFT and its id is still returned.',
     'A large run still writing lines after about five seconds answers with its invoices as DRAFT (linesWritten counts the lines written so far); our billing worker writes the rest into those same invoices and issues them, usually within a minute: read GET /v1/invoices/{id} until it is ISSUED.',
-    `One run per account at a time, and about ${BILLING_RUN_POLICY.perMinute} a minute: 429 with Retry-After and a message naming the wait.`,
+    `One run per account at a time, and about ${BILLING_RUN_POLICY.perMinute} a minute: 429 with Retry-After and a message naming the wait. A request refused because another run is in progress does not count towards the ${BILLING_RUN_POLICY.perMinute}.`,
   ].join(' '),
   tags: TAG,
   body: BillingRunBodySchema,

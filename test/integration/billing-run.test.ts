@@ -6,7 +6,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import { financialYearOf, invoiceNumberOf } from '../../domain/invoicing/billing-period.ts';
 import { newDraftInvoice, type Invoice } from '../../domain/invoicing/invoice.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
-import { continueBillingRun } from '../../domain/invoicing/request-billing-run.ts';
+import { continueBillingRun, requestBillingRun } from '../../domain/invoicing/request-billing-run.ts';
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
@@ -203,6 +203,23 @@ describe('Class: DynamoInvoiceStore', () => {
     await store.releaseLock(g, 'z');
     expect((await store.acquireLock(g, 'w', later, later)).acquired).toBe(true);
   });
+});
+
+describe('Function: requestBillingRun', () => {
+  it('does not count a run refused as in progress against the minute: the retry it asks for runs, twice, and only a third is throttled', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-10', '2027-03-11');
+    const principal = { kind: 'agent-group' as const, agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' };
+    const ask = () => requestBillingRun(deps(), principal, { from: addDays(today(), -30), to: today() }, testOrigin());
+    const now = new Date();
+    await testServices().invoices.acquireLock(g.agentGroupId, 'elsewhere', now.toISOString(), new Date(now.getTime() + 300_000).toISOString());
+    for (let i = 0; i < 3; i++) await expect(ask()).rejects.toThrow(/Another billing run for your account is in progress; try again in \d+ seconds?\./);
+    await testServices().invoices.releaseLock(g.agentGroupId, 'elsewhere');
+
+    expect((await ask()).linesWritten).toBe(1);
+    expect((await ask()).linesWritten).toBe(0);
+    await expect(ask()).rejects.toThrow(/Billing runs are limited to 2 a minute for your account; try again in \d+ seconds?\./);
+  }, 60_000);
 });
 
 describe('Function: billAllGroups', () => {
