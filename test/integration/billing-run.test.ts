@@ -10,7 +10,7 @@ import { continueBillingRun, requestBillingRun } from '../../domain/invoicing/re
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
-import { newAgentGroup, testServices } from '../support/stack.ts';
+import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
 import { db, deps, groupOf, request, table, today } from '../support/billing-run-kit.ts';
 
 
@@ -206,10 +206,12 @@ describe('Class: DynamoInvoiceStore', () => {
 });
 
 describe('Function: requestBillingRun', () => {
+  const principalOf = (g: GroupFixture) => ({ kind: 'agent-group' as const, agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
+
   it('does not count a run refused as in progress against the minute: the retry it asks for runs, twice, and only a third is throttled', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     await bookStay(g, world.registered, '2027-03-10', '2027-03-11');
-    const principal = { kind: 'agent-group' as const, agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' };
+    const principal = principalOf(g);
     const ask = () => requestBillingRun(deps(), principal, { from: addDays(today(), -30), to: today() }, testOrigin());
     const now = new Date();
     await testServices().invoices.acquireLock(g.agentGroupId, 'elsewhere', now.toISOString(), new Date(now.getTime() + 300_000).toISOString());
@@ -220,6 +222,32 @@ describe('Function: requestBillingRun', () => {
     expect((await ask()).linesWritten).toBe(0);
     await expect(ask()).rejects.toThrow(/Billing runs are limited to 2 a minute for your account; try again in \d+ seconds?\./);
   }, 60_000);
+
+  it('answers with its DRAFT when the continuation cannot be queued, counts it, and a run once it is idle a minute issues it and bills the rest once', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId, creditLimit: 500_000_00 });
+    // Enough lines for more than one line transaction, so the run is cut between two.
+    for (let i = 0; i < 20; i++) await bookStay(g, world.registered, i % 2 ? '2027-03-06' : '2027-03-01', i % 2 ? '2027-03-10' : '2027-03-05');
+    const principal = principalOf(g);
+    const counts: Record<string, number> = {};
+    const metrics: Metrics = { count: (name, value = 1) => void (counts[name] = (counts[name] ?? 0) + value) };
+    const queueDown = { enqueue: () => Promise.reject(new Error('queue down')) };
+    let asked = 0;
+
+    const cut = await requestBillingRun({ ...deps(), metrics, billingQueue: queueDown }, principal, { from: addDays(today(), -30), to: today() }, testOrigin(), { timeUp: () => ++asked > 3 });
+
+    expect(cut.handedOff).toBe(true);
+    expect(cut.linesWritten).toBeGreaterThan(0);
+    expect(cut.invoiceIds).toHaveLength(1);
+    expect(counts.BillingHandOffNotQueued).toBe(1);
+    const draftId = cut.invoiceIds[0]!;
+    expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('DRAFT');
+    const later = await runBilling({ ...deps(), clock: { now: () => new Date(Date.now() + 120_000) } }, await groupOf(g), request(), testOrigin());
+    expect(later.invoiceIds).toContain(draftId);
+    const lines = await storedLines(g.agentGroupId);
+    expect(new Set(lines.map((l) => l.bookingRef)).size).toBe(20);
+    expect(new Set(lines.map((l) => `${l.bookingRef}|${l.key}`)).size).toBe(lines.length);
+    for (const id of later.invoiceIds) expect((await testServices().invoices.get(g.agentGroupId, id))!.status).toBe('ISSUED');
+  }, 180_000);
 });
 
 describe('Function: billAllGroups', () => {
