@@ -4,6 +4,7 @@ import { createRequire as moduleRequire } from 'node:module';
 import { docsRoute } from '../contracts/system.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { documentReply } from '../http/responses.ts';
+import { openApiDocument } from '../openapi/document.ts';
 import { DOCS_CSP, docsPage, REDOC_BUNDLE } from './docs-page.ts';
 
 /**
@@ -12,13 +13,8 @@ import { DOCS_CSP, docsPage, REDOC_BUNDLE } from './docs-page.ts';
  * kept: as a string in the bundle it was parsed at every cold start (docs/performance.md).
  */
 async function renderPage(): Promise<string> {
-  // The route registry and the document builder load here too: only the page needs them.
-  const [redocSource, { buildOpenApi }, { ROUTES }] = await Promise.all([
-    readFile(moduleRequire(import.meta.url).resolve(REDOC_BUNDLE), 'utf8'),
-    import('../openapi/build.ts'),
-    import('../registry.ts'),
-  ]);
-  return docsPage(buildOpenApi(ROUTES), redocSource);
+  const [redocSource, document] = await Promise.all([readFile(moduleRequire(import.meta.url).resolve(REDOC_BUNDLE), 'utf8'), openApiDocument()]);
+  return docsPage(document, redocSource);
 }
 
 let page: Promise<string> | undefined;

@@ -1,5 +1,6 @@
 import { postmanCollectionRoute, postmanEnvironmentRoute } from '../contracts/system.ts';
 import { endpoint } from '../http/endpoint.ts';
+import { openApiDocument } from '../openapi/document.ts';
 import { buildPostmanCollection, buildPostmanEnvironment, SANDBOX_DEMO_KEYS } from '../openapi/postman.ts';
 import type { HttpEvent } from '../http/types.ts';
 
@@ -14,12 +15,9 @@ function originOf(event: HttpEvent): string {
 }
 
 export const collectionHandler = endpoint(postmanCollectionRoute, async () => {
-  if (collection === undefined) {
-    // The route registry and the document builder load at the collection's first request: the
-    // environment handler, which shares this module, never needs them (docs/performance.md).
-    const [{ buildOpenApi }, { ROUTES }] = await Promise.all([import('../openapi/build.ts'), import('../registry.ts')]);
-    collection = JSON.stringify(buildPostmanCollection(buildOpenApi(ROUTES)), null, 2);
-  }
+  // The document (and with it the route registry) loads at the collection's first request: the
+  // environment handler, which shares this module, never needs it (docs/performance.md).
+  collection ??= JSON.stringify(buildPostmanCollection(await openApiDocument()), null, 2);
   return { status: 200, body: null, document: { contentType: 'application/json', content: collection }, headers: HEADERS };
 });
 
