@@ -10,7 +10,7 @@ import { continueBillingRun, requestBillingRun } from '../../domain/invoicing/re
 import { billAllGroups } from '../../domain/invoicing/scheduled-billing.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
-import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
+import { newAgentGroup, principalOf, testServices } from '../support/stack.ts';
 import { db, deps, groupOf, request, table, today } from '../support/billing-run-kit.ts';
 
 
@@ -206,8 +206,6 @@ describe('Class: DynamoInvoiceStore', () => {
 });
 
 describe('Function: requestBillingRun', () => {
-  const principalOf = (g: GroupFixture) => ({ kind: 'agent-group' as const, agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
-
   it('does not count a run refused as in progress against the minute: the retry it asks for runs, twice, and only a third is throttled', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     await bookStay(g, world.registered, '2027-03-10', '2027-03-11');

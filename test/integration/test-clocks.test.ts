@@ -8,13 +8,11 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { BookingCheck } from '../../domain/ports/booking-store.ts';
 import type { GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
-import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { bookingDeps, groupClocks, groupServices, guestErasureDeps, orderDeps, type Services } from '../../infra/container.ts';
 import { testOrigin } from '../support/audit-origin.ts';
 import { guest, seedBookingWorld, stay } from '../support/booking-world.ts';
-import { newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
+import { newAgentGroup, principalOf, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 
-const principalOf = (g: GroupFixture): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
 
 describe('Test clock advances racing on DynamoDB Local', () => {
   it('orders concurrent advances by the clock\'s version: the latest `to` wins, an earlier one judged after it is refused naming `to`, and the due work ran for each accepted jump', async () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createAgentGroup, createPartner, issueKey, type NewAgentGroup } from '../../domain/admin.ts';
 import type { RateLimitOverride } from '../../domain/api-key.ts';
+import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { adminDeps, buildServices, type Services } from '../../infra/container.ts';
 
@@ -54,6 +55,9 @@ export interface GroupFixture {
   readonly keyId: string;
   readonly signingSecret: string;
 }
+
+/** The principal a request with the group's key authenticates as, for calling the domain directly. */
+export const principalOf = (g: GroupFixture): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
 
 /** `svc`: another stack's services (a fault test's own); the shared test stack's by default. */
 export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {}, svc: Services = testServices()): Promise<GroupFixture> {
