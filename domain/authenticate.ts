@@ -1,4 +1,4 @@
-import { UnauthorizedError, RateLimitedError } from './errors.ts';
+import { UnauthorizedError, RateLimitedError, wrongKeyKind } from './errors.ts';
 import type { Principal, Surface } from './principal.ts';
 import type { RateLimiter } from './ports/rate-limiter.ts';
 import type { TenantDirectory } from './ports/tenant-directory.ts';
@@ -17,15 +17,16 @@ export interface Authenticated {
 
 /**
  * Resolves a key (by its SHA-256) to the tenant it opens on this surface and spends one
- * token from that credential's bucket. Every refusal is the same UnauthorizedError, so a
- * caller learns nothing about which keys exist, are revoked or belong elsewhere.
+ * token from that credential's bucket. Every refusal of a missing, unknown or revoked key is the
+ * same UnauthorizedError, so a caller learns nothing about which keys exist or are revoked; a live
+ * key of the other kind is told which kind the route needs.
  * A throttled request throws RateLimitedError carrying the decision for the headers.
  */
 export async function authenticate(deps: AuthenticateDeps, keyHash: string, surface: Surface, nowMs: number): Promise<Authenticated> {
   const key = await deps.tenants.findKeyByHash(keyHash);
   if (!key || key.status !== 'ACTIVE') throw new UnauthorizedError();
   const wanted = surface === 'api' ? 'partner' : 'agent-group';
-  if (key.owner.kind !== wanted) throw new UnauthorizedError();
+  if (key.owner.kind !== wanted) throw wrongKeyKind(wanted);
 
   // The owner read and the token spend are independent: run them side by side (one round trip, not two).
   const policy = key.rateLimit ?? deps.defaultPolicy;

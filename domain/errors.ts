@@ -62,10 +62,20 @@ export class NotFoundError extends DomainError {
 
 export class UnauthorizedError extends DomainError {
   override readonly name = 'UnauthorizedError';
-  constructor() {
-    // One message for every cause, so a caller cannot probe which keys exist or are revoked.
-    super('UNAUTHORIZED', 'A valid API key is required: HTTP Basic with the key as username and an empty password.');
+  constructor(message = 'A valid API key is required: HTTP Basic with the key as username and an empty password.') {
+    // One message for every cause a caller could probe with, so it cannot learn which keys exist or are revoked.
+    super('UNAUTHORIZED', message);
   }
+}
+
+/**
+ * A live key presented on the other surface. Only the key's holder can send it, so naming the
+ * kind the route needs tells them nothing they do not hold already, and saves a support ticket.
+ */
+export function wrongKeyKind(needed: 'partner' | 'agent-group'): UnauthorizedError {
+  return needed === 'partner'
+    ? new UnauthorizedError('This route needs a partner key (the /api surface); the key sent is an agent-group key, which opens /v1 only.')
+    : new UnauthorizedError('This route needs an agent-group key (the /v1 surface); the key sent is a partner key, which opens /api only.');
 }
 
 /**

@@ -38,7 +38,6 @@ const REFUSALS: Record<string, (surface: Surface) => string | undefined> = {
   'Basic without the colon': (s) => `Basic ${b64(s === 'api' ? partner.apiKey : group.apiKey)}`,
   'an unknown key': () => basicAuth(generateApiKey()),
   'a revoked key': (s) => basicAuth(s === 'api' ? revokedPartner.apiKey : revokedGroup.apiKey),
-  'a key of the other surface': (s) => basicAuth(s === 'api' ? group.apiKey : partner.apiKey),
 };
 
 async function refused(surface: Surface, authorization: string | undefined): Promise<CallResult<Record<string, unknown>>> {
@@ -76,6 +75,26 @@ describe('Authentication', () => {
 
       expect(new Set(responses.map(comparable)).size).toBe(1);
     });
+  });
+
+  it.each([
+    ['api', 'a partner key', 'an agent-group key'],
+    ['v1', 'an agent-group key', 'a partner key'],
+  ] as const)('tells the holder of a live key of the other kind that /%s needs %s', async (surface, needed, sent) => {
+    const res = await refused(surface, basicAuth(surface === 'api' ? group.apiKey : partner.apiKey));
+
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED', path: PING[surface] });
+    expect(res.body.message).toContain(`needs ${needed}`);
+    expect(res.body.message).toContain(`the key sent is ${sent}`);
+    expect([...res.headers.keys()].filter((h) => h.startsWith('x-ratelimit') || h === 'retry-after')).toEqual([]);
+    expectContract(res, OPERATION[surface]);
+  });
+
+  it('gives a revoked key of the other kind the same answer as an unknown key', async () => {
+    const [revoked, unknown] = await Promise.all([refused('v1', basicAuth(revokedPartner.apiKey)), refused('v1', basicAuth(generateApiKey()))]);
+
+    expect(comparable(revoked)).toBe(comparable(unknown));
   });
 
   it('gives /api and /v1 refusals the same body apart from timestamp and path', async () => {
