@@ -25,16 +25,31 @@ async function withoutDocument(deps: InvoicePdfDeps, invoice: Invoice): Promise<
  * IRP has not registered yet (its document must print the IRN); another group's invoice is
  * the same 404 as an unknown id.
  */
-export async function invoicePdf(deps: InvoicePdfDeps, principal: AgentGroupPrincipal, invoiceId: string): Promise<Uint8Array> {
+export async function invoicePdf(deps: InvoicePdfDeps, principal: AgentGroupPrincipal, invoiceId: string): Promise<InvoicePdf> {
   const invoice = await deps.invoices.get(principal.agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   const refusal = await withoutDocument(deps, invoice);
   if (refusal) throw new ConflictError('CONFLICT', refusal);
+  const fileName = pdfFileName(invoice);
   if (invoice.pdfKey) {
     const stored = await deps.documents.get(invoice.pdfKey);
-    if (stored) return stored;
+    if (stored) return { pdf: stored, fileName };
   }
-  return (await storePdf(deps, invoice)).pdf;
+  return { pdf: (await storePdf(deps, invoice)).pdf, fileName };
+}
+
+export interface InvoicePdf {
+  readonly pdf: Uint8Array;
+  /** What a download should be saved as: the document's number, which is what finance files it under. */
+  readonly fileName: string;
+}
+
+/**
+ * `30/26-27/000001` → `invoice-30-26-27-000001.pdf`: a number's slashes cannot stand in a file
+ * name, and numbers hold only letters, digits, `/` and `-`, so nothing else needs escaping.
+ */
+export function pdfFileName(invoice: Pick<Invoice, 'id' | 'invoiceNumber'>): string {
+  return `invoice-${(invoice.invoiceNumber ?? invoice.id).replace(/[^A-Za-z0-9-]/g, '-')}.pdf`;
 }
 
 /** What the PDF worker did with one queued document. */

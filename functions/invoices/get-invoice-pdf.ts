@@ -8,6 +8,7 @@ import { documentReply } from '../http/responses.ts';
 /** pdf-lib, fontkit and the renderer load at the first render, and the fonts with it, not at the cold start (docs/performance.md). */
 const pdfRenderer = onFirstCall(async () => new (await import('../../infra/pdf/pdf-invoice-renderer.ts')).PdfInvoiceRenderer());
 
-export const handler = endpoint(getInvoicePdfRoute, async ({ principal, params, services }) =>
-  documentReply('application/pdf', await invoicePdf(pdfDeps(services, pdfRenderer), principal, params.id), { 'Content-Disposition': `inline; filename="invoice-${params.id}.pdf"` }),
-);
+export const handler = endpoint(getInvoicePdfRoute, async ({ principal, params, services }) => {
+  const { pdf, fileName } = await invoicePdf(pdfDeps(services, pdfRenderer), principal, params.id);
+  return documentReply('application/pdf', pdf, { 'Content-Disposition': `inline; filename="${fileName}"` });
+});

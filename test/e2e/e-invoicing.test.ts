@@ -45,6 +45,8 @@ describe('POST /v1/invoices over a registration marked for e-invoicing, X-Test-S
     const e = (await testServices().invoices.get(g.agentGroupId, id))!.eInvoice!;
     const res = await fetch(`${stack().baseUrl}/v1/invoices/${id}/pdf`, { headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` } });
     expect(res.status).toBe(200);
+    // Saved under the number finance files it by, not the id only the API knows.
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="invoice-${String(reserved.invoiceNumber).replaceAll('/', '-')}.pdf"`);
     const path = join(dir, 'registered.pdf');
     writeFileSync(path, Buffer.from(await res.arrayBuffer()));
     expect(pdfText(path).replace(/\s+/g, '')).toContain(e.irn);

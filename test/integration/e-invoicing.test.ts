@@ -262,7 +262,9 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
     expect(registered.eInvoice!.irn).toBe(crnIrnOf(registered));
     expect(registered.pdfKey).not.toBeNull();
     expect((await printedText(registered)).replace(/\s+/g, '')).toContain(registered.eInvoice!.irn);
-    expect(new TextDecoder().decode(await invoicePdf(deps(), principalOf(g), registered.id)).slice(0, 5)).toBe('%PDF-');
+    const { pdf, fileName } = await invoicePdf(deps(), principalOf(g), registered.id);
+    expect(new TextDecoder().decode(pdf).slice(0, 5)).toBe('%PDF-');
+    expect(fileName).toBe(`invoice-${registered.invoiceNumber!.replaceAll('/', '-')}.pdf`);
   }, 180_000);
 
   it("registers the billing run's credit note for a cancelled invoiced booking before its PDF", async () => {
