@@ -100,7 +100,8 @@ try {
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
-  writeFileSync(STACK_ENV, `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
+  // SERVICE_URL is the tool's alone (gateway pay posts there); the functions never read it.
+  writeFileSync(STACK_ENV, `${Object.entries({ ...env, SERVICE_URL: `http://localhost:${HTTP_PORT}` }).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
 
   const { loadDemoWorld } = await import('./demo-load.ts');
   const demo = await loadDemoWorld(env);

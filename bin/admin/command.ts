@@ -43,6 +43,8 @@ export interface AdminContext {
   /** Where relative file arguments are resolved: the directory the operator ran npm from. */
   readonly cwd: string;
   config(): Config;
+  /** Where the stack's HTTP routes answer: SERVICE_URL (npm start writes it to .local/stack.env), else http://localhost:3000. */
+  serviceUrl(): string;
   services(): Services;
   deps(): AdminDeps;
   /** The operator the command's changes are recorded against; resolved before the command changes anything. */

@@ -41,3 +41,17 @@ export function adminEnvironment(env: Readonly<Record<string, string | undefined
   if (!existsSync(file)) throw new SetupError(NO_STACK);
   return { ...env, ...parseEnvFile(readFileSync(file, 'utf8')) };
 }
+
+/**
+ * The stack's HTTP routes did not answer (refused, unknown host, reset): the service is not
+ * running at that address, which the operator can fix, and nothing was sent, so nothing changed.
+ */
+export class ServiceUnreachableError extends Error {
+  override readonly name = 'ServiceUnreachableError';
+  constructor(url: string, err: unknown) {
+    const cause = (err as { cause?: { code?: string } } | undefined)?.cause?.code ?? (err instanceof Error ? err.message : 'no answer');
+    super(
+      `Network: the service did not answer at ${new URL(url).origin} (${cause}); nothing was sent. For the local stack, check that \`npm start\` is running (it writes its address to .local/stack.env), or pass --url.`,
+    );
+  }
+}

@@ -6,6 +6,7 @@ import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts'
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { columns, GROUP_OPTION, type CommandSpec } from './command.ts';
+import { ServiceUnreachableError } from './environment.ts';
 import { rupeesOption } from './input.ts';
 
 
@@ -66,7 +67,7 @@ export const gatewayPay: CommandSpec = {
     GROUP_OPTION,
     { name: 'amount', value: '<rupees>', description: "Rupees to pay; default what is still due on the invoice." },
     { name: 'payment-id', value: '<id>', description: 'The gateway payment id to use (to resend the same payment); default a new one.' },
-    { name: 'url', value: '<baseUrl>', description: 'Where the service runs; default http://localhost:3000 (npm start).' },
+    { name: 'url', value: '<baseUrl>', description: 'Where the service runs; default the running local stack (SERVICE_URL in .local/stack.env, which npm start writes), else http://localhost:3000.' },
   ],
   examples: ['gateway pay 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
   async run(args, ctx) {
@@ -80,8 +81,10 @@ export const gatewayPay: CommandSpec = {
     const gateway = new SandboxPaymentGateway(cfg.payments.webhookSecrets);
     const paymentId = args.text('payment-id');
     const n = paymentId === undefined ? gateway.capture(invoice.gatewayOrderId, amount, new Date()) : gateway.capture(invoice.gatewayOrderId, amount, new Date(), paymentId);
-    const url = `${(args.text('url') ?? 'http://localhost:3000').replace(/\/+$/, '')}/gateway/notifications`;
-    const res = await fetch(url, { method: 'POST', headers: n.headers, body: n.body });
+    const url = `${(args.text('url') ?? ctx.serviceUrl()).replace(/\/+$/, '')}/gateway/notifications`;
+    const res = await fetch(url, { method: 'POST', headers: n.headers, body: n.body }).catch((err: unknown) => {
+      throw new ServiceUnreachableError(url, err);
+    });
     const answer: unknown = await res.json().catch(() => null);
     if (!res.ok) throw new Error(`the service answered ${res.status} to the notification: ${JSON.stringify(answer)}`);
     ctx.out.result({ status: res.status, notification: JSON.parse(n.body), answer }, () => [`Paid ${rupees(amount)} against order ${invoice.gatewayOrderId} (invoice ${invoice.invoiceNumber}); the service answered ${res.status} ${JSON.stringify(answer)}.`]);

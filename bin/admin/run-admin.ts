@@ -10,7 +10,7 @@ import type { AdminDeps } from '../../domain/admin.ts';
 import { DomainError, ValidationError } from '../../domain/errors.ts';
 import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
 import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageError, wantsHelp, type AdminContext, type CommandSpec, type ParsedArgs } from './command.ts';
-import { adminEnvironment, SetupError } from './environment.ts';
+import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
 import { importCommand } from './import-command.ts';
 import { syncCommand } from './sync-command.ts';
@@ -205,6 +205,7 @@ function unexpected(err: unknown, spec: CommandSpec, root: string): Failure {
 export function classify(err: unknown, spec: CommandSpec, root: string): Failure {
   if (err instanceof UsageError) return { exit: EXIT.usage, code: 'USAGE', message: err.message, option: err.option };
   if (err instanceof SetupError) return { exit: EXIT.usage, code: 'NO_STACK', message: err.message };
+  if (err instanceof ServiceUnreachableError) return { exit: EXIT.refused, code: 'UNREACHABLE', kind: 'network', retryable: true, message: err.message };
   if (err instanceof ConfigError) return { exit: EXIT.usage, code: 'BAD_CONFIGURATION', message: `${err.message}\nFix the environment (or .local/stack.env), or restart the local stack with \`npm start\`.` };
   if (err instanceof WorldValidationError) {
     const more = err.issueCount > err.issues.length ? [`… and ${err.issueCount - err.issues.length} more.`] : [];
@@ -263,6 +264,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     cwd: io.cwd,
     // The operator's SDK limits, not the request path's: an import or a backfill may wait out a slow store.
     config: () => (config ??= operatorConfig(parseConfig(adminEnvironment(io.env, io.root)))),
+    serviceUrl: () => (adminEnvironment(io.env, io.root).SERVICE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
     services: () => (services ??= buildServices(ctx.config())),
     deps: () => (deps ??= wireAdminDeps(ctx.services(), ctx.origin())),
     origin: () => origin!,

@@ -6,6 +6,7 @@ import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gate
 import { runAdminTool } from '../support/admin-tool.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { freePort } from '../../scripts/local-stack.ts';
 
 const today = () => indiaToday(new Date());
 const period = () => ({ from: addDays(today(), -30), to: today() });
@@ -146,8 +147,15 @@ describe('POST /gateway/notifications', () => {
     const next = JSON.parse(run.stdout).invoiceIds[0] as string;
     expect(await invoiceOf(g, next)).toMatchObject({ status: 'ISSUED', total: 5_250, amountPaid: 500, amountDue: 4_750 });
 
-    // And paying the rest through the sandbox gateway from the admin tool settles it.
-    const paid = await runAdminTool(['gateway', 'pay', next, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
+    // A service that is not there is named as unreachable, not as a storage fault, and nothing moves.
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const missed = await runAdminTool(['gateway', 'pay', next, '--group', g.agentGroupId, '--url', nowhere, '--json']);
+    expect(missed.code).toBe(1);
+    expect(JSON.parse(missed.stderr).error).toMatchObject({ code: 'UNREACHABLE', kind: 'network', retryable: true, message: expect.stringContaining(`did not answer at ${nowhere}`) });
+    expect(await invoiceOf(g, next)).toMatchObject({ status: 'ISSUED', amountDue: 4_750 });
+
+    // And paying the rest through the sandbox gateway from the admin tool settles it; without --url it finds the stack by SERVICE_URL, as npm start writes it.
+    const paid = await runAdminTool(['gateway', 'pay', next, '--group', g.agentGroupId, '--json'], { SERVICE_URL: stack().baseUrl });
     expect(paid.code, paid.stderr).toBe(0);
     expect(JSON.parse(paid.stdout)).toMatchObject({ status: 200, answer: { invoiceId: next, duplicate: false }, notification: { payload: { payment: { entity: { amount: 4_750_00 } } } } });
     expect(await invoiceOf(g, next)).toMatchObject({ status: 'PAID', amountPaid: 5_250, amountDue: 0 });
