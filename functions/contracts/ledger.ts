@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/ledger.ts';
 import { LEDGER_PAGE, MAX_STATEMENT_DAYS } from '../../domain/ledger/read-ledger.ts';
+import { CSV_MEDIA_TYPE, LEDGER_CSV_COLUMN_NOTES, LEDGER_CSV_COLUMNS } from '../../domain/ledger/ledger-csv.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, pageSizeParam } from './common.ts';
 import { idList } from './partner-reads.ts';
@@ -87,6 +88,8 @@ export const StatementSchema = v.object({
   ...creditFields,
 });
 
+const CSV_COLUMNS = LEDGER_CSV_COLUMNS.map((c) => `${c}: ${LEDGER_CSV_COLUMN_NOTES[c]}`).join(' ');
+
 export const listLedgerRoute = defineRoute({
   operationId: 'listLedger',
   method: 'GET',
@@ -102,7 +105,14 @@ export const listLedgerRoute = defineRoute({
   ].join(' '),
   tags: TAG,
   query: LedgerQuerySchema,
-  responses: { 200: { description: 'One page and the credit position.', schema: LedgerPageSchema }, ...AUTHENTICATED_ERRORS },
+  responses: {
+    200: {
+      description: 'One page and the credit position.',
+      schema: LedgerPageSchema,
+      alsoAs: [{ mediaType: CSV_MEDIA_TYPE, description: `With Accept: text/csv, the page's entries as CSV (RFC 4180, a header row; the next page's cursor in the X-Next-Cursor header, absent on the last page). Columns: ${CSV_COLUMNS}` }],
+    },
+    ...AUTHENTICATED_ERRORS,
+  },
 });
 
 export const getStatementRoute = defineRoute({
@@ -118,5 +128,17 @@ export const getStatementRoute = defineRoute({
   ].join(' '),
   tags: TAG,
   query: StatementQuerySchema,
-  responses: { 200: { description: 'The statement.', schema: StatementSchema }, ...AUTHENTICATED_ERRORS },
+  responses: {
+    200: {
+      description: 'The statement.',
+      schema: StatementSchema,
+      alsoAs: [
+        {
+          mediaType: CSV_MEDIA_TYPE,
+          description: `With Accept: text/csv, the statement as CSV (RFC 4180, a header row): an OPENING_BALANCE row, every entry oldest first with the balance after it, a CLOSING_BALANCE row; the same figures as the JSON. Columns: ${CSV_COLUMNS}`,
+        },
+      ],
+    },
+    ...AUTHENTICATED_ERRORS,
+  },
 });

@@ -12,6 +12,11 @@ export interface ResponseSpec {
   readonly schema?: AnySchema;
   /** A document instead of JSON (the rendered reference, an invoice PDF): its media type. */
   readonly document?: string;
+  /**
+   * Other media types the same answer is served as when the request's `Accept` prefers one
+   * (a statement as CSV): documented beside the JSON schema; the handler negotiates.
+   */
+  readonly alsoAs?: readonly { readonly mediaType: string; readonly description: string }[];
 }
 
 /**

@@ -97,8 +97,9 @@ function operation(route: RouteSpec): Json {
     const rated = authed && !['401', '414', '503'].includes(status);
     const retry = status === '429' ? RETRY_AFTER : status === '503' ? RETRY_STORAGE : {};
     const headers = rated ? { ...RATE_HEADERS, ...retry } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'], ...retry };
+    const alternatives = Object.fromEntries((spec.alsoAs ?? []).map((a) => [a.mediaType, { schema: { type: 'string', contentMediaType: a.mediaType, description: a.description } }]));
     const content = spec.schema
-      ? { 'application/json': { schema: schemaOf(spec.schema) } }
+      ? { 'application/json': { schema: schemaOf(spec.schema) }, ...alternatives }
       : spec.document
         ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
         : undefined;

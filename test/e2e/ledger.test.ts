@@ -129,6 +129,25 @@ describe('GET /v1/ledger', () => {
     expect(seen).toEqual(entries(8, 7, 6, 5, 4, 3, 2, 1));
   });
 
+  it('answers Accept: text/csv with the page as CSV and the next cursor in X-Next-Cursor, paging to the same entries as JSON', async () => {
+    const csvPage = (cursor?: string) =>
+      call('GET', `/v1/ledger?status=POSTED&size=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: A.apiKey, headers: { accept: 'text/csv' } });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const res = await csvPage(cursor);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expectContract(res, 'listLedger');
+      seen.push(...res.text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[2]!));
+      cursor = res.headers.get('x-next-cursor') ?? undefined;
+      if (!cursor) break;
+    }
+
+    expect(cursor).toBeUndefined();
+    expect(seen).toEqual(entries(8, 7, 6, 5, 4, 1));
+  });
+
   it('pages a filtered read, ending a page inside a round of matches and resuming right after it', async () => {
     const first = await getLedger('?status=POSTED&size=2');
     const second = await getLedger(`?status=POSTED&size=2&cursor=${encodeURIComponent(first.body.nextCursor!)}`);
@@ -276,6 +295,35 @@ describe('GET /v1/statement', () => {
     [`?from=${T(4)}&to=${T(5)}&size=5`, 'size'],
   ])('refuses %s with a 400 naming %s', async (query, param) => {
     await expect400(await getStatement(query), param, 'getStatement');
+  });
+
+  it('answers Accept: text/csv with the same statement as a CSV file: opening row, entries with the running POSTED balance, closing row', async () => {
+    const [json, csv] = await Promise.all([getStatement(`?from=${T(4)}&to=${T(8)}`), call('GET', `/v1/statement?from=${T(4)}&to=${T(8)}`, { key: A.apiKey, headers: { accept: 'text/csv' } })]);
+
+    expect(csv.status, csv.text).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="statement-2027-01-01-to-2027-01-01.csv"');
+    expect(csv.headers.get('vary')).toMatch(/accept/i);
+    expectContract(csv, 'getStatement');
+    const rows = csv.text.trimEnd().split('\r\n').map((line) => line.split(','));
+    expect(rows[0]).toEqual(['date', 'time', 'entry_id', 'type', 'status', 'description', 'external_booking_id', 'booking_id', 'amount', 'currency', 'balance']);
+    const body = rows.slice(1);
+    expect(body.map((r) => r[2])).toEqual(['', ...json.body.entries.map((e) => e.id), '']);
+    expect(body[0]!.slice(3, 4).concat(body[0]![8]!)).toEqual(['OPENING_BALANCE', json.body.openingBalance.toFixed(2)]);
+    expect([body.at(-1)![3], body.at(-1)![8]]).toEqual(['CLOSING_BALANCE', json.body.closingBalance.toFixed(2)]);
+    expect(body.slice(1, -1).map((r) => Number(r[8]))).toEqual(json.body.entries.map((e) => e.amount));
+    // The balance column ends where the JSON's closing balance is, and moves only with POSTED rows.
+    expect(body.at(-2)![10]).toBe(json.body.closingBalance.toFixed(2));
+    // India time: 04:00 UTC is 09:30 IST.
+    expect(body[1]!.slice(0, 2)).toEqual(['2027-01-01', '09:30:00']);
+  });
+
+  it('answers JSON when JSON is preferred, or nothing is said', async () => {
+    const res = await call('GET', `/v1/statement?from=${T(4)}&to=${T(8)}`, { key: A.apiKey, headers: { accept: 'text/csv;q=0.5, application/json' } });
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.closingBalance).toBe(11734.56);
   });
 
   it('is 401 without a key', async () => {

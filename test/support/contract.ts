@@ -42,7 +42,12 @@ export function expectContract(res: CallResult, operationId: string): void {
   const spec = route.responses[res.status];
   expect(spec, `${operationId} does not document status ${res.status}`).toBeDefined();
 
-  if (spec?.schema) {
+  const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const alternative = spec?.alsoAs?.find((a) => a.mediaType === mediaType);
+  if (spec?.schema && mediaType !== 'application/json') {
+    expect(alternative, `${operationId} ${res.status} answered ${mediaType}, which the contract does not document`).toBeDefined();
+  }
+  if (spec?.schema && !alternative) {
     const parsed = v.safeParse(spec.schema, res.body);
     const problems = parsed.success ? [] : parsed.issues.map((i) => `${v.getDotPath(i) ?? '(body)'}: ${i.message}`);
     expect(problems, `${operationId} ${res.status} body breaks its schema`).toEqual([]);

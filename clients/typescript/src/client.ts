@@ -19,7 +19,13 @@ type Result = { data?: unknown; error?: unknown; response: Response };
 /** What a successful call resolves to: the 2xx body, typed from the OpenAPI document. */
 type Data<R extends Result> = Exclude<R['data'], undefined>;
 
-type GetPath = ClientPathsWithMethod<Client<paths>, 'get'>;
+/**
+ * The client speaks JSON: an operation that can also answer another media type (the statement
+ * as CSV, with `Accept: text/csv`) still types its answer as the JSON body. Read the CSV with
+ * `raw` and `parseAs: 'text'`.
+ */
+type Json = 'application/json';
+type GetPath = ClientPathsWithMethod<Client<paths, Json>, 'get'>;
 type GetOperation<P extends GetPath> = paths[P]['get'];
 type QueryOf<P extends GetPath> = NonNullable<GetOperation<P>['parameters']['query']>;
 type PageOf<P extends GetPath> = GetOperation<P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
@@ -73,7 +79,7 @@ const basic = (apiKey: string): string => `Basic ${Buffer.from(`${apiKey}:`, 'ut
 export function createPartnerClient(options: PartnerClientOptions) {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const raw = createClient<paths>({
+  const raw = createClient<paths, Json>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { Authorization: basic(options.apiKey), 'Accept-Encoding': 'gzip' },
     fetch: retryingFetch(send, policy),

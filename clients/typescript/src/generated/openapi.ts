@@ -7458,6 +7458,7 @@ export interface operations {
                         /** @description Authorized and posted charges and adjustments less refunds and payments, live. */
                         exposure: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9601,6 +9602,7 @@ export interface operations {
                         /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
                         availableCredit: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
