@@ -8,10 +8,20 @@ import { flagOf, UsageError } from './command.ts';
  * checks them before anything is written.
  */
 
-/** Rupees as typed (`250000`, `1999.50`) → paise. The sign is left for the domain to judge. */
+/**
+ * Digits grouped as the tool prints them: Indian (`5,00,000`, `1,23,45,678.50`: threes at the
+ * end, twos before) or international (`500,000`). Only whole groups in those places pass, so a
+ * slip such as `5,0000` is refused rather than read as another amount. An optional `₹` leads.
+ */
+const GROUPED = /^-?(?:\d{1,2}(?:,\d{2})*,\d{3}|\d{1,3}(?:,\d{3})+)(?:\.\d{1,2})?$/;
+
+/** Rupees as typed (`250000`, `1999.50`, `2,50,000`, `₹2,50,000.00`) → paise. The sign is left for the domain to judge. */
 export function rupeesOption(name: string, text: string): Minor {
-  const paise = parseRupees(text);
-  if (paise === undefined) throw new UsageError(`${flagOf(name)} must be an amount in rupees with at most two decimals, such as 250000 or 1999.50 (got '${text}').`, flagOf(name));
+  const bare = text.trim().replace(/^(-?)₹\s*/, '$1');
+  const paise = parseRupees(GROUPED.test(bare) ? bare.replaceAll(',', '') : bare);
+  if (paise === undefined) {
+    throw new UsageError(`${flagOf(name)} must be an amount in rupees with at most two decimals, such as 250000, 2,50,000 or 1999.50 (got '${text}').`, flagOf(name));
+  }
   return paise;
 }
 
