@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { isAwsUnavailable, operatorConfig, serviceOf } from '../../infra/aws-client.ts';
 import { ConfigError, parseConfig, type Config } from '../../infra/config.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
-import { DomainError, ValidationError } from '../../domain/errors.ts';
+import { DomainError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
 import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageError, wantsHelp, type AdminContext, type CommandSpec, type ParsedArgs } from './command.ts';
 import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
@@ -102,6 +102,20 @@ function validationMessage(err: ValidationError, spec: CommandSpec): { message: 
   if (!flag) return { message: err.message };
   const message = err.message.startsWith(err.param) ? `${flag}${err.message.slice(err.param.length)}` : `${flag}: ${err.message}`;
   return { message, option: flag };
+}
+
+/**
+ * A read filtered by a group or partner that does not exist would list nothing and exit 0,
+ * which reads as "nothing there" when the id was mistyped: say so and exit 1 instead. (A
+ * command that changes something refuses an unknown account on its own.)
+ */
+async function assertNamedAccountsExist(args: ParsedArgs, ctx: AdminContext): Promise<void> {
+  const [group, partner] = [args.text('group'), args.text('partner')];
+  if (group === undefined && partner === undefined) return;
+  const tenants = ctx.services().tenants;
+  const [groupFound, partnerFound] = await Promise.all([group === undefined || tenants.getAgentGroup(group), partner === undefined || tenants.getPartner(partner)]);
+  if (!groupFound) throw new NotFoundError(`No such agent group '${group}': agent group`);
+  if (!partnerFound) throw new NotFoundError(`No such partner '${partner}': partner`);
 }
 
 /** Socket errors: the stack is down or misaddressed, which an operator can fix, unlike a fault. */
@@ -276,6 +290,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     assertOperatorGiven(spec, claimed);
     // A read without a name records nothing, so its origin is never written anywhere.
     origin = claimed && mode === 'in-transaction' ? await resolveOperator(claimed, ctx.config()) : operatorOrigin(claimed ?? 'read-only', randomUUID());
+    if (mode === 'none') await assertNamedAccountsExist(args, ctx);
     if (!beginsItself(spec)) await begin();
     try {
       await spec.run(args, ctx);

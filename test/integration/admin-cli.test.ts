@@ -95,6 +95,24 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
     expect((await testServices().tenants.getAgentGroup(groupId))?.creditLimit).toBe(25_000_050);
   });
 
+  it('says an unknown group or partner is unknown (exit 1) instead of listing nothing', async () => {
+    const [group, partner] = [uniqueId('no-group'), uniqueId('no-partner')];
+
+    const runs = await Promise.all([
+      admin('invoices', 'list', '--group', group),
+      admin('payments', 'list', '--group', group),
+      admin('billing', 'runs', '--group', group),
+      admin('keys', 'list', '--group', group),
+      admin('groups', 'list', '--partner', partner),
+      admin('deliveries', 'failed', '--partner', partner),
+    ]);
+
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1, 1]);
+    for (const r of runs.slice(0, 4)) expect(r.stderr).toContain(`No such agent group '${group}'`);
+    for (const r of runs.slice(4)) expect(r.stderr).toContain(`No such partner '${partner}'`);
+    expect(runs.every((r) => r.stdout === '')).toBe(true);
+  });
+
   it('issues a key shown once, lists it without secrets, and a revoked key gets 401 at once', async () => {
     // act
     const issued = json(await admin('keys', 'issue', '--group', groupId, '--label', 'ops laptop', '--rate-per-minute', '1200', '--burst', '50', '--json'));

@@ -9,7 +9,7 @@ import type { Delivery } from '../../domain/deliveries/delivery.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
 import { LOCAL_CREDENTIALS } from '../../scripts/local-stack.ts';
-import { stack, testServices, uniqueId } from '../support/stack.ts';
+import { newPartner, stack, testServices, uniqueId } from '../support/stack.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -38,8 +38,9 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
 
 async function failedDelivery(): Promise<Delivery> {
   const svc = testServices();
-  const partnerId = uniqueId('partner');
-  const endpoint = await createEndpoint(svc, { kind: 'partner', partnerId, channelId: uniqueId('chan'), keyId: 'k', keyPrefix: 'p' }, { url: 'http://127.0.0.1:9/hook' }, testOrigin());
+  // A real partner: the tool refuses to list the deliveries of a partner that does not exist.
+  const { partnerId, channelId } = await newPartner({ channelId: uniqueId('chan') });
+  const endpoint = await createEndpoint(svc, { kind: 'partner', partnerId, channelId, keyId: 'k', keyPrefix: 'p' }, { url: 'http://127.0.0.1:9/hook' }, testOrigin());
   const at = new Date().toISOString();
   const delivery: Delivery = {
     deliveryId: randomUUID(),
