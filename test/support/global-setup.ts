@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startFakeIrp } from './fake-irp.ts';
 import { startFakeChannex } from './fake-channex.ts';
+import { buildFunctions, WORK_FOLDER } from '../../scripts/build-functions.ts';
 import { freePort, javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, billingQueueName, channexQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
@@ -166,7 +167,10 @@ export default async function setup(project: TestProject) {
     // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
     const logFile = join(tmpdir(), `pds-test-stack-${process.pid}.log`);
     writeFileSync(logFile, '');
-    const offline = await startOffline({ stage: 'test', env, httpPort, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
+    // Every function bundled in one esbuild pass (scripts/build-functions.ts), served as prebuilt
+    // bundles: offline skips serverless-esbuild's function-by-function bundling.
+    await buildFunctions();
+    const offline = await startOffline({ stage: 'test', env: { ...env, ESBUILD_PREBUILT: WORK_FOLDER }, httpPort, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
     started.push(offline);
     project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: emulators.queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile, channexUrl: channex.url });
   } catch (err) {
