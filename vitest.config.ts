@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Three tiers, one run (`npm test`) or one each (`npm run test:unit`, `test:integration`,
  * `test:e2e`); docs/local-development.md, "Test tiers", says which test goes where.
- * - unit: no global setup, no emulator, worker threads; reaching the network is an error
- *   (test/support/no-network.ts).
+ * - unit: no global setup, no emulator, worker threads sharing modules between files;
+ *   reaching the network is an error (test/support/no-network.ts).
  * - integration: DynamoDB Local and fauxqs (test/support/integration-setup.ts).
  * - e2e: the whole offline stack, its fakes and its workers (test/support/global-setup.ts).
  * The stateful tiers share one DynamoDB Local in a run and keep out of each other's way, as
@@ -25,6 +25,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           setupFiles: ['test/support/no-network.ts'],
           pool: 'threads',
+          // Files share a worker's loaded modules (half the tier's CPU goes to loading them again
+          // otherwise); a unit test restores what it changes (vi.unstubAllEnvs, restoreAllMocks).
+          isolate: false,
         },
       },
       {

@@ -13,9 +13,8 @@ import net from 'node:net';
  */
 
 const GUARD = Symbol.for('pds.no-network');
-const own = new Set<number>();
 
-export class NetworkInUnitTest extends Error {
+class NetworkRefused extends Error {
   constructor(target: string) {
     super(
       `A unit test reached the network (${target}). Unit tests run with no emulator and no stack: ` +
@@ -24,6 +23,14 @@ export class NetworkInUnitTest extends Error {
     this.name = 'NetworkInUnitTest';
   }
 }
+
+type Shared = typeof globalThis & { [GUARD]?: { readonly error: typeof NetworkRefused; readonly own: Set<number> } };
+// One guard, error class and set of ports per worker: the unit tier shares modules between files (isolate: false), and this file runs again before each.
+const shared = ((globalThis as Shared)[GUARD] ??= { error: NetworkRefused, own: new Set<number>() });
+
+/** The error a unit test gets when it reaches the network. */
+export const NetworkInUnitTest = shared.error;
+const own = shared.own;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1']);
 const isLoopback = (host: string): boolean => LOOPBACK.has(host.replace(/^\[|\]$/g, '').toLowerCase()) || /^127\./.test(host);
