@@ -15,6 +15,7 @@ import { benchAgentGroup, benchWorld } from './bench-world.ts';
 import { bookingQueueEnv } from './booking-bench.ts';
 import { fmt, httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 import { benchAlone } from './standalone.ts';
+import { seeding } from './seeding.ts';
 
 /**
  * PATCH /v1/bookings/{id} (the quote) and POST …/amendments (the apply) in-process, each
@@ -50,14 +51,15 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
   const { sha256Hex } = await import('../infra/crypto/api-keys.ts');
   const quoteHandler = ((await import('../functions/bookings/quote-amendment.ts')) as unknown as { handler: Handler }).handler;
   const applyHandler = ((await import('../functions/bookings/apply-amendment.ts')) as unknown as { handler: Handler }).handler;
-  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
+  const seed = await seeding(svc);
+  const deps = adminDeps(seed, operatorOrigin('bench', 'seed'));
 
   const from = addDays(indiaToday(new Date()), 7);
   const checkIn = from;
   const checkOut = addDays(from, 1);
   const amendedOut = addDays(from, 2);
   const gst = (await svc.catalogue.listGstSlabTables()).length > 0 ? {} : { gst: GST };
-  await importWorld({ ...deps, catalogue: svc.catalogue }, { ...benchWorld({ channelId: CHANNEL, listings: 1, from, days: DAYS, idPrefix: 'ambench-l', units: UNITS }), ...gst }, { allowPlaintextKeys: true });
+  await importWorld({ ...deps, catalogue: seed.catalogue }, { ...benchWorld({ channelId: CHANNEL, listings: 1, from, days: DAYS, idPrefix: 'ambench-l', units: UNITS }), ...gst }, { allowPlaintextKeys: true });
   await createPartner(deps, { partnerId: 'bench-amendments-partner', name: 'Amendment bench', channelId: CHANNEL });
   const agentGroupId = 'bench-amendments-group';
   const { apiKey, principal } = await benchAgentGroup(deps, agentGroupId, 'bench-amendments-partner', CHANNEL, 1_000_000_000_00);

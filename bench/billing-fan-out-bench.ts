@@ -16,6 +16,7 @@ import { bookingItems, indexedGroup } from './billing-scale-bench.ts';
 import { httpEvent, lambdaContext } from './harness.ts';
 import { DynamoRounds, roundsTable } from './dynamo-rounds.ts';
 import { benchAlone } from './standalone.ts';
+import { seeding } from './seeding.ts';
 
 /**
  * `npm run bench:billing-fan-out`: the daily run fanned out, and a big POST /v1/invoices with
@@ -78,12 +79,13 @@ async function benchFanOut(svc: Services): Promise<void> {
   const { handleBillingRecord } = await import('../functions/workers/bill-group.ts');
   const { concurrentRecords } = await import('../functions/workers/sqs-batch.ts');
   const { operatorOrigin } = await import('../domain/audit/audit-event.ts');
-  const admin = adminDeps(svc, operatorOrigin('bench', 'seed'));
-  const db = createDocumentClient(svc.config);
+  const seed = await seeding(svc);
+  const admin = adminDeps(seed, operatorOrigin('bench', 'seed'));
+  const db = createDocumentClient(seed.config);
   const table = svc.config.tableName;
   const sqs = new SQSClient({ endpoint: svc.config.endpoints.sqs, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
   await importWorld(
-    { ...admin, catalogue: svc.catalogue },
+    { ...admin, catalogue: seed.catalogue },
     { ...benchWorld({ channelId: CHANNEL, listings: 10, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
     { allowPlaintextKeys: true },
   );

@@ -13,6 +13,7 @@ import { benchBillingRun, benchGroupInput, benchWorld } from './bench-world.ts';
 import { httpEvent, lambdaContext, measureInTurns } from './harness.ts';
 import { seededBooking } from './invoicing-bench.ts';
 import { benchAlone } from './standalone.ts';
+import { seeding } from './seeding.ts';
 
 /**
  * `npm run bench:billing-scale`: the targets of billing at scale (docs/invoicing.md, "Figures"),
@@ -33,11 +34,12 @@ async function benchBillingScale(svc: Services): Promise<void> {
   const { createPartner, createAgentGroup, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { PdfInvoiceRenderer } = await import('../infra/pdf/pdf-invoice-renderer.ts');
-  const admin = adminDeps(svc, operatorOrigin('bench', 'seed'));
-  const db = createDocumentClient(svc.config);
+  const seed = await seeding(svc);
+  const admin = adminDeps(seed, operatorOrigin('bench', 'seed'));
+  const db = createDocumentClient(seed.config);
   const table = svc.config.tableName;
   await importWorld(
-    { ...admin, catalogue: svc.catalogue },
+    { ...admin, catalogue: seed.catalogue },
     { ...benchWorld({ channelId: CHANNEL, listings: LISTINGS, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
     { allowPlaintextKeys: true },
   );

@@ -18,6 +18,7 @@ import { bookingQueueName, provisionQueues, webhookQueueName } from '../scripts/
 import { benchAgentGroup, benchWorld } from './bench-world.ts';
 import { httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 import { benchAlone } from './standalone.ts';
+import { seeding } from './seeding.ts';
 
 /**
  * POST /v1/bookings in-process: the synchronous path (a listing that confirms at once)
@@ -73,7 +74,8 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   const { createOrder } = await import('../domain/orders/manage-orders.ts');
   const { sha256Hex } = await import('../infra/crypto/api-keys.ts');
   const { handler } = (await import('../functions/bookings/create-booking.ts')) as unknown as { handler: Handler };
-  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
+  const seed = await seeding(svc);
+  const deps = adminDeps(seed, operatorOrigin('bench', 'seed'));
 
   // Stays start a week out so the bench keeps working whatever the date.
   const from = addDays(indiaToday(new Date()), 7);
@@ -81,7 +83,7 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   const gst = (await svc.catalogue.listGstSlabTables()).length > 0 ? {} : { gst: GST };
   const t0 = performance.now();
   await importWorld(
-    { ...deps, catalogue: svc.catalogue },
+    { ...deps, catalogue: seed.catalogue },
     { ...benchWorld({ channelId: CHANNEL, listings: LISTINGS, from, days: DAYS, idPrefix: 'bkbench-l', units: UNITS }), ...gst },
     { allowPlaintextKeys: true },
   );

@@ -9,6 +9,7 @@ import { addDays } from '../domain/catalogue/calendar.ts';
 import { indiaToday } from '../domain/reads/date-window.ts';
 import { fixtureWorld } from '../test/support/catalogue-fixture.ts';
 import { httpEvent, lambdaContext } from './harness.ts';
+import { seeding } from './seeding.ts';
 
 /**
  * The Channex changes bench (docs/channel-manager.md, "Measured"): one changes notification
@@ -42,7 +43,7 @@ try {
   const base = world.catalogue!.listings![0]!;
   const listing = { ...base, id: 'chx-bench', properties: Array.from({ length: ROOMS }, (_, i) => ({ ...base.properties![0]!, id: `chx-bench-r${i}`, quantity: 20, applicableAdult: 2 })) };
   await importWorld(
-    { ...adminDeps(svc, operatorOrigin('bench', 'seed')), catalogue: svc.catalogue },
+    { ...adminDeps(await seeding(svc), operatorOrigin('bench', 'seed')), catalogue: (await seeding(svc)).catalogue },
     { ...world, catalogue: { ...world.catalogue, listings: [listing], inventory: listing.properties.map((p) => ({ propertyId: p.id, from, to, quantity: 10 })), rates: [] } },
     { allowPlaintextKeys: true },
   );

@@ -13,6 +13,7 @@ import { keys } from '../infra/dynamo/keys.ts';
 import { benchBillingRun, benchGroupInput, benchWorld } from './bench-world.ts';
 import { fmt, httpEvent, lambdaContext, measure } from './harness.ts';
 import { benchAlone } from './standalone.ts';
+import { seeding } from './seeding.ts';
 
 /**
  * The invoicing bench (`npm run bench`, or alone: `npm run bench:invoicing`; BENCH_INVOICING=0
@@ -83,10 +84,11 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
   const { createPartner, createAgentGroup, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { PdfInvoiceRenderer } = await import('../infra/pdf/pdf-invoice-renderer.ts');
-  const admin = adminDeps(svc, operatorOrigin('bench', 'seed'));
+  const seed = await seeding(svc);
+  const admin = adminDeps(seed, operatorOrigin('bench', 'seed'));
   const channelId = 'bench-invoicing';
   await importWorld(
-    { ...admin, catalogue: svc.catalogue },
+    { ...admin, catalogue: seed.catalogue },
     { ...benchWorld({ channelId, listings: LISTINGS, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
     { allowPlaintextKeys: true },
   );
@@ -100,7 +102,7 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
     entryItem(entry),
     { ...keys.bookingAlias(group.agentGroupId, booking.bookingId!), entity: 'BookingAlias', bookingRef: booking.bookingRef, bookingId: booking.bookingId },
   ]);
-  await putAll(createDocumentClient(svc.config), svc.config.tableName, items);
+  await putAll(createDocumentClient(seed.config), svc.config.tableName, items);
 
   const deps = billingDeps(svc, new PdfInvoiceRenderer());
   const billingRun = benchBillingRun(deps);

@@ -8,6 +8,7 @@ import { buildDemoWorld } from '../scripts/demo-world.ts';
 import { httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { writeSearchWorld } from './search-world.ts';
+import { seeding } from './seeding.ts';
 
 /** Listings in the generated world; SEARCH_BENCH_LISTINGS overrides it for a quicker run. */
 const GENERATED_LISTINGS = Number(process.env.SEARCH_BENCH_LISTINGS ?? 5_000);
@@ -50,7 +51,8 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   const { createAgentGroup, createPartner, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
   const { handler } = (await import('../functions/distribution/search-listings.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number }> };
-  const deps = adminDeps(svc, operatorOrigin('bench', 'seed'));
+  const seed = await seeding(svc);
+  const deps = adminDeps(seed, operatorOrigin('bench', 'seed'));
   const today = indiaToday(new Date());
   const catalogue = searchCatalogue(svc);
 
@@ -90,7 +92,7 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   };
 
   const t0 = performance.now();
-  await importWorld({ ...deps, catalogue: svc.catalogue }, buildDemoWorld(today), { allowPlaintextKeys: true });
+  await importWorld({ ...deps, catalogue: seed.catalogue }, buildDemoWorld(today), { allowPlaintextKeys: true });
   console.log(`\ndemo world imported in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const demo = await groupOn('ota-web');
   // The demo's peak seasons (Oct 18–26, Dec 20–Jan 4) ask for 3 nights; the measured stays start clear of them.

@@ -9,6 +9,7 @@ import { expectContract } from '../support/contract.ts';
 import { requestArb, type FuzzRequest, type Operation, type ValuePools } from '../support/fuzz-requests.ts';
 import { call, newAgentGroup, newPartner, stack, uniqueId, type CallResult, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { randomised, sizedTimeout } from '../support/randomised.ts';
 
 /*
  * Property-based HTTP fuzzing of every operation in the OpenAPI document, over the wire
@@ -17,11 +18,11 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
  * and hostile values of every type. Every answer must be a documented status with a body in
  * its documented shape, never a 5xx; a 400 names its parameter; no secret ever comes back.
  *
- * FUZZ_SEED replays a run (the seed is printed); FUZZ_RUNS sets the number of requests;
+ * FUZZ_SEED replays a run (the seed is printed; fixed in `npm test`, fresh in `npm run soak`,
+ * test/support/randomised.ts); FUZZ_RUNS sets the number of requests;
  * FUZZ_VERBOSE=1 prints the statuses each operation answered.
  */
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
-const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 2_000;
+const { seed: SEED, runs: RUNS } = randomised({ name: 'fuzz', file: 'test/e2e/fuzz.test.ts', seedVar: 'FUZZ_SEED', runsVar: 'FUZZ_RUNS', fixedSeed: 20_261_127, ci: 1_000, soak: 10_000 });
 const PARALLEL = 6;
 /** Far above what the fuzzer sends, so no answer is a 429 that would hide what the route does. */
 const UNTHROTTLED = { perMinute: 100_000, burst: 10_000 };
@@ -275,5 +276,5 @@ describe('HTTP fuzzing from the OpenAPI document', () => {
 
     expect(answers.length).toBeGreaterThanOrEqual(RUNS);
     expect(failures.slice(0, 15), `seed ${SEED}: ${failures.length} answers broke the contract`).toEqual([]);
-  }, 600_000);
+  }, sizedTimeout(600_000));
 });

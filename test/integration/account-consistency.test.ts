@@ -34,6 +34,7 @@ import { keys } from '../../infra/dynamo/keys.ts';
 import { guest, stay } from '../support/booking-world.ts';
 import { seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { createdGroups, testServices, uniqueId } from '../support/stack.ts';
+import { randomised, sizedTimeout } from '../support/randomised.ts';
 
 /*
  * The account tells one story (issue 11, item 5). Each run drives ONE fresh agent group
@@ -56,11 +57,10 @@ import { createdGroups, testServices, uniqueId } from '../support/stack.ts';
  *
  * Reproduce a failure with the seed and path it prints: CONSISTENCY_SEED=<seed>
  * CONSISTENCY_PATH=<path> npx vitest run test/integration/account-consistency.test.ts
- * (CONSISTENCY_RUNS sets the number of runs).
+ * (CONSISTENCY_RUNS sets the number of runs; `npm run soak` runs many with a fresh seed).
  */
 
-const SEED = Number(process.env.CONSISTENCY_SEED ?? '20261125');
-const RUNS = Number(process.env.CONSISTENCY_RUNS ?? '200');
+const { seed: SEED, runs: RUNS } = randomised({ name: 'account consistency', file: 'test/integration/account-consistency.test.ts', seedVar: 'CONSISTENCY_SEED', runsVar: 'CONSISTENCY_RUNS', fixedSeed: 20_261_125, ci: 200, soak: 2_000 });
 const MAX_STEPS = 8;
 /** How long a failed booking is watched for a late landing (the stack's window stays 4 s: a booking-late one lands 2 s after the look that failed it). */
 const WATCH_SECONDS = 2 * 86_400;
@@ -489,7 +489,7 @@ describe('Account consistency (randomised, DynamoDB Local)', () => {
       const wallMs = Date.now() - t0;
       console.info(`account consistency: ${RUNS} runs, seed ${SEED}, ${(wallMs / 1000).toFixed(1)} s; ${[...tally].map(([k, v]) => `${k} ${v}`).join(', ')}`);
     }
-  }, 900_000);
+  }, sizedTimeout(900_000));
 });
 
 describe('Account consistency: a late landing over the limit', () => {

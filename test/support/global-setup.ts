@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startFakeIrp } from './fake-irp.ts';
 import { startFakeChannex } from './fake-channex.ts';
+import { buildFunctions, WORK_FOLDER } from '../../scripts/build-functions.ts';
 import { freePort, javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, billingQueueName, channexQueueName } from '../../scripts/local-stack.ts';
 
 export interface TestStack {
@@ -53,31 +54,111 @@ const NIC_TEST_GSTIN = '30AAICN4821N1ZQ';
 
 export const LOOSE_SDK_LIMITS = { AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3' } as const;
 
+/** The settings every tier's services run with on the test stage (besides where its emulators are). */
+function testStageExtra(queueUrls: Record<string, string>): Record<string, string> {
+  // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
+  // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
+  return {
+    ...LOOSE_SDK_LIMITS,
+    REQUEST_BUDGET_MS: '25000',
+    BILLING_REQUEST_WORK_MS: '20000',
+    LOG_LEVEL: 'ERROR',
+    ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**',
+    WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!,
+    TIME_SCALE: '1000',
+    ...BOOKING_TEST_TIMINGS,
+    BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!,
+    PDF_QUEUE_URL: queueUrls[pdfQueueName('test')]!,
+    BILLING_QUEUE_URL: queueUrls[billingQueueName('test')]!,
+    CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]!,
+  };
+}
+
+interface SharedDynamo {
+  endpoint: string;
+  users: number;
+  stop(): Promise<void>;
+}
+const SHARED_DYNAMO = Symbol.for('pds.test.dynamo-local');
+type WithShared = typeof globalThis & { [SHARED_DYNAMO]?: Promise<SharedDynamo> };
+
+/**
+ * One DynamoDB Local (a JVM, the heaviest emulator) for every tier of a run: vitest runs each
+ * project's global setup in this one process, so `npm test` starts it once for integration and
+ * e2e, and stops it when the last tier tears down. Tenants keep the tiers apart in the table
+ * as they keep files apart.
+ */
+async function sharedDynamo(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const g = globalThis as WithShared;
+  g[SHARED_DYNAMO] ??= startDynamoLocal().then(async (dynamo) => {
+    await provisionTable(dynamo.endpoint, TABLE_NAME);
+    return { endpoint: dynamo.endpoint, users: 0, stop: () => dynamo.stop() };
+  });
+  const shared = await g[SHARED_DYNAMO];
+  shared.users++;
+  return {
+    endpoint: shared.endpoint,
+    stop: async () => {
+      if (--shared.users > 0) return;
+      delete g[SHARED_DYNAMO];
+      await shared.stop();
+    },
+  };
+}
+
+const TABLE_NAME = 'pds-test';
+
+export interface Emulators {
+  /** The services' environment on the test stage, pointing at this tier's emulators. */
+  readonly env: Record<string, string>;
+  readonly queueUrls: Record<string, string>;
+  readonly stop: () => Promise<void>;
+}
+
+/**
+ * DynamoDB Local (shared by the tiers) and a fauxqs of this tier's own (SQS and S3, in this
+ * process): a message an integration test leaves on a queue is never taken by the e2e tier's
+ * offline workers, so the integration tier behaves the same run alone or with the others.
+ */
+export async function startEmulators(extra: Record<string, string> = {}): Promise<Emulators> {
+  const javaMissing = javaProblem();
+  if (javaMissing) throw new Error(javaMissing);
+  const started: { stop(): Promise<void> }[] = [];
+  const stop = async () => {
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+  };
+  try {
+    const [dynamo, queues] = await Promise.all([sharedDynamo(), startFauxqs()]);
+    started.push(dynamo, queues);
+    await provisionBucket(queues.endpoint, invoiceBucketName('test'));
+    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test'), bookingQueueName('test'), channexQueueName('test'), pdfQueueName('test'), billingQueueName('test')]);
+    const env = serviceEnv({ stage: 'test', tableName: TABLE_NAME, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...testStageExtra(queueUrls), ...extra } });
+    return { env, queueUrls, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * The e2e tier: the emulators, the fake IRP and Channex the stack's adapters talk to, and
+ * `serverless offline` serving every function over HTTP and consuming the queues.
+ */
 export default async function setup(project: TestProject) {
-  const problem = javaProblem();
-  if (problem) throw new Error(problem);
   const started: { stop(): Promise<void> }[] = [];
   const teardown = async () => {
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
   };
   try {
-    const [dynamo, queues] = await Promise.all([startDynamoLocal(), startFauxqs()]);
-    started.push(dynamo, queues);
-    const tableName = 'pds-test';
-    await provisionTable(dynamo.endpoint, tableName);
-    await provisionBucket(queues.endpoint, invoiceBucketName('test'));
-    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test'), bookingQueueName('test'), channexQueueName('test')]);
-    const invoiceQueues = await provisionQueues(queues.endpoint, [pdfQueueName('test'), billingQueueName('test')]);
-    // TIME_SCALE 1000: a webhook's 30 s / 2 min / 10 min retries take 0.03 / 0.12 / 0.6 s (SQS then rounds each hop up to whole seconds).
-    // REQUEST_BUDGET_MS: below the test stage's 30 s function timeout, far above what a loaded machine needs.
-    const extra = { ...LOOSE_SDK_LIMITS, REQUEST_BUDGET_MS: '25000', BILLING_REQUEST_WORK_MS: '20000', LOG_LEVEL: 'ERROR', ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**', WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName('test')]!, TIME_SCALE: '1000', ...BOOKING_TEST_TIMINGS, BOOKING_QUEUE_URL: queueUrls[bookingQueueName('test')]!, PDF_QUEUE_URL: invoiceQueues[pdfQueueName('test')]!, BILLING_QUEUE_URL: invoiceQueues[billingQueueName('test')]!, CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]! };
     const irp = await startFakeIrp({ clock: { now: () => new Date() }, users: [{ gstin: NIC_TEST_GSTIN, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123' }] });
     started.push({ stop: () => irp.close() });
     const irpCredentials = {
       [NIC_TEST_GSTIN]: { baseUrl: irp.url, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123', publicKeyPem: irp.encryptionPublicKeyPem, signingKeyPem: irp.signingPublicKeyPem },
     };
+    const emulators = await startEmulators({ IRP_CREDENTIALS: JSON.stringify(irpCredentials) });
+    started.push(emulators);
+    const base = emulators.env;
     const httpPort = await freePort();
-    const base = serviceEnv({ stage: 'test', tableName, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...extra, IRP_CREDENTIALS: JSON.stringify(irpCredentials) } });
     // A fake Channex for the whole run: listings connected to Channex (channelManager: channex) book through it,
     // every other listing stays on the simulator (test/e2e/channex-outbound.test.ts).
     const channex = await startFakeChannex({ outboundKey: CHANNEX_TEST_KEY, providerCode: 'OpenChannel', serviceEndpoint: `http://127.0.0.1:${httpPort}/channel-manager/channex`, inboundKey: base.CHANNEX_INBOUND_API_KEY! });
@@ -86,9 +167,12 @@ export default async function setup(project: TestProject) {
     // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
     const logFile = join(tmpdir(), `pds-test-stack-${process.pid}.log`);
     writeFileSync(logFile, '');
-    const offline = await startOffline({ stage: 'test', env, httpPort, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
+    // Every function bundled in one esbuild pass (scripts/build-functions.ts), served as prebuilt
+    // bundles: offline skips serverless-esbuild's function-by-function bundling.
+    await buildFunctions();
+    const offline = await startOffline({ stage: 'test', env: { ...env, ESBUILD_PREBUILT: WORK_FOLDER }, httpPort, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile, channexUrl: channex.url });
+    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: emulators.queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile, channexUrl: channex.url });
   } catch (err) {
     await teardown();
     throw err;

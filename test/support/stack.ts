@@ -1,14 +1,28 @@
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import type { TestStack } from './global-setup.ts';
 import { createAgentGroup, createPartner, issueKey, type NewAgentGroup } from '../../domain/admin.ts';
 import type { RateLimitOverride } from '../../domain/api-key.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { adminDeps, buildServices, type Services } from '../../infra/container.ts';
 
-/** The emulators and offline server the global setup started. */
-export const stack = () => inject('stack');
+/**
+ * The emulators (and, in the e2e tier, the offline server and fakes) this tier's global setup
+ * started. The integration tier has only `env`: reading anything else there is an error that
+ * names the tier the file belongs in, not an `undefined` URL (docs/local-development.md, "Test tiers").
+ */
+export const stack = (): TestStack => {
+  const provided = inject('stack');
+  if (!provided) throw new Error('The unit tier starts no emulator and no stack: a test that needs DynamoDB Local or fauxqs belongs in test/integration, one that needs the offline stack in test/e2e.');
+  return new Proxy(provided, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !(key in target)) throw new Error(`stack().${key}: this tier runs DynamoDB Local and fauxqs only; a test that needs the offline stack (HTTP, its workers, its fakes) belongs in test/e2e.`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+};
 
 let svc: Services | undefined;
 /** Real adapters against the test stack's DynamoDB Local (and, later, fauxqs). */

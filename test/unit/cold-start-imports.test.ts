@@ -1,8 +1,7 @@
-import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, stageBuild, stageFunctions } from '../../bench/cold-load.ts';
-import { ROOT } from '../../scripts/local-stack.ts';
+import { stageFunctions } from '../../bench/cold-load.ts';
+import { buildFunctions } from '../../scripts/build-functions.ts';
 
 /**
  * What a handler's bundle evaluates at its cold start: the modules reached from its entry by
@@ -59,16 +58,8 @@ describe('cold start: what every function loads at start', () => {
   let bundles: Map<string | undefined, string[]>;
 
   beforeAll(async () => {
-    const { esbuild } = stageBuild();
-    // One build of every entry, as serverless-esbuild bundles each (not written, no splitting): each output lists its bundle's inputs.
-    ({ metafile } = await build({
-      ...esbuildOptions(esbuild),
-      entryPoints: fns.map((f) => join(ROOT, `${f.module}.ts`)),
-      outdir: join(ROOT, '.esbuild-import-check'),
-      write: false,
-      metafile: true,
-      absWorkingDir: ROOT,
-    }));
+    // The one build of every function that the test stack serves (scripts/build-functions.ts), in memory: each output lists its bundle's inputs.
+    ({ metafile } = await buildFunctions({ write: false }));
     bundles = new Map(Object.values(metafile.outputs).map((o) => [o.entryPoint, Object.keys(o.inputs)]));
   }, 600_000);
 

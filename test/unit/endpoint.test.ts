@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withinBudget } from '../../functions/http/budget.ts';
 import { endpoint } from '../../functions/http/endpoint.ts';
 import { documentReply } from '../../functions/http/responses.ts';
@@ -10,11 +10,13 @@ import { defineRoute } from '../../functions/http/route.ts';
 import type { HttpEvent, HttpResult } from '../../functions/http/types.ts';
 import { awsClientOptions } from '../../infra/aws-client.ts';
 import { logger } from '../../infra/logger.ts';
+import { serviceEnv } from '../../scripts/local-stack.ts';
 
 /**
  * The shared Middy stack, in process: a throwaway route with a body schema and synthetic
  * API Gateway v2 events. Routes without auth never touch DynamoDB, but the handler input
- * carries services(), so the stack's environment is stubbed for config().
+ * carries services(), so a test stage's environment is stubbed for config(), its endpoints
+ * a closed port (a unit test that reached one would fail, test/support/no-network.ts).
  */
 const ThingSchema = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1)),
@@ -101,7 +103,7 @@ beforeAll(async () => {
   const server = createServer((socket) => void sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   silentStore = { server, sockets, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-  for (const [name, value] of Object.entries(inject('stack').env)) vi.stubEnv(name, value);
+  for (const [name, value] of Object.entries(serviceEnv({ stage: 'test', tableName: 'pds-test', dynamodb: 'http://127.0.0.1:9', sqs: 'http://127.0.0.1:9' }))) vi.stubEnv(name, value);
   // Unhandled errors are logged in full; keep the test output quiet.
   vi.spyOn(logger, 'error').mockImplementation(() => undefined);
   vi.spyOn(logger, 'info').mockImplementation(() => undefined);

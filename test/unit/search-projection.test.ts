@@ -12,6 +12,7 @@ import { parseWorldShape } from '../../domain/world/world-schema.ts';
 import { catalogueArb, GEN_TODAY, idsOf, outcome, searchArb, searchBody, worldOf } from '../support/search-arbitraries.ts';
 import { legacySearchListings, type LegacySearchCatalogue } from '../support/search-oracle.ts';
 import { memoryCatalogue, PLANS, stayDaysOf } from '../support/search-world.ts';
+import { randomised } from '../support/randomised.ts';
 
 const clock = { now: () => new Date(`${GEN_TODAY}T06:00:00.000Z`) };
 
@@ -87,7 +88,8 @@ describe('Search projection: encoding', () => {
 });
 
 describe('Search projection: equivalence with the search it replaced', () => {
-  it('answers every generated search exactly as the whole-catalogue search did (500 cases)', async () => {
+  const { seed, runs } = randomised({ name: 'search equivalence', file: 'test/unit/search-projection.test.ts', seedVar: 'SEARCH_EQ_SEED', runsVar: 'SEARCH_EQ_RUNS', fixedSeed: 20_261_125, ci: 500, soak: 5_000 });
+  it(`answers every generated search exactly as the whole-catalogue search did (${runs} cases)`, async () => {
     let run = 0;
     const seen = { found: 0, groups: 0, refused: 0, empty: 0 };
     await fc.assert(
@@ -111,8 +113,8 @@ describe('Search projection: equivalence with the search it replaced', () => {
           tally(seen, now);
         }
       }),
-      // Seeded: the coverage counts below must not depend on the draw (SEARCH_EQ_SEED explores others).
-      { numRuns: 500, seed: Number(process.env.SEARCH_EQ_SEED ?? 20261125) },
+      // Seeded: the coverage counts below must not depend on the draw (SEARCH_EQ_SEED, or `npm run soak`, explores others).
+      { numRuns: runs, seed },
     );
     // The cases cover every kind of answer, so the equality above is not vacuous.
     expect(seen.found).toBeGreaterThan(100);
