@@ -11,6 +11,8 @@ import { parseInput } from '../http/validate.ts';
  * partners.
  */
 export const CHANNEX_BASE_PATH = '/channel-manager/channex';
+/** The route key path serving the three (functions/channel-manager/open-channel.ts says why). */
+export const CHANNEX_GATEWAY_PATH = `${CHANNEX_BASE_PATH}/{proxy+}`;
 const TAGS = ['Channel manager (operators)'];
 const KEY_NOTE =
   'Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage\'s inbound Channex keys ' +
@@ -202,6 +204,7 @@ const hotelRead = <S extends typeof SuccessSchema | typeof MappingDetailsSchema>
     operationId,
     method: 'GET',
     path: `${CHANNEX_BASE_PATH}/${name}/`,
+    gatewayPath: CHANNEX_GATEWAY_PATH,
     auth: 'channex',
     summary,
     description: `${KEY_NOTE} ${description}`,
@@ -237,6 +240,7 @@ export const channexChangesRoute = defineRoute({
   operationId: 'channexChanges',
   method: 'POST',
   path: `${CHANNEX_BASE_PATH}/changes/`,
+  gatewayPath: CHANNEX_GATEWAY_PATH,
   auth: 'channex',
   summary: 'Availability, rate and restriction changes from Channex',
   description:

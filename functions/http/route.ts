@@ -30,6 +30,12 @@ export interface RouteSpec<
   readonly method: Method;
   /** API Gateway form: `/v1/orders/{orderId}`. */
   readonly path: string;
+  /**
+   * The route key's path when API Gateway cannot route `path` as written: Channex's endpoints
+   * end in `/`, which an HTTP API route key may not (infra/deploy/route-keys.ts), so they are
+   * served through a greedy `{proxy+}` route whose handler picks the endpoint by name.
+   */
+  readonly gatewayPath?: string;
   /** Which key opens it; `none` only for public documents and signed notifications; `channex` the channel manager's api-key header. */
   readonly auth: A;
   readonly summary: string;
