@@ -69,9 +69,10 @@ export const defineRoute = <
   spec: RouteSpec<Q, P, B, A>,
 ): RouteSpec<Q, P, B, A> => spec;
 
-/** `/v1/orders/{orderId}` → a matcher for concrete paths. */
+/** `/v1/orders/{orderId}` → a matcher for concrete paths, with or without one trailing slash (Channex's paths have one; a caller may drop it). */
 export function pathMatcher(template: string): RegExp {
   const pattern = template
+    .replace(/(.)\/$/, '$1')
     .split('/')
     .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
