@@ -41,7 +41,8 @@ try {
   const to = addDays(from, NIGHTS - 1);
   const { ids, ...world } = fixtureWorld('chxbench');
   const base = world.catalogue!.listings![0]!;
-  const listing = { ...base, id: 'chx-bench', properties: Array.from({ length: ROOMS }, (_, i) => ({ ...base.properties![0]!, id: `chx-bench-r${i}`, quantity: 20, applicableAdult: 2 })) };
+  // Connected to Channex: its key reaches no other listing.
+  const listing = { ...base, id: 'chx-bench', simulator: { mode: 'CONFIRM_IMMEDIATELY' as const, channelManager: 'channex' as const }, properties: Array.from({ length: ROOMS }, (_, i) => ({ ...base.properties![0]!, id: `chx-bench-r${i}`, quantity: 20, applicableAdult: 2 })) };
   await importWorld(
     { ...adminDeps(await seeding(svc), operatorOrigin('bench', 'seed')), catalogue: (await seeding(svc)).catalogue },
     { ...world, catalogue: { ...world.catalogue, listings: [listing], inventory: listing.properties.map((p) => ({ propertyId: p.id, from, to, quantity: 10 })), rates: [] } },

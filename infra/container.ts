@@ -246,7 +246,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     creditNotes: () => new DynamoCreditNoteStore(db(), table, auditTrail()),
     balances: () => new DynamoBalanceStore(db(), table),
     unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
-    channexInbox: () => new DynamoChannexInbox(db(), table),
+    channexInbox: () => new DynamoChannexInbox(db(), table, cfg.channex.propertySystem === 'channex'),
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
     guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packages the dev, staging and prod stacks exactly as the pipeline deploys them, without AWS
-# credentials, and lints each CloudFormation template with cfn-lint (0 errors; the warnings
+# credentials, checks every HTTP API route key against API Gateway's rules (scripts/check-route-keys.ts)
+# and lints each CloudFormation template with cfn-lint (0 errors; the warnings
 # silenced in .cfnlintrc.yaml say why). staging is packaged with every optional feature on
 # (custom domain, alarm topic, a pinned secret version) so those branches are linted too.
 set -euo pipefail
@@ -25,6 +26,9 @@ SECRET_PARAM="secretVersionId=00000000-0000-4000-8000-000000000000" package stag
   CUSTOM_DOMAIN=api.staging.example.com \
   CUSTOM_DOMAIN_CERTIFICATE_ARN=arn:aws:acm:ap-south-1:123456789012:certificate/00000000-0000-4000-8000-000000000000 \
   ALARM_TOPIC_ARN=arn:aws:sns:ap-south-1:123456789012:partner-distribution-staging-alarms
+
+# cfn-lint does not know API Gateway's route-key rules (a key ending in "/" fails only at deploy).
+npx tsx scripts/check-route-keys.ts "$out"/{dev,staging,prod}/cloudformation-template-update-stack.json
 
 cfn-lint --version
 for stage in dev staging prod; do

@@ -101,27 +101,59 @@ export function mappingDetails(view: ListingView) {
 const PLAN_TITLES: Readonly<Record<MealPlan, string>> = { EP: 'Room only (EP)', CP: 'Breakfast (CP)', MAP: 'Breakfast and one meal (MAP)', AP: 'All meals (AP)' };
 
 /**
- * Refuses a notification that names what the listing does not have, naming the path of the
- * first unknown id or impossible range: the whole notification is then applied nowhere.
+ * Refuses a notification that cannot be applied at all, naming the path: a hotel that is not
+ * one of our listings connected to Channex, or a date that is not a calendar date or a range
+ * that ends before it starts. An unknown room type or rate plan is not a refusal: the rest of
+ * the notification applies and that change is reported (changeProblems).
  */
 export function checkNotification(n: ChangesNotification, view: ListingView | undefined, base: string): void {
   const { hotel_code: hotelCode, changes } = n.attributes;
-  if (!view) throw new ValidationError(`${base}.attributes.hotel_code`, `Unknown hotel_code '${hotelCode}': no listing of ours has this id.`);
-  const properties = new Set(view.properties.map((p) => p.id));
+  if (!view) throw new ValidationError(`${base}.attributes.hotel_code`, `Unknown hotel_code '${hotelCode}': no listing of ours connected to Channex has this id.`);
   // A batch names the same few hundred dates tens of thousands of times: each is checked once.
   const dates = new Map<string, boolean>();
   const isDate = (d: string) => dates.get(d) ?? dates.set(d, isCalendarDate(d)).get(d)!;
   changes.forEach((c, i) => {
     const at = `${base}.attributes.changes[${i}].attributes`;
     const a = c.attributes;
-    if (!properties.has(a.room_type_id)) throw new ValidationError(`${at}.room_type_id`, `Unknown room_type_id '${a.room_type_id}': listing '${hotelCode}' has no such property.`);
-    if (c.type === 'restriction_changes' && planOf(c.attributes.rate_plan_id, a.room_type_id) === undefined) {
-      throw new ValidationError(`${at}.rate_plan_id`, `Unknown rate_plan_id '${c.attributes.rate_plan_id}': property '${a.room_type_id}' sells ${MEAL_PLANS.map((p) => ratePlanId(a.room_type_id, p)).join(', ')}.`);
-    }
     if (!isDate(a.date_from)) throw new ValidationError(`${at}.date_from`, 'date_from must be a calendar date yyyy-mm-dd.');
     if (!isDate(a.date_to)) throw new ValidationError(`${at}.date_to`, 'date_to must be a calendar date yyyy-mm-dd.');
     if (a.date_from > a.date_to) throw new ValidationError(`${at}.date_to`, `date_to (${a.date_to}) must not be before date_from (${a.date_from}).`);
   });
+}
+
+/** Why a change names nothing the listing has (reported, the change not applied), or undefined. */
+function unknownTarget(c: ChannexChange, properties: ReadonlyMap<string, Property>, hotelCode: string, path: string): NotApplied | undefined {
+  const a = c.attributes;
+  if (!properties.has(a.room_type_id)) return { path: `${path}.room_type_id`, reason: `Unknown room_type_id '${a.room_type_id}': listing '${hotelCode}' has no such property; not applied.` };
+  if (c.type === 'restriction_changes' && planOf(c.attributes.rate_plan_id, a.room_type_id) === undefined) {
+    return { path: `${path}.rate_plan_id`, reason: `Unknown rate_plan_id '${c.attributes.rate_plan_id}': property '${a.room_type_id}' sells ${MEAL_PLANS.map((p) => ratePlanId(a.room_type_id, p)).join(', ')}; not applied.` };
+  }
+  return undefined;
+}
+
+/**
+ * Everything of a checked notification that will not be applied as sent, known from the
+ * notification and the listing alone (the answer's `warnings`): dates outside the window,
+ * changes naming a room type or rate plan the listing does not have, and values the catalogue
+ * cannot hold (availability above the units, another currency, an occupancy above max_persons,
+ * a rate in paise or out of range, a stay length out of range). The apply step reports the
+ * same, plus what only the stored days show (planChanges).
+ */
+export function changeProblems(n: ChangesNotification, view: ListingView, base: string, today: string): NotApplied[] {
+  const properties = new Map(view.properties.map((p) => [p.id, p]));
+  const { ranges, notApplied } = datesInWindow(n, base, today);
+  const report = (path: string, reason: string) => notApplied.push({ path, reason });
+  n.attributes.changes.forEach((change, i) => {
+    if (ranges[i]!.from > ranges[i]!.to) return;
+    const path = `${base}.attributes.changes[${i}].attributes`;
+    const unknown = unknownTarget(change, properties, n.attributes.hotel_code, path);
+    if (unknown) return notApplied.push(unknown);
+    const property = properties.get(change.attributes.room_type_id)!;
+    if (change.type === 'availability_changes') return availabilityPatch(change, property, path, report);
+    restrictionPatch(change, path, report);
+    ratesOf(change, property, path, report);
+  });
+  return notApplied;
 }
 
 function planOf(ratePlan: string | null | undefined, propertyId: string): MealPlan | undefined {
@@ -179,6 +211,8 @@ export function planChanges(n: ChangesNotification, view: ListingView, months: r
     const range = ranges[i]!;
     if (range.from > range.to) return;
     const path = `${base}.attributes.changes[${i}].attributes`;
+    const unknown = unknownTarget(change, properties, n.attributes.hotel_code, path);
+    if (unknown) return notApplied.push(unknown);
     const property = properties.get(change.attributes.room_type_id)!;
     const patch = change.type === 'availability_changes' ? availabilityPatch(change, property, path, report) : restrictionPatch(change, path, report);
     const prices = change.type === 'restriction_changes' ? ratesOf(change, property, path, report) : undefined;

@@ -1,11 +1,21 @@
 import { indiaToday } from '../reads/date-window.ts';
 import { ConflictError, DomainError, ValidationError } from '../errors.ts';
-import type { CatalogueReader } from '../ports/catalogue-reader.ts';
+import type { CatalogueReader, ListingView } from '../ports/catalogue-reader.ts';
 import type { ChannexChangesQueue, ChannexInbox, InboundChanges } from '../ports/channex-inbox.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { syncCatalogue, type SyncDeps } from '../sync/sync-catalogue.ts';
-import { checkNotification, datesInWindow, monthsTouched, planChanges, type ChangesNotification, type NotApplied } from './channex.ts';
+import { changeProblems, checkNotification, monthsTouched, planChanges, type ChangesNotification, type NotApplied } from './channex.ts';
+
+/**
+ * The listings these hotel codes name that Channex's key may reach: ours and connected to
+ * Channex. Any other code (a listing of ours not connected, or none at all) is an unknown hotel.
+ */
+export async function connectedViews(deps: { readonly reader: Pick<CatalogueReader, 'listingViews'>; readonly inbox: Pick<ChannexInbox, 'connected'> }, hotelCodes: readonly string[]): Promise<Map<string, ListingView>> {
+  const codes = [...new Set(hotelCodes)];
+  const [views, connected] = await Promise.all([deps.reader.listingViews(codes), deps.inbox.connected(codes)]);
+  return new Map(views.filter((v) => connected.has(v.listing.id)).map((v) => [v.listing.id, v]));
+}
 
 export interface ReceiveDeps {
   readonly reader: Pick<CatalogueReader, 'listingViews'>;
@@ -19,15 +29,19 @@ export interface ReceiveDeps {
 export interface ChangesAck {
   readonly success: true;
   readonly unique_id: string;
-  /** Dates outside the window (past, or beyond it): reported here and not applied. */
+  /**
+   * What will not be applied as sent, each with the path of the change and why: dates outside
+   * the window, an unknown room type or rate plan, values the catalogue cannot hold (changeProblems).
+   */
   readonly warnings?: readonly NotApplied[];
 }
 
 const documentKeyOf = (bodyHash: string): string => `channel-manager/channex/changes/${bodyHash}.json`;
 
 /**
- * The `changes/` endpoint's work: check every notification (an unknown hotel, room type or
- * rate plan refuses the whole POST, naming it), keep each notification's body (`rawBody`, the
+ * The `changes/` endpoint's work: check every notification (an unknown hotel or an impossible
+ * date refuses the whole POST, naming it; an unknown room type or rate plan is reported in
+ * `warnings` with every other value not applied as sent, and the rest applies), keep each notification's body (`rawBody`, the
  * POST as received, when it holds one notification) and its
  * idempotency record, and queue it for the apply step. Answers at once; the catalogue
  * changes behind the queue. A request_id seen before is not queued again once applied, so
@@ -39,7 +53,7 @@ export async function receiveChanges(deps: ReceiveDeps, notifications: readonly 
   const receivedAt = now.toISOString();
   const today = indiaToday(now);
   const uniqueId = `chx_${deps.sha256(notifications.map((n) => n.attributes.request_id).join('\n')).slice(0, 24)}`;
-  const views = new Map((await deps.reader.listingViews([...new Set(notifications.map((n) => n.attributes.hotel_code))])).map((v) => [v.listing.id, v]));
+  const views = await connectedViews(deps, notifications.map((n) => n.attributes.hotel_code));
 
   const checked = notifications.map((n, i) => {
     const base = `data[${i}]`;
@@ -86,7 +100,7 @@ export async function receiveChanges(deps: ReceiveDeps, notifications: readonly 
   if (firstRefusal) throw new ValidationError(firstRefusal.param, firstRefusal.message);
 
   await Promise.all(recorded.filter((c) => c.record.status === 'RECEIVED').map((c) => deps.queue.send(c.record.requestId, c.record.hotelCode)));
-  const warnings = recorded.flatMap((c) => datesInWindow(c.n, c.base, today).notApplied);
+  const warnings = recorded.flatMap((c) => changeProblems(c.n, views.get(c.n.attributes.hotel_code)!, c.base, today));
   return { success: true, unique_id: uniqueId, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -116,9 +130,9 @@ export async function applyRecordedChanges(deps: ApplyDeps, requestId: string): 
   const now = deps.clock.now();
   const today = indiaToday(now);
   const base = 'data[0]';
-  const [view] = await deps.reader.listingViews([n.attributes.hotel_code]);
+  const view = (await connectedViews(deps, [n.attributes.hotel_code])).get(n.attributes.hotel_code);
   try {
-    // The listing may have changed since the answer; what it no longer has refuses the notification now.
+    // The listing may have changed (or been disconnected) since the answer; what it no longer has refuses the notification now.
     checkNotification(n, view, base);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;

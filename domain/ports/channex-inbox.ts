@@ -35,8 +35,15 @@ export interface InboundOutcome {
   readonly at: string;
 }
 
-/** The idempotency records of inbound channel-manager notifications. */
+/** The idempotency records of inbound channel-manager notifications, and which listings Channex may reach. */
 export interface ChannexInbox {
+  /**
+   * The listings of these that are connected to Channex: every listing where the stage sends
+   * all bookings to Channex (PROPERTY_SYSTEM=channex), else those whose connection says
+   * `channelManager: channex`. Channex's inbound key reaches only these; any other answers as
+   * an unknown hotel (docs/channel-manager.md, "Which listings the key reaches").
+   */
+  connected(listingIds: readonly string[]): Promise<ReadonlySet<string>>;
   /** Records a notification once (conditional write); a repeat gets the first record back. */
   receive(record: InboundChanges): Promise<{ readonly created: boolean; readonly record: InboundChanges }>;
   get(requestId: string): Promise<InboundChanges | undefined>;

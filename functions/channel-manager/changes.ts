@@ -5,6 +5,7 @@ import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { channexDeps } from '../../infra/container.ts';
 import { channexChangesRoute, parseChannexChanges } from '../contracts/channel-manager.ts';
 import { endpoint } from '../http/endpoint.ts';
+import { logger } from '../../infra/logger.ts';
 import type { HttpEvent } from '../http/types.ts';
 
 /**
@@ -12,6 +13,9 @@ import type { HttpEvent } from '../http/types.ts';
  * batches up to 10 MB; docs/channel-manager.md says how the connection keeps under it).
  */
 export const MAX_CHANGES_BYTES = 6 * 1024 * 1024;
+
+/** The warnings an operator log line carries: a 20,000-change batch can report every change; the count says how many. */
+const LOGGED_WARNINGS = 50;
 
 const rawBodyOf = (event: HttpEvent): string => {
   const body = typeof event.body === 'string' ? event.body : '';
@@ -30,5 +34,14 @@ export const handler = endpoint(channexChangesRoute, async ({ event, services })
   }
   const body = parseChannexChanges(parsed);
   const ack = await receiveChanges({ ...channexDeps(services), sha256: sha256Hex }, body.data as ChangesNotification[], raw);
+  if (ack.warnings) {
+    // Channex reads only success and unique_id: what was not applied as sent is for operators too.
+    logger.warn('Channex changes not applied as sent', {
+      uniqueId: ack.unique_id,
+      hotelCodes: [...new Set(body.data.map((n) => n.attributes.hotel_code))],
+      count: ack.warnings.length,
+      warnings: ack.warnings.slice(0, LOGGED_WARNINGS),
+    });
+  }
   return { status: 200, body: ack };
 });

@@ -11,6 +11,8 @@ import { parseInput } from '../http/validate.ts';
  * partners.
  */
 export const CHANNEX_BASE_PATH = '/channel-manager/channex';
+/** The route key path serving the three (functions/channel-manager/open-channel.ts says why). */
+export const CHANNEX_GATEWAY_PATH = `${CHANNEX_BASE_PATH}/{proxy+}`;
 const TAGS = ['Channel manager (operators)'];
 const KEY_NOTE =
   'Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage\'s inbound Channex keys ' +
@@ -189,7 +191,11 @@ const ChangesAckSchema = v.object({
   warnings: v.optional(
     v.pipe(
       v.array(v.object({ path: v.string(), reason: v.string() })),
-      v.description('Dates in the past or beyond the 730-day window: reported here and not applied. Values the catalogue cannot hold are reported on the stored record.'),
+      v.description(
+        'What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, ' +
+          'availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. ' +
+          'The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record.',
+      ),
     ),
   ),
 });
@@ -202,6 +208,7 @@ const hotelRead = <S extends typeof SuccessSchema | typeof MappingDetailsSchema>
     operationId,
     method: 'GET',
     path: `${CHANNEX_BASE_PATH}/${name}/`,
+    gatewayPath: CHANNEX_GATEWAY_PATH,
     auth: 'channex',
     summary,
     description: `${KEY_NOTE} ${description}`,
@@ -211,7 +218,7 @@ const hotelRead = <S extends typeof SuccessSchema | typeof MappingDetailsSchema>
       200: { description: answer, schema },
       400: { description: 'hotel_code is missing.', schema: ErrorBodySchema },
       401: unauthorized,
-      404: { description: 'No listing has this id.', schema: ErrorBodySchema },
+      404: { description: 'No listing connected to Channex has this id (a listing of ours that is not connected answers the same).', schema: ErrorBodySchema },
     },
   });
 
@@ -219,7 +226,7 @@ export const channexTestConnectionRoute = hotelRead(
   'channexTestConnection',
   'test_connection',
   "Channex's connection test for one listing",
-  'Answers `{"success": true}` when hotel_code is one of our listings.',
+  'Answers `{"success": true}` when hotel_code is one of our listings connected to Channex.',
   'Connected.',
   SuccessSchema,
 );
@@ -237,16 +244,18 @@ export const channexChangesRoute = defineRoute({
   operationId: 'channexChanges',
   method: 'POST',
   path: `${CHANNEX_BASE_PATH}/changes/`,
+  gatewayPath: CHANNEX_GATEWAY_PATH,
   auth: 'channex',
   summary: 'Availability, rate and restriction changes from Channex',
   description:
     `${KEY_NOTE} Acknowledged at once and applied behind a queue through the catalogue sync (the same diff, search upkeep, change feed and webhooks as an admin sync). ` +
-    'The same request_id again changes nothing. An unknown hotel_code, room_type_id or rate_plan_id refuses the whole POST with a 400 naming it; the refused notification is kept for operators.',
+    'The same request_id again changes nothing. A hotel_code that is not one of our listings connected to Channex, or an impossible date range, refuses the notification with a 400 naming it (kept for operators); ' +
+    'an unknown room_type_id or rate_plan_id, and any value not applied as sent, is reported in `warnings` and the rest applies.',
   tags: TAGS,
   rawBody: ChannexChangesSchema,
   responses: {
     200: { description: 'Received; applied shortly after.', schema: ChangesAckSchema },
-    400: { description: 'Not JSON, not the documented shape, or naming a hotel, room type or rate plan we do not have; `param` names it.', schema: ErrorBodySchema },
+    400: { description: 'Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it.', schema: ErrorBodySchema },
     401: unauthorized,
     409: { description: 'A request_id received before with a different body.', schema: ErrorBodySchema },
     413: { description: 'The body is over 6 MB (what the function can receive).', schema: ErrorBodySchema },

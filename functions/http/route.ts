@@ -35,6 +35,12 @@ export interface RouteSpec<
   readonly method: Method;
   /** API Gateway form: `/v1/orders/{orderId}`. */
   readonly path: string;
+  /**
+   * The route key's path when API Gateway cannot route `path` as written: Channex's endpoints
+   * end in `/`, which an HTTP API route key may not (infra/deploy/route-keys.ts), so they are
+   * served through a greedy `{proxy+}` route whose handler picks the endpoint by name.
+   */
+  readonly gatewayPath?: string;
   /** Which key opens it; `none` only for public documents and signed notifications; `channex` the channel manager's api-key header. */
   readonly auth: A;
   readonly summary: string;
@@ -68,9 +74,10 @@ export const defineRoute = <
   spec: RouteSpec<Q, P, B, A>,
 ): RouteSpec<Q, P, B, A> => spec;
 
-/** `/v1/orders/{orderId}` → a matcher for concrete paths. */
+/** `/v1/orders/{orderId}` → a matcher for concrete paths, with or without one trailing slash (Channex's paths have one; a caller may drop it). */
 export function pathMatcher(template: string): RegExp {
   const pattern = template
+    .replace(/(.)\/$/, '$1')
     .split('/')
     .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');

@@ -1,5 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { ChannexInbox, InboundChanges, InboundOutcome } from '../../domain/ports/channex-inbox.ts';
+import { getAll } from './batch-get.ts';
 import { writeIf } from './client.ts';
 import { keys } from './keys.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
@@ -16,7 +18,16 @@ export class DynamoChannexInbox implements ChannexInbox {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** PROPERTY_SYSTEM=channex: every listing is connected. */
+    private readonly everyListing: boolean,
   ) {}
+
+  async connected(listingIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const ids = [...new Set(listingIds)];
+    if (this.everyListing) return new Set(ids);
+    const items = (await getAll(this.db, this.table, ids.map(keys.simulator))) as unknown as SimulatorBehaviour[];
+    return new Set(items.filter((s) => s.channelManager === 'channex').map((s) => s.listingId));
+  }
 
   async receive(record: InboundChanges): Promise<{ created: boolean; record: InboundChanges }> {
     const expiresAt = Math.floor(Date.parse(record.receivedAt) / 1000) + KEEP_SECONDS;

@@ -13,7 +13,8 @@ let receiver: Receiver;
 let channex: FakeChannex;
 
 beforeAll(async () => {
-  [fx, receiver] = await Promise.all([seedCatalogue(), startReceiver()]);
+  // onlyA is connected to Channex; onlyB and both are listings of ours that are not.
+  [fx, receiver] = await Promise.all([seedCatalogue({ channex: ['onlyA'] }), startReceiver()]);
   group = await newAgentGroup({ channelId: fx.channelA });
   const hook = await call('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: { url: `${receiver.url}/a`, authType: 'HMAC', signingSecret: 'whsec_channex_e2e_secret_01' } });
   expect(hook.status).toBe(201);
@@ -65,6 +66,37 @@ describe('Channex inbound: authentication', () => {
     // No hotel_code at all: still the key is looked at first.
     const res = await fetch(`${stack().baseUrl}/channel-manager/channex/test_connection/`);
     expect(res.status).toBe(401);
+  });
+});
+
+describe('Channex inbound: routes (served through GET and POST /channel-manager/channex/{proxy+})', () => {
+  it('serves each endpoint with the trailing slash Channex uses and without it; another name is an unknown route, another method 405', async () => {
+    const headers = { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! };
+    for (const path of ['test_connection/', 'test_connection']) {
+      expect(await call('GET', `/channel-manager/channex/${path}?hotel_code=${fx.onlyA}`, { headers }), path).toMatchObject({ status: 200, body: { success: true } });
+    }
+    expect((await call('GET', `/channel-manager/channex/mapping_details?hotel_code=${fx.onlyA}`, { headers })).status).toBe(200);
+    const unknown = await call('GET', `/channel-manager/channex/no_such_endpoint/?hotel_code=${fx.onlyA}`, { headers });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'ROUTE_NOT_FOUND' } });
+    const wrongMethod = await call('POST', `/channel-manager/channex/test_connection/`, { headers, body: {} });
+    expect(wrongMethod).toMatchObject({ status: 405, body: { code: 'METHOD_NOT_ALLOWED' } });
+    expect((await call('POST', `/channel-manager/channex/mapping_details/`, { headers, body: {} })).status).toBe(405);
+  });
+});
+
+describe('Channex inbound: the key reaches only listings connected to Channex', () => {
+  it('answers a listing of ours that is not connected as an unknown hotel on all three endpoints, and changes nothing of it', async () => {
+    const [p1] = fx.propertiesOf[fx.onlyB]!;
+    const before = receiver.to('/a').length;
+    for (const endpoint of ['test_connection', 'mapping_details'] as const) {
+      expect(await channex.get(endpoint, fx.onlyB), endpoint).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+      const answer = ({ body }: { body: any }) => ({ status: body.status, code: body.code, message: body.message });
+      expect(answer(await channex.get(endpoint, fx.onlyB))).toEqual(answer(await channex.get(endpoint, 'no-such-listing')));
+    }
+    const pushed = await channex.pushChanges(fx.onlyB, [availability(p1!, '2027-03-02', '2027-03-02', 0)]);
+    expect(pushed).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.hotel_code' } });
+    expect((await call('GET', `/api/inventories?propertyIds=${p1}&from=2027-03-02&to=2027-03-02`, { key: fx.partnerB.apiKey })).body[0]).toMatchObject({ quantity: 2 });
+    expect(receiver.to('/a').length).toBe(before);
   });
 });
 
@@ -178,21 +210,63 @@ describe('Channex inbound: changes', () => {
     expect(await inventoryOf(p2!, '2027-03-10')).toMatchObject({ quantity: 0 });
   }, APPLY_TIMEOUT);
 
-  it('refuses an unknown hotel, room type or rate plan naming it, applies nothing, and keeps the notification', async () => {
+  it('refuses an unknown hotel naming it, applies nothing of it, and keeps the notification', async () => {
     const [p1] = fx.propertiesOf[fx.onlyA]!;
-    const cases: [string, ChangeBody[], string, string][] = [
-      ['no-such-hotel', [availability(p1!, '2027-03-02', '2027-03-02', 0)], 'data[0].attributes.hotel_code', 'no-such-hotel'],
-      [fx.onlyA, [availability(p1!, '2027-03-02', '2027-03-02', 0), availability('no-such-room', '2027-03-02', '2027-03-02', 0)], 'data[0].attributes.changes[1].attributes.room_type_id', 'no-such-room'],
-      [fx.onlyA, [restriction(p1!, 'XX', '2027-03-02', '2027-03-02', { stop_sell: true })], 'data[0].attributes.changes[0].attributes.rate_plan_id', `${p1}:XX`],
-    ];
-    for (const [hotel, changes, param, named] of cases) {
-      const res = await channex.pushChanges(hotel, changes);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', param });
-      expect(res.body.message).toContain(named);
-      expect(await testServices().channexInbox.get(res.requestId)).toMatchObject({ status: 'REFUSED', refusal: { param } });
-    }
+    const res = await channex.pushChanges('no-such-hotel', [availability(p1!, '2027-03-02', '2027-03-02', 0)]);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', param: 'data[0].attributes.hotel_code' });
+    expect(res.body.message).toContain('no-such-hotel');
+    expect(await testServices().channexInbox.get(res.requestId)).toMatchObject({ status: 'REFUSED', refusal: { param: 'data[0].attributes.hotel_code' } });
     expect(await inventoryOf(p1!, '2027-03-02')).toMatchObject({ quantity: 2, stopSell: false });
+  }, APPLY_TIMEOUT);
+
+  it('applies what it knows and reports an unknown room type or rate plan in warnings (a removed room stops nothing else)', async () => {
+    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+    const pushed = await channex.pushChanges(fx.onlyA, [
+      availability('no-such-room', '2027-03-03', '2027-03-03', 0),
+      restriction(p1!, 'XX', '2027-03-03', '2027-03-03', { stop_sell: true }),
+      availability(p2!, '2027-03-03', '2027-03-03', 1),
+    ]);
+    expect(pushed.status).toBe(200);
+    expect(pushed.body).toEqual({
+      success: true,
+      unique_id: expect.stringMatching(/^chx_/),
+      warnings: [
+        { path: 'data[0].attributes.changes[0].attributes.room_type_id', reason: expect.stringContaining('no-such-room') },
+        { path: 'data[0].attributes.changes[1].attributes.rate_plan_id', reason: expect.stringContaining(`${p1}:XX`) },
+      ],
+    });
+    const record = await settled(pushed.requestId);
+    expect(record).toMatchObject({ status: 'APPLIED', notApplied: pushed.body.warnings });
+    expect(await inventoryOf(p2!, '2027-03-03')).toMatchObject({ quantity: 1 });
+    expect(await inventoryOf(p1!, '2027-03-03')).toMatchObject({ quantity: 2, stopSell: false });
+  }, APPLY_TIMEOUT);
+
+  it('reports in warnings every value not applied as sent (paise, another currency, an occupancy above max_persons, availability above the units) and keeps what was there', async () => {
+    const [p1] = fx.propertiesOf[fx.onlyA]!;
+    const ratesOn = async () => (await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-04&to=2027-03-04`, { key: fx.partnerA.apiKey })).body;
+    const before = await ratesOn();
+    const pushed = await channex.pushChanges(fx.onlyA, [
+      availability(p1!, '2027-03-04', '2027-03-04', 10),
+      restriction(p1!, 'EP', '2027-03-04', '2027-03-04', {
+        rates: [
+          { rate: '150.50', currency: 'INR', fraction_size: 2, occupancy: 1 },
+          { rate: '5100.00', currency: 'GBP', fraction_size: 2, occupancy: 2 },
+          { rate: '9000.00', currency: 'INR', fraction_size: 2, occupancy: 9 },
+        ],
+      }),
+    ]);
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.warnings.map((w: { path: string }) => w.path)).toEqual([
+      'data[0].attributes.changes[0].attributes.availability',
+      'data[0].attributes.changes[1].attributes.rates[0].rate',
+      'data[0].attributes.changes[1].attributes.rates[1].currency',
+      'data[0].attributes.changes[1].attributes.rates[2].occupancy',
+    ]);
+    const record = await settled(pushed.requestId);
+    expect(record.notApplied).toEqual(pushed.body.warnings);
+    expect(await inventoryOf(p1!, '2027-03-04')).toMatchObject({ quantity: 2 });
+    expect(await ratesOn()).toEqual(before);
   }, APPLY_TIMEOUT);
 
   it('answers malformed JSON, wrong types and an oversized body in the service error model', async () => {

@@ -97,9 +97,18 @@ export function fixtureWorld(suffix: string): WorldInput & { ids: Omit<Catalogue
   };
 }
 
-export async function seedCatalogue(): Promise<CatalogueFixture> {
+/** `channex`: the fixture listings connected to Channex (world file `simulator.channelManager: channex`); none by default. */
+export async function seedCatalogue(opts: { channex?: readonly ('both' | 'onlyA' | 'onlyB')[] } = {}): Promise<CatalogueFixture> {
   const suffix = uniqueId('c').slice(2);
-  const { ids, ...world } = fixtureWorld(suffix);
+  const { ids, ...fixture } = fixtureWorld(suffix);
+  const connected = new Set((opts.channex ?? []).map((k) => ids[k]));
+  const world = {
+    ...fixture,
+    catalogue: {
+      ...fixture.catalogue,
+      listings: fixture.catalogue!.listings!.map((l) => (connected.has(l.id) ? { ...l, simulator: { mode: 'CONFIRM_IMMEDIATELY' as const, channelManager: 'channex' as const } } : l)),
+    },
+  };
   const svc = testServices();
   await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
   const [partnerA, partnerB] = await Promise.all([newPartner({ channelId: ids.channelA }), newPartner({ channelId: ids.channelB })]);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
+import { changeProblems, checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
+import { changesApiExample } from '../support/open-channel-examples.ts';
 import type { DayData, PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
@@ -34,7 +35,7 @@ describe('Channex mapping', () => {
     ]);
   });
 
-  it('refuses an unknown room type or rate plan naming its path, and a range that ends before it starts', () => {
+  it('refuses only what cannot apply at all: an unknown (or unconnected) hotel and an impossible range, naming the path', () => {
     const refusal = (changes: unknown[]) => {
       try {
         checkNotification(notification(changes), view, 'data[0]');
@@ -43,10 +44,38 @@ describe('Channex mapping', () => {
         return (err as ValidationError).param;
       }
     };
-    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-b', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.room_type_id');
-    expect(refusal([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-b:EP', date_from: '2027-02-01', date_to: '2027-02-01' } }])).toBe('data[0].attributes.changes[0].attributes.rate_plan_id');
     expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-03', date_to: '2027-02-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.date_to');
+    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-30', date_to: '2027-03-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.date_from');
+    // An unknown room type or rate plan is reported, not refused (changeProblems).
+    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-b', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } }])).toBeUndefined();
     expect(() => checkNotification(notification([]), undefined, 'data[0]')).toThrow(/Unknown hotel_code 'hotel-1'/);
+  });
+
+  it('applies the changes it knows and reports an unknown room type or rate plan, in the answer and on the record alike', () => {
+    const n = notification([
+      { type: 'availability_changes', attributes: { room_type_id: 'villa-gone', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } },
+      { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:XX', date_from: '2027-02-01', date_to: '2027-02-01', stop_sell: true } },
+      { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } },
+    ]);
+    const answer = changeProblems(n, view, 'data[0]', TODAY);
+    expect(answer).toEqual([
+      { path: 'data[0].attributes.changes[0].attributes.room_type_id', reason: expect.stringContaining("Unknown room_type_id 'villa-gone'") },
+      { path: 'data[0].attributes.changes[1].attributes.rate_plan_id', reason: expect.stringContaining("Unknown rate_plan_id 'villa-a:XX'") },
+    ]);
+    const plan = planChanges(n, view, stored, 'data[0]', TODAY);
+    expect(plan.notApplied).toEqual(answer);
+    expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 1, minimumStay: 2, maximumStay: 14, stopSell: false }]);
+  });
+
+  it("replays the Open Channel page's Changes API example: availability 10 and a GBP rate are reported, the restrictions apply", () => {
+    const n = notification(changesApiExample('villa-a', 'villa-a:EP', '2027-02-01', '2027-02-03'));
+    const answer = changeProblems(n, view, 'data[0]', TODAY);
+    expect(answer.map((w) => w.path)).toEqual(['data[0].attributes.changes[0].attributes.availability', 'data[0].attributes.changes[1].attributes.rates[0].currency']);
+    expect(answer[0]!.reason).toContain('availability 10 exceeds the 2 unit(s)');
+    const plan = planChanges(n, view, stored, 'data[0]', TODAY);
+    expect(plan.notApplied).toEqual(answer);
+    expect(plan.document.catalogue.rates).toEqual([]);
+    expect(plan.document.catalogue.inventory[0]).toMatchObject({ from: '2027-02-01', stopSell: true, minimumStay: 1, minimumStayArrival: 1, maximumStay: 365, closedToArrival: false });
   });
 });
 
@@ -81,8 +110,7 @@ describe('Channex changes → catalogue sync document', () => {
   });
 
   it('reports what the catalogue cannot hold and applies the rest, never clamping', () => {
-    const plan = planChanges(
-      notification([
+    const sent = notification([
         { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 3 } },
         {
           type: 'restriction_changes',
@@ -95,12 +123,8 @@ describe('Channex changes → catalogue sync document', () => {
           },
         },
         { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-01-01', date_to: '2027-01-11', availability: 1 } },
-      ]),
-      view,
-      stored,
-      'data[0]',
-      TODAY,
-    );
+      ]);
+    const plan = planChanges(sent, view, stored, 'data[0]', TODAY);
     expect(plan.notApplied.map((n) => n.path)).toEqual([
       'data[0].attributes.changes[2]',
       'data[0].attributes.changes[0].attributes.availability',
@@ -109,6 +133,8 @@ describe('Channex changes → catalogue sync document', () => {
       'data[0].attributes.changes[1].attributes.rates[2].occupancy',
     ]);
     expect(plan.document.catalogue.rates).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', mealPlan: 'EP', adults: { '3': 120 } }]);
+    // The answer's warnings say the same at once, before anything is applied.
+    expect(changeProblems(sent, view, 'data[0]', TODAY)).toEqual(plan.notApplied);
     // Only today and tomorrow of the past-straddling range are applied.
     expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-01-10', to: '2027-01-11', quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false }]);
   });

@@ -4,6 +4,7 @@ import { serverlessYaml } from '../support/serverless-yaml.ts';
 import { METRIC_NAMES } from '../../domain/ports/metrics.ts';
 import { tableDefinition, TTL_ATTRIBUTE } from '../../infra/dynamo/table.ts';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../infra/metrics.ts';
+import { routeKeyProblem, routeKeysOfFunctions } from '../../infra/deploy/route-keys.ts';
 
 
 const sortBy = <T>(xs: readonly T[] | undefined, key: (x: T) => string) => [...(xs ?? [])].sort((a, b) => key(a).localeCompare(key(b)));
@@ -103,5 +104,24 @@ describe('serverless.yml resources', () => {
       // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued is counted only when it happens.
       expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(a.Properties.MetricName === 'BillingHandOffNotQueued' ? 'notBreaching' : 'breaching');
     }
+  });
+});
+
+describe('HTTP API route keys (infra/deploy/route-keys.ts: the rules API Gateway enforces at deploy)', () => {
+  it('knows the rules: no trailing slash, greedy variable last, whole-segment variables, a routable method', () => {
+    for (const ok of ['$default', 'GET /api/ping', 'POST /channel-manager/channex/{proxy+}', 'ANY /', 'DELETE /v1/test-clocks/{id}']) expect(routeKeyProblem(ok), ok).toBeUndefined();
+    for (const bad of ['GET /channel-manager/channex/test_connection/', 'GET /a/{proxy+}/b', 'GET /a//b', 'GET a', 'FETCH /a', 'GET /a/x{id}', 'GET']) expect(routeKeyProblem(bad), bad).toBeDefined();
+  });
+
+  it('every stage routes only keys API Gateway accepts: the httpApi events are the same on every stage and none ends in "/"', () => {
+    const doc = serverlessYaml();
+    const keys = routeKeysOfFunctions(doc.functions);
+    expect(keys.length).toBeGreaterThan(40);
+    expect(keys).toContain('$default');
+    // No event path depends on the stage (no ${param:…} / ${sls:stage}), so the dev, staging and prod templates route these same keys;
+    // scripts/check-stages.sh checks the packaged templates themselves (scripts/check-route-keys.ts).
+    expect(keys.filter((k) => k.includes('${'))).toEqual([]);
+    for (const stage of CLOUD_STAGES) expect(keys.flatMap((k) => routeKeyProblem(k) ?? []), stage).toEqual([]);
+    expect(new Set(keys).size, 'no route key twice').toBe(keys.length);
   });
 });

@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Availability, rate and restriction changes from Channex
-         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. Acknowledged at once and applied behind a queue through the catalogue sync (the same diff, search upkeep, change feed and webhooks as an admin sync). The same request_id again changes nothing. An unknown hotel_code, room_type_id or rate_plan_id refuses the whole POST with a 400 naming it; the refused notification is kept for operators.
+         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. Acknowledged at once and applied behind a queue through the catalogue sync (the same diff, search upkeep, change feed and webhooks as an admin sync). The same request_id again changes nothing. A hotel_code that is not one of our listings connected to Channex, or an impossible date range, refuses the notification with a 400 naming it (kept for operators); an unknown room_type_id or rate_plan_id, and any value not applied as sent, is reported in `warnings` and the rest applies.
          */
         post: operations["channexChanges"];
         delete?: never;
@@ -276,7 +276,7 @@ export interface paths {
         };
         /**
          * Channex's connection test for one listing
-         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. Answers `{"success": true}` when hotel_code is one of our listings.
+         * @description Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys (compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read. Answers `{"success": true}` when hotel_code is one of our listings connected to Channex.
          */
         get: operations["channexTestConnection"];
         put?: never;
@@ -3657,7 +3657,7 @@ export interface operations {
                         success: true;
                         /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
                         unique_id: string;
-                        /** @description Dates in the past or beyond the 730-day window: reported here and not applied. Values the catalogue cannot hold are reported on the stored record. */
+                        /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
                         warnings?: {
                             path: string;
                             reason: string;
@@ -3665,7 +3665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not JSON, not the documented shape, or naming a hotel, room type or rate plan we do not have; `param` names it. */
+            /** @description Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it. */
             400: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
@@ -3834,7 +3834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No listing has this id. */
+            /** @description No listing connected to Channex has this id (a listing of ours that is not connected answers the same). */
             404: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
@@ -3922,7 +3922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No listing has this id. */
+            /** @description No listing connected to Channex has this id (a listing of ours that is not connected answers the same). */
             404: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
