@@ -42,6 +42,8 @@ export interface AdminContext {
   readonly out: Output;
   /** Where relative file arguments are resolved: the directory the operator ran npm from. */
   readonly cwd: string;
+  /** The environment the tool was run with: secrets a command reads from it never go on the command line. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   config(): Config;
   /** Where the stack's HTTP routes answer: SERVICE_URL (npm start writes it to .local/stack.env), else http://localhost:3000. */
   serviceUrl(): string;
@@ -74,7 +76,8 @@ export interface CommandSpec {
   readonly positional?: PositionalSpec;
   readonly options: readonly OptionSpec[];
   readonly examples: readonly string[];
-  run(args: ParsedArgs, ctx: AdminContext): Promise<void>;
+  /** Resolves with an exit code only when the command did its work but must still report a failure (exit 1). */
+  run(args: ParsedArgs, ctx: AdminContext): Promise<void | number>;
 }
 
 export const COMMON_OPTIONS: readonly OptionSpec[] = [

@@ -121,6 +121,6 @@ export const paymentsReconcile: CommandSpec = {
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
       ...report.failures.map((f) => `  FAILED ${f.agentGroupId}: ${f.error}`),
     ]);
-    if (report.failures.length > 0) process.exitCode = 1;
+    return report.failures.length > 0 ? 1 : undefined;
   },
 };

@@ -276,6 +276,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   const ctx: AdminContext = {
     out,
     cwd: io.cwd,
+    env: io.env,
     // The operator's SDK limits, not the request path's: an import or a backfill may wait out a slow store.
     config: () => (config ??= operatorConfig(parseConfig(adminEnvironment(io.env, io.root)))),
     serviceUrl: () => (adminEnvironment(io.env, io.root).SERVICE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
@@ -292,8 +293,9 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     origin = claimed && mode === 'in-transaction' ? await resolveOperator(claimed, ctx.config()) : operatorOrigin(claimed ?? 'read-only', randomUUID());
     if (mode === 'none') await assertNamedAccountsExist(args, ctx);
     if (!beginsItself(spec)) await begin();
+    let exit: number;
     try {
-      await spec.run(args, ctx);
+      exit = (await spec.run(args, ctx)) ?? EXIT.ok;
     } catch (err) {
       await finish({ status: 'failed', error: err instanceof Error ? err.name : 'Error' }).catch(() => undefined);
       throw err;
@@ -302,7 +304,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     await finish({ status: 'completed' }).catch((err: unknown) =>
       io.stderr.write(`Warning: the change was made, but the trail could not record it as completed (${err instanceof Error ? err.name : 'Error'}); it shows as started.\n`),
     );
-    return EXIT.ok;
+    return exit;
   } catch (err) {
     const failure = classify(err, spec, io.root);
     if (json) {

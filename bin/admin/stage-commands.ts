@@ -164,7 +164,7 @@ export const stageRazorpay: CommandSpec = {
     const stage = stageOf(args);
     const keyId = args.text('key-id');
     const env = (name: string) => {
-      const value = process.env[name];
+      const value = ctx.env[name];
       if (!value) throw new UsageError(`${name} must be set in the environment.`, name);
       return value;
     };

@@ -1,40 +1,23 @@
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, runAdmin } from '../../bin/admin/run-admin.ts';
 import { issueKey } from '../../domain/admin.ts';
 import { adminDeps } from '../../infra/container.ts';
 import { randomBase62, sha256Hex } from '../../infra/crypto/api-keys.ts';
+import { runAdminTool, spawnAdminTool, type AdminRun } from '../support/admin-tool.ts';
 import { call, stack, testServices, uniqueId } from '../support/stack.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+/** The tool in-process, against the test stack's DynamoDB Local. */
+const admin = (...args: string[]): Promise<AdminRun> => runAdminTool(args);
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** The real tool as an operator runs it, for the tests of its exit codes. A cold tsx start on a loaded machine: generous, and a stuck one still ends. */
+const adminProcess = (...args: string[]): Promise<AdminRun> => spawnAdminTool(args, {}, 150_000);
 
-/** The real tool as an operator runs it, against the test stack's DynamoDB Local. */
-function admin(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      ['bin/admin.ts', ...args],
-      // Generous: a test may start several at once, each a cold tsx start on a loaded machine; a stuck one still ends.
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, ADMIN_OPERATOR: 'test-operator' }, timeout: 150_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-const json = <T = any>(run: Run): T => {
+const json = <T = any>(run: AdminRun): T => {
   expect(run.stderr, run.stderr).toBe('');
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as T;
@@ -62,8 +45,8 @@ const groupArgs = (id: string, partnerId: string, overrides: Record<string, stri
   return ['groups', 'create', ...Object.entries(options).flatMap(([k, v]) => (v === null ? [] : [`--${k}`, v]))];
 };
 
-// Each test runs the real tool several times, a cold tsx start of seconds apiece on a loaded machine: the
-// budget is per process (admin's own timeout), not the 30 s default for a whole test.
+// The exit-code tests start the real tool several times, a cold tsx start of seconds apiece on a loaded
+// machine: the budget is per process (its own timeout), not the 30 s default for a whole test.
 describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
   const partnerId = uniqueId('cli-partner');
   const groupId = uniqueId('cli-group');
@@ -240,11 +223,11 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
 
     // act
     const [dupPartner, dupGroup, updateMissing, keyForMissing, jsonError] = await Promise.all([
-      admin('partners', 'create', '--id', partnerId, '--name', 'Impostor', '--channel', 'other-channel'),
-      admin(...groupArgs(groupId, partnerId, { name: 'Impostor', 'credit-limit': '1' })),
-      admin('groups', 'update', missingGroup, '--credit-limit', '1000'),
-      admin('keys', 'issue', '--group', missingGroup),
-      admin('groups', 'update', groupId, '--anchor-day', '3', '--json'),
+      adminProcess('partners', 'create', '--id', partnerId, '--name', 'Impostor', '--channel', 'other-channel'),
+      adminProcess(...groupArgs(groupId, partnerId, { name: 'Impostor', 'credit-limit': '1' })),
+      adminProcess('groups', 'update', missingGroup, '--credit-limit', '1000'),
+      adminProcess('keys', 'issue', '--group', missingGroup),
+      adminProcess('groups', 'update', groupId, '--anchor-day', '3', '--json'),
     ]);
 
     // assess
@@ -262,7 +245,7 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
 
   it('answers --help at every level with exit code 0', async () => {
     // act
-    const [top, update] = await Promise.all([admin('--help'), admin('groups', 'update', '--help')]);
+    const [top, update] = await Promise.all([adminProcess('--help'), adminProcess('groups', 'update', '--help')]);
 
     // assess
     expect(top.code).toBe(0);

@@ -90,7 +90,7 @@ describe('admin import (CLI) at scale', () => {
 
     // Act
     const started = performance.now();
-    const run = await runAdminTool(['import', path, '--json'], {}, 2_400_000);
+    const run = await runAdminTool(['import', path, '--json']);
     const seconds = (performance.now() - started) / 1000;
 
     // Assess
@@ -132,9 +132,9 @@ describe('admin import (CLI) at scale', () => {
     child.kill('SIGKILL');
     const signal = await exited;
     // The re-run talks to DynamoDB Local directly: the proxy's only job was to hold the first run.
-    const second = await runAdminTool(['import', path, '--json'], {}, 600_000);
-    const third = await runAdminTool(['import', path, '--json'], {}, 600_000);
-    const rebuild = await runAdminTool(['search', 'rebuild', channelId, '--json'], {}, 600_000);
+    const second = await runAdminTool(['import', path, '--json']);
+    const third = await runAdminTool(['import', path, '--json']);
+    const rebuild = await runAdminTool(['search', 'rebuild', channelId, '--json']);
 
     // Assess
     expect(signal).toBe('SIGKILL');

@@ -184,7 +184,7 @@ describe('Channex property system', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     // The stream went through the sync's projection upkeep: a rebuild finds nothing to repair.
-    const rebuild = await runAdminTool(['search', 'rebuild', world.channelId, '--json'], {}, 120_000);
+    const rebuild = await runAdminTool(['search', 'rebuild', world.channelId, '--json']);
     expect(rebuild.code, rebuild.stderr).toBe(0);
     expect(JSON.parse(rebuild.stdout)).toMatchObject({ drift: false });
   }, 360_000);

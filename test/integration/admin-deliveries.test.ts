@@ -1,18 +1,13 @@
 import { testOrigin } from '../support/audit-origin.ts';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../domain/deliveries/delivery.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
 import { LOCAL_CREDENTIALS } from '../../scripts/local-stack.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
 import { newPartner, stack, testServices, uniqueId } from '../support/stack.ts';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
 let sqs: SQSClient;
 let queueUrl: string;
@@ -24,17 +19,8 @@ beforeAll(async () => {
 
 afterAll(() => sqs.destroy());
 
-/** The real tool, against the test stack but with a queue nobody polls, so a resend stays put for the test to read. */
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      ['bin/admin.ts', ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...stack().env, WEBHOOK_QUEUE_URL: queueUrl, ADMIN_OPERATOR: 'test-operator' }, timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** The tool in-process, against the test stack but with a queue nobody polls, so a resend stays put for the test to read. */
+const admin = (...args: string[]) => runAdminTool(args, { WEBHOOK_QUEUE_URL: queueUrl });
 
 async function failedDelivery(): Promise<Delivery> {
   const svc = testServices();

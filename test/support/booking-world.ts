@@ -1,9 +1,12 @@
-import { TEST_OPERATOR } from './audit-origin.ts';
+import { TEST_OPERATOR, testOrigin } from './audit-origin.ts';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import { placeBooking } from '../../domain/bookings/place-booking.ts';
+import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
-import { adminDeps, type Services } from '../../infra/container.ts';
+import { adminDeps, bookingDeps, groupServices, orderDeps, type Services } from '../../infra/container.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
-import { call, testServices, uniqueId, type GroupFixture } from './stack.ts';
+import { call, principalOf, testServices, uniqueId, type GroupFixture } from './stack.ts';
 
 export interface BookingWorld {
   readonly channelId: string;
@@ -92,4 +95,24 @@ export function book(group: GroupFixture, o: { orderId: string; total: number },
     headers,
     body: { orderId: o.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: o.total, primaryGuest: guest, ...extra },
   });
+}
+
+/**
+ * A fixture booking made through the domain, as POST /v1/orders then POST /v1/bookings make
+ * it (the group's test clock included), for tests that need a booking but are not about
+ * booking over HTTP. No synchronous wait: the booking is as the gate and the workflow's first
+ * look leave it, which for a CONFIRM_IMMEDIATELY listing is CONFIRMED; a slower one is left
+ * PROCESSING to the worker, as the HTTP call would leave it after its wait.
+ */
+export async function placeStay(group: GroupFixture, listingId: string, checkIn?: string, checkOut?: string, svc: Services = testServices()): Promise<Booking> {
+  const principal = principalOf(group);
+  const own = await groupServices(svc, group.agentGroupId);
+  const placed = await createOrder(orderDeps(own), principal, { request: stay(listingId, checkIn, checkOut) });
+  const reply = await placeBooking(
+    { ...bookingDeps(own), syncWaitMs: 0 },
+    principal,
+    { orderId: placed.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: placed.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] },
+    testOrigin(group.keyId),
+  );
+  return reply.booking;
 }

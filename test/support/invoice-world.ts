@@ -2,7 +2,7 @@ import { TEST_OPERATOR } from './audit-origin.ts';
 import { randomInt } from 'node:crypto';
 import { importWorld } from '../../domain/world/import-world.ts';
 import { adminDeps, type Services } from '../../infra/container.ts';
-import { book, order, stay } from './booking-world.ts';
+import { placeStay } from './booking-world.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
 import { testServices, uniqueId, type GroupFixture } from './stack.ts';
@@ -80,9 +80,9 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
   return { channelId: ids.channelA, registered: ids.onlyA, unregistered: ids.both, second: ids.onlyB, secondGstin, registeredState, unregisteredState, supplierGstin };
 }
 
-/** Books one unit of the listing's first suite and returns the property-system booking id once CONFIRMED. */
+/** Books one unit of the listing's first suite through the domain (placeStay) and returns the property-system booking id once CONFIRMED. */
 export async function bookStay(group: GroupFixture, listingId: string, checkIn: string, checkOut: string): Promise<string> {
-  const res = await book(group, await order(group, stay(listingId, checkIn, checkOut)));
-  if (res.status !== 200 || !res.body.bookingId) throw new Error(`booking not confirmed: ${res.status} ${res.text}`);
-  return res.body.bookingId as string;
+  const booking = await placeStay(group, listingId, checkIn, checkOut);
+  if (booking.status !== 'CONFIRMED' || !booking.bookingId) throw new Error(`booking not confirmed: ${booking.status} ${booking.failure?.reason ?? ''}`);
+  return booking.bookingId;
 }
