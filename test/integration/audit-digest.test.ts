@@ -15,6 +15,7 @@ import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { auditEventItem, auditItems } from '../../infra/dynamo/dynamo-audit-trail.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { createS3Client } from '../../infra/s3/client.ts';
+import { S3DigestArchive } from '../../infra/s3/s3-digest-archive.ts';
 import { provisionBucket } from '../../scripts/local-stack.ts';
 import { testOrigin } from '../support/audit-origin.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
@@ -50,9 +51,9 @@ async function chain(n: number): Promise<string> {
 const digestNow = async () => writeDigest({ heads: svc.auditTrail, archive, signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
 
 /** The trail and the digests' anchors narrowed to this file's chains. */
-async function verdict(opts: { now?: Date } = {}) {
+async function verdict(opts: { now?: Date; archive?: DigestArchive } = {}) {
   const trail = Object.assign(Object.create(svc.auditTrail) as AuditTrail, { chainTargets: async () => (await svc.auditTrail.chainTargets()).filter((t) => mine.has(t)) });
-  const all = await readAnchors(archive, await digestSigner(svc.config));
+  const all = await readAnchors(opts.archive ?? archive, await digestSigner(svc.config));
   const anchors: Anchors = { ...all, heads: new Map([...all.heads].filter(([t]) => mine.has(t))) };
   return verifyTrail(trail, sha256Hex, { anchors, ...opts });
 }
@@ -158,21 +159,24 @@ describe('Audit digests: audit verify against the latest signed digest', () => {
   }, 60_000);
 
   it('names a digest edited, one signed with another key, one removed between two, and a stale latest digest', async () => {
-    // prepare
+    // prepare: a bucket of its own, so the stage's digests stay intact for other files' `audit verify`
     await chain(1);
-    const edited = await digestNow();
-    const removed = await digestNow();
-    const after = await digestNow();
-    const forger = localDigestSigner(newLocalSigningKey());
+    const bucket = `${svc.config.auditDigests.bucket}-tampered`;
+    await provisionBucket(stack().env.S3_ENDPOINT!, bucket);
     const s3 = await createS3Client(svc.config);
-    const bucket = svc.config.auditDigests.bucket;
+    const own = new S3DigestArchive(s3, bucket);
+    const ownDigest = async () => writeDigest({ heads: svc.auditTrail, archive: own, signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
+    const edited = await ownDigest();
+    const removed = await ownDigest();
+    const after = await ownDigest();
+    const forger = localDigestSigner(newLocalSigningKey());
     // act: fauxqs has no Object Lock, so the local bucket allows what the cloud's refuses
-    const body = (await archive.get(edited.key))!;
+    const body = (await own.get(edited.key))!;
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: edited.key, Body: body.replace('"version":1', '"version":1,"note":"x"') }));
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: removed.key }));
-    const forged = await writeDigest({ heads: svc.auditTrail, archive, signer: forger, stage: svc.config.stage, now: () => new Date() });
+    const forged = await writeDigest({ heads: svc.auditTrail, archive: own, signer: forger, stage: svc.config.stage, now: () => new Date() });
     // assess
-    const v = await verdict({ now: new Date(Date.now() + 4 * 3_600_000) });
+    const v = await verdict({ now: new Date(Date.now() + 4 * 3_600_000), archive: own });
     const endOf = (key: string) => key.slice(key.lastIndexOf('/') + 1, -'.json'.length);
     expect(v.digestBreaks).toEqual([
       `digest ${edited.key} does not match its signature (edited or forged)`,
