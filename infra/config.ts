@@ -105,6 +105,9 @@ export const EnvSchema = v.object({
   IRP_PROVIDER: v.optional(v.picklist(['sandbox', 'nic']), 'sandbox'),
   IRP_CREDENTIALS: v.optional(v.string()),
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
+  AUDIT_DIGEST_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
+  AUDIT_SIGNING_KEY: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]{40,}={0,2}$/, 'must be a base64 PKCS#8 EC P-256 private key'))),
+  AUDIT_SIGNING_KEY_ID: v.optional(v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)\/[A-Za-z0-9/_-]+$/, 'must be a KMS key or alias ARN'))),
   PROPERTY_SYSTEM: v.optional(v.picklist(['simulator', 'channex']), 'simulator'),
   CHANNEX_INBOUND_API_KEY: v.optional(InboundKeysSchema, ''),
   CHANNEX_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
@@ -156,6 +159,12 @@ export interface Config {
   };
   /** The bucket invoice and credit-note PDFs are stored in; absent for tools that never store one, which then fail on first use. */
   readonly invoiceBucket?: string;
+  /**
+   * The audit trail's digests (docs/audit.md "Digests"): their write-once bucket and the signing key,
+   * a KMS key in the cloud or, on local stages only, a local private key. Absent for processes that
+   * never write or check a digest, which then fail on first use.
+   */
+  readonly auditDigests: { readonly bucket?: string; readonly kmsKeyId?: string; readonly localKey?: string };
   /** The queue the PDF worker renders issued documents from; absent for tools that render in-process, which fail on first use of it. */
   readonly pdfQueueUrl?: string;
   /** The billing queue the daily run fans out on (one message per group); absent for tools that bill every group in-process. */
@@ -269,6 +278,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The loopback escape hatch exists for local receivers only; a production stack must never have it.
     throw new ConfigError(`OUTBOUND_ALLOW_HOSTS and OUTBOUND_ALLOW_HTTP are only accepted on stages ${[...LOOPBACK_STAGES].join(', ')}`);
   }
+  if (e.AUDIT_SIGNING_KEY && !isSandbox) {
+    // A key in a function's environment could be read by any code of the stack; the cloud signs with KMS (docs/audit.md "Digests").
+    throw new ConfigError(`AUDIT_SIGNING_KEY is only accepted on stages ${[...LOOPBACK_STAGES].join(', ')}; cloud stages sign with AUDIT_SIGNING_KEY_ID (KMS)`);
+  }
   if (e.BOOKING_SYNC_WAIT_MS >= e.BOOKING_WINDOW_SECONDS * 1000) {
     // The synchronous wait must end inside the window, or a booking could fail while its own POST is still waiting.
     throw new ConfigError('BOOKING_SYNC_WAIT_MS must be shorter than BOOKING_WINDOW_SECONDS');
@@ -315,6 +328,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     billingRequestWorkMs: e.BILLING_REQUEST_WORK_MS ?? Math.floor((e.REQUEST_BUDGET_MS * 5) / 8),
     booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
     invoiceBucket: e.INVOICE_BUCKET,
+    auditDigests: { bucket: e.AUDIT_DIGEST_BUCKET, kmsKeyId: e.AUDIT_SIGNING_KEY_ID, localKey: e.AUDIT_SIGNING_KEY },
     pdfQueueUrl: e.PDF_QUEUE_URL,
     billingQueueUrl: e.BILLING_QUEUE_URL,
     payments: {

@@ -258,6 +258,8 @@ export function guestErasureDeps(svc: Services): GuestErasureDeps {
     bookings: svc.bookings,
     bookingReads: svc.bookingReads,
     amendments: svc.amendments,
+    deliveries: svc.deliveries,
+    orders: svc.orders,
     propertySystem: svc.propertySystem,
     guestData: svc.guestData,
     tenants: svc.tenants,

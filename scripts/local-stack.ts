@@ -8,6 +8,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { awsClientOptions, OPERATOR_SDK_LIMITS } from '../infra/aws-client.ts';
 import { tableDefinition, TTL_ATTRIBUTE } from '../infra/dynamo/table.ts';
+import { newLocalSigningKey } from '../infra/crypto/digest-signers.ts';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 /**
@@ -213,6 +214,12 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
 /** The invoice bucket's name on a local or test stage (the cloud adds the account id). */
 export const invoiceBucketName = (stage: string): string => `partner-distribution-${stage}-invoices`;
 
+/**
+ * The audit digests' bucket on a local or test stage. fauxqs has no Object Lock and ignores
+ * If-None-Match on a put: locally a digest can be overwritten or deleted (docs/audit.md "Digests").
+ */
+export const auditDigestBucketName = (stage: string): string => `partner-distribution-${stage}-audit-digests`;
+
 /** Creates the bucket in fauxqs's S3 if it is not there yet. */
 export async function provisionBucket(endpoint: string, name: string): Promise<void> {
   const s3 = new S3Client({ ...setUpClientOptions(endpoint), forcePathStyle: true });
@@ -351,6 +358,9 @@ export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: s
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
     OUTBOUND_ALLOW_HTTP: 'true',
     INVOICE_BUCKET: invoiceBucketName(opts.stage),
+    AUDIT_DIGEST_BUCKET: auditDigestBucketName(opts.stage),
+    // The local stand-in for the cloud's KMS signing key: the stage's own, never in the repository.
+    AUDIT_SIGNING_KEY: newLocalSigningKey(),
     // The key a local Channex (or curl) sends in api-key to /channel-manager/channex/… (docs/channel-manager.md).
     CHANNEX_INBOUND_API_KEY: `chx_local_${randomBytes(24).toString('hex')}`,
     ...opts.extra,

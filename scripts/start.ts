@@ -5,6 +5,7 @@ import {
   javaProblem,
   localSettings,
   provisionBucket,
+  auditDigestBucketName,
   provisionQueues,
   provisionTable,
   invoiceBucketName,
@@ -89,6 +90,7 @@ try {
 
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
+  await provisionBucket(queues.endpoint, auditDigestBucketName(STAGE));
   const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
   const invoiceQueues = await provisionQueues(queues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE)]);
   const env = serviceEnv({

@@ -1,6 +1,9 @@
 import type { AuditEvent } from '../../domain/audit/audit-event.ts';
 import { exportKey, jsonLines, monthWindow } from '../../domain/audit/export-month.ts';
+import { readAnchors } from '../../domain/audit/digest.ts';
 import { verifyTrail } from '../../domain/audit/verify-trail.ts';
+import { writeDigest } from '../../domain/audit/write-digest.ts';
+import { digestArchive, digestSigner } from '../../infra/audit-digests.ts';
 import { ConflictError, ValidationError } from '../../domain/errors.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { columns, type CommandSpec } from './command.ts';
@@ -46,16 +49,35 @@ export const auditList: CommandSpec = {
 
 export const auditVerify: CommandSpec = {
   path: ['audit', 'verify'],
-  summary: 'Walk every audit chain and name the first event that was edited or deleted.',
-  details: 'Each event holds the hash of the one before it in its target\'s chain, and the chain\'s head the last one\'s: an edit changes a hash, a deletion leaves a gap or a head that points past the end. Exit code 1 when a chain is broken.',
-  options: [{ name: 'target', value: '<kind:id>', description: "Walk only this target's chain (e.g. booking:<ref>, group:<id>)." }],
+  summary: 'Walk every audit chain, check it against the signed digests, and name every chain that was edited, cut short or deleted.',
+  details:
+    "Each event holds the hash of the one before it in its target's chain, and the chain's head the last one's: an edit changes a hash, a deletion leaves a gap or a head that points past the end. The hourly digests (signed, write-once) say where every chain stood: a chain re-hashed after an edit, cut short with its head rewound, or deleted with its head no longer matches them. The digests themselves are checked first (signature, each naming the one before it, the latest no older than 3 hours). Exit code 1 when anything is broken. --without-digests walks the chains on their own (a stage whose digests are not configured).",
+  options: [
+    { name: 'target', value: '<kind:id>', description: "Walk only this target's chain (e.g. booking:<ref>, group:<id>)." },
+    { name: 'without-digests', description: 'Check the chains on their own, without the signed digests (which a rewrite that re-hashes passes).' },
+  ],
   examples: ['audit verify', 'audit verify --target group:acme-north --json'],
   async run(args, ctx) {
-    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex, args.text('target'));
-    const b = verdict.firstBreak;
-    // A broken chain is a refusal (exit code 1) whose message names the break.
-    if (b) throw new ConflictError('CONFLICT', `Audit trail broken: chain ${b.target} at event ${b.seq}${b.eventId ? ` (id ${b.eventId})` : ''}: ${b.reason}. Checked ${verdict.chains} chains, ${verdict.events} events up to the break.`);
-    ctx.out.result(verdict, () => [`Intact: ${verdict.chains} chains, ${verdict.events} events.`]);
+    const cfg = ctx.config();
+    const anchors = args.flag('without-digests') ? undefined : await readAnchors(await digestArchive(cfg), await digestSigner(cfg));
+    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex, { ...(args.text('target') ? { only: args.text('target') } : {}), ...(anchors ? { anchors } : {}) });
+    const problems = [...verdict.digestBreaks, ...verdict.breaks.map((b) => `chain ${b.target} at event ${b.seq}${b.eventId ? ` (id ${b.eventId})` : ''}: ${b.reason}`)];
+    // A broken trail is a refusal (exit code 1) whose message names every break found.
+    if (problems.length) throw new ConflictError('CONFLICT', `Audit trail broken: ${problems.join('; ')}. Checked ${verdict.chains} chains, ${verdict.events} events, ${verdict.digests} digests.`);
+    ctx.out.result(verdict, () => [`Intact: ${verdict.chains} chains, ${verdict.events} events${anchors ? `, ${verdict.digests} digests (latest ${verdict.latestDigestAt})` : ' (without digests)'}.`]);
+  },
+};
+
+export const auditDigest: CommandSpec = {
+  path: ['audit', 'digest'],
+  summary: "Write a signed digest of every chain's head now (the hourly job's work, e.g. before an audit or after a restore).",
+  details: 'Reads every chain head that moved since the previous digest, signs the digest (with the previous digest\'s key and signature inside it) and stores it, write-once, in the stage\'s digest bucket. Needs the signing permission the hourly job has (kms:Sign on the stage\'s audit key in the cloud).',
+  options: [],
+  examples: ['audit digest --as alice'],
+  async run(_args, ctx) {
+    const cfg = ctx.config();
+    const out = await writeDigest({ heads: ctx.services().auditTrail, archive: await digestArchive(cfg), signer: await digestSigner(cfg), stage: cfg.stage, now: () => new Date() });
+    ctx.out.result(out, () => [`Digest ${out.key}: ${out.heads} chain heads${out.previousKey ? `, after ${out.previousKey}` : ' (the first)'}.`]);
   },
 };
 

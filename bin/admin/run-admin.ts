@@ -25,12 +25,12 @@ import { gatewayPay, paymentsList, paymentsReconcile, paymentsRecord, paymentsUn
 import { filingGstr1 } from './filing-commands.ts';
 import { invoicesCreditNote } from './credit-note-commands.ts';
 import { searchRebuild } from './search-command.ts';
-import { auditExport, auditList, auditVerify } from './audit-commands.ts';
+import { auditDigest, auditExport, auditList, auditVerify } from './audit-commands.ts';
 import { assertOperatorGiven, auditModeOf, beginsItself, claimedOperator, commandAudit, resolveOperator, type CommandOutcome } from './operator.ts';
 import { operatorOrigin, type AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { guestsBackfillIndex, guestsErase } from './guests-commands.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditExport, guestsErase, guestsBackfillIndex];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditDigest, auditExport, guestsErase, guestsBackfillIndex];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;

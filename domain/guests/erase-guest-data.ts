@@ -3,6 +3,8 @@ import type { Booking } from '../bookings/booking.ts';
 import { bookingTarget } from '../bookings/booking-audit.ts';
 import { DomainError, NotFoundError, ValidationError } from '../errors.ts';
 import type { AmendmentStore } from '../ports/amendment-store.ts';
+import type { DeliveryStore } from '../ports/delivery-store.ts';
+import type { OrderStore } from '../ports/order-store.ts';
 import type { BookingReads } from '../ports/booking-reads.ts';
 import type { BookingStore } from '../ports/booking-store.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -11,12 +13,16 @@ import type { BookingAddress, ErasureCause, GuestDataStore } from '../ports/gues
 import type { PropertySystem } from '../ports/property-system.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { clockPasses, depsOfGroup, type AtGroupClocks } from '../test-clocks/group-clocks.ts';
-import { amendmentHoldsGuests, bookingHasGuestEmail, ERASED_GUEST, erasableEndedOnOrBefore, erasedAmendment, erasedBooking, isGuestDataErased, retentionHasRunOut, stayHasEnded } from './guest-erasure.ts';
+import { amendmentHoldsGuests, bookingHasGuestEmail, ERASED_GUEST, erasableEndedOnOrBefore, erasedAmendment, erasedBooking, erasedCallback, isGuestDataErased, orderRefHeld, retentionHasRunOut, stayHasEnded } from './guest-erasure.ts';
 
 export interface GuestErasureDeps {
   readonly bookings: Pick<BookingStore, 'get'>;
   readonly bookingReads: Pick<BookingReads, 'byBookingId' | 'feedPage'>;
   readonly amendments: Pick<AmendmentStore, 'list' | 'save'>;
+  /** The booking's callbacks kept for resend: their bodies carry a cancellation's reason. */
+  readonly deliveries: Pick<DeliveryStore, 'listForBooking' | 'eraseText'>;
+  /** The order the booking was made from: its externalRef is the partner's free text. */
+  readonly orders: Pick<OrderStore, 'get' | 'eraseExternalRef'>;
   readonly propertySystem: Pick<PropertySystem, 'forgetGuest'>;
   readonly guestData: GuestDataStore;
   readonly tenants: Pick<TenantDirectory, 'listAgentGroups'>;
@@ -91,7 +97,13 @@ export async function eraseBookingGuests(deps: GuestErasureDeps, address: Bookin
     for (const amendment of await deps.amendments.list(booking.agentGroupId, booking.bookingRef)) {
       if (amendmentHoldsGuests(amendment) && !(await deps.amendments.save(amendment, erasedAmendment(amendment, at)))) moved = true;
     }
+    for (const callback of await deps.deliveries.listForBooking(booking.partnerId, booking.bookingRef)) {
+      const erased = erasedCallback(callback);
+      if (erased && !(await deps.deliveries.eraseText(callback, erased))) moved = true;
+    }
     if (moved) continue;
+    const order = await deps.orders.get(booking.agentGroupId, booking.orderId);
+    if (order && orderRefHeld(order.externalRef)) await deps.orders.eraseExternalRef(booking.agentGroupId, booking.orderId);
     await deps.propertySystem.forgetGuest(booking.bookingRef, ERASED_GUEST);
     const next = erasedBooking(booking, at);
     if (await deps.guestData.eraseBooking(booking, next, erasureAudit(deps.ids.uuid(), at, cause, booking))) return resultOf(next, 'erased');

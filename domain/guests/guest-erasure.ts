@@ -1,5 +1,6 @@
 import type { Amendment, StaySnapshot } from '../bookings/amendment.ts';
 import type { Booking, Guest } from '../bookings/booking.ts';
+import type { CallbackDelivery } from '../deliveries/delivery.ts';
 import { normalEmailOf } from '../bookings/guests.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { indiaToday } from '../reads/date-window.ts';
@@ -67,8 +68,8 @@ export const isGuestDataErased = (b: Booking): boolean => Boolean(b.guestDataEra
 
 /**
  * The booking with its guest fields replaced by the marker: the primary guest, every
- * additional guest (their count and positions stay, so the party's size still reads right)
- * and the special requests, which guests write in their own words.
+ * additional guest (their count and positions stay, so the party's size still reads right),
+ * the special requests, which guests write in their own words, and the cancellation's reason.
  */
 export function erasedBooking(b: Booking, at: string): Booking {
   return {
@@ -76,6 +77,8 @@ export function erasedBooking(b: Booking, at: string): Booking {
     primaryGuest: erasedGuest(b.primaryGuest),
     additionalGuests: b.additionalGuests.map(erasedGuest),
     specialRequests: b.specialRequests === null ? null : ERASED,
+    // A cancellation's reason is the partner's own words, which may name the guest (an outside review found one that did).
+    cancellation: b.cancellation?.reason ? { ...b.cancellation, reason: ERASED } : b.cancellation,
     guestDataErasedAt: at,
     // A partner polling updatedSince learns that its copy should be erased too.
     updatedAt: at,
@@ -95,3 +98,24 @@ export function erasedAmendment(a: Amendment, at: string): Amendment {
 
 /** Whether any guest of the booking has this e-mail, matched as guests are (docs/bookings.md). */
 export const bookingHasGuestEmail = (b: Booking, email: string): boolean => [b.primaryGuest, ...b.additionalGuests].some((g) => normalEmailOf(g.email) === normalEmailOf(email));
+
+/**
+ * A booking callback kept for resend as erasure leaves it: the body's `reason` (a cancellation's
+ * free text, sent as the partner wrote it) becomes the marker, and so do the receiver's answers
+ * kept on its attempts and its failure reason, which may quote the body back. Null when nothing
+ * is left to erase. Ids, status, dates and totals stay: the delivery log still reads right.
+ */
+export function erasedCallback(d: CallbackDelivery): Pick<CallbackDelivery, 'payload' | 'attempts' | 'failureReason'> | null {
+  const body = JSON.parse(d.payload) as Record<string, unknown>;
+  const reasonHeld = typeof body.reason === 'string' && body.reason !== ERASED;
+  const answersHeld = d.attempts.some((a) => a.error !== undefined && a.error !== ERASED) || (d.failureReason !== null && d.failureReason !== ERASED);
+  if (!reasonHeld && !answersHeld) return null;
+  return {
+    payload: reasonHeld ? JSON.stringify({ ...body, reason: ERASED }) : d.payload,
+    attempts: d.attempts.map((a) => (a.error === undefined ? a : { ...a, error: ERASED })),
+    failureReason: d.failureReason === null ? null : ERASED,
+  };
+}
+
+/** The order's free-text reference (a display name the partner chose, which may name the guest), erased with the booking it became. */
+export const orderRefHeld = (externalRef: string | null): boolean => externalRef !== null && externalRef !== ERASED;

@@ -48,6 +48,12 @@ export interface DeliveryStore {
   listForEndpoint(partnerId: string, endpointId: string, query: { status?: DeliveryStatus; size: number; after?: string }): Promise<Page<Delivery>>;
   /** The booking callbacks of one booking (the service's bookingRef), oldest first. */
   listForBooking(partnerId: string, bookingRef: string): Promise<CallbackDelivery[]>;
+  /**
+   * Replaces a callback's body, its attempts' kept answers and its failure reason with their
+   * erased form (docs/personal-data.md), if it is still as read (no attempt recorded since);
+   * false when it moved on (the caller reads it again).
+   */
+  eraseText(previous: CallbackDelivery, erased: Pick<CallbackDelivery, 'payload' | 'attempts' | 'failureReason'>): Promise<boolean>;
   /** A partner's deliveries with `status` (operator use; bounded by the delivery TTL). */
   listByStatus(partnerId: string, status: DeliveryStatus): Promise<Delivery[]>;
 }

@@ -6,6 +6,8 @@ export interface OrderStore {
   create(order: Order): Promise<void>;
   /** The group's order, or undefined when there is none with this id in that group. */
   get(agentGroupId: string, orderId: string): Promise<Order | undefined>;
+  /** Replaces the order's externalRef (the partner's free text) with the erasure marker (docs/personal-data.md). */
+  eraseExternalRef(agentGroupId: string, orderId: string): Promise<void>;
   /** Replaces the order's pricing; false when the group has no such order. */
   savePricing(agentGroupId: string, orderId: string, update: { pricing: OrderPricing; pricedAt: string; validUntil: string }): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { chainEvent, type AuditDraft, type AuditEvent, type ChainHead } from '../../domain/audit/audit-event.ts';
+import type { HeadRow } from '../../domain/audit/digest.ts';
 import type { Sha256Hex } from '../../domain/ledger/request-hash.ts';
 import type { AuditPage, AuditPosition, AuditTrail } from '../../domain/ports/audit-trail.ts';
 import { isConditionFailure, isTransactionContention, refusedItems } from './client.ts';
@@ -194,12 +195,22 @@ export class DynamoAuditTrail implements AuditTrail {
   }
 
   async chainTargets(): Promise<string[]> {
+    return (await this.headIndex('#target', { '#target': 'target' })).map((i) => i.target as string).sort();
+  }
+
+  /** Every chain's head (the digest job): position, hash and the instant of its last event. */
+  async chainHeads(): Promise<HeadRow[]> {
+    const items = await this.headIndex('#target, seq, #hash, #at', { '#target': 'target', '#hash': 'hash', '#at': 'at' });
+    return items.map((i) => ({ target: i.target as string, seq: i.seq as number, hash: i.hash as string, at: i.at as string }));
+  }
+
+  private async headIndex(projection: string, names: Record<string, string>): Promise<Record<string, unknown>[]> {
     const perShard = await Promise.all(
       keys.auditChainShards().map((shard) =>
-        queryAll(this.db, { TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': shard }, ProjectionExpression: '#target', ExpressionAttributeNames: { '#target': 'target' } }),
+        queryAll(this.db, { TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': shard }, ProjectionExpression: projection, ExpressionAttributeNames: names }),
       ),
     );
-    return perShard.flat().map((i) => i.target as string).sort();
+    return perShard.flat();
   }
 
   async readChain(target: string): Promise<{ events: AuditEvent[]; head: ChainHead | null }> {

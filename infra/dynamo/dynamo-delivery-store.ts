@@ -204,6 +204,25 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return (out.Items ?? []).map(deliveryFromItem).filter((d): d is CallbackDelivery => d.kind === 'callback');
   }
 
+  async eraseText(previous: CallbackDelivery, erased: Pick<CallbackDelivery, 'payload' | 'attempts' | 'failureReason'>): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.delivery(previous.partnerId, previous.deliveryId),
+          // As read: no attempt recorded since, so no answer is lost and none is left behind.
+          ConditionExpression: 'attemptCount = :count AND payload = :previous',
+          UpdateExpression: 'SET payload = :payload, attempts = :attempts, failureReason = :failureReason',
+          ExpressionAttributeValues: { ':count': previous.attempts.length, ':previous': previous.payload, ':payload': erased.payload, ':attempts': erased.attempts, ':failureReason': erased.failureReason },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
   async listByStatus(partnerId: string, status: DeliveryStatus): Promise<Delivery[]> {
     const k = keys.deliveriesOfPartner(partnerId);
     const items = await queryAll(this.db, {

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Order, OrderPricing } from '../../domain/orders/order.ts';
 import type { OrderStore } from '../../domain/ports/order-store.ts';
+import { ERASED } from '../../domain/guests/guest-erasure.ts';
 import { isConditionFailure } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -31,6 +32,18 @@ export class DynamoOrderStore implements OrderStore {
     // Consistent: a partner reads its order straight after creating or repricing it.
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.order(agentGroupId, orderId), ConsistentRead: true }));
     return fromItem(out.Item);
+  }
+
+  async eraseExternalRef(agentGroupId: string, orderId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.order(agentGroupId, orderId),
+        ConditionExpression: EXISTING_ORDER,
+        UpdateExpression: 'SET externalRef = :erased',
+        ExpressionAttributeValues: { ':erased': ERASED },
+      }),
+    );
   }
 
   async savePricing(agentGroupId: string, orderId: string, update: { pricing: OrderPricing; pricedAt: string; validUntil: string }): Promise<boolean> {

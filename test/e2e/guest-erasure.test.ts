@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { GetObjectCommand, ListBucketsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
@@ -7,6 +8,7 @@ import { ERASED } from '../../domain/guests/guest-erasure.ts';
 import type { GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { guestErasureDeps } from '../../infra/container.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
+import { createS3Client } from '../../infra/s3/client.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { book, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
 import { expectContract } from '../support/contract.ts';
@@ -40,6 +42,9 @@ function distinctiveGuests() {
   const companion = { firstName: `Oriel${tag}`, lastName: `Brackenwood${tag}`, email: `oriel.${tag}@guests.example.org`, phone: `+91 ${phoneDigits()}` };
   const amendedIn = { firstName: `Thessaly${tag}`, lastName: `Marchbanks${tag}`, email: `thessaly.${tag}@guests.example.org` };
   const specialRequests = `A cot for little Wren${tag}, please`;
+  // The other free text the API accepts about a stay: the order's externalRef and the cancellation's reason, each naming the guest as the review's did.
+  const externalRef = `Trip of ${primary.firstName} Voyage${tag}`;
+  const cancellationReason = `Guest ${primary.firstName} ${primary.lastName} (${primary.email}, ${primary.phone}) hospitalised at Ward${tag}`;
   const values = [
     ...[primary, companion, amendedIn].flatMap((g) => [g.firstName, g.lastName, g.email]),
     primary.phone,
@@ -48,8 +53,10 @@ function distinctiveGuests() {
     companion.phone.replace(/\D/g, '').slice(2),
     primary.city,
     `Wren${tag}`,
+    `Voyage${tag}`,
+    `Ward${tag}`,
   ];
-  return { primary, companion, amendedIn, specialRequests, values };
+  return { primary, companion, amendedIn, specialRequests, externalRef, cancellationReason, values };
 }
 
 /** Every item of the test table whose attributes hold any of `values`, as text. */
@@ -80,6 +87,24 @@ const logLinesHolding = (values: readonly string[]): string[] =>
     .split('\n')
     .filter((line) => values.some((v) => line.includes(v)));
 
+/** Every object of every bucket of the local S3 (invoices, audit digests, exports) whose bytes hold any of `values`. */
+async function objectsHolding(values: readonly string[]): Promise<string[]> {
+  const s3 = await createS3Client(testServices().config);
+  const hits: string[] = [];
+  for (const bucket of (await s3.send(new ListBucketsCommand({}))).Buckets ?? []) {
+    let token: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket.Name, ...(token ? { ContinuationToken: token } : {}) }));
+      for (const o of page.Contents ?? []) {
+        const text = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: bucket.Name, Key: o.Key }))).Body!.transformToByteArray()).toString('latin1');
+        if (values.some((v) => text.includes(v))) hits.push(`${bucket.Name}/${o.Key}`);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+  return hits;
+}
+
 /** The erasure events of the booking's audit chain, as (actorKind, actor, reason). */
 async function erasureEvents(g: GroupFixture, bookingId: string): Promise<[string, string, unknown][]> {
   const svc = testServices();
@@ -93,14 +118,14 @@ const detail = (g: GroupFixture, bookingId: string) => call('GET', `/v1/bookings
 /** A booking through its life: booked with a callback and a companion, amended (one more night, a new additional guest), cancelled; every callback delivered. */
 async function livedBooking(g: GroupFixture, guests: ReturnType<typeof distinctiveGuests>): Promise<{ bookingId: string; orderId: string }> {
   const path = `/guests-${randomUUID()}`;
-  const o = await order(g, stay(world.instant, '2027-03-02', '2027-03-03'));
+  const o = await order(g, { ...stay(world.instant, '2027-03-02', '2027-03-03'), externalRef: guests.externalRef });
   const booked = await book(g, o, { primaryGuest: guests.primary, additionalGuests: [guests.companion], specialRequests: guests.specialRequests, callbackUrl: `${receiver.url}${path}` });
   expect(booked.status).toBe(200);
   const bookingId = booked.body.bookingId as string;
   const amended = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-04', guests: [guests.companion, guests.amendedIn] } });
   expect(amended.status).toBeLessThan(300);
   await pollUntil('the amendment applied', async () => ((await detail(g, bookingId)).body.amendments?.[0]?.status === 'APPLIED' ? true : undefined));
-  const cancelled = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: { reason: 'Plans changed' } });
+  const cancelled = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: { reason: guests.cancellationReason } });
   expect(cancelled.status).toBe(200);
   const calls = await receiver.waitFor(path, 3, 60_000);
   expect(calls.map((c) => c.body.eventType).sort()).toEqual(['booking.amended', 'booking.cancelled', 'booking.confirmed']);
@@ -202,6 +227,25 @@ describe('Guest personal data: erasure on request (npm run admin -- guests erase
     expect(after.body.primaryGuest).toEqual({ firstName: ERASED, lastName: ERASED });
     expect(await itemsHolding(guests.values)).toEqual([]);
   }, 180_000);
+
+  it('reaches every copy of every free-text field: the table, the buckets and the stack log hold none of the guest after guests erase', async () => {
+    // prepare: booked, amended, cancelled with the guest named in the reason, every callback delivered and kept
+    const g = await newAgentGroup({ channelId: world.channelId });
+    const guests = distinctiveGuests();
+    const { bookingId, orderId } = await livedBooking(g, guests);
+    // The reason is held on the booking and in the booking.cancelled callback's kept body.
+    expect((await itemsHolding([guests.values.at(-1)!])).length).toBeGreaterThanOrEqual(2);
+
+    // act
+    const erased = await runAdminTool(['guests', 'erase', '--booking', bookingId, '--as', 'dpo@test', '--json']);
+
+    // assess
+    expect(erased.code, erased.stderr).toBe(0);
+    expect(await itemsHolding(guests.values)).toEqual([]);
+    expect(await objectsHolding(guests.values)).toEqual([]);
+    expect(logLinesHolding(guests.values)).toEqual([]);
+    await expectReadsAnswerTheMarker(g, bookingId, orderId, guests.values);
+  }, 240_000);
 
   it('by e-mail across a group: every booking where the guest appears, all or nothing', async () => {
     // prepare: the guest is primary on one booking and a companion on another; a third stay of theirs is still ahead

@@ -357,3 +357,31 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
   });
 });
+
+describe('IAM: the audit trail cannot be updated, deleted or signed by its writers', () => {
+  type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } } };
+  const statementsOf = () => Object.entries(serverlessYaml().functions as Record<string, { iamRoleStatements: Statement[] }>);
+  const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+  const onTable = (s: Statement) => JSON.stringify(s.Resource).includes('"Table.Arn"') || JSON.stringify(s.Resource).includes('"Table"');
+  /** Whether a statement's LeadingKeys condition admits an audit item's partition key (no condition admits every key). */
+  const admitsAudit = (s: Statement) => {
+    const patterns = s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+    return !patterns || patterns.some((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test('AUDIT#booking:any'));
+  };
+
+  it('no function is granted UpdateItem, DeleteItem or BatchWriteItem on AUDIT#* items', () => {
+    const offending = statementsOf().flatMap(([fn, def]) =>
+      def.iamRoleStatements
+        .filter((s) => s.Effect === 'Allow' && onTable(s) && admitsAudit(s))
+        .flatMap((s) => actionsOf(s).filter((a) => ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:*'].includes(a)).map((a) => `${fn}: ${a}`)),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('only writeAuditDigest may sign with the audit key or write the digest bucket', () => {
+    const signers = statementsOf().filter(([, def]) => def.iamRoleStatements.some((s) => actionsOf(s).some((a) => a.startsWith('kms:'))));
+    const digestWriters = statementsOf().filter(([, def]) => def.iamRoleStatements.some((s) => JSON.stringify(s.Resource).includes('AuditDigestBucket') && actionsOf(s).includes('s3:PutObject')));
+    expect(signers.map(([fn]) => fn)).toEqual(['writeAuditDigest']);
+    expect(digestWriters.map(([fn]) => fn)).toEqual(['writeAuditDigest']);
+  });
+});

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ERASED, erasableEndedOnOrBefore, erasedBooking, isErasedGuest, retentionHasRunOut, stayEndedOn, stayHasEnded } from '../../domain/guests/guest-erasure.ts';
+import { ERASED, erasableEndedOnOrBefore, erasedBooking, erasedCallback, isErasedGuest, orderRefHeld, retentionHasRunOut, stayEndedOn, stayHasEnded } from '../../domain/guests/guest-erasure.ts';
 import { BookingDetailSchema } from '../../functions/contracts/booking-reads.ts';
 import { bookingDetailJson } from '../../functions/bookings/booking-json.ts';
 import { bookingItem } from '../../infra/dynamo/booking-item.ts';
 import { bookingFixture } from '../support/booking-seed.ts';
+import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 
 const owner = { agentGroupId: 'group-erasure', partnerId: 'p', channelId: 'c' };
 /** 2027-06-10 09:00 in India. */
@@ -41,6 +42,37 @@ describe('Guest erasure: the marker', () => {
 
   it('leaves special requests null when there were none', () => {
     expect(erasedBooking(bookingFixture(owner, { specialRequests: null }), NOW.toISOString()).specialRequests).toBeNull();
+  });
+
+  it("replaces a cancellation's free-text reason (which may name the guest) and keeps the rest of the cancellation", () => {
+    // prepare
+    const cancellation = { cancelledAt: '2027-06-09T19:00:00Z', reason: 'Guest Ramesh Kumar (ramesh.k@example.com) hospitalised', refundPercentage: 50, refundAmount: 5_000, refundEntryId: 'r' };
+    // act
+    const erased = erasedBooking(bookingFixture(owner, { status: 'CANCELLED', cancellation }), NOW.toISOString());
+    const withoutReason = erasedBooking(bookingFixture(owner, { status: 'CANCELLED', cancellation: { ...cancellation, reason: null } }), NOW.toISOString());
+    // assess
+    expect(erased.cancellation).toEqual({ ...cancellation, reason: ERASED });
+    expect(withoutReason.cancellation?.reason).toBeNull();
+  });
+
+  it("erases a kept callback's reason and the receiver's answers, keeps its ids and totals, and leaves an erased one alone", () => {
+    // prepare
+    const payload = JSON.stringify({ eventId: 'e1', eventType: 'booking.cancelled', bookingId: 'B1', status: 'CANCELLED', reason: 'Guest Ramesh Kumar hospitalised' });
+    const callback = {
+      kind: 'callback', deliveryId: 'e1', partnerId: 'p', eventId: 'e1', eventType: 'booking.cancelled', agentGroupId: 'g', bookingRef: 'r', callbackUrl: 'https://93.184.216.34/cb',
+      payload, status: 'FAILED', attempts: [{ attempt: 1, at: '2027-06-09T19:00:00Z', outcome: 'http-error', statusCode: 400, error: 'bad reason "Guest Ramesh Kumar hospitalised"', durationMs: 12 }],
+      nextAttemptAt: null, failureReason: 'HTTP 400: bad reason "Guest Ramesh Kumar hospitalised"', resendOf: null, requeues: 0, createdAt: '2027-06-09T19:00:00Z', updatedAt: '2027-06-09T19:00:00Z',
+    } as unknown as CallbackDelivery;
+    // act
+    const erased = erasedCallback(callback)!;
+    // assess
+    expect(JSON.parse(erased.payload)).toEqual({ ...JSON.parse(payload), reason: ERASED });
+    expect(erased.attempts).toEqual([{ ...callback.attempts[0], error: ERASED }]);
+    expect(erased.failureReason).toBe(ERASED);
+    expect(JSON.stringify(erased)).not.toContain('Ramesh');
+    expect(erasedCallback({ ...callback, ...erased })).toBeNull();
+    expect(orderRefHeld('Trip of Ramesh')).toBe(true);
+    expect(orderRefHeld(ERASED) || orderRefHeld(null)).toBe(false);
   });
 });
 
