@@ -19,12 +19,19 @@ export const HORIZON_NOTE = `Dates from ${HORIZON.first} to ${HORIZON.last} (ins
 /** How a refusal states the rule, after the parameter's name: "checkIn must be …". */
 export const CALENDAR_DATE_RULE = `a calendar date (yyyy-mm-dd) from ${HORIZON.first} to ${HORIZON.last}`;
 
-/** A real calendar date (no 31 February) within HORIZON. */
-export function isCalendarDate(value: string): boolean {
+/**
+ * A guest's dates of their own life (date of birth, anniversary) reach further back than
+ * anything the service sells; they are kept, never walked, so only the lower bound moves.
+ */
+export const PERSONAL_HORIZON = { first: '1900-01-01', last: HORIZON.last } as const;
+export const PERSONAL_DATE_RULE = `a calendar date (yyyy-mm-dd) from ${PERSONAL_HORIZON.first} to ${PERSONAL_HORIZON.last}`;
+
+/** A real calendar date (no 31 February) within the horizon (HORIZON unless told). */
+export function isCalendarDate(value: string, horizon: { readonly first: string; readonly last: string } = HORIZON): boolean {
   const m = DATE.exec(value);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value && value >= HORIZON.first && value <= HORIZON.last;
+  return d.toISOString().slice(0, 10) === value && value >= horizon.first && value <= horizon.last;
 }
 
 export const CALENDAR_MONTH_RULE = `a month (yyyy-mm) from ${HORIZON.first.slice(0, 7)} to ${HORIZON.last.slice(0, 7)}`;

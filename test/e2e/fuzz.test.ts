@@ -283,7 +283,9 @@ describe('HTTP fuzzing from the OpenAPI document', () => {
     const answers = await inParallel(requests, PARALLEL, async (req) => ({ req, res: await sendAgainIfDropped(req) }));
     const failures = answers.flatMap(({ req, res }) => {
       const problems = problemsWith(req, res);
-      if (res.status < 300 && !EXTREMES_WITHIN.has(req.extreme)) problems.push(`a date beyond the horizon or not in the calendar answered ${res.status}`);
+      // Channex's changes are acknowledged as received (its protocol) and checked by the worker, which records dates it cannot apply.
+      const acknowledgedThenChecked = ROUTES.find((r) => r.operationId === req.operationId)?.auth === 'channex';
+      if (res.status < 300 && !EXTREMES_WITHIN.has(req.extreme) && !acknowledgedThenChecked) problems.push(`a date beyond the horizon or not in the calendar answered ${res.status}`);
       return problems.length ? [{ problems, request: `${req.method} ${req.path} body=${req.rawBody?.slice(0, 300) ?? '-'} (extreme ${req.extreme})`, answer: `${res.status} ${res.text.slice(0, 300)}` }] : [];
     });
     const operations = new Set(requests.map((r) => r.operationId));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listAuditEvents } from '../../domain/audit/read-audit-events.ts';
 import { monthWindow } from '../../domain/audit/export-month.ts';
-import { addDays, eachDate, eachMonth, HORIZON, isCalendarDate, isCalendarMonth } from '../../domain/catalogue/calendar.ts';
+import { addDays, eachDate, eachMonth, HORIZON, isCalendarDate, isCalendarMonth, PERSONAL_HORIZON } from '../../domain/catalogue/calendar.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import type { AuditTrail } from '../../domain/ports/audit-trail.ts';
 import { canonicalInstant, isInstant, resolveWindow } from '../../domain/reads/date-window.ts';
@@ -71,6 +71,12 @@ describe('the date horizon', () => {
     expect(e.message).toContain(`from ${HORIZON.first} to ${HORIZON.last}`);
     expect(refusal(() => resolveWindow(undefined, '2100-01-01', '2027-03-01')).param).toBe('to');
     expect(refusal(() => canonicalInstant('2027-02-31T00:00:00+05:30', 'updatedSince')).param).toBe('updatedSince');
+  });
+
+  it("lets a guest's date of birth reach back to 1900, not before, and still refuses 31 February", () => {
+    expect(isCalendarDate('1990-02-03', PERSONAL_HORIZON)).toBe(true);
+    expect(isCalendarDate('1899-12-31', PERSONAL_HORIZON)).toBe(false);
+    expect(isCalendarDate('1990-02-31', PERSONAL_HORIZON)).toBe(false);
   });
 
   it('bounds the admin tool months the same way', () => {
