@@ -29,7 +29,7 @@ describe('calendar walks count days and months, whatever the year', () => {
   it('counts months across a year boundary and at 9999-12 (nextMonth gave 10000-01, which sorts before 9999-12)', () => {
     expect(eachMonth('9999-12', '9999-12')).toEqual(['9999-12']);
     expect(eachMonth('2099-11', '2100-02')).toEqual(['2099-11', '2099-12', '2100-01', '2100-02']);
-    expect(eachMonth('9999-11', '10000-01')).toEqual(['9999-11', '9999-12']);
+    expect(eachMonth('9999-11', '10000-01')).toEqual([]);
     expect(eachMonth('2027-03', '2027-02')).toEqual([]);
   });
 
