@@ -4,7 +4,9 @@ import { readAnchors } from '../../domain/audit/digest.ts';
 import { verifyTrail } from '../../domain/audit/verify-trail.ts';
 import { writeDigest } from '../../domain/audit/write-digest.ts';
 import { digestArchive, digestSigner } from '../../infra/audit-digests.ts';
+import { CALENDAR_DATE_RULE } from '../../domain/catalogue/calendar.ts';
 import { ConflictError, ValidationError } from '../../domain/errors.ts';
+import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { columns, type CommandSpec } from './command.ts';
 
@@ -14,9 +16,8 @@ const DEFAULT_DAYS = 7;
 const instantOption = (name: string, text: string | undefined, endOfDay: boolean): string | undefined => {
   if (text === undefined) return undefined;
   const withTime = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text;
-  const t = Date.parse(withTime);
-  if (Number.isNaN(t)) throw new ValidationError(name, `--${name} must be a date (YYYY-MM-DD) or an ISO instant.`);
-  return new Date(t).toISOString();
+  if (!isInstant(withTime)) throw new ValidationError(name, `--${name} must be ${CALENDAR_DATE_RULE}, or ${INSTANT_RULE}.`);
+  return new Date(withTime).toISOString();
 };
 
 const eventLines = (events: readonly AuditEvent[]) =>

@@ -2,6 +2,7 @@ import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import type { Payment } from '../../domain/receivables/payment.ts';
+import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
@@ -26,7 +27,7 @@ export const paymentsRecord: CommandSpec = {
   examples: ['payments record --group tripkart-agents --amount 15750 --reference UTR2027031200123'],
   async run(args, ctx) {
     const receivedAt = args.text('received-at');
-    if (receivedAt !== undefined && Number.isNaN(Date.parse(receivedAt))) throw new ValidationError('receivedAt', '--received-at must be an ISO 8601 instant, such as 2027-03-12T10:30:00+05:30.');
+    if (receivedAt !== undefined && !isInstant(receivedAt)) throw new ValidationError('receivedAt', `--received-at must be ${INSTANT_RULE}.`);
     const svc = ctx.services();
     const outcome = await recordBankTransfer(
       { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },

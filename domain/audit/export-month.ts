@@ -1,14 +1,13 @@
+import { CALENDAR_MONTH_RULE, isCalendarMonth } from '../catalogue/calendar.ts';
 import { ValidationError } from '../errors.ts';
 import type { AuditEvent } from './audit-event.ts';
 
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
 /** A month `YYYY-MM` as the instants bounding it, [first ms, last ms]. */
 export function monthWindow(month: string): { from: string; to: string } {
-  const m = MONTH.exec(month);
-  if (!m) throw new ValidationError('month', 'month must be YYYY-MM, e.g. 2026-11.');
-  const start = Date.UTC(Number(m[1]), Number(m[2]) - 1, 1);
-  const end = Date.UTC(Number(m[1]), Number(m[2]), 1) - 1;
+  if (!isCalendarMonth(month)) throw new ValidationError('month', `month must be ${CALENDAR_MONTH_RULE}, e.g. 2026-11.`);
+  const [y, m] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
+  const start = Date.UTC(y, m - 1, 1);
+  const end = Date.UTC(y, m, 1) - 1;
   return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
 }
 

@@ -4,7 +4,7 @@ import type { CursorCodec } from '../ports/cursor-codec.ts';
 import type { Principal } from '../principal.ts';
 import { canonicalInstant } from '../reads/date-window.ts';
 import { decodeKeysetPair, encodeKeysetPair } from '../reads/keyset-position.ts';
-import type { AuditEvent } from './audit-event.ts';
+import type { AuditEvent, AuditFields } from './audit-event.ts';
 
 export const AUDIT_PAGE = { defaultSize: 50, maxSize: 200 } as const;
 
@@ -23,7 +23,26 @@ export interface AuditEventsPage {
   readonly nextCursor: string | null;
 }
 
-const viewOf = ({ account: _account, stage: _stage, ...rest }: AuditEvent): AuditEventView => rest;
+/**
+ * What a group or partner reads of an operator's event: the role, never the person (their name,
+ * or in the cloud their IAM principal); a command's options and outcome, never the operator
+ * named in them (`--as`) nor the internal error a failed command ended with. Operators read
+ * the event as recorded (`audit list`). `hash` stays the hash of the recorded event, so for
+ * these events a caller checks the chain's links (`prevHash`), not the hash itself.
+ */
+export const OPERATOR_ROLE = 'operator';
+
+const ARN = /\barn:aws[a-z-]*:/i;
+const seenByAccount = (fields: AuditFields | null): AuditFields | null =>
+  fields &&
+  Object.fromEntries(
+    Object.entries(fields)
+      .filter(([k, v]) => k !== 'error' && !(typeof v === 'string' && ARN.test(v)))
+      .map(([k, v]) => [k, Array.isArray(v) ? v.filter((o: string) => !o.startsWith('--as=') && !ARN.test(o)) : v]),
+  );
+
+const viewOf = ({ account: _account, stage: _stage, ...rest }: AuditEvent): AuditEventView =>
+  rest.actorKind === 'operator' ? { ...rest, actor: OPERATOR_ROLE, before: seenByAccount(rest.before), after: seenByAccount(rest.after) } : rest;
 
 /**
  * The account a key reads: an agent group's key its group's events (`/v1`), a partner's key

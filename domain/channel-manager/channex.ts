@@ -1,4 +1,4 @@
-import { addDays, daysBetween, eachDate, isCalendarDate, monthOf } from '../catalogue/calendar.ts';
+import { addDays, daysBetween, eachDate, CALENDAR_DATE_RULE, isCalendarDate, monthOf } from '../catalogue/calendar.ts';
 import { MEAL_PLANS, type DayInventory, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
 import type { Property } from '../catalogue/property.ts';
 import { ValidationError } from '../errors.ts';
@@ -115,8 +115,8 @@ export function checkNotification(n: ChangesNotification, view: ListingView | un
   changes.forEach((c, i) => {
     const at = `${base}.attributes.changes[${i}].attributes`;
     const a = c.attributes;
-    if (!isDate(a.date_from)) throw new ValidationError(`${at}.date_from`, 'date_from must be a calendar date yyyy-mm-dd.');
-    if (!isDate(a.date_to)) throw new ValidationError(`${at}.date_to`, 'date_to must be a calendar date yyyy-mm-dd.');
+    if (!isDate(a.date_from)) throw new ValidationError(`${at}.date_from`, `date_from must be ${CALENDAR_DATE_RULE}.`);
+    if (!isDate(a.date_to)) throw new ValidationError(`${at}.date_to`, `date_to must be ${CALENDAR_DATE_RULE}.`);
     if (a.date_from > a.date_to) throw new ValidationError(`${at}.date_to`, `date_to (${a.date_to}) must not be before date_from (${a.date_from}).`);
   });
 }

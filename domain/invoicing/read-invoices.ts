@@ -4,8 +4,8 @@ import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
-import { addDays, isCalendarDate } from '../catalogue/calendar.ts';
-import { indiaToday } from '../reads/date-window.ts';
+import { addDays } from '../catalogue/calendar.ts';
+import { indiaToday, requireCalendarDate } from '../reads/date-window.ts';
 import { amountDueOf, LISTED_INVOICE_STATUSES, type BillingRunResult, type Invoice, type InvoiceLine, type ListedInvoiceStatus } from './invoice.ts';
 
 export interface InvoiceReadDeps {
@@ -125,9 +125,7 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
       throw new ValidationError('status', `status must be one or more of ${LISTED_INVOICE_STATUSES.join(', ')}; got ${JSON.stringify(s)} (DRAFT and CANCELLED invoices are never listed).`);
     }
   }
-  for (const [name, value] of [['from', q.from], ['to', q.to]] as const) {
-    if (value !== undefined && !isCalendarDate(value)) throw new ValidationError(name, `${name} must be a calendar date (yyyy-mm-dd); got ${JSON.stringify(value)}.`);
-  }
+  for (const [name, value] of [['from', q.from], ['to', q.to]] as const) if (value !== undefined) requireCalendarDate(name, value);
   if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw new ValidationError('from', `from (${q.from}) must not be after to (${q.to}).`);
   const size = q.size ?? INVOICE_PAGE.defaultSize;
   if (!Number.isInteger(size) || size < 1 || size > INVOICE_PAGE.maxSize) throw new ValidationError('size', `size must be from 1 to ${INVOICE_PAGE.maxSize}.`);

@@ -1,13 +1,13 @@
 import { systemOrigin, type AuditOrigin } from '../audit/audit-event.ts';
 import type { BillingHandOff, BillingJob, BillingQueue } from '../ports/billing-fan-out.ts';
-import { daysBetween, isCalendarDate } from '../catalogue/calendar.ts';
+import { daysBetween } from '../catalogue/calendar.ts';
 import { ValidationError } from '../errors.ts';
 import { RateLimitedError } from '../errors.ts';
 import type { RateLimiter } from '../ports/rate-limiter.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import type { BucketPolicy } from '../rate-limit.ts';
-import { indiaToday } from '../reads/date-window.ts';
+import { indiaToday, requireCalendarDate } from '../reads/date-window.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { cutoffOf, lastClosedPeriod } from './billing-period.ts';
 import type { BillingRunResult, BillingTrigger } from './invoice.ts';
@@ -59,9 +59,7 @@ export function billingRequestOf(cmd: BillingRunCommand, group: Pick<AgentGroup,
     throw new ValidationError(missing, `${missing} is required with ${missing === 'from' ? 'to' : 'from'}: a period needs both dates.`);
   }
   if (cmd.from !== undefined && cmd.to !== undefined) {
-    for (const [name, value] of [['from', cmd.from], ['to', cmd.to]] as const) {
-      if (!isCalendarDate(value)) throw new ValidationError(name, `${name} must be a calendar date (yyyy-mm-dd); got ${JSON.stringify(value)}.`);
-    }
+    for (const [name, value] of [['from', cmd.from], ['to', cmd.to]] as const) requireCalendarDate(name, value);
     if (cmd.to < cmd.from) throw new ValidationError('to', `to (${cmd.to}) must not be before from (${cmd.from}).`);
     if (daysBetween(cmd.from, cmd.to) + 1 > MAX_BILLING_DAYS) throw new ValidationError('to', `a billing period covers at most ${MAX_BILLING_DAYS} days; from ${cmd.from} to ${cmd.to} is ${daysBetween(cmd.from, cmd.to) + 1}.`);
     if (cmd.to > today) throw new ValidationError('to', `to must not be after today (${today}, India time): a period is billed up to the end of its last day.`);

@@ -1,4 +1,5 @@
-import { addDays, daysBetween, isCalendarDate } from '../catalogue/calendar.ts';
+import { addDays, daysBetween } from '../catalogue/calendar.ts';
+import { requireCalendarDate } from '../reads/date-window.ts';
 import { MEAL_PLANS, type MealPlan } from '../catalogue/day.ts';
 import type { Property } from '../catalogue/property.ts';
 import { ValidationError } from '../errors.ts';
@@ -165,8 +166,8 @@ interface Stay {
 function checkStay(request: OrderRequest, context: PricingContext): Stay {
   if (request.listingId !== context.listing.id) throw new RangeError(`context is for listing ${context.listing.id}, the order for ${request.listingId}`);
   const { checkIn, checkOut } = request;
-  if (!isCalendarDate(checkIn)) throw new ValidationError('checkIn', 'checkIn must be a calendar date (yyyy-mm-dd).');
-  if (!isCalendarDate(checkOut)) throw new ValidationError('checkOut', 'checkOut must be a calendar date (yyyy-mm-dd).');
+  requireCalendarDate('checkIn', checkIn);
+  requireCalendarDate('checkOut', checkOut);
   if (checkIn < context.today) throw new ValidationError('checkIn', `checkIn ${checkIn} is in the past; the earliest is ${context.today}.`);
   const nights = daysBetween(checkIn, checkOut);
   if (nights < 1) throw new ValidationError('checkOut', 'checkOut must be after checkIn.');

@@ -1,4 +1,4 @@
-import { addDays, daysBetween } from '../catalogue/calendar.ts';
+import { addDays, CALENDAR_DATE_RULE, daysBetween, HORIZON, isCalendarDate } from '../catalogue/calendar.ts';
 import { ValidationError } from '../errors.ts';
 
 /** Bulk reads cover at most this many dates, `from` and `to` both counted. */
@@ -16,6 +16,7 @@ export interface DateWindow {
  * dates on; `from` after `to` and windows over 365 dates are refused, never clamped.
  */
 export function resolveWindow(from: string | undefined, to: string | undefined, today: string): DateWindow {
+  for (const [name, value] of [['from', from], ['to', to]] as const) if (value !== undefined) requireCalendarDate(name, value);
   const start = from ?? (to ? addDays(to, -(DEFAULT_WINDOW_DATES - 1)) : today);
   const end = to ?? addDays(start, DEFAULT_WINDOW_DATES - 1);
   if (start > end) throw new ValidationError('from', `from (${start}) must not be after to (${end}).`);
@@ -23,14 +24,37 @@ export function resolveWindow(from: string | undefined, to: string | undefined, 
   return { from: start, to: end };
 }
 
+/** `value` when it is a calendar date within the horizon; otherwise a 400 naming `name`. */
+export function requireCalendarDate(name: string, value: string): string {
+  if (!isCalendarDate(value)) throw new ValidationError(name, `${name} must be ${CALENDAR_DATE_RULE}; got ${JSON.stringify(value.slice(0, 64))}.`);
+  return value;
+}
+
 /** Today's date in India (IST, UTC+5:30), where every property and partner calendar lives. */
 export function indiaToday(now: Date): string {
   return new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 10);
 }
 
+/** The instants the service accepts: HORIZON's days, in UTC. */
+export const INSTANT_HORIZON = { first: `${HORIZON.first}T00:00:00.000Z`, last: `${HORIZON.last}T23:59:59.999Z` } as const;
+
+/** How a refusal states the rule for an instant, after the parameter's name. */
+export const INSTANT_RULE = `an ISO 8601 date-time with its offset, such as 2027-03-01T00:00:00Z or 2027-03-01T05:30:00+05:30, from ${INSTANT_HORIZON.first} to ${INSTANT_HORIZON.last}`;
+
+/**
+ * A date-time whose date is a real calendar date as written (JavaScript would roll
+ * 2027-02-31 over to 3 March) and whose instant lies within INSTANT_HORIZON.
+ */
+export function isInstant(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}[T ]/.test(value) || !isCalendarDate(value.slice(0, 10))) return false;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return false;
+  const iso = new Date(at).toISOString();
+  return iso >= INSTANT_HORIZON.first && iso <= INSTANT_HORIZON.last;
+}
+
 /** A caller's instant in the one form stored timestamps have (`toISOString`), so string order is time order. */
 export function canonicalInstant(value: string, param: string): string {
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw new ValidationError(param, `${param} must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.`);
-  return at.toISOString();
+  if (!isInstant(value)) throw new ValidationError(param, `${param} must be ${INSTANT_RULE}; got ${JSON.stringify(value.slice(0, 64))}.`);
+  return new Date(value).toISOString();
 }

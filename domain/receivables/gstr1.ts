@@ -1,3 +1,4 @@
+import { CALENDAR_MONTH_RULE, isCalendarMonth } from '../catalogue/calendar.ts';
 import { ValidationError } from '../errors.ts';
 import type { Invoice, InvoiceLine } from '../invoicing/invoice.ts';
 import { formatRupees, toRupees, type Minor } from '../money.ts';
@@ -15,11 +16,10 @@ export interface Gstr1Invoice {
 
 /** `yyyy-mm` → the return period `MMYYYY` and the month's first and last day. */
 export function gstr1Period(month: string): { readonly fp: string; readonly from: string; readonly to: string } {
-  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
-  if (!m) throw new ValidationError('month', `month must be yyyy-mm, such as 2027-03; got ${JSON.stringify(month)}.`);
-  const [y, mm] = [Number(m[1]), Number(m[2])];
+  if (!isCalendarMonth(month)) throw new ValidationError('month', `month must be ${CALENDAR_MONTH_RULE}, such as 2027-03; got ${JSON.stringify(month)}.`);
+  const [y, mm] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
   const last = new Date(Date.UTC(y, mm, 0)).getUTCDate();
-  return { fp: `${m[2]}${m[1]}`, from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+  return { fp: `${month.slice(5, 7)}${month.slice(0, 4)}`, from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
 /** dd-mm-yyyy, the portal's date format. */

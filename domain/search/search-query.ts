@@ -1,4 +1,5 @@
-import { addDays, daysBetween, isCalendarDate } from '../catalogue/calendar.ts';
+import { addDays, daysBetween } from '../catalogue/calendar.ts';
+import { requireCalendarDate } from '../reads/date-window.ts';
 import { MEAL_PLANS, type MealPlan } from '../catalogue/day.ts';
 import { ValidationError } from '../errors.ts';
 import { parseRupees, type Minor } from '../money.ts';
@@ -90,8 +91,7 @@ function rupees(value: string, param: string): Minor {
 }
 
 function date(value: string, param: string): string {
-  if (!isCalendarDate(value.trim())) throw new ValidationError(param, `${param} must be a calendar date (yyyy-mm-dd); got "${value}".`);
-  return value.trim();
+  return requireCalendarDate(param, value.trim());
 }
 
 function words(values: readonly string[], at: (j: number) => string): string[] {

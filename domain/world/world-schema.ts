@@ -4,7 +4,7 @@ import { BILLING_CYCLES } from '../tenants.ts';
 import { MEAL_TYPES, VAS_PRICING } from '../catalogue/add-ons.ts';
 import { PLAN_TYPES } from '../catalogue/cancellation.ts';
 import { MAX_RATE_ADJUSTMENT_PERCENT, MIN_RATE_ADJUSTMENT_PERCENT } from '../catalogue/channel.ts';
-import { isCalendarDate, WEEKDAYS } from '../catalogue/calendar.ts';
+import { CALENDAR_DATE_RULE, isCalendarDate, WEEKDAYS } from '../catalogue/calendar.ts';
 import { MEAL_PLANS } from '../catalogue/day.ts';
 import { LISTING_STATUSES } from '../catalogue/listing.ts';
 import { DISCOUNT_TYPES } from '../catalogue/offers.ts';
@@ -26,7 +26,7 @@ const int = (min: number, max: number) =>
 const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, "must be 2–63 characters of a–z, 0–9 and '-', starting with a letter or digit"));
 const TextSchema = v.pipe(v.string(), v.check((s) => s.trim().length > 0, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'));
 const UrlSchema = v.pipe(v.string(), v.url('must be an absolute URL'));
-const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, 'must be a calendar date yyyy-mm-dd'));
+const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, `must be ${CALENDAR_DATE_RULE}`));
 
 /** Rupees ≥ 0 with at most two decimals → paise. */
 const RupeesSchema = v.pipe(

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
 import { AMENDMENT_SCENARIOS } from '../../domain/bookings/amendment.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
@@ -14,8 +15,8 @@ const TAG = ['Bookings'];
  * by name, as is any unknown field.
  */
 export const AmendmentBodySchema = v.strictObject({
-  checkIn: v.optional(v.pipe(DateSchema, v.description('New check-in: tomorrow (India) or later.'))),
-  checkOut: v.optional(v.pipe(DateSchema, v.description('New check-out: after checkIn.'))),
+  checkIn: v.optional(v.pipe(DateSchema, v.description(`New check-in: tomorrow (India) or later. ${HORIZON_NOTE}`))),
+  checkOut: v.optional(v.pipe(DateSchema, v.description(`New check-out: after checkIn. ${HORIZON_NOTE}`))),
   adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('At least 1.'))),
   children: v.optional(count(0, ORDER_LIMITS.guests)),
   infants: v.optional(count(0, ORDER_LIMITS.guests)),

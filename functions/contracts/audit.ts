@@ -16,7 +16,7 @@ const Fields = v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.descripti
 export const AuditEventSchema = v.object({
   id: v.string(),
   at: DateTimeSchema,
-  actor: v.pipe(v.string(), v.description('Your API key id (partner-key), an operator (operator) or a job (system).')),
+  actor: v.pipe(v.string(), v.description('Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator\'s event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash).')),
   actorKind: v.picklist(['operator', 'partner-key', 'system']),
   action: v.pipe(v.string(), v.description('What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued.')),
   target: v.pipe(v.string(), v.description('What it happened to, <kind>:<id>, e.g. booking:<bookingRef>.')),

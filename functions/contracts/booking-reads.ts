@@ -1,9 +1,10 @@
 import * as v from 'valibot';
+import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
 import { BOOKING_FAILURE_REASONS, BOOKING_STATUSES, type BookingStatus } from '../../domain/bookings/booking.ts';
 import { BOOKINGS_PAGE, MAX_BOOKING_IDS } from '../../domain/bookings/read-bookings.ts';
 import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema, pageSizeParam } from './common.ts';
 import { ItemSchema, SummarySchema } from './orders.ts';
 import { dateParam, idList } from './partner-reads.ts';
 
@@ -41,9 +42,8 @@ export const BookingsQuerySchema = v.strictObject({
   checkInTo: dateParam('checkInTo', `Check-in on or before this date; with checkInFrom, a window of at most ${MAX_WINDOW_DATES} dates.`),
   updatedSince: v.optional(
     v.pipe(
-      v.string(),
-      v.isoTimestamp('updatedSince must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.'),
-      v.description('Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes.'),
+      instantSchema('updatedSince'),
+      v.description(`Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes. ${HORIZON_NOTE}`),
     ),
   ),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.'))),

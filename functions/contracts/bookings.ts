@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { BOOKING_SCENARIOS, BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
-import { isCalendarDate } from '../../domain/catalogue/calendar.ts';
+import { CALENDAR_DATE_RULE, isCalendarDate, PERSONAL_DATE_RULE, PERSONAL_HORIZON } from '../../domain/catalogue/calendar.ts';
 import { parseRupees } from '../../domain/money.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
@@ -19,7 +19,8 @@ export const BOOKING_LIMITS = {
 } as const;
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty.'), v.maxLength(max, `must be at most ${max} characters.`));
-const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, 'must be a calendar date (yyyy-mm-dd).'));
+const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, `must be ${CALENDAR_DATE_RULE}.`));
+const PersonalDateSchema = v.pipe(v.string(), v.check((d) => isCalendarDate(d, PERSONAL_HORIZON), `must be ${PERSONAL_DATE_RULE}.`));
 
 const guestFields = {
   guestId: v.optional(text(100)),
@@ -30,8 +31,8 @@ const guestFields = {
   phone: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9][0-9 ()-]{4,19}$/, 'must be a phone number: digits, spaces, brackets or dashes, 5–20 characters.'))),
   countryCode: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9]{1,4}$/, 'must be a dialling code such as +91.'))),
   city: v.optional(text(BOOKING_LIMITS.name)),
-  dob: v.optional(DateSchema),
-  anniversary: v.optional(DateSchema),
+  dob: v.optional(PersonalDateSchema),
+  anniversary: v.optional(PersonalDateSchema),
   position: v.optional(v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(0, 'must be at least 0.'), v.maxValue(100, 'must be at most 100.'))),
 };
 

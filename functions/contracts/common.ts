@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 
 /** The one error body (docs/product-rules.md "Errors"): every non-2xx response has this shape. */
 export const ErrorBodySchema = v.object({
@@ -12,6 +13,12 @@ export const ErrorBodySchema = v.object({
 });
 
 export const DateTimeSchema = v.pipe(v.string(), v.isoTimestamp());
+
+/** A date-time a caller gives: ISO 8601 with its offset, a real calendar date (no 31 February), within the horizon (docs/product-rules.md). */
+export const instantSchema = (name: string) => {
+  const message = `${name} must be ${INSTANT_RULE}.`;
+  return v.pipe(v.string(message), v.isoTimestamp(message), v.check(isInstant, message));
+};
 
 /** Responses every authenticated route may give, added to each route's own. */
 export const AUTHENTICATED_ERRORS = {

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
+import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
 import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { FEED_PAGE, MAX_LISTING_IDS } from '../../domain/reads/distribution-reads.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema, pageSizeParam } from './common.ts';
 import { dateParam, idList } from './partner-reads.ts';
 
 const TAG = ['Distribution API'];
@@ -20,9 +21,8 @@ export const ListingsFeedQuerySchema = v.strictObject({
   listingIds: ListingIdsSchema,
   updatedSince: v.optional(
     v.pipe(
-      v.string(),
-      v.isoTimestamp('updatedSince must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.'),
-      v.description('Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed).'),
+      instantSchema('updatedSince'),
+      v.description(`Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed). ${HORIZON_NOTE}`),
     ),
   ),
   cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same listingIds and updatedSince.'))),

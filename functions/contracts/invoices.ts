@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CALENDAR_DATE_RULE, HORIZON_NOTE, isCalendarDate } from '../../domain/catalogue/calendar.ts';
 import { INVOICE_LINE_KINDS, INVOICE_STATUSES, SKIP_REASONS } from '../../domain/invoicing/invoice.ts';
 import { INVOICE_PAGE } from '../../domain/invoicing/read-invoices.ts';
 import { BILLING_RUN_POLICY, MAX_BILLING_BOOKING_IDS, MAX_BILLING_DAYS } from '../../domain/invoicing/request-billing-run.ts';
@@ -8,7 +9,7 @@ import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } 
 const TAG = ['Invoices'];
 const Rupees = (description: string) => v.pipe(v.number(), v.description(description));
 const DateSchema = v.pipe(v.string(), v.isoDate());
-const dateField = (name: string, description: string) => v.pipe(v.string(`${name} must be a date (yyyy-mm-dd).`), v.isoDate(`${name} must be a calendar date (yyyy-mm-dd).`), v.description(description));
+const dateField = (name: string, description: string) => v.pipe(v.string(`${name} must be a date (yyyy-mm-dd).`), v.isoDate(`${name} must be ${CALENDAR_DATE_RULE}.`), v.check(isCalendarDate, `${name} must be ${CALENDAR_DATE_RULE}.`), v.description(`${description} ${HORIZON_NOTE}`));
 
 /** Optional: an empty body bills the period most recently closed. */
 export const BillingRunBodySchema = v.optional(

@@ -1,15 +1,16 @@
 import * as v from 'valibot';
+import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
 import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/ledger.ts';
 import { LEDGER_PAGE, MAX_STATEMENT_DAYS } from '../../domain/ledger/read-ledger.ts';
 import { CSV_MEDIA_TYPE, LEDGER_CSV_COLUMN_NOTES, LEDGER_CSV_COLUMNS } from '../../domain/ledger/ledger-csv.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, pageSizeParam } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, instantSchema, pageSizeParam } from './common.ts';
 import { idList } from './partner-reads.ts';
 
 const TAG = ['Ledger'];
 
 export const instantParam = (name: string, description: string) =>
-  v.pipe(v.string(), v.isoTimestamp(`${name} must be an ISO 8601 date-time such as 2027-03-01T00:00:00Z.`), v.description(description));
+  v.pipe(instantSchema(name), v.description(`${description} ${HORIZON_NOTE}`));
 
 /**
  * A filter of named values, comma-separated or repeated (payload 2.0 joins repeats with

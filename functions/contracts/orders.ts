@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isCalendarDate } from '../../domain/catalogue/calendar.ts';
+import { CALENDAR_DATE_RULE, HORIZON_NOTE, isCalendarDate } from '../../domain/catalogue/calendar.ts';
 import { MEAL_PLANS } from '../../domain/catalogue/day.ts';
 import { DISCOUNT_TYPES } from '../../domain/catalogue/offers.ts';
 import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
@@ -23,7 +23,7 @@ export const ORDER_LIMITS = {
 } as const;
 
 const Id = (what: string) => v.pipe(v.string(), v.minLength(1, `must be a non-empty ${what} id.`), v.maxLength(ORDER_LIMITS.id, `must be at most ${ORDER_LIMITS.id} characters.`));
-export const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, 'must be a calendar date (yyyy-mm-dd).'));
+export const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, `must be ${CALENDAR_DATE_RULE}.`));
 export const count = (min: number, max: number) => v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
 export const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
 
@@ -54,8 +54,8 @@ export const VasSelectionSchema = v.strictObject({
 export const OrderBodySchema = v.pipe(
   v.strictObject({
     listingId: v.pipe(Id('listing'), v.description('A listing sold on your channel; any other id is a 400 naming listingId.')),
-    checkIn: v.pipe(DateSchema, v.description('Today (India) or later.')),
-    checkOut: v.pipe(DateSchema, v.description(`After checkIn; at most ${MAX_STAY_NIGHTS} nights.`)),
+    checkIn: v.pipe(DateSchema, v.description(`Today (India) or later. ${HORIZON_NOTE}`)),
+    checkOut: v.pipe(DateSchema, v.description(`After checkIn; at most ${MAX_STAY_NIGHTS} nights. ${HORIZON_NOTE}`)),
     adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('Default 1.'))),
     children: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default 0.'))),
     infants: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default 0; free and outside capacity.'))),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isCalendarDate } from '../../domain/catalogue/calendar.ts';
+import { CALENDAR_DATE_RULE, HORIZON_NOTE, isCalendarDate } from '../../domain/catalogue/calendar.ts';
 import { LISTINGS_PAGE, MAX_IDS } from '../../domain/reads/partner-reads.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema } from './common.ts';
@@ -30,7 +30,7 @@ export const idList = (name: string) =>
   );
 
 export const dateParam = (name: string, description: string) =>
-  v.optional(v.pipe(v.string(), v.check(isCalendarDate, `${name} must be a calendar date yyyy-mm-dd.`), v.description(description)));
+  v.optional(v.pipe(v.string(), v.check(isCalendarDate, `${name} must be ${CALENDAR_DATE_RULE}.`), v.description(`${description} ${HORIZON_NOTE}`)));
 
 export const ListingsQuerySchema = v.strictObject({
   page: v.pipe(intParam('page', 1, 1_000_000, 1), v.description('1-based; default 1.')),

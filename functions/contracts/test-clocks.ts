@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { TEST_CLOCK_SPAN_YEARS, TEST_CLOCK_STATUSES } from '../../domain/test-clocks/test-clock.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema } from './common.ts';
 
 const TAG = ['Test clocks (sandbox)'];
 const SANDBOX_ONLY = 'Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md).';
@@ -27,9 +27,8 @@ export const CreateTestClockBodySchema = v.optional(
 
 export const AdvanceTestClockBodySchema = v.strictObject({
   to: v.pipe(
-    v.string('to must be an ISO 8601 instant.'),
-    v.isoTimestamp('to must be an ISO 8601 instant with its offset, e.g. 2027-04-01T00:30:00+05:30.'),
-    v.description(`The clock's new time: not before its current time, at most ${TEST_CLOCK_SPAN_YEARS} years after its creation.`),
+    instantSchema('to'),
+    v.description(`The clock's new time: not before its current time, at most ${TEST_CLOCK_SPAN_YEARS} years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.`),
   ),
 });
 

@@ -2,6 +2,7 @@
 import '../../infra/payments/with-razorpay.ts';
 import { billOneGroup } from '../../domain/invoicing/scheduled-billing.ts';
 import { advanceTestClock, type DueWork } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { canonicalInstant } from '../../domain/reads/date-window.ts';
 import { billingDeps, type Services } from '../../infra/container.ts';
 import { advanceTestClockRoute } from '../contracts/test-clocks.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -20,5 +21,5 @@ const dueWorkOn =
 
 export const handler = endpoint(advanceTestClockRoute, async ({ principal, params, body, services }) => ({
   status: 200,
-  body: testClockJson(await advanceTestClock({ ...testClockDeps(services), dueWork: dueWorkOn(services) }, principal, params.id, new Date(body.to)), services),
+  body: testClockJson(await advanceTestClock({ ...testClockDeps(services), dueWork: dueWorkOn(services) }, principal, params.id, new Date(canonicalInstant(body.to, 'to'))), services),
 }));

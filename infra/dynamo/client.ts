@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { awsClientOptions, nameServiceOnError } from '../aws-client.ts';
 import type { Config } from '../config.ts';
+import { refuseAbandonedWork } from '../request-work.ts';
 import type { TransactItems } from './items.ts';
 
 export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 'aws'>): DynamoDBDocumentClient {
@@ -27,6 +28,15 @@ export function createDocumentClient(cfg: Pick<Config, 'region' | 'endpoints' | 
     { step: 'finalizeRequest', name: 'countDynamoCalls' },
   );
   client.middlewareStack.add(nameServiceOnError('DynamoDB'), { step: 'initialize', name: 'nameServiceOnError' });
+  // A request answered over its budget stops here: no call is sent for work nobody waits for
+  // (the rest of a batch read, the next page), so an abandoned request cannot keep the store busy.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      refuseAbandonedWork();
+      return next(args);
+    },
+    { step: 'initialize', name: 'refuseAbandonedWork' },
+  );
   client.middlewareStack.add(
     (next, context) => async (args) => {
       try {

@@ -154,7 +154,9 @@ export class DynamoAuditTrail implements AuditTrail {
   async listAccount(account: string, page: { limit: number; after?: AuditPosition; from?: string; to?: string }): Promise<AuditPage> {
     // A key condition cannot compare with an empty string; every instant sorts after '0'.
     const lower = page.after ? `${page.after.at}#${page.after.id}` : (page.from ?? '0');
-    const upper = `${page.to ?? '9999'}#~`;
+    // Without `to`, '~' sorts after every instant, so no lower bound can pass it (a fixed
+    // year once did: from=9999-12-31T… sorted after '9999#~' and the query was refused).
+    const upper = page.to === undefined ? '~' : `${page.to}#~`;
     const out = await this.db.send(
       new QueryCommand({
         TableName: this.table,

@@ -1,4 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { eachMonth } from '../../domain/catalogue/calendar.ts';
 import type { Channel } from '../../domain/catalogue/channel.ts';
 import type { PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
@@ -14,20 +15,9 @@ import { GSI1, GSI2 } from './table.ts';
 const FEED_PROJECTION = 'listingId, feedUpdatedAt';
 const feedEntry = (item: Record<string, unknown>): FeedEntry => ({ listingId: String(item.listingId), updatedAt: String(item.feedUpdatedAt) });
 
-const nextMonth = (yyyyMm: string): string => {
-  const [y, m] = yyyyMm.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-};
-
 /** Month keys per group of propertyMonthGroups: half a BatchGet, so the first group comes back early. */
 const GROUP_KEYS = 50;
 const GROUPS_IN_FLIGHT = 2;
-
-const monthsBetween = (fromMonth: string, toMonth: string): string[] => {
-  const months: string[] = [];
-  for (let m = fromMonth; m <= toMonth; m = nextMonth(m)) months.push(m);
-  return months;
-};
 
 /**
  * Catalogue reads for `/api` and `/v1`. The channel's distribution rows are one Query
@@ -99,7 +89,7 @@ export class DynamoCatalogueReader implements CatalogueReader {
   }
 
   propertyMonths(propertyIds: readonly string[], fromMonth: string, toMonth: string): Promise<PropertyMonth[]> {
-    const months = monthsBetween(fromMonth, toMonth);
+    const months = eachMonth(fromMonth, toMonth);
     return this.store.getMonths(propertyIds.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))));
   }
 
@@ -111,7 +101,7 @@ export class DynamoCatalogueReader implements CatalogueReader {
    * (docs/search.md, "Measured").
    */
   propertyMonthGroups(propertyIds: readonly string[], fromMonth: string, toMonth: string): MonthGroup[] {
-    const months = monthsBetween(fromMonth, toMonth);
+    const months = eachMonth(fromMonth, toMonth);
     const perGroup = Math.max(1, Math.floor(GROUP_KEYS / months.length));
     const inTurn = limiter(GROUPS_IN_FLIGHT);
     const groups: MonthGroup[] = [];

@@ -33,7 +33,11 @@ describe('GET /v1/audit-events', () => {
     expectContract(first, 'listAuditEvents');
     const events = [...first.body.data, ...second.body.data];
     expect(events.map((e) => e.after?.creditLimit)).toEqual([1_000, 2_000, 3_000].map((r) => r * 100));
-    expect(events.every((e) => e.actor === TEST_OPERATOR.actor && e.actorKind === 'operator' && e.target === `group:${A.agentGroupId}`)).toBe(true);
+    // The group reads the role; the operator's own tool reads the person (issue 36, finding 7).
+    expect(events.every((e) => e.actor === 'operator' && e.actorKind === 'operator' && e.target === `group:${A.agentGroupId}`)).toBe(true);
+    expect(first.text).not.toContain(TEST_OPERATOR.actor);
+    const recorded = await testServices().auditTrail.listTarget(`group:${A.agentGroupId}`);
+    expect(recorded.filter((e) => e.actorKind === 'operator').every((e) => e.actor === TEST_OPERATOR.actor)).toBe(true);
     expect(events.map((e) => e.seq)).toEqual([2, 3, 4]);
     expect(second.body.nextCursor).toBeNull();
   });
@@ -51,6 +55,18 @@ describe('GET /v1/audit-events', () => {
     expect(badSize.text).toContain('size');
     const theirs = await call<AuditPage>('GET', `/v1/audit-events?from=${since}`, { key: B.apiKey });
     expect(theirs.body.data.map((e) => e.after)).toEqual([{ onHold: true }]);
+  });
+
+  it('refuses an instant beyond the horizon or not in the calendar with a 400 naming it (from=9999-12-31T23:59:59Z was a 500)', async () => {
+    for (const [param, value] of [['from', '9999-12-31T23:59:59Z'], ['to', '2100-01-01T00:00:00Z'], ['from', '2027-02-31T00:00:00+05:30'], ['from', '0001-01-01T00:00:00Z']] as const) {
+      const res = await call('GET', `/v1/audit-events?${param}=${encodeURIComponent(value)}`, { key: A.apiKey });
+      expect(res.status, value).toBe(400);
+      expect(res.body, value).toMatchObject({ code: 'VALIDATION_FAILED', param });
+      expectContract(res, 'listAuditEvents');
+    }
+    const last = await call<AuditPage>('GET', `/v1/audit-events?from=${encodeURIComponent('2099-12-31T23:59:59Z')}`, { key: A.apiKey });
+    expect(last.status).toBe(200);
+    expect(last.body.data).toEqual([]);
   });
 });
 

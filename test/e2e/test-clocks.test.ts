@@ -75,9 +75,9 @@ describe('Sandbox test clocks', () => {
     expect(mine.body.data.map((c: { id: string }) => c.id)).toEqual([clockId]);
   });
 
-  it('refuses a `to` before the clock\'s time, beyond two years of its creation or not an instant, naming `to`, and leaves the clock where it was', async () => {
+  it('refuses a `to` before the clock\'s time, beyond two years of its creation, not an instant or not in the calendar (31 February once rolled over to 3 March), naming `to`, and leaves the clock where it was', async () => {
     const clock = (await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body;
-    for (const to of [new Date(Date.parse(clock.now) - 60_000).toISOString(), new Date(Date.parse(clock.advanceLimit) + 1000).toISOString(), '2027-01-01', 'soon']) {
+    for (const to of [new Date(Date.parse(clock.now) - 60_000).toISOString(), new Date(Date.parse(clock.advanceLimit) + 1000).toISOString(), '2027-01-01', 'soon', '2027-02-31T00:00:00+05:30', '2027-02-29T12:00:00Z']) {
       const res = await advance(to);
       expect(res.status, to).toBe(400);
       expect(res.body, to).toMatchObject({ code: 'VALIDATION_FAILED', param: 'to' });

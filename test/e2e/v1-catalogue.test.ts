@@ -290,6 +290,10 @@ describe('GET /v1/availability', () => {
     ['listingIds=x&from=2027-03-10&to=2027-03-01', 'from'],
     ['listingIds=x&from=2027-02-30', 'from'],
     ['listingIds=x&days=3', 'days'],
+    // Beyond the horizon (2099-12-31): the window once read month keys up to the year 99989.
+    ['listingIds=x&from=9999-12-29&to=9999-12-30', 'from'],
+    ['listingIds=x&from=2099-12-31&to=2100-01-01', 'to'],
+    ['listingIds=x&from=10000-01-01', 'from'],
   ])('rejects %s with a 400 naming %s', async (qs, param) => {
     const res = await call('GET', `/v1/availability?${qs}`, { key: groupA.apiKey });
 

@@ -306,3 +306,73 @@ export function requestArb(route: RouteSpec, op: Operation, pools: ValuePools, m
     };
   });
 }
+
+/** The extremes that are real dates or instants within the horizon: the service may accept them. */
+export const EXTREMES_WITHIN = new Set(['2000-01-01', '2028-02-29', '2099-12-31', '2028-02-29T23:59:59+05:30', '2099-12-31T23:59:59.999Z']);
+
+/** Dates at and past every edge: years 0001, 9999 and 10000, 31 February, leap days, the horizon's own first and last days. */
+export const EXTREME_DATES = ['0001-01-01', '1999-12-31', '2000-01-01', '2027-02-29', '2027-02-31', '2028-02-29', '2099-12-31', '2100-01-01', '9999-12-29', '9999-12-31', '10000-01-01'];
+/** Instants at and past the same edges, with and without an offset. */
+export const EXTREME_INSTANTS = ['0001-01-01T00:00:00Z', '2027-02-31T00:00:00+05:30', '2028-02-29T23:59:59+05:30', '2099-12-31T23:59:59.999Z', '2100-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+010000-01-01T00:00:00Z'];
+const EXTREMES = [...EXTREME_DATES, ...EXTREME_INSTANTS];
+
+/** Names the contracts give dates and instants (a field's format says so too). */
+const DATE_NAMES = new Set(['from', 'to', 'date', 'checkIn', 'checkOut', 'checkInFrom', 'checkInTo', 'updatedSince', 'date_from', 'date_to']);
+const isDateLike = (name: string, schema: Schema | undefined) => DATE_NAMES.has(name) || schema?.format === 'date' || schema?.format === 'date-time';
+
+/** The first value of the name's pool, or one drawn from the schema with a fixed seed: the same every run. */
+const firstOf = (schema: Schema, name: string, pools: ValuePools): unknown => pools.byName[name]?.[0] ?? fc.sample(fromSchema(schema, name, pools, 0, 'plausible'), { seed: 1, numRuns: 1 })[0];
+
+/** Every place in a body a date goes: date-named fields at any depth, and the values of checkIn/checkOut search filters. */
+function datePlaces(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => datePlaces(v, [...at, i]));
+  if (value === null || typeof value !== 'object') return [];
+  const o = value as Record<string, unknown>;
+  const own = Object.keys(o).filter((k) => DATE_NAMES.has(k) && typeof o[k] === 'string').map((k) => [...at, k]);
+  const filter = typeof o.filterName === 'string' && DATE_NAMES.has(o.filterName) && Array.isArray(o.filterValues) ? [[...at, 'filterValues', 0]] : [];
+  return [...own, ...filter, ...Object.keys(o).flatMap((k) => datePlaces(o[k], [...at, k]))];
+}
+
+function withValueAt(body: unknown, path: readonly (string | number)[], value: string): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  node[path.at(-1)!] = value;
+  return copy;
+}
+
+/**
+ * For every date or time parameter and body field of an operation, one request per extreme
+ * value (EXTREME_DATES and EXTREME_INSTANTS) with everything else plausible and fixed: the
+ * first value of each pool, a known valid body. Deterministic, so every operation that takes a
+ * date meets every edge on every run, whatever the seed of the random part.
+ */
+export function extremeDateRequests(route: RouteSpec, op: Operation, pools: ValuePools): (FuzzRequest & { readonly extreme: string })[] {
+  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => safeEncode(queryText(firstOf(op.parameters.find((p) => p.name === name)!.schema, name, pools))));
+  const query = op.parameters.filter((p) => p.in === 'query');
+  const required = query.filter((p) => p.required).map((p) => [p.name, queryText(firstOf(p.schema, p.name, pools))] as const);
+  const schema = op.requestBody?.content['application/json'].schema;
+  const known = pools.bodies[op.operationId];
+  const baseBody = schema ? ((known ? fc.sample(known, { seed: 1, numRuns: 1 })[0] : fc.sample(objectFor(schema, pools, 0, 'plausible'), { seed: 1, numRuns: 1 })[0]) as Record<string, unknown>) : undefined;
+  const request = (queryPairs: readonly (readonly [string, string])[], body: unknown): FuzzRequest => ({
+    operationId: route.operationId,
+    method: route.method,
+    path: path + (queryPairs.length ? `?${queryPairs.map(([k, v]) => `${k}=${safeEncode(v)}`).join('&')}` : ''),
+    auth: route.auth === 'none' ? 'none' : 'own',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { rawBody: JSON.stringify(body) }),
+    foreign: false,
+  });
+  const out: (FuzzRequest & { readonly extreme: string })[] = [];
+  for (const p of query.filter((q) => isDateLike(q.name, q.schema))) {
+    for (const value of EXTREMES) out.push({ ...request([...required.filter(([k]) => k !== p.name), [p.name, value]], baseBody), extreme: value });
+  }
+  if (schema && baseBody) {
+    // Top-level date fields the schema declares are set even when the base body left them out.
+    const declared = Object.entries(schema.properties ?? {}).filter(([k, s]) => isDateLike(k, s) && !(k in baseBody)).map(([k]) => [k]);
+    for (const place of [...datePlaces(baseBody), ...declared]) {
+      for (const value of EXTREMES) out.push({ ...request(required, withValueAt(baseBody, place, value)), extreme: value });
+    }
+  }
+  return out;
+}

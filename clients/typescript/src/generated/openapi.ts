@@ -953,9 +953,9 @@ export interface operations {
     listPartnerAuditEvents: {
         parameters: {
             query?: {
-                /** @description Only events at or after this instant. */
+                /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Only events at or before this instant; not before from. */
+                /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same from and to. */
                 cursor?: string;
@@ -987,7 +987,7 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            /** @description Your API key id (partner-key), an operator (operator) or a job (system). */
+                            /** @description Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
                             actor: string;
                             /** @enum {string} */
                             actorKind: "operator" | "partner-key" | "system";
@@ -1308,9 +1308,9 @@ export interface operations {
                 listingIds?: string[];
                 /** @description Comma-separated or repeated; at most 100. */
                 propertyIds?: string[];
-                /** @description Inclusive; default today (India). */
+                /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. */
+                /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
             };
             header?: never;
@@ -1828,9 +1828,9 @@ export interface operations {
                 listingIds?: string[];
                 /** @description Comma-separated or repeated; at most 100. */
                 propertyIds?: string[];
-                /** @description Inclusive; default today (India). */
+                /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. */
+                /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
             };
             header?: never;
@@ -4206,9 +4206,9 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Only events at or after this instant. */
+                /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Only events at or before this instant; not before from. */
+                /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same from and to. */
                 cursor?: string;
@@ -4240,7 +4240,7 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            /** @description Your API key id (partner-key), an operator (operator) or a job (system). */
+                            /** @description Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
                             actor: string;
                             /** @enum {string} */
                             actorKind: "operator" | "partner-key" | "system";
@@ -4392,9 +4392,9 @@ export interface operations {
             query: {
                 /** @description Required. Comma-separated or repeated; at most 100. */
                 listingIds: string[];
-                /** @description Inclusive; default today (India). */
+                /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. */
+                /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
             };
             header?: never;
@@ -4567,11 +4567,11 @@ export interface operations {
                 externalBookingIds?: string[];
                 /** @description Comma-separated or repeated; any of PROCESSING, CONFIRMED, FAILED, CANCELLED. */
                 status?: string[];
-                /** @description Check-in on or after this date. */
+                /** @description Check-in on or after this date. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 checkInFrom?: string;
-                /** @description Check-in on or before this date; with checkInFrom, a window of at most 365 dates. */
+                /** @description Check-in on or before this date; with checkInFrom, a window of at most 365 dates. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 checkInTo?: string;
-                /** @description Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes. */
+                /** @description Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 updatedSince?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
                 cursor?: string;
@@ -5441,9 +5441,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description New check-in: tomorrow (India) or later. */
+                    /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkIn?: string;
-                    /** @description New check-out: after checkIn. */
+                    /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkOut?: string;
                     /** @description At least 1. */
                     adults?: number;
@@ -5795,9 +5795,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description New check-in: tomorrow (India) or later. */
+                    /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkIn?: string;
-                    /** @description New check-out: after checkIn. */
+                    /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkOut?: string;
                     /** @description At least 1. */
                     adults?: number;
@@ -6518,9 +6518,9 @@ export interface operations {
             query?: {
                 /** @description ISSUED, PAID (both by default), comma-separated or repeated. DRAFT, CANCELLED and unknown values are 400. */
                 status?: string;
-                /** @description Issue dates on or after this date. */
+                /** @description Issue dates on or after this date. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Issue dates on or before this date. */
+                /** @description Issue dates on or before this date. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
                 cursor?: string;
@@ -6737,12 +6737,12 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date
-                     * @description Inclusive start of the period, recorded on the invoices; requires to.
+                     * @description Inclusive start of the period, recorded on the invoices; requires to. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
                      */
                     from?: string;
                     /**
                      * Format: date
-                     * @description Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most 365 days after from; not after today.
+                     * @description Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most 365 days after from; not after today. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
                      */
                     to?: string;
                     /** @description At most 100 property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed. */
@@ -7387,9 +7387,9 @@ export interface operations {
     listLedger: {
         parameters: {
             query?: {
-                /** @description Only entries that occurred at or after this instant. */
+                /** @description Only entries that occurred at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Only entries that occurred at or before this instant; not before from. */
+                /** @description Only entries that occurred at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description Only entries of these types. One or more of CHARGE, ADJUSTMENT, REFUND, PAYMENT, comma-separated or repeated. */
                 type?: string;
@@ -7584,7 +7584,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
                 listingIds?: string[];
-                /** @description Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed). */
+                /** @description Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 updatedSince?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same listingIds and updatedSince. */
                 cursor?: string;
@@ -8359,9 +8359,9 @@ export interface operations {
                 "application/json": {
                     /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
                     listingId: string;
-                    /** @description Today (India) or later. */
+                    /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkIn: string;
-                    /** @description After checkIn; at most 90 nights. */
+                    /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkOut: string;
                     /** @description Default 1. */
                     adults?: number;
@@ -9139,9 +9139,9 @@ export interface operations {
                 "application/json": {
                     /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
                     listingId: string;
-                    /** @description Today (India) or later. */
+                    /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkIn: string;
-                    /** @description After checkIn; at most 90 nights. */
+                    /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                     checkOut: string;
                     /** @description Default 1. */
                     adults?: number;
@@ -9537,9 +9537,9 @@ export interface operations {
     getStatement: {
         parameters: {
             query: {
-                /** @description Required. Start of the period, inclusive. */
+                /** @description Required. Start of the period, inclusive. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from: string;
-                /** @description Required. End of the period, inclusive; at most 365 days after from. */
+                /** @description Required. End of the period, inclusive; at most 365 days after from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to: string;
             };
             header?: never;
@@ -10529,7 +10529,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date-time
-                     * @description The clock's new time: not before its current time, at most 2 years after its creation.
+                     * @description The clock's new time: not before its current time, at most 2 years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.
                      */
                     to: string;
                 };
