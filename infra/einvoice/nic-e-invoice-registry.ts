@@ -64,6 +64,9 @@ const SAFETY_MS = 60_000;
 /** The error list's vital and server-side codes: the portal or our credentials, never the document. */
 const NOT_THE_DOCUMENT = new Set(['1004', '1005', '1006', '1007', '1008', '1010', '1011', '1012', '1013', '1014', '1015', '1016', '1017', '1018', '1019', '2146', '2147', '2141']);
 
+/** Sign-in is version 1.04 (the request of authPayload); every other call is at 1.03. */
+export const IRP_AUTH_PATH = '/eivital/v1.04/auth';
+
 /** "yyyy-MM-dd HH:mm:ss" in India time (the portal's TokenExpiry) → epoch ms. */
 const irpTime = (t: string): number => Date.parse(`${t.replace(' ', 'T')}+05:30`);
 
@@ -115,8 +118,10 @@ interface IrnDetails {
 }
 
 /**
- * The IRP as the e-invoice API sandbox documents version 1.03 (einv-apisandbox.nic.in):
- * "Authentication" (`POST /eivital/v1.03/auth`), "Generate IRN" (`POST /eicore/v1.03/Invoice`),
+ * The IRP's e-invoice API at the versions it serves today (docs/conformance/irp.md):
+ * "Authentication" v1.04 (`POST /eivital/v1.04/auth`: one `Data` blob, RSA over Base64 of the
+ * whole JSON, with the `Gstin` header; the v1.03 sign-in, Password and AppKey each encrypted
+ * and no `Gstin` header, was replaced in 2021), and the v1.03 calls: "Generate IRN" (`POST /eicore/v1.03/Invoice`),
  * "Get IRN details by document details" (`GET /eicore/v1.03/Invoice/irnbydocdetails`),
  * "Get e-invoice by IRN" (`GET /eicore/v1.03/Invoice/irn/{irn}`), "Cancel IRN"
  * (`POST /eicore/v1.03/Invoice/Cancel`) and "Get GSTIN details"
@@ -177,11 +182,11 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     }
   }
 
-  /** "Authentication": UserName, Password, a fresh AppKey and ForceRefreshAccessToken under the portal's public key; the Sek comes back under the AppKey. */
+  /** "Authentication" v1.04: UserName, Password, a fresh AppKey and ForceRefreshAccessToken as one `Data` under the portal's public key, for the `Gstin` header's registration; the Sek comes back under the AppKey. */
   private async authenticate(gstin: string, force: boolean): Promise<IrpSession> {
     const c = this.credentialOf(gstin);
     const appKey = randomBytes(32);
-    const answer = await this.http(c, 'POST', '/eivital/v1.03/auth', { Gstin: gstin }, {
+    const answer = await this.http(c, 'POST', IRP_AUTH_PATH, { Gstin: gstin }, {
       Data: authPayload(c.publicKeyPem, { UserName: c.userName, Password: c.password, AppKey: appKey.toString('base64'), ForceRefreshAccessToken: force }),
     });
     if (!succeeded(answer)) throw new EInvoiceUnavailableError(`the IRP refused our sign-in for ${gstin}: ${describe(errorsOf(answer))}`);

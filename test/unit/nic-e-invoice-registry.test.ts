@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eInvoiceJson, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
-import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
+import { authPayload, verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry, type IrpCredential, type IrpSession, type IrpSessionStore } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
 import { intraStateInvoice } from '../support/invoice-documents.ts';
@@ -42,7 +42,7 @@ let credential: IrpCredential;
 let sessions: MapSessions;
 let registry: NicEInvoiceRegistry;
 const numbered = (no: string): EInvoicePayload => ({ ...doc, DocDtls: { ...doc.DocDtls, No: no } });
-const authCalls = () => fake.calls.filter((c) => c.path === '/eivital/v1.03/auth');
+const authCalls = () => fake.calls.filter((c) => c.path === '/eivital/v1.04/auth');
 
 beforeAll(async () => {
   fake = await startFakeIrp({
@@ -76,6 +76,21 @@ describe('Class: NicEInvoiceRegistry', () => {
     expect(verifyIrpJws(fake.signingPublicKeyPem, r.signedInvoice!)).toMatchObject({ Irn: r.irn, AckNo: Number(r.ackNo) });
     await registry.register(numbered('NIC/0002'));
     expect(authCalls(), 'the session is reused').toHaveLength(1);
+  });
+
+  it('signs in at /eivital/v1.04/auth with the Gstin header; the fake refuses the v1.03 sign-in (1007), no Gstin header (1004) and another registration (1015)', async () => {
+    await registry.register(numbered('NIC/0100'));
+    expect(fake.calls[0]).toMatchObject({ path: '/eivital/v1.04/auth', gstin: GSTIN });
+    const signIn = (path: string, gstin?: string) =>
+      fetch(`${fake.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', client_id: user.clientId, client_secret: user.clientSecret, ...(gstin ? { Gstin: gstin } : {}) },
+        body: JSON.stringify({ Data: authPayload(fake.encryptionPublicKeyPem, { UserName: user.userName, Password: user.password, AppKey: Buffer.alloc(32, 7).toString('base64'), ForceRefreshAccessToken: false }) }),
+      }).then((r) => r.json() as Promise<{ Status: unknown; ErrorDetails: { ErrorCode: string }[] | null }>);
+    expect((await signIn('/eivital/v1.04/auth', GSTIN)).Status).toBe(1);
+    expect((await signIn('/eivital/v1.03/auth', GSTIN)).ErrorDetails?.[0]?.ErrorCode).toBe('1007');
+    expect((await signIn('/eivital/v1.04/auth')).ErrorDetails?.[0]?.ErrorCode).toBe('1004');
+    expect((await signIn('/eivital/v1.04/auth', '27AAPFU0939F1ZV')).ErrorDetails?.[0]?.ErrorCode).toBe('1015');
   });
 
   it('answers a document whose answer was lost as the duplicate (2150) with the same registration, fetched by document', async () => {
