@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { financialYearOf } from '../../domain/invoicing/billing-period.ts';
-import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import { IRP_DOCUMENT_NUMBER, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import {
   EInvoiceRejectedError,
@@ -97,6 +97,8 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   const seller = doc.SellerDtls?.Gstin;
   if (!seller) return new EInvoiceRejectedError('2155', 'Supplier GSTIN is required');
   if (!GSTIN.test(seller)) return new EInvoiceRejectedError('2140', `Error while validating invoice: SellerDtls.Gstin "${seller}" is not a GSTIN`);
+  // INV-01 v1.1, DocDtls.No: at most 16, upper-case letters, digits, "/" and "-", never starting with 0, "/" or "-".
+  if (!IRP_DOCUMENT_NUMBER.test(doc.DocDtls?.No ?? '')) return new EInvoiceRejectedError('2140', `Error while validating invoice: DocDtls.No "${doc.DocDtls?.No ?? ''}" does not match ^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$`);
   const buyer = doc.BuyerDtls?.Gstin;
   if (doc.TranDtls.SupTyp === 'B2B' && (!buyer || !GSTIN.test(buyer))) {
     return new EInvoiceRejectedError('2140', `Error while validating invoice: BuyerDtls.Gstin must be the recipient's GSTIN for supply type B2B; got ${JSON.stringify(buyer ?? null)}`);

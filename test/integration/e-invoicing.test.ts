@@ -96,7 +96,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(failed.draftsLeft).toBe(1);
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
-    expect(draft.invoiceNumber).toMatch(/^30\/\d\d-\d\d\/\d{6}$/);
+    expect(draft.invoiceNumber).toMatch(/^I30\/\d\d-\d\d\/\d{6}$/);
     expect(draft.eInvoice).toBeUndefined();
     expect(draft.lastError).toMatch(/^issue: e-invoice registration of 30\/.+: the IRP is unavailable/);
     const reserved = sequenceOf(draft.invoiceNumber!);

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { eInvoiceJson, EInvoiceError, IRP_MAX_ITEMS, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import { financialYearOf, invoiceNumberOf } from '../../domain/invoicing/billing-period.ts';
+import { creditNoteNumberOf } from '../../domain/invoicing/credit-notes.ts';
+import { eInvoiceJson, EInvoiceError, IRP_DOCUMENT_NUMBER, IRP_MAX_ITEMS, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import { GST_STATE_CODES } from '../../domain/invoicing/gst-state-codes.ts';
 import type { InvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
 import { creditNote, interStateInvoice, intraStateInvoice, line, manyLineInvoice, totalsOf } from '../support/invoice-documents.ts';
 
@@ -147,6 +150,31 @@ describe('e-invoice JSON (INV-01)', () => {
     ['an address without a PIN', { supplier: { ...intraStateInvoice.supplier, address: 'Campal Trade Centre, Panaji, Goa' } }, /supplier\.address has no six-digit PIN/],
   ] as const)('refuses %s', (_what, change, message) => {
     expect(() => eInvoiceJson({ ...intraStateInvoice, ...change } as InvoiceDocument)).toThrow(message);
+  });
+
+  it("numbers every series (invoices, credit notes) of every state code 01–38 in the IRP's document-number form, and the document is built", () => {
+    const codes = GST_STATE_CODES.map((s) => s.code).filter((c) => c <= '38');
+    expect(codes).toContain('01');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...codes),
+        fc.date({ min: new Date('2020-04-01T00:00:00Z'), max: new Date('2099-03-31T00:00:00Z'), noInvalidDate: true }),
+        fc.integer({ min: 1, max: 999_999 }),
+        fc.boolean(),
+        (code, day, sequence, credit) => {
+          const fy = financialYearOf(day.toISOString().slice(0, 10));
+          const number = credit ? creditNoteNumberOf(code, fy, sequence) : invoiceNumberOf(code, fy, sequence);
+          // NIC's rule: at most 16, upper-case letters, digits, "/" and "-", never starting with 0, "/" or "-".
+          expect(number.length).toBeLessThanOrEqual(16);
+          expect(number).toMatch(IRP_DOCUMENT_NUMBER);
+          expect(number).not.toMatch(/^[0/-]/);
+          const doc = credit ? { ...creditNote, number } : { ...intraStateInvoice, number };
+          expect(parse(doc).DocDtls.No).toBe(number);
+        },
+      ),
+      { numRuns: 400 },
+    );
+    for (const code of codes) expect(invoiceNumberOf(code, '2026-27', 1)).toMatch(IRP_DOCUMENT_NUMBER);
   });
 
   it('splits a long address into two lines at a comma', () => {
