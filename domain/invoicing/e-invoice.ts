@@ -123,6 +123,10 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
   if (!IRP_DOCUMENT_NUMBER.test(doc.number)) throw new EInvoiceError(`number "${doc.number}" does not meet the IRP's rule (upper-case letters, digits, "/", "-"; not starting with 0, "/" or "-")`);
   if (doc.lines.length > IRP_MAX_ITEMS) throw new EInvoiceError(`the IRP takes at most ${IRP_MAX_ITEMS} items; this document has ${doc.lines.length}`);
   const t = doc.totals;
+  // A discount after tax would declare more taxable value and tax than the books and GSTR-1 carry.
+  if (t.discount !== 0) {
+    throw new EInvoiceError(`a price-lowering line of ${toRupees(t.discount)} INR is larger than its booking's items at its GST rate; the IRP would get taxable value and tax the books do not have (an operator's credit note is the remedy)`);
+  }
   return {
     Version: '1.1',
     TranDtls: { TaxSch: 'GST', SupTyp: 'B2B', RegRev: 'N', EcmGstin: null, IgstOnIntra: 'N' },
@@ -136,9 +140,10 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
       HsnCd: line.sac,
       Qty: line.quantity,
       Unit: 'OTH',
-      UnitPrice: unitPrice(line.taxableValue, line.quantity),
-      TotAmt: toRupees(line.taxableValue),
-      Discount: 0,
+      // A price-lowering line netted into this one is a reduction before tax: TotAmt − Discount = AssAmt (the IRP's 2193).
+      UnitPrice: unitPrice(line.taxableValue + (line.lowered ?? 0), line.quantity),
+      TotAmt: toRupees(line.taxableValue + (line.lowered ?? 0)),
+      Discount: toRupees(line.lowered ?? 0),
       AssAmt: toRupees(line.taxableValue),
       GstRt: line.gstRate,
       IgstAmt: toRupees(line.igst),
@@ -155,7 +160,7 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
       IgstVal: toRupees(t.igst),
       CesVal: 0,
       StCesVal: 0,
-      Discount: toRupees(t.discount),
+      Discount: 0,
       OthChrg: 0,
       RndOffAmt: 0,
       TotInvVal: toRupees(t.total),

@@ -110,6 +110,15 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   if (intra && doc.TranDtls.IgstOnIntra === 'N' && items.some((i) => i.IgstAmt !== 0)) {
     return new EInvoiceRejectedError('2172', 'For intra-state transaction, IGST amounts are not applicable; only CGST and SGST amounts are applicable');
   }
+  if (!intra && items.some((i) => i.CgstAmt !== 0 || i.SgstAmt !== 0)) {
+    return new EInvoiceRejectedError('2173', 'For inter-state transaction, CGST and SGST amounts are not applicable; only IGST amount is applicable');
+  }
+  for (const i of items) {
+    // Per item: AssAmt = TotAmt − Discount (2193), and TotItemVal = AssAmt + its taxes (2194); a price reduction before tax lives here.
+    if (paise(i.AssAmt) !== paise(i.TotAmt) - paise(i.Discount)) return new EInvoiceRejectedError('2193', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, AssAmt value should be equal to (TotAmt - Discount)`);
+    const itemValue = paise(i.AssAmt) + paise(i.CgstAmt) + paise(i.SgstAmt) + paise(i.IgstAmt) + paise(i.CesAmt);
+    if (Math.abs(itemValue - paise(i.TotItemVal)) > 100) return new EInvoiceRejectedError('2194', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, TotItemVal value should be equal to (AssAmt + taxes)`);
+  }
   const v = doc.ValDtls;
   if (items.reduce((s, i) => s + paise(i.AssAmt), 0) !== paise(v.AssVal)) return new EInvoiceRejectedError('2182', 'Total assessable value of all the items does not match the invoice assessable value');
   const itemsValue = items.reduce((s, i) => s + paise(i.TotItemVal), 0) - paise(v.Discount) + paise(v.OthChrg) + paise(v.RndOffAmt);

@@ -100,6 +100,9 @@ describe('Class: SandboxEInvoiceRegistry', () => {
     ['a lower-case document number', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: 'i30/26-27/000001' } }, '2140', /DocDtls.No/],
     ['a document dated tomorrow', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, Dt: '03/11/2026' } }, '2163', /future date/],
     ['an intra-state document charging IGST', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, IgstAmt: 1 } : i)) }, '2172', /IGST/],
+    ['an inter-state document charging CGST and SGST', { ...invoiceJson, SellerDtls: { ...invoiceJson.SellerDtls, Stcd: '29' } }, '2173', /only IGST/],
+    ['an item whose AssAmt is not TotAmt − Discount (a reduction declared after tax)', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, Discount: 10 } : i)) }, '2193', /AssAmt value should be equal to \(TotAmt - Discount\)/],
+    ['an item whose TotItemVal is more than a rupee off AssAmt plus its taxes', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, TotItemVal: i.TotItemVal + 2 } : i)) }, '2194', /TotItemVal/],
     ['items whose assessable values do not add up', { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, AssVal: invoiceJson.ValDtls.AssVal + 1 } }, '2182', /assessable/],
     ['a total more than a rupee off its items', { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 1.01 } }, '2189', /total invoice value/],
   ] as const)('rejects %s with the IRP\'s code, and keeps nothing', async (_name, doc, code, message) => {
