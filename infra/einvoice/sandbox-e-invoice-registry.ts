@@ -89,6 +89,25 @@ export function irnOf(doc: Pick<EInvoicePayload, 'SellerDtls' | 'DocDtls'>): str
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
 const paise = (rupees: number): number => Math.round(rupees * 100);
 
+/** INV-01 v1.1 free text: `^([^\"])*$` (no double quote, no backslash) within its lengths. */
+const FREE_TEXT = /^[^\\"]*$/;
+
+/** The first INV-01 v1.1 schema rule the document breaks among the fields we send (free text and EcmGstin), as a path and reason. */
+function schemaViolationOf(doc: EInvoicePayload): string | undefined {
+  const ecm = (doc.TranDtls as { EcmGstin?: unknown }).EcmGstin;
+  if (ecm !== undefined && (typeof ecm !== 'string' || !/^([0-9]{2}[0-9A-Z]{13})$/.test(ecm))) return `TranDtls.EcmGstin must be a 15-character GSTIN string when present; got ${JSON.stringify(ecm)}`;
+  const texts: [string, unknown, number, number][] = [];
+  for (const [role, p] of [['SellerDtls', doc.SellerDtls], ['BuyerDtls', doc.BuyerDtls]] as const) {
+    texts.push([`${role}.LglNm`, p?.LglNm, 3, 100], [`${role}.Addr1`, p?.Addr1, 1, 100], [`${role}.Loc`, p?.Loc, 3, 50]);
+    if (p?.Addr2 !== undefined) texts.push([`${role}.Addr2`, p.Addr2, 3, 100]);
+  }
+  (doc.ItemList ?? []).forEach((i, n) => texts.push([`ItemList[${n}].PrdDesc`, i.PrdDesc, 3, 300]));
+  for (const [path, value, min, max] of texts) {
+    if (typeof value !== 'string' || value.length < min || value.length > max || !FREE_TEXT.test(value)) return `${path} must be ${min}–${max} characters without " or \\; got ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
 /**
  * The IRP's checks the sandbox makes, each refused with the IRP's own code (its published
  * error list): the obvious data errors a real IRP would refuse before any IRN is made.
@@ -99,6 +118,8 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   if (!GSTIN.test(seller)) return new EInvoiceRejectedError('2140', `Error while validating invoice: SellerDtls.Gstin "${seller}" is not a GSTIN`);
   // INV-01 v1.1, DocDtls.No: at most 16, upper-case letters, digits, "/" and "-", never starting with 0, "/" or "-".
   if (!IRP_DOCUMENT_NUMBER.test(doc.DocDtls?.No ?? '')) return new EInvoiceRejectedError('2140', `Error while validating invoice: DocDtls.No "${doc.DocDtls?.No ?? ''}" does not match ^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$`);
+  const schema = schemaViolationOf(doc);
+  if (schema) return new EInvoiceRejectedError('2140', `Error while validating invoice: ${schema}`);
   const buyer = doc.BuyerDtls?.Gstin;
   if (doc.TranDtls.SupTyp === 'B2B' && (!buyer || !GSTIN.test(buyer))) {
     return new EInvoiceRejectedError('2140', `Error while validating invoice: BuyerDtls.Gstin must be the recipient's GSTIN for supply type B2B; got ${JSON.stringify(buyer ?? null)}`);

@@ -23,18 +23,20 @@ const rupees = v.pipe(
 );
 const irpDate = v.pipe(v.string(), v.regex(/^(0[1-9]|[12][0-9]|3[01])\/(0[1-9]|1[0-2])\/20[0-9]{2}$/));
 const stateCode = v.pipe(v.string(), v.regex(/^(?!0+$)([0-9]{1,2})$/));
+/** INV-01's free text: `^([^\"])*$`, no double quote and no backslash. */
+const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max), v.regex(/^([^\\"])*$/));
 const party = {
   Gstin: v.pipe(v.string(), v.regex(/^([0-9]{2}[0-9A-Z]{13})$/)),
-  LglNm: v.pipe(v.string(), v.minLength(3), v.maxLength(100)),
-  Addr1: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-  Addr2: v.optional(v.pipe(v.string(), v.minLength(3), v.maxLength(100))),
-  Loc: v.pipe(v.string(), v.minLength(3), v.maxLength(50)),
+  LglNm: text(3, 100),
+  Addr1: text(1, 100),
+  Addr2: v.optional(text(3, 100)),
+  Loc: text(3, 50),
   Pin: v.pipe(v.number(), v.integer(), v.minValue(100000), v.maxValue(999999)),
   Stcd: stateCode,
 };
 const Inv01 = v.strictObject({
   Version: v.literal('1.1'),
-  TranDtls: v.strictObject({ TaxSch: v.literal('GST'), SupTyp: v.picklist(['B2B', 'SEZWP', 'SEZWOP', 'EXPWP', 'EXPWOP', 'DEXP']), RegRev: v.picklist(['Y', 'N']), EcmGstin: v.null(), IgstOnIntra: v.picklist(['Y', 'N']) }),
+  TranDtls: v.strictObject({ TaxSch: v.literal('GST'), SupTyp: v.picklist(['B2B', 'SEZWP', 'SEZWOP', 'EXPWP', 'EXPWOP', 'DEXP']), RegRev: v.picklist(['Y', 'N']), EcmGstin: v.optional(v.pipe(v.string(), v.regex(/^([0-9]{2}[0-9A-Z]{13})$/))), IgstOnIntra: v.picklist(['Y', 'N']) }),
   DocDtls: v.strictObject({ Typ: v.picklist(['INV', 'CRN', 'DBN']), No: v.pipe(v.string(), v.regex(/^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$/)), Dt: irpDate }),
   SellerDtls: v.strictObject(party),
   BuyerDtls: v.strictObject({ ...party, Pos: stateCode }),
@@ -42,7 +44,7 @@ const Inv01 = v.strictObject({
     v.array(
       v.strictObject({
         SlNo: v.pipe(v.string(), v.regex(/^[0-9]{1,6}$/)),
-        PrdDesc: v.pipe(v.string(), v.minLength(3), v.maxLength(300)),
+        PrdDesc: text(3, 300),
         IsServc: v.picklist(['Y', 'N']),
         HsnCd: v.pipe(v.string(), v.regex(/^[0-9]{4,8}$/)),
         Qty: v.pipe(v.number(), v.minValue(0)),
@@ -65,7 +67,7 @@ const Inv01 = v.strictObject({
   ),
   ValDtls: v.strictObject({ AssVal: rupees, CgstVal: rupees, SgstVal: rupees, IgstVal: rupees, CesVal: rupees, StCesVal: rupees, Discount: rupees, OthChrg: rupees, RndOffAmt: v.number(), TotInvVal: rupees }),
   RefDtls: v.strictObject({
-    InvRm: v.optional(v.pipe(v.string(), v.minLength(3), v.maxLength(100))),
+    InvRm: v.optional(text(3, 100)),
     DocPerdDtls: v.strictObject({ InvStDt: irpDate, InvEndDt: irpDate }),
     PrecDocDtls: v.optional(v.array(v.strictObject({ InvNo: v.pipe(v.string(), v.minLength(1), v.maxLength(16)), InvDt: irpDate }))),
   }),
@@ -258,6 +260,20 @@ describe('e-invoice JSON (INV-01)', () => {
       { numRuns: 400 },
     );
     for (const code of codes) expect(invoiceNumberOf(code, '2026-27', 1)).toMatch(IRP_DOCUMENT_NUMBER);
+  });
+
+  it('cleans names, addresses and descriptions to the schema (no double quote, no backslash, lengths) and sends no EcmGstin; the printed document keeps the text', () => {
+    const recipient = { ...intraStateInvoice.recipient, name: `Agents "North" \\ Sons ${'Travel '.repeat(20)}`, address: 'Shop 3, "Sea Breeze"\\Annexe, Lower Parel, Mumbai, Maharashtra 400013' };
+    const lines = intraStateInvoice.lines.map((l, i) => (i === 0 ? { ...l, propertyName: 'Casa "Azul"\\North' } : l));
+    const doc = { ...intraStateInvoice, recipient, lines };
+    const json = parse(doc);
+    expect(json.BuyerDtls.LglNm).toMatch(/^Agents 'North' \/ Sons Travel/);
+    expect(json.BuyerDtls.LglNm.length).toBeLessThanOrEqual(100);
+    expect(json.BuyerDtls.Addr1).toBe("Shop 3, 'Sea Breeze'/Annexe, Lower Parel");
+    expect(json.ItemList[0]!.PrdDesc).toContain("Casa 'Azul'/North");
+    expect(json.TranDtls).not.toHaveProperty('EcmGstin');
+    expect(JSON.stringify(json)).not.toMatch(/\\"|\\\\/);
+    expect(doc.recipient.name).toContain('"North"');
   });
 
   it('splits a long address into two lines at a comma', () => {
