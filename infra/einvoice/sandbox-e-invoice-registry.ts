@@ -48,6 +48,7 @@ export const SANDBOX_TAXPAYERS: readonly Taxpayer[] = [
   { gstin: '29AABCC1111C1Z9', legalName: 'Closed Travels Pvt Ltd', tradeName: null, address: null, status: 'CNL', blocked: false },
   { gstin: '07AABCI2222I1Z5', legalName: 'Idle Tours LLP', tradeName: null, address: null, status: 'INA', blocked: false },
   { gstin: '33AABCB3333B1Z2', legalName: 'Blocked Holidays Pvt Ltd', tradeName: null, address: null, status: 'ACT', blocked: true },
+  { gstin: '19AABCP5555P1Z3', legalName: 'Provisional Trips Pvt Ltd', tradeName: null, address: null, status: 'PRO', blocked: false },
 ];
 /** GSTINs the sandbox IRP does not know (its 3001 "Requested data is not available"). */
 export const SANDBOX_UNKNOWN_GSTINS: readonly string[] = ['24AAACU4444U1Z1'];

@@ -174,6 +174,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     if (doc.SellerDtls?.Gstin !== gstin) return { answer: errorBody('2143', 'Invoice does not belongs to the user GSTIN'), lose: false };
     const refusal = refusals.get(doc.DocDtls.No) ?? refusals.get(doc.BuyerDtls?.Gstin ?? '');
     if (refusal) return { answer: errorBody(refusal.code, refusal.message), lose: false };
+    // A recipient the GSTIN master has as anything but ACT (BlkStatus, the e-way bill block, does not count).
+    const buyer = opts.taxpayers?.find((t) => t.Gstin === doc.BuyerDtls?.Gstin);
+    if (buyer && buyer.Status !== 'ACT') return { answer: errorBody('3029', 'GSTIN is not active'), lose: false };
     const rejection = rejectionOf(doc, irpInstant(opts.clock.now()).slice(0, 10));
     if (rejection) return { answer: errorBody(rejection.code, rejection.irpMessage), lose: false };
     const irn = irnOf(doc);

@@ -51,6 +51,8 @@ beforeAll(async () => {
     taxpayers: [
       { Gstin: '27AAPFU0939F1ZV', TradeName: 'Acme', LegalName: 'Acme Travel Pvt Ltd', AddrBnm: 'Sea View', AddrBno: '12', AddrFlno: '2nd floor', AddrSt: 'Marine Drive', AddrLoc: 'Mumbai', StateCode: 27, AddrPncd: 400020, TxpType: 'REG', Status: 'ACT', BlkStatus: 'U' },
       { Gstin: '29AABCC1111C1Z9', TradeName: null, LegalName: 'Closed Travels', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 29, AddrPncd: null, TxpType: 'REG', Status: 'CNL', BlkStatus: null },
+      { Gstin: '19AABCP5555P1Z3', TradeName: null, LegalName: 'Provisional Trips', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 19, AddrPncd: null, TxpType: 'REG', Status: 'PRO', BlkStatus: null },
+      { Gstin: '33AABCB3333B1Z2', TradeName: null, LegalName: 'Blocked Holidays', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 33, AddrPncd: null, TxpType: 'REG', Status: 'ACT', BlkStatus: 'B' },
     ],
   });
   credential = { baseUrl: fake.url, clientId: user.clientId, clientSecret: user.clientSecret, userName: user.userName, password: user.password, publicKeyPem: fake.encryptionPublicKeyPem, signingKeyPem: fake.signingPublicKeyPem };
@@ -91,6 +93,13 @@ describe('Class: NicEInvoiceRegistry', () => {
     expect((await signIn('/eivital/v1.03/auth', GSTIN)).ErrorDetails?.[0]?.ErrorCode).toBe('1007');
     expect((await signIn('/eivital/v1.04/auth')).ErrorDetails?.[0]?.ErrorCode).toBe('1004');
     expect((await signIn('/eivital/v1.04/auth', '27AAPFU0939F1ZV')).ErrorDetails?.[0]?.ErrorCode).toBe('1015');
+  });
+
+  it('registers to an ACT recipient even with BlkStatus B; a cancelled or provisional recipient is refused 3029 "GSTIN is not active", a rejection of the document', async () => {
+    const to = (no: string, gstin: string): EInvoicePayload => ({ ...numbered(no), BuyerDtls: { ...doc.BuyerDtls, Gstin: gstin } });
+    await expect(registry.register(to('NIC/0200', '33AABCB3333B1Z2'))).resolves.toMatchObject({ duplicate: false });
+    await expect(registry.register(to('NIC/0201', '29AABCC1111C1Z9'))).rejects.toEqual(new EInvoiceRejectedError('3029', 'GSTIN is not active'));
+    await expect(registry.register(to('NIC/0202', '19AABCP5555P1Z3'))).rejects.toEqual(new EInvoiceRejectedError('3029', 'GSTIN is not active'));
   });
 
   it('answers a document whose answer was lost as the duplicate (2150) with the same registration, fetched by document', async () => {
