@@ -118,7 +118,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const r = await runBilling(deps(), rejected.group, request(), testOrigin());
     expect(await invoice(rejected.agentGroupId, r.invoiceIds[0]!)).toMatchObject({
       status: 'DRAFT',
-      invoiceNumber: expect.stringMatching(/^30\//),
+      invoiceNumber: expect.stringMatching(/^I30\//),
       lastError: expect.stringContaining('rejected by the IRP (2176): HSN code(s)-996311 is invalid'),
     });
 

@@ -108,7 +108,16 @@ describe('Class: NicEInvoiceRegistry', () => {
     const again = await registry.register(numbered('NIC/0003'));
     expect(again.duplicate).toBe(true);
     expect(fake.registrationOf(again.irn)).toMatchObject({ AckNo: Number(again.ackNo), SignedQRCode: again.signedQrCode });
-    expect(fake.calls.map((c) => c.path)).toContain('/eicore/v1.03/Invoice/irnbydocdetails');
+    expect(fake.calls.map((c) => c.path)).toContain(`/eicore/v1.03/Invoice/irn/${again.irn}`);
+  });
+
+  it("takes the IRN of 2150's InfoDtls, fetches the signed invoice and refuses it, storing nothing, when its recipient, number, date or total differ from ours", async () => {
+    const first = await registry.register(numbered('NIC/0300'));
+    const other = { ...numbered('NIC/0300'), ValDtls: { ...doc.ValDtls, TotInvVal: doc.ValDtls.TotInvVal + 0.5 } };
+    const refusal = await registry.register(other).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(EInvoiceRejectedError);
+    expect(refusal).toMatchObject({ code: '2150', irpMessage: expect.stringMatching(new RegExp(`Duplicate IRN ${first.irn}, but .*total ${doc.ValDtls.TotInvVal} at the portal, ${doc.ValDtls.TotInvVal + 0.5} sent.*nothing stored`)) });
+    await expect(registry.register(numbered('NIC/0300'))).resolves.toMatchObject({ irn: first.irn, duplicate: true });
   });
 
   it("turns a validation error into EInvoiceRejectedError with the portal's code and message; down, throttled or unreachable into EInvoiceUnavailableError", async () => {
