@@ -58,11 +58,14 @@ export function financialYearOf(date: string): string {
 }
 
 /**
- * A statutory number from a registration's series: `<state code>/<yy-yy>/<n, 6 digits>`,
- * e.g. `29/26-27/000001` (15 characters; the law allows 16 of letters, digits, `/` and `-`).
+ * A statutory number from a registration's series: `I<state code>/<yy-yy>/<n, 6 digits>`,
+ * e.g. `I07/26-27/000001` (16 characters). The leading `I` keeps the first character off `0`,
+ * which the IRP refuses (state codes 01–09); numbers issued before in the form
+ * `29/26-27/000041` keep it, and the series' counter goes on unchanged (docs/decisions.md,
+ * "Invoice numbers the IRP accepts in every state").
  */
 export function invoiceNumberOf(stateCode: string, financialYear: string, sequence: number): string {
   if (!/^[0-9]{2}$/.test(stateCode)) throw new RangeError(`state code must be two digits, got ${stateCode}`);
   if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > 999_999) throw new RangeError(`sequence out of range: ${sequence}`);
-  return `${stateCode}/${financialYear.slice(2)}/${String(sequence).padStart(6, '0')}`;
+  return `I${stateCode}/${financialYear.slice(2)}/${String(sequence).padStart(6, '0')}`;
 }

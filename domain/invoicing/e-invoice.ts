@@ -41,7 +41,8 @@ export interface EInvoiceItem {
 
 export interface EInvoicePayload {
   readonly Version: '1.1';
-  readonly TranDtls: { readonly TaxSch: 'GST'; readonly SupTyp: 'B2B'; readonly RegRev: 'N'; readonly EcmGstin: null; readonly IgstOnIntra: 'N' };
+  /** No `EcmGstin`: the schema wants a 15-character GSTIN or nothing, and we supply through no e-commerce operator. */
+  readonly TranDtls: { readonly TaxSch: 'GST'; readonly SupTyp: 'B2B'; readonly RegRev: 'N'; readonly IgstOnIntra: 'N' };
   readonly DocDtls: { readonly Typ: 'INV' | 'CRN'; readonly No: string; readonly Dt: string };
   readonly SellerDtls: EInvoiceParty;
   readonly BuyerDtls: EInvoiceParty & { readonly Pos: string };
@@ -74,6 +75,21 @@ export const IRP_DOCUMENT_NUMBER = /^[A-Z1-9][A-Z0-9/-]{0,15}$/;
 /** The IRP accepts at most this many items on one document. */
 export const IRP_MAX_ITEMS = 1000;
 
+/**
+ * Text as INV-01's free-text fields take it (pattern `^([^\"])*$`: no `"` and no `\`), on one
+ * line, cut to `max` characters: a double quote becomes a single one, a backslash a slash.
+ * Only the e-invoice is cleaned; the printed document keeps the text as stored.
+ */
+export function irpText(text: string, max: number): string {
+  const clean = text
+    .replace(/"/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return clean.length <= max ? clean : clean.slice(0, max).trimEnd();
+}
+
 /** dd/mm/yyyy, the IRP's date form. */
 const irpDate = (isoDate: string): string => {
   const [y, m, d] = isoDate.split('-');
@@ -97,7 +113,7 @@ function addressLines(street: string): [string, string?] {
 export function irpParty(party: DocumentParty, role: string): EInvoiceParty {
   const pin = [...party.address.matchAll(/\b[1-9][0-9]{5}\b/g)].pop()?.[0];
   if (!pin) throw new EInvoiceError(`${role}.address has no six-digit PIN code: "${party.address}"`);
-  const parts = party.address
+  const parts = irpText(party.address, Number.MAX_SAFE_INTEGER)
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
@@ -105,9 +121,10 @@ export function irpParty(party: DocumentParty, role: string): EInvoiceParty {
   const loc = pinPart > 0 ? parts[pinPart - 1]! : parts[pinPart]!.replace(pin, '').trim();
   const street = parts.slice(0, Math.max(0, pinPart - 1)).join(', ') || loc;
   if (loc.length < 3 || loc.length > 50) throw new EInvoiceError(`${role}.address gives a location "${loc}" outside 3–50 characters`);
-  if (party.name.length < 3 || party.name.length > 100) throw new EInvoiceError(`${role}.name must be 3–100 characters for the IRP`);
+  const name = irpText(party.name, 100);
+  if (name.length < 3) throw new EInvoiceError(`${role}.name must be at least 3 characters for the IRP`);
   const [addr1, addr2] = addressLines(street);
-  return { Gstin: party.gstin, LglNm: party.name, Addr1: addr1, ...(addr2 ? { Addr2: addr2 } : {}), Loc: loc, Pin: Number(pin), Stcd: party.stateCode };
+  return { Gstin: party.gstin, LglNm: name, Addr1: addr1, ...(addr2 && addr2.length >= 3 ? { Addr2: addr2 } : {}), Loc: loc, Pin: Number(pin), Stcd: party.stateCode };
 }
 
 /** Unit price in rupees to three decimals (the schema's precision), exact when the value divides by the quantity. */
@@ -115,7 +132,7 @@ const unitPrice = (taxableValue: Minor, quantity: number): number => Math.round(
 
 const itemDescription = (line: InvoiceDocumentLine): string => {
   const when = line.nightDate !== undefined ? `night of ${printedDate(line.nightDate)}` : `${printedDate(line.checkIn!)} to ${printedDate(line.checkOut!)}`;
-  return `${line.description} - ${line.propertyName}, ${when}${line.bookingId ? `, booking ${line.bookingId}` : ''}`.slice(0, 300);
+  return irpText(`${line.description} - ${line.propertyName}, ${when}${line.bookingId ? `, booking ${line.bookingId}` : ''}`, 300);
 };
 
 export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
@@ -123,9 +140,13 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
   if (!IRP_DOCUMENT_NUMBER.test(doc.number)) throw new EInvoiceError(`number "${doc.number}" does not meet the IRP's rule (upper-case letters, digits, "/", "-"; not starting with 0, "/" or "-")`);
   if (doc.lines.length > IRP_MAX_ITEMS) throw new EInvoiceError(`the IRP takes at most ${IRP_MAX_ITEMS} items; this document has ${doc.lines.length}`);
   const t = doc.totals;
+  // A discount after tax would declare more taxable value and tax than the books and GSTR-1 carry.
+  if (t.discount !== 0) {
+    throw new EInvoiceError(`a price-lowering line of ${toRupees(t.discount)} INR is larger than its booking's items at its GST rate; the IRP would get taxable value and tax the books do not have (an operator's credit note is the remedy)`);
+  }
   return {
     Version: '1.1',
-    TranDtls: { TaxSch: 'GST', SupTyp: 'B2B', RegRev: 'N', EcmGstin: null, IgstOnIntra: 'N' },
+    TranDtls: { TaxSch: 'GST', SupTyp: 'B2B', RegRev: 'N', IgstOnIntra: 'N' },
     DocDtls: { Typ: doc.kind === 'TAX_INVOICE' ? 'INV' : 'CRN', No: doc.number, Dt: irpDate(doc.issueDate) },
     SellerDtls: irpParty(doc.supplier, 'supplier'),
     BuyerDtls: { ...irpParty(doc.recipient, 'recipient'), Pos: doc.placeOfSupply.stateCode },
@@ -136,9 +157,10 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
       HsnCd: line.sac,
       Qty: line.quantity,
       Unit: 'OTH',
-      UnitPrice: unitPrice(line.taxableValue, line.quantity),
-      TotAmt: toRupees(line.taxableValue),
-      Discount: 0,
+      // A price-lowering line netted into this one is a reduction before tax: TotAmt − Discount = AssAmt (the IRP's 2193).
+      UnitPrice: unitPrice(line.taxableValue + (line.lowered ?? 0), line.quantity),
+      TotAmt: toRupees(line.taxableValue + (line.lowered ?? 0)),
+      Discount: toRupees(line.lowered ?? 0),
       AssAmt: toRupees(line.taxableValue),
       GstRt: line.gstRate,
       IgstAmt: toRupees(line.igst),
@@ -155,13 +177,13 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
       IgstVal: toRupees(t.igst),
       CesVal: 0,
       StCesVal: 0,
-      Discount: toRupees(t.discount),
+      Discount: 0,
       OthChrg: 0,
       RndOffAmt: 0,
       TotInvVal: toRupees(t.total),
     },
     RefDtls: {
-      ...(doc.kind === 'CREDIT_NOTE' && doc.reason ? { InvRm: doc.reason.slice(0, 100) } : {}),
+      ...(doc.kind === 'CREDIT_NOTE' && doc.reason && irpText(doc.reason, 100).length >= 3 ? { InvRm: irpText(doc.reason, 100) } : {}),
       DocPerdDtls: { InvStDt: irpDate(doc.periodFrom), InvEndDt: irpDate(doc.periodTo) },
       ...(doc.kind === 'CREDIT_NOTE' ? { PrecDocDtls: [{ InvNo: doc.originalInvoice.number, InvDt: irpDate(doc.originalInvoice.date) }] } : {}),
     },

@@ -5,11 +5,46 @@ import type { DocumentParty, InvoiceDocumentLine, TaxInvoiceDocument } from './i
 
 const stateOf = (code: string, fallback: string): string => gstStateByCode(code)?.name ?? fallback;
 
+type Heads = { taxableValue: Minor; cgst: Minor; sgst: Minor; igst: Minor };
+const HEADS = ['taxableValue', 'cgst', 'sgst', 'igst'] as const;
+
+/**
+ * The stored lines with every line that lowers the price (an amendment's absorbed rate drift,
+ * negative) netted into the lines it belongs to: the same booking's lines at the same GST rate,
+ * largest first, head by head (taxable value, CGST, SGST, IGST exactly as stored), never
+ * taking a head below zero. A tax invoice prints no negative row, and the e-invoice and
+ * GSTR-1 must carry the books' taxable value and tax, so the lowering is a pre-tax reduction
+ * of those items (`lowered`), never a discount after tax. What the booking's lines at that
+ * rate cannot absorb is left as `unabsorbed` (printed as a discount; the e-invoice refuses it).
+ */
+export function nettedLines(lines: readonly InvoiceLine[]): { lines: (InvoiceLine & { lowered: Minor })[]; unabsorbed: Minor } {
+  const out = lines.filter((l) => l.lineTotal >= 0).map((l) => ({ ...l, lowered: 0 }));
+  let unabsorbed = 0;
+  for (const neg of lines.filter((l) => l.lineTotal < 0)) {
+    const targets = out.filter((l) => l.bookingId === neg.bookingId && l.gstRate === neg.gstRate).sort((a, b) => b.taxableValue - a.taxableValue);
+    const capacity = (h: keyof Heads) => targets.reduce((s, l) => s + l[h], 0);
+    if (targets.length === 0 || HEADS.some((h) => capacity(h) < -neg[h])) {
+      unabsorbed -= neg.lineTotal;
+      continue;
+    }
+    for (const h of HEADS) {
+      let left = -neg[h];
+      for (const t of targets) {
+        const take = Math.min(left, t[h]);
+        Object.assign(t, { [h]: t[h] - take, ...(h === 'taxableValue' ? { lowered: t.lowered + take } : {}) });
+        left -= take;
+      }
+    }
+    for (const t of targets) Object.assign(t, { lineTotal: t.taxableValue + t.cgst + t.sgst + t.igst });
+  }
+  return { lines: out, unabsorbed };
+}
+
 /**
  * The printable view of one issued invoice, from its stored figures only. A line that
- * lowers the price (an amendment's absorbed rate drift, negative) is printed as the
- * document's discount, since a tax invoice prints no negative row: the printed total is
- * still the invoice's total.
+ * lowers the price is netted into the items of its booking (nettedLines), so the printed
+ * lines, the e-invoice and GSTR-1 carry the same taxable value and tax; the printed total
+ * is still the invoice's total.
  */
 export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[]): TaxInvoiceDocument {
   // A DRAFT holding a reserved number is the document sent for e-invoice registration; only a number makes a document.
@@ -31,8 +66,7 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
     state: stateOf(recipientGstin.slice(0, 2), ''),
     stateCode: recipientGstin.slice(0, 2),
   };
-  const printed = lines.filter((l) => l.lineTotal >= 0);
-  const lowering: Minor = lines.filter((l) => l.lineTotal < 0).reduce((s, l) => s - l.lineTotal, 0);
+  const { lines: printed, unabsorbed: lowering } = nettedLines(lines);
   const docLines: InvoiceDocumentLine[] = printed.map((l) => ({
     description: l.description,
     propertyName: l.propertyName,
@@ -48,6 +82,7 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
     sgst: l.sgst,
     igst: l.igst,
     lineTotal: l.lineTotal,
+    ...(l.lowered > 0 ? { lowered: l.lowered } : {}),
   }));
   const sum = (f: (l: InvoiceDocumentLine) => Minor) => docLines.reduce((s, l) => s + f(l), 0);
   const totals = { taxableValue: sum((l) => l.taxableValue), cgst: sum((l) => l.cgst), sgst: sum((l) => l.sgst), igst: sum((l) => l.igst), discount: lowering, total: invoice.total };

@@ -46,6 +46,8 @@ export interface InvoiceDocumentLine {
   readonly sgst: Minor;
   readonly igst: Minor;
   readonly lineTotal: Minor;
+  /** Taxable value a price-lowering line of the same booking took off this line (already out of `taxableValue`). */
+  readonly lowered?: Minor;
 }
 
 export interface InvoiceDocumentTotals {

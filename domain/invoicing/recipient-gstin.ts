@@ -8,9 +8,11 @@ const STATUS_WORDS: Readonly<Record<Taxpayer['status'], string>> = { ACT: 'activ
 
 /**
  * A recipient's GSTIN as the IRP's Get GSTIN details has it, before it goes on a group (and
- * so on every B2B invoice the IRP must accept): unknown to the IRP, cancelled, inactive or
- * blocked is refused with the IRP's own words, naming the parameter. Active and provisional
- * registrations pass.
+ * so on every B2B invoice the IRP must accept): unknown to the IRP, or any status but ACT
+ * (CNL cancelled, INA inactive, PRO provisional), is refused with the IRP's own words ("GSTIN
+ * is not active", its 3029 on Generate IRN), naming the parameter. ACT passes, and with it a
+ * suspended registration (the API has no status of its own for one). `BlkStatus` B blocks
+ * e-way bills for unfiled returns, not e-invoices: it is no bar (docs/conformance/irp.md).
  */
 export async function checkRecipientGstin(registry: Pick<EInvoiceRegistry, 'taxpayer'>, gstin: string, param = 'gstin'): Promise<Taxpayer> {
   // A malformed GSTIN is a typo to name, not a question for the portal.
@@ -23,10 +25,9 @@ export async function checkRecipientGstin(registry: Pick<EInvoiceRegistry, 'taxp
     if (err instanceof EInvoiceUnavailableError) throw new ConflictError('CONFLICT', `GSTIN ${gstin} could not be checked with the IRP (${err.message}); nothing was changed, try again.`);
     throw err;
   }
-  if (t.status === 'CNL' || t.status === 'INA') {
-    throw new ValidationError(param, `The IRP has GSTIN ${gstin}${t.legalName ? ` (${t.legalName})` : ''} as ${STATUS_WORDS[t.status]} (Status ${t.status}): no e-invoice can be registered to it.`);
+  if (t.status !== 'ACT') {
+    throw new ValidationError(param, `GSTIN is not active: the IRP has GSTIN ${gstin}${t.legalName ? ` (${t.legalName})` : ''} as ${STATUS_WORDS[t.status]} (Status ${t.status}), and refuses e-invoices to it (3029).`);
   }
-  if (t.blocked) throw new ValidationError(param, `The IRP has GSTIN ${gstin}${t.legalName ? ` (${t.legalName})` : ''} blocked (BlkStatus B): its returns are not filed.`);
   return t;
 }
 

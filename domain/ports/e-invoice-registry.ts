@@ -70,7 +70,7 @@ export interface Taxpayer {
   /** The principal place of business, when the IRP gives one. */
   readonly address: { readonly line1: string; readonly line2: string | null; readonly city: string; readonly stateCode: string; readonly postalCode: string } | null;
   readonly status: 'ACT' | 'CNL' | 'INA' | 'PRO';
-  /** The IRP's block status "B": the GSTIN is blocked (returns not filed). */
+  /** The IRP's block status "B": e-way bill generation blocked (returns not filed); no bar to e-invoices. */
   readonly blocked: boolean;
 }
 

@@ -1,12 +1,14 @@
 import { constants, createCipheriv, createDecipheriv, createPublicKey, createVerify, publicEncrypt, type KeyObject } from 'node:crypto';
 
 /**
- * The encryption and signatures of the e-invoice API (einv-apisandbox.nic.in, version 1.03):
+ * The encryption and signatures of the e-invoice API (einv-apisandbox.nic.in):
  *
- * - "Authentication" (version1.03/authentication.html, Request Payload): the auth JSON
+ * - "Authentication" version 1.04 (`/eivital/v1.04/auth`; the GSP pages that relay it, e.g.
+ *   docs.gsp.vayana.com "E-Invoice / Authentication Call", quote NIC's steps): the auth JSON
  *   (UserName, Password, AppKey, ForceRefreshAccessToken) is Base64-encoded and the result
  *   encrypted with the portal's RSA public key (PKCS#1 v1.5 padding, as the portal's
- *   Java sample's "RSA/ECB/PKCS1Padding"), sent Base64 as `Data`.
+ *   Java sample's "RSA/ECB/PKCS1Padding"), sent Base64 as `Data`. (Version 1.03 encrypted
+ *   Password and AppKey one by one; that request is not sent.)
  * - Same page, Response Payload: `Sek` is "generated using AES 256 (AES/ECB/PKCS7Padding)"
  *   and encrypted with the AppKey: AES-256-ECB, PKCS#7, Base64.
  * - "Generate IRN" and every later call: the request JSON encrypted with the Sek

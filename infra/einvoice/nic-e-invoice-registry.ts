@@ -64,6 +64,9 @@ const SAFETY_MS = 60_000;
 /** The error list's vital and server-side codes: the portal or our credentials, never the document. */
 const NOT_THE_DOCUMENT = new Set(['1004', '1005', '1006', '1007', '1008', '1010', '1011', '1012', '1013', '1014', '1015', '1016', '1017', '1018', '1019', '2146', '2147', '2141']);
 
+/** Sign-in is version 1.04 (the request of authPayload); every other call is at 1.03. */
+export const IRP_AUTH_PATH = '/eivital/v1.04/auth';
+
 /** "yyyy-MM-dd HH:mm:ss" in India time (the portal's TokenExpiry) → epoch ms. */
 const irpTime = (t: string): number => Date.parse(`${t.replace(' ', 'T')}+05:30`);
 
@@ -115,8 +118,10 @@ interface IrnDetails {
 }
 
 /**
- * The IRP as the e-invoice API sandbox documents version 1.03 (einv-apisandbox.nic.in):
- * "Authentication" (`POST /eivital/v1.03/auth`), "Generate IRN" (`POST /eicore/v1.03/Invoice`),
+ * The IRP's e-invoice API at the versions it serves today (docs/conformance/irp.md):
+ * "Authentication" v1.04 (`POST /eivital/v1.04/auth`: one `Data` blob, RSA over Base64 of the
+ * whole JSON, with the `Gstin` header; the v1.03 sign-in, Password and AppKey each encrypted
+ * and no `Gstin` header, was replaced in 2021), and the v1.03 calls: "Generate IRN" (`POST /eicore/v1.03/Invoice`),
  * "Get IRN details by document details" (`GET /eicore/v1.03/Invoice/irnbydocdetails`),
  * "Get e-invoice by IRN" (`GET /eicore/v1.03/Invoice/irn/{irn}`), "Cancel IRN"
  * (`POST /eicore/v1.03/Invoice/Cancel`) and "Get GSTIN details"
@@ -177,11 +182,11 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     }
   }
 
-  /** "Authentication": UserName, Password, a fresh AppKey and ForceRefreshAccessToken under the portal's public key; the Sek comes back under the AppKey. */
+  /** "Authentication" v1.04: UserName, Password, a fresh AppKey and ForceRefreshAccessToken as one `Data` under the portal's public key, for the `Gstin` header's registration; the Sek comes back under the AppKey. */
   private async authenticate(gstin: string, force: boolean): Promise<IrpSession> {
     const c = this.credentialOf(gstin);
     const appKey = randomBytes(32);
-    const answer = await this.http(c, 'POST', '/eivital/v1.03/auth', { Gstin: gstin }, {
+    const answer = await this.http(c, 'POST', IRP_AUTH_PATH, { Gstin: gstin }, {
       Data: authPayload(c.publicKeyPem, { UserName: c.userName, Password: c.password, AppKey: appKey.toString('base64'), ForceRefreshAccessToken: force }),
     });
     if (!succeeded(answer)) throw new EInvoiceUnavailableError(`the IRP refused our sign-in for ${gstin}: ${describe(errorsOf(answer))}`);
@@ -245,18 +250,30 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     }
   }
 
-  /** The answer's registration after the portal's signatures hold under its published key: an unverified QR is never stored. */
-  private verified(gstin: string, d: IrnDetails, duplicate: boolean): EInvoiceRegistered {
+  /**
+   * The answer's registration after the portal's signatures hold under its published key: an
+   * unverified QR is never stored. `sent`: for a duplicate, the document we sent, which the
+   * signed one must match (recipient GSTIN, number, date, total) before its IRN is taken.
+   */
+  private verified(gstin: string, d: IrnDetails, duplicate: boolean, sent?: EInvoicePayload): EInvoiceRegistered {
     const key = this.credentialOf(gstin).signingKeyPem;
+    let signed: Record<string, unknown> | undefined;
     try {
       const qr = verifyIrpJws(key, d.SignedQRCode);
       if (qr.Irn !== d.Irn) throw new Error(`the signed QR names IRN ${String(qr.Irn)}, not ${d.Irn}`);
+      signed = qr;
       if (d.SignedInvoice) {
         const invoice = verifyIrpJws(key, d.SignedInvoice);
         if (invoice.Irn !== d.Irn) throw new Error(`the signed invoice names IRN ${String(invoice.Irn)}, not ${d.Irn}`);
+        signed = invoice;
       }
     } catch (err) {
       throw new EInvoiceUnavailableError(`the IRP's signature on IRN ${d.Irn} does not verify (${err instanceof Error ? err.message : String(err)}); nothing stored`);
+    }
+    const differences = sent && signed ? differencesOf(sent, signed) : [];
+    if (differences.length > 0) {
+      // Another document holds this number at the portal: its IRN is never stored on ours.
+      throw new EInvoiceRejectedError('2150', `Duplicate IRN ${d.Irn}, but the portal's signed document differs from ours (${differences.join('; ')}): nothing stored, an operator must reconcile it`);
     }
     return { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt, signedQrCode: d.SignedQRCode, ...(d.SignedInvoice ? { signedInvoice: d.SignedInvoice } : {}), duplicate };
   }
@@ -266,11 +283,14 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     const answer = await this.call<IrnDetails>(gstin, 'POST', '/eicore/v1.03/Invoice', doc);
     if (answer.ok) return this.verified(gstin, answer.data, false);
     if (!answer.errors.some((e) => e.code === '2150')) throw failureOf(answer.errors);
-    // 2150 Duplicate IRN: registered before (a lost answer); the registration is fetched by the document's type, number and date.
+    // 2150 Duplicate IRN: registered before (a lost answer, or another document with our number).
+    // InfoDtls DUPIRN names the IRN: the signed document is fetched by it (else by type, number and date) and compared with ours.
+    const irn = duplicateIrnOf(answer.info);
     const q = new URLSearchParams({ doctype: doc.DocDtls.Typ, docnum: doc.DocDtls.No, docdate: doc.DocDtls.Dt });
-    const existing = await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irnbydocdetails?${q}`);
-    if (!existing.ok) throw new EInvoiceUnavailableError(`2150 Duplicate IRN, and its registration could not be fetched: ${describe(existing.errors)}`);
-    return this.verified(gstin, existing.data, true);
+    let existing = irn ? await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irn/${irn}`) : undefined;
+    if (!existing?.ok) existing = await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irnbydocdetails?${q}`);
+    if (!existing.ok) throw new EInvoiceUnavailableError(`2150 Duplicate IRN${irn ? ` ${irn}` : ''}, and its registration could not be fetched: ${describe(existing.errors)}`);
+    return this.verified(gstin, existing.data, true, doc);
   }
 
   async cancel(c: EInvoiceCancellation): Promise<EInvoiceCancelled> {
@@ -287,6 +307,24 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     if (!answer.ok) throw failureOf(answer.errors);
     return taxpayerOf(answer.data);
   }
+}
+
+/** The IRN of 2150's `InfoDtls`: `[{InfCd: "DUPIRN", Desc: {AckNo, AckDt, Irn}}]`. */
+function duplicateIrnOf(info: unknown): string | undefined {
+  const dup = Array.isArray(info) ? (info as { InfCd?: unknown; Desc?: { Irn?: unknown } }[]).find((i) => i?.InfCd === 'DUPIRN') : undefined;
+  const irn = dup?.Desc?.Irn;
+  return typeof irn === 'string' && /^[0-9a-f]{64}$/.test(irn) ? irn : undefined;
+}
+
+/**
+ * Where the portal's signed document (a signed invoice, or the signed QR's fields) differs
+ * from the one we sent: recipient GSTIN, number, date and total.
+ */
+function differencesOf(sent: EInvoicePayload, signed: Record<string, unknown>): string[] {
+  const s = signed as { BuyerDtls?: { Gstin?: unknown }; DocDtls?: { No?: unknown; Dt?: unknown }; ValDtls?: { TotInvVal?: unknown }; BuyerGstin?: unknown; DocNo?: unknown; DocDt?: unknown; TotInvVal?: unknown };
+  const theirs = { recipient: s.BuyerDtls?.Gstin ?? s.BuyerGstin, number: s.DocDtls?.No ?? s.DocNo, date: s.DocDtls?.Dt ?? s.DocDt, total: s.ValDtls?.TotInvVal ?? s.TotInvVal };
+  const ours = { recipient: sent.BuyerDtls.Gstin, number: sent.DocDtls.No, date: sent.DocDtls.Dt, total: sent.ValDtls.TotInvVal };
+  return (Object.keys(ours) as (keyof typeof ours)[]).filter((k) => String(theirs[k]) !== String(ours[k])).map((k) => `${k} ${String(theirs[k])} at the portal, ${String(ours[k])} sent`);
 }
 
 /** Get GSTIN details, response `Data` (version1.03/get-gstin-details.html). */

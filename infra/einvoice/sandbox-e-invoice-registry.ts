@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { financialYearOf } from '../../domain/invoicing/billing-period.ts';
-import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
+import { IRP_DOCUMENT_NUMBER, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import {
   EInvoiceRejectedError,
@@ -48,6 +48,7 @@ export const SANDBOX_TAXPAYERS: readonly Taxpayer[] = [
   { gstin: '29AABCC1111C1Z9', legalName: 'Closed Travels Pvt Ltd', tradeName: null, address: null, status: 'CNL', blocked: false },
   { gstin: '07AABCI2222I1Z5', legalName: 'Idle Tours LLP', tradeName: null, address: null, status: 'INA', blocked: false },
   { gstin: '33AABCB3333B1Z2', legalName: 'Blocked Holidays Pvt Ltd', tradeName: null, address: null, status: 'ACT', blocked: true },
+  { gstin: '19AABCP5555P1Z3', legalName: 'Provisional Trips Pvt Ltd', tradeName: null, address: null, status: 'PRO', blocked: false },
 ];
 /** GSTINs the sandbox IRP does not know (its 3001 "Requested data is not available"). */
 export const SANDBOX_UNKNOWN_GSTINS: readonly string[] = ['24AAACU4444U1Z1'];
@@ -89,6 +90,25 @@ export function irnOf(doc: Pick<EInvoicePayload, 'SellerDtls' | 'DocDtls'>): str
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
 const paise = (rupees: number): number => Math.round(rupees * 100);
 
+/** INV-01 v1.1 free text: `^([^\"])*$` (no double quote, no backslash) within its lengths. */
+const FREE_TEXT = /^[^\\"]*$/;
+
+/** The first INV-01 v1.1 schema rule the document breaks among the fields we send (free text and EcmGstin), as a path and reason. */
+function schemaViolationOf(doc: EInvoicePayload): string | undefined {
+  const ecm = (doc.TranDtls as { EcmGstin?: unknown }).EcmGstin;
+  if (ecm !== undefined && (typeof ecm !== 'string' || !/^([0-9]{2}[0-9A-Z]{13})$/.test(ecm))) return `TranDtls.EcmGstin must be a 15-character GSTIN string when present; got ${JSON.stringify(ecm)}`;
+  const texts: [string, unknown, number, number][] = [];
+  for (const [role, p] of [['SellerDtls', doc.SellerDtls], ['BuyerDtls', doc.BuyerDtls]] as const) {
+    texts.push([`${role}.LglNm`, p?.LglNm, 3, 100], [`${role}.Addr1`, p?.Addr1, 1, 100], [`${role}.Loc`, p?.Loc, 3, 50]);
+    if (p?.Addr2 !== undefined) texts.push([`${role}.Addr2`, p.Addr2, 3, 100]);
+  }
+  (doc.ItemList ?? []).forEach((i, n) => texts.push([`ItemList[${n}].PrdDesc`, i.PrdDesc, 3, 300]));
+  for (const [path, value, min, max] of texts) {
+    if (typeof value !== 'string' || value.length < min || value.length > max || !FREE_TEXT.test(value)) return `${path} must be ${min}–${max} characters without " or \\; got ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
 /**
  * The IRP's checks the sandbox makes, each refused with the IRP's own code (its published
  * error list): the obvious data errors a real IRP would refuse before any IRN is made.
@@ -97,6 +117,10 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   const seller = doc.SellerDtls?.Gstin;
   if (!seller) return new EInvoiceRejectedError('2155', 'Supplier GSTIN is required');
   if (!GSTIN.test(seller)) return new EInvoiceRejectedError('2140', `Error while validating invoice: SellerDtls.Gstin "${seller}" is not a GSTIN`);
+  // INV-01 v1.1, DocDtls.No: at most 16, upper-case letters, digits, "/" and "-", never starting with 0, "/" or "-".
+  if (!IRP_DOCUMENT_NUMBER.test(doc.DocDtls?.No ?? '')) return new EInvoiceRejectedError('2140', `Error while validating invoice: DocDtls.No "${doc.DocDtls?.No ?? ''}" does not match ^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$`);
+  const schema = schemaViolationOf(doc);
+  if (schema) return new EInvoiceRejectedError('2140', `Error while validating invoice: ${schema}`);
   const buyer = doc.BuyerDtls?.Gstin;
   if (doc.TranDtls.SupTyp === 'B2B' && (!buyer || !GSTIN.test(buyer))) {
     return new EInvoiceRejectedError('2140', `Error while validating invoice: BuyerDtls.Gstin must be the recipient's GSTIN for supply type B2B; got ${JSON.stringify(buyer ?? null)}`);
@@ -107,6 +131,15 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   const intra = doc.SellerDtls.Stcd === doc.BuyerDtls.Pos;
   if (intra && doc.TranDtls.IgstOnIntra === 'N' && items.some((i) => i.IgstAmt !== 0)) {
     return new EInvoiceRejectedError('2172', 'For intra-state transaction, IGST amounts are not applicable; only CGST and SGST amounts are applicable');
+  }
+  if (!intra && items.some((i) => i.CgstAmt !== 0 || i.SgstAmt !== 0)) {
+    return new EInvoiceRejectedError('2173', 'For inter-state transaction, CGST and SGST amounts are not applicable; only IGST amount is applicable');
+  }
+  for (const i of items) {
+    // Per item: AssAmt = TotAmt − Discount (2193), and TotItemVal = AssAmt + its taxes (2194); a price reduction before tax lives here.
+    if (paise(i.AssAmt) !== paise(i.TotAmt) - paise(i.Discount)) return new EInvoiceRejectedError('2193', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, AssAmt value should be equal to (TotAmt - Discount)`);
+    const itemValue = paise(i.AssAmt) + paise(i.CgstAmt) + paise(i.SgstAmt) + paise(i.IgstAmt) + paise(i.CesAmt);
+    if (Math.abs(itemValue - paise(i.TotItemVal)) > 100) return new EInvoiceRejectedError('2194', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, TotItemVal value should be equal to (AssAmt + taxes)`);
   }
   const v = doc.ValDtls;
   if (items.reduce((s, i) => s + paise(i.AssAmt), 0) !== paise(v.AssVal)) return new EInvoiceRejectedError('2182', 'Total assessable value of all the items does not match the invoice assessable value');

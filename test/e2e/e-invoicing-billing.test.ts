@@ -96,9 +96,9 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(failed.draftsLeft).toBe(1);
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
-    expect(draft.invoiceNumber).toMatch(/^30\/\d\d-\d\d\/\d{6}$/);
+    expect(draft.invoiceNumber).toMatch(/^I30\/\d\d-\d\d\/\d{6}$/);
     expect(draft.eInvoice).toBeUndefined();
-    expect(draft.lastError).toMatch(/^issue: e-invoice registration of 30\/.+: the IRP is unavailable/);
+    expect(draft.lastError).toMatch(/^issue: e-invoice registration of I30\/.+: the IRP is unavailable/);
     const reserved = sequenceOf(draft.invoiceNumber!);
     expect(await seriesLast()).toBe(reserved);
     // Not the partner's invoice yet: no number shown, not listed, and an operator cannot abandon it (a gap).

@@ -118,7 +118,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const r = await runBilling(deps(), rejected.group, request(), testOrigin());
     expect(await invoice(rejected.agentGroupId, r.invoiceIds[0]!)).toMatchObject({
       status: 'DRAFT',
-      invoiceNumber: expect.stringMatching(/^30\//),
+      invoiceNumber: expect.stringMatching(/^I30\//),
       lastError: expect.stringContaining('rejected by the IRP (2176): HSN code(s)-996311 is invalid'),
     });
 
@@ -149,7 +149,7 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
 
   it('with no stored session, 12 processes asking at once sign in exactly once and all use that session', async () => {
     const processes = Array.from({ length: 12 }, () => adapter({ [firstSignInGstin]: credential('29') }));
-    const signIns = () => fake.calls.filter((c) => c.path === '/eivital/v1.03/auth' && c.gstin === firstSignInGstin).length;
+    const signIns = () => fake.calls.filter((c) => c.path === '/eivital/v1.04/auth' && c.gstin === firstSignInGstin).length;
     expect(signIns()).toBe(0);
     const answers = await Promise.all(processes.map((p) => p.taxpayer('27AAPFU0939F1ZV')));
     expect(answers.every((a) => a.legalName === 'Test Agents Pvt Ltd' && a.status === 'ACT')).toBe(true);
@@ -162,11 +162,11 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const groups = await Promise.all(Array.from({ length: 12 }, () => billedGroup('2027-03-08')));
     advance(361 * 60_000);
     const before = tokens();
-    const authBefore = fake.calls.filter((c) => c.path === '/eivital/v1.03/auth').length;
+    const authBefore = fake.calls.filter((c) => c.path === '/eivital/v1.04/auth').length;
     const results = await Promise.all(groups.map((g) => runBilling(deps(), g.group, request(), testOrigin())));
     for (const [i, r] of results.entries()) expect((await invoice(groups[i]!.agentGroupId, r.invoiceIds[0]!)).status, `run ${i}: ${JSON.stringify(r)}`).toBe('ISSUED');
     expect(tokens() - before).toBe(1);
-    expect(fake.calls.filter((c) => c.path === '/eivital/v1.03/auth').length - authBefore).toBe(1);
+    expect(fake.calls.filter((c) => c.path === '/eivital/v1.04/auth').length - authBefore).toBe(1);
   }, 240_000);
 
   it('voids within 24 hours: IRN cancelled at the portal, CANCELLED keeping its number, bookings billed again on the next number, GSTR-1 counts it cancelled; after 24 hours refused, nothing changed', async () => {

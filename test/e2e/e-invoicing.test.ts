@@ -33,7 +33,7 @@ describe('POST /v1/invoices over a registration marked for e-invoicing, X-Test-S
     expect((await call<{ data: unknown[] }>('GET', '/v1/invoices', { key: g.apiKey })).body.data).toEqual([]);
     expect((await call('GET', `/v1/invoices/${id}/pdf`, { key: g.apiKey })).status).toBe(409);
     const reserved = (await testServices().invoices.get(g.agentGroupId, id))!;
-    expect(reserved.invoiceNumber).toMatch(/^30\//);
+    expect(reserved.invoiceNumber).toMatch(/^I30\//);
 
     const retried = await run(g);
     expect(retried.body.invoiceIds).toEqual([id]);

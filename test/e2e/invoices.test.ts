@@ -70,7 +70,7 @@ describe('POST /v1/invoices, GET /v1/invoices(/{id})', () => {
       amountDue: 15_750,
       creditNoteFor: null,
     });
-    expect(invoice.invoiceNumber).toMatch(/^30\/\d\d-\d\d\/\d{6}$/);
+    expect(invoice.invoiceNumber).toMatch(/^I30\/\d\d-\d\d\/\d{6}$/);
     expect(invoice.gatewayOrderId).toMatch(/^order_[0-9A-Za-z]{14}$/);
     expect(lines).toHaveLength(3);
     for (const l of lines) expect(l).toMatchObject({ lineKind: 'STAY', sac: '996311', quantity: 1, taxableValue: 5_000, gstRate: 5, cgst: 125, sgst: 125, igst: 0, lineTotal: 5_250 });

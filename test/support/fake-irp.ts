@@ -7,8 +7,8 @@ import { aesEcbDecrypt, aesEcbEncrypt, openData, sealData } from '../../infra/ei
 import { irnOf, irpInstant, rejectionOf } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
 
 /**
- * A contract-faithful IRP on a local port, as the e-invoice API sandbox documents version
- * 1.03 (einv-apisandbox.nic.in): its own RSA key pair for the auth payload and another for
+ * A contract-faithful IRP on a local port, as the e-invoice API documents it today
+ * (docs/conformance/irp.md: sign-in only at v1.04, the other calls at v1.03): its own RSA key pair for the auth payload and another for
  * its RS256 signatures, the Sek handed out under the caller's AppKey, every payload under
  * the Sek (AES-256-ECB, PKCS#7), tokens valid 360 minutes and refreshable with
  * ForceRefreshAccessToken only in the last 10, the error codes of its published list, the
@@ -112,9 +112,15 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
 
   const userOf = (gstin: string | undefined) => opts.users.find((u) => u.gstin === gstin);
 
+  /**
+   * "Authentication" v1.04: the `Gstin` header names the registration (1004 without it, 1015
+   * when it is not the API user's), and `Data` is the whole request under the portal's key.
+   */
   function auth(headers: IncomingMessage['headers'], body: { Data?: string }) {
     const user = opts.users.find((u) => u.clientId === headers.client_id && u.clientSecret === headers.client_secret);
     if (!user) return errorBody('1010', 'Invalid Client-ID/Client-Secret');
+    if (!headers.gstin) return errorBody('1004', 'Header GSTIN is required');
+    if (headers.gstin !== user.gstin) return errorBody('1015', 'Invalid GSTIN for this user');
     let request: { UserName?: string; Password?: string; AppKey?: string; ForceRefreshAccessToken?: boolean };
     try {
       const b64 = privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(body.Data ?? '', 'base64')).toString('ascii');
@@ -168,6 +174,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     if (doc.SellerDtls?.Gstin !== gstin) return { answer: errorBody('2143', 'Invoice does not belongs to the user GSTIN'), lose: false };
     const refusal = refusals.get(doc.DocDtls.No) ?? refusals.get(doc.BuyerDtls?.Gstin ?? '');
     if (refusal) return { answer: errorBody(refusal.code, refusal.message), lose: false };
+    // A recipient the GSTIN master has as anything but ACT (BlkStatus, the e-way bill block, does not count).
+    const buyer = opts.taxpayers?.find((t) => t.Gstin === doc.BuyerDtls?.Gstin);
+    if (buyer && buyer.Status !== 'ACT') return { answer: errorBody('3029', 'GSTIN is not active'), lose: false };
     const rejection = rejectionOf(doc, irpInstant(opts.clock.now()).slice(0, 10));
     if (rejection) return { answer: errorBody(rejection.code, rejection.irpMessage), lose: false };
     const irn = irnOf(doc);
@@ -226,7 +235,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     calls.push({ path: url.pathname, gstin: req.headers.gstin as string | undefined });
     if (fake.fault === 'down') return { status: 503, answer: { message: 'Service Unavailable' } };
     if (fake.fault === 'throttled') return { status: 429, answer: { message: 'Too Many Requests' } };
-    if (req.method === 'POST' && url.pathname === '/eivital/v1.03/auth') return { status: 200, answer: auth(req.headers, body) };
+    if (req.method === 'POST' && url.pathname === '/eivital/v1.04/auth') return { status: 200, answer: auth(req.headers, body) };
+    // The v1.03 sign-in wants Password and AppKey encrypted one by one: the v1.04 `Data` blob there is a malformed request.
+    if (req.method === 'POST' && url.pathname === '/eivital/v1.03/auth') return { status: 200, answer: errorBody('1007', 'Authentication failed. Pls. inform the helpdesk') };
     const s = sessionOf(req.headers);
     if (!('sek' in s)) return { status: 200, answer: s };
     const gstin = req.headers.gstin as string;

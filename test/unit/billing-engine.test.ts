@@ -212,7 +212,7 @@ describe('Function: invoiceNumberOf', () => {
     expect(financialYearOf('2026-03-31')).toBe('2025-26');
     expect(financialYearOf('2026-04-01')).toBe('2026-27');
     const n = invoiceNumberOf('29', '2026-27', 999_999);
-    expect(n).toBe('29/26-27/999999');
+    expect(n).toBe('I29/26-27/999999');
     expect(n).toMatch(/^[A-Za-z0-9/-]{1,16}$/);
   });
 });

@@ -187,7 +187,7 @@ describe('Function: planBilling, bookings invoiced and then cancelled', () => {
 });
 
 describe('Function: bookingCredit with a line lowering the invoice (an amendment’s absorbed drift)', () => {
-  it('credits the lowering line too, negative, so the credit note’s lines still net to the refund and it prints with the drift as a discount', () => {
+  it('credits the lowering line too, negative, so the credit note’s lines still net to the refund and it prints with the drift netted into the stay line before tax', () => {
     const base = { invoiceId: 'inv-1', agentGroupId: 'g', bookingRef: 'ref-1', bookingId: 'PS-1', ledgerEntryId: 'c', sac: '996311', propertyName: 'Villa', checkIn: '2027-01-05', checkOut: '2027-01-07', quantity: 1, discount: 0, igst: 0, creditedTotal: 0, creditedGst: 0 };
     const stay = { ...base, id: 'stay', key: 'STAY#p#2027-01-05', lineKind: 'STAY', description: 'Accommodation', itemRef: 'p#2027-01-05', nightDate: '2027-01-05', unitBase: 1_000_000, taxableValue: 1_000_000, gstRate: 5, cgst: 25_000, sgst: 25_000, lineTotal: 1_050_000 } as CreditableLine;
     const drift = { ...base, id: 'drift', key: 'ADJUSTMENT', lineKind: 'ADJUSTMENT', description: 'Price difference', itemRef: 'ADJUSTMENT', nightDate: null, unitBase: -16_190, taxableValue: -16_190, gstRate: 5, cgst: -405, sgst: -405, lineTotal: -17_000 } as CreditableLine;
@@ -198,7 +198,10 @@ describe('Function: bookingCredit with a line lowering the invoice (an amendment
     const lines = credits.map((c, k) => ({ ...lineCredit(c.line, c.amount, true), k })).map((f) => ({ ...f.line, id: `n${f.k}`, taxableValue: f.taxableValue, cgst: f.cgst, sgst: f.sgst, igst: f.igst, lineTotal: f.amount, creditNoteForLine: f.line.id }));
     const note = { id: 'note', status: 'ISSUED', invoiceNumber: 'CN30/2627/000001', issueDate: '2027-01-20', dueDate: null, periodFrom: '2027-01-01', periodTo: '2027-01-31', supplierGstin: '30AAACS1234A1Z5', supplierName: 'Stays Goa', supplierAddress: 'Panaji', supplierStateCode: '30', billToGstin: '27AAACT1234B1Z2', billToName: 'Tripkart', billToAddress: 'Mumbai', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30', total: 619_800, discount: 0, gatewayOrderId: null, creditNoteFor: 'inv-1', creditNoteForNumber: '30/26-27/000001', creditNoteForDate: '2027-01-10', creditReason: 'Cancelled' } as unknown as Parameters<typeof creditNoteDocumentOf>[0];
     const doc = checkInvoiceDocument(creditNoteDocumentOf(note, lines));
-    expect(doc).toMatchObject({ kind: 'CREDIT_NOTE', originalInvoice: { number: '30/26-27/000001', date: '2027-01-10' }, reason: 'Cancelled', totals: { total: 619_800, discount: 10_200 } });
+    expect(doc).toMatchObject({ kind: 'CREDIT_NOTE', originalInvoice: { number: '30/26-27/000001', date: '2027-01-10' }, reason: 'Cancelled', totals: { total: 619_800, discount: 0 } });
+    const sum = (k: 'taxableValue' | 'cgst' | 'sgst') => lines.reduce((s, l) => s + l[k], 0);
+    expect(doc.lines).toHaveLength(1);
+    expect(doc.lines[0]).toMatchObject({ taxableValue: sum('taxableValue'), cgst: sum('cgst'), sgst: sum('sgst'), lineTotal: 619_800, lowered: -lines.find((l) => l.creditNoteForLine === 'drift')!.taxableValue });
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eInvoiceJson, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
-import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
+import { authPayload, verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry, type IrpCredential, type IrpSession, type IrpSessionStore } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
 import { intraStateInvoice } from '../support/invoice-documents.ts';
@@ -42,7 +42,7 @@ let credential: IrpCredential;
 let sessions: MapSessions;
 let registry: NicEInvoiceRegistry;
 const numbered = (no: string): EInvoicePayload => ({ ...doc, DocDtls: { ...doc.DocDtls, No: no } });
-const authCalls = () => fake.calls.filter((c) => c.path === '/eivital/v1.03/auth');
+const authCalls = () => fake.calls.filter((c) => c.path === '/eivital/v1.04/auth');
 
 beforeAll(async () => {
   fake = await startFakeIrp({
@@ -51,6 +51,8 @@ beforeAll(async () => {
     taxpayers: [
       { Gstin: '27AAPFU0939F1ZV', TradeName: 'Acme', LegalName: 'Acme Travel Pvt Ltd', AddrBnm: 'Sea View', AddrBno: '12', AddrFlno: '2nd floor', AddrSt: 'Marine Drive', AddrLoc: 'Mumbai', StateCode: 27, AddrPncd: 400020, TxpType: 'REG', Status: 'ACT', BlkStatus: 'U' },
       { Gstin: '29AABCC1111C1Z9', TradeName: null, LegalName: 'Closed Travels', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 29, AddrPncd: null, TxpType: 'REG', Status: 'CNL', BlkStatus: null },
+      { Gstin: '19AABCP5555P1Z3', TradeName: null, LegalName: 'Provisional Trips', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 19, AddrPncd: null, TxpType: 'REG', Status: 'PRO', BlkStatus: null },
+      { Gstin: '33AABCB3333B1Z2', TradeName: null, LegalName: 'Blocked Holidays', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 33, AddrPncd: null, TxpType: 'REG', Status: 'ACT', BlkStatus: 'B' },
     ],
   });
   credential = { baseUrl: fake.url, clientId: user.clientId, clientSecret: user.clientSecret, userName: user.userName, password: user.password, publicKeyPem: fake.encryptionPublicKeyPem, signingKeyPem: fake.signingPublicKeyPem };
@@ -78,13 +80,44 @@ describe('Class: NicEInvoiceRegistry', () => {
     expect(authCalls(), 'the session is reused').toHaveLength(1);
   });
 
+  it('signs in at /eivital/v1.04/auth with the Gstin header; the fake refuses the v1.03 sign-in (1007), no Gstin header (1004) and another registration (1015)', async () => {
+    await registry.register(numbered('NIC/0100'));
+    expect(fake.calls[0]).toMatchObject({ path: '/eivital/v1.04/auth', gstin: GSTIN });
+    const signIn = (path: string, gstin?: string) =>
+      fetch(`${fake.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', client_id: user.clientId, client_secret: user.clientSecret, ...(gstin ? { Gstin: gstin } : {}) },
+        body: JSON.stringify({ Data: authPayload(fake.encryptionPublicKeyPem, { UserName: user.userName, Password: user.password, AppKey: Buffer.alloc(32, 7).toString('base64'), ForceRefreshAccessToken: false }) }),
+      }).then((r) => r.json() as Promise<{ Status: unknown; ErrorDetails: { ErrorCode: string }[] | null }>);
+    expect((await signIn('/eivital/v1.04/auth', GSTIN)).Status).toBe(1);
+    expect((await signIn('/eivital/v1.03/auth', GSTIN)).ErrorDetails?.[0]?.ErrorCode).toBe('1007');
+    expect((await signIn('/eivital/v1.04/auth')).ErrorDetails?.[0]?.ErrorCode).toBe('1004');
+    expect((await signIn('/eivital/v1.04/auth', '27AAPFU0939F1ZV')).ErrorDetails?.[0]?.ErrorCode).toBe('1015');
+  });
+
+  it('registers to an ACT recipient even with BlkStatus B; a cancelled or provisional recipient is refused 3029 "GSTIN is not active", a rejection of the document', async () => {
+    const to = (no: string, gstin: string): EInvoicePayload => ({ ...numbered(no), BuyerDtls: { ...doc.BuyerDtls, Gstin: gstin } });
+    await expect(registry.register(to('NIC/0200', '33AABCB3333B1Z2'))).resolves.toMatchObject({ duplicate: false });
+    await expect(registry.register(to('NIC/0201', '29AABCC1111C1Z9'))).rejects.toEqual(new EInvoiceRejectedError('3029', 'GSTIN is not active'));
+    await expect(registry.register(to('NIC/0202', '19AABCP5555P1Z3'))).rejects.toEqual(new EInvoiceRejectedError('3029', 'GSTIN is not active'));
+  });
+
   it('answers a document whose answer was lost as the duplicate (2150) with the same registration, fetched by document', async () => {
     fake.loseAnswers(1);
     await expect(registry.register(numbered('NIC/0003'))).rejects.toBeInstanceOf(EInvoiceUnavailableError);
     const again = await registry.register(numbered('NIC/0003'));
     expect(again.duplicate).toBe(true);
     expect(fake.registrationOf(again.irn)).toMatchObject({ AckNo: Number(again.ackNo), SignedQRCode: again.signedQrCode });
-    expect(fake.calls.map((c) => c.path)).toContain('/eicore/v1.03/Invoice/irnbydocdetails');
+    expect(fake.calls.map((c) => c.path)).toContain(`/eicore/v1.03/Invoice/irn/${again.irn}`);
+  });
+
+  it("takes the IRN of 2150's InfoDtls, fetches the signed invoice and refuses it, storing nothing, when its recipient, number, date or total differ from ours", async () => {
+    const first = await registry.register(numbered('NIC/0300'));
+    const other = { ...numbered('NIC/0300'), ValDtls: { ...doc.ValDtls, TotInvVal: doc.ValDtls.TotInvVal + 0.5 } };
+    const refusal = await registry.register(other).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(EInvoiceRejectedError);
+    expect(refusal).toMatchObject({ code: '2150', irpMessage: expect.stringMatching(new RegExp(`Duplicate IRN ${first.irn}, but .*total ${doc.ValDtls.TotInvVal} at the portal, ${doc.ValDtls.TotInvVal + 0.5} sent.*nothing stored`)) });
+    await expect(registry.register(numbered('NIC/0300'))).resolves.toMatchObject({ irn: first.irn, duplicate: true });
   });
 
   it("turns a validation error into EInvoiceRejectedError with the portal's code and message; down, throttled or unreachable into EInvoiceUnavailableError", async () => {

@@ -10,12 +10,13 @@ import { SandboxEInvoiceRegistry, type SandboxIrpMemory } from '../../infra/einv
 const sandbox = new SandboxEInvoiceRegistry(randomBytes(32), {} as SandboxIrpMemory, { now: () => new Date() });
 
 describe('Function: checkRecipientGstin', () => {
-  it("passes an active GSTIN and refuses unknown, cancelled, inactive and blocked ones with the IRP's words, naming the parameter", async () => {
+  it("passes an active GSTIN (blocked for e-way bills or not) and refuses unknown, cancelled, inactive and provisional ones with the IRP's words, naming the parameter", async () => {
     await expect(checkRecipientGstin(sandbox, '27AAPFU0939F1ZV')).resolves.toMatchObject({ legalName: 'Test Agents Pvt Ltd' });
+    await expect(checkRecipientGstin(sandbox, '33AABCB3333B1Z2')).resolves.toMatchObject({ status: 'ACT', blocked: true });
     await expect(checkRecipientGstin(sandbox, '24AAACU4444U1Z1')).rejects.toThrow(new ValidationError('gstin', 'The IRP does not know GSTIN 24AAACU4444U1Z1 (3001): Requested data is not available.'));
-    await expect(checkRecipientGstin(sandbox, '29AABCC1111C1Z9')).rejects.toThrow(/as cancelled \(Status CNL\)/);
-    await expect(checkRecipientGstin(sandbox, '07AABCI2222I1Z5')).rejects.toThrow(/as inactive \(Status INA\)/);
-    await expect(checkRecipientGstin(sandbox, '33AABCB3333B1Z2', 'tenants.agentGroups[0].gstin')).rejects.toMatchObject({ param: 'tenants.agentGroups[0].gstin', message: expect.stringMatching(/blocked \(BlkStatus B\)/) });
+    await expect(checkRecipientGstin(sandbox, '29AABCC1111C1Z9')).rejects.toThrow(/GSTIN is not active: .* as cancelled \(Status CNL\)/);
+    await expect(checkRecipientGstin(sandbox, '07AABCI2222I1Z5')).rejects.toThrow(/GSTIN is not active: .* as inactive \(Status INA\)/);
+    await expect(checkRecipientGstin(sandbox, '19AABCP5555P1Z3', 'tenants.agentGroups[0].gstin')).rejects.toMatchObject({ param: 'tenants.agentGroups[0].gstin', message: expect.stringMatching(/GSTIN is not active: .* as provisional \(Status PRO\)/) });
   });
 
   it('refuses (changes nothing) when the IRP cannot answer, instead of letting the GSTIN through unchecked', async () => {
