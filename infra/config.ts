@@ -2,6 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import * as v from 'valibot';
 import type { IrpCredential } from './einvoice/nic-e-invoice-registry.ts';
 import type { KeyRing } from './crypto/key-ring.ts';
+import { razorpayKeyModeProblem } from './payments/razorpay-mode.ts';
 
 /**
  * Every environment variable the service reads, validated once at cold start.
@@ -297,6 +298,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.PAYMENT_GATEWAY === 'razorpay' && !(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET)) {
     throw new ConfigError('PAYMENT_GATEWAY razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET');
   }
+  const keyMode = e.RAZORPAY_KEY_ID && razorpayKeyModeProblem(e.STAGE, e.RAZORPAY_KEY_ID);
+  if (keyMode) throw new ConfigError(`RAZORPAY_KEY_ID: ${keyMode}`);
   if (!isSandbox && e.RAZORPAY_API_URL) {
     // Only a test points the SDK away from Razorpay (at the fake in test/support).
     throw new ConfigError('RAZORPAY_API_URL is only accepted on stages local, test');

@@ -11,7 +11,7 @@ import { ServiceUnreachableError } from './environment.ts';
 import { rupeesOption } from './input.ts';
 
 
-const paymentView = (p: Payment) => ({ ...p, amount: toRupees(p.amount) });
+const paymentView = (p: Payment) => ({ ...p, amount: toRupees(p.amount), refunded: toRupees(p.refunded ?? 0) });
 const outcomeView = (o: PaymentOutcome) => ({ payment: paymentView(o.payment), duplicate: !o.recorded, unallocated: toRupees(o.unallocated) });
 
 export const paymentsRecord: CommandSpec = {
@@ -110,7 +110,7 @@ export const paymentsUnmatched: CommandSpec = {
 
 export const paymentsReconcile: CommandSpec = {
   path: ['payments', 'reconcile'],
-  summary: "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and record those never announced.",
+  summary: "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and its refunds, and record those never announced.",
   details: 'What the scheduled reconciliation does, now. One gateway call per open invoice and per group account; each payment recorded once, whatever its notification does later. Exit 1 when a group could not be checked.',
   options: [{ name: 'group', value: '<groupId>', description: 'Only this agent group.' }],
   examples: ['payments reconcile', 'payments reconcile --group tripkart-agents --json'],
@@ -118,8 +118,9 @@ export const paymentsReconcile: CommandSpec = {
     const svc = ctx.services();
     const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices, ids: svc.ids }, ctx.origin(), args.text('group'));
     ctx.out.result(report, () => [
-      `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched.`,
+      `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched; ${report.refunded.length} processed refund(s) recorded now.`,
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
+      ...report.refunded.map((r) => `  refunded ${r.refundId} of ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
       ...report.failures.map((f) => `  FAILED ${f.agentGroupId}: ${f.error}`),
     ]);
     return report.failures.length > 0 ? 1 : undefined;

@@ -173,7 +173,7 @@ export const stageRazorpay: CommandSpec = {
       ...(keyId !== undefined ? { keyId, keySecret: env('RAZORPAY_KEY_SECRET') } : {}),
       ...(args.flag('webhook-secret') ? { webhookSecret: env('RAZORPAY_NEW_WEBHOOK_SECRET') } : {}),
       finishWebhookRotation: args.flag('finish-webhook-rotation'),
-    });
+    }, stage);
     await ctx.begin();
     const versionId = await secrets.write(next);
     ctx.out.result({ stage, versionId, keyId: next.razorpayKeyId || null, webhookSecrets: next.razorpayWebhookSecret.split(',').length }, () => [

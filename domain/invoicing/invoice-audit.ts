@@ -1,7 +1,7 @@
 import type { AuditDraft, AuditFields, AuditOrigin } from '../audit/audit-event.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { IdGenerator } from '../ports/ids.ts';
-import type { Payment } from '../receivables/payment.ts';
+import type { Payment, PaymentRefund } from '../receivables/payment.ts';
 import type { Invoice } from './invoice.ts';
 
 /**
@@ -48,5 +48,19 @@ export function paymentAudit(deps: MoneyAuditDeps, origin: AuditOrigin, p: Payme
     account: p.agentGroupId,
     before: null,
     after: { source: p.source, reference: p.reference, amount: p.amount, receivedAt: p.receivedAt, ledgerEntryId: p.ledgerEntryId, invoiceId: p.invoiceId },
+  };
+}
+
+/** A refund of a payment, on the payment's chain's sibling `refund:<ledger entry id>`: a new chain, so writing it reads nothing. */
+export function refundAudit(deps: MoneyAuditDeps, origin: AuditOrigin, r: PaymentRefund): AuditDraft {
+  return {
+    id: deps.ids.uuid(),
+    at: r.recordedAt,
+    origin,
+    action: 'payment.refunded',
+    target: `refund:${r.ledgerEntryId}`,
+    account: r.agentGroupId,
+    before: null,
+    after: { refundId: r.refundId, paymentId: r.paymentId, amount: r.amount, refundedAt: r.refundedAt, ledgerEntryId: r.ledgerEntryId, invoiceId: r.invoiceId },
   };
 }

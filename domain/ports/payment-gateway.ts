@@ -42,13 +42,35 @@ export interface GatewayPayment {
   /** Positive minor units of `currency`. */
   readonly amount: Minor;
   readonly currency: string;
-  /** Only `captured` money is ours. */
+  /** Razorpay's payment state: `captured` money is ours, and stays so once `refunded` (its refunds then move it back). */
   readonly status: string;
+  /** Paise refunded of it so far, as the gateway reports (pending refunds included): more than 0 sends a look at its refunds. */
+  readonly amountRefunded: Minor;
   /** When the gateway created the payment (ISO instant). */
   readonly createdAt: string;
   /** The bank's reference (UTR) of a bank transfer, when the gateway gave it. */
   readonly bankReference: string | null;
 }
+
+/**
+ * A refund of a gateway payment, as the gateway reports it (razorpay.com/docs/api/refunds,
+ * "Refunds Entity"). Only a `processed` refund has given the money back; `pending` may still
+ * fail, and `failed` never left.
+ */
+export interface GatewayRefund {
+  /** The gateway's refund id: one refund, however often it is announced or fetched. */
+  readonly refundId: string;
+  readonly paymentId: string;
+  /** Positive minor units of `currency`. */
+  readonly amount: Minor;
+  readonly currency: string;
+  readonly status: string;
+  /** When the gateway created the refund (ISO instant). */
+  readonly createdAt: string;
+}
+
+/** True for the payment states in which the money was captured (razorpay.com/docs/payments/payments, "Payment Life Cycle": captured, then refunded). */
+export const wasCaptured = (p: Pick<GatewayPayment, 'status'>): boolean => p.status === 'captured' || p.status === 'refunded';
 
 /** The gateway answered with a refusal of the request itself (4xx): retrying the same request will not help. */
 export class GatewayRejectedError extends Error {
@@ -86,11 +108,17 @@ export interface PaymentGateway {
   orderPayments(orderId: string): Promise<GatewayPayment[]>;
   /** The payments into a virtual account created at or after `since`. */
   virtualAccountPayments(virtualAccountId: string, since: Date): Promise<GatewayPayment[]>;
+  /** Every refund of one payment. */
+  paymentRefunds(paymentId: string): Promise<GatewayRefund[]>;
+  /** The account's refunds created at or after `since` (whatever payment they refund). */
+  refundsSince(since: Date): Promise<GatewayRefund[]>;
 }
 
 /** What a verified notification says. */
 export type GatewayNotice =
   | { readonly kind: 'payment'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment }
+  /** A refund event: the refund and the payment it refunds, as the event carries them. */
+  | { readonly kind: 'refund'; readonly event: string; readonly eventId: string | null; readonly refund: GatewayRefund; readonly payment: GatewayPayment }
   /** An event we do not act on (or a payment not captured): answered 200 so the gateway stops sending it. */
   | { readonly kind: 'ignored'; readonly event: string; readonly eventId: string | null };
 

@@ -1,7 +1,7 @@
 import type { AuditDraft } from '../audit/audit-event.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
-import type { Payment, UnmatchedPayment } from '../receivables/payment.ts';
+import type { Payment, PaymentRefund, PaymentSource, UnmatchedPayment } from '../receivables/payment.ts';
 import type { VirtualAccount } from './payment-gateway.ts';
 
 export interface PaymentRecorded {
@@ -35,9 +35,19 @@ export interface ReceivablesStore {
    */
   recordPayment(payment: Payment, entry: LedgerEntry, audit?: AuditDraft): Promise<PaymentRecorded>;
   /**
+   * Writes a processed refund of a recorded payment, its POSTED ADJUSTMENT (with exposure),
+   * the payment's refunded figure and takes its amount off the group's unallocated credit
+   * (below 0 when the money was allocated: settle takes it back), in one transaction only
+   * the first call for the refund id commits. Throws RangeError when the payment has less
+   * left to refund than the refund's amount.
+   */
+  recordRefund(refund: PaymentRefund, entry: LedgerEntry, audit?: AuditDraft): Promise<{ readonly refund: PaymentRefund; readonly recorded: boolean }>;
+  /**
    * Allocates the group's unallocated credit to its open invoices (`first`, then oldest due
-   * first), invoices reaching 0 due becoming PAID. Safe to run concurrently and repeatedly:
-   * each allocation commits only on the figures it read.
+   * first), invoices reaching 0 due becoming PAID; a negative credit (money refunded after it
+   * was allocated) is taken back from the invoices it paid (`first`, then newest due first),
+   * each owing again (PAID → ISSUED). Safe to run concurrently and repeatedly: each
+   * allocation commits only on the figures it read.
    */
   settle(agentGroupId: string, at: string, first?: string): Promise<{ readonly allocated: Minor; readonly unallocated: Minor }>;
   unallocatedCredit(agentGroupId: string): Promise<Minor>;
@@ -46,6 +56,13 @@ export interface ReceivablesStore {
   /** Credit control's verdict, stored where the credit gate reads it (the group's credit counter). */
   setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void>;
   gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined>;
+  /** The group a recorded gateway payment belongs to. */
+  gatewayPaymentGroup(paymentId: string): Promise<string | undefined>;
+  payment(agentGroupId: string, source: PaymentSource, reference: string): Promise<Payment | undefined>;
+  refunds(agentGroupId: string): Promise<PaymentRefund[]>;
+  /** When reconciliation last asked the gateway for its refunds (undefined: never). */
+  refundLook(): Promise<string | undefined>;
+  markRefundLook(at: string): Promise<void>;
   /** The group a Smart Collect virtual account belongs to. */
   virtualAccountGroup(virtualAccountId: string): Promise<string | undefined>;
   /** The group's virtual account as stored: the account once created, the intent written before asking the gateway, the last reconciliation look. */

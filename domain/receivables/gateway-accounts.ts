@@ -2,10 +2,10 @@ import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
-import type { GatewayPayment, PaymentGateway, VirtualAccount } from '../ports/payment-gateway.ts';
+import { wasCaptured, type GatewayPayment, type GatewayRefund, type PaymentGateway, type VirtualAccount } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
-import { receiveGatewayPayment, type PaymentDeps } from './record-payment.ts';
+import { receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
 
 export interface VirtualAccountDeps {
   readonly gateway: PaymentGateway;
@@ -33,7 +33,7 @@ export async function virtualAccountOf(deps: VirtualAccountDeps, group: Pick<Age
 export interface ReconcileDeps extends PaymentDeps {
   readonly ids: IdGenerator;
   readonly gateway: PaymentGateway;
-  readonly receivables: PaymentDeps['receivables'] & Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook'>;
+  readonly receivables: PaymentDeps['receivables'] & Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'>;
   readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
 }
 
@@ -46,6 +46,9 @@ export interface ReconcileReport {
   /** Of those, newly recorded now (their notification never arrived). */
   readonly recorded: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly amount: number }[];
   readonly unmatched: number;
+  /** Processed refunds newly recorded now (their notification never arrived). */
+  readonly refunded: readonly { readonly agentGroupId: string; readonly refundId: string; readonly paymentId: string; readonly amount: number }[];
+  /** `agentGroupId` is `*` for the account-wide look at the gateway's refunds. */
   readonly failures: readonly { readonly agentGroupId: string; readonly error: string }[];
 }
 
@@ -63,13 +66,21 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   let found = 0;
   let unmatched = 0;
   const recorded: { agentGroupId: string; paymentId: string; amount: number }[] = [];
+  const refunded: { agentGroupId: string; refundId: string; paymentId: string; amount: number }[] = [];
   const failures: { agentGroupId: string; error: string }[] = [];
+  const source = { event: 'reconciliation', eventId: null };
+  const refund = async (r: GatewayRefund, p: GatewayPayment | null) => {
+    const outcome = await receiveGatewayRefund(deps, r, p, source, origin);
+    if (outcome.kind === 'recorded' && outcome.recorded) refunded.push({ agentGroupId: outcome.refund.agentGroupId, refundId: r.refundId, paymentId: r.paymentId, amount: r.amount });
+  };
   const take = async (g: string, payments: readonly GatewayPayment[]) => {
-    for (const p of payments.filter((x) => x.status === 'captured')) {
+    for (const p of payments.filter(wasCaptured)) {
       found++;
-      const outcome = await receiveGatewayPayment(deps, p, { event: 'reconciliation', eventId: null }, origin);
+      const outcome = await receiveGatewayPayment(deps, p, source, origin);
       if (outcome.kind === 'unmatched') unmatched++;
       else if (outcome.recorded) recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });
+      // The payment says money went back (razorpay.com/docs/api/payments, `amount_refunded`): its refunds say which, and which are processed.
+      if (outcome.kind === 'recorded' && p.amountRefunded > 0) for (const r of await deps.gateway.paymentRefunds(p.paymentId)) await refund(r, p);
     }
   };
   for (const g of groups) {
@@ -90,7 +101,22 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
       failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
     }
   }
-  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, failures };
+  // Refunds of payments whose invoices are settled (so no open order leads to them): the account's refunds since the last
+  // look. One group's reconciliation takes only that group's and leaves the mark, so the next full one still sees the others.
+  try {
+    const startedAt = deps.clock.now();
+    const last = await deps.receivables.refundLook();
+    const since = new Date(Date.parse(last ?? '1970-01-01T00:00:00.000Z') - LOOK_OVERLAP_MS);
+    for (const r of await deps.gateway.refundsSince(since)) {
+      const owner = await deps.receivables.gatewayPaymentGroup(r.paymentId);
+      // Only refunds of payments recorded: one of a payment that is no group's is not ours to post.
+      if (owner && (!only || owner === only)) await refund(r, null);
+    }
+    if (!only) await deps.receivables.markRefundLook(startedAt.toISOString());
+  } catch (err) {
+    failures.push({ agentGroupId: only ?? '*', error: err instanceof Error ? err.message : String(err) });
+  }
+  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, refunded, failures };
 }
 
 /** Payments created up to this long before the last look are asked for again (recorded once all the same): clocks and Razorpay's indexing lag. */

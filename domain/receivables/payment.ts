@@ -24,6 +24,28 @@ export interface Payment {
   readonly eventId?: string | null;
   /** The Smart Collect virtual account a bank transfer arrived in. */
   readonly virtualAccountId?: string | null;
+  /** Paise given back of it by processed refunds (and lost disputes); absent = none. */
+  readonly refunded?: Minor;
+}
+
+/**
+ * Money given back of a recorded gateway payment: a processed refund, once per refund id.
+ * Its POSTED ADJUSTMENT (positive) undoes that much of the payment's entry; the group's
+ * credit drops by it, taken from what is unallocated first, then back from the invoices it paid.
+ */
+export interface PaymentRefund {
+  readonly agentGroupId: string;
+  readonly refundId: string;
+  /** The refunded payment (its gateway payment id). */
+  readonly paymentId: string;
+  readonly amount: Minor;
+  /** The refunded payment's invoice: the first it re-opens. */
+  readonly invoiceId: string | null;
+  readonly refundedAt: string;
+  readonly recordedAt: string;
+  /** The POSTED ADJUSTMENT ledger entry. */
+  readonly ledgerEntryId: string;
+  readonly eventId: string | null;
 }
 
 /**
@@ -53,6 +75,13 @@ export const paymentKey = (source: PaymentSource, reference: string): string => 
  * form, because the ledger timeline's range bounds rely on ids of hex digits and '-'.
  */
 export function paymentEntryId(agentGroupId: string, source: PaymentSource, reference: string): string {
-  const h = createHash('sha256').update(`payment\u0000${agentGroupId}\u0000${paymentKey(source, reference)}`).digest('hex');
+  return entryIdOf(`payment\u0000${agentGroupId}\u0000${paymentKey(source, reference)}`);
+}
+
+/** The ledger entry id of a refund, derived from the refund id like a payment's. */
+export const refundEntryId = (agentGroupId: string, refundId: string): string => entryIdOf(`refund\u0000${agentGroupId}\u0000${refundId}`);
+
+function entryIdOf(seed: string): string {
+  const h = createHash('sha256').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -1,15 +1,15 @@
 import type { AuditDraft, AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import { paymentAudit } from '../invoicing/invoice-audit.ts';
+import { paymentAudit, refundAudit } from '../invoicing/invoice-audit.ts';
 import { postedEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { IdGenerator } from '../ports/ids.ts';
-import type { GatewayPayment } from '../ports/payment-gateway.ts';
+import { wasCaptured, type GatewayPayment, type GatewayRefund } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { evaluateCreditHold } from './credit-control.ts';
-import { paymentEntryId, type Payment, type PaymentSource, type UnmatchedPayment } from './payment.ts';
+import { paymentEntryId, refundEntryId, type Payment, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from './payment.ts';
 
 export interface PaymentDeps {
   readonly receivables: ReceivablesStore;
@@ -131,6 +131,64 @@ export async function receiveGatewayPayment(
     virtualAccountId: payment.virtualAccountId,
   }, (recorded) => paymentAudit(deps, origin, recorded));
   return { kind: 'recorded', ...outcome };
+}
+
+/** What became of a gateway refund: recorded (or already), not money back yet (pending, failed), or of a payment that is no group's. */
+export type GatewayRefundOutcome =
+  | { readonly kind: 'recorded'; readonly refund: PaymentRefund; readonly recorded: boolean; readonly unallocated: Minor }
+  | { readonly kind: 'not-processed'; readonly status: string }
+  | { readonly kind: 'unmatched'; readonly paymentId: string };
+
+/**
+ * A refund of a gateway payment, from a verified notification (refund.created, .processed,
+ * .failed) or found by reconciliation. Only a `processed` refund moves money (a pending one
+ * may still fail; a failed one never left), exactly once per refund id whichever brings it
+ * first: a POSTED ADJUSTMENT of its amount (exposure rises by it), the group's credit down
+ * by it — from what is unallocated first, then taken back from the invoices it paid, the
+ * refunded payment's own invoice first, which owe it again (PAID → ISSUED) — and the credit
+ * hold evaluated again. A refund of a payment not recorded yet records the payment first
+ * (its notification was lost), so the figures end the same in whatever order events come.
+ */
+export async function receiveGatewayRefund(
+  deps: PaymentDeps & { readonly ids: IdGenerator },
+  refund: GatewayRefund,
+  /** The refunded payment as the gateway reports it, when at hand (a notification carries it). */
+  payment: GatewayPayment | null,
+  source: { readonly event: string; readonly eventId: string | null },
+  origin: AuditOrigin,
+): Promise<GatewayRefundOutcome> {
+  if (refund.status !== 'processed') return { kind: 'not-processed', status: refund.status };
+  let g = await deps.receivables.gatewayPaymentGroup(refund.paymentId);
+  if (!g && payment && wasCaptured(payment)) {
+    const received = await receiveGatewayPayment(deps, payment, source, origin);
+    if (received.kind === 'recorded') g = received.payment.agentGroupId;
+  }
+  const paid = g ? await deps.receivables.payment(g, 'GATEWAY', refund.paymentId) : undefined;
+  if (!g || !paid || refund.currency !== 'INR') return { kind: 'unmatched', paymentId: refund.paymentId };
+  const own = deps.clockFor ? { ...deps, clock: await deps.clockFor(g) } : deps;
+  const now = own.clock.now();
+  const entryId = refundEntryId(g, refund.refundId);
+  const entry = postedEntry(
+    { agentGroupId: g, type: 'ADJUSTMENT', amount: refund.amount, bookingId: null, externalBookingId: null, description: `Payment ${refund.paymentId} refunded (${refund.refundId})` },
+    entryId,
+    now,
+  );
+  const record: PaymentRefund = {
+    agentGroupId: g,
+    refundId: refund.refundId,
+    paymentId: refund.paymentId,
+    amount: refund.amount,
+    invoiceId: paid.invoiceId,
+    refundedAt: refund.createdAt,
+    recordedAt: now.toISOString(),
+    ledgerEntryId: entryId,
+    eventId: source.eventId,
+  };
+  const recorded = await own.receivables.recordRefund(record, entry, refundAudit(deps, origin, record));
+  const settled = await own.receivables.settle(g, now.toISOString(), paid.invoiceId ?? undefined);
+  const group = await own.tenants.getAgentGroup(g);
+  if (group) await evaluateCreditHold(own, group);
+  return { kind: 'recorded', refund: recorded.refund, recorded: recorded.recorded, unallocated: settled.unallocated };
 }
 
 export interface BankTransfer {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EVENT_ID_HEADER, PAYMENT_EVENTS, SIGNATURE_HEADER } from '../../infra/payments/razorpay-webhooks.ts';
+import { EVENT_ID_HEADER, PAYMENT_EVENTS, REFUND_EVENTS, SIGNATURE_HEADER } from '../../infra/payments/razorpay-webhooks.ts';
 import { defineRoute } from '../http/route.ts';
 import { ErrorBodySchema } from './common.ts';
 
@@ -9,17 +9,30 @@ const PaymentEntitySchema = v.object({
   order_id: v.pipe(v.nullable(v.string()), v.description("The order paid: an invoice's gatewayOrderId (null for a bank transfer).")),
   amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise (the currency subunit).')),
   currency: v.string(),
-  status: v.pipe(v.string(), v.description('Only `captured` payments are taken.')),
+  status: v.pipe(v.string(), v.description('Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back).')),
+  amount_refunded: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise refunded of it so far.'))),
   created_at: v.pipe(v.number(), v.integer(), v.description('Unix seconds.')),
 });
 
 /** razorpay.com/docs/webhooks/payments (sample payloads) and razorpay.com/docs/webhooks/smart-collect ("Virtual Account Credited"). */
 export const GatewayNotificationSchema = v.object({
   entity: v.literal('event'),
-  event: v.pipe(v.string(), v.description(`Acted on: ${PAYMENT_EVENTS.join(', ')}. Any other event is answered 200 and ignored.`)),
+  event: v.pipe(v.string(), v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`)),
   contains: v.array(v.string()),
   payload: v.object({
     payment: v.optional(v.object({ entity: PaymentEntitySchema })),
+    refund: v.optional(
+      v.object({
+        entity: v.object({
+          id: v.pipe(v.string(), v.description("Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once.")),
+          payment_id: v.pipe(v.string(), v.description('The refunded payment (pay_…).')),
+          amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise refunded.')),
+          currency: v.string(),
+          status: v.pipe(v.string(), v.description('Only `processed` moves money; `pending` and `failed` are answered IGNORED.')),
+          created_at: v.pipe(v.number(), v.integer()),
+        }),
+      }),
+    ),
     virtual_account: v.optional(v.object({ entity: v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }) })),
     bank_transfer: v.optional(v.object({ entity: v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }) })),
   }),
@@ -28,14 +41,15 @@ export const GatewayNotificationSchema = v.object({
 
 export const GatewayNotificationReplySchema = v.object({
   outcome: v.pipe(
-    v.picklist(['RECORDED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
+    v.picklist(['RECORDED', 'REFUNDED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
     v.description(
-      'RECORDED: a new payment. DUPLICATE: this payment id was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted. IGNORED: an event not acted on, or a payment not captured.',
+      'RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DUPLICATE: this payment id (or refund id) was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group\'s. IGNORED: an event not acted on, a payment not captured, a bank transfer\'s payment.captured (its virtual_account.credited twin records it), or a refund not processed.',
     ),
   ),
   event: v.string(),
   paymentId: v.nullable(v.string()),
   invoiceId: v.nullable(v.string()),
+  refundId: v.pipe(v.nullable(v.string()), v.description('The refund (rfnd_…) of a refund event; null otherwise.')),
   duplicate: v.pipe(v.boolean(), v.description('True when this payment was already recorded (or kept): nothing moved again.')),
 });
 
@@ -50,7 +64,9 @@ export const gatewayNotificationRoute = defineRoute({
     '(the current one, or the previous one while it rotates), checked before anything in the body is read. ' +
     `\`${EVENT_ID_HEADER}\` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, ` +
     "then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. " +
-    'The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing.',
+    'The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. ' +
+    "A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, " +
+    "then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id.",
   tags: ['Payments'],
   rawBody: GatewayNotificationSchema,
   responses: {

@@ -5,6 +5,7 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { SmokeKeys } from '../../domain/smoke-tenants.ts';
 import { IrpCredentialsSchema, KeyRingSchema } from '../config.ts';
 import type { IrpCredential } from '../einvoice/nic-e-invoice-registry.ts';
+import { razorpayKeyModeProblem } from '../payments/razorpay-mode.ts';
 
 /**
  * A stage's Secrets Manager secret and the requests that create, rotate and read it. Every
@@ -149,8 +150,10 @@ export function finishRotation(current: StageSecret): StageSecret {
  * regenerates both); a new webhook secret goes in front of the current one (`<new>,<old>`), since
  * Razorpay retries older events signed with the old secret; `finishWebhookRotation` drops it.
  */
-export function withRazorpay(current: StageSecret, change: { keyId?: string; keySecret?: string; webhookSecret?: string; finishWebhookRotation?: boolean }): StageSecret {
+export function withRazorpay(current: StageSecret, change: { keyId?: string; keySecret?: string; webhookSecret?: string; finishWebhookRotation?: boolean }, stage: CloudStage): StageSecret {
   if (change.keyId !== undefined && !/^rzp_(test|live)_[A-Za-z0-9]{6,32}$/.test(change.keyId)) throw new StageSecretError('The key id must be a Razorpay key id (rzp_test_… or rzp_live_…).');
+  const keyMode = change.keyId !== undefined && razorpayKeyModeProblem(stage, change.keyId);
+  if (keyMode) throw new StageSecretError(`The key id: ${keyMode}.`);
   if ((change.keyId === undefined) !== (change.keySecret === undefined)) throw new StageSecretError('Razorpay issues the key id and secret as a pair: give both.');
   if (change.webhookSecret !== undefined && (change.webhookSecret.length < 8 || change.webhookSecret.includes(','))) throw new StageSecretError('The webhook secret must be 8+ characters without a comma.');
   let webhook = current.razorpayWebhookSecret;

@@ -6,9 +6,9 @@ import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
-import { allocate, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
+import { allocate, allocationOrder, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
-import { paymentKey, type Payment, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
+import { paymentKey, type Payment, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
@@ -22,6 +22,10 @@ import { GSI1 } from './table.ts';
  * | pattern                        | key condition                                         | index |
  * |--------------------------------|-------------------------------------------------------|-------|
  * | payment by its key (dedupe)    | PK = GROUP#<g>, SK = PAYMENT#<source>#<reference>     | table |
+ * | gateway payment → group        | PK = GATEWAYPAYMENT#<paymentId>, SK = PAYMENT         | table |
+ * | refund by its id (dedupe)      | PK = GROUP#<g>, SK = PAYMENTREFUND#<refundId>         | table |
+ * | refunds' reconciliation look   | PK = GATEWAYREFUNDS, SK = LOOK                        | table |
+ * | invoices a refund re-opens     | GSI1PK = GROUP#<g>#INVOICES (amountPaid > 0), then a consistent get | GSI1 |
  * | a group's payments             | PK = GROUP#<g>, begins_with(SK, PAYMENT#)             | table |
  * | unallocated credit + version   | PK = GROUP#<g>, SK = RECEIVABLES                      | table |
  * | gateway order → invoice        | PK = GATEWAYORDER#<orderId>, SK = ORDER               | table |
@@ -58,7 +62,22 @@ const paymentOf = (item: Record<string, unknown>): Payment => ({
   ledgerEntryId: item.ledgerEntryId as string,
   eventId: (item.eventId as string | null | undefined) ?? null,
   virtualAccountId: (item.virtualAccountId as string | null | undefined) ?? null,
+  ...(item.refunded ? { refunded: item.refunded as Minor } : {}),
 });
+
+const refundOf = ({ PK: _pk, SK: _sk, entity: _e, ...rest }: Record<string, unknown>): PaymentRefund => rest as unknown as PaymentRefund;
+
+/** An invoice money was allocated to, as a refund taking it back sees it. */
+interface PaidInvoice {
+  readonly id: string;
+  readonly dueDate: string;
+  readonly issueDate: string;
+  readonly invoiceNumber: string;
+  readonly status: string;
+  readonly amountPaid: Minor;
+  readonly amountDue: Minor;
+  readonly tracked: boolean;
+}
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
@@ -82,6 +101,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           ConditionExpression: PAYMENT_IS_NEW,
         },
       },
+      // A refund names only the payment: its way back to the group, written with it.
+      ...(payment.source === 'GATEWAY' ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: paymentKey(payment.source, payment.reference) } } }] : []),
       {
         Update: {
           TableName: this.table,
@@ -115,7 +136,12 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     let allocated = 0;
     for (let attempt = 0; ; attempt++) {
       const account = await this.account(agentGroupId);
-      if (account.unallocated <= 0) return { allocated, unallocated: account.unallocated };
+      if (account.unallocated < 0) {
+        await this.takeBack(agentGroupId, at, first);
+        attempt = -1;
+        continue;
+      }
+      if (account.unallocated === 0) return { allocated, unallocated: account.unallocated };
       const open = await this.openInvoices(agentGroupId);
       // One transaction holds the account and at most 99 invoices; the loop takes the rest next.
       const plan = allocate(account.unallocated, open, first);
@@ -178,6 +204,169 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         await backoff(attempt);
       }
     }
+  }
+
+  async recordRefund(refund: PaymentRefund, entry: LedgerEntry, audit?: AuditDraft): Promise<{ refund: PaymentRefund; recorded: boolean }> {
+    const g = refund.agentGroupId;
+    const paid = await this.payment(g, paymentKey('GATEWAY', refund.paymentId));
+    if (!paid) throw new NotFoundError('Payment');
+    const room = paid.amount - refund.amount;
+    const items: TransactItems = [
+      { Put: { TableName: this.table, Item: { ...keys.paymentRefund(g, refund.refundId), entity: 'PaymentRefund', ...refund }, ConditionExpression: PAYMENT_IS_NEW } },
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.payment(g, paymentKey('GATEWAY', refund.paymentId)),
+          UpdateExpression: 'ADD refunded :amount',
+          // Never more given back than was received: the gateway refuses that too, so a refusal here is a defect to see.
+          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(refunded) OR refunded <= :room) AND :room >= :zero',
+          ExpressionAttributeValues: { ':amount': refund.amount, ':room': room, ':zero': 0 },
+        },
+      },
+      ...recordPostedItems(this.table, entry, refund.recordedAt),
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.receivablesAccount(g),
+          UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':amount': -refund.amount, ':one': 1, ':entity': 'ReceivablesAccount', ':at': refund.recordedAt },
+        },
+      },
+      ...(audit ? this.audit.firstItems(audit) : []),
+    ];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return { refund, recorded: true };
+      } catch (err) {
+        if (!isRefused(err)) throw err;
+        const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.paymentRefund(g, refund.refundId), ConsistentRead: true }));
+        if (stored.Item) return { refund: refundOf(stored.Item), recorded: false };
+        const now = await this.payment(g, paymentKey('GATEWAY', refund.paymentId));
+        if (room < 0 || (now?.refunded ?? 0) > room) throw new RangeError(`refund ${refund.refundId} of ${refund.amount} paise is more than is left of payment ${refund.paymentId} (${paid.amount} received, ${now?.refunded ?? 0} refunded)`);
+        if (audit && isHeadMoved(err, items.length - 2)) throw err;
+        if (!isTransactionContention(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
+        await backoff(attempt);
+      }
+    }
+  }
+
+  /**
+   * One step of taking a negative credit back from the invoices it paid: `first`, then the
+   * newest due first (the reverse of allocation), each owing again what is taken. Commits on
+   * the account's version and each invoice as read, like an allocation.
+   */
+  private async takeBack(agentGroupId: string, at: string, first?: string): Promise<void> {
+    const account = await this.account(agentGroupId);
+    if (account.unallocated >= 0) return;
+    const paid = (await this.paidInvoices(agentGroupId)).sort(
+      (a, b) => Number(b.id === first) - Number(a.id === first) || allocationOrder(b, a),
+    );
+    let need = -account.unallocated;
+    const taken: { inv: PaidInvoice; amount: Minor }[] = [];
+    for (const inv of paid) {
+      if (need === 0 || taken.length >= (MAX_TRANSACTION_ITEMS - 2) / 2) break;
+      const amount = Math.min(need, inv.amountPaid);
+      taken.push({ inv, amount });
+      need -= amount;
+    }
+    // Σ amountPaid + unallocated = Σ payments − Σ refunds ≥ 0: a refund never outgrows what the group paid, so this is a defect.
+    if (taken.length === 0) throw new RangeError(`group ${agentGroupId} has ${-account.unallocated} paise refunded beyond what its invoices were paid`);
+    const moved = taken.reduce((s, t) => s + t.amount, 0);
+    const items: TransactItems = [
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.receivablesAccount(agentGroupId),
+          UpdateExpression: 'SET unallocated = :rest, #version = :next, updatedAt = :at',
+          ConditionExpression: ACCOUNT_AT,
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':rest': account.unallocated + moved, ':next': account.version + 1, ':version': account.version, ':at': at },
+        },
+      },
+      ...taken.map(({ inv, amount }) => ({
+        Update: {
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, inv.id),
+          UpdateExpression: 'SET amountPaid = :paid, #status = :issued, updatedAt = :at',
+          ConditionExpression: `#status = :was AND amountPaid = :prev AND ${trackedAs(inv.tracked)}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':paid': inv.amountPaid - amount, ':issued': 'ISSUED', ':was': inv.status, ':prev': inv.amountPaid, ':at': at },
+        },
+      })),
+      ...dueItems(
+        this.table,
+        agentGroupId,
+        taken.flatMap(({ inv, amount }) => (inv.tracked ? [{ invoiceId: inv.id, dueDate: inv.dueDate, before: inv.amountDue, after: inv.amountDue + amount }] : [])),
+        at,
+      ),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (err) {
+      // Moved meanwhile (a payment, an allocation, another take-back): the caller reads again.
+      if (!isRefused(err)) throw err;
+      await backoff(0);
+    }
+  }
+
+  /** The group's invoices (not credit notes) that money was allocated to: ISSUED part-paid or PAID. */
+  private async paidInvoices(agentGroupId: string): Promise<PaidInvoice[]> {
+    const listed = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: 'amountPaid > :zero',
+      ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK, ':zero': 0 },
+      ProjectionExpression: 'id',
+    });
+    const items = await getAll(this.db, this.table, listed.map((i) => keys.invoice(agentGroupId, i.id as string)), { consistent: true });
+    return items
+      .filter((i) => (i.status === 'ISSUED' || i.status === 'PAID') && !i.creditNoteFor && ((i.amountPaid as Minor | undefined) ?? 0) > 0)
+      .map((i) => {
+        const amountPaid = i.amountPaid as Minor;
+        return {
+          id: i.id as string,
+          dueDate: i.dueDate as string,
+          issueDate: i.issueDate as string,
+          invoiceNumber: i.invoiceNumber as string,
+          status: i.status as string,
+          amountPaid,
+          amountDue: (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0),
+          tracked: i.dueTracked === true,
+        };
+      });
+  }
+
+  async gatewayPaymentGroup(paymentId: string): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.gatewayPayment(paymentId), ConsistentRead: true }));
+    return out.Item?.agentGroupId as string | undefined;
+  }
+
+  async refunds(agentGroupId: string): Promise<PaymentRefund[]> {
+    const k = keys.refundsOfGroup(agentGroupId);
+    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix }, ConsistentRead: true });
+    return items.map(refundOf).sort((a, b) => a.refundedAt.localeCompare(b.refundedAt) || a.refundId.localeCompare(b.refundId));
+  }
+
+  async refundLook(): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.refundLook(), ConsistentRead: true }));
+    return out.Item?.lastLookAt as string | undefined;
+  }
+
+  async markRefundLook(at: string): Promise<void> {
+    await writeIf(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.refundLook(),
+        UpdateExpression: 'SET entity = :entity, lastLookAt = :at',
+        // Never backwards: two reconciliations overlapping leave the later mark.
+        ConditionExpression: 'attribute_not_exists(lastLookAt) OR lastLookAt < :at',
+        ExpressionAttributeValues: { ':entity': 'GatewayRefundLook', ':at': at },
+      }),
+    );
   }
 
   async unallocatedCredit(agentGroupId: string): Promise<Minor> {
@@ -310,7 +499,10 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return paid;
   }
 
-  private async payment(agentGroupId: string, key: string): Promise<Payment | undefined> {
+  async payment(agentGroupId: string, source: PaymentSource, reference: string): Promise<Payment | undefined>;
+  async payment(agentGroupId: string, key: string): Promise<Payment | undefined>;
+  async payment(agentGroupId: string, keyOrSource: string, reference?: string): Promise<Payment | undefined> {
+    const key = reference === undefined ? keyOrSource : paymentKey(keyOrSource as PaymentSource, reference);
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.payment(agentGroupId, key), ConsistentRead: true }));
     return out.Item ? paymentOf(out.Item) : undefined;
   }

@@ -238,6 +238,13 @@ export const keys = {
   /** One payment received from a group, keyed by its source and reference so a duplicate collides. */
   payment: (agentGroupId: string, paymentKey: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYMENT#${paymentKey}` }),
   paymentsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENT#' }),
+  /** A gateway payment id → its group, written with the payment (a refund names only the payment). */
+  gatewayPayment: (paymentId: string): Key => ({ PK: `GATEWAYPAYMENT#${paymentId}`, SK: 'PAYMENT' }),
+  /** One refund of a group's payment, keyed by the gateway's refund id so a duplicate collides. */
+  paymentRefund: (agentGroupId: string, refundId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYMENTREFUND#${refundId}` }),
+  refundsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENTREFUND#' }),
+  /** Reconciliation's last look at the gateway's refunds (one account-wide list). */
+  refundLook: (): Key => ({ PK: 'GATEWAYREFUNDS', SK: 'LOOK' }),
   /** The group's money received and not yet allocated to an invoice, with a version allocations commit on. */
   receivablesAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'RECEIVABLES' }),
   /** The ids of a booking's POSTED ledger entries (charge, adjustments, refunds), added in each posting's transaction; never removed. */

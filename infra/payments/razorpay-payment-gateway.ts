@@ -5,13 +5,14 @@ import {
   type GatewayOrder,
   type GatewayOrderRequest,
   type GatewayPayment,
+  type GatewayRefund,
   type PaymentGateway,
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
 import { once } from '../lazy.ts';
 import { loadRazorpaySdk, RazorpaySdkNotWiredError } from './razorpay-sdk.ts';
-import { paymentOfEntity, RazorpayWebhooks } from './razorpay-webhooks.ts';
+import { paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
 
 export interface RazorpaySettings {
   readonly keyId: string;
@@ -148,6 +149,29 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
         const page = (await (await this.sdk()).api.get({ url: `/virtual_accounts/${encodeURIComponent(virtualAccountId)}/payments`, data: { from: Math.floor(since.getTime() / 1000), count: PAGE, skip } })) as { items: unknown[] };
         payments.push(...page.items.map((p, i) => paymentOfEntity(p, `items[${skip + i}]`, virtualAccountId)));
         if (page.items.length < PAGE) return payments;
+      }
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
+  async paymentRefunds(paymentId: string): Promise<GatewayRefund[]> {
+    // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment: GET /payments/:id/refunds, `count` ≤ 100 with `skip` (the SDK's refunds.all with payment_id).
+    return this.refundPages({ payment_id: paymentId });
+  }
+
+  async refundsSince(since: Date): Promise<GatewayRefund[]> {
+    // razorpay.com/docs/api/refunds/fetch-all: GET /refunds, `from` (Unix seconds), `count` ≤ 100 with `skip`.
+    return this.refundPages({ from: Math.floor(since.getTime() / 1000) });
+  }
+
+  private async refundPages(query: { payment_id?: string; from?: number }): Promise<GatewayRefund[]> {
+    const refunds: GatewayRefund[] = [];
+    try {
+      for (let skip = 0; ; skip += PAGE) {
+        const page = (await (await this.sdk()).refunds.all({ ...query, count: PAGE, skip } as never)) as unknown as { items: unknown[] };
+        refunds.push(...page.items.map((r, i) => refundOfEntity(r, `items[${skip + i}]`)));
+        if (page.items.length < PAGE) return refunds;
       }
     } catch (err) {
       throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);

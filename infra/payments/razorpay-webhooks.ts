@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 // The SDK's own webhook check, from its module alone: the SDK's entry brings axios, whose start loads Node's fetch (docs/performance.md).
 import { validateWebhookSignature } from 'razorpay/dist/utils/razorpay-utils.js';
 import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
-import type { GatewayNotice, GatewayPayment, PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
+import { wasCaptured, type GatewayNotice, type GatewayPayment, type GatewayRefund, type PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
 
 /**
  * Razorpay's webhook wire format, spoken by every stage (the sandbox gateway signs the same
@@ -24,10 +24,18 @@ export const EVENT_ID_HEADER = 'x-razorpay-event-id';
  * `virtual_account.credited` for a bank transfer into a virtual account). Every other event is answered 200 and ignored.
  */
 export const PAYMENT_EVENTS = ['payment.captured', 'order.paid', 'virtual_account.credited'] as const;
+/**
+ * razorpay.com/docs/webhooks/refunds, "List of Refunds Webhook Events": created, processed,
+ * failed; each carries `payload.refund.entity` and `payload.payment.entity`. The refund's own
+ * `status` says whether the money went back (a normal refund's `refund.created` sample is
+ * already `processed`), so every one of them is read and the status decides.
+ */
+export const REFUND_EVENTS = ['refund.created', 'refund.processed', 'refund.failed'] as const;
 
 const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
 const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
 const VA_ID = /^va_[A-Za-z0-9]{6,40}$/;
+const REFUND_ID = /^rfnd_[A-Za-z0-9]{6,40}$/;
 
 export const hexSignature = (rawBody: string, secret: string): string => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
 
@@ -46,6 +54,8 @@ export function paymentOfEntity(e: unknown, at: string, virtualAccountId: string
   if (typeof p.currency !== 'string' || !/^[A-Z]{3}$/.test(p.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
   if (typeof p.status !== 'string' || p.status === '') throw new ValidationError(`${at}.status`, `${at}.status must be the payment's status.`);
   if (typeof p.created_at !== 'number' || !Number.isSafeInteger(p.created_at) || p.created_at <= 0) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
+  const refunded = p.amount_refunded ?? 0;
+  if (typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0 || refunded > p.amount) throw new ValidationError(`${at}.amount_refunded`, `${at}.amount_refunded must be a whole number of subunits between 0 and the amount.`);
   return {
     paymentId: p.id,
     orderId: typeof p.order_id === 'string' ? p.order_id : null,
@@ -53,9 +63,23 @@ export function paymentOfEntity(e: unknown, at: string, virtualAccountId: string
     amount: p.amount,
     currency: p.currency,
     status: p.status,
+    amountRefunded: refunded,
     createdAt: new Date(p.created_at * 1000).toISOString(),
     bankReference,
   };
+}
+
+/** A Razorpay refund entity (razorpay.com/docs/api/refunds, "Refunds Entity": `id`, `payment_id`, `amount`, `currency`, `status`, `created_at`), read strictly. */
+export function refundOfEntity(e: unknown, at: string): GatewayRefund {
+  if (typeof e !== 'object' || e === null) throw new ValidationError(at, `${at} must be a refund entity.`);
+  const r = e as Record<string, unknown>;
+  if (typeof r.id !== 'string' || !REFUND_ID.test(r.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay refund id (rfnd_…).`);
+  if (typeof r.payment_id !== 'string' || !PAYMENT_ID.test(r.payment_id)) throw new ValidationError(`${at}.payment_id`, `${at}.payment_id must be a Razorpay payment id (pay_…).`);
+  if (typeof r.amount !== 'number' || !Number.isSafeInteger(r.amount) || r.amount <= 0) throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
+  if (typeof r.currency !== 'string' || !/^[A-Z]{3}$/.test(r.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
+  if (typeof r.status !== 'string' || r.status === '') throw new ValidationError(`${at}.status`, `${at}.status must be the refund's status.`);
+  if (typeof r.created_at !== 'number' || !Number.isSafeInteger(r.created_at) || r.created_at <= 0) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
+  return { refundId: r.id, paymentId: r.payment_id, amount: r.amount, currency: r.currency, status: r.status, createdAt: new Date(r.created_at * 1000).toISOString() };
 }
 
 /**
@@ -95,9 +119,18 @@ export class RazorpayWebhooks implements PaymentNotifications {
     const n = parsed as { event?: unknown; payload?: Record<string, { entity?: unknown } | undefined> };
     if (typeof n.event !== 'string' || n.event === '') throw new ValidationError('event', 'event must name the Razorpay event.');
     const eventId = eventIdHeader !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(eventIdHeader) ? eventIdHeader : null;
-    if (!(PAYMENT_EVENTS as readonly string[]).includes(n.event)) return { kind: 'ignored', event: n.event, eventId };
+    const refundEvent = (REFUND_EVENTS as readonly string[]).includes(n.event);
+    if (!refundEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event)) return { kind: 'ignored', event: n.event, eventId };
     const payload = n.payload;
     if (typeof payload !== 'object' || payload === null) throw new ValidationError('payload', 'payload must hold the event entities.');
+    if (refundEvent) {
+      const refund = refundOfEntity(payload.refund?.entity, 'payload.refund.entity');
+      const refunded = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
+      if (refunded.paymentId !== refund.paymentId) throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the refund names (payment_id).');
+      // razorpay.com/docs/webhooks/refunds, "Identify Auto-Refunds": `captured` false is a payment never captured, so never ours to give back.
+      if ((payload.payment?.entity as { captured?: unknown }).captured === false) return { kind: 'ignored', event: n.event, eventId };
+      return { kind: 'refund', event: n.event, eventId, refund, payment: refunded };
+    }
     let virtualAccountId: string | null = null;
     let bankReference: string | null = null;
     if (n.event === 'virtual_account.credited') {
@@ -109,7 +142,10 @@ export class RazorpayWebhooks implements PaymentNotifications {
       bankReference = typeof ref === 'string' && /^[A-Za-z0-9/_-]{1,40}$/.test(ref) ? ref : null;
     }
     const payment = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity', virtualAccountId, bankReference);
-    if (payment.status !== 'captured') return { kind: 'ignored', event: n.event, eventId };
+    if (!wasCaptured(payment)) return { kind: 'ignored', event: n.event, eventId };
+    // A Smart Collect transfer is announced twice (razorpay.com/docs/payments/smart-collect, payment.captured with
+    // `method` bank_transfer and no order, and virtual_account.credited): only the twin that names the account is taken.
+    if (n.event === 'payment.captured' && payment.orderId === null && (payload.payment?.entity as { method?: unknown }).method === 'bank_transfer') return { kind: 'ignored', event: n.event, eventId };
     return { kind: 'payment', event: n.event, eventId, payment };
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { GatewayOrder, GatewayOrderRequest, GatewayPayment, PaymentGateway, VirtualAccount, VirtualAccountRequest } from '../../domain/ports/payment-gateway.ts';
+import type { GatewayOrder, GatewayOrderRequest, GatewayPayment, GatewayRefund, PaymentGateway, VirtualAccount, VirtualAccountRequest } from '../../domain/ports/payment-gateway.ts';
 import { EVENT_ID_HEADER, hexSignature, RazorpayWebhooks, SIGNATURE_HEADER } from './razorpay-webhooks.ts';
 
 /** A notification as a gateway sends it: the exact bytes and the headers that go with them. */
@@ -78,6 +78,14 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
   }
 
   async virtualAccountPayments(): Promise<GatewayPayment[]> {
+    return [];
+  }
+
+  async paymentRefunds(): Promise<GatewayRefund[]> {
+    return [];
+  }
+
+  async refundsSince(): Promise<GatewayRefund[]> {
     return [];
   }
 

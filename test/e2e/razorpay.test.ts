@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
+import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import type { SignedWebhook } from '../support/fake-razorpay.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
@@ -34,6 +36,14 @@ const admin = async (args: string[]) => {
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
 };
+/** A partner's billing run (one per new group in a test: within the throttle), without the admin tool's start-up. */
+const partnerRun = async (g: GroupFixture) => {
+  const run = await rzCall('POST', '/v1/invoices', { key: g.apiKey, body: period() });
+  expect(run.status, run.text).toBe(200);
+  return run.body.invoiceIds as string[];
+};
+/** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
+const reconcile = (g: GroupFixture) => reconcilePayments({ gateway: rz.svc.gateway, receivables: rz.svc.receivables, tenants: rz.svc.tenants, clock: rz.svc.clock, invoices: rz.svc.invoices, ids: rz.svc.ids }, TEST_OPERATOR, g.agentGroupId);
 /** A billing run through the operator's tool (the same engine; no partner throttle between runs). */
 const billingRun = async (g: GroupFixture) => (await admin(['billing', 'run', '--group', g.agentGroupId, '--from', period().from, '--to', period().to])).invoiceIds as string[];
 
@@ -123,7 +133,7 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(unsigned.status).toBe(400);
     const malformed = await deliver(rz.fake.signRaw('payment.captured', '{"event":"payment.captured",'));
     expect([malformed.status, malformed.body.param]).toEqual([400, 'body']);
-    const ignored = await deliver(rz.fake.sign('refund.created', { refund: { entity: { id: 'rfnd_AbCdEf123456' } } }));
+    const ignored = await deliver(rz.fake.sign('settlement.processed', { settlement: { entity: { id: 'setl_AbCdEf123456' } } }));
     expect([ignored.status, ignored.body.outcome]).toEqual([200, 'IGNORED']);
 
     const stranger = rz.fake.pay(rz.fake.foreignOrder(2_000_00).id, 2_000_00);
@@ -166,5 +176,71 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     const orders = rz.fake.orders.filter((o) => o.receipt === id);
     expect(orders).toHaveLength(1);
     expect(await invoiceOf(g, id)).toMatchObject({ status: 'ISSUED', gatewayOrderId: orders[0]!.id });
+  }, 300_000);
+
+  it('a processed refund re-opens what the payment paid (partial, then the rest found by reconciliation), once per refund id, raising exposure; refund.created while pending moves nothing', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [id] = await partnerRun(g);
+    const invoice = await invoiceOf(g, id!);
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    expect((await deliver(paid.captured)).body.outcome).toBe('RECORDED');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    const exposureBefore = (await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure as number;
+
+    const part = rz.fake.refund(paid.payment.id, 4_000_00);
+    expect((await deliver(part.created)).body).toMatchObject({ outcome: 'IGNORED', refundId: part.refund.id });
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => deliver(part.processed)));
+    expect(answers.map((a) => a.body.outcome).sort()).toEqual(['DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'REFUNDED']);
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 6_500, amountDue: 4_000 });
+    const adjustments = async () => (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string; description: string }[];
+    expect(await adjustments()).toEqual([expect.objectContaining({ amount: 4_000, status: 'POSTED', description: `Payment ${paid.payment.id} refunded (${part.refund.id})` })]);
+    expect((await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure).toBe(exposureBefore + 4_000);
+
+    // The rest refunded, both its events lost: reconciliation reads the account's refunds and posts it once.
+    const rest = rz.fake.refund(paid.payment.id, 6_500_00);
+    expect(rz.fake.payments.find((p) => p.id === paid.payment.id)).toMatchObject({ status: 'refunded', amount_refunded: 10_500_00, refund_status: 'full' });
+    const report = await reconcile(g);
+    expect(report.refunded).toEqual([{ agentGroupId: g.agentGroupId, refundId: rest.refund.id, paymentId: paid.payment.id, amount: 6_500_00 }]);
+    expect((await reconcile(g)).refunded).toEqual([]);
+    expect((await deliver(rest.processed)).body).toMatchObject({ outcome: 'DUPLICATE', refundId: rest.refund.id });
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0, amountDue: 10_500 });
+    expect((await adjustments()).map((e) => e.amount).sort((a, b) => a - b)).toEqual([4_000, 6_500]);
+    expect((await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure).toBe(exposureBefore + 10_500);
+    expect(await rz.svc.receivables.payments(g.agentGroupId)).toEqual([expect.objectContaining({ reference: paid.payment.id, refunded: 10_500_00 })]);
+  }, 300_000);
+
+  it('a refund announced before its payment (payment.captured lost) records the payment, then the refund: the same figures as in order', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [id] = await partnerRun(g);
+    const invoice = await invoiceOf(g, id!);
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    const refund = rz.fake.refund(paid.payment.id, 2_500_00);
+    expect((await deliver(refund.processed)).body).toMatchObject({ outcome: 'REFUNDED', paymentId: paid.payment.id, invoiceId: id });
+    expect((await deliver(paid.captured)).body.outcome).toBe('DUPLICATE');
+    expect((await deliver(paid.orderPaid)).body.outcome).toBe('DUPLICATE');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 8_000, amountDue: 2_500 });
+    expect(await ledgerPayments(g)).toEqual([expect.objectContaining({ amount: -10_500 })]);
+  }, 300_000);
+
+  it("a bank transfer's twins (payment.captured without an order, virtual_account.credited) record one payment whichever comes first, and none is kept as unmatched", async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [id] = await partnerRun(g);
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    const first = rz.fake.transfer(vaId, 4_000_00, 'UTR0000000034A');
+    expect(first.payment).toMatchObject({ method: 'bank_transfer', order_id: null });
+    const raced = await Promise.all([deliver(first.captured), deliver(first.credited), deliver(first.captured), deliver(first.credited)]);
+    expect(raced.map((a) => a.body.outcome).sort()).toEqual(['DUPLICATE', 'IGNORED', 'IGNORED', 'RECORDED']);
+    const second = rz.fake.transfer(vaId, 6_500_00, 'UTR0000000034B');
+    expect((await deliver(second.captured)).body.outcome).toBe('IGNORED');
+    expect((await deliver(second.credited)).body.outcome).toBe('RECORDED');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect((await ledgerPayments(g)).map((e) => e.amount).sort((a, b) => a - b)).toEqual([-6_500, -4_000]);
+    const kept = await rz.svc.receivables.unmatchedPayments();
+    expect(kept.map((u) => u.paymentId)).not.toEqual(expect.arrayContaining([first.payment.id]));
+    expect(kept.map((u) => u.paymentId)).not.toEqual(expect.arrayContaining([second.payment.id]));
   }, 300_000);
 });

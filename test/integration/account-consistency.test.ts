@@ -24,7 +24,7 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
-import { receiveGatewayPayment, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
+import { receiveGatewayPayment, receiveGatewayRefund, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { newPaymentId } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { adminDeps, billingDeps, bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
@@ -81,6 +81,7 @@ type Step =
   | { readonly kind: 'bill' }
   | { readonly kind: 'pay'; readonly via: 'GATEWAY' | 'BANK_TRANSFER' | 'VIRTUAL_ACCOUNT' | 'RECONCILED'; readonly perMille: number }
   | { readonly kind: 'advance'; readonly hours: number }
+  | { readonly kind: 'refund'; readonly pick: number; readonly perMille: number; readonly via: 'NOTIFIED' | 'RECONCILED' }
   | { readonly kind: 'credit'; readonly pick: number; readonly line: number; readonly perMille: number };
 
 const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitrary<Step> }[] = [
@@ -90,6 +91,8 @@ const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitr
   { weight: 3, arbitrary: fc.constant({ kind: 'bill' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), via: fc.constantFrom('GATEWAY' as const, 'BANK_TRANSFER' as const, 'VIRTUAL_ACCOUNT' as const, 'RECONCILED' as const), perMille: fc.integer({ min: 100, max: 1_500 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 240 }) }) },
+  // A processed refund of part (perMille of what is left) or, from 1000 up, all of a gateway payment: announced, redelivered, or found by reconciliation.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }), via: fc.constantFrom('NOTIFIED' as const, 'RECONCILED' as const) }) },
   // An operator's credit note: part of a line (perMille of what is left of it) or, from 1000 up, all of it.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('credit' as const), pick: fc.nat(), line: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }) }) },
   // 2–7 s: the first look past a booking-late's 4 s window fails it, a look 2 s or more after that one lands it.
@@ -137,6 +140,8 @@ interface Run {
   readonly open: string[];
   /** A booking landed after it had failed: its charge was posted without a limit check. */
   lateLanded: boolean;
+  /** Money was given back: what the group owes rose by it, past its limit perhaps (nothing to gate). */
+  refunded: boolean;
   readonly log: string[];
   lastBill?: BillingRunResult;
 }
@@ -170,6 +175,7 @@ async function newRun(creditLimit: Minor): Promise<Run> {
     bookingIds: [],
     open: [],
     lateLanded: false,
+    refunded: false,
     log: [],
   };
 }
@@ -236,7 +242,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
       const due = target.total - (target.amountPaid ?? 0) - (target.creditedAmount ?? 0);
       const amount = Math.max(1, Math.round((due * s.perMille) / 1000));
-      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null }, testOrigin());
+      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null }, testOrigin());
       return;
     }
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
@@ -245,7 +251,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if ((s.via === 'VIRTUAL_ACCOUNT' || s.via === 'RECONCILED') && va) {
       // Razorpay's paths: a transfer into the group's virtual account (virtual_account.credited), announced
       // twice (a redelivery, or order.paid after payment.captured) or found again by reconciliation: one payment.
-      const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)), currency: 'INR', status: 'captured', createdAt: clock.now().toISOString(), bankReference: `UTR${uniqueId('v').slice(2)}` };
+      const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)), currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: clock.now().toISOString(), bankReference: `UTR${uniqueId('v').slice(2)}` };
       const first = await receiveGatewayPayment(deps, transfer, { event: 'virtual_account.credited', eventId: uniqueId('evt') }, testOrigin());
       const again = await receiveGatewayPayment(deps, transfer, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null }, testOrigin());
       expect([first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual([true, false]);
@@ -271,6 +277,22 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       await issueOperatorCreditNote({ ...billing(), tenants: svc.tenants }, run.group.agentGroupId, target.id, [{ lineId: line.id, ...(amount === undefined ? {} : { amount }) }], 'consistency test', TEST_OPERATOR);
       count('credited by an operator');
     });
+  },
+  refund: async (run, s) => {
+    const g = run.group.agentGroupId;
+    const payment = pick((await svc.receivables.payments(g)).filter((p) => p.source === 'GATEWAY' && p.amount > (p.refunded ?? 0)), s.pick);
+    if (!payment) return;
+    const left = payment.amount - (payment.refunded ?? 0);
+    const amount = s.perMille >= 1_000 ? left : Math.max(1, Math.floor((left * s.perMille) / 1_000));
+    const refund = { refundId: `rfnd_${uniqueId('r').replace(/[^A-Za-z0-9]/g, '').slice(-14)}`, paymentId: payment.reference, amount, currency: 'INR', status: 'processed', createdAt: clock.now().toISOString() };
+    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids };
+    // Razorpay's paths: refund.created while pending (nothing moves), then refund.processed, redelivered or found again by reconciliation: one refund.
+    const pending = await receiveGatewayRefund(deps, { ...refund, status: 'pending' }, null, { event: 'refund.created', eventId: uniqueId('evt') }, testOrigin());
+    const first = await receiveGatewayRefund(deps, refund, null, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'refund.processed', eventId: null }, testOrigin());
+    const again = await receiveGatewayRefund(deps, refund, null, { event: 'refund.processed', eventId: uniqueId('evt') }, testOrigin());
+    expect([pending.kind, first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual(['not-processed', true, false]);
+    run.refunded = true;
+    count('refunded');
   },
   advance: async (_run, s) => {
     offsetMs += s.hours * 3_600_000;
@@ -390,7 +412,7 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   expect(ledger.exposure, 'GET /v1/ledger exposure').toBe(audit.exposureCounter);
   // Only a booking landing after it failed is posted without the limit's check (docs/product-rules.md "Bookings").
   if (ledger.exposure > ledger.creditLimit) count('steps over the limit after a late landing');
-  if (!run.lateLanded) expect(ledger.exposure, 'exposure ≤ limit').toBeLessThanOrEqual(ledger.creditLimit);
+  if (!run.lateLanded && !run.refunded) expect(ledger.exposure, 'exposure ≤ limit').toBeLessThanOrEqual(ledger.creditLimit);
 
   // 3. Outstanding = issued totals − payments allocated − credit notes, from independent sources.
   const listed = await listAllInvoices(run);
@@ -398,7 +420,12 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   const stored = await Promise.all(invoices.map(async (v) => (await svc.invoices.get(g, v.id))!));
   const issuedTotal = stored.reduce((s, i) => s + i.total, 0);
   const credited = stored.reduce((s, i) => s + (i.creditedAmount ?? 0), 0);
-  const received = audit.entries.filter((e) => e.type === 'PAYMENT').reduce((s, e) => s - e.amount, 0);
+  // Money kept = payments received − refunds given back; each refund is one POSTED ADJUSTMENT of its amount, each payment's refunded figure their sum.
+  const [payments, refunds] = await Promise.all([svc.receivables.payments(g), svc.receivables.refunds(g)]);
+  const refundEntries = new Set(refunds.map((r) => r.ledgerEntryId));
+  expect(audit.entries.filter((e) => refundEntries.has(e.id)).map((e) => [e.type, e.status, e.amount]).sort(), 'one POSTED ADJUSTMENT per refund').toEqual(refunds.map((r) => ['ADJUSTMENT', 'POSTED', r.amount]).sort());
+  for (const p of payments) expect(p.refunded ?? 0, `refunded of ${p.reference}`).toBe(refunds.filter((r) => r.paymentId === p.reference).reduce((s, r) => s + r.amount, 0));
+  const received = audit.entries.filter((e) => e.type === 'PAYMENT').reduce((s, e) => s - e.amount, 0) - refunds.reduce((s, r) => s + r.amount, 0);
   const unallocated = await svc.receivables.unallocatedCredit(g);
   const allocated = received - unallocated;
   expect(unallocated, 'unallocated credit').toBeGreaterThanOrEqual(0);

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
  *   401 with the error body of razorpay.com/docs/api/errors ({error: {code, description, source, step, reason, metadata}});
  * - POST /v1/orders, GET /v1/orders?receipt&count&skip, GET /v1/orders/:id/payments
  *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
+ * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
+ *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
  * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
  *   (razorpay.com/docs/api/payments/smart-collect: create, fetch-all, fetch-payments; entity with receivers[]);
  * - webhooks: the event envelope of razorpay.com/docs/webhooks/payments and .../smart-collect, signed as
@@ -37,13 +39,13 @@ export interface FakePayment {
   entity: 'payment';
   amount: number;
   currency: string;
-  status: 'captured';
+  status: 'captured' | 'refunded';
   order_id: string | null;
   invoice_id: null;
   international: boolean;
   method: string;
   amount_refunded: number;
-  refund_status: null;
+  refund_status: null | 'partial' | 'full';
   captured: true;
   description: string | null;
   email: string;
@@ -55,6 +57,23 @@ export interface FakePayment {
   error_description: null;
   created_at: number;
   virtual_account_id?: string;
+}
+
+/** razorpay.com/docs/api/refunds/entity (the sample entity's fields). */
+export interface FakeRefund {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  notes: [];
+  receipt: null;
+  acquirer_data: { arn: string | null };
+  created_at: number;
+  batch_id: null;
+  status: 'pending' | 'processed' | 'failed';
+  speed_processed: 'normal';
+  speed_requested: 'normal';
 }
 
 interface FakeVirtualAccount {
@@ -89,6 +108,7 @@ export class FakeRazorpay {
   readonly orders: FakeOrder[] = [];
   readonly virtualAccounts: FakeVirtualAccount[] = [];
   readonly payments: FakePayment[] = [];
+  readonly refunds: FakeRefund[] = [];
   /** Every API request, as `<METHOD> <path>`. */
   readonly requests: string[] = [];
   down = false;
@@ -140,8 +160,12 @@ export class FakeRazorpay {
     return this.addOrder({ amount, currency: 'INR', receipt: null, notes: [] });
   }
 
-  /** A NEFT/RTGS/IMPS credit into a virtual account (razorpay.com/docs/webhooks/smart-collect "Virtual Account Credited"). */
-  transfer(virtualAccountId: string, amount: number, utr: string): { payment: FakePayment; credited: SignedWebhook } {
+  /**
+   * A NEFT/RTGS/IMPS credit into a virtual account (razorpay.com/docs/webhooks/smart-collect "Virtual Account Credited"),
+   * announced twice: `virtual_account.credited` and the ordinary `payment.captured` of a payment with `method`
+   * bank_transfer and no order (razorpay.com/docs/webhooks/payments "Payment Captured" fires for every captured payment).
+   */
+  transfer(virtualAccountId: string, amount: number, utr: string): { payment: FakePayment; credited: SignedWebhook; captured: SignedWebhook } {
     const va = this.virtualAccounts.find((v) => v.id === virtualAccountId);
     if (!va) throw new Error(`no virtual account ${virtualAccountId} on the fake`);
     const payment = this.payment({ amount, currency: 'INR', order_id: null, method: 'bank_transfer', virtual_account_id: virtualAccountId });
@@ -157,7 +181,31 @@ export class FakeRazorpay {
       virtual_account_id: virtualAccountId,
       virtual_account: va,
     };
-    return { payment, credited: this.sign('virtual_account.credited', { payment: { entity: payment }, virtual_account: { entity: va }, bank_transfer: { entity: bankTransfer } }) };
+    return { payment, captured: this.sign('payment.captured', { payment: { entity: payment } }), credited: this.sign('virtual_account.credited', { payment: { entity: payment }, virtual_account: { entity: va }, bank_transfer: { entity: bankTransfer } }) };
+  }
+
+  /**
+   * A refund of a captured payment (dashboard or API): razorpay.com/docs/payments/payment-gateway/s2s-integration/refunds/how-to-integrate,
+   * "How refunds work": only a captured payment, several partial refunds whose total does not exceed the amount captured;
+   * a refund is `pending`, then `processed` (or `failed`). The payment's `amount_refunded`, `refund_status` (partial/full) and,
+   * once all is refunded, `status: refunded` move with it (razorpay.com/docs/api/payments, Payment Entity). Returns the events
+   * of razorpay.com/docs/webhooks/refunds ("Sample Payloads": payload.refund.entity and payload.payment.entity): refund.created
+   * while pending, then refund.processed, each with the entities as they stood.
+   */
+  refund(paymentId: string, amount: number): { refund: FakeRefund; created: SignedWebhook; processed: SignedWebhook } {
+    const payment = this.payments.find((p) => p.id === paymentId);
+    if (!payment || !payment.captured) throw new Error(`refunds can be made only on captured payments: ${paymentId}`);
+    if (!Number.isInteger(amount) || amount <= 0 || payment.amount_refunded + amount > payment.amount) throw new Error(`the total refunded may not exceed the amount captured (${payment.amount}, ${payment.amount_refunded} refunded)`);
+    const refund: FakeRefund = { id: rzpId('rfnd'), entity: 'refund', amount, currency: payment.currency, payment_id: paymentId, notes: [], receipt: null, acquirer_data: { arn: null }, created_at: this.now(), batch_id: null, status: 'pending', speed_processed: 'normal', speed_requested: 'normal' };
+    this.refunds.push(refund);
+    payment.amount_refunded += amount;
+    payment.refund_status = payment.amount_refunded === payment.amount ? 'full' : 'partial';
+    if (payment.amount_refunded === payment.amount) payment.status = 'refunded';
+    const created = this.sign('refund.created', { refund: { entity: { ...refund } }, payment: { entity: { ...payment } } });
+    refund.status = 'processed';
+    refund.acquirer_data = { arn: `${Math.floor(1e13 + Math.random() * 9e13)}` };
+    const processed = this.sign('refund.processed', { refund: { entity: { ...refund } }, payment: { entity: { ...payment } } });
+    return { refund, created, processed };
   }
 
   /** Any event, signed as Razorpay signs it (tests use it for events the service ignores or malformed bodies). */
@@ -257,6 +305,12 @@ export class FakeRazorpay {
     if (req.method === 'GET' && (m = path.match(/^\/v1\/orders\/([^/]+)\/payments$/))) {
       if (!this.orders.some((o) => o.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       return send(200, page(this.payments.filter((p) => p.order_id === m![1])));
+    }
+    if (req.method === 'GET' && path === '/v1/refunds') return send(200, page(this.refunds));
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/payments\/([^/]+)\/refunds$/))) {
+      // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment.
+      if (!this.payments.some((p) => p.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
+      return send(200, page(this.refunds.filter((r) => r.payment_id === m![1])));
     }
     if (req.method === 'POST' && path === '/v1/virtual_accounts') {
       // razorpay.com/docs/api/payments/smart-collect/create-cust-id-bank-account: receivers.types is mandatory.

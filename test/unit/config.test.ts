@@ -26,6 +26,14 @@ function problemWith(env: Record<string, string | undefined>): string {
 }
 
 describe('parseConfig', () => {
+  it("refuses a Razorpay key whose mode is not the stage's: a test key on prod, a live key anywhere else", () => {
+    const razorpay = (STAGE: string, RAZORPAY_KEY_ID: string) => minimal({ STAGE, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: 'secret-value-1', PAYMENT_GATEWAY: 'razorpay' });
+    expect(problemWith(razorpay('prod', 'rzp_test_AbCdEf123456'))).toMatch(/RAZORPAY_KEY_ID: stage prod takes only a live Razorpay key/);
+    for (const stage of ['dev', 'staging', 'test']) expect(problemWith(razorpay(stage, 'rzp_live_AbCdEf123456'))).toMatch(new RegExp(`stage ${stage} may not use a live Razorpay key`));
+    expect(parseConfig(razorpay('prod', 'rzp_live_AbCdEf123456')).payments.razorpay?.keyId).toBe('rzp_live_AbCdEf123456');
+    expect(parseConfig(razorpay('staging', 'rzp_test_AbCdEf123456')).payments.razorpay?.keyId).toBe('rzp_test_AbCdEf123456');
+  });
+
   it('chooses the sandbox IRP unless IRP_PROVIDER=nic, which needs IRP_CREDENTIALS with https base URLs outside local and test', () => {
     expect(parseConfig(minimal()).irp).toEqual({ provider: 'sandbox', credentials: {} });
     expect(problemWith(minimal({ IRP_PROVIDER: 'nic' }))).toMatch(/IRP_CREDENTIALS/);

@@ -81,7 +81,7 @@ describe('Razorpay webhooks (sandbox and Razorpay alike)', () => {
       kind: 'payment',
       event: 'payment.captured',
       eventId: n.headers['x-razorpay-event-id'],
-      payment: { paymentId: 'pay_AbCdEf123456', orderId: 'order_AbCdEf123456', virtualAccountId: null, amount: 12_345, currency: 'INR', status: 'captured', createdAt: at.toISOString(), bankReference: null },
+      payment: { paymentId: 'pay_AbCdEf123456', orderId: 'order_AbCdEf123456', virtualAccountId: null, amount: 12_345, currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: at.toISOString(), bankReference: null },
     });
     const credited = read(gw.credit('va_AbCdEf123456', 50_000, 'UTR123456', at, 'pay_Transfer0001'));
     expect(credited).toMatchObject({ kind: 'payment', event: 'virtual_account.credited', payment: { virtualAccountId: 'va_AbCdEf123456', orderId: null, bankReference: 'UTR123456' } });
@@ -104,7 +104,9 @@ describe('Razorpay webhooks (sandbox and Razorpay alike)', () => {
       return gw.readNotification(raw, createHmac('sha256', secret).update(raw).digest('hex'), 'evt_1');
     };
     const good = JSON.parse(gw.capture('order_AbCdEf123456', 100, at, 'pay_AbCdEf123456').body);
-    expect(sign({ ...good, event: 'refund.processed' })).toEqual({ kind: 'ignored', event: 'refund.processed', eventId: 'evt_1' });
+    expect(sign({ ...good, event: 'settlement.processed' })).toEqual({ kind: 'ignored', event: 'settlement.processed', eventId: 'evt_1' });
+    // A bank transfer's payment.captured (no order, method bank_transfer): its virtual_account.credited twin records it.
+    expect(sign({ ...good, payload: { payment: { entity: { ...good.payload.payment.entity, order_id: null, method: 'bank_transfer' } } } }).kind).toBe('ignored');
     expect(sign({ ...good, payload: { payment: { entity: { ...good.payload.payment.entity, status: 'failed' } } } }).kind).toBe('ignored');
     const entity = good.payload.payment.entity;
     const cases: [unknown, string][] = [
@@ -124,6 +126,63 @@ describe('Razorpay webhooks (sandbox and Razorpay alike)', () => {
       let caught: unknown;
       try {
         sign(body);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught, JSON.stringify(body)).toBeInstanceOf(ValidationError);
+      expect((caught as ValidationError).details.param).toBe(param);
+    }
+  });
+});
+
+describe('Razorpay refund events', () => {
+  const secret = 'whsec-current-1234';
+  const gw = new SandboxPaymentGateway([secret]);
+  // razorpay.com/docs/webhooks/refunds, "Sample Payloads" (Refund Processed): payload.refund.entity and payload.payment.entity.
+  const sample = {
+    entity: 'event',
+    account_id: 'acc_E7OQJcEANmBHTC',
+    event: 'refund.processed',
+    contains: ['refund', 'payment'],
+    payload: {
+      refund: { entity: { id: 'rfnd_FS8TWyPrCsa0OB', entity: 'refund', amount: 50000, currency: 'INR', payment_id: 'pay_FPoJKWQQ8lK13n', notes: { comment: 'Customer Notes for Webhooks.' }, receipt: null, acquirer_data: { arn: null }, created_at: 1597734071, batch_id: null, status: 'processed', speed_processed: 'normal', speed_requested: 'optimum' } },
+      payment: { entity: { id: 'pay_FPoJKWQQ8lK13n', entity: 'payment', amount: 500000, currency: 'INR', status: 'captured', order_id: 'order_FPoIeimWki9j8A', invoice_id: null, international: false, method: 'card', amount_refunded: 50000, refund_status: 'partial', captured: true, created_at: 1597226379 } },
+    },
+    created_at: 1597734071,
+  };
+  const read = (body: unknown) => {
+    const raw = JSON.stringify(body);
+    return gw.readNotification(raw, createHmac('sha256', secret).update(raw).digest('hex'), 'evt_1');
+  };
+
+  it("reads Razorpay's sample refund.processed: the refund and the payment it refunds", () => {
+    expect(read(sample)).toEqual({
+      kind: 'refund',
+      event: 'refund.processed',
+      eventId: 'evt_1',
+      refund: { refundId: 'rfnd_FS8TWyPrCsa0OB', paymentId: 'pay_FPoJKWQQ8lK13n', amount: 50000, currency: 'INR', status: 'processed', createdAt: new Date(1597734071_000).toISOString() },
+      payment: expect.objectContaining({ paymentId: 'pay_FPoJKWQQ8lK13n', orderId: 'order_FPoIeimWki9j8A', amount: 500000, amountRefunded: 50000, status: 'captured' }),
+    });
+    for (const event of ['refund.created', 'refund.failed']) expect(read({ ...sample, event }).kind).toBe('refund');
+  });
+
+  it('ignores an auto-refund (payment never captured); names the field of a malformed refund or a payment that is not the refunded one', () => {
+    const payment = sample.payload.payment.entity;
+    const refund = sample.payload.refund.entity;
+    expect(read({ ...sample, payload: { ...sample.payload, payment: { entity: { ...payment, status: 'refunded', captured: false } } } }).kind).toBe('ignored');
+    const cases: [unknown, string][] = [
+      [{ ...sample, payload: { ...sample.payload, refund: { entity: { ...refund, id: 'pay_FS8TWyPrCsa0OB' } } } }, 'payload.refund.entity.id'],
+      [{ ...sample, payload: { ...sample.payload, refund: { entity: { ...refund, payment_id: null } } } }, 'payload.refund.entity.payment_id'],
+      [{ ...sample, payload: { ...sample.payload, refund: { entity: { ...refund, amount: 0 } } } }, 'payload.refund.entity.amount'],
+      [{ ...sample, payload: { ...sample.payload, refund: { entity: { ...refund, status: '' } } } }, 'payload.refund.entity.status'],
+      [{ ...sample, payload: { ...sample.payload, refund: undefined } }, 'payload.refund.entity'],
+      [{ ...sample, payload: { ...sample.payload, payment: { entity: { ...payment, id: 'pay_SomeoneElse01' } } } }, 'payload.payment.entity.id'],
+      [{ ...sample, payload: { ...sample.payload, payment: { entity: { ...payment, amount_refunded: 600000 } } } }, 'payload.payment.entity.amount_refunded'],
+    ];
+    for (const [body, param] of cases) {
+      let caught: unknown;
+      try {
+        read(body);
       } catch (err) {
         caught = err;
       }

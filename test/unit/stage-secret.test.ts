@@ -135,16 +135,20 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
 
   it("sets Razorpay's key pair at once and rotates the webhook secret as <new>,<old> until finished", () => {
     const base = { cursorKey: A, secretsKey: B, razorpayWebhookSecret: 'whsec-old-1234' };
-    const keyed = withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456', keySecret: 'secret-value-1' });
+    const keyed = withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456', keySecret: 'secret-value-1' }, 'prod');
     expect(keyed).toMatchObject({ razorpayKeyId: 'rzp_live_AbCdEf123456', razorpayKeySecret: 'secret-value-1', razorpayWebhookSecret: 'whsec-old-1234' });
-    expect(() => withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456' })).toThrow(/pair/);
-    expect(() => withRazorpay(base, { keyId: 'not-a-key', keySecret: 'x' })).toThrow(/key id/);
-    const rotating = withRazorpay(keyed, { webhookSecret: 'whsec-new-5678' });
+    expect(() => withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456' }, 'prod')).toThrow(/pair/);
+    // The key's mode must be the stage's: live on prod only, test everywhere else.
+    expect(() => withRazorpay(base, { keyId: 'rzp_test_AbCdEf123456', keySecret: 'secret-value-1' }, 'prod')).toThrow(/only a live Razorpay key/);
+    expect(() => withRazorpay(base, { keyId: 'rzp_live_AbCdEf123456', keySecret: 'secret-value-1' }, 'staging')).toThrow(/may not use a live Razorpay key/);
+    expect(withRazorpay(base, { keyId: 'rzp_test_AbCdEf123456', keySecret: 'secret-value-1' }, 'dev').razorpayKeyId).toBe('rzp_test_AbCdEf123456');
+    expect(() => withRazorpay(base, { keyId: 'not-a-key', keySecret: 'x' }, 'prod')).toThrow(/key id/);
+    const rotating = withRazorpay(keyed, { webhookSecret: 'whsec-new-5678' }, 'prod');
     expect(rotating.razorpayWebhookSecret).toBe('whsec-new-5678,whsec-old-1234');
     expect(parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, RAZORPAY_WEBHOOK_SECRET: rotating.razorpayWebhookSecret }).payments.webhookSecrets).toEqual(['whsec-new-5678', 'whsec-old-1234']);
-    expect(() => withRazorpay(rotating, { webhookSecret: 'whsec-third-999' })).toThrow(/in progress/);
-    expect(withRazorpay(rotating, { finishWebhookRotation: true }).razorpayWebhookSecret).toBe('whsec-new-5678');
-    expect(() => withRazorpay(keyed, { finishWebhookRotation: true })).toThrow(/No webhook/);
+    expect(() => withRazorpay(rotating, { webhookSecret: 'whsec-third-999' }, 'prod')).toThrow(/in progress/);
+    expect(withRazorpay(rotating, { finishWebhookRotation: true }, 'prod').razorpayWebhookSecret).toBe('whsec-new-5678');
+    expect(() => withRazorpay(keyed, { finishWebhookRotation: true }, 'prod')).toThrow(/No webhook/);
   });
 });
 

@@ -358,7 +358,7 @@ export interface paths {
         put?: never;
         /**
          * Razorpay's webhook (every stage: the sandbox gateway speaks the same format)
-         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing.
+         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id.
          */
         post: operations["receiveGatewayNotification"];
         delete?: never;
@@ -4082,7 +4082,7 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     entity: "event";
-                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited. Any other event is answered 200 and ignored. */
+                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed. Any other event is answered 200 and ignored. */
                     event: string;
                     contains: string[];
                     payload: {
@@ -4095,9 +4095,25 @@ export interface operations {
                                 /** @description Paise (the currency subunit). */
                                 amount: number;
                                 currency: string;
-                                /** @description Only `captured` payments are taken. */
+                                /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
                                 status: string;
+                                /** @description Paise refunded of it so far. */
+                                amount_refunded?: number;
                                 /** @description Unix seconds. */
+                                created_at: number;
+                            };
+                        };
+                        refund?: {
+                            entity: {
+                                /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
+                                id: string;
+                                /** @description The refunded payment (pay_…). */
+                                payment_id: string;
+                                /** @description Paise refunded. */
+                                amount: number;
+                                currency: string;
+                                /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
+                                status: string;
                                 created_at: number;
                             };
                         };
@@ -4129,13 +4145,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description RECORDED: a new payment. DUPLICATE: this payment id was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted. IGNORED: an event not acted on, or a payment not captured.
+                         * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DUPLICATE: this payment id (or refund id) was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
                          * @enum {string}
                          */
-                        outcome: "RECORDED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+                        outcome: "RECORDED" | "REFUNDED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
                         event: string;
                         paymentId: string | null;
                         invoiceId: string | null;
+                        /** @description The refund (rfnd_…) of a refund event; null otherwise. */
+                        refundId: string | null;
                         /** @description True when this payment was already recorded (or kept): nothing moved again. */
                         duplicate: boolean;
                     };
