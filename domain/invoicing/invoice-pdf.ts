@@ -45,7 +45,7 @@ export interface InvoicePdf {
 }
 
 /**
- * `30/26-27/000001` → `invoice-I30-26-27-000001.pdf`: a number's slashes cannot stand in a file
+ * `I30/26-27/000001` → `invoice-I30-26-27-000001.pdf`: a number's slashes cannot stand in a file
  * name, and numbers hold only letters, digits, `/` and `-`, so nothing else needs escaping.
  */
 export function pdfFileName(invoice: Pick<Invoice, 'id' | 'invoiceNumber'>): string {
