@@ -106,7 +106,7 @@ describe('the admin tool over the sandbox IRP: invoices void and GSTIN checks', 
 
     const refused = await runAdminTool(['groups', 'update', g.agentGroupId, '--gstin', '29AABCC1111C1Z9']);
     expect(refused.code, 'a validation refusal').toBe(2);
-    expect(refused.stderr).toMatch(/The IRP has GSTIN 29AABCC1111C1Z9 \(Closed Travels Pvt Ltd\) as cancelled \(Status CNL\)/);
+    expect(refused.stderr).toMatch(/the IRP has GSTIN 29AABCC1111C1Z9 \(Closed Travels Pvt Ltd\) as cancelled \(Status CNL\)/);
     expect((await testServices().tenants.getAgentGroup(g.agentGroupId))!.gstin).toBe('27AAPFU0939F1ZV');
   }, 180_000);
 });
