@@ -29,7 +29,9 @@ let principal: AgentGroupPrincipal;
 let groupId: string;
 
 beforeAll(async () => {
-  world = await seedBookingWorld();
+  // The instant listing is connected to Channex in the world file, so the stack's Open Channel
+  // endpoints take the changes Channex sends for it (a listing not connected answers as an unknown hotel).
+  world = await seedBookingWorld({ instant: { mode: 'CONFIRM_IMMEDIATELY', channelManager: 'channex' } });
   channex = await startFakeChannex({ outboundKey: OUTBOUND_KEY, providerCode: 'OpenChannel', serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`, inboundKey: stack().env.CHANNEX_INBOUND_API_KEY! });
   svc = buildServices(parseConfig({ ...stack().env, PROPERTY_SYSTEM: 'channex', CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: OUTBOUND_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' }));
   const group = await newAgentGroup({ channelId: world.channelId });
@@ -175,14 +177,17 @@ describe('Channex property system', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ listingId: world.instant, status: 200 });
     expect(channex.requests.slice(before).map((r) => [r.path, r.body])).toEqual([['/api/v1/channel_webhooks/open_channel/request_full_sync', { provider_code: 'OpenChannel', hotel_code: world.instant }]]);
-    const partnerKey = (await newPartner({ channelId: world.channelId })).apiKey;
+    // Applied means the whole apply step ran (catalogue, then its search projection): the inbox record says so
+    // once it has, where the inventory alone would show the new figure before the projection's upkeep is done.
+    const requestId = channex.fullSyncRequestIds.at(-1)!;
     const deadline = Date.now() + 90_000;
-    for (;;) {
-      const res = await call('GET', `/api/inventories?propertyIds=${p2}&from=2027-03-03&to=2027-03-03`, { key: partnerKey });
-      if (res.body?.[0]?.quantity === 7) break;
-      if (Date.now() > deadline) throw new Error(`full sync not applied: ${res.text}`);
+    while ((await svc.channexInbox.get(requestId))?.status !== 'APPLIED') {
+      if (Date.now() > deadline) throw new Error(`full sync not applied: ${JSON.stringify(await svc.channexInbox.get(requestId))}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+    const partnerKey = (await newPartner({ channelId: world.channelId })).apiKey;
+    const res = await call('GET', `/api/inventories?propertyIds=${p2}&from=2027-03-03&to=2027-03-03`, { key: partnerKey });
+    expect(res.body?.[0]?.quantity, res.text).toBe(7);
     // The stream went through the sync's projection upkeep: a rebuild finds nothing to repair.
     const rebuild = await runAdminTool(['search', 'rebuild', world.channelId, '--json']);
     expect(rebuild.code, rebuild.stderr).toBe(0);

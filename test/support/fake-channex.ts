@@ -88,6 +88,8 @@ export interface FakeChannex {
   refuseHotel(hotelCode: string, title: string | null): void;
   /** The property's state Channex sends on a full sync, per hotel. */
   setFullSyncState(hotelCode: string, changes: readonly ChangeBody[]): void;
+  /** The request_id of each notification a full sync has streamed so far, oldest first (what the service's inbox records). */
+  readonly fullSyncRequestIds: readonly string[];
   /** POSTs one changes notification to the service as Channex does; returns the answer. */
   pushChanges(hotelCode: string, changes: readonly ChangeBody[], requestId?: string): Promise<{ status: number; body: any; requestId: string }>;
   /** POSTs a body as given (for malformed and oversized pushes). */
@@ -139,6 +141,7 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   /** Channex's booking id per hotel and reservation_id: a repeated `new` is the booking it already has. */
   const reservations = new Map<string, string>();
   const fullSync = new Map<string, readonly ChangeBody[]>();
+  const fullSyncRequestIds: string[] = [];
   let down = false;
   const refuseHotel = (hotelCode: string, title: string | null) => void (title === null ? refused.delete(hotelCode) : refused.set(hotelCode, title));
   const setOutage = (hotelCode: string, mode: Outage | null) => void (mode ? outages.set(hotelCode, mode) : outages.delete(hotelCode));
@@ -185,7 +188,9 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     const hotel = req.body?.hotel_code;
     if (req.body?.provider_code !== opts.providerCode || !fullSync.has(hotel)) return answer(422, errors('validation_error', 'Validation Error', { hotel_code: ['is not connected'] }));
     // Channex answers, then streams the property's whole state as ordinary changes notifications.
-    setTimeout(() => void pushChanges(hotel, fullSync.get(hotel)!), 50);
+    const requestId = randomUUID();
+    fullSyncRequestIds.push(requestId);
+    setTimeout(() => void pushChanges(hotel, fullSync.get(hotel)!, requestId), 50);
     return answer(200, JSON.stringify({ meta: { message: 'Full sync requested' } }));
   });
 
@@ -215,6 +220,7 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     setOutage,
     refuseHotel,
     setFullSyncState: (hotelCode, changes) => fullSync.set(hotelCode, changes),
+    fullSyncRequestIds,
     pushChanges,
     pushRaw: (body, key) => push(body, key),
     async get(endpoint, hotelCode, key) {
