@@ -150,3 +150,19 @@ async function markComplete(db: DynamoDBDocumentClient, table: string, agentGrou
       : new PutCommand({ TableName: table, Item: { ...keys.dues(agentGroupId), entity: 'Dues', outstanding: 0, openCount: 0, complete: true, updatedAt: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' }),
   );
 }
+
+/**
+ * The transaction item that moves a group's unallocated credit by `amount` (signed paise).
+ * The version moves too, so a settlement that read the account before this commit re-reads it.
+ */
+export function unallocatedItem(table: string, agentGroupId: string, amount: Minor, at: string): TransactItems[number] {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.receivablesAccount(agentGroupId),
+      UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':amount': amount, ':one': 1, ':entity': 'ReceivablesAccount', ':at': at },
+    },
+  };
+}

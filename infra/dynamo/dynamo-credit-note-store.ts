@@ -6,7 +6,7 @@ import { StaleCreditPlan, type CreditNoteStore, type CreditNoteVoidWrite, type C
 import { cancellationReasons, contentionBackoff, isRefused, isTransactionContention } from './client.ts';
 import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
 import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import { dueItems, trackedAs } from './dues.ts';
+import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
 import { keys, prefixed } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -259,18 +259,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       ...this.lineCreditItems(g, w.credits),
       ...this.markerItems(g, w.markers, at),
       ...(w.release > 0
-        ? [
-            {
-              Update: {
-                TableName: t,
-                Key: keys.receivablesAccount(g),
-                // The version moves so a settlement that read the account before this commit re-reads it.
-                UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
-                ExpressionAttributeNames: { '#version': 'version' },
-                ExpressionAttributeValues: { ':amount': w.release, ':one': 1, ':entity': 'ReceivablesAccount', ':at': at },
-              },
-            },
-          ]
+        ? [unallocatedItem(t, g, w.release, at)]
         : []),
       ...recordPostedEntriesItems(t, w.ledgerEntries, at),
       ...(corrected.tracked

@@ -12,7 +12,7 @@ import { paymentKey, type Payment, type PaymentRefund, type PaymentSource, type 
 import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
-import { dueItems, trackedAs } from './dues.ts';
+import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -103,15 +103,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       },
       // A refund names only the payment: its way back to the group, written with it.
       ...(payment.source === 'GATEWAY' ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: paymentKey(payment.source, payment.reference) } } }] : []),
-      {
-        Update: {
-          TableName: this.table,
-          Key: keys.receivablesAccount(g),
-          UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':amount': payment.amount, ':one': 1, ':entity': 'ReceivablesAccount', ':at': payment.recordedAt },
-        },
-      },
+      unallocatedItem(this.table, g, payment.amount, payment.recordedAt),
       ...(audit ? this.audit.firstItems(audit) : []),
     ];
     for (let attempt = 0; ; attempt++) {
@@ -224,15 +216,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         },
       },
       ...recordPostedItems(this.table, entry, refund.recordedAt),
-      {
-        Update: {
-          TableName: this.table,
-          Key: keys.receivablesAccount(g),
-          UpdateExpression: 'ADD unallocated :amount, #version :one SET entity = :entity, updatedAt = :at',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':amount': -refund.amount, ':one': 1, ':entity': 'ReceivablesAccount', ':at': refund.recordedAt },
-        },
-      },
+      unallocatedItem(this.table, g, -refund.amount, refund.recordedAt),
       ...(audit ? this.audit.firstItems(audit) : []),
     ];
     for (let attempt = 0; ; attempt++) {
