@@ -257,6 +257,9 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   const json = rest.includes('--json');
   const out = new Output(json, io.stdout, io.stderr);
   let config: Config | undefined;
+  let env: Record<string, string | undefined> | undefined;
+  /** The stack's environment, read once (.local/stack.env is a file read) for the config and the service's address alike. */
+  const environment = () => (env ??= adminEnvironment(io.env, io.root));
   let services: Services | undefined;
   let deps: AdminDeps | undefined;
   let origin: AuditOrigin | undefined;
@@ -278,8 +281,8 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     cwd: io.cwd,
     env: io.env,
     // The operator's SDK limits, not the request path's: an import or a backfill may wait out a slow store.
-    config: () => (config ??= operatorConfig(parseConfig(adminEnvironment(io.env, io.root)))),
-    serviceUrl: () => (adminEnvironment(io.env, io.root).SERVICE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    config: () => (config ??= operatorConfig(parseConfig(environment()))),
+    serviceUrl: () => (environment().SERVICE_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
     services: () => (services ??= buildServices(ctx.config())),
     deps: () => (deps ??= wireAdminDeps(ctx.services(), ctx.origin())),
     origin: () => origin!,
