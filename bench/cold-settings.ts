@@ -21,7 +21,7 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const SAMPLES = Number(option('--samples') ?? 5);
-const FNS = (option('--fns') ?? 'apiPing,createBooking,docs,runBilling,getInvoicePdf').split(',');
+const FNS = (option('--fns') ?? 'system,bookings,accounts,invoicePdf').split(',');
 
 type Settings = StageBuild['esbuild'];
 interface Variant {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packages the dev, staging and prod stacks exactly as the pipeline deploys them, without AWS
 # credentials, checks every HTTP API route key against API Gateway's rules (scripts/check-route-keys.ts)
+# and each template against the deploy budget (scripts/check-deploy-budget.ts),
 # and lints each CloudFormation template with cfn-lint (0 errors; the warnings
 # silenced in .cfnlintrc.yaml say why). staging is packaged with every optional feature on
 # (custom domain, alarm topic, a pinned secret version) so those branches are linted too.
@@ -29,6 +30,8 @@ SECRET_PARAM="secretVersionId=00000000-0000-4000-8000-000000000000" package stag
 
 # cfn-lint does not know API Gateway's route-key rules (a key ending in "/" fails only at deploy).
 npx tsx scripts/check-route-keys.ts "$out"/{dev,staging,prod}/cloudformation-template-update-stack.json
+# CloudFormation's walls (500 resources, 1 MB) with headroom: infra/deploy/budget.ts.
+npx tsx scripts/check-deploy-budget.ts "$out"/{dev,staging,prod}/cloudformation-template-update-stack.json
 
 cfn-lint --version
 for stage in dev staging prod; do

@@ -1,6 +1,8 @@
 import { testOrigin } from '../support/audit-origin.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
+import { ROUTES } from '../../functions/registry.ts';
+import { routeKeyOf } from '../../functions/http/area-router.ts';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
 import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
 import { seedCatalogue, FIXTURE_FROM, FIXTURE_TO, type CatalogueFixture } from '../support/catalogue-fixture.ts';
@@ -25,16 +27,31 @@ import type { BillingJob } from '../../domain/ports/billing-fan-out.ts';
  * Offline does not enforce IAM, so a handler that starts using a new DynamoDB operation
  * would pass every other test and fail in AWS. Here each handler runs in-process against
  * DynamoDB Local; every operation it sends must be granted to its function in serverless.yml.
+ * A worker is named by its function; a route by its operationId (or `$default`), which
+ * resolves to the function of its area and the route key that area's router dispatches on.
  */
-function functionActions(): Map<string, { handler: string; actions: Set<string> }> {
+function functionActions(): Map<string, { handler: string; actions: Set<string>; routeKey?: string }> {
   const doc = serverlessYaml();
-  const out = new Map<string, { handler: string; actions: Set<string> }>();
-  for (const [name, fn] of Object.entries(doc.functions as Record<string, { handler: string; iamRoleStatements: { Action: string | string[] }[] }>)) {
+  const out = new Map<string, { handler: string; actions: Set<string>; routeKey?: string }>();
+  const byKey = new Map<string, { handler: string; actions: Set<string> }>();
+  for (const [name, fn] of Object.entries(doc.functions as Record<string, { handler: string; events?: { httpApi?: '*' | { method: string; path: string } }[]; iamRoleStatements: { Action: string | string[] }[] }>)) {
     const actions = new Set(fn.iamRoleStatements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
     out.set(name, { handler: fn.handler, actions });
+    for (const { httpApi } of fn.events ?? []) if (httpApi) byKey.set(httpApi === '*' ? '$default' : `${httpApi.method} ${httpApi.path}`, { handler: fn.handler, actions });
+  }
+  const routeKeys: [string, string][] = [['$default', '$default'], ...ROUTES.map((r): [string, string] => [r.operationId, routeKeyOf(r)])];
+  for (const [name, routeKey] of routeKeys) {
+    const served = byKey.get(routeKey);
+    if (served && !out.has(name)) out.set(name, { ...served, routeKey });
   }
   return out;
 }
+
+/** The event as API Gateway hands it to `fn`'s function: with the route key its area's router dispatches on. */
+const routedFor = <E extends object>(fn: string, event: E): E => {
+  const routeKey = functionActions().get(fn)?.routeKey;
+  return routeKey ? { ...event, routeKey } : event;
+};
 
 /** SDK command names → IAM actions. A transaction needs its parts' actions, which the command name does not tell. */
 const actionOf = (command: string): string | undefined =>
@@ -113,7 +130,7 @@ const cases: Case[] = [
   ['listWebhookEndpoints', () => httpEvent('GET', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey })],
   ['createWebhookEndpoint', () => httpEvent('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: JSON.stringify({ url: 'https://93.184.216.34/h' }) })],
   ['listWebhookEventTypes', () => httpEvent('GET', '/api/webhooks/event-types', { key: fx.partnerA.apiKey })],
-  ['fallback', () => httpEvent('GET', '/api/nothing-here', { key: fx.partnerA.apiKey })],
+  ['$default', () => httpEvent('GET', '/api/nothing-here', { key: fx.partnerA.apiKey })],
   ['listDistributionListings', () => httpEvent('GET', '/v1/listings', { key: group.apiKey, query: { size: '5' } })],
   ['getDistributionListing', () => ({ ...httpEvent('GET', `/v1/listings/${fx.both}`, { key: group.apiKey }), pathParameters: { listingId: fx.both } })],
   [
@@ -175,7 +192,7 @@ describe('IAM grants cover what each handler sends', () => {
 
     // act
     resetDynamoCalls();
-    const res = await mod[exported!]!(event(), lambdaContext);
+    const res = await mod[exported!]!(routedFor(fn, event()), lambdaContext);
 
     // assess
     expect(res.statusCode).toBeLessThan(500);
@@ -204,7 +221,7 @@ describe('IAM grants cover what each handler sends', () => {
       const [file, exported] = functionActions().get(fn)!.handler.split('.');
       const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
       resetDynamoCalls();
-      const res = await mod[exported!]!({ ...httpEvent(method, path, { key: own.apiKey, ...(opts.body ? { body: opts.body } : {}) }), ...(opts.id ? { pathParameters: { id: opts.id } } : {}) }, lambdaContext);
+      const res = await mod[exported!]!(routedFor(fn, { ...httpEvent(method, path, { key: own.apiKey, ...(opts.body ? { body: opts.body } : {}) }), ...(opts.id ? { pathParameters: { id: opts.id } } : {}) }), lambdaContext);
       expect(res.statusCode, `${fn}: ${res.body}`).toBeLessThan(300);
       return res;
     };
@@ -277,7 +294,7 @@ describe('IAM grants cover what each handler sends', () => {
       const [file, exported] = functionActions().get(fn)!.handler.split('.');
       const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
       resetDynamoCalls();
-      return mod[exported!]!(event, lambdaContext);
+      return mod[exported!]!(routedFor(fn, event as object), lambdaContext);
     };
 
     // act and assess, one handler at a time
@@ -304,9 +321,9 @@ describe('IAM grants cover what each handler sends', () => {
 
     const orderId = (await testServices().invoices.get(biller.agentGroupId, issued))!.gatewayOrderId!;
     const n = new SandboxPaymentGateway(testServices().config.payments.webhookSecrets).capture(orderId, 100_00, new Date());
-    const paid = await invoke('gatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { ...n.headers } }));
+    const paid = await invoke('receiveGatewayNotification', httpEvent('POST', '/gateway/notifications', { body: n.body, headers: { ...n.headers } }));
     expect(paid.statusCode, paid.body).toBe(200);
-    expectGranted('gatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
+    expectGranted('receiveGatewayNotification', ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
   }, 120_000);
 
   it('scheduledBilling, billGroup (the daily run: its record and queue, then one group billed by the worker)', async () => {
@@ -340,7 +357,7 @@ describe('IAM grants cover what each handler sends', () => {
       const [file, exported] = functionActions().get(fn)!.handler.split('.');
       const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
       resetDynamoCalls();
-      return mod[exported!]!(event, lambdaContext);
+      return mod[exported!]!(routedFor(fn, event as object), lambdaContext);
     };
     const body = JSON.stringify({ from: '2026-01-01', to: indiaToday(new Date()) });
     expect((await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body }))).statusCode).toBe(200);
