@@ -8,7 +8,6 @@ import { parseWorldShape } from '../domain/world/world-schema.ts';
 import { itemsOfWrites } from '../infra/dynamo/dynamo-catalogue-store.ts';
 import { DynamoSearchCatalogue } from '../infra/dynamo/dynamo-search-catalogue.ts';
 import { headItem, shardItems } from '../infra/dynamo/dynamo-search-projection.ts';
-import { keys } from '../infra/dynamo/keys.ts';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { searchWorld } from './search-world.ts';
 

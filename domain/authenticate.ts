@@ -24,7 +24,7 @@ export interface Authenticated {
  */
 export async function authenticate(deps: AuthenticateDeps, keyHash: string, surface: Surface, nowMs: number): Promise<Authenticated> {
   const key = await deps.tenants.findKeyByHash(keyHash);
-  if (!key || key.status !== 'ACTIVE') throw new UnauthorizedError();
+  if (key?.status !== 'ACTIVE') throw new UnauthorizedError();
   const wanted = surface === 'api' ? 'partner' : 'agent-group';
   if (key.owner.kind !== wanted) throw wrongKeyKind(wanted);
 
@@ -54,6 +54,6 @@ async function resolveOwner(
     return partner && { kind: 'partner', partnerId: partner.partnerId, channelId: partner.channelId, keyId, keyPrefix };
   }
   const group = await tenants.getAgentGroup(owner.id);
-  if (!group || !group.distributionEnabled) return undefined;
+  if (!group?.distributionEnabled) return undefined;
   return { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: group.channelId, keyId, keyPrefix };
 }

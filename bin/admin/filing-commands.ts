@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gstr1Of, gstr1Period, type Gstr1Invoice } from '../../domain/receivables/gstr1.ts';
-import { type CommandSpec } from './command.ts';
+import type { CommandSpec } from './command.ts';
 import { gstinOption } from './input.ts';
 
 export const filingGstr1: CommandSpec = {

@@ -3,7 +3,7 @@ import type { AuditOrigin } from '../audit/audit-event.ts';
 import { amendmentAudit } from './booking-audit.ts';
 import type { DayData } from '../catalogue/day.ts';
 import type { BookingCallbackOutcome } from '../deliveries/booking-callback.ts';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.ts';
+import { ConflictError, type DomainError, NotFoundError, ValidationError } from '../errors.ts';
 import { CreditDeniedError } from '../ledger/credit-errors.ts';
 import { postedEntry } from '../ledger/ledger.ts';
 import { requestContentHash, type Sha256Hex } from '../ledger/request-hash.ts';
@@ -423,7 +423,7 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
     }
     case 'rewrite-rows': {
       const booking = known ?? (await deps.bookings.get(g, bookingRef));
-      if (!booking || booking.status !== 'CONFIRMED' || !sameStay(booking, a.before) || booking.amendingId !== null) {
+      if (booking?.status !== 'CONFIRMED' || !sameStay(booking, a.before) || booking.amendingId !== null) {
         return compensate(deps, a, { reasonCode: 'BOOKING_CHANGED', reason: 'The booking changed while the amendment was being applied.' }, now);
       }
       const nextBooking: Booking = { ...booking, ...stayFields(a.after), amendingId: a.amendmentId, updatedAt: now, version: booking.version + 1 };

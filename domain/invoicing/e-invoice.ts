@@ -84,6 +84,7 @@ export function irpText(text: string, max: number): string {
   const clean = text
     .replace(/"/g, "'")
     .replace(/\\/g, '/')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what the schema's text patterns refuse.
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { BOOKING_SCENARIOS, BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
-import { CALENDAR_DATE_RULE, isCalendarDate, PERSONAL_DATE_RULE, PERSONAL_HORIZON } from '../../domain/catalogue/calendar.ts';
+import { isCalendarDate, PERSONAL_DATE_RULE, PERSONAL_HORIZON } from '../../domain/catalogue/calendar.ts';
 import { parseRupees } from '../../domain/money.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
@@ -19,7 +19,6 @@ export const BOOKING_LIMITS = {
 } as const;
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty.'), v.maxLength(max, `must be at most ${max} characters.`));
-const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, `must be ${CALENDAR_DATE_RULE}.`));
 const PersonalDateSchema = v.pipe(v.string(), v.check((d) => isCalendarDate(d, PERSONAL_HORIZON), `must be ${PERSONAL_DATE_RULE}.`));
 
 const guestFields = {

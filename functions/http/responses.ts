@@ -1,4 +1,4 @@
-import { DomainError, RateLimitedError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
+import { type DomainError, RateLimitedError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
 import type { RateDecision } from '../../domain/rate-limit.ts';
 import { reasonPhrase, STATUS_OF } from './error-status.ts';
 import type { HttpResult, Reply, RequestState } from './types.ts';

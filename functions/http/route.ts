@@ -5,6 +5,7 @@ import type { Deprecation } from './deprecation.ts';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 // valibot's schema types are deeply generic; the route table only needs "some schema".
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: valibot types "any schema" as GenericSchema<any, any>; `unknown` would refuse every concrete schema.
 export type AnySchema = v.GenericSchema<any, any>;
 
 export interface ResponseSpec {

@@ -4,7 +4,7 @@ import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
-import { bookingItem, bookingPutAtVersion } from './booking-item.ts';
+import { bookingPutAtVersion } from './booking-item.ts';
 import { cancellationReasons, isRefused } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';

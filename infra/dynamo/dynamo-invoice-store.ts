@@ -771,7 +771,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       TableName: this.table,
       IndexName: GSI1,
       KeyConditionExpression: keyCondition,
-      ...(filtered ? { FilterExpression: '#status IN (' + q.statuses.map((_, i) => `:s${i}`).join(', ') + ')', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ...(filtered ? { FilterExpression: `#status IN (${q.statuses.map((_, i) => `:s${i}`).join(', ')})`, ExpressionAttributeNames: { '#status': 'status' } } : {}),
       ExpressionAttributeValues: {
         ':pk': pk,
         ...(q.from === undefined ? {} : { ':from': q.from }),

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';

@@ -1,6 +1,6 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import { GetCommand, QueryCommand, TransactWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../domain/errors.ts';
 import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';

@@ -208,7 +208,7 @@ export class SandboxEInvoiceRegistry implements EInvoiceRegistry {
   /** Cancel IRN as the IRP answers it: 2148 unknown, 9999 already cancelled, 2270 after 24 hours. */
   async cancel(c: EInvoiceCancellation): Promise<EInvoiceCancelled> {
     const record = await this.unavailableUnless(() => this.memory.get(c.irn));
-    if (!record || !record.irn.length) throw new EInvoiceRejectedError('2148', 'Requested IRN data is not available');
+    if (!record?.irn.length) throw new EInvoiceRejectedError('2148', 'Requested IRN data is not available');
     if (record.cancelledAt) throw new EInvoiceRejectedError('9999', 'Invoice is not active');
     const now = this.clock.now();
     if (now.getTime() - Date.parse(`${record.ackDate.replace(' ', 'T')}+05:30`) > 24 * 3600_000) {

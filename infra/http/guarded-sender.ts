@@ -82,7 +82,7 @@ function outgoingHeaders(headers: Readonly<Record<string, string>>, body: string
     if (!RESERVED_HEADERS.has(name.toLowerCase())) out[name] = value;
   }
   out['content-length'] = Buffer.byteLength(body);
-  out['connection'] = 'close';
+  out.connection = 'close';
   return out;
 }
 

@@ -219,10 +219,6 @@ function parseIpv6(text: string): bigint | undefined {
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
 }
 
-function v4ToText(addr: number): string {
-  return [addr >>> 24, (addr >>> 16) & 255, (addr >>> 8) & 255, addr & 255].join('.');
-}
-
 function classifyV4(addr: number): AddressClass {
   return V4_FORBIDDEN.find((r) => inV4(addr, r))?.class ?? 'public';
 }

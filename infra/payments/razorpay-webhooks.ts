@@ -128,7 +128,7 @@ export class RazorpayWebhooks implements PaymentNotifications {
       const refunded = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
       if (refunded.paymentId !== refund.paymentId) throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the refund names (payment_id).');
       // razorpay.com/docs/webhooks/refunds, "Identify Auto-Refunds": `captured` false is a payment never captured, so never ours to give back.
-      if ((payload.payment?.entity as { captured?: unknown }).captured === false) return { kind: 'ignored', event: n.event, eventId };
+      if ((payload.payment?.entity as { captured?: unknown } | undefined)?.captured === false) return { kind: 'ignored', event: n.event, eventId };
       return { kind: 'refund', event: n.event, eventId, refund, payment: refunded };
     }
     let virtualAccountId: string | null = null;
@@ -145,7 +145,7 @@ export class RazorpayWebhooks implements PaymentNotifications {
     if (!wasCaptured(payment)) return { kind: 'ignored', event: n.event, eventId };
     // A Smart Collect transfer is announced twice (razorpay.com/docs/payments/smart-collect, payment.captured with
     // `method` bank_transfer and no order, and virtual_account.credited): only the twin that names the account is taken.
-    if (n.event === 'payment.captured' && payment.orderId === null && (payload.payment?.entity as { method?: unknown }).method === 'bank_transfer') return { kind: 'ignored', event: n.event, eventId };
+    if (n.event === 'payment.captured' && payment.orderId === null && (payload.payment?.entity as { method?: unknown } | undefined)?.method === 'bank_transfer') return { kind: 'ignored', event: n.event, eventId };
     return { kind: 'payment', event: n.event, eventId, payment };
   }
 }

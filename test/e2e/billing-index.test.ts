@@ -6,10 +6,9 @@ import { openFiguresOf } from '../../domain/invoicing/invoice.ts';
 import { abandonDraft } from '../../domain/invoicing/manage-invoices.ts';
 import { runBilling, selectCharges } from '../../domain/invoicing/run-billing.ts';
 import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
-import { keys } from '../../infra/dynamo/keys.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
-import { db, deps, groupOf, request, table, today } from '../support/billing-run-kit.ts';
+import { db, deps, groupOf, request, table, } from '../support/billing-run-kit.ts';
 
 
 /** The group's items whose sort key starts so. */

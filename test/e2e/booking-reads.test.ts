@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
-import { bookingFixture, seedBooking, seedNewBooking } from '../support/booking-seed.ts';
+import { seedBooking, seedNewBooking } from '../support/booking-seed.ts';
 import { expectContract } from '../support/contract.ts';
 import { call, newAgentGroup, uniqueId, type CallResult, type GroupFixture } from '../support/stack.ts';
 

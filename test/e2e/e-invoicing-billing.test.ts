@@ -18,7 +18,6 @@ import { advanceInvoice, runBilling, type BillingRequest } from '../../domain/in
 import { EInvoiceRejectedError } from '../../domain/ports/e-invoice-registry.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
-import type { AgentGroup } from '../../domain/tenants.ts';
 import { updateAgentGroup, type NewAgentGroup } from '../../domain/admin.ts';
 import { adminDeps, billingDeps } from '../../infra/container.ts';
 import { parseConfig } from '../../infra/config.ts';
@@ -226,7 +225,7 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
   };
 
   it("registers an operator's credit note as a CRN naming the invoice before its PDF, which prints the IRN and the signed QR (admin tool)", async () => {
-    const { g, group, issued, line } = await billedWithLine((w) => w.registered, '2027-03-03');
+    const { g, issued, line } = await billedWithLine((w) => w.registered, '2027-03-03');
     const res = await runAdminTool(['invoices', 'credit-note', issued.id, '--group', g, '--lines', `${line!.id}:1050`, '--reason', 'Late check-in', '--json']);
     expect(res.code, res.stderr).toBe(0);
     const out = JSON.parse(res.stdout).creditNote;

@@ -28,7 +28,6 @@ let rotatedEnv: Record<string, string>;
 let receiver: Receiver;
 let group: GroupFixture;
 let partner: PartnerFixture;
-let oldEndpoint: { id: string };
 const OLD_SIGNING_SECRET = 'whsec_sealed-before-the-rotation-0001';
 
 const box = (k: string) => new SecretBox(Buffer.from(k, 'base64'));
@@ -53,7 +52,6 @@ beforeAll(async () => {
     body: { url: `${receiver.url}/old`, timeoutSeconds: 5, signingSecret: OLD_SIGNING_SECRET, authType: 'Bearer', authSecret: 'auth-sealed-before-0001' },
   });
   expect(created.status, created.text).toBe(201);
-  oldEndpoint = created.body;
 
   // After: the same table, its own queues (stage local) so its workers never take the test stack's messages.
   const { env } = stack();

@@ -36,7 +36,7 @@ function violations(bookings: readonly Booking[], entries: readonly LedgerEntry[
   for (const b of bookings) {
     const charge = byId.get(b.ledgerEntryId);
     const charges = entries.filter((e) => e.type === 'CHARGE' && e.externalBookingId === b.externalBookingId);
-    if (!charge || charge.type !== 'CHARGE') {
+    if (charge?.type !== 'CHARGE') {
       problems.push(`${b.externalBookingId}: no CHARGE entry ${b.ledgerEntryId}`);
       continue;
     }

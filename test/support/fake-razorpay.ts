@@ -194,7 +194,7 @@ export class FakeRazorpay {
    */
   refund(paymentId: string, amount: number): { refund: FakeRefund; created: SignedWebhook; processed: SignedWebhook } {
     const payment = this.payments.find((p) => p.id === paymentId);
-    if (!payment || !payment.captured) throw new Error(`refunds can be made only on captured payments: ${paymentId}`);
+    if (!payment?.captured) throw new Error(`refunds can be made only on captured payments: ${paymentId}`);
     if (!Number.isInteger(amount) || amount <= 0 || payment.amount_refunded + amount > payment.amount) throw new Error(`the total refunded may not exceed the amount captured (${payment.amount}, ${payment.amount_refunded} refunded)`);
     const refund: FakeRefund = { id: rzpId('rfnd'), entity: 'refund', amount, currency: payment.currency, payment_id: paymentId, notes: [], receipt: null, acquirer_data: { arn: null }, created_at: this.now(), batch_id: null, status: 'pending', speed_processed: 'normal', speed_requested: 'normal' };
     this.refunds.push(refund);

@@ -158,7 +158,6 @@ function fromSchema(schema: Schema, name: string, pools: ValuePools, depth: numb
     }
     case 'object':
       return depth > 3 ? fc.constant({}) : objectFor(schema, pools, depth + 1, mode);
-    case 'string':
     default:
       return stringFor(schema);
   }

@@ -140,7 +140,7 @@ export async function call<T = any>(
     res = await fetch(`${stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual', signal: opts.signal });
   }
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown ;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: res.status, headers: res.headers, text, body: body as T };
 }

@@ -25,7 +25,7 @@ function parse(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') [cell, i] = [cell + '"', i + 1];
+      if (c === '"' && text[i + 1] === '"') [cell, i] = [`${cell}"`, i + 1];
       else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;

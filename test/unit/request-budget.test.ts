@@ -18,7 +18,7 @@ import { RequestAbandonedError } from '../../infra/request-work.ts';
 let server: Server;
 let url: string;
 const received: string[] = [];
-let held: (() => void)[] = [];
+const held: (() => void)[] = [];
 /** Once set, the stand-in answers each call as it comes instead of holding it. */
 let answering = false;
 

@@ -76,7 +76,7 @@ describe('Function: searchListings — availability', () => {
     ['a minimum stay longer than the stay on any night', { minimumStay: 4 }],
     ['a maximum stay shorter than the stay', { maximumStay: 2 }],
   ])('leaves out a listing with %s', async (_, override) => {
-    const inventory = { [`closed-p1|2027-01-21`]: override };
+    const inventory = { 'closed-p1|2027-01-21': override };
     const { result } = await search({ views: two, inventory }, { rawParams: stay() });
     expect(ids(result.singleListings)).toEqual(['open']);
   });
@@ -107,7 +107,7 @@ describe('Function: searchListings — prices', () => {
   it('prices through priceOrder: the price equals searchPrice of the order preview for the same units', async () => {
     const view = listing('v', {}, [{ maxAdults: 5, applicableAdult: 4, quantity: 1 }]);
     const spec = { views: [view], rate: () => 6_000 };
-    const { result, catalogue } = await search(spec, { rawParams: stay(['adults', '5'], ['children', '1'], ['mealPlan', 'EP']) });
+    const { result } = await search(spec, { rawParams: stay(['adults', '5'], ['children', '1'], ['mealPlan', 'EP']) });
     const found = result.singleListings[0]!;
     const months = stayDaysOf(specMonths(spec), ['v-p1'], ['2027-01-20', '2027-01-21', '2027-01-22']);
     const preview = priceOrder({

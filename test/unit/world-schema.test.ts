@@ -3,7 +3,7 @@ import { checkWorld } from '../../domain/world/check-world.ts';
 import { worldCatalogue } from '../../domain/world/world-catalogue.ts';
 import { parseWorldShape } from '../../domain/world/world-schema.ts';
 import { formatPath, WorldValidationError } from '../../domain/world/world-validation-error.ts';
-import { clone, smallWorld } from '../support/world-fixture.ts';
+import { smallWorld } from '../support/world-fixture.ts';
 
 const SANDBOX = { allowPlaintextKeys: true };
 
