@@ -105,11 +105,11 @@ try {
   // SERVICE_URL is the tool's alone (gateway pay posts there); the functions never read it.
   writeFileSync(STACK_ENV, `${Object.entries({ ...env, SERVICE_URL: `http://localhost:${HTTP_PORT}` }).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
 
+  // The demo world loads while serverless offline bundles: neither needs the other until the first request,
+  // and together they took most of the start one after the other.
   const { loadDemoWorld } = await import('./demo-load.ts');
-  const demo = await loadDemoWorld(env);
-  console.log(`✓ Demo world loaded for today: ${demo.summary}`);
-
-  const offline = await startOffline({
+  const demoLoaded = loadDemoWorld(env);
+  const offlineReady = startOffline({
     stage: STAGE,
     env,
     httpPort: HTTP_PORT,
@@ -118,7 +118,13 @@ try {
     log: (line) => process.stdout.write(line.replace(/^/gm, '  [offline] ')),
     waiting: (s) => console.log(`  … serverless offline is still bundling the functions (${s} s); a busy machine takes minutes`),
   });
-  started.push(offline);
+  // Both settle before either failure is reported, so the shutdown stops an offline that started anyway.
+  const [demoOutcome, offlineOutcome] = await Promise.allSettled([demoLoaded, offlineReady]);
+  if (offlineOutcome.status === 'fulfilled') started.push(offlineOutcome.value);
+  if (demoOutcome.status === 'rejected') throw demoOutcome.reason;
+  if (offlineOutcome.status === 'rejected') throw offlineOutcome.reason;
+  const [demo, offline] = [demoOutcome.value, offlineOutcome.value];
+  console.log(`✓ Demo world loaded for today: ${demo.summary}`);
   console.log(`✓ serverless offline on http://localhost:${HTTP_PORT}, Lambda API on http://localhost:${offline.lambdaPort} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`  Settings (each overridable from the environment): ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
   console.log('Demo credentials (local stage only; the password is always empty):');
