@@ -16,7 +16,8 @@ import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { cancelStay } from '../support/booking-world.ts';
+import { newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 
 const renderer = new PdfInvoiceRenderer();
 const deps = () => billingDeps(testServices(), renderer);
@@ -102,7 +103,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('raises the credit note for a cancelled invoiced booking once when two billing runs race', async () => {
     const { g, invoice } = await billedGroup(world, '2027-03-06', 3);
     const bookingId = (await deps().invoices.lines(g.agentGroupId, invoice.id))[0]!.bookingId;
-    expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey })).status).toBe(200);
+    expect((await cancelStay(g, bookingId!)).booking.status).toBe('CANCELLED');
     const group = (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
     const runs = await Promise.all([runBilling(deps(), group, request(), testOrigin()), runBilling(deps(), group, request(), testOrigin())]);
     const noteIds = [...new Set(runs.flatMap((r) => r.invoiceIds))];
