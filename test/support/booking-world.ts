@@ -1,5 +1,6 @@
 import { TEST_OPERATOR, testOrigin } from './audit-origin.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
+import { cancelBooking, type CancelResult } from '../../domain/bookings/cancel-booking.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
@@ -115,4 +116,14 @@ export async function placeStay(group: GroupFixture, listingId: string, checkIn?
     testOrigin(group.keyId),
   );
   return reply.booking;
+}
+
+/**
+ * Cancels a landed booking through the domain (`cancelBooking` on the group's services, its
+ * test clock included), as POST /v1/bookings/{bookingId}/cancel does, for tests that need a
+ * cancelled booking but are not about cancelling over HTTP.
+ */
+export async function cancelStay(group: GroupFixture, bookingId: string, svc: Services = testServices()): Promise<CancelResult> {
+  const own = await groupServices(svc, group.agentGroupId);
+  return cancelBooking(bookingDeps(own), principalOf(group), bookingId, undefined, testOrigin(group.keyId));
 }

@@ -86,6 +86,12 @@ export class InMemoryCreditLedger implements CreditLedger {
     return entry;
   }
 
+  /** The idempotency claim the gate stored for an externalBookingId (what BookingStore.findClaim reads). */
+  claimOf(agentGroupId: string, externalBookingId: string): { contentHash: string; bookingRef: string } | undefined {
+    const stored = this.accounts.get(agentGroupId)?.claims.get(externalBookingId);
+    return stored && { contentHash: stored.contentHash, bookingRef: stored.bookingRef };
+  }
+
   async getEntry(agentGroupId: string, entryId: string): Promise<LedgerEntry | undefined> {
     return this.accounts.get(agentGroupId)?.entries.get(entryId);
   }

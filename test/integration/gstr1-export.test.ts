@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { call, newAgentGroup } from '../support/stack.ts';
+import { billGroup } from '../support/billing-run-kit.ts';
+import { newAgentGroup } from '../support/stack.ts';
 
 let world: InvoiceWorld;
 let invoiceNumber: string;
@@ -15,11 +15,10 @@ beforeAll(async () => {
   world = await seedInvoiceWorld();
   const g = await newAgentGroup({ channelId: world.channelId });
   await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
-  const run = await call('POST', '/v1/invoices', { key: g.apiKey, body: { from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) } });
-  const detail = (await call('GET', `/v1/invoices/${run.body.invoiceIds[0]}`, { key: g.apiKey })).body;
-  invoiceNumber = detail.invoice.invoiceNumber;
+  const detail = await billGroup(g);
+  invoiceNumber = detail.invoice.invoiceNumber!;
   // An operator credits 1,050.00 of the first night: a credit note of the same month, in table 9B.
-  const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0].id}:1050`, '--reason', 'Late check-in', '--json']);
+  const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0]!.id}:1050`, '--reason', 'Late check-in', '--json']);
   expect(note.code, note.stderr).toBe(0);
   creditNoteNumber = JSON.parse(note.stdout).creditNote.invoiceNumber;
 }, 180_000);

@@ -25,6 +25,7 @@ import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { verifySandboxJwt } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { cancelStay } from '../support/booking-world.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { pdfText, scanQr } from '../support/pdf-scan.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
@@ -272,8 +273,7 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
     const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
     const g = fixture.agentGroupId;
     const issued = await invoice(g, (await runBilling(deps(), group, request(), testOrigin())).invoiceIds[0]!);
-    const cancelled = await fetch(`${stack().baseUrl}/v1/bookings/${bookingId}/cancel`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${fixture.apiKey}:`).toString('base64')}` } });
-    expect(cancelled.status).toBe(200);
+    expect((await cancelStay(fixture, bookingId)).booking.status).toBe('CANCELLED');
     const run = await runBilling(deps(), group, request(), testOrigin());
     const note = await invoice(g, run.invoiceIds[0]!);
     expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, total: issued.total, lastError: null });

@@ -3,34 +3,27 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { ConflictError } from '../../domain/errors.ts';
-import { cutoffOf, financialYearOf } from '../../domain/invoicing/billing-period.ts';
+import { financialYearOf } from '../../domain/invoicing/billing-period.ts';
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import { raiseOperatorCreditNote } from '../../domain/invoicing/raise-credit-note.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
-import { runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
-import { indiaToday } from '../../domain/reads/date-window.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { cancelStay } from '../support/booking-world.ts';
+import { billGroup, deps, request, today } from '../support/billing-run-kit.ts';
+import { newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 
-const renderer = new PdfInvoiceRenderer();
-const deps = () => billingDeps(testServices(), renderer);
-const today = () => indiaToday(new Date());
-const request = (): BillingRequest => ({ period: { from: addDays(today(), -30), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' });
 const sequenceOf = (number: string) => Number(number.slice(-6));
 
 /** A group with one booking of `nights` nights, billed: its invoice. */
 async function billedGroup(world: InvoiceWorld, checkIn: string, nights: number): Promise<{ g: GroupFixture; invoice: Invoice }> {
   const g = await newAgentGroup({ channelId: world.channelId });
   await bookStay(g, world.registered, checkIn, addDays(checkIn, nights));
-  const group = (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
-  const run = await runBilling(deps(), group, request(), testOrigin());
-  return { g, invoice: (await deps().invoices.get(g.agentGroupId, run.invoiceIds[0]!))! };
+  return { g, invoice: (await billGroup(g)).invoice };
 }
 
 let world: InvoiceWorld;
@@ -102,7 +95,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('raises the credit note for a cancelled invoiced booking once when two billing runs race', async () => {
     const { g, invoice } = await billedGroup(world, '2027-03-06', 3);
     const bookingId = (await deps().invoices.lines(g.agentGroupId, invoice.id))[0]!.bookingId;
-    expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey })).status).toBe(200);
+    expect((await cancelStay(g, bookingId!)).booking.status).toBe('CANCELLED');
     const group = (await testServices().tenants.getAgentGroup(g.agentGroupId))!;
     const runs = await Promise.all([runBilling(deps(), group, request(), testOrigin()), runBilling(deps(), group, request(), testOrigin())]);
     const noteIds = [...new Set(runs.flatMap((r) => r.invoiceIds))];
