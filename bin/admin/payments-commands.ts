@@ -17,7 +17,7 @@ const outcomeView = (o: PaymentOutcome) => ({ payment: paymentView(o.payment), d
 export const paymentsRecord: CommandSpec = {
   path: ['payments', 'record'],
   summary: 'Record money a group paid by bank transfer: one POSTED PAYMENT entry, allocated to its open invoices oldest due date first.',
-  details: 'The same --reference recorded again records nothing (the first recording stands). What no open invoice needs stays as credit for the next invoices.',
+  details: 'For transfers that did not come through Razorpay. The same --reference recorded again records nothing (the first recording stands); a Razorpay payment id, or a UTR already recorded through the group virtual account (Smart Collect), is refused: that money is counted once, under its gateway payment. What no open invoice needs stays as credit for the next invoices.',
   options: [
     GROUP_OPTION,
     { name: 'amount', value: '<rupees>', required: true, description: 'The amount received, in rupees (1999.50).', param: 'amount' },
@@ -95,7 +95,7 @@ export const gatewayPay: CommandSpec = {
 export const paymentsUnmatched: CommandSpec = {
   path: ['payments', 'unmatched'],
   summary: 'List gateway payments kept because they are no group\'s money: an order or virtual account that is not ours, or a currency other than INR.',
-  details: 'Razorpay was answered 200 for each (so it stops retrying); nothing was posted. Refund it on the Razorpay dashboard, or record it with `payments record` once the payer is known.',
+  details: 'Razorpay was answered 200 for each (so it stops retrying); nothing was posted. Refund it to the payer on the Razorpay dashboard (its refund events are then ignored: it was never counted). Never type it in with `payments record`: that takes transfers outside Razorpay, and refuses Razorpay payment ids and UTRs the gateway recorded, since counting the same money twice is what it would do.',
   options: [],
   examples: ['payments unmatched', 'payments unmatched --json'],
   async run(_args, ctx) {

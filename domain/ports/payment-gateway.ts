@@ -112,6 +112,8 @@ export interface PaymentGateway {
   paymentRefunds(paymentId: string): Promise<GatewayRefund[]>;
   /** The account's refunds created at or after `since` (whatever payment they refund). */
   refundsSince(since: Date): Promise<GatewayRefund[]>;
+  /** The bank's reference (UTR) of a bank transfer's payment; null when the gateway has none for it. */
+  transferReference(paymentId: string): Promise<string | null>;
 }
 
 /** What a verified notification says. */

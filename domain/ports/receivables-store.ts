@@ -8,6 +8,11 @@ export interface PaymentRecorded {
   readonly payment: Payment;
   /** False when this payment (same source and reference) was already recorded: nothing new was written. */
   readonly recorded: boolean;
+  /**
+   * Set when nothing was written because the transfer's UTR was already recorded as another
+   * payment (typed in by hand, or through the gateway): that payment, which `payment` also is.
+   */
+  readonly sameTransfer?: boolean;
 }
 
 /** Where a gateway order leads: the group and the invoice it was opened for. */
@@ -31,7 +36,9 @@ export interface ReceivablesStore {
   /**
    * Writes the payment, its POSTED PAYMENT ledger entry (with exposure) and adds its amount
    * to the group's unallocated credit, in one transaction that only the first call for the
-   * payment's key can commit. Throws NotFoundError for an unknown group.
+   * payment's key can commit. A transfer (its `bankReference`) also claims its UTR there: one
+   * already claimed by another payment (another source or id) records nothing and answers with
+   * that payment (`sameTransfer`). Throws NotFoundError for an unknown group.
    */
   recordPayment(payment: Payment, entry: LedgerEntry, audit?: AuditDraft): Promise<PaymentRecorded>;
   /**

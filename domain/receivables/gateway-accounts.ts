@@ -74,8 +74,12 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
     if (outcome.kind === 'recorded' && outcome.recorded) refunded.push({ agentGroupId: outcome.refund.agentGroupId, refundId: r.refundId, paymentId: r.paymentId, amount: r.amount });
   };
   const take = async (g: string, payments: readonly GatewayPayment[]) => {
-    for (const p of payments.filter(wasCaptured)) {
+    for (const fetched of payments.filter(wasCaptured)) {
       found++;
+      // A transfer not recorded yet claims its UTR (recordPayment): one typed in by hand is then not counted again.
+      const p = fetched.virtualAccountId && fetched.bankReference === null && !(await deps.receivables.gatewayPaymentGroup(fetched.paymentId))
+        ? { ...fetched, bankReference: await deps.gateway.transferReference(fetched.paymentId) }
+        : fetched;
       const outcome = await receiveGatewayPayment(deps, p, source, origin);
       if (outcome.kind === 'unmatched') unmatched++;
       else if (outcome.recorded) recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });

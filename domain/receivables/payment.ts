@@ -24,6 +24,11 @@ export interface Payment {
   readonly eventId?: string | null;
   /** The Smart Collect virtual account a bank transfer arrived in. */
   readonly virtualAccountId?: string | null;
+  /**
+   * The bank's reference (UTR) of a transfer: the reference of one typed in, the gateway's
+   * `bank_reference` of one through Smart Collect. One payment per UTR, whichever way it came.
+   */
+  readonly bankReference?: string | null;
   /** Paise given back of it by processed refunds (and lost disputes); absent = none. */
   readonly refunded?: Minor;
 }
@@ -65,6 +70,9 @@ export interface UnmatchedPayment {
   readonly createdAt: string;
   readonly keptAt: string;
 }
+
+/** A transfer's UTR as its claim is keyed: banks print them in either case. */
+export const transferReferenceOf = (utr: string): string => utr.toUpperCase();
 
 /** One key per payment: the gateway's payment id or the bank reference, within its source. */
 export const paymentKey = (source: PaymentSource, reference: string): string => `${source}#${reference}`;

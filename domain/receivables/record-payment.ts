@@ -1,5 +1,5 @@
 import type { AuditDraft, AuditOrigin } from '../audit/audit-event.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import { paymentAudit, refundAudit } from '../invoicing/invoice-audit.ts';
 import { postedEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
@@ -25,6 +25,8 @@ export interface PaymentOutcome {
   readonly recorded: boolean;
   /** The group's money not allocated to any invoice after settling. */
   readonly unallocated: Minor;
+  /** Nothing recorded: the transfer's UTR was already recorded as `payment`, another payment (typed in, or through the gateway). */
+  readonly sameTransfer?: boolean;
 }
 
 interface ReceivedPayment {
@@ -38,6 +40,7 @@ interface ReceivedPayment {
   readonly description: string;
   readonly eventId?: string | null;
   readonly virtualAccountId?: string | null;
+  readonly bankReference?: string | null;
 }
 
 /**
@@ -68,13 +71,14 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment, audit?: (payment: 
     ledgerEntryId: entryId,
     eventId: p.eventId ?? null,
     virtualAccountId: p.virtualAccountId ?? null,
+    bankReference: p.bankReference ?? null,
   };
   const recorded = await deps.receivables.recordPayment(payment, entry, audit?.(payment));
   const settled = await deps.receivables.settle(p.agentGroupId, now.toISOString(), recorded.payment.invoiceId ?? undefined);
   // Paying the overdue invoices lifts credit control's hold at once.
   const group = await deps.tenants.getAgentGroup(p.agentGroupId);
   if (group) await evaluateCreditHold(deps, group);
-  return { payment: recorded.payment, recorded: recorded.recorded, unallocated: settled.unallocated };
+  return { payment: recorded.payment, recorded: recorded.recorded, unallocated: settled.unallocated, ...(recorded.sameTransfer ? { sameTransfer: true } : {}) };
 }
 
 /** What became of a gateway payment: recorded (or already), or kept for operators because it is not ours to take. */
@@ -129,6 +133,7 @@ export async function receiveGatewayPayment(
       : `Payment ${payment.paymentId} through the payment gateway`,
     eventId: source.eventId,
     virtualAccountId: payment.virtualAccountId,
+    bankReference: payment.virtualAccountId ? payment.bankReference : null,
   }, (recorded) => paymentAudit(deps, origin, recorded));
   return { kind: 'recorded', ...outcome };
 }
@@ -200,15 +205,27 @@ export interface BankTransfer {
   readonly receivedAt?: string;
 }
 
-/** An operator records money received by bank transfer (admin tool), its event in the payment's own transaction (none for a duplicate). */
+/**
+ * An operator records money received by bank transfer (admin tool), its event in the payment's
+ * own transaction (none for a duplicate). Money that came through the gateway has one identity,
+ * its payment id: a Razorpay payment id is refused here (reconciliation records it, under that
+ * id), and so is a UTR the gateway already recorded through Smart Collect — typed in again it
+ * would count the same money twice.
+ */
 export async function recordBankTransfer(deps: PaymentDeps & { readonly ids: IdGenerator }, t: BankTransfer, origin: AuditOrigin): Promise<PaymentOutcome> {
   if (!/^[A-Za-z0-9/_-]{4,40}$/.test(t.reference)) throw new ValidationError('reference', 'reference must be the bank reference (UTR): 4 to 40 letters, digits, /, _ or -.');
+  if (/^pay_/.test(t.reference)) {
+    const owner = await deps.receivables.gatewayPaymentGroup(t.reference);
+    throw new ValidationError('reference', owner
+      ? `${t.reference} is a Razorpay payment already recorded through the gateway (group ${owner}); recording it by hand would count it twice.`
+      : `${t.reference} is a Razorpay payment id, not a bank reference: gateway payments are recorded from the gateway (\`payments reconcile\`), never by hand.`);
+  }
   if (!Number.isSafeInteger(t.amount) || t.amount <= 0) throw new ValidationError('amount', 'amount must be a positive number of rupees with at most two decimals.');
   const now = deps.clock.now();
   const receivedAt = t.receivedAt ?? now.toISOString();
   if (Date.parse(receivedAt) > now.getTime()) throw new ValidationError('receivedAt', 'receivedAt must not be in the future.');
   if (!(await deps.tenants.getAgentGroup(t.agentGroupId))) throw new NotFoundError('Agent group');
-  return receive(deps, {
+  const outcome = await receive(deps, {
     agentGroupId: t.agentGroupId,
     source: 'BANK_TRANSFER',
     reference: t.reference,
@@ -217,5 +234,9 @@ export async function recordBankTransfer(deps: PaymentDeps & { readonly ids: IdG
     gatewayOrderId: null,
     invoiceId: null,
     description: `Bank transfer ${t.reference}`,
+    bankReference: t.reference,
   }, (payment) => paymentAudit(deps, origin, payment));
+  if (outcome.sameTransfer)
+    throw new ConflictError('CONFLICT', `The transfer ${t.reference} was already recorded through the payment gateway as ${outcome.payment.reference} (group ${outcome.payment.agentGroupId}); nothing was recorded.`);
+  return outcome;
 }

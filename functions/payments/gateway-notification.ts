@@ -36,5 +36,7 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
     logger.warn('unmatched gateway payment kept', { paymentId, reason: outcome.unmatched.reason, event: notice.event });
     return { status: 200, body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, duplicate: !outcome.kept } };
   }
+  // The UTR was typed in by hand before the gateway's notice came: one transfer, already counted.
+  if (outcome.sameTransfer) logger.warn('bank transfer already recorded by hand', { paymentId, recordedAs: outcome.payment.reference, agentGroupId: outcome.payment.agentGroupId });
   return { status: 200, body: { outcome: outcome.recorded ? ('RECORDED' as const) : ('DUPLICATE' as const), event: notice.event, paymentId, invoiceId: outcome.payment.invoiceId, refundId: null, duplicate: !outcome.recorded } };
 });

@@ -8,7 +8,7 @@ import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
 import { allocate, allocationOrder, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
-import { paymentKey, type Payment, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
+import { paymentKey, transferReferenceOf, type Payment, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
@@ -23,6 +23,7 @@ import { GSI1 } from './table.ts';
  * |--------------------------------|-------------------------------------------------------|-------|
  * | payment by its key (dedupe)    | PK = GROUP#<g>, SK = PAYMENT#<source>#<reference>     | table |
  * | gateway payment → group        | PK = GATEWAYPAYMENT#<paymentId>, SK = PAYMENT         | table |
+ * | a transfer's UTR → its payment  | PK = TRANSFERUTR#<UTR>, SK = CLAIM                    | table |
  * | refund by its id (dedupe)      | PK = GROUP#<g>, SK = PAYMENTREFUND#<refundId>         | table |
  * | refunds' reconciliation look   | PK = GATEWAYREFUNDS, SK = LOOK                        | table |
  * | invoices a refund re-opens     | GSI1PK = GROUP#<g>#INVOICES (amountPaid > 0), then a consistent get | GSI1 |
@@ -62,6 +63,7 @@ const paymentOf = (item: Record<string, unknown>): Payment => ({
   ledgerEntryId: item.ledgerEntryId as string,
   eventId: (item.eventId as string | null | undefined) ?? null,
   virtualAccountId: (item.virtualAccountId as string | null | undefined) ?? null,
+  bankReference: (item.bankReference as string | null | undefined) ?? null,
   ...(item.refunded ? { refunded: item.refunded as Minor } : {}),
 });
 
@@ -92,17 +94,21 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   /** `audit` starts the payment's own chain in the same transaction (no read); a duplicate is refused with it and writes none. */
   async recordPayment(payment: Payment, entry: LedgerEntry, audit?: AuditDraft): Promise<PaymentRecorded> {
     const g = payment.agentGroupId;
+    const key = paymentKey(payment.source, payment.reference);
+    const utr = payment.bankReference ? transferReferenceOf(payment.bankReference) : undefined;
     const items: TransactItems = [
       ...recordPostedItems(this.table, entry, payment.recordedAt),
       {
         Put: {
           TableName: this.table,
-          Item: { ...keys.payment(g, paymentKey(payment.source, payment.reference)), entity: 'Payment', ...payment },
+          Item: { ...keys.payment(g, key), entity: 'Payment', ...payment },
           ConditionExpression: PAYMENT_IS_NEW,
         },
       },
+      // One payment per UTR: a transfer typed in by hand and the same one through Smart Collect (GATEWAY#pay_…) are two keys.
+      ...(utr ? [{ Put: { TableName: this.table, Item: { ...keys.transferClaim(utr), entity: 'TransferClaim', agentGroupId: g, paymentKey: key }, ConditionExpression: PAYMENT_IS_NEW } }] : []),
       // A refund names only the payment: its way back to the group, written with it.
-      ...(payment.source === 'GATEWAY' ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: paymentKey(payment.source, payment.reference) } } }] : []),
+      ...(payment.source === 'GATEWAY' ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: key } } }] : []),
       unallocatedItem(this.table, g, payment.amount, payment.recordedAt),
       ...(audit ? this.audit.firstItems(audit) : []),
     ];
@@ -113,8 +119,10 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       } catch (err) {
         if (!isRefused(err)) throw err;
         // A duplicate (or a racing twin) already wrote it: answer with what is stored.
-        const stored = await this.payment(g, paymentKey(payment.source, payment.reference));
+        const stored = await this.payment(g, key);
         if (stored) return { payment: stored, recorded: false };
+        const claimant = utr ? await this.transferClaimant(utr) : undefined;
+        if (claimant && (claimant.agentGroupId !== g || paymentKey(claimant.source, claimant.reference) !== key)) return { payment: claimant, recorded: false, sameTransfer: true };
         // Not recorded and only the event refused: the trail failed, so nothing was changed.
         if (audit && isHeadMoved(err, items.length - 2)) throw err;
         if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
@@ -321,6 +329,12 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           tracked: i.dueTracked === true,
         };
       });
+  }
+
+  /** The payment that claimed a UTR, if any. */
+  private async transferClaimant(utr: string): Promise<Payment | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.transferClaim(utr), ConsistentRead: true }));
+    return out.Item ? this.payment(out.Item.agentGroupId as string, out.Item.paymentKey as string) : undefined;
   }
 
   async gatewayPaymentGroup(paymentId: string): Promise<string | undefined> {

@@ -266,6 +266,8 @@ export const keys = {
   /** A virtual account → its group (a virtual_account.credited event names only the account). */
   virtualAccount: (virtualAccountId: string): Key => ({ PK: `VIRTUALACCOUNT#${virtualAccountId}`, SK: 'ACCOUNT' }),
   /** A gateway payment that is no group's money, kept once per payment id; listed for operators through GSI1. */
+  /** A bank transfer's UTR → the one payment that recorded it (typed in, or through Smart Collect), written with it. */
+  transferClaim: (utr: string): Key => ({ PK: `TRANSFERUTR#${utr}`, SK: 'CLAIM' }),
   unmatchedPayment: (paymentId: string): Key => ({ PK: `UNMATCHEDPAYMENT#${paymentId}`, SK: 'PAYMENT' }),
   unmatchedPaymentIndex: (keptAt: string, paymentId: string) => ({ GSI1PK: 'UNMATCHEDPAYMENTS', GSI1SK: `${keptAt}#${paymentId}` }),
   /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */

@@ -165,6 +165,16 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     return this.refundPages({ from: Math.floor(since.getTime() / 1000) });
   }
 
+  async transferReference(paymentId: string): Promise<string | null> {
+    try {
+      // razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer: GET /payments/:id/bank_transfer, the bank_transfer entity with `bank_reference`.
+      const bt = (await (await this.sdk()).payments.bankTransfer(paymentId)) as unknown as { bank_reference?: unknown };
+      return typeof bt.bank_reference === 'string' && /^[A-Za-z0-9/_-]{1,40}$/.test(bt.bank_reference) ? bt.bank_reference : null;
+    } catch (err) {
+      throw mapped(err);
+    }
+  }
+
   private async refundPages(query: { payment_id?: string; from?: number }): Promise<GatewayRefund[]> {
     const refunds: GatewayRefund[] = [];
     try {

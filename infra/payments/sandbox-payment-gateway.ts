@@ -89,6 +89,11 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
     return [];
   }
 
+  /** The sandbox is asked for no payments, so never for a transfer's reference. */
+  async transferReference(): Promise<string | null> {
+    return null;
+  }
+
   /** What Razorpay sends when a partner pays `amount` paise against an order: `payment.captured`. */
   capture(orderId: string, amount: number, at: Date, paymentId = newPaymentId()): SignedNotification {
     return signedEvent('payment.captured', { payment: { entity: paymentEntity({ id: paymentId, orderId, amount, currency: 'INR', at, method: 'upi' }) } }, this.signingSecret(), at);

@@ -225,6 +225,41 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(await ledgerPayments(g)).toEqual([expect.objectContaining({ amount: -10_500 })]);
   }, 300_000);
 
+  it('a transfer is one payment however it is recorded: `payments record` refuses a UTR Smart Collect recorded and any Razorpay payment id; a UTR typed in first is not counted again by the notice, reconciliation or a race', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [id] = await partnerRun(g);
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    const record = (amount: string, reference: string) => runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', amount, '--reference', reference, '--json'], rz.env);
+
+    const viaGateway = rz.fake.transfer(vaId, 4_000_00, 'UTR34GATE0001');
+    expect((await deliver(viaGateway.credited)).body.outcome).toBe('RECORDED');
+    const sameUtr = await record('4000', 'utr34gate0001');
+    expect(sameUtr.code).not.toBe(0);
+    expect(sameUtr.stderr).toContain(viaGateway.payment.id);
+    const samePayment = await record('4000', viaGateway.payment.id);
+    expect(samePayment.code).not.toBe(0);
+    expect(samePayment.stderr).toContain('already recorded through the gateway');
+    const unknownPayment = await record('1000', 'pay_NotRecorded0034');
+    expect(unknownPayment.code).not.toBe(0);
+    expect(unknownPayment.stderr).toContain('payments reconcile');
+
+    // Typed in first: the gateway's notice is a duplicate, and reconciliation (which asks Razorpay for the UTR) records nothing.
+    expect((await admin(['payments', 'record', '--group', g.agentGroupId, '--amount', '2500', '--reference', 'UTR34HAND0002'])).duplicate).toBe(false);
+    const byHand = rz.fake.transfer(vaId, 2_500_00, 'UTR34HAND0002');
+    expect((await reconcile(g)).recorded).toEqual([]);
+    expect(rz.fake.requests).toContain(`GET /v1/payments/${byHand.payment.id}/bank_transfer`);
+    expect((await deliver(byHand.credited)).body).toMatchObject({ outcome: 'DUPLICATE', duplicate: true });
+    expect((await deliver(byHand.captured)).body.outcome).toBe('IGNORED');
+
+    // Both at once: one of them counts it.
+    const raced = rz.fake.transfer(vaId, 1_000_00, 'UTR34RACE0003');
+    const [notice, typed] = await Promise.all([deliver(raced.credited), record('1000', 'UTR34RACE0003')]);
+    expect([notice.body.outcome === 'RECORDED', typed.code === 0 && JSON.parse(typed.stdout).duplicate === false].filter(Boolean)).toHaveLength(1);
+    expect((await ledgerPayments(g)).map((e) => e.amount).sort((a, b) => a - b)).toEqual([-4_000, -2_500, -1_000]);
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 7_500, amountDue: 3_000 });
+  }, 300_000);
+
   it("a bank transfer's twins (payment.captured without an order, virtual_account.credited) record one payment whichever comes first, and none is kept as unmatched", async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
  *   401 with the error body of razorpay.com/docs/api/errors ({error: {code, description, source, step, reason, metadata}});
  * - POST /v1/orders, GET /v1/orders?receipt&count&skip, GET /v1/orders/:id/payments
  *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
+ * - GET /v1/payments/:id/bank_transfer (razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer);
  * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
  *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
  * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
@@ -109,6 +110,8 @@ export class FakeRazorpay {
   readonly virtualAccounts: FakeVirtualAccount[] = [];
   readonly payments: FakePayment[] = [];
   readonly refunds: FakeRefund[] = [];
+  /** The bank_transfer entity of each Smart Collect payment, by payment id. */
+  readonly bankTransfers = new Map<string, Record<string, unknown>>();
   /** Every API request, as `<METHOD> <path>`. */
   readonly requests: string[] = [];
   down = false;
@@ -181,6 +184,7 @@ export class FakeRazorpay {
       virtual_account_id: virtualAccountId,
       virtual_account: va,
     };
+    this.bankTransfers.set(payment.id, bankTransfer);
     return { payment, captured: this.sign('payment.captured', { payment: { entity: payment } }), credited: this.sign('virtual_account.credited', { payment: { entity: payment }, virtual_account: { entity: va }, bank_transfer: { entity: bankTransfer } }) };
   }
 
@@ -311,6 +315,11 @@ export class FakeRazorpay {
       // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment.
       if (!this.payments.some((p) => p.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       return send(200, page(this.refunds.filter((r) => r.payment_id === m![1])));
+    }
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/payments\/([^/]+)\/bank_transfer$/))) {
+      // razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer: the payment's bank_transfer entity.
+      const bt = this.bankTransfers.get(m[1]!);
+      return bt ? send(200, bt) : send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
     }
     if (req.method === 'POST' && path === '/v1/virtual_accounts') {
       // razorpay.com/docs/api/payments/smart-collect/create-cust-id-bank-account: receivers.types is mandatory.
