@@ -7,6 +7,7 @@ import type { KeyMinter, SecretSealer } from './ports/key-minter.ts';
 import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from './ports/tenant-directory.ts';
 import { anchorDayRange, GSTIN_PATTERN, MAX_OVERDUE_HOLD_DAYS, MAX_PAYMENT_TERMS_DAYS, type AgentGroup, type Partner, type PostalAddress } from './tenants.ts';
 import { callbackSecretContext } from './deliveries/booking-callback.ts';
+import { gstStateByName } from './invoicing/gst-state-codes.ts';
 
 /** Operator use cases behind the admin tool. Each validates fully before it writes anything. */
 export interface AdminDeps {
@@ -90,6 +91,10 @@ export function validateAgentGroup(g: NewAgentGroup): void {
   if (!g.legalName.trim()) throw new ValidationError('legalName', 'legalName must not be empty.');
   for (const field of ['line1', 'city', 'state', 'postalCode', 'country'] as const) {
     if (!g.address[field]?.trim()) throw new ValidationError(`address.${field}`, `address.${field} must not be empty.`);
+  }
+  // An invoice to a recipient without a GSTIN names its State and the State's code (CGST Rules, rule 46(e)): the address must give one.
+  if (g.gstin === null && ['IN', 'INDIA'].includes(g.address.country.trim().toUpperCase()) && !gstStateByName(g.address.state)) {
+    throw new ValidationError('address.state', `address.state "${g.address.state}" is not an Indian state or union territory; a group without a GSTIN is invoiced with its State's name and GST code (e.g. Maharashtra).`);
   }
 }
 

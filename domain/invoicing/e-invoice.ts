@@ -140,6 +140,9 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
   checkInvoiceDocument(doc);
   if (!IRP_DOCUMENT_NUMBER.test(doc.number)) throw new EInvoiceError(`number "${doc.number}" does not meet the IRP's rule (upper-case letters, digits, "/", "-"; not starting with 0, "/" or "-")`);
   if (doc.lines.length > IRP_MAX_ITEMS) throw new EInvoiceError(`the IRP takes at most ${IRP_MAX_ITEMS} items; this document has ${doc.lines.length}`);
+  const { recipient } = doc;
+  // Registration (rule 48(4)) covers supplies to registered persons; a B2C invoice is never sent to the IRP.
+  if (recipient.gstin === null) throw new EInvoiceError('the recipient is not registered for GST (no GSTIN): a supply to an unregistered person is outside e-invoicing');
   const t = doc.totals;
   // A discount after tax would declare more taxable value and tax than the books and GSTR-1 carry.
   if (t.discount !== 0) {
@@ -150,7 +153,7 @@ export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
     TranDtls: { TaxSch: 'GST', SupTyp: 'B2B', RegRev: 'N', IgstOnIntra: 'N' },
     DocDtls: { Typ: doc.kind === 'TAX_INVOICE' ? 'INV' : 'CRN', No: doc.number, Dt: irpDate(doc.issueDate) },
     SellerDtls: irpParty(doc.supplier, 'supplier'),
-    BuyerDtls: { ...irpParty(doc.recipient, 'recipient'), Pos: doc.placeOfSupply.stateCode },
+    BuyerDtls: { ...irpParty({ ...recipient, gstin: recipient.gstin }, 'recipient'), Pos: doc.placeOfSupply.stateCode },
     ItemList: doc.lines.map((line, i) => ({
       SlNo: String(i + 1),
       PrdDesc: itemDescription(line),

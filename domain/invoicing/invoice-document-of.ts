@@ -1,9 +1,29 @@
 import { formatInr, type Minor } from '../money.ts';
-import { gstStateByCode } from './gst-state-codes.ts';
+import { gstStateByCode, gstStateByName } from './gst-state-codes.ts';
 import type { Invoice, InvoiceLine } from './invoice.ts';
-import type { DocumentParty, InvoiceDocumentLine, TaxInvoiceDocument } from './invoice-document.ts';
+import type { DocumentParty, InvoiceDocumentLine, RecipientParty, TaxInvoiceDocument } from './invoice-document.ts';
 
 const stateOf = (code: string, fallback: string): string => gstStateByCode(code)?.name ?? fallback;
+
+/**
+ * The State an address names, as the billing run writes it ("…, city, <State> <PIN>, IN"):
+ * the last comma-separated part that, without its PIN code, is a GST state or union territory.
+ */
+export function stateOfAddress(address: string): { readonly name: string; readonly code: string } | undefined {
+  for (const part of address.split(',').map((p) => p.replace(/\b[0-9]{6}\b/, '').trim()).reverse()) {
+    const state = gstStateByName(part);
+    if (state) return { name: state.name, code: state.code };
+  }
+  return undefined;
+}
+
+/** Who is billed: with a GSTIN its State is the GSTIN's; without one (not registered for GST) the State its address names. */
+function recipientOf(invoice: Pick<Invoice, 'billToGstin' | 'billToName' | 'billToAddress'>): RecipientParty {
+  const base = { name: invoice.billToName, address: invoice.billToAddress };
+  if (invoice.billToGstin) return { ...base, gstin: invoice.billToGstin, state: stateOf(invoice.billToGstin.slice(0, 2), ''), stateCode: invoice.billToGstin.slice(0, 2) };
+  const state = stateOfAddress(invoice.billToAddress);
+  return { ...base, gstin: null, state: state?.name ?? '', stateCode: state?.code ?? '' };
+}
 
 type Heads = { taxableValue: Minor; cgst: Minor; sgst: Minor; igst: Minor };
 const HEADS = ['taxableValue', 'cgst', 'sgst', 'igst'] as const;
@@ -51,7 +71,6 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
   if (invoice.status === 'CANCELLED' || !invoice.invoiceNumber || !invoice.issueDate || !invoice.dueDate) {
     throw new RangeError(`invoice ${invoice.id} has no number: there is nothing to print`);
   }
-  const recipientGstin = invoice.billToGstin ?? '';
   const supplier: DocumentParty = {
     name: invoice.supplierName,
     address: invoice.supplierAddress,
@@ -59,13 +78,7 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
     state: stateOf(invoice.supplierStateCode, invoice.placeOfSupply),
     stateCode: invoice.supplierStateCode,
   };
-  const recipient: DocumentParty = {
-    name: invoice.billToName,
-    address: invoice.billToAddress,
-    gstin: recipientGstin,
-    state: stateOf(recipientGstin.slice(0, 2), ''),
-    stateCode: recipientGstin.slice(0, 2),
-  };
+  const recipient = recipientOf(invoice);
   const { lines: printed, unabsorbed: lowering } = nettedLines(lines);
   const docLines: InvoiceDocumentLine[] = printed.map((l) => ({
     description: l.description,

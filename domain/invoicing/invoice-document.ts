@@ -23,6 +23,16 @@ export interface DocumentParty {
   readonly stateCode: string;
 }
 
+/**
+ * Who is billed. A recipient not registered for GST (a group without a GSTIN) has no GSTIN;
+ * rule 46(e) of the CGST Rules then asks for its name and address with the name of its State
+ * and the State's code (taken from its address), which `state` and `stateCode` carry. A
+ * stateCode of '' means the address names no GST state (a legacy group record).
+ */
+export interface RecipientParty extends Omit<DocumentParty, 'gstin'> {
+  readonly gstin: string | null;
+}
+
 export interface PlaceOfSupply {
   readonly state: string;
   readonly stateCode: string;
@@ -82,7 +92,7 @@ interface DocumentBase {
   readonly periodFrom: string;
   readonly periodTo: string;
   readonly supplier: DocumentParty;
-  readonly recipient: DocumentParty;
+  readonly recipient: RecipientParty;
   readonly placeOfSupply: PlaceOfSupply;
   readonly lines: readonly InvoiceDocumentLine[];
   readonly totals: InvoiceDocumentTotals;
@@ -125,11 +135,23 @@ export function statutoryNotes(doc: InvoiceDocument): string[] {
     'Tax is not payable on reverse charge basis (reverse charge: No).',
     `Supply of accommodation services (SAC ${SAC_ACCOMMODATION}); place of supply is the location of the property (section 12(3) of the IGST Act, 2017).`,
   ];
+  if (doc.recipient.gstin === null) notes.push(unregisteredRecipientNote(doc));
   if (doc.kind === 'CREDIT_NOTE') {
     notes.push(`Credit note under section 34 of the CGST Act, 2017 against tax invoice ${doc.originalInvoice.number} dated ${printedDate(doc.originalInvoice.date)}.`);
     if (doc.reason) notes.push(`Reason: ${doc.reason}`);
   }
   return [...notes, ...(doc.notes ?? [])];
+}
+
+/**
+ * Rule 46(e)/(f) for a recipient not registered for GST: the recipient's State and code are
+ * printed with its address, and the address of delivery. Accommodation is delivered at the
+ * property, which is also the place of supply (section 12(3) IGST Act), so the delivery
+ * address is the properties named on the lines, in the State of supply.
+ */
+function unregisteredRecipientNote(doc: InvoiceDocument): string {
+  const where = `${doc.placeOfSupply.state} (code ${doc.placeOfSupply.stateCode})`;
+  return `Recipient not registered for GST (no GSTIN); address of delivery: the properties named on the lines, in ${where}, the place of supply.`;
 }
 
 export class InvoiceDocumentError extends Error {
@@ -154,8 +176,10 @@ export function checkInvoiceDocument(doc: InvoiceDocument): InvoiceDocument {
     need(DATE.test(date), `${name} "${date}" must be yyyy-mm-dd`);
   }
   for (const [role, party] of [['supplier', doc.supplier], ['recipient', doc.recipient]] as const) {
-    need(GSTIN.test(party.gstin), `${role}.gstin "${party.gstin}" is not a GSTIN`);
-    need(party.gstin.startsWith(party.stateCode), `${role}.gstin must start with its state code ${party.stateCode}`);
+    // A recipient without a GSTIN is an unregistered person (B2C), printed with its State instead.
+    if (role === 'recipient' && party.gstin === null) continue;
+    need(party.gstin !== null && GSTIN.test(party.gstin), `${role}.gstin "${party.gstin}" is not a GSTIN`);
+    need(party.gstin !== null && party.gstin.startsWith(party.stateCode), `${role}.gstin must start with its state code ${party.stateCode}`);
   }
   need(gstStateByCode(doc.placeOfSupply.stateCode) !== undefined, `placeOfSupply.stateCode "${doc.placeOfSupply.stateCode}" is not a GST state code`);
   need(doc.lines.length > 0, 'a document needs at least one line');

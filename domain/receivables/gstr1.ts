@@ -6,13 +6,30 @@ import { formatRupees, toRupees, type Minor } from '../money.ts';
 /**
  * GSTR-1 for one supplier GSTIN and month, from stored figures (never re-priced): the B2B
  * invoices (table 4A, `b2b`) and the credit notes to registered recipients (table 9B,
- * `cdnr`) in the layout the GST portal's offline tool imports as JSON, and the same rows as
- * the portal's B2B and CDNR CSVs.
+ * `cdnr`); for recipients not registered for GST, the large inter-state invoices (table 5,
+ * `b2cl`), every other one summed per type, place of supply and rate (table 7, `b2cs`), and
+ * credit notes against a B2CL invoice (table 9B unregistered, `cdnur`), in the layout the GST
+ * portal's offline tool imports as JSON; and the same rows as the portal's CSVs.
  */
 export interface Gstr1Invoice {
   readonly invoice: Invoice;
   readonly lines: readonly InvoiceLine[];
+  /** For a credit note to an unregistered recipient: the invoice it corrects (its value and date decide B2CL or B2CS). */
+  readonly original?: Pick<Invoice, 'total' | 'issueDate' | 'supplierStateCode' | 'placeOfSupplyStateCode'>;
 }
+
+/**
+ * Rule 59(4)(a)(ii) of the CGST Rules: an inter-state invoice to an unregistered recipient is
+ * reported invoice by invoice (B2CL) above this value; one lakh rupees from 1 August 2024
+ * (Notification 12/2024-Central Tax), two and a half lakh before.
+ */
+export const b2clThreshold = (issueDate: string): Minor => (issueDate >= '2024-08-01' ? 1_00_000_00 : 2_50_000_00);
+
+const interState = (d: Pick<Invoice, 'supplierStateCode' | 'placeOfSupplyStateCode'>): boolean => d.supplierStateCode !== d.placeOfSupplyStateCode;
+
+/** B2CL: an inter-state invoice to an unregistered recipient whose value exceeds the threshold of its date. */
+export const isB2cl = (i: Pick<Invoice, 'total' | 'issueDate' | 'supplierStateCode' | 'placeOfSupplyStateCode'>): boolean =>
+  interState(i) && i.issueDate !== null && i.total > b2clThreshold(i.issueDate);
 
 /** `yyyy-mm` → the return period `MMYYYY` and the month's first and last day. */
 export function gstr1Period(month: string): { readonly fp: string; readonly from: string; readonly to: string } {
@@ -53,10 +70,16 @@ export interface Gstr1Export {
   readonly csv: string;
   /** The CDNR CSV (credit notes to registered recipients). */
   readonly cdnrCsv: string;
+  /** The B2CL CSV (large inter-state invoices to unregistered recipients). */
+  readonly b2clCsv: string;
+  /** The B2CS CSV (every other supply to unregistered recipients, summed). */
+  readonly b2csCsv: string;
+  /** B2B invoices (table 4A). */
   readonly invoiceCount: number;
+  /** Credit notes to registered recipients (table 9B). */
   readonly creditNoteCount: number;
-  /** Issued invoices and credit notes of the month without a recipient GSTIN: not B2B, left out of tables 4A and 9B. */
-  readonly withoutRecipientGstin: readonly string[];
+  /** Invoices and credit notes to recipients not registered for GST, by the table that reports them. */
+  readonly unregistered: { readonly b2cl: readonly string[]; readonly b2cs: readonly string[]; readonly cdnur: readonly string[] };
   /** Documents of the month voided at the IRP: numbers used, reported cancelled in table 13 (`doc_issue`), never in 4A or 9B. */
   readonly cancelled: readonly string[];
 }
@@ -111,6 +134,7 @@ export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1I
   const registered = documents.filter((d) => d.invoice.billToGstin !== null);
   const b2b = registered.filter((d) => !d.invoice.creditNoteFor);
   const cdnr = registered.filter((d) => d.invoice.creditNoteFor);
+  const b2c = unregisteredOf(documents);
   const json = {
     gstin,
     fp,
@@ -123,6 +147,9 @@ export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1I
       ctin,
       nt: docs.map(({ invoice: n, lines }) => ({ ntty: 'C', nt_num: n.invoiceNumber, nt_dt: portalDate(n.issueDate!), val: toRupees(n.total), pos: n.placeOfSupplyStateCode, rchrg: 'N', inv_typ: 'R', itms: itemsOf(lines) })),
     })),
+    ...(b2c.b2cl.length > 0 ? { b2cl: b2c.json.b2cl } : {}),
+    ...(b2c.b2cs.length > 0 ? { b2cs: b2c.json.b2cs } : {}),
+    ...(b2c.cdnur.length > 0 ? { cdnur: b2c.json.cdnur } : {}),
     ...(cancelled.length > 0 ? { doc_issue: { doc_det: documentsIssued(documents.map((d) => d.invoice), cancelled) } } : {}),
   };
   const rowsOf = (docs: readonly Gstr1Invoice[], row: (d: Invoice, r: RateRow) => string[]) => byRecipient(docs).flatMap(([, ds]) => ds.flatMap(({ invoice, lines }) => byRate(lines).map((r) => row(invoice, r))));
@@ -137,10 +164,81 @@ export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1I
       ['GSTIN/UIN of Recipient', 'Receiver Name', 'Note Number', 'Note Date', 'Note Type', 'Place Of Supply', 'Reverse Charge', 'Note Supply Type', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount'],
       rowsOf(cdnr, (n, r) => [n.billToGstin!, n.billToName, n.invoiceNumber!, portalDateLong(n.issueDate!), 'C', pos(n), 'N', 'Regular B2B', formatRupees(n.total), '', String(r.rate), formatRupees(r.txval), '0.00']),
     ),
+    b2clCsv: csvOf(
+      ['Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
+      b2c.b2cl.flatMap(({ invoice: i, lines }) => byRate(lines).map((r) => [i.invoiceNumber!, portalDateLong(i.issueDate!), formatRupees(i.total), pos(i), '', String(r.rate), formatRupees(r.txval), '0.00', ''])),
+    ),
+    b2csCsv: csvOf(
+      ['Type', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
+      b2c.b2csRows.map((r) => ['OE', `${r.pos}-${r.state}`, '', String(r.rt), formatRupees(r.txval), '0.00', '']),
+    ),
     invoiceCount: b2b.length,
     creditNoteCount: cdnr.length,
-    withoutRecipientGstin: documents.filter((d) => d.invoice.billToGstin === null).map((d) => d.invoice.invoiceNumber!),
+    unregistered: { b2cl: numbersOf(b2c.b2cl), b2cs: numbersOf(b2c.b2cs), cdnur: numbersOf(b2c.cdnur) },
     cancelled: cancelled.map((i) => i.invoiceNumber!).sort(),
+  };
+}
+
+const numbersOf = (docs: readonly Gstr1Invoice[]): string[] => docs.map((d) => d.invoice.invoiceNumber!).sort();
+
+interface B2csRow {
+  sply_ty: 'INTRA' | 'INTER';
+  pos: string;
+  state: string;
+  rt: number;
+  txval: Minor;
+  iamt: Minor;
+  camt: Minor;
+  samt: Minor;
+}
+
+/**
+ * The month's documents to recipients not registered for GST. An invoice is B2CL (table 5,
+ * invoice by invoice, grouped by place of supply) when isB2cl; every other invoice is B2CS
+ * (table 7), summed per supply type, place of supply and rate (`typ` OE: not through an
+ * e-commerce operator). A credit note against a B2CL invoice is reported in `cdnur` (typ
+ * B2CL); one against a B2CS invoice is netted into its B2CS row, as table 7 reports the
+ * supplies net of their credit notes. A credit note whose invoice is not given is taken as
+ * B2CS.
+ */
+function unregisteredOf(documents: readonly Gstr1Invoice[]) {
+  const docs = [...documents].filter((d) => d.invoice.billToGstin === null).sort((a, b) => a.invoice.invoiceNumber!.localeCompare(b.invoice.invoiceNumber!));
+  const invoices = docs.filter((d) => !d.invoice.creditNoteFor);
+  const notes = docs.filter((d) => d.invoice.creditNoteFor);
+  const b2cl = invoices.filter((d) => isB2cl(d.invoice));
+  const cdnur = notes.filter((d) => d.original !== undefined && isB2cl(d.original));
+  const b2cs = [...invoices.filter((d) => !isB2cl(d.invoice)), ...notes.filter((d) => !cdnur.includes(d))];
+  const rows = new Map<string, B2csRow>();
+  for (const { invoice: d, lines } of b2cs) {
+    const sign = d.creditNoteFor ? -1 : 1;
+    for (const r of byRate(lines)) {
+      const sply_ty = interState(d) ? 'INTER' : 'INTRA';
+      const key = `${sply_ty}|${d.placeOfSupplyStateCode}|${r.rate}`;
+      const row = rows.get(key) ?? { sply_ty, pos: d.placeOfSupplyStateCode, state: d.placeOfSupply, rt: r.rate, txval: 0, iamt: 0, camt: 0, samt: 0 };
+      row.txval += sign * r.txval;
+      row.iamt += sign * r.iamt;
+      row.camt += sign * r.camt;
+      row.samt += sign * r.samt;
+      rows.set(key, row);
+    }
+  }
+  const b2csRows = [...rows.values()].sort((a, b) => a.sply_ty.localeCompare(b.sply_ty) || a.pos.localeCompare(b.pos) || a.rt - b.rt);
+  const byPos = new Map<string, Gstr1Invoice[]>();
+  for (const d of b2cl) byPos.set(d.invoice.placeOfSupplyStateCode, [...(byPos.get(d.invoice.placeOfSupplyStateCode) ?? []), d]);
+  const igstItems = (lines: readonly InvoiceLine[]) => byRate(lines).map((r, n) => ({ num: n + 1, itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), csamt: 0 } }));
+  return {
+    b2cl,
+    b2cs,
+    cdnur,
+    b2csRows,
+    json: {
+      b2cl: [...byPos.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([pos, ds]) => ({ pos, inv: ds.map(({ invoice: i, lines }) => ({ inum: i.invoiceNumber, idt: portalDate(i.issueDate!), val: toRupees(i.total), itms: igstItems(lines) })) })),
+      b2cs: b2csRows.map((r) => ({ sply_ty: r.sply_ty, pos: r.pos, typ: 'OE', rt: r.rt, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 })),
+      // Table 9B for unregistered recipients: only notes against a B2CL invoice; values positive, ntty "C".
+      cdnur: cdnur.map(({ invoice: n, lines }) => ({ typ: 'B2CL', ntty: 'C', nt_num: n.invoiceNumber, nt_dt: portalDate(n.issueDate!), val: toRupees(n.total), pos: n.placeOfSupplyStateCode, itms: igstItems(lines) })),
+    },
   };
 }
 

@@ -246,11 +246,12 @@ function drawHeader(layout: Layout, doc: InvoiceDocument): void {
 
   const half = (CONTENT_WIDTH - 24) / 2;
   const right = MARGIN + half + 24;
-  const party = (p: InvoiceDocument['supplier']) => [
+  // Rule 46(d) for a registered recipient (its GSTIN); 46(e) for an unregistered one (its State and code).
+  const party = (p: InvoiceDocument['recipient']) => [
     { text: p.name, bold: true },
     { text: p.address },
-    { text: `GSTIN: ${p.gstin}` },
-    { text: `State: ${p.state} (code ${p.stateCode})`, muted: true },
+    { text: p.gstin === null ? 'GSTIN: not registered for GST (unregistered person)' : `GSTIN: ${p.gstin}` },
+    { text: p.stateCode ? `State: ${p.state} (code ${p.stateCode})` : 'State: as in the address', muted: true },
   ];
   const supplierHeight = drawBlock(layout, MARGIN, layout.y, half, 'Supplier', party(doc.supplier));
   const numberLabel = doc.kind === 'TAX_INVOICE' ? 'Invoice number' : 'Credit note number';

@@ -64,6 +64,26 @@ describe('PDFs rendered off the request path by the PDF worker', () => {
     expect((await getPdf(g, id!)).bytes.equals(before.bytes)).toBe(true);
   }, 120_000);
 
+  it('prints the invoice and credit note of a group not registered for GST (created without a GSTIN): the worker stores them and GET …/pdf answers 200, never 500', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId, gstin: null });
+    const bookingId = await bookStay(g, world.registered, '2027-03-10', '2027-03-11');
+    const [id] = await bill(g);
+    expect(await testServices().invoices.get(g.agentGroupId, id!)).toMatchObject({ status: 'ISSUED', billToGstin: null, lastError: null });
+
+    const stored = await storedPdf(g, id!);
+    await recorded(g, id!);
+    const served = await getPdf(g, id!);
+    expect(served).toMatchObject({ status: 200, type: 'application/pdf' });
+    expect(served.bytes.equals(stored)).toBe(true);
+
+    expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey })).status).toBe(200);
+    const [noteId] = await bill(g);
+    const note = await storedPdf(g, noteId!);
+    await recorded(g, noteId!);
+    expect(await getPdf(g, noteId!)).toMatchObject({ status: 200, type: 'application/pdf' });
+    expect((await getPdf(g, noteId!)).bytes.equals(note)).toBe(true);
+  }, 120_000);
+
   it("stores a credit note's PDF too (a cancelled invoiced booking)", async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     const bookingId = await bookStay(g, world.registered, '2027-03-08', '2027-03-09');

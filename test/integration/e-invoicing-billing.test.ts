@@ -201,11 +201,26 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
     const before = await seriesLast();
     const b2c = await groupWithStay((w) => w.registered, '2027-03-08', { gstin: null });
-    const r2 = await runBilling(deps(), b2c.group, request(), testOrigin());
+    // An IRP that fails the test if asked anything: a supply to an unregistered person is never sent to it.
+    const asked: string[] = [];
+    const refuse = (call: string) => async (): Promise<never> => {
+      asked.push(call);
+      throw new Error(`the IRP was asked to ${call} for a B2C invoice`);
+    };
+    const irp = { register: refuse('register'), cancel: refuse('cancel'), taxpayer: refuse('taxpayer') };
+    const r2 = await runBilling({ ...deps(), eInvoices: irp }, b2c.group, request(), testOrigin());
     const consumer = await invoice(b2c.agentGroupId, r2.invoiceIds[0]!);
-    expect(consumer).toMatchObject({ status: 'ISSUED', billToGstin: null });
+    expect(consumer).toMatchObject({ status: 'ISSUED', billToGstin: null, lastError: null });
     expect(consumer.eInvoice).toBeUndefined();
     expect(sequenceOf(consumer.invoiceNumber!)).toBe(before + 1);
+    expect(asked).toEqual([]);
+    // Its PDF is a tax invoice to an unregistered person (rule 46(e)), with no IRN.
+    const path = join(dir, `${consumer.id}.pdf`);
+    writeFileSync(path, (await testServices().documents.get(consumer.pdfKey!))!);
+    const text = pdfText(path).replace(/\s+/g, ' ');
+    expect(text).toContain('GSTIN: not registered for GST (unregistered person)');
+    expect(text).toContain('State: Maharashtra (code 27)');
+    expect(text).not.toContain('IRN');
   }, 120_000);
 });
 

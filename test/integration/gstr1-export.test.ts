@@ -30,7 +30,7 @@ describe('admin filing gstr1', () => {
     const res = await runAdminTool(['filing', 'gstr1', '--gstin', world.supplierGstin.toLowerCase(), '--month', month, '--out', out, '--json']);
     expect(res.code, res.stderr).toBe(0);
     const fp = `${month.slice(5, 7)}${month.slice(0, 4)}`;
-    expect(JSON.parse(res.stdout)).toMatchObject({ invoiceCount: 1, creditNoteCount: 1, withoutRecipientGstin: [] });
+    expect(JSON.parse(res.stdout)).toMatchObject({ invoiceCount: 1, creditNoteCount: 1, unregistered: { b2cl: [], b2cs: [], cdnur: [] } });
     const json = JSON.parse(readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1.json`), 'utf8'));
     const today = indiaToday(new Date());
     expect(json).toEqual({

@@ -164,6 +164,17 @@ describe('PDF invoice renderer', () => {
     expect(scanQr(path)).toBe(e.signedQr);
   });
 
+  it('prints a tax invoice to a recipient not registered for GST: no GSTIN, its State and code, and the address of delivery (rule 46(e))', async () => {
+    const b2c: InvoiceDocument = { ...intraStateInvoice, recipient: { ...intraStateInvoice.recipient, gstin: null } };
+    const { text } = await renderToFile('b2c', b2c);
+    const t = flat(text);
+    expect(t).toContain('TAX INVOICE');
+    expect(t).toContain('GSTIN: not registered for GST (unregistered person)');
+    expect(t).toContain(`State: ${b2c.recipient.state} (code ${b2c.recipient.stateCode})`);
+    expect(t).toContain('Recipient not registered for GST (no GSTIN); address of delivery: the properties named on the lines, in Goa (code 30), the place of supply.');
+    expect(t).toContain(`Place of supply ${b2c.placeOfSupply.state} (${b2c.placeOfSupply.stateCode})`);
+  });
+
   it('prints no QR code on a document that is not registered', async () => {
     const { path } = await renderToFile('unregistered', intraStateInvoice);
     expect(() => scanQr(path)).toThrow();
