@@ -4,13 +4,38 @@ import { parseDocument } from 'yaml';
 /** CloudFormation short tags serverless.yml uses, as scalars or sequences. */
 const CFN_TAGS = ['!GetAtt', '!Ref', '!Sub', '!Join', '!If', '!Not', '!Equals'];
 
-/** serverless.yml with its CloudFormation short tags (!GetAtt, !Ref, …) read as plain values, anchors expanded. */
-export function serverlessYaml(): any {
+const ROOT = new URL('../../', import.meta.url);
+
+/** A YAML file of the service with its CloudFormation short tags (!GetAtt, !Ref, …) read as plain values, anchors and merge keys (`<<`) expanded. */
+function readYaml(path: string): any {
   const tags = CFN_TAGS.flatMap((tag) => [
     { tag, resolve: (v: unknown) => ({ [tag]: v }) },
     { tag, collection: 'seq' as const, resolve: (v: unknown) => ({ [tag]: v }) },
   ]);
-  const doc = parseDocument(readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8'), { customTags: tags });
+  const doc = parseDocument(readFileSync(new URL(path, ROOT), 'utf8'), { customTags: tags, merge: true });
   if (doc.errors.length > 0) throw new Error(doc.errors.map((e) => e.message).join('\n'));
   return doc.toJS({ maxAliasCount: -1 });
+}
+
+const FILE_REF = /^\$\{file\(\.\/([^)]+)\)\}$/;
+
+/**
+ * serverless.yml as the framework reads it: its `resources` are a list of files
+ * (`${file(./infra/deploy/resources/…)}`), merged here into one `{ Conditions, Resources, Outputs }`
+ * as serverless merges them. Other variables (`${param:…}`, `${sls:stage}`) stay as written.
+ */
+export function serverlessYaml(): any {
+  const doc = readYaml('serverless.yml');
+  const parts: Record<string, Record<string, unknown>>[] = (Array.isArray(doc.resources) ? doc.resources : [doc.resources]).map((r: unknown) => {
+    const ref = typeof r === 'string' ? FILE_REF.exec(r) : null;
+    return ref ? readYaml(ref[1]!) : r;
+  });
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const part of parts) {
+    for (const [section, entries] of Object.entries(part)) {
+      for (const name of Object.keys(entries)) if (merged[section]?.[name] !== undefined) throw new Error(`resources: ${section}.${name} is declared twice`);
+      merged[section] = { ...merged[section], ...entries };
+    }
+  }
+  return { ...doc, resources: merged };
 }
