@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { addDays, daysBetween, weekdayOf, WEEKDAYS } from '../catalogue/calendar.ts';
+import type { Clock } from '../ports/clock.ts';
 import type { BillingCycle } from '../tenants.ts';
 
 export interface BillingPeriod {
@@ -66,6 +68,32 @@ export function financialYearOf(date: string): string {
  */
 export function invoiceNumberOf(stateCode: string, financialYear: string, sequence: number): string {
   if (!/^[0-9]{2}$/.test(stateCode)) throw new RangeError(`state code must be two digits, got ${stateCode}`);
+  return `I${stateCode}/${financialYear.slice(2)}/${sequenceOf(sequence)}`;
+}
+
+/** A series' running number as printed: six digits, 000001–999999. */
+export const sequenceOf = (sequence: number): string => {
   if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > 999_999) throw new RangeError(`sequence out of range: ${sequence}`);
-  return `I${stateCode}/${financialYear.slice(2)}/${String(sequence).padStart(6, '0')}`;
+  return String(sequence).padStart(6, '0');
+};
+
+/**
+ * A number from a sandbox test clock's own series (docs/decisions.md, "Test clocks keep their
+ * own series"): `T<kind><clock code>/<yy>/<n, 6 digits>`, kind I (invoice) or C (credit
+ * note), the clock code four base-36 characters of its id's SHA-256, yy the financial year's
+ * first year; 16 characters, never the form of a registration's series.
+ */
+export function testClockNumberOf(kind: 'I' | 'C', testClockId: string, financialYear: string, sequence: number): string {
+  const code = BigInt(`0x${createHash('sha256').update(testClockId).digest('hex').slice(0, 12)}`).toString(36).toUpperCase().slice(-4).padStart(4, '0');
+  return `T${kind}${code}/${financialYear.slice(2, 4)}/${sequenceOf(sequence)}`;
+}
+
+/**
+ * How a document dated on `clock` is numbered: on a sandbox test clock from the clock's own
+ * series (its id goes to the store, which keys the counter by it); on real time from the
+ * registration's series (`registration`).
+ */
+export function numberingOf(clock: Clock, kind: 'I' | 'C', financialYear: string, registration: (sequence: number) => string): { readonly numberOf: (sequence: number) => string; readonly testClockId?: string } {
+  const id = clock.testClockId;
+  return id === undefined ? { numberOf: registration } : { numberOf: (n) => testClockNumberOf(kind, id, financialYear, n), testClockId: id };
 }

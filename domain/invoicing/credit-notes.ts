@@ -1,6 +1,7 @@
 import { assertMinor, type Minor } from '../money.ts';
 import { perNightOf } from '../pricing/rounding.ts';
 import type { Invoice, InvoiceLine } from './invoice.ts';
+import { sequenceOf } from './billing-period.ts';
 import { splitTax } from './tax.ts';
 
 /**
@@ -23,8 +24,7 @@ export const remainingOf = (l: CreditableLine): Minor => l.lineTotal - l.credite
  */
 export function creditNoteNumberOf(stateCode: string, financialYear: string, sequence: number): string {
   if (!/^[0-9]{2}$/.test(stateCode)) throw new RangeError(`state code must be two digits, got ${stateCode}`);
-  if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > 999_999) throw new RangeError(`sequence out of range: ${sequence}`);
-  return `CN${stateCode}/${financialYear.slice(2, 4)}${financialYear.slice(5, 7)}/${String(sequence).padStart(6, '0')}`;
+  return `CN${stateCode}/${financialYear.slice(2, 4)}${financialYear.slice(5, 7)}/${sequenceOf(sequence)}`;
 }
 
 /** a × b / c rounded half away from zero, exactly (BigInt), for a non-zero c. */

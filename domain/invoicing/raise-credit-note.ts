@@ -7,7 +7,7 @@ import { StaleCreditPlan, type CreditNoteStore, type CreditNoteWrite } from '../
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
 import { indiaToday } from '../reads/date-window.ts';
-import { financialYearOf } from './billing-period.ts';
+import { financialYearOf, numberingOf } from './billing-period.ts';
 import { creditNoteLineOf, creditNoteNumberOf, lineCredit, remainingOf, type CreditableLine } from './credit-notes.ts';
 import { creditNoteFigures, invoiceAudit, owedFigures } from './invoice-audit.ts';
 import type { Invoice } from './invoice.ts';
@@ -133,7 +133,7 @@ export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, inv
     release,
     ledgerEntries,
     financialYear: fy,
-    numberOf: (n) => creditNoteNumberOf(invoice.supplierStateCode, fy, n),
+    ...numberingOf(deps.clock, 'C', fy, (n) => creditNoteNumberOf(invoice.supplierStateCode, fy, n)),
   };
 }
 

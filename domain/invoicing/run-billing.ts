@@ -22,7 +22,7 @@ import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.
 import { addDays } from '../catalogue/calendar.ts';
 import { planBilling, netCharged, type BookingForBilling, type ChargeForBilling, type PlannedInvoice, type PropertyFacts } from './billing-engine.ts';
 import { indiaToday } from '../reads/date-window.ts';
-import { financialYearOf, invoiceNumberOf, type BillingPeriod } from './billing-period.ts';
+import { financialYearOf, invoiceNumberOf, numberingOf, type BillingPeriod } from './billing-period.ts';
 import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
 import { newDraftInvoice, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
 import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
@@ -417,7 +417,7 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
         dueDate: addDays(issueDate, paymentTermsOf(group)),
         issuedAt: now.toISOString(),
         financialYear: financialYearOf(issueDate),
-        numberOf: (n: number) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n),
+        ...numberingOf(deps.clock, 'I', financialYearOf(issueDate), (n) => invoiceNumberOf(current.supplierStateCode, financialYearOf(issueDate), n)),
       };
       // A registration marked for e-invoicing issues only once the IRP registered the numbered document.
       const marked = await markedRegistrationOf(deps, current);

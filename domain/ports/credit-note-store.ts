@@ -44,6 +44,8 @@ export interface CreditNoteWrite {
   readonly ledgerEntries: readonly LedgerEntry[];
   readonly financialYear: string;
   readonly numberOf: (sequence: number) => string;
+  /** A sandbox test clock's id when the note is dated on it: the clock's own series, not the registration's. */
+  readonly testClockId?: string;
   /** An operator's note: its event, built once the note has its number, written in the same transaction. */
   readonly audit?: (issued: Invoice) => AuditDraft;
 }

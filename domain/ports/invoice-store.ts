@@ -33,6 +33,8 @@ export interface IssueRequest {
   readonly financialYear: string;
   /** Formats the statutory number from the series' next sequence. */
   readonly numberOf: (sequence: number) => string;
+  /** A sandbox test clock's id when the document is dated on it: the clock's own series, not the registration's. */
+  readonly testClockId?: string;
 }
 
 export interface InvoiceListQuery {

@@ -9,6 +9,6 @@ export interface TestClockStore {
   create(clock: TestClock): Promise<boolean>;
   /** Replaces the clock if it is still at `expectedVersion`; false when someone else moved it first. */
   replace(clock: TestClock, expectedVersion: number): Promise<boolean>;
-  /** False when the group has no clock with this id. */
-  remove(agentGroupId: string, id: string): Promise<boolean>;
+  /** Removes the clock if it is still this one at `expectedVersion`; false when it is not (gone, or moved meanwhile). */
+  remove(agentGroupId: string, id: string, expectedVersion: number): Promise<boolean>;
 }

@@ -61,7 +61,20 @@ export async function advanceTestClock(deps: TestClockDeps & { readonly dueWork:
   }
 }
 
-/** DELETE /v1/test-clocks/{id}: the group is back on real time. */
+/**
+ * DELETE /v1/test-clocks/{id}: the group is back on real time, only while that leaves nothing
+ * of it in the future. A clock that was advanced runs ahead of real time for good (it moves at
+ * real speed from where it was set), and the group's bookings, ledger entries, invoices, last
+ * billed period and credit hold may be dated at its time: real time would find them in the
+ * future, so it is refused (409 CLOCK_AHEAD) and the group keeps its clock (docs/sandbox.md).
+ * The delete is conditioned on the clock's version, so an advance racing it wins or loses whole.
+ */
 export async function deleteTestClock(deps: Pick<TestClockDeps, 'testClocks'>, principal: AgentGroupPrincipal, id: string): Promise<void> {
-  if (!(await deps.testClocks.remove(principal.agentGroupId, id))) throw new NotFoundError('Test clock');
+  for (;;) {
+    const clock = await getTestClock(deps, principal, id);
+    if (Date.parse(clock.setTo) > Date.parse(clock.setAt)) {
+      throw new ConflictError('CONFLICT', `The test clock was advanced to ${clock.setTo}, ahead of real time: the group's bookings, invoices and ledger may be dated at the clock's time, and real time would leave them in the future. The group keeps its clock (it runs on at real speed); for a group on real time, ask for a new sandbox group.`, { reasonCode: 'CLOCK_AHEAD' });
+    }
+    if (await deps.testClocks.remove(principal.agentGroupId, id, clock.version)) return;
+  }
 }

@@ -34,7 +34,7 @@ export function newTestClock(id: string, agentGroupId: string, realNow: Date): T
 export const timeOf = (tc: TestClock, realNow: Date): Date => new Date(Date.parse(tc.setTo) + (realNow.getTime() - Date.parse(tc.setAt)));
 
 /** The group's `Clock` port while the test clock exists. */
-export const clockOf = (tc: TestClock, real: Clock): Clock => ({ now: () => timeOf(tc, real.now()) });
+export const clockOf = (tc: TestClock, real: Clock): Clock => ({ now: () => timeOf(tc, real.now()), testClockId: tc.id });
 
 /** The latest instant the clock may be advanced to. */
 export function advanceLimitOf(tc: Pick<TestClock, 'createdAt'>): Date {

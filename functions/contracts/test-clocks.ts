@@ -104,8 +104,16 @@ export const deleteTestClockRoute = defineRoute({
   auth: 'v1',
   sandboxOnly: true,
   summary: 'Delete a test clock',
-  description: `${SANDBOX_ONLY} The group is back on real time; what happened at the clock's time (bookings, invoices, ledger entries) stays as it is.`,
+  description: `${SANDBOX_ONLY} The group is back on real time. Only a clock that was never advanced can be deleted: once advanced it runs ahead of real time, the group's bookings, invoices and ledger entries may be dated at its time, and real time would leave them in the future, so the answer is 409 with reasonCode CLOCK_AHEAD and the group keeps its clock.`,
   tags: TAG,
   params: TestClockIdParamsSchema,
-  responses: { 204: { description: 'Deleted.' }, ...NOT_FOUND, ...AUTHENTICATED_ERRORS },
+  responses: {
+    204: { description: 'Deleted.' },
+    409: {
+      description: 'reasonCode CLOCK_AHEAD: the clock was advanced, so the group may have state dated past real time; it keeps its clock.',
+      schema: v.object({ ...ErrorBodySchema.entries, reasonCode: v.picklist(['CLOCK_AHEAD']) }),
+    },
+    ...NOT_FOUND,
+    ...AUTHENTICATED_ERRORS,
+  },
 });

@@ -74,7 +74,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
   async raise(w: CreditNoteWrite): Promise<Invoice> {
     const note = w.note;
     const g = note.agentGroupId;
-    const seriesKey = keys.creditNoteSeries(note.supplierGstin, w.financialYear);
+    const seriesKey = keys.creditNoteSeries(note.supplierGstin, w.financialYear, w.testClockId);
     for (let attempt = 0; ; attempt++) {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
       const last = (series.Item?.last as number | undefined) ?? 0;
@@ -206,7 +206,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       {
         Update: {
           TableName: t,
-          Key: keys.creditNoteSeries(note.supplierGstin, w.financialYear),
+          Key: keys.creditNoteSeries(note.supplierGstin, w.financialYear, w.testClockId),
           UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
           ConditionExpression: seriesAt === undefined ? SERIES_IS_NEW : SERIES_AT,
           ExpressionAttributeNames: { '#last': 'last' },

@@ -462,7 +462,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     // so sent together every one but the first is refused and goes round again (four billing
     // workers with ten groups each in hand sent 2,601 transactions for 200 groups' 1,000). Other
     // processes still race through the conditions, as before.
-    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear);
+    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear, req.testClockId);
     const turnKey = `${seriesKey.PK}|${seriesKey.SK}`;
     const mine = (this.seriesTurns.get(turnKey) ?? Promise.resolve()).then(() => this.takeNumberNow(invoice, req, status, eInvoice));
     const settled = mine.catch(() => undefined);
@@ -472,7 +472,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   private async takeNumberNow(invoice: Invoice, req: IssueRequest, status: 'ISSUED' | 'DRAFT', eInvoice?: EInvoiceRegistration): Promise<Invoice> {
-    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear);
+    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear, req.testClockId);
     const issuing = status === 'ISSUED';
     for (let attempt = 0; ; attempt++) {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));

@@ -39,8 +39,11 @@ export class DynamoTestClockStore implements TestClockStore {
     );
   }
 
-  remove(agentGroupId: string, id: string): Promise<boolean> {
-    return writeIf(this.db, new DeleteCommand({ TableName: this.table, Key: keys.testClock(agentGroupId), ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': id } }));
+  remove(agentGroupId: string, id: string, expectedVersion: number): Promise<boolean> {
+    return writeIf(
+      this.db,
+      new DeleteCommand({ TableName: this.table, Key: keys.testClock(agentGroupId), ConditionExpression: 'id = :id AND version = :v', ExpressionAttributeValues: { ':id': id, ':v': expectedVersion } }),
+    );
   }
 
   private item(clock: TestClock) {

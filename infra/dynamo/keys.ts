@@ -229,10 +229,10 @@ export const keys = {
   lanesOfInvoice: (agentGroupId: string, invoiceId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: `INVLANE#${invoiceId}#` }),
   /** Σ of a booking's invoiced lines, moved in the same transaction as the lines. */
   billingMarker: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLED#${bookingRef}` }),
-  /** The last number taken from one registration's invoice series in one financial year. */
-  invoiceSeries: (gstin: string, financialYear: string): Key => ({ PK: `SERIES#${gstin}`, SK: `INVOICE#${financialYear}` }),
-  /** The last number taken from one registration's credit-note series (its own, beside the invoice series) in one financial year. */
-  creditNoteSeries: (gstin: string, financialYear: string): Key => ({ PK: `SERIES#${gstin}`, SK: `CREDITNOTE#${financialYear}` }),
+  /** The last number taken from one registration's invoice series in one financial year; a sandbox test clock's own series beside it. */
+  invoiceSeries: (gstin: string, financialYear: string, testClockId?: string): Key => ({ PK: `SERIES#${gstin}`, SK: `INVOICE#${financialYear}${testClockId ? `#CLOCK#${testClockId}` : ''}` }),
+  /** The last number taken from one registration's credit-note series (its own, beside the invoice series) in one financial year; a test clock's beside it. */
+  creditNoteSeries: (gstin: string, financialYear: string, testClockId?: string): Key => ({ PK: `SERIES#${gstin}`, SK: `CREDITNOTE#${financialYear}${testClockId ? `#CLOCK#${testClockId}` : ''}` }),
   /** A credit note's line, under its group; found through invoiceLineIndex like an invoice's. Never under INVLINE#: it bills nothing. */
   creditNoteLine: (agentGroupId: string, creditNoteId: string, lineId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `CNLINE#${creditNoteId}#${lineId}` }),
   /** One payment received from a group, keyed by its source and reference so a duplicate collides. */

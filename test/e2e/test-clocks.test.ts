@@ -162,6 +162,8 @@ describe('Sandbox test clocks', () => {
     const invoice = list.body.data[0];
     invoiceId = invoice.id;
     expect(invoice).toMatchObject({ status: 'ISSUED', periodFrom: '2026-12-02', periodTo: '2027-01-01', issueDate: ISSUE_DATE, dueDate: addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS), overdueSince: null });
+    // Dated on the clock, numbered from the clock's own series: never from the registration's, which groups on real time share.
+    expect(invoice.invoiceNumber).toMatch(/^TI[0-9A-Z]{4}\/26\/000001$/);
     expect(invoice.amountDue).toBeGreaterThan(0);
     // The group beside it keeps real time: none of its periods has closed since it booked.
     expect((await call('GET', '/v1/invoices', { key: other.apiKey })).body.data).toEqual([]);
@@ -223,11 +225,23 @@ describe('Sandbox test clocks', () => {
     expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ status: 'CONFIRMED', checkOut: CHECK_OUT });
   }, 120_000);
 
-  it('is deleted, after which the group is on real time again', async () => {
-    const deleted = await call('DELETE', `/v1/test-clocks/${clockId}`, { key: g.apiKey });
+  it('is not deleted once advanced (409 CLOCK_AHEAD): the group keeps its clock, with its stay, invoice and payment dated on it', async () => {
+    const refused = await call('DELETE', `/v1/test-clocks/${clockId}`, { key: g.apiKey });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', reasonCode: 'CLOCK_AHEAD' });
+    expectContract(refused, 'deleteTestClock');
+    expect((await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).status).toBe(200);
+    // Still on the clock: the stay has ended there.
+    expect((await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: {} })).status).toBe(409);
+  });
+
+  it('is deleted while never advanced, after which the group is on real time again', async () => {
+    const fresh = await newAgentGroup({ channelId: world.channelId });
+    const created = await call('POST', '/v1/test-clocks', { key: fresh.apiKey, body: {} });
+    expect(created.status).toBe(201);
+    const deleted = await call('DELETE', `/v1/test-clocks/${created.body.id}`, { key: fresh.apiKey });
     expect(deleted.status).toBe(204);
-    expect((await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).status).toBe(404);
-    // Real time: the stay is weeks away, so it may be cancelled again (no money moves in a quote).
-    expect((await call('GET', `/v1/bookings/${bookingId}/cancellation-quote`, { key: g.apiKey })).body).toMatchObject({ cancellable: true });
+    expect((await call('GET', `/v1/test-clocks/${created.body.id}`, { key: fresh.apiKey })).status).toBe(404);
+    expect((await call('GET', '/v1/test-clocks', { key: fresh.apiKey })).body).toEqual({ data: [] });
   });
 });

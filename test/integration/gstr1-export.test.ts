@@ -80,6 +80,29 @@ describe('admin filing gstr1', () => {
     expect(cdnr[1]).toMatch(new RegExp(`^27AAPFU0939F1ZV,Test Agents Pvt Ltd,${creditNoteNumber},\\d{2}-[A-Z][a-z]{2}-\\d{4},C,30-Invoicestate [^,]+,N,Regular B2B,1050\\.00,,5,1000\\.00,0\\.00$`));
   }, 120_000);
 
+  it('puts the invoices of a group not registered for GST in b2cs (table 7), net of their credit notes, never in b2b', async () => {
+    const own = await seedInvoiceWorld();
+    const g = await newAgentGroup({ channelId: own.channelId, gstin: null });
+    await bookStay(g, own.registered, '2027-03-01', '2027-03-03');
+    const run = await call('POST', '/v1/invoices', { key: g.apiKey, body: { from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) } });
+    const detail = (await call('GET', `/v1/invoices/${run.body.invoiceIds[0]}`, { key: g.apiKey })).body;
+    const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0].id}:1050`, '--reason', 'Late check-in', '--json']);
+    expect(note.code, note.stderr).toBe(0);
+    const noteNumber = JSON.parse(note.stdout).creditNote.invoiceNumber;
+
+    const out = mkdtempSync(join(tmpdir(), 'gstr1-b2c-'));
+    const month = indiaToday(new Date()).slice(0, 7);
+    const res = await runAdminTool(['filing', 'gstr1', '--gstin', own.supplierGstin, '--month', month, '--out', out, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ invoiceCount: 0, creditNoteCount: 0, unregistered: { b2cl: [], b2cs: [detail.invoice.invoiceNumber, noteNumber].sort(), cdnur: [] } });
+    const fp = `${month.slice(5, 7)}${month.slice(0, 4)}`;
+    const json = JSON.parse(readFileSync(join(out, `${own.supplierGstin}-${fp}-gstr1.json`), 'utf8'));
+    expect(json).toMatchObject({ b2b: [], cdnr: [], b2cs: [{ sply_ty: 'INTRA', pos: '30', typ: 'OE', rt: 5, txval: 9_000, iamt: 0, camt: 225, samt: 225, csamt: 0 }] });
+    expect(json).not.toHaveProperty('b2cl');
+    const b2cs = readFileSync(join(out, `${own.supplierGstin}-${fp}-gstr1-b2cs.csv`), 'utf8').trim().split('\n');
+    expect(b2cs[1]).toMatch(/^OE,30-Invoicestate [^,]+,,5,9000\.00,0\.00,$/);
+  }, 180_000);
+
   it('refuses a malformed month naming the option', async () => {
     const res = await runAdminTool(['filing', 'gstr1', '--gstin', world.supplierGstin, '--month', '2027-13']);
     expect(res.code).not.toBe(0);

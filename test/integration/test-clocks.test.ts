@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { BookingCheck } from '../../domain/ports/booking-store.ts';
 import type { GuestDataStore } from '../../domain/ports/guest-data.ts';
-import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { advanceTestClock, createTestClock, deleteTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
 import { bookingDeps, groupClocks, groupServices, guestErasureDeps, orderDeps, type Services } from '../../infra/container.ts';
 import { testOrigin } from '../support/audit-origin.ts';
 import { guest, seedBookingWorld, stay } from '../support/booking-world.ts';
@@ -38,6 +38,38 @@ describe('Test clock advances racing on DynamoDB Local', () => {
     // Each accepted jump moved the version once (advancing), and once more (ready) unless a later jump had moved it meanwhile.
     expect(final.version).toBeGreaterThanOrEqual(2 + accepted);
     expect(final.version).toBeLessThanOrEqual(1 + 2 * accepted);
+  }, 60_000);
+
+  it('races a delete against the first advance: either the delete wins (the advance finds no clock) or the advance does (the delete is refused CLOCK_AHEAD), never a group back on real time after an advance', async () => {
+    const svc = testServices();
+    const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids };
+    const seen = new Set<string>();
+    for (let round = 0; round < 6; round++) {
+      const g = await newAgentGroup();
+      const clock = await createTestClock(deps, principalOf(g), undefined);
+      let worked = 0;
+      const dueWork = async () => {
+        worked++;
+      };
+      const [advance, remove] = await Promise.allSettled([
+        advanceTestClock({ ...deps, dueWork }, principalOf(g), clock.id, new Date(Date.parse(clock.setTo) + 86_400_000)),
+        deleteTestClock(deps, principalOf(g), clock.id),
+      ]);
+      const left = await svc.testClocks.get(g.agentGroupId);
+      if (remove.status === 'fulfilled') {
+        // The delete removed the clock before the advance moved it: the advance found none.
+        expect(advance.status === 'rejected' && advance.reason).toBeInstanceOf(NotFoundError);
+        expect(left).toBeUndefined();
+        seen.add('deleted');
+      } else {
+        expect(remove.reason).toBeInstanceOf(ConflictError);
+        expect(advance.status).toBe('fulfilled');
+        expect(left).toMatchObject({ id: clock.id });
+        expect(worked).toBe(1);
+        seen.add('advanced');
+      }
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });
 

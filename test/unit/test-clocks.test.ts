@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../domain/errors.ts';
 import { depsOfGroup, dueAcrossClocks, type GroupClocks } from '../../domain/test-clocks/group-clocks.ts';
-import { advanced, advanceLimitOf, clockOf, newTestClock, timeOf } from '../../domain/test-clocks/test-clock.ts';
+import { advanced, advanceLimitOf, clockOf, newTestClock, timeOf, type TestClock } from '../../domain/test-clocks/test-clock.ts';
+import { deleteTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { invoiceNumberOf, numberingOf, testClockNumberOf } from '../../domain/invoicing/billing-period.ts';
 
 const CREATED = new Date('2026-11-26T08:00:00Z');
 const later = (base: Date, ms: number) => new Date(base.getTime() + ms);
@@ -77,5 +79,58 @@ describe('A scheduled job over groups on their own clocks', () => {
   it('without groups (no clocks on the stage) looks at real time only', async () => {
     expect((await dueAcrossClocks({ name: 'real' }, list, (w) => w.id)).map((w) => w.id)).toEqual(['a', 'b']);
     expect((await depsOfGroup({ name: 'real' }, 'clocked')).name).toBe('real');
+  });
+});
+
+describe('Documents dated on a test clock (issue 36, finding 6)', () => {
+  const real = { now: () => CREATED };
+  const registration = (n: number) => invoiceNumberOf('30', '2026-27', n);
+
+  it("number from the clock's own series, never the registration's: TI/TC, the clock's code, the financial year, 16 characters", () => {
+    const clocked = numberingOf(clockOf(newTestClock('clock-1', 'g1', CREATED), real), 'I', '2026-27', registration);
+    expect(clocked.testClockId).toBe('clock-1');
+    const first = clocked.numberOf(1);
+    expect(first).toMatch(/^TI[0-9A-Z]{4}\/26\/000001$/);
+    expect(first).toHaveLength(16);
+    expect(numberingOf(clockOf(newTestClock('clock-1', 'g1', CREATED), real), 'C', '2026-27', registration).numberOf(7)).toBe(`TC${first.slice(2, 6)}/26/000007`);
+    // Another clock, another code: its documents never share numbers with the first's.
+    expect(numberingOf(clockOf(newTestClock('clock-2', 'g2', CREATED), real), 'I', '2026-27', registration).numberOf(1)).not.toBe(first);
+    // Real time: the registration's series, as before.
+    expect(numberingOf(real, 'I', '2026-27', registration)).toEqual({ numberOf: registration });
+    expect(testClockNumberOf('I', 'clock-1', '2027-28', 1)).toBe(`TI${first.slice(2, 6)}/27/000001`);
+  });
+});
+
+describe('Deleting a test clock (issue 36, finding 6)', () => {
+  /** One group's clock, kept as the DynamoDB store keeps it: removal conditioned on id and version. */
+  const storeOf = (clock: TestClock | undefined) => {
+    let held = clock;
+    return {
+      get: async () => held,
+      list: async () => (held ? [held] : []),
+      create: async () => false,
+      replace: async () => false,
+      remove: async (_g: string, id: string, version: number) => (held?.id === id && held.version === version ? ((held = undefined), true) : false),
+      held: () => held,
+    };
+  };
+  const principal = { kind: 'agent-group', agentGroupId: 'g1', partnerId: 'p', channelId: 'c', keyId: 'k', keyPrefix: 'k' } as const;
+
+  it('puts a clock never advanced back on real time', async () => {
+    const testClocks = storeOf(newTestClock('c1', 'g1', CREATED));
+    await deleteTestClock({ testClocks }, principal, 'c1');
+    expect(testClocks.held()).toBeUndefined();
+  });
+
+  it('refuses (409 CLOCK_AHEAD) a clock that was advanced: the group keeps it, with its state dated on it', async () => {
+    const moved = { ...advanced(newTestClock('c1', 'g1', CREATED), later(CREATED, 60_000), later(CREATED, 1_000)), status: 'ready' as const };
+    const testClocks = storeOf(moved);
+    await expect(deleteTestClock({ testClocks }, principal, 'c1')).rejects.toMatchObject({ name: 'ConflictError', details: { reasonCode: 'CLOCK_AHEAD' } });
+    expect(testClocks.held()).toEqual(moved);
+  });
+
+  it("is a 404 for another group's or no clock", async () => {
+    await expect(deleteTestClock({ testClocks: storeOf(undefined) }, principal, 'c1')).rejects.toMatchObject({ name: 'NotFoundError' });
+    await expect(deleteTestClock({ testClocks: storeOf(newTestClock('c2', 'g1', CREATED)) }, principal, 'c1')).rejects.toMatchObject({ name: 'NotFoundError' });
   });
 });

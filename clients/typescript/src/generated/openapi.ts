@@ -855,7 +855,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a test clock
-         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md). The group is back on real time; what happened at the clock's time (bookings, invoices, ledger entries) stays as it is.
+         * @description Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md). The group is back on real time. Only a clock that was never advanced can be deleted: once advanced it runs ahead of real time, the group's bookings, invoices and ledger entries may be dated at its time, and real time would leave them in the future, so the answer is 409 with reasonCode CLOCK_AHEAD and the group keeps its clock.
          */
         delete: operations["deleteTestClock"];
         options?: never;
@@ -10458,6 +10458,34 @@ export interface operations {
                         timestamp: string;
                         code: string;
                         param?: string;
+                    };
+                };
+            };
+            /** @description reasonCode CLOCK_AHEAD: the clock was advanced, so the group may have state dated past real time; it keeps its clock. */
+            409: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                        /** @enum {string} */
+                        reasonCode: "CLOCK_AHEAD";
                     };
                 };
             };
