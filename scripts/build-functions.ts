@@ -4,8 +4,12 @@ import { build, type Metafile } from 'esbuild';
 import { esbuildOptions, stageBuild, stageFunctions } from '../bench/cold-load.ts';
 import { ROOT } from './local-stack.ts';
 
-/** Where serverless-esbuild puts its bundles, and where `serverless offline` reads them with ESBUILD_PREBUILT (scripts/serverless-prebuilt-bundles.cjs). */
-export const WORK_FOLDER = '.esbuild';
+/**
+ * Where serverless-esbuild packs and serves the bundles from (custom.esbuild.outputWorkFolder:
+ * ESBUILD_WORK_FOLDER, else `.esbuild`), and where `serverless offline` reads them with
+ * ESBUILD_PREBUILT (scripts/serverless-prebuilt-bundles.cjs).
+ */
+export const WORK_FOLDER = process.env.ESBUILD_WORK_FOLDER || '.esbuild';
 export const BUILD_DIR = join(ROOT, WORK_FOLDER, '.build');
 export const METAFILE = join(ROOT, WORK_FOLDER, 'metafile.json');
 

@@ -23,6 +23,7 @@ import {
   freePort,
   type Stoppable,
 } from './local-stack.ts';
+import { buildFunctions } from './build-functions.ts';
 
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local and fauxqs (SQS + S3)
@@ -81,6 +82,10 @@ try {
     process.exit(1);
   }
   const t0 = Date.now();
+  // The one esbuild pass over every function runs while the emulators start and the demo world
+  // loads; offline's bundle step then finds it done (ESBUILD_ALREADY_BUILT) and only rebuilds on save.
+  const bundling = buildFunctions();
+  bundling.catch(() => undefined);
   const [dynamo, queues] = await Promise.all([
     startDynamoLocal({ port: (await portFree(8000)) ? 8000 : await freePort() }),
     startFauxqs({ port: (await portFree(4566)) ? 4566 : await freePort() }),
@@ -98,25 +103,41 @@ try {
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
-    extra: { ...SETTINGS, WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!, BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!, PDF_QUEUE_URL: invoiceQueues[pdfQueueName(STAGE)]!, BILLING_QUEUE_URL: invoiceQueues[billingQueueName(STAGE)]!, CHANNEX_QUEUE_URL: queueUrls[channexQueueName(STAGE)]! },
+    extra: {
+      ...SETTINGS,
+      WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!,
+      BOOKING_QUEUE_URL: queueUrls[bookingQueueName(STAGE)]!,
+      PDF_QUEUE_URL: invoiceQueues[pdfQueueName(STAGE)]!,
+      BILLING_QUEUE_URL: invoiceQueues[billingQueueName(STAGE)]!,
+      CHANNEX_QUEUE_URL: queueUrls[channexQueueName(STAGE)]!,
+    },
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
   // SERVICE_URL is the tool's alone (gateway pay posts there); the functions never read it.
-  writeFileSync(STACK_ENV, `${Object.entries({ ...env, SERVICE_URL: `http://localhost:${HTTP_PORT}` }).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
+  writeFileSync(
+    STACK_ENV,
+    `${Object.entries({ ...env, SERVICE_URL: `http://localhost:${HTTP_PORT}` })
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n')}\n`,
+    { mode: 0o600 },
+  );
 
-  // The demo world loads while serverless offline bundles: neither needs the other until the first request,
-  // and together they took most of the start one after the other.
+  // The demo world loads while the functions are bundled and serverless offline starts: neither needs the
+  // other until the first request, and together they took most of the start one after the other.
   const { loadDemoWorld } = await import('./demo-load.ts');
   const demoLoaded = loadDemoWorld(env);
-  const offlineReady = startOffline({
-    stage: STAGE,
-    env,
-    httpPort: HTTP_PORT,
-    // Fixed (3002, or LAMBDA_PORT) so workers can be invoked by hand; a free one only if taken, and printed below.
-    lambdaPort: (await portFree(LAMBDA_PORT)) ? LAMBDA_PORT : await freePort(),
-    log: (line) => process.stdout.write(line.replace(/^/gm, '  [offline] ')),
-    waiting: (s) => console.log(`  … serverless offline is still bundling the functions (${s} s); a busy machine takes minutes`),
+  const offlineReady = bundling.then(async (built) => {
+    console.log(`✓ ${built.entries} functions bundled in one pass in ${(built.ms / 1000).toFixed(1)} s`);
+    return startOffline({
+      stage: STAGE,
+      env: { ...env, ESBUILD_ALREADY_BUILT: '1' },
+      httpPort: HTTP_PORT,
+      // Fixed (3002, or LAMBDA_PORT) so workers can be invoked by hand; a free one only if taken, and printed below.
+      lambdaPort: (await portFree(LAMBDA_PORT)) ? LAMBDA_PORT : await freePort(),
+      log: (line) => process.stdout.write(line.replace(/^/gm, '  [offline] ')),
+      waiting: (s) => console.log(`  … serverless offline is still starting (${s} s); a busy machine takes longer`),
+    });
   });
   // Both settle before either failure is reported, so the shutdown stops an offline that started anyway.
   const [demoOutcome, offlineOutcome] = await Promise.allSettled([demoLoaded, offlineReady]);
@@ -125,11 +146,19 @@ try {
   if (offlineOutcome.status === 'rejected') throw offlineOutcome.reason;
   const [demo, offline] = [demoOutcome.value, offlineOutcome.value];
   console.log(`✓ Demo world loaded for today: ${demo.summary}`);
-  console.log(`✓ serverless offline on http://localhost:${HTTP_PORT}, Lambda API on http://localhost:${offline.lambdaPort} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  console.log(`  Settings (each overridable from the environment): ${Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+  console.log(
+    `✓ serverless offline on http://localhost:${HTTP_PORT}, Lambda API on http://localhost:${offline.lambdaPort} (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  console.log(
+    `  Settings (each overridable from the environment): ${Object.entries(SETTINGS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}\n`,
+  );
   console.log('Demo credentials (local stage only; the password is always empty):');
   for (const c of demo.credentials) {
-    console.log(`  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(16)} key ${c.key}${c.signingSecret ? `  callback secret ${c.signingSecret}` : ''}${c.note ? `  (${c.note})` : ''}`);
+    console.log(
+      `  ${c.kind.padEnd(11)} ${c.ownerId.padEnd(16)} key ${c.key}${c.signingSecret ? `  callback secret ${c.signingSecret}` : ''}${c.note ? `  (${c.note})` : ''}`,
+    );
   }
   console.log(`  channex     api-key ${env.CHANNEX_INBOUND_API_KEY}  (the api-key header of /channel-manager/channex/…; docs/channel-manager.md)`);
   const partner = demo.credentials.find((c) => c.kind === 'partner');
@@ -138,7 +167,9 @@ try {
   if (partner) console.log(`  curl -s -u ${partner.key}: http://localhost:${HTTP_PORT}/api/ping`);
   if (group) console.log(`  curl -s -u ${group.key}: http://localhost:${HTTP_PORT}/v1/ping`);
   console.log(`  curl -s http://localhost:${HTTP_PORT}/openapi.json | head -c 400`);
-  console.log(`  curl -s -H 'api-key: ${env.CHANNEX_INBOUND_API_KEY}' 'http://localhost:${HTTP_PORT}/channel-manager/channex/mapping_details/?hotel_code=<listing>'`);
+  console.log(
+    `  curl -s -H 'api-key: ${env.CHANNEX_INBOUND_API_KEY}' 'http://localhost:${HTTP_PORT}/channel-manager/channex/mapping_details/?hotel_code=<listing>'`,
+  );
   console.log(`  curl -s -X POST http://localhost:${offline.lambdaPort}/2015-03-31/functions/partner-distribution-local-sweepBookings/invocations -d '{}'`);
   console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {

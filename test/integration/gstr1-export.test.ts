@@ -84,9 +84,8 @@ describe('admin filing gstr1', () => {
     const own = await seedInvoiceWorld();
     const g = await newAgentGroup({ channelId: own.channelId, gstin: null });
     await bookStay(g, own.registered, '2027-03-01', '2027-03-03');
-    const run = await call('POST', '/v1/invoices', { key: g.apiKey, body: { from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) } });
-    const detail = (await call('GET', `/v1/invoices/${run.body.invoiceIds[0]}`, { key: g.apiKey })).body;
-    const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0].id}:1050`, '--reason', 'Late check-in', '--json']);
+    const detail = await billGroup(g);
+    const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0]!.id}:1050`, '--reason', 'Late check-in', '--json']);
     expect(note.code, note.stderr).toBe(0);
     const noteNumber = JSON.parse(note.stdout).creditNote.invoiceNumber;
 

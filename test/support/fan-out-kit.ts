@@ -11,7 +11,7 @@ import { concurrentRecords } from '../../functions/workers/sqs-batch.ts';
 import { LOCAL_CREDENTIALS, provisionQueues } from '../../scripts/local-stack.ts';
 import { startEventSourceMapping, type EventSourceMapping } from './event-source-mapping.ts';
 import { call, newAgentGroup, type GroupFixture } from './stack.ts';
-import { guest, stay } from './booking-world.ts';
+import { guest, placeStay, stay } from './booking-world.ts';
 import { pollUntil } from './poll.ts';
 
 /** A day past the end of any weekly period that holds today: the run's clock, so today's bookings fall in the period it bills. */
@@ -52,7 +52,11 @@ export interface FanOutKit {
  * own (2 s visibility, kept while an invocation runs, `maxReceiveCount` receives before the dead-letter queue) drained by the
  * real worker handler through startEventSourceMapping. The billing clock is eight days ahead.
  */
-export async function fanOutKit(opts: { env: Record<string, string>; baseUrl: string; channelId: string; svc: Services; maxReceiveCount?: number }): Promise<FanOutKit> {
+/**
+ * `baseUrl`: book the fixtures over that stack's HTTP (the storage-fault stack, whose point is
+ * what its handlers do); without it they are booked through the domain (placeStay) on `svc`.
+ */
+export async function fanOutKit(opts: { env: Record<string, string>; baseUrl?: string; channelId: string; svc: Services; maxReceiveCount?: number }): Promise<FanOutKit> {
   const name = `fanout-${randomUUID().slice(0, 8)}`;
   const urls = await provisionQueues(opts.env.SQS_ENDPOINT!, [name], { visibilityTimeoutSeconds: VISIBILITY_SECONDS, maxReceiveCount: opts.maxReceiveCount ?? 3 });
   const queueUrl = urls[name]!;
@@ -79,6 +83,11 @@ export async function fanOutKit(opts: { env: Record<string, string>; baseUrl: st
     },
     async bookOne(group, listingId, checkIn) {
       const checkOut = new Date(Date.parse(checkIn) + 86_400_000).toISOString().slice(0, 10);
+      if (opts.baseUrl === undefined) {
+        const booking = await placeStay(group, listingId, checkIn, checkOut, opts.svc);
+        if (booking.status !== 'CONFIRMED') throw new Error(`booking: ${booking.status} ${booking.failure?.reason ?? ''}`);
+        return;
+      }
       const o = await call('POST', '/v1/orders', { key: group.apiKey, body: stay(listingId, checkIn, checkOut), baseUrl: opts.baseUrl });
       if (o.status !== 200) throw new Error(`order: ${o.status} ${o.text}`);
       const b = await call('POST', '/v1/bookings', {

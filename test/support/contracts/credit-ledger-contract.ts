@@ -127,6 +127,44 @@ export function creditLedgerContract(adapter: string, subject: () => Promise<Cre
       await expectConsistent(ledger, g, -2_500_00);
     });
 
+    it('answers a second record of the same id with what was stored first, changing nothing', async () => {
+      const { ledger, newGroup } = await subject();
+      const g = await newGroup({ creditLimit: 10_000_00, onHold: false });
+      const first = postedEntry({ agentGroupId: g, type: 'REFUND', amount: -100_00, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund' }, randomUUID(), at(0));
+      await ledger.recordPosted(first);
+
+      const again = await ledger.recordPosted({ ...first, description: 'a retry that changed its text' });
+
+      expect(again).toEqual(first);
+      await expectConsistent(ledger, g, -100_00);
+    });
+
+    it('lets an operator adjustment raise exposure past the limit, with no limit check', async () => {
+      const { ledger, newGroup } = await subject();
+      const g = await newGroup({ creditLimit: 1_000_00, onHold: false });
+      const adjustment = postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: 1_200_00, bookingId: null, externalBookingId: null, description: 'Operator correction' }, randomUUID(), at(0));
+
+      await ledger.recordPosted(adjustment);
+
+      expect(await ledger.creditPosition(g)).toEqual({ creditLimit: 1_000_00, exposure: 1_200_00, availableCredit: -200_00 });
+      await expectConsistent(ledger, g, 1_200_00);
+    });
+
+    it('refuses to record for an unknown group, and entries the gate must see or that move money the wrong way, writing nothing', async () => {
+      const { ledger, newGroup } = await subject();
+      const g = await newGroup({ creditLimit: 10_000_00, onHold: false });
+      const stranger = `no-group-${randomUUID()}`;
+      const entry = postedEntry({ agentGroupId: g, type: 'REFUND', amount: -1_00, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund' }, randomUUID(), at(0));
+
+      await expect(ledger.recordPosted({ ...entry, agentGroupId: stranger })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(ledger.recordPosted({ ...entry, type: 'CHARGE', amount: 1_00 })).rejects.toThrow(RangeError);
+      await expect(ledger.recordPosted({ ...entry, amount: 1_00 })).rejects.toThrow(RangeError);
+      await expect(ledger.recordPosted({ ...entry, status: 'AUTHORIZED' })).rejects.toThrow(RangeError);
+
+      expect(await ledger.audit(stranger)).toEqual({ exposureCounter: 0, entries: [] });
+      expect((await ledger.audit(g)).entries).toEqual([]);
+    });
+
     it('pages the entries newest first and filters a query by type, status and time, oldest first', async () => {
       const { ledger, newGroup } = await subject();
       const g = await newGroup({ creditLimit: 10_000_00, onHold: false });

@@ -51,15 +51,20 @@ export function testClockStoreContract(adapter: string, subject: () => Promise<T
       expect(groupClock.now().toISOString()).toBe('2027-03-01T00:01:30.000Z');
     });
 
-    it('removes a clock only by its id', async () => {
+    it('removes a clock only by its id, at the version stored', async () => {
       const { store, newGroup } = await subject();
       const g = await newGroup();
       const clock = newTestClock(randomUUID(), g, new Date(REAL));
       await store.create(clock);
 
-      const results = [await store.remove(g, randomUUID()), await store.remove(g, clock.id), await store.remove(g, clock.id)];
+      const results = [
+        await store.remove(g, randomUUID(), clock.version),
+        await store.remove(g, clock.id, clock.version + 1),
+        await store.remove(g, clock.id, clock.version),
+        await store.remove(g, clock.id, clock.version),
+      ];
 
-      expect(results).toEqual([false, true, false]);
+      expect(results).toEqual([false, false, true, false]);
       expect(await store.get(g)).toBeUndefined();
       expect(await store.create(newTestClock(randomUUID(), g, new Date(REAL)))).toBe(true);
     });

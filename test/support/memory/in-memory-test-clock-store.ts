@@ -5,7 +5,7 @@ import type { TestClock } from '../../../domain/test-clocks/test-clock.ts';
 /**
  * The groups' test clocks in memory, for rule tests in the unit tier; the port's contract
  * (test/support/contracts/test-clock-store-contract.ts) runs against it and DynamoTestClockStore:
- * one clock per group, replaced only from the version stored, removed only by its id.
+ * one clock per group, replaced and removed only from its id and the version stored.
  */
 export class InMemoryTestClockStore implements TestClockStore {
   private readonly clocks = new Map<string, TestClock>();
@@ -31,8 +31,9 @@ export class InMemoryTestClockStore implements TestClockStore {
     return true;
   }
 
-  async remove(agentGroupId: string, id: string): Promise<boolean> {
-    if (this.clocks.get(agentGroupId)?.id !== id) return false;
+  async remove(agentGroupId: string, id: string, expectedVersion: number): Promise<boolean> {
+    const stored = this.clocks.get(agentGroupId);
+    if (stored?.id !== id || stored.version !== expectedVersion) return false;
     this.clocks.delete(agentGroupId);
     return true;
   }

@@ -12,7 +12,7 @@ let kit: FanOutKit;
 
 beforeAll(async () => {
   world = await seedInvoiceWorld();
-  kit = await fanOutKit({ env: stack().env, baseUrl: stack().baseUrl, channelId: world.channelId, svc: testServices(), maxReceiveCount: 2 });
+  kit = await fanOutKit({ env: stack().env, channelId: world.channelId, svc: testServices(), maxReceiveCount: 2 });
 }, 120_000);
 
 afterAll(() => kit?.stop());
