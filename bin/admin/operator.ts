@@ -9,7 +9,7 @@ import { UsageError, type CommandSpec, type ParsedArgs } from './command.ts';
  */
 const READS = new Set([
   'partners list', 'groups list', 'keys list', 'deliveries failed', 'billing runs', 'billing check-index', 'invoices list',
-  'payments list', 'payments unmatched', 'filing gstr1', 'audit list', 'audit verify',
+  'payments list', 'payments unmatched', 'payments disputes', 'filing gstr1', 'audit list', 'audit verify',
 ]);
 
 export const changesState = (spec: CommandSpec): boolean => !READS.has(spec.path.join(' '));

@@ -108,6 +108,22 @@ export const paymentsUnmatched: CommandSpec = {
   },
 };
 
+export const paymentsDisputes: CommandSpec = {
+  path: ['payments', 'disputes'],
+  summary: 'List gateway payments disputed and not yet decided (open or under review), with the invoice each paid and the date to answer by.',
+  details: 'Answer each on the Razorpay dashboard (Transactions → Disputes) before its respond-by date. A lost dispute gives the amount back as a refund does (the invoice owes it again); won or closed clears it from this list.',
+  options: [],
+  examples: ['payments disputes', 'payments disputes --json'],
+  async run(_args, ctx) {
+    const open = await ctx.services().receivables.openDisputes();
+    ctx.out.result({ disputes: open.map((d) => ({ ...d, amount: toRupees(d.amount), amountDeducted: toRupees(d.amountDeducted) })) }, () =>
+      open.length === 0
+        ? ['No open disputes.']
+        : columns([['RESPOND BY', 'DISPUTE', 'STATUS', 'PHASE', 'PAYMENT', 'AMOUNT', 'GROUP', 'INVOICE'], ...open.map((d) => [d.respondBy, d.disputeId, d.status, d.phase, d.paymentId, rupees(d.amount), d.agentGroupId, d.invoiceId ?? ''])], ''),
+    );
+  },
+};
+
 export const paymentsReconcile: CommandSpec = {
   path: ['payments', 'reconcile'],
   summary: "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and its refunds, and record those never announced.",
@@ -116,10 +132,11 @@ export const paymentsReconcile: CommandSpec = {
   examples: ['payments reconcile', 'payments reconcile --group tripkart-agents --json'],
   async run(args, ctx) {
     const svc = ctx.services();
-    const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices, ids: svc.ids }, ctx.origin(), args.text('group'));
+    const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices, ids: svc.ids, metrics: svc.metrics }, ctx.origin(), args.text('group'));
     ctx.out.result(report, () => [
       `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched; ${report.refunded.length} processed refund(s) recorded now.`,
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
+      ...report.captured.map((c) => `  captured ${c.paymentId} ${rupees(c.amount)} (authorized) of invoice ${c.invoiceId} for ${c.agentGroupId}`),
       ...report.refunded.map((r) => `  refunded ${r.refundId} of ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
       ...report.failures.map((f) => `  FAILED ${f.agentGroupId}: ${f.error}`),
     ]);

@@ -32,6 +32,10 @@ export const METRIC_NAMES = [
   'BillingRunHandedOff',
   /** A handed-off run's continuation could not be queued: its DRAFTs wait for the group's next run. */
   'BillingHandOffNotQueued',
+  /** A gateway payment disputed (a chargeback raised, or lost): operators answer it by its respond-by date (`payments disputes`). */
+  'PaymentDisputed',
+  /** An authorized payment of one of our orders that the gateway refused to capture: it is refunded to the payer after the capture window unless an operator acts. */
+  'PaymentNotCaptured',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -69,6 +69,29 @@ export interface GatewayRefund {
   readonly createdAt: string;
 }
 
+/**
+ * A dispute (chargeback) of a gateway payment, as the gateway reports it (razorpay.com/docs/api/disputes/entity):
+ * `open` when raised, `under_review` once contested, then `won`, `lost` (the amount deducted from the
+ * merchant's balance) or `closed`.
+ */
+export interface GatewayDispute {
+  /** The gateway's dispute id (disp_…). */
+  readonly disputeId: string;
+  readonly paymentId: string;
+  /** Positive minor units disputed. */
+  readonly amount: Minor;
+  /** Minor units deducted from the merchant's balance: 0 unless `lost`. */
+  readonly amountDeducted: Minor;
+  readonly currency: string;
+  readonly status: string;
+  /** fraud, retrieval, chargeback, pre_arbitration, arbitration. */
+  readonly phase: string;
+  readonly reasonCode: string;
+  /** When a response is due (ISO instant). */
+  readonly respondBy: string;
+  readonly createdAt: string;
+}
+
 /** True for the payment states in which the money was captured (razorpay.com/docs/payments/payments, "Payment Life Cycle": captured, then refunded). */
 export const wasCaptured = (p: Pick<GatewayPayment, 'status'>): boolean => p.status === 'captured' || p.status === 'refunded';
 
@@ -112,6 +135,11 @@ export interface PaymentGateway {
   paymentRefunds(paymentId: string): Promise<GatewayRefund[]>;
   /** The account's refunds created at or after `since` (whatever payment they refund). */
   refundsSince(since: Date): Promise<GatewayRefund[]>;
+  /**
+   * Captures an authorized payment for its whole amount (razorpay.com/docs/api/payments/capture): the captured payment.
+   * The gateway refunds an authorized payment not captured within its window (3 days) by itself.
+   */
+  capturePayment(paymentId: string, amount: Minor, currency: string): Promise<GatewayPayment>;
   /** The bank's reference (UTR) of a bank transfer's payment; null when the gateway has none for it. */
   transferReference(paymentId: string): Promise<string | null>;
 }
@@ -119,6 +147,8 @@ export interface PaymentGateway {
 /** What a verified notification says. */
 export type GatewayNotice =
   | { readonly kind: 'payment'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment }
+  /** A dispute event: the dispute and the disputed payment, as the event carries them. */
+  | { readonly kind: 'dispute'; readonly event: string; readonly eventId: string | null; readonly dispute: GatewayDispute; readonly payment: GatewayPayment }
   /** A refund event: the refund and the payment it refunds, as the event carries them. */
   | { readonly kind: 'refund'; readonly event: string; readonly eventId: string | null; readonly refund: GatewayRefund; readonly payment: GatewayPayment }
   /** An event we do not act on (or a payment not captured): answered 200 so the gateway stops sending it. */

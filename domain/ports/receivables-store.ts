@@ -1,7 +1,7 @@
 import type { AuditDraft } from '../audit/audit-event.ts';
 import type { LedgerEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
-import type { Payment, PaymentRefund, PaymentSource, UnmatchedPayment } from '../receivables/payment.ts';
+import type { Payment, PaymentDispute, PaymentRefund, PaymentSource, UnmatchedPayment } from '../receivables/payment.ts';
 import type { VirtualAccount } from './payment-gateway.ts';
 
 export interface PaymentRecorded {
@@ -67,6 +67,15 @@ export interface ReceivablesStore {
   gatewayPaymentGroup(paymentId: string): Promise<string | undefined>;
   payment(agentGroupId: string, source: PaymentSource, reference: string): Promise<Payment | undefined>;
   refunds(agentGroupId: string): Promise<PaymentRefund[]>;
+  /**
+   * Stores a dispute's state when it is new or later than the stored one (`disputeRank`); an
+   * earlier or the same state arriving late writes nothing (`applied` false). `previous`: the state
+   * it replaced. Open disputes are listed by `openDisputes`.
+   */
+  recordDispute(dispute: PaymentDispute): Promise<{ readonly applied: boolean; readonly previous: string | null; readonly stored: PaymentDispute }>;
+  /** Disputes open or under review, across groups, oldest first. */
+  openDisputes(): Promise<PaymentDispute[]>;
+  disputes(agentGroupId: string): Promise<PaymentDispute[]>;
   /** When reconciliation last asked the gateway for its refunds (undefined: never). */
   refundLook(): Promise<string | undefined>;
   markRefundLook(at: string): Promise<void>;

@@ -2,6 +2,7 @@ import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { Metrics } from '../ports/metrics.ts';
 import { wasCaptured, type GatewayPayment, type GatewayRefund, type PaymentGateway, type VirtualAccount } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
@@ -32,6 +33,7 @@ export async function virtualAccountOf(deps: VirtualAccountDeps, group: Pick<Age
 
 export interface ReconcileDeps extends PaymentDeps {
   readonly ids: IdGenerator;
+  readonly metrics: Metrics;
   readonly gateway: PaymentGateway;
   readonly receivables: PaymentDeps['receivables'] & Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'>;
   readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
@@ -46,6 +48,10 @@ export interface ReconcileReport {
   /** Of those, newly recorded now (their notification never arrived). */
   readonly recorded: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly amount: number }[];
   readonly unmatched: number;
+  /** Authorized payments of open orders captured now (Razorpay refunds those left uncaptured after its window). */
+  readonly captured: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly invoiceId: string; readonly amount: number }[];
+  /** Authorized payments the gateway refused to capture: alerted (`PaymentNotCaptured`) and listed in `failures` too. */
+  readonly uncaptured: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly invoiceId: string; readonly amount: number; readonly error: string }[];
   /** Processed refunds newly recorded now (their notification never arrived). */
   readonly refunded: readonly { readonly agentGroupId: string; readonly refundId: string; readonly paymentId: string; readonly amount: number }[];
   /** `agentGroupId` is `*` for the account-wide look at the gateway's refunds. */
@@ -73,6 +79,31 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
     const outcome = await receiveGatewayRefund(deps, r, p, source, origin);
     if (outcome.kind === 'recorded' && outcome.recorded) refunded.push({ agentGroupId: outcome.refund.agentGroupId, refundId: r.refundId, paymentId: r.paymentId, amount: r.amount });
   };
+  const captured: { agentGroupId: string; paymentId: string; invoiceId: string; amount: number }[] = [];
+  const uncaptured: { agentGroupId: string; paymentId: string; invoiceId: string; amount: number; error: string }[] = [];
+  /**
+   * An authorized payment of one of our orders is captured at once, for its whole amount (razorpay.com/docs/payments/payments/capture-settings:
+   * not captured within 3 days, it is refunded to the payer): hourly runs leave it at most an hour. A refusal is alerted, naming payment and invoice.
+   */
+  const capture = async (g: string, invoiceId: string, payments: readonly GatewayPayment[]): Promise<GatewayPayment[]> => {
+    const out: GatewayPayment[] = [];
+    for (const p of payments) {
+      if (p.status !== 'authorized') {
+        out.push(p);
+        continue;
+      }
+      try {
+        out.push(await deps.gateway.capturePayment(p.paymentId, p.amount, p.currency));
+        captured.push({ agentGroupId: g, paymentId: p.paymentId, invoiceId, amount: p.amount });
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        deps.metrics.count('PaymentNotCaptured');
+        uncaptured.push({ agentGroupId: g, paymentId: p.paymentId, invoiceId, amount: p.amount, error });
+        failures.push({ agentGroupId: g, error: `authorized payment ${p.paymentId} of invoice ${invoiceId} not captured: ${error}` });
+      }
+    }
+    return out;
+  };
   const take = async (g: string, payments: readonly GatewayPayment[]) => {
     for (const fetched of payments.filter(wasCaptured)) {
       found++;
@@ -91,7 +122,7 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
     try {
       for (const o of await deps.receivables.openOrders(g)) {
         ordersChecked++;
-        await take(g, await deps.gateway.orderPayments(o.gatewayOrderId));
+        await take(g, await capture(g, o.invoiceId, await deps.gateway.orderPayments(o.gatewayOrderId)));
       }
       const va = await deps.receivables.groupVirtualAccount(g);
       if (va.account) {
@@ -120,7 +151,7 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   } catch (err) {
     failures.push({ agentGroupId: only ?? '*', error: err instanceof Error ? err.message : String(err) });
   }
-  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, refunded, failures };
+  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, captured, uncaptured, refunded, failures };
 }
 
 /** Payments created up to this long before the last look are asked for again (recorded once all the same): clocks and Razorpay's indexing lag. */

@@ -53,6 +53,35 @@ export interface PaymentRefund {
   readonly eventId: string | null;
 }
 
+/** Razorpay's dispute states in their order (razorpay.com/docs/api/disputes/entity, `status`): a state is applied once, and never after a later one. */
+export const DISPUTE_STATES = ['open', 'under_review', 'won', 'lost', 'closed'] as const;
+export const disputeRank = (status: string): number => Math.min(DISPUTE_STATES.indexOf(status as (typeof DISPUTE_STATES)[number]), 2);
+/** Open and under review: the payment may still be taken back, operators are to answer by `respondBy`. */
+export const isDisputeOpen = (status: string): boolean => status === 'open' || status === 'under_review';
+
+/**
+ * A dispute (chargeback) of a recorded gateway payment, as last seen: one per dispute id. Open,
+ * it flags the payment's invoice for operators (`payments disputes`); lost, the amount deducted
+ * is given back as a refund is (a PaymentRefund whose id is the dispute's); won or closed, the
+ * flag is cleared.
+ */
+export interface PaymentDispute {
+  readonly agentGroupId: string;
+  readonly disputeId: string;
+  readonly paymentId: string;
+  /** The disputed payment's invoice. */
+  readonly invoiceId: string | null;
+  readonly amount: Minor;
+  readonly amountDeducted: Minor;
+  readonly status: string;
+  readonly phase: string;
+  readonly reasonCode: string;
+  readonly respondBy: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly eventId: string | null;
+}
+
 /**
  * A gateway payment the service could not take as a group's money: its order or virtual
  * account is not ours, or it is not in INR. Kept once per payment id for operators

@@ -5,11 +5,12 @@ import { postedEntry } from '../ledger/ledger.ts';
 import type { Minor } from '../money.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { IdGenerator } from '../ports/ids.ts';
-import { wasCaptured, type GatewayPayment, type GatewayRefund } from '../ports/payment-gateway.ts';
+import { wasCaptured, type GatewayDispute, type GatewayPayment, type GatewayRefund } from '../ports/payment-gateway.ts';
+import type { Metrics } from '../ports/metrics.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { evaluateCreditHold } from './credit-control.ts';
-import { paymentEntryId, refundEntryId, type Payment, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from './payment.ts';
+import { isDisputeOpen, paymentEntryId, refundEntryId, type Payment, type PaymentDispute, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from './payment.ts';
 
 export interface PaymentDeps {
   readonly receivables: ReceivablesStore;
@@ -163,28 +164,51 @@ export async function receiveGatewayRefund(
   origin: AuditOrigin,
 ): Promise<GatewayRefundOutcome> {
   if (refund.status !== 'processed') return { kind: 'not-processed', status: refund.status };
-  let g = await deps.receivables.gatewayPaymentGroup(refund.paymentId);
+  const paid = await paymentOfGroup(deps, refund.paymentId, payment, source, origin);
+  if (!paid || refund.currency !== 'INR') return { kind: 'unmatched', paymentId: refund.paymentId };
+  return giveBack(deps, paid, { id: refund.refundId, amount: refund.amount, at: refund.createdAt, description: `Payment ${refund.paymentId} refunded (${refund.refundId})` }, source, origin);
+}
+
+/** The recorded gateway payment a refund or dispute names; one whose own notice was lost is recorded first, from the entity the event carries. */
+async function paymentOfGroup(
+  deps: PaymentDeps & { readonly ids: IdGenerator },
+  paymentId: string,
+  payment: GatewayPayment | null,
+  source: { readonly event: string; readonly eventId: string | null },
+  origin: AuditOrigin,
+): Promise<Payment | undefined> {
+  let g = await deps.receivables.gatewayPaymentGroup(paymentId);
   if (!g && payment && wasCaptured(payment)) {
     const received = await receiveGatewayPayment(deps, payment, source, origin);
     if (received.kind === 'recorded') g = received.payment.agentGroupId;
   }
-  const paid = g ? await deps.receivables.payment(g, 'GATEWAY', refund.paymentId) : undefined;
-  if (!g || !paid || refund.currency !== 'INR') return { kind: 'unmatched', paymentId: refund.paymentId };
+  return g ? deps.receivables.payment(g, 'GATEWAY', paymentId) : undefined;
+}
+
+/**
+ * Money given back of a recorded payment (a processed refund, a lost dispute), once per `id`:
+ * its POSTED ADJUSTMENT, the group's credit down by it and the invoices it paid re-opened, the
+ * credit hold evaluated again.
+ */
+async function giveBack(
+  deps: PaymentDeps & { readonly ids: IdGenerator },
+  paid: Payment,
+  back: { readonly id: string; readonly amount: Minor; readonly at: string; readonly description: string },
+  source: { readonly eventId: string | null },
+  origin: AuditOrigin,
+): Promise<Extract<GatewayRefundOutcome, { kind: 'recorded' }>> {
+  const g = paid.agentGroupId;
   const own = deps.clockFor ? { ...deps, clock: await deps.clockFor(g) } : deps;
   const now = own.clock.now();
-  const entryId = refundEntryId(g, refund.refundId);
-  const entry = postedEntry(
-    { agentGroupId: g, type: 'ADJUSTMENT', amount: refund.amount, bookingId: null, externalBookingId: null, description: `Payment ${refund.paymentId} refunded (${refund.refundId})` },
-    entryId,
-    now,
-  );
+  const entryId = refundEntryId(g, back.id);
+  const entry = postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: back.amount, bookingId: null, externalBookingId: null, description: back.description }, entryId, now);
   const record: PaymentRefund = {
     agentGroupId: g,
-    refundId: refund.refundId,
-    paymentId: refund.paymentId,
-    amount: refund.amount,
+    refundId: back.id,
+    paymentId: paid.reference,
+    amount: back.amount,
     invoiceId: paid.invoiceId,
-    refundedAt: refund.createdAt,
+    refundedAt: back.at,
     recordedAt: now.toISOString(),
     ledgerEntryId: entryId,
     eventId: source.eventId,
@@ -194,6 +218,51 @@ export async function receiveGatewayRefund(
   const group = await own.tenants.getAgentGroup(g);
   if (group) await evaluateCreditHold(own, group);
   return { kind: 'recorded', refund: recorded.refund, recorded: recorded.recorded, unallocated: settled.unallocated };
+}
+
+/** What became of a dispute event: its state recorded (or not, being old), with the money given back when lost; or of a payment that is no group's. */
+export type GatewayDisputeOutcome =
+  | { readonly kind: 'recorded'; readonly dispute: PaymentDispute; readonly applied: boolean; readonly previous: string | null; readonly givenBack: boolean }
+  | { readonly kind: 'unmatched'; readonly paymentId: string };
+
+/**
+ * A dispute (chargeback) event (razorpay.com/docs/webhooks/disputes): its state is stored once
+ * per dispute id and state, never moving back (a late `created` after `lost` changes nothing).
+ * Raised (open, under review): the payment's invoice is flagged for operators and an alert
+ * counted (`PaymentDisputed`); lost: the amount deducted is given back as a processed refund is
+ * (ledger ADJUSTMENT, the invoices re-opened, exposure up), once per dispute id whichever event
+ * brings it, and alerted too; won or closed: the flag cleared, nothing moved.
+ */
+export async function receiveGatewayDispute(
+  deps: PaymentDeps & { readonly ids: IdGenerator; readonly metrics: Metrics },
+  dispute: GatewayDispute,
+  payment: GatewayPayment | null,
+  source: { readonly event: string; readonly eventId: string | null },
+  origin: AuditOrigin,
+): Promise<GatewayDisputeOutcome> {
+  const paid = await paymentOfGroup(deps, dispute.paymentId, payment, source, origin);
+  if (!paid || dispute.currency !== 'INR') return { kind: 'unmatched', paymentId: dispute.paymentId };
+  const { applied, previous, stored } = await deps.receivables.recordDispute({
+    agentGroupId: paid.agentGroupId,
+    disputeId: dispute.disputeId,
+    paymentId: dispute.paymentId,
+    invoiceId: paid.invoiceId,
+    amount: dispute.amount,
+    amountDeducted: dispute.amountDeducted,
+    status: dispute.status,
+    phase: dispute.phase,
+    reasonCode: dispute.reasonCode,
+    respondBy: dispute.respondBy,
+    createdAt: dispute.createdAt,
+    updatedAt: deps.clock.now().toISOString(),
+    eventId: source.eventId,
+  });
+  if (applied && (dispute.status === 'lost' || (isDisputeOpen(dispute.status) && previous === null))) deps.metrics.count('PaymentDisputed');
+  // Lost: Razorpay deducts `amount_deducted` (razorpay.com/docs/api/disputes/entity). Run on every `lost` delivery, applied or not: the refund record makes it once, and a delivery that died half-way is finished.
+  if (dispute.status !== 'lost') return { kind: 'recorded', dispute: stored, applied, previous, givenBack: false };
+  const amount = dispute.amountDeducted > 0 ? dispute.amountDeducted : dispute.amount;
+  const back = await giveBack(deps, paid, { id: dispute.disputeId, amount, at: dispute.createdAt, description: `Payment ${dispute.paymentId} charged back: dispute ${dispute.disputeId} lost` }, source, origin);
+  return { kind: 'recorded', dispute: stored, applied, previous, givenBack: back.recorded };
 }
 
 export interface BankTransfer {

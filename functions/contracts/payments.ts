@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EVENT_ID_HEADER, PAYMENT_EVENTS, REFUND_EVENTS, SIGNATURE_HEADER } from '../../infra/payments/razorpay-webhooks.ts';
+import { DISPUTE_EVENTS, EVENT_ID_HEADER, PAYMENT_EVENTS, REFUND_EVENTS, SIGNATURE_HEADER } from '../../infra/payments/razorpay-webhooks.ts';
 import { defineRoute } from '../http/route.ts';
 import { ErrorBodySchema } from './common.ts';
 
@@ -17,7 +17,7 @@ const PaymentEntitySchema = v.object({
 /** razorpay.com/docs/webhooks/payments (sample payloads) and razorpay.com/docs/webhooks/smart-collect ("Virtual Account Credited"). */
 export const GatewayNotificationSchema = v.object({
   entity: v.literal('event'),
-  event: v.pipe(v.string(), v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`)),
+  event: v.pipe(v.string(), v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`)),
   contains: v.array(v.string()),
   payload: v.object({
     payment: v.optional(v.object({ entity: PaymentEntitySchema })),
@@ -33,6 +33,20 @@ export const GatewayNotificationSchema = v.object({
         }),
       }),
     ),
+    dispute: v.optional(
+      v.object({
+        entity: v.object({
+          id: v.pipe(v.string(), v.description("Razorpay's dispute id (disp_…): each of its states is applied once.")),
+          payment_id: v.pipe(v.string(), v.description('The disputed payment (pay_…).')),
+          amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise disputed.')),
+          amount_deducted: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise deducted when lost (0 before).')),
+          currency: v.string(),
+          status: v.pipe(v.picklist(['open', 'under_review', 'won', 'lost', 'closed']), v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.')),
+          respond_by: v.pipe(v.number(), v.integer()),
+          created_at: v.pipe(v.number(), v.integer()),
+        }),
+      }),
+    ),
     virtual_account: v.optional(v.object({ entity: v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }) })),
     bank_transfer: v.optional(v.object({ entity: v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }) })),
   }),
@@ -41,15 +55,16 @@ export const GatewayNotificationSchema = v.object({
 
 export const GatewayNotificationReplySchema = v.object({
   outcome: v.pipe(
-    v.picklist(['RECORDED', 'REFUNDED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
+    v.picklist(['RECORDED', 'REFUNDED', 'DISPUTED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
     v.description(
-      'RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DUPLICATE: this payment id (or refund id) was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group\'s. IGNORED: an event not acted on, a payment not captured, a bank transfer\'s payment.captured (its virtual_account.credited twin records it), or a refund not processed.',
+      'RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group\'s. IGNORED: an event not acted on, a payment not captured, a bank transfer\'s payment.captured (its virtual_account.credited twin records it), or a refund not processed.',
     ),
   ),
   event: v.string(),
   paymentId: v.nullable(v.string()),
   invoiceId: v.nullable(v.string()),
   refundId: v.pipe(v.nullable(v.string()), v.description('The refund (rfnd_…) of a refund event; null otherwise.')),
+  disputeId: v.pipe(v.nullable(v.string()), v.description('The dispute (disp_…) of a dispute event; null otherwise.')),
   duplicate: v.pipe(v.boolean(), v.description('True when this payment was already recorded (or kept): nothing moved again.')),
 });
 
@@ -66,7 +81,8 @@ export const gatewayNotificationRoute = defineRoute({
     "then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. " +
     'The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. ' +
     "A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, " +
-    "then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id.",
+    "then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id. " +
+    "A dispute's state is applied once and never after a later one; a lost dispute gives its amount deducted back as a refund does, once per dispute id.",
   tags: ['Payments'],
   rawBody: GatewayNotificationSchema,
   responses: {

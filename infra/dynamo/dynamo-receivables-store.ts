@@ -8,7 +8,7 @@ import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
 import { allocate, allocationOrder, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
-import { paymentKey, transferReferenceOf, type Payment, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
+import { disputeRank, isDisputeOpen, paymentKey, transferReferenceOf, type Payment, type PaymentDispute, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
@@ -25,6 +25,8 @@ import { GSI1 } from './table.ts';
  * | gateway payment → group        | PK = GATEWAYPAYMENT#<paymentId>, SK = PAYMENT         | table |
  * | a transfer's UTR → its payment  | PK = TRANSFERUTR#<UTR>, SK = CLAIM                    | table |
  * | refund by its id (dedupe)      | PK = GROUP#<g>, SK = PAYMENTREFUND#<refundId>         | table |
+ * | dispute by its id, last state  | PK = GROUP#<g>, SK = PAYMENTDISPUTE#<disputeId>       | table |
+ * | open disputes, oldest first    | GSI1PK = OPENDISPUTES (only while open/under review)  | GSI1  |
  * | refunds' reconciliation look   | PK = GATEWAYREFUNDS, SK = LOOK                        | table |
  * | invoices a refund re-opens     | GSI1PK = GROUP#<g>#INVOICES (amountPaid > 0), then a consistent get | GSI1 |
  * | a group's payments             | PK = GROUP#<g>, begins_with(SK, PAYMENT#)             | table |
@@ -66,6 +68,8 @@ const paymentOf = (item: Record<string, unknown>): Payment => ({
   bankReference: (item.bankReference as string | null | undefined) ?? null,
   ...(item.refunded ? { refunded: item.refunded as Minor } : {}),
 });
+
+const disputeOf = ({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, stateRank: _r, ...rest }: Record<string, unknown>): PaymentDispute => rest as unknown as PaymentDispute;
 
 const refundOf = ({ PK: _pk, SK: _sk, entity: _e, ...rest }: Record<string, unknown>): PaymentRefund => rest as unknown as PaymentRefund;
 
@@ -233,9 +237,11 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         return { refund, recorded: true };
       } catch (err) {
         if (!isRefused(err)) throw err;
+        // The payment first, then the refund: a racing twin that commits between the two reads shows in both (one transaction
+        // writes them), so its `refunded` is never taken for an over-refund of ours.
+        const now = await this.payment(g, paymentKey('GATEWAY', refund.paymentId));
         const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.paymentRefund(g, refund.refundId), ConsistentRead: true }));
         if (stored.Item) return { refund: refundOf(stored.Item), recorded: false };
-        const now = await this.payment(g, paymentKey('GATEWAY', refund.paymentId));
         if (room < 0 || (now?.refunded ?? 0) > room) throw new RangeError(`refund ${refund.refundId} of ${refund.amount} paise is more than is left of payment ${refund.paymentId} (${paid.amount} received, ${now?.refunded ?? 0} refunded)`);
         if (audit && isHeadMoved(err, items.length - 2)) throw err;
         if (!isTransactionContention(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
@@ -263,6 +269,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       taken.push({ inv, amount });
       need -= amount;
     }
+    // A racing settlement took it back between the two reads (the account moved): the caller reads again.
+    if (taken.length === 0 && (await this.account(agentGroupId)).version !== account.version) return;
     // Σ amountPaid + unallocated = Σ payments − Σ refunds ≥ 0: a refund never outgrows what the group paid, so this is a defect.
     if (taken.length === 0) throw new RangeError(`group ${agentGroupId} has ${-account.unallocated} paise refunded beyond what its invoices were paid`);
     const moved = taken.reduce((s, t) => s + t.amount, 0);
@@ -457,6 +465,38 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
+  }
+
+  async recordDispute(dispute: PaymentDispute): Promise<{ applied: boolean; previous: string | null; stored: PaymentDispute }> {
+    const key = keys.paymentDispute(dispute.agentGroupId, dispute.disputeId);
+    const rank = disputeRank(dispute.status);
+    try {
+      const out = await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...key, ...(isDisputeOpen(dispute.status) ? keys.openDisputeIndex(dispute.createdAt, dispute.disputeId) : {}), entity: 'PaymentDispute', stateRank: rank, ...dispute },
+          // A state once, never after a later one: redeliveries and late events (created after lost) write nothing.
+          ConditionExpression: 'attribute_not_exists(PK) OR stateRank < :rank',
+          ExpressionAttributeValues: { ':rank': rank },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return { applied: true, previous: (out.Attributes?.status as string | undefined) ?? null, stored: dispute };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+      return { applied: false, previous: (stored.Item?.status as string | undefined) ?? null, stored: disputeOf(stored.Item!) };
+    }
+  }
+
+  async openDisputes(): Promise<PaymentDispute[]> {
+    return (await queryAll(this.db, { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'OPENDISPUTES' } })).map(disputeOf);
+  }
+
+  async disputes(agentGroupId: string): Promise<PaymentDispute[]> {
+    const k = keys.disputesOfGroup(agentGroupId);
+    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix }, ConsistentRead: true });
+    return items.map(disputeOf);
   }
 
   async unmatchedPayments(): Promise<UnmatchedPayment[]> {

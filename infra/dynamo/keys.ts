@@ -266,6 +266,11 @@ export const keys = {
   /** A virtual account → its group (a virtual_account.credited event names only the account). */
   virtualAccount: (virtualAccountId: string): Key => ({ PK: `VIRTUALACCOUNT#${virtualAccountId}`, SK: 'ACCOUNT' }),
   /** A gateway payment that is no group's money, kept once per payment id; listed for operators through GSI1. */
+  /** A dispute of one of the group's gateway payments, as last seen (one per dispute id). */
+  paymentDispute: (agentGroupId: string, disputeId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYMENTDISPUTE#${disputeId}` }),
+  disputesOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENTDISPUTE#' }),
+  /** Only while a dispute is open or under review: operators' list of disputes to answer. */
+  openDisputeIndex: (createdAt: string, disputeId: string) => ({ GSI1PK: 'OPENDISPUTES', GSI1SK: `${createdAt}#${disputeId}` }),
   /** A bank transfer's UTR → the one payment that recorded it (typed in, or through Smart Collect), written with it. */
   transferClaim: (utr: string): Key => ({ PK: `TRANSFERUTR#${utr}`, SK: 'CLAIM' }),
   unmatchedPayment: (paymentId: string): Key => ({ PK: `UNMATCHEDPAYMENT#${paymentId}`, SK: 'PAYMENT' }),

@@ -165,6 +165,15 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     return this.refundPages({ from: Math.floor(since.getTime() / 1000) });
   }
 
+  async capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment> {
+    try {
+      // razorpay.com/docs/api/payments/capture: POST /payments/:id/capture with `amount` (equal to the amount authorized) and `currency`; the captured payment entity.
+      return paymentOfEntity(await (await this.sdk()).payments.capture(paymentId, amount, currency), 'payment');
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
   async transferReference(paymentId: string): Promise<string | null> {
     try {
       // razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer: GET /payments/:id/bank_transfer, the bank_transfer entity with `bank_reference`.

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 // The SDK's own webhook check, from its module alone: the SDK's entry brings axios, whose start loads Node's fetch (docs/performance.md).
 import { validateWebhookSignature } from 'razorpay/dist/utils/razorpay-utils.js';
 import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
-import { wasCaptured, type GatewayNotice, type GatewayPayment, type GatewayRefund, type PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
+import { wasCaptured, type GatewayDispute, type GatewayNotice, type GatewayPayment, type GatewayRefund, type PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
+import { DISPUTE_STATES } from '../../domain/receivables/payment.ts';
 
 /**
  * Razorpay's webhook wire format, spoken by every stage (the sandbox gateway signs the same
@@ -32,10 +33,18 @@ export const PAYMENT_EVENTS = ['payment.captured', 'order.paid', 'virtual_accoun
  */
 export const REFUND_EVENTS = ['refund.created', 'refund.processed', 'refund.failed'] as const;
 
+/**
+ * razorpay.com/docs/webhooks/disputes, "List of Disputes Webhook Events": created, won, lost,
+ * closed, under_review, action_required; each carries `payload.payment.entity` and
+ * `payload.dispute.entity`, whose `status` (open, under_review, won, lost, closed) is the state read.
+ */
+export const DISPUTE_EVENTS = ['payment.dispute.created', 'payment.dispute.won', 'payment.dispute.lost', 'payment.dispute.closed', 'payment.dispute.under_review', 'payment.dispute.action_required'] as const;
+
 const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
 const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
 const VA_ID = /^va_[A-Za-z0-9]{6,40}$/;
 const REFUND_ID = /^rfnd_[A-Za-z0-9]{6,40}$/;
+const DISPUTE_ID = /^disp_[A-Za-z0-9]{6,40}$/;
 
 export const hexSignature = (rawBody: string, secret: string): string => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
 
@@ -82,6 +91,33 @@ export function refundOfEntity(e: unknown, at: string): GatewayRefund {
   return { refundId: r.id, paymentId: r.payment_id, amount: r.amount, currency: r.currency, status: r.status, createdAt: new Date(r.created_at * 1000).toISOString() };
 }
 
+/** A Razorpay dispute entity (razorpay.com/docs/api/disputes/entity), read strictly; `status` one of the documented states. */
+export function disputeOfEntity(e: unknown, at: string): GatewayDispute {
+  if (typeof e !== 'object' || e === null) throw new ValidationError(at, `${at} must be a dispute entity.`);
+  const d = e as Record<string, unknown>;
+  const whole = (v: unknown, min: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
+  if (typeof d.id !== 'string' || !DISPUTE_ID.test(d.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay dispute id (disp_…).`);
+  if (typeof d.payment_id !== 'string' || !PAYMENT_ID.test(d.payment_id)) throw new ValidationError(`${at}.payment_id`, `${at}.payment_id must be a Razorpay payment id (pay_…).`);
+  if (!whole(d.amount, 1)) throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
+  if (!whole(d.amount_deducted, 0) || (d.amount_deducted as number) > (d.amount as number)) throw new ValidationError(`${at}.amount_deducted`, `${at}.amount_deducted must be a whole number of subunits between 0 and the amount.`);
+  if (typeof d.currency !== 'string' || !/^[A-Z]{3}$/.test(d.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
+  if (typeof d.status !== 'string' || !(DISPUTE_STATES as readonly string[]).includes(d.status)) throw new ValidationError(`${at}.status`, `${at}.status must be one of ${DISPUTE_STATES.join(', ')}.`);
+  if (!whole(d.created_at, 1)) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
+  if (!whole(d.respond_by, 1)) throw new ValidationError(`${at}.respond_by`, `${at}.respond_by must be a Unix timestamp in seconds.`);
+  return {
+    disputeId: d.id,
+    paymentId: d.payment_id,
+    amount: d.amount as number,
+    amountDeducted: d.amount_deducted as number,
+    currency: d.currency,
+    status: d.status,
+    phase: typeof d.phase === 'string' ? d.phase : '',
+    reasonCode: typeof d.reason_code === 'string' ? d.reason_code : '',
+    respondBy: new Date((d.respond_by as number) * 1000).toISOString(),
+    createdAt: new Date((d.created_at as number) * 1000).toISOString(),
+  };
+}
+
 /**
  * Verifies with the SDK's own `validateWebhookSignature` under each secret in turn (current,
  * then previous during a rotation). The SDK compares with `===`; the constant-time comparison
@@ -120,9 +156,16 @@ export class RazorpayWebhooks implements PaymentNotifications {
     if (typeof n.event !== 'string' || n.event === '') throw new ValidationError('event', 'event must name the Razorpay event.');
     const eventId = eventIdHeader !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(eventIdHeader) ? eventIdHeader : null;
     const refundEvent = (REFUND_EVENTS as readonly string[]).includes(n.event);
-    if (!refundEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event)) return { kind: 'ignored', event: n.event, eventId };
+    const disputeEvent = (DISPUTE_EVENTS as readonly string[]).includes(n.event);
+    if (!refundEvent && !disputeEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event)) return { kind: 'ignored', event: n.event, eventId };
     const payload = n.payload;
     if (typeof payload !== 'object' || payload === null) throw new ValidationError('payload', 'payload must hold the event entities.');
+    if (disputeEvent) {
+      const dispute = disputeOfEntity(payload.dispute?.entity, 'payload.dispute.entity');
+      const disputed = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
+      if (disputed.paymentId !== dispute.paymentId) throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the dispute names (payment_id).');
+      return { kind: 'dispute', event: n.event, eventId, dispute, payment: disputed };
+    }
     if (refundEvent) {
       const refund = refundOfEntity(payload.refund?.entity, 'payload.refund.entity');
       const refunded = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { GatewayOrder, GatewayOrderRequest, GatewayPayment, GatewayRefund, PaymentGateway, VirtualAccount, VirtualAccountRequest } from '../../domain/ports/payment-gateway.ts';
+import { GatewayRejectedError, type GatewayOrder, type GatewayOrderRequest, type GatewayPayment, type GatewayRefund, type PaymentGateway, type VirtualAccount, type VirtualAccountRequest } from '../../domain/ports/payment-gateway.ts';
 import { EVENT_ID_HEADER, hexSignature, RazorpayWebhooks, SIGNATURE_HEADER } from './razorpay-webhooks.ts';
 
 /** A notification as a gateway sends it: the exact bytes and the headers that go with them. */
@@ -87,6 +87,11 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
 
   async refundsSince(): Promise<GatewayRefund[]> {
     return [];
+  }
+
+  /** The sandbox lists no payments, so it holds none authorized: Razorpay's answer for an id it does not know. */
+  async capturePayment(paymentId: string): Promise<GatewayPayment> {
+    throw new GatewayRejectedError('BAD_REQUEST_ERROR', `The id provided does not exist: ${paymentId}`, 400);
   }
 
   /** The sandbox is asked for no payments, so never for a transfer's reference. */

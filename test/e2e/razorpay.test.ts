@@ -43,7 +43,7 @@ const partnerRun = async (g: GroupFixture) => {
   return run.body.invoiceIds as string[];
 };
 /** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
-const reconcile = (g: GroupFixture) => reconcilePayments({ gateway: rz.svc.gateway, receivables: rz.svc.receivables, tenants: rz.svc.tenants, clock: rz.svc.clock, invoices: rz.svc.invoices, ids: rz.svc.ids }, TEST_OPERATOR, g.agentGroupId);
+const reconcile = (g: GroupFixture) => reconcilePayments({ gateway: rz.svc.gateway, receivables: rz.svc.receivables, tenants: rz.svc.tenants, clock: rz.svc.clock, invoices: rz.svc.invoices, ids: rz.svc.ids, metrics: rz.svc.metrics }, TEST_OPERATOR, g.agentGroupId);
 /** A billing run through the operator's tool (the same engine; no partner throttle between runs). */
 const billingRun = async (g: GroupFixture) => (await admin(['billing', 'run', '--group', g.agentGroupId, '--from', period().from, '--to', period().to])).invoiceIds as string[];
 
@@ -223,6 +223,93 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect((await deliver(paid.orderPaid)).body.outcome).toBe('DUPLICATE');
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 8_000, amountDue: 2_500 });
     expect(await ledgerPayments(g)).toEqual([expect.objectContaining({ amount: -10_500 })]);
+  }, 300_000);
+
+  it('a dispute flags the invoice for operators; lost gives the amount back once (ledger, amount due, exposure) whatever the order of events; won clears it; each state once', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [id] = await partnerRun(g);
+    const invoice = await invoiceOf(g, id!);
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    expect((await deliver(paid.orderPaid)).body.outcome).toBe('RECORDED');
+    const exposure = async () => (await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure as number;
+    const exposureBefore = await exposure();
+    const mine = async () => ((await admin(['payments', 'disputes'])).disputes as { disputeId: string; status: string; invoiceId: string }[]).filter((d) => d.invoiceId === id);
+
+    const raised = rz.fake.dispute(paid.payment.id, 10_500_00);
+    expect((await deliver(raised.created)).body).toMatchObject({ outcome: 'DISPUTED', disputeId: raised.dispute.id, invoiceId: id, duplicate: false });
+    expect((await deliver(raised.created)).body).toMatchObject({ outcome: 'DUPLICATE', duplicate: true });
+    expect(await mine()).toEqual([expect.objectContaining({ disputeId: raised.dispute.id, status: 'open', paymentId: paid.payment.id, amount: 10_500 })]);
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    const review = rz.fake.moveDispute(raised.dispute.id, 'under_review');
+    const lost = rz.fake.moveDispute(raised.dispute.id, 'lost');
+    // Lost arrives first, several times at once; under_review and created arrive after it and change nothing.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => deliver(lost)));
+    expect(answers.map((a) => a.body.outcome).sort(), JSON.stringify(answers.map((a) => [a.status, a.text]))).toEqual(['DISPUTED', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE']);
+    expect((await deliver(review)).body.outcome).toBe('DUPLICATE');
+    expect((await deliver(raised.created)).body.outcome).toBe('DUPLICATE');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0, amountDue: 10_500 });
+    const adjustments = (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; description: string }[];
+    expect(adjustments).toEqual([expect.objectContaining({ amount: 10_500, description: `Payment ${paid.payment.id} charged back: dispute ${raised.dispute.id} lost` })]);
+    expect(await exposure()).toBe(exposureBefore + 10_500);
+    expect(await mine()).toEqual([]);
+
+    // Paid again by transfer; a second dispute, on that payment, is won: flagged, then cleared, nothing moved.
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    const again = rz.fake.transfer(vaId, 10_500_00, 'UTR34DISP0001');
+    expect((await deliver(again.credited)).body.outcome).toBe('RECORDED');
+    const second = rz.fake.dispute(again.payment.id, 5_000_00, 'retrieval');
+    expect((await deliver(second.created)).body.outcome).toBe('DISPUTED');
+    expect((await admin(['payments', 'disputes'])).disputes).toContainEqual(expect.objectContaining({ disputeId: second.dispute.id, status: 'open', phase: 'retrieval', agentGroupId: g.agentGroupId }));
+    expect((await deliver(rz.fake.moveDispute(second.dispute.id, 'won'))).body.outcome).toBe('DISPUTED');
+    expect((await admin(['payments', 'disputes'])).disputes.map((d: { disputeId: string }) => d.disputeId)).not.toContain(second.dispute.id);
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect(await exposure()).toBe(exposureBefore);
+    expect((await rz.svc.receivables.disputes(g.agentGroupId)).map((d) => [d.disputeId, d.status]).sort()).toEqual([[raised.dispute.id, 'lost'], [second.dispute.id, 'won']].sort());
+  }, 300_000);
+
+  it('a lost dispute whose payment was never announced records the payment, then gives it back: the same figures', async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [id] = await partnerRun(g);
+    const invoice = await invoiceOf(g, id!);
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    const raised = rz.fake.dispute(paid.payment.id, 3_000_00);
+    expect((await deliver(rz.fake.moveDispute(raised.dispute.id, 'lost'))).body).toMatchObject({ outcome: 'DISPUTED', invoiceId: id });
+    expect((await deliver(paid.captured)).body.outcome).toBe('DUPLICATE');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 7_500, amountDue: 3_000 });
+    expect(await ledgerPayments(g)).toEqual([expect.objectContaining({ amount: -10_500 })]);
+  }, 300_000);
+
+  it("an authorized payment of an open order is captured by reconciliation (the SDK's payments.capture) and recorded once; a capture that fails is alerted, naming payment and invoice, and retried", async () => {
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    const [firstId] = await partnerRun(g);
+    await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
+    const [secondId] = await billingRun(g);
+    const first = await invoiceOf(g, firstId!);
+    const second = await invoiceOf(g, secondId!);
+    const a = rz.fake.authorize(first.gatewayOrderId, 10_500_00);
+    expect((await deliver(a.authorized)).body.outcome).toBe('IGNORED');
+    const b = rz.fake.authorize(second.gatewayOrderId, 5_250_00);
+    rz.fake.failNextCapture = true;
+    const report = await reconcile(g);
+    expect([...report.captured, ...report.uncaptured].map((c) => c.paymentId).sort()).toEqual([a.payment.id, b.payment.id].sort());
+    expect(report.uncaptured).toHaveLength(1);
+    const [refused] = report.uncaptured;
+    const invoiceOfRefused = refused!.paymentId === a.payment.id ? first.id : second.id;
+    expect(refused).toMatchObject({ agentGroupId: g.agentGroupId, invoiceId: invoiceOfRefused });
+    expect(report.failures).toEqual([{ agentGroupId: g.agentGroupId, error: expect.stringContaining(`authorized payment ${refused!.paymentId} of invoice ${invoiceOfRefused} not captured`) }]);
+    // The next run captures it; every payment is recorded once, whatever Razorpay's own events of the captures do.
+    const again = await reconcile(g);
+    expect(again.captured).toEqual([expect.objectContaining({ paymentId: refused!.paymentId, invoiceId: invoiceOfRefused })]);
+    expect(again.failures).toEqual([]);
+    expect(rz.fake.requests.filter((r) => r === `POST /v1/payments/${a.payment.id}/capture` || r === `POST /v1/payments/${b.payment.id}/capture`).length).toBe(3);
+    for (const w of rz.fake.sent.filter((w) => w.body.includes(a.payment.id) || w.body.includes(b.payment.id))) expect((await deliver(w)).body.outcome).toBe('DUPLICATE');
+    expect(await invoiceOf(g, first.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect(await invoiceOf(g, second.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect((await ledgerPayments(g)).map((e) => e.amount).sort((x, y) => x - y)).toEqual([-10_500, -5_250]);
+    expect((await reconcile(g)).captured).toEqual([]);
   }, 300_000);
 
   it('a transfer is one payment however it is recorded: `payments record` refuses a UTR Smart Collect recorded and any Razorpay payment id; a UTR typed in first is not counted again by the notice, reconciliation or a race', async () => {

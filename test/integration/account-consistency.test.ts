@@ -24,7 +24,10 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
-import { receiveGatewayPayment, receiveGatewayRefund, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
+import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
+import { noMetrics } from '../../domain/ports/metrics.ts';
+import { virtualAccountOf } from '../../domain/receivables/gateway-accounts.ts';
+import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { newPaymentId } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { adminDeps, billingDeps, bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
@@ -82,7 +85,8 @@ type Step =
   | { readonly kind: 'pay'; readonly via: 'GATEWAY' | 'BANK_TRANSFER' | 'VIRTUAL_ACCOUNT' | 'RECONCILED'; readonly perMille: number }
   | { readonly kind: 'advance'; readonly hours: number }
   | { readonly kind: 'refund'; readonly pick: number; readonly perMille: number; readonly via: 'NOTIFIED' | 'RECONCILED' }
-  | { readonly kind: 'credit'; readonly pick: number; readonly line: number; readonly perMille: number };
+  | { readonly kind: 'credit'; readonly pick: number; readonly line: number; readonly perMille: number }
+  | { readonly kind: 'dispute'; readonly pick: number; readonly perMille: number; readonly ends: 'won' | 'lost' | 'closed'; readonly lostFirst: boolean };
 
 const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitrary<Step> }[] = [
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('book' as const), span: fc.constantFrom(0 as const, 1 as const), day: fc.integer({ min: 0, max: 2 }), nights: fc.integer({ min: 1, max: 2 }), late: fc.integer({ min: 0, max: 2 }).map((n) => n === 0) }) },
@@ -93,6 +97,8 @@ const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitr
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 240 }) }) },
   // A processed refund of part (perMille of what is left) or, from 1000 up, all of a gateway payment: announced, redelivered, or found by reconciliation.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }), via: fc.constantFrom('NOTIFIED' as const, 'RECONCILED' as const) }) },
+  // A dispute of part or all of a gateway payment, raised then decided; a lost one delivered before its earlier states, and twice.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute' as const), pick: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }), ends: fc.constantFrom('won' as const, 'lost' as const, 'closed' as const), lostFirst: fc.boolean() }) },
   // An operator's credit note: part of a line (perMille of what is left of it) or, from 1000 up, all of it.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('credit' as const), pick: fc.nat(), line: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }) }) },
   // 2–7 s: the first look past a booking-late's 4 s window fails it, a look 2 s or more after that one lands it.
@@ -255,6 +261,8 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       const first = await receiveGatewayPayment(deps, transfer, { event: 'virtual_account.credited', eventId: uniqueId('evt') }, testOrigin());
       const again = await receiveGatewayPayment(deps, transfer, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null }, testOrigin());
       expect([first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual([true, false]);
+      // The same transfer typed in by an operator (its UTR): refused, nothing moves.
+      await expect(recordBankTransfer({ ...deps, ids: svc.ids }, { agentGroupId: run.group.agentGroupId, reference: transfer.bankReference, amount: transfer.amount }, TEST_OPERATOR)).rejects.toBeInstanceOf(ConflictError);
       return;
     }
     await recordBankTransfer({ ...deps, ids: svc.ids }, { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) }, TEST_OPERATOR);
@@ -293,6 +301,33 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     expect([pending.kind, first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual(['not-processed', true, false]);
     run.refunded = true;
     count('refunded');
+  },
+  dispute: async (run, s) => {
+    const g = run.group.agentGroupId;
+    let payment = pick((await svc.receivables.payments(g)).filter((p) => p.source === 'GATEWAY' && p.amount > (p.refunded ?? 0)), s.pick);
+    if (!payment) {
+      const va = await virtualAccountOf({ gateway: svc.gateway, receivables: svc.receivables, clock }, { agentGroupId: g, legalName: 'Consistency Holidays' });
+      // No gateway payment yet: the disputed one is a transfer into the group's account (credit kept or allocated as the figures say).
+      const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: 2_000_00, currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: clock.now().toISOString(), bankReference: null };
+      await receiveGatewayPayment({ receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids }, transfer, { event: 'virtual_account.credited', eventId: null }, testOrigin());
+      payment = await svc.receivables.payment(g, 'GATEWAY', transfer.paymentId);
+    }
+    if (!payment) return;
+    const left = payment.amount - (payment.refunded ?? 0);
+    const amount = s.perMille >= 1_000 ? left : Math.max(1, Math.floor((left * s.perMille) / 1_000));
+    const opened = { disputeId: `disp_${uniqueId('d').replace(/[^A-Za-z0-9]/g, '').slice(-14)}`, paymentId: payment.reference, amount, amountDeducted: 0, currency: 'INR', status: 'open', phase: 'chargeback', reasonCode: 'chargeback', respondBy: clock.now().toISOString(), createdAt: clock.now().toISOString() };
+    const decided = { ...opened, status: s.ends, amountDeducted: s.ends === 'lost' ? amount : 0 };
+    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, metrics: noMetrics };
+    const deliver = async (d: typeof opened) => {
+      const o = await receiveGatewayDispute(deps, d, null, { event: `payment.dispute.${d.status}`, eventId: uniqueId('evt') }, testOrigin());
+      return o.kind === 'recorded' && o.applied;
+    };
+    // Razorpay's paths (razorpay.com/docs/webhooks/disputes): created, then the decision; or the decision first and created late (then nothing).
+    const applied = s.lostFirst ? [await deliver(decided), await deliver(opened), await deliver(decided)] : [await deliver(opened), await deliver(decided), await deliver(decided)];
+    expect(applied).toEqual(s.lostFirst ? [true, false, false] : [true, true, false]);
+    expect((await svc.receivables.openDisputes()).map((d) => d.disputeId)).not.toContain(opened.disputeId);
+    if (s.ends === 'lost') run.refunded = true;
+    count(`dispute ${s.ends}`);
   },
   advance: async (_run, s) => {
     offsetMs += s.hours * 3_600_000;

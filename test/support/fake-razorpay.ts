@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
  *   401 with the error body of razorpay.com/docs/api/errors ({error: {code, description, source, step, reason, metadata}});
  * - POST /v1/orders, GET /v1/orders?receipt&count&skip, GET /v1/orders/:id/payments
  *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
+ * - POST /v1/payments/:id/capture (razorpay.com/docs/api/payments/capture);
  * - GET /v1/payments/:id/bank_transfer (razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer);
  * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
  *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
@@ -17,7 +18,7 @@ import type { AddressInfo } from 'node:net';
  *   (razorpay.com/docs/api/payments/smart-collect: create, fetch-all, fetch-payments; entity with receivers[]);
  * - webhooks: the event envelope of razorpay.com/docs/webhooks/payments and .../smart-collect, signed as
  *   razorpay.com/docs/webhooks/integrations "Validation" says, with X-Razorpay-Event-Id.
- * Faults a test can switch on: `down` (503 SERVER_ERROR) and `loseNextOrderAnswer` (the order is
+ * Faults a test can switch on: `down` (503 SERVER_ERROR), `failNextCapture` (the same, for one capture) and `loseNextOrderAnswer` (the order is
  * created, the connection dropped before the answer: a crash between Razorpay's write and ours).
  */
 export interface FakeOrder {
@@ -40,14 +41,14 @@ export interface FakePayment {
   entity: 'payment';
   amount: number;
   currency: string;
-  status: 'captured' | 'refunded';
+  status: 'authorized' | 'captured' | 'refunded';
   order_id: string | null;
   invoice_id: null;
   international: boolean;
   method: string;
   amount_refunded: number;
   refund_status: null | 'partial' | 'full';
-  captured: true;
+  captured: boolean;
   description: string | null;
   email: string;
   contact: string;
@@ -75,6 +76,21 @@ export interface FakeRefund {
   status: 'pending' | 'processed' | 'failed';
   speed_processed: 'normal';
   speed_requested: 'normal';
+}
+
+/** razorpay.com/docs/api/disputes/entity (the sample entity's fields; `evidence` until contested is null-valued). */
+export interface FakeDispute {
+  id: string;
+  entity: 'dispute';
+  payment_id: string;
+  amount: number;
+  currency: string;
+  amount_deducted: number;
+  reason_code: string;
+  respond_by: number;
+  status: 'open' | 'under_review' | 'won' | 'lost' | 'closed';
+  phase: 'fraud' | 'retrieval' | 'chargeback' | 'pre_arbitration' | 'arbitration';
+  created_at: number;
 }
 
 interface FakeVirtualAccount {
@@ -110,12 +126,15 @@ export class FakeRazorpay {
   readonly virtualAccounts: FakeVirtualAccount[] = [];
   readonly payments: FakePayment[] = [];
   readonly refunds: FakeRefund[] = [];
+  readonly disputes: FakeDispute[] = [];
   /** The bank_transfer entity of each Smart Collect payment, by payment id. */
   readonly bankTransfers = new Map<string, Record<string, unknown>>();
   /** Every API request, as `<METHOD> <path>`. */
   readonly requests: string[] = [];
   down = false;
   loseNextOrderAnswer = false;
+  /** The next capture is answered 503 SERVER_ERROR (razorpay.com/docs/api/errors) and nothing is captured. */
+  failNextCapture = false;
   private server?: Server;
   private seconds = Math.floor(Date.now() / 1000);
 
@@ -157,6 +176,25 @@ export class FakeRazorpay {
       orderPaid: this.sign('order.paid', { payment: { entity: payment }, order: { entity: order ?? { id: orderId } } }),
     };
   }
+
+  /**
+   * A payment authorized and not captured (razorpay.com/docs/payments/payments/capture-settings: a late authorization, or
+   * manual capture on the dashboard): `authorized`, `captured: false`, and `payment.authorized`
+   * (razorpay.com/docs/webhooks/payments). The order is `attempted` until it is captured.
+   */
+  authorize(orderId: string, amount: number): { payment: FakePayment; authorized: SignedWebhook } {
+    const order = this.orders.find((o) => o.id === orderId);
+    if (!order) throw new Error(`no order ${orderId} on the fake`);
+    const payment = this.payment({ amount, currency: order.currency, order_id: orderId, method: 'card' });
+    payment.status = 'authorized';
+    payment.captured = false;
+    order.attempts += 1;
+    order.status = order.status === 'paid' ? 'paid' : 'attempted';
+    return { payment, authorized: this.sign('payment.authorized', { payment: { entity: { ...payment } } }) };
+  }
+
+  /** The webhooks Razorpay sent on its own for API calls (a capture's payment.captured and order.paid), oldest first; a test delivers them. */
+  readonly sent: SignedWebhook[] = [];
 
   /** An order created on the dashboard (not by the service): its payments are no group's money. */
   foreignOrder(amount: number): FakeOrder {
@@ -210,6 +248,40 @@ export class FakeRazorpay {
     refund.acquirer_data = { arn: `${Math.floor(1e13 + Math.random() * 9e13)}` };
     const processed = this.sign('refund.processed', { refund: { entity: { ...refund } }, payment: { entity: { ...payment } } });
     return { refund, created, processed };
+  }
+
+  /**
+   * The payer's bank raises a dispute on a captured payment (razorpay.com/docs/payments/disputes, "Dispute Phases";
+   * razorpay.com/docs/api/disputes/entity): `open`, nothing deducted, a respond-by date. Returns `payment.dispute.created`
+   * (razorpay.com/docs/webhooks/disputes: payload.payment.entity and payload.dispute.entity).
+   */
+  dispute(paymentId: string, amount: number, phase: FakeDispute['phase'] = 'chargeback'): { dispute: FakeDispute; created: SignedWebhook } {
+    const payment = this.payments.find((p) => p.id === paymentId);
+    if (!payment || !payment.captured) throw new Error(`disputes are raised against captured payments: ${paymentId}`);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > payment.amount) throw new Error(`a dispute is for at most the payment's amount (${payment.amount})`);
+    const at = this.now();
+    const dispute: FakeDispute = { id: rzpId('disp'), entity: 'dispute', payment_id: paymentId, amount, currency: payment.currency, amount_deducted: 0, reason_code: 'chargeback', respond_by: at + 7 * 86_400, status: 'open', phase, created_at: at };
+    this.disputes.push(dispute);
+    return { dispute, created: this.disputeEvent('payment.dispute.created', dispute) };
+  }
+
+  /**
+   * The dispute moves (razorpay.com/docs/api/disputes/entity, `status`): contested → `under_review`; then `won`, `lost` (the
+   * amount deducted from the balance: `amount_deducted`, 0 in every other state) or `closed`. Returns the event of
+   * razorpay.com/docs/webhooks/disputes for the new state. A decided dispute (won, lost, closed) moves no more.
+   */
+  moveDispute(disputeId: string, status: 'under_review' | 'won' | 'lost' | 'closed'): SignedWebhook {
+    const dispute = this.disputes.find((d) => d.id === disputeId);
+    if (!dispute) throw new Error(`no dispute ${disputeId} on the fake`);
+    if (dispute.status !== 'open' && dispute.status !== 'under_review') throw new Error(`dispute ${disputeId} is ${dispute.status}: decided`);
+    dispute.status = status;
+    if (status === 'lost') dispute.amount_deducted = dispute.amount;
+    return this.disputeEvent(`payment.dispute.${status}`, dispute);
+  }
+
+  private disputeEvent(event: string, dispute: FakeDispute): SignedWebhook {
+    const payment = this.payments.find((p) => p.id === dispute.payment_id)!;
+    return this.sign(event, { payment: { entity: { ...payment } }, dispute: { entity: { ...dispute } } });
   }
 
   /** Any event, signed as Razorpay signs it (tests use it for events the service ignores or malformed bodies). */
@@ -315,6 +387,29 @@ export class FakeRazorpay {
       // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment.
       if (!this.payments.some((p) => p.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       return send(200, page(this.refunds.filter((r) => r.payment_id === m![1])));
+    }
+    if (req.method === 'POST' && (m = path.match(/^\/v1\/payments\/([^/]+)\/capture$/))) {
+      // razorpay.com/docs/api/payments/capture: `amount` equal to the amount authorized, `currency`; only an authorized payment.
+      if (this.failNextCapture) {
+        this.failNextCapture = false;
+        return send(503, { error: { code: 'SERVER_ERROR', description: 'The server encountered an error. The incident has been reported to admins.', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+      }
+      const payment = this.payments.find((p) => p.id === m![1]);
+      if (!payment) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
+      if (payment.status !== 'authorized') return send(400, error('BAD_REQUEST_ERROR', 'This payment has already been captured'));
+      if (Number(body.amount) !== payment.amount) return send(400, error('BAD_REQUEST_ERROR', 'Capture amount must be equal to the amount authorized', 'amount'));
+      if (body.currency !== payment.currency) return send(400, error('BAD_REQUEST_ERROR', 'The currency should be same as the payment currency', 'currency'));
+      payment.status = 'captured';
+      payment.captured = true;
+      const order = this.orders.find((o) => o.id === payment.order_id);
+      if (order) {
+        order.amount_paid += payment.amount;
+        order.amount_due = Math.max(0, order.amount - order.amount_paid);
+        order.status = order.amount_due === 0 ? 'paid' : 'attempted';
+      }
+      this.sent.push(this.sign('payment.captured', { payment: { entity: { ...payment } } }));
+      if (order?.status === 'paid') this.sent.push(this.sign('order.paid', { payment: { entity: { ...payment } }, order: { entity: { ...order } } }));
+      return send(200, payment);
     }
     if (req.method === 'GET' && (m = path.match(/^\/v1\/payments\/([^/]+)\/bank_transfer$/))) {
       // razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer: the payment's bank_transfer entity.

@@ -9,6 +9,20 @@ import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gate
 
 const inv = (id: string, dueDate: string, amountDue: number, issueDate = '2027-01-01', invoiceNumber = id): OpenInvoice => ({ id, dueDate, issueDate, invoiceNumber, amountDue });
 
+/** Each body is refused by `read` with a ValidationError naming `param`. */
+function expectRefused(read: (body: unknown) => unknown, cases: readonly (readonly [unknown, string])[]): void {
+  for (const [body, param] of cases) {
+    let caught: unknown;
+    try {
+      read(body);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught, JSON.stringify(body)).toBeInstanceOf(ValidationError);
+    expect((caught as ValidationError).details.param).toBe(param);
+  }
+}
+
 describe('allocate', () => {
   it('pays the oldest due date first, each up to what it owes, and keeps the rest unallocated', () => {
     const open = [inv('b', '2027-02-10', 300), inv('a', '2027-02-01', 500), inv('c', '2027-03-01', 200)];
@@ -122,16 +136,7 @@ describe('Razorpay webhooks (sandbox and Razorpay alike)', () => {
       [{ ...good, payload: { payment: { entity: { ...entity, created_at: '2027-03-12' } } } }, 'payload.payment.entity.created_at'],
       [{ ...good, event: 'virtual_account.credited' }, 'payload.virtual_account.entity.id'],
     ];
-    for (const [body, param] of cases) {
-      let caught: unknown;
-      try {
-        sign(body);
-      } catch (err) {
-        caught = err;
-      }
-      expect(caught, JSON.stringify(body)).toBeInstanceOf(ValidationError);
-      expect((caught as ValidationError).details.param).toBe(param);
-    }
+    expectRefused(sign, cases);
   });
 });
 
@@ -179,16 +184,53 @@ describe('Razorpay refund events', () => {
       [{ ...sample, payload: { ...sample.payload, payment: { entity: { ...payment, id: 'pay_SomeoneElse01' } } } }, 'payload.payment.entity.id'],
       [{ ...sample, payload: { ...sample.payload, payment: { entity: { ...payment, amount_refunded: 600000 } } } }, 'payload.payment.entity.amount_refunded'],
     ];
-    for (const [body, param] of cases) {
-      let caught: unknown;
-      try {
-        read(body);
-      } catch (err) {
-        caught = err;
-      }
-      expect(caught, JSON.stringify(body)).toBeInstanceOf(ValidationError);
-      expect((caught as ValidationError).details.param).toBe(param);
-    }
+    expectRefused(read, cases);
+  });
+});
+
+describe('Razorpay dispute events', () => {
+  const secret = 'whsec-current-1234';
+  const gw = new SandboxPaymentGateway([secret]);
+  // razorpay.com/docs/api/disputes/entity (the sample entity, evidence left out), in the envelope of razorpay.com/docs/webhooks/disputes
+  // (payload.payment.entity and payload.dispute.entity).
+  const sample = {
+    entity: 'event',
+    account_id: 'acc_E7OQJcEANmBHTC',
+    event: 'payment.dispute.created',
+    contains: ['payment', 'dispute'],
+    payload: {
+      payment: { entity: { id: 'pay_EsyWjHrfzb59eR', entity: 'payment', amount: 10000, currency: 'INR', status: 'captured', order_id: 'order_EsyWgCX7P4jjVS', invoice_id: null, international: false, method: 'card', amount_refunded: 0, refund_status: null, captured: true, created_at: 1590059011 } },
+      dispute: { entity: { id: 'disp_AHfqOvkldwsbqt', entity: 'dispute', payment_id: 'pay_EsyWjHrfzb59eR', amount: 10000, currency: 'INR', amount_deducted: 0, reason_code: 'chargeback', respond_by: 1590604200, status: 'open', phase: 'chargeback', created_at: 1590059211 } },
+    },
+    created_at: 1590059211,
+  };
+  const read = (body: unknown) => {
+    const raw = JSON.stringify(body);
+    return gw.readNotification(raw, createHmac('sha256', secret).update(raw).digest('hex'), 'evt_2');
+  };
+
+  it("reads the documented dispute entity under every dispute event: the dispute's own status is the state", () => {
+    expect(read(sample)).toEqual({
+      kind: 'dispute',
+      event: 'payment.dispute.created',
+      eventId: 'evt_2',
+      dispute: { disputeId: 'disp_AHfqOvkldwsbqt', paymentId: 'pay_EsyWjHrfzb59eR', amount: 10000, amountDeducted: 0, currency: 'INR', status: 'open', phase: 'chargeback', reasonCode: 'chargeback', respondBy: new Date(1590604200_000).toISOString(), createdAt: new Date(1590059211_000).toISOString() },
+      payment: expect.objectContaining({ paymentId: 'pay_EsyWjHrfzb59eR', amount: 10000, status: 'captured' }),
+    });
+    for (const event of ['payment.dispute.won', 'payment.dispute.lost', 'payment.dispute.closed', 'payment.dispute.under_review', 'payment.dispute.action_required']) expect(read({ ...sample, event }).kind).toBe('dispute');
+  });
+
+  it('names the field of a malformed dispute, an undocumented state, or a payment that is not the disputed one', () => {
+    const dispute = sample.payload.dispute.entity;
+    const cases: [unknown, string][] = [
+      [{ ...sample, payload: { ...sample.payload, dispute: { entity: { ...dispute, id: 'rfnd_AHfqOvkldwsbqt' } } } }, 'payload.dispute.entity.id'],
+      [{ ...sample, payload: { ...sample.payload, dispute: { entity: { ...dispute, status: 'accepted' } } } }, 'payload.dispute.entity.status'],
+      [{ ...sample, payload: { ...sample.payload, dispute: { entity: { ...dispute, amount_deducted: 20000 } } } }, 'payload.dispute.entity.amount_deducted'],
+      [{ ...sample, payload: { ...sample.payload, dispute: { entity: { ...dispute, respond_by: null } } } }, 'payload.dispute.entity.respond_by'],
+      [{ ...sample, payload: { ...sample.payload, dispute: undefined } }, 'payload.dispute.entity'],
+      [{ ...sample, payload: { ...sample.payload, payment: { entity: { ...sample.payload.payment.entity, id: 'pay_SomeoneElse01' } } } }, 'payload.payment.entity.id'],
+    ];
+    expectRefused(read, cases);
   });
 });
 

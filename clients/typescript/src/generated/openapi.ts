@@ -358,7 +358,7 @@ export interface paths {
         put?: never;
         /**
          * Razorpay's webhook (every stage: the sandbox gateway speaks the same format)
-         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id.
+         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id. A dispute's state is applied once and never after a later one; a lost dispute gives its amount deducted back as a refund does, once per dispute id.
          */
         post: operations["receiveGatewayNotification"];
         delete?: never;
@@ -4082,7 +4082,7 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     entity: "event";
-                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed. Any other event is answered 200 and ignored. */
+                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
                     event: string;
                     contains: string[];
                     payload: {
@@ -4117,6 +4117,26 @@ export interface operations {
                                 created_at: number;
                             };
                         };
+                        dispute?: {
+                            entity: {
+                                /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
+                                id: string;
+                                /** @description The disputed payment (pay_…). */
+                                payment_id: string;
+                                /** @description Paise disputed. */
+                                amount: number;
+                                /** @description Paise deducted when lost (0 before). */
+                                amount_deducted: number;
+                                currency: string;
+                                /**
+                                 * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
+                                 * @enum {string}
+                                 */
+                                status: "open" | "under_review" | "won" | "lost" | "closed";
+                                respond_by: number;
+                                created_at: number;
+                            };
+                        };
                         virtual_account?: {
                             entity: {
                                 /** @description The virtual account credited (va_…), for virtual_account.credited. */
@@ -4145,15 +4165,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DUPLICATE: this payment id (or refund id) was recorded before (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
+                         * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
                          * @enum {string}
                          */
-                        outcome: "RECORDED" | "REFUNDED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+                        outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
                         event: string;
                         paymentId: string | null;
                         invoiceId: string | null;
                         /** @description The refund (rfnd_…) of a refund event; null otherwise. */
                         refundId: string | null;
+                        /** @description The dispute (disp_…) of a dispute event; null otherwise. */
+                        disputeId: string | null;
                         /** @description True when this payment was already recorded (or kept): nothing moved again. */
                         duplicate: boolean;
                     };
