@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { changeProblems, checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
-import { changesApiExample } from '../support/open-channel-examples.ts';
+import { changesApiExample, multiOccupancyExample } from '../support/open-channel-examples.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { inventoryContent, parseRatePlans, ratePlansContent, type DayData, type DayInventory, type PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
@@ -340,6 +340,18 @@ describe('max_persons: the most adults a unit takes, every occupancy priced', ()
     const plan = planChanges(n, cottageView, [], 'data[0]', TODAY);
     expect(plan.notApplied.map((w) => w.path)).toEqual(['data[0].attributes.changes[0].attributes.rates[3].occupancy']);
     expect(plan.document.catalogue.rates).toEqual([{ propertyId: 'cottage', from: '2027-02-01', to: '2027-02-01', mealPlan: 'EP', adults: { '2': 3000, '3': 3600, '4': 4000 } }]);
+  });
+
+  it("replays the Open Channel page's Multi Occupancy example: each occupancy's rate held (in INR), the plan's stop-sell on that plan; in GBP every rate reported", () => {
+    const inr = planChanges(notification(multiOccupancyExample('cottage', 'cottage:CP', '2027-02-01', '2027-02-03', 'INR')), cottageView, [], 'data[0]', TODAY);
+    expect(inr.notApplied).toEqual([]);
+    expect(inr.document.catalogue.rates).toEqual([{ propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', mealPlan: 'CP', adults: { '1': 150, '2': 200, '3': 250 } }]);
+    expect(inr.document.catalogue.inventory).toEqual([
+      { propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { CP: { stopSell: true, closedToArrival: false, closedToDeparture: false, minimumStayArrival: 1, minimumStay: 1, maximumStay: 365 } } },
+    ]);
+    const gbp = planChanges(notification(multiOccupancyExample('cottage', 'cottage:CP', '2027-02-01', '2027-02-03')), cottageView, [], 'data[0]', TODAY);
+    expect(gbp.notApplied.map((w) => w.path)).toEqual([0, 1, 2].map((j) => `data[0].attributes.changes[0].attributes.rates[${j}].currency`));
+    expect(gbp.document.catalogue.rates).toEqual([]);
   });
 
   it("prices an occupancy above applicableAdult at its own rate when listed, else applicableAdult's rate plus extraAdultRate", () => {
