@@ -67,7 +67,7 @@ export function ratePlansView(inv: DayInventory): Partial<Record<MealPlan, PlanR
   if (!ratePlansContent(inv.ratePlans)) return undefined;
   const out: Partial<Record<MealPlan, PlanRestrictionsView>> = {};
   for (const plan of MEAL_PLANS) {
-    if (!inv.ratePlans?.[plan]) continue;
+    if (!ratePlansContent({ [plan]: inv.ratePlans?.[plan] })) continue;
     const sold = restrictionsFor(inv, plan);
     out[plan] = {
       stopSell: sold.stopSell,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { changeProblems, checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
 import { changesApiExample, multiOccupancyExample } from '../support/open-channel-examples.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
-import { inventoryContent, parseRatePlans, ratePlansContent, type DayData, type DayInventory, type PropertyMonth } from '../../domain/catalogue/day.ts';
+import { inventoryContent, parseRatePlans, ratePlansContent, ratePlansView, type DayData, type DayInventory, type PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import { ValidationError } from '../../domain/errors.ts';
@@ -306,6 +306,12 @@ describe('restrictions per room type × rate plan', () => {
     );
     expect(plan.notApplied.map((n) => n.reason)).toEqual([expect.stringContaining('villa-a:MAP on 2027-02-01: the minimum stay (20) would exceed the maximum stay (14)')]);
     expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false }]);
+  });
+
+  it('shows partner reads each plan with restrictions of its own as sold (the room fills what the plan leaves out), and nothing for the others', () => {
+    const inv: DayInventory = { quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false, closedToArrival: true, ratePlans: { CP: { stopSell: true }, AP: {} } };
+    expect(ratePlansView(inv)).toEqual({ CP: { stopSell: true, minimumStay: 2, maximumStay: 14, closedToArrival: true, closedToDeparture: false } });
+    expect(ratePlansView({ ...inv, ratePlans: undefined })).toBeUndefined();
   });
 
   it('carries rate-plan restrictions through the stored form and the search projection unchanged', () => {
