@@ -20,6 +20,98 @@ export interface DayInventory {
   readonly closedToDeparture?: boolean;
   /** A stay arriving on this date is at least this many nights (Channex min_stay_arrival); minimumStay applies to every night. */
   readonly minimumStayArrival?: number;
+  /**
+   * Restrictions of one rate plan (meal plan) on this date, as a channel manager sends them
+   * per rate plan: each field set replaces the room's for stays sold on that plan only
+   * (restrictionsFor). Absent = every plan follows the room.
+   */
+  readonly ratePlans?: RatePlanRestrictions;
+}
+
+/** The restrictions a rate plan may set on a date; each replaces the room's when present. */
+export interface PlanRestrictions {
+  readonly stopSell?: boolean;
+  readonly minimumStay?: number;
+  readonly maximumStay?: number;
+  readonly closedToArrival?: boolean;
+  readonly closedToDeparture?: boolean;
+  readonly minimumStayArrival?: number;
+}
+
+export type RatePlanRestrictions = Readonly<Partial<Record<MealPlan, PlanRestrictions>>>;
+
+const PLAN_FIELDS = ['stopSell', 'minimumStay', 'maximumStay', 'closedToArrival', 'closedToDeparture', 'minimumStayArrival'] as const;
+const FLAG_FIELDS: ReadonlySet<string> = new Set(['stopSell', 'closedToArrival', 'closedToDeparture']);
+
+/**
+ * The day's restrictions for stays sold on one meal plan: the room's, with each field the
+ * plan sets in its place. Quantity stays the room's (units are shared by every plan).
+ */
+export function restrictionsFor(inv: DayInventory, plan: MealPlan): DayInventory {
+  const own = inv.ratePlans?.[plan];
+  return own ? { ...inv, ...own } : inv;
+}
+
+/** One rate plan's restrictions as sold on a date, every field filled (the room's where the plan sets none): what reads show. */
+export interface PlanRestrictionsView {
+  readonly stopSell: boolean;
+  readonly minimumStay: number;
+  readonly maximumStay: number;
+  readonly closedToArrival: boolean;
+  readonly closedToDeparture: boolean;
+  readonly minimumStayArrival?: number;
+}
+
+/** The meal plans with restrictions of their own on this date, each as sold; undefined when every plan follows the room. */
+export function ratePlansView(inv: DayInventory): Partial<Record<MealPlan, PlanRestrictionsView>> | undefined {
+  if (!ratePlansContent(inv.ratePlans)) return undefined;
+  const out: Partial<Record<MealPlan, PlanRestrictionsView>> = {};
+  for (const plan of MEAL_PLANS) {
+    if (!ratePlansContent({ [plan]: inv.ratePlans?.[plan] })) continue;
+    const sold = restrictionsFor(inv, plan);
+    out[plan] = {
+      stopSell: sold.stopSell,
+      minimumStay: sold.minimumStay,
+      maximumStay: sold.maximumStay,
+      closedToArrival: sold.closedToArrival ?? false,
+      closedToDeparture: sold.closedToDeparture ?? false,
+      ...(sold.minimumStayArrival !== undefined ? { minimumStayArrival: sold.minimumStayArrival } : {}),
+    };
+  }
+  return out;
+}
+
+/**
+ * Rate-plan restrictions as a canonical string (plans in MEAL_PLANS order, `PLAN=` then the six
+ * fields comma-separated, empty when unset, flags 1/0, plans joined by `;`): '' when none.
+ * Used for change detection, storage and the search projection alike.
+ */
+export function ratePlansContent(rp: RatePlanRestrictions | undefined): string {
+  if (!rp) return '';
+  const parts: string[] = [];
+  for (const plan of MEAL_PLANS) {
+    const own = rp[plan];
+    if (!own || PLAN_FIELDS.every((f) => own[f] === undefined)) continue;
+    parts.push(`${plan}=${PLAN_FIELDS.map((f) => (own[f] === undefined ? '' : typeof own[f] === 'boolean' ? (own[f] ? '1' : '0') : String(own[f]))).join(',')}`);
+  }
+  return parts.join(';');
+}
+
+/** The inverse of ratePlansContent; undefined for ''. */
+export function parseRatePlans(text: string | undefined): RatePlanRestrictions | undefined {
+  if (!text) return undefined;
+  const out: Partial<Record<MealPlan, PlanRestrictions>> = {};
+  for (const part of text.split(';')) {
+    const [plan, values] = part.split('=') as [MealPlan, string];
+    const own: Record<string, boolean | number> = {};
+    values.split(',').forEach((v, i) => {
+      if (v === '') return;
+      const field = PLAN_FIELDS[i]!;
+      own[field] = FLAG_FIELDS.has(field) ? v === '1' : Number(v);
+    });
+    out[plan] = own;
+  }
+  return out;
 }
 
 /** Meal plan → adult count ("1", "2", …) → nightly rate for the unit, whole rupees in paise. */
@@ -46,9 +138,12 @@ export function inventoryContent(inv: DayInventory | null | undefined): string {
   if (!inv) return '-';
   const base = `${inv.quantity},${inv.minimumStay},${inv.maximumStay},${inv.stopSell ? 1 : 0}`;
   // The optional restrictions extend the string only when set, so days without them compare as before.
-  return inv.closedToArrival || inv.closedToDeparture || inv.minimumStayArrival !== undefined
-    ? `${base},${inv.closedToArrival ? 1 : 0},${inv.closedToDeparture ? 1 : 0},${inv.minimumStayArrival ?? ''}`
-    : base;
+  const withOptional =
+    inv.closedToArrival || inv.closedToDeparture || inv.minimumStayArrival !== undefined
+      ? `${base},${inv.closedToArrival ? 1 : 0},${inv.closedToDeparture ? 1 : 0},${inv.minimumStayArrival ?? ''}`
+      : base;
+  const plans = ratePlansContent(inv.ratePlans);
+  return plans ? `${withOptional}|${plans}` : withOptional;
 }
 
 /** A day's rates as a canonical string: plans in MEAL_PLANS order, adult counts ascending. */

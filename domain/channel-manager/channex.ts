@@ -1,5 +1,5 @@
 import { addDays, daysBetween, eachDate, CALENDAR_DATE_RULE, isCalendarDate, monthOf } from '../catalogue/calendar.ts';
-import { MEAL_PLANS, type DayInventory, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
+import { MEAL_PLANS, ratePlansContent, restrictionsFor, type DayInventory, type MealPlan, type PlanRestrictions, type PropertyMonth } from '../catalogue/day.ts';
 import type { Property } from '../catalogue/property.ts';
 import { ValidationError } from '../errors.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
@@ -87,8 +87,8 @@ export function mappingDetails(view: ListingView) {
             id: ratePlanId(p.id, plan),
             title: `${p.title || p.name} · ${PLAN_TITLES[plan]}`,
             sell_mode: 'per_person' as const,
-            // Rates are listed per adult count up to applicableAdult; more adults pay extraAdultRate.
-            max_persons: p.applicableAdult,
+            // The most guests a unit takes: Channex prices every occupancy up to it (rates per adult count).
+            max_persons: p.maxAdults,
             currency: CHANNEX_CURRENCY,
             read_only: false,
           })),
@@ -189,13 +189,17 @@ export interface ChannexPlan {
   readonly nights: number;
 }
 
-type InventoryPatch = { -readonly [K in keyof DayInventory]?: DayInventory[K] };
+type PlanPatch = { -readonly [K in keyof PlanRestrictions]?: PlanRestrictions[K] };
+/** What a notification sets on one property's date: the units (availability) and each rate plan's restrictions. */
+type InventoryPatch = { quantity?: number; ratePlans?: Partial<Record<MealPlan, PlanPatch>> };
 
 /**
  * Turns one checked notification into the catalogue sync document that applies it. Later
  * changes win over earlier ones on the dates they share, as Channex sends them in order.
- * Restriction fields merge into the day's stored inventory (a restriction-only change
- * keeps the units; a day with no inventory yet gets 0 units until availability arrives);
+ * Availability sets the room's units; restrictions come per rate plan and merge into that
+ * plan's restrictions on the day's stored inventory (ratePlans), so a plan's stop-sell
+ * closes that plan only (a restriction-only change keeps the units; a day with no inventory
+ * yet gets 0 units until availability arrives);
  * rates merge per plan and adult count, as a sync does. Values the catalogue cannot hold
  * are reported and left out, never clamped. Work is proportional to the nights changed.
  */
@@ -214,15 +218,22 @@ export function planChanges(n: ChangesNotification, view: ListingView, months: r
     const unknown = unknownTarget(change, properties, n.attributes.hotel_code, path);
     if (unknown) return notApplied.push(unknown);
     const property = properties.get(change.attributes.room_type_id)!;
-    const patch = change.type === 'availability_changes' ? availabilityPatch(change, property, path, report) : restrictionPatch(change, path, report);
-    const prices = change.type === 'restriction_changes' ? ratesOf(change, property, path, report) : undefined;
-    if (!patch && !prices) return;
     const plan = change.type === 'restriction_changes' ? planOf(change.attributes.rate_plan_id, property.id)! : 'EP';
+    const restrictions = change.type === 'restriction_changes' ? restrictionPatch(change, path, report) : undefined;
+    const units = change.type === 'availability_changes' ? availabilityPatch(change, property, path, report) : undefined;
+    const prices = change.type === 'restriction_changes' ? ratesOf(change, property, path, report) : undefined;
+    if (units === undefined && !restrictions && !prices) return;
     const propertyPatches = mapOf(patches, property.id);
     const propertyRates = mapOf(rates, property.id);
     for (const date of eachDate(range.from, range.to)) {
       nights++;
-      if (patch) propertyPatches.set(date, { ...propertyPatches.get(date), ...patch });
+      if (units !== undefined || restrictions) {
+        const was = propertyPatches.get(date) ?? {};
+        propertyPatches.set(date, {
+          quantity: units ?? was.quantity,
+          ratePlans: restrictions ? { ...was.ratePlans, [plan]: { ...was.ratePlans?.[plan], ...restrictions } } : was.ratePlans,
+        });
+      }
       if (prices) {
         const day = propertyRates.get(date) ?? {};
         day[plan] = { ...day[plan], ...prices };
@@ -238,12 +249,22 @@ export function planChanges(n: ChangesNotification, view: ListingView, months: r
   for (const [propertyId, byDate] of patches) {
     const days: [string, DayInventory][] = [];
     for (const [date, patch] of [...byDate].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const merged: DayInventory = { quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ...stored.get(`${propertyId}|${date}`), ...patch };
-      if (merged.minimumStay > merged.maximumStay || (merged.minimumStayArrival ?? 1) > merged.maximumStay) {
-        report(`${base}.attributes.hotel_code`, `${propertyId} on ${date}: the minimum stay (${Math.max(merged.minimumStay, merged.minimumStayArrival ?? 1)}) would exceed the maximum stay (${merged.maximumStay}); that date's restrictions are not applied.`);
-        continue;
+      const was: DayInventory = { quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ...stored.get(`${propertyId}|${date}`) };
+      const ratePlans = { ...was.ratePlans };
+      for (const plan of MEAL_PLANS) {
+        const own = patch.ratePlans?.[plan];
+        if (!own) continue;
+        const next = { ...ratePlans[plan], ...own };
+        const sold = restrictionsFor({ ...was, ratePlans: { [plan]: next } }, plan);
+        const longest = Math.max(sold.minimumStay, sold.minimumStayArrival ?? 1);
+        if (longest > sold.maximumStay) {
+          report(`${base}.attributes.hotel_code`, `${ratePlanId(propertyId, plan)} on ${date}: the minimum stay (${longest}) would exceed the maximum stay (${sold.maximumStay}); that date's restrictions of this rate plan are not applied.`);
+          continue;
+        }
+        ratePlans[plan] = next;
       }
-      days.push([date, merged]);
+      const { ratePlans: _, ...room } = was;
+      days.push([date, { ...room, quantity: patch.quantity ?? was.quantity, ...(ratePlansContent(ratePlans) ? { ratePlans } : {}) }]);
     }
     for (const run of runs(days, inventoryKey)) inventory.push({ propertyId, from: run.from, to: run.to, ...run.value });
   }
@@ -265,7 +286,7 @@ const mapOf = <K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> => {
 };
 
 const inventoryKey = (i: DayInventory): string =>
-  `${i.quantity},${i.minimumStay},${i.maximumStay},${i.stopSell},${i.minimumStayArrival ?? ''},${i.closedToArrival ?? ''},${i.closedToDeparture ?? ''}`;
+  `${i.quantity},${i.minimumStay},${i.maximumStay},${i.stopSell},${i.minimumStayArrival ?? ''},${i.closedToArrival ?? ''},${i.closedToDeparture ?? ''}|${ratePlansContent(i.ratePlans)}`;
 
 /** Consecutive dates with the same value, as ranges: a 500-night change of one price is one range. */
 function* runs<T>(days: readonly (readonly [string, T])[], key: (value: T) => string): Generator<{ from: string; to: string; value: T }> {
@@ -282,18 +303,18 @@ function* runs<T>(days: readonly (readonly [string, T])[], key: (value: T) => st
   if (current) yield current;
 }
 
-function availabilityPatch(c: AvailabilityChange, property: Property, path: string, report: (path: string, reason: string) => void): InventoryPatch | undefined {
+function availabilityPatch(c: AvailabilityChange, property: Property, path: string, report: (path: string, reason: string) => void): number | undefined {
   const units = c.attributes.availability;
   if (units > property.quantity) {
     report(`${path}.availability`, `availability ${units} exceeds the ${property.quantity} unit(s) property '${property.id}' has; not applied.`);
     return undefined;
   }
-  return { quantity: units };
+  return units;
 }
 
-function restrictionPatch(c: RestrictionChange, path: string, report: (path: string, reason: string) => void): InventoryPatch | undefined {
+function restrictionPatch(c: RestrictionChange, path: string, report: (path: string, reason: string) => void): PlanPatch | undefined {
   const a = c.attributes;
-  const patch: InventoryPatch = {};
+  const patch: PlanPatch = {};
   if (a.stop_sell !== undefined) patch.stopSell = a.stop_sell;
   if (a.closed_to_arrival !== undefined) patch.closedToArrival = a.closed_to_arrival;
   if (a.closed_to_departure !== undefined) patch.closedToDeparture = a.closed_to_departure;
@@ -314,15 +335,15 @@ function restrictionPatch(c: RestrictionChange, path: string, report: (path: str
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
-/** Rupees per adult count. Channex sends per_room rates without occupancy: they are for max_persons. */
+/** Rupees per adult count, 1..max_persons (maxAdults). A rate without occupancy is for max_persons. */
 function ratesOf(c: RestrictionChange, property: Property, path: string, report: (path: string, reason: string) => void): Record<string, number> | undefined {
   const out: Record<string, number> = {};
   (c.attributes.rates ?? []).forEach((r, j) => {
     const at = `${path}.rates[${j}]`;
-    const occupancy = r.occupancy ?? property.applicableAdult;
+    const occupancy = r.occupancy ?? property.maxAdults;
     if (r.currency !== undefined && r.currency !== CHANNEX_CURRENCY) return report(`${at}.currency`, `rates are in ${CHANNEX_CURRENCY}; ${r.currency} not applied.`);
-    if (occupancy < 1 || occupancy > property.applicableAdult) {
-      return report(`${at}.occupancy`, `occupancy ${occupancy} is outside 1..${property.applicableAdult} (the property's max_persons); not applied.`);
+    if (occupancy < 1 || occupancy > property.maxAdults) {
+      return report(`${at}.occupancy`, `occupancy ${occupancy} is outside 1..${property.maxAdults} (the property's max_persons); not applied.`);
     }
     const rupees = wholeRupees(r.rate);
     if (rupees === undefined) return report(`${at}.rate`, `rate '${r.rate}' is not a whole number of rupees up to 10,000,000; not applied.`);

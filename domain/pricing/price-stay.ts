@@ -1,6 +1,6 @@
 import { addDays } from '../catalogue/calendar.ts';
 import { channelRate } from '../catalogue/channel.ts';
-import type { DayData, MealPlan } from '../catalogue/day.ts';
+import { restrictionsFor, type DayData, type MealPlan } from '../catalogue/day.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { Minor } from '../money.ts';
 import { times } from './amounts.ts';
@@ -31,8 +31,8 @@ type Days = ReadonlyMap<string, ReadonlyMap<string, DayData>>;
  * The nightly base of every unit on every night, and every reason the stay cannot be sold.
  *
  * A unit-night costs the channel rate of the meal plan's occupancy rate for the adults in
- * the unit (at least one, at most applicableAdult), plus the channel rate of extraAdultRate
- * per adult beyond applicableAdult and of extraChildRate per child beyond applicableChild.
+ * the unit (at least one; see occupancyOf), plus the channel rate of extraAdultRate per
+ * adult beyond those that rate covers and of extraChildRate per child beyond applicableChild.
  * A night without that occupancy rate is priced at 0 and marks the stay sold out (NO_RATE):
  * the rest of the stay is still priced so the caller can show what is missing.
  */
@@ -54,9 +54,9 @@ export function priceStay(args: {
     for (const occ of occupancy) {
       const property = properties.get(occ.propertyId)!;
       const day = days.get(occ.propertyId)?.get(night);
-      const listed = occupancyRateOf(day, mealPlan, occ, property);
+      const { listed, covered } = occupancyOf(day, mealPlan, occ, property);
       const occupancyRate = listed === undefined ? null : channelRate(listed, rateAdjustmentPercent);
-      const extraAdults = Math.max(0, occ.adults - property.applicableAdult);
+      const extraAdults = Math.max(0, occ.adults - covered);
       const extraChildren = Math.max(0, occ.children - property.applicableChild);
       const extraAdultRate = channelRate(property.extraAdultRate, rateAdjustmentPercent);
       const extraChildRate = channelRate(property.extraChildRate, rateAdjustmentPercent);
@@ -66,19 +66,30 @@ export function priceStay(args: {
     }
     for (const { propertyId, quantity } of selected) {
       const day = days.get(propertyId)?.get(night);
-      soldOutNights.push(...nightRestrictions(propertyId, night, quantity, nights.length, day, index === 0));
+      soldOutNights.push(...nightRestrictions(propertyId, night, quantity, nights.length, day, mealPlan, index === 0));
       if (noRate.has(`${propertyId}|${night}`)) {
         soldOutNights.push({ propertyId, date: night, reason: 'NO_RATE', requiredUnits: quantity, availableUnits: day?.inventory?.quantity ?? 0 });
       }
     }
   }
-  for (const { propertyId, quantity } of selected) soldOutNights.push(...departureRestrictions(propertyId, nights, quantity, days));
+  for (const { propertyId, quantity } of selected) soldOutNights.push(...departureRestrictions(propertyId, nights, quantity, days, mealPlan));
   return { unitNights, soldOutNights };
 }
 
-/** The listed rate of the unit's occupancy on that day: for its adults (at least one, at most applicableAdult). */
-const occupancyRateOf = (day: DayData | undefined, mealPlan: MealPlan, occ: UnitOccupancy, property: Property): number | undefined =>
-  day?.rates[mealPlan]?.[String(Math.min(Math.max(occ.adults, 1), property.applicableAdult))];
+/**
+ * The listed rate of the unit's occupancy on that day and the adults it covers. Above
+ * applicableAdult, a rate listed for that very adult count (a channel manager prices every
+ * occupancy up to max_persons, the property's maxAdults) covers them all; otherwise the rate
+ * for applicableAdult (at least one adult) covers that many and the rest pay extraAdultRate.
+ */
+function occupancyOf(day: DayData | undefined, mealPlan: MealPlan, occ: UnitOccupancy, property: Property): { listed: number | undefined; covered: number } {
+  const adults = Math.max(occ.adults, 1);
+  const byAdults = day?.rates[mealPlan];
+  const own = adults > property.applicableAdult ? byAdults?.[String(adults)] : undefined;
+  if (own !== undefined) return { listed: own, covered: adults };
+  const covered = Math.min(adults, property.applicableAdult);
+  return { listed: byAdults?.[String(covered)], covered };
+}
 
 /**
  * True when priceStay would find no sold-out night, by the same rules (nightRestrictions
@@ -90,23 +101,25 @@ export function staySellable(args: Omit<Parameters<typeof priceStay>[0], 'rateAd
   const { occupancy, selected, properties, nights, days, mealPlan } = args;
   for (const [index, night] of nights.entries()) {
     for (const occ of occupancy) {
-      if (occupancyRateOf(days.get(occ.propertyId)?.get(night), mealPlan, occ, properties.get(occ.propertyId)!) === undefined) return false;
+      if (occupancyOf(days.get(occ.propertyId)?.get(night), mealPlan, occ, properties.get(occ.propertyId)!).listed === undefined) return false;
     }
     for (const { propertyId, quantity } of selected) {
-      if (nightRestrictions(propertyId, night, quantity, nights.length, days.get(propertyId)?.get(night), index === 0).length > 0) return false;
+      if (nightRestrictions(propertyId, night, quantity, nights.length, days.get(propertyId)?.get(night), mealPlan, index === 0).length > 0) return false;
     }
   }
-  return selected.every(({ propertyId, quantity }) => departureRestrictions(propertyId, nights, quantity, days).length === 0);
+  return selected.every(({ propertyId, quantity }) => departureRestrictions(propertyId, nights, quantity, days, mealPlan).length === 0);
 }
 
 /**
  * Why a property cannot sell `required` units on one night of a stay of `stayNights`.
  * Stay limits are checked on every night of the stay, not only on arrival: a stay that
  * touches a night with a 3-night minimum must be at least 3 nights long. On the arrival
- * night also: closed to arrival, and the minimum stay for stays arriving then.
+ * night also: closed to arrival, and the minimum stay for stays arriving then. The
+ * restrictions are those of the meal plan sold (restrictionsFor): a plan's stop-sell closes
+ * that plan only.
  */
-export function nightRestrictions(propertyId: string, date: string, required: number, stayNights: number, day: DayData | undefined, arrival = false): SoldOutNight[] {
-  const inv = day?.inventory;
+export function nightRestrictions(propertyId: string, date: string, required: number, stayNights: number, day: DayData | undefined, mealPlan: MealPlan, arrival = false): SoldOutNight[] {
+  const inv = day?.inventory && restrictionsFor(day.inventory, mealPlan);
   if (!inv) return [{ propertyId, date, reason: 'NO_INVENTORY', requiredUnits: required, availableUnits: 0 }];
   const out: SoldOutNight[] = [];
   const base = { propertyId, date, requiredUnits: required, availableUnits: inv.quantity };
@@ -123,9 +136,10 @@ export function nightRestrictions(propertyId: string, date: string, required: nu
  * The check-out date's rule: a stay may not end on a date closed to departure. The date is
  * the day after the last night; callers load it with the nights (a missing day is open).
  */
-export function departureRestrictions(propertyId: string, nights: readonly string[], required: number, days: Days): SoldOutNight[] {
+export function departureRestrictions(propertyId: string, nights: readonly string[], required: number, days: Days, mealPlan: MealPlan): SoldOutNight[] {
   if (nights.length === 0) return [];
   const departure = addDays(nights[nights.length - 1]!, 1);
-  const inv = days.get(propertyId)?.get(departure)?.inventory;
+  const stored = days.get(propertyId)?.get(departure)?.inventory;
+  const inv = stored && restrictionsFor(stored, mealPlan);
   return inv?.closedToDeparture ? [{ propertyId, date: departure, reason: 'CLOSED_TO_DEPARTURE', requiredUnits: required, availableUnits: inv.quantity }] : [];
 }

@@ -1,6 +1,6 @@
 import { dayOfMonth, eachDate, monthOf } from '../catalogue/calendar.ts';
 import { channelRate } from '../catalogue/channel.ts';
-import type { PropertyMonth } from '../catalogue/day.ts';
+import { ratePlansView, type DayInventory, type MealPlan, type PlanRestrictionsView, type PropertyMonth } from '../catalogue/day.ts';
 import type { Listing } from '../catalogue/listing.ts';
 import type { Photo, Property, PropertyAmenity } from '../catalogue/property.ts';
 import type { Stored } from '../catalogue/versioned.ts';
@@ -213,6 +213,8 @@ export interface AvailabilityDay {
   stopSell: boolean;
   minimumStay: number;
   maximumStay: number;
+  /** Meal plans with restrictions of their own on this date, each as sold with the units it can sell; absent when all follow the day. */
+  ratePlans?: Partial<Record<MealPlan, PlanRestrictionsView & { unitsAvailable: number }>>;
 }
 
 export interface PropertyAvailability {
@@ -237,6 +239,15 @@ export interface AvailabilityQuery {
   readonly to?: string;
 }
 
+/** Each meal plan with restrictions of its own, as sold, with what it can sell (0 when that plan is stop-sold). */
+function planAvailability(inventory: DayInventory): Pick<AvailabilityDay, 'ratePlans'> {
+  const view = ratePlansView(inventory);
+  if (!view) return {};
+  const ratePlans: NonNullable<AvailabilityDay['ratePlans']> = {};
+  for (const [plan, sold] of Object.entries(view) as [MealPlan, PlanRestrictionsView][]) ratePlans[plan] = { ...sold, unitsAvailable: sold.stopSell ? 0 : inventory.quantity };
+  return { ratePlans };
+}
+
 function propertyDays(propertyId: string, window: DateWindow, months: ReadonlyMap<string, PropertyMonth>): AvailabilityDay[] {
   const days: AvailabilityDay[] = [];
   for (const date of eachDate(window.from, window.to)) {
@@ -249,6 +260,7 @@ function propertyDays(propertyId: string, window: DateWindow, months: ReadonlyMa
       stopSell: inventory.stopSell,
       minimumStay: inventory.minimumStay,
       maximumStay: inventory.maximumStay,
+      ...planAvailability(inventory),
     });
   }
   return days;

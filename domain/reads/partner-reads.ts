@@ -1,6 +1,6 @@
 import { eachDate, monthOf, dayOfMonth } from '../catalogue/calendar.ts';
 import { channelRate } from '../catalogue/channel.ts';
-import { MEAL_PLANS, type PropertyMonth, type StoredDay } from '../catalogue/day.ts';
+import { MEAL_PLANS, ratePlansView, type DayInventory, type MealPlan, type PlanRestrictionsView, type PropertyMonth, type StoredDay } from '../catalogue/day.ts';
 import type { Listing } from '../catalogue/listing.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { Stored } from '../catalogue/versioned.ts';
@@ -242,6 +242,14 @@ export interface InventoryRow {
   stopSell: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Meal plans with restrictions of their own on this date (a channel manager's per-rate-plan restrictions), each as sold; absent when all follow the row. */
+  ratePlans?: Partial<Record<MealPlan, PlanRestrictionsView>>;
+}
+
+/** The additive `ratePlans` of a read's day: present only when a meal plan has restrictions of its own. */
+export function withRatePlans(inventory: DayInventory): { ratePlans?: Partial<Record<MealPlan, PlanRestrictionsView>> } {
+  const ratePlans = ratePlansView(inventory);
+  return ratePlans ? { ratePlans } : {};
 }
 
 /** `/api/inventories`: one row per property and date that has inventory, ordered by property then date. */
@@ -261,6 +269,7 @@ export async function readInventories(deps: PartnerReadDeps, partner: PartnerPri
         stopSell: day.inventory.stopSell,
         createdAt: day.createdAt,
         updatedAt: day.updatedAt,
+        ...withRatePlans(day.inventory),
       });
     }
     return rows;

@@ -1,6 +1,6 @@
 import type { CancellationPlan } from '../catalogue/cancellation.ts';
 import type { Channel } from '../catalogue/channel.ts';
-import type { DayData, PropertyMonth } from '../catalogue/day.ts';
+import type { DayData, MealPlan, PropertyMonth } from '../catalogue/day.ts';
 import type { GstSlabTable } from '../catalogue/gst.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
@@ -52,14 +52,15 @@ export function daysOf(months: readonly PropertyMonth[]): Map<string, Map<string
 /**
  * Units of a property open on every night of the stay: the fewest open on any night, and
  * 0 when any night has no inventory, is stop-sold, or its minimum or maximum stay rules
- * the stay out — the pricing engine's own sold-out rules (nightRestrictions).
+ * the stay out — the pricing engine's own sold-out rules (nightRestrictions), for the meal
+ * plan searched (a plan's own stop-sell closes only that plan).
  */
-export function openUnits(property: Property, nights: readonly string[], days: Days): number {
+export function openUnits(property: Property, nights: readonly string[], days: Days, mealPlan: MealPlan): number {
   let open = property.quantity;
-  if (departureRestrictions(property.id, nights, 0, days).length > 0) return 0;
+  if (departureRestrictions(property.id, nights, 0, days, mealPlan).length > 0) return 0;
   for (const [index, night] of nights.entries()) {
     const day = days.get(property.id)?.get(night);
-    if (nightRestrictions(property.id, night, 0, nights.length, day, index === 0).length > 0) return 0;
+    if (nightRestrictions(property.id, night, 0, nights.length, day, mealPlan, index === 0).length > 0) return 0;
     open = Math.min(open, day!.inventory!.quantity);
   }
   return Math.max(0, open);
@@ -84,17 +85,17 @@ export const holds = (room: Party, party: Party): boolean => room.adults >= part
  * open units instead of the catalogue's, so what search offers is bookable as shown.
  * Undefined when the open units cannot hold the party.
  */
-export function chooseOpenUnits(properties: readonly Property[], nights: readonly string[], days: Days, party: Party): SelectedProperty[] | undefined {
-  const open = properties.map((p) => ({ ...p, quantity: openUnits(p, nights, days) })).filter((p) => p.quantity > 0);
+export function chooseOpenUnits(properties: readonly Property[], nights: readonly string[], days: Days, mealPlan: MealPlan, party: Party): SelectedProperty[] | undefined {
+  const open = properties.map((p) => ({ ...p, quantity: openUnits(p, nights, days, mealPlan) })).filter((p) => p.quantity > 0);
   if (!holds(capacityOf(open, (p) => p.quantity), party)) return undefined;
   return chooseUnits(open, party.adults, party.children);
 }
 
 /** True when every pinned property has the units open on every night. */
-export function pinsOpen(properties: readonly Property[], pins: readonly SelectedProperty[], nights: readonly string[], days: Days): boolean {
+export function pinsOpen(properties: readonly Property[], pins: readonly SelectedProperty[], nights: readonly string[], days: Days, mealPlan: MealPlan): boolean {
   return pins.every((pin) => {
     const p = properties.find((x) => x.id === pin.propertyId);
-    return p !== undefined && openUnits(p, nights, days) >= pin.quantity;
+    return p !== undefined && openUnits(p, nights, days, mealPlan) >= pin.quantity;
   });
 }
 
@@ -143,8 +144,8 @@ export interface Candidate {
 
 /** The units the listing would sell the party: the pins when open on every night, else the engine's choice among the open units. */
 export function candidateFor(view: ListingView, party: Party, ctx: SearchPricing, pins?: readonly SelectedProperty[]): Candidate | undefined {
-  if (pins) return pinsOpen(view.properties, pins, ctx.query.nights, ctx.days) ? { view, party, selected: pins } : undefined;
-  const selected = chooseOpenUnits(view.properties, ctx.query.nights, ctx.days, party);
+  if (pins) return pinsOpen(view.properties, pins, ctx.query.nights, ctx.days, ctx.query.mealPlan) ? { view, party, selected: pins } : undefined;
+  const selected = chooseOpenUnits(view.properties, ctx.query.nights, ctx.days, ctx.query.mealPlan, party);
   return selected ? { view, party, selected } : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { MEAL_PLANS, type DayData, type DayInventory, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
+import { MEAL_PLANS, parseRatePlans, ratePlansContent, type DayData, type DayInventory, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
 import type { BankOffer } from '../catalogue/offers.ts';
 import type { Stored } from '../catalogue/versioned.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
@@ -239,7 +239,9 @@ function restOfDay(day: DayData | undefined): string {
     if (!byAdults) return [];
     return [`${plan}=${Object.keys(byAdults).sort((a, b) => Number(a) - Number(b)).map((n) => `${n}:${byAdults[n]}`).join(' ')}`];
   });
-  return `${inv}|${rates.join(';')}`;
+  // Rate-plan restrictions follow a second bar only when set, so existing runs keep their text.
+  const plans = ratePlansContent(i?.ratePlans);
+  return plans ? `${inv}|${rates.join(';')}|${plans}` : `${inv}|${rates.join(';')}`;
 }
 
 /**
@@ -262,10 +264,9 @@ type Run = { readonly inv: Omit<DayInventory, 'quantity'> | undefined; readonly 
 
 function runOf(rest: string): Run {
   if (rest === '-') return undefined;
-  const bar = rest.indexOf('|');
-  const inv = rest.slice(0, bar);
+  const [inv, packedRates, plans] = rest.split('|') as [string, string, string | undefined];
   const rates: Partial<Record<MealPlan, Record<string, number>>> = {};
-  for (const part of rest.slice(bar + 1).split(';')) {
+  for (const part of packedRates.split(';')) {
     if (!part) continue;
     const [plan, pairs] = part.split('=') as [MealPlan, string];
     const byAdults: Record<string, number> = {};
@@ -284,6 +285,7 @@ function runOf(rest: string): Run {
     ...(cta === '1' ? { closedToArrival: true } : {}),
     ...(ctd === '1' ? { closedToDeparture: true } : {}),
     ...(arrival ? { minimumStayArrival: Number(arrival) } : {}),
+    ...(plans ? { ratePlans: parseRatePlans(plans)! } : {}),
   };
   return { inv: restrictions, rates: rates as DayRates };
 }

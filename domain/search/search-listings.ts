@@ -220,7 +220,7 @@ export type PricedGroup = Omit<CombinedGroup, 'listings'> & { readonly members: 
 
 /** Combined groups of nearby listings, priced; their cards are built once the page's full views are read. */
 export function combine(statics: readonly ListingView[], party: Party, ctx: SearchPricing): PricedGroup[] {
-  const pool = statics.map((view) => ({ view, room: capacityOf(view.properties, (p) => openUnits(p, ctx.query.nights, ctx.days)) }));
+  const pool = statics.map((view) => ({ view, room: capacityOf(view.properties, (p) => openUnits(p, ctx.query.nights, ctx.days, ctx.query.mealPlan)) }));
   const groups: PricedGroup[] = [];
   for (const plan of planGroups(pool, party)) {
     if (groups.length === MAX_COMBINED_GROUPS) break;

@@ -3,6 +3,7 @@ import { ACCEPTABLE_KEY_PATTERN } from '../api-key.ts';
 import { ValidationError } from '../errors.ts';
 import { GSTIN_PATTERN } from '../tenants.ts';
 import { daysBetween } from '../catalogue/calendar.ts';
+import { MEAL_PLANS } from '../catalogue/day.ts';
 import type { WorldDocument } from './world-schema.ts';
 import { WorldValidationError, type WorldIssue } from './world-validation-error.ts';
 
@@ -21,7 +22,7 @@ export interface KnownIds {
   readonly agentGroups: ReadonlySet<string>;
   readonly cancellationPlans: ReadonlySet<string>;
   /** Stored properties that inventory or rates name without the document defining them (syncs). */
-  readonly properties?: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number }>;
+  readonly properties?: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number; readonly maxAdults: number }>;
 }
 
 export const NOTHING_KNOWN: KnownIds = { channels: new Set(), partners: new Set(), agentGroups: new Set(), cancellationPlans: new Set() };
@@ -148,7 +149,7 @@ function checkCatalogue(
   fail: Fail,
   unique: Unique,
   knownChannel: (path: string, id: string) => void,
-  storedProperties: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number }>,
+  storedProperties: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number; readonly maxAdults: number }>,
 ) {
   const { cancellationPlans, listings, offers, inventory, rates } = doc.catalogue;
   unique(cancellationPlans, (p) => p.planId, (i) => `catalogue.cancellationPlans[${i}].planId`, 'cancellation plan');
@@ -214,6 +215,14 @@ function checkCatalogue(
     else if (r.quantity > found.p.quantity) fail(`${base}.quantity`, `must be at most the property's quantity (${found.p.quantity})`);
     if (r.minimumStay > r.maximumStay) fail(`${base}.maximumStay`, `must be at least minimumStay (${r.minimumStay})`);
     if ((r.minimumStayArrival ?? 1) > r.maximumStay) fail(`${base}.maximumStay`, `must be at least minimumStayArrival (${r.minimumStayArrival})`);
+    for (const plan of MEAL_PLANS) {
+      const own = r.ratePlans?.[plan];
+      if (!own) continue;
+      // A plan's limits are checked as sold: each field it leaves out is the room's.
+      const max = own.maximumStay ?? r.maximumStay;
+      const min = Math.max(own.minimumStay ?? r.minimumStay, own.minimumStayArrival ?? r.minimumStayArrival ?? 1);
+      if (min > max) fail(`${base}.ratePlans.${plan}.maximumStay`, `must be at least the plan's minimum stay (${min})`);
+    }
   });
   rates.forEach((r, i) => {
     const base = `catalogue.rates[${i}]`;
@@ -224,7 +233,8 @@ function checkCatalogue(
     if (counts.length === 0) fail(`${base}.adults`, 'needs a rate for at least one adult count');
     if (found) {
       for (const n of counts) {
-        if (Number(n) > found.p.applicableAdult) fail(`${base}.adults["${n}"]`, `exceeds the property's applicableAdult (${found.p.applicableAdult}); extra adults are priced by extraAdultRate`);
+        // Up to applicableAdult every count has its rate; above it up to maxAdults a count may have its own (else applicableAdult's rate plus extraAdultRate).
+        if (Number(n) > found.p.maxAdults) fail(`${base}.adults["${n}"]`, `exceeds the property's maxAdults (${found.p.maxAdults})`);
       }
     }
   });

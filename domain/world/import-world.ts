@@ -116,7 +116,7 @@ async function lookUpExternal(deps: ImportWorldDeps, doc: WorldDocument): Promis
     deps.catalogue.getCancellationPlans(ext.cancellationPlans),
     Promise.all(named.map((id) => deps.catalogue.getProperty(id))),
   ]);
-  const storedProperties = new Map(properties.flatMap((p) => (p ? [[p.id, { quantity: p.quantity, applicableAdult: p.applicableAdult }] as const] : [])));
+  const storedProperties = new Map(properties.flatMap((p) => (p ? [[p.id, { quantity: p.quantity, applicableAdult: p.applicableAdult, maxAdults: p.maxAdults }] as const] : [])));
   return { channels, partners, agentGroups, cancellationPlans: new Set(plans.map((p) => p.planId)), properties: storedProperties };
 }
 

@@ -1,6 +1,6 @@
 import { eachDate, weekdayOf } from '../catalogue/calendar.ts';
 import type { CatalogueContent } from '../catalogue/catalogue-diff.ts';
-import type { DayData, DayInventory, MealPlan } from '../catalogue/day.ts';
+import { ratePlansContent, type DayData, type DayInventory, type MealPlan } from '../catalogue/day.ts';
 import type { Listing } from '../catalogue/listing.ts';
 import type { Property } from '../catalogue/property.ts';
 import { DEFAULT_SIMULATOR } from '../catalogue/simulator.ts';
@@ -111,6 +111,7 @@ function expandDays(doc: WorldDocument): Map<string, Map<string, DayData>> {
       ...(r.closedToArrival ? { closedToArrival: true } : {}),
       ...(r.closedToDeparture ? { closedToDeparture: true } : {}),
       ...(r.minimumStayArrival !== undefined ? { minimumStayArrival: r.minimumStayArrival } : {}),
+      ...(r.ratePlans && ratePlansContent(r.ratePlans) ? { ratePlans: r.ratePlans } : {}),
     };
     calendar.each(r, (date) => days.set(date, value));
   }

@@ -5,7 +5,7 @@ import { MEAL_TYPES, VAS_PRICING } from '../catalogue/add-ons.ts';
 import { PLAN_TYPES } from '../catalogue/cancellation.ts';
 import { MAX_RATE_ADJUSTMENT_PERCENT, MIN_RATE_ADJUSTMENT_PERCENT } from '../catalogue/channel.ts';
 import { CALENDAR_DATE_RULE, isCalendarDate, WEEKDAYS } from '../catalogue/calendar.ts';
-import { MEAL_PLANS } from '../catalogue/day.ts';
+import { MEAL_PLANS, type MealPlan } from '../catalogue/day.ts';
 import { LISTING_STATUSES } from '../catalogue/listing.ts';
 import { DISCOUNT_TYPES } from '../catalogue/offers.ts';
 import { SIMULATOR_MODES } from '../catalogue/simulator.ts';
@@ -205,6 +205,23 @@ export const BankOfferSchema = v.strictObject({
 
 const DaysOfWeekSchema = v.optional(v.pipe(v.array(v.picklist(WEEKDAYS)), v.minLength(1, 'must name at least one day, or be left out')));
 
+/** One rate plan's restrictions on the range's dates; each field set replaces the room's for that plan (docs/world-file.md). */
+const PlanRestrictionsSchema = v.strictObject({
+  stopSell: v.optional(v.boolean()),
+  minimumStay: v.optional(int(1, 365)),
+  maximumStay: v.optional(int(1, 365)),
+  closedToArrival: v.optional(v.boolean()),
+  closedToDeparture: v.optional(v.boolean()),
+  minimumStayArrival: v.optional(int(1, 365)),
+});
+
+const RatePlansSchema = v.strictObject({
+  EP: v.optional(PlanRestrictionsSchema),
+  CP: v.optional(PlanRestrictionsSchema),
+  MAP: v.optional(PlanRestrictionsSchema),
+  AP: v.optional(PlanRestrictionsSchema),
+} satisfies Record<MealPlan, unknown>);
+
 export const InventoryRangeSchema = v.strictObject({
   propertyId: IdSchema,
   from: DateSchema,
@@ -217,6 +234,7 @@ export const InventoryRangeSchema = v.strictObject({
   closedToArrival: v.optional(v.boolean()),
   closedToDeparture: v.optional(v.boolean()),
   minimumStayArrival: v.optional(int(1, 365)),
+  ratePlans: v.optional(RatePlansSchema),
 });
 
 export const RateRangeSchema = v.strictObject({

@@ -174,7 +174,7 @@ const MappingDetailsSchema = v.object({
               id: v.pipe(v.string(), v.description('`<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property.')),
               title: v.string(),
               sell_mode: v.literal('per_person'),
-              max_persons: v.pipe(v.number(), v.description("The property's applicableAdult: rates are listed per adult count up to it.")),
+              max_persons: v.pipe(v.number(), v.description("The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it.")),
               currency: v.literal('INR'),
               read_only: v.boolean(),
             }),

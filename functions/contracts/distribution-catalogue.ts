@@ -4,7 +4,7 @@ import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { FEED_PAGE, MAX_LISTING_IDS } from '../../domain/reads/distribution-reads.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema, pageSizeParam } from './common.ts';
-import { dateParam, idList } from './partner-reads.ts';
+import { dateParam, idList, ratePlansSchema } from './partner-reads.ts';
 
 const TAG = ['Distribution API'];
 
@@ -94,6 +94,7 @@ export const AvailabilityDaySchema = v.object({
   stopSell: v.pipe(v.boolean(), v.description('Sales closed on this date whatever the units; unitsAvailable is then 0.')),
   minimumStay: v.pipe(v.number(), v.integer(), v.description('Nights; applies to every stay touching this date.')),
   maximumStay: v.pipe(v.number(), v.integer()),
+  ratePlans: ratePlansSchema({ unitsAvailable: v.pipe(v.number(), v.integer(), v.description('Units that can be sold on this plan: 0 when the plan is stop-sold.')) }),
 });
 
 export const AvailabilitySchema = v.object({

@@ -96,6 +96,28 @@ export const ListingWithPropertiesSchema = v.object({
   properties: v.array(PropertyDetailsSchema),
 });
 
+const PlanRestrictionsSchema = v.object({
+  stopSell: v.boolean(),
+  minimumStay: v.pipe(v.number(), v.integer()),
+  maximumStay: v.pipe(v.number(), v.integer()),
+  closedToArrival: v.pipe(v.boolean(), v.description('No stay on this plan may start on this date.')),
+  closedToDeparture: v.pipe(v.boolean(), v.description('No stay on this plan may check out on this date.')),
+  minimumStayArrival: v.optional(v.pipe(v.number(), v.integer(), v.description('Nights, for stays on this plan arriving on this date.'))),
+});
+
+/** The additive per-meal-plan restrictions of a day: the plans whose restrictions differ from the day's, each as sold. */
+export const ratePlansSchema = <T extends v.ObjectEntries>(extra: T) => {
+  const plan = v.object({ ...PlanRestrictionsSchema.entries, ...extra });
+  return v.optional(
+    v.pipe(
+      v.object({ EP: v.optional(plan), CP: v.optional(plan), MAP: v.optional(plan), AP: v.optional(plan) }),
+      v.description(
+        "Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields.",
+      ),
+    ),
+  );
+};
+
 export const InventorySchema = v.object({
   id: v.string(),
   date: v.string(),
@@ -106,6 +128,7 @@ export const InventorySchema = v.object({
   stopSell: v.boolean(),
   createdAt: DateTimeSchema,
   updatedAt: DateTimeSchema,
+  ratePlans: ratePlansSchema({}),
 });
 
 export const RateRowSchema = v.object({ propertyId: v.string(), date: v.string(), mealPlan: v.string(), adults: v.number(), rate: v.number() });

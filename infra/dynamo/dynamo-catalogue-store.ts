@@ -4,7 +4,7 @@ import type { Meal, ValueAddedService } from '../../domain/catalogue/add-ons.ts'
 import type { CancellationPlan } from '../../domain/catalogue/cancellation.ts';
 import { emptyStoredCatalogue, NO_REFS, type CatalogueRefs, type StoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
 import type { Channel, StoredDistribution } from '../../domain/catalogue/channel.ts';
-import { MEAL_PLANS, type DayRates, type MealPlan, type PropertyMonth, type StoredDay } from '../../domain/catalogue/day.ts';
+import { MEAL_PLANS, parseRatePlans, ratePlansContent, type DayRates, type MealPlan, type PropertyMonth, type StoredDay } from '../../domain/catalogue/day.ts';
 import type { GstRegistration, GstSlabTable } from '../../domain/catalogue/gst.ts';
 import type { Listing } from '../../domain/catalogue/listing.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
@@ -65,6 +65,8 @@ interface DayAttributes {
   closedToArrival?: boolean;
   closedToDeparture?: boolean;
   minimumStayArrival?: number;
+  /** Rate-plan restrictions packed as one string (ratePlansContent), for the same reason as rates. */
+  ratePlans?: string;
   rates: Partial<Record<MealPlan, string>>;
   createdAt: string;
   updatedAt: string;
@@ -95,7 +97,11 @@ export const unpackRates = (packed: Partial<Record<MealPlan, string>>): DayRates
   return out;
 };
 
-const dayToAttributes = (d: StoredDay): DayAttributes => ({ ...(d.inventory ?? {}), rates: packRates(d.rates), createdAt: d.createdAt, updatedAt: d.updatedAt });
+const dayToAttributes = ({ inventory, rates, createdAt, updatedAt }: StoredDay): DayAttributes => {
+  const { ratePlans, ...room } = inventory ?? {};
+  const plans = ratePlansContent(ratePlans);
+  return { ...room, ...(plans ? { ratePlans: plans } : {}), rates: packRates(rates), createdAt, updatedAt };
+};
 
 const dayFromAttributes = (a: DayAttributes): StoredDay => ({
   inventory:
@@ -109,6 +115,7 @@ const dayFromAttributes = (a: DayAttributes): StoredDay => ({
           ...(a.closedToArrival ? { closedToArrival: true } : {}),
           ...(a.closedToDeparture ? { closedToDeparture: true } : {}),
           ...(a.minimumStayArrival !== undefined ? { minimumStayArrival: a.minimumStayArrival } : {}),
+          ...(a.ratePlans ? { ratePlans: parseRatePlans(a.ratePlans)! } : {}),
         },
   rates: unpackRates(a.rates),
   createdAt: a.createdAt,

@@ -26,12 +26,11 @@ interface ChannexBooking {
   readonly listingId: string;
   readonly booking: Record<string, unknown>;
   readonly landed: boolean;
-  readonly channexId?: string;
   readonly refusal?: string;
   readonly cancelled?: boolean;
 }
 
-type Answer = { kind: 'accepted'; id?: string } | { kind: 'refused'; message: string } | { kind: 'unavailable'; message: string };
+type Answer = { kind: 'accepted' } | { kind: 'refused'; message: string } | { kind: 'unavailable'; message: string };
 
 const rupees = (paise: number): string => `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
 
@@ -61,7 +60,9 @@ export function bookingBody(
   const services = [
     ...(stay.mealsAmount > 0 ? [{ type: 'Meal', name: 'Meals', amount: stay.mealsAmount }] : []),
     ...(stay.servicesAmount > 0 ? [{ type: 'Extra', name: 'Value-added services', amount: stay.servicesAmount }] : []),
-  ].map((s) => ({ type: s.type, total_price: rupees(s.amount), price_per_unit: rupees(s.amount), price_mode: 'Per stay', persons: stay.adults + stay.children, nights: nights.length, name: s.name }));
+    // The rooms' day prices hold the stay alone; meals and services are sold on top of them, so they are
+    // `excluded` ("Booking Services (Extras)": true adds them to the booking's total; the default leaves the total unaffected).
+  ].map((s) => ({ excluded: true, type: s.type, total_price: rupees(s.amount), price_per_unit: rupees(s.amount), price_mode: 'Per stay', persons: stay.adults + stay.children, nights: nights.length, name: s.name }));
   return {
     status,
     provider_code: providerCode,
@@ -130,14 +131,14 @@ export class ChannexPropertySystem implements PropertySystem {
   }
 
   private async land(record: ChannexBooking): Promise<ReservationState> {
-    if (record.landed) return { state: 'CONFIRMED', bookingId: record.channexId ?? record.bookingRef };
+    // The booking is known to Channex by our reservation_id: the page documents no id in the push's answer.
+    if (record.landed) return { state: 'CONFIRMED', bookingId: record.bookingRef };
     if (record.refusal) return { state: 'REFUSED', reason: record.refusal };
     if (record.cancelled) return { state: 'PENDING', checkAgainAt: null };
     const answer = await this.push(record.booking);
     const next: ChannexBooking = {
       ...record,
       landed: answer.kind === 'accepted',
-      ...(answer.kind === 'accepted' && answer.id ? { channexId: answer.id } : {}),
       ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
     };
     // Kept even while Channex is unavailable: the body to push again, and where the booking went (RoutedPropertySystem).
@@ -146,7 +147,7 @@ export class ChannexPropertySystem implements PropertySystem {
       logger.error('Channex refused a booking; it fails with CHANNEL_REFUSED', { bookingRef: record.bookingRef, listingId: record.listingId, channex: answer.message });
       return { state: 'REFUSED', reason: answer.message };
     }
-    return next.landed ? { state: 'CONFIRMED', bookingId: next.channexId ?? record.bookingRef } : { state: 'PENDING', checkAgainAt: null };
+    return next.landed ? { state: 'CONFIRMED', bookingId: record.bookingRef } : { state: 'PENDING', checkAgainAt: null };
   }
 
   async cancel(bookingRef: string, at: string): Promise<void> {
@@ -238,13 +239,14 @@ export class ChannexPropertySystem implements PropertySystem {
       return { kind: 'unavailable', message: (err as Error).name };
     }
     const text = await res.text().catch(() => '');
-    let json: { data?: { id?: string }; errors?: { title?: string; details?: unknown } } | undefined;
+    // Only an error's body is read ("API Reference": errors carry `errors`); the push's 2xx answer body is not documented, so nothing is taken from it.
+    let json: { errors?: { title?: string; details?: unknown } } | undefined;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
       json = undefined;
     }
-    if (res.ok) return { kind: 'accepted', ...(json?.data?.id ? { id: String(json.data.id) } : {}) };
+    if (res.ok) return { kind: 'accepted' };
     const message = `${res.status} ${json?.errors?.title ?? res.statusText}${json?.errors?.details ? ` ${JSON.stringify(json.errors.details)}` : ''}`.slice(0, 1000);
     // 408 and 429 are Channex asking to come back later; every other 4xx is a refusal a retry cannot change.
     if (res.status >= 500 || res.status === 408 || res.status === 429) return { kind: 'unavailable', message };

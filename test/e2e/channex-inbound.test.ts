@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundChanges } from '../../domain/ports/channex-inbox.ts';
 import { seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
 import { expectContract } from '../support/contract.ts';
+import { seedGstSlabs } from '../support/order-world.ts';
 import { startFakeChannex, type ChangeBody, type FakeChannex } from '../support/fake-channex.ts';
 import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -14,7 +15,8 @@ let channex: FakeChannex;
 
 beforeAll(async () => {
   // onlyA is connected to Channex; onlyB and both are listings of ours that are not.
-  [fx, receiver] = await Promise.all([seedCatalogue({ channex: ['onlyA'] }), startReceiver()]);
+  // The slab tables: one test prices orders.
+  [fx, receiver] = await Promise.all([seedCatalogue({ channex: ['onlyA'] }), startReceiver(), seedGstSlabs()]);
   group = await newAgentGroup({ channelId: fx.channelA });
   const hook = await call('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: { url: `${receiver.url}/a`, authType: 'HMAC', signingSecret: 'whsec_channex_e2e_secret_01' } });
   expect(hook.status).toBe(201);
@@ -109,7 +111,7 @@ describe('Channex inbound: test_connection and mapping_details', () => {
     expect(unknown.body.code).toBe('NOT_FOUND');
   });
 
-  it("lists the listing's properties as room types with their meal plans as per-person rate plans", async () => {
+  it("lists the listing's properties as room types with their meal plans as per-person rate plans up to the unit's most adults", async () => {
     const res = await call('GET', `/channel-manager/channex/mapping_details/?hotel_code=${fx.onlyA}`, { headers: { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! } });
     expect(res.status).toBe(200);
     expectContract(res, 'channexMappingDetails');
@@ -118,8 +120,9 @@ describe('Channex inbound: test_connection and mapping_details', () => {
     expect(res.body.data.attributes.room_types.map((r: any) => r.id)).toEqual([p1, p2]);
     const plans = res.body.data.attributes.room_types[1].rate_plans;
     expect(plans.map((p: any) => p.id)).toEqual(['EP', 'CP', 'MAP', 'AP'].map((m) => `${p2}:${m}`));
-    expect(plans[0]).toMatchObject({ sell_mode: 'per_person', max_persons: 4, currency: 'INR', read_only: false });
-    expect(res.body.data.attributes.room_types[0].rate_plans[0].max_persons).toBe(2);
+    // max_persons is the unit's maxAdults (the fixture's suites take 3 and 5 adults; 2 and 4 are in their rate).
+    expect(plans[0]).toMatchObject({ sell_mode: 'per_person', max_persons: 5, currency: 'INR', read_only: false });
+    expect(res.body.data.attributes.room_types[0].rate_plans[0].max_persons).toBe(3);
   });
 });
 
@@ -144,12 +147,13 @@ describe('Channex inbound: changes', () => {
     const record = await settled(pushed.requestId);
     expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [], events: 2 });
 
-    expect(await inventoryOf(p1!, '2027-03-06')).toMatchObject({ quantity: 1, minimumStay: 2, maximumStay: 365, stopSell: false });
+    // Availability is the room's; the restrictions are the EP rate plan's, and the room's own stay limits stay as loaded.
+    expect(await inventoryOf(p1!, '2027-03-06')).toMatchObject({ quantity: 1, minimumStay: 1, maximumStay: 14, stopSell: false, ratePlans: { EP: { minimumStay: 2, maximumStay: 365, stopSell: false } } });
     const rates = await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-07&to=2027-03-07`, { key: fx.partnerA.apiKey });
     expect(JSON.stringify(rates.body)).toContain('4100');
     expect(JSON.stringify(rates.body)).toContain('5200');
     const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=2027-03-06&to=2027-03-06`, { key: group.apiKey });
-    expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({ unitsAvailable: 1, minimumStay: 2 });
+    expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({ unitsAvailable: 1, minimumStay: 1, ratePlans: { EP: { unitsAvailable: 1, minimumStay: 2 } } });
     const search = await call('POST', '/v1/listings/search', {
       key: group.apiKey,
       body: { rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-06'] }, { filterName: 'checkOut', filterValues: ['2027-03-08'] }, { filterName: 'adults', filterValues: ['1'] }] },
@@ -179,6 +183,47 @@ describe('Channex inbound: changes', () => {
     const departure = await channex.pushChanges(fx.onlyA, [restriction(p2!, 'EP', '2027-03-04', '2027-03-04', { closed_to_departure: true })]);
     await settled(departure.requestId);
     expect(await stayOf()).toBeUndefined();
+  }, APPLY_TIMEOUT);
+
+  it('closes only the rate plan Channex stop-sells: partner reads show it on that plan, search and orders still sell the others', async () => {
+    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+    const night = '2027-03-01';
+    const pushed = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'CP', night, night, { stop_sell: true }), restriction(p2!, 'CP', night, night, { stop_sell: true })]);
+    expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+    expect(await settled(pushed.requestId)).toMatchObject({ status: 'APPLIED', notApplied: [] });
+
+    const inventories = await call('GET', `/api/inventories?propertyIds=${p1}&from=${night}&to=${night}`, { key: fx.partnerA.apiKey });
+    expectContract(inventories, 'listInventories');
+    expect(inventories.body[0]).toMatchObject({ quantity: 2, stopSell: false, minimumStay: 1, ratePlans: { CP: { stopSell: true, minimumStay: 1, maximumStay: 14, closedToArrival: false, closedToDeparture: false } } });
+    expect(Object.keys(inventories.body[0].ratePlans)).toEqual(['CP']);
+    const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=${night}&to=${night}`, { key: group.apiKey });
+    expectContract(avail, 'readAvailability');
+    expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({ unitsAvailable: 2, stopSell: false, ratePlans: { CP: { unitsAvailable: 0, stopSell: true } } });
+
+    const searchOn = async (mealPlan: string) => {
+      const res = await call('POST', '/v1/listings/search', {
+        key: group.apiKey,
+        body: {
+          rawParams: [
+            { filterName: 'checkIn', filterValues: [night] },
+            { filterName: 'checkOut', filterValues: ['2027-03-02'] },
+            { filterName: 'adults', filterValues: ['1'] },
+            { filterName: 'mealPlan', filterValues: [mealPlan] },
+          ],
+        },
+      });
+      expect(res.status).toBe(200);
+      return res.body.singleListings.some((l: any) => l.listingId === fx.onlyA);
+    };
+    expect(await searchOn('EP')).toBe(true);
+    expect(await searchOn('CP')).toBe(false);
+
+    const order = (mealPlan: string) =>
+      call('POST', '/v1/orders', { key: group.apiKey, body: { listingId: fx.onlyA, checkIn: night, checkOut: '2027-03-02', adults: 1, mealPlan, selectedProperties: [{ propertyId: p1, quantity: 1 }] } });
+    const [ep, cp] = await Promise.all([order('EP'), order('CP')]);
+    expect([ep.status, cp.status]).toEqual([200, 200]);
+    expectContract(cp, 'createOrder');
+    expect([ep.body.items[0].soldOut, cp.body.items[0].soldOut]).toEqual([false, true]);
   }, APPLY_TIMEOUT);
 
   it('changes nothing and sends no webhook when the same request_id comes again', async () => {

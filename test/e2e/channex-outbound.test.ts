@@ -69,6 +69,8 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     const reservationId = created!.reservation_id;
     expect(created).toMatchObject({ status: 'new', hotel_code: world.instant, arrival_date: '2027-03-02', departure_date: '2027-03-03', currency: 'INR', payment_collect: 'ota', customer: { name: guest.firstName, surname: guest.lastName, mail: guest.email } });
     expect(created!.guarantee).toBeUndefined();
+    // Our own platform's booking: no ota_name (Channex requires it only for a third-party OTA's bookings).
+    expect(created).not.toHaveProperty('ota_name');
     expect(nightsOf(created!)).toEqual([['2027-03-02', '5000.00']]);
     expect(created!.rooms[0]).toMatchObject({ room_type_code: world.propertyOf(world.instant), occupancy: { adults: 2, children: 0, infants: 0 } });
 

@@ -127,7 +127,7 @@ describe('Channex property system', () => {
       checkOut: '2027-03-10',
       selectedProperties: [{ propertyId: p1, quantity: 1 }],
       scenario: null,
-      stay: { mealPlan: 'CP', adults: 2, children: 0, infants: 0, roomsAmount: 11_200_00, mealsAmount: 0, servicesAmount: 0 },
+      stay: { mealPlan: 'CP', adults: 2, children: 0, infants: 0, roomsAmount: 11_200_00, mealsAmount: 1_800_50, servicesAmount: 500_00 },
     });
     expect(amend).toEqual({ accepted: true });
     const again = await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1', kind: 'amend', checkIn: '2027-03-08', checkOut: '2027-03-10', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
@@ -144,6 +144,11 @@ describe('Channex property system', () => {
     expect(revisions[0].rooms[0].days).toEqual([
       { date: '2027-03-08', price: '5600.00', rate_plan_code: `${p1}:CP` },
       { date: '2027-03-09', price: '5600.00', rate_plan_code: `${p1}:CP` },
+    ]);
+    // Meals and services are sold on top of the rooms' prices: `excluded`, so Channex adds them to the booking's total ("Booking Services (Extras)").
+    expect(revisions[0].services).toEqual([
+      { excluded: true, type: 'Meal', total_price: '1800.50', price_per_unit: '1800.50', price_mode: 'Per stay', persons: 2, nights: 2, name: 'Meals' },
+      { excluded: true, type: 'Extra', total_price: '500.00', price_per_unit: '500.00', price_mode: 'Per stay', persons: 2, nights: 2, name: 'Value-added services' },
     ]);
     expect(revisions.every((r) => r.customer?.surname === 'Rao')).toBe(true);
     expect((await reload(b)).status).toBe('CANCELLED');

@@ -126,6 +126,7 @@ function bookingProblems(body: any): string[] {
     need(['Per stay', 'Per night', 'Per person', 'Per person per night'].includes(s.price_mode), `services[${i}].price_mode`);
     for (const f of ['total_price', 'price_per_unit', 'name']) need(typeof s[f] === 'string', `services[${i}].${f} is required`);
     for (const f of ['persons', 'nights']) need(Number.isInteger(s[f]), `services[${i}].${f} is required`);
+    need(s.excluded === undefined || typeof s.excluded === 'boolean', `services[${i}].excluded is a boolean`);
   }
   return problems;
 }
@@ -180,7 +181,8 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     if (!(known && b.status === 'new')) bookings.push(req);
     if (b.reservation_id) reservations.set(key, id);
     if (outage === 'answer-lost') return { status: 0, drop: true };
-    return answer(200, JSON.stringify({ data: { type: 'booking_revision', id, attributes: { status: b.status, reservation_id: b.reservation_id } } }));
+    // The Push Booking section documents no answer body; the API Reference says a success carries `data` or `meta`: the fake sends only `meta`.
+    return answer(200, JSON.stringify({ meta: { message: 'Success' } }));
   });
   receiver.respond(FULL_SYNC_PATH, (req) => {
     if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));

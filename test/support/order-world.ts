@@ -8,6 +8,12 @@ import { testServices } from './stack.ts';
 /** GST slabs as in force since 2025-09-22: 5 % up to ₹7,500 per unit-night, 18 % above. */
 export const GST_SLABS = { effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] };
 
+/** Loads GST_SLABS alone (the stage's slab tables are shared; loading the same table again changes nothing): what an order needs to be priced. */
+export async function seedGstSlabs(): Promise<void> {
+  const svc = testServices();
+  await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, { version: 1, gst: { slabTables: [GST_SLABS] } }, { allowPlaintextKeys: true });
+}
+
 export interface OrderWorld {
   /** A villa on channel A with meals, a transfer service and two cancellation plans. */
   readonly villa: string;

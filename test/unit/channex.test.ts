@@ -1,19 +1,22 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { changeProblems, checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
-import { changesApiExample } from '../support/open-channel-examples.ts';
-import type { DayData, PropertyMonth } from '../../domain/catalogue/day.ts';
+import { changesApiExample, multiOccupancyExample } from '../support/open-channel-examples.ts';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { inventoryContent, parseRatePlans, ratePlansContent, ratePlansView, type DayData, type DayInventory, type PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import { ValidationError } from '../../domain/errors.ts';
-import { departureRestrictions, nightRestrictions, staySellable } from '../../domain/pricing/index.ts';
+import { departureRestrictions, nightRestrictions, priceStay, staySellable } from '../../domain/pricing/index.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
+import { openUnits } from '../../domain/search/listing-offer.ts';
+import { daysOfMonth, monthStrings } from '../../domain/search/projection.ts';
 import { ChannexChangesSchema, parseChannexChanges } from '../../functions/contracts/channel-manager.ts';
 import { keyMatches } from '../../functions/http/middleware/channex-key.ts';
 
 const TODAY = '2027-01-10';
 const at = { createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-01T00:00:00.000Z' };
-const property = { id: 'villa-a', listingId: 'hotel-1', name: 'Villa A', title: 'Villa A', applicableAdult: 4, quantity: 2 } as unknown as Stored<Property>;
+const property = { id: 'villa-a', listingId: 'hotel-1', name: 'Villa A', title: 'Villa A', applicableAdult: 4, maxAdults: 4, quantity: 2 } as unknown as Stored<Property>;
 const view = { listing: { id: 'hotel-1' }, properties: [property] } as unknown as ListingView;
 const notification = (changes: unknown[]): ChangesNotification => ({ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'hotel-1', changes } }) as ChangesNotification;
 const stored: PropertyMonth[] = [
@@ -75,12 +78,19 @@ describe('Channex mapping', () => {
     const plan = planChanges(n, view, stored, 'data[0]', TODAY);
     expect(plan.notApplied).toEqual(answer);
     expect(plan.document.catalogue.rates).toEqual([]);
-    expect(plan.document.catalogue.inventory[0]).toMatchObject({ from: '2027-02-01', stopSell: true, minimumStay: 1, minimumStayArrival: 1, maximumStay: 365, closedToArrival: false });
+    // The restrictions are the rate plan's: the room's own stay limits stay as stored.
+    expect(plan.document.catalogue.inventory[0]).toMatchObject({
+      from: '2027-02-01',
+      stopSell: false,
+      minimumStay: 2,
+      maximumStay: 14,
+      ratePlans: { EP: { stopSell: true, minimumStay: 1, minimumStayArrival: 1, maximumStay: 365, closedToArrival: false } },
+    });
   });
 });
 
 describe('Channex changes → catalogue sync document', () => {
-  it('merges a restriction-only change into the stored day, keeping its units, and gives a day without inventory 0 units', () => {
+  it("merges a restriction-only change into the rate plan's restrictions on the stored day, keeping its units, and gives a day without inventory 0 units", () => {
     const plan = planChanges(
       notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-01', date_to: '2027-02-02', closed_to_arrival: true, max_stay: 0 } }]),
       view,
@@ -89,8 +99,8 @@ describe('Channex changes → catalogue sync document', () => {
       TODAY,
     );
     expect(plan.document.catalogue.inventory).toEqual([
-      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 365, stopSell: false, closedToArrival: true },
-      { propertyId: 'villa-a', from: '2027-02-02', to: '2027-02-02', quantity: 0, minimumStay: 1, maximumStay: 365, stopSell: false, closedToArrival: true },
+      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false, ratePlans: { EP: { closedToArrival: true, maximumStay: 365 } } },
+      { propertyId: 'villa-a', from: '2027-02-02', to: '2027-02-02', quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { EP: { closedToArrival: true, maximumStay: 365 } } },
     ]);
     expect(plan.nights).toBe(2);
   });
@@ -154,15 +164,15 @@ describe('closed to arrival / departure and the arrival minimum stay in pricing'
   ]);
 
   it('refuses an arrival on a closed night and a short stay arriving then, but not a stay passing through it', () => {
-    expect(nightRestrictions('villa-a', '2027-02-01', 1, 2, days.get('villa-a')!.get('2027-02-01'), true).map((r) => [r.reason, r.stayLimit])).toEqual([
+    expect(nightRestrictions('villa-a', '2027-02-01', 1, 2, days.get('villa-a')!.get('2027-02-01'), 'EP', true).map((r) => [r.reason, r.stayLimit])).toEqual([
       ['CLOSED_TO_ARRIVAL', undefined],
       ['MINIMUM_STAY', 3],
     ]);
-    expect(nightRestrictions('villa-a', '2027-02-01', 1, 2, days.get('villa-a')!.get('2027-02-01'), false)).toEqual([]);
+    expect(nightRestrictions('villa-a', '2027-02-01', 1, 2, days.get('villa-a')!.get('2027-02-01'), 'EP', false)).toEqual([]);
   });
 
   it('refuses a stay checking out on a date closed to departure, and sells one leaving a day earlier', () => {
-    expect(departureRestrictions('villa-a', ['2027-02-02'], 1, days).map((r) => [r.reason, r.date])).toEqual([['CLOSED_TO_DEPARTURE', '2027-02-03']]);
+    expect(departureRestrictions('villa-a', ['2027-02-02'], 1, days, 'EP').map((r) => [r.reason, r.date])).toEqual([['CLOSED_TO_DEPARTURE', '2027-02-03']]);
     const args = { occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }], selected: [{ propertyId: 'villa-a', quantity: 1 }], properties: new Map([['villa-a', property]]), days, mealPlan: 'EP' as const };
     expect(staySellable({ ...args, nights: ['2027-02-02'] })).toBe(false);
     expect(staySellable({ ...args, nights: ['2027-02-01'] })).toBe(false);
@@ -238,5 +248,132 @@ describe('the changes body: plain changes checked without the generic walk', () 
     }
     expect(thrown).toBeInstanceOf(ValidationError);
     expect((thrown as ValidationError).param).toMatch(/^data\[0\]\.attributes\.changes\[1\]/);
+  });
+});
+
+describe('restrictions per room type × rate plan', () => {
+  const days = (inventory: Record<string, unknown>[]): Map<string, Map<string, DayData>> => {
+    const out = new Map<string, DayData>();
+    for (const r of inventory) {
+      const { propertyId: _p, from, to, ...inv } = r as unknown as { propertyId: string; from: string; to: string } & DayInventory;
+      for (let d = from; d <= to; d = addDays(d, 1)) out.set(d, { inventory: inv as DayInventory, rates: { EP: { '1': 100 }, CP: { '1': 120 } } });
+    }
+    return new Map([['villa-a', out]]);
+  };
+  const stopCp = notification([
+    { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-03', availability: 2 } },
+    { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-01', date_to: '2027-02-03', stop_sell: true } },
+    { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-02', date_to: '2027-02-02', min_stay_through: 1, max_stay: 0 } },
+  ]);
+
+  it("a plan's stop-sell closes that plan only: pricing, search's open units and the sellable check all see it", () => {
+    const plan = planChanges(stopCp, view, [], 'data[0]', TODAY);
+    expect(plan.notApplied).toEqual([]);
+    const d = days(plan.document.catalogue.inventory);
+    const cp = nightRestrictions('villa-a', '2027-02-02', 1, 1, d.get('villa-a')!.get('2027-02-02'), 'CP', true);
+    expect(cp.map((r) => r.reason)).toEqual(['STOP_SELL']);
+    expect(nightRestrictions('villa-a', '2027-02-02', 1, 1, d.get('villa-a')!.get('2027-02-02'), 'EP', true)).toEqual([]);
+    const args = { occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }], selected: [{ propertyId: 'villa-a', quantity: 1 }], properties: new Map([['villa-a', property]]), days: d, nights: ['2027-02-02'] };
+    expect(staySellable({ ...args, mealPlan: 'EP' })).toBe(true);
+    expect(staySellable({ ...args, mealPlan: 'CP' })).toBe(false);
+    expect(openUnits(property, ['2027-02-02'], d, 'EP')).toBe(2);
+    expect(openUnits(property, ['2027-02-02'], d, 'CP')).toBe(0);
+  });
+
+  it('keeps each plan its own values when plans differ (no last-plan-wins), and a later change of a plan merges into it', () => {
+    const first = planChanges(stopCp, view, [], 'data[0]', TODAY).document.catalogue.inventory;
+    expect(first.find((r) => r.from === '2027-02-02')).toMatchObject({ quantity: 2, stopSell: false, ratePlans: { CP: { stopSell: true }, EP: { minimumStay: 1, maximumStay: 365 } } });
+    const month: PropertyMonth = { propertyId: 'villa-a', month: '2027-02', days: Object.fromEntries([...days(first).get('villa-a')!].map(([date, day]) => [date.slice(8), { ...day, ...at }])) };
+    const later = planChanges(
+      notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-02', date_to: '2027-02-02', min_stay_arrival: 2 } }]),
+      view,
+      [month],
+      'data[0]',
+      TODAY,
+    );
+    expect(later.document.catalogue.inventory).toEqual([
+      { propertyId: 'villa-a', from: '2027-02-02', to: '2027-02-02', quantity: 2, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { EP: { minimumStay: 1, maximumStay: 365 }, CP: { stopSell: true, minimumStayArrival: 2 } } },
+    ]);
+  });
+
+  it("refuses a plan's minimum stay above its maximum as sold (the room's limit where the plan sets none), reporting it", () => {
+    const plan = planChanges(
+      notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:MAP', date_from: '2027-02-01', date_to: '2027-02-01', min_stay_through: 20 } }]),
+      view,
+      stored,
+      'data[0]',
+      TODAY,
+    );
+    expect(plan.notApplied.map((n) => n.reason)).toEqual([expect.stringContaining('villa-a:MAP on 2027-02-01: the minimum stay (20) would exceed the maximum stay (14)')]);
+    expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false }]);
+  });
+
+  it('shows partner reads each plan with restrictions of its own as sold (the room fills what the plan leaves out), and nothing for the others', () => {
+    const inv: DayInventory = { quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false, closedToArrival: true, ratePlans: { CP: { stopSell: true }, AP: {} } };
+    expect(ratePlansView(inv)).toEqual({ CP: { stopSell: true, minimumStay: 2, maximumStay: 14, closedToArrival: true, closedToDeparture: false } });
+    expect(ratePlansView({ ...inv, ratePlans: undefined })).toBeUndefined();
+  });
+
+  it('carries rate-plan restrictions through the stored form and the search projection unchanged', () => {
+    const rp = { CP: { stopSell: true, minimumStayArrival: 2 }, AP: { closedToDeparture: false, maximumStay: 7 } } as const;
+    expect(parseRatePlans(ratePlansContent(rp))).toEqual(rp);
+    expect(ratePlansContent({ EP: {} })).toBe('');
+    const day: DayData = { inventory: { quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: rp }, rates: { EP: { '1': 100 } } };
+    const { units, rest } = monthStrings({ propertyId: 'villa-a', month: '2027-02', days: { '05': { ...day, ...at } } });
+    expect(daysOfMonth('2027-02', units, rest).get('2027-02-05')).toEqual(day);
+    expect(inventoryContent(day.inventory)).not.toBe(inventoryContent({ ...day.inventory!, ratePlans: undefined }));
+  });
+});
+
+describe('max_persons: the most adults a unit takes, every occupancy priced', () => {
+  const cottage = { id: 'cottage', listingId: 'hotel-1', name: 'Cottage', title: 'Cottage', applicableAdult: 2, maxAdults: 4, applicableChild: 0, extraAdultRate: 1_000, extraChildRate: 0, quantity: 1 } as unknown as Stored<Property>;
+  const cottageView = { listing: { id: 'hotel-1' }, properties: [cottage] } as unknown as ListingView;
+
+  it('offers max_persons = maxAdults and takes a rate for each occupancy up to it, reporting one above', () => {
+    expect(mappingDetails(cottageView).data.attributes.room_types[0]!.rate_plans[0]!.max_persons).toBe(4);
+    const n = notification([
+      {
+        type: 'restriction_changes',
+        attributes: {
+          room_type_id: 'cottage',
+          rate_plan_id: 'cottage:EP',
+          date_from: '2027-02-01',
+          date_to: '2027-02-01',
+          rates: [{ rate: '3000.00', occupancy: 2 }, { rate: '3600.00', occupancy: 3 }, { rate: '4000.00', occupancy: 4 }, { rate: '4500.00', occupancy: 5 }],
+        },
+      },
+    ]);
+    const plan = planChanges(n, cottageView, [], 'data[0]', TODAY);
+    expect(plan.notApplied.map((w) => w.path)).toEqual(['data[0].attributes.changes[0].attributes.rates[3].occupancy']);
+    expect(plan.document.catalogue.rates).toEqual([{ propertyId: 'cottage', from: '2027-02-01', to: '2027-02-01', mealPlan: 'EP', adults: { '2': 3000, '3': 3600, '4': 4000 } }]);
+  });
+
+  it("replays the Open Channel page's Multi Occupancy example: each occupancy's rate held (in INR), the plan's stop-sell on that plan; in GBP every rate reported", () => {
+    const inr = planChanges(notification(multiOccupancyExample('cottage', 'cottage:CP', '2027-02-01', '2027-02-03', 'INR')), cottageView, [], 'data[0]', TODAY);
+    expect(inr.notApplied).toEqual([]);
+    expect(inr.document.catalogue.rates).toEqual([{ propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', mealPlan: 'CP', adults: { '1': 150, '2': 200, '3': 250 } }]);
+    expect(inr.document.catalogue.inventory).toEqual([
+      { propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { CP: { stopSell: true, closedToArrival: false, closedToDeparture: false, minimumStayArrival: 1, minimumStay: 1, maximumStay: 365 } } },
+    ]);
+    const gbp = planChanges(notification(multiOccupancyExample('cottage', 'cottage:CP', '2027-02-01', '2027-02-03')), cottageView, [], 'data[0]', TODAY);
+    expect(gbp.notApplied.map((w) => w.path)).toEqual([0, 1, 2].map((j) => `data[0].attributes.changes[0].attributes.rates[${j}].currency`));
+    expect(gbp.document.catalogue.rates).toEqual([]);
+  });
+
+  it("prices an occupancy above applicableAdult at its own rate when listed, else applicableAdult's rate plus extraAdultRate", () => {
+    const day: DayData = { inventory: { quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false }, rates: { EP: { '2': 300_000, '4': 400_000 } } };
+    const stay = (adults: number) =>
+      priceStay({
+        occupancy: [{ propertyId: 'cottage', unit: 1, adults, children: 0 }],
+        selected: [{ propertyId: 'cottage', quantity: 1 }],
+        properties: new Map([['cottage', cottage]]),
+        nights: ['2027-02-01'],
+        days: new Map([['cottage', new Map([['2027-02-01', day]])]]),
+        mealPlan: 'EP',
+        rateAdjustmentPercent: 0,
+      }).unitNights[0]!;
+    expect(stay(4)).toMatchObject({ occupancyRate: 400_000, extraAdults: 0, base: 400_000 });
+    expect(stay(3)).toMatchObject({ occupancyRate: 300_000, extraAdults: 1, base: 300_000 + 1_000 });
+    expect(stay(2)).toMatchObject({ occupancyRate: 300_000, extraAdults: 0, base: 300_000 });
   });
 });

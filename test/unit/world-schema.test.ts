@@ -84,7 +84,8 @@ describe('Function: parseWorldShape + checkWorld', () => {
     const world = smallWorld('t');
     world.catalogue.listings![0]!.properties[1]!.maxAdults = 1;
 
-    expect(paths(problems(world))).toEqual(['catalogue.listings[0].properties[1].maxAdults']);
+    // Its rate for 2 adults is then above the unit's most adults too.
+    expect(paths(problems(world))).toEqual(['catalogue.listings[0].properties[1].maxAdults', 'catalogue.rates[2].adults["2"]']);
   });
 
   it('reports every problem, not just the first, with the count in the message', () => {
@@ -132,12 +133,13 @@ describe('Function: parseWorldShape + checkWorld', () => {
       expect(paths(problems(world))).toEqual(['catalogue.listings[0].cancellationPlanIds[1]', 'catalogue.listings[1].defaultCancellationPlanId']);
     });
 
-    it('rejects rates for more adults than the property applies them to, and ranges for unknown properties', () => {
+    it('takes rates up to maxAdults and rejects more, and ranges for unknown properties', () => {
       const world = smallWorld('t');
-      world.catalogue.rates![2]!.adults = { '3': 5_000 };
+      // The property applies its rate to 2 adults and takes 3: a rate for 3 is that occupancy's own, 4 is too many.
+      world.catalogue.rates![2]!.adults = { '3': 5_000, '4': 6_000 };
       world.catalogue.inventory![2]!.propertyId = 'ghost';
 
-      expect(paths(problems(world))).toEqual(['catalogue.inventory[2].propertyId', 'catalogue.rates[2].adults["3"]']);
+      expect(paths(problems(world))).toEqual(['catalogue.inventory[2].propertyId', 'catalogue.rates[2].adults["4"]']);
     });
 
     it('rejects inventory above the property quantity and duplicate property ids across listings', () => {

@@ -1345,6 +1345,53 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
+                        ratePlans?: {
+                            EP?: {
+                                stopSell: boolean;
+                                minimumStay: number;
+                                maximumStay: number;
+                                /** @description No stay on this plan may start on this date. */
+                                closedToArrival: boolean;
+                                /** @description No stay on this plan may check out on this date. */
+                                closedToDeparture: boolean;
+                                /** @description Nights, for stays on this plan arriving on this date. */
+                                minimumStayArrival?: number;
+                            };
+                            CP?: {
+                                stopSell: boolean;
+                                minimumStay: number;
+                                maximumStay: number;
+                                /** @description No stay on this plan may start on this date. */
+                                closedToArrival: boolean;
+                                /** @description No stay on this plan may check out on this date. */
+                                closedToDeparture: boolean;
+                                /** @description Nights, for stays on this plan arriving on this date. */
+                                minimumStayArrival?: number;
+                            };
+                            MAP?: {
+                                stopSell: boolean;
+                                minimumStay: number;
+                                maximumStay: number;
+                                /** @description No stay on this plan may start on this date. */
+                                closedToArrival: boolean;
+                                /** @description No stay on this plan may check out on this date. */
+                                closedToDeparture: boolean;
+                                /** @description Nights, for stays on this plan arriving on this date. */
+                                minimumStayArrival?: number;
+                            };
+                            AP?: {
+                                stopSell: boolean;
+                                minimumStay: number;
+                                maximumStay: number;
+                                /** @description No stay on this plan may start on this date. */
+                                closedToArrival: boolean;
+                                /** @description No stay on this plan may check out on this date. */
+                                closedToDeparture: boolean;
+                                /** @description Nights, for stays on this plan arriving on this date. */
+                                minimumStayArrival?: number;
+                            };
+                        };
                     }[];
                 };
             };
@@ -3782,7 +3829,7 @@ export interface operations {
                                         title: string;
                                         /** @constant */
                                         sell_mode: "per_person";
-                                        /** @description The property's applicableAdult: rates are listed per adult count up to it. */
+                                        /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
                                         max_persons: number;
                                         /** @constant */
                                         currency: "INR";
@@ -4474,6 +4521,61 @@ export interface operations {
                                     /** @description Nights; applies to every stay touching this date. */
                                     minimumStay: number;
                                     maximumStay: number;
+                                    /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
+                                    ratePlans?: {
+                                        EP?: {
+                                            stopSell: boolean;
+                                            minimumStay: number;
+                                            maximumStay: number;
+                                            /** @description No stay on this plan may start on this date. */
+                                            closedToArrival: boolean;
+                                            /** @description No stay on this plan may check out on this date. */
+                                            closedToDeparture: boolean;
+                                            /** @description Nights, for stays on this plan arriving on this date. */
+                                            minimumStayArrival?: number;
+                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                                            unitsAvailable: number;
+                                        };
+                                        CP?: {
+                                            stopSell: boolean;
+                                            minimumStay: number;
+                                            maximumStay: number;
+                                            /** @description No stay on this plan may start on this date. */
+                                            closedToArrival: boolean;
+                                            /** @description No stay on this plan may check out on this date. */
+                                            closedToDeparture: boolean;
+                                            /** @description Nights, for stays on this plan arriving on this date. */
+                                            minimumStayArrival?: number;
+                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                                            unitsAvailable: number;
+                                        };
+                                        MAP?: {
+                                            stopSell: boolean;
+                                            minimumStay: number;
+                                            maximumStay: number;
+                                            /** @description No stay on this plan may start on this date. */
+                                            closedToArrival: boolean;
+                                            /** @description No stay on this plan may check out on this date. */
+                                            closedToDeparture: boolean;
+                                            /** @description Nights, for stays on this plan arriving on this date. */
+                                            minimumStayArrival?: number;
+                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                                            unitsAvailable: number;
+                                        };
+                                        AP?: {
+                                            stopSell: boolean;
+                                            minimumStay: number;
+                                            maximumStay: number;
+                                            /** @description No stay on this plan may start on this date. */
+                                            closedToArrival: boolean;
+                                            /** @description No stay on this plan may check out on this date. */
+                                            closedToDeparture: boolean;
+                                            /** @description Nights, for stays on this plan arriving on this date. */
+                                            minimumStayArrival?: number;
+                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                                            unitsAvailable: number;
+                                        };
+                                    };
                                 }[];
                             }[];
                         }[];
