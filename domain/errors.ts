@@ -106,8 +106,23 @@ export class ConflictError extends DomainError {
  * same request after `retryAfterSeconds`.
  */
 export class ServiceUnavailableError extends DomainError {
-  override readonly name = 'ServiceUnavailableError';
-  constructor(readonly retryAfterSeconds: number) {
-    super('SERVICE_UNAVAILABLE', `The service cannot reach its storage right now; retry the same request after ${retryAfterSeconds} s.`);
+  override readonly name: string = 'ServiceUnavailableError';
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `The service cannot reach its storage right now; retry the same request after ${retryAfterSeconds} s.`,
+  ) {
+    super('SERVICE_UNAVAILABLE', message);
+  }
+}
+
+/**
+ * The service's own set-up cannot price a stay: no GST slab table is in force on one of its
+ * nights (an operator loads them with the world file). Not the partner's fault and not theirs
+ * to fix, so a 503 to retry later, and an error in the log for the operator.
+ */
+export class PricingNotConfiguredError extends ServiceUnavailableError {
+  override readonly name = 'PricingNotConfiguredError';
+  constructor(readonly night: string) {
+    super(3600, `No GST rate is set up for ${night}, so the stay cannot be priced yet; retry later.`);
   }
 }

@@ -1,4 +1,5 @@
 import { gstRatePercent, slabTableOn, type GstSlabTable } from '../catalogue/gst.ts';
+import { PricingNotConfiguredError } from '../errors.ts';
 import type { Minor } from '../money.ts';
 import { percentOf } from './rounding.ts';
 
@@ -11,7 +12,7 @@ import { percentOf } from './rounding.ts';
  */
 export function unitNightGstRate(tables: readonly GstSlabTable[], night: string, taxableValue: Minor): number {
   const table = slabTableOn(tables, night);
-  if (!table) throw new RangeError(`no GST slab table is in force on ${night}`);
+  if (!table) throw new PricingNotConfiguredError(night);
   return gstRatePercent(table, taxableValue);
 }
 

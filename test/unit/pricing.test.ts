@@ -3,7 +3,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import type { DayData, DayInventory } from '../../domain/catalogue/day.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { PricingNotConfiguredError, ValidationError } from '../../domain/errors.ts';
 import {
   allocateParty,
   apportion,
@@ -525,6 +525,13 @@ describe('GST', () => {
     expect(order.breakdown.unitNights.map((u) => u.gstRatePercent)).toEqual([12, 5]);
   });
 
+  it('refuses to price a night no slab table covers as our set-up to fix (503 to retry later), never as a defect', () => {
+    const run = () => price({ checkIn: '2019-09-29', checkOut: '2019-10-01' }, { today: '2019-09-01', days: new Map([[ROOM.id, daysFor(ROOM, 4_000, '2019-09-01')]]) });
+
+    expect(run).toThrow(PricingNotConfiguredError);
+    expect(run).toThrow('No GST rate is set up for 2019-09-29');
+  });
+
   it('taxes meals and services at the highest rate of the stay', () => {
     const order = price({
       adults: 6,
@@ -559,5 +566,18 @@ describe('Request checks', () => {
 
   it('treats an order for another listing than the context as a programming error', () => {
     expect(() => price({ listingId: 'other' })).toThrow(RangeError);
+  });
+});
+
+describe('A night without a GST slab table, as the partner sees it', () => {
+  it('is answered 503 SERVICE_UNAVAILABLE with Retry-After, naming the night', async () => {
+    const { errorResult } = await import('../../functions/http/responses.ts');
+    const state = { requestId: 'r', path: '/v1/orders', method: 'POST', receivedAt: new Date() };
+
+    const res = errorResult(state, new PricingNotConfiguredError('2019-09-29'));
+
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['Retry-After']).toBe('3600');
+    expect(JSON.parse(res.body as string)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('2019-09-29') });
   });
 });

@@ -1,5 +1,5 @@
 import type { MiddlewareObj, Request } from '@middy/core';
-import { DomainError, ServiceUnavailableError } from '../../../domain/errors.ts';
+import { DomainError, PricingNotConfiguredError, ServiceUnavailableError } from '../../../domain/errors.ts';
 import { ThrottledError } from '../../../domain/authenticate.ts';
 import { isAwsUnavailable } from '../../../infra/aws-client.ts';
 import { logger } from '../../../infra/logger.ts';
@@ -22,6 +22,7 @@ export function errorResponder(): MiddlewareObj<HttpEvent, HttpResult, Error, Ht
     const state = request.context.state ?? { requestId: 'unknown', path: request.event.rawPath, method: '?', receivedAt: new Date() };
     if (err instanceof ThrottledError) state.rate = err.rate;
     if (err instanceof DomainError) {
+      if (err instanceof PricingNotConfiguredError) logger.error('no GST slab table in force: stays on this night cannot be priced', { night: err.night, path: state.path });
       request.response = errorResult(state, err);
       return;
     }
