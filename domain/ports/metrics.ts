@@ -32,6 +32,8 @@ export const METRIC_NAMES = [
   'BillingRunHandedOff',
   /** A handed-off run's continuation could not be queued: its DRAFTs wait for the group's next run. */
   'BillingHandOffNotQueued',
+  /** A numbered document the IRP holds registered could not be taken as ours (needs reconciliation, or its signature does not verify): counted each time a run meets it held. */
+  'EInvoiceHeld',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
