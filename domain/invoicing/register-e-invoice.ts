@@ -91,7 +91,7 @@ async function registerDocument(deps: EInvoicingDeps, record: Invoice): Promise<
   try {
     const payload = await eInvoicePayloadOf(deps, record);
     const held = record.eInvoiceHold;
-    if (held && !held.signedQrCode) throw new EInvoiceHeldError(held.kind, held, `${held.reason} (held since ${held.since}; \`invoices held\`, docs/receivables.md "Held e-invoices")`);
+    if (held && !held.signedQrCode) throw new EInvoiceHeldError(held.kind, held, held.reason);
     registered = held ? await deps.eInvoices.accept(payload, detailsOfHold(held)) : await deps.eInvoices.register(payload);
   } catch (err) {
     const error = `e-invoice registration of ${record.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`;

@@ -66,8 +66,8 @@ export interface FakeIrp {
   readonly signingPublicKeyPem: string;
   /** The portal rotates its signing certificate: registrations from now on are signed under a new key, whose PEM this answers. */
   rotateSigningKey(): string;
-  /** Moves every registration this many milliseconds into the past (a registration made days ago, for the 2-day rule of 2283). */
-  age(ms: number): void;
+  /** Moves the registrations of this document number (every one without it) this many milliseconds into the past: a registration made days ago, for the 2-day rule of 2283. */
+  age(ms: number, docNo?: string): void;
   /** Decrypts with the portal's private key: for the crypto known-answer tests. */
   decryptWithPortalKey(ciphertext: Buffer): Buffer;
   /** Every request, by path without query. */
@@ -229,7 +229,7 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     else if (method === 'POST' && path === '/_fake/lose-answers') fake.loseAnswers(Number(body.n));
     else if (method === 'POST' && path === '/_fake/refuse') fake.refuse(String(body.key), String(body.code), String(body.message));
     else if (method === 'POST' && path === '/_fake/revoke-tokens') fake.revokeTokens();
-    else if (method === 'POST' && path === '/_fake/age') fake.age(Number(body.ms));
+    else if (method === 'POST' && path === '/_fake/age') fake.age(Number(body.ms), String(body.docNo));
     else if (method === 'POST' && path === '/_fake/rotate-signing-key') return { status: 200, answer: { signingPublicKeyPem: fake.rotateSigningKey() } };
     else if (method === 'GET' && path === '/_fake/tokens-issued') return { status: 200, answer: { tokensIssued: issued } };
     else if (method === 'GET' && path.startsWith('/_fake/registrations/')) {
@@ -303,8 +303,8 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
       signing = keyPair();
       return pem(signing.publicKey);
     },
-    age: (ms) => {
-      for (const r of registrations.values()) r.registeredAt -= ms;
+    age: (ms, docNo) => {
+      for (const r of registrations.values()) if (docNo === undefined || r.doc.DocDtls.No === docNo) r.registeredAt -= ms;
     },
     decryptWithPortalKey: (c) => privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, c),
     calls,
@@ -336,7 +336,7 @@ export function fakeIrpAt(url: string) {
     loseAnswers: (n: number) => send('POST', 'lose-answers', { n }),
     refuse: (key: string, code: string, message: string) => send('POST', 'refuse', { key, code, message }),
     revokeTokens: () => send('POST', 'revoke-tokens'),
-    age: (ms: number) => send('POST', 'age', { ms }),
+    age: (ms: number, docNo: string) => send('POST', 'age', { ms, docNo }),
     rotateSigningKey: async () => ((await send('POST', 'rotate-signing-key')) as { signingPublicKeyPem: string }).signingPublicKeyPem,
     tokensIssued: async () => ((await send('GET', 'tokens-issued')) as { tokensIssued: number }).tokensIssued,
     registrationOf: async (irn: string) => (await send('GET', `registrations/${irn}`)) as { AckNo: number; AckDt: string; Irn: string; SignedInvoice: string; SignedQRCode: string; Status: 'ACT' | 'CNL' } | undefined,

@@ -93,7 +93,7 @@ describe('serverless.yml resources', () => {
       expect(watching, `an alarm on ${name}`).toHaveLength(1);
     }
     const own = alarms.filter((a) => a.Properties.Namespace === METRICS_NAMESPACE);
-    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual(['BillingHandOffNotQueued', 'OverdueBookings', 'OverdueDeliveries']);
+    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual(['BillingHandOffNotQueued', 'EInvoiceHeld', 'OverdueBookings', 'OverdueDeliveries']);
     for (const a of own) {
       expect(METRIC_NAMES).toContain(a.Properties.MetricName);
       // Exactly the dimensions infra/metrics.ts publishes, or the alarm watches an empty series.
@@ -101,8 +101,8 @@ describe('serverless.yml resources', () => {
         { Name: 'service', Value: METRICS_SERVICE },
         { Name: 'stage', Value: '${sls:stage}' },
       ]);
-      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued is counted only when it happens.
-      expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(a.Properties.MetricName === 'BillingHandOffNotQueued' ? 'notBreaching' : 'breaching');
+      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued and a held e-invoice are counted only when they happen.
+      expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(['BillingHandOffNotQueued', 'EInvoiceHeld'].includes(a.Properties.MetricName) ? 'notBreaching' : 'breaching');
     }
   });
 });
