@@ -133,6 +133,31 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     expect((await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--send-again'])).code).not.toBe(0);
   }, 240_000);
 
+  it('a registration whose signature does not verify under the stage\'s key (the portal rotated its certificate) is held SIGNATURE_UNVERIFIED with its IRN and acknowledgement, never sent again, and --send-again is refused', async () => {
+    const { g } = await billed('2027-03-02');
+    await irp().rotateSigningKey();
+    try {
+      const id = (await run(g)).body.invoiceIds[0]!;
+      const held = await stored(g, id);
+      expect(held).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'SIGNATURE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) }, lastError: expect.stringContaining("the IRP's signature does not verify") });
+      expect(held.eInvoice).toBeUndefined();
+      const record = (await irp().registrationOf(held.eInvoiceHold!.irn))!;
+      expect(held.eInvoiceHold).toMatchObject({ ackNo: String(record.AckNo), ackDate: record.AckDt, signedQrCode: record.SignedQRCode, signedInvoice: record.SignedInvoice });
+      const state = await runAdminTool(['invoices', 'einvoice', id, '--group', g.agentGroupId, '--json']);
+      expect(JSON.parse(state.stdout)).toMatchObject({ state: 'SIGNATURE_UNVERIFIED', registration: null });
+      const again = await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--send-again']);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toMatch(/never sent again/);
+      // The next run verifies the kept tokens again (the stage still holds only the old key: held as before, its first time kept); the portal's registration is unchanged.
+      const next = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today(), -30), '--to', today(), '--json']);
+      expect(JSON.parse(next.stdout)).toMatchObject({ invoiceIds: [id], draftsLeft: 1 });
+      expect(await stored(g, id)).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'SIGNATURE', since: held.eInvoiceHold!.since, irn: held.eInvoiceHold!.irn } });
+      expect(await irp().registrationOf(held.eInvoiceHold!.irn)).toMatchObject({ AckNo: record.AckNo, SignedQRCode: record.SignedQRCode });
+    } finally {
+      await irp().restoreSigningKey();
+    }
+  }, 240_000);
+
   it("a document the portal rejects stays DRAFT with the portal's code; the portal down leaves one DRAFT and the next run registers it", async () => {
     const rejected = await billed('2027-03-03', '27AAACR1234R1Z5');
     await irp().refuse('27AAACR1234R1Z5', '2176', 'HSN code(s)-996311 is invalid');

@@ -66,6 +66,8 @@ export interface FakeIrp {
   readonly signingPublicKeyPem: string;
   /** The portal rotates its signing certificate: registrations from now on are signed under a new key, whose PEM this answers. */
   rotateSigningKey(): string;
+  /** Back to the key the fake started with (the shared stack's tests hold only that one). */
+  restoreSigningKey(): void;
   /** Moves the registrations of this document number (every one without it) this many milliseconds into the past: a registration made days ago, for the 2-day rule of 2283. */
   age(ms: number, docNo?: string): void;
   /** Decrypts with the portal's private key: for the crypto known-answer tests. */
@@ -106,7 +108,8 @@ const errorBody = (code: string, message: string, info: unknown = null) => ({ St
 
 export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrpUser[]; taxpayers?: readonly FakeIrpTaxpayer[] }): Promise<FakeIrp> {
   const encryption = keyPair();
-  let signing = keyPair();
+  const firstSigning = keyPair();
+  let signing = firstSigning;
   const sessions = new Map<string, Session>();
   const registrations = new Map<string, Registration>();
   const refusals = new Map<string, { code: string; message: string }>();
@@ -230,6 +233,7 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     else if (method === 'POST' && path === '/_fake/refuse') fake.refuse(String(body.key), String(body.code), String(body.message));
     else if (method === 'POST' && path === '/_fake/revoke-tokens') fake.revokeTokens();
     else if (method === 'POST' && path === '/_fake/age') fake.age(Number(body.ms), String(body.docNo));
+    else if (method === 'POST' && path === '/_fake/restore-signing-key') fake.restoreSigningKey();
     else if (method === 'POST' && path === '/_fake/rotate-signing-key') return { status: 200, answer: { signingPublicKeyPem: fake.rotateSigningKey() } };
     else if (method === 'GET' && path === '/_fake/tokens-issued') return { status: 200, answer: { tokensIssued: issued } };
     else if (method === 'GET' && path.startsWith('/_fake/registrations/')) {
@@ -303,6 +307,7 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
       signing = keyPair();
       return pem(signing.publicKey);
     },
+    restoreSigningKey: () => void (signing = firstSigning),
     age: (ms, docNo) => {
       for (const r of registrations.values()) if (docNo === undefined || r.doc.DocDtls.No === docNo) r.registeredAt -= ms;
     },
@@ -337,6 +342,7 @@ export function fakeIrpAt(url: string) {
     refuse: (key: string, code: string, message: string) => send('POST', 'refuse', { key, code, message }),
     revokeTokens: () => send('POST', 'revoke-tokens'),
     age: (ms: number, docNo: string) => send('POST', 'age', { ms, docNo }),
+    restoreSigningKey: () => send('POST', 'restore-signing-key'),
     rotateSigningKey: async () => ((await send('POST', 'rotate-signing-key')) as { signingPublicKeyPem: string }).signingPublicKeyPem,
     tokensIssued: async () => ((await send('GET', 'tokens-issued')) as { tokensIssued: number }).tokensIssued,
     registrationOf: async (irn: string) => (await send('GET', `registrations/${irn}`)) as { AckNo: number; AckDt: string; Irn: string; SignedInvoice: string; SignedQRCode: string; Status: 'ACT' | 'CNL' } | undefined,
