@@ -2,17 +2,19 @@ import { billingRequestOf, withBillingLock } from '../../domain/invoicing/reques
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
-import { eInvoiceStatus } from '../../domain/invoicing/register-e-invoice.ts';
+import { eInvoiceStatus, reconcileEInvoice } from '../../domain/invoicing/register-e-invoice.ts';
 import { cancelReasonOf, voidInvoice } from '../../domain/invoicing/void-invoice.ts';
 import { billAllGroups, queueBillingRun, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
 import type { FanOutProgress } from '../../domain/ports/billing-fan-out.ts';
 import type { BillingRunResult, Invoice, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import { backfillBillingIndex, checkBillingIndex, noDrift, type BillingIndexReport } from '../../domain/invoicing/billing-index.ts';
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
 import { billingDeps } from '../../infra/container.ts';
-import { columns, GROUP_OPTION, type AdminContext, type CommandSpec } from './command.ts';
+import { columns, GROUP_OPTION, UsageError, type AdminContext, type CommandSpec } from './command.ts';
 import { integerOption } from './input.ts';
 
 
@@ -279,6 +281,8 @@ export const invoicesRender: CommandSpec = {
 const E_INVOICE_STATES = {
   REGISTERED: 'registered with the IRP',
   PENDING: 'numbered, waiting for the IRP: the next billing run sends it again',
+  NEEDS_RECONCILIATION: 'the IRP holds a registration of this number that cannot be taken as ours (no longer served, 2283, or another document): not sent again until `invoices reconcile` resolves it',
+  SIGNATURE_UNVERIFIED: "registered at the IRP, but its signatures do not verify under the stored signing key: IRN and acknowledgement kept, never sent again; store the portal's new key and the next billing run issues it",
   NOT_NUMBERED: 'a DRAFT without a number yet: nothing to register',
   NOT_REQUIRED: 'issued without registration (its registration is not marked for e-invoicing, or the recipient has no GSTIN)',
   CANCELLED: 'an abandoned draft, or an invoice voided at the IRP (its IRN cancelled, its number kept)',
@@ -299,9 +303,62 @@ export const invoicesEInvoice: CommandSpec = {
       `Invoice ${e.invoiceId} (${e.invoiceNumber ?? 'no number'}, ${e.status}): ${e.state} — ${E_INVOICE_STATES[e.state]}.`,
       `Supplier registration marked for e-invoicing: ${e.markedForEInvoicing ? 'yes' : 'no'}.`,
       ...(e.registration ? [`IRN: ${e.registration.irn}`, `Ack. No: ${e.registration.ackNo}`, `Ack. date: ${e.registration.ackDate}`, `Signed QR: ${e.registration.signedQr.length} characters`] : []),
+      ...(e.hold ? [`Held since ${e.hold.since} (${e.hold.kind}): ${e.hold.reason}`, `Held IRN: ${e.hold.irn}, Ack. No ${e.hold.ackNo ?? '?'} of ${e.hold.ackDate ?? '?'}${e.hold.portalRecordGiven ? "; the portal's record is verified and kept: the next billing run issues it" : ''}`] : []),
       ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
       ...(e.documentError ? [`The document cannot be rendered: ${e.documentError}`] : []),
       ...(e.document ? ['INV-01 JSON:', JSON.stringify(e.document, null, 2)] : []),
+    ]);
+  },
+};
+
+export const invoicesHeld: CommandSpec = {
+  path: ['invoices', 'held'],
+  summary: 'List the documents held for an operator at the IRP: NEEDS_RECONCILIATION (resolve with `invoices reconcile`) and SIGNATURE_UNVERIFIED (store the portal\'s new signing key).',
+  details:
+    'A held document is registered at the IRP (or its number is) but cannot be taken as ours without an operator; it is never sent to the IRP again while held, and every billing run that meets it counts EInvoiceHeld (alarmed). docs/receivables.md "Held e-invoices" says what to do with each.',
+  options: [],
+  examples: ['invoices held', 'invoices held --json'],
+  async run(_args, ctx) {
+    const held = await ctx.services().invoices.heldEInvoices();
+    ctx.out.result(held, () =>
+      held.length === 0
+        ? ['No documents held for the IRP.']
+        : columns([['SINCE', 'GROUP', 'INVOICE', 'NUMBER', 'SUPPLIER GSTIN', 'STATE', 'IRN', 'REASON'], ...held.map((h) => [h.since, h.agentGroupId, h.invoiceId, h.invoiceNumber ?? '', h.supplierGstin, h.kind === 'SIGNATURE' ? 'SIGNATURE_UNVERIFIED' : 'NEEDS_RECONCILIATION', h.irn, h.reason])], ''),
+    );
+  },
+};
+
+export const invoicesReconcile: CommandSpec = {
+  path: ['invoices', 'reconcile'],
+  summary: 'Resolve a document held as NEEDS_RECONCILIATION: give the portal\'s record of its registration (--file), or send it again once the cause is removed at the portal (--send-again).',
+  details: [
+    "--file: the portal's record of the IRN as JSON with Irn, AckNo, AckDt, SignedQRCode and SignedInvoice (Get IRN details' answer, or the e-invoice downloaded from the portal). Its signatures must hold under the registration's signing key and it must be our document (recipient GSTIN, number, date, total); then it is kept and the group's next billing run issues the invoice with it (`billing run --group <id>` to do it now). A record that does not verify or is another document is refused, nothing changed.",
+    '--send-again: ends the hold, and the next billing run sends the document again. Only for NEEDS_RECONCILIATION, after the other document holding our number was cancelled at the portal; a SIGNATURE_UNVERIFIED document is registered and is never sent again.',
+  ].join('\n'),
+  positional: { name: 'invoiceId', description: 'The held invoice or credit note (from `invoices held`).' },
+  options: [GROUP_OPTION, { name: 'file', value: '<irn.json>', description: "The portal's record of the registration." }, { name: 'send-again', description: 'End the hold; the next billing run sends the document again.' }],
+  examples: ['invoices reconcile 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --file ./irn.json', 'invoices reconcile 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --send-again'],
+  async run(args, ctx) {
+    const file = args.text('file');
+    const sendAgain = args.flag('send-again');
+    if (sendAgain === (file !== undefined)) throw new UsageError('Give either --file <irn.json> or --send-again.', '--file');
+    let details;
+    if (file) {
+      try {
+        const json = JSON.parse(readFileSync(resolve(ctx.cwd, file), 'utf8')) as Record<string, unknown>;
+        // Get IRN details answers { Data: {…} } on some downloads, the fields themselves on others.
+        details = (typeof json.Data === 'object' && json.Data !== null ? json.Data : json) as Record<string, unknown>;
+      } catch (err) {
+        throw new UsageError(`--file must be a readable JSON file: ${err instanceof Error ? err.message : String(err)}`, '--file');
+      }
+      for (const k of ['Irn', 'AckDt', 'SignedQRCode'] as const) if (typeof details[k] !== 'string') throw new ValidationError('file', `the record has no ${k} (a string).`);
+      if (typeof details.AckNo !== 'string' && typeof details.AckNo !== 'number') throw new ValidationError('file', 'the record has no AckNo.');
+    }
+    const invoice = await reconcileEInvoice(await deps(ctx), args.required('group'), args.positional!, details ? { details: details as never } : { sendAgain: true });
+    ctx.out.result({ ...invoiceView(invoice), hold: invoice.eInvoiceHold ? { kind: invoice.eInvoiceHold.kind, irn: invoice.eInvoiceHold.irn, portalRecordGiven: !!invoice.eInvoiceHold.signedQrCode } : null }, () => [
+      invoice.eInvoiceHold
+        ? `The portal's record of IRN ${invoice.eInvoiceHold.irn} verified and kept on ${invoice.invoiceNumber}: the group's next billing run issues it (\`billing run --group ${invoice.agentGroupId}\` now).`
+        : `${invoice.invoiceNumber} is no longer held: the next billing run sends it to the IRP again.`,
     ]);
   },
 };

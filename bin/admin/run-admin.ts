@@ -20,7 +20,7 @@ import { partnersCreate, partnersList } from './partners-commands.ts';
 import { deliveriesFailed, deliveriesResend } from './deliveries-commands.ts';
 import { channexFullSync } from './channex-command.ts';
 import { secretsReseal, stageBootstrap, stageFinishRotation, stageRazorpay, stageRotateKeys, stageSmokeKeys, stageIrpCredentials } from './stage-commands.ts';
-import { billingBackfillUnbilled, billingCheckIndex, billingRun, billingRuns, invoicesAbandon, invoicesVoid, invoicesEInvoice, invoicesList, invoicesRender } from './billing-commands.ts';
+import { billingBackfillUnbilled, billingCheckIndex, billingRun, billingRuns, invoicesAbandon, invoicesVoid, invoicesEInvoice, invoicesHeld, invoicesList, invoicesReconcile, invoicesRender } from './billing-commands.ts';
 import { gatewayPay, paymentsDisputes, paymentsList, paymentsReconcile, paymentsRecord, paymentsUnmatched } from './payments-commands.ts';
 import { filingGstr1 } from './filing-commands.ts';
 import { invoicesCreditNote } from './credit-note-commands.ts';
@@ -30,7 +30,7 @@ import { assertOperatorGiven, auditModeOf, beginsItself, claimedOperator, comman
 import { operatorOrigin, type AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { guestsBackfillIndex, guestsErase } from './guests-commands.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsDisputes, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditDigest, auditExport, guestsErase, guestsBackfillIndex];
+export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, invoicesHeld, invoicesReconcile, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsDisputes, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditDigest, auditExport, guestsErase, guestsBackfillIndex];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;

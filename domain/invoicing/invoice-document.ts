@@ -85,6 +85,26 @@ export interface EInvoiceRegistration {
   readonly cancelRemark?: string;
 }
 
+/**
+ * A numbered document the IRP holds registered that cannot be taken as ours without an
+ * operator (EInvoiceHeldError): `RECONCILE` (needs reconciliation: the portal no longer serves
+ * the registration its 2150 names, 2283, or holds another document under our number) or
+ * `SIGNATURE` (registered, but its signatures do not verify under the signing key we have).
+ * It is never sent to the IRP again while held.
+ */
+export interface EInvoiceHold {
+  readonly kind: 'RECONCILE' | 'SIGNATURE';
+  readonly reason: string;
+  readonly irn: string;
+  readonly ackNo: string | null;
+  readonly ackDate: string | null;
+  /** SIGNATURE: the portal's signed QR and invoice as it sent them, verified again after the key's rotation. */
+  readonly signedQrCode?: string;
+  readonly signedInvoice?: string;
+  /** When it was first held. */
+  readonly since: string;
+}
+
 interface DocumentBase {
   /** The statutory number from the registration's series (≤ 16 characters). */
   readonly number: string;

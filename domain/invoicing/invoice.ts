@@ -1,6 +1,6 @@
 import type { VirtualAccount } from '../ports/payment-gateway.ts';
 import type { Minor } from '../money.ts';
-import type { EInvoiceRegistration } from './invoice-document.ts';
+import type { EInvoiceHold, EInvoiceRegistration } from './invoice-document.ts';
 
 /** SAC of accommodation services (hotel, inn, guest house, club, campsite and the like). */
 export const SAC_ACCOMMODATION = '996311';
@@ -144,6 +144,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly creditReleased?: Minor;
   /** The IRP's registration (IRN, acknowledgement, signed QR), for a registration marked for e-invoicing; absent otherwise. */
   readonly eInvoice?: EInvoiceRegistration;
+  /** A document the IRP holds registered that an operator must see to (`invoices held`); absent otherwise. */
+  readonly eInvoiceHold?: EInvoiceHold;
   /**
    * On a DRAFT whose lines are being written in parallel: its figures are not on it yet, so it
    * is neither numbered nor abandoned until they are (docs/invoicing.md "A large run's cost").

@@ -18,7 +18,7 @@ export interface OperatorCreditNoteOutcome {
   readonly pdfStored: boolean;
 }
 
-type OperatorCreditNoteDeps = PdfDeps & Pick<BillingDeps, 'creditNotes' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices'> & {
+type OperatorCreditNoteDeps = PdfDeps & Pick<BillingDeps, 'creditNotes' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices' | 'metrics'> & {
   readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
 };
 

@@ -1,12 +1,13 @@
-import { NotFoundError } from '../errors.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
-import { EInvoiceUnavailableError, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
+import { EInvoiceHeldError, EInvoiceUnavailableError, type EInvoiceDetails, type EInvoiceRegistered, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
+import type { Metrics } from '../ports/metrics.ts';
 import type { InvoiceStore, IssueRequest, RefreshedParties } from '../ports/invoice-store.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
 import { eInvoiceOfRecord, type EInvoicePayload, type EInvoiceRecord } from './e-invoice.ts';
-import type { EInvoiceRegistration } from './invoice-document.ts';
+import type { EInvoiceHold, EInvoiceRegistration } from './invoice-document.ts';
 import type { Invoice } from './invoice.ts';
 
 export interface EInvoicingDeps {
@@ -15,6 +16,7 @@ export interface EInvoicingDeps {
   readonly eInvoices: EInvoiceRegistry;
   readonly documents: DocumentStore;
   readonly clock: Clock;
+  readonly metrics: Metrics;
 }
 
 /** Where the IRP's signed document of a registered record is kept (beside its PDF). */
@@ -71,19 +73,79 @@ export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoi
   const numbered = await deps.invoices.reserveNumber(draft, issue);
   if (numbered.status !== 'DRAFT') return numbered;
   const eInvoice = await registerDocument(deps, numbered);
-  return deps.invoices.issue(numbered, { ...issue, issuedAt: deps.clock.now().toISOString() }, eInvoice);
+  const issued = await deps.invoices.issue(numbered, { ...issue, issuedAt: deps.clock.now().toISOString() }, eInvoice);
+  await released(deps, numbered);
+  return issued;
 }
 
-/** Sends a numbered record's INV-01 to the IRP and keeps the IRP's signed document beside its PDF; the registration to store on it. */
+/**
+ * Sends a numbered record's INV-01 to the IRP and keeps the IRP's signed document beside its
+ * PDF; the registration to store on it. A held record is never sent again: one whose hold
+ * carries the portal's signatures (a SIGNATURE hold, or a RECONCILE hold an operator gave the
+ * portal's record) is taken once they verify under the current key; any other held record
+ * waits for its operator. A registration the IRP holds but that cannot be taken as ours
+ * (EInvoiceHeldError) is held and counted (`EInvoiceHeld`, alarmed).
+ */
 async function registerDocument(deps: EInvoicingDeps, record: Invoice): Promise<EInvoiceRegistration> {
-  let registered;
+  let registered: EInvoiceRegistered;
   try {
-    registered = await deps.eInvoices.register(await eInvoicePayloadOf(deps, record));
+    const payload = await eInvoicePayloadOf(deps, record);
+    const held = record.eInvoiceHold;
+    if (held && !held.signedQrCode) throw new EInvoiceHeldError(held.kind, held, held.reason);
+    registered = held ? await deps.eInvoices.accept(payload, detailsOfHold(held)) : await deps.eInvoices.register(payload);
   } catch (err) {
-    throw new Error(`e-invoice registration of ${record.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`);
+    const error = `e-invoice registration of ${record.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`;
+    if (err instanceof EInvoiceHeldError) {
+      const at = deps.clock.now().toISOString();
+      await deps.invoices.holdEInvoice(record.agentGroupId, record.id, { kind: err.kind, reason: err.reason, ...err.held, since: at }, failureText(error), at);
+      deps.metrics.count('EInvoiceHeld');
+    }
+    throw new Error(error);
   }
   if (registered.signedInvoice) await deps.documents.put(signedEInvoiceKeyOf(record), new TextEncoder().encode(registered.signedInvoice), 'application/jwt');
   return { irn: registered.irn, ackNo: registered.ackNo, ackDate: registered.ackDate, signedQr: registered.signedQrCode };
+}
+
+/** The lastError a billing run records for a failed registration (run-billing.ts `failureOf('issue', …)`). */
+const failureText = (error: string): string => `issue: ${error}`;
+
+/** A hold's signatures as the portal's Get IRN details answers them. */
+const detailsOfHold = (h: EInvoiceHold): EInvoiceDetails => ({ Irn: h.irn, AckNo: h.ackNo ?? '', AckDt: h.ackDate ?? '', SignedQRCode: h.signedQrCode ?? '', ...(h.signedInvoice ? { SignedInvoice: h.signedInvoice } : {}) });
+
+/** Ends a record's hold once its registration is stored on it. */
+async function released(deps: EInvoicingDeps, record: Invoice): Promise<void> {
+  if (record.eInvoiceHold) await deps.invoices.releaseEInvoiceHold(record.agentGroupId, record.id, deps.clock.now().toISOString());
+}
+
+/**
+ * An operator's resolution of a held record (`invoices reconcile`): `details`, the portal's
+ * record of the registration (Get IRN details' JSON, as the portal's e-invoice download gives
+ * it), verified under the registration's current key and compared with our document, then
+ * kept on the hold for the group's next billing run to issue with; or `sendAgain`, for a
+ * RECONCILE hold only, after the operator removed the cause at the portal (the hold ends and
+ * the next run sends the document again). A SIGNATURE hold is never sent again.
+ */
+export async function reconcileEInvoice(deps: EInvoicingDeps, agentGroupId: string, invoiceId: string, resolution: { readonly details: EInvoiceDetails } | { readonly sendAgain: true }): Promise<Invoice> {
+  const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  const hold = invoice.eInvoiceHold;
+  if (!hold || invoice.eInvoice || invoice.status === 'CANCELLED') throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is not held for the IRP (\`invoices einvoice\` shows its state).`);
+  const at = deps.clock.now().toISOString();
+  if ('sendAgain' in resolution) {
+    if (hold.kind === 'SIGNATURE') throw new ConflictError('CONFLICT', `Invoice ${invoice.invoiceNumber} is registered at the IRP (IRN ${hold.irn}); it is never sent again. Store the portal's new signing key (docs/deploy.md "E-invoicing", rotation) and the next billing run takes the registration.`);
+    await deps.invoices.releaseEInvoiceHold(agentGroupId, invoiceId, at);
+    return { ...invoice, eInvoiceHold: undefined };
+  }
+  const d = resolution.details;
+  let accepted: EInvoiceRegistered;
+  try {
+    accepted = await deps.eInvoices.accept(await eInvoicePayloadOf(deps, invoice), d);
+  } catch (err) {
+    throw new ConflictError('CONFLICT', `The portal's record does not settle invoice ${invoice.invoiceNumber}, nothing changed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const next: EInvoiceHold = { ...hold, irn: accepted.irn, ackNo: accepted.ackNo, ackDate: accepted.ackDate, signedQrCode: accepted.signedQrCode, ...(accepted.signedInvoice ? { signedInvoice: accepted.signedInvoice } : {}) };
+  await deps.invoices.holdEInvoice(agentGroupId, invoiceId, next, failureText(`e-invoice registration of ${invoice.invoiceNumber}: the portal's record of IRN ${accepted.irn} verified by an operator; the next billing run issues it`), at);
+  return { ...invoice, eInvoiceHold: next };
 }
 
 /** True for an issued credit note of a registration marked for e-invoicing that the IRP has not registered yet. */
@@ -103,7 +165,9 @@ export async function awaitsEInvoice(deps: Pick<EInvoicingDeps, 'catalogue'>, re
 export async function registerIssuedCreditNote(deps: EInvoicingDeps, note: Invoice): Promise<Invoice> {
   if (!(await awaitsEInvoice(deps, note))) return note;
   const eInvoice = await registerDocument(deps, note);
-  if (await deps.invoices.setEInvoice(note.agentGroupId, note.id, eInvoice, deps.clock.now().toISOString())) return { ...note, eInvoice, lastError: null };
+  const stored = await deps.invoices.setEInvoice(note.agentGroupId, note.id, eInvoice, deps.clock.now().toISOString());
+  await released(deps, note);
+  if (stored) return { ...note, eInvoice, lastError: null, eInvoiceHold: undefined };
   // A racing run stored the same registration first.
   return (await deps.invoices.get(note.agentGroupId, note.id)) ?? note;
 }
@@ -112,7 +176,7 @@ export async function registerIssuedCreditNote(deps: EInvoicingDeps, note: Invoi
 const outage = async (): Promise<never> => {
   throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
 };
-export const IRP_OUTAGE: EInvoiceRegistry = { register: outage, cancel: outage, taxpayer: outage };
+export const IRP_OUTAGE: EInvoiceRegistry = { register: outage, accept: outage, cancel: outage, taxpayer: outage };
 
 /** Where a record stands with the IRP (the admin tool's `invoices einvoice`). */
 export type EInvoiceState =
@@ -120,6 +184,10 @@ export type EInvoiceState =
   | 'REGISTERED'
   /** Numbered (an invoice's DRAFT, or an issued credit note) and waiting for the IRP (it refused, or did not answer): the next run sends it again. */
   | 'PENDING'
+  /** The IRP holds a registration of this number that cannot be taken as ours without an operator (2283, or another document): never sent again until resolved (`invoices reconcile`). */
+  | 'NEEDS_RECONCILIATION'
+  /** Registered at the IRP, but its signatures do not verify under our signing key: IRN and acknowledgement kept, never sent again; taken once the portal's new key is stored. */
+  | 'SIGNATURE_UNVERIFIED'
   /** A DRAFT without a number yet: there is no document to register. */
   | 'NOT_NUMBERED'
   /** Issued without registration: its registration is not marked for e-invoicing, or the recipient has no GSTIN. */
@@ -136,7 +204,11 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
       ? 'CANCELLED'
       : invoice.eInvoice
         ? 'REGISTERED'
-        : invoice.status !== 'DRAFT'
+        : invoice.eInvoiceHold
+          ? invoice.eInvoiceHold.kind === 'SIGNATURE'
+            ? 'SIGNATURE_UNVERIFIED'
+            : 'NEEDS_RECONCILIATION'
+          : invoice.status !== 'DRAFT'
           ? (await awaitsEInvoice(deps, invoice))
             ? 'PENDING'
             : 'NOT_REQUIRED'
@@ -160,6 +232,7 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
     state,
     markedForEInvoicing: await registersEInvoices(deps, invoice),
     registration: invoice.eInvoice ?? null,
+    hold: invoice.eInvoiceHold ? { kind: invoice.eInvoiceHold.kind, reason: invoice.eInvoiceHold.reason, irn: invoice.eInvoiceHold.irn, ackNo: invoice.eInvoiceHold.ackNo, ackDate: invoice.eInvoiceHold.ackDate, since: invoice.eInvoiceHold.since, portalRecordGiven: !!invoice.eInvoiceHold.signedQrCode } : null,
     lastError: invoice.lastError,
     document,
     documentError,

@@ -41,6 +41,50 @@ export class EInvoiceUnavailableError extends Error {
 }
 
 /**
+ * What the IRP answered for a document that it holds registered but that cannot be taken as
+ * ours without an operator (docs/receivables.md, "E-invoicing: held documents"):
+ * - `RECONCILE`: its 2150 "Duplicate IRN" names a registration that is older than the portal
+ *   serves (2283, "generated more than 2 days ago"), or whose signed document differs from
+ *   ours (recipient, number, date or total). Nothing is stored as ours; an operator lists and
+ *   resolves it.
+ * - `SIGNATURE`: the portal registered the document, but its signature does not hold under
+ *   the signing key we have (the portal rotated its certificate). The IRN and acknowledgement
+ *   are kept, the document is never sent again, and the signatures are verified again once
+ *   the stage secret holds the portal's new key.
+ */
+export interface EInvoiceHeldDetails {
+  readonly irn: string;
+  readonly ackNo: string | null;
+  readonly ackDate: string | null;
+  /** SIGNATURE only: the portal's signed QR and invoice as it sent them, verified again after a key rotation. */
+  readonly signedQrCode?: string;
+  readonly signedInvoice?: string;
+}
+
+export class EInvoiceHeldError extends Error {
+  override readonly name = 'EInvoiceHeldError';
+  constructor(
+    readonly kind: 'RECONCILE' | 'SIGNATURE',
+    readonly held: EInvoiceHeldDetails,
+    readonly reason: string,
+  ) {
+    super(`${kind === 'RECONCILE' ? 'needs reconciliation' : "the IRP's signature does not verify"}: ${reason}`);
+  }
+}
+
+/**
+ * The portal's record of one registration as Get IRN details answers it (and as the portal's
+ * e-invoice download gives it): what `accept` verifies before it is stored as ours.
+ */
+export interface EInvoiceDetails {
+  readonly Irn: string;
+  readonly AckNo: number | string;
+  readonly AckDt: string;
+  readonly SignedInvoice?: string | null;
+  readonly SignedQRCode: string;
+}
+
+/**
  * The IRP's cancellation reasons (its Cancel IRN API, `CnlRsn`): 1 Duplicate, 2 Data entry
  * mistake, 3 Order cancelled, 4 Others.
  */
@@ -86,6 +130,14 @@ export interface EInvoiceRegistry {
   register(document: EInvoicePayload): Promise<EInvoiceRegistered>;
   /** Cancels a registered IRN (the IRP allows it within 24 hours of registration); the same errors as `register`. */
   cancel(cancellation: EInvoiceCancellation): Promise<EInvoiceCancelled>;
+  /**
+   * Takes a registration of `sent` the portal holds (a held document's signatures after the
+   * signing key's rotation, or the portal's record an operator downloaded): its signatures
+   * must hold under the registration's current key and it must be `sent` (recipient, number,
+   * date, total). Never sends anything. Throws EInvoiceHeldError (SIGNATURE, or RECONCILE when
+   * it is another document).
+   */
+  accept(sent: EInvoicePayload, details: EInvoiceDetails): Promise<EInvoiceRegistered>;
   /** The IRP's record of a GSTIN; EInvoiceRejectedError when it knows none, EInvoiceUnavailableError when it cannot answer. */
   taxpayer(gstin: string): Promise<Taxpayer>;
 }

@@ -1,7 +1,7 @@
 import type { AuditDraft } from '../audit/audit-event.ts';
 import type { VirtualAccount } from './payment-gateway.ts';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures } from '../invoicing/invoice.ts';
-import type { EInvoiceRegistration } from '../invoicing/invoice-document.ts';
+import type { EInvoiceHold, EInvoiceRegistration } from '../invoicing/invoice-document.ts';
 import type { Minor } from '../money.ts';
 
 /** What one line-writing transaction did: lines written, and bookings another run had already billed. */
@@ -73,6 +73,18 @@ export interface BillingLock {
  * Invoices, their lines, billing runs and the billing lock of agent groups. Tenancy is a
  * parameter of every read: each takes the agent group.
  */
+/** One line of the held documents' list (the hold item beside the invoice). */
+export interface HeldEInvoice {
+  readonly agentGroupId: string;
+  readonly invoiceId: string;
+  readonly invoiceNumber: string | null;
+  readonly supplierGstin: string;
+  readonly kind: EInvoiceHold['kind'];
+  readonly irn: string;
+  readonly reason: string;
+  readonly since: string;
+}
+
 export interface InvoiceStore {
   /** Σ lineTotal already invoiced per booking (absent = nothing). */
   billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>>;
@@ -106,6 +118,12 @@ export interface InvoiceStore {
 
   setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
+  /** Holds a numbered document the IRP holds registered (EInvoiceHeldError) for an operator: kept on it with its lastError, and listed by `heldEInvoices` until released. */
+  holdEInvoice(agentGroupId: string, invoiceId: string, hold: EInvoiceHold, lastError: string, at: string): Promise<void>;
+  /** Ends a hold (the document was taken as registered, or an operator sends it again); nothing when there is none. */
+  releaseEInvoiceHold(agentGroupId: string, invoiceId: string, at: string): Promise<void>;
+  /** Every held document of the stage, oldest hold first. */
+  heldEInvoices(): Promise<HeldEInvoice[]>;
   /**
    * Stores the IRP's registration on a record issued before it was registered (a credit note
    * is numbered and issued in the transaction that raises it) and clears its lastError; false

@@ -36,6 +36,8 @@ export const METRIC_NAMES = [
   'PaymentDisputed',
   /** An authorized payment of one of our orders that the gateway refused to capture: it is refunded to the payer after the capture window unless an operator acts. */
   'PaymentNotCaptured',
+  /** A numbered document the IRP holds registered could not be taken as ours (needs reconciliation, or its signature does not verify): counted each time a run meets it held. */
+  'EInvoiceHeld',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -3,9 +3,9 @@ import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
-import type { EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
+import type { EInvoiceHold, EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { AddLinesOptions, BillingLock, EInvoiceVoid, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
+import type { AddLinesOptions, BillingLock, EInvoiceVoid, HeldEInvoice, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
@@ -424,6 +424,46 @@ export class DynamoInvoiceStore implements InvoiceStore {
       ConditionExpression: ITEM_EXISTS,
       ExpressionAttributeValues: { ':e': error, ':at': at },
     });
+  }
+
+  async holdEInvoice(agentGroupId: string, invoiceId: string, hold: EInvoiceHold, lastError: string, at: string): Promise<void> {
+    const invoice = await this.get(agentGroupId, invoiceId);
+    if (!invoice) return;
+    // The first hold's time is kept: the list says how long an operator has left it.
+    const since = invoice.eInvoiceHold?.since ?? hold.since;
+    const held: HeldEInvoice = { agentGroupId, invoiceId, invoiceNumber: invoice.invoiceNumber, supplierGstin: invoice.supplierGstin, kind: hold.kind, irn: hold.irn, reason: hold.reason, since };
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.table,
+              Key: keys.invoice(agentGroupId, invoiceId),
+              UpdateExpression: 'SET eInvoiceHold = :h, lastError = :e, updatedAt = :at',
+              ConditionExpression: `${ITEM_EXISTS} AND attribute_not_exists(eInvoice)`,
+              ExpressionAttributeValues: { ':h': { ...hold, since }, ':e': lastError, ':at': at },
+            },
+          },
+          { Put: { TableName: this.table, Item: itemOf('EInvoiceHold', keys.eInvoiceHold(agentGroupId, invoiceId), held) } },
+        ],
+      }),
+    );
+  }
+
+  async releaseEInvoiceHold(agentGroupId: string, invoiceId: string, at: string): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), UpdateExpression: 'SET updatedAt = :at REMOVE eInvoiceHold', ConditionExpression: ITEM_EXISTS, ExpressionAttributeValues: { ':at': at } } },
+          { Delete: { TableName: this.table, Key: keys.eInvoiceHold(agentGroupId, invoiceId) } },
+        ],
+      }),
+    );
+  }
+
+  async heldEInvoices(): Promise<HeldEInvoice[]> {
+    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.eInvoiceHolds().PK } });
+    return items.map((i) => recordOf<HeldEInvoice>(i)).sort((a, b) => a.since.localeCompare(b.since));
   }
 
   async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {

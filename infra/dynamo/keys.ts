@@ -277,6 +277,9 @@ export const keys = {
   unmatchedPaymentIndex: (keptAt: string, paymentId: string) => ({ GSI1PK: 'UNMATCHEDPAYMENTS', GSI1SK: `${keptAt}#${paymentId}` }),
   /** The sandbox IRP's own record of a document it registered, by IRN (infra/einvoice: what the real IRP keeps on its side). */
   sandboxIrn: (irn: string): Key => ({ PK: `SANDBOXIRP#${irn}`, SK: 'REGISTRATION' }),
+  /** A document the IRP holds registered that an operator must see to (needs reconciliation, or a signature that does not verify): one partition, listed by `invoices held`. */
+  eInvoiceHold: (agentGroupId: string, invoiceId: string): Key => ({ PK: 'EINVOICEHOLDS', SK: `${agentGroupId}#${invoiceId}` }),
+  eInvoiceHolds: () => ({ PK: 'EINVOICEHOLDS' }),
   /** The IRP session (auth token and Sek, sealed) of one registration GSTIN, shared by every process of a stage, with its sign-in lease. */
   irpSession: (gstin: string): Key => ({ PK: `IRPSESSION#${gstin}`, SK: 'SESSION' }),
   billingLock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'BILLING_LOCK' }),

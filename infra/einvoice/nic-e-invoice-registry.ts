@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import {
+  EInvoiceHeldError,
   EInvoiceRejectedError,
   EInvoiceUnavailableError,
   type EInvoiceCancellation,
   type EInvoiceCancelled,
+  type EInvoiceDetails,
   type EInvoiceRegistered,
   type EInvoiceRegistry,
   type Taxpayer,
@@ -43,7 +45,11 @@ export interface IrpCredential {
   readonly password: string;
   /** The portal's public key that encrypts the auth payload (PEM). */
   readonly publicKeyPem: string;
-  /** The portal's published key that verifies SignedInvoice and SignedQRCode (PEM); a different key. */
+  /**
+   * The portal's published key that verifies SignedInvoice and SignedQRCode (PEM); a different
+   * key. During a rotation of the portal's signing certificate it may hold several PEM blocks
+   * (the new key and the old one): a signature holding under any of them verifies.
+   */
   readonly signingKeyPem: string;
 }
 
@@ -109,12 +115,22 @@ function failureOf(errors: readonly IrpError[]): Error {
 }
 
 /** Generate IRN / Get IRN details, response `Data` (version1.03/generate-irn.html, "Response Payload"). */
-interface IrnDetails {
-  readonly AckNo: number | string;
-  readonly AckDt: string;
-  readonly Irn: string;
-  readonly SignedInvoice?: string | null;
-  readonly SignedQRCode: string;
+type IrnDetails = EInvoiceDetails;
+
+/** The PEM blocks of a signing-key setting (one key, or the new and the old during a rotation). */
+const pemBlocks = (pem: string): string[] => pem.match(/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g) ?? [pem];
+
+/** A signed token verified under the first of the keys it holds under; the last key's refusal otherwise. */
+function verifiedUnderAny(keys: readonly string[], token: string): Record<string, unknown> {
+  let last: unknown;
+  for (const key of keys) {
+    try {
+      return verifyIrpJws(key, token);
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last instanceof Error ? last : new Error(String(last));
 }
 
 /**
@@ -252,28 +268,34 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
 
   /**
    * The answer's registration after the portal's signatures hold under its published key: an
-   * unverified QR is never stored. `sent`: for a duplicate, the document we sent, which the
-   * signed one must match (recipient GSTIN, number, date, total) before its IRN is taken.
+   * unverified QR is never stored, but the portal has registered the document, so its IRN and
+   * acknowledgement are held (EInvoiceHeldError SIGNATURE) and it is never sent again. `sent`:
+   * for a duplicate, the document we sent, which the signed one must match (recipient GSTIN,
+   * number, date, total) before its IRN is taken; another document is held for reconciliation.
    */
   private verified(gstin: string, d: IrnDetails, duplicate: boolean, sent?: EInvoicePayload): EInvoiceRegistered {
-    const key = this.credentialOf(gstin).signingKeyPem;
+    const keys = pemBlocks(this.credentialOf(gstin).signingKeyPem);
     let signed: Record<string, unknown> | undefined;
     try {
-      const qr = verifyIrpJws(key, d.SignedQRCode);
+      const qr = verifiedUnderAny(keys, d.SignedQRCode);
       if (qr.Irn !== d.Irn) throw new Error(`the signed QR names IRN ${String(qr.Irn)}, not ${d.Irn}`);
       signed = qr;
       if (d.SignedInvoice) {
-        const invoice = verifyIrpJws(key, d.SignedInvoice);
+        const invoice = verifiedUnderAny(keys, d.SignedInvoice);
         if (invoice.Irn !== d.Irn) throw new Error(`the signed invoice names IRN ${String(invoice.Irn)}, not ${d.Irn}`);
         signed = invoice;
       }
     } catch (err) {
-      throw new EInvoiceUnavailableError(`the IRP's signature on IRN ${d.Irn} does not verify (${err instanceof Error ? err.message : String(err)}); nothing stored`);
+      throw new EInvoiceHeldError(
+        'SIGNATURE',
+        { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt, signedQrCode: d.SignedQRCode, ...(d.SignedInvoice ? { signedInvoice: d.SignedInvoice } : {}) },
+        `IRN ${d.Irn} (${err instanceof Error ? err.message : String(err)}); the IRN and acknowledgement are kept, the document is not sent again, and its signatures are verified again once the stage secret holds the portal's new signing key`,
+      );
     }
     const differences = sent && signed ? differencesOf(sent, signed) : [];
     if (differences.length > 0) {
       // Another document holds this number at the portal: its IRN is never stored on ours.
-      throw new EInvoiceRejectedError('2150', `Duplicate IRN ${d.Irn}, but the portal's signed document differs from ours (${differences.join('; ')}): nothing stored, an operator must reconcile it`);
+      throw new EInvoiceHeldError('RECONCILE', { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt }, `2150 Duplicate IRN ${d.Irn}, but the portal's signed document differs from ours (${differences.join('; ')}): nothing stored as ours`);
     }
     return { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt, signedQrCode: d.SignedQRCode, ...(d.SignedInvoice ? { signedInvoice: d.SignedInvoice } : {}), duplicate };
   }
@@ -287,10 +309,20 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     // InfoDtls DUPIRN names the IRN: the signed document is fetched by it (else by type, number and date) and compared with ours.
     const irn = duplicateIrnOf(answer.info);
     const q = new URLSearchParams({ doctype: doc.DocDtls.Typ, docnum: doc.DocDtls.No, docdate: doc.DocDtls.Dt });
-    let existing = irn ? await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irn/${irn}`) : undefined;
-    if (!existing?.ok) existing = await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irnbydocdetails?${q}`);
-    if (!existing.ok) throw new EInvoiceUnavailableError(`2150 Duplicate IRN${irn ? ` ${irn}` : ''}, and its registration could not be fetched: ${describe(existing.errors)}`);
+    const byIrn = irn ? await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irn/${irn}`) : undefined;
+    const existing = byIrn?.ok ? byIrn : await this.call<IrnDetails>(gstin, 'GET', `/eicore/v1.03/Invoice/irnbydocdetails?${q}`);
+    if (!existing.ok) {
+      // 2283: the portal serves a registration's details only for 2 days; asking again never changes that.
+      const tooOld = existing.errors.some((e) => e.code === '2283') || (byIrn !== undefined && !byIrn.ok && byIrn.errors.some((e) => e.code === '2283'));
+      const dup = duplicateOf(answer.info);
+      if (tooOld && dup) throw new EInvoiceHeldError('RECONCILE', dup, `2150 Duplicate IRN ${dup.irn} (Ack ${dup.ackNo} of ${dup.ackDate}), and the portal no longer serves its signed document: ${describe(existing.errors)}`);
+      throw new EInvoiceUnavailableError(`2150 Duplicate IRN${irn ? ` ${irn}` : ''}, and its registration could not be fetched: ${describe(existing.errors)}`);
+    }
     return this.verified(gstin, existing.data, true, doc);
+  }
+
+  async accept(sent: EInvoicePayload, details: EInvoiceDetails): Promise<EInvoiceRegistered> {
+    return this.verified(sent.SellerDtls.Gstin, details, true, sent);
   }
 
   async cancel(c: EInvoiceCancellation): Promise<EInvoiceCancelled> {
@@ -309,12 +341,17 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
   }
 }
 
-/** The IRN of 2150's `InfoDtls`: `[{InfCd: "DUPIRN", Desc: {AckNo, AckDt, Irn}}]`. */
-function duplicateIrnOf(info: unknown): string | undefined {
-  const dup = Array.isArray(info) ? (info as { InfCd?: unknown; Desc?: { Irn?: unknown } }[]).find((i) => i?.InfCd === 'DUPIRN') : undefined;
+/** The registration 2150's `InfoDtls` names: `[{InfCd: "DUPIRN", Desc: {AckNo, AckDt, Irn}}]`. */
+function duplicateOf(info: unknown): { irn: string; ackNo: string | null; ackDate: string | null } | undefined {
+  const dup = Array.isArray(info) ? (info as { InfCd?: unknown; Desc?: { Irn?: unknown; AckNo?: unknown; AckDt?: unknown } }[]).find((i) => i?.InfCd === 'DUPIRN') : undefined;
   const irn = dup?.Desc?.Irn;
-  return typeof irn === 'string' && /^[0-9a-f]{64}$/.test(irn) ? irn : undefined;
+  if (typeof irn !== 'string' || !/^[0-9a-f]{64}$/.test(irn)) return undefined;
+  const ackNo = dup?.Desc?.AckNo;
+  const ackDate = dup?.Desc?.AckDt;
+  return { irn, ackNo: typeof ackNo === 'number' || typeof ackNo === 'string' ? String(ackNo) : null, ackDate: typeof ackDate === 'string' ? ackDate : null };
 }
+
+const duplicateIrnOf = (info: unknown): string | undefined => duplicateOf(info)?.irn;
 
 /**
  * Where the portal's signed document (a signed invoice, or the signed QR's fields) differs

@@ -1,5 +1,5 @@
 import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
-import type { EInvoiceCancellation, EInvoiceCancelled, EInvoiceRegistered, EInvoiceRegistry, Taxpayer } from '../../domain/ports/e-invoice-registry.ts';
+import type { EInvoiceCancellation, EInvoiceCancelled, EInvoiceDetails, EInvoiceRegistered, EInvoiceRegistry, Taxpayer } from '../../domain/ports/e-invoice-registry.ts';
 
 /**
  * The IRP of each registration GSTIN (docs/decisions.md, "E-invoicing: one stage, the IRP
@@ -21,6 +21,10 @@ export class RoutedEInvoiceRegistry implements EInvoiceRegistry {
 
   register(document: EInvoicePayload): Promise<EInvoiceRegistered> {
     return this.of(document.SellerDtls.Gstin).register(document);
+  }
+
+  accept(sent: EInvoicePayload, details: EInvoiceDetails): Promise<EInvoiceRegistered> {
+    return this.of(sent.SellerDtls.Gstin).accept(sent, details);
   }
 
   cancel(cancellation: EInvoiceCancellation): Promise<EInvoiceCancelled> {

@@ -3,10 +3,12 @@ import { financialYearOf } from '../../domain/invoicing/billing-period.ts';
 import { IRP_DOCUMENT_NUMBER, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import {
+  EInvoiceHeldError,
   EInvoiceRejectedError,
   EInvoiceUnavailableError,
   type EInvoiceCancellation,
   type EInvoiceCancelled,
+  type EInvoiceDetails,
   type EInvoiceRegistered,
   type EInvoiceRegistry,
   type Taxpayer,
@@ -203,6 +205,15 @@ export class SandboxEInvoiceRegistry implements EInvoiceRegistry {
       throw new EInvoiceUnavailableError(`2146 Unable to create IRN, please try after some time (${err instanceof Error ? err.message : String(err)})`);
     }
     return { ...kept.record, duplicate: kept.existed };
+  }
+
+  /** A registration is ours only when the sandbox IRP keeps exactly it for the document's IRN (it never rotates its key). */
+  async accept(sent: EInvoicePayload, d: EInvoiceDetails): Promise<EInvoiceRegistered> {
+    const record = await this.unavailableUnless(() => this.memory.get(d.Irn));
+    if (!record || record.irn !== irnOf(sent) || record.signedQrCode !== d.SignedQRCode) {
+      throw new EInvoiceHeldError('RECONCILE', { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt }, `the sandbox IRP keeps no registration ${d.Irn} of document ${sent.DocDtls.No}`);
+    }
+    return { irn: record.irn, ackNo: record.ackNo, ackDate: record.ackDate, signedQrCode: record.signedQrCode, signedInvoice: record.signedInvoice, duplicate: true };
   }
 
   /** Cancel IRN as the IRP answers it: 2148 unknown, 9999 already cancelled, 2270 after 24 hours. */

@@ -86,6 +86,78 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     expect(await irp().registrationOf(issued.eInvoice!.irn)).toMatchObject({ Status: 'CNL' });
   }, 180_000);
 
+  it("a duplicate the portal no longer serves (2283) is held NEEDS_RECONCILIATION: listed, never sent again, and issued with the portal's record an operator gives `invoices reconcile`", async () => {
+    const { g } = await billed('2027-03-04');
+    await irp().loseAnswers(1);
+    const id = (await run(g)).body.invoiceIds[0]!;
+    const draft = await stored(g, id);
+    expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: expect.stringMatching(/^I30\//) });
+    await irp().age(2 * 24 * 3600_000 + 60_000, draft.invoiceNumber!);
+    await run(g);
+    const held = await stored(g, id);
+    expect(held).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'RECONCILE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) }, lastError: expect.stringContaining('needs reconciliation: 2150 Duplicate IRN') });
+    expect(held.lastError).toContain('2283');
+    const irn = held.eInvoiceHold!.irn;
+    const record = (await irp().registrationOf(irn))!;
+    expect(held.eInvoiceHold).toMatchObject({ ackNo: String(record.AckNo), ackDate: record.AckDt });
+
+    const list = await runAdminTool(['invoices', 'held', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ agentGroupId: g.agentGroupId, invoiceId: id, invoiceNumber: draft.invoiceNumber, kind: 'RECONCILE', irn })]));
+    const state = await runAdminTool(['invoices', 'einvoice', id, '--group', g.agentGroupId, '--json']);
+    expect(JSON.parse(state.stdout)).toMatchObject({ state: 'NEEDS_RECONCILIATION', hold: { kind: 'RECONCILE', irn, portalRecordGiven: false } });
+
+    // Another run (the admin tool's: the partner's runs are throttled to two a minute) leaves it DRAFT, not sent again: the hold and its first time stay as they were.
+    const adminRun = () => runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today(), -30), '--to', today(), '--json']);
+    const third = await adminRun();
+    expect(third.code, third.stderr).toBe(0);
+    expect(JSON.parse(third.stdout)).toMatchObject({ invoiceIds: [id], draftsLeft: 1 });
+    expect(await stored(g, id)).toMatchObject({ status: 'DRAFT', eInvoiceHold: held.eInvoiceHold, lastError: held.lastError });
+
+    // A record of another document is refused, nothing changed; the portal's own record settles it.
+    const wrong = join(dir, 'wrong.json');
+    writeFileSync(wrong, JSON.stringify({ ...record, SignedQRCode: record.SignedQRCode.slice(0, -4) + 'AAAA' }));
+    const refused = await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--file', wrong]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/does not settle/);
+    const file = join(dir, 'irn.json');
+    writeFileSync(file, JSON.stringify({ Data: record }));
+    const settled = await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--file', file, '--json']);
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(JSON.parse(settled.stdout)).toMatchObject({ hold: { irn, portalRecordGiven: true } });
+    expect((await adminRun()).code).toBe(0);
+    const issued = await stored(g, id);
+    expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, eInvoice: { irn, ackNo: String(record.AckNo), ackDate: record.AckDt, signedQr: record.SignedQRCode }, lastError: null });
+    expect(issued.eInvoiceHold).toBeUndefined();
+    expect(JSON.parse((await runAdminTool(['invoices', 'held', '--json'])).stdout)).not.toEqual(expect.arrayContaining([expect.objectContaining({ invoiceId: id })]));
+    expect((await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--send-again'])).code).not.toBe(0);
+  }, 240_000);
+
+  it('a registration whose signature does not verify under the stage\'s key (the portal rotated its certificate) is held SIGNATURE_UNVERIFIED with its IRN and acknowledgement, never sent again, and --send-again is refused', async () => {
+    const { g } = await billed('2027-03-02');
+    await irp().rotateSigningKey();
+    try {
+      const id = (await run(g)).body.invoiceIds[0]!;
+      const held = await stored(g, id);
+      expect(held).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'SIGNATURE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) }, lastError: expect.stringContaining("the IRP's signature does not verify") });
+      expect(held.eInvoice).toBeUndefined();
+      const record = (await irp().registrationOf(held.eInvoiceHold!.irn))!;
+      expect(held.eInvoiceHold).toMatchObject({ ackNo: String(record.AckNo), ackDate: record.AckDt, signedQrCode: record.SignedQRCode, signedInvoice: record.SignedInvoice });
+      const state = await runAdminTool(['invoices', 'einvoice', id, '--group', g.agentGroupId, '--json']);
+      expect(JSON.parse(state.stdout)).toMatchObject({ state: 'SIGNATURE_UNVERIFIED', registration: null });
+      const again = await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--send-again']);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toMatch(/never sent again/);
+      // The next run verifies the kept tokens again (the stage still holds only the old key: held as before, its first time kept); the portal's registration is unchanged.
+      const next = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today(), -30), '--to', today(), '--json']);
+      expect(JSON.parse(next.stdout)).toMatchObject({ invoiceIds: [id], draftsLeft: 1 });
+      expect(await stored(g, id)).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'SIGNATURE', since: held.eInvoiceHold!.since, irn: held.eInvoiceHold!.irn } });
+      expect(await irp().registrationOf(held.eInvoiceHold!.irn)).toMatchObject({ AckNo: record.AckNo, SignedQRCode: record.SignedQRCode });
+    } finally {
+      await irp().restoreSigningKey();
+    }
+  }, 240_000);
+
   it("a document the portal rejects stays DRAFT with the portal's code; the portal down leaves one DRAFT and the next run registers it", async () => {
     const rejected = await billed('2027-03-03', '27AAACR1234R1Z5');
     await irp().refuse('27AAACR1234R1Z5', '2176', 'HSN code(s)-996311 is invalid');

@@ -207,7 +207,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
       asked.push(call);
       throw new Error(`the IRP was asked to ${call} for a B2C invoice`);
     };
-    const irp = { register: refuse('register'), cancel: refuse('cancel'), taxpayer: refuse('taxpayer') };
+    const irp = { register: refuse('register'), cancel: refuse('cancel'), taxpayer: refuse('taxpayer'), accept: refuse('accept') };
     const r2 = await runBilling({ ...deps(), eInvoices: irp }, b2c.group, request(), testOrigin());
     const consumer = await invoice(b2c.agentGroupId, r2.invoiceIds[0]!);
     expect(consumer).toMatchObject({ status: 'ISSUED', billToGstin: null, lastError: null });

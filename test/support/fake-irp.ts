@@ -54,7 +54,7 @@ interface Registration {
   readonly Irn: string;
   readonly SignedInvoice: string;
   readonly SignedQRCode: string;
-  readonly registeredAt: number;
+  registeredAt: number;
   Status: 'ACT' | 'CNL';
 }
 
@@ -62,8 +62,14 @@ export interface FakeIrp {
   readonly url: string;
   /** The portal's public key (PEM) that encrypts the auth payload. */
   readonly encryptionPublicKeyPem: string;
-  /** The portal's published public key (PEM) that verifies its signed invoices and QR codes. */
+  /** The portal's published public key (PEM) that verifies its signed invoices and QR codes (the current one after a rotation). */
   readonly signingPublicKeyPem: string;
+  /** The portal rotates its signing certificate: registrations from now on are signed under a new key, whose PEM this answers. */
+  rotateSigningKey(): string;
+  /** Back to the key the fake started with (the shared stack's tests hold only that one). */
+  restoreSigningKey(): void;
+  /** Moves the registrations of this document number (every one without it) this many milliseconds into the past: a registration made days ago, for the 2-day rule of 2283. */
+  age(ms: number, docNo?: string): void;
   /** Decrypts with the portal's private key: for the crypto known-answer tests. */
   decryptWithPortalKey(ciphertext: Buffer): Buffer;
   /** Every request, by path without query. */
@@ -85,6 +91,8 @@ export interface FakeIrp {
 }
 
 const VALIDITY_MS = 360 * 60_000;
+/** Get IRN details serves a registration for 2 days; after that 2283 (docs/conformance/irp.md). */
+const DETAILS_SERVED_MS = 2 * 24 * 3600_000;
 const FORCE_WINDOW_MS = 10 * 60_000;
 
 const keyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -100,7 +108,8 @@ const errorBody = (code: string, message: string, info: unknown = null) => ({ St
 
 export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrpUser[]; taxpayers?: readonly FakeIrpTaxpayer[] }): Promise<FakeIrp> {
   const encryption = keyPair();
-  const signing = keyPair();
+  const firstSigning = keyPair();
+  let signing = firstSigning;
   const sessions = new Map<string, Session>();
   const registrations = new Map<string, Registration>();
   const refusals = new Map<string, { code: string; message: string }>();
@@ -162,6 +171,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
   }
 
   const ok = (s: Session, data: unknown, info: unknown = null) => ({ Status: '1', Data: sealData(s.sek, data), ErrorDetails: null, InfoDtls: info });
+  /** Get IRN details of a registration: 2283 once it is older than the 2 days the portal serves it. */
+  const served = (s: Session, r: Registration) =>
+    now() - r.registeredAt > DETAILS_SERVED_MS ? errorBody('2283', 'IRN details cannot be provided as it is generated more than 2 days ago') : ok(s, detailsOf(r));
   const detailsOf = (r: Registration) => ({ AckNo: r.AckNo, AckDt: r.AckDt, Irn: r.Irn, SignedInvoice: r.SignedInvoice, SignedQRCode: r.SignedQRCode, Status: r.Status, EwbNo: null, EwbDt: null, EwbValidTill: null });
 
   function generate(s: Session, gstin: string, body: { Data?: string }): { answer: unknown; lose: boolean } {
@@ -220,6 +232,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     else if (method === 'POST' && path === '/_fake/lose-answers') fake.loseAnswers(Number(body.n));
     else if (method === 'POST' && path === '/_fake/refuse') fake.refuse(String(body.key), String(body.code), String(body.message));
     else if (method === 'POST' && path === '/_fake/revoke-tokens') fake.revokeTokens();
+    else if (method === 'POST' && path === '/_fake/age') fake.age(Number(body.ms), String(body.docNo));
+    else if (method === 'POST' && path === '/_fake/restore-signing-key') fake.restoreSigningKey();
+    else if (method === 'POST' && path === '/_fake/rotate-signing-key') return { status: 200, answer: { signingPublicKeyPem: fake.rotateSigningKey() } };
     else if (method === 'GET' && path === '/_fake/tokens-issued') return { status: 200, answer: { tokensIssued: issued } };
     else if (method === 'GET' && path.startsWith('/_fake/registrations/')) {
       const r = registrations.get(path.slice('/_fake/registrations/'.length));
@@ -248,12 +263,12 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     if (req.method === 'GET' && url.pathname === '/eicore/v1.03/Invoice/irnbydocdetails') {
       const p = url.searchParams;
       const r = [...registrations.values()].find((x) => x.gstin === gstin && x.doc.DocDtls.Typ === p.get('doctype') && x.doc.DocDtls.No === p.get('docnum') && x.doc.DocDtls.Dt === p.get('docdate'));
-      return { status: 200, answer: r ? ok(s, detailsOf(r)) : errorBody('2148', 'Requested IRN data is not available') };
+      return { status: 200, answer: r ? served(s, r) : errorBody('2148', 'Requested IRN data is not available') };
     }
     const byIrn = /^\/eicore\/v1\.03\/Invoice\/irn\/([0-9a-f]{64})$/.exec(url.pathname);
     if (req.method === 'GET' && byIrn) {
       const r = registrations.get(byIrn[1]!);
-      return { status: 200, answer: r && r.gstin === gstin ? ok(s, detailsOf(r)) : errorBody('2148', 'Requested IRN data is not available') };
+      return { status: 200, answer: r && r.gstin === gstin ? served(s, r) : errorBody('2148', 'Requested IRN data is not available') };
     }
     if (req.method === 'POST' && url.pathname === '/eicore/v1.03/Invoice/Cancel') return { status: 200, answer: cancel(s, gstin, body) };
     const master = /^\/eivital\/v1\.03\/Master\/gstin\/([0-9A-Z]{15})$/.exec(url.pathname);
@@ -285,7 +300,17 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
   const fake: FakeIrp = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     encryptionPublicKeyPem: pem(encryption.publicKey),
-    signingPublicKeyPem: pem(signing.publicKey),
+    get signingPublicKeyPem() {
+      return pem(signing.publicKey);
+    },
+    rotateSigningKey: () => {
+      signing = keyPair();
+      return pem(signing.publicKey);
+    },
+    restoreSigningKey: () => void (signing = firstSigning),
+    age: (ms, docNo) => {
+      for (const r of registrations.values()) if (docNo === undefined || r.doc.DocDtls.No === docNo) r.registeredAt -= ms;
+    },
     decryptWithPortalKey: (c) => privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, c),
     calls,
     tokensIssued: () => issued,
@@ -316,6 +341,9 @@ export function fakeIrpAt(url: string) {
     loseAnswers: (n: number) => send('POST', 'lose-answers', { n }),
     refuse: (key: string, code: string, message: string) => send('POST', 'refuse', { key, code, message }),
     revokeTokens: () => send('POST', 'revoke-tokens'),
+    age: (ms: number, docNo: string) => send('POST', 'age', { ms, docNo }),
+    restoreSigningKey: () => send('POST', 'restore-signing-key'),
+    rotateSigningKey: async () => ((await send('POST', 'rotate-signing-key')) as { signingPublicKeyPem: string }).signingPublicKeyPem,
     tokensIssued: async () => ((await send('GET', 'tokens-issued')) as { tokensIssued: number }).tokensIssued,
     registrationOf: async (irn: string) => (await send('GET', `registrations/${irn}`)) as { AckNo: number; AckDt: string; Irn: string; SignedInvoice: string; SignedQRCode: string; Status: 'ACT' | 'CNL' } | undefined,
   };

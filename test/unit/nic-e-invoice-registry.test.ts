@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eInvoiceJson, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
-import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
+import { EInvoiceHeldError, EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
 import { authPayload, verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry, type IrpCredential, type IrpSession, type IrpSessionStore } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
@@ -111,13 +111,33 @@ describe('Class: NicEInvoiceRegistry', () => {
     expect(fake.calls.map((c) => c.path)).toContain(`/eicore/v1.03/Invoice/irn/${again.irn}`);
   });
 
-  it("takes the IRN of 2150's InfoDtls, fetches the signed invoice and refuses it, storing nothing, when its recipient, number, date or total differ from ours", async () => {
+  it("takes the IRN of 2150's InfoDtls, fetches the signed invoice and holds it for reconciliation, storing nothing as ours, when its recipient, number, date or total differ from ours", async () => {
     const first = await registry.register(numbered('NIC/0300'));
     const other = { ...numbered('NIC/0300'), ValDtls: { ...doc.ValDtls, TotInvVal: doc.ValDtls.TotInvVal + 0.5 } };
     const refusal = await registry.register(other).catch((e: unknown) => e);
-    expect(refusal).toBeInstanceOf(EInvoiceRejectedError);
-    expect(refusal).toMatchObject({ code: '2150', irpMessage: expect.stringMatching(new RegExp(`Duplicate IRN ${first.irn}, but .*total ${doc.ValDtls.TotInvVal} at the portal, ${doc.ValDtls.TotInvVal + 0.5} sent.*nothing stored`)) });
+    expect(refusal).toBeInstanceOf(EInvoiceHeldError);
+    expect(refusal).toMatchObject({ kind: 'RECONCILE', held: { irn: first.irn }, reason: expect.stringMatching(new RegExp(`Duplicate IRN ${first.irn}, but .*total ${doc.ValDtls.TotInvVal} at the portal, ${doc.ValDtls.TotInvVal + 0.5} sent.*nothing stored as ours`)) });
+    expect((refusal as EInvoiceHeldError).held.signedQrCode).toBeUndefined();
+    // The operator's record of that IRN is refused the same way: it is another document.
+    const r = fake.registrationOf(first.irn)!;
+    await expect(registry.accept(other, r)).rejects.toMatchObject({ kind: 'RECONCILE' });
     await expect(registry.register(numbered('NIC/0300'))).resolves.toMatchObject({ irn: first.irn, duplicate: true });
+  });
+
+  it("holds a duplicate the portal no longer serves (2283, more than 2 days) for reconciliation with the InfoDtls IRN and acknowledgement; the portal's record, given later, is accepted without sending anything", async () => {
+    fake.loseAnswers(1);
+    await expect(registry.register(numbered('NIC/0400'))).rejects.toBeInstanceOf(EInvoiceUnavailableError);
+    fake.age(2 * 24 * 3600_000 + 60_000);
+    const held = await registry.register(numbered('NIC/0400')).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(EInvoiceHeldError);
+    const r = [...fake.calls].reverse().find((c) => c.path.startsWith('/eicore/v1.03/Invoice/irn/'))!;
+    const irn = r.path.slice('/eicore/v1.03/Invoice/irn/'.length);
+    const record = fake.registrationOf(irn)!;
+    expect(held).toMatchObject({ kind: 'RECONCILE', held: { irn, ackNo: String(record.AckNo), ackDate: record.AckDt }, reason: expect.stringContaining('2283 IRN details cannot be provided as it is generated more than 2 days ago') });
+    expect(fake.calls.map((c) => c.path)).toEqual(expect.arrayContaining(['/eicore/v1.03/Invoice', `/eicore/v1.03/Invoice/irn/${irn}`, '/eicore/v1.03/Invoice/irnbydocdetails']));
+    fake.calls.length = 0;
+    await expect(registry.accept(numbered('NIC/0400'), record)).resolves.toMatchObject({ irn, ackNo: String(record.AckNo), signedQrCode: record.SignedQRCode });
+    expect(fake.calls).toEqual([]);
   });
 
   it("turns a validation error into EInvoiceRejectedError with the portal's code and message; down, throttled or unreachable into EInvoiceUnavailableError", async () => {
@@ -165,9 +185,24 @@ describe('Class: NicEInvoiceRegistry', () => {
     expect(authCalls()).toHaveLength(1);
   });
 
-  it("stores nothing whose signature does not verify under the portal's published key", async () => {
-    const wrongKey = new NicEInvoiceRegistry({ [GSTIN]: { ...credential, signingKeyPem: fake.encryptionPublicKeyPem } }, sessions, clock);
-    await expect(wrongKey.register(numbered('NIC/0013'))).rejects.toThrow(/does not verify/);
+  it("stores nothing whose signature does not verify under the portal's published key, but holds its IRN and acknowledgement (SIGNATURE), and takes it without sending it again once the new key is stored beside the old", async () => {
+    const oldKey = credential.signingKeyPem;
+    const newKey = fake.rotateSigningKey();
+    const held = await registry.register(numbered('NIC/0013')).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(EInvoiceHeldError);
+    const h = (held as EInvoiceHeldError).held;
+    expect(held).toMatchObject({ kind: 'SIGNATURE', reason: expect.stringMatching(/does not hold/) });
+    expect(fake.registrationOf(h.irn)).toMatchObject({ AckNo: Number(h.ackNo), AckDt: h.ackDate, SignedQRCode: h.signedQrCode, SignedInvoice: h.signedInvoice });
+    const details = { Irn: h.irn, AckNo: h.ackNo!, AckDt: h.ackDate!, SignedQRCode: h.signedQrCode!, SignedInvoice: h.signedInvoice! };
+    await expect(registry.accept(numbered('NIC/0013'), details)).rejects.toMatchObject({ kind: 'SIGNATURE' });
+    // The stage secret's rotation: the new key and the old, one PEM after the other.
+    credential = { ...credential, signingKeyPem: `${newKey}${oldKey}` };
+    const rotated = new NicEInvoiceRegistry({ [GSTIN]: credential }, sessions, clock);
+    fake.calls.length = 0;
+    await expect(rotated.accept(numbered('NIC/0013'), details)).resolves.toMatchObject({ irn: h.irn, signedQrCode: h.signedQrCode });
+    expect(fake.calls).toEqual([]);
+    // What the portal signs from now on, under its new key, verifies too.
+    await expect(rotated.register(numbered('NIC/0014'))).resolves.toMatchObject({ duplicate: false });
   });
 
   it('refuses a sign-in with wrong credentials as unavailable with the portal words, never as a rejection of the document', async () => {

@@ -32,6 +32,18 @@ const registry = (memory: SandboxIrpMemory = new MapMemory(), now = '2026-11-02T
 const invoiceJson = eInvoiceJson(intraStateInvoice);
 
 describe('Class: SandboxEInvoiceRegistry', () => {
+  it('accepts only the registration it keeps for the document (its own record), and holds any other for reconciliation without registering anything', async () => {
+    const memory = new MapMemory();
+    const r = registry(memory);
+    const registered = await r.register(invoiceJson);
+    const details = { Irn: registered.irn, AckNo: registered.ackNo, AckDt: registered.ackDate, SignedQRCode: registered.signedQrCode, SignedInvoice: registered.signedInvoice };
+    await expect(r.accept(invoiceJson, details)).resolves.toMatchObject({ irn: registered.irn, signedQrCode: registered.signedQrCode });
+    await expect(r.accept(invoiceJson, { ...details, SignedQRCode: `${registered.signedQrCode}x` })).rejects.toMatchObject({ name: 'EInvoiceHeldError', kind: 'RECONCILE' });
+    const other = { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: 'OTHER/1' } };
+    await expect(r.accept(other, details)).rejects.toMatchObject({ name: 'EInvoiceHeldError', kind: 'RECONCILE' });
+    expect(memory.records.size).toBe(1);
+  });
+
   it('computes the IRN as the IRP does: SHA-256 hex of supplier GSTIN, financial year, document type and number', async () => {
     const expected = createHash('sha256').update(`${intraStateInvoice.supplier.gstin}2026-27INV${intraStateInvoice.number}`).digest('hex');
     expect(irnOf(invoiceJson)).toBe(expected);

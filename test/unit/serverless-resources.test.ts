@@ -93,7 +93,7 @@ describe('serverless.yml resources', () => {
       expect(watching, `an alarm on ${name}`).toHaveLength(1);
     }
     const own = alarms.filter((a) => a.Properties.Namespace === METRICS_NAMESPACE);
-    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual(['BillingHandOffNotQueued', 'OverdueBookings', 'OverdueDeliveries', 'PaymentDisputed', 'PaymentNotCaptured']);
+    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual(['BillingHandOffNotQueued', 'EInvoiceHeld', 'OverdueBookings', 'OverdueDeliveries', 'PaymentDisputed', 'PaymentNotCaptured']);
     for (const a of own) {
       expect(METRIC_NAMES).toContain(a.Properties.MetricName);
       // Exactly the dimensions infra/metrics.ts publishes, or the alarm watches an empty series.
@@ -101,8 +101,8 @@ describe('serverless.yml resources', () => {
         { Name: 'service', Value: METRICS_SERVICE },
         { Name: 'stage', Value: '${sls:stage}' },
       ]);
-      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued and a dispute are counted only when they happen.
-      expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(['BillingHandOffNotQueued', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName) ? 'notBreaching' : 'breaching');
+      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute and a held e-invoice are counted only when they happen.
+      expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(['BillingHandOffNotQueued', 'EInvoiceHeld', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName) ? 'notBreaching' : 'breaching');
     }
   });
 });
