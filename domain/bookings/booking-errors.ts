@@ -1,6 +1,6 @@
 import { ConflictError } from '../errors.ts';
 import { formatRupees, toRupees, type Minor } from '../money.ts';
-import type { PricedSummary } from '../pricing/index.ts';
+import type { PricedSummary, UnavailableNight } from '../pricing/index.ts';
 import { summaryInRupees } from '../pricing/rupees.ts';
 
 /** The order no longer prices at acceptedTotal (docs/bookings.md): 409 with expectedTotal and breakup. */
@@ -14,10 +14,17 @@ export class PriceMovedError extends ConflictError {
   }
 }
 
-/** A night of the stay can no longer be sold; booking it would only be refused by the property. */
+/**
+ * A night of the stay can no longer be sold; booking it would only be refused by the property.
+ * The message names the rules (minimum stay, stop-sell, …) and `unavailableNights` lists them
+ * per night, as the order's items do.
+ */
 export class SoldOutError extends ConflictError {
-  constructor(listingId: string) {
-    super('SOLD_OUT', `Listing ${listingId} is no longer available for every night of this order; search again and create a new order.`);
+  constructor(listingId: string, nights: readonly UnavailableNight[]) {
+    const why = [...new Set(nights.map((n) => ` ${n.message}`))].join('');
+    super('SOLD_OUT', `Listing ${listingId} cannot be booked for this stay.${why} Search again and create a new order.`, {
+      unavailableNights: nights,
+    });
   }
 }
 

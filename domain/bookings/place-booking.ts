@@ -6,6 +6,7 @@ import { authorizedEntry } from '../ledger/ledger.ts';
 import { requestContentHash, type Sha256Hex } from '../ledger/request-hash.ts';
 import type { Minor } from '../money.ts';
 import { chargeLinesOf } from '../pricing/charge-lines.ts';
+import { explainSoldOutNights } from '../pricing/unavailable-nights.ts';
 import { repriceStored } from '../orders/manage-orders.ts';
 import type { PricingContextDeps } from '../orders/load-pricing-context.ts';
 import type { CreditLedger } from '../ports/credit-ledger.ts';
@@ -91,7 +92,7 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
   const priced = await repriceStored(deps, principal, order, cmd.scenario === 'price-moved' ? 'price-moved' : undefined);
   if (priced.summary.grandTotal !== cmd.acceptedTotal) throw new PriceMovedError(cmd.acceptedTotal, priced.summary);
   const item = priced.items[0]!;
-  if (priced.items.some((i) => i.soldOut)) throw new SoldOutError(item.listingId);
+  if (priced.items.some((i) => i.soldOut)) throw new SoldOutError(item.listingId, explainSoldOutNights(priced.breakdown.soldOutNights, item.nights));
 
   const now = deps.clock.now();
   const at = now.toISOString();

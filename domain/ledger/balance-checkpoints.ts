@@ -4,7 +4,7 @@ import type { BalanceCheckpoint, BalanceStore } from '../ports/balance-store.ts'
 import type { Clock } from '../ports/clock.ts';
 import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import { indiaToday } from '../reads/date-window.ts';
+import { indiaMidnight, indiaToday } from '../reads/date-window.ts';
 import { postedBalance, type LedgerEntry } from './ledger.ts';
 
 /*
@@ -26,8 +26,8 @@ import { postedBalance, type LedgerEntry } from './ledger.ts';
 /** Beyond the booking window and the watch: room for clock skew between processes and a write retried after its entry was dated. */
 export const SETTLE_MARGIN_SECONDS = 3_600;
 
-/** The instant an India date begins (00:00 IST), as stored instants are written. */
-export const indiaMidnight = (date: string): string => new Date(`${date}T00:00:00+05:30`).toISOString();
+/** Re-exported: callers of the checkpoints name boundaries by it. */
+export { indiaMidnight };
 
 /** The India midnight strictly after an instant. */
 const nextMidnightAfter = (instant: string): string => indiaMidnight(addDays(indiaToday(new Date(instant)), 1));

@@ -3,7 +3,7 @@ import { toRupees, type Minor } from '../money.ts';
 import type { CreditLedger, LedgerPosition, LedgerQuery } from '../ports/credit-ledger.ts';
 import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
-import { canonicalInstant } from '../reads/date-window.ts';
+import { dayOrInstant } from '../reads/date-window.ts';
 import type { BalanceStore } from '../ports/balance-store.ts';
 import { openingBalance } from './balance-checkpoints.ts';
 import { postedBalance, type CreditPosition, type LedgerEntry, type LedgerEntryStatus, type LedgerEntryType } from './ledger.ts';
@@ -80,10 +80,13 @@ async function livePosition(ledger: CreditLedger, agentGroupId: string): Promise
   return position;
 }
 
-/** Inclusive window of caller instants, canonical; `from` after `to` is refused naming from. */
+/**
+ * Inclusive window of caller bounds, canonical instants: an India date as `from` is its first
+ * instant, as `to` its last. `from` after `to` is refused naming from.
+ */
 function instantWindow(from: string | undefined, to: string | undefined): { from?: string; to?: string } {
-  const start = from === undefined ? undefined : canonicalInstant(from, 'from');
-  const end = to === undefined ? undefined : canonicalInstant(to, 'to');
+  const start = from === undefined ? undefined : dayOrInstant(from, 'from', 'start');
+  const end = to === undefined ? undefined : dayOrInstant(to, 'to', 'end');
   if (start !== undefined && end !== undefined && start > end) throw new ValidationError('from', `from (${start}) must not be after to (${end}).`);
   return { from: start, to: end };
 }

@@ -1,5 +1,5 @@
 import type { MealPlan } from '../catalogue/day.ts';
-import type { OrderRequest, PricedItem, PricedOrder, PricedSummary, SelectedProperty } from '../pricing/index.ts';
+import type { OrderRequest, PricedItem, PricedOrder, PricedSummary, SelectedProperty, SoldOutNight } from '../pricing/index.ts';
 
 /**
  * The priced part of an order as stored and returned: the contract's currency, items and
@@ -13,6 +13,8 @@ export interface OrderPricing {
   readonly summary: PricedSummary;
   readonly selectedProperties: readonly SelectedProperty[];
   readonly mealPlan: MealPlan;
+  /** Why the stay cannot be sold, per property and night; empty when every item can be booked. */
+  readonly soldOutNights: readonly SoldOutNight[];
 }
 
 /** An order: the request as the partner sent it and the price last confirmed for it. */
@@ -39,4 +41,5 @@ export const orderPricing = (priced: PricedOrder): OrderPricing => ({
   summary: priced.summary,
   selectedProperties: priced.breakdown.selectedProperties,
   mealPlan: priced.breakdown.mealPlan,
+  soldOutNights: priced.breakdown.soldOutNights,
 });

@@ -1,5 +1,6 @@
 import { MAX_RATE_ADJUSTMENT_PERCENT } from '../catalogue/channel.ts';
-import type { PricedOrder, PricingContext } from '../pricing/index.ts';
+import { addDays, eachDate } from '../catalogue/calendar.ts';
+import type { PricedOrder, PricingContext, SoldOutNight } from '../pricing/index.ts';
 
 /**
  * Sandbox scenarios a partner can ask for on non-production stages (docs/sandbox.md), so
@@ -28,8 +29,17 @@ export function scenarioContext(context: PricingContext, scenario: SandboxScenar
   return { ...context, channel: { ...context.channel, rateAdjustmentPercent: moved } };
 }
 
-/** `sold-out` marks every item sold out; the amounts stay those of a real pricing. */
+/**
+ * `sold-out` marks every item sold out, with every night of every chosen property short of
+ * units (NOT_ENOUGH_UNITS, none available), so soldOut and the reasons agree as in a real
+ * answer; the amounts stay those of a real pricing.
+ */
 export function scenarioResult(priced: PricedOrder, scenario: SandboxScenario | undefined): PricedOrder {
   if (scenario !== 'sold-out') return priced;
-  return { ...priced, items: priced.items.map((item) => ({ ...item, soldOut: true })) };
+  const soldOutNights: SoldOutNight[] = priced.items.flatMap((item) =>
+    [...eachDate(item.checkIn, addDays(item.checkOut, -1))].flatMap((date) =>
+      priced.breakdown.selectedProperties.map(({ propertyId, quantity }) => ({ propertyId, date, reason: 'NOT_ENOUGH_UNITS' as const, requiredUnits: quantity, availableUnits: 0 })),
+    ),
+  );
+  return { ...priced, items: priced.items.map((item) => ({ ...item, soldOut: true })), breakdown: { ...priced.breakdown, soldOutNights } };
 }

@@ -11,3 +11,4 @@ export { unitNightGstRate, addOnGstRate, lineGst } from './tax-lines.ts';
 export type * from './order-request.ts';
 export type * from './priced-order.ts';
 export { SOLD_OUT_REASONS } from './priced-order.ts';
+export { explainSoldOutNight, explainSoldOutNights, type UnavailableNight } from './unavailable-nights.ts';

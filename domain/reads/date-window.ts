@@ -53,6 +53,26 @@ export function isInstant(value: string): boolean {
   return iso >= INSTANT_HORIZON.first && iso <= INSTANT_HORIZON.last;
 }
 
+/** The instant an India date begins (00:00 IST), as stored instants are written. */
+export const indiaMidnight = (date: string): string => new Date(`${date}T00:00:00+05:30`).toISOString();
+
+/** How a refusal states the rule for a bound that may be an India date or an instant. */
+export const DAY_OR_INSTANT_RULE = `${CALENDAR_DATE_RULE} (a whole India day, IST) or ${INSTANT_RULE}`;
+
+/** True for a bound `dayOrInstant` accepts. */
+export const isDayOrInstant = (value: string): boolean => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? isCalendarDate(value) : isInstant(value));
+
+/**
+ * A window bound that may be an India date: `start` of the window is the day's first instant
+ * (00:00 IST), `end` its last (23:59:59.999 IST), so `from=2026-11-01&to=2026-11-30` covers
+ * November in India, as invoices and the CSV date it. Anything else must be an instant.
+ */
+export function dayOrInstant(value: string, param: string, edge: 'start' | 'end'): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return canonicalInstant(value, param);
+  if (!isCalendarDate(value)) throw new ValidationError(param, `${param} must be ${DAY_OR_INSTANT_RULE}; got ${JSON.stringify(value)}.`);
+  return edge === 'start' ? indiaMidnight(value) : new Date(Date.parse(indiaMidnight(addDays(value, 1))) - 1).toISOString();
+}
+
 /** A caller's instant in the one form stored timestamps have (`toISOString`), so string order is time order. */
 export function canonicalInstant(value: string, param: string): string {
   if (!isInstant(value)) throw new ValidationError(param, `${param} must be ${INSTANT_RULE}; got ${JSON.stringify(value.slice(0, 64))}.`);

@@ -5,6 +5,7 @@ import { parseRupees } from '../../domain/money.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { UnavailableNightSchema } from './orders.ts';
 
 const TAG = ['Bookings'];
 
@@ -101,6 +102,7 @@ const PriceMovedSchema = v.object({
   ...ErrorBodySchema.entries,
   expectedTotal: v.optional(v.number()),
   breakup: v.optional(v.record(v.string(), v.unknown())),
+  unavailableNights: v.optional(v.pipe(v.array(UnavailableNightSchema), v.description('SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order\'s items).'))),
 });
 
 export const createBookingRoute = defineRoute({
@@ -124,7 +126,7 @@ export const createBookingRoute = defineRoute({
     402: { description: 'Credit refused: reasonCode CREDIT_LIMIT_EXCEEDED (with shortfall) or ACCOUNT_ON_HOLD, and availableCredit at the moment of decision. Nothing was written.', schema: CreditDeniedSchema },
     404: { description: 'No such order in your agent group (another group\'s order reads the same).', schema: ErrorBodySchema },
     409: {
-      description: 'PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold.',
+      description: 'PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them.',
       schema: PriceMovedSchema,
     },
   },

@@ -6,11 +6,22 @@ import { CSV_MEDIA_TYPE, LEDGER_CSV_COLUMN_NOTES, LEDGER_CSV_COLUMNS } from '../
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, instantSchema, pageSizeParam } from './common.ts';
 import { idList } from './partner-reads.ts';
+import { DAY_OR_INSTANT_RULE, isDayOrInstant } from '../../domain/reads/date-window.ts';
 
 const TAG = ['Ledger'];
 
 export const instantParam = (name: string, description: string) =>
   v.pipe(instantSchema(name), v.description(`${description} ${HORIZON_NOTE}`));
+
+/** A window bound of the ledger and statement: an India date (the whole day, IST) or an instant. */
+const dayOrInstantParam = (name: string, description: string) => {
+  const message = `${name} must be ${DAY_OR_INSTANT_RULE}.`;
+  return v.pipe(
+    v.string(message),
+    v.check(isDayOrInstant, message),
+    v.description(`${description} A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. ${HORIZON_NOTE}`),
+  );
+};
 
 /**
  * A filter of named values, comma-separated or repeated (payload 2.0 joins repeats with
@@ -32,8 +43,8 @@ const valueList = <T extends string>(name: string, values: readonly T[], descrip
   );
 
 export const LedgerQuerySchema = v.strictObject({
-  from: v.optional(instantParam('from', 'Only entries that occurred at or after this instant.')),
-  to: v.optional(instantParam('to', 'Only entries that occurred at or before this instant; not before from.')),
+  from: v.optional(dayOrInstantParam('from', 'Only entries that occurred at or after this instant (from the start of this day).')),
+  to: v.optional(dayOrInstantParam('to', 'Only entries that occurred at or before this instant (to the end of this day); not before from.')),
   type: valueList('type', LEDGER_ENTRY_TYPES, 'Only entries of these types.'),
   status: valueList('status', LEDGER_ENTRY_STATUSES, 'Only entries in these statuses.'),
   bookingIds: idList('bookingIds'),
@@ -45,8 +56,8 @@ export const LedgerQuerySchema = v.strictObject({
 /** Both bounds required: a strict object reports a missing key with its own message, prefixed by the key. */
 export const StatementQuerySchema = v.strictObject(
   {
-    from: instantParam('from', 'Required. Start of the period, inclusive.'),
-    to: instantParam('to', `Required. End of the period, inclusive; at most ${MAX_STATEMENT_DAYS} days after from.`),
+    from: dayOrInstantParam('from', 'Required. Start of the period, inclusive.'),
+    to: dayOrInstantParam('to', `Required. End of the period, inclusive; at most ${MAX_STATEMENT_DAYS} days after from.`),
   },
   'is required.',
 );

@@ -3,7 +3,7 @@ import { CALENDAR_DATE_RULE, HORIZON_NOTE, isCalendarDate } from '../../domain/c
 import { MEAL_PLANS } from '../../domain/catalogue/day.ts';
 import { DISCOUNT_TYPES } from '../../domain/catalogue/offers.ts';
 import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
-import { MAX_ADD_ON_QUANTITY, MAX_STAY_NIGHTS, MAX_UNITS_PER_PROPERTY } from '../../domain/pricing/index.ts';
+import { MAX_ADD_ON_QUANTITY, MAX_STAY_NIGHTS, MAX_UNITS_PER_PROPERTY, SOLD_OUT_REASONS } from '../../domain/pricing/index.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
 
@@ -104,6 +104,30 @@ export const ItemSchema = v.object({
   cancellationPolicy: v.array(v.object({ cancelBy: v.string(), refundPercentage: v.number(), label: v.string() })),
 });
 
+export const UnavailableNightSchema = v.object({
+  date: v.pipe(v.string(), v.description('The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date.')),
+  propertyId: v.pipe(v.string(), v.description('The property (unit type) of the listing that cannot be sold.')),
+  reason: v.pipe(
+    v.picklist(SOLD_OUT_REASONS),
+    v.description(
+      'NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.',
+    ),
+  ),
+  requiredUnits: v.pipe(v.number(), v.integer(), v.description('Units of this property the stay needs each night.')),
+  availableUnits: v.pipe(v.number(), v.integer(), v.description('Units open that night (0 without inventory).')),
+  stayLimit: v.optional(v.pipe(v.number(), v.integer(), v.description('The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY.'))),
+  message: v.pipe(v.string(), v.description('The rule in words, for people; match on `reason`, never on this text.')),
+});
+
+/** An order's Item: the contract's Item plus why it cannot be sold (additive). */
+export const OrderItemSchema = v.object({
+  ...ItemSchema.entries,
+  unavailableNights: v.pipe(
+    v.array(UnavailableNightSchema),
+    v.description('Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false.'),
+  ),
+});
+
 export const BankOfferResultSchema = v.object({
   code: v.string(),
   title: v.string(),
@@ -127,7 +151,7 @@ export const SummarySchema = v.object({
   grandTotal: Money,
 });
 
-const pricedFields = { currency: v.pipe(v.string(), v.description('ISO 4217; INR.')), items: v.array(ItemSchema), summary: SummarySchema };
+const pricedFields = { currency: v.pipe(v.string(), v.description('ISO 4217; INR.')), items: v.array(OrderItemSchema), summary: SummarySchema };
 
 /** The preview: an Order without orderId and validUntil. */
 export const OrderQuoteSchema = v.object(pricedFields);

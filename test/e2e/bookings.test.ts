@@ -192,6 +192,8 @@ describe('POST /v1/bookings: refusals write nothing', () => {
     // assess
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('SOLD_OUT');
+    expect(res.body.message).toMatch(/closed to sale \(stop-sell\) on 2027-03-05/);
+    expect(res.body.unavailableNights).toEqual([expect.objectContaining({ date: '2027-03-05', reason: 'STOP_SELL' }), expect.objectContaining({ date: '2027-03-05', reason: 'NOT_ENOUGH_UNITS' })]);
     expect(await entriesOf(g)).toEqual([]);
   });
 

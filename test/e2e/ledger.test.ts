@@ -174,6 +174,9 @@ describe('GET /v1/ledger', () => {
     [`?to=${T(1)}`, [1]],
     [`?from=${encodeURIComponent('2027-01-01T07:30:00+05:30')}&to=${T(3)}`, [3, 2]],
     [`?from=${T(9)}`, []],
+    ['?from=2027-01-01&to=2027-01-01', [8, 7, 6, 5, 4, 3, 2, 1]],
+    ['?from=2027-01-02', []],
+    ['?to=2026-12-31', []],
   ])('filters %s', async (query, expected) => {
     const res = await getLedger(query);
 
@@ -199,7 +202,7 @@ describe('GET /v1/ledger', () => {
     ['?status=PENDING', 'status'],
     [`?from=${T(5)}&to=${T(4)}`, 'from'],
     ['?from=last-week', 'from'],
-    ['?to=2027-01-01', 'to'],
+    ['?to=2027-01-32', 'to'],
     ['?size=101', 'size'],
     ['?size=0', 'size'],
     ['?size=ten', 'size'],
@@ -285,7 +288,18 @@ describe('GET /v1/statement', () => {
     expect(res.body).toMatchObject({ openingBalance: 0, closingBalance: 0, creditLimit: 20000, availableCredit: 19000 });
   });
 
+  it('takes India dates: from the first instant of the IST day to its last, named by those dates as a CSV', async () => {
+    const [json, csv] = await Promise.all([getStatement('?from=2027-01-01&to=2027-01-01'), call('GET', '/v1/statement?from=2027-01-01&to=2027-01-01', { key: A.apiKey, headers: { accept: 'text/csv' } })]);
+
+    expect(json.status, json.text).toBe(200);
+    expectContract(json, 'getStatement');
+    expect(json.body).toMatchObject({ from: '2026-12-31T18:30:00.000Z', to: '2027-01-01T18:29:59.999Z', openingBalance: 0, closingBalance: 11734.56 });
+    expect(json.body.entries.map((e) => e.id)).toEqual(ids);
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="statement-2027-01-01-to-2027-01-01.csv"');
+  });
+
   it.each([
+    ['?from=2027-02-31&to=2027-03-01', 'from'],
     [`?to=${T(4)}`, 'from'],
     [`?from=${T(4)}`, 'to'],
     ['', 'from'],

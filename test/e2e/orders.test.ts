@@ -76,6 +76,7 @@ describe('POST /v1/orders/preview', () => {
           { cancelBy: '2027-02-22', refundPercentage: 100, label: 'Full refund' },
           expect.objectContaining({ cancelBy: '2027-03-01', refundPercentage: 0 }),
         ],
+        unavailableNights: [],
       },
     ]);
     expect(res.body.summary).toEqual({
@@ -139,6 +140,11 @@ describe('POST /v1/orders/preview', () => {
     expect(res.status).toBe(200);
     expectContract(res, 'previewOrder');
     expect(res.body.items[0].soldOut).toBe(true);
+    // The fixture stop-sells 2027-03-05 with no units open.
+    expect(res.body.items[0].unavailableNights).toEqual([
+      expect.objectContaining({ date: '2027-03-05', propertyId: simple().selectedProperties[0]!.propertyId, reason: 'STOP_SELL', message: expect.stringContaining('stop-sell') }),
+      expect.objectContaining({ date: '2027-03-05', reason: 'NOT_ENOUGH_UNITS', requiredUnits: 1, availableUnits: 0 }),
+    ]);
   });
 
   it('refuses a listing on another channel exactly like one that does not exist: 400 naming listingId', async () => {
@@ -334,8 +340,12 @@ describe('X-Test-Scenario (sandbox stages)', () => {
     for (const res of [previewed, created, repriced]) {
       expect(res.status).toBe(200);
       expect(res.body.items.every((i: { soldOut: boolean }) => i.soldOut)).toBe(true);
+      expect(res.body.items[0].unavailableNights.map((n: { date: string; reason: string }) => [n.date, n.reason])).toEqual([
+        ['2027-03-01', 'NOT_ENOUGH_UNITS'],
+        ['2027-03-02', 'NOT_ENOUGH_UNITS'],
+      ]);
     }
-    expect(plain.body.items[0].soldOut).toBe(false);
+    expect(plain.body.items[0]).toMatchObject({ soldOut: false, unavailableNights: [] });
   });
 
   it('refuses an unknown scenario with a 400 naming X-Test-Scenario', async () => {

@@ -135,7 +135,7 @@ describe('Schema: LedgerQuerySchema', () => {
     [{ size: '0' }, 'size'],
     [{ size: '2.5' }, 'size'],
     [{ from: 'yesterday' }, 'from'],
-    [{ to: '2027-01-01' }, 'to'],
+    [{ to: '2027-01-32' }, 'to'],
     [{ cursor: '' }, 'cursor'],
     [{ bookingIds: Array.from({ length: 101 }, (_, i) => `b${i}`).join(',') }, 'bookingIds'],
     [{ externalBookingIds: Array.from({ length: 101 }, (_, i) => `e${i}`).join(',') }, 'externalBookingIds'],
@@ -150,7 +150,14 @@ describe('Schema: StatementQuerySchema', () => {
     [{ to: '2027-01-01T00:00:00Z' }, 'from'],
     [{ from: '2027-01-01T00:00:00Z' }, 'to'],
     [{ from: '2027-01-01T00:00:00Z', to: 'soon' }, 'to'],
+    [{ from: '2027-02-31', to: '2027-03-01' }, 'from'],
+    [{ from: '2027-02-01', to: '2027-3-01' }, 'to'],
   ])('refuses %j naming %s', (query, param) => {
     expect(paramOf(() => parseInput(StatementQuerySchema, query, 'query'))).toBe(param);
+  });
+
+  it('takes India dates and date-times, alone or mixed', () => {
+    expect(parseInput(StatementQuerySchema, { from: '2026-11-01', to: '2026-11-30T23:59:59+05:30' }, 'query')).toEqual({ from: '2026-11-01', to: '2026-11-30T23:59:59+05:30' });
+    expect(parseInput(LedgerQuerySchema, { from: '2026-11-01' }, 'query')).toEqual({ from: '2026-11-01' });
   });
 });

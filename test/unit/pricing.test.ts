@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import type { DayData, DayInventory } from '../../domain/catalogue/day.ts';
@@ -17,6 +18,8 @@ import {
   type OrderRequest,
   type PricingContext,
 } from '../../domain/pricing/index.ts';
+import { OrderQuoteSchema } from '../../functions/contracts/orders.ts';
+import { pricedJson } from '../../functions/orders/order-json.ts';
 
 const rupees = (r: number) => r * 100;
 const TODAY = '2026-05-04';
@@ -340,6 +343,63 @@ describe('Sold out', () => {
     expect(order.breakdown.unitNights[0]!).toMatchObject({ occupancyRate: null, base: 0 });
     expect(order.breakdown.soldOutNights.map((s) => s.reason)).toEqual(['NO_RATE']);
     expect(order.summary.baseSubtotal).toBe(rupees(4_500));
+  });
+});
+
+describe('Why a stay cannot be sold (order items)', () => {
+  const quoteWith = (changes: Record<string, Partial<DayInventory>>, req: Partial<OrderRequest> = {}) => {
+    const days = daysFor(ROOM, 4_000);
+    for (const [date, inv] of Object.entries(changes)) days.set(date, { inventory: { ...OPEN, ...inv }, rates: ratesFor(ROOM, 4_000) });
+    return v.parse(OrderQuoteSchema, pricedJson(price(req, { days: new Map([[ROOM.id, days]]) })));
+  };
+
+  it('names a 3-night minimum on a 1-night stay, with the limit and the stay length, and still prices it', () => {
+    // act
+    const quote = quoteWith({ [CHECK_IN]: { minimumStay: 3 } }, { checkOut: addDays(CHECK_IN, 1) });
+
+    // assess
+    expect(quote.items[0]).toMatchObject({ soldOut: true, itemSubtotal: 4_500 });
+    expect(quote.items[0]!.unavailableNights).toEqual([
+      {
+        propertyId: 'room',
+        date: CHECK_IN,
+        reason: 'MINIMUM_STAY',
+        requiredUnits: 1,
+        availableUnits: 3,
+        stayLimit: 3,
+        message: `Property room needs a stay of at least 3 nights over ${CHECK_IN}; this stay is 1 night.`,
+      },
+    ]);
+  });
+
+  it('names closed to arrival on the check-in night and closed to departure on the check-out date', () => {
+    // act
+    const quote = quoteWith({ [CHECK_IN]: { closedToArrival: true }, [addDays(CHECK_IN, 2)]: { closedToDeparture: true } });
+
+    // assess
+    expect(quote.items[0]!.unavailableNights.map((n) => [n.date, n.reason, n.message])).toEqual([
+      [CHECK_IN, 'CLOSED_TO_ARRIVAL', `Property room is closed to arrival on ${CHECK_IN}; the stay cannot start then.`],
+      [addDays(CHECK_IN, 2), 'CLOSED_TO_DEPARTURE', `Property room is closed to departure on ${addDays(CHECK_IN, 2)}; the stay cannot end then.`],
+    ]);
+  });
+
+  it('names stop-sell and sold out (too few units) per night', () => {
+    // act
+    const quote = quoteWith({ [CHECK_IN]: { stopSell: true }, [addDays(CHECK_IN, 1)]: { quantity: 1 } }, { selectedProperties: [{ propertyId: ROOM.id, quantity: 2 }] });
+
+    // assess
+    expect(quote.items[0]!.unavailableNights.map((n) => n.message)).toEqual([
+      `Property room is closed to sale (stop-sell) on ${CHECK_IN}.`,
+      `Sold out: property room has 1 of the 2 units this stay needs on ${addDays(CHECK_IN, 1)}.`,
+    ]);
+  });
+
+  it('lists nothing exactly when the item is not sold out', () => {
+    // act
+    const quote = quoteWith({});
+
+    // assess
+    expect(quote.items[0]).toMatchObject({ soldOut: false, unavailableNights: [] });
   });
 });
 

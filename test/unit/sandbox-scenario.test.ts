@@ -56,15 +56,20 @@ describe('Function: scenarioContext', () => {
 });
 
 describe('Function: scenarioResult', () => {
-  it('marks every item sold out for sold-out and changes no amount', () => {
+  it('marks every item sold out for sold-out, every night short of units, and changes no amount', () => {
     // prepare
-    const priced = { currency: 'INR', items: [{ soldOut: false, itemSubtotal: 100 }, { soldOut: false, itemSubtotal: 200 }], summary: { grandTotal: 300 } } as unknown as PricedOrder;
+    const item = { checkIn: '2027-01-10', checkOut: '2027-01-12', soldOut: false, itemSubtotal: 300 };
+    const breakdown = { selectedProperties: [{ propertyId: 'villa', quantity: 2 }], soldOutNights: [] };
+    const priced = { currency: 'INR', items: [item], summary: { grandTotal: 300 }, breakdown } as unknown as PricedOrder;
 
     // act
     const soldOut = scenarioResult(priced, 'sold-out');
 
     // assess
-    expect(soldOut.items).toEqual([{ soldOut: true, itemSubtotal: 100 }, { soldOut: true, itemSubtotal: 200 }]);
+    expect(soldOut.items).toEqual([{ ...item, soldOut: true }]);
+    expect(soldOut.breakdown.soldOutNights).toEqual(
+      ['2027-01-10', '2027-01-11'].map((date) => ({ propertyId: 'villa', date, reason: 'NOT_ENOUGH_UNITS', requiredUnits: 2, availableUnits: 0 })),
+    );
     expect(soldOut.summary).toBe(priced.summary);
     expect(scenarioResult(priced, 'price-moved')).toBe(priced);
   });

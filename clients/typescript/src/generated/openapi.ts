@@ -5114,7 +5114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold. */
+            /** @description PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -5141,6 +5141,26 @@ export interface operations {
                         breakup?: {
                             [key: string]: unknown;
                         };
+                        /** @description SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order's items). */
+                        unavailableNights?: {
+                            /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+                            date: string;
+                            /** @description The property (unit type) of the listing that cannot be sold. */
+                            propertyId: string;
+                            /**
+                             * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+                             * @enum {string}
+                             */
+                            reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+                            /** @description Units of this property the stay needs each night. */
+                            requiredUnits: number;
+                            /** @description Units open that night (0 without inventory). */
+                            availableUnits: number;
+                            /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+                            stayLimit?: number;
+                            /** @description The rule in words, for people; match on `reason`, never on this text. */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -7529,9 +7549,9 @@ export interface operations {
     listLedger: {
         parameters: {
             query?: {
-                /** @description Only entries that occurred at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+                /** @description Only entries that occurred at or after this instant (from the start of this day). A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from?: string;
-                /** @description Only entries that occurred at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+                /** @description Only entries that occurred at or before this instant (to the end of this day); not before from. A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description Only entries of these types. One or more of CHARGE, ADJUSTMENT, REFUND, PAYMENT, comma-separated or repeated. */
                 type?: string;
@@ -8599,6 +8619,26 @@ export interface operations {
                                 refundPercentage: number;
                                 label: string;
                             }[];
+                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
+                            unavailableNights: {
+                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+                                date: string;
+                                /** @description The property (unit type) of the listing that cannot be sold. */
+                                propertyId: string;
+                                /**
+                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+                                 * @enum {string}
+                                 */
+                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+                                /** @description Units of this property the stay needs each night. */
+                                requiredUnits: number;
+                                /** @description Units open that night (0 without inventory). */
+                                availableUnits: number;
+                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+                                stayLimit?: number;
+                                /** @description The rule in words, for people; match on `reason`, never on this text. */
+                                message: string;
+                            }[];
                         }[];
                         summary: {
                             /** @description Rupees, at most two decimals. */
@@ -8804,6 +8844,26 @@ export interface operations {
                                 cancelBy: string;
                                 refundPercentage: number;
                                 label: string;
+                            }[];
+                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
+                            unavailableNights: {
+                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+                                date: string;
+                                /** @description The property (unit type) of the listing that cannot be sold. */
+                                propertyId: string;
+                                /**
+                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+                                 * @enum {string}
+                                 */
+                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+                                /** @description Units of this property the stay needs each night. */
+                                requiredUnits: number;
+                                /** @description Units open that night (0 without inventory). */
+                                availableUnits: number;
+                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+                                stayLimit?: number;
+                                /** @description The rule in words, for people; match on `reason`, never on this text. */
+                                message: string;
                             }[];
                         }[];
                         summary: {
@@ -9062,6 +9122,26 @@ export interface operations {
                                 cancelBy: string;
                                 refundPercentage: number;
                                 label: string;
+                            }[];
+                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
+                            unavailableNights: {
+                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+                                date: string;
+                                /** @description The property (unit type) of the listing that cannot be sold. */
+                                propertyId: string;
+                                /**
+                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+                                 * @enum {string}
+                                 */
+                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+                                /** @description Units of this property the stay needs each night. */
+                                requiredUnits: number;
+                                /** @description Units open that night (0 without inventory). */
+                                availableUnits: number;
+                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+                                stayLimit?: number;
+                                /** @description The rule in words, for people; match on `reason`, never on this text. */
+                                message: string;
                             }[];
                         }[];
                         summary: {
@@ -9372,6 +9452,26 @@ export interface operations {
                                 refundPercentage: number;
                                 label: string;
                             }[];
+                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
+                            unavailableNights: {
+                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+                                date: string;
+                                /** @description The property (unit type) of the listing that cannot be sold. */
+                                propertyId: string;
+                                /**
+                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+                                 * @enum {string}
+                                 */
+                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+                                /** @description Units of this property the stay needs each night. */
+                                requiredUnits: number;
+                                /** @description Units open that night (0 without inventory). */
+                                availableUnits: number;
+                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+                                stayLimit?: number;
+                                /** @description The rule in words, for people; match on `reason`, never on this text. */
+                                message: string;
+                            }[];
                         }[];
                         summary: {
                             /** @description Rupees, at most two decimals. */
@@ -9679,9 +9779,9 @@ export interface operations {
     getStatement: {
         parameters: {
             query: {
-                /** @description Required. Start of the period, inclusive. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+                /** @description Required. Start of the period, inclusive. A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 from: string;
-                /** @description Required. End of the period, inclusive; at most 365 days after from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+                /** @description Required. End of the period, inclusive; at most 365 days after from. A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to: string;
             };
             header?: never;
