@@ -199,7 +199,7 @@ export function checkInvoiceDocument(doc: InvoiceDocument): InvoiceDocument {
     // A recipient without a GSTIN is an unregistered person (B2C), printed with its State instead.
     if (role === 'recipient' && party.gstin === null) continue;
     need(party.gstin !== null && GSTIN.test(party.gstin), `${role}.gstin "${party.gstin}" is not a GSTIN`);
-    need(party.gstin !== null && party.gstin.startsWith(party.stateCode), `${role}.gstin must start with its state code ${party.stateCode}`);
+    need((party.gstin ?? '').startsWith(party.stateCode), `${role}.gstin must start with its state code ${party.stateCode}`);
   }
   need(gstStateByCode(doc.placeOfSupply.stateCode) !== undefined, `placeOfSupply.stateCode "${doc.placeOfSupply.stateCode}" is not a GST state code`);
   need(doc.lines.length > 0, 'a document needs at least one line');

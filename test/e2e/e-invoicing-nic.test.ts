@@ -116,7 +116,7 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
 
     // A record of another document is refused, nothing changed; the portal's own record settles it.
     const wrong = join(dir, 'wrong.json');
-    writeFileSync(wrong, JSON.stringify({ ...record, SignedQRCode: record.SignedQRCode.slice(0, -4) + 'AAAA' }));
+    writeFileSync(wrong, JSON.stringify({ ...record, SignedQRCode: `${record.SignedQRCode.slice(0, -4)}AAAA` }));
     const refused = await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--file', wrong]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/does not settle/);

@@ -257,7 +257,7 @@ export class FakeRazorpay {
    */
   dispute(paymentId: string, amount: number, phase: FakeDispute['phase'] = 'chargeback'): { dispute: FakeDispute; created: SignedWebhook } {
     const payment = this.payments.find((p) => p.id === paymentId);
-    if (!payment || !payment.captured) throw new Error(`disputes are raised against captured payments: ${paymentId}`);
+    if (!payment?.captured) throw new Error(`disputes are raised against captured payments: ${paymentId}`);
     if (!Number.isInteger(amount) || amount <= 0 || amount > payment.amount) throw new Error(`a dispute is for at most the payment's amount (${payment.amount})`);
     const at = this.now();
     const dispute: FakeDispute = { id: rzpId('disp'), entity: 'dispute', payment_id: paymentId, amount, currency: payment.currency, amount_deducted: 0, reason_code: 'chargeback', respond_by: at + 7 * 86_400, status: 'open', phase, created_at: at };
