@@ -31,7 +31,17 @@ const LISTING = 'ambench-l00000';
 const DAYS = 30;
 /** Every booking takes one unit of the same night and its amendment one more night: never sold out. */
 const UNITS = 1_000;
-const GST = { slabTables: [{ effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] }] };
+const GST = {
+  slabTables: [
+    {
+      effectiveFrom: '2025-09-22',
+      slabs: [
+        { upToPerUnitNight: 7_500, ratePercent: 5 },
+        { upToPerUnitNight: null, ratePercent: 18 },
+      ],
+    },
+  ],
+};
 const GUEST = { firstName: 'Asha', lastName: 'Rao', email: 'asha.rao@example.com', phone: '+91 98200 12345' };
 
 type Handler = (e: unknown, c: unknown) => Promise<{ statusCode: number; body?: string }>;
@@ -59,7 +69,11 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
   const checkOut = addDays(from, 1);
   const amendedOut = addDays(from, 2);
   const gst = (await svc.catalogue.listGstSlabTables()).length > 0 ? {} : { gst: GST };
-  await importWorld({ ...deps, catalogue: seed.catalogue }, { ...benchWorld({ channelId: CHANNEL, listings: 1, from, days: DAYS, idPrefix: 'ambench-l', units: UNITS }), ...gst }, { allowPlaintextKeys: true });
+  await importWorld(
+    { ...deps, catalogue: seed.catalogue },
+    { ...benchWorld({ channelId: CHANNEL, listings: 1, from, days: DAYS, idPrefix: 'ambench-l', units: UNITS }), ...gst },
+    { allowPlaintextKeys: true },
+  );
   await createPartner(deps, { partnerId: 'bench-amendments-partner', name: 'Amendment bench', channelId: CHANNEL });
   const agentGroupId = 'bench-amendments-group';
   const { apiKey, principal } = await benchAgentGroup(deps, agentGroupId, 'bench-amendments-partner', CHANNEL, 1_000_000_000_00);
@@ -75,7 +89,12 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
   const t0 = performance.now();
   for (let i = 0; i < needed; i++) {
     const order = await createOrder(orderDeps(svc), principal, { request });
-    const reply = await placeBooking(bdeps, principal, { orderId: order.orderId, externalBookingId: randomUUID(), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: GUEST, additionalGuests: [] }, partnerOrigin('bench-key', randomUUID()));
+    const reply = await placeBooking(
+      bdeps,
+      principal,
+      { orderId: order.orderId, externalBookingId: randomUUID(), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: GUEST, additionalGuests: [] },
+      partnerOrigin('bench-key', randomUUID()),
+    );
     if (reply.booking.status !== 'CONFIRMED') throw new Error(`amendment bench: a pool booking is ${reply.booking.status}`);
     pool.push(reply.booking);
   }
@@ -94,8 +113,14 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
     await Promise.all([svc.tenants.getAgentGroup(k!.owner.id), svc.rateLimiter.consume(k!.keyId, k!.rateLimit!, Date.now())]);
   };
   const body = JSON.stringify({ checkOut: amendedOut });
-  const quoteEvent = (b: Booking) => ({ ...httpEvent('PATCH', `/v1/bookings/${b.bookingId}`, { key: apiKey, body }), pathParameters: { bookingId: b.bookingId! } });
-  const applyEvent = (b: Booking) => ({ ...httpEvent('POST', `/v1/bookings/${b.bookingId}/amendments`, { key: apiKey, body }), pathParameters: { bookingId: b.bookingId! } });
+  const quoteEvent = (b: Booking) => ({
+    ...httpEvent('PATCH', `/v1/bookings/${b.bookingId}`, { key: apiKey, body }),
+    pathParameters: { bookingId: b.bookingId! },
+  });
+  const applyEvent = (b: Booking) => ({
+    ...httpEvent('POST', `/v1/bookings/${b.bookingId}/amendments`, { key: apiKey, body }),
+    pathParameters: { bookingId: b.bookingId! },
+  });
   /** The one catalogue load of a quote: both stays' nights in one request. */
   const span = { ...request, checkOut: amendedOut };
 
@@ -130,19 +155,70 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
     await svc.propertySystem.canModify(LISTING);
     await svc.ledger.decide(g, template.money.delta);
     const at = new Date().toISOString();
-    const a0: Amendment = { ...template, amendmentId: randomUUID(), bookingRef: booking.bookingRef, bookingId: booking.bookingId!, externalBookingId: booking.externalBookingId, adjustmentEntryId: randomUUID(), status: 'PENDING', steps: { ...template.steps, channelModified: false, rowsRewritten: false, adjusted: false }, appliedAt: null, nextCheckAt: at, createdAt: at, updatedAt: at, version: 1 };
-    if ((await svc.amendments.begin(a0, booking.version, amendmentAudit(partnerOrigin('bench-key', randomUUID()), randomUUID(), a0))) !== 'created') throw new Error('amendment bench floor: begin refused');
-    await svc.propertySystem.modify({ bookingRef: a0.bookingRef, listingId: LISTING, key: a0.amendmentId, kind: 'amend', checkIn, checkOut: amendedOut, selectedProperties: a0.after.selectedProperties, scenario: null });
+    const a0: Amendment = {
+      ...template,
+      amendmentId: randomUUID(),
+      bookingRef: booking.bookingRef,
+      bookingId: booking.bookingId!,
+      externalBookingId: booking.externalBookingId,
+      adjustmentEntryId: randomUUID(),
+      status: 'PENDING',
+      steps: { ...template.steps, channelModified: false, rowsRewritten: false, adjusted: false },
+      appliedAt: null,
+      nextCheckAt: at,
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+    };
+    if ((await svc.amendments.begin(a0, booking.version, amendmentAudit(partnerOrigin('bench-key', randomUUID()), randomUUID(), a0))) !== 'created')
+      throw new Error('amendment bench floor: begin refused');
+    await svc.propertySystem.modify({
+      bookingRef: a0.bookingRef,
+      listingId: LISTING,
+      key: a0.amendmentId,
+      kind: 'amend',
+      checkIn,
+      checkOut: amendedOut,
+      selectedProperties: a0.after.selectedProperties,
+      scenario: null,
+    });
     const a1: Amendment = { ...a0, steps: { ...a0.steps, channelModified: true }, version: 2 };
     await svc.amendments.save(a0, a1);
     const b1 = booking;
     const a2: Amendment = { ...a1, steps: { ...a1.steps, rowsRewritten: true }, version: 3 };
-    const rewritten: Booking = { ...b1, checkOut: amendedOut, items: a0.after.items, summary: a0.after.summary, request: a0.after.request, amendingId: a0.amendmentId, updatedAt: at, version: b1.version + 1 };
-    if ((await svc.amendments.rewrite(a1, a2, b1, rewritten, [...stayMoves(a0.before, 1), ...stayMoves(a0.after, -1)], true)) !== 'done') throw new Error('amendment bench floor: rows not rewritten');
+    const rewritten: Booking = {
+      ...b1,
+      checkOut: amendedOut,
+      items: a0.after.items,
+      summary: a0.after.summary,
+      request: a0.after.request,
+      amendingId: a0.amendmentId,
+      updatedAt: at,
+      version: b1.version + 1,
+    };
+    if ((await svc.amendments.rewrite(a1, a2, b1, rewritten, [...stayMoves(a0.before, 1), ...stayMoves(a0.after, -1)], true)) !== 'done')
+      throw new Error('amendment bench floor: rows not rewritten');
     const b2 = rewritten;
     const a3: Amendment = { ...a2, status: 'APPLIED', steps: { ...a2.steps, adjusted: true }, nextCheckAt: null, appliedAt: at, version: 4 };
-    const entry = postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: a0.money.delta as Minor, bookingId: a0.bookingId, externalBookingId: a0.externalBookingId, description: 'bench' }, a0.adjustmentEntryId, new Date(at));
-    const outcome = await svc.amendments.adjust(a2, a3, b2, { ...b2, chargedTotal: a0.money.newTotal, amendingId: null, updatedAt: at, version: b2.version + 1 }, entry);
+    const entry = postedEntry(
+      {
+        agentGroupId: g,
+        type: 'ADJUSTMENT',
+        amount: a0.money.delta as Minor,
+        bookingId: a0.bookingId,
+        externalBookingId: a0.externalBookingId,
+        description: 'bench',
+      },
+      a0.adjustmentEntryId,
+      new Date(at),
+    );
+    const outcome = await svc.amendments.adjust(
+      a2,
+      a3,
+      b2,
+      { ...b2, chargedTotal: a0.money.newTotal, amendingId: null, updatedAt: at, version: b2.version + 1 },
+      entry,
+    );
     if (outcome.kind !== 'done') throw new Error(`amendment bench floor: adjustment ${outcome.kind}`);
   };
 

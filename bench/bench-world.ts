@@ -70,11 +70,19 @@ export function benchWorld(opts: { channelId: string; listings: number; from: st
     version: 1,
     channels: [{ channelId: opts.channelId, name: 'Bench channel' }],
     catalogue: {
-      cancellationPlans: [{ planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 3, refundPercentage: 100, label: 'Full refund' }] }],
+      cancellationPlans: [
+        { planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 3, refundPercentage: 100, label: 'Full refund' }] },
+      ],
       listings,
       inventory: properties.map((p) => ({ propertyId: p.id, from: opts.from, to, quantity: units })),
       rates: properties.flatMap((p) =>
-        plans.map((mealPlan, k) => ({ propertyId: p.id, from: opts.from, to, mealPlan, adults: { '1': 5_000 + k * 500, '2': 6_000 + k * 800, '3': 7_000 + k * 1_100, '4': 8_000 + k * 1_400 } })),
+        plans.map((mealPlan, k) => ({
+          propertyId: p.id,
+          from: opts.from,
+          to,
+          mealPlan,
+          adults: { '1': 5_000 + k * 500, '2': 6_000 + k * 800, '3': 7_000 + k * 1_100, '4': 8_000 + k * 1_400 },
+        })),
       ),
     },
   };

@@ -44,7 +44,20 @@ const VISIBILITY_SECONDS = 120;
 const FUNCTION_TIMEOUT_MS = 300_000;
 const CHANNEL = 'bench-billing-fan-out';
 /** The run's ports whose methods name the phases of its DynamoDB calls. */
-const TRACED_PORTS = ['invoices', 'ledger', 'unbilled', 'bookingReads', 'catalogue', 'receivables', 'balances', 'creditNotes', 'gateway', 'tenants', 'billingRuns', 'rateLimiter'] as const;
+const TRACED_PORTS = [
+  'invoices',
+  'ledger',
+  'unbilled',
+  'bookingReads',
+  'catalogue',
+  'receivables',
+  'balances',
+  'creditNotes',
+  'gateway',
+  'tenants',
+  'billingRuns',
+  'rateLimiter',
+] as const;
 const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
 /**
  * CPU seconds used so far by this process and the emulators it started (Linux /proc, in clock
@@ -86,7 +99,10 @@ async function benchFanOut(svc: Services): Promise<void> {
   const sqs = new SQSClient({ endpoint: svc.config.endpoints.sqs, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
   await importWorld(
     { ...admin, catalogue: seed.catalogue },
-    { ...benchWorld({ channelId: CHANNEL, listings: 10, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
+    {
+      ...benchWorld({ channelId: CHANNEL, listings: 10, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }),
+      gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] },
+    },
     { allowPlaintextKeys: true },
   );
   // Posted 40 days ago: inside the last closed period of a monthly group whatever today is.
@@ -97,9 +113,14 @@ async function benchFanOut(svc: Services): Promise<void> {
     await inParallel(
       Array.from({ length: count }, (_, i) => i),
       16,
-      async (i) => void (groups[i] = await createAgentGroup(admin, benchGroupInput(`${partnerId}-${String(i).padStart(5, '0')}`, partnerId, CHANNEL, 100_000_000_00))),
+      async (i) =>
+        void (groups[i] = await createAgentGroup(admin, benchGroupInput(`${partnerId}-${String(i).padStart(5, '0')}`, partnerId, CHANNEL, 100_000_000_00))),
     );
-    await putAll(db, table, groups.flatMap((g, i) => [indexedGroup(g.agentGroupId, at), ...bookingItems(g, CHANNEL, i, 1, false, at)]));
+    await putAll(
+      db,
+      table,
+      groups.flatMap((g, i) => [indexedGroup(g.agentGroupId, at), ...bookingItems(g, CHANNEL, i, 1, false, at)]),
+    );
     return groups;
   };
   const invoicesOf = async (groups: AgentGroup[]): Promise<number[]> => {
@@ -145,7 +166,9 @@ async function benchFanOut(svc: Services): Promise<void> {
     const bigGroup = await createAgentGroup(admin, benchGroupInput('bench-fan-big-group', 'bench-fan-big', CHANNEL, 100_000_000_00));
     await putAll(db, table, [indexedGroup(bigGroup.agentGroupId, at), ...bookingItems(bigGroup, CHANNEL, 0, BIG, false, at)]);
     const { apiKey } = await issueKey(admin, { owner: { kind: 'agent-group', id: bigGroup.agentGroupId }, rateLimit: { perMinute: 1_000, burst: 100 } });
-    const { handler: runBillingHandler } = (await import('../functions/invoices/run-billing.ts')) as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }> };
+    const { handler: runBillingHandler } = (await import('../functions/invoices/run-billing.ts')) as {
+      handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>;
+    };
     const today = indiaToday(new Date());
     const { dynamoCalls, resetDynamoCalls } = await import('../infra/dynamo/client.ts');
     const traced = new DynamoRounds();
@@ -153,7 +176,10 @@ async function benchFanOut(svc: Services): Promise<void> {
     resetDynamoCalls();
     traced.start();
     const t0 = performance.now();
-    const answer = await runBillingHandler(httpEvent('POST', '/v1/invoices', { key: apiKey, body: JSON.stringify({ from: addDays(today, -60), to: today }) }), { ...lambdaContext, getRemainingTimeInMillis: () => 29_000 });
+    const answer = await runBillingHandler(httpEvent('POST', '/v1/invoices', { key: apiKey, body: JSON.stringify({ from: addDays(today, -60), to: today }) }), {
+      ...lambdaContext,
+      getRemainingTimeInMillis: () => 29_000,
+    });
     const answeredMs = performance.now() - t0;
     let runCalls = dynamoCalls.total;
     let invoiceIds: readonly string[] = answer.statusCode === 200 ? ((JSON.parse(answer.body) as { invoiceIds: string[] }).invoiceIds ?? []) : [];
@@ -172,7 +198,9 @@ async function benchFanOut(svc: Services): Promise<void> {
       invoiceIds = run?.invoiceIds ?? [];
       // The run's last write is its record; its balance checkpoint may still be on its way.
       await new Promise((r) => setTimeout(r, 1_000));
-      console.log(`the run behind the ${answer.statusCode} finished ${run ? seconds(performance.now() - t0) : 'not within 600 s'} after the request, ${invoiceIds.length} invoice(s), ${run?.linesWritten ?? 0} lines, ${runCalls} DynamoDB calls`);
+      console.log(
+        `the run behind the ${answer.statusCode} finished ${run ? seconds(performance.now() - t0) : 'not within 600 s'} after the request, ${invoiceIds.length} invoice(s), ${run?.linesWritten ?? 0} lines, ${runCalls} DynamoDB calls`,
+      );
     }
     traced.stop();
     console.log(`the request's DynamoDB calls and rounds (calls each sent after the previous one answered) by port method:\n${roundsTable(traced.report())}`);
@@ -188,7 +216,8 @@ async function benchFanOut(svc: Services): Promise<void> {
     let continued = 0;
     const billingWorker = startBillingWorker(1, (n) => (continued += n));
     const t1 = performance.now();
-    const handedOff = answer.statusCode === 200 && (await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)))).some((i) => i?.status === 'DRAFT');
+    const handedOff =
+      answer.statusCode === 200 && (await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)))).some((i) => i?.status === 'DRAFT');
     let issuedMs = Number.POSITIVE_INFINITY;
     while (performance.now() - t1 < 300_000) {
       const now = await Promise.all(invoiceIds.map((id) => svc.invoices.get(bigGroup.agentGroupId, id)));
@@ -207,7 +236,11 @@ async function benchFanOut(svc: Services): Promise<void> {
       concurrency: 1,
       visibilitySeconds: VISIBILITY_SECONDS,
       invocationTimeoutMs: FUNCTION_TIMEOUT_MS,
-      handler: concurrentRecords('invoice PDF', () => pdfDeps(svc, new PdfInvoiceRenderer()), async (d, r) => void (await storeQueuedPdf(d, decodePdfJob(r.body)!))),
+      handler: concurrentRecords(
+        'invoice PDF',
+        () => pdfDeps(svc, new PdfInvoiceRenderer()),
+        async (d, r) => void (await storeQueuedPdf(d, decodePdfJob(r.body)!)),
+      ),
     });
     const t2 = performance.now();
     let storedMs = Number.POSITIVE_INFINITY;
@@ -222,10 +255,21 @@ async function benchFanOut(svc: Services): Promise<void> {
     }
     await pdfWorker.stop();
     const lines = invoices.reduce((n, i) => n + (i?.lineCount ?? 0), 0);
-    const how = answered === undefined ? '' : handedOff ? `, DRAFT with ${answered.linesWritten} of its ${lines} lines written in the request, the rest handed to the billing worker` : ', ISSUED';
-    console.log(`POST /v1/invoices for ${BIG} new bookings answers in ≤ 10 s | ${answer.statusCode}, ${seconds(answeredMs)}, ${invoiceIds.length} invoice(s)${how}, ${runCalls} DynamoDB calls (the request's, PDF not included) | ${verdict(answer.statusCode === 200 && answeredMs <= 10_000 && invoiceIds.length > 0)}`);
-    console.log(`its invoice issued (${lines} lines)${handedOff ? ' by the billing worker' : ''} | ${Number.isFinite(issuedMs) ? `${seconds(issuedMs)} after the answer${handedOff ? `; the continuation (marks, index, balances) ended ${seconds(continuedMs)} after it` : ''}` : 'not within 300 s'} | ${Number.isFinite(issuedMs) ? 'done' : 'missed'}`);
-    console.log(`its PDF (${lines} lines) stored by the PDF worker within 60 s (of the worker's start, once the invoice was issued and the run had ended) | ${Number.isFinite(storedMs) ? seconds(storedMs) : 'not within 300 s'} | ${verdict(storedMs <= 60_000)}`);
+    const how =
+      answered === undefined
+        ? ''
+        : handedOff
+          ? `, DRAFT with ${answered.linesWritten} of its ${lines} lines written in the request, the rest handed to the billing worker`
+          : ', ISSUED';
+    console.log(
+      `POST /v1/invoices for ${BIG} new bookings answers in ≤ 10 s | ${answer.statusCode}, ${seconds(answeredMs)}, ${invoiceIds.length} invoice(s)${how}, ${runCalls} DynamoDB calls (the request's, PDF not included) | ${verdict(answer.statusCode === 200 && answeredMs <= 10_000 && invoiceIds.length > 0)}`,
+    );
+    console.log(
+      `its invoice issued (${lines} lines)${handedOff ? ' by the billing worker' : ''} | ${Number.isFinite(issuedMs) ? `${seconds(issuedMs)} after the answer${handedOff ? `; the continuation (marks, index, balances) ended ${seconds(continuedMs)} after it` : ''}` : 'not within 300 s'} | ${Number.isFinite(issuedMs) ? 'done' : 'missed'}`,
+    );
+    console.log(
+      `its PDF (${lines} lines) stored by the PDF worker within 60 s (of the worker's start, once the invoice was issued and the run had ended) | ${Number.isFinite(storedMs) ? seconds(storedMs) : 'not within 300 s'} | ${verdict(storedMs <= 60_000)}`,
+    );
   }
 
   // The daily run: GROUPS groups one after another, then GROUPS others through the queue with WORKERS workers.
@@ -265,14 +309,21 @@ async function benchFanOut(svc: Services): Promise<void> {
     const queuedCalls = dynamoCalls.total;
     const queuedOnce = progress?.billed === GROUPS && (await invoicesOf(queuedGroups)).every((n) => n === 1);
     const ratio = queuedMs / serialMs;
-    console.log(`daily run over ${GROUPS} groups: one after another ${seconds(serialMs)} (${serial.filter((o) => o.outcome === 'BILLED').length} billed); queued, ${WORKERS} workers ${seconds(queuedMs)} (${progress?.billed} billed, ${progress?.failed} failed, ${workers.reduce((n, w) => n + w.invocations(), 0)} invocations of up to ${BATCH} messages)`);
-    const perGroup = (calls: number, cpu: number) => `${(calls / GROUPS).toFixed(1)} DynamoDB calls and ${((cpu * 1000) / GROUPS).toFixed(0)} ms of CPU (bench and emulators) a group`;
+    console.log(
+      `daily run over ${GROUPS} groups: one after another ${seconds(serialMs)} (${serial.filter((o) => o.outcome === 'BILLED').length} billed); queued, ${WORKERS} workers ${seconds(queuedMs)} (${progress?.billed} billed, ${progress?.failed} failed, ${workers.reduce((n, w) => n + w.invocations(), 0)} invocations of up to ${BATCH} messages)`,
+    );
+    const perGroup = (calls: number, cpu: number) =>
+      `${(calls / GROUPS).toFixed(1)} DynamoDB calls and ${((cpu * 1000) / GROUPS).toFixed(0)} ms of CPU (bench and emulators) a group`;
     console.log(`one after another: ${perGroup(serialCalls, serialCpu)}; queued: ${perGroup(queuedCalls, queuedCpu)}`);
     // What the machine allows: the queued run's CPU spread over every core, against the serial wall time.
     const cores = availableParallelism();
     const busy = (cpu: number, ms: number) => `${(cpu / (ms / 1000)).toFixed(2)} cores`;
-    console.log(`cores busy: one after another ${busy(serialCpu, serialMs)}, queued ${busy(queuedCpu, queuedMs)} of ${cores}; the queued run's CPU on all ${cores} cores at once needs ${seconds((queuedCpu * 1000) / cores)}, so no worker count does better than ${((queuedCpu * 1000) / cores / serialMs).toFixed(2)} × here`);
-    console.log(`daily run over ${GROUPS} small groups, every group billed exactly once, ${WORKERS} workers ≤ 0.35 × one after another | ${ratio.toFixed(2)} × | ${verdict(serialOnce && queuedOnce && ratio <= 0.35)}`);
+    console.log(
+      `cores busy: one after another ${busy(serialCpu, serialMs)}, queued ${busy(queuedCpu, queuedMs)} of ${cores}; the queued run's CPU on all ${cores} cores at once needs ${seconds((queuedCpu * 1000) / cores)}, so no worker count does better than ${((queuedCpu * 1000) / cores / serialMs).toFixed(2)} × here`,
+    );
+    console.log(
+      `daily run over ${GROUPS} small groups, every group billed exactly once, ${WORKERS} workers ≤ 0.35 × one after another | ${ratio.toFixed(2)} × | ${verdict(serialOnce && queuedOnce && ratio <= 0.35)}`,
+    );
   }
 }
 
@@ -283,7 +334,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       invoiceBucket: true,
       extra: async (sqsEndpoint) => {
         const urls = await provisionQueues(sqsEndpoint, [pdfQueueName('test'), billingQueueName('test')], { visibilityTimeoutSeconds: VISIBILITY_SECONDS });
-        return { AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3', PDF_QUEUE_URL: urls[pdfQueueName('test')]!, BILLING_QUEUE_URL: urls[billingQueueName('test')]! };
+        return {
+          AWS_CONNECT_TIMEOUT_MS: '10000',
+          AWS_REQUEST_TIMEOUT_MS: '20000',
+          AWS_MAX_ATTEMPTS: '3',
+          PDF_QUEUE_URL: urls[pdfQueueName('test')]!,
+          BILLING_QUEUE_URL: urls[billingQueueName('test')]!,
+        };
       },
     },
     benchFanOut,

@@ -40,7 +40,10 @@ async function benchBillingScale(svc: Services): Promise<void> {
   const table = svc.config.tableName;
   await importWorld(
     { ...admin, catalogue: seed.catalogue },
-    { ...benchWorld({ channelId: CHANNEL, listings: LISTINGS, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
+    {
+      ...benchWorld({ channelId: CHANNEL, listings: LISTINGS, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }),
+      gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] },
+    },
     { allowPlaintextKeys: true },
   );
   await createPartner(admin, { partnerId: 'bench-scale-partner', name: 'Bench', channelId: CHANNEL });
@@ -55,7 +58,9 @@ async function benchBillingScale(svc: Services): Promise<void> {
   const t0 = performance.now();
   await putAll(db, table, [indexed(fresh.agentGroupId), indexed(aged.agentGroupId), ...bookings(aged, 0, HISTORY, true)]);
   await putAll(db, table, [...bookings(fresh, HISTORY, NEW, false), ...bookings(aged, HISTORY + NEW, NEW, false)]);
-  console.log(`set-up: ${HISTORY} billed bookings of history and ${NEW} new in each of two groups written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `set-up: ${HISTORY} billed bookings of history and ${NEW} new in each of two groups written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const deps = billingDeps(svc, new PdfInvoiceRenderer());
   const billingRun = benchBillingRun(deps);
@@ -68,9 +73,15 @@ async function benchBillingScale(svc: Services): Promise<void> {
   const rerun = await timed(aged);
   const timeRatio = agedRun.ms / freshRun.ms;
   const callRatio = agedRun.calls / freshRun.calls;
-  console.log(`fresh group, ${NEW} new: ${(freshRun.ms / 1000).toFixed(2)} s, ${freshRun.calls} calls, ${freshRun.lines} lines; with ${HISTORY} of history: ${(agedRun.ms / 1000).toFixed(2)} s, ${agedRun.calls} calls, ${agedRun.lines} lines`);
-  console.log(`${HISTORY} billed bookings of history + ${NEW} new bill in ≤ 1.2 × a fresh group's time and calls | time ${timeRatio.toFixed(2)} ×, calls ${callRatio.toFixed(2)} × | ${verdict(timeRatio <= 1.2 && callRatio <= 1.2 && agedRun.lines === freshRun.lines)}`);
-  console.log(`re-run with nothing new over ${HISTORY + NEW} billed bookings: O(1) reads | ${rerun.calls} calls (${rerun.reads} reads, ${rerun.lines} lines) | ${verdict(rerun.lines === 0 && rerun.reads <= 10)}`);
+  console.log(
+    `fresh group, ${NEW} new: ${(freshRun.ms / 1000).toFixed(2)} s, ${freshRun.calls} calls, ${freshRun.lines} lines; with ${HISTORY} of history: ${(agedRun.ms / 1000).toFixed(2)} s, ${agedRun.calls} calls, ${agedRun.lines} lines`,
+  );
+  console.log(
+    `${HISTORY} billed bookings of history + ${NEW} new bill in ≤ 1.2 × a fresh group's time and calls | time ${timeRatio.toFixed(2)} ×, calls ${callRatio.toFixed(2)} × | ${verdict(timeRatio <= 1.2 && callRatio <= 1.2 && agedRun.lines === freshRun.lines)}`,
+  );
+  console.log(
+    `re-run with nothing new over ${HISTORY + NEW} billed bookings: O(1) reads | ${rerun.calls} calls (${rerun.reads} reads, ${rerun.lines} lines) | ${verdict(rerun.lines === 0 && rerun.reads <= 10)}`,
+  );
 
   // The list: 10 invoices behind the page against 10,000, 95 % paid, as issue and payments leave them (kept figures included).
   const listGroup = async (agentGroupId: string, count: number) => {
@@ -84,7 +95,13 @@ async function benchBillingScale(svc: Services): Promise<void> {
       const dueDate = addDays(issueDate, 15);
       const paid = i % 20 !== 0;
       const inv = invoiceOf(g.agentGroupId, i, issueDate, dueDate, paid);
-      items.push({ ...keys.invoice(g.agentGroupId, inv.id), ...keys.invoiceListIndex(g.agentGroupId, issueDate, inv.issuedAt!, inv.id), entity: 'Invoice', ...inv, dueTracked: true });
+      items.push({
+        ...keys.invoice(g.agentGroupId, inv.id),
+        ...keys.invoiceListIndex(g.agentGroupId, issueDate, inv.issuedAt!, inv.id),
+        entity: 'Invoice',
+        ...inv,
+        dueTracked: true,
+      });
       if (!paid) {
         outstanding += inv.total;
         open += 1;
@@ -117,7 +134,13 @@ export const bookingItems = (g: AgentGroup, channelId: string, from: number, cou
     { ...keys.bookingAlias(g.agentGroupId, booking.bookingId!), entity: 'BookingAlias', bookingRef: booking.bookingRef, bookingId: booking.bookingId },
     { ...keys.bookingEntries(g.agentGroupId, booking.bookingId!), entity: 'BookingEntries', bookingId: booking.bookingId, entryIds: new Set([entry.id]) },
     billed
-      ? { ...keys.billingMarker(g.agentGroupId, booking.bookingRef), entity: 'BillingMarker', bookingRef: booking.bookingRef, billedTotal: entry.amount, lineCount: 2 }
+      ? {
+          ...keys.billingMarker(g.agentGroupId, booking.bookingRef),
+          entity: 'BillingMarker',
+          bookingRef: booking.bookingRef,
+          billedTotal: entry.amount,
+          lineCount: 2,
+        }
       : { ...keys.unbilled(g.agentGroupId, booking.bookingId!), entity: 'Unbilled', bookingId: booking.bookingId, version: 1 },
   ]);
 
@@ -165,5 +188,12 @@ function invoiceOf(agentGroupId: string, i: number, issueDate: string, dueDate: 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   // Set-up writes a quarter of a million items: the SDK's request timeout is loosened (as in the tests) so a busy machine slows it rather than failing it.
-  await benchAlone({ table: 'pds-bench-billing-scale', invoiceBucket: true, extra: async () => ({ AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3' }) }, benchBillingScale);
+  await benchAlone(
+    {
+      table: 'pds-bench-billing-scale',
+      invoiceBucket: true,
+      extra: async () => ({ AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3' }),
+    },
+    benchBillingScale,
+  );
 }

@@ -38,7 +38,17 @@ const PROPERTIES = 2;
 const DAYS = 180;
 /** At most 1,000 in a world file; with one unit a booking, no night sells out in a run. */
 const UNITS = 1_000;
-const GST = { slabTables: [{ effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] }] };
+const GST = {
+  slabTables: [
+    {
+      effectiveFrom: '2025-09-22',
+      slabs: [
+        { upToPerUnitNight: 7_500, ratePercent: 5 },
+        { upToPerUnitNight: null, ratePercent: 18 },
+      ],
+    },
+  ],
+};
 const GUEST = { firstName: 'Asha', lastName: 'Rao', email: 'asha.rao@example.com', phone: '+91 98200 12345' };
 const CALLBACK_URL = 'https://93.184.216.34/cb';
 
@@ -87,7 +97,9 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
     { ...benchWorld({ channelId: CHANNEL, listings: LISTINGS, from, days: DAYS, idPrefix: 'bkbench-l', units: UNITS }), ...gst },
     { allowPlaintextKeys: true },
   );
-  console.log(`\nbooking world imported: ${LISTINGS} listings × ${PROPERTIES} properties × ${DAYS} days, ${UNITS} units a night, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `\nbooking world imported: ${LISTINGS} listings × ${PROPERTIES} properties × ${DAYS} days, ${UNITS} units a night, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   await createPartner(deps, { partnerId: 'bench-bookings-partner', name: 'Booking bench', channelId: CHANNEL });
 
   const groupOn = async (agentGroupId: string, creditLimit: Minor) => {
@@ -142,7 +154,15 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   // A real booking, read back: the floor writes bookings of the same shape and size.
   const templateExt = randomUUID();
   const first = nextStock();
-  const firstStatus = (await handler(httpEvent('POST', '/v1/bookings', { key: sync.apiKey, body: JSON.stringify({ orderId: first.order.orderId, externalBookingId: templateExt, acceptedTotal: toRupees(first.total), primaryGuest: GUEST }) }), lambdaContext)).statusCode;
+  const firstStatus = (
+    await handler(
+      httpEvent('POST', '/v1/bookings', {
+        key: sync.apiKey,
+        body: JSON.stringify({ orderId: first.order.orderId, externalBookingId: templateExt, acceptedTotal: toRupees(first.total), primaryGuest: GUEST }),
+      }),
+      lambdaContext,
+    )
+  ).statusCode;
   if (firstStatus !== 200) throw new Error(`booking bench: the first booking answered ${firstStatus}`);
   const claim = await svc.bookings.findClaim(sync.agentGroupId, templateExt);
   const template = (await svc.bookings.get(sync.agentGroupId, claim!.bookingRef))!;
@@ -168,66 +188,94 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
    * the same size; its price is not recomputed (every bench night has the same rates). For a
    * group at its limit the gate's read refuses and the floor stops there, as the handler does.
    */
-  const floor = (callbackUrl: string | null, group = sync, stock = nextStock) => async () => {
-    const s = stock();
-    const g = group.agentGroupId;
-    const ext = randomUUID();
-    await groupAuthFloor(group.apiKey);
-    await svc.bookings.findClaim(g, ext);
-    const order = (await svc.orders.get(g, s.order.orderId))!;
-    const { listingId, checkIn, checkOut, selectedProperties } = order.request;
-    // The loader itself: its reads are the floor's; putting the days in maps costs next to nothing.
-    await loadPricingContext({ catalogue: svc.catalogue, clock: svc.clock }, group.principal, order.request);
+  const floor =
+    (callbackUrl: string | null, group = sync, stock = nextStock) =>
+    async () => {
+      const s = stock();
+      const g = group.agentGroupId;
+      const ext = randomUUID();
+      await groupAuthFloor(group.apiKey);
+      await svc.bookings.findClaim(g, ext);
+      const order = (await svc.orders.get(g, s.order.orderId))!;
+      const { listingId, checkIn, checkOut, selectedProperties } = order.request;
+      // The loader itself: its reads are the floor's; putting the days in maps costs next to nothing.
+      await loadPricingContext({ catalogue: svc.catalogue, clock: svc.clock }, group.principal, order.request);
 
-    const now = new Date();
-    const at = now.toISOString();
-    const bookingRef = randomUUID();
-    const entry = authorizedEntry({ agentGroupId: g, type: 'CHARGE', amount: template.amount, externalBookingId: ext, description: `Booking ${bookingCode(bookingRef)}: ${listingId}` }, randomUUID(), now);
-    const windowEnd = new Date(now.getTime() + timings.windowSeconds * 1000);
-    const opened: Booking = {
-      ...template,
-      bookingRef,
-      code: bookingCode(bookingRef),
-      externalBookingId: ext,
-      orderId: order.orderId,
-      status: 'PROCESSING',
-      bookingId: null,
-      listingId,
-      checkIn,
-      checkOut,
-      selectedProperties: selectedProperties!.map((p) => ({ propertyId: p.propertyId, quantity: p.quantity })),
-      ledgerEntryId: entry.id,
-      callbackUrl,
-      deadline: windowEnd.toISOString(),
-      watchUntil: new Date(windowEnd.getTime() + timings.watchSeconds * 1000).toISOString(),
-      steps: NO_STEPS_DONE,
-      confirmedAt: null,
-      nextCheckAt: at,
-      createdAt: at,
-      updatedAt: at,
-      version: 1,
+      const now = new Date();
+      const at = now.toISOString();
+      const bookingRef = randomUUID();
+      const entry = authorizedEntry(
+        { agentGroupId: g, type: 'CHARGE', amount: template.amount, externalBookingId: ext, description: `Booking ${bookingCode(bookingRef)}: ${listingId}` },
+        randomUUID(),
+        now,
+      );
+      const windowEnd = new Date(now.getTime() + timings.windowSeconds * 1000);
+      const opened: Booking = {
+        ...template,
+        bookingRef,
+        code: bookingCode(bookingRef),
+        externalBookingId: ext,
+        orderId: order.orderId,
+        status: 'PROCESSING',
+        bookingId: null,
+        listingId,
+        checkIn,
+        checkOut,
+        selectedProperties: selectedProperties!.map((p) => ({ propertyId: p.propertyId, quantity: p.quantity })),
+        ledgerEntryId: entry.id,
+        callbackUrl,
+        deadline: windowEnd.toISOString(),
+        watchUntil: new Date(windowEnd.getTime() + timings.watchSeconds * 1000).toISOString(),
+        steps: NO_STEPS_DONE,
+        confirmedAt: null,
+        nextCheckAt: at,
+        createdAt: at,
+        updatedAt: at,
+        version: 1,
+      };
+      const gate = await svc.bookings
+        .open(
+          opened,
+          entry,
+          { externalBookingId: ext, contentHash: sha256Hex(ext), bookingRef },
+          bookingAudit(partnerOrigin('bench-key', randomUUID()), randomUUID(), at, 'booking.created', null, opened),
+        )
+        .catch((err: Error) => err);
+      // A group at its limit: the gate's read refused it and nothing more happens (the refusal row).
+      if (gate instanceof Error) {
+        if (gate.name === 'CreditDeniedError') return;
+        throw gate;
+      }
+
+      let b = opened;
+      const reservation = await svc.propertySystem.reserve({
+        bookingRef,
+        listingId,
+        checkIn,
+        checkOut,
+        selectedProperties: b.selectedProperties,
+        primaryGuest: b.primaryGuest,
+        scenario: null,
+        requestedAt: b.createdAt,
+      });
+      for (const look of [reservation, undefined]) {
+        const d = decide(b, new Date().toISOString(), timings, look);
+        if (d.kind !== 'write' || !(await svc.bookings.update(b, d.next, d.effect))) throw new Error(`booking bench floor: unexpected ${d.kind}`);
+        b = d.next;
+      }
+      if (callbackUrl) {
+        const when = new Date().toISOString();
+        await publishBookingCallback(publishDeps, callbackOutcome(b, 'booking.confirmed', randomUUID(), when));
+        const next: Booking = {
+          ...b,
+          steps: { ...b.steps, callbacksPublished: ['booking.confirmed'] },
+          nextCheckAt: null,
+          updatedAt: when,
+          version: b.version + 1,
+        };
+        if (!(await svc.bookings.update(b, next))) throw new Error('booking bench floor: callback step not written');
+      }
     };
-    const gate = await svc.bookings.open(opened, entry, { externalBookingId: ext, contentHash: sha256Hex(ext), bookingRef }, bookingAudit(partnerOrigin('bench-key', randomUUID()), randomUUID(), at, 'booking.created', null, opened)).catch((err: Error) => err);
-    // A group at its limit: the gate's read refused it and nothing more happens (the refusal row).
-    if (gate instanceof Error) {
-      if (gate.name === 'CreditDeniedError') return;
-      throw gate;
-    }
-
-    let b = opened;
-    const reservation = await svc.propertySystem.reserve({ bookingRef, listingId, checkIn, checkOut, selectedProperties: b.selectedProperties, primaryGuest: b.primaryGuest, scenario: null, requestedAt: b.createdAt });
-    for (const look of [reservation, undefined]) {
-      const d = decide(b, new Date().toISOString(), timings, look);
-      if (d.kind !== 'write' || !(await svc.bookings.update(b, d.next, d.effect))) throw new Error(`booking bench floor: unexpected ${d.kind}`);
-      b = d.next;
-    }
-    if (callbackUrl) {
-      const when = new Date().toISOString();
-      await publishBookingCallback(publishDeps, callbackOutcome(b, 'booking.confirmed', randomUUID(), when));
-      const next: Booking = { ...b, steps: { ...b.steps, callbacksPublished: ['booking.confirmed'] }, nextCheckAt: null, updatedAt: when, version: b.version + 1 };
-      if (!(await svc.bookings.update(b, next))) throw new Error('booking bench floor: callback step not written');
-    }
-  };
 
   const rows: { case: string; handler: Summary; floor: Summary; ops: string; floorOps: string }[] = [];
   for (const callbackUrl of [null, CALLBACK_URL]) {
@@ -240,7 +288,9 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
     await floor(callbackUrl)();
     const floorOps = opsLine(opCounts());
     rows.push({
-      case: callbackUrl ? 'POST /v1/bookings sync, confirms at once, with callbackUrl (callback queued)' : 'POST /v1/bookings sync, confirms at once, no callbackUrl',
+      case: callbackUrl
+        ? 'POST /v1/bookings sync, confirms at once, with callbackUrl (callback queued)'
+        : 'POST /v1/bookings sync, confirms at once, no callbackUrl',
       handler: await measure(async () => (await handler(bookingEvent(sync, nextStock(), extra), lambdaContext)).statusCode, runs, warmup),
       floor: await measure(floor(callbackUrl), runs, warmup),
       ops,
@@ -317,7 +367,9 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   const probeRate = (probe.statuses.get('200') ?? 0) / probe.elapsed;
   const poolSize = Math.min(MAX_POOL, Math.ceil(probeRate * SECONDS * 1.5) + CONCURRENCY);
   const bigStock = await createOrders(big, poolSize, probeStock.length);
-  console.log(`contention: probe ${probeRate.toFixed(1)} bookings/s, ${probeStock.length + poolSize} orders created in ${((performance.now() - t2) / 1000).toFixed(1)} s (outside the measured time)`);
+  console.log(
+    `contention: probe ${probeRate.toFixed(1)} bookings/s, ${probeStock.length + poolSize} orders created in ${((performance.now() - t2) / 1000).toFixed(1)} s (outside the measured time)`,
+  );
 
   // A limit of ten bookings and a half: the first ten are admitted, then every request is refused.
   const tight = await groupOn('bench-bookings-tight', 0);
@@ -326,8 +378,16 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
   await updateAgentGroup(deps, tight.agentGroupId, { creditLimit: tightLimit });
 
   const outcomes: { outcome: Outcome; group: Group; limit: Minor }[] = [];
-  outcomes.push({ outcome: await hammer(`ample limit (${toRupees(ampleLimit).toLocaleString('en-IN')} ₹)`, big, bigStock, false), group: big, limit: ampleLimit });
-  outcomes.push({ outcome: await hammer(`tight limit (10.5 bookings, ${toRupees(tightLimit).toLocaleString('en-IN')} ₹)`, tight, tightStock, true), group: tight, limit: tightLimit });
+  outcomes.push({
+    outcome: await hammer(`ample limit (${toRupees(ampleLimit).toLocaleString('en-IN')} ₹)`, big, bigStock, false),
+    group: big,
+    limit: ampleLimit,
+  });
+  outcomes.push({
+    outcome: await hammer(`tight limit (10.5 bookings, ${toRupees(tightLimit).toLocaleString('en-IN')} ₹)`, tight, tightStock, true),
+    group: tight,
+    limit: tightLimit,
+  });
 
   // A refusal alone, once the tight group is full: its per-operation figures, then its latency beside its floor.
   resetDynamoCalls();

@@ -22,7 +22,19 @@ import { seeding } from './seeding.ts';
 const NIGHTS = Number(process.env.BENCH_NIGHTS ?? 500);
 const ROOMS = 20;
 
-const { provisionTable, provisionBucket, provisionQueues, channexQueueName, invoiceBucketName, webhookQueueName, serviceEnv, startDynamoLocal, startFauxqsProcess, freePort, LOCAL_CREDENTIALS } = await import('../scripts/local-stack.ts');
+const {
+  provisionTable,
+  provisionBucket,
+  provisionQueues,
+  channexQueueName,
+  invoiceBucketName,
+  webhookQueueName,
+  serviceEnv,
+  startDynamoLocal,
+  startFauxqsProcess,
+  freePort,
+  LOCAL_CREDENTIALS,
+} = await import('../scripts/local-stack.ts');
 const dynamo = await startDynamoLocal();
 // S3 and SQS in their own process, as they are in AWS: storing the 5 MB body must not cost the handler fauxqs's own parsing.
 const queues = await startFauxqsProcess({ port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'chx-bench-')) });
@@ -31,7 +43,20 @@ try {
   await provisionTable(dynamo.endpoint, table);
   await provisionBucket(queues.endpoint, invoiceBucketName('test'));
   const urls = await provisionQueues(queues.endpoint, [channexQueueName('test'), webhookQueueName('test')]);
-  const env = serviceEnv({ stage: 'test', tableName: table, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { LOG_LEVEL: 'ERROR', AWS_CONNECT_TIMEOUT_MS: '10000', AWS_REQUEST_TIMEOUT_MS: '20000', AWS_MAX_ATTEMPTS: '3', CHANNEX_QUEUE_URL: urls[channexQueueName('test')]!, WEBHOOK_QUEUE_URL: urls[webhookQueueName('test')]! } });
+  const env = serviceEnv({
+    stage: 'test',
+    tableName: table,
+    dynamodb: dynamo.endpoint,
+    sqs: queues.endpoint,
+    extra: {
+      LOG_LEVEL: 'ERROR',
+      AWS_CONNECT_TIMEOUT_MS: '10000',
+      AWS_REQUEST_TIMEOUT_MS: '20000',
+      AWS_MAX_ATTEMPTS: '3',
+      CHANNEX_QUEUE_URL: urls[channexQueueName('test')]!,
+      WEBHOOK_QUEUE_URL: urls[webhookQueueName('test')]!,
+    },
+  });
   Object.assign(process.env, env);
   const { services, adminDeps } = await import('../infra/container.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
@@ -42,10 +67,23 @@ try {
   const { ids, ...world } = fixtureWorld('chxbench');
   const base = world.catalogue!.listings![0]!;
   // Connected to Channex: its key reaches no other listing.
-  const listing = { ...base, id: 'chx-bench', simulator: { mode: 'CONFIRM_IMMEDIATELY' as const, channelManager: 'channex' as const }, properties: Array.from({ length: ROOMS }, (_, i) => ({ ...base.properties![0]!, id: `chx-bench-r${i}`, quantity: 20, applicableAdult: 2 })) };
+  const listing = {
+    ...base,
+    id: 'chx-bench',
+    simulator: { mode: 'CONFIRM_IMMEDIATELY' as const, channelManager: 'channex' as const },
+    properties: Array.from({ length: ROOMS }, (_, i) => ({ ...base.properties![0]!, id: `chx-bench-r${i}`, quantity: 20, applicableAdult: 2 })),
+  };
   await importWorld(
     { ...adminDeps(await seeding(svc), operatorOrigin('bench', 'seed')), catalogue: (await seeding(svc)).catalogue },
-    { ...world, catalogue: { ...world.catalogue, listings: [listing], inventory: listing.properties.map((p) => ({ propertyId: p.id, from, to, quantity: 10 })), rates: [] } },
+    {
+      ...world,
+      catalogue: {
+        ...world.catalogue,
+        listings: [listing],
+        inventory: listing.properties.map((p) => ({ propertyId: p.id, from, to, quantity: 10 })),
+        rates: [],
+      },
+    },
     { allowPlaintextKeys: true },
   );
   void ids;
@@ -77,17 +115,29 @@ try {
   const requestId = randomUUID();
   const body = JSON.stringify({ data: [{ type: 'changes_notification', attributes: { request_id: requestId, hotel_code: listing.id, changes } }] });
 
-  const changesHandler = (await import('../functions/channel-manager/changes.ts')).handler as unknown as (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>;
+  const changesHandler = (await import('../functions/channel-manager/changes.ts')).handler as unknown as (
+    e: unknown,
+    c: unknown,
+  ) => Promise<{ statusCode: number; body: string }>;
   const worker = (await import('../functions/workers/channex-changes.ts')).handler;
   // A warm function, as Channex's steady pushes meet it: a few small pushes first (one night of every room type each).
   for (const night of [0, 1, 2]) {
     const small = changes.filter((c) => c.attributes.date_from === addDays(from, night));
-    await changesHandler(httpEvent('POST', '/channel-manager/channex/changes/', { headers: { 'api-key': env.CHANNEX_INBOUND_API_KEY! }, body: JSON.stringify({ data: [{ type: 'changes_notification', attributes: { request_id: randomUUID(), hotel_code: listing.id, changes: small } }] }) }), lambdaContext);
+    await changesHandler(
+      httpEvent('POST', '/channel-manager/channex/changes/', {
+        headers: { 'api-key': env.CHANNEX_INBOUND_API_KEY! },
+        body: JSON.stringify({ data: [{ type: 'changes_notification', attributes: { request_id: randomUUID(), hotel_code: listing.id, changes: small } }] }),
+      }),
+      lambdaContext,
+    );
   }
 
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const ack = await changesHandler(httpEvent('POST', '/channel-manager/channex/changes/', { headers: { 'api-key': env.CHANNEX_INBOUND_API_KEY! }, body }), lambdaContext);
+  const ack = await changesHandler(
+    httpEvent('POST', '/channel-manager/channex/changes/', { headers: { 'api-key': env.CHANNEX_INBOUND_API_KEY! }, body }),
+    lambdaContext,
+  );
   const ackMs = performance.now() - t0;
   // The handler's own CPU (S3/SQS and DynamoDB run in other processes): what the answer costs on an idle core.
   const ackCpu = process.cpuUsage(cpu0);
@@ -106,7 +156,13 @@ try {
     // Left in flight, a FIFO message holds back every later message of its group (the listing).
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     const done = messages.filter((m) => !failed.has(m.MessageId!));
-    if (done.length > 0) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: urls[channexQueueName('test')]!, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+    if (done.length > 0)
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: urls[channexQueueName('test')]!,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
     applied = (await svc.channexInbox.get(requestId))?.status === 'APPLIED';
   }
   const applyMs = performance.now() - t1;

@@ -9,7 +9,10 @@ import { serverlessYaml } from '../test/support/serverless-yaml.ts';
 /** What `npm run bench:cold` and `bench/cold-settings.ts` share: the functions' SDKs and kinds, floors, timed loads. */
 
 export const SDK_OF: Record<string, { label: string; exports: string }> = {
-  dynamodb: { label: 'dynamodb', exports: "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n" },
+  dynamodb: {
+    label: 'dynamodb',
+    exports: "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nexport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n",
+  },
   sqs: { label: 'sqs', exports: "export { SQSClient } from '@aws-sdk/client-sqs';\n" },
   s3: { label: 's3', exports: "export { S3Client } from '@aws-sdk/client-s3';\n" },
 };
@@ -27,7 +30,20 @@ export interface StageFunction {
 
 /** The stage's esbuild settings (serverless.yml custom.esbuild) and its NODE_OPTIONS. */
 export interface StageBuild {
-  readonly esbuild: { minify?: boolean; sourcemap?: boolean | 'inline' | 'external' | 'linked'; format: 'esm' | 'cjs'; target: string; platform: 'node'; exclude?: string[]; banner?: { js?: string }; outputFileExtension: string; loader?: Record<string, string>; treeShaking?: boolean; mainFields?: string[]; alias?: Record<string, string> };
+  readonly esbuild: {
+    minify?: boolean;
+    sourcemap?: boolean | 'inline' | 'external' | 'linked';
+    format: 'esm' | 'cjs';
+    target: string;
+    platform: 'node';
+    exclude?: string[];
+    banner?: { js?: string };
+    outputFileExtension: string;
+    loader?: Record<string, string>;
+    treeShaking?: boolean;
+    mainFields?: string[];
+    alias?: Record<string, string>;
+  };
   readonly nodeOptions: string;
 }
 
@@ -43,7 +59,12 @@ export function stageBuild(): StageBuild {
  * a function whose artifact carries the fonts (custom.pdfFontPatterns) renders PDFs, one with an httpApi event is HTTP.
  */
 export function stageFunctions(): StageFunction[] {
-  return Object.entries(doc.functions as Record<string, { handler: string; events?: Record<string, unknown>[]; iamRoleStatements?: { Action: string | string[] }[]; package?: { patterns?: unknown } }>).map(([name, fn]) => {
+  return Object.entries(
+    doc.functions as Record<
+      string,
+      { handler: string; events?: Record<string, unknown>[]; iamRoleStatements?: { Action: string | string[] }[]; package?: { patterns?: unknown } }
+    >,
+  ).map(([name, fn]) => {
     const actions = (fn.iamRoleStatements ?? []).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     const sdks = Object.keys(SDK_OF).filter((service) => actions.some((a) => a.startsWith(`${service}:`)));
     const http = (fn.events ?? []).some((e) => 'httpApi' in e);
@@ -74,7 +95,9 @@ export function esbuildOptions(settings: StageBuild['esbuild']): BuildOptions {
     ...(settings.treeShaking === undefined ? {} : { treeShaking: settings.treeShaking }),
     ...(settings.mainFields ? { mainFields: settings.mainFields } : {}),
     // esbuild resolves an alias's relative path from the working directory: the project's, as serverless-esbuild's.
-    ...(settings.alias ? { alias: Object.fromEntries(Object.entries(settings.alias).map(([from, to]) => [from, to.startsWith('.') ? join(ROOT, to) : to])) } : {}),
+    ...(settings.alias
+      ? { alias: Object.fromEntries(Object.entries(settings.alias).map(([from, to]) => [from, to.startsWith('.') ? join(ROOT, to) : to])) }
+      : {}),
     // Resolves the SDK from the project, as the handlers' bundles are built.
     nodePaths: [join(ROOT, 'node_modules')],
     logLevel: 'error',
@@ -85,7 +108,13 @@ export function esbuildOptions(settings: StageBuild['esbuild']): BuildOptions {
 export async function buildFloor(dir: string, key: string, settings: StageBuild['esbuild']): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'entry.ts');
-  writeFileSync(entry, key.split('+').map((s) => SDK_OF[s]!.exports).join(''));
+  writeFileSync(
+    entry,
+    key
+      .split('+')
+      .map((s) => SDK_OF[s]!.exports)
+      .join(''),
+  );
   const outfile = join(dir, `floor${settings.outputFileExtension}`);
   await build({ ...esbuildOptions(settings), entryPoints: [entry], outfile });
   return outfile;

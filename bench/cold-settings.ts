@@ -53,7 +53,11 @@ try {
   // The Lambda runtime's SDK, for what a bundle leaves external.
   mkdirSync(join(work, 'node_modules'));
   symlinkSync(join(ROOT, 'node_modules', '@aws-sdk'), join(work, 'node_modules', '@aws-sdk'));
-  console.log(`cold module load by bundle setting, median of ${SAMPLES} paired samples (floor, then handler, fresh processes; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${process.version})`);
+  console.log(
+    `cold module load by bundle setting, median of ${SAMPLES} paired samples (floor, then handler, fresh processes; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; ${process.version})`,
+  );
   console.log(`| setting | ${fns.map((f) => `${f.name} (${f.kind}, ${floorKey(f.sdks)}): ms · floor ms · × (cpu ×)`).join(' | ')} |`);
   console.log(`|---|${fns.map(() => '---').join('|')}|`);
   for (const [i, variant] of variants.entries()) {
@@ -85,7 +89,15 @@ try {
         const target = targetOf(f.kind);
         cells.push(`${load.toFixed(0)} · ${floorMs.toFixed(0)} · ${ratio.toFixed(2)} (cpu ${cpuRatio.toFixed(2)})${target && ratio <= target ? ' ✓' : ''}`);
       } catch (err) {
-        cells.push(`fails to load (${String((err as Error).message).split('\n').find((l) => /Error/.test(l))?.trim().slice(0, 60) ?? 'error'})`);
+        cells.push(
+          `fails to load (${
+            String((err as Error).message)
+              .split('\n')
+              .find((l) => /Error/.test(l))
+              ?.trim()
+              .slice(0, 60) ?? 'error'
+          })`,
+        );
       }
     }
     console.log(`| ${variant.name} | ${cells.join(' | ')} |`);

@@ -56,7 +56,13 @@ try {
     }
   }
 
-  console.log(`cold module load, median of ${SAMPLES} paired samples (floor, then handler, each a fresh process; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${process.version}; NODE_OPTIONS=${nodeOptions || '(none)'}; esbuild minify=${esb.minify ?? false} sourcemap=${esb.sourcemap ?? false} external=${(esb.exclude ?? []).join(',') || '(none)'})`);
+  console.log(
+    `cold module load, median of ${SAMPLES} paired samples (floor, then handler, each a fresh process; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )}; ${process.version}; NODE_OPTIONS=${nodeOptions || '(none)'}; esbuild minify=${esb.minify ?? false} sourcemap=${esb.sourcemap ?? false} external=${(esb.exclude ?? []).join(',') || '(none)'})`,
+  );
   let worst: { name: string; ratio: number; target: number } | undefined;
   let targeted = 0;
   let missed = 0;
@@ -72,9 +78,15 @@ try {
     }
     const floorName = f.sdks.length ? key : `${key} (uses no AWS client)`;
     // The CPU ratio is for reading a run on a busy machine; the target is the wall ratio.
-    console.log(`${f.name.padEnd(24)} ${f.kind.padEnd(6)} load ${load.toFixed(1).padStart(6)} ms  floor ${floorName} ${floor.toFixed(1)} ms  ratio ${ratio.toFixed(2)} × (cpu ${cpuRatio.toFixed(2)} ×)  target ${target === undefined ? '—' : `≤ ${target} ×`}  ${verdict}`);
+    console.log(
+      `${f.name.padEnd(24)} ${f.kind.padEnd(6)} load ${load.toFixed(1).padStart(6)} ms  floor ${floorName} ${floor.toFixed(1)} ms  ratio ${ratio.toFixed(2)} × (cpu ${cpuRatio.toFixed(2)} ×)  target ${target === undefined ? '—' : `≤ ${target} ×`}  ${verdict}`,
+    );
   }
-  console.log(worst ? `worst: ${worst.name} ${worst.ratio.toFixed(2)} × its floor (target ≤ ${worst.target} ×); ${missed === 0 ? 'every target met' : `${missed} of ${targeted} targets missed`}` : 'no targeted function found');
+  console.log(
+    worst
+      ? `worst: ${worst.name} ${worst.ratio.toFixed(2)} × its floor (target ≤ ${worst.target} ×); ${missed === 0 ? 'every target met' : `${missed} of ${targeted} targets missed`}`
+      : 'no targeted function found',
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -74,14 +74,27 @@ export class DynamoRounds {
   report(): PhaseRounds[] {
     const done = this.calls.filter((c) => Number.isFinite(c.end) && c.phase !== ASIDE);
     const phases = [...new Set(done.map((c) => c.phase))].sort((a, b) => firstStart(done, a) - firstStart(done, b));
-    return [...phases.map((p) => figures(p, done.filter((c) => c.phase === p))), figures('in all', done)];
+    return [
+      ...phases.map((p) =>
+        figures(
+          p,
+          done.filter((c) => c.phase === p),
+        ),
+      ),
+      figures('in all', done),
+    ];
   }
 }
 
 const firstStart = (calls: readonly Call[], phase: string) => Math.min(...calls.filter((c) => c.phase === phase).map((c) => c.start));
 
 function figures(phase: string, calls: readonly Call[]): PhaseRounds {
-  return { phase, calls: calls.length, rounds: rounds(calls), spanMs: calls.length ? Math.max(...calls.map((c) => c.end)) - Math.min(...calls.map((c) => c.start)) : 0 };
+  return {
+    phase,
+    calls: calls.length,
+    rounds: rounds(calls),
+    spanMs: calls.length ? Math.max(...calls.map((c) => c.end)) - Math.min(...calls.map((c) => c.start)) : 0,
+  };
 }
 
 /** The longest chain of calls each sent after the previous one answered: by earliest end, the classic interval chain (greedy is optimal). */

@@ -61,7 +61,11 @@ export async function measureInTurns(a: () => Promise<number | void>, b: () => P
 }
 
 /** A payload-2.0 API Gateway event, as serverless offline and API Gateway deliver it. */
-export function httpEvent(method: string, path: string, opts: { key?: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string } = {}) {
+export function httpEvent(
+  method: string,
+  path: string,
+  opts: { key?: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string } = {},
+) {
   const rawQueryString = new URLSearchParams(opts.query ?? {}).toString();
   return {
     version: '2.0',
@@ -74,7 +78,13 @@ export function httpEvent(method: string, path: string, opts: { key?: string; qu
       ...opts.headers,
     },
     queryStringParameters: opts.query,
-    requestContext: { http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' }, requestId: 'bench', routeKey: `${method} ${path}`, stage: '$default', timeEpoch: Date.now() },
+    requestContext: {
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      requestId: 'bench',
+      routeKey: `${method} ${path}`,
+      stage: '$default',
+      timeEpoch: Date.now(),
+    },
     body: opts.body,
     isBase64Encoded: false,
   };

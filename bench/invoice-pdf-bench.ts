@@ -13,9 +13,15 @@ const renderer = new PdfInvoiceRenderer();
 for (const lines of [5, 100, 1000]) {
   const doc = manyLineInvoice(lines);
   let pdf: Uint8Array = new Uint8Array();
-  const s = await measure(async () => {
-    pdf = await renderer.render(doc);
-  }, RUNS, 1);
+  const s = await measure(
+    async () => {
+      pdf = await renderer.render(doc);
+    },
+    RUNS,
+    1,
+  );
   const pages = (await PDFDocument.load(pdf)).getPageCount();
-  console.log(`${String(lines).padStart(5)} lines: median ${s.median.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms, ${pdf.byteLength} bytes (${(pdf.byteLength / 1024).toFixed(0)} KiB), ${pages} pages`);
+  console.log(
+    `${String(lines).padStart(5)} lines: median ${s.median.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms, ${pdf.byteLength} bytes (${(pdf.byteLength / 1024).toFixed(0)} KiB), ${pages} pages`,
+  );
 }

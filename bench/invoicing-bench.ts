@@ -23,7 +23,19 @@ import { seeding } from './seeding.ts';
 export const invoicingBenchEnabled = process.env.BENCH_INVOICING !== '0';
 const BOOKINGS = Number(process.env.BENCH_INVOICE_BOOKINGS ?? 1_000);
 const LISTINGS = 10;
-const NIGHT: ChargeLine = { kind: 'STAY', ref: '', propertyId: '', date: '', quantity: 1, base: 600_000, discount: 0, taxableValue: 600_000, gstRatePercent: 5, gst: 30_000, total: 630_000 };
+const NIGHT: ChargeLine = {
+  kind: 'STAY',
+  ref: '',
+  propertyId: '',
+  date: '',
+  quantity: 1,
+  base: 600_000,
+  discount: 0,
+  taxableValue: 600_000,
+  gstRatePercent: 5,
+  gst: 30_000,
+  total: 630_000,
+};
 
 /** A landed, CONFIRMED two-night booking with its POSTED charge, as the gate and the workflow leave them. */
 export function seededBooking(agentGroupId: string, partnerId: string, channelId: string, i: number, at: string): { booking: Booking; entry: LedgerEntry } {
@@ -34,8 +46,31 @@ export function seededBooking(agentGroupId: string, partnerId: string, channelId
   const total = 2 * NIGHT.total;
   const bookingRef = randomUUID();
   const bookingId = `PSB-${String(i).padStart(6, '0')}`;
-  const entry: LedgerEntry = { id: randomUUID(), agentGroupId, type: 'CHARGE', status: 'POSTED', amount: total, currency: 'INR', bookingId, externalBookingId: `BENCH-${i}`, description: `Booking ${bookingId}`, occurredAt: at };
-  const summary = { baseSubtotal: 1_200_000, mealsSubtotal: 0, vasSubtotal: 0, cancellationPlanDiscount: 0, stayAfterCancellationPlan: 1_200_000, bankOffer: null, priceAfterBankOffer: 1_200_000, offersDiscount: 0, taxableSubtotal: 1_200_000, gst: 60_000, grandTotal: total };
+  const entry: LedgerEntry = {
+    id: randomUUID(),
+    agentGroupId,
+    type: 'CHARGE',
+    status: 'POSTED',
+    amount: total,
+    currency: 'INR',
+    bookingId,
+    externalBookingId: `BENCH-${i}`,
+    description: `Booking ${bookingId}`,
+    occurredAt: at,
+  };
+  const summary = {
+    baseSubtotal: 1_200_000,
+    mealsSubtotal: 0,
+    vasSubtotal: 0,
+    cancellationPlanDiscount: 0,
+    stayAfterCancellationPlan: 1_200_000,
+    bankOffer: null,
+    priceAfterBankOffer: 1_200_000,
+    offersDiscount: 0,
+    taxableSubtotal: 1_200_000,
+    gst: 60_000,
+    grandTotal: total,
+  };
   const booking: Booking = {
     bookingRef,
     agentGroupId,
@@ -51,7 +86,19 @@ export function seededBooking(agentGroupId: string, partnerId: string, channelId
     checkOut: addDays(checkIn, 2),
     selectedProperties: [{ propertyId, quantity: 1 }],
     currency: 'INR',
-    items: [{ listingId, checkIn, checkOut: addDays(checkIn, 2), nights: 2, soldOut: false, itemSubtotal: 1_200_000, cancellationPlanId: 'bench-flex', cancellationPlanDiscount: 0, cancellationPolicy: [] }],
+    items: [
+      {
+        listingId,
+        checkIn,
+        checkOut: addDays(checkIn, 2),
+        nights: 2,
+        soldOut: false,
+        itemSubtotal: 1_200_000,
+        cancellationPlanId: 'bench-flex',
+        cancellationPlanDiscount: 0,
+        cancellationPolicy: [],
+      },
+    ],
     summary,
     amount: total,
     chargedTotal: total,
@@ -89,7 +136,10 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
   const channelId = 'bench-invoicing';
   await importWorld(
     { ...admin, catalogue: seed.catalogue },
-    { ...benchWorld({ channelId, listings: LISTINGS, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }), gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] } },
+    {
+      ...benchWorld({ channelId, listings: LISTINGS, from: '2027-01-01', days: 30, idPrefix: 'inv-l' }),
+      gst: { registrations: [{ state: 'Goa', stateCode: '30', gstin: '30AAKCB1234C1ZX', legalName: 'Bench Stays Goa', address: 'Panaji, Goa 403001' }] },
+    },
     { allowPlaintextKeys: true },
   );
   await createPartner(admin, { partnerId: 'bench-inv-partner', name: 'Bench', channelId });
@@ -97,11 +147,13 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
   const { apiKey } = await issueKey(admin, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
 
   const at = new Date(Date.now() - 3_600_000).toISOString();
-  const items = Array.from({ length: BOOKINGS }, (_, i) => seededBooking(group.agentGroupId, group.partnerId, channelId, i, at)).flatMap(({ booking, entry }) => [
-    bookingItem(booking),
-    entryItem(entry),
-    { ...keys.bookingAlias(group.agentGroupId, booking.bookingId!), entity: 'BookingAlias', bookingRef: booking.bookingRef, bookingId: booking.bookingId },
-  ]);
+  const items = Array.from({ length: BOOKINGS }, (_, i) => seededBooking(group.agentGroupId, group.partnerId, channelId, i, at)).flatMap(
+    ({ booking, entry }) => [
+      bookingItem(booking),
+      entryItem(entry),
+      { ...keys.bookingAlias(group.agentGroupId, booking.bookingId!), entity: 'BookingAlias', bookingRef: booking.bookingRef, bookingId: booking.bookingId },
+    ],
+  );
   await putAll(createDocumentClient(seed.config), svc.config.tableName, items);
 
   const deps = billingDeps(svc, new PdfInvoiceRenderer());
@@ -112,26 +164,34 @@ export async function benchInvoicing(svc: Services, runs: number): Promise<void>
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([op, n]) => `${op.replace(/Command$/, '')} ${n}`)
       .join(', ');
-    console.log(`${label}: ${(ms / 1000).toFixed(2)} s, ${dynamoCalls.total} DynamoDB calls (${ops}); ${result.linesWritten} lines on ${result.invoiceIds.length} invoice(s)`);
+    console.log(
+      `${label}: ${(ms / 1000).toFixed(2)} s, ${dynamoCalls.total} DynamoDB calls (${ops}); ${result.linesWritten} lines on ${result.invoiceIds.length} invoice(s)`,
+    );
     return result;
   };
   console.log(`\ninvoicing: one group, ${BOOKINGS} POSTED bookings of 2 nights on ${LISTINGS} listings in one state`);
   const first = await timed('billing run');
   // Items written by the run: each line, each booking's billing marker (with its lines), the invoice (created, its figures per transaction, issue, PDF key, marks), the series, each booking's invoicedIn, the run record, the lock.
-  console.log(`items written: ${first.linesWritten} lines + ${BOOKINGS} billing markers + ${BOOKINGS} bookings marked invoiced + the invoice, its series counter, the run record and the lock`);
+  console.log(
+    `items written: ${first.linesWritten} lines + ${BOOKINGS} billing markers + ${BOOKINGS} bookings marked invoiced + the invoice, its series counter, the run record and the lock`,
+  );
   await timed('re-run (nothing left to bill)');
   const { rerenderPdf } = await import('../domain/invoicing/manage-invoices.ts');
   resetDynamoCalls();
   const r0 = performance.now();
   await rerenderPdf(deps, group.agentGroupId, first.invoiceIds[0]!);
-  console.log(`of which the PDF of the ${first.linesWritten}-line invoice (render + store): ${((performance.now() - r0) / 1000).toFixed(2)} s, ${dynamoCalls.total} DynamoDB calls`);
+  console.log(
+    `of which the PDF of the ${first.linesWritten}-line invoice (render + store): ${((performance.now() - r0) / 1000).toFixed(2)} s, ${dynamoCalls.total} DynamoDB calls`,
+  );
 
   const invoiceId = first.invoiceIds[0]!;
   const handler = async (module: string, event: unknown) => {
     const { handler: h } = (await import(module)) as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number }> };
     return (await h(event, lambdaContext)).statusCode;
   };
-  console.log(`GET /v1/invoices (page of 20) | ${fmt(await measure(() => handler('../functions/invoices/list-invoices.ts', httpEvent('GET', '/v1/invoices', { key: apiKey, query: { size: '20' } })), runs))}`);
+  console.log(
+    `GET /v1/invoices (page of 20) | ${fmt(await measure(() => handler('../functions/invoices/list-invoices.ts', httpEvent('GET', '/v1/invoices', { key: apiKey, query: { size: '20' } })), runs))}`,
+  );
   console.log(
     `GET /v1/invoices/{id} (${first.linesWritten} lines) | ${fmt(await measure(() => handler('../functions/invoices/get-invoice.ts', { ...httpEvent('GET', `/v1/invoices/${invoiceId}`, { key: apiKey }), pathParameters: { id: invoiceId } }), Math.min(runs, 10), 1))}`,
   );

@@ -50,7 +50,9 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   const { adminDeps } = await import('../infra/container.ts');
   const { createAgentGroup, createPartner, issueKey } = await import('../domain/admin.ts');
   const { importWorld } = await import('../domain/world/import-world.ts');
-  const { handler } = (await import('../functions/distribution/search-listings.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number }> };
+  const { handler } = (await import('../functions/distribution/search-listings.ts')) as unknown as {
+    handler: (e: unknown, c: unknown) => Promise<{ statusCode: number }>;
+  };
   const seed = await seeding(svc);
   const deps = adminDeps(seed, operatorOrigin('bench', 'seed'));
   const today = indiaToday(new Date());
@@ -75,7 +77,10 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
     });
     // A generous override so the limiter never refuses a measured run; it still spends a token each time.
     const { apiKey } = await issueKey(deps, { owner: { kind: 'agent-group', id: group.agentGroupId }, rateLimit: { perMinute: 100_000, burst: 10_000 } });
-    return { apiKey, principal: { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: 'bench-partner', channelId, keyId: 'bench', keyPrefix: 'bench' } };
+    return {
+      apiKey,
+      principal: { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: 'bench-partner', channelId, keyId: 'bench', keyPrefix: 'bench' },
+    };
   };
 
   const rows: Row[] = [];
@@ -99,25 +104,59 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   let soon = addDays(today, 30);
   while ([0, 7].some((d) => /-(10-(1[89]|2[0-6])|12-(2\d|3[01])|01-0[1-4])$/.test(addDays(soon, d)))) soon = addDays(soon, 1);
   await measureCase('demo: 2 adults, 3 nights, whole channel', demo, { rawParams: filters(soon, 3, ['adults', '2']) }, runs);
-  await measureCase('demo: 4 adults, 2 nights, state Goa, sort price_asc', demo, { rawParams: filters(soon, 2, ['adults', '4'], ['state', 'Goa'], ['sort', 'price_asc']) }, runs);
+  await measureCase(
+    'demo: 4 adults, 2 nights, state Goa, sort price_asc',
+    demo,
+    { rawParams: filters(soon, 2, ['adults', '4'], ['state', 'Goa'], ['sort', 'price_asc']) },
+    runs,
+  );
   await measureCase('demo: 40 adults, 2 nights (combined groups)', demo, { rawParams: filters(soon, 2, ['adults', '40']) }, runs);
 
   const t1 = performance.now();
   const written = await writeSearchWorld(svc, { channelId: SEARCH_CHANNEL, listings: GENERATED_LISTINGS, from: today, days: GENERATED_DAYS, full: FULL });
-  console.log(`generated world written: ${GENERATED_LISTINGS} listings × 2 properties × ${GENERATED_DAYS} days, ${written.items} items (${FULL ? 'whole catalogue' : 'what search reads'}) with its search projection, in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated world written: ${GENERATED_LISTINGS} listings × 2 properties × ${GENERATED_DAYS} days, ${written.items} items (${FULL ? 'whole catalogue' : 'what search reads'}) with its search projection, in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+  );
   const t2 = performance.now();
-  const growth = await writeSearchWorld(svc, { channelId: GROWTH_CHANNEL, listings: GROWTH_LISTINGS, from: today, days: GROWTH_DAYS, idPrefix: 'sg-l', full: FULL });
-  console.log(`growth world written: ${GROWTH_LISTINGS} listings × 2 properties × ${GROWTH_DAYS} days, ${growth.items} items, in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  const growth = await writeSearchWorld(svc, {
+    channelId: GROWTH_CHANNEL,
+    listings: GROWTH_LISTINGS,
+    from: today,
+    days: GROWTH_DAYS,
+    idPrefix: 'sg-l',
+    full: FULL,
+  });
+  console.log(
+    `growth world written: ${GROWTH_LISTINGS} listings × 2 properties × ${GROWTH_DAYS} days, ${growth.items} items, in ${((performance.now() - t2) / 1000).toFixed(1)} s`,
+  );
   const big = await groupOn(SEARCH_CHANNEL);
   const large = await groupOn(GROWTH_CHANNEL);
 
   const oneTown = (town: string) => ({ rawParams: filters(soon, 3, ['adults', '2'], ['city', town]) });
   const townCase = `${GENERATED_LISTINGS} listings: one town, 2 adults, 3 nights`;
   await measureCase(townCase, big, oneTown('Town 007'), runs);
-  await measureCase(`${GENERATED_LISTINGS} listings: city + tags + price, 6 adults, 5 nights across a month end`, big, {
-    rawParams: filters(addDays(`${soon.slice(0, 7)}-01`, 58), 5, ['adults', '6'], ['city', 'Town 012'], ['tags', 'pool'], ['maxPrice', '20000'], ['sort', 'price_asc']),
-  }, runs);
-  await measureCase(`${GENERATED_LISTINGS} listings: one town, 20 adults (combined groups)`, big, { rawParams: filters(soon, 2, ['adults', '20'], ['city', 'Town 003']) }, runs);
+  await measureCase(
+    `${GENERATED_LISTINGS} listings: city + tags + price, 6 adults, 5 nights across a month end`,
+    big,
+    {
+      rawParams: filters(
+        addDays(`${soon.slice(0, 7)}-01`, 58),
+        5,
+        ['adults', '6'],
+        ['city', 'Town 012'],
+        ['tags', 'pool'],
+        ['maxPrice', '20000'],
+        ['sort', 'price_asc'],
+      ),
+    },
+    runs,
+  );
+  await measureCase(
+    `${GENERATED_LISTINGS} listings: one town, 20 adults (combined groups)`,
+    big,
+    { rawParams: filters(soon, 2, ['adults', '20'], ['city', 'Town 003']) },
+    runs,
+  );
   const unfilteredCase = `${GENERATED_LISTINGS} listings: no place filter, 2 adults, 2 nights, page 1 of 20`;
   await measureCase(unfilteredCase, big, { rawParams: filters(soon, 2, ['adults', '2']) }, runs);
   const growthCase = `${GROWTH_LISTINGS} listings: one town, 2 adults, 3 nights`;
@@ -126,7 +165,10 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   // in the machine's load during the run weighs on both sides alike.
   const turns = { small: [] as number[], large: [] as number[] };
   for (let i = 0; i < runs + 3; i++) {
-    for (const [side, who, town] of [['small', big, 'Town 007'], ['large', large, 'Town 107']] as const) {
+    for (const [side, who, town] of [
+      ['small', big, 'Town 007'],
+      ['large', large, 'Town 107'],
+    ] as const) {
       const t = performance.now();
       await handler(httpEvent('POST', '/v1/listings/search', { key: who.apiKey, body: JSON.stringify(oneTown(town)) }), lambdaContext);
       if (i >= 3) turns[side].push(performance.now() - t);
@@ -142,7 +184,9 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   const t3 = performance.now();
   await syncCatalogue(syncDeps(svc), {
     version: 1,
-    catalogue: { rates: ['p1', 'p2'].map((p) => ({ propertyId: `${sync.listingId}-${p}`, from: sync.from, to: sync.to, mealPlan: 'EP', adults: { '1': 7_777 } })) },
+    catalogue: {
+      rates: ['p1', 'p2'].map((p) => ({ propertyId: `${sync.listingId}-${p}`, from: sync.from, to: sync.to, mealPlan: 'EP', adults: { '1': 7_777 } })),
+    },
   });
   const syncMs = performance.now() - t3;
   const ops = { ...dynamoCalls.byOperation };
@@ -152,8 +196,16 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   for (const r of rows) console.log(`${r.case} | ${fmt(r.handler)} | ${fmt(r.useCase)}`);
   const row = (label: string) => rows.find((r) => r.case.startsWith(label))!;
   console.log(`\nsearch targets (order preview median in this run: ${previewMedian.toFixed(1)} ms):`);
-  console.log(`- one town at ${GENERATED_LISTINGS}: handler p99 ${row(townCase).handler.p99.toFixed(1)} ms = ${(row(townCase).handler.p99 / previewMedian).toFixed(1)} × preview median (target ≤ 10); DynamoDB calls per search: ${row(townCase).useCase.calls} in the use case, ${row(townCase).handler.calls} with auth and rate limit (target ≤ 5)`);
-  console.log(`- unfiltered at ${GENERATED_LISTINGS}: handler p99 ${row(unfilteredCase).handler.p99.toFixed(1)} ms = ${(row(unfilteredCase).handler.p99 / previewMedian).toFixed(1)} × preview median (target ≤ 30)`);
-  console.log(`- growth, one town at ${GROWTH_LISTINGS} ÷ at ${GENERATED_LISTINGS}, cases above: median ${(row(growthCase).handler.median / row(townCase).handler.median).toFixed(2)}, p99 ${(row(growthCase).handler.p99 / row(townCase).handler.p99).toFixed(2)}; taken in turns (${runs} each): median ${pct(turns.large, 50).toFixed(1)} ÷ ${pct(turns.small, 50).toFixed(1)} ms = ${(pct(turns.large, 50) / pct(turns.small, 50)).toFixed(2)}, p99 ${(pct(turns.large, 99) / pct(turns.small, 99)).toFixed(2)} (target ≤ 1.3)`);
-  console.log(`- sync of one listing's rates ${sync.from}..${sync.to} (2 properties, 1 channel): ${syncMs.toFixed(0)} ms, DynamoDB calls by operation ${JSON.stringify(ops)}`);
+  console.log(
+    `- one town at ${GENERATED_LISTINGS}: handler p99 ${row(townCase).handler.p99.toFixed(1)} ms = ${(row(townCase).handler.p99 / previewMedian).toFixed(1)} × preview median (target ≤ 10); DynamoDB calls per search: ${row(townCase).useCase.calls} in the use case, ${row(townCase).handler.calls} with auth and rate limit (target ≤ 5)`,
+  );
+  console.log(
+    `- unfiltered at ${GENERATED_LISTINGS}: handler p99 ${row(unfilteredCase).handler.p99.toFixed(1)} ms = ${(row(unfilteredCase).handler.p99 / previewMedian).toFixed(1)} × preview median (target ≤ 30)`,
+  );
+  console.log(
+    `- growth, one town at ${GROWTH_LISTINGS} ÷ at ${GENERATED_LISTINGS}, cases above: median ${(row(growthCase).handler.median / row(townCase).handler.median).toFixed(2)}, p99 ${(row(growthCase).handler.p99 / row(townCase).handler.p99).toFixed(2)}; taken in turns (${runs} each): median ${pct(turns.large, 50).toFixed(1)} ÷ ${pct(turns.small, 50).toFixed(1)} ms = ${(pct(turns.large, 50) / pct(turns.small, 50)).toFixed(2)}, p99 ${(pct(turns.large, 99) / pct(turns.small, 99)).toFixed(2)} (target ≤ 1.3)`,
+  );
+  console.log(
+    `- sync of one listing's rates ${sync.from}..${sync.to} (2 properties, 1 channel): ${syncMs.toFixed(0)} ms, DynamoDB calls by operation ${JSON.stringify(ops)}`,
+  );
 }

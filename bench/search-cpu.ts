@@ -29,14 +29,21 @@ const planIds = new Set<string>();
 for (let t = 0; t < towns; t++) {
   const doc = parseWorldShape(searchWorld({ channelId, listings: LISTINGS, from: today, days: DAYS, only: (i) => i % towns === t }));
   const writes = diffCatalogue(emptyStoredCatalogue(), worldCatalogue(doc), '2027-01-01T00:00:00.000Z').writes;
-  const here: ListingView[] = writes.listings.map((listing) => ({ listing, properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)) }));
+  const here: ListingView[] = writes.listings.map((listing) => ({
+    listing,
+    properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)),
+  }));
   const strings = new Map<string, MonthStrings[]>();
   for (const m of writes.months) strings.set(m.propertyId, [...(strings.get(m.propertyId) ?? []), { month: m.month, ...monthStrings(m) }]);
   const place = buildPlace(here, (id) => strings.get(id) ?? []);
   built.push(place);
   for (const v of here) views.set(v.listing.id, v);
   for (const v of here) for (const id of v.listing.cancellationPlanIds) planIds.add(id);
-  const { first, last } = itemsOfWrites({ ...emptyStoredCatalogue(), channels: t === 0 ? writes.channels : [], cancellationPlans: t === 0 ? writes.cancellationPlans : [] });
+  const { first, last } = itemsOfWrites({
+    ...emptyStoredCatalogue(),
+    channels: t === 0 ? writes.channels : [],
+    cancellationPlans: t === 0 ? writes.cancellationPlans : [],
+  });
   for (const item of [...first, ...shardItems(channelId, place), ...last]) put(item);
 }
 put(headItem(channelId, headOfPlaces(built, planIds, [])));
@@ -47,7 +54,9 @@ const db = {
   send: async (cmd: { input: { RequestItems: Record<string, { Keys: { PK: string | { S: string }; SK: string | { S: string } }[] }> } }) => {
     const text = (v: string | { S: string }) => (typeof v === 'string' ? v : v.S);
     const found = cmd.input.RequestItems[table]!.Keys.map((k) => ({ raw: typeof k.PK !== 'string', item: items.get(`${text(k.PK)}|${text(k.SK)}`) }));
-    return { Responses: { [table]: found.filter((f) => f.item !== undefined).map((f) => (f.raw ? marshall(f.item, { removeUndefinedValues: true }) : f.item)) } };
+    return {
+      Responses: { [table]: found.filter((f) => f.item !== undefined).map((f) => (f.raw ? marshall(f.item, { removeUndefinedValues: true }) : f.item)) },
+    };
   },
 };
 const store = { listOffers: async () => [], getListingViews: async (ids: readonly string[]) => ids.map((id) => views.get(id)!).filter(Boolean) };
@@ -55,7 +64,13 @@ const catalogue = new DynamoSearchCatalogue(db as never, table, store as never, 
 const clock = { now: () => new Date(`${today}T06:00:00.000Z`) };
 const principal = { kind: 'agent-group' as const, agentGroupId: 'g', partnerId: 'p', channelId, keyId: 'k', keyPrefix: 'k' };
 const checkIn = addDays(today, 30);
-const body = { rawParams: [{ filterName: 'checkIn', filterValues: [checkIn] }, { filterName: 'checkOut', filterValues: [addDays(checkIn, 2)] }, { filterName: 'adults', filterValues: ['2'] }] };
+const body = {
+  rawParams: [
+    { filterName: 'checkIn', filterValues: [checkIn] },
+    { filterName: 'checkOut', filterValues: [addDays(checkIn, 2)] },
+    { filterName: 'adults', filterValues: ['2'] },
+  ],
+};
 
 const runs = Number(process.argv[2] ?? 15);
 const times: number[] = [];
@@ -67,4 +82,6 @@ for (let i = 0; i < runs; i++) {
   found = r.totalSingleListings;
 }
 times.sort((a, b) => a - b);
-console.log(`${LISTINGS} listings, unfiltered, ${found} found: median ${times[Math.floor(runs / 2)]!.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms (${runs} runs)`);
+console.log(
+  `${LISTINGS} listings, unfiltered, ${found} found: median ${times[Math.floor(runs / 2)]!.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms (${runs} runs)`,
+);

@@ -34,60 +34,80 @@ const TAGS = ['beach', 'pool', 'mountain-view', 'heritage', 'pet-friendly', 'wor
  * adults each), `days` days of inventory and EP/CP rates from `from`, and a stop-sell
  * night every 10 days on every tenth listing so availability has something to refuse.
  */
-export function searchWorld(opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; only?: (i: number) => boolean }): WorldInput {
+export function searchWorld(opts: {
+  channelId: string;
+  listings: number;
+  from: string;
+  days: number;
+  idPrefix?: string;
+  only?: (i: number) => boolean;
+}): WorldInput {
   const plans = ['sb-flexible', 'sb-nonref'];
   const TOWNS = townsOf(opts.listings);
   const to = addDays(opts.from, opts.days - 1);
-  const listings = Array.from({ length: opts.listings }, (_, i) => i).filter(opts.only ?? (() => true)).map((i) => {
-    const town = TOWNS[i % TOWNS.length]!;
-    const slot = Math.floor(i / TOWNS.length);
-    const id = `${opts.idPrefix ?? 'sb-l'}${String(i).padStart(5, '0')}`;
-    const latitude = Number((town.latitude + ((slot % 10) - 5) * 0.003).toFixed(5));
-    const longitude = Number((town.longitude + (Math.floor(slot / 10) - 5) * 0.003).toFixed(5));
-    const property = (key: string, over: { maxAdults: number; applicableAdult: number; quantity: number; bedrooms: number; basePrice: number; isPetFriendly?: boolean }) => ({
-      id: `${id}-${key}`,
-      name: key === 'villa' ? 'Whole villa' : 'Garden cottage',
-      type: key === 'villa' ? 'ENTIRE_HOME' : 'COTTAGE',
-      bathrooms: over.bedrooms,
-      numberOfBeds: over.bedrooms,
-      maxChildren: 2,
-      applicableChild: 1,
-      extraAdultRate: 1_200,
-      extraChildRate: 600,
-      imageUrl: 'https://images.example.com/sb.jpg',
-      ...over,
+  const listings = Array.from({ length: opts.listings }, (_, i) => i)
+    .filter(opts.only ?? (() => true))
+    .map((i) => {
+      const town = TOWNS[i % TOWNS.length]!;
+      const slot = Math.floor(i / TOWNS.length);
+      const id = `${opts.idPrefix ?? 'sb-l'}${String(i).padStart(5, '0')}`;
+      const latitude = Number((town.latitude + ((slot % 10) - 5) * 0.003).toFixed(5));
+      const longitude = Number((town.longitude + (Math.floor(slot / 10) - 5) * 0.003).toFixed(5));
+      const property = (
+        key: string,
+        over: { maxAdults: number; applicableAdult: number; quantity: number; bedrooms: number; basePrice: number; isPetFriendly?: boolean },
+      ) => ({
+        id: `${id}-${key}`,
+        name: key === 'villa' ? 'Whole villa' : 'Garden cottage',
+        type: key === 'villa' ? 'ENTIRE_HOME' : 'COTTAGE',
+        bathrooms: over.bedrooms,
+        numberOfBeds: over.bedrooms,
+        maxChildren: 2,
+        applicableChild: 1,
+        extraAdultRate: 1_200,
+        extraChildRate: 600,
+        imageUrl: 'https://images.example.com/sb.jpg',
+        ...over,
+      });
+      return {
+        id,
+        title: `Search Villa ${i}`,
+        type: i % 3 === 0 ? 'BUNGALOW' : 'VILLA',
+        brand: `Brand ${i % 7}`,
+        locality: `Ward ${slot % 5}`,
+        city: town.city,
+        state: town.state,
+        addressLine: `${i} Search Road`,
+        latitude,
+        longitude,
+        maxAdults: 14,
+        maxChildren: 6,
+        basePrice: 9_000,
+        amenities: ['Wi-Fi', ...(i % 2 ? ['Private pool'] : []), ...(i % 5 ? [] : ['Barbecue'])],
+        tags: TAGS.filter((_, k) => (i + k) % 3 === 0),
+        coverPicture: 'https://images.example.com/sb-cover.jpg',
+        rating: Number((3.5 + ((i * 37) % 15) / 10).toFixed(1)),
+        reviewCount: (i * 53) % 400,
+        channelIds: [opts.channelId],
+        cancellationPlanIds: plans,
+        defaultCancellationPlanId: plans[0]!,
+        properties: [
+          property('villa', { maxAdults: 8, applicableAdult: 6, quantity: 1, bedrooms: 4, basePrice: 9_000 + (i % 40) * 250, isPetFriendly: i % 4 === 0 }),
+          property('cottage', { maxAdults: 3, applicableAdult: 2, quantity: 2, bedrooms: 1, basePrice: 3_500 + (i % 30) * 100 }),
+        ],
+      };
     });
-    return {
-      id,
-      title: `Search Villa ${i}`,
-      type: i % 3 === 0 ? 'BUNGALOW' : 'VILLA',
-      brand: `Brand ${i % 7}`,
-      locality: `Ward ${slot % 5}`,
-      city: town.city,
-      state: town.state,
-      addressLine: `${i} Search Road`,
-      latitude,
-      longitude,
-      maxAdults: 14,
-      maxChildren: 6,
-      basePrice: 9_000,
-      amenities: ['Wi-Fi', ...(i % 2 ? ['Private pool'] : []), ...(i % 5 ? [] : ['Barbecue'])],
-      tags: TAGS.filter((_, k) => (i + k) % 3 === 0),
-      coverPicture: 'https://images.example.com/sb-cover.jpg',
-      rating: Number((3.5 + ((i * 37) % 15) / 10).toFixed(1)),
-      reviewCount: (i * 53) % 400,
-      channelIds: [opts.channelId],
-      cancellationPlanIds: plans,
-      defaultCancellationPlanId: plans[0]!,
-      properties: [
-        property('villa', { maxAdults: 8, applicableAdult: 6, quantity: 1, bedrooms: 4, basePrice: 9_000 + (i % 40) * 250, isPetFriendly: i % 4 === 0 }),
-        property('cottage', { maxAdults: 3, applicableAdult: 2, quantity: 2, bedrooms: 1, basePrice: 3_500 + (i % 30) * 100 }),
-      ],
-    };
-  });
   const properties = listings.flatMap((l) => l.properties.map((p) => ({ ...p, listing: l })));
   const stopSells = (propertyId: string, i: number) =>
-    i % 10 === 0 ? Array.from({ length: Math.floor(opts.days / 10) }, (_, k) => ({ propertyId, from: addDays(opts.from, k * 10 + 5), to: addDays(opts.from, k * 10 + 5), quantity: 0, stopSell: true })) : [];
+    i % 10 === 0
+      ? Array.from({ length: Math.floor(opts.days / 10) }, (_, k) => ({
+          propertyId,
+          from: addDays(opts.from, k * 10 + 5),
+          to: addDays(opts.from, k * 10 + 5),
+          quantity: 0,
+          stopSell: true,
+        }))
+      : [];
   return {
     version: 1,
     channels: [{ channelId: opts.channelId, name: 'Search bench channel' }],
@@ -97,14 +117,19 @@ export function searchWorld(opts: { channelId: string; listings: number; from: s
         { planId: plans[1]!, name: 'Non-refundable', planType: 'NON_REFUNDABLE', discountPercent: 12, schedule: [] },
       ],
       listings,
-      inventory: properties.flatMap((p) => [{ propertyId: p.id, from: opts.from, to, quantity: p.quantity, minimumStay: 1, maximumStay: 30 }, ...stopSells(p.id, Number(p.listing.id.slice(-5)))]),
+      inventory: properties.flatMap((p) => [
+        { propertyId: p.id, from: opts.from, to, quantity: p.quantity, minimumStay: 1, maximumStay: 30 },
+        ...stopSells(p.id, Number(p.listing.id.slice(-5))),
+      ]),
       rates: properties.flatMap((p) =>
         (['EP'] as const).map((mealPlan, k) => ({
           propertyId: p.id,
           from: opts.from,
           to,
           mealPlan,
-          adults: Object.fromEntries(Array.from({ length: p.applicableAdult }, (_, a) => [String(a + 1), Math.round(p.basePrice * (0.7 + 0.1 * a)) + k * 400 * (a + 1)])),
+          adults: Object.fromEntries(
+            Array.from({ length: p.applicableAdult }, (_, a) => [String(a + 1), Math.round(p.basePrice * (0.7 + 0.1 * a)) + k * 400 * (a + 1)]),
+          ),
         })),
       ),
     },
@@ -121,7 +146,10 @@ export function searchWorld(opts: { channelId: string; listings: number; from: s
  * writes the records an import would (listings, properties, owners, distributions,
  * months, locators), for runs that need the whole catalogue.
  */
-export async function writeSearchWorld(svc: Services, opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; full?: boolean }): Promise<{ items: number }> {
+export async function writeSearchWorld(
+  svc: Services,
+  opts: { channelId: string; listings: number; from: string; days: number; idPrefix?: string; full?: boolean },
+): Promise<{ items: number }> {
   // Set-up, not measured: 16 lanes of 25-item batches keep DynamoDB Local busy for longer than
   // the service's 1.5 s request timeout (sized for a partner's request), which would abort the run.
   const db = createDocumentClient(operatorConfig(svc.config));
@@ -135,22 +163,39 @@ export async function writeSearchWorld(svc: Services, opts: { channelId: string;
   for (let t = 0; t < towns; t++) {
     const doc = parseWorldShape(searchWorld({ ...opts, only: (i) => i % towns === t }));
     const writes = diffCatalogue(emptyStoredCatalogue(), worldCatalogue(doc), now).writes;
-    const views: ListingView[] = writes.listings.map((listing) => ({ listing, properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)) }));
+    const views: ListingView[] = writes.listings.map((listing) => ({
+      listing,
+      properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)),
+    }));
     const strings = new Map<string, MonthStrings[]>();
     for (const m of writes.months) strings.set(m.propertyId, [...(strings.get(m.propertyId) ?? []), { month: m.month, ...monthStrings(m) }]);
     const place = buildPlace(views, (id) => strings.get(id) ?? []);
     built.push(place);
     for (const v of views) for (const id of v.listing.cancellationPlanIds) planIds.add(id);
     for (const o of writes.offers) if (o.channelId === opts.channelId) offers.set(o.code, o);
-    const { first, last } = itemsOfWrites(opts.full ? writes : { ...emptyStoredCatalogue(), channels: t === 0 ? writes.channels : [], cancellationPlans: t === 0 ? writes.cancellationPlans : [] });
+    const { first, last } = itemsOfWrites(
+      opts.full ? writes : { ...emptyStoredCatalogue(), channels: t === 0 ? writes.channels : [], cancellationPlans: t === 0 ? writes.cancellationPlans : [] },
+    );
     const items = [
       ...first,
-      ...views.map((v) => ({ ...keys.listingView(v.listing.id), entity: 'ListingView', listingId: v.listing.id, listing: v.listing, properties: v.properties })),
+      ...views.map((v) => ({
+        ...keys.listingView(v.listing.id),
+        entity: 'ListingView',
+        listingId: v.listing.id,
+        listing: v.listing,
+        properties: v.properties,
+      })),
       ...shardItems(opts.channelId, place),
       ...(opts.full
         ? [
             ...writes.properties.map((p) => ({ ...keys.propertyOwner(p.id), entity: 'PropertyOwner', propertyId: p.id, listingId: p.listingId })),
-            ...[...place.locators].map(([propertyId, at]) => ({ ...keys.searchLocator(propertyId), entity: 'SearchLocator', listingId: at.listingId, v: PROJECTION_VERSION, [`${ATTR.channel}${opts.channelId}`]: shardName(at.shard) })),
+            ...[...place.locators].map(([propertyId, at]) => ({
+              ...keys.searchLocator(propertyId),
+              entity: 'SearchLocator',
+              listingId: at.listingId,
+              v: PROJECTION_VERSION,
+              [`${ATTR.channel}${opts.channelId}`]: shardName(at.shard),
+            })),
           ]
         : []),
       ...last,

@@ -5,8 +5,13 @@ import type { Services } from '../infra/container.ts';
  * table (and, for invoices, the bucket) provisioned and the service's environment set before the
  * services are built, then `run` with them; the emulators stop however it ends.
  */
-export async function benchAlone(opts: { table: string; invoiceBucket?: boolean; extra?: (sqsEndpoint: string) => Promise<Record<string, string>> }, run: (svc: Services) => Promise<void>): Promise<void> {
-  const { invoiceBucketName, provisionBucket, provisionTable, randomKey, serviceEnv, startDynamoLocal, startFauxqs } = await import('../scripts/local-stack.ts');
+export async function benchAlone(
+  opts: { table: string; invoiceBucket?: boolean; extra?: (sqsEndpoint: string) => Promise<Record<string, string>> },
+  run: (svc: Services) => Promise<void>,
+): Promise<void> {
+  const { invoiceBucketName, provisionBucket, provisionTable, randomKey, serviceEnv, startDynamoLocal, startFauxqs } = await import(
+    '../scripts/local-stack.ts'
+  );
   const dynamo = await startDynamoLocal();
   const queues = await startFauxqs();
   try {

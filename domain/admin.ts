@@ -49,7 +49,14 @@ export const keyFigures = (k: ApiKeyRecord): AuditFields => ({
 });
 
 /** The operator's event for a change, stamped now. */
-export function operatorAudit(deps: Pick<AdminDeps, 'ids' | 'clock' | 'origin'>, action: string, target: string, account: string | null, before: AuditFields | null, after: AuditFields | null): AuditDraft {
+export function operatorAudit(
+  deps: Pick<AdminDeps, 'ids' | 'clock' | 'origin'>,
+  action: string,
+  target: string,
+  account: string | null,
+  before: AuditFields | null,
+  after: AuditFields | null,
+): AuditDraft {
   return { id: deps.ids.uuid(), at: deps.clock.now().toISOString(), origin: deps.origin, action, target, account, before, after };
 }
 
@@ -76,7 +83,8 @@ export function validateAgentGroup(g: NewAgentGroup): void {
   assertId('partnerId', g.partnerId);
   assertId('channelId', g.channelId);
   if (!g.name.trim()) throw new ValidationError('name', 'name must not be empty.');
-  if (!Number.isSafeInteger(g.creditLimit) || g.creditLimit < 0) throw new ValidationError('creditLimit', 'creditLimit must be zero or a positive amount in rupees with at most two decimals.');
+  if (!Number.isSafeInteger(g.creditLimit) || g.creditLimit < 0)
+    throw new ValidationError('creditLimit', 'creditLimit must be zero or a positive amount in rupees with at most two decimals.');
   const [lo, hi] = anchorDayRange(g.billingCycle);
   if (!Number.isInteger(g.billingAnchorDay) || g.billingAnchorDay < lo || g.billingAnchorDay > hi) {
     throw new ValidationError('billingAnchorDay', `billingAnchorDay must be ${lo}–${hi} for a ${g.billingCycle} cycle.`);
@@ -84,7 +92,11 @@ export function validateAgentGroup(g: NewAgentGroup): void {
   if (g.paymentTermsDays !== undefined && (!Number.isInteger(g.paymentTermsDays) || g.paymentTermsDays < 0 || g.paymentTermsDays > MAX_PAYMENT_TERMS_DAYS)) {
     throw new ValidationError('paymentTermsDays', `paymentTermsDays must be a whole number of days from 0 to ${MAX_PAYMENT_TERMS_DAYS}.`);
   }
-  if (g.overdueHoldDays !== undefined && g.overdueHoldDays !== null && (!Number.isInteger(g.overdueHoldDays) || g.overdueHoldDays < 0 || g.overdueHoldDays > MAX_OVERDUE_HOLD_DAYS)) {
+  if (
+    g.overdueHoldDays !== undefined &&
+    g.overdueHoldDays !== null &&
+    (!Number.isInteger(g.overdueHoldDays) || g.overdueHoldDays < 0 || g.overdueHoldDays > MAX_OVERDUE_HOLD_DAYS)
+  ) {
     throw new ValidationError('overdueHoldDays', `overdueHoldDays must be a whole number of days from 0 to ${MAX_OVERDUE_HOLD_DAYS}, or none.`);
   }
   if (g.gstin !== null && !GSTIN_PATTERN.test(g.gstin)) throw new ValidationError('gstin', 'gstin must be a 15-character GSTIN such as 27AAPFU0939F1ZV.');
@@ -94,7 +106,10 @@ export function validateAgentGroup(g: NewAgentGroup): void {
   }
   // An invoice to a recipient without a GSTIN names its State and the State's code (CGST Rules, rule 46(e)): the address must give one.
   if (g.gstin === null && ['IN', 'INDIA'].includes(g.address.country.trim().toUpperCase()) && !gstStateByName(g.address.state)) {
-    throw new ValidationError('address.state', `address.state "${g.address.state}" is not an Indian state or union territory; a group without a GSTIN is invoiced with its State's name and GST code (e.g. Maharashtra).`);
+    throw new ValidationError(
+      'address.state',
+      `address.state "${g.address.state}" is not an Indian state or union territory; a group without a GSTIN is invoiced with its State's name and GST code (e.g. Maharashtra).`,
+    );
   }
 }
 
@@ -102,7 +117,13 @@ export async function createPartner(deps: AdminDeps, input: NewPartner): Promise
   validatePartner(input);
   const now = deps.clock.now().toISOString();
   const partner: Partner = { ...input, createdAt: now, updatedAt: now };
-  await deps.tenants.createPartner(partner, operatorAudit(deps, 'partner.created', `partner:${partner.partnerId}`, `partner:${partner.partnerId}`, null, { name: partner.name, channelId: partner.channelId }));
+  await deps.tenants.createPartner(
+    partner,
+    operatorAudit(deps, 'partner.created', `partner:${partner.partnerId}`, `partner:${partner.partnerId}`, null, {
+      name: partner.name,
+      channelId: partner.channelId,
+    }),
+  );
   return partner;
 }
 
@@ -111,7 +132,10 @@ export async function createAgentGroup(deps: AdminDeps, input: NewAgentGroup): P
   if (!(await deps.tenants.getPartner(input.partnerId))) throw new ValidationError('partnerId', `Partner ${input.partnerId} does not exist.`);
   const now = deps.clock.now().toISOString();
   const group: AgentGroup = { ...input, createdAt: now, updatedAt: now };
-  await deps.tenants.createAgentGroup(group, operatorAudit(deps, 'group.created', `group:${group.agentGroupId}`, group.agentGroupId, null, groupFigures(group)));
+  await deps.tenants.createAgentGroup(
+    group,
+    operatorAudit(deps, 'group.created', `group:${group.agentGroupId}`, group.agentGroupId, null, groupFigures(group)),
+  );
   return group;
 }
 
@@ -134,8 +158,10 @@ export interface IssueKeyInput {
 
 export function validateRateLimit(rl: RateLimitOverride | null | undefined): void {
   if (!rl) return;
-  if (!Number.isInteger(rl.perMinute) || rl.perMinute < 1 || rl.perMinute > 100_000) throw new ValidationError('rateLimit.perMinute', 'rateLimit.perMinute must be an integer from 1 to 100000.');
-  if (!Number.isInteger(rl.burst) || rl.burst < 1 || rl.burst > 10_000) throw new ValidationError('rateLimit.burst', 'rateLimit.burst must be an integer from 1 to 10000.');
+  if (!Number.isInteger(rl.perMinute) || rl.perMinute < 1 || rl.perMinute > 100_000)
+    throw new ValidationError('rateLimit.perMinute', 'rateLimit.perMinute must be an integer from 1 to 100000.');
+  if (!Number.isInteger(rl.burst) || rl.burst < 1 || rl.burst > 10_000)
+    throw new ValidationError('rateLimit.burst', 'rateLimit.burst must be an integer from 1 to 10000.');
 }
 
 async function assertOwnerExists(deps: AdminDeps, owner: KeyOwner): Promise<void> {
@@ -169,7 +195,11 @@ export async function issueKey(deps: AdminDeps, input: IssueKeyInput): Promise<I
   const record = mintRecord(deps, input, apiKey, now);
   const secret = newSigningSecret(deps, input);
   // Key and secret land together or not at all: a key must never exist without the secret printed beside it.
-  await deps.tenants.createKey(record, secret?.sealed, operatorAudit(deps, 'key.issued', keyTarget(record), keyAccount(record), null, { ...keyFigures(record), signingSecretRotated: secret !== undefined }));
+  await deps.tenants.createKey(
+    record,
+    secret?.sealed,
+    operatorAudit(deps, 'key.issued', keyTarget(record), keyAccount(record), null, { ...keyFigures(record), signingSecretRotated: secret !== undefined }),
+  );
   return { record, apiKey, signingSecret: secret?.plain ?? null };
 }
 
@@ -204,7 +234,11 @@ export async function revokeKey(deps: AdminDeps, keyId: string): Promise<ApiKeyR
   const current = await deps.tenants.getKey(keyId);
   if (!current) throw new NotFoundError('Key');
   const at = deps.clock.now().toISOString();
-  const revoked = await deps.tenants.revokeKey(keyId, at, operatorAudit(deps, 'key.revoked', keyTarget(current), keyAccount(current), keyFigures(current), { ...keyFigures(current), status: 'REVOKED' }));
+  const revoked = await deps.tenants.revokeKey(
+    keyId,
+    at,
+    operatorAudit(deps, 'key.revoked', keyTarget(current), keyAccount(current), keyFigures(current), { ...keyFigures(current), status: 'REVOKED' }),
+  );
   if (!revoked) throw new NotFoundError('Key');
   return revoked;
 }
@@ -220,7 +254,18 @@ export async function replaceKey(deps: AdminDeps, keyId: string): Promise<Issued
   const record = mintRecord(deps, input, apiKey, now);
   const secret = newSigningSecret(deps, input);
   // Recorded on the old key's chain: the replacement names the key that took its place.
-  await deps.tenants.replaceKey(keyId, record, now, secret?.sealed, operatorAudit(deps, 'key.replaced', keyTarget(old), keyAccount(old), keyFigures(old), { ...keyFigures(old), status: 'REVOKED', replacedBy: record.keyId, signingSecretRotated: secret !== undefined }));
+  await deps.tenants.replaceKey(
+    keyId,
+    record,
+    now,
+    secret?.sealed,
+    operatorAudit(deps, 'key.replaced', keyTarget(old), keyAccount(old), keyFigures(old), {
+      ...keyFigures(old),
+      status: 'REVOKED',
+      replacedBy: record.keyId,
+      signingSecretRotated: secret !== undefined,
+    }),
+  );
   return { record, apiKey, signingSecret: secret?.plain ?? null };
 }
 

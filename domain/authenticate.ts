@@ -30,7 +30,10 @@ export async function authenticate(deps: AuthenticateDeps, keyHash: string, surf
 
   // The owner read and the token spend are independent: run them side by side (one round trip, not two).
   const policy = key.rateLimit ?? deps.defaultPolicy;
-  const [principal, rate] = await Promise.all([resolveOwner(deps.tenants, key.owner, key.keyId, key.keyPrefix), deps.rateLimiter.consume(key.keyId, policy, nowMs)]);
+  const [principal, rate] = await Promise.all([
+    resolveOwner(deps.tenants, key.owner, key.keyId, key.keyPrefix),
+    deps.rateLimiter.consume(key.keyId, policy, nowMs),
+  ]);
   if (!principal) throw new UnauthorizedError();
   if (!rate.allowed) throw new ThrottledError(rate);
   return { principal, rate };

@@ -30,7 +30,11 @@ async function smokeKey(deps: AdminDeps, owner: KeyOwner, previousKeyId: string 
  * Creates the smoke partner and group when missing and issues their keys, replacing the
  * previous smoke keys (so a rerun never leaves an old smoke key working).
  */
-export async function provisionSmokeTenants(deps: AdminDeps, previous: { partnerKeyId?: string; groupKeyId?: string }, id = SMOKE_TENANT_ID): Promise<SmokeKeys> {
+export async function provisionSmokeTenants(
+  deps: AdminDeps,
+  previous: { partnerKeyId?: string; groupKeyId?: string },
+  id = SMOKE_TENANT_ID,
+): Promise<SmokeKeys> {
   await unlessExists(() => createPartner(deps, { partnerId: id, name: 'Pipeline smoke check', channelId: id }));
   await unlessExists(() =>
     createAgentGroup(deps, {

@@ -23,10 +23,29 @@ export const BillingJobMessageSchema = v.strictObject({
 });
 
 export const encodeBillingJob = (job: BillingJob): string =>
-  JSON.stringify({ v: 1, runId: job.runId, agentGroupId: job.agentGroupId, day: job.day, trigger: job.trigger, force: job.force, openWork: job.openWork, ...(job.handOff ? { handOff: job.handOff } : {}) });
+  JSON.stringify({
+    v: 1,
+    runId: job.runId,
+    agentGroupId: job.agentGroupId,
+    day: job.day,
+    trigger: job.trigger,
+    force: job.force,
+    openWork: job.openWork,
+    ...(job.handOff ? { handOff: job.handOff } : {}),
+  });
 
 /** The job in a message body, or undefined when the body is not one of ours. */
 export function decodeBillingJob(body: string): BillingJob | undefined {
   const m = parseMessage(BillingJobMessageSchema, body);
-  return m && { runId: m.runId, agentGroupId: m.agentGroupId, day: m.day, trigger: m.trigger, force: m.force, openWork: m.openWork, ...(m.handOff ? { handOff: m.handOff } : {}) };
+  return (
+    m && {
+      runId: m.runId,
+      agentGroupId: m.agentGroupId,
+      day: m.day,
+      trigger: m.trigger,
+      force: m.force,
+      openWork: m.openWork,
+      ...(m.handOff ? { handOff: m.handOff } : {}),
+    }
+  );
 }

@@ -61,8 +61,7 @@ export function bookingCallbackBody(o: BookingCallbackOutcome): string {
   return JSON.stringify(body);
 }
 
-const hmacHex = (t: number, rawBody: string | Buffer, secret: string): string =>
-  createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex');
+const hmacHex = (t: number, rawBody: string | Buffer, secret: string): string => createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex');
 
 /** The `X-Service-Signature` value for `rawBody` signed at `t` (unix seconds). */
 export function signCallback(rawBody: string | Buffer, signingSecret: string, t: number): string {

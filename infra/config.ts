@@ -10,22 +10,18 @@ import { razorpayKeyModeProblem } from './payments/razorpay-mode.ts';
  */
 const LOOPBACK_STAGES = new Set(['local', 'test']);
 
-const positiveInt = (fallback: number) =>
-  v.pipe(
-    v.optional(v.string(), String(fallback)),
-    v.transform(Number),
-    v.number(),
-    v.integer(),
-    v.minValue(1),
-  );
+const positiveInt = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(), v.integer(), v.minValue(1));
 
-const positiveNumber = (fallback: number) =>
-  v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(), v.minValue(0.0001));
+const positiveNumber = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(), v.minValue(0.0001));
 
 const KEY_32 = /^[A-Za-z0-9+/]{43}=$/;
 
 /** One 32-byte base64 key, never rotated as a ring (the sandbox IRP's signing key). */
-const key32 = v.pipe(v.string(), v.regex(KEY_32, 'must be 32 bytes, base64'), v.transform((s) => Buffer.from(s, 'base64')));
+const key32 = v.pipe(
+  v.string(),
+  v.regex(KEY_32, 'must be 32 bytes, base64'),
+  v.transform((s) => Buffer.from(s, 'base64')),
+);
 
 /**
  * One 32-byte base64 key, or during a rotation two: `<new>,<old>`. The new one signs and
@@ -37,13 +33,20 @@ export const KeyRingSchema = v.pipe(
   v.check((ks) => ks.length <= 2, 'at most two keys: <new>,<old>'),
   v.check((ks) => ks.every((k) => KEY_32.test(k)), 'must be 32 bytes, base64 (two during a rotation: <new>,<old>)'),
   v.check((ks) => ks.length < 2 || ks[0] !== ks[1], 'the new and the old key must differ'),
-  v.transform(([current, previous]): KeyRing => ({ current: Buffer.from(current!, 'base64'), ...(previous ? { previous: Buffer.from(previous, 'base64') } : {}) })),
+  v.transform(
+    ([current, previous]): KeyRing => ({ current: Buffer.from(current!, 'base64'), ...(previous ? { previous: Buffer.from(previous, 'base64') } : {}) }),
+  ),
 );
 
 /** Channex's inbound api-key values: one, or `<new>,<old>` during a rotation. */
 const InboundKeysSchema = v.pipe(
   v.string(),
-  v.transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean)),
+  v.transform((s) =>
+    s
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+  ),
   v.check((ks) => ks.length <= 2, 'at most two keys: <new>,<old>'),
   v.check((ks) => ks.every((k) => /^[\x21-\x7e]{24,128}$/.test(k) && !k.includes(',')), 'each key is 24–128 printable characters'),
 );
@@ -108,7 +111,9 @@ export const EnvSchema = v.object({
   INVOICE_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
   AUDIT_DIGEST_BUCKET: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'))),
   AUDIT_SIGNING_KEY: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]{40,}={0,2}$/, 'must be a base64 PKCS#8 EC P-256 private key'))),
-  AUDIT_SIGNING_KEY_ID: v.optional(v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)\/[A-Za-z0-9/_-]+$/, 'must be a KMS key or alias ARN'))),
+  AUDIT_SIGNING_KEY_ID: v.optional(
+    v.pipe(v.string(), v.regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)\/[A-Za-z0-9/_-]+$/, 'must be a KMS key or alias ARN')),
+  ),
   PROPERTY_SYSTEM: v.optional(v.picklist(['simulator', 'channex']), 'simulator'),
   CHANNEX_INBOUND_API_KEY: v.optional(InboundKeysSchema, ''),
   CHANNEX_QUEUE_URL: v.optional(v.pipe(v.string(), v.url())),
@@ -199,7 +204,10 @@ export interface Config {
   readonly guestRetentionDays: number;
 }
 
-const pemKey = v.pipe(v.string(), v.regex(/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----\s*$/, 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)'));
+const pemKey = v.pipe(
+  v.string(),
+  v.regex(/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----\s*$/, 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)'),
+);
 const nonEmpty = v.pipe(v.string(), v.minLength(1, 'must not be empty'));
 
 /** The stage secret's `irpCredentials`: each registration GSTIN's API user on the portal (docs/deploy.md, "E-invoicing"). */
@@ -231,7 +239,8 @@ function irpOf(provider: 'sandbox' | 'nic', text: string | undefined, isSandbox:
   }
   const parsed = v.safeParse(IrpCredentialsSchema, json);
   if (!parsed.success) throw new ConfigError(`IRP_CREDENTIALS: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
-  if (provider === 'nic' && Object.keys(parsed.output).length === 0) throw new ConfigError('IRP_PROVIDER=nic needs at least one registration in IRP_CREDENTIALS');
+  if (provider === 'nic' && Object.keys(parsed.output).length === 0)
+    throw new ConfigError('IRP_PROVIDER=nic needs at least one registration in IRP_CREDENTIALS');
   const plain = Object.entries(parsed.output).find(([, c]) => !c.baseUrl.startsWith('https://'));
   if (plain && !isSandbox) throw new ConfigError(`IRP_CREDENTIALS: ${plain[0]}.baseUrl must be https`);
   return { provider, credentials: parsed.output };
@@ -329,7 +338,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     aws: { connectTimeoutMs: e.AWS_CONNECT_TIMEOUT_MS, requestTimeoutMs: e.AWS_REQUEST_TIMEOUT_MS, maxAttempts: e.AWS_MAX_ATTEMPTS },
     requestBudgetMs: e.REQUEST_BUDGET_MS,
     billingRequestWorkMs: e.BILLING_REQUEST_WORK_MS ?? Math.floor((e.REQUEST_BUDGET_MS * 5) / 8),
-    booking: { queueUrl: e.BOOKING_QUEUE_URL, windowSeconds: e.BOOKING_WINDOW_SECONDS, syncWaitMs: e.BOOKING_SYNC_WAIT_MS, watchSeconds: e.BOOKING_WATCH_SECONDS },
+    booking: {
+      queueUrl: e.BOOKING_QUEUE_URL,
+      windowSeconds: e.BOOKING_WINDOW_SECONDS,
+      syncWaitMs: e.BOOKING_SYNC_WAIT_MS,
+      watchSeconds: e.BOOKING_WATCH_SECONDS,
+    },
     invoiceBucket: e.INVOICE_BUCKET,
     auditDigests: { bucket: e.AUDIT_DIGEST_BUCKET, kmsKeyId: e.AUDIT_SIGNING_KEY_ID, localKey: e.AUDIT_SIGNING_KEY },
     pdfQueueUrl: e.PDF_QUEUE_URL,
@@ -337,7 +351,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     payments: {
       gateway: e.PAYMENT_GATEWAY,
       webhookSecrets: e.RAZORPAY_WEBHOOK_SECRET ?? [],
-      ...(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET ? { razorpay: { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, apiUrl: e.RAZORPAY_API_URL, timeoutMs: e.RAZORPAY_TIMEOUT_MS } } : {}),
+      ...(e.RAZORPAY_KEY_ID && e.RAZORPAY_KEY_SECRET
+        ? { razorpay: { keyId: e.RAZORPAY_KEY_ID, keySecret: e.RAZORPAY_KEY_SECRET, apiUrl: e.RAZORPAY_API_URL, timeoutMs: e.RAZORPAY_TIMEOUT_MS } }
+        : {}),
     },
     channex: {
       propertySystem: e.PROPERTY_SYSTEM,

@@ -192,7 +192,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
       const { baseUrl, apiKey, providerCode } = cfg.channex;
       const channex = baseUrl && apiKey && providerCode ? new ChannexPropertySystem(db(), table, c, { baseUrl, apiKey, providerCode }) : undefined;
       if (cfg.channex.propertySystem === 'channex') return channex!;
-      const simulator = new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs });
+      const simulator = new SimulatedPropertySystem(db(), table, c, {
+        timeScale: cfg.timeScale,
+        windowSeconds: cfg.booking.windowSeconds,
+        syncWaitMs: cfg.booking.syncWaitMs,
+      });
       return channex ? new RoutedPropertySystem(db(), table, simulator, channex) : simulator;
     },
     // The stage param irpProvider chooses: `nic`, the portal's API for every registration (one without
@@ -241,7 +245,10 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     billingRuns: () => new DynamoBillingRunLog(db(), table),
     invoices,
     // PAYMENT_GATEWAY picks Razorpay or the sandbox the project owns; both read Razorpay's signed webhooks.
-    gateway: () => (cfg.payments.razorpay && cfg.payments.gateway === 'razorpay' ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets }) : new SandboxPaymentGateway(cfg.payments.webhookSecrets)),
+    gateway: () =>
+      cfg.payments.razorpay && cfg.payments.gateway === 'razorpay'
+        ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets })
+        : new SandboxPaymentGateway(cfg.payments.webhookSecrets),
     receivables: () => new DynamoReceivablesStore(db(), table, invoices(), auditTrail()),
     creditNotes: () => new DynamoCreditNoteStore(db(), table, auditTrail()),
     balances: () => new DynamoBalanceStore(db(), table),
@@ -353,7 +360,13 @@ export function bookingDeps(svc: Services): BookingDeps {
   };
 }
 
-type BillingExtras = { readonly rateLimiter: RateLimiter; readonly tenants: TenantDirectory; readonly cursors: CursorCodec; readonly billingRuns: BillingRunLog; readonly billingQueue: BillingQueue };
+type BillingExtras = {
+  readonly rateLimiter: RateLimiter;
+  readonly tenants: TenantDirectory;
+  readonly cursors: CursorCodec;
+  readonly billingRuns: BillingRunLog;
+  readonly billingQueue: BillingQueue;
+};
 
 /**
  * What billing runs and invoice reads need. Without a renderer the issued documents' PDFs go

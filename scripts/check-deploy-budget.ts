@@ -10,8 +10,13 @@ let failed = false;
 for (const file of process.argv.slice(2)) {
   const figures = templateFigures(readFileSync(file, 'utf8'));
   const problems = budgetProblems(figures);
-  const top = figures.byType.slice(0, 4).map(([type, n]) => `${n} ${type}`).join(', ');
-  console.log(`deploy budget ${file}: ${figures.resources}/${DEPLOY_BUDGET.resources} resources, ${(figures.bytes / 1024).toFixed(0)}/${DEPLOY_BUDGET.bytes / 1024} KB (${top}, …)`);
+  const top = figures.byType
+    .slice(0, 4)
+    .map(([type, n]) => `${n} ${type}`)
+    .join(', ');
+  console.log(
+    `deploy budget ${file}: ${figures.resources}/${DEPLOY_BUDGET.resources} resources, ${(figures.bytes / 1024).toFixed(0)}/${DEPLOY_BUDGET.bytes / 1024} KB (${top}, …)`,
+  );
   for (const p of problems) console.error(`${file}: ${p}`);
   failed ||= problems.length > 0;
 }

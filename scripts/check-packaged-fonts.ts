@@ -65,7 +65,8 @@ function checkPackaged(marker: string, files: readonly Packaged[]): number {
             continue;
           }
           if (!resolved.startsWith(into)) failures.push(`${zip}: ${bundle} resolves ${file.name} outside its artifact (${resolved})`);
-          else if (!readFileSync(resolved).equals(readFileSync(file.expected))) failures.push(`${zip}: ${relative(into, resolved)} differs from the package's ${file.name}`);
+          else if (!readFileSync(resolved).equals(readFileSync(file.expected)))
+            failures.push(`${zip}: ${relative(into, resolved)} differs from the package's ${file.name}`);
           else console.log(`${zip}: ${bundle} → ${relative(into, resolved)}`);
         }
       }
@@ -87,7 +88,14 @@ const rendering = checkPackaged(
 );
 // The docs page reads Redoc's standalone bundle from its artifact at the first request (functions/system/docs.ts).
 const resolveRedoc = (fromUrl: string) => createRequire(fromUrl).resolve(REDOC_BUNDLE);
-const docsPages = checkPackaged(REDOC_BUNDLE, [{ name: REDOC_BUNDLE, resolve: resolveRedoc, expected: resolveRedoc(pathToFileURL(join(ROOT, 'package.json')).href), hint: "the docs function's package.patterns" }]);
+const docsPages = checkPackaged(REDOC_BUNDLE, [
+  {
+    name: REDOC_BUNDLE,
+    resolve: resolveRedoc,
+    expected: resolveRedoc(pathToFileURL(join(ROOT, 'package.json')).href),
+    hint: "the docs function's package.patterns",
+  },
+]);
 if (docsPages === 0) failures.push(`no artifact reads ${REDOC_BUNDLE}: the docs function's bundle no longer names it`);
 // Resolution from a file outside any node_modules tree must fail, or the check above proves nothing.
 const outside = mkdtempSync(join(tmpdir(), 'no-fonts-'));

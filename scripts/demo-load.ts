@@ -16,7 +16,9 @@ export async function loadDemoWorld(env: Record<string, string>): Promise<Loaded
   const svc = buildServices(operatorConfig(parseConfig(env)));
   const today = new Date().toISOString().slice(0, 10);
   const started = Date.now();
-  const result = await importWorld({ ...adminDeps(svc, operatorOrigin('demo-load', 'seed')), catalogue: svc.catalogue }, buildDemoWorld(today), { allowPlaintextKeys: svc.config.isSandbox });
+  const result = await importWorld({ ...adminDeps(svc, operatorOrigin('demo-load', 'seed')), catalogue: svc.catalogue }, buildDemoWorld(today), {
+    allowPlaintextKeys: svc.config.isSandbox,
+  });
   const written = Object.values(result.written).reduce((a, b) => a + b, 0);
   return { summary: `${written} items written in ${((Date.now() - started) / 1000).toFixed(1)} s`, credentials: DEMO_CREDENTIALS };
 }

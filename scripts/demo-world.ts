@@ -215,7 +215,19 @@ const STATES: readonly StateSpec[] = [
 const SUPPLIER_PAN = 'AAKCP4821M';
 const SUPPLIER_NAME = 'Pallavi Holiday Homes Private Limited';
 
-const LISTING_AMENITIES = ['Wi-Fi', 'Air conditioning', 'Private pool', 'Kitchen', 'Parking', 'Caretaker', 'Power backup', 'Garden', 'Barbecue', 'Smart TV', 'Board games'];
+const LISTING_AMENITIES = [
+  'Wi-Fi',
+  'Air conditioning',
+  'Private pool',
+  'Kitchen',
+  'Parking',
+  'Caretaker',
+  'Power backup',
+  'Garden',
+  'Barbecue',
+  'Smart TV',
+  'Board games',
+];
 
 const PROPERTY_KINDS = [
   { key: 'villa', name: (b: number) => `Entire Villa (${b}BHK)`, type: 'ENTIRE_HOME', bedrooms: [3, 4, 5], quantity: [1, 1], nightly: 4_200 },
@@ -378,7 +390,12 @@ export function buildDemoWorld(today: string): WorldInput {
         reviewCount: between(rand, 4, 420),
         usps: [
           { id: 1, name: 'Caretaker on site', description: 'A caretaker lives on the property and helps round the clock.', isDifferentiator: false },
-          { id: 2, name: spec.tags[0]!.replace(/-/g, ' '), description: `Loved by guests for its ${spec.tags[0]!.replace(/-/g, ' ')}.`, isDifferentiator: true },
+          {
+            id: 2,
+            name: spec.tags[0]!.replace(/-/g, ' '),
+            description: `Loved by guests for its ${spec.tags[0]!.replace(/-/g, ' ')}.`,
+            isDifferentiator: true,
+          },
         ],
         badges: rand() < 0.3 ? [{ label: 'Guest favourite', type: 'HIGHLIGHT', placement: 'TOP_LEFT' }] : [],
         channelIds,
@@ -418,7 +435,8 @@ export function buildDemoWorld(today: string): WorldInput {
       for (const p of properties) {
         const villa = p.type === 'ENTIRE_HOME';
         inventory.push({ propertyId: p.id, from: today, to: last, quantity: p.quantity, minimumStay: villa ? 2 : 1, maximumStay: 30 });
-        if (villa) inventory.push({ propertyId: p.id, from: today, to: last, daysOfWeek: ['FRI', 'SAT'], quantity: p.quantity, minimumStay: 2, maximumStay: 30 });
+        if (villa)
+          inventory.push({ propertyId: p.id, from: today, to: last, daysOfWeek: ['FRI', 'SAT'], quantity: p.quantity, minimumStay: 2, maximumStay: 30 });
         for (const s of peaks) inventory.push({ propertyId: p.id, from: s.from, to: s.to, quantity: p.quantity, minimumStay: 3, maximumStay: 21 });
         // One-off closures and sell-outs follow the calendar date, not the window, so they do not move when today does.
         for (let d = 0; d < DEMO_WINDOW_DAYS; d++) {
@@ -462,7 +480,14 @@ export function buildDemoWorld(today: string): WorldInput {
           billingAnchorDay: 1,
           gstin: gstin('27', 'AAFCT5521K'),
           legalName: 'TripKart Travel Private Limited',
-          address: { line1: '4th Floor, Trade Centre', line2: 'Bandra Kurla Complex', city: 'Mumbai', state: 'Maharashtra', postalCode: '400051', country: 'India' },
+          address: {
+            line1: '4th Floor, Trade Centre',
+            line2: 'Bandra Kurla Complex',
+            city: 'Mumbai',
+            state: 'Maharashtra',
+            postalCode: '400051',
+            country: 'India',
+          },
         },
         {
           agentGroupId: 'yatrabiz-north',
@@ -505,11 +530,61 @@ export function buildDemoWorld(today: string): WorldInput {
       cancellationPlans: CANCELLATION_PLANS,
       listings,
       offers: [
-        { channelId: 'ota-web', code: 'HDFC10', title: '10% off with HDFC Bank cards, up to ₹2,000', discountType: 'PERCENTAGE', percent: 10, maxDiscount: 2_000, minOrderValue: 5_000, validFrom, validTo: addDays(today, 365) },
-        { channelId: 'ota-web', code: 'ICICI1500', title: '₹1,500 off two nights or more with ICICI Bank', discountType: 'FLAT', flatAmount: 1_500, minOrderValue: 10_000, minNights: 2, validFrom, validTo: addDays(today, 180) },
-        { channelId: 'ota-web', code: 'KOTAK5', title: '5% off with Kotak cards (ended)', discountType: 'PERCENTAGE', percent: 5, maxDiscount: 1_000, validFrom: addDays(today, -90), validTo: addDays(today, -1) },
-        { channelId: 'agents-b2b', code: 'AXIS8', title: '8% off with Axis Bank corporate cards, up to ₹5,000', discountType: 'PERCENTAGE', percent: 8, maxDiscount: 5_000, minOrderValue: 8_000, validFrom, validTo: addDays(today, 365) },
-        { channelId: 'agents-b2b', code: 'SBIFLAT2500', title: '₹2,500 off stays in the next 90 days with SBI cards', discountType: 'FLAT', flatAmount: 2_500, minOrderValue: 20_000, stayFrom: today, stayTo: addDays(today, 90), validFrom, validTo: addDays(today, 90) },
+        {
+          channelId: 'ota-web',
+          code: 'HDFC10',
+          title: '10% off with HDFC Bank cards, up to ₹2,000',
+          discountType: 'PERCENTAGE',
+          percent: 10,
+          maxDiscount: 2_000,
+          minOrderValue: 5_000,
+          validFrom,
+          validTo: addDays(today, 365),
+        },
+        {
+          channelId: 'ota-web',
+          code: 'ICICI1500',
+          title: '₹1,500 off two nights or more with ICICI Bank',
+          discountType: 'FLAT',
+          flatAmount: 1_500,
+          minOrderValue: 10_000,
+          minNights: 2,
+          validFrom,
+          validTo: addDays(today, 180),
+        },
+        {
+          channelId: 'ota-web',
+          code: 'KOTAK5',
+          title: '5% off with Kotak cards (ended)',
+          discountType: 'PERCENTAGE',
+          percent: 5,
+          maxDiscount: 1_000,
+          validFrom: addDays(today, -90),
+          validTo: addDays(today, -1),
+        },
+        {
+          channelId: 'agents-b2b',
+          code: 'AXIS8',
+          title: '8% off with Axis Bank corporate cards, up to ₹5,000',
+          discountType: 'PERCENTAGE',
+          percent: 8,
+          maxDiscount: 5_000,
+          minOrderValue: 8_000,
+          validFrom,
+          validTo: addDays(today, 365),
+        },
+        {
+          channelId: 'agents-b2b',
+          code: 'SBIFLAT2500',
+          title: '₹2,500 off stays in the next 90 days with SBI cards',
+          discountType: 'FLAT',
+          flatAmount: 2_500,
+          minOrderValue: 20_000,
+          stayFrom: today,
+          stayTo: addDays(today, 90),
+          validFrom,
+          validTo: addDays(today, 90),
+        },
       ],
       inventory,
       rates,

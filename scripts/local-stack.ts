@@ -98,7 +98,17 @@ export async function startDynamoLocal(opts: { port?: number; dbPath?: string; l
   const storage = opts.dbPath ? ['-sharedDb', '-dbPath', opts.dbPath] : ['-inMemory', '-sharedDb'];
   const child = spawn(
     'java',
-    ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`, '-jar', join(emulator, 'DynamoDBLocal.jar'), ...storage, '-port', String(port), '-disableTelemetry'],
+    [
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(emulator, 'DynamoDBLocal.jar'),
+      ...storage,
+      '-port',
+      String(port),
+      '-disableTelemetry',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   child.stderr?.on('data', (d: Buffer) => opts.log?.(d.toString()));
@@ -130,7 +140,11 @@ export interface FauxqsProcess extends Fauxqs {
  */
 export async function startFauxqsProcess(opts: { port: number; dataDir: string }): Promise<FauxqsProcess> {
   const script = `import { startFauxqs } from 'fauxqs'; await startFauxqs({ port: ${opts.port}, logger: false, dataDir: ${JSON.stringify(opts.dataDir)} });`;
-  const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   let errors = '';
   child.stderr?.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4000)));
   const endpoint = `http://127.0.0.1:${opts.port}`;
@@ -186,7 +200,11 @@ export const webhookQueueName = (stage: string): string => `partner-distribution
  * before `serverless offline` starts: serverless-offline-sqs looks its queues up once.
  * Safe to run again. Tests of redelivery pass a short visibility timeout and receive count.
  */
-export async function provisionQueues(endpoint: string, names: readonly string[], opts: { readonly visibilityTimeoutSeconds?: number; readonly maxReceiveCount?: number } = {}): Promise<Record<string, string>> {
+export async function provisionQueues(
+  endpoint: string,
+  names: readonly string[],
+  opts: { readonly visibilityTimeoutSeconds?: number; readonly maxReceiveCount?: number } = {},
+): Promise<Record<string, string>> {
   const client = new SQSClient(setUpClientOptions(endpoint));
   try {
     const urls: Record<string, string> = {};
@@ -200,7 +218,11 @@ export async function provisionQueues(endpoint: string, names: readonly string[]
       const queue = await client.send(
         new CreateQueueCommand({
           QueueName: name,
-          Attributes: { ...fifoAttributes, VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 360), RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: opts.maxReceiveCount ?? 5 }) },
+          Attributes: {
+            ...fifoAttributes,
+            VisibilityTimeout: String(opts.visibilityTimeoutSeconds ?? 360),
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: opts.maxReceiveCount ?? 5 }),
+          },
         }),
       );
       urls[name] = queue.QueueUrl!;

@@ -33,7 +33,8 @@ class OneBuild {
         let building = Promise.resolve();
         esbuild.bundle = async () => {
           esbuild.prepare();
-          if (esbuild.buildDirPath !== expected) throw new Error(`serverless-esbuild builds into ${esbuild.buildDirPath}, scripts/build-functions.ts into ${expected}`);
+          if (esbuild.buildDirPath !== expected)
+            throw new Error(`serverless-esbuild builds into ${esbuild.buildDirPath}, scripts/build-functions.ts into ${expected}`);
           if (!built) building = building.catch(() => undefined).then(() => oneBuild(serverless.serviceDir));
           built = false;
           await building;
@@ -65,13 +66,18 @@ class OneBuild {
 /** scripts/build-functions.ts in its own process (it is TypeScript; this plugin is loaded by serverless as CommonJS). */
 function oneBuild(serviceDir) {
   return new Promise((resolve, reject) => {
-    execFile(join(serviceDir, 'node_modules', '.bin', 'tsx'), ['scripts/build-functions.ts'], { cwd: serviceDir, env: process.env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`scripts/build-functions.ts failed:\n${stderr || err.message}`));
-      else {
-        process.stdout.write(stdout);
-        resolve();
-      }
-    });
+    execFile(
+      join(serviceDir, 'node_modules', '.bin', 'tsx'),
+      ['scripts/build-functions.ts'],
+      { cwd: serviceDir, env: process.env, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`scripts/build-functions.ts failed:\n${stderr || err.message}`));
+        else {
+          process.stdout.write(stdout);
+          resolve();
+        }
+      },
+    );
   });
 }
 

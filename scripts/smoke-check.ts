@@ -50,11 +50,29 @@ function checks(creds: SmokeCredentials): Check[] {
       name: 'GET /openapi.json',
       path: '/openapi.json',
       expectStatus: 200,
-      verify: (body) => (typeof field(body, 'openapi') === 'string' && field(field(body, 'paths'), '/v1/ping') ? undefined : 'not the OpenAPI document of this service'),
+      verify: (body) =>
+        typeof field(body, 'openapi') === 'string' && field(field(body, 'paths'), '/v1/ping') ? undefined : 'not the OpenAPI document of this service',
     },
-    { name: 'GET /api/ping (smoke partner key)', path: '/api/ping', key: creds.partnerKey, expectStatus: 200, verify: (body) => (typeof field(body, 'partnerId') === 'string' ? undefined : 'no partnerId in the reply') },
-    { name: 'GET /v1/ping (smoke group key)', path: '/v1/ping', key: creds.groupKey, expectStatus: 200, verify: (body) => (typeof field(body, 'agentGroupId') === 'string' ? undefined : 'no agentGroupId in the reply') },
-    { name: 'GET /v1/ping without a key is refused', path: '/v1/ping', expectStatus: 401, verify: (body) => (field(body, 'code') === 'UNAUTHORIZED' ? undefined : 'not the UNAUTHORIZED error body') },
+    {
+      name: 'GET /api/ping (smoke partner key)',
+      path: '/api/ping',
+      key: creds.partnerKey,
+      expectStatus: 200,
+      verify: (body) => (typeof field(body, 'partnerId') === 'string' ? undefined : 'no partnerId in the reply'),
+    },
+    {
+      name: 'GET /v1/ping (smoke group key)',
+      path: '/v1/ping',
+      key: creds.groupKey,
+      expectStatus: 200,
+      verify: (body) => (typeof field(body, 'agentGroupId') === 'string' ? undefined : 'no agentGroupId in the reply'),
+    },
+    {
+      name: 'GET /v1/ping without a key is refused',
+      path: '/v1/ping',
+      expectStatus: 401,
+      verify: (body) => (field(body, 'code') === 'UNAUTHORIZED' ? undefined : 'not the UNAUTHORIZED error body'),
+    },
   ];
 }
 

@@ -21,16 +21,14 @@ const instantOption = (name: string, text: string | undefined, endOfDay: boolean
 };
 
 const eventLines = (events: readonly AuditEvent[]) =>
-  events.length === 0
-    ? ['No events.']
-    : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, JSON.stringify(e.after ?? {})]));
+  events.length === 0 ? ['No events.'] : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, JSON.stringify(e.after ?? {})]));
 
 export const auditList: CommandSpec = {
   path: ['audit', 'list'],
-  summary: 'List audit events: one target\'s chain, or every event of a window, filtered by actor.',
+  summary: "List audit events: one target's chain, or every event of a window, filtered by actor.",
   details: `Without --target, the window is --from to --to (dates or instants; the last ${DEFAULT_DAYS} days when --from is left out). Targets read <kind>:<id>, e.g. booking:<bookingRef>, group:<groupId>, key:<keyId>.`,
   options: [
-    { name: 'target', value: '<kind:id>', description: 'Only this target\'s events (its whole chain).' },
+    { name: 'target', value: '<kind:id>', description: "Only this target's events (its whole chain)." },
     { name: 'actor', value: '<actor>', description: 'Only events made by this actor (a key id, or an operator as recorded).' },
     { name: 'from', value: '<date>', param: 'from', description: 'Events at or after this date or instant.' },
     { name: 'to', value: '<date>', param: 'to', description: 'Events at or before this date or instant (a date includes its whole day).' },
@@ -42,7 +40,9 @@ export const auditList: CommandSpec = {
     const to = instantOption('to', args.text('to'), true) ?? new Date().toISOString();
     const target = args.text('target');
     const actor = args.text('actor');
-    const all = target ? await trail.listTarget(target) : await trail.listWindow(from ?? new Date(Date.parse(to) - DEFAULT_DAYS * 86_400_000).toISOString(), to);
+    const all = target
+      ? await trail.listTarget(target)
+      : await trail.listWindow(from ?? new Date(Date.parse(to) - DEFAULT_DAYS * 86_400_000).toISOString(), to);
     const events = all.filter((e) => (!actor || e.actor === actor) && (!from || e.at >= from) && e.at <= to);
     ctx.out.result({ events }, () => eventLines(events));
   },
@@ -61,23 +61,42 @@ export const auditVerify: CommandSpec = {
   async run(args, ctx) {
     const cfg = ctx.config();
     const anchors = args.flag('without-digests') ? undefined : await readAnchors(await digestArchive(cfg), await digestSigner(cfg));
-    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex, { ...(args.text('target') ? { only: args.text('target') } : {}), ...(anchors ? { anchors } : {}) });
-    const problems = [...verdict.digestBreaks, ...verdict.breaks.map((b) => `chain ${b.target} at event ${b.seq}${b.eventId ? ` (id ${b.eventId})` : ''}: ${b.reason}`)];
+    const verdict = await verifyTrail(ctx.services().auditTrail, sha256Hex, {
+      ...(args.text('target') ? { only: args.text('target') } : {}),
+      ...(anchors ? { anchors } : {}),
+    });
+    const problems = [
+      ...verdict.digestBreaks,
+      ...verdict.breaks.map((b) => `chain ${b.target} at event ${b.seq}${b.eventId ? ` (id ${b.eventId})` : ''}: ${b.reason}`),
+    ];
     // A broken trail is a refusal (exit code 1) whose message names every break found.
-    if (problems.length) throw new ConflictError('CONFLICT', `Audit trail broken: ${problems.join('; ')}. Checked ${verdict.chains} chains, ${verdict.events} events, ${verdict.digests} digests.`);
-    ctx.out.result(verdict, () => [`Intact: ${verdict.chains} chains, ${verdict.events} events${anchors ? `, ${verdict.digests} digests (latest ${verdict.latestDigestAt})` : ' (without digests)'}.`]);
+    if (problems.length)
+      throw new ConflictError(
+        'CONFLICT',
+        `Audit trail broken: ${problems.join('; ')}. Checked ${verdict.chains} chains, ${verdict.events} events, ${verdict.digests} digests.`,
+      );
+    ctx.out.result(verdict, () => [
+      `Intact: ${verdict.chains} chains, ${verdict.events} events${anchors ? `, ${verdict.digests} digests (latest ${verdict.latestDigestAt})` : ' (without digests)'}.`,
+    ]);
   },
 };
 
 export const auditDigest: CommandSpec = {
   path: ['audit', 'digest'],
   summary: "Write a signed digest of every chain's head now (the hourly job's work, e.g. before an audit or after a restore).",
-  details: 'Reads every chain head that moved since the previous digest, signs the digest (with the previous digest\'s key and signature inside it) and stores it, write-once, in the stage\'s digest bucket. Needs the signing permission the hourly job has (kms:Sign on the stage\'s audit key in the cloud).',
+  details:
+    "Reads every chain head that moved since the previous digest, signs the digest (with the previous digest's key and signature inside it) and stores it, write-once, in the stage's digest bucket. Needs the signing permission the hourly job has (kms:Sign on the stage's audit key in the cloud).",
   options: [],
   examples: ['audit digest --as alice'],
   async run(_args, ctx) {
     const cfg = ctx.config();
-    const out = await writeDigest({ heads: ctx.services().auditTrail, archive: await digestArchive(cfg), signer: await digestSigner(cfg), stage: cfg.stage, now: () => new Date() });
+    const out = await writeDigest({
+      heads: ctx.services().auditTrail,
+      archive: await digestArchive(cfg),
+      signer: await digestSigner(cfg),
+      stage: cfg.stage,
+      now: () => new Date(),
+    });
     ctx.out.result(out, () => [`Digest ${out.key}: ${out.heads} chain heads${out.previousKey ? `, after ${out.previousKey}` : ' (the first)'}.`]);
   },
 };
@@ -85,7 +104,8 @@ export const auditDigest: CommandSpec = {
 export const auditExport: CommandSpec = {
   path: ['audit', 'export'],
   summary: "Export a month's audit events as JSON lines to the stage bucket, for the auditors.",
-  details: 'Writes s3://<stage bucket>/audit/<YYYY-MM>.jsonl: every event of the month, oldest first, with its chain position and hashes so the file can be checked on its own. A second export of the same month replaces the object.',
+  details:
+    'Writes s3://<stage bucket>/audit/<YYYY-MM>.jsonl: every event of the month, oldest first, with its chain position and hashes so the file can be checked on its own. A second export of the same month replaces the object.',
   options: [{ name: 'month', value: '<YYYY-MM>', required: true, param: 'month', description: 'The month to export (UTC).' }],
   examples: ['audit export --month 2026-11'],
   async run(args, ctx) {
@@ -95,6 +115,8 @@ export const auditExport: CommandSpec = {
     const events = await svc.auditTrail.listWindow(from, to);
     const key = exportKey(month);
     await svc.documents.put(key, new TextEncoder().encode(jsonLines(events)), 'application/x-ndjson');
-    ctx.out.result({ month, key, bucket: ctx.config().invoiceBucket ?? null, events: events.length }, () => [`Exported ${events.length} events of ${month} to s3://${ctx.config().invoiceBucket}/${key}.`]);
+    ctx.out.result({ month, key, bucket: ctx.config().invoiceBucket ?? null, events: events.length }, () => [
+      `Exported ${events.length} events of ${month} to s3://${ctx.config().invoiceBucket}/${key}.`,
+    ]);
   },
 };

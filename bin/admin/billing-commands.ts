@@ -17,7 +17,6 @@ import { billingDeps } from '../../infra/container.ts';
 import { columns, GROUP_OPTION, UsageError, type AdminContext, type CommandSpec } from './command.ts';
 import { integerOption } from './input.ts';
 
-
 /** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
 export async function deps(ctx: AdminContext) {
   const { PdfInvoiceRenderer } = await import('../../infra/pdf/pdf-invoice-renderer.ts');
@@ -39,9 +38,9 @@ const progressLines = (p: FanOutProgress): string[] => [
 
 export const billingRun: CommandSpec = {
   path: ['billing', 'run'],
-  summary: "Run billing now for one group (its last closed period, or --from/--to), or for every group with --all.",
+  summary: 'Run billing now for one group (its last closed period, or --from/--to), or for every group with --all.',
   details: [
-    "The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock.",
+    'The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock.',
     "--all bills every group's last closed period as a run over every group, the daily run's code: where the stage has a billing queue (BILLING_QUEUE_URL) it queues one message per group for the billing worker and prints the run's id (follow it with billing runs --run <id>); without one, or with --in-process, it bills the groups here, --concurrency at once, one line per group as it finishes. A group that fails is reported and the rest carry on.",
   ].join('\n'),
   options: [
@@ -52,7 +51,12 @@ export const billingRun: CommandSpec = {
     { name: 'from', value: '<yyyy-mm-dd>', description: 'Period start (with --to; one group only).' },
     { name: 'to', value: '<yyyy-mm-dd>', description: 'Period end, inclusive (with --from).' },
   ],
-  examples: ['billing run --group tripkart-agents', 'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30', 'billing run --all', 'billing run --all --in-process --concurrency 8'],
+  examples: [
+    'billing run --group tripkart-agents',
+    'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30',
+    'billing run --all',
+    'billing run --all --in-process --concurrency 8',
+  ],
   async run(args, ctx) {
     if (args.flag('all')) {
       if (args.text('group') !== undefined) throw new ValidationError('all', '--all bills every group: leave out --group.');
@@ -65,10 +69,17 @@ export const billingRun: CommandSpec = {
         return;
       }
       const d = await deps(ctx);
-      const outcomes = await billAllGroups(d, { trigger: 'ADMIN', force: true, concurrency, onGroup: (o, done, of) => ctx.out.progress(outcomeLine(o, done, of)) });
+      const outcomes = await billAllGroups(d, {
+        trigger: 'ADMIN',
+        force: true,
+        concurrency,
+        onGroup: (o, done, of) => ctx.out.progress(outcomeLine(o, done, of)),
+      });
       const failed = outcomes.filter((o) => o.outcome === 'FAILED').length;
       ctx.out.result(
-        outcomes.map((o) => (o.outcome === 'BILLED' ? { agentGroupId: o.agentGroupId, outcome: o.outcome, runId: o.result.runId, ...billingRunView(o.result) } : o)),
+        outcomes.map((o) =>
+          o.outcome === 'BILLED' ? { agentGroupId: o.agentGroupId, outcome: o.outcome, runId: o.result.runId, ...billingRunView(o.result) } : o,
+        ),
         () => [`${outcomes.length} groups: ${outcomes.length - failed} billed or up to date, ${failed} failed.`],
       );
       return;
@@ -88,10 +99,11 @@ export const billingRun: CommandSpec = {
 
 export const billingRuns: CommandSpec = {
   path: ['billing', 'runs'],
-  summary: "Show the latest run over every group (the daily run) with its progress across groups, then recent groups' billing runs, newest first; --run shows one run over every group.",
+  summary:
+    "Show the latest run over every group (the daily run) with its progress across groups, then recent groups' billing runs, newest first; --run shows one run over every group.",
   details: [
-    "A run over every group counts its groups queued, billed, up to date, failed (the latest attempt failed: a redelivery may still bill it; after 5 attempts its message is in the billing dead-letter queue) and pending (no outcome yet), and names each failed group with its error.",
-    'Runs are kept 180 days. --json prints the groups\' runs whole (blocked states, skipped and unreconciled entries), or with --run that run\'s progress.',
+    'A run over every group counts its groups queued, billed, up to date, failed (the latest attempt failed: a redelivery may still bill it; after 5 attempts its message is in the billing dead-letter queue) and pending (no outcome yet), and names each failed group with its error.',
+    "Runs are kept 180 days. --json prints the groups' runs whole (blocked states, skipped and unreconciled entries), or with --run that run's progress.",
   ].join('\n'),
   options: [
     { name: 'run', value: '<runId>', description: 'One run over every group (daily-<yyyy-mm-dd>, or the id billing run --all printed).' },
@@ -111,7 +123,10 @@ export const billingRuns: CommandSpec = {
       return;
     }
     const group = args.text('group');
-    const [runs, latest] = await Promise.all([svc.invoices.recentRuns(limit, group), group === undefined ? svc.billingRuns.recentRuns(1) : Promise.resolve([])]);
+    const [runs, latest] = await Promise.all([
+      svc.invoices.recentRuns(limit, group),
+      group === undefined ? svc.billingRuns.recentRuns(1) : Promise.resolve([]),
+    ]);
     const progress = latest[0] && (await svc.billingRuns.progress(latest[0].runId));
     ctx.out.result(runs, () => [
       ...(progress ? [...progressLines(progress), ''] : []),
@@ -120,7 +135,18 @@ export const billingRuns: CommandSpec = {
         : columns(
             [
               ['STARTED', 'GROUP', 'TRIGGER', 'PERIOD', 'LINES', 'INVOICES', 'DRAFTS LEFT', 'HELD BACK', 'SKIPPED', 'UNRECONCILED'],
-              ...runs.map((r) => [r.startedAt, r.agentGroupId, r.trigger, `${r.periodFrom}..${r.periodTo}`, String(r.linesWritten), String(r.invoiceIds.length), String(r.draftsLeft), String(r.blockedStates.length), String(r.skippedEntries.length), String(r.unreconciledEntries.length)]),
+              ...runs.map((r) => [
+                r.startedAt,
+                r.agentGroupId,
+                r.trigger,
+                `${r.periodFrom}..${r.periodTo}`,
+                String(r.linesWritten),
+                String(r.invoiceIds.length),
+                String(r.draftsLeft),
+                String(r.blockedStates.length),
+                String(r.skippedEntries.length),
+                String(r.unreconciledEntries.length),
+              ]),
             ],
             '',
           )),
@@ -161,9 +187,13 @@ export const billingBackfillUnbilled: CommandSpec = {
       }
       const r = await backfillBillingIndex(d, g);
       done.push({ agentGroupId: g, skipped: false, ...r });
-      ctx.out.progress(`[${i + 1}/${groups.length}] ${g}: ${r.bookings} bookings indexed, ${r.pending} with unbilled work, ${r.invoicesCounted} open invoices counted`);
+      ctx.out.progress(
+        `[${i + 1}/${groups.length}] ${g}: ${r.bookings} bookings indexed, ${r.pending} with unbilled work, ${r.invoicesCounted} open invoices counted`,
+      );
     }
-    ctx.out.result(done, () => [`${done.length} groups: ${done.filter((x) => !x.skipped).length} indexed, ${done.filter((x) => x.skipped).length} already indexed.`]);
+    ctx.out.result(done, () => [
+      `${done.length} groups: ${done.filter((x) => !x.skipped).length} indexed, ${done.filter((x) => x.skipped).length} already indexed.`,
+    ]);
   },
 };
 
@@ -195,7 +225,17 @@ export const billingCheckIndex: CommandSpec = {
 
 const figuresLine = (f: OpenFigures) => `${rupees(f.outstanding)} in ${f.openCount} invoices, oldest due ${f.oldestDueDate ?? '-'}`;
 
-const invoiceRow = (i: Invoice) => [i.id, i.status, i.invoiceNumber ?? '', i.issueDate ?? '', i.dueDate ?? '', i.supplierGstin, rupees(i.total), String(i.lineCount), i.lastError ?? ''];
+const invoiceRow = (i: Invoice) => [
+  i.id,
+  i.status,
+  i.invoiceNumber ?? '',
+  i.issueDate ?? '',
+  i.dueDate ?? '',
+  i.supplierGstin,
+  rupees(i.total),
+  String(i.lineCount),
+  i.lastError ?? '',
+];
 const invoiceView = (i: Invoice) => ({
   id: i.id,
   status: i.status,
@@ -225,7 +265,9 @@ export const invoicesList: CommandSpec = {
     const [open, issued] = await Promise.all([store.openInvoices(g), store.list(g, { statuses: ['ISSUED', 'PAID'], limit })]);
     const all = [...open, ...issued.invoices.filter((i) => !open.some((o) => o.id === i.id))];
     ctx.out.result(all.map(invoiceView), () =>
-      all.length === 0 ? [`No invoices for group ${g}.`] : columns([['ID', 'STATUS', 'NUMBER', 'ISSUED', 'DUE', 'SUPPLIER GSTIN', 'TOTAL', 'LINES', 'LAST ERROR'], ...all.map(invoiceRow)], ''),
+      all.length === 0
+        ? [`No invoices for group ${g}.`]
+        : columns([['ID', 'STATUS', 'NUMBER', 'ISSUED', 'DUE', 'SUPPLIER GSTIN', 'TOTAL', 'LINES', 'LAST ERROR'], ...all.map(invoiceRow)], ''),
     );
   },
 };
@@ -244,13 +286,19 @@ export const invoicesAbandon: CommandSpec = {
 
 export const invoicesVoid: CommandSpec = {
   path: ['invoices', 'void'],
-  summary: "Void a registered invoice or credit note within the IRP's 24 hours: its IRN is cancelled, it becomes CANCELLED keeping its number; an invoice's charges are billed by the next run, a credit note's credit is undone.",
+  summary:
+    "Void a registered invoice or credit note within the IRP's 24 hours: its IRN is cancelled, it becomes CANCELLED keeping its number; an invoice's charges are billed by the next run, a credit note's credit is undone.",
   details:
     "The IRP allows cancelling an IRN only within 24 hours of its acknowledgement. After that, or for an invoice that was never registered, paid or credited, the tool refuses and changes nothing: a credit note is the only way. A credit note's void puts what it credited back on its invoice (which must be ISSUED) and the bookings' billed figures, and undoes an operator's ledger adjustment; refused when the note gave back payments as the group's credit. GSTR-1 reports a voided document among the cancelled documents of its series.",
   positional: { name: 'invoiceId', description: 'The issued, registered invoice or credit note.' },
   options: [
     GROUP_OPTION,
-    { name: 'reason', value: '<1|2|3|4>', required: true, description: "The IRP's reason code: 1 Duplicate, 2 Data entry mistake, 3 Order cancelled, 4 Others." },
+    {
+      name: 'reason',
+      value: '<1|2|3|4>',
+      required: true,
+      description: "The IRP's reason code: 1 Duplicate, 2 Data entry mistake, 3 Order cancelled, 4 Others.",
+    },
     { name: 'remark', value: '<text>', description: 'Kept by the IRP with the cancellation (up to 100 characters; default: the reason).' },
   ],
   examples: ['invoices void 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --reason 2 --remark "Wrong GSTIN on the bill-to"'],
@@ -259,7 +307,14 @@ export const invoicesVoid: CommandSpec = {
     const remark = (args.text('remark') ?? CANCEL_REASONS[reason]).trim();
     if (remark.length === 0 || remark.length > 100) throw new ValidationError('remark', `remark must be 1 to 100 characters; got ${remark.length}.`);
     const svc = ctx.services();
-    const invoice = await voidInvoice({ invoices: svc.invoices, creditNotes: svc.creditNotes, eInvoices: svc.eInvoices, clock: svc.clock, ids: svc.ids }, args.required('group'), args.positional!, reason, remark, ctx.origin());
+    const invoice = await voidInvoice(
+      { invoices: svc.invoices, creditNotes: svc.creditNotes, eInvoices: svc.eInvoices, clock: svc.clock, ids: svc.ids },
+      args.required('group'),
+      args.positional!,
+      reason,
+      remark,
+      ctx.origin(),
+    );
     ctx.out.result({ ...invoiceView(invoice), invoiceNumber: invoice.invoiceNumber, eInvoice: invoice.eInvoice ?? null }, () => [
       `${invoice.creditNoteFor ? 'Credit note' : 'Invoice'} ${invoice.invoiceNumber} (${invoice.id}) is ${invoice.status}: IRN ${invoice.eInvoice?.irn} cancelled at the IRP on ${invoice.eInvoice?.cancelledAt}; ${invoice.creditNoteFor ? `its credit is back on invoice ${invoice.creditNoteForNumber}` : 'its charges are released for the next run'}.`,
     ]);
@@ -281,8 +336,10 @@ export const invoicesRender: CommandSpec = {
 const E_INVOICE_STATES = {
   REGISTERED: 'registered with the IRP',
   PENDING: 'numbered, waiting for the IRP: the next billing run sends it again',
-  NEEDS_RECONCILIATION: 'the IRP holds a registration of this number that cannot be taken as ours (no longer served, 2283, or another document): not sent again until `invoices reconcile` resolves it',
-  SIGNATURE_UNVERIFIED: "registered at the IRP, but its signatures do not verify under the stored signing key: IRN and acknowledgement kept, never sent again; store the portal's new key and the next billing run issues it",
+  NEEDS_RECONCILIATION:
+    'the IRP holds a registration of this number that cannot be taken as ours (no longer served, 2283, or another document): not sent again until `invoices reconcile` resolves it',
+  SIGNATURE_UNVERIFIED:
+    "registered at the IRP, but its signatures do not verify under the stored signing key: IRN and acknowledgement kept, never sent again; store the portal's new key and the next billing run issues it",
   NOT_NUMBERED: 'a DRAFT without a number yet: nothing to register',
   NOT_REQUIRED: 'issued without registration (its registration is not marked for e-invoicing, or the recipient has no GSTIN)',
   CANCELLED: 'an abandoned draft, or an invoice voided at the IRP (its IRN cancelled, its number kept)',
@@ -295,15 +352,30 @@ export const invoicesEInvoice: CommandSpec = {
     'The INV-01 JSON is what the billing run sends to the invoice registration portal (IRP) for a supplier registration marked for e-invoicing; it exists once the invoice has a number. --json prints status, registration and document together.',
   positional: { name: 'invoiceId', description: 'The invoice (from `invoices list`).' },
   options: [GROUP_OPTION],
-  examples: ['invoices einvoice 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents', 'invoices einvoice 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --json'],
+  examples: [
+    'invoices einvoice 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents',
+    'invoices einvoice 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --json',
+  ],
   async run(args, ctx) {
     const svc = ctx.services();
     const e = await eInvoiceStatus({ invoices: svc.invoices, catalogue: svc.catalogue }, args.required('group'), args.positional!);
     ctx.out.result(e, () => [
       `Invoice ${e.invoiceId} (${e.invoiceNumber ?? 'no number'}, ${e.status}): ${e.state} — ${E_INVOICE_STATES[e.state]}.`,
       `Supplier registration marked for e-invoicing: ${e.markedForEInvoicing ? 'yes' : 'no'}.`,
-      ...(e.registration ? [`IRN: ${e.registration.irn}`, `Ack. No: ${e.registration.ackNo}`, `Ack. date: ${e.registration.ackDate}`, `Signed QR: ${e.registration.signedQr.length} characters`] : []),
-      ...(e.hold ? [`Held since ${e.hold.since} (${e.hold.kind}): ${e.hold.reason}`, `Held IRN: ${e.hold.irn}, Ack. No ${e.hold.ackNo ?? '?'} of ${e.hold.ackDate ?? '?'}${e.hold.portalRecordGiven ? "; the portal's record is verified and kept: the next billing run issues it" : ''}`] : []),
+      ...(e.registration
+        ? [
+            `IRN: ${e.registration.irn}`,
+            `Ack. No: ${e.registration.ackNo}`,
+            `Ack. date: ${e.registration.ackDate}`,
+            `Signed QR: ${e.registration.signedQr.length} characters`,
+          ]
+        : []),
+      ...(e.hold
+        ? [
+            `Held since ${e.hold.since} (${e.hold.kind}): ${e.hold.reason}`,
+            `Held IRN: ${e.hold.irn}, Ack. No ${e.hold.ackNo ?? '?'} of ${e.hold.ackDate ?? '?'}${e.hold.portalRecordGiven ? "; the portal's record is verified and kept: the next billing run issues it" : ''}`,
+          ]
+        : []),
       ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
       ...(e.documentError ? [`The document cannot be rendered: ${e.documentError}`] : []),
       ...(e.document ? ['INV-01 JSON:', JSON.stringify(e.document, null, 2)] : []),
@@ -313,7 +385,8 @@ export const invoicesEInvoice: CommandSpec = {
 
 export const invoicesHeld: CommandSpec = {
   path: ['invoices', 'held'],
-  summary: 'List the documents held for an operator at the IRP: NEEDS_RECONCILIATION (resolve with `invoices reconcile`) and SIGNATURE_UNVERIFIED (store the portal\'s new signing key).',
+  summary:
+    "List the documents held for an operator at the IRP: NEEDS_RECONCILIATION (resolve with `invoices reconcile`) and SIGNATURE_UNVERIFIED (store the portal's new signing key).",
   details:
     'A held document is registered at the IRP (or its number is) but cannot be taken as ours without an operator; it is never sent to the IRP again while held, and every billing run that meets it counts EInvoiceHeld (alarmed). docs/receivables.md "Held e-invoices" says what to do with each.',
   options: [],
@@ -323,21 +396,44 @@ export const invoicesHeld: CommandSpec = {
     ctx.out.result(held, () =>
       held.length === 0
         ? ['No documents held for the IRP.']
-        : columns([['SINCE', 'GROUP', 'INVOICE', 'NUMBER', 'SUPPLIER GSTIN', 'STATE', 'IRN', 'REASON'], ...held.map((h) => [h.since, h.agentGroupId, h.invoiceId, h.invoiceNumber ?? '', h.supplierGstin, h.kind === 'SIGNATURE' ? 'SIGNATURE_UNVERIFIED' : 'NEEDS_RECONCILIATION', h.irn, h.reason])], ''),
+        : columns(
+            [
+              ['SINCE', 'GROUP', 'INVOICE', 'NUMBER', 'SUPPLIER GSTIN', 'STATE', 'IRN', 'REASON'],
+              ...held.map((h) => [
+                h.since,
+                h.agentGroupId,
+                h.invoiceId,
+                h.invoiceNumber ?? '',
+                h.supplierGstin,
+                h.kind === 'SIGNATURE' ? 'SIGNATURE_UNVERIFIED' : 'NEEDS_RECONCILIATION',
+                h.irn,
+                h.reason,
+              ]),
+            ],
+            '',
+          ),
     );
   },
 };
 
 export const invoicesReconcile: CommandSpec = {
   path: ['invoices', 'reconcile'],
-  summary: 'Resolve a document held as NEEDS_RECONCILIATION: give the portal\'s record of its registration (--file), or send it again once the cause is removed at the portal (--send-again).',
+  summary:
+    "Resolve a document held as NEEDS_RECONCILIATION: give the portal's record of its registration (--file), or send it again once the cause is removed at the portal (--send-again).",
   details: [
     "--file: the portal's record of the IRN as JSON with Irn, AckNo, AckDt, SignedQRCode and SignedInvoice (Get IRN details' answer, or the e-invoice downloaded from the portal). Its signatures must hold under the registration's signing key and it must be our document (recipient GSTIN, number, date, total); then it is kept and the group's next billing run issues the invoice with it (`billing run --group <id>` to do it now). A record that does not verify or is another document is refused, nothing changed.",
     '--send-again: ends the hold, and the next billing run sends the document again. Only for NEEDS_RECONCILIATION, after the other document holding our number was cancelled at the portal; a SIGNATURE_UNVERIFIED document is registered and is never sent again.',
   ].join('\n'),
   positional: { name: 'invoiceId', description: 'The held invoice or credit note (from `invoices held`).' },
-  options: [GROUP_OPTION, { name: 'file', value: '<irn.json>', description: "The portal's record of the registration." }, { name: 'send-again', description: 'End the hold; the next billing run sends the document again.' }],
-  examples: ['invoices reconcile 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --file ./irn.json', 'invoices reconcile 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --send-again'],
+  options: [
+    GROUP_OPTION,
+    { name: 'file', value: '<irn.json>', description: "The portal's record of the registration." },
+    { name: 'send-again', description: 'End the hold; the next billing run sends the document again.' },
+  ],
+  examples: [
+    'invoices reconcile 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --file ./irn.json',
+    'invoices reconcile 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents --send-again',
+  ],
   async run(args, ctx) {
     const file = args.text('file');
     const sendAgain = args.flag('send-again');
@@ -351,14 +447,28 @@ export const invoicesReconcile: CommandSpec = {
       } catch (err) {
         throw new UsageError(`--file must be a readable JSON file: ${err instanceof Error ? err.message : String(err)}`, '--file');
       }
-      for (const k of ['Irn', 'AckDt', 'SignedQRCode'] as const) if (typeof details[k] !== 'string') throw new ValidationError('file', `the record has no ${k} (a string).`);
+      for (const k of ['Irn', 'AckDt', 'SignedQRCode'] as const)
+        if (typeof details[k] !== 'string') throw new ValidationError('file', `the record has no ${k} (a string).`);
       if (typeof details.AckNo !== 'string' && typeof details.AckNo !== 'number') throw new ValidationError('file', 'the record has no AckNo.');
     }
-    const invoice = await reconcileEInvoice(await deps(ctx), args.required('group'), args.positional!, details ? { details: details as never } : { sendAgain: true });
-    ctx.out.result({ ...invoiceView(invoice), hold: invoice.eInvoiceHold ? { kind: invoice.eInvoiceHold.kind, irn: invoice.eInvoiceHold.irn, portalRecordGiven: !!invoice.eInvoiceHold.signedQrCode } : null }, () => [
-      invoice.eInvoiceHold
-        ? `The portal's record of IRN ${invoice.eInvoiceHold.irn} verified and kept on ${invoice.invoiceNumber}: the group's next billing run issues it (\`billing run --group ${invoice.agentGroupId}\` now).`
-        : `${invoice.invoiceNumber} is no longer held: the next billing run sends it to the IRP again.`,
-    ]);
+    const invoice = await reconcileEInvoice(
+      await deps(ctx),
+      args.required('group'),
+      args.positional!,
+      details ? { details: details as never } : { sendAgain: true },
+    );
+    ctx.out.result(
+      {
+        ...invoiceView(invoice),
+        hold: invoice.eInvoiceHold
+          ? { kind: invoice.eInvoiceHold.kind, irn: invoice.eInvoiceHold.irn, portalRecordGiven: !!invoice.eInvoiceHold.signedQrCode }
+          : null,
+      },
+      () => [
+        invoice.eInvoiceHold
+          ? `The portal's record of IRN ${invoice.eInvoiceHold.irn} verified and kept on ${invoice.invoiceNumber}: the group's next billing run issues it (\`billing run --group ${invoice.agentGroupId}\` now).`
+          : `${invoice.invoiceNumber} is no longer held: the next billing run sends it to the IRP again.`,
+      ],
+    );
   },
 };

@@ -4,7 +4,7 @@ import type { CommandSpec } from './command.ts';
 
 export const channexFullSync: CommandSpec = {
   path: ['channex', 'full-sync'],
-  summary: "Ask Channex to send a listing's whole availability, rates and restrictions (Open Channel \"Request Full Sync\").",
+  summary: 'Ask Channex to send a listing\'s whole availability, rates and restrictions (Open Channel "Request Full Sync").',
   details: [
     'POSTs provider_code and hotel_code (the listing) to <CHANNEX_BASE_URL>/api/v1/channel_webhooks/open_channel/request_full_sync with the Open Channel api-key.',
     'Channex then streams the property state to /channel-manager/channex/changes/, applied like any other change (docs/channel-manager.md); `search rebuild <channel>` afterwards reports no drift.',
@@ -16,13 +16,17 @@ export const channexFullSync: CommandSpec = {
   async run(args, ctx) {
     const { channex } = ctx.config();
     if (!channex.baseUrl || !channex.apiKey || !channex.providerCode) {
-      throw new DomainError('VALIDATION_FAILED', 'CHANNEX_BASE_URL, CHANNEX_API_KEY and CHANNEX_PROVIDER_CODE must be set to reach Channex.', { param: 'CHANNEX_BASE_URL' });
+      throw new DomainError('VALIDATION_FAILED', 'CHANNEX_BASE_URL, CHANNEX_API_KEY and CHANNEX_PROVIDER_CODE must be set to reach Channex.', {
+        param: 'CHANNEX_BASE_URL',
+      });
     }
     const listingId = args.positional!;
     const [view] = await ctx.services().reader.listingViews([listingId]);
     if (!view) throw new NotFoundError('Listing');
     const answer = await requestFullSync({ apiUrl: channex.baseUrl, apiKey: channex.apiKey, providerCode: channex.providerCode }, listingId);
     if (answer.status >= 300) throw new DomainError('CHANNEL_REFUSED', `Channex answered ${answer.status}: ${answer.body.slice(0, 500)}`);
-    ctx.out.result({ listingId, status: answer.status }, () => [`Channex accepted the full sync of ${listingId} (${answer.status}); its changes arrive on /channel-manager/channex/changes/.`]);
+    ctx.out.result({ listingId, status: answer.status }, () => [
+      `Channex accepted the full sync of ${listingId} (${answer.status}); its changes arrive on /channel-manager/channex/changes/.`,
+    ]);
   },
 };

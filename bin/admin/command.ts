@@ -82,7 +82,11 @@ export interface CommandSpec {
 
 export const COMMON_OPTIONS: readonly OptionSpec[] = [
   { name: 'json', description: 'Print machine-readable JSON on stdout (errors as JSON on stderr).' },
-  { name: 'as', value: '<name>', description: 'Who is running the command, recorded in the audit trail (or ADMIN_OPERATOR); required by every command that changes something.' },
+  {
+    name: 'as',
+    value: '<name>',
+    description: 'Who is running the command, recorded in the audit trail (or ADMIN_OPERATOR); required by every command that changes something.',
+  },
   { name: 'help', description: 'Show this help.' },
 ];
 
@@ -101,7 +105,9 @@ export const wantsHelp = (argv: readonly string[]): boolean => argv.some((a) => 
  */
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const known = optionsOf(spec);
-  const config = Object.fromEntries(known.map((o) => [o.name, { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.name === 'help' ? { short: 'h' } : {}) }]));
+  const config = Object.fromEntries(
+    known.map((o) => [o.name, { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.name === 'help' ? { short: 'h' } : {}) }]),
+  );
   const command = spec.path.join(' ');
   const helpHint = `See \`${INVOCATION} ${command} --help\`.`;
 
@@ -181,7 +187,14 @@ function optionRows(spec: CommandSpec): [string, string][] {
 export function columns(rows: readonly (readonly string[])[], indent = '  '): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 export function commandHelp(spec: CommandSpec): string {

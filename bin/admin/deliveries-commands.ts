@@ -25,7 +25,18 @@ export const deliveriesFailed: CommandSpec = {
       failed.length === 0
         ? [`No failed deliveries for partner ${partnerId} in the last 30 days.`]
         : columns(
-            [['DELIVERY', 'ENDPOINT', 'EVENT', 'ATTEMPTS', 'LAST ATTEMPT', 'CREATED', 'REASON'], ...failed.map((d) => [d.deliveryId, d.endpointId ?? d.callback?.callbackUrl ?? '', d.eventType, String(d.attempts.length), lastAttempt(d), d.createdAt, d.failureReason ?? ''])],
+            [
+              ['DELIVERY', 'ENDPOINT', 'EVENT', 'ATTEMPTS', 'LAST ATTEMPT', 'CREATED', 'REASON'],
+              ...failed.map((d) => [
+                d.deliveryId,
+                d.endpointId ?? d.callback?.callbackUrl ?? '',
+                d.eventType,
+                String(d.attempts.length),
+                lastAttempt(d),
+                d.createdAt,
+                d.failureReason ?? '',
+              ]),
+            ],
             '',
           ),
     );

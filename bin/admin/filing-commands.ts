@@ -6,9 +6,10 @@ import { gstinOption } from './input.ts';
 
 export const filingGstr1: CommandSpec = {
   path: ['filing', 'gstr1'],
-  summary: "Write one GSTIN's GSTR-1 invoices and credit notes of a month (B2B, CDNR, B2CL, B2CS, CDNUR), from stored figures: JSON for the GST portal's offline tool, and CSV.",
+  summary:
+    "Write one GSTIN's GSTR-1 invoices and credit notes of a month (B2B, CDNR, B2CL, B2CS, CDNUR), from stored figures: JSON for the GST portal's offline tool, and CSV.",
   details:
-    'Reads every agent group\'s invoices and credit notes issued in the month by that supplier GSTIN. Writes <gstin>-<MMYYYY>-gstr1.json (tables b2b and cdnr; b2cl, b2cs and cdnur when a recipient is not registered for GST), <gstin>-<MMYYYY>-gstr1.csv (B2B), …-gstr1-cdnr.csv (credit notes to registered recipients), …-gstr1-b2cl.csv and …-gstr1-b2cs.csv into --out (default: the current directory). B2CL: an inter-state invoice to an unregistered recipient above ₹1,00,000 (₹2,50,000 before August 2024); every other supply to one is summed in B2CS.',
+    "Reads every agent group's invoices and credit notes issued in the month by that supplier GSTIN. Writes <gstin>-<MMYYYY>-gstr1.json (tables b2b and cdnr; b2cl, b2cs and cdnur when a recipient is not registered for GST), <gstin>-<MMYYYY>-gstr1.csv (B2B), …-gstr1-cdnr.csv (credit notes to registered recipients), …-gstr1-b2cl.csv and …-gstr1-b2cs.csv into --out (default: the current directory). B2CL: an inter-state invoice to an unregistered recipient above ₹1,00,000 (₹2,50,000 before August 2024); every other supply to one is summed in B2CS.",
   options: [
     { name: 'gstin', value: '<GSTIN>', required: true, description: 'Our supplier registration.' },
     { name: 'month', value: '<yyyy-mm>', required: true, param: 'month', description: 'The return period.' },
@@ -27,7 +28,8 @@ export const filingGstr1: CommandSpec = {
         const page = await svc.invoices.list(group.agentGroupId, { statuses: ['ISSUED', 'PAID'], from, to, limit: 100, ...(after ? { after } : {}) });
         for (const invoice of page.invoices.filter((i) => i.supplierGstin === gstin)) {
           // A credit note to an unregistered recipient is reported by the table of the invoice it corrects (B2CL or B2CS).
-          const original = invoice.creditNoteFor && invoice.billToGstin === null ? await svc.invoices.get(group.agentGroupId, invoice.creditNoteFor) : undefined;
+          const original =
+            invoice.creditNoteFor && invoice.billToGstin === null ? await svc.invoices.get(group.agentGroupId, invoice.creditNoteFor) : undefined;
           documents.push({ invoice, lines: await svc.invoices.lines(group.agentGroupId, invoice.id), ...(original ? { original } : {}) });
         }
         after = page.next ?? undefined;
@@ -48,7 +50,9 @@ export const filingGstr1: CommandSpec = {
     ctx.out.result({ ...files, invoiceCount: out.invoiceCount, creditNoteCount: out.creditNoteCount, unregistered: u, cancelled: out.cancelled }, () => [
       `Wrote ${out.invoiceCount} B2B invoices and ${out.creditNoteCount} credit notes of ${gstin} for ${month} to ${base}.json and the CSVs beside it (-cdnr, -b2cl, -b2cs).`,
       ...(u.b2cl.length + u.b2cs.length + u.cdnur.length
-        ? [`To recipients not registered for GST: B2CL (table 5) ${u.b2cl.join(', ') || 'none'}; B2CS (table 7) ${u.b2cs.join(', ') || 'none'}; CDNUR (table 9B) ${u.cdnur.join(', ') || 'none'}.`]
+        ? [
+            `To recipients not registered for GST: B2CL (table 5) ${u.b2cl.join(', ') || 'none'}; B2CS (table 7) ${u.b2cs.join(', ') || 'none'}; CDNUR (table 9B) ${u.cdnur.join(', ') || 'none'}.`,
+          ]
         : []),
       ...(out.cancelled.length ? [`Cancelled at the IRP (table 13, doc_issue): ${out.cancelled.join(', ')}.`] : []),
     ]);

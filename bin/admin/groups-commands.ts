@@ -13,7 +13,13 @@ const ADDRESS_OPTIONS: readonly OptionSpec[] = [
   { name: 'address-line1', value: '<text>', required: true, param: 'address.line1', description: 'Registered address, first line (as on the GST invoice).' },
   { name: 'address-line2', value: '<text>', param: 'address.line2', description: 'Registered address, second line.' },
   { name: 'city', value: '<city>', required: true, param: 'address.city', description: 'City.' },
-  { name: 'state', value: '<state>', required: true, param: 'address.state', description: 'Indian state or union territory, as on a GST invoice (e.g. Maharashtra).' },
+  {
+    name: 'state',
+    value: '<state>',
+    required: true,
+    param: 'address.state',
+    description: 'Indian state or union territory, as on a GST invoice (e.g. Maharashtra).',
+  },
   { name: 'postal-code', value: '<PIN>', required: true, param: 'address.postalCode', description: 'PIN code.' },
   { name: 'country', value: '<code>', param: 'address.country', description: 'Country code (IN when left out).' },
 ];
@@ -28,14 +34,36 @@ export const groupsCreate: CommandSpec = {
     { name: 'partner', value: '<partnerId>', required: true, param: 'partnerId', description: 'The partner the group belongs to (must exist).' },
     { name: 'name', value: '<name>', required: true, param: 'name', description: 'Display name.' },
     { name: 'channel', value: '<channelId>', required: true, param: 'channelId', description: 'The channel whose listings and rates the group books.' },
-    { name: 'credit-limit', value: '<rupees>', required: true, param: 'creditLimit', description: 'Credit limit in rupees, zero or more, at most two decimals.' },
+    {
+      name: 'credit-limit',
+      value: '<rupees>',
+      required: true,
+      param: 'creditLimit',
+      description: 'Credit limit in rupees, zero or more, at most two decimals.',
+    },
     { name: 'on-hold', param: 'onHold', description: 'Create the group on hold (bookings refused until released).' },
-    { name: 'distribution', value: 'enabled|disabled', param: 'distributionEnabled', description: 'Whether the group\'s keys open /v1 (default enabled).' },
+    { name: 'distribution', value: 'enabled|disabled', param: 'distributionEnabled', description: "Whether the group's keys open /v1 (default enabled)." },
     { name: 'billing-cycle', value: 'WEEKLY|FORTNIGHTLY|MONTHLY', required: true, param: 'billingCycle', description: 'How often the group is invoiced.' },
-    { name: 'anchor-day', value: '<n>', required: true, param: 'billingAnchorDay', description: 'Day the cycle closes: 1–28 (MONTHLY) or 1–7, Monday = 1 (WEEKLY, FORTNIGHTLY).' },
-    { name: 'gstin', value: '<GSTIN>', param: 'gstin', description: 'The group\'s GSTIN (15 characters), if registered.' },
-    { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: `Days from an invoice's issue to its due date (default ${DEFAULT_PAYMENT_TERMS_DAYS}).` },
-    { name: 'overdue-hold', value: '<days>', param: 'overdueHoldDays', description: 'Credit control: an invoice overdue by more than this many days puts the account on hold until paid (default: never).' },
+    {
+      name: 'anchor-day',
+      value: '<n>',
+      required: true,
+      param: 'billingAnchorDay',
+      description: 'Day the cycle closes: 1–28 (MONTHLY) or 1–7, Monday = 1 (WEEKLY, FORTNIGHTLY).',
+    },
+    { name: 'gstin', value: '<GSTIN>', param: 'gstin', description: "The group's GSTIN (15 characters), if registered." },
+    {
+      name: 'payment-terms',
+      value: '<days>',
+      param: 'paymentTermsDays',
+      description: `Days from an invoice's issue to its due date (default ${DEFAULT_PAYMENT_TERMS_DAYS}).`,
+    },
+    {
+      name: 'overdue-hold',
+      value: '<days>',
+      param: 'overdueHoldDays',
+      description: 'Credit control: an invoice overdue by more than this many days puts the account on hold until paid (default: never).',
+    },
     { name: 'legal-name', value: '<name>', required: true, param: 'legalName', description: 'Legal name, as on the GST invoice.' },
     ...ADDRESS_OPTIONS,
   ],
@@ -72,14 +100,18 @@ export const groupsCreate: CommandSpec = {
     const taxpayer = input.gstin ? await checkRecipientGstin(ctx.services().eInvoices, input.gstin) : undefined;
     const group = await createAgentGroup(ctx.deps(), input);
     const offer = taxpayer && billToOffer(taxpayer, group);
-    ctx.out.result({ ...agentGroupView(group), ...(offer ? { irpBillToOffer: offer } : {}) }, () => [`Created agent group ${group.agentGroupId} under partner ${group.partnerId}.`, ...describeGroup(group), ...offerLines(group.agentGroupId, offer)]);
+    ctx.out.result({ ...agentGroupView(group), ...(offer ? { irpBillToOffer: offer } : {}) }, () => [
+      `Created agent group ${group.agentGroupId} under partner ${group.partnerId}.`,
+      ...describeGroup(group),
+      ...offerLines(group.agentGroupId, offer),
+    ]);
   },
 };
 
 export const groupsList: CommandSpec = {
   path: ['groups', 'list'],
-  summary: 'List agent groups, all of them or one partner\'s.',
-  options: [{ name: 'partner', value: '<partnerId>', description: 'Only this partner\'s groups.' }],
+  summary: "List agent groups, all of them or one partner's.",
+  options: [{ name: 'partner', value: '<partnerId>', description: "Only this partner's groups." }],
   examples: ['groups list', 'groups list --partner acme-travel --json'],
   async run(args, ctx) {
     const groups = await ctx.deps().tenants.listAgentGroups(args.text('partner'));
@@ -120,16 +152,29 @@ export const groupsUpdate: CommandSpec = {
   options: [
     { name: 'credit-limit', value: '<rupees>', param: 'creditLimit', description: 'New credit limit in rupees, zero or more, at most two decimals.' },
     { name: 'on-hold', value: 'true|false', param: 'onHold', description: 'Put the group on hold, or release it.' },
-    { name: 'distribution', value: 'enabled|disabled', param: 'distributionEnabled', description: 'Open or close /v1 for the group\'s keys.' },
+    { name: 'distribution', value: 'enabled|disabled', param: 'distributionEnabled', description: "Open or close /v1 for the group's keys." },
     { name: 'name', value: '<name>', param: 'name', description: 'Display name.' },
-    { name: 'gstin', value: `<GSTIN>|${CLEAR}`, param: 'gstin', description: 'The group\'s GSTIN, or none to remove it.' },
+    { name: 'gstin', value: `<GSTIN>|${CLEAR}`, param: 'gstin', description: "The group's GSTIN, or none to remove it." },
     { name: 'legal-name', value: '<name>', param: 'legalName', description: 'Legal name, as on the GST invoice.' },
-    { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: 'Days from an invoice\'s issue to its due date.' },
-    { name: 'overdue-hold', value: `<days>|${CLEAR}`, param: 'overdueHoldDays', description: 'Credit control: hold the account while an invoice is overdue by more than this many days; none to stop holding automatically.' },
-    { name: 'use-irp-details', description: "Take the legal name and address the IRP's Get GSTIN details gives for the group's GSTIN as its bill-to (the operator's confirmation of the offer)." },
+    { name: 'payment-terms', value: '<days>', param: 'paymentTermsDays', description: "Days from an invoice's issue to its due date." },
+    {
+      name: 'overdue-hold',
+      value: `<days>|${CLEAR}`,
+      param: 'overdueHoldDays',
+      description: 'Credit control: hold the account while an invoice is overdue by more than this many days; none to stop holding automatically.',
+    },
+    {
+      name: 'use-irp-details',
+      description:
+        "Take the legal name and address the IRP's Get GSTIN details gives for the group's GSTIN as its bill-to (the operator's confirmation of the offer).",
+    },
     ...UPDATABLE_ADDRESS,
   ],
-  examples: ['groups update acme-north --credit-limit 750000', 'groups update acme-north --on-hold true', 'groups update acme-north --distribution disabled --json'],
+  examples: [
+    'groups update acme-north --credit-limit 750000',
+    'groups update acme-north --on-hold true',
+    'groups update acme-north --distribution disabled --json',
+  ],
   async run(args, ctx) {
     let update: AgentGroupUpdate = { ...changesFrom(args), address: addressChangesFrom(args) };
     let taxpayer: Taxpayer | undefined;
@@ -138,14 +183,22 @@ export const groupsUpdate: CommandSpec = {
       if (!gstin) throw new ValidationError('use-irp-details', 'use-irp-details needs a GSTIN: give --gstin, or set one on the group first.');
       taxpayer = await checkRecipientGstin(ctx.services().eInvoices, gstin);
       const billTo = billToOf(taxpayer);
-      if (!billTo) throw new ValidationError('use-irp-details', `The IRP gives no legal name and address for ${gstin}: give --legal-name and the address options instead.`);
+      if (!billTo)
+        throw new ValidationError(
+          'use-irp-details',
+          `The IRP gives no legal name and address for ${gstin}: give --legal-name and the address options instead.`,
+        );
       update = { ...update, legalName: billTo.legalName, address: { ...billTo.address, line2: billTo.address.line2 ?? '' } };
     } else if (update.gstin) {
       taxpayer = await checkRecipientGstin(ctx.services().eInvoices, update.gstin);
     }
     const group = await updateAgentGroup(ctx.deps(), args.positional!, update);
     const offer = taxpayer && billToOffer(taxpayer, group);
-    ctx.out.result({ ...agentGroupView(group), ...(offer ? { irpBillToOffer: offer } : {}) }, () => [`Updated agent group ${group.agentGroupId}.`, ...describeGroup(group), ...offerLines(group.agentGroupId, offer)]);
+    ctx.out.result({ ...agentGroupView(group), ...(offer ? { irpBillToOffer: offer } : {}) }, () => [
+      `Updated agent group ${group.agentGroupId}.`,
+      ...describeGroup(group),
+      ...offerLines(group.agentGroupId, offer),
+    ]);
   },
 };
 

@@ -12,7 +12,10 @@ const OUTCOME_WORDS: Record<ErasureResult['outcome'], string> = {
 };
 
 const table = (results: readonly ErasureResult[]): string[] =>
-  columns([['BOOKING', 'CODE', 'GROUP', 'OUTCOME'], ...results.map((r) => [r.bookingId ?? r.bookingRef, r.code, r.agentGroupId, OUTCOME_WORDS[r.outcome]])], '');
+  columns(
+    [['BOOKING', 'CODE', 'GROUP', 'OUTCOME'], ...results.map((r) => [r.bookingId ?? r.bookingRef, r.code, r.agentGroupId, OUTCOME_WORDS[r.outcome]])],
+    '',
+  );
 
 export const guestsErase: CommandSpec = {
   path: ['guests', 'erase'],
@@ -31,11 +34,15 @@ export const guestsErase: CommandSpec = {
   async run(args, ctx) {
     // The operator is the tool's own --as / ADMIN_OPERATOR (required for every change, recorded in the audit trail).
     const [bookingId, email, agentGroupId, operator] = [args.text('booking'), args.text('email'), args.text('group'), ctx.origin()];
-    if ((bookingId === undefined) === (email === undefined)) throw new UsageError('Give exactly one of --booking or --email.', bookingId === undefined ? '--booking' : '--email');
-    if (email !== undefined && agentGroupId === undefined) throw new UsageError('--email needs --group: an e-mail is looked up within one agent group.', '--group');
+    if ((bookingId === undefined) === (email === undefined))
+      throw new UsageError('Give exactly one of --booking or --email.', bookingId === undefined ? '--booking' : '--email');
+    if (email !== undefined && agentGroupId === undefined)
+      throw new UsageError('--email needs --group: an e-mail is looked up within one agent group.', '--group');
     const deps = guestErasureDeps(ctx.services());
     const results =
-      bookingId !== undefined ? [await eraseGuestsOfBooking(deps, { bookingId, agentGroupId, operator })] : await eraseGuestsByEmail(deps, { email: email!, agentGroupId: agentGroupId!, operator });
+      bookingId !== undefined
+        ? [await eraseGuestsOfBooking(deps, { bookingId, agentGroupId, operator })]
+        : await eraseGuestsByEmail(deps, { email: email!, agentGroupId: agentGroupId!, operator });
     ctx.out.result({ results }, () => table(results));
   },
 };
@@ -44,7 +51,7 @@ export const guestsBackfillIndex: CommandSpec = {
   path: ['guests', 'backfill-index'],
   summary: 'Put bookings settled before the erasure index existed on it, so the daily erasure finds them (run once after deploying it).',
   details: [
-    'The daily job finds bookings whose retention ran out through an index that every settled booking joins when it is written. Bookings settled before that index was deployed carry none and would keep their guest data for ever; this reads each group\'s bookings and indexes the settled ones that still hold guest data.',
+    "The daily job finds bookings whose retention ran out through an index that every settled booking joins when it is written. Bookings settled before that index was deployed carry none and would keep their guest data for ever; this reads each group's bookings and indexes the settled ones that still hold guest data.",
     'Idempotent and resumable: a booking already indexed (or written since, which indexes it) is left alone, so an interrupted run is simply run again. Safe beside live traffic (one conditional write at a time).',
   ].join('\n'),
   options: [{ name: 'group', value: '<groupId>', description: 'Only this agent group (default: every group).' }],

@@ -42,8 +42,12 @@ export function summaryLines(path: string, summary: ImportSummary): string[] {
   const kinds = IMPORT_KINDS.filter((k) => summary.written[k] + summary.unchanged[k] > 0);
   const written = IMPORT_KINDS.reduce((n, k) => n + summary.written[k], 0);
   return [
-    written === 0 ? `Imported ${path}: everything was already as the file describes; nothing written.` : `Imported ${path}: ${written} record${written === 1 ? '' : 's'} written.`,
-    ...(kinds.length ? ['', ...columns([['KIND', 'WRITTEN', 'UNCHANGED'], ...kinds.map((k) => [k, String(summary.written[k]), String(summary.unchanged[k])])])] : []),
+    written === 0
+      ? `Imported ${path}: everything was already as the file describes; nothing written.`
+      : `Imported ${path}: ${written} record${written === 1 ? '' : 's'} written.`,
+    ...(kinds.length
+      ? ['', ...columns([['KIND', 'WRITTEN', 'UNCHANGED'], ...kinds.map((k) => [k, String(summary.written[k]), String(summary.unchanged[k])])])]
+      : []),
     '',
     `Inventory changed on ${dateCount(summary.changes.inventory)} property-date(s), rates on ${dateCount(summary.changes.rates)}.`,
   ];
@@ -69,7 +73,10 @@ export const importCommand: CommandSpec = {
     await ctx.begin();
     const services = ctx.services();
     await checkWorldGstins(services.eInvoices, document);
-    const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, { allowPlaintextKeys: services.config.isSandbox, onProgress: ctx.out.writeProgress('Imported') });
+    const summary = await importWorld({ ...ctx.deps(), catalogue: services.catalogue }, document, {
+      allowPlaintextKeys: services.config.isSandbox,
+      onProgress: ctx.out.writeProgress('Imported'),
+    });
     ctx.out.result(summaryReport(summary), () => summaryLines(args.positional!, summary));
   },
 };

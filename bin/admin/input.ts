@@ -20,7 +20,10 @@ export function rupeesOption(name: string, text: string): Minor {
   const bare = text.trim().replace(/^(-?)₹\s*/, '$1');
   const paise = parseRupees(GROUPED.test(bare) ? bare.replaceAll(',', '') : bare);
   if (paise === undefined) {
-    throw new UsageError(`${flagOf(name)} must be an amount in rupees with at most two decimals, such as 250000, 2,50,000 or 1999.50 (got '${text}').`, flagOf(name));
+    throw new UsageError(
+      `${flagOf(name)} must be an amount in rupees with at most two decimals, such as 250000, 2,50,000 or 1999.50 (got '${text}').`,
+      flagOf(name),
+    );
   }
   return paise;
 }

@@ -17,7 +17,10 @@ function ownerFrom(args: ParsedArgs, command: string): KeyOwner {
   const partner = args.text('partner');
   const group = args.text('group');
   if ((partner === undefined) === (group === undefined)) {
-    throw new UsageError(`Give exactly one of --partner <partnerId> or --group <groupId>. See \`npm run admin -- keys ${command} --help\`.`, partner === undefined ? '--partner' : '--group');
+    throw new UsageError(
+      `Give exactly one of --partner <partnerId> or --group <groupId>. See \`npm run admin -- keys ${command} --help\`.`,
+      partner === undefined ? '--partner' : '--group',
+    );
   }
   return partner !== undefined ? { kind: 'partner', id: partner } : { kind: 'agent-group', id: group! };
 }
@@ -57,7 +60,8 @@ function issuedLines(verb: string, issued: IssuedKey): string[] {
 export const keysIssue: CommandSpec = {
   path: ['keys', 'issue'],
   summary: 'Issue an API key for a partner or an agent group. For a group, a new callback signing secret is issued with it.',
-  details: 'The key (and secret) are printed once and never again. --rate-per-minute and --burst override the default rate limit for this key; give both or neither.',
+  details:
+    'The key (and secret) are printed once and never again. --rate-per-minute and --burst override the default rate limit for this key; give both or neither.',
   options: [
     ...OWNER_OPTIONS,
     { name: 'label', value: '<text>', param: 'label', description: 'A note for operators, e.g. who holds the key.' },

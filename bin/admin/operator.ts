@@ -8,8 +8,19 @@ import { UsageError, type CommandSpec, type ParsedArgs } from './command.ts';
  * changes something and is refused without one, so a new command is audited by default.
  */
 const READS = new Set([
-  'partners list', 'groups list', 'keys list', 'deliveries failed', 'billing runs', 'billing check-index', 'invoices list',
-  'payments list', 'payments unmatched', 'payments disputes', 'filing gstr1', 'audit list', 'audit verify',
+  'partners list',
+  'groups list',
+  'keys list',
+  'deliveries failed',
+  'billing runs',
+  'billing check-index',
+  'invoices list',
+  'payments list',
+  'payments unmatched',
+  'payments disputes',
+  'filing gstr1',
+  'audit list',
+  'audit verify',
 ]);
 
 export const changesState = (spec: CommandSpec): boolean => !READS.has(spec.path.join(' '));
@@ -47,8 +58,17 @@ export async function resolveOperator(name: string, config: Config): Promise<Aud
  * builds the draft; docs/audit.md "Admin commands"): no command-level event.
  */
 const AUDITED_IN_TRANSACTION = new Set([
-  'partners create', 'groups create', 'groups update', 'keys issue', 'keys revoke', 'keys replace', 'guests erase',
-  'invoices abandon', 'invoices void', 'invoices credit-note', 'payments record',
+  'partners create',
+  'groups create',
+  'groups update',
+  'keys issue',
+  'keys revoke',
+  'keys replace',
+  'guests erase',
+  'invoices abandon',
+  'invoices void',
+  'invoices credit-note',
+  'payments record',
 ]);
 
 /**
@@ -101,7 +121,13 @@ export type CommandOutcome = { readonly status: 'completed' } | { readonly statu
 export function commandAudit(spec: CommandSpec, args: ParsedArgs, origin: AuditOrigin, id: string, at: string, outcome?: CommandOutcome): AuditDraft {
   const name = spec.path.join(' ');
   const given = spec.options.filter((o) => (o.value ? args.text(o.name) !== undefined : args.flag(o.name)));
-  const options = given.map((o) => (o.value === undefined ? `--${o.name}` : SECRET_OPTION.test(o.name) || PERSONAL_OPTION.test(o.name) ? `--${o.name}=(given)` : `--${o.name}=${args.text(o.name)}`));
+  const options = given.map((o) =>
+    o.value === undefined
+      ? `--${o.name}`
+      : SECRET_OPTION.test(o.name) || PERSONAL_OPTION.test(o.name)
+        ? `--${o.name}=(given)`
+        : `--${o.name}=${args.text(o.name)}`,
+  );
   const subject = args.positional ?? args.text('group') ?? args.text('partner') ?? args.text('invoice') ?? args.text('channel') ?? 'stage';
   const base = { id, at, origin, action: `admin.${spec.path.join('.')}`, target: `${spec.path[0]}:${subject}`, account: args.text('group') ?? null };
   if (!outcome) return { ...base, before: null, after: { command: name, options, status: 'started' } };

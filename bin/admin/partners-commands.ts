@@ -14,7 +14,11 @@ export const partnersCreate: CommandSpec = {
   ],
   examples: ['partners create --id acme-travel --name "Acme Travel" --channel acme'],
   async run(args, ctx) {
-    const partner = await createPartner(ctx.deps(), { partnerId: args.required('id'), name: args.required('name').trim(), channelId: args.required('channel') });
+    const partner = await createPartner(ctx.deps(), {
+      partnerId: args.required('id'),
+      name: args.required('name').trim(),
+      channelId: args.required('channel'),
+    });
     ctx.out.result(partnerView(partner), () => [`Created partner ${partner.partnerId} (${partner.name}) on channel ${partner.channelId}.`]);
   },
 };
@@ -27,7 +31,9 @@ export const partnersList: CommandSpec = {
   async run(_args, ctx) {
     const partners = await ctx.deps().tenants.listPartners();
     ctx.out.result(partners.map(partnerView), () =>
-      partners.length === 0 ? ['No partners yet.'] : columns([['ID', 'NAME', 'CHANNEL', 'CREATED'], ...partners.map((p) => [p.partnerId, p.name, p.channelId, p.createdAt])], ''),
+      partners.length === 0
+        ? ['No partners yet.']
+        : columns([['ID', 'NAME', 'CHANNEL', 'CREATED'], ...partners.map((p) => [p.partnerId, p.name, p.channelId, p.createdAt])], ''),
     );
   },
 };

@@ -10,14 +10,14 @@ import { columns, GROUP_OPTION, type CommandSpec } from './command.ts';
 import { ServiceUnreachableError } from './environment.ts';
 import { rupeesOption } from './input.ts';
 
-
 const paymentView = (p: Payment) => ({ ...p, amount: toRupees(p.amount), refunded: toRupees(p.refunded ?? 0) });
 const outcomeView = (o: PaymentOutcome) => ({ payment: paymentView(o.payment), duplicate: !o.recorded, unallocated: toRupees(o.unallocated) });
 
 export const paymentsRecord: CommandSpec = {
   path: ['payments', 'record'],
   summary: 'Record money a group paid by bank transfer: one POSTED PAYMENT entry, allocated to its open invoices oldest due date first.',
-  details: 'For transfers that did not come through Razorpay. The same --reference recorded again records nothing (the first recording stands); a Razorpay payment id, or a UTR already recorded through the group virtual account (Smart Collect), is refused: that money is counted once, under its gateway payment. What no open invoice needs stays as credit for the next invoices.',
+  details:
+    'For transfers that did not come through Razorpay. The same --reference recorded again records nothing (the first recording stands); a Razorpay payment id, or a UTR already recorded through the group virtual account (Smart Collect), is refused: that money is counted once, under its gateway payment. What no open invoice needs stays as credit for the next invoices.',
   options: [
     GROUP_OPTION,
     { name: 'amount', value: '<rupees>', required: true, description: 'The amount received, in rupees (1999.50).', param: 'amount' },
@@ -31,11 +31,18 @@ export const paymentsRecord: CommandSpec = {
     const svc = ctx.services();
     const outcome = await recordBankTransfer(
       { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
-      { agentGroupId: args.required('group'), reference: args.required('reference'), amount: rupeesOption('amount', args.required('amount')), ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}) },
+      {
+        agentGroupId: args.required('group'),
+        reference: args.required('reference'),
+        amount: rupeesOption('amount', args.required('amount')),
+        ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}),
+      },
       ctx.origin(),
     );
     ctx.out.result(outcomeView(outcome), () => [
-      outcome.recorded ? `Recorded ${rupees(outcome.payment.amount)} from ${outcome.payment.agentGroupId} (${outcome.payment.reference}), ledger entry ${outcome.payment.ledgerEntryId}.` : `Payment ${outcome.payment.reference} was already recorded; nothing changed.`,
+      outcome.recorded
+        ? `Recorded ${rupees(outcome.payment.amount)} from ${outcome.payment.agentGroupId} (${outcome.payment.reference}), ledger entry ${outcome.payment.ledgerEntryId}.`
+        : `Payment ${outcome.payment.reference} was already recorded; nothing changed.`,
       `Unallocated credit of the group now: ${rupees(outcome.unallocated)}.`,
     ]);
   },
@@ -53,7 +60,13 @@ export const paymentsList: CommandSpec = {
     ctx.out.result({ payments: payments.map(paymentView), unallocated: toRupees(unallocated) }, () => [
       ...(payments.length === 0
         ? [`No payments from group ${g}.`]
-        : columns([['RECEIVED', 'SOURCE', 'REFERENCE', 'AMOUNT', 'INVOICE FIRST'], ...payments.map((p) => [p.receivedAt, p.source, p.reference, rupees(p.amount), p.invoiceId ?? ''])], '')),
+        : columns(
+            [
+              ['RECEIVED', 'SOURCE', 'REFERENCE', 'AMOUNT', 'INVOICE FIRST'],
+              ...payments.map((p) => [p.receivedAt, p.source, p.reference, rupees(p.amount), p.invoiceId ?? '']),
+            ],
+            '',
+          )),
       `Unallocated credit: ${rupees(unallocated)}.`,
     ]);
   },
@@ -62,40 +75,53 @@ export const paymentsList: CommandSpec = {
 export const gatewayPay: CommandSpec = {
   path: ['gateway', 'pay'],
   summary: 'Sandbox stages: pay an issued invoice through the sandbox payment gateway, which sends its signed notification to the running service.',
-  details: 'Like a partner paying the order on the gateway: the gateway then POSTs payment.captured, signed with the webhook secret, to <url>/gateway/notifications. Prints the service\'s answer.',
+  details:
+    "Like a partner paying the order on the gateway: the gateway then POSTs payment.captured, signed with the webhook secret, to <url>/gateway/notifications. Prints the service's answer.",
   positional: { name: 'invoiceId', description: 'The issued invoice to pay.' },
   options: [
     GROUP_OPTION,
-    { name: 'amount', value: '<rupees>', description: "Rupees to pay; default what is still due on the invoice." },
+    { name: 'amount', value: '<rupees>', description: 'Rupees to pay; default what is still due on the invoice.' },
     { name: 'payment-id', value: '<id>', description: 'The gateway payment id to use (to resend the same payment); default a new one.' },
-    { name: 'url', value: '<baseUrl>', description: 'Where the service runs; default the running local stack (SERVICE_URL in .local/stack.env, which npm start writes), else http://localhost:3000.' },
+    {
+      name: 'url',
+      value: '<baseUrl>',
+      description:
+        'Where the service runs; default the running local stack (SERVICE_URL in .local/stack.env, which npm start writes), else http://localhost:3000.',
+    },
   ],
   examples: ['gateway pay 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
   async run(args, ctx) {
     const cfg = ctx.config();
     if (!cfg.isSandbox) throw new ValidationError('stage', 'gateway pay drives the sandbox gateway; it works on local and test stages only.');
-    if (cfg.payments.webhookSecrets.length === 0) throw new ValidationError('RAZORPAY_WEBHOOK_SECRET', 'RAZORPAY_WEBHOOK_SECRET is not set, so the service would refuse any notification.');
+    if (cfg.payments.webhookSecrets.length === 0)
+      throw new ValidationError('RAZORPAY_WEBHOOK_SECRET', 'RAZORPAY_WEBHOOK_SECRET is not set, so the service would refuse any notification.');
     const invoice = await ctx.services().invoices.get(args.required('group'), args.positional!);
     if (!invoice || invoice.status === 'DRAFT' || invoice.status === 'CANCELLED' || !invoice.gatewayOrderId) throw new NotFoundError('Issued invoice');
     const amount = args.text('amount') === undefined ? amountDueOf(invoice) : rupeesOption('amount', args.text('amount')!);
     if (amount <= 0) throw new ValidationError('amount', `Nothing to pay: invoice ${invoice.invoiceNumber} has nothing due; give --amount to pay ahead.`);
     const gateway = new SandboxPaymentGateway(cfg.payments.webhookSecrets);
     const paymentId = args.text('payment-id');
-    const n = paymentId === undefined ? gateway.capture(invoice.gatewayOrderId, amount, new Date()) : gateway.capture(invoice.gatewayOrderId, amount, new Date(), paymentId);
+    const n =
+      paymentId === undefined
+        ? gateway.capture(invoice.gatewayOrderId, amount, new Date())
+        : gateway.capture(invoice.gatewayOrderId, amount, new Date(), paymentId);
     const url = `${(args.text('url') ?? ctx.serviceUrl()).replace(/\/+$/, '')}/gateway/notifications`;
     const res = await fetch(url, { method: 'POST', headers: n.headers, body: n.body }).catch((err: unknown) => {
       throw new ServiceUnreachableError(url, err);
     });
     const answer: unknown = await res.json().catch(() => null);
     if (!res.ok) throw new Error(`the service answered ${res.status} to the notification: ${JSON.stringify(answer)}`);
-    ctx.out.result({ status: res.status, notification: JSON.parse(n.body), answer }, () => [`Paid ${rupees(amount)} against order ${invoice.gatewayOrderId} (invoice ${invoice.invoiceNumber}); the service answered ${res.status} ${JSON.stringify(answer)}.`]);
+    ctx.out.result({ status: res.status, notification: JSON.parse(n.body), answer }, () => [
+      `Paid ${rupees(amount)} against order ${invoice.gatewayOrderId} (invoice ${invoice.invoiceNumber}); the service answered ${res.status} ${JSON.stringify(answer)}.`,
+    ]);
   },
 };
 
 export const paymentsUnmatched: CommandSpec = {
   path: ['payments', 'unmatched'],
-  summary: 'List gateway payments kept because they are no group\'s money: an order or virtual account that is not ours, or a currency other than INR.',
-  details: 'Razorpay was answered 200 for each (so it stops retrying); nothing was posted. Refund it to the payer on the Razorpay dashboard (its refund events are then ignored: it was never counted). Never type it in with `payments record`: that takes transfers outside Razorpay, and refuses Razorpay payment ids and UTRs the gateway recorded, since counting the same money twice is what it would do.',
+  summary: "List gateway payments kept because they are no group's money: an order or virtual account that is not ours, or a currency other than INR.",
+  details:
+    'Razorpay was answered 200 for each (so it stops retrying); nothing was posted. Refund it to the payer on the Razorpay dashboard (its refund events are then ignored: it was never counted). Never type it in with `payments record`: that takes transfers outside Razorpay, and refuses Razorpay payment ids and UTRs the gateway recorded, since counting the same money twice is what it would do.',
   options: [],
   examples: ['payments unmatched', 'payments unmatched --json'],
   async run(_args, ctx) {
@@ -103,7 +129,20 @@ export const paymentsUnmatched: CommandSpec = {
     ctx.out.result({ unmatched: kept }, () =>
       kept.length === 0
         ? ['No unmatched gateway payments.']
-        : columns([['KEPT', 'PAYMENT', 'REASON', 'AMOUNT', 'ORDER / ACCOUNT', 'EVENT'], ...kept.map((u) => [u.keptAt, u.paymentId, u.reason, `${u.currency} ${(u.amount / 100).toFixed(2)}`, u.orderId ?? u.virtualAccountId ?? '', u.event])], ''),
+        : columns(
+            [
+              ['KEPT', 'PAYMENT', 'REASON', 'AMOUNT', 'ORDER / ACCOUNT', 'EVENT'],
+              ...kept.map((u) => [
+                u.keptAt,
+                u.paymentId,
+                u.reason,
+                `${u.currency} ${(u.amount / 100).toFixed(2)}`,
+                u.orderId ?? u.virtualAccountId ?? '',
+                u.event,
+              ]),
+            ],
+            '',
+          ),
     );
   },
 };
@@ -111,7 +150,8 @@ export const paymentsUnmatched: CommandSpec = {
 export const paymentsDisputes: CommandSpec = {
   path: ['payments', 'disputes'],
   summary: 'List gateway payments disputed and not yet decided (open or under review), with the invoice each paid and the date to answer by.',
-  details: 'Answer each on the Razorpay dashboard (Transactions → Disputes) before its respond-by date. A lost dispute gives the amount back as a refund does (the invoice owes it again); won or closed clears it from this list.',
+  details:
+    'Answer each on the Razorpay dashboard (Transactions → Disputes) before its respond-by date. A lost dispute gives the amount back as a refund does (the invoice owes it again); won or closed clears it from this list.',
   options: [],
   examples: ['payments disputes', 'payments disputes --json'],
   async run(_args, ctx) {
@@ -119,20 +159,40 @@ export const paymentsDisputes: CommandSpec = {
     ctx.out.result({ disputes: open.map((d) => ({ ...d, amount: toRupees(d.amount), amountDeducted: toRupees(d.amountDeducted) })) }, () =>
       open.length === 0
         ? ['No open disputes.']
-        : columns([['RESPOND BY', 'DISPUTE', 'STATUS', 'PHASE', 'PAYMENT', 'AMOUNT', 'GROUP', 'INVOICE'], ...open.map((d) => [d.respondBy, d.disputeId, d.status, d.phase, d.paymentId, rupees(d.amount), d.agentGroupId, d.invoiceId ?? ''])], ''),
+        : columns(
+            [
+              ['RESPOND BY', 'DISPUTE', 'STATUS', 'PHASE', 'PAYMENT', 'AMOUNT', 'GROUP', 'INVOICE'],
+              ...open.map((d) => [d.respondBy, d.disputeId, d.status, d.phase, d.paymentId, rupees(d.amount), d.agentGroupId, d.invoiceId ?? '']),
+            ],
+            '',
+          ),
     );
   },
 };
 
 export const paymentsReconcile: CommandSpec = {
   path: ['payments', 'reconcile'],
-  summary: "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and its refunds, and record those never announced.",
-  details: 'What the scheduled reconciliation does, now. One gateway call per open invoice and per group account; each payment recorded once, whatever its notification does later. Exit 1 when a group could not be checked.',
+  summary:
+    "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and its refunds, and record those never announced.",
+  details:
+    'What the scheduled reconciliation does, now. One gateway call per open invoice and per group account; each payment recorded once, whatever its notification does later. Exit 1 when a group could not be checked.',
   options: [{ name: 'group', value: '<groupId>', description: 'Only this agent group.' }],
   examples: ['payments reconcile', 'payments reconcile --group tripkart-agents --json'],
   async run(args, ctx) {
     const svc = ctx.services();
-    const report = await reconcilePayments({ gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, invoices: svc.invoices, ids: svc.ids, metrics: svc.metrics }, ctx.origin(), args.text('group'));
+    const report = await reconcilePayments(
+      {
+        gateway: svc.gateway,
+        receivables: svc.receivables,
+        tenants: svc.tenants,
+        clock: svc.clock,
+        invoices: svc.invoices,
+        ids: svc.ids,
+        metrics: svc.metrics,
+      },
+      ctx.origin(),
+      args.text('group'),
+    );
     ctx.out.result(report, () => [
       `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched; ${report.refunded.length} processed refund(s) recorded now.`,
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),

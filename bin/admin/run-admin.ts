@@ -9,7 +9,18 @@ import { ConfigError, parseConfig, type Config } from '../../infra/config.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
-import { columns, commandHelp, INVOCATION, paramFlags, parseCommandArgs, UsageError, wantsHelp, type AdminContext, type CommandSpec, type ParsedArgs } from './command.ts';
+import {
+  columns,
+  commandHelp,
+  INVOCATION,
+  paramFlags,
+  parseCommandArgs,
+  UsageError,
+  wantsHelp,
+  type AdminContext,
+  type CommandSpec,
+  type ParsedArgs,
+} from './command.ts';
 import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
 import { importCommand } from './import-command.ts';
@@ -20,7 +31,19 @@ import { partnersCreate, partnersList } from './partners-commands.ts';
 import { deliveriesFailed, deliveriesResend } from './deliveries-commands.ts';
 import { channexFullSync } from './channex-command.ts';
 import { secretsReseal, stageBootstrap, stageFinishRotation, stageRazorpay, stageRotateKeys, stageSmokeKeys, stageIrpCredentials } from './stage-commands.ts';
-import { billingBackfillUnbilled, billingCheckIndex, billingRun, billingRuns, invoicesAbandon, invoicesVoid, invoicesEInvoice, invoicesHeld, invoicesList, invoicesReconcile, invoicesRender } from './billing-commands.ts';
+import {
+  billingBackfillUnbilled,
+  billingCheckIndex,
+  billingRun,
+  billingRuns,
+  invoicesAbandon,
+  invoicesVoid,
+  invoicesEInvoice,
+  invoicesHeld,
+  invoicesList,
+  invoicesReconcile,
+  invoicesRender,
+} from './billing-commands.ts';
 import { gatewayPay, paymentsDisputes, paymentsList, paymentsReconcile, paymentsRecord, paymentsUnmatched } from './payments-commands.ts';
 import { filingGstr1 } from './filing-commands.ts';
 import { invoicesCreditNote } from './credit-note-commands.ts';
@@ -30,7 +53,55 @@ import { assertOperatorGiven, auditModeOf, beginsItself, claimedOperator, comman
 import { operatorOrigin, type AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { guestsBackfillIndex, guestsErase } from './guests-commands.ts';
 
-export const COMMANDS: readonly CommandSpec[] = [partnersCreate, partnersList, groupsCreate, groupsList, groupsUpdate, keysIssue, keysList, keysRevoke, keysReplace, importCommand, syncCommand, deliveriesFailed, deliveriesResend, billingRun, billingRuns, billingBackfillUnbilled, billingCheckIndex, invoicesList, invoicesAbandon, invoicesVoid, invoicesRender, invoicesCreditNote, invoicesEInvoice, invoicesHeld, invoicesReconcile, stageBootstrap, stageRotateKeys, stageFinishRotation, stageRazorpay, stageSmokeKeys, stageIrpCredentials, secretsReseal, paymentsRecord, paymentsList, paymentsUnmatched, paymentsDisputes, paymentsReconcile, gatewayPay, filingGstr1, searchRebuild, channexFullSync, auditList, auditVerify, auditDigest, auditExport, guestsErase, guestsBackfillIndex];
+export const COMMANDS: readonly CommandSpec[] = [
+  partnersCreate,
+  partnersList,
+  groupsCreate,
+  groupsList,
+  groupsUpdate,
+  keysIssue,
+  keysList,
+  keysRevoke,
+  keysReplace,
+  importCommand,
+  syncCommand,
+  deliveriesFailed,
+  deliveriesResend,
+  billingRun,
+  billingRuns,
+  billingBackfillUnbilled,
+  billingCheckIndex,
+  invoicesList,
+  invoicesAbandon,
+  invoicesVoid,
+  invoicesRender,
+  invoicesCreditNote,
+  invoicesEInvoice,
+  invoicesHeld,
+  invoicesReconcile,
+  stageBootstrap,
+  stageRotateKeys,
+  stageFinishRotation,
+  stageRazorpay,
+  stageSmokeKeys,
+  stageIrpCredentials,
+  secretsReseal,
+  paymentsRecord,
+  paymentsList,
+  paymentsUnmatched,
+  paymentsDisputes,
+  paymentsReconcile,
+  gatewayPay,
+  filingGstr1,
+  searchRebuild,
+  channexFullSync,
+  auditList,
+  auditVerify,
+  auditDigest,
+  auditExport,
+  guestsErase,
+  guestsBackfillIndex,
+];
 
 /** Exit codes: the line was wrong (nothing touched), or the service refused or failed. */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
@@ -93,7 +164,11 @@ function select(argv: readonly string[]): Selected {
   if (family.length === 0) return { rest: argv, help: topHelp(), problem: first === undefined ? 'No command given.' : `Unknown command '${first}'.` };
   const spec = family.find((c) => c.path[1] === second);
   if (spec) return { spec, rest: argv.slice(2) };
-  return { rest: argv.slice(1), help: groupHelp(first!), problem: second === undefined || second.startsWith('-') ? `'${first}' needs a command.` : `Unknown command '${first} ${second}'.` };
+  return {
+    rest: argv.slice(1),
+    help: groupHelp(first!),
+    problem: second === undefined || second.startsWith('-') ? `'${first}' needs a command.` : `Unknown command '${first} ${second}'.`,
+  };
 }
 
 /** Rewords a domain validation message so it names the flag the operator typed. */
@@ -113,7 +188,10 @@ async function assertNamedAccountsExist(args: ParsedArgs, ctx: AdminContext): Pr
   const [group, partner] = [args.text('group'), args.text('partner')];
   if (group === undefined && partner === undefined) return;
   const tenants = ctx.services().tenants;
-  const [groupFound, partnerFound] = await Promise.all([group === undefined || tenants.getAgentGroup(group), partner === undefined || tenants.getPartner(partner)]);
+  const [groupFound, partnerFound] = await Promise.all([
+    group === undefined || tenants.getAgentGroup(group),
+    partner === undefined || tenants.getPartner(partner),
+  ]);
   if (!groupFound) throw new NotFoundError(`No such agent group '${group}': agent group`);
   if (!partnerFound) throw new NotFoundError(`No such partner '${partner}': partner`);
 }
@@ -220,13 +298,22 @@ export function classify(err: unknown, spec: CommandSpec, root: string): Failure
   if (err instanceof UsageError) return { exit: EXIT.usage, code: 'USAGE', message: err.message, option: err.option };
   if (err instanceof SetupError) return { exit: EXIT.usage, code: 'NO_STACK', message: err.message };
   if (err instanceof ServiceUnreachableError) return { exit: EXIT.refused, code: 'UNREACHABLE', kind: 'network', retryable: true, message: err.message };
-  if (err instanceof ConfigError) return { exit: EXIT.usage, code: 'BAD_CONFIGURATION', message: `${err.message}\nFix the environment (or .local/stack.env), or restart the local stack with \`npm start\`.` };
+  if (err instanceof ConfigError)
+    return {
+      exit: EXIT.usage,
+      code: 'BAD_CONFIGURATION',
+      message: `${err.message}\nFix the environment (or .local/stack.env), or restart the local stack with \`npm start\`.`,
+    };
   if (err instanceof WorldValidationError) {
     const more = err.issueCount > err.issues.length ? [`… and ${err.issueCount - err.issues.length} more.`] : [];
     return {
       exit: EXIT.usage,
       code: err.code,
-      message: [`The world file has ${err.issueCount} problem${err.issueCount === 1 ? '' : 's'}; nothing was imported.`, ...err.issues.map((i) => `  ${i.path || '(document)'}: ${i.message}`), ...more].join('\n'),
+      message: [
+        `The world file has ${err.issueCount} problem${err.issueCount === 1 ? '' : 's'}; nothing was imported.`,
+        ...err.issues.map((i) => `  ${i.path || '(document)'}: ${i.message}`),
+        ...more,
+      ].join('\n'),
       issues: err.issues,
     };
   }
@@ -305,7 +392,9 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     }
     // The change is made and its `started` is on the trail: a lost `completed` must not read as a failed change.
     await finish({ status: 'completed' }).catch((err: unknown) =>
-      io.stderr.write(`Warning: the change was made, but the trail could not record it as completed (${err instanceof Error ? err.name : 'Error'}); it shows as started.\n`),
+      io.stderr.write(
+        `Warning: the change was made, but the trail could not record it as completed (${err instanceof Error ? err.name : 'Error'}); it shows as started.\n`,
+      ),
     );
     return exit;
   } catch (err) {

@@ -28,12 +28,17 @@ import { UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from '
 
 const STAGE_OPTIONS: readonly OptionSpec[] = [
   { name: 'stage', value: '<stage>', required: true, description: `The cloud stage: ${CLOUD_STAGES.join(', ')}.` },
-  { name: 'region', value: '<region>', description: 'AWS region of the stage (default ap-south-1). Credentials come from the usual AWS chain (AWS_PROFILE, SSO, ...).' },
+  {
+    name: 'region',
+    value: '<region>',
+    description: 'AWS region of the stage (default ap-south-1). Credentials come from the usual AWS chain (AWS_PROFILE, SSO, ...).',
+  },
 ];
 
 function stageOf(args: ParsedArgs): CloudStage {
   const stage = args.required('stage');
-  if (!(CLOUD_STAGES as readonly string[]).includes(stage)) throw new UsageError(`--stage must be one of ${CLOUD_STAGES.join(', ')} (got '${stage}').`, '--stage');
+  if (!(CLOUD_STAGES as readonly string[]).includes(stage))
+    throw new UsageError(`--stage must be one of ${CLOUD_STAGES.join(', ')} (got '${stage}').`, '--stage');
   return stage as CloudStage;
 }
 
@@ -42,8 +47,13 @@ const regionOf = (args: ParsedArgs): string => args.text('region') ?? 'ap-south-
 /** Secrets Manager's refusals in the tool's terms: an existing secret is a conflict, a missing one "not found". */
 export function translateSecretsError(err: unknown, stage: CloudStage): unknown {
   const name = (err as { name?: string } | null)?.name;
-  if (name === 'ResourceExistsException') return new ConflictError('CONFLICT', `The secret ${stageSecretName(stage)} already exists; it was not changed. To change its keys, use \`stage rotate-keys\`.`);
-  if (name === 'ResourceNotFoundException') return new DomainError('NOT_FOUND', `The secret ${stageSecretName(stage)} does not exist: run \`stage bootstrap --stage ${stage}\` first.`);
+  if (name === 'ResourceExistsException')
+    return new ConflictError(
+      'CONFLICT',
+      `The secret ${stageSecretName(stage)} already exists; it was not changed. To change its keys, use \`stage rotate-keys\`.`,
+    );
+  if (name === 'ResourceNotFoundException')
+    return new DomainError('NOT_FOUND', `The secret ${stageSecretName(stage)} does not exist: run \`stage bootstrap --stage ${stage}\` first.`);
   return err;
 }
 
@@ -95,13 +105,19 @@ const REDEPLOY = (stage: CloudStage) =>
 export const stageBootstrap: CommandSpec = {
   path: ['stage', 'bootstrap'],
   summary: "Create a cloud stage's Secrets Manager secret with fresh cursor and secrets keys, and print what to set in the pipeline.",
-  details: 'Refuses (exit 1) when the secret already exists: an existing stage keeps its keys, or every cursor and stored secret would break. The keys are never printed.',
+  details:
+    'Refuses (exit 1) when the secret already exists: an existing stage keeps its keys, or every cursor and stored secret would break. The keys are never printed.',
   options: STAGE_OPTIONS,
   examples: ['stage bootstrap --stage dev', 'stage bootstrap --stage prod --region ap-south-1'],
   async run(args, ctx) {
     const stage = stageOf(args);
     const region = regionOf(args);
-    const created = await new StageSecrets(stage, region).create({ cursorKey: freshKey(), secretsKey: freshKey(), razorpayWebhookSecret: freshKey(), ...channexSecretDefaults() });
+    const created = await new StageSecrets(stage, region).create({
+      cursorKey: freshKey(),
+      secretsKey: freshKey(),
+      razorpayWebhookSecret: freshKey(),
+      ...channexSecretDefaults(),
+    });
     const settings = pipelineSettings(stage, region, created.ARN);
     ctx.out.result({ secretName: created.Name, secretArn: created.ARN, versionId: created.VersionId, pipelineSettings: settings }, () => [
       `Created ${created.Name} with fresh cursorKey and secretsKey.`,
@@ -127,14 +143,18 @@ export const stageRotateKeys: CommandSpec = {
     const secrets = new StageSecrets(stage, regionOf(args));
     await ctx.begin();
     const versionId = await secrets.write(beginRotation(await secrets.read(), { cursorKey: freshKey(), secretsKey: freshKey() }));
-    ctx.out.result({ stage, versionId, rotation: 'started' }, () => [`Rotation started on ${stage}: new keys are current, the old ones still accepted (secret version ${versionId}).`, REDEPLOY(stage)]);
+    ctx.out.result({ stage, versionId, rotation: 'started' }, () => [
+      `Rotation started on ${stage}: new keys are current, the old ones still accepted (secret version ${versionId}).`,
+      REDEPLOY(stage),
+    ]);
   },
 };
 
 export const stageFinishRotation: CommandSpec = {
   path: ['stage', 'finish-rotation'],
   summary: 'End a key rotation: drop the old keys from the stage secret.',
-  details: 'Run only after `secrets reseal` reported nothing left under the old key and live cursors have lapsed (a day after the rotation deploy). Cursors signed with the old key are refused afterwards (400, start again).',
+  details:
+    'Run only after `secrets reseal` reported nothing left under the old key and live cursors have lapsed (a day after the rotation deploy). Cursors signed with the old key are refused afterwards (400, start again).',
   options: STAGE_OPTIONS,
   examples: ['stage finish-rotation --stage staging'],
   async run(args, ctx) {
@@ -142,7 +162,10 @@ export const stageFinishRotation: CommandSpec = {
     const secrets = new StageSecrets(stage, regionOf(args));
     await ctx.begin();
     const versionId = await secrets.write(finishRotation(await secrets.read()));
-    ctx.out.result({ stage, versionId, rotation: 'finished' }, () => [`Rotation finished on ${stage}: only the new keys remain (secret version ${versionId}).`, REDEPLOY(stage)]);
+    ctx.out.result({ stage, versionId, rotation: 'finished' }, () => [
+      `Rotation finished on ${stage}: only the new keys remain (secret version ${versionId}).`,
+      REDEPLOY(stage),
+    ]);
   },
 };
 
@@ -156,10 +179,17 @@ export const stageRazorpay: CommandSpec = {
   options: [
     ...STAGE_OPTIONS,
     { name: 'key-id', value: '<rzp_live_…>', description: "Razorpay's key id; its secret comes from RAZORPAY_KEY_SECRET." },
-    { name: 'webhook-secret', description: 'Put RAZORPAY_NEW_WEBHOOK_SECRET in front of the current webhook secret (the secret also entered on the Razorpay dashboard).' },
+    {
+      name: 'webhook-secret',
+      description: 'Put RAZORPAY_NEW_WEBHOOK_SECRET in front of the current webhook secret (the secret also entered on the Razorpay dashboard).',
+    },
     { name: 'finish-webhook-rotation', description: 'Drop the previous webhook secret.' },
   ],
-  examples: ['stage razorpay --stage prod --key-id rzp_live_AbCdEf123456', 'stage razorpay --stage prod --webhook-secret', 'stage razorpay --stage prod --finish-webhook-rotation'],
+  examples: [
+    'stage razorpay --stage prod --key-id rzp_live_AbCdEf123456',
+    'stage razorpay --stage prod --webhook-secret',
+    'stage razorpay --stage prod --finish-webhook-rotation',
+  ],
   async run(args, ctx) {
     const stage = stageOf(args);
     const keyId = args.text('key-id');
@@ -169,11 +199,15 @@ export const stageRazorpay: CommandSpec = {
       return value;
     };
     const secrets = new StageSecrets(stage, regionOf(args));
-    const next = withRazorpay(await secrets.read(), {
-      ...(keyId !== undefined ? { keyId, keySecret: env('RAZORPAY_KEY_SECRET') } : {}),
-      ...(args.flag('webhook-secret') ? { webhookSecret: env('RAZORPAY_NEW_WEBHOOK_SECRET') } : {}),
-      finishWebhookRotation: args.flag('finish-webhook-rotation'),
-    }, stage);
+    const next = withRazorpay(
+      await secrets.read(),
+      {
+        ...(keyId !== undefined ? { keyId, keySecret: env('RAZORPAY_KEY_SECRET') } : {}),
+        ...(args.flag('webhook-secret') ? { webhookSecret: env('RAZORPAY_NEW_WEBHOOK_SECRET') } : {}),
+        finishWebhookRotation: args.flag('finish-webhook-rotation'),
+      },
+      stage,
+    );
     await ctx.begin();
     const versionId = await secrets.write(next);
     ctx.out.result({ stage, versionId, keyId: next.razorpayKeyId || null, webhookSecrets: next.razorpayWebhookSecret.split(',').length }, () => [
@@ -195,7 +229,11 @@ export const stageSmokeKeys: CommandSpec = {
   examples: ['stage smoke-keys --stage dev'],
   async run(args, ctx) {
     const stage = stageOf(args);
-    if (ctx.config().stage !== stage) throw new UsageError(`--stage ${stage} does not match the environment's STAGE=${ctx.config().stage}: the keys would be stored for another table.`, '--stage');
+    if (ctx.config().stage !== stage)
+      throw new UsageError(
+        `--stage ${stage} does not match the environment's STAGE=${ctx.config().stage}: the keys would be stored for another table.`,
+        '--stage',
+      );
     const secrets = new StageSecrets(stage, regionOf(args));
     const current = await secrets.read();
     await ctx.begin();
@@ -221,7 +259,10 @@ export const stageIrpCredentials: CommandSpec = {
     { name: 'file', value: '<credentials.json>', description: 'The credentials to set (required unless --remove).' },
     { name: 'remove', description: "Remove the registration's credentials instead." },
   ],
-  examples: ['stage irp-credentials --stage prod --gstin 30AAICK4821M1ZQ --file ./irp-30.json', 'stage irp-credentials --stage prod --gstin 30AAICK4821M1ZQ --remove'],
+  examples: [
+    'stage irp-credentials --stage prod --gstin 30AAICK4821M1ZQ --file ./irp-30.json',
+    'stage irp-credentials --stage prod --gstin 30AAICK4821M1ZQ --remove',
+  ],
   async run(args, ctx) {
     const stage = stageOf(args);
     const gstin = args.required('gstin').trim().toUpperCase();
@@ -239,7 +280,10 @@ export const stageIrpCredentials: CommandSpec = {
     const secrets = new StageSecrets(stage, regionOf(args));
     await ctx.begin();
     const versionId = await secrets.write(withIrpCredential(await secrets.read(), gstin, credential));
-    ctx.out.result({ stage, gstin, versionId, irpCredentials: remove ? 'removed' : 'set' }, () => [`IRP credentials of ${gstin} ${remove ? 'removed from' : 'stored in'} ${stageSecretName(stage)} (version ${versionId}).`, REDEPLOY(stage)]);
+    ctx.out.result({ stage, gstin, versionId, irpCredentials: remove ? 'removed' : 'set' }, () => [
+      `IRP credentials of ${gstin} ${remove ? 'removed from' : 'stored in'} ${stageSecretName(stage)} (version ${versionId}).`,
+      REDEPLOY(stage),
+    ]);
   },
 };
 
@@ -259,7 +303,11 @@ export const secretsReseal: CommandSpec = {
     ctx.out.result(summary, () => [
       `Examined ${summary.examined} sealed secrets: ${summary.resealed} resealed under the current key, ${summary.current} already current, ${summary.changedMeanwhile} changed meanwhile (by the service, under the current key).`,
       ...(summary.unreadable.length === 0
-        ? [cfg.secretsKeys.previous ? 'Nothing is left under the previous key: the rotation can be finished once old cursors have lapsed.' : 'No previous key configured: nothing to move.']
+        ? [
+            cfg.secretsKeys.previous
+              ? 'Nothing is left under the previous key: the rotation can be finished once old cursors have lapsed.'
+              : 'No previous key configured: nothing to move.',
+          ]
         : [`${summary.unreadable.length} opened under no configured key (not touched):`, ...summary.unreadable.map((u) => `  ${u.kind} ${u.context}`)]),
     ]);
   },

@@ -23,7 +23,9 @@ export const syncCommand: CommandSpec = {
     ctx.out.result({ ...summaryReport(result.summary), events: result.events }, () => [
       ...summaryLines(args.positional!, result.summary).map((l) => l.replace(/^Imported/, 'Synced')),
       '',
-      result.events.length === 0 ? 'No catalogue events: nothing changed.' : `Catalogue events published: ${result.events.map((e) => `${e.eventType} ${e.entityId}${e.fromDate ? ` ${e.fromDate}..${e.toDate}` : ''}`).join('; ')}`,
+      result.events.length === 0
+        ? 'No catalogue events: nothing changed.'
+        : `Catalogue events published: ${result.events.map((e) => `${e.eventType} ${e.entityId}${e.fromDate ? ` ${e.fromDate}..${e.toDate}` : ''}`).join('; ')}`,
     ]);
   },
 };

@@ -66,8 +66,28 @@ export const GENESIS_HASH = '0'.repeat(64);
  * figures; this is the second line that holds when a builder is careless.
  */
 const NEVER_RECORDED = new Set([
-  'primaryGuest', 'additionalGuests', 'guests', 'guest', 'firstName', 'lastName', 'name', 'fullName', 'email', 'phone', 'mobile',
-  'specialRequests', 'secret', 'signingSecret', 'authSecret', 'authHeaderValue', 'password', 'token', 'apiKey', 'plaintext', 'keyHash', 'sealed',
+  'primaryGuest',
+  'additionalGuests',
+  'guests',
+  'guest',
+  'firstName',
+  'lastName',
+  'name',
+  'fullName',
+  'email',
+  'phone',
+  'mobile',
+  'specialRequests',
+  'secret',
+  'signingSecret',
+  'authSecret',
+  'authHeaderValue',
+  'password',
+  'token',
+  'apiKey',
+  'plaintext',
+  'keyHash',
+  'sealed',
 ]);
 
 export const isRecordable = (field: string): boolean => !NEVER_RECORDED.has(field);
@@ -134,8 +154,10 @@ export function verifyChain(target: string, events: readonly AuditEvent[], head:
     prev = { seq: e.seq, hash };
   }
   if (!head) return events.length ? { target, seq: prev.seq, eventId: null, reason: 'chain head is missing' } : null;
-  if (prev.seq > head.seq) return { target, seq: head.seq + 1, eventId: null, reason: `events past the head (at ${head.seq}): written outside a change's transaction` };
-  if (head.seq !== prev.seq) return { target, seq: prev.seq + 1, eventId: null, reason: `head is at event ${head.seq} but the chain ends at ${prev.seq} (deleted)` };
+  if (prev.seq > head.seq)
+    return { target, seq: head.seq + 1, eventId: null, reason: `events past the head (at ${head.seq}): written outside a change's transaction` };
+  if (head.seq !== prev.seq)
+    return { target, seq: prev.seq + 1, eventId: null, reason: `head is at event ${head.seq} but the chain ends at ${prev.seq} (deleted)` };
   if (head.hash !== prev.hash) return { target, seq: head.seq, eventId: null, reason: 'head hash does not match the last event' };
   return null;
 }

@@ -76,7 +76,8 @@ export const DIGEST_STALE_MS = 3 * 60 * 60_000;
 export const DIGEST_PREFIX = 'audit-digests/';
 
 /** Keys sort by time: `audit-digests/<yyyy>/<mm>/<dd>/<end instant>.json`. */
-export const digestKeyFor = (endTime: string): string => `${DIGEST_PREFIX}${endTime.slice(0, 4)}/${endTime.slice(5, 7)}/${endTime.slice(8, 10)}/${endTime}.json`;
+export const digestKeyFor = (endTime: string): string =>
+  `${DIGEST_PREFIX}${endTime.slice(0, 4)}/${endTime.slice(5, 7)}/${endTime.slice(8, 10)}/${endTime}.json`;
 
 /** The bytes the signature covers: every field of the digest, canonically ordered. */
 export const signedText = (digest: AuditDigest): Uint8Array => new TextEncoder().encode(canonicalJson(digest));

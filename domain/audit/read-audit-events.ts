@@ -56,7 +56,11 @@ export const auditAccountOf = (p: Principal): string => (p.kind === 'agent-group
  * (at, then id). Only that account is read, so another tenant's event is never on a page.
  * The cursor is bound to the key and the window.
  */
-export async function listAuditEvents(deps: { readonly auditTrail: AuditTrail; readonly cursors: CursorCodec }, caller: Principal, q: AuditEventsQuery): Promise<AuditEventsPage> {
+export async function listAuditEvents(
+  deps: { readonly auditTrail: AuditTrail; readonly cursors: CursorCodec },
+  caller: Principal,
+  q: AuditEventsQuery,
+): Promise<AuditEventsPage> {
   const from = q.from === undefined ? undefined : canonicalInstant(q.from, 'from');
   const to = q.to === undefined ? undefined : canonicalInstant(q.to, 'to');
   if (from !== undefined && to !== undefined && from > to) throw new ValidationError('from', `from (${from}) must not be after to (${to}).`);

@@ -42,16 +42,48 @@ export async function verifyTrail(trail: AuditTrail, sha256: Sha256Hex, opts: { 
   if (anchors && !opts.only) {
     const now = (opts.now ?? new Date()).getTime();
     if (anchors.latestEndTime === null) digestBreaks.push('no valid digest: the digest job has not run, or its digests were removed');
-    else if (now - Date.parse(anchors.latestEndTime) > DIGEST_STALE_MS) digestBreaks.push(`the latest valid digest ends at ${anchors.latestEndTime}: the digest job stopped, or later digests were removed`);
+    else if (now - Date.parse(anchors.latestEndTime) > DIGEST_STALE_MS)
+      digestBreaks.push(`the latest valid digest ends at ${anchors.latestEndTime}: the digest job stopped, or later digests were removed`);
   }
-  return { chains: targets.length, events, digests: anchors?.digests ?? 0, latestDigestAt: anchors?.latestEndTime ?? null, breaks, digestBreaks, firstBreak: breaks[0] ?? null };
+  return {
+    chains: targets.length,
+    events,
+    digests: anchors?.digests ?? 0,
+    latestDigestAt: anchors?.latestEndTime ?? null,
+    breaks,
+    digestBreaks,
+    firstBreak: breaks[0] ?? null,
+  };
 }
 
 /** A chain that holds on its own against what the latest digest saw of it. */
-function againstAnchor(target: string, events: readonly { seq: number; id: string; hash: string }[], hasHead: boolean, anchor: DigestHead & { digestKey: string }): ChainBreak | null {
-  if (events.length === 0 && !hasHead) return { target, seq: anchor.seq, eventId: null, reason: `chain deleted: digest ${anchor.digestKey} saw it at event ${anchor.seq}, the table holds neither its events nor its head` };
+function againstAnchor(
+  target: string,
+  events: readonly { seq: number; id: string; hash: string }[],
+  hasHead: boolean,
+  anchor: DigestHead & { digestKey: string },
+): ChainBreak | null {
+  if (events.length === 0 && !hasHead)
+    return {
+      target,
+      seq: anchor.seq,
+      eventId: null,
+      reason: `chain deleted: digest ${anchor.digestKey} saw it at event ${anchor.seq}, the table holds neither its events nor its head`,
+    };
   const seen = events.find((e) => e.seq === anchor.seq);
-  if (!seen) return { target, seq: anchor.seq, eventId: null, reason: `chain truncated: it ends at event ${events.at(-1)?.seq ?? 0} but digest ${anchor.digestKey} saw event ${anchor.seq} (events deleted and the head rewound)` };
-  if (seen.hash !== anchor.hash) return { target, seq: anchor.seq, eventId: seen.id, reason: `chain rewritten: event ${anchor.seq} does not match digest ${anchor.digestKey} (an event at or before it was edited and the chain re-hashed)` };
+  if (!seen)
+    return {
+      target,
+      seq: anchor.seq,
+      eventId: null,
+      reason: `chain truncated: it ends at event ${events.at(-1)?.seq ?? 0} but digest ${anchor.digestKey} saw event ${anchor.seq} (events deleted and the head rewound)`,
+    };
+  if (seen.hash !== anchor.hash)
+    return {
+      target,
+      seq: anchor.seq,
+      eventId: seen.id,
+      reason: `chain rewritten: event ${anchor.seq} does not match digest ${anchor.digestKey} (an event at or before it was edited and the chain re-hashed)`,
+    };
   return null;
 }

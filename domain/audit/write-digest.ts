@@ -1,4 +1,14 @@
-import { digestBody, digestKeyFor, headsToDigest, signedText, type AuditDigest, type DigestArchive, type DigestSigner, type HeadRow, type SignedDigest } from './digest.ts';
+import {
+  digestBody,
+  digestKeyFor,
+  headsToDigest,
+  signedText,
+  type AuditDigest,
+  type DigestArchive,
+  type DigestSigner,
+  type HeadRow,
+  type SignedDigest,
+} from './digest.ts';
 
 export interface DigestDeps {
   readonly heads: { chainHeads(): Promise<HeadRow[]> };
@@ -21,7 +31,8 @@ const RECENT_MS = 2 * 86_400_000;
 export async function writeDigest(deps: DigestDeps): Promise<{ key: string; heads: number; previousKey: string | null }> {
   const endTime = deps.now().toISOString();
   const previous = await latestDigest(deps.archive, endTime);
-  if (previous && previous.digest.digestEndTime >= endTime) throw new Error(`the latest digest ends at ${previous.digest.digestEndTime}, not before ${endTime}: the clock went back`);
+  if (previous && previous.digest.digestEndTime >= endTime)
+    throw new Error(`the latest digest ends at ${previous.digest.digestEndTime}, not before ${endTime}: the clock went back`);
   const digest: AuditDigest = {
     version: 1,
     stage: deps.stage,

@@ -96,7 +96,8 @@ function assertAmendableState(b: Booking, today: string): void {
   if (b.status === 'CANCELLED') throw refusal('CONFLICT', 'BOOKING_CANCELLED', 'The booking is cancelled; a cancelled booking cannot be amended.');
   if (b.status !== 'CONFIRMED') throw refusal('CONFLICT', 'BOOKING_NOT_CONFIRMED', `A ${b.status} booking cannot be amended.`);
   if (today >= b.checkOut) throw refusal('CONFLICT', 'STAY_ENDED', `The stay ended on ${b.checkOut}; it can no longer be amended.`);
-  if (today >= b.checkIn) throw refusal('CONFLICT', 'STAY_STARTED', `The stay began on ${b.checkIn}; a started stay cannot be amended here (contact the property).`);
+  if (today >= b.checkIn)
+    throw refusal('CONFLICT', 'STAY_STARTED', `The stay began on ${b.checkIn}; a started stay cannot be amended here (contact the property).`);
 }
 
 /** A stay's nights as one request covering both stays, so one catalogue load prices both. */
@@ -161,14 +162,20 @@ const snapshot = (
 });
 
 /** The booking's stay as it stands, for the amendment record's `before`. */
-const heldSnapshot = (b: Booking, request: OrderRequest): StaySnapshot => snapshot(request, { items: b.items, summary: b.summary, selectedProperties: b.selectedProperties, chargeLines: b.chargeLines }, b.additionalGuests);
+const heldSnapshot = (b: Booking, request: OrderRequest): StaySnapshot =>
+  snapshot(request, { items: b.items, summary: b.summary, selectedProperties: b.selectedProperties, chargeLines: b.chargeLines }, b.additionalGuests);
 
 /**
  * The quote, shared by PATCH and POST: availability per night with the booking's own units
  * credited back, the unchanged and the amended stay priced at today's rates through the
  * one pricing path, and whether the amendment can be made. Reads only.
  */
-export async function evaluateAmendment(deps: AmendDeps, principal: AgentGroupPrincipal, booking: Booking, cmd: AmendmentCommand): Promise<AmendmentEvaluation> {
+export async function evaluateAmendment(
+  deps: AmendDeps,
+  principal: AgentGroupPrincipal,
+  booking: Booking,
+  cmd: AmendmentCommand,
+): Promise<AmendmentEvaluation> {
   const today = indiaToday(deps.clock.now());
   assertAmendableState(booking, today);
   const request = await currentRequest(deps, booking);
@@ -188,7 +195,8 @@ export async function evaluateAmendment(deps: AmendDeps, principal: AgentGroupPr
     current = priceWithOffer(pinned, loadedCurrent, warnings);
   } catch (err) {
     // The booked stay was priced once; a refusal now is the world having moved, not the caller's parameter.
-    if (err instanceof ValidationError) throw refusal('CONFLICT', 'BOOKING_NOT_PRICEABLE', `The booked stay can no longer be priced: ${err.message}`, { param: err.param });
+    if (err instanceof ValidationError)
+      throw refusal('CONFLICT', 'BOOKING_NOT_PRICEABLE', `The booked stay can no longer be priced: ${err.message}`, { param: err.param });
     throw err;
   }
   const amended = priceWithOffer(asked, creditBack(loadedAmended, booking), warnings);
@@ -203,7 +211,9 @@ export async function evaluateAmendment(deps: AmendDeps, principal: AgentGroupPr
   const money = available ? amendmentMoney(booking.chargedTotal, currentSide, amendedSide) : null;
   if (money && money.rateDriftAbsorbed !== 0) {
     const direction = money.rateDriftAbsorbed > 0 ? 'risen' : 'fallen';
-    warnings.push(`Rates for the booked stay have ${direction} by ${formatRupees(Math.abs(money.rateDriftAbsorbed))} INR since it was charged; that drift is absorbed, not passed on.`);
+    warnings.push(
+      `Rates for the booked stay have ${direction} by ${formatRupees(Math.abs(money.rateDriftAbsorbed))} INR since it was charged; that drift is absorbed, not passed on.`,
+    );
   }
 
   const canModify = await deps.propertySystem.canModify(booking.listingId);
@@ -232,7 +242,13 @@ export async function evaluateAmendment(deps: AmendDeps, principal: AgentGroupPr
     guests,
     money,
     before: heldSnapshot(booking, request),
-    after: available ? snapshot(asked, { items: amended.items, summary: amended.summary, selectedProperties: amendedUnits, chargeLines: chargeLinesOf(amended.breakdown) }, guests) : null,
+    after: available
+      ? snapshot(
+          asked,
+          { items: amended.items, summary: amended.summary, selectedProperties: amendedUnits, chargeLines: chargeLinesOf(amended.breakdown) },
+          guests,
+        )
+      : null,
   };
 }
 
@@ -245,17 +261,33 @@ export async function quoteAmendment(deps: AmendDeps, principal: AgentGroupPrinc
 function notAmendable(e: AmendmentEvaluation): DomainError {
   switch (e.reason) {
     case 'INVOICED':
-      return refusal('BOOKING_INVOICED', 'INVOICED', 'The booking is on an issued invoice; it needs a credit note and a fresh booking, not an amendment.', { invoiceIds: e.booking.invoicedIn });
+      return refusal('BOOKING_INVOICED', 'INVOICED', 'The booking is on an issued invoice; it needs a credit note and a fresh booking, not an amendment.', {
+        invoiceIds: e.booking.invoicedIn,
+      });
     case 'CHANNEL_CANNOT_MODIFY':
-      return refusal('CHANNEL_CANNOT_MODIFY', 'CHANNEL_CANNOT_MODIFY', "The listing's channel manager cannot modify a reservation; cancel the booking and book again.");
+      return refusal(
+        'CHANNEL_CANNOT_MODIFY',
+        'CHANNEL_CANNOT_MODIFY',
+        "The listing's channel manager cannot modify a reservation; cancel the booking and book again.",
+      );
     case 'NO_CHANGE':
       return refusal('NOT_AMENDABLE', 'NO_CHANGE', 'The amendment changes nothing the booking does not already hold.');
     default:
-      return refusal('NOT_AMENDABLE', e.reason ?? 'UNAVAILABLE', `The amended stay is ${e.availability.status}; quote it with PATCH to see the nights and properties short.`, { availability: e.availability });
+      return refusal(
+        'NOT_AMENDABLE',
+        e.reason ?? 'UNAVAILABLE',
+        `The amended stay is ${e.availability.status}; quote it with PATCH to see the nights and properties short.`,
+        { availability: e.availability },
+      );
   }
 }
 
-const RE_QUOTE = () => refusal('AMENDMENT_CONFLICT', 'AMENDMENT_CONFLICT', 'Another amendment of this booking was made or is in progress; quote again (PATCH) and send the amendment for the booking as it now stands.');
+const RE_QUOTE = () =>
+  refusal(
+    'AMENDMENT_CONFLICT',
+    'AMENDMENT_CONFLICT',
+    'Another amendment of this booking was made or is in progress; quote again (PATCH) and send the amendment for the booking as it now stands.',
+  );
 
 /**
  * POST /v1/bookings/{bookingId}/amendments. Answers an identical resend from the record;
@@ -263,7 +295,13 @@ const RE_QUOTE = () => refusal('AMENDMENT_CONFLICT', 'AMENDMENT_CONFLICT', 'Anot
  * booking's amendment lock with the PENDING record, and runs the steps (channel, rows,
  * money, callback) to a settled state: APPLIED, or REFUSED / COMPENSATED answered as 409 or 402.
  */
-export async function applyAmendment(deps: AmendDeps, principal: AgentGroupPrincipal, bookingId: string, cmd: AmendmentCommand, origin: AuditOrigin): Promise<AmendmentReply> {
+export async function applyAmendment(
+  deps: AmendDeps,
+  principal: AgentGroupPrincipal,
+  bookingId: string,
+  cmd: AmendmentCommand,
+  origin: AuditOrigin,
+): Promise<AmendmentReply> {
   const contentHash = requestContentHash(amendmentContent(cmd), deps.sha256);
   const booking = await landedBooking(deps, principal, bookingId);
   const g = booking.agentGroupId;
@@ -322,7 +360,13 @@ export async function applyAmendment(deps: AmendDeps, principal: AgentGroupPrinc
 }
 
 /** An amendment already holds the booking: an identical one (a resend racing its original) is driven and answered; another is told to re-quote. */
-async function joinInFlight(deps: AmendDeps, g: string, bookingRef: string, held: { amendmentId: string; contentHash: string }, contentHash: string): Promise<AmendmentReply> {
+async function joinInFlight(
+  deps: AmendDeps,
+  g: string,
+  bookingRef: string,
+  held: { amendmentId: string; contentHash: string },
+  contentHash: string,
+): Promise<AmendmentReply> {
   if (held.contentHash !== contentHash) throw RE_QUOTE();
   return settledReply(await advanceAmendment(deps, g, bookingRef, held.amendmentId), true);
 }
@@ -332,15 +376,28 @@ function settledReply(a: Amendment | undefined, alreadyApplied: boolean): Amendm
   if (!a) throw new Error('amendment record vanished');
   if (a.status === 'APPLIED') return { amendment: a, alreadyApplied };
   const f = a.failure;
-  if (a.status === 'REFUSED' && f) throw refusal(f.reasonCode === 'CHANNEL_CANNOT_MODIFY' ? 'CHANNEL_CANNOT_MODIFY' : 'CHANNEL_REFUSED', f.reasonCode, `${f.reason} Nothing was changed.`, { amendmentId: a.amendmentId });
+  if (a.status === 'REFUSED' && f)
+    throw refusal(f.reasonCode === 'CHANNEL_CANNOT_MODIFY' ? 'CHANNEL_CANNOT_MODIFY' : 'CHANNEL_REFUSED', f.reasonCode, `${f.reason} Nothing was changed.`, {
+      amendmentId: a.amendmentId,
+    });
   if (a.status === 'COMPENSATED' && f) {
-    if (f.reasonCode === 'CREDIT_LIMIT_EXCEEDED') throw new CreditDeniedError({ approved: false, reasonCode: 'CREDIT_LIMIT_EXCEEDED', shortfall: f.shortfall ?? 0, availableCredit: f.availableCredit ?? 0 });
-    if (f.reasonCode === 'ACCOUNT_ON_HOLD') throw new CreditDeniedError({ approved: false, reasonCode: 'ACCOUNT_ON_HOLD', availableCredit: f.availableCredit ?? 0 });
-    if (f.reasonCode === 'UNAVAILABLE' || f.reasonCode === 'BOOKING_CHANGED') throw refusal('AMENDMENT_CONFLICT', f.reasonCode, `${f.reason} Nothing was changed; quote again.`, { amendmentId: a.amendmentId });
+    if (f.reasonCode === 'CREDIT_LIMIT_EXCEEDED')
+      throw new CreditDeniedError({
+        approved: false,
+        reasonCode: 'CREDIT_LIMIT_EXCEEDED',
+        shortfall: f.shortfall ?? 0,
+        availableCredit: f.availableCredit ?? 0,
+      });
+    if (f.reasonCode === 'ACCOUNT_ON_HOLD')
+      throw new CreditDeniedError({ approved: false, reasonCode: 'ACCOUNT_ON_HOLD', availableCredit: f.availableCredit ?? 0 });
+    if (f.reasonCode === 'UNAVAILABLE' || f.reasonCode === 'BOOKING_CHANGED')
+      throw refusal('AMENDMENT_CONFLICT', f.reasonCode, `${f.reason} Nothing was changed; quote again.`, { amendmentId: a.amendmentId });
     throw refusal('AMENDMENT_FAILED', f.reasonCode, `${f.reason} The original stay was restored.`, { amendmentId: a.amendmentId });
   }
   // Still in flight after the look's step budget: the sweeper finishes it; the caller resends to learn the outcome.
-  throw refusal('AMENDMENT_CONFLICT', 'AMENDMENT_IN_PROGRESS', 'The amendment is still being applied; send it again to learn the outcome.', { amendmentId: a.amendmentId });
+  throw refusal('AMENDMENT_CONFLICT', 'AMENDMENT_IN_PROGRESS', 'The amendment is still being applied; send it again to learn the outcome.', {
+    amendmentId: a.amendmentId,
+  });
 }
 
 /** Steps one look may take; an amendment needs at most six. */
@@ -352,7 +409,14 @@ const MAX_STEPS = 16;
  * flag is written with the step, every write is conditional on the versions read, and a
  * lost race re-reads. Returns the amendment as left.
  */
-export async function advanceAmendment(deps: AmendDeps, agentGroupId: string, bookingRef: string, amendmentId: string, known?: Amendment, knownBooking?: Booking): Promise<Amendment | undefined> {
+export async function advanceAmendment(
+  deps: AmendDeps,
+  agentGroupId: string,
+  bookingRef: string,
+  amendmentId: string,
+  known?: Amendment,
+  knownBooking?: Booking,
+): Promise<Amendment | undefined> {
   let a = known ?? (await deps.amendments.get(agentGroupId, bookingRef, amendmentId));
   // The booking as this process last wrote or read it; a stale copy only costs a write refused on its version and a re-read.
   let booking = knownBooking;
@@ -396,7 +460,10 @@ const stayFields = (s: StaySnapshot): Partial<Booking> => ({
 });
 
 const sameStay = (b: Booking, s: StaySnapshot): boolean =>
-  b.checkIn === s.checkIn && b.checkOut === s.checkOut && JSON.stringify(b.selectedProperties) === JSON.stringify(s.selectedProperties) && b.summary.grandTotal === s.summary.grandTotal;
+  b.checkIn === s.checkIn &&
+  b.checkOut === s.checkOut &&
+  JSON.stringify(b.selectedProperties) === JSON.stringify(s.selectedProperties) &&
+  b.summary.grandTotal === s.summary.grandTotal;
 
 async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof decideAmendment>, now: string, known: Booking | undefined): Promise<Taken> {
   const { agentGroupId: g, bookingRef } = a;
@@ -419,7 +486,12 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
       });
       if (answer.accepted) return withBooking(await save(deps, a, bump(a, { steps: { ...a.steps, channelModified: true } }, now), 'channel-modified'), known);
       // Refused: nothing was changed anywhere, so the record settles here and the booking is free again.
-      return save(deps, a, bump(a, { status: 'REFUSED', failure: { reasonCode: answer.reasonCode, reason: answer.reason, failedAt: now }, nextCheckAt: null }, now), 'refused');
+      return save(
+        deps,
+        a,
+        bump(a, { status: 'REFUSED', failure: { reasonCode: answer.reasonCode, reason: answer.reason, failedAt: now }, nextCheckAt: null }, now),
+        'refused',
+      );
     }
     case 'rewrite-rows': {
       const booking = known ?? (await deps.bookings.get(g, bookingRef));
@@ -434,7 +506,8 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
       return outcome === 'done' ? { name: 'rows-rewritten', next, booking: nextBooking } : undefined;
     }
     case 'adjust': {
-      if (a.scenario === 'amendment-fails') return compensate(deps, a, { reasonCode: 'AMENDMENT_FAILED', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' }, now);
+      if (a.scenario === 'amendment-fails')
+        return compensate(deps, a, { reasonCode: 'AMENDMENT_FAILED', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' }, now);
       const booking = known ?? (await deps.bookings.get(g, bookingRef));
       if (!booking) throw new Error(`amendment ${a.amendmentId} names booking ${bookingRef}, which is missing`);
       const entry =
@@ -464,8 +537,16 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
       const outcome = await deps.amendments.adjust(a, next, booking, nextBooking, entry);
       if (outcome.kind === 'refused') {
         const d = outcome.decision;
-        const reason = d.reasonCode === 'ACCOUNT_ON_HOLD' ? 'The agent group was put on hold while the amendment was applied.' : 'A booking made meanwhile used the credit the increase needed.';
-        return compensate(deps, a, { reasonCode: d.reasonCode, reason, availableCredit: d.availableCredit, ...(d.reasonCode === 'CREDIT_LIMIT_EXCEEDED' && { shortfall: d.shortfall }) }, now);
+        const reason =
+          d.reasonCode === 'ACCOUNT_ON_HOLD'
+            ? 'The agent group was put on hold while the amendment was applied.'
+            : 'A booking made meanwhile used the credit the increase needed.';
+        return compensate(
+          deps,
+          a,
+          { reasonCode: d.reasonCode, reason, availableCredit: d.availableCredit, ...(d.reasonCode === 'CREDIT_LIMIT_EXCEEDED' && { shortfall: d.shortfall }) },
+          now,
+        );
       }
       return outcome.kind === 'done' ? { name: 'adjusted', next, booking: nextBooking } : undefined;
     }
@@ -483,7 +564,13 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         bookingId: a.bookingId,
         reasonCode: null,
         reason: null,
-        amendment: { amendmentId: a.amendmentId, checkIn: a.after.checkIn, checkOut: a.after.checkOut, previousTotal: a.money.previousTotal, newTotal: a.money.newTotal },
+        amendment: {
+          amendmentId: a.amendmentId,
+          checkIn: a.after.checkIn,
+          checkOut: a.after.checkOut,
+          previousTotal: a.money.previousTotal,
+          newTotal: a.money.newTotal,
+        },
       });
       return save(deps, a, bump(a, { steps: { ...a.steps, callbackPublished: true }, nextCheckAt: null }, now), 'callback-published');
     }
@@ -519,13 +606,18 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
 export const AMENDMENT_SWEEP_GRACE_SECONDS = 60;
 
 /** Finds amendments left part-way (a process died between steps) and finishes them here, each at its group's clock. */
-export async function sweepAmendments(deps: AtGroupClocks<AmendDeps>, opts: { limit?: number; graceSeconds?: number } = {}): Promise<{ looked: number; failed: number }> {
+export async function sweepAmendments(
+  deps: AtGroupClocks<AmendDeps>,
+  opts: { limit?: number; graceSeconds?: number } = {},
+): Promise<{ looked: number; failed: number }> {
   const graceMs = (opts.graceSeconds ?? AMENDMENT_SWEEP_GRACE_SECONDS) * 1000;
   const due = await dueAcrossClocks(
     deps,
     ({ at, agentGroupId }) => deps.amendments.listDue(new Date(at.clock.now().getTime() - graceMs).toISOString(), opts.limit ?? 100, agentGroupId),
     (a) => `${a.agentGroupId}#${a.amendmentId}`,
   );
-  const settled = await Promise.allSettled(due.map(async (a) => advanceAmendment(await depsOfGroup(deps, a.agentGroupId), a.agentGroupId, a.bookingRef, a.amendmentId)));
+  const settled = await Promise.allSettled(
+    due.map(async (a) => advanceAmendment(await depsOfGroup(deps, a.agentGroupId), a.agentGroupId, a.bookingRef, a.amendmentId)),
+  );
   return { looked: due.length, failed: settled.filter((s) => s.status === 'rejected').length };
 }

@@ -116,7 +116,11 @@ export function amendedRequest(current: OrderRequest, cmd: AmendmentCommand): Or
     ...(cmd.vas !== undefined && { vas: cmd.vas }),
   };
   // A stay pricing will refuse is left to pricing, so the 400 names checkIn or checkOut, not a selection.
-  const moved = (asked.checkIn !== current.checkIn || asked.checkOut !== current.checkOut) && isCalendarDate(asked.checkIn) && isCalendarDate(asked.checkOut) && asked.checkOut > asked.checkIn;
+  const moved =
+    (asked.checkIn !== current.checkIn || asked.checkOut !== current.checkOut) &&
+    isCalendarDate(asked.checkIn) &&
+    isCalendarDate(asked.checkOut) &&
+    asked.checkOut > asked.checkIn;
   if (!moved) return asked;
   return {
     ...asked,
@@ -157,7 +161,11 @@ export function carriedSelections<S extends DatedSelection>(field: 'meals' | 'va
       if (bookedNights.every((n) => dates.includes(n))) {
         next = { ...sel, dates: dates.includes(booked.checkOut) ? [...newNights, moved.checkOut] : newNights };
       } else if (!dates.every(inStay)) {
-        throw restate(i, sel, `is dated ${dates.join(', ')}, not every night of the booked stay, and the new stay does not include ${dates.filter((d) => !inStay(d)).join(', ')}`);
+        throw restate(
+          i,
+          sel,
+          `is dated ${dates.join(', ')}, not every night of the booked stay, and the new stay does not include ${dates.filter((d) => !inStay(d)).join(', ')}`,
+        );
       }
     }
     const charged = next.unsureOfDates ? newNights : (next.dates ?? []);
@@ -203,23 +211,33 @@ export function availabilityOf(priced: PricedOrder, unchanged: boolean): Availab
   if (unchanged) return { status: 'AVAILABLE', nightsRequested, unavailableNights: [], shortfalls: [], minimumStayViolations: [] };
   const soldOut = priced.breakdown.soldOutNights;
   const unavailable = [...new Set(soldOut.filter((n) => n.reason !== 'MINIMUM_STAY').map((n) => n.date))].sort();
-  const shortfalls = soldOut.filter((n) => UNIT_SHORT.has(n.reason)).map((n) => ({ date: n.date, propertyId: n.propertyId, requiredUnits: n.requiredUnits, availableUnits: n.availableUnits }));
+  const shortfalls = soldOut
+    .filter((n) => UNIT_SHORT.has(n.reason))
+    .map((n) => ({ date: n.date, propertyId: n.propertyId, requiredUnits: n.requiredUnits, availableUnits: n.availableUnits }));
   const minimum = new Map<string, number>();
   for (const n of soldOut) if (n.reason === 'MINIMUM_STAY') minimum.set(n.propertyId, Math.max(minimum.get(n.propertyId) ?? 0, n.stayLimit ?? 0));
   const minimumStayViolations = [...minimum].map(([propertyId, minimumNights]) => ({ propertyId, minimumNights, requestedNights: nightsRequested }));
   const status: AvailabilityStatus =
-    unavailable.length === 0 && minimumStayViolations.length === 0 ? 'AVAILABLE' : unavailable.length > 0 && unavailable.length < nightsRequested ? 'PARTIALLY_AVAILABLE' : 'UNAVAILABLE';
+    unavailable.length === 0 && minimumStayViolations.length === 0
+      ? 'AVAILABLE'
+      : unavailable.length > 0 && unavailable.length < nightsRequested
+        ? 'PARTIALLY_AVAILABLE'
+        : 'UNAVAILABLE';
   return { status, nightsRequested, unavailableNights: unavailable, shortfalls, minimumStayViolations };
 }
 
 /** The units a stay holds, one move per property and night: sign −1 takes them, +1 gives them back. */
-export function stayMoves(stay: { readonly checkIn: string; readonly checkOut: string; readonly selectedProperties: readonly SelectedProperty[] }, sign: 1 | -1): UnitMove[] {
+export function stayMoves(
+  stay: { readonly checkIn: string; readonly checkOut: string; readonly selectedProperties: readonly SelectedProperty[] },
+  sign: 1 | -1,
+): UnitMove[] {
   const nights = nightsOf(stay.checkIn, stay.checkOut);
   return stay.selectedProperties.flatMap((p) => nights.map((date) => ({ propertyId: p.propertyId, date, units: sign * p.quantity })));
 }
 
 /** The nights of a stay. */
-export const nightsOf = (checkIn: string, checkOut: string): string[] => Array.from({ length: Math.max(0, daysBetween(checkIn, checkOut)) }, (_, i) => addDays(checkIn, i));
+export const nightsOf = (checkIn: string, checkOut: string): string[] =>
+  Array.from({ length: Math.max(0, daysBetween(checkIn, checkOut)) }, (_, i) => addDays(checkIn, i));
 
 export const AMENDMENT_STATUSES = ['PENDING', 'APPLIED', 'REFUSED', 'COMPENSATING', 'COMPENSATED'] as const;
 /**
@@ -239,11 +257,25 @@ export interface AmendmentSteps {
   readonly rowsRestored: boolean;
 }
 
-export const NO_AMENDMENT_STEPS: AmendmentSteps = { channelModified: false, rowsRewritten: false, adjusted: false, callbackPublished: false, channelRestored: false, rowsRestored: false };
+export const NO_AMENDMENT_STEPS: AmendmentSteps = {
+  channelModified: false,
+  rowsRewritten: false,
+  adjusted: false,
+  callbackPublished: false,
+  channelRestored: false,
+  rowsRestored: false,
+};
 
 /** Why an amendment did not apply, as the booking detail shows it. */
 export interface AmendmentFailure {
-  readonly reasonCode: 'CHANNEL_REFUSED' | 'CHANNEL_CANNOT_MODIFY' | 'CREDIT_LIMIT_EXCEEDED' | 'ACCOUNT_ON_HOLD' | 'UNAVAILABLE' | 'BOOKING_CHANGED' | 'AMENDMENT_FAILED';
+  readonly reasonCode:
+    | 'CHANNEL_REFUSED'
+    | 'CHANNEL_CANNOT_MODIFY'
+    | 'CREDIT_LIMIT_EXCEEDED'
+    | 'ACCOUNT_ON_HOLD'
+    | 'UNAVAILABLE'
+    | 'BOOKING_CHANGED'
+    | 'AMENDMENT_FAILED';
   readonly reason: string;
   readonly failedAt: string;
   /** For a credit refusal: the figures at the moment of decision (paise). */

@@ -24,7 +24,16 @@ export const bookingTarget = (bookingRef: string): string => `booking:${bookingR
 
 /** The event of a partner's change to a booking, from the record before and after. */
 export function bookingAudit(origin: AuditOrigin, id: string, at: string, action: string, before: Booking | null, after: Booking): AuditDraft {
-  return { id, at, origin, action, target: bookingTarget(after.bookingRef), account: after.agentGroupId, before: before && bookingFigures(before), after: bookingFigures(after) };
+  return {
+    id,
+    at,
+    origin,
+    action,
+    target: bookingTarget(after.bookingRef),
+    account: after.agentGroupId,
+    before: before && bookingFigures(before),
+    after: bookingFigures(after),
+  };
 }
 
 /** The event of an amendment asked for: the stay and the money it moves from and to. */

@@ -32,7 +32,15 @@ export interface CancellationQuote {
 export function quoteCancellation(b: Booking, today: string): CancellationQuote {
   // What the group was charged, amendments included: the policy's percentage is of that.
   const charged = b.chargedTotal;
-  const refusal = (reason: string): CancellationQuote => ({ cancellable: false, reason, refundPercentage: 0, refundAmount: 0, chargedAmount: charged, appliesUntil: null, label: null });
+  const refusal = (reason: string): CancellationQuote => ({
+    cancellable: false,
+    reason,
+    refundPercentage: 0,
+    refundAmount: 0,
+    chargedAmount: charged,
+    appliesUntil: null,
+    label: null,
+  });
   if (b.status === 'CANCELLED') return refusal('The booking is already cancelled.');
   if (b.status !== 'CONFIRMED') return refusal(`A ${b.status} booking has nothing to cancel.`);
   if (today > b.checkIn) return refusal(`The stay began on ${b.checkIn}; a started stay cannot be cancelled.`);
@@ -69,7 +77,11 @@ async function landedBooking(deps: Pick<CancelDeps, 'bookingReads'>, principal: 
 }
 
 /** GET /v1/bookings/{bookingId}/cancellation-quote: what cancelling now would refund; changes nothing. */
-export async function cancellationQuote(deps: Pick<CancelDeps, 'bookingReads' | 'clock'>, principal: AgentGroupPrincipal, bookingId: string): Promise<{ booking: Booking; quote: CancellationQuote }> {
+export async function cancellationQuote(
+  deps: Pick<CancelDeps, 'bookingReads' | 'clock'>,
+  principal: AgentGroupPrincipal,
+  bookingId: string,
+): Promise<{ booking: Booking; quote: CancellationQuote }> {
   const booking = await landedBooking(deps, principal, bookingId);
   return { booking, quote: quoteCancellation(booking, indiaToday(deps.clock.now())) };
 }
@@ -80,7 +92,13 @@ export async function cancellationQuote(deps: Pick<CancelDeps, 'bookingReads' | 
  * REFUND entry that lowers exposure. The workflow then returns the units and sends
  * booking.cancelled. Cancelling a cancelled booking answers the first cancellation again.
  */
-export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrincipal, bookingId: string, reason: string | undefined, origin: AuditOrigin): Promise<CancelResult> {
+export async function cancelBooking(
+  deps: CancelDeps,
+  principal: AgentGroupPrincipal,
+  bookingId: string,
+  reason: string | undefined,
+  origin: AuditOrigin,
+): Promise<CancelResult> {
   for (;;) {
     const booking = await landedBooking(deps, principal, bookingId);
     if (booking.status === 'CANCELLED' && booking.cancellation) return { booking, cancellation: booking.cancellation, alreadyCancelled: true };
@@ -92,7 +110,13 @@ export async function cancelBooking(deps: CancelDeps, principal: AgentGroupPrinc
     await deps.propertySystem.cancel(booking.bookingRef, now.toISOString());
     const at = now.toISOString();
     const refundEntryId = deps.derivedId(`${booking.bookingRef}:refund`);
-    const cancellation: BookingCancellation = { cancelledAt: at, reason: reason ?? null, refundPercentage: quote.refundPercentage, refundAmount: quote.refundAmount, refundEntryId };
+    const cancellation: BookingCancellation = {
+      cancelledAt: at,
+      reason: reason ?? null,
+      refundPercentage: quote.refundPercentage,
+      refundAmount: quote.refundAmount,
+      refundEntryId,
+    };
     const next: Booking = { ...booking, status: 'CANCELLED', cancellation, nextCheckAt: at, updatedAt: at, version: booking.version + 1 };
     const entry: LedgerEntry = {
       id: refundEntryId,

@@ -34,7 +34,10 @@ export function sameGuest(a: Guest, b: Guest): boolean {
  * The guests after a replay: everyone already on the booking stays exactly as first
  * submitted; only guests matching none of them are added, after the existing ones.
  */
-export function mergeGuests(stored: { primaryGuest: Guest; additionalGuests: readonly Guest[] }, incoming: readonly Guest[]): { additionalGuests: Guest[]; added: number } {
+export function mergeGuests(
+  stored: { primaryGuest: Guest; additionalGuests: readonly Guest[] },
+  incoming: readonly Guest[],
+): { additionalGuests: Guest[]; added: number } {
   const known: Guest[] = [stored.primaryGuest, ...stored.additionalGuests];
   const additionalGuests = [...stored.additionalGuests];
   let added = 0;

@@ -99,7 +99,13 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
   const bookingRef = deps.ids.uuid();
   const code = bookingCode(bookingRef);
   const entry = authorizedEntry(
-    { agentGroupId: g, type: 'CHARGE', amount: priced.summary.grandTotal, externalBookingId: cmd.externalBookingId, description: `Booking ${code}: ${item.listingId}, ${item.checkIn} to ${item.checkOut}` },
+    {
+      agentGroupId: g,
+      type: 'CHARGE',
+      amount: priced.summary.grandTotal,
+      externalBookingId: cmd.externalBookingId,
+      description: `Booking ${code}: ${item.listingId}, ${item.checkIn} to ${item.checkOut}`,
+    },
     deps.ids.uuid(),
     now,
   );
@@ -147,10 +153,17 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     updatedAt: at,
     version: 1,
   };
-  const auth = await deps.bookings.open(booking, entry, { externalBookingId: cmd.externalBookingId, contentHash, bookingRef }, bookingAudit(origin, deps.ids.uuid(), at, 'booking.created', null, booking)).catch((err: unknown) => {
-    if (err instanceof CreditDeniedError) deps.metrics.count('CreditRefused');
-    throw err;
-  });
+  const auth = await deps.bookings
+    .open(
+      booking,
+      entry,
+      { externalBookingId: cmd.externalBookingId, contentHash, bookingRef },
+      bookingAudit(origin, deps.ids.uuid(), at, 'booking.created', null, booking),
+    )
+    .catch((err: unknown) => {
+      if (err instanceof CreditDeniedError) deps.metrics.count('CreditRefused');
+      throw err;
+    });
   if (auth.replay) return replay(deps, g, auth.bookingRef, cmd);
 
   const settled = await waitForOutcome(deps, booking, now.getTime() + deps.syncWaitMs);

@@ -42,7 +42,8 @@ export interface BookingsPage {
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Feed order: (updatedAt, bookingRef) as plain strings, exactly as the feed index sorts `<updatedAt>#<bookingRef>`. */
-const compareFeed = (a: BookingFeedPosition, b: BookingFeedPosition): number => byCodeUnits(a.updatedAt, b.updatedAt) || byCodeUnits(a.bookingRef, b.bookingRef);
+const compareFeed = (a: BookingFeedPosition, b: BookingFeedPosition): number =>
+  byCodeUnits(a.updatedAt, b.updatedAt) || byCodeUnits(a.bookingRef, b.bookingRef);
 
 /** Whether a booking passes every filter given (the in-memory twin of the adapter's feed FilterExpression). */
 export function matchesBookingFilter(b: Booking, f: BookingFilter): boolean {
@@ -58,7 +59,8 @@ export function matchesBookingFilter(b: Booking, f: BookingFilter): boolean {
 function checkInWindow(from: string | undefined, to: string | undefined): void {
   if (from === undefined || to === undefined) return;
   if (from > to) throw new ValidationError('checkInFrom', `checkInFrom (${from}) must not be after checkInTo (${to}).`);
-  if (daysBetween(from, to) + 1 > MAX_WINDOW_DATES) throw new ValidationError('checkInTo', `checkInTo: the check-in window from ${from} to ${to} covers more than ${MAX_WINDOW_DATES} dates.`);
+  if (daysBetween(from, to) + 1 > MAX_WINDOW_DATES)
+    throw new ValidationError('checkInTo', `checkInTo: the check-in window from ${from} to ${to} covers more than ${MAX_WINDOW_DATES} dates.`);
 }
 
 const sortedList = (ids: readonly string[] | undefined): string | null => (ids ? [...new Set(ids)].sort(byCodeUnits).join(',') : null);
@@ -109,7 +111,10 @@ export async function listBookings(deps: BookingReadDeps, group: AgentGroupPrinc
   };
   const size = q.size ?? BOOKINGS_PAGE.defaultSize;
   if (size < 1 || size > BOOKINGS_PAGE.maxSize) throw new ValidationError('size', `size must be from 1 to ${BOOKINGS_PAGE.maxSize}.`);
-  for (const [param, ids] of [['bookingIds', q.bookingIds], ['externalBookingIds', q.externalBookingIds]] as const) {
+  for (const [param, ids] of [
+    ['bookingIds', q.bookingIds],
+    ['externalBookingIds', q.externalBookingIds],
+  ] as const) {
     if (ids && ids.length > MAX_BOOKING_IDS) throw new ValidationError(param, `${param} may hold at most ${MAX_BOOKING_IDS} ids.`);
   }
   const scope = bookingsScope(group, filter, q);
@@ -125,9 +130,7 @@ export async function listBookings(deps: BookingReadDeps, group: AgentGroupPrinc
   const found = q.bookingIds
     ? (await deps.bookingReads.byBookingIds(group.agentGroupId, q.bookingIds)).filter((b) => !external || external.has(b.externalBookingId))
     : await deps.bookingReads.byExternalIds(group.agentGroupId, q.externalBookingIds!);
-  const candidates = found
-    .filter((b) => matchesBookingFilter(b, filter) && (after === undefined || compareFeed(b, after) > 0))
-    .sort(compareFeed);
+  const candidates = found.filter((b) => matchesBookingFilter(b, filter) && (after === undefined || compareFeed(b, after) > 0)).sort(compareFeed);
   const bookings = candidates.slice(0, size);
   const last = bookings.at(-1);
   return { bookings, nextCursor: last && candidates.length > size ? deps.cursors.encode(scope, encodePosition(last)) : null };
@@ -148,11 +151,17 @@ export async function getBooking(deps: Pick<BookingReadDeps, 'bookingReads'>, gr
  * attempt, so a partner can see exactly what was sent and when without asking us.
  */
 export async function getBookingDetail(
-  deps: Pick<BookingReadDeps, 'bookingReads'> & { readonly deliveries: Pick<DeliveryStore, 'listForBooking'>; readonly amendments: Pick<AmendmentStore, 'list'> },
+  deps: Pick<BookingReadDeps, 'bookingReads'> & {
+    readonly deliveries: Pick<DeliveryStore, 'listForBooking'>;
+    readonly amendments: Pick<AmendmentStore, 'list'>;
+  },
   group: AgentGroupPrincipal,
   bookingId: string,
 ): Promise<{ booking: Booking; callbacks: CallbackDelivery[]; amendments: Amendment[] }> {
   const booking = await getBooking(deps, group, bookingId);
-  const [callbacks, amendments] = await Promise.all([deps.deliveries.listForBooking(group.partnerId, booking.bookingRef), deps.amendments.list(group.agentGroupId, booking.bookingRef)]);
+  const [callbacks, amendments] = await Promise.all([
+    deps.deliveries.listForBooking(group.partnerId, booking.bookingRef),
+    deps.amendments.list(group.agentGroupId, booking.bookingRef),
+  ]);
   return { booking, callbacks, amendments };
 }

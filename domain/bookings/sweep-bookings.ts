@@ -23,7 +23,8 @@ export async function sweepBookings(deps: AtGroupClocks<WorkflowDeps>, opts: { l
   const graceMs = (opts.graceSeconds ?? BOOKING_SWEEP_GRACE_SECONDS) * 1000;
   const due = await dueAcrossClocks(
     deps,
-    ({ at, agentGroupId }) => deps.bookings.listDue(new Date(at.clock.now().getTime() - graceMs).toISOString(), opts.limit ?? BOOKING_SWEEP_BATCH, agentGroupId),
+    ({ at, agentGroupId }) =>
+      deps.bookings.listDue(new Date(at.clock.now().getTime() - graceMs).toISOString(), opts.limit ?? BOOKING_SWEEP_BATCH, agentGroupId),
     (b) => `${b.agentGroupId}#${b.bookingRef}`,
   );
   // Counted even when zero, so the alarm on it sees a steady series rather than gaps.

@@ -85,7 +85,11 @@ const touched = (b: Booking, changes: Partial<Booking>, now: string): Booking =>
  * Moves only the due time: version up (the write is conditional like any other), updatedAt
  * kept, so a look that changed nothing a partner can see does not move the booking in the feed.
  */
-const reschedule = (b: Booking, nextCheckAt: string | null): WriteDecision => ({ kind: 'write', step: 'rescheduled', next: { ...b, nextCheckAt, version: b.version + 1 } });
+const reschedule = (b: Booking, nextCheckAt: string | null): WriteDecision => ({
+  kind: 'write',
+  step: 'rescheduled',
+  next: { ...b, nextCheckAt, version: b.version + 1 },
+});
 
 /** Applies changes and recomputes nextCheckAt for what is left. */
 function write(step: WorkflowStep, b: Booking, changes: Partial<Booking>, now: string, t: WorkflowTimings, effect?: BookingEffect): WriteDecision {
@@ -104,11 +108,19 @@ export function decide(b: Booking, now: string, t: WorkflowTimings, reservation:
   if (b.status === 'PROCESSING') {
     if (reservation?.state === 'CONFIRMED') return landing(reservation.bookingId);
     if (reservation?.state === 'REFUSED') {
-      const failure = { reasonCode: 'CHANNEL_REFUSED' as const, reason: 'The property\'s channel manager refused the reservation; the credit authorization was released.', failedAt: now };
+      const failure = {
+        reasonCode: 'CHANNEL_REFUSED' as const,
+        reason: "The property's channel manager refused the reservation; the credit authorization was released.",
+        failedAt: now,
+      };
       return write('failed', b, { status: 'FAILED', failure }, now, t, { kind: 'release' });
     }
     if (now >= b.deadline) {
-      const failure = { reasonCode: 'BOOKING_NOT_COMPLETED' as const, reason: 'The property did not confirm the booking within the booking window; the credit authorization was released.', failedAt: now };
+      const failure = {
+        reasonCode: 'BOOKING_NOT_COMPLETED' as const,
+        reason: 'The property did not confirm the booking within the booking window; the credit authorization was released.',
+        failedAt: now,
+      };
       return write('failed', b, { status: 'FAILED', failure }, now, t, { kind: 'release' });
     }
     const hint = reservation?.state === 'PENDING' ? reservation.checkAgainAt : null;
@@ -147,7 +159,12 @@ const needsReservation = (b: Booking, now: string): boolean =>
 /** The callback body's outcome fields for a booking's event. */
 export function callbackOutcome(b: Booking, eventType: BookingCallbackEventType, eventId: string, now: string): BookingCallbackOutcome {
   const status = eventType === 'booking.failed' ? 'FAILED' : eventType === 'booking.cancelled' ? 'CANCELLED' : 'CONFIRMED';
-  const occurredAt = eventType === 'booking.failed' ? (b.failure?.failedAt ?? now) : eventType === 'booking.cancelled' ? (b.cancellation?.cancelledAt ?? now) : (b.confirmedAt ?? now);
+  const occurredAt =
+    eventType === 'booking.failed'
+      ? (b.failure?.failedAt ?? now)
+      : eventType === 'booking.cancelled'
+        ? (b.cancellation?.cancelledAt ?? now)
+        : (b.confirmedAt ?? now);
   return {
     eventId,
     eventType,
@@ -185,7 +202,13 @@ export async function advanceBooking(deps: WorkflowDeps, agentGroupId: string, b
     if (decision.kind === 'publish') {
       await deps.publishCallback(callbackOutcome(booking, decision.eventType, deps.derivedId(`${booking.bookingRef}:${decision.eventType}`), now));
       await deps.afterStep?.('callback-published');
-      step = write('callback-published', booking, { steps: { ...booking.steps, callbacksPublished: [...booking.steps.callbacksPublished, decision.eventType] } }, now, deps.timings);
+      step = write(
+        'callback-published',
+        booking,
+        { steps: { ...booking.steps, callbacksPublished: [...booking.steps.callbacksPublished, decision.eventType] } },
+        now,
+        deps.timings,
+      );
     } else {
       step = decision;
     }

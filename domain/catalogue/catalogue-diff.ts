@@ -182,7 +182,12 @@ export function diffCatalogue(stored: StoredCatalogue, content: CatalogueContent
   const counts = Object.fromEntries(CATALOGUE_KINDS.map((k) => [k, { written: 0, unchanged: 0 }])) as Record<CatalogueKind, KindCount>;
   const changed = Object.fromEntries(CATALOGUE_KINDS.map((k) => [k, [] as string[]])) as Record<CatalogueKind, string[]>;
 
-  function each<T extends object>(kind: Exclude<CatalogueKind, 'propertyMonth'>, have: readonly Stored<T>[], want: readonly T[], out: Stored<T>[]): Map<string, Stored<T>> {
+  function each<T extends object>(
+    kind: Exclude<CatalogueKind, 'propertyMonth'>,
+    have: readonly Stored<T>[],
+    want: readonly T[],
+    out: Stored<T>[],
+  ): Map<string, Stored<T>> {
     const id = identityOf[kind] as (t: T) => string;
     const byId = new Map(have.map((h) => [id(h), h]));
     const result = new Map<string, Stored<T>>();

@@ -92,7 +92,9 @@ export function ratePlansContent(rp: RatePlanRestrictions | undefined): string {
   for (const plan of MEAL_PLANS) {
     const own = rp[plan];
     if (!own || PLAN_FIELDS.every((f) => own[f] === undefined)) continue;
-    parts.push(`${plan}=${PLAN_FIELDS.map((f) => (own[f] === undefined ? '' : typeof own[f] === 'boolean' ? (own[f] ? '1' : '0') : String(own[f]))).join(',')}`);
+    parts.push(
+      `${plan}=${PLAN_FIELDS.map((f) => (own[f] === undefined ? '' : typeof own[f] === 'boolean' ? (own[f] ? '1' : '0') : String(own[f]))).join(',')}`,
+    );
   }
   return parts.join(';');
 }

@@ -1,5 +1,13 @@
 import { addDays, daysBetween, eachDate, CALENDAR_DATE_RULE, isCalendarDate, monthOf } from '../catalogue/calendar.ts';
-import { MEAL_PLANS, ratePlansContent, restrictionsFor, type DayInventory, type MealPlan, type PlanRestrictions, type PropertyMonth } from '../catalogue/day.ts';
+import {
+  MEAL_PLANS,
+  ratePlansContent,
+  restrictionsFor,
+  type DayInventory,
+  type MealPlan,
+  type PlanRestrictions,
+  type PropertyMonth,
+} from '../catalogue/day.ts';
 import type { Property } from '../catalogue/property.ts';
 import { ValidationError } from '../errors.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
@@ -98,7 +106,12 @@ export function mappingDetails(view: ListingView) {
   };
 }
 
-const PLAN_TITLES: Readonly<Record<MealPlan, string>> = { EP: 'Room only (EP)', CP: 'Breakfast (CP)', MAP: 'Breakfast and one meal (MAP)', AP: 'All meals (AP)' };
+const PLAN_TITLES: Readonly<Record<MealPlan, string>> = {
+  EP: 'Room only (EP)',
+  CP: 'Breakfast (CP)',
+  MAP: 'Breakfast and one meal (MAP)',
+  AP: 'All meals (AP)',
+};
 
 /**
  * Refuses a notification that cannot be applied at all, naming the path: a hotel that is not
@@ -108,7 +121,8 @@ const PLAN_TITLES: Readonly<Record<MealPlan, string>> = { EP: 'Room only (EP)', 
  */
 export function checkNotification(n: ChangesNotification, view: ListingView | undefined, base: string): void {
   const { hotel_code: hotelCode, changes } = n.attributes;
-  if (!view) throw new ValidationError(`${base}.attributes.hotel_code`, `Unknown hotel_code '${hotelCode}': no listing of ours connected to Channex has this id.`);
+  if (!view)
+    throw new ValidationError(`${base}.attributes.hotel_code`, `Unknown hotel_code '${hotelCode}': no listing of ours connected to Channex has this id.`);
   // A batch names the same few hundred dates tens of thousands of times: each is checked once.
   const dates = new Map<string, boolean>();
   const isDate = (d: string) => dates.get(d) ?? dates.set(d, isCalendarDate(d)).get(d)!;
@@ -124,9 +138,13 @@ export function checkNotification(n: ChangesNotification, view: ListingView | un
 /** Why a change names nothing the listing has (reported, the change not applied), or undefined. */
 function unknownTarget(c: ChannexChange, properties: ReadonlyMap<string, Property>, hotelCode: string, path: string): NotApplied | undefined {
   const a = c.attributes;
-  if (!properties.has(a.room_type_id)) return { path: `${path}.room_type_id`, reason: `Unknown room_type_id '${a.room_type_id}': listing '${hotelCode}' has no such property; not applied.` };
+  if (!properties.has(a.room_type_id))
+    return { path: `${path}.room_type_id`, reason: `Unknown room_type_id '${a.room_type_id}': listing '${hotelCode}' has no such property; not applied.` };
   if (c.type === 'restriction_changes' && planOf(c.attributes.rate_plan_id, a.room_type_id) === undefined) {
-    return { path: `${path}.rate_plan_id`, reason: `Unknown rate_plan_id '${c.attributes.rate_plan_id}': property '${a.room_type_id}' sells ${MEAL_PLANS.map((p) => ratePlanId(a.room_type_id, p)).join(', ')}; not applied.` };
+    return {
+      path: `${path}.rate_plan_id`,
+      reason: `Unknown rate_plan_id '${c.attributes.rate_plan_id}': property '${a.room_type_id}' sells ${MEAL_PLANS.map((p) => ratePlanId(a.room_type_id, p)).join(', ')}; not applied.`,
+    };
   }
   return undefined;
 }
@@ -175,8 +193,13 @@ export function datesInWindow(n: ChangesNotification, base: string, today: strin
   const ranges = n.attributes.changes.map((c, i) => {
     const { date_from: from, date_to: to } = c.attributes;
     const path = () => `${base}.attributes.changes[${i}]`;
-    if (from < today) notApplied.push({ path: path(), reason: `${from}..${to < today ? to : addDays(today, -1)} is in the past (today is ${today} in India); not applied.` });
-    if (to > last) notApplied.push({ path: path(), reason: `${from > last ? from : addDays(last, 1)}..${to} is beyond the ${WINDOW_DAYS}-day window (last date ${last}); not applied.` });
+    if (from < today)
+      notApplied.push({ path: path(), reason: `${from}..${to < today ? to : addDays(today, -1)} is in the past (today is ${today} in India); not applied.` });
+    if (to > last)
+      notApplied.push({
+        path: path(),
+        reason: `${from > last ? from : addDays(last, 1)}..${to} is beyond the ${WINDOW_DAYS}-day window (last date ${last}); not applied.`,
+      });
     return { from: from < today ? today : from, to: to > last ? last : to };
   });
   return { ranges, notApplied };
@@ -258,7 +281,10 @@ export function planChanges(n: ChangesNotification, view: ListingView, months: r
         const sold = restrictionsFor({ ...was, ratePlans: { [plan]: next } }, plan);
         const longest = Math.max(sold.minimumStay, sold.minimumStayArrival ?? 1);
         if (longest > sold.maximumStay) {
-          report(`${base}.attributes.hotel_code`, `${ratePlanId(propertyId, plan)} on ${date}: the minimum stay (${longest}) would exceed the maximum stay (${sold.maximumStay}); that date's restrictions of this rate plan are not applied.`);
+          report(
+            `${base}.attributes.hotel_code`,
+            `${ratePlanId(propertyId, plan)} on ${date}: the minimum stay (${longest}) would exceed the maximum stay (${sold.maximumStay}); that date's restrictions of this rate plan are not applied.`,
+          );
           continue;
         }
         ratePlans[plan] = next;
@@ -341,7 +367,8 @@ function ratesOf(c: RestrictionChange, property: Property, path: string, report:
   (c.attributes.rates ?? []).forEach((r, j) => {
     const at = `${path}.rates[${j}]`;
     const occupancy = r.occupancy ?? property.maxAdults;
-    if (r.currency !== undefined && r.currency !== CHANNEX_CURRENCY) return report(`${at}.currency`, `rates are in ${CHANNEX_CURRENCY}; ${r.currency} not applied.`);
+    if (r.currency !== undefined && r.currency !== CHANNEX_CURRENCY)
+      return report(`${at}.currency`, `rates are in ${CHANNEX_CURRENCY}; ${r.currency} not applied.`);
     if (occupancy < 1 || occupancy > property.maxAdults) {
       return report(`${at}.occupancy`, `occupancy ${occupancy} is outside 1..${property.maxAdults} (the property's max_persons); not applied.`);
     }

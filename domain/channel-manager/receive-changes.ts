@@ -11,7 +11,10 @@ import { changeProblems, checkNotification, monthsTouched, planChanges, type Cha
  * The listings these hotel codes name that Channex's key may reach: ours and connected to
  * Channex. Any other code (a listing of ours not connected, or none at all) is an unknown hotel.
  */
-export async function connectedViews(deps: { readonly reader: Pick<CatalogueReader, 'listingViews'>; readonly inbox: Pick<ChannexInbox, 'connected'> }, hotelCodes: readonly string[]): Promise<Map<string, ListingView>> {
+export async function connectedViews(
+  deps: { readonly reader: Pick<CatalogueReader, 'listingViews'>; readonly inbox: Pick<ChannexInbox, 'connected'> },
+  hotelCodes: readonly string[],
+): Promise<Map<string, ListingView>> {
   const codes = [...new Set(hotelCodes)];
   const [views, connected] = await Promise.all([deps.reader.listingViews(codes), deps.inbox.connected(codes)]);
   return new Map(views.filter((v) => connected.has(v.listing.id)).map((v) => [v.listing.id, v]));
@@ -53,7 +56,10 @@ export async function receiveChanges(deps: ReceiveDeps, notifications: readonly 
   const receivedAt = now.toISOString();
   const today = indiaToday(now);
   const uniqueId = `chx_${deps.sha256(notifications.map((n) => n.attributes.request_id).join('\n')).slice(0, 24)}`;
-  const views = await connectedViews(deps, notifications.map((n) => n.attributes.hotel_code));
+  const views = await connectedViews(
+    deps,
+    notifications.map((n) => n.attributes.hotel_code),
+  );
 
   const checked = notifications.map((n, i) => {
     const base = `data[${i}]`;
@@ -89,9 +95,13 @@ export async function receiveChanges(deps: ReceiveDeps, notifications: readonly 
       await deps.documents.put(c.record.documentKey, new TextEncoder().encode(c.text), 'application/json');
       const { record } = await deps.inbox.receive(c.record);
       if (record.bodyHash !== c.record.bodyHash) {
-        throw new ConflictError('CONFLICT', `request_id '${record.requestId}' was received before with a different body; a request_id names one notification.`, {
-          param: `${c.base}.attributes.request_id`,
-        });
+        throw new ConflictError(
+          'CONFLICT',
+          `request_id '${record.requestId}' was received before with a different body; a request_id names one notification.`,
+          {
+            param: `${c.base}.attributes.request_id`,
+          },
+        );
       }
       return { ...c, record };
     }),
@@ -110,7 +120,9 @@ export interface ApplyDeps extends SyncDeps {
   readonly documents: DocumentStore;
 }
 
-export type ApplyResult = { readonly outcome: 'applied'; readonly events: number; readonly nights: number } | { readonly outcome: 'refused' | 'already-done' | 'unknown' };
+export type ApplyResult =
+  | { readonly outcome: 'applied'; readonly events: number; readonly nights: number }
+  | { readonly outcome: 'refused' | 'already-done' | 'unknown' };
 
 /**
  * The apply step behind the queue: one recorded notification through the catalogue sync
@@ -149,7 +161,11 @@ export async function applyRecordedChanges(deps: ApplyDeps, requestId: string): 
     } catch (err) {
       // The plan only names checked properties and values in range; a refusal here is a defect to look at, not to retry.
       if (!(err instanceof DomainError)) throw err;
-      await deps.inbox.finish(requestId, { status: 'REFUSED', refusal: { param: (err.details.param as string | undefined) ?? '$', message: err.message }, at: now.toISOString() });
+      await deps.inbox.finish(requestId, {
+        status: 'REFUSED',
+        refusal: { param: (err.details.param as string | undefined) ?? '$', message: err.message },
+        at: now.toISOString(),
+      });
       return { outcome: 'refused' };
     }
   }

@@ -58,7 +58,8 @@ export function verdictFor(result: TransportResult, attempt: number, maxAttempts
       return { status: 'FAILED', failureReason: result.error ?? 'The endpoint URL was refused by the outbound guard.' };
     case 'retryable': {
       const limit = Math.min(maxAttempts, MAX_ATTEMPTS.max);
-      if (attempt >= limit) return { status: 'FAILED', failureReason: `No success after ${attempt} attempt${attempt === 1 ? '' : 's'} (the endpoint's maxAttempts is ${limit}).` };
+      if (attempt >= limit)
+        return { status: 'FAILED', failureReason: `No success after ${attempt} attempt${attempt === 1 ? '' : 's'} (the endpoint's maxAttempts is ${limit}).` };
       return { status: 'PENDING', nextAttemptAt: nextDueAt().toISOString() };
     }
   }
@@ -191,8 +192,9 @@ export async function attemptDelivery(deps: AttemptDeps, command: DeliveryComman
   if (verdict.status === 'FAILED') deps.metrics.count(DELIVERY_METRICS[delivery.kind].failed);
   if (verdict.status === 'PENDING') {
     // A failure here leaves the delivery PENDING and overdue, which is exactly what the sweeper looks for.
-    await deps.queue.send([{ command: { ...command, attempt: command.attempt + 1 }, delaySeconds: delaySecondsUntil(new Date(verdict.nextAttemptAt), finishedAt) }]);
+    await deps.queue.send([
+      { command: { ...command, attempt: command.attempt + 1 }, delaySeconds: delaySecondsUntil(new Date(verdict.nextAttemptAt), finishedAt) },
+    ]);
   }
   return { action: 'sent', attempt, verdict };
 }
-

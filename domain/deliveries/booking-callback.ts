@@ -30,7 +30,13 @@ export interface BookingCallbackOutcome {
   readonly reasonCode: BookingFailure['reasonCode'] | null;
   readonly reason: string | null;
   /** booking.amended only (docs/callbacks.md): the amendment and the stay and totals it left, in paise. */
-  readonly amendment?: { readonly amendmentId: string; readonly checkIn: string; readonly checkOut: string; readonly previousTotal: Minor; readonly newTotal: Minor };
+  readonly amendment?: {
+    readonly amendmentId: string;
+    readonly checkIn: string;
+    readonly checkOut: string;
+    readonly previousTotal: Minor;
+    readonly newTotal: Minor;
+  };
 }
 
 /**

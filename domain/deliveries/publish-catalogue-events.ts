@@ -22,7 +22,8 @@ const WINDOWED = new Set(['inventory.changed', 'rate.changed']);
 function checkEvent(e: CatalogueEvent, i: number): void {
   const type = CATALOGUE_EVENT_TYPES.find((t) => t.eventType === e.eventType);
   if (!type) throw new ValidationError(`events[${i}].eventType`, `events[${i}].eventType: unknown event type ${e.eventType}.`);
-  if (e.entityType !== type.entityType) throw new ValidationError(`events[${i}].entityType`, `events[${i}].entityType must be ${type.entityType} for ${e.eventType}.`);
+  if (e.entityType !== type.entityType)
+    throw new ValidationError(`events[${i}].entityType`, `events[${i}].entityType must be ${type.entityType} for ${e.eventType}.`);
   if (Number.isNaN(Date.parse(e.occurredAt))) throw new ValidationError(`events[${i}].occurredAt`, `events[${i}].occurredAt must be an ISO 8601 instant.`);
   if (WINDOWED.has(e.eventType)) {
     if (!e.fromDate || !e.toDate || !DATE.test(e.fromDate) || !DATE.test(e.toDate) || e.fromDate > e.toDate) {

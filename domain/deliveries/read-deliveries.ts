@@ -43,7 +43,8 @@ export async function resendDelivery(
   const original = await deps.deliveries.get(partnerId, deliveryId);
   if (!original) throw new NotFoundError('Delivery');
   // A booking callback is not re-sent from here: it has no endpoint, and GET /v1/bookings is its system of record.
-  if (original.kind !== 'webhook') throw new ConflictError('CONFLICT', 'Booking callbacks are not resent; the booking read (GET /v1/bookings) has the outcome.');
+  if (original.kind !== 'webhook')
+    throw new ConflictError('CONFLICT', 'Booking callbacks are not resent; the booking read (GET /v1/bookings) has the outcome.');
   const endpoint = await deps.webhooks.get(partnerId, original.endpointId);
   if (!endpoint) throw new ConflictError('CONFLICT', 'The endpoint of this delivery was deleted; there is nowhere to resend it.');
   if (endpoint.status !== 'ACTIVE') throw new ConflictError('CONFLICT', 'The endpoint of this delivery is DISABLED; enable it first.');

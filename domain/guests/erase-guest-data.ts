@@ -13,7 +13,19 @@ import type { BookingAddress, ErasureCause, GuestDataStore } from '../ports/gues
 import type { PropertySystem } from '../ports/property-system.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { clockPasses, depsOfGroup, type AtGroupClocks } from '../test-clocks/group-clocks.ts';
-import { amendmentHoldsGuests, bookingHasGuestEmail, ERASED_GUEST, erasableEndedOnOrBefore, erasedAmendment, erasedBooking, erasedCallback, isGuestDataErased, orderRefHeld, retentionHasRunOut, stayHasEnded } from './guest-erasure.ts';
+import {
+  amendmentHoldsGuests,
+  bookingHasGuestEmail,
+  ERASED_GUEST,
+  erasableEndedOnOrBefore,
+  erasedAmendment,
+  erasedBooking,
+  erasedCallback,
+  isGuestDataErased,
+  orderRefHeld,
+  retentionHasRunOut,
+  stayHasEnded,
+} from './guest-erasure.ts';
 
 export interface GuestErasureDeps {
   readonly bookings: Pick<BookingStore, 'get'>;
@@ -61,7 +73,13 @@ export class StayNotEndedError extends DomainError {
   }
 }
 
-const resultOf = (b: Booking, outcome: ErasureOutcome): ErasureResult => ({ agentGroupId: b.agentGroupId, bookingRef: b.bookingRef, bookingId: b.bookingId, code: b.code, outcome });
+const resultOf = (b: Booking, outcome: ErasureOutcome): ErasureResult => ({
+  agentGroupId: b.agentGroupId,
+  bookingRef: b.bookingRef,
+  bookingId: b.bookingId,
+  code: b.code,
+  outcome,
+});
 
 /** The erasure's event: that the booking's guest data went, why and on whose word; never the data itself. */
 const erasureAudit = (id: string, at: string, cause: ErasureCause, b: Booking): AuditDraft => ({
@@ -130,7 +148,10 @@ export const RETENTION_JOB = 'guest-data-retention';
  * ERASURE_BATCH, at most ERASURE_MAX_BATCHES a run. One
  * booking failing is counted and left for the next run; the others go on.
  */
-export async function eraseExpiredGuestData(deps: AtGroupClocks<GuestErasureDeps>, onFailure: (address: BookingAddress, error: unknown) => void = () => undefined): Promise<RetentionRunResult> {
+export async function eraseExpiredGuestData(
+  deps: AtGroupClocks<GuestErasureDeps>,
+  onFailure: (address: BookingAddress, error: unknown) => void = () => undefined,
+): Promise<RetentionRunResult> {
   const endedOnOrBefore = erasableEndedOnOrBefore(deps.clock.now(), deps.retentionDays);
   const cause: ErasureCause = { reason: 'retention', origin: systemOrigin(RETENTION_JOB, deps.ids.uuid()) };
   let looked = 0;
@@ -175,14 +196,20 @@ async function findBooking(deps: GuestErasureDeps, id: string, agentGroupId: str
     if (found) return found;
   } else {
     const groups = await deps.tenants.listAgentGroups();
-    const found = await deps.guestData.locate(id, groups.map((g) => g.agentGroupId));
+    const found = await deps.guestData.locate(
+      id,
+      groups.map((g) => g.agentGroupId),
+    );
     if (found) return found;
   }
   throw new NotFoundError('Booking');
 }
 
 /** `guests erase --booking <id>`: refused (StayNotEndedError) while the stay has not ended. */
-export async function eraseGuestsOfBooking(deps: GuestErasureDeps, request: ErasureRequest & { readonly bookingId: string; readonly agentGroupId?: string }): Promise<ErasureResult> {
+export async function eraseGuestsOfBooking(
+  deps: GuestErasureDeps,
+  request: ErasureRequest & { readonly bookingId: string; readonly agentGroupId?: string },
+): Promise<ErasureResult> {
   const booking = await findBooking(deps, request.bookingId, request.agentGroupId);
   return eraseBookingGuests(deps, booking, { reason: 'request', origin: request.operator });
 }
@@ -195,7 +222,10 @@ const FEED_PAGE = 100;
  * that e-mail (primary or additional; the whole booking's guest data is erased). All or
  * nothing: while any of those stays has not ended, nothing is erased and the refusal names them.
  */
-export async function eraseGuestsByEmail(deps: GuestErasureDeps, request: ErasureRequest & { readonly email: string; readonly agentGroupId: string }): Promise<ErasureResult[]> {
+export async function eraseGuestsByEmail(
+  deps: GuestErasureDeps,
+  request: ErasureRequest & { readonly email: string; readonly agentGroupId: string },
+): Promise<ErasureResult[]> {
   if (!request.email.includes('@')) throw new ValidationError('email', 'email must be an e-mail address.');
   const matched: Booking[] = [];
   let after: Parameters<GuestErasureDeps['bookingReads']['feedPage']>[1]['after'];

@@ -22,7 +22,8 @@ export function erasedGuest(g: Pick<Guest, 'position'>): Guest {
 export const ERASED_GUEST: Guest = erasedGuest({});
 
 /** True when the guest holds nothing but the marker (and its position). */
-export const isErasedGuest = (g: Guest): boolean => Object.entries(g).every(([k, v]) => (k === 'firstName' || k === 'lastName' ? v === ERASED : k === 'position'));
+export const isErasedGuest = (g: Guest): boolean =>
+  Object.entries(g).every(([k, v]) => (k === 'firstName' || k === 'lastName' ? v === ERASED : k === 'position'));
 
 /** India's calendar date of an instant. */
 const indiaDateOf = (instant: string): string => indiaToday(new Date(instant));
@@ -97,7 +98,8 @@ export function erasedAmendment(a: Amendment, at: string): Amendment {
 }
 
 /** Whether any guest of the booking has this e-mail, matched as guests are (docs/bookings.md). */
-export const bookingHasGuestEmail = (b: Booking, email: string): boolean => [b.primaryGuest, ...b.additionalGuests].some((g) => normalEmailOf(g.email) === normalEmailOf(email));
+export const bookingHasGuestEmail = (b: Booking, email: string): boolean =>
+  [b.primaryGuest, ...b.additionalGuests].some((g) => normalEmailOf(g.email) === normalEmailOf(email));
 
 /**
  * A booking callback kept for resend as erasure leaves it: the body's `reason` (a cancellation's

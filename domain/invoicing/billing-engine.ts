@@ -7,7 +7,15 @@ import { formatInr } from '../money.ts';
 import { perNightOf } from '../pricing/rounding.ts';
 import { bookingCredit, remainingOf, type CreditableLine } from './credit-notes.ts';
 import type { BookingCreditPlan } from './raise-credit-note.ts';
-import { SAC_ACCOMMODATION, type BlockedState, type InvoiceLine, type InvoiceLineKind, type InvoiceParties, type SkippedEntry, type UnreconciledEntry } from './invoice.ts';
+import {
+  SAC_ACCOMMODATION,
+  type BlockedState,
+  type InvoiceLine,
+  type InvoiceLineKind,
+  type InvoiceParties,
+  type SkippedEntry,
+  type UnreconciledEntry,
+} from './invoice.ts';
 import { splitInclusive, splitTax } from './tax.ts';
 
 /** What billing needs of a stored booking. */
@@ -122,7 +130,8 @@ export function planBilling(input: BillingPlanInput): BillingPlan {
     const bookingId = c.charge.bookingId ?? '';
     if (outcome.kind === 'skip') skippedEntries.push({ ledgerEntryId: c.charge.id, bookingId, reason: outcome.reason });
     else if (outcome.kind === 'credit') credits.push(outcome.plan);
-    else if (outcome.kind === 'unreconciled') unreconciledEntries.push({ ledgerEntryId: c.charge.id, bookingId, chargedAmount: netCharged(c), billedAmount: outcome.billedAmount });
+    else if (outcome.kind === 'unreconciled')
+      unreconciledEntries.push({ ledgerEntryId: c.charge.id, bookingId, chargedAmount: netCharged(c), billedAmount: outcome.billedAmount });
     else if (outcome.kind === 'lines' && outcome.lines.length > 0) {
       const list = perState.get(outcome.state) ?? [];
       list.push({ bookingRef: c.booking!.bookingRef, lines: outcome.lines });
@@ -149,7 +158,13 @@ export function planBilling(input: BillingPlanInput): BillingPlan {
       placeOfSupply: state,
       placeOfSupplyStateCode: registration.stateCode,
     };
-    invoices.push({ parties, bookings: bookings.map((b) => ({ ...b, lines: b.lines.map((l) => ({ ...l, ...splitTax(l.cgst + l.sgst + l.igst, registration.stateCode, parties.placeOfSupplyStateCode) })) })) });
+    invoices.push({
+      parties,
+      bookings: bookings.map((b) => ({
+        ...b,
+        lines: b.lines.map((l) => ({ ...l, ...splitTax(l.cgst + l.sgst + l.igst, registration.stateCode, parties.placeOfSupplyStateCode) })),
+      })),
+    });
   }
   return { invoices, blockedStates, skippedEntries, unreconciledEntries, credits };
 }
@@ -191,7 +206,7 @@ function creditFor(c: ChargeForBilling, b: BookingForBilling, owed: Minor): Outc
       ? `Booking ${b.bookingId} (${b.checkIn} to ${b.checkOut}) cancelled: ${formatInr(credit)} refunded${owed > 0 ? `, the retained ${formatInr(owed)} stays billed` : ''}.`
       : `Booking ${b.bookingId} (${b.checkIn} to ${b.checkOut}) now owes ${formatInr(owed)} of the ${formatInr(c.billed.total)} invoiced: ${formatInr(credit)} credited.`;
   // Lines lowering the invoice first, then the largest: a note split for size never nets to nothing.
-  const credits = bookingCredit(invoiced, c.billed.total, owed).sort((x, y) => (x.amount < 0) !== (y.amount < 0) ? (x.amount < 0 ? -1 : 1) : y.amount - x.amount);
+  const credits = bookingCredit(invoiced, c.billed.total, owed).sort((x, y) => (x.amount < 0 !== y.amount < 0 ? (x.amount < 0 ? -1 : 1) : y.amount - x.amount));
   return { kind: 'credit', plan: { bookingRef: b.bookingRef, billed: c.billed.total, credits, reason } };
 }
 
@@ -201,7 +216,14 @@ function fullLines(c: ChargeForBilling, b: BookingForBilling, owed: Minor, input
   const priced = sum(chargeLines.map((l) => l.total));
   const topRate = Math.max(...chargeLines.map((l) => l.gstRatePercent));
   const first = chargeLines[0]!;
-  const common = { bookingRef: b.bookingRef, bookingId: b.bookingId, ledgerEntryId: c.charge.id, checkIn: b.checkIn, checkOut: b.checkOut, sac: SAC_ACCOMMODATION };
+  const common = {
+    bookingRef: b.bookingRef,
+    bookingId: b.bookingId,
+    ledgerEntryId: c.charge.id,
+    checkIn: b.checkIn,
+    checkOut: b.checkOut,
+    sac: SAC_ACCOMMODATION,
+  };
   const inclusiveLine = (kind: InvoiceLineKind, amount: Minor, description: string): PlannedLine => {
     const { taxableValue, gst } = splitInclusive(amount, topRate);
     return {
@@ -227,7 +249,10 @@ function fullLines(c: ChargeForBilling, b: BookingForBilling, owed: Minor, input
 
   if (b.status === 'CANCELLED') {
     if (owed <= 0) return { kind: 'nothing' };
-    return { kind: 'lines', lines: [inclusiveLine('CANCELLATION', owed, `Cancellation charge retained, booking ${b.bookingId} (${b.checkIn} to ${b.checkOut})`)] };
+    return {
+      kind: 'lines',
+      lines: [inclusiveLine('CANCELLATION', owed, `Cancellation charge retained, booking ${b.bookingId} (${b.checkIn} to ${b.checkOut})`)],
+    };
   }
   // The stored lines must be the stored stay's price; if not, they describe another stay and billing them would be a guess.
   if (priced !== b.grandTotal) return { kind: 'unreconciled', billedAmount: priced };
@@ -241,7 +266,11 @@ function fullLines(c: ChargeForBilling, b: BookingForBilling, owed: Minor, input
   return { kind: 'lines', lines };
 }
 
-function chargeLine(l: ChargeLine, common: Pick<PlannedLine, 'bookingRef' | 'bookingId' | 'ledgerEntryId' | 'checkIn' | 'checkOut' | 'sac'>, input: BillingPlanInput): PlannedLine {
+function chargeLine(
+  l: ChargeLine,
+  common: Pick<PlannedLine, 'bookingRef' | 'bookingId' | 'ledgerEntryId' | 'checkIn' | 'checkOut' | 'sac'>,
+  input: BillingPlanInput,
+): PlannedLine {
   const property = input.properties.get(l.propertyId)!;
   const addOn = l.ref.split('#')[0]!;
   const description =

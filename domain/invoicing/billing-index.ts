@@ -36,7 +36,12 @@ async function owingOf(deps: BillingIndexDeps, g: string) {
 
 /** The drift check (`billing check-index`): the unbilled index and the kept open figures against the whole history, read-only. */
 export async function checkBillingIndex(deps: BillingIndexDeps, g: string): Promise<BillingIndexReport> {
-  const [{ all, owing }, pending, kept, listed] = await Promise.all([owingOf(deps, g), deps.unbilled.pending(g), deps.invoices.keptOpenFigures(g), deps.invoices.receivables(g)]);
+  const [{ all, owing }, pending, kept, listed] = await Promise.all([
+    owingOf(deps, g),
+    deps.unbilled.pending(g),
+    deps.invoices.keptOpenFigures(g),
+    deps.invoices.receivables(g),
+  ]);
   const held = new Set(pending.bookings.map((p) => p.bookingId));
   return {
     agentGroupId: g,
@@ -51,7 +56,8 @@ export async function checkBillingIndex(deps: BillingIndexDeps, g: string): Prom
 }
 
 /** True when nothing a run or the list relies on has drifted. */
-export const noDrift = (r: BillingIndexReport): boolean => r.missing.length === 0 && (r.keptFigures === null || JSON.stringify(r.keptFigures) === JSON.stringify(r.figures));
+export const noDrift = (r: BillingIndexReport): boolean =>
+  r.missing.length === 0 && (r.keptFigures === null || JSON.stringify(r.keptFigures) === JSON.stringify(r.figures));
 
 /**
  * The backfill for a group billed before the indexes (`billing backfill-unbilled`): its
@@ -59,7 +65,10 @@ export const noDrift = (r: BillingIndexReport): boolean => r.missing.length === 
  * owing counted in the kept open figures. Idempotent and safe beside live traffic: postings
  * index themselves, and each invoice is counted in a transaction pinned at the figures read.
  */
-export async function backfillBillingIndex(deps: BillingIndexDeps, g: string): Promise<{ readonly bookings: number; readonly pending: number; readonly invoicesCounted: number }> {
+export async function backfillBillingIndex(
+  deps: BillingIndexDeps,
+  g: string,
+): Promise<{ readonly bookings: number; readonly pending: number; readonly invoicesCounted: number }> {
   const { history, all, owing } = await owingOf(deps, g);
   await deps.unbilled.backfill(g, history.entries, owing);
   const invoicesCounted = await deps.invoices.backfillOpenFigures(g);

@@ -84,7 +84,11 @@ export const sequenceOf = (sequence: number): string => {
  * first year; 16 characters, never the form of a registration's series.
  */
 export function testClockNumberOf(kind: 'I' | 'C', testClockId: string, financialYear: string, sequence: number): string {
-  const code = BigInt(`0x${createHash('sha256').update(testClockId).digest('hex').slice(0, 12)}`).toString(36).toUpperCase().slice(-4).padStart(4, '0');
+  const code = BigInt(`0x${createHash('sha256').update(testClockId).digest('hex').slice(0, 12)}`)
+    .toString(36)
+    .toUpperCase()
+    .slice(-4)
+    .padStart(4, '0');
   return `T${kind}${code}/${financialYear.slice(2, 4)}/${sequenceOf(sequence)}`;
 }
 
@@ -93,7 +97,12 @@ export function testClockNumberOf(kind: 'I' | 'C', testClockId: string, financia
  * series (its id goes to the store, which keys the counter by it); on real time from the
  * registration's series (`registration`).
  */
-export function numberingOf(clock: Clock, kind: 'I' | 'C', financialYear: string, registration: (sequence: number) => string): { readonly numberOf: (sequence: number) => string; readonly testClockId?: string } {
+export function numberingOf(
+  clock: Clock,
+  kind: 'I' | 'C',
+  financialYear: string,
+  registration: (sequence: number) => string,
+): { readonly numberOf: (sequence: number) => string; readonly testClockId?: string } {
   const id = clock.testClockId;
   return id === undefined ? { numberOf: registration } : { numberOf: (n) => testClockNumberOf(kind, id, financialYear, n), testClockId: id };
 }

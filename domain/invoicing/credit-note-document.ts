@@ -11,7 +11,12 @@ export function creditNoteDocumentOf(note: Invoice, lines: readonly InvoiceLine[
   if (!note.creditNoteFor || !note.creditNoteForNumber || !note.creditNoteForDate) throw new RangeError(`${note.id} is not a credit note`);
   // The tax invoice's view needs a due date; a credit note has none, and it is dropped below.
   const { kind: _kind, dueDate: _due, ...base } = invoiceDocumentOf({ ...note, dueDate: note.issueDate }, lines);
-  return { ...base, kind: 'CREDIT_NOTE', originalInvoice: { number: note.creditNoteForNumber, date: note.creditNoteForDate }, ...(note.creditReason ? { reason: note.creditReason } : {}) };
+  return {
+    ...base,
+    kind: 'CREDIT_NOTE',
+    originalInvoice: { number: note.creditNoteForNumber, date: note.creditNoteForDate },
+    ...(note.creditReason ? { reason: note.creditReason } : {}),
+  };
 }
 
 /** What is printed for a stored invoice or credit note. */

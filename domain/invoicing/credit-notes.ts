@@ -31,7 +31,7 @@ export function creditNoteNumberOf(stateCode: string, financialYear: string, seq
 function mulDivRound(a: Minor, b: Minor, c: Minor): Minor {
   const n = BigInt(a) * BigInt(b);
   const d = BigInt(c);
-  const sign = (n < 0n) !== (d < 0n) ? -1n : 1n;
+  const sign = n < 0n !== d < 0n ? -1n : 1n;
   const an = n < 0n ? -n : n;
   const ad = d < 0n ? -d : d;
   return Number(sign * ((2n * an + ad) / (2n * ad)));

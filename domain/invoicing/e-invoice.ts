@@ -125,7 +125,15 @@ export function irpParty(party: DocumentParty, role: string): EInvoiceParty {
   const name = irpText(party.name, 100);
   if (name.length < 3) throw new EInvoiceError(`${role}.name must be at least 3 characters for the IRP`);
   const [addr1, addr2] = addressLines(street);
-  return { Gstin: party.gstin, LglNm: name, Addr1: addr1, ...(addr2 && addr2.length >= 3 ? { Addr2: addr2 } : {}), Loc: loc, Pin: Number(pin), Stcd: party.stateCode };
+  return {
+    Gstin: party.gstin,
+    LglNm: name,
+    Addr1: addr1,
+    ...(addr2 && addr2.length >= 3 ? { Addr2: addr2 } : {}),
+    Loc: loc,
+    Pin: Number(pin),
+    Stcd: party.stateCode,
+  };
 }
 
 /** Unit price in rupees to three decimals (the schema's precision), exact when the value divides by the quantity. */
@@ -138,15 +146,19 @@ const itemDescription = (line: InvoiceDocumentLine): string => {
 
 export function eInvoiceJson(doc: InvoiceDocument): EInvoicePayload {
   checkInvoiceDocument(doc);
-  if (!IRP_DOCUMENT_NUMBER.test(doc.number)) throw new EInvoiceError(`number "${doc.number}" does not meet the IRP's rule (upper-case letters, digits, "/", "-"; not starting with 0, "/" or "-")`);
+  if (!IRP_DOCUMENT_NUMBER.test(doc.number))
+    throw new EInvoiceError(`number "${doc.number}" does not meet the IRP's rule (upper-case letters, digits, "/", "-"; not starting with 0, "/" or "-")`);
   if (doc.lines.length > IRP_MAX_ITEMS) throw new EInvoiceError(`the IRP takes at most ${IRP_MAX_ITEMS} items; this document has ${doc.lines.length}`);
   const { recipient } = doc;
   // Registration (rule 48(4)) covers supplies to registered persons; a B2C invoice is never sent to the IRP.
-  if (recipient.gstin === null) throw new EInvoiceError('the recipient is not registered for GST (no GSTIN): a supply to an unregistered person is outside e-invoicing');
+  if (recipient.gstin === null)
+    throw new EInvoiceError('the recipient is not registered for GST (no GSTIN): a supply to an unregistered person is outside e-invoicing');
   const t = doc.totals;
   // A discount after tax would declare more taxable value and tax than the books and GSTR-1 carry.
   if (t.discount !== 0) {
-    throw new EInvoiceError(`a price-lowering line of ${toRupees(t.discount)} INR is larger than its booking's items at its GST rate; the IRP would get taxable value and tax the books do not have (an operator's credit note is the remedy)`);
+    throw new EInvoiceError(
+      `a price-lowering line of ${toRupees(t.discount)} INR is larger than its booking's items at its GST rate; the IRP would get taxable value and tax the books do not have (an operator's credit note is the remedy)`,
+    );
   }
   return {
     Version: '1.1',
@@ -202,7 +214,11 @@ export type EInvoiceRecord = Invoice & { readonly creditNoteFor?: string | null 
  * a credit note, Typ CRN naming the invoice it corrects (`original`: that invoice's number and
  * issue date, which the IRP wants in PrecDocDtls).
  */
-export function eInvoiceOfRecord(record: EInvoiceRecord, lines: readonly InvoiceLine[], original?: { readonly number: string; readonly date: string }): EInvoicePayload {
+export function eInvoiceOfRecord(
+  record: EInvoiceRecord,
+  lines: readonly InvoiceLine[],
+  original?: { readonly number: string; readonly date: string },
+): EInvoicePayload {
   if (!record.creditNoteFor) return eInvoiceJson(invoiceDocumentOf(record, lines));
   if (!original) throw new EInvoiceError(`credit note ${record.id} needs the number and date of invoice ${record.creditNoteFor}`);
   // A credit note has no due date of its own; the printed view wants one, and the CRN drops it.

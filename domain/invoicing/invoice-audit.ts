@@ -20,12 +20,31 @@ export interface MoneyAuditDeps {
 export const invoiceTarget = (invoiceId: string): string => `invoice:${invoiceId}`;
 
 /** The event of a change to `invoice`, from its figures before to after (only what moved is kept). */
-export function invoiceAudit(deps: MoneyAuditDeps, origin: AuditOrigin, action: string, invoice: Pick<Invoice, 'id' | 'agentGroupId'>, before: AuditFields, after: AuditFields): AuditDraft {
-  return { id: deps.ids.uuid(), at: deps.clock.now().toISOString(), origin, action, target: invoiceTarget(invoice.id), account: invoice.agentGroupId, before, after };
+export function invoiceAudit(
+  deps: MoneyAuditDeps,
+  origin: AuditOrigin,
+  action: string,
+  invoice: Pick<Invoice, 'id' | 'agentGroupId'>,
+  before: AuditFields,
+  after: AuditFields,
+): AuditDraft {
+  return {
+    id: deps.ids.uuid(),
+    at: deps.clock.now().toISOString(),
+    origin,
+    action,
+    target: invoiceTarget(invoice.id),
+    account: invoice.agentGroupId,
+    before,
+    after,
+  };
 }
 
 /** What the corrected invoice owes: the figures a credit note and its void move. */
-export const owedFigures = (i: Pick<Invoice, 'amountPaid' | 'creditedAmount'>): AuditFields => ({ amountPaid: i.amountPaid ?? 0, creditedAmount: i.creditedAmount ?? 0 });
+export const owedFigures = (i: Pick<Invoice, 'amountPaid' | 'creditedAmount'>): AuditFields => ({
+  amountPaid: i.amountPaid ?? 0,
+  creditedAmount: i.creditedAmount ?? 0,
+});
 
 /**
  * The credit note an event on its invoice's chain names, as fields that move from null (so

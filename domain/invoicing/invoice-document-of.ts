@@ -10,7 +10,10 @@ const stateOf = (code: string, fallback: string): string => gstStateByCode(code)
  * the last comma-separated part that, without its PIN code, is a GST state or union territory.
  */
 export function stateOfAddress(address: string): { readonly name: string; readonly code: string } | undefined {
-  for (const part of address.split(',').map((p) => p.replace(/\b[0-9]{6}\b/, '').trim()).reverse()) {
+  for (const part of address
+    .split(',')
+    .map((p) => p.replace(/\b[0-9]{6}\b/, '').trim())
+    .reverse()) {
     const state = gstStateByName(part);
     if (state) return { name: state.name, code: state.code };
   }
@@ -20,7 +23,8 @@ export function stateOfAddress(address: string): { readonly name: string; readon
 /** Who is billed: with a GSTIN its State is the GSTIN's; without one (not registered for GST) the State its address names. */
 function recipientOf(invoice: Pick<Invoice, 'billToGstin' | 'billToName' | 'billToAddress'>): RecipientParty {
   const base = { name: invoice.billToName, address: invoice.billToAddress };
-  if (invoice.billToGstin) return { ...base, gstin: invoice.billToGstin, state: stateOf(invoice.billToGstin.slice(0, 2), ''), stateCode: invoice.billToGstin.slice(0, 2) };
+  if (invoice.billToGstin)
+    return { ...base, gstin: invoice.billToGstin, state: stateOf(invoice.billToGstin.slice(0, 2), ''), stateCode: invoice.billToGstin.slice(0, 2) };
   const state = stateOfAddress(invoice.billToAddress);
   return { ...base, gstin: null, state: state?.name ?? '', stateCode: state?.code ?? '' };
 }
@@ -98,12 +102,21 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
     ...(l.lowered > 0 ? { lowered: l.lowered } : {}),
   }));
   const sum = (f: (l: InvoiceDocumentLine) => Minor) => docLines.reduce((s, l) => s + f(l), 0);
-  const totals = { taxableValue: sum((l) => l.taxableValue), cgst: sum((l) => l.cgst), sgst: sum((l) => l.sgst), igst: sum((l) => l.igst), discount: lowering, total: invoice.total };
+  const totals = {
+    taxableValue: sum((l) => l.taxableValue),
+    cgst: sum((l) => l.cgst),
+    sgst: sum((l) => l.sgst),
+    igst: sum((l) => l.igst),
+    discount: lowering,
+    total: invoice.total,
+  };
   const notes = [
     ...(invoice.discount > 0 ? [`Taxable values are after discounts of ${formatInr(invoice.discount)} (cancellation plan, bank offer).`] : []),
     ...(invoice.gatewayOrderId ? [`Pay online against order ${invoice.gatewayOrderId}, or by bank transfer quoting invoice ${invoice.invoiceNumber}.`] : []),
     ...(invoice.payTo
-      ? [`Bank transfer (NEFT/RTGS/IMPS): account ${invoice.payTo.accountNumber}, IFSC ${invoice.payTo.ifsc} (${invoice.payTo.bankName}), beneficiary ${invoice.payTo.beneficiaryName}.`]
+      ? [
+          `Bank transfer (NEFT/RTGS/IMPS): account ${invoice.payTo.accountNumber}, IFSC ${invoice.payTo.ifsc} (${invoice.payTo.bankName}), beneficiary ${invoice.payTo.beneficiaryName}.`,
+        ]
       : []),
   ];
   return {

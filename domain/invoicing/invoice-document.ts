@@ -157,7 +157,9 @@ export function statutoryNotes(doc: InvoiceDocument): string[] {
   ];
   if (doc.recipient.gstin === null) notes.push(unregisteredRecipientNote(doc));
   if (doc.kind === 'CREDIT_NOTE') {
-    notes.push(`Credit note under section 34 of the CGST Act, 2017 against tax invoice ${doc.originalInvoice.number} dated ${printedDate(doc.originalInvoice.date)}.`);
+    notes.push(
+      `Credit note under section 34 of the CGST Act, 2017 against tax invoice ${doc.originalInvoice.number} dated ${printedDate(doc.originalInvoice.date)}.`,
+    );
     if (doc.reason) notes.push(`Reason: ${doc.reason}`);
   }
   return [...notes, ...(doc.notes ?? [])];
@@ -192,10 +194,18 @@ export function checkInvoiceDocument(doc: InvoiceDocument): InvoiceDocument {
     if (!ok) problems.push(message);
   };
   need(NUMBER.test(doc.number), `number "${doc.number}" must be 1–16 letters, digits, "/" or "-"`);
-  for (const [name, date] of Object.entries({ issueDate: doc.issueDate, periodFrom: doc.periodFrom, periodTo: doc.periodTo, ...(doc.kind === 'TAX_INVOICE' ? { dueDate: doc.dueDate } : { 'originalInvoice.date': doc.originalInvoice.date }) })) {
+  for (const [name, date] of Object.entries({
+    issueDate: doc.issueDate,
+    periodFrom: doc.periodFrom,
+    periodTo: doc.periodTo,
+    ...(doc.kind === 'TAX_INVOICE' ? { dueDate: doc.dueDate } : { 'originalInvoice.date': doc.originalInvoice.date }),
+  })) {
     need(DATE.test(date), `${name} "${date}" must be yyyy-mm-dd`);
   }
-  for (const [role, party] of [['supplier', doc.supplier], ['recipient', doc.recipient]] as const) {
+  for (const [role, party] of [
+    ['supplier', doc.supplier],
+    ['recipient', doc.recipient],
+  ] as const) {
     // A recipient without a GSTIN is an unregistered person (B2C), printed with its State instead.
     if (role === 'recipient' && party.gstin === null) continue;
     need(party.gstin !== null && GSTIN.test(party.gstin), `${role}.gstin "${party.gstin}" is not a GSTIN`);
@@ -207,9 +217,13 @@ export function checkInvoiceDocument(doc: InvoiceDocument): InvoiceDocument {
   const sum = { taxableValue: 0, cgst: 0, sgst: 0, igst: 0 };
   doc.lines.forEach((line, i) => {
     const at = `lines[${i}]`;
-    for (const k of ['taxableValue', 'cgst', 'sgst', 'igst', 'lineTotal'] as const) need(Number.isSafeInteger(line[k]) && line[k] >= 0, `${at}.${k} must be a non-negative whole number of paise`);
+    for (const k of ['taxableValue', 'cgst', 'sgst', 'igst', 'lineTotal'] as const)
+      need(Number.isSafeInteger(line[k]) && line[k] >= 0, `${at}.${k} must be a non-negative whole number of paise`);
     need(line.lineTotal === line.taxableValue + line.cgst + line.sgst + line.igst, `${at}.lineTotal must be its taxable value plus its taxes`);
-    need(intra ? line.igst === 0 : line.cgst === 0 && line.sgst === 0, `${at} must carry ${intra ? 'CGST and SGST' : 'IGST'} only (${intra ? 'intra' : 'inter'}-state supply)`);
+    need(
+      intra ? line.igst === 0 : line.cgst === 0 && line.sgst === 0,
+      `${at} must carry ${intra ? 'CGST and SGST' : 'IGST'} only (${intra ? 'intra' : 'inter'}-state supply)`,
+    );
     need(line.nightDate !== undefined || (line.checkIn !== undefined && line.checkOut !== undefined), `${at} needs a nightDate or checkIn and checkOut`);
     need(Number.isInteger(line.quantity) && line.quantity > 0, `${at}.quantity must be a positive whole number`);
     sum.taxableValue += line.taxableValue;

@@ -44,7 +44,9 @@ export interface OpenFigures {
 }
 
 /** The open figures computed from every listed invoice: the definition the kept figures must equal. */
-export function openFiguresOf(invoices: readonly (Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor'> & { readonly dueDate: string | null })[]): OpenFigures {
+export function openFiguresOf(
+  invoices: readonly (Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor'> & { readonly dueDate: string | null })[],
+): OpenFigures {
   const open = invoices.filter((i) => amountDueOf(i) > 0);
   return {
     outstanding: open.reduce((s, i) => s + amountDueOf(i), 0),
@@ -56,7 +58,14 @@ export function openFiguresOf(invoices: readonly (Pick<Invoice, 'total' | 'amoun
 export const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
 
 /** A new DRAFT of a run: no number, dates, gateway order, PDF or bookings yet; its figures grow as lines join it. */
-export const newDraftInvoice = (d: { readonly id: string; readonly agentGroupId: string; readonly runId: string; readonly period: { readonly from: string; readonly to: string }; readonly parties: InvoiceParties; readonly at: string }): Invoice => ({
+export const newDraftInvoice = (d: {
+  readonly id: string;
+  readonly agentGroupId: string;
+  readonly runId: string;
+  readonly period: { readonly from: string; readonly to: string };
+  readonly parties: InvoiceParties;
+  readonly at: string;
+}): Invoice => ({
   ...d.parties,
   ...NO_TOTALS,
   id: d.id,

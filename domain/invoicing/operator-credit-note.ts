@@ -18,9 +18,10 @@ export interface OperatorCreditNoteOutcome {
   readonly pdfStored: boolean;
 }
 
-type OperatorCreditNoteDeps = PdfDeps & Pick<BillingDeps, 'creditNotes' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices' | 'metrics'> & {
-  readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
-};
+type OperatorCreditNoteDeps = PdfDeps &
+  Pick<BillingDeps, 'creditNotes' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices' | 'metrics'> & {
+    readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+  };
 
 /**
  * The admin tool's credit note: raised (raise-credit-note.ts), registered with the IRP when its

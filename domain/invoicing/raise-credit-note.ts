@@ -43,7 +43,8 @@ interface WriteOptions {
   readonly postToLedger: boolean;
 }
 
-const isCorrectable = (i: Invoice): boolean => (i.status === 'ISSUED' || i.status === 'PAID') && !i.creditNoteFor && i.invoiceNumber !== null && i.issueDate !== null;
+const isCorrectable = (i: Invoice): boolean =>
+  (i.status === 'ISSUED' || i.status === 'PAID') && !i.creditNoteFor && i.invoiceNumber !== null && i.issueDate !== null;
 
 /**
  * The one write of a credit note against `invoice` for `credits` (lines of that invoice):
@@ -51,7 +52,12 @@ const isCorrectable = (i: Invoice): boolean => (i.status === 'ISSUED' || i.statu
  * credit exceeds what was still due after payments, that much of its amountPaid released to
  * the group's unallocated credit (amountDue = total − amountPaid − creditedAmount stays ≥ 0).
  */
-export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, invoice: Invoice, credits: readonly PlannedLineCredit[], opts: WriteOptions): CreditNoteWrite {
+export function creditNoteWrite(
+  deps: Pick<CreditNoteDeps, 'clock' | 'ids'>,
+  invoice: Invoice,
+  credits: readonly PlannedLineCredit[],
+  opts: WriteOptions,
+): CreditNoteWrite {
   const now = deps.clock.now();
   const at = now.toISOString();
   const issueDate = indiaToday(now);
@@ -65,7 +71,10 @@ export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, inv
   const credited = invoice.creditedAmount ?? 0;
   if (total <= 0) throw new RangeError(`a credit note must credit a positive total, got ${total}`);
   if (credited + total > invoice.total) {
-    throw new ConflictError('CONFLICT', `Invoice ${invoice.invoiceNumber} has ${formatInr(invoice.total - credited)} left to credit; a credit note of ${formatInr(total)} would credit more than was invoiced.`);
+    throw new ConflictError(
+      'CONFLICT',
+      `Invoice ${invoice.invoiceNumber} has ${formatInr(invoice.total - credited)} left to credit; a credit note of ${formatInr(total)} would credit more than was invoiced.`,
+    );
   }
   const release = Math.max(0, paid - (invoice.total - credited - total));
   const bookingRefs = [...new Set(lines.map((l) => l.bookingRef))].sort();
@@ -115,7 +124,14 @@ export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, inv
   const ledgerEntries: LedgerEntry[] = opts.postToLedger
     ? [...perBooking.values()].map((b) =>
         postedEntry(
-          { agentGroupId: invoice.agentGroupId, type: 'ADJUSTMENT', amount: -b.total, bookingId: b.bookingId, externalBookingId: null, description: `Credit note against invoice ${invoice.invoiceNumber}: ${opts.reason}` },
+          {
+            agentGroupId: invoice.agentGroupId,
+            type: 'ADJUSTMENT',
+            amount: -b.total,
+            bookingId: b.bookingId,
+            externalBookingId: null,
+            description: `Credit note against invoice ${invoice.invoiceNumber}: ${opts.reason}`,
+          },
           deps.ids.uuid(),
           now,
         ),
@@ -129,7 +145,11 @@ export function creditNoteWrite(deps: Pick<CreditNoteDeps, 'clock' | 'ids'>, inv
     lines,
     credits: figures.map((f) => ({ line: f.line, expectCredited: f.line.creditedTotal, amount: f.amount, gst: f.gst })),
     invoice: { id: invoice.id, expectPaid: paid, expectCredited: credited, amountPaid: paid - release, creditedAmount: credited + total, creditedByBooking },
-    markers: [...perBooking.entries()].map(([bookingRef, b]) => ({ bookingRef, delta: -b.total, ...(opts.markerAt?.has(bookingRef) ? { expect: opts.markerAt.get(bookingRef)! } : {}) })),
+    markers: [...perBooking.entries()].map(([bookingRef, b]) => ({
+      bookingRef,
+      delta: -b.total,
+      ...(opts.markerAt?.has(bookingRef) ? { expect: opts.markerAt.get(bookingRef)! } : {}),
+    })),
     release,
     ledgerEntries,
     financialYear: fy,
@@ -150,27 +170,46 @@ export interface OperatorLineCredit {
  * and statement drop by what the invoices do. Lines credited beyond what is left of them
  * are refused (409), also when racing credit notes took it first; a bad line is 400.
  */
-export async function raiseOperatorCreditNote(deps: CreditNoteDeps, agentGroupId: string, invoiceId: string, lineCredits: readonly OperatorLineCredit[], reason: string, origin: AuditOrigin): Promise<Invoice> {
+export async function raiseOperatorCreditNote(
+  deps: CreditNoteDeps,
+  agentGroupId: string,
+  invoiceId: string,
+  lineCredits: readonly OperatorLineCredit[],
+  reason: string,
+  origin: AuditOrigin,
+): Promise<Invoice> {
   if (reason.trim().length === 0) throw new ValidationError('reason', 'A credit note needs a reason (printed on it).');
   if (lineCredits.length === 0) throw new ValidationError('lines', 'Name at least one line to credit.');
-  if (lineCredits.length > MAX_CREDIT_NOTE_LINES) throw new ValidationError('lines', `A credit note credits at most ${MAX_CREDIT_NOTE_LINES} lines; raise several.`);
+  if (lineCredits.length > MAX_CREDIT_NOTE_LINES)
+    throw new ValidationError('lines', `A credit note credits at most ${MAX_CREDIT_NOTE_LINES} lines; raise several.`);
   if (new Set(lineCredits.map((c) => c.lineId)).size !== lineCredits.length) throw new ValidationError('lines', 'Name each line once.');
   for (let attempt = 0; ; attempt++) {
     const invoice = await deps.invoices.get(agentGroupId, invoiceId);
     if (!invoice) throw new NotFoundError('Invoice');
     if (!isCorrectable(invoice)) {
-      throw new ConflictError('CONFLICT', invoice.creditNoteFor ? `${invoiceId} is a credit note: only an issued invoice is corrected by a credit note.` : `Invoice ${invoiceId} is ${invoice.status}: only an issued invoice is corrected by a credit note.`);
+      throw new ConflictError(
+        'CONFLICT',
+        invoice.creditNoteFor
+          ? `${invoiceId} is a credit note: only an issued invoice is corrected by a credit note.`
+          : `Invoice ${invoiceId} is ${invoice.status}: only an issued invoice is corrected by a credit note.`,
+      );
     }
-    const lines = new Map((await deps.invoices.lines(agentGroupId, invoiceId)).map((l) => [l.id, { ...l, creditedTotal: l.creditedTotal ?? 0, creditedGst: l.creditedGst ?? 0 }]));
+    const lines = new Map(
+      (await deps.invoices.lines(agentGroupId, invoiceId)).map((l) => [l.id, { ...l, creditedTotal: l.creditedTotal ?? 0, creditedGst: l.creditedGst ?? 0 }]),
+    );
     const planned = lineCredits.map((c) => {
       const line = lines.get(c.lineId);
       if (!line) throw new ValidationError('lines', `Invoice ${invoice.invoiceNumber} has no line ${c.lineId}.`);
-      if (line.lineTotal <= 0) throw new ValidationError('lines', `Line ${c.lineId} lowers the invoice (${formatInr(line.lineTotal)}): there is nothing on it to credit.`);
+      if (line.lineTotal <= 0)
+        throw new ValidationError('lines', `Line ${c.lineId} lowers the invoice (${formatInr(line.lineTotal)}): there is nothing on it to credit.`);
       if (c.amount !== undefined && c.amount <= 0) throw new ValidationError('lines', `The amount to credit on line ${c.lineId} must be more than 0.`);
       const left = remainingOf(line);
       const amount = c.amount ?? left;
       if (amount > left || left === 0) {
-        throw new ConflictError('CONFLICT', `Line ${c.lineId} of invoice ${invoice.invoiceNumber} has ${formatInr(left)} left to credit of ${formatInr(line.lineTotal)}: a credit of ${formatInr(amount)} would credit more than was invoiced.`);
+        throw new ConflictError(
+          'CONFLICT',
+          `Line ${c.lineId} of invoice ${invoice.invoiceNumber} has ${formatInr(left)} left to credit of ${formatInr(line.lineTotal)}: a credit of ${formatInr(amount)} would credit more than was invoiced.`,
+        );
       }
       return { line, amount };
     });
@@ -178,7 +217,14 @@ export async function raiseOperatorCreditNote(deps: CreditNoteDeps, agentGroupId
       const write = creditNoteWrite(deps, invoice, planned, { reason: reason.trim(), runId: 'OPERATOR', postToLedger: true });
       // On the corrected invoice's chain: what it owes before and after, and the note (its number known once the series gives it).
       const audit = (issued: Invoice) =>
-        invoiceAudit(deps, origin, 'credit-note.raised', invoice, { ...owedFigures(invoice), ...creditNoteFigures('raised', null) }, { ...owedFigures(write.invoice), ...creditNoteFigures('raised', issued) });
+        invoiceAudit(
+          deps,
+          origin,
+          'credit-note.raised',
+          invoice,
+          { ...owedFigures(invoice), ...creditNoteFigures('raised', null) },
+          { ...owedFigures(write.invoice), ...creditNoteFigures('raised', issued) },
+        );
       return await deps.creditNotes.raise({ ...write, audit });
     } catch (err) {
       if (!(err instanceof StaleCreditPlan) || attempt + 1 >= MAX_ATTEMPTS) throw err;
@@ -216,7 +262,11 @@ export async function raiseBookingCredit(deps: CreditNoteDeps, agentGroupId: str
         const invoice = await deps.invoices.get(agentGroupId, invoiceId);
         if (!invoice || !isCorrectable(invoice)) return raised;
         try {
-          raised.push(await deps.creditNotes.raise(creditNoteWrite(deps, invoice, part, { reason: plan.reason, runId, postToLedger: false, markerAt: new Map([[plan.bookingRef, marker]]) })));
+          raised.push(
+            await deps.creditNotes.raise(
+              creditNoteWrite(deps, invoice, part, { reason: plan.reason, runId, postToLedger: false, markerAt: new Map([[plan.bookingRef, marker]]) }),
+            ),
+          );
           break;
         } catch (err) {
           // StaleCreditPlan: the commit was refused. ConflictError: the invoice as read now has
@@ -236,8 +286,17 @@ export async function raiseBookingCredit(deps: CreditNoteDeps, agentGroupId: str
 }
 
 /** True while the booking's marker and the lines to credit are as the plan read them (only the invoice moved). */
-async function stillAsPlanned(deps: CreditNoteDeps, agentGroupId: string, bookingRef: string, marker: Minor, part: readonly PlannedLineCredit[]): Promise<boolean> {
-  const [totals, lines] = await Promise.all([deps.invoices.billedTotals(agentGroupId, [bookingRef]), deps.creditNotes.creditableLines(agentGroupId, bookingRef)]);
+async function stillAsPlanned(
+  deps: CreditNoteDeps,
+  agentGroupId: string,
+  bookingRef: string,
+  marker: Minor,
+  part: readonly PlannedLineCredit[],
+): Promise<boolean> {
+  const [totals, lines] = await Promise.all([
+    deps.invoices.billedTotals(agentGroupId, [bookingRef]),
+    deps.creditNotes.creditableLines(agentGroupId, bookingRef),
+  ]);
   const credited = new Map(lines.map((l) => [l.id, l.creditedTotal]));
   return totals.get(bookingRef) === marker && part.every((c) => credited.get(c.line.id) === c.line.creditedTotal);
 }

@@ -55,7 +55,15 @@ export function invoiceView(i: Invoice, today: string) {
       i.gatewayOrderId || i.payTo
         ? {
             gatewayOrderId: i.gatewayOrderId,
-            bankTransfer: i.payTo ? { accountNumber: i.payTo.accountNumber, ifsc: i.payTo.ifsc, bankName: i.payTo.bankName, beneficiaryName: i.payTo.beneficiaryName, reference: i.invoiceNumber } : null,
+            bankTransfer: i.payTo
+              ? {
+                  accountNumber: i.payTo.accountNumber,
+                  ifsc: i.payTo.ifsc,
+                  bankName: i.payTo.bankName,
+                  beneficiaryName: i.payTo.beneficiaryName,
+                  reference: i.invoiceNumber,
+                }
+              : null,
           }
         : null,
     creditNoteFor: i.creditNoteFor ?? null,
@@ -122,10 +130,17 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
   const statuses = q.status ?? LISTED_INVOICE_STATUSES;
   for (const s of statuses) {
     if (!(LISTED_INVOICE_STATUSES as readonly string[]).includes(s)) {
-      throw new ValidationError('status', `status must be one or more of ${LISTED_INVOICE_STATUSES.join(', ')}; got ${JSON.stringify(s)} (DRAFT and CANCELLED invoices are never listed).`);
+      throw new ValidationError(
+        'status',
+        `status must be one or more of ${LISTED_INVOICE_STATUSES.join(', ')}; got ${JSON.stringify(s)} (DRAFT and CANCELLED invoices are never listed).`,
+      );
     }
   }
-  for (const [name, value] of [['from', q.from], ['to', q.to]] as const) if (value !== undefined) requireCalendarDate(name, value);
+  for (const [name, value] of [
+    ['from', q.from],
+    ['to', q.to],
+  ] as const)
+    if (value !== undefined) requireCalendarDate(name, value);
   if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw new ValidationError('from', `from (${q.from}) must not be after to (${q.to}).`);
   const size = q.size ?? INVOICE_PAGE.defaultSize;
   if (!Number.isInteger(size) || size < 1 || size > INVOICE_PAGE.maxSize) throw new ValidationError('size', `size must be from 1 to ${INVOICE_PAGE.maxSize}.`);

@@ -22,11 +22,15 @@ export async function checkRecipientGstin(registry: Pick<EInvoiceRegistry, 'taxp
     t = await registry.taxpayer(gstin);
   } catch (err) {
     if (err instanceof EInvoiceRejectedError) throw new ValidationError(param, `The IRP does not know GSTIN ${gstin} (${err.code}): ${err.irpMessage}.`);
-    if (err instanceof EInvoiceUnavailableError) throw new ConflictError('CONFLICT', `GSTIN ${gstin} could not be checked with the IRP (${err.message}); nothing was changed, try again.`);
+    if (err instanceof EInvoiceUnavailableError)
+      throw new ConflictError('CONFLICT', `GSTIN ${gstin} could not be checked with the IRP (${err.message}); nothing was changed, try again.`);
     throw err;
   }
   if (t.status !== 'ACT') {
-    throw new ValidationError(param, `GSTIN is not active: the IRP has GSTIN ${gstin}${t.legalName ? ` (${t.legalName})` : ''} as ${STATUS_WORDS[t.status]} (Status ${t.status}), and refuses e-invoices to it (3029).`);
+    throw new ValidationError(
+      param,
+      `GSTIN is not active: the IRP has GSTIN ${gstin}${t.legalName ? ` (${t.legalName})` : ''} as ${STATUS_WORDS[t.status]} (Status ${t.status}), and refuses e-invoices to it (3029).`,
+    );
   }
   return t;
 }
@@ -37,7 +41,14 @@ export function billToOf(t: Taxpayer): { readonly legalName: string; readonly ad
   if (!t.legalName || !t.address || !state) return undefined;
   return {
     legalName: t.legalName,
-    address: { line1: t.address.line1, ...(t.address.line2 ? { line2: t.address.line2 } : {}), city: t.address.city, state: state.name, postalCode: t.address.postalCode, country: 'IN' },
+    address: {
+      line1: t.address.line1,
+      ...(t.address.line2 ? { line2: t.address.line2 } : {}),
+      city: t.address.city,
+      state: state.name,
+      postalCode: t.address.postalCode,
+      country: 'IN',
+    },
   };
 }
 

@@ -2,7 +2,13 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
-import { EInvoiceHeldError, EInvoiceUnavailableError, type EInvoiceDetails, type EInvoiceRegistered, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
+import {
+  EInvoiceHeldError,
+  EInvoiceUnavailableError,
+  type EInvoiceDetails,
+  type EInvoiceRegistered,
+  type EInvoiceRegistry,
+} from '../ports/e-invoice-registry.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { InvoiceStore, IssueRequest, RefreshedParties } from '../ports/invoice-store.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
@@ -41,11 +47,19 @@ export async function eInvoicePayloadOf(deps: Pick<EInvoicingDeps, 'invoices'>, 
   const lines = await deps.invoices.lines(record.agentGroupId, record.id);
   if (!record.creditNoteFor) return eInvoiceOfRecord(record, lines);
   const original = await deps.invoices.get(record.agentGroupId, record.creditNoteFor);
-  return eInvoiceOfRecord(record, lines, original?.invoiceNumber && original.issueDate ? { number: original.invoiceNumber, date: original.issueDate } : undefined);
+  return eInvoiceOfRecord(
+    record,
+    lines,
+    original?.invoiceNumber && original.issueDate ? { number: original.invoiceNumber, date: original.issueDate } : undefined,
+  );
 }
 
 const sameParties = (a: RefreshedParties, b: RefreshedParties): boolean =>
-  a.billToGstin === b.billToGstin && a.billToName === b.billToName && a.billToAddress === b.billToAddress && a.supplierName === b.supplierName && a.supplierAddress === b.supplierAddress;
+  a.billToGstin === b.billToGstin &&
+  a.billToName === b.billToName &&
+  a.billToAddress === b.billToAddress &&
+  a.supplierName === b.supplierName &&
+  a.supplierAddress === b.supplierAddress;
 
 /**
  * Issues a DRAFT of a registration marked for e-invoicing. The IRN covers the document
@@ -62,7 +76,8 @@ const sameParties = (a: RefreshedParties, b: RefreshedParties): boolean =>
  */
 export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoice, issue: IssueRequest, parties: RefreshedParties): Promise<Invoice> {
   let draft = invoice;
-  if (!sameParties(draft, parties) && (await deps.invoices.setParties(draft.agentGroupId, draft.id, parties, deps.clock.now().toISOString()))) draft = { ...draft, ...parties };
+  if (!sameParties(draft, parties) && (await deps.invoices.setParties(draft.agentGroupId, draft.id, parties, deps.clock.now().toISOString())))
+    draft = { ...draft, ...parties };
   if (!draft.billToGstin) return deps.invoices.issue(draft, issue);
   try {
     // Our own refusal of the document (an address without a PIN, figures that do not add up) comes before a number is spent.
@@ -110,7 +125,13 @@ async function registerDocument(deps: EInvoicingDeps, record: Invoice): Promise<
 const failureText = (error: string): string => `issue: ${error}`;
 
 /** A hold's signatures as the portal's Get IRN details answers them. */
-const detailsOfHold = (h: EInvoiceHold): EInvoiceDetails => ({ Irn: h.irn, AckNo: h.ackNo ?? '', AckDt: h.ackDate ?? '', SignedQRCode: h.signedQrCode ?? '', ...(h.signedInvoice ? { SignedInvoice: h.signedInvoice } : {}) });
+const detailsOfHold = (h: EInvoiceHold): EInvoiceDetails => ({
+  Irn: h.irn,
+  AckNo: h.ackNo ?? '',
+  AckDt: h.ackDate ?? '',
+  SignedQRCode: h.signedQrCode ?? '',
+  ...(h.signedInvoice ? { SignedInvoice: h.signedInvoice } : {}),
+});
 
 /** Ends a record's hold once its registration is stored on it. */
 async function released(deps: EInvoicingDeps, record: Invoice): Promise<void> {
@@ -125,14 +146,24 @@ async function released(deps: EInvoicingDeps, record: Invoice): Promise<void> {
  * RECONCILE hold only, after the operator removed the cause at the portal (the hold ends and
  * the next run sends the document again). A SIGNATURE hold is never sent again.
  */
-export async function reconcileEInvoice(deps: EInvoicingDeps, agentGroupId: string, invoiceId: string, resolution: { readonly details: EInvoiceDetails } | { readonly sendAgain: true }): Promise<Invoice> {
+export async function reconcileEInvoice(
+  deps: EInvoicingDeps,
+  agentGroupId: string,
+  invoiceId: string,
+  resolution: { readonly details: EInvoiceDetails } | { readonly sendAgain: true },
+): Promise<Invoice> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   const hold = invoice.eInvoiceHold;
-  if (!hold || invoice.eInvoice || invoice.status === 'CANCELLED') throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is not held for the IRP (\`invoices einvoice\` shows its state).`);
+  if (!hold || invoice.eInvoice || invoice.status === 'CANCELLED')
+    throw new ConflictError('CONFLICT', `Invoice ${invoiceId} is not held for the IRP (\`invoices einvoice\` shows its state).`);
   const at = deps.clock.now().toISOString();
   if ('sendAgain' in resolution) {
-    if (hold.kind === 'SIGNATURE') throw new ConflictError('CONFLICT', `Invoice ${invoice.invoiceNumber} is registered at the IRP (IRN ${hold.irn}); it is never sent again. Store the portal's new signing key (docs/deploy.md "E-invoicing", rotation) and the next billing run takes the registration.`);
+    if (hold.kind === 'SIGNATURE')
+      throw new ConflictError(
+        'CONFLICT',
+        `Invoice ${invoice.invoiceNumber} is registered at the IRP (IRN ${hold.irn}); it is never sent again. Store the portal's new signing key (docs/deploy.md "E-invoicing", rotation) and the next billing run takes the registration.`,
+      );
     await deps.invoices.releaseEInvoiceHold(agentGroupId, invoiceId, at);
     return { ...invoice, eInvoiceHold: undefined };
   }
@@ -141,10 +172,28 @@ export async function reconcileEInvoice(deps: EInvoicingDeps, agentGroupId: stri
   try {
     accepted = await deps.eInvoices.accept(await eInvoicePayloadOf(deps, invoice), d);
   } catch (err) {
-    throw new ConflictError('CONFLICT', `The portal's record does not settle invoice ${invoice.invoiceNumber}, nothing changed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ConflictError(
+      'CONFLICT',
+      `The portal's record does not settle invoice ${invoice.invoiceNumber}, nothing changed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  const next: EInvoiceHold = { ...hold, irn: accepted.irn, ackNo: accepted.ackNo, ackDate: accepted.ackDate, signedQrCode: accepted.signedQrCode, ...(accepted.signedInvoice ? { signedInvoice: accepted.signedInvoice } : {}) };
-  await deps.invoices.holdEInvoice(agentGroupId, invoiceId, next, failureText(`e-invoice registration of ${invoice.invoiceNumber}: the portal's record of IRN ${accepted.irn} verified by an operator; the next billing run issues it`), at);
+  const next: EInvoiceHold = {
+    ...hold,
+    irn: accepted.irn,
+    ackNo: accepted.ackNo,
+    ackDate: accepted.ackDate,
+    signedQrCode: accepted.signedQrCode,
+    ...(accepted.signedInvoice ? { signedInvoice: accepted.signedInvoice } : {}),
+  };
+  await deps.invoices.holdEInvoice(
+    agentGroupId,
+    invoiceId,
+    next,
+    failureText(
+      `e-invoice registration of ${invoice.invoiceNumber}: the portal's record of IRN ${accepted.irn} verified by an operator; the next billing run issues it`,
+    ),
+    at,
+  );
   return { ...invoice, eInvoiceHold: next };
 }
 
@@ -209,12 +258,12 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
             ? 'SIGNATURE_UNVERIFIED'
             : 'NEEDS_RECONCILIATION'
           : invoice.status !== 'DRAFT'
-          ? (await awaitsEInvoice(deps, invoice))
-            ? 'PENDING'
-            : 'NOT_REQUIRED'
-          : invoice.invoiceNumber
-            ? 'PENDING'
-            : 'NOT_NUMBERED';
+            ? (await awaitsEInvoice(deps, invoice))
+              ? 'PENDING'
+              : 'NOT_REQUIRED'
+            : invoice.invoiceNumber
+              ? 'PENDING'
+              : 'NOT_NUMBERED';
   let document: EInvoicePayload | null = null;
   let documentError: string | null = null;
   if (invoice.invoiceNumber && state !== 'CANCELLED') {
@@ -232,7 +281,17 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
     state,
     markedForEInvoicing: await registersEInvoices(deps, invoice),
     registration: invoice.eInvoice ?? null,
-    hold: invoice.eInvoiceHold ? { kind: invoice.eInvoiceHold.kind, reason: invoice.eInvoiceHold.reason, irn: invoice.eInvoiceHold.irn, ackNo: invoice.eInvoiceHold.ackNo, ackDate: invoice.eInvoiceHold.ackDate, since: invoice.eInvoiceHold.since, portalRecordGiven: !!invoice.eInvoiceHold.signedQrCode } : null,
+    hold: invoice.eInvoiceHold
+      ? {
+          kind: invoice.eInvoiceHold.kind,
+          reason: invoice.eInvoiceHold.reason,
+          irn: invoice.eInvoiceHold.irn,
+          ackNo: invoice.eInvoiceHold.ackNo,
+          ackDate: invoice.eInvoiceHold.ackDate,
+          since: invoice.eInvoiceHold.since,
+          portalRecordGiven: !!invoice.eInvoiceHold.signedQrCode,
+        }
+      : null,
     lastError: invoice.lastError,
     document,
     documentError,

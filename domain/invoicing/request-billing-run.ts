@@ -46,12 +46,20 @@ export class BillingRunThrottledError extends RateLimitedError {
 }
 
 /** The period and cutoff a command asks for (validated), on `today` (India) for a group. */
-export function billingRequestOf(cmd: BillingRunCommand, group: Pick<AgentGroup, 'billingCycle' | 'billingAnchorDay'>, now: Date, trigger: BillingTrigger): BillingRequest {
+export function billingRequestOf(
+  cmd: BillingRunCommand,
+  group: Pick<AgentGroup, 'billingCycle' | 'billingAnchorDay'>,
+  now: Date,
+  trigger: BillingTrigger,
+): BillingRequest {
   const today = indiaToday(now);
   if (cmd.bookingIds !== undefined) {
-    if (cmd.from !== undefined || cmd.to !== undefined) throw new ValidationError('bookingIds', 'bookingIds cannot be combined with from/to: bill either named bookings or a period.');
-    if (cmd.bookingIds.length > MAX_BILLING_BOOKING_IDS) throw new ValidationError('bookingIds', `bookingIds takes at most ${MAX_BILLING_BOOKING_IDS} ids; got ${cmd.bookingIds.length}.`);
-    if (cmd.bookingIds.length === 0) throw new ValidationError('bookingIds', 'bookingIds must name at least one booking; send an empty body to bill the last closed period.');
+    if (cmd.from !== undefined || cmd.to !== undefined)
+      throw new ValidationError('bookingIds', 'bookingIds cannot be combined with from/to: bill either named bookings or a period.');
+    if (cmd.bookingIds.length > MAX_BILLING_BOOKING_IDS)
+      throw new ValidationError('bookingIds', `bookingIds takes at most ${MAX_BILLING_BOOKING_IDS} ids; got ${cmd.bookingIds.length}.`);
+    if (cmd.bookingIds.length === 0)
+      throw new ValidationError('bookingIds', 'bookingIds must name at least one booking; send an empty body to bill the last closed period.');
     return { period: { from: today, to: today }, cutoff: now.toISOString(), bookingIds: [...new Set(cmd.bookingIds)], trigger };
   }
   if ((cmd.from === undefined) !== (cmd.to === undefined)) {
@@ -59,9 +67,17 @@ export function billingRequestOf(cmd: BillingRunCommand, group: Pick<AgentGroup,
     throw new ValidationError(missing, `${missing} is required with ${missing === 'from' ? 'to' : 'from'}: a period needs both dates.`);
   }
   if (cmd.from !== undefined && cmd.to !== undefined) {
-    for (const [name, value] of [['from', cmd.from], ['to', cmd.to]] as const) requireCalendarDate(name, value);
+    for (const [name, value] of [
+      ['from', cmd.from],
+      ['to', cmd.to],
+    ] as const)
+      requireCalendarDate(name, value);
     if (cmd.to < cmd.from) throw new ValidationError('to', `to (${cmd.to}) must not be before from (${cmd.from}).`);
-    if (daysBetween(cmd.from, cmd.to) + 1 > MAX_BILLING_DAYS) throw new ValidationError('to', `a billing period covers at most ${MAX_BILLING_DAYS} days; from ${cmd.from} to ${cmd.to} is ${daysBetween(cmd.from, cmd.to) + 1}.`);
+    if (daysBetween(cmd.from, cmd.to) + 1 > MAX_BILLING_DAYS)
+      throw new ValidationError(
+        'to',
+        `a billing period covers at most ${MAX_BILLING_DAYS} days; from ${cmd.from} to ${cmd.to} is ${daysBetween(cmd.from, cmd.to) + 1}.`,
+      );
     if (cmd.to > today) throw new ValidationError('to', `to must not be after today (${today}, India time): a period is billed up to the end of its last day.`);
     return { period: { from: cmd.from, to: cmd.to }, cutoff: cutoffOf(cmd.to), trigger };
   }
@@ -95,7 +111,8 @@ export async function requestBillingRun(
     // Counted once the run holds the lock: a run refused as in progress does not use up the
     // minute's allowance, so the retry its Retry-After asks for is not refused again for it.
     const decision = await deps.rateLimiter.consume(`billing#${group.agentGroupId}`, BILLING_RUN_POLICY, now.getTime());
-    if (!decision.allowed) throw new BillingRunThrottledError(decision.retryAfter, `Billing runs are limited to ${BILLING_RUN_POLICY.perMinute} a minute for your account`);
+    if (!decision.allowed)
+      throw new BillingRunThrottledError(decision.retryAfter, `Billing runs are limited to ${BILLING_RUN_POLICY.perMinute} a minute for your account`);
     return runBilling(deps, group, request, origin);
   });
   if (result.handedOff) await queueContinuation(deps, request, result);
@@ -129,9 +146,19 @@ async function queueContinuation(deps: RequestBillingDeps, req: BillingRequest, 
  * writing the rest of its lines into the DRAFTs it left and issuing them. A redelivered
  * message finds them issued and bills nothing twice (the engine never does).
  */
-export async function continueBillingRun(deps: BillingDeps, job: BillingJob & { readonly handOff: BillingHandOff }, group: AgentGroup): Promise<BillingRunResult> {
+export async function continueBillingRun(
+  deps: BillingDeps,
+  job: BillingJob & { readonly handOff: BillingHandOff },
+  group: AgentGroup,
+): Promise<BillingRunResult> {
   const h = job.handOff;
-  const request: BillingRequest = { period: h.period, cutoff: h.cutoff, trigger: 'API', continues: h.invoiceIds, ...(h.bookingIds ? { bookingIds: h.bookingIds } : {}) };
+  const request: BillingRequest = {
+    period: h.period,
+    cutoff: h.cutoff,
+    trigger: 'API',
+    continues: h.invoiceIds,
+    ...(h.bookingIds ? { bookingIds: h.bookingIds } : {}),
+  };
   return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, systemOrigin('billing-continuation', job.runId)));
 }
 

@@ -49,7 +49,10 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** Money the group paid ahead (over-payments) goes to the invoices a run issues. */
-  readonly receivables: Pick<ReceivablesStore, 'settle' | 'openDues' | 'setCreditHold' | 'groupVirtualAccount' | 'requestVirtualAccount' | 'saveVirtualAccount'>;
+  readonly receivables: Pick<
+    ReceivablesStore,
+    'settle' | 'openDues' | 'setCreditHold' | 'groupVirtualAccount' | 'requestVirtualAccount' | 'saveVirtualAccount'
+  >;
   readonly metrics: Metrics;
 }
 
@@ -230,12 +233,21 @@ export interface Selection {
  * unbilled-work.ts), each with its booking, later movements and what is invoiced already. A
  * group whose index is not complete yet is read from its whole history instead.
  */
-export async function selectCharges(deps: Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>): Promise<Selection> {
+export async function selectCharges(
+  deps: Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>,
+  g: string,
+  req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>,
+): Promise<Selection> {
   if (req.bookingIds && req.bookingIds.length === 0) return { charges: [], entries: [], pending: [], fromHistory: false };
   // Read before the entries: a posting after this read moves a booking's version, so the run cannot take out what it did not see.
   const { complete, bookings: pending } = await deps.unbilled.pending(g, req.bookingIds);
   if (!complete) return { ...(await selectFromHistory(deps, g, req)), pending, fromHistory: true };
-  const entries = pending.length ? await deps.unbilled.entriesOf(g, pending.map((p) => p.bookingId)) : [];
+  const entries = pending.length
+    ? await deps.unbilled.entriesOf(
+        g,
+        pending.map((p) => p.bookingId),
+      )
+    : [];
   return { charges: await chargesOf(deps, g, entries, req.cutoff), pending, entries, fromHistory: false };
 }
 
@@ -243,7 +255,11 @@ export async function selectCharges(deps: Pick<BillingDeps, 'unbilled' | 'ledger
  * Every POSTED charge, adjustment and refund the group ever had: the selection before the
  * index, kept for groups not backfilled yet and as the index's oracle in the consistency test.
  */
-export async function selectFromHistory(deps: Pick<BillingDeps, 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>): Promise<Selection> {
+export async function selectFromHistory(
+  deps: Pick<BillingDeps, 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>,
+  g: string,
+  req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>,
+): Promise<Selection> {
   if (req.bookingIds && req.bookingIds.length === 0) return { charges: [], entries: [], pending: [], fromHistory: true };
   const { entries } = await deps.ledger.queryEntries(g, {
     statuses: ['POSTED'],
@@ -258,7 +274,12 @@ export async function selectFromHistory(deps: Pick<BillingDeps, 'ledger' | 'book
 const BOOKINGS_PER_READ = 1_000;
 
 /** The charges among POSTED entries (oldest first) up to the cutoff, each with its booking, later movements and what is invoiced already. */
-async function chargesOf(deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | 'creditNotes'>, g: string, entries: readonly LedgerEntry[], cutoff: string): Promise<ChargeForBilling[]> {
+async function chargesOf(
+  deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | 'creditNotes'>,
+  g: string,
+  entries: readonly LedgerEntry[],
+  cutoff: string,
+): Promise<ChargeForBilling[]> {
   const movements = new Map<string, LedgerEntry[]>();
   for (const e of entries) {
     if (e.type === 'CHARGE' || !e.bookingId) continue;
@@ -269,8 +290,12 @@ async function chargesOf(deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | '
   // Slices read at once (each is its own batches in parallel): a 5,000-booking run waits for one round of reads, not fifty in a row.
   const slices: string[][] = [];
   for (let i = 0; i < selected.length; i += BOOKINGS_PER_READ) slices.push(selected.slice(i, i + BOOKINGS_PER_READ).map((e) => e.bookingId!));
-  for (const read of await Promise.all(slices.map((ids) => deps.bookingReads.byBookingIds(g, ids)))) for (const b of read) if (b.bookingId) bookings.set(b.bookingId, b);
-  const billedTotals = await deps.invoices.billedTotals(g, [...bookings.values()].map((b) => b.bookingRef));
+  for (const read of await Promise.all(slices.map((ids) => deps.bookingReads.byBookingIds(g, ids))))
+    for (const b of read) if (b.bookingId) bookings.set(b.bookingId, b);
+  const billedTotals = await deps.invoices.billedTotals(
+    g,
+    [...bookings.values()].map((b) => b.bookingRef),
+  );
   return Promise.all(
     selected.map(async (charge): Promise<ChargeForBilling> => {
       const booking = bookings.get(charge.bookingId!);
@@ -341,7 +366,8 @@ async function catalogueFacts(deps: BillingDeps, charges: readonly ChargeForBill
   }
   const states = [...new Set([...properties.values()].map((p) => p.state))];
   const registrations = new Map<string, GstRegistration>();
-  for (const [state, reg] of await Promise.all(states.map(async (s) => [s, await deps.catalogue.getGstRegistration(s)] as const))) if (reg) registrations.set(state, reg);
+  for (const [state, reg] of await Promise.all(states.map(async (s) => [s, await deps.catalogue.getGstRegistration(s)] as const)))
+    if (reg) registrations.set(state, reg);
   return { properties, addOnNames, registrations };
 }
 
@@ -360,7 +386,14 @@ const draftKey = (i: Pick<Invoice, 'supplierGstin' | 'placeOfSupplyStateCode' | 
  * A handed-on DRAFT for the planned invoice, taken out of `free` (before any await, so
  * planned invoices drafted side by side never share one), or a new DRAFT.
  */
-async function draftFor(deps: BillingDeps, g: string, runId: string, period: BillingPeriod, planned: PlannedInvoice, free: Map<string, Invoice>): Promise<Invoice> {
+async function draftFor(
+  deps: BillingDeps,
+  g: string,
+  runId: string,
+  period: BillingPeriod,
+  planned: PlannedInvoice,
+  free: Map<string, Invoice>,
+): Promise<Invoice> {
   const draft = newDraftInvoice({ id: deps.ids.uuid(), agentGroupId: g, runId, period, parties: planned.parties, at: deps.clock.now().toISOString() });
   const handedOn = [...free.values()].find((open) => draftKey(open) === draftKey(draft));
   if (handedOn) {
@@ -371,8 +404,15 @@ async function draftFor(deps: BillingDeps, g: string, runId: string, period: Bil
   return draft;
 }
 
-async function writeLines(deps: BillingDeps, draft: Invoice, planned: PlannedInvoice, timeUp: (() => boolean) | undefined): Promise<{ written: number; unwrittenBookings: number }> {
-  const lines: InvoiceLine[] = planned.bookings.flatMap((b) => b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: draft.agentGroupId })));
+async function writeLines(
+  deps: BillingDeps,
+  draft: Invoice,
+  planned: PlannedInvoice,
+  timeUp: (() => boolean) | undefined,
+): Promise<{ written: number; unwrittenBookings: number }> {
+  const lines: InvoiceLine[] = planned.bookings.flatMap((b) =>
+    b.lines.map((l) => ({ ...l, id: deps.ids.uuid(), invoiceId: draft.id, agentGroupId: draft.agentGroupId })),
+  );
   return deps.invoices.addLines(draft, lines, deps.clock.now().toISOString(), timeUp ? { stop: timeUp } : {});
 }
 
@@ -457,7 +497,13 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
 /** A DRAFT's recipient and supplier names and addresses as the group profile and our registration have them now. */
 const partiesNow = (group: AgentGroup, registration: GstRegistration) => {
   const billTo = billToOf(group);
-  return { billToGstin: billTo.gstin, billToName: billTo.name, billToAddress: billTo.address, supplierName: registration.legalName, supplierAddress: registration.address };
+  return {
+    billToGstin: billTo.gstin,
+    billToName: billTo.name,
+    billToAddress: billTo.address,
+    supplierName: registration.legalName,
+    supplierAddress: registration.address,
+  };
 };
 
 /** Renders an issued invoice from its stored figures, stores the PDF and records where; returns the invoice and the bytes. */

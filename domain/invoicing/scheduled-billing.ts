@@ -63,7 +63,14 @@ async function planRun(deps: StartBillingDeps, opts: AllGroupsOptions): Promise<
   const runId = opts.trigger === 'SCHEDULE' ? `daily-${day}` : deps.ids.uuid();
   const run: FanOutRun = { runId, trigger: opts.trigger, day, startedAt: now.toISOString(), enqueued: groups.length };
   await deps.billingRuns.startRun(run);
-  const jobs = groups.map((g) => ({ runId, agentGroupId: g.agentGroupId, day, trigger: opts.trigger, force: opts.force ?? false, openWork: withOpenWork.has(g.agentGroupId) }));
+  const jobs = groups.map((g) => ({
+    runId,
+    agentGroupId: g.agentGroupId,
+    day,
+    trigger: opts.trigger,
+    force: opts.force ?? false,
+    openWork: withOpenWork.has(g.agentGroupId),
+  }));
   return { run, jobs, groups };
 }
 
@@ -88,7 +95,9 @@ export async function queueBillingRun(deps: StartBillingDeps & { readonly billin
  * one charge twice. `group` is the directory's record, undefined when it is gone.
  */
 export async function billQueuedGroup(deps: GroupBillingDeps, job: BillingJob, group: AgentGroup | undefined): Promise<GroupBillingOutcome> {
-  const outcome: GroupBillingOutcome = group ? await billGroup(deps, group, job) : { agentGroupId: job.agentGroupId, outcome: 'FAILED', error: 'agent group not found' };
+  const outcome: GroupBillingOutcome = group
+    ? await billGroup(deps, group, job)
+    : { agentGroupId: job.agentGroupId, outcome: 'FAILED', error: 'agent group not found' };
   await deps.billingRuns.recordGroup(job.runId, {
     agentGroupId: job.agentGroupId,
     outcome: outcome.outcome,
@@ -129,10 +138,21 @@ export async function billAllGroups(
  * advance runs it at the group's new time, so the periods that closed are billed and credit
  * control looks again.
  */
-export async function billOneGroup(deps: BillingDeps & { readonly tenants: Pick<TenantDirectory, 'getAgentGroup'> }, agentGroupId: string, opts: Pick<AllGroupsOptions, 'trigger'>): Promise<GroupBillingOutcome> {
+export async function billOneGroup(
+  deps: BillingDeps & { readonly tenants: Pick<TenantDirectory, 'getAgentGroup'> },
+  agentGroupId: string,
+  opts: Pick<AllGroupsOptions, 'trigger'>,
+): Promise<GroupBillingOutcome> {
   const [group, open] = await Promise.all([deps.tenants.getAgentGroup(agentGroupId), deps.invoices.groupsWithOpenInvoices()]);
   if (!group) throw new NotFoundError('Agent group');
-  const job: BillingJob = { runId: deps.ids.uuid(), agentGroupId, day: indiaToday(deps.clock.now()), trigger: opts.trigger, force: false, openWork: open.includes(agentGroupId) };
+  const job: BillingJob = {
+    runId: deps.ids.uuid(),
+    agentGroupId,
+    day: indiaToday(deps.clock.now()),
+    trigger: opts.trigger,
+    force: false,
+    openWork: open.includes(agentGroupId),
+  };
   // Unlike the run over all groups, a failure is the caller's answer (a run holding the group's lock is a 429 with Retry-After).
   return billGroupOrThrow(deps, group, job);
 }
@@ -157,7 +177,14 @@ async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, job: Billi
     await keepBalancesAfterRun(deps, g);
     return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
   }
-  const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: job.trigger }, systemOrigin(job.trigger === 'ADMIN' ? 'billing-run' : 'scheduled-billing', job.runId)));
+  const result = await withBillingLock(deps, g, () =>
+    runBilling(
+      deps,
+      group,
+      { period, cutoff: cutoffOf(period.to), trigger: job.trigger },
+      systemOrigin(job.trigger === 'ADMIN' ? 'billing-run' : 'scheduled-billing', job.runId),
+    ),
+  );
   if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
   return { agentGroupId: g, outcome: 'BILLED', result };
 }

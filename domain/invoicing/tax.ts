@@ -27,7 +27,8 @@ export function splitTax(gst: Minor, supplierStateCode: string, placeOfSupplySta
  */
 export function splitInclusive(amount: Minor, ratePercent: number): { taxableValue: Minor; gst: Minor } {
   assertMinor(amount);
-  if (!Number.isInteger(ratePercent * 100) || ratePercent < 0) throw new RangeError(`rate must be a non-negative percent with at most 2 decimals, got ${ratePercent}`);
+  if (!Number.isInteger(ratePercent * 100) || ratePercent < 0)
+    throw new RangeError(`rate must be a non-negative percent with at most 2 decimals, got ${ratePercent}`);
   const r = BigInt(Math.round(ratePercent * 100));
   const a = BigInt(Math.abs(amount));
   // taxable = a × 10000 / (10000 + r), half up: (2·a·10000 + d) / (2·d).

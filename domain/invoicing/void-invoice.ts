@@ -32,7 +32,12 @@ const irpText = (ms: number): string => new Date(ms + 330 * 60_000).toISOString(
 export function cancelReasonOf(text: string): CancelReason {
   const code = text.trim();
   if (!(code in CANCEL_REASONS)) {
-    throw new ValidationError('reason', `reason must be the IRP's code: ${Object.entries(CANCEL_REASONS).map(([c, w]) => `${c} (${w})`).join(', ')}; got ${JSON.stringify(text)}.`);
+    throw new ValidationError(
+      'reason',
+      `reason must be the IRP's code: ${Object.entries(CANCEL_REASONS)
+        .map(([c, w]) => `${c} (${w})`)
+        .join(', ')}; got ${JSON.stringify(text)}.`,
+    );
   }
   return code as CancelReason;
 }
@@ -48,24 +53,39 @@ export function cancelReasonOf(text: string): CancelReason {
  * unregistered, paid or credited: refused before anything changes, naming the credit note
  * (for an invoice) as the way.
  */
-export async function voidInvoice(deps: VoidDeps, agentGroupId: string, invoiceId: string, reason: CancelReason, remark: string, origin: AuditOrigin): Promise<Invoice> {
+export async function voidInvoice(
+  deps: VoidDeps,
+  agentGroupId: string,
+  invoiceId: string,
+  reason: CancelReason,
+  remark: string,
+  origin: AuditOrigin,
+): Promise<Invoice> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
   const label = invoice.invoiceNumber ?? invoice.id;
   const e = invoice.eInvoice;
   if (invoice.status === 'CANCELLED' && e?.cancelledAt && !invoice.creditNoteFor) {
     // An earlier void stopped after the IRP cancelled: finish releasing (its event was written with its status).
-    await deps.invoices.voidIssued(invoice, { cancelDate: e.cancelledAt, reason: e.cancelReason ?? reason, remark: e.cancelRemark ?? remark }, deps.clock.now().toISOString());
+    await deps.invoices.voidIssued(
+      invoice,
+      { cancelDate: e.cancelledAt, reason: e.cancelReason ?? reason, remark: e.cancelRemark ?? remark },
+      deps.clock.now().toISOString(),
+    );
     return (await deps.invoices.get(agentGroupId, invoiceId))!;
   }
   const way = invoice.creditNoteFor
     ? `Raise a fresh invoice for what it credited wrongly; nothing was changed.`
     : `A credit note is the only way to correct it (\`invoices credit-note ${invoice.id} --group ${agentGroupId}\`); nothing was changed.`;
-  if (invoice.status === 'DRAFT') throw new ConflictError('CONFLICT', `${label} is a DRAFT: nothing was issued (\`invoices abandon\` for an unnumbered draft). Nothing was changed.`);
+  if (invoice.status === 'DRAFT')
+    throw new ConflictError('CONFLICT', `${label} is a DRAFT: nothing was issued (\`invoices abandon\` for an unnumbered draft). Nothing was changed.`);
   if (!e) throw new ConflictError('CONFLICT', `${label} was not registered with the IRP, so there is no IRN to cancel. ${way}`);
   if (invoice.creditNoteFor) await assertCreditUndoable(deps, invoice, way);
   else if (invoice.status !== 'ISSUED' || (invoice.amountPaid ?? 0) > 0 || (invoice.creditedAmount ?? 0) > 0) {
-    throw new ConflictError('CONFLICT', `${label} is ${invoice.status}${(invoice.amountPaid ?? 0) > 0 ? ' with payments on it' : ''}${(invoice.creditedAmount ?? 0) > 0 ? ' with credit notes against it' : ''}. ${way}`);
+    throw new ConflictError(
+      'CONFLICT',
+      `${label} is ${invoice.status}${(invoice.amountPaid ?? 0) > 0 ? ' with payments on it' : ''}${(invoice.creditedAmount ?? 0) > 0 ? ' with credit notes against it' : ''}. ${way}`,
+    );
   }
   const closes = irpMs(e.ackDate) + IRP_CANCEL_WINDOW_MS;
   if (deps.clock.now().getTime() > closes) {
@@ -77,14 +97,18 @@ export async function voidInvoice(deps: VoidDeps, agentGroupId: string, invoiceI
   } catch (err) {
     // 9999 "Invoice is not active": cancelled by an earlier void whose answer or storing was lost.
     if (err instanceof EInvoiceRejectedError && err.code === '9999') cancelDate = irpText(deps.clock.now().getTime());
-    else if (err instanceof EInvoiceRejectedError) throw new ConflictError('CONFLICT', `The IRP refused to cancel IRN ${e.irn} (${err.code}): ${err.irpMessage}. ${way}`);
+    else if (err instanceof EInvoiceRejectedError)
+      throw new ConflictError('CONFLICT', `The IRP refused to cancel IRN ${e.irn} (${err.code}): ${err.irpMessage}. ${way}`);
     else throw err;
   }
   const cancellation = { cancelDate, reason, remark };
   if (invoice.creditNoteFor) {
     await undoCredit(deps, invoice, cancellation, origin);
   } else if (!(await deps.invoices.voidIssued(invoice, cancellation, deps.clock.now().toISOString(), voidAudit(deps, origin, invoice, cancellation)))) {
-    throw new ConflictError('CONFLICT', `The IRP cancelled IRN ${e.irn}, but ${label} was paid or credited meanwhile and stays ${invoice.status}: raise a fresh invoice for the same supply, or have the payment refunded.`);
+    throw new ConflictError(
+      'CONFLICT',
+      `The IRP cancelled IRN ${e.irn}, but ${label} was paid or credited meanwhile and stays ${invoice.status}: raise a fresh invoice for the same supply, or have the payment refunded.`,
+    );
   }
   return (await deps.invoices.get(agentGroupId, invoiceId))!;
 }
@@ -96,15 +120,24 @@ async function assertCreditUndoable(deps: VoidDeps, note: Invoice, way: string):
   // A billing run's note carries a cancellation's or an amendment's refund, which the ledger owes the
   // group: voided, that refund would stand on no document, and the next run would not raise it again.
   if (note.runId !== 'OPERATOR') {
-    throw new ConflictError('CONFLICT', `${label} was raised by a billing run for the refund of a cancellation or an amendment, which the group is owed: voiding it would leave that refund on no document. Nothing was changed.`);
+    throw new ConflictError(
+      'CONFLICT',
+      `${label} was raised by a billing run for the refund of a cancellation or an amendment, which the group is owed: voiding it would leave that refund on no document. Nothing was changed.`,
+    );
   }
   if (note.creditReleased !== 0) {
-    const why = note.creditReleased === undefined ? 'does not record whether it gave back payments as the group\'s credit' : `gave back ${formatInr(note.creditReleased)} of payments as the group's credit, which may be spent`;
+    const why =
+      note.creditReleased === undefined
+        ? "does not record whether it gave back payments as the group's credit"
+        : `gave back ${formatInr(note.creditReleased)} of payments as the group's credit, which may be spent`;
     throw new ConflictError('CONFLICT', `${label} ${why}, so voiding it cannot undo it exactly. ${way}`);
   }
   const corrected = await deps.invoices.get(note.agentGroupId, note.creditNoteFor!);
   if (corrected?.status !== 'ISSUED') {
-    throw new ConflictError('CONFLICT', `${label} corrects invoice ${note.creditNoteForNumber}, which is ${corrected?.status ?? 'gone'}: undoing the credit would make it owe again under a status that says it does not. ${way}`);
+    throw new ConflictError(
+      'CONFLICT',
+      `${label} corrects invoice ${note.creditNoteForNumber}, which is ${corrected?.status ?? 'gone'}: undoing the credit would make it owe again under a status that says it does not. ${way}`,
+    );
   }
 }
 
@@ -139,7 +172,12 @@ async function undoCredit(deps: VoidDeps, note: Invoice, cancellation: EInvoiceV
       'credit-note.voided',
       invoice,
       { ...owedFigures(invoice), ...creditNoteFigures('voided', null), irpCancelDate: null, irpCancelReason: null },
-      { ...owedFigures({ ...invoice, creditedAmount }), ...creditNoteFigures('voided', note), irpCancelDate: cancellation.cancelDate, irpCancelReason: cancellation.reason },
+      {
+        ...owedFigures({ ...invoice, creditedAmount }),
+        ...creditNoteFigures('voided', note),
+        irpCancelDate: cancellation.cancelDate,
+        irpCancelReason: cancellation.reason,
+      },
     );
     try {
       await deps.creditNotes.voidNote({
@@ -148,12 +186,25 @@ async function undoCredit(deps: VoidDeps, note: Invoice, cancellation: EInvoiceV
         cancellation,
         at: now.toISOString(),
         credits,
-        invoice: { id: invoice.id, expectPaid: invoice.amountPaid ?? 0, expectCredited: invoice.creditedAmount ?? 0, amountPaid: invoice.amountPaid ?? 0, creditedAmount, creditedByBooking },
+        invoice: {
+          id: invoice.id,
+          expectPaid: invoice.amountPaid ?? 0,
+          expectCredited: invoice.creditedAmount ?? 0,
+          amountPaid: invoice.amountPaid ?? 0,
+          creditedAmount,
+          creditedByBooking,
+        },
         markers: [...perBooking].map(([bookingRef, b]) => ({ bookingRef, delta: b.total })),
         // An operator's note posted one negative ADJUSTMENT per booking; its void posts the opposite.
         ledgerEntries:
           note.runId === 'OPERATOR'
-            ? [...perBooking.values()].map((b) => postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: b.total, bookingId: b.bookingId, externalBookingId: null, description: undoes }, deps.ids.uuid(), now))
+            ? [...perBooking.values()].map((b) =>
+                postedEntry(
+                  { agentGroupId: g, type: 'ADJUSTMENT', amount: b.total, bookingId: b.bookingId, externalBookingId: null, description: undoes },
+                  deps.ids.uuid(),
+                  now,
+                ),
+              )
             : [],
       });
       return;

@@ -53,7 +53,12 @@ export function lastSettledBoundary(now: Date, settleSeconds: number): string {
  * ledger). Stops before the first boundary an entry still AUTHORIZED would fall under: that
  * booking outlived the window, so the boundary is not settled after all.
  */
-export function checkpointsUpTo(agentGroupId: string, previous: Pick<BalanceCheckpoint, 'at' | 'balance'> | undefined, entries: readonly Pick<LedgerEntry, 'status' | 'amount' | 'occurredAt'>[], boundary: string): Omit<BalanceCheckpoint, 'writtenAt'>[] {
+export function checkpointsUpTo(
+  agentGroupId: string,
+  previous: Pick<BalanceCheckpoint, 'at' | 'balance'> | undefined,
+  entries: readonly Pick<LedgerEntry, 'status' | 'amount' | 'occurredAt'>[],
+  boundary: string,
+): Omit<BalanceCheckpoint, 'writtenAt'>[] {
   const sorted = [...entries].sort((a, b) => (a.occurredAt < b.occurredAt ? -1 : a.occurredAt > b.occurredAt ? 1 : 0));
   const unsettled = sorted.find((e) => e.status === 'AUTHORIZED')?.occurredAt;
   const first = previous ? nextMidnightAfter(previous.at) : sorted.length ? nextMidnightAfter(sorted[0]!.occurredAt) : boundary;
@@ -117,6 +122,11 @@ export async function keepBalancesAfterRun(deps: BalanceDeps, agentGroupId: stri
  */
 export async function openingBalance(deps: Pick<BalanceDeps, 'balances' | 'ledger'>, agentGroupId: string, from: string): Promise<Minor> {
   const checkpoint = await deps.balances.latest(agentGroupId, from);
-  const { entries } = await deps.ledger.queryEntries(agentGroupId, { ...(checkpoint ? { from: checkpoint.at } : {}), before: from, statuses: ['POSTED'], order: 'oldest-first' });
+  const { entries } = await deps.ledger.queryEntries(agentGroupId, {
+    ...(checkpoint ? { from: checkpoint.at } : {}),
+    before: from,
+    statuses: ['POSTED'],
+    order: 'oldest-first',
+  });
   return (checkpoint?.balance ?? 0) + postedBalance(entries);
 }

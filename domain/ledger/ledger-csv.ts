@@ -6,13 +6,25 @@ import type { LedgerEntryView, LedgerListView, StatementView } from './read-ledg
  * The figures are the JSON answer's, to the paisa; only their spelling changes: rupees with two
  * decimals, and India dates and times (IST), which is how the books and the invoices date them.
  */
-export const LEDGER_CSV_COLUMNS = ['date', 'time', 'entry_id', 'type', 'status', 'description', 'external_booking_id', 'booking_id', 'amount', 'currency', 'balance'] as const;
+export const LEDGER_CSV_COLUMNS = [
+  'date',
+  'time',
+  'entry_id',
+  'type',
+  'status',
+  'description',
+  'external_booking_id',
+  'booking_id',
+  'amount',
+  'currency',
+  'balance',
+] as const;
 
 /** What each column holds, for the reference and docs/ledger.md. */
 export const LEDGER_CSV_COLUMN_NOTES: Readonly<Record<(typeof LEDGER_CSV_COLUMNS)[number], string>> = {
   date: 'India date (IST) the entry occurred, YYYY-MM-DD.',
   time: 'India time (IST), HH:MM:SS.',
-  entry_id: 'The ledger entry id (empty on the statement\'s balance rows).',
+  entry_id: "The ledger entry id (empty on the statement's balance rows).",
   type: 'CHARGE, ADJUSTMENT, REFUND or PAYMENT; on the statement also OPENING_BALANCE and CLOSING_BALANCE rows.',
   status: 'AUTHORIZED, POSTED or RELEASED.',
   description: 'What the entry is.',
@@ -20,7 +32,8 @@ export const LEDGER_CSV_COLUMN_NOTES: Readonly<Record<(typeof LEDGER_CSV_COLUMNS
   booking_id: 'The property-system booking id, once the charge is POSTED.',
   amount: 'Signed rupees with two decimals: positive grows what you owe.',
   currency: 'INR.',
-  balance: 'Statement only: the POSTED balance after the row (AUTHORIZED and RELEASED rows leave it unchanged). Empty on the ledger, which is paged newest first.',
+  balance:
+    'Statement only: the POSTED balance after the row (AUTHORIZED and RELEASED rows leave it unchanged). Empty on the ledger, which is paged newest first.',
 };
 
 export const CSV_MEDIA_TYPE = 'text/csv';
@@ -88,5 +101,9 @@ export function statementCsv(s: StatementView): string {
     if (e.status === 'POSTED') running += paise(e.amount);
     return entryRow(e, rupeeText(running));
   });
-  return csv([balanceRow('OPENING_BALANCE', s.from, s.openingBalance, 'Opening balance'), ...rows, balanceRow('CLOSING_BALANCE', s.to, s.closingBalance, 'Closing balance')]);
+  return csv([
+    balanceRow('OPENING_BALANCE', s.from, s.openingBalance, 'Opening balance'),
+    ...rows,
+    balanceRow('CLOSING_BALANCE', s.to, s.closingBalance, 'Closing balance'),
+  ]);
 }

@@ -188,13 +188,24 @@ export interface StatementQuery {
  * include authorized exposure and are not figures at `to`). The window is refused past
  * 365 days, never clamped.
  */
-export async function getStatement(deps: Pick<LedgerReadDeps, 'ledger'> & { readonly balances: BalanceStore }, group: AgentGroupPrincipal, q: StatementQuery): Promise<StatementView> {
+export async function getStatement(
+  deps: Pick<LedgerReadDeps, 'ledger'> & { readonly balances: BalanceStore },
+  group: AgentGroupPrincipal,
+  q: StatementQuery,
+): Promise<StatementView> {
   const { from, to } = instantWindow(q.from, q.to) as { from: string; to: string };
   if (Date.parse(to) - Date.parse(from) > MAX_STATEMENT_DAYS * DAY_MS) {
-    throw new ValidationError('to', `to must be at most ${MAX_STATEMENT_DAYS} days after from: a statement covers at most ${MAX_STATEMENT_DAYS} days (from ${from}, to ${to}).`);
+    throw new ValidationError(
+      'to',
+      `to must be at most ${MAX_STATEMENT_DAYS} days after from: a statement covers at most ${MAX_STATEMENT_DAYS} days (from ${from}, to ${to}).`,
+    );
   }
   const g = group.agentGroupId;
-  const [opening, within, position] = await Promise.all([openingBalance(deps, g, from), deps.ledger.queryEntries(g, { from, to, order: 'oldest-first' }), livePosition(deps.ledger, g)]);
+  const [opening, within, position] = await Promise.all([
+    openingBalance(deps, g, from),
+    deps.ledger.queryEntries(g, { from, to, order: 'oldest-first' }),
+    livePosition(deps.ledger, g),
+  ]);
   const figures = statementFigures(opening, within.entries);
   return {
     from,

@@ -13,7 +13,6 @@ export interface PricingContextDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * One message for a listing that does not exist and one another channel sells, so a
  * caller cannot probe which listings exist outside its channel (docs/decisions.md, Orders).

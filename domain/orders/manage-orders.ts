@@ -27,7 +27,12 @@ const NOT_FOUND = () => new NotFoundError('Order');
 const plusMinutes = (at: Date, minutes: number): string => new Date(at.getTime() + minutes * 60_000).toISOString();
 
 /** The one pricing path of every order endpoint: load, apply any sandbox scenario, price. */
-async function price(deps: PricingContextDeps, principal: AgentGroupPrincipal, request: OrderRequest, scenario: SandboxScenario | undefined): Promise<PricedOrder> {
+async function price(
+  deps: PricingContextDeps,
+  principal: AgentGroupPrincipal,
+  request: OrderRequest,
+  scenario: SandboxScenario | undefined,
+): Promise<PricedOrder> {
   const context = await loadPricingContext(deps, principal, request);
   return scenarioResult(priceOrder({ request, context: scenarioContext(context, scenario) }), scenario);
 }
@@ -37,7 +42,12 @@ async function price(deps: PricingContextDeps, principal: AgentGroupPrincipal, r
  * world moved (the listing left the channel, check-in passed, a meal was withdrawn): that
  * is a 409 saying what changed, not a 400 about a parameter the caller did not send.
  */
-export async function repriceStored(deps: PricingContextDeps, principal: AgentGroupPrincipal, order: Order, scenario: SandboxScenario | undefined): Promise<PricedOrder> {
+export async function repriceStored(
+  deps: PricingContextDeps,
+  principal: AgentGroupPrincipal,
+  order: Order,
+  scenario: SandboxScenario | undefined,
+): Promise<PricedOrder> {
   try {
     return await price(deps, principal, order.request, scenario);
   } catch (err) {

@@ -25,7 +25,8 @@ export const SANDBOX_PRICE_MOVE_PERCENT = 1;
 export function scenarioContext(context: PricingContext, scenario: SandboxScenario | undefined): PricingContext {
   if (scenario !== 'price-moved') return context;
   const current = context.channel.rateAdjustmentPercent;
-  const moved = current + SANDBOX_PRICE_MOVE_PERCENT <= MAX_RATE_ADJUSTMENT_PERCENT ? current + SANDBOX_PRICE_MOVE_PERCENT : current - SANDBOX_PRICE_MOVE_PERCENT;
+  const moved =
+    current + SANDBOX_PRICE_MOVE_PERCENT <= MAX_RATE_ADJUSTMENT_PERCENT ? current + SANDBOX_PRICE_MOVE_PERCENT : current - SANDBOX_PRICE_MOVE_PERCENT;
   return { ...context, channel: { ...context.channel, rateAdjustmentPercent: moved } };
 }
 
@@ -38,7 +39,13 @@ export function scenarioResult(priced: PricedOrder, scenario: SandboxScenario | 
   if (scenario !== 'sold-out') return priced;
   const soldOutNights: SoldOutNight[] = priced.items.flatMap((item) =>
     [...eachDate(item.checkIn, addDays(item.checkOut, -1))].flatMap((date) =>
-      priced.breakdown.selectedProperties.map(({ propertyId, quantity }) => ({ propertyId, date, reason: 'NOT_ENOUGH_UNITS' as const, requiredUnits: quantity, availableUnits: 0 })),
+      priced.breakdown.selectedProperties.map(({ propertyId, quantity }) => ({
+        propertyId,
+        date,
+        reason: 'NOT_ENOUGH_UNITS' as const,
+        requiredUnits: quantity,
+        availableUnits: 0,
+      })),
     ),
   );
   return { ...priced, items: priced.items.map((item) => ({ ...item, soldOut: true })), breakdown: { ...priced.breakdown, soldOutNights } };

@@ -43,7 +43,14 @@ export interface AmendmentStore {
    * the daily inventory; with `refuseOverdraft` a night that would go below zero refuses
    * the whole write (`oversold`) instead of clamping.
    */
-  rewrite(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, moves: readonly UnitMove[], refuseOverdraft: boolean): Promise<RowsOutcome>;
+  rewrite(
+    previous: Amendment,
+    next: Amendment,
+    booking: Booking,
+    nextBooking: Booking,
+    moves: readonly UnitMove[],
+    refuseOverdraft: boolean,
+  ): Promise<RowsOutcome>;
   /** The amendment, the booking and the ADJUSTMENT entry (through the credit gate when positive) in one transaction; no entry when null. */
   adjust(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, entry: LedgerEntry | null): Promise<AdjustOutcome>;
   /** Amendments whose nextCheckAt is at or before `dueBefore` (the sweeper's work); with `agentGroupId`, that group's only. */

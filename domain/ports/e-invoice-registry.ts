@@ -112,7 +112,13 @@ export interface Taxpayer {
   readonly legalName: string | null;
   readonly tradeName: string | null;
   /** The principal place of business, when the IRP gives one. */
-  readonly address: { readonly line1: string; readonly line2: string | null; readonly city: string; readonly stateCode: string; readonly postalCode: string } | null;
+  readonly address: {
+    readonly line1: string;
+    readonly line2: string | null;
+    readonly city: string;
+    readonly stateCode: string;
+    readonly postalCode: string;
+  } | null;
   readonly status: 'ACT' | 'CNL' | 'INA' | 'PRO';
   /** The IRP's block status "B": e-way bill generation blocked (returns not filed); no bar to e-invoices. */
   readonly blocked: boolean;

@@ -99,5 +99,8 @@ export interface ReceivablesStore {
    * bookingRef → paise of payments that reached the booking's invoice lines: each invoice's
    * amountPaid covers its bookings in the invoice's line order. Absent = nothing paid.
    */
-  paidOfBookings(agentGroupId: string, bookings: readonly { readonly bookingRef: string; readonly invoicedIn?: readonly string[] }[]): Promise<Map<string, Minor>>;
+  paidOfBookings(
+    agentGroupId: string,
+    bookings: readonly { readonly bookingRef: string; readonly invoicedIn?: readonly string[] }[],
+  ): Promise<Map<string, Minor>>;
 }

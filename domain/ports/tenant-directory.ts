@@ -3,7 +3,9 @@ import type { ApiKeyRecord, KeyOwner } from '../api-key.ts';
 import type { AgentGroup, Partner } from '../tenants.ts';
 
 /** What an operator may change on an existing agent group. */
-export type AgentGroupChanges = Partial<Pick<AgentGroup, 'name' | 'creditLimit' | 'onHold' | 'distributionEnabled' | 'gstin' | 'legalName' | 'address' | 'paymentTermsDays' | 'overdueHoldDays'>>;
+export type AgentGroupChanges = Partial<
+  Pick<AgentGroup, 'name' | 'creditLimit' | 'onHold' | 'distributionEnabled' | 'gstin' | 'legalName' | 'address' | 'paymentTermsDays' | 'overdueHoldDays'>
+>;
 
 /** A group's new callback signing secret, sealed, written in the same transaction as the key it comes with. */
 export interface SealedCallbackSecret {

@@ -22,7 +22,8 @@ export function offerIneligibility(offer: BankOffer, terms: OfferTerms): string 
     return `it is for check-in ${window(offer.stayFrom, offer.stayTo)}; this stay checks in on ${terms.checkIn}`;
   }
   if (terms.nights < offer.minNights) return `it needs at least ${offer.minNights} nights; this stay has ${terms.nights}`;
-  if (terms.orderValue < offer.minOrderValue) return `it needs an order value of at least ${rupees(offer.minOrderValue)}; this order is ${rupees(terms.orderValue)}`;
+  if (terms.orderValue < offer.minOrderValue)
+    return `it needs an order value of at least ${rupees(offer.minOrderValue)}; this order is ${rupees(terms.orderValue)}`;
   return undefined;
 }
 
@@ -71,7 +72,11 @@ export function chooseBankOffer(args: {
     if (discount > 0 && (!best || discount > best.discount)) best = { offer, discount };
   }
   if (!best) return null;
-  return applied(best.offer, best.discount, `Applied ${best.offer.code}, the largest discount among this channel's eligible offers${capNote(best.offer, terms.orderValue)}.`);
+  return applied(
+    best.offer,
+    best.discount,
+    `Applied ${best.offer.code}, the largest discount among this channel's eligible offers${capNote(best.offer, terms.orderValue)}.`,
+  );
 }
 
 function applied(offer: BankOffer, discount: Minor, reason: string): AppliedBankOffer {

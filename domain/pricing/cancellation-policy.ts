@@ -13,7 +13,10 @@ export function choosePlan(listing: Listing, plans: readonly CancellationPlan[],
   const plan = listing.cancellationPlanIds.includes(planId) ? plans.find((p) => p.planId === planId) : undefined;
   if (plan) return plan;
   if (requested !== undefined) {
-    throw new ValidationError('cancellationPlanId', `cancellationPlanId ${requested} is not offered for this listing; choose one of ${listing.cancellationPlanIds.join(', ')}.`);
+    throw new ValidationError(
+      'cancellationPlanId',
+      `cancellationPlanId ${requested} is not offered for this listing; choose one of ${listing.cancellationPlanIds.join(', ')}.`,
+    );
   }
   throw new RangeError(`listing ${listing.id} has no default cancellation plan ${planId}`);
 }
@@ -33,7 +36,12 @@ export function cancellationPolicy(plan: CancellationPlan, checkIn: string, toda
     if (cancelBy >= today) steps.push({ cancelBy, refundPercentage: step.refundPercentage, label: step.label });
   }
   const last = steps.at(-1);
-  const label = plan.schedule.length === 0 ? 'Non-refundable: no refund on cancellation' : last ? `No refund for cancellations after ${last.cancelBy}` : 'No refund on cancellation from now on';
+  const label =
+    plan.schedule.length === 0
+      ? 'Non-refundable: no refund on cancellation'
+      : last
+        ? `No refund for cancellations after ${last.cancelBy}`
+        : 'No refund on cancellation from now on';
   if (!last || (last.refundPercentage > 0 && last.cancelBy < checkIn)) steps.push({ cancelBy: checkIn, refundPercentage: 0, label });
   return steps;
 }

@@ -114,7 +114,8 @@ function checkDateQuantities(sel: VasSelection, charged: readonly string[], stay
     if (!isCalendarDate(dq.date) || dq.date < stay.checkIn || dq.date > stay.checkOut) {
       throw new ValidationError(`${param}.date`, `${param}.date must be a date from checkIn to checkOut.`);
     }
-    if (charged.length > 0 && !charged.includes(dq.date)) throw new ValidationError(`${param}.date`, `${param}.date ${dq.date} is not one of the selection's dates.`);
+    if (charged.length > 0 && !charged.includes(dq.date))
+      throw new ValidationError(`${param}.date`, `${param}.date ${dq.date} is not one of the selection's dates.`);
     if (out.has(dq.date)) throw new ValidationError(`${param}.date`, `${param}.date ${dq.date} is listed twice.`);
     out.set(dq.date, count(dq.quantity, `${param}.quantity`));
   });
@@ -125,7 +126,8 @@ function checkDateQuantities(sel: VasSelection, charged: readonly string[], stay
 function stayDates(dates: readonly string[], stay: StayDates, param: string): string[] {
   const seen = new Set<string>();
   for (const d of dates) {
-    if (!isCalendarDate(d) || d < stay.checkIn || d > stay.checkOut) throw new ValidationError(param, `${param} must hold dates from checkIn to checkOut; ${d} is not one.`);
+    if (!isCalendarDate(d) || d < stay.checkIn || d > stay.checkOut)
+      throw new ValidationError(param, `${param} must hold dates from checkIn to checkOut; ${d} is not one.`);
     if (seen.has(d)) throw new ValidationError(param, `${param} lists ${d} twice.`);
     seen.add(d);
   }

@@ -193,7 +193,8 @@ function checkSelected(selected: readonly SelectedProperty[], properties: Readon
   return selected.map((s, i) => {
     const at = `selectedProperties[${i}]`;
     if (!properties.has(s.propertyId)) throw new ValidationError(`${at}.propertyId`, `${at}.propertyId ${s.propertyId} is not a property of this listing.`);
-    if (seen.has(s.propertyId)) throw new ValidationError(`${at}.propertyId`, `${at}.propertyId ${s.propertyId} is listed twice; give one entry with the total quantity.`);
+    if (seen.has(s.propertyId))
+      throw new ValidationError(`${at}.propertyId`, `${at}.propertyId ${s.propertyId} is listed twice; give one entry with the total quantity.`);
     seen.add(s.propertyId);
     if (!Number.isInteger(s.quantity) || s.quantity < 1 || s.quantity > MAX_UNITS_PER_PROPERTY) {
       throw new ValidationError(`${at}.quantity`, `${at}.quantity must be a whole number from 1 to ${MAX_UNITS_PER_PROPERTY}.`);

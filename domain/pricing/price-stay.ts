@@ -118,7 +118,15 @@ export function staySellable(args: Omit<Parameters<typeof priceStay>[0], 'rateAd
  * restrictions are those of the meal plan sold (restrictionsFor): a plan's stop-sell closes
  * that plan only.
  */
-export function nightRestrictions(propertyId: string, date: string, required: number, stayNights: number, day: DayData | undefined, mealPlan: MealPlan, arrival = false): SoldOutNight[] {
+export function nightRestrictions(
+  propertyId: string,
+  date: string,
+  required: number,
+  stayNights: number,
+  day: DayData | undefined,
+  mealPlan: MealPlan,
+  arrival = false,
+): SoldOutNight[] {
   const inv = day?.inventory && restrictionsFor(day.inventory, mealPlan);
   if (!inv) return [{ propertyId, date, reason: 'NO_INVENTORY', requiredUnits: required, availableUnits: 0 }];
   const out: SoldOutNight[] = [];
@@ -128,7 +136,8 @@ export function nightRestrictions(propertyId: string, date: string, required: nu
   if (stayNights < inv.minimumStay) out.push({ ...base, reason: 'MINIMUM_STAY', stayLimit: inv.minimumStay });
   if (stayNights > inv.maximumStay) out.push({ ...base, reason: 'MAXIMUM_STAY', stayLimit: inv.maximumStay });
   if (arrival && inv.closedToArrival) out.push({ ...base, reason: 'CLOSED_TO_ARRIVAL' });
-  if (arrival && inv.minimumStayArrival !== undefined && stayNights < inv.minimumStayArrival) out.push({ ...base, reason: 'MINIMUM_STAY', stayLimit: inv.minimumStayArrival });
+  if (arrival && inv.minimumStayArrival !== undefined && stayNights < inv.minimumStayArrival)
+    out.push({ ...base, reason: 'MINIMUM_STAY', stayLimit: inv.minimumStayArrival });
   return out;
 }
 

@@ -62,7 +62,16 @@ export interface UnitOccupancy {
 }
 
 /** CLOSED_TO_ARRIVAL is reported on the arrival night, CLOSED_TO_DEPARTURE on the check-out date (the channel manager's restrictions). */
-export const SOLD_OUT_REASONS = ['NO_INVENTORY', 'NOT_ENOUGH_UNITS', 'STOP_SELL', 'MINIMUM_STAY', 'MAXIMUM_STAY', 'NO_RATE', 'CLOSED_TO_ARRIVAL', 'CLOSED_TO_DEPARTURE'] as const;
+export const SOLD_OUT_REASONS = [
+  'NO_INVENTORY',
+  'NOT_ENOUGH_UNITS',
+  'STOP_SELL',
+  'MINIMUM_STAY',
+  'MAXIMUM_STAY',
+  'NO_RATE',
+  'CLOSED_TO_ARRIVAL',
+  'CLOSED_TO_DEPARTURE',
+] as const;
 export type SoldOutReason = (typeof SOLD_OUT_REASONS)[number];
 
 /** Why one property cannot be sold on one night of the stay. */

@@ -16,11 +16,16 @@ export interface DateWindow {
  * dates on; `from` after `to` and windows over 365 dates are refused, never clamped.
  */
 export function resolveWindow(from: string | undefined, to: string | undefined, today: string): DateWindow {
-  for (const [name, value] of [['from', from], ['to', to]] as const) if (value !== undefined) requireCalendarDate(name, value);
+  for (const [name, value] of [
+    ['from', from],
+    ['to', to],
+  ] as const)
+    if (value !== undefined) requireCalendarDate(name, value);
   const start = from ?? (to ? addDays(to, -(DEFAULT_WINDOW_DATES - 1)) : today);
   const end = to ?? addDays(start, DEFAULT_WINDOW_DATES - 1);
   if (start > end) throw new ValidationError('from', `from (${start}) must not be after to (${end}).`);
-  if (daysBetween(start, end) + 1 > MAX_WINDOW_DATES) throw new ValidationError('to', `to: the window from ${start} to ${end} covers more than ${MAX_WINDOW_DATES} dates.`);
+  if (daysBetween(start, end) + 1 > MAX_WINDOW_DATES)
+    throw new ValidationError('to', `to: the window from ${start} to ${end} covers more than ${MAX_WINDOW_DATES} dates.`);
   return { from: start, to: end };
 }
 

@@ -198,7 +198,11 @@ export async function listDistributionListings(deps: DistributionReadDeps, group
  * when the channel sells it, so another channel's listing and an unknown id cost the same
  * read and give the same 404.
  */
-export async function getDistributionListing(deps: Pick<DistributionReadDeps, 'reader'>, group: AgentGroupPrincipal, listingId: string): Promise<DistributionListing> {
+export async function getDistributionListing(
+  deps: Pick<DistributionReadDeps, 'reader'>,
+  group: AgentGroupPrincipal,
+  listingId: string,
+): Promise<DistributionListing> {
   const [entries, adjust] = await Promise.all([deps.reader.feedEntries(group.channelId, [listingId]), rateAdjustment(deps.reader, group.channelId)]);
   const entry = entries.find((e) => e.listingId === listingId);
   if (!entry) throw new NotFoundError('Listing');
@@ -244,7 +248,8 @@ function planAvailability(inventory: DayInventory): Pick<AvailabilityDay, 'rateP
   const view = ratePlansView(inventory);
   if (!view) return {};
   const ratePlans: NonNullable<AvailabilityDay['ratePlans']> = {};
-  for (const [plan, sold] of Object.entries(view) as [MealPlan, PlanRestrictionsView][]) ratePlans[plan] = { ...sold, unitsAvailable: sold.stopSell ? 0 : inventory.quantity };
+  for (const [plan, sold] of Object.entries(view) as [MealPlan, PlanRestrictionsView][])
+    ratePlans[plan] = { ...sold, unitsAvailable: sold.stopSell ? 0 : inventory.quantity };
   return { ratePlans };
 }
 
@@ -271,7 +276,11 @@ function propertyDays(propertyId: string, window: DateWindow, months: ReadonlyMa
  * can sell. Listings the channel does not distribute are absent, like unknown ids. Dates
  * with no inventory loaded are absent: they cannot be booked.
  */
-export async function readAvailability(deps: Pick<DistributionReadDeps, 'reader' | 'clock'>, group: AgentGroupPrincipal, q: AvailabilityQuery): Promise<Availability> {
+export async function readAvailability(
+  deps: Pick<DistributionReadDeps, 'reader' | 'clock'>,
+  group: AgentGroupPrincipal,
+  q: AvailabilityQuery,
+): Promise<Availability> {
   const window = resolveWindow(q.from, q.to, indiaToday(deps.clock.now()));
   const entries = await deps.reader.feedEntries(group.channelId, q.listingIds);
   const listingIds = entries.map((e) => e.listingId).sort(byCodeUnits);

@@ -1,6 +1,14 @@
 import { eachDate, monthOf, dayOfMonth } from '../catalogue/calendar.ts';
 import { channelRate } from '../catalogue/channel.ts';
-import { MEAL_PLANS, ratePlansView, type DayInventory, type MealPlan, type PlanRestrictionsView, type PropertyMonth, type StoredDay } from '../catalogue/day.ts';
+import {
+  MEAL_PLANS,
+  ratePlansView,
+  type DayInventory,
+  type MealPlan,
+  type PlanRestrictionsView,
+  type PropertyMonth,
+  type StoredDay,
+} from '../catalogue/day.ts';
 import type { Listing } from '../catalogue/listing.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { Stored } from '../catalogue/versioned.ts';
@@ -207,7 +215,10 @@ async function resolveScope(deps: PartnerReadDeps, partner: PartnerPrincipal, q:
   return { propertyIds: [...new Set(propertyIds)].sort(), window };
 }
 
-function* daysInWindow(months: readonly PropertyMonth[], window: { from: string; to: string }): Generator<{ propertyId: string; date: string; day: StoredDay }> {
+function* daysInWindow(
+  months: readonly PropertyMonth[],
+  window: { from: string; to: string },
+): Generator<{ propertyId: string; date: string; day: StoredDay }> {
   const byProperty = new Map<string, Map<string, PropertyMonth>>();
   for (const m of months) (byProperty.get(m.propertyId) ?? byProperty.set(m.propertyId, new Map()).get(m.propertyId)!).set(m.month, m);
   // The window's dates once for every property: a year of 50 properties is 365 date steps, not 18,250.
@@ -229,7 +240,8 @@ function adultCounts(byAdults: Readonly<Record<string, number>>): number[] {
 }
 
 function assertRowBudget(rows: number): void {
-  if (rows > MAX_ROWS) throw new ValidationError('to', `to: the request would return at least ${rows} rows (more than ${MAX_ROWS}); narrow the window or the id filters.`);
+  if (rows > MAX_ROWS)
+    throw new ValidationError('to', `to: the request would return at least ${rows} rows (more than ${MAX_ROWS}); narrow the window or the id filters.`);
 }
 
 export interface InventoryRow {

@@ -20,7 +20,9 @@ export interface Allocation {
  * order is total and two processes allocating the same money agree.
  */
 export function allocationOrder(a: OpenInvoice, b: OpenInvoice): number {
-  return a.dueDate.localeCompare(b.dueDate) || a.issueDate.localeCompare(b.issueDate) || a.invoiceNumber.localeCompare(b.invoiceNumber) || a.id.localeCompare(b.id);
+  return (
+    a.dueDate.localeCompare(b.dueDate) || a.issueDate.localeCompare(b.issueDate) || a.invoiceNumber.localeCompare(b.invoiceNumber) || a.id.localeCompare(b.id)
+  );
 }
 
 /**

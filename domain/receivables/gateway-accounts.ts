@@ -35,7 +35,8 @@ export interface ReconcileDeps extends PaymentDeps {
   readonly ids: IdGenerator;
   readonly metrics: Metrics;
   readonly gateway: PaymentGateway;
-  readonly receivables: PaymentDeps['receivables'] & Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'>;
+  readonly receivables: PaymentDeps['receivables'] &
+    Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'>;
   readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
 }
 
@@ -51,7 +52,13 @@ export interface ReconcileReport {
   /** Authorized payments of open orders captured now (Razorpay refunds those left uncaptured after its window). */
   readonly captured: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly invoiceId: string; readonly amount: number }[];
   /** Authorized payments the gateway refused to capture: alerted (`PaymentNotCaptured`) and listed in `failures` too. */
-  readonly uncaptured: readonly { readonly agentGroupId: string; readonly paymentId: string; readonly invoiceId: string; readonly amount: number; readonly error: string }[];
+  readonly uncaptured: readonly {
+    readonly agentGroupId: string;
+    readonly paymentId: string;
+    readonly invoiceId: string;
+    readonly amount: number;
+    readonly error: string;
+  }[];
   /** Processed refunds newly recorded now (their notification never arrived). */
   readonly refunded: readonly { readonly agentGroupId: string; readonly refundId: string; readonly paymentId: string; readonly amount: number }[];
   /** `agentGroupId` is `*` for the account-wide look at the gateway's refunds. */
@@ -77,7 +84,8 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   const source = { event: 'reconciliation', eventId: null };
   const refund = async (r: GatewayRefund, p: GatewayPayment | null) => {
     const outcome = await receiveGatewayRefund(deps, r, p, source, origin);
-    if (outcome.kind === 'recorded' && outcome.recorded) refunded.push({ agentGroupId: outcome.refund.agentGroupId, refundId: r.refundId, paymentId: r.paymentId, amount: r.amount });
+    if (outcome.kind === 'recorded' && outcome.recorded)
+      refunded.push({ agentGroupId: outcome.refund.agentGroupId, refundId: r.refundId, paymentId: r.paymentId, amount: r.amount });
   };
   const captured: { agentGroupId: string; paymentId: string; invoiceId: string; amount: number }[] = [];
   const uncaptured: { agentGroupId: string; paymentId: string; invoiceId: string; amount: number; error: string }[] = [];
@@ -108,9 +116,10 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
     for (const fetched of payments.filter(wasCaptured)) {
       found++;
       // A transfer not recorded yet claims its UTR (recordPayment): one typed in by hand is then not counted again.
-      const p = fetched.virtualAccountId && fetched.bankReference === null && !(await deps.receivables.gatewayPaymentGroup(fetched.paymentId))
-        ? { ...fetched, bankReference: await deps.gateway.transferReference(fetched.paymentId) }
-        : fetched;
+      const p =
+        fetched.virtualAccountId && fetched.bankReference === null && !(await deps.receivables.gatewayPaymentGroup(fetched.paymentId))
+          ? { ...fetched, bankReference: await deps.gateway.transferReference(fetched.paymentId) }
+          : fetched;
       const outcome = await receiveGatewayPayment(deps, p, source, origin);
       if (outcome.kind === 'unmatched') unmatched++;
       else if (outcome.recorded) recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });

@@ -118,15 +118,20 @@ function documentsIssued(issued: readonly Invoice[], cancelled: readonly Invoice
 /** The documents per recipient GSTIN, recipients and documents in number order. */
 function byRecipient(docs: readonly Gstr1Invoice[]): [string, Gstr1Invoice[]][] {
   const map = new Map<string, Gstr1Invoice[]>();
-  for (const d of [...docs].sort((a, b) => a.invoice.invoiceNumber!.localeCompare(b.invoice.invoiceNumber!))) map.set(d.invoice.billToGstin!, [...(map.get(d.invoice.billToGstin!) ?? []), d]);
+  for (const d of [...docs].sort((a, b) => a.invoice.invoiceNumber!.localeCompare(b.invoice.invoiceNumber!)))
+    map.set(d.invoice.billToGstin!, [...(map.get(d.invoice.billToGstin!) ?? []), d]);
   return [...map.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
 const itemsOf = (lines: readonly InvoiceLine[]) =>
-  byRate(lines).map((r, n) => ({ num: n + 1, itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 } }));
+  byRate(lines).map((r, n) => ({
+    num: n + 1,
+    itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 },
+  }));
 
 const cell = (v: string): string => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-const csvOf = (header: readonly string[], rows: readonly string[][]): string => `${[header, ...rows.map((r) => r.map(cell))].map((r) => r.join(',')).join('\n')}\n`;
+const csvOf = (header: readonly string[], rows: readonly string[][]): string =>
+  `${[header, ...rows.map((r) => r.map(cell))].map((r) => r.join(',')).join('\n')}\n`;
 
 /** `cancelled`: the month's documents voided at the IRP; with any, table 13 (`doc_issue`) reports the series with them counted as cancelled. */
 export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1Invoice[], cancelled: readonly Invoice[] = []): Gstr1Export {
@@ -140,33 +145,138 @@ export function gstr1Of(gstin: string, month: string, documents: readonly Gstr1I
     fp,
     b2b: byRecipient(b2b).map(([ctin, docs]) => ({
       ctin,
-      inv: docs.map(({ invoice: i, lines }) => ({ inum: i.invoiceNumber, idt: portalDate(i.issueDate!), val: toRupees(i.total), pos: i.placeOfSupplyStateCode, rchrg: 'N', inv_typ: 'R', itms: itemsOf(lines) })),
+      inv: docs.map(({ invoice: i, lines }) => ({
+        inum: i.invoiceNumber,
+        idt: portalDate(i.issueDate!),
+        val: toRupees(i.total),
+        pos: i.placeOfSupplyStateCode,
+        rchrg: 'N',
+        inv_typ: 'R',
+        itms: itemsOf(lines),
+      })),
     })),
     // Table 9B: a credit note's value and items are positive; ntty "C" says it reduces the supply.
     cdnr: byRecipient(cdnr).map(([ctin, docs]) => ({
       ctin,
-      nt: docs.map(({ invoice: n, lines }) => ({ ntty: 'C', nt_num: n.invoiceNumber, nt_dt: portalDate(n.issueDate!), val: toRupees(n.total), pos: n.placeOfSupplyStateCode, rchrg: 'N', inv_typ: 'R', itms: itemsOf(lines) })),
+      nt: docs.map(({ invoice: n, lines }) => ({
+        ntty: 'C',
+        nt_num: n.invoiceNumber,
+        nt_dt: portalDate(n.issueDate!),
+        val: toRupees(n.total),
+        pos: n.placeOfSupplyStateCode,
+        rchrg: 'N',
+        inv_typ: 'R',
+        itms: itemsOf(lines),
+      })),
     })),
     ...(b2c.b2cl.length > 0 ? { b2cl: b2c.json.b2cl } : {}),
     ...(b2c.b2cs.length > 0 ? { b2cs: b2c.json.b2cs } : {}),
     ...(b2c.cdnur.length > 0 ? { cdnur: b2c.json.cdnur } : {}),
-    ...(cancelled.length > 0 ? { doc_issue: { doc_det: documentsIssued(documents.map((d) => d.invoice), cancelled) } } : {}),
+    ...(cancelled.length > 0
+      ? {
+          doc_issue: {
+            doc_det: documentsIssued(
+              documents.map((d) => d.invoice),
+              cancelled,
+            ),
+          },
+        }
+      : {}),
   };
-  const rowsOf = (docs: readonly Gstr1Invoice[], row: (d: Invoice, r: RateRow) => string[]) => byRecipient(docs).flatMap(([, ds]) => ds.flatMap(({ invoice, lines }) => byRate(lines).map((r) => row(invoice, r))));
+  const rowsOf = (docs: readonly Gstr1Invoice[], row: (d: Invoice, r: RateRow) => string[]) =>
+    byRecipient(docs).flatMap(([, ds]) => ds.flatMap(({ invoice, lines }) => byRate(lines).map((r) => row(invoice, r))));
   const pos = (d: Invoice) => `${d.placeOfSupplyStateCode}-${d.placeOfSupply}`;
   return {
     json,
     csv: csvOf(
-      ['GSTIN/UIN of Recipient', 'Receiver Name', 'Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Reverse Charge', 'Applicable % of Tax Rate', 'Invoice Type', 'E-Commerce GSTIN', 'Rate', 'Taxable Value', 'Cess Amount'],
-      rowsOf(b2b, (i, r) => [i.billToGstin!, i.billToName, i.invoiceNumber!, portalDateLong(i.issueDate!), formatRupees(i.total), pos(i), 'N', '', 'Regular B2B', '', String(r.rate), formatRupees(r.txval), '0.00']),
+      [
+        'GSTIN/UIN of Recipient',
+        'Receiver Name',
+        'Invoice Number',
+        'Invoice date',
+        'Invoice Value',
+        'Place Of Supply',
+        'Reverse Charge',
+        'Applicable % of Tax Rate',
+        'Invoice Type',
+        'E-Commerce GSTIN',
+        'Rate',
+        'Taxable Value',
+        'Cess Amount',
+      ],
+      rowsOf(b2b, (i, r) => [
+        i.billToGstin!,
+        i.billToName,
+        i.invoiceNumber!,
+        portalDateLong(i.issueDate!),
+        formatRupees(i.total),
+        pos(i),
+        'N',
+        '',
+        'Regular B2B',
+        '',
+        String(r.rate),
+        formatRupees(r.txval),
+        '0.00',
+      ]),
     ),
     cdnrCsv: csvOf(
-      ['GSTIN/UIN of Recipient', 'Receiver Name', 'Note Number', 'Note Date', 'Note Type', 'Place Of Supply', 'Reverse Charge', 'Note Supply Type', 'Note Value', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount'],
-      rowsOf(cdnr, (n, r) => [n.billToGstin!, n.billToName, n.invoiceNumber!, portalDateLong(n.issueDate!), 'C', pos(n), 'N', 'Regular B2B', formatRupees(n.total), '', String(r.rate), formatRupees(r.txval), '0.00']),
+      [
+        'GSTIN/UIN of Recipient',
+        'Receiver Name',
+        'Note Number',
+        'Note Date',
+        'Note Type',
+        'Place Of Supply',
+        'Reverse Charge',
+        'Note Supply Type',
+        'Note Value',
+        'Applicable % of Tax Rate',
+        'Rate',
+        'Taxable Value',
+        'Cess Amount',
+      ],
+      rowsOf(cdnr, (n, r) => [
+        n.billToGstin!,
+        n.billToName,
+        n.invoiceNumber!,
+        portalDateLong(n.issueDate!),
+        'C',
+        pos(n),
+        'N',
+        'Regular B2B',
+        formatRupees(n.total),
+        '',
+        String(r.rate),
+        formatRupees(r.txval),
+        '0.00',
+      ]),
     ),
     b2clCsv: csvOf(
-      ['Invoice Number', 'Invoice date', 'Invoice Value', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
-      b2c.b2cl.flatMap(({ invoice: i, lines }) => byRate(lines).map((r) => [i.invoiceNumber!, portalDateLong(i.issueDate!), formatRupees(i.total), pos(i), '', String(r.rate), formatRupees(r.txval), '0.00', ''])),
+      [
+        'Invoice Number',
+        'Invoice date',
+        'Invoice Value',
+        'Place Of Supply',
+        'Applicable % of Tax Rate',
+        'Rate',
+        'Taxable Value',
+        'Cess Amount',
+        'E-Commerce GSTIN',
+      ],
+      b2c.b2cl.flatMap(({ invoice: i, lines }) =>
+        byRate(lines).map((r) => [
+          i.invoiceNumber!,
+          portalDateLong(i.issueDate!),
+          formatRupees(i.total),
+          pos(i),
+          '',
+          String(r.rate),
+          formatRupees(r.txval),
+          '0.00',
+          '',
+        ]),
+      ),
     ),
     b2csCsv: csvOf(
       ['Type', 'Place Of Supply', 'Applicable % of Tax Rate', 'Rate', 'Taxable Value', 'Cess Amount', 'E-Commerce GSTIN'],
@@ -225,7 +335,8 @@ function unregisteredOf(documents: readonly Gstr1Invoice[]) {
   const b2csRows = [...rows.values()].sort((a, b) => a.sply_ty.localeCompare(b.sply_ty) || a.pos.localeCompare(b.pos) || a.rt - b.rt);
   const byPos = new Map<string, Gstr1Invoice[]>();
   for (const d of b2cl) byPos.set(d.invoice.placeOfSupplyStateCode, [...(byPos.get(d.invoice.placeOfSupplyStateCode) ?? []), d]);
-  const igstItems = (lines: readonly InvoiceLine[]) => byRate(lines).map((r, n) => ({ num: n + 1, itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), csamt: 0 } }));
+  const igstItems = (lines: readonly InvoiceLine[]) =>
+    byRate(lines).map((r, n) => ({ num: n + 1, itm_det: { rt: r.rate, txval: toRupees(r.txval), iamt: toRupees(r.iamt), csamt: 0 } }));
   return {
     b2cl,
     b2cs,
@@ -234,10 +345,31 @@ function unregisteredOf(documents: readonly Gstr1Invoice[]) {
     json: {
       b2cl: [...byPos.entries()]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([pos, ds]) => ({ pos, inv: ds.map(({ invoice: i, lines }) => ({ inum: i.invoiceNumber, idt: portalDate(i.issueDate!), val: toRupees(i.total), itms: igstItems(lines) })) })),
-      b2cs: b2csRows.map((r) => ({ sply_ty: r.sply_ty, pos: r.pos, typ: 'OE', rt: r.rt, txval: toRupees(r.txval), iamt: toRupees(r.iamt), camt: toRupees(r.camt), samt: toRupees(r.samt), csamt: 0 })),
+        .map(([pos, ds]) => ({
+          pos,
+          inv: ds.map(({ invoice: i, lines }) => ({ inum: i.invoiceNumber, idt: portalDate(i.issueDate!), val: toRupees(i.total), itms: igstItems(lines) })),
+        })),
+      b2cs: b2csRows.map((r) => ({
+        sply_ty: r.sply_ty,
+        pos: r.pos,
+        typ: 'OE',
+        rt: r.rt,
+        txval: toRupees(r.txval),
+        iamt: toRupees(r.iamt),
+        camt: toRupees(r.camt),
+        samt: toRupees(r.samt),
+        csamt: 0,
+      })),
       // Table 9B for unregistered recipients: only notes against a B2CL invoice; values positive, ntty "C".
-      cdnur: cdnur.map(({ invoice: n, lines }) => ({ typ: 'B2CL', ntty: 'C', nt_num: n.invoiceNumber, nt_dt: portalDate(n.issueDate!), val: toRupees(n.total), pos: n.placeOfSupplyStateCode, itms: igstItems(lines) })),
+      cdnur: cdnur.map(({ invoice: n, lines }) => ({
+        typ: 'B2CL',
+        ntty: 'C',
+        nt_num: n.invoiceNumber,
+        nt_dt: portalDate(n.issueDate!),
+        val: toRupees(n.total),
+        pos: n.placeOfSupplyStateCode,
+        itms: igstItems(lines),
+      })),
     },
   };
 }

@@ -10,7 +10,16 @@ import type { Metrics } from '../ports/metrics.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { evaluateCreditHold } from './credit-control.ts';
-import { isDisputeOpen, paymentEntryId, refundEntryId, type Payment, type PaymentDispute, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from './payment.ts';
+import {
+  isDisputeOpen,
+  paymentEntryId,
+  refundEntryId,
+  type Payment,
+  type PaymentDispute,
+  type PaymentRefund,
+  type PaymentSource,
+  type UnmatchedPayment,
+} from './payment.ts';
 
 export interface PaymentDeps {
   readonly receivables: ReceivablesStore;
@@ -83,7 +92,9 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment, audit?: (payment: 
 }
 
 /** What became of a gateway payment: recorded (or already), or kept for operators because it is not ours to take. */
-export type GatewayPaymentOutcome = ({ readonly kind: 'recorded' } & PaymentOutcome) | { readonly kind: 'unmatched'; readonly unmatched: UnmatchedPayment; readonly kept: boolean };
+export type GatewayPaymentOutcome =
+  | ({ readonly kind: 'recorded' } & PaymentOutcome)
+  | { readonly kind: 'unmatched'; readonly unmatched: UnmatchedPayment; readonly kept: boolean };
 
 /**
  * A captured gateway payment, from a verified notification or found by reconciliation: an
@@ -121,21 +132,25 @@ export async function receiveGatewayPayment(
     return { kind: 'unmatched', unmatched, kept: await deps.receivables.keepUnmatched(unmatched) };
   }
   const own = deps.clockFor ? { ...deps, clock: await deps.clockFor(target.agentGroupId) } : deps;
-  const outcome = await receive(own, {
-    agentGroupId: target.agentGroupId,
-    source: 'GATEWAY',
-    reference: payment.paymentId,
-    amount: payment.amount,
-    receivedAt: payment.createdAt,
-    gatewayOrderId: payment.virtualAccountId ? null : payment.orderId,
-    invoiceId: target.invoiceId,
-    description: payment.virtualAccountId
-      ? `Bank transfer ${payment.bankReference ?? payment.paymentId} to virtual account ${payment.virtualAccountId}`
-      : `Payment ${payment.paymentId} through the payment gateway`,
-    eventId: source.eventId,
-    virtualAccountId: payment.virtualAccountId,
-    bankReference: payment.virtualAccountId ? payment.bankReference : null,
-  }, (recorded) => paymentAudit(deps, origin, recorded));
+  const outcome = await receive(
+    own,
+    {
+      agentGroupId: target.agentGroupId,
+      source: 'GATEWAY',
+      reference: payment.paymentId,
+      amount: payment.amount,
+      receivedAt: payment.createdAt,
+      gatewayOrderId: payment.virtualAccountId ? null : payment.orderId,
+      invoiceId: target.invoiceId,
+      description: payment.virtualAccountId
+        ? `Bank transfer ${payment.bankReference ?? payment.paymentId} to virtual account ${payment.virtualAccountId}`
+        : `Payment ${payment.paymentId} through the payment gateway`,
+      eventId: source.eventId,
+      virtualAccountId: payment.virtualAccountId,
+      bankReference: payment.virtualAccountId ? payment.bankReference : null,
+    },
+    (recorded) => paymentAudit(deps, origin, recorded),
+  );
   return { kind: 'recorded', ...outcome };
 }
 
@@ -166,7 +181,13 @@ export async function receiveGatewayRefund(
   if (refund.status !== 'processed') return { kind: 'not-processed', status: refund.status };
   const paid = await paymentOfGroup(deps, refund.paymentId, payment, source, origin);
   if (!paid || refund.currency !== 'INR') return { kind: 'unmatched', paymentId: refund.paymentId };
-  return giveBack(deps, paid, { id: refund.refundId, amount: refund.amount, at: refund.createdAt, description: `Payment ${refund.paymentId} refunded (${refund.refundId})` }, source, origin);
+  return giveBack(
+    deps,
+    paid,
+    { id: refund.refundId, amount: refund.amount, at: refund.createdAt, description: `Payment ${refund.paymentId} refunded (${refund.refundId})` },
+    source,
+    origin,
+  );
 }
 
 /** The recorded gateway payment a refund or dispute names; one whose own notice was lost is recorded first, from the entity the event carries. */
@@ -201,7 +222,11 @@ async function giveBack(
   const own = deps.clockFor ? { ...deps, clock: await deps.clockFor(g) } : deps;
   const now = own.clock.now();
   const entryId = refundEntryId(g, back.id);
-  const entry = postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: back.amount, bookingId: null, externalBookingId: null, description: back.description }, entryId, now);
+  const entry = postedEntry(
+    { agentGroupId: g, type: 'ADJUSTMENT', amount: back.amount, bookingId: null, externalBookingId: null, description: back.description },
+    entryId,
+    now,
+  );
   const record: PaymentRefund = {
     agentGroupId: g,
     refundId: back.id,
@@ -261,7 +286,13 @@ export async function receiveGatewayDispute(
   // Lost: Razorpay deducts `amount_deducted` (razorpay.com/docs/api/disputes/entity). Run on every `lost` delivery, applied or not: the refund record makes it once, and a delivery that died half-way is finished.
   if (dispute.status !== 'lost') return { kind: 'recorded', dispute: stored, applied, previous, givenBack: false };
   const amount = dispute.amountDeducted > 0 ? dispute.amountDeducted : dispute.amount;
-  const back = await giveBack(deps, paid, { id: dispute.disputeId, amount, at: dispute.createdAt, description: `Payment ${dispute.paymentId} charged back: dispute ${dispute.disputeId} lost` }, source, origin);
+  const back = await giveBack(
+    deps,
+    paid,
+    { id: dispute.disputeId, amount, at: dispute.createdAt, description: `Payment ${dispute.paymentId} charged back: dispute ${dispute.disputeId} lost` },
+    source,
+    origin,
+  );
   return { kind: 'recorded', dispute: stored, applied, previous, givenBack: back.recorded };
 }
 
@@ -282,30 +313,42 @@ export interface BankTransfer {
  * would count the same money twice.
  */
 export async function recordBankTransfer(deps: PaymentDeps & { readonly ids: IdGenerator }, t: BankTransfer, origin: AuditOrigin): Promise<PaymentOutcome> {
-  if (!/^[A-Za-z0-9/_-]{4,40}$/.test(t.reference)) throw new ValidationError('reference', 'reference must be the bank reference (UTR): 4 to 40 letters, digits, /, _ or -.');
+  if (!/^[A-Za-z0-9/_-]{4,40}$/.test(t.reference))
+    throw new ValidationError('reference', 'reference must be the bank reference (UTR): 4 to 40 letters, digits, /, _ or -.');
   if (/^pay_/.test(t.reference)) {
     const owner = await deps.receivables.gatewayPaymentGroup(t.reference);
-    throw new ValidationError('reference', owner
-      ? `${t.reference} is a Razorpay payment already recorded through the gateway (group ${owner}); recording it by hand would count it twice.`
-      : `${t.reference} is a Razorpay payment id, not a bank reference: gateway payments are recorded from the gateway (\`payments reconcile\`), never by hand.`);
+    throw new ValidationError(
+      'reference',
+      owner
+        ? `${t.reference} is a Razorpay payment already recorded through the gateway (group ${owner}); recording it by hand would count it twice.`
+        : `${t.reference} is a Razorpay payment id, not a bank reference: gateway payments are recorded from the gateway (\`payments reconcile\`), never by hand.`,
+    );
   }
-  if (!Number.isSafeInteger(t.amount) || t.amount <= 0) throw new ValidationError('amount', 'amount must be a positive number of rupees with at most two decimals.');
+  if (!Number.isSafeInteger(t.amount) || t.amount <= 0)
+    throw new ValidationError('amount', 'amount must be a positive number of rupees with at most two decimals.');
   const now = deps.clock.now();
   const receivedAt = t.receivedAt ?? now.toISOString();
   if (Date.parse(receivedAt) > now.getTime()) throw new ValidationError('receivedAt', 'receivedAt must not be in the future.');
   if (!(await deps.tenants.getAgentGroup(t.agentGroupId))) throw new NotFoundError('Agent group');
-  const outcome = await receive(deps, {
-    agentGroupId: t.agentGroupId,
-    source: 'BANK_TRANSFER',
-    reference: t.reference,
-    amount: t.amount,
-    receivedAt,
-    gatewayOrderId: null,
-    invoiceId: null,
-    description: `Bank transfer ${t.reference}`,
-    bankReference: t.reference,
-  }, (payment) => paymentAudit(deps, origin, payment));
+  const outcome = await receive(
+    deps,
+    {
+      agentGroupId: t.agentGroupId,
+      source: 'BANK_TRANSFER',
+      reference: t.reference,
+      amount: t.amount,
+      receivedAt,
+      gatewayOrderId: null,
+      invoiceId: null,
+      description: `Bank transfer ${t.reference}`,
+      bankReference: t.reference,
+    },
+    (payment) => paymentAudit(deps, origin, payment),
+  );
   if (outcome.sameTransfer)
-    throw new ConflictError('CONFLICT', `The transfer ${t.reference} was already recorded through the payment gateway as ${outcome.payment.reference} (group ${outcome.payment.agentGroupId}); nothing was recorded.`);
+    throw new ConflictError(
+      'CONFLICT',
+      `The transfer ${t.reference} was already recorded through the payment gateway as ${outcome.payment.reference} (group ${outcome.payment.agentGroupId}); nothing was recorded.`,
+    );
   return outcome;
 }

@@ -56,7 +56,10 @@ export function planGroups(pool: readonly GroupCandidate[], party: Party): Group
     if (members.length < 2 || room.adults < party.adults || room.children < party.children) continue;
     const key = members.map(idOf).sort().join('+');
     if (plans.has(key)) continue;
-    const shares = splitParty(members.map((m) => m.room), party);
+    const shares = splitParty(
+      members.map((m) => m.room),
+      party,
+    );
     if (!shares) continue;
     plans.set(key, { members: members.map((m, i) => ({ view: m.view, share: shares[i]! })), maxPairwiseMeters: maxPairwise(members.map(listing)) });
   }
@@ -96,5 +99,10 @@ export function groupPrice(prices: readonly SearchPrice[], nights: number): Sear
   const sum = (f: (p: SearchPrice) => number) => prices.reduce((s, p) => s + f(p), 0);
   const total = sum((p) => p.total);
   const totalBeforeDiscount = sum((p) => p.totalBeforeDiscount);
-  return searchPriceOf(total, totalBeforeDiscount, sum((p) => p.totalSaving), nights);
+  return searchPriceOf(
+    total,
+    totalBeforeDiscount,
+    sum((p) => p.totalSaving),
+    nights,
+  );
 }

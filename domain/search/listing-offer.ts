@@ -4,7 +4,18 @@ import type { DayData, MealPlan, PropertyMonth } from '../catalogue/day.ts';
 import type { GstSlabTable } from '../catalogue/gst.ts';
 import type { Property } from '../catalogue/property.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
-import { allocateParty, chooseUnits, departureRestrictions, nightRestrictions, priceOrder, searchPrice, staySellable, type PricedOrder, type SearchPrice, type SelectedProperty } from '../pricing/index.ts';
+import {
+  allocateParty,
+  chooseUnits,
+  departureRestrictions,
+  nightRestrictions,
+  priceOrder,
+  searchPrice,
+  staySellable,
+  type PricedOrder,
+  type SearchPrice,
+  type SelectedProperty,
+} from '../pricing/index.ts';
 import type { SearchQuery } from './search-query.ts';
 
 export type Days = ReadonlyMap<string, ReadonlyMap<string, DayData>>;
@@ -85,14 +96,32 @@ export const holds = (room: Party, party: Party): boolean => room.adults >= part
  * open units instead of the catalogue's, so what search offers is bookable as shown.
  * Undefined when the open units cannot hold the party.
  */
-export function chooseOpenUnits(properties: readonly Property[], nights: readonly string[], days: Days, mealPlan: MealPlan, party: Party): SelectedProperty[] | undefined {
+export function chooseOpenUnits(
+  properties: readonly Property[],
+  nights: readonly string[],
+  days: Days,
+  mealPlan: MealPlan,
+  party: Party,
+): SelectedProperty[] | undefined {
   const open = properties.map((p) => ({ ...p, quantity: openUnits(p, nights, days, mealPlan) })).filter((p) => p.quantity > 0);
-  if (!holds(capacityOf(open, (p) => p.quantity), party)) return undefined;
+  if (
+    !holds(
+      capacityOf(open, (p) => p.quantity),
+      party,
+    )
+  )
+    return undefined;
   return chooseUnits(open, party.adults, party.children);
 }
 
 /** True when every pinned property has the units open on every night. */
-export function pinsOpen(properties: readonly Property[], pins: readonly SelectedProperty[], nights: readonly string[], days: Days, mealPlan: MealPlan): boolean {
+export function pinsOpen(
+  properties: readonly Property[],
+  pins: readonly SelectedProperty[],
+  nights: readonly string[],
+  days: Days,
+  mealPlan: MealPlan,
+): boolean {
   return pins.every((pin) => {
     const p = properties.find((x) => x.id === pin.propertyId);
     return p !== undefined && openUnits(p, nights, days, mealPlan) >= pin.quantity;
@@ -104,7 +133,13 @@ export function pinsOpen(properties: readonly Property[], pins: readonly Selecte
  * requested cancellation plan where the listing offers it and its default otherwise.
  * Undefined when the engine still finds the stay sold out (a night without a rate).
  */
-export function priceListing(view: ListingView, party: Party, selected: readonly SelectedProperty[], ctx: SearchPricing, planId?: string): ListingOffer | undefined {
+export function priceListing(
+  view: ListingView,
+  party: Party,
+  selected: readonly SelectedProperty[],
+  ctx: SearchPricing,
+  planId?: string,
+): ListingOffer | undefined {
   const { query } = ctx;
   const wanted = planId ?? query.cancellationPlanId;
   const order = priceOrder({

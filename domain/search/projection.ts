@@ -1,4 +1,13 @@
-import { MEAL_PLANS, parseRatePlans, ratePlansContent, type DayData, type DayInventory, type DayRates, type MealPlan, type PropertyMonth } from '../catalogue/day.ts';
+import {
+  MEAL_PLANS,
+  parseRatePlans,
+  ratePlansContent,
+  type DayData,
+  type DayInventory,
+  type DayRates,
+  type MealPlan,
+  type PropertyMonth,
+} from '../catalogue/day.ts';
 import type { BankOffer } from '../catalogue/offers.ts';
 import type { Stored } from '../catalogue/versioned.ts';
 import type { ListingView } from '../ports/catalogue-reader.ts';
@@ -100,17 +109,64 @@ const PROPERTY_CARD_FIELDS = ['title', 'name', 'imageUrl', 'photos', 'location']
 
 /** The listing fields an entry keeps, in the order a positional entry lists their values. */
 const LISTING_FIELDS = [
-  'id', 'type', 'status', 'brand', 'locality', 'city', 'state', 'country', 'latitude', 'longitude', 'maxAdults', 'maxChildren',
-  'basePrice', 'amenities', 'tags', 'rating', 'reviewCount', 'cancellationPlanIds', 'defaultCancellationPlanId', 'createdAt', 'updatedAt',
+  'id',
+  'type',
+  'status',
+  'brand',
+  'locality',
+  'city',
+  'state',
+  'country',
+  'latitude',
+  'longitude',
+  'maxAdults',
+  'maxChildren',
+  'basePrice',
+  'amenities',
+  'tags',
+  'rating',
+  'reviewCount',
+  'cancellationPlanIds',
+  'defaultCancellationPlanId',
+  'createdAt',
+  'updatedAt',
 ] as const;
 /** The property fields an entry keeps (amenities as their names), in positional order. */
 const PROPERTY_FIELDS = [
-  'id', 'listingId', 'brand', 'type', 'bedrooms', 'bathrooms', 'numberOfBeds', 'maxAdults', 'maxChildren', 'applicableAdult', 'applicableChild',
-  'extraAdultRate', 'extraChildRate', 'quantity', 'isPetFriendly', 'numberOfPets', 'isStressed', 'isHighDemand', 'latitude', 'longitude',
-  'basePrice', 'createdAt', 'updatedAt', 'amenities',
+  'id',
+  'listingId',
+  'brand',
+  'type',
+  'bedrooms',
+  'bathrooms',
+  'numberOfBeds',
+  'maxAdults',
+  'maxChildren',
+  'applicableAdult',
+  'applicableChild',
+  'extraAdultRate',
+  'extraChildRate',
+  'quantity',
+  'isPetFriendly',
+  'numberOfPets',
+  'isStressed',
+  'isHighDemand',
+  'latitude',
+  'longitude',
+  'basePrice',
+  'createdAt',
+  'updatedAt',
+  'amenities',
 ] as const;
 /** Property fields that nearly always repeat their listing's (property field → listing field): null in a positional entry when they do. */
-const INHERITED: Readonly<Record<string, string>> = { listingId: 'id', brand: 'brand', latitude: 'latitude', longitude: 'longitude', createdAt: 'createdAt', updatedAt: 'updatedAt' };
+const INHERITED: Readonly<Record<string, string>> = {
+  listingId: 'id',
+  brand: 'brand',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+};
 
 /** True when the record has exactly these fields (besides the card's), none of them undefined or null. */
 function hasExactly(record: Readonly<Record<string, unknown>>, fields: readonly string[], card: readonly string[]): boolean {
@@ -137,7 +193,9 @@ export function searchEntryOf(view: ListingView): string {
     const names = (p: Record<string, unknown>) => (p.amenities as readonly { name: string }[]).map((a) => a.name);
     return JSON.stringify([
       LISTING_FIELDS.map((f) => listing[f]),
-      ...properties.map((p) => PROPERTY_FIELDS.map((f) => (f === 'amenities' ? names(p) : INHERITED[f] !== undefined && p[f] === listing[INHERITED[f]] ? null : p[f]))),
+      ...properties.map((p) =>
+        PROPERTY_FIELDS.map((f) => (f === 'amenities' ? names(p) : INHERITED[f] !== undefined && p[f] === listing[INHERITED[f]] ? null : p[f])),
+      ),
     ]);
   }
   const { title: _t, addressLine: _a, coverPicture: _c, usps: _u, badges: _b, ...named } = view.listing;
@@ -159,17 +217,63 @@ export function viewOfEntry(text: string): ListingView {
   // Object literals in LISTING_FIELDS and PROPERTY_FIELDS order rather than a loop over the names: every
   // entry then has one shape from the start, which the search's 5,000 reads of each field stay fast on.
   const listing = {
-    id: l![0], type: l![1], status: l![2], brand: l![3], locality: l![4], city: l![5], state: l![6], country: l![7], latitude: l![8], longitude: l![9],
-    maxAdults: l![10], maxChildren: l![11], basePrice: l![12], amenities: l![13], tags: l![14], rating: l![15], reviewCount: l![16],
-    cancellationPlanIds: l![17], defaultCancellationPlanId: l![18], createdAt: l![19], updatedAt: l![20],
-    title: '', addressLine: '', coverPicture: '', usps: [], badges: [],
+    id: l![0],
+    type: l![1],
+    status: l![2],
+    brand: l![3],
+    locality: l![4],
+    city: l![5],
+    state: l![6],
+    country: l![7],
+    latitude: l![8],
+    longitude: l![9],
+    maxAdults: l![10],
+    maxChildren: l![11],
+    basePrice: l![12],
+    amenities: l![13],
+    tags: l![14],
+    rating: l![15],
+    reviewCount: l![16],
+    cancellationPlanIds: l![17],
+    defaultCancellationPlanId: l![18],
+    createdAt: l![19],
+    updatedAt: l![20],
+    title: '',
+    addressLine: '',
+    coverPicture: '',
+    usps: [],
+    badges: [],
   };
   const properties = ps.map((p) => ({
-    id: p[0], listingId: p[1] ?? listing.id, brand: p[2] ?? listing.brand, type: p[3], bedrooms: p[4], bathrooms: p[5], numberOfBeds: p[6],
-    maxAdults: p[7], maxChildren: p[8], applicableAdult: p[9], applicableChild: p[10], extraAdultRate: p[11], extraChildRate: p[12], quantity: p[13],
-    isPetFriendly: p[14], numberOfPets: p[15], isStressed: p[16], isHighDemand: p[17], latitude: p[18] ?? listing.latitude, longitude: p[19] ?? listing.longitude,
-    basePrice: p[20], createdAt: p[21] ?? listing.createdAt, updatedAt: p[22] ?? listing.updatedAt, amenities: (p[23] as string[]).map(amenityNamed),
-    title: '', name: '', imageUrl: '', photos: [], location: '',
+    id: p[0],
+    listingId: p[1] ?? listing.id,
+    brand: p[2] ?? listing.brand,
+    type: p[3],
+    bedrooms: p[4],
+    bathrooms: p[5],
+    numberOfBeds: p[6],
+    maxAdults: p[7],
+    maxChildren: p[8],
+    applicableAdult: p[9],
+    applicableChild: p[10],
+    extraAdultRate: p[11],
+    extraChildRate: p[12],
+    quantity: p[13],
+    isPetFriendly: p[14],
+    numberOfPets: p[15],
+    isStressed: p[16],
+    isHighDemand: p[17],
+    latitude: p[18] ?? listing.latitude,
+    longitude: p[19] ?? listing.longitude,
+    basePrice: p[20],
+    createdAt: p[21] ?? listing.createdAt,
+    updatedAt: p[22] ?? listing.updatedAt,
+    amenities: (p[23] as string[]).map(amenityNamed),
+    title: '',
+    name: '',
+    imageUrl: '',
+    photos: [],
+    location: '',
   }));
   return { listing, properties } as unknown as ListingView;
 }
@@ -225,19 +329,28 @@ function unitsByDay(units: string): string[] {
   return out;
 }
 
-export const unitsOfMonth = (days: Readonly<Record<string, { inventory: DayData['inventory'] } | undefined>>): string => unitsString((d) => days[d]?.inventory?.quantity);
+export const unitsOfMonth = (days: Readonly<Record<string, { inventory: DayData['inventory'] } | undefined>>): string =>
+  unitsString((d) => days[d]?.inventory?.quantity);
 
 /** One day's restrictions and rates: `-` without a record, `minStay,maxStay,stopSell` (or empty without inventory), `|`, the packed rates. */
 function restOfDay(day: DayData | undefined): string {
   if (!day) return '-';
   const i = day.inventory;
   // The channel manager's optional restrictions extend the triple only when set, so existing runs keep their text.
-  const extra = i && (i.closedToArrival || i.closedToDeparture || i.minimumStayArrival !== undefined) ? `,${i.closedToArrival ? 1 : 0},${i.closedToDeparture ? 1 : 0},${i.minimumStayArrival ?? ''}` : '';
+  const extra =
+    i && (i.closedToArrival || i.closedToDeparture || i.minimumStayArrival !== undefined)
+      ? `,${i.closedToArrival ? 1 : 0},${i.closedToDeparture ? 1 : 0},${i.minimumStayArrival ?? ''}`
+      : '';
   const inv = i ? `${i.minimumStay},${i.maximumStay},${i.stopSell ? 1 : 0}${extra}` : '';
   const rates = MEAL_PLANS.flatMap((plan) => {
     const byAdults = day.rates[plan];
     if (!byAdults) return [];
-    return [`${plan}=${Object.keys(byAdults).sort((a, b) => Number(a) - Number(b)).map((n) => `${n}:${byAdults[n]}`).join(' ')}`];
+    return [
+      `${plan}=${Object.keys(byAdults)
+        .sort((a, b) => Number(a) - Number(b))
+        .map((n) => `${n}:${byAdults[n]}`)
+        .join(' ')}`,
+    ];
   });
   // Rate-plan restrictions follow a second bar only when set, so existing runs keep their text.
   const plans = ratePlansContent(i?.ratePlans);
@@ -337,7 +450,12 @@ export class DayDecoder {
   private indicesOf(month: string): number[] {
     let days = this.indices.get(month);
     if (!days) {
-      days = this.wanted ? [...this.wanted].filter((d) => d.startsWith(`${month}-`)).map((d) => Number(d.slice(8)) - 1).sort((a, b) => a - b) : Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => i);
+      days = this.wanted
+        ? [...this.wanted]
+            .filter((d) => d.startsWith(`${month}-`))
+            .map((d) => Number(d.slice(8)) - 1)
+            .sort((a, b) => a - b)
+        : Array.from({ length: DAYS_IN_MONTH_MAX }, (_, i) => i);
       this.indices.set(month, days);
     }
     return days;
@@ -345,7 +463,13 @@ export class DayDecoder {
 }
 
 /** The days of one property month (yyyy-mm) back from its two strings; only `wanted` dates when given. */
-export const daysOfMonth = (month: string, units: string, rest: string, wanted?: ReadonlySet<string>, into = new Map<string, DayData>()): Map<string, DayData> => new DayDecoder(wanted).month(month, units, rest, into);
+export const daysOfMonth = (
+  month: string,
+  units: string,
+  rest: string,
+  wanted?: ReadonlySet<string>,
+  into = new Map<string, DayData>(),
+): Map<string, DayData> => new DayDecoder(wanted).month(month, units, rest, into);
 
 /** A property month as its two projection strings. */
 export const monthStrings = (m: PropertyMonth): { units: string; rest: string } => ({ units: unitsOfMonth(m.days), rest: restOfMonth(m.days) });
@@ -411,7 +535,9 @@ export function buildPlace(views: readonly ListingView[], monthsOf: (propertyId:
   // A listing's entry and card sit in two items of the same shard: the bigger of the two sizes it.
   const listingBytes = views.reduce((s, v) => s + Math.max(entryOf.get(v.listing.id)!.length, cardOf.get(v.listing.id)!.length) + v.listing.id.length, 0);
   const monthBytes = new Map<string, number>();
-  for (const v of views) for (const p of v.properties) for (const m of monthsOf(p.id)) monthBytes.set(m.month, (monthBytes.get(m.month) ?? 0) + m.units.length + m.rest.length + 2 * p.id.length);
+  for (const v of views)
+    for (const p of v.properties)
+      for (const m of monthsOf(p.id)) monthBytes.set(m.month, (monthBytes.get(m.month) ?? 0) + m.units.length + m.rest.length + 2 * p.id.length);
   const place: Place = { state: first.state.toLowerCase(), city: first.city.toLowerCase(), parts: partsFor(listingBytes, Math.max(0, ...monthBytes.values())) };
 
   const shards = new Map<string, ShardContent>();
@@ -438,7 +564,8 @@ export function buildPlace(views: readonly ListingView[], monthsOf: (propertyId:
 /** Listing views grouped by place, each group in listing id order. */
 export function viewsByPlace(views: readonly ListingView[]): Map<string, ListingView[]> {
   const out = new Map<string, ListingView[]>();
-  for (const v of [...views].sort((a, b) => (a.listing.id < b.listing.id ? -1 : 1))) out.set(placeKeyOf(v.listing), [...(out.get(placeKeyOf(v.listing)) ?? []), v]);
+  for (const v of [...views].sort((a, b) => (a.listing.id < b.listing.id ? -1 : 1)))
+    out.set(placeKeyOf(v.listing), [...(out.get(placeKeyOf(v.listing)) ?? []), v]);
   return out;
 }
 
@@ -454,7 +581,8 @@ export function headOfPlaces(built: readonly BuiltPlace[], planIds: Iterable<str
 }
 
 /** Offers in code order, as the catalogue's Query on `OFFER#<code>` lists them (UTF-8 byte order, which is code-unit order for these codes). */
-export const sortOffers = <T extends { readonly code: string }>(offers: readonly T[]): T[] => [...offers].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+export const sortOffers = <T extends { readonly code: string }>(offers: readonly T[]): T[] =>
+  [...offers].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 
 /** A channel's whole projection from its listing views, their properties' months and its bank offers. */
 export function buildProjection(views: readonly ListingView[], months: readonly PropertyMonth[], offers: readonly Stored<BankOffer>[] = []): BuiltProjection {
@@ -462,7 +590,11 @@ export function buildProjection(views: readonly ListingView[], months: readonly 
   for (const m of months) stringsOf.set(m.propertyId, [...(stringsOf.get(m.propertyId) ?? []), { month: m.month, ...monthStrings(m) }]);
   const built = [...viewsByPlace(views).values()].map((here) => buildPlace(here, (id) => stringsOf.get(id) ?? []));
   return {
-    head: headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds), offers),
+    head: headOfPlaces(
+      built,
+      views.flatMap((v) => v.listing.cancellationPlanIds),
+      offers,
+    ),
     shards: new Map(built.flatMap((b) => [...b.shards])),
     locators: new Map(built.flatMap((b) => [...b.locators])),
   };

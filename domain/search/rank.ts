@@ -34,7 +34,8 @@ const inSet = (set: ReadonlySet<string> | undefined, value: string) => !set || s
 export function matchesStatic(view: ListingView, q: SearchQuery): boolean {
   const l = view.listing;
   if (l.status !== 'ACTIVE') return false;
-  if (!inSet(q.cities, l.city) || !inSet(q.states, l.state) || !inSet(q.localities, l.locality) || !inSet(q.propertyTypes, l.type) || !inSet(q.brands, l.brand)) return false;
+  if (!inSet(q.cities, l.city) || !inSet(q.states, l.state) || !inSet(q.localities, l.locality) || !inSet(q.propertyTypes, l.type) || !inSet(q.brands, l.brand))
+    return false;
   if (q.tags.length) {
     const tags = new Set(l.tags.map((t) => t.toLowerCase()));
     if (!q.tags.every((t) => tags.has(t))) return false;
@@ -79,7 +80,10 @@ export function compareOffers(sort: SearchSort): (a: ListingOffer, b: ListingOff
     case 'rating':
       return (a, b) => b.view.listing.rating - a.view.listing.rating || b.view.listing.reviewCount - a.view.listing.reviewCount || byId(a, b);
     case 'relevance':
-      return (a, b) => relevance(b.view.listing.rating, b.view.listing.reviewCount) - relevance(a.view.listing.rating, a.view.listing.reviewCount) || byPrice(a, b) || byId(a, b);
+      return (a, b) =>
+        relevance(b.view.listing.rating, b.view.listing.reviewCount) - relevance(a.view.listing.rating, a.view.listing.reviewCount) ||
+        byPrice(a, b) ||
+        byId(a, b);
   }
 }
 

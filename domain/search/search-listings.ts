@@ -11,7 +11,19 @@ import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { groupPrice, MAX_COMBINED_GROUPS, planGroups } from './combine.ts';
 import { proximityLabel } from './geo.ts';
-import { candidateFor, capacityOf, holds, offerFor, openUnits, priceListing, sellable, type Candidate, type ListingOffer, type Party, type SearchPricing } from './listing-offer.ts';
+import {
+  candidateFor,
+  capacityOf,
+  holds,
+  offerFor,
+  openUnits,
+  priceListing,
+  sellable,
+  type Candidate,
+  type ListingOffer,
+  type Party,
+  type SearchPricing,
+} from './listing-offer.ts';
 import { placesFor, shardName, shardsOfPlaces, viewOfCard, type Shard } from './projection.ts';
 import { compareOffers, listingFigures, matchesStatic, pageOf, relevance, withinPrice } from './rank.ts';
 import type { SearchCatalogue } from './search-catalogue.ts';
@@ -112,7 +124,10 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
   const channelId = principal.channelId;
   const party: Party = { adults: query.adults, children: query.children };
 
-  const { head, channel, pinned } = await catalogue.head(channelId, query.pins.map((p) => p.propertyId));
+  const { head, channel, pinned } = await catalogue.head(
+    channelId,
+    query.pins.map((p) => p.propertyId),
+  );
   const offers = head.offers;
   const pinsByListing = new Map<string, SelectedProperty[]>();
   for (const pin of query.pins) {
@@ -166,7 +181,12 @@ export async function searchListings(deps: SearchDeps, principal: AgentGroupPrin
  * relevance, every listing tied with them, which price orders) go through priceOrder.
  * Same listings, same order, same prices: the cost follows the page, not the channel.
  */
-function singlesPage(fits: readonly ListingView[], party: Party, ctx: SearchPricing, pinsByListing: ReadonlyMap<string, SelectedProperty[]>): { items: ListingOffer[]; total: number; totalPages: number } {
+function singlesPage(
+  fits: readonly ListingView[],
+  party: Party,
+  ctx: SearchPricing,
+  pinsByListing: ReadonlyMap<string, SelectedProperty[]>,
+): { items: ListingOffer[]; total: number; totalPages: number } {
   const { query } = ctx;
   const byRank = compareOffers(query.sort);
   if (pinsByListing.size > 0 || query.minPrice !== undefined || query.maxPrice !== undefined || query.sort === 'price_asc' || query.sort === 'price_desc') {
@@ -177,7 +197,10 @@ function singlesPage(fits: readonly ListingView[], party: Party, ctx: SearchPric
     return { ...pageOf(singles, query.page, query.size), total: singles.length };
   }
   const found = fits.map((v) => candidateFor(v, party, ctx)).filter((c): c is Candidate => c !== undefined && sellable(c, ctx));
-  const unpriced = (a: Candidate, b: Candidate) => (query.sort === 'rating' ? b.view.listing.rating - a.view.listing.rating || b.view.listing.reviewCount - a.view.listing.reviewCount : relevance(b.view.listing.rating, b.view.listing.reviewCount) - relevance(a.view.listing.rating, a.view.listing.reviewCount));
+  const unpriced = (a: Candidate, b: Candidate) =>
+    query.sort === 'rating'
+      ? b.view.listing.rating - a.view.listing.rating || b.view.listing.reviewCount - a.view.listing.reviewCount
+      : relevance(b.view.listing.rating, b.view.listing.reviewCount) - relevance(a.view.listing.rating, a.view.listing.reviewCount);
   const ranked = [...found].sort((a, b) => unpriced(a, b) || byListingId(a.view, b.view));
   const start = (query.page - 1) * query.size;
   const end = query.page * query.size;
@@ -186,7 +209,10 @@ function singlesPage(fits: readonly ListingView[], party: Party, ctx: SearchPric
     let j = i + 1;
     while (j < ranked.length && unpriced(ranked[i]!, ranked[j]!) === 0) j++;
     if (j > start) {
-      const priced = ranked.slice(i, j).map((c) => priceListing(c.view, c.party, c.selected, ctx)!).sort(byRank);
+      const priced = ranked
+        .slice(i, j)
+        .map((c) => priceListing(c.view, c.party, c.selected, ctx)!)
+        .sort(byRank);
       items.push(...priced.slice(Math.max(0, start - i), end - i));
     }
     i = j;
@@ -203,7 +229,12 @@ export const pinnedOr = (pins: readonly SelectedProperty[] | undefined) => (p: {
   pins ? (pins.find((s) => s.propertyId === p.id)?.quantity ?? 0) : p.quantity;
 
 /** Pinned units that cannot hold the party are a mistake in the request, not an empty result. */
-export function checkPinnedCapacity(views: readonly ListingView[], pinsByListing: ReadonlyMap<string, SelectedProperty[]>, query: SearchQuery, party: Party): void {
+export function checkPinnedCapacity(
+  views: readonly ListingView[],
+  pinsByListing: ReadonlyMap<string, SelectedProperty[]>,
+  query: SearchQuery,
+  party: Party,
+): void {
   for (const view of views) {
     const pins = pinsByListing.get(view.listing.id);
     if (!pins) continue;
@@ -211,7 +242,10 @@ export function checkPinnedCapacity(views: readonly ListingView[], pinsByListing
     if (holds(room, party)) continue;
     const last = query.pins.filter((p) => pins.some((s) => s.propertyId === p.propertyId)).at(-1)!;
     const at = `selections[${last.index}].quantity`;
-    throw new ValidationError(at, `${at}: the units selected for listing ${view.listing.id} hold ${room.adults} adults and ${room.children} children; the party is ${party.adults} adults and ${party.children} children.`);
+    throw new ValidationError(
+      at,
+      `${at}: the units selected for listing ${view.listing.id} hold ${room.adults} adults and ${room.children} children; the party is ${party.adults} adults and ${party.children} children.`,
+    );
   }
 }
 
@@ -232,9 +266,14 @@ export function combine(statics: readonly ListingView[], party: Party, ctx: Sear
       ctx.query.nights.length,
     );
     if (!withinPrice(price, ctx.query)) continue;
-    const room = priced.map((m) => capacityOf(m.view.properties, pinnedOr(m.selected))).reduce((a, b) => ({ adults: a.adults + b.adults, children: a.children + b.children }));
+    const room = priced
+      .map((m) => capacityOf(m.view.properties, pinnedOr(m.selected)))
+      .reduce((a, b) => ({ adults: a.adults + b.adults, children: a.children + b.children }));
     groups.push({
-      groupId: priced.map((m) => m.view.listing.id).sort().join('+'),
+      groupId: priced
+        .map((m) => m.view.listing.id)
+        .sort()
+        .join('+'),
       totalAdultCapacity: room.adults,
       totalChildrenCapacity: room.children,
       listingCount: priced.length,
@@ -283,7 +322,11 @@ export function searchListing(offer: ListingOffer, ctx: SearchPricing, offers: r
     totalReviews: listing.reviewCount,
     tags: listing.tags,
     usps: listing.usps,
-    selectedProperties: offer.selected.map((s) => ({ propertyId: s.propertyId, title: properties.find((p) => p.id === s.propertyId)?.title ?? s.propertyId, quantity: s.quantity })),
+    selectedProperties: offer.selected.map((s) => ({
+      propertyId: s.propertyId,
+      title: properties.find((p) => p.id === s.propertyId)?.title ?? s.propertyId,
+      quantity: s.quantity,
+    })),
     price: offer.price,
     offerTitles: offerTitles(offer, ctx, offers),
     cancellationPlans: planQuotes(offer, ctx),

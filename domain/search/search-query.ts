@@ -80,13 +80,15 @@ const INT = /^\d{1,9}$/;
 
 function wholeNumber(value: string, param: string, min: number, max: number, what: string): number {
   const n = INT.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new ValidationError(param, `${param} must be a whole number from ${min} to ${max} (${what}); got "${value}".`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ValidationError(param, `${param} must be a whole number from ${min} to ${max} (${what}); got "${value}".`);
   return n;
 }
 
 function rupees(value: string, param: string): Minor {
   const paise = parseRupees(value);
-  if (paise === undefined || paise < 0) throw new ValidationError(param, `${param} must be an amount in rupees, at least 0, with at most two decimals; got "${value}".`);
+  if (paise === undefined || paise < 0)
+    throw new ValidationError(param, `${param} must be an amount in rupees, at least 0, with at most two decimals; got "${value}".`);
   return paise;
 }
 
@@ -114,61 +116,103 @@ const anyOf = (key: 'cities' | 'states' | 'localities' | 'propertyTypes' | 'bran
  * the contract spells its own fields; values of text filters are matched ignoring case.
  */
 export const FILTERS: Readonly<Record<string, Filter>> = {
-  checkIn: { single: true, apply: ([v], at, q, today) => {
-    const d = date(v!, at(0));
-    if (d < today) throw new ValidationError(at(0), `${at(0)}: checkIn ${d} is in the past; the earliest is ${today}.`);
-    q.checkIn = d;
-  } },
-  checkOut: { single: true, apply: ([v], at, q) => {
-    q.checkOut = date(v!, at(0));
-  } },
-  adults: { single: true, apply: ([v], at, q) => {
-    q.adults = wholeNumber(v!, at(0), 1, MAX_ADULTS, 'guests aged 12 and over');
-  } },
-  children: { single: true, apply: ([v], at, q) => {
-    q.children = wholeNumber(v!, at(0), 0, MAX_CHILDREN, 'guests under 12');
-  } },
+  checkIn: {
+    single: true,
+    apply: ([v], at, q, today) => {
+      const d = date(v!, at(0));
+      if (d < today) throw new ValidationError(at(0), `${at(0)}: checkIn ${d} is in the past; the earliest is ${today}.`);
+      q.checkIn = d;
+    },
+  },
+  checkOut: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.checkOut = date(v!, at(0));
+    },
+  },
+  adults: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.adults = wholeNumber(v!, at(0), 1, MAX_ADULTS, 'guests aged 12 and over');
+    },
+  },
+  children: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.children = wholeNumber(v!, at(0), 0, MAX_CHILDREN, 'guests under 12');
+    },
+  },
   city: anyOf('cities'),
   state: anyOf('states'),
   locality: anyOf('localities'),
   propertyType: anyOf('propertyTypes'),
   brand: anyOf('brands'),
-  tags: { single: false, apply: (values, at, q) => {
-    q.tags = words(values, at);
-  } },
-  amenities: { single: false, apply: (values, at, q) => {
-    q.amenities = words(values, at);
-  } },
-  minPrice: { single: true, apply: ([v], at, q) => {
-    q.minPrice = rupees(v!, at(0));
-  } },
-  maxPrice: { single: true, apply: ([v], at, q) => {
-    q.maxPrice = rupees(v!, at(0));
-  } },
-  petFriendly: { single: true, apply: ([v], at, q) => {
-    const flag = v!.trim().toLowerCase();
-    if (flag !== 'true' && flag !== 'false') throw new ValidationError(at(0), `${at(0)} must be "true" or "false"; got "${v}".`);
-    q.petFriendly = flag === 'true';
-  } },
-  minBedrooms: { single: true, apply: ([v], at, q) => {
-    q.minBedrooms = wholeNumber(v!, at(0), 0, 100, 'bedrooms in the listing');
-  } },
-  mealPlan: { single: true, apply: ([v], at, q) => {
-    const plan = MEAL_PLANS.find((p) => p === v!.trim().toUpperCase());
-    if (!plan) throw new ValidationError(at(0), `${at(0)} must be one of ${MEAL_PLANS.join(', ')}; got "${v}".`);
-    q.mealPlan = plan;
-  } },
-  sort: { single: true, apply: ([v], at, q) => {
-    const sort = SEARCH_SORTS.find((s) => s === v!.trim().toLowerCase());
-    if (!sort) throw new ValidationError(at(0), `${at(0)} must be one of ${SEARCH_SORTS.join(', ')}; got "${v}".`);
-    q.sort = sort;
-  } },
-  page: { single: true, apply: ([v], at, q) => {
-    q.page = wholeNumber(v!, at(0), 1, 1_000_000, '1-based page');
-  } },
-  size: { single: true, apply: ([v], at, q) => {
-    q.size = wholeNumber(v!, at(0), 1, SEARCH_PAGE.maxSize, 'listings per page');
-  } },
+  tags: {
+    single: false,
+    apply: (values, at, q) => {
+      q.tags = words(values, at);
+    },
+  },
+  amenities: {
+    single: false,
+    apply: (values, at, q) => {
+      q.amenities = words(values, at);
+    },
+  },
+  minPrice: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.minPrice = rupees(v!, at(0));
+    },
+  },
+  maxPrice: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.maxPrice = rupees(v!, at(0));
+    },
+  },
+  petFriendly: {
+    single: true,
+    apply: ([v], at, q) => {
+      const flag = v!.trim().toLowerCase();
+      if (flag !== 'true' && flag !== 'false') throw new ValidationError(at(0), `${at(0)} must be "true" or "false"; got "${v}".`);
+      q.petFriendly = flag === 'true';
+    },
+  },
+  minBedrooms: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.minBedrooms = wholeNumber(v!, at(0), 0, 100, 'bedrooms in the listing');
+    },
+  },
+  mealPlan: {
+    single: true,
+    apply: ([v], at, q) => {
+      const plan = MEAL_PLANS.find((p) => p === v!.trim().toUpperCase());
+      if (!plan) throw new ValidationError(at(0), `${at(0)} must be one of ${MEAL_PLANS.join(', ')}; got "${v}".`);
+      q.mealPlan = plan;
+    },
+  },
+  sort: {
+    single: true,
+    apply: ([v], at, q) => {
+      const sort = SEARCH_SORTS.find((s) => s === v!.trim().toLowerCase());
+      if (!sort) throw new ValidationError(at(0), `${at(0)} must be one of ${SEARCH_SORTS.join(', ')}; got "${v}".`);
+      q.sort = sort;
+    },
+  },
+  page: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.page = wholeNumber(v!, at(0), 1, 1_000_000, '1-based page');
+    },
+  },
+  size: {
+    single: true,
+    apply: ([v], at, q) => {
+      q.size = wholeNumber(v!, at(0), 1, SEARCH_PAGE.maxSize, 'listings per page');
+    },
+  },
 };
 
 export const FILTER_NAMES = Object.keys(FILTERS);
@@ -178,14 +222,25 @@ export const FILTER_NAMES = Object.keys(FILTERS);
  * exact place, e.g. `rawParams[2].filterValues[0]` or `selections[1].type`; nothing is
  * clamped or dropped.
  */
-export function parseSearchQuery(body: { rawParams: readonly RawParam[]; selections?: readonly Selection[]; selectedCancellationPlanId?: string }, today: string): SearchQuery {
+export function parseSearchQuery(
+  body: { rawParams: readonly RawParam[]; selections?: readonly Selection[]; selectedCancellationPlanId?: string },
+  today: string,
+): SearchQuery {
   const q: Draft = {};
   const seen = new Map<string, number>();
   body.rawParams.forEach((raw, i) => {
     const filter = Object.hasOwn(FILTERS, raw.filterName) ? FILTERS[raw.filterName] : undefined;
-    if (!filter) throw new ValidationError(`rawParams[${i}].filterName`, `rawParams[${i}].filterName "${raw.filterName}" is not a search filter; use one of ${FILTER_NAMES.join(', ')}.`);
+    if (!filter)
+      throw new ValidationError(
+        `rawParams[${i}].filterName`,
+        `rawParams[${i}].filterName "${raw.filterName}" is not a search filter; use one of ${FILTER_NAMES.join(', ')}.`,
+      );
     const earlier = seen.get(raw.filterName);
-    if (earlier !== undefined) throw new ValidationError(`rawParams[${i}].filterName`, `rawParams[${i}].filterName ${raw.filterName} repeats rawParams[${earlier}]; give each filter once with all its values.`);
+    if (earlier !== undefined)
+      throw new ValidationError(
+        `rawParams[${i}].filterName`,
+        `rawParams[${i}].filterName ${raw.filterName} repeats rawParams[${earlier}]; give each filter once with all its values.`,
+      );
     seen.set(raw.filterName, i);
     const count = raw.filterValues.length;
     if (count === 0 || (filter.single && count > 1)) {
@@ -198,7 +253,10 @@ export function parseSearchQuery(body: { rawParams: readonly RawParam[]; selecti
   const checkIn = q.checkIn;
   const checkOut = q.checkOut;
   if (checkIn === undefined || checkOut === undefined) {
-    throw new ValidationError('rawParams', `rawParams must include ${checkIn === undefined ? 'checkIn' : 'checkOut'}: search prices a stay, so both dates are required.`);
+    throw new ValidationError(
+      'rawParams',
+      `rawParams must include ${checkIn === undefined ? 'checkIn' : 'checkOut'}: search prices a stay, so both dates are required.`,
+    );
   }
   const nights = daysBetween(checkIn, checkOut);
   const checkOutAt = `rawParams[${seen.get('checkOut')}].filterValues[0]`;
@@ -240,10 +298,16 @@ function parsePins(selections: readonly Selection[], checkIn: string): Pin[] {
   return selections.map((s, i) => {
     const at = `selections[${i}]`;
     if (!(SELECTION_TYPES as readonly string[]).includes(s.type)) {
-      throw new ValidationError(`${at}.type`, `${at}.type "${s.type}" is not a selection type; use one of ${SELECTION_TYPES.join(', ')} (meals and services are priced by the order preview).`);
+      throw new ValidationError(
+        `${at}.type`,
+        `${at}.type "${s.type}" is not a selection type; use one of ${SELECTION_TYPES.join(', ')} (meals and services are priced by the order preview).`,
+      );
     }
     if (s.date !== undefined && s.date !== checkIn) {
-      throw new ValidationError(`${at}.date`, `${at}.date: a PROPERTY selection covers the whole stay, so its date must be the checkIn (${checkIn}) or omitted.`);
+      throw new ValidationError(
+        `${at}.date`,
+        `${at}.date: a PROPERTY selection covers the whole stay, so its date must be the checkIn (${checkIn}) or omitted.`,
+      );
     }
     if (seen.has(s.id)) throw new ValidationError(`${at}.id`, `${at}.id ${s.id} is selected twice; give one selection with the total quantity.`);
     seen.add(s.id);

@@ -33,7 +33,8 @@ export function assertSyncDocument(document: unknown): void {
   const catalogue = (document as { catalogue?: unknown }).catalogue;
   if (catalogue !== undefined && catalogue !== null && typeof catalogue === 'object') {
     for (const key of Object.keys(catalogue)) {
-      if (!SYNCABLE_CATALOGUE.has(key)) throw new ValidationError(`catalogue.${key}`, `catalogue.${key} cannot be changed by a catalogue sync; use a world import.`);
+      if (!SYNCABLE_CATALOGUE.has(key))
+        throw new ValidationError(`catalogue.${key}`, `catalogue.${key} cannot be changed by a catalogue sync; use a world import.`);
     }
   }
 }
@@ -50,7 +51,11 @@ const listingOfIdentity = (identity: string): string => identity.split('/')[0]!;
  * rate.changed per property with the smallest window covering the changed dates. Each goes
  * to every channel that sells the listing.
  */
-export async function syncCatalogue(deps: SyncDeps, document: unknown, opts: Pick<ImportWorldOptions, 'onProgress' | 'chunkRecords'> = {}): Promise<SyncResult> {
+export async function syncCatalogue(
+  deps: SyncDeps,
+  document: unknown,
+  opts: Pick<ImportWorldOptions, 'onProgress' | 'chunkRecords'> = {},
+): Promise<SyncResult> {
   assertSyncDocument(document);
   const events: CatalogueEvent[] = [];
   // Announced chunk by chunk, once each chunk is stored: a sync stopped halfway has announced
@@ -83,7 +88,9 @@ async function eventsOf(deps: SyncDeps, changes: ChunkChanges): Promise<Catalogu
 
   const ownerOf = await deps.reader.listingsOfProperties([...properties]);
   const channelsOf = new Map<string, string[]>();
-  await Promise.all([...new Set([...listings, ...ownerOf.values()])].map(async (listingId) => channelsOf.set(listingId, await deps.reader.channelsOfListing(listingId))));
+  await Promise.all(
+    [...new Set([...listings, ...ownerOf.values()])].map(async (listingId) => channelsOf.set(listingId, await deps.reader.channelsOfListing(listingId))),
+  );
   const channelsOfProperty = (propertyId: string) => channelsOf.get(ownerOf.get(propertyId) ?? '') ?? [];
   // The dates come sorted, so the smallest window covering them is first..last.
   const windowEvent = (eventType: 'inventory.changed' | 'rate.changed', entityType: string, c: DateChanges): CatalogueEvent => ({
@@ -97,8 +104,24 @@ async function eventsOf(deps: SyncDeps, changes: ChunkChanges): Promise<Catalogu
   });
 
   return [
-    ...[...listings].sort().map((id) => ({ eventType: 'listing.updated' as const, entityType: 'listing', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOf.get(id) ?? [] })),
-    ...[...changed.property].sort().map((id) => ({ eventType: 'property.updated' as const, entityType: 'property', entityId: id, fromDate: null, toDate: null, occurredAt, channelIds: channelsOfProperty(id) })),
+    ...[...listings].sort().map((id) => ({
+      eventType: 'listing.updated' as const,
+      entityType: 'listing',
+      entityId: id,
+      fromDate: null,
+      toDate: null,
+      occurredAt,
+      channelIds: channelsOf.get(id) ?? [],
+    })),
+    ...[...changed.property].sort().map((id) => ({
+      eventType: 'property.updated' as const,
+      entityType: 'property',
+      entityId: id,
+      fromDate: null,
+      toDate: null,
+      occurredAt,
+      channelIds: channelsOfProperty(id),
+    })),
     ...changes.inventory.map((c) => windowEvent('inventory.changed', 'inventory', c)),
     ...changes.rates.map((c) => windowEvent('rate.changed', 'rate', c)),
   ].filter((e) => e.channelIds.length > 0);

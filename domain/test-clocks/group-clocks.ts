@@ -32,10 +32,15 @@ export async function clockPasses<D>(deps: AtGroupClocks<D>): Promise<ClockPass<
 }
 
 /** The dependencies an item of `agentGroupId` is handled with, whichever look found it. */
-export const depsOfGroup = <D>(deps: AtGroupClocks<D>, agentGroupId: string): Promise<D> => (deps.groups ? deps.groups.forGroup(agentGroupId) : Promise.resolve(deps));
+export const depsOfGroup = <D>(deps: AtGroupClocks<D>, agentGroupId: string): Promise<D> =>
+  deps.groups ? deps.groups.forGroup(agentGroupId) : Promise.resolve(deps);
 
 /** Every pass's due items, each once (the real pass and a group's own pass can both find it). */
-export async function dueAcrossClocks<D, T>(deps: AtGroupClocks<D>, list: (pass: ClockPass<D>) => Promise<readonly T[]>, keyOf: (item: T) => string): Promise<T[]> {
+export async function dueAcrossClocks<D, T>(
+  deps: AtGroupClocks<D>,
+  list: (pass: ClockPass<D>) => Promise<readonly T[]>,
+  keyOf: (item: T) => string,
+): Promise<T[]> {
   const seen = new Set<string>();
   const due: T[] = [];
   for (const pass of await clockPasses(deps)) {

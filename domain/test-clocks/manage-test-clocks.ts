@@ -25,7 +25,8 @@ export type DueWork = (agentGroupId: string, clock: Clock) => Promise<void>;
 export async function createTestClock(deps: TestClockDeps, principal: AgentGroupPrincipal, agentGroupId: string | undefined): Promise<TestClock> {
   if (agentGroupId !== undefined && agentGroupId !== principal.agentGroupId) throw new NotFoundError('Agent group');
   const clock = newTestClock(deps.ids.uuid(), principal.agentGroupId, deps.realClock.now());
-  if (!(await deps.testClocks.create(clock))) throw new ConflictError('CONFLICT', 'This agent group already has a test clock: advance it, or delete it and create a new one.');
+  if (!(await deps.testClocks.create(clock)))
+    throw new ConflictError('CONFLICT', 'This agent group already has a test clock: advance it, or delete it and create a new one.');
   return clock;
 }
 
@@ -48,7 +49,12 @@ export async function listTestClocks(deps: Pick<TestClockDeps, 'testClocks'>, pr
  * fails the clock stays `advancing` at its new time and the error is the answer; advancing
  * again runs the work again (it is idempotent: nothing is billed twice).
  */
-export async function advanceTestClock(deps: TestClockDeps & { readonly dueWork: DueWork }, principal: AgentGroupPrincipal, id: string, to: Date): Promise<TestClock> {
+export async function advanceTestClock(
+  deps: TestClockDeps & { readonly dueWork: DueWork },
+  principal: AgentGroupPrincipal,
+  id: string,
+  to: Date,
+): Promise<TestClock> {
   for (;;) {
     const current = await getTestClock(deps, principal, id);
     const moved = advanced(current, to, deps.realClock.now());
@@ -73,7 +79,11 @@ export async function deleteTestClock(deps: Pick<TestClockDeps, 'testClocks'>, p
   for (;;) {
     const clock = await getTestClock(deps, principal, id);
     if (Date.parse(clock.setTo) > Date.parse(clock.setAt)) {
-      throw new ConflictError('CONFLICT', `The test clock was advanced to ${clock.setTo}, ahead of real time: the group's bookings, invoices and ledger may be dated at the clock's time, and real time would leave them in the future. The group keeps its clock (it runs on at real speed); for a group on real time, ask for a new sandbox group.`, { reasonCode: 'CLOCK_AHEAD' });
+      throw new ConflictError(
+        'CONFLICT',
+        `The test clock was advanced to ${clock.setTo}, ahead of real time: the group's bookings, invoices and ledger may be dated at the clock's time, and real time would leave them in the future. The group keeps its clock (it runs on at real speed); for a group on real time, ask for a new sandbox group.`,
+        { reasonCode: 'CLOCK_AHEAD' },
+      );
     }
     if (await deps.testClocks.remove(principal.agentGroupId, id, clock.version)) return;
   }

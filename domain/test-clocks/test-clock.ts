@@ -51,8 +51,10 @@ export function advanced(tc: TestClock, to: Date, realNow: Date): TestClock {
   // The contract's pattern lets a few impossible instants through (a 31 February written with a space, say).
   if (Number.isNaN(to.getTime())) throw new ValidationError('to', 'to must be a real ISO 8601 instant, e.g. 2027-04-01T00:30:00+05:30.');
   const now = timeOf(tc, realNow);
-  if (to.getTime() < now.getTime()) throw new ValidationError('to', `to must not be before the clock's current time ${now.toISOString()}: a test clock only moves forward.`);
+  if (to.getTime() < now.getTime())
+    throw new ValidationError('to', `to must not be before the clock's current time ${now.toISOString()}: a test clock only moves forward.`);
   const limit = advanceLimitOf(tc);
-  if (to.getTime() > limit.getTime()) throw new ValidationError('to', `to must be at most ${TEST_CLOCK_SPAN_YEARS} years after the clock was created (${limit.toISOString()}).`);
+  if (to.getTime() > limit.getTime())
+    throw new ValidationError('to', `to must be at most ${TEST_CLOCK_SPAN_YEARS} years after the clock was created (${limit.toISOString()}).`);
   return { ...tc, setTo: to.toISOString(), setAt: realNow.toISOString(), status: 'advancing', version: tc.version + 1 };
 }

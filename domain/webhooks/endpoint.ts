@@ -89,17 +89,20 @@ export function validateHeaders(headers: Readonly<Record<string, string>>): void
   for (const name of names) {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) throw new ValidationError(`headers.${name}`, `headers.${name}: not a valid HTTP header name.`);
-    if (RESERVED_HEADERS.has(lower)) throw new ValidationError(`headers.${name}`, `headers.${name}: this header is set by the service and cannot be overridden.`);
+    if (RESERVED_HEADERS.has(lower))
+      throw new ValidationError(`headers.${name}`, `headers.${name}: this header is set by the service and cannot be overridden.`);
     if (seen.has(lower)) throw new ValidationError(`headers.${name}`, `headers.${name}: given twice (header names are case-insensitive).`);
     seen.add(lower);
-    if (!HEADER_VALUE.test(headers[name] ?? '')) throw new ValidationError(`headers.${name}`, `headers.${name}: the value must be at most 256 printable ASCII characters.`);
+    if (!HEADER_VALUE.test(headers[name] ?? ''))
+      throw new ValidationError(`headers.${name}`, `headers.${name}: the value must be at most 256 printable ASCII characters.`);
   }
 }
 
 /** Which secret each auth type needs, checked against the secrets the endpoint will end up with. */
 export function validateAuth(authType: AuthType, hasAuthSecret: boolean, hasSigningSecret: boolean, authSecret: string | null | undefined): void {
   if (authType === 'HMAC' && !hasSigningSecret) throw new ValidationError('signingSecret', 'signingSecret is required when authType is HMAC.');
-  if ((authType === 'Basic' || authType === 'Bearer') && !hasAuthSecret) throw new ValidationError('authSecret', `authSecret is required when authType is ${authType}.`);
+  if ((authType === 'Basic' || authType === 'Bearer') && !hasAuthSecret)
+    throw new ValidationError('authSecret', `authSecret is required when authType is ${authType}.`);
   if ((authType === 'None' || authType === 'HMAC') && hasAuthSecret && authSecret) {
     throw new ValidationError('authSecret', `authSecret is only used with authType Basic or Bearer.`);
   }

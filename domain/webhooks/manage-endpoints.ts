@@ -85,10 +85,28 @@ const endpointFigures = (e: WebhookEndpoint): AuditFields => ({
 });
 
 /** A new secret given is a rotation even when one was set before, so it shows as a change. */
-const secretState = (given: string | null | undefined, figures: AuditFields, field: 'authSecretState' | 'signingSecretState') => (typeof given === 'string' ? 'rotated' : (figures[field] ?? 'none'));
+const secretState = (given: string | null | undefined, figures: AuditFields, field: 'authSecretState' | 'signingSecretState') =>
+  typeof given === 'string' ? 'rotated' : (figures[field] ?? 'none');
 
-function endpointAudit(deps: Pick<WebhookDeps, 'ids' | 'clock'>, origin: AuditOrigin, action: string, partnerId: string, id: string, before: AuditFields | null, after: AuditFields | null): AuditDraft {
-  return { id: deps.ids.uuid(), at: deps.clock.now().toISOString(), origin, action, target: `webhook-endpoint:${id}`, account: `partner:${partnerId}`, before, after };
+function endpointAudit(
+  deps: Pick<WebhookDeps, 'ids' | 'clock'>,
+  origin: AuditOrigin,
+  action: string,
+  partnerId: string,
+  id: string,
+  before: AuditFields | null,
+  after: AuditFields | null,
+): AuditDraft {
+  return {
+    id: deps.ids.uuid(),
+    at: deps.clock.now().toISOString(),
+    origin,
+    action,
+    target: `webhook-endpoint:${id}`,
+    account: `partner:${partnerId}`,
+    before,
+    after,
+  };
 }
 
 export async function listEndpoints(deps: Pick<WebhookDeps, 'webhooks'>, partner: PartnerPrincipal): Promise<WebhookEndpointView[]> {
@@ -102,7 +120,12 @@ export async function getEndpoint(deps: Pick<WebhookDeps, 'webhooks'>, partner: 
   return viewOf(found);
 }
 
-export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipal, fields: EndpointFields & { url: string }, origin: AuditOrigin): Promise<WebhookEndpointView> {
+export async function createEndpoint(
+  deps: WebhookDeps,
+  partner: PartnerPrincipal,
+  fields: EndpointFields & { url: string },
+  origin: AuditOrigin,
+): Promise<WebhookEndpointView> {
   const authType = fields.authType ?? 'None';
   checkSecrets(fields);
   checkNumbers(fields);
@@ -128,7 +151,11 @@ export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
     createdAt: now,
     updatedAt: now,
   };
-  await deps.webhooks.create(endpoint, MAX_ENDPOINTS_PER_PARTNER, endpointAudit(deps, origin, 'webhook-endpoint.created', partner.partnerId, id, null, endpointFigures(endpoint)));
+  await deps.webhooks.create(
+    endpoint,
+    MAX_ENDPOINTS_PER_PARTNER,
+    endpointAudit(deps, origin, 'webhook-endpoint.created', partner.partnerId, id, null, endpointFigures(endpoint)),
+  );
   return viewOf(endpoint);
 }
 
@@ -138,7 +165,13 @@ export async function createEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
  * Bearer needs the new authSecret in the same request, since the old one was for
  * another scheme.
  */
-export async function updateEndpoint(deps: WebhookDeps, partner: PartnerPrincipal, id: string, fields: EndpointFields, origin: AuditOrigin): Promise<WebhookEndpointView> {
+export async function updateEndpoint(
+  deps: WebhookDeps,
+  partner: PartnerPrincipal,
+  id: string,
+  fields: EndpointFields,
+  origin: AuditOrigin,
+): Promise<WebhookEndpointView> {
   const stored = await deps.webhooks.get(partner.partnerId, id);
   if (!stored) throw new NotFoundError('Webhook endpoint');
   checkSecrets(fields);
@@ -179,8 +212,20 @@ export async function updateEndpoint(deps: WebhookDeps, partner: PartnerPrincipa
   return viewOf(updated);
 }
 
-export async function deleteEndpoint(deps: Pick<WebhookDeps, 'webhooks' | 'ids' | 'clock'>, partner: PartnerPrincipal, id: string, origin: AuditOrigin): Promise<void> {
+export async function deleteEndpoint(
+  deps: Pick<WebhookDeps, 'webhooks' | 'ids' | 'clock'>,
+  partner: PartnerPrincipal,
+  id: string,
+  origin: AuditOrigin,
+): Promise<void> {
   const stored = await deps.webhooks.get(partner.partnerId, id);
   if (!stored) throw new NotFoundError('Webhook endpoint');
-  if (!(await deps.webhooks.delete(partner.partnerId, id, endpointAudit(deps, origin, 'webhook-endpoint.deleted', partner.partnerId, id, endpointFigures(stored), null)))) throw new NotFoundError('Webhook endpoint');
+  if (
+    !(await deps.webhooks.delete(
+      partner.partnerId,
+      id,
+      endpointAudit(deps, origin, 'webhook-endpoint.deleted', partner.partnerId, id, endpointFigures(stored), null),
+    ))
+  )
+    throw new NotFoundError('Webhook endpoint');
 }

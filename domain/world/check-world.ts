@@ -44,9 +44,18 @@ export function externalIds(doc: WorldDocument): { channels: string[]; partners:
       ],
       channels,
     ),
-    partners: missing([...doc.tenants.agentGroups.map((g) => g.partnerId), ...doc.keys.filter((k) => k.owner.kind === 'partner').map((k) => k.owner.id)], partners),
-    agentGroups: missing(doc.keys.filter((k) => k.owner.kind === 'agent-group').map((k) => k.owner.id), groups),
-    cancellationPlans: missing(doc.catalogue.listings.flatMap((l) => l.cancellationPlanIds), plans),
+    partners: missing(
+      [...doc.tenants.agentGroups.map((g) => g.partnerId), ...doc.keys.filter((k) => k.owner.kind === 'partner').map((k) => k.owner.id)],
+      partners,
+    ),
+    agentGroups: missing(
+      doc.keys.filter((k) => k.owner.kind === 'agent-group').map((k) => k.owner.id),
+      groups,
+    ),
+    cancellationPlans: missing(
+      doc.catalogue.listings.flatMap((l) => l.cancellationPlanIds),
+      plans,
+    ),
   };
 }
 
@@ -82,11 +91,26 @@ export function checkWorld(doc: WorldDocument, opts: WorldCheckOptions, known: K
   const planIds = new Set([...doc.catalogue.cancellationPlans.map((p) => p.planId), ...known.cancellationPlans]);
   const knownChannel = (path: string, id: string) => channelIds.has(id) || fail(path, `channel ${id} is neither in channels nor stored`);
 
-  unique(doc.channels, (c) => c.channelId, (i) => `channels[${i}].channelId`, 'channel');
+  unique(
+    doc.channels,
+    (c) => c.channelId,
+    (i) => `channels[${i}].channelId`,
+    'channel',
+  );
 
   const { partners, agentGroups } = doc.tenants;
-  unique(partners, (p) => p.partnerId, (i) => `tenants.partners[${i}].partnerId`, 'partner');
-  unique(agentGroups, (g) => g.agentGroupId, (i) => `tenants.agentGroups[${i}].agentGroupId`, 'agent group');
+  unique(
+    partners,
+    (p) => p.partnerId,
+    (i) => `tenants.partners[${i}].partnerId`,
+    'partner',
+  );
+  unique(
+    agentGroups,
+    (g) => g.agentGroupId,
+    (i) => `tenants.agentGroups[${i}].agentGroupId`,
+    'agent group',
+  );
   partners.forEach((p, i) => {
     adminRule(`tenants.partners[${i}]`, () => validatePartner(p));
     knownChannel(`tenants.partners[${i}].channelId`, p.channelId);
@@ -108,7 +132,14 @@ export function checkWorld(doc: WorldDocument, opts: WorldCheckOptions, known: K
 type Fail = (path: string, message: string) => void;
 type Unique = <T>(items: readonly T[], idOf: (t: T) => string, path: (i: number) => string, what: string) => void;
 
-function checkKeys(doc: WorldDocument, opts: WorldCheckOptions, partnerIds: Set<string>, groupIds: Set<string>, fail: Fail, adminRule: (base: string, check: () => void) => void) {
+function checkKeys(
+  doc: WorldDocument,
+  opts: WorldCheckOptions,
+  partnerIds: Set<string>,
+  groupIds: Set<string>,
+  fail: Fail,
+  adminRule: (base: string, check: () => void) => void,
+) {
   const secrets = new Map<string, string>();
   doc.keys.forEach((k, i) => {
     const base = `keys[${i}]`;
@@ -130,7 +161,8 @@ function checkKeys(doc: WorldDocument, opts: WorldCheckOptions, partnerIds: Set<
       else if (!ACCEPTABLE_KEY_PATTERN.test(k.signingSecret)) fail(`${base}.signingSecret`, 'must be 16–128 printable characters without a colon');
       else {
         const earlier = secrets.get(k.owner.id);
-        if (earlier !== undefined && earlier !== k.signingSecret) fail(`${base}.signingSecret`, `agent group ${k.owner.id} has one signing secret; an earlier key gives a different one`);
+        if (earlier !== undefined && earlier !== k.signingSecret)
+          fail(`${base}.signingSecret`, `agent group ${k.owner.id} has one signing secret; an earlier key gives a different one`);
         secrets.set(k.owner.id, k.signingSecret);
       }
     }
@@ -152,7 +184,12 @@ function checkCatalogue(
   storedProperties: ReadonlyMap<string, { readonly quantity: number; readonly applicableAdult: number; readonly maxAdults: number }>,
 ) {
   const { cancellationPlans, listings, offers, inventory, rates } = doc.catalogue;
-  unique(cancellationPlans, (p) => p.planId, (i) => `catalogue.cancellationPlans[${i}].planId`, 'cancellation plan');
+  unique(
+    cancellationPlans,
+    (p) => p.planId,
+    (i) => `catalogue.cancellationPlans[${i}].planId`,
+    'cancellation plan',
+  );
   cancellationPlans.forEach((p, i) => {
     p.schedule.forEach((step, j) => {
       const prev = p.schedule[j - 1];
@@ -162,7 +199,12 @@ function checkCatalogue(
     });
   });
 
-  unique(listings, (l) => l.id, (i) => `catalogue.listings[${i}].id`, 'listing');
+  unique(
+    listings,
+    (l) => l.id,
+    (i) => `catalogue.listings[${i}].id`,
+    'listing',
+  );
   const allProperties = listings.flatMap((l, i) => l.properties.map((p, j) => ({ p, path: `catalogue.listings[${i}].properties[${j}]` })));
   const propertyIndex = new Map<string, (typeof allProperties)[number]>();
   for (const entry of allProperties) {
@@ -170,12 +212,15 @@ function checkCatalogue(
     if (first) fail(`${entry.path}.id`, `property ${entry.p.id} is already defined at ${first.path}`);
     else propertyIndex.set(entry.p.id, entry);
   }
-  for (const [id, p] of storedProperties) if (!propertyIndex.has(id)) propertyIndex.set(id, { p: { ...p, id } as (typeof allProperties)[number]['p'], path: 'stored' });
+  for (const [id, p] of storedProperties)
+    if (!propertyIndex.has(id)) propertyIndex.set(id, { p: { ...p, id } as (typeof allProperties)[number]['p'], path: 'stored' });
   listings.forEach((l, i) => {
     const base = `catalogue.listings[${i}]`;
     l.channelIds.forEach((c, j) => knownChannel(`${base}.channelIds[${j}]`, c));
     if (new Set(l.channelIds).size !== l.channelIds.length) fail(`${base}.channelIds`, 'names a channel twice');
-    l.cancellationPlanIds.forEach((p, j) => planIds.has(p) || fail(`${base}.cancellationPlanIds[${j}]`, `cancellation plan ${p} is neither in catalogue.cancellationPlans nor stored`));
+    l.cancellationPlanIds.forEach(
+      (p, j) => planIds.has(p) || fail(`${base}.cancellationPlanIds[${j}]`, `cancellation plan ${p} is neither in catalogue.cancellationPlans nor stored`),
+    );
     if (!l.cancellationPlanIds.includes(l.defaultCancellationPlanId)) fail(`${base}.defaultCancellationPlanId`, 'must be one of cancellationPlanIds');
     l.properties.forEach((p, j) => {
       const pb = `${base}.properties[${j}]`;
@@ -183,15 +228,38 @@ function checkCatalogue(
       if (p.maxChildren < p.applicableChild) fail(`${pb}.maxChildren`, `must be at least applicableChild (${p.applicableChild})`);
       if (p.numberOfPets > 0 && !p.isPetFriendly) fail(`${pb}.numberOfPets`, 'must be 0 unless isPetFriendly');
     });
-    unique(l.meals, (m) => m.mealId, (j) => `${base}.meals[${j}].mealId`, 'meal');
-    unique(l.vas, (s) => s.vasId, (j) => `${base}.vas[${j}].vasId`, 'service');
-    l.vas.forEach((s, j) => unique(s.variants, (x) => x.variantId, (k) => `${base}.vas[${j}].variants[${k}].variantId`, 'variant'));
+    unique(
+      l.meals,
+      (m) => m.mealId,
+      (j) => `${base}.meals[${j}].mealId`,
+      'meal',
+    );
+    unique(
+      l.vas,
+      (s) => s.vasId,
+      (j) => `${base}.vas[${j}].vasId`,
+      'service',
+    );
+    l.vas.forEach((s, j) =>
+      unique(
+        s.variants,
+        (x) => x.variantId,
+        (k) => `${base}.vas[${j}].variants[${k}].variantId`,
+        'variant',
+      ),
+    );
     const sim = l.simulator;
-    if (sim && sim.mode === 'CONFIRM_AFTER' && sim.confirmAfterSeconds < 1) fail(`${base}.simulator.confirmAfterSeconds`, 'must be at least 1 for CONFIRM_AFTER');
+    if (sim && sim.mode === 'CONFIRM_AFTER' && sim.confirmAfterSeconds < 1)
+      fail(`${base}.simulator.confirmAfterSeconds`, 'must be at least 1 for CONFIRM_AFTER');
     if (sim && sim.mode !== 'CONFIRM_AFTER' && sim.confirmAfterSeconds !== 0) fail(`${base}.simulator.confirmAfterSeconds`, 'applies only to CONFIRM_AFTER');
   });
 
-  unique(offers, (o) => `${o.channelId}/${o.code}`, (i) => `catalogue.offers[${i}].code`, 'offer');
+  unique(
+    offers,
+    (o) => `${o.channelId}/${o.code}`,
+    (i) => `catalogue.offers[${i}].code`,
+    'offer',
+  );
   offers.forEach((o, i) => {
     const base = `catalogue.offers[${i}]`;
     knownChannel(`${base}.channelId`, o.channelId);
@@ -242,12 +310,22 @@ function checkCatalogue(
 
 function checkGst(doc: WorldDocument, fail: Fail, unique: Unique) {
   const { registrations, slabTables } = doc.gst;
-  unique(registrations, (r) => r.state, (i) => `gst.registrations[${i}].state`, 'registration for state');
+  unique(
+    registrations,
+    (r) => r.state,
+    (i) => `gst.registrations[${i}].state`,
+    'registration for state',
+  );
   registrations.forEach((r, i) => {
     if (!GSTIN_PATTERN.test(r.gstin)) fail(`gst.registrations[${i}].gstin`, 'must be a 15-character GSTIN such as 27AAPFU0939F1ZV');
     else if (!r.gstin.startsWith(r.stateCode)) fail(`gst.registrations[${i}].gstin`, `must start with the state code ${r.stateCode}`);
   });
-  unique(slabTables, (t) => t.effectiveFrom, (i) => `gst.slabTables[${i}].effectiveFrom`, 'slab table effective from');
+  unique(
+    slabTables,
+    (t) => t.effectiveFrom,
+    (i) => `gst.slabTables[${i}].effectiveFrom`,
+    'slab table effective from',
+  );
   slabTables.forEach((t, i) => {
     t.slabs.forEach((s, j) => {
       const path = `gst.slabTables[${i}].slabs[${j}].upToPerUnitNight`;

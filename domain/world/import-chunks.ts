@@ -1,4 +1,14 @@
-import { CATALOGUE_KINDS, emptyStoredCatalogue, identityOf, refsOf, type CatalogueDiff, type CatalogueKind, type CatalogueRefs, type DateChanges, type StoredCatalogue } from '../catalogue/catalogue-diff.ts';
+import {
+  CATALOGUE_KINDS,
+  emptyStoredCatalogue,
+  identityOf,
+  refsOf,
+  type CatalogueDiff,
+  type CatalogueKind,
+  type CatalogueRefs,
+  type DateChanges,
+  type StoredCatalogue,
+} from '../catalogue/catalogue-diff.ts';
 
 /** What one chunk changed: what a sync announces for it. */
 export type ChunkChanges = Pick<CatalogueDiff, 'changed' | 'inventory' | 'rates'>;
@@ -57,7 +67,8 @@ export function chunksOf(diff: CatalogueDiff, budget: number = CHUNK_RECORDS): I
   const ofProperty = (propertyId: string) => (ownerOf.has(propertyId) ? ofListing(ownerOf.get(propertyId)!) : `P:${propertyId}`);
   const units = new Map<string, StoredCatalogue>([['W', emptyStoredCatalogue()]]);
   const unit = (key: string) => units.get(key) ?? units.set(key, emptyStoredCatalogue()).get(key)!;
-  const put = <K extends keyof StoredCatalogue>(field: K, key: string, record: StoredCatalogue[K][number]) => (unit(key)[field] as StoredCatalogue[K][number][]).push(record);
+  const put = <K extends keyof StoredCatalogue>(field: K, key: string, record: StoredCatalogue[K][number]) =>
+    (unit(key)[field] as StoredCatalogue[K][number][]).push(record);
 
   for (const field of ['channels', 'cancellationPlans', 'gstRegistrations', 'gstSlabTables', 'offers'] as const) for (const r of w[field]) put(field, 'W', r);
   for (const r of w.listings) put('listings', ofListing(r.id), r);
@@ -83,8 +94,14 @@ export function chunksOf(diff: CatalogueDiff, budget: number = CHUNK_RECORDS): I
   const close = () => {
     const records = recordsOf(writes);
     if (records === 0 && keysInChunk.every((k) => !inventory.has(k) && !rates.has(k))) return;
-    const changed = Object.fromEntries(CATALOGUE_KINDS.map((k) => [k, (writes[FIELD[k]] as never[]).map((r) => (identityOf[k] as (r: never) => string)(r))])) as ChunkChanges['changed'];
-    chunks.push({ writes, records, changes: { changed, inventory: keysInChunk.flatMap((k) => inventory.get(k) ?? []), rates: keysInChunk.flatMap((k) => rates.get(k) ?? []) } });
+    const changed = Object.fromEntries(
+      CATALOGUE_KINDS.map((k) => [k, (writes[FIELD[k]] as never[]).map((r) => (identityOf[k] as (r: never) => string)(r))]),
+    ) as ChunkChanges['changed'];
+    chunks.push({
+      writes,
+      records,
+      changes: { changed, inventory: keysInChunk.flatMap((k) => inventory.get(k) ?? []), rates: keysInChunk.flatMap((k) => rates.get(k) ?? []) },
+    });
     writes = emptyStoredCatalogue();
     keysInChunk = [];
   };
@@ -98,10 +115,19 @@ export function chunksOf(diff: CatalogueDiff, budget: number = CHUNK_RECORDS): I
 }
 
 /** The stored records a chunk wrote, as a store loads them again. */
-export const refsOfWrites = (w: StoredCatalogue): CatalogueRefs => ({ ...refsOf({ ...w, days: new Map() }), months: w.months.map((m) => ({ propertyId: m.propertyId, month: m.month })) });
+export const refsOfWrites = (w: StoredCatalogue): CatalogueRefs => ({
+  ...refsOf({ ...w, days: new Map() }),
+  months: w.months.map((m) => ({ propertyId: m.propertyId, month: m.month })),
+});
 
 /** The journal's form of a chunk: its refs, and each date change cut to its window. */
 export function pendingOf(chunk: ImportChunk): PendingChunk {
-  const window = (c: DateChanges): DateChanges => ({ propertyId: c.propertyId, dates: c.dates.length > 1 ? [c.dates[0]!, c.dates[c.dates.length - 1]!] : [...c.dates] });
-  return { refs: refsOfWrites(chunk.writes), changes: { changed: chunk.changes.changed, inventory: chunk.changes.inventory.map(window), rates: chunk.changes.rates.map(window) } };
+  const window = (c: DateChanges): DateChanges => ({
+    propertyId: c.propertyId,
+    dates: c.dates.length > 1 ? [c.dates[0]!, c.dates[c.dates.length - 1]!] : [...c.dates],
+  });
+  return {
+    refs: refsOfWrites(chunk.writes),
+    changes: { changed: chunk.changes.changed, inventory: chunk.changes.inventory.map(window), rates: chunk.changes.rates.map(window) },
+  };
 }

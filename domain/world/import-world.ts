@@ -116,7 +116,9 @@ async function lookUpExternal(deps: ImportWorldDeps, doc: WorldDocument): Promis
     deps.catalogue.getCancellationPlans(ext.cancellationPlans),
     Promise.all(named.map((id) => deps.catalogue.getProperty(id))),
   ]);
-  const storedProperties = new Map(properties.flatMap((p) => (p ? [[p.id, { quantity: p.quantity, applicableAdult: p.applicableAdult, maxAdults: p.maxAdults }] as const] : [])));
+  const storedProperties = new Map(
+    properties.flatMap((p) => (p ? [[p.id, { quantity: p.quantity, applicableAdult: p.applicableAdult, maxAdults: p.maxAdults }] as const] : [])),
+  );
   return { channels, partners, agentGroups, cancellationPlans: new Set(plans.map((p) => p.planId)), properties: storedProperties };
 }
 
@@ -132,7 +134,12 @@ interface TenantPlan {
 }
 
 async function planTenants(deps: ImportWorldDeps, doc: WorldDocument, now: string): Promise<TenantPlan> {
-  const counts = { partner: { written: 0, unchanged: 0 }, agentGroup: { written: 0, unchanged: 0 }, apiKey: { written: 0, unchanged: 0 }, signingSecret: { written: 0, unchanged: 0 } };
+  const counts = {
+    partner: { written: 0, unchanged: 0 },
+    agentGroup: { written: 0, unchanged: 0 },
+    apiKey: { written: 0, unchanged: 0 },
+    signingSecret: { written: 0, unchanged: 0 },
+  };
   const tally = (kind: keyof typeof counts, wrote: boolean) => counts[kind][wrote ? 'written' : 'unchanged']++;
 
   const partners = (

@@ -21,10 +21,19 @@ import { formatPath, WorldValidationError, type WorldIssue } from './world-valid
 export const WORLD_FORMAT_VERSION = 1;
 
 const int = (min: number, max: number) =>
-  v.pipe(v.number(), v.integer(`must be a whole number from ${min} to ${max}`), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+  v.pipe(
+    v.number(),
+    v.integer(`must be a whole number from ${min} to ${max}`),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
 
 const IdSchema = v.pipe(v.string(), v.regex(ID_PATTERN, "must be 2–63 characters of a–z, 0–9 and '-', starting with a letter or digit"));
-const TextSchema = v.pipe(v.string(), v.check((s) => s.trim().length > 0, 'must not be empty'), v.maxLength(500, 'must be at most 500 characters'));
+const TextSchema = v.pipe(
+  v.string(),
+  v.check((s) => s.trim().length > 0, 'must not be empty'),
+  v.maxLength(500, 'must be at most 500 characters'),
+);
 const UrlSchema = v.pipe(v.string(), v.url('must be an absolute URL'));
 const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, `must be ${CALENDAR_DATE_RULE}`));
 
@@ -35,7 +44,10 @@ const RupeesSchema = v.pipe(
   v.transform((x) => parseRupees(x)!),
 );
 /** Whole rupees → paise; rates are int32 rupees in the contract. */
-const WholeRupeesSchema = v.pipe(int(0, 10_000_000), v.transform((x) => x * 100));
+const WholeRupeesSchema = v.pipe(
+  int(0, 10_000_000),
+  v.transform((x) => x * 100),
+);
 
 const LatitudeSchema = v.pipe(v.number(), v.minValue(-90, 'must be a latitude'), v.maxValue(90, 'must be a latitude'));
 const LongitudeSchema = v.pipe(v.number(), v.minValue(-180, 'must be a longitude'), v.maxValue(180, 'must be a longitude'));
@@ -265,10 +277,7 @@ export const GstSlabTableSchema = v.strictObject({
 
 export const WorldSchema = v.strictObject({
   version: v.literal(WORLD_FORMAT_VERSION, `must be ${WORLD_FORMAT_VERSION}`),
-  tenants: v.optional(
-    v.strictObject({ partners: v.optional(v.array(PartnerSchema), []), agentGroups: v.optional(v.array(AgentGroupSchema), []) }),
-    {},
-  ),
+  tenants: v.optional(v.strictObject({ partners: v.optional(v.array(PartnerSchema), []), agentGroups: v.optional(v.array(AgentGroupSchema), []) }), {}),
   keys: v.optional(v.array(WorldKeySchema), []),
   channels: v.optional(v.array(ChannelSchema), []),
   catalogue: v.optional(

@@ -14,6 +14,18 @@ import { handler as fallback } from '../system/fallback.ts';
 
 /** Orders, bookings, cancellations and amendments: everything that prices a stay or changes a booking. */
 export const handler = areaRouter(
-  [previewOrder, createOrder, getOrder, repriceOrder, listBookings, getBooking, createBooking, cancelBooking, cancellationQuote, quoteAmendment, applyAmendment],
+  [
+    previewOrder,
+    createOrder,
+    getOrder,
+    repriceOrder,
+    listBookings,
+    getBooking,
+    createBooking,
+    cancelBooking,
+    cancellationQuote,
+    quoteAmendment,
+    applyAmendment,
+  ],
   fallback,
 );

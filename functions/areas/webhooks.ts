@@ -10,4 +10,7 @@ import { handler as listEventTypes } from '../webhooks/list-event-types.ts';
 import { handler as updateEndpoint } from '../webhooks/update-endpoint.ts';
 
 /** A partner's webhook endpoints, the event types and the deliveries (list, resend). */
-export const handler = areaRouter([listEndpoints, createEndpoint, getEndpoint, updateEndpoint, deleteEndpoint, listEventTypes, listDeliveries, resendDelivery], fallback);
+export const handler = areaRouter(
+  [listEndpoints, createEndpoint, getEndpoint, updateEndpoint, deleteEndpoint, listEventTypes, listDeliveries, resendDelivery],
+  fallback,
+);

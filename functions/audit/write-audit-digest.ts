@@ -12,7 +12,13 @@ import { logger } from '../../infra/logger.ts';
  */
 export const handler = async () => {
   const svc = services();
-  const out = await writeDigest({ heads: svc.auditTrail, archive: await digestArchive(svc.config), signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
+  const out = await writeDigest({
+    heads: svc.auditTrail,
+    archive: await digestArchive(svc.config),
+    signer: await digestSigner(svc.config),
+    stage: svc.config.stage,
+    now: () => new Date(),
+  });
   logger.info('audit digest written', { ...out });
   return out;
 };

@@ -11,9 +11,17 @@ import type { HttpEvent } from '../http/types.ts';
 /** The validated body as the domain takes it; fields not sent stay absent (omitted = unchanged). */
 export const amendmentCommand = (body: AmendmentBody, scenario?: AmendmentScenario): AmendmentCommand => ({ ...body, ...(scenario && { scenario }) });
 
-export const amendmentScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): AmendmentScenario | undefined => sandboxHeader(event, config, AMENDMENT_SCENARIO_VALUES);
+export const amendmentScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): AmendmentScenario | undefined =>
+  sandboxHeader(event, config, AMENDMENT_SCENARIO_VALUES);
 
-const breakdownJson = (b: Breakdown) => ({ stay: toRupees(b.stay), discount: toRupees(b.discount), meals: toRupees(b.meals), vas: toRupees(b.vas), tax: toRupees(b.tax), total: toRupees(b.total) });
+const breakdownJson = (b: Breakdown) => ({
+  stay: toRupees(b.stay),
+  discount: toRupees(b.discount),
+  meals: toRupees(b.meals),
+  vas: toRupees(b.vas),
+  tax: toRupees(b.tax),
+  total: toRupees(b.total),
+});
 
 /** The contract's Amendment evaluation, money in rupees. */
 export function evaluationJson(e: AmendmentEvaluation): v.InferOutput<typeof AmendmentEvaluationSchema> {

@@ -7,5 +7,13 @@ import { amendmentCommand, amendmentScenarioOf, appliedJson } from './amendment-
 
 export const handler = endpoint(applyAmendmentRoute, async ({ principal, params, body, services, event, state }) => ({
   status: 200,
-  body: appliedJson(await applyAmendment(bookingDeps(services), principal, params.bookingId, amendmentCommand(body, amendmentScenarioOf(event, services.config)), auditOrigin(principal, state))),
+  body: appliedJson(
+    await applyAmendment(
+      bookingDeps(services),
+      principal,
+      params.bookingId,
+      amendmentCommand(body, amendmentScenarioOf(event, services.config)),
+      auditOrigin(principal, state),
+    ),
+  ),
 }));

@@ -4,7 +4,13 @@ import type { CancellationQuote, CancelResult } from '../../domain/bookings/canc
 import type { BookingCommand, BookingReply } from '../../domain/bookings/place-booking.ts';
 import { parseRupees, toRupees } from '../../domain/money.ts';
 import type { Config } from '../../infra/config.ts';
-import { BOOKING_SCENARIO_VALUES, type BookingBody, type BookingReplySchema, type CancellationQuoteSchema, type CancelReplySchema } from '../contracts/bookings.ts';
+import {
+  BOOKING_SCENARIO_VALUES,
+  type BookingBody,
+  type BookingReplySchema,
+  type CancellationQuoteSchema,
+  type CancelReplySchema,
+} from '../contracts/bookings.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { HttpEvent } from '../http/types.ts';
 

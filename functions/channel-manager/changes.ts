@@ -25,7 +25,8 @@ const rawBodyOf = (event: HttpEvent): string => {
 /** "Changes API": checked, recorded and queued; the answer is `{"success": true, "unique_id": …}`. */
 export const handler = endpoint(channexChangesRoute, async ({ event, services }) => {
   const raw = rawBodyOf(event);
-  if (Buffer.byteLength(raw, 'utf8') > MAX_CHANGES_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_CHANGES_BYTES} bytes; send the changes in smaller batches.`, { param: 'body' });
+  if (Buffer.byteLength(raw, 'utf8') > MAX_CHANGES_BYTES)
+    throw new DomainError('PAYLOAD_TOO_LARGE', `The body is over ${MAX_CHANGES_BYTES} bytes; send the changes in smaller batches.`, { param: 'body' });
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

@@ -20,13 +20,27 @@ export const AmendmentBodySchema = v.strictObject({
   adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('At least 1.'))),
   children: v.optional(count(0, ORDER_LIMITS.guests)),
   infants: v.optional(count(0, ORDER_LIMITS.guests)),
-  meals: v.optional(v.pipe(list(MealSelectionSchema, ORDER_LIMITS.selections), v.description('Replaces the meals; [] clears them. Left out while the dates move: the booking\'s meals follow the stay (see the operation).'))),
-  vas: v.optional(v.pipe(list(VasSelectionSchema, ORDER_LIMITS.selections), v.description('Replaces the value-added services; [] clears them. Left out while the dates move: the booking\'s services follow the stay (see the operation).'))),
+  meals: v.optional(
+    v.pipe(
+      list(MealSelectionSchema, ORDER_LIMITS.selections),
+      v.description("Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation)."),
+    ),
+  ),
+  vas: v.optional(
+    v.pipe(
+      list(VasSelectionSchema, ORDER_LIMITS.selections),
+      v.description(
+        "Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation).",
+      ),
+    ),
+  ),
   guests: v.optional(
     v.pipe(
       v.array(GuestSchema),
       v.maxLength(BOOKING_LIMITS.additionalGuests, `may hold at most ${BOOKING_LIMITS.additionalGuests} guests.`),
-      v.description('Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability.'),
+      v.description(
+        'Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability.',
+      ),
     ),
   ),
 });
@@ -50,15 +64,27 @@ const AmendmentAvailabilitySchema = v.object({
 export const AmendmentEvaluationSchema = v.object({
   bookingId: v.string(),
   amendable: v.boolean(),
-  reason: v.pipe(v.nullable(v.picklist(['UNAVAILABLE', 'MINIMUM_STAY', 'NO_CHANGE', 'CHANNEL_CANNOT_MODIFY', 'INVOICED'])), v.description('Why not, when amendable is false; null otherwise.')),
+  reason: v.pipe(
+    v.nullable(v.picklist(['UNAVAILABLE', 'MINIMUM_STAY', 'NO_CHANGE', 'CHANNEL_CANNOT_MODIFY', 'INVOICED'])),
+    v.description('Why not, when amendable is false; null otherwise.'),
+  ),
   checkIn: DateSchema,
   checkOut: DateSchema,
   availability: AmendmentAvailabilitySchema,
   pricing: v.pipe(
-    v.nullable(v.object({ currency: v.literal('INR'), current: BreakdownSchema, amended: BreakdownSchema, delta: BreakdownSchema, warnings: v.array(v.string()) })),
-    v.description('null unless availability is AVAILABLE. current: the booked stay at today\'s rates; amended: the amended stay at today\'s rates; delta = amended − current.'),
+    v.nullable(
+      v.object({ currency: v.literal('INR'), current: BreakdownSchema, amended: BreakdownSchema, delta: BreakdownSchema, warnings: v.array(v.string()) }),
+    ),
+    v.description(
+      "null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current.",
+    ),
   ),
-  chargedTotal: v.pipe(Money, v.description('What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift.')),
+  chargedTotal: v.pipe(
+    Money,
+    v.description(
+      'What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift.',
+    ),
+  ),
   guests: v.pipe(v.array(v.record(v.string(), v.unknown())), v.description('Our extension: the additional guests as they would stand, echoed.')),
 });
 
@@ -70,7 +96,7 @@ export const AmendmentAppliedSchema = v.object({
   previousTotal: v.pipe(Money, v.description('chargedTotal before the amendment.')),
   newTotal: v.pipe(Money, v.description('previousTotal + amendmentDelta: what you are charged for the booking now.')),
   delta: v.pipe(Money, v.description('newTotal − previousTotal: the ADJUSTMENT on your ledger (none when 0).')),
-  amendmentDelta: v.pipe(Money, v.description('pricing.delta.total: the change at today\'s rates.')),
+  amendmentDelta: v.pipe(Money, v.description("pricing.delta.total: the change at today's rates.")),
   rateDriftAbsorbed: v.pipe(Money, v.description('pricing.current.total − previousTotal: rate movement since booking, not passed on.')),
   warnings: v.array(v.string()),
   alreadyApplied: v.pipe(v.boolean(), v.description('True when this is an identical resend of an applied amendment: nothing moved again.')),
@@ -80,7 +106,10 @@ const RefusalSchema = v.object({
   ...ErrorBodySchema.entries,
   reasonCode: v.optional(v.string()),
   amendmentId: v.optional(v.string()),
-  availability: v.pipe(v.optional(AmendmentAvailabilitySchema), v.description('With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them.')),
+  availability: v.pipe(
+    v.optional(AmendmentAvailabilitySchema),
+    v.description('With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them.'),
+  ),
 });
 const CreditDeniedSchema = v.object({
   ...ErrorBodySchema.entries,
@@ -90,10 +119,11 @@ const CreditDeniedSchema = v.object({
 });
 /** Moving the dates with meals or services left out (docs/amendments.md "Moving the dates"): partner-visible on both operations. */
 const MOVING_DATES =
-  'Moving the dates (checkIn or checkOut) without meals or vas keeps the booking\'s meals and services: a selection with unsureOfDates, or dated on every night of the booked stay, is charged on every night of the new stay (a departure-day serving moves to the new departure day); one dated on some nights stays as it is while its dates lie in the new stay. One with a date the new stay leaves out (or a dateQuantities date the new stay no longer charges) is a 400 whose param names the list to send again with the new dates, meals or vas. A list in the body always replaces the booking\'s.';
+  "Moving the dates (checkIn or checkOut) without meals or vas keeps the booking's meals and services: a selection with unsureOfDates, or dated on every night of the booked stay, is charged on every night of the new stay (a departure-day serving moves to the new departure day); one dated on some nights stays as it is while its dates lie in the new stay. One with a date the new stay leaves out (or a dateQuantities date the new stay no longer charges) is a 400 whose param names the list to send again with the new dates, meals or vas. A list in the body always replaces the booking's.";
 const BAD_REQUEST = {
   400: {
-    description: 'Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates.',
+    description:
+      'Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates.',
     schema: ErrorBodySchema,
   },
 };
@@ -109,7 +139,7 @@ export const quoteAmendmentRoute = defineRoute({
   auth: 'v1',
   summary: 'Quote an amendment of a booking',
   description: [
-    'Read-only: no row, no channel-manager call, no credit. Availability per night with the booking\'s own units credited back; the booked and the amended stay priced at today\'s rates through the same pricing as orders; whether the amendment can be made (`amendable`, `reason`).',
+    "Read-only: no row, no channel-manager call, no credit. Availability per night with the booking's own units credited back; the booked and the amended stay priced at today's rates through the same pricing as orders; whether the amendment can be made (`amendable`, `reason`).",
     MOVING_DATES,
     '200 means the question was answered: check `amendable`. docs/amendments.md has the rules and a worked money example.',
   ].join('\n\n'),
@@ -144,7 +174,11 @@ export const applyAmendmentRoute = defineRoute({
     200: { description: 'Applied (or an identical resend of an applied amendment, alreadyApplied true).', schema: AmendmentAppliedSchema },
     ...AUTHENTICATED_ERRORS,
     ...BAD_REQUEST,
-    402: { description: 'The increase would breach the credit limit (CREDIT_LIMIT_EXCEEDED with shortfall) or the group is on hold (ACCOUNT_ON_HOLD), with availableCredit. Nothing changed.', schema: CreditDeniedSchema },
+    402: {
+      description:
+        'The increase would breach the credit limit (CREDIT_LIMIT_EXCEEDED with shortfall) or the group is on hold (ACCOUNT_ON_HOLD), with availableCredit. Nothing changed.',
+      schema: CreditDeniedSchema,
+    },
     ...NOT_FOUND,
     409: {
       description: [

@@ -7,16 +7,26 @@ import { instantParam } from './ledger.ts';
 export const AuditEventsQuerySchema = v.strictObject({
   from: v.optional(instantParam('from', 'Only events at or after this instant.')),
   to: v.optional(instantParam('to', 'Only events at or before this instant; not before from.')),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same from and to.'))),
+  cursor: v.optional(
+    v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same from and to.')),
+  ),
   size: v.optional(pageSizeParam(AUDIT_PAGE.maxSize, `Page size, 1–${AUDIT_PAGE.maxSize}; default ${AUDIT_PAGE.defaultSize}.`)),
 });
 
-const Fields = v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.description('Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data.'));
+const Fields = v.pipe(
+  v.nullable(v.record(v.string(), v.unknown())),
+  v.description('Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data.'),
+);
 
 export const AuditEventSchema = v.object({
   id: v.string(),
   at: DateTimeSchema,
-  actor: v.pipe(v.string(), v.description('Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator\'s event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash).')),
+  actor: v.pipe(
+    v.string(),
+    v.description(
+      'Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator\'s event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash).',
+    ),
+  ),
   actorKind: v.picklist(['operator', 'partner-key', 'system']),
   action: v.pipe(v.string(), v.description('What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued.')),
   target: v.pipe(v.string(), v.description('What it happened to, <kind>:<id>, e.g. booking:<bookingRef>.')),
@@ -37,7 +47,7 @@ export const listAuditEventsRoute = defineRoute({
   auth: 'v1',
   summary: "Your agent group's audit trail",
   description: [
-    'Every money or access change to your account — your bookings, cancellations and amendment requests, and an operator\'s changes to your limits, holds, terms and keys — oldest first (at, then id),',
+    "Every money or access change to your account — your bookings, cancellations and amendment requests, and an operator's changes to your limits, holds, terms and keys — oldest first (at, then id),",
     'with who made it (actor, actorKind), what changed (before and after: only the changed fields) and the request id.',
     'Events are append-only and chained by hash per target. nextCursor is returned whenever the page came back full and more may follow, null otherwise; a cursor is bound to your key and to from and to.',
   ].join(' '),

@@ -32,10 +32,15 @@ const SizeSchema = v.optional(
 );
 
 export const BookingsQuerySchema = v.strictObject({
-  bookingIds: v.pipe(idList('bookingIds'), v.description(`Property-system booking ids (the bookingId of a row); comma-separated or repeated; at most ${MAX_BOOKING_IDS}.`)),
+  bookingIds: v.pipe(
+    idList('bookingIds'),
+    v.description(`Property-system booking ids (the bookingId of a row); comma-separated or repeated; at most ${MAX_BOOKING_IDS}.`),
+  ),
   externalBookingIds: v.pipe(
     idList('externalBookingIds'),
-    v.description(`Your own references from POST /v1/bookings; comma-separated or repeated; at most ${MAX_BOOKING_IDS}. The way to find a booking whose bookingId is still null.`),
+    v.description(
+      `Your own references from POST /v1/bookings; comma-separated or repeated; at most ${MAX_BOOKING_IDS}. The way to find a booking whose bookingId is still null.`,
+    ),
   ),
   status: StatusListSchema,
   checkInFrom: dateParam('checkInFrom', 'Check-in on or after this date.'),
@@ -46,7 +51,9 @@ export const BookingsQuerySchema = v.strictObject({
       v.description(`Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes. ${HORIZON_NOTE}`),
     ),
   ),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.'))),
+  cursor: v.optional(
+    v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.')),
+  ),
   size: SizeSchema,
 });
 
@@ -64,7 +71,9 @@ const rowFields = {
   totalAmount: v.pipe(Money, v.description('The grand total booked on credit.')),
   outstandingAmount: v.pipe(
     Money,
-    v.description('Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted).'),
+    v.description(
+      'Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted).',
+    ),
   ),
   paidAmount: v.pipe(Money, v.description('Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid.')),
   createdAt: DateTimeSchema,
@@ -114,16 +123,18 @@ export const BookingDetailSchema = v.object({
   specialRequests: v.nullable(v.string()),
   cancellationPolicy: v.pipe(
     v.array(v.object({ cancelBy: v.string(), refundPercentage: v.number(), label: v.string() })),
-    v.description('The policy booked (the item\'s): the refund a cancellation gets by date.'),
+    v.description("The policy booked (the item's): the refund a cancellation gets by date."),
   ),
   amendments: v.pipe(
     v.array(AmendmentSummarySchema),
-    v.description('Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after.'),
+    v.description(
+      'Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after.',
+    ),
   ),
   failure: v.pipe(
     v.nullable(v.object({ reasonCode: v.picklist(BOOKING_FAILURE_REASONS), reason: v.string(), failedAt: DateTimeSchema })),
     v.description(
-      'Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property\'s channel manager refused the reservation; final).',
+      "Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final).",
     ),
   ),
   cancellation: v.pipe(
@@ -151,7 +162,9 @@ export const BookingDetailSchema = v.object({
         createdAt: DateTimeSchema,
       }),
     ),
-    v.description('Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl.'),
+    v.description(
+      'Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl.',
+    ),
   ),
 });
 

@@ -20,15 +20,27 @@ export const BOOKING_LIMITS = {
 } as const;
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty.'), v.maxLength(max, `must be at most ${max} characters.`));
-const PersonalDateSchema = v.pipe(v.string(), v.check((d) => isCalendarDate(d, PERSONAL_HORIZON), `must be ${PERSONAL_DATE_RULE}.`));
+const PersonalDateSchema = v.pipe(
+  v.string(),
+  v.check((d) => isCalendarDate(d, PERSONAL_HORIZON), `must be ${PERSONAL_DATE_RULE}.`),
+);
 
 const guestFields = {
   guestId: v.optional(text(100)),
   salutation: v.optional(text(20)),
   firstName: v.pipe(text(BOOKING_LIMITS.name), v.description('Required for every guest.')),
   lastName: v.optional(text(BOOKING_LIMITS.name)),
-  email: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(BOOKING_LIMITS.email, `must be at most ${BOOKING_LIMITS.email} characters.`), v.email('must be an email address.'))),
-  phone: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9][0-9 ()-]{4,19}$/, 'must be a phone number: digits, spaces, brackets or dashes, 5–20 characters.'))),
+  email: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(BOOKING_LIMITS.email, `must be at most ${BOOKING_LIMITS.email} characters.`),
+      v.email('must be an email address.'),
+    ),
+  ),
+  phone: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9][0-9 ()-]{4,19}$/, 'must be a phone number: digits, spaces, brackets or dashes, 5–20 characters.')),
+  ),
   countryCode: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9]{1,4}$/, 'must be a dialling code such as +91.'))),
   city: v.optional(text(BOOKING_LIMITS.name)),
   dob: v.optional(PersonalDateSchema),
@@ -63,9 +75,14 @@ export const BookingBodySchema = v.strictObject({
     v.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces.'),
     v.description('Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409.'),
   ),
-  acceptedTotal: v.pipe(RupeesSchema, v.description("The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup.")),
+  acceptedTotal: v.pipe(
+    RupeesSchema,
+    v.description("The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup."),
+  ),
   primaryGuest: PrimaryGuestSchema,
-  additionalGuests: v.optional(v.pipe(v.array(GuestSchema), v.maxLength(BOOKING_LIMITS.additionalGuests, `may hold at most ${BOOKING_LIMITS.additionalGuests} guests.`))),
+  additionalGuests: v.optional(
+    v.pipe(v.array(GuestSchema), v.maxLength(BOOKING_LIMITS.additionalGuests, `may hold at most ${BOOKING_LIMITS.additionalGuests} guests.`)),
+  ),
   specialRequests: v.optional(v.pipe(v.string(), v.maxLength(BOOKING_LIMITS.specialRequests, `must be at most ${BOOKING_LIMITS.specialRequests} characters.`))),
   callbackUrl: v.optional(
     v.pipe(
@@ -102,7 +119,12 @@ const PriceMovedSchema = v.object({
   ...ErrorBodySchema.entries,
   expectedTotal: v.optional(v.number()),
   breakup: v.optional(v.record(v.string(), v.unknown())),
-  unavailableNights: v.optional(v.pipe(v.array(UnavailableNightSchema), v.description('SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order\'s items).'))),
+  unavailableNights: v.optional(
+    v.pipe(
+      v.array(UnavailableNightSchema),
+      v.description("SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order's items)."),
+    ),
+  ),
 });
 
 export const createBookingRoute = defineRoute({
@@ -123,10 +145,15 @@ export const createBookingRoute = defineRoute({
     200: { description: 'CREATED, or ALREADY_EXISTS for a replay of a resolved booking.', schema: BookingReplySchema },
     202: { description: 'PROCESSING: the charge is authorized, the outcome not known yet; bookingId is null.', schema: BookingReplySchema },
     ...AUTHENTICATED_ERRORS,
-    402: { description: 'Credit refused: reasonCode CREDIT_LIMIT_EXCEEDED (with shortfall) or ACCOUNT_ON_HOLD, and availableCredit at the moment of decision. Nothing was written.', schema: CreditDeniedSchema },
-    404: { description: 'No such order in your agent group (another group\'s order reads the same).', schema: ErrorBodySchema },
+    402: {
+      description:
+        'Credit refused: reasonCode CREDIT_LIMIT_EXCEEDED (with shortfall) or ACCOUNT_ON_HOLD, and availableCredit at the moment of decision. Nothing was written.',
+      schema: CreditDeniedSchema,
+    },
+    404: { description: "No such order in your agent group (another group's order reads the same).", schema: ErrorBodySchema },
     409: {
-      description: 'PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them.',
+      description:
+        'PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them.',
       schema: PriceMovedSchema,
     },
   },
@@ -135,7 +162,13 @@ export const createBookingRoute = defineRoute({
 /** The body is optional: no body (or `{}`) cancels without a reason. */
 export const CancelBodySchema = v.optional(
   v.strictObject({
-    reason: v.optional(v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters.'), v.description('Free text, kept with the cancellation and sent in booking.cancelled.'))),
+    reason: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(500, 'must be at most 500 characters.'),
+        v.description('Free text, kept with the cancellation and sent in booking.cancelled.'),
+      ),
+    ),
   }),
 );
 
@@ -156,7 +189,7 @@ export const CancelReplySchema = v.object({
 });
 
 const STATE_CONFLICT = { 409: { description: 'The booking cannot be cancelled (its stay has begun).', schema: ErrorBodySchema } };
-const NOT_FOUND = { 404: { description: 'No such booking in your agent group (another group\'s booking reads the same).', schema: ErrorBodySchema } };
+const NOT_FOUND = { 404: { description: "No such booking in your agent group (another group's booking reads the same).", schema: ErrorBodySchema } };
 
 export const cancelBookingRoute = defineRoute({
   operationId: 'cancelBooking',
@@ -192,7 +225,7 @@ export const cancellationQuoteRoute = defineRoute({
   path: '/v1/bookings/{bookingId}/cancellation-quote',
   auth: 'v1',
   summary: 'What cancelling now would refund',
-  description: 'Our extension: the refund a cancellation today would give under the booking\'s cancellation policy. Changes nothing.',
+  description: "Our extension: the refund a cancellation today would give under the booking's cancellation policy. Changes nothing.",
   tags: TAG,
   params: BookingIdParamsSchema,
   responses: { 200: { description: 'The quote.', schema: CancellationQuoteSchema }, ...AUTHENTICATED_ERRORS, ...NOT_FOUND },

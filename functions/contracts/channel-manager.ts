@@ -15,12 +15,17 @@ export const CHANNEX_BASE_PATH = '/channel-manager/channex';
 export const CHANNEX_GATEWAY_PATH = `${CHANNEX_BASE_PATH}/{proxy+}`;
 const TAGS = ['Channel manager (operators)'];
 const KEY_NOTE =
-  'Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage\'s inbound Channex keys ' +
+  "Called by Channex, not by partners. The `api-key` header (Channex also documents `api_key`) must hold one of the stage's inbound Channex keys " +
   '(compared in constant time; two are accepted during a rotation); without it the answer is 401 and nothing is read.';
 
 /** hotel_code is our listing id. */
 export const HotelCodeQuerySchema = v.strictObject({
-  hotel_code: v.pipe(v.string(), v.minLength(1, 'hotel_code is required'), v.maxLength(128), v.description('Our listing id (the Open Channel\'s "Hotel Code").')),
+  hotel_code: v.pipe(
+    v.string(),
+    v.minLength(1, 'hotel_code is required'),
+    v.maxLength(128),
+    v.description('Our listing id (the Open Channel\'s "Hotel Code").'),
+  ),
 });
 
 const DateSchema = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date yyyy-mm-dd'));
@@ -101,7 +106,11 @@ type ChannexChangesBody = v.InferOutput<typeof ChannexChangesSchema>;
  */
 export function parseChannexChanges(input: unknown): ChannexChangesBody {
   const envelope = v.safeParse(ChannexEnvelopeSchema, input, { abortPipeEarly: true });
-  if (envelope.success && onlyKeys(input as Record<string, unknown>, BODY_KEYS) && envelope.output.data.every((n, i) => plainNotification((input as { data: unknown[] }).data[i], n.attributes.changes))) {
+  if (
+    envelope.success &&
+    onlyKeys(input as Record<string, unknown>, BODY_KEYS) &&
+    envelope.output.data.every((n, i) => plainNotification((input as { data: unknown[] }).data[i], n.attributes.changes))
+  ) {
     return input as ChannexChangesBody;
   }
   return parseInput(ChannexChangesSchema, input, 'body');
@@ -124,7 +133,20 @@ const NOTIFICATION_KEYS = new Set(['type', 'attributes']);
 const NOTIFICATION_ATTRIBUTE_KEYS = new Set(['request_id', 'hotel_code', 'changes']);
 const CHANGE_KEYS = new Set(['type', 'attributes']);
 const AVAILABILITY_KEYS = new Set(['room_type_id', 'rate_plan_id', 'date_from', 'date_to', 'availability']);
-const RESTRICTION_KEYS = new Set(['room_type_id', 'rate_plan_id', 'date_from', 'date_to', 'rates', 'stop_sell', 'closed_to_arrival', 'closed_to_departure', 'min_stay_arrival', 'min_stay_through', 'min_stay', 'max_stay']);
+const RESTRICTION_KEYS = new Set([
+  'room_type_id',
+  'rate_plan_id',
+  'date_from',
+  'date_to',
+  'rates',
+  'stop_sell',
+  'closed_to_arrival',
+  'closed_to_departure',
+  'min_stay_arrival',
+  'min_stay_through',
+  'min_stay',
+  'max_stay',
+]);
 const RATE_KEYS = new Set(['rate', 'currency', 'fraction_size', 'occupancy']);
 const FLAGS = ['stop_sell', 'closed_to_arrival', 'closed_to_departure'] as const;
 const NIGHT_FIELDS = ['min_stay_arrival', 'min_stay_through', 'min_stay', 'max_stay'] as const;
@@ -142,7 +164,11 @@ function plainChange(c: unknown): boolean {
   const a = c.attributes;
   if (!isId(a.room_type_id) || !isDate(a.date_from) || !isDate(a.date_to)) return false;
   if (c.type === 'availability_changes') {
-    return onlyKeys(a, AVAILABILITY_KEYS) && isCount(a.availability, 0) && (a.rate_plan_id === undefined ? !('rate_plan_id' in a) : a.rate_plan_id === null || isId(a.rate_plan_id));
+    return (
+      onlyKeys(a, AVAILABILITY_KEYS) &&
+      isCount(a.availability, 0) &&
+      (a.rate_plan_id === undefined ? !('rate_plan_id' in a) : a.rate_plan_id === null || isId(a.rate_plan_id))
+    );
   }
   if (c.type !== 'restriction_changes' || !onlyKeys(a, RESTRICTION_KEYS) || !isId(a.rate_plan_id)) return false;
   if ('rates' in a) {
@@ -174,7 +200,10 @@ const MappingDetailsSchema = v.object({
               id: v.pipe(v.string(), v.description('`<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property.')),
               title: v.string(),
               sell_mode: v.literal('per_person'),
-              max_persons: v.pipe(v.number(), v.description("The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it.")),
+              max_persons: v.pipe(
+                v.number(),
+                v.description("The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it."),
+              ),
               currency: v.literal('INR'),
               read_only: v.boolean(),
             }),
@@ -200,10 +229,17 @@ const ChangesAckSchema = v.object({
   ),
 });
 
-const unauthorized = { description: 'The api-key header is missing or not one of the stage\'s inbound Channex keys.', schema: ErrorBodySchema };
+const unauthorized = { description: "The api-key header is missing or not one of the stage's inbound Channex keys.", schema: ErrorBodySchema };
 
 /** A GET Channex makes with `?hotel_code=`: the two read endpoints differ only in what they answer. */
-const hotelRead = <S extends typeof SuccessSchema | typeof MappingDetailsSchema>(operationId: string, name: string, summary: string, description: string, answer: string, schema: S) =>
+const hotelRead = <S extends typeof SuccessSchema | typeof MappingDetailsSchema>(
+  operationId: string,
+  name: string,
+  summary: string,
+  description: string,
+  answer: string,
+  schema: S,
+) =>
   defineRoute({
     operationId,
     method: 'GET',
@@ -255,7 +291,11 @@ export const channexChangesRoute = defineRoute({
   rawBody: ChannexChangesSchema,
   responses: {
     200: { description: 'Received; applied shortly after.', schema: ChangesAckSchema },
-    400: { description: 'Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it.', schema: ErrorBodySchema },
+    400: {
+      description:
+        'Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it.',
+      schema: ErrorBodySchema,
+    },
     401: unauthorized,
     409: { description: 'A request_id received before with a different body.', schema: ErrorBodySchema },
     413: { description: 'The body is over 6 MB (what the function can receive).', schema: ErrorBodySchema },

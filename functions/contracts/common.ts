@@ -24,10 +24,14 @@ export const instantSchema = (name: string) => {
 export const AUTHENTICATED_ERRORS = {
   400: { description: 'Validation failure; `param` names the offending parameter.', schema: ErrorBodySchema },
   401: { description: 'Missing, malformed, revoked or unknown key, or distribution access disabled.', schema: ErrorBodySchema },
-  414: { description: 'Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked.', schema: ErrorBodySchema },
+  414: {
+    description: 'Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked.',
+    schema: ErrorBodySchema,
+  },
   429: { description: 'Rate limit exhausted for this credential; wait `Retry-After` seconds.', schema: ErrorBodySchema },
   503: {
-    description: 'Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds.',
+    description:
+      'Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds.',
     schema: ErrorBodySchema,
   },
 } as const;

@@ -16,13 +16,20 @@ const CursorSchema = v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must n
 export const ListDeliveriesQuerySchema = v.strictObject({
   cursor: CursorSchema,
   size: PageSizeSchema,
-  outcome: v.optional(v.pipe(v.picklist(DELIVERY_STATUSES, `outcome must be one of ${DELIVERY_STATUSES.join(', ')}.`), v.description('Only deliveries with this status.'))),
+  outcome: v.optional(
+    v.pipe(v.picklist(DELIVERY_STATUSES, `outcome must be one of ${DELIVERY_STATUSES.join(', ')}.`), v.description('Only deliveries with this status.')),
+  ),
 });
 
 export const DeliveryAttemptSchema = v.object({
   attempt: v.pipe(v.number(), v.integer()),
   at: DateTimeSchema,
-  outcome: v.pipe(v.picklist(ATTEMPT_OUTCOMES), v.description('success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).')),
+  outcome: v.pipe(
+    v.picklist(ATTEMPT_OUTCOMES),
+    v.description(
+      'success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).',
+    ),
+  ),
   statusCode: v.optional(v.pipe(v.number(), v.integer())),
   error: v.optional(v.string()),
   durationMs: v.pipe(v.number(), v.integer()),

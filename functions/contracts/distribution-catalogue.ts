@@ -25,7 +25,13 @@ export const ListingsFeedQuerySchema = v.strictObject({
       v.description(`Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed). ${HORIZON_NOTE}`),
     ),
   ),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same listingIds and updatedSince.'))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1, 'cursor must not be empty.'),
+      v.description('nextCursor of the previous page, unchanged, with the same listingIds and updatedSince.'),
+    ),
+  ),
   size: FeedSizeSchema,
 });
 
@@ -84,7 +90,10 @@ export const DistributionListingSchema = v.object({
   maxChildren: v.pipe(v.number(), v.integer()),
   price: v.pipe(v.number(), v.description("Indicative nightly price in rupees at your channel's rates.")),
   createdAt: DateTimeSchema,
-  updatedAt: v.pipe(DateTimeSchema, v.description('Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.')),
+  updatedAt: v.pipe(
+    DateTimeSchema,
+    v.description('Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.'),
+  ),
   properties: v.pipe(v.array(DistributionPropertySchema), v.description('Ordered by id.')),
 });
 
@@ -94,7 +103,9 @@ export const AvailabilityDaySchema = v.object({
   stopSell: v.pipe(v.boolean(), v.description('Sales closed on this date whatever the units; unitsAvailable is then 0.')),
   minimumStay: v.pipe(v.number(), v.integer(), v.description('Nights; applies to every stay touching this date.')),
   maximumStay: v.pipe(v.number(), v.integer()),
-  ratePlans: ratePlansSchema({ unitsAvailable: v.pipe(v.number(), v.integer(), v.description('Units that can be sold on this plan: 0 when the plan is stop-sold.')) }),
+  ratePlans: ratePlansSchema({
+    unitsAvailable: v.pipe(v.number(), v.integer(), v.description('Units that can be sold on this plan: 0 when the plan is stop-sold.')),
+  }),
 });
 
 export const AvailabilitySchema = v.object({

@@ -9,18 +9,38 @@ import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } 
 const TAG = ['Invoices'];
 const Rupees = (description: string) => v.pipe(v.number(), v.description(description));
 const DateSchema = v.pipe(v.string(), v.isoDate());
-const dateField = (name: string, description: string) => v.pipe(v.string(`${name} must be a date (yyyy-mm-dd).`), v.isoDate(`${name} must be ${CALENDAR_DATE_RULE}.`), v.check(isCalendarDate, `${name} must be ${CALENDAR_DATE_RULE}.`), v.description(`${description} ${HORIZON_NOTE}`));
+const dateField = (name: string, description: string) =>
+  v.pipe(
+    v.string(`${name} must be a date (yyyy-mm-dd).`),
+    v.isoDate(`${name} must be ${CALENDAR_DATE_RULE}.`),
+    v.check(isCalendarDate, `${name} must be ${CALENDAR_DATE_RULE}.`),
+    v.description(`${description} ${HORIZON_NOTE}`),
+  );
 
 /** Optional: an empty body bills the period most recently closed. */
 export const BillingRunBodySchema = v.optional(
   v.strictObject({
     from: v.optional(dateField('from', 'Inclusive start of the period, recorded on the invoices; requires to.')),
-    to: v.optional(dateField('to', `Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most ${MAX_BILLING_DAYS} days after from; not after today.`)),
+    to: v.optional(
+      dateField(
+        'to',
+        `Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most ${MAX_BILLING_DAYS} days after from; not after today.`,
+      ),
+    ),
     bookingIds: v.optional(
       v.pipe(
-        v.array(v.pipe(v.string('bookingIds must hold strings.'), v.minLength(1, 'bookingIds must not contain empty ids.'), v.maxLength(64, 'bookingIds ids are at most 64 characters.')), 'bookingIds must be an array of booking ids.'),
+        v.array(
+          v.pipe(
+            v.string('bookingIds must hold strings.'),
+            v.minLength(1, 'bookingIds must not contain empty ids.'),
+            v.maxLength(64, 'bookingIds ids are at most 64 characters.'),
+          ),
+          'bookingIds must be an array of booking ids.',
+        ),
         v.maxLength(MAX_BILLING_BOOKING_IDS, `bookingIds may hold at most ${MAX_BILLING_BOOKING_IDS} ids.`),
-        v.description(`At most ${MAX_BILLING_BOOKING_IDS} property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed.`),
+        v.description(
+          `At most ${MAX_BILLING_BOOKING_IDS} property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed.`,
+        ),
       ),
     ),
   }),
@@ -30,13 +50,22 @@ export const BillingRunResultSchema = v.object({
   periodFrom: DateSchema,
   periodTo: DateSchema,
   cutoff: v.pipe(DateTimeSchema, v.description('Charges that occurred up to this instant (the end of periodTo in India) were selected.')),
-  invoiceIds: v.pipe(v.array(v.pipe(v.string(), v.uuid())), v.description('Invoices written or finished by this run, DRAFTs (that could not be issued yet) included.')),
+  invoiceIds: v.pipe(
+    v.array(v.pipe(v.string(), v.uuid())),
+    v.description('Invoices written or finished by this run, DRAFTs (that could not be issued yet) included.'),
+  ),
   linesWritten: v.pipe(v.number(), v.description('Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered).')),
   blockedStates: v.pipe(
     v.array(v.object({ state: v.string(), lineCount: v.number(), taxableValue: v.number() })),
     v.description('States with no GST registration of ours: their lines are held back, not billed.'),
   ),
-  skippedEntries: v.array(v.object({ ledgerEntryId: v.pipe(v.string(), v.uuid()), bookingId: v.string(), reason: v.pipe(v.picklist(SKIP_REASONS), v.description(SKIP_REASONS.join(', '))) })),
+  skippedEntries: v.array(
+    v.object({
+      ledgerEntryId: v.pipe(v.string(), v.uuid()),
+      bookingId: v.string(),
+      reason: v.pipe(v.picklist(SKIP_REASONS), v.description(SKIP_REASONS.join(', '))),
+    }),
+  ),
   unreconciledEntries: v.pipe(
     v.array(v.object({ ledgerEntryId: v.pipe(v.string(), v.uuid()), bookingId: v.string(), chargedAmount: v.number(), billedAmount: v.number() })),
     v.description("Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed."),
@@ -45,7 +74,7 @@ export const BillingRunResultSchema = v.object({
 
 export const InvoiceSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
-  invoiceNumber: v.pipe(v.nullable(v.string()), v.description('From the registration\'s series per GSTIN and financial year; null until issued.')),
+  invoiceNumber: v.pipe(v.nullable(v.string()), v.description("From the registration's series per GSTIN and financial year; null until issued.")),
   status: v.picklist(INVOICE_STATUSES),
   issueDate: v.nullable(DateSchema),
   dueDate: v.nullable(DateSchema),
@@ -83,7 +112,9 @@ export const InvoiceSchema = v.object({
               reference: v.pipe(v.nullable(v.string()), v.description('Quote it with the transfer (the invoice number).')),
             }),
           ),
-          v.description("The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first."),
+          v.description(
+            "The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first.",
+          ),
         ),
       }),
     ),
@@ -94,7 +125,12 @@ export const InvoiceSchema = v.object({
 
 export const InvoiceLineSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
-  lineKind: v.pipe(v.picklist(INVOICE_LINE_KINDS), v.description('STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).')),
+  lineKind: v.pipe(
+    v.picklist(INVOICE_LINE_KINDS),
+    v.description(
+      'STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).',
+    ),
+  ),
   sac: v.string(),
   description: v.string(),
   propertyName: v.string(),
@@ -126,7 +162,9 @@ export const InvoiceListQuerySchema = v.strictObject({
   status: statusList,
   from: v.optional(dateField('from', 'Issue dates on or after this date.')),
   to: v.optional(dateField('to', 'Issue dates on or before this date.')),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.'))),
+  cursor: v.optional(
+    v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.')),
+  ),
   size: v.optional(pageSizeParam(INVOICE_PAGE.maxSize, `Page size, 1–${INVOICE_PAGE.maxSize}; default ${INVOICE_PAGE.defaultSize}.`)),
 });
 
@@ -141,7 +179,7 @@ export const createBillingRunRoute = defineRoute({
   auth: 'v1',
   summary: 'Run billing now',
   description: [
-    'Turns your outstanding POSTED charges into ISSUED GST invoices, one per supplier registration (the property\'s state), with the same engine as the daily run.',
+    "Turns your outstanding POSTED charges into ISSUED GST invoices, one per supplier registration (the property's state), with the same engine as the daily run.",
     'An empty body bills the period most recently closed for your group (billing cycle and anchor day). Unbilled charges older than from are picked up too.',
     'Re-running is safe: only what is not yet invoiced is billed. A state without our GST registration is reported in blockedStates; an invoice that cannot be issued yet stays DRAFT and its id is still returned.',
     'A large run still writing lines after about five seconds answers with its invoices as DRAFT (linesWritten counts the lines written so far); our billing worker writes the rest into those same invoices and issues them, usually within a minute: read GET /v1/invoices/{id} until it is ISSUED.',
@@ -153,7 +191,11 @@ export const createBillingRunRoute = defineRoute({
   responses: {
     200: { description: 'The run result.', schema: BillingRunResultSchema },
     ...AUTHENTICATED_ERRORS,
-    429: { description: 'Rate limit exhausted for this credential, or a billing run was requested too soon or while another runs for your account; wait Retry-After seconds.', schema: ErrorBodySchema },
+    429: {
+      description:
+        'Rate limit exhausted for this credential, or a billing run was requested too soon or while another runs for your account; wait Retry-After seconds.',
+      schema: ErrorBodySchema,
+    },
   },
 });
 
@@ -170,7 +212,13 @@ export const listInvoicesRoute = defineRoute({
   responses: {
     200: {
       description: 'One page.',
-      schema: v.object({ data: v.array(InvoiceSchema), nextCursor: v.nullable(v.string()), outstanding: v.number(), oldestDueDate: v.nullable(DateSchema), outstandingInvoiceCount: v.number() }),
+      schema: v.object({
+        data: v.array(InvoiceSchema),
+        nextCursor: v.nullable(v.string()),
+        outstanding: v.number(),
+        oldestDueDate: v.nullable(DateSchema),
+        outstandingInvoiceCount: v.number(),
+      }),
     },
     ...AUTHENTICATED_ERRORS,
   },
@@ -182,7 +230,7 @@ export const getInvoiceRoute = defineRoute({
   path: '/v1/invoices/{id}',
   auth: 'v1',
   summary: 'One invoice with its lines',
-  description: 'The lines add up to the invoice\'s subtotal, taxes and total. Issued invoices never change.',
+  description: "The lines add up to the invoice's subtotal, taxes and total. Issued invoices never change.",
   tags: TAG,
   params: InvoiceIdParamsSchema,
   responses: {
@@ -214,6 +262,9 @@ export const getInvoicePdfRoute = defineRoute({
     200: { description: 'The GST tax invoice as a PDF.', document: 'application/pdf' },
     ...AUTHENTICATED_ERRORS,
     ...NOT_FOUND,
-    409: { description: 'The invoice is a DRAFT (or an abandoned draft), or a credit note awaiting its e-invoice registration: no document exists yet.', schema: ErrorBodySchema },
+    409: {
+      description: 'The invoice is a DRAFT (or an abandoned draft), or a credit note awaiting its e-invoice registration: no document exists yet.',
+      schema: ErrorBodySchema,
+    },
   },
 });

@@ -10,8 +10,7 @@ import { DAY_OR_INSTANT_RULE, isDayOrInstant } from '../../domain/reads/date-win
 
 const TAG = ['Ledger'];
 
-export const instantParam = (name: string, description: string) =>
-  v.pipe(instantSchema(name), v.description(`${description} ${HORIZON_NOTE}`));
+export const instantParam = (name: string, description: string) => v.pipe(instantSchema(name), v.description(`${description} ${HORIZON_NOTE}`));
 
 /** A window bound of the ledger and statement: an India date (the whole day, IST) or an instant. */
 const dayOrInstantParam = (name: string, description: string) => {
@@ -19,7 +18,9 @@ const dayOrInstantParam = (name: string, description: string) => {
   return v.pipe(
     v.string(message),
     v.check(isDayOrInstant, message),
-    v.description(`${description} A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. ${HORIZON_NOTE}`),
+    v.description(
+      `${description} A date (yyyy-mm-dd) is the whole India day (IST), e.g. 2026-11-01; or an ISO 8601 date-time with its offset. ${HORIZON_NOTE}`,
+    ),
   );
 };
 
@@ -35,7 +36,11 @@ const valueList = <T extends string>(name: string, values: readonly T[], descrip
       v.transform((s) => s.split(',').map((x) => x.trim())),
       v.check(
         (list) => list.every((x) => (values as readonly string[]).includes(x)),
-        (issue) => `${name} must be one or more of ${values.join(', ')}; got ${(issue.input as string[]).filter((x) => !(values as readonly string[]).includes(x)).map((x) => JSON.stringify(x)).join(', ')}.`,
+        (issue) =>
+          `${name} must be one or more of ${values.join(', ')}; got ${(issue.input as string[])
+            .filter((x) => !(values as readonly string[]).includes(x))
+            .map((x) => JSON.stringify(x))
+            .join(', ')}.`,
       ),
       v.transform((list) => [...new Set(list)] as T[]),
       v.description(`${description} One or more of ${values.join(', ')}, comma-separated or repeated.`),
@@ -49,7 +54,9 @@ export const LedgerQuerySchema = v.strictObject({
   status: valueList('status', LEDGER_ENTRY_STATUSES, 'Only entries in these statuses.'),
   bookingIds: idList('bookingIds'),
   externalBookingIds: idList('externalBookingIds'),
-  cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.'))),
+  cursor: v.optional(
+    v.pipe(v.string(), v.minLength(1, 'cursor must not be empty.'), v.description('nextCursor of the previous page, unchanged, with the same filters.')),
+  ),
   size: v.optional(pageSizeParam(LEDGER_PAGE.maxSize, `Page size, 1–${LEDGER_PAGE.maxSize}; default ${LEDGER_PAGE.defaultSize}.`)),
 });
 
@@ -66,10 +73,15 @@ const Rupees = (description: string) => v.pipe(v.number(), v.description(descrip
 
 export const LedgerEntrySchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
-  type: v.pipe(v.picklist(LEDGER_ENTRY_TYPES), v.description('CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).')),
+  type: v.pipe(
+    v.picklist(LEDGER_ENTRY_TYPES),
+    v.description('CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).'),
+  ),
   status: v.pipe(
     v.picklist(LEDGER_ENTRY_STATUSES),
-    v.description('AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).'),
+    v.description(
+      'AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).',
+    ),
   ),
   amount: Rupees('Signed rupees from your side: positive grows what you owe, negative shrinks it.'),
   currency: v.literal('INR'),
@@ -121,7 +133,12 @@ export const listLedgerRoute = defineRoute({
     200: {
       description: 'One page and the credit position.',
       schema: LedgerPageSchema,
-      alsoAs: [{ mediaType: CSV_MEDIA_TYPE, description: `With Accept: text/csv, the page's entries as CSV (RFC 4180, a header row; the next page's cursor in the X-Next-Cursor header, absent on the last page). Columns: ${CSV_COLUMNS}` }],
+      alsoAs: [
+        {
+          mediaType: CSV_MEDIA_TYPE,
+          description: `With Accept: text/csv, the page's entries as CSV (RFC 4180, a header row; the next page's cursor in the X-Next-Cursor header, absent on the last page). Columns: ${CSV_COLUMNS}`,
+        },
+      ],
     },
     ...AUTHENTICATED_ERRORS,
   },

@@ -22,9 +22,11 @@ export const ORDER_LIMITS = {
   bankOfferCode: 32,
 } as const;
 
-const Id = (what: string) => v.pipe(v.string(), v.minLength(1, `must be a non-empty ${what} id.`), v.maxLength(ORDER_LIMITS.id, `must be at most ${ORDER_LIMITS.id} characters.`));
+const Id = (what: string) =>
+  v.pipe(v.string(), v.minLength(1, `must be a non-empty ${what} id.`), v.maxLength(ORDER_LIMITS.id, `must be at most ${ORDER_LIMITS.id} characters.`));
 export const DateSchema = v.pipe(v.string(), v.check(isCalendarDate, `must be ${CALENDAR_DATE_RULE}.`));
-export const count = (min: number, max: number) => v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
+export const count = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
 export const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
 
 export const SelectedPropertySchema = v.strictObject({
@@ -59,8 +61,18 @@ export const OrderBodySchema = v.pipe(
     adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('Default 1.'))),
     children: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default 0.'))),
     infants: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default 0; free and outside capacity.'))),
-    selectedProperties: v.optional(v.pipe(list(SelectedPropertySchema, ORDER_LIMITS.selections), v.description('Omit or empty for a listing-level booking: the units are chosen for the party.'))),
-    mealPlan: v.optional(v.pipe(v.picklist(MEAL_PLANS, `must be one of ${MEAL_PLANS.join(', ')}.`), v.description('Our extension: the occupancy rate plan; default EP (room only).'))),
+    selectedProperties: v.optional(
+      v.pipe(
+        list(SelectedPropertySchema, ORDER_LIMITS.selections),
+        v.description('Omit or empty for a listing-level booking: the units are chosen for the party.'),
+      ),
+    ),
+    mealPlan: v.optional(
+      v.pipe(
+        v.picklist(MEAL_PLANS, `must be one of ${MEAL_PLANS.join(', ')}.`),
+        v.description('Our extension: the occupancy rate plan; default EP (room only).'),
+      ),
+    ),
     meals: v.optional(list(MealSelectionSchema, ORDER_LIMITS.selections)),
     vas: v.optional(list(VasSelectionSchema, ORDER_LIMITS.selections)),
     bankOfferCode: v.optional(
@@ -74,15 +86,15 @@ export const OrderBodySchema = v.pipe(
     applyBestBankOffer: v.optional(v.pipe(v.boolean(), v.description('Pick the richest eligible offer on your channel; none eligible: no offer, no error.'))),
     cancellationPlanId: v.optional(v.pipe(Id('cancellation plan'), v.description("One of the listing's plans; default its default plan."))),
     externalRef: v.optional(
-      v.pipe(v.string(), v.maxLength(ORDER_LIMITS.externalRef, `must be at most ${ORDER_LIMITS.externalRef} characters.`), v.description('Display name only; never used for lookup.')),
+      v.pipe(
+        v.string(),
+        v.maxLength(ORDER_LIMITS.externalRef, `must be at most ${ORDER_LIMITS.externalRef} characters.`),
+        v.description('Display name only; never used for lookup.'),
+      ),
     ),
   }),
   v.forward(
-    v.partialCheck(
-      [['checkIn'], ['checkOut']],
-      (b) => b.checkOut > b.checkIn,
-      'must be after checkIn.',
-    ),
+    v.partialCheck([['checkIn'], ['checkOut']], (b) => b.checkOut > b.checkIn, 'must be after checkIn.'),
     ['checkOut'],
   ),
 );
@@ -163,9 +175,13 @@ export const OrderSchema = v.object({
 });
 
 const SCENARIO_NOTE = `Sandbox stages only: header \`X-Test-Scenario\` (${SANDBOX_SCENARIOS.join(', ')}) forces a scenario (docs/sandbox.md); production ignores it.`;
-const NOT_FOUND = { 404: { description: 'No such order in your agent group (another group\'s order reads the same).', schema: ErrorBodySchema } };
+const NOT_FOUND = { 404: { description: "No such order in your agent group (another group's order reads the same).", schema: ErrorBodySchema } };
 const NOT_PRICEABLE = {
-  409: { description: 'The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order.', schema: ErrorBodySchema },
+  409: {
+    description:
+      'The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order.',
+    schema: ErrorBodySchema,
+  },
 };
 
 export const previewOrderRoute = defineRoute({
@@ -198,7 +214,8 @@ export const getOrderRoute = defineRoute({
   path: '/v1/orders/{orderId}',
   auth: 'v1',
   summary: "Read an order at today's price",
-  description: "Re-prices the stored request against today's catalogue and returns that price; stores nothing (validUntil is the stored one). POST …/reprice stores a re-confirmed price.",
+  description:
+    "Re-prices the stored request against today's catalogue and returns that price; stores nothing (validUntil is the stored one). POST …/reprice stores a re-confirmed price.",
   tags: TAG,
   params: OrderIdParamsSchema,
   responses: { 200: { description: 'The order at its current price.', schema: OrderSchema }, ...NOT_FOUND, ...NOT_PRICEABLE, ...AUTHENTICATED_ERRORS },

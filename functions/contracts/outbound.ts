@@ -22,7 +22,9 @@ export const BookingCallbackSchema = v.strictObject({
   bookingId: v.pipe(v.nullable(v.string()), v.description('The id you address the booking by; null when it never landed.')),
   reasonCode: v.pipe(
     v.nullable(v.picklist(BOOKING_FAILURE_REASONS)),
-    v.description('Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property\'s channel manager refused the reservation).'),
+    v.description(
+      "Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property's channel manager refused the reservation).",
+    ),
   ),
   reason: v.pipe(v.nullable(v.string()), v.description('Words for a human.')),
 });
@@ -56,14 +58,14 @@ export const OUTBOUND_MESSAGES: readonly OutboundMessage[] = [
       'Delivery is at least once: deduplicate on `dedupKey`. Every retry and resend sends the same bytes.',
       '',
       '`X-Webhook-Signature` (when the endpoint has a signing secret) is base64 of HMAC-SHA256 over the raw body bytes, keyed with the signing secret; compare in constant time before parsing.',
-      '`Authorization` carries the endpoint\'s Basic or Bearer secret when its `authType` says so, and the endpoint\'s static headers are added.',
+      "`Authorization` carries the endpoint's Basic or Bearer secret when its `authType` says so, and the endpoint's static headers are added.",
       '',
-      'Retries: about 0 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h and 6 h after the event (±10 %), up to the endpoint\'s `maxAttempts`. Redirects are never followed. See docs/webhooks.md.',
+      "Retries: about 0 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h and 6 h after the event (±10 %), up to the endpoint's `maxAttempts`. Redirects are never followed. See docs/webhooks.md.",
     ].join('\n'),
     headers: [
-      { name: WEBHOOK_HEADERS.id, description: 'Equals the body\'s dedupKey.' },
+      { name: WEBHOOK_HEADERS.id, description: "Equals the body's dedupKey." },
       { name: WEBHOOK_HEADERS.attempt, description: '1 for the first attempt, then 2, 3, …' },
-      { name: WEBHOOK_HEADERS.signature, description: 'base64 HMAC-SHA256 of the raw body, keyed with the endpoint\'s signing secret; only when one is set.' },
+      { name: WEBHOOK_HEADERS.signature, description: "base64 HMAC-SHA256 of the raw body, keyed with the endpoint's signing secret; only when one is set." },
     ],
     schema: CatalogueWebhookSchema,
     answers: {
@@ -87,7 +89,7 @@ export const OUTBOUND_MESSAGES: readonly OutboundMessage[] = [
       'Retries: about 0, 1 min, 5 min, 15 min, 1 h 15 min and 4 h 15 min after the outcome (±10 %), six attempts, then recorded as permanently failed. See docs/callbacks.md.',
     ].join('\n'),
     headers: [
-      { name: CALLBACK_HEADERS.eventId, description: 'Equals the body\'s eventId; the same on every retry.' },
+      { name: CALLBACK_HEADERS.eventId, description: "Equals the body's eventId; the same on every retry." },
       { name: CALLBACK_HEADERS.signature, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; new on every attempt.' },
     ],
     schema: BookingCallbackSchema,

@@ -34,7 +34,10 @@ export const dateParam = (name: string, description: string) =>
 
 export const ListingsQuerySchema = v.strictObject({
   page: v.pipe(intParam('page', 1, 1_000_000, 1), v.description('1-based; default 1.')),
-  size: v.pipe(intParam('size', 1, LISTINGS_PAGE.maxSize, LISTINGS_PAGE.defaultSize), v.description(`Default ${LISTINGS_PAGE.defaultSize}, at most ${LISTINGS_PAGE.maxSize}.`)),
+  size: v.pipe(
+    intParam('size', 1, LISTINGS_PAGE.maxSize, LISTINGS_PAGE.defaultSize),
+    v.description(`Default ${LISTINGS_PAGE.defaultSize}, at most ${LISTINGS_PAGE.maxSize}.`),
+  ),
 });
 
 export const BulkQuerySchema = v.strictObject({

@@ -17,7 +17,10 @@ const PaymentEntitySchema = v.object({
 /** razorpay.com/docs/webhooks/payments (sample payloads) and razorpay.com/docs/webhooks/smart-collect ("Virtual Account Credited"). */
 export const GatewayNotificationSchema = v.object({
   entity: v.literal('event'),
-  event: v.pipe(v.string(), v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`)),
+  event: v.pipe(
+    v.string(),
+    v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`),
+  ),
   contains: v.array(v.string()),
   payload: v.object({
     payment: v.optional(v.object({ entity: PaymentEntitySchema })),
@@ -41,13 +44,18 @@ export const GatewayNotificationSchema = v.object({
           amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise disputed.')),
           amount_deducted: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise deducted when lost (0 before).')),
           currency: v.string(),
-          status: v.pipe(v.picklist(['open', 'under_review', 'won', 'lost', 'closed']), v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.')),
+          status: v.pipe(
+            v.picklist(['open', 'under_review', 'won', 'lost', 'closed']),
+            v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.'),
+          ),
           respond_by: v.pipe(v.number(), v.integer()),
           created_at: v.pipe(v.number(), v.integer()),
         }),
       }),
     ),
-    virtual_account: v.optional(v.object({ entity: v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }) })),
+    virtual_account: v.optional(
+      v.object({ entity: v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }) }),
+    ),
     bank_transfer: v.optional(v.object({ entity: v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }) })),
   }),
   created_at: v.pipe(v.number(), v.integer()),
@@ -57,7 +65,7 @@ export const GatewayNotificationReplySchema = v.object({
   outcome: v.pipe(
     v.picklist(['RECORDED', 'REFUNDED', 'DISPUTED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
     v.description(
-      'RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group\'s. IGNORED: an event not acted on, a payment not captured, a bank transfer\'s payment.captured (its virtual_account.credited twin records it), or a refund not processed.',
+      "RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.",
     ),
   ),
   event: v.string(),
@@ -87,6 +95,10 @@ export const gatewayNotificationRoute = defineRoute({
   rawBody: GatewayNotificationSchema,
   responses: {
     200: { description: 'Recorded, already recorded, kept for operators, or ignored: Razorpay stops retrying.', schema: GatewayNotificationReplySchema },
-    400: { description: 'The signature is missing or does not match the raw body (`param` names the header), or the signed body is not a Razorpay event (`param` names the field). Nothing is recorded.', schema: ErrorBodySchema },
+    400: {
+      description:
+        'The signature is missing or does not match the raw body (`param` names the header), or the signed body is not a Razorpay event (`param` names the field). Nothing is recorded.',
+      schema: ErrorBodySchema,
+    },
   },
 });

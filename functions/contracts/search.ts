@@ -12,17 +12,24 @@ const TAG = ['Distribution API'];
 export const SEARCH_LIMITS = { rawParams: 30, filterValues: 100, text: 100, selections: 20, id: 100 } as const;
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `must be at most ${max} characters.`));
-const count = (min: number, max: number) => v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
+const count = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(min, `must be at least ${min}.`), v.maxValue(max, `must be at most ${max}.`));
 const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
 
 export const RawParamSchema = v.strictObject({
   filterName: v.pipe(text(SEARCH_LIMITS.text), v.description(`One of ${FILTER_NAMES.join(', ')} (docs/search.md); anything else is a 400 naming it.`)),
-  filterValues: v.pipe(list(text(SEARCH_LIMITS.text), SEARCH_LIMITS.filterValues), v.description('Strings, even for numbers and dates; single-valued filters take exactly one.')),
+  filterValues: v.pipe(
+    list(text(SEARCH_LIMITS.text), SEARCH_LIMITS.filterValues),
+    v.description('Strings, even for numbers and dates; single-valued filters take exactly one.'),
+  ),
 });
 
 export const SearchSelectionSchema = v.strictObject({
   date: v.optional(v.pipe(v.string(), v.description('Optional; when given it must be the checkIn (a PROPERTY selection covers the whole stay).'))),
-  type: v.pipe(v.string(), v.description(`One of ${SELECTION_TYPES.join(', ')}: pins a property (id) and its quantity; the search is narrowed to the pinned listings.`)),
+  type: v.pipe(
+    v.string(),
+    v.description(`One of ${SELECTION_TYPES.join(', ')}: pins a property (id) and its quantity; the search is narrowed to the pinned listings.`),
+  ),
   id: v.pipe(text(SEARCH_LIMITS.id), v.description('A property id of a listing on your channel.')),
   adults: v.optional(v.pipe(count(0, 100), v.description('Not used by PROPERTY selections: the party comes from rawParams.'))),
   children: v.optional(v.pipe(count(0, 100), v.description('Not used by PROPERTY selections.'))),
@@ -104,7 +111,9 @@ export const SearchResultSchema = v.object({
         price: SearchPriceSchema,
       }),
     ),
-    v.description(`Only when no single listing can take the party: up to ${MAX_COMBINED_GROUPS} groups of ${MAX_GROUP_LISTINGS} listings at most, every pair within ${GROUP_RADIUS_METERS} m.`),
+    v.description(
+      `Only when no single listing can take the party: up to ${MAX_COMBINED_GROUPS} groups of ${MAX_GROUP_LISTINGS} listings at most, every pair within ${GROUP_RADIUS_METERS} m.`,
+    ),
   ),
   nights: v.number(),
   requiredAdults: v.number(),
@@ -130,5 +139,8 @@ export const searchListingsRoute = defineRoute({
   ].join(' '),
   tags: TAG,
   body: SearchBodySchema,
-  responses: { 200: { description: 'One page of single listings, and combined groups when no single listing can take the party.', schema: SearchResultSchema }, ...AUTHENTICATED_ERRORS },
+  responses: {
+    200: { description: 'One page of single listings, and combined groups when no single listing can take the party.', schema: SearchResultSchema },
+    ...AUTHENTICATED_ERRORS,
+  },
 });

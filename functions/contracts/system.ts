@@ -82,7 +82,7 @@ export const postmanEnvironmentRoute = defineRoute({
   auth: 'none',
   summary: 'A Postman environment for the collection',
   description:
-    'Public: needs no key and is not rate limited. `baseUrl` is this origin. On sandbox stages it holds the demo world\'s partner and agent-group keys (what `npm start` loads); elsewhere the keys are empty: paste your own.',
+    "Public: needs no key and is not rate limited. `baseUrl` is this origin. On sandbox stages it holds the demo world's partner and agent-group keys (what `npm start` loads); elsewhere the keys are empty: paste your own.",
   tags: ['Meta'],
   responses: { 200: { description: 'The environment (Postman format).', document: 'application/json' }, ...PUBLIC_ERRORS },
 });

@@ -10,7 +10,10 @@ export const TestClockSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
   agentGroupId: v.pipe(v.string(), v.description('The group whose time the clock is.')),
   now: v.pipe(DateTimeSchema, v.description("The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.")),
-  status: v.pipe(v.picklist(TEST_CLOCK_STATUSES), v.description('`advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.')),
+  status: v.pipe(
+    v.picklist(TEST_CLOCK_STATUSES),
+    v.description('`advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.'),
+  ),
   createdAt: v.pipe(DateTimeSchema, v.description('Real instant of creation; the clock started at it.')),
   advanceLimit: v.pipe(DateTimeSchema, v.description(`The latest instant the clock may be advanced to: ${TEST_CLOCK_SPAN_YEARS} years after createdAt.`)),
 });
@@ -20,7 +23,12 @@ export const TestClockIdParamsSchema = v.object({ id: v.pipe(v.string(), v.uuid(
 export const CreateTestClockBodySchema = v.optional(
   v.strictObject({
     agentGroupId: v.optional(
-      v.pipe(v.string('agentGroupId must be a string.'), v.minLength(1, 'agentGroupId must not be empty.'), v.maxLength(64, 'agentGroupId is at most 64 characters.'), v.description("The caller's own group (the default); any other group is a 404.")),
+      v.pipe(
+        v.string('agentGroupId must be a string.'),
+        v.minLength(1, 'agentGroupId must not be empty.'),
+        v.maxLength(64, 'agentGroupId is at most 64 characters.'),
+        v.description("The caller's own group (the default); any other group is a 404."),
+      ),
     ),
   }),
 );
@@ -28,7 +36,9 @@ export const CreateTestClockBodySchema = v.optional(
 export const AdvanceTestClockBodySchema = v.strictObject({
   to: v.pipe(
     instantSchema('to'),
-    v.description(`The clock's new time: not before its current time, at most ${TEST_CLOCK_SPAN_YEARS} years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.`),
+    v.description(
+      `The clock's new time: not before its current time, at most ${TEST_CLOCK_SPAN_YEARS} years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.`,
+    ),
   ),
 });
 
@@ -43,7 +53,11 @@ export const listTestClocksRoute = defineRoute({
   summary: "The group's test clock, if it has one",
   description: SANDBOX_ONLY,
   tags: TAG,
-  responses: { 200: { description: 'Empty, or the one clock.', schema: v.object({ data: v.array(TestClockSchema) }) }, 404: { description: 'Not a sandbox stage.', schema: ErrorBodySchema }, ...AUTHENTICATED_ERRORS },
+  responses: {
+    200: { description: 'Empty, or the one clock.', schema: v.object({ data: v.array(TestClockSchema) }) },
+    404: { description: 'Not a sandbox stage.', schema: ErrorBodySchema },
+    ...AUTHENTICATED_ERRORS,
+  },
 });
 
 export const createTestClockRoute = defineRoute({
@@ -59,7 +73,7 @@ export const createTestClockRoute = defineRoute({
   bodyOptional: true,
   responses: {
     201: { description: 'Created.', schema: TestClockSchema },
-    404: { description: 'agentGroupId is not the caller\'s group (or not a sandbox stage).', schema: ErrorBodySchema },
+    404: { description: "agentGroupId is not the caller's group (or not a sandbox stage).", schema: ErrorBodySchema },
     409: { description: 'The group already has a test clock.', schema: ErrorBodySchema },
     ...AUTHENTICATED_ERRORS,
   },
@@ -93,7 +107,11 @@ export const advanceTestClockRoute = defineRoute({
     200: { description: 'The clock at its new time.', schema: TestClockSchema },
     ...NOT_FOUND,
     ...AUTHENTICATED_ERRORS,
-    429: { description: 'Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time).', schema: ErrorBodySchema },
+    429: {
+      description:
+        'Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time).',
+      schema: ErrorBodySchema,
+    },
   },
 });
 

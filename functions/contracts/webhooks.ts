@@ -17,7 +17,9 @@ const endpointFields = {
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(500)))),
   authType: v.optional(v.picklist(AUTH_TYPES), 'None'),
   authSecret: v.optional(v.nullable(v.pipe(v.string(), v.description('Write-only. Basic: user:password. Bearer: the token.')))),
-  signingSecret: v.optional(v.nullable(v.pipe(v.string(), v.description('Write-only. Keys X-Webhook-Signature (base64 HMAC-SHA256 of the raw body). 16–256 characters.')))),
+  signingSecret: v.optional(
+    v.nullable(v.pipe(v.string(), v.description('Write-only. Keys X-Webhook-Signature (base64 HMAC-SHA256 of the raw body). 16–256 characters.'))),
+  ),
   eventTypes: v.optional(v.nullable(EventTypesSchema)),
   headers: v.optional(
     v.pipe(
@@ -25,8 +27,12 @@ const endpointFields = {
       v.description(`Static headers sent with every delivery (at most ${MAX_CUSTOM_HEADERS}); not for secrets — use authSecret.`),
     ),
   ),
-  maxAttempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(MAX_ATTEMPTS.min), v.maxValue(MAX_ATTEMPTS.max), v.description(`Default ${MAX_ATTEMPTS.default}.`))),
-  timeoutSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(TIMEOUT_SECONDS.min), v.maxValue(TIMEOUT_SECONDS.max), v.description(`Default ${TIMEOUT_SECONDS.default}.`))),
+  maxAttempts: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(MAX_ATTEMPTS.min), v.maxValue(MAX_ATTEMPTS.max), v.description(`Default ${MAX_ATTEMPTS.default}.`)),
+  ),
+  timeoutSeconds: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(TIMEOUT_SECONDS.min), v.maxValue(TIMEOUT_SECONDS.max), v.description(`Default ${TIMEOUT_SECONDS.default}.`)),
+  ),
   status: v.optional(v.picklist(ENDPOINT_STATUSES)),
 };
 

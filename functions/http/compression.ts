@@ -147,4 +147,7 @@ async function gzipArrayTexts(texts: AsyncIterable<string>, plainBelow = 0): Pro
 }
 
 const tooLarge = (size: number) =>
-  new ValidationError('to', `to: the response would be ${Math.round(size / 1_000_000)} MB; send Accept-Encoding: gzip, or narrow the date window or id filters.`);
+  new ValidationError(
+    'to',
+    `to: the response would be ${Math.round(size / 1_000_000)} MB; send Accept-Encoding: gzip, or narrow the date window or id filters.`,
+  );

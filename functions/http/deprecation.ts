@@ -31,12 +31,15 @@ export function checkDeprecation(d: Deprecation): void {
   const earliest = new Date(`${d.since}T00:00:00Z`);
   earliest.setUTCMonth(earliest.getUTCMonth() + DEPRECATION_WINDOW_MONTHS);
   if (new Date(`${d.sunset}T00:00:00Z`) < earliest) {
-    throw new RangeError(`sunset ${d.sunset} is less than ${DEPRECATION_WINDOW_MONTHS} months after ${d.since}: deprecated parts keep working for ${DEPRECATION_WINDOW_MONTHS} months`);
+    throw new RangeError(
+      `sunset ${d.sunset} is less than ${DEPRECATION_WINDOW_MONTHS} months after ${d.since}: deprecated parts keep working for ${DEPRECATION_WINDOW_MONTHS} months`,
+    );
   }
 }
 
 /** A short sentence for the reference and the changelog. */
-export const deprecationNote = (d: Deprecation): string => `Deprecated since ${d.since}; works until ${d.sunset} (the Sunset date), then may be removed. ${d.instead}`;
+export const deprecationNote = (d: Deprecation): string =>
+  `Deprecated since ${d.since}; works until ${d.sunset} (the Sunset date), then may be removed. ${d.instead}`;
 
 const hasPath = (value: unknown, dotted: string): boolean => {
   let at: unknown = value;
@@ -48,7 +51,10 @@ const hasPath = (value: unknown, dotted: string): boolean => {
 };
 
 /** The deprecations a request meets: the route and response fields always, a parameter or body field only when the request sent it. */
-export function deprecationsMet(list: readonly Deprecation[], request: { readonly query?: Record<string, unknown> | null; readonly body?: unknown }): Deprecation[] {
+export function deprecationsMet(
+  list: readonly Deprecation[],
+  request: { readonly query?: Record<string, unknown> | null; readonly body?: unknown },
+): Deprecation[] {
   return list.filter((d) => {
     if ('query' in d.what) return request.query?.[d.what.query] !== undefined;
     if ('body' in d.what) return hasPath(request.body, d.what.body);

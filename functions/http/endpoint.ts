@@ -72,7 +72,8 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       if (acceptsGzip(acceptEncoding)) return gzipJsonSlices(jsonHead(context.state, reply.status, reply.headers), reply.body);
       return encodeForTransport(jsonResult(context.state, reply.status, await reply.body.all(), reply.headers), acceptEncoding);
     }
-    if (!reply.document && reply.status !== 204 && gzipsWhileWriting(reply.body, acceptEncoding)) return gzipJsonArray(jsonHead(context.state, reply.status, reply.headers), reply.body);
+    if (!reply.document && reply.status !== 204 && gzipsWhileWriting(reply.body, acceptEncoding))
+      return gzipJsonArray(jsonHead(context.state, reply.status, reply.headers), reply.body);
     const result = reply.document
       ? documentResult(context.state, reply.status, reply.document.contentType, reply.document.content, reply.headers)
       : jsonResult(context.state, reply.status, reply.body, reply.headers);

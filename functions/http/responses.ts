@@ -29,7 +29,13 @@ export function jsonHead(state: RequestState, status: number, extra: Readonly<Re
  * A document instead of JSON. Text goes as written (and may be compressed on the way out);
  * bytes go base64-encoded, as API Gateway and Lambda carry binary bodies.
  */
-export function documentResult(state: RequestState, status: number, contentType: string, content: string | Uint8Array, extra: Readonly<Record<string, string>> = {}): HttpResult {
+export function documentResult(
+  state: RequestState,
+  status: number,
+  contentType: string,
+  content: string | Uint8Array,
+  extra: Readonly<Record<string, string>> = {},
+): HttpResult {
   const headers = { 'Content-Type': contentType, 'X-Request-Id': state.requestId, ...rateHeaders(state.rate), ...extra };
   if (typeof content === 'string') return { statusCode: status, headers, body: content };
   return { statusCode: status, headers, body: Buffer.from(content).toString('base64'), isBase64Encoded: true };

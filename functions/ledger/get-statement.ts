@@ -11,7 +11,10 @@ export const handler = endpoint(getStatementRoute, async ({ principal, query, se
   if (preferredMediaType(event.headers?.accept, ['application/json', CSV_MEDIA_TYPE]) === CSV_MEDIA_TYPE) {
     // India dates, as the rows are dated: from=2026-11-01 (IST) is 2026-10-31T18:30Z.
     const name = `statement-${indiaToday(new Date(statement.from))}-to-${indiaToday(new Date(statement.to))}.csv`;
-    return documentReply(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(statement), { 'Content-Disposition': `attachment; filename="${name}"`, Vary: 'Accept' });
+    return documentReply(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(statement), {
+      'Content-Disposition': `attachment; filename="${name}"`,
+      Vary: 'Accept',
+    });
   }
   return { status: 200, body: statement, headers: { Vary: 'Accept' } };
 });

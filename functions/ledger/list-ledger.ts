@@ -10,7 +10,11 @@ export const handler = endpoint(listLedgerRoute, async ({ principal, query, serv
   if (preferredMediaType(event.headers?.accept, ['application/json', CSV_MEDIA_TYPE]) === CSV_MEDIA_TYPE) {
     // A CSV has no place for the cursor, so it travels in a header, as a page's next link would.
     const next: Record<string, string> = page.nextCursor ? { 'X-Next-Cursor': page.nextCursor } : {};
-    return documentReply(`${CSV_MEDIA_TYPE}; charset=utf-8`, ledgerPageCsv(page), { 'Content-Disposition': 'attachment; filename="ledger.csv"', Vary: 'Accept', ...next });
+    return documentReply(`${CSV_MEDIA_TYPE}; charset=utf-8`, ledgerPageCsv(page), {
+      'Content-Disposition': 'attachment; filename="ledger.csv"',
+      Vary: 'Accept',
+      ...next,
+    });
   }
   return { status: 200, body: page, headers: { Vary: 'Accept' } };
 });

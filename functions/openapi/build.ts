@@ -16,7 +16,10 @@ const schemaOf = (s: AnySchema): Json => {
 
 const RATE_HEADERS: Json = {
   'X-RateLimit-Limit': { description: 'Requests per minute this credential may make (600 unless configured otherwise).', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise).', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: 'Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise).',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the bucket is full again.', schema: { type: 'integer' } },
   'X-Request-Id': { description: 'Our id for this request; quote it when contacting us. Also on every log line.', schema: { type: 'string' } },
 };
@@ -25,8 +28,14 @@ const RETRY_AFTER: Json = { 'Retry-After': { description: 'Seconds until a token
 const RETRY_STORAGE: Json = { 'Retry-After': { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } } };
 
 const DEPRECATION_HEADERS: Json = {
-  Deprecation: { description: 'RFC 9745: on answers that involve a deprecated part of this operation; `@<unix seconds>` of the day it was deprecated.', schema: { type: 'string' } },
-  Sunset: { description: 'RFC 8594: the HTTP date from which the deprecated part may stop working (at least 12 months after Deprecation).', schema: { type: 'string' } },
+  Deprecation: {
+    description: 'RFC 9745: on answers that involve a deprecated part of this operation; `@<unix seconds>` of the day it was deprecated.',
+    schema: { type: 'string' },
+  },
+  Sunset: {
+    description: 'RFC 8594: the HTTP date from which the deprecated part may stop working (at least 12 months after Deprecation).',
+    schema: { type: 'string' },
+  },
   Link: { description: 'With `rel="deprecation"`: the versioning policy.', schema: { type: 'string' } },
 };
 
@@ -38,7 +47,9 @@ function withDeprecatedField(schema: Json, dotted: string, note: string, operati
   const properties = schema.properties as Record<string, Json> | undefined;
   const field = properties?.[key!];
   if (!field) throw new Error(`${operationId}: no field ${dotted} to deprecate`);
-  const marked = rest.length ? withDeprecatedField(field, dotted, note, operationId, rest) : { ...field, deprecated: true, description: [field.description, note].filter(Boolean).join(' ') };
+  const marked = rest.length
+    ? withDeprecatedField(field, dotted, note, operationId, rest)
+    : { ...field, deprecated: true, description: [field.description, note].filter(Boolean).join(' ') };
   return { ...schema, properties: { ...properties, [key!]: marked } };
 }
 
@@ -52,23 +63,41 @@ function deprecate(op: Json, list: readonly Deprecation[], operationId: string):
       const name = d.what.query;
       const params = out.parameters as Json[];
       if (!params.some((p) => p.name === name && p.in === 'query')) throw new Error(`${operationId}: no query parameter ${name} to deprecate`);
-      out = { ...out, parameters: params.map((p) => (p.name === name && p.in === 'query' ? { ...p, deprecated: true, description: [p.description, note].filter(Boolean).join(' ') } : p)) };
+      out = {
+        ...out,
+        parameters: params.map((p) =>
+          p.name === name && p.in === 'query' ? { ...p, deprecated: true, description: [p.description, note].filter(Boolean).join(' ') } : p,
+        ),
+      };
     }
     if ('body' in d.what) {
       const body = out.requestBody as { content: { 'application/json': { schema: Json } } } | undefined;
       if (!body) throw new Error(`${operationId}: no request body to deprecate ${d.what.body} in`);
-      out = { ...out, requestBody: { ...body, content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId) } } } };
+      out = {
+        ...out,
+        requestBody: {
+          ...body,
+          content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId) } },
+        },
+      };
     }
     if ('response' in d.what) {
       const field = d.what.response;
       const responses = Object.entries(out.responses as Record<string, Json>).map(([status, r]) => {
         const json = (r.content as Record<string, { schema: Json }> | undefined)?.['application/json'];
-        return [status, status.startsWith('2') && json ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId) } } } : r];
+        return [
+          status,
+          status.startsWith('2') && json
+            ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId) } } }
+            : r,
+        ];
       });
       out = { ...out, responses: Object.fromEntries(responses) };
     }
   }
-  const responses = Object.fromEntries(Object.entries(out.responses as Record<string, Json>).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Json), ...DEPRECATION_HEADERS } }]));
+  const responses = Object.fromEntries(
+    Object.entries(out.responses as Record<string, Json>).map(([status, r]) => [status, { ...r, headers: { ...(r.headers as Json), ...DEPRECATION_HEADERS } }]),
+  );
   return { ...out, responses };
 }
 
@@ -97,7 +126,9 @@ function operation(route: RouteSpec): Json {
     const rated = authed && !['401', '414', '503'].includes(status);
     const retry = status === '429' ? RETRY_AFTER : status === '503' ? RETRY_STORAGE : {};
     const headers = rated ? { ...RATE_HEADERS, ...retry } : { 'X-Request-Id': RATE_HEADERS['X-Request-Id'], ...retry };
-    const alternatives = Object.fromEntries((spec.alsoAs ?? []).map((a) => [a.mediaType, { schema: { type: 'string', contentMediaType: a.mediaType, description: a.description } }]));
+    const alternatives = Object.fromEntries(
+      (spec.alsoAs ?? []).map((a) => [a.mediaType, { schema: { type: 'string', contentMediaType: a.mediaType, description: a.description } }]),
+    );
     const content = spec.schema
       ? { 'application/json': { schema: schemaOf(spec.schema) }, ...alternatives }
       : spec.document
@@ -122,11 +153,13 @@ function operation(route: RouteSpec): Json {
 
 /** What each sandbox value does, per route family (docs/sandbox.md); the types make a new value fail to compile until it is described. */
 const ORDER_SCENARIO_EFFECTS: Record<SandboxScenario, string> = {
-  'price-moved': 'Priced as though the channel\'s rates had moved by 1 % since the last quote; the stored order keeps that price, so a later read or booking meets the move.',
+  'price-moved':
+    "Priced as though the channel's rates had moved by 1 % since the last quote; the stored order keeps that price, so a later read or booking meets the move.",
   'sold-out': 'Priced normally, then every item is marked `soldOut: true`.',
 };
 const BOOKING_SCENARIO_EFFECTS: Record<'price-moved' | BookingScenario, string> = {
-  'price-moved': 'The order is re-priced with the move, so the accepted total no longer matches: `409 PRICE_MOVED` with `expectedTotal` and `breakup`. Nothing is written.',
+  'price-moved':
+    'The order is re-priced with the move, so the accepted total no longer matches: `409 PRICE_MOVED` with `expectedTotal` and `breakup`. Nothing is written.',
   'booking-processing': 'The booking lands a little after the synchronous wait: `202 PROCESSING`, then CONFIRMED and `booking.confirmed`.',
   'booking-failed': 'The booking never lands: FAILED when the window closes, the authorization released, `booking.failed` with `BOOKING_NOT_COMPLETED`.',
   'booking-late': 'The booking lands half a window after it failed: `booking.failed`, then `booking.confirmed`, and the charge is posted again.',
@@ -167,7 +200,7 @@ function overview(): string {
     'Every non-2xx answer has one JSON shape: `status` (the HTTP status), `error` (its reason phrase), `message` (for a human), `path`, `timestamp` and a stable `code`.',
     'A 400 adds `param`, naming the offending parameter as you wrote it (`selectedProperties[0].quantity`), and the message names it too; nothing is clamped silently.',
     'Some refusals add their own fields (`402 CREDIT_DENIED`: the shortfall; `409 PRICE_MOVED`: `expectedTotal` and `breakup`).',
-    'Another tenant\'s resource is a 404 exactly like a missing one.',
+    "Another tenant's resource is a 404 exactly like a missing one.",
     '',
     '```json',
     '{"status":400,"error":"Bad Request","message":"size: size must be at most 100.","path":"/v1/bookings","timestamp":"2027-03-01T10:00:00.000Z","code":"VALIDATION_FAILED","param":"size"}',
@@ -223,7 +256,13 @@ function outbound(m: OutboundMessage): Json {
       description: m.description,
       tags: ['Webhooks and callbacks'],
       security: [],
-      parameters: m.headers.map((h) => ({ name: h.name, in: 'header', required: h.name !== 'X-Webhook-Signature', description: h.description, schema: { type: 'string' } })),
+      parameters: m.headers.map((h) => ({
+        name: h.name,
+        in: 'header',
+        required: h.name !== 'X-Webhook-Signature',
+        description: h.description,
+        schema: { type: 'string' },
+      })),
       requestBody: { required: true, content: { 'application/json': { schema: schemaOf(m.schema) } } },
       responses: Object.fromEntries(Object.entries(m.answers).map(([status, description]) => [status, { description }])),
     },
@@ -250,7 +289,12 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
       securitySchemes: {
         partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
         agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
-        channexKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.' },
+        channexKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'api-key',
+          description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.',
+        },
       },
     },
     paths,

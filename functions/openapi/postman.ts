@@ -25,7 +25,13 @@ const LOCAL_ORIGIN = 'http://localhost:3000';
  */
 export const SANDBOX_DEMO_KEYS = { partnerKey: 'pds_demo_partner_tripkart_01', agentGroupKey: 'pds_demo_group_tripkart_agents_01' } as const;
 
-const basic = (variable: string) => ({ type: 'basic', basic: [{ key: 'username', value: `{{${variable}}}`, type: 'string' }, { key: 'password', value: '', type: 'string' }] });
+const basic = (variable: string) => ({
+  type: 'basic',
+  basic: [
+    { key: 'username', value: `{{${variable}}}`, type: 'string' },
+    { key: 'password', value: '', type: 'string' },
+  ],
+});
 
 function authOf(security: unknown): Json {
   const scheme = Object.keys(((security as Json[] | undefined) ?? [])[0] ?? {})[0];
@@ -48,12 +54,22 @@ export function sample(schema: Json | undefined, depth = 0): unknown {
       const properties = (schema.properties ?? {}) as Record<string, Json>;
       const required = new Set((schema.required ?? []) as string[]);
       // Required fields only: a body a partner can send as it is, and add to.
-      return Object.fromEntries(Object.entries(properties).filter(([name]) => required.has(name)).map(([name, s]) => [name, sample(s, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(properties)
+          .filter(([name]) => required.has(name))
+          .map(([name, s]) => [name, sample(s, depth + 1)]),
+      );
     }
     case 'array':
       return schema.items ? [sample(schema.items as Json, depth + 1)] : [];
     case 'string':
-      return schema.format === 'date' ? '2027-01-10' : schema.format === 'date-time' ? '2027-01-10T10:00:00.000Z' : schema.format === 'email' ? 'guest@example.com' : '';
+      return schema.format === 'date'
+        ? '2027-01-10'
+        : schema.format === 'date-time'
+          ? '2027-01-10T10:00:00.000Z'
+          : schema.format === 'email'
+            ? 'guest@example.com'
+            : '';
     case 'integer':
     case 'number':
       return typeof schema.minimum === 'number' ? schema.minimum : 0;
@@ -69,13 +85,18 @@ type Parameter = { name: string; in: string; required?: boolean; description?: s
 function request(path: string, method: string, op: Json): Json {
   const parameters = (op.parameters ?? []) as Parameter[];
   // A trailing slash is an empty last segment in Postman's path: Channex's routes need theirs.
-  const segments = path.slice(1).split('/').map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
+  const segments = path
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
   const query = parameters
     .filter((p) => p.in === 'query')
     .map((p) => ({ key: p.name, value: String(sample(p.schema) ?? ''), ...(p.description ? { description: p.description } : {}), disabled: !p.required }));
   const enabled = query.filter((q) => !q.disabled).map((q) => `${q.key}=${q.value}`);
   const body = ((op.requestBody as Json | undefined)?.content as Record<string, { schema: Json }> | undefined)?.['application/json'];
-  const headers = parameters.filter((p) => p.in === 'header').map((p) => ({ key: p.name, value: String(sample(p.schema) ?? ''), disabled: !p.required, ...(p.description ? { description: p.description } : {}) }));
+  const headers = parameters
+    .filter((p) => p.in === 'header')
+    .map((p) => ({ key: p.name, value: String(sample(p.schema) ?? ''), disabled: !p.required, ...(p.description ? { description: p.description } : {}) }));
   return {
     name: String(op.summary ?? op.operationId),
     request: {
@@ -88,7 +109,11 @@ function request(path: string, method: string, op: Json): Json {
         path: segments,
         ...(query.length ? { query } : {}),
         ...(segments.some((s) => s.startsWith(':'))
-          ? { variable: parameters.filter((p) => p.in === 'path').map((p) => ({ key: p.name, value: '', ...(p.description ? { description: p.description } : {}) })) }
+          ? {
+              variable: parameters
+                .filter((p) => p.in === 'path')
+                .map((p) => ({ key: p.name, value: '', ...(p.description ? { description: p.description } : {}) })),
+            }
           : {}),
       },
       ...(body ? { body: { mode: 'raw', raw: JSON.stringify(sample(body.schema), null, 2), options: { raw: { language: 'json' } } } } : {}),

@@ -2,7 +2,14 @@ import type * as v from 'valibot';
 import type { Order } from '../../domain/orders/order.ts';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
-import { explainSoldOutNights, type OrderRequest, type PricedItem, type PricedOrder, type PricedSummary, type SoldOutNight } from '../../domain/pricing/index.ts';
+import {
+  explainSoldOutNights,
+  type OrderRequest,
+  type PricedItem,
+  type PricedOrder,
+  type PricedSummary,
+  type SoldOutNight,
+} from '../../domain/pricing/index.ts';
 import { itemInRupees, summaryInRupees } from '../../domain/pricing/rupees.ts';
 import type { Config } from '../../infra/config.ts';
 import type { OrderBody, OrderQuoteSchema, OrderSchema } from '../contracts/orders.ts';
@@ -26,7 +33,12 @@ export function orderCommand(body: OrderBody): { request: OrderRequest; external
  * item with the nights that stop it selling. An order holds one item (one listing), so every
  * sold-out night is that item's.
  */
-export const quoteJson = (priced: { currency: string; items: readonly PricedItem[]; summary: PricedSummary; soldOutNights: readonly SoldOutNight[] }): OrderQuoteJson => ({
+export const quoteJson = (priced: {
+  currency: string;
+  items: readonly PricedItem[];
+  summary: PricedSummary;
+  soldOutNights: readonly SoldOutNight[];
+}): OrderQuoteJson => ({
   currency: priced.currency,
   items: priced.items.map((item) => ({ ...itemInRupees(item), unavailableNights: explainSoldOutNights(priced.soldOutNights, item.nights) })),
   summary: summaryInRupees(priced.summary),

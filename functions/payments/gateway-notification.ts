@@ -16,39 +16,101 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const gateway = services.gateway;
   const notice = gateway.readNotification(rawBodyOf(event), headers[gateway.signatureHeader], headers[gateway.eventIdHeader]);
-  if (notice.kind === 'ignored') return { status: 200, body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, refundId: null, disputeId: null, duplicate: false } };
+  if (notice.kind === 'ignored')
+    return {
+      status: 200,
+      body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, refundId: null, disputeId: null, duplicate: false },
+    };
   const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock, clockFor: clockFor(services), ids: services.ids };
   const paymentId = notice.payment.paymentId;
   // The trail names the gateway's event id, what an auditor finds in the gateway's own dashboard.
   if (notice.kind === 'dispute') {
     const disputeId = notice.dispute.disputeId;
-    const outcome = await receiveGatewayDispute({ ...deps, metrics: services.metrics }, notice.dispute, notice.payment, notice, systemOrigin('payment-gateway', notice.eventId ?? disputeId));
+    const outcome = await receiveGatewayDispute(
+      { ...deps, metrics: services.metrics },
+      notice.dispute,
+      notice.payment,
+      notice,
+      systemOrigin('payment-gateway', notice.eventId ?? disputeId),
+    );
     if (outcome.kind === 'unmatched') {
       logger.warn('dispute of a payment that is no group money', { paymentId, disputeId, event: notice.event });
-      return { status: 200, body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, disputeId, duplicate: false } };
+      return {
+        status: 200,
+        body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, disputeId, duplicate: false },
+      };
     }
     // Said in the log where alarms look, with what operators need to answer it; the PaymentDisputed count raises the alarm.
-    if (outcome.applied) logger.warn('payment dispute', { disputeId, paymentId, status: outcome.dispute.status, phase: outcome.dispute.phase, invoiceId: outcome.dispute.invoiceId, agentGroupId: outcome.dispute.agentGroupId, respondBy: outcome.dispute.respondBy, previous: outcome.previous });
+    if (outcome.applied)
+      logger.warn('payment dispute', {
+        disputeId,
+        paymentId,
+        status: outcome.dispute.status,
+        phase: outcome.dispute.phase,
+        invoiceId: outcome.dispute.invoiceId,
+        agentGroupId: outcome.dispute.agentGroupId,
+        respondBy: outcome.dispute.respondBy,
+        previous: outcome.previous,
+      });
     const body = { event: notice.event, paymentId, invoiceId: outcome.dispute.invoiceId, refundId: null, disputeId };
-    return { status: 200, body: outcome.applied || outcome.givenBack ? { outcome: 'DISPUTED' as const, ...body, duplicate: false } : { outcome: 'DUPLICATE' as const, ...body, duplicate: true } };
+    return {
+      status: 200,
+      body:
+        outcome.applied || outcome.givenBack
+          ? { outcome: 'DISPUTED' as const, ...body, duplicate: false }
+          : { outcome: 'DUPLICATE' as const, ...body, duplicate: true },
+    };
   }
   if (notice.kind === 'refund') {
     const refundId = notice.refund.refundId;
     const outcome = await receiveGatewayRefund(deps, notice.refund, notice.payment, notice, systemOrigin('payment-gateway', notice.eventId ?? refundId));
-    if (outcome.kind === 'not-processed') return { status: 200, body: { outcome: 'IGNORED' as const, event: notice.event, paymentId, invoiceId: null, refundId, disputeId: null, duplicate: false } };
+    if (outcome.kind === 'not-processed')
+      return {
+        status: 200,
+        body: { outcome: 'IGNORED' as const, event: notice.event, paymentId, invoiceId: null, refundId, disputeId: null, duplicate: false },
+      };
     if (outcome.kind === 'unmatched') {
       logger.warn('refund of a payment that is no group money', { paymentId, refundId, event: notice.event });
-      return { status: 200, body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId, disputeId: null, duplicate: false } };
+      return {
+        status: 200,
+        body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId, disputeId: null, duplicate: false },
+      };
     }
-    return { status: 200, body: { outcome: outcome.recorded ? ('REFUNDED' as const) : ('DUPLICATE' as const), event: notice.event, paymentId, invoiceId: outcome.refund.invoiceId, refundId, disputeId: null, duplicate: !outcome.recorded } };
+    return {
+      status: 200,
+      body: {
+        outcome: outcome.recorded ? ('REFUNDED' as const) : ('DUPLICATE' as const),
+        event: notice.event,
+        paymentId,
+        invoiceId: outcome.refund.invoiceId,
+        refundId,
+        disputeId: null,
+        duplicate: !outcome.recorded,
+      },
+    };
   }
   const outcome = await receiveGatewayPayment(deps, notice.payment, notice, systemOrigin('payment-gateway', notice.eventId ?? paymentId));
   if (outcome.kind === 'unmatched') {
     // Answered 200 so Razorpay stops retrying; kept for operators, and said in the log where alarms look.
     logger.warn('unmatched gateway payment kept', { paymentId, reason: outcome.unmatched.reason, event: notice.event });
-    return { status: 200, body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, disputeId: null, duplicate: !outcome.kept } };
+    return {
+      status: 200,
+      body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, disputeId: null, duplicate: !outcome.kept },
+    };
   }
   // The UTR was typed in by hand before the gateway's notice came: one transfer, already counted.
-  if (outcome.sameTransfer) logger.warn('bank transfer already recorded by hand', { paymentId, recordedAs: outcome.payment.reference, agentGroupId: outcome.payment.agentGroupId });
-  return { status: 200, body: { outcome: outcome.recorded ? ('RECORDED' as const) : ('DUPLICATE' as const), event: notice.event, paymentId, invoiceId: outcome.payment.invoiceId, refundId: null, disputeId: null, duplicate: !outcome.recorded } };
+  if (outcome.sameTransfer)
+    logger.warn('bank transfer already recorded by hand', { paymentId, recordedAs: outcome.payment.reference, agentGroupId: outcome.payment.agentGroupId });
+  return {
+    status: 200,
+    body: {
+      outcome: outcome.recorded ? ('RECORDED' as const) : ('DUPLICATE' as const),
+      event: notice.event,
+      paymentId,
+      invoiceId: outcome.payment.invoiceId,
+      refundId: null,
+      disputeId: null,
+      duplicate: !outcome.recorded,
+    },
+  };
 });

@@ -44,7 +44,7 @@ export const DOCS_CSP = [
   "style-src 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self' data:",
-  "worker-src blob:",
+  'worker-src blob:',
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -27,5 +27,9 @@ export const handler = endpoint(docsRoute, async () => {
       page = undefined;
     });
   }
-  return documentReply('text/html; charset=utf-8', await page, { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
+  return documentReply('text/html; charset=utf-8', await page, {
+    'Content-Security-Policy': DOCS_CSP,
+    'Cache-Control': 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+  });
 });

@@ -37,7 +37,8 @@ export async function allowedMethods(path: string): Promise<string[]> {
   return [...new Set((await matchers).filter((m) => (sandbox || !m.sandboxOnly) && m.regex.test(path)).map((m) => m.method))].sort();
 }
 
-const surfaceOf = (path: string): Surface | undefined => (path === '/api' || path.startsWith('/api/') ? 'api' : path === '/v1' || path.startsWith('/v1/') ? 'v1' : undefined);
+const surfaceOf = (path: string): Surface | undefined =>
+  path === '/api' || path.startsWith('/api/') ? 'api' : path === '/v1' || path.startsWith('/v1/') ? 'v1' : undefined;
 
 const authenticateBySurface = {
   api: basicAuth('api'),
@@ -64,7 +65,9 @@ const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInM
     const allow = await allowedMethods(event.rawPath);
     if (allow.length > 0) {
       const method = context.state.method;
-      return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), { Allow: allow.join(', ') });
+      return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), {
+        Allow: allow.join(', '),
+      });
     }
     return errorResult(context.state, routeNotFound());
   });

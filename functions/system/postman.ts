@@ -23,6 +23,10 @@ export const collectionHandler = endpoint(postmanCollectionRoute, async () => {
 
 export const environmentHandler = endpoint(postmanEnvironmentRoute, async ({ services, event }) => {
   const sandbox = services.config.isSandbox;
-  const environment = buildPostmanEnvironment(sandbox ? 'Partner Distribution sandbox' : 'Partner Distribution', sandbox ? SANDBOX_DEMO_KEYS : { partnerKey: '', agentGroupKey: '' }, originOf(event));
+  const environment = buildPostmanEnvironment(
+    sandbox ? 'Partner Distribution sandbox' : 'Partner Distribution',
+    sandbox ? SANDBOX_DEMO_KEYS : { partnerKey: '', agentGroupKey: '' },
+    originOf(event),
+  );
   return { status: 200, body: null, document: { contentType: 'application/json', content: JSON.stringify(environment, null, 2) }, headers: HEADERS };
 });

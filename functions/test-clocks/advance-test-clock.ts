@@ -21,5 +21,8 @@ const dueWorkOn =
 
 export const handler = endpoint(advanceTestClockRoute, async ({ principal, params, body, services }) => ({
   status: 200,
-  body: testClockJson(await advanceTestClock({ ...testClockDeps(services), dueWork: dueWorkOn(services) }, principal, params.id, new Date(canonicalInstant(body.to, 'to'))), services),
+  body: testClockJson(
+    await advanceTestClock({ ...testClockDeps(services), dueWork: dueWorkOn(services) }, principal, params.id, new Date(canonicalInstant(body.to, 'to'))),
+    services,
+  ),
 }));

@@ -32,14 +32,28 @@ export async function handleBillingRecord(deps: BillingWorkerDeps, record: SQSRe
     const group = await deps.tenants.getAgentGroup(job.agentGroupId);
     if (!group) throw new Error(`billing ${job.agentGroupId}: agent group not found`);
     const r = await continueBillingRun(own, { ...job, handOff: job.handOff }, group);
-    logger.info('billing run continued', { runId: job.runId, agentGroupId: r.agentGroupId, groupRunId: r.runId, invoiceIds: r.invoiceIds, linesWritten: r.linesWritten, draftsLeft: r.draftsLeft });
+    logger.info('billing run continued', {
+      runId: job.runId,
+      agentGroupId: r.agentGroupId,
+      groupRunId: r.runId,
+      invoiceIds: r.invoiceIds,
+      linesWritten: r.linesWritten,
+      draftsLeft: r.draftsLeft,
+    });
     return;
   }
   const outcome = await billQueuedGroup(own, jobAtGroupClock(job, deps.clock, own), await deps.tenants.getAgentGroup(job.agentGroupId));
   if (outcome.outcome === 'FAILED') throw new Error(`billing ${job.agentGroupId} failed: ${outcome.error}`);
   if (outcome.outcome === 'BILLED') {
     const r = outcome.result;
-    logger.info('billing run', { runId: job.runId, agentGroupId: r.agentGroupId, groupRunId: r.runId, invoiceIds: r.invoiceIds, linesWritten: r.linesWritten, draftsLeft: r.draftsLeft });
+    logger.info('billing run', {
+      runId: job.runId,
+      agentGroupId: r.agentGroupId,
+      groupRunId: r.runId,
+      invoiceIds: r.invoiceIds,
+      linesWritten: r.linesWritten,
+      draftsLeft: r.draftsLeft,
+    });
   }
 }
 

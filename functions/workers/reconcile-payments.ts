@@ -12,9 +12,22 @@ import { systemOrigin } from '../../domain/audit/audit-event.ts';
 export const handler = async () => {
   const svc = services();
   const report = await reconcilePayments(
-    { gateway: svc.gateway, receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, clockFor: clockFor(svc), invoices: svc.invoices, ids: svc.ids, metrics: svc.metrics },
+    {
+      gateway: svc.gateway,
+      receivables: svc.receivables,
+      tenants: svc.tenants,
+      clock: svc.clock,
+      clockFor: clockFor(svc),
+      invoices: svc.invoices,
+      ids: svc.ids,
+      metrics: svc.metrics,
+    },
     systemOrigin('payment-reconciliation', svc.ids.uuid()),
   );
-  (report.failures.length > 0 ? logger.warn : logger.info).call(logger, 'payment reconciliation', { ...report, recorded: report.recorded.length, captured: report.captured.length });
+  (report.failures.length > 0 ? logger.warn : logger.info).call(logger, 'payment reconciliation', {
+    ...report,
+    recorded: report.recorded.length,
+    captured: report.captured.length,
+  });
   return report;
 };

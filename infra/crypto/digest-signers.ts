@@ -9,7 +9,11 @@ import type { DigestSigner } from '../../domain/audit/digest.ts';
  * (AUDIT_SIGNING_KEY, base64 PKCS#8 DER).
  */
 
-const fingerprint = (publicKey: KeyObject): string => createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 32);
+const fingerprint = (publicKey: KeyObject): string =>
+  createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 32);
 
 /** A local stage's signer, from the base64 PKCS#8 DER private key in AUDIT_SIGNING_KEY. */
 export function localDigestSigner(base64Pkcs8: string): DigestSigner {
@@ -38,7 +42,9 @@ export async function kmsDigestSigner(region: string, keyId: string): Promise<Di
   return {
     keyId,
     async sign(message) {
-      const out = await kms.send(new SignCommand({ KeyId: keyId, Message: createHash('sha256').update(message).digest(), MessageType: 'DIGEST', SigningAlgorithm: 'ECDSA_SHA_256' }));
+      const out = await kms.send(
+        new SignCommand({ KeyId: keyId, Message: createHash('sha256').update(message).digest(), MessageType: 'DIGEST', SigningAlgorithm: 'ECDSA_SHA_256' }),
+      );
       return Buffer.from(out.Signature!).toString('hex');
     },
     async verify(message, signatureHex) {

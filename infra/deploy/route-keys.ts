@@ -19,7 +19,8 @@ export function routeKeyProblem(key: string): string | undefined {
   const m = /^(\S+) (\S+)$/.exec(key);
   if (!m) return `'${key}' is neither $default nor "<METHOD> <path>"`;
   const [, method, path] = m as unknown as [string, string, string];
-  if (!(ROUTE_KEY_METHODS as readonly string[]).includes(method)) return `'${key}': ${method} is not an HTTP method API Gateway routes (${ROUTE_KEY_METHODS.join(', ')})`;
+  if (!(ROUTE_KEY_METHODS as readonly string[]).includes(method))
+    return `'${key}': ${method} is not an HTTP method API Gateway routes (${ROUTE_KEY_METHODS.join(', ')})`;
   if (!path.startsWith('/')) return `'${key}': the path must start with "/"`;
   if (path === '/') return undefined;
   if (path.endsWith('/')) return `'${key}': the path must not end with "/" (API Gateway refuses the route; route the slash form through a greedy variable)`;

@@ -32,7 +32,10 @@ export const StageSecretSchema = v.object({
   cursorKey: ring,
   secretsKey: ring,
   /** Razorpay's webhook secret (RAZORPAY_WEBHOOK_SECRET), `<new>,<old>` while it rotates: made here for the sandbox, replaced by `stage razorpay`. */
-  razorpayWebhookSecret: v.pipe(v.string(), v.check((s) => s.split(',').length <= 2 && s.split(',').every((k) => k.length >= 8), 'must be one secret of 8+ characters, or <new>,<old>')),
+  razorpayWebhookSecret: v.pipe(
+    v.string(),
+    v.check((s) => s.split(',').length <= 2 && s.split(',').every((k) => k.length >= 8), 'must be one secret of 8+ characters, or <new>,<old>'),
+  ),
   /** Razorpay's API key (RAZORPAY_KEY_ID / RAZORPAY_KEY_SECRET); empty until `stage razorpay` sets them (the sandbox needs none). */
   razorpayKeyId: v.optional(v.string()),
   razorpayKeySecret: v.optional(v.string()),
@@ -103,19 +106,31 @@ export function parseStageSecret(text: string | undefined): StageSecret {
     throw new StageSecretError('The stage secret is not JSON.');
   }
   const parsed = v.safeParse(StageSecretSchema, json);
-  if (!parsed.success) throw new StageSecretError(`The stage secret is malformed: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new StageSecretError(`The stage secret is malformed: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
   return parsed.output;
 }
 
 const serialise = (secret: StageSecret): string => JSON.stringify(secret);
 
 /** CreateSecret never overwrites: an existing name fails with ResourceExistsException. */
-export function bootstrapRequest(stage: CloudStage, keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string } & Partial<ReturnType<typeof channexSecretDefaults>>): CreateSecretCommandInput {
+export function bootstrapRequest(
+  stage: CloudStage,
+  keys: { cursorKey: string; secretsKey: string; razorpayWebhookSecret: string } & Partial<ReturnType<typeof channexSecretDefaults>>,
+): CreateSecretCommandInput {
   return {
     Name: stageSecretName(stage),
     Description: `${SERVICE} ${stage}: cursor signing and secret sealing keys, the payment gateway's webhook secret, and the pipeline's smoke keys. Created by \`npm run admin -- stage bootstrap\`.`,
     // The Razorpay key fields exist from the start (empty): serverless.yml resolves them on every stage.
-    SecretString: serialise({ ...keys, cursorKey: keys.cursorKey, secretsKey: keys.secretsKey, razorpayWebhookSecret: keys.razorpayWebhookSecret, razorpayKeyId: '', razorpayKeySecret: '', irpCredentials: '{}' }),
+    SecretString: serialise({
+      ...keys,
+      cursorKey: keys.cursorKey,
+      secretsKey: keys.secretsKey,
+      razorpayWebhookSecret: keys.razorpayWebhookSecret,
+      razorpayKeyId: '',
+      razorpayKeySecret: '',
+      irpCredentials: '{}',
+    }),
     Tags: [
       { Key: 'service', Value: SERVICE },
       { Key: 'stage', Value: stage },
@@ -134,7 +149,8 @@ const inRotation = (s: StageSecret): boolean => s.cursorKey.includes(',') || s.s
 
 /** Rotation step 1: fresh keys in front, the current ones kept as previous. */
 export function beginRotation(current: StageSecret, fresh: { cursorKey: string; secretsKey: string }): StageSecret {
-  if (inRotation(current)) throw new StageSecretError('A rotation is already in progress (the secret holds <new>,<old> keys). Finish it first: `stage finish-rotation`.');
+  if (inRotation(current))
+    throw new StageSecretError('A rotation is already in progress (the secret holds <new>,<old> keys). Finish it first: `stage finish-rotation`.');
   return { ...current, cursorKey: `${fresh.cursorKey},${current.cursorKey}`, secretsKey: `${fresh.secretsKey},${current.secretsKey}` };
 }
 
@@ -150,12 +166,19 @@ export function finishRotation(current: StageSecret): StageSecret {
  * regenerates both); a new webhook secret goes in front of the current one (`<new>,<old>`), since
  * Razorpay retries older events signed with the old secret; `finishWebhookRotation` drops it.
  */
-export function withRazorpay(current: StageSecret, change: { keyId?: string; keySecret?: string; webhookSecret?: string; finishWebhookRotation?: boolean }, stage: CloudStage): StageSecret {
-  if (change.keyId !== undefined && !/^rzp_(test|live)_[A-Za-z0-9]{6,32}$/.test(change.keyId)) throw new StageSecretError('The key id must be a Razorpay key id (rzp_test_… or rzp_live_…).');
+export function withRazorpay(
+  current: StageSecret,
+  change: { keyId?: string; keySecret?: string; webhookSecret?: string; finishWebhookRotation?: boolean },
+  stage: CloudStage,
+): StageSecret {
+  if (change.keyId !== undefined && !/^rzp_(test|live)_[A-Za-z0-9]{6,32}$/.test(change.keyId))
+    throw new StageSecretError('The key id must be a Razorpay key id (rzp_test_… or rzp_live_…).');
   const keyMode = change.keyId !== undefined && razorpayKeyModeProblem(stage, change.keyId);
   if (keyMode) throw new StageSecretError(`The key id: ${keyMode}.`);
-  if ((change.keyId === undefined) !== (change.keySecret === undefined)) throw new StageSecretError('Razorpay issues the key id and secret as a pair: give both.');
-  if (change.webhookSecret !== undefined && (change.webhookSecret.length < 8 || change.webhookSecret.includes(','))) throw new StageSecretError('The webhook secret must be 8+ characters without a comma.');
+  if ((change.keyId === undefined) !== (change.keySecret === undefined))
+    throw new StageSecretError('Razorpay issues the key id and secret as a pair: give both.');
+  if (change.webhookSecret !== undefined && (change.webhookSecret.length < 8 || change.webhookSecret.includes(',')))
+    throw new StageSecretError('The webhook secret must be 8+ characters without a comma.');
   let webhook = current.razorpayWebhookSecret;
   if (change.finishWebhookRotation) {
     if (!webhook.includes(',')) throw new StageSecretError('No webhook secret rotation is in progress.');
@@ -165,7 +188,11 @@ export function withRazorpay(current: StageSecret, change: { keyId?: string; key
     if (webhook.includes(',')) throw new StageSecretError('A webhook secret rotation is in progress: finish it first (`--finish-webhook-rotation`).');
     webhook = `${change.webhookSecret},${webhook}`;
   }
-  return { ...current, razorpayWebhookSecret: webhook, ...(change.keyId !== undefined ? { razorpayKeyId: change.keyId, razorpayKeySecret: change.keySecret! } : {}) };
+  return {
+    ...current,
+    razorpayWebhookSecret: webhook,
+    ...(change.keyId !== undefined ? { razorpayKeyId: change.keyId, razorpayKeySecret: change.keySecret! } : {}),
+  };
 }
 
 /** One registration's IRP credentials set (onboarding, or a rotated password or client secret) or, with null, removed. */
@@ -175,7 +202,8 @@ export function withIrpCredential(current: StageSecret, gstin: string, credentia
   else if (!(gstin in all)) throw new StageSecretError(`The stage secret holds no IRP credentials for ${gstin}.`);
   else delete all[gstin];
   const checked = v.safeParse(IrpCredentialsSchema, all);
-  if (!checked.success) throw new StageSecretError(`The IRP credentials are malformed: ${checked.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
+  if (!checked.success)
+    throw new StageSecretError(`The IRP credentials are malformed: ${checked.issues.map((i) => `${v.getDotPath(i) ?? '?'} ${i.message}`).join('; ')}`);
   return { ...current, irpCredentials: JSON.stringify(checked.output) };
 }
 

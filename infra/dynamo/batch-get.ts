@@ -44,7 +44,15 @@ export async function getAll(db: DynamoDBDocumentClient, table: string, keyList:
     for (let round = 0; pending.length > 0; round += 1) {
       if (round === MAX_ROUNDS) throw new Error(`BatchGet left ${pending.length} keys unprocessed after ${MAX_ROUNDS} rounds`);
       if (round > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** round));
-      const request = { RequestItems: { [table]: { Keys: pending, ...(opts.projection ? { ProjectionExpression: opts.projection } : {}), ...(opts.consistent ? { ConsistentRead: true } : {}) } } };
+      const request = {
+        RequestItems: {
+          [table]: {
+            Keys: pending,
+            ...(opts.projection ? { ProjectionExpression: opts.projection } : {}),
+            ...(opts.consistent ? { ConsistentRead: true } : {}),
+          },
+        },
+      };
       // The document client sends the low-level command as it is: same client, no conversion of the items.
       const out = (await db.send(opts.raw ? (new BatchGetItemCommand(request as never) as never) : new BatchGetCommand(request))) as {
         Responses?: Record<string, Record<string, unknown>[]>;

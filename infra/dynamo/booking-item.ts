@@ -30,7 +30,8 @@ export function bookingItem(b: Booking): Record<string, unknown> {
  * write is computed from one version and lands only on it).
  */
 export function bookingPutAtVersion(table: string, previous: Booking, next: Booking) {
-  if (next.version !== previous.version + 1) throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
+  if (next.version !== previous.version + 1)
+    throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
   return {
     Put: {
       TableName: table,

@@ -113,7 +113,8 @@ export const contentionBackoff = (attempt: number, capMs: number): Promise<void>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(capMs, 5 * 2 ** Math.min(attempt, 6))));
 
 /** Sends a conditional write: true when it was applied, false when its condition refused it; any other failure is thrown. */
-export const writeIf = (db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> => applied(db.send(command as UpdateCommand), isConditionFailure);
+export const writeIf = (db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
+  applied(db.send(command as UpdateCommand), isConditionFailure);
 
 /**
  * Sends a transaction: true when it was applied, false when `refused` holds for its failure (by

@@ -1,4 +1,12 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { ReceivableFigures } from '../../domain/ports/invoice-store.ts';
@@ -74,14 +82,31 @@ export async function keptOpenFigures(db: DynamoDBDocumentClient, table: string,
   const m = keys.dueMarkers(agentGroupId);
   const [dues, first] = await Promise.all([
     db.send(new GetCommand({ TableName: table, Key: keys.dues(agentGroupId), ConsistentRead: true })),
-    db.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': m.PK, ':prefix': m.SKPrefix }, ConsistentRead: true, Limit: 1 })),
+    db.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': m.PK, ':prefix': m.SKPrefix },
+        ConsistentRead: true,
+        Limit: 1,
+      }),
+    ),
   ]);
   if (dues.Item?.complete !== true) return undefined;
   const openCount = (dues.Item.openCount as number | undefined) ?? 0;
-  return { outstanding: (dues.Item.outstanding as Minor | undefined) ?? 0, openCount, oldestDueDate: openCount > 0 ? ((first.Items?.[0]?.dueDate as string | undefined) ?? null) : null };
+  return {
+    outstanding: (dues.Item.outstanding as Minor | undefined) ?? 0,
+    openCount,
+    oldestDueDate: openCount > 0 ? ((first.Items?.[0]?.dueDate as string | undefined) ?? null) : null,
+  };
 }
 
-export async function readOpenFigures(db: DynamoDBDocumentClient, table: string, agentGroupId: string, all: () => Promise<TrackedFigures[]>): Promise<OpenFigures> {
+export async function readOpenFigures(
+  db: DynamoDBDocumentClient,
+  table: string,
+  agentGroupId: string,
+  all: () => Promise<TrackedFigures[]>,
+): Promise<OpenFigures> {
   const kept = await keptOpenFigures(db, table, agentGroupId);
   if (kept) return kept;
   const figures = await all();
@@ -146,8 +171,18 @@ async function markComplete(db: DynamoDBDocumentClient, table: string, agentGrou
   await writeIf(
     db,
     exists
-      ? new UpdateCommand({ TableName: table, Key: keys.dues(agentGroupId), UpdateExpression: 'SET complete = :true', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':true': true } })
-      : new PutCommand({ TableName: table, Item: { ...keys.dues(agentGroupId), entity: 'Dues', outstanding: 0, openCount: 0, complete: true, updatedAt: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' }),
+      ? new UpdateCommand({
+          TableName: table,
+          Key: keys.dues(agentGroupId),
+          UpdateExpression: 'SET complete = :true',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':true': true },
+        })
+      : new PutCommand({
+          TableName: table,
+          Item: { ...keys.dues(agentGroupId), entity: 'Dues', outstanding: 0, openCount: 0, complete: true, updatedAt: new Date().toISOString() },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
   );
 }
 

@@ -34,7 +34,8 @@ const amendmentItem = (a: Amendment): Record<string, unknown> => ({
   ...a,
 });
 
-const amendmentOf = (item: Record<string, unknown>): Amendment => Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k))) as unknown as Amendment;
+const amendmentOf = (item: Record<string, unknown>): Amendment =>
+  Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k))) as unknown as Amendment;
 
 /** Attempts of a rows write whose units moved under it (a sync, another booking); each re-reads them. */
 const MAX_ATTEMPTS = 10;
@@ -58,7 +59,13 @@ export class DynamoAmendmentStore implements AmendmentStore {
             {
               Put: {
                 TableName: this.table,
-                Item: { ...keys.amendmentLock(a.agentGroupId, a.bookingRef), entity: 'AmendmentLock', amendmentId: a.amendmentId, contentHash: a.contentHash, createdAt: a.createdAt },
+                Item: {
+                  ...keys.amendmentLock(a.agentGroupId, a.bookingRef),
+                  entity: 'AmendmentLock',
+                  amendmentId: a.amendmentId,
+                  contentHash: a.contentHash,
+                  createdAt: a.createdAt,
+                },
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
@@ -116,7 +123,14 @@ export class DynamoAmendmentStore implements AmendmentStore {
     }
   }
 
-  async rewrite(previous: Amendment, next: Amendment, booking: Booking, nextBooking: Booking, moves: readonly UnitMove[], refuseOverdraft: boolean): Promise<RowsOutcome> {
+  async rewrite(
+    previous: Amendment,
+    next: Amendment,
+    booking: Booking,
+    nextBooking: Booking,
+    moves: readonly UnitMove[],
+    refuseOverdraft: boolean,
+  ): Promise<RowsOutcome> {
     const own = [...this.amendmentItems(previous, next), this.bookingPut(booking, nextBooking)];
     for (let attempt = 0; ; attempt++) {
       const units = await unitMoveItems(this.db, this.table, moves, next.updatedAt, refuseOverdraft ? 'refuse' : 'clamp');
@@ -147,13 +161,20 @@ export class DynamoAmendmentStore implements AmendmentStore {
   }
 
   async listDue(dueBefore: string, limit: number, agentGroupId?: string): Promise<Amendment[]> {
-    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openAmendmentShards(), below: `${dueBefore}~`, limit, group: agentGroupId });
+    const due = await oldestAcrossShards(this.db, {
+      TableName: this.table,
+      shards: keys.openAmendmentShards(),
+      below: `${dueBefore}~`,
+      limit,
+      group: agentGroupId,
+    });
     return due.map(amendmentOf);
   }
 
   /** The amendment's conditional Put, and when it settles, the release of the booking's lock it holds. */
   private amendmentItems(previous: Amendment, next: Amendment): TransactItems {
-    if (next.version !== previous.version + 1) throw new RangeError(`amendment ${previous.amendmentId}: version ${previous.version} can only become ${previous.version + 1}`);
+    if (next.version !== previous.version + 1)
+      throw new RangeError(`amendment ${previous.amendmentId}: version ${previous.version} can only become ${previous.version + 1}`);
     const put = {
       Put: {
         TableName: this.table,

@@ -73,10 +73,22 @@ export function auditItems(table: string, event: AuditEvent): TransactItems {
     {
       Put: {
         TableName: table,
-        Item: { ...keys.auditHead(event.target), ...keys.auditChainIndex(event.target), entity: 'AuditChain', target: event.target, seq: event.seq, hash: event.hash, at: event.at },
+        Item: {
+          ...keys.auditHead(event.target),
+          ...keys.auditChainIndex(event.target),
+          entity: 'AuditChain',
+          target: event.target,
+          seq: event.seq,
+          hash: event.hash,
+          at: event.at,
+        },
         ...(event.seq === 1
           ? { ConditionExpression: CHAIN_IS_NEW }
-          : { ConditionExpression: HEAD_IS, ExpressionAttributeNames: { '#hash': 'hash' }, ExpressionAttributeValues: { ':seq': event.seq - 1, ':hash': event.prevHash } }),
+          : {
+              ConditionExpression: HEAD_IS,
+              ExpressionAttributeNames: { '#hash': 'hash' },
+              ExpressionAttributeValues: { ':seq': event.seq - 1, ':hash': event.prevHash },
+            }),
       },
     },
   ];
@@ -209,7 +221,14 @@ export class DynamoAuditTrail implements AuditTrail {
   private async headIndex(projection: string, names: Record<string, string>): Promise<Record<string, unknown>[]> {
     const perShard = await Promise.all(
       keys.auditChainShards().map((shard) =>
-        queryAll(this.db, { TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': shard }, ProjectionExpression: projection, ExpressionAttributeNames: names }),
+        queryAll(this.db, {
+          TableName: this.table,
+          IndexName: GSI2,
+          KeyConditionExpression: 'GSI2PK = :pk',
+          ExpressionAttributeValues: { ':pk': shard },
+          ProjectionExpression: projection,
+          ExpressionAttributeNames: names,
+        }),
       ),
     );
     return perShard.flat();

@@ -95,13 +95,25 @@ export class DynamoBillingRunLog implements BillingRunLog {
       pending: Math.max(0, run.enqueued - groups.length),
       failures: groups
         .filter((g) => g.outcome === 'FAILED')
-        .map((g) => ({ agentGroupId: g.agentGroupId as string, error: (g.detail as string | null) ?? '', attempts: Number(g.attempts ?? 1), at: g.at as string })),
+        .map((g) => ({
+          agentGroupId: g.agentGroupId as string,
+          error: (g.detail as string | null) ?? '',
+          attempts: Number(g.attempts ?? 1),
+          at: g.at as string,
+        })),
     };
   }
 
   async recentRuns(limit: number): Promise<FanOutRun[]> {
     const out = await this.db.send(
-      new QueryCommand({ TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingFanOuts().GSI1PK }, ScanIndexForward: false, Limit: limit }),
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.billingFanOuts().GSI1PK },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
     );
     return (out.Items ?? []).map(runOf);
   }

@@ -70,16 +70,24 @@ export class DynamoBookingReads implements BookingReads {
   ) {}
 
   async byBookingIds(agentGroupId: string, bookingIds: readonly string[]): Promise<Booking[]> {
-    return this.viaPointers(agentGroupId, [...new Set(bookingIds)].map((id) => keys.bookingAlias(agentGroupId, id)));
+    return this.viaPointers(
+      agentGroupId,
+      [...new Set(bookingIds)].map((id) => keys.bookingAlias(agentGroupId, id)),
+    );
   }
 
   async byExternalIds(agentGroupId: string, externalBookingIds: readonly string[]): Promise<Booking[]> {
-    return this.viaPointers(agentGroupId, [...new Set(externalBookingIds)].map((id) => keys.bookingClaim(agentGroupId, id)));
+    return this.viaPointers(
+      agentGroupId,
+      [...new Set(externalBookingIds)].map((id) => keys.bookingClaim(agentGroupId, id)),
+    );
   }
 
   async byBookingId(agentGroupId: string, bookingId: string): Promise<Booking | undefined> {
     // Consistent: a partner reads a booking straight after its callback or its POST reply.
-    const alias = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.bookingAlias(agentGroupId, bookingId), ProjectionExpression: 'bookingRef', ConsistentRead: true }));
+    const alias = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: keys.bookingAlias(agentGroupId, bookingId), ProjectionExpression: 'bookingRef', ConsistentRead: true }),
+    );
     const ref = alias.Item?.bookingRef as string | undefined;
     if (!ref) return undefined;
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.booking(agentGroupId, ref), ConsistentRead: true }));
@@ -100,7 +108,11 @@ export class DynamoBookingReads implements BookingReads {
           KeyConditionExpression: `GSI1PK = :pk${start.value === undefined ? '' : ` AND ${start.condition}`}`,
           ...(filter.expression ? { FilterExpression: filter.expression } : {}),
           ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
-          ExpressionAttributeValues: { ':pk': keys.bookingFeed(agentGroupId).GSI1PK, ...(start.value === undefined ? {} : { ':start': start.value }), ...filter.values },
+          ExpressionAttributeValues: {
+            ':pk': keys.bookingFeed(agentGroupId).GSI1PK,
+            ...(start.value === undefined ? {} : { ':start': start.value }),
+            ...filter.values,
+          },
           ScanIndexForward: true,
           // Unfiltered, every entry read is a row, so read no more than the page needs.
           Limit: filter.expression ? Math.max(remaining, this.budget.readBatch) : remaining,
@@ -127,7 +139,12 @@ export class DynamoBookingReads implements BookingReads {
     const pointers = await getAll(this.db, this.table, pointerKeys, { projection: 'bookingRef', consistent: true });
     const refs = [...new Set(pointers.map((p) => p.bookingRef).filter((r): r is string => typeof r === 'string'))];
     if (refs.length === 0) return [];
-    const items = await getAll(this.db, this.table, refs.map((ref) => keys.booking(agentGroupId, ref)), { consistent: true });
+    const items = await getAll(
+      this.db,
+      this.table,
+      refs.map((ref) => keys.booking(agentGroupId, ref)),
+      { consistent: true },
+    );
     return items.map(bookingOf);
   }
 }

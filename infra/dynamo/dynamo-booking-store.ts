@@ -59,7 +59,10 @@ export class DynamoBookingStore implements BookingStore {
    * its landing in the same process (the synchronous wait) extends that chain without reading it either.
    */
   open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim, audit: AuditDraft): Promise<Authorization> {
-    return this.ledger.authorizeWith(entry, claim, [{ Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } }, ...this.audit.firstItems(audit)]);
+    return this.ledger.authorizeWith(entry, claim, [
+      { Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } },
+      ...this.audit.firstItems(audit),
+    ]);
   }
 
   async get(agentGroupId: string, bookingRef: string): Promise<Booking | undefined> {
@@ -101,7 +104,13 @@ export class DynamoBookingStore implements BookingStore {
   }
 
   async listDue(dueBefore: string, limit: number, agentGroupId?: string): Promise<Booking[]> {
-    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.openBookingShards(), below: `${dueBefore}~`, limit, group: agentGroupId });
+    const due = await oldestAcrossShards(this.db, {
+      TableName: this.table,
+      shards: keys.openBookingShards(),
+      below: `${dueBefore}~`,
+      limit,
+      group: agentGroupId,
+    });
     return due.map(bookingOf);
   }
 

@@ -76,7 +76,12 @@ export class DynamoCatalogueReader implements CatalogueReader {
 
   /** One BatchGet of the distribution rows `CHANNEL#<c>` / `LISTING#<l>`: a row exists only where the channel sells the listing. */
   async feedEntries(channelId: string, listingIds: readonly string[]): Promise<FeedEntry[]> {
-    const items = await getAll(this.db, this.table, [...new Set(listingIds)].map((id) => keys.distribution(channelId, id)), { projection: FEED_PROJECTION });
+    const items = await getAll(
+      this.db,
+      this.table,
+      [...new Set(listingIds)].map((id) => keys.distribution(channelId, id)),
+      { projection: FEED_PROJECTION },
+    );
     return items.map(feedEntry);
   }
 
@@ -107,7 +112,10 @@ export class DynamoCatalogueReader implements CatalogueReader {
     const groups: MonthGroup[] = [];
     for (let i = 0; i < propertyIds.length; i += perGroup) {
       const ids = propertyIds.slice(i, i + perGroup);
-      groups.push({ propertyIds: ids, months: inTurn(() => this.store.getMonths(ids.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))))) });
+      groups.push({
+        propertyIds: ids,
+        months: inTurn(() => this.store.getMonths(ids.flatMap((propertyId) => months.map((month) => ({ propertyId, month }))))),
+      });
     }
     return groups;
   }

@@ -76,7 +76,11 @@ export const packRates = (rates: DayRates): Partial<Record<MealPlan, string>> =>
   const out: Partial<Record<MealPlan, string>> = {};
   for (const plan of MEAL_PLANS) {
     const byAdults = rates[plan];
-    if (byAdults) out[plan] = Object.keys(byAdults).sort((a, b) => Number(a) - Number(b)).map((n) => `${n}:${byAdults[n]}`).join(' ');
+    if (byAdults)
+      out[plan] = Object.keys(byAdults)
+        .sort((a, b) => Number(a) - Number(b))
+        .map((n) => `${n}:${byAdults[n]}`)
+        .join(' ');
   }
   return out;
 };
@@ -122,7 +126,13 @@ const dayFromAttributes = (a: DayAttributes): StoredDay => ({
   updatedAt: a.updatedAt,
 });
 
-const listingViewItem = (v: ListingView): Item => ({ ...keys.listingView(v.listing.id), entity: 'ListingView', listingId: v.listing.id, listing: v.listing, properties: v.properties });
+const listingViewItem = (v: ListingView): Item => ({
+  ...keys.listingView(v.listing.id),
+  entity: 'ListingView',
+  listingId: v.listing.id,
+  listing: v.listing,
+  properties: v.properties,
+});
 
 export const catalogueItems = {
   listing: (l: Stored<Listing>): Item => ({ ...keys.listing(l.id), entity: ENTITY.listing, ...l }),
@@ -162,19 +172,44 @@ function collect(items: readonly Item[]): StoredCatalogue {
   const out = emptyStoredCatalogue();
   for (const item of items) {
     switch (item.entity) {
-      case ENTITY.listing: out.listings.push(strip(item)); break;
-      case ENTITY.property: out.properties.push(strip(item)); break;
-      case ENTITY.meal: out.meals.push(strip(item)); break;
-      case ENTITY.vas: out.vas.push(strip(item)); break;
-      case ENTITY.simulator: out.simulators.push(strip(item)); break;
-      case ENTITY.month: out.months.push(monthFromItem(item)); break;
-      case ENTITY.channel: out.channels.push(strip(item)); break;
-      case ENTITY.distribution: out.distributions.push(strip(item)); break;
-      case ENTITY.offer: out.offers.push(strip(item)); break;
-      case ENTITY.plan: out.cancellationPlans.push(strip(item)); break;
-      case ENTITY.gstRegistration: out.gstRegistrations.push(strip(item)); break;
-      case ENTITY.gstSlabTable: out.gstSlabTables.push(strip(item)); break;
-      default: break;
+      case ENTITY.listing:
+        out.listings.push(strip(item));
+        break;
+      case ENTITY.property:
+        out.properties.push(strip(item));
+        break;
+      case ENTITY.meal:
+        out.meals.push(strip(item));
+        break;
+      case ENTITY.vas:
+        out.vas.push(strip(item));
+        break;
+      case ENTITY.simulator:
+        out.simulators.push(strip(item));
+        break;
+      case ENTITY.month:
+        out.months.push(monthFromItem(item));
+        break;
+      case ENTITY.channel:
+        out.channels.push(strip(item));
+        break;
+      case ENTITY.distribution:
+        out.distributions.push(strip(item));
+        break;
+      case ENTITY.offer:
+        out.offers.push(strip(item));
+        break;
+      case ENTITY.plan:
+        out.cancellationPlans.push(strip(item));
+        break;
+      case ENTITY.gstRegistration:
+        out.gstRegistrations.push(strip(item));
+        break;
+      case ENTITY.gstSlabTable:
+        out.gstSlabTables.push(strip(item));
+        break;
+      default:
+        break;
     }
   }
   return out;
@@ -250,7 +285,10 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   async save(writes: StoredCatalogue): Promise<void> {
     const { first, last } = itemsOfWrites(writes);
-    await this.batchPut([...first, ...writes.properties.map((p) => ({ ...keys.propertyOwner(p.id), entity: 'PropertyOwner', propertyId: p.id, listingId: p.listingId }))]);
+    await this.batchPut([
+      ...first,
+      ...writes.properties.map((p) => ({ ...keys.propertyOwner(p.id), entity: 'PropertyOwner', propertyId: p.id, listingId: p.listingId })),
+    ]);
     // Views are rebuilt from what is now stored, after the records they summarise and before the feed points at them.
     const touched = [...new Set([...writes.listings.map((l) => l.id), ...writes.properties.map((p) => p.listingId)])];
     await this.batchPut((await this.readViewsFromSource(touched)).map(listingViewItem));
@@ -284,7 +322,12 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   /** Exactly these month items (property × yyyy-mm), batched; months never written are absent. */
   async getMonths(refs: readonly { propertyId: string; month: string }[]): Promise<PropertyMonth[]> {
-    return (await this.batchGet(refs.map((r) => keys.propertyMonth(r.propertyId, r.month)), false)).map(monthFromItem);
+    return (
+      await this.batchGet(
+        refs.map((r) => keys.propertyMonth(r.propertyId, r.month)),
+        false,
+      )
+    ).map(monthFromItem);
   }
 
   private async readViewsFromSource(listingIds: readonly string[]): Promise<ListingView[]> {
@@ -295,7 +338,11 @@ export class DynamoCatalogueStore implements CatalogueStore {
   }
 
   async getListing(listingId: string): Promise<ListingBundle | undefined> {
-    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.listingPartition(listingId).PK } });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.listingPartition(listingId).PK },
+    });
     const found = collect(items);
     const listing = found.listings[0];
     if (!listing) return undefined;
@@ -304,7 +351,12 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   async getProperty(propertyId: string): Promise<Stored<Property> | undefined> {
     const out = await this.db.send(
-      new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK } }),
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK },
+      }),
     );
     const item = out.Items?.[0];
     return item ? strip<Stored<Property>>(item) : undefined;
@@ -312,7 +364,12 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   async listingIdOfProperty(propertyId: string): Promise<string | undefined> {
     const out = await this.db.send(
-      new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK } }),
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.propertyIndex(propertyId).GSI2PK },
+      }),
     );
     return out.Items?.[0]?.listingId as string | undefined;
   }
@@ -352,7 +409,11 @@ export class DynamoCatalogueStore implements CatalogueStore {
   }
 
   async listGstSlabTables(): Promise<Stored<GstSlabTable>[]> {
-    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.gstSlabTables().PK } });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.gstSlabTables().PK },
+    });
     return items.map((i) => strip<Stored<GstSlabTable>>(i));
   }
 
@@ -367,7 +428,10 @@ export class DynamoCatalogueStore implements CatalogueStore {
 
   async recordImportedSigningSecret(agentGroupId: string, fingerprint: string, sealed: string, at: string): Promise<void> {
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...keys.importedSigningSecret(agentGroupId), entity: 'ImportedSigningSecret', fingerprint, sealed, importedAt: at } }),
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.importedSigningSecret(agentGroupId), entity: 'ImportedSigningSecret', fingerprint, sealed, importedAt: at },
+      }),
     );
   }
 
@@ -381,7 +445,9 @@ export class DynamoCatalogueStore implements CatalogueStore {
   }
 
   async recordPendingChunk(runKey: string, chunk: PendingChunk): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.importJournal(runKey), entity: 'ImportJournal', refs: chunk.refs, changes: chunk.changes } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...keys.importJournal(runKey), entity: 'ImportJournal', refs: chunk.refs, changes: chunk.changes } }),
+    );
   }
 
   async clearPendingChunk(runKey: string): Promise<void> {
@@ -415,4 +481,3 @@ export class DynamoCatalogueStore implements CatalogueStore {
     });
   }
 }
-

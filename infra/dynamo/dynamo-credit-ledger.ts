@@ -1,6 +1,21 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { IdempotencyConflictError, CreditDeniedError, LedgerTransitionError } from '../../domain/ledger/credit-errors.ts';
-import { assertRecordable, creditPosition, decideCredit, type CreditDecision, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../domain/ledger/ledger.ts';
+import {
+  assertRecordable,
+  creditPosition,
+  decideCredit,
+  type CreditDecision,
+  type CreditPosition,
+  type CreditTerms,
+  type LedgerEntry,
+} from '../../domain/ledger/ledger.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
@@ -56,7 +71,8 @@ const FILTERED_ROUND = 100;
 const MAX_ATTEMPTS = 40;
 
 /** A ledger entry as a table item (the bench seeds POSTED charges with it). */
-export const entryItem = (e: LedgerEntry) => itemOf('LedgerEntry', { ...keys.ledgerEntry(e.agentGroupId, e.id), ...keys.ledgerTimelineIndex(e.agentGroupId, e.occurredAt, e.id) }, e);
+export const entryItem = (e: LedgerEntry) =>
+  itemOf('LedgerEntry', { ...keys.ledgerEntry(e.agentGroupId, e.id), ...keys.ledgerTimelineIndex(e.agentGroupId, e.occurredAt, e.id) }, e);
 
 /** A new entry's write. Entry ids are random UUIDs; its guard only turns an impossible collision into a refusal instead of an overwrite. */
 const newEntry = (table: string, e: LedgerEntry, postedAt?: string) => putNew(table, postedAt === undefined ? entryItem(e) : { ...entryItem(e), postedAt });
@@ -159,7 +175,8 @@ export function postTransaction(table: string, entry: EntryRef, bookingId: strin
 }
 
 /** Only charges are authorized first: a posting from AUTHORIZED or RELEASED enters its booking in the unbilled index. */
-const chargePosted = (table: string, entry: EntryRef, bookingId: string, at: string): TransactItems => unbilledItems(table, entry.agentGroupId, [{ bookingId, entryId: entry.id }], at);
+const chargePosted = (table: string, entry: EntryRef, bookingId: string, at: string): TransactItems =>
+  unbilledItems(table, entry.agentGroupId, [{ bookingId, entryId: entry.id }], at);
 
 /** Release: the entry leaves AUTHORIZED and its amount leaves exposure, together or not at all. */
 export function releaseTransaction(table: string, entry: EntryRef, at: string): TransactWriteCommandInput {
@@ -272,7 +289,13 @@ export function ledgerQueryInput(table: string, agentGroupId: string, q: LedgerQ
   if (lower !== undefined) values[':lower'] = lower;
   if (upper !== undefined) values[':upper'] = upper;
   const range =
-    lower !== undefined && upper !== undefined ? ' AND GSI1SK BETWEEN :lower AND :upper' : lower !== undefined ? ' AND GSI1SK >= :lower' : upper !== undefined ? ' AND GSI1SK <= :upper' : '';
+    lower !== undefined && upper !== undefined
+      ? ' AND GSI1SK BETWEEN :lower AND :upper'
+      : lower !== undefined
+        ? ' AND GSI1SK >= :lower'
+        : upper !== undefined
+          ? ' AND GSI1SK <= :upper'
+          : '';
 
   const filters: string[] = [];
   const anyOf = (attribute: string, tag: string, list: readonly string[] | undefined) => {
@@ -366,7 +389,8 @@ export class DynamoCreditLedger implements CreditLedger {
       const entry = await this.getEntry(agentGroupId, entryId);
       if (!entry) throw new NotFoundError('Ledger entry');
       if (entry.status === 'RELEASED') return entry;
-      if (entry.status === 'POSTED') throw new LedgerTransitionError('CONFLICT', `Ledger entry ${entryId} is posted; a posted charge is refunded, not released.`);
+      if (entry.status === 'POSTED')
+        throw new LedgerTransitionError('CONFLICT', `Ledger entry ${entryId} is posted; a posted charge is refunded, not released.`);
       try {
         await this.db.send(new TransactWriteCommand(releaseTransaction(this.table, entry, at)));
         return { ...entry, status: 'RELEASED' };
@@ -413,7 +437,10 @@ export class DynamoCreditLedger implements CreditLedger {
    * finds them moved too); contention and a counter that moved are retried here.
    * Infra-only: the amendment store commits its rows with the adjustment.
    */
-  async postWith(entry: LedgerEntry, alongside: TransactItems): Promise<{ readonly kind: 'posted' | 'moved' } | { readonly kind: 'refused'; readonly decision: Extract<CreditDecision, { approved: false }> }> {
+  async postWith(
+    entry: LedgerEntry,
+    alongside: TransactItems,
+  ): Promise<{ readonly kind: 'posted' | 'moved' } | { readonly kind: 'refused'; readonly decision: Extract<CreditDecision, { approved: false }> }> {
     assertRecordable(entry);
     for (let attempt = 0; ; attempt++) {
       let own: TransactItems;
@@ -477,7 +504,12 @@ export class DynamoCreditLedger implements CreditLedger {
 
   /** Entries by id (consistent), in no order; ids with no entry are absent. */
   async entriesById(agentGroupId: string, entryIds: readonly string[]): Promise<LedgerEntry[]> {
-    const items = await getAll(this.db, this.table, [...new Set(entryIds)].map((id) => keys.ledgerEntry(agentGroupId, id)), { consistent: true });
+    const items = await getAll(
+      this.db,
+      this.table,
+      [...new Set(entryIds)].map((id) => keys.ledgerEntry(agentGroupId, id)),
+      { consistent: true },
+    );
     return items.map(entryOf);
   }
 

@@ -82,7 +82,8 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       const change = this.items(w, issued, series.Item ? last : undefined, await this.dueOf(g, w.invoice.id));
       // The operator's event joins the note's own transaction, on the chain of the invoice it corrects.
       const items = [...change, ...(w.audit ? await this.audit.itemsFor(w.audit(issued)) : [])];
-      if (items.length > MAX_TRANSACTION_ITEMS) throw new RangeError(`a credit note of ${w.lines.length} lines needs ${items.length} writes, more than one transaction holds`);
+      if (items.length > MAX_TRANSACTION_ITEMS)
+        throw new RangeError(`a credit note of ${w.lines.length} lines needs ${items.length} writes, more than one transaction holds`);
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return issued;
@@ -92,7 +93,8 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         if (isHeadMoved(err, change.length) && attempt + 1 < MAX_ATTEMPTS) continue;
         const reasons = cancellationReasons(err);
         // Anything but the series failing its condition: the figures planned on moved.
-        if (reasons.some((r, i) => i > 0 && r.Code === 'ConditionalCheckFailed')) throw new StaleCreditPlan(`credit note for invoice ${w.invoice.id}: the figures it was planned on have moved`);
+        if (reasons.some((r, i) => i > 0 && r.Code === 'ConditionalCheckFailed'))
+          throw new StaleCreditPlan(`credit note for invoice ${w.invoice.id}: the figures it was planned on have moved`);
         if (attempt + 1 >= MAX_ATTEMPTS) throw err;
         if (isTransactionContention(err)) await backoff(attempt);
       }
@@ -150,11 +152,24 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       ...this.markerItems(g, w.markers, w.at),
       ...recordPostedEntriesItems(t, w.ledgerEntries, w.at),
       ...(corrected.tracked
-        ? dueItems(t, g, [{ invoiceId: w.invoice.id, dueDate: corrected.dueDate, before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited, after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount }], w.at)
+        ? dueItems(
+            t,
+            g,
+            [
+              {
+                invoiceId: w.invoice.id,
+                dueDate: corrected.dueDate,
+                before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited,
+                after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount,
+              },
+            ],
+            w.at,
+          )
         : []),
     ];
     // The event and its chain's head: two more writes.
-    if (items.length + (w.audit ? 2 : 0) > MAX_TRANSACTION_ITEMS) throw new RangeError(`voiding a credit note of ${w.credits.length} lines needs ${items.length} writes, more than one transaction holds`);
+    if (items.length + (w.audit ? 2 : 0) > MAX_TRANSACTION_ITEMS)
+      throw new RangeError(`voiding a credit note of ${w.credits.length} lines needs ${items.length} writes, more than one transaction holds`);
     try {
       if (w.audit) await this.audit.transact(items, w.audit);
       else await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -193,9 +208,19 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
   /** What the corrected invoice's figures need to move the group's dues with the credit: its total, due date and whether it is tracked. */
   private async dueOf(agentGroupId: string, invoiceId: string): Promise<Corrected> {
     const out = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ProjectionExpression: '#total, dueDate, dueTracked', ExpressionAttributeNames: { '#total': 'total' }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table,
+        Key: keys.invoice(agentGroupId, invoiceId),
+        ProjectionExpression: '#total, dueDate, dueTracked',
+        ExpressionAttributeNames: { '#total': 'total' },
+        ConsistentRead: true,
+      }),
     );
-    return { total: (out.Item?.total as Minor | undefined) ?? 0, dueDate: (out.Item?.dueDate as string | undefined) ?? '', tracked: out.Item?.dueTracked === true };
+    return {
+      total: (out.Item?.total as Minor | undefined) ?? 0,
+      dueDate: (out.Item?.dueDate as string | undefined) ?? '',
+      tracked: out.Item?.dueTracked === true,
+    };
   }
 
   private items(w: CreditNoteWrite, note: Invoice, seriesAt: number | undefined, corrected: Corrected): TransactItems {
@@ -210,7 +235,14 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
           ConditionExpression: seriesAt === undefined ? SERIES_IS_NEW : SERIES_AT,
           ExpressionAttributeNames: { '#last': 'last' },
-          ExpressionAttributeValues: { ':next': (seriesAt ?? 0) + 1, ':gstin': note.supplierGstin, ':fy': w.financialYear, ':entity': 'CreditNoteSeries', ':at': at, ...(seriesAt === undefined ? {} : { ':last': seriesAt }) },
+          ExpressionAttributeValues: {
+            ':next': (seriesAt ?? 0) + 1,
+            ':gstin': note.supplierGstin,
+            ':fy': w.financialYear,
+            ':entity': 'CreditNoteSeries',
+            ':at': at,
+            ...(seriesAt === undefined ? {} : { ':last': seriesAt }),
+          },
         },
       },
       {
@@ -231,7 +263,8 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         Update: {
           TableName: t,
           Key: keys.invoice(g, w.invoice.id),
-          UpdateExpression: 'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
+          UpdateExpression:
+            'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
           ConditionExpression: `${INVOICE_FIGURES_AT} AND ${trackedAs(corrected.tracked)}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -258,12 +291,22 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       })),
       ...this.lineCreditItems(g, w.credits),
       ...this.markerItems(g, w.markers, at),
-      ...(w.release > 0
-        ? [unallocatedItem(t, g, w.release, at)]
-        : []),
+      ...(w.release > 0 ? [unallocatedItem(t, g, w.release, at)] : []),
       ...recordPostedEntriesItems(t, w.ledgerEntries, at),
       ...(corrected.tracked
-        ? dueItems(t, g, [{ invoiceId: w.invoice.id, dueDate: corrected.dueDate, before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited, after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount }], at)
+        ? dueItems(
+            t,
+            g,
+            [
+              {
+                invoiceId: w.invoice.id,
+                dueDate: corrected.dueDate,
+                before: corrected.total - w.invoice.expectPaid - w.invoice.expectCredited,
+                after: corrected.total - w.invoice.amountPaid - w.invoice.creditedAmount,
+              },
+            ],
+            at,
+          )
         : []),
     ];
     return items;

@@ -45,7 +45,9 @@ const expiresAt = (createdAt: string): number => Math.floor(Date.parse(createdAt
 export function deliveryToItem(d: Delivery): Record<string, unknown> {
   return {
     ...keys.delivery(d.partnerId, d.deliveryId),
-    ...(d.kind === 'webhook' ? keys.endpointDeliveryIndex(d.endpointId, d.createdAt, d.deliveryId) : keys.bookingDeliveryIndex(d.bookingRef, d.createdAt, d.deliveryId)),
+    ...(d.kind === 'webhook'
+      ? keys.endpointDeliveryIndex(d.endpointId, d.createdAt, d.deliveryId)
+      : keys.bookingDeliveryIndex(d.bookingRef, d.createdAt, d.deliveryId)),
     ...(d.status === 'PENDING' && d.nextAttemptAt ? keys.pendingDeliveryIndex(d.nextAttemptAt, d.deliveryId) : {}),
     entity: 'Delivery',
     ...d,
@@ -159,7 +161,14 @@ export class DynamoDeliveryStore implements DeliveryStore {
       UpdateExpression: 'SET nextAttemptAt = :now, GSI2SK = :gsi2sk, requeues = requeues + :one, updatedAt = :now',
       ConditionExpression: OVERDUE_AS_SEEN,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':now': now, ':gsi2sk': index.GSI2SK, ':one': 1, ':pending': 'PENDING', ':count': d.attempts.length, ':seen': d.nextAttemptAt },
+      ExpressionAttributeValues: {
+        ':now': now,
+        ':gsi2sk': index.GSI2SK,
+        ':one': 1,
+        ':pending': 'PENDING',
+        ':count': d.attempts.length,
+        ':seen': d.nextAttemptAt,
+      },
     });
   }
 
@@ -175,7 +184,11 @@ export class DynamoDeliveryStore implements DeliveryStore {
           // Tenancy is checked on the endpoint before this read; the filter keeps a foreign row out even so.
           FilterExpression: query.status ? 'partnerId = :partnerId AND #status = :status' : 'partnerId = :partnerId',
           ExpressionAttributeNames: query.status ? { '#status': 'status' } : undefined,
-          ExpressionAttributeValues: { ':pk': keys.deliveriesOfEndpoint(endpointId).GSI1PK, ':partnerId': partnerId, ...(query.status ? { ':status': query.status } : {}) },
+          ExpressionAttributeValues: {
+            ':pk': keys.deliveriesOfEndpoint(endpointId).GSI1PK,
+            ':partnerId': partnerId,
+            ...(query.status ? { ':status': query.status } : {}),
+          },
           ScanIndexForward: false,
           Limit: query.size - items.length,
           ExclusiveStartKey: startKey,
@@ -213,7 +226,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
           // As read: no attempt recorded since, so no answer is lost and none is left behind.
           ConditionExpression: 'attemptCount = :count AND payload = :previous',
           UpdateExpression: 'SET payload = :payload, attempts = :attempts, failureReason = :failureReason',
-          ExpressionAttributeValues: { ':count': previous.attempts.length, ':previous': previous.payload, ':payload': erased.payload, ':attempts': erased.attempts, ':failureReason': erased.failureReason },
+          ExpressionAttributeValues: {
+            ':count': previous.attempts.length,
+            ':previous': previous.payload,
+            ':payload': erased.payload,
+            ':attempts': erased.attempts,
+            ':failureReason': erased.failureReason,
+          },
         }),
       );
       return true;

@@ -28,7 +28,13 @@ export class DynamoGuestDataStore implements GuestDataStore {
 
   async listErasable(endedOnOrBefore: string, limit: number, agentGroupId?: string): Promise<BookingAddress[]> {
     // `#~` sorts after every `<date>#<group>#<ref>` of that date: the bound is inclusive of the date.
-    const due = await oldestAcrossShards(this.db, { TableName: this.table, shards: keys.guestErasureShards(), below: `${endedOnOrBefore}#~`, limit, group: agentGroupId });
+    const due = await oldestAcrossShards(this.db, {
+      TableName: this.table,
+      shards: keys.guestErasureShards(),
+      below: `${endedOnOrBefore}#~`,
+      limit,
+      group: agentGroupId,
+    });
     return due.map((item) => keys.guestErasurePositionOf(String(item.GSI2SK)));
   }
 

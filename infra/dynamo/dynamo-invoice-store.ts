@@ -1,11 +1,32 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { AddLinesOptions, BillingLock, EInvoiceVoid, HeldEInvoice, InvoiceListQuery, InvoicePage, InvoiceStore, IssueRequest, LinesWritten, ReceivableFigures, RefreshedParties } from '../../domain/ports/invoice-store.ts';
+import type {
+  AddLinesOptions,
+  BillingLock,
+  EInvoiceVoid,
+  HeldEInvoice,
+  InvoiceListQuery,
+  InvoicePage,
+  InvoiceStore,
+  IssueRequest,
+  LinesWritten,
+  ReceivableFigures,
+  RefreshedParties,
+} from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
 import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
@@ -79,10 +100,15 @@ const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', '
 
 function invoiceOf(item: Record<string, unknown>): Invoice {
   const refs = item.bookingRefs;
-  return { ...recordOf<Invoice>(item), lastError: (item.lastError as string | undefined) ?? null, bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []) };
+  return {
+    ...recordOf<Invoice>(item),
+    lastError: (item.lastError as string | undefined) ?? null,
+    bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []),
+  };
 }
 
-const lineItem = (l: InvoiceLine) => itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
+const lineItem = (l: InvoiceLine) =>
+  itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
 
 /** What one lane wrote: its figures and the bookings of its lines. */
 interface LaneFigures extends InvoiceTotals {
@@ -116,7 +142,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
   ) {}
 
   async billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>> {
-    const items = await getAll(this.db, this.table, [...new Set(bookingRefs)].map((ref) => keys.billingMarker(agentGroupId, ref)), { projection: 'bookingRef, billedTotal', consistent: true });
+    const items = await getAll(
+      this.db,
+      this.table,
+      [...new Set(bookingRefs)].map((ref) => keys.billingMarker(agentGroupId, ref)),
+      { projection: 'bookingRef, billedTotal', consistent: true },
+    );
     return new Map(items.map((i) => [i.bookingRef as string, i.billedTotal as Minor]));
   }
 
@@ -138,7 +169,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: itemOf('Invoice', { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id) }, rest),
+        Item: itemOf(
+          'Invoice',
+          { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id) },
+          rest,
+        ),
         ConditionExpression: ITEM_IS_NEW,
       }),
     );
@@ -153,7 +188,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const stop = opts.stop ?? (() => false);
     if (chunksOf(bookings).length <= 1) {
       // One transaction moves the invoice's figures with its lines: nothing to fence.
-      const lane = await this.writeLane(invoice, { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' }, bookings, refused, at, stop);
+      const lane = await this.writeLane(
+        invoice,
+        { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' },
+        bookings,
+        refused,
+        at,
+        stop,
+      );
       return { written: lane.lineCount, totals: lane, refusedBookings: [...refused], unwrittenBookings: lane.unwritten };
     }
     if (stop()) return { written: 0, totals: NO_TOTALS, refusedBookings: [], unwrittenBookings: bookings.length };
@@ -167,7 +209,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
     bookings.forEach((b, i) => lanes[i % LINE_LANES]!.push(b));
     const outcomes = await Promise.allSettled(
       lanes.map((laneBookings, lane) =>
-        this.writeLane(invoice, { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' }, laneBookings, refused, at, stop),
+        this.writeLane(
+          invoice,
+          { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' },
+          laneBookings,
+          refused,
+          at,
+          stop,
+        ),
       ),
     );
     // Every lane has ended: a failure leaves the invoice open with what committed, closed by the next run.
@@ -207,7 +256,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
    * lane items) by the figures written. Bookings whose line is taken are dropped and the rest
    * sent again. Answers the figures written.
    */
-  private async writeLane(invoice: Invoice, through: LaneItem, bookings: readonly InvoiceLine[][], refused: Set<string>, at: string, stop: () => boolean): Promise<LaneFigures & { unwritten: number }> {
+  private async writeLane(
+    invoice: Invoice,
+    through: LaneItem,
+    bookings: readonly InvoiceLine[][],
+    refused: Set<string>,
+    at: string,
+    stop: () => boolean,
+  ): Promise<LaneFigures & { unwritten: number }> {
     let wrote: LaneFigures = { ...NO_TOTALS, bookingRefs: [] };
     const chunks = chunksOf(bookings);
     for (const [n, chunk] of chunks.entries()) {
@@ -246,7 +302,13 @@ export class DynamoInvoiceStore implements InvoiceStore {
               TableName: this.table,
               Key: keys.billingMarker(invoice.agentGroupId, ref),
               UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
-              ExpressionAttributeValues: { ':t': part.reduce((s, l) => s + l.lineTotal, 0), ':n': part.length, ':ref': ref, ':entity': 'BillingMarker', ':at': at },
+              ExpressionAttributeValues: {
+                ':t': part.reduce((s, l) => s + l.lineTotal, 0),
+                ':n': part.length,
+                ':ref': ref,
+                ':entity': 'BillingMarker',
+                ':at': at,
+              },
             },
           });
           owner.push(ref);
@@ -299,7 +361,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
             // Expiry by the machine's clock, not the run's: the fence must outlive real runs, which live in real time.
             UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
             ConditionExpression: l === 'unused' ? ITEM_IS_NEW : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
-            ExpressionAttributeValues: { ':true': true, ':entity': 'InvoiceLineLane', ':expires': Math.floor(Date.now() / 1000) + LANE_RETENTION_SECONDS, ...(typeof l === 'object' ? { ':n': l.lineCount } : {}) },
+            ExpressionAttributeValues: {
+              ':true': true,
+              ':entity': 'InvoiceLineLane',
+              ':expires': Math.floor(Date.now() / 1000) + LANE_RETENTION_SECONDS,
+              ...(typeof l === 'object' ? { ':n': l.lineCount } : {}),
+            },
           },
         })),
       ],
@@ -326,7 +393,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
         // Lanes of an earlier batch were closed onto the invoice before this batch opened.
         if (lane < 0 || lane >= LINE_LANES) continue;
         const refs = item.bookingRefs as Set<string> | undefined;
-        lanes[lane] = item.closed ? 'closed' : { ...(Object.fromEntries(TOTAL_FIELDS.map((f) => [f, (item[f] as number | undefined) ?? 0])) as unknown as InvoiceTotals), bookingRefs: refs ? [...refs] : [] };
+        lanes[lane] = item.closed
+          ? 'closed'
+          : {
+              ...(Object.fromEntries(TOTAL_FIELDS.map((f) => [f, (item[f] as number | undefined) ?? 0])) as unknown as InvoiceTotals),
+              bookingRefs: refs ? [...refs] : [],
+            };
       }
       if (await this.closeLanes(agentGroupId, invoiceId, base, lanes, at)) return (await this.get(agentGroupId, invoiceId))!;
       if (attempt + 1 >= MAX_ATTEMPTS) throw new Error(`invoice ${invoiceId}: its lines could not be closed after ${MAX_ATTEMPTS} attempts`);
@@ -360,7 +432,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
       ExpressionAttributeValues: { ':pk': keys.linesOfInvoice(invoiceId).GSI1PK },
     });
     // The index is shared by every tenant's invoices; a line of another group is never returned.
-    return items.filter((i) => i.agentGroupId === agentGroupId).map((i) => recordOf<InvoiceLine>(i)).sort(lineOrder);
+    return items
+      .filter((i) => i.agentGroupId === agentGroupId)
+      .map((i) => recordOf<InvoiceLine>(i))
+      .sort(lineOrder);
   }
 
   async openInvoices(agentGroupId: string): Promise<Invoice[]> {
@@ -372,7 +447,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
       ProjectionExpression: 'id',
     });
     // The index lags the table: read each invoice itself before acting on it.
-    const items = await getAll(this.db, this.table, open.map((o) => keys.invoice(agentGroupId, o.id as string)), { consistent: true });
+    const items = await getAll(
+      this.db,
+      this.table,
+      open.map((o) => keys.invoice(agentGroupId, o.id as string)),
+      { consistent: true },
+    );
     return items.map(invoiceOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
@@ -402,7 +482,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
               ExpressionAttributeValues: { ':o': gatewayOrderId, ':payTo': payTo ?? null, ':at': at, ':draft': 'DRAFT' },
             },
           },
-          { Put: { TableName: this.table, Item: itemOf('GatewayOrder', keys.gatewayOrder(gatewayOrderId), { orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at }) } },
+          {
+            Put: {
+              TableName: this.table,
+              Item: itemOf('GatewayOrder', keys.gatewayOrder(gatewayOrderId), { orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at }),
+            },
+          },
         ],
       }),
     );
@@ -431,7 +516,16 @@ export class DynamoInvoiceStore implements InvoiceStore {
     if (!invoice) return;
     // The first hold's time is kept: the list says how long an operator has left it.
     const since = invoice.eInvoiceHold?.since ?? hold.since;
-    const held: HeldEInvoice = { agentGroupId, invoiceId, invoiceNumber: invoice.invoiceNumber, supplierGstin: invoice.supplierGstin, kind: hold.kind, irn: hold.irn, reason: hold.reason, since };
+    const held: HeldEInvoice = {
+      agentGroupId,
+      invoiceId,
+      invoiceNumber: invoice.invoiceNumber,
+      supplierGstin: invoice.supplierGstin,
+      kind: hold.kind,
+      irn: hold.irn,
+      reason: hold.reason,
+      since,
+    };
     await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -454,7 +548,15 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), UpdateExpression: 'SET updatedAt = :at REMOVE eInvoiceHold', ConditionExpression: ITEM_EXISTS, ExpressionAttributeValues: { ':at': at } } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: keys.invoice(agentGroupId, invoiceId),
+              UpdateExpression: 'SET updatedAt = :at REMOVE eInvoiceHold',
+              ConditionExpression: ITEM_EXISTS,
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
           { Delete: { TableName: this.table, Key: keys.eInvoiceHold(agentGroupId, invoiceId) } },
         ],
       }),
@@ -462,7 +564,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async heldEInvoices(): Promise<HeldEInvoice[]> {
-    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.eInvoiceHolds().PK } });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.eInvoiceHolds().PK },
+    });
     return items.map((i) => recordOf<HeldEInvoice>(i)).sort((a, b) => a.since.localeCompare(b.since));
   }
 
@@ -471,7 +577,15 @@ export class DynamoInvoiceStore implements InvoiceStore {
       UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
       ConditionExpression: STILL_DRAFT,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':bg': p.billToGstin, ':bn': p.billToName, ':ba': p.billToAddress, ':sn': p.supplierName, ':sa': p.supplierAddress, ':at': at, ':draft': 'DRAFT' },
+      ExpressionAttributeValues: {
+        ':bg': p.billToGstin,
+        ':bn': p.billToName,
+        ':ba': p.billToAddress,
+        ':sn': p.supplierName,
+        ':sa': p.supplierAddress,
+        ':at': at,
+        ':draft': 'DRAFT',
+      },
     });
   }
 
@@ -519,7 +633,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
       const last = (series.Item?.last as number | undefined) ?? 0;
       const invoiceNumber = req.numberOf(last + 1);
       const dates = { invoiceNumber, issueDate: req.issueDate, dueDate: req.dueDate, updatedAt: req.issuedAt };
-      const after: Invoice = issuing ? { ...invoice, ...dates, status, issuedAt: req.issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) } : { ...invoice, ...dates };
+      const after: Invoice = issuing
+        ? { ...invoice, ...dates, status, issuedAt: req.issuedAt, lastError: null, ...(eInvoice ? { eInvoice } : {}) }
+        : { ...invoice, ...dates };
       try {
         await this.db.send(
           new TransactWriteCommand({
@@ -531,7 +647,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
                   ConditionExpression: series.Item ? SERIES_AT : ITEM_IS_NEW,
                   ExpressionAttributeNames: { '#last': 'last' },
-                  ExpressionAttributeValues: { ':next': last + 1, ':gstin': invoice.supplierGstin, ':fy': req.financialYear, ':entity': 'InvoiceSeries', ':at': req.issuedAt, ...(series.Item ? { ':last': last } : {}) },
+                  ExpressionAttributeValues: {
+                    ':next': last + 1,
+                    ':gstin': invoice.supplierGstin,
+                    ':fy': req.financialYear,
+                    ':entity': 'InvoiceSeries',
+                    ':at': req.issuedAt,
+                    ...(series.Item ? { ':last': last } : {}),
+                  },
                 },
               },
               {
@@ -550,7 +673,13 @@ export class DynamoInvoiceStore implements InvoiceStore {
                     ':at': req.issuedAt,
                     ':draft': 'DRAFT',
                     ':null': 'NULL',
-                    ...(issuing ? { ':issued': 'ISSUED', ':true': true, ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)) } : {}),
+                    ...(issuing
+                      ? {
+                          ':issued': 'ISSUED',
+                          ':true': true,
+                          ...prefixed(keys.invoiceListIndex(invoice.agentGroupId, req.issueDate, req.issuedAt, invoice.id)),
+                        }
+                      : {}),
                     ...(eInvoice && issuing ? { ':e': eInvoice } : {}),
                   },
                 },
@@ -625,7 +754,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
 
   async markBookingsInvoiced(invoice: Invoice, at: string): Promise<void> {
     // Each mark is its own conditional write; sent 100 to a transaction, so a 5,000-booking invoice costs 50 calls, not 5,000.
-    await transactEach(this.db, invoice.bookingRefs.map((ref) => this.bookingMark(invoice, ref)), MARK_TRANSACTIONS_IN_FLIGHT);
+    await transactEach(
+      this.db,
+      invoice.bookingRefs.map((ref) => this.bookingMark(invoice, ref)),
+      MARK_TRANSACTIONS_IN_FLIGHT,
+    );
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
@@ -702,7 +835,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
   /** Takes a voided invoice off a booking's invoicedIn (version + 1), so the booking is amendable and billed again. */
   private async unmarkBooking(agentGroupId: string, bookingRef: string, invoiceId: string): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.booking(agentGroupId, bookingRef), ConsistentRead: true, ProjectionExpression: 'invoicedIn' }));
+      const out = await this.db.send(
+        new GetCommand({ TableName: this.table, Key: keys.booking(agentGroupId, bookingRef), ConsistentRead: true, ProjectionExpression: 'invoicedIn' }),
+      );
       const index = ((out.Item?.invoicedIn as string[] | undefined) ?? []).indexOf(invoiceId);
       if (index < 0) return;
       const done = await writeIf(
@@ -784,7 +919,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
           new TransactWriteCommand({
             TransactItems: [
               ...part.map((l) => ({
-                Delete: { TableName: this.table, Key: keys.invoiceLine(agentGroupId, ref, l.key), ConditionExpression: 'invoiceId = :inv', ExpressionAttributeValues: { ':inv': invoiceId } },
+                Delete: {
+                  TableName: this.table,
+                  Key: keys.invoiceLine(agentGroupId, ref, l.key),
+                  ConditionExpression: 'invoiceId = :inv',
+                  ExpressionAttributeValues: { ':inv': invoiceId },
+                },
               })),
               {
                 Update: {
@@ -805,13 +945,16 @@ export class DynamoInvoiceStore implements InvoiceStore {
   async list(agentGroupId: string, q: InvoiceListQuery): Promise<InvoicePage> {
     const pk = keys.invoiceList(agentGroupId).GSI1PK;
     const range = [q.from === undefined ? undefined : 'GSI1SK >= :from', q.to === undefined ? undefined : 'GSI1SK <= :to'].filter(Boolean);
-    const keyCondition = range.length === 2 ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : range.length === 1 ? `GSI1PK = :pk AND ${range[0]}` : 'GSI1PK = :pk';
+    const keyCondition =
+      range.length === 2 ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : range.length === 1 ? `GSI1PK = :pk AND ${range[0]}` : 'GSI1PK = :pk';
     const filtered = q.statuses.length < 2;
     const input: QueryCommandInput = {
       TableName: this.table,
       IndexName: GSI1,
       KeyConditionExpression: keyCondition,
-      ...(filtered ? { FilterExpression: `#status IN (${q.statuses.map((_, i) => `:s${i}`).join(', ')})`, ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ...(filtered
+        ? { FilterExpression: `#status IN (${q.statuses.map((_, i) => `:s${i}`).join(', ')})`, ExpressionAttributeNames: { '#status': 'status' } }
+        : {}),
       ExpressionAttributeValues: {
         ':pk': pk,
         ...(q.from === undefined ? {} : { ':from': q.from }),
@@ -821,7 +964,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
       ScanIndexForward: false,
     };
     const found: Invoice[] = [];
-    let startKey: Record<string, unknown> | undefined = q.after === undefined ? undefined : { ...keys.invoice(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
+    let startKey: Record<string, unknown> | undefined =
+      q.after === undefined ? undefined : { ...keys.invoice(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
     do {
       const lacking = q.limit - found.length;
       const out = await this.db.send(new QueryCommand({ ...input, Limit: filtered ? Math.max(lacking, 100) : lacking + 1, ExclusiveStartKey: startKey }));
@@ -909,10 +1053,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
-    const item = itemOf('BillingRun', { ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId), ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId) }, {
-      ...result,
-      expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
-    });
+    const item = itemOf(
+      'BillingRun',
+      { ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId), ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId) },
+      {
+        ...result,
+        expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
+      },
+    );
     await this.audit.transact([{ Put: { TableName: this.table, Item: item } }], audit);
   }
 
@@ -928,7 +1076,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
     return (out.Items ?? []).map((i) => recordOf<BillingRunResult>(i));
   }
 }
-
 
 /** Whole bookings (split where one has more lines than a transaction holds) packed into transactions of at most 100 items: the lane's item, and per booking its lines and marker. */
 function chunksOf(bookings: readonly InvoiceLine[][]): InvoiceLine[][][] {
@@ -951,7 +1098,10 @@ function chunksOf(bookings: readonly InvoiceLine[][]): InvoiceLine[][][] {
 }
 
 const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
-  a.checkIn.localeCompare(b.checkIn) || a.bookingRef.localeCompare(b.bookingRef) || (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') || a.key.localeCompare(b.key);
+  a.checkIn.localeCompare(b.checkIn) ||
+  a.bookingRef.localeCompare(b.bookingRef) ||
+  (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') ||
+  a.key.localeCompare(b.key);
 
 function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
   const s = (f: (l: InvoiceLine) => Minor) => lines.reduce((a, l) => a + f(l), 0);
@@ -984,4 +1134,3 @@ const addTotals = (a: InvoiceTotals, b: InvoiceTotals): InvoiceTotals => ({
   total: a.total + b.total,
   lineCount: a.lineCount + b.lineCount,
 });
-

@@ -47,7 +47,13 @@ export class DynamoIrpSessions implements IrpSessionStore {
         Key: keys.irpSession(gstin),
         UpdateExpression: 'SET leaseHolder = :h, leaseUntil = :u, entity = :e',
         ConditionExpression: `(attribute_not_exists(leaseUntil) OR leaseUntil < :now)${seen}`,
-        ExpressionAttributeValues: { ':h': holder, ':u': until, ':now': now, ':e': 'IrpSession', ...(seenExpiresAt === undefined ? {} : { ':seen': seenExpiresAt }) },
+        ExpressionAttributeValues: {
+          ':h': holder,
+          ':u': until,
+          ':now': now,
+          ':e': 'IrpSession',
+          ...(seenExpiresAt === undefined ? {} : { ':seen': seenExpiresAt }),
+        },
       }),
     );
   }
@@ -70,7 +76,13 @@ export class DynamoIrpSessions implements IrpSessionStore {
   async release(gstin: string, holder: string): Promise<void> {
     await writeIf(
       this.db,
-      new UpdateCommand({ TableName: this.table, Key: keys.irpSession(gstin), UpdateExpression: 'REMOVE leaseHolder, leaseUntil', ConditionExpression: 'leaseHolder = :h', ExpressionAttributeValues: { ':h': holder } }),
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.irpSession(gstin),
+        UpdateExpression: 'REMOVE leaseHolder, leaseUntil',
+        ConditionExpression: 'leaseHolder = :h',
+        ExpressionAttributeValues: { ':h': holder },
+      }),
     );
   }
 }

@@ -53,11 +53,17 @@ export class DynamoRateLimiter implements RateLimiter {
       if (refilled.ok) return allowed(policy, refilled.tat, at);
     }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const spent = await this.write(bucketId, 'SET tat = tat + :t, expiresAt = :ttl', SPEND, {
-        ':now': at,
-        ':ceiling': at + toleranceMs(policy),
-        ':t': t,
-      }, at);
+      const spent = await this.write(
+        bucketId,
+        'SET tat = tat + :t, expiresAt = :ttl',
+        SPEND,
+        {
+          ':now': at,
+          ':ceiling': at + toleranceMs(policy),
+          ':t': t,
+        },
+        at,
+      );
       if (spent.ok) return allowed(policy, spent.tat, at);
       if (spent.tat !== undefined && spent.tat >= at) {
         // Concurrent requests read slightly different clocks. When a later-stamped request

@@ -1,14 +1,39 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
-import { allocate, allocationOrder, bookingSpansOf, creditedSpans, paidOfSpan, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
+import {
+  allocate,
+  allocationOrder,
+  bookingSpansOf,
+  creditedSpans,
+  paidOfSpan,
+  type BookingSpans,
+  type OpenInvoice,
+} from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
-import { disputeRank, isDisputeOpen, paymentKey, transferReferenceOf, type Payment, type PaymentDispute, type PaymentRefund, type PaymentSource, type UnmatchedPayment } from '../../domain/receivables/payment.ts';
+import {
+  disputeRank,
+  isDisputeOpen,
+  paymentKey,
+  transferReferenceOf,
+  type Payment,
+  type PaymentDispute,
+  type PaymentRefund,
+  type PaymentSource,
+  type UnmatchedPayment,
+} from '../../domain/receivables/payment.ts';
 import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
@@ -69,7 +94,8 @@ const paymentOf = (item: Record<string, unknown>): Payment => ({
   ...(item.refunded ? { refunded: item.refunded as Minor } : {}),
 });
 
-const disputeOf = ({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, stateRank: _r, ...rest }: Record<string, unknown>): PaymentDispute => rest as unknown as PaymentDispute;
+const disputeOf = ({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, stateRank: _r, ...rest }: Record<string, unknown>): PaymentDispute =>
+  rest as unknown as PaymentDispute;
 
 const refundOf = ({ PK: _pk, SK: _sk, entity: _e, ...rest }: Record<string, unknown>): PaymentRefund => rest as unknown as PaymentRefund;
 
@@ -110,9 +136,21 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         },
       },
       // One payment per UTR: a transfer typed in by hand and the same one through Smart Collect (GATEWAY#pay_…) are two keys.
-      ...(utr ? [{ Put: { TableName: this.table, Item: { ...keys.transferClaim(utr), entity: 'TransferClaim', agentGroupId: g, paymentKey: key }, ConditionExpression: PAYMENT_IS_NEW } }] : []),
+      ...(utr
+        ? [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...keys.transferClaim(utr), entity: 'TransferClaim', agentGroupId: g, paymentKey: key },
+                ConditionExpression: PAYMENT_IS_NEW,
+              },
+            },
+          ]
+        : []),
       // A refund names only the payment: its way back to the group, written with it.
-      ...(payment.source === 'GATEWAY' ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: key } } }] : []),
+      ...(payment.source === 'GATEWAY'
+        ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: key } } }]
+        : []),
       unallocatedItem(this.table, g, payment.amount, payment.recordedAt),
       ...(audit ? this.audit.firstItems(audit) : []),
     ];
@@ -126,7 +164,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         const stored = await this.payment(g, key);
         if (stored) return { payment: stored, recorded: false };
         const claimant = utr ? await this.transferClaimant(utr) : undefined;
-        if (claimant && (claimant.agentGroupId !== g || paymentKey(claimant.source, claimant.reference) !== key)) return { payment: claimant, recorded: false, sameTransfer: true };
+        if (claimant && (claimant.agentGroupId !== g || paymentKey(claimant.source, claimant.reference) !== key))
+          return { payment: claimant, recorded: false, sameTransfer: true };
         // Not recorded and only the event refused: the trail failed, so nothing was changed.
         if (audit && isHeadMoved(err, items.length - 2)) throw err;
         if (!isTransactionContention(err)) throw new NotFoundError('Agent group');
@@ -216,7 +255,13 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     if (!paid) throw new NotFoundError('Payment');
     const room = paid.amount - refund.amount;
     const items: TransactItems = [
-      { Put: { TableName: this.table, Item: { ...keys.paymentRefund(g, refund.refundId), entity: 'PaymentRefund', ...refund }, ConditionExpression: PAYMENT_IS_NEW } },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...keys.paymentRefund(g, refund.refundId), entity: 'PaymentRefund', ...refund },
+          ConditionExpression: PAYMENT_IS_NEW,
+        },
+      },
       {
         Update: {
           TableName: this.table,
@@ -242,7 +287,10 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         const now = await this.payment(g, paymentKey('GATEWAY', refund.paymentId));
         const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.paymentRefund(g, refund.refundId), ConsistentRead: true }));
         if (stored.Item) return { refund: refundOf(stored.Item), recorded: false };
-        if (room < 0 || (now?.refunded ?? 0) > room) throw new RangeError(`refund ${refund.refundId} of ${refund.amount} paise is more than is left of payment ${refund.paymentId} (${paid.amount} received, ${now?.refunded ?? 0} refunded)`);
+        if (room < 0 || (now?.refunded ?? 0) > room)
+          throw new RangeError(
+            `refund ${refund.refundId} of ${refund.amount} paise is more than is left of payment ${refund.paymentId} (${paid.amount} received, ${now?.refunded ?? 0} refunded)`,
+          );
         if (audit && isHeadMoved(err, items.length - 2)) throw err;
         if (!isTransactionContention(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
         await backoff(attempt);
@@ -258,9 +306,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   private async takeBack(agentGroupId: string, at: string, first?: string): Promise<void> {
     const account = await this.account(agentGroupId);
     if (account.unallocated >= 0) return;
-    const paid = (await this.paidInvoices(agentGroupId)).sort(
-      (a, b) => Number(b.id === first) - Number(a.id === first) || allocationOrder(b, a),
-    );
+    const paid = (await this.paidInvoices(agentGroupId)).sort((a, b) => Number(b.id === first) - Number(a.id === first) || allocationOrder(b, a));
     let need = -account.unallocated;
     const taken: { inv: PaidInvoice; amount: Minor }[] = [];
     for (const inv of paid) {
@@ -298,7 +344,9 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ...dueItems(
         this.table,
         agentGroupId,
-        taken.flatMap(({ inv, amount }) => (inv.tracked ? [{ invoiceId: inv.id, dueDate: inv.dueDate, before: inv.amountDue, after: inv.amountDue + amount }] : [])),
+        taken.flatMap(({ inv, amount }) =>
+          inv.tracked ? [{ invoiceId: inv.id, dueDate: inv.dueDate, before: inv.amountDue, after: inv.amountDue + amount }] : [],
+        ),
         at,
       ),
     ];
@@ -321,7 +369,12 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK, ':zero': 0 },
       ProjectionExpression: 'id',
     });
-    const items = await getAll(this.db, this.table, listed.map((i) => keys.invoice(agentGroupId, i.id as string)), { consistent: true });
+    const items = await getAll(
+      this.db,
+      this.table,
+      listed.map((i) => keys.invoice(agentGroupId, i.id as string)),
+      { consistent: true },
+    );
     return items
       .filter((i) => (i.status === 'ISSUED' || i.status === 'PAID') && !i.creditNoteFor && ((i.amountPaid as Minor | undefined) ?? 0) > 0)
       .map((i) => {
@@ -352,7 +405,12 @@ export class DynamoReceivablesStore implements ReceivablesStore {
 
   async refunds(agentGroupId: string): Promise<PaymentRefund[]> {
     const k = keys.refundsOfGroup(agentGroupId);
-    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix }, ConsistentRead: true });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+      ConsistentRead: true,
+    });
     return items.map(refundOf).sort((a, b) => a.refundedAt.localeCompare(b.refundedAt) || a.refundId.localeCompare(b.refundId));
   }
 
@@ -384,18 +442,20 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   async setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.creditCounter(agentGroupId),
-        UpdateExpression: 'SET creditHold = :hold, creditHoldAt = :at',
-        // Written only when the verdict changes, so a daily evaluation of every group costs a write only for the few that move.
-        ConditionExpression: 'attribute_not_exists(creditHold) OR creditHold <> :hold',
-        ExpressionAttributeValues: { ':hold': hold, ':at': at },
-      }),
-    ).catch((err: unknown) => {
-      if (!isConditionFailure(err)) throw err;
-    });
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.creditCounter(agentGroupId),
+          UpdateExpression: 'SET creditHold = :hold, creditHoldAt = :at',
+          // Written only when the verdict changes, so a daily evaluation of every group costs a write only for the few that move.
+          ConditionExpression: 'attribute_not_exists(creditHold) OR creditHold <> :hold',
+          ExpressionAttributeValues: { ':hold': hold, ':at': at },
+        }),
+      )
+      .catch((err: unknown) => {
+        if (!isConditionFailure(err)) throw err;
+      });
   }
 
   async gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined> {
@@ -411,7 +471,11 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   async groupVirtualAccount(agentGroupId: string): Promise<GroupVirtualAccount> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.groupVirtualAccount(agentGroupId), ConsistentRead: true }));
     const i = out.Item;
-    return { ...(i?.account ? { account: i.account as VirtualAccount } : {}), ...(i?.requestedAt ? { requestedAt: i.requestedAt as string } : {}), ...(i?.lastLookAt ? { lastLookAt: i.lastLookAt as string } : {}) };
+    return {
+      ...(i?.account ? { account: i.account as VirtualAccount } : {}),
+      ...(i?.requestedAt ? { requestedAt: i.requestedAt as string } : {}),
+      ...(i?.lastLookAt ? { lastLookAt: i.lastLookAt as string } : {}),
+    };
   }
 
   async requestVirtualAccount(agentGroupId: string, at: string): Promise<void> {
@@ -461,7 +525,12 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       this.db,
       new PutCommand({
         TableName: this.table,
-        Item: { ...keys.unmatchedPayment(payment.paymentId), ...keys.unmatchedPaymentIndex(payment.keptAt, payment.paymentId), entity: 'UnmatchedPayment', ...payment },
+        Item: {
+          ...keys.unmatchedPayment(payment.paymentId),
+          ...keys.unmatchedPaymentIndex(payment.keptAt, payment.paymentId),
+          entity: 'UnmatchedPayment',
+          ...payment,
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -474,7 +543,13 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       const out = await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...key, ...(isDisputeOpen(dispute.status) ? keys.openDisputeIndex(dispute.createdAt, dispute.disputeId) : {}), entity: 'PaymentDispute', stateRank: rank, ...dispute },
+          Item: {
+            ...key,
+            ...(isDisputeOpen(dispute.status) ? keys.openDisputeIndex(dispute.createdAt, dispute.disputeId) : {}),
+            entity: 'PaymentDispute',
+            stateRank: rank,
+            ...dispute,
+          },
           // A state once, never after a later one: redeliveries and late events (created after lost) write nothing.
           ConditionExpression: 'attribute_not_exists(PK) OR stateRank < :rank',
           ExpressionAttributeValues: { ':rank': rank },
@@ -490,17 +565,34 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   async openDisputes(): Promise<PaymentDispute[]> {
-    return (await queryAll(this.db, { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'OPENDISPUTES' } })).map(disputeOf);
+    return (
+      await queryAll(this.db, {
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': 'OPENDISPUTES' },
+      })
+    ).map(disputeOf);
   }
 
   async disputes(agentGroupId: string): Promise<PaymentDispute[]> {
     const k = keys.disputesOfGroup(agentGroupId);
-    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix }, ConsistentRead: true });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+      ConsistentRead: true,
+    });
     return items.map(disputeOf);
   }
 
   async unmatchedPayments(): Promise<UnmatchedPayment[]> {
-    const items = await queryAll(this.db, { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'UNMATCHEDPAYMENTS' } });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': 'UNMATCHEDPAYMENTS' },
+    });
     return items.map(({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, ...rest }) => rest as unknown as UnmatchedPayment);
   }
 
@@ -523,7 +615,11 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     const ids = [...new Set(bookings.flatMap((b) => b.invoicedIn ?? []))];
     const paid = new Map<string, Minor>();
     if (ids.length === 0) return paid;
-    const items = await getAll(this.db, this.table, ids.map((id) => keys.invoice(agentGroupId, id)));
+    const items = await getAll(
+      this.db,
+      this.table,
+      ids.map((id) => keys.invoice(agentGroupId, id)),
+    );
     const byId = new Map(items.map((i) => [i.id as string, i]));
     for (const b of bookings) {
       for (const id of b.invoicedIn ?? []) {
@@ -556,7 +652,9 @@ export class DynamoReceivablesStore implements ReceivablesStore {
    * still owing, once the kept figures are complete, so the read costs what is open, not the
    * group's whole invoice list; before that, from the list as it always was.
    */
-  private async openInvoices(agentGroupId: string): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean; gatewayOrderId?: string })[]> {
+  private async openInvoices(
+    agentGroupId: string,
+  ): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean; gatewayOrderId?: string })[]> {
     const m = keys.dueMarkers(agentGroupId);
     const [dues, markers] = await Promise.all([
       this.db.send(new GetCommand({ TableName: this.table, Key: keys.dues(agentGroupId), ConsistentRead: true, ProjectionExpression: 'complete' })),
@@ -569,13 +667,28 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       }),
     ]);
     const ids = dues.Item?.complete === true ? markers.map((i) => i.invoiceId as string) : await this.listedIssued(agentGroupId);
-    const items = await getAll(this.db, this.table, ids.map((id) => keys.invoice(agentGroupId, id)), { consistent: true });
+    const items = await getAll(
+      this.db,
+      this.table,
+      ids.map((id) => keys.invoice(agentGroupId, id)),
+      { consistent: true },
+    );
     return items
       .filter((i) => i.status === 'ISSUED' && !i.creditNoteFor)
       .map((i) => {
         const amountPaid = (i.amountPaid as Minor | undefined) ?? 0;
         const amountDue = (i.total as Minor) - amountPaid - ((i.creditedAmount as Minor | undefined) ?? 0);
-        return { id: i.id as string, dueDate: i.dueDate as string, issueDate: i.issueDate as string, invoiceNumber: i.invoiceNumber as string, amountDue, amountPaid, hasSpans: i.bookingSpans !== undefined, tracked: i.dueTracked === true, gatewayOrderId: i.gatewayOrderId as string | undefined };
+        return {
+          id: i.id as string,
+          dueDate: i.dueDate as string,
+          issueDate: i.issueDate as string,
+          invoiceNumber: i.invoiceNumber as string,
+          amountDue,
+          amountPaid,
+          hasSpans: i.bookingSpans !== undefined,
+          tracked: i.dueTracked === true,
+          gatewayOrderId: i.gatewayOrderId as string | undefined,
+        };
       })
       .filter((i) => i.amountDue > 0);
   }

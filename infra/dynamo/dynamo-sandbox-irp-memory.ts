@@ -16,7 +16,13 @@ export class DynamoSandboxIrpMemory implements SandboxIrpMemory {
 
   async keep(record: SandboxIrpRecord): Promise<{ record: SandboxIrpRecord; existed: boolean }> {
     try {
-      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.sandboxIrn(record.irn), entity: 'SandboxIrpRegistration', ...record }, ConditionExpression: 'attribute_not_exists(PK)' }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...keys.sandboxIrn(record.irn), entity: 'SandboxIrpRegistration', ...record },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
       return { record, existed: false };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;

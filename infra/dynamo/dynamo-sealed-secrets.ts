@@ -17,15 +17,32 @@ const GROUP_PREFIX = 'GROUP#';
 function fieldsOf(item: Item): SealedField[] {
   const key = { PK: item.PK, SK: item.SK };
   if (item.entity === 'CallbackSecret' && typeof item.encrypted === 'string' && item.PK.startsWith(GROUP_PREFIX)) {
-    return [{ ref: { key, attribute: 'encrypted' } satisfies Ref, kind: 'callback-secret', context: callbackSecretContext(item.PK.slice(GROUP_PREFIX.length)), sealed: item.encrypted }];
+    return [
+      {
+        ref: { key, attribute: 'encrypted' } satisfies Ref,
+        kind: 'callback-secret',
+        context: callbackSecretContext(item.PK.slice(GROUP_PREFIX.length)),
+        sealed: item.encrypted,
+      },
+    ];
   }
   const fields: SealedField[] = [];
   if (item.entity === 'WebhookEndpoint' && typeof item.id === 'string') {
     if (typeof item.authSecretSealed === 'string') {
-      fields.push({ ref: { key, attribute: 'authSecretSealed' } satisfies Ref, kind: 'webhook-auth', context: secretContext(item.id, 'auth'), sealed: item.authSecretSealed });
+      fields.push({
+        ref: { key, attribute: 'authSecretSealed' } satisfies Ref,
+        kind: 'webhook-auth',
+        context: secretContext(item.id, 'auth'),
+        sealed: item.authSecretSealed,
+      });
     }
     if (typeof item.signingSecretSealed === 'string') {
-      fields.push({ ref: { key, attribute: 'signingSecretSealed' } satisfies Ref, kind: 'webhook-signing', context: secretContext(item.id, 'signing'), sealed: item.signingSecretSealed });
+      fields.push({
+        ref: { key, attribute: 'signingSecretSealed' } satisfies Ref,
+        kind: 'webhook-signing',
+        context: secretContext(item.id, 'signing'),
+        sealed: item.signingSecretSealed,
+      });
     }
   }
   return fields;

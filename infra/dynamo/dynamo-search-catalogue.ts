@@ -51,7 +51,8 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
   ) {}
 
   async head(channelId: string, pinnedPropertyIds: readonly string[]): Promise<SearchHead> {
-    const read = () => getAll(this.db, this.table, [keys.searchHead(channelId), keys.channel(channelId), ...[...new Set(pinnedPropertyIds)].map(keys.searchLocator)]);
+    const read = () =>
+      getAll(this.db, this.table, [keys.searchHead(channelId), keys.channel(channelId), ...[...new Set(pinnedPropertyIds)].map(keys.searchLocator)]);
     let items = await read();
     const headItem = () => items.find((i) => i.SK === keys.searchHead(channelId).SK && i.PK === keys.searchHead(channelId).PK);
     if (!headFromItem(headItem())) {
@@ -97,11 +98,20 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
         } else if (sk === 'PLAN') plans.push(strip<Stored<CancellationPlan>>(unmarshall(item as Record<string, AttributeValue>)));
       }
     };
-    const wanted = [...names.map((n) => keys.searchEntries(channelId, n)), ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))), ...planIds.map(keys.cancellationPlan)];
+    const wanted = [
+      ...names.map((n) => keys.searchEntries(channelId, n)),
+      ...names.flatMap((n) => months.map((m) => keys.searchDays(channelId, n, m))),
+      ...planIds.map(keys.cancellationPlan),
+    ];
     // A search of a few shards (one town) reads their cards with them: the page's cards then need no read of their own.
     const withCards = wanted.length + names.length <= PACE_ABOVE_KEYS;
     if (withCards) wanted.push(...names.map((n) => keys.searchCards(channelId, n)));
-    await getAll(this.db, this.table, wanted, wanted.length > PACE_ABOVE_KEYS ? { batchKeys: PACED_BATCH_KEYS, inFlight: PACED_IN_FLIGHT, onItems: decode, raw: true } : { onItems: decode, raw: true });
+    await getAll(
+      this.db,
+      this.table,
+      wanted,
+      wanted.length > PACE_ABOVE_KEYS ? { batchKeys: PACED_BATCH_KEYS, inFlight: PACED_IN_FLIGHT, onItems: decode, raw: true } : { onItems: decode, raw: true },
+    );
     return { entries, days, plans, ...(withCards ? { cards } : {}) };
   }
 
@@ -116,7 +126,10 @@ let cached: { config: Config; catalogue: DynamoSearchCatalogue } | undefined;
 export function searchCatalogue(svc: Services): DynamoSearchCatalogue {
   if (cached?.config !== svc.config) {
     const db = createDocumentClient(svc.config);
-    cached = { config: svc.config, catalogue: new DynamoSearchCatalogue(db, svc.config.tableName, svc.catalogue, new DynamoSearchProjection(db, svc.config.tableName, svc.catalogue)) };
+    cached = {
+      config: svc.config,
+      catalogue: new DynamoSearchCatalogue(db, svc.config.tableName, svc.catalogue, new DynamoSearchProjection(db, svc.config.tableName, svc.catalogue)),
+    };
   }
   return cached.catalogue;
 }

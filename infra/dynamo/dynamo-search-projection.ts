@@ -100,7 +100,16 @@ class Changes {
 }
 
 /** UpdateItem inputs for one item's changes, in chunks that respect the expression limit. */
-export function updateInputs(table: string, c: Changes): { TableName: string; Key: Key; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> }[] {
+export function updateInputs(
+  table: string,
+  c: Changes,
+): {
+  TableName: string;
+  Key: Key;
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}[] {
   const ops: ({ kind: 'set' | 'add'; name: string; value: unknown } | { kind: 'remove'; name: string })[] = [
     ...[...c.sets].map(([name, value]) => ({ kind: 'set' as const, name, value })),
     ...[...c.adds].filter(([, v]) => v.size > 0).map(([name, value]) => ({ kind: 'add' as const, name, value })),
@@ -121,8 +130,20 @@ export function updateInputs(table: string, c: Changes): { TableName: string; Ke
         (op.kind === 'set' ? sets : adds).push(op.kind === 'set' ? `#a${j} = :v${j}` : `#a${j} :v${j}`);
       }
     });
-    const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' ');
-    out.push({ TableName: table, Key: c.key, UpdateExpression: expression, ExpressionAttributeNames: names, ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}) });
+    const expression = [
+      sets.length ? `SET ${sets.join(', ')}` : '',
+      adds.length ? `ADD ${adds.join(', ')}` : '',
+      removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    out.push({
+      TableName: table,
+      Key: c.key,
+      UpdateExpression: expression,
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+    });
   }
   return out;
 }
@@ -146,7 +167,15 @@ export interface DriftReport {
 const sum = (c: { readonly missing: number; readonly extra: number; readonly changed: number }) => c.missing + c.extra + c.changed;
 
 export const noDrift = (r: DriftReport): boolean =>
-  !r.headStale && sum(r.listings) + sum(r.cards) + sum(r.offers) + r.propertyMonths.missing + r.propertyMonths.extra + r.propertyMonths.unitsChanged + r.propertyMonths.restChanged === 0;
+  !r.headStale &&
+  sum(r.listings) +
+    sum(r.cards) +
+    sum(r.offers) +
+    r.propertyMonths.missing +
+    r.propertyMonths.extra +
+    r.propertyMonths.unitsChanged +
+    r.propertyMonths.restChanged ===
+    0;
 
 /**
  * Keeps the per-channel search projection: a rebuild from the catalogue (admin tool, and
@@ -173,27 +202,50 @@ export class DynamoSearchProjection {
   async rebuild(channelId: string): Promise<DriftReport> {
     const ids = await this.distributedListingIds(channelId);
     const views = await this.store.getListingViews(ids);
-    const stored = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.searchPartition(channelId).PK }, ConsistentRead: true });
+    const stored = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.searchPartition(channelId).PK },
+      ConsistentRead: true,
+    });
     const storedHead = stored.find((i) => i.SK === keys.searchHead(channelId).SK);
 
     const built: BuiltPlace[] = [];
     for (const here of viewsByPlace(views).values()) {
       const strings = new Map<string, MonthStrings[]>();
-      await inParallel(here.flatMap((v) => v.properties.map((p) => p.id)), PARALLEL, async (propertyId) => {
-        const months = await queryAll(this.db, {
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :month)',
-          ExpressionAttributeValues: { ':pk': keys.propertyMonth(propertyId, '').PK, ':month': keys.propertyMonth(propertyId, '').SK },
-          ConsistentRead: true,
-        });
-        strings.set(propertyId, months.map((m) => ({ month: String(m.month), ...monthStrings(monthOfItem(m)) })));
-      });
+      await inParallel(
+        here.flatMap((v) => v.properties.map((p) => p.id)),
+        PARALLEL,
+        async (propertyId) => {
+          const months = await queryAll(this.db, {
+            TableName: this.table,
+            KeyConditionExpression: 'PK = :pk AND begins_with(SK, :month)',
+            ExpressionAttributeValues: { ':pk': keys.propertyMonth(propertyId, '').PK, ':month': keys.propertyMonth(propertyId, '').SK },
+            ConsistentRead: true,
+          });
+          strings.set(
+            propertyId,
+            months.map((m) => ({ month: String(m.month), ...monthStrings(monthOfItem(m)) })),
+          );
+        },
+      );
       built.push(buildPlace(here, (id) => strings.get(id) ?? []));
     }
-    const head = headOfPlaces(built, views.flatMap((v) => v.listing.cancellationPlanIds), await this.store.listOffers(channelId));
+    const head = headOfPlaces(
+      built,
+      views.flatMap((v) => v.listing.cancellationPlanIds),
+      await this.store.listOffers(channelId),
+    );
 
     const items = new Map(built.flatMap((b) => shardItems(channelId, b)).map((i) => [keyId(i as unknown as Key), i]));
-    const report = drift(channelId, storedHead, stored.filter((i) => i !== storedHead), items, head, built);
+    const report = drift(
+      channelId,
+      storedHead,
+      stored.filter((i) => i !== storedHead),
+      items,
+      head,
+      built,
+    );
 
     await this.batchWrite([...items.values()].map((Item) => ({ PutRequest: { Item } })));
     const gone = stored.filter((i) => i !== storedHead && !items.has(keyId(i as unknown as Key)));
@@ -220,7 +272,11 @@ export class DynamoSearchProjection {
    * is new and one locator per property whose shard changed.
    */
   async afterSave(writes: StoredCatalogue): Promise<void> {
-    const entryListings = new Set([...writes.listings.map((l) => l.id), ...writes.properties.map((p) => p.listingId), ...writes.distributions.map((d) => d.listingId)]);
+    const entryListings = new Set([
+      ...writes.listings.map((l) => l.id),
+      ...writes.properties.map((p) => p.listingId),
+      ...writes.distributions.map((d) => d.listingId),
+    ]);
     if (entryListings.size === 0 && writes.months.length === 0 && writes.offers.length === 0) return;
     const ownerOf = new Map(writes.properties.map((p) => [p.id, p.listingId]));
     const unowned = [...new Set(writes.months.map((m) => m.propertyId))].filter((id) => !ownerOf.has(id));
@@ -307,14 +363,22 @@ export class DynamoSearchProjection {
     const ordered = [...changes.values()].filter((c) => !rebuilt.some((ch) => c.key.PK === keys.searchHead(ch).PK)).sort((a, b) => rank(a.key) - rank(b.key));
     try {
       for (const stage of [0, 1, 2]) {
-        await inParallel(ordered.filter((c) => rank(c.key) === stage), PARALLEL, async (c) => {
-          for (const input of updateInputs(this.table, c)) await this.db.send(new UpdateCommand(input));
-        });
+        await inParallel(
+          ordered.filter((c) => rank(c.key) === stage),
+          PARALLEL,
+          async (c) => {
+            for (const input of updateInputs(this.table, c)) await this.db.send(new UpdateCommand(input));
+          },
+        );
       }
     } catch (err) {
       // A shard grown past DynamoDB's item limit by many small syncs: the rebuild spreads its place over more parts.
       if (!isItemTooLarge(err)) throw err;
-      await inParallel(fresh.filter((ch) => !rebuilt.includes(ch)), 2, async (ch) => void (await this.rebuild(ch)));
+      await inParallel(
+        fresh.filter((ch) => !rebuilt.includes(ch)),
+        2,
+        async (ch) => void (await this.rebuild(ch)),
+      );
     }
   }
 
@@ -326,7 +390,12 @@ export class DynamoSearchProjection {
     await inParallel(moves, PARALLEL, async ({ kind, channelId, shard, propertyId }) => {
       if (kind === 'leave') {
         const prefix = keys.searchDays(channelId, shard, '');
-        const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': prefix.PK, ':sk': prefix.SK }, ProjectionExpression: 'PK, SK' });
+        const items = await queryAll(this.db, {
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          ExpressionAttributeValues: { ':pk': prefix.PK, ':sk': prefix.SK },
+          ProjectionExpression: 'PK, SK',
+        });
         for (const i of items) {
           const c = changesOf({ PK: String(i.PK), SK: String(i.SK) });
           c.remove(`${ATTR.units}${propertyId}`);
@@ -336,7 +405,12 @@ export class DynamoSearchProjection {
       }
       const done = new Set((written.get(propertyId) ?? []).map((m) => m.month));
       const prefix = keys.propertyMonth(propertyId, '');
-      const months = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)', ExpressionAttributeValues: { ':pk': prefix.PK, ':sk': prefix.SK }, ConsistentRead: true });
+      const months = await queryAll(this.db, {
+        TableName: this.table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': prefix.PK, ':sk': prefix.SK },
+        ConsistentRead: true,
+      });
       for (const item of months) {
         const m = monthOfItem(item);
         if (done.has(m.month)) continue;
@@ -350,12 +424,24 @@ export class DynamoSearchProjection {
 
   private async distributedListingIds(channelId: string): Promise<string[]> {
     const { PK, SKPrefix } = keys.distributionsOfChannel(channelId);
-    const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix }, ProjectionExpression: 'SK', ConsistentRead: true });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      ProjectionExpression: 'SK',
+      ConsistentRead: true,
+    });
     return items.map((i) => String(i.SK).slice(SKPrefix.length));
   }
 
   private async channelsOfListing(listingId: string): Promise<string[]> {
-    const items = await queryAll(this.db, { TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.channelsOfListing(listingId).GSI2PK }, ProjectionExpression: 'GSI2SK' });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.channelsOfListing(listingId).GSI2PK },
+      ProjectionExpression: 'GSI2SK',
+    });
     return items.map((i) => String(i.GSI2SK));
   }
 
@@ -376,7 +462,8 @@ export class DynamoSearchProjection {
 
 const bytesOf = (c: Changes): number => [...c.sets.values()].reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : 0), 0);
 
-const isItemTooLarge = (err: unknown): boolean => (err as { name?: string }).name === 'ValidationException' && /item size/i.test((err as { message?: string }).message ?? '');
+const isItemTooLarge = (err: unknown): boolean =>
+  (err as { name?: string }).name === 'ValidationException' && /item size/i.test((err as { message?: string }).message ?? '');
 
 /** Day and listing shards first (0), then locators (1), then heads (2). */
 const rank = (k: Key): number => (k.SK === 'HEAD' ? 2 : k.SK === 'SEARCH' ? 1 : 0);
@@ -388,8 +475,16 @@ const monthOfItem = (item: Item) => monthFromItem({ days: {}, ...item });
 export function shardItems(channelId: string, b: BuiltPlace): Item[] {
   const items: Item[] = [];
   for (const [name, content] of b.shards) {
-    items.push({ ...keys.searchEntries(channelId, name), entity: 'SearchEntries', ...Object.fromEntries([...content.entries].map(([id, e]) => [`${ATTR.entry}${id}`, e])) });
-    items.push({ ...keys.searchCards(channelId, name), entity: 'SearchCards', ...Object.fromEntries([...content.cards].map(([id, c]) => [`${ATTR.card}${id}`, c])) });
+    items.push({
+      ...keys.searchEntries(channelId, name),
+      entity: 'SearchEntries',
+      ...Object.fromEntries([...content.entries].map(([id, e]) => [`${ATTR.entry}${id}`, e])),
+    });
+    items.push({
+      ...keys.searchCards(channelId, name),
+      entity: 'SearchCards',
+      ...Object.fromEntries([...content.cards].map(([id, c]) => [`${ATTR.card}${id}`, c])),
+    });
     for (const [month, props] of content.months) {
       const attrs: Item = { ...keys.searchDays(channelId, name, month), entity: 'SearchDays' };
       for (const [pid, s] of props) {
@@ -418,18 +513,28 @@ export function headItem(channelId: string, head: ProjectionHead): Item {
   return item;
 }
 
-function drift(channelId: string, storedHead: Item | undefined, stored: readonly Item[], built: ReadonlyMap<string, Item>, head: ProjectionHead, places: readonly BuiltPlace[]): Omit<DriftReport, 'itemsWritten'> {
+function drift(
+  channelId: string,
+  storedHead: Item | undefined,
+  stored: readonly Item[],
+  built: ReadonlyMap<string, Item>,
+  head: ProjectionHead,
+  places: readonly BuiltPlace[],
+): Omit<DriftReport, 'itemsWritten'> {
   const compare = (before: Map<string, unknown>, after: Map<string, unknown>) => {
     let missing = 0;
     let changed = 0;
-    for (const [k, v] of after) if (!before.has(k)) missing++;
-    else if (before.get(k) !== v) changed++;
+    for (const [k, v] of after)
+      if (!before.has(k)) missing++;
+      else if (before.get(k) !== v) changed++;
     return { missing, extra: [...before.keys()].filter((k) => !after.has(k)).length, changed };
   };
   // Keyed by attribute alone (not shard), so a listing in another shard counts once as changed, not missing and extra.
   const byName = (items: Iterable<Item>, prefix: string, withMonth: boolean) => {
     const out = new Map<string, unknown>();
-    for (const item of items) for (const [name, value] of Object.entries(item)) if (name.startsWith(prefix)) out.set(withMonth ? `${name}\u0000${String(item.SK).slice(-7)}` : name, value);
+    for (const item of items)
+      for (const [name, value] of Object.entries(item))
+        if (name.startsWith(prefix)) out.set(withMonth ? `${name}\u0000${String(item.SK).slice(-7)}` : name, value);
     return out;
   };
   const isEntries = (i: Item) => String(i.SK).startsWith('L#');
@@ -462,7 +567,11 @@ export const locatorKeys = (propertyIds: readonly string[]): Key[] => [...new Se
  * share it: a transaction may touch an item once). `unitsAfter` gives each moved property
  * month's quantities after the move, as the month items will hold them.
  */
-export function unitMoveItems(table: string, readItems: readonly Item[], moved: readonly { propertyId: string; month: string; quantityOn: (dd: string) => number | undefined }[]): TransactItems {
+export function unitMoveItems(
+  table: string,
+  readItems: readonly Item[],
+  moved: readonly { propertyId: string; month: string; quantityOn: (dd: string) => number | undefined }[],
+): TransactItems {
   const locators = new Map(readItems.filter((i) => i.SK === 'SEARCH').map((i) => [String(i.PK), i]));
   const byShard = new Map<string, Changes>();
   for (const m of moved) {
@@ -478,4 +587,3 @@ export function unitMoveItems(table: string, readItems: readonly Item[], moved: 
   }
   return [...byShard.values()].flatMap((c) => updateInputs(table, c).map((Update) => ({ Update })));
 }
-

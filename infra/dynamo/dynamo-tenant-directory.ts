@@ -1,4 +1,13 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord, KeyOwner } from '../../domain/api-key.ts';
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
@@ -67,7 +76,12 @@ function replaceConflictMessage(err: unknown, oldKeyId: string): string {
   return reasons[1]?.Code === 'ConditionalCheckFailed' ? `Key ${oldKeyId} is already revoked; issue a new key instead.` : 'That key is already registered.';
 }
 
-const callbackSecretItem = (s: SealedCallbackSecret, at: string) => ({ ...keys.callbackSecret(s.agentGroupId), entity: 'CallbackSecret', encrypted: s.sealed, rotatedAt: at });
+const callbackSecretItem = (s: SealedCallbackSecret, at: string) => ({
+  ...keys.callbackSecret(s.agentGroupId),
+  entity: 'CallbackSecret',
+  encrypted: s.sealed,
+  rotatedAt: at,
+});
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
@@ -96,7 +110,12 @@ export class DynamoTenantDirectory implements TenantDirectory {
   }
 
   async listPartners(): Promise<Partner[]> {
-    const items = await queryAll(this.db, { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.allPartners().GSI1PK } });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.allPartners().GSI1PK },
+    });
     return items.map((i) => strip<Partner>(i)!);
   }
 
@@ -158,7 +177,12 @@ export class DynamoTenantDirectory implements TenantDirectory {
 
   async getKey(keyId: string): Promise<ApiKeyRecord | undefined> {
     const out = await this.db.send(
-      new QueryCommand({ TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.apiKeyIdIndex(keyId).GSI2PK } }),
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.apiKeyIdIndex(keyId).GSI2PK },
+      }),
     );
     return strip<ApiKeyRecord>(out.Items?.[0]);
   }
@@ -209,7 +233,18 @@ export class DynamoTenantDirectory implements TenantDirectory {
     if (audit) {
       try {
         await this.audit.transact(
-          [{ Update: { TableName: this.table, Key: keys.apiKey(existing.keyHash), UpdateExpression: REVOKE, ConditionExpression: STILL_ACTIVE, ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: revokeValues(at) } }],
+          [
+            {
+              Update: {
+                TableName: this.table,
+                Key: keys.apiKey(existing.keyHash),
+                UpdateExpression: REVOKE,
+                ConditionExpression: STILL_ACTIVE,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: revokeValues(at),
+              },
+            },
+          ],
           audit,
         );
       } catch (err) {
@@ -242,20 +277,20 @@ export class DynamoTenantDirectory implements TenantDirectory {
     if (!old) throw new ConflictError('CONFLICT', `Key ${oldKeyId} does not exist.`);
     try {
       await this.write(
-          [
-            { Put: { TableName: this.table, Item: apiKeyItem(replacement), ConditionExpression: MUST_BE_NEW } },
-            {
-              Update: {
-                TableName: this.table,
-                Key: keys.apiKey(old.keyHash),
-                UpdateExpression: REVOKE,
-                ConditionExpression: STILL_ACTIVE,
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: revokeValues(at),
-              },
+        [
+          { Put: { TableName: this.table, Item: apiKeyItem(replacement), ConditionExpression: MUST_BE_NEW } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: keys.apiKey(old.keyHash),
+              UpdateExpression: REVOKE,
+              ConditionExpression: STILL_ACTIVE,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: revokeValues(at),
             },
-            ...(callbackSecret ? [{ Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, at) } }] : []),
-          ],
+          },
+          ...(callbackSecret ? [{ Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, at) } }] : []),
+        ],
         audit,
       );
     } catch (err) {

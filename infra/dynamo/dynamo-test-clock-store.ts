@@ -24,7 +24,12 @@ export class DynamoTestClockStore implements TestClockStore {
   }
 
   async list(): Promise<TestClock[]> {
-    const items = await queryAll(this.db, { TableName: this.table, IndexName: GSI2, KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': keys.allTestClocks().GSI2PK } });
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.allTestClocks().GSI2PK },
+    });
     return items.map(clockOf);
   }
 
@@ -35,14 +40,24 @@ export class DynamoTestClockStore implements TestClockStore {
   replace(clock: TestClock, expectedVersion: number): Promise<boolean> {
     return writeIf(
       this.db,
-      new PutCommand({ TableName: this.table, Item: this.item(clock), ConditionExpression: 'id = :id AND version = :v', ExpressionAttributeValues: { ':id': clock.id, ':v': expectedVersion } }),
+      new PutCommand({
+        TableName: this.table,
+        Item: this.item(clock),
+        ConditionExpression: 'id = :id AND version = :v',
+        ExpressionAttributeValues: { ':id': clock.id, ':v': expectedVersion },
+      }),
     );
   }
 
   remove(agentGroupId: string, id: string, expectedVersion: number): Promise<boolean> {
     return writeIf(
       this.db,
-      new DeleteCommand({ TableName: this.table, Key: keys.testClock(agentGroupId), ConditionExpression: 'id = :id AND version = :v', ExpressionAttributeValues: { ':id': id, ':v': expectedVersion } }),
+      new DeleteCommand({
+        TableName: this.table,
+        Key: keys.testClock(agentGroupId),
+        ConditionExpression: 'id = :id AND version = :v',
+        ExpressionAttributeValues: { ':id': id, ':v': expectedVersion },
+      }),
     );
   }
 

@@ -39,17 +39,19 @@ export const postingsOf = (entries: readonly Pick<LedgerEntry, 'id' | 'type' | '
 export function unbilledItems(table: string, agentGroupId: string, postings: readonly Posting[], at: string): TransactItems {
   const byBooking = new Map<string, string[]>();
   for (const p of postings) byBooking.set(p.bookingId, [...(byBooking.get(p.bookingId) ?? []), p.entryId]);
-  return [...byBooking].flatMap(([bookingId, entryIds]): TransactItems => [
-    {
-      Update: {
-        TableName: table,
-        Key: keys.bookingEntries(agentGroupId, bookingId),
-        UpdateExpression: 'ADD entryIds :ids SET entity = :entity, bookingId = :b',
-        ExpressionAttributeValues: { ':ids': new Set(entryIds), ':entity': 'BookingEntries', ':b': bookingId },
+  return [...byBooking].flatMap(
+    ([bookingId, entryIds]): TransactItems => [
+      {
+        Update: {
+          TableName: table,
+          Key: keys.bookingEntries(agentGroupId, bookingId),
+          UpdateExpression: 'ADD entryIds :ids SET entity = :entity, bookingId = :b',
+          ExpressionAttributeValues: { ':ids': new Set(entryIds), ':entity': 'BookingEntries', ':b': bookingId },
+        },
       },
-    },
-    pendingItem(table, agentGroupId, bookingId, at),
-  ]);
+      pendingItem(table, agentGroupId, bookingId, at),
+    ],
+  );
 }
 
 const pendingItem = (table: string, agentGroupId: string, bookingId: string, at: string) => ({
@@ -85,7 +87,12 @@ export class DynamoUnbilledWork implements UnbilledWork {
 
   private async pendingBookings(agentGroupId: string, bookingIds?: readonly string[]): Promise<PendingBooking[]> {
     if (bookingIds) {
-      const items = await getAll(this.db, this.table, [...new Set(bookingIds)].map((b) => keys.unbilled(agentGroupId, b)), { consistent: true });
+      const items = await getAll(
+        this.db,
+        this.table,
+        [...new Set(bookingIds)].map((b) => keys.unbilled(agentGroupId, b)),
+        { consistent: true },
+      );
       return items.map(pendingOf);
     }
     const k = keys.unbilledOfGroup(agentGroupId);
@@ -101,7 +108,12 @@ export class DynamoUnbilledWork implements UnbilledWork {
   }
 
   async entriesOf(agentGroupId: string, bookingIds: readonly string[]): Promise<LedgerEntry[]> {
-    const lists = await getAll(this.db, this.table, [...new Set(bookingIds)].map((b) => keys.bookingEntries(agentGroupId, b)), { consistent: true, projection: 'entryIds' });
+    const lists = await getAll(
+      this.db,
+      this.table,
+      [...new Set(bookingIds)].map((b) => keys.bookingEntries(agentGroupId, b)),
+      { consistent: true, projection: 'entryIds' },
+    );
     const ids = lists.flatMap((l) => [...((l.entryIds as Set<string> | undefined) ?? [])]);
     const entries = await this.entries(agentGroupId, ids);
     return entries
@@ -135,7 +147,9 @@ export class DynamoUnbilledWork implements UnbilledWork {
       [...byBooking.values()].map((list) => gate(() => this.db.send(new UpdateCommand(unbilledItems(this.table, agentGroupId, list, at)[0]!.Update!)))),
     );
     await Promise.all(pending.map((b) => gate(() => this.db.send(new UpdateCommand(pendingItem(this.table, agentGroupId, b, at).Update)))));
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.unbilledIndex(agentGroupId), entity: 'UnbilledIndex', complete: true, completedAt: at } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...keys.unbilledIndex(agentGroupId), entity: 'UnbilledIndex', complete: true, completedAt: at } }),
+    );
   }
 
   async isComplete(agentGroupId: string): Promise<boolean> {

@@ -52,18 +52,18 @@ export class DynamoWebhookStore implements WebhookStore {
   async create(endpoint: WebhookEndpoint, max: number, audit: AuditDraft): Promise<void> {
     try {
       await this.audit.transact(
-          [
-            { Put: { TableName: this.table, Item: toItem(endpoint), ConditionExpression: 'attribute_not_exists(PK)' } },
-            {
-              Update: {
-                TableName: this.table,
-                Key: keys.webhookCounter(endpoint.partnerId),
-                UpdateExpression: 'ADD endpointCount :one',
-                ConditionExpression: UNDER_LIMIT,
-                ExpressionAttributeValues: { ':one': 1, ':max': max },
-              },
+        [
+          { Put: { TableName: this.table, Item: toItem(endpoint), ConditionExpression: 'attribute_not_exists(PK)' } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: keys.webhookCounter(endpoint.partnerId),
+              UpdateExpression: 'ADD endpointCount :one',
+              ConditionExpression: UNDER_LIMIT,
+              ExpressionAttributeValues: { ':one': 1, ':max': max },
             },
-          ],
+          },
+        ],
         audit,
       );
     } catch (err) {
@@ -73,7 +73,12 @@ export class DynamoWebhookStore implements WebhookStore {
   }
 
   async replace(endpoint: WebhookEndpoint, expectedUpdatedAt: string, audit?: AuditDraft): Promise<void> {
-    const put = { TableName: this.table, Item: toItem(endpoint), ConditionExpression: UNCHANGED_SINCE, ExpressionAttributeValues: { ':expected': expectedUpdatedAt } };
+    const put = {
+      TableName: this.table,
+      Item: toItem(endpoint),
+      ConditionExpression: UNCHANGED_SINCE,
+      ExpressionAttributeValues: { ':expected': expectedUpdatedAt },
+    };
     try {
       // Without an event only for the delivery engine's own status moves (it disables an endpoint that keeps failing).
       if (audit) await this.audit.transact([{ Put: put }], audit);
@@ -89,7 +94,14 @@ export class DynamoWebhookStore implements WebhookStore {
       await this.audit.transact(
         [
           { Delete: { TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConditionExpression: 'attribute_exists(PK)' } },
-          { Update: { TableName: this.table, Key: keys.webhookCounter(partnerId), UpdateExpression: 'ADD endpointCount :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          {
+            Update: {
+              TableName: this.table,
+              Key: keys.webhookCounter(partnerId),
+              UpdateExpression: 'ADD endpointCount :minus',
+              ExpressionAttributeValues: { ':minus': -1 },
+            },
+          },
         ],
         audit,
       );

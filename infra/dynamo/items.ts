@@ -27,4 +27,6 @@ export const itemOf = (entity: string, key: object, record: object): Record<stri
 export const recordOf = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([k]) => !LAYOUT_ATTRIBUTES.has(k))) as T;
 
 /** A transaction's write of a new item, refused when its key is taken. */
-export const putNew = (table: string, item: Record<string, unknown>): TransactItem => ({ Put: { TableName: table, Item: item, ConditionExpression: ITEM_IS_NEW } });
+export const putNew = (table: string, item: Record<string, unknown>): TransactItem => ({
+  Put: { TableName: table, Item: item, ConditionExpression: ITEM_IS_NEW },
+});

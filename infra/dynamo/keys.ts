@@ -76,7 +76,10 @@ export const keys = {
 
   channel: (channelId: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: 'CHANNEL' }),
   distribution: (channelId: string, listingId: string): Key => ({ PK: `CHANNEL#${channelId}`, SK: `LISTING#${listingId}` }),
-  channelFeedIndex: (channelId: string, feedUpdatedAt: string, listingId: string) => ({ GSI1PK: `CHANNEL#${channelId}#FEED`, GSI1SK: `${feedUpdatedAt}#${listingId}` }),
+  channelFeedIndex: (channelId: string, feedUpdatedAt: string, listingId: string) => ({
+    GSI1PK: `CHANNEL#${channelId}#FEED`,
+    GSI1SK: `${feedUpdatedAt}#${listingId}`,
+  }),
   channelFeed: (channelId: string) => ({ GSI1PK: `CHANNEL#${channelId}#FEED` }),
   distributionsOfChannel: (channelId: string) => ({ PK: `CHANNEL#${channelId}`, SKPrefix: 'LISTING#' }),
   /** On distribution rows: which channels sell a listing (who must hear that it changed). */
@@ -105,19 +108,31 @@ export const keys = {
 
   webhookEndpoint: (partnerId: string, endpointId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: `WEBHOOK#${endpointId}` }),
   webhookEndpointsOfPartner: (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SKPrefix: 'WEBHOOK#' }),
-  webhookChannelIndex: (channelId: string, partnerId: string, endpointId: string) => ({ GSI1PK: `CHANNEL#${channelId}#WEBHOOKS`, GSI1SK: `${partnerId}#${endpointId}` }),
+  webhookChannelIndex: (channelId: string, partnerId: string, endpointId: string) => ({
+    GSI1PK: `CHANNEL#${channelId}#WEBHOOKS`,
+    GSI1SK: `${partnerId}#${endpointId}`,
+  }),
   webhooksOfChannel: (channelId: string) => ({ GSI1PK: `CHANNEL#${channelId}#WEBHOOKS` }),
   webhookCounter: (partnerId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: 'WEBHOOK_COUNT' }),
 
   delivery: (partnerId: string, deliveryId: string): Key => ({ PK: `PARTNER#${partnerId}`, SK: `DELIVERY#${deliveryId}` }),
   deliveriesOfPartner: (partnerId: string) => ({ PK: `PARTNER#${partnerId}`, SKPrefix: 'DELIVERY#' }),
-  endpointDeliveryIndex: (endpointId: string, createdAt: string, deliveryId: string) => ({ GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES`, GSI1SK: `${createdAt}#${deliveryId}` }),
+  endpointDeliveryIndex: (endpointId: string, createdAt: string, deliveryId: string) => ({
+    GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES`,
+    GSI1SK: `${createdAt}#${deliveryId}`,
+  }),
   deliveriesOfEndpoint: (endpointId: string) => ({ GSI1PK: `ENDPOINT#${endpointId}#DELIVERIES` }),
   /** On booking callbacks, in place of the endpoint index (a callback has no endpoint): the callbacks of one booking. */
-  bookingDeliveryIndex: (bookingRef: string, createdAt: string, deliveryId: string) => ({ GSI1PK: `BOOKING#${bookingRef}#DELIVERIES`, GSI1SK: `${createdAt}#${deliveryId}` }),
+  bookingDeliveryIndex: (bookingRef: string, createdAt: string, deliveryId: string) => ({
+    GSI1PK: `BOOKING#${bookingRef}#DELIVERIES`,
+    GSI1SK: `${createdAt}#${deliveryId}`,
+  }),
   deliveriesOfBooking: (bookingRef: string) => ({ GSI1PK: `BOOKING#${bookingRef}#DELIVERIES` }),
   /** Sparse: only PENDING deliveries carry it, so the sweeper reads exactly the work still open. */
-  pendingDeliveryIndex: (nextAttemptAt: string, deliveryId: string) => ({ GSI2PK: `DELIVERIES#PENDING#${workQueueShardOf(deliveryId)}`, GSI2SK: `${nextAttemptAt}#${deliveryId}` }),
+  pendingDeliveryIndex: (nextAttemptAt: string, deliveryId: string) => ({
+    GSI2PK: `DELIVERIES#PENDING#${workQueueShardOf(deliveryId)}`,
+    GSI2SK: `${nextAttemptAt}#${deliveryId}`,
+  }),
   /** Every shard's GSI2PK: the sweeper queries each and merges. */
   pendingDeliveryShards: () => everyShard('DELIVERIES#PENDING'),
   changeRecord: (channelId: string, recordedAt: string, eventId: string): Key => ({ PK: `CHANNEL#${channelId}#CHANGES`, SK: `${recordedAt}#${eventId}` }),
@@ -127,7 +142,10 @@ export const keys = {
   ledgerEntry: (agentGroupId: string, entryId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `LEDGER#${entryId}` }),
   ledgerEntriesOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'LEDGER#' }),
   /** On ledger entries: the group's ledger in occurred-at order, for newest-first pages. */
-  ledgerTimelineIndex: (agentGroupId: string, occurredAt: string, entryId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER`, GSI1SK: `${occurredAt}#${entryId}` }),
+  ledgerTimelineIndex: (agentGroupId: string, occurredAt: string, entryId: string) => ({
+    GSI1PK: `GROUP#${agentGroupId}#LEDGER`,
+    GSI1SK: `${occurredAt}#${entryId}`,
+  }),
   ledgerTimeline: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#LEDGER` }),
   /**
    * GSI1SK bounds of an occurred-at window on the ledger timeline. `<occurredAt>#<id>` sorts
@@ -150,7 +168,10 @@ export const keys = {
   /** Written when a booking lands: the property-system booking id partners address it by → bookingRef. */
   bookingAlias: (agentGroupId: string, bookingId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BOOKINGID#${bookingId}` }),
   /** On bookings: the group's bookings in order of last change (GET /v1/bookings, updatedSince). */
-  bookingFeedIndex: (agentGroupId: string, updatedAt: string, bookingRef: string) => ({ GSI1PK: `GROUP#${agentGroupId}#BOOKINGS`, GSI1SK: `${updatedAt}#${bookingRef}` }),
+  bookingFeedIndex: (agentGroupId: string, updatedAt: string, bookingRef: string) => ({
+    GSI1PK: `GROUP#${agentGroupId}#BOOKINGS`,
+    GSI1SK: `${updatedAt}#${bookingRef}`,
+  }),
   bookingFeed: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#BOOKINGS` }),
   /** Back from a bookingFeedIndex sort key to its parts (updatedAt is an ISO instant, never holding '#'): where a feed read stopped. */
   bookingFeedPositionOf: (gsi1sk: string) => ({ updatedAt: gsi1sk.slice(0, gsi1sk.indexOf('#')), bookingRef: gsi1sk.slice(gsi1sk.indexOf('#') + 1) }),
@@ -189,7 +210,10 @@ export const keys = {
   /** The simulator's stored answer to one modification of a reservation (its idempotency record). */
   simulatedModification: (bookingRef: string, key: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: `MODIFICATION#${key}` }),
   /** An amendment of a booking, under its group (the durable record of its steps). */
-  amendment: (agentGroupId: string, bookingRef: string, amendmentId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `AMENDMENT#${bookingRef}#${amendmentId}` }),
+  amendment: (agentGroupId: string, bookingRef: string, amendmentId: string): Key => ({
+    PK: `GROUP#${agentGroupId}`,
+    SK: `AMENDMENT#${bookingRef}#${amendmentId}`,
+  }),
   amendmentsOf: (agentGroupId: string, bookingRef: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: `AMENDMENT#${bookingRef}#` }),
   /** Held by the one amendment of a booking in flight: a second one finds it and is told to re-quote. */
   amendmentLock: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `AMENDING#${bookingRef}` }),
@@ -203,14 +227,23 @@ export const keys = {
   /** An invoice, under its group: tenancy is part of the key. */
   invoice: (agentGroupId: string, invoiceId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `INVOICE#${invoiceId}` }),
   /** On ISSUED invoices only: the group's invoices by issue date (GET /v1/invoices); DRAFT and CANCELLED never carry it. */
-  invoiceListIndex: (agentGroupId: string, issueDate: string, issuedAt: string, invoiceId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES`, GSI1SK: `${issueDate}#${issuedAt}#${invoiceId}` }),
+  invoiceListIndex: (agentGroupId: string, issueDate: string, issuedAt: string, invoiceId: string) => ({
+    GSI1PK: `GROUP#${agentGroupId}#INVOICES`,
+    GSI1SK: `${issueDate}#${issuedAt}#${invoiceId}`,
+  }),
   invoiceList: (agentGroupId: string) => ({ GSI1PK: `GROUP#${agentGroupId}#INVOICES` }),
   /** A registration's documents voided at the IRP (number kept, no longer the group's), by issue date: GSTR-1 reports them cancelled. */
-  cancelledDocumentIndex: (supplierGstin: string, issueDate: string, invoiceNumber: string) => ({ GSI1PK: `GSTIN#${supplierGstin}#CANCELLED`, GSI1SK: `${issueDate}#${invoiceNumber}` }),
+  cancelledDocumentIndex: (supplierGstin: string, issueDate: string, invoiceNumber: string) => ({
+    GSI1PK: `GSTIN#${supplierGstin}#CANCELLED`,
+    GSI1SK: `${issueDate}#${invoiceNumber}`,
+  }),
   /** Back from an invoiceListIndex sort key to the invoice id (the part after the last '#'). */
   invoiceIdOfListKey: (gsi1sk: string) => gsi1sk.slice(gsi1sk.lastIndexOf('#') + 1),
   /** Sparse: invoices with a step still to do (DRAFT, or ISSUED without PDF or booking marks). */
-  openInvoiceIndex: (agentGroupId: string, createdAt: string, invoiceId: string) => ({ GSI2PK: 'INVOICES#OPEN', GSI2SK: `${agentGroupId}#${createdAt}#${invoiceId}` }),
+  openInvoiceIndex: (agentGroupId: string, createdAt: string, invoiceId: string) => ({
+    GSI2PK: 'INVOICES#OPEN',
+    GSI2SK: `${agentGroupId}#${createdAt}#${invoiceId}`,
+  }),
   openInvoices: () => ({ GSI2PK: 'INVOICES#OPEN' }),
   /**
    * One invoice line, keyed by what it bills (booking, kind, item), not by the invoice: a
@@ -230,11 +263,20 @@ export const keys = {
   /** Σ of a booking's invoiced lines, moved in the same transaction as the lines. */
   billingMarker: (agentGroupId: string, bookingRef: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `BILLED#${bookingRef}` }),
   /** The last number taken from one registration's invoice series in one financial year; a sandbox test clock's own series beside it. */
-  invoiceSeries: (gstin: string, financialYear: string, testClockId?: string): Key => ({ PK: `SERIES#${gstin}`, SK: `INVOICE#${financialYear}${testClockId ? `#CLOCK#${testClockId}` : ''}` }),
+  invoiceSeries: (gstin: string, financialYear: string, testClockId?: string): Key => ({
+    PK: `SERIES#${gstin}`,
+    SK: `INVOICE#${financialYear}${testClockId ? `#CLOCK#${testClockId}` : ''}`,
+  }),
   /** The last number taken from one registration's credit-note series (its own, beside the invoice series) in one financial year; a test clock's beside it. */
-  creditNoteSeries: (gstin: string, financialYear: string, testClockId?: string): Key => ({ PK: `SERIES#${gstin}`, SK: `CREDITNOTE#${financialYear}${testClockId ? `#CLOCK#${testClockId}` : ''}` }),
+  creditNoteSeries: (gstin: string, financialYear: string, testClockId?: string): Key => ({
+    PK: `SERIES#${gstin}`,
+    SK: `CREDITNOTE#${financialYear}${testClockId ? `#CLOCK#${testClockId}` : ''}`,
+  }),
   /** A credit note's line, under its group; found through invoiceLineIndex like an invoice's. Never under INVLINE#: it bills nothing. */
-  creditNoteLine: (agentGroupId: string, creditNoteId: string, lineId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `CNLINE#${creditNoteId}#${lineId}` }),
+  creditNoteLine: (agentGroupId: string, creditNoteId: string, lineId: string): Key => ({
+    PK: `GROUP#${agentGroupId}`,
+    SK: `CNLINE#${creditNoteId}#${lineId}`,
+  }),
   /** One payment received from a group, keyed by its source and reference so a duplicate collides. */
   payment: (agentGroupId: string, paymentKey: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYMENT#${paymentKey}` }),
   paymentsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENT#' }),
@@ -295,7 +337,10 @@ export const keys = {
   /** An account's events, oldest first by `<at>#<id>` (GET /v1/audit-events). */
   auditAccountIndex: (account: string, at: string, eventId: string) => ({ GSI1PK: `AUDIT#ACCOUNT#${account}`, GSI1SK: `${at}#${eventId}` }),
   auditAccount: (account: string) => ({ GSI1PK: `AUDIT#ACCOUNT#${account}` }),
-  auditDayIndex: (at: string, eventId: string) => ({ GSI2PK: `AUDIT#DAY#${at.slice(0, 10)}#${auditShardOf(eventId, AUDIT_DAY_SHARDS)}`, GSI2SK: `${at}#${eventId}` }),
+  auditDayIndex: (at: string, eventId: string) => ({
+    GSI2PK: `AUDIT#DAY#${at.slice(0, 10)}#${auditShardOf(eventId, AUDIT_DAY_SHARDS)}`,
+    GSI2SK: `${at}#${eventId}`,
+  }),
   auditDayShards: (day: string) => Array.from({ length: AUDIT_DAY_SHARDS }, (_, shard) => `AUDIT#DAY#${day}#${shard}`),
   /** Every chain's head, sharded like the work queues, so verify can enumerate the chains. */
   auditChainIndex: (target: string) => ({ GSI2PK: `AUDIT#CHAINS#${workQueueShardOf(target)}`, GSI2SK: target }),

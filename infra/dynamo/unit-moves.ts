@@ -7,7 +7,6 @@ import { keys } from './keys.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-
 /**
  * What a short night does to a take. `clamp`: the property system already holds the units
  * (a landed booking, a stay pushed back to it), so our copy goes to zero at worst.
@@ -39,11 +38,19 @@ export type UnitMoveItems = { readonly ok: true; readonly items: TransactItems }
  * projection's units move in the same transaction (docs/search.md), so every caller keeps
  * search right without a writer of its own.
  */
-export async function unitMoveItems(db: DynamoDBDocumentClient, table: string, moves: readonly UnitMove[], at: string, overdraft: Overdraft): Promise<UnitMoveItems> {
+export async function unitMoveItems(
+  db: DynamoDBDocumentClient,
+  table: string,
+  moves: readonly UnitMove[],
+  at: string,
+  overdraft: Overdraft,
+): Promise<UnitMoveItems> {
   const net = netMoves(moves);
   const months = [...new Map(net.map((m) => [`${m.propertyId}|${monthOf(m.date)}`, { propertyId: m.propertyId, month: monthOf(m.date) }])).values()];
   // Consistent, so the units read are the ones the conditions below will find; the search locators come in the same BatchGet.
-  const stored = await getAll(db, table, [...months.map((m) => keys.propertyMonth(m.propertyId, m.month)), ...locatorKeys(months.map((m) => m.propertyId))], { consistent: true });
+  const stored = await getAll(db, table, [...months.map((m) => keys.propertyMonth(m.propertyId, m.month)), ...locatorKeys(months.map((m) => m.propertyId))], {
+    consistent: true,
+  });
   const byKey = new Map(stored.map((m) => [`${m.PK as string}\u0000${m.SK as string}`, m]));
   const items: TransactItems = [];
   const oversold: UnitMove[] = [];
@@ -69,7 +76,14 @@ export async function unitMoveItems(db: DynamoDBDocumentClient, table: string, m
     if (sets.length === 0) continue;
     moved.push({ propertyId, month, quantityOn: (dd) => (values[`:q${dd}`] as number | undefined) ?? days[dd]?.quantity });
     items.push({
-      Update: { TableName: table, Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: conditions.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+      Update: {
+        TableName: table,
+        Key: key,
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
     });
   }
   return oversold.length ? { ok: false, oversold } : { ok: true, items: [...items, ...projectionUnitMoveItems(table, stored, moved)] };

@@ -35,7 +35,10 @@ export const aesEcbEncrypt = (key: Buffer, plaintext: Buffer): Buffer => aes('en
 export const aesEcbDecrypt = (key: Buffer, ciphertext: Buffer): Buffer => aes('decrypt', key, ciphertext);
 
 /** The auth request's `Data`: Base64(RSA(Base64(JSON))). */
-export function authPayload(publicKeyPem: string | KeyObject, body: { UserName: string; Password: string; AppKey: string; ForceRefreshAccessToken: boolean }): string {
+export function authPayload(
+  publicKeyPem: string | KeyObject,
+  body: { UserName: string; Password: string; AppKey: string; ForceRefreshAccessToken: boolean },
+): string {
   return rsaEncrypt(publicKeyPem, Buffer.from(Buffer.from(JSON.stringify(body), 'utf8').toString('base64'), 'ascii')).toString('base64');
 }
 

@@ -68,7 +68,26 @@ const REFRESH_WINDOW_MS = 10 * 60_000;
 const SAFETY_MS = 60_000;
 
 /** The error list's vital and server-side codes: the portal or our credentials, never the document. */
-const NOT_THE_DOCUMENT = new Set(['1004', '1005', '1006', '1007', '1008', '1010', '1011', '1012', '1013', '1014', '1015', '1016', '1017', '1018', '1019', '2146', '2147', '2141']);
+const NOT_THE_DOCUMENT = new Set([
+  '1004',
+  '1005',
+  '1006',
+  '1007',
+  '1008',
+  '1010',
+  '1011',
+  '1012',
+  '1013',
+  '1014',
+  '1015',
+  '1016',
+  '1017',
+  '1018',
+  '1019',
+  '2146',
+  '2147',
+  '2141',
+]);
 
 /** Sign-in is version 1.04 (the request of authPayload); every other call is at 1.03. */
 export const IRP_AUTH_PATH = '/eivital/v1.04/auth';
@@ -170,7 +189,8 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
 
   private credentialOf(gstin: string): IrpCredential {
     const c = this.credentials[gstin];
-    if (!c) throw new EInvoiceUnavailableError(`no IRP credentials for registration ${gstin} in the stage secret (irpCredentials); docs/deploy.md, "E-invoicing"`);
+    if (!c)
+      throw new EInvoiceUnavailableError(`no IRP credentials for registration ${gstin} in the stage secret (irpCredentials); docs/deploy.md, "E-invoicing"`);
     return c;
   }
 
@@ -184,7 +204,9 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new EInvoiceUnavailableError(`no answer from ${path} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)})`);
+      throw new EInvoiceUnavailableError(
+        `no answer from ${path} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)})`,
+      );
     }
     if (res.status === 429) throw new EInvoiceUnavailableError(`${path} throttled the call (HTTP 429)`);
     if (res.status >= 500) throw new EInvoiceUnavailableError(`${path} answered HTTP ${res.status}`);
@@ -202,9 +224,15 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
   private async authenticate(gstin: string, force: boolean): Promise<IrpSession> {
     const c = this.credentialOf(gstin);
     const appKey = randomBytes(32);
-    const answer = await this.http(c, 'POST', IRP_AUTH_PATH, { Gstin: gstin }, {
-      Data: authPayload(c.publicKeyPem, { UserName: c.userName, Password: c.password, AppKey: appKey.toString('base64'), ForceRefreshAccessToken: force }),
-    });
+    const answer = await this.http(
+      c,
+      'POST',
+      IRP_AUTH_PATH,
+      { Gstin: gstin },
+      {
+        Data: authPayload(c.publicKeyPem, { UserName: c.userName, Password: c.password, AppKey: appKey.toString('base64'), ForceRefreshAccessToken: force }),
+      },
+    );
     if (!succeeded(answer)) throw new EInvoiceUnavailableError(`the IRP refused our sign-in for ${gstin}: ${describe(errorsOf(answer))}`);
     const d = (answer.Data ?? answer.data) as { AuthToken?: string; Sek?: string; TokenExpiry?: string };
     if (!d?.AuthToken || !d.Sek || !d.TokenExpiry) throw new EInvoiceUnavailableError('the IRP signed us in without AuthToken, Sek or TokenExpiry');
@@ -243,11 +271,22 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
   }
 
   /** One API call with the session's headers and Sek; a 1005 (token expired or revoked on the portal's side) signs in again once. */
-  private async call<T>(gstin: string, method: 'GET' | 'POST', path: string, payload?: unknown): Promise<{ ok: true; data: T } | { ok: false; errors: IrpError[]; info: unknown }> {
+  private async call<T>(
+    gstin: string,
+    method: 'GET' | 'POST',
+    path: string,
+    payload?: unknown,
+  ): Promise<{ ok: true; data: T } | { ok: false; errors: IrpError[]; info: unknown }> {
     const c = this.credentialOf(gstin);
     let s = await this.session(gstin);
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.http(c, method, path, { Gstin: gstin, user_name: c.userName, AuthToken: s.authToken }, payload === undefined ? undefined : { Data: sealData(s.sek, payload) });
+      const answer = await this.http(
+        c,
+        method,
+        path,
+        { Gstin: gstin, user_name: c.userName, AuthToken: s.authToken },
+        payload === undefined ? undefined : { Data: sealData(s.sek, payload) },
+      );
       if (succeeded(answer)) {
         const data = answer.Data ?? answer.data;
         if (typeof data !== 'string') throw new EInvoiceUnavailableError(`${path} answered Status 1 without Data`);
@@ -295,9 +334,20 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
     const differences = sent && signed ? differencesOf(sent, signed) : [];
     if (differences.length > 0) {
       // Another document holds this number at the portal: its IRN is never stored on ours.
-      throw new EInvoiceHeldError('RECONCILE', { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt }, `2150 Duplicate IRN ${d.Irn}, but the portal's signed document differs from ours (${differences.join('; ')}): nothing stored as ours`);
+      throw new EInvoiceHeldError(
+        'RECONCILE',
+        { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt },
+        `2150 Duplicate IRN ${d.Irn}, but the portal's signed document differs from ours (${differences.join('; ')}): nothing stored as ours`,
+      );
     }
-    return { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt, signedQrCode: d.SignedQRCode, ...(d.SignedInvoice ? { signedInvoice: d.SignedInvoice } : {}), duplicate };
+    return {
+      irn: d.Irn,
+      ackNo: String(d.AckNo),
+      ackDate: d.AckDt,
+      signedQrCode: d.SignedQRCode,
+      ...(d.SignedInvoice ? { signedInvoice: d.SignedInvoice } : {}),
+      duplicate,
+    };
   }
 
   async register(doc: EInvoicePayload): Promise<EInvoiceRegistered> {
@@ -315,7 +365,12 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
       // 2283: the portal serves a registration's details only for 2 days; asking again never changes that.
       const tooOld = existing.errors.some((e) => e.code === '2283') || (byIrn !== undefined && !byIrn.ok && byIrn.errors.some((e) => e.code === '2283'));
       const dup = duplicateOf(answer.info);
-      if (tooOld && dup) throw new EInvoiceHeldError('RECONCILE', dup, `2150 Duplicate IRN ${dup.irn} (Ack ${dup.ackNo} of ${dup.ackDate}), and the portal no longer serves its signed document: ${describe(existing.errors)}`);
+      if (tooOld && dup)
+        throw new EInvoiceHeldError(
+          'RECONCILE',
+          dup,
+          `2150 Duplicate IRN ${dup.irn} (Ack ${dup.ackNo} of ${dup.ackDate}), and the portal no longer serves its signed document: ${describe(existing.errors)}`,
+        );
       throw new EInvoiceUnavailableError(`2150 Duplicate IRN${irn ? ` ${irn}` : ''}, and its registration could not be fetched: ${describe(existing.errors)}`);
     }
     return this.verified(gstin, existing.data, true, doc);
@@ -326,7 +381,11 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
   }
 
   async cancel(c: EInvoiceCancellation): Promise<EInvoiceCancelled> {
-    const answer = await this.call<{ Irn: string; CancelDate: string }>(c.supplierGstin, 'POST', '/eicore/v1.03/Invoice/Cancel', { Irn: c.irn, CnlRsn: c.reason, CnlRem: c.remark.slice(0, 100) });
+    const answer = await this.call<{ Irn: string; CancelDate: string }>(c.supplierGstin, 'POST', '/eicore/v1.03/Invoice/Cancel', {
+      Irn: c.irn,
+      CnlRsn: c.reason,
+      CnlRem: c.remark.slice(0, 100),
+    });
     if (!answer.ok) throw failureOf(answer.errors);
     return { irn: answer.data.Irn, cancelDate: answer.data.CancelDate };
   }
@@ -343,7 +402,9 @@ export class NicEInvoiceRegistry implements EInvoiceRegistry {
 
 /** The registration 2150's `InfoDtls` names: `[{InfCd: "DUPIRN", Desc: {AckNo, AckDt, Irn}}]`. */
 function duplicateOf(info: unknown): { irn: string; ackNo: string | null; ackDate: string | null } | undefined {
-  const dup = Array.isArray(info) ? (info as { InfCd?: unknown; Desc?: { Irn?: unknown; AckNo?: unknown; AckDt?: unknown } }[]).find((i) => i?.InfCd === 'DUPIRN') : undefined;
+  const dup = Array.isArray(info)
+    ? (info as { InfCd?: unknown; Desc?: { Irn?: unknown; AckNo?: unknown; AckDt?: unknown } }[]).find((i) => i?.InfCd === 'DUPIRN')
+    : undefined;
   const irn = dup?.Desc?.Irn;
   if (typeof irn !== 'string' || !/^[0-9a-f]{64}$/.test(irn)) return undefined;
   const ackNo = dup?.Desc?.AckNo;
@@ -358,10 +419,25 @@ const duplicateIrnOf = (info: unknown): string | undefined => duplicateOf(info)?
  * from the one we sent: recipient GSTIN, number, date and total.
  */
 function differencesOf(sent: EInvoicePayload, signed: Record<string, unknown>): string[] {
-  const s = signed as { BuyerDtls?: { Gstin?: unknown }; DocDtls?: { No?: unknown; Dt?: unknown }; ValDtls?: { TotInvVal?: unknown }; BuyerGstin?: unknown; DocNo?: unknown; DocDt?: unknown; TotInvVal?: unknown };
-  const theirs = { recipient: s.BuyerDtls?.Gstin ?? s.BuyerGstin, number: s.DocDtls?.No ?? s.DocNo, date: s.DocDtls?.Dt ?? s.DocDt, total: s.ValDtls?.TotInvVal ?? s.TotInvVal };
+  const s = signed as {
+    BuyerDtls?: { Gstin?: unknown };
+    DocDtls?: { No?: unknown; Dt?: unknown };
+    ValDtls?: { TotInvVal?: unknown };
+    BuyerGstin?: unknown;
+    DocNo?: unknown;
+    DocDt?: unknown;
+    TotInvVal?: unknown;
+  };
+  const theirs = {
+    recipient: s.BuyerDtls?.Gstin ?? s.BuyerGstin,
+    number: s.DocDtls?.No ?? s.DocNo,
+    date: s.DocDtls?.Dt ?? s.DocDt,
+    total: s.ValDtls?.TotInvVal ?? s.TotInvVal,
+  };
   const ours = { recipient: sent.BuyerDtls.Gstin, number: sent.DocDtls.No, date: sent.DocDtls.Dt, total: sent.ValDtls.TotInvVal };
-  return (Object.keys(ours) as (keyof typeof ours)[]).filter((k) => String(theirs[k]) !== String(ours[k])).map((k) => `${k} ${String(theirs[k])} at the portal, ${String(ours[k])} sent`);
+  return (Object.keys(ours) as (keyof typeof ours)[])
+    .filter((k) => String(theirs[k]) !== String(ours[k]))
+    .map((k) => `${k} ${String(theirs[k])} at the portal, ${String(ours[k])} sent`);
 }
 
 /** Get GSTIN details, response `Data` (version1.03/get-gstin-details.html). */
@@ -380,7 +456,11 @@ export interface GstinDetails {
   readonly BlkStatus?: string | null;
 }
 
-const words = (...parts: (string | null | undefined)[]): string => parts.map((p) => p?.trim()).filter(Boolean).join(', ');
+const words = (...parts: (string | null | undefined)[]): string =>
+  parts
+    .map((p) => p?.trim())
+    .filter(Boolean)
+    .join(', ');
 
 export function taxpayerOf(d: GstinDetails): Taxpayer {
   const line1 = words(d.AddrBno, d.AddrFlno, d.AddrBnm);
@@ -391,7 +471,13 @@ export function taxpayerOf(d: GstinDetails): Taxpayer {
     tradeName: d.TradeName?.trim() || null,
     address:
       d.AddrLoc && d.AddrPncd
-        ? { line1: line1 || words(d.AddrSt), line2: line1 ? words(d.AddrSt) || null : null, city: d.AddrLoc.trim(), stateCode: String(d.StateCode ?? '').padStart(2, '0'), postalCode: String(d.AddrPncd) }
+        ? {
+            line1: line1 || words(d.AddrSt),
+            line2: line1 ? words(d.AddrSt) || null : null,
+            city: d.AddrLoc.trim(),
+            stateCode: String(d.StateCode ?? '').padStart(2, '0'),
+            postalCode: String(d.AddrPncd),
+          }
         : null,
     status,
     blocked: d.BlkStatus?.trim() === 'B',

@@ -1,5 +1,12 @@
 import type { EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
-import type { EInvoiceCancellation, EInvoiceCancelled, EInvoiceDetails, EInvoiceRegistered, EInvoiceRegistry, Taxpayer } from '../../domain/ports/e-invoice-registry.ts';
+import type {
+  EInvoiceCancellation,
+  EInvoiceCancelled,
+  EInvoiceDetails,
+  EInvoiceRegistered,
+  EInvoiceRegistry,
+  Taxpayer,
+} from '../../domain/ports/e-invoice-registry.ts';
 
 /**
  * The IRP of each registration GSTIN (docs/decisions.md, "E-invoicing: one stage, the IRP

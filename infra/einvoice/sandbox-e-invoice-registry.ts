@@ -86,7 +86,9 @@ const isoDate = (irpDate: string): string => irpDate.split('/').reverse().join('
  * of the document date (yyyy-yy), the document type and the document number.
  */
 export function irnOf(doc: Pick<EInvoicePayload, 'SellerDtls' | 'DocDtls'>): string {
-  return createHash('sha256').update(`${doc.SellerDtls.Gstin}${financialYearOf(isoDate(doc.DocDtls.Dt))}${doc.DocDtls.Typ}${doc.DocDtls.No}`).digest('hex');
+  return createHash('sha256')
+    .update(`${doc.SellerDtls.Gstin}${financialYearOf(isoDate(doc.DocDtls.Dt))}${doc.DocDtls.Typ}${doc.DocDtls.No}`)
+    .digest('hex');
 }
 
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
@@ -98,15 +100,20 @@ const FREE_TEXT = /^[^\\"]*$/;
 /** The first INV-01 v1.1 schema rule the document breaks among the fields we send (free text and EcmGstin), as a path and reason. */
 function schemaViolationOf(doc: EInvoicePayload): string | undefined {
   const ecm = (doc.TranDtls as { EcmGstin?: unknown }).EcmGstin;
-  if (ecm !== undefined && (typeof ecm !== 'string' || !/^([0-9]{2}[0-9A-Z]{13})$/.test(ecm))) return `TranDtls.EcmGstin must be a 15-character GSTIN string when present; got ${JSON.stringify(ecm)}`;
+  if (ecm !== undefined && (typeof ecm !== 'string' || !/^([0-9]{2}[0-9A-Z]{13})$/.test(ecm)))
+    return `TranDtls.EcmGstin must be a 15-character GSTIN string when present; got ${JSON.stringify(ecm)}`;
   const texts: [string, unknown, number, number][] = [];
-  for (const [role, p] of [['SellerDtls', doc.SellerDtls], ['BuyerDtls', doc.BuyerDtls]] as const) {
+  for (const [role, p] of [
+    ['SellerDtls', doc.SellerDtls],
+    ['BuyerDtls', doc.BuyerDtls],
+  ] as const) {
     texts.push([`${role}.LglNm`, p?.LglNm, 3, 100], [`${role}.Addr1`, p?.Addr1, 1, 100], [`${role}.Loc`, p?.Loc, 3, 50]);
     if (p?.Addr2 !== undefined) texts.push([`${role}.Addr2`, p.Addr2, 3, 100]);
   }
   (doc.ItemList ?? []).forEach((i, n) => texts.push([`ItemList[${n}].PrdDesc`, i.PrdDesc, 3, 300]));
   for (const [path, value, min, max] of texts) {
-    if (typeof value !== 'string' || value.length < min || value.length > max || !FREE_TEXT.test(value)) return `${path} must be ${min}–${max} characters without " or \\; got ${JSON.stringify(value)}`;
+    if (typeof value !== 'string' || value.length < min || value.length > max || !FREE_TEXT.test(value))
+      return `${path} must be ${min}–${max} characters without " or \\; got ${JSON.stringify(value)}`;
   }
   return undefined;
 }
@@ -120,12 +127,19 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   if (!seller) return new EInvoiceRejectedError('2155', 'Supplier GSTIN is required');
   if (!GSTIN.test(seller)) return new EInvoiceRejectedError('2140', `Error while validating invoice: SellerDtls.Gstin "${seller}" is not a GSTIN`);
   // INV-01 v1.1, DocDtls.No: at most 16, upper-case letters, digits, "/" and "-", never starting with 0, "/" or "-".
-  if (!IRP_DOCUMENT_NUMBER.test(doc.DocDtls?.No ?? '')) return new EInvoiceRejectedError('2140', `Error while validating invoice: DocDtls.No "${doc.DocDtls?.No ?? ''}" does not match ^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$`);
+  if (!IRP_DOCUMENT_NUMBER.test(doc.DocDtls?.No ?? ''))
+    return new EInvoiceRejectedError(
+      '2140',
+      `Error while validating invoice: DocDtls.No "${doc.DocDtls?.No ?? ''}" does not match ^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$`,
+    );
   const schema = schemaViolationOf(doc);
   if (schema) return new EInvoiceRejectedError('2140', `Error while validating invoice: ${schema}`);
   const buyer = doc.BuyerDtls?.Gstin;
   if (doc.TranDtls.SupTyp === 'B2B' && (!buyer || !GSTIN.test(buyer))) {
-    return new EInvoiceRejectedError('2140', `Error while validating invoice: BuyerDtls.Gstin must be the recipient's GSTIN for supply type B2B; got ${JSON.stringify(buyer ?? null)}`);
+    return new EInvoiceRejectedError(
+      '2140',
+      `Error while validating invoice: BuyerDtls.Gstin must be the recipient's GSTIN for supply type B2B; got ${JSON.stringify(buyer ?? null)}`,
+    );
   }
   if (isoDate(doc.DocDtls.Dt) > today) return new EInvoiceRejectedError('2163', 'The document date should not be future date');
   const items = doc.ItemList ?? [];
@@ -139,12 +153,15 @@ export function rejectionOf(doc: EInvoicePayload, today: string): EInvoiceReject
   }
   for (const i of items) {
     // Per item: AssAmt = TotAmt − Discount (2193), and TotItemVal = AssAmt + its taxes (2194); a price reduction before tax lives here.
-    if (paise(i.AssAmt) !== paise(i.TotAmt) - paise(i.Discount)) return new EInvoiceRejectedError('2193', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, AssAmt value should be equal to (TotAmt - Discount)`);
+    if (paise(i.AssAmt) !== paise(i.TotAmt) - paise(i.Discount))
+      return new EInvoiceRejectedError('2193', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, AssAmt value should be equal to (TotAmt - Discount)`);
     const itemValue = paise(i.AssAmt) + paise(i.CgstAmt) + paise(i.SgstAmt) + paise(i.IgstAmt) + paise(i.CesAmt);
-    if (Math.abs(itemValue - paise(i.TotItemVal)) > 100) return new EInvoiceRejectedError('2194', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, TotItemVal value should be equal to (AssAmt + taxes)`);
+    if (Math.abs(itemValue - paise(i.TotItemVal)) > 100)
+      return new EInvoiceRejectedError('2194', `For HSN - ${i.HsnCd} and Sl. No - ${i.SlNo}, TotItemVal value should be equal to (AssAmt + taxes)`);
   }
   const v = doc.ValDtls;
-  if (items.reduce((s, i) => s + paise(i.AssAmt), 0) !== paise(v.AssVal)) return new EInvoiceRejectedError('2182', 'Total assessable value of all the items does not match the invoice assessable value');
+  if (items.reduce((s, i) => s + paise(i.AssAmt), 0) !== paise(v.AssVal))
+    return new EInvoiceRejectedError('2182', 'Total assessable value of all the items does not match the invoice assessable value');
   const itemsValue = items.reduce((s, i) => s + paise(i.TotItemVal), 0) - paise(v.Discount) + paise(v.OthChrg) + paise(v.RndOffAmt);
   // The IRP allows a difference of one rupee either way.
   if (Math.abs(itemsValue - paise(v.TotInvVal)) > 100) return new EInvoiceRejectedError('2189', 'Invalid total invoice value');
@@ -211,9 +228,20 @@ export class SandboxEInvoiceRegistry implements EInvoiceRegistry {
   async accept(sent: EInvoicePayload, d: EInvoiceDetails): Promise<EInvoiceRegistered> {
     const record = await this.unavailableUnless(() => this.memory.get(d.Irn));
     if (!record || record.irn !== irnOf(sent) || record.signedQrCode !== d.SignedQRCode) {
-      throw new EInvoiceHeldError('RECONCILE', { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt }, `the sandbox IRP keeps no registration ${d.Irn} of document ${sent.DocDtls.No}`);
+      throw new EInvoiceHeldError(
+        'RECONCILE',
+        { irn: d.Irn, ackNo: String(d.AckNo), ackDate: d.AckDt },
+        `the sandbox IRP keeps no registration ${d.Irn} of document ${sent.DocDtls.No}`,
+      );
     }
-    return { irn: record.irn, ackNo: record.ackNo, ackDate: record.ackDate, signedQrCode: record.signedQrCode, signedInvoice: record.signedInvoice, duplicate: true };
+    return {
+      irn: record.irn,
+      ackNo: record.ackNo,
+      ackDate: record.ackDate,
+      signedQrCode: record.signedQrCode,
+      signedInvoice: record.signedInvoice,
+      duplicate: true,
+    };
   }
 
   /** Cancel IRN as the IRP answers it: 2148 unknown, 9999 already cancelled, 2270 after 24 hours. */

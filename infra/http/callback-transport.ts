@@ -33,7 +33,13 @@ export class GuardedCallbackTransport implements CallbackTransport {
   async send(delivery: CallbackDelivery, sealedSigningSecret: string): Promise<TransportResult> {
     const secret = this.secrets.open(sealedSigningSecret, callbackSecretContext(delivery.agentGroupId));
     const result = await sendGuarded(
-      { url: delivery.callbackUrl, method: 'POST', headers: callbackHeaders(delivery, secret, this.clock.now()), body: delivery.payload, timeoutMs: CALLBACK_TIMEOUT_SECONDS * 1000 },
+      {
+        url: delivery.callbackUrl,
+        method: 'POST',
+        headers: callbackHeaders(delivery, secret, this.clock.now()),
+        body: delivery.payload,
+        timeoutMs: CALLBACK_TIMEOUT_SECONDS * 1000,
+      },
       this.policy,
       this.options,
     );

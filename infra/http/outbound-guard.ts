@@ -41,14 +41,7 @@ export type AddressRefusal =
 export type AddressClass = 'public' | AddressRefusal;
 
 /** Why a URL is refused; address-based refusals name the class of the offending address. */
-export type GuardRefusal =
-  | 'invalid-url'
-  | 'unsupported-scheme'
-  | 'plain-http'
-  | 'credentials'
-  | 'internal-hostname'
-  | 'unresolvable'
-  | AddressRefusal;
+export type GuardRefusal = 'invalid-url' | 'unsupported-scheme' | 'plain-http' | 'credentials' | 'internal-hostname' | 'unresolvable' | AddressRefusal;
 
 export type GuardResult =
   | {
@@ -266,7 +259,10 @@ function refuse(reason: GuardRefusal, message: string, address?: string): GuardR
 }
 
 function bareHost(host: string): string {
-  return host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 function isInternalHostname(hostname: string): boolean {
@@ -313,7 +309,10 @@ export async function checkOutboundUrl(url: string, policy: OutboundPolicy, reso
     return refuse('plain-http', 'must use https.');
   }
   if (!exempt && isIP(hostname) === 0 && isInternalHostname(hostname)) {
-    return refuse(METADATA_HOSTNAMES.has(hostname) ? 'metadata' : 'internal-hostname', `names an internal host (${hostname}); outbound URLs must name a public host.`);
+    return refuse(
+      METADATA_HOSTNAMES.has(hostname) ? 'metadata' : 'internal-hostname',
+      `names an internal host (${hostname}); outbound URLs must name a public host.`,
+    );
   }
 
   let addresses: readonly ResolvedAddress[];

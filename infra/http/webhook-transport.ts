@@ -44,7 +44,13 @@ export class GuardedWebhookTransport implements WebhookTransport {
 
   async send(endpoint: WebhookEndpoint, delivery: Delivery, attempt: number): Promise<TransportResult> {
     const result = await sendGuarded(
-      { url: endpoint.url, method: 'POST', headers: webhookHeaders(endpoint, delivery, attempt, this.secrets), body: delivery.payload, timeoutMs: endpoint.timeoutSeconds * 1000 },
+      {
+        url: endpoint.url,
+        method: 'POST',
+        headers: webhookHeaders(endpoint, delivery, attempt, this.secrets),
+        body: delivery.payload,
+        timeoutMs: endpoint.timeoutSeconds * 1000,
+      },
       this.policy,
       this.options,
     );

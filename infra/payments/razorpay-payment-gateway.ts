@@ -85,17 +85,28 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   }
 
   async createOrder(request: GatewayOrderRequest): Promise<GatewayOrder> {
-    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0)
+      throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
     try {
       // razorpay.com/docs/api/orders/fetch-all, Query Parameters: `receipt` "retrieves the orders that contain the provided value for receipt".
       const found = await (await this.sdk()).orders.all({ receipt: request.receipt, count: PAGE });
       const same = found.items.find((o) => o.receipt === request.receipt);
       if (same) {
-        if (Number(same.amount) !== request.amount) throw new GatewayRejectedError('AMOUNT_MISMATCH', `order ${same.id} for receipt ${request.receipt} is for ${same.amount} paise, not ${request.amount}`, 200);
+        if (Number(same.amount) !== request.amount)
+          throw new GatewayRejectedError(
+            'AMOUNT_MISMATCH',
+            `order ${same.id} for receipt ${request.receipt} is for ${same.amount} paise, not ${request.amount}`,
+            200,
+          );
         return { orderId: same.id, receipt: request.receipt, amount: request.amount };
       }
       // razorpay.com/docs/api/orders/create, Request Parameters: amount in the currency's subunit, currency, receipt (≤ 40 characters), notes (≤ 15 pairs of 256 characters).
-      const order = await (await this.sdk()).orders.create({ amount: request.amount, currency: request.currency, receipt: request.receipt, notes: { ...request.notes, description: request.description } });
+      const order = await (await this.sdk()).orders.create({
+        amount: request.amount,
+        currency: request.currency,
+        receipt: request.receipt,
+        notes: { ...request.notes, description: request.description },
+      });
       return { orderId: order.id, receipt: request.receipt, amount: request.amount };
     } catch (err) {
       throw err instanceof GatewayRejectedError ? err : mapped(err);
@@ -146,7 +157,12 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
       // razorpay.com/docs/api/payments/smart-collect/fetch-payments: `from` (Unix seconds), `count` ≤ 100, `skip`. The SDK's
       // virtualAccounts.fetchPayments sends no query, so its API client is called with the same path and the query.
       for (let skip = 0; ; skip += PAGE) {
-        const page = (await (await this.sdk()).api.get({ url: `/virtual_accounts/${encodeURIComponent(virtualAccountId)}/payments`, data: { from: Math.floor(since.getTime() / 1000), count: PAGE, skip } })) as { items: unknown[] };
+        const page = (await (
+          await this.sdk()
+        ).api.get({
+          url: `/virtual_accounts/${encodeURIComponent(virtualAccountId)}/payments`,
+          data: { from: Math.floor(since.getTime() / 1000), count: PAGE, skip },
+        })) as { items: unknown[] };
         payments.push(...page.items.map((p, i) => paymentOfEntity(p, `items[${skip + i}]`, virtualAccountId)));
         if (page.items.length < PAGE) return payments;
       }

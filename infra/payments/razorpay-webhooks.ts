@@ -2,7 +2,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 // The SDK's own webhook check, from its module alone: the SDK's entry brings axios, whose start loads Node's fetch (docs/performance.md).
 import { validateWebhookSignature } from 'razorpay/dist/utils/razorpay-utils.js';
 import { NotificationSignatureError, ValidationError } from '../../domain/errors.ts';
-import { wasCaptured, type GatewayDispute, type GatewayNotice, type GatewayPayment, type GatewayRefund, type PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
+import {
+  wasCaptured,
+  type GatewayDispute,
+  type GatewayNotice,
+  type GatewayPayment,
+  type GatewayRefund,
+  type PaymentNotifications,
+} from '../../domain/ports/payment-gateway.ts';
 import { DISPUTE_STATES } from '../../domain/receivables/payment.ts';
 
 /**
@@ -38,7 +45,14 @@ export const REFUND_EVENTS = ['refund.created', 'refund.processed', 'refund.fail
  * closed, under_review, action_required; each carries `payload.payment.entity` and
  * `payload.dispute.entity`, whose `status` (open, under_review, won, lost, closed) is the state read.
  */
-export const DISPUTE_EVENTS = ['payment.dispute.created', 'payment.dispute.won', 'payment.dispute.lost', 'payment.dispute.closed', 'payment.dispute.under_review', 'payment.dispute.action_required'] as const;
+export const DISPUTE_EVENTS = [
+  'payment.dispute.created',
+  'payment.dispute.won',
+  'payment.dispute.lost',
+  'payment.dispute.closed',
+  'payment.dispute.under_review',
+  'payment.dispute.action_required',
+] as const;
 
 const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
 const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
@@ -59,12 +73,15 @@ export function paymentOfEntity(e: unknown, at: string, virtualAccountId: string
   if (typeof p.id !== 'string' || !PAYMENT_ID.test(p.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay payment id (pay_…).`);
   if (p.order_id !== null && p.order_id !== undefined && (typeof p.order_id !== 'string' || !ORDER_ID.test(p.order_id)))
     throw new ValidationError(`${at}.order_id`, `${at}.order_id must be a Razorpay order id (order_…) or null.`);
-  if (typeof p.amount !== 'number' || !Number.isSafeInteger(p.amount) || p.amount <= 0) throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
+  if (typeof p.amount !== 'number' || !Number.isSafeInteger(p.amount) || p.amount <= 0)
+    throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
   if (typeof p.currency !== 'string' || !/^[A-Z]{3}$/.test(p.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
   if (typeof p.status !== 'string' || p.status === '') throw new ValidationError(`${at}.status`, `${at}.status must be the payment's status.`);
-  if (typeof p.created_at !== 'number' || !Number.isSafeInteger(p.created_at) || p.created_at <= 0) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
+  if (typeof p.created_at !== 'number' || !Number.isSafeInteger(p.created_at) || p.created_at <= 0)
+    throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
   const refunded = p.amount_refunded ?? 0;
-  if (typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0 || refunded > p.amount) throw new ValidationError(`${at}.amount_refunded`, `${at}.amount_refunded must be a whole number of subunits between 0 and the amount.`);
+  if (typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0 || refunded > p.amount)
+    throw new ValidationError(`${at}.amount_refunded`, `${at}.amount_refunded must be a whole number of subunits between 0 and the amount.`);
   return {
     paymentId: p.id,
     orderId: typeof p.order_id === 'string' ? p.order_id : null,
@@ -83,12 +100,22 @@ export function refundOfEntity(e: unknown, at: string): GatewayRefund {
   if (typeof e !== 'object' || e === null) throw new ValidationError(at, `${at} must be a refund entity.`);
   const r = e as Record<string, unknown>;
   if (typeof r.id !== 'string' || !REFUND_ID.test(r.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay refund id (rfnd_…).`);
-  if (typeof r.payment_id !== 'string' || !PAYMENT_ID.test(r.payment_id)) throw new ValidationError(`${at}.payment_id`, `${at}.payment_id must be a Razorpay payment id (pay_…).`);
-  if (typeof r.amount !== 'number' || !Number.isSafeInteger(r.amount) || r.amount <= 0) throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
+  if (typeof r.payment_id !== 'string' || !PAYMENT_ID.test(r.payment_id))
+    throw new ValidationError(`${at}.payment_id`, `${at}.payment_id must be a Razorpay payment id (pay_…).`);
+  if (typeof r.amount !== 'number' || !Number.isSafeInteger(r.amount) || r.amount <= 0)
+    throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
   if (typeof r.currency !== 'string' || !/^[A-Z]{3}$/.test(r.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
   if (typeof r.status !== 'string' || r.status === '') throw new ValidationError(`${at}.status`, `${at}.status must be the refund's status.`);
-  if (typeof r.created_at !== 'number' || !Number.isSafeInteger(r.created_at) || r.created_at <= 0) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
-  return { refundId: r.id, paymentId: r.payment_id, amount: r.amount, currency: r.currency, status: r.status, createdAt: new Date(r.created_at * 1000).toISOString() };
+  if (typeof r.created_at !== 'number' || !Number.isSafeInteger(r.created_at) || r.created_at <= 0)
+    throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
+  return {
+    refundId: r.id,
+    paymentId: r.payment_id,
+    amount: r.amount,
+    currency: r.currency,
+    status: r.status,
+    createdAt: new Date(r.created_at * 1000).toISOString(),
+  };
 }
 
 /** A Razorpay dispute entity (razorpay.com/docs/api/disputes/entity), read strictly; `status` one of the documented states. */
@@ -97,11 +124,14 @@ export function disputeOfEntity(e: unknown, at: string): GatewayDispute {
   const d = e as Record<string, unknown>;
   const whole = (v: unknown, min: number) => typeof v === 'number' && Number.isSafeInteger(v) && v >= min;
   if (typeof d.id !== 'string' || !DISPUTE_ID.test(d.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay dispute id (disp_…).`);
-  if (typeof d.payment_id !== 'string' || !PAYMENT_ID.test(d.payment_id)) throw new ValidationError(`${at}.payment_id`, `${at}.payment_id must be a Razorpay payment id (pay_…).`);
+  if (typeof d.payment_id !== 'string' || !PAYMENT_ID.test(d.payment_id))
+    throw new ValidationError(`${at}.payment_id`, `${at}.payment_id must be a Razorpay payment id (pay_…).`);
   if (!whole(d.amount, 1)) throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
-  if (!whole(d.amount_deducted, 0) || (d.amount_deducted as number) > (d.amount as number)) throw new ValidationError(`${at}.amount_deducted`, `${at}.amount_deducted must be a whole number of subunits between 0 and the amount.`);
+  if (!whole(d.amount_deducted, 0) || (d.amount_deducted as number) > (d.amount as number))
+    throw new ValidationError(`${at}.amount_deducted`, `${at}.amount_deducted must be a whole number of subunits between 0 and the amount.`);
   if (typeof d.currency !== 'string' || !/^[A-Z]{3}$/.test(d.currency)) throw new ValidationError(`${at}.currency`, `${at}.currency must be an ISO 4217 code.`);
-  if (typeof d.status !== 'string' || !(DISPUTE_STATES as readonly string[]).includes(d.status)) throw new ValidationError(`${at}.status`, `${at}.status must be one of ${DISPUTE_STATES.join(', ')}.`);
+  if (typeof d.status !== 'string' || !(DISPUTE_STATES as readonly string[]).includes(d.status))
+    throw new ValidationError(`${at}.status`, `${at}.status must be one of ${DISPUTE_STATES.join(', ')}.`);
   if (!whole(d.created_at, 1)) throw new ValidationError(`${at}.created_at`, `${at}.created_at must be a Unix timestamp in seconds.`);
   if (!whole(d.respond_by, 1)) throw new ValidationError(`${at}.respond_by`, `${at}.respond_by must be a Unix timestamp in seconds.`);
   return {
@@ -150,7 +180,8 @@ export class RazorpayWebhooks implements PaymentNotifications {
     } catch {
       throw new ValidationError('body', 'The notification body must be JSON.');
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ValidationError('body', 'The notification body must be a JSON object (the event envelope).');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new ValidationError('body', 'The notification body must be a JSON object (the event envelope).');
     // Envelope: razorpay.com/docs/webhooks/payments, sample payloads: {entity:"event", account_id, event, contains[], payload{…}, created_at}.
     const n = parsed as { event?: unknown; payload?: Record<string, { entity?: unknown } | undefined> };
     if (typeof n.event !== 'string' || n.event === '') throw new ValidationError('event', 'event must name the Razorpay event.');
@@ -163,13 +194,15 @@ export class RazorpayWebhooks implements PaymentNotifications {
     if (disputeEvent) {
       const dispute = disputeOfEntity(payload.dispute?.entity, 'payload.dispute.entity');
       const disputed = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
-      if (disputed.paymentId !== dispute.paymentId) throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the dispute names (payment_id).');
+      if (disputed.paymentId !== dispute.paymentId)
+        throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the dispute names (payment_id).');
       return { kind: 'dispute', event: n.event, eventId, dispute, payment: disputed };
     }
     if (refundEvent) {
       const refund = refundOfEntity(payload.refund?.entity, 'payload.refund.entity');
       const refunded = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
-      if (refunded.paymentId !== refund.paymentId) throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the refund names (payment_id).');
+      if (refunded.paymentId !== refund.paymentId)
+        throw new ValidationError('payload.payment.entity.id', 'payload.payment.entity.id must be the payment the refund names (payment_id).');
       // razorpay.com/docs/webhooks/refunds, "Identify Auto-Refunds": `captured` false is a payment never captured, so never ours to give back.
       if ((payload.payment?.entity as { captured?: unknown } | undefined)?.captured === false) return { kind: 'ignored', event: n.event, eventId };
       return { kind: 'refund', event: n.event, eventId, refund, payment: refunded };
@@ -179,7 +212,8 @@ export class RazorpayWebhooks implements PaymentNotifications {
     if (n.event === 'virtual_account.credited') {
       // razorpay.com/docs/webhooks/smart-collect, "Virtual Account Credited": payload.{payment, virtual_account, bank_transfer}.entity.
       const va = payload.virtual_account?.entity as { id?: unknown } | undefined;
-      if (typeof va?.id !== 'string' || !VA_ID.test(va.id)) throw new ValidationError('payload.virtual_account.entity.id', 'payload.virtual_account.entity.id must be a Razorpay virtual account id (va_…).');
+      if (typeof va?.id !== 'string' || !VA_ID.test(va.id))
+        throw new ValidationError('payload.virtual_account.entity.id', 'payload.virtual_account.entity.id must be a Razorpay virtual account id (va_…).');
       virtualAccountId = va.id;
       const ref = (payload.bank_transfer?.entity as { bank_reference?: unknown } | undefined)?.bank_reference;
       bankReference = typeof ref === 'string' && /^[A-Za-z0-9/_-]{1,40}$/.test(ref) ? ref : null;
@@ -188,7 +222,8 @@ export class RazorpayWebhooks implements PaymentNotifications {
     if (!wasCaptured(payment)) return { kind: 'ignored', event: n.event, eventId };
     // A Smart Collect transfer is announced twice (razorpay.com/docs/payments/smart-collect, payment.captured with
     // `method` bank_transfer and no order, and virtual_account.credited): only the twin that names the account is taken.
-    if (n.event === 'payment.captured' && payment.orderId === null && (payload.payment?.entity as { method?: unknown } | undefined)?.method === 'bank_transfer') return { kind: 'ignored', event: n.event, eventId };
+    if (n.event === 'payment.captured' && payment.orderId === null && (payload.payment?.entity as { method?: unknown } | undefined)?.method === 'bank_transfer')
+      return { kind: 'ignored', event: n.event, eventId };
     return { kind: 'payment', event: n.event, eventId, payment };
   }
 }

@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GatewayRejectedError, type GatewayOrder, type GatewayOrderRequest, type GatewayPayment, type GatewayRefund, type PaymentGateway, type VirtualAccount, type VirtualAccountRequest } from '../../domain/ports/payment-gateway.ts';
+import {
+  GatewayRejectedError,
+  type GatewayOrder,
+  type GatewayOrderRequest,
+  type GatewayPayment,
+  type GatewayRefund,
+  type PaymentGateway,
+  type VirtualAccount,
+  type VirtualAccountRequest,
+} from '../../domain/ports/payment-gateway.ts';
 import { EVENT_ID_HEADER, hexSignature, RazorpayWebhooks, SIGNATURE_HEADER } from './razorpay-webhooks.ts';
 
 /** A notification as a gateway sends it: the exact bytes and the headers that go with them. */
@@ -23,8 +32,21 @@ export const newPaymentId = (): string => `pay_${idOf(randomBytes(16).toString('
  * "event", `account_id`, `event`, `contains`, `payload.<entity>.entity`, `created_at`) with a
  * webhook secret, with the headers Razorpay sends (X-Razorpay-Signature, X-Razorpay-Event-Id).
  */
-export function signedEvent(event: string, payload: Record<string, unknown>, secret: string, at: Date, eventId = `evt_${idOf(randomBytes(16).toString('hex'))}`): SignedNotification {
-  const body = JSON.stringify({ entity: 'event', account_id: 'acc_Sandbox0000001', event, contains: Object.keys(payload), payload, created_at: Math.floor(at.getTime() / 1000) });
+export function signedEvent(
+  event: string,
+  payload: Record<string, unknown>,
+  secret: string,
+  at: Date,
+  eventId = `evt_${idOf(randomBytes(16).toString('hex'))}`,
+): SignedNotification {
+  const body = JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_Sandbox0000001',
+    event,
+    contains: Object.keys(payload),
+    payload,
+    created_at: Math.floor(at.getTime() / 1000),
+  });
   return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: hexSignature(body, secret), [EVENT_ID_HEADER]: eventId } };
 }
 
@@ -61,7 +83,8 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
   }
 
   async createOrder(request: GatewayOrderRequest): Promise<GatewayOrder> {
-    if (!Number.isSafeInteger(request.amount) || request.amount <= 0) throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0)
+      throw new RangeError(`a gateway order needs a positive amount of paise, got ${request.amount}`);
     return { orderId: `order_${idOf(`sandbox-order:${request.receipt}`)}`, receipt: request.receipt, amount: request.amount };
   }
 
@@ -101,7 +124,12 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
 
   /** What Razorpay sends when a partner pays `amount` paise against an order: `payment.captured`. */
   capture(orderId: string, amount: number, at: Date, paymentId = newPaymentId()): SignedNotification {
-    return signedEvent('payment.captured', { payment: { entity: paymentEntity({ id: paymentId, orderId, amount, currency: 'INR', at, method: 'upi' }) } }, this.signingSecret(), at);
+    return signedEvent(
+      'payment.captured',
+      { payment: { entity: paymentEntity({ id: paymentId, orderId, amount, currency: 'INR', at, method: 'upi' }) } },
+      this.signingSecret(),
+      at,
+    );
   }
 
   /** What Razorpay sends when a bank transfer reaches a virtual account: `virtual_account.credited`. */
@@ -112,7 +140,17 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
       {
         payment: { entity: payment },
         virtual_account: { entity: { id: virtualAccountId, entity: 'virtual_account', status: 'active' } },
-        bank_transfer: { entity: { id: `bt_${idOf(paymentId)}`, entity: 'bank_transfer', payment_id: paymentId, mode: 'NEFT', bank_reference: utr, amount, virtual_account_id: virtualAccountId } },
+        bank_transfer: {
+          entity: {
+            id: `bt_${idOf(paymentId)}`,
+            entity: 'bank_transfer',
+            payment_id: paymentId,
+            mode: 'NEFT',
+            bank_reference: utr,
+            amount,
+            virtual_account_id: virtualAccountId,
+          },
+        },
       },
       this.signingSecret(),
       at,
@@ -128,6 +166,15 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
 
 /** A Smart Collect-shaped account (razorpay.com/docs/api/payments/smart-collect/create, Response: receivers[].account_number 16 digits, ifsc RATN0VAAPIS). */
 function sandboxVirtualAccount(agentGroupId: string): VirtualAccount {
-  const digits = BigInt(`0x${createHash('sha256').update(`sandbox-va:${agentGroupId}`).digest('hex').slice(0, 15)}`).toString().padStart(12, '0').slice(-12);
-  return { virtualAccountId: `va_${idOf(`sandbox-va:${agentGroupId}`)}`, accountNumber: `2223${digits}`, ifsc: 'RATN0VAAPIS', bankName: 'RBL Bank', beneficiaryName: 'Sandbox Holidays Pvt Ltd' };
+  const digits = BigInt(`0x${createHash('sha256').update(`sandbox-va:${agentGroupId}`).digest('hex').slice(0, 15)}`)
+    .toString()
+    .padStart(12, '0')
+    .slice(-12);
+  return {
+    virtualAccountId: `va_${idOf(`sandbox-va:${agentGroupId}`)}`,
+    accountNumber: `2223${digits}`,
+    ifsc: 'RATN0VAAPIS',
+    bankName: 'RBL Bank',
+    beneficiaryName: 'Sandbox Holidays Pvt Ltd',
+  };
 }

@@ -308,7 +308,12 @@ function drawQr(page: PDFPage, text: string, x: number, top: number, size: numbe
 /** The IRP's registration beside the recipient: IRN, acknowledgement and the signed QR code. */
 function drawEInvoice(layout: Layout, e: NonNullable<InvoiceDocument['eInvoice']>, x: number, top: number, width: number): number {
   drawQr(layout.page, e.signedQr, x + width - QR_SIZE, top - 4, QR_SIZE);
-  const textHeight = drawBlock(layout, x, top, width - QR_SIZE - 8, 'e-Invoice (IRN)', [{ text: e.irn }, { text: `Ack. No: ${e.ackNo}` }, { text: `Ack. date: ${e.ackDate}` }, { text: 'Signed QR code issued by the IRP', muted: true }]);
+  const textHeight = drawBlock(layout, x, top, width - QR_SIZE - 8, 'e-Invoice (IRN)', [
+    { text: e.irn },
+    { text: `Ack. No: ${e.ackNo}` },
+    { text: `Ack. date: ${e.ackDate}` },
+    { text: 'Signed QR code issued by the IRP', muted: true },
+  ]);
   return Math.max(textHeight, QR_SIZE + 4);
 }
 
@@ -331,7 +336,10 @@ function drawLines(layout: Layout, doc: InvoiceDocument, cols: Column[]): void {
       const value = c.cell(line, i);
       if (c.title !== 'Description') return value.split('\n');
       const secondary = [line.propertyName, line.bookingId ? `Booking ${line.bookingId}` : undefined].filter((s): s is string => s !== undefined);
-      return [...wrap(value, regular, TABLE_SIZE, c.width - 2 * CELL_PAD), ...secondary.flatMap((s) => wrap(s, regular, TABLE_SIZE - 0.5, c.width - 2 * CELL_PAD))];
+      return [
+        ...wrap(value, regular, TABLE_SIZE, c.width - 2 * CELL_PAD),
+        ...secondary.flatMap((s) => wrap(s, regular, TABLE_SIZE - 0.5, c.width - 2 * CELL_PAD)),
+      ];
     });
     const descriptionLines = wrap(line.description, regular, TABLE_SIZE, cols[2]!.width - 2 * CELL_PAD).length;
     const rowHeight = Math.max(...cells.map((c) => c.length)) * TABLE_LEADING + 5;
@@ -340,7 +348,16 @@ function drawLines(layout: Layout, doc: InvoiceDocument, cols: Column[]): void {
     cols.forEach((c, ci) => {
       cells[ci]!.forEach((piece, li) => {
         const muted = c.title === 'Description' && li >= descriptionLines;
-        layout.aligned(piece, x + CELL_PAD, layout.y - 9 - li * TABLE_LEADING, c.width - 2 * CELL_PAD, c.align, regular, muted ? TABLE_SIZE - 0.5 : TABLE_SIZE, muted ? MUTED : INK);
+        layout.aligned(
+          piece,
+          x + CELL_PAD,
+          layout.y - 9 - li * TABLE_LEADING,
+          c.width - 2 * CELL_PAD,
+          c.align,
+          regular,
+          muted ? TABLE_SIZE - 0.5 : TABLE_SIZE,
+          muted ? MUTED : INK,
+        );
       });
       x += c.width;
     });
@@ -358,11 +375,19 @@ function drawTaxSummary(layout: Layout, doc: InvoiceDocument, intra: boolean): n
   layout.text('TAX SUMMARY (SAC 996311)', MARGIN, layout.y - 8, { font: layout.fonts.bold, size: 7, color: MUTED });
   layout.y -= 12;
   layout.page.drawRectangle({ x: MARGIN, y: layout.y - 13, width, height: 13, color: HEADER_FILL });
-  titles.forEach((t, i) => layout.aligned(t, MARGIN + i * colWidth + CELL_PAD, layout.y - 9.5, colWidth - 2 * CELL_PAD, i === 0 ? 'left' : 'right', layout.fonts.bold, 7));
+  titles.forEach((t, i) =>
+    layout.aligned(t, MARGIN + i * colWidth + CELL_PAD, layout.y - 9.5, colWidth - 2 * CELL_PAD, i === 0 ? 'left' : 'right', layout.fonts.bold, 7),
+  );
   layout.y -= 13;
   for (const r of rows) {
-    const values = [rateLabel(r.gstRate, intra), formatIndianGrouping(r.taxableValue), ...(intra ? [formatIndianGrouping(r.cgst), formatIndianGrouping(r.sgst)] : [formatIndianGrouping(r.igst)])];
-    values.forEach((v, i) => layout.aligned(v, MARGIN + i * colWidth + CELL_PAD, layout.y - 9.5, colWidth - 2 * CELL_PAD, i === 0 ? 'left' : 'right', layout.fonts.regular, 7.5));
+    const values = [
+      rateLabel(r.gstRate, intra),
+      formatIndianGrouping(r.taxableValue),
+      ...(intra ? [formatIndianGrouping(r.cgst), formatIndianGrouping(r.sgst)] : [formatIndianGrouping(r.igst)]),
+    ];
+    values.forEach((v, i) =>
+      layout.aligned(v, MARGIN + i * colWidth + CELL_PAD, layout.y - 9.5, colWidth - 2 * CELL_PAD, i === 0 ? 'left' : 'right', layout.fonts.regular, 7.5),
+    );
     layout.y -= 13;
     layout.rule(layout.y, MARGIN, MARGIN + width, 0.3);
   }

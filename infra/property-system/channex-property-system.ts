@@ -4,7 +4,14 @@ import { DEFAULT_SIMULATOR, type SimulatorBehaviour } from '../../domain/catalog
 import { DomainError, ServiceUnavailableError } from '../../domain/errors.ts';
 import type { Guest } from '../../domain/bookings/booking.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
-import type { ChannelStay, ModificationRequest, ModificationResult, PropertySystem, ReservationRequest, ReservationState } from '../../domain/ports/property-system.ts';
+import type {
+  ChannelStay,
+  ModificationRequest,
+  ModificationResult,
+  PropertySystem,
+  ReservationRequest,
+  ReservationState,
+} from '../../domain/ports/property-system.ts';
 import { apportion } from '../../domain/pricing/rounding.ts';
 import type { SelectedProperty } from '../../domain/pricing/index.ts';
 import { ratePlanId } from '../../domain/channel-manager/channex.ts';
@@ -53,7 +60,10 @@ export function bookingBody(
   const stay: ChannelStay = r.stay ?? { mealPlan: 'EP', adults: 1, children: 0, infants: 0, roomsAmount: 0, mealsAmount: 0, servicesAmount: 0 };
   const units = r.selectedProperties.flatMap((s) => Array.from({ length: s.quantity }, () => s.propertyId));
   const nights = [...eachDate(r.checkIn, addDays(r.checkOut, -1))];
-  const prices = apportion(stay.roomsAmount, units.flatMap(() => nights.map(() => 1)));
+  const prices = apportion(
+    stay.roomsAmount,
+    units.flatMap(() => nights.map(() => 1)),
+  );
   const adults = spread(stay.adults, units.length);
   const children = spread(stay.children, units.length);
   const infants = spread(stay.infants, units.length);
@@ -62,7 +72,16 @@ export function bookingBody(
     ...(stay.servicesAmount > 0 ? [{ type: 'Extra', name: 'Value-added services', amount: stay.servicesAmount }] : []),
     // The rooms' day prices hold the stay alone; meals and services are sold on top of them, so they are
     // `excluded` ("Booking Services (Extras)": true adds them to the booking's total; the default leaves the total unaffected).
-  ].map((s) => ({ excluded: true, type: s.type, total_price: rupees(s.amount), price_per_unit: rupees(s.amount), price_mode: 'Per stay', persons: stay.adults + stay.children, nights: nights.length, name: s.name }));
+  ].map((s) => ({
+    excluded: true,
+    type: s.type,
+    total_price: rupees(s.amount),
+    price_per_unit: rupees(s.amount),
+    price_mode: 'Per stay',
+    persons: stay.adults + stay.children,
+    nights: nights.length,
+    name: s.name,
+  }));
   return {
     status,
     provider_code: providerCode,
@@ -117,7 +136,12 @@ export class ChannexPropertySystem implements PropertySystem {
   async reserve(request: ReservationRequest): Promise<ReservationState> {
     const existing = await this.read(request.bookingRef);
     if (existing) return this.land(existing);
-    return this.land({ bookingRef: request.bookingRef, listingId: request.listingId, booking: bookingBody('new', this.settings.providerCode, request, request.primaryGuest), landed: false });
+    return this.land({
+      bookingRef: request.bookingRef,
+      listingId: request.listingId,
+      booking: bookingBody('new', this.settings.providerCode, request, request.primaryGuest),
+      landed: false,
+    });
   }
 
   /**
@@ -142,9 +166,18 @@ export class ChannexPropertySystem implements PropertySystem {
       ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
     };
     // Kept even while Channex is unavailable: the body to push again, and where the booking went (RoutedPropertySystem).
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.channexBooking(record.bookingRef), entity: 'ChannexBooking', ...next, at: this.clock.now().toISOString() } }));
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.channexBooking(record.bookingRef), entity: 'ChannexBooking', ...next, at: this.clock.now().toISOString() },
+      }),
+    );
     if (answer.kind === 'refused') {
-      logger.error('Channex refused a booking; it fails with CHANNEL_REFUSED', { bookingRef: record.bookingRef, listingId: record.listingId, channex: answer.message });
+      logger.error('Channex refused a booking; it fails with CHANNEL_REFUSED', {
+        bookingRef: record.bookingRef,
+        listingId: record.listingId,
+        channex: answer.message,
+      });
       return { state: 'REFUSED', reason: answer.message };
     }
     return next.landed ? { state: 'CONFIRMED', bookingId: record.bookingRef } : { state: 'PENDING', checkAgainAt: null };
@@ -157,7 +190,12 @@ export class ChannexPropertySystem implements PropertySystem {
     if (answer.kind === 'unavailable') throw new ServiceUnavailableError(30);
     if (answer.kind === 'refused') throw new DomainError('CHANNEL_REFUSED', `The channel manager refused the cancellation: ${answer.message}`);
     await this.db.send(
-      new UpdateCommand({ TableName: this.table, Key: keys.channexBooking(bookingRef), UpdateExpression: 'SET cancelled = :t, cancelledAt = :at', ExpressionAttributeValues: { ':t': true, ':at': at } }),
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.channexBooking(bookingRef),
+        UpdateExpression: 'SET cancelled = :t, cancelledAt = :at',
+        ExpressionAttributeValues: { ':t': true, ':at': at },
+      }),
     );
   }
 
@@ -187,13 +225,20 @@ export class ChannexPropertySystem implements PropertySystem {
         logger.error('Channex refused an amendment', { bookingRef: request.bookingRef, listingId: request.listingId, channex: answer.message });
       }
       // A restore puts back what Channex held before; a refusal of it needs an operator, not a retry.
-      else logger.error('Channex refused restoring a stay; the reservation there needs an operator', { bookingRef: request.bookingRef, channex: answer.message });
+      else
+        logger.error('Channex refused restoring a stay; the reservation there needs an operator', { bookingRef: request.bookingRef, channex: answer.message });
     }
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...key, entity: 'ChannexRevision', result, ...(answer.kind === 'refused' ? { refusal: answer.message } : {}), at: this.clock.now().toISOString() },
+          Item: {
+            ...key,
+            entity: 'ChannexRevision',
+            result,
+            ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
+            at: this.clock.now().toISOString(),
+          },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),
       );
@@ -202,7 +247,14 @@ export class ChannexPropertySystem implements PropertySystem {
       return (await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item!.result as ModificationResult;
     }
     if (answer.kind === 'accepted') {
-      await this.db.send(new UpdateCommand({ TableName: this.table, Key: keys.channexBooking(request.bookingRef), UpdateExpression: 'SET booking = :b', ExpressionAttributeValues: { ':b': booking } }));
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.channexBooking(request.bookingRef),
+          UpdateExpression: 'SET booking = :b',
+          ExpressionAttributeValues: { ':b': booking },
+        }),
+      );
     }
     return result;
   }
@@ -222,7 +274,15 @@ export class ChannexPropertySystem implements PropertySystem {
       ...(existing.booking.customer ? { customer: customerOf(marker) } : {}),
       rooms: rooms.map((room) => (room.guests ? { ...room, guests: [{ name: marker.firstName, surname: marker.lastName ?? marker.firstName }] } : room)),
     };
-    await this.db.send(new UpdateCommand({ TableName: this.table, Key: keys.channexBooking(bookingRef), UpdateExpression: 'SET booking = :b', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':b': booking } }));
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: keys.channexBooking(bookingRef),
+        UpdateExpression: 'SET booking = :b',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':b': booking },
+      }),
+    );
   }
 
   /** One revision POSTed; the answer classified as the API reference's "Errors" section describes the status codes. */
@@ -247,7 +307,10 @@ export class ChannexPropertySystem implements PropertySystem {
       json = undefined;
     }
     if (res.ok) return { kind: 'accepted' };
-    const message = `${res.status} ${json?.errors?.title ?? res.statusText}${json?.errors?.details ? ` ${JSON.stringify(json.errors.details)}` : ''}`.slice(0, 1000);
+    const message = `${res.status} ${json?.errors?.title ?? res.statusText}${json?.errors?.details ? ` ${JSON.stringify(json.errors.details)}` : ''}`.slice(
+      0,
+      1000,
+    );
     // 408 and 429 are Channex asking to come back later; every other 4xx is a refusal a retry cannot change.
     if (res.status >= 500 || res.status === 408 || res.status === 429) return { kind: 'unavailable', message };
     return { kind: 'refused', message };
@@ -260,7 +323,10 @@ export class ChannexPropertySystem implements PropertySystem {
 }
 
 /** Channex's full sync ("Request Full Sync"): the property streams its whole ARI to changes/ afterwards. */
-export async function requestFullSync(settings: Omit<ChannexSettings, 'baseUrl'> & { readonly apiUrl: string }, hotelCode: string): Promise<{ status: number; body: string }> {
+export async function requestFullSync(
+  settings: Omit<ChannexSettings, 'baseUrl'> & { readonly apiUrl: string },
+  hotelCode: string,
+): Promise<{ status: number; body: string }> {
   const res = await fetch(`${settings.apiUrl.replace(/\/$/, '')}/api/v1/channel_webhooks/open_channel/request_full_sync`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': settings.apiKey },

@@ -59,7 +59,11 @@ export class SimulatedPropertySystem implements PropertySystem {
     };
     try {
       await this.db.send(
-        new PutCommand({ TableName: this.table, Item: { ...keys.simulatedReservation(request.bookingRef), entity: 'SimulatedReservation', ...reservation }, ConditionExpression: 'attribute_not_exists(PK)' }),
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...keys.simulatedReservation(request.bookingRef), entity: 'SimulatedReservation', ...reservation },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
       );
       return this.stateOf(reservation);
     } catch (err) {
@@ -125,7 +129,13 @@ export class SimulatedPropertySystem implements PropertySystem {
     if (earlier.Item) return earlier.Item.result as ModificationResult;
     const result = request.kind === 'restore' ? ({ accepted: true } as const) : this.answer(await this.behaviour(request.listingId), request.scenario);
     try {
-      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...key, entity: 'SimulatedModification', result, at: this.clock.now().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' }));
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...key, entity: 'SimulatedModification', result, at: this.clock.now().toISOString() },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
@@ -149,8 +159,14 @@ export class SimulatedPropertySystem implements PropertySystem {
   async forgetGuest(): Promise<void> {}
 
   private answer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: string | null): ModificationResult {
-    if (behaviour.cannotModify) return { accepted: false, reasonCode: 'CHANNEL_CANNOT_MODIFY', reason: "The listing's channel manager cannot modify a reservation; cancel and book again." };
-    if (behaviour.refusesChanges || scenario === 'amendment-refused') return { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: 'The channel manager refused the change to the reservation.' };
+    if (behaviour.cannotModify)
+      return {
+        accepted: false,
+        reasonCode: 'CHANNEL_CANNOT_MODIFY',
+        reason: "The listing's channel manager cannot modify a reservation; cancel and book again.",
+      };
+    if (behaviour.refusesChanges || scenario === 'amendment-refused')
+      return { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: 'The channel manager refused the change to the reservation.' };
     return { accepted: true };
   }
 

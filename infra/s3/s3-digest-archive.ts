@@ -31,7 +31,14 @@ export class S3DigestArchive implements DigestArchive {
     let token: string | undefined;
     do {
       const out = await this.s3
-        .send(new ListObjectsV2Command({ Bucket: this.bucketName(), Prefix: DIGEST_PREFIX, ...(startAfter ? { StartAfter: startAfter } : {}), ...(token ? { ContinuationToken: token } : {}) }))
+        .send(
+          new ListObjectsV2Command({
+            Bucket: this.bucketName(),
+            Prefix: DIGEST_PREFIX,
+            ...(startAfter ? { StartAfter: startAfter } : {}),
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        )
         .catch((err: { name?: string }) => {
           // A bucket not created yet holds no digest: `audit verify` then reports "no valid digest" for the trail.
           if (err.name === 'NoSuchBucket') return { Contents: [], IsTruncated: false, NextContinuationToken: undefined };

@@ -26,7 +26,9 @@ export class SqsBillingQueue implements BillingQueue {
     const lane = async () => {
       while (next < batches.length) {
         const batch = batches[next++]!;
-        const out = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: encodeBillingJob(j) })) }));
+        const out = await this.sqs.send(
+          new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: encodeBillingJob(j) })) }),
+        );
         for (const f of out.Failed ?? []) failed.push(`${batch[Number(f.Id)]?.agentGroupId}: ${f.Code}`);
       }
     };

@@ -18,6 +18,13 @@ export class SqsChannexQueue implements ChannexChangesQueue {
     // Group and deduplication ids are at most 128 characters of a restricted set: hashes always fit.
     const { SendMessageCommand } = await sqsSdk();
     const id = (s: string) => createHash('sha256').update(s).digest('hex');
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify({ requestId }), MessageGroupId: id(hotelCode), MessageDeduplicationId: id(requestId) }));
+    await this.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify({ requestId }),
+        MessageGroupId: id(hotelCode),
+        MessageDeduplicationId: id(requestId),
+      }),
+    );
   }
 }

@@ -15,7 +15,9 @@ export class SqsPdfQueue implements PdfQueue {
   async request(invoice: Invoice): Promise<Invoice> {
     if (!this.queueUrl) throw new Error('PDF_QUEUE_URL is not configured; invoice PDFs cannot be queued');
     const { SendMessageCommand } = await sqsSdk();
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: encodePdfJob({ agentGroupId: invoice.agentGroupId, invoiceId: invoice.id }) }));
+    await this.sqs.send(
+      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: encodePdfJob({ agentGroupId: invoice.agentGroupId, invoiceId: invoice.id }) }),
+    );
     return invoice;
   }
 }

@@ -61,7 +61,13 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
     const [partners, groups] = await Promise.all([admin('partners', 'list', '--json'), admin('groups', 'list', '--partner', partnerId, '--json')]);
 
     // assess
-    expect(json<any[]>(partners)).toContainEqual({ partnerId, name: 'Coastal Holidays', channelId: 'test-channel', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(json<any[]>(partners)).toContainEqual({
+      partnerId,
+      name: 'Coastal Holidays',
+      channelId: 'test-channel',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(json(groups)).toEqual([
       expect.objectContaining({
         agentGroupId: groupId,
@@ -131,7 +137,11 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
     const byKey = json(await admin('keys', 'issue', '--partner', partnerId, '--json'));
     const byPrefix = json(await admin('keys', 'issue', '--partner', partnerId, '--json'));
     const shared = `pds_${randomBase62(8)}`;
-    const twins = await Promise.all([1, 2].map(() => issueKey(adminDeps(testServices(), TEST_OPERATOR), { owner: { kind: 'partner', id: partnerId }, presetKey: `${shared}${randomBase62(32)}` })));
+    const twins = await Promise.all(
+      [1, 2].map(() =>
+        issueKey(adminDeps(testServices(), TEST_OPERATOR), { owner: { kind: 'partner', id: partnerId }, presetKey: `${shared}${randomBase62(32)}` }),
+      ),
+    );
 
     // act
     const revokedByKey = await admin('keys', 'revoke', byKey.apiKey, '--json');
@@ -198,7 +208,11 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
       { args: groupArgs(ids[1]!, partnerId, { gstin: '27AAPFU0939F1Z' }), code: 2, says: /--gstin must be a 15-character GSTIN/ },
       { args: groupArgs(ids[2]!, partnerId, { 'billing-cycle': 'WEEKLY', 'anchor-day': '8' }), code: 2, says: /--anchor-day must be 1–7 for a WEEKLY cycle/ },
       { args: groupArgs(ids[3]!, partnerId, { 'credit-limit': '-5' }), code: 2, says: /--credit-limit must be zero or a positive amount/ },
-      { args: groupArgs(ids[4]!, partnerId, { 'credit-limit': '10.005' }), code: 2, says: /--credit-limit must be an amount in rupees with at most two decimals/ },
+      {
+        args: groupArgs(ids[4]!, partnerId, { 'credit-limit': '10.005' }),
+        code: 2,
+        says: /--credit-limit must be an amount in rupees with at most two decimals/,
+      },
       { args: [...groupArgs(ids[5]!, partnerId), '--colour', 'blue'], code: 2, says: /Unknown option --colour/ },
       { args: groupArgs(ids[6]!, uniqueId('no-such-partner')), code: 2, says: /--partner: Partner .* does not exist/ },
     ];
@@ -240,7 +254,9 @@ describe('Command: admin (CLI)', { timeout: 240_000 }, () => {
     expect(await testServices().tenants.getAgentGroup(groupId)).toMatchObject({ name: 'Coastal Agents' });
     expect(await testServices().tenants.getAgentGroup(missingGroup)).toBeUndefined();
     expect(jsonError.code).toBe(2);
-    expect(JSON.parse(jsonError.stderr)).toEqual({ error: { code: 'USAGE', message: expect.stringMatching(/^Unknown option --anchor-day/), option: '--anchor-day' } });
+    expect(JSON.parse(jsonError.stderr)).toEqual({
+      error: { code: 'USAGE', message: expect.stringMatching(/^Unknown option --anchor-day/), option: '--anchor-day' },
+    });
   });
 
   it('answers --help at every level with exit code 0', async () => {
@@ -262,7 +278,12 @@ describe('Command: admin import (CLI)', { timeout: 240_000 }, () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const world = (partnerId: string, groupId: string, keys: { partner: string; group: string; secret: string }, groupOverrides: Record<string, unknown> = {}) => ({
+  const world = (
+    partnerId: string,
+    groupId: string,
+    keys: { partner: string; group: string; secret: string },
+    groupOverrides: Record<string, unknown> = {},
+  ) => ({
     version: 1,
     channels: [{ channelId: 'cli-import-channel', name: 'CLI import channel' }],
     tenants: {
@@ -345,7 +366,13 @@ describe('Function: runAdmin', () => {
   const runIn = async (argv: string[], env: Record<string, string> = {}) => {
     let stdout = '';
     let stderr = '';
-    const code = await runAdmin(argv, { stdout: { write: (t) => void (stdout += t) }, stderr: { write: (t) => void (stderr += t) }, env: { ADMIN_OPERATOR: 'test-operator', ...env }, root: emptyRoot, cwd: emptyRoot });
+    const code = await runAdmin(argv, {
+      stdout: { write: (t) => void (stdout += t) },
+      stderr: { write: (t) => void (stderr += t) },
+      env: { ADMIN_OPERATOR: 'test-operator', ...env },
+      root: emptyRoot,
+      cwd: emptyRoot,
+    });
     return { code, stdout, stderr };
   };
 
@@ -387,11 +414,22 @@ describe('Function: runAdmin', () => {
     // prepare
     const root = mkdtempSync(join(tmpdir(), 'admin-stack-env-'));
     mkdirSync(join(root, '.local'));
-    writeFileSync(join(root, '.local', 'stack.env'), `# written by npm start\n${Object.entries(stack().env).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+    writeFileSync(
+      join(root, '.local', 'stack.env'),
+      `# written by npm start\n${Object.entries(stack().env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n')}\n`,
+    );
     let stdout = '';
 
     // act
-    const code = await runAdmin(['partners', 'list', '--json'], { stdout: { write: (t) => void (stdout += t) }, stderr: { write: () => undefined }, env: { TABLE_NAME: 'elsewhere' }, root, cwd: root });
+    const code = await runAdmin(['partners', 'list', '--json'], {
+      stdout: { write: (t) => void (stdout += t) },
+      stderr: { write: () => undefined },
+      env: { TABLE_NAME: 'elsewhere' },
+      root,
+      cwd: root,
+    });
     rmSync(root, { recursive: true, force: true });
 
     // assess

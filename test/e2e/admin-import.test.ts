@@ -54,9 +54,16 @@ class HoldingProxy {
         this.onHold();
         return;
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection' && k !== 'accept-encoding')) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection' && k !== 'accept-encoding'),
+      ) as Record<string, string>;
       const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: payload });
-      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding')));
+      res.writeHead(
+        answer.status,
+        Object.fromEntries(
+          [...answer.headers].filter(([k]) => k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding'),
+        ),
+      );
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -83,37 +90,54 @@ afterAll(() => proxy.stop());
 const AT_SCALE = process.env.ADMIN_IMPORT_AT_SCALE === '1';
 
 describe('admin import (CLI) at scale', () => {
-  it.runIf(AT_SCALE)('imports a 5,000-listing world with 60 days of rates and inventory, showing progress, and the catalogue is complete', async () => {
-    // Prepare
-    const tag = uniqueId('big').slice(4);
-    const { path, doc, channelId } = worldFile(tag, 5_000);
+  it.runIf(AT_SCALE)(
+    'imports a 5,000-listing world with 60 days of rates and inventory, showing progress, and the catalogue is complete',
+    async () => {
+      // Prepare
+      const tag = uniqueId('big').slice(4);
+      const { path, doc, channelId } = worldFile(tag, 5_000);
 
-    // Act
-    const started = performance.now();
-    const run = await runAdminTool(['import', path, '--json']);
-    const seconds = (performance.now() - started) / 1000;
+      // Act
+      const started = performance.now();
+      const run = await runAdminTool(['import', path, '--json']);
+      const seconds = (performance.now() - started) / 1000;
 
-    // Assess
-    console.info(`admin import of 5,000 listings: ${seconds.toFixed(1)} s`);
-    expect(run.code, run.stderr).toBe(0);
-    const summary = JSON.parse(run.stdout);
-    expect(summary.written).toMatchObject({ listing: 5_000, property: 10_000, simulator: 5_000, distribution: 5_000, propertyMonth: 20_000, cancellationPlan: expect.any(Number) });
-    // The JSON report counts the changed dates instead of listing them (the list was 32 MB).
-    expect(summary.changes).toMatchObject({ inventoryDates: 10_000 * 60, rateDates: 10_000 * 60, changed: { listing: 5_000, property: 10_000 } });
-    expect(run.stdout.length).toBeLessThan(10_000);
-    const total = 5_000 + 10_000 + 5_000 + 5_000 + 20_000 + summary.written.channel + summary.written.cancellationPlan;
-    expect(run.stderr).toMatch(new RegExp(`^Imported ${total}/${total} catalogue records \\(100 %\\), [0-9.]+ s$`, 'm'));
-    const svc = testServices();
-    expect(await svc.reader.distributedListingIds(channelId)).toHaveLength(5_000);
-    const sample = doc.catalogue!.listings!.filter((_, i) => i % 97 === 0);
-    const views = await svc.catalogue.getListingViews(sample.map((l) => l.id));
-    // A listing view keeps its properties in id order, the world file in its own.
-    expect(views.map((v) => [v.listing.id, v.listing.city, v.properties.map((p) => p.id).sort()])).toEqual(sample.map((l) => [l.id, l.city, l.properties.map((p) => p.id).sort()]));
-    const months = await svc.reader.propertyMonths(views.flatMap((v) => v.properties.map((p) => p.id)), '2027-05', '2027-06');
-    expect(months).toHaveLength(sample.length * 4);
-    expect(months.every((m) => Object.keys(m.days).length === (m.month === '2027-05' ? 31 : 29))).toBe(true);
-    expect(new Set(doc.catalogue!.listings!.map((l) => l.city)).size).toBe(50);
-  }, 2_500_000);
+      // Assess
+      console.info(`admin import of 5,000 listings: ${seconds.toFixed(1)} s`);
+      expect(run.code, run.stderr).toBe(0);
+      const summary = JSON.parse(run.stdout);
+      expect(summary.written).toMatchObject({
+        listing: 5_000,
+        property: 10_000,
+        simulator: 5_000,
+        distribution: 5_000,
+        propertyMonth: 20_000,
+        cancellationPlan: expect.any(Number),
+      });
+      // The JSON report counts the changed dates instead of listing them (the list was 32 MB).
+      expect(summary.changes).toMatchObject({ inventoryDates: 10_000 * 60, rateDates: 10_000 * 60, changed: { listing: 5_000, property: 10_000 } });
+      expect(run.stdout.length).toBeLessThan(10_000);
+      const total = 5_000 + 10_000 + 5_000 + 5_000 + 20_000 + summary.written.channel + summary.written.cancellationPlan;
+      expect(run.stderr).toMatch(new RegExp(`^Imported ${total}/${total} catalogue records \\(100 %\\), [0-9.]+ s$`, 'm'));
+      const svc = testServices();
+      expect(await svc.reader.distributedListingIds(channelId)).toHaveLength(5_000);
+      const sample = doc.catalogue!.listings!.filter((_, i) => i % 97 === 0);
+      const views = await svc.catalogue.getListingViews(sample.map((l) => l.id));
+      // A listing view keeps its properties in id order, the world file in its own.
+      expect(views.map((v) => [v.listing.id, v.listing.city, v.properties.map((p) => p.id).sort()])).toEqual(
+        sample.map((l) => [l.id, l.city, l.properties.map((p) => p.id).sort()]),
+      );
+      const months = await svc.reader.propertyMonths(
+        views.flatMap((v) => v.properties.map((p) => p.id)),
+        '2027-05',
+        '2027-06',
+      );
+      expect(months).toHaveLength(sample.length * 4);
+      expect(months.every((m) => Object.keys(m.days).length === (m.month === '2027-05' ? 31 : 29))).toBe(true);
+      expect(new Set(doc.catalogue!.listings!.map((l) => l.city)).size).toBe(50);
+    },
+    2_500_000,
+  );
 
   it('an import killed halfway through its writes is finished by running it again: same catalogue, no drift, nothing left over', async () => {
     // Prepare
@@ -150,7 +174,9 @@ describe('admin import (CLI) at scale', () => {
     expect((await svc.reader.distributedListingIds(channelId)).sort()).toEqual(doc.catalogue!.listings!.map((l) => l.id).sort());
     const views = await svc.catalogue.getListingViews(doc.catalogue!.listings!.map((l) => l.id));
     expect(views.every((v) => v.properties.length === 2)).toBe(true);
-    const journal = await createDocumentClient(parseConfig(stack().env)).send(new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.importJournal(`replace-${sha256Hex(JSON.stringify(doc))}`), ConsistentRead: true }));
+    const journal = await createDocumentClient(parseConfig(stack().env)).send(
+      new GetCommand({ TableName: stack().env.TABLE_NAME, Key: keys.importJournal(`replace-${sha256Hex(JSON.stringify(doc))}`), ConsistentRead: true }),
+    );
     expect(journal.Item).toBeUndefined();
   }, 900_000);
 });

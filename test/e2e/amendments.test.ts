@@ -34,7 +34,13 @@ afterAll(async () => {
 const group = (overrides: Parameters<typeof newAgentGroup>[0] = {}) => newAgentGroup({ channelId: world.channelId, ...overrides });
 
 /** A CONFIRMED booking over HTTP; its bookingId. */
-async function confirmed(g: GroupFixture, listingId = world.instant, checkIn = '2027-03-02', checkOut = '2027-03-03', extra: Record<string, unknown> = {}): Promise<string> {
+async function confirmed(
+  g: GroupFixture,
+  listingId = world.instant,
+  checkIn = '2027-03-02',
+  checkOut = '2027-03-03',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const o = await order(g, stay(listingId, checkIn, checkOut));
   const res = await book(g, o, extra);
   expect(res.status).toBe(200);
@@ -42,7 +48,8 @@ async function confirmed(g: GroupFixture, listingId = world.instant, checkIn = '
 }
 
 const quote = (g: GroupFixture, bookingId: string, body: unknown) => call('PATCH', `/v1/bookings/${bookingId}`, { key: g.apiKey, body });
-const apply = (g: GroupFixture, bookingId: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body, headers });
+const apply = (g: GroupFixture, bookingId: string, body: unknown, headers: Record<string, string> = {}) =>
+  call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body, headers });
 const detail = (g: GroupFixture, bookingId: string) => call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey });
 const ledger = async (g: GroupFixture) => (await testServices().ledger.audit(g.agentGroupId)).entries;
 
@@ -92,12 +99,17 @@ describe('PATCH /v1/bookings/{bookingId}: the quote', () => {
     expect(res.body).toMatchObject({
       amendable: false,
       reason: 'UNAVAILABLE',
-      availability: { status: 'PARTIALLY_AVAILABLE', nightsRequested: 4, unavailableNights: ['2027-03-05'], shortfalls: [{ date: '2027-03-05', propertyId: world.propertyOf(world.instant), requiredUnits: 1, availableUnits: 0 }] },
+      availability: {
+        status: 'PARTIALLY_AVAILABLE',
+        nightsRequested: 4,
+        unavailableNights: ['2027-03-05'],
+        shortfalls: [{ date: '2027-03-05', propertyId: world.propertyOf(world.instant), requiredUnits: 1, availableUnits: 0 }],
+      },
       pricing: null,
     });
   });
 
-  it('says NO_CHANGE for an empty body, echoes guests, and counts the booking\'s own units as free', async () => {
+  it("says NO_CHANGE for an empty body, echoes guests, and counts the booking's own units as free", async () => {
     // prepare
     const g = await group();
     const bookingId = await confirmed(g);
@@ -125,7 +137,7 @@ describe('PATCH /v1/bookings/{bookingId}: the quote', () => {
     expect(res.body.param).toBe(param);
   });
 
-  it('answers another group\'s booking with the 404 of a missing one', async () => {
+  it("answers another group's booking with the 404 of a missing one", async () => {
     // prepare
     const [owner, other] = await Promise.all([group(), group()]);
     const bookingId = await confirmed(owner);
@@ -151,7 +163,11 @@ describe('PATCH /v1/bookings/{bookingId}: the quote', () => {
     const started = await seedNewBooking(seeded, { checkIn: today, checkOut: addDays(today, 2) });
     const ended = await seedNewBooking(seeded, { checkIn: addDays(today, -3), checkOut: addDays(today, -1) });
     // act
-    const [c, s, e] = await Promise.all([quote(g, cancelledId, { adults: 1 }), quote(seeded, started.bookingId!, { adults: 1 }), apply(seeded, ended.bookingId!, { adults: 1 })]);
+    const [c, s, e] = await Promise.all([
+      quote(g, cancelledId, { adults: 1 }),
+      quote(seeded, started.bookingId!, { adults: 1 }),
+      apply(seeded, ended.bookingId!, { adults: 1 }),
+    ]);
     // assess
     expect([c.status, s.status, e.status]).toEqual([409, 409, 409]);
     expect([c.body.reasonCode, s.body.reasonCode, e.body.reasonCode]).toEqual(['BOOKING_CANCELLED', 'STAY_STARTED', 'STAY_ENDED']);
@@ -172,17 +188,47 @@ describe('POST /v1/bookings/{bookingId}/amendments', () => {
     // assess
     expect(res.status).toBe(200);
     expectContract(res, 'applyAmendment');
-    expect(res.body).toMatchObject({ bookingId, checkIn: '2027-03-02', checkOut: '2027-03-04', previousTotal: NIGHT, newTotal: 2 * NIGHT, delta: NIGHT, amendmentDelta: NIGHT, rateDriftAbsorbed: 0, warnings: [], alreadyApplied: false });
+    expect(res.body).toMatchObject({
+      bookingId,
+      checkIn: '2027-03-02',
+      checkOut: '2027-03-04',
+      previousTotal: NIGHT,
+      newTotal: 2 * NIGHT,
+      delta: NIGHT,
+      amendmentDelta: NIGHT,
+      rateDriftAbsorbed: 0,
+      warnings: [],
+      alreadyApplied: false,
+    });
     const adjustment = (await ledger(g)).find((e) => e.type === 'ADJUSTMENT');
     expect(adjustment).toMatchObject({ status: 'POSTED', amount: NIGHT * 100, bookingId });
     const [, amended] = await receiver.waitFor(path, 2, 20_000);
-    expect(amended!.body).toMatchObject({ eventType: 'booking.amended', event: 'booking.amended', status: 'CONFIRMED', bookingId, amendmentId: res.body.amendmentId, checkIn: '2027-03-02', checkOut: '2027-03-04', previousTotal: NIGHT, newTotal: 2 * NIGHT, reasonCode: null });
-    expect(checkCallbackSignature(amended!.rawBody, g.signingSecret, String(amended!.headers['x-service-signature']), Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
+    expect(amended!.body).toMatchObject({
+      eventType: 'booking.amended',
+      event: 'booking.amended',
+      status: 'CONFIRMED',
+      bookingId,
+      amendmentId: res.body.amendmentId,
+      checkIn: '2027-03-02',
+      checkOut: '2027-03-04',
+      previousTotal: NIGHT,
+      newTotal: 2 * NIGHT,
+      reasonCode: null,
+    });
+    expect(
+      checkCallbackSignature(amended!.rawBody, g.signingSecret, String(amended!.headers['x-service-signature']), Math.floor(Date.now() / 1000)),
+    ).toMatchObject({ ok: true });
     const d = await detail(g, bookingId);
     expectContract(d, 'getBooking');
     expect(d.body).toMatchObject({ status: 'CONFIRMED', checkOut: '2027-03-04', totalAmount: 2 * NIGHT, summary: { grandTotal: 2 * NIGHT } });
     expect(d.body.amendments).toEqual([
-      expect.objectContaining({ amendmentId: res.body.amendmentId, status: 'APPLIED', before: { checkIn: '2027-03-02', checkOut: '2027-03-03', total: NIGHT }, after: { checkIn: '2027-03-02', checkOut: '2027-03-04', total: 2 * NIGHT }, failure: null }),
+      expect.objectContaining({
+        amendmentId: res.body.amendmentId,
+        status: 'APPLIED',
+        before: { checkIn: '2027-03-02', checkOut: '2027-03-03', total: NIGHT },
+        after: { checkIn: '2027-03-02', checkOut: '2027-03-04', total: 2 * NIGHT },
+        failure: null,
+      }),
     ]);
     const rowAfter = (await call('GET', `/v1/bookings?bookingIds=${bookingId}`, { key: g.apiKey })).body.data[0];
     expect(rowAfter.totalAmount).toBe(2 * NIGHT);
@@ -254,7 +300,11 @@ describe('POST /v1/bookings/{bookingId}/amendments', () => {
     const stored = (await svc.bookingReads.byBookingId(g.agentGroupId, invoiced))!;
     await svc.bookings.update(stored, { ...stored, invoicedIn: ['2d0c6f5e-8d8b-4b58-9a39-0f5b1c9f7e21'], version: stored.version + 1 });
     // act
-    const [a, b, c] = await Promise.all([apply(g, fixed, { checkOut: '2027-03-04' }), apply(g, invoiced, { checkOut: '2027-03-04' }), apply(g, plain, { checkOut: '2027-03-08', checkIn: '2027-03-04' })]);
+    const [a, b, c] = await Promise.all([
+      apply(g, fixed, { checkOut: '2027-03-04' }),
+      apply(g, invoiced, { checkOut: '2027-03-04' }),
+      apply(g, plain, { checkOut: '2027-03-08', checkIn: '2027-03-04' }),
+    ]);
     // assess
     expect([a.status, b.status, c.status]).toEqual([409, 409, 409]);
     expect([a.body.code, b.body.code, c.body.code]).toEqual(['CHANNEL_CANNOT_MODIFY', 'BOOKING_INVOICED', 'NOT_AMENDABLE']);
@@ -264,7 +314,7 @@ describe('POST /v1/bookings/{bookingId}/amendments', () => {
     expectContract(c, 'applyAmendment');
   });
 
-  it('lets one of two racing amendments apply; the other is 409 AMENDMENT_CONFLICT or applies on the first one\'s result, never on the same stay', async () => {
+  it("lets one of two racing amendments apply; the other is 409 AMENDMENT_CONFLICT or applies on the first one's result, never on the same stay", async () => {
     const g = await group();
     const bookingId = await confirmed(g);
     const [x, y] = await Promise.all([apply(g, bookingId, { checkOut: '2027-03-04' }), apply(g, bookingId, { adults: 1 })]);
@@ -318,10 +368,23 @@ describe('Moving the dates of a booking with dated meals and services (docs/amen
     });
     expect(applied.status).toBe(200);
     expectContract(applied, 'applyAmendment');
-    expect(applied.body).toMatchObject({ checkIn: '2027-03-06', checkOut: '2027-03-09', previousTotal: 13_440, newTotal: 20_160, delta: 6_720, amendmentDelta: 6_720, rateDriftAbsorbed: 0, alreadyApplied: false });
+    expect(applied.body).toMatchObject({
+      checkIn: '2027-03-06',
+      checkOut: '2027-03-09',
+      previousTotal: 13_440,
+      newTotal: 20_160,
+      delta: 6_720,
+      amendmentDelta: 6_720,
+      rateDriftAbsorbed: 0,
+      alreadyApplied: false,
+    });
     expect((await ledger(g)).find((e) => e.type === 'ADJUSTMENT')).toMatchObject({ status: 'POSTED', amount: 672_000 });
     const d = await detail(g, bookingId);
-    expect(d.body).toMatchObject({ checkIn: '2027-03-06', checkOut: '2027-03-09', summary: { baseSubtotal: 15_000, mealsSubtotal: 2_400, vasSubtotal: 1_800, grandTotal: 20_160 } });
+    expect(d.body).toMatchObject({
+      checkIn: '2027-03-06',
+      checkOut: '2027-03-09',
+      summary: { baseSubtotal: 15_000, mealsSubtotal: 2_400, vasSubtotal: 1_800, grandTotal: 20_160 },
+    });
     // The booking now holds the carried dates: moving it back carries them back, to the figures it was booked at.
     expect((await quote(g, bookingId, { checkIn: '2027-03-02', checkOut: '2027-03-04' })).body.pricing.amended).toEqual(quoted.body.pricing.current);
   });
@@ -355,7 +418,10 @@ describe('Moving the dates of a booking with dated meals and services (docs/amen
     expectContract(quoted, 'quoteAmendment');
     expectContract(applied, 'applyAmendment');
     expect(mealsOnly.status).toBe(400);
-    expect(mealsOnly.body).toMatchObject({ param: 'vas', message: expect.stringMatching(/^vas\[0\] \(service transfer \(variant suv\)\) is dated 2027-03-02, .* Send vas with the new dates/) });
+    expect(mealsOnly.body).toMatchObject({
+      param: 'vas',
+      message: expect.stringMatching(/^vas\[0\] \(service transfer \(variant suv\)\) is dated 2027-03-02, .* Send vas with the new dates/),
+    });
     expect(after).toEqual(before);
     expect(restated.status).toBe(200);
     expect(restated.body).toMatchObject({ checkIn: '2027-03-06', checkOut: '2027-03-09', previousTotal: 10_500 + 840 + 3_675 });

@@ -27,7 +27,9 @@ describe('GET /v1/audit-events', () => {
   it("pages the caller's own events oldest first, and none of another group's", async () => {
     // act
     const first = await call<AuditPage>('GET', `/v1/audit-events?size=2&from=${since}`, { key: A.apiKey });
-    const second = await call<AuditPage>('GET', `/v1/audit-events?size=2&from=${since}&cursor=${encodeURIComponent(first.body.nextCursor!)}`, { key: A.apiKey });
+    const second = await call<AuditPage>('GET', `/v1/audit-events?size=2&from=${since}&cursor=${encodeURIComponent(first.body.nextCursor!)}`, {
+      key: A.apiKey,
+    });
     // assess
     expect(first.status).toBe(200);
     expectContract(first, 'listAuditEvents');
@@ -58,7 +60,12 @@ describe('GET /v1/audit-events', () => {
   });
 
   it('refuses an instant beyond the horizon or not in the calendar with a 400 naming it (from=9999-12-31T23:59:59Z was a 500)', async () => {
-    for (const [param, value] of [['from', '9999-12-31T23:59:59Z'], ['to', '2100-01-01T00:00:00Z'], ['from', '2027-02-31T00:00:00+05:30'], ['from', '0001-01-01T00:00:00Z']] as const) {
+    for (const [param, value] of [
+      ['from', '9999-12-31T23:59:59Z'],
+      ['to', '2100-01-01T00:00:00Z'],
+      ['from', '2027-02-31T00:00:00+05:30'],
+      ['from', '0001-01-01T00:00:00Z'],
+    ] as const) {
       const res = await call('GET', `/v1/audit-events?${param}=${encodeURIComponent(value)}`, { key: A.apiKey });
       expect(res.status, value).toBe(400);
       expect(res.body, value).toMatchObject({ code: 'VALIDATION_FAILED', param });
@@ -78,14 +85,19 @@ describe('GET /api/audit-events', () => {
     const signingSecret = `whsec_${'a'.repeat(24)}`;
     const rotatedSecret = `whsec_${'b'.repeat(24)}`;
     const from = new Date().toISOString();
-    const made = await call<{ id: string }>('POST', '/api/webhooks/endpoints', { key: mine.apiKey, body: { url: 'https://93.184.216.34/hooks', authType: 'HMAC', signingSecret } });
+    const made = await call<{ id: string }>('POST', '/api/webhooks/endpoints', {
+      key: mine.apiKey,
+      body: { url: 'https://93.184.216.34/hooks', authType: 'HMAC', signingSecret },
+    });
     expect(made.status).toBe(201);
     expect((await call('PUT', `/api/webhooks/endpoints/${made.body.id}`, { key: mine.apiKey, body: { signingSecret: rotatedSecret } })).status).toBe(200);
     expect((await call('DELETE', `/api/webhooks/endpoints/${made.body.id}`, { key: mine.apiKey })).status).toBe(204);
 
     // act
     const first = await call<AuditPage>('GET', `/api/audit-events?size=2&from=${from}`, { key: mine.apiKey });
-    const second = await call<AuditPage>('GET', `/api/audit-events?size=2&from=${from}&cursor=${encodeURIComponent(first.body.nextCursor!)}`, { key: mine.apiKey });
+    const second = await call<AuditPage>('GET', `/api/audit-events?size=2&from=${from}&cursor=${encodeURIComponent(first.body.nextCursor!)}`, {
+      key: mine.apiKey,
+    });
     const theirs = await call<AuditPage>('GET', `/api/audit-events?from=${from}`, { key: other.apiKey });
     const foreignCursor = await call('GET', `/api/audit-events?cursor=${encodeURIComponent(first.body.nextCursor!)}`, { key: other.apiKey });
     const groupsView = await call<AuditPage>('GET', `/v1/audit-events?from=${from}`, { key: group.apiKey });
@@ -96,7 +108,12 @@ describe('GET /api/audit-events', () => {
     expectContract(first, 'listPartnerAuditEvents');
     const events = [...first.body.data, ...second.body.data];
     expect(events.map((e) => [e.action, e.actor, e.actorKind, e.target])).toEqual(
-      ['webhook-endpoint.created', 'webhook-endpoint.updated', 'webhook-endpoint.deleted'].map((action) => [action, mine.keyId, 'partner-key', `webhook-endpoint:${made.body.id}`]),
+      ['webhook-endpoint.created', 'webhook-endpoint.updated', 'webhook-endpoint.deleted'].map((action) => [
+        action,
+        mine.keyId,
+        'partner-key',
+        `webhook-endpoint:${made.body.id}`,
+      ]),
     );
     expect(events[0]!.after).toMatchObject({ signingSecretState: 'set', authSecretState: 'none', authType: 'HMAC' });
     expect(events[1]!.after).toEqual({ signingSecretState: 'rotated' });

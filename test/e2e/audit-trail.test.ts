@@ -31,14 +31,27 @@ beforeAll(async () => {
 
 async function tenant(): Promise<AgentGroupPrincipal> {
   const group = await newAgentGroup({ channelId: world.channelId });
-  return { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  return {
+    kind: 'agent-group',
+    agentGroupId: group.agentGroupId,
+    partnerId: group.partnerId,
+    channelId: world.channelId,
+    keyId: group.keyId,
+    keyPrefix: group.apiKey.slice(0, 12),
+  };
 }
 
 /** Books one night through the use case, with `ids` overriding the container's when given. */
 async function book(principal: AgentGroupPrincipal, ids?: Services['ids']) {
   const order = await createOrder(orderDeps(svc), principal, { request: stay(world.instant) });
   const deps = { ...bookingDeps(svc), queue: { send: async () => undefined }, syncWaitMs: 3_000, ...(ids ? { ids } : {}) };
-  const cmd = { orderId: order.orderId, externalBookingId: randomUUID(), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [{ firstName: 'Ravi', email: 'ravi.k@example.com' }] };
+  const cmd = {
+    orderId: order.orderId,
+    externalBookingId: randomUUID(),
+    acceptedTotal: order.pricing.summary.grandTotal,
+    primaryGuest: guest,
+    additionalGuests: [{ firstName: 'Ravi', email: 'ravi.k@example.com' }],
+  };
   return { deps, reply: await placeBooking(deps, principal, cmd, testOrigin(principal.keyId)) };
 }
 
@@ -55,11 +68,19 @@ describe('Class: DynamoAuditTrail', () => {
     // The landing (charge posted) is the workflow's own event, when it landed within the synchronous wait.
     const landed = reply.booking.status === 'CONFIRMED' ? ['booking.confirmed'] : [];
     expect(chain.events.map((e) => e.action)).toEqual(['booking.created', ...landed, 'booking.cancelled']);
-    expect(chain.events.at(-1)).toMatchObject({ actor: principal.keyId, actorKind: 'partner-key', requestId: origin.requestId, account: principal.agentGroupId, stage: 'test', after: { status: 'CANCELLED' } });
+    expect(chain.events.at(-1)).toMatchObject({
+      actor: principal.keyId,
+      actorKind: 'partner-key',
+      requestId: origin.requestId,
+      account: principal.agentGroupId,
+      stage: 'test',
+      after: { status: 'CANCELLED' },
+    });
     expect(chain.events[0]!.after).toMatchObject({ status: 'PROCESSING', chargedTotal: reply.booking.chargedTotal, checkIn: '2027-03-02' });
     expect(verifyChain(`booking:${reply.booking.bookingRef}`, chain.events, chain.head, sha256Hex)).toBeNull();
     const text = JSON.stringify(chain);
-    for (const value of [guest.firstName, guest.lastName, guest.email, guest.phone, 'Ravi', 'ravi.k@example.com', 'cannot travel']) expect(text).not.toContain(value);
+    for (const value of [guest.firstName, guest.lastName, guest.email, guest.phone, 'Ravi', 'ravi.k@example.com', 'cannot travel'])
+      expect(text).not.toContain(value);
     const page = await svc.auditTrail.listAccount(principal.agentGroupId, { limit: 10 });
     // The group's creation and its key's issue (the fixture's operator changes) are on the account too.
     expect(page.events.map((e) => e.action).sort()).toEqual(['booking.cancelled', ...landed, 'booking.created', 'group.created', 'key.issued'].sort());
@@ -69,7 +90,16 @@ describe('Class: DynamoAuditTrail', () => {
     // prepare: the booking's chain already has a head, as if another writer took position 1
     const principal = await tenant();
     const bookingRef = randomUUID();
-    await svc.auditTrail.transact([], { id: randomUUID(), at: new Date().toISOString(), origin: testOrigin(), action: 'test.squat', target: `booking:${bookingRef}`, account: null, before: null, after: { x: 1 } });
+    await svc.auditTrail.transact([], {
+      id: randomUUID(),
+      at: new Date().toISOString(),
+      origin: testOrigin(),
+      action: 'test.squat',
+      target: `booking:${bookingRef}`,
+      account: null,
+      before: null,
+      after: { x: 1 },
+    });
     let first = true;
     const ids = { uuid: () => (first ? ((first = false), bookingRef) : randomUUID()) };
     // act
@@ -94,7 +124,15 @@ describe('Class: DynamoAuditTrail', () => {
     expect(before.stderr).toBe('');
     expect(before.stdout).toContain('Intact');
     // act: raise the recorded refund directly in DynamoDB
-    await db.send(new UpdateCommand({ TableName: table, Key: keys.auditEvent(target, 2), UpdateExpression: 'SET #after.refundAmount = :v', ExpressionAttributeNames: { '#after': 'after' }, ExpressionAttributeValues: { ':v': 99_999_99 } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.auditEvent(target, 2),
+        UpdateExpression: 'SET #after.refundAmount = :v',
+        ExpressionAttributeNames: { '#after': 'after' },
+        ExpressionAttributeValues: { ':v': 99_999_99 },
+      }),
+    );
     const edited = await runAdminTool(['audit', 'verify', '--target', target]);
     // assess
     expect(edited.code).toBe(1);
@@ -112,8 +150,17 @@ describe('Class: DynamoAuditTrail', () => {
   }, 120_000);
 });
 
-describe('Known heads: a booking\'s landing extends the chain its creation started without reading it', () => {
-  const draft = (target: string, action: string) => ({ id: randomUUID(), at: new Date().toISOString(), origin: testOrigin(), action, target, account: null, before: null, after: { action } });
+describe("Known heads: a booking's landing extends the chain its creation started without reading it", () => {
+  const draft = (target: string, action: string) => ({
+    id: randomUUID(),
+    at: new Date().toISOString(),
+    origin: testOrigin(),
+    action,
+    target,
+    account: null,
+    before: null,
+    after: { action },
+  });
   const headReads = () => dynamoCalls.byOperation.GetItemCommand ?? 0;
 
   it('writes the second event after the head the first left, with no GetItem, and the chain verifies', async () => {
@@ -151,7 +198,11 @@ describe('Known heads: a booking\'s landing extends the chain its creation start
     expect(refused).toMatchObject({ name: 'TransactionCanceledException' });
     expect(headReads() - reads).toBe(1);
     const chain = await svc.auditTrail.readChain(target);
-    expect(chain.events.map((e) => [e.seq, e.action])).toEqual([[1, 'booking.created'], [2, 'booking.cancelled'], [3, 'booking.confirmed']]);
+    expect(chain.events.map((e) => [e.seq, e.action])).toEqual([
+      [1, 'booking.created'],
+      [2, 'booking.cancelled'],
+      [3, 'booking.confirmed'],
+    ]);
     expect(verifyChain(target, chain.events, chain.head, sha256Hex)).toBeNull();
   }, 60_000);
 });
@@ -171,14 +222,21 @@ describe('Admin tool: operator identity and the audit commands', () => {
     const done = await runAdminTool(['groups', 'update', g, '--credit-limit', '1234', '--as', 'alice']);
     // assess
     expect(done.code).toBe(0);
-    const listed = JSON.parse((await runAdminTool(['audit', 'list', '--target', `group:${g}`, '--json'])).stdout) as { events: { actor: string; actorKind: string; action: string; before: Record<string, unknown>; after: Record<string, unknown> }[] };
+    const listed = JSON.parse((await runAdminTool(['audit', 'list', '--target', `group:${g}`, '--json'])).stdout) as {
+      events: { actor: string; actorKind: string; action: string; before: Record<string, unknown>; after: Record<string, unknown> }[];
+    };
     const update = listed.events.find((e) => e.action === 'group.updated')!;
     expect(update).toMatchObject({ actor: 'alice', actorKind: 'operator', after: { creditLimit: 1234_00 } });
     expect(Object.keys(update.after)).toEqual(['creditLimit']);
     const month = new Date().toISOString().slice(0, 7);
     const exported = JSON.parse((await runAdminTool(['audit', 'export', '--month', month, '--json'])).stdout) as { key: string; events: number };
     const body = new TextDecoder().decode(await svc.documents.get(exported.key));
-    expect(body.split('\n').filter(Boolean).map((l) => JSON.parse(l).action)).toContain('group.updated');
+    expect(
+      body
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).action),
+    ).toContain('group.updated');
   }, 120_000);
 
   it('records a many-write command write-ahead: started before its change, then completed or failed, on one chain under one run id', async () => {
@@ -198,13 +256,18 @@ describe('Admin tool: operator identity and the audit commands', () => {
       ['admin.billing.backfill-unbilled', 'carol', { status: 'started' }, { status: 'completed' }],
     ]);
     expect(events[0]!.requestId).toBe(events[1]!.requestId);
-    expect((await svc.auditTrail.listTarget(`billing:${missingGroup}`)).map((e) => e.after)).toEqual([expect.objectContaining({ status: 'started' }), { status: 'failed', error: 'NotFoundError' }]);
+    expect((await svc.auditTrail.listTarget(`billing:${missingGroup}`)).map((e) => e.after)).toEqual([
+      expect.objectContaining({ status: 'started' }),
+      { status: 'failed', error: 'NotFoundError' },
+    ]);
   }, 120_000);
 
   it('refuses a many-write command whose started event cannot be written, and makes no change', async () => {
     // prepare: the chain's first position is taken by an item the trail did not write, so no event can join the chain
     const g = (await tenant()).agentGroupId;
-    await createDocumentClient(svc.config).send(new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditEvent(`billing:${g}`, 1), entity: 'AuditEvent', id: 'squatter' } }));
+    await createDocumentClient(svc.config).send(
+      new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditEvent(`billing:${g}`, 1), entity: 'AuditEvent', id: 'squatter' } }),
+    );
     // act
     const refused = await runAdminTool(['billing', 'backfill-unbilled', '--group', g, '--as', 'carol']);
     // assess

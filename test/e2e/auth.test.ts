@@ -21,7 +21,13 @@ let revokedGroup: GroupFixture;
 let disabledGroup: GroupFixture;
 
 beforeAll(async () => {
-  [partner, group, revokedPartner, revokedGroup, disabledGroup] = await Promise.all([newPartner(), newAgentGroup(), newPartner(), newAgentGroup(), newAgentGroup()]);
+  [partner, group, revokedPartner, revokedGroup, disabledGroup] = await Promise.all([
+    newPartner(),
+    newAgentGroup(),
+    newPartner(),
+    newAgentGroup(),
+    newAgentGroup(),
+  ]);
   const deps = adminDeps(testServices(), TEST_OPERATOR);
   await Promise.all([revokeKey(deps, revokedPartner.keyId), revokeKey(deps, revokedGroup.keyId)]);
   const tenants = testServices().tenants;

@@ -107,7 +107,13 @@ describe('Booking callback delivery', () => {
 
     // assess
     expect(receiver.to(target)).toHaveLength(0);
-    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: [{ outcome: 'redirect', statusCode: 302 }, { outcome: 'success', statusCode: 204 }] });
+    expect(delivery).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: [
+        { outcome: 'redirect', statusCode: 302 },
+        { outcome: 'success', statusCode: 204 },
+      ],
+    });
   });
 
   it('retries a 404, unlike a catalogue webhook', async () => {
@@ -122,7 +128,13 @@ describe('Booking callback delivery', () => {
     const delivery = await settled(o);
 
     // assess
-    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attempts: [{ outcome: 'permanent', statusCode: 404 }, { outcome: 'success', statusCode: 200 }] });
+    expect(delivery).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: [
+        { outcome: 'permanent', statusCode: 404 },
+        { outcome: 'success', statusCode: 200 },
+      ],
+    });
   });
 
   it('gives up after exactly six attempts when the receiver always answers 500', async () => {

@@ -40,7 +40,15 @@ beforeAll(async () => {
   sharedRef = uniqueId('shared');
   a = await Promise.all([
     seedNewBooking(groupA, { updatedAt: at(1), createdAt: at(1), checkIn: '2027-03-01', checkOut: '2027-03-03', amount: 12_345_67 }),
-    seedNewBooking(groupA, { updatedAt: at(2), createdAt: at(2), checkIn: '2027-03-10', checkOut: '2027-03-12', status: 'PROCESSING', bookingId: null, confirmedAt: null }),
+    seedNewBooking(groupA, {
+      updatedAt: at(2),
+      createdAt: at(2),
+      checkIn: '2027-03-10',
+      checkOut: '2027-03-12',
+      status: 'PROCESSING',
+      bookingId: null,
+      confirmedAt: null,
+    }),
     seedNewBooking(groupA, {
       updatedAt: at(3),
       createdAt: at(3),
@@ -180,7 +188,10 @@ describe('GET /v1/bookings', () => {
 
   it('combines every filter with AND, the two id lists too', async () => {
     const filters = await list(groupA.apiKey, `status=CONFIRMED&checkInTo=2027-03-04&updatedSince=${at(1)}`);
-    const lists = await list(groupA.apiKey, `bookingIds=${a[0]!.bookingId},${a[3]!.bookingId}&externalBookingIds=${a[3]!.externalBookingId},${a[1]!.externalBookingId}`);
+    const lists = await list(
+      groupA.apiKey,
+      `bookingIds=${a[0]!.bookingId},${a[3]!.bookingId}&externalBookingIds=${a[3]!.externalBookingId},${a[1]!.externalBookingId}`,
+    );
     const idsAndStatus = await list(groupA.apiKey, `externalBookingIds=${extsOf(a).join(',')}&status=CANCELLED&checkInFrom=2027-05-01`);
 
     expect(exts(filters)).toEqual(extsOf([a[0]!]));
@@ -215,7 +226,12 @@ describe('GET /v1/bookings', () => {
     const first = await list(group.apiKey, 'size=2');
 
     // act: the first booking of page one is cancelled meanwhile
-    const changed = await seedBooking({ ...seeded[0]!, status: 'CANCELLED', updatedAt: at(9), cancellation: { cancelledAt: at(9), reason: null, refundPercentage: 0, refundAmount: 0, refundEntryId: 'r' } });
+    const changed = await seedBooking({
+      ...seeded[0]!,
+      status: 'CANCELLED',
+      updatedAt: at(9),
+      cancellation: { cancelledAt: at(9), reason: null, refundPercentage: 0, refundAmount: 0, refundEntryId: 'r' },
+    });
     const rest = await walk(group.apiKey, 'size=2', first.body.nextCursor);
 
     // assess
@@ -292,7 +308,15 @@ describe('GET /v1/bookings/{bookingId}', () => {
     expect(res.status).toBe(200);
     expectContract(res, 'getBooking');
     const listRow = (await list(groupA.apiKey, `bookingIds=${a[0]!.bookingId}`)).body.data[0];
-    expect(res.body).toMatchObject({ ...listRow, listingId: 'villa-seeded', orderId: a[0]!.orderId, amendments: [], failure: null, cancellation: null, specialRequests: 'Late arrival' });
+    expect(res.body).toMatchObject({
+      ...listRow,
+      listingId: 'villa-seeded',
+      orderId: a[0]!.orderId,
+      amendments: [],
+      failure: null,
+      cancellation: null,
+      specialRequests: 'Late arrival',
+    });
     expect(res.body.items).toEqual([
       expect.objectContaining({ listingId: 'villa-seeded', checkIn: '2027-03-01', nights: 2, itemSubtotal: 11757.78, cancellationPlanId: 'moderate' }),
     ]);

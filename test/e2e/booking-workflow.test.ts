@@ -79,7 +79,14 @@ interface Tenant {
 
 async function tenant(): Promise<Tenant> {
   const group = await newAgentGroup({ channelId: world.channelId });
-  const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  const principal: AgentGroupPrincipal = {
+    kind: 'agent-group',
+    agentGroupId: group.agentGroupId,
+    partnerId: group.partnerId,
+    channelId: world.channelId,
+    keyId: group.keyId,
+    keyPrefix: group.apiKey.slice(0, 12),
+  };
   return { group, principal };
 }
 
@@ -137,12 +144,20 @@ function expectLeftForTheSweeper(b: Booking): void {
  * in all, one delivery per event, and, once settled, no further look due. Running the
  * workflow once more then changes nothing.
  */
-async function expectConverged(b: Booking, want: { status: Booking['status']; charge: 'POSTED' | 'RELEASED'; unitsBefore: number; unitsMoved: number; events: string[]; settled?: boolean }): Promise<Booking> {
+async function expectConverged(
+  b: Booking,
+  want: { status: Booking['status']; charge: 'POSTED' | 'RELEASED'; unitsBefore: number; unitsMoved: number; events: string[]; settled?: boolean },
+): Promise<Booking> {
   const stored = await reload(b);
   expect(stored.status).toBe(want.status);
   const [charge, ...more] = await charges(stored);
   expect(more).toEqual([]);
-  expect(charge).toMatchObject({ id: stored.ledgerEntryId, status: want.charge, amount: stored.amount, bookingId: want.charge === 'POSTED' ? stored.bookingId : null });
+  expect(charge).toMatchObject({
+    id: stored.ledgerEntryId,
+    status: want.charge,
+    amount: stored.amount,
+    bookingId: want.charge === 'POSTED' ? stored.bookingId : null,
+  });
   await assertBookingInvariants(stored.agentGroupId);
   expect(await units(stored.listingId)).toBe(want.unitsBefore + want.unitsMoved);
   expect(await deliveries(stored)).toEqual([...want.events].sort());
@@ -287,9 +302,19 @@ describe('crash injection: the failure path (the property never confirms)', () =
     expect(failed).toMatchObject({ status: 'FAILED', steps: { callbacksPublished: ['booking.failed'] } });
     expect(watched).toMatchObject({ status: 'FAILED' });
     expect(died).toBeInstanceOf(WorkerDied);
-    expect(crashed).toMatchObject({ status: 'CONFIRMED', failure: { reasonCode: 'BOOKING_NOT_COMPLETED' }, steps: { inventoryTaken: false, callbacksPublished: ['booking.failed'] } });
+    expect(crashed).toMatchObject({
+      status: 'CONFIRMED',
+      failure: { reasonCode: 'BOOKING_NOT_COMPLETED' },
+      steps: { inventoryTaken: false, callbacksPublished: ['booking.failed'] },
+    });
     expectLeftForTheSweeper(crashed);
-    const done = await expectConverged(placed, { status: 'CONFIRMED', charge: 'POSTED', unitsBefore: before, unitsMoved: -1, events: ['booking.failed', 'booking.confirmed'] });
+    const done = await expectConverged(placed, {
+      status: 'CONFIRMED',
+      charge: 'POSTED',
+      unitsBefore: before,
+      unitsMoved: -1,
+      events: ['booking.failed', 'booking.confirmed'],
+    });
     expect((await svc.ledger.creditPosition(t.group.agentGroupId))?.exposure).toBe(done.amount);
     // The hold released and the charge posted late are money: each is one system event, the crash and rerun wrote no second one.
     expect(await trail(placed)).toEqual([
@@ -311,7 +336,9 @@ describe('crash injection: cancellation', () => {
       const booked = await units(world.instant);
 
       // act
-      const died = await cancelBooking(deps({ afterStep: dieAfter(step) }), t.principal, confirmed.bookingId!, 'Guest changed plans', testOrigin()).catch((err: unknown) => err);
+      const died = await cancelBooking(deps({ afterStep: dieAfter(step) }), t.principal, confirmed.bookingId!, 'Guest changed plans', testOrigin()).catch(
+        (err: unknown) => err,
+      );
       const crashed = await reload(confirmed);
       await rerun(crashed);
       const repeat = await cancelBooking(deps(), t.principal, confirmed.bookingId!, 'Guest changed plans', testOrigin());
@@ -320,10 +347,19 @@ describe('crash injection: cancellation', () => {
       expect(confirmed).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null, steps: { inventoryTaken: true } });
       expect(booked).toBe(before - 1);
       expect(died).toBeInstanceOf(WorkerDied);
-      expect(crashed).toMatchObject({ status: 'CANCELLED', cancellation: { refundPercentage: 100, refundAmount: confirmed.amount, reason: 'Guest changed plans' } });
+      expect(crashed).toMatchObject({
+        status: 'CANCELLED',
+        cancellation: { refundPercentage: 100, refundAmount: confirmed.amount, reason: 'Guest changed plans' },
+      });
       expect(crashed.steps.inventoryReturned).toBe(step !== 'cancelled');
       expectLeftForTheSweeper(crashed);
-      const done = await expectConverged(confirmed, { status: 'CANCELLED', charge: 'POSTED', unitsBefore: before, unitsMoved: 0, events: ['booking.confirmed', 'booking.cancelled'] });
+      const done = await expectConverged(confirmed, {
+        status: 'CANCELLED',
+        charge: 'POSTED',
+        unitsBefore: before,
+        unitsMoved: 0,
+        events: ['booking.confirmed', 'booking.cancelled'],
+      });
       expect(done.steps).toEqual({ inventoryTaken: true, inventoryReturned: true, callbacksPublished: ['booking.confirmed', 'booking.cancelled'] });
       expect(repeat).toMatchObject({ alreadyCancelled: true, cancellation: crashed.cancellation });
       expect((await svc.ledger.creditPosition(t.group.agentGroupId))?.exposure).toBe(0);
@@ -384,7 +420,13 @@ describe('two workers at once on the same crashed booking', () => {
 
     // assess
     expect(crashed.status).toBe('CANCELLED');
-    await expectConverged(crashed, { status: 'CANCELLED', charge: 'POSTED', unitsBefore: before, unitsMoved: 0, events: ['booking.confirmed', 'booking.cancelled'] });
+    await expectConverged(crashed, {
+      status: 'CANCELLED',
+      charge: 'POSTED',
+      unitsBefore: before,
+      unitsMoved: 0,
+      events: ['booking.confirmed', 'booking.cancelled'],
+    });
   });
 });
 
@@ -410,7 +452,10 @@ describe('counts for operators (domain/ports/metrics.ts)', () => {
     };
     const { booking: crashed } = await book(t, world.instant, deps({ metrics, propertySystem: diesBeforeReserving }));
 
-    await Promise.all([advanceBooking(deps({ metrics }), crashed.agentGroupId, crashed.bookingRef), advanceBooking(deps({ metrics }), crashed.agentGroupId, crashed.bookingRef)]);
+    await Promise.all([
+      advanceBooking(deps({ metrics }), crashed.agentGroupId, crashed.bookingRef),
+      advanceBooking(deps({ metrics }), crashed.agentGroupId, crashed.bookingRef),
+    ]);
 
     expect(crashed.status).toBe('PROCESSING');
     expect((await reload(crashed)).status).toBe('CONFIRMED');
@@ -430,17 +475,32 @@ describe('counts for operators (domain/ports/metrics.ts)', () => {
 
   it('counts a credit refusal, and nothing else, when the gate says no', async () => {
     const group = await newAgentGroup({ channelId: world.channelId, creditLimit: 100_00 });
-    const t: Tenant = { group, principal: { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) } };
+    const t: Tenant = {
+      group,
+      principal: {
+        kind: 'agent-group',
+        agentGroupId: group.agentGroupId,
+        partnerId: group.partnerId,
+        channelId: world.channelId,
+        keyId: group.keyId,
+        keyPrefix: group.apiKey.slice(0, 12),
+      },
+    };
     const { counts, metrics } = recorder();
     const order = await createOrder(orderDeps(svc), t.principal, { request: stay(world.instant, NIGHT.checkIn, NIGHT.checkOut) });
 
-    const refused = await placeBooking(deps({ metrics }), t.principal, {
-      orderId: order.orderId,
-      externalBookingId: uniqueId('ext'),
-      acceptedTotal: order.pricing.summary.grandTotal,
-      primaryGuest: guest,
-      additionalGuests: [],
-    }, testOrigin()).catch((err: unknown) => err);
+    const refused = await placeBooking(
+      deps({ metrics }),
+      t.principal,
+      {
+        orderId: order.orderId,
+        externalBookingId: uniqueId('ext'),
+        acceptedTotal: order.pricing.summary.grandTotal,
+        primaryGuest: guest,
+        additionalGuests: [],
+      },
+      testOrigin(),
+    ).catch((err: unknown) => err);
 
     expect(refused).toBeInstanceOf(CreditDeniedError);
     expect(counts).toEqual({ CreditRefused: 1 });

@@ -30,7 +30,8 @@ afterAll(async () => {
 
 const position = async (g: GroupFixture) => (await testServices().ledger.creditPosition(g.agentGroupId))!;
 const entriesOf = async (g: GroupFixture) => (await testServices().ledger.audit(g.agentGroupId)).entries;
-const feedRow = async (g: GroupFixture, externalBookingId: string) => (await call('GET', `/v1/bookings?externalBookingIds=${externalBookingId}`, { key: g.apiKey })).body.data[0];
+const feedRow = async (g: GroupFixture, externalBookingId: string) =>
+  (await call('GET', `/v1/bookings?externalBookingIds=${externalBookingId}`, { key: g.apiKey })).body.data[0];
 
 /** Polls the feed until the booking leaves PROCESSING (and its workflow has settled). */
 async function outcomeOf(g: GroupFixture, externalBookingId: string, timeoutMs = 30_000): Promise<{ status: string; bookingId: string | null }> {
@@ -55,7 +56,9 @@ async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 15_
 }
 
 function expectSigned(req: ReceivedRequest, g: GroupFixture): void {
-  expect(checkCallbackSignature(req.rawBody, g.signingSecret, String(req.headers['x-service-signature']), Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
+  expect(checkCallbackSignature(req.rawBody, g.signingSecret, String(req.headers['x-service-signature']), Math.floor(Date.now() / 1000))).toMatchObject({
+    ok: true,
+  });
   expect(req.headers['x-service-event-id']).toBe((req.body as { eventId: string }).eventId);
 }
 
@@ -73,23 +76,51 @@ describe('POST /v1/bookings: a booking the property confirms at once', () => {
     // assess
     expect(res.status).toBe(200);
     expectContract(res, 'createBooking');
-    expect(res.body).toMatchObject({ status: 'CREATED', bookingStatus: 'CONFIRMED', externalBookingId: 'ext-created-1', chargedAmount: o.total, availableCreditAfter: 50_000 - o.total });
+    expect(res.body).toMatchObject({
+      status: 'CREATED',
+      bookingStatus: 'CONFIRMED',
+      externalBookingId: 'ext-created-1',
+      chargedAmount: o.total,
+      availableCreditAfter: 50_000 - o.total,
+    });
     expect(res.body.bookingId).toMatch(/^SIM-/);
     const [entry] = await entriesOf(g);
-    expect(entry).toMatchObject({ type: 'CHARGE', status: 'POSTED', bookingId: res.body.bookingId, externalBookingId: 'ext-created-1', amount: fromRupees(o.total) });
+    expect(entry).toMatchObject({
+      type: 'CHARGE',
+      status: 'POSTED',
+      bookingId: res.body.bookingId,
+      externalBookingId: 'ext-created-1',
+      amount: fromRupees(o.total),
+    });
     const after = await call('GET', `/v1/availability?listingIds=${world.instant}&from=2027-03-02&to=2027-03-03`, { key: g.apiKey });
-    const units = (body: any) => body.data.flatMap((l: any) => l.properties).find((p: any) => p.propertyId === world.propertyOf(world.instant)).days.map((d: any) => d.unitsAvailable);
+    const units = (body: any) =>
+      body.data
+        .flatMap((l: any) => l.properties)
+        .find((p: any) => p.propertyId === world.propertyOf(world.instant))
+        .days.map((d: any) => d.unitsAvailable);
     expect(units(after.body)).toEqual(units(before.body).map((n: number) => n - 1));
     const [callback] = await receiver.waitFor(path, 1, 20_000);
     expectSigned(callback!, g);
-    expect(callback!.body).toMatchObject({ eventType: 'booking.confirmed', event: 'booking.confirmed', status: 'CONFIRMED', bookingId: res.body.bookingId, externalBookingId: 'ext-created-1', reasonCode: null });
+    expect(callback!.body).toMatchObject({
+      eventType: 'booking.confirmed',
+      event: 'booking.confirmed',
+      status: 'CONFIRMED',
+      bookingId: res.body.bookingId,
+      externalBookingId: 'ext-created-1',
+      reasonCode: null,
+    });
     const detail = await eventually(async () => {
       const d = await call('GET', `/v1/bookings/${res.body.bookingId}`, { key: g.apiKey });
       return d.body.callbacks[0]?.status === 'SUCCEEDED' ? d : undefined;
     });
     expectContract(detail, 'getBooking');
     expect(detail.body.callbacks).toEqual([
-      expect.objectContaining({ eventId: callback!.headers['x-service-event-id'], eventType: 'booking.confirmed', status: 'SUCCEEDED', attempts: [expect.objectContaining({ attempt: 1, statusCode: 204, outcome: 'success' })] }),
+      expect.objectContaining({
+        eventId: callback!.headers['x-service-event-id'],
+        eventType: 'booking.confirmed',
+        status: 'SUCCEEDED',
+        attempts: [expect.objectContaining({ attempt: 1, statusCode: 204, outcome: 'success' })],
+      }),
     ]);
     expect(detail.text).not.toContain(receiver.url);
   });
@@ -98,12 +129,21 @@ describe('POST /v1/bookings: a booking the property confirms at once', () => {
     // prepare
     const g = await group();
     const o = await order(g, stay(world.instant));
-    const body = { orderId: o.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: o.total, primaryGuest: guest, additionalGuests: [{ firstName: 'Ravi' }] };
+    const body = {
+      orderId: o.orderId,
+      externalBookingId: uniqueId('ext'),
+      acceptedTotal: o.total,
+      primaryGuest: guest,
+      additionalGuests: [{ firstName: 'Ravi' }],
+    };
     const first = await call('POST', '/v1/bookings', { key: g.apiKey, body });
 
     // act
     const renamed = { ...guest, firstName: 'Ashwini' };
-    const replay = await call('POST', '/v1/bookings', { key: g.apiKey, body: { ...body, primaryGuest: renamed, additionalGuests: [{ firstName: 'Ravi' }, { firstName: 'Meera', email: 'meera@example.com' }] } });
+    const replay = await call('POST', '/v1/bookings', {
+      key: g.apiKey,
+      body: { ...body, primaryGuest: renamed, additionalGuests: [{ firstName: 'Ravi' }, { firstName: 'Meera', email: 'meera@example.com' }] },
+    });
     const again = await call('POST', '/v1/bookings', { key: g.apiKey, body });
 
     // assess
@@ -162,7 +202,12 @@ describe('POST /v1/bookings: refusals write nothing', () => {
     // assess
     expect(res.status).toBe(409);
     expectContract(res, 'createBooking');
-    expect(res.body).toMatchObject({ code: 'PRICE_MOVED', param: 'acceptedTotal', expectedTotal: o.total, breakup: expect.objectContaining({ grandTotal: o.total }) });
+    expect(res.body).toMatchObject({
+      code: 'PRICE_MOVED',
+      param: 'acceptedTotal',
+      expectedTotal: o.total,
+      breakup: expect.objectContaining({ grandTotal: o.total }),
+    });
     expect(await groupItems(g.agentGroupId)).toEqual(before);
   });
 
@@ -193,7 +238,10 @@ describe('POST /v1/bookings: refusals write nothing', () => {
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('SOLD_OUT');
     expect(res.body.message).toMatch(/closed to sale \(stop-sell\) on 2027-03-05/);
-    expect(res.body.unavailableNights).toEqual([expect.objectContaining({ date: '2027-03-05', reason: 'STOP_SELL' }), expect.objectContaining({ date: '2027-03-05', reason: 'NOT_ENOUGH_UNITS' })]);
+    expect(res.body.unavailableNights).toEqual([
+      expect.objectContaining({ date: '2027-03-05', reason: 'STOP_SELL' }),
+      expect.objectContaining({ date: '2027-03-05', reason: 'NOT_ENOUGH_UNITS' }),
+    ]);
     expect(await entriesOf(g)).toEqual([]);
   });
 
@@ -336,7 +384,14 @@ describe('the booking workflow', () => {
     expect((await outcomeOf(g, externalBookingId)).status).toBe('FAILED');
     const [callback] = await receiver.waitFor(path, 1, 20_000);
     expectSigned(callback!, g);
-    expect(callback!.body).toMatchObject({ eventType: 'booking.failed', event: 'booking.failed', status: 'FAILED', reasonCode: 'BOOKING_NOT_COMPLETED', bookingId: null, externalBookingId });
+    expect(callback!.body).toMatchObject({
+      eventType: 'booking.failed',
+      event: 'booking.failed',
+      status: 'FAILED',
+      reasonCode: 'BOOKING_NOT_COMPLETED',
+      bookingId: null,
+      externalBookingId,
+    });
     expect((await entriesOf(g))[0]).toMatchObject({ status: 'RELEASED' });
     expect(await position(g)).toMatchObject({ exposure: 0, availableCredit: 50_000_00 });
     const replay = await book(g, o, { externalBookingId, callbackUrl: `${receiver.url}${path}` });
@@ -414,7 +469,9 @@ describe('cancellation', () => {
     const bookingId = booked.body.bookingId as string;
     await receiver.waitFor(path, 1, 20_000);
     const availability = async () =>
-      (await call('GET', `/v1/availability?listingIds=${world.instant}&from=2027-03-07&to=2027-03-07`, { key: g.apiKey })).body.data[0].properties.find((p: any) => p.propertyId === world.propertyOf(world.instant)).days[0].unitsAvailable;
+      (await call('GET', `/v1/availability?listingIds=${world.instant}&from=2027-03-07&to=2027-03-07`, { key: g.apiKey })).body.data[0].properties.find(
+        (p: any) => p.propertyId === world.propertyOf(world.instant),
+      ).days[0].unitsAvailable;
     const unitsBooked = await availability();
 
     // act
@@ -428,7 +485,12 @@ describe('cancellation', () => {
     expect(quote.body).toMatchObject({ cancellable: true, refundPercentage: 100, refundAmount: o.total, chargedAmount: o.total, appliesUntil: '2027-02-28' });
     expect(cancelled.status).toBe(200);
     expectContract(cancelled, 'cancelBooking');
-    expect(cancelled.body).toMatchObject({ bookingId, status: 'CANCELLED', alreadyCancelled: false, cancellation: { refundPercentage: 100, refundAmount: o.total, reason: 'Guest changed plans' } });
+    expect(cancelled.body).toMatchObject({
+      bookingId,
+      status: 'CANCELLED',
+      alreadyCancelled: false,
+      cancellation: { refundPercentage: 100, refundAmount: o.total, reason: 'Guest changed plans' },
+    });
     expect(again.body).toEqual({ ...cancelled.body, alreadyCancelled: true });
     const refund = (await entriesOf(g)).find((e) => e.type === 'REFUND');
     expect(refund).toMatchObject({ status: 'POSTED', amount: -fromRupees(o.total), bookingId });

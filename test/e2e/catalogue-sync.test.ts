@@ -13,8 +13,14 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   [fx, receiver] = await Promise.all([seedCatalogue(), startReceiver()]);
-  for (const [partner, path] of [[fx.partnerA, '/a'], [fx.partnerB, '/b']] as const) {
-    const res = await call('POST', '/api/webhooks/endpoints', { key: partner.apiKey, body: { url: `${receiver.url}${path}`, authType: 'HMAC', signingSecret: SECRET } });
+  for (const [partner, path] of [
+    [fx.partnerA, '/a'],
+    [fx.partnerB, '/b'],
+  ] as const) {
+    const res = await call('POST', '/api/webhooks/endpoints', {
+      key: partner.apiKey,
+      body: { url: `${receiver.url}${path}`, authType: 'HMAC', signingSecret: SECRET },
+    });
     expect(res.status).toBe(201);
   }
 }, 120_000);

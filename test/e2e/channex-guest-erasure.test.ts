@@ -26,7 +26,8 @@ beforeAll(async () => {
 
 const statusOf = async (bookingId: string) => (await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body.status as string;
 /** The revisions of one reservation the fake Channex accepted. */
-const revisionsOf = async (reservationId: string) => (await controlFakeChannex(stack().channexUrl, { bookingsOf: world.instant })).bookings.filter((r) => r.reservation_id === reservationId);
+const revisionsOf = async (reservationId: string) =>
+  (await controlFakeChannex(stack().channexUrl, { bookingsOf: world.instant })).bookings.filter((r) => r.reservation_id === reservationId);
 
 describe('Guest erasure of a Channex-routed booking', () => {
   it('rewrites the copy we hold of what was pushed with the marker, and pushes Channex nothing', async () => {
@@ -45,7 +46,11 @@ describe('Guest erasure of a Channex-routed booking', () => {
       return all.some((r) => r.status === 'cancelled') ? all : undefined;
     });
     const copy = async () =>
-      (await createDocumentClient(testServices().config).send(new GetCommand({ TableName: testServices().config.tableName, Key: keys.channexBooking(bookingRef), ConsistentRead: true }))).Item!;
+      (
+        await createDocumentClient(testServices().config).send(
+          new GetCommand({ TableName: testServices().config.tableName, Key: keys.channexBooking(bookingRef), ConsistentRead: true }),
+        )
+      ).Item!;
     const held = JSON.stringify(await copy());
 
     // act

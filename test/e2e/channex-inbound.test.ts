@@ -18,7 +18,10 @@ beforeAll(async () => {
   // The slab tables: one test prices orders.
   [fx, receiver] = await Promise.all([seedCatalogue({ channex: ['onlyA'] }), startReceiver(), seedGstSlabs()]);
   group = await newAgentGroup({ channelId: fx.channelA });
-  const hook = await call('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: { url: `${receiver.url}/a`, authType: 'HMAC', signingSecret: 'whsec_channex_e2e_secret_01' } });
+  const hook = await call('POST', '/api/webhooks/endpoints', {
+    key: fx.partnerA.apiKey,
+    body: { url: `${receiver.url}/a`, authType: 'HMAC', signingSecret: 'whsec_channex_e2e_secret_01' },
+  });
   expect(hook.status).toBe(201);
   channex = await startFakeChannex({
     serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`,
@@ -75,7 +78,10 @@ describe('Channex inbound: routes (served through GET and POST /channel-manager/
   it('serves each endpoint with the trailing slash Channex uses and without it; another name is an unknown route, another method 405', async () => {
     const headers = { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! };
     for (const path of ['test_connection/', 'test_connection']) {
-      expect(await call('GET', `/channel-manager/channex/${path}?hotel_code=${fx.onlyA}`, { headers }), path).toMatchObject({ status: 200, body: { success: true } });
+      expect(await call('GET', `/channel-manager/channex/${path}?hotel_code=${fx.onlyA}`, { headers }), path).toMatchObject({
+        status: 200,
+        body: { success: true },
+      });
     }
     expect((await call('GET', `/channel-manager/channex/mapping_details?hotel_code=${fx.onlyA}`, { headers })).status).toBe(200);
     const unknown = await call('GET', `/channel-manager/channex/no_such_endpoint/?hotel_code=${fx.onlyA}`, { headers });
@@ -97,7 +103,9 @@ describe('Channex inbound: the key reaches only listings connected to Channex', 
     }
     const pushed = await channex.pushChanges(fx.onlyB, [availability(p1!, '2027-03-02', '2027-03-02', 0)]);
     expect(pushed).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.hotel_code' } });
-    expect((await call('GET', `/api/inventories?propertyIds=${p1}&from=2027-03-02&to=2027-03-02`, { key: fx.partnerB.apiKey })).body[0]).toMatchObject({ quantity: 2 });
+    expect((await call('GET', `/api/inventories?propertyIds=${p1}&from=2027-03-02&to=2027-03-02`, { key: fx.partnerB.apiKey })).body[0]).toMatchObject({
+      quantity: 2,
+    });
     expect(receiver.to('/a').length).toBe(before);
   });
 });
@@ -112,7 +120,9 @@ describe('Channex inbound: test_connection and mapping_details', () => {
   });
 
   it("lists the listing's properties as room types with their meal plans as per-person rate plans up to the unit's most adults", async () => {
-    const res = await call('GET', `/channel-manager/channex/mapping_details/?hotel_code=${fx.onlyA}`, { headers: { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! } });
+    const res = await call('GET', `/channel-manager/channex/mapping_details/?hotel_code=${fx.onlyA}`, {
+      headers: { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! },
+    });
     expect(res.status).toBe(200);
     expectContract(res, 'channexMappingDetails');
     const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
@@ -127,202 +137,279 @@ describe('Channex inbound: test_connection and mapping_details', () => {
 });
 
 describe('Channex inbound: changes', () => {
-  it('applies a push through the catalogue sync: inventories, rates, availability and search change, one webhook per change', async () => {
-    const [p1] = fx.propertiesOf[fx.onlyA]!;
-    const before = receiver.to('/a').length;
-    const pushed = await channex.pushChanges(fx.onlyA, [
-      availability(p1!, '2027-03-06', '2027-03-07', 1),
-      restriction(p1!, 'EP', '2027-03-06', '2027-03-07', {
-        rates: [
-          { rate: '5200.00', currency: 'INR', fraction_size: 2, occupancy: 2 },
-          { rate: '4100.00', currency: 'INR', fraction_size: 2, occupancy: 1 },
-        ],
-        min_stay_through: 2,
-        max_stay: 0,
-      }),
-    ]);
-    expect(pushed.status).toBe(200);
-    expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+  it(
+    'applies a push through the catalogue sync: inventories, rates, availability and search change, one webhook per change',
+    async () => {
+      const [p1] = fx.propertiesOf[fx.onlyA]!;
+      const before = receiver.to('/a').length;
+      const pushed = await channex.pushChanges(fx.onlyA, [
+        availability(p1!, '2027-03-06', '2027-03-07', 1),
+        restriction(p1!, 'EP', '2027-03-06', '2027-03-07', {
+          rates: [
+            { rate: '5200.00', currency: 'INR', fraction_size: 2, occupancy: 2 },
+            { rate: '4100.00', currency: 'INR', fraction_size: 2, occupancy: 1 },
+          ],
+          min_stay_through: 2,
+          max_stay: 0,
+        }),
+      ]);
+      expect(pushed.status).toBe(200);
+      expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
 
-    const record = await settled(pushed.requestId);
-    expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [], events: 2 });
+      const record = await settled(pushed.requestId);
+      expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [], events: 2 });
 
-    // Availability is the room's; the restrictions are the EP rate plan's, and the room's own stay limits stay as loaded.
-    expect(await inventoryOf(p1!, '2027-03-06')).toMatchObject({ quantity: 1, minimumStay: 1, maximumStay: 14, stopSell: false, ratePlans: { EP: { minimumStay: 2, maximumStay: 365, stopSell: false } } });
-    const rates = await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-07&to=2027-03-07`, { key: fx.partnerA.apiKey });
-    expect(JSON.stringify(rates.body)).toContain('4100');
-    expect(JSON.stringify(rates.body)).toContain('5200');
-    const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=2027-03-06&to=2027-03-06`, { key: group.apiKey });
-    expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({ unitsAvailable: 1, minimumStay: 1, ratePlans: { EP: { unitsAvailable: 1, minimumStay: 2 } } });
-    const search = await call('POST', '/v1/listings/search', {
-      key: group.apiKey,
-      body: { rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-06'] }, { filterName: 'checkOut', filterValues: ['2027-03-08'] }, { filterName: 'adults', filterValues: ['1'] }] },
-    });
-    const found = search.body.singleListings.find((l: any) => l.listingId === fx.onlyA);
-    expect(found.price).toMatchObject({ perNight: 4100, total: 8200 });
-
-    const hooks = await receiver.waitFor('/a', before + 2, 90_000);
-    const mine = hooks.slice(before).map((h) => h.body);
-    expect(mine.map((b) => b.eventType).sort()).toEqual(['inventory.changed', 'rate.changed']);
-    for (const b of mine) expect(b).toMatchObject({ entityId: p1, fromDate: '2027-03-06', toDate: '2027-03-07' });
-  }, APPLY_TIMEOUT);
-
-  it('closes arrival and departure dates for search as the restrictions say', async () => {
-    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
-    const stayOf = async () => {
-      const res = await call('POST', '/v1/listings/search', {
-        key: group.apiKey,
-        body: { rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-02'] }, { filterName: 'checkOut', filterValues: ['2027-03-04'] }, { filterName: 'adults', filterValues: ['1'] }] },
+      // Availability is the room's; the restrictions are the EP rate plan's, and the room's own stay limits stay as loaded.
+      expect(await inventoryOf(p1!, '2027-03-06')).toMatchObject({
+        quantity: 1,
+        minimumStay: 1,
+        maximumStay: 14,
+        stopSell: false,
+        ratePlans: { EP: { minimumStay: 2, maximumStay: 365, stopSell: false } },
       });
-      return res.body.singleListings.find((l: any) => l.listingId === fx.onlyA)?.selectedProperties.map((s: any) => s.propertyId);
-    };
-    expect(await stayOf()).toEqual([p1]);
-    const arrival = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'EP', '2027-03-02', '2027-03-02', { closed_to_arrival: true })]);
-    await settled(arrival.requestId);
-    expect(await stayOf()).toEqual([p2]);
-    const departure = await channex.pushChanges(fx.onlyA, [restriction(p2!, 'EP', '2027-03-04', '2027-03-04', { closed_to_departure: true })]);
-    await settled(departure.requestId);
-    expect(await stayOf()).toBeUndefined();
-  }, APPLY_TIMEOUT);
-
-  it('closes only the rate plan Channex stop-sells: partner reads show it on that plan, search and orders still sell the others', async () => {
-    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
-    const night = '2027-03-01';
-    const pushed = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'CP', night, night, { stop_sell: true }), restriction(p2!, 'CP', night, night, { stop_sell: true })]);
-    expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
-    expect(await settled(pushed.requestId)).toMatchObject({ status: 'APPLIED', notApplied: [] });
-
-    const inventories = await call('GET', `/api/inventories?propertyIds=${p1}&from=${night}&to=${night}`, { key: fx.partnerA.apiKey });
-    expectContract(inventories, 'listInventories');
-    expect(inventories.body[0]).toMatchObject({ quantity: 2, stopSell: false, minimumStay: 1, ratePlans: { CP: { stopSell: true, minimumStay: 1, maximumStay: 14, closedToArrival: false, closedToDeparture: false } } });
-    expect(Object.keys(inventories.body[0].ratePlans)).toEqual(['CP']);
-    const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=${night}&to=${night}`, { key: group.apiKey });
-    expectContract(avail, 'readAvailability');
-    expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({ unitsAvailable: 2, stopSell: false, ratePlans: { CP: { unitsAvailable: 0, stopSell: true } } });
-
-    const searchOn = async (mealPlan: string) => {
-      const res = await call('POST', '/v1/listings/search', {
+      const rates = await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-07&to=2027-03-07`, { key: fx.partnerA.apiKey });
+      expect(JSON.stringify(rates.body)).toContain('4100');
+      expect(JSON.stringify(rates.body)).toContain('5200');
+      const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=2027-03-06&to=2027-03-06`, { key: group.apiKey });
+      expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({
+        unitsAvailable: 1,
+        minimumStay: 1,
+        ratePlans: { EP: { unitsAvailable: 1, minimumStay: 2 } },
+      });
+      const search = await call('POST', '/v1/listings/search', {
         key: group.apiKey,
         body: {
           rawParams: [
-            { filterName: 'checkIn', filterValues: [night] },
-            { filterName: 'checkOut', filterValues: ['2027-03-02'] },
+            { filterName: 'checkIn', filterValues: ['2027-03-06'] },
+            { filterName: 'checkOut', filterValues: ['2027-03-08'] },
             { filterName: 'adults', filterValues: ['1'] },
-            { filterName: 'mealPlan', filterValues: [mealPlan] },
           ],
         },
       });
-      expect(res.status).toBe(200);
-      return res.body.singleListings.some((l: any) => l.listingId === fx.onlyA);
-    };
-    expect(await searchOn('EP')).toBe(true);
-    expect(await searchOn('CP')).toBe(false);
+      const found = search.body.singleListings.find((l: any) => l.listingId === fx.onlyA);
+      expect(found.price).toMatchObject({ perNight: 4100, total: 8200 });
 
-    const order = (mealPlan: string) =>
-      call('POST', '/v1/orders', { key: group.apiKey, body: { listingId: fx.onlyA, checkIn: night, checkOut: '2027-03-02', adults: 1, mealPlan, selectedProperties: [{ propertyId: p1, quantity: 1 }] } });
-    const [ep, cp] = await Promise.all([order('EP'), order('CP')]);
-    expect([ep.status, cp.status]).toEqual([200, 200]);
-    expectContract(cp, 'createOrder');
-    expect([ep.body.items[0].soldOut, cp.body.items[0].soldOut]).toEqual([false, true]);
-  }, APPLY_TIMEOUT);
+      const hooks = await receiver.waitFor('/a', before + 2, 90_000);
+      const mine = hooks.slice(before).map((h) => h.body);
+      expect(mine.map((b) => b.eventType).sort()).toEqual(['inventory.changed', 'rate.changed']);
+      for (const b of mine) expect(b).toMatchObject({ entityId: p1, fromDate: '2027-03-06', toDate: '2027-03-07' });
+    },
+    APPLY_TIMEOUT,
+  );
 
-  it('changes nothing and sends no webhook when the same request_id comes again', async () => {
-    const [, p2] = fx.propertiesOf[fx.onlyA]!;
-    const changes = [availability(p2!, '2027-03-08', '2027-03-08', 1)];
-    const before = receiver.to('/a').length;
-    const first = await channex.pushChanges(fx.onlyA, changes);
-    await settled(first.requestId);
-    const after = (await receiver.waitFor('/a', before + 1, 90_000)).length;
+  it(
+    'closes arrival and departure dates for search as the restrictions say',
+    async () => {
+      const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+      const stayOf = async () => {
+        const res = await call('POST', '/v1/listings/search', {
+          key: group.apiKey,
+          body: {
+            rawParams: [
+              { filterName: 'checkIn', filterValues: ['2027-03-02'] },
+              { filterName: 'checkOut', filterValues: ['2027-03-04'] },
+              { filterName: 'adults', filterValues: ['1'] },
+            ],
+          },
+        });
+        return res.body.singleListings.find((l: any) => l.listingId === fx.onlyA)?.selectedProperties.map((s: any) => s.propertyId);
+      };
+      expect(await stayOf()).toEqual([p1]);
+      const arrival = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'EP', '2027-03-02', '2027-03-02', { closed_to_arrival: true })]);
+      await settled(arrival.requestId);
+      expect(await stayOf()).toEqual([p2]);
+      const departure = await channex.pushChanges(fx.onlyA, [restriction(p2!, 'EP', '2027-03-04', '2027-03-04', { closed_to_departure: true })]);
+      await settled(departure.requestId);
+      expect(await stayOf()).toBeUndefined();
+    },
+    APPLY_TIMEOUT,
+  );
 
-    const again = await channex.pushChanges(fx.onlyA, changes, first.requestId);
-    expect(again).toMatchObject({ status: 200, body: { success: true, unique_id: first.body.unique_id } });
-    // A later, different change of the same listing applies after the repeat (one FIFO group per listing):
-    // once its single webhook is in, the repeat would have shown if it had sent one.
-    const sentinel = await channex.pushChanges(fx.onlyA, [availability(p2!, '2027-03-09', '2027-03-09', 1)]);
-    await settled(sentinel.requestId);
-    const hooks = await receiver.waitFor('/a', after + 1, 90_000);
-    expect(hooks.slice(after).map((h) => [h.body.eventType, h.body.fromDate])).toEqual([['inventory.changed', '2027-03-09']]);
-    expect((await testServices().channexInbox.get(first.requestId))!.status).toBe('APPLIED');
-  }, APPLY_TIMEOUT);
+  it(
+    'closes only the rate plan Channex stop-sells: partner reads show it on that plan, search and orders still sell the others',
+    async () => {
+      const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+      const night = '2027-03-01';
+      const pushed = await channex.pushChanges(fx.onlyA, [
+        restriction(p1!, 'CP', night, night, { stop_sell: true }),
+        restriction(p2!, 'CP', night, night, { stop_sell: true }),
+      ]);
+      expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+      expect(await settled(pushed.requestId)).toMatchObject({ status: 'APPLIED', notApplied: [] });
 
-  it('reports dates in the past or beyond the window and applies only the rest', async () => {
-    const [, p2] = fx.propertiesOf[fx.onlyA]!;
-    const pushed = await channex.pushChanges(fx.onlyA, [availability(p2!, '2020-01-01', '2020-01-02', 1), availability(p2!, '2027-03-10', '2027-03-10', 0)]);
-    expect(pushed.status).toBe(200);
-    expect(pushed.body.warnings).toEqual([{ path: 'data[0].attributes.changes[0]', reason: expect.stringContaining('in the past') }]);
-    const record = await settled(pushed.requestId);
-    expect(record.notApplied).toEqual(pushed.body.warnings);
-    expect(await inventoryOf(p2!, '2027-03-10')).toMatchObject({ quantity: 0 });
-  }, APPLY_TIMEOUT);
+      const inventories = await call('GET', `/api/inventories?propertyIds=${p1}&from=${night}&to=${night}`, { key: fx.partnerA.apiKey });
+      expectContract(inventories, 'listInventories');
+      expect(inventories.body[0]).toMatchObject({
+        quantity: 2,
+        stopSell: false,
+        minimumStay: 1,
+        ratePlans: { CP: { stopSell: true, minimumStay: 1, maximumStay: 14, closedToArrival: false, closedToDeparture: false } },
+      });
+      expect(Object.keys(inventories.body[0].ratePlans)).toEqual(['CP']);
+      const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=${night}&to=${night}`, { key: group.apiKey });
+      expectContract(avail, 'readAvailability');
+      expect(avail.body.data[0].properties.find((p: any) => p.propertyId === p1).days[0]).toMatchObject({
+        unitsAvailable: 2,
+        stopSell: false,
+        ratePlans: { CP: { unitsAvailable: 0, stopSell: true } },
+      });
 
-  it('refuses an unknown hotel naming it, applies nothing of it, and keeps the notification', async () => {
-    const [p1] = fx.propertiesOf[fx.onlyA]!;
-    const res = await channex.pushChanges('no-such-hotel', [availability(p1!, '2027-03-02', '2027-03-02', 0)]);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', param: 'data[0].attributes.hotel_code' });
-    expect(res.body.message).toContain('no-such-hotel');
-    expect(await testServices().channexInbox.get(res.requestId)).toMatchObject({ status: 'REFUSED', refusal: { param: 'data[0].attributes.hotel_code' } });
-    expect(await inventoryOf(p1!, '2027-03-02')).toMatchObject({ quantity: 2, stopSell: false });
-  }, APPLY_TIMEOUT);
+      const searchOn = async (mealPlan: string) => {
+        const res = await call('POST', '/v1/listings/search', {
+          key: group.apiKey,
+          body: {
+            rawParams: [
+              { filterName: 'checkIn', filterValues: [night] },
+              { filterName: 'checkOut', filterValues: ['2027-03-02'] },
+              { filterName: 'adults', filterValues: ['1'] },
+              { filterName: 'mealPlan', filterValues: [mealPlan] },
+            ],
+          },
+        });
+        expect(res.status).toBe(200);
+        return res.body.singleListings.some((l: any) => l.listingId === fx.onlyA);
+      };
+      expect(await searchOn('EP')).toBe(true);
+      expect(await searchOn('CP')).toBe(false);
 
-  it('applies what it knows and reports an unknown room type or rate plan in warnings (a removed room stops nothing else)', async () => {
-    const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
-    const pushed = await channex.pushChanges(fx.onlyA, [
-      availability('no-such-room', '2027-03-03', '2027-03-03', 0),
-      restriction(p1!, 'XX', '2027-03-03', '2027-03-03', { stop_sell: true }),
-      availability(p2!, '2027-03-03', '2027-03-03', 1),
-    ]);
-    expect(pushed.status).toBe(200);
-    expect(pushed.body).toEqual({
-      success: true,
-      unique_id: expect.stringMatching(/^chx_/),
-      warnings: [
-        { path: 'data[0].attributes.changes[0].attributes.room_type_id', reason: expect.stringContaining('no-such-room') },
-        { path: 'data[0].attributes.changes[1].attributes.rate_plan_id', reason: expect.stringContaining(`${p1}:XX`) },
-      ],
-    });
-    const record = await settled(pushed.requestId);
-    expect(record).toMatchObject({ status: 'APPLIED', notApplied: pushed.body.warnings });
-    expect(await inventoryOf(p2!, '2027-03-03')).toMatchObject({ quantity: 1 });
-    expect(await inventoryOf(p1!, '2027-03-03')).toMatchObject({ quantity: 2, stopSell: false });
-  }, APPLY_TIMEOUT);
+      const order = (mealPlan: string) =>
+        call('POST', '/v1/orders', {
+          key: group.apiKey,
+          body: { listingId: fx.onlyA, checkIn: night, checkOut: '2027-03-02', adults: 1, mealPlan, selectedProperties: [{ propertyId: p1, quantity: 1 }] },
+        });
+      const [ep, cp] = await Promise.all([order('EP'), order('CP')]);
+      expect([ep.status, cp.status]).toEqual([200, 200]);
+      expectContract(cp, 'createOrder');
+      expect([ep.body.items[0].soldOut, cp.body.items[0].soldOut]).toEqual([false, true]);
+    },
+    APPLY_TIMEOUT,
+  );
 
-  it('reports in warnings every value not applied as sent (paise, another currency, an occupancy above max_persons, availability above the units) and keeps what was there', async () => {
-    const [p1] = fx.propertiesOf[fx.onlyA]!;
-    const ratesOn = async () => (await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-04&to=2027-03-04`, { key: fx.partnerA.apiKey })).body;
-    const before = await ratesOn();
-    const pushed = await channex.pushChanges(fx.onlyA, [
-      availability(p1!, '2027-03-04', '2027-03-04', 10),
-      restriction(p1!, 'EP', '2027-03-04', '2027-03-04', {
-        rates: [
-          { rate: '150.50', currency: 'INR', fraction_size: 2, occupancy: 1 },
-          { rate: '5100.00', currency: 'GBP', fraction_size: 2, occupancy: 2 },
-          { rate: '9000.00', currency: 'INR', fraction_size: 2, occupancy: 9 },
+  it(
+    'changes nothing and sends no webhook when the same request_id comes again',
+    async () => {
+      const [, p2] = fx.propertiesOf[fx.onlyA]!;
+      const changes = [availability(p2!, '2027-03-08', '2027-03-08', 1)];
+      const before = receiver.to('/a').length;
+      const first = await channex.pushChanges(fx.onlyA, changes);
+      await settled(first.requestId);
+      const after = (await receiver.waitFor('/a', before + 1, 90_000)).length;
+
+      const again = await channex.pushChanges(fx.onlyA, changes, first.requestId);
+      expect(again).toMatchObject({ status: 200, body: { success: true, unique_id: first.body.unique_id } });
+      // A later, different change of the same listing applies after the repeat (one FIFO group per listing):
+      // once its single webhook is in, the repeat would have shown if it had sent one.
+      const sentinel = await channex.pushChanges(fx.onlyA, [availability(p2!, '2027-03-09', '2027-03-09', 1)]);
+      await settled(sentinel.requestId);
+      const hooks = await receiver.waitFor('/a', after + 1, 90_000);
+      expect(hooks.slice(after).map((h) => [h.body.eventType, h.body.fromDate])).toEqual([['inventory.changed', '2027-03-09']]);
+      expect((await testServices().channexInbox.get(first.requestId))!.status).toBe('APPLIED');
+    },
+    APPLY_TIMEOUT,
+  );
+
+  it(
+    'reports dates in the past or beyond the window and applies only the rest',
+    async () => {
+      const [, p2] = fx.propertiesOf[fx.onlyA]!;
+      const pushed = await channex.pushChanges(fx.onlyA, [availability(p2!, '2020-01-01', '2020-01-02', 1), availability(p2!, '2027-03-10', '2027-03-10', 0)]);
+      expect(pushed.status).toBe(200);
+      expect(pushed.body.warnings).toEqual([{ path: 'data[0].attributes.changes[0]', reason: expect.stringContaining('in the past') }]);
+      const record = await settled(pushed.requestId);
+      expect(record.notApplied).toEqual(pushed.body.warnings);
+      expect(await inventoryOf(p2!, '2027-03-10')).toMatchObject({ quantity: 0 });
+    },
+    APPLY_TIMEOUT,
+  );
+
+  it(
+    'refuses an unknown hotel naming it, applies nothing of it, and keeps the notification',
+    async () => {
+      const [p1] = fx.propertiesOf[fx.onlyA]!;
+      const res = await channex.pushChanges('no-such-hotel', [availability(p1!, '2027-03-02', '2027-03-02', 0)]);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', param: 'data[0].attributes.hotel_code' });
+      expect(res.body.message).toContain('no-such-hotel');
+      expect(await testServices().channexInbox.get(res.requestId)).toMatchObject({ status: 'REFUSED', refusal: { param: 'data[0].attributes.hotel_code' } });
+      expect(await inventoryOf(p1!, '2027-03-02')).toMatchObject({ quantity: 2, stopSell: false });
+    },
+    APPLY_TIMEOUT,
+  );
+
+  it(
+    'applies what it knows and reports an unknown room type or rate plan in warnings (a removed room stops nothing else)',
+    async () => {
+      const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
+      const pushed = await channex.pushChanges(fx.onlyA, [
+        availability('no-such-room', '2027-03-03', '2027-03-03', 0),
+        restriction(p1!, 'XX', '2027-03-03', '2027-03-03', { stop_sell: true }),
+        availability(p2!, '2027-03-03', '2027-03-03', 1),
+      ]);
+      expect(pushed.status).toBe(200);
+      expect(pushed.body).toEqual({
+        success: true,
+        unique_id: expect.stringMatching(/^chx_/),
+        warnings: [
+          { path: 'data[0].attributes.changes[0].attributes.room_type_id', reason: expect.stringContaining('no-such-room') },
+          { path: 'data[0].attributes.changes[1].attributes.rate_plan_id', reason: expect.stringContaining(`${p1}:XX`) },
         ],
-      }),
-    ]);
-    expect(pushed.status).toBe(200);
-    expect(pushed.body.warnings.map((w: { path: string }) => w.path)).toEqual([
-      'data[0].attributes.changes[0].attributes.availability',
-      'data[0].attributes.changes[1].attributes.rates[0].rate',
-      'data[0].attributes.changes[1].attributes.rates[1].currency',
-      'data[0].attributes.changes[1].attributes.rates[2].occupancy',
-    ]);
-    const record = await settled(pushed.requestId);
-    expect(record.notApplied).toEqual(pushed.body.warnings);
-    expect(await inventoryOf(p1!, '2027-03-04')).toMatchObject({ quantity: 2 });
-    expect(await ratesOn()).toEqual(before);
-  }, APPLY_TIMEOUT);
+      });
+      const record = await settled(pushed.requestId);
+      expect(record).toMatchObject({ status: 'APPLIED', notApplied: pushed.body.warnings });
+      expect(await inventoryOf(p2!, '2027-03-03')).toMatchObject({ quantity: 1 });
+      expect(await inventoryOf(p1!, '2027-03-03')).toMatchObject({ quantity: 2, stopSell: false });
+    },
+    APPLY_TIMEOUT,
+  );
 
-  it('answers malformed JSON, wrong types and an oversized body in the service error model', async () => {
-    const malformed = await channex.pushRaw('{"data": [');
-    expect(malformed).toMatchObject({ status: 400, body: { code: 'MALFORMED_JSON', param: 'body' } });
-    const wrongType = await channex.pushChanges(fx.onlyA, [{ type: 'availability_changes', attributes: { room_type_id: 'x', date_from: '2027-03-02', date_to: '2027-03-02', availability: '1' } }]);
-    expect(wrongType).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.changes[0].attributes.availability' } });
-    const empty = await channex.pushRaw(JSON.stringify({ data: [] }));
-    expect(empty).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data' } });
-    const big = JSON.stringify({ data: [{ type: 'changes_notification', attributes: { request_id: randomUUID(), hotel_code: fx.onlyA, changes: [], pad: 'x'.repeat(7_000_000) } }] });
-    const tooLarge = await channex.pushRaw(big);
-    expect(tooLarge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE', param: 'body' } });
-  }, APPLY_TIMEOUT);
+  it(
+    'reports in warnings every value not applied as sent (paise, another currency, an occupancy above max_persons, availability above the units) and keeps what was there',
+    async () => {
+      const [p1] = fx.propertiesOf[fx.onlyA]!;
+      const ratesOn = async () => (await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-04&to=2027-03-04`, { key: fx.partnerA.apiKey })).body;
+      const before = await ratesOn();
+      const pushed = await channex.pushChanges(fx.onlyA, [
+        availability(p1!, '2027-03-04', '2027-03-04', 10),
+        restriction(p1!, 'EP', '2027-03-04', '2027-03-04', {
+          rates: [
+            { rate: '150.50', currency: 'INR', fraction_size: 2, occupancy: 1 },
+            { rate: '5100.00', currency: 'GBP', fraction_size: 2, occupancy: 2 },
+            { rate: '9000.00', currency: 'INR', fraction_size: 2, occupancy: 9 },
+          ],
+        }),
+      ]);
+      expect(pushed.status).toBe(200);
+      expect(pushed.body.warnings.map((w: { path: string }) => w.path)).toEqual([
+        'data[0].attributes.changes[0].attributes.availability',
+        'data[0].attributes.changes[1].attributes.rates[0].rate',
+        'data[0].attributes.changes[1].attributes.rates[1].currency',
+        'data[0].attributes.changes[1].attributes.rates[2].occupancy',
+      ]);
+      const record = await settled(pushed.requestId);
+      expect(record.notApplied).toEqual(pushed.body.warnings);
+      expect(await inventoryOf(p1!, '2027-03-04')).toMatchObject({ quantity: 2 });
+      expect(await ratesOn()).toEqual(before);
+    },
+    APPLY_TIMEOUT,
+  );
+
+  it(
+    'answers malformed JSON, wrong types and an oversized body in the service error model',
+    async () => {
+      const malformed = await channex.pushRaw('{"data": [');
+      expect(malformed).toMatchObject({ status: 400, body: { code: 'MALFORMED_JSON', param: 'body' } });
+      const wrongType = await channex.pushChanges(fx.onlyA, [
+        { type: 'availability_changes', attributes: { room_type_id: 'x', date_from: '2027-03-02', date_to: '2027-03-02', availability: '1' } },
+      ]);
+      expect(wrongType).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.changes[0].attributes.availability' } });
+      const empty = await channex.pushRaw(JSON.stringify({ data: [] }));
+      expect(empty).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data' } });
+      const big = JSON.stringify({
+        data: [{ type: 'changes_notification', attributes: { request_id: randomUUID(), hotel_code: fx.onlyA, changes: [], pad: 'x'.repeat(7_000_000) } }],
+      });
+      const tooLarge = await channex.pushRaw(big);
+      expect(tooLarge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE', param: 'body' } });
+    },
+    APPLY_TIMEOUT,
+  );
 });

@@ -34,10 +34,14 @@ afterAll(() => receiver?.close());
 
 const detail = (bookingId: string) => call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey });
 const statusOf = async (bookingId: string) => (await detail(bookingId)).body.status as string;
-const settledAs = (bookingId: string, status: string) => pollUntil(`booking ${bookingId} ${status}`, async () => ((await statusOf(bookingId)) === status ? true : undefined));
+const settledAs = (bookingId: string, status: string) =>
+  pollUntil(`booking ${bookingId} ${status}`, async () => ((await statusOf(bookingId)) === status ? true : undefined));
 
 /** The booking's row in the partner feed, by our externalBookingId: a 202 PROCESSING answer carries no bookingId yet. */
-const rowOf = async (externalBookingId: string) => (await call('GET', `/v1/bookings?externalBookingIds=${externalBookingId}`, { key: g.apiKey })).body.data[0] as { status: string; bookingId: string | null } | undefined;
+const rowOf = async (externalBookingId: string) =>
+  (await call('GET', `/v1/bookings?externalBookingIds=${externalBookingId}`, { key: g.apiKey })).body.data[0] as
+    | { status: string; bookingId: string | null }
+    | undefined;
 const rowAs = (externalBookingId: string, status: string) =>
   pollUntil(`booking ${externalBookingId} ${status}`, async () => {
     const row = await rowOf(externalBookingId);
@@ -59,7 +63,8 @@ const revisions = (hotelCode: string, count: number, reservationId?: string) =>
     return all.length >= count ? all : undefined;
   });
 
-const nightsOf = (revision: Record<string, any>) => revision.rooms.flatMap((r: { days: { date: string; price: string }[] }) => r.days.map((d) => [d.date, d.price]));
+const nightsOf = (revision: Record<string, any>) =>
+  revision.rooms.flatMap((r: { days: { date: string; price: string }[] }) => r.days.map((d) => [d.date, d.price]));
 
 describe('Channex outbound over HTTP (the shared stack and its fake Channex)', () => {
   it('pushes a booking as a new revision, an amendment as modified, a failed amendment back as modified, and a cancellation as cancelled', async () => {
@@ -67,7 +72,15 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     await settledAs(bookingId, 'CONFIRMED');
     const [created] = await revisions(world.instant, 1);
     const reservationId = created!.reservation_id;
-    expect(created).toMatchObject({ status: 'new', hotel_code: world.instant, arrival_date: '2027-03-02', departure_date: '2027-03-03', currency: 'INR', payment_collect: 'ota', customer: { name: guest.firstName, surname: guest.lastName, mail: guest.email } });
+    expect(created).toMatchObject({
+      status: 'new',
+      hotel_code: world.instant,
+      arrival_date: '2027-03-02',
+      departure_date: '2027-03-03',
+      currency: 'INR',
+      payment_collect: 'ota',
+      customer: { name: guest.firstName, surname: guest.lastName, mail: guest.email },
+    });
     expect(created!.guarantee).toBeUndefined();
     // Our own platform's booking: no ota_name (Channex requires it only for a third-party OTA's bookings).
     expect(created).not.toHaveProperty('ota_name');
@@ -84,7 +97,11 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     ]);
 
     // The step after the channel fails: the amendment is compensated, Channex gets the stay as it was.
-    const failed = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-05' }, headers: { 'X-Test-Scenario': 'amendment-fails' } });
+    const failed = await call('POST', `/v1/bookings/${bookingId}/amendments`, {
+      key: g.apiKey,
+      body: { checkOut: '2027-03-05' },
+      headers: { 'X-Test-Scenario': 'amendment-fails' },
+    });
     expect(failed.status).toBe(409);
     expect(failed.body.code).toBe('AMENDMENT_FAILED');
     const [, , tried, restored] = await revisions(world.instant, 4, reservationId);
@@ -122,7 +139,9 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
       const res = await book(g, await order(g, stay(world.instant, '2027-03-08', '2027-03-09')), { externalBookingId });
       expect(res.status).toBe(202);
       // Channex holds it, but every answer is lost: the booking cannot be CONFIRMED yet.
-      await pollUntil('the booking at Channex', async () => ((await revisionsOf(world.instant)).some((r) => r.arrival_date === '2027-03-08') ? true : undefined));
+      await pollUntil('the booking at Channex', async () =>
+        (await revisionsOf(world.instant)).some((r) => r.arrival_date === '2027-03-08') ? true : undefined,
+      );
       expect((await rowOf(externalBookingId))?.status).not.toBe('CONFIRMED');
     });
     // Within its window or late, it lands, once.
@@ -132,7 +151,7 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     expect(await statusOf(landed.bookingId!)).toBe('CONFIRMED');
   }, 120_000);
 
-  it('fails a booking Channex refuses at once with CHANNEL_REFUSED (booking.failed says so) and keeps Channex\'s words out of what the partner sees', async () => {
+  it("fails a booking Channex refuses at once with CHANNEL_REFUSED (booking.failed says so) and keeps Channex's words out of what the partner sees", async () => {
     await channex({ refuse: { hotelCode: world.never, title: 'Hotel is not mapped' } });
     const path = `/cb/${uniqueId('refused')}`;
     const externalBookingId = uniqueId('ext');

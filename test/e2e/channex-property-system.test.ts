@@ -32,11 +32,31 @@ beforeAll(async () => {
   // The instant listing is connected to Channex in the world file, so the stack's Open Channel
   // endpoints take the changes Channex sends for it (a listing not connected answers as an unknown hotel).
   world = await seedBookingWorld({ instant: { mode: 'CONFIRM_IMMEDIATELY', channelManager: 'channex' } });
-  channex = await startFakeChannex({ outboundKey: OUTBOUND_KEY, providerCode: 'OpenChannel', serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`, inboundKey: stack().env.CHANNEX_INBOUND_API_KEY! });
-  svc = buildServices(parseConfig({ ...stack().env, PROPERTY_SYSTEM: 'channex', CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: OUTBOUND_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' }));
+  channex = await startFakeChannex({
+    outboundKey: OUTBOUND_KEY,
+    providerCode: 'OpenChannel',
+    serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`,
+    inboundKey: stack().env.CHANNEX_INBOUND_API_KEY!,
+  });
+  svc = buildServices(
+    parseConfig({
+      ...stack().env,
+      PROPERTY_SYSTEM: 'channex',
+      CHANNEX_BASE_URL: channex.url,
+      CHANNEX_API_KEY: OUTBOUND_KEY,
+      CHANNEX_PROVIDER_CODE: 'OpenChannel',
+    }),
+  );
   const group = await newAgentGroup({ channelId: world.channelId });
   groupId = group.agentGroupId;
-  principal = { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  principal = {
+    kind: 'agent-group',
+    agentGroupId: group.agentGroupId,
+    partnerId: group.partnerId,
+    channelId: world.channelId,
+    keyId: group.keyId,
+    keyPrefix: group.apiKey.slice(0, 12),
+  };
 }, 120_000);
 afterAll(() => channex?.close());
 
@@ -45,7 +65,12 @@ const deps = (): BookingDeps => ({ ...bookingDeps(svc), queue: { send: async () 
 async function book(checkIn: string, checkOut: string): Promise<Booking> {
   const order = await createOrder(orderDeps(svc), principal, { request: stay(world.instant, checkIn, checkOut) });
   const externalBookingId = uniqueId('ext');
-  await placeBooking(deps(), principal, { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] }, testOrigin());
+  await placeBooking(
+    deps(),
+    principal,
+    { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] },
+    testOrigin(),
+  );
   const claim = await svc.bookings.findClaim(groupId, externalBookingId);
   // One look of the workflow, as the queued check would give it.
   await advanceBooking(deps(), groupId, claim!.bookingRef);
@@ -130,9 +155,27 @@ describe('Channex property system', () => {
       stay: { mealPlan: 'CP', adults: 2, children: 0, infants: 0, roomsAmount: 11_200_00, mealsAmount: 1_800_50, servicesAmount: 500_00 },
     });
     expect(amend).toEqual({ accepted: true });
-    const again = await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1', kind: 'amend', checkIn: '2027-03-08', checkOut: '2027-03-10', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
+    const again = await svc.propertySystem.modify({
+      bookingRef: b.bookingRef,
+      listingId: b.listingId,
+      key: 'amd-1',
+      kind: 'amend',
+      checkIn: '2027-03-08',
+      checkOut: '2027-03-10',
+      selectedProperties: [{ propertyId: p1, quantity: 1 }],
+      scenario: null,
+    });
     expect(again).toEqual({ accepted: true });
-    await svc.propertySystem.modify({ bookingRef: b.bookingRef, listingId: b.listingId, key: 'amd-1:restore', kind: 'restore', checkIn: '2027-03-08', checkOut: '2027-03-09', selectedProperties: [{ propertyId: p1, quantity: 1 }], scenario: null });
+    await svc.propertySystem.modify({
+      bookingRef: b.bookingRef,
+      listingId: b.listingId,
+      key: 'amd-1:restore',
+      kind: 'restore',
+      checkIn: '2027-03-08',
+      checkOut: '2027-03-09',
+      selectedProperties: [{ propertyId: p1, quantity: 1 }],
+      scenario: null,
+    });
     await cancelBooking(deps(), principal, (await reload(b)).bookingId!, 'guest changed plans', testOrigin());
 
     const revisions = channex.bookings.slice(before).map((r) => r.body.booking);
@@ -148,7 +191,16 @@ describe('Channex property system', () => {
     // Meals and services are sold on top of the rooms' prices: `excluded`, so Channex adds them to the booking's total ("Booking Services (Extras)").
     expect(revisions[0].services).toEqual([
       { excluded: true, type: 'Meal', total_price: '1800.50', price_per_unit: '1800.50', price_mode: 'Per stay', persons: 2, nights: 2, name: 'Meals' },
-      { excluded: true, type: 'Extra', total_price: '500.00', price_per_unit: '500.00', price_mode: 'Per stay', persons: 2, nights: 2, name: 'Value-added services' },
+      {
+        excluded: true,
+        type: 'Extra',
+        total_price: '500.00',
+        price_per_unit: '500.00',
+        price_mode: 'Per stay',
+        persons: 2,
+        nights: 2,
+        name: 'Value-added services',
+      },
     ]);
     expect(revisions.every((r) => r.customer?.surname === 'Rao')).toBe(true);
     expect((await reload(b)).status).toBe('CANCELLED');
@@ -170,18 +222,28 @@ describe('Channex property system', () => {
     channex.refuseHotel(world.instant, null);
     expect(answer).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED' });
     expect(answer.accepted === false && answer.reason).not.toContain('Room is not available');
-    const record = await createDocumentClient(svc.config).send(new GetCommand({ TableName: svc.config.tableName, Key: keys.channexRevision(b.bookingRef, 'amd-refused'), ConsistentRead: true }));
+    const record = await createDocumentClient(svc.config).send(
+      new GetCommand({ TableName: svc.config.tableName, Key: keys.channexRevision(b.bookingRef, 'amd-refused'), ConsistentRead: true }),
+    );
     expect(record.Item).toMatchObject({ refusal: expect.stringContaining('Room is not available') });
   });
 
   it('asks Channex for a full sync from the admin tool; the stream it sends is applied like any change', async () => {
     const p2 = `${world.instant}-p2`;
-    channex.setFullSyncState(world.instant, [{ type: 'availability_changes', attributes: { room_type_id: p2, date_from: '2027-03-03', date_to: '2027-03-04', availability: 7 } }]);
+    channex.setFullSyncState(world.instant, [
+      { type: 'availability_changes', attributes: { room_type_id: p2, date_from: '2027-03-03', date_to: '2027-03-04', availability: 7 } },
+    ]);
     const before = channex.requests.length;
-    const run = await runAdminTool(['channex', 'full-sync', world.instant, '--json'], { CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: OUTBOUND_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' });
+    const run = await runAdminTool(['channex', 'full-sync', world.instant, '--json'], {
+      CHANNEX_BASE_URL: channex.url,
+      CHANNEX_API_KEY: OUTBOUND_KEY,
+      CHANNEX_PROVIDER_CODE: 'OpenChannel',
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ listingId: world.instant, status: 200 });
-    expect(channex.requests.slice(before).map((r) => [r.path, r.body])).toEqual([['/api/v1/channel_webhooks/open_channel/request_full_sync', { provider_code: 'OpenChannel', hotel_code: world.instant }]]);
+    expect(channex.requests.slice(before).map((r) => [r.path, r.body])).toEqual([
+      ['/api/v1/channel_webhooks/open_channel/request_full_sync', { provider_code: 'OpenChannel', hotel_code: world.instant }],
+    ]);
     // Applied means the whole apply step ran (catalogue, then its search projection): the inbox record says so
     // once it has, where the inventory alone would show the new figure before the projection's upkeep is done.
     const requestId = channex.fullSyncRequestIds.at(-1)!;

@@ -21,12 +21,18 @@ const today = () => indiaToday(new Date());
 async function dueDaysAgo(g: GroupFixture, invoiceId: string, days: number): Promise<string> {
   const dueDate = addDays(today(), -days);
   await createDocumentClient(testServices().config).send(
-    new UpdateCommand({ TableName: testServices().config.tableName, Key: keys.invoice(g.agentGroupId, invoiceId), UpdateExpression: 'SET dueDate = :d', ExpressionAttributeValues: { ':d': dueDate } }),
+    new UpdateCommand({
+      TableName: testServices().config.tableName,
+      Key: keys.invoice(g.agentGroupId, invoiceId),
+      UpdateExpression: 'SET dueDate = :d',
+      ExpressionAttributeValues: { ':d': dueDate },
+    }),
   );
   return dueDate;
 }
 
-const extendByANight = (g: GroupFixture, bookingId: string) => call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-08' } });
+const extendByANight = (g: GroupFixture, bookingId: string) =>
+  call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-08' } });
 const tryBooking = async (g: GroupFixture, world: InvoiceWorld) => book(g, await order(g, stay(world.registered, '2027-03-06', '2027-03-07')));
 
 let world: InvoiceWorld;
@@ -70,7 +76,11 @@ describe('Credit control: overdue invoices put the account on hold', () => {
     // Paying it through the gateway lifts the hold at once.
     const paid = await runAdminTool(['gateway', 'pay', invoiceId, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
     expect(paid.code, paid.stderr).toBe(0);
-    expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({ status: 'PAID', amountDue: 0, overdueSince: null });
+    expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({
+      status: 'PAID',
+      amountDue: 0,
+      overdueSince: null,
+    });
     expect((await tryBooking(g, world)).status).toBe(200);
     const lifted = await extendByANight(g, bookingId);
     expect(lifted.status, lifted.text).toBe(200);
@@ -91,7 +101,10 @@ describe('Credit control: overdue invoices put the account on hold', () => {
 
     // The daily run, limited to these two groups (others' tests share the table).
     const groups = await Promise.all([strict, lax].map(async (g) => (await testServices().tenants.getAgentGroup(g.agentGroupId))!));
-    const outcomes = await billAllGroups({ ...billingDeps(testServices(), new PdfInvoiceRenderer()), tenants: { listAgentGroups: async () => groups } }, { trigger: 'SCHEDULE' });
+    const outcomes = await billAllGroups(
+      { ...billingDeps(testServices(), new PdfInvoiceRenderer()), tenants: { listAgentGroups: async () => groups } },
+      { trigger: 'SCHEDULE' },
+    );
     expect(outcomes.map((o) => o.outcome)).not.toContain('FAILED');
 
     expect((await tryBooking(strict, world)).body).toMatchObject({ reasonCode: 'ACCOUNT_ON_HOLD' });
@@ -101,7 +114,10 @@ describe('Credit control: overdue invoices put the account on hold', () => {
     const off = await runAdminTool(['groups', 'update', strict.agentGroupId, '--overdue-hold', 'none', '--json']);
     expect(JSON.parse(off.stdout)).toMatchObject({ overdueHoldDays: null });
     const refreshed = (await testServices().tenants.getAgentGroup(strict.agentGroupId))!;
-    await billAllGroups({ ...billingDeps(testServices(), new PdfInvoiceRenderer()), tenants: { listAgentGroups: async () => [refreshed] } }, { trigger: 'SCHEDULE' });
+    await billAllGroups(
+      { ...billingDeps(testServices(), new PdfInvoiceRenderer()), tenants: { listAgentGroups: async () => [refreshed] } },
+      { trigger: 'SCHEDULE' },
+    );
     expect((await tryBooking(strict, world)).status).toBe(200);
   }, 240_000);
 

@@ -30,7 +30,9 @@ const ledger = async (g: GroupFixture) => (await call('GET', '/v1/ledger?size=10
 
 /** The PDF over HTTP, as text (pdftotext), and its first page as a PNG next to it for a person to look at. */
 async function pdfText(g: GroupFixture, id: string): Promise<string> {
-  const res = await fetch(`${stack().baseUrl}/v1/invoices/${id}/pdf`, { headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` } });
+  const res = await fetch(`${stack().baseUrl}/v1/invoices/${id}/pdf`, {
+    headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` },
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/pdf');
   const dir = mkdtempSync(join(tmpdir(), 'credit-note-pdf-'));
@@ -67,7 +69,23 @@ describe('credit notes raised by the billing run (book → bill → cancel → b
     expect(refund).toMatchObject({ status: 'POSTED', amount: -10_500 });
     const invoice = await detail(g, invoiceId);
     const note = await detail(g, noteId);
-    expect(note.invoice).toMatchObject({ status: 'ISSUED', creditNoteFor: invoiceId, total: 10_500, subtotal: 10_000, cgst: 250, sgst: 250, igst: 0, amountPaid: 0, creditedAmount: 0, amountDue: 0, dueDate: null, overdueSince: null, issueDate: today(), gatewayOrderId: null, supplierGstin: world.supplierGstin });
+    expect(note.invoice).toMatchObject({
+      status: 'ISSUED',
+      creditNoteFor: invoiceId,
+      total: 10_500,
+      subtotal: 10_000,
+      cgst: 250,
+      sgst: 250,
+      igst: 0,
+      amountPaid: 0,
+      creditedAmount: 0,
+      amountDue: 0,
+      dueDate: null,
+      overdueSince: null,
+      issueDate: today(),
+      gatewayOrderId: null,
+      supplierGstin: world.supplierGstin,
+    });
     expect(note.invoice.invoiceNumber).toMatch(CREDIT_NOTE_NUMBER);
     expect(note.creditNoteForNumber).toBe(invoice.invoice.invoiceNumber);
     expect(note.creditNotes).toEqual([]);
@@ -76,7 +94,16 @@ describe('credit notes raised by the billing run (book → bill → cancel → b
     for (const l of note.lines) {
       const original = credited.find((o: { id: string }) => o.id === l.creditNoteForLine);
       expect(original, 'each line credits a line of the cancelled booking').toBeDefined();
-      expect(l).toMatchObject({ lineTotal: original.lineTotal, taxableValue: original.taxableValue, cgst: original.cgst, sgst: original.sgst, igst: 0, gstRate: original.gstRate, nightDate: original.nightDate, bookingId: cancelled });
+      expect(l).toMatchObject({
+        lineTotal: original.lineTotal,
+        taxableValue: original.taxableValue,
+        cgst: original.cgst,
+        sgst: original.sgst,
+        igst: 0,
+        gstRate: original.gstRate,
+        nightDate: original.nightDate,
+        bookingId: cancelled,
+      });
     }
     expect(invoice.lines.every((l: { creditNoteForLine: null }) => l.creditNoteForLine === null)).toBe(true);
   });
@@ -84,7 +111,17 @@ describe('credit notes raised by the billing run (book → bill → cancel → b
   it("leaves the invoice's own figures as they were and raises its creditedAmount; the detail names its credit notes", async () => {
     const { invoice, creditNotes, creditNoteForNumber } = await detail(g, invoiceId);
     const note = (await detail(g, noteId)).invoice;
-    expect(invoice).toMatchObject({ status: 'ISSUED', total: 21_000, subtotal: 20_000, cgst: 500, sgst: 500, creditedAmount: 10_500, amountPaid: 0, amountDue: 10_500, creditNoteFor: null });
+    expect(invoice).toMatchObject({
+      status: 'ISSUED',
+      total: 21_000,
+      subtotal: 20_000,
+      cgst: 500,
+      sgst: 500,
+      creditedAmount: 10_500,
+      amountPaid: 0,
+      amountDue: 10_500,
+      creditNoteFor: null,
+    });
     expect(creditNotes).toEqual([{ id: noteId, invoiceNumber: note.invoiceNumber, issueDate: today(), total: 10_500 }]);
     expect(creditNoteForNumber).toBeNull();
   });
@@ -112,7 +149,17 @@ describe('credit notes raised by the billing run (book → bill → cancel → b
     const note = (await detail(g, noteId)).invoice;
     const invoice = (await detail(g, invoiceId)).invoice;
     const text = await pdfText(g, noteId);
-    for (const expected of ['Credit Note', note.invoiceNumber, invoice.invoiceNumber, printed(invoice.issueDate), `Booking ${cancelled}`, 'cancelled', world.supplierGstin, '₹10,500.00']) expect(text).toContain(expected);
+    for (const expected of [
+      'Credit Note',
+      note.invoiceNumber,
+      invoice.invoiceNumber,
+      printed(invoice.issueDate),
+      `Booking ${cancelled}`,
+      'cancelled',
+      world.supplierGstin,
+      '₹10,500.00',
+    ])
+      expect(text).toContain(expected);
     expect(text).not.toContain('Tax Invoice');
   }, 60_000);
 });
@@ -135,12 +182,24 @@ describe('credit notes raised by an operator (admin tool)', () => {
     const res = await creditNote(['--lines', `${lineIds[0]}:1050,${lineIds[1]}`, '--reason', 'Pool closed during the stay']);
     expect(res.code, res.stderr).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(out.creditNote).toMatchObject({ creditNoteFor: invoiceId, reason: 'Pool closed during the stay', subtotal: 6_000, cgst: 150, sgst: 150, igst: 0, total: 6_300, lineCount: 2, pdfStored: true });
+    expect(out.creditNote).toMatchObject({
+      creditNoteFor: invoiceId,
+      reason: 'Pool closed during the stay',
+      subtotal: 6_000,
+      cgst: 150,
+      sgst: 150,
+      igst: 0,
+      total: 6_300,
+      lineCount: 2,
+      pdfStored: true,
+    });
     expect(out.creditNote.invoiceNumber).toMatch(CREDIT_NOTE_NUMBER);
     expect(out.invoice).toMatchObject({ total: 10_500, creditedAmount: 6_300, amountDue: 4_200 });
 
     const note = await detail(g, out.creditNote.id);
-    expect(note.lines.map((l: { creditNoteForLine: string; lineTotal: number; taxableValue: number }) => [l.creditNoteForLine, l.lineTotal, l.taxableValue]).sort()).toEqual(
+    expect(
+      note.lines.map((l: { creditNoteForLine: string; lineTotal: number; taxableValue: number }) => [l.creditNoteForLine, l.lineTotal, l.taxableValue]).sort(),
+    ).toEqual(
       [
         [lineIds[0], 1_050, 1_000],
         [lineIds[1], 5_250, 5_000],
@@ -155,7 +214,8 @@ describe('credit notes raised by an operator (admin tool)', () => {
     expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body).toMatchObject({ outstanding: 4_200, outstandingInvoiceCount: 1 });
 
     const text = await pdfText(g, out.creditNote.id);
-    for (const expected of ['Credit Note', out.creditNote.invoiceNumber, out.invoice.invoiceNumber, 'Pool closed during the stay', '₹6,300.00']) expect(text).toContain(expected);
+    for (const expected of ['Credit Note', out.creditNote.invoiceNumber, out.invoice.invoiceNumber, 'Pool closed during the stay', '₹6,300.00'])
+      expect(text).toContain(expected);
     // Ledger and invoices agree, so a run afterwards has nothing to bill or credit.
     expect(await billByAdmin(g)).toEqual([]);
   }, 180_000);
@@ -169,7 +229,10 @@ describe('credit notes raised by an operator (admin tool)', () => {
     expect(whole.code).not.toBe(0);
     expect(whole.stderr).toContain('₹0.00 left to credit');
 
-    const racing = await Promise.all([creditNote(['--lines', `${lineIds[0]}:3000`, '--reason', 'First']), creditNote(['--lines', `${lineIds[0]}:3000`, '--reason', 'Second'])]);
+    const racing = await Promise.all([
+      creditNote(['--lines', `${lineIds[0]}:3000`, '--reason', 'First']),
+      creditNote(['--lines', `${lineIds[0]}:3000`, '--reason', 'Second']),
+    ]);
     expect(racing.map((r) => r.code === 0).sort()).toEqual([false, true]);
     expect(racing.find((r) => r.code !== 0)!.stderr).toContain('₹1,200.00 left to credit');
     const { invoice, creditNotes } = await detail(g, invoiceId);
@@ -219,16 +282,28 @@ describe('a credit note for a partly refunded cancellation (50 % refund): the re
     const note = await detail(g, noteId!);
     expect(note.invoice).toMatchObject({ creditNoteFor: invoiceId, total: 5_250, subtotal: 5_000, cgst: 125, sgst: 125, igst: 0, amountDue: 0 });
     // Each night loses half: 2,500 taxable + 62.50 CGST + 62.50 SGST, crediting its own invoiced line.
-    expect(note.lines.map((l: { creditNoteForLine: string; taxableValue: number; cgst: number; sgst: number; lineTotal: number }) => [l.creditNoteForLine, l.taxableValue, l.cgst, l.sgst, l.lineTotal]).sort()).toEqual(
-      invoiced.map((l: { id: string }) => [l.id, 2_500, 62.5, 62.5, 2_625]).sort(),
-    );
+    expect(
+      note.lines
+        .map((l: { creditNoteForLine: string; taxableValue: number; cgst: number; sgst: number; lineTotal: number }) => [
+          l.creditNoteForLine,
+          l.taxableValue,
+          l.cgst,
+          l.sgst,
+          l.lineTotal,
+        ])
+        .sort(),
+    ).toEqual(invoiced.map((l: { id: string }) => [l.id, 2_500, 62.5, 62.5, 2_625]).sort());
     const { invoice } = await detail(g, invoiceId);
     expect(invoice).toMatchObject({ status: 'ISSUED', total: 10_500, creditedAmount: 5_250, amountPaid: 0, amountDue: 5_250 });
     expect((await call('GET', '/v1/invoices', { key: g.apiKey })).body).toMatchObject({ outstanding: 5_250, outstandingInvoiceCount: 1 });
     expect(await billByAdmin(g)).toEqual([]);
     // The retained 5,250 is what the ledger still holds against the booking and what its row still owes.
     expect((await ledger(g)).exposure).toBe(5_250);
-    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({ status: 'CANCELLED', paidAmount: 0, outstandingAmount: 5_250 });
+    expect((await call('GET', `/v1/bookings/${bookingId}`, { key: g.apiKey })).body).toMatchObject({
+      status: 'CANCELLED',
+      paidAmount: 0,
+      outstandingAmount: 5_250,
+    });
 
     const paid = await runAdminTool(['gateway', 'pay', invoiceId, '--group', g.agentGroupId, '--url', stack().baseUrl, '--json']);
     expect(paid.code, paid.stderr).toBe(0);

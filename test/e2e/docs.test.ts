@@ -74,7 +74,9 @@ describe('GET /docs', () => {
   it('renders every operation and both outbound messages in headless Chromium, with no network but the stack', async () => {
     const { stdout: dom } = await chromium(['--dump-dom', docsUrl()]);
 
-    const missing = [...ROUTES.map((r) => r.summary), ...OUTBOUND_MESSAGES.map((m) => m.summary)].filter((summary) => !dom.includes(summary.replace(/&/g, '&amp;').replace(/'/g, '&#x27;')) && !dom.includes(summary));
+    const missing = [...ROUTES.map((r) => r.summary), ...OUTBOUND_MESSAGES.map((m) => m.summary)].filter(
+      (summary) => !dom.includes(summary.replace(/&/g, '&amp;').replace(/'/g, '&#x27;')) && !dom.includes(summary),
+    );
     expect(missing).toEqual([]);
     for (const section of ['Authentication', 'Rate limits', 'Errors', 'Sandbox scenarios', 'Calls we make to you']) expect(dom).toContain(section);
     expect(dom).toContain('X-RateLimit-Remaining');

@@ -44,7 +44,12 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: expect.stringMatching(/^I30\//) });
     const e = (await stored(g, id)).eInvoice!;
     expect(await irp().registrationOf(e.irn)).toMatchObject({ Irn: e.irn, AckDt: e.ackDate, AckNo: Number(e.ackNo), SignedQRCode: e.signedQr, Status: 'ACT' });
-    expect(verifyIrpJws(stack().irp.signingPublicKeyPem, e.signedQr)).toMatchObject({ Irn: e.irn, DocTyp: 'INV', DocNo: issued.invoiceNumber, SellerGstin: stack().irp.gstin });
+    expect(verifyIrpJws(stack().irp.signingPublicKeyPem, e.signedQr)).toMatchObject({
+      Irn: e.irn,
+      DocTyp: 'INV',
+      DocNo: issued.invoiceNumber,
+      SellerGstin: stack().irp.gstin,
+    });
     const res = await fetch(`${stack().baseUrl}/v1/invoices/${id}/pdf`, { headers: { authorization: basicAuth(g.apiKey) } });
     expect(res.status).toBe(200);
     const path = join(dir, 'invoice.pdf');
@@ -82,7 +87,11 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
 
     const voided = await runAdminTool(['invoices', 'void', id, '--group', g.agentGroupId, '--reason', '2', '--json']);
     expect(voided.code, voided.stderr).toBe(0);
-    expect(JSON.parse(voided.stdout)).toMatchObject({ status: 'CANCELLED', invoiceNumber: issued.invoiceNumber, eInvoice: { irn: issued.eInvoice!.irn, cancelReason: '2' } });
+    expect(JSON.parse(voided.stdout)).toMatchObject({
+      status: 'CANCELLED',
+      invoiceNumber: issued.invoiceNumber,
+      eInvoice: { irn: issued.eInvoice!.irn, cancelReason: '2' },
+    });
     expect(await irp().registrationOf(issued.eInvoice!.irn)).toMatchObject({ Status: 'CNL' });
   }, 180_000);
 
@@ -95,7 +104,11 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     await irp().age(2 * 24 * 3600_000 + 60_000, draft.invoiceNumber!);
     await run(g);
     const held = await stored(g, id);
-    expect(held).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'RECONCILE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) }, lastError: expect.stringContaining('needs reconciliation: 2150 Duplicate IRN') });
+    expect(held).toMatchObject({
+      status: 'DRAFT',
+      eInvoiceHold: { kind: 'RECONCILE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      lastError: expect.stringContaining('needs reconciliation: 2150 Duplicate IRN'),
+    });
     expect(held.lastError).toContain('2283');
     const irn = held.eInvoiceHold!.irn;
     const record = (await irp().registrationOf(irn))!;
@@ -103,7 +116,11 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
 
     const list = await runAdminTool(['invoices', 'held', '--json']);
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ agentGroupId: g.agentGroupId, invoiceId: id, invoiceNumber: draft.invoiceNumber, kind: 'RECONCILE', irn })]));
+    expect(JSON.parse(list.stdout)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ agentGroupId: g.agentGroupId, invoiceId: id, invoiceNumber: draft.invoiceNumber, kind: 'RECONCILE', irn }),
+      ]),
+    );
     const state = await runAdminTool(['invoices', 'einvoice', id, '--group', g.agentGroupId, '--json']);
     expect(JSON.parse(state.stdout)).toMatchObject({ state: 'NEEDS_RECONCILIATION', hold: { kind: 'RECONCILE', irn, portalRecordGiven: false } });
 
@@ -127,22 +144,38 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     expect(JSON.parse(settled.stdout)).toMatchObject({ hold: { irn, portalRecordGiven: true } });
     expect((await adminRun()).code).toBe(0);
     const issued = await stored(g, id);
-    expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, eInvoice: { irn, ackNo: String(record.AckNo), ackDate: record.AckDt, signedQr: record.SignedQRCode }, lastError: null });
+    expect(issued).toMatchObject({
+      status: 'ISSUED',
+      invoiceNumber: draft.invoiceNumber,
+      eInvoice: { irn, ackNo: String(record.AckNo), ackDate: record.AckDt, signedQr: record.SignedQRCode },
+      lastError: null,
+    });
     expect(issued.eInvoiceHold).toBeUndefined();
-    expect(JSON.parse((await runAdminTool(['invoices', 'held', '--json'])).stdout)).not.toEqual(expect.arrayContaining([expect.objectContaining({ invoiceId: id })]));
+    expect(JSON.parse((await runAdminTool(['invoices', 'held', '--json'])).stdout)).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ invoiceId: id })]),
+    );
     expect((await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--send-again'])).code).not.toBe(0);
   }, 240_000);
 
-  it('a registration whose signature does not verify under the stage\'s key (the portal rotated its certificate) is held SIGNATURE_UNVERIFIED with its IRN and acknowledgement, never sent again, and --send-again is refused', async () => {
+  it("a registration whose signature does not verify under the stage's key (the portal rotated its certificate) is held SIGNATURE_UNVERIFIED with its IRN and acknowledgement, never sent again, and --send-again is refused", async () => {
     const { g } = await billed('2027-03-02');
     await irp().rotateSigningKey();
     try {
       const id = (await run(g)).body.invoiceIds[0]!;
       const held = await stored(g, id);
-      expect(held).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'SIGNATURE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) }, lastError: expect.stringContaining("the IRP's signature does not verify") });
+      expect(held).toMatchObject({
+        status: 'DRAFT',
+        eInvoiceHold: { kind: 'SIGNATURE', irn: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        lastError: expect.stringContaining("the IRP's signature does not verify"),
+      });
       expect(held.eInvoice).toBeUndefined();
       const record = (await irp().registrationOf(held.eInvoiceHold!.irn))!;
-      expect(held.eInvoiceHold).toMatchObject({ ackNo: String(record.AckNo), ackDate: record.AckDt, signedQrCode: record.SignedQRCode, signedInvoice: record.SignedInvoice });
+      expect(held.eInvoiceHold).toMatchObject({
+        ackNo: String(record.AckNo),
+        ackDate: record.AckDt,
+        signedQrCode: record.SignedQRCode,
+        signedInvoice: record.SignedInvoice,
+      });
       const state = await runAdminTool(['invoices', 'einvoice', id, '--group', g.agentGroupId, '--json']);
       expect(JSON.parse(state.stdout)).toMatchObject({ state: 'SIGNATURE_UNVERIFIED', registration: null });
       const again = await runAdminTool(['invoices', 'reconcile', id, '--group', g.agentGroupId, '--send-again']);
@@ -151,7 +184,10 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
       // The next run verifies the kept tokens again (the stage still holds only the old key: held as before, its first time kept); the portal's registration is unchanged.
       const next = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today(), -30), '--to', today(), '--json']);
       expect(JSON.parse(next.stdout)).toMatchObject({ invoiceIds: [id], draftsLeft: 1 });
-      expect(await stored(g, id)).toMatchObject({ status: 'DRAFT', eInvoiceHold: { kind: 'SIGNATURE', since: held.eInvoiceHold!.since, irn: held.eInvoiceHold!.irn } });
+      expect(await stored(g, id)).toMatchObject({
+        status: 'DRAFT',
+        eInvoiceHold: { kind: 'SIGNATURE', since: held.eInvoiceHold!.since, irn: held.eInvoiceHold!.irn },
+      });
       expect(await irp().registrationOf(held.eInvoiceHold!.irn)).toMatchObject({ AckNo: record.AckNo, SignedQRCode: record.SignedQRCode });
     } finally {
       await irp().restoreSigningKey();
@@ -163,7 +199,10 @@ describe('POST /v1/invoices on a registration whose IRP is the portal (the NIC a
     await irp().refuse('27AAACR1234R1Z5', '2176', 'HSN code(s)-996311 is invalid');
     const r = await run(rejected.g);
     expect(r.status, r.text).toBe(200);
-    expect(await stored(rejected.g, r.body.invoiceIds[0]!)).toMatchObject({ status: 'DRAFT', lastError: expect.stringContaining('rejected by the IRP (2176): HSN code(s)-996311 is invalid') });
+    expect(await stored(rejected.g, r.body.invoiceIds[0]!)).toMatchObject({
+      status: 'DRAFT',
+      lastError: expect.stringContaining('rejected by the IRP (2176): HSN code(s)-996311 is invalid'),
+    });
 
     const down = await billed('2027-03-04');
     await irp().fault('down');

@@ -43,7 +43,9 @@ describe('POST /v1/invoices over a registration marked for e-invoicing, X-Test-S
     expect(Object.keys(issued).filter((k) => /irn|ack|einvoice|qr/i.test(k))).toEqual([]);
 
     const e = (await testServices().invoices.get(g.agentGroupId, id))!.eInvoice!;
-    const res = await fetch(`${stack().baseUrl}/v1/invoices/${id}/pdf`, { headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` } });
+    const res = await fetch(`${stack().baseUrl}/v1/invoices/${id}/pdf`, {
+      headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` },
+    });
     expect(res.status).toBe(200);
     // Saved under the number finance files it by, not the id only the API knows.
     expect(res.headers.get('content-disposition')).toBe(`inline; filename="invoice-${String(reserved.invoiceNumber).replaceAll('/', '-')}.pdf"`);
@@ -67,7 +69,9 @@ describe('a credit note over a registration marked for e-invoicing (bill → can
 
     const down = await run(g, { 'X-Test-Scenario': 'einvoice-irp-unavailable' });
     expect(down.status, down.text).toBe(200);
-    const list = (await call<{ data: { id: string; creditNoteFor: string | null; amountDue: number; invoiceNumber: string }[] }>('GET', '/v1/invoices', { key: g.apiKey })).body.data;
+    const list = (
+      await call<{ data: { id: string; creditNoteFor: string | null; amountDue: number; invoiceNumber: string }[] }>('GET', '/v1/invoices', { key: g.apiKey })
+    ).body.data;
     const note = list.find((i) => i.creditNoteFor === invoiceId)!;
     expect(note, 'the credit note is listed while it waits for its IRN').toMatchObject({ amountDue: 0, invoiceNumber: expect.stringMatching(/^CN30\//) });
     expect((await call('GET', `/v1/invoices/${note.id}/pdf`, { key: g.apiKey })).status).toBe(409);
@@ -77,7 +81,9 @@ describe('a credit note over a registration marked for e-invoicing (bill → can
     const e = (await testServices().invoices.get(g.agentGroupId, note.id))!.eInvoice!;
     expect(e.irn).toMatch(/^[0-9a-f]{64}$/);
     expect(e.irn).not.toBe((await testServices().invoices.get(g.agentGroupId, invoiceId!))!.eInvoice!.irn);
-    const res = await fetch(`${stack().baseUrl}/v1/invoices/${note.id}/pdf`, { headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` } });
+    const res = await fetch(`${stack().baseUrl}/v1/invoices/${note.id}/pdf`, {
+      headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` },
+    });
     expect(res.status).toBe(200);
     const path = join(dir, 'credit-note.pdf');
     writeFileSync(path, Buffer.from(await res.arrayBuffer()));
@@ -99,7 +105,11 @@ describe('the admin tool over the sandbox IRP: invoices void and GSTIN checks', 
 
     const voided = await runAdminTool(['invoices', 'void', invoiceId!, '--group', g.agentGroupId, '--reason', '3', '--json']);
     expect(voided.code, voided.stderr).toBe(0);
-    expect(JSON.parse(voided.stdout)).toMatchObject({ status: 'CANCELLED', invoiceNumber: before.invoiceNumber, eInvoice: { irn: before.eInvoice!.irn, cancelReason: '3', cancelRemark: 'Order cancelled' } });
+    expect(JSON.parse(voided.stdout)).toMatchObject({
+      status: 'CANCELLED',
+      invoiceNumber: before.invoiceNumber,
+      eInvoice: { irn: before.eInvoice!.irn, cancelReason: '3', cancelRemark: 'Order cancelled' },
+    });
     expect((await call<{ data: unknown[] }>('GET', '/v1/invoices', { key: g.apiKey })).body.data).toEqual([]);
     const state = await runAdminTool(['invoices', 'einvoice', invoiceId!, '--group', g.agentGroupId, '--json']);
     expect(JSON.parse(state.stdout)).toMatchObject({ state: 'CANCELLED', status: 'CANCELLED', registration: { irn: before.eInvoice!.irn, cancelReason: '3' } });

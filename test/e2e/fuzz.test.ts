@@ -6,7 +6,16 @@ import { ROUTES } from '../../functions/registry.ts';
 import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
 import { book, guest, order, seedBookingWorld, stay } from '../support/booking-world.ts';
 import { expectContract } from '../support/contract.ts';
-import { EXTREME_DATES, EXTREME_INSTANTS, EXTREMES_WITHIN, extremeDateRequests, requestArb, type FuzzRequest, type Operation, type ValuePools } from '../support/fuzz-requests.ts';
+import {
+  EXTREME_DATES,
+  EXTREME_INSTANTS,
+  EXTREMES_WITHIN,
+  extremeDateRequests,
+  requestArb,
+  type FuzzRequest,
+  type Operation,
+  type ValuePools,
+} from '../support/fuzz-requests.ts';
 import { call, newAgentGroup, newPartner, stack, uniqueId, type CallResult, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { randomised, sizedTimeout } from '../support/randomised.ts';
@@ -22,7 +31,15 @@ import { randomised, sizedTimeout } from '../support/randomised.ts';
  * test/support/randomised.ts); FUZZ_RUNS sets the number of requests;
  * FUZZ_VERBOSE=1 prints the statuses each operation answered.
  */
-const { seed: SEED, runs: RUNS } = randomised({ name: 'fuzz', file: 'test/e2e/fuzz.test.ts', seedVar: 'FUZZ_SEED', runsVar: 'FUZZ_RUNS', fixedSeed: 20_261_127, ci: 1_000, soak: 10_000 });
+const { seed: SEED, runs: RUNS } = randomised({
+  name: 'fuzz',
+  file: 'test/e2e/fuzz.test.ts',
+  seedVar: 'FUZZ_SEED',
+  runsVar: 'FUZZ_RUNS',
+  fixedSeed: 20_261_127,
+  ci: 1_000,
+  soak: 10_000,
+});
 const PARALLEL = 6;
 /** Far above what the fuzzer sends, so no answer is a 429 that would hide what the route does. */
 const UNTHROTTLED = { perMinute: 100_000, burst: 10_000 };
@@ -39,7 +56,10 @@ let secrets: string[];
 async function endpointWithSecrets(p: PartnerFixture, path: string): Promise<{ id: string; secrets: string[] }> {
   const authSecret = `bearer-${uniqueId('secret')}-${uniqueId('x')}`;
   const signingSecret = `signing-${uniqueId('secret')}-${uniqueId('x')}`;
-  const res = await call('POST', '/api/webhooks/endpoints', { key: p.apiKey, body: { url: `${receiver.url}${path}`, authType: 'Bearer', authSecret, signingSecret } });
+  const res = await call('POST', '/api/webhooks/endpoints', {
+    key: p.apiKey,
+    body: { url: `${receiver.url}${path}`, authType: 'Bearer', authSecret, signingSecret },
+  });
   if (res.status !== 201) throw new Error(`endpoint not created: ${res.status} ${res.text}`);
   return { id: res.body.id, secrets: [authSecret, signingSecret] };
 }
@@ -151,12 +171,21 @@ beforeAll(async () => {
     },
     foreignIds: [theirs.bookingId, theirs.orderId, theirHook.id],
     bodies: {
-      createBooking: fc
-        .tuple(fc.constantFrom(...fresh, mine), fc.uuid(), fc.boolean())
-        .map(([o, id, withCallback]) => ({ orderId: o.orderId, externalBookingId: `fz-${id}`, acceptedTotal: o.total, primaryGuest: guest, ...(withCallback ? { callbackUrl: `${receiver.url}/callback` } : {}) })),
+      createBooking: fc.tuple(fc.constantFrom(...fresh, mine), fc.uuid(), fc.boolean()).map(([o, id, withCallback]) => ({
+        orderId: o.orderId,
+        externalBookingId: `fz-${id}`,
+        acceptedTotal: o.total,
+        primaryGuest: guest,
+        ...(withCallback ? { callbackUrl: `${receiver.url}/callback` } : {}),
+      })),
       createOrder: fc.constantFrom(...listings).map((listingId) => stay(listingId, '2027-03-04', '2027-03-06')),
       previewOrder: fc.constantFrom(...listings).map((listingId) => stay(listingId, '2027-03-04', '2027-03-06')),
-      createWebhookEndpoint: fc.constant({ url: `${receiver.url}/fuzz`, authType: 'HMAC', signingSecret: 'a-signing-secret-of-32-characters', eventTypes: ['rate.changed'] }),
+      createWebhookEndpoint: fc.constant({
+        url: `${receiver.url}/fuzz`,
+        authType: 'HMAC',
+        signingSecret: 'a-signing-secret-of-32-characters',
+        eventTypes: ['rate.changed'],
+      }),
       updateWebhookEndpoint: fc.constant({ description: 'fuzzed', maxAttempts: 3 }),
       searchListings: fc.constantFrom(...searches).map((rawParams) => ({ rawParams })),
       cancelBooking: fc.constant({ reason: 'fuzz' }),
@@ -164,7 +193,19 @@ beforeAll(async () => {
     scenarios: [...new Set([...SANDBOX_SCENARIOS, ...BOOKING_SCENARIO_VALUES])],
   };
   const env = stack().env;
-  secrets = [own.apiKey, other.apiKey, partner.apiKey, otherPartner.apiKey, own.signingSecret, other.signingSecret, ...ownHook.secrets, ...theirHook.secrets, env.CURSOR_KEY!, env.SECRETS_KEY!, env.CHANNEX_INBOUND_API_KEY!];
+  secrets = [
+    own.apiKey,
+    other.apiKey,
+    partner.apiKey,
+    otherPartner.apiKey,
+    own.signingSecret,
+    other.signingSecret,
+    ...ownHook.secrets,
+    ...theirHook.secrets,
+    env.CURSOR_KEY!,
+    env.SECRETS_KEY!,
+    env.CHANNEX_INBOUND_API_KEY!,
+  ];
 }, 180_000);
 
 afterAll(async () => {
@@ -178,17 +219,28 @@ function send(req: FuzzRequest): Promise<CallResult> {
   const key = { own: ownKey, 'other-surface': otherSurfaceKey, garbage: 'pk_live_not_a_real_key_0000', none: undefined }[req.auth];
   if (route.auth === 'channex') {
     // Channex's routes take the api-key header: the stage's inbound key as "own", a partner key as another surface's.
-    const apiKey = { own: stack().env.CHANNEX_INBOUND_API_KEY!, 'other-surface': partner.apiKey, garbage: 'pk_live_not_a_real_key_0000', none: undefined }[req.auth];
-    return call(req.method, req.path, { headers: { ...req.headers, ...(apiKey ? { 'api-key': apiKey } : {}) }, ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}) });
+    const apiKey = { own: stack().env.CHANNEX_INBOUND_API_KEY!, 'other-surface': partner.apiKey, garbage: 'pk_live_not_a_real_key_0000', none: undefined }[
+      req.auth
+    ];
+    return call(req.method, req.path, {
+      headers: { ...req.headers, ...(apiKey ? { 'api-key': apiKey } : {}) },
+      ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}),
+    });
   }
   return call(req.method, req.path, { ...(key ? { key } : {}), headers: { ...req.headers }, ...(req.rawBody !== undefined ? { rawBody: req.rawBody } : {}) });
 }
 
 /** The message names the parameter as a word of its own, not inside another (`to` in `total`). */
-const namesParam = (message: string, param: string): boolean => new RegExp(`(^|[^\\w.\\[])${param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(message);
+const namesParam = (message: string, param: string): boolean =>
+  new RegExp(`(^|[^\\w.\\[])${param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(message);
 
 /** A request the server dropped without an HTTP answer: recorded as status 0, which no contract allows. */
-const noAnswer = (err: Error): CallResult => ({ status: 0, headers: new Headers(), text: `no HTTP answer: ${err.message} (${String((err.cause as Error | undefined)?.message ?? '')})`, body: undefined });
+const noAnswer = (err: Error): CallResult => ({
+  status: 0,
+  headers: new Headers(),
+  text: `no HTTP answer: ${err.message} (${String((err.cause as Error | undefined)?.message ?? '')})`,
+  body: undefined,
+});
 
 /**
  * Sends once more when the connection closed without an answer, as HTTP clients do for a
@@ -196,7 +248,10 @@ const noAnswer = (err: Error): CallResult => ({ status: 0, headers: new Headers(
  * timeout racing the client's reuse). A request the server really drops fails twice and is
  * reported.
  */
-const sendAgainIfDropped = (req: FuzzRequest): Promise<CallResult> => send(req).catch(() => send(req)).catch(noAnswer);
+const sendAgainIfDropped = (req: FuzzRequest): Promise<CallResult> =>
+  send(req)
+    .catch(() => send(req))
+    .catch(noAnswer);
 
 /**
  * The account's own billing-run limits (2 a minute, one run at a time), not the key's: a run of
@@ -206,7 +261,11 @@ const sendAgainIfDropped = (req: FuzzRequest): Promise<CallResult> => send(req).
  */
 const billingThrottle = (req: FuzzRequest, res: CallResult): boolean => {
   const message = String((res.body as { message?: unknown } | undefined)?.message ?? '');
-  return (req.operationId === 'runBilling' || req.operationId === 'advanceTestClock') && res.headers.get('retry-after') !== null && /^(Billing runs are limited to \d+ a minute|Another billing run for your account is in progress)/.test(message);
+  return (
+    (req.operationId === 'runBilling' || req.operationId === 'advanceTestClock') &&
+    res.headers.get('retry-after') !== null &&
+    /^(Billing runs are limited to \d+ a minute|Another billing run for your account is in progress)/.test(message)
+  );
 };
 
 /** Everything wrong with one answer, as readable lines (empty when it is what the contract says). */
@@ -246,37 +305,49 @@ async function inParallel<T, R>(items: readonly T[], width: number, run: (item: 
 }
 
 describe('HTTP fuzzing from the OpenAPI document', () => {
-  it(`answers ${RUNS} generated requests within the contract`, async () => {
-    const document = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, Operation>> };
-    const arbitraries = ROUTES.flatMap((route) => {
-      const op = document.paths[route.path]![route.method.toLowerCase()]!;
-      return [requestArb(route, op, pools, 'plausible'), requestArb(route, op, pools, 'hostile')];
-    });
-    const requests = fc.sample(fc.oneof(...arbitraries), { seed: SEED, numRuns: RUNS });
-    const started = Date.now();
-    const answers = await inParallel(requests, PARALLEL, async (req) => ({ req, res: await sendAgainIfDropped(req) }));
-    const seconds = (Date.now() - started) / 1000;
+  it(
+    `answers ${RUNS} generated requests within the contract`,
+    async () => {
+      const document = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, Operation>> };
+      const arbitraries = ROUTES.flatMap((route) => {
+        const op = document.paths[route.path]![route.method.toLowerCase()]!;
+        return [requestArb(route, op, pools, 'plausible'), requestArb(route, op, pools, 'hostile')];
+      });
+      const requests = fc.sample(fc.oneof(...arbitraries), { seed: SEED, numRuns: RUNS });
+      const started = Date.now();
+      const answers = await inParallel(requests, PARALLEL, async (req) => ({ req, res: await sendAgainIfDropped(req) }));
+      const seconds = (Date.now() - started) / 1000;
 
-    const byStatus: Record<number, number> = {};
-    const byOperation: Record<string, Record<number, number>> = {};
-    for (const { req, res } of answers) {
-      byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
-      const op = (byOperation[req.operationId] ??= {});
-      op[res.status] = (op[res.status] ?? 0) + 1;
-    }
-    if (process.env.FUZZ_VERBOSE) for (const [op, statuses] of Object.entries(byOperation)) console.log(`${op}: ${JSON.stringify(statuses)}`);
-    const failures = answers.flatMap(({ req, res }) => {
-      const problems = problemsWith(req, res);
-      return problems.length ? [{ problems, request: `${req.method} ${req.path} auth=${req.auth} headers=${JSON.stringify(req.headers)} body=${req.rawBody?.slice(0, 400) ?? '-'}`, answer: `${res.status} ${res.text.slice(0, 400)}` }] : [];
-    });
-    console.log(
-      `fuzz seed=${SEED} requests=${answers.length} operations=${ROUTES.length} in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(byStatus)}; failures ${failures.length}` +
-        (failures.length ? `; replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npx vitest run test/e2e/fuzz.test.ts` : ''),
-    );
+      const byStatus: Record<number, number> = {};
+      const byOperation: Record<string, Record<number, number>> = {};
+      for (const { req, res } of answers) {
+        byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+        const op = (byOperation[req.operationId] ??= {});
+        op[res.status] = (op[res.status] ?? 0) + 1;
+      }
+      if (process.env.FUZZ_VERBOSE) for (const [op, statuses] of Object.entries(byOperation)) console.log(`${op}: ${JSON.stringify(statuses)}`);
+      const failures = answers.flatMap(({ req, res }) => {
+        const problems = problemsWith(req, res);
+        return problems.length
+          ? [
+              {
+                problems,
+                request: `${req.method} ${req.path} auth=${req.auth} headers=${JSON.stringify(req.headers)} body=${req.rawBody?.slice(0, 400) ?? '-'}`,
+                answer: `${res.status} ${res.text.slice(0, 400)}`,
+              },
+            ]
+          : [];
+      });
+      console.log(
+        `fuzz seed=${SEED} requests=${answers.length} operations=${ROUTES.length} in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(byStatus)}; failures ${failures.length}` +
+          (failures.length ? `; replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npx vitest run test/e2e/fuzz.test.ts` : ''),
+      );
 
-    expect(answers.length).toBeGreaterThanOrEqual(RUNS);
-    expect(failures.slice(0, 15), `seed ${SEED}: ${failures.length} answers broke the contract`).toEqual([]);
-  }, sizedTimeout(600_000));
+      expect(answers.length).toBeGreaterThanOrEqual(RUNS);
+      expect(failures.slice(0, 15), `seed ${SEED}: ${failures.length} answers broke the contract`).toEqual([]);
+    },
+    sizedTimeout(600_000),
+  );
 
   it('answers every date and time parameter of every operation at the extremes (0001, 9999, 10000, 31 February, leap days) without a 5xx, refusing each beyond the horizon', async () => {
     const document = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, Operation>> };
@@ -286,8 +357,17 @@ describe('HTTP fuzzing from the OpenAPI document', () => {
       const problems = problemsWith(req, res);
       // Channex's changes are acknowledged as received (its protocol) and checked by the worker, which records dates it cannot apply.
       const acknowledgedThenChecked = ROUTES.find((r) => r.operationId === req.operationId)?.auth === 'channex';
-      if (res.status < 300 && !EXTREMES_WITHIN.has(req.extreme) && !acknowledgedThenChecked) problems.push(`a date beyond the horizon or not in the calendar answered ${res.status}`);
-      return problems.length ? [{ problems, request: `${req.method} ${req.path} body=${req.rawBody?.slice(0, 300) ?? '-'} (extreme ${req.extreme})`, answer: `${res.status} ${res.text.slice(0, 300)}` }] : [];
+      if (res.status < 300 && !EXTREMES_WITHIN.has(req.extreme) && !acknowledgedThenChecked)
+        problems.push(`a date beyond the horizon or not in the calendar answered ${res.status}`);
+      return problems.length
+        ? [
+            {
+              problems,
+              request: `${req.method} ${req.path} body=${req.rawBody?.slice(0, 300) ?? '-'} (extreme ${req.extreme})`,
+              answer: `${res.status} ${res.text.slice(0, 300)}`,
+            },
+          ]
+        : [];
     });
     const operations = new Set(requests.map((r) => r.operationId));
     console.log(`extreme dates: ${answers.length} requests over ${operations.size} operations; failures ${failures.length}`);

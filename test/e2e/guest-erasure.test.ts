@@ -38,7 +38,14 @@ afterAll(async () => {
 function distinctiveGuests() {
   const tag = randomUUID().replace(/-/g, '').slice(0, 10);
   const phoneDigits = () => `9${String(randomInt(100_000_000, 999_999_999))}`;
-  const primary = { firstName: `Zephyrine${tag}`, lastName: `Quillfeather${tag}`, email: `zq.${tag}@guests.example.org`, phone: `+91 ${phoneDigits()}`, city: `Aldora${tag}`, dob: '1990-02-03' };
+  const primary = {
+    firstName: `Zephyrine${tag}`,
+    lastName: `Quillfeather${tag}`,
+    email: `zq.${tag}@guests.example.org`,
+    phone: `+91 ${phoneDigits()}`,
+    city: `Aldora${tag}`,
+    dob: '1990-02-03',
+  };
   const companion = { firstName: `Oriel${tag}`, lastName: `Brackenwood${tag}`, email: `oriel.${tag}@guests.example.org`, phone: `+91 ${phoneDigits()}` };
   const amendedIn = { firstName: `Thessaly${tag}`, lastName: `Marchbanks${tag}`, email: `thessaly.${tag}@guests.example.org` };
   const specialRequests = `A cot for little Wren${tag}, please`;
@@ -96,7 +103,9 @@ async function objectsHolding(values: readonly string[]): Promise<string[]> {
     do {
       const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket.Name, ...(token ? { ContinuationToken: token } : {}) }));
       for (const o of page.Contents ?? []) {
-        const text = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: bucket.Name, Key: o.Key }))).Body!.transformToByteArray()).toString('latin1');
+        const text = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: bucket.Name, Key: o.Key }))).Body!.transformToByteArray()).toString(
+          'latin1',
+        );
         if (values.some((v) => text.includes(v))) hits.push(`${bucket.Name}/${o.Key}`);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -119,10 +128,18 @@ const detail = (g: GroupFixture, bookingId: string) => call('GET', `/v1/bookings
 async function livedBooking(g: GroupFixture, guests: ReturnType<typeof distinctiveGuests>): Promise<{ bookingId: string; orderId: string }> {
   const path = `/guests-${randomUUID()}`;
   const o = await order(g, { ...stay(world.instant, '2027-03-02', '2027-03-03'), externalRef: guests.externalRef });
-  const booked = await book(g, o, { primaryGuest: guests.primary, additionalGuests: [guests.companion], specialRequests: guests.specialRequests, callbackUrl: `${receiver.url}${path}` });
+  const booked = await book(g, o, {
+    primaryGuest: guests.primary,
+    additionalGuests: [guests.companion],
+    specialRequests: guests.specialRequests,
+    callbackUrl: `${receiver.url}${path}`,
+  });
   expect(booked.status).toBe(200);
   const bookingId = booked.body.bookingId as string;
-  const amended = await call('POST', `/v1/bookings/${bookingId}/amendments`, { key: g.apiKey, body: { checkOut: '2027-03-04', guests: [guests.companion, guests.amendedIn] } });
+  const amended = await call('POST', `/v1/bookings/${bookingId}/amendments`, {
+    key: g.apiKey,
+    body: { checkOut: '2027-03-04', guests: [guests.companion, guests.amendedIn] },
+  });
   expect(amended.status).toBeLessThan(300);
   await pollUntil('the amendment applied', async () => ((await detail(g, bookingId)).body.amendments?.[0]?.status === 'APPLIED' ? true : undefined));
   const cancelled = await call('POST', `/v1/bookings/${bookingId}/cancel`, { key: g.apiKey, body: { reason: guests.cancellationReason } });
@@ -169,7 +186,8 @@ describe('Guest personal data: the daily retention job', () => {
     const dueDay = new Date(Date.now() + (retentionDays + 1) * 86_400_000);
     // The job's own index read, narrowed to this test's group: the shared table holds other files' bookings, which are not this test's to erase.
     const ownGroupOnly: GuestDataStore = {
-      listErasable: async (endedOnOrBefore, limit) => (await svc.guestData.listErasable(endedOnOrBefore, 10_000)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
+      listErasable: async (endedOnOrBefore, limit) =>
+        (await svc.guestData.listErasable(endedOnOrBefore, 10_000)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
       locate: (id, groups) => svc.guestData.locate(id, groups),
       eraseBooking: (previous, next, audit) => svc.guestData.eraseBooking(previous, next, audit),
       indexErasable: (b) => svc.guestData.indexErasable(b),
@@ -253,7 +271,11 @@ describe('Guest personal data: erasure on request (npm run admin -- guests erase
     const guests = distinctiveGuests();
     const other = distinctiveGuests();
     const ids: string[] = [];
-    for (const extra of [{ primaryGuest: guests.primary }, { primaryGuest: other.primary, additionalGuests: [{ ...guests.primary, email: guests.primary.email.toUpperCase() }] }, { primaryGuest: guests.primary }]) {
+    for (const extra of [
+      { primaryGuest: guests.primary },
+      { primaryGuest: other.primary, additionalGuests: [{ ...guests.primary, email: guests.primary.email.toUpperCase() }] },
+      { primaryGuest: guests.primary },
+    ]) {
       const res = await book(g, await order(g, stay(world.instant, '2027-03-07', '2027-03-08')), extra);
       expect(res.status).toBe(200);
       ids.push(res.body.bookingId as string);
@@ -273,7 +295,11 @@ describe('Guest personal data: erasure on request (npm run admin -- guests erase
     expect(refused.stderr).toContain(ids[2]);
     expect(afterRefusal.map((r) => r.body.primaryGuest.firstName)).toEqual([guests.primary.firstName, other.primary.firstName, guests.primary.firstName]);
     expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout).results.map((r: { bookingId: string; outcome: string }) => [r.bookingId, r.outcome]).sort()).toEqual(ids.map((id) => [id, 'erased']).sort());
+    expect(
+      JSON.parse(done.stdout)
+        .results.map((r: { bookingId: string; outcome: string }) => [r.bookingId, r.outcome])
+        .sort(),
+    ).toEqual(ids.map((id) => [id, 'erased']).sort());
     expect(await itemsHolding([...guests.values, ...other.values])).toEqual([]);
   }, 420_000);
 });

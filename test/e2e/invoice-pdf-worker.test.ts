@@ -27,7 +27,8 @@ const storedPdf = (g: GroupFixture, id: string) =>
   });
 
 /** The invoice once its PDF is recorded on it (the step that also lets it leave the open index). */
-const recorded = (g: GroupFixture, id: string) => pollUntil(`pdfKey of ${id}`, async () => (await testServices().invoices.get(g.agentGroupId, id))?.pdfKey ?? undefined);
+const recorded = (g: GroupFixture, id: string) =>
+  pollUntil(`pdfKey of ${id}`, async () => (await testServices().invoices.get(g.agentGroupId, id))?.pdfKey ?? undefined);
 
 let world: InvoiceWorld;
 beforeAll(async () => {

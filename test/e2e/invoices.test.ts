@@ -22,7 +22,8 @@ interface RunResult {
 
 const today = () => indiaToday(new Date());
 const period = () => ({ from: addDays(today(), -30), to: today() });
-const run = (g: GroupFixture, body?: unknown, headers: Record<string, string> = {}) => call<RunResult>('POST', '/v1/invoices', { key: g.apiKey, ...(body === undefined ? {} : { body }), headers });
+const run = (g: GroupFixture, body?: unknown, headers: Record<string, string> = {}) =>
+  call<RunResult>('POST', '/v1/invoices', { key: g.apiKey, ...(body === undefined ? {} : { body }), headers });
 const paise = (r: number) => Math.round(r * 100);
 
 let world: InvoiceWorld;
@@ -73,9 +74,22 @@ describe('POST /v1/invoices, GET /v1/invoices(/{id})', () => {
     expect(invoice.invoiceNumber).toMatch(/^I30\/\d\d-\d\d\/\d{6}$/);
     expect(invoice.gatewayOrderId).toMatch(/^order_[0-9A-Za-z]{14}$/);
     expect(lines).toHaveLength(3);
-    for (const l of lines) expect(l).toMatchObject({ lineKind: 'STAY', sac: '996311', quantity: 1, taxableValue: 5_000, gstRate: 5, cgst: 125, sgst: 125, igst: 0, lineTotal: 5_250 });
+    for (const l of lines)
+      expect(l).toMatchObject({
+        lineKind: 'STAY',
+        sac: '996311',
+        quantity: 1,
+        taxableValue: 5_000,
+        gstRate: 5,
+        cgst: 125,
+        sgst: 125,
+        igst: 0,
+        lineTotal: 5_250,
+      });
     const sum = (k: string) => lines.reduce((s: number, l: Record<string, number>) => s + paise(l[k]!), 0);
-    expect([sum('taxableValue'), sum('cgst'), sum('sgst'), sum('igst'), sum('lineTotal')]).toEqual([invoice.subtotal, invoice.cgst, invoice.sgst, invoice.igst, invoice.total].map(paise));
+    expect([sum('taxableValue'), sum('cgst'), sum('sgst'), sum('igst'), sum('lineTotal')]).toEqual(
+      [invoice.subtotal, invoice.cgst, invoice.sgst, invoice.igst, invoice.total].map(paise),
+    );
     expect(lines.map((l: { nightDate: string }) => l.nightDate)).toEqual(['2027-03-01', '2027-03-02', '2027-03-06']);
     expect(creditNotes).toEqual([]);
     expect(creditNoteForNumber).toBeNull();
@@ -143,7 +157,12 @@ describe('POST /v1/invoices, GET /v1/invoices(/{id})', () => {
     const comparable = (b: Record<string, unknown>) => ({ ...b, timestamp: undefined, path: undefined });
     expect(comparable(theirs.body)).toEqual(comparable(unknown.body));
     expect(comparable(pdf.body)).toEqual(comparable(unknown.body));
-    expect((await call('GET', '/v1/invoices', { key: other.apiKey })).body).toMatchObject({ data: [], outstanding: 0, outstandingInvoiceCount: 0, oldestDueDate: null });
+    expect((await call('GET', '/v1/invoices', { key: other.apiKey })).body).toMatchObject({
+      data: [],
+      outstanding: 0,
+      outstandingInvoiceCount: 0,
+      oldestDueDate: null,
+    });
   });
 
   it('needs a key', async () => {
@@ -222,7 +241,9 @@ describe('DRAFT left by a failed issue, GET /v1/invoices/{id}/pdf', () => {
     const issued = (await call('GET', `/v1/invoices/${id}`, { key: g.apiKey })).body.invoice;
     expect(issued.status).toBe('ISSUED');
 
-    const res = await fetch(`${(await import('../support/stack.ts')).stack().baseUrl}/v1/invoices/${id}/pdf`, { headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` } });
+    const res = await fetch(`${(await import('../support/stack.ts')).stack().baseUrl}/v1/invoices/${id}/pdf`, {
+      headers: { authorization: `Basic ${Buffer.from(`${g.apiKey}:`).toString('base64')}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = Buffer.from(await res.arrayBuffer());
@@ -230,7 +251,17 @@ describe('DRAFT left by a failed issue, GET /v1/invoices/{id}/pdf', () => {
     const dir = mkdtempSync(join(tmpdir(), 'invoice-pdf-'));
     writeFileSync(join(dir, 'invoice.pdf'), bytes);
     const text = execFileSync('pdftotext', ['-layout', join(dir, 'invoice.pdf'), '-'], { encoding: 'utf8' });
-    for (const expected of ['Tax Invoice', issued.invoiceNumber, world.supplierGstin, '27AAPFU0939F1ZV', 'Test Agents Pvt Ltd', '996311', '₹10,500.00', 'Ten Thousand Five Hundred']) expect(text).toContain(expected);
+    for (const expected of [
+      'Tax Invoice',
+      issued.invoiceNumber,
+      world.supplierGstin,
+      '27AAPFU0939F1ZV',
+      'Test Agents Pvt Ltd',
+      '996311',
+      '₹10,500.00',
+      'Ten Thousand Five Hundred',
+    ])
+      expect(text).toContain(expected);
     execFileSync('pdftoppm', ['-png', '-r', '50', '-f', '1', '-l', '1', join(dir, 'invoice.pdf'), join(dir, 'page')]);
   }, 120_000);
 });

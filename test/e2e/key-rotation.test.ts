@@ -8,7 +8,17 @@ import { buildServices, deliveryDeps } from '../../infra/container.ts';
 import { SecretBox } from '../../infra/crypto/secret-box.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
-import { bookingQueueName, provisionQueues, startOffline, syncQueueName, channexQueueName, pdfQueueName, billingQueueName, webhookQueueName, type OfflineServer } from '../../scripts/local-stack.ts';
+import {
+  bookingQueueName,
+  provisionQueues,
+  startOffline,
+  syncQueueName,
+  channexQueueName,
+  pdfQueueName,
+  billingQueueName,
+  webhookQueueName,
+  type OfflineServer,
+} from '../../scripts/local-stack.ts';
 import { seedNewBooking } from '../support/booking-seed.ts';
 import { basicAuth, call, newAgentGroup, newPartner, stack, testServices, uniqueId, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -55,7 +65,14 @@ beforeAll(async () => {
 
   // After: the same table, its own queues (stage local) so its workers never take the test stack's messages.
   const { env } = stack();
-  const queues = await provisionQueues(env.SQS_ENDPOINT!, [webhookQueueName('local'), syncQueueName('local'), bookingQueueName('local'), channexQueueName('local'), pdfQueueName('local'), billingQueueName('local')]);
+  const queues = await provisionQueues(env.SQS_ENDPOINT!, [
+    webhookQueueName('local'),
+    syncQueueName('local'),
+    bookingQueueName('local'),
+    channexQueueName('local'),
+    pdfQueueName('local'),
+    billingQueueName('local'),
+  ]);
   rotatedEnv = {
     ...env,
     STAGE: 'local',
@@ -100,7 +117,15 @@ describe('key rotation on the local stack', () => {
   });
 
   it('a webhook secret sealed before the rotation still signs deliveries sent by the rotated stack', async () => {
-    const event: CatalogueEvent = { eventType: 'rate.changed', entityType: 'rate', entityId: uniqueId('prop'), fromDate: '2027-06-01', toDate: '2027-06-07', occurredAt: new Date().toISOString(), channelIds: [partner.channelId] };
+    const event: CatalogueEvent = {
+      eventType: 'rate.changed',
+      entityType: 'rate',
+      entityId: uniqueId('prop'),
+      fromDate: '2027-06-01',
+      toDate: '2027-06-07',
+      occurredAt: new Date().toISOString(),
+      channelIds: [partner.channelId],
+    };
     // Published onto the rotated stack's own delivery queue; its worker opens the S1-sealed secrets with the S2,S1 ring.
     await publishCatalogueEvents(deliveryDeps(buildServices(parseConfig(rotatedEnv))), [event]);
 
@@ -112,11 +137,17 @@ describe('key rotation on the local stack', () => {
   });
 
   it('a secret sealed after the rotation uses the new key only', async () => {
-    const created = await rotatedCall('POST', '/api/webhooks/endpoints', partner.apiKey, { url: `${receiver.url}/new`, timeoutSeconds: 5, signingSecret: 'whsec_sealed-after-the-rotation-0002' });
+    const created = await rotatedCall('POST', '/api/webhooks/endpoints', partner.apiKey, {
+      url: `${receiver.url}/new`,
+      timeoutSeconds: 5,
+      signingSecret: 'whsec_sealed-after-the-rotation-0002',
+    });
     expect(created.status).toBe(201);
 
     const svc = testServices();
-    const item = await createDocumentClient(svc.config).send(new GetCommand({ TableName: svc.config.tableName, Key: keys.webhookEndpoint(partner.partnerId, created.body.id) }));
+    const item = await createDocumentClient(svc.config).send(
+      new GetCommand({ TableName: svc.config.tableName, Key: keys.webhookEndpoint(partner.partnerId, created.body.id) }),
+    );
     const sealed: string = item.Item!.signingSecretSealed;
     const context = `webhook:${created.body.id}:signing`;
     expect(box(SECRETS_NEW).open(sealed, context)).toBe('whsec_sealed-after-the-rotation-0002');

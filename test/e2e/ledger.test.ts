@@ -40,7 +40,11 @@ const T = (h: number): string => new Date(Date.UTC(2027, 0, 1, h)).toISOString()
 const paise = (rupees: number): number => Math.round(rupees * 100);
 
 async function charge(agentGroupId: string, h: number, amount: number, externalBookingId: string): Promise<LedgerEntry> {
-  const entry = authorizedEntry({ agentGroupId, type: 'CHARGE', amount, externalBookingId, description: `Booking ${externalBookingId}` }, randomUUID(), new Date(T(h)));
+  const entry = authorizedEntry(
+    { agentGroupId, type: 'CHARGE', amount, externalBookingId, description: `Booking ${externalBookingId}` },
+    randomUUID(),
+    new Date(T(h)),
+  );
   await ledger().authorize(entry, { externalBookingId, contentHash: `hash-${externalBookingId}`, bookingRef: randomUUID() });
   return entry;
 }
@@ -108,7 +112,17 @@ describe('GET /v1/ledger', () => {
       ['CHARGE', 'AUTHORIZED', 5000.5],
       ['CHARGE', 'POSTED', 10000],
     ]);
-    expect(res.body.data.at(-1)).toEqual({ id: ids[0], type: 'CHARGE', status: 'POSTED', amount: 10000, currency: 'INR', bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Booking ext-1', occurredAt: T(1) });
+    expect(res.body.data.at(-1)).toEqual({
+      id: ids[0],
+      type: 'CHARGE',
+      status: 'POSTED',
+      amount: 10000,
+      currency: 'INR',
+      bookingId: 'PS-1',
+      externalBookingId: 'ext-1',
+      description: 'Booking ext-1',
+      occurredAt: T(1),
+    });
     expect(res.body.data.at(-2)).toMatchObject({ status: 'AUTHORIZED', bookingId: null, externalBookingId: 'ext-2' });
     // exposure = authorized + posted − refunds − payments; the released authorization counts nowhere.
     expect(res.body).toMatchObject({ creditLimit: 50000, exposure: 16735.06, availableCredit: 33264.94 });
@@ -131,7 +145,10 @@ describe('GET /v1/ledger', () => {
 
   it('answers Accept: text/csv with the page as CSV and the next cursor in X-Next-Cursor, paging to the same entries as JSON', async () => {
     const csvPage = (cursor?: string) =>
-      call('GET', `/v1/ledger?status=POSTED&size=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: A.apiKey, headers: { accept: 'text/csv' } });
+      call('GET', `/v1/ledger?status=POSTED&size=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        key: A.apiKey,
+        headers: { accept: 'text/csv' },
+      });
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 5; page++) {
@@ -139,7 +156,13 @@ describe('GET /v1/ledger', () => {
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expectContract(res, 'listLedger');
-      seen.push(...res.text.trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[2]!));
+      seen.push(
+        ...res.text
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(',')[2]!),
+      );
       cursor = res.headers.get('x-next-cursor') ?? undefined;
       if (!cursor) break;
     }
@@ -227,7 +250,9 @@ describe('GET /v1/ledger', () => {
 
   it('keeps a cursor across spellings of the same query (list order, repeats, instant form)', async () => {
     const first = await getLedger(`?status=POSTED,AUTHORIZED&from=${T(0)}&size=2`);
-    const res = await getLedger(`?status=AUTHORIZED&status=POSTED&from=${encodeURIComponent('2027-01-01T05:30:00+05:30')}&size=2&cursor=${encodeURIComponent(first.body.nextCursor!)}`);
+    const res = await getLedger(
+      `?status=AUTHORIZED&status=POSTED&from=${encodeURIComponent('2027-01-01T05:30:00+05:30')}&size=2&cursor=${encodeURIComponent(first.body.nextCursor!)}`,
+    );
 
     expect(res.status, res.text).toBe(200);
     expect(idsOf(res)).toEqual(entries(6, 5));
@@ -270,7 +295,11 @@ describe('GET /v1/statement', () => {
   });
 
   it('chains: one period closes where the next opens, and the whole history closes at the net POSTED position', async () => {
-    const [early, late, whole] = await Promise.all([getStatement(`?from=${T(0)}&to=${T(5)}`), getStatement(`?from=${T(6)}&to=${T(23)}`), getStatement(`?from=${T(0)}&to=${T(23)}`)]);
+    const [early, late, whole] = await Promise.all([
+      getStatement(`?from=${T(0)}&to=${T(5)}`),
+      getStatement(`?from=${T(6)}&to=${T(23)}`),
+      getStatement(`?from=${T(0)}&to=${T(23)}`),
+    ]);
 
     for (const s of [early, late, whole]) expectIdentity(s.body);
     expect(late.body.openingBalance).toBe(early.body.closingBalance);
@@ -289,7 +318,10 @@ describe('GET /v1/statement', () => {
   });
 
   it('takes India dates: from the first instant of the IST day to its last, named by those dates as a CSV', async () => {
-    const [json, csv] = await Promise.all([getStatement('?from=2027-01-01&to=2027-01-01'), call('GET', '/v1/statement?from=2027-01-01&to=2027-01-01', { key: A.apiKey, headers: { accept: 'text/csv' } })]);
+    const [json, csv] = await Promise.all([
+      getStatement('?from=2027-01-01&to=2027-01-01'),
+      call('GET', '/v1/statement?from=2027-01-01&to=2027-01-01', { key: A.apiKey, headers: { accept: 'text/csv' } }),
+    ]);
 
     expect(json.status, json.text).toBe(200);
     expectContract(json, 'getStatement');
@@ -312,15 +344,33 @@ describe('GET /v1/statement', () => {
   });
 
   it('answers Accept: text/csv with the same statement as a CSV file: opening row, entries with the running POSTED balance, closing row', async () => {
-    const [json, csv] = await Promise.all([getStatement(`?from=${T(4)}&to=${T(8)}`), call('GET', `/v1/statement?from=${T(4)}&to=${T(8)}`, { key: A.apiKey, headers: { accept: 'text/csv' } })]);
+    const [json, csv] = await Promise.all([
+      getStatement(`?from=${T(4)}&to=${T(8)}`),
+      call('GET', `/v1/statement?from=${T(4)}&to=${T(8)}`, { key: A.apiKey, headers: { accept: 'text/csv' } }),
+    ]);
 
     expect(csv.status, csv.text).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="statement-2027-01-01-to-2027-01-01.csv"');
     expect(csv.headers.get('vary')).toMatch(/accept/i);
     expectContract(csv, 'getStatement');
-    const rows = csv.text.trimEnd().split('\r\n').map((line) => line.split(','));
-    expect(rows[0]).toEqual(['date', 'time', 'entry_id', 'type', 'status', 'description', 'external_booking_id', 'booking_id', 'amount', 'currency', 'balance']);
+    const rows = csv.text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    expect(rows[0]).toEqual([
+      'date',
+      'time',
+      'entry_id',
+      'type',
+      'status',
+      'description',
+      'external_booking_id',
+      'booking_id',
+      'amount',
+      'currency',
+      'balance',
+    ]);
     const body = rows.slice(1);
     expect(body.map((r) => r[2])).toEqual(['', ...json.body.entries.map((e) => e.id), '']);
     expect(body[0]!.slice(3, 4).concat(body[0]![8]!)).toEqual(['OPENING_BALANCE', json.body.openingBalance.toFixed(2)]);

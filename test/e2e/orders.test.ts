@@ -23,13 +23,24 @@ beforeAll(async () => {
 async function itemsOfGroup(agentGroupId: string): Promise<string[]> {
   const db = createDocumentClient(testServices().config);
   const out = await db.send(
-    new QueryCommand({ TableName: testServices().config.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.agentGroup(agentGroupId).PK }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: testServices().config.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.agentGroup(agentGroupId).PK },
+      ConsistentRead: true,
+    }),
   );
   return (out.Items ?? []).map((i) => String(i.SK)).sort();
 }
 
 /** Two adults in one unit of the fixture's cheaper suite, two open nights. */
-const simple = () => ({ listingId: fx.onlyA, checkIn: '2027-03-01', checkOut: '2027-03-03', adults: 2, selectedProperties: [{ propertyId: fx.propertiesOf[fx.onlyA]![0]!, quantity: 1 }] });
+const simple = () => ({
+  listingId: fx.onlyA,
+  checkIn: '2027-03-01',
+  checkOut: '2027-03-03',
+  adults: 2,
+  selectedProperties: [{ propertyId: fx.propertiesOf[fx.onlyA]![0]!, quantity: 1 }],
+});
 
 /** Meals, a transfer, a discounted plan and a bank offer on the order world's villa. */
 const rich = () => ({
@@ -142,7 +153,12 @@ describe('POST /v1/orders/preview', () => {
     expect(res.body.items[0].soldOut).toBe(true);
     // The fixture stop-sells 2027-03-05 with no units open.
     expect(res.body.items[0].unavailableNights).toEqual([
-      expect.objectContaining({ date: '2027-03-05', propertyId: simple().selectedProperties[0]!.propertyId, reason: 'STOP_SELL', message: expect.stringContaining('stop-sell') }),
+      expect.objectContaining({
+        date: '2027-03-05',
+        propertyId: simple().selectedProperties[0]!.propertyId,
+        reason: 'STOP_SELL',
+        message: expect.stringContaining('stop-sell'),
+      }),
       expect.objectContaining({ date: '2027-03-05', reason: 'NOT_ENOUGH_UNITS', requiredUnits: 1, availableUnits: 0 }),
     ]);
   });
@@ -184,13 +200,27 @@ describe('POST /v1/orders/preview and POST /v1/orders: refusals', () => {
     ['quantity 0', 'selectedProperties[0].quantity', () => ({ ...simple(), selectedProperties: [{ propertyId: p1(), quantity: 0 }] })],
     ['quantity over the limit', 'selectedProperties[0].quantity', () => ({ ...simple(), selectedProperties: [{ propertyId: p1(), quantity: 51 }] })],
     ['an unknown property', 'selectedProperties[0].propertyId', () => ({ ...simple(), selectedProperties: [{ propertyId: 'no-such-property', quantity: 1 }] })],
-    ['a property of another listing', 'selectedProperties[1].propertyId', () => ({ ...simple(), selectedProperties: [{ propertyId: p1(), quantity: 1 }, { propertyId: fx.propertiesOf[fx.both]![0]!, quantity: 1 }] })],
+    [
+      'a property of another listing',
+      'selectedProperties[1].propertyId',
+      () => ({
+        ...simple(),
+        selectedProperties: [
+          { propertyId: p1(), quantity: 1 },
+          { propertyId: fx.propertiesOf[fx.both]![0]!, quantity: 1 },
+        ],
+      }),
+    ],
     ['an unknown meal', 'meals[0].mealId', () => ({ ...rich(), meals: [{ mealId: 'lobster', unsureOfDates: true }] })],
     ['a meal date outside the stay', 'meals[0].dates', () => ({ ...rich(), meals: [{ mealId: ow.breakfast, dates: ['2027-03-09'] }] })],
     ['a meal date that is not a date', 'meals[0].dates[0]', () => ({ ...rich(), meals: [{ mealId: ow.breakfast, dates: ['soon'] }] })],
     ['an unknown service', 'vas[0].vasId', () => ({ ...rich(), vas: [{ vasId: 'helicopter', variantId: ow.suv, unsureOfDates: true }] })],
     ['an unknown variant', 'vas[0].variantId', () => ({ ...rich(), vas: [{ vasId: ow.transfer, variantId: 'limo', unsureOfDates: true }] })],
-    ['a service quantity over the limit', 'vas[0].quantity', () => ({ ...rich(), vas: [{ vasId: ow.transfer, variantId: ow.suv, unsureOfDates: true, quantity: 101 }] })],
+    [
+      'a service quantity over the limit',
+      'vas[0].quantity',
+      () => ({ ...rich(), vas: [{ vasId: ow.transfer, variantId: ow.suv, unsureOfDates: true, quantity: 101 }] }),
+    ],
     ['an unknown bank offer code', 'bankOfferCode', () => ({ ...rich(), bankOfferCode: 'NOPE' })],
     ["another channel's bank offer code", 'bankOfferCode', () => ({ ...rich(), bankOfferCode: 'BONLY' })],
     ['an expired bank offer code', 'bankOfferCode', () => ({ ...rich(), bankOfferCode: 'GONE' })],
@@ -322,7 +352,11 @@ describe('POST /v1/orders, GET /v1/orders/{orderId}, POST /v1/orders/{orderId}/r
 
 describe('X-Test-Scenario (sandbox stages)', () => {
   it('price-moved returns a grandTotal that differs from the real pricing', async () => {
-    const [real, moved, created] = await Promise.all([preview(simple()), preview(simple(), { 'X-Test-Scenario': 'price-moved' }), create(simple(), { 'X-Test-Scenario': 'price-moved' })]);
+    const [real, moved, created] = await Promise.all([
+      preview(simple()),
+      preview(simple(), { 'X-Test-Scenario': 'price-moved' }),
+      create(simple(), { 'X-Test-Scenario': 'price-moved' }),
+    ]);
 
     expect(moved.status).toBe(200);
     expectContract(moved, 'previewOrder');

@@ -20,7 +20,14 @@ describe('GET /api/listings', () => {
     expect(res.body.data.map((l: { id: string }) => l.id)).toEqual([fx.both, fx.onlyA].sort());
     const first = res.body.data.find((l: { id: string }) => l.id === fx.both);
     expect(first.properties.map((p: { id: string }) => p.id)).toEqual(fx.propertiesOf[fx.both]);
-    expect(first.properties[0]).toMatchObject({ city: 'Goa', state: 'Goa', price: 5000, extraAdultRate: 1500, photos: 'https://images.example.com/a.jpg, https://images.example.com/b.jpg', amenities: 'Wi-Fi' });
+    expect(first.properties[0]).toMatchObject({
+      city: 'Goa',
+      state: 'Goa',
+      price: 5000,
+      extraAdultRate: 1500,
+      photos: 'https://images.example.com/a.jpg, https://images.example.com/b.jpg',
+      amenities: 'Wi-Fi',
+    });
   });
 
   it("applies the channel's rate adjustment to prices", async () => {
@@ -82,9 +89,13 @@ describe('GET /api/inventories', () => {
   });
 
   it('combines listingIds and propertyIds with AND', async () => {
-    const res = await call('GET', `/api/inventories?listingIds=${fx.both}&propertyIds=${fx.propertiesOf[fx.onlyA]![0]},${fx.propertiesOf[fx.both]![1]}&${window}`, {
-      key: fx.partnerA.apiKey,
-    });
+    const res = await call(
+      'GET',
+      `/api/inventories?listingIds=${fx.both}&propertyIds=${fx.propertiesOf[fx.onlyA]![0]},${fx.propertiesOf[fx.both]![1]}&${window}`,
+      {
+        key: fx.partnerA.apiKey,
+      },
+    );
     expect([...new Set(res.body.map((r: { propertyId: string }) => r.propertyId))]).toEqual([fx.propertiesOf[fx.both]![1]]);
   });
 

@@ -12,7 +12,10 @@ const today = () => indiaToday(new Date());
 const period = () => ({ from: addDays(today(), -30), to: today() });
 const gateway = () => new SandboxPaymentGateway(testServices().config.payments.webhookSecrets);
 const notify = (body: string, signature?: string) =>
-  call('POST', '/gateway/notifications', { rawBody: body, headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-razorpay-signature': signature }) } });
+  call('POST', '/gateway/notifications', {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-razorpay-signature': signature }) },
+  });
 const sigOf = (n: { headers: Readonly<Record<string, string>> }) => n.headers['x-razorpay-signature']!;
 
 async function billNow(g: GroupFixture): Promise<string> {
@@ -112,9 +115,17 @@ describe('POST /gateway/notifications', () => {
 
     // One audit event, by the gateway, on the payment's own chain: none for the 20 duplicates.
     const paymentId: string = JSON.parse(n.body).payload.payment.entity.id;
-    const trail = (await call('GET', `/v1/audit-events?size=100&from=${encodeURIComponent(since)}`, { key: g.apiKey })).body.data.filter((e: { action: string }) => e.action === 'payment.recorded');
+    const trail = (await call('GET', `/v1/audit-events?size=100&from=${encodeURIComponent(since)}`, { key: g.apiKey })).body.data.filter(
+      (e: { action: string }) => e.action === 'payment.recorded',
+    );
     expect(trail).toEqual([
-      expect.objectContaining({ actor: 'payment-gateway', actorKind: 'system', target: `payment:${after.data[0].id}`, requestId: paymentId, after: expect.objectContaining({ source: 'GATEWAY', reference: paymentId }) }),
+      expect.objectContaining({
+        actor: 'payment-gateway',
+        actorKind: 'system',
+        target: `payment:${after.data[0].id}`,
+        requestId: paymentId,
+        after: expect.objectContaining({ source: 'GATEWAY', reference: paymentId }),
+      }),
     ]);
   }, 120_000);
 
@@ -135,8 +146,15 @@ describe('POST /gateway/notifications', () => {
     const list = (await call('GET', '/v1/invoices', { key: g.apiKey })).body;
     expect(list).toMatchObject({ outstanding: 0, outstandingInvoiceCount: 0, oldestDueDate: null });
     const rows = (await call('GET', `/v1/bookings?bookingIds=${olderBooking},${newerBooking}`, { key: g.apiKey })).body.data;
-    expect(rows.map((r: { paidAmount: number; outstandingAmount: number }) => [r.paidAmount, r.outstandingAmount]).sort()).toEqual([[10_500, 0], [5_250, 0]].sort());
-    expect((await call('GET', '/v1/invoices?status=PAID', { key: g.apiKey })).body.data.map((i: { id: string }) => i.id).sort()).toEqual([older.id, newer.id].sort());
+    expect(rows.map((r: { paidAmount: number; outstandingAmount: number }) => [r.paidAmount, r.outstandingAmount]).sort()).toEqual(
+      [
+        [10_500, 0],
+        [5_250, 0],
+      ].sort(),
+    );
+    expect((await call('GET', '/v1/invoices?status=PAID', { key: g.apiKey })).body.data.map((i: { id: string }) => i.id).sort()).toEqual(
+      [older.id, newer.id].sort(),
+    );
     expect((await call('GET', '/v1/invoices?status=ISSUED', { key: g.apiKey })).body.data).toEqual([]);
 
     // The next invoice starts with the 500 paid ahead.
@@ -151,13 +169,22 @@ describe('POST /gateway/notifications', () => {
     const nowhere = `http://127.0.0.1:${await freePort()}`;
     const missed = await runAdminTool(['gateway', 'pay', next, '--group', g.agentGroupId, '--url', nowhere, '--json']);
     expect(missed.code).toBe(1);
-    expect(JSON.parse(missed.stderr).error).toMatchObject({ code: 'UNREACHABLE', kind: 'network', retryable: true, message: expect.stringContaining(`did not answer at ${nowhere}`) });
+    expect(JSON.parse(missed.stderr).error).toMatchObject({
+      code: 'UNREACHABLE',
+      kind: 'network',
+      retryable: true,
+      message: expect.stringContaining(`did not answer at ${nowhere}`),
+    });
     expect(await invoiceOf(g, next)).toMatchObject({ status: 'ISSUED', amountDue: 4_750 });
 
     // And paying the rest through the sandbox gateway from the admin tool settles it; without --url it finds the stack by SERVICE_URL, as npm start writes it.
     const paid = await runAdminTool(['gateway', 'pay', next, '--group', g.agentGroupId, '--json'], { SERVICE_URL: stack().baseUrl });
     expect(paid.code, paid.stderr).toBe(0);
-    expect(JSON.parse(paid.stdout)).toMatchObject({ status: 200, answer: { invoiceId: next, duplicate: false }, notification: { payload: { payment: { entity: { amount: 4_750_00 } } } } });
+    expect(JSON.parse(paid.stdout)).toMatchObject({
+      status: 200,
+      answer: { invoiceId: next, duplicate: false },
+      notification: { payload: { payment: { entity: { amount: 4_750_00 } } } },
+    });
     expect(await invoiceOf(g, next)).toMatchObject({ status: 'PAID', amountPaid: 5_250, amountDue: 0 });
     const admin = JSON.parse((await runAdminTool(['payments', 'list', '--group', g.agentGroupId, '--json'])).stdout);
     expect(admin.payments).toHaveLength(3);

@@ -30,7 +30,8 @@ const invoiceOf = async (g: GroupFixture, id: string) => {
   expect(res.status, res.text).toBe(200);
   return res.body.invoice;
 };
-const ledgerPayments = async (g: GroupFixture) => (await call('GET', '/v1/ledger?type=PAYMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string }[];
+const ledgerPayments = async (g: GroupFixture) =>
+  (await call('GET', '/v1/ledger?type=PAYMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string }[];
 const admin = async (args: string[]) => {
   const run = await runAdminTool([...args, '--json'], rz.env);
   expect(run.code, run.stderr).toBe(0);
@@ -43,9 +44,23 @@ const partnerRun = async (g: GroupFixture) => {
   return run.body.invoiceIds as string[];
 };
 /** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
-const reconcile = (g: GroupFixture) => reconcilePayments({ gateway: rz.svc.gateway, receivables: rz.svc.receivables, tenants: rz.svc.tenants, clock: rz.svc.clock, invoices: rz.svc.invoices, ids: rz.svc.ids, metrics: rz.svc.metrics }, TEST_OPERATOR, g.agentGroupId);
+const reconcile = (g: GroupFixture) =>
+  reconcilePayments(
+    {
+      gateway: rz.svc.gateway,
+      receivables: rz.svc.receivables,
+      tenants: rz.svc.tenants,
+      clock: rz.svc.clock,
+      invoices: rz.svc.invoices,
+      ids: rz.svc.ids,
+      metrics: rz.svc.metrics,
+    },
+    TEST_OPERATOR,
+    g.agentGroupId,
+  );
 /** A billing run through the operator's tool (the same engine; no partner throttle between runs). */
-const billingRun = async (g: GroupFixture) => (await admin(['billing', 'run', '--group', g.agentGroupId, '--from', period().from, '--to', period().to])).invoiceIds as string[];
+const billingRun = async (g: GroupFixture) =>
+  (await admin(['billing', 'run', '--group', g.agentGroupId, '--from', period().from, '--to', period().to])).invoiceIds as string[];
 
 beforeAll(async () => {
   [rz, world] = await Promise.all([startRazorpayStack(), seedInvoiceWorld()]);
@@ -63,12 +78,23 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(invoice).toMatchObject({ status: 'ISSUED', total: 10_500 });
     const orders = rz.fake.orders.filter((o) => o.receipt === id);
     expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({ id: invoice.gatewayOrderId, amount: 10_500_00, currency: 'INR', notes: { invoice_id: id, agent_group_id: g.agentGroupId } });
+    expect(orders[0]).toMatchObject({
+      id: invoice.gatewayOrderId,
+      amount: 10_500_00,
+      currency: 'INR',
+      notes: { invoice_id: id, agent_group_id: g.agentGroupId },
+    });
     const va = rz.fake.virtualAccounts.filter((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId);
     expect(va).toHaveLength(1);
     expect(invoice.paymentInstructions).toEqual({
       gatewayOrderId: invoice.gatewayOrderId,
-      bankTransfer: { accountNumber: va[0]!.receivers[0]!.account_number, ifsc: 'RATN0VAAPIS', bankName: 'RBL Bank', beneficiaryName: 'Acme Holidays', reference: invoice.invoiceNumber },
+      bankTransfer: {
+        accountNumber: va[0]!.receivers[0]!.account_number,
+        ifsc: 'RATN0VAAPIS',
+        bankName: 'RBL Bank',
+        beneficiaryName: 'Acme Holidays',
+        reference: invoice.invoiceNumber,
+      },
     });
 
     const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
@@ -100,7 +126,13 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     // A card payment whose webhook never comes: reconciliation finds it on the order, once.
     const missed = rz.fake.pay(newer.gatewayOrderId, 1_000_00);
     const first = await admin(['payments', 'reconcile', '--group', g.agentGroupId]);
-    expect(first).toMatchObject({ groups: 1, ordersChecked: 2, virtualAccountsChecked: 1, recorded: [{ paymentId: missed.payment.id, amount: 1_000_00 }], failures: [] });
+    expect(first).toMatchObject({
+      groups: 1,
+      ordersChecked: 2,
+      virtualAccountsChecked: 1,
+      recorded: [{ paymentId: missed.payment.id, amount: 1_000_00 }],
+      failures: [],
+    });
     expect((await admin(['payments', 'reconcile', '--group', g.agentGroupId])).recorded).toEqual([]);
     expect(await invoiceOf(g, newer.id)).toMatchObject({ amountPaid: 1_000, amountDue: 4_250 });
     // Its webhook arriving late changes nothing.
@@ -145,7 +177,12 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(await ledgerPayments(g)).toEqual([]);
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0 });
     const kept = (await admin(['payments', 'unmatched'])).unmatched as { paymentId: string; reason: string }[];
-    expect(kept).toEqual(expect.arrayContaining([expect.objectContaining({ paymentId: stranger.payment.id, reason: 'UNKNOWN_ORDER' }), expect.objectContaining({ paymentId: dollars.payment.id, reason: 'CURRENCY' })]));
+    expect(kept).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ paymentId: stranger.payment.id, reason: 'UNKNOWN_ORDER' }),
+        expect.objectContaining({ paymentId: dollars.payment.id, reason: 'CURRENCY' }),
+      ]),
+    );
     // The good payment, never delivered with a valid signature, is still there to be reconciled.
     expect((await admin(['payments', 'reconcile', '--group', g.agentGroupId])).recorded).toEqual([expect.objectContaining({ paymentId: good.payment.id })]);
   }, 300_000);
@@ -192,10 +229,22 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect((await deliver(part.created)).body).toMatchObject({ outcome: 'IGNORED', refundId: part.refund.id });
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
     const answers = await Promise.all(Array.from({ length: 8 }, () => deliver(part.processed)));
-    expect(answers.map((a) => a.body.outcome).sort()).toEqual(['DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'REFUNDED']);
+    expect(answers.map((a) => a.body.outcome).sort()).toEqual([
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'REFUNDED',
+    ]);
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 6_500, amountDue: 4_000 });
-    const adjustments = async () => (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string; description: string }[];
-    expect(await adjustments()).toEqual([expect.objectContaining({ amount: 4_000, status: 'POSTED', description: `Payment ${paid.payment.id} refunded (${part.refund.id})` })]);
+    const adjustments = async () =>
+      (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string; description: string }[];
+    expect(await adjustments()).toEqual([
+      expect.objectContaining({ amount: 4_000, status: 'POSTED', description: `Payment ${paid.payment.id} refunded (${part.refund.id})` }),
+    ]);
     expect((await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure).toBe(exposureBefore + 4_000);
 
     // The rest refunded, both its events lost: reconciliation reads the account's refunds and posts it once.
@@ -234,7 +283,8 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect((await deliver(paid.orderPaid)).body.outcome).toBe('RECORDED');
     const exposure = async () => (await call('GET', '/v1/ledger?size=1', { key: g.apiKey })).body.exposure as number;
     const exposureBefore = await exposure();
-    const mine = async () => ((await admin(['payments', 'disputes'])).disputes as { disputeId: string; status: string; invoiceId: string }[]).filter((d) => d.invoiceId === id);
+    const mine = async () =>
+      ((await admin(['payments', 'disputes'])).disputes as { disputeId: string; status: string; invoiceId: string }[]).filter((d) => d.invoiceId === id);
 
     const raised = rz.fake.dispute(paid.payment.id, 10_500_00);
     expect((await deliver(raised.created)).body).toMatchObject({ outcome: 'DISPUTED', disputeId: raised.dispute.id, invoiceId: id, duplicate: false });
@@ -245,12 +295,21 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     const lost = rz.fake.moveDispute(raised.dispute.id, 'lost');
     // Lost arrives first, several times at once; under_review and created arrive after it and change nothing.
     const answers = await Promise.all(Array.from({ length: 6 }, () => deliver(lost)));
-    expect(answers.map((a) => a.body.outcome).sort(), JSON.stringify(answers.map((a) => [a.status, a.text]))).toEqual(['DISPUTED', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE']);
+    expect(answers.map((a) => a.body.outcome).sort(), JSON.stringify(answers.map((a) => [a.status, a.text]))).toEqual([
+      'DISPUTED',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+      'DUPLICATE',
+    ]);
     expect((await deliver(review)).body.outcome).toBe('DUPLICATE');
     expect((await deliver(raised.created)).body.outcome).toBe('DUPLICATE');
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0, amountDue: 10_500 });
     const adjustments = (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; description: string }[];
-    expect(adjustments).toEqual([expect.objectContaining({ amount: 10_500, description: `Payment ${paid.payment.id} charged back: dispute ${raised.dispute.id} lost` })]);
+    expect(adjustments).toEqual([
+      expect.objectContaining({ amount: 10_500, description: `Payment ${paid.payment.id} charged back: dispute ${raised.dispute.id} lost` }),
+    ]);
     expect(await exposure()).toBe(exposureBefore + 10_500);
     expect(await mine()).toEqual([]);
 
@@ -260,12 +319,19 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect((await deliver(again.credited)).body.outcome).toBe('RECORDED');
     const second = rz.fake.dispute(again.payment.id, 5_000_00, 'retrieval');
     expect((await deliver(second.created)).body.outcome).toBe('DISPUTED');
-    expect((await admin(['payments', 'disputes'])).disputes).toContainEqual(expect.objectContaining({ disputeId: second.dispute.id, status: 'open', phase: 'retrieval', agentGroupId: g.agentGroupId }));
+    expect((await admin(['payments', 'disputes'])).disputes).toContainEqual(
+      expect.objectContaining({ disputeId: second.dispute.id, status: 'open', phase: 'retrieval', agentGroupId: g.agentGroupId }),
+    );
     expect((await deliver(rz.fake.moveDispute(second.dispute.id, 'won'))).body.outcome).toBe('DISPUTED');
     expect((await admin(['payments', 'disputes'])).disputes.map((d: { disputeId: string }) => d.disputeId)).not.toContain(second.dispute.id);
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
     expect(await exposure()).toBe(exposureBefore);
-    expect((await rz.svc.receivables.disputes(g.agentGroupId)).map((d) => [d.disputeId, d.status]).sort()).toEqual([[raised.dispute.id, 'lost'], [second.dispute.id, 'won']].sort());
+    expect((await rz.svc.receivables.disputes(g.agentGroupId)).map((d) => [d.disputeId, d.status]).sort()).toEqual(
+      [
+        [raised.dispute.id, 'lost'],
+        [second.dispute.id, 'won'],
+      ].sort(),
+    );
   }, 300_000);
 
   it('a lost dispute whose payment was never announced records the payment, then gives it back: the same figures', async () => {
@@ -299,13 +365,18 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     const [refused] = report.uncaptured;
     const invoiceOfRefused = refused!.paymentId === a.payment.id ? first.id : second.id;
     expect(refused).toMatchObject({ agentGroupId: g.agentGroupId, invoiceId: invoiceOfRefused });
-    expect(report.failures).toEqual([{ agentGroupId: g.agentGroupId, error: expect.stringContaining(`authorized payment ${refused!.paymentId} of invoice ${invoiceOfRefused} not captured`) }]);
+    expect(report.failures).toEqual([
+      { agentGroupId: g.agentGroupId, error: expect.stringContaining(`authorized payment ${refused!.paymentId} of invoice ${invoiceOfRefused} not captured`) },
+    ]);
     // The next run captures it; every payment is recorded once, whatever Razorpay's own events of the captures do.
     const again = await reconcile(g);
     expect(again.captured).toEqual([expect.objectContaining({ paymentId: refused!.paymentId, invoiceId: invoiceOfRefused })]);
     expect(again.failures).toEqual([]);
-    expect(rz.fake.requests.filter((r) => r === `POST /v1/payments/${a.payment.id}/capture` || r === `POST /v1/payments/${b.payment.id}/capture`).length).toBe(3);
-    for (const w of rz.fake.sent.filter((w) => w.body.includes(a.payment.id) || w.body.includes(b.payment.id))) expect((await deliver(w)).body.outcome).toBe('DUPLICATE');
+    expect(rz.fake.requests.filter((r) => r === `POST /v1/payments/${a.payment.id}/capture` || r === `POST /v1/payments/${b.payment.id}/capture`).length).toBe(
+      3,
+    );
+    for (const w of rz.fake.sent.filter((w) => w.body.includes(a.payment.id) || w.body.includes(b.payment.id)))
+      expect((await deliver(w)).body.outcome).toBe('DUPLICATE');
     expect(await invoiceOf(g, first.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
     expect(await invoiceOf(g, second.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
     expect((await ledgerPayments(g)).map((e) => e.amount).sort((x, y) => x - y)).toEqual([-10_500, -5_250]);
@@ -317,7 +388,8 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
     const [id] = await partnerRun(g);
     const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
-    const record = (amount: string, reference: string) => runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', amount, '--reference', reference, '--json'], rz.env);
+    const record = (amount: string, reference: string) =>
+      runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', amount, '--reference', reference, '--json'], rz.env);
 
     const viaGateway = rz.fake.transfer(vaId, 4_000_00, 'UTR34GATE0001');
     expect((await deliver(viaGateway.credited)).body.outcome).toBe('RECORDED');

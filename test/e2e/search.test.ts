@@ -20,7 +20,14 @@ interface SearchListing {
 }
 interface SearchResult {
   singleListings: SearchListing[];
-  combinedGroups: { groupId: string; listingCount: number; proximityLabel: string; maxPairwiseDistanceMeters: number; listings: SearchListing[]; price: { total: number } }[];
+  combinedGroups: {
+    groupId: string;
+    listingCount: number;
+    proximityLabel: string;
+    maxPairwiseDistanceMeters: number;
+    listings: SearchListing[];
+    price: { total: number };
+  }[];
   totalSingleListings: number;
   totalPages: number;
   page: number;
@@ -49,7 +56,10 @@ beforeAll(async () => {
 
 describe('POST /v1/listings/search', () => {
   it("finds only the caller's channel's listings, at that channel's rates", async () => {
-    const [a, b] = await Promise.all([search(groupA, { rawParams: stay(undefined, undefined, ['adults', '2']) }), search(groupB, { rawParams: stay(undefined, undefined, ['adults', '2']) })]);
+    const [a, b] = await Promise.all([
+      search(groupA, { rawParams: stay(undefined, undefined, ['adults', '2']) }),
+      search(groupB, { rawParams: stay(undefined, undefined, ['adults', '2']) }),
+    ]);
 
     expect(a.status).toBe(200);
     expectContract(a, 'searchListings');
@@ -188,13 +198,21 @@ describe('POST /v1/listings/search — combined groups', () => {
       version: 1,
       channels: [{ channelId, name: 'Search channel' }],
       catalogue: {
-        cancellationPlans: [{ planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] }],
+        cancellationPlans: [
+          { planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] },
+        ],
         listings,
         inventory: listings.flatMap((l) => [
           { propertyId: l.properties[0]!.id, from: '2027-04-01', to: '2027-04-10', quantity: 1, minimumStay: 1, maximumStay: 14 },
           ...(l.id.startsWith('stopped') ? [{ propertyId: l.properties[0]!.id, from: '2027-04-03', to: '2027-04-03', quantity: 1, stopSell: true }] : []),
         ]),
-        rates: listings.map((l) => ({ propertyId: l.properties[0]!.id, from: '2027-04-01', to: '2027-04-10', mealPlan: 'EP' as const, adults: { '1': 5_000, '2': 5_500, '3': 6_000, '4': 6_500 } })),
+        rates: listings.map((l) => ({
+          propertyId: l.properties[0]!.id,
+          from: '2027-04-01',
+          to: '2027-04-10',
+          mealPlan: 'EP' as const,
+          adults: { '1': 5_000, '2': 5_500, '3': 6_000, '4': 6_500 },
+        })),
       },
     } as WorldInput;
     const svc = testServices();

@@ -59,14 +59,22 @@ describe('smoke check', () => {
     let receiver: Receiver;
     beforeAll(async () => {
       receiver = await startReceiver();
-      receiver.respond('/openapi.json', (_req, nth) => (nth < 2 ? { status: 503, body: 'warming up' } : { status: 200, headers: { 'content-type': 'application/json' }, body: '{"openapi":"3.1.0","paths":{}}' }));
+      receiver.respond('/openapi.json', (_req, nth) =>
+        nth < 2
+          ? { status: 503, body: 'warming up' }
+          : { status: 200, headers: { 'content-type': 'application/json' }, body: '{"openapi":"3.1.0","paths":{}}' },
+      );
       receiver.respond('/api/ping', () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' }));
     });
     afterAll(() => receiver.close());
 
     it('retries a 503 a bounded number of times, and judges the bodies, not only the statuses', async () => {
       const slept: number[] = [];
-      const results = await smokeCheck(receiver.url, { partnerKey: 'pds_x', groupKey: 'pds_y' }, { attempts: 3, retryDelayMs: 100, sleep: async (ms) => void slept.push(ms) });
+      const results = await smokeCheck(
+        receiver.url,
+        { partnerKey: 'pds_x', groupKey: 'pds_y' },
+        { attempts: 3, retryDelayMs: 100, sleep: async (ms) => void slept.push(ms) },
+      );
 
       expect(receiver.to('/openapi.json')).toHaveLength(3);
       expect(results[0]).toEqual({ name: 'GET /openapi.json', ok: false, detail: 'not the OpenAPI document of this service' });

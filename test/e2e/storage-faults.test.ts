@@ -59,7 +59,8 @@ function problemWith(res: CallResult<any>, ms: number): string | null {
   if (res.status >= 200 && res.status < 300) return null;
   if (res.status !== 503) return `status ${res.status}: ${res.text.slice(0, 300)}`;
   const b = res.body;
-  if (b?.code !== 'SERVICE_UNAVAILABLE' || b.status !== 503 || typeof b.message !== 'string' || typeof b.timestamp !== 'string' || typeof b.path !== 'string') return `503 body ${res.text.slice(0, 300)}`;
+  if (b?.code !== 'SERVICE_UNAVAILABLE' || b.status !== 503 || typeof b.message !== 'string' || typeof b.timestamp !== 'string' || typeof b.path !== 'string')
+    return `503 body ${res.text.slice(0, 300)}`;
   if (!/^\d+$/.test(res.headers.get('retry-after') ?? '')) return '503 without Retry-After';
   return null;
 }
@@ -131,11 +132,18 @@ async function faultSequence(emulator: Faultable, t: ReturnType<typeof trickle>,
     const order = await send('POST', '/v1/orders', group.apiKey, stay(listingId, ...night(n)));
     const booked =
       order.status === 200
-        ? await send('POST', '/v1/bookings', group.apiKey, { orderId: order.body.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.body.summary.grandTotal, primaryGuest: guest })
+        ? await send('POST', '/v1/bookings', group.apiKey, {
+            orderId: order.body.orderId,
+            externalBookingId: uniqueId('ext'),
+            acceptedTotal: order.body.summary.grandTotal,
+            primaryGuest: guest,
+          })
         : order;
     if (read.status === 200 && [200, 202].includes(booked.status)) break;
     if (Date.now() > deadline) {
-      throw new Error(`not recovered a minute after the restart: read ${read.status}, booking ${booked.status} ${booked.text.slice(0, 200)}\n--- offline ---\n${stack.offlineLog()}`);
+      throw new Error(
+        `not recovered a minute after the restart: read ${read.status}, booking ${booked.status} ${booked.text.slice(0, 200)}\n--- offline ---\n${stack.offlineLog()}`,
+      );
     }
     await pauseFor(500);
   }
@@ -159,7 +167,10 @@ async function expectAfterTheFaults(name: string, t: ReturnType<typeof trickle>,
   const byPhase = summary(t.answers);
   console.info(`${name} faults: ${JSON.stringify(byPhase)}`);
   const problems = t.answers.filter((a) => a.problem !== null);
-  const unhandled = stack.offlineLog().split('\n').filter((line) => line.includes('unhandled error'));
+  const unhandled = stack
+    .offlineLog()
+    .split('\n')
+    .filter((line) => line.includes('unhandled error'));
   expect(problems, unhandled.join('\n').slice(-4000)).toEqual([]);
   // A refused booking is safe to send again: it is created now, or found already made.
   for (const body of t.refusedBookings) {
@@ -245,7 +256,11 @@ describe('The daily billing run fanned out, under faults', () => {
         stack.dynamo.resume();
       }
       const issued = await diedAt;
-      const settled = await kit.waitFor(run.runId, 'every group but the throwing one billed, that one dead-lettered', (p) => p.billed === 4 && p.failures.some((f) => f.attempts >= 5));
+      const settled = await kit.waitFor(
+        run.runId,
+        'every group but the throwing one billed, that one dead-lettered',
+        (p) => p.billed === 4 && p.failures.some((f) => f.attempts >= 5),
+      );
       const deadLettered = await pollUntil('the dead-lettered message', async () => {
         const bodies = await kit.dlqBodies();
         return bodies.length ? bodies : undefined;

@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('Sandbox test clocks', () => {
-  it('creates one clock for the caller\'s own group, starting at the real now; another group\'s id is a 404 and a second clock a 409', async () => {
+  it("creates one clock for the caller's own group, starting at the real now; another group's id is a 404 and a second clock a 409", async () => {
     const before = Date.now();
     const created = await call('POST', '/v1/test-clocks', { key: g.apiKey, body: {} });
     expect(created.status, created.text).toBe(201);
@@ -75,9 +75,16 @@ describe('Sandbox test clocks', () => {
     expect(mine.body.data.map((c: { id: string }) => c.id)).toEqual([clockId]);
   });
 
-  it('refuses a `to` before the clock\'s time, beyond two years of its creation, not an instant or not in the calendar (31 February once rolled over to 3 March), naming `to`, and leaves the clock where it was', async () => {
+  it("refuses a `to` before the clock's time, beyond two years of its creation, not an instant or not in the calendar (31 February once rolled over to 3 March), naming `to`, and leaves the clock where it was", async () => {
     const clock = (await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body;
-    for (const to of [new Date(Date.parse(clock.now) - 60_000).toISOString(), new Date(Date.parse(clock.advanceLimit) + 1000).toISOString(), '2027-01-01', 'soon', '2027-02-31T00:00:00+05:30', '2027-02-29T12:00:00Z']) {
+    for (const to of [
+      new Date(Date.parse(clock.now) - 60_000).toISOString(),
+      new Date(Date.parse(clock.advanceLimit) + 1000).toISOString(),
+      '2027-01-01',
+      'soon',
+      '2027-02-31T00:00:00+05:30',
+      '2027-02-29T12:00:00Z',
+    ]) {
       const res = await advance(to);
       expect(res.status, to).toBe(400);
       expect(res.body, to).toMatchObject({ code: 'VALIDATION_FAILED', param: 'to' });
@@ -87,7 +94,7 @@ describe('Sandbox test clocks', () => {
     expect(Date.parse(after.now) - Date.parse(clock.now)).toBeLessThan(60_000);
   });
 
-  it('dates a booking and its callback at the clock\'s time', async () => {
+  it("dates a booking and its callback at the clock's time", async () => {
     const moved = await advance('2026-12-15T10:00:00Z');
     expect(moved.status, moved.text).toBe(200);
     expectContract(moved, 'advanceTestClock');
@@ -105,7 +112,7 @@ describe('Sandbox test clocks', () => {
     otherBookingId = await bookStay(other, world.registered, CHECK_IN, CHECK_OUT);
   }, 120_000);
 
-  it('prices on the clock: an order is valid for the courtesy minutes from the clock\'s time', async () => {
+  it("prices on the clock: an order is valid for the courtesy minutes from the clock's time", async () => {
     const before = await clockNow();
     const created = await call('POST', '/v1/orders', { key: g.apiKey, body: stay(world.registered, '2027-03-08', '2027-03-09') });
     expect(created.status, created.text).toBe(200);
@@ -117,7 +124,12 @@ describe('Sandbox test clocks', () => {
   it('closes the booking window on the clock (X-Test-Scenario booking-failed): FAILED, its callback dated on the clock', async () => {
     const before = await clockNow();
     const path = `/cb/${uniqueId('window')}`;
-    const res = await book(g, await order(g, stay(world.registered, '2027-03-08', '2027-03-09')), { callbackUrl: `${receiver.url}${path}` }, { 'X-Test-Scenario': 'booking-failed' });
+    const res = await book(
+      g,
+      await order(g, stay(world.registered, '2027-03-08', '2027-03-09')),
+      { callbackUrl: `${receiver.url}${path}` },
+      { 'X-Test-Scenario': 'booking-failed' },
+    );
     expect(res.status, res.text).toBe(202);
     // On real time the window (weeks later) would not have closed, so no callback would come.
     const [callback] = await receiver.waitFor(path, 1, 60_000);
@@ -130,7 +142,12 @@ describe('Sandbox test clocks', () => {
   it('measures a late landing on the clock (X-Test-Scenario booking-late): it lands half a window after the window closed, inside the watch, dated on the clock', async () => {
     const before = await clockNow();
     const path = `/cb/${uniqueId('late')}`;
-    const res = await book(g, await order(g, stay(world.registered, '2027-03-08', '2027-03-09')), { callbackUrl: `${receiver.url}${path}` }, { 'X-Test-Scenario': 'booking-late' });
+    const res = await book(
+      g,
+      await order(g, stay(world.registered, '2027-03-08', '2027-03-09')),
+      { callbackUrl: `${receiver.url}${path}` },
+      { 'X-Test-Scenario': 'booking-late' },
+    );
     expect(res.status, res.text).toBe(202);
     type Event = { eventType: string; occurredAt: string; bookingId: string };
     const events = () => receiver.requests.filter((r) => r.path === path).map((r) => r.body as Event);
@@ -147,7 +164,10 @@ describe('Sandbox test clocks', () => {
     expect(Date.parse(failed.occurredAt) - before).toBeGreaterThanOrEqual(WINDOW_MS);
     expect(confirmedAt - Date.parse(failed.occurredAt)).toBeGreaterThanOrEqual(WINDOW_MS / 2);
     expect(confirmedAt - Date.parse(failed.occurredAt)).toBeLessThan(WATCH_MS);
-    expect((await call('GET', `/v1/bookings/${confirmed.bookingId}`, { key: g.apiKey })).body).toMatchObject({ status: 'CONFIRMED', bookingId: confirmed.bookingId });
+    expect((await call('GET', `/v1/bookings/${confirmed.bookingId}`, { key: g.apiKey })).body).toMatchObject({
+      status: 'CONFIRMED',
+      bookingId: confirmed.bookingId,
+    });
   }, 120_000);
 
   it('bills the period that closed when the clock passes midnight India time, through the advance alone', async () => {
@@ -161,7 +181,14 @@ describe('Sandbox test clocks', () => {
     expect(list.body.data).toHaveLength(1);
     const invoice = list.body.data[0];
     invoiceId = invoice.id;
-    expect(invoice).toMatchObject({ status: 'ISSUED', periodFrom: '2026-12-02', periodTo: '2027-01-01', issueDate: ISSUE_DATE, dueDate: addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS), overdueSince: null });
+    expect(invoice).toMatchObject({
+      status: 'ISSUED',
+      periodFrom: '2026-12-02',
+      periodTo: '2027-01-01',
+      issueDate: ISSUE_DATE,
+      dueDate: addDays(ISSUE_DATE, PAYMENT_TERMS_DAYS),
+      overdueSince: null,
+    });
     // Dated on the clock, numbered from the clock's own series: never from the registration's, which groups on real time share.
     expect(invoice.invoiceNumber).toMatch(/^TI[0-9A-Z]{4}\/26\/000001$/);
     expect(invoice.amountDue).toBeGreaterThan(0);
@@ -188,8 +215,15 @@ describe('Sandbox test clocks', () => {
   it('lifts the hold when the sandbox gateway announces the payment, dated on the clock', async () => {
     const invoice = (await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice;
     const paidAt = new Date(await clockNow());
-    const notice = new SandboxPaymentGateway(testServices().config.payments.webhookSecrets).capture(invoice.gatewayOrderId, Math.round(invoice.amountDue * 100), paidAt);
-    const announced = await call('POST', '/gateway/notifications', { rawBody: notice.body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': notice.headers['x-razorpay-signature']! } });
+    const notice = new SandboxPaymentGateway(testServices().config.payments.webhookSecrets).capture(
+      invoice.gatewayOrderId,
+      Math.round(invoice.amountDue * 100),
+      paidAt,
+    );
+    const announced = await call('POST', '/gateway/notifications', {
+      rawBody: notice.body,
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': notice.headers['x-razorpay-signature']! },
+    });
     expect(announced.status, announced.text).toBe(200);
 
     expect((await call('GET', `/v1/invoices/${invoiceId}`, { key: g.apiKey })).body.invoice).toMatchObject({ status: 'PAID', amountDue: 0 });
@@ -198,7 +232,7 @@ describe('Sandbox test clocks', () => {
     expect((await tryBooking(g)).status).toBe(200);
   }, 120_000);
 
-  it('starts the stay (amendment and cancellation refused; a check-in before the clock\'s day refused), then ends it; the other group\'s same stay is untouched', async () => {
+  it("starts the stay (amendment and cancellation refused; a check-in before the clock's day refused), then ends it; the other group's same stay is untouched", async () => {
     expect((await advance(`${addDays(CHECK_IN, 1)}T09:00:00+05:30`)).status).toBe(200);
     // 1 March is months ahead in real time, but gone on the clock (2 March).
     const past = stay(world.registered, CHECK_IN, addDays(CHECK_IN, 1));

@@ -76,7 +76,14 @@ describe('Client: the partner flow against the local stack', () => {
     const client = createPartnerClient({ baseUrl: stack().baseUrl, apiKey: other.apiKey });
     for (const checkIn of ['2027-03-06', '2027-03-08']) {
       const o = await client.POST('/v1/orders', { body: { listingId: world.registered, checkIn, checkOut: addDays(checkIn, 1), adults: 2 } });
-      await client.POST('/v1/bookings', { body: { orderId: o.orderId, externalBookingId: `page-${o.orderId.slice(0, 8)}`, acceptedTotal: o.summary.grandTotal, primaryGuest: { firstName: 'Ravi', lastName: 'Iyer', email: 'ravi.iyer@example.com' } } });
+      await client.POST('/v1/bookings', {
+        body: {
+          orderId: o.orderId,
+          externalBookingId: `page-${o.orderId.slice(0, 8)}`,
+          acceptedTotal: o.summary.grandTotal,
+          primaryGuest: { firstName: 'Ravi', lastName: 'Iyer', email: 'ravi.iyer@example.com' },
+        },
+      });
     }
     await client.POST('/v1/invoices', { body: { from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) } });
 
@@ -89,7 +96,9 @@ describe('Client: the partner flow against the local stack', () => {
     expect(ledger).toEqual((await client.GET('/v1/ledger', { params: { query: { size: '100' } } })).data);
     expect(ledger.length).toBeGreaterThanOrEqual(2);
     const bookings = await walked(client.each('/v1/bookings', { query: { size: '1' } }));
-    expect(bookings.map((b) => b.externalBookingId).sort()).toEqual((await client.GET('/v1/bookings', { params: { query: { size: '100' } } })).data.map((b) => b.externalBookingId).sort());
+    expect(bookings.map((b) => b.externalBookingId).sort()).toEqual(
+      (await client.GET('/v1/bookings', { params: { query: { size: '100' } } })).data.map((b) => b.externalBookingId).sort(),
+    );
     const invoices = await walked(client.each('/v1/invoices', { query: { size: '1' } }));
     expect(invoices).toHaveLength(1);
     const listings = await walked(client.each('/v1/listings', { query: { size: '1' } }));
@@ -97,7 +106,9 @@ describe('Client: the partner flow against the local stack', () => {
     expect(listings.length).toBeGreaterThanOrEqual(2);
 
     const partner = createPartnerClient({ baseUrl: stack().baseUrl, apiKey: (await newPartner({ channelId: world.channelId })).apiKey });
-    const endpoint = await partner.POST('/api/webhooks/endpoints', { body: { url: 'http://127.0.0.1:9/hooks', authType: 'HMAC', signingSecret: 'client-test-secret-0001' } });
+    const endpoint = await partner.POST('/api/webhooks/endpoints', {
+      body: { url: 'http://127.0.0.1:9/hooks', authType: 'HMAC', signingSecret: 'client-test-secret-0001' },
+    });
     expect(await walked(partner.each('/api/webhooks/endpoints/{id}/deliveries', { path: { id: endpoint.id }, query: { size: '1' } }))).toEqual([]);
     const feed = await walked(partner.pages('/api/changes', { query: { size: '100' } }));
     expect(feed.at(-1)!.data).toEqual([]);

@@ -56,14 +56,27 @@ describe('GET /v1/listings', () => {
     expect(res.body.data).toEqual([...res.body.data].sort(feedOrder));
     expect(res.body.nextCursor).toBeNull();
     const both = res.body.data.find((l) => l.id === fx.both)!;
-    expect(both).toMatchObject({ title: `Villa ${fx.both}`, status: 'ACTIVE', type: 'Villa', city: 'Goa', state: 'Goa', locality: 'Anjuna', maxAdults: 8, maxChildren: 4, price: 10000 });
+    expect(both).toMatchObject({
+      title: `Villa ${fx.both}`,
+      status: 'ACTIVE',
+      type: 'Villa',
+      city: 'Goa',
+      state: 'Goa',
+      locality: 'Anjuna',
+      maxAdults: 8,
+      maxChildren: 4,
+      price: 10000,
+    });
     expect(both.properties.map((p) => p.id)).toEqual(fx.propertiesOf[fx.both]);
     expect(both.properties[0]).toMatchObject({
       name: 'Suite 1',
       city: 'Goa',
       price: 5000,
       quantity: 2,
-      photos: [{ url: 'https://images.example.com/a.jpg', name: 'A' }, { url: 'https://images.example.com/b.jpg', name: 'B' }],
+      photos: [
+        { url: 'https://images.example.com/a.jpg', name: 'A' },
+        { url: 'https://images.example.com/b.jpg', name: 'B' },
+      ],
       amenities: [{ icon: 'wifi', name: 'Wi-Fi', category: 'Basics' }],
     });
   });
@@ -212,7 +225,12 @@ describe('GET /v1/listings?updatedSince', () => {
 
     await syncCatalogue(syncDeps(testServices()), {
       version: 1,
-      catalogue: { listings: [{ ...onlyA, title: 'Renamed villa' }, { ...both, properties: [bothProperties[0], { ...bothProperties[1], name: 'Garden Suite' }] }] },
+      catalogue: {
+        listings: [
+          { ...onlyA, title: 'Renamed villa' },
+          { ...both, properties: [bothProperties[0], { ...bothProperties[1], name: 'Garden Suite' }] },
+        ],
+      },
     });
 
     expect(empty.body).toEqual({ data: [], nextCursor: null });

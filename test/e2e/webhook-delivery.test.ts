@@ -56,7 +56,8 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
-const deliveriesOf = (p: PartnerFixture, endpointId: string, query = '') => call('GET', `/api/webhooks/endpoints/${endpointId}/deliveries${query}`, { key: p.apiKey });
+const deliveriesOf = (p: PartnerFixture, endpointId: string, query = '') =>
+  call('GET', `/api/webhooks/endpoints/${endpointId}/deliveries${query}`, { key: p.apiKey });
 
 /** The endpoint's deliveries once none is PENDING any more. */
 const settled = (p: PartnerFixture, endpointId: string) =>
@@ -221,7 +222,15 @@ describe('Catalogue webhook delivery', () => {
     await register(p, '/listings-only', { eventTypes: ['listing.updated'] });
 
     // act
-    await publish(rateChanged(p), { eventType: 'listing.updated', entityType: 'listing', entityId: 'listing-1', fromDate: null, toDate: null, occurredAt: new Date().toISOString(), channelIds: [p.channelId] });
+    await publish(rateChanged(p), {
+      eventType: 'listing.updated',
+      entityType: 'listing',
+      entityId: 'listing-1',
+      fromDate: null,
+      toDate: null,
+      occurredAt: new Date().toISOString(),
+      channelIds: [p.channelId],
+    });
     await receiver.waitFor('/listings-only', 1);
     await new Promise((r) => setTimeout(r, 2000));
 
@@ -241,7 +250,10 @@ describe('GET /api/webhooks/endpoints/{id}/deliveries', () => {
     await receiver.waitFor(path, 1);
     await publish(rateChanged(p, { entityId: 'prop-2-bad' }));
     await receiver.waitFor(path, 2);
-    await eventually(() => deliveriesOf(p, ep.id), (res) => res.body.data.length === 2 && res.body.data.every((d: { status: string }) => d.status !== 'PENDING'));
+    await eventually(
+      () => deliveriesOf(p, ep.id),
+      (res) => res.body.data.length === 2 && res.body.data.every((d: { status: string }) => d.status !== 'PENDING'),
+    );
 
     // act
     const first = await deliveriesOf(p, ep.id, '?size=1');
@@ -363,7 +375,15 @@ describe('GET /api/changes', () => {
 
     // assess
     expect(first.body.data.map((c: any) => c.entityId)).toEqual(['prop-a']);
-    expect(second.body.data).toEqual([expect.objectContaining({ entityId: 'prop-b', eventType: 'inventory.changed', fromDate: '2026-06-01', dedupKey: expect.any(String), recordedAt: expect.any(String) })]);
+    expect(second.body.data).toEqual([
+      expect.objectContaining({
+        entityId: 'prop-b',
+        eventType: 'inventory.changed',
+        fromDate: '2026-06-01',
+        dedupKey: expect.any(String),
+        recordedAt: expect.any(String),
+      }),
+    ]);
     expect(caughtUp.body.data).toEqual([]);
     expect(caughtUp.body.nextCursor).toEqual(expect.any(String));
     expect(later.body.data.map((c: any) => c.entityId)).toEqual(['prop-c']);
@@ -383,7 +403,10 @@ describe('GET /api/changes', () => {
 
 describe('Sweeper', () => {
   it('can be invoked by hand through the offline Lambda port', async () => {
-    const res = await fetch(`http://127.0.0.1:${stack().lambdaPort}/2015-03-31/functions/partner-distribution-test-sweepDeliveries/invocations`, { method: 'POST', body: '{}' });
+    const res = await fetch(`http://127.0.0.1:${stack().lambdaPort}/2015-03-31/functions/partner-distribution-test-sweepDeliveries/invocations`, {
+      method: 'POST',
+      body: '{}',
+    });
 
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ requeued: expect.any(Number), abandoned: expect.any(Number), notQueued: 0 });

@@ -14,7 +14,13 @@ async function create(key: string, body: Record<string, unknown>) {
 describe('POST /api/webhooks/endpoints', () => {
   it('creates an active endpoint and never echoes a secret', async () => {
     const p = await newPartner();
-    const res = await create(p.apiKey, { url: PUBLIC_URL, authType: 'HMAC', signingSecret: SECRET, eventTypes: ['rate.changed'], headers: { 'X-Partner-Env': 'prod' } });
+    const res = await create(p.apiKey, {
+      url: PUBLIC_URL,
+      authType: 'HMAC',
+      signingSecret: SECRET,
+      eventTypes: ['rate.changed'],
+      headers: { 'X-Partner-Env': 'prod' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       url: PUBLIC_URL,
@@ -72,7 +78,11 @@ describe('POST /api/webhooks/endpoints', () => {
     const malformed = await call('POST', '/api/webhooks/endpoints', { key: p.apiKey, rawBody: '{"url": ', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 'MALFORMED_JSON', param: 'body', path: '/api/webhooks/endpoints' });
-    const wrongType = await call('POST', '/api/webhooks/endpoints', { key: p.apiKey, rawBody: JSON.stringify({ url: PUBLIC_URL }), headers: { 'content-type': 'text/plain' } });
+    const wrongType = await call('POST', '/api/webhooks/endpoints', {
+      key: p.apiKey,
+      rawBody: JSON.stringify({ url: PUBLIC_URL }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', param: 'Content-Type' });
   });
@@ -80,7 +90,10 @@ describe('POST /api/webhooks/endpoints', () => {
   it('refuses the endpoint past the per-partner maximum with 409', async () => {
     const p = await newPartner();
     const created = await Promise.all(Array.from({ length: 20 }, () => create(p.apiKey, { url: PUBLIC_URL })));
-    expect(created.map((r) => r.status), created.map((r) => r.text.slice(0, 200)).join('\n')).toEqual(Array(20).fill(201));
+    expect(
+      created.map((r) => r.status),
+      created.map((r) => r.text.slice(0, 200)).join('\n'),
+    ).toEqual(Array(20).fill(201));
     const extra = await create(p.apiKey, { url: PUBLIC_URL });
     expect(extra.status).toBe(409);
     expect(extra.body.code).toBe('CONFLICT');
@@ -98,7 +111,8 @@ describe('GET, PUT and DELETE /api/webhooks/endpoints/{id}', () => {
 
     const db = createDocumentClient(testServices().config);
     const read = async () =>
-      (await db.send(new GetCommand({ TableName: testServices().config.tableName, Key: keys.webhookEndpoint(p.partnerId, made.id) }))).Item?.signingSecretSealed as string;
+      (await db.send(new GetCommand({ TableName: testServices().config.tableName, Key: keys.webhookEndpoint(p.partnerId, made.id) }))).Item
+        ?.signingSecretSealed as string;
     const before = await read();
     const rotated = await call('PUT', `/api/webhooks/endpoints/${made.id}`, { key: p.apiKey, body: { signingSecret: 'whsec_rotated_secret_000002' } });
     expect(rotated.status).toBe(200);

@@ -63,7 +63,15 @@ import { randomised, sizedTimeout } from '../support/randomised.ts';
  * (CONSISTENCY_RUNS sets the number of runs; `npm run soak` runs many with a fresh seed).
  */
 
-const { seed: SEED, runs: RUNS } = randomised({ name: 'account consistency', file: 'test/integration/account-consistency.test.ts', seedVar: 'CONSISTENCY_SEED', runsVar: 'CONSISTENCY_RUNS', fixedSeed: 20_261_125, ci: 200, soak: 2_000 });
+const { seed: SEED, runs: RUNS } = randomised({
+  name: 'account consistency',
+  file: 'test/integration/account-consistency.test.ts',
+  seedVar: 'CONSISTENCY_SEED',
+  runsVar: 'CONSISTENCY_RUNS',
+  fixedSeed: 20_261_125,
+  ci: 200,
+  soak: 2_000,
+});
 const MAX_STEPS = 8;
 /** How long a failed booking is watched for a late landing (the stack's window stays 4 s: a booking-late one lands 2 s after the look that failed it). */
 const WATCH_SECONDS = 2 * 86_400;
@@ -89,16 +97,49 @@ type Step =
   | { readonly kind: 'dispute'; readonly pick: number; readonly perMille: number; readonly ends: 'won' | 'lost' | 'closed'; readonly lostFirst: boolean };
 
 const STEP_ARBITRARIES: { readonly weight: number; readonly arbitrary: fc.Arbitrary<Step> }[] = [
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('book' as const), span: fc.constantFrom(0 as const, 1 as const), day: fc.integer({ min: 0, max: 2 }), nights: fc.integer({ min: 1, max: 2 }), late: fc.integer({ min: 0, max: 2 }).map((n) => n === 0) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('book' as const),
+      span: fc.constantFrom(0 as const, 1 as const),
+      day: fc.integer({ min: 0, max: 2 }),
+      nights: fc.integer({ min: 1, max: 2 }),
+      late: fc.integer({ min: 0, max: 2 }).map((n) => n === 0),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('amend' as const), pick: fc.nat(), longer: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'bill' as const }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), via: fc.constantFrom('GATEWAY' as const, 'BANK_TRANSFER' as const, 'VIRTUAL_ACCOUNT' as const, 'RECONCILED' as const), perMille: fc.integer({ min: 100, max: 1_500 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('pay' as const),
+      via: fc.constantFrom('GATEWAY' as const, 'BANK_TRANSFER' as const, 'VIRTUAL_ACCOUNT' as const, 'RECONCILED' as const),
+      perMille: fc.integer({ min: 100, max: 1_500 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 240 }) }) },
   // A processed refund of part (perMille of what is left) or, from 1000 up, all of a gateway payment: announced, redelivered, or found by reconciliation.
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }), via: fc.constantFrom('NOTIFIED' as const, 'RECONCILED' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('refund' as const),
+      pick: fc.nat(),
+      perMille: fc.integer({ min: 1, max: 1_200 }),
+      via: fc.constantFrom('NOTIFIED' as const, 'RECONCILED' as const),
+    }),
+  },
   // A dispute of part or all of a gateway payment, raised then decided; a lost one delivered before its earlier states, and twice.
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute' as const), pick: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }), ends: fc.constantFrom('won' as const, 'lost' as const, 'closed' as const), lostFirst: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('dispute' as const),
+      pick: fc.nat(),
+      perMille: fc.integer({ min: 1, max: 1_200 }),
+      ends: fc.constantFrom('won' as const, 'lost' as const, 'closed' as const),
+      lostFirst: fc.boolean(),
+    }),
+  },
   // An operator's credit note: part of a line (perMille of what is left of it) or, from 1000 up, all of it.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('credit' as const), pick: fc.nat(), line: fc.nat(), perMille: fc.integer({ min: 1, max: 1_200 }) }) },
   // 2–7 s: the first look past a booking-late's 4 s window fails it, a look 2 s or more after that one lands it.
@@ -131,9 +172,9 @@ beforeAll(async () => {
   world = await seedInvoiceWorld({ units: 1_000 });
   const config = testServices().config;
   svc = buildServices({ ...config, booking: { ...config.booking, watchSeconds: WATCH_SECONDS } }, clock);
-  partnerId = (await createPartner(adminDeps(svc, TEST_OPERATOR), { partnerId: uniqueId('partner'), name: 'Consistency Partner', channelId: world.channelId })).partnerId;
+  partnerId = (await createPartner(adminDeps(svc, TEST_OPERATOR), { partnerId: uniqueId('partner'), name: 'Consistency Partner', channelId: world.channelId }))
+    .partnerId;
 }, 120_000);
-
 
 /** One run's group and what it has done so far. */
 interface Run {
@@ -197,7 +238,7 @@ async function refusable(run: Run, what: string, act: () => Promise<unknown>): P
   }
 }
 
-const pick = <T,>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
+const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
 
 const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { kind: K }>) => Promise<void> } = {
   book: async (run, s) => {
@@ -205,14 +246,19 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     const checkOut = addDays(checkIn, s.nights);
     await refusable(run, 'book', async () => {
       const order = await createOrder(orderDeps(svc), run.principal, { request: stay(world.registered, checkIn, checkOut) });
-      const reply = await placeBooking(bookingDepsOf(), run.principal, {
-        orderId: order.orderId,
-        externalBookingId: uniqueId('ext'),
-        acceptedTotal: order.pricing.summary.grandTotal,
-        primaryGuest: guest,
-        additionalGuests: [],
-        ...(s.late ? { scenario: 'booking-late' as const } : {}),
-      }, testOrigin());
+      const reply = await placeBooking(
+        bookingDepsOf(),
+        run.principal,
+        {
+          orderId: order.orderId,
+          externalBookingId: uniqueId('ext'),
+          acceptedTotal: order.pricing.summary.grandTotal,
+          primaryGuest: guest,
+          additionalGuests: [],
+          ...(s.late ? { scenario: 'booking-late' as const } : {}),
+        },
+        testOrigin(),
+      );
       count(s.late ? 'booked late' : 'booked');
       if (s.late) {
         expect(reply.booking.status, 'booking-late is still in flight').toBe('PROCESSING');
@@ -228,7 +274,9 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if (!bookingId) return;
     const b = (await svc.bookingReads.byBookingId(run.group.agentGroupId, bookingId))!;
     const longer = s.longer ? STAY_SPANS.every((span) => b.checkOut !== span.end) : addDays(b.checkIn, 1) === b.checkOut;
-    await refusable(run, 'amend', () => applyAmendment(bookingDepsOf(), run.principal, bookingId, { checkOut: addDays(b.checkOut, longer ? 1 : -1) }, testOrigin()));
+    await refusable(run, 'amend', () =>
+      applyAmendment(bookingDepsOf(), run.principal, bookingId, { checkOut: addDays(b.checkOut, longer ? 1 : -1) }, testOrigin()),
+    );
   },
   cancel: async (run, s) => {
     const bookingId = pick(run.bookingIds, s.pick);
@@ -248,7 +296,22 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
       const due = target.total - (target.amountPaid ?? 0) - (target.creditedAmount ?? 0);
       const amount = Math.max(1, Math.round((due * s.perMille) / 1000));
-      await receiveGatewayPayment(deps, { paymentId: newPaymentId(), orderId: target.gatewayOrderId, virtualAccountId: null, amount, currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: clock.now().toISOString(), bankReference: null }, { event: 'payment.captured', eventId: null }, testOrigin());
+      await receiveGatewayPayment(
+        deps,
+        {
+          paymentId: newPaymentId(),
+          orderId: target.gatewayOrderId,
+          virtualAccountId: null,
+          amount,
+          currency: 'INR',
+          status: 'captured',
+          amountRefunded: 0,
+          createdAt: clock.now().toISOString(),
+          bankReference: null,
+        },
+        { event: 'payment.captured', eventId: null },
+        testOrigin(),
+      );
       return;
     }
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
@@ -257,15 +320,40 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     if ((s.via === 'VIRTUAL_ACCOUNT' || s.via === 'RECONCILED') && va) {
       // Razorpay's paths: a transfer into the group's virtual account (virtual_account.credited), announced
       // twice (a redelivery, or order.paid after payment.captured) or found again by reconciliation: one payment.
-      const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)), currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: clock.now().toISOString(), bankReference: `UTR${uniqueId('v').slice(2)}` };
+      const transfer = {
+        paymentId: newPaymentId(),
+        orderId: null,
+        virtualAccountId: va.virtualAccountId,
+        amount: Math.max(1, Math.round((owed * s.perMille) / 1000)),
+        currency: 'INR',
+        status: 'captured',
+        amountRefunded: 0,
+        createdAt: clock.now().toISOString(),
+        bankReference: `UTR${uniqueId('v').slice(2)}`,
+      };
       const first = await receiveGatewayPayment(deps, transfer, { event: 'virtual_account.credited', eventId: uniqueId('evt') }, testOrigin());
-      const again = await receiveGatewayPayment(deps, transfer, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null }, testOrigin());
+      const again = await receiveGatewayPayment(
+        deps,
+        transfer,
+        { event: s.via === 'RECONCILED' ? 'reconciliation' : 'virtual_account.credited', eventId: null },
+        testOrigin(),
+      );
       expect([first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual([true, false]);
       // The same transfer typed in by an operator (its UTR): refused, nothing moves.
-      await expect(recordBankTransfer({ ...deps, ids: svc.ids }, { agentGroupId: run.group.agentGroupId, reference: transfer.bankReference, amount: transfer.amount }, TEST_OPERATOR)).rejects.toBeInstanceOf(ConflictError);
+      await expect(
+        recordBankTransfer(
+          { ...deps, ids: svc.ids },
+          { agentGroupId: run.group.agentGroupId, reference: transfer.bankReference, amount: transfer.amount },
+          TEST_OPERATOR,
+        ),
+      ).rejects.toBeInstanceOf(ConflictError);
       return;
     }
-    await recordBankTransfer({ ...deps, ids: svc.ids }, { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) }, TEST_OPERATOR);
+    await recordBankTransfer(
+      { ...deps, ids: svc.ids },
+      { agentGroupId: run.group.agentGroupId, reference: `UTR${uniqueId('t').slice(2)}`, amount: Math.max(1, Math.round((owed * s.perMille) / 1000)) },
+      TEST_OPERATOR,
+    );
   },
   credit: async (run, s) => {
     const target = pick(
@@ -282,21 +370,52 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     // A share of nothing left still asks for a paisa, so the refusal of an over-credit is exercised too.
     const amount = s.perMille >= 1_000 ? undefined : Math.max(1, Math.floor((left * s.perMille) / 1_000));
     await refusable(run, 'credit', async () => {
-      await issueOperatorCreditNote({ ...billing(), tenants: svc.tenants }, run.group.agentGroupId, target.id, [{ lineId: line.id, ...(amount === undefined ? {} : { amount }) }], 'consistency test', TEST_OPERATOR);
+      await issueOperatorCreditNote(
+        { ...billing(), tenants: svc.tenants },
+        run.group.agentGroupId,
+        target.id,
+        [{ lineId: line.id, ...(amount === undefined ? {} : { amount }) }],
+        'consistency test',
+        TEST_OPERATOR,
+      );
       count('credited by an operator');
     });
   },
   refund: async (run, s) => {
     const g = run.group.agentGroupId;
-    const payment = pick((await svc.receivables.payments(g)).filter((p) => p.source === 'GATEWAY' && p.amount > (p.refunded ?? 0)), s.pick);
+    const payment = pick(
+      (await svc.receivables.payments(g)).filter((p) => p.source === 'GATEWAY' && p.amount > (p.refunded ?? 0)),
+      s.pick,
+    );
     if (!payment) return;
     const left = payment.amount - (payment.refunded ?? 0);
     const amount = s.perMille >= 1_000 ? left : Math.max(1, Math.floor((left * s.perMille) / 1_000));
-    const refund = { refundId: `rfnd_${uniqueId('r').replace(/[^A-Za-z0-9]/g, '').slice(-14)}`, paymentId: payment.reference, amount, currency: 'INR', status: 'processed', createdAt: clock.now().toISOString() };
+    const refund = {
+      refundId: `rfnd_${uniqueId('r')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(-14)}`,
+      paymentId: payment.reference,
+      amount,
+      currency: 'INR',
+      status: 'processed',
+      createdAt: clock.now().toISOString(),
+    };
     const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids };
     // Razorpay's paths: refund.created while pending (nothing moves), then refund.processed, redelivered or found again by reconciliation: one refund.
-    const pending = await receiveGatewayRefund(deps, { ...refund, status: 'pending' }, null, { event: 'refund.created', eventId: uniqueId('evt') }, testOrigin());
-    const first = await receiveGatewayRefund(deps, refund, null, { event: s.via === 'RECONCILED' ? 'reconciliation' : 'refund.processed', eventId: null }, testOrigin());
+    const pending = await receiveGatewayRefund(
+      deps,
+      { ...refund, status: 'pending' },
+      null,
+      { event: 'refund.created', eventId: uniqueId('evt') },
+      testOrigin(),
+    );
+    const first = await receiveGatewayRefund(
+      deps,
+      refund,
+      null,
+      { event: s.via === 'RECONCILED' ? 'reconciliation' : 'refund.processed', eventId: null },
+      testOrigin(),
+    );
     const again = await receiveGatewayRefund(deps, refund, null, { event: 'refund.processed', eventId: uniqueId('evt') }, testOrigin());
     expect([pending.kind, first.kind === 'recorded' && first.recorded, again.kind === 'recorded' && again.recorded]).toEqual(['not-processed', true, false]);
     run.refunded = true;
@@ -304,18 +423,49 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
   },
   dispute: async (run, s) => {
     const g = run.group.agentGroupId;
-    let payment = pick((await svc.receivables.payments(g)).filter((p) => p.source === 'GATEWAY' && p.amount > (p.refunded ?? 0)), s.pick);
+    let payment = pick(
+      (await svc.receivables.payments(g)).filter((p) => p.source === 'GATEWAY' && p.amount > (p.refunded ?? 0)),
+      s.pick,
+    );
     if (!payment) {
       const va = await virtualAccountOf({ gateway: svc.gateway, receivables: svc.receivables, clock }, { agentGroupId: g, legalName: 'Consistency Holidays' });
       // No gateway payment yet: the disputed one is a transfer into the group's account (credit kept or allocated as the figures say).
-      const transfer = { paymentId: newPaymentId(), orderId: null, virtualAccountId: va.virtualAccountId, amount: 2_000_00, currency: 'INR', status: 'captured', amountRefunded: 0, createdAt: clock.now().toISOString(), bankReference: null };
-      await receiveGatewayPayment({ receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids }, transfer, { event: 'virtual_account.credited', eventId: null }, testOrigin());
+      const transfer = {
+        paymentId: newPaymentId(),
+        orderId: null,
+        virtualAccountId: va.virtualAccountId,
+        amount: 2_000_00,
+        currency: 'INR',
+        status: 'captured',
+        amountRefunded: 0,
+        createdAt: clock.now().toISOString(),
+        bankReference: null,
+      };
+      await receiveGatewayPayment(
+        { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids },
+        transfer,
+        { event: 'virtual_account.credited', eventId: null },
+        testOrigin(),
+      );
       payment = await svc.receivables.payment(g, 'GATEWAY', transfer.paymentId);
     }
     if (!payment) return;
     const left = payment.amount - (payment.refunded ?? 0);
     const amount = s.perMille >= 1_000 ? left : Math.max(1, Math.floor((left * s.perMille) / 1_000));
-    const opened = { disputeId: `disp_${uniqueId('d').replace(/[^A-Za-z0-9]/g, '').slice(-14)}`, paymentId: payment.reference, amount, amountDeducted: 0, currency: 'INR', status: 'open', phase: 'chargeback', reasonCode: 'chargeback', respondBy: clock.now().toISOString(), createdAt: clock.now().toISOString() };
+    const opened = {
+      disputeId: `disp_${uniqueId('d')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(-14)}`,
+      paymentId: payment.reference,
+      amount,
+      amountDeducted: 0,
+      currency: 'INR',
+      status: 'open',
+      phase: 'chargeback',
+      reasonCode: 'chargeback',
+      respondBy: clock.now().toISOString(),
+      createdAt: clock.now().toISOString(),
+    };
     const decided = { ...opened, status: s.ends, amountDeducted: s.ends === 'lost' ? amount : 0 };
     const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, metrics: noMetrics };
     const deliver = async (d: typeof opened) => {
@@ -323,7 +473,9 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       return o.kind === 'recorded' && o.applied;
     };
     // Razorpay's paths (razorpay.com/docs/webhooks/disputes): created, then the decision; or the decision first and created late (then nothing).
-    const applied = s.lostFirst ? [await deliver(decided), await deliver(opened), await deliver(decided)] : [await deliver(opened), await deliver(decided), await deliver(decided)];
+    const applied = s.lostFirst
+      ? [await deliver(decided), await deliver(opened), await deliver(decided)]
+      : [await deliver(opened), await deliver(decided), await deliver(decided)];
     expect(applied).toEqual(s.lostFirst ? [true, false, false] : [true, true, false]);
     expect((await svc.receivables.openDisputes()).map((d) => d.disputeId)).not.toContain(opened.disputeId);
     if (s.ends === 'lost') run.refunded = true;
@@ -381,7 +533,8 @@ async function ledgerOf(run: Run): Promise<{ entries: LedgerEntryView[]; exposur
   return { entries, exposure: paise(last.exposure), creditLimit: paise(last.creditLimit) };
 }
 
-const postedSum = (entries: readonly Pick<LedgerEntryView, 'status' | 'amount'>[]): Minor => entries.reduce((s, e) => (e.status === 'POSTED' ? s + paise(e.amount) : s), 0);
+const postedSum = (entries: readonly Pick<LedgerEntryView, 'status' | 'amount'>[]): Minor =>
+  entries.reduce((s, e) => (e.status === 'POSTED' ? s + paise(e.amount) : s), 0);
 
 /** Credit-note rows of the invoice list (creditNoteFor set) correct an invoice; they are not themselves owed. */
 type ListedRow = Awaited<ReturnType<typeof listAllInvoices>>['data'][number];
@@ -458,21 +611,39 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   // Money kept = payments received − refunds given back; each refund is one POSTED ADJUSTMENT of its amount, each payment's refunded figure their sum.
   const [payments, refunds] = await Promise.all([svc.receivables.payments(g), svc.receivables.refunds(g)]);
   const refundEntries = new Set(refunds.map((r) => r.ledgerEntryId));
-  expect(audit.entries.filter((e) => refundEntries.has(e.id)).map((e) => [e.type, e.status, e.amount]).sort(), 'one POSTED ADJUSTMENT per refund').toEqual(refunds.map((r) => ['ADJUSTMENT', 'POSTED', r.amount]).sort());
-  for (const p of payments) expect(p.refunded ?? 0, `refunded of ${p.reference}`).toBe(refunds.filter((r) => r.paymentId === p.reference).reduce((s, r) => s + r.amount, 0));
+  expect(
+    audit.entries
+      .filter((e) => refundEntries.has(e.id))
+      .map((e) => [e.type, e.status, e.amount])
+      .sort(),
+    'one POSTED ADJUSTMENT per refund',
+  ).toEqual(refunds.map((r) => ['ADJUSTMENT', 'POSTED', r.amount]).sort());
+  for (const p of payments)
+    expect(p.refunded ?? 0, `refunded of ${p.reference}`).toBe(refunds.filter((r) => r.paymentId === p.reference).reduce((s, r) => s + r.amount, 0));
   const received = audit.entries.filter((e) => e.type === 'PAYMENT').reduce((s, e) => s - e.amount, 0) - refunds.reduce((s, r) => s + r.amount, 0);
   const unallocated = await svc.receivables.unallocatedCredit(g);
   const allocated = received - unallocated;
   expect(unallocated, 'unallocated credit').toBeGreaterThanOrEqual(0);
-  expect(stored.reduce((s, i) => s + (i.amountPaid ?? 0), 0), 'Σ amountPaid = payments allocated').toBe(allocated);
+  expect(
+    stored.reduce((s, i) => s + (i.amountPaid ?? 0), 0),
+    'Σ amountPaid = payments allocated',
+  ).toBe(allocated);
   expect(paise(listed.outstanding), 'outstanding = issued − allocated − credited').toBe(issuedTotal - allocated - credited);
   // The list's figures are kept (the DUES item and due markers); reading every invoice, as they once were, is their oracle.
   const oracle = openFiguresOf(await svc.invoices.receivables(g));
-  expect({ outstanding: paise(listed.outstanding), openCount: listed.outstandingInvoiceCount, oldestDueDate: listed.oldestDueDate }, 'kept open figures = every invoice read').toEqual(oracle);
+  expect(
+    { outstanding: paise(listed.outstanding), openCount: listed.outstandingInvoiceCount, oldestDueDate: listed.oldestDueDate },
+    'kept open figures = every invoice read',
+  ).toEqual(oracle);
   if (await duesComplete(g)) count('steps with kept open figures');
   // What payments are allocated to (found from the due markers once the figures are complete) = every stored invoice still owing.
-  const owing = stored.flatMap((i) => (i.status === 'ISSUED' && i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) > 0 ? [{ dueDate: i.dueDate!, amountDue: i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) }] : []));
-  const byDue = (a: { dueDate: string; amountDue: number }, b: { dueDate: string; amountDue: number }) => a.dueDate.localeCompare(b.dueDate) || a.amountDue - b.amountDue;
+  const owing = stored.flatMap((i) =>
+    i.status === 'ISSUED' && i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) > 0
+      ? [{ dueDate: i.dueDate!, amountDue: i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) }]
+      : [],
+  );
+  const byDue = (a: { dueDate: string; amountDue: number }, b: { dueDate: string; amountDue: number }) =>
+    a.dueDate.localeCompare(b.dueDate) || a.amountDue - b.amountDue;
   expect([...(await svc.receivables.openDues(g))].sort(byDue), 'open dues = every stored invoice still owing').toEqual(owing.sort(byDue));
   for (const i of stored) {
     const due = i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
@@ -492,7 +663,11 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   const lines = linesByInvoice.flat();
   const identities = lines.filter((l) => creditedLineOf(l) === null).map((l) => `${l.bookingRef}#${l.key}`);
   expect(new Set(identities).size, 'a line identity billed twice').toBe(identities.length);
-  for (const [k, row] of listed.data.entries()) expect(linesByInvoice[k]!.reduce((s, l) => s + l.lineTotal, 0), `lines of ${row.id}`).toBe(paise(row.total));
+  for (const [k, row] of listed.data.entries())
+    expect(
+      linesByInvoice[k]!.reduce((s, l) => s + l.lineTotal, 0),
+      `lines of ${row.id}`,
+    ).toBe(paise(row.total));
   const byId = new Map(lines.map((l) => [l.id, l]));
   const creditedPerLine = new Map<string, Minor>();
   for (const l of lines) {
@@ -502,7 +677,8 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   for (const [original, amount] of creditedPerLine) expect(amount, `credited beyond line ${original}`).toBeLessThanOrEqual(byId.get(original)?.lineTotal ?? 0);
   const movementsOf = (bookingId: string) => audit.entries.filter((e) => e.bookingId === bookingId && e.status === 'POSTED');
   const billedOf = (bookingId: string) => lines.filter((l) => l.bookingId === bookingId && creditedLineOf(l) === null).reduce((s, l) => s + l.lineTotal, 0);
-  const creditedOf = (bookingId: string) => lines.filter((l) => l.bookingId === bookingId && creditedLineOf(l) !== null).reduce((s, l) => s + Math.abs(l.lineTotal), 0);
+  const creditedOf = (bookingId: string) =>
+    lines.filter((l) => l.bookingId === bookingId && creditedLineOf(l) !== null).reduce((s, l) => s + Math.abs(l.lineTotal), 0);
   for (const bookingId of run.bookingIds) {
     const everCharged = movementsOf(bookingId).reduce((s, e: LedgerEntry) => (e.amount > 0 ? s + e.amount : s), 0);
     expect(billedOf(bookingId), `billed beyond charged for ${bookingId}`).toBeLessThanOrEqual(everCharged);
@@ -523,35 +699,42 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
 }
 
 describe('Account consistency (randomised, DynamoDB Local)', () => {
-  it(`ledger, statement, exposure and invoices agree after every step of ${RUNS} random runs`, async () => {
-    const t0 = Date.now();
-    try {
-      await fc.assert(
-        fc.asyncProperty(runArb, async ({ startDay, creditLimit, steps }) => {
-          offsetMs = startDay * 86_400_000;
-          const run = await newRun(creditLimit);
-          run.log.push(`group ${run.group.agentGroupId}, limit ${creditLimit}, from ${clock.now().toISOString()}`);
-          for (const step of steps) {
-            run.log.push(`${clock.now().toISOString()} ${JSON.stringify(step)}`);
-            try {
-              count(step.kind);
-              await act(run, step);
-              await assertConsistent(run, step);
-            } catch (err) {
-              throw new Error(`${err instanceof Error ? err.message : String(err)}\nsteps so far:\n${run.log.join('\n')}`, { cause: err });
+  it(
+    `ledger, statement, exposure and invoices agree after every step of ${RUNS} random runs`,
+    async () => {
+      const t0 = Date.now();
+      try {
+        await fc.assert(
+          fc.asyncProperty(runArb, async ({ startDay, creditLimit, steps }) => {
+            offsetMs = startDay * 86_400_000;
+            const run = await newRun(creditLimit);
+            run.log.push(`group ${run.group.agentGroupId}, limit ${creditLimit}, from ${clock.now().toISOString()}`);
+            for (const step of steps) {
+              run.log.push(`${clock.now().toISOString()} ${JSON.stringify(step)}`);
+              try {
+                count(step.kind);
+                await act(run, step);
+                await assertConsistent(run, step);
+              } catch (err) {
+                throw new Error(`${err instanceof Error ? err.message : String(err)}\nsteps so far:\n${run.log.join('\n')}`, { cause: err });
+              }
             }
-          }
-        }),
-        // No shrinking: each try is a fresh group on the shared table; the seed and path replay the failing run as it was.
-        { numRuns: RUNS, seed: SEED, endOnFailure: true, ...(process.env.CONSISTENCY_PATH ? { path: process.env.CONSISTENCY_PATH } : {}) },
-      );
-    } catch (err) {
-      throw new Error(`account consistency failed; reproduce with CONSISTENCY_SEED=${SEED} (and CONSISTENCY_PATH=<path> below for that run alone)\n${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    } finally {
-      const wallMs = Date.now() - t0;
-      console.info(`account consistency: ${RUNS} runs, seed ${SEED}, ${(wallMs / 1000).toFixed(1)} s; ${[...tally].map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    }
-  }, sizedTimeout(900_000));
+          }),
+          // No shrinking: each try is a fresh group on the shared table; the seed and path replay the failing run as it was.
+          { numRuns: RUNS, seed: SEED, endOnFailure: true, ...(process.env.CONSISTENCY_PATH ? { path: process.env.CONSISTENCY_PATH } : {}) },
+        );
+      } catch (err) {
+        throw new Error(
+          `account consistency failed; reproduce with CONSISTENCY_SEED=${SEED} (and CONSISTENCY_PATH=<path> below for that run alone)\n${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
+        );
+      } finally {
+        const wallMs = Date.now() - t0;
+        console.info(`account consistency: ${RUNS} runs, seed ${SEED}, ${(wallMs / 1000).toFixed(1)} s; ${[...tally].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      }
+    },
+    sizedTimeout(900_000),
+  );
 });
 
 describe('Account consistency: a late landing over the limit', () => {
@@ -573,7 +756,10 @@ describe('Account consistency: a late landing over the limit', () => {
     for (const [i, step] of steps.entries()) {
       await act(run, step);
       await assertConsistent(run, step);
-      if (i === 4) expect((await svc.ledger.creditPosition(run.group.agentGroupId))!.availableCredit, 'past the limit after the late landing').toBe(15_000_00 - 2 * 10_500_00);
+      if (i === 4)
+        expect((await svc.ledger.creditPosition(run.group.agentGroupId))!.availableCredit, 'past the limit after the late landing').toBe(
+          15_000_00 - 2 * 10_500_00,
+        );
     }
     expect(run.lateLanded).toBe(true);
     const audit = await svc.ledger.audit(run.group.agentGroupId);

@@ -50,18 +50,26 @@ describe('admin: billing and invoices', () => {
     const other = await newAgentGroup({ channelId: world.channelId });
     await bookStay(other, world.registered, '2027-03-02', '2027-03-03');
     const group = (await testServices().tenants.getAgentGroup(other.agentGroupId))!;
-    const failed = await runBilling(billingDeps(testServices(), new PdfInvoiceRenderer()), group, {
-      period: { from: addDays(today(), -7), to: today() },
-      cutoff: cutoffOf(today()),
-      trigger: 'ADMIN',
-      scenario: 'invoice-issue-fails',
-    }, testOrigin());
+    const failed = await runBilling(
+      billingDeps(testServices(), new PdfInvoiceRenderer()),
+      group,
+      {
+        period: { from: addDays(today(), -7), to: today() },
+        cutoff: cutoffOf(today()),
+        trigger: 'ADMIN',
+        scenario: 'invoice-issue-fails',
+      },
+      testOrigin(),
+    );
     const draftId = failed.invoiceIds[0]!;
     const listed = json<{ id: string; status: string; lastError: string }[]>(await runAdminTool(['invoices', 'list', '--group', other.agentGroupId, '--json']));
     expect(listed[0]).toMatchObject({ id: draftId, status: 'DRAFT' });
     expect(listed[0]!.lastError).toContain('invoice-issue-fails');
 
-    expect(json(await runAdminTool(['invoices', 'abandon', draftId, '--group', other.agentGroupId, '--json', '--as', 'dora']))).toMatchObject({ id: draftId, status: 'CANCELLED' });
+    expect(json(await runAdminTool(['invoices', 'abandon', draftId, '--group', other.agentGroupId, '--json', '--as', 'dora']))).toMatchObject({
+      id: draftId,
+      status: 'CANCELLED',
+    });
     // One event, in the abandonment's own transaction: no write-ahead started/completed pair.
     expect((await trail(`invoice:${draftId}`)).map((e) => [e.action, e.actor, e.actorKind, e.account, e.before, e.after])).toEqual([
       ['invoice.abandoned', 'dora', 'operator', other.agentGroupId, { status: 'DRAFT' }, { status: 'CANCELLED' }],
@@ -76,12 +84,17 @@ describe('admin: billing and invoices', () => {
   }, 120_000);
 });
 
-describe('admin: money commands write their event in the change\'s transaction', () => {
-  it('leaves a DRAFT unchanged when the abandonment\'s event cannot be written', async () => {
+describe("admin: money commands write their event in the change's transaction", () => {
+  it("leaves a DRAFT unchanged when the abandonment's event cannot be written", async () => {
     const other = await newAgentGroup({ channelId: world.channelId });
     await bookStay(other, world.registered, '2027-03-04', '2027-03-05');
     const group = (await testServices().tenants.getAgentGroup(other.agentGroupId))!;
-    const failed = await runBilling(billingDeps(testServices(), new PdfInvoiceRenderer()), group, { period: { from: addDays(today(), -7), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN', scenario: 'invoice-issue-fails' }, testOrigin());
+    const failed = await runBilling(
+      billingDeps(testServices(), new PdfInvoiceRenderer()),
+      group,
+      { period: { from: addDays(today(), -7), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN', scenario: 'invoice-issue-fails' },
+      testOrigin(),
+    );
     const draftId = failed.invoiceIds[0]!;
     await squat(`invoice:${draftId}`);
 
@@ -92,16 +105,26 @@ describe('admin: money commands write their event in the change\'s transaction',
     expect((await testServices().invoices.lines(other.agentGroupId, draftId)).length).toBe(1);
   }, 120_000);
 
-  it('records a bank transfer with its event on the payment\'s own chain, a duplicate with none, and nothing at all when the event cannot be written', async () => {
+  it("records a bank transfer with its event on the payment's own chain, a duplicate with none, and nothing at all when the event cannot be written", async () => {
     const other = await newAgentGroup({ channelId: world.channelId });
     const reference = `UTR${Date.now()}`;
-    const paid = json<{ payment: { ledgerEntryId: string }; duplicate: boolean }>(await runAdminTool(['payments', 'record', '--group', other.agentGroupId, '--amount', '1500.50', '--reference', reference, '--json', '--as', 'erin']));
+    const paid = json<{ payment: { ledgerEntryId: string }; duplicate: boolean }>(
+      await runAdminTool(['payments', 'record', '--group', other.agentGroupId, '--amount', '1500.50', '--reference', reference, '--json', '--as', 'erin']),
+    );
     expect(paid.duplicate).toBe(false);
-    const again = json<{ duplicate: boolean }>(await runAdminTool(['payments', 'record', '--group', other.agentGroupId, '--amount', '1500.50', '--reference', reference, '--json', '--as', 'erin']));
+    const again = json<{ duplicate: boolean }>(
+      await runAdminTool(['payments', 'record', '--group', other.agentGroupId, '--amount', '1500.50', '--reference', reference, '--json', '--as', 'erin']),
+    );
     expect(again.duplicate).toBe(true);
     const target = `payment:${paid.payment.ledgerEntryId}`;
     expect((await trail(target)).map((e) => [e.action, e.actor, e.account, e.before, e.after])).toEqual([
-      ['payment.recorded', 'erin', other.agentGroupId, null, expect.objectContaining({ source: 'BANK_TRANSFER', reference, amount: 1500_50, ledgerEntryId: paid.payment.ledgerEntryId })],
+      [
+        'payment.recorded',
+        'erin',
+        other.agentGroupId,
+        null,
+        expect.objectContaining({ source: 'BANK_TRANSFER', reference, amount: 1500_50, ledgerEntryId: paid.payment.ledgerEntryId }),
+      ],
     ]);
     const verified = await runAdminTool(['audit', 'verify', '--target', target]);
     expect(verified.stdout).toContain('Intact');
@@ -116,15 +139,42 @@ describe('admin: money commands write their event in the change\'s transaction',
     expect(await testServices().receivables.unallocatedCredit(other.agentGroupId)).toBe(1500_50);
   }, 120_000);
 
-  it('raises a credit note with its event on the invoice\'s chain, which audit verify finds intact, and refuses an over-credit without an event', async () => {
+  it("raises a credit note with its event on the invoice's chain, which audit verify finds intact, and refuses an over-credit without an event", async () => {
     const other = await newAgentGroup({ channelId: world.channelId });
     await bookStay(other, world.registered, '2027-03-06', '2027-03-07');
     const run = json(await runAdminTool(['billing', 'run', '--group', other.agentGroupId, '--from', addDays(today(), -7), '--to', today(), '--json']));
     const invoiceId = run.invoiceIds[0] as string;
     const [line] = await testServices().invoices.lines(other.agentGroupId, invoiceId);
 
-    const raised = json<{ creditNote: { id: string; invoiceNumber: string } }>(await runAdminTool(['invoices', 'credit-note', invoiceId, '--group', other.agentGroupId, '--lines', `${line!.id}:100`, '--reason', 'Pool closed for a day', '--json', '--as', 'frank']));
-    const over = await runAdminTool(['invoices', 'credit-note', invoiceId, '--group', other.agentGroupId, '--lines', `${line!.id}:99999999`, '--reason', 'Too much', '--as', 'frank']);
+    const raised = json<{ creditNote: { id: string; invoiceNumber: string } }>(
+      await runAdminTool([
+        'invoices',
+        'credit-note',
+        invoiceId,
+        '--group',
+        other.agentGroupId,
+        '--lines',
+        `${line!.id}:100`,
+        '--reason',
+        'Pool closed for a day',
+        '--json',
+        '--as',
+        'frank',
+      ]),
+    );
+    const over = await runAdminTool([
+      'invoices',
+      'credit-note',
+      invoiceId,
+      '--group',
+      other.agentGroupId,
+      '--lines',
+      `${line!.id}:99999999`,
+      '--reason',
+      'Too much',
+      '--as',
+      'frank',
+    ]);
 
     expect(over.code).not.toBe(0);
     const events = await trail(`invoice:${invoiceId}`);
@@ -133,7 +183,12 @@ describe('admin: money commands write their event in the change\'s transaction',
         'credit-note.raised',
         'frank',
         { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null },
-        { creditedAmount: 100_00, raisedCreditNoteId: raised.creditNote.id, raisedCreditNoteNumber: raised.creditNote.invoiceNumber, raisedCreditNoteTotal: 100_00 },
+        {
+          creditedAmount: 100_00,
+          raisedCreditNoteId: raised.creditNote.id,
+          raisedCreditNoteNumber: raised.creditNote.invoiceNumber,
+          raisedCreditNoteTotal: 100_00,
+        },
       ],
     ]);
     expect(JSON.stringify(events)).not.toContain('Pool closed');
@@ -148,5 +203,7 @@ const trail = (target: string) => testServices().auditTrail.listTarget(target);
 /** Takes the chain's first position with an item the trail did not write, so no event can join that chain. */
 async function squat(target: string): Promise<void> {
   const svc = testServices();
-  await createDocumentClient(svc.config).send(new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditEvent(target, 1), entity: 'AuditEvent', id: 'squatter' } }));
+  await createDocumentClient(svc.config).send(
+    new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditEvent(target, 1), entity: 'AuditEvent', id: 'squatter' } }),
+  );
 }

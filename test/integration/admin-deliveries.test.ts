@@ -26,7 +26,12 @@ async function failedDelivery(): Promise<Delivery> {
   const svc = testServices();
   // A real partner: the tool refuses to list the deliveries of a partner that does not exist.
   const { partnerId, channelId } = await newPartner({ channelId: uniqueId('chan') });
-  const endpoint = await createEndpoint(svc, { kind: 'partner', partnerId, channelId, keyId: 'k', keyPrefix: 'p' }, { url: 'http://127.0.0.1:9/hook' }, testOrigin());
+  const endpoint = await createEndpoint(
+    svc,
+    { kind: 'partner', partnerId, channelId, keyId: 'k', keyPrefix: 'p' },
+    { url: 'http://127.0.0.1:9/hook' },
+    testOrigin(),
+  );
   const at = new Date().toISOString();
   const delivery: Delivery = {
     deliveryId: randomUUID(),
@@ -35,7 +40,15 @@ async function failedDelivery(): Promise<Delivery> {
     endpointId: endpoint.id,
     eventId: randomUUID(),
     eventType: 'listing.updated',
-    payload: JSON.stringify({ eventType: 'listing.updated', entityType: 'listing', entityId: 'l-1', fromDate: null, toDate: null, occurredAt: at, dedupKey: 'k' }),
+    payload: JSON.stringify({
+      eventType: 'listing.updated',
+      entityType: 'listing',
+      entityId: 'l-1',
+      fromDate: null,
+      toDate: null,
+      occurredAt: at,
+      dedupKey: 'k',
+    }),
     status: 'FAILED',
     attempts: [{ attempt: 1, at, outcome: 'permanent', statusCode: 410, error: 'HTTP 410', durationMs: 12 }],
     nextAttemptAt: null,
@@ -59,7 +72,9 @@ describe('Admin CLI: deliveries', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(d.deliveryId);
     expect(table.stdout).toContain('#1 410');
-    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ deliveryId: d.deliveryId, status: 'FAILED', attempts: [expect.objectContaining({ statusCode: 410 })] })]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ deliveryId: d.deliveryId, status: 'FAILED', attempts: [expect.objectContaining({ statusCode: 410 })] }),
+    ]);
   });
 
   it('resends a delivery: a new PENDING delivery and a message for its first attempt', async () => {
@@ -71,7 +86,9 @@ describe('Admin CLI: deliveries', () => {
     expect(run.code, run.stderr).toBe(0);
     const resent = JSON.parse(run.stdout);
     expect(resent).toMatchObject({ status: 'PENDING', resendOf: d.deliveryId, eventId: d.eventId });
-    expect(got.Messages?.map((m) => decodeDeliveryMessage(m.Body!))).toEqual([{ kind: 'webhook', partnerId: d.partnerId, deliveryId: resent.deliveryId, attempt: 1 }]);
+    expect(got.Messages?.map((m) => decodeDeliveryMessage(m.Body!))).toEqual([
+      { kind: 'webhook', partnerId: d.partnerId, deliveryId: resent.deliveryId, attempt: 1 },
+    ]);
   });
 
   it("refuses another partner's delivery as not found, and a missing --partner as a usage error", async () => {

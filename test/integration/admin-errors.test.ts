@@ -30,51 +30,71 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
 describe('admin: what failed, and whether retrying helps', () => {
-  it('filing gstr1 makes an --out folder that does not exist yet', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'gstr1-out-')), 'does', 'not', 'exist');
+  it(
+    'filing gstr1 makes an --out folder that does not exist yet',
+    async () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'gstr1-out-')), 'does', 'not', 'exist');
 
-    const run = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out, '--json']);
+      const run = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out, '--json']);
 
-    expect(run.code, run.stderr).toBe(0);
-    expect(readdirSync(out).sort()).toEqual([`${GSTIN}-112026-gstr1-cdnr.csv`, `${GSTIN}-112026-gstr1.csv`, `${GSTIN}-112026-gstr1.json`]);
-  }, TOOL_TIMEOUT);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readdirSync(out).sort()).toEqual([`${GSTIN}-112026-gstr1-cdnr.csv`, `${GSTIN}-112026-gstr1.csv`, `${GSTIN}-112026-gstr1.json`]);
+    },
+    TOOL_TIMEOUT,
+  );
 
-  it('file system: an --out that cannot be a folder is named with its errno, not retryable', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gstr1-file-'));
-    writeFileSync(join(dir, 'returns'), 'a file, not a folder');
-    const out = join(dir, 'returns', '2026-11');
+  it(
+    'file system: an --out that cannot be a folder is named with its errno, not retryable',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gstr1-file-'));
+      writeFileSync(join(dir, 'returns'), 'a file, not a folder');
+      const out = join(dir, 'returns', '2026-11');
 
-    const run = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out, '--json']);
-    const human = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out]);
+      const run = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out, '--json']);
+      const human = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out]);
 
-    expect(run.code).toBe(1);
-    expect(errorOf(run.stderr)).toMatchObject({ code: 'FILE_SYSTEM', kind: 'file-system', retryable: false });
-    expect(errorOf(run.stderr).message).toContain(`mkdir ${out} (ENOTDIR)`);
-    expect(human.stderr).toMatch(/^Error: File system: cannot mkdir .*returns\/2026-11 \(ENOTDIR\)\. The stack was not the problem/);
-    expect(existsSync(out)).toBe(false);
-  }, TOOL_TIMEOUT);
+      expect(run.code).toBe(1);
+      expect(errorOf(run.stderr)).toMatchObject({ code: 'FILE_SYSTEM', kind: 'file-system', retryable: false });
+      expect(errorOf(run.stderr).message).toContain(`mkdir ${out} (ENOTDIR)`);
+      expect(human.stderr).toMatch(/^Error: File system: cannot mkdir .*returns\/2026-11 \(ENOTDIR\)\. The stack was not the problem/);
+      expect(existsSync(out)).toBe(false);
+    },
+    TOOL_TIMEOUT,
+  );
 
-  it('network: a store nobody listens at is named with its host, retryable', async () => {
-    const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
+  it(
+    'network: a store nobody listens at is named with its host, retryable',
+    async () => {
+      const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
 
-    expect(run.code).toBe(1);
-    expect(errorOf(run.stderr)).toMatchObject({ code: 'UNREACHABLE', kind: 'network', retryable: true });
-    expect(errorOf(run.stderr).message).toContain('could not reach DynamoDB at 127.0.0.1:1 (ECONNREFUSED)');
-  }, TOOL_TIMEOUT);
+      expect(run.code).toBe(1);
+      expect(errorOf(run.stderr)).toMatchObject({ code: 'UNREACHABLE', kind: 'network', retryable: true });
+      expect(errorOf(run.stderr).message).toContain('could not reach DynamoDB at 127.0.0.1:1 (ECONNREFUSED)');
+    },
+    TOOL_TIMEOUT,
+  );
 
-  it('storage: a store answering 503 after every retry is named, retryable', async () => {
-    const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` });
+  it(
+    'storage: a store answering 503 after every retry is named, retryable',
+    async () => {
+      const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` });
 
-    expect(run.code).toBe(1);
-    expect(errorOf(run.stderr)).toMatchObject({ code: 'STORAGE_UNAVAILABLE', kind: 'storage', retryable: true });
-    expect(errorOf(run.stderr).message).toMatch(/^Storage: DynamoDB did not cope \(ServiceUnavailable/);
-  }, TOOL_TIMEOUT);
+      expect(run.code).toBe(1);
+      expect(errorOf(run.stderr)).toMatchObject({ code: 'STORAGE_UNAVAILABLE', kind: 'storage', retryable: true });
+      expect(errorOf(run.stderr).message).toMatch(/^Storage: DynamoDB did not cope \(ServiceUnavailable/);
+    },
+    TOOL_TIMEOUT,
+  );
 
-  it('storage: a store refusing the call (no such table) is named, not retryable', async () => {
-    const run = await runAdminTool(['partners', 'list', '--json'], { TABLE_NAME: 'pds-no-such-table' });
+  it(
+    'storage: a store refusing the call (no such table) is named, not retryable',
+    async () => {
+      const run = await runAdminTool(['partners', 'list', '--json'], { TABLE_NAME: 'pds-no-such-table' });
 
-    expect(run.code).toBe(1);
-    expect(errorOf(run.stderr)).toMatchObject({ code: 'STORAGE_REFUSED', kind: 'storage', retryable: false });
-    expect(errorOf(run.stderr).message).toContain('DynamoDB refused the call (ResourceNotFoundException)');
-  }, TOOL_TIMEOUT);
+      expect(run.code).toBe(1);
+      expect(errorOf(run.stderr)).toMatchObject({ code: 'STORAGE_REFUSED', kind: 'storage', retryable: false });
+      expect(errorOf(run.stderr).message).toContain('DynamoDB refused the call (ResourceNotFoundException)');
+    },
+    TOOL_TIMEOUT,
+  );
 });

@@ -68,20 +68,35 @@ interface Tenant {
 
 async function tenant(creditLimit?: number): Promise<Tenant> {
   const group = await newAgentGroup({ channelId: world.channelId, ...(creditLimit !== undefined && { creditLimit }) });
-  return { group, principal: { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: world.channelId, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) } };
+  return {
+    group,
+    principal: {
+      kind: 'agent-group',
+      agentGroupId: group.agentGroupId,
+      partnerId: group.partnerId,
+      channelId: world.channelId,
+      keyId: group.keyId,
+      keyPrefix: group.apiKey.slice(0, 12),
+    },
+  };
 }
 
 /** A CONFIRMED booking of one night on `listingId`, units taken. */
 async function confirmed(t: Tenant, listingId = world.instant, nights = BOOKED): Promise<Booking> {
   const order = await createOrder(orderDeps(svc), t.principal, { request: stay(listingId, nights.checkIn, nights.checkOut) });
-  const reply = await placeBooking(deps({ syncWaitMs: 5_000 }), t.principal, {
-    orderId: order.orderId,
-    externalBookingId: uniqueId('ext'),
-    acceptedTotal: order.pricing.summary.grandTotal,
-    primaryGuest: guest,
-    additionalGuests: [],
-    callbackUrl: CALLBACK_URL,
-  }, testOrigin());
+  const reply = await placeBooking(
+    deps({ syncWaitMs: 5_000 }),
+    t.principal,
+    {
+      orderId: order.orderId,
+      externalBookingId: uniqueId('ext'),
+      acceptedTotal: order.pricing.summary.grandTotal,
+      primaryGuest: guest,
+      additionalGuests: [],
+      callbackUrl: CALLBACK_URL,
+    },
+    testOrigin(),
+  );
   expect(reply.booking).toMatchObject({ status: 'CONFIRMED', steps: { inventoryTaken: true } });
   return reply.booking;
 }
@@ -100,7 +115,9 @@ async function units(listingId: string, date: string): Promise<number> {
 
 /** The simulator's copy of the reservation: what the channel manager holds. */
 async function reservation(b: Booking): Promise<{ checkIn?: string; checkOut?: string }> {
-  const out = await createDocumentClient(svc.config).send(new GetCommand({ TableName: svc.config.tableName, Key: keys.simulatedReservation(b.bookingRef), ConsistentRead: true }));
+  const out = await createDocumentClient(svc.config).send(
+    new GetCommand({ TableName: svc.config.tableName, Key: keys.simulatedReservation(b.bookingRef), ConsistentRead: true }),
+  );
   return out.Item ?? {};
 }
 
@@ -111,7 +128,14 @@ async function sweep(): Promise<void> {
   offsetMs = 0;
 }
 
-const applyExtension = (b: Booking, d: BookingDeps, cmd: AmendmentCommand = EXTEND) => applyAmendment(d, { kind: 'agent-group', agentGroupId: b.agentGroupId, partnerId: b.partnerId, channelId: b.channelId, keyId: 'k', keyPrefix: 'k' }, b.bookingId!, cmd, testOrigin());
+const applyExtension = (b: Booking, d: BookingDeps, cmd: AmendmentCommand = EXTEND) =>
+  applyAmendment(
+    d,
+    { kind: 'agent-group', agentGroupId: b.agentGroupId, partnerId: b.partnerId, channelId: b.channelId, keyId: 'k', keyPrefix: 'k' },
+    b.bookingId!,
+    cmd,
+    testOrigin(),
+  );
 
 describe('Amendment workflow: crash between every pair of steps, then the sweeper', () => {
   const steps: AmendmentStep[] = ['begun', 'channel-modified', 'rows-rewritten', 'adjusted', 'callback-published'];
@@ -128,14 +152,31 @@ describe('Amendment workflow: crash between every pair of steps, then the sweepe
     // assess
     const [amendment, ...more] = await amendmentsOf(booking);
     expect(more).toEqual([]);
-    expect(amendment).toMatchObject({ status: 'APPLIED', nextCheckAt: null, steps: { channelModified: true, rowsRewritten: true, adjusted: true, callbackPublished: true } });
+    expect(amendment).toMatchObject({
+      status: 'APPLIED',
+      nextCheckAt: null,
+      steps: { channelModified: true, rowsRewritten: true, adjusted: true, callbackPublished: true },
+    });
     const after = await reload(booking);
-    expect(after).toMatchObject({ status: 'CONFIRMED', bookingId: booking.bookingId, checkIn: '2027-03-02', checkOut: '2027-03-04', amount: NIGHT_TOTAL, chargedTotal: 2 * NIGHT_TOTAL, amendingId: null });
+    expect(after).toMatchObject({
+      status: 'CONFIRMED',
+      bookingId: booking.bookingId,
+      checkIn: '2027-03-02',
+      checkOut: '2027-03-04',
+      amount: NIGHT_TOTAL,
+      chargedTotal: 2 * NIGHT_TOTAL,
+      amendingId: null,
+    });
     expect(after.summary.grandTotal).toBe(2 * NIGHT_TOTAL);
-    expect(await adjustments(booking)).toEqual([expect.objectContaining({ status: 'POSTED', amount: NIGHT_TOTAL, bookingId: booking.bookingId, externalBookingId: booking.externalBookingId })]);
+    expect(await adjustments(booking)).toEqual([
+      expect.objectContaining({ status: 'POSTED', amount: NIGHT_TOTAL, bookingId: booking.bookingId, externalBookingId: booking.externalBookingId }),
+    ]);
     expect(await units(world.instant, '2027-03-03')).toBe(secondNight - 1);
     expect(await reservation(booking)).toMatchObject({ checkIn: '2027-03-02', checkOut: '2027-03-04' });
-    expect((await svc.deliveries.listForBooking(booking.partnerId, booking.bookingRef)).map((d) => d.eventType).sort()).toEqual(['booking.amended', 'booking.confirmed']);
+    expect((await svc.deliveries.listForBooking(booking.partnerId, booking.bookingRef)).map((d) => d.eventType).sort()).toEqual([
+      'booking.amended',
+      'booking.confirmed',
+    ]);
     expect(await lockOf(booking)).toBeUndefined();
     const again = await advanceAmendment(deps(), booking.agentGroupId, booking.bookingRef, amendment!.amendmentId);
     expect(again).toEqual(amendment);
@@ -150,12 +191,18 @@ describe('Amendment workflow: crash between every pair of steps, then the sweepe
     const nights = [await units(world.instant, '2027-03-02'), await units(world.instant, '2027-03-03')];
 
     // act
-    await expect(applyExtension(booking, deps({ afterAmendmentStep: dieAfter(step) }), { ...EXTEND, scenario: 'amendment-fails' })).rejects.toThrow(ProcessDied);
+    await expect(applyExtension(booking, deps({ afterAmendmentStep: dieAfter(step) }), { ...EXTEND, scenario: 'amendment-fails' })).rejects.toThrow(
+      ProcessDied,
+    );
     await sweep();
 
     // assess
     const [amendment] = await amendmentsOf(booking);
-    expect(amendment).toMatchObject({ status: 'COMPENSATED', failure: { reasonCode: 'AMENDMENT_FAILED' }, steps: { channelModified: true, rowsRewritten: true, adjusted: false, channelRestored: true, rowsRestored: true } });
+    expect(amendment).toMatchObject({
+      status: 'COMPENSATED',
+      failure: { reasonCode: 'AMENDMENT_FAILED' },
+      steps: { channelModified: true, rowsRewritten: true, adjusted: false, channelRestored: true, rowsRestored: true },
+    });
     const after = await reload(booking);
     expect(after).toMatchObject({ checkIn: booking.checkIn, checkOut: booking.checkOut, chargedTotal: NIGHT_TOTAL, amendingId: null, lastAmendment: null });
     expect(after.items).toEqual(booking.items);
@@ -181,12 +228,15 @@ describe('Amendment workflow: crash between every pair of steps, then the sweepe
 });
 
 describe('The worked money example of docs/amendments.md', () => {
-  it('charges the change at today\'s rates and absorbs the drift since booking', async () => {
+  it("charges the change at today's rates and absorbs the drift since booking", async () => {
     // prepare: two nights booked at 5,000 + 5 % (10,500); then the rate for two adults rises to 5,200
     const t = await tenant();
     const booking = await confirmed(t, world.instant, { checkIn: '2027-03-08', checkOut: '2027-03-10' });
     const propertyId = world.propertyOf(world.instant);
-    await syncCatalogue(syncDeps(svc), { version: 1, catalogue: { rates: [{ propertyId, from: '2027-03-08', to: '2027-03-10', mealPlan: 'EP', adults: { '1': 4_000, '2': 5_200 } }] } });
+    await syncCatalogue(syncDeps(svc), {
+      version: 1,
+      catalogue: { rates: [{ propertyId, from: '2027-03-08', to: '2027-03-10', mealPlan: 'EP', adults: { '1': 4_000, '2': 5_200 } }] },
+    });
 
     // act: a third night
     const quote = await quoteAmendment(deps(), t.principal, booking.bookingId!, { checkOut: '2027-03-11' });
@@ -199,20 +249,50 @@ describe('The worked money example of docs/amendments.md', () => {
       amended: { stay: 15_600_00, discount: 0, meals: 0, vas: 0, tax: 780_00, total: 16_380_00 },
       delta: { stay: 5_200_00, discount: 0, meals: 0, vas: 0, tax: 260_00, total: 5_460_00 },
     });
-    expect(reply.amendment.money).toEqual({ previousTotal: 10_500_00, amendmentDelta: 5_460_00, rateDriftAbsorbed: 420_00, newTotal: 15_960_00, delta: 5_460_00 });
-    expect(reply.amendment.warnings).toEqual(['Rates for the booked stay have risen by 420.00 INR since it was charged; that drift is absorbed, not passed on.']);
+    expect(reply.amendment.money).toEqual({
+      previousTotal: 10_500_00,
+      amendmentDelta: 5_460_00,
+      rateDriftAbsorbed: 420_00,
+      newTotal: 15_960_00,
+      delta: 5_460_00,
+    });
+    expect(reply.amendment.warnings).toEqual([
+      'Rates for the booked stay have risen by 420.00 INR since it was charged; that drift is absorbed, not passed on.',
+    ]);
     expect(await reload(booking)).toMatchObject({ amount: 10_500_00, chargedTotal: 15_960_00, summary: { grandTotal: 16_380_00 } });
     expect(await adjustments(booking)).toEqual([expect.objectContaining({ amount: 5_460_00 })]);
   });
 });
 
-describe('Amendment pricing: the order\'s bank offer', () => {
+describe("Amendment pricing: the order's bank offer", () => {
   it('drops an offer the amended stay no longer qualifies for, with a warning, not an error', async () => {
     // prepare: a 10 % offer from two nights, booked for two nights (before the nights whose rate the worked example raises)
     const t = await tenant();
-    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, { version: 1, catalogue: { offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }] } }, { allowPlaintextKeys: true });
-    const order = await createOrder(orderDeps(svc), t.principal, { request: { ...stay(world.instant, '2027-03-06', '2027-03-08'), bankOfferCode: 'TWONIGHTS' } });
-    const placed = await placeBooking(deps({ syncWaitMs: 5_000 }), t.principal, { orderId: order.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] }, testOrigin());
+    await importWorld(
+      { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
+      {
+        version: 1,
+        catalogue: {
+          offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }],
+        },
+      },
+      { allowPlaintextKeys: true },
+    );
+    const order = await createOrder(orderDeps(svc), t.principal, {
+      request: { ...stay(world.instant, '2027-03-06', '2027-03-08'), bankOfferCode: 'TWONIGHTS' },
+    });
+    const placed = await placeBooking(
+      deps({ syncWaitMs: 5_000 }),
+      t.principal,
+      {
+        orderId: order.orderId,
+        externalBookingId: uniqueId('ext'),
+        acceptedTotal: order.pricing.summary.grandTotal,
+        primaryGuest: guest,
+        additionalGuests: [],
+      },
+      testOrigin(),
+    );
 
     // act: down to one night
     const reply = await applyExtension(placed.booking, deps(), { checkOut: '2027-03-07' });
@@ -239,7 +319,9 @@ describe('Amendment refusals', () => {
     expect(await reload(booking)).toEqual(booking);
     expect(await entries(booking)).toEqual(ledgerBefore);
     expect(await units(world.slow, '2027-03-03')).toBe(secondNight);
-    expect(await amendmentsOf(booking)).toEqual([expect.objectContaining({ status: 'REFUSED', failure: expect.objectContaining({ reasonCode: 'CHANNEL_REFUSED' }) })]);
+    expect(await amendmentsOf(booking)).toEqual([
+      expect.objectContaining({ status: 'REFUSED', failure: expect.objectContaining({ reasonCode: 'CHANNEL_REFUSED' }) }),
+    ]);
     expect(await lockOf(booking)).toBeUndefined();
   });
 
@@ -325,7 +407,13 @@ describe('Amendment idempotency and races', () => {
     // act
     const reply = await applyExtension(booking, deps(), { checkOut: '2027-03-03' });
     // assess
-    expect(reply.amendment.money).toEqual({ previousTotal: 2 * NIGHT_TOTAL, amendmentDelta: -NIGHT_TOTAL, rateDriftAbsorbed: 0, newTotal: NIGHT_TOTAL, delta: -NIGHT_TOTAL });
+    expect(reply.amendment.money).toEqual({
+      previousTotal: 2 * NIGHT_TOTAL,
+      amendmentDelta: -NIGHT_TOTAL,
+      rateDriftAbsorbed: 0,
+      newTotal: NIGHT_TOTAL,
+      delta: -NIGHT_TOTAL,
+    });
     expect(await adjustments(booking)).toEqual([expect.objectContaining({ status: 'POSTED', amount: -NIGHT_TOTAL })]);
     expect(await svc.ledger.creditPosition(booking.agentGroupId)).toMatchObject({ exposure: NIGHT_TOTAL, availableCredit: NIGHT_TOTAL });
   });

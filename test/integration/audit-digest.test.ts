@@ -44,15 +44,28 @@ beforeAll(async () => {
 async function chain(n: number): Promise<string> {
   const target = `digest-test:${randomUUID()}`;
   mine.add(target);
-  for (let i = 1; i <= n; i++) await svc.auditTrail.transact([], { id: randomUUID(), at: new Date().toISOString(), origin: testOrigin(), action: 'thing.changed', target, account: null, before: { step: i - 1 }, after: { step: i } });
+  for (let i = 1; i <= n; i++)
+    await svc.auditTrail.transact([], {
+      id: randomUUID(),
+      at: new Date().toISOString(),
+      origin: testOrigin(),
+      action: 'thing.changed',
+      target,
+      account: null,
+      before: { step: i - 1 },
+      after: { step: i },
+    });
   return target;
 }
 
-const digestNow = async () => writeDigest({ heads: svc.auditTrail, archive, signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
+const digestNow = async () =>
+  writeDigest({ heads: svc.auditTrail, archive, signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
 
 /** The trail and the digests' anchors narrowed to this file's chains. */
 async function verdict(opts: { now?: Date; archive?: DigestArchive } = {}) {
-  const trail = Object.assign(Object.create(svc.auditTrail) as AuditTrail, { chainTargets: async () => (await svc.auditTrail.chainTargets()).filter((t) => mine.has(t)) });
+  const trail = Object.assign(Object.create(svc.auditTrail) as AuditTrail, {
+    chainTargets: async () => (await svc.auditTrail.chainTargets()).filter((t) => mine.has(t)),
+  });
   const all = await readAnchors(opts.archive ?? archive, await digestSigner(svc.config));
   const anchors: Anchors = { ...all, heads: new Map([...all.heads].filter(([t]) => mine.has(t))) };
   return verifyTrail(trail, sha256Hex, { anchors, ...opts });
@@ -72,7 +85,12 @@ async function rewriteAndRehash(target: string, seq: number) {
   }
   for (const e of rewritten) await db().send(new PutCommand({ TableName: svc.config.tableName, Item: auditEventItem(e) }));
   const last = rewritten.at(-1)!;
-  await db().send(new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditHead(target), ...keys.auditChainIndex(target), entity: 'AuditChain', target, seq: last.seq, hash: last.hash, at: last.at } }));
+  await db().send(
+    new PutCommand({
+      TableName: svc.config.tableName,
+      Item: { ...keys.auditHead(target), ...keys.auditChainIndex(target), entity: 'AuditChain', target, seq: last.seq, hash: last.hash, at: last.at },
+    }),
+  );
 }
 
 describe('Audit digests: audit verify against the latest signed digest', () => {
@@ -94,7 +112,7 @@ describe('Audit digests: audit verify against the latest signed digest', () => {
     expect(v.digests).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
-  it('names an event rewritten and re-hashed with the project\'s own hash function, which the chain alone accepts', async () => {
+  it("names an event rewritten and re-hashed with the project's own hash function, which the chain alone accepts", async () => {
     // prepare
     const target = await chain(3);
     await digestNow();
@@ -116,7 +134,12 @@ describe('Audit digests: audit verify against the latest signed digest', () => {
     const { events } = await svc.auditTrail.readChain(target);
     // act
     await db().send(new DeleteCommand({ TableName: svc.config.tableName, Key: keys.auditEvent(target, 3) }));
-    await db().send(new PutCommand({ TableName: svc.config.tableName, Item: { ...keys.auditHead(target), ...keys.auditChainIndex(target), entity: 'AuditChain', target, seq: 2, hash: events[1]!.hash, at: events[1]!.at } }));
+    await db().send(
+      new PutCommand({
+        TableName: svc.config.tableName,
+        Item: { ...keys.auditHead(target), ...keys.auditChainIndex(target), entity: 'AuditChain', target, seq: 2, hash: events[1]!.hash, at: events[1]!.at },
+      }),
+    );
     // assess
     expect((await verifyTrail(svc.auditTrail, sha256Hex, { only: target })).breaks).toEqual([]);
     expect((await verdict()).breaks).toEqual([expect.objectContaining({ target, seq: 3, reason: expect.stringContaining('chain truncated') })]);
@@ -130,7 +153,8 @@ describe('Audit digests: audit verify against the latest signed digest', () => {
     await digestNow();
     // act
     await db().send(new DeleteCommand({ TableName: svc.config.tableName, Key: keys.auditHead(headless) }));
-    for (const k of [keys.auditHead(gone), keys.auditEvent(gone, 1), keys.auditEvent(gone, 2)]) await db().send(new DeleteCommand({ TableName: svc.config.tableName, Key: k }));
+    for (const k of [keys.auditHead(gone), keys.auditEvent(gone, 1), keys.auditEvent(gone, 2)])
+      await db().send(new DeleteCommand({ TableName: svc.config.tableName, Key: k }));
     // assess
     expect(await svc.auditTrail.chainTargets()).not.toContain(headless);
     const breaks = (await verdict()).breaks;
@@ -145,7 +169,7 @@ describe('Audit digests: audit verify against the latest signed digest', () => {
     mine.delete(gone);
   }, 120_000);
 
-  it('refuses to overwrite an event: the writer\'s condition holds against a second put of the same position', async () => {
+  it("refuses to overwrite an event: the writer's condition holds against a second put of the same position", async () => {
     // prepare
     const target = await chain(1);
     const [event] = (await svc.auditTrail.readChain(target)).events;
@@ -165,7 +189,8 @@ describe('Audit digests: audit verify against the latest signed digest', () => {
     await provisionBucket(stack().env.S3_ENDPOINT!, bucket);
     const s3 = await createS3Client(svc.config);
     const own = new S3DigestArchive(s3, bucket);
-    const ownDigest = async () => writeDigest({ heads: svc.auditTrail, archive: own, signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
+    const ownDigest = async () =>
+      writeDigest({ heads: svc.auditTrail, archive: own, signer: await digestSigner(svc.config), stage: svc.config.stage, now: () => new Date() });
     const edited = await ownDigest();
     const removed = await ownDigest();
     const after = await ownDigest();

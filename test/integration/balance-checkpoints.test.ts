@@ -37,7 +37,14 @@ async function ledgerOnlyGroup(creditLimit?: Minor): Promise<string> {
   return g;
 }
 
-const principalOf = (agentGroupId: string): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId, partnerId: 'p', channelId: 'c', keyId: 'k', keyPrefix: 'k' });
+const principalOf = (agentGroupId: string): AgentGroupPrincipal => ({
+  kind: 'agent-group',
+  agentGroupId,
+  partnerId: 'p',
+  channelId: 'c',
+  keyId: 'k',
+  keyPrefix: 'k',
+});
 
 /** The definition: the net POSTED position of everything that occurred before `from`, from every entry the group has. */
 async function fullHistoryOpening(agentGroupId: string, from: string): Promise<Minor> {
@@ -72,7 +79,13 @@ describe('Statement openings with balance checkpoints (DynamoDB Local)', () => {
               else await ledger.release(g, id, at.toISOString());
             } else {
               const type = d.kind === 'refund' ? 'REFUND' : d.kind === 'payment' ? 'PAYMENT' : 'ADJUSTMENT';
-              await ledger.recordPosted(postedEntry({ agentGroupId: g, type, amount: type === 'ADJUSTMENT' ? d.amount : -d.amount, bookingId: null, externalBookingId: null, description: type }, id, at));
+              await ledger.recordPosted(
+                postedEntry(
+                  { agentGroupId: g, type, amount: type === 'ADJUSTMENT' ? d.amount : -d.amount, bookingId: null, externalBookingId: null, description: type },
+                  id,
+                  at,
+                ),
+              );
             }
           }
           const deps = { balances: svc().balances, ledger, clock: { now: () => new Date(NOW) }, settleSeconds: SETTLE };
@@ -110,7 +123,11 @@ describe('Statement openings with balance checkpoints (DynamoDB Local)', () => {
         description: 'seeded',
         occurredAt: new Date(NOW - days * DAY + i * (DAY / 6)).toISOString(),
       }));
-      await putAll(db, svc().config.tableName, entries.map((e) => ({ ...entryItem(e), postedAt: e.occurredAt })));
+      await putAll(
+        db,
+        svc().config.tableName,
+        entries.map((e) => ({ ...entryItem(e), postedAt: e.occurredAt })),
+      );
       const deps = { balances: svc().balances, ledger: svc().ledger, clock: { now: () => new Date(NOW) }, settleSeconds: SETTLE };
       await keepBalanceCheckpoints(deps, g);
 
@@ -118,7 +135,13 @@ describe('Statement openings with balance checkpoints (DynamoDB Local)', () => {
       let entriesRead = 0;
       const counting = {
         ...deps,
-        ledger: { queryEntries: async (id: string, q: LedgerQuery) => { const page = await svc().ledger.queryEntries(id, q); entriesRead += page.entries.length; return page; } },
+        ledger: {
+          queryEntries: async (id: string, q: LedgerQuery) => {
+            const page = await svc().ledger.queryEntries(id, q);
+            entriesRead += page.entries.length;
+            return page;
+          },
+        },
       };
       expect(await openingBalance(counting, g, from)).toBe(postedBalance(entries.filter((e) => e.occurredAt < from)));
       resetDynamoCalls();
@@ -126,7 +149,9 @@ describe('Statement openings with balance checkpoints (DynamoDB Local)', () => {
       figures.push({ days, calls: dynamoCalls.total, entriesRead });
       expect(parseRupees(statement.openingBalance)).toBe(postedBalance(entries.filter((e) => e.occurredAt < from)));
     }
-    console.info(`statement opening cost: ${figures.map((f) => `${f.days} days of history → ${f.calls} DynamoDB calls, ${f.entriesRead} entries read`).join('; ')}`);
+    console.info(
+      `statement opening cost: ${figures.map((f) => `${f.days} days of history → ${f.calls} DynamoDB calls, ${f.entriesRead} entries read`).join('; ')}`,
+    );
     // The checkpoint Query, the entries since it, the window, the live position: the same count whatever the history.
     expect(figures[0]!.calls).toBe(figures[1]!.calls);
     expect(figures[1]!.calls).toBeLessThanOrEqual(4);
@@ -140,7 +165,13 @@ describe('Statement openings with balance checkpoints (DynamoDB Local)', () => {
     let now = NOW + DAY;
     const clocked = buildServices(svc().config, { now: () => new Date(now) });
     const deps = { ...billingDeps(clocked, new PdfInvoiceRenderer()), tenants: { listAgentGroups: async () => [(await svc().tenants.getAgentGroup(g))!] } };
-    await clocked.ledger.recordPosted(postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: 123_45, bookingId: null, externalBookingId: null, description: 'x' }, randomUUID(), new Date(NOW - 3 * DAY)));
+    await clocked.ledger.recordPosted(
+      postedEntry(
+        { agentGroupId: g, type: 'ADJUSTMENT', amount: 123_45, bookingId: null, externalBookingId: null, description: 'x' },
+        randomUUID(),
+        new Date(NOW - 3 * DAY),
+      ),
+    );
     // The first day bills (nothing to bill) and records the period; the next days find the group up to date.
     const outcomes = [];
     for (let day = 0; day < 3; day++, now += DAY) outcomes.push((await billAllGroups(deps, { trigger: 'SCHEDULE' }))[0]!.outcome);

@@ -47,7 +47,11 @@ describe('getAll', () => {
     const { config } = testServices();
     const { client, seen } = watched(createDocumentClient(config));
     const pk = uniqueId('batch-get');
-    const found = await getAll(client, config.tableName, Array.from({ length: 250 }, (_, i) => ({ PK: pk, SK: `none#${i}` })));
+    const found = await getAll(
+      client,
+      config.tableName,
+      Array.from({ length: 250 }, (_, i) => ({ PK: pk, SK: `none#${i}` })),
+    );
     expect(found).toEqual([]);
     expect(seen).toMatchObject({ calls: 3, most: 3 });
   });
@@ -57,7 +61,15 @@ describe('getAll', () => {
     const db = createDocumentClient(config);
     const pk = uniqueId('batch-get');
     await db.send(new BatchWriteCommand({ RequestItems: { [config.tableName]: [{ PutRequest: { Item: { PK: pk, SK: 'I#1', n: 3, text: 'three' } } }] } }));
-    const found = await getAll(db, config.tableName, [{ PK: pk, SK: 'I#1' }, { PK: pk, SK: 'I#2' }], { raw: true });
+    const found = await getAll(
+      db,
+      config.tableName,
+      [
+        { PK: pk, SK: 'I#1' },
+        { PK: pk, SK: 'I#2' },
+      ],
+      { raw: true },
+    );
     expect(found).toEqual([{ PK: { S: pk }, SK: { S: 'I#1' }, n: { N: '3' }, text: { S: 'three' } }]);
   });
 });

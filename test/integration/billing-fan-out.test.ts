@@ -23,7 +23,12 @@ describe('The daily run fanned out on the billing queue', () => {
     const groups = await Promise.all([1, 2, 3, 4].map(() => kit.newGroup()));
     for (const [i, g] of groups.entries()) await kit.bookOne(g, world.registered, `2027-03-0${i + 1}`);
     const blocked = groups[3]!;
-    await testServices().invoices.acquireLock(blocked.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 30 * 86_400_000).toISOString());
+    await testServices().invoices.acquireLock(
+      blocked.agentGroupId,
+      'elsewhere',
+      new Date().toISOString(),
+      new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    );
 
     // act: the schedule's part, then the workers
     const run = await kit.queueRun();
@@ -38,7 +43,9 @@ describe('The daily run fanned out on the billing queue', () => {
 
     // assess: the failure is in the run record and its message in the dead-letter queue
     expect(settled).toMatchObject({ enqueued: 4, billed: 3, upToDate: 0, failed: 1, pending: 0 });
-    expect(settled.failures).toEqual([expect.objectContaining({ agentGroupId: blocked.agentGroupId, attempts: 2, error: expect.stringMatching(/billing run|lock|progress/i) })]);
+    expect(settled.failures).toEqual([
+      expect.objectContaining({ agentGroupId: blocked.agentGroupId, attempts: 2, error: expect.stringMatching(/billing run|lock|progress/i) }),
+    ]);
     expect(dead.map((b) => JSON.parse(b).agentGroupId)).toEqual([blocked.agentGroupId]);
     const before = await Promise.all(groups.map((g) => kit.invoicedOf(g)));
     expect(before.map((x) => x.invoices)).toEqual([1, 1, 1, 0]);
@@ -46,7 +53,21 @@ describe('The daily run fanned out on the billing queue', () => {
     // act: every message delivered again (as SQS may), and the held group's lock freed and its message redriven
     const again = concurrentRecords('billing', () => kit.workerDeps, handleBillingRecord);
     for (const g of groups.slice(0, 3)) {
-      const res = await again({ Records: [{ messageId: g.agentGroupId, receiptHandle: 'x', body: encodeBillingJob({ runId: run.runId, agentGroupId: g.agentGroupId, day: run.day, trigger: 'SCHEDULE', force: false, openWork: false }), attributes: { ApproximateReceiveCount: '2', SentTimestamp: '', SenderId: '', ApproximateFirstReceiveTimestamp: '' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'ap-south-1' }] });
+      const res = await again({
+        Records: [
+          {
+            messageId: g.agentGroupId,
+            receiptHandle: 'x',
+            body: encodeBillingJob({ runId: run.runId, agentGroupId: g.agentGroupId, day: run.day, trigger: 'SCHEDULE', force: false, openWork: false }),
+            attributes: { ApproximateReceiveCount: '2', SentTimestamp: '', SenderId: '', ApproximateFirstReceiveTimestamp: '' },
+            messageAttributes: {},
+            md5OfBody: '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: 'arn',
+            awsRegion: 'ap-south-1',
+          },
+        ],
+      });
       expect(res.batchItemFailures).toEqual([]);
     }
     await testServices().invoices.releaseLock(blocked.agentGroupId, 'elsewhere');

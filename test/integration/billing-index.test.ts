@@ -8,12 +8,18 @@ import { runBilling, selectCharges } from '../../domain/invoicing/run-billing.ts
 import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
-import { db, deps, groupOf, request, table, } from '../support/billing-run-kit.ts';
-
+import { db, deps, groupOf, request, table } from '../support/billing-run-kit.ts';
 
 /** The group's items whose sort key starts so. */
 async function itemsOf(agentGroupId: string, prefix: string): Promise<Record<string, unknown>[]> {
-  const out = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': `GROUP#${agentGroupId}`, ':p': prefix }, ConsistentRead: true }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': `GROUP#${agentGroupId}`, ':p': prefix },
+      ConsistentRead: true,
+    }),
+  );
   return out.Items ?? [];
 }
 
@@ -68,7 +74,12 @@ describe('The unbilled index and the kept open figures', () => {
   it('costs a re-run with nothing new two DynamoDB reads to select, whatever the history', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     const group = await groupOf(g);
-    for (const [from, to] of [['2027-03-01', '2027-03-02'], ['2027-03-02', '2027-03-03'], ['2027-03-06', '2027-03-08']] as const) await bookStay(g, world.registered, from, to);
+    for (const [from, to] of [
+      ['2027-03-01', '2027-03-02'],
+      ['2027-03-02', '2027-03-03'],
+      ['2027-03-06', '2027-03-08'],
+    ] as const)
+      await bookStay(g, world.registered, from, to);
     await runBilling(deps(), group, request(), testOrigin());
     resetDynamoCalls();
     const selection = await selectCharges(deps(), g.agentGroupId, request());

@@ -13,10 +13,16 @@ import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../sup
 import { newAgentGroup, principalOf, testServices } from '../support/stack.ts';
 import { db, deps, groupOf, request, table, today } from '../support/billing-run-kit.ts';
 
-
 /** Every stored line of the group, by what it bills. */
 async function storedLines(agentGroupId: string): Promise<Record<string, unknown>[]> {
-  const out = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': `GROUP#${agentGroupId}`, ':p': 'INVLINE#' }, ConsistentRead: true }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': `GROUP#${agentGroupId}`, ':p': 'INVLINE#' },
+      ConsistentRead: true,
+    }),
+  );
   return out.Items ?? [];
 }
 
@@ -29,7 +35,12 @@ describe('Function: runBilling', () => {
   it('bills each charge exactly once when two runs race, the loser writing nothing it does not own', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     const bookingIds = [];
-    for (const [from, to] of [['2027-03-01', '2027-03-03'], ['2027-03-02', '2027-03-04'], ['2027-03-06', '2027-03-08']] as const) bookingIds.push(await bookStay(g, world.registered, from, to));
+    for (const [from, to] of [
+      ['2027-03-01', '2027-03-03'],
+      ['2027-03-02', '2027-03-04'],
+      ['2027-03-06', '2027-03-08'],
+    ] as const)
+      bookingIds.push(await bookStay(g, world.registered, from, to));
     const group = await groupOf(g);
 
     const [a, b] = await Promise.all([runBilling(deps(), group, request(), testOrigin()), runBilling(deps(), group, request(), testOrigin())]);
@@ -152,7 +163,11 @@ describe('Function: runBilling, handed off', () => {
 
   it('keeps a DRAFT whose time was up before its first line, and the continuation bills every booking into it', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
-    for (const [from, to] of [['2027-03-01', '2027-03-03'], ['2027-03-02', '2027-03-04']] as const) await bookStay(g, world.registered, from, to);
+    for (const [from, to] of [
+      ['2027-03-01', '2027-03-03'],
+      ['2027-03-02', '2027-03-04'],
+    ] as const)
+      await bookStay(g, world.registered, from, to);
     const group = await groupOf(g);
     const req = { ...request(), trigger: 'API' as const };
 
@@ -160,10 +175,22 @@ describe('Function: runBilling, handed off', () => {
 
     expect(cut).toMatchObject({ handedOff: true, linesWritten: 0 });
     const draftId = cut.invoiceIds[0]!;
-    expect((await testServices().invoices.get(g.agentGroupId, draftId))).toMatchObject({ status: 'DRAFT', lineCount: 0 });
-    const continued = await continueBillingRun(deps(), { runId: cut.runId, agentGroupId: g.agentGroupId, day: today(), trigger: 'API', force: false, openWork: true, handOff: { period: req.period, cutoff: req.cutoff, invoiceIds: cut.invoiceIds } }, group);
+    expect(await testServices().invoices.get(g.agentGroupId, draftId)).toMatchObject({ status: 'DRAFT', lineCount: 0 });
+    const continued = await continueBillingRun(
+      deps(),
+      {
+        runId: cut.runId,
+        agentGroupId: g.agentGroupId,
+        day: today(),
+        trigger: 'API',
+        force: false,
+        openWork: true,
+        handOff: { period: req.period, cutoff: req.cutoff, invoiceIds: cut.invoiceIds },
+      },
+      group,
+    );
     expect(continued).toMatchObject({ invoiceIds: [draftId], linesWritten: 4 });
-    expect((await testServices().invoices.get(g.agentGroupId, draftId))).toMatchObject({ status: 'ISSUED', lineCount: 4 });
+    expect(await testServices().invoices.get(g.agentGroupId, draftId)).toMatchObject({ status: 'ISSUED', lineCount: 4 });
   }, 120_000);
 });
 
@@ -173,23 +200,49 @@ describe('Class: DynamoInvoiceStore', () => {
     const gstin = testGstin('29');
     const g = `grp-series-${gstin.slice(2, 8).toLowerCase()}`;
     const at = new Date().toISOString();
-    const parties = { supplierGstin: gstin, supplierName: 'Series Test', supplierAddress: 'Bengaluru', supplierStateCode: '29', billToGstin: null, billToName: 'Agents', billToAddress: 'Mumbai', placeOfSupply: 'Karnataka', placeOfSupplyStateCode: '29' };
-    const drafts: Invoice[] = Array.from({ length: 12 }, (_, i) => newDraftInvoice({ id: crypto.randomUUID(), agentGroupId: g, runId: `run-${i}`, period: { from: '2026-11-01', to: '2026-11-24' }, parties, at }));
+    const parties = {
+      supplierGstin: gstin,
+      supplierName: 'Series Test',
+      supplierAddress: 'Bengaluru',
+      supplierStateCode: '29',
+      billToGstin: null,
+      billToName: 'Agents',
+      billToAddress: 'Mumbai',
+      placeOfSupply: 'Karnataka',
+      placeOfSupplyStateCode: '29',
+    };
+    const drafts: Invoice[] = Array.from({ length: 12 }, (_, i) =>
+      newDraftInvoice({ id: crypto.randomUUID(), agentGroupId: g, runId: `run-${i}`, period: { from: '2026-11-01', to: '2026-11-24' }, parties, at }),
+    );
     await Promise.all(drafts.map((d) => store.createDraft(d)));
     const issueDate = today();
     const fy = financialYearOf(issueDate);
     const issued = await Promise.all(
-      drafts.map((d) => store.issue(d, { issueDate, dueDate: addDays(issueDate, 15), issuedAt: new Date().toISOString(), financialYear: fy, numberOf: (n) => invoiceNumberOf('29', fy, n) })),
+      drafts.map((d) =>
+        store.issue(d, {
+          issueDate,
+          dueDate: addDays(issueDate, 15),
+          issuedAt: new Date().toISOString(),
+          financialYear: fy,
+          numberOf: (n) => invoiceNumberOf('29', fy, n),
+        }),
+      ),
     );
     expect(issued.map((i) => i.invoiceNumber).sort()).toEqual(Array.from({ length: 12 }, (_, i) => invoiceNumberOf('29', fy, i + 1)));
     // Issuing an issued invoice again takes no number.
-    const again = await store.issue(drafts[0]!, { issueDate, dueDate: addDays(issueDate, 15), issuedAt: new Date().toISOString(), financialYear: fy, numberOf: (n) => invoiceNumberOf('29', fy, n) });
+    const again = await store.issue(drafts[0]!, {
+      issueDate,
+      dueDate: addDays(issueDate, 15),
+      issuedAt: new Date().toISOString(),
+      financialYear: fy,
+      numberOf: (n) => invoiceNumberOf('29', fy, n),
+    });
     expect(again.invoiceNumber).toBe(issued[0]!.invoiceNumber);
     const series = await db().send(new GetCommand({ TableName: table(), Key: keys.invoiceSeries(gstin, fy), ConsistentRead: true }));
     expect(series.Item!.last).toBe(12);
   }, 60_000);
 
-  it('lets one run hold a group\'s billing lock at a time, and another take it once the lease expired', async () => {
+  it("lets one run hold a group's billing lock at a time, and another take it once the lease expired", async () => {
     const store = testServices().invoices;
     const g = `grp-lock-${crypto.randomUUID().slice(0, 8)}`;
     const now = new Date();
@@ -231,7 +284,13 @@ describe('Function: requestBillingRun', () => {
     const queueDown = { enqueue: () => Promise.reject(new Error('queue down')) };
     let asked = 0;
 
-    const cut = await requestBillingRun({ ...deps(), metrics, billingQueue: queueDown }, principal, { from: addDays(today(), -30), to: today() }, testOrigin(), { timeUp: () => ++asked > 3 });
+    const cut = await requestBillingRun(
+      { ...deps(), metrics, billingQueue: queueDown },
+      principal,
+      { from: addDays(today(), -30), to: today() },
+      testOrigin(),
+      { timeUp: () => ++asked > 3 },
+    );
 
     expect(cut.handedOff).toBe(true);
     expect(cut.linesWritten).toBeGreaterThan(0);
@@ -269,7 +328,10 @@ describe('Function: billAllGroups', () => {
     expect(seen).toHaveLength(2);
     expect(counts).toEqual({ BillingRun: 1, BillingRunFailed: 1 });
     // The next day's run finds the billed group up to date.
-    const second = await billAllGroups({ ...deps(), tenants: { listAgentGroups: async () => listed.filter((x) => x.agentGroupId === ok.agentGroupId) } }, { trigger: 'SCHEDULE' });
+    const second = await billAllGroups(
+      { ...deps(), tenants: { listAgentGroups: async () => listed.filter((x) => x.agentGroupId === ok.agentGroupId) } },
+      { trigger: 'SCHEDULE' },
+    );
     expect(second[0]!.outcome).toBe('UP_TO_DATE');
     const runs = await svc.invoices.recentRuns(5, ok.agentGroupId);
     expect(runs[0]!.trigger).toBe('SCHEDULE');

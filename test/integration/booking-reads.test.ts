@@ -47,7 +47,7 @@ describe('Class: DynamoBookingReads', () => {
     expect(page.resumeAfter).toEqual({ updatedAt: feed[4]!.updatedAt, bookingRef: feed[4]!.bookingRef });
   });
 
-  it("finds bookings only under the group asked for, by either id", async () => {
+  it('finds bookings only under the group asked for, by either id', async () => {
     const mine = feed[0]!;
 
     const byIdsElsewhere = await reads.byBookingIds(other.agentGroupId, [mine.bookingId!]);

@@ -27,6 +27,10 @@ describe('propertyMonthGroups', () => {
 
   it('puts every property in one group when a short window fits them in one read', () => {
     const ids = Object.values(fx.propertiesOf).flat();
-    expect(testServices().reader.propertyMonthGroups(ids, '2027-03', '2027-03').map((g) => g.propertyIds)).toEqual([ids]);
+    expect(
+      testServices()
+        .reader.propertyMonthGroups(ids, '2027-03', '2027-03')
+        .map((g) => g.propertyIds),
+    ).toEqual([ids]);
   });
 });

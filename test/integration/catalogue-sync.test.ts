@@ -16,15 +16,27 @@ const recentChanges = async (channelId: string) =>
 describe('syncCatalogue', () => {
   it('announces a rate change with the smallest window covering the changed dates, on every channel selling it', async () => {
     const p1 = fx.propertiesOf[fx.both]![0]!;
-    const doc = { version: 1, catalogue: { rates: [
-      { propertyId: p1, from: '2027-03-03', to: '2027-03-03', mealPlan: 'EP', adults: { '2': 5_100 } },
-      { propertyId: p1, from: '2027-03-07', to: '2027-03-07', mealPlan: 'CP', adults: { '1': 4_600 } },
-    ] } };
+    const doc = {
+      version: 1,
+      catalogue: {
+        rates: [
+          { propertyId: p1, from: '2027-03-03', to: '2027-03-03', mealPlan: 'EP', adults: { '2': 5_100 } },
+          { propertyId: p1, from: '2027-03-07', to: '2027-03-07', mealPlan: 'CP', adults: { '1': 4_600 } },
+        ],
+      },
+    };
 
     const result = await syncCatalogue(syncDeps(testServices()), doc);
 
     expect(result.events).toEqual([
-      expect.objectContaining({ eventType: 'rate.changed', entityType: 'rate', entityId: p1, fromDate: '2027-03-03', toDate: '2027-03-07', channelIds: [fx.channelA, fx.channelB].sort() }),
+      expect.objectContaining({
+        eventType: 'rate.changed',
+        entityType: 'rate',
+        entityId: p1,
+        fromDate: '2027-03-03',
+        toDate: '2027-03-07',
+        channelIds: [fx.channelA, fx.channelB].sort(),
+      }),
     ]);
     const feedA = await recentChanges(fx.channelA);
     expect(feedA).toContainEqual(expect.objectContaining({ eventType: 'rate.changed', entityId: p1, fromDate: '2027-03-03', toDate: '2027-03-07' }));
@@ -36,7 +48,9 @@ describe('syncCatalogue', () => {
     const p2 = fx.propertiesOf[fx.onlyA]![1]!;
     const doc = { version: 1, catalogue: { inventory: [{ propertyId: p2, from: '2027-03-02', to: '2027-03-04', quantity: 1 }] } };
     const first = await syncCatalogue(syncDeps(testServices()), doc);
-    expect(first.events.map((e) => [e.eventType, e.fromDate, e.toDate, e.channelIds])).toEqual([['inventory.changed', '2027-03-02', '2027-03-04', [fx.channelA]]]);
+    expect(first.events.map((e) => [e.eventType, e.fromDate, e.toDate, e.channelIds])).toEqual([
+      ['inventory.changed', '2027-03-02', '2027-03-04', [fx.channelA]],
+    ]);
 
     const again = await syncCatalogue(syncDeps(testServices()), doc);
 
@@ -67,7 +81,15 @@ describe('syncCatalogue', () => {
 
   it('names the path of a bad value and changes nothing', async () => {
     const p1 = fx.propertiesOf[fx.both]![0]!;
-    const bad = { version: 1, catalogue: { inventory: [{ propertyId: p1, from: '2027-03-01', to: '2027-03-02', quantity: 1 }, { propertyId: p1, from: '2027-03-09', to: '2027-03-01', quantity: 1 }] } };
+    const bad = {
+      version: 1,
+      catalogue: {
+        inventory: [
+          { propertyId: p1, from: '2027-03-01', to: '2027-03-02', quantity: 1 },
+          { propertyId: p1, from: '2027-03-09', to: '2027-03-01', quantity: 1 },
+        ],
+      },
+    };
     await expect(syncCatalogue(syncDeps(testServices()), bad)).rejects.toMatchObject({ param: expect.stringContaining('catalogue.inventory[1]') });
     const months = await testServices().reader.propertyMonths([p1], '2027-03', '2027-03');
     expect(months[0]!.days['01']!.inventory!.quantity).toBe(2);

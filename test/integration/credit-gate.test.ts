@@ -18,7 +18,11 @@ const ledger = () => testServices().ledger;
 /** One gate call as POST /v1/bookings will make it: a fresh entry, its claim, the request's hash. */
 function authorize(agentGroupId: string, amount: Minor, opts: { externalBookingId?: string; contentHash?: string } = {}): Promise<Authorization> {
   const externalBookingId = opts.externalBookingId ?? uniqueId('ext');
-  const entry = authorizedEntry({ agentGroupId, type: 'CHARGE', amount, externalBookingId, description: `Booking ${externalBookingId}` }, randomUUID(), new Date());
+  const entry = authorizedEntry(
+    { agentGroupId, type: 'CHARGE', amount, externalBookingId, description: `Booking ${externalBookingId}` },
+    randomUUID(),
+    new Date(),
+  );
   return ledger().authorize(entry, { externalBookingId, contentHash: opts.contentHash ?? 'hash-a', bookingRef: randomUUID() });
 }
 
@@ -147,10 +151,27 @@ describe('Class: DynamoCreditLedger', () => {
     const db = createDocumentClient(parseConfig(stack().env));
     const table = parseConfig(stack().env).tableName;
     // act
-    const err = await refusal(db.send(new TransactWriteCommand(authorizeTransaction(table, stale, { externalBookingId, contentHash: 'h', bookingRef: 'b' }, { creditLimit: 1_000 * RUPEE, onHold: false }, stale.occurredAt))));
+    const err = await refusal(
+      db.send(
+        new TransactWriteCommand(
+          authorizeTransaction(
+            table,
+            stale,
+            { externalBookingId, contentHash: 'h', bookingRef: 'b' },
+            { creditLimit: 1_000 * RUPEE, onHold: false },
+            stale.occurredAt,
+          ),
+        ),
+      ),
+    );
     // assess
     expect(err).toMatchObject({ name: 'TransactionCanceledException' });
-    expect((err as { CancellationReasons: { Code: string }[] }).CancellationReasons.map((r) => r.Code)).toEqual(['None', 'None', 'ConditionalCheckFailed', 'None']);
+    expect((err as { CancellationReasons: { Code: string }[] }).CancellationReasons.map((r) => r.Code)).toEqual([
+      'None',
+      'None',
+      'ConditionalCheckFailed',
+      'None',
+    ]);
     expect((await assertLedgerInvariant(ledger(), agentGroupId)).exposureCounter).toBe(600 * RUPEE);
   });
 

@@ -35,7 +35,11 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('numbers 12 credit notes raised at once over 3 invoices gaplessly from their own series, beside the invoice series', async () => {
     const billed = await Promise.all([0, 1, 2].map(() => billedGroup(world, '2027-03-01', 4)));
     const jobs = await Promise.all(
-      billed.map(async ({ g, invoice }) => (await deps().invoices.lines(g.agentGroupId, invoice.id)).map((l) => () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: l.id }], 'Concurrency test', TEST_OPERATOR))),
+      billed.map(async ({ g, invoice }) =>
+        (await deps().invoices.lines(g.agentGroupId, invoice.id)).map(
+          (l) => () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: l.id }], 'Concurrency test', TEST_OPERATOR),
+        ),
+      ),
     );
     expect(jobs.flat()).toHaveLength(12);
     const notes = await Promise.all(jobs.flat().map((job) => job()));
@@ -46,7 +50,9 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     expect(new Set(sequences).size).toBe(12);
     expect(sequences.at(-1)! - sequences[0]!).toBe(11);
     const db = createDocumentClient(parseConfig(stack().env));
-    const series = await db.send(new GetCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.creditNoteSeries(world.supplierGstin, fy), ConsistentRead: true }));
+    const series = await db.send(
+      new GetCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.creditNoteSeries(world.supplierGstin, fy), ConsistentRead: true }),
+    );
     expect(series.Item?.last).toBe(sequences.at(-1));
     // The invoice series is untouched by credit notes: the three invoices took 1–3 of theirs.
     for (const { g, invoice } of billed) {
@@ -60,7 +66,9 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
     const { g, invoice } = await billedGroup(world, '2027-03-06', 1);
     const [line] = await deps().invoices.lines(g.agentGroupId, invoice.id);
     const part = Math.floor((line!.lineTotal * 40) / 100);
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: line!.id, amount: part }], 'Race', TEST_OPERATOR)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => raiseOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: line!.id, amount: part }], 'Race', TEST_OPERATOR)),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(refused).toHaveLength(3);
@@ -73,11 +81,22 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('releases a credit beyond what a paid invoice still owed to the unallocated credit, and the next invoice is paid from it; the invoice stays PAID', async () => {
     const { g, invoice } = await billedGroup(world, '2027-03-08', 2);
     const svc = testServices();
-    await recordBankTransfer({ receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids }, { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total }, TEST_OPERATOR);
+    await recordBankTransfer(
+      { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
+      { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total },
+      TEST_OPERATOR,
+    );
     expect((await deps().invoices.get(g.agentGroupId, invoice.id))!).toMatchObject({ status: 'PAID', amountPaid: invoice.total });
     const [first] = await deps().invoices.lines(g.agentGroupId, invoice.id);
     const before = (await svc.ledger.creditPosition(g.agentGroupId))!;
-    const { creditNote, invoice: after } = await issueOperatorCreditNote(deps(), g.agentGroupId, invoice.id, [{ lineId: first!.id }], 'Goodwill', TEST_OPERATOR);
+    const { creditNote, invoice: after } = await issueOperatorCreditNote(
+      deps(),
+      g.agentGroupId,
+      invoice.id,
+      [{ lineId: first!.id }],
+      'Goodwill',
+      TEST_OPERATOR,
+    );
     expect(creditNote.total).toBe(first!.lineTotal);
     expect(after).toMatchObject({ status: 'PAID', amountPaid: invoice.total - first!.lineTotal, creditedAmount: first!.lineTotal });
     expect(await svc.receivables.unallocatedCredit(g.agentGroupId)).toBe(first!.lineTotal);

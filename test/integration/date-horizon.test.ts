@@ -27,7 +27,14 @@ const callsDuring = async <T>(work: () => Promise<T>): Promise<{ calls: number; 
   }
 };
 
-const groupOn = (channelId: string): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: uniqueId('g'), partnerId: 'p', channelId, keyId: 'k', keyPrefix: 'test' });
+const groupOn = (channelId: string): AgentGroupPrincipal => ({
+  kind: 'agent-group',
+  agentGroupId: uniqueId('g'),
+  partnerId: 'p',
+  channelId,
+  keyId: 'k',
+  keyPrefix: 'test',
+});
 
 describe('date windows near and past the horizon', () => {
   it('reads the month keys of 9999-12 in one BatchGet: month order is counted, not compared as text (10000-01 sorted before 9999-12)', async () => {
@@ -41,7 +48,9 @@ describe('date windows near and past the horizon', () => {
 
   it('refuses an availability window past the horizon with a 400 naming from, before any storage call', async () => {
     const svc = testServices();
-    const { calls, error } = await callsDuring(() => readAvailability(svc, groupOn(fx.channelA), { listingIds: [fx.both, fx.onlyA], from: '9999-12-29', to: '9999-12-30' }));
+    const { calls, error } = await callsDuring(() =>
+      readAvailability(svc, groupOn(fx.channelA), { listingIds: [fx.both, fx.onlyA], from: '9999-12-29', to: '9999-12-30' }),
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).param).toBe('from');
     expect((error as Error).message).toContain(HORIZON.last);

@@ -60,9 +60,16 @@ async function groupWithStay(listing: (w: InvoiceWorld) => string, checkIn: stri
 const invoice = async (g: string, id: string): Promise<Invoice> => (await testServices().invoices.get(g, id))!;
 /** The last number taken from the world's series this financial year. */
 const seriesLast = async (): Promise<number> =>
-  (await db().send(new GetCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.invoiceSeries(world.supplierGstin, financialYearOf(today())), ConsistentRead: true }))).Item!.last as number;
+  (
+    await db().send(
+      new GetCommand({ TableName: stack().env.TABLE_NAME!, Key: keys.invoiceSeries(world.supplierGstin, financialYearOf(today())), ConsistentRead: true }),
+    )
+  ).Item!.last as number;
 const sequenceOf = (number: string): number => Number(number.slice(-6));
-const irnOf = (i: Invoice): string => createHash('sha256').update(`${i.supplierGstin}${financialYearOf(i.issueDate!)}INV${i.invoiceNumber}`).digest('hex');
+const irnOf = (i: Invoice): string =>
+  createHash('sha256')
+    .update(`${i.supplierGstin}${financialYearOf(i.issueDate!)}INV${i.invoiceNumber}`)
+    .digest('hex');
 
 describe('Billing over a registration marked for e-invoicing', () => {
   it('registers the numbered invoice before issuing it: ISSUED with the IRN, acknowledgement and a signed QR that the key verifies, all printed on the PDF', async () => {
@@ -76,7 +83,13 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(e.irn).toBe(irnOf(issued));
     expect(e.ackNo).toMatch(/^1\d{14}$/);
     expect(e.ackDate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect(verifySandboxJwt(signingKey(), e.signedQr)).toMatchObject({ Irn: e.irn, DocNo: issued.invoiceNumber, DocTyp: 'INV', SellerGstin: world.supplierGstin, TotInvVal: issued.total / 100 });
+    expect(verifySandboxJwt(signingKey(), e.signedQr)).toMatchObject({
+      Irn: e.irn,
+      DocNo: issued.invoiceNumber,
+      DocTyp: 'INV',
+      SellerGstin: world.supplierGstin,
+      TotInvVal: issued.total / 100,
+    });
     // The IRP's signed document is kept beside the PDF.
     const signed = await testServices().documents.get(signedEInvoiceKeyOf(issued));
     expect(verifySandboxJwt(signingKey(), new TextDecoder().decode(signed))).toMatchObject({ Irn: e.irn, AckNo: e.ackNo });
@@ -116,7 +129,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect((await testServices().invoices.list(g, { statuses: ['ISSUED'], limit: 10 })).invoices.map((i) => i.id)).toEqual([draft.id]);
   }, 120_000);
 
-  it('takes the IRP\'s earlier registration when its answer was lost (duplicate IRN): the same IRN and acknowledgement', async () => {
+  it("takes the IRP's earlier registration when its answer was lost (duplicate IRN): the same IRN and acknowledgement", async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-03');
     const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
@@ -130,25 +143,42 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(issued.eInvoice).toEqual({ irn: lost.irn, ackNo: lost.ackNo, ackDate: lost.ackDate, signedQr: lost.signedQrCode });
   }, 120_000);
 
-  it('records the IRP\'s rejection (code and message) as lastError; once the operator corrects the data, the next run registers the same number with it', async () => {
+  it("records the IRP's rejection (code and message) as lastError; once the operator corrects the data, the next run registers the same number with it", async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-04');
-    const refusing = { ...deps(), eInvoices: { ...IRP_OUTAGE, register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')) } };
+    const refusing = {
+      ...deps(),
+      eInvoices: {
+        ...IRP_OUTAGE,
+        register: () => Promise.reject(new EInvoiceRejectedError('3028', 'GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal')),
+      },
+    };
     const failed = await runBilling(refusing, group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
     expect(draft.lastError).toContain('rejected by the IRP (3028): GSTIN - 27AAPFU0939F1ZV is not present in invoice registration portal');
 
     // The operator corrects the group's GSTIN; the DRAFT takes it before it is sent again.
-    const corrected = await updateAgentGroup(adminDeps(testServices(), TEST_OPERATOR), g, { gstin: '27AAACT2727Q1ZW', legalName: 'Test Agents (Mumbai) Pvt Ltd' });
+    const corrected = await updateAgentGroup(adminDeps(testServices(), TEST_OPERATOR), g, {
+      gstin: '27AAACT2727Q1ZW',
+      legalName: 'Test Agents (Mumbai) Pvt Ltd',
+    });
     await runBilling(deps(), corrected, request(), testOrigin());
     const issued = await invoice(g, draft.id);
-    expect(issued).toMatchObject({ status: 'ISSUED', invoiceNumber: draft.invoiceNumber, billToGstin: '27AAACT2727Q1ZW', billToName: 'Test Agents (Mumbai) Pvt Ltd', lastError: null });
+    expect(issued).toMatchObject({
+      status: 'ISSUED',
+      invoiceNumber: draft.invoiceNumber,
+      billToGstin: '27AAACT2727Q1ZW',
+      billToName: 'Test Agents (Mumbai) Pvt Ltd',
+      lastError: null,
+    });
     expect(verifySandboxJwt(signingKey(), issued.eInvoice!.signedQr)).toMatchObject({ BuyerGstin: '27AAACT2727Q1ZW', DocNo: draft.invoiceNumber });
   }, 120_000);
 
   it('spends no number on a document it would refuse itself (an address without a PIN code): the DRAFT stays unnumbered, saying why', async () => {
     const before = await seriesLast();
-    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06', { address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: 'N/A', country: 'IN' } });
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06', {
+      address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: 'N/A', country: 'IN' },
+    });
     const failed = await runBilling(deps(), group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: null });
@@ -180,8 +210,20 @@ describe('Billing over a registration marked for e-invoicing', () => {
     const pending = await runAdminTool(['invoices', 'einvoice', id, '--group', g, '--json']);
     expect(pending.code, pending.stderr).toBe(0);
     const p = JSON.parse(pending.stdout);
-    expect(p).toMatchObject({ invoiceId: id, status: 'DRAFT', state: 'PENDING', markedForEInvoicing: true, registration: null, lastError: expect.stringContaining('the IRP is unavailable') });
-    expect(p.document).toMatchObject({ Version: '1.1', DocDtls: { Typ: 'INV', No: p.invoiceNumber }, SellerDtls: { Gstin: world.supplierGstin }, BuyerDtls: { Gstin: '27AAPFU0939F1ZV' } });
+    expect(p).toMatchObject({
+      invoiceId: id,
+      status: 'DRAFT',
+      state: 'PENDING',
+      markedForEInvoicing: true,
+      registration: null,
+      lastError: expect.stringContaining('the IRP is unavailable'),
+    });
+    expect(p.document).toMatchObject({
+      Version: '1.1',
+      DocDtls: { Typ: 'INV', No: p.invoiceNumber },
+      SellerDtls: { Gstin: world.supplierGstin },
+      BuyerDtls: { Gstin: '27AAPFU0939F1ZV' },
+    });
 
     await runBilling(deps(), group, request(), testOrigin());
     const registered = await runAdminTool(['invoices', 'einvoice', id, '--group', g]);
@@ -225,8 +267,18 @@ describe('Billing over a registration marked for e-invoicing', () => {
 });
 
 describe('Credit notes over a registration marked for e-invoicing', () => {
-  const crnIrnOf = (i: Invoice): string => createHash('sha256').update(`${i.supplierGstin}${financialYearOf(i.issueDate!)}CRN${i.invoiceNumber}`).digest('hex');
-  const principalOf = (g: string): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g, partnerId: 'p', channelId: world.channelId, keyId: 'k', keyPrefix: 'k' });
+  const crnIrnOf = (i: Invoice): string =>
+    createHash('sha256')
+      .update(`${i.supplierGstin}${financialYearOf(i.issueDate!)}CRN${i.invoiceNumber}`)
+      .digest('hex');
+  const principalOf = (g: string): AgentGroupPrincipal => ({
+    kind: 'agent-group',
+    agentGroupId: g,
+    partnerId: 'p',
+    channelId: world.channelId,
+    keyId: 'k',
+    keyPrefix: 'k',
+  });
   /** A group with one night billed on an issued invoice, and that invoice's first line. */
   const billedWithLine = async (listing: (w: InvoiceWorld) => string, checkIn: string) => {
     const { agentGroupId: g, group } = await groupWithStay(listing, checkIn);
@@ -247,7 +299,13 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
     const out = JSON.parse(res.stdout).creditNote;
     const note = await invoice(g, out.id);
     expect(out).toMatchObject({ pdfStored: true, irn: crnIrnOf(note), lastError: null });
-    expect(verifySandboxJwt(signingKey(), note.eInvoice!.signedQr)).toMatchObject({ Irn: crnIrnOf(note), DocNo: note.invoiceNumber, DocTyp: 'CRN', SellerGstin: world.supplierGstin, TotInvVal: 1_050 });
+    expect(verifySandboxJwt(signingKey(), note.eInvoice!.signedQr)).toMatchObject({
+      Irn: crnIrnOf(note),
+      DocNo: note.invoiceNumber,
+      DocTyp: 'CRN',
+      SellerGstin: world.supplierGstin,
+      TotInvVal: 1_050,
+    });
     const signed = await testServices().documents.get(signedEInvoiceKeyOf(note));
     expect(verifySandboxJwt(signingKey(), new TextDecoder().decode(signed))).toMatchObject({ Irn: note.eInvoice!.irn });
     const text = await printedText(note);
@@ -259,7 +317,14 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
 
   it('keeps a credit note raised while the IRP is down without a document (PDF 409, PENDING); the next billing run registers it and stores its PDF with the IRN', async () => {
     const { g, group, issued, line } = await billedWithLine((w) => w.registered, '2027-03-04');
-    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Pool closed', TEST_OPERATOR);
+    const outcome = await issueOperatorCreditNote(
+      { ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants },
+      g,
+      issued.id,
+      [{ lineId: line!.id }],
+      'Pool closed',
+      TEST_OPERATOR,
+    );
     expect(outcome.pdfStored).toBe(false);
     // Issued with its number (it moved the invoice's figures), listed, and waiting for the IRP.
     const pending = await invoice(g, outcome.creditNote.id);
@@ -298,7 +363,14 @@ describe('Credit notes over a registration marked for e-invoicing', () => {
 
   it('leaves a credit note of a registration not marked as it was: no registration, its PDF at once', async () => {
     const { g, issued, line } = await billedWithLine((w) => w.second, '2027-03-04');
-    const outcome = await issueOperatorCreditNote({ ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], 'Goodwill', TEST_OPERATOR);
+    const outcome = await issueOperatorCreditNote(
+      { ...deps(), eInvoices: IRP_OUTAGE, tenants: testServices().tenants },
+      g,
+      issued.id,
+      [{ lineId: line!.id }],
+      'Goodwill',
+      TEST_OPERATOR,
+    );
     expect(outcome).toMatchObject({ pdfStored: true, creditNote: { lastError: null } });
     expect(outcome.creditNote.eInvoice).toBeUndefined();
     expect(await eInvoiceStatus(deps(), g, outcome.creditNote.id)).toMatchObject({ state: 'NOT_REQUIRED' });

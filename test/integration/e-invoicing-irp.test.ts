@@ -40,7 +40,15 @@ const request = (): BillingRequest => ({ period: { from: addDays(today(), -30), 
 let world: InvoiceWorld;
 /** A registration no process has signed in for yet (no stored session). */
 const firstSignInGstin = testGstin('29');
-const credential = (n: string) => ({ baseUrl: fake.url, clientId: `client-${n}`, clientSecret: `secret-${n}`, userName: `api_${n}`, password: `Pass@${n}`, publicKeyPem: fake.encryptionPublicKeyPem, signingKeyPem: fake.signingPublicKeyPem });
+const credential = (n: string) => ({
+  baseUrl: fake.url,
+  clientId: `client-${n}`,
+  clientSecret: `secret-${n}`,
+  userName: `api_${n}`,
+  password: `Pass@${n}`,
+  publicKeyPem: fake.encryptionPublicKeyPem,
+  signingKeyPem: fake.signingPublicKeyPem,
+});
 /**
  * One process's adapter (a Lambda's): its own instance, the stage's sessions in DynamoDB Local.
  * Its wall-clock limits (a call's 15 s, a waiter's 30 s for another's sign-in) only guard
@@ -50,12 +58,21 @@ const credential = (n: string) => ({ baseUrl: fake.url, clientId: `client-${n}`,
  */
 function adapter(credentials: Record<string, ReturnType<typeof credential>>): NicEInvoiceRegistry {
   const cfg = parseConfig(stack().env);
-  return new NicEInvoiceRegistry(credentials, new DynamoIrpSessions(createDocumentClient(cfg), cfg.tableName, testServices().secrets), irpClock, { timeoutMs: 180_000, leaseMs: 180_000 });
+  return new NicEInvoiceRegistry(credentials, new DynamoIrpSessions(createDocumentClient(cfg), cfg.tableName, testServices().secrets), irpClock, {
+    timeoutMs: 180_000,
+    leaseMs: 180_000,
+  });
 }
 let fake: FakeIrp;
 let nic: NicEInvoiceRegistry;
 const deps = () => ({ ...billingDeps(testServices(), renderer), eInvoices: nic });
-const voidDeps = () => ({ invoices: testServices().invoices, creditNotes: testServices().creditNotes, eInvoices: nic, clock: irpClock, ids: testServices().ids });
+const voidDeps = () => ({
+  invoices: testServices().invoices,
+  creditNotes: testServices().creditNotes,
+  eInvoices: nic,
+  clock: irpClock,
+  ids: testServices().ids,
+});
 const invoice = async (g: string, id: string): Promise<Invoice> => (await testServices().invoices.get(g, id))!;
 const trail = (target: string) => testServices().auditTrail.listTarget(target);
 const tokens = () => fake.tokensIssued();
@@ -68,7 +85,23 @@ beforeAll(async () => {
       { gstin: world.supplierGstin, clientId: 'client-30', clientSecret: 'secret-30', userName: 'api_30', password: 'Pass@30' },
       { gstin: firstSignInGstin, clientId: 'client-29', clientSecret: 'secret-29', userName: 'api_29', password: 'Pass@29' },
     ],
-    taxpayers: [{ Gstin: '27AAPFU0939F1ZV', TradeName: 'Test Agents', LegalName: 'Test Agents Pvt Ltd', AddrBnm: null, AddrBno: '1', AddrFlno: null, AddrSt: 'Test Road', AddrLoc: 'Mumbai', StateCode: 27, AddrPncd: 400001, TxpType: 'REG', Status: 'ACT', BlkStatus: 'U' }],
+    taxpayers: [
+      {
+        Gstin: '27AAPFU0939F1ZV',
+        TradeName: 'Test Agents',
+        LegalName: 'Test Agents Pvt Ltd',
+        AddrBnm: null,
+        AddrBno: '1',
+        AddrFlno: null,
+        AddrSt: 'Test Road',
+        AddrLoc: 'Mumbai',
+        StateCode: 27,
+        AddrPncd: 400001,
+        TxpType: 'REG',
+        Status: 'ACT',
+        BlkStatus: 'U',
+      },
+    ],
   });
   nic = adapter({ [world.supplierGstin]: credential('30') });
 }, 120_000);
@@ -87,13 +120,25 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const issued = await invoice(g, result.invoiceIds[0]!);
     expect(issued.status).toBe('ISSUED');
     const e = issued.eInvoice!;
-    expect(verifyIrpJws(fake.signingPublicKeyPem, e.signedQr)).toMatchObject({ Irn: e.irn, DocNo: issued.invoiceNumber, DocTyp: 'INV', SellerGstin: world.supplierGstin });
+    expect(verifyIrpJws(fake.signingPublicKeyPem, e.signedQr)).toMatchObject({
+      Irn: e.irn,
+      DocNo: issued.invoiceNumber,
+      DocTyp: 'INV',
+      SellerGstin: world.supplierGstin,
+    });
     expect(fake.registrationOf(e.irn)).toMatchObject({ AckDt: e.ackDate, SignedQRCode: e.signedQr });
     const signed = await testServices().documents.get(signedEInvoiceKeyOf(issued));
     expect(new TextDecoder().decode(signed!)).toBe(fake.registrationOf(e.irn)!.SignedInvoice);
 
     const lines = await testServices().invoices.lines(g, issued.id);
-    const outcome = await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: lines[0]!.id }], 'Pool closed', TEST_OPERATOR);
+    const outcome = await issueOperatorCreditNote(
+      { ...deps(), tenants: testServices().tenants },
+      g,
+      issued.id,
+      [{ lineId: lines[0]!.id }],
+      'Pool closed',
+      TEST_OPERATOR,
+    );
     const note = await invoice(g, outcome.creditNote.id);
     expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber });
   }, 120_000);
@@ -164,7 +209,8 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const before = tokens();
     const authBefore = fake.calls.filter((c) => c.path === '/eivital/v1.04/auth').length;
     const results = await Promise.all(groups.map((g) => runBilling(deps(), g.group, request(), testOrigin())));
-    for (const [i, r] of results.entries()) expect((await invoice(groups[i]!.agentGroupId, r.invoiceIds[0]!)).status, `run ${i}: ${JSON.stringify(r)}`).toBe('ISSUED');
+    for (const [i, r] of results.entries())
+      expect((await invoice(groups[i]!.agentGroupId, r.invoiceIds[0]!)).status, `run ${i}: ${JSON.stringify(r)}`).toBe('ISSUED');
     expect(tokens() - before).toBe(1);
     expect(fake.calls.filter((c) => c.path === '/eivital/v1.04/auth').length - authBefore).toBe(1);
   }, 240_000);
@@ -175,10 +221,19 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const issued = await invoice(g, first.invoiceIds[0]!);
     advance(3600_000);
     const voided = await voidInvoice(voidDeps(), g, issued.id, '2', 'Wrong GSTIN on the bill-to', TEST_OPERATOR);
-    expect(voided).toMatchObject({ status: 'CANCELLED', invoiceNumber: issued.invoiceNumber, eInvoice: { irn: issued.eInvoice!.irn, cancelReason: '2', cancelRemark: 'Wrong GSTIN on the bill-to' } });
+    expect(voided).toMatchObject({
+      status: 'CANCELLED',
+      invoiceNumber: issued.invoiceNumber,
+      eInvoice: { irn: issued.eInvoice!.irn, cancelReason: '2', cancelRemark: 'Wrong GSTIN on the bill-to' },
+    });
     // The operator's event, in the status change's transaction: only what moved, the reason code and never the remark.
     expect((await trail(`invoice:${issued.id}`)).map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
-      ['invoice.voided', TEST_OPERATOR.actor, { status: 'ISSUED', irpCancelDate: null, irpCancelReason: null }, { status: 'CANCELLED', irpCancelDate: voided.eInvoice!.cancelledAt, irpCancelReason: '2' }],
+      [
+        'invoice.voided',
+        TEST_OPERATOR.actor,
+        { status: 'ISSUED', irpCancelDate: null, irpCancelReason: null },
+        { status: 'CANCELLED', irpCancelDate: voided.eInvoice!.cancelledAt, irpCancelReason: '2' },
+      ],
     ]);
     expect(fake.registrationOf(issued.eInvoice!.irn)!.Status).toBe('CNL');
     expect((await testServices().invoices.list(g, { statuses: ['ISSUED', 'PAID'], limit: 10 })).invoices).toEqual([]);
@@ -207,14 +262,19 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const billed = await runBilling(deps(), group, request(), testOrigin());
     const issued = await invoice(g, billed.invoiceIds[0]!);
     const [line] = await testServices().invoices.lines(g, issued.id);
-    const raise = async (reason: string) => (await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], reason, TEST_OPERATOR)).creditNote;
+    const raise = async (reason: string) =>
+      (await issueOperatorCreditNote({ ...deps(), tenants: testServices().tenants }, g, issued.id, [{ lineId: line!.id }], reason, TEST_OPERATOR)).creditNote;
     const note = await invoice(g, (await raise('Pool closed')).id);
     expect(note).toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, creditReleased: 0, eInvoice: { irn: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect((await invoice(g, issued.id)).creditedAmount).toBe(note.total);
 
     advance(3600_000);
     const voided = await voidInvoice(voidDeps(), g, note.id, '1', 'Raised twice', TEST_OPERATOR);
-    expect(voided).toMatchObject({ status: 'CANCELLED', invoiceNumber: note.invoiceNumber, eInvoice: { irn: note.eInvoice!.irn, cancelReason: '1', cancelRemark: 'Raised twice' } });
+    expect(voided).toMatchObject({
+      status: 'CANCELLED',
+      invoiceNumber: note.invoiceNumber,
+      eInvoice: { irn: note.eInvoice!.irn, cancelReason: '1', cancelRemark: 'Raised twice' },
+    });
     expect(fake.registrationOf(note.eInvoice!.irn)!.Status).toBe('CNL');
     expect(await invoice(g, issued.id)).toMatchObject({ status: 'ISSUED', creditedAmount: 0 });
     const cancelled = await testServices().invoices.cancelledDocuments(world.supplierGstin, note.issueDate!, note.issueDate!);
@@ -235,9 +295,35 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     // The invoice's chain: each note raised and the one voided, what it owed before and after; the refused void wrote nothing.
     const events = await trail(`invoice:${issued.id}`);
     expect(events.map((e) => [e.action, e.before, e.after])).toEqual([
-      ['credit-note.raised', { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null }, { creditedAmount: note.total, raisedCreditNoteId: note.id, raisedCreditNoteNumber: note.invoiceNumber, raisedCreditNoteTotal: note.total }],
-      ['credit-note.voided', { creditedAmount: note.total, voidedCreditNoteId: null, voidedCreditNoteNumber: null, voidedCreditNoteTotal: null, irpCancelDate: null, irpCancelReason: null }, { creditedAmount: 0, voidedCreditNoteId: note.id, voidedCreditNoteNumber: note.invoiceNumber, voidedCreditNoteTotal: note.total, irpCancelDate: voided.eInvoice!.cancelledAt, irpCancelReason: '1' }],
-      ['credit-note.raised', { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null }, { creditedAmount: again.total, raisedCreditNoteId: again.id, raisedCreditNoteNumber: again.invoiceNumber, raisedCreditNoteTotal: again.total }],
+      [
+        'credit-note.raised',
+        { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null },
+        { creditedAmount: note.total, raisedCreditNoteId: note.id, raisedCreditNoteNumber: note.invoiceNumber, raisedCreditNoteTotal: note.total },
+      ],
+      [
+        'credit-note.voided',
+        {
+          creditedAmount: note.total,
+          voidedCreditNoteId: null,
+          voidedCreditNoteNumber: null,
+          voidedCreditNoteTotal: null,
+          irpCancelDate: null,
+          irpCancelReason: null,
+        },
+        {
+          creditedAmount: 0,
+          voidedCreditNoteId: note.id,
+          voidedCreditNoteNumber: note.invoiceNumber,
+          voidedCreditNoteTotal: note.total,
+          irpCancelDate: voided.eInvoice!.cancelledAt,
+          irpCancelReason: '1',
+        },
+      ],
+      [
+        'credit-note.raised',
+        { creditedAmount: 0, raisedCreditNoteId: null, raisedCreditNoteNumber: null, raisedCreditNoteTotal: null },
+        { creditedAmount: again.total, raisedCreditNoteId: again.id, raisedCreditNoteNumber: again.invoiceNumber, raisedCreditNoteTotal: again.total },
+      ],
     ]);
     expect(JSON.stringify(events)).not.toContain('Pool closed');
     const chain = await testServices().auditTrail.readChain(`invoice:${issued.id}`);

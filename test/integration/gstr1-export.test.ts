@@ -18,7 +18,18 @@ beforeAll(async () => {
   const detail = await billGroup(g);
   invoiceNumber = detail.invoice.invoiceNumber!;
   // An operator credits 1,050.00 of the first night: a credit note of the same month, in table 9B.
-  const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0]!.id}:1050`, '--reason', 'Late check-in', '--json']);
+  const note = await runAdminTool([
+    'invoices',
+    'credit-note',
+    detail.invoice.id,
+    '--group',
+    g.agentGroupId,
+    '--lines',
+    `${detail.lines[0]!.id}:1050`,
+    '--reason',
+    'Late check-in',
+    '--json',
+  ]);
   expect(note.code, note.stderr).toBe(0);
   creditNoteNumber = JSON.parse(note.stdout).creditNote.invoiceNumber;
 }, 180_000);
@@ -70,14 +81,24 @@ describe('admin filing gstr1', () => {
         },
       ],
     });
-    const csv = readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1.csv`), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('GSTIN/UIN of Recipient,Receiver Name,Invoice Number,Invoice date,Invoice Value,Place Of Supply,Reverse Charge,Applicable % of Tax Rate,Invoice Type,E-Commerce GSTIN,Rate,Taxable Value,Cess Amount');
+    const csv = readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1.csv`), 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toBe(
+      'GSTIN/UIN of Recipient,Receiver Name,Invoice Number,Invoice date,Invoice Value,Place Of Supply,Reverse Charge,Applicable % of Tax Rate,Invoice Type,E-Commerce GSTIN,Rate,Taxable Value,Cess Amount',
+    );
     expect(csv).toHaveLength(2);
     expect(csv[1]).toContain(`,${invoiceNumber},`);
     expect(csv[1]).toMatch(/,10500\.00,30-Invoicestate [^,]+,N,,Regular B2B,,5,10000\.00,0\.00$/);
-    const cdnr = readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1-cdnr.csv`), 'utf8').trim().split('\n');
+    const cdnr = readFileSync(join(out, `${world.supplierGstin}-${fp}-gstr1-cdnr.csv`), 'utf8')
+      .trim()
+      .split('\n');
     expect(cdnr).toHaveLength(2);
-    expect(cdnr[1]).toMatch(new RegExp(`^27AAPFU0939F1ZV,Test Agents Pvt Ltd,${creditNoteNumber},\\d{2}-[A-Z][a-z]{2}-\\d{4},C,30-Invoicestate [^,]+,N,Regular B2B,1050\\.00,,5,1000\\.00,0\\.00$`));
+    expect(cdnr[1]).toMatch(
+      new RegExp(
+        `^27AAPFU0939F1ZV,Test Agents Pvt Ltd,${creditNoteNumber},\\d{2}-[A-Z][a-z]{2}-\\d{4},C,30-Invoicestate [^,]+,N,Regular B2B,1050\\.00,,5,1000\\.00,0\\.00$`,
+      ),
+    );
   }, 120_000);
 
   it('puts the invoices of a group not registered for GST in b2cs (table 7), net of their credit notes, never in b2b', async () => {
@@ -85,7 +106,18 @@ describe('admin filing gstr1', () => {
     const g = await newAgentGroup({ channelId: own.channelId, gstin: null });
     await bookStay(g, own.registered, '2027-03-01', '2027-03-03');
     const detail = await billGroup(g);
-    const note = await runAdminTool(['invoices', 'credit-note', detail.invoice.id, '--group', g.agentGroupId, '--lines', `${detail.lines[0]!.id}:1050`, '--reason', 'Late check-in', '--json']);
+    const note = await runAdminTool([
+      'invoices',
+      'credit-note',
+      detail.invoice.id,
+      '--group',
+      g.agentGroupId,
+      '--lines',
+      `${detail.lines[0]!.id}:1050`,
+      '--reason',
+      'Late check-in',
+      '--json',
+    ]);
     expect(note.code, note.stderr).toBe(0);
     const noteNumber = JSON.parse(note.stdout).creditNote.invoiceNumber;
 
@@ -93,12 +125,22 @@ describe('admin filing gstr1', () => {
     const month = indiaToday(new Date()).slice(0, 7);
     const res = await runAdminTool(['filing', 'gstr1', '--gstin', own.supplierGstin, '--month', month, '--out', out, '--json']);
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ invoiceCount: 0, creditNoteCount: 0, unregistered: { b2cl: [], b2cs: [detail.invoice.invoiceNumber, noteNumber].sort(), cdnur: [] } });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      invoiceCount: 0,
+      creditNoteCount: 0,
+      unregistered: { b2cl: [], b2cs: [detail.invoice.invoiceNumber, noteNumber].sort(), cdnur: [] },
+    });
     const fp = `${month.slice(5, 7)}${month.slice(0, 4)}`;
     const json = JSON.parse(readFileSync(join(out, `${own.supplierGstin}-${fp}-gstr1.json`), 'utf8'));
-    expect(json).toMatchObject({ b2b: [], cdnr: [], b2cs: [{ sply_ty: 'INTRA', pos: '30', typ: 'OE', rt: 5, txval: 9_000, iamt: 0, camt: 225, samt: 225, csamt: 0 }] });
+    expect(json).toMatchObject({
+      b2b: [],
+      cdnr: [],
+      b2cs: [{ sply_ty: 'INTRA', pos: '30', typ: 'OE', rt: 5, txval: 9_000, iamt: 0, camt: 225, samt: 225, csamt: 0 }],
+    });
     expect(json).not.toHaveProperty('b2cl');
-    const b2cs = readFileSync(join(out, `${own.supplierGstin}-${fp}-gstr1-b2cs.csv`), 'utf8').trim().split('\n');
+    const b2cs = readFileSync(join(out, `${own.supplierGstin}-${fp}-gstr1-b2cs.csv`), 'utf8')
+      .trim()
+      .split('\n');
     expect(b2cs[1]).toMatch(/^OE,30-Invoicestate [^,]+,,5,9000\.00,0\.00,$/);
   }, 180_000);
 

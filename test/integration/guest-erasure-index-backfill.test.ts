@@ -16,7 +16,10 @@ const FAR_FUTURE = '2099-12-31';
 
 /** The group's bookings the erasure job would find, by ref. */
 async function erasableRefs(agentGroupId: string): Promise<string[]> {
-  return (await testServices().guestData.listErasable(FAR_FUTURE, 100_000)).filter((a) => a.agentGroupId === agentGroupId).map((a) => a.bookingRef).sort();
+  return (await testServices().guestData.listErasable(FAR_FUTURE, 100_000))
+    .filter((a) => a.agentGroupId === agentGroupId)
+    .map((a) => a.bookingRef)
+    .sort();
 }
 
 describe('Admin: guests backfill-index', () => {
@@ -31,7 +34,9 @@ describe('Admin: guests backfill-index', () => {
     const erased = await seedBooking(erasedBooking(bookingFixture(g, past), new Date().toISOString()));
     const open = await seedBooking(bookingFixture(g, { ...past, status: 'PROCESSING', nextCheckAt: new Date().toISOString() }));
     // As a booking settled before the index existed was stored: no erasure index key.
-    await db.send(new UpdateCommand({ TableName: svc.config.tableName, Key: keys.booking(g.agentGroupId, old.bookingRef), UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
+    await db.send(
+      new UpdateCommand({ TableName: svc.config.tableName, Key: keys.booking(g.agentGroupId, old.bookingRef), UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }),
+    );
     const before = await erasableRefs(g.agentGroupId);
 
     // act

@@ -35,10 +35,16 @@ function functionActions(): Map<string, { handler: string; actions: Set<string>;
   const doc = serverlessYaml();
   const out = new Map<string, { handler: string; actions: Set<string>; routeKey?: string }>();
   const byKey = new Map<string, { handler: string; actions: Set<string> }>();
-  for (const [name, fn] of Object.entries(doc.functions as Record<string, { handler: string; events?: { httpApi?: '*' | { method: string; path: string } }[]; iamRoleStatements: { Action: string | string[] }[] }>)) {
+  for (const [name, fn] of Object.entries(
+    doc.functions as Record<
+      string,
+      { handler: string; events?: { httpApi?: '*' | { method: string; path: string } }[]; iamRoleStatements: { Action: string | string[] }[] }
+    >,
+  )) {
     const actions = new Set(fn.iamRoleStatements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
     out.set(name, { handler: fn.handler, actions });
-    for (const { httpApi } of fn.events ?? []) if (httpApi) byKey.set(httpApi === '*' ? '$default' : `${httpApi.method} ${httpApi.path}`, { handler: fn.handler, actions });
+    for (const { httpApi } of fn.events ?? [])
+      if (httpApi) byKey.set(httpApi === '*' ? '$default' : `${httpApi.method} ${httpApi.path}`, { handler: fn.handler, actions });
   }
   const routeKeys: [string, string][] = [['$default', '$default'], ...ROUTES.map((r): [string, string] => [r.operationId, routeKeyOf(r)])];
   for (const [name, routeKey] of routeKeys) {
@@ -55,8 +61,7 @@ const routedFor = <E extends object>(fn: string, event: E): E => {
 };
 
 /** SDK command names → IAM actions. A transaction needs its parts' actions, which the command name does not tell. */
-const actionOf = (command: string): string | undefined =>
-  command.startsWith('Transact') ? undefined : `dynamodb:${command.replace(/Command$/, '')}`;
+const actionOf = (command: string): string | undefined => (command.startsWith('Transact') ? undefined : `dynamodb:${command.replace(/Command$/, '')}`);
 
 let fx: CatalogueFixture;
 let group: GroupFixture;
@@ -73,7 +78,14 @@ beforeAll(async () => {
   group = await newAgentGroup({ channelId: fx.channelA });
   // Orders price with the GST slab table, which the order world adds; one stored order for the GET and reprice cases.
   await seedOrderWorld(fx);
-  principal = { kind: 'agent-group' as const, agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  principal = {
+    kind: 'agent-group' as const,
+    agentGroupId: group.agentGroupId,
+    partnerId: group.partnerId,
+    channelId: fx.channelA,
+    keyId: group.keyId,
+    keyPrefix: group.apiKey.slice(0, 12),
+  };
   orderId = (await createOrder(orderDeps(testServices()), principal, { request: orderBody() })).orderId;
   booking = await seedNewBooking(group);
   cancellable = (await placeBooking(bookingDeps(testServices()), principal, await bookingCommand('2027-03-07'), testOrigin())).booking;
@@ -126,10 +138,23 @@ const cases: Case[] = [
   ['apiPing', () => httpEvent('GET', '/api/ping', { key: fx.partnerA.apiKey })],
   ['v1Ping', () => httpEvent('GET', '/v1/ping', { key: group.apiKey })],
   ['listListings', () => httpEvent('GET', '/api/listings', { key: fx.partnerA.apiKey, query: { size: '5' } })],
-  ['listInventories', () => httpEvent('GET', '/api/inventories', { key: fx.partnerA.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } })],
-  ['listRates', () => httpEvent('GET', '/api/rates', { key: fx.partnerA.apiKey, query: { propertyIds: fx.propertiesOf[fx.both]!.join(','), from: FIXTURE_FROM, to: FIXTURE_TO } })],
+  [
+    'listInventories',
+    () => httpEvent('GET', '/api/inventories', { key: fx.partnerA.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } }),
+  ],
+  [
+    'listRates',
+    () =>
+      httpEvent('GET', '/api/rates', {
+        key: fx.partnerA.apiKey,
+        query: { propertyIds: fx.propertiesOf[fx.both]!.join(','), from: FIXTURE_FROM, to: FIXTURE_TO },
+      }),
+  ],
   ['listWebhookEndpoints', () => httpEvent('GET', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey })],
-  ['createWebhookEndpoint', () => httpEvent('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: JSON.stringify({ url: 'https://93.184.216.34/h' }) })],
+  [
+    'createWebhookEndpoint',
+    () => httpEvent('POST', '/api/webhooks/endpoints', { key: fx.partnerA.apiKey, body: JSON.stringify({ url: 'https://93.184.216.34/h' }) }),
+  ],
   ['listWebhookEventTypes', () => httpEvent('GET', '/api/webhooks/event-types', { key: fx.partnerA.apiKey })],
   ['$default', () => httpEvent('GET', '/api/nothing-here', { key: fx.partnerA.apiKey })],
   ['listDistributionListings', () => httpEvent('GET', '/v1/listings', { key: group.apiKey, query: { size: '5' } })],
@@ -139,7 +164,12 @@ const cases: Case[] = [
     () =>
       httpEvent('POST', '/v1/listings/search', {
         key: group.apiKey,
-        body: JSON.stringify({ rawParams: [{ filterName: 'checkIn', filterValues: ['2027-03-02'] }, { filterName: 'checkOut', filterValues: ['2027-03-04'] }] }),
+        body: JSON.stringify({
+          rawParams: [
+            { filterName: 'checkIn', filterValues: ['2027-03-02'] },
+            { filterName: 'checkOut', filterValues: ['2027-03-04'] },
+          ],
+        }),
       }),
   ],
   ['readAvailability', () => httpEvent('GET', '/v1/availability', { key: group.apiKey, query: { listingIds: fx.both, from: FIXTURE_FROM, to: FIXTURE_TO } })],
@@ -150,24 +180,45 @@ const cases: Case[] = [
   ['listLedger', () => httpEvent('GET', '/v1/ledger', { key: group.apiKey, query: { status: 'POSTED,AUTHORIZED', from: '2020-01-01T00:00:00Z', size: '5' } })],
   ['getStatement', () => httpEvent('GET', '/v1/statement', { key: group.apiKey, query: { from: '2026-06-01T00:00:00Z', to: '2027-06-01T00:00:00Z' } })],
   ['listBookings', () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { status: 'CONFIRMED', size: '5' } })],
-  ['listBookings', () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { externalBookingIds: booking.externalBookingId, bookingIds: booking.bookingId! } })],
-  ['getBooking', () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } })],
+  [
+    'listBookings',
+    () => httpEvent('GET', '/v1/bookings', { key: group.apiKey, query: { externalBookingIds: booking.externalBookingId, bookingIds: booking.bookingId! } }),
+  ],
+  [
+    'getBooking',
+    () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } }),
+  ],
   [
     'getCancellationQuote',
-    () => ({ ...httpEvent('GET', `/v1/bookings/${booking.bookingId}/cancellation-quote`, { key: group.apiKey }), pathParameters: { bookingId: booking.bookingId! } }),
+    () => ({
+      ...httpEvent('GET', `/v1/bookings/${booking.bookingId}/cancellation-quote`, { key: group.apiKey }),
+      pathParameters: { bookingId: booking.bookingId! },
+    }),
   ],
   [
     'quoteAmendment',
-    () => ({ ...httpEvent('PATCH', `/v1/bookings/${amendable.bookingId}`, { key: group.apiKey, body: JSON.stringify({ checkOut: '2027-03-04' }) }), pathParameters: { bookingId: amendable.bookingId! } }),
+    () => ({
+      ...httpEvent('PATCH', `/v1/bookings/${amendable.bookingId}`, { key: group.apiKey, body: JSON.stringify({ checkOut: '2027-03-04' }) }),
+      pathParameters: { bookingId: amendable.bookingId! },
+    }),
   ],
   [
     'applyAmendment',
-    () => ({ ...httpEvent('POST', `/v1/bookings/${amendable.bookingId}/amendments`, { key: group.apiKey, body: JSON.stringify({ checkOut: '2027-03-04' }) }), pathParameters: { bookingId: amendable.bookingId! } }),
+    () => ({
+      ...httpEvent('POST', `/v1/bookings/${amendable.bookingId}/amendments`, { key: group.apiKey, body: JSON.stringify({ checkOut: '2027-03-04' }) }),
+      pathParameters: { bookingId: amendable.bookingId! },
+    }),
   ],
-  ['getBooking', () => ({ ...httpEvent('GET', `/v1/bookings/${amendable.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: amendable.bookingId! } })],
+  [
+    'getBooking',
+    () => ({ ...httpEvent('GET', `/v1/bookings/${amendable.bookingId}`, { key: group.apiKey }), pathParameters: { bookingId: amendable.bookingId! } }),
+  ],
   [
     'cancelBooking',
-    () => ({ ...httpEvent('POST', `/v1/bookings/${cancellable.bookingId}/cancel`, { key: group.apiKey, body: JSON.stringify({ reason: 'IAM coverage' }) }), pathParameters: { bookingId: cancellable.bookingId! } }),
+    () => ({
+      ...httpEvent('POST', `/v1/bookings/${cancellable.bookingId}/cancel`, { key: group.apiKey, body: JSON.stringify({ reason: 'IAM coverage' }) }),
+      pathParameters: { bookingId: cancellable.bookingId! },
+    }),
   ],
 ];
 
@@ -180,7 +231,19 @@ function expectGranted(fn: string, expected: string[]): void {
 }
 
 const sqsEvent = (body: unknown) => ({
-  Records: [{ messageId: 'iam-coverage', receiptHandle: 'x', body: JSON.stringify(body), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'ap-south-1' }],
+  Records: [
+    {
+      messageId: 'iam-coverage',
+      receiptHandle: 'x',
+      body: JSON.stringify(body),
+      attributes: { ApproximateReceiveCount: '1' },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn',
+      awsRegion: 'ap-south-1',
+    },
+  ],
 });
 
 describe('IAM grants cover what each handler sends', () => {
@@ -189,7 +252,10 @@ describe('IAM grants cover what each handler sends', () => {
     const declared = functionActions().get(fn);
     expect(declared, `${fn} is in serverless.yml`).toBeDefined();
     const [file, exported] = declared!.handler.split('.');
-    const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number }>>;
+    const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
+      string,
+      (e: unknown, c: unknown) => Promise<{ statusCode: number }>
+    >;
 
     // act
     resetDynamoCalls();
@@ -205,7 +271,10 @@ describe('IAM grants cover what each handler sends', () => {
   it('syncCatalogue (queue worker)', async () => {
     const declared = functionActions().get('syncCatalogue')!;
     const { handler } = await import('../../functions/workers/sync-catalogue.ts');
-    const doc = { version: 1, catalogue: { rates: [{ propertyId: fx.propertiesOf[fx.both]![0]!, from: '2027-03-04', to: '2027-03-04', mealPlan: 'AP', adults: { '1': 6_000 } }] } };
+    const doc = {
+      version: 1,
+      catalogue: { rates: [{ propertyId: fx.propertiesOf[fx.both]![0]!, from: '2027-03-04', to: '2027-03-04', mealPlan: 'AP', adults: { '1': 6_000 } }] },
+    };
 
     resetDynamoCalls();
     const res = await handler(sqsEvent(doc) as never);
@@ -216,13 +285,22 @@ describe('IAM grants cover what each handler sends', () => {
     for (const action of used) expect(declared.actions, `syncCatalogue needs ${action}`).toContain(action);
   });
 
-  it('createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock (a clock of its own group, advanced a day: the group\'s share of the billing run)', async () => {
+  it("createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock (a clock of its own group, advanced a day: the group's share of the billing run)", async () => {
     const own = await newAgentGroup({ channelId: fx.channelA });
     const run = async (fn: string, method: string, path: string, opts: { body?: string; id?: string } = {}) => {
       const [file, exported] = functionActions().get(fn)!.handler.split('.');
-      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
+        string,
+        (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>
+      >;
       resetDynamoCalls();
-      const res = await mod[exported!]!(routedFor(fn, { ...httpEvent(method, path, { key: own.apiKey, ...(opts.body ? { body: opts.body } : {}) }), ...(opts.id ? { pathParameters: { id: opts.id } } : {}) }), lambdaContext);
+      const res = await mod[exported!]!(
+        routedFor(fn, {
+          ...httpEvent(method, path, { key: own.apiKey, ...(opts.body ? { body: opts.body } : {}) }),
+          ...(opts.id ? { pathParameters: { id: opts.id } } : {}),
+        }),
+        lambdaContext,
+      );
       expect(res.statusCode, `${fn}: ${res.body}`).toBeLessThan(300);
       return res;
     };
@@ -244,7 +322,9 @@ describe('IAM grants cover what each handler sends', () => {
 
   it('createBooking (the credit gate, then the workflow in the call: reserve, land, take the units, call back)', async () => {
     // prepare
-    const { handler } = (await import('../../functions/bookings/create-booking.ts')) as unknown as { handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }> };
+    const { handler } = (await import('../../functions/bookings/create-booking.ts')) as unknown as {
+      handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>;
+    };
     const cmd = await bookingCommand('2027-03-06');
     const event = httpEvent('POST', '/v1/bookings', { key: group.apiKey, body: JSON.stringify({ ...cmd, acceptedTotal: cmd.acceptedTotal / 100 }) });
 
@@ -265,11 +345,17 @@ describe('IAM grants cover what each handler sends', () => {
 
     // act
     resetDynamoCalls();
-    const res = await handler(sqsEvent(JSON.parse(encodeBookingCheck({ agentGroupId: unplaced.agentGroupId, bookingRef: unplaced.bookingRef, dueAt: unplaced.nextCheckAt! }))) as never);
+    const res = await handler(
+      sqsEvent(JSON.parse(encodeBookingCheck({ agentGroupId: unplaced.agentGroupId, bookingRef: unplaced.bookingRef, dueAt: unplaced.nextCheckAt! }))) as never,
+    );
 
     // assess
     expect(res.batchItemFailures).toEqual([]);
-    expect(await testServices().bookings.get(unplaced.agentGroupId, unplaced.bookingRef)).toMatchObject({ status: 'CONFIRMED', nextCheckAt: null, steps: { inventoryTaken: true, callbacksPublished: ['booking.confirmed'] } });
+    expect(await testServices().bookings.get(unplaced.agentGroupId, unplaced.bookingRef)).toMatchObject({
+      status: 'CONFIRMED',
+      nextCheckAt: null,
+      steps: { inventoryTaken: true, callbacksPublished: ['booking.confirmed'] },
+    });
     expectGranted('bookingWorkflow', ['dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
@@ -295,7 +381,10 @@ describe('IAM grants cover what each handler sends', () => {
     await bookStay(biller, world.registered, '2027-03-01', '2027-03-02');
     const invoke = async (fn: string, event: unknown) => {
       const [file, exported] = functionActions().get(fn)!.handler.split('.');
-      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
+        string,
+        (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>
+      >;
       resetDynamoCalls();
       return mod[exported!]!(routedFor(fn, event as object), lambdaContext);
     };
@@ -306,7 +395,10 @@ describe('IAM grants cover what each handler sends', () => {
     // A new group's first run writes its first balance checkpoint (BatchWrite).
     expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']);
     const id = (JSON.parse(run.body) as { invoiceIds: string[] }).invoiceIds[0];
-    const fromTo = await invoke('runBilling', httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body: JSON.stringify({ from: '2026-01-01', to: indiaToday(new Date()) }) }));
+    const fromTo = await invoke(
+      'runBilling',
+      httpEvent('POST', '/v1/invoices', { key: biller.apiKey, body: JSON.stringify({ from: '2026-01-01', to: indiaToday(new Date()) }) }),
+    );
     expect(fromTo.statusCode, fromTo.body).toBe(200);
     const issued = id ?? (JSON.parse(fromTo.body) as { invoiceIds: string[] }).invoiceIds[0]!;
     expectGranted('runBilling', ['dynamodb:Query']);
@@ -314,12 +406,22 @@ describe('IAM grants cover what each handler sends', () => {
 
     expect((await invoke('listInvoices', httpEvent('GET', '/v1/invoices', { key: biller.apiKey }))).statusCode).toBe(200);
     expectGranted('listInvoices', ['dynamodb:Query']);
-    expect((await invoke('getInvoice', { ...httpEvent('GET', `/v1/invoices/${issued}`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
+    expect(
+      (await invoke('getInvoice', { ...httpEvent('GET', `/v1/invoices/${issued}`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode,
+    ).toBe(200);
     expectGranted('getInvoice', ['dynamodb:GetItem', 'dynamodb:Query']);
     // The PDF worker, on the message the run queued (the stack's worker may have stored it first: then it only looks).
-    expect(((await invoke('renderInvoicePdfs', sqsEvent({ v: 1, agentGroupId: biller.agentGroupId, invoiceId: issued }))) as unknown as { batchItemFailures: unknown[] }).batchItemFailures).toEqual([]);
+    expect(
+      (
+        (await invoke('renderInvoicePdfs', sqsEvent({ v: 1, agentGroupId: biller.agentGroupId, invoiceId: issued }))) as unknown as {
+          batchItemFailures: unknown[];
+        }
+      ).batchItemFailures,
+    ).toEqual([]);
     expectGranted('renderInvoicePdfs', ['dynamodb:GetItem']);
-    expect((await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${issued}/pdf`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode).toBe(200);
+    expect(
+      (await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${issued}/pdf`, { key: biller.apiKey }), pathParameters: { id: issued } })).statusCode,
+    ).toBe(200);
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
 
     const orderId = (await testServices().invoices.get(biller.agentGroupId, issued))!.gatewayOrderId!;
@@ -343,7 +445,10 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('scheduledBilling', ['dynamodb:Query', 'dynamodb:UpdateItem']);
     const job = jobs.find((j) => j.agentGroupId === biller.agentGroupId)!;
     const [file, exported] = functionActions().get('billGroup')!.handler.split('.');
-    const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ batchItemFailures: unknown[] }>>;
+    const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
+      string,
+      (e: unknown, c: unknown) => Promise<{ batchItemFailures: unknown[] }>
+    >;
     resetDynamoCalls();
     const res = await mod[exported!]!(sqsEvent({ v: 1, ...job }), lambdaContext);
     expect(res.batchItemFailures).toEqual([]);
@@ -358,7 +463,10 @@ describe('IAM grants cover what each handler sends', () => {
     const bookingId = await bookStay(biller, world.registered, '2027-03-01', '2027-03-02');
     const invoke = async (fn: string, event: unknown) => {
       const [file, exported] = functionActions().get(fn)!.handler.split('.');
-      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<string, (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>>;
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
+        string,
+        (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>
+      >;
       resetDynamoCalls();
       return mod[exported!]!(routedFor(fn, event as object), lambdaContext);
     };
@@ -372,13 +480,20 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('runBilling', ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     const [noteId] = (JSON.parse(run.body) as { invoiceIds: string[] }).invoiceIds;
     expect((await testServices().invoices.get(biller.agentGroupId, noteId!))?.creditNoteFor).toBeDefined();
-    expect((await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${noteId}/pdf`, { key: biller.apiKey }), pathParameters: { id: noteId } })).statusCode).toBe(200);
+    expect(
+      (await invoke('getInvoicePdf', { ...httpEvent('GET', `/v1/invoices/${noteId}/pdf`, { key: biller.apiKey }), pathParameters: { id: noteId } })).statusCode,
+    ).toBe(200);
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
   });
 });
 
 describe('IAM: the audit trail cannot be updated, deleted or signed by its writers', () => {
-  type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } } };
+  type Statement = {
+    Effect: string;
+    Action: string | string[];
+    Resource: unknown;
+    Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } };
+  };
   const statementsOf = () => Object.entries(serverlessYaml().functions as Record<string, { iamRoleStatements: Statement[] }>);
   const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
   const onTable = (s: Statement) => JSON.stringify(s.Resource).includes('"Table.Arn"') || JSON.stringify(s.Resource).includes('"Table"');
@@ -392,14 +507,20 @@ describe('IAM: the audit trail cannot be updated, deleted or signed by its write
     const offending = statementsOf().flatMap(([fn, def]) =>
       def.iamRoleStatements
         .filter((s) => s.Effect === 'Allow' && onTable(s) && admitsAudit(s))
-        .flatMap((s) => actionsOf(s).filter((a) => ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:*'].includes(a)).map((a) => `${fn}: ${a}`)),
+        .flatMap((s) =>
+          actionsOf(s)
+            .filter((a) => ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:*'].includes(a))
+            .map((a) => `${fn}: ${a}`),
+        ),
     );
     expect(offending).toEqual([]);
   });
 
   it('only writeAuditDigest may sign with the audit key or write the digest bucket', () => {
     const signers = statementsOf().filter(([, def]) => def.iamRoleStatements.some((s) => actionsOf(s).some((a) => a.startsWith('kms:'))));
-    const digestWriters = statementsOf().filter(([, def]) => def.iamRoleStatements.some((s) => JSON.stringify(s.Resource).includes('AuditDigestBucket') && actionsOf(s).includes('s3:PutObject')));
+    const digestWriters = statementsOf().filter(([, def]) =>
+      def.iamRoleStatements.some((s) => JSON.stringify(s.Resource).includes('AuditDigestBucket') && actionsOf(s).includes('s3:PutObject')),
+    );
     expect(signers.map(([fn]) => fn)).toEqual(['writeAuditDigest']);
     expect(digestWriters.map(([fn]) => fn)).toEqual(['writeAuditDigest']);
   });

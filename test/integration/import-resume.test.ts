@@ -67,9 +67,15 @@ describe('an interrupted import or sync, run again', () => {
     const progress: [number, number][] = [];
 
     // Act: the third chunk stops after its listings and properties, before its months and distributions
-    await expect(importWorld({ ...deps, catalogue: crashingOnSave(svc.catalogue, 3) }, world(tag), { allowPlaintextKeys: true, chunkRecords: CHUNK })).rejects.toBeInstanceOf(Crash);
+    await expect(
+      importWorld({ ...deps, catalogue: crashingOnSave(svc.catalogue, 3) }, world(tag), { allowPlaintextKeys: true, chunkRecords: CHUNK }),
+    ).rejects.toBeInstanceOf(Crash);
     const halfway = await catalogueOf(tag);
-    await importWorld(deps, world(tag), { allowPlaintextKeys: true, chunkRecords: CHUNK, onProgress: (written, total) => void progress.push([written, total]) });
+    await importWorld(deps, world(tag), {
+      allowPlaintextKeys: true,
+      chunkRecords: CHUNK,
+      onProgress: (written, total) => void progress.push([written, total]),
+    });
 
     // Assess
     expect(halfway.distributed.length).toBeGreaterThan(0);
@@ -93,7 +99,18 @@ describe('an interrupted import or sync, run again', () => {
     const svc = testServices();
     await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world(tag), { allowPlaintextKeys: true });
     const properties = world(tag).catalogue!.listings!.flatMap((l) => l.properties.map((p) => p.id));
-    const sync = { version: 1, catalogue: { rates: properties.map((propertyId, i) => ({ propertyId, from: '2027-05-03', to: `2027-05-${String(4 + (i % 5)).padStart(2, '0')}`, mealPlan: 'EP', adults: { '1': 4_321 } })) } };
+    const sync = {
+      version: 1,
+      catalogue: {
+        rates: properties.map((propertyId, i) => ({
+          propertyId,
+          from: '2027-05-03',
+          to: `2027-05-${String(4 + (i % 5)).padStart(2, '0')}`,
+          mealPlan: 'EP',
+          adults: { '1': 4_321 },
+        })),
+      },
+    };
     const announced: CatalogueEvent[] = [];
     const real = syncDeps(svc);
     let publishes = 0;

@@ -16,12 +16,29 @@ const BOOKINGS = 150;
 /** The run's time, given to every write; far from the machine's so a write dated by the machine shows. */
 const RUN_AT = '2027-04-01T02:00:00.000Z';
 
-const parties = { supplierGstin: '30AAKCP4821M1ZC', supplierName: 'Lanes Test', supplierAddress: 'Panaji', supplierStateCode: '30', billToGstin: null, billToName: 'Agents', billToAddress: 'Mumbai', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30' };
+const parties = {
+  supplierGstin: '30AAKCP4821M1ZC',
+  supplierName: 'Lanes Test',
+  supplierAddress: 'Panaji',
+  supplierStateCode: '30',
+  billToGstin: null,
+  billToName: 'Agents',
+  billToAddress: 'Mumbai',
+  placeOfSupply: 'Goa',
+  placeOfSupplyStateCode: '30',
+};
 
 const storeOn = (client: DynamoDBDocumentClient) => new DynamoInvoiceStore(client, table(), new DynamoAuditTrail(client, table(), 'test', sha256Hex));
 
 async function draftOf(store: DynamoInvoiceStore, g: string): Promise<Invoice> {
-  const draft = newDraftInvoice({ id: randomUUID(), agentGroupId: g, runId: randomUUID(), period: { from: '2027-03-01', to: '2027-03-31' }, parties, at: new Date().toISOString() });
+  const draft = newDraftInvoice({
+    id: randomUUID(),
+    agentGroupId: g,
+    runId: randomUUID(),
+    period: { from: '2027-03-01', to: '2027-03-31' },
+    parties,
+    at: new Date().toISOString(),
+  });
   await store.createDraft(draft);
   return draft;
 }
@@ -60,7 +77,14 @@ const linesFor = (invoice: Invoice): InvoiceLine[] =>
   });
 
 async function storedLines(g: string): Promise<Record<string, unknown>[]> {
-  const out = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': `GROUP#${g}`, ':p': 'INVLINE#' }, ConsistentRead: true }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': `GROUP#${g}`, ':p': 'INVLINE#' },
+      ConsistentRead: true,
+    }),
+  );
   return out.Items ?? [];
 }
 
@@ -69,7 +93,13 @@ function expectFiguresOfLines(invoice: Invoice, lines: Record<string, unknown>[]
   const own = lines.filter((l) => l.invoiceId === invoice.id);
   const sum = (f: string) => own.reduce((s, l) => s + (l[f] as number), 0);
   expect(invoice.linesOpen).toBeUndefined();
-  expect({ lineCount: invoice.lineCount, subtotal: invoice.subtotal, cgst: invoice.cgst, sgst: invoice.sgst, total: invoice.total }).toEqual({ lineCount: own.length, subtotal: sum('taxableValue'), cgst: sum('cgst'), sgst: sum('sgst'), total: sum('lineTotal') });
+  expect({ lineCount: invoice.lineCount, subtotal: invoice.subtotal, cgst: invoice.cgst, sgst: invoice.sgst, total: invoice.total }).toEqual({
+    lineCount: own.length,
+    subtotal: sum('taxableValue'),
+    cgst: sum('cgst'),
+    sgst: sum('sgst'),
+    total: sum('lineTotal'),
+  });
   expect([...invoice.bookingRefs].sort()).toEqual([...new Set(own.map((l) => l.bookingRef as string))].sort());
 }
 
@@ -130,11 +160,14 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
 
     expect(await storeOn(db()).abandon(g, draft.id, new Date().toISOString())).toBe(true);
     expect(await storedLines(g)).toEqual([]);
-    const billed = await storeOn(db()).billedTotals(g, linesFor(draft).map((l) => l.bookingRef));
+    const billed = await storeOn(db()).billedTotals(
+      g,
+      linesFor(draft).map((l) => l.bookingRef),
+    );
     expect([...billed.values()]).toEqual(Array.from({ length: BOOKINGS }, () => 0));
   }, 60_000);
 
-  it('closes the draft of a run that died mid-write with the figures of what committed, and refuses that run\'s late writes', async () => {
+  it("closes the draft of a run that died mid-write with the figures of what committed, and refuses that run's late writes", async () => {
     const gated = gatedClient(3, 5);
     const dying = storeOn(gated.client);
     const g = `grp-lanes-${randomUUID().slice(0, 8)}`;

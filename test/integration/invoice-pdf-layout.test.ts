@@ -35,17 +35,21 @@ function words(pdf: Uint8Array, name: string): Word[] {
   const out = spawnSync('pdftotext', ['-bbox', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (out.error || out.status !== 0) throw new Error(`pdftotext -bbox failed (install poppler-utils): ${out.error?.message ?? out.stderr}`);
   const found: Word[] = [];
-  out.stdout.split('<page ').slice(1).forEach((page, i) => {
-    for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
-      found.push({ page: i + 1, x1: Number(m[1]), y1: Number(m[2]), x2: Number(m[3]), y2: Number(m[4]), text: m[5]! });
-    }
-  });
+  out.stdout
+    .split('<page ')
+    .slice(1)
+    .forEach((page, i) => {
+      for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+        found.push({ page: i + 1, x1: Number(m[1]), y1: Number(m[2]), x2: Number(m[3]), y2: Number(m[4]), text: m[5]! });
+      }
+    });
   return found;
 }
 
 /** Boxes include the font's full ascent and descent, so neighbours may touch; a real overlap is deeper than this. */
 const TOLERANCE = 0.6;
-const overlap = (a: Word, b: Word): boolean => a.page === b.page && a.x1 + TOLERANCE < b.x2 && b.x1 + TOLERANCE < a.x2 && a.y1 + TOLERANCE < b.y2 && b.y1 + TOLERANCE < a.y2;
+const overlap = (a: Word, b: Word): boolean =>
+  a.page === b.page && a.x1 + TOLERANCE < b.x2 && b.x1 + TOLERANCE < a.x2 && a.y1 + TOLERANCE < b.y2 && b.y1 + TOLERANCE < a.y2;
 
 function layoutProblems(pdf: Uint8Array, name: string): string[] {
   const all = words(pdf, name);
@@ -68,7 +72,8 @@ function layoutProblems(pdf: Uint8Array, name: string): string[] {
 
 const longParty = {
   name: 'Tiruvannamalai Heritage Hospitality and Experiential Travel Services Private Limited',
-  address: 'Survey No. 1142/3B, Old Mahabalipuram Road, Near Sholinganallur Junction Signal, Opposite the Elcot SEZ Gate 2, Sholinganallur, Chennai, Tamil Nadu 600119',
+  address:
+    'Survey No. 1142/3B, Old Mahabalipuram Road, Near Sholinganallur Junction Signal, Opposite the Elcot SEZ Gate 2, Sholinganallur, Chennai, Tamil Nadu 600119',
   gstin: '33AAICT7781K1ZP',
   state: 'Tamil Nadu',
   stateCode: '33',
@@ -84,7 +89,9 @@ function withLines(n: number, opts: { long?: boolean; huge?: boolean } = {}): In
       quantity: opts.huge ? 99 : 1,
       bookingId: `PS-${40000 + i}`,
       propertyName: opts.long ? 'The Banyan Courtyard Heritage Mansion and Garden Cottages, Fontainhas, Panaji' : 'Casa Azul, Assagao',
-      description: opts.long ? 'Villa stay: six-bedroom heritage mansion with private pool, chef, butler and airport transfers for twelve adults and four children' : 'Villa stay, one unit-night',
+      description: opts.long
+        ? 'Villa stay: six-bedroom heritage mansion with private pool, chef, butler and airport transfers for twelve adults and four children'
+        : 'Villa stay, one unit-night',
     }),
   );
   const base = opts.long ? { ...intraStateInvoice, recipient: { ...longParty, gstin: '33AAICT7781K1ZP' } } : intraStateInvoice;
@@ -105,8 +112,12 @@ describe('PDF invoice layout', () => {
     ['120 lines', manyLineInvoice(120)],
   ];
 
-  it.each(cases)('%s: every word inside the margins, clear of the footer and of every other word', async (name, doc) => {
-    const pdf = await renderer.render(doc);
-    expect(layoutProblems(pdf, name.replace(/\W+/g, '-'))).toEqual([]);
-  }, 120_000);
+  it.each(cases)(
+    '%s: every word inside the margins, clear of the footer and of every other word',
+    async (name, doc) => {
+      const pdf = await renderer.render(doc);
+      expect(layoutProblems(pdf, name.replace(/\W+/g, '-'))).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -171,7 +171,9 @@ describe('PDF invoice renderer', () => {
     expect(t).toContain('TAX INVOICE');
     expect(t).toContain('GSTIN: not registered for GST (unregistered person)');
     expect(t).toContain(`State: ${b2c.recipient.state} (code ${b2c.recipient.stateCode})`);
-    expect(t).toContain('Recipient not registered for GST (no GSTIN); address of delivery: the properties named on the lines, in Goa (code 30), the place of supply.');
+    expect(t).toContain(
+      'Recipient not registered for GST (no GSTIN); address of delivery: the properties named on the lines, in Goa (code 30), the place of supply.',
+    );
     expect(t).toContain(`Place of supply ${b2c.placeOfSupply.state} (${b2c.placeOfSupply.stateCode})`);
   });
 

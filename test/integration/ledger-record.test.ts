@@ -14,7 +14,11 @@ const RUPEE = 100;
 const ledger = () => testServices().ledger;
 
 const refund = (agentGroupId: string, amount: number, over: Partial<NewPostedEntry> = {}): LedgerEntry =>
-  postedEntry({ agentGroupId, type: 'REFUND', amount, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund', ...over }, randomUUID(), new Date());
+  postedEntry(
+    { agentGroupId, type: 'REFUND', amount, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund', ...over },
+    randomUUID(),
+    new Date(),
+  );
 
 async function chargeOf(agentGroupId: string, amount: number): Promise<LedgerEntry> {
   const externalBookingId = uniqueId('ext');
@@ -68,11 +72,21 @@ describe('Class: DynamoCreditLedger › queryEntries', () => {
     const { agentGroupId } = await newAgentGroup();
     const at = (h: number) => new Date(Date.UTC(2027, 0, 1, h));
     const make = (h: number, over: Partial<NewPostedEntry>) =>
-      postedEntry({ agentGroupId, type: 'PAYMENT', amount: -h * RUPEE, bookingId: null, externalBookingId: null, description: `h${h}`, ...over }, randomUUID(), at(h));
-    const entries = [make(1, {}), make(2, { type: 'REFUND', bookingId: 'PS-1', externalBookingId: 'ext-1' }), make(3, { type: 'REFUND', bookingId: 'PS-1', externalBookingId: 'ext-2' }), make(4, {})];
+      postedEntry(
+        { agentGroupId, type: 'PAYMENT', amount: -h * RUPEE, bookingId: null, externalBookingId: null, description: `h${h}`, ...over },
+        randomUUID(),
+        at(h),
+      );
+    const entries = [
+      make(1, {}),
+      make(2, { type: 'REFUND', bookingId: 'PS-1', externalBookingId: 'ext-1' }),
+      make(3, { type: 'REFUND', bookingId: 'PS-1', externalBookingId: 'ext-2' }),
+      make(4, {}),
+    ];
     for (const e of entries) await ledger().recordPosted(e);
     const iso = (h: number) => at(h).toISOString();
-    const descriptions = async (q: Parameters<ReturnType<typeof ledger>['queryEntries']>[1]) => (await ledger().queryEntries(agentGroupId, q)).entries.map((e) => e.description);
+    const descriptions = async (q: Parameters<ReturnType<typeof ledger>['queryEntries']>[1]) =>
+      (await ledger().queryEntries(agentGroupId, q)).entries.map((e) => e.description);
     // act + assess
     expect(await descriptions({ from: iso(2), to: iso(3), order: 'oldest-first' })).toEqual(['h2', 'h3']);
     expect(await descriptions({ before: iso(3), order: 'oldest-first' })).toEqual(['h1', 'h2']);
@@ -91,7 +105,13 @@ describe('Function: listLedger and getStatement (round trips)', () => {
     // prepare
     const { agentGroupId, keyId } = await newAgentGroup();
     for (let h = 1; h <= 5; h++) {
-      await ledger().recordPosted(postedEntry({ agentGroupId, type: 'PAYMENT', amount: -h * RUPEE, bookingId: null, externalBookingId: null, description: `h${h}` }, randomUUID(), new Date(Date.UTC(2027, 0, 1, h))));
+      await ledger().recordPosted(
+        postedEntry(
+          { agentGroupId, type: 'PAYMENT', amount: -h * RUPEE, bookingId: null, externalBookingId: null, description: `h${h}` },
+          randomUUID(),
+          new Date(Date.UTC(2027, 0, 1, h)),
+        ),
+      );
     }
     const principal = { kind: 'agent-group' as const, agentGroupId, partnerId: 'ledger-partner', channelId: 'test-channel', keyId, keyPrefix: 'pds_' };
     // act

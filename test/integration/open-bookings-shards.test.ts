@@ -76,7 +76,10 @@ describe('Sharded open-bookings queue', () => {
   it('sweeps every shard: the sweeper looks at each overdue booking once per run', async () => {
     // The real store's listDue; a look reads the booking and, finding none here, stops: all this test counts.
     const looked: string[] = [];
-    const bookingsSeen = { listDue: (dueBefore: string, limit: number) => store.listDue(dueBefore, limit), get: async (_group: string, ref: string) => void looked.push(ref) };
+    const bookingsSeen = {
+      listDue: (dueBefore: string, limit: number) => store.listDue(dueBefore, limit),
+      get: async (_group: string, ref: string) => void looked.push(ref),
+    };
     const deps = { clock: { now: () => new Date('2001-01-01T00:10:00.000Z') }, bookings: bookingsSeen, metrics: noMetrics } as unknown as WorkflowDeps;
 
     const result = await sweepBookings(deps, { graceSeconds: 60 });

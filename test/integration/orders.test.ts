@@ -17,10 +17,23 @@ beforeAll(async () => {
   fx = await seedCatalogue();
   ow = await seedOrderWorld(fx);
   const group = await newAgentGroup({ channelId: fx.channelA });
-  principal = { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: fx.channelA, keyId: group.keyId, keyPrefix: group.apiKey.slice(0, 12) };
+  principal = {
+    kind: 'agent-group',
+    agentGroupId: group.agentGroupId,
+    partnerId: group.partnerId,
+    channelId: fx.channelA,
+    keyId: group.keyId,
+    keyPrefix: group.apiKey.slice(0, 12),
+  };
 }, 120_000);
 
-const request = () => ({ listingId: ow.villa, checkIn: '2027-03-02', checkOut: '2027-03-04', adults: 2, meals: [{ mealId: ow.breakfast, unsureOfDates: true }] });
+const request = () => ({
+  listingId: ow.villa,
+  checkIn: '2027-03-02',
+  checkOut: '2027-03-04',
+  adults: 2,
+  meals: [{ mealId: ow.breakfast, unsureOfDates: true }],
+});
 // The SDK's low-level command names, as the call counter records them.
 const WRITES = ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand'];
 const writesIn = (byOperation: Record<string, number>) => Object.keys(byOperation).filter((op) => WRITES.includes(op));

@@ -21,7 +21,11 @@ beforeAll(async () => {
   const deps = billingDeps(svc(), new PdfInvoiceRenderer());
   invoiceIds = [];
   // Three invoices, one booking each (5,250 a night): 10,500, 5,250, 5,250.
-  for (const [checkIn, checkOut] of [['2027-03-01', '2027-03-03'], ['2027-03-06', '2027-03-07'], ['2027-03-01', '2027-03-02']] as const) {
+  for (const [checkIn, checkOut] of [
+    ['2027-03-01', '2027-03-03'],
+    ['2027-03-06', '2027-03-07'],
+    ['2027-03-01', '2027-03-02'],
+  ] as const) {
     const bookingId = await bookStay(g, world.registered, checkIn, checkOut);
     const result = await runBilling(deps, group, billingRequestOf({ bookingIds: [bookingId] }, group, new Date(), 'ADMIN'), testOrigin());
     invoiceIds.push(...result.invoiceIds);
@@ -34,8 +38,12 @@ describe('payments racing each other', () => {
     const amounts = [1_234_56, 2_000_00, 99, 3_500_00, 1_00, 4_321_00, 2_500_00, 50_00, 1_750_00, 3_000_00, 1_200_00, 2_222_22];
     const received = amounts.reduce((s, a) => s + a, 0);
     const results = await Promise.all([
-      ...amounts.map((amount, i) => recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-${i}`, amount }, TEST_OPERATOR)),
-      ...Array.from({ length: 8 }, () => recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-0`, amount: amounts[0]! }, TEST_OPERATOR)),
+      ...amounts.map((amount, i) =>
+        recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-${i}`, amount }, TEST_OPERATOR),
+      ),
+      ...Array.from({ length: 8 }, () =>
+        recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-0`, amount: amounts[0]! }, TEST_OPERATOR),
+      ),
     ]);
     expect(results.filter((r) => r.recorded)).toHaveLength(amounts.length);
 

@@ -49,7 +49,9 @@ describe('DynamoRateLimiter', () => {
     const now = Date.now();
 
     // act
-    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => limiter.consume(i % 2 === 0 ? a : b, DEFAULT, now).then((d) => ({ bucket: i % 2 === 0 ? a : b, d }))));
+    const decisions = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => limiter.consume(i % 2 === 0 ? a : b, DEFAULT, now).then((d) => ({ bucket: i % 2 === 0 ? a : b, d }))),
+    );
 
     // assess
     expect(admittedCount(decisions.filter((x) => x.bucket === a).map((x) => x.d))).toBe(DEFAULT.burst);

@@ -11,8 +11,15 @@ import { FakeRazorpay } from '../support/fake-razorpay.ts';
  */
 describe("Razorpay's SDK reaches the adapter only through with-razorpay.ts", () => {
   let fake: FakeRazorpay;
-  const gateway = () => new RazorpayPaymentGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec'], timeoutMs: 5_000 });
-  const order: GatewayOrderRequest = { amount: 118_000, currency: 'INR', receipt: 'inv_wiring_1', description: 'Invoice INV-1', notes: { invoiceId: 'inv_wiring_1' } };
+  const gateway = () =>
+    new RazorpayPaymentGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec'], timeoutMs: 5_000 });
+  const order: GatewayOrderRequest = {
+    amount: 118_000,
+    currency: 'INR',
+    receipt: 'inv_wiring_1',
+    description: 'Invoice INV-1',
+    notes: { invoiceId: 'inv_wiring_1' },
+  };
 
   beforeAll(async () => {
     fake = await new FakeRazorpay('whsec').start();
@@ -20,7 +27,9 @@ describe("Razorpay's SDK reaches the adapter only through with-razorpay.ts", () 
   afterAll(() => fake.stop());
 
   it('without the wiring, a call fails as a wiring defect and sends nothing', async () => {
-    const err = await gateway().createOrder(order).catch((e: unknown) => e);
+    const err = await gateway()
+      .createOrder(order)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RazorpaySdkNotWiredError);
     expect(err).not.toBeInstanceOf(GatewayUnavailableError);
     expect(fake.requests).toEqual([]);

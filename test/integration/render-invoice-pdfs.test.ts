@@ -43,7 +43,17 @@ async function drain(): Promise<Message[]> {
 }
 
 const recordOf = (m: Message, receiveCount: number): SQSRecord =>
-  ({ messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body!, attributes: { ApproximateReceiveCount: String(receiveCount) }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:ap-south-1:000000000000:pdfs', awsRegion: 'ap-south-1' }) as unknown as SQSRecord;
+  ({
+    messageId: m.MessageId!,
+    receiptHandle: m.ReceiptHandle!,
+    body: m.Body!,
+    attributes: { ApproximateReceiveCount: String(receiveCount) },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:ap-south-1:000000000000:pdfs',
+    awsRegion: 'ap-south-1',
+  }) as unknown as SQSRecord;
 const deliver = (records: SQSRecord[]) => handler({ Records: records } as SQSEvent);
 
 describe('Function: renderInvoicePdfs', () => {
@@ -53,7 +63,12 @@ describe('Function: renderInvoicePdfs', () => {
     await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
     const group = (await svc.tenants.getAgentGroup(g.agentGroupId))!;
     const today = indiaToday(new Date());
-    const run = await runBilling(billingDeps(svc), group, { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'API' }, testOrigin());
+    const run = await runBilling(
+      billingDeps(svc),
+      group,
+      { period: { from: addDays(today, -30), to: today }, cutoff: cutoffOf(today), trigger: 'API' },
+      testOrigin(),
+    );
     const [id] = run.invoiceIds;
     const issued = (await svc.invoices.get(g.agentGroupId, id!))!;
     expect(issued).toMatchObject({ status: 'ISSUED', pdfKey: null });
@@ -76,7 +91,10 @@ describe('Function: renderInvoicePdfs', () => {
 
   it('reports a message that is not a PDF job, and one naming no invoice is done with', async () => {
     const stranger = recordOf({ MessageId: 'm-1', ReceiptHandle: 'r', Body: '{"v":1,"bookingRef":"x"}' }, 1);
-    const unknown = recordOf({ MessageId: 'm-2', ReceiptHandle: 'r', Body: JSON.stringify({ v: 1, agentGroupId: 'no-such-group', invoiceId: 'no-such-invoice' }) }, 1);
+    const unknown = recordOf(
+      { MessageId: 'm-2', ReceiptHandle: 'r', Body: JSON.stringify({ v: 1, agentGroupId: 'no-such-group', invoiceId: 'no-such-invoice' }) },
+      1,
+    );
     expect((await deliver([stranger, unknown])).batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
     expect(await storeQueuedPdf(pdfDeps(testServices(), renderer), { agentGroupId: 'no-such-group', invoiceId: 'no-such-invoice' })).toBe('UNKNOWN_INVOICE');
   });

@@ -65,12 +65,17 @@ async function seedTenants(svc: Services) {
   });
   const issued = await issueKey(deps, { owner: { kind: 'agent-group', id: group.agentGroupId } });
   const principal = { kind: 'partner' as const, partnerId: partner.partnerId, channelId: partner.channelId, keyId: 'k', keyPrefix: 'p' };
-  await createEndpoint({ webhooks: svc.webhooks, clock: svc.clock, ids: svc.ids, sealer: svc.secrets, urlGuard: svc.urlGuard }, principal, {
-    url: 'http://127.0.0.1:9/in',
-    authType: 'Bearer',
-    authSecret: 'bearer-before-the-rotation',
-    signingSecret: 'whsec_before_the_rotation',
-  }, testOrigin());
+  await createEndpoint(
+    { webhooks: svc.webhooks, clock: svc.clock, ids: svc.ids, sealer: svc.secrets, urlGuard: svc.urlGuard },
+    principal,
+    {
+      url: 'http://127.0.0.1:9/in',
+      authType: 'Bearer',
+      authSecret: 'bearer-before-the-rotation',
+      signingSecret: 'whsec_before_the_rotation',
+    },
+    testOrigin(),
+  );
   return { keyId: issued.record.keyId, signingSecret: issued.signingSecret! };
 }
 

@@ -15,7 +15,20 @@ import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { searchCatalogue } from '../../infra/dynamo/dynamo-search-catalogue.ts';
 import { DynamoSearchProjection, noDrift } from '../../infra/dynamo/dynamo-search-projection.ts';
 import { bookingFixture } from '../support/booking-seed.ts';
-import { catalogueArb, GEN_DAYS, GEN_FROM, GEN_TODAY, idsOf, listingInput, outcome, searchArb, searchBody, worldOf, type GenIds, type GenListing } from '../support/search-arbitraries.ts';
+import {
+  catalogueArb,
+  GEN_DAYS,
+  GEN_FROM,
+  GEN_TODAY,
+  idsOf,
+  listingInput,
+  outcome,
+  searchArb,
+  searchBody,
+  worldOf,
+  type GenIds,
+  type GenListing,
+} from '../support/search-arbitraries.ts';
 import { legacySearchListings, type LegacySearchCatalogue } from '../support/search-oracle.ts';
 import { stack, testServices, uniqueId } from '../support/stack.ts';
 import { randomised, sizedTimeout } from '../support/randomised.ts';
@@ -35,10 +48,37 @@ beforeAll(() => {
 });
 
 const stepArb = fc.oneof(
-  fc.record({ kind: fc.constant('rates' as const), property: fc.nat(), start: fc.integer({ min: 0, max: GEN_DAYS - 1 }), length: fc.integer({ min: 1, max: 20 }), rate: fc.integer({ min: 1_500, max: 20_000 }) }),
-  fc.record({ kind: fc.constant('inventory' as const), property: fc.nat(), start: fc.integer({ min: 0, max: GEN_DAYS - 1 }), length: fc.integer({ min: 1, max: 20 }), quantity: fc.integer({ min: 0, max: 3 }), stopSell: fc.boolean() }),
-  fc.record({ kind: fc.constant('listing' as const), listing: fc.nat(), place: fc.integer({ min: 0, max: 2 }), tags: fc.subarray(['beach', 'pool', 'quiet']), inactive: fc.boolean(), channels: fc.constantFrom('A', 'AB', 'B') }),
-  fc.record({ kind: fc.constant('book' as const), listing: fc.nat(), start: fc.integer({ min: 0, max: GEN_DAYS - 8 }), nights: fc.integer({ min: 1, max: 7 }), quantity: fc.integer({ min: 1, max: 2 }), cancel: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('rates' as const),
+    property: fc.nat(),
+    start: fc.integer({ min: 0, max: GEN_DAYS - 1 }),
+    length: fc.integer({ min: 1, max: 20 }),
+    rate: fc.integer({ min: 1_500, max: 20_000 }),
+  }),
+  fc.record({
+    kind: fc.constant('inventory' as const),
+    property: fc.nat(),
+    start: fc.integer({ min: 0, max: GEN_DAYS - 1 }),
+    length: fc.integer({ min: 1, max: 20 }),
+    quantity: fc.integer({ min: 0, max: 3 }),
+    stopSell: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('listing' as const),
+    listing: fc.nat(),
+    place: fc.integer({ min: 0, max: 2 }),
+    tags: fc.subarray(['beach', 'pool', 'quiet']),
+    inactive: fc.boolean(),
+    channels: fc.constantFrom('A', 'AB', 'B'),
+  }),
+  fc.record({
+    kind: fc.constant('book' as const),
+    listing: fc.nat(),
+    start: fc.integer({ min: 0, max: GEN_DAYS - 8 }),
+    nights: fc.integer({ min: 1, max: 7 }),
+    quantity: fc.integer({ min: 1, max: 2 }),
+    cancel: fc.boolean(),
+  }),
 );
 type Step = typeof stepArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -48,7 +88,10 @@ async function apply(step: Step, suffix: string, gen: readonly GenListing[], ids
     case 'rates': {
       const propertyId = ids.propertyIds[step.property % ids.propertyIds.length]!;
       const to = addDays(GEN_FROM, Math.min(GEN_DAYS - 1, step.start + step.length - 1));
-      await syncCatalogue(deps, { version: 1, catalogue: { rates: [{ propertyId, from: addDays(GEN_FROM, step.start), to, mealPlan: 'EP', adults: { '1': step.rate } }] } });
+      await syncCatalogue(deps, {
+        version: 1,
+        catalogue: { rates: [{ propertyId, from: addDays(GEN_FROM, step.start), to, mealPlan: 'EP', adults: { '1': step.rate } }] },
+      });
       return;
     }
     case 'inventory': {
@@ -56,12 +99,18 @@ async function apply(step: Step, suffix: string, gen: readonly GenListing[], ids
       const propertyId = ids.propertyIds[k]!;
       const units = gen.flatMap((l) => l.properties)[k]!.quantity;
       const to = addDays(GEN_FROM, Math.min(GEN_DAYS - 1, step.start + step.length - 1));
-      await syncCatalogue(deps, { version: 1, catalogue: { inventory: [{ propertyId, from: addDays(GEN_FROM, step.start), to, quantity: Math.min(step.quantity, units), stopSell: step.stopSell }] } });
+      await syncCatalogue(deps, {
+        version: 1,
+        catalogue: { inventory: [{ propertyId, from: addDays(GEN_FROM, step.start), to, quantity: Math.min(step.quantity, units), stopSell: step.stopSell }] },
+      });
       return;
     }
     case 'listing': {
       const i = step.listing % gen.length;
-      await syncCatalogue(deps, { version: 1, catalogue: { listings: [listingInput(suffix, gen[i]!, i, { place: step.place, tags: step.tags, inactive: step.inactive, channels: step.channels })] } });
+      await syncCatalogue(deps, {
+        version: 1,
+        catalogue: { listings: [listingInput(suffix, gen[i]!, i, { place: step.place, tags: step.tags, inactive: step.inactive, channels: step.channels })] },
+      });
       return;
     }
     case 'book': {
@@ -103,49 +152,75 @@ function legacyCatalogue(): LegacySearchCatalogue {
 }
 
 describe('Search projection over DynamoDB: kept by imports, syncs, bookings and cancellations', () => {
-  const { seed, runs } = randomised({ name: 'search equivalence over DynamoDB', file: 'test/integration/search-projection.test.ts', seedVar: 'SEARCH_DB_SEED', runsVar: 'SEARCH_DB_RUNS', fixedSeed: 20_261_127, ci: 30, soak: 300 });
-  it('answers every generated search exactly as the whole-catalogue search, after every change, and a rebuild finds no drift', async () => {
-    let cases = 0;
-    const legacy = legacyCatalogue();
-    const projection = new DynamoSearchProjection(createDocumentClient(svc.config), svc.config.tableName, svc.catalogue);
-    await fc.assert(
-      fc.asyncProperty(catalogueArb, fc.array(stepArb, { minLength: 2, maxLength: 4 }), fc.array(searchArb, { minLength: 6, maxLength: 6 }), async (gen, steps, searches) => {
-        const suffix = uniqueId('sp');
-        const ids = idsOf(suffix, gen);
-        await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, worldOf(suffix, gen), { allowPlaintextKeys: true });
-        const principal = (channelId: string): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: `gen-group-${suffix}`, partnerId: 'p', channelId, keyId: 'k', keyPrefix: 'k' });
-        const compare = async () => {
-          for (const [n, s] of searches.entries()) {
-            const who = principal(n % 3 === 2 ? ids.channelB : ids.channelA);
-            const body = searchBody(s, ids);
-            const now = await outcome(() => searchListings({ catalogue: searchCatalogue(svc), clock }, who, body));
-            const was = await outcome(() => legacySearchListings({ catalogue: legacy, clock }, who, body));
-            expect(now).toEqual(was);
-            cases++;
-          }
-        };
-        await compare();
-        for (const step of steps) {
-          await apply(step, suffix, gen, ids);
-          await compare();
-        }
-        for (const channelId of [ids.channelA, ids.channelB]) {
-          const report = await projection.rebuild(channelId);
-          expect(report, `drift on ${channelId} after ${JSON.stringify(steps)}`).toSatisfy(noDrift);
-        }
-      }),
-      { numRuns: runs, seed },
-    );
-    // Each run compares at least 18 searches (6 before and after each of at least 2 steps): 500 or more at the CI size.
-    expect(cases).toBeGreaterThanOrEqual(Math.min(500, runs * 18));
-  }, sizedTimeout(900_000));
+  const { seed, runs } = randomised({
+    name: 'search equivalence over DynamoDB',
+    file: 'test/integration/search-projection.test.ts',
+    seedVar: 'SEARCH_DB_SEED',
+    runsVar: 'SEARCH_DB_RUNS',
+    fixedSeed: 20_261_127,
+    ci: 30,
+    soak: 300,
+  });
+  it(
+    'answers every generated search exactly as the whole-catalogue search, after every change, and a rebuild finds no drift',
+    async () => {
+      let cases = 0;
+      const legacy = legacyCatalogue();
+      const projection = new DynamoSearchProjection(createDocumentClient(svc.config), svc.config.tableName, svc.catalogue);
+      await fc.assert(
+        fc.asyncProperty(
+          catalogueArb,
+          fc.array(stepArb, { minLength: 2, maxLength: 4 }),
+          fc.array(searchArb, { minLength: 6, maxLength: 6 }),
+          async (gen, steps, searches) => {
+            const suffix = uniqueId('sp');
+            const ids = idsOf(suffix, gen);
+            await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, worldOf(suffix, gen), { allowPlaintextKeys: true });
+            const principal = (channelId: string): AgentGroupPrincipal => ({
+              kind: 'agent-group',
+              agentGroupId: `gen-group-${suffix}`,
+              partnerId: 'p',
+              channelId,
+              keyId: 'k',
+              keyPrefix: 'k',
+            });
+            const compare = async () => {
+              for (const [n, s] of searches.entries()) {
+                const who = principal(n % 3 === 2 ? ids.channelB : ids.channelA);
+                const body = searchBody(s, ids);
+                const now = await outcome(() => searchListings({ catalogue: searchCatalogue(svc), clock }, who, body));
+                const was = await outcome(() => legacySearchListings({ catalogue: legacy, clock }, who, body));
+                expect(now).toEqual(was);
+                cases++;
+              }
+            };
+            await compare();
+            for (const step of steps) {
+              await apply(step, suffix, gen, ids);
+              await compare();
+            }
+            for (const channelId of [ids.channelA, ids.channelB]) {
+              const report = await projection.rebuild(channelId);
+              expect(report, `drift on ${channelId} after ${JSON.stringify(steps)}`).toSatisfy(noDrift);
+            }
+          },
+        ),
+        { numRuns: runs, seed },
+      );
+      // Each run compares at least 18 searches (6 before and after each of at least 2 steps): 500 or more at the CI size.
+      expect(cases).toBeGreaterThanOrEqual(Math.min(500, runs * 18));
+    },
+    sizedTimeout(900_000),
+  );
 });
 
 describe('Search projection: bank offers in the head', () => {
   it('takes an offer a later import adds into the head, searches with it as the catalogue lists it, and a rebuild finds no drift', async () => {
     const suffix = uniqueId('offers');
     // Every listing active on both channels and open every night, so the search finds them and shows their offers.
-    const gen = fc.sample(catalogueArb, { numRuns: 1, seed: 7 })[0]!.map((l) => ({ ...l, inactive: false, channels: 'AB' as const, properties: l.properties.map((p) => ({ ...p, closures: [] })) }));
+    const gen = fc
+      .sample(catalogueArb, { numRuns: 1, seed: 7 })[0]!
+      .map((l) => ({ ...l, inactive: false, channels: 'AB' as const, properties: l.properties.map((p) => ({ ...p, closures: [] })) }));
     const ids = idsOf(suffix, gen);
     const world = worldOf(suffix, gen);
     await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world, { allowPlaintextKeys: true });
@@ -153,12 +228,28 @@ describe('Search projection: bank offers in the head', () => {
     expect((await projection.readHead(ids.channelA))!.offers.map((o) => o.code)).toEqual(['BIG', 'LONG3', 'ZED5']);
 
     const added = { channelId: ids.channelA, code: 'AAA1', title: 'A first offer', discountType: 'FLAT', flatAmount: 100 };
-    await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, { ...world, catalogue: { ...world.catalogue!, offers: [...(world.catalogue!.offers ?? []), added] } } as typeof world, { allowPlaintextKeys: true });
+    await importWorld(
+      { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
+      { ...world, catalogue: { ...world.catalogue!, offers: [...(world.catalogue!.offers ?? []), added] } } as typeof world,
+      { allowPlaintextKeys: true },
+    );
     expect((await projection.readHead(ids.channelA))!.offers.map((o) => o.code)).toEqual(['AAA1', 'BIG', 'LONG3', 'ZED5']);
     expect((await projection.readHead(ids.channelB))!.offers.map((o) => o.code)).toEqual(['BONLY']);
 
-    const who: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: `gen-group-${suffix}`, partnerId: 'p', channelId: ids.channelA, keyId: 'k', keyPrefix: 'k' };
-    const body = { rawParams: [{ filterName: 'checkIn', filterValues: [addDays(GEN_FROM, 1)] }, { filterName: 'checkOut', filterValues: [addDays(GEN_FROM, 4)] }] };
+    const who: AgentGroupPrincipal = {
+      kind: 'agent-group',
+      agentGroupId: `gen-group-${suffix}`,
+      partnerId: 'p',
+      channelId: ids.channelA,
+      keyId: 'k',
+      keyPrefix: 'k',
+    };
+    const body = {
+      rawParams: [
+        { filterName: 'checkIn', filterValues: [addDays(GEN_FROM, 1)] },
+        { filterName: 'checkOut', filterValues: [addDays(GEN_FROM, 4)] },
+      ],
+    };
     const now = await searchListings({ catalogue: searchCatalogue(svc), clock }, who, body);
     expect(now).toEqual(await legacySearchListings({ catalogue: legacyCatalogue(), clock }, who, body));
     expect(now.singleListings.flatMap((l) => l.offerTitles)).toContain('A first offer');
@@ -167,7 +258,11 @@ describe('Search projection: bank offers in the head', () => {
 });
 
 describe('Search projection: rebuild and versions', () => {
-  const gen = (): GenListing[] => fc.sample(catalogueArb.filter((g) => g.some((l) => l.channels.includes('A'))), { seed: 42, numRuns: 1 })[0]!;
+  const gen = (): GenListing[] =>
+    fc.sample(
+      catalogueArb.filter((g) => g.some((l) => l.channels.includes('A'))),
+      { seed: 42, numRuns: 1 },
+    )[0]!;
 
   it('reports drift a rebuild repairs, and none on the next rebuild', async () => {
     const suffix = uniqueId('drift');
@@ -175,7 +270,13 @@ describe('Search projection: rebuild and versions', () => {
     await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, worldOf(suffix, gen()), { allowPlaintextKeys: true });
     const db = createDocumentClient(svc.config);
     const projection = new DynamoSearchProjection(db, svc.config.tableName, svc.catalogue);
-    const stored = await db.send(new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)', ExpressionAttributeValues: { ':pk': `SEARCH#${ids.channelA}`, ':d': 'D#' } }));
+    const stored = await db.send(
+      new QueryCommand({
+        TableName: svc.config.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :d)',
+        ExpressionAttributeValues: { ':pk': `SEARCH#${ids.channelA}`, ':d': 'D#' },
+      }),
+    );
     const item = stored.Items![0]!;
     const unitsAttr = Object.keys(item).find((k) => k.startsWith('u:'))!;
     await db.send(new PutCommand({ TableName: svc.config.tableName, Item: { ...item, [unitsAttr]: '9,9,9' } }));
@@ -200,8 +301,15 @@ describe('Search projection: rebuild and versions', () => {
     // A projection as the previous version left it: its head's version, and an entry in the
     // named form that version wrote, here saying the listing is inactive when it is not.
     const { listing, properties } = viewOfEntry(entry);
-    await db.send(new PutCommand({ TableName: svc.config.tableName, Item: { ...shard, [entryName]: JSON.stringify({ listing: { ...listing, status: 'INACTIVE' }, properties }) } }));
-    await db.send(new PutCommand({ TableName: svc.config.tableName, Item: { PK: `SEARCH#${ids.channelA}`, SK: 'HEAD', entity: 'SearchHead', v: PROJECTION_VERSION - 1 } }));
+    await db.send(
+      new PutCommand({
+        TableName: svc.config.tableName,
+        Item: { ...shard, [entryName]: JSON.stringify({ listing: { ...listing, status: 'INACTIVE' }, properties }) },
+      }),
+    );
+    await db.send(
+      new PutCommand({ TableName: svc.config.tableName, Item: { PK: `SEARCH#${ids.channelA}`, SK: 'HEAD', entity: 'SearchHead', v: PROJECTION_VERSION - 1 } }),
+    );
     const who: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g', partnerId: 'p', channelId: ids.channelA, keyId: 'k', keyPrefix: 'k' };
     const body = searchBody(fc.sample(searchArb, { seed: 1, numRuns: 1 })[0]!, ids);
 

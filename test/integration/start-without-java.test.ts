@@ -28,11 +28,24 @@ describe('npm start without Java', () => {
 
 describe('npm start settings', () => {
   it('takes every service setting from the environment when set there, and its local default otherwise', () => {
-    const settings = localSettings({ OUTBOUND_ALLOW_HOSTS: 'hooks.staging.example', OUTBOUND_ALLOW_HTTP: 'false', TIME_SCALE: '60', BOOKING_WINDOW_SECONDS: '', PATH: '/bin' });
+    const settings = localSettings({
+      OUTBOUND_ALLOW_HOSTS: 'hooks.staging.example',
+      OUTBOUND_ALLOW_HTTP: 'false',
+      TIME_SCALE: '60',
+      BOOKING_WINDOW_SECONDS: '',
+      PATH: '/bin',
+    });
 
     expect(settings).toEqual({ ...LOCAL_SETTINGS, OUTBOUND_ALLOW_HOSTS: 'hooks.staging.example', OUTBOUND_ALLOW_HTTP: 'false', TIME_SCALE: '60' });
     expect(Object.keys(LOCAL_SETTINGS)).toEqual(
-      expect.arrayContaining(['OUTBOUND_ALLOW_HOSTS', 'OUTBOUND_ALLOW_HTTP', 'TIME_SCALE', 'BOOKING_WINDOW_SECONDS', 'BOOKING_SYNC_WAIT_MS', 'BOOKING_WATCH_SECONDS']),
+      expect.arrayContaining([
+        'OUTBOUND_ALLOW_HOSTS',
+        'OUTBOUND_ALLOW_HTTP',
+        'TIME_SCALE',
+        'BOOKING_WINDOW_SECONDS',
+        'BOOKING_SYNC_WAIT_MS',
+        'BOOKING_WATCH_SECONDS',
+      ]),
     );
   });
 

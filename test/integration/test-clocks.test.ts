@@ -13,9 +13,8 @@ import { testOrigin } from '../support/audit-origin.ts';
 import { guest, seedBookingWorld, stay } from '../support/booking-world.ts';
 import { newAgentGroup, principalOf, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 
-
 describe('Test clock advances racing on DynamoDB Local', () => {
-  it('orders concurrent advances by the clock\'s version: the latest `to` wins, an earlier one judged after it is refused naming `to`, and the due work ran for each accepted jump', async () => {
+  it("orders concurrent advances by the clock's version: the latest `to` wins, an earlier one judged after it is refused naming `to`, and the due work ran for each accepted jump", async () => {
     const svc = testServices();
     const g = await newAgentGroup();
     const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids };
@@ -80,8 +79,8 @@ describe('Test clock advances racing on DynamoDB Local', () => {
  * worker never sees this booking: only the sweeper can finish it. The guest-data retention job
  * then erases its guests once the retention has run out on the clock.
  */
-describe('Scheduled jobs on a group\'s test clock', () => {
-  it('leaves a booking overdue only on its group\'s clock to a sweep at real time, finishes it at the clock\'s time in a sweep over clocked groups, and erases its guests when the retention runs out on the clock', async () => {
+describe("Scheduled jobs on a group's test clock", () => {
+  it("leaves a booking overdue only on its group's clock to a sweep at real time, finishes it at the clock's time in a sweep over clocked groups, and erases its guests when the retention runs out on the clock", async () => {
     const svc = testServices();
     const world = await seedBookingWorld();
     const g = await newAgentGroup({ channelId: world.channelId });
@@ -95,10 +94,17 @@ describe('Scheduled jobs on a group\'s test clock', () => {
     const onClock = recorded(await groupServices(svc, g.agentGroupId));
 
     // The worker dies once the reservation has landed: the booking is due again at once, on the clock (20 days ahead of real time).
-    const order = await createOrder(orderDeps(await groupServices(svc, g.agentGroupId)), principal, { request: stay(world.instant, '2027-03-02', '2027-03-03') });
+    const order = await createOrder(orderDeps(await groupServices(svc, g.agentGroupId)), principal, {
+      request: stay(world.instant, '2027-03-02', '2027-03-03'),
+    });
     const externalBookingId = uniqueId('ext');
     const died = await placeBooking(
-      { ...onClock, afterStep: (step) => { if (step === 'landed') throw new Error('worker died'); } },
+      {
+        ...onClock,
+        afterStep: (step) => {
+          if (step === 'landed') throw new Error('worker died');
+        },
+      },
       principal,
       { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] },
       testOrigin(),
@@ -123,7 +129,8 @@ describe('Scheduled jobs on a group\'s test clock', () => {
 
     // The job's own index read, narrowed to this group: the shared table's other bookings are not this test's to erase.
     const ownGroupOnly: GuestDataStore = {
-      listErasable: async (endedOnOrBefore, limit, agentGroupId) => (await svc.guestData.listErasable(endedOnOrBefore, 10_000, agentGroupId)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
+      listErasable: async (endedOnOrBefore, limit, agentGroupId) =>
+        (await svc.guestData.listErasable(endedOnOrBefore, 10_000, agentGroupId)).filter((a) => a.agentGroupId === g.agentGroupId).slice(0, limit),
       locate: (id, groups) => svc.guestData.locate(id, groups),
       eraseBooking: (previous, next, cause) => svc.guestData.eraseBooking(previous, next, cause),
       indexErasable: (b) => svc.guestData.indexErasable(b),
@@ -149,11 +156,20 @@ describe('Test clock routes off sandbox stages', () => {
   let g: GroupFixture;
   beforeAll(async () => {
     g = await newAgentGroup();
-    const { OUTBOUND_ALLOW_HOSTS: _h, OUTBOUND_ALLOW_HTTP: _a, RAZORPAY_API_URL: _r, TIME_SCALE: _t, IRP_CREDENTIALS: _i, AUDIT_SIGNING_KEY: _k, ...env } = inject('stack').env;
+    const {
+      OUTBOUND_ALLOW_HOSTS: _h,
+      OUTBOUND_ALLOW_HTTP: _a,
+      RAZORPAY_API_URL: _r,
+      TIME_SCALE: _t,
+      IRP_CREDENTIALS: _i,
+      AUDIT_SIGNING_KEY: _k,
+      ...env
+    } = inject('stack').env;
     for (const [name, value] of Object.entries({ ...env, STAGE: 'prod', METRICS: 'off' })) vi.stubEnv(name, value);
     // IRP_CREDENTIALS: the shared stack's fake portal is plain http, which a production stage refuses.
     // AUDIT_SIGNING_KEY: a production stage signs audit digests with KMS and refuses a key in its environment.
-    for (const name of ['OUTBOUND_ALLOW_HOSTS', 'OUTBOUND_ALLOW_HTTP', 'RAZORPAY_API_URL', 'TIME_SCALE', 'IRP_CREDENTIALS', 'AUDIT_SIGNING_KEY']) vi.stubEnv(name, undefined);
+    for (const name of ['OUTBOUND_ALLOW_HOSTS', 'OUTBOUND_ALLOW_HTTP', 'RAZORPAY_API_URL', 'TIME_SCALE', 'IRP_CREDENTIALS', 'AUDIT_SIGNING_KEY'])
+      vi.stubEnv(name, undefined);
     // Fresh modules, so config() and services() are read from the production-like environment.
     vi.resetModules();
   });

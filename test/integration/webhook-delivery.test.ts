@@ -184,7 +184,11 @@ describe('Use case: attemptDelivery', () => {
     // assess
     expect(report).toMatchObject({ action: 'abandoned' });
     expect(receiver.to(path)).toHaveLength(0);
-    expect(await svc.deliveries.get(command.partnerId, command.deliveryId)).toMatchObject({ status: 'FAILED', attempts: [], failureReason: expect.stringContaining('DISABLED') });
+    expect(await svc.deliveries.get(command.partnerId, command.deliveryId)).toMatchObject({
+      status: 'FAILED',
+      attempts: [],
+      failureReason: expect.stringContaining('DISABLED'),
+    });
   });
 });
 

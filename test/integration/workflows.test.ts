@@ -31,12 +31,16 @@ async function validate(path: string): Promise<{ code: number; output: string }>
 }
 
 describe('pipeline workflows', () => {
-  it.each(files)('%s passes action-validator', async (file) => {
-    const result = await validate(join(DIR, file));
+  it.each(files)(
+    '%s passes action-validator',
+    async (file) => {
+      const result = await validate(join(DIR, file));
 
-    expect(result.output).toBe('');
-    expect(result.code).toBe(0);
-  }, 180_000);
+      expect(result.output).toBe('');
+      expect(result.code).toBe(0);
+    },
+    180_000,
+  );
 
   it('action-validator does reject a broken workflow (the check above can fail)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pds-workflow-'));

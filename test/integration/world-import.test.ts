@@ -59,19 +59,49 @@ describe('Use case: importWorld against DynamoDB Local', () => {
     const summary = await importWorld(depsAt('2027-01-10T08:00:00.000Z'), smallWorld(tag), SANDBOX);
 
     // Assess
-    expect(summary.written).toMatchObject({ channel: 2, cancellationPlan: 2, gstRegistration: 1, listing: 2, property: 3, meal: 1, vas: 1, simulator: 2, distribution: 3, offer: 2, propertyMonth: 3, partner: 1, agentGroup: 1, apiKey: 2, signingSecret: 1 });
+    expect(summary.written).toMatchObject({
+      channel: 2,
+      cancellationPlan: 2,
+      gstRegistration: 1,
+      listing: 2,
+      property: 3,
+      meal: 1,
+      vas: 1,
+      simulator: 2,
+      distribution: 3,
+      offer: 2,
+      propertyMonth: 3,
+      partner: 1,
+      agentGroup: 1,
+      apiKey: 2,
+      signingSecret: 1,
+    });
     const bundle = await svc.catalogue.getListing(`l1-${tag}`);
     expect(bundle!.listing).toMatchObject({ id: `l1-${tag}`, basePrice: 900_000, createdAt: '2027-01-10T08:00:00.000Z' });
     expect(bundle!.properties.map((p) => p.id).sort()).toEqual([`l1p1-${tag}`, `l1p2-${tag}`]);
     expect(bundle!.simulator).toMatchObject({ mode: 'CONFIRM_AFTER', confirmAfterSeconds: 30 });
     expect(await svc.catalogue.listingIdOfProperty(`l1p2-${tag}`)).toBe(`l1-${tag}`);
     const [march] = await svc.catalogue.getPropertyMonths(`l1p2-${tag}`, '2027-02', '2027-04');
-    expect(march!.days['03']).toMatchObject({ inventory: { quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false }, rates: { CP: { '1': 350_000, '2': 400_000 } } });
+    expect(march!.days['03']).toMatchObject({
+      inventory: { quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false },
+      rates: { CP: { '1': 350_000, '2': 400_000 } },
+    });
     expect((await svc.catalogue.listOffers(`b2b-${tag}`)).map((o) => o.code)).toEqual(['FLAT500']);
     expect(await svc.catalogue.getGstRegistration(`Teststate ${tag}`)).toMatchObject({ gstin: '30AAKCP4821M1ZC' });
     const key = await svc.tenants.findKeyByHash(sha256Hex(`pds_test_group_${tag}_key`));
-    expect(key).toMatchObject({ owner: { kind: 'agent-group', id: `g-${tag}` }, status: 'ACTIVE', rateLimit: { perMinute: 120, burst: 20 }, keyPrefix: `pds_test_gro` });
-    const secret = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk AND SK = :sk', ExpressionAttributeValues: { ':pk': `GROUP#g-${tag}`, ':sk': 'CALLBACK_SECRET' } }));
+    expect(key).toMatchObject({
+      owner: { kind: 'agent-group', id: `g-${tag}` },
+      status: 'ACTIVE',
+      rateLimit: { perMinute: 120, burst: 20 },
+      keyPrefix: `pds_test_gro`,
+    });
+    const secret = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'PK = :pk AND SK = :sk',
+        ExpressionAttributeValues: { ':pk': `GROUP#g-${tag}`, ':sk': 'CALLBACK_SECRET' },
+      }),
+    );
     expect(svc.secrets.open(secret.Items![0]!.encrypted as string, `callback:g-${tag}`)).toBe(`whsec_test_${tag}_secret`);
   });
 
@@ -137,7 +167,11 @@ describe('Use case: importWorld against DynamoDB Local', () => {
     expect(summary.written.propertyMonth).toBe(1);
     expect(total(summary.written)).toBe(1);
     const [march] = await testServices().catalogue.getPropertyMonths(`l2p1-${tag}`, '2027-03', '2027-03');
-    expect(march!.days['04']).toMatchObject({ rates: { EP: { '2': 650_000, '4': 700_000 } }, createdAt: '2027-01-10T08:00:00.000Z', updatedAt: '2027-01-12T10:00:00.000Z' });
+    expect(march!.days['04']).toMatchObject({
+      rates: { EP: { '2': 650_000, '4': 700_000 } },
+      createdAt: '2027-01-10T08:00:00.000Z',
+      updatedAt: '2027-01-12T10:00:00.000Z',
+    });
     expect(march!.days['05']!.updatedAt).toBe('2027-01-10T08:00:00.000Z');
   });
 
@@ -153,7 +187,12 @@ describe('Use case: importWorld against DynamoDB Local', () => {
     expect(summary.changes.changed.listing).toEqual([]);
     expect(summary.changes.changed.distribution.sort()).toEqual([`b2b-${tag}/l1-${tag}`, `web-${tag}/l1-${tag}`]);
     const feed = await db().send(
-      new QueryCommand({ TableName: table(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.channelFeed(`web-${tag}`).GSI1PK } }),
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.channelFeed(`web-${tag}`).GSI1PK },
+      }),
     );
     expect(feed.Items!.map((i) => i.GSI1SK)).toEqual([`2027-01-10T08:00:00.000Z#l2-${tag}`, `2027-01-13T00:00:00.000Z#l1-${tag}`]);
   });
@@ -169,7 +208,9 @@ describe('Use case: importWorld against DynamoDB Local', () => {
     const second = await importWorld(deps, world, SANDBOX);
     const secondMs = performance.now() - t1;
 
-    console.info(`demo world import: first ${Math.round(firstMs)} ms (${total(first.written)} items written), second ${Math.round(secondMs)} ms (${total(second.written)} written)`);
+    console.info(
+      `demo world import: first ${Math.round(firstMs)} ms (${total(first.written)} items written), second ${Math.round(secondMs)} ms (${total(second.written)} written)`,
+    );
     expect(first.written.listing + first.unchanged.listing).toBeGreaterThanOrEqual(40);
     expect(total(second.written)).toBe(0);
   }, 120_000);

@@ -124,7 +124,14 @@ export async function seedBooking(b: Booking): Promise<Booking> {
       }),
     ),
     ...(b.bookingId
-      ? [db.send(new PutCommand({ TableName: table, Item: { ...keys.bookingAlias(b.agentGroupId, b.bookingId), entity: 'BookingAlias', bookingRef: b.bookingRef, bookingId: b.bookingId } }))]
+      ? [
+          db.send(
+            new PutCommand({
+              TableName: table,
+              Item: { ...keys.bookingAlias(b.agentGroupId, b.bookingId), entity: 'BookingAlias', bookingRef: b.bookingRef, bookingId: b.bookingId },
+            }),
+          ),
+        ]
       : []),
   ]);
   return b;

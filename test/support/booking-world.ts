@@ -35,8 +35,18 @@ const { breakfast, housekeeping, transfer } = BOOKING_ADD_ONS;
 const ADD_ONS = {
   meals: [{ mealId: breakfast.mealId, name: 'Breakfast', mealType: 'BREAKFAST' as const, adultPrice: breakfast.adultPrice, childPrice: 200 }],
   vas: [
-    { vasId: housekeeping.vasId, name: 'Daily housekeeping', pricing: 'PER_NIGHT' as const, variants: [{ variantId: housekeeping.variantId, name: 'Standard', price: housekeeping.price }] },
-    { vasId: transfer.vasId, name: 'Airport transfer', pricing: 'PER_UNIT' as const, variants: [{ variantId: transfer.variantId, name: 'SUV', price: transfer.price }] },
+    {
+      vasId: housekeeping.vasId,
+      name: 'Daily housekeeping',
+      pricing: 'PER_NIGHT' as const,
+      variants: [{ variantId: housekeeping.variantId, name: 'Standard', price: housekeeping.price }],
+    },
+    {
+      vasId: transfer.vasId,
+      name: 'Airport transfer',
+      pricing: 'PER_UNIT' as const,
+      variants: [{ variantId: transfer.variantId, name: 'SUV', price: transfer.price }],
+    },
   ],
 };
 
@@ -45,9 +55,18 @@ const ADD_ONS = {
  * file (each replaceable, e.g. a listing whose channel manager refuses changes), 100 units a night (so many bookings can share a night), the fixture's Flexible
  * plan (full refund up to 7 days before check-in), BOOKING_ADD_ONS and the GST slabs pricing needs.
  */
-type Behaviour = { mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM'; confirmAfterSeconds?: number; refusesChanges?: boolean; cannotModify?: boolean; channelManager?: 'channex' };
+type Behaviour = {
+  mode: 'CONFIRM_IMMEDIATELY' | 'CONFIRM_AFTER' | 'NEVER_CONFIRM';
+  confirmAfterSeconds?: number;
+  refusesChanges?: boolean;
+  cannotModify?: boolean;
+  channelManager?: 'channex';
+};
 
-export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {}, svc: Services = testServices()): Promise<BookingWorld> {
+export async function seedBookingWorld(
+  overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {},
+  svc: Services = testServices(),
+): Promise<BookingWorld> {
   const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));
   const behaviour: Record<string, Behaviour> = {
     [ids.onlyA]: overrides.instant ?? { mode: 'CONFIRM_IMMEDIATELY' },
@@ -61,7 +80,13 @@ export async function seedBookingWorld(overrides: Partial<Record<'instant' | 'sl
       ...world,
       catalogue: {
         ...catalogue,
-        listings: catalogue.listings!.map((l) => ({ ...l, ...ADD_ONS, channelIds: [ids.channelA], simulator: behaviour[l.id], properties: l.properties.map((p) => ({ ...p, quantity: 100 })) })),
+        listings: catalogue.listings!.map((l) => ({
+          ...l,
+          ...ADD_ONS,
+          channelIds: [ids.channelA],
+          simulator: behaviour[l.id],
+          properties: l.properties.map((p) => ({ ...p, quantity: 100 })),
+        })),
         inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: 100 })),
       },
       gst: { slabTables: [GST_SLABS] },
@@ -112,7 +137,13 @@ export async function placeStay(group: GroupFixture, listingId: string, checkIn?
   const reply = await placeBooking(
     { ...bookingDeps(own), syncWaitMs: 0 },
     principal,
-    { orderId: placed.orderId, externalBookingId: uniqueId('ext'), acceptedTotal: placed.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] },
+    {
+      orderId: placed.orderId,
+      externalBookingId: uniqueId('ext'),
+      acceptedTotal: placed.pricing.summary.grandTotal,
+      primaryGuest: guest,
+      additionalGuests: [],
+    },
     testOrigin(group.keyId),
   );
   return reply.booking;

@@ -64,7 +64,10 @@ export function fixtureWorld(suffix: string): WorldInput & { ids: Omit<Catalogue
       extraChildRate: 750,
       quantity: 2,
       imageUrl: 'https://images.example.com/suite.jpg',
-      photos: [{ url: 'https://images.example.com/a.jpg', name: 'A' }, { url: 'https://images.example.com/b.jpg', name: 'B' }],
+      photos: [
+        { url: 'https://images.example.com/a.jpg', name: 'A' },
+        { url: 'https://images.example.com/b.jpg', name: 'B' },
+      ],
       amenities: [{ icon: 'wifi', name: 'Wi-Fi', category: 'Basics' }],
       basePrice: 5_000 * n,
     })),
@@ -82,7 +85,9 @@ export function fixtureWorld(suffix: string): WorldInput & { ids: Omit<Catalogue
       { channelId: channelB, name: 'Channel B', rateAdjustmentPercent: -10 },
     ],
     catalogue: {
-      cancellationPlans: [{ planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] }],
+      cancellationPlans: [
+        { planId: plan, name: 'Flexible', planType: 'FLEXIBLE', schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] },
+      ],
       listings,
       inventory: allProperties.flatMap((p) => [
         { propertyId: p.id, from: FIXTURE_FROM, to: FIXTURE_TO, quantity: 2, minimumStay: 1, maximumStay: 14 },
@@ -106,7 +111,9 @@ export async function seedCatalogue(opts: { channex?: readonly ('both' | 'onlyA'
     ...fixture,
     catalogue: {
       ...fixture.catalogue,
-      listings: fixture.catalogue!.listings!.map((l) => (connected.has(l.id) ? { ...l, simulator: { mode: 'CONFIRM_IMMEDIATELY' as const, channelManager: 'channex' as const } } : l)),
+      listings: fixture.catalogue!.listings!.map((l) =>
+        connected.has(l.id) ? { ...l, simulator: { mode: 'CONFIRM_IMMEDIATELY' as const, channelManager: 'channex' as const } } : l,
+      ),
     },
   };
   const svc = testServices();

@@ -53,11 +53,16 @@ export function expectContract(res: CallResult, operationId: string): void {
     expect(problems, `${operationId} ${res.status} body breaks its schema`).toEqual([]);
     const operation = (openApi().paths as Record<string, Record<string, Json>>)[route.path]![route.method.toLowerCase()]!;
     const documented = (operation.responses as Record<string, { content?: { 'application/json': { schema: JsonSchema } } }>)[String(res.status)];
-    expect(undocumentedFields(res.body, documented?.content?.['application/json'].schema), `${operationId} ${res.status} body has undocumented fields`).toEqual([]);
+    expect(undocumentedFields(res.body, documented?.content?.['application/json'].schema), `${operationId} ${res.status} body has undocumented fields`).toEqual(
+      [],
+    );
   }
 
   const operation = (openApi().paths as Record<string, Record<string, Json>>)[route.path]![route.method.toLowerCase()]!;
-  const headers = ((operation.responses as Record<string, { headers?: Record<string, unknown> }>)[String(res.status)]?.headers ?? {}) as Record<string, unknown>;
+  const headers = ((operation.responses as Record<string, { headers?: Record<string, unknown> }>)[String(res.status)]?.headers ?? {}) as Record<
+    string,
+    unknown
+  >;
   const documentedRate = RATE_HEADERS.filter((h) => h in headers);
   const sentRate = RATE_HEADERS.filter((h) => res.headers.has(h));
   expect(sentRate, `${operationId} ${res.status}: rate-limit headers sent vs documented`).toEqual(documentedRate);

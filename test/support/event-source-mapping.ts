@@ -40,7 +40,12 @@ export function startEventSourceMapping(opts: {
   const timeoutMs = opts.invocationTimeoutMs ?? 60_000;
   const keepInvisible = (messages: Message[]) =>
     opts.sqs
-      .send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: opts.queueUrl, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: opts.visibilitySeconds })) }))
+      .send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: opts.queueUrl,
+          Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: opts.visibilitySeconds })),
+        }),
+      )
       // A renewal lost to an outage only means the message may come back early, which the worker takes anyway.
       .catch(() => undefined);
   /** The handler's answer, or every record failed when it throws or outlives the function's timeout. */
@@ -63,7 +68,17 @@ export function startEventSourceMapping(opts: {
     while (!stopped) {
       let messages;
       try {
-        messages = (await opts.sqs.send(new ReceiveMessageCommand({ QueueUrl: opts.queueUrl, MaxNumberOfMessages: opts.batchSize ?? 1, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }))).Messages ?? [];
+        messages =
+          (
+            await opts.sqs.send(
+              new ReceiveMessageCommand({
+                QueueUrl: opts.queueUrl,
+                MaxNumberOfMessages: opts.batchSize ?? 1,
+                WaitTimeSeconds: 1,
+                MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+              }),
+            )
+          ).Messages ?? [];
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 200));
         continue;
@@ -74,7 +89,12 @@ export function startEventSourceMapping(opts: {
           messageId: m.MessageId!,
           receiptHandle: m.ReceiptHandle!,
           body: m.Body ?? '',
-          attributes: { ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1', SentTimestamp: '', SenderId: '', ApproximateFirstReceiveTimestamp: '' },
+          attributes: {
+            ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+            SentTimestamp: '',
+            SenderId: '',
+            ApproximateFirstReceiveTimestamp: '',
+          },
           messageAttributes: {},
           md5OfBody: m.MD5OfBody ?? '',
           eventSource: 'aws:sqs',

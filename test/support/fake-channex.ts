@@ -106,7 +106,8 @@ function bookingProblems(body: any): string[] {
   const problems: string[] = [];
   const need = (cond: boolean, what: string) => (cond ? undefined : problems.push(what));
   need(['new', 'modified', 'cancelled'].includes(b.status), 'status must be new, modified or cancelled');
-  for (const f of ['provider_code', 'hotel_code', 'arrival_date', 'departure_date', 'currency']) need(typeof b[f] === 'string' && b[f].length > 0, `${f} is required`);
+  for (const f of ['provider_code', 'hotel_code', 'arrival_date', 'departure_date', 'currency'])
+    need(typeof b[f] === 'string' && b[f].length > 0, `${f} is required`);
   need(/^\d{4}-\d{2}-\d{2}$/.test(b.arrival_date) && /^\d{4}-\d{2}-\d{2}$/.test(b.departure_date), 'arrival_date and departure_date are YYYY-MM-DD');
   need(/^[A-Z]{3}$/.test(b.currency ?? ''), 'currency is ISO 4217');
   need(b.payment_collect === undefined || ['ota', 'property'].includes(b.payment_collect), 'payment_collect is ota or property');
@@ -115,10 +116,16 @@ function bookingProblems(body: any): string[] {
   need(Array.isArray(b.rooms) && b.rooms.length > 0, 'rooms is required');
   for (const [i, r] of (Array.isArray(b.rooms) ? b.rooms : []).entries()) {
     need(typeof r.room_type_code === 'string', `rooms[${i}].room_type_code is required`);
-    need(['adults', 'children', 'infants'].every((k) => Number.isInteger(r.occupancy?.[k])), `rooms[${i}].occupancy needs adults, children, infants`);
+    need(
+      ['adults', 'children', 'infants'].every((k) => Number.isInteger(r.occupancy?.[k])),
+      `rooms[${i}].occupancy needs adults, children, infants`,
+    );
     need(Array.isArray(r.days) && r.days.length > 0, `rooms[${i}].days is required`);
     for (const [j, d] of (Array.isArray(r.days) ? r.days : []).entries()) {
-      need(/^\d{4}-\d{2}-\d{2}$/.test(d.date) && (typeof d.price === 'string' || Number.isInteger(d.price)) && typeof d.rate_plan_code === 'string', `rooms[${i}].days[${j}] needs date, price, rate_plan_code`);
+      need(
+        /^\d{4}-\d{2}-\d{2}$/.test(d.date) && (typeof d.price === 'string' || Number.isInteger(d.price)) && typeof d.rate_plan_code === 'string',
+        `rooms[${i}].days[${j}] needs date, price, rate_plan_code`,
+      );
     }
   }
   for (const [i, s] of (Array.isArray(b.services) ? b.services : []).entries()) {
@@ -166,7 +173,8 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     if (req.headers['api-key'] !== opts.outboundKey) return answer(401, errors('unauthorized', 'Unauthorized'));
     const problems = bookingProblems(req.body);
     if (problems.length > 0) return answer(422, errors('validation_error', 'Validation Error', { booking: problems }));
-    if (req.body.booking.provider_code !== opts.providerCode) return answer(422, errors('validation_error', 'Validation Error', { provider_code: ['is unknown'] }));
+    if (req.body.booking.provider_code !== opts.providerCode)
+      return answer(422, errors('validation_error', 'Validation Error', { provider_code: ['is unknown'] }));
     const b = req.body.booking;
     const outage = outages.get(b.hotel_code);
     if (outage === 'unavailable') return answer(503, errors('service_unavailable', 'Service Unavailable'));
@@ -188,7 +196,8 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));
     if (req.headers['api-key'] !== opts.outboundKey) return answer(401, errors('unauthorized', 'Unauthorized'));
     const hotel = req.body?.hotel_code;
-    if (req.body?.provider_code !== opts.providerCode || !fullSync.has(hotel)) return answer(422, errors('validation_error', 'Validation Error', { hotel_code: ['is not connected'] }));
+    if (req.body?.provider_code !== opts.providerCode || !fullSync.has(hotel))
+      return answer(422, errors('validation_error', 'Validation Error', { hotel_code: ['is not connected'] }));
     // Channex answers, then streams the property's whole state as ordinary changes notifications.
     const requestId = randomUUID();
     fullSyncRequestIds.push(requestId);
@@ -226,7 +235,9 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     pushChanges,
     pushRaw: (body, key) => push(body, key),
     async get(endpoint, hotelCode, key) {
-      const res = await fetch(`${opts.serviceEndpoint}/${endpoint}/?hotel_code=${encodeURIComponent(hotelCode)}`, { headers: key === null ? {} : { 'api-key': key ?? opts.inboundKey } });
+      const res = await fetch(`${opts.serviceEndpoint}/${endpoint}/?hotel_code=${encodeURIComponent(hotelCode)}`, {
+        headers: key === null ? {} : { 'api-key': key ?? opts.inboundKey },
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },

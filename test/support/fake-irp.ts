@@ -104,7 +104,12 @@ function signJws(key: KeyObject, data: unknown): string {
   return `${head}.${createSign('RSA-SHA256').update(head).sign(key).toString('base64url')}`;
 }
 
-const errorBody = (code: string, message: string, info: unknown = null) => ({ Status: '0', Data: null, ErrorDetails: [{ ErrorCode: code, ErrorMessage: message }], InfoDtls: info });
+const errorBody = (code: string, message: string, info: unknown = null) => ({
+  Status: '0',
+  Data: null,
+  ErrorDetails: [{ ErrorCode: code, ErrorMessage: message }],
+  InfoDtls: info,
+});
 
 export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrpUser[]; taxpayers?: readonly FakeIrpTaxpayer[] }): Promise<FakeIrp> {
   const encryption = keyPair();
@@ -132,7 +137,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     if (headers.gstin !== user.gstin) return errorBody('1015', 'Invalid GSTIN for this user');
     let request: { UserName?: string; Password?: string; AppKey?: string; ForceRefreshAccessToken?: boolean };
     try {
-      const b64 = privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(body.Data ?? '', 'base64')).toString('ascii');
+      const b64 = privateDecrypt({ key: encryption.privateKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(body.Data ?? '', 'base64')).toString(
+        'ascii',
+      );
       request = JSON.parse(Buffer.from(b64, 'base64').toString('utf8'));
     } catch {
       return errorBody('1013', 'Decryption of password failed');
@@ -152,7 +159,13 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     }
     return {
       Status: 1,
-      Data: { ClientId: user.clientId, UserName: user.userName, AuthToken: session!.authToken, Sek: aesEcbEncrypt(appKey, session!.sek).toString('base64'), TokenExpiry: irpInstant(new Date(session!.expiresAt)) },
+      Data: {
+        ClientId: user.clientId,
+        UserName: user.userName,
+        AuthToken: session!.authToken,
+        Sek: aesEcbEncrypt(appKey, session!.sek).toString('base64'),
+        TokenExpiry: irpInstant(new Date(session!.expiresAt)),
+      },
       ErrorDetails: null,
       InfoDtls: null,
     };
@@ -163,7 +176,8 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     const gstin = headers.gstin as string | undefined;
     if (!gstin) return errorBody('1004', 'Header GSTIN is required');
     const user = userOf(gstin);
-    if (!user || user.clientId !== headers.client_id || user.clientSecret !== headers.client_secret) return errorBody('1010', 'Invalid Client-ID/Client-Secret');
+    if (!user || user.clientId !== headers.client_id || user.clientSecret !== headers.client_secret)
+      return errorBody('1010', 'Invalid Client-ID/Client-Secret');
     if (headers.user_name !== user.userName) return errorBody('1005', 'Invalid Token');
     const s = sessions.get(gstin);
     if (!s || s.revoked || s.expiresAt <= now() || s.authToken !== headers.authtoken) return errorBody('1005', 'Invalid Token');
@@ -173,8 +187,20 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
   const ok = (s: Session, data: unknown, info: unknown = null) => ({ Status: '1', Data: sealData(s.sek, data), ErrorDetails: null, InfoDtls: info });
   /** Get IRN details of a registration: 2283 once it is older than the 2 days the portal serves it. */
   const served = (s: Session, r: Registration) =>
-    now() - r.registeredAt > DETAILS_SERVED_MS ? errorBody('2283', 'IRN details cannot be provided as it is generated more than 2 days ago') : ok(s, detailsOf(r));
-  const detailsOf = (r: Registration) => ({ AckNo: r.AckNo, AckDt: r.AckDt, Irn: r.Irn, SignedInvoice: r.SignedInvoice, SignedQRCode: r.SignedQRCode, Status: r.Status, EwbNo: null, EwbDt: null, EwbValidTill: null });
+    now() - r.registeredAt > DETAILS_SERVED_MS
+      ? errorBody('2283', 'IRN details cannot be provided as it is generated more than 2 days ago')
+      : ok(s, detailsOf(r));
+  const detailsOf = (r: Registration) => ({
+    AckNo: r.AckNo,
+    AckDt: r.AckDt,
+    Irn: r.Irn,
+    SignedInvoice: r.SignedInvoice,
+    SignedQRCode: r.SignedQRCode,
+    Status: r.Status,
+    EwbNo: null,
+    EwbDt: null,
+    EwbValidTill: null,
+  });
 
   function generate(s: Session, gstin: string, body: { Data?: string }): { answer: unknown; lose: boolean } {
     let doc: EInvoicePayload;
@@ -193,11 +219,36 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     if (rejection) return { answer: errorBody(rejection.code, rejection.irpMessage), lose: false };
     const irn = irnOf(doc);
     const existing = registrations.get(irn);
-    if (existing) return { answer: errorBody('2150', 'Duplicate IRN', [{ InfCd: 'DUPIRN', Desc: { AckNo: existing.AckNo, AckDt: existing.AckDt, Irn: existing.Irn } }]), lose: false };
+    if (existing)
+      return {
+        answer: errorBody('2150', 'Duplicate IRN', [{ InfCd: 'DUPIRN', Desc: { AckNo: existing.AckNo, AckDt: existing.AckDt, Irn: existing.Irn } }]),
+        lose: false,
+      };
     const AckDt = irpInstant(opts.clock.now());
     const AckNo = Number(`1${AckDt.slice(2, 4)}${String(randomInt(1e6)).padStart(6, '0')}${String(randomInt(1e6)).padStart(6, '0')}`);
-    const qr = { SellerGstin: gstin, BuyerGstin: doc.BuyerDtls.Gstin, DocNo: doc.DocDtls.No, DocTyp: doc.DocDtls.Typ, DocDt: doc.DocDtls.Dt, TotInvVal: doc.ValDtls.TotInvVal, ItemCnt: doc.ItemList.length, MainHsnCode: doc.ItemList[0]!.HsnCd, Irn: irn, IrnDt: AckDt };
-    const r: Registration = { gstin, doc, AckNo, AckDt, Irn: irn, SignedInvoice: signJws(signing.privateKey, { AckNo, AckDt, Irn: irn, ...doc }), SignedQRCode: signJws(signing.privateKey, qr), registeredAt: now(), Status: 'ACT' };
+    const qr = {
+      SellerGstin: gstin,
+      BuyerGstin: doc.BuyerDtls.Gstin,
+      DocNo: doc.DocDtls.No,
+      DocTyp: doc.DocDtls.Typ,
+      DocDt: doc.DocDtls.Dt,
+      TotInvVal: doc.ValDtls.TotInvVal,
+      ItemCnt: doc.ItemList.length,
+      MainHsnCode: doc.ItemList[0]!.HsnCd,
+      Irn: irn,
+      IrnDt: AckDt,
+    };
+    const r: Registration = {
+      gstin,
+      doc,
+      AckNo,
+      AckDt,
+      Irn: irn,
+      SignedInvoice: signJws(signing.privateKey, { AckNo, AckDt, Irn: irn, ...doc }),
+      SignedQRCode: signJws(signing.privateKey, qr),
+      registeredAt: now(),
+      Status: 'ACT',
+    };
     registrations.set(irn, r);
     if (revokeAfter !== undefined && --revokeAfter <= 0) {
       revokeAfter = undefined;
@@ -252,7 +303,8 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     if (fake.fault === 'throttled') return { status: 429, answer: { message: 'Too Many Requests' } };
     if (req.method === 'POST' && url.pathname === '/eivital/v1.04/auth') return { status: 200, answer: auth(req.headers, body) };
     // The v1.03 sign-in wants Password and AppKey encrypted one by one: the v1.04 `Data` blob there is a malformed request.
-    if (req.method === 'POST' && url.pathname === '/eivital/v1.03/auth') return { status: 200, answer: errorBody('1007', 'Authentication failed. Pls. inform the helpdesk') };
+    if (req.method === 'POST' && url.pathname === '/eivital/v1.03/auth')
+      return { status: 200, answer: errorBody('1007', 'Authentication failed. Pls. inform the helpdesk') };
     const s = sessionOf(req.headers);
     if (!('sek' in s)) return { status: 200, answer: s };
     const gstin = req.headers.gstin as string;
@@ -262,7 +314,9 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     }
     if (req.method === 'GET' && url.pathname === '/eicore/v1.03/Invoice/irnbydocdetails') {
       const p = url.searchParams;
-      const r = [...registrations.values()].find((x) => x.gstin === gstin && x.doc.DocDtls.Typ === p.get('doctype') && x.doc.DocDtls.No === p.get('docnum') && x.doc.DocDtls.Dt === p.get('docdate'));
+      const r = [...registrations.values()].find(
+        (x) => x.gstin === gstin && x.doc.DocDtls.Typ === p.get('doctype') && x.doc.DocDtls.No === p.get('docnum') && x.doc.DocDtls.Dt === p.get('docdate'),
+      );
       return { status: 200, answer: r ? served(s, r) : errorBody('2148', 'Requested IRN data is not available') };
     }
     const byIrn = /^\/eicore\/v1\.03\/Invoice\/irn\/([0-9a-f]{64})$/.exec(url.pathname);
@@ -286,14 +340,17 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
       } catch {
         body = {};
       }
-      route(req, body).then(({ status, answer, lose }) => {
-        if (lose) {
-          res.socket?.destroy();
-          return;
-        }
-        if (status === 204) res.writeHead(204).end();
-        else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      }, (err: unknown) => res.writeHead(500).end(String(err)));
+      route(req, body).then(
+        ({ status, answer, lose }) => {
+          if (lose) {
+            res.socket?.destroy();
+            return;
+          }
+          if (status === 204) res.writeHead(204).end();
+          else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+        },
+        (err: unknown) => res.writeHead(500).end(String(err)),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -333,7 +390,11 @@ export const sekUnder = (appKey: Buffer, encryptedSek: string): Buffer => aesEcb
 /** The controls of a fake IRP another process started (the shared test stack's), over its `/_fake/` routes. */
 export function fakeIrpAt(url: string) {
   const send = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const res = await fetch(`${url}/_fake/${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await fetch(`${url}/_fake/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return res.status === 200 ? ((await res.json()) as unknown) : undefined;
   };
   return {
@@ -345,6 +406,9 @@ export function fakeIrpAt(url: string) {
     restoreSigningKey: () => send('POST', 'restore-signing-key'),
     rotateSigningKey: async () => ((await send('POST', 'rotate-signing-key')) as { signingPublicKeyPem: string }).signingPublicKeyPem,
     tokensIssued: async () => ((await send('GET', 'tokens-issued')) as { tokensIssued: number }).tokensIssued,
-    registrationOf: async (irn: string) => (await send('GET', `registrations/${irn}`)) as { AckNo: number; AckDt: string; Irn: string; SignedInvoice: string; SignedQRCode: string; Status: 'ACT' | 'CNL' } | undefined,
+    registrationOf: async (irn: string) =>
+      (await send('GET', `registrations/${irn}`)) as
+        | { AckNo: number; AckDt: string; Irn: string; SignedInvoice: string; SignedQRCode: string; Status: 'ACT' | 'CNL' }
+        | undefined,
   };
 }

@@ -117,7 +117,9 @@ export interface SignedWebhook {
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const rzpId = (prefix: string) => `${prefix}_${Array.from(randomBytes(14), (b) => BASE62[b % 62]).join('')}`;
-const error = (code: string, description: string, field?: string) => ({ error: { code, description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {}, ...(field ? { field } : {}) } });
+const error = (code: string, description: string, field?: string) => ({
+  error: { code, description, source: 'business', step: 'payment_initiation', reason: 'input_validation_failed', metadata: {}, ...(field ? { field } : {}) },
+});
 
 export class FakeRazorpay {
   readonly keyId = `rzp_test_${randomBytes(7).toString('hex')}`;
@@ -218,12 +220,27 @@ export class FakeRazorpay {
       mode: 'NEFT',
       bank_reference: utr,
       amount,
-      payer_bank_account: { id: rzpId('ba'), entity: 'bank_account', ifsc: 'HDFC0000001', bank_name: 'HDFC Bank', name: 'Payer', account_number: '50100012345678' },
+      payer_bank_account: {
+        id: rzpId('ba'),
+        entity: 'bank_account',
+        ifsc: 'HDFC0000001',
+        bank_name: 'HDFC Bank',
+        name: 'Payer',
+        account_number: '50100012345678',
+      },
       virtual_account_id: virtualAccountId,
       virtual_account: va,
     };
     this.bankTransfers.set(payment.id, bankTransfer);
-    return { payment, captured: this.sign('payment.captured', { payment: { entity: payment } }), credited: this.sign('virtual_account.credited', { payment: { entity: payment }, virtual_account: { entity: va }, bank_transfer: { entity: bankTransfer } }) };
+    return {
+      payment,
+      captured: this.sign('payment.captured', { payment: { entity: payment } }),
+      credited: this.sign('virtual_account.credited', {
+        payment: { entity: payment },
+        virtual_account: { entity: va },
+        bank_transfer: { entity: bankTransfer },
+      }),
+    };
   }
 
   /**
@@ -237,8 +254,23 @@ export class FakeRazorpay {
   refund(paymentId: string, amount: number): { refund: FakeRefund; created: SignedWebhook; processed: SignedWebhook } {
     const payment = this.payments.find((p) => p.id === paymentId);
     if (!payment?.captured) throw new Error(`refunds can be made only on captured payments: ${paymentId}`);
-    if (!Number.isInteger(amount) || amount <= 0 || payment.amount_refunded + amount > payment.amount) throw new Error(`the total refunded may not exceed the amount captured (${payment.amount}, ${payment.amount_refunded} refunded)`);
-    const refund: FakeRefund = { id: rzpId('rfnd'), entity: 'refund', amount, currency: payment.currency, payment_id: paymentId, notes: [], receipt: null, acquirer_data: { arn: null }, created_at: this.now(), batch_id: null, status: 'pending', speed_processed: 'normal', speed_requested: 'normal' };
+    if (!Number.isInteger(amount) || amount <= 0 || payment.amount_refunded + amount > payment.amount)
+      throw new Error(`the total refunded may not exceed the amount captured (${payment.amount}, ${payment.amount_refunded} refunded)`);
+    const refund: FakeRefund = {
+      id: rzpId('rfnd'),
+      entity: 'refund',
+      amount,
+      currency: payment.currency,
+      payment_id: paymentId,
+      notes: [],
+      receipt: null,
+      acquirer_data: { arn: null },
+      created_at: this.now(),
+      batch_id: null,
+      status: 'pending',
+      speed_processed: 'normal',
+      speed_requested: 'normal',
+    };
     this.refunds.push(refund);
     payment.amount_refunded += amount;
     payment.refund_status = payment.amount_refunded === payment.amount ? 'full' : 'partial';
@@ -258,9 +290,22 @@ export class FakeRazorpay {
   dispute(paymentId: string, amount: number, phase: FakeDispute['phase'] = 'chargeback'): { dispute: FakeDispute; created: SignedWebhook } {
     const payment = this.payments.find((p) => p.id === paymentId);
     if (!payment?.captured) throw new Error(`disputes are raised against captured payments: ${paymentId}`);
-    if (!Number.isInteger(amount) || amount <= 0 || amount > payment.amount) throw new Error(`a dispute is for at most the payment's amount (${payment.amount})`);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > payment.amount)
+      throw new Error(`a dispute is for at most the payment's amount (${payment.amount})`);
     const at = this.now();
-    const dispute: FakeDispute = { id: rzpId('disp'), entity: 'dispute', payment_id: paymentId, amount, currency: payment.currency, amount_deducted: 0, reason_code: 'chargeback', respond_by: at + 7 * 86_400, status: 'open', phase, created_at: at };
+    const dispute: FakeDispute = {
+      id: rzpId('disp'),
+      entity: 'dispute',
+      payment_id: paymentId,
+      amount,
+      currency: payment.currency,
+      amount_deducted: 0,
+      reason_code: 'chargeback',
+      respond_by: at + 7 * 86_400,
+      status: 'open',
+      phase,
+      created_at: at,
+    };
     this.disputes.push(dispute);
     return { dispute, created: this.disputeEvent('payment.dispute.created', dispute) };
   }
@@ -291,7 +336,15 @@ export class FakeRazorpay {
   }
 
   signRaw(event: string, body: string): SignedWebhook {
-    return { event, body, headers: { 'content-type': 'application/json', 'x-razorpay-signature': createHmac('sha256', this.webhookSecret).update(body).digest('hex'), 'x-razorpay-event-id': rzpId('evt') } };
+    return {
+      event,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': createHmac('sha256', this.webhookSecret).update(body).digest('hex'),
+        'x-razorpay-event-id': rzpId('evt'),
+      },
+    };
   }
 
   private payment(p: { amount: number; currency: string; order_id: string | null; method: string; virtual_account_id?: string }): FakePayment {
@@ -324,7 +377,20 @@ export class FakeRazorpay {
   }
 
   private addOrder(o: { amount: number; currency: string; receipt: string | null; notes: Record<string, string> | [] }): FakeOrder {
-    const order: FakeOrder = { id: rzpId('order'), entity: 'order', amount: o.amount, amount_paid: 0, amount_due: o.amount, currency: o.currency, receipt: o.receipt, offer_id: null, status: 'created', attempts: 0, notes: o.notes, created_at: this.now() };
+    const order: FakeOrder = {
+      id: rzpId('order'),
+      entity: 'order',
+      amount: o.amount,
+      amount_paid: 0,
+      amount_due: o.amount,
+      currency: o.currency,
+      receipt: o.receipt,
+      offer_id: null,
+      status: 'created',
+      attempts: 0,
+      notes: o.notes,
+      created_at: this.now(),
+    };
     this.orders.push(order);
     return order;
   }
@@ -338,9 +404,22 @@ export class FakeRazorpay {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (this.down) return send(503, { error: { code: 'SERVER_ERROR', description: 'The server encountered an error. The incident has been reported to admins.', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+    if (this.down)
+      return send(503, {
+        error: {
+          code: 'SERVER_ERROR',
+          description: 'The server encountered an error. The incident has been reported to admins.',
+          source: 'NA',
+          step: 'NA',
+          reason: 'NA',
+          metadata: {},
+        },
+      });
     const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-    if (auth !== `${this.keyId}:${this.keySecret}`) return send(401, { error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+    if (auth !== `${this.keyId}:${this.keySecret}`)
+      return send(401, {
+        error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid', source: 'NA', step: 'NA', reason: 'NA', metadata: {} },
+      });
     let body: Record<string, unknown> = {};
     if (chunks.length > 0) {
       try {
@@ -353,7 +432,10 @@ export class FakeRazorpay {
       const count = Math.min(Number(url.searchParams.get('count') ?? 10), 100);
       const skip = Number(url.searchParams.get('skip') ?? 0);
       const from = Number(url.searchParams.get('from') ?? 0);
-      const listed = items.filter((i) => i.created_at >= from).sort((a, b) => b.created_at - a.created_at).slice(skip, skip + count);
+      const listed = items
+        .filter((i) => i.created_at >= from)
+        .sort((a, b) => b.created_at - a.created_at)
+        .slice(skip, skip + count);
       return { entity: 'collection', count: listed.length, items: listed };
     };
     const path = url.pathname;
@@ -361,11 +443,15 @@ export class FakeRazorpay {
     if (req.method === 'POST' && path === '/v1/orders') {
       // razorpay.com/docs/api/orders/create, Request Parameters and Errors.
       const amount = body.amount;
-      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100) return send(400, error('BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount'));
-      if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency)) return send(400, error('BAD_REQUEST_ERROR', 'The currency is invalid', 'currency'));
-      if (body.receipt !== undefined && (typeof body.receipt !== 'string' || body.receipt.length > 40)) return send(400, error('BAD_REQUEST_ERROR', 'The receipt may not be greater than 40 characters.', 'receipt'));
+      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100)
+        return send(400, error('BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount'));
+      if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency))
+        return send(400, error('BAD_REQUEST_ERROR', 'The currency is invalid', 'currency'));
+      if (body.receipt !== undefined && (typeof body.receipt !== 'string' || body.receipt.length > 40))
+        return send(400, error('BAD_REQUEST_ERROR', 'The receipt may not be greater than 40 characters.', 'receipt'));
       const notes = (body.notes ?? []) as Record<string, string>;
-      if (Object.keys(notes).length > 15 || Object.values(notes).some((n) => typeof n !== 'string' || n.length > 256)) return send(400, error('BAD_REQUEST_ERROR', 'notes: at most 15 keys of at most 256 characters', 'notes'));
+      if (Object.keys(notes).length > 15 || Object.values(notes).some((n) => typeof n !== 'string' || n.length > 256))
+        return send(400, error('BAD_REQUEST_ERROR', 'notes: at most 15 keys of at most 256 characters', 'notes'));
       const order = this.addOrder({ amount, currency: body.currency, receipt: (body.receipt as string | undefined) ?? null, notes });
       if (this.loseNextOrderAnswer) {
         this.loseNextOrderAnswer = false;
@@ -392,12 +478,22 @@ export class FakeRazorpay {
       // razorpay.com/docs/api/payments/capture: `amount` equal to the amount authorized, `currency`; only an authorized payment.
       if (this.failNextCapture) {
         this.failNextCapture = false;
-        return send(503, { error: { code: 'SERVER_ERROR', description: 'The server encountered an error. The incident has been reported to admins.', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } });
+        return send(503, {
+          error: {
+            code: 'SERVER_ERROR',
+            description: 'The server encountered an error. The incident has been reported to admins.',
+            source: 'NA',
+            step: 'NA',
+            reason: 'NA',
+            metadata: {},
+          },
+        });
       }
       const payment = this.payments.find((p) => p.id === m![1]);
       if (!payment) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       if (payment.status !== 'authorized') return send(400, error('BAD_REQUEST_ERROR', 'This payment has already been captured'));
-      if (Number(body.amount) !== payment.amount) return send(400, error('BAD_REQUEST_ERROR', 'Capture amount must be equal to the amount authorized', 'amount'));
+      if (Number(body.amount) !== payment.amount)
+        return send(400, error('BAD_REQUEST_ERROR', 'Capture amount must be equal to the amount authorized', 'amount'));
       if (body.currency !== payment.currency) return send(400, error('BAD_REQUEST_ERROR', 'The currency should be same as the payment currency', 'currency'));
       payment.status = 'captured';
       payment.captured = true;
@@ -419,7 +515,8 @@ export class FakeRazorpay {
     if (req.method === 'POST' && path === '/v1/virtual_accounts') {
       // razorpay.com/docs/api/payments/smart-collect/create-cust-id-bank-account: receivers.types is mandatory.
       const types = (body.receivers as { types?: unknown } | undefined)?.types;
-      if (!Array.isArray(types) || !types.includes('bank_account')) return send(400, error('BAD_REQUEST_ERROR', 'The receivers field is required.', 'receivers'));
+      if (!Array.isArray(types) || !types.includes('bank_account'))
+        return send(400, error('BAD_REQUEST_ERROR', 'The receivers field is required.', 'receivers'));
       const va: FakeVirtualAccount = {
         id: rzpId('va'),
         name: 'Acme Holidays',
@@ -430,7 +527,17 @@ export class FakeRazorpay {
         notes: (body.notes ?? []) as Record<string, string>,
         amount_paid: 0,
         customer_id: null,
-        receivers: [{ id: rzpId('ba'), entity: 'bank_account', ifsc: 'RATN0VAAPIS', bank_name: 'RBL Bank', name: 'Acme Holidays', notes: [], account_number: `2223330${String(this.virtualAccounts.length).padStart(9, '0')}` }],
+        receivers: [
+          {
+            id: rzpId('ba'),
+            entity: 'bank_account',
+            ifsc: 'RATN0VAAPIS',
+            bank_name: 'RBL Bank',
+            name: 'Acme Holidays',
+            notes: [],
+            account_number: `2223330${String(this.virtualAccounts.length).padStart(9, '0')}`,
+          },
+        ],
         close_by: null,
         closed_at: null,
         created_at: this.now(),

@@ -56,9 +56,18 @@ export interface FanOutKit {
  * `baseUrl`: book the fixtures over that stack's HTTP (the storage-fault stack, whose point is
  * what its handlers do); without it they are booked through the domain (placeStay) on `svc`.
  */
-export async function fanOutKit(opts: { env: Record<string, string>; baseUrl?: string; channelId: string; svc: Services; maxReceiveCount?: number }): Promise<FanOutKit> {
+export async function fanOutKit(opts: {
+  env: Record<string, string>;
+  baseUrl?: string;
+  channelId: string;
+  svc: Services;
+  maxReceiveCount?: number;
+}): Promise<FanOutKit> {
   const name = `fanout-${randomUUID().slice(0, 8)}`;
-  const urls = await provisionQueues(opts.env.SQS_ENDPOINT!, [name], { visibilityTimeoutSeconds: VISIBILITY_SECONDS, maxReceiveCount: opts.maxReceiveCount ?? 3 });
+  const urls = await provisionQueues(opts.env.SQS_ENDPOINT!, [name], {
+    visibilityTimeoutSeconds: VISIBILITY_SECONDS,
+    maxReceiveCount: opts.maxReceiveCount ?? 3,
+  });
   const queueUrl = urls[name]!;
   const sqs = new SQSClient({ endpoint: opts.env.SQS_ENDPOINT, region: 'ap-south-1', credentials: LOCAL_CREDENTIALS });
   const dlqUrl = queueUrl.replace(name, `${name}-dlq`);
@@ -99,13 +108,18 @@ export async function fanOutKit(opts: { env: Record<string, string>; baseUrl?: s
     },
     queueRun: () => queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger: 'SCHEDULE' }),
     // Ten messages per invocation by default, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
-    startWorkers: (concurrency, batchSize = 10, invocationTimeoutMs) => startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler, visibilitySeconds: VISIBILITY_SECONDS, invocationTimeoutMs }),
+    startWorkers: (concurrency, batchSize = 10, invocationTimeoutMs) =>
+      startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler, visibilitySeconds: VISIBILITY_SECONDS, invocationTimeoutMs }),
     progress: async (runId) => (await clocked.billingRuns.progress(runId))!,
     waitFor: (runId, what, done) =>
-      pollUntil(what, async () => {
-        const p = await clocked.billingRuns.progress(runId).catch(() => undefined);
-        return p && done(p) ? p : undefined;
-      }, { tries: 480 }),
+      pollUntil(
+        what,
+        async () => {
+          const p = await clocked.billingRuns.progress(runId).catch(() => undefined);
+          return p && done(p) ? p : undefined;
+        },
+        { tries: 480 },
+      ),
     async dlqBodies() {
       const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
       const n = Number(attrs.Attributes?.ApproximateNumberOfMessages ?? 0);
@@ -126,7 +140,10 @@ export async function fanOutKit(opts: { env: Record<string, string>; baseUrl?: s
       }
     },
     async invoicedOf(group) {
-      const [issued, open] = await Promise.all([opts.svc.invoices.list(group.agentGroupId, { statuses: ['ISSUED', 'PAID'], limit: 100 }), opts.svc.invoices.openInvoices(group.agentGroupId)]);
+      const [issued, open] = await Promise.all([
+        opts.svc.invoices.list(group.agentGroupId, { statuses: ['ISSUED', 'PAID'], limit: 100 }),
+        opts.svc.invoices.openInvoices(group.agentGroupId),
+      ]);
       const all = [...issued.invoices, ...open.filter((o) => o.status === 'DRAFT')];
       return { invoices: all.length, total: all.reduce((a, i) => a + i.total, 0) };
     },

@@ -236,10 +236,16 @@ function queryArb(params: readonly Parameter[], pools: ValuePools, mode: Mode): 
       { arbitrary: value(p).map((v) => [`${p.name}=${safeEncode(queryText(v))}`]), weight: p.required ? 10 : 4 },
       { arbitrary: fc.constant([] as string[]), weight: p.required ? hostile : 4 },
       // The same parameter twice: API Gateway joins the values with a comma.
-      { arbitrary: fc.tuple(value(p), value(p)).map(([a, b]) => [`${p.name}=${safeEncode(queryText(a))}`, `${p.name}=${safeEncode(queryText(b))}`]), weight: hostile },
+      {
+        arbitrary: fc.tuple(value(p), value(p)).map(([a, b]) => [`${p.name}=${safeEncode(queryText(a))}`, `${p.name}=${safeEncode(queryText(b))}`]),
+        weight: hostile,
+      },
     ),
   );
-  const extra = mode === 'plausible' ? fc.constant(null) : fc.option(fc.tuple(fc.constantFrom('extra', 'foo[bar]', 'SIZE', '%F0', 'a'.repeat(100)), fc.string({ maxLength: 10 })), { freq: 10 });
+  const extra =
+    mode === 'plausible'
+      ? fc.constant(null)
+      : fc.option(fc.tuple(fc.constantFrom('extra', 'foo[bar]', 'SIZE', '%F0', 'a'.repeat(100)), fc.string({ maxLength: 10 })), { freq: 10 });
   return fc.tuple(fc.tuple(...parts), extra).map(([chosen, added]) => {
     const all = chosen.flat();
     if (added) all.push(`${added[0]}=${safeEncode(added[1])}`);
@@ -273,7 +279,12 @@ function bodyArb(op: Operation, pools: ValuePools, mode: Mode): fc.Arbitrary<{ r
     // Valid but for one field: the refusal must come from deep inside, and still name it.
     { arbitrary: breakOneField(plausible).map(json), weight: 8 },
     { arbitrary: nasty().map(json), weight: 1 },
-    { arbitrary: fc.constantFrom('{', '{"a":', '[', 'not json', '\u0000', '{"a":1}{"b":2}', '{"a":1e999}').map((raw) => ({ rawBody: raw, contentType: 'application/json' })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom('{', '{"a":', '[', 'not json', '\u0000', '{"a":1}{"b":2}', '{"a":1e999}')
+        .map((raw) => ({ rawBody: raw, contentType: 'application/json' })),
+      weight: 1,
+    },
     { arbitrary: fc.constant({}), weight: 1 },
     { arbitrary: objectFor(schema, pools, 0, mode).map((v) => ({ rawBody: JSON.stringify(v), contentType: 'text/plain' })), weight: 1 },
   );
@@ -284,7 +295,10 @@ export function requestArb(route: RouteSpec, op: Operation, pools: ValuePools, m
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const pathValues = fc.tuple(...pathParams.map((p) => valueFor(p.schema, p.name, pools, 0, mode).map((v) => queryText(v))));
-  const auth = mode === 'plausible' ? fc.constant<FuzzRequest['auth']>('own') : fc.constantFrom<FuzzRequest['auth']>(...Array<'own'>(24).fill('own'), 'none', 'garbage', 'other-surface');
+  const auth =
+    mode === 'plausible'
+      ? fc.constant<FuzzRequest['auth']>('own')
+      : fc.constantFrom<FuzzRequest['auth']>(...Array<'own'>(24).fill('own'), 'none', 'garbage', 'other-surface');
   const scenarios = mode === 'plausible' ? pools.scenarios : [...pools.scenarios, 'no-such-scenario', ''];
   const scenario = fc.option(fc.constantFrom(...scenarios), { freq: 12 });
   return fc.tuple(pathValues, queryArb(queryParams, pools, mode), bodyArb(op, pools, mode), auth, scenario).map(([values, query, body, who, sc]) => {
@@ -310,9 +324,29 @@ export function requestArb(route: RouteSpec, op: Operation, pools: ValuePools, m
 export const EXTREMES_WITHIN = new Set(['2000-01-01', '2028-02-29', '2099-12-31', '2028-02-29T23:59:59+05:30', '2099-12-31T23:59:59.999Z']);
 
 /** Dates at and past every edge: years 0001, 9999 and 10000, 31 February, leap days, the horizon's own first and last days. */
-export const EXTREME_DATES = ['0001-01-01', '1999-12-31', '2000-01-01', '2027-02-29', '2027-02-31', '2028-02-29', '2099-12-31', '2100-01-01', '9999-12-29', '9999-12-31', '10000-01-01'];
+export const EXTREME_DATES = [
+  '0001-01-01',
+  '1999-12-31',
+  '2000-01-01',
+  '2027-02-29',
+  '2027-02-31',
+  '2028-02-29',
+  '2099-12-31',
+  '2100-01-01',
+  '9999-12-29',
+  '9999-12-31',
+  '10000-01-01',
+];
 /** Instants at and past the same edges, with and without an offset. */
-export const EXTREME_INSTANTS = ['0001-01-01T00:00:00Z', '2027-02-31T00:00:00+05:30', '2028-02-29T23:59:59+05:30', '2099-12-31T23:59:59.999Z', '2100-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+010000-01-01T00:00:00Z'];
+export const EXTREME_INSTANTS = [
+  '0001-01-01T00:00:00Z',
+  '2027-02-31T00:00:00+05:30',
+  '2028-02-29T23:59:59+05:30',
+  '2099-12-31T23:59:59.999Z',
+  '2100-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '+010000-01-01T00:00:00Z',
+];
 const EXTREMES = [...EXTREME_DATES, ...EXTREME_INSTANTS];
 
 /** Names the contracts give dates and instants (a field's format says so too). */
@@ -320,14 +354,17 @@ const DATE_NAMES = new Set(['from', 'to', 'date', 'checkIn', 'checkOut', 'checkI
 const isDateLike = (name: string, schema: Schema | undefined) => DATE_NAMES.has(name) || schema?.format === 'date' || schema?.format === 'date-time';
 
 /** The first value of the name's pool, or one drawn from the schema with a fixed seed: the same every run. */
-const firstOf = (schema: Schema, name: string, pools: ValuePools): unknown => pools.byName[name]?.[0] ?? fc.sample(fromSchema(schema, name, pools, 0, 'plausible'), { seed: 1, numRuns: 1 })[0];
+const firstOf = (schema: Schema, name: string, pools: ValuePools): unknown =>
+  pools.byName[name]?.[0] ?? fc.sample(fromSchema(schema, name, pools, 0, 'plausible'), { seed: 1, numRuns: 1 })[0];
 
 /** Every place in a body a date goes: date-named fields at any depth, and the values of checkIn/checkOut search filters. */
 function datePlaces(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   if (Array.isArray(value)) return value.flatMap((v, i) => datePlaces(v, [...at, i]));
   if (value === null || typeof value !== 'object') return [];
   const o = value as Record<string, unknown>;
-  const own = Object.keys(o).filter((k) => DATE_NAMES.has(k) && typeof o[k] === 'string').map((k) => [...at, k]);
+  const own = Object.keys(o)
+    .filter((k) => DATE_NAMES.has(k) && typeof o[k] === 'string')
+    .map((k) => [...at, k]);
   const filter = typeof o.filterName === 'string' && DATE_NAMES.has(o.filterName) && Array.isArray(o.filterValues) ? [[...at, 'filterValues', 0]] : [];
   return [...own, ...filter, ...Object.keys(o).flatMap((k) => datePlaces(o[k], [...at, k]))];
 }
@@ -347,12 +384,19 @@ function withValueAt(body: unknown, path: readonly (string | number)[], value: s
  * date meets every edge on every run, whatever the seed of the random part.
  */
 export function extremeDateRequests(route: RouteSpec, op: Operation, pools: ValuePools): (FuzzRequest & { readonly extreme: string })[] {
-  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => safeEncode(queryText(firstOf(op.parameters.find((p) => p.name === name)!.schema, name, pools))));
+  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    safeEncode(queryText(firstOf(op.parameters.find((p) => p.name === name)!.schema, name, pools))),
+  );
   const query = op.parameters.filter((p) => p.in === 'query');
   const required = query.filter((p) => p.required).map((p) => [p.name, queryText(firstOf(p.schema, p.name, pools))] as const);
   const schema = op.requestBody?.content['application/json'].schema;
   const known = pools.bodies[op.operationId];
-  const baseBody = schema ? ((known ? fc.sample(known, { seed: 1, numRuns: 1 })[0] : fc.sample(objectFor(schema, pools, 0, 'plausible'), { seed: 1, numRuns: 1 })[0]) as Record<string, unknown>) : undefined;
+  const baseBody = schema
+    ? ((known ? fc.sample(known, { seed: 1, numRuns: 1 })[0] : fc.sample(objectFor(schema, pools, 0, 'plausible'), { seed: 1, numRuns: 1 })[0]) as Record<
+        string,
+        unknown
+      >)
+    : undefined;
   const request = (queryPairs: readonly (readonly [string, string])[], body: unknown): FuzzRequest => ({
     operationId: route.operationId,
     method: route.method,
@@ -368,7 +412,9 @@ export function extremeDateRequests(route: RouteSpec, op: Operation, pools: Valu
   }
   if (schema && baseBody) {
     // Top-level date fields the schema declares are set even when the base body left them out.
-    const declared = Object.entries(schema.properties ?? {}).filter(([k, s]) => isDateLike(k, s) && !(k in baseBody)).map(([k]) => [k]);
+    const declared = Object.entries(schema.properties ?? {})
+      .filter(([k, s]) => isDateLike(k, s) && !(k in baseBody))
+      .map(([k]) => [k]);
     for (const place of [...datePlaces(baseBody), ...declared]) {
       for (const value of EXTREMES) out.push({ ...request(required, withValueAt(baseBody, place, value)), extreme: value });
     }

@@ -5,7 +5,24 @@ import type { TestProject } from 'vitest/node';
 import { startFakeIrp } from './fake-irp.ts';
 import { startFakeChannex } from './fake-channex.ts';
 import { buildFunctions, WORK_FOLDER } from '../../scripts/build-functions.ts';
-import { freePort, javaProblem, provisionBucket, provisionQueues, provisionTable, invoiceBucketName, serviceEnv, startDynamoLocal, startFauxqs, startOffline, syncQueueName, webhookQueueName, bookingQueueName, pdfQueueName, billingQueueName, channexQueueName } from '../../scripts/local-stack.ts';
+import {
+  freePort,
+  javaProblem,
+  provisionBucket,
+  provisionQueues,
+  provisionTable,
+  invoiceBucketName,
+  serviceEnv,
+  startDynamoLocal,
+  startFauxqs,
+  startOffline,
+  syncQueueName,
+  webhookQueueName,
+  bookingQueueName,
+  pdfQueueName,
+  billingQueueName,
+  channexQueueName,
+} from '../../scripts/local-stack.ts';
 
 export interface TestStack {
   readonly env: Record<string, string>;
@@ -131,8 +148,21 @@ export async function startEmulators(extra: Record<string, string> = {}): Promis
     const [dynamo, queues] = await Promise.all([sharedDynamo(), startFauxqs()]);
     started.push(dynamo, queues);
     await provisionBucket(queues.endpoint, invoiceBucketName('test'));
-    const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName('test'), syncQueueName('test'), bookingQueueName('test'), channexQueueName('test'), pdfQueueName('test'), billingQueueName('test')]);
-    const env = serviceEnv({ stage: 'test', tableName: TABLE_NAME, dynamodb: dynamo.endpoint, sqs: queues.endpoint, extra: { ...testStageExtra(queueUrls), ...extra } });
+    const queueUrls = await provisionQueues(queues.endpoint, [
+      webhookQueueName('test'),
+      syncQueueName('test'),
+      bookingQueueName('test'),
+      channexQueueName('test'),
+      pdfQueueName('test'),
+      billingQueueName('test'),
+    ]);
+    const env = serviceEnv({
+      stage: 'test',
+      tableName: TABLE_NAME,
+      dynamodb: dynamo.endpoint,
+      sqs: queues.endpoint,
+      extra: { ...testStageExtra(queueUrls), ...extra },
+    });
     return { env, queueUrls, stop };
   } catch (err) {
     await stop();
@@ -150,10 +180,21 @@ export default async function setup(project: TestProject) {
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
   };
   try {
-    const irp = await startFakeIrp({ clock: { now: () => new Date() }, users: [{ gstin: NIC_TEST_GSTIN, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123' }] });
+    const irp = await startFakeIrp({
+      clock: { now: () => new Date() },
+      users: [{ gstin: NIC_TEST_GSTIN, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123' }],
+    });
     started.push({ stop: () => irp.close() });
     const irpCredentials = {
-      [NIC_TEST_GSTIN]: { baseUrl: irp.url, clientId: 'stack-client', clientSecret: 'stack-secret', userName: 'api_stack', password: 'Stack@123', publicKeyPem: irp.encryptionPublicKeyPem, signingKeyPem: irp.signingPublicKeyPem },
+      [NIC_TEST_GSTIN]: {
+        baseUrl: irp.url,
+        clientId: 'stack-client',
+        clientSecret: 'stack-secret',
+        userName: 'api_stack',
+        password: 'Stack@123',
+        publicKeyPem: irp.encryptionPublicKeyPem,
+        signingKeyPem: irp.signingPublicKeyPem,
+      },
     };
     const emulators = await startEmulators({ IRP_CREDENTIALS: JSON.stringify(irpCredentials) });
     started.push(emulators);
@@ -161,7 +202,12 @@ export default async function setup(project: TestProject) {
     const httpPort = await freePort();
     // A fake Channex for the whole run: listings connected to Channex (channelManager: channex) book through it,
     // every other listing stays on the simulator (test/e2e/channex-outbound.test.ts).
-    const channex = await startFakeChannex({ outboundKey: CHANNEX_TEST_KEY, providerCode: 'OpenChannel', serviceEndpoint: `http://127.0.0.1:${httpPort}/channel-manager/channex`, inboundKey: base.CHANNEX_INBOUND_API_KEY! });
+    const channex = await startFakeChannex({
+      outboundKey: CHANNEX_TEST_KEY,
+      providerCode: 'OpenChannel',
+      serviceEndpoint: `http://127.0.0.1:${httpPort}/channel-manager/channex`,
+      inboundKey: base.CHANNEX_INBOUND_API_KEY!,
+    });
     started.push({ stop: () => channex.close() });
     const env = { ...base, CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: CHANNEX_TEST_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' };
     // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
@@ -170,9 +216,22 @@ export default async function setup(project: TestProject) {
     // Every function bundled in one esbuild pass (scripts/build-functions.ts), served as prebuilt
     // bundles: offline skips serverless-esbuild's function-by-function bundling.
     await buildFunctions();
-    const offline = await startOffline({ stage: 'test', env: { ...env, ESBUILD_PREBUILT: WORK_FOLDER }, httpPort, log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`) });
+    const offline = await startOffline({
+      stage: 'test',
+      env: { ...env, ESBUILD_PREBUILT: WORK_FOLDER },
+      httpPort,
+      log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`),
+    });
     started.push(offline);
-    project.provide('stack', { env, baseUrl: offline.baseUrl, lambdaPort: offline.lambdaPort, syncQueueUrl: emulators.queueUrls[syncQueueName('test')]!, irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem }, logFile, channexUrl: channex.url });
+    project.provide('stack', {
+      env,
+      baseUrl: offline.baseUrl,
+      lambdaPort: offline.lambdaPort,
+      syncQueueUrl: emulators.queueUrls[syncQueueName('test')]!,
+      irp: { url: irp.url, gstin: NIC_TEST_GSTIN, signingPublicKeyPem: irp.signingPublicKeyPem },
+      logFile,
+      channexUrl: channex.url,
+    });
   } catch (err) {
     await teardown();
     throw err;

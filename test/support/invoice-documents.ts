@@ -31,7 +31,18 @@ export const MUMBAI_AGENCY = {
 } as const;
 
 /** A line with its taxes computed as the billing engine does: tax rounded half up, CGST taking the odd paisa. */
-export function line(opts: { night?: string; checkIn?: string; checkOut?: string; description?: string; propertyName?: string; taxableValue: number; gstRate: number; intra: boolean; quantity?: number; bookingId?: string }): InvoiceDocumentLine {
+export function line(opts: {
+  night?: string;
+  checkIn?: string;
+  checkOut?: string;
+  description?: string;
+  propertyName?: string;
+  taxableValue: number;
+  gstRate: number;
+  intra: boolean;
+  quantity?: number;
+  bookingId?: string;
+}): InvoiceDocumentLine {
   const tax = Math.floor((opts.taxableValue * opts.gstRate + 50) / 100);
   const cgst = opts.intra ? Math.ceil(tax / 2) : 0;
   const sgst = opts.intra ? tax - cgst : 0;
@@ -59,11 +70,51 @@ export function totalsOf(lines: readonly InvoiceDocumentLine[], discount = 0) {
 }
 
 const goaLines = [
-  line({ night: '2026-10-03', taxableValue: 650_000, gstRate: 5, intra: true, bookingId: 'PS-10481', description: 'Villa stay: 3-bedroom pool villa, 4 adults, breakfast' }),
-  line({ night: '2026-10-04', taxableValue: 650_000, gstRate: 5, intra: true, bookingId: 'PS-10481', description: 'Villa stay: 3-bedroom pool villa, 4 adults, breakfast' }),
-  line({ night: '2026-10-12', taxableValue: 1_245_050, gstRate: 18, intra: true, bookingId: 'PS-10522', propertyName: 'Villa Saudade, Siolim', description: 'Villa stay: 5-bedroom villa with private chef, 10 adults' }),
-  line({ night: '2026-10-12', taxableValue: 380_000, gstRate: 5, intra: true, quantity: 2, bookingId: 'PS-10530', propertyName: 'Palm Grove Cottages, Benaulim', description: 'Cottage stay: 2 garden cottages, 2 adults each' }),
-  line({ checkIn: '2026-10-20', checkOut: '2026-10-23', taxableValue: 120_000, gstRate: 18, intra: true, bookingId: 'PS-10544', propertyName: 'Villa Saudade, Siolim', description: 'Airport transfer and welcome dinner (service)' }),
+  line({
+    night: '2026-10-03',
+    taxableValue: 650_000,
+    gstRate: 5,
+    intra: true,
+    bookingId: 'PS-10481',
+    description: 'Villa stay: 3-bedroom pool villa, 4 adults, breakfast',
+  }),
+  line({
+    night: '2026-10-04',
+    taxableValue: 650_000,
+    gstRate: 5,
+    intra: true,
+    bookingId: 'PS-10481',
+    description: 'Villa stay: 3-bedroom pool villa, 4 adults, breakfast',
+  }),
+  line({
+    night: '2026-10-12',
+    taxableValue: 1_245_050,
+    gstRate: 18,
+    intra: true,
+    bookingId: 'PS-10522',
+    propertyName: 'Villa Saudade, Siolim',
+    description: 'Villa stay: 5-bedroom villa with private chef, 10 adults',
+  }),
+  line({
+    night: '2026-10-12',
+    taxableValue: 380_000,
+    gstRate: 5,
+    intra: true,
+    quantity: 2,
+    bookingId: 'PS-10530',
+    propertyName: 'Palm Grove Cottages, Benaulim',
+    description: 'Cottage stay: 2 garden cottages, 2 adults each',
+  }),
+  line({
+    checkIn: '2026-10-20',
+    checkOut: '2026-10-23',
+    taxableValue: 120_000,
+    gstRate: 18,
+    intra: true,
+    bookingId: 'PS-10544',
+    propertyName: 'Villa Saudade, Siolim',
+    description: 'Airport transfer and welcome dinner (service)',
+  }),
 ];
 
 export const intraStateInvoice: TaxInvoiceDocument = {
@@ -81,9 +132,33 @@ export const intraStateInvoice: TaxInvoiceDocument = {
 };
 
 const igstLines = [
-  line({ night: '2026-10-07', taxableValue: 820_000, gstRate: 18, intra: false, bookingId: 'PS-20011', propertyName: 'Casa Azul, Assagao', description: 'Villa stay: 4-bedroom villa, 8 adults, all meals' }),
-  line({ night: '2026-10-08', taxableValue: 820_000, gstRate: 18, intra: false, bookingId: 'PS-20011', propertyName: 'Casa Azul, Assagao', description: 'Villa stay: 4-bedroom villa, 8 adults, all meals' }),
-  line({ night: '2026-10-09', taxableValue: 540_000, gstRate: 5, intra: false, bookingId: 'PS-20019', propertyName: 'Casa Azul, Assagao', description: 'Villa stay: 2-bedroom villa, 3 adults' }),
+  line({
+    night: '2026-10-07',
+    taxableValue: 820_000,
+    gstRate: 18,
+    intra: false,
+    bookingId: 'PS-20011',
+    propertyName: 'Casa Azul, Assagao',
+    description: 'Villa stay: 4-bedroom villa, 8 adults, all meals',
+  }),
+  line({
+    night: '2026-10-08',
+    taxableValue: 820_000,
+    gstRate: 18,
+    intra: false,
+    bookingId: 'PS-20011',
+    propertyName: 'Casa Azul, Assagao',
+    description: 'Villa stay: 4-bedroom villa, 8 adults, all meals',
+  }),
+  line({
+    night: '2026-10-09',
+    taxableValue: 540_000,
+    gstRate: 5,
+    intra: false,
+    bookingId: 'PS-20019',
+    propertyName: 'Casa Azul, Assagao',
+    description: 'Villa stay: 2-bedroom villa, 3 adults',
+  }),
 ];
 
 export const interStateInvoice: TaxInvoiceDocument = {
@@ -143,7 +218,9 @@ const base64url = (text: string | Buffer): string => Buffer.from(text).toString(
  * is 256 bytes derived from the content, since no IRP key signs test documents.
  */
 export function irpRegistration(doc: TaxInvoiceDocument | CreditNoteDocument) {
-  const irn = createHash('sha256').update(`${doc.supplier.gstin}${doc.number}${doc.kind === 'TAX_INVOICE' ? 'INV' : 'CRN'}2026-27`).digest('hex');
+  const irn = createHash('sha256')
+    .update(`${doc.supplier.gstin}${doc.number}${doc.kind === 'TAX_INVOICE' ? 'INV' : 'CRN'}2026-27`)
+    .digest('hex');
   const data = JSON.stringify({
     SellerGstin: doc.supplier.gstin,
     BuyerGstin: doc.recipient.gstin,

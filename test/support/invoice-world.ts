@@ -38,7 +38,10 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
  * `supplierGstin`: the registered state's GSTIN instead of a fresh one (the stack's registration on the fake portal).
  * `svc`: another stack's services (the fault stack's).
  */
-export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number; readonly supplierGstin?: string } = {}, svc: Services = testServices()): Promise<InvoiceWorld> {
+export async function seedInvoiceWorld(
+  opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number; readonly supplierGstin?: string } = {},
+  svc: Services = testServices(),
+): Promise<InvoiceWorld> {
   const units = opts.units ?? 100;
   const tag = uniqueId('i').slice(2);
   const { ids, ...world } = fixtureWorld(tag);
@@ -57,7 +60,10 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
         cancellationPlans:
           opts.refundPercentage === undefined
             ? catalogue.cancellationPlans
-            : catalogue.cancellationPlans!.map((p) => ({ ...p, schedule: [{ daysBeforeCheckIn: 7, refundPercentage: opts.refundPercentage!, label: `${opts.refundPercentage} % refund` }] })),
+            : catalogue.cancellationPlans!.map((p) => ({
+                ...p,
+                schedule: [{ daysBeforeCheckIn: 7, refundPercentage: opts.refundPercentage!, label: `${opts.refundPercentage} % refund` }],
+              })),
         listings: catalogue.listings!.map((l) => ({
           ...l,
           channelIds: [ids.channelA, ids.channelB],
@@ -69,15 +75,37 @@ export async function seedInvoiceWorld(opts: { readonly eInvoicing?: boolean; re
       },
       gst: {
         registrations: [
-          { state: registeredState, stateCode: '30', gstin: supplierGstin, legalName: 'Invoice Test Stays Pvt Ltd', address: '1 Beach Road, Anjuna, Goa 403509', eInvoicing: opts.eInvoicing ?? false },
-          { state: secondState, stateCode: '29', gstin: secondGstin, legalName: 'Invoice Test Stays Karnataka Pvt Ltd', address: '80 Residency Road, Bengaluru 560025' },
+          {
+            state: registeredState,
+            stateCode: '30',
+            gstin: supplierGstin,
+            legalName: 'Invoice Test Stays Pvt Ltd',
+            address: '1 Beach Road, Anjuna, Goa 403509',
+            eInvoicing: opts.eInvoicing ?? false,
+          },
+          {
+            state: secondState,
+            stateCode: '29',
+            gstin: secondGstin,
+            legalName: 'Invoice Test Stays Karnataka Pvt Ltd',
+            address: '80 Residency Road, Bengaluru 560025',
+          },
         ],
         slabTables: [GST_SLABS],
       },
     },
     { allowPlaintextKeys: true },
   );
-  return { channelId: ids.channelA, registered: ids.onlyA, unregistered: ids.both, second: ids.onlyB, secondGstin, registeredState, unregisteredState, supplierGstin };
+  return {
+    channelId: ids.channelA,
+    registered: ids.onlyA,
+    unregistered: ids.both,
+    second: ids.onlyB,
+    secondGstin,
+    registeredState,
+    unregisteredState,
+    supplierGstin,
+  };
 }
 
 /** Books one unit of the listing's first suite through the domain (placeStay) and returns the property-system booking id once CONFIRMED. */

@@ -6,12 +6,22 @@ import { FIXTURE_FROM, FIXTURE_TO, type CatalogueFixture } from './catalogue-fix
 import { testServices } from './stack.ts';
 
 /** GST slabs as in force since 2025-09-22: 5 % up to ₹7,500 per unit-night, 18 % above. */
-export const GST_SLABS = { effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] };
+export const GST_SLABS = {
+  effectiveFrom: '2025-09-22',
+  slabs: [
+    { upToPerUnitNight: 7_500, ratePercent: 5 },
+    { upToPerUnitNight: null, ratePercent: 18 },
+  ],
+};
 
 /** Loads GST_SLABS alone (the stage's slab tables are shared; loading the same table again changes nothing): what an order needs to be priced. */
 export async function seedGstSlabs(): Promise<void> {
   const svc = testServices();
-  await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, { version: 1, gst: { slabTables: [GST_SLABS] } }, { allowPlaintextKeys: true });
+  await importWorld(
+    { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
+    { version: 1, gst: { slabTables: [GST_SLABS] } },
+    { allowPlaintextKeys: true },
+  );
 }
 
 export interface OrderWorld {
@@ -119,7 +129,14 @@ export async function seedOrderWorld(fx: CatalogueFixture): Promise<OrderWorld> 
         { channelId: fx.channelA, code: 'GONE', title: 'Last season', discountType: 'PERCENTAGE', percent: 20, validTo: '2026-01-31' },
         { channelId: fx.channelB, code: 'BONLY', title: 'Channel B only', discountType: 'FLAT', flatAmount: 700 },
       ],
-      inventory: [ids.suite, ids.driftSuite].map((propertyId) => ({ propertyId, from: FIXTURE_FROM, to: FIXTURE_TO, quantity: 2, minimumStay: 1, maximumStay: 14 })),
+      inventory: [ids.suite, ids.driftSuite].map((propertyId) => ({
+        propertyId,
+        from: FIXTURE_FROM,
+        to: FIXTURE_TO,
+        quantity: 2,
+        minimumStay: 1,
+        maximumStay: 14,
+      })),
       rates: [
         { propertyId: ids.suite, from: FIXTURE_FROM, to: FIXTURE_TO, mealPlan: 'EP' as const, adults: { '1': 6_500, '2': 7_000 } },
         { propertyId: ids.driftSuite, from: FIXTURE_FROM, to: FIXTURE_TO, mealPlan: 'EP' as const, adults: { '1': 6_500, '2': driftRate } },
@@ -128,7 +145,8 @@ export async function seedOrderWorld(fx: CatalogueFixture): Promise<OrderWorld> 
     gst: { slabTables: [GST_SLABS] },
   });
   const svc = testServices();
-  const load = (driftRate: number) => importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world(driftRate), { allowPlaintextKeys: true }).then(() => undefined);
+  const load = (driftRate: number) =>
+    importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, world(driftRate), { allowPlaintextKeys: true }).then(() => undefined);
   await load(7_000);
   return { ...ids, setDriftRate: load };
 }

@@ -34,7 +34,10 @@ const propertyArb = fc.record({
   base: fc.integer({ min: 20, max: 120 }),
   cpRates: fc.boolean(),
   /** Days (from GEN_FROM) whose inventory is changed: sold out, stop-sold or stay-limited. */
-  closures: fc.array(fc.record({ day: fc.integer({ min: 0, max: GEN_DAYS - 1 }), kind: fc.constantFrom('soldOut', 'stopSell', 'minStay', 'maxStay', 'noRate') }), { maxLength: 4 }),
+  closures: fc.array(
+    fc.record({ day: fc.integer({ min: 0, max: GEN_DAYS - 1 }), kind: fc.constantFrom('soldOut', 'stopSell', 'minStay', 'maxStay', 'noRate') }),
+    { maxLength: 4 },
+  ),
 });
 
 const listingArb = fc.record({
@@ -76,7 +79,12 @@ export const idsOf = (suffix: string, gen: readonly GenListing[]): GenIds => ({
 });
 
 /** A listing of the world file, in place `place` (a sync can move it). */
-export function listingInput(suffix: string, gen: GenListing, i: number, over: Partial<{ place: number; tags: string[]; inactive: boolean; channels: string }> = {}) {
+export function listingInput(
+  suffix: string,
+  gen: GenListing,
+  i: number,
+  over: Partial<{ place: number; tags: string[]; inactive: boolean; channels: string }> = {},
+) {
   const ids = idsOf(suffix, []);
   const place = PLACES[over.place ?? gen.place]!;
   const id = `gen-${suffix}-l${i}`;
@@ -134,16 +142,22 @@ export function worldOf(suffix: string, gen: readonly GenListing[]): WorldInput 
   const inventory = gen.flatMap((l, i) =>
     l.properties.flatMap((p, k) => {
       const propertyId = `gen-${suffix}-l${i}-p${k}`;
-      const closures = p.closures.filter((c) => c.kind !== 'noRate').map((c) => {
-        const date = addDays(GEN_FROM, c.day);
-        const base = { propertyId, from: date, to: date, quantity: p.quantity, minimumStay: 1, maximumStay: 30 };
-        switch (c.kind) {
-          case 'soldOut': return { ...base, quantity: 0 };
-          case 'stopSell': return { ...base, stopSell: true };
-          case 'minStay': return { ...base, minimumStay: 3 };
-          default: return { ...base, maximumStay: 2 };
-        }
-      });
+      const closures = p.closures
+        .filter((c) => c.kind !== 'noRate')
+        .map((c) => {
+          const date = addDays(GEN_FROM, c.day);
+          const base = { propertyId, from: date, to: date, quantity: p.quantity, minimumStay: 1, maximumStay: 30 };
+          switch (c.kind) {
+            case 'soldOut':
+              return { ...base, quantity: 0 };
+            case 'stopSell':
+              return { ...base, stopSell: true };
+            case 'minStay':
+              return { ...base, minimumStay: 3 };
+            default:
+              return { ...base, maximumStay: 2 };
+          }
+        });
       return [{ propertyId, from: GEN_FROM, to, quantity: p.quantity, minimumStay: 1, maximumStay: 30 }, ...closures];
     }),
   );
@@ -154,7 +168,13 @@ export function worldOf(suffix: string, gen: readonly GenListing[]): WorldInput 
       const adults = (plus: number) => Object.fromEntries(Array.from({ length: applicable }, (_, a) => [String(a + 1), p.base * 100 + a * 700 + plus]));
       // A night without a rate: the rate range stops short of it (the search must find it sold out, as the order would).
       const gap = p.closures.find((c) => c.kind === 'noRate')?.day;
-      const ranges = gap === undefined ? [[GEN_FROM, to]] : [[GEN_FROM, addDays(GEN_FROM, gap - 1)], [addDays(GEN_FROM, gap + 1), to]].filter(([f, t]) => f! <= t!);
+      const ranges =
+        gap === undefined
+          ? [[GEN_FROM, to]]
+          : [
+              [GEN_FROM, addDays(GEN_FROM, gap - 1)],
+              [addDays(GEN_FROM, gap + 1), to],
+            ].filter(([f, t]) => f! <= t!);
       return ranges.flatMap(([from, t]) => [
         { propertyId, from: from!, to: t!, mealPlan: 'EP' as const, adults: adults(0) },
         ...(p.cpRates ? [{ propertyId, from: from!, to: t!, mealPlan: 'CP' as const, adults: adults(1_200) }] : []),
@@ -187,7 +207,8 @@ export function worldOf(suffix: string, gen: readonly GenListing[]): WorldInput 
 }
 
 /** The value once in `oneIn` cases, null otherwise (fc.option's freq works the other way round). */
-const sometimes = <T>(arb: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> => fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
+const sometimes = <T>(arb: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> =>
+  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
 
 /** A generated search body; `ids` turns pin and plan indices into the run's ids (some unknown on purpose). */
 export const searchArb = fc.record({
@@ -195,7 +216,13 @@ export const searchArb = fc.record({
   nights: fc.integer({ min: 1, max: 6 }),
   adults: fc.integer({ min: 1, max: 14 }),
   children: fc.integer({ min: 0, max: 2 }),
-  city: sometimes(fc.subarray(PLACES.map((p) => p.city), { minLength: 1 }), 2),
+  city: sometimes(
+    fc.subarray(
+      PLACES.map((p) => p.city),
+      { minLength: 1 },
+    ),
+    2,
+  ),
   state: sometimes(fc.constantFrom(['Goa'], ['kerala'], ['Goa', 'Kerala']), 4),
   locality: sometimes(fc.constantFrom(['Ward A'], ['ward b', 'Ward A']), 4),
   propertyType: sometimes(fc.constantFrom(['VILLA'], ['bungalow']), 5),
@@ -210,7 +237,10 @@ export const searchArb = fc.record({
   sort: sometimes(fc.constantFrom('relevance', 'price_asc', 'price_desc', 'rating'), 2),
   page: sometimes(fc.integer({ min: 1, max: 3 }), 3),
   size: sometimes(fc.integer({ min: 1, max: 4 }), 2),
-  pins: sometimes(fc.array(fc.record({ property: fc.integer({ min: 0, max: 30 }), quantity: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 2 }), 5),
+  pins: sometimes(
+    fc.array(fc.record({ property: fc.integer({ min: 0, max: 30 }), quantity: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 2 }),
+    5,
+  ),
   plan: sometimes(fc.constantFrom(0, 1, 2), 4),
 });
 
@@ -238,7 +268,9 @@ export function searchBody(q: GenSearch, ids: GenIds): SearchBody {
   add('sort', q.sort === null ? null : [q.sort]);
   add('page', q.page === null ? null : [String(q.page)]);
   add('size', q.size === null ? null : [String(q.size)]);
-  const pins = q.pins ? [...new Map(q.pins.map((p): [string, number] => [ids.propertyIds[p.property] ?? `gen-unknown-${p.property}`, p.quantity])).entries()] : [];
+  const pins = q.pins
+    ? [...new Map(q.pins.map((p): [string, number] => [ids.propertyIds[p.property] ?? `gen-unknown-${p.property}`, p.quantity])).entries()]
+    : [];
   return {
     rawParams: raw.map(([filterName, filterValues]) => ({ filterName, filterValues })),
     ...(pins.length ? { selections: pins.map(([id, quantity]) => ({ type: 'PROPERTY', id, quantity })) } : {}),

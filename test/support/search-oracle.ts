@@ -31,7 +31,11 @@ export interface LegacySearchCatalogue {
 
 const propertyIdsOf = (views: readonly ListingView[]) => views.flatMap((v) => v.properties.map((p) => p.id));
 
-export async function legacySearchListings(deps: { catalogue: LegacySearchCatalogue; clock: Clock }, principal: AgentGroupPrincipal, body: SearchBody): Promise<SearchResult> {
+export async function legacySearchListings(
+  deps: { catalogue: LegacySearchCatalogue; clock: Clock },
+  principal: AgentGroupPrincipal,
+  body: SearchBody,
+): Promise<SearchResult> {
   const today = indiaToday(deps.clock.now());
   const query = parseSearchQuery(body, today);
   const { catalogue } = deps;

@@ -16,7 +16,13 @@ const STAMP = { createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-01T00
 export const rupees = (r: number) => r * 100;
 
 export const PLANS: CancellationPlan[] = [
-  { planId: 'flexible', name: 'Flexible', planType: 'FLEXIBLE', discountPercent: 0, schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] },
+  {
+    planId: 'flexible',
+    name: 'Flexible',
+    planType: 'FLEXIBLE',
+    discountPercent: 0,
+    schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }],
+  },
   { planId: 'nonref', name: 'Non-refundable', planType: 'NON_REFUNDABLE', discountPercent: 10, schedule: [] },
 ];
 
@@ -118,14 +124,19 @@ export function specMonths(spec: WorldSpec): PropertyMonth[] {
 
 /** The days of these properties on these dates, as month records holding only those days. */
 export function stayDaysOf(months: readonly PropertyMonth[], ids: readonly string[], dates: readonly string[]): PropertyMonth[] {
-  return months.filter((m) => ids.includes(m.propertyId)).map((m) => ({ ...m, days: Object.fromEntries(Object.entries(m.days).filter(([dd]) => dates.includes(`${m.month}-${dd}`))) }));
+  return months
+    .filter((m) => ids.includes(m.propertyId))
+    .map((m) => ({ ...m, days: Object.fromEntries(Object.entries(m.days).filter(([dd]) => dates.includes(`${m.month}-${dd}`))) }));
 }
 
 /**
  * A SearchCatalogue over the world spec's search projection, built in memory by the same pure
  * code a rebuild uses (domain/search/projection.ts), counting every read.
  */
-export function memoryCatalogue(spec: WorldSpec, months: readonly PropertyMonth[] = specMonths(spec)): SearchCatalogue & { reads: Record<string, number>; shardsAsked: string[] } {
+export function memoryCatalogue(
+  spec: WorldSpec,
+  months: readonly PropertyMonth[] = specMonths(spec),
+): SearchCatalogue & { reads: Record<string, number>; shardsAsked: string[] } {
   const reads: Record<string, number> = {};
   const shardsAsked: string[] = [];
   const count = (name: string) => (reads[name] = (reads[name] ?? 0) + 1);

@@ -15,10 +15,16 @@ import { adminDeps, buildServices, type Services } from '../../infra/container.t
  */
 export const stack = (): TestStack => {
   const provided = inject('stack');
-  if (!provided) throw new Error('The unit tier starts no emulator and no stack: a test that needs DynamoDB Local or fauxqs belongs in test/integration, one that needs the offline stack in test/e2e.');
+  if (!provided)
+    throw new Error(
+      'The unit tier starts no emulator and no stack: a test that needs DynamoDB Local or fauxqs belongs in test/integration, one that needs the offline stack in test/e2e.',
+    );
   return new Proxy(provided, {
     get(target, key, receiver) {
-      if (typeof key === 'string' && !(key in target)) throw new Error(`stack().${key}: this tier runs DynamoDB Local and fauxqs only; a test that needs the offline stack (HTTP, its workers, its fakes) belongs in test/e2e.`);
+      if (typeof key === 'string' && !(key in target))
+        throw new Error(
+          `stack().${key}: this tier runs DynamoDB Local and fauxqs only; a test that needs the offline stack (HTTP, its workers, its fakes) belongs in test/e2e.`,
+        );
       return Reflect.get(target, key, receiver);
     },
   });
@@ -71,10 +77,20 @@ export interface GroupFixture {
 }
 
 /** The principal a request with the group's key authenticates as, for calling the domain directly. */
-export const principalOf = (g: GroupFixture): AgentGroupPrincipal => ({ kind: 'agent-group', agentGroupId: g.agentGroupId, partnerId: g.partnerId, channelId: g.channelId, keyId: g.keyId, keyPrefix: 'test' });
+export const principalOf = (g: GroupFixture): AgentGroupPrincipal => ({
+  kind: 'agent-group',
+  agentGroupId: g.agentGroupId,
+  partnerId: g.partnerId,
+  channelId: g.channelId,
+  keyId: g.keyId,
+  keyPrefix: 'test',
+});
 
 /** `svc`: another stack's services (a fault test's own); the shared test stack's by default. */
-export async function newAgentGroup(overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {}, svc: Services = testServices()): Promise<GroupFixture> {
+export async function newAgentGroup(
+  overrides: Partial<NewAgentGroup> & { rateLimit?: RateLimitOverride } = {},
+  svc: Services = testServices(),
+): Promise<GroupFixture> {
   const deps = adminDeps(svc, TEST_OPERATOR);
   const { rateLimit, ...groupOverrides } = overrides;
   const partner = groupOverrides.partnerId
@@ -140,7 +156,7 @@ export async function call<T = any>(
     res = await fetch(`${stack().baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual', signal: opts.signal });
   }
   const text = await res.text();
-  let body: unknown ;
+  let body: unknown;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: res.status, headers: res.headers, text, body: body as T };
 }

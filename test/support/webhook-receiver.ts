@@ -14,7 +14,10 @@ export interface ReceivedRequest {
  * `delayMs` holds the answer back, e.g. so the next attempt is signed in a later second;
  * `drop` closes the connection without an answer (a peer that died mid-request).
  */
-export type Responder = (req: ReceivedRequest, nth: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; drop?: boolean };
+export type Responder = (
+  req: ReceivedRequest,
+  nth: number,
+) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; drop?: boolean };
 
 export interface Receiver {
   /** http://127.0.0.1:<port>; append any path. */

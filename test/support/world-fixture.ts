@@ -28,7 +28,12 @@ export function smallWorld(tag: string, from = '2027-03-01'): WorldInput & { cat
     },
     keys: [
       { owner: { kind: 'partner', id: `p-${tag}` }, key: `pds_test_partner_${tag}_key` },
-      { owner: { kind: 'agent-group', id: `g-${tag}` }, key: `pds_test_group_${tag}_key`, signingSecret: `whsec_test_${tag}_secret`, rateLimit: { perMinute: 120, burst: 20 } },
+      {
+        owner: { kind: 'agent-group', id: `g-${tag}` },
+        key: `pds_test_group_${tag}_key`,
+        signingSecret: `whsec_test_${tag}_secret`,
+        rateLimit: { perMinute: 120, burst: 20 },
+      },
     ],
     channels: [
       { channelId: `web-${tag}`, name: 'Web', rateAdjustmentPercent: 0 },
@@ -157,8 +162,21 @@ export function smallWorld(tag: string, from = '2027-03-01'): WorldInput & { cat
     gst: {
       registrations: [{ state, stateCode: '30', gstin: '30AAKCP4821M1ZC', legalName: 'Fixture Supplier', address: 'Anjuna, Goa' }],
       slabTables: [
-        { effectiveFrom: '2019-10-01', slabs: [{ upToPerUnitNight: 1_000, ratePercent: 0 }, { upToPerUnitNight: 7_500, ratePercent: 12 }, { upToPerUnitNight: null, ratePercent: 18 }] },
-        { effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: 7_500, ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] },
+        {
+          effectiveFrom: '2019-10-01',
+          slabs: [
+            { upToPerUnitNight: 1_000, ratePercent: 0 },
+            { upToPerUnitNight: 7_500, ratePercent: 12 },
+            { upToPerUnitNight: null, ratePercent: 18 },
+          ],
+        },
+        {
+          effectiveFrom: '2025-09-22',
+          slabs: [
+            { upToPerUnitNight: 7_500, ratePercent: 5 },
+            { upToPerUnitNight: null, ratePercent: 18 },
+          ],
+        },
       ],
     },
   };

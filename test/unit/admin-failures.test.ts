@@ -15,7 +15,9 @@ describe('admin failure translation', () => {
     const failure = classify(bug, spec, root);
 
     expect(failure).toMatchObject({ exit: 1, code: 'INTERNAL', kind: 'bug', retryable: false });
-    expect(failure.message).toMatch(/^Bug: 'partners list' failed unexpectedly \(TypeError\); neither your input nor the stack's health caused it, so retrying will not help\. Report reference [0-9TZ-]+-[0-9a-f]{8}; its details are in /);
+    expect(failure.message).toMatch(
+      /^Bug: 'partners list' failed unexpectedly \(TypeError\); neither your input nor the stack's health caused it, so retrying will not help\. Report reference [0-9TZ-]+-[0-9a-f]{8}; its details are in /,
+    );
     expect(failure.message).not.toContain('AKIA123');
     const details = readFileSync(join(root, '.local', 'admin-errors', `${failure.reference}.txt`), 'utf8');
     expect(details).toContain('partners list');
@@ -23,8 +25,16 @@ describe('admin failure translation', () => {
   });
 
   it('a timeout of a store after its retries is a storage failure that retrying may fix', () => {
-    const timeout = withService(Object.assign(new Error('Connection timed out after 30000 ms'), { name: 'TimeoutError', code: 'ETIMEDOUT', $metadata: {} }), 'SQS');
+    const timeout = withService(
+      Object.assign(new Error('Connection timed out after 30000 ms'), { name: 'TimeoutError', code: 'ETIMEDOUT', $metadata: {} }),
+      'SQS',
+    );
 
-    expect(classify(timeout, spec, '/nonexistent')).toMatchObject({ code: 'STORAGE_UNAVAILABLE', kind: 'storage', retryable: true, message: expect.stringMatching(/^Storage: SQS did not cope \(TimeoutError/) });
+    expect(classify(timeout, spec, '/nonexistent')).toMatchObject({
+      code: 'STORAGE_UNAVAILABLE',
+      kind: 'storage',
+      retryable: true,
+      message: expect.stringMatching(/^Storage: SQS did not cope \(TimeoutError/),
+    });
   });
 });

@@ -18,10 +18,13 @@ describe('Amounts typed at the admin tool', () => {
     expect(rupeesOption('credit-limit', text)).toBe(paise);
   });
 
-  it.each(['5,0000', '50,00,00', ',500', '5,00,000,', '1,2', '5,00,000.123', '5 00 000', '₹', 'five'])('refuses %s naming the flag, rather than read it as another amount', (text) => {
-    expect(() => rupeesOption('credit-limit', text)).toThrow(UsageError);
-    expect(() => rupeesOption('credit-limit', text)).toThrow(/--credit-limit/);
-  });
+  it.each(['5,0000', '50,00,00', ',500', '5,00,000,', '1,2', '5,00,000.123', '5 00 000', '₹', 'five'])(
+    'refuses %s naming the flag, rather than read it as another amount',
+    (text) => {
+      expect(() => rupeesOption('credit-limit', text)).toThrow(UsageError);
+      expect(() => rupeesOption('credit-limit', text)).toThrow(/--credit-limit/);
+    },
+  );
 
   it('takes back exactly what the tool prints', () => {
     for (const paise of [0, 5, 100, 99_999, 50_000_000, 1_234_567_850]) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { amendedRequest, availabilityOf, carriedSelections, decideAmendment, isNoChange, NO_AMENDMENT_STEPS, type Amendment } from '../../domain/bookings/amendment.ts';
+import {
+  amendedRequest,
+  availabilityOf,
+  carriedSelections,
+  decideAmendment,
+  isNoChange,
+  NO_AMENDMENT_STEPS,
+  type Amendment,
+} from '../../domain/bookings/amendment.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import type { OrderRequest, PricedOrder, SoldOutNight } from '../../domain/pricing/index.ts';
 
@@ -47,13 +55,21 @@ describe('Function: amendedRequest, moving the dates of dated meals and services
 
   it('keeps a departure-day serving on the new departure day, and a shorter stay drops the nights it lost', () => {
     const withDeparture = { ...booked, meals: [{ ...everyNight, dates: ['2027-03-02', '2027-03-03', '2027-03-04'] }] };
-    expect(amendedRequest(withDeparture, { checkOut: '2027-03-06' }).meals![0]!.dates).toEqual(['2027-03-02', '2027-03-03', '2027-03-04', '2027-03-05', '2027-03-06']);
+    expect(amendedRequest(withDeparture, { checkOut: '2027-03-06' }).meals![0]!.dates).toEqual([
+      '2027-03-02',
+      '2027-03-03',
+      '2027-03-04',
+      '2027-03-05',
+      '2027-03-06',
+    ]);
     expect(amendedRequest(dated, { checkOut: '2027-03-03' }).meals![0]!.dates).toEqual(['2027-03-02']);
   });
 
   it('carries the only night of a one-night stay to every night of a longer one', () => {
     const oneNight = { ...booked, checkOut: '2027-03-03', meals: [{ mealId: 'dinner', dates: ['2027-03-02'] }] };
-    expect(amendedRequest(oneNight, { checkIn: '2027-03-06', checkOut: '2027-03-08' }).meals).toEqual([{ mealId: 'dinner', dates: ['2027-03-06', '2027-03-07'] }]);
+    expect(amendedRequest(oneNight, { checkIn: '2027-03-06', checkOut: '2027-03-08' }).meals).toEqual([
+      { mealId: 'dinner', dates: ['2027-03-06', '2027-03-07'] },
+    ]);
   });
 
   it('leaves unsureOfDates selections and selections given in the body as they are', () => {
@@ -61,7 +77,10 @@ describe('Function: amendedRequest, moving the dates of dated meals and services
     const given = [{ mealId: 'dinner', dates: ['2027-03-07'] }];
     // act
     const moved = amendedRequest(unsure, { checkIn: '2027-03-06', checkOut: '2027-03-08' });
-    const restated = amendedRequest({ ...dated, meals: [{ mealId: 'lunch', dates: ['2027-03-03'] }] }, { checkIn: '2027-03-06', checkOut: '2027-03-08', meals: given });
+    const restated = amendedRequest(
+      { ...dated, meals: [{ mealId: 'lunch', dates: ['2027-03-03'] }] },
+      { checkIn: '2027-03-06', checkOut: '2027-03-08', meals: given },
+    );
     // assess
     expect(moved.meals).toEqual(unsure.meals);
     expect(restated.meals).toEqual(given);
@@ -76,7 +95,10 @@ describe('Function: amendedRequest, moving the dates of dated meals and services
   it('refuses a selection of some nights that the new stay leaves out, naming the list to restate and how', () => {
     // act
     const meal = refusal({ ...booked, meals: [everyNight, { mealId: 'cake', dates: ['2027-03-03'] }] }, { checkIn: '2027-03-06', checkOut: '2027-03-08' });
-    const service = refusal({ ...booked, vas: [{ vasId: 'transfer', variantId: 'suv', dates: ['2027-03-02'] }] }, { checkIn: '2027-03-06', checkOut: '2027-03-08' });
+    const service = refusal(
+      { ...booked, vas: [{ vasId: 'transfer', variantId: 'suv', dates: ['2027-03-02'] }] },
+      { checkIn: '2027-03-06', checkOut: '2027-03-08' },
+    );
     // assess
     expect(meal?.param).toBe('meals');
     expect(meal?.message).toBe(
@@ -90,7 +112,10 @@ describe('Function: amendedRequest, moving the dates of dated meals and services
   it('keeps per-date quantities on dates still charged, and refuses one the new stay does not charge', () => {
     const quantities = { ...booked, vas: [{ ...housekeeping, dateQuantities: [{ date: '2027-03-03', quantity: 2 }] }] };
     expect(amendedRequest(quantities, { checkOut: '2027-03-05' }).vas![0]!.dateQuantities).toEqual([{ date: '2027-03-03', quantity: 2 }]);
-    expect(refusal(quantities, { checkIn: '2027-03-06', checkOut: '2027-03-08' })).toMatchObject({ param: 'vas', message: expect.stringContaining('dateQuantities') });
+    expect(refusal(quantities, { checkIn: '2027-03-06', checkOut: '2027-03-08' })).toMatchObject({
+      param: 'vas',
+      message: expect.stringContaining('dateQuantities'),
+    });
   });
 
   it('carries nothing when the dates stay put or the new stay is not a stay, so pricing names checkIn or checkOut', () => {
@@ -117,15 +142,33 @@ describe('Function: isNoChange', () => {
 });
 
 describe('Function: availabilityOf', () => {
-  const night = (date: string, reason: SoldOutNight['reason'], extra: Partial<SoldOutNight> = {}): SoldOutNight => ({ propertyId: 'p1', date, reason, requiredUnits: 1, availableUnits: 0, ...extra });
+  const night = (date: string, reason: SoldOutNight['reason'], extra: Partial<SoldOutNight> = {}): SoldOutNight => ({
+    propertyId: 'p1',
+    date,
+    reason,
+    requiredUnits: 1,
+    availableUnits: 0,
+    ...extra,
+  });
 
   it('is AVAILABLE for the unchanged stay whatever the nights say, since the booking holds them', () => {
-    expect(availabilityOf(priced('2027-03-02', '2027-03-04', [night('2027-03-02', 'STOP_SELL')]), true)).toMatchObject({ status: 'AVAILABLE', nightsRequested: 2, unavailableNights: [] });
+    expect(availabilityOf(priced('2027-03-02', '2027-03-04', [night('2027-03-02', 'STOP_SELL')]), true)).toMatchObject({
+      status: 'AVAILABLE',
+      nightsRequested: 2,
+      unavailableNights: [],
+    });
   });
 
   it('lists exactly the unavailable nights and the unit shortfalls: PARTIALLY_AVAILABLE when some nights fit', () => {
     // act
-    const a = availabilityOf(priced('2027-03-02', '2027-03-06', [night('2027-03-05', 'NOT_ENOUGH_UNITS', { requiredUnits: 2, availableUnits: 1 }), night('2027-03-03', 'STOP_SELL'), night('2027-03-05', 'MAXIMUM_STAY', { stayLimit: 3 })]), false);
+    const a = availabilityOf(
+      priced('2027-03-02', '2027-03-06', [
+        night('2027-03-05', 'NOT_ENOUGH_UNITS', { requiredUnits: 2, availableUnits: 1 }),
+        night('2027-03-03', 'STOP_SELL'),
+        night('2027-03-05', 'MAXIMUM_STAY', { stayLimit: 3 }),
+      ]),
+      false,
+    );
     // assess
     expect(a).toEqual({
       status: 'PARTIALLY_AVAILABLE',
@@ -140,7 +183,13 @@ describe('Function: availabilityOf', () => {
     const none = availabilityOf(priced('2027-03-02', '2027-03-03', [night('2027-03-02', 'NO_INVENTORY')]), false);
     const short = availabilityOf(priced('2027-03-02', '2027-03-03', [night('2027-03-02', 'MINIMUM_STAY', { stayLimit: 3, availableUnits: 5 })]), false);
     expect(none).toMatchObject({ status: 'UNAVAILABLE', unavailableNights: ['2027-03-02'] });
-    expect(short).toEqual({ status: 'UNAVAILABLE', nightsRequested: 1, unavailableNights: [], shortfalls: [], minimumStayViolations: [{ propertyId: 'p1', minimumNights: 3, requestedNights: 1 }] });
+    expect(short).toEqual({
+      status: 'UNAVAILABLE',
+      nightsRequested: 1,
+      unavailableNights: [],
+      shortfalls: [],
+      minimumStayViolations: [{ propertyId: 'p1', minimumNights: 3, requestedNights: 1 }],
+    });
   });
 });
 

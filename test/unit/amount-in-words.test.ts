@@ -3,7 +3,28 @@ import { describe, expect, it } from 'vitest';
 import { amountInWordsINR } from '../../domain/invoicing/invoice-document.ts';
 
 const SMALL: Record<string, number> = Object.fromEntries(
-  ['Zero', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve', 'Thirteen', 'Fourteen', 'Fifteen', 'Sixteen', 'Seventeen', 'Eighteen', 'Nineteen'].map((w, i) => [w, i]),
+  [
+    'Zero',
+    'One',
+    'Two',
+    'Three',
+    'Four',
+    'Five',
+    'Six',
+    'Seven',
+    'Eight',
+    'Nine',
+    'Ten',
+    'Eleven',
+    'Twelve',
+    'Thirteen',
+    'Fourteen',
+    'Fifteen',
+    'Sixteen',
+    'Seventeen',
+    'Eighteen',
+    'Nineteen',
+  ].map((w, i) => [w, i]),
 );
 const TENS: Record<string, number> = { Twenty: 20, Thirty: 30, Forty: 40, Fifty: 50, Sixty: 60, Seventy: 70, Eighty: 80, Ninety: 90 };
 
@@ -49,7 +70,10 @@ describe('amountInWordsINR', () => {
     [1_234_567_890_12, 'Rupees One Hundred Twenty-Three Crore Forty-Five Lakh Sixty-Seven Thousand Eight Hundred Ninety and Twelve Paise Only'],
     [99_99_99_999_99, 'Rupees Ninety-Nine Crore Ninety-Nine Lakh Ninety-Nine Thousand Nine Hundred Ninety-Nine and Ninety-Nine Paise Only'],
     [1_00_00_000_00_00_000, 'Rupees One Lakh Crore Only'],
-    [Number.MAX_SAFE_INTEGER, 'Rupees Ninety Lakh Seven Thousand One Hundred Ninety-Nine Crore Twenty-Five Lakh Forty-Seven Thousand Four Hundred Nine and Ninety-One Paise Only'],
+    [
+      Number.MAX_SAFE_INTEGER,
+      'Rupees Ninety Lakh Seven Thousand One Hundred Ninety-Nine Crore Twenty-Five Lakh Forty-Seven Thousand Four Hundred Nine and Ninety-One Paise Only',
+    ],
     [2_000_020_00, 'Rupees Twenty Lakh Twenty Only'],
     [1_100_000_00, 'Rupees Eleven Lakh Only'],
   ])('%i paise is %s', (paise, words) => {

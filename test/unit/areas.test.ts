@@ -17,8 +17,11 @@ function httpFunctions(): { name: string; handler: string; keys: string[] }[] {
     .filter((f) => f.keys.length > 0);
 }
 
-const answer = (body: string): HttpHandler => async () => ({ statusCode: 200, headers: {}, body });
-const routed = (method: 'GET' | 'POST', path: string, gatewayPath?: string): RoutedHandler => Object.assign(answer(`${method} ${path}`), { route: { method, path, gatewayPath } });
+const answer =
+  (body: string): HttpHandler =>
+  async () => ({ statusCode: 200, headers: {}, body });
+const routed = (method: 'GET' | 'POST', path: string, gatewayPath?: string): RoutedHandler =>
+  Object.assign(answer(`${method} ${path}`), { route: { method, path, gatewayPath } });
 const call = (h: HttpHandler, routeKey: string) => h({ routeKey } as HttpEvent, {} as HttpContext) as Promise<HttpResult>;
 
 describe('one function per area (functions/areas)', () => {
@@ -36,12 +39,14 @@ describe('one function per area (functions/areas)', () => {
     expect(() => areaRouter([routed('GET', '/a'), routed('GET', '/a')], answer('fallback'))).toThrow('GET /a is served twice');
   });
 
-  it("serves exactly the route keys serverless.yml sends each HTTP function, and only from functions/areas", async () => {
+  it('serves exactly the route keys serverless.yml sends each HTTP function, and only from functions/areas', async () => {
     const fns = httpFunctions();
     expect(fns.length).toBeGreaterThan(5);
     for (const fn of fns) {
       expect(fn.handler, fn.name).toMatch(/^functions\/areas\/[a-z-]+\.handler$/);
-      const mod = (await import(/* @vite-ignore */ new URL(`../../${fn.handler.replace(/\.handler$/, '.ts')}`, import.meta.url).href)) as { handler: { routeKeys: string[] } };
+      const mod = (await import(/* @vite-ignore */ new URL(`../../${fn.handler.replace(/\.handler$/, '.ts')}`, import.meta.url).href)) as {
+        handler: { routeKeys: string[] };
+      };
       expect([...mod.handler.routeKeys].sort(), fn.name).toEqual([...fn.keys].sort());
     }
   });

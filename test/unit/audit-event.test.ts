@@ -7,7 +7,16 @@ import { bookingFixture } from '../support/booking-seed.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const origin = { actor: 'key-1', actorKind: 'partner-key' as const, requestId: 'req-1' };
-const draft = (n: number, after: AuditDraft['after']): AuditDraft => ({ id: `e${n}`, at: `2026-11-26T10:00:0${n}.000Z`, origin, action: 'group.limit-changed', target: 'group:g1', account: 'g1', before: null, after });
+const draft = (n: number, after: AuditDraft['after']): AuditDraft => ({
+  id: `e${n}`,
+  at: `2026-11-26T10:00:0${n}.000Z`,
+  origin,
+  action: 'group.limit-changed',
+  target: 'group:g1',
+  account: 'g1',
+  before: null,
+  after,
+});
 
 function chainOf(count: number): AuditEvent[] {
   const events: AuditEvent[] = [];
@@ -30,8 +39,17 @@ describe('Function: bookingAudit', () => {
   it('records ids, states, dates and money of a booking, never its guests', () => {
     // prepare
     const guest = { firstName: 'Asha', lastName: 'Rao', email: 'asha.rao@example.com', phone: '+91 98200 12345' };
-    const booking: Booking = { ...bookingFixture({ agentGroupId: 'g1', partnerId: 'p1', channelId: 'c1' }), primaryGuest: guest, additionalGuests: [{ firstName: 'Ravi', email: 'ravi@example.com' }], specialRequests: 'Asha needs a cot' };
-    const cancelled: Booking = { ...booking, status: 'CANCELLED', cancellation: { cancelledAt: booking.updatedAt, reason: 'Asha Rao is ill', refundPercentage: 50, refundAmount: 1000, refundEntryId: 'r1' } };
+    const booking: Booking = {
+      ...bookingFixture({ agentGroupId: 'g1', partnerId: 'p1', channelId: 'c1' }),
+      primaryGuest: guest,
+      additionalGuests: [{ firstName: 'Ravi', email: 'ravi@example.com' }],
+      specialRequests: 'Asha needs a cot',
+    };
+    const cancelled: Booking = {
+      ...booking,
+      status: 'CANCELLED',
+      cancellation: { cancelledAt: booking.updatedAt, reason: 'Asha Rao is ill', refundPercentage: 50, refundAmount: 1000, refundEntryId: 'r1' },
+    };
     // act
     const event = chainEvent(bookingAudit(origin, 'e1', booking.updatedAt, 'booking.cancelled', booking, cancelled), 'test', null, sha256);
     // assess
@@ -51,7 +69,11 @@ describe('Function: verifyChain', () => {
   it('names an edited event', () => {
     const events = chainOf(3);
     const edited = [events[0]!, { ...events[1]!, after: { creditLimit: 999_999 } }, events[2]!];
-    expect(verifyChain('group:g1', edited, { seq: 3, hash: events[2]!.hash }, sha256)).toMatchObject({ seq: 2, eventId: 'e2', reason: expect.stringContaining('edited') });
+    expect(verifyChain('group:g1', edited, { seq: 3, hash: events[2]!.hash }, sha256)).toMatchObject({
+      seq: 2,
+      eventId: 'e2',
+      reason: expect.stringContaining('edited'),
+    });
   });
 
   it('names a deleted event in the middle and at the end', () => {

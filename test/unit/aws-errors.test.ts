@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionalCheckFailedException, InternalServerError, ProvisionedThroughputExceededException, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
 import { isAwsUnavailable, mayHaveBeenApplied, RetryWhenNotSent } from '../../infra/aws-client.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 
@@ -13,7 +18,10 @@ const socketError = (code: string) => Object.assign(new Error(`connect ${code} 1
 
 describe('isAwsUnavailable', () => {
   it.each([
-    ['a request timeout (node-http-handler)', Object.assign(new Error('request has exceeded the configured 1000 ms requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' })],
+    [
+      'a request timeout (node-http-handler)',
+      Object.assign(new Error('request has exceeded the configured 1000 ms requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' }),
+    ],
     ['a refused connection', socketError('ECONNREFUSED')],
     ['a dropped connection', socketError('ECONNRESET')],
     ['throttling', new ProvisionedThroughputExceededException({ message: 'slow down', ...meta(400) })],
@@ -38,13 +46,20 @@ describe('isAwsUnavailable', () => {
 
 describe('RetryWhenNotSent', () => {
   const timeout = Object.assign(new Error('request has exceeded the configured 1500 ms requestTimeout'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
-  const notConnected = Object.assign(new Error('the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), { name: 'TimeoutError' });
+  const notConnected = Object.assign(new Error('the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), {
+    name: 'TimeoutError',
+  });
   const refused = socketError('ECONNREFUSED');
   const throttled = new ProvisionedThroughputExceededException({ message: 'slow down', ...meta(400) });
 
   it('tells a call that may have been applied (sent, no answer) from one that was never sent or was answered', () => {
     expect([timeout, socketError('ECONNRESET'), new Error('socket hang up')].map(mayHaveBeenApplied)).toEqual([true, true, true]);
-    expect([notConnected, refused, throttled, new InternalServerError({ message: 'oops', ...meta(500) })].map(mayHaveBeenApplied)).toEqual([false, false, false, false]);
+    expect([notConnected, refused, throttled, new InternalServerError({ message: 'oops', ...meta(500) })].map(mayHaveBeenApplied)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('retries throttling, a 5xx or a refused connection up to the attempt limit, never a timed-out call', async () => {

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkpointsUpTo, indiaMidnight, keepBalanceCheckpoints, keepBalancesAfterRun, lastSettledBoundary, openingBalance, settleSecondsOf } from '../../domain/ledger/balance-checkpoints.ts';
+import {
+  checkpointsUpTo,
+  indiaMidnight,
+  keepBalanceCheckpoints,
+  keepBalancesAfterRun,
+  lastSettledBoundary,
+  openingBalance,
+  settleSecondsOf,
+} from '../../domain/ledger/balance-checkpoints.ts';
 import { postedBalance, type LedgerEntry, type LedgerEntryStatus } from '../../domain/ledger/ledger.ts';
 import type { BalanceCheckpoint, BalanceStore } from '../../domain/ports/balance-store.ts';
 import type { LedgerQuery } from '../../domain/ports/credit-ledger.ts';
@@ -35,7 +43,7 @@ const entryArb = fc
     landAfter: fc.integer({ min: 0, max: TIMINGS.windowSeconds / 60 }),
     lateAfter: fc.integer({ min: 0, max: TIMINGS.watchSeconds / 60 }),
   })
-  .map(({ minute, amount, kind, landAfter, lateAfter }, ): Omit<Scripted, 'entry'> & { entry: Omit<LedgerEntry, 'id'> } => {
+  .map(({ minute, amount, kind, landAfter, lateAfter }): Omit<Scripted, 'entry'> & { entry: Omit<LedgerEntry, 'id'> } => {
     const base = { agentGroupId: g, currency: 'INR' as const, bookingId: null, externalBookingId: null, description: kind, occurredAt: at(minute) };
     const charge = { ...base, type: 'CHARGE' as const, status: 'AUTHORIZED' as const, amount };
     switch (kind) {
@@ -44,7 +52,13 @@ const entryArb = fc
       case 'fails':
         return { entry: charge, moves: [[minute + TIMINGS.windowSeconds / 60, 'RELEASED']] };
       case 'lands-late':
-        return { entry: charge, moves: [[minute + TIMINGS.windowSeconds / 60, 'RELEASED'], [minute + TIMINGS.windowSeconds / 60 + lateAfter, 'POSTED']] };
+        return {
+          entry: charge,
+          moves: [
+            [minute + TIMINGS.windowSeconds / 60, 'RELEASED'],
+            [minute + TIMINGS.windowSeconds / 60 + lateAfter, 'POSTED'],
+          ],
+        };
       case 'in-flight':
         return { entry: charge, moves: [] };
       case 'refund':
@@ -71,7 +85,12 @@ function ledgerOf(entries: () => LedgerEntry[], reads: { count: number }) {
     queryEntries: async (_g: string, q: LedgerQuery) => {
       reads.count += 1;
       const out = entries()
-        .filter((e) => (q.from === undefined || e.occurredAt >= q.from) && (q.before === undefined || e.occurredAt < q.before) && (q.to === undefined || e.occurredAt <= q.to))
+        .filter(
+          (e) =>
+            (q.from === undefined || e.occurredAt >= q.from) &&
+            (q.before === undefined || e.occurredAt < q.before) &&
+            (q.to === undefined || e.occurredAt <= q.to),
+        )
         .filter((e) => q.statuses === undefined || q.statuses.includes(e.status))
         .sort((a, b) => (a.occurredAt < b.occurredAt ? -1 : a.occurredAt > b.occurredAt ? 1 : a.id < b.id ? -1 : 1));
       return { entries: q.order === 'oldest-first' ? out : out.reverse(), next: null };
@@ -112,7 +131,9 @@ describe('Function: openingBalance with checkpoints', () => {
           const ledger = ledgerOf(() => ledgerAt(script, now), { count: 0 });
           const deps = { balances, ledger, clock: { now: () => new Date(T0 + now * MINUTE) }, settleSeconds: SETTLE };
           // Checkpoint runs and reads interleave in time: every read, at any moment, agrees with the definition.
-          const moments = [...runMinutes.map((m) => ['run', m] as const), ...fromMinutes.map((m) => ['read', Math.max(m, 0) + 60] as const)].sort((a, b) => a[1] - b[1]);
+          const moments = [...runMinutes.map((m) => ['run', m] as const), ...fromMinutes.map((m) => ['read', Math.max(m, 0) + 60] as const)].sort(
+            (a, b) => a[1] - b[1],
+          );
           for (const [kind, minute] of moments) {
             now = minute;
             if (kind === 'run') {
@@ -138,7 +159,18 @@ describe('Function: openingBalance with checkpoints', () => {
     const failedAt = Date.parse(indiaMidnight('2027-01-05')) - 10 * MINUTE;
     let status: LedgerEntryStatus = 'RELEASED';
     let nowMs = Date.parse(indiaMidnight('2027-01-05')) + 60 * MINUTE;
-    const charge = (): LedgerEntry => ({ id: 'late', agentGroupId: g, type: 'CHARGE', status, amount: 500_00, currency: 'INR', bookingId: null, externalBookingId: null, description: 'late', occurredAt: new Date(failedAt).toISOString() });
+    const charge = (): LedgerEntry => ({
+      id: 'late',
+      agentGroupId: g,
+      type: 'CHARGE',
+      status,
+      amount: 500_00,
+      currency: 'INR',
+      bookingId: null,
+      externalBookingId: null,
+      description: 'late',
+      occurredAt: new Date(failedAt).toISOString(),
+    });
     const deps = { balances, ledger: ledgerOf(() => [charge()], { count: 0 }), clock: { now: () => new Date(nowMs) }, settleSeconds: SETTLE };
 
     await keepBalanceCheckpoints(deps, g);
@@ -172,7 +204,16 @@ describe('Function: openingBalance with checkpoints', () => {
       await keepBalanceCheckpoints(deps, g);
       const from = new Date(T0 + (days - 1) * 24 * 60 * MINUTE + 7 * 60 * MINUTE).toISOString();
       let scanned = 0;
-      const counting = { ...deps, ledger: { queryEntries: async (id: string, q: LedgerQuery) => { const page = await deps.ledger.queryEntries(id, q); scanned += page.entries.length; return page; } } };
+      const counting = {
+        ...deps,
+        ledger: {
+          queryEntries: async (id: string, q: LedgerQuery) => {
+            const page = await deps.ledger.queryEntries(id, q);
+            scanned += page.entries.length;
+            return page;
+          },
+        },
+      };
       expect(await openingBalance(counting, g, from)).toBe(fullHistoryOpening(entries, from));
       // At most the entries of the day before `from` (4 a day here), whatever came before it.
       expect(scanned).toBeLessThanOrEqual(4);
@@ -183,7 +224,12 @@ describe('Function: openingBalance with checkpoints', () => {
 describe('Function: checkpointsUpTo', () => {
   it('stops before a boundary an AUTHORIZED entry falls under', () => {
     const e = (occurredAt: string, status: LedgerEntryStatus, amount: number) => ({ occurredAt, status, amount });
-    const out = checkpointsUpTo(g, { at: indiaMidnight('2027-01-01'), balance: 10 }, [e('2027-01-01T10:00:00.000Z', 'POSTED', 5), e('2027-01-02T10:00:00.000Z', 'AUTHORIZED', 7)], indiaMidnight('2027-01-05'));
+    const out = checkpointsUpTo(
+      g,
+      { at: indiaMidnight('2027-01-01'), balance: 10 },
+      [e('2027-01-01T10:00:00.000Z', 'POSTED', 5), e('2027-01-02T10:00:00.000Z', 'AUTHORIZED', 7)],
+      indiaMidnight('2027-01-05'),
+    );
     expect(out).toEqual([{ agentGroupId: g, at: indiaMidnight('2027-01-02'), balance: 15 }]);
   });
 
@@ -202,7 +248,13 @@ describe('Function: keepBalancesAfterRun', () => {
       },
       put: async () => undefined,
     };
-    const deps = { balances: failing, ledger: ledgerOf(() => [], { count: 0 }), clock: { now: () => new Date(T0) }, settleSeconds: SETTLE, metrics: { count: (name: string) => void counted.push(name) } };
+    const deps = {
+      balances: failing,
+      ledger: ledgerOf(() => [], { count: 0 }),
+      clock: { now: () => new Date(T0) },
+      settleSeconds: SETTLE,
+      metrics: { count: (name: string) => void counted.push(name) },
+    };
     await expect(keepBalancesAfterRun(deps, g)).resolves.toBeUndefined();
     expect(counted).toEqual(['BalanceCheckpointFailed']);
   });

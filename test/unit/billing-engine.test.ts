@@ -35,7 +35,10 @@ interface BookingShape {
 
 const bookingShape: fc.Arbitrary<BookingShape> = fc.record({
   state: fc.constantFrom(...STATES),
-  nights: fc.array(fc.record({ units: fc.integer({ min: 1, max: 3 }), value: fc.integer({ min: 1, max: 2_000_000 }), rate: fc.constantFrom(5, 12, 18) }), { minLength: 1, maxLength: 5 }),
+  nights: fc.array(fc.record({ units: fc.integer({ min: 1, max: 3 }), value: fc.integer({ min: 1, max: 2_000_000 }), rate: fc.constantFrom(5, 12, 18) }), {
+    minLength: 1,
+    maxLength: 5,
+  }),
   meals: fc.array(fc.integer({ min: 100, max: 500_000 }), { maxLength: 2 }),
   cancelled: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
   drift: fc.oneof(fc.constant(0), fc.integer({ min: -50_000, max: 50_000 })),
@@ -47,18 +50,43 @@ function chargeOf(shape: BookingShape, i: number): ChargeForBilling {
   const lines: ChargeLine[] = shape.nights.map((n, night) => {
     const taxableValue = n.value * n.units;
     const tax = gst(taxableValue, n.rate);
-    return { kind: 'STAY', ref: `p${i}#${addDays('2026-11-01', night)}#${n.rate}`, propertyId: `p${i}`, date: addDays('2026-11-01', night), quantity: n.units, base: taxableValue, discount: 0, taxableValue, gstRatePercent: n.rate, gst: tax, total: taxableValue + tax };
+    return {
+      kind: 'STAY',
+      ref: `p${i}#${addDays('2026-11-01', night)}#${n.rate}`,
+      propertyId: `p${i}`,
+      date: addDays('2026-11-01', night),
+      quantity: n.units,
+      base: taxableValue,
+      discount: 0,
+      taxableValue,
+      gstRatePercent: n.rate,
+      gst: tax,
+      total: taxableValue + tax,
+    };
   });
   const topRate = Math.max(...shape.nights.map((n) => n.rate));
   shape.meals.forEach((m, k) => {
     const tax = gst(m, topRate);
-    lines.push({ kind: 'MEAL', ref: `meal-${k}#2026-11-01#${k}`, propertyId: `p${i}`, date: '2026-11-01', quantity: 2, base: m, discount: 0, taxableValue: m, gstRatePercent: topRate, gst: tax, total: m + tax });
+    lines.push({
+      kind: 'MEAL',
+      ref: `meal-${k}#2026-11-01#${k}`,
+      propertyId: `p${i}`,
+      date: '2026-11-01',
+      quantity: 2,
+      base: m,
+      discount: 0,
+      taxableValue: m,
+      gstRatePercent: topRate,
+      gst: tax,
+      total: m + tax,
+    });
   });
   const priced = lines.reduce((s, l) => s + l.total, 0);
   const bookingId = `PS-${i}`;
   const charge = entry({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, type: 'CHARGE', amount: priced, bookingId });
   const movements: LedgerEntry[] = [];
-  if (shape.drift !== 0 && shape.cancelled === null && priced + shape.drift > 0) movements.push(entry({ id: `adj-${i}`, type: 'ADJUSTMENT', amount: shape.drift, bookingId }));
+  if (shape.drift !== 0 && shape.cancelled === null && priced + shape.drift > 0)
+    movements.push(entry({ id: `adj-${i}`, type: 'ADJUSTMENT', amount: shape.drift, bookingId }));
   if (shape.cancelled !== null) {
     const refund = -Math.floor((priced * shape.cancelled) / 100);
     if (refund !== 0) movements.push(entry({ id: `ref-${i}`, type: 'REFUND', amount: refund, bookingId }));
@@ -66,7 +94,16 @@ function chargeOf(shape: BookingShape, i: number): ChargeForBilling {
   return {
     charge,
     movements,
-    booking: { bookingRef: `ref-${i}`, bookingId, status: shape.cancelled === null ? 'CONFIRMED' : 'CANCELLED', listingId: `l${i}`, checkIn: '2026-11-01', checkOut: addDays('2026-11-01', shape.nights.length), grandTotal: priced, chargeLines: lines },
+    booking: {
+      bookingRef: `ref-${i}`,
+      bookingId,
+      status: shape.cancelled === null ? 'CONFIRMED' : 'CANCELLED',
+      listingId: `l${i}`,
+      checkIn: '2026-11-01',
+      checkOut: addDays('2026-11-01', shape.nights.length),
+      grandTotal: priced,
+      chargeLines: lines,
+    },
     billed: { total: 0 },
   };
 }
@@ -96,7 +133,10 @@ describe('Function: planBilling', () => {
         for (const inv of plan.invoices) {
           expect(REGISTRATIONS.find((r) => r.gstin === inv.parties.supplierGstin)!.state).toBe(inv.parties.placeOfSupply);
           for (const b of inv.bookings) {
-            billed.set(b.bookingRef, b.lines.reduce((s, l) => s + l.lineTotal, 0));
+            billed.set(
+              b.bookingRef,
+              b.lines.reduce((s, l) => s + l.lineTotal, 0),
+            );
             for (const l of b.lines) {
               expect(l.taxableValue + l.cgst + l.sgst + l.igst).toBe(l.lineTotal);
               // Intra-state: halves that add up, the odd paisa on CGST; no IGST.
@@ -129,7 +169,13 @@ describe('Function: planBilling', () => {
         const first = planBilling(input);
         const lines = new Map(first.invoices.flatMap((i) => i.bookings.map((b) => [b.bookingRef, b.lines] as const)));
         // All billed: nothing left.
-        const allBilled = { ...input, charges: input.charges.map((c) => ({ ...c, billed: { total: (lines.get(c.booking!.bookingRef) ?? []).reduce((s, l) => s + l.lineTotal, 0) || (netCharged(c) === 0 ? 0 : 0) } })) };
+        const allBilled = {
+          ...input,
+          charges: input.charges.map((c) => ({
+            ...c,
+            billed: { total: (lines.get(c.booking!.bookingRef) ?? []).reduce((s, l) => s + l.lineTotal, 0) || (netCharged(c) === 0 ? 0 : 0) },
+          })),
+        };
         const settled = planBilling({ ...allBilled, charges: allBilled.charges.filter((c) => lines.has(c.booking!.bookingRef)) });
         expect(settled.invoices).toEqual([]);
         // Part billed (a run that died between transactions): the rest, exactly once.
@@ -143,7 +189,12 @@ describe('Function: planBilling', () => {
           for (const b of inv.bookings) {
             const own = lines.get(b.bookingRef)!;
             const done = own.filter((_, k) => (k + seed) % 2 === 0).map((l) => l.key);
-            expect(b.lines.map((l) => l.key).sort()).toEqual(own.map((l) => l.key).filter((k) => !done.includes(k)).sort());
+            expect(b.lines.map((l) => l.key).sort()).toEqual(
+              own
+                .map((l) => l.key)
+                .filter((k) => !done.includes(k))
+                .sort(),
+            );
           }
         }
       }),
@@ -162,9 +213,13 @@ describe('Function: planBilling', () => {
   it('skips a charge whose booking is unknown, or already invoiced for lines it no longer owes, with the reason', () => {
     const input = inputOf([{ state: 'Goa', nights: [{ units: 1, value: 500_000, rate: 5 }], meals: [], cancelled: null, drift: 0 }]);
     const c = input.charges[0]!;
-    expect(planBilling({ ...input, charges: [{ ...c, booking: undefined }] }).skippedEntries).toEqual([{ ledgerEntryId: c.charge.id, bookingId: 'PS-0', reason: 'BOOKING_NOT_FOUND' }]);
+    expect(planBilling({ ...input, charges: [{ ...c, booking: undefined }] }).skippedEntries).toEqual([
+      { ledgerEntryId: c.charge.id, bookingId: 'PS-0', reason: 'BOOKING_NOT_FOUND' },
+    ]);
     const stale = { ...c, billed: { total: 1, lines: new Map([['STAY#gone', 1]]) } };
-    expect(planBilling({ ...input, charges: [stale] }).skippedEntries).toEqual([{ ledgerEntryId: c.charge.id, bookingId: 'PS-0', reason: 'NEEDS_CREDIT_NOTE' }]);
+    expect(planBilling({ ...input, charges: [stale] }).skippedEntries).toEqual([
+      { ledgerEntryId: c.charge.id, bookingId: 'PS-0', reason: 'NEEDS_CREDIT_NOTE' },
+    ]);
   });
 });
 

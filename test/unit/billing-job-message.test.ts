@@ -8,7 +8,12 @@ const handOff = { period: { from: '2026-11-01', to: '2026-11-26' }, cutoff: '202
 describe('Function: decodeBillingJob', () => {
   it('reads back a group of a run over every group, and a handed-off run with its request and DRAFTs', () => {
     expect(decodeBillingJob(encodeBillingJob(job))).toEqual(job);
-    const continuation: BillingJob = { ...job, runId: 'c0d1e2f3-a4b5-4c6d-8e7f-901a2b3c4d5e', trigger: 'API', handOff: { ...handOff, bookingIds: ['PS-1', 'PS-2'] } };
+    const continuation: BillingJob = {
+      ...job,
+      runId: 'c0d1e2f3-a4b5-4c6d-8e7f-901a2b3c4d5e',
+      trigger: 'API',
+      handOff: { ...handOff, bookingIds: ['PS-1', 'PS-2'] },
+    };
     expect(decodeBillingJob(encodeBillingJob(continuation))).toEqual(continuation);
     expect(encodeBillingJob(job)).not.toContain('handOff');
   });

@@ -42,7 +42,8 @@ const failed: BookingCallbackOutcome = {
 
 /** The signature computed by Python's standard library, nothing of ours: what a partner's Python receiver would compute. */
 function pythonSignature(t: number, rawBody: string, secret: string): string {
-  const script = 'import hmac,hashlib,sys,os; sys.stdout.write(hmac.new(os.environ["CB_SECRET"].encode(), sys.stdin.buffer.read(), hashlib.sha256).hexdigest())';
+  const script =
+    'import hmac,hashlib,sys,os; sys.stdout.write(hmac.new(os.environ["CB_SECRET"].encode(), sys.stdin.buffer.read(), hashlib.sha256).hexdigest())';
   return execFileSync('python3', ['-c', script], { input: `${t}.${rawBody}`, env: { ...process.env, CB_SECRET: secret } }).toString('utf8');
 }
 
@@ -58,7 +59,17 @@ describe('Function: bookingCallbackBody', () => {
     const raw = bookingCallbackBody(confirmed);
 
     // assess
-    expect(Object.keys(JSON.parse(raw))).toEqual(['eventId', 'eventType', 'event', 'occurredAt', 'status', 'externalBookingId', 'bookingId', 'reasonCode', 'reason']);
+    expect(Object.keys(JSON.parse(raw))).toEqual([
+      'eventId',
+      'eventType',
+      'event',
+      'occurredAt',
+      'status',
+      'externalBookingId',
+      'bookingId',
+      'reasonCode',
+      'reason',
+    ]);
     expect(JSON.parse(raw)).toEqual({
       eventId: confirmed.eventId,
       eventType: 'booking.confirmed',
@@ -205,7 +216,11 @@ describe('Function: callbackVerdictFor', () => {
   });
 
   it('fails at once, with the guard reason, when the URL is refused at send time', () => {
-    const verdict = callbackVerdictFor({ outcome: 'blocked', error: 'URL refused by the outbound guard: 10.0.0.7 is a private address', durationMs: 1 }, 1, nextDue);
+    const verdict = callbackVerdictFor(
+      { outcome: 'blocked', error: 'URL refused by the outbound guard: 10.0.0.7 is a private address', durationMs: 1 },
+      1,
+      nextDue,
+    );
 
     expect(verdict).toEqual({ status: 'FAILED', failureReason: 'Not retried: URL refused by the outbound guard: 10.0.0.7 is a private address' });
   });

@@ -26,7 +26,12 @@ describe('Function: bookingAmounts', () => {
   });
 
   it('owes nothing more on a booking cancelled with a full refund', () => {
-    const amounts = bookingAmounts({ status: 'CANCELLED', amount: 8_000_00, chargedTotal: 8_000_00, cancellation: { ...cancellation, refundPercentage: 100, refundAmount: 8_000_00 } });
+    const amounts = bookingAmounts({
+      status: 'CANCELLED',
+      amount: 8_000_00,
+      chargedTotal: 8_000_00,
+      cancellation: { ...cancellation, refundPercentage: 100, refundAmount: 8_000_00 },
+    });
 
     expect(amounts.outstanding).toBe(0);
   });

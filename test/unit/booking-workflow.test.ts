@@ -35,7 +35,8 @@ const processing = (overrides: Partial<Booking> = {}): Booking =>
   });
 
 const failure = { reasonCode: 'BOOKING_NOT_COMPLETED' as const, reason: 'not in time', failedAt: DEADLINE };
-const landed = (overrides: Partial<Booking> = {}): Booking => processing({ status: 'CONFIRMED', bookingId: 'SIM-1', confirmedAt: at(1_000), nextCheckAt: at(1_000), ...overrides });
+const landed = (overrides: Partial<Booking> = {}): Booking =>
+  processing({ status: 'CONFIRMED', bookingId: 'SIM-1', confirmedAt: at(1_000), nextCheckAt: at(1_000), ...overrides });
 const failed = (overrides: Partial<Booking> = {}): Booking => processing({ status: 'FAILED', failure, nextCheckAt: DEADLINE, ...overrides });
 const cancelled = (overrides: Partial<Booking> = {}): Booking =>
   landed({
@@ -86,7 +87,13 @@ describe('decide: a PROCESSING booking', () => {
     // assess
     expect(d.step).toBe('failed');
     expect(d.effect).toEqual({ kind: 'release' });
-    expect(d.next).toMatchObject({ status: 'FAILED', bookingId: null, failure: { reasonCode: 'BOOKING_NOT_COMPLETED', failedAt: DEADLINE }, nextCheckAt: DEADLINE, version: 2 });
+    expect(d.next).toMatchObject({
+      status: 'FAILED',
+      bookingId: null,
+      failure: { reasonCode: 'BOOKING_NOT_COMPLETED', failedAt: DEADLINE },
+      nextCheckAt: DEADLINE,
+      version: 2,
+    });
   });
 
   it('fails without a callbackUrl straight into the watch: next look one watch poll later', () => {
@@ -102,7 +109,12 @@ describe('decide: a PROCESSING booking', () => {
     // assess
     expect(d.step).toBe('failed');
     expect(d.effect).toEqual({ kind: 'release' });
-    expect(d.next).toMatchObject({ status: 'FAILED', bookingId: null, failure: { reasonCode: 'CHANNEL_REFUSED', failedAt: at(1_000) }, nextCheckAt: at(1_000) });
+    expect(d.next).toMatchObject({
+      status: 'FAILED',
+      bookingId: null,
+      failure: { reasonCode: 'CHANNEL_REFUSED', failedAt: at(1_000) },
+      nextCheckAt: at(1_000),
+    });
     // The channel manager's own words are for operators, not the partner.
     expect(d.next.failure!.reason).not.toContain('422');
   });
@@ -252,7 +264,11 @@ describe('decide: a FAILED booking', () => {
   });
 
   it('stops watching a refused reservation: it cannot land later', () => {
-    const b = failed({ failure: { ...failure, reasonCode: 'CHANNEL_REFUSED' }, steps: steps({ callbacksPublished: ['booking.failed'] }), nextCheckAt: at(65_000) });
+    const b = failed({
+      failure: { ...failure, reasonCode: 'CHANNEL_REFUSED' },
+      steps: steps({ callbacksPublished: ['booking.failed'] }),
+      nextCheckAt: at(65_000),
+    });
     const d = asWrite(decide(b, at(70_000), T, { state: 'REFUSED', reason: '422' }));
     expect(d.next).toMatchObject({ status: 'FAILED', nextCheckAt: null });
   });
@@ -362,7 +378,14 @@ describe('quoteCancellation', () => {
     ['2027-02-26', 0, 0, '2027-03-01'],
     ['2027-03-01', 0, 0, '2027-03-01'],
   ])('on %s refunds %i percent (%i paise), the step until %s', (today, refundPercentage, refundAmount, appliesUntil) => {
-    expect(quoteCancellation(booking(), today)).toMatchObject({ cancellable: true, reason: null, refundPercentage, refundAmount, chargedAmount: 12_345_67, appliesUntil });
+    expect(quoteCancellation(booking(), today)).toMatchObject({
+      cancellable: true,
+      reason: null,
+      refundPercentage,
+      refundAmount,
+      chargedAmount: 12_345_67,
+      appliesUntil,
+    });
   });
 
   it('rounds half a paisa up: 50 % of 12,345.67 is 6,172.84 (6,172.835 exactly)', () => {
@@ -376,7 +399,15 @@ describe('quoteCancellation', () => {
   });
 
   it('refuses a stay that has begun', () => {
-    expect(quoteCancellation(booking(), '2027-03-02')).toEqual({ cancellable: false, reason: expect.stringContaining('2027-03-01'), refundPercentage: 0, refundAmount: 0, chargedAmount: 12_345_67, appliesUntil: null, label: null });
+    expect(quoteCancellation(booking(), '2027-03-02')).toEqual({
+      cancellable: false,
+      reason: expect.stringContaining('2027-03-01'),
+      refundPercentage: 0,
+      refundAmount: 0,
+      chargedAmount: 12_345_67,
+      appliesUntil: null,
+      label: null,
+    });
   });
 
   it.each(['PROCESSING', 'FAILED', 'CANCELLED'] as const)('refuses a %s booking', (status) => {
@@ -385,7 +416,12 @@ describe('quoteCancellation', () => {
 
   it('refunds nothing on a policy with no steps', () => {
     const b = booking();
-    expect(quoteCancellation({ ...b, items: b.items.map((i) => ({ ...i, cancellationPolicy: [] })) }, '2027-01-01')).toMatchObject({ cancellable: true, refundPercentage: 0, refundAmount: 0, appliesUntil: null });
+    expect(quoteCancellation({ ...b, items: b.items.map((i) => ({ ...i, cancellationPolicy: [] })) }, '2027-01-01')).toMatchObject({
+      cancellable: true,
+      refundPercentage: 0,
+      refundAmount: 0,
+      appliesUntil: null,
+    });
   });
 });
 

@@ -68,7 +68,15 @@ describe('Function: diffCatalogue', () => {
     expect(diff.rates).toEqual([]);
     expect(diff.changed.listing).toEqual(['l2-t']);
     expect(diff.writes.listings[0]).toMatchObject({ createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-05T00:00:00.000Z' });
-    expect(diff.writes.distributions).toEqual([{ channelId: 'web-t', listingId: 'l2-t', feedUpdatedAt: '2027-01-05T00:00:00.000Z', createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-05T00:00:00.000Z' }]);
+    expect(diff.writes.distributions).toEqual([
+      {
+        channelId: 'web-t',
+        listingId: 'l2-t',
+        feedUpdatedAt: '2027-01-05T00:00:00.000Z',
+        createdAt: '2027-01-01T00:00:00.000Z',
+        updatedAt: '2027-01-05T00:00:00.000Z',
+      },
+    ]);
     expect(diff.writes.months[0]!.days['05']!.updatedAt).toBe('2027-01-01T00:00:00.000Z');
     expect(diff.writes.months[0]!.days['06']!.updatedAt).toBe('2027-01-05T00:00:00.000Z');
   });
@@ -77,7 +85,11 @@ describe('Function: diffCatalogue', () => {
 describe('Function: packRates / unpackRates', () => {
   it('round-trips any rates', () => {
     const plain = { noNullPrototype: true };
-    const adults = fc.dictionary(fc.integer({ min: 1, max: 99 }).map(String), fc.integer({ min: 0, max: 1e9 }).map((r) => r * 100), plain);
+    const adults = fc.dictionary(
+      fc.integer({ min: 1, max: 99 }).map(String),
+      fc.integer({ min: 0, max: 1e9 }).map((r) => r * 100),
+      plain,
+    );
     const rates = fc.dictionary(fc.constantFrom('EP', 'CP', 'MAP', 'AP'), adults, plain);
     fc.assert(
       fc.property(rates, (r) => {

@@ -19,7 +19,8 @@ const NOTIFICATION = {
 } as const;
 
 /** The receiver's recipe from docs/webhooks.md, written without any of our code. */
-const independentSignature = (rawBody: string, secret: string): string => createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(rawBody, 'utf8')).digest('base64');
+const independentSignature = (rawBody: string, secret: string): string =>
+  createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(rawBody, 'utf8')).digest('base64');
 
 describe('Function: catalogueWebhookBody', () => {
   it('carries exactly the contract fields, in the documented order', () => {
@@ -90,13 +91,23 @@ describe('Function: webhookHeaders', () => {
   });
 
   it('sends Basic as base64 of user:password', () => {
-    const headers = webhookHeaders(endpoint({ authType: 'Basic', authSecretSealed: box.seal('hooks:pa55:word', secretContext('ep-1', 'auth')) }), delivery, 1, box);
+    const headers = webhookHeaders(
+      endpoint({ authType: 'Basic', authSecretSealed: box.seal('hooks:pa55:word', secretContext('ep-1', 'auth')) }),
+      delivery,
+      1,
+      box,
+    );
 
     expect(headers.Authorization).toBe(`Basic ${Buffer.from('hooks:pa55:word').toString('base64')}`);
   });
 
   it('sends Bearer with the token as given', () => {
-    const headers = webhookHeaders(endpoint({ authType: 'Bearer', authSecretSealed: box.seal('tok_abc.def', secretContext('ep-1', 'auth')) }), delivery, 1, box);
+    const headers = webhookHeaders(
+      endpoint({ authType: 'Bearer', authSecretSealed: box.seal('tok_abc.def', secretContext('ep-1', 'auth')) }),
+      delivery,
+      1,
+      box,
+    );
 
     expect(headers.Authorization).toBe('Bearer tok_abc.def');
   });
@@ -105,7 +116,12 @@ describe('Function: webhookHeaders', () => {
     const sealed = box.seal('whsec_0123456789abcdef', secretContext('ep-1', 'signing'));
 
     const hmac = webhookHeaders(endpoint({ authType: 'HMAC', signingSecretSealed: sealed }), delivery, 1, box);
-    const bearer = webhookHeaders(endpoint({ authType: 'Bearer', authSecretSealed: box.seal('tok', secretContext('ep-1', 'auth')), signingSecretSealed: sealed }), delivery, 1, box);
+    const bearer = webhookHeaders(
+      endpoint({ authType: 'Bearer', authSecretSealed: box.seal('tok', secretContext('ep-1', 'auth')), signingSecretSealed: sealed }),
+      delivery,
+      1,
+      box,
+    );
 
     expect(hmac['X-Webhook-Signature']).toBe(independentSignature(delivery.payload, 'whsec_0123456789abcdef'));
     expect(hmac.Authorization).toBeUndefined();

@@ -11,10 +11,20 @@ const op = (extra: Record<string, unknown> = {}) => ({
   description: 'All the things.',
   tags: ['Things'],
   parameters: [{ name: 'size', in: 'query', required: false, description: 'Page size.', schema: { type: 'string' } }],
-  responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { description: { type: 'string', description: 'The thing, described.' } } } } } } },
+  responses: {
+    200: {
+      description: 'OK',
+      content: { 'application/json': { schema: { type: 'object', properties: { description: { type: 'string', description: 'The thing, described.' } } } } },
+    },
+  },
   ...extra,
 });
-const doc = (paths: Record<string, unknown>, webhooks: Record<string, unknown> = {}): Doc => ({ openapi: '3.1.0', info: { title: 'T', version: '1', description: 'Overview.' }, paths, webhooks });
+const doc = (paths: Record<string, unknown>, webhooks: Record<string, unknown> = {}): Doc => ({
+  openapi: '3.1.0',
+  info: { title: 'T', version: '1', description: 'Overview.' },
+  paths,
+  webhooks,
+});
 
 describe('Contract changelog', () => {
   it('names in CHANGELOG.md every operation whose contract changed since the last release (docs/openapi.released.json)', () => {
@@ -30,7 +40,10 @@ describe('Contract changelog', () => {
 
   it('sees added, removed and changed operations and calls, but not reworded prose', () => {
     const released = doc({ '/things': { get: op() }, '/old': { get: op() } }, { thingChanged: { post: op() } });
-    const reworded = doc({ '/things': { get: op({ summary: 'Every thing', description: 'Reworded.' }) }, '/old': { get: op() } }, { thingChanged: { post: op({ tags: ['Other'] }) } });
+    const reworded = doc(
+      { '/things': { get: op({ summary: 'Every thing', description: 'Reworded.' }) }, '/old': { get: op() } },
+      { thingChanged: { post: op({ tags: ['Other'] }) } },
+    );
     const changed = doc(
       { '/things': { get: op({ parameters: [{ name: 'size', in: 'query', required: true, schema: { type: 'string' } }] }), post: op() } },
       { thingChanged: { post: op({ responses: { 204: { description: 'Done' } } }) } },
@@ -58,7 +71,10 @@ describe('Contract changelog', () => {
   });
 
   it('accepts a change only when the Unreleased section names it, not an older release', () => {
-    const changes = [{ key: 'POST /things', change: 'added' as const }, { key: 'webhook thingChanged', change: 'changed' as const }];
+    const changes = [
+      { key: 'POST /things', change: 'added' as const },
+      { key: 'webhook thingChanged', change: 'changed' as const },
+    ];
     const named = '# Changelog\n\n## Unreleased\n\n- `POST /things`: new.\n- `thingChanged` carries `size`.\n\n## 1.0.0 — 2026-11-26\n\n- `GET /things`\n';
     const inOldRelease = '# Changelog\n\n## Unreleased\n\n## 1.0.0 — 2026-11-26\n\n- `POST /things`, `thingChanged`\n';
 

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { changeProblems, checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
 import { changesApiExample, multiOccupancyExample } from '../support/open-channel-examples.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
-import { inventoryContent, parseRatePlans, ratePlansContent, ratePlansView, type DayData, type DayInventory, type PropertyMonth } from '../../domain/catalogue/day.ts';
+import {
+  inventoryContent,
+  parseRatePlans,
+  ratePlansContent,
+  ratePlansView,
+  type DayData,
+  type DayInventory,
+  type PropertyMonth,
+} from '../../domain/catalogue/day.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import type { Stored } from '../../domain/catalogue/versioned.ts';
 import { ValidationError } from '../../domain/errors.ts';
@@ -16,9 +24,18 @@ import { keyMatches } from '../../functions/http/middleware/channex-key.ts';
 
 const TODAY = '2027-01-10';
 const at = { createdAt: '2027-01-01T00:00:00.000Z', updatedAt: '2027-01-01T00:00:00.000Z' };
-const property = { id: 'villa-a', listingId: 'hotel-1', name: 'Villa A', title: 'Villa A', applicableAdult: 4, maxAdults: 4, quantity: 2 } as unknown as Stored<Property>;
+const property = {
+  id: 'villa-a',
+  listingId: 'hotel-1',
+  name: 'Villa A',
+  title: 'Villa A',
+  applicableAdult: 4,
+  maxAdults: 4,
+  quantity: 2,
+} as unknown as Stored<Property>;
 const view = { listing: { id: 'hotel-1' }, properties: [property] } as unknown as ListingView;
-const notification = (changes: unknown[]): ChangesNotification => ({ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'hotel-1', changes } }) as ChangesNotification;
+const notification = (changes: unknown[]): ChangesNotification =>
+  ({ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'hotel-1', changes } }) as ChangesNotification;
 const stored: PropertyMonth[] = [
   {
     propertyId: 'villa-a',
@@ -47,17 +64,26 @@ describe('Channex mapping', () => {
         return (err as ValidationError).param;
       }
     };
-    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-03', date_to: '2027-02-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.date_to');
-    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-30', date_to: '2027-03-01', availability: 1 } }])).toBe('data[0].attributes.changes[0].attributes.date_from');
+    expect(
+      refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-03', date_to: '2027-02-01', availability: 1 } }]),
+    ).toBe('data[0].attributes.changes[0].attributes.date_to');
+    expect(
+      refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-30', date_to: '2027-03-01', availability: 1 } }]),
+    ).toBe('data[0].attributes.changes[0].attributes.date_from');
     // An unknown room type or rate plan is reported, not refused (changeProblems).
-    expect(refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-b', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } }])).toBeUndefined();
+    expect(
+      refusal([{ type: 'availability_changes', attributes: { room_type_id: 'villa-b', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } }]),
+    ).toBeUndefined();
     expect(() => checkNotification(notification([]), undefined, 'data[0]')).toThrow(/Unknown hotel_code 'hotel-1'/);
   });
 
   it('applies the changes it knows and reports an unknown room type or rate plan, in the answer and on the record alike', () => {
     const n = notification([
       { type: 'availability_changes', attributes: { room_type_id: 'villa-gone', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } },
-      { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:XX', date_from: '2027-02-01', date_to: '2027-02-01', stop_sell: true } },
+      {
+        type: 'restriction_changes',
+        attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:XX', date_from: '2027-02-01', date_to: '2027-02-01', stop_sell: true },
+      },
       { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 1 } },
     ]);
     const answer = changeProblems(n, view, 'data[0]', TODAY);
@@ -67,13 +93,18 @@ describe('Channex mapping', () => {
     ]);
     const plan = planChanges(n, view, stored, 'data[0]', TODAY);
     expect(plan.notApplied).toEqual(answer);
-    expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 1, minimumStay: 2, maximumStay: 14, stopSell: false }]);
+    expect(plan.document.catalogue.inventory).toEqual([
+      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 1, minimumStay: 2, maximumStay: 14, stopSell: false },
+    ]);
   });
 
   it("replays the Open Channel page's Changes API example: availability 10 and a GBP rate are reported, the restrictions apply", () => {
     const n = notification(changesApiExample('villa-a', 'villa-a:EP', '2027-02-01', '2027-02-03'));
     const answer = changeProblems(n, view, 'data[0]', TODAY);
-    expect(answer.map((w) => w.path)).toEqual(['data[0].attributes.changes[0].attributes.availability', 'data[0].attributes.changes[1].attributes.rates[0].currency']);
+    expect(answer.map((w) => w.path)).toEqual([
+      'data[0].attributes.changes[0].attributes.availability',
+      'data[0].attributes.changes[1].attributes.rates[0].currency',
+    ]);
     expect(answer[0]!.reason).toContain('availability 10 exceeds the 2 unit(s)');
     const plan = planChanges(n, view, stored, 'data[0]', TODAY);
     expect(plan.notApplied).toEqual(answer);
@@ -92,15 +123,45 @@ describe('Channex mapping', () => {
 describe('Channex changes → catalogue sync document', () => {
   it("merges a restriction-only change into the rate plan's restrictions on the stored day, keeping its units, and gives a day without inventory 0 units", () => {
     const plan = planChanges(
-      notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-01', date_to: '2027-02-02', closed_to_arrival: true, max_stay: 0 } }]),
+      notification([
+        {
+          type: 'restriction_changes',
+          attributes: {
+            room_type_id: 'villa-a',
+            rate_plan_id: 'villa-a:EP',
+            date_from: '2027-02-01',
+            date_to: '2027-02-02',
+            closed_to_arrival: true,
+            max_stay: 0,
+          },
+        },
+      ]),
       view,
       stored,
       'data[0]',
       TODAY,
     );
     expect(plan.document.catalogue.inventory).toEqual([
-      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false, ratePlans: { EP: { closedToArrival: true, maximumStay: 365 } } },
-      { propertyId: 'villa-a', from: '2027-02-02', to: '2027-02-02', quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { EP: { closedToArrival: true, maximumStay: 365 } } },
+      {
+        propertyId: 'villa-a',
+        from: '2027-02-01',
+        to: '2027-02-01',
+        quantity: 2,
+        minimumStay: 2,
+        maximumStay: 14,
+        stopSell: false,
+        ratePlans: { EP: { closedToArrival: true, maximumStay: 365 } },
+      },
+      {
+        propertyId: 'villa-a',
+        from: '2027-02-02',
+        to: '2027-02-02',
+        quantity: 0,
+        minimumStay: 1,
+        maximumStay: 30,
+        stopSell: false,
+        ratePlans: { EP: { closedToArrival: true, maximumStay: 365 } },
+      },
     ]);
     expect(plan.nights).toBe(2);
   });
@@ -108,7 +169,16 @@ describe('Channex changes → catalogue sync document', () => {
   it('turns per-occupancy rates into whole-rupee adult counts, one range per run of equal prices, later changes winning', () => {
     const rates = (from: string, to: string, two: string) => ({
       type: 'restriction_changes',
-      attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: from, date_to: to, rates: [{ rate: two, currency: 'INR', fraction_size: 2, occupancy: 2 }, { rate: '150.00', occupancy: 1 }] },
+      attributes: {
+        room_type_id: 'villa-a',
+        rate_plan_id: 'villa-a:CP',
+        date_from: from,
+        date_to: to,
+        rates: [
+          { rate: two, currency: 'INR', fraction_size: 2, occupancy: 2 },
+          { rate: '150.00', occupancy: 1 },
+        ],
+      },
     });
     const plan = planChanges(notification([rates('2027-03-01', '2027-03-10', '200.00'), rates('2027-03-05', '2027-03-05', '250')]), view, [], 'data[0]', TODAY);
     expect(plan.document.catalogue.rates).toEqual([
@@ -121,19 +191,24 @@ describe('Channex changes → catalogue sync document', () => {
 
   it('reports what the catalogue cannot hold and applies the rest, never clamping', () => {
     const sent = notification([
-        { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 3 } },
-        {
-          type: 'restriction_changes',
-          attributes: {
-            room_type_id: 'villa-a',
-            rate_plan_id: 'villa-a:EP',
-            date_from: '2027-02-01',
-            date_to: '2027-02-01',
-            rates: [{ rate: '99.50', occupancy: 1 }, { rate: '100.00', currency: 'GBP', occupancy: 2 }, { rate: '100.00', occupancy: 5 }, { rate: '120.00', occupancy: 3 }],
-          },
+      { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 3 } },
+      {
+        type: 'restriction_changes',
+        attributes: {
+          room_type_id: 'villa-a',
+          rate_plan_id: 'villa-a:EP',
+          date_from: '2027-02-01',
+          date_to: '2027-02-01',
+          rates: [
+            { rate: '99.50', occupancy: 1 },
+            { rate: '100.00', currency: 'GBP', occupancy: 2 },
+            { rate: '100.00', occupancy: 5 },
+            { rate: '120.00', occupancy: 3 },
+          ],
         },
-        { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-01-01', date_to: '2027-01-11', availability: 1 } },
-      ]);
+      },
+      { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-01-01', date_to: '2027-01-11', availability: 1 } },
+    ]);
     const plan = planChanges(sent, view, stored, 'data[0]', TODAY);
     expect(plan.notApplied.map((n) => n.path)).toEqual([
       'data[0].attributes.changes[2]',
@@ -146,12 +221,17 @@ describe('Channex changes → catalogue sync document', () => {
     // The answer's warnings say the same at once, before anything is applied.
     expect(changeProblems(sent, view, 'data[0]', TODAY)).toEqual(plan.notApplied);
     // Only today and tomorrow of the past-straddling range are applied.
-    expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-01-10', to: '2027-01-11', quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false }]);
+    expect(plan.document.catalogue.inventory).toEqual([
+      { propertyId: 'villa-a', from: '2027-01-10', to: '2027-01-11', quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false },
+    ]);
   });
 });
 
 describe('closed to arrival / departure and the arrival minimum stay in pricing', () => {
-  const day = (extra: Partial<NonNullable<DayData['inventory']>>): DayData => ({ inventory: { quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false, ...extra }, rates: { EP: { '1': 100 } } });
+  const day = (extra: Partial<NonNullable<DayData['inventory']>>): DayData => ({
+    inventory: { quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false, ...extra },
+    rates: { EP: { '1': 100 } },
+  });
   const days = new Map([
     [
       'villa-a',
@@ -173,7 +253,13 @@ describe('closed to arrival / departure and the arrival minimum stay in pricing'
 
   it('refuses a stay checking out on a date closed to departure, and sells one leaving a day earlier', () => {
     expect(departureRestrictions('villa-a', ['2027-02-02'], 1, days, 'EP').map((r) => [r.reason, r.date])).toEqual([['CLOSED_TO_DEPARTURE', '2027-02-03']]);
-    const args = { occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }], selected: [{ propertyId: 'villa-a', quantity: 1 }], properties: new Map([['villa-a', property]]), days, mealPlan: 'EP' as const };
+    const args = {
+      occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }],
+      selected: [{ propertyId: 'villa-a', quantity: 1 }],
+      properties: new Map([['villa-a', property]]),
+      days,
+      mealPlan: 'EP' as const,
+    };
     expect(staySellable({ ...args, nights: ['2027-02-02'] })).toBe(false);
     expect(staySellable({ ...args, nights: ['2027-02-01'] })).toBe(false);
     expect(staySellable({ ...args, nights: ['2027-02-02', '2027-02-03'] })).toBe(true);
@@ -192,7 +278,10 @@ describe("Channex's inbound key", () => {
 
 describe('the changes body: plain changes checked without the generic walk', () => {
   const body = (changes: unknown[]) => ({ data: [{ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'hotel-1', changes } }] });
-  const availability = { type: 'availability_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: null, date_from: '2027-02-01', date_to: '2027-02-03', availability: 1 } };
+  const availability = {
+    type: 'availability_changes',
+    attributes: { room_type_id: 'villa-a', rate_plan_id: null, date_from: '2027-02-01', date_to: '2027-02-03', availability: 1 },
+  };
   // Keys in another order than the schema's, every optional field present: the output must still be the schema's.
   const restriction = {
     attributes: {
@@ -214,7 +303,11 @@ describe('the changes body: plain changes checked without the generic walk', () 
   const valibotOf = (input: unknown) => v.safeParse(ChannexChangesSchema, input, { abortPipeEarly: true });
 
   it('gives what the schema gives for plain changes: the parsed body itself, not a copy', () => {
-    const input = body([availability, restriction, { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-01', date_to: '2027-02-01' } }]);
+    const input = body([
+      availability,
+      restriction,
+      { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-01', date_to: '2027-02-01' } },
+    ]);
     const out = parseChannexChanges(input);
     expect(out).toEqual(valibotOf(input).output);
     expect(out).toBe(input);
@@ -262,8 +355,14 @@ describe('restrictions per room type × rate plan', () => {
   };
   const stopCp = notification([
     { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-03', availability: 2 } },
-    { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-01', date_to: '2027-02-03', stop_sell: true } },
-    { type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-02', date_to: '2027-02-02', min_stay_through: 1, max_stay: 0 } },
+    {
+      type: 'restriction_changes',
+      attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-01', date_to: '2027-02-03', stop_sell: true },
+    },
+    {
+      type: 'restriction_changes',
+      attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-02', date_to: '2027-02-02', min_stay_through: 1, max_stay: 0 },
+    },
   ]);
 
   it("a plan's stop-sell closes that plan only: pricing, search's open units and the sellable check all see it", () => {
@@ -273,7 +372,13 @@ describe('restrictions per room type × rate plan', () => {
     const cp = nightRestrictions('villa-a', '2027-02-02', 1, 1, d.get('villa-a')!.get('2027-02-02'), 'CP', true);
     expect(cp.map((r) => r.reason)).toEqual(['STOP_SELL']);
     expect(nightRestrictions('villa-a', '2027-02-02', 1, 1, d.get('villa-a')!.get('2027-02-02'), 'EP', true)).toEqual([]);
-    const args = { occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }], selected: [{ propertyId: 'villa-a', quantity: 1 }], properties: new Map([['villa-a', property]]), days: d, nights: ['2027-02-02'] };
+    const args = {
+      occupancy: [{ propertyId: 'villa-a', unit: 1, adults: 1, children: 0 }],
+      selected: [{ propertyId: 'villa-a', quantity: 1 }],
+      properties: new Map([['villa-a', property]]),
+      days: d,
+      nights: ['2027-02-02'],
+    };
     expect(staySellable({ ...args, mealPlan: 'EP' })).toBe(true);
     expect(staySellable({ ...args, mealPlan: 'CP' })).toBe(false);
     expect(openUnits(property, ['2027-02-02'], d, 'EP')).toBe(2);
@@ -282,34 +387,72 @@ describe('restrictions per room type × rate plan', () => {
 
   it('keeps each plan its own values when plans differ (no last-plan-wins), and a later change of a plan merges into it', () => {
     const first = planChanges(stopCp, view, [], 'data[0]', TODAY).document.catalogue.inventory;
-    expect(first.find((r) => r.from === '2027-02-02')).toMatchObject({ quantity: 2, stopSell: false, ratePlans: { CP: { stopSell: true }, EP: { minimumStay: 1, maximumStay: 365 } } });
-    const month: PropertyMonth = { propertyId: 'villa-a', month: '2027-02', days: Object.fromEntries([...days(first).get('villa-a')!].map(([date, day]) => [date.slice(8), { ...day, ...at }])) };
+    expect(first.find((r) => r.from === '2027-02-02')).toMatchObject({
+      quantity: 2,
+      stopSell: false,
+      ratePlans: { CP: { stopSell: true }, EP: { minimumStay: 1, maximumStay: 365 } },
+    });
+    const month: PropertyMonth = {
+      propertyId: 'villa-a',
+      month: '2027-02',
+      days: Object.fromEntries([...days(first).get('villa-a')!].map(([date, day]) => [date.slice(8), { ...day, ...at }])),
+    };
     const later = planChanges(
-      notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-02', date_to: '2027-02-02', min_stay_arrival: 2 } }]),
+      notification([
+        {
+          type: 'restriction_changes',
+          attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:CP', date_from: '2027-02-02', date_to: '2027-02-02', min_stay_arrival: 2 },
+        },
+      ]),
       view,
       [month],
       'data[0]',
       TODAY,
     );
     expect(later.document.catalogue.inventory).toEqual([
-      { propertyId: 'villa-a', from: '2027-02-02', to: '2027-02-02', quantity: 2, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { EP: { minimumStay: 1, maximumStay: 365 }, CP: { stopSell: true, minimumStayArrival: 2 } } },
+      {
+        propertyId: 'villa-a',
+        from: '2027-02-02',
+        to: '2027-02-02',
+        quantity: 2,
+        minimumStay: 1,
+        maximumStay: 30,
+        stopSell: false,
+        ratePlans: { EP: { minimumStay: 1, maximumStay: 365 }, CP: { stopSell: true, minimumStayArrival: 2 } },
+      },
     ]);
   });
 
   it("refuses a plan's minimum stay above its maximum as sold (the room's limit where the plan sets none), reporting it", () => {
     const plan = planChanges(
-      notification([{ type: 'restriction_changes', attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:MAP', date_from: '2027-02-01', date_to: '2027-02-01', min_stay_through: 20 } }]),
+      notification([
+        {
+          type: 'restriction_changes',
+          attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:MAP', date_from: '2027-02-01', date_to: '2027-02-01', min_stay_through: 20 },
+        },
+      ]),
       view,
       stored,
       'data[0]',
       TODAY,
     );
-    expect(plan.notApplied.map((n) => n.reason)).toEqual([expect.stringContaining('villa-a:MAP on 2027-02-01: the minimum stay (20) would exceed the maximum stay (14)')]);
-    expect(plan.document.catalogue.inventory).toEqual([{ propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false }]);
+    expect(plan.notApplied.map((n) => n.reason)).toEqual([
+      expect.stringContaining('villa-a:MAP on 2027-02-01: the minimum stay (20) would exceed the maximum stay (14)'),
+    ]);
+    expect(plan.document.catalogue.inventory).toEqual([
+      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false },
+    ]);
   });
 
   it('shows partner reads each plan with restrictions of its own as sold (the room fills what the plan leaves out), and nothing for the others', () => {
-    const inv: DayInventory = { quantity: 2, minimumStay: 2, maximumStay: 14, stopSell: false, closedToArrival: true, ratePlans: { CP: { stopSell: true }, AP: {} } };
+    const inv: DayInventory = {
+      quantity: 2,
+      minimumStay: 2,
+      maximumStay: 14,
+      stopSell: false,
+      closedToArrival: true,
+      ratePlans: { CP: { stopSell: true }, AP: {} },
+    };
     expect(ratePlansView(inv)).toEqual({ CP: { stopSell: true, minimumStay: 2, maximumStay: 14, closedToArrival: true, closedToDeparture: false } });
     expect(ratePlansView({ ...inv, ratePlans: undefined })).toBeUndefined();
   });
@@ -326,7 +469,18 @@ describe('restrictions per room type × rate plan', () => {
 });
 
 describe('max_persons: the most adults a unit takes, every occupancy priced', () => {
-  const cottage = { id: 'cottage', listingId: 'hotel-1', name: 'Cottage', title: 'Cottage', applicableAdult: 2, maxAdults: 4, applicableChild: 0, extraAdultRate: 1_000, extraChildRate: 0, quantity: 1 } as unknown as Stored<Property>;
+  const cottage = {
+    id: 'cottage',
+    listingId: 'hotel-1',
+    name: 'Cottage',
+    title: 'Cottage',
+    applicableAdult: 2,
+    maxAdults: 4,
+    applicableChild: 0,
+    extraAdultRate: 1_000,
+    extraChildRate: 0,
+    quantity: 1,
+  } as unknown as Stored<Property>;
   const cottageView = { listing: { id: 'hotel-1' }, properties: [cottage] } as unknown as ListingView;
 
   it('offers max_persons = maxAdults and takes a rate for each occupancy up to it, reporting one above', () => {
@@ -339,21 +493,39 @@ describe('max_persons: the most adults a unit takes, every occupancy priced', ()
           rate_plan_id: 'cottage:EP',
           date_from: '2027-02-01',
           date_to: '2027-02-01',
-          rates: [{ rate: '3000.00', occupancy: 2 }, { rate: '3600.00', occupancy: 3 }, { rate: '4000.00', occupancy: 4 }, { rate: '4500.00', occupancy: 5 }],
+          rates: [
+            { rate: '3000.00', occupancy: 2 },
+            { rate: '3600.00', occupancy: 3 },
+            { rate: '4000.00', occupancy: 4 },
+            { rate: '4500.00', occupancy: 5 },
+          ],
         },
       },
     ]);
     const plan = planChanges(n, cottageView, [], 'data[0]', TODAY);
     expect(plan.notApplied.map((w) => w.path)).toEqual(['data[0].attributes.changes[0].attributes.rates[3].occupancy']);
-    expect(plan.document.catalogue.rates).toEqual([{ propertyId: 'cottage', from: '2027-02-01', to: '2027-02-01', mealPlan: 'EP', adults: { '2': 3000, '3': 3600, '4': 4000 } }]);
+    expect(plan.document.catalogue.rates).toEqual([
+      { propertyId: 'cottage', from: '2027-02-01', to: '2027-02-01', mealPlan: 'EP', adults: { '2': 3000, '3': 3600, '4': 4000 } },
+    ]);
   });
 
   it("replays the Open Channel page's Multi Occupancy example: each occupancy's rate held (in INR), the plan's stop-sell on that plan; in GBP every rate reported", () => {
     const inr = planChanges(notification(multiOccupancyExample('cottage', 'cottage:CP', '2027-02-01', '2027-02-03', 'INR')), cottageView, [], 'data[0]', TODAY);
     expect(inr.notApplied).toEqual([]);
-    expect(inr.document.catalogue.rates).toEqual([{ propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', mealPlan: 'CP', adults: { '1': 150, '2': 200, '3': 250 } }]);
+    expect(inr.document.catalogue.rates).toEqual([
+      { propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', mealPlan: 'CP', adults: { '1': 150, '2': 200, '3': 250 } },
+    ]);
     expect(inr.document.catalogue.inventory).toEqual([
-      { propertyId: 'cottage', from: '2027-02-01', to: '2027-02-03', quantity: 0, minimumStay: 1, maximumStay: 30, stopSell: false, ratePlans: { CP: { stopSell: true, closedToArrival: false, closedToDeparture: false, minimumStayArrival: 1, minimumStay: 1, maximumStay: 365 } } },
+      {
+        propertyId: 'cottage',
+        from: '2027-02-01',
+        to: '2027-02-03',
+        quantity: 0,
+        minimumStay: 1,
+        maximumStay: 30,
+        stopSell: false,
+        ratePlans: { CP: { stopSell: true, closedToArrival: false, closedToDeparture: false, minimumStayArrival: 1, minimumStay: 1, maximumStay: 365 } },
+      },
     ]);
     const gbp = planChanges(notification(multiOccupancyExample('cottage', 'cottage:CP', '2027-02-01', '2027-02-03')), cottageView, [], 'data[0]', TODAY);
     expect(gbp.notApplied.map((w) => w.path)).toEqual([0, 1, 2].map((j) => `data[0].attributes.changes[0].attributes.rates[${j}].currency`));

@@ -18,7 +18,10 @@ const AT_FIRST_CALL: { readonly what: string; readonly matches: (path: string) =
   { what: 'pdf-lib and fontkit (infra/pdf, loaded at the first render)', matches: (p) => /node_modules\/(pdf-lib|@pdf-lib\/fontkit)\//.test(p) },
   // An ESM import of node:http loads Node's bundled undici (its WebSocket getters); the stage aliases it to infra/node-http.cjs.
   { what: 'node:http as an ESM import (custom.esbuild.alias)', matches: (p) => p === 'node:http' || p === 'http' },
-  { what: 'the route registry (functions/registry.ts: every contract, for /openapi.json, /docs and the fallback)', matches: (p) => p === 'functions/registry.ts' },
+  {
+    what: 'the route registry (functions/registry.ts: every contract, for /openapi.json, /docs and the fallback)',
+    matches: (p) => p === 'functions/registry.ts',
+  },
   { what: "Redoc's standalone bundle (a file of the docs artifact, read at the first request)", matches: (p) => /node_modules\/redoc\//.test(p) },
 ];
 

@@ -5,7 +5,8 @@ import { gzipJsonArray, gzipJsonSlices } from '../../functions/http/compression.
 import type { HttpResult } from '../../functions/http/types.ts';
 
 const head = { statusCode: 200, headers: { 'Content-Type': 'application/json' } };
-const rowsOf = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: `p-${from + i}`, rate: (from + i) * 7, note: 'x'.repeat(i % 5) }));
+const rowsOf = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => ({ id: `p-${from + i}`, rate: (from + i) * 7, note: 'x'.repeat(i % 5) }));
 const unzip = (r: HttpResult) => gunzipSync(Buffer.from(String(r.body), 'base64')).toString();
 
 /** A slice settled by hand, so a test decides the order slices arrive in. */
@@ -50,7 +51,9 @@ describe('gzipJsonSlices', () => {
     let seed = 20261125;
     const hex = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed.toString(16).padStart(8, '0'));
     const noise = (n: number) => Array.from({ length: n }, () => ({ id: `${hex()}${hex()}${hex()}${hex()}` }));
-    await expect(gzipJsonSlices(head, new RowSlices([Promise.resolve(noise(150_000)), Promise.resolve(noise(150_000))]))).rejects.toMatchObject({ param: 'to' });
+    await expect(gzipJsonSlices(head, new RowSlices([Promise.resolve(noise(150_000)), Promise.resolve(noise(150_000))]))).rejects.toMatchObject({
+      param: 'to',
+    });
   });
 });
 

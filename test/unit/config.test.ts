@@ -27,9 +27,11 @@ function problemWith(env: Record<string, string | undefined>): string {
 
 describe('parseConfig', () => {
   it("refuses a Razorpay key whose mode is not the stage's: a test key on prod, a live key anywhere else", () => {
-    const razorpay = (STAGE: string, RAZORPAY_KEY_ID: string) => minimal({ STAGE, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: 'secret-value-1', PAYMENT_GATEWAY: 'razorpay' });
+    const razorpay = (STAGE: string, RAZORPAY_KEY_ID: string) =>
+      minimal({ STAGE, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: 'secret-value-1', PAYMENT_GATEWAY: 'razorpay' });
     expect(problemWith(razorpay('prod', 'rzp_test_AbCdEf123456'))).toMatch(/RAZORPAY_KEY_ID: stage prod takes only a live Razorpay key/);
-    for (const stage of ['dev', 'staging', 'test']) expect(problemWith(razorpay(stage, 'rzp_live_AbCdEf123456'))).toMatch(new RegExp(`stage ${stage} may not use a live Razorpay key`));
+    for (const stage of ['dev', 'staging', 'test'])
+      expect(problemWith(razorpay(stage, 'rzp_live_AbCdEf123456'))).toMatch(new RegExp(`stage ${stage} may not use a live Razorpay key`));
     expect(parseConfig(razorpay('prod', 'rzp_live_AbCdEf123456')).payments.razorpay?.keyId).toBe('rzp_live_AbCdEf123456');
     expect(parseConfig(razorpay('staging', 'rzp_test_AbCdEf123456')).payments.razorpay?.keyId).toBe('rzp_test_AbCdEf123456');
   });
@@ -39,13 +41,20 @@ describe('parseConfig', () => {
     expect(problemWith(minimal({ IRP_PROVIDER: 'nic' }))).toMatch(/IRP_CREDENTIALS/);
     expect(problemWith(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: '{}' }))).toMatch(/at least one registration/);
     const pem = '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----';
-    const cred = (baseUrl: string) => JSON.stringify({ '30AAICK4821M1ZQ': { baseUrl, clientId: 'c', clientSecret: 's', userName: 'u', password: 'p', publicKeyPem: pem, signingKeyPem: pem } });
+    const cred = (baseUrl: string) =>
+      JSON.stringify({ '30AAICK4821M1ZQ': { baseUrl, clientId: 'c', clientSecret: 's', userName: 'u', password: 'p', publicKeyPem: pem, signingKeyPem: pem } });
     expect(problemWith(minimal({ STAGE: 'prod', IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('http://x.example') }))).toMatch(/baseUrl must be https/);
     expect(parseConfig(minimal({ STAGE: 'prod', IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('https://x.example') })).irp.provider).toBe('nic');
-    expect(parseConfig(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({ provider: 'nic', credentials: { '30AAICK4821M1ZQ': { userName: 'u' } } });
+    expect(parseConfig(minimal({ IRP_PROVIDER: 'nic', IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({
+      provider: 'nic',
+      credentials: { '30AAICK4821M1ZQ': { userName: 'u' } },
+    });
     expect(problemWith(minimal({ IRP_PROVIDER: 'gsp' }))).toMatch(/IRP_PROVIDER/);
     // The sandbox provider with credentials: those registrations go to the portal, the others to the sandbox.
-    expect(parseConfig(minimal({ IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({ provider: 'sandbox', credentials: { '30AAICK4821M1ZQ': { clientId: 'c' } } });
+    expect(parseConfig(minimal({ IRP_CREDENTIALS: cred('http://127.0.0.1:4000') })).irp).toMatchObject({
+      provider: 'sandbox',
+      credentials: { '30AAICK4821M1ZQ': { clientId: 'c' } },
+    });
     expect(problemWith(minimal({ IRP_CREDENTIALS: 'not json' }))).toMatch(/IRP_PROVIDER=sandbox needs IRP_CREDENTIALS to be the JSON/);
   });
 
@@ -140,7 +149,9 @@ describe('parseConfig', () => {
     expect(parseConfig(minimal({})).billingRequestWorkMs).toBe(5000);
     expect(parseConfig(minimal({ REQUEST_BUDGET_MS: '25000' })).billingRequestWorkMs).toBe(15625);
     expect(parseConfig(minimal({ REQUEST_BUDGET_MS: '25000', BILLING_REQUEST_WORK_MS: '23000' })).billingRequestWorkMs).toBe(23000);
-    expect(problemWith(minimal({ BILLING_REQUEST_WORK_MS: '6001' }))).toContain('BILLING_REQUEST_WORK_MS must be at least 2000 ms shorter than REQUEST_BUDGET_MS');
+    expect(problemWith(minimal({ BILLING_REQUEST_WORK_MS: '6001' }))).toContain(
+      'BILLING_REQUEST_WORK_MS must be at least 2000 ms shorter than REQUEST_BUDGET_MS',
+    );
     expect(problemWith(minimal({ BILLING_REQUEST_WORK_MS: 'soon' }))).toContain('BILLING_REQUEST_WORK_MS:');
   });
 
@@ -148,7 +159,11 @@ describe('parseConfig', () => {
     expect(problemWith(minimal({ [name]: undefined }))).toContain(`${name}:`);
   });
 
-  it.each([['OUTBOUND_ALLOW_HOSTS', 'localhost'], ['OUTBOUND_ALLOW_HTTP', 'true'], ['TIME_SCALE', '60']])('refuses %s on a non-sandbox stage', (name, value) => {
+  it.each([
+    ['OUTBOUND_ALLOW_HOSTS', 'localhost'],
+    ['OUTBOUND_ALLOW_HTTP', 'true'],
+    ['TIME_SCALE', '60'],
+  ])('refuses %s on a non-sandbox stage', (name, value) => {
     expect(problemWith(minimal({ STAGE: 'prod', [name]: value }))).toContain(name);
   });
 

@@ -101,8 +101,20 @@ describe('GET /v1/audit-events with from at the end of 9999', () => {
 describe('an operator as a group reads it in GET /v1/audit-events', () => {
   it('is the role, with the command and its outcome but not the person, the IAM principal or the internal error', async () => {
     const recorded = (after: Record<string, unknown>, before: Record<string, unknown> | null) => ({
-      id: 'e1', at: '2027-03-01T00:00:00.000Z', actor: 'alice (arn:aws:iam::123456789012:user/alice)', actorKind: 'operator' as const, action: 'admin.billing.run',
-      target: 'billing:g', account: 'g', before, after, requestId: 'r', stage: 'dev', seq: 2, prevHash: 'a'.repeat(64), hash: 'b'.repeat(64),
+      id: 'e1',
+      at: '2027-03-01T00:00:00.000Z',
+      actor: 'alice (arn:aws:iam::123456789012:user/alice)',
+      actorKind: 'operator' as const,
+      action: 'admin.billing.run',
+      target: 'billing:g',
+      account: 'g',
+      before,
+      after,
+      requestId: 'r',
+      stage: 'dev',
+      seq: 2,
+      prevHash: 'a'.repeat(64),
+      hash: 'b'.repeat(64),
     });
     const events = [
       recorded({ command: 'billing run', options: ['--group=g', '--as=alice', '--from=2027-02-01'], status: 'started' }, null),
@@ -113,7 +125,11 @@ describe('an operator as a group reads it in GET /v1/audit-events', () => {
     const caller = { kind: 'agent-group', agentGroupId: 'g', partnerId: 'p', channelId: 'c', keyId: 'k', keyPrefix: 'test' } as const;
     const page = await listAuditEvents({ auditTrail, cursors: { encode: () => 'c', decode: () => '' } }, caller, {});
     expect(page.data.map((e) => e.actor)).toEqual(['operator', 'operator', 'operator']);
-    expect(page.data.map((e) => e.after)).toEqual([{ command: 'billing run', options: ['--group=g', '--from=2027-02-01'], status: 'started' }, { status: 'failed' }, { creditLimit: 300000 }]);
+    expect(page.data.map((e) => e.after)).toEqual([
+      { command: 'billing run', options: ['--group=g', '--from=2027-02-01'], status: 'started' },
+      { status: 'failed' },
+      { creditLimit: 300000 },
+    ]);
     const text = JSON.stringify(page);
     for (const hidden of ['alice', 'arn:aws', 'TypeError']) expect(text).not.toContain(hidden);
   });

@@ -130,7 +130,10 @@ describe('Function: verdictFor', () => {
   });
 
   it('schedules the next attempt after a retryable outcome', () => {
-    expect(verdictFor({ outcome: 'retryable', statusCode: 503, durationMs: 3 }, 1, 8, next)).toEqual({ status: 'PENDING', nextAttemptAt: '2026-03-01T10:00:30.000Z' });
+    expect(verdictFor({ outcome: 'retryable', statusCode: 503, durationMs: 3 }, 1, 8, next)).toEqual({
+      status: 'PENDING',
+      nextAttemptAt: '2026-03-01T10:00:30.000Z',
+    });
   });
 
   it("fails a retryable outcome once the endpoint's maxAttempts is used up", () => {

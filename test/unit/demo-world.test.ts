@@ -56,7 +56,10 @@ describe('Function: buildDemoWorld', () => {
     for (const p of catalogue.properties) {
       const days = catalogue.days.get(p.id)!;
       expect(days.size, p.id).toBe(DEMO_WINDOW_DAYS);
-      expect([...days.values()].every((d) => d.inventory && d.rates.EP?.['1']), p.id).toBe(true);
+      expect(
+        [...days.values()].every((d) => d.inventory && d.rates.EP?.['1']),
+        p.id,
+      ).toBe(true);
     }
     const all = [...catalogue.days.values()].flatMap((d) => [...d.values()]);
     expect(all.filter((d) => d.inventory!.stopSell).length).toBeGreaterThan(10);
@@ -86,8 +89,14 @@ describe('Function: buildDemoWorld', () => {
     expect(catalogue.cancellationPlans.map((p) => p.planType)).toEqual(['FLEXIBLE', 'MODERATE', 'NON_REFUNDABLE']);
     expect(catalogue.cancellationPlans.find((p) => p.planType === 'NON_REFUNDABLE')!.discountPercent).toBeGreaterThan(0);
     for (const l of catalogue.listings) {
-      expect(catalogue.meals.some((m) => m.listingId === l.id), l.id).toBe(true);
-      expect(catalogue.vas.some((s) => s.listingId === l.id), l.id).toBe(true);
+      expect(
+        catalogue.meals.some((m) => m.listingId === l.id),
+        l.id,
+      ).toBe(true);
+      expect(
+        catalogue.vas.some((s) => s.listingId === l.id),
+        l.id,
+      ).toBe(true);
     }
   });
 
@@ -123,7 +132,9 @@ describe('Function: buildDemoWorld', () => {
       expect(c.key).toMatch(/^pds_demo_[a-z0-9_]{8,}$/);
       expect(c.key.length).toBeGreaterThanOrEqual(16);
       expect(c.signingSecret === null).toBe(c.kind === 'partner');
-      expect(doc.keys).toContainEqual(expect.objectContaining({ owner: { kind: c.kind, id: c.ownerId }, key: c.key, ...(c.signingSecret ? { signingSecret: c.signingSecret } : {}) }));
+      expect(doc.keys).toContainEqual(
+        expect.objectContaining({ owner: { kind: c.kind, id: c.ownerId }, key: c.key, ...(c.signingSecret ? { signingSecret: c.signingSecret } : {}) }),
+      );
     }
   });
 });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { budgetProblems, DEPLOY_BUDGET, templateFigures } from '../../infra/deploy/budget.ts';
 
 const template = (resources: number, pad = 0) =>
-  JSON.stringify({ Resources: Object.fromEntries(Array.from({ length: resources }, (_, i) => [`R${i}`, { Type: i % 2 ? 'AWS::Lambda::Function' : 'AWS::IAM::Role' }])), Description: 'x'.repeat(pad) }, null, 2);
+  JSON.stringify(
+    {
+      Resources: Object.fromEntries(Array.from({ length: resources }, (_, i) => [`R${i}`, { Type: i % 2 ? 'AWS::Lambda::Function' : 'AWS::IAM::Role' }])),
+      Description: 'x'.repeat(pad),
+    },
+    null,
+    2,
+  );
 
 describe('deploy budget (infra/deploy/budget.ts, run over the packaged templates by scripts/check-stages.sh)', () => {
   it('leaves headroom under CloudFormation limits of 500 resources and 1 MB', () => {
@@ -23,7 +30,7 @@ describe('deploy budget (infra/deploy/budget.ts, run over the packaged templates
 
   it('passes a template at the budget and names each figure over it', () => {
     expect(budgetProblems(templateFigures(template(350)))).toEqual([]);
-    expect(budgetProblems(templateFigures(template(351)))).toEqual(['351 resources, over the budget of 350 (CloudFormation\'s limit is 500)']);
+    expect(budgetProblems(templateFigures(template(351)))).toEqual(["351 resources, over the budget of 350 (CloudFormation's limit is 500)"]);
     const heavy = budgetProblems(templateFigures(template(10, 460 * 1024)));
     expect(heavy).toHaveLength(1);
     expect(heavy[0]).toMatch(/^4\d\d KB, over the budget of 450 KB/);

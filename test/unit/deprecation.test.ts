@@ -31,7 +31,12 @@ const demoRoute = defineRoute({
   responses: { 200: { description: 'Rooms.', schema: v.object({ rooms: v.array(v.object({ rate: v.number(), legacyRate: v.number() })) }) } },
   deprecated: [SORT_GONE, CODE_GONE, RATE_GONE],
 });
-const oldRoute = defineRoute({ ...demoRoute, operationId: 'testOldRooms', path: '/test/old-rooms', deprecated: [{ what: { route: true }, since: '2027-04-01', sunset: '2028-04-01', instead: 'Use POST /test/rooms.' }] });
+const oldRoute = defineRoute({
+  ...demoRoute,
+  operationId: 'testOldRooms',
+  path: '/test/old-rooms',
+  deprecated: [{ what: { route: true }, since: '2027-04-01', sunset: '2028-04-01', instead: 'Use POST /test/rooms.' }],
+});
 
 const rooms = endpoint(demoRoute, async () => ({ status: 200, body: { rooms: [{ rate: 100, legacyRate: 100 }] } }));
 const oldRooms = endpoint(oldRoute, async () => ({ status: 200, body: { rooms: [] } }));
@@ -60,12 +65,18 @@ function event(path: string, body: unknown, query?: Record<string, string>): Htt
     isBase64Encoded: false,
   };
 }
-const invoke = (handler: unknown, e: HttpEvent) => (handler as (e: HttpEvent, c: Context) => Promise<HttpResult>)(e, { getRemainingTimeInMillis: () => 10_000 } as Context);
-const notice = (since: string, sunset: string) => ({ Deprecation: `@${Date.parse(`${since}T00:00:00Z`) / 1000}`, Sunset: new Date(`${sunset}T00:00:00Z`).toUTCString(), Link: `<${DEPRECATION_DOCS}>; rel="deprecation"; type="text/html"` });
+const invoke = (handler: unknown, e: HttpEvent) =>
+  (handler as (e: HttpEvent, c: Context) => Promise<HttpResult>)(e, { getRemainingTimeInMillis: () => 10_000 } as Context);
+const notice = (since: string, sunset: string) => ({
+  Deprecation: `@${Date.parse(`${since}T00:00:00Z`) / 1000}`,
+  Sunset: new Date(`${sunset}T00:00:00Z`).toUTCString(),
+  Link: `<${DEPRECATION_DOCS}>; rel="deprecation"; type="text/html"`,
+});
 
 beforeAll(() => {
   // config() only: nothing here reaches DynamoDB or SQS.
-  for (const [name, value] of Object.entries(serviceEnv({ stage: 'test', tableName: 'unused', dynamodb: 'http://127.0.0.1:9', sqs: 'http://127.0.0.1:9' }))) vi.stubEnv(name, value);
+  for (const [name, value] of Object.entries(serviceEnv({ stage: 'test', tableName: 'unused', dynamodb: 'http://127.0.0.1:9', sqs: 'http://127.0.0.1:9' })))
+    vi.stubEnv(name, value);
   // Each request is logged; keep the test output quiet.
   vi.spyOn(logger, 'info').mockImplementation(() => undefined);
 });
@@ -94,7 +105,10 @@ describe('Deprecation and Sunset headers', () => {
 
   it('carries them on a wholly deprecated route’s errors too, and never on a route without deprecations', async () => {
     const refused = await invoke(oldRooms, event('/test/old-rooms', { guest: { unknown: 1 } }));
-    const plain = await invoke(endpoint({ ...demoRoute, deprecated: undefined }, async () => ({ status: 200, body: { rooms: [] } })), event('/test/rooms', { guest: {} }, { sort: 'price' }));
+    const plain = await invoke(
+      endpoint({ ...demoRoute, deprecated: undefined }, async () => ({ status: 200, body: { rooms: [] } })),
+      event('/test/rooms', { guest: {} }, { sort: 'price' }),
+    );
 
     expect(refused.statusCode).toBe(400);
     expect(refused.headers).toMatchObject(notice('2027-04-01', '2028-04-01'));
@@ -105,13 +119,20 @@ describe('Deprecation and Sunset headers', () => {
   it('refuses a sunset sooner than 12 months after the deprecation, and dates that are not days', () => {
     expect(() => checkDeprecation({ ...SORT_GONE, sunset: '2028-01-14' })).toThrow(/12 months/);
     expect(() => checkDeprecation({ ...SORT_GONE, since: '15/01/2027' })).toThrow(/YYYY-MM-DD/);
-    expect(() => endpoint({ ...demoRoute, deprecated: [{ ...RATE_GONE, sunset: '2027-09-01' }] }, async () => ({ status: 200, body: {} }))).toThrow(/12 months/);
+    expect(() => endpoint({ ...demoRoute, deprecated: [{ ...RATE_GONE, sunset: '2027-09-01' }] }, async () => ({ status: 200, body: {} }))).toThrow(
+      /12 months/,
+    );
     expect(deprecationHeaders([])).toEqual({});
   });
 });
 
 describe('Deprecations in the OpenAPI document and the typed client', () => {
-  type Op = { deprecated?: boolean; parameters: { name: string; deprecated?: boolean }[]; requestBody: { content: { 'application/json': { schema: any } } }; responses: Record<string, { headers: Record<string, unknown>; content?: { 'application/json': { schema: any } } }> };
+  type Op = {
+    deprecated?: boolean;
+    parameters: { name: string; deprecated?: boolean }[];
+    requestBody: { content: { 'application/json': { schema: any } } };
+    responses: Record<string, { headers: Record<string, unknown>; content?: { 'application/json': { schema: any } } }>;
+  };
   const doc = buildOpenApi([demoRoute, oldRoute]) as { paths: Record<string, { post: Op }> };
 
   it('marks the operation, the parameter and the fields deprecated, names the sunset, and documents the headers', () => {

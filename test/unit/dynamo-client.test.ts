@@ -16,13 +16,21 @@ async function droppingStore(drops: number) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, aws: { connectTimeoutMs: 1000, requestTimeoutMs: 1000, maxAttempts: 2 } });
+  const db = createDocumentClient({
+    region: 'ap-south-1',
+    endpoints: { dynamodb: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    aws: { connectTimeoutMs: 1000, requestTimeoutMs: 1000, maxAttempts: 2 },
+  });
   return { db, targets, close: () => new Promise<void>((resolve) => (db.destroy(), server.closeAllConnections(), server.close(() => resolve()))) };
 }
 
 describe('createDocumentClient', () => {
   it('leaves out the SDK logger middleware, which filters every response for a logger that discards it', () => {
-    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: 'http://127.0.0.1:1' }, aws: { connectTimeoutMs: 100, requestTimeoutMs: 100, maxAttempts: 1 } });
+    const db = createDocumentClient({
+      region: 'ap-south-1',
+      endpoints: { dynamodb: 'http://127.0.0.1:1' },
+      aws: { connectTimeoutMs: 100, requestTimeoutMs: 100, maxAttempts: 1 },
+    });
     const names = db.middlewareStack.identify().join(' ');
     expect(names).toContain('countDynamoCalls');
     expect(names).not.toContain('loggerMiddleware');

@@ -36,7 +36,13 @@ const party = {
 };
 const Inv01 = v.strictObject({
   Version: v.literal('1.1'),
-  TranDtls: v.strictObject({ TaxSch: v.literal('GST'), SupTyp: v.picklist(['B2B', 'SEZWP', 'SEZWOP', 'EXPWP', 'EXPWOP', 'DEXP']), RegRev: v.picklist(['Y', 'N']), EcmGstin: v.optional(v.pipe(v.string(), v.regex(/^([0-9]{2}[0-9A-Z]{13})$/))), IgstOnIntra: v.picklist(['Y', 'N']) }),
+  TranDtls: v.strictObject({
+    TaxSch: v.literal('GST'),
+    SupTyp: v.picklist(['B2B', 'SEZWP', 'SEZWOP', 'EXPWP', 'EXPWOP', 'DEXP']),
+    RegRev: v.picklist(['Y', 'N']),
+    EcmGstin: v.optional(v.pipe(v.string(), v.regex(/^([0-9]{2}[0-9A-Z]{13})$/))),
+    IgstOnIntra: v.picklist(['Y', 'N']),
+  }),
   DocDtls: v.strictObject({ Typ: v.picklist(['INV', 'CRN', 'DBN']), No: v.pipe(v.string(), v.regex(/^([A-Z1-9]{1}[A-Z0-9/-]{0,15})$/)), Dt: irpDate }),
   SellerDtls: v.strictObject(party),
   BuyerDtls: v.strictObject({ ...party, Pos: stateCode }),
@@ -65,7 +71,18 @@ const Inv01 = v.strictObject({
     v.minLength(1),
     v.maxLength(1000),
   ),
-  ValDtls: v.strictObject({ AssVal: rupees, CgstVal: rupees, SgstVal: rupees, IgstVal: rupees, CesVal: rupees, StCesVal: rupees, Discount: rupees, OthChrg: rupees, RndOffAmt: v.number(), TotInvVal: rupees }),
+  ValDtls: v.strictObject({
+    AssVal: rupees,
+    CgstVal: rupees,
+    SgstVal: rupees,
+    IgstVal: rupees,
+    CesVal: rupees,
+    StCesVal: rupees,
+    Discount: rupees,
+    OthChrg: rupees,
+    RndOffAmt: v.number(),
+    TotInvVal: rupees,
+  }),
   RefDtls: v.strictObject({
     InvRm: v.optional(text(3, 100)),
     DocPerdDtls: v.strictObject({ InvStDt: irpDate, InvEndDt: irpDate }),
@@ -112,9 +129,26 @@ function storedInvoice(bookings: readonly BookingSpec[], intra: boolean, fixedDr
   const lineOf = (b: number, n: number, over: Partial<InvoiceLine> & Pick<InvoiceLine, 'taxableValue' | 'gstRate' | 'quantity'>, gst: number): InvoiceLine => {
     const tax = splitTax(gst, supplier.stateCode, '30');
     return {
-      id: `l${b}-${n}`, invoiceId: 'inv', agentGroupId: 'g', key: `STAY#p#${b}-${n}`, lineKind: 'STAY', sac: '996311', description: 'Villa stay', propertyName: 'Casa Azul',
-      bookingRef: `ref-${b}`, bookingId: `PS-${b}`, ledgerEntryId: `e${b}`, itemRef: `p#${n}`, nightDate: `2026-10-${String(n + 1).padStart(2, '0')}`, checkIn: '2026-10-01', checkOut: '2026-10-09',
-      unitBase: over.taxableValue, discount: 0, ...over, ...tax, lineTotal: over.taxableValue + gst,
+      id: `l${b}-${n}`,
+      invoiceId: 'inv',
+      agentGroupId: 'g',
+      key: `STAY#p#${b}-${n}`,
+      lineKind: 'STAY',
+      sac: '996311',
+      description: 'Villa stay',
+      propertyName: 'Casa Azul',
+      bookingRef: `ref-${b}`,
+      bookingId: `PS-${b}`,
+      ledgerEntryId: `e${b}`,
+      itemRef: `p#${n}`,
+      nightDate: `2026-10-${String(n + 1).padStart(2, '0')}`,
+      checkIn: '2026-10-01',
+      checkOut: '2026-10-09',
+      unitBase: over.taxableValue,
+      discount: 0,
+      ...over,
+      ...tax,
+      lineTotal: over.taxableValue + gst,
     };
   };
   bookings.forEach((bk, b) => {
@@ -124,18 +158,46 @@ function storedInvoice(bookings: readonly BookingSpec[], intra: boolean, fixedDr
     const drift = b === 0 && fixedDrift !== undefined ? fixedDrift : Math.floor((atTop * bk.lowering) / 100);
     if (drift > 0) {
       const { taxableValue, gst } = splitInclusive(-drift, top);
-      lines.push({ ...lineOf(b, 99, { taxableValue, gstRate: top, quantity: 1 }, gst), key: 'ADJUSTMENT', lineKind: 'ADJUSTMENT', itemRef: 'ADJUSTMENT', nightDate: null, description: 'Price difference absorbed by amendment' });
+      lines.push({
+        ...lineOf(b, 99, { taxableValue, gstRate: top, quantity: 1 }, gst),
+        key: 'ADJUSTMENT',
+        lineKind: 'ADJUSTMENT',
+        itemRef: 'ADJUSTMENT',
+        nightDate: null,
+        description: 'Price difference absorbed by amendment',
+      });
     }
   });
   const sum = (k: 'taxableValue' | 'cgst' | 'sgst' | 'igst' | 'lineTotal') => lines.reduce((s, l) => s + l[k], 0);
   const parties = {
-    supplierGstin: supplier.gstin, supplierName: supplier.name, supplierAddress: supplier.address, supplierStateCode: supplier.stateCode,
-    billToGstin: MUMBAI.gstin, billToName: MUMBAI.name, billToAddress: MUMBAI.address, placeOfSupply: 'Goa', placeOfSupplyStateCode: '30',
+    supplierGstin: supplier.gstin,
+    supplierName: supplier.name,
+    supplierAddress: supplier.address,
+    supplierStateCode: supplier.stateCode,
+    billToGstin: MUMBAI.gstin,
+    billToName: MUMBAI.name,
+    billToAddress: MUMBAI.address,
+    placeOfSupply: 'Goa',
+    placeOfSupplyStateCode: '30',
   };
   const record: Invoice = {
-    ...newDraftInvoice({ id: 'inv', agentGroupId: 'g', runId: 'run', period: { from: '2026-10-01', to: '2026-10-31' }, parties, at: '2026-11-01T06:30:00.000Z' }),
-    invoiceNumber: 'I30/26-27/000001', issueDate: '2026-11-01', dueDate: '2026-11-16',
-    subtotal: sum('taxableValue'), cgst: sum('cgst'), sgst: sum('sgst'), igst: sum('igst'), total: sum('lineTotal'), lineCount: lines.length,
+    ...newDraftInvoice({
+      id: 'inv',
+      agentGroupId: 'g',
+      runId: 'run',
+      period: { from: '2026-10-01', to: '2026-10-31' },
+      parties,
+      at: '2026-11-01T06:30:00.000Z',
+    }),
+    invoiceNumber: 'I30/26-27/000001',
+    issueDate: '2026-11-01',
+    dueDate: '2026-11-16',
+    subtotal: sum('taxableValue'),
+    cgst: sum('cgst'),
+    sgst: sum('sgst'),
+    igst: sum('igst'),
+    total: sum('lineTotal'),
+    lineCount: lines.length,
   };
   return { record, lines };
 }
@@ -144,9 +206,26 @@ describe('e-invoice JSON (INV-01)', () => {
   it('renders an intra-state tax invoice with every required field', () => {
     const json = parse(intraStateInvoice);
     expect(json.DocDtls).toEqual({ Typ: 'INV', No: 'GA/2026-27/0042', Dt: '01/11/2026' });
-    expect(json.SellerDtls).toEqual({ Gstin: '30AAICK4821M1ZQ', LglNm: 'Konkan Villa Stays Private Limited', Addr1: 'Plot 14, Campal Trade Centre, Panaji', Loc: 'North Goa', Pin: 403001, Stcd: '30' });
+    expect(json.SellerDtls).toEqual({
+      Gstin: '30AAICK4821M1ZQ',
+      LglNm: 'Konkan Villa Stays Private Limited',
+      Addr1: 'Plot 14, Campal Trade Centre, Panaji',
+      Loc: 'North Goa',
+      Pin: 403001,
+      Stcd: '30',
+    });
     expect(json.BuyerDtls).toMatchObject({ Gstin: '27AAPFU0939F1ZV', Pos: '30', Stcd: '27', Pin: 400013, Loc: 'Mumbai' });
-    expect(json.ItemList[2]).toMatchObject({ SlNo: '3', HsnCd: '996311', IsServc: 'Y', AssAmt: 12450.5, GstRt: 18, CgstAmt: 1120.55, SgstAmt: 1120.54, IgstAmt: 0, TotItemVal: 14691.59 });
+    expect(json.ItemList[2]).toMatchObject({
+      SlNo: '3',
+      HsnCd: '996311',
+      IsServc: 'Y',
+      AssAmt: 12450.5,
+      GstRt: 18,
+      CgstAmt: 1120.55,
+      SgstAmt: 1120.54,
+      IgstAmt: 0,
+      TotItemVal: 14691.59,
+    });
     expect(json.ItemList[3]).toMatchObject({ Qty: 2, UnitPrice: 1900, TotAmt: 3800 });
     expect(json.ValDtls).toMatchObject({ AssVal: 30450.5, CgstVal: 1648.55, SgstVal: 1648.54, IgstVal: 0, TotInvVal: 33747.59 });
     expect(json.RefDtls).toEqual({ DocPerdDtls: { InvStDt: '01/10/2026', InvEndDt: '31/10/2026' } });
@@ -173,7 +252,14 @@ describe('e-invoice JSON (INV-01)', () => {
   it('meets the schema and adds up for any document of valid figures', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ taxableValue: fc.integer({ min: 0, max: 100_000_000 }), gstRate: fc.constantFrom(5, 12, 18, 28), quantity: fc.integer({ min: 1, max: 9 }) }), { minLength: 1, maxLength: 30 }),
+        fc.array(
+          fc.record({
+            taxableValue: fc.integer({ min: 0, max: 100_000_000 }),
+            gstRate: fc.constantFrom(5, 12, 18, 28),
+            quantity: fc.integer({ min: 1, max: 9 }),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
         fc.boolean(),
         (specs, intra) => {
           const lines = specs.map((s, i) => line({ night: `2026-10-${String((i % 28) + 1).padStart(2, '0')}`, intra, ...s }));
@@ -193,17 +279,28 @@ describe('e-invoice JSON (INV-01)', () => {
   it.each([
     ['a lower-case number', { number: 'ga/2026-27/0042' }, /IRP's rule/],
     ['a number starting with 0', { number: '0042/2026' }, /IRP's rule/],
-    ['an address without a PIN', { supplier: { ...intraStateInvoice.supplier, address: 'Campal Trade Centre, Panaji, Goa' } }, /supplier\.address has no six-digit PIN/],
+    [
+      'an address without a PIN',
+      { supplier: { ...intraStateInvoice.supplier, address: 'Campal Trade Centre, Panaji, Goa' } },
+      /supplier\.address has no six-digit PIN/,
+    ],
   ] as const)('refuses %s', (_what, change, message) => {
     expect(() => eInvoiceJson({ ...intraStateInvoice, ...change } as InvoiceDocument)).toThrow(message);
   });
 
-  it('nets a price-lowering amendment line into its booking\'s items before tax: e-invoice ValDtls = stored totals = GSTR-1, for any invoice', () => {
+  it("nets a price-lowering amendment line into its booking's items before tax: e-invoice ValDtls = stored totals = GSTR-1, for any invoice", () => {
     fc.assert(
       fc.property(
         fc.array(
           fc.record({
-            items: fc.array(fc.record({ taxableValue: fc.integer({ min: 100, max: 5_000_000 }), gstRate: fc.constantFrom(5, 12, 18), quantity: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 4 }),
+            items: fc.array(
+              fc.record({
+                taxableValue: fc.integer({ min: 100, max: 5_000_000 }),
+                gstRate: fc.constantFrom(5, 12, 18),
+                quantity: fc.integer({ min: 1, max: 4 }),
+              }),
+              { minLength: 1, maxLength: 4 },
+            ),
             // The share of the booking's items at its top rate an amendment's absorbed drift lowers (0: no amendment).
             lowering: fc.integer({ min: 0, max: 90 }),
           }),
@@ -214,11 +311,28 @@ describe('e-invoice JSON (INV-01)', () => {
           const { record, lines } = storedInvoice(bookings, intra);
           const json = eInvoiceOfRecord(record, lines);
           const stored = (k: 'taxableValue' | 'cgst' | 'sgst' | 'igst') => lines.reduce((s, l) => s + l[k], 0);
-          const gstr1 = (gstr1Of(record.supplierGstin, '2026-11', [{ invoice: record, lines }]).json as { b2b: { inv: { val: number; itms: { itm_det: { txval: number; iamt: number; camt: number; samt: number } }[] }[] }[] }).b2b[0]!.inv[0]!;
+          const gstr1 = (
+            gstr1Of(record.supplierGstin, '2026-11', [{ invoice: record, lines }]).json as {
+              b2b: { inv: { val: number; itms: { itm_det: { txval: number; iamt: number; camt: number; samt: number } }[] }[] }[];
+            }
+          ).b2b[0]!.inv[0]!;
           const g = (k: 'txval' | 'iamt' | 'camt' | 'samt') => gstr1.itms.reduce((s, i) => s + paise(i.itm_det[k]), 0);
           const val = json.ValDtls;
-          expect([paise(val.AssVal), paise(val.CgstVal), paise(val.SgstVal), paise(val.IgstVal), paise(val.TotInvVal), paise(val.Discount)]).toEqual([stored('taxableValue'), stored('cgst'), stored('sgst'), stored('igst'), record.total, 0]);
-          expect([g('txval'), g('camt'), g('samt'), g('iamt'), paise(gstr1.val)]).toEqual([stored('taxableValue'), stored('cgst'), stored('sgst'), stored('igst'), record.total]);
+          expect([paise(val.AssVal), paise(val.CgstVal), paise(val.SgstVal), paise(val.IgstVal), paise(val.TotInvVal), paise(val.Discount)]).toEqual([
+            stored('taxableValue'),
+            stored('cgst'),
+            stored('sgst'),
+            stored('igst'),
+            record.total,
+            0,
+          ]);
+          expect([g('txval'), g('camt'), g('samt'), g('iamt'), paise(gstr1.val)]).toEqual([
+            stored('taxableValue'),
+            stored('cgst'),
+            stored('sgst'),
+            stored('igst'),
+            record.total,
+          ]);
           expect(json.ItemList.every((i) => i.AssAmt >= 0 && i.Discount >= 0)).toBe(true);
           expectConsistent(JSON.parse(JSON.stringify(json)) as EInvoicePayload);
           const checked = v.safeParse(Inv01, JSON.parse(JSON.stringify(json)));
@@ -229,7 +343,7 @@ describe('e-invoice JSON (INV-01)', () => {
     );
   });
 
-  it('takes 7,500 / 450 / 450 from the issue\'s example: items 8,000 at 12 % lowered by 500 taxable and 30 + 30 tax, never ValDtls.Discount', () => {
+  it("takes 7,500 / 450 / 450 from the issue's example: items 8,000 at 12 % lowered by 500 taxable and 30 + 30 tax, never ValDtls.Discount", () => {
     const { record, lines } = storedInvoice([{ items: [{ taxableValue: 800_000, gstRate: 12, quantity: 2 }], lowering: 0 }], true, 56_000);
     const json = eInvoiceOfRecord(record, lines);
     expect(json.ItemList).toHaveLength(1);
@@ -263,7 +377,11 @@ describe('e-invoice JSON (INV-01)', () => {
   });
 
   it('cleans names, addresses and descriptions to the schema (no double quote, no backslash, lengths) and sends no EcmGstin; the printed document keeps the text', () => {
-    const recipient = { ...intraStateInvoice.recipient, name: `Agents "North" \\ Sons ${'Travel '.repeat(20)}`, address: 'Shop 3, "Sea Breeze"\\Annexe, Lower Parel, Mumbai, Maharashtra 400013' };
+    const recipient = {
+      ...intraStateInvoice.recipient,
+      name: `Agents "North" \\ Sons ${'Travel '.repeat(20)}`,
+      address: 'Shop 3, "Sea Breeze"\\Annexe, Lower Parel, Mumbai, Maharashtra 400013',
+    };
     const lines = intraStateInvoice.lines.map((l, i) => (i === 0 ? { ...l, propertyName: 'Casa "Azul"\\North' } : l));
     const doc = { ...intraStateInvoice, recipient, lines };
     const json = parse(doc);
@@ -278,7 +396,10 @@ describe('e-invoice JSON (INV-01)', () => {
 
   it('splits a long address into two lines at a comma', () => {
     const address = `${'Unit 4, Block B, '.repeat(6)}Sector 18, Noida, Uttar Pradesh 201301`;
-    const json = parse({ ...intraStateInvoice, recipient: { ...intraStateInvoice.recipient, address, gstin: '09AAPFU0939F1ZV', state: 'Uttar Pradesh', stateCode: '09' } });
+    const json = parse({
+      ...intraStateInvoice,
+      recipient: { ...intraStateInvoice.recipient, address, gstin: '09AAPFU0939F1ZV', state: 'Uttar Pradesh', stateCode: '09' },
+    });
     expect(json.BuyerDtls.Addr1.length).toBeLessThanOrEqual(100);
     expect(json.BuyerDtls.Addr2).toBeDefined();
     expect(`${json.BuyerDtls.Addr1}, ${json.BuyerDtls.Addr2}`).toBe(address.split(', ').slice(0, -2).join(', '));

@@ -44,7 +44,9 @@ const explode = endpoint(thingsRoute, async () => {
 /** A "DynamoDB" that accepts connections and never answers, as a paused DynamoDB Local does. */
 let silentStore: { server: Server; sockets: Socket[]; url: string };
 const stalledRead = endpoint(thingsRoute, async () => {
-  const client = new DynamoDBClient(awsClientOptions({ region: 'ap-south-1', aws: { connectTimeoutMs: 200, requestTimeoutMs: 200, maxAttempts: 2 } }, silentStore.url));
+  const client = new DynamoDBClient(
+    awsClientOptions({ region: 'ap-south-1', aws: { connectTimeoutMs: 200, requestTimeoutMs: 200, maxAttempts: 2 } }, silentStore.url),
+  );
   try {
     await client.send(new GetItemCommand({ TableName: 'pds-test', Key: { PK: { S: 'x' }, SK: { S: 'y' } } }));
   } finally {
@@ -103,7 +105,8 @@ beforeAll(async () => {
   const server = createServer((socket) => void sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   silentStore = { server, sockets, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-  for (const [name, value] of Object.entries(serviceEnv({ stage: 'test', tableName: 'pds-test', dynamodb: 'http://127.0.0.1:9', sqs: 'http://127.0.0.1:9' }))) vi.stubEnv(name, value);
+  for (const [name, value] of Object.entries(serviceEnv({ stage: 'test', tableName: 'pds-test', dynamodb: 'http://127.0.0.1:9', sqs: 'http://127.0.0.1:9' })))
+    vi.stubEnv(name, value);
   // Unhandled errors are logged in full; keep the test output quiet.
   vi.spyOn(logger, 'error').mockImplementation(() => undefined);
   vi.spyOn(logger, 'info').mockImplementation(() => undefined);
@@ -119,8 +122,14 @@ afterAll(() => {
 
 describe('withinBudget', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when the request outruns its budget, and the handler’s own answer when it does not', async () => {
-    const never = withinBudget(() => new Promise<HttpResult>(() => undefined), () => 50);
-    const quick = withinBudget(async (): Promise<HttpResult> => ({ statusCode: 204, headers: {} }), () => 60_000);
+    const never = withinBudget(
+      () => new Promise<HttpResult>(() => undefined),
+      () => 50,
+    );
+    const quick = withinBudget(
+      async (): Promise<HttpResult> => ({ statusCode: 204, headers: {} }),
+      () => 60_000,
+    );
 
     const [late, onTime] = await Promise.all([invoke(never, event({})), invoke(quick, event({}))]);
 
@@ -188,7 +197,10 @@ describe('endpoint() stack', () => {
   });
 
   it('refuses a query parameter on a route that takes none, naming it', async () => {
-    const res = await invoke(createThing, { ...event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }), headers: JSON_HEADERS }), queryStringParameters: { debug: '1' } });
+    const res = await invoke(createThing, {
+      ...event({ body: JSON.stringify({ name: 'villa', selectedProperties: [] }), headers: JSON_HEADERS }),
+      queryStringParameters: { debug: '1' },
+    });
 
     expect(res.statusCode).toBe(400);
     expect(parsed(res)).toMatchObject({ code: 'VALIDATION_FAILED', param: 'debug', message: 'debug is not a recognised parameter.' });
@@ -259,7 +271,8 @@ describe('large JSON arrays', () => {
   // More than two slices, the last one short, with text that is not ASCII.
   const rows = Array.from({ length: 25_003 }, (_, i) => ({ id: `row-${i}`, label: i % 7 === 0 ? 'Café ₹' : 'plain', rate: i / 4, missing: undefined }));
   const bulk = endpoint(thingsRoute, async () => ({ status: 200, body: rows }));
-  const asking = (encoding?: string) => event({ body: JSON.stringify({ name: 'a', selectedProperties: [] }), headers: { ...JSON_HEADERS, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+  const asking = (encoding?: string) =>
+    event({ body: JSON.stringify({ name: 'a', selectedProperties: [] }), headers: { ...JSON_HEADERS, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
 
   it('gzips an array while writing it into exactly the JSON the whole array makes', async () => {
     const res = await invoke(bulk, asking('gzip'));

@@ -3,7 +3,18 @@ import type { Invoice, InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { gstr1Of, gstr1Period } from '../../domain/receivables/gstr1.ts';
 import { ValidationError } from '../../domain/errors.ts';
 
-const invoice = (over: Partial<Invoice>): Invoice => ({ invoiceNumber: '27/26-27/000001', issueDate: '2027-03-12', total: 0, billToGstin: '29AAACB1234C1Z5', billToName: 'Agents, "North"', supplierStateCode: '27', placeOfSupply: 'Maharashtra', placeOfSupplyStateCode: '27', ...over }) as Invoice;
+const invoice = (over: Partial<Invoice>): Invoice =>
+  ({
+    invoiceNumber: '27/26-27/000001',
+    issueDate: '2027-03-12',
+    total: 0,
+    billToGstin: '29AAACB1234C1Z5',
+    billToName: 'Agents, "North"',
+    supplierStateCode: '27',
+    placeOfSupply: 'Maharashtra',
+    placeOfSupplyStateCode: '27',
+    ...over,
+  }) as Invoice;
 const line = (gstRate: number, taxableValue: number, tax: { igst?: number; cgst?: number; sgst?: number }): InvoiceLine =>
   ({ gstRate, taxableValue, igst: tax.igst ?? 0, cgst: tax.cgst ?? 0, sgst: tax.sgst ?? 0 }) as InvoiceLine;
 
@@ -12,7 +23,10 @@ describe('gstr1Of', () => {
     const a = invoice({ total: 5_250_00 + 11_800_00, placeOfSupplyStateCode: '30', placeOfSupply: 'Goa' });
     const aLines = [line(5, 2_500_00, { igst: 125_00 }), line(18, 10_000_00, { igst: 1_800_00 }), line(5, 2_500_00, { igst: 125_00 })];
     const b = invoice({ invoiceNumber: '27/26-27/000002', billToGstin: null, total: 1_05_00 });
-    const out = gstr1Of('27AAAAA0000A1Z5', '2027-03', [{ invoice: a, lines: aLines }, { invoice: b, lines: [line(5, 1_00_00, { cgst: 2_50, sgst: 2_50 })] }]);
+    const out = gstr1Of('27AAAAA0000A1Z5', '2027-03', [
+      { invoice: a, lines: aLines },
+      { invoice: b, lines: [line(5, 1_00_00, { cgst: 2_50, sgst: 2_50 })] },
+    ]);
     expect(out.json).toEqual({
       gstin: '27AAAAA0000A1Z5',
       fp: '032027',
@@ -47,9 +61,19 @@ describe('gstr1Of', () => {
 
   it('puts credit notes to registered recipients in cdnr (table 9B) with ntty C, positive figures per rate, and in the CDNR CSV, not in b2b', () => {
     const inv = invoice({ total: 10_500_00, placeOfSupplyStateCode: '30', placeOfSupply: 'Goa' });
-    const note = invoice({ invoiceNumber: 'CN30/2627/000001', issueDate: '2027-03-20', total: 5_250_00 + 1_180_00, placeOfSupplyStateCode: '30', placeOfSupply: 'Goa', creditNoteFor: 'x' });
+    const note = invoice({
+      invoiceNumber: 'CN30/2627/000001',
+      issueDate: '2027-03-20',
+      total: 5_250_00 + 1_180_00,
+      placeOfSupplyStateCode: '30',
+      placeOfSupply: 'Goa',
+      creditNoteFor: 'x',
+    });
     const noteLines = [line(5, 5_000_00, { cgst: 125_00, sgst: 125_00 }), line(18, 1_000_00, { cgst: 90_00, sgst: 90_00 })];
-    const out = gstr1Of('30AAAAA0000A1Z5', '2027-03', [{ invoice: inv, lines: [line(5, 10_000_00, { cgst: 250_00, sgst: 250_00 })] }, { invoice: note, lines: noteLines }]);
+    const out = gstr1Of('30AAAAA0000A1Z5', '2027-03', [
+      { invoice: inv, lines: [line(5, 10_000_00, { cgst: 250_00, sgst: 250_00 })] },
+      { invoice: note, lines: noteLines },
+    ]);
     const json = out.json as { b2b: { inv: { inum: string }[] }[]; cdnr: unknown };
     expect(json.b2b.flatMap((r) => r.inv.map((i) => i.inum))).toEqual(['27/26-27/000001']);
     expect(json.cdnr).toEqual([
@@ -93,16 +117,18 @@ describe('gstr1Of, documents voided at the IRP', () => {
     const out = gstr1Of('30AAAAA0000A1Z5', '2027-03', [{ invoice: kept, lines: [line(5, 10_000_00, { cgst: 250_00, sgst: 250_00 })] }], [voided]);
     const json = out.json as { b2b: { inv: { inum: string }[] }[]; doc_issue: unknown };
     expect(json.b2b.flatMap((r) => r.inv.map((i) => i.inum))).toEqual(['30/2026-27/000001']);
-    expect(json.doc_issue).toEqual({ doc_det: [{ doc_num: 1, docs: [{ num: 1, from: '30/2026-27/000001', to: '30/2026-27/000002', totnum: 2, cancel: 1, net_issue: 1 }] }] });
+    expect(json.doc_issue).toEqual({
+      doc_det: [{ doc_num: 1, docs: [{ num: 1, from: '30/2026-27/000001', to: '30/2026-27/000002', totnum: 2, cancel: 1, net_issue: 1 }] }],
+    });
     expect(out.cancelled).toEqual(['30/2026-27/000002']);
     expect(gstr1Of('30AAAAA0000A1Z5', '2027-03', [{ invoice: kept, lines: [] }]).json).not.toHaveProperty('doc_issue');
   });
 });
 
-
 describe('gstr1Of, recipients not registered for GST', () => {
   // A Karnataka registration billing stays in Goa: inter-state, IGST.
-  const b2c = (over: Partial<Invoice>) => invoice({ billToGstin: null, billToName: 'Sahyadri Holiday Club', supplierStateCode: '29', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30', ...over });
+  const b2c = (over: Partial<Invoice>) =>
+    invoice({ billToGstin: null, billToName: 'Sahyadri Holiday Club', supplierStateCode: '29', placeOfSupply: 'Goa', placeOfSupplyStateCode: '30', ...over });
   const igst = (taxableValue: number) => line(18, taxableValue, { igst: (taxableValue * 18) / 100 });
 
   it('reports an inter-state invoice above ₹1,00,000 in b2cl by place of supply, and every other one summed in b2cs by type, place and rate', () => {
@@ -116,7 +142,12 @@ describe('gstr1Of, recipients not registered for GST', () => {
     ]);
     const json = out.json as Record<string, unknown>;
     expect(json.b2b).toEqual([]);
-    expect(json.b2cl).toEqual([{ pos: '30', inv: [{ inum: 'I29/2627/000003', idt: '12-03-2027', val: 1_18_000, itms: [{ num: 1, itm_det: { rt: 18, txval: 1_00_000, iamt: 18_000, csamt: 0 } }] }] }]);
+    expect(json.b2cl).toEqual([
+      {
+        pos: '30',
+        inv: [{ inum: 'I29/2627/000003', idt: '12-03-2027', val: 1_18_000, itms: [{ num: 1, itm_det: { rt: 18, txval: 1_00_000, iamt: 18_000, csamt: 0 } }] }],
+      },
+    ]);
     expect(json.b2cs).toEqual([
       { sply_ty: 'INTER', pos: '30', typ: 'OE', rt: 18, txval: 84_745.76, iamt: 15_254.24, camt: 0, samt: 0, csamt: 0 },
       { sply_ty: 'INTRA', pos: '30', typ: 'OE', rt: 18, txval: 2_00_000, iamt: 0, camt: 18_000, samt: 18_000, csamt: 0 },
@@ -148,7 +179,17 @@ describe('gstr1Of, recipients not registered for GST', () => {
       { invoice: noteSmall, lines: [igst(1_000_00)], original: small },
     ]);
     const json = out.json as Record<string, unknown>;
-    expect(json.cdnur).toEqual([{ typ: 'B2CL', ntty: 'C', nt_num: 'C29/2627/000001', nt_dt: '20-03-2027', val: 11_800, pos: '30', itms: [{ num: 1, itm_det: { rt: 18, txval: 10_000, iamt: 1_800, csamt: 0 } }] }]);
+    expect(json.cdnur).toEqual([
+      {
+        typ: 'B2CL',
+        ntty: 'C',
+        nt_num: 'C29/2627/000001',
+        nt_dt: '20-03-2027',
+        val: 11_800,
+        pos: '30',
+        itms: [{ num: 1, itm_det: { rt: 18, txval: 10_000, iamt: 1_800, csamt: 0 } }],
+      },
+    ]);
     expect(json.b2cs).toEqual([{ sply_ty: 'INTER', pos: '30', typ: 'OE', rt: 18, txval: 9_000, iamt: 1_620, camt: 0, samt: 0, csamt: 0 }]);
     expect(json.cdnr).toEqual([]);
     expect(out.unregistered).toEqual({ b2cl: ['I29/2627/000003'], b2cs: ['C29/2627/000002', 'I29/2627/000004'], cdnur: ['C29/2627/000001'] });

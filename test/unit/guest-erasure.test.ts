@@ -1,6 +1,16 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ERASED, erasableEndedOnOrBefore, erasedBooking, erasedCallback, isErasedGuest, orderRefHeld, retentionHasRunOut, stayEndedOn, stayHasEnded } from '../../domain/guests/guest-erasure.ts';
+import {
+  ERASED,
+  erasableEndedOnOrBefore,
+  erasedBooking,
+  erasedCallback,
+  isErasedGuest,
+  orderRefHeld,
+  retentionHasRunOut,
+  stayEndedOn,
+  stayHasEnded,
+} from '../../domain/guests/guest-erasure.ts';
 import { BookingDetailSchema } from '../../functions/contracts/booking-reads.ts';
 import { bookingDetailJson } from '../../functions/bookings/booking-json.ts';
 import { bookingItem } from '../../infra/dynamo/booking-item.ts';
@@ -15,8 +25,20 @@ describe('Guest erasure: the marker', () => {
   it('replaces every guest field by the marker and keeps the party size, positions and everything else', () => {
     // prepare
     const b = bookingFixture(owner, {
-      primaryGuest: { firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com', phone: '+919800000001', dob: '1990-01-01', city: 'Pune', guestId: 'g-1', salutation: 'Ms' },
-      additionalGuests: [{ firstName: 'Ravi', position: 2 }, { firstName: 'Meera', email: 'meera@example.com' }],
+      primaryGuest: {
+        firstName: 'Asha',
+        lastName: 'Rao',
+        email: 'asha@example.com',
+        phone: '+919800000001',
+        dob: '1990-01-01',
+        city: 'Pune',
+        guestId: 'g-1',
+        salutation: 'Ms',
+      },
+      additionalGuests: [
+        { firstName: 'Ravi', position: 2 },
+        { firstName: 'Meera', email: 'meera@example.com' },
+      ],
     });
 
     // act
@@ -24,9 +46,19 @@ describe('Guest erasure: the marker', () => {
 
     // assess
     expect(erased.primaryGuest).toEqual({ firstName: ERASED, lastName: ERASED });
-    expect(erased.additionalGuests).toEqual([{ firstName: ERASED, lastName: ERASED, position: 2 }, { firstName: ERASED, lastName: ERASED }]);
+    expect(erased.additionalGuests).toEqual([
+      { firstName: ERASED, lastName: ERASED, position: 2 },
+      { firstName: ERASED, lastName: ERASED },
+    ]);
     expect(erased.specialRequests).toBe(ERASED);
-    expect(erased).toMatchObject({ guestDataErasedAt: NOW.toISOString(), updatedAt: NOW.toISOString(), version: b.version + 1, amount: b.amount, bookingId: b.bookingId, status: b.status });
+    expect(erased).toMatchObject({
+      guestDataErasedAt: NOW.toISOString(),
+      updatedAt: NOW.toISOString(),
+      version: b.version + 1,
+      amount: b.amount,
+      bookingId: b.bookingId,
+      status: b.status,
+    });
     expect([erased.primaryGuest, ...erased.additionalGuests].every(isErasedGuest)).toBe(true);
     expect(isErasedGuest(b.primaryGuest)).toBe(false);
   });
@@ -46,7 +78,13 @@ describe('Guest erasure: the marker', () => {
 
   it("replaces a cancellation's free-text reason (which may name the guest) and keeps the rest of the cancellation", () => {
     // prepare
-    const cancellation = { cancelledAt: '2027-06-09T19:00:00Z', reason: 'Guest Ramesh Kumar (ramesh.k@example.com) hospitalised', refundPercentage: 50, refundAmount: 5_000, refundEntryId: 'r' };
+    const cancellation = {
+      cancelledAt: '2027-06-09T19:00:00Z',
+      reason: 'Guest Ramesh Kumar (ramesh.k@example.com) hospitalised',
+      refundPercentage: 50,
+      refundAmount: 5_000,
+      refundEntryId: 'r',
+    };
     // act
     const erased = erasedBooking(bookingFixture(owner, { status: 'CANCELLED', cancellation }), NOW.toISOString());
     const withoutReason = erasedBooking(bookingFixture(owner, { status: 'CANCELLED', cancellation: { ...cancellation, reason: null } }), NOW.toISOString());
@@ -57,11 +95,40 @@ describe('Guest erasure: the marker', () => {
 
   it("erases a kept callback's reason and the receiver's answers, keeps its ids and totals, and leaves an erased one alone", () => {
     // prepare
-    const payload = JSON.stringify({ eventId: 'e1', eventType: 'booking.cancelled', bookingId: 'B1', status: 'CANCELLED', reason: 'Guest Ramesh Kumar hospitalised' });
+    const payload = JSON.stringify({
+      eventId: 'e1',
+      eventType: 'booking.cancelled',
+      bookingId: 'B1',
+      status: 'CANCELLED',
+      reason: 'Guest Ramesh Kumar hospitalised',
+    });
     const callback = {
-      kind: 'callback', deliveryId: 'e1', partnerId: 'p', eventId: 'e1', eventType: 'booking.cancelled', agentGroupId: 'g', bookingRef: 'r', callbackUrl: 'https://93.184.216.34/cb',
-      payload, status: 'FAILED', attempts: [{ attempt: 1, at: '2027-06-09T19:00:00Z', outcome: 'http-error', statusCode: 400, error: 'bad reason "Guest Ramesh Kumar hospitalised"', durationMs: 12 }],
-      nextAttemptAt: null, failureReason: 'HTTP 400: bad reason "Guest Ramesh Kumar hospitalised"', resendOf: null, requeues: 0, createdAt: '2027-06-09T19:00:00Z', updatedAt: '2027-06-09T19:00:00Z',
+      kind: 'callback',
+      deliveryId: 'e1',
+      partnerId: 'p',
+      eventId: 'e1',
+      eventType: 'booking.cancelled',
+      agentGroupId: 'g',
+      bookingRef: 'r',
+      callbackUrl: 'https://93.184.216.34/cb',
+      payload,
+      status: 'FAILED',
+      attempts: [
+        {
+          attempt: 1,
+          at: '2027-06-09T19:00:00Z',
+          outcome: 'http-error',
+          statusCode: 400,
+          error: 'bad reason "Guest Ramesh Kumar hospitalised"',
+          durationMs: 12,
+        },
+      ],
+      nextAttemptAt: null,
+      failureReason: 'HTTP 400: bad reason "Guest Ramesh Kumar hospitalised"',
+      resendOf: null,
+      requeues: 0,
+      createdAt: '2027-06-09T19:00:00Z',
+      updatedAt: '2027-06-09T19:00:00Z',
     } as unknown as CallbackDelivery;
     // act
     const erased = erasedCallback(callback)!;
@@ -105,7 +172,10 @@ describe('Guest erasure: when a stay has ended', () => {
 describe('Guest erasure: the erasure index on the booking item', () => {
   it('a settled booking holding guest data carries the date its stay ended; an open or erased one does not', () => {
     const settled = bookingFixture(owner, { checkOut: '2027-03-03', nextCheckAt: null });
-    expect(bookingItem(settled)).toMatchObject({ GSI2PK: expect.stringMatching(/^GUESTS#ERASABLE#\d+$/), GSI2SK: `2027-03-03#${owner.agentGroupId}#${settled.bookingRef}` });
+    expect(bookingItem(settled)).toMatchObject({
+      GSI2PK: expect.stringMatching(/^GUESTS#ERASABLE#\d+$/),
+      GSI2SK: `2027-03-03#${owner.agentGroupId}#${settled.bookingRef}`,
+    });
     expect(bookingItem({ ...settled, nextCheckAt: '2027-03-01T00:00:00Z' }).GSI2PK).toMatch(/^BOOKINGS#OPEN#/);
     expect(bookingItem(erasedBooking(settled, NOW.toISOString())).GSI2PK).toBeUndefined();
   });

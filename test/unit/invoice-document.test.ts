@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkInvoiceDocument, InvoiceDocumentError, isIntraState, printedDate, statutoryNotes, taxSummaryByRate, type InvoiceDocument } from '../../domain/invoicing/invoice-document.ts';
+import {
+  checkInvoiceDocument,
+  InvoiceDocumentError,
+  isIntraState,
+  printedDate,
+  statutoryNotes,
+  taxSummaryByRate,
+  type InvoiceDocument,
+} from '../../domain/invoicing/invoice-document.ts';
 import { GST_STATE_CODES, gstStateByCode, gstStateByName } from '../../domain/invoicing/gst-state-codes.ts';
 import { formatIndianGrouping, formatInr } from '../../domain/money.ts';
 import { creditNote, interStateInvoice, intraStateInvoice, line, totalsOf } from '../support/invoice-documents.ts';
@@ -128,7 +136,10 @@ describe('tax summary by rate', () => {
   it('adds up to the document totals, one row per rate, lowest first', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ taxableValue: fc.integer({ min: 0, max: 10_000_000 }), gstRate: fc.constantFrom(0, 5, 12, 18, 28), intra: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.record({ taxableValue: fc.integer({ min: 0, max: 10_000_000 }), gstRate: fc.constantFrom(0, 5, 12, 18, 28), intra: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 40,
+        }),
         (specs) => {
           const lines = specs.map((s) => line({ night: '2026-10-01', ...s }));
           const rows = taxSummaryByRate(lines);

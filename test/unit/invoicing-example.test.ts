@@ -40,21 +40,40 @@ const booking = (ref: string, bookingId: string, status: 'CONFIRMED' | 'CANCELLE
   chargeLines: lines,
 });
 
-const A = [stay('casa-azul-master', '2026-12-20', 700_000, 5, 35_000), stay('casa-azul-master', '2026-12-21', 900_000, 18, 162_000), { ...stay('casa-azul-master', '2026-12-20', 120_000, 18, 21_600), kind: 'MEAL' as const, ref: 'goan-thali#2026-12-20#0', quantity: 2 }];
+const A = [
+  stay('casa-azul-master', '2026-12-20', 700_000, 5, 35_000),
+  stay('casa-azul-master', '2026-12-21', 900_000, 18, 162_000),
+  { ...stay('casa-azul-master', '2026-12-20', 120_000, 18, 21_600), kind: 'MEAL' as const, ref: 'goan-thali#2026-12-20#0', quantity: 2 },
+];
 const B = [stay('casa-azul-garden', '2027-01-05', 520_000, 5, 26_000), stay('casa-azul-garden', '2027-01-06', 520_000, 5, 26_000)];
 const C = [stay('casa-azul-garden', '2027-02-01', 500_000, 5, 25_000), stay('casa-azul-garden', '2027-02-02', 500_000, 5, 25_000)];
 const D = [stay('kochi-loft', '2026-12-24', 600_000, 5, 30_000)];
 
 const charges: ChargeForBilling[] = [
-  { charge: entry('e-a', 'CHARGE', 1_938_600, 'PS-A'), movements: [], booking: booking('ref-a', 'PS-A', 'CONFIRMED', A, '2026-12-20', '2026-12-22'), billed: { total: 0 } },
+  {
+    charge: entry('e-a', 'CHARGE', 1_938_600, 'PS-A'),
+    movements: [],
+    booking: booking('ref-a', 'PS-A', 'CONFIRMED', A, '2026-12-20', '2026-12-22'),
+    billed: { total: 0 },
+  },
   {
     charge: entry('e-b', 'CHARGE', 525_000, 'PS-B'),
     movements: [entry('e-b-adj', 'ADJUSTMENT', 550_000, 'PS-B')],
     booking: booking('ref-b', 'PS-B', 'CONFIRMED', B, '2027-01-05', '2027-01-07'),
     billed: { total: 0 },
   },
-  { charge: entry('e-c', 'CHARGE', 1_050_000, 'PS-C'), movements: [entry('e-c-ref', 'REFUND', -525_000, 'PS-C')], booking: booking('ref-c', 'PS-C', 'CANCELLED', C, '2027-02-01', '2027-02-03'), billed: { total: 0 } },
-  { charge: entry('e-d', 'CHARGE', 630_000, 'PS-D'), movements: [], booking: booking('ref-d', 'PS-D', 'CONFIRMED', D, '2026-12-24', '2026-12-25'), billed: { total: 0 } },
+  {
+    charge: entry('e-c', 'CHARGE', 1_050_000, 'PS-C'),
+    movements: [entry('e-c-ref', 'REFUND', -525_000, 'PS-C')],
+    booking: booking('ref-c', 'PS-C', 'CANCELLED', C, '2027-02-01', '2027-02-03'),
+    billed: { total: 0 },
+  },
+  {
+    charge: entry('e-d', 'CHARGE', 630_000, 'PS-D'),
+    movements: [],
+    booking: booking('ref-d', 'PS-D', 'CONFIRMED', D, '2026-12-24', '2026-12-25'),
+    billed: { total: 0 },
+  },
 ];
 
 const plan = planBilling({
@@ -95,7 +114,9 @@ describe('docs/invoicing.md worked example', () => {
   });
 
   it('totals 32,438.10 taxable + 1,473.95 CGST + 1,473.95 SGST = 35,386.00, each booking its net POSTED amount', () => {
-    expect([sum((l) => l.taxableValue), sum((l) => l.cgst), sum((l) => l.sgst), sum((l) => l.igst), sum((l) => l.lineTotal)]).toEqual([3_243_810, 147_395, 147_395, 0, 3_538_600]);
+    expect([sum((l) => l.taxableValue), sum((l) => l.cgst), sum((l) => l.sgst), sum((l) => l.igst), sum((l) => l.lineTotal)]).toEqual([
+      3_243_810, 147_395, 147_395, 0, 3_538_600,
+    ]);
     const perBooking = (id: string) => lines.filter((l) => l.bookingId === id).reduce((s, l) => s + l.lineTotal, 0);
     expect([perBooking('PS-A'), perBooking('PS-B'), perBooking('PS-C')]).toEqual([1_938_600, 1_075_000, 525_000]);
   });

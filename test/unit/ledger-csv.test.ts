@@ -60,7 +60,15 @@ describe('Ledger and statement as CSV', () => {
   });
 
   it("leads a partner's text that a spreadsheet would run as a formula with an apostrophe, and never a number", () => {
-    const rows = parse(ledgerPageCsv({ data: [entry({ externalBookingId: '=HYPERLINK("http://x")', amount: -10 }), entry({ externalBookingId: '@SUM(A1)' }), entry({ externalBookingId: 'TK-1' })] }));
+    const rows = parse(
+      ledgerPageCsv({
+        data: [
+          entry({ externalBookingId: '=HYPERLINK("http://x")', amount: -10 }),
+          entry({ externalBookingId: '@SUM(A1)' }),
+          entry({ externalBookingId: 'TK-1' }),
+        ],
+      }),
+    );
 
     expect(rows.slice(1).map((r) => r[6])).toEqual(['\'=HYPERLINK("http://x")', "'@SUM(A1)", 'TK-1']);
     expect(rows[1]![8]).toBe('-10.00');
@@ -71,7 +79,12 @@ describe('Ledger and statement as CSV', () => {
       from: '2027-01-01T00:00:00.000Z',
       to: '2027-01-31T23:59:59.999Z',
       openingBalance: 1000.1,
-      entries: [entry({ amount: 500 }), entry({ amount: 300, status: 'AUTHORIZED' }), entry({ amount: -200.2, type: 'PAYMENT' }), entry({ amount: 50, status: 'RELEASED' })],
+      entries: [
+        entry({ amount: 500 }),
+        entry({ amount: 300, status: 'AUTHORIZED' }),
+        entry({ amount: -200.2, type: 'PAYMENT' }),
+        entry({ amount: 50, status: 'RELEASED' }),
+      ],
       closingBalance: 1299.9,
       creditLimit: 100000,
       availableCredit: 98000,

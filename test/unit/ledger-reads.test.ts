@@ -8,7 +8,10 @@ import { parseInput } from '../../functions/http/validate.ts';
 import { ledgerQueryInput } from '../../infra/dynamo/dynamo-credit-ledger.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 
-const entryArb = fc.record({ status: fc.constantFrom<LedgerEntryStatus>(...LEDGER_ENTRY_STATUSES), amount: fc.integer({ min: -5_000_000_00, max: 5_000_000_00 }) });
+const entryArb = fc.record({
+  status: fc.constantFrom<LedgerEntryStatus>(...LEDGER_ENTRY_STATUSES),
+  amount: fc.integer({ min: -5_000_000_00, max: 5_000_000_00 }),
+});
 
 function paramOf(fn: () => unknown): string | undefined {
   try {
@@ -41,10 +44,15 @@ describe('Function: statementFigures', () => {
 
   it('counts AUTHORIZED and RELEASED entries in neither balance', () => {
     fc.assert(
-      fc.property(fc.array(entryArb, { maxLength: 30 }), fc.array(entryArb, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 9_999_999 })), (before, within, held) => {
-        const unposted = held.map((amount, i) => ({ status: i % 2 ? ('AUTHORIZED' as const) : ('RELEASED' as const), amount }));
-        expect(statementFigures(postedBalance([...before, ...unposted]), [...within, ...unposted])).toEqual(statementFigures(postedBalance(before), within));
-      }),
+      fc.property(
+        fc.array(entryArb, { maxLength: 30 }),
+        fc.array(entryArb, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 9_999_999 })),
+        (before, within, held) => {
+          const unposted = held.map((amount, i) => ({ status: i % 2 ? ('AUTHORIZED' as const) : ('RELEASED' as const), amount }));
+          expect(statementFigures(postedBalance([...before, ...unposted]), [...within, ...unposted])).toEqual(statementFigures(postedBalance(before), within));
+        },
+      ),
     );
   });
 
@@ -59,7 +67,15 @@ describe('Function: postedEntry', () => {
   const at = new Date('2027-01-01T00:00:00Z');
 
   it('builds a POSTED entry at the given instant', () => {
-    expect(postedEntry({ ...base, type: 'PAYMENT', amount: -500_00 }, 'id-1', at)).toEqual({ ...base, id: 'id-1', type: 'PAYMENT', status: 'POSTED', amount: -500_00, currency: 'INR', occurredAt: '2027-01-01T00:00:00.000Z' });
+    expect(postedEntry({ ...base, type: 'PAYMENT', amount: -500_00 }, 'id-1', at)).toEqual({
+      ...base,
+      id: 'id-1',
+      type: 'PAYMENT',
+      status: 'POSTED',
+      amount: -500_00,
+      currency: 'INR',
+      occurredAt: '2027-01-01T00:00:00.000Z',
+    });
   });
 
   it('takes an adjustment of either sign, but refunds and payments only negative and nothing zero', () => {
@@ -74,8 +90,22 @@ describe('Function: postedEntry', () => {
 
 describe('Function: ledgerEntryView', () => {
   it('shows signed rupees with two decimals and hides the tenant', () => {
-    const entry = postedEntry({ agentGroupId: 'g', type: 'REFUND', amount: -1_234_56, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Refund' }, 'id', new Date('2027-01-01T00:00:00Z'));
-    expect(ledgerEntryView(entry)).toEqual({ id: 'id', type: 'REFUND', status: 'POSTED', amount: -1234.56, currency: 'INR', bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Refund', occurredAt: '2027-01-01T00:00:00.000Z' });
+    const entry = postedEntry(
+      { agentGroupId: 'g', type: 'REFUND', amount: -1_234_56, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Refund' },
+      'id',
+      new Date('2027-01-01T00:00:00Z'),
+    );
+    expect(ledgerEntryView(entry)).toEqual({
+      id: 'id',
+      type: 'REFUND',
+      status: 'POSTED',
+      amount: -1234.56,
+      currency: 'INR',
+      bookingId: 'PS-1',
+      externalBookingId: 'ext-1',
+      description: 'Refund',
+      occurredAt: '2027-01-01T00:00:00.000Z',
+    });
   });
 });
 
@@ -113,7 +143,13 @@ describe('Function: ledgerQueryInput', () => {
   });
 
   it('ANDs every filter given, each list as IN', () => {
-    const input = ledgerQueryInput('T', 'g1', { types: ['REFUND', 'PAYMENT'], statuses: ['POSTED'], bookingIds: ['PS-1'], externalBookingIds: ['e1', 'e2'], order: 'oldest-first' });
+    const input = ledgerQueryInput('T', 'g1', {
+      types: ['REFUND', 'PAYMENT'],
+      statuses: ['POSTED'],
+      bookingIds: ['PS-1'],
+      externalBookingIds: ['e1', 'e2'],
+      order: 'oldest-first',
+    });
     expect(input.KeyConditionExpression).toBe('GSI1PK = :pk');
     expect(input.FilterExpression).toBe('#type IN (:type0, :type1) AND #status IN (:status0) AND #booking IN (:booking0) AND #ext IN (:ext0, :ext1)');
     expect(input.ExpressionAttributeNames).toEqual({ '#type': 'type', '#status': 'status', '#booking': 'bookingId', '#ext': 'externalBookingId' });
@@ -124,7 +160,10 @@ describe('Function: ledgerQueryInput', () => {
 
 describe('Schema: LedgerQuerySchema', () => {
   it('takes comma-separated filters, dropping repeats', () => {
-    expect(parseInput(LedgerQuerySchema, { type: 'REFUND,PAYMENT,REFUND', status: 'POSTED' }, 'query')).toEqual({ type: ['REFUND', 'PAYMENT'], status: ['POSTED'] });
+    expect(parseInput(LedgerQuerySchema, { type: 'REFUND,PAYMENT,REFUND', status: 'POSTED' }, 'query')).toEqual({
+      type: ['REFUND', 'PAYMENT'],
+      status: ['POSTED'],
+    });
   });
 
   it.each([
@@ -157,7 +196,10 @@ describe('Schema: StatementQuerySchema', () => {
   });
 
   it('takes India dates and date-times, alone or mixed', () => {
-    expect(parseInput(StatementQuerySchema, { from: '2026-11-01', to: '2026-11-30T23:59:59+05:30' }, 'query')).toEqual({ from: '2026-11-01', to: '2026-11-30T23:59:59+05:30' });
+    expect(parseInput(StatementQuerySchema, { from: '2026-11-01', to: '2026-11-30T23:59:59+05:30' }, 'query')).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-30T23:59:59+05:30',
+    });
     expect(parseInput(LedgerQuerySchema, { from: '2026-11-01' }, 'query')).toEqual({ from: '2026-11-01' });
   });
 });

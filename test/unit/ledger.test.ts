@@ -56,17 +56,23 @@ describe('Function: decideCredit', () => {
 
   it('never approves above the limit', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10 ** 10 }), fc.integer({ min: -(10 ** 10), max: 10 ** 10 }), fc.integer({ min: 1, max: 10 ** 10 }), fc.boolean(), (limit, exposure, amount, onHold) => {
-        const decision = decideCredit({ creditLimit: limit, onHold }, exposure, amount);
-        if (decision.approved) {
-          expect(onHold).toBe(false);
-          expect(exposure + amount).toBeLessThanOrEqual(limit);
-          expect(decision.availableCreditAfter).toBe(limit - exposure - amount);
-        } else if (decision.reasonCode === 'CREDIT_LIMIT_EXCEEDED') {
-          expect(decision.shortfall).toBe(exposure + amount - limit);
-          expect(decision.shortfall).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10 ** 10 }),
+        fc.integer({ min: -(10 ** 10), max: 10 ** 10 }),
+        fc.integer({ min: 1, max: 10 ** 10 }),
+        fc.boolean(),
+        (limit, exposure, amount, onHold) => {
+          const decision = decideCredit({ creditLimit: limit, onHold }, exposure, amount);
+          if (decision.approved) {
+            expect(onHold).toBe(false);
+            expect(exposure + amount).toBeLessThanOrEqual(limit);
+            expect(decision.availableCreditAfter).toBe(limit - exposure - amount);
+          } else if (decision.reasonCode === 'CREDIT_LIMIT_EXCEEDED') {
+            expect(decision.shortfall).toBe(exposure + amount - limit);
+            expect(decision.shortfall).toBeGreaterThan(0);
+          }
+        },
+      ),
     );
   });
 });
@@ -87,7 +93,9 @@ describe('Model: authorize, post and release under the decision rule', () => {
           if (o.kind === 'authorize') {
             const decision = decideCredit({ creditLimit: limit, onHold: false }, exposureOf(entries), o.amount);
             if (decision.approved) {
-              entries.push(authorizedEntry({ agentGroupId: 'g', type: 'CHARGE', amount: o.amount, externalBookingId: `x${i}`, description: 'stay' }, `e${i}`, new Date(0)));
+              entries.push(
+                authorizedEntry({ agentGroupId: 'g', type: 'CHARGE', amount: o.amount, externalBookingId: `x${i}`, description: 'stay' }, `e${i}`, new Date(0)),
+              );
             }
           } else {
             const open = entries.filter((e) => e.status === 'AUTHORIZED');

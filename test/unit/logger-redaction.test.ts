@@ -29,7 +29,10 @@ describe('logger (guest personal data redaction)', () => {
     const attrs = {
       bookingRef: 'ref-1',
       booking: { primaryGuest: guest, additionalGuests: [guest], specialRequests: 'Zephyrine wants a cot' },
-      channex: { customer: { name: 'Zephyrine', surname: 'Quillfeather', mail: guest.email, phone: guest.phone }, rooms: [{ guests: [{ name: 'Zephyrine' }] }] },
+      channex: {
+        customer: { name: 'Zephyrine', surname: 'Quillfeather', mail: guest.email, phone: guest.phone },
+        rooms: [{ guests: [{ name: 'Zephyrine' }] }],
+      },
       flat: { firstName: 'Zephyrine', lastName: 'Quillfeather', email: guest.email, phone: guest.phone },
     };
 

@@ -13,7 +13,10 @@ function emfLines(run: () => void): Record<string, unknown>[] {
   } finally {
     spy.mockRestore();
   }
-  return written.flatMap((w) => w.split('\n')).filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return written
+    .flatMap((w) => w.split('\n'))
+    .filter((l) => l.includes('"_aws"'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -29,7 +32,9 @@ describe('emfMetrics (Powertools, CloudWatch embedded metric format)', () => {
 
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({
-      _aws: { CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['service', 'stage']], Metrics: [{ Name: 'BookingConfirmed', Unit: 'Count' }] }] },
+      _aws: {
+        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['service', 'stage']], Metrics: [{ Name: 'BookingConfirmed', Unit: 'Count' }] }],
+      },
       service: 'partner-distribution',
       stage: 'prod',
       BookingConfirmed: 1,

@@ -18,12 +18,25 @@ describe('parseRupees', () => {
     expect(parseRupees(input)).toBe(paise);
   });
 
-  it.each([[0.001], ['1.234'], [0.1 + 0.2], [Number.NaN], [Number.POSITIVE_INFINITY], [1e21], ['12,50'], ['1e3'], ['01.5'], [''], ['.5'], [null], [undefined], [true], [{}]])(
-    'refuses %j',
-    (input) => {
-      expect(parseRupees(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    [0.001],
+    ['1.234'],
+    [0.1 + 0.2],
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [1e21],
+    ['12,50'],
+    ['1e3'],
+    ['01.5'],
+    [''],
+    ['.5'],
+    [null],
+    [undefined],
+    [true],
+    [{}],
+  ])('refuses %j', (input) => {
+    expect(parseRupees(input)).toBeUndefined();
+  });
 
   it('refuses more than 13 rupee digits rather than losing paise', () => {
     expect(parseRupees('12345678901234.56')).toBeUndefined();

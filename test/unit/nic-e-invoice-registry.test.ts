@@ -49,13 +49,77 @@ beforeAll(async () => {
     clock,
     users: [user],
     taxpayers: [
-      { Gstin: '27AAPFU0939F1ZV', TradeName: 'Acme', LegalName: 'Acme Travel Pvt Ltd', AddrBnm: 'Sea View', AddrBno: '12', AddrFlno: '2nd floor', AddrSt: 'Marine Drive', AddrLoc: 'Mumbai', StateCode: 27, AddrPncd: 400020, TxpType: 'REG', Status: 'ACT', BlkStatus: 'U' },
-      { Gstin: '29AABCC1111C1Z9', TradeName: null, LegalName: 'Closed Travels', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 29, AddrPncd: null, TxpType: 'REG', Status: 'CNL', BlkStatus: null },
-      { Gstin: '19AABCP5555P1Z3', TradeName: null, LegalName: 'Provisional Trips', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 19, AddrPncd: null, TxpType: 'REG', Status: 'PRO', BlkStatus: null },
-      { Gstin: '33AABCB3333B1Z2', TradeName: null, LegalName: 'Blocked Holidays', AddrBnm: null, AddrBno: null, AddrFlno: null, AddrSt: null, AddrLoc: null, StateCode: 33, AddrPncd: null, TxpType: 'REG', Status: 'ACT', BlkStatus: 'B' },
+      {
+        Gstin: '27AAPFU0939F1ZV',
+        TradeName: 'Acme',
+        LegalName: 'Acme Travel Pvt Ltd',
+        AddrBnm: 'Sea View',
+        AddrBno: '12',
+        AddrFlno: '2nd floor',
+        AddrSt: 'Marine Drive',
+        AddrLoc: 'Mumbai',
+        StateCode: 27,
+        AddrPncd: 400020,
+        TxpType: 'REG',
+        Status: 'ACT',
+        BlkStatus: 'U',
+      },
+      {
+        Gstin: '29AABCC1111C1Z9',
+        TradeName: null,
+        LegalName: 'Closed Travels',
+        AddrBnm: null,
+        AddrBno: null,
+        AddrFlno: null,
+        AddrSt: null,
+        AddrLoc: null,
+        StateCode: 29,
+        AddrPncd: null,
+        TxpType: 'REG',
+        Status: 'CNL',
+        BlkStatus: null,
+      },
+      {
+        Gstin: '19AABCP5555P1Z3',
+        TradeName: null,
+        LegalName: 'Provisional Trips',
+        AddrBnm: null,
+        AddrBno: null,
+        AddrFlno: null,
+        AddrSt: null,
+        AddrLoc: null,
+        StateCode: 19,
+        AddrPncd: null,
+        TxpType: 'REG',
+        Status: 'PRO',
+        BlkStatus: null,
+      },
+      {
+        Gstin: '33AABCB3333B1Z2',
+        TradeName: null,
+        LegalName: 'Blocked Holidays',
+        AddrBnm: null,
+        AddrBno: null,
+        AddrFlno: null,
+        AddrSt: null,
+        AddrLoc: null,
+        StateCode: 33,
+        AddrPncd: null,
+        TxpType: 'REG',
+        Status: 'ACT',
+        BlkStatus: 'B',
+      },
     ],
   });
-  credential = { baseUrl: fake.url, clientId: user.clientId, clientSecret: user.clientSecret, userName: user.userName, password: user.password, publicKeyPem: fake.encryptionPublicKeyPem, signingKeyPem: fake.signingPublicKeyPem };
+  credential = {
+    baseUrl: fake.url,
+    clientId: user.clientId,
+    clientSecret: user.clientSecret,
+    userName: user.userName,
+    password: user.password,
+    publicKeyPem: fake.encryptionPublicKeyPem,
+    signingKeyPem: fake.signingPublicKeyPem,
+  };
 });
 afterAll(() => fake.close());
 beforeEach(() => {
@@ -87,7 +151,14 @@ describe('Class: NicEInvoiceRegistry', () => {
       fetch(`${fake.url}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', client_id: user.clientId, client_secret: user.clientSecret, ...(gstin ? { Gstin: gstin } : {}) },
-        body: JSON.stringify({ Data: authPayload(fake.encryptionPublicKeyPem, { UserName: user.userName, Password: user.password, AppKey: Buffer.alloc(32, 7).toString('base64'), ForceRefreshAccessToken: false }) }),
+        body: JSON.stringify({
+          Data: authPayload(fake.encryptionPublicKeyPem, {
+            UserName: user.userName,
+            Password: user.password,
+            AppKey: Buffer.alloc(32, 7).toString('base64'),
+            ForceRefreshAccessToken: false,
+          }),
+        }),
       }).then((r) => r.json() as Promise<{ Status: unknown; ErrorDetails: { ErrorCode: string }[] | null }>);
     expect((await signIn('/eivital/v1.04/auth', GSTIN)).Status).toBe(1);
     expect((await signIn('/eivital/v1.03/auth', GSTIN)).ErrorDetails?.[0]?.ErrorCode).toBe('1007');
@@ -116,7 +187,15 @@ describe('Class: NicEInvoiceRegistry', () => {
     const other = { ...numbered('NIC/0300'), ValDtls: { ...doc.ValDtls, TotInvVal: doc.ValDtls.TotInvVal + 0.5 } };
     const refusal = await registry.register(other).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(EInvoiceHeldError);
-    expect(refusal).toMatchObject({ kind: 'RECONCILE', held: { irn: first.irn }, reason: expect.stringMatching(new RegExp(`Duplicate IRN ${first.irn}, but .*total ${doc.ValDtls.TotInvVal} at the portal, ${doc.ValDtls.TotInvVal + 0.5} sent.*nothing stored as ours`)) });
+    expect(refusal).toMatchObject({
+      kind: 'RECONCILE',
+      held: { irn: first.irn },
+      reason: expect.stringMatching(
+        new RegExp(
+          `Duplicate IRN ${first.irn}, but .*total ${doc.ValDtls.TotInvVal} at the portal, ${doc.ValDtls.TotInvVal + 0.5} sent.*nothing stored as ours`,
+        ),
+      ),
+    });
     expect((refusal as EInvoiceHeldError).held.signedQrCode).toBeUndefined();
     // The operator's record of that IRN is refused the same way: it is another document.
     const r = fake.registrationOf(first.irn)!;
@@ -133,8 +212,14 @@ describe('Class: NicEInvoiceRegistry', () => {
     const r = [...fake.calls].reverse().find((c) => c.path.startsWith('/eicore/v1.03/Invoice/irn/'))!;
     const irn = r.path.slice('/eicore/v1.03/Invoice/irn/'.length);
     const record = fake.registrationOf(irn)!;
-    expect(held).toMatchObject({ kind: 'RECONCILE', held: { irn, ackNo: String(record.AckNo), ackDate: record.AckDt }, reason: expect.stringContaining('2283 IRN details cannot be provided as it is generated more than 2 days ago') });
-    expect(fake.calls.map((c) => c.path)).toEqual(expect.arrayContaining(['/eicore/v1.03/Invoice', `/eicore/v1.03/Invoice/irn/${irn}`, '/eicore/v1.03/Invoice/irnbydocdetails']));
+    expect(held).toMatchObject({
+      kind: 'RECONCILE',
+      held: { irn, ackNo: String(record.AckNo), ackDate: record.AckDt },
+      reason: expect.stringContaining('2283 IRN details cannot be provided as it is generated more than 2 days ago'),
+    });
+    expect(fake.calls.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['/eicore/v1.03/Invoice', `/eicore/v1.03/Invoice/irn/${irn}`, '/eicore/v1.03/Invoice/irnbydocdetails']),
+    );
     fake.calls.length = 0;
     await expect(registry.accept(numbered('NIC/0400'), record)).resolves.toMatchObject({ irn, ackNo: String(record.AckNo), signedQrCode: record.SignedQRCode });
     expect(fake.calls).toEqual([]);
@@ -192,7 +277,12 @@ describe('Class: NicEInvoiceRegistry', () => {
     expect(held).toBeInstanceOf(EInvoiceHeldError);
     const h = (held as EInvoiceHeldError).held;
     expect(held).toMatchObject({ kind: 'SIGNATURE', reason: expect.stringMatching(/does not hold/) });
-    expect(fake.registrationOf(h.irn)).toMatchObject({ AckNo: Number(h.ackNo), AckDt: h.ackDate, SignedQRCode: h.signedQrCode, SignedInvoice: h.signedInvoice });
+    expect(fake.registrationOf(h.irn)).toMatchObject({
+      AckNo: Number(h.ackNo),
+      AckDt: h.ackDate,
+      SignedQRCode: h.signedQrCode,
+      SignedInvoice: h.signedInvoice,
+    });
     const details = { Irn: h.irn, AckNo: h.ackNo!, AckDt: h.ackDate!, SignedQRCode: h.signedQrCode!, SignedInvoice: h.signedInvoice! };
     await expect(registry.accept(numbered('NIC/0013'), details)).rejects.toMatchObject({ kind: 'SIGNATURE' });
     // The stage secret's rotation: the new key and the old, one PEM after the other.
@@ -212,8 +302,13 @@ describe('Class: NicEInvoiceRegistry', () => {
 
   it('cancels within 24 hours (CnlRsn), then the portal answers 9999; after 24 hours 2270', async () => {
     const a = await registry.register(numbered('NIC/0015'));
-    await expect(registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '2', remark: 'Data entry mistake' })).resolves.toEqual({ irn: a.irn, cancelDate: '2026-11-02 12:00:00' });
-    await expect(registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '2', remark: 'again' })).rejects.toEqual(new EInvoiceRejectedError('9999', 'Invoice is not active'));
+    await expect(registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '2', remark: 'Data entry mistake' })).resolves.toEqual({
+      irn: a.irn,
+      cancelDate: '2026-11-02 12:00:00',
+    });
+    await expect(registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '2', remark: 'again' })).rejects.toEqual(
+      new EInvoiceRejectedError('9999', 'Invoice is not active'),
+    );
     const b = await registry.register(numbered('NIC/0016'));
     const start = nowMs;
     nowMs = start + 24 * 3600_000 + 60_000;
@@ -224,7 +319,7 @@ describe('Class: NicEInvoiceRegistry', () => {
     }
   });
 
-  it('reads Get GSTIN details: legal name and address mapped; cancelled as CNL; unknown as the portal\'s 3001', async () => {
+  it("reads Get GSTIN details: legal name and address mapped; cancelled as CNL; unknown as the portal's 3001", async () => {
     await expect(registry.taxpayer('27AAPFU0939F1ZV')).resolves.toEqual({
       gstin: '27AAPFU0939F1ZV',
       legalName: 'Acme Travel Pvt Ltd',

@@ -32,7 +32,12 @@ describe('the unit tier without a network', () => {
 
   it('refuses node:http and the AWS SDK the same way, before any connection (an emulator on the port would not be reached)', async () => {
     await expect(httpGet('http://localhost:4566/health')).rejects.toThrow(/reached the network \(localhost:4566\)/);
-    const db = new DynamoDBClient({ region: 'ap-south-1', endpoint: 'http://127.0.0.1:8000', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, maxAttempts: 1 });
+    const db = new DynamoDBClient({
+      region: 'ap-south-1',
+      endpoint: 'http://127.0.0.1:8000',
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      maxAttempts: 1,
+    });
     try {
       await expect(db.send(new ListTablesCommand({}))).rejects.toThrow(/reached the network \(127\.0\.0\.1:8000\)/);
     } finally {

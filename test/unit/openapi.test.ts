@@ -91,7 +91,10 @@ describe('OpenAPI document', () => {
 
     expect(authed.length).toBeGreaterThan(0);
     for (const op of authed) {
-      expect(op.security.flatMap((s) => Object.keys(s)).every((name) => schemes.includes(name)), op.operationId).toBe(true);
+      expect(
+        op.security.flatMap((s) => Object.keys(s)).every((name) => schemes.includes(name)),
+        op.operationId,
+      ).toBe(true);
       // Channex's api-key routes have no token bucket, so no 429.
       expect(Object.keys(op.responses), op.operationId).toEqual(expect.arrayContaining(rateLimited(op) ? ['401', '429'] : ['401']));
     }
@@ -107,7 +110,9 @@ describe('OpenAPI document', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const names = Object.keys(response.headers ?? {});
         const rate = names.filter((n) => n.startsWith('X-RateLimit-'));
-        expect(rate, `${op.operationId} ${status}`).toEqual(['401', '414', '503'].includes(status) ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+        expect(rate, `${op.operationId} ${status}`).toEqual(
+          ['401', '414', '503'].includes(status) ? [] : ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+        );
         expect(names.includes('Retry-After'), `${op.operationId} ${status}`).toBe(status === '429' || status === '503');
         expect(names, `${op.operationId} ${status}`).toContain('X-Request-Id');
       }
@@ -126,14 +131,20 @@ describe('OpenAPI document', () => {
 });
 
 describe('OpenAPI document: what the reference explains', () => {
-  const doc = buildOpenApi(ROUTES) as { info: { description: string; license: unknown }; servers: { url: string }[]; webhooks: Record<string, { post: { requestBody: unknown; parameters: { name: string }[] } }> };
+  const doc = buildOpenApi(ROUTES) as {
+    info: { description: string; license: unknown };
+    servers: { url: string }[];
+    webhooks: Record<string, { post: { requestBody: unknown; parameters: { name: string }[] } }>;
+  };
 
   it('explains the auth scheme, every rate-limit header, the error shape with every code, paging and each sandbox scenario', () => {
     const text = doc.info.description;
 
-    for (const section of ['# Authentication', '# Rate limits', '# Errors', '# Paging', '# Sandbox scenarios', '# Calls we make to you']) expect(text).toContain(section);
+    for (const section of ['# Authentication', '# Rate limits', '# Errors', '# Paging', '# Sandbox scenarios', '# Calls we make to you'])
+      expect(text).toContain(section);
     expect(text).toContain('Authorization: Basic base64(<key>:)');
-    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id']) expect(text).toContain(`\`${header}\``);
+    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id'])
+      expect(text).toContain(`\`${header}\``);
     for (const field of ['status', 'error', 'message', 'path', 'timestamp', 'code', 'param']) expect(text).toContain(`\`${field}\``);
     for (const code of Object.keys(STATUS_OF)) expect(text).toContain(`\`${code}\``);
     for (const scenario of [...SANDBOX_SCENARIOS, ...BOOKING_SCENARIO_VALUES]) expect(text).toContain(`| \`${scenario}\` |`);

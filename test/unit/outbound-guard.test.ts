@@ -261,14 +261,18 @@ describe('Function: checkOutboundUrl', () => {
       expect(await checkOutboundUrl(url, PRODUCTION, dns)).toMatchObject({ ok: false, reason: 'unresolvable' });
     });
 
-    it.each(['https://localhost/hook', 'https://api.localhost/hook', 'https://printer.local/hook', 'https://db.internal/hook', 'https://intranet/hook', 'https://router.home.arpa/hook'])(
-      'refuses the internal name %s before resolving it',
-      async (url) => {
-        const guarded = fakeDns({});
-        expect(await checkOutboundUrl(url, PRODUCTION, guarded)).toMatchObject({ ok: false, reason: 'internal-hostname' });
-        expect(guarded.calls).toEqual([]);
-      },
-    );
+    it.each([
+      'https://localhost/hook',
+      'https://api.localhost/hook',
+      'https://printer.local/hook',
+      'https://db.internal/hook',
+      'https://intranet/hook',
+      'https://router.home.arpa/hook',
+    ])('refuses the internal name %s before resolving it', async (url) => {
+      const guarded = fakeDns({});
+      expect(await checkOutboundUrl(url, PRODUCTION, guarded)).toMatchObject({ ok: false, reason: 'internal-hostname' });
+      expect(guarded.calls).toEqual([]);
+    });
   });
 
   describe('slow DNS', () => {
@@ -301,12 +305,16 @@ describe('Function: checkOutboundUrl', () => {
       expect(await checkOutboundUrl('http://127.0.0.1:3000/hook', policy, dns)).toMatchObject({ ok: false, reason: 'plain-http' });
     });
 
-    it.each(['ftp://hooks.partner.example.com/hook', 'file:///etc/passwd', 'gopher://hooks.partner.example.com/', 'javascript:alert(1)', 'data:text/plain,hi', 'ws://hooks.partner.example.com/'])(
-      'refuses the scheme of %s',
-      async (url) => {
-        expect(await checkOutboundUrl(url, PRODUCTION, dns)).toMatchObject({ ok: false, reason: 'unsupported-scheme' });
-      },
-    );
+    it.each([
+      'ftp://hooks.partner.example.com/hook',
+      'file:///etc/passwd',
+      'gopher://hooks.partner.example.com/',
+      'javascript:alert(1)',
+      'data:text/plain,hi',
+      'ws://hooks.partner.example.com/',
+    ])('refuses the scheme of %s', async (url) => {
+      expect(await checkOutboundUrl(url, PRODUCTION, dns)).toMatchObject({ ok: false, reason: 'unsupported-scheme' });
+    });
   });
 
   describe('sandbox allow-list', () => {
@@ -348,12 +356,13 @@ describe('Function: checkOutboundUrl', () => {
   });
 
   describe('credentials', () => {
-    it.each(['https://user:pass@hooks.partner.example.com/hook', 'https://user@hooks.partner.example.com/hook', 'https://:pass@hooks.partner.example.com/hook'])(
-      'refuses %s',
-      async (url) => {
-        expect(await checkOutboundUrl(url, PRODUCTION, fakeDns({}))).toMatchObject({ ok: false, reason: 'credentials' });
-      },
-    );
+    it.each([
+      'https://user:pass@hooks.partner.example.com/hook',
+      'https://user@hooks.partner.example.com/hook',
+      'https://:pass@hooks.partner.example.com/hook',
+    ])('refuses %s', async (url) => {
+      expect(await checkOutboundUrl(url, PRODUCTION, fakeDns({}))).toMatchObject({ ok: false, reason: 'credentials' });
+    });
   });
 
   describe('malformed input', () => {
@@ -392,6 +401,9 @@ describe('Function: assertOutboundUrl', () => {
   });
 
   it('names a nested parameter as given', async () => {
-    await expect(assertOutboundUrl('url', 'http://hooks.partner.example.com/', PRODUCTION)).rejects.toMatchObject({ param: 'url', message: 'url must use https.' });
+    await expect(assertOutboundUrl('url', 'http://hooks.partner.example.com/', PRODUCTION)).rejects.toMatchObject({
+      param: 'url',
+      message: 'url must use https.',
+    });
   });
 });

@@ -9,7 +9,9 @@ const TO = '2027-12-31';
 /** Four meal plans × eight adult counts: 32 rate rows a day. */
 const DAY: StoredDay = {
   inventory: { quantity: 1, minimumStay: 1, maximumStay: 30, stopSell: false },
-  rates: Object.fromEntries(['EP', 'CP', 'MAP', 'AP'].map((plan) => [plan, Object.fromEntries(Array.from({ length: 8 }, (_, a) => [String(a + 1), 100_00 * (a + 1)]))])),
+  rates: Object.fromEntries(
+    ['EP', 'CP', 'MAP', 'AP'].map((plan) => [plan, Object.fromEntries(Array.from({ length: 8 }, (_, a) => [String(a + 1), 100_00 * (a + 1)]))]),
+  ),
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 } as StoredDay;
@@ -51,6 +53,9 @@ describe('readRates row budget', () => {
 
   it('refuses a read over the budget with a 400 naming the window, rather than cutting it short', async () => {
     // 40 properties × 365 days × 32 rows = 467,200 rows.
-    await expect((await read(40)).all()).rejects.toMatchObject({ param: 'to', message: expect.stringMatching(/would return at least \d+ rows \(more than 400000\); narrow the window or the id filters/) });
+    await expect((await read(40)).all()).rejects.toMatchObject({
+      param: 'to',
+      message: expect.stringMatching(/would return at least \d+ rows \(more than 400000\); narrow the window or the id filters/),
+    });
   });
 });

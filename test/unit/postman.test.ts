@@ -6,7 +6,15 @@ import { ROUTES } from '../../functions/registry.ts';
 import { DEMO_CREDENTIALS } from '../../scripts/demo-world.ts';
 import { POSTMAN_FILES, postmanFiles } from '../../scripts/postman-files.ts';
 
-type Item = { name: string; request: { method: string; auth: { type: string; basic?: { key: string; value: string }[] }; url: { raw: string; path: string[]; query?: { key: string; disabled: boolean }[]; variable?: { key: string }[] }; body?: { raw: string } } };
+type Item = {
+  name: string;
+  request: {
+    method: string;
+    auth: { type: string; basic?: { key: string; value: string }[] };
+    url: { raw: string; path: string[]; query?: { key: string; disabled: boolean }[]; variable?: { key: string }[] };
+    body?: { raw: string };
+  };
+};
 type Collection = { info: { schema: string }; item: { name: string; item: Item[] }[] };
 
 const document = () => buildOpenApi(ROUTES);
@@ -17,7 +25,9 @@ describe('Postman collection', () => {
   it('docs/postman holds the collection and the sandbox environment generated from the current OpenAPI document', () => {
     const generated = postmanFiles(document());
 
-    expect(readFileSync(POSTMAN_FILES.collection, 'utf8') === generated.collection, 'docs/postman is stale: run `npm run openapi` and commit the result').toBe(true);
+    expect(readFileSync(POSTMAN_FILES.collection, 'utf8') === generated.collection, 'docs/postman is stale: run `npm run openapi` and commit the result').toBe(
+      true,
+    );
     expect(readFileSync(POSTMAN_FILES.environment, 'utf8')).toBe(generated.environment);
   });
 
@@ -28,7 +38,11 @@ describe('Postman collection', () => {
     const collection = buildPostmanCollection(doc) as Collection;
 
     expect(collection.info.schema).toBe(POSTMAN_SCHEMA);
-    expect(requests(collection).map((i) => `${i.request.method} /${i.request.url.path.join('/').replace(/:([^/]+)/g, '{$1}')}`).sort()).toEqual(operations.sort());
+    expect(
+      requests(collection)
+        .map((i) => `${i.request.method} /${i.request.url.path.join('/').replace(/:([^/]+)/g, '{$1}')}`)
+        .sort(),
+    ).toEqual(operations.sort());
   });
 
   it('opens each surface with its own key, path parameters as variables, required query parameters enabled and a sample body', () => {
@@ -39,15 +53,27 @@ describe('Postman collection', () => {
     const order = find(collection, 'POST', '{{baseUrl}}/v1/orders');
     const availability = find(collection, 'GET', '{{baseUrl}}/v1/availability');
 
-    expect(listings.request.auth.basic).toEqual([expect.objectContaining({ key: 'username', value: '{{partnerKey}}' }), expect.objectContaining({ key: 'password', value: '' })]);
+    expect(listings.request.auth.basic).toEqual([
+      expect.objectContaining({ key: 'username', value: '{{partnerKey}}' }),
+      expect.objectContaining({ key: 'password', value: '' }),
+    ]);
     expect(booking.request.auth.basic![0]!.value).toBe('{{agentGroupKey}}');
     expect(find(collection, 'GET', '{{baseUrl}}/openapi.json').request.auth).toEqual({ type: 'noauth' });
     expect(booking.request.url.variable).toEqual([expect.objectContaining({ key: 'bookingId' })]);
-    const required = ((document() as any).paths['/v1/availability'].get.parameters as { name: string; required: boolean }[]).filter((p) => p.required).map((p) => p.name);
+    const required = ((document() as any).paths['/v1/availability'].get.parameters as { name: string; required: boolean }[])
+      .filter((p) => p.required)
+      .map((p) => p.name);
     expect(required.length).toBeGreaterThan(0);
-    expect(availability.request.url.query!.filter((q) => !q.disabled).map((q) => q.key).sort()).toEqual(required.sort());
+    expect(
+      availability.request.url
+        .query!.filter((q) => !q.disabled)
+        .map((q) => q.key)
+        .sort(),
+    ).toEqual(required.sort());
     expect(availability.request.url.query!.length).toBeGreaterThan(required.length);
-    expect(Object.keys(JSON.parse(order.request.body!.raw)).sort()).toEqual([...(document() as any).paths['/v1/orders'].post.requestBody.content['application/json'].schema.required].sort());
+    expect(Object.keys(JSON.parse(order.request.body!.raw)).sort()).toEqual(
+      [...(document() as any).paths['/v1/orders'].post.requestBody.content['application/json'].schema.required].sort(),
+    );
   });
 
   it('gives the sandbox environment the demo world’s tripkart keys', () => {
@@ -60,7 +86,18 @@ describe('Postman collection', () => {
   });
 
   it('samples a schema with its example, enum, non-null choice, or an empty value of its type', () => {
-    expect(sample({ type: 'object', required: ['a', 'b', 'c'], properties: { a: { type: 'string', format: 'date' }, b: { enum: ['X', 'Y'] }, c: { anyOf: [{ type: 'null' }, { type: 'integer', minimum: 1 }] }, d: { type: 'string' } } })).toEqual({ a: '2027-01-10', b: 'X', c: 1 });
+    expect(
+      sample({
+        type: 'object',
+        required: ['a', 'b', 'c'],
+        properties: {
+          a: { type: 'string', format: 'date' },
+          b: { enum: ['X', 'Y'] },
+          c: { anyOf: [{ type: 'null' }, { type: 'integer', minimum: 1 }] },
+          d: { type: 'string' },
+        },
+      }),
+    ).toEqual({ a: '2027-01-10', b: 'X', c: 1 });
     expect(sample({ type: 'array', items: { type: 'string', examples: ['goa'] } })).toEqual(['goa']);
   });
 });

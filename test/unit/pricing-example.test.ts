@@ -85,8 +85,24 @@ const exampleContext: PricingContext = {
     ],
   ]),
   meals: [
-    { listingId: 'goa-anjuna-casa-azul', mealId: 'breakfast', name: 'Breakfast', mealType: 'BREAKFAST', adultPrice: rupees(450), childPrice: rupees(250), chefOnCallPrice: 0 },
-    { listingId: 'goa-anjuna-casa-azul', mealId: 'dinner', name: 'Regional dinner', mealType: 'DINNER', adultPrice: rupees(1_100), childPrice: rupees(600), chefOnCallPrice: rupees(1_500) },
+    {
+      listingId: 'goa-anjuna-casa-azul',
+      mealId: 'breakfast',
+      name: 'Breakfast',
+      mealType: 'BREAKFAST',
+      adultPrice: rupees(450),
+      childPrice: rupees(250),
+      chefOnCallPrice: 0,
+    },
+    {
+      listingId: 'goa-anjuna-casa-azul',
+      mealId: 'dinner',
+      name: 'Regional dinner',
+      mealType: 'DINNER',
+      adultPrice: rupees(1_100),
+      childPrice: rupees(600),
+      chefOnCallPrice: rupees(1_500),
+    },
   ],
   vas: [
     {
@@ -201,7 +217,20 @@ describe('Function: priceOrder › the worked example of docs/pricing.md', () =>
   });
 
   it('prices every unit-night: base, plan and bank shares, taxable value, slab and GST', () => {
-    const rows = order.breakdown.unitNights.map((l) => [l.date, l.unit, l.occupancyRate, l.extraAdults, l.extraAdultRate, l.base, l.cancellationPlanDiscount, l.bankOfferDiscount, l.taxableValue, l.gstRatePercent, l.gst, l.total]);
+    const rows = order.breakdown.unitNights.map((l) => [
+      l.date,
+      l.unit,
+      l.occupancyRate,
+      l.extraAdults,
+      l.extraAdultRate,
+      l.base,
+      l.cancellationPlanDiscount,
+      l.bankOfferDiscount,
+      l.taxableValue,
+      l.gstRatePercent,
+      l.gst,
+      l.total,
+    ]);
     expect(rows).toEqual([
       ['2026-03-18', 1, 700_000, 1, 110_000, 810_000, 40_500, 21_587, 747_913, 5, 37_396, 785_309],
       ['2026-03-18', 2, 700_000, 0, 110_000, 700_000, 35_000, 18_654, 646_346, 5, 32_317, 678_663],
@@ -223,7 +252,17 @@ describe('Function: priceOrder › the worked example of docs/pricing.md', () =>
   });
 
   it('prices the transfers per date, with the departure day’s two vehicles from dateQuantities', () => {
-    const rows = order.breakdown.vas.map((l) => [l.date, l.quantity, l.unitPrice, l.amount, l.bankOfferDiscount, l.taxableValue, l.gstRatePercent, l.gst, l.total]);
+    const rows = order.breakdown.vas.map((l) => [
+      l.date,
+      l.quantity,
+      l.unitPrice,
+      l.amount,
+      l.bankOfferDiscount,
+      l.taxableValue,
+      l.gstRatePercent,
+      l.gst,
+      l.total,
+    ]);
     expect(rows).toEqual([
       ['2026-03-18', 1, 350_000, 350_000, 9_818, 340_182, 18, 61_233, 401_415],
       ['2026-03-21', 2, 350_000, 700_000, 19_637, 680_363, 18, 122_465, 802_828],

@@ -5,7 +5,17 @@ import type { DayData } from '../../domain/catalogue/day.ts';
 import type { BankOffer } from '../../domain/catalogue/offers.ts';
 import type { Property } from '../../domain/catalogue/property.ts';
 import { ValidationError } from '../../domain/errors.ts';
-import { allocateParty, chooseUnits, priceOrder, priceStay, searchPrice, staySellable, type PricedOrder, type PriceOrderInput, type PricingContext } from '../../domain/pricing/index.ts';
+import {
+  allocateParty,
+  chooseUnits,
+  priceOrder,
+  priceStay,
+  searchPrice,
+  staySellable,
+  type PricedOrder,
+  type PriceOrderInput,
+  type PricingContext,
+} from '../../domain/pricing/index.ts';
 import { amendmentMoney, breakdownDelta, breakdownOf, type Breakdown } from '../../domain/bookings/amendment.ts';
 
 const LISTING = 'maharashtra-lonavala-misty-meadows';
@@ -73,9 +83,17 @@ const scenario = fc
     picks: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 3, maxLength: 3 }),
     adultShare: fc.double({ min: 0, max: 1, noNaN: true }),
     childShare: fc.double({ min: 0, max: 1, noNaN: true }),
-    meals: fc.array(fc.record({ meal: fc.integer({ min: 0, max: 1 }), unsure: fc.boolean(), chef: fc.boolean(), firstNight: fc.integer({ min: 0, max: MAX_NIGHTS }) }), { maxLength: 2 }),
+    meals: fc.array(
+      fc.record({ meal: fc.integer({ min: 0, max: 1 }), unsure: fc.boolean(), chef: fc.boolean(), firstNight: fc.integer({ min: 0, max: MAX_NIGHTS }) }),
+      { maxLength: 2 },
+    ),
     vas: fc.array(
-      fc.record({ vas: fc.integer({ min: 0, max: 2 }), unsure: fc.boolean(), quantity: fc.integer({ min: 0, max: 4 }), override: fc.option(fc.integer({ min: 0, max: 5 })) }),
+      fc.record({
+        vas: fc.integer({ min: 0, max: 2 }),
+        unsure: fc.boolean(),
+        quantity: fc.integer({ min: 0, max: 4 }),
+        override: fc.option(fc.integer({ min: 0, max: 5 })),
+      }),
       { maxLength: 3 },
     ),
     gstBound: fc.integer({ min: 1_000, max: 20_000 }),
@@ -137,15 +155,23 @@ function build(s: {
       const byDate = new Map<string, DayData>();
       nights.forEach((date, n) => {
         // Drop the one-adult rate now and then, so nights without a rate occur.
-        const rates = Object.fromEntries(Array.from({ length: p.applicableAdult }, (_, a) => [String(a + 1), rupees(shape.nightly[n]![a]!)]).filter(([k]) => !(k === '1' && shape.nightly[n]![3]! < 700)));
+        const rates = Object.fromEntries(
+          Array.from({ length: p.applicableAdult }, (_, a) => [String(a + 1), rupees(shape.nightly[n]![a]!)]).filter(
+            ([k]) => !(k === '1' && shape.nightly[n]![3]! < 700),
+          ),
+        );
         byDate.set(date, { inventory: shape.inventory[n]!, rates: { EP: rates } });
       });
       return [p.id, byDate] as const;
     }),
   );
 
-  const selected = s.listingLevel ? undefined : properties.map((p, i) => ({ propertyId: p.id, quantity: Math.min(p.quantity, s.picks[i]!) })).filter((x) => x.quantity > 0);
-  const units = selected?.length ? selected.flatMap((x) => Array.from({ length: x.quantity }, () => properties.find((p) => p.id === x.propertyId)!)) : properties.flatMap((p) => Array.from({ length: p.quantity }, () => p));
+  const selected = s.listingLevel
+    ? undefined
+    : properties.map((p, i) => ({ propertyId: p.id, quantity: Math.min(p.quantity, s.picks[i]!) })).filter((x) => x.quantity > 0);
+  const units = selected?.length
+    ? selected.flatMap((x) => Array.from({ length: x.quantity }, () => properties.find((p) => p.id === x.propertyId)!))
+    : properties.flatMap((p) => Array.from({ length: p.quantity }, () => p));
   const adultRoom = units.reduce((n, u) => n + u.maxAdults, 0);
   const childRoom = units.reduce((n, u) => n + u.maxChildren, 0);
   const adults = 1 + Math.floor(s.adultShare * (adultRoom - 1));
@@ -197,18 +223,50 @@ function build(s: {
     properties,
     days,
     meals: [
-      { listingId: LISTING, mealId: 'breakfast', name: 'Breakfast', mealType: 'BREAKFAST', adultPrice: rupees(450), childPrice: rupees(250), chefOnCallPrice: 0 },
-      { listingId: LISTING, mealId: 'dinner', name: 'Dinner', mealType: 'DINNER', adultPrice: rupees(1_100), childPrice: rupees(600), chefOnCallPrice: rupees(1_500) },
+      {
+        listingId: LISTING,
+        mealId: 'breakfast',
+        name: 'Breakfast',
+        mealType: 'BREAKFAST',
+        adultPrice: rupees(450),
+        childPrice: rupees(250),
+        chefOnCallPrice: 0,
+      },
+      {
+        listingId: LISTING,
+        mealId: 'dinner',
+        name: 'Dinner',
+        mealType: 'DINNER',
+        adultPrice: rupees(1_100),
+        childPrice: rupees(600),
+        chefOnCallPrice: rupees(1_500),
+      },
     ],
     vas: [
       { listingId: LISTING, vasId: 'decoration', name: 'Decoration', pricing: 'PER_STAY', variants: [{ variantId: 'v', name: 'V', price: rupees(3_000) }] },
       { listingId: LISTING, vasId: 'bonfire', name: 'Bonfire', pricing: 'PER_NIGHT', variants: [{ variantId: 'v', name: 'V', price: rupees(1_500) }] },
       { listingId: LISTING, vasId: 'transfer', name: 'Transfer', pricing: 'PER_UNIT', variants: [{ variantId: 'v', name: 'V', price: rupees(2_499.5) }] },
     ],
-    cancellationPlans: [{ planId: 'plan', name: 'Plan', planType: 'MODERATE', discountPercent: s.planDiscount, schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }] }],
+    cancellationPlans: [
+      {
+        planId: 'plan',
+        name: 'Plan',
+        planType: 'MODERATE',
+        discountPercent: s.planDiscount,
+        schedule: [{ daysBeforeCheckIn: 7, refundPercentage: 100, label: 'Full refund' }],
+      },
+    ],
     channel: { channelId: 'ota-web', name: 'OTA web', rateAdjustmentPercent: s.rateAdjustmentPercent },
     bankOffers: offers,
-    gstSlabTables: [{ effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: rupees(s.gstBound), ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] }],
+    gstSlabTables: [
+      {
+        effectiveFrom: '2025-09-22',
+        slabs: [
+          { upToPerUnitNight: rupees(s.gstBound), ratePercent: 5 },
+          { upToPerUnitNight: null, ratePercent: 18 },
+        ],
+      },
+    ],
     today: TODAY,
   };
 
@@ -222,7 +280,14 @@ function build(s: {
       children,
       infants: 0,
       ...(selected ? { selectedProperties: selected } : {}),
-      meals: s.meals.map((m) => ({ mealId: m.meal === 0 ? 'breakfast' : 'dinner', dates: dated(m.firstNight), unsureOfDates: m.unsure, adults, children, chefOnCall: m.chef })),
+      meals: s.meals.map((m) => ({
+        mealId: m.meal === 0 ? 'breakfast' : 'dinner',
+        dates: dated(m.firstNight),
+        unsureOfDates: m.unsure,
+        adults,
+        children,
+        chefOnCall: m.chef,
+      })),
       vas: s.vas.map((v) => {
         const dates = dated(0);
         return {

@@ -76,7 +76,8 @@ const OPEN: DayInventory = { quantity: 3, minimumStay: 1, maximumStay: 30, stopS
 
 /** Rates per adult count for EP and CP (CP = EP + ₹500 per adult). */
 function ratesFor(p: Property, ep: number): DayData['rates'] {
-  const plan = (extra: number) => Object.fromEntries(Array.from({ length: p.applicableAdult }, (_, i) => [String(i + 1), rupees(ep + 500 * i + extra * (i + 1))]));
+  const plan = (extra: number) =>
+    Object.fromEntries(Array.from({ length: p.applicableAdult }, (_, i) => [String(i + 1), rupees(ep + 500 * i + extra * (i + 1))]));
   return { EP: plan(0), CP: plan(500) };
 }
 
@@ -134,13 +135,41 @@ function context(over: Partial<PricingContext> = {}): PricingContext {
       [VILLA.id, daysFor(VILLA, 12_000, TODAY, 60, { ...OPEN, quantity: 1 })],
     ]),
     meals: [
-      { listingId: LISTING, mealId: 'breakfast', name: 'Breakfast', mealType: 'BREAKFAST', adultPrice: rupees(450), childPrice: rupees(250), chefOnCallPrice: 0 },
-      { listingId: LISTING, mealId: 'dinner', name: 'Dinner', mealType: 'DINNER', adultPrice: rupees(1_100), childPrice: rupees(600), chefOnCallPrice: rupees(1_500) },
+      {
+        listingId: LISTING,
+        mealId: 'breakfast',
+        name: 'Breakfast',
+        mealType: 'BREAKFAST',
+        adultPrice: rupees(450),
+        childPrice: rupees(250),
+        chefOnCallPrice: 0,
+      },
+      {
+        listingId: LISTING,
+        mealId: 'dinner',
+        name: 'Dinner',
+        mealType: 'DINNER',
+        adultPrice: rupees(1_100),
+        childPrice: rupees(600),
+        chefOnCallPrice: rupees(1_500),
+      },
       { listingId: 'another-listing', mealId: 'bbq', name: 'BBQ', mealType: 'BBQ', adultPrice: 1, childPrice: 1, chefOnCallPrice: 0 },
     ],
     vas: [
-      { listingId: LISTING, vasId: 'decoration', name: 'Decoration', pricing: 'PER_STAY', variants: [{ variantId: 'birthday', name: 'Birthday', price: rupees(3_000) }] },
-      { listingId: LISTING, vasId: 'bonfire', name: 'Bonfire', pricing: 'PER_NIGHT', variants: [{ variantId: 'standard', name: 'Standard', price: rupees(1_500) }] },
+      {
+        listingId: LISTING,
+        vasId: 'decoration',
+        name: 'Decoration',
+        pricing: 'PER_STAY',
+        variants: [{ variantId: 'birthday', name: 'Birthday', price: rupees(3_000) }],
+      },
+      {
+        listingId: LISTING,
+        vasId: 'bonfire',
+        name: 'Bonfire',
+        pricing: 'PER_NIGHT',
+        variants: [{ variantId: 'standard', name: 'Standard', price: rupees(1_500) }],
+      },
       { listingId: LISTING, vasId: 'transfer', name: 'Transfer', pricing: 'PER_UNIT', variants: [{ variantId: 'sedan', name: 'Sedan', price: rupees(2_500) }] },
     ],
     cancellationPlans: [
@@ -160,8 +189,21 @@ function context(over: Partial<PricingContext> = {}): PricingContext {
     channel: { channelId: 'ota-web', name: 'OTA web', rateAdjustmentPercent: 0 },
     bankOffers: [],
     gstSlabTables: [
-      { effectiveFrom: '2019-10-01', slabs: [{ upToPerUnitNight: rupees(1_000), ratePercent: 0 }, { upToPerUnitNight: rupees(7_500), ratePercent: 12 }, { upToPerUnitNight: null, ratePercent: 18 }] },
-      { effectiveFrom: '2025-09-22', slabs: [{ upToPerUnitNight: rupees(7_500), ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] },
+      {
+        effectiveFrom: '2019-10-01',
+        slabs: [
+          { upToPerUnitNight: rupees(1_000), ratePercent: 0 },
+          { upToPerUnitNight: rupees(7_500), ratePercent: 12 },
+          { upToPerUnitNight: null, ratePercent: 18 },
+        ],
+      },
+      {
+        effectiveFrom: '2025-09-22',
+        slabs: [
+          { upToPerUnitNight: rupees(7_500), ratePercent: 5 },
+          { upToPerUnitNight: null, ratePercent: 18 },
+        ],
+      },
     ],
     today: TODAY,
     ...over,
@@ -169,7 +211,14 @@ function context(over: Partial<PricingContext> = {}): PricingContext {
 }
 
 function request(over: Partial<OrderRequest> = {}): OrderRequest {
-  return { listingId: LISTING, checkIn: CHECK_IN, checkOut: addDays(CHECK_IN, 2), adults: 2, selectedProperties: [{ propertyId: ROOM.id, quantity: 1 }], ...over };
+  return {
+    listingId: LISTING,
+    checkIn: CHECK_IN,
+    checkOut: addDays(CHECK_IN, 2),
+    adults: 2,
+    selectedProperties: [{ propertyId: ROOM.id, quantity: 1 }],
+    ...over,
+  };
 }
 
 const price = (req: Partial<OrderRequest> = {}, ctx: Partial<PricingContext> = {}) => priceOrder({ request: request(req), context: context(ctx) });
@@ -331,7 +380,9 @@ describe('Sold out', () => {
 
   it('checks minimum and maximum stay on every night of the stay', () => {
     const min = soldOutWith({ ...OPEN, minimumStay: 3 }, addDays(CHECK_IN, 1));
-    expect(min.breakdown.soldOutNights).toEqual([{ propertyId: 'room', date: addDays(CHECK_IN, 1), reason: 'MINIMUM_STAY', requiredUnits: 2, availableUnits: 3, stayLimit: 3 }]);
+    expect(min.breakdown.soldOutNights).toEqual([
+      { propertyId: 'room', date: addDays(CHECK_IN, 1), reason: 'MINIMUM_STAY', requiredUnits: 2, availableUnits: 3, stayLimit: 3 },
+    ]);
     expect(soldOutWith({ ...OPEN, maximumStay: 1 }).breakdown.soldOutNights.map((s) => s.reason)).toEqual(['MAXIMUM_STAY']);
   });
 
@@ -385,7 +436,10 @@ describe('Why a stay cannot be sold (order items)', () => {
 
   it('names stop-sell and sold out (too few units) per night', () => {
     // act
-    const quote = quoteWith({ [CHECK_IN]: { stopSell: true }, [addDays(CHECK_IN, 1)]: { quantity: 1 } }, { selectedProperties: [{ propertyId: ROOM.id, quantity: 2 }] });
+    const quote = quoteWith(
+      { [CHECK_IN]: { stopSell: true }, [addDays(CHECK_IN, 1)]: { quantity: 1 } },
+      { selectedProperties: [{ propertyId: ROOM.id, quantity: 2 }] },
+    );
 
     // assess
     expect(quote.items[0]!.unavailableNights.map((n) => n.message)).toEqual([
@@ -440,7 +494,9 @@ describe('Value-added services', () => {
   });
 
   it('charges PER_NIGHT on every night when unsureOfDates, with dateQuantities overriding', () => {
-    const order = price({ vas: [{ vasId: 'bonfire', variantId: 'standard', unsureOfDates: true, quantity: 1, dateQuantities: [{ date: addDays(CHECK_IN, 1), quantity: 3 }] }] });
+    const order = price({
+      vas: [{ vasId: 'bonfire', variantId: 'standard', unsureOfDates: true, quantity: 1, dateQuantities: [{ date: addDays(CHECK_IN, 1), quantity: 3 }] }],
+    });
     expect(order.breakdown.vas.map((v) => [v.date, v.quantity, v.amount])).toEqual([
       [CHECK_IN, 1, rupees(1_500)],
       [addDays(CHECK_IN, 1), 3, rupees(4_500)],
@@ -459,7 +515,10 @@ describe('Value-added services', () => {
     [{ vasId: 'bonfire', variantId: 'deluxe', dates: [CHECK_IN] }, 'vas[0].variantId'],
     [{ vasId: 'bonfire', variantId: 'standard', dates: [] }, 'vas[0].dates'],
     [{ vasId: 'bonfire', variantId: 'standard', dates: [CHECK_IN], quantity: -1 }, 'vas[0].quantity'],
-    [{ vasId: 'bonfire', variantId: 'standard', dates: [CHECK_IN], dateQuantities: [{ date: addDays(CHECK_IN, 1), quantity: 2 }] }, 'vas[0].dateQuantities[0].date'],
+    [
+      { vasId: 'bonfire', variantId: 'standard', dates: [CHECK_IN], dateQuantities: [{ date: addDays(CHECK_IN, 1), quantity: 2 }] },
+      'vas[0].dateQuantities[0].date',
+    ],
     [{ vasId: 'bonfire', variantId: 'standard', dates: [CHECK_IN], dateQuantities: [{ date: CHECK_IN, quantity: 1.5 }] }, 'vas[0].dateQuantities[0].quantity'],
   ])('refuses %j naming %s', (vas, param) => {
     expect(refusal(() => price({ vas: [vas] })).param).toBe(param);
@@ -553,7 +612,10 @@ describe('Bank offers', () => {
   });
 
   it('never discounts more than the order value', () => {
-    const order = price({ bankOfferCode: 'HUGE' }, { bankOffers: [offer({ code: 'HUGE', discountType: 'FLAT', percent: null, flatAmount: rupees(1_00_000) })] });
+    const order = price(
+      { bankOfferCode: 'HUGE' },
+      { bankOffers: [offer({ code: 'HUGE', discountType: 'FLAT', percent: null, flatAmount: rupees(1_00_000) })] },
+    );
     expect(order.summary.priceAfterBankOffer).toBe(0);
     expect(order.summary.grandTotal).toBe(0);
   });
@@ -561,7 +623,13 @@ describe('Bank offers', () => {
 
 describe('GST', () => {
   it('chooses the slab per unit-night by its value after discounts', () => {
-    const order = price({ adults: 6, selectedProperties: [{ propertyId: VILLA.id, quantity: 1 }, { propertyId: ROOM.id, quantity: 1 }] });
+    const order = price({
+      adults: 6,
+      selectedProperties: [
+        { propertyId: VILLA.id, quantity: 1 },
+        { propertyId: ROOM.id, quantity: 1 },
+      ],
+    });
     expect(order.breakdown.unitNights.map((u) => [u.propertyId, u.taxableValue, u.gstRatePercent])).toEqual([
       ['villa', rupees(13_500), 18],
       ['room', rupees(4_500), 5],
@@ -581,12 +649,16 @@ describe('GST', () => {
   });
 
   it('uses the slab table in force on each night', () => {
-    const order = price({ checkIn: '2025-09-21', checkOut: '2025-09-23' }, { today: '2025-09-01', days: new Map([[ROOM.id, daysFor(ROOM, 4_000, '2025-09-01')]]) });
+    const order = price(
+      { checkIn: '2025-09-21', checkOut: '2025-09-23' },
+      { today: '2025-09-01', days: new Map([[ROOM.id, daysFor(ROOM, 4_000, '2025-09-01')]]) },
+    );
     expect(order.breakdown.unitNights.map((u) => u.gstRatePercent)).toEqual([12, 5]);
   });
 
   it('refuses to price a night no slab table covers as our set-up to fix (503 to retry later), never as a defect', () => {
-    const run = () => price({ checkIn: '2019-09-29', checkOut: '2019-10-01' }, { today: '2019-09-01', days: new Map([[ROOM.id, daysFor(ROOM, 4_000, '2019-09-01')]]) });
+    const run = () =>
+      price({ checkIn: '2019-09-29', checkOut: '2019-10-01' }, { today: '2019-09-01', days: new Map([[ROOM.id, daysFor(ROOM, 4_000, '2019-09-01')]]) });
 
     expect(run).toThrow(PricingNotConfiguredError);
     expect(run).toThrow('No GST rate is set up for 2019-09-29');
@@ -595,7 +667,10 @@ describe('GST', () => {
   it('taxes meals and services at the highest rate of the stay', () => {
     const order = price({
       adults: 6,
-      selectedProperties: [{ propertyId: VILLA.id, quantity: 1 }, { propertyId: ROOM.id, quantity: 1 }],
+      selectedProperties: [
+        { propertyId: VILLA.id, quantity: 1 },
+        { propertyId: ROOM.id, quantity: 1 },
+      ],
       meals: [{ mealId: 'breakfast', dates: [CHECK_IN] }],
       vas: [{ vasId: 'decoration', variantId: 'birthday' }],
     });
@@ -615,7 +690,15 @@ describe('Request checks', () => {
     [{ children: -1 }, 'children'],
     [{ infants: -1 }, 'infants'],
     [{ selectedProperties: [{ propertyId: 'elsewhere', quantity: 1 }] }, 'selectedProperties[0].propertyId'],
-    [{ selectedProperties: [{ propertyId: 'room', quantity: 1 }, { propertyId: 'room', quantity: 1 }] }, 'selectedProperties[1].propertyId'],
+    [
+      {
+        selectedProperties: [
+          { propertyId: 'room', quantity: 1 },
+          { propertyId: 'room', quantity: 1 },
+        ],
+      },
+      'selectedProperties[1].propertyId',
+    ],
     [{ selectedProperties: [{ propertyId: 'room', quantity: 0 }] }, 'selectedProperties[0].quantity'],
   ])('refuses %j naming %s', (req, param) => {
     const err = refusal(() => price(req as Partial<OrderRequest>));

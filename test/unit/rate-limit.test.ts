@@ -29,7 +29,10 @@ describe('GCRA admit()', () => {
   });
 
   it('counts remaining down from burst − 1 to 0 over a burst', () => {
-    const decisions = replay(DEFAULT, Array.from({ length: DEFAULT.burst }, () => NOW));
+    const decisions = replay(
+      DEFAULT,
+      Array.from({ length: DEFAULT.burst }, () => NOW),
+    );
 
     expect(decisions.map((d) => d.remaining)).toEqual(Array.from({ length: DEFAULT.burst }, (_, i) => DEFAULT.burst - 1 - i));
   });

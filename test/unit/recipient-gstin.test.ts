@@ -13,10 +13,15 @@ describe('Function: checkRecipientGstin', () => {
   it("passes an active GSTIN (blocked for e-way bills or not) and refuses unknown, cancelled, inactive and provisional ones with the IRP's words, naming the parameter", async () => {
     await expect(checkRecipientGstin(sandbox, '27AAPFU0939F1ZV')).resolves.toMatchObject({ legalName: 'Test Agents Pvt Ltd' });
     await expect(checkRecipientGstin(sandbox, '33AABCB3333B1Z2')).resolves.toMatchObject({ status: 'ACT', blocked: true });
-    await expect(checkRecipientGstin(sandbox, '24AAACU4444U1Z1')).rejects.toThrow(new ValidationError('gstin', 'The IRP does not know GSTIN 24AAACU4444U1Z1 (3001): Requested data is not available.'));
+    await expect(checkRecipientGstin(sandbox, '24AAACU4444U1Z1')).rejects.toThrow(
+      new ValidationError('gstin', 'The IRP does not know GSTIN 24AAACU4444U1Z1 (3001): Requested data is not available.'),
+    );
     await expect(checkRecipientGstin(sandbox, '29AABCC1111C1Z9')).rejects.toThrow(/GSTIN is not active: .* as cancelled \(Status CNL\)/);
     await expect(checkRecipientGstin(sandbox, '07AABCI2222I1Z5')).rejects.toThrow(/GSTIN is not active: .* as inactive \(Status INA\)/);
-    await expect(checkRecipientGstin(sandbox, '19AABCP5555P1Z3', 'tenants.agentGroups[0].gstin')).rejects.toMatchObject({ param: 'tenants.agentGroups[0].gstin', message: expect.stringMatching(/GSTIN is not active: .* as provisional \(Status PRO\)/) });
+    await expect(checkRecipientGstin(sandbox, '19AABCP5555P1Z3', 'tenants.agentGroups[0].gstin')).rejects.toMatchObject({
+      param: 'tenants.agentGroups[0].gstin',
+      message: expect.stringMatching(/GSTIN is not active: .* as provisional \(Status PRO\)/),
+    });
   });
 
   it('refuses (changes nothing) when the IRP cannot answer, instead of letting the GSTIN through unchecked', async () => {
@@ -28,7 +33,10 @@ describe('Function: checkRecipientGstin', () => {
 describe('Function: billToOffer', () => {
   it("offers the IRP's legal name and address only when they differ from the group's", async () => {
     const t = await sandbox.taxpayer('27AAPFU0939F1ZV');
-    const same = { legalName: 'Test Agents Pvt Ltd', address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' } };
+    const same = {
+      legalName: 'Test Agents Pvt Ltd',
+      address: { line1: '1 Test Road', city: 'Mumbai', state: 'Maharashtra', postalCode: '400001', country: 'IN' },
+    };
     expect(billToOffer(t, same)).toBeUndefined();
     expect(billToOffer(t, { ...same, legalName: 'Test Agents' })).toEqual({ legalName: 'Test Agents Pvt Ltd', address: same.address });
     expect(billToOffer(await sandbox.taxpayer('06AAACR5055K1Z7'), same)).toBeUndefined();

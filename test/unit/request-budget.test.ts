@@ -48,11 +48,23 @@ afterAll(() => {
 });
 
 const event = (): HttpEvent =>
-  ({ version: '2.0', routeKey: 'GET /v1/availability', rawPath: '/v1/availability', rawQueryString: '', headers: {}, requestContext: { http: { method: 'GET', path: '/v1/availability' } }, isBase64Encoded: false }) as unknown as HttpEvent;
+  ({
+    version: '2.0',
+    routeKey: 'GET /v1/availability',
+    rawPath: '/v1/availability',
+    rawQueryString: '',
+    headers: {},
+    requestContext: { http: { method: 'GET', path: '/v1/availability' } },
+    isBase64Encoded: false,
+  }) as unknown as HttpEvent;
 
 describe('withinBudget abandons the work of a request it answered with a 503', () => {
   it('sends no further BatchGet once the answer is out, and the abandoned work ends refused', async () => {
-    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: url }, aws: { connectTimeoutMs: 1_000, requestTimeoutMs: 5_000, maxAttempts: 1 } } as never);
+    const db = createDocumentClient({
+      region: 'ap-south-1',
+      endpoints: { dynamodb: url },
+      aws: { connectTimeoutMs: 1_000, requestTimeoutMs: 5_000, maxAttempts: 1 },
+    } as never);
     const keys = Array.from({ length: 500 }, (_, i) => ({ PK: `PROPERTY#p${i}`, SK: 'MONTH#2027-03' }));
     let work: Promise<unknown> | undefined;
     const handler = withinBudget(
@@ -79,11 +91,23 @@ describe('withinBudget abandons the work of a request it answered with a 503', (
 
   it('leaves work that finishes within its budget alone', async () => {
     received.length = 0;
-    const db = createDocumentClient({ region: 'ap-south-1', endpoints: { dynamodb: url }, aws: { connectTimeoutMs: 1_000, requestTimeoutMs: 5_000, maxAttempts: 1 } } as never);
-    const handler = withinBudget(async (): Promise<HttpResult> => {
-      await getAll(db, 'pds-test', Array.from({ length: 250 }, (_, i) => ({ PK: `P#${i}`, SK: 'M' })), { inFlight: 1 });
-      return { statusCode: 204, headers: {} };
-    }, () => 60_000);
+    const db = createDocumentClient({
+      region: 'ap-south-1',
+      endpoints: { dynamodb: url },
+      aws: { connectTimeoutMs: 1_000, requestTimeoutMs: 5_000, maxAttempts: 1 },
+    } as never);
+    const handler = withinBudget(
+      async (): Promise<HttpResult> => {
+        await getAll(
+          db,
+          'pds-test',
+          Array.from({ length: 250 }, (_, i) => ({ PK: `P#${i}`, SK: 'M' })),
+          { inFlight: 1 },
+        );
+        return { statusCode: 204, headers: {} };
+      },
+      () => 60_000,
+    );
     const answer = await handler(event(), {} as Context);
     expect(answer.statusCode).toBe(204);
     expect(received).toHaveLength(3);

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { eInvoiceJson, eInvoiceOfRecord, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import { newDraftInvoice, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
-import { irnOf, SandboxEInvoiceRegistry, verifySandboxJwt, type SandboxIrpMemory, type SandboxIrpRecord } from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
+import {
+  irnOf,
+  SandboxEInvoiceRegistry,
+  verifySandboxJwt,
+  type SandboxIrpMemory,
+  type SandboxIrpRecord,
+} from '../../infra/einvoice/sandbox-e-invoice-registry.ts';
 import { creditNote, intraStateInvoice } from '../support/invoice-documents.ts';
 
 /** The sandbox IRP's memory as a Map: the unit under test is the adapter, not DynamoDB (the integration test uses the table). */
@@ -36,9 +42,18 @@ describe('Class: SandboxEInvoiceRegistry', () => {
     const memory = new MapMemory();
     const r = registry(memory);
     const registered = await r.register(invoiceJson);
-    const details = { Irn: registered.irn, AckNo: registered.ackNo, AckDt: registered.ackDate, SignedQRCode: registered.signedQrCode, SignedInvoice: registered.signedInvoice };
+    const details = {
+      Irn: registered.irn,
+      AckNo: registered.ackNo,
+      AckDt: registered.ackDate,
+      SignedQRCode: registered.signedQrCode,
+      SignedInvoice: registered.signedInvoice,
+    };
     await expect(r.accept(invoiceJson, details)).resolves.toMatchObject({ irn: registered.irn, signedQrCode: registered.signedQrCode });
-    await expect(r.accept(invoiceJson, { ...details, SignedQRCode: `${registered.signedQrCode}x` })).rejects.toMatchObject({ name: 'EInvoiceHeldError', kind: 'RECONCILE' });
+    await expect(r.accept(invoiceJson, { ...details, SignedQRCode: `${registered.signedQrCode}x` })).rejects.toMatchObject({
+      name: 'EInvoiceHeldError',
+      kind: 'RECONCILE',
+    });
     const other = { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: 'OTHER/1' } };
     await expect(r.accept(other, details)).rejects.toMatchObject({ name: 'EInvoiceHeldError', kind: 'RECONCILE' });
     expect(memory.records.size).toBe(1);
@@ -79,7 +94,13 @@ describe('Class: SandboxEInvoiceRegistry', () => {
       IrnDt: registered.ackDate,
     });
     const signed = verifySandboxJwt(key, registered.signedInvoice!);
-    expect(signed).toMatchObject({ Irn: registered.irn, AckNo: registered.ackNo, AckDt: registered.ackDate, DocDtls: invoiceJson.DocDtls, ValDtls: invoiceJson.ValDtls });
+    expect(signed).toMatchObject({
+      Irn: registered.irn,
+      AckNo: registered.ackNo,
+      AckDt: registered.ackDate,
+      DocDtls: invoiceJson.DocDtls,
+      ValDtls: invoiceJson.ValDtls,
+    });
     expect(() => verifySandboxJwt(randomBytes(32), registered.signedQrCode)).toThrow(/signature/);
     const [h, p, s] = registered.signedQrCode.split('.');
     const tampered = JSON.parse(Buffer.from(p!, 'base64url').toString()) as { data: string };
@@ -87,7 +108,7 @@ describe('Class: SandboxEInvoiceRegistry', () => {
     expect(() => verifySandboxJwt(key, `${h}.${Buffer.from(JSON.stringify(tampered)).toString('base64url')}.${s}`)).toThrow(/signature/);
   });
 
-  it('answers a document registered before with that registration (the IRP\'s 2150 Duplicate IRN), however often it is sent', async () => {
+  it("answers a document registered before with that registration (the IRP's 2150 Duplicate IRN), however often it is sent", async () => {
     const memory = new MapMemory();
     const first = await registry(memory, '2026-11-02T06:30:00.000Z').register(invoiceJson);
     const again = await Promise.all(Array.from({ length: 5 }, () => registry(memory, '2026-11-03T09:00:00.000Z').register(invoiceJson)));
@@ -104,33 +125,77 @@ describe('Class: SandboxEInvoiceRegistry', () => {
   });
 
   it.each([
-    ['a B2B document without the buyer\'s GSTIN', { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Gstin: '' } }, '2140', /BuyerDtls.Gstin/],
-    ['a B2B document with the buyer\'s GSTIN as URP (unregistered)', { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Gstin: 'URP' } }, '2140', /BuyerDtls.Gstin/],
-    ['a document without the supplier\'s GSTIN', { ...invoiceJson, SellerDtls: { ...invoiceJson.SellerDtls, Gstin: '' } }, '2155', /Supplier GSTIN is required/],
-    ['a document number starting with 0 (state codes 01–09 before the I prefix)', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: '07/26-27/000001' } }, '2140', /DocDtls.No/],
+    ["a B2B document without the buyer's GSTIN", { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Gstin: '' } }, '2140', /BuyerDtls.Gstin/],
+    [
+      "a B2B document with the buyer's GSTIN as URP (unregistered)",
+      { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Gstin: 'URP' } },
+      '2140',
+      /BuyerDtls.Gstin/,
+    ],
+    ["a document without the supplier's GSTIN", { ...invoiceJson, SellerDtls: { ...invoiceJson.SellerDtls, Gstin: '' } }, '2155', /Supplier GSTIN is required/],
+    [
+      'a document number starting with 0 (state codes 01–09 before the I prefix)',
+      { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: '07/26-27/000001' } },
+      '2140',
+      /DocDtls.No/,
+    ],
     ['a document number of 17 characters', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: 'I30/2026-27/00001' } }, '2140', /DocDtls.No/],
     ['a lower-case document number', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, No: 'i30/26-27/000001' } }, '2140', /DocDtls.No/],
     ['a buyer name with a double quote', { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, LglNm: 'Agents "North"' } }, '2140', /BuyerDtls.LglNm/],
     ['an address with a backslash', { ...invoiceJson, SellerDtls: { ...invoiceJson.SellerDtls, Addr1: 'Plot 14\\Campal' } }, '2140', /SellerDtls.Addr1/],
     ['a location of 51 characters', { ...invoiceJson, BuyerDtls: { ...invoiceJson.BuyerDtls, Loc: 'L'.repeat(51) } }, '2140', /BuyerDtls.Loc/],
-    ['EcmGstin null (the schema wants a GSTIN string or nothing)', { ...invoiceJson, TranDtls: { ...invoiceJson.TranDtls, EcmGstin: null } }, '2140', /EcmGstin/],
+    [
+      'EcmGstin null (the schema wants a GSTIN string or nothing)',
+      { ...invoiceJson, TranDtls: { ...invoiceJson.TranDtls, EcmGstin: null } },
+      '2140',
+      /EcmGstin/,
+    ],
     ['a document dated tomorrow', { ...invoiceJson, DocDtls: { ...invoiceJson.DocDtls, Dt: '03/11/2026' } }, '2163', /future date/],
-    ['an intra-state document charging IGST', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, IgstAmt: 1 } : i)) }, '2172', /IGST/],
+    [
+      'an intra-state document charging IGST',
+      { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, IgstAmt: 1 } : i)) },
+      '2172',
+      /IGST/,
+    ],
     ['an inter-state document charging CGST and SGST', { ...invoiceJson, SellerDtls: { ...invoiceJson.SellerDtls, Stcd: '29' } }, '2173', /only IGST/],
-    ['an item whose AssAmt is not TotAmt − Discount (a reduction declared after tax)', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, Discount: 10 } : i)) }, '2193', /AssAmt value should be equal to \(TotAmt - Discount\)/],
-    ['an item whose TotItemVal is more than a rupee off AssAmt plus its taxes', { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, TotItemVal: i.TotItemVal + 2 } : i)) }, '2194', /TotItemVal/],
-    ['items whose assessable values do not add up', { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, AssVal: invoiceJson.ValDtls.AssVal + 1 } }, '2182', /assessable/],
-    ['a total more than a rupee off its items', { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 1.01 } }, '2189', /total invoice value/],
-  ] as const)('rejects %s with the IRP\'s code, and keeps nothing', async (_name, doc, code, message) => {
+    [
+      'an item whose AssAmt is not TotAmt − Discount (a reduction declared after tax)',
+      { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, Discount: 10 } : i)) },
+      '2193',
+      /AssAmt value should be equal to \(TotAmt - Discount\)/,
+    ],
+    [
+      'an item whose TotItemVal is more than a rupee off AssAmt plus its taxes',
+      { ...invoiceJson, ItemList: invoiceJson.ItemList.map((i, n) => (n === 0 ? { ...i, TotItemVal: i.TotItemVal + 2 } : i)) },
+      '2194',
+      /TotItemVal/,
+    ],
+    [
+      'items whose assessable values do not add up',
+      { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, AssVal: invoiceJson.ValDtls.AssVal + 1 } },
+      '2182',
+      /assessable/,
+    ],
+    [
+      'a total more than a rupee off its items',
+      { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 1.01 } },
+      '2189',
+      /total invoice value/,
+    ],
+  ] as const)("rejects %s with the IRP's code, and keeps nothing", async (_name, doc, code, message) => {
     const memory = new MapMemory();
-    const refusal = await registry(memory).register(doc as EInvoicePayload).catch((e: unknown) => e);
+    const refusal = await registry(memory)
+      .register(doc as EInvoicePayload)
+      .catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(EInvoiceRejectedError);
     expect(refusal).toMatchObject({ code, irpMessage: expect.stringMatching(message) });
     expect(memory.records.size).toBe(0);
   });
 
-  it('accepts a total within the IRP\'s one-rupee tolerance', async () => {
-    await expect(registry().register({ ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 0.99 } })).resolves.toMatchObject({ duplicate: false });
+  it("accepts a total within the IRP's one-rupee tolerance", async () => {
+    await expect(
+      registry().register({ ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 0.99 } }),
+    ).resolves.toMatchObject({ duplicate: false });
   });
 
   it('reports its own storage failing as the IRP being unavailable (retry), not as a rejection', async () => {
@@ -215,19 +280,41 @@ describe('Class: SandboxEInvoiceRegistry, cancel and taxpayer', () => {
     const memory = new MapMemory();
     const registered = await registry(memory, '2026-11-02T06:30:00.000Z').register(invoiceJson);
     const late = registry(memory, '2026-11-03T06:31:00.000Z');
-    await expect(late.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'Data entry mistake' })).rejects.toMatchObject({ code: '2270' });
+    await expect(
+      late.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'Data entry mistake' }),
+    ).rejects.toMatchObject({ code: '2270' });
     const inTime = registry(memory, '2026-11-03T06:29:00.000Z');
-    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'x' })).resolves.toEqual({ irn: registered.irn, cancelDate: '2026-11-03 11:59:00' });
-    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'x' })).rejects.toMatchObject({ code: '9999', irpMessage: 'Invoice is not active' });
-    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: '0'.repeat(64), reason: '1', remark: 'x' })).rejects.toMatchObject({ code: '2148' });
+    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'x' })).resolves.toEqual({
+      irn: registered.irn,
+      cancelDate: '2026-11-03 11:59:00',
+    });
+    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: registered.irn, reason: '2', remark: 'x' })).rejects.toMatchObject({
+      code: '9999',
+      irpMessage: 'Invoice is not active',
+    });
+    await expect(inTime.cancel({ supplierGstin: invoiceJson.SellerDtls.Gstin, irn: '0'.repeat(64), reason: '1', remark: 'x' })).rejects.toMatchObject({
+      code: '2148',
+    });
   });
 
   it('answers Get GSTIN details from its list: names and addresses it knows, cancelled/inactive/blocked as listed, 3001 for an unknown or malformed GSTIN', async () => {
-    await expect(registry().taxpayer('27AAPFU0939F1ZV')).resolves.toMatchObject({ legalName: 'Test Agents Pvt Ltd', status: 'ACT', blocked: false, address: { city: 'Mumbai', postalCode: '400001' } });
+    await expect(registry().taxpayer('27AAPFU0939F1ZV')).resolves.toMatchObject({
+      legalName: 'Test Agents Pvt Ltd',
+      status: 'ACT',
+      blocked: false,
+      address: { city: 'Mumbai', postalCode: '400001' },
+    });
     await expect(registry().taxpayer('29AABCC1111C1Z9')).resolves.toMatchObject({ status: 'CNL' });
     await expect(registry().taxpayer('33AABCB3333B1Z2')).resolves.toMatchObject({ status: 'ACT', blocked: true });
     await expect(registry().taxpayer('24AAACU4444U1Z1')).rejects.toMatchObject({ code: '3001' });
     await expect(registry().taxpayer('NOT-A-GSTIN')).rejects.toBeInstanceOf(EInvoiceRejectedError);
-    await expect(registry().taxpayer('06AAACR5055K1Z7')).resolves.toEqual({ gstin: '06AAACR5055K1Z7', legalName: null, tradeName: null, address: null, status: 'ACT', blocked: false });
+    await expect(registry().taxpayer('06AAACR5055K1Z7')).resolves.toEqual({
+      gstin: '06AAACR5055K1Z7',
+      legalName: null,
+      tradeName: null,
+      address: null,
+      status: 'ACT',
+      blocked: false,
+    });
   });
 });

@@ -27,7 +27,14 @@ describe('Function: distanceMeters', () => {
   });
 
   it('labels proximity by the furthest pair', () => {
-    expect([0, 250, 251, 1_500, 1_501, GROUP_RADIUS_METERS].map(proximityLabel)).toEqual(['Same street', 'Same street', 'Walking distance', 'Walking distance', 'Short drive', 'Short drive']);
+    expect([0, 250, 251, 1_500, 1_501, GROUP_RADIUS_METERS].map(proximityLabel)).toEqual([
+      'Same street',
+      'Same street',
+      'Walking distance',
+      'Walking distance',
+      'Short drive',
+      'Short drive',
+    ]);
   });
 
   it('maxPairwise is the largest distance in whole metres', () => {
@@ -37,14 +44,30 @@ describe('Function: distanceMeters', () => {
 
 describe('Function: splitParty', () => {
   it('gives every member an adult, then fills in order', () => {
-    expect(splitParty([{ adults: 6, children: 2 }, { adults: 6, children: 2 }], { adults: 8, children: 3 })).toEqual([
+    expect(
+      splitParty(
+        [
+          { adults: 6, children: 2 },
+          { adults: 6, children: 2 },
+        ],
+        { adults: 8, children: 3 },
+      ),
+    ).toEqual([
       { adults: 6, children: 2 },
       { adults: 2, children: 1 },
     ]);
   });
 
   it('refuses fewer adults than members', () => {
-    expect(splitParty([{ adults: 6, children: 2 }, { adults: 6, children: 2 }], { adults: 1, children: 4 })).toBeUndefined();
+    expect(
+      splitParty(
+        [
+          { adults: 6, children: 2 },
+          { adults: 6, children: 2 },
+        ],
+        { adults: 1, children: 4 },
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -77,7 +100,14 @@ describe('Function: groupPrice', () => {
   it('sums the members and recomputes per-night and percent', () => {
     const a = { perNight: 100, perNightBeforeDiscount: 100, total: 300, totalBeforeDiscount: 300, totalSaving: 0, discountPercent: 0 };
     const b = { perNight: 90, perNightBeforeDiscount: 100, total: 271, totalBeforeDiscount: 301, totalSaving: 30, discountPercent: 9 };
-    expect(groupPrice([a, b], 3)).toEqual({ perNight: 190, perNightBeforeDiscount: 200, total: 571, totalBeforeDiscount: 601, totalSaving: 30, discountPercent: 4 });
+    expect(groupPrice([a, b], 3)).toEqual({
+      perNight: 190,
+      perNightBeforeDiscount: 200,
+      total: 571,
+      totalBeforeDiscount: 601,
+      totalSaving: 30,
+      discountPercent: 4,
+    });
   });
 });
 
@@ -89,7 +119,14 @@ describe('Function: searchListings — combined groups', () => {
     expect(result.singleListings).toEqual([]);
     expect(result.totalSingleListings).toBe(0);
     const [first, second] = result.combinedGroups;
-    expect(first).toMatchObject({ groupId: 'a+b', listingCount: 2, maxPairwiseDistanceMeters: 120, proximityLabel: 'Same street', totalAdultCapacity: 12, totalChildrenCapacity: 4 });
+    expect(first).toMatchObject({
+      groupId: 'a+b',
+      listingCount: 2,
+      maxPairwiseDistanceMeters: 120,
+      proximityLabel: 'Same street',
+      totalAdultCapacity: 12,
+      totalChildrenCapacity: 4,
+    });
     expect(first!.listings.map((l) => l.selectedProperties)).toEqual([
       [{ propertyId: 'a-p1', title: 'Unit a-p1', quantity: 2 }],
       [{ propertyId: 'b-p1', title: 'Unit b-p1', quantity: 2 }],

@@ -4,7 +4,16 @@ import { emptyStoredCatalogue, diffCatalogue } from '../../domain/catalogue/cata
 import type { PropertyMonth } from '../../domain/catalogue/day.ts';
 import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { buildProjection, daysOfMonth, monthStrings, partsFor, placesFor, searchEntryOf, SHARD_TARGET_BYTES, viewOfEntry } from '../../domain/search/projection.ts';
+import {
+  buildProjection,
+  daysOfMonth,
+  monthStrings,
+  partsFor,
+  placesFor,
+  searchEntryOf,
+  SHARD_TARGET_BYTES,
+  viewOfEntry,
+} from '../../domain/search/projection.ts';
 import { searchListings } from '../../domain/search/search-listings.ts';
 import { parseSearchQuery } from '../../domain/search/search-query.ts';
 import { worldCatalogue } from '../../domain/world/world-catalogue.ts';
@@ -19,14 +28,25 @@ const clock = { now: () => new Date(`${GEN_TODAY}T06:00:00.000Z`) };
 /** The generated world's stored records, as an import would write them. */
 function storedWorld(suffix: string, gen: Parameters<typeof worldOf>[1]) {
   const writes = diffCatalogue(emptyStoredCatalogue(), worldCatalogue(parseWorldShape(worldOf(suffix, gen))), '2027-03-01T00:00:00.000Z').writes;
-  const views: ListingView[] = writes.listings.map((listing) => ({ listing, properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)) }));
+  const views: ListingView[] = writes.listings.map((listing) => ({
+    listing,
+    properties: writes.properties.filter((p) => p.listingId === listing.id).sort((a, b) => a.id.localeCompare(b.id)),
+  }));
   return { views, months: writes.months, channels: writes.distributions, plans: writes.cancellationPlans };
 }
 
 /** A view as a search entry stands for it: the card-only fields empty, amenities by name only. */
 const withoutCard = (v: ListingView): ListingView => ({
   listing: { ...v.listing, title: '', addressLine: '', coverPicture: '', usps: [], badges: [] },
-  properties: v.properties.map((p) => ({ ...p, title: '', name: '', imageUrl: '', photos: [], location: '', amenities: p.amenities.map((a) => ({ icon: '', name: a.name, category: '' })) })),
+  properties: v.properties.map((p) => ({
+    ...p,
+    title: '',
+    name: '',
+    imageUrl: '',
+    photos: [],
+    location: '',
+    amenities: p.amenities.map((a) => ({ icon: '', name: a.name, category: '' })),
+  })),
 });
 
 describe('Search projection: encoding', () => {
@@ -51,7 +71,10 @@ describe('Search projection: encoding', () => {
         const { views } = storedWorld('ent', gen);
         for (const view of views) {
           // One property placed apart from its listing, so a field it does not inherit is kept, not taken from the listing.
-          const moved: ListingView = { ...view, properties: view.properties.map((p, i) => (i === 0 ? { ...p, latitude: p.latitude + 1, updatedAt: '2027-03-02T00:00:00.000Z' } : p)) };
+          const moved: ListingView = {
+            ...view,
+            properties: view.properties.map((p, i) => (i === 0 ? { ...p, latitude: p.latitude + 1, updatedAt: '2027-03-02T00:00:00.000Z' } : p)),
+          };
           for (const v of [view, moved]) {
             const entry = searchEntryOf(v);
             expect(entry.startsWith('[')).toBe(true);
@@ -78,9 +101,21 @@ describe('Search projection: encoding', () => {
   });
 
   it('reads only the places a place filter can match, and every place without one', () => {
-    const { views, months } = storedWorld('pl', [0, 1, 2].map((place) => ({ ...fc.sample(catalogueArb, { seed: 7, numRuns: 1 })[0]![0]!, place })));
+    const { views, months } = storedWorld(
+      'pl',
+      [0, 1, 2].map((place) => ({ ...fc.sample(catalogueArb, { seed: 7, numRuns: 1 })[0]![0]!, place })),
+    );
     const { head } = buildProjection(views, months);
-    const q = (raw: [string, string][]) => parseSearchQuery({ rawParams: [['checkIn', '2027-03-20'], ['checkOut', '2027-03-21'], ...raw].map(([filterName, v]) => ({ filterName: filterName!, filterValues: [v!] })) }, GEN_TODAY);
+    const q = (raw: [string, string][]) =>
+      parseSearchQuery(
+        {
+          rawParams: [['checkIn', '2027-03-20'], ['checkOut', '2027-03-21'], ...raw].map(([filterName, v]) => ({
+            filterName: filterName!,
+            filterValues: [v!],
+          })),
+        },
+        GEN_TODAY,
+      );
     expect(placesFor(head, q([]))).toEqual(['goa|anjuna', 'goa|assagao', 'kerala|munnar']);
     expect(placesFor(head, q([['city', 'munnar']]))).toEqual(['kerala|munnar']);
     expect(placesFor(head, q([['state', 'GOA']]))).toEqual(['goa|anjuna', 'goa|assagao']);
@@ -88,7 +123,15 @@ describe('Search projection: encoding', () => {
 });
 
 describe('Search projection: equivalence with the search it replaced', () => {
-  const { seed, runs } = randomised({ name: 'search equivalence', file: 'test/unit/search-projection.test.ts', seedVar: 'SEARCH_EQ_SEED', runsVar: 'SEARCH_EQ_RUNS', fixedSeed: 20_261_125, ci: 500, soak: 5_000 });
+  const { seed, runs } = randomised({
+    name: 'search equivalence',
+    file: 'test/unit/search-projection.test.ts',
+    seedVar: 'SEARCH_EQ_SEED',
+    runsVar: 'SEARCH_EQ_RUNS',
+    fixedSeed: 20_261_125,
+    ci: 500,
+    soak: 5_000,
+  });
   it(`answers every generated search exactly as the whole-catalogue search did (${runs} cases)`, async () => {
     let run = 0;
     const seen = { found: 0, groups: 0, refused: 0, empty: 0 };
@@ -98,12 +141,21 @@ describe('Search projection: equivalence with the search it replaced', () => {
         const ids = idsOf(suffix, gen);
         const { views, months, channels } = storedWorld(suffix, gen);
         const channelId = which === 'A' ? ids.channelA : ids.channelB;
-        const distributed = channels.filter((d) => d.channelId === channelId).map((d) => d.listingId).sort();
+        const distributed = channels
+          .filter((d) => d.channelId === channelId)
+          .map((d) => d.listingId)
+          .sort();
         const channel = { channelId, name: channelId, rateAdjustmentPercent: which === 'A' ? 0 : -10 };
         const plans = PLANS.map((p, i) => ({ ...p, planId: ids.plans[i]! }));
         const projected = memoryCatalogue({ views, distributed, channel }, months);
         const legacy = legacyMemory(views, months, distributed, channel, plans);
-        const withPlans = { ...projected, shards: async (...a: Parameters<typeof projected.shards>) => ({ ...(await projected.shards(...a)), plans: plans.filter((p) => a[3].includes(p.planId)) }) };
+        const withPlans = {
+          ...projected,
+          shards: async (...a: Parameters<typeof projected.shards>) => ({
+            ...(await projected.shards(...a)),
+            plans: plans.filter((p) => a[3].includes(p.planId)),
+          }),
+        };
         const principal: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g', partnerId: 'p', channelId, keyId: 'k', keyPrefix: 'k' };
         for (const s of searches) {
           const body = searchBody(s, ids);
@@ -123,7 +175,13 @@ describe('Search projection: equivalence with the search it replaced', () => {
   }, 600_000);
 });
 
-function legacyMemory(views: ListingView[], months: PropertyMonth[], distributed: string[], channel: { channelId: string; name: string; rateAdjustmentPercent: number }, plans: typeof PLANS): LegacySearchCatalogue {
+function legacyMemory(
+  views: ListingView[],
+  months: PropertyMonth[],
+  distributed: string[],
+  channel: { channelId: string; name: string; rateAdjustmentPercent: number },
+  plans: typeof PLANS,
+): LegacySearchCatalogue {
   const byId = new Map(views.map((v) => [v.listing.id, v]));
   const owners = new Map(views.flatMap((v) => v.properties.map((p) => [p.id, v.listing.id] as const)));
   return {

@@ -7,7 +7,8 @@ const stay: RawParam[] = [
   { filterName: 'checkIn', filterValues: ['2027-02-01'] },
   { filterName: 'checkOut', filterValues: ['2027-02-04'] },
 ];
-const parse = (rawParams: RawParam[], extra: Parameters<typeof parseSearchQuery>[0] extends infer B ? Omit<B & object, 'rawParams'> : never = {}) => parseSearchQuery({ rawParams, ...extra }, TODAY);
+const parse = (rawParams: RawParam[], extra: Parameters<typeof parseSearchQuery>[0] extends infer B ? Omit<B & object, 'rawParams'> : never = {}) =>
+  parseSearchQuery({ rawParams, ...extra }, TODAY);
 
 function refusal(fn: () => unknown): { param: string; message: string } {
   try {
@@ -22,7 +23,18 @@ function refusal(fn: () => unknown): { param: string; message: string } {
 describe('Function: parseSearchQuery', () => {
   it('applies the defaults: one adult, no children, EP, relevance, page 1 of 20', () => {
     const q = parse(stay);
-    expect(q).toMatchObject({ checkIn: '2027-02-01', checkOut: '2027-02-04', adults: 1, children: 0, mealPlan: 'EP', sort: 'relevance', page: 1, size: 20, petFriendly: false, minBedrooms: 0 });
+    expect(q).toMatchObject({
+      checkIn: '2027-02-01',
+      checkOut: '2027-02-04',
+      adults: 1,
+      children: 0,
+      mealPlan: 'EP',
+      sort: 'relevance',
+      page: 1,
+      size: 20,
+      petFriendly: false,
+      minBedrooms: 0,
+    });
     expect(q.nights).toEqual(['2027-02-01', '2027-02-02', '2027-02-03']);
   });
 
@@ -47,7 +59,18 @@ describe('Function: parseSearchQuery', () => {
       { filterName: 'page', filterValues: ['2'] },
       { filterName: 'size', filterValues: ['100'] },
     ]);
-    expect(q).toMatchObject({ adults: 6, children: 2, minPrice: 100_000, maxPrice: 2_500_050, petFriendly: true, minBedrooms: 3, mealPlan: 'CP', sort: 'price_desc', page: 2, size: 100 });
+    expect(q).toMatchObject({
+      adults: 6,
+      children: 2,
+      minPrice: 100_000,
+      maxPrice: 2_500_050,
+      petFriendly: true,
+      minBedrooms: 3,
+      mealPlan: 'CP',
+      sort: 'price_desc',
+      page: 2,
+      size: 100,
+    });
     expect([...q.cities!]).toEqual(['anjuna', 'assagao']);
     expect(q.tags).toEqual(['beach', 'pool']);
   });
@@ -87,7 +110,12 @@ describe('Function: parseSearchQuery', () => {
   });
 
   it('reads PROPERTY selections as pins with quantity 1 by default', () => {
-    const q = parse(stay, { selections: [{ type: 'PROPERTY', id: 'p1' }, { type: 'PROPERTY', id: 'p2', quantity: 2, date: '2027-02-01' }] });
+    const q = parse(stay, {
+      selections: [
+        { type: 'PROPERTY', id: 'p1' },
+        { type: 'PROPERTY', id: 'p2', quantity: 2, date: '2027-02-01' },
+      ],
+    });
     expect(q.pins).toEqual([
       { propertyId: 'p1', quantity: 1, index: 0 },
       { propertyId: 'p2', quantity: 2, index: 1 },
@@ -104,6 +132,15 @@ describe('Function: parseSearchQuery', () => {
   });
 
   it('refuses a property selected twice', () => {
-    expect(refusal(() => parse(stay, { selections: [{ type: 'PROPERTY', id: 'p1' }, { type: 'PROPERTY', id: 'p1' }] })).param).toBe('selections[1].id');
+    expect(
+      refusal(() =>
+        parse(stay, {
+          selections: [
+            { type: 'PROPERTY', id: 'p1' },
+            { type: 'PROPERTY', id: 'p1' },
+          ],
+        }),
+      ).param,
+    ).toBe('selections[1].id');
   });
 });

@@ -45,7 +45,13 @@ describe('Function: searchListings — filters', () => {
     [[['petFriendly', 'true']], ['a-goa']],
     [[['petFriendly', 'false']], ['a-goa', 'b-goa', 'c-kerala']],
     [[['minBedrooms', '5']], ['a-goa']],
-    [[['city', 'Anjuna'], ['tags', 'tea']], []],
+    [
+      [
+        ['city', 'Anjuna'],
+        ['tags', 'tea'],
+      ],
+      [],
+    ],
   ] as [[string, ...string[]][], string[]][])('%j keeps %j (INACTIVE never)', async (filters, expected) => {
     const { result } = await search({ views }, { rawParams: stay(...filters) });
     expect(ids(result.singleListings).sort()).toEqual(expected);
@@ -88,7 +94,10 @@ describe('Function: searchListings — availability', () => {
   });
 
   it('chooses units among those open on every night, so a listing with a sold-out room type still sells the other', async () => {
-    const mixed = listing('mixed', {}, [{ maxAdults: 4, applicableAdult: 4, quantity: 1 }, { maxAdults: 4, applicableAdult: 4, quantity: 1 }]);
+    const mixed = listing('mixed', {}, [
+      { maxAdults: 4, applicableAdult: 4, quantity: 1 },
+      { maxAdults: 4, applicableAdult: 4, quantity: 1 },
+    ]);
     const inventory = { 'mixed-p1|2027-01-22': { quantity: 0 } };
     const { result } = await search({ views: [mixed], inventory }, { rawParams: stay(['adults', '4']) });
     expect(result.singleListings[0]!.selectedProperties).toEqual([{ propertyId: 'mixed-p2', title: 'Unit mixed-p2', quantity: 1 }]);
@@ -121,7 +130,15 @@ describe('Function: searchListings — prices', () => {
         cancellationPlans: PLANS,
         channel: { channelId: 'web', name: 'web', rateAdjustmentPercent: 0 },
         bankOffers: [],
-        gstSlabTables: [{ effectiveFrom: '2020-01-01', slabs: [{ upToPerUnitNight: rupees(7_500), ratePercent: 5 }, { upToPerUnitNight: null, ratePercent: 18 }] }],
+        gstSlabTables: [
+          {
+            effectiveFrom: '2020-01-01',
+            slabs: [
+              { upToPerUnitNight: rupees(7_500), ratePercent: 5 },
+              { upToPerUnitNight: null, ratePercent: 18 },
+            ],
+          },
+        ],
         today: TODAY,
       },
     });
@@ -149,13 +166,27 @@ describe('Function: searchListings — prices', () => {
   });
 
   it('refuses a cancellation plan that does not exist', async () => {
-    await expect(search({ views: [listing('v')] }, { rawParams: stay(), selectedCancellationPlanId: 'nope' })).rejects.toMatchObject({ param: 'selectedCancellationPlanId' });
+    await expect(search({ views: [listing('v')] }, { rawParams: stay(), selectedCancellationPlanId: 'nope' })).rejects.toMatchObject({
+      param: 'selectedCancellationPlanId',
+    });
   });
 
   it('lists the titles of bank offers the stay is eligible for, without applying them', async () => {
     const offer = (code: string, over: Partial<BankOffer>): BankOffer => ({
-      channelId: 'web', code, title: `${code} offer`, discountType: 'PERCENTAGE', percent: 10, flatAmount: null, maxDiscount: null,
-      minOrderValue: 0, stayFrom: null, stayTo: null, minNights: 1, validFrom: null, validTo: null, ...over,
+      channelId: 'web',
+      code,
+      title: `${code} offer`,
+      discountType: 'PERCENTAGE',
+      percent: 10,
+      flatAmount: null,
+      maxDiscount: null,
+      minOrderValue: 0,
+      stayFrom: null,
+      stayTo: null,
+      minNights: 1,
+      validFrom: null,
+      validTo: null,
+      ...over,
     });
     const offers = [offer('HDFC10', {}), offer('LONG', { minNights: 5 }), offer('BIG', { minOrderValue: rupees(50_000) }), offer('AXIS', {})];
     const { result } = await search({ views: [listing('v')], offers }, { rawParams: stay() });
@@ -190,7 +221,9 @@ describe('Function: searchListings — ordering and pages', () => {
   });
 
   it('pages without overlap and reports totals; a page past the end is empty', async () => {
-    const pages = await Promise.all([1, 2, 3].map((page) => search({ views, rate }, { rawParams: stay(['sort', 'price_asc'], ['size', '3'], ['page', String(page)]) })));
+    const pages = await Promise.all(
+      [1, 2, 3].map((page) => search({ views, rate }, { rawParams: stay(['sort', 'price_asc'], ['size', '3'], ['page', String(page)]) })),
+    );
     expect(pages.map((p) => ids(p.result.singleListings))).toEqual([['l3', 'l1', 'l4'], ['l2'], []]);
     expect(pages[0]!.result).toMatchObject({ page: 1, size: 3, totalSingleListings: 4, totalPages: 2, nights: 3, requiredAdults: 1, requiredChildren: 0 });
   });
@@ -208,7 +241,11 @@ describe('Function: searchListings — ordering and pages', () => {
 
 describe('Function: searchListings — reads', () => {
   it('reads the head, then only the shards of the places the query names, whose cards serve the page', async () => {
-    const views = [listing('big', { city: 'Anjuna' }, [{ maxAdults: 6, applicableAdult: 6, quantity: 1 }]), listing('small', { city: 'Anjuna' }, [{ quantity: 1 }]), listing('elsewhere', { city: 'Munnar' })];
+    const views = [
+      listing('big', { city: 'Anjuna' }, [{ maxAdults: 6, applicableAdult: 6, quantity: 1 }]),
+      listing('small', { city: 'Anjuna' }, [{ quantity: 1 }]),
+      listing('elsewhere', { city: 'Munnar' }),
+    ];
     const { result, catalogue } = await search({ views }, { rawParams: stay(['city', 'Anjuna'], ['adults', '6']) });
     expect(ids(result.singleListings)).toEqual(['big']);
     expect(catalogue.shardsAsked).toEqual(['goa|anjuna#0']);
@@ -238,13 +275,18 @@ describe('Function: searchListings — pinned properties', () => {
   });
 
   it('leaves the listing out when the pinned units are not open', async () => {
-    const { result } = await search({ views, inventory: { 'v1-p1|2027-01-21': { quantity: 1 } } }, { rawParams: stay(), selections: [{ type: 'PROPERTY', id: 'v1-p1', quantity: 2 }] });
+    const { result } = await search(
+      { views, inventory: { 'v1-p1|2027-01-21': { quantity: 1 } } },
+      { rawParams: stay(), selections: [{ type: 'PROPERTY', id: 'v1-p1', quantity: 2 }] },
+    );
     expect(result.singleListings).toEqual([]);
     expect(result.combinedGroups).toEqual([]);
   });
 
   it("refuses a property of another channel's listing exactly like an unknown one", async () => {
-    const foreign = await search({ views, distributed: ['v2'] }, { rawParams: stay(), selections: [{ type: 'PROPERTY', id: 'v1-p1' }] }).catch((e: ValidationError) => e);
+    const foreign = await search({ views, distributed: ['v2'] }, { rawParams: stay(), selections: [{ type: 'PROPERTY', id: 'v1-p1' }] }).catch(
+      (e: ValidationError) => e,
+    );
     const unknown = await search({ views }, { rawParams: stay(), selections: [{ type: 'PROPERTY', id: 'nope' }] }).catch((e: ValidationError) => e);
     expect(foreign).toBeInstanceOf(ValidationError);
     expect((foreign as ValidationError).param).toBe('selections[0].id');
@@ -252,6 +294,8 @@ describe('Function: searchListings — pinned properties', () => {
   });
 
   it('refuses pinned units too small for the party, naming the quantity', async () => {
-    await expect(search({ views }, { rawParams: stay(['adults', '4']), selections: [{ type: 'PROPERTY', id: 'v1-p1', quantity: 1 }] })).rejects.toMatchObject({ param: 'selections[0].quantity' });
+    await expect(search({ views }, { rawParams: stay(['adults', '4']), selections: [{ type: 'PROPERTY', id: 'v1-p1', quantity: 1 }] })).rejects.toMatchObject({
+      param: 'selections[0].quantity',
+    });
   });
 });

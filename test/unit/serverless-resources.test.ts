@@ -6,7 +6,6 @@ import { tableDefinition, TTL_ATTRIBUTE } from '../../infra/dynamo/table.ts';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../infra/metrics.ts';
 import { routeKeyProblem, routeKeysOfFunctions } from '../../infra/deploy/route-keys.ts';
 
-
 const sortBy = <T>(xs: readonly T[] | undefined, key: (x: T) => string) => [...(xs ?? [])].sort((a, b) => key(a).localeCompare(key(b)));
 
 describe('serverless.yml resources', () => {
@@ -14,7 +13,9 @@ describe('serverless.yml resources', () => {
     const table = serverlessYaml().resources.Resources.Table.Properties;
     const local = tableDefinition('x');
     expect(table.BillingMode).toBe(local.BillingMode);
-    expect(sortBy(table.AttributeDefinitions, (a: { AttributeName: string }) => a.AttributeName)).toEqual(sortBy(local.AttributeDefinitions, (a) => a.AttributeName!));
+    expect(sortBy(table.AttributeDefinitions, (a: { AttributeName: string }) => a.AttributeName)).toEqual(
+      sortBy(local.AttributeDefinitions, (a) => a.AttributeName!),
+    );
     expect(table.KeySchema).toEqual(local.KeySchema);
     expect(sortBy(table.GlobalSecondaryIndexes, (i: { IndexName: string }) => i.IndexName)).toEqual(sortBy(local.GlobalSecondaryIndexes, (i) => i.IndexName!));
     expect(table.TimeToLiveSpecification).toEqual({ AttributeName: TTL_ATTRIBUTE, Enabled: true });
@@ -28,7 +29,13 @@ describe('serverless.yml resources', () => {
     for (const [, q] of main) expect(q.Properties.RedrivePolicy?.deadLetterTargetArn).toBeDefined();
     const buckets = Object.values(resources).filter((r) => r.Type === 'AWS::S3::Bucket');
     expect(buckets.length).toBeGreaterThanOrEqual(1);
-    for (const b of buckets) expect(b.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    for (const b of buckets)
+      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
   });
 
   it('grants every function only the statements it lists (no provider-wide IAM)', () => {
@@ -55,9 +62,9 @@ describe('serverless.yml resources', () => {
 
   it('caps every queue worker: reserved concurrency and its trigger at the stage figure', () => {
     const doc = serverlessYaml();
-    const workers = Object.entries(doc.functions as Record<string, { reservedConcurrency?: unknown; events?: { sqs?: { maximumConcurrency?: unknown } }[] }>).filter(([, fn]) =>
-      fn.events?.some((e) => e.sqs),
-    );
+    const workers = Object.entries(
+      doc.functions as Record<string, { reservedConcurrency?: unknown; events?: { sqs?: { maximumConcurrency?: unknown } }[] }>,
+    ).filter(([, fn]) => fn.events?.some((e) => e.sqs));
     expect(workers.length).toBeGreaterThanOrEqual(3);
     // The billing worker has its own figure: how many groups' runs may write at once (docs/invoicing.md "Fan-out").
     const param = (name: string) => (name === 'billGroup' ? '${param:billingConcurrency}' : '${param:workerConcurrency}');
@@ -93,7 +100,14 @@ describe('serverless.yml resources', () => {
       expect(watching, `an alarm on ${name}`).toHaveLength(1);
     }
     const own = alarms.filter((a) => a.Properties.Namespace === METRICS_NAMESPACE);
-    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual(['BillingHandOffNotQueued', 'EInvoiceHeld', 'OverdueBookings', 'OverdueDeliveries', 'PaymentDisputed', 'PaymentNotCaptured']);
+    expect(own.map((a) => a.Properties.MetricName).sort()).toEqual([
+      'BillingHandOffNotQueued',
+      'EInvoiceHeld',
+      'OverdueBookings',
+      'OverdueDeliveries',
+      'PaymentDisputed',
+      'PaymentNotCaptured',
+    ]);
     for (const a of own) {
       expect(METRIC_NAMES).toContain(a.Properties.MetricName);
       // Exactly the dimensions infra/metrics.ts publishes, or the alarm watches an empty series.
@@ -102,15 +116,19 @@ describe('serverless.yml resources', () => {
         { Name: 'stage', Value: '${sls:stage}' },
       ]);
       // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute and a held e-invoice are counted only when they happen.
-      expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(['BillingHandOffNotQueued', 'EInvoiceHeld', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName) ? 'notBreaching' : 'breaching');
+      expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(
+        ['BillingHandOffNotQueued', 'EInvoiceHeld', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName) ? 'notBreaching' : 'breaching',
+      );
     }
   });
 });
 
 describe('HTTP API route keys (infra/deploy/route-keys.ts: the rules API Gateway enforces at deploy)', () => {
   it('knows the rules: no trailing slash, greedy variable last, whole-segment variables, a routable method', () => {
-    for (const ok of ['$default', 'GET /api/ping', 'POST /channel-manager/channex/{proxy+}', 'ANY /', 'DELETE /v1/test-clocks/{id}']) expect(routeKeyProblem(ok), ok).toBeUndefined();
-    for (const bad of ['GET /channel-manager/channex/test_connection/', 'GET /a/{proxy+}/b', 'GET /a//b', 'GET a', 'FETCH /a', 'GET /a/x{id}', 'GET']) expect(routeKeyProblem(bad), bad).toBeDefined();
+    for (const ok of ['$default', 'GET /api/ping', 'POST /channel-manager/channex/{proxy+}', 'ANY /', 'DELETE /v1/test-clocks/{id}'])
+      expect(routeKeyProblem(ok), ok).toBeUndefined();
+    for (const bad of ['GET /channel-manager/channex/test_connection/', 'GET /a/{proxy+}/b', 'GET /a//b', 'GET a', 'FETCH /a', 'GET /a/x{id}', 'GET'])
+      expect(routeKeyProblem(bad), bad).toBeDefined();
   });
 
   it('every stage routes only keys API Gateway accepts: the httpApi events are the same on every stage and none ends in "/"', () => {
@@ -121,7 +139,11 @@ describe('HTTP API route keys (infra/deploy/route-keys.ts: the rules API Gateway
     // No event path depends on the stage (no ${param:…} / ${sls:stage}), so the dev, staging and prod templates route these same keys;
     // scripts/check-stages.sh checks the packaged templates themselves (scripts/check-route-keys.ts).
     expect(keys.filter((k) => k.includes('${'))).toEqual([]);
-    for (const stage of CLOUD_STAGES) expect(keys.flatMap((k) => routeKeyProblem(k) ?? []), stage).toEqual([]);
+    for (const stage of CLOUD_STAGES)
+      expect(
+        keys.flatMap((k) => routeKeyProblem(k) ?? []),
+        stage,
+      ).toEqual([]);
     expect(new Set(keys).size, 'no route key twice').toBe(keys.length);
   });
 });

@@ -5,7 +5,9 @@ import { translateSecretsError } from '../../bin/admin/stage-commands.ts';
 import { parseConfig } from '../../infra/config.ts';
 import {
   beginRotation,
-  bootstrapRequest, channexSecretDefaults, rotateChannexInboundKey,
+  bootstrapRequest,
+  channexSecretDefaults,
+  rotateChannexInboundKey,
   finishRotation,
   freshKey,
   parseStageSecret,
@@ -29,10 +31,23 @@ describe('stage secret requests (built without a network)', () => {
     const req = bootstrapRequest('staging', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex });
 
     expect(req.Name).toBe('partner-distribution/staging');
-    expect(JSON.parse(req.SecretString!)).toEqual({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, razorpayKeyId: '', razorpayKeySecret: '', irpCredentials: '{}', ...channex });
+    expect(JSON.parse(req.SecretString!)).toEqual({
+      cursorKey: A,
+      secretsKey: B,
+      razorpayWebhookSecret: C,
+      razorpayKeyId: '',
+      razorpayKeySecret: '',
+      irpCredentials: '{}',
+      ...channex,
+    });
     expect(channex.channexInboundApiKey).toMatch(/^chx_[0-9a-f]{48}$/);
-    expect(parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, CHANNEX_INBOUND_API_KEY: `${freshKey()},${channex.channexInboundApiKey}` }).channex.inboundKeys).toHaveLength(2);
-    expect(rotateChannexInboundKey({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex }, 'chx_new').channexInboundApiKey).toBe(`chx_new,${channex.channexInboundApiKey}`);
+    expect(
+      parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, CHANNEX_INBOUND_API_KEY: `${freshKey()},${channex.channexInboundApiKey}` })
+        .channex.inboundKeys,
+    ).toHaveLength(2);
+    expect(rotateChannexInboundKey({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex }, 'chx_new').channexInboundApiKey).toBe(
+      `chx_new,${channex.channexInboundApiKey}`,
+    );
     expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
     // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
     expect(req).not.toHaveProperty('SecretId');
@@ -48,11 +63,18 @@ describe('stage secret requests (built without a network)', () => {
   it('reads the current version and writes a new one', () => {
     expect(readRequest('prod')).toEqual({ SecretId: 'partner-distribution/prod', VersionStage: 'AWSCURRENT' });
     const req = writeRequest('prod', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }, 'token-1');
-    expect(req).toEqual({ SecretId: 'partner-distribution/prod', SecretString: JSON.stringify({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }), ClientRequestToken: 'token-1' });
+    expect(req).toEqual({
+      SecretId: 'partner-distribution/prod',
+      SecretString: JSON.stringify({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }),
+      ClientRequestToken: 'token-1',
+    });
   });
 
   it('a rotation puts fresh keys in front of the current ones, keeps the smoke keys, and the service reads both', () => {
-    const before = withSmokeKeys({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }, { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' });
+    const before = withSmokeKeys(
+      { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C },
+      { smokePartnerKey: 'pds_p', smokePartnerKeyId: 'key_p', smokeGroupKey: 'pds_g', smokeGroupKeyId: 'key_g' },
+    );
 
     const during = beginRotation(before, { cursorKey: C, secretsKey: D });
 
@@ -108,7 +130,13 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
   async function admin(argv: string[], env: Record<string, string> = {}) {
     let out = '';
     let err = '';
-    const code = await runAdmin(argv, { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) }, env: { ADMIN_OPERATOR: 'test-operator', ...env }, root: '/nonexistent', cwd: '/' });
+    const code = await runAdmin(argv, {
+      stdout: { write: (t) => void (out += t) },
+      stderr: { write: (t) => void (err += t) },
+      env: { ADMIN_OPERATOR: 'test-operator', ...env },
+      root: '/nonexistent',
+      cwd: '/',
+    });
     return { code, out, err };
   }
 
@@ -120,7 +148,12 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
   });
 
   it('refuses smoke keys for a stage other than the environment it would write to', async () => {
-    const res = await admin(['stage', 'smoke-keys', '--stage', 'prod'], { STAGE: 'dev', TABLE_NAME: 'partner-distribution-dev', CURSOR_KEY: A, SECRETS_KEY: B });
+    const res = await admin(['stage', 'smoke-keys', '--stage', 'prod'], {
+      STAGE: 'dev',
+      TABLE_NAME: 'partner-distribution-dev',
+      CURSOR_KEY: A,
+      SECRETS_KEY: B,
+    });
 
     expect(res.code).toBe(2);
     expect(res.err).toContain("--stage prod does not match the environment's STAGE=dev");
@@ -145,7 +178,10 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
     expect(() => withRazorpay(base, { keyId: 'not-a-key', keySecret: 'x' }, 'prod')).toThrow(/key id/);
     const rotating = withRazorpay(keyed, { webhookSecret: 'whsec-new-5678' }, 'prod');
     expect(rotating.razorpayWebhookSecret).toBe('whsec-new-5678,whsec-old-1234');
-    expect(parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, RAZORPAY_WEBHOOK_SECRET: rotating.razorpayWebhookSecret }).payments.webhookSecrets).toEqual(['whsec-new-5678', 'whsec-old-1234']);
+    expect(
+      parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, RAZORPAY_WEBHOOK_SECRET: rotating.razorpayWebhookSecret }).payments
+        .webhookSecrets,
+    ).toEqual(['whsec-new-5678', 'whsec-old-1234']);
     expect(() => withRazorpay(rotating, { webhookSecret: 'whsec-third-999' }, 'prod')).toThrow(/in progress/);
     expect(withRazorpay(rotating, { finishWebhookRotation: true }, 'prod').razorpayWebhookSecret).toBe('whsec-new-5678');
     expect(() => withRazorpay(keyed, { finishWebhookRotation: true }, 'prod')).toThrow(/No webhook/);
@@ -154,14 +190,25 @@ describe('stage commands refuse a wrong line before any AWS request', () => {
 
 describe('IRP credentials in the stage secret (stage irp-credentials)', () => {
   const pem = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----\n';
-  const credential = { baseUrl: 'https://einv-apisandbox.nic.in', clientId: 'id', clientSecret: 'cs', userName: 'u', password: 'p', publicKeyPem: pem, signingKeyPem: pem };
+  const credential = {
+    baseUrl: 'https://einv-apisandbox.nic.in',
+    clientId: 'id',
+    clientSecret: 'cs',
+    userName: 'u',
+    password: 'p',
+    publicKeyPem: pem,
+    signingKeyPem: pem,
+  };
   const base = parseStageSecret(JSON.stringify({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C }));
 
   it('adds, replaces (rotation) and removes one registration, keeping the rest; the service reads them with IRP_PROVIDER=nic', () => {
     const one = withIrpCredential(base, '30AAICK4821M1ZQ', credential);
     const two = withIrpCredential(one, '29AAICK4821M1ZS', { ...credential, password: 'p2' });
     const rotated = withIrpCredential(two, '30AAICK4821M1ZQ', { ...credential, password: 'new' });
-    expect(JSON.parse(rotated.irpCredentials!)).toEqual({ '30AAICK4821M1ZQ': { ...credential, password: 'new' }, '29AAICK4821M1ZS': { ...credential, password: 'p2' } });
+    expect(JSON.parse(rotated.irpCredentials!)).toEqual({
+      '30AAICK4821M1ZQ': { ...credential, password: 'new' },
+      '29AAICK4821M1ZS': { ...credential, password: 'p2' },
+    });
     expect(parseStageSecret(JSON.stringify(rotated)).irpCredentials).toBe(rotated.irpCredentials);
     const cfg = parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, IRP_PROVIDER: 'nic', IRP_CREDENTIALS: rotated.irpCredentials });
     expect(cfg.irp.provider === 'nic' && Object.keys(cfg.irp.credentials)).toEqual(['30AAICK4821M1ZQ', '29AAICK4821M1ZS']);
@@ -169,7 +216,9 @@ describe('IRP credentials in the stage secret (stage irp-credentials)', () => {
   });
 
   it('refuses a malformed credential (naming the field, never a value) and removing one that is not there', () => {
-    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, publicKeyPem: 'secret-ish' } as never)).toThrow(/publicKeyPem must be a PEM public key/);
+    expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, publicKeyPem: 'secret-ish' } as never)).toThrow(
+      /publicKeyPem must be a PEM public key/,
+    );
     expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', { ...credential, password: '' })).toThrow(/password/);
     expect(() => withIrpCredential(base, '30AAICK4821M1ZQ', null)).toThrow(StageSecretError);
     expect(() => parseStageSecret(JSON.stringify({ ...base, irpCredentials: '{"x":1}' }))).toThrow(/irpCredentials/);

@@ -25,7 +25,11 @@ const OUTSIDE = new RegExp(`${SIBLING.replace(/\./g, '\\.')}|shared\\/spec|\\b(?
 /** Tracked files and new ones not yet added (ignored ones excluded); without git, every file outside node_modules and .git. */
 function repositoryFiles(): string[] {
   try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return out.split('\0').filter(Boolean);
   } catch {
     const walk = (dir: string): string[] =>

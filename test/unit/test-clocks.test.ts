@@ -36,7 +36,7 @@ describe('Test clock rules', () => {
     expect(clock.now().toISOString()).toBe('2026-12-31T18:30:03.000Z');
   });
 
-  it('moves forward only: a `to` before the clock\'s current time is refused naming `to`; its current time itself is accepted', () => {
+  it("moves forward only: a `to` before the clock's current time is refused naming `to`; its current time itself is accepted", () => {
     const tc = advanced(newTestClock('c1', 'g1', CREATED), new Date('2027-02-01T00:00:00Z'), CREATED);
     const realNow = later(CREATED, 10_000);
     const err = refusal(() => advanced(tc, new Date('2027-02-01T00:00:09Z'), realNow));
@@ -46,7 +46,7 @@ describe('Test clock rules', () => {
     expect(refusal(() => advanced(tc, new Date('2027-02-31 25:00:00Z'), realNow)).param).toBe('to');
   });
 
-  it('is bounded to two years from its creation, counted on the calendar, whatever the clock\'s current time', () => {
+  it("is bounded to two years from its creation, counted on the calendar, whatever the clock's current time", () => {
     const tc = newTestClock('c1', 'g1', new Date('2028-02-29T10:00:00Z'));
     expect(advanceLimitOf(tc).toISOString()).toBe('2030-03-01T10:00:00.000Z');
     const atLimit = advanced(tc, advanceLimitOf(tc), new Date('2028-02-29T10:00:00Z'));
@@ -70,7 +70,7 @@ describe('A scheduled job over groups on their own clocks', () => {
   const list = async ({ at, agentGroupId }: { at: Deps; agentGroupId?: string }) =>
     work.filter((w) => (at.name === 'clock' || w.dueOn === 'real') && (agentGroupId === undefined || w.agentGroupId === agentGroupId));
 
-  it('looks at real time over every group, then at each clocked group\'s own time over its work only, taking each item once', async () => {
+  it("looks at real time over every group, then at each clocked group's own time over its work only, taking each item once", async () => {
     const due = await dueAcrossClocks({ name: 'real', groups }, list, (w) => w.id);
     expect(due.map((w) => w.id)).toEqual(['a', 'b', 'c']);
     expect((await depsOfGroup({ name: 'real', groups }, 'clocked')).name).toBe('clock');
@@ -92,7 +92,9 @@ describe('Documents dated on a test clock (issue 36, finding 6)', () => {
     const first = clocked.numberOf(1);
     expect(first).toMatch(/^TI[0-9A-Z]{4}\/26\/000001$/);
     expect(first).toHaveLength(16);
-    expect(numberingOf(clockOf(newTestClock('clock-1', 'g1', CREATED), real), 'C', '2026-27', registration).numberOf(7)).toBe(`TC${first.slice(2, 6)}/26/000007`);
+    expect(numberingOf(clockOf(newTestClock('clock-1', 'g1', CREATED), real), 'C', '2026-27', registration).numberOf(7)).toBe(
+      `TC${first.slice(2, 6)}/26/000007`,
+    );
     // Another clock, another code: its documents never share numbers with the first's.
     expect(numberingOf(clockOf(newTestClock('clock-2', 'g2', CREATED), real), 'I', '2026-27', registration).numberOf(1)).not.toBe(first);
     // Real time: the registration's series, as before.

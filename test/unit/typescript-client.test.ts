@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createPartnerClient, parseCallback, parseWebhook, PartnerApiError, retryAfterSeconds, SignatureError, verifyCallbackSignature, verifyWebhookSignature } from '../../clients/typescript/src/index.ts';
+import {
+  createPartnerClient,
+  parseCallback,
+  parseWebhook,
+  PartnerApiError,
+  retryAfterSeconds,
+  SignatureError,
+  verifyCallbackSignature,
+  verifyWebhookSignature,
+} from '../../clients/typescript/src/index.ts';
 import { bookingCallbackBody, signCallback } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody, signWebhookBody } from '../../events/catalogue-webhook.ts';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
@@ -11,7 +20,8 @@ import { callbackOutcome } from '../support/callback-outcome.ts';
 const BASE = 'http://pds.test';
 const errorBody = (status: number, code: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ status, error: 'x', message: `${code} happened`, path: '/v1/ping', timestamp: '2027-01-01T00:00:00.000Z', code, ...extra });
-const json = (status: number, body: string, headers: Record<string, string> = {}) => new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': 'req-1', ...headers } });
+const json = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': 'req-1', ...headers } });
 const PING = JSON.stringify({ agentGroupId: 'g', channelId: 'c', keyPrefix: 'pds_', timestamp: '2027-01-01T00:00:00.000Z' });
 
 /** A client whose fetch answers from a script, recording each request, and whose sleep records the wait instead of waiting. */
@@ -65,9 +75,14 @@ describe('Client: requests and errors', () => {
   });
 
   it('throws PartnerApiError carrying code, param, request id and every field of the body', async () => {
-    const { client } = scripted([json(409, errorBody(409, 'PRICE_MOVED', { expectedTotal: 10500 })), json(400, errorBody(400, 'VALIDATION_FAILED', { param: 'size' }))]);
+    const { client } = scripted([
+      json(409, errorBody(409, 'PRICE_MOVED', { expectedTotal: 10500 })),
+      json(400, errorBody(400, 'VALIDATION_FAILED', { param: 'size' })),
+    ]);
 
-    const moved = await client.POST('/v1/bookings', { body: { orderId: 'o', externalBookingId: 'e', acceptedTotal: 1, primaryGuest: { firstName: 'A', lastName: 'B' } } }).catch((e: unknown) => e);
+    const moved = await client
+      .POST('/v1/bookings', { body: { orderId: 'o', externalBookingId: 'e', acceptedTotal: 1, primaryGuest: { firstName: 'A', lastName: 'B' } } })
+      .catch((e: unknown) => e);
     const invalid = await client.GET('/v1/ledger', { params: { query: { size: '500' } } }).catch((e: unknown) => e);
 
     expect(moved).toBeInstanceOf(PartnerApiError);
@@ -92,7 +107,15 @@ describe('Client: Retry-After', () => {
       json(200, JSON.stringify({ paymentId: 'p', invoiceId: null, duplicate: false })),
     ]);
 
-    const answer = await client.POST('/gateway/notifications', { body: { entity: 'event', event: 'payment.captured', contains: ['payment'], payload: { payment: { entity: { id: 'pay_p', order_id: 'order_o', amount: 100, currency: 'INR', status: 'captured', created_at: 1798761600 } } }, created_at: 1798761600 } });
+    const answer = await client.POST('/gateway/notifications', {
+      body: {
+        entity: 'event',
+        event: 'payment.captured',
+        contains: ['payment'],
+        payload: { payment: { entity: { id: 'pay_p', order_id: 'order_o', amount: 100, currency: 'INR', status: 'captured', created_at: 1798761600 } } },
+        created_at: 1798761600,
+      },
+    });
 
     expect(answer.paymentId).toBe('p');
     expect(slept).toEqual([3_000, 1_000]);
@@ -102,7 +125,10 @@ describe('Client: Retry-After', () => {
   });
 
   it('gives up after maxRetries and throws the last answer', async () => {
-    const { client, requests, slept } = scripted([1, 2, 3].map(() => json(429, errorBody(429, 'RATE_LIMITED'), { 'retry-after': '1' })), { maxRetries: 2 });
+    const { client, requests, slept } = scripted(
+      [1, 2, 3].map(() => json(429, errorBody(429, 'RATE_LIMITED'), { 'retry-after': '1' })),
+      { maxRetries: 2 },
+    );
 
     const error = await client.GET('/v1/ping').catch((e: unknown) => e);
 
@@ -135,7 +161,8 @@ describe('Client: Retry-After', () => {
 });
 
 describe('Client: cursor iteration', () => {
-  const page = (ids: string[], nextCursor: string | null) => json(200, JSON.stringify({ data: ids.map((id) => ({ id })), nextCursor, creditLimit: 0, availableCredit: 0, exposure: 0 }));
+  const page = (ids: string[], nextCursor: string | null) =>
+    json(200, JSON.stringify({ data: ids.map((id) => ({ id })), nextCursor, creditLimit: 0, availableCredit: 0, exposure: 0 }));
 
   it('follows nextCursor through empty pages until it is null, keeping the filters', async () => {
     const { client, requests } = scripted([page(['a'], 'c1'), page([], 'c2'), page(['b'], null)]);
@@ -148,7 +175,10 @@ describe('Client: cursor iteration', () => {
   });
 
   it('stops a feed at its first empty page, whose cursor is where the next poll starts', async () => {
-    const { client, requests } = scripted([json(200, JSON.stringify({ data: [{ eventType: 'rate.changed' }], nextCursor: 'f1' })), json(200, JSON.stringify({ data: [], nextCursor: 'f2' }))]);
+    const { client, requests } = scripted([
+      json(200, JSON.stringify({ data: [{ eventType: 'rate.changed' }], nextCursor: 'f1' })),
+      json(200, JSON.stringify({ data: [], nextCursor: 'f2' })),
+    ]);
 
     const pages = [];
     for await (const p of client.pages('/api/changes')) pages.push(p);
@@ -160,8 +190,21 @@ describe('Client: cursor iteration', () => {
 
 describe('Client: signature verifiers', () => {
   const secret = 'whsec_client_cross_check_0001';
-  const webhook = catalogueWebhookBody({ eventType: 'rate.changed', entityType: 'listing', entityId: 'goa-1', fromDate: '2027-01-01', toDate: '2027-01-03', occurredAt: '2027-01-01T00:00:00.000Z', dedupKey: 'k1' });
-  const callback = bookingCallbackBody(callbackOutcome({ agentGroupId: 'group-1', partnerId: 'partner-1' }, 'https://agent.example/callbacks', { bookingId: 'PMS-9001', externalBookingId: 'EXT-42' }));
+  const webhook = catalogueWebhookBody({
+    eventType: 'rate.changed',
+    entityType: 'listing',
+    entityId: 'goa-1',
+    fromDate: '2027-01-01',
+    toDate: '2027-01-03',
+    occurredAt: '2027-01-01T00:00:00.000Z',
+    dedupKey: 'k1',
+  });
+  const callback = bookingCallbackBody(
+    callbackOutcome({ agentGroupId: 'group-1', partnerId: 'partner-1' }, 'https://agent.example/callbacks', {
+      bookingId: 'PMS-9001',
+      externalBookingId: 'EXT-42',
+    }),
+  );
   const t = 1_790_000_000;
 
   it('accepts a catalogue webhook signed by the service and nothing else', () => {

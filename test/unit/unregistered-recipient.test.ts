@@ -38,20 +38,51 @@ const unregistered = (over: Partial<Invoice> = {}): Invoice =>
   }) as Invoice;
 
 const lines: InvoiceLine[] = [
-  { description: 'Villa stay', propertyName: 'Casa Azul, Assagao', sac: '996311', checkIn: '2027-02-10', checkOut: '2027-02-12', bookingId: 'b-1', quantity: 2, taxableValue: 10_000_00, gstRate: 5, cgst: 250_00, sgst: 250_00, igst: 0, lineTotal: 10_500_00 } as InvoiceLine,
+  {
+    description: 'Villa stay',
+    propertyName: 'Casa Azul, Assagao',
+    sac: '996311',
+    checkIn: '2027-02-10',
+    checkOut: '2027-02-12',
+    bookingId: 'b-1',
+    quantity: 2,
+    taxableValue: 10_000_00,
+    gstRate: 5,
+    cgst: 250_00,
+    sgst: 250_00,
+    igst: 0,
+    lineTotal: 10_500_00,
+  } as InvoiceLine,
 ];
 
 describe('a tax invoice to a recipient not registered for GST', () => {
   it("is printed with no GSTIN, the State its address names and that State's code, and passes the document check", () => {
     const doc = invoiceDocumentOf(unregistered(), lines);
-    expect(doc.recipient).toEqual({ name: 'Sahyadri Holiday Club', address: '501 Trade Link, Lower Parel, Mumbai, Maharashtra 400013, IN', gstin: null, state: 'Maharashtra', stateCode: '27' });
+    expect(doc.recipient).toEqual({
+      name: 'Sahyadri Holiday Club',
+      address: '501 Trade Link, Lower Parel, Mumbai, Maharashtra 400013, IN',
+      gstin: null,
+      state: 'Maharashtra',
+      stateCode: '27',
+    });
     expect(() => checkInvoiceDocument(doc)).not.toThrow();
     expect(doc.placeOfSupply).toEqual({ state: 'Goa', stateCode: '30' });
-    expect(statutoryNotes(doc)).toContain('Recipient not registered for GST (no GSTIN); address of delivery: the properties named on the lines, in Goa (code 30), the place of supply.');
+    expect(statutoryNotes(doc)).toContain(
+      'Recipient not registered for GST (no GSTIN); address of delivery: the properties named on the lines, in Goa (code 30), the place of supply.',
+    );
   });
 
   it('prints its credit notes the same way', () => {
-    const note = creditNoteDocumentOf(unregistered({ id: 'cn-1', invoiceNumber: 'C30/2627/000001', creditNoteFor: 'inv-1', creditNoteForNumber: 'I30/2627/000007', creditNoteForDate: '2027-03-01' }), lines);
+    const note = creditNoteDocumentOf(
+      unregistered({
+        id: 'cn-1',
+        invoiceNumber: 'C30/2627/000001',
+        creditNoteFor: 'inv-1',
+        creditNoteForNumber: 'I30/2627/000007',
+        creditNoteForDate: '2027-03-01',
+      }),
+      lines,
+    );
     expect(note.recipient.gstin).toBeNull();
     expect(() => checkInvoiceDocument(note)).not.toThrow();
   });

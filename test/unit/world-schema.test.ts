@@ -113,7 +113,12 @@ describe('Function: parseWorldShape + checkWorld', () => {
       world.catalogue.listings![1]!.channelIds = ['stored-channel'];
 
       expect(() =>
-        checkWorld(parseWorldShape(world), SANDBOX, { channels: new Set(['stored-channel']), partners: new Set(), agentGroups: new Set(), cancellationPlans: new Set() }),
+        checkWorld(parseWorldShape(world), SANDBOX, {
+          channels: new Set(['stored-channel']),
+          partners: new Set(),
+          agentGroups: new Set(),
+          cancellationPlans: new Set(),
+        }),
       ).not.toThrow();
     });
 

@@ -47,12 +47,17 @@ export async function partnerFlow(input: FlowInput) {
 
   // 3. Book on credit at the order's grand total. A price that moved meanwhile is a 409 PRICE_MOVED
   //    carrying the new total: accept it (or not) and book again with the same externalBookingId.
-  const booking = { orderId: order.orderId, externalBookingId: `EX-${order.orderId.slice(0, 8)}`, primaryGuest: { firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com' } };
+  const booking = {
+    orderId: order.orderId,
+    externalBookingId: `EX-${order.orderId.slice(0, 8)}`,
+    primaryGuest: { firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com' },
+  };
   const booked = await pds.POST('/v1/bookings', { body: { ...booking, acceptedTotal: order.summary.grandTotal } }).catch(async (error: unknown) => {
     if (!(error instanceof PartnerApiError) || error.code !== 'PRICE_MOVED') throw error;
     return pds.POST('/v1/bookings', { body: { ...booking, acceptedTotal: Number(error.body?.expectedTotal) } });
   });
-  if (booked.status === 'PROCESSING' || !booked.bookingId) throw new Error(`booking ${booked.status}: poll GET /v1/bookings?externalBookingIds=${booking.externalBookingId}`);
+  if (booked.status === 'PROCESSING' || !booked.bookingId)
+    throw new Error(`booking ${booked.status}: poll GET /v1/bookings?externalBookingIds=${booking.externalBookingId}`);
   const bookingId = booked.bookingId;
 
   // 4. Amend: quote one more night (changes nothing), then apply the same body.

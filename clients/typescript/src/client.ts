@@ -50,7 +50,9 @@ export type Item<P extends CursorPath> = PageOf<P> extends { data: (infer I)[] }
 export type ListInit<P extends CursorPath> = {
   readonly query?: Omit<QueryOf<P>, 'cursor'>;
   readonly headers?: Record<string, string>;
-} & (GetOperation<P>['parameters']['path'] extends Record<string, unknown> ? { readonly path: GetOperation<P>['parameters']['path'] } : { readonly path?: never });
+} & (GetOperation<P>['parameters']['path'] extends Record<string, unknown>
+  ? { readonly path: GetOperation<P>['parameters']['path'] }
+  : { readonly path?: never });
 
 /**
  * The feeds: walking one stops at the first empty page (caught up); the last page's

@@ -21,7 +21,11 @@ export class PartnerApiError extends Error {
 
   constructor(response: Response, body: unknown) {
     const parsed = isErrorBody(body) ? body : undefined;
-    super(parsed ? `${response.status} ${parsed.code}: ${parsed.message}` : `${response.status} ${response.statusText || 'HTTP error'}: not an error body of the service`);
+    super(
+      parsed
+        ? `${response.status} ${parsed.code}: ${parsed.message}`
+        : `${response.status} ${response.statusText || 'HTTP error'}: not an error body of the service`,
+    );
     this.status = response.status;
     this.code = parsed?.code ?? `HTTP_${response.status}`;
     this.param = parsed?.param;

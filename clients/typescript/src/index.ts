@@ -1,4 +1,14 @@
-export { createPartnerClient, type CursorListPath, type CursorPath, type FeedPath, type Item, type ListInit, type Page, type PartnerClient, type PartnerClientOptions } from './client.ts';
+export {
+  createPartnerClient,
+  type CursorListPath,
+  type CursorPath,
+  type FeedPath,
+  type Item,
+  type ListInit,
+  type Page,
+  type PartnerClient,
+  type PartnerClientOptions,
+} from './client.ts';
 export { PartnerApiError, type ErrorBody } from './errors.ts';
 export { DEFAULT_RETRY, retryAfterSeconds, type RetryPolicy } from './retry.ts';
 export {

@@ -59,6 +59,7 @@ export function parseWebhook(rawBody: RawBody, signature: string | null | undefi
 
 /** Verifies a booking callback, then parses it: the typed body, or a SignatureError. */
 export function parseCallback(rawBody: RawBody, signature: string | null | undefined, signingSecret: string, nowSeconds?: number): BookingCallback {
-  if (!verifyCallbackSignature(rawBody, signature, signingSecret, nowSeconds)) throw new SignatureError('X-Service-Signature does not match the body or is outside the 300-second tolerance');
+  if (!verifyCallbackSignature(rawBody, signature, signingSecret, nowSeconds))
+    throw new SignatureError('X-Service-Signature does not match the body or is outside the 300-second tolerance');
   return JSON.parse(bytes(rawBody).toString('utf8')) as BookingCallback;
 }

@@ -22,7 +22,8 @@ export function errorResponder(): MiddlewareObj<HttpEvent, HttpResult, Error, Ht
     const state = request.context.state ?? { requestId: 'unknown', path: request.event.rawPath, method: '?', receivedAt: new Date() };
     if (err instanceof ThrottledError) state.rate = err.rate;
     if (err instanceof DomainError) {
-      if (err instanceof PricingNotConfiguredError) logger.error('no GST slab table in force: stays on this night cannot be priced', { night: err.night, path: state.path });
+      if (err instanceof PricingNotConfiguredError)
+        logger.error('no GST slab table in force: stays on this night cannot be priced', { night: err.night, path: state.path });
       request.response = errorResult(state, err);
       return;
     }

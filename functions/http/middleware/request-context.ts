@@ -37,11 +37,16 @@ export function requestContext(): MiddlewareObj<HttpEvent, HttpResult, Error, Ht
     const clientRequestId = event.headers?.['x-request-id'];
     logger.resetKeys();
     logger.appendKeys({ requestId, method: context.state.method, path, ...(clientRequestId ? { clientRequestId: clientRequestId.slice(0, 128) } : {}) });
-    if (tooLong) throw new DomainError('URI_TOO_LONG', `The URL is ${urlLength} characters long; at most ${MAX_URL_LENGTH} (path and query string) are accepted.`);
+    if (tooLong)
+      throw new DomainError('URI_TOO_LONG', `The URL is ${urlLength} characters long; at most ${MAX_URL_LENGTH} (path and query string) are accepted.`);
   };
   const requestContextAfter = (request: Request<HttpEvent, HttpResult, Error, HttpContext>) => {
     const { state } = request.context;
-    logger.info('request completed', { status: request.response?.statusCode, durationMs: Date.now() - state.receivedAt.getTime(), principal: principalTag(state) });
+    logger.info('request completed', {
+      status: request.response?.statusCode,
+      durationMs: Date.now() - state.receivedAt.getTime(),
+      principal: principalTag(state),
+    });
   };
   return { before: requestContextBefore, after: requestContextAfter, onError: requestContextAfter };
 }

@@ -22,9 +22,25 @@ const at = (second: number): string => new Date(T0 + second * 1000).toISOString(
 
 /** A PROCESSING booking as the gate opens it, with its AUTHORIZED charge and claim. */
 function opening(owner: BookingOwner, overrides: Partial<Booking> = {}) {
-  const booking = bookingFixture(owner, { status: 'PROCESSING', bookingId: null, confirmedAt: null, nextCheckAt: at(0), createdAt: at(0), updatedAt: at(0), ...overrides });
-  const entry = authorizedEntry({ agentGroupId: owner.agentGroupId, type: 'CHARGE', amount: booking.amount, externalBookingId: booking.externalBookingId, description: 'Booking' }, booking.ledgerEntryId, new Date(at(0)));
-  const claim: IdempotencyClaim = { externalBookingId: booking.externalBookingId, contentHash: `hash-${booking.externalBookingId}`, bookingRef: booking.bookingRef };
+  const booking = bookingFixture(owner, {
+    status: 'PROCESSING',
+    bookingId: null,
+    confirmedAt: null,
+    nextCheckAt: at(0),
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  });
+  const entry = authorizedEntry(
+    { agentGroupId: owner.agentGroupId, type: 'CHARGE', amount: booking.amount, externalBookingId: booking.externalBookingId, description: 'Booking' },
+    booking.ledgerEntryId,
+    new Date(at(0)),
+  );
+  const claim: IdempotencyClaim = {
+    externalBookingId: booking.externalBookingId,
+    contentHash: `hash-${booking.externalBookingId}`,
+    bookingRef: booking.bookingRef,
+  };
   return { booking, entry, claim, audit: bookingAudit(testOrigin(), randomUUID(), at(0), 'booking.created', null, booking) };
 }
 
@@ -52,13 +68,21 @@ export function bookingStoreContract(adapter: string, subject: () => Promise<Boo
 
       const auth = await store.open(first.booking, first.entry, first.claim, first.audit);
       const replayBooking = { ...first.booking, bookingRef: randomUUID(), ledgerEntryId: randomUUID() };
-      const replay = await store.open(replayBooking, { ...first.entry, id: replayBooking.ledgerEntryId }, { ...first.claim, bookingRef: replayBooking.bookingRef }, first.audit);
+      const replay = await store.open(
+        replayBooking,
+        { ...first.entry, id: replayBooking.ledgerEntryId },
+        { ...first.claim, bookingRef: replayBooking.bookingRef },
+        first.audit,
+      );
 
       expect(auth).toMatchObject({ replay: false, bookingRef: first.booking.bookingRef, entry: first.entry });
       expect(replay).toMatchObject({ replay: true, bookingRef: first.booking.bookingRef });
       expect(await store.get(owner.agentGroupId, first.booking.bookingRef)).toEqual(first.booking);
       expect(await store.get(owner.agentGroupId, replayBooking.bookingRef)).toBeUndefined();
-      expect(await store.findClaim(owner.agentGroupId, first.booking.externalBookingId)).toEqual({ contentHash: first.claim.contentHash, bookingRef: first.booking.bookingRef });
+      expect(await store.findClaim(owner.agentGroupId, first.booking.externalBookingId)).toEqual({
+        contentHash: first.claim.contentHash,
+        bookingRef: first.booking.bookingRef,
+      });
       expect(await ledger.getEntry(owner.agentGroupId, first.entry.id)).toEqual(first.entry);
       expect((await ledger.creditPosition(owner.agentGroupId))?.exposure).toBe(first.booking.amount);
     });
@@ -96,7 +120,10 @@ export function bookingStoreContract(adapter: string, subject: () => Promise<Boo
       const dropped = await opened(store, owner, { amount: 21_000_00 });
       const bookingId = `PS-${randomUUID().slice(0, 8)}`;
 
-      const landed = await store.update(kept, next(kept, { status: 'CONFIRMED', bookingId, confirmedAt: at(5), nextCheckAt: null }, 5), { kind: 'land', bookingId });
+      const landed = await store.update(kept, next(kept, { status: 'CONFIRMED', bookingId, confirmedAt: at(5), nextCheckAt: null }, 5), {
+        kind: 'land',
+        bookingId,
+      });
       const failed = await store.update(dropped, next(dropped, { status: 'FAILED', nextCheckAt: null }, 6), { kind: 'release' });
 
       expect([landed, failed]).toEqual([true, true]);
@@ -114,7 +141,18 @@ export function bookingStoreContract(adapter: string, subject: () => Promise<Boo
       const bookingId = `PS-${randomUUID().slice(0, 8)}`;
       const confirmed = next(b, { status: 'CONFIRMED', bookingId, confirmedAt: at(5), nextCheckAt: null }, 5);
       await store.update(b, confirmed, { kind: 'land', bookingId });
-      const refund = postedEntry({ agentGroupId: owner.agentGroupId, type: 'REFUND', amount: -5_250_00, bookingId, externalBookingId: b.externalBookingId, description: 'Cancellation refund (50 %)' }, randomUUID(), new Date(at(9)));
+      const refund = postedEntry(
+        {
+          agentGroupId: owner.agentGroupId,
+          type: 'REFUND',
+          amount: -5_250_00,
+          bookingId,
+          externalBookingId: b.externalBookingId,
+          description: 'Cancellation refund (50 %)',
+        },
+        randomUUID(),
+        new Date(at(9)),
+      );
 
       const cancelled = await store.update(confirmed, next(confirmed, { status: 'CANCELLED' }, 9), { kind: 'refund', entry: refund });
       const again = await store.update(confirmed, next(confirmed, { status: 'CANCELLED' }, 10), { kind: 'refund', entry: refund });

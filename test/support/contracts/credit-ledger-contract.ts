@@ -114,8 +114,16 @@ export function creditLedgerContract(adapter: string, subject: () => Promise<Cre
     it('records a posted payment once per id, past nothing (no limit check), and refuses an unknown group', async () => {
       const { ledger, newGroup } = await subject();
       const g = await newGroup({ creditLimit: 1_000_00, onHold: true });
-      const payment = postedEntry({ agentGroupId: g, type: 'PAYMENT', amount: -2_500_00, bookingId: null, externalBookingId: null, description: 'UTR 1' }, randomUUID(), at(0));
-      const stranger = postedEntry({ agentGroupId: `no-group-${randomUUID()}`, type: 'PAYMENT', amount: -1_00, bookingId: null, externalBookingId: null, description: 'UTR 2' }, randomUUID(), at(0));
+      const payment = postedEntry(
+        { agentGroupId: g, type: 'PAYMENT', amount: -2_500_00, bookingId: null, externalBookingId: null, description: 'UTR 1' },
+        randomUUID(),
+        at(0),
+      );
+      const stranger = postedEntry(
+        { agentGroupId: `no-group-${randomUUID()}`, type: 'PAYMENT', amount: -1_00, bookingId: null, externalBookingId: null, description: 'UTR 2' },
+        randomUUID(),
+        at(0),
+      );
 
       expect(await ledger.recordPosted(payment)).toEqual(payment);
       expect(await ledger.recordPosted(payment)).toEqual(payment);
@@ -130,7 +138,11 @@ export function creditLedgerContract(adapter: string, subject: () => Promise<Cre
     it('answers a second record of the same id with what was stored first, changing nothing', async () => {
       const { ledger, newGroup } = await subject();
       const g = await newGroup({ creditLimit: 10_000_00, onHold: false });
-      const first = postedEntry({ agentGroupId: g, type: 'REFUND', amount: -100_00, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund' }, randomUUID(), at(0));
+      const first = postedEntry(
+        { agentGroupId: g, type: 'REFUND', amount: -100_00, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund' },
+        randomUUID(),
+        at(0),
+      );
       await ledger.recordPosted(first);
 
       const again = await ledger.recordPosted({ ...first, description: 'a retry that changed its text' });
@@ -142,7 +154,11 @@ export function creditLedgerContract(adapter: string, subject: () => Promise<Cre
     it('lets an operator adjustment raise exposure past the limit, with no limit check', async () => {
       const { ledger, newGroup } = await subject();
       const g = await newGroup({ creditLimit: 1_000_00, onHold: false });
-      const adjustment = postedEntry({ agentGroupId: g, type: 'ADJUSTMENT', amount: 1_200_00, bookingId: null, externalBookingId: null, description: 'Operator correction' }, randomUUID(), at(0));
+      const adjustment = postedEntry(
+        { agentGroupId: g, type: 'ADJUSTMENT', amount: 1_200_00, bookingId: null, externalBookingId: null, description: 'Operator correction' },
+        randomUUID(),
+        at(0),
+      );
 
       await ledger.recordPosted(adjustment);
 
@@ -154,7 +170,11 @@ export function creditLedgerContract(adapter: string, subject: () => Promise<Cre
       const { ledger, newGroup } = await subject();
       const g = await newGroup({ creditLimit: 10_000_00, onHold: false });
       const stranger = `no-group-${randomUUID()}`;
-      const entry = postedEntry({ agentGroupId: g, type: 'REFUND', amount: -1_00, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund' }, randomUUID(), at(0));
+      const entry = postedEntry(
+        { agentGroupId: g, type: 'REFUND', amount: -1_00, bookingId: 'PS-1', externalBookingId: 'ext-1', description: 'Cancellation refund' },
+        randomUUID(),
+        at(0),
+      );
 
       await expect(ledger.recordPosted({ ...entry, agentGroupId: stranger })).rejects.toBeInstanceOf(NotFoundError);
       await expect(ledger.recordPosted({ ...entry, type: 'CHARGE', amount: 1_00 })).rejects.toThrow(RangeError);
@@ -170,13 +190,23 @@ export function creditLedgerContract(adapter: string, subject: () => Promise<Cre
       const g = await newGroup({ creditLimit: 10_000_00, onHold: false });
       const charges = [0, 1, 2].map((s) => charge(g, 1_000_00, s));
       for (const c of charges) await ledger.authorize(c.entry, c.claim);
-      const payment = postedEntry({ agentGroupId: g, type: 'PAYMENT', amount: -500_00, bookingId: null, externalBookingId: null, description: 'UTR' }, randomUUID(), at(3));
+      const payment = postedEntry(
+        { agentGroupId: g, type: 'PAYMENT', amount: -500_00, bookingId: null, externalBookingId: null, description: 'UTR' },
+        randomUUID(),
+        at(3),
+      );
       await ledger.recordPosted(payment);
       await ledger.post(g, charges[1]!.entry.id, 'PMS-1', at(4).toISOString());
 
       const first = await ledger.listEntries(g, { limit: 3 });
       const second = await ledger.listEntries(g, { limit: 3, after: first.next! });
-      const chargesOnly = await ledger.queryEntries(g, { order: 'oldest-first', types: ['CHARGE'], statuses: ['AUTHORIZED'], from: at(0).toISOString(), to: at(2).toISOString() });
+      const chargesOnly = await ledger.queryEntries(g, {
+        order: 'oldest-first',
+        types: ['CHARGE'],
+        statuses: ['AUTHORIZED'],
+        from: at(0).toISOString(),
+        to: at(2).toISOString(),
+      });
       const byBooking = await ledger.queryEntries(g, { order: 'newest-first', bookingIds: ['PMS-1'] });
 
       expect(first.entries.map((e) => e.id)).toEqual([payment.id, charges[2]!.entry.id, charges[1]!.entry.id]);

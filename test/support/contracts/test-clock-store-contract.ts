@@ -29,7 +29,9 @@ export function testClockStoreContract(adapter: string, subject: () => Promise<T
 
       expect(created).toEqual([true, false, true]);
       expect(await store.get(g)).toEqual(clock);
-      expect((await store.list()).filter((c) => c.agentGroupId === g || c.agentGroupId === h).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([clock, other].sort((a, b) => (a.id < b.id ? -1 : 1)));
+      expect((await store.list()).filter((c) => c.agentGroupId === g || c.agentGroupId === h).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
+        [clock, other].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      );
       expect(await store.get(await newGroup())).toBeUndefined();
     });
 
@@ -40,7 +42,11 @@ export function testClockStoreContract(adapter: string, subject: () => Promise<T
       await store.create(clock);
       const advanced = { ...clock, setTo: '2027-03-01T00:00:00.000Z', setAt: REAL, version: 2 };
 
-      const results = [await store.replace(advanced, 1), await store.replace({ ...advanced, version: 3 }, 1), await store.replace({ ...advanced, id: randomUUID(), version: 3 }, 2)];
+      const results = [
+        await store.replace(advanced, 1),
+        await store.replace({ ...advanced, version: 3 }, 1),
+        await store.replace({ ...advanced, id: randomUUID(), version: 3 }, 2),
+      ];
 
       expect(results).toEqual([true, false, false]);
       const stored = (await store.get(g))!;

@@ -53,13 +53,15 @@ export class InMemoryBookingStore implements BookingStore {
 
   update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean> {
     const k = key(previous.agentGroupId, previous.bookingRef);
-    const write = (this.writing.get(k) ?? Promise.resolve()).catch(() => undefined).then(async () => {
-      if (this.bookings.get(k)?.version !== previous.version) return false;
-      if (effect) await this.apply(previous, effect, next.updatedAt);
-      this.bookings.set(k, next);
-      if (audit) this.audit.push(audit);
-      return true;
-    });
+    const write = (this.writing.get(k) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        if (this.bookings.get(k)?.version !== previous.version) return false;
+        if (effect) await this.apply(previous, effect, next.updatedAt);
+        this.bookings.set(k, next);
+        if (audit) this.audit.push(audit);
+        return true;
+      });
     this.writing.set(k, write);
     return write;
   }

@@ -1,8 +1,24 @@
 import { NotFoundError } from '../../../domain/errors.ts';
 import { CreditDeniedError, IdempotencyConflictError, LedgerTransitionError } from '../../../domain/ledger/credit-errors.ts';
-import { assertRecordable, creditPosition, decideCredit, type CreditDecision, type CreditPosition, type CreditTerms, type LedgerEntry } from '../../../domain/ledger/ledger.ts';
+import {
+  assertRecordable,
+  creditPosition,
+  decideCredit,
+  type CreditDecision,
+  type CreditPosition,
+  type CreditTerms,
+  type LedgerEntry,
+} from '../../../domain/ledger/ledger.ts';
 import type { Minor } from '../../../domain/money.ts';
-import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../../domain/ports/credit-ledger.ts';
+import type {
+  Authorization,
+  CreditLedger,
+  IdempotencyClaim,
+  LedgerAudit,
+  LedgerPage,
+  LedgerPosition,
+  LedgerQuery,
+} from '../../../domain/ports/credit-ledger.ts';
 
 interface Account {
   exposure: Minor;
@@ -11,7 +27,8 @@ interface Account {
 }
 
 /** Newest first is the timeline's reverse: later occurredAt first, and for one instant the larger id first. */
-const compareTimeline = (a: LedgerPosition, b: LedgerPosition): number => (a.occurredAt === b.occurredAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.occurredAt < b.occurredAt ? -1 : 1);
+const compareTimeline = (a: LedgerPosition, b: LedgerPosition): number =>
+  a.occurredAt === b.occurredAt ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.occurredAt < b.occurredAt ? -1 : 1;
 
 /**
  * The credit ledger in memory, for rule tests in the unit tier. It keeps the port's contract
@@ -36,7 +53,12 @@ export class InMemoryCreditLedger implements CreditLedger {
     const stored = this.accounts.get(g)?.claims.get(claim.externalBookingId);
     if (stored) {
       if (stored.contentHash !== claim.contentHash) throw new IdempotencyConflictError(claim.externalBookingId);
-      return { entry: this.account(g).entries.get(stored.entryId)!, bookingRef: stored.bookingRef, replay: true, availableCreditAfter: (await this.creditPosition(g))?.availableCredit ?? 0 };
+      return {
+        entry: this.account(g).entries.get(stored.entryId)!,
+        bookingRef: stored.bookingRef,
+        replay: true,
+        availableCreditAfter: (await this.creditPosition(g))?.availableCredit ?? 0,
+      };
     }
     const terms = this.termsOf(g);
     const account = this.account(g);
