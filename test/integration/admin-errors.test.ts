@@ -38,7 +38,13 @@ describe('admin: what failed, and whether retrying helps', () => {
       const run = await runAdminTool(['filing', 'gstr1', '--gstin', GSTIN, '--month', '2026-11', '--out', out, '--json']);
 
       expect(run.code, run.stderr).toBe(0);
-      expect(readdirSync(out).sort()).toEqual([`${GSTIN}-112026-gstr1-cdnr.csv`, `${GSTIN}-112026-gstr1.csv`, `${GSTIN}-112026-gstr1.json`]);
+      expect(readdirSync(out).sort()).toEqual([
+        `${GSTIN}-112026-gstr1-b2cl.csv`,
+        `${GSTIN}-112026-gstr1-b2cs.csv`,
+        `${GSTIN}-112026-gstr1-cdnr.csv`,
+        `${GSTIN}-112026-gstr1.csv`,
+        `${GSTIN}-112026-gstr1.json`,
+      ]);
     },
     TOOL_TIMEOUT,
   );

@@ -84,8 +84,9 @@ export async function partnerFlow(input: FlowInput) {
   const entries = [];
   for await (const entry of pds.each('/v1/ledger', { query: { bookingIds: [bookingId], size: '50' } })) entries.push(entry);
 
-  // 8. Sandbox stages only: put the group on a test clock, move it a day on (the billing and credit
-  //    control due by then run in the advance), read it back, and return the group to real time.
+  // 8. Sandbox stages only: put the group on a test clock and move it a day on (the billing and credit
+  //    control due by then run in the advance), then read it back. An advanced clock stays: the group's
+  //    records are dated on it, so it never returns to real time (use a group of its own for clocks).
   const clock = await pds.POST('/v1/test-clocks', { body: {} });
   const advanced = await pds.POST('/v1/test-clocks/{id}/advance', {
     params: { path: { id: clock.id } },
@@ -93,7 +94,6 @@ export async function partnerFlow(input: FlowInput) {
   });
   const clocks = await pds.GET('/v1/test-clocks');
   const readBack = await pds.GET('/v1/test-clocks/{id}', { params: { path: { id: clock.id } } });
-  await pds.DELETE('/v1/test-clocks/{id}', { params: { path: { id: clock.id } } });
 
   return { listing, order, booked, quote, amendment, invoice, pdf, paid, refund, cancelled, entries, clock, advanced, clocks, readBack };
 }
