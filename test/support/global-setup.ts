@@ -94,6 +94,8 @@ function testStageExtra(queueUrls: Record<string, string>): Record<string, strin
 interface SharedDynamo {
   endpoint: string;
   users: number;
+  /** Each tier's table, created once (the promise, so two tiers starting together create it once). */
+  tables: Map<string, Promise<void>>;
   stop(): Promise<void>;
 }
 const SHARED_DYNAMO = Symbol.for('pds.test.dynamo-local');
@@ -102,16 +104,16 @@ type WithShared = typeof globalThis & { [SHARED_DYNAMO]?: Promise<SharedDynamo> 
 /**
  * One DynamoDB Local (a JVM, the heaviest emulator) for every tier of a run: vitest runs each
  * project's global setup in this one process, so `npm test` starts it once for integration and
- * e2e, and stops it when the last tier tears down. Tenants keep the tiers apart in the table
- * as they keep files apart.
+ * e2e, and stops it when the last tier tears down. Each tier has a table of its own: work that
+ * scans the whole table (the sweepers, the daily billing run) run by an integration test must
+ * never take up the e2e stack's bookings and send their work to the integration tier's queues.
  */
-async function sharedDynamo(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+async function sharedDynamo(tableName: string): Promise<{ endpoint: string; stop(): Promise<void> }> {
   const g = globalThis as WithShared;
-  g[SHARED_DYNAMO] ??= startDynamoLocal().then(async (dynamo) => {
-    await provisionTable(dynamo.endpoint, TABLE_NAME);
-    return { endpoint: dynamo.endpoint, users: 0, stop: () => dynamo.stop() };
-  });
+  g[SHARED_DYNAMO] ??= startDynamoLocal().then((dynamo) => ({ endpoint: dynamo.endpoint, users: 0, tables: new Map(), stop: () => dynamo.stop() }));
   const shared = await g[SHARED_DYNAMO];
+  if (!shared.tables.has(tableName)) shared.tables.set(tableName, provisionTable(shared.endpoint, tableName));
+  await shared.tables.get(tableName);
   shared.users++;
   return {
     endpoint: shared.endpoint,
@@ -123,6 +125,7 @@ async function sharedDynamo(): Promise<{ endpoint: string; stop(): Promise<void>
   };
 }
 
+/** The e2e stack's table; the integration tier's is `pds-test-integration` (see sharedDynamo). */
 const TABLE_NAME = 'pds-test';
 
 export interface Emulators {
@@ -137,7 +140,7 @@ export interface Emulators {
  * process): a message an integration test leaves on a queue is never taken by the e2e tier's
  * offline workers, so the integration tier behaves the same run alone or with the others.
  */
-export async function startEmulators(extra: Record<string, string> = {}): Promise<Emulators> {
+export async function startEmulators(extra: Record<string, string> = {}, tableName = TABLE_NAME): Promise<Emulators> {
   const javaMissing = javaProblem();
   if (javaMissing) throw new Error(javaMissing);
   const started: { stop(): Promise<void> }[] = [];
@@ -145,7 +148,7 @@ export async function startEmulators(extra: Record<string, string> = {}): Promis
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
   };
   try {
-    const [dynamo, queues] = await Promise.all([sharedDynamo(), startFauxqs()]);
+    const [dynamo, queues] = await Promise.all([sharedDynamo(tableName), startFauxqs()]);
     started.push(dynamo, queues);
     await provisionBucket(queues.endpoint, invoiceBucketName('test'));
     const queueUrls = await provisionQueues(queues.endpoint, [
@@ -158,7 +161,7 @@ export async function startEmulators(extra: Record<string, string> = {}): Promis
     ]);
     const env = serviceEnv({
       stage: 'test',
-      tableName: TABLE_NAME,
+      tableName,
       dynamodb: dynamo.endpoint,
       sqs: queues.endpoint,
       extra: { ...testStageExtra(queueUrls), ...extra },

@@ -8,7 +8,7 @@ import { startEmulators, type TestStack } from './global-setup.ts';
  * stack has (baseUrl, the fakes, the log file) into an error that says to move the file.
  */
 export default async function setup(project: TestProject) {
-  const emulators = await startEmulators();
+  const emulators = await startEmulators({}, 'pds-test-integration');
   project.provide('stack', { env: emulators.env } as Pick<TestStack, 'env'> as TestStack);
   return () => emulators.stop();
 }
