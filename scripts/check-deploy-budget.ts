@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { budgetProblems, DEPLOY_BUDGET, templateFigures } from '../infra/deploy/budget.ts';
+import { budgetProblems, DEPLOY_BUDGET, kilobytes, templateFigures } from '../infra/deploy/budget.ts';
 
 /**
  * Every packaged CloudFormation template given as an argument (scripts/check-stages.sh passes
@@ -15,7 +15,7 @@ for (const file of process.argv.slice(2)) {
     .map(([type, n]) => `${n} ${type}`)
     .join(', ');
   console.log(
-    `deploy budget ${file}: ${figures.resources}/${DEPLOY_BUDGET.resources} resources, ${(figures.bytes / 1024).toFixed(0)}/${DEPLOY_BUDGET.bytes / 1024} KB (${top}, …)`,
+    `deploy budget ${file}: ${figures.resources}/${DEPLOY_BUDGET.resources} resources, ${kilobytes(figures.bytes)}/${kilobytes(DEPLOY_BUDGET.bytes)} KB (${top}, …)`,
   );
   for (const p of problems) console.error(`${file}: ${p}`);
   failed ||= problems.length > 0;

@@ -6,6 +6,9 @@
  */
 export const DEPLOY_BUDGET = { resources: 350, bytes: 450 * 1024 } as const;
 
+/** A template's size in whole KB, as the budget and the stage check print it (file sizes, never money). */
+export const kilobytes = (bytes: number): number => Math.round(bytes / 1024);
+
 export interface TemplateFigures {
   readonly resources: number;
   readonly bytes: number;
@@ -28,6 +31,6 @@ export function templateFigures(text: string): TemplateFigures {
 export function budgetProblems(f: TemplateFigures, budget: { resources: number; bytes: number } = DEPLOY_BUDGET): string[] {
   const problems: string[] = [];
   if (f.resources > budget.resources) problems.push(`${f.resources} resources, over the budget of ${budget.resources} (CloudFormation's limit is 500)`);
-  if (f.bytes > budget.bytes) problems.push(`${(f.bytes / 1024).toFixed(0)} KB, over the budget of ${budget.bytes / 1024} KB (CloudFormation's limit is 1 MB)`);
+  if (f.bytes > budget.bytes) problems.push(`${kilobytes(f.bytes)} KB, over the budget of ${kilobytes(budget.bytes)} KB (CloudFormation's limit is 1 MB)`);
   return problems;
 }
