@@ -58,5 +58,13 @@ async function resolveOwner(
   }
   const group = await tenants.getAgentGroup(owner.id);
   if (!group?.distributionEnabled) return undefined;
-  return { kind: 'agent-group', agentGroupId: group.agentGroupId, partnerId: group.partnerId, channelId: group.channelId, keyId, keyPrefix };
+  return {
+    kind: 'agent-group',
+    agentGroupId: group.agentGroupId,
+    partnerId: group.partnerId,
+    channelId: group.channelId,
+    keyId,
+    keyPrefix,
+    ...(group.testClockId ? { testClockId: group.testClockId } : {}),
+  };
 }

@@ -16,6 +16,8 @@ export interface AgentGroupPrincipal {
   readonly channelId: string;
   readonly keyId: string;
   readonly keyPrefix: string;
+  /** Sandbox: the group's test clock, if it has one; its requests then run at that clock's time. */
+  readonly testClockId?: string;
 }
 
 export type Principal = PartnerPrincipal | AgentGroupPrincipal;

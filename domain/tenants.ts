@@ -46,6 +46,11 @@ export interface AgentGroup {
   readonly gstin: string | null;
   readonly legalName: string;
   readonly address: PostalAddress;
+  /**
+   * Sandbox stages: the group's test clock, written in the same transaction as the clock and
+   * removed with it, so a request of a group without one never reads for a clock.
+   */
+  readonly testClockId?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

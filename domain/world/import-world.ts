@@ -57,6 +57,8 @@ export const importedKeyId = (hash: (s: string) => string, keyHash: string): str
  * storage fault) is finished by running the same file again: that run completes the
  * stopped chunk and then writes what is still missing, converging on the same catalogue.
  */
+const withoutClock = ({ testClockId: _clock, ...group }: AgentGroup): AgentGroup => group;
+
 export async function importWorld(deps: ImportWorldDeps, document: unknown, opts: ImportWorldOptions): Promise<ImportSummary> {
   const doc = parseWorldShape(document);
   checkWorld(doc, opts, await lookUpExternal(deps, doc));
@@ -155,9 +157,12 @@ async function planTenants(deps: ImportWorldDeps, doc: WorldDocument, now: strin
   const agentGroups = (
     await Promise.all(
       doc.tenants.agentGroups.map(async (g) => {
-        const { record, change } = reconcile<Omit<AgentGroup, 'createdAt' | 'updatedAt'>>(await deps.tenants.getAgentGroup(g.agentGroupId), g, now);
+        // A world file does not describe sandbox clocks: the group's own stays on its record, neither a change nor dropped.
+        const existing = await deps.tenants.getAgentGroup(g.agentGroupId);
+        const testClockId = existing?.testClockId;
+        const { record, change } = reconcile<Omit<AgentGroup, 'createdAt' | 'updatedAt'>>(existing && withoutClock(existing), g, now);
         tally('agentGroup', change !== 'unchanged');
-        return change === 'unchanged' ? [] : [record];
+        return change === 'unchanged' ? [] : [testClockId ? { ...record, testClockId } : record];
       }),
     )
   ).flat();

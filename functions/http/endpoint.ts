@@ -62,8 +62,8 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
       params: params as Out<P>,
       body: body as Out<B>,
       principal: principal as PrincipalFor<A>,
-      // An agent group's request runs at its sandbox test clock, if it has one.
-      services: principal?.kind === 'agent-group' ? await groupServices(services(), principal.agentGroupId) : services(),
+      // An agent group's request runs at its sandbox test clock, if its record names one: a group without pays no read for it.
+      services: principal?.kind === 'agent-group' && principal.testClockId ? await groupServices(services(), principal.agentGroupId) : services(),
       state: context.state,
       event,
     });

@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TestClockStore } from '../../domain/ports/test-clock-store.ts';
 import type { TestClock } from '../../domain/test-clocks/test-clock.ts';
-import { writeIf } from './client.ts';
+import { refusedAt, transactIf, writeIf } from './client.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI2 } from './table.ts';
@@ -11,7 +11,12 @@ const clockOf = (item: Record<string, unknown>): TestClock => {
   return { id, agentGroupId, createdAt, setTo, setAt, status, version };
 };
 
-/** One item per group (`GROUP#<id>` / `TEST_CLOCK`, listed on GSI2 `TEST_CLOCKS`), written conditionally on its version. */
+/**
+ * One item per group (`GROUP#<id>` / `TEST_CLOCK`, listed on GSI2 `TEST_CLOCKS`), written
+ * conditionally on its version. Creating and removing a clock also sets and removes the group
+ * record's `testClockId` in the same transaction: authentication reads that record anyway, so a
+ * request of a group without a clock reads nothing more.
+ */
 export class DynamoTestClockStore implements TestClockStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -34,7 +39,23 @@ export class DynamoTestClockStore implements TestClockStore {
   }
 
   create(clock: TestClock): Promise<boolean> {
-    return writeIf(this.db, new PutCommand({ TableName: this.table, Item: this.item(clock), ConditionExpression: 'attribute_not_exists(PK)' }));
+    return transactIf(
+      this.db,
+      [
+        { Put: { TableName: this.table, Item: this.item(clock), ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Update: {
+            TableName: this.table,
+            Key: keys.agentGroup(clock.agentGroupId),
+            UpdateExpression: 'SET testClockId = :id',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':id': clock.id },
+          },
+        },
+      ],
+      // Only the clock's own condition means "the group has one already"; a missing group is an error.
+      (err) => refusedAt(err, 0),
+    );
   }
 
   replace(clock: TestClock, expectedVersion: number): Promise<boolean> {
@@ -50,14 +71,28 @@ export class DynamoTestClockStore implements TestClockStore {
   }
 
   remove(agentGroupId: string, id: string, expectedVersion: number): Promise<boolean> {
-    return writeIf(
+    return transactIf(
       this.db,
-      new DeleteCommand({
-        TableName: this.table,
-        Key: keys.testClock(agentGroupId),
-        ConditionExpression: 'id = :id AND version = :v',
-        ExpressionAttributeValues: { ':id': id, ':v': expectedVersion },
-      }),
+      [
+        {
+          Delete: {
+            TableName: this.table,
+            Key: keys.testClock(agentGroupId),
+            ConditionExpression: 'id = :id AND version = :v',
+            ExpressionAttributeValues: { ':id': id, ':v': expectedVersion },
+          },
+        },
+        {
+          Update: {
+            TableName: this.table,
+            Key: keys.agentGroup(agentGroupId),
+            UpdateExpression: 'REMOVE testClockId',
+            ConditionExpression: 'attribute_exists(PK)',
+          },
+        },
+        // Only the clock's own condition means "gone, or moved meanwhile"; a missing group is an error.
+      ],
+      (err) => refusedAt(err, 0),
     );
   }
 

@@ -1,7 +1,9 @@
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
+import { newTestClock } from '../../domain/test-clocks/test-clock.ts';
 import { importWorld, type ImportSummary, type ImportWorldDeps } from '../../domain/world/import-world.ts';
 import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
 import { parseConfig } from '../../infra/config.ts';
@@ -117,6 +119,24 @@ describe('Use case: importWorld against DynamoDB Local', () => {
     expect(again.changes.inventory).toEqual([]);
     expect(again.changes.rates).toEqual([]);
     expect(await rawItems(tag)).toEqual(before);
+  });
+
+  it("keeps a group's sandbox test clock on its record through a second import, unchanged or changed", async () => {
+    const tag = uniqueId('w').slice(2);
+    await importWorld(depsAt('2027-01-10T08:00:00.000Z'), smallWorld(tag), SANDBOX);
+    const svc = testServices();
+    const clock = newTestClock(randomUUID(), `g-${tag}`, new Date('2027-01-10T09:00:00Z'));
+    expect(await svc.testClocks.create(clock)).toBe(true);
+
+    const same = await importWorld(depsAt('2027-01-11T09:30:00.000Z'), smallWorld(tag), SANDBOX);
+    const renamed = clone(smallWorld(tag));
+    const groups = renamed.tenants!.agentGroups!;
+    groups[0] = { ...groups[0]!, name: 'Renamed' };
+    const changed = await importWorld(depsAt('2027-01-12T09:30:00.000Z'), renamed, SANDBOX);
+
+    expect(same.unchanged).toMatchObject({ agentGroup: 1 });
+    expect(changed.written).toMatchObject({ agentGroup: 1 });
+    expect(await svc.tenants.getAgentGroup(`g-${tag}`)).toMatchObject({ name: 'Renamed', testClockId: clock.id });
   });
 
   it('writes nothing at all when the document is broken, whether in shape or against stored data', async () => {
