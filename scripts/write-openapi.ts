@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { buildOpenApi } from '../functions/openapi/build.ts';
 import { ROUTES } from '../functions/registry.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from './client-types.ts';
+import { HTTP_EVENTS_FILE, httpEvents } from './http-events.ts';
 import { POSTMAN_FILES, postmanFiles } from './postman-files.ts';
 
 /**
  * Writes everything generated from the route table: docs/openapi.json, the typed client's
- * types (clients/typescript/src/generated) and the Postman collection and environment (docs/postman). Tests fail when any of them is stale, so this is
+ * types (clients/typescript/src/generated), the Postman collection and environment (docs/postman) and the
+ * area functions' HTTP events (infra/deploy/http-events.yml). Tests fail when any of them is stale, so this is
  * the one command to run after changing a route contract.
  */
 const document = buildOpenApi(ROUTES);
@@ -18,3 +20,5 @@ const postman = postmanFiles(document);
 writeFileSync(POSTMAN_FILES.collection, postman.collection);
 writeFileSync(POSTMAN_FILES.environment, postman.environment);
 console.log('docs/postman: collection and sandbox environment regenerated');
+writeFileSync(HTTP_EVENTS_FILE, await httpEvents());
+console.log('infra/deploy/http-events.yml: regenerated');

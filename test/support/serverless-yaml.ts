@@ -18,11 +18,23 @@ function readYaml(path: string): any {
 }
 
 const FILE_REF = /^\$\{file\(\.\/([^)]+)\)\}$/;
+/** `${file(./path):key}`: one top-level entry of a YAML file (the area functions' generated HTTP events). */
+const FILE_KEY_REF = /^\$\{file\(\.\/([^)]+)\):([A-Za-z0-9]+)\}$/;
+
+/** A function's `events` as the framework resolves them: a `${file(…):key}` reference read from its file. */
+function eventsOf(events: unknown): unknown {
+  const ref = typeof events === 'string' ? FILE_KEY_REF.exec(events) : null;
+  if (!ref) return events;
+  const resolved = readYaml(ref[1]!)[ref[2]!];
+  if (!Array.isArray(resolved)) throw new Error(`${events}: no such list of events`);
+  return resolved;
+}
 
 /**
  * serverless.yml as the framework reads it: its `resources` are a list of files
  * (`${file(./infra/deploy/resources/…)}`), merged here into one `{ Conditions, Resources, Outputs }`
- * as serverless merges them. Other variables (`${param:…}`, `${sls:stage}`) stay as written.
+ * as serverless merges them; a function's `events` given as `${file(./…):name}` are read from that
+ * file. Other variables (`${param:…}`, `${sls:stage}`) stay as written.
  */
 export function serverlessYaml(): any {
   const doc = readYaml('serverless.yml');
@@ -37,5 +49,11 @@ export function serverlessYaml(): any {
       merged[section] = { ...merged[section], ...entries };
     }
   }
-  return { ...doc, resources: merged };
+  const functions = Object.fromEntries(
+    Object.entries(doc.functions as Record<string, Record<string, unknown>>).map(([name, fn]) => [
+      name,
+      'events' in fn ? { ...fn, events: eventsOf(fn.events) } : fn,
+    ]),
+  );
+  return { ...doc, functions, resources: merged };
 }

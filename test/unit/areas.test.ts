@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { areaRouter, routeKeyOf, type HttpHandler, type RoutedHandler } from '../../functions/http/area-router.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../../functions/http/types.ts';
 import { ROUTES } from '../../functions/registry.ts';
+import { readFileSync } from 'node:fs';
+import { HTTP_EVENTS_FILE, httpEvents } from '../../scripts/http-events.ts';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 
 type HttpApiEvent = { httpApi?: '*' | { method: string; path: string } };
@@ -59,5 +61,13 @@ describe('one function per area (functions/areas)', () => {
 
     expect(unserved).toEqual([]);
     expect(servedBy.get('$default')).toHaveLength(1);
+  });
+
+  it("takes every area function's HTTP events from infra/deploy/http-events.yml, generated from the routers and current (`npm run openapi`)", async () => {
+    const fns = Object.entries(serverlessYaml().functions as Record<string, { handler: string }>).filter(([, fn]) => fn.handler.startsWith('functions/areas/'));
+    const raw = readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8');
+
+    for (const [name] of fns) expect(raw, name).toContain(`events: \${file(./infra/deploy/http-events.yml):${name}}`);
+    expect(readFileSync(HTTP_EVENTS_FILE, 'utf8')).toBe(await httpEvents());
   });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import * as v from 'valibot';
 import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
 import { STATUS_OF } from '../../functions/http/error-status.ts';
@@ -10,6 +9,7 @@ import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
 import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
 import { ROUTES } from '../../functions/registry.ts';
+import { serverlessYaml } from '../support/serverless-yaml.ts';
 
 type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, { headers?: Record<string, unknown> }> };
 type Document = {
@@ -21,10 +21,9 @@ type Document = {
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const built = (): Document => buildOpenApi(ROUTES) as unknown as Document;
 
-/** `GET /api/ping` for every httpApi event in serverless.yml, the '*' catch-all left out. */
+/** `GET /api/ping` for every httpApi event in serverless.yml (its area functions' generated events included), the '*' catch-all left out. */
 function routedInServerlessYml(): string[] {
-  // logLevel 'error': CloudFormation tags such as !GetAtt are irrelevant here.
-  const config = parse(read('serverless.yml'), { logLevel: 'error' }) as { functions: Record<string, { events?: { httpApi?: unknown }[] }> };
+  const config = serverlessYaml() as { functions: Record<string, { events?: { httpApi?: unknown }[] }> };
   return Object.values(config.functions)
     .flatMap((fn) => fn.events ?? [])
     .map((e) => e.httpApi)
