@@ -103,6 +103,7 @@ describe('Client: the partner flow against the local stack', () => {
     );
     const invoices = await walked(client.each('/v1/invoices', { query: { size: '1' } }));
     expect(invoices).toHaveLength(1);
+    expect(await walked(client.invoices.list({ size: '1' }).each())).toEqual(invoices);
     const listings = await walked(client.each('/v1/listings', { query: { size: '1' } }));
     expect(listings.map((l) => l.id).sort()).toEqual((await client.GET('/v1/listings', { params: { query: { size: '100' } } })).data.map((l) => l.id).sort());
     expect(listings.length).toBeGreaterThanOrEqual(2);
@@ -111,6 +112,11 @@ describe('Client: the partner flow against the local stack', () => {
     const endpoint = await partner.POST('/api/webhooks/endpoints', {
       body: { url: 'http://127.0.0.1:9/hooks', authType: 'HMAC', signingSecret: 'client-test-secret-0001' },
     });
+    // /api/listings pages by offset: two at a time, the walk finds what one page of 100 holds.
+    const byTwo = await walked(partner.partner.listings.list({ size: 2 }).each());
+    const onePage = await partner.GET('/api/listings', { params: { query: { size: 100 } } });
+    expect(byTwo.map((l) => l.id)).toEqual(onePage.data.map((l) => l.id));
+    expect(byTwo).toHaveLength(onePage.total);
     expect(await walked(partner.each('/api/webhooks/endpoints/{id}/deliveries', { path: { id: endpoint.id }, query: { size: '1' } }))).toEqual([]);
     const feed = await walked(partner.pages('/api/changes', { query: { size: '100' } }));
     expect(feed.at(-1)!.data).toEqual([]);

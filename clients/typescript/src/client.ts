@@ -1,6 +1,8 @@
 import createClient, { type Client, type ClientPathsWithMethod } from 'openapi-fetch';
-import { PartnerApiError } from './errors.ts';
-import { DEFAULT_RETRY, retryingFetch, type RetryPolicy } from './retry.ts';
+import { apiError } from './errors.ts';
+import { connectionError, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, retryingFetch, type RetryPolicy } from './retry.ts';
+import { resources } from './resources.ts';
+import { userAgent } from './version.ts';
 import type { paths } from './generated/openapi.ts';
 
 export interface PartnerClientOptions {
@@ -8,8 +10,15 @@ export interface PartnerClientOptions {
   readonly baseUrl: string;
   /** A partner key (opens `/api`) or an agent-group key (opens `/v1`). Sent as HTTP Basic with an empty password. */
   readonly apiKey: string;
-  /** Waiting out 429 and 503 (`Retry-After`); defaults: 2 retries, none longer than 60 s. */
+  /**
+   * Sending again after no answer, a 429 or a 503 (`Retry-After`, else a jittered backoff from 0.5 s);
+   * defaults: 2 retries, no wait longer than 60 s. Which requests are sent again: `retryingFetch`.
+   */
   readonly retry?: Partial<RetryPolicy>;
+  /** Milliseconds each attempt may take, answer body included, before a PartnerTimeoutError; default 30,000; 0 for none. */
+  readonly timeoutMs?: number;
+  /** Your application, put before the client's own `User-Agent` (`my-app/2.1`): it lets the service's operators tell callers apart. */
+  readonly userAgent?: string;
   /** The fetch to send with; defaults to the global one (Node 20+), which decompresses gzip. */
   readonly fetch?: (request: Request) => Promise<Response>;
 }
@@ -63,30 +72,43 @@ const FEEDS = ['/api/changes'] as const satisfies readonly FeedPath[];
 const EVERY_FEED_LISTED: [FeedPath] extends [(typeof FEEDS)[number]] ? true : never = true;
 const isFeed = (path: string): boolean => EVERY_FEED_LISTED && (FEEDS as readonly string[]).includes(path);
 
-/** Turns an openapi-fetch method into one that resolves to the body or throws PartnerApiError; its generics survive. */
-function throwing<A extends unknown[], R extends Result>(call: (...args: A) => Promise<R>): (...args: A) => Promise<Data<R>> {
+/**
+ * Turns an openapi-fetch method into one that resolves to the body or throws the PartnerApiError
+ * subclass of the answer's code; its generics survive. A timeout while the body is read arrives
+ * here rather than in the fetch, and becomes a PartnerTimeoutError the same way.
+ */
+function throwing<A extends unknown[], R extends Result>(
+  method: string,
+  timeoutMs: number,
+  call: (...args: A) => Promise<R>,
+): (...args: A) => Promise<Data<R>> {
   return async (...args) => {
-    const result = await call(...args);
-    if (!result.response.ok) throw new PartnerApiError(result.response, result.error);
+    const result = await call(...args).catch((error: unknown) => {
+      throw connectionError(method, String(args[0]), error, timeoutMs);
+    });
+    if (!result.response.ok) throw apiError(result.response, result.error);
     return result.data as Data<R>;
   };
 }
 
-const basic = (apiKey: string): string => `Basic ${Buffer.from(`${apiKey}:`, 'utf8').toString('base64')}`;
+/** `btoa` takes Latin-1 only: the key is encoded as UTF-8 bytes first, as HTTP Basic's charset=UTF-8 reads it (RFC 7617). */
+const basic = (apiKey: string): string => `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${apiKey}:`)))}`;
 
-/**
- * The typed client: one method per HTTP verb, paths and bodies checked against the OpenAPI
- * document at compile time. Each call resolves to the 2xx body or throws PartnerApiError.
- */
-export function createPartnerClient(options: PartnerClientOptions) {
+/** The verbs, the cursor helpers and openapi-fetch itself: what the resource methods are built on. */
+function verbClient(options: PartnerClientOptions) {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new RangeError(`timeoutMs must be a whole number of milliseconds, 0 or more; got ${timeoutMs}`);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const raw = createClient<paths, Json>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { Authorization: basic(options.apiKey), 'Accept-Encoding': 'gzip' },
-    fetch: retryingFetch(send, policy),
+    headers: { Authorization: basic(options.apiKey), 'Accept-Encoding': 'gzip', 'User-Agent': userAgent(options.userAgent) },
+    fetch: retryingFetch(send, policy, timeoutMs),
   });
-  const GET = throwing(raw.GET);
+  const GET = throwing('GET', timeoutMs, raw.GET);
+  const POST = throwing('POST', timeoutMs, raw.POST);
+  const PATCH = throwing('PATCH', timeoutMs, raw.PATCH);
+  const DELETE = throwing('DELETE', timeoutMs, raw.DELETE);
 
   /** Each page of a cursor-paged list in turn, following `nextCursor` (a feed stops at its first empty page). */
   async function* pages<P extends CursorPath>(path: P, init?: ListInit<P>): AsyncGenerator<Page<P>, void, undefined> {
@@ -109,15 +131,27 @@ export function createPartnerClient(options: PartnerClientOptions) {
 
   return {
     GET,
-    POST: throwing(raw.POST),
-    PUT: throwing(raw.PUT),
-    PATCH: throwing(raw.PATCH),
-    DELETE: throwing(raw.DELETE),
+    POST,
+    PUT: throwing('PUT', timeoutMs, raw.PUT),
+    PATCH,
+    DELETE,
     pages,
     each,
     /** openapi-fetch itself (`{data, error, response}`), for callers who read headers or want no throw. */
     raw,
   };
+}
+
+export type VerbClient = ReturnType<typeof verbClient>;
+
+/**
+ * The typed client: resource methods (`bookings.create`, `invoices.list().each()`, …) and, under
+ * them, one method per HTTP verb, paths and bodies checked against the OpenAPI document at
+ * compile time. Each call resolves to the 2xx body or throws the PartnerApiError of its code.
+ */
+export function createPartnerClient(options: PartnerClientOptions) {
+  const verbs = verbClient(options);
+  return { ...verbs, ...resources(verbs) };
 }
 
 export type PartnerClient = ReturnType<typeof createPartnerClient>;
