@@ -99,6 +99,7 @@ import { RoutedEInvoiceRegistry } from './einvoice/routed-e-invoice-registry.ts'
 import type { GuestDataStore } from '../domain/ports/guest-data.ts';
 import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
 import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
+import type { Mailer } from '../domain/ports/mailer.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -163,6 +164,8 @@ export interface Services {
   readonly channexQueue: ChannexChangesQueue;
   /** Which bookings' guest data is due for erasure, and the erasure's final write. */
   readonly guestData: GuestDataStore;
+  /** Outbound e-mail (SESv2; the SES emulator on local and test stages), its SDK loaded at the first send. */
+  readonly mailer: Mailer;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -256,6 +259,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     channexInbox: () => new DynamoChannexInbox(db(), table, cfg.channex.propertySystem === 'channex'),
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
     guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
+    mailer: () =>
+      onFirstCall(async () => {
+        const { SesMailer, createSesClient } = await import('./mail/ses-mailer.ts');
+        return new SesMailer(await createSesClient(cfg), cfg.mail);
+      }),
   });
 }
 
