@@ -100,6 +100,8 @@ import type { GuestDataStore } from '../domain/ports/guest-data.ts';
 import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
 import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
 import type { Mailer } from '../domain/ports/mailer.ts';
+import type { FinanceContactStore } from '../domain/ports/finance-contacts.ts';
+import { DynamoFinanceContactStore } from './dynamo/dynamo-finance-contacts.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -166,6 +168,8 @@ export interface Services {
   readonly guestData: GuestDataStore;
   /** Outbound e-mail (SESv2; the SES emulator on local and test stages), its SDK loaded at the first send. */
   readonly mailer: Mailer;
+  /** Each group's finance contacts and the operator's pause of its e-mail. */
+  readonly financeContacts: FinanceContactStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -259,6 +263,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     channexInbox: () => new DynamoChannexInbox(db(), table, cfg.channex.propertySystem === 'channex'),
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
     guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
+    financeContacts: () => new DynamoFinanceContactStore(db(), table, auditTrail()),
     mailer: () =>
       onFirstCall(async () => {
         const { SesMailer, createSesClient } = await import('./mail/ses-mailer.ts');
