@@ -102,6 +102,8 @@ import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
 import type { Mailer } from '../domain/ports/mailer.ts';
 import type { FinanceContactStore } from '../domain/ports/finance-contacts.ts';
 import { DynamoFinanceContactStore } from './dynamo/dynamo-finance-contacts.ts';
+import type { MailLog } from '../domain/ports/mail-log.ts';
+import { DynamoMailLog } from './dynamo/dynamo-mail-log.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -170,6 +172,8 @@ export interface Services {
   readonly mailer: Mailer;
   /** Each group's finance contacts and the operator's pause of its e-mail. */
   readonly financeContacts: FinanceContactStore;
+  /** Each e-mail sent, claimed before it is sent so a retried worker never sends it twice. */
+  readonly mailLog: MailLog;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -264,6 +268,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
     guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
     financeContacts: () => new DynamoFinanceContactStore(db(), table, auditTrail()),
+    mailLog: () => new DynamoMailLog(db(), table, auditTrail()),
     mailer: () =>
       onFirstCall(async () => {
         const { SesMailer, createSesClient } = await import('./mail/ses-mailer.ts');
