@@ -22,10 +22,10 @@ export interface DocumentMailDeps {
   readonly ids: IdGenerator;
 }
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Label and value rows, as the text part (aligned lines) and the HTML part (a table). */
-const rows = (pairs: readonly (readonly [string, string])[]) => ({
+export const rows = (pairs: readonly (readonly [string, string])[]) => ({
   text: pairs.map(([k, v]) => `${`${k}:`.padEnd(22)}${v}`).join('\n'),
   html: `<table cellpadding="4" style="border-collapse:collapse">${pairs.map(([k, v]) => `<tr><td style="color:#555">${escapeHtml(k)}</td><td><strong>${escapeHtml(v)}</strong></td></tr>`).join('')}</table>`,
 });
@@ -93,10 +93,8 @@ export type DocumentMailOutcome = { readonly sent: number; readonly alreadySent:
 
 /**
  * E-mails an issued invoice or credit note to each finance contact who receives it, once per
- * contact: each send is claimed before the Mailer is called (a retried worker finds its claims and
- * sends nothing twice), marked sent with the provider's message id in the same transaction as its
- * audit event, and given back when the Mailer refused it so the retry sends it. The first refusal
- * is thrown after every contact was tried, so the queue redelivers the message.
+ * contact (sendOnce); a refusal is thrown after every contact was tried, so the queue redelivers
+ * the message and its redelivery sends what is missing.
  */
 export async function mailIssuedDocument(deps: DocumentMailDeps, agentGroupId: string, invoiceId: string, origin: AuditOrigin): Promise<DocumentMailOutcome> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
@@ -105,19 +103,53 @@ export async function mailIssuedDocument(deps: DocumentMailDeps, agentGroupId: s
   if (!pdf) return 'NO_PDF';
   const isCreditNote = invoice.creditNoteFor !== undefined;
   const recipients = recipientsOf(await deps.financeContacts.get(agentGroupId), isCreditNote ? 'CREDIT_NOTES' : 'INVOICES');
-  const what = `${isCreditNote ? 'credit-note-issued' : 'invoice-issued'}:${invoice.id}`;
+  return sendOnce(deps, {
+    agentGroupId,
+    what: `${isCreditNote ? 'credit-note-issued' : 'invoice-issued'}:${invoice.id}`,
+    recipients,
+    message: (contact) => issuedDocumentMail(invoice, contact, pdf),
+    origin,
+    action: isCreditNote ? 'mail.credit-note-sent' : 'mail.invoice-sent',
+    target: `invoice:${invoice.id}`,
+    figures: { invoiceNumber: invoice.invoiceNumber },
+  });
+}
+
+/** One message to each of `recipients`, at most once each: what a sender of any kind of mail does. */
+export interface OnceEach {
+  readonly agentGroupId: string;
+  /** The message and the record it is about: `<kind>:<id>`. */
+  readonly what: string;
+  readonly recipients: readonly FinanceContact[];
+  readonly message: (contact: FinanceContact) => MailMessage;
+  readonly origin: AuditOrigin;
+  readonly action: string;
+  readonly target: string;
+  readonly figures: Readonly<Record<string, string | number | null>>;
+}
+
+/**
+ * Sends each recipient its message once: each send is claimed before the Mailer is called (a
+ * retried worker finds its claims and sends nothing twice), marked sent with the provider's
+ * message id in the same transaction as its audit event, and given back when the Mailer refused
+ * it so a retry sends it. The first refusal is thrown after every recipient was tried.
+ */
+export async function sendOnce(
+  deps: Pick<DocumentMailDeps, 'mailLog' | 'mailer' | 'clock' | 'ids'>,
+  o: OnceEach,
+): Promise<{ sent: number; alreadySent: number }> {
   let sent = 0;
   let alreadySent = 0;
   let failure: unknown;
-  for (const contact of recipients) {
-    const key = { agentGroupId, what, contactId: contact.contactId };
+  for (const contact of o.recipients) {
+    const key = { agentGroupId: o.agentGroupId, what: o.what, contactId: contact.contactId };
     if (!(await deps.mailLog.claim(key, deps.clock.now().toISOString()))) {
       alreadySent++;
       continue;
     }
     let messageId: string;
     try {
-      ({ messageId } = await deps.mailer.send(issuedDocumentMail(invoice, contact, pdf)));
+      ({ messageId } = await deps.mailer.send(o.message(contact)));
     } catch (err) {
       await deps.mailLog.release(key);
       failure ??= err;
@@ -127,12 +159,12 @@ export async function mailIssuedDocument(deps: DocumentMailDeps, agentGroupId: s
     await deps.mailLog.sent(key, messageId, at, {
       id: deps.ids.uuid(),
       at,
-      origin,
-      action: isCreditNote ? 'mail.credit-note-sent' : 'mail.invoice-sent',
-      target: `invoice:${invoice.id}`,
-      account: agentGroupId,
+      origin: o.origin,
+      action: o.action,
+      target: o.target,
+      account: o.agentGroupId,
       before: null,
-      after: { contactId: contact.contactId, invoiceNumber: invoice.invoiceNumber, messageId },
+      after: { contactId: contact.contactId, ...o.figures, messageId },
     });
     sent++;
   }

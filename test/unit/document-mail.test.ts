@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import { issuedDocumentMail, mailIssuedDocument, type DocumentMailDeps } from '../../domain/mail/document-mail.ts';
 import { addContact, setMailPaused } from '../../domain/mail/finance-contacts.ts';
+import { mailReceipt, receiptMail } from '../../domain/mail/receipt-mail.ts';
+import type { Payment } from '../../domain/receivables/payment.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { InMemoryFinanceContactStore } from '../support/memory/in-memory-finance-contacts.ts';
 import { InMemoryMailLog, RecordingMailer } from '../support/memory/in-memory-mail-log.ts';
@@ -122,5 +124,39 @@ describe('mailIssuedDocument', () => {
     await setMailPaused(paused, G, true, TEST_OPERATOR);
     expect(await mailIssuedDocument(paused, G, 'inv-1', TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 0 });
     expect([draft, unprinted, paused].flatMap((d) => d.mailer.sent)).toEqual([]);
+  });
+});
+
+describe('the payment receipt', () => {
+  const payment: Payment = {
+    agentGroupId: G,
+    source: 'GATEWAY',
+    reference: 'pay_N1a2b3c4d5e6f7',
+    amount: 10_000_000,
+    gatewayOrderId: 'order_1',
+    invoiceId: 'inv-1',
+    // 22:00 UTC is the next day in India.
+    receivedAt: '2026-12-05T22:00:00.000Z',
+    recordedAt: '2026-12-05T22:00:01.000Z',
+    ledgerEntryId: 'le-1',
+  };
+
+  it('says the amount, the India date, the reference and what is still due on the invoice', () => {
+    const m = receiptMail(payment, { invoiceNumber: 'I30/26-27/000042', amountDue: 2_345_678 }, { email: 'a@b.in', name: null });
+    expect(m.subject).toBe('Payment received: ₹1,00,000.00 for invoice I30/26-27/000042');
+    for (const part of [m.text, m.html]) for (const shown of ['₹1,00,000.00', '06-12-2026', 'pay_N1a2b3c4d5e6f7', '₹23,456.78']) expect(part).toContain(shown);
+  });
+
+  it('goes once to the contacts who chose receipts only', async () => {
+    const deps = world(invoice({ amountPaid: 10_000_000 }));
+    await addContact(deps, G, { email: 'receipts@acme.example.in', documents: ['RECEIPTS'] }, TEST_OPERATOR);
+    await addContact(deps, G, { email: 'none@acme.example.in', documents: [] }, TEST_OPERATOR);
+
+    await Promise.all([1, 2].map(() => mailReceipt(deps, payment, TEST_OPERATOR)));
+
+    expect(deps.mailer.sent.map((m) => [m.to[0], m.subject])).toEqual([
+      ['receipts@acme.example.in', 'Payment received: ₹1,00,000.00 for invoice I30/26-27/000042'],
+    ]);
+    expect(deps.mailLog.events.map((e) => [e.action, e.target])).toEqual([['mail.receipt-sent', 'payment:le-1']]);
   });
 });
