@@ -11,6 +11,7 @@ import { gatewayNotificationRoute } from './contracts/payments.ts';
 import { channexChangesRoute, channexMappingDetailsRoute, channexTestConnectionRoute } from './contracts/channel-manager.ts';
 import { listInventoriesRoute, listListingsRoute, listRatesRoute } from './contracts/partner-reads.ts';
 import { searchListingsRoute } from './contracts/search.ts';
+import { createFinanceContactRoute, deleteFinanceContactRoute, listFinanceContactsRoute, updateFinanceContactRoute } from './contracts/finance-contacts.ts';
 import { advanceTestClockRoute, createTestClockRoute, deleteTestClockRoute, getTestClockRoute, listTestClocksRoute } from './contracts/test-clocks.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
 import { apiPingRoute, docsRoute, openApiRoute, postmanCollectionRoute, postmanEnvironmentRoute, v1PingRoute } from './contracts/system.ts';
@@ -70,6 +71,10 @@ export const ROUTES: readonly RouteSpec[] = [
   listInvoicesRoute,
   getInvoiceRoute,
   getInvoicePdfRoute,
+  listFinanceContactsRoute,
+  createFinanceContactRoute,
+  updateFinanceContactRoute,
+  deleteFinanceContactRoute,
   gatewayNotificationRoute,
   channexTestConnectionRoute,
   channexMappingDetailsRoute,

@@ -23,6 +23,7 @@ import {
 } from './command.ts';
 import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
+import { contactsAdd, contactsList, contactsRemove, contactsUpdate, mailPause, mailResume } from './contacts-commands.ts';
 import { importCommand } from './import-command.ts';
 import { syncCommand } from './sync-command.ts';
 import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts';
@@ -59,6 +60,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   groupsCreate,
   groupsList,
   groupsUpdate,
+  contactsList,
+  contactsAdd,
+  contactsUpdate,
+  contactsRemove,
+  mailPause,
+  mailResume,
   keysIssue,
   keysList,
   keysRevoke,

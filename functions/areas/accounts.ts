@@ -7,9 +7,28 @@ import { handler as runBilling } from '../invoices/run-billing.ts';
 import { handler as getStatement } from '../ledger/get-statement.ts';
 import { handler as listLedger } from '../ledger/list-ledger.ts';
 import { handler as fallback } from '../system/fallback.ts';
+import { handler as listFinanceContacts } from '../finance-contacts/list-finance-contacts.ts';
+import { handler as createFinanceContact } from '../finance-contacts/create-finance-contact.ts';
+import { handler as updateFinanceContact } from '../finance-contacts/update-finance-contact.ts';
+import { handler as deleteFinanceContact } from '../finance-contacts/delete-finance-contact.ts';
 
 /**
- * A group's account: ledger, statement, invoices and the billing run, and both audit trails.
+ * A group's account: ledger, statement, invoices and the billing run, its finance contacts, and both audit trails.
  * The invoice PDF has its own function (functions/areas/invoice-pdf.ts): its artifact carries the fonts and the renderer.
  */
-export const handler = areaRouter([listLedger, getStatement, listInvoices, getInvoice, runBilling, listAuditEvents, listPartnerAuditEvents], fallback);
+export const handler = areaRouter(
+  [
+    listLedger,
+    getStatement,
+    listInvoices,
+    getInvoice,
+    runBilling,
+    listAuditEvents,
+    listPartnerAuditEvents,
+    listFinanceContacts,
+    createFinanceContact,
+    updateFinanceContact,
+    deleteFinanceContact,
+  ],
+  fallback,
+);

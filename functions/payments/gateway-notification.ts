@@ -1,4 +1,6 @@
 import { clockFor } from '../../infra/container.ts';
+import { isAwsUnavailable } from '../../infra/aws-client.ts';
+import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { logger } from '../../infra/logger.ts';
 import { systemOrigin } from '../../domain/audit/audit-event.ts';
 import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund } from '../../domain/receivables/record-payment.ts';
@@ -101,6 +103,21 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
   // The UTR was typed in by hand before the gateway's notice came: one transfer, already counted.
   if (outcome.sameTransfer)
     logger.warn('bank transfer already recorded by hand', { paymentId, recordedAs: outcome.payment.reference, agentGroupId: outcome.payment.agentGroupId });
+  else {
+    // The receipt, once per contact: a redelivered notification (DUPLICATE) sends only what is missing. SES unreachable
+    // or throttled answers 503, so Razorpay redelivers and the receipt goes then; a refusal (a bad address) is logged,
+    // never failed back to Razorpay, which would otherwise retry it for a day and disable the webhook.
+    try {
+      await mailReceipt(
+        { ...deps, invoices: services.invoices, financeContacts: services.financeContacts, mailLog: services.mailLog, mailer: services.mailer },
+        outcome.payment,
+        systemOrigin('payment-gateway', notice.eventId ?? paymentId),
+      );
+    } catch (err) {
+      if (isAwsUnavailable(err)) throw err;
+      logger.error('payment receipt not sent', { paymentId, agentGroupId: outcome.payment.agentGroupId, error: (err as Error).name });
+    }
+  }
   return {
     status: 200,
     body: {

@@ -41,6 +41,10 @@ export const keys = {
   allAgentGroups: () => ({ GSI1PK: 'GROUPS' }),
   agentGroupsOfPartnerPrefix: (partnerId: string) => `${partnerId}#`,
   callbackSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET' }),
+  /** A group's mail settings: its finance contacts and the operator's pause (domain/mail/finance-contacts.ts). */
+  mailSettings: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'MAIL_SETTINGS' }),
+  /** One e-mail to one contact about one record, claimed before it is sent (domain/ports/mail-log.ts). */
+  mailSend: (agentGroupId: string, what: string, contactId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `MAIL#${what}#${contactId}` }),
   /** The group's sandbox test clock (at most one; docs/sandbox.md). */
   testClock: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'TEST_CLOCK' }),
   /** Every test clock, one GSI2 partition: the scheduled jobs sweep each clocked group again at its own time. */

@@ -246,6 +246,25 @@ const sqsEvent = (body: unknown) => ({
   ],
 });
 
+/** Runs `fn`'s handler in-process on one request of `key`'s, and answers its response; it must succeed. */
+async function runRoute(key: string, fn: string, method: string, path: string, opts: { body?: string; pathParameters?: Record<string, string> } = {}) {
+  const [file, exported] = functionActions().get(fn)!.handler.split('.');
+  const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
+    string,
+    (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>
+  >;
+  resetDynamoCalls();
+  const res = await mod[exported!]!(
+    routedFor(fn, {
+      ...httpEvent(method, path, { key, ...(opts.body ? { body: opts.body } : {}) }),
+      ...(opts.pathParameters ? { pathParameters: opts.pathParameters } : {}),
+    }),
+    lambdaContext,
+  );
+  expect(res.statusCode, `${fn}: ${res.body}`).toBeLessThan(300);
+  return res;
+}
+
 describe('IAM grants cover what each handler sends', () => {
   it.each(cases)('%s', async (fn, event) => {
     // prepare
@@ -287,23 +306,8 @@ describe('IAM grants cover what each handler sends', () => {
 
   it("createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock (a clock of its own group, advanced a day: the group's share of the billing run)", async () => {
     const own = await newAgentGroup({ channelId: fx.channelA });
-    const run = async (fn: string, method: string, path: string, opts: { body?: string; id?: string } = {}) => {
-      const [file, exported] = functionActions().get(fn)!.handler.split('.');
-      const mod = (await import(/* @vite-ignore */ new URL(`../../${file}.ts`, import.meta.url).href)) as Record<
-        string,
-        (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>
-      >;
-      resetDynamoCalls();
-      const res = await mod[exported!]!(
-        routedFor(fn, {
-          ...httpEvent(method, path, { key: own.apiKey, ...(opts.body ? { body: opts.body } : {}) }),
-          ...(opts.id ? { pathParameters: { id: opts.id } } : {}),
-        }),
-        lambdaContext,
-      );
-      expect(res.statusCode, `${fn}: ${res.body}`).toBeLessThan(300);
-      return res;
-    };
+    const run = (fn: string, method: string, path: string, opts: { body?: string; id?: string } = {}) =>
+      runRoute(own.apiKey, fn, method, path, { body: opts.body, ...(opts.id ? { pathParameters: { id: opts.id } } : {}) });
 
     const created = JSON.parse((await run('createTestClock', 'POST', '/v1/test-clocks', { body: '{}' })).body) as { id: string; now: string };
     // The clock and the group record's testClockId are one transaction, whose items the recorder does not list:
@@ -320,6 +324,24 @@ describe('IAM grants cover what each handler sends', () => {
     const to = new Date(Date.parse(again.now) + 86_400_000).toISOString();
     await run('advanceTestClock', 'POST', `/v1/test-clocks/${again.id}/advance`, { id: again.id, body: JSON.stringify({ to }) });
     expectGranted('advanceTestClock', ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  });
+
+  it('createFinanceContact, listFinanceContacts, updateFinanceContact, deleteFinanceContact (a contact of its own group, each change audited)', async () => {
+    const own = await newAgentGroup({ channelId: fx.channelA });
+    const run = (fn: string, method: string, path: string, opts: { body?: string; contactId?: string } = {}) =>
+      runRoute(own.apiKey, fn, method, path, { body: opts.body, ...(opts.contactId ? { pathParameters: { contactId: opts.contactId } } : {}) });
+
+    const created = JSON.parse((await run('createFinanceContact', 'POST', '/v1/finance-contacts', { body: '{"email":"ap@finance.example.in"}' })).body) as {
+      id: string;
+    };
+    // The change and its audit event are one transaction (not counted here: writeAudit and keepMailSettings grant its items).
+    expectGranted('createFinanceContact', ['dynamodb:GetItem']);
+    await run('listFinanceContacts', 'GET', '/v1/finance-contacts');
+    expectGranted('listFinanceContacts', ['dynamodb:GetItem']);
+    await run('updateFinanceContact', 'PATCH', `/v1/finance-contacts/${created.id}`, { contactId: created.id, body: '{"documents":["STATEMENTS"]}' });
+    expectGranted('updateFinanceContact', ['dynamodb:GetItem']);
+    await run('deleteFinanceContact', 'DELETE', `/v1/finance-contacts/${created.id}`, { contactId: created.id });
+    expectGranted('deleteFinanceContact', ['dynamodb:GetItem']);
   });
 
   it('createBooking (the credit gate, then the workflow in the call: reserve, land, take the units, call back)', async () => {

@@ -551,6 +551,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/finance-contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your agent group's finance contacts
+         * @description The people who receive your invoices, credit notes and, as each chose, receipts, payment reminders and monthly statements by e-mail. Oldest first.
+         */
+        get: operations["listFinanceContacts"];
+        put?: never;
+        /**
+         * Add a finance contact
+         * @description At most 10 per group. Without documents the contact receives every optional document.
+         */
+        post: operations["createFinanceContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/finance-contacts/{contactId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a finance contact */
+        delete: operations["deleteFinanceContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a finance contact (address, name, optional documents)
+         * @description Omitted fields keep their value. Opting out of reminders is `documents` without REMINDERS. A new address clears a bounce.
+         */
+        patch: operations["updateFinanceContact"];
+        trace?: never;
+    };
     "/v1/invoices": {
         parameters: {
             query?: never;
@@ -6579,6 +6624,749 @@ export interface operations {
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
             404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    listFinanceContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first. */
+            200: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string | null;
+                            /** @description Every document the contact receives, statutory ones first. */
+                            documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+                            /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
+                            bounced: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    createFinanceContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One e-mail address; stored lower-cased, one contact per address. */
+                    email: string;
+                    name?: string | null;
+                    /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
+                    documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Added. */
+            201: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        email: string;
+                        name: string | null;
+                        /** @description Every document the contact receives, statutory ones first. */
+                        documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+                        /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
+                        bounced: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The address is already a contact of the group, or the group has 10 contacts. */
+            409: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteFinanceContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No such finance contact in your agent group (another group's reads the same). */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
+            414: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a token is available again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+        };
+    };
+    updateFinanceContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One e-mail address; stored lower-cased, one contact per address. */
+                    email?: string;
+                    name?: string | null;
+                    /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
+                    documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The changed contact. */
+            200: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        email: string;
+                        name: string | null;
+                        /** @description Every document the contact receives, statutory ones first. */
+                        documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+                        /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
+                        bounced: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Validation failure; `param` names the offending parameter. */
+            400: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
+            401: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description No such finance contact in your agent group (another group's reads the same). */
+            404: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description The new address is already another contact of the group. */
+            409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
                     "X-RateLimit-Limit"?: number;

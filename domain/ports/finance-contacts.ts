@@ -1,0 +1,15 @@
+import type { AuditDraft } from '../audit/audit-event.ts';
+import type { GroupMailSettings } from '../mail/finance-contacts.ts';
+
+/**
+ * A group's mail settings (finance contacts, the operator's pause), one record per group. Every
+ * change replaces the record it was computed from, with its audit event, in one transaction.
+ */
+export interface FinanceContactStore {
+  get(agentGroupId: string): Promise<GroupMailSettings | undefined>;
+  /**
+   * Stores `next` if the group's record is still at `expectedVersion` (0: none yet) and records
+   * `audit` with it; false when another change landed first (nothing written).
+   */
+  replace(next: GroupMailSettings, expectedVersion: number, audit: AuditDraft): Promise<boolean>;
+}

@@ -1,0 +1,59 @@
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
+import type { MailLog, MailSendKey } from '../../domain/ports/mail-log.ts';
+import { writeIf } from './client.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
+import { keys } from './keys.ts';
+
+const keyOf = (k: MailSendKey) => keys.mailSend(k.agentGroupId, k.what, k.contactId);
+
+/** Each send an item under its group (GROUP#<id> / MAIL#<what>#<contactId>): CLAIMED, then SENT with the message id. */
+export class DynamoMailLog implements MailLog {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
+  ) {}
+
+  claim(k: MailSendKey, at: string): Promise<boolean> {
+    return writeIf(
+      this.db,
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keyOf(k), entity: 'MailSend', ...k, status: 'CLAIMED', claimedAt: at },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  }
+
+  async sent(k: MailSendKey, messageId: string, at: string, audit: AuditDraft): Promise<void> {
+    await this.audit.transact(
+      [
+        {
+          Update: {
+            TableName: this.table,
+            Key: keyOf(k),
+            UpdateExpression: 'SET #s = :sent, messageId = :m, sentAt = :at',
+            ConditionExpression: '#s = :claimed',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':sent': 'SENT', ':claimed': 'CLAIMED', ':m': messageId, ':at': at },
+          },
+        },
+      ],
+      audit,
+    );
+  }
+
+  async release(k: MailSendKey): Promise<void> {
+    await writeIf(
+      this.db,
+      new DeleteCommand({
+        TableName: this.table,
+        Key: keyOf(k),
+        ConditionExpression: '#s = :claimed',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':claimed': 'CLAIMED' },
+      }),
+    );
+  }
+}

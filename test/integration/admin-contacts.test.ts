@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { runAdminTool, type AdminRun } from '../support/admin-tool.ts';
+import { newAgentGroup, testServices } from '../support/stack.ts';
+
+const json = <T = any>(run: AdminRun): T => {
+  expect(run.stderr, run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as T;
+};
+
+describe('admin: contacts and mail', () => {
+  it("adds, changes, lists and removes a group's finance contacts, and pauses its mail, each recorded against the operator", async () => {
+    const g = (await newAgentGroup()).agentGroupId;
+
+    const added = json(await runAdminTool(['contacts', 'add', '--group', g, '--email', 'AP@Acme.example.in', '--name', 'Accounts', '--json', '--as', 'dora']));
+    expect(added).toMatchObject({
+      email: 'ap@acme.example.in',
+      name: 'Accounts',
+      documents: ['INVOICES', 'CREDIT_NOTES', 'RECEIPTS', 'REMINDERS', 'STATEMENTS'],
+    });
+    const changed = json(
+      await runAdminTool(['contacts', 'update', '--group', g, '--contact', added.id, '--documents', 'none', '--name', 'none', '--json', '--as', 'dora']),
+    );
+    expect(changed).toMatchObject({ name: null, documents: ['INVOICES', 'CREDIT_NOTES'] });
+    expect(json(await runAdminTool(['mail', 'pause', '--group', g, '--json', '--as', 'dora']))).toEqual({ agentGroupId: g, paused: true });
+    const listed = await runAdminTool(['contacts', 'list', '--group', g]);
+    expect(listed.stdout).toContain('PAUSED');
+    expect(listed.stdout).toContain('ap@acme.example.in');
+    json(await runAdminTool(['contacts', 'remove', '--group', g, '--contact', added.id, '--json', '--as', 'dora']));
+    expect(json(await runAdminTool(['contacts', 'list', '--group', g, '--json']))).toEqual({ agentGroupId: g, paused: true, contacts: [] });
+
+    const events = (await testServices().auditTrail.listAccount(g, { limit: 50 })).events.filter((e) => /^group\.(finance-contact|mail)/.test(e.action));
+    expect(events.map((e) => [e.action, e.actor])).toEqual([
+      ['group.finance-contact-added', expect.stringContaining('dora')],
+      ['group.finance-contact-changed', expect.stringContaining('dora')],
+      ['group.mail-paused', expect.stringContaining('dora')],
+      ['group.finance-contact-removed', expect.stringContaining('dora')],
+    ]);
+    expect(JSON.stringify(events)).not.toContain('acme.example.in');
+  });
+
+  it('refuses an unknown group, a bad address naming the flag, and a change without an operator', async () => {
+    const g = (await newAgentGroup()).agentGroupId;
+    const unknown = await runAdminTool(['contacts', 'add', '--group', 'no-such-group', '--email', 'a@b.in', '--as', 'dora']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Agent group not found');
+    const bad = await runAdminTool(['contacts', 'add', '--group', g, '--email', 'nope', '--as', 'dora']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--email');
+    const anonymous = await runAdminTool(['mail', 'pause', '--group', g], { ADMIN_OPERATOR: '' });
+    expect(anonymous.code).toBe(2);
+    expect(anonymous.stderr).toContain('--as');
+    expect(await testServices().financeContacts.get(g)).toBeUndefined();
+  });
+});
