@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { invitePerson } from '../../domain/console/sign-in.ts';
+import type { Access } from '../../domain/console/people.ts';
+import { listBookings } from '../../domain/bookings/read-bookings.ts';
+import { handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { billGroup } from '../support/billing-run-kit.ts';
+import { ConsoleBrowser } from '../support/console-browser.ts';
+import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
+import { InMemoryMailer } from '../support/memory/in-memory-console-store.ts';
+import { newAgentGroup, principalOf, testServices, type GroupFixture } from '../support/stack.ts';
+
+const mailer = new InMemoryMailer();
+let deps: ConsoleAppDeps;
+const browser = (ip?: string) => new ConsoleBrowser((event) => handleConsole(deps, event), ip);
+
+interface Account {
+  readonly group: GroupFixture;
+  readonly bookingId: string;
+  readonly externalBookingId: string;
+  readonly invoiceId: string;
+  readonly invoiceNumber: string;
+}
+
+async function account(channelId: string, listingId: string, checkIn: string, checkOut: string): Promise<Account> {
+  const group = await newAgentGroup({ channelId });
+  const bookingId = await bookStay(group, listingId, checkIn, checkOut);
+  const page = await listBookings(testServices(), principalOf(group), { bookingIds: [bookingId] });
+  const { invoice } = await billGroup(group);
+  return { group, bookingId, externalBookingId: page.bookings[0]!.externalBookingId, invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber! };
+}
+
+const operator = { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR };
+
+/** Invites a person as the admin tool would and signs them in through the e-mailed link, in a fresh browser. */
+async function signIn(access: Access, email = `${randomUUID().slice(0, 8)}@agency.example.in`): Promise<ConsoleBrowser> {
+  await invitePerson(deps, operator, email, access);
+  const b = browser();
+  const link = new URL(/https?:\/\/\S+/.exec(mailer.sent.findLast((m) => m.to.includes(email))!.text)![0]);
+  const confirm = await b.get(`${link.pathname}${link.search}`);
+  expect(confirm.statusCode).toBe(200);
+  const token = /name="token" value="([^"]+)"/.exec(confirm.text)![1]!;
+  const signedIn = await b.post('/console/sign-in/link', { token });
+  expect(signedIn.statusCode).toBe(303);
+  return b;
+}
+
+const partner = (a: Account, role: 'admin' | 'finance' | 'developer' | 'viewer'): Access => ({
+  kind: 'partner',
+  agentGroupId: a.group.agentGroupId,
+  partnerId: a.group.partnerId,
+  role,
+});
+
+let a: Account;
+let b: Account;
+
+beforeAll(async () => {
+  const svc = testServices();
+  deps = {
+    svc,
+    people: svc.people,
+    tokens: consoleTokens,
+    mailer,
+    rateLimiter: svc.rateLimiter,
+    clock: svc.realClock,
+    ids: svc.ids,
+    consoleUrl: 'https://console.test/console',
+    renderer: new PdfInvoiceRenderer(),
+  };
+  const world = await seedInvoiceWorld();
+  [a, b] = await Promise.all([
+    account(world.channelId, world.registered, '2027-03-01', '2027-03-03'),
+    account(world.channelId, world.registered, '2027-03-02', '2027-03-04'),
+  ]);
+}, 180_000);
+
+describe('console: a partner admin and an operator at work (DynamoDB Local, the API read paths)', () => {
+  it('signs in by the e-mailed link into an HttpOnly, Secure, SameSite=Lax session cookie; the link works once', async () => {
+    const email = `admin-${randomUUID().slice(0, 8)}@agency.example.in`;
+    await invitePerson(deps, operator, email, partner(a, 'admin'));
+    const token = mailer.lastToken(email);
+    const first = browser();
+
+    const landed = await first.post('/console/sign-in/link', { token });
+
+    expect(landed.statusCode).toBe(303);
+    expect(landed.headers.Location).toBe('/console/home');
+    expect(first.setCookies[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=43200$`));
+    const again = await browser().post('/console/sign-in/link', { token });
+    expect(again.statusCode).toBe(400);
+    expect(again.text).toContain('already used or has expired');
+  });
+
+  it("shows the account's credit, hold and what is due in Indian formats", async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    const home = await admin.get('/console/home');
+    expect(home.statusCode).toBe(200);
+    expect(home.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(home.text).toContain('₹50,000.00');
+    const position = await testServices().ledger.creditPosition(a.group.agentGroupId);
+    const open = await testServices().invoices.openFigures(a.group.agentGroupId);
+    expect(home.text).toContain(`<dd>₹${(position!.availableCredit / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}</dd>`);
+    expect(home.text).toContain(`<dd>₹${(open.outstanding / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}</dd>`);
+    expect(home.text).toContain('Not on hold');
+  });
+
+  it('finds a booking by the partner’s own id, shows its status and callbacks, downloads its invoice PDF and the statement CSV', async () => {
+    const finance = await signIn(partner(a, 'finance'));
+    const found = await finance.get(`/console/bookings?externalBookingId=${encodeURIComponent(a.externalBookingId)}`);
+    expect(found.text).toContain(`/console/bookings/${a.bookingId}`);
+    const detail = await finance.get(`/console/bookings/${a.bookingId}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.text).toContain('CONFIRMED');
+    expect(detail.text).toContain('<h2>Callbacks sent</h2>');
+
+    const invoices = await finance.get('/console/invoices');
+    expect(invoices.text).toContain(a.invoiceNumber);
+    const pdf = await finance.get(`/console/invoices/${a.invoiceId}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['Content-Type']).toBe('application/pdf');
+    expect(Buffer.from(String(pdf.body), 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+
+    const csv = await finance.get('/console/statement.csv?from=2026-01-01&to=2026-12-31');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['Content-Type']).toMatch(/^text\/csv/);
+    expect(csv.headers['Content-Disposition']).toBe('attachment; filename="statement-2026-01-01-to-2026-12-31.csv"');
+    const bad = await finance.get('/console/statement?from=2026-13-01&to=2026-12-31');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.text).toContain('from:');
+  });
+
+  it('lets an operator hold and release a group only with the session’s CSRF token, audited under the person, and the partner sees it', async () => {
+    const ops = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const admin = await signIn(partner(b, 'admin'));
+    const groupPage = await ops.get(`/console/operator/groups/${b.group.agentGroupId}`);
+    expect(groupPage.statusCode).toBe(200);
+
+    const forged = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf: consoleTokens.newToken() });
+    expect(forged.statusCode).toBe(403);
+    expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.onHold).toBe(false);
+
+    const held = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf: ConsoleBrowser.csrfOf(groupPage) });
+    expect(held.statusCode).toBe(200);
+    expect(held.text).toContain('The group is on hold.');
+    expect((await admin.get('/console/home')).text).toContain('Your account is on hold');
+    const trail = await testServices().auditTrail.listTarget(`group:${b.group.agentGroupId}`);
+    expect(trail.at(-1)).toEqual(expect.objectContaining({ action: 'group.updated', actorKind: 'operator', actor: expect.stringMatching(/^person:/) }));
+
+    const released = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'false', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(released.text).toContain('The hold is released.');
+    expect((await admin.get('/console/home')).text).toContain('Not on hold');
+    const badHold = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'maybe', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(badHold.statusCode).toBe(400);
+    expect(badHold.text).toContain('hold:');
+  });
+
+  it('lets a partner admin invite a teammate onto their own account, with CSRF, and the invitee signs in', async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    const team = await admin.get('/console/team');
+    const email = `clerk-${randomUUID().slice(0, 8)}@agency.example.in`;
+    expect((await admin.post('/console/team/invite', { email, role: 'finance' })).statusCode).toBe(403);
+    const invited = await admin.post('/console/team/invite', { email, role: 'finance', csrf: ConsoleBrowser.csrfOf(team) });
+    expect(invited.statusCode).toBe(200);
+    expect(invited.text).toContain(`Invitation sent to ${email}`);
+    const person = await deps.people.findPersonByEmail(email);
+    expect(person?.access).toEqual(partner(a, 'finance'));
+    const badRole = await admin.post('/console/team/invite', { email: `x-${email}`, role: 'owner', csrf: ConsoleBrowser.csrfOf(team) });
+    expect(badRole.statusCode).toBe(400);
+    expect(badRole.text).toContain('role:');
+    expect((await admin.post('/console/team/invite', { email, role: 'viewer', csrf: ConsoleBrowser.csrfOf(team) })).statusCode).toBe(409);
+  });
+
+  it('signs out this session, and everywhere: every session of the person then goes to the sign-in page', async () => {
+    const email = `twice-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const laptop = await signIn(partner(a, 'viewer'), email);
+    await deps.people.findPersonByEmail(email);
+    const phone = browser();
+    await phone.post('/console/sign-in', { email });
+    expect((await phone.post('/console/sign-in/link', { token: mailer.lastToken(email) })).statusCode).toBe(303);
+    const home = await laptop.get('/console/home');
+
+    const out = await laptop.post('/console/sign-out-everywhere', { csrf: ConsoleBrowser.csrfOf(home) });
+
+    expect(out.headers.Location).toBe('/console/sign-in?ended=revoked');
+    expect(laptop.jar.size).toBe(0);
+    expect((await phone.get('/console/home')).headers.Location).toBe('/console/sign-in?ended=revoked');
+  });
+});
+
+describe('console tenancy and roles: one account’s people reach nothing of another’s', () => {
+  it('answers every console route for another account’s resources as for missing ones, and lists none of them', async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    const home = await admin.get('/console/home');
+    const csrf = ConsoleBrowser.csrfOf(home);
+    const missing = randomUUID();
+    for (const path of [
+      `/console/invoices/${b.invoiceId}/pdf`,
+      `/console/invoices/${missing}/pdf`,
+      `/console/bookings/${b.bookingId}`,
+      `/console/bookings/${missing}`,
+      '/console/operator/groups',
+      `/console/operator/groups/${b.group.agentGroupId}`,
+      '/console/no-such-page',
+    ]) {
+      const page = await admin.get(path);
+      expect(page.statusCode, path).toBe(404);
+    }
+    const notFound = [await admin.get(`/console/invoices/${b.invoiceId}/pdf`), await admin.get(`/console/invoices/${missing}/pdf`)];
+    expect(notFound[0]!.text).toBe(notFound[1]!.text);
+    expect((await admin.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf })).statusCode).toBe(404);
+    expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.onHold).toBe(false);
+    for (const path of [
+      '/console/home',
+      '/console/invoices',
+      '/console/bookings',
+      `/console/bookings?externalBookingId=${b.externalBookingId}`,
+      '/console/statement?from=2026-01-01&to=2026-12-31',
+      '/console/team',
+    ]) {
+      const page = await admin.get(path);
+      expect(page.statusCode, path).toBe(200);
+      for (const secret of [b.invoiceNumber, b.bookingId, b.group.agentGroupId]) expect(page.text, `${path} shows ${secret}`).not.toContain(secret);
+    }
+    const csv = await admin.get('/console/statement.csv?from=2026-01-01&to=2026-12-31');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.text).toContain(a.externalBookingId);
+    expect(csv.text).not.toContain(b.externalBookingId);
+  });
+
+  it('keeps each role to its screens, and an operator off the partner screens', async () => {
+    const developer = await signIn(partner(a, 'developer'));
+    for (const path of ['/console/invoices', `/console/invoices/${a.invoiceId}/pdf`, '/console/statement', '/console/statement.csv', '/console/team']) {
+      expect((await developer.get(path)).statusCode, path).toBe(403);
+    }
+    expect((await developer.get('/console/home')).text).not.toContain('<h2>Due</h2>');
+    const finance = await signIn(partner(a, 'finance'));
+    expect((await finance.get('/console/team')).statusCode).toBe(403);
+    const ops = await signIn({ kind: 'operator', role: 'operator' });
+    for (const path of ['/console/home', '/console/invoices', `/console/bookings/${a.bookingId}`]) expect((await ops.get(path)).statusCode, path).toBe(404);
+  });
+
+  it('sends a signed-out visitor of every page to the sign-in page', async () => {
+    const visitor = browser();
+    for (const path of [
+      '/console',
+      '/console/home',
+      '/console/invoices',
+      `/console/invoices/${a.invoiceId}/pdf`,
+      '/console/statement.csv',
+      '/console/operator/groups',
+    ]) {
+      const page = await visitor.get(path);
+      expect(page.statusCode, path).toBe(303);
+      expect(page.headers.Location, path).toBe('/console/sign-in');
+    }
+    expect((await visitor.post(`/console/operator/groups/${a.group.agentGroupId}/hold`, { hold: 'true' })).headers.Location).toBe('/console/sign-in');
+  });
+
+  it('answers a sign-in request for an unknown address as for a known one, and refuses a malformed one naming email', async () => {
+    const visitor = browser('198.51.100.200');
+    const sent = mailer.sent.length;
+    const unknown = await visitor.post('/console/sign-in', { email: `nobody-${randomUUID()}@agency.example.in` });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.text).toContain('If that address has access');
+    expect(mailer.sent.length).toBe(sent);
+    const malformed = await visitor.post('/console/sign-in', { email: 'not-an-address' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.text).toContain('email must be an e-mail address');
+  });
+});
