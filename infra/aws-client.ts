@@ -39,18 +39,21 @@ export function awsClientOptions(cfg: Pick<Config, 'region' | 'aws'>, endpoint: 
   };
 }
 
+/** The AWS services the service calls, as `withService` names them. */
+export type AwsService = 'DynamoDB' | 'SQS' | 'S3' | 'SES';
+
 /**
  * Marks an error with the AWS service whose call failed (`$service`), so an operator tool can
  * say which store failed; a client adds it as an initialize middleware that rethrows.
  */
-export function withService(err: unknown, service: 'DynamoDB' | 'SQS' | 'S3'): unknown {
+export function withService(err: unknown, service: AwsService): unknown {
   if (typeof err === 'object' && err !== null && !('$service' in err)) Object.defineProperty(err, '$service', { value: service, enumerable: false });
   return err;
 }
 
 /** An initialize middleware that marks whatever a client's call throws with the client's service. */
 export const nameServiceOnError =
-  (service: 'DynamoDB' | 'SQS' | 'S3') =>
+  (service: AwsService) =>
   <A, R>(next: (args: A) => Promise<R>) =>
   async (args: A): Promise<R> => {
     try {
@@ -76,6 +79,8 @@ const UNAVAILABLE_NAMES = new Set([
   'ServiceUnavailable',
   'ServiceUnavailableException',
   'KMSThrottlingException',
+  // SESv2's throttle: the account's sending rate or daily quota was exceeded for now.
+  'TooManyRequestsException',
 ]);
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET']);

@@ -69,6 +69,12 @@ export const EnvSchema = v.object({
   DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  SES_ENDPOINT: v.optional(v.pipe(v.string(), v.url())),
+  /** The stage's sender: `billing@example.in` or `Name <billing@example.in>`, an identity verified in SES. */
+  MAIL_FROM: v.optional(
+    v.pipe(v.string(), v.regex(/^(?:[^<>\r\n]+ <[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/, 'must be an address, or Name <address>')),
+  ),
+  SES_CONFIGURATION_SET: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an SES configuration set name'))),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
   RATE_LIMIT_BURST: positiveInt(100),
   CURSOR_KEY: KeyRingSchema,
@@ -129,7 +135,13 @@ export interface Config {
   readonly isSandbox: boolean;
   readonly region: string;
   readonly tableName: string;
-  readonly endpoints: { readonly dynamodb?: string; readonly sqs?: string; readonly s3?: string };
+  readonly endpoints: { readonly dynamodb?: string; readonly sqs?: string; readonly s3?: string; readonly ses?: string };
+  /**
+   * Outbound e-mail (docs/e-mail.md): the stage's sender and, in AWS, the SES configuration set
+   * whose event destination reports bounces and complaints. Without a sender, a function that
+   * sends mail fails on first use.
+   */
+  readonly mail: { readonly from?: string; readonly configurationSet?: string };
   readonly rateLimit: { readonly perMinute: number; readonly burst: number };
   /** Signs pagination cursors; a previous key is accepted for reading during a rotation. */
   readonly cursorKeys: KeyRing;
@@ -324,7 +336,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     isSandbox,
     region: e.AWS_REGION,
     tableName: e.TABLE_NAME,
-    endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, sqs: e.SQS_ENDPOINT, s3: e.S3_ENDPOINT },
+    endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, sqs: e.SQS_ENDPOINT, s3: e.S3_ENDPOINT, ses: e.SES_ENDPOINT },
+    mail: { from: e.MAIL_FROM, configurationSet: e.SES_CONFIGURATION_SET },
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE, burst: e.RATE_LIMIT_BURST },
     cursorKeys: e.CURSOR_KEY,
     secretsKeys: e.SECRETS_KEY,

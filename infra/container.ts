@@ -101,6 +101,7 @@ import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
 import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
 import type { ConsoleStore } from '../domain/ports/console-store.ts';
 import { DynamoConsoleStore } from './dynamo/dynamo-console-store.ts';
+import type { Mailer } from '../domain/ports/mailer.ts';
 
 /** The adapters wired once per process: the one composition root. */
 export interface Services {
@@ -167,6 +168,8 @@ export interface Services {
   readonly guestData: GuestDataStore;
   /** The console's people, sign-in links and sessions (docs/console.md). */
   readonly people: ConsoleStore;
+  /** Outbound e-mail (SESv2; the SES emulator on local and test stages), its SDK loaded at the first send. */
+  readonly mailer: Mailer;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -261,6 +264,11 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     channexInbox: () => new DynamoChannexInbox(db(), table, cfg.channex.propertySystem === 'channex'),
     channexQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
     guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
+    mailer: () =>
+      onFirstCall(async () => {
+        const { SesMailer, createSesClient } = await import('./mail/ses-mailer.ts');
+        return new SesMailer(await createSesClient(cfg), cfg.mail);
+      }),
   });
 }
 

@@ -13,7 +13,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 
 /**
  * The local stack, shared by `npm start` and the test setup: DynamoDB Local (Amazon's
- * emulator, Java 17), fauxqs for SQS and S3, the table and queues created, and
+ * emulator, Java 17), fauxqs for SQS and S3, aws-ses-v2-local for SES (the local mailbox), the table and queues created, and
  * `serverless offline` serving the handlers. Every piece records what it started so
  * `stop()` leaves nothing behind.
  */
@@ -171,6 +171,38 @@ export async function startFauxqs(opts: { port?: number } = {}): Promise<Fauxqs>
   const server = await start({ port: opts.port ?? 0, logger: false });
   return { endpoint: server.address, stop: async () => server.stop() };
 }
+
+export interface SesEmulator extends Stoppable {
+  /** The SES endpoint (SES_ENDPOINT) and the local mailbox's page: the same address. */
+  readonly endpoint: string;
+}
+
+/**
+ * aws-ses-v2-local, in this process: SESv2 SendEmail at its root, the messages it kept on a web
+ * page there and as JSON at /store (test/support/mailbox.ts reads it). Its store is one per
+ * process, however many servers start: a second server shows the first's mail too.
+ */
+export async function startSesEmulator(opts: { port?: number } = {}): Promise<SesEmulator> {
+  // A CommonJS module with __esModule: Node's ESM import gives its exports object as the default.
+  const mod = (await import('aws-ses-v2-local')) as unknown as {
+    default: typeof import('aws-ses-v2-local').default | { default: typeof import('aws-ses-v2-local').default };
+  };
+  const server = typeof mod.default === 'function' ? mod.default : mod.default.default;
+  const port = opts.port ?? (await freePort());
+  const http = await server({ host: '127.0.0.1', port });
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** The sender of every local and test stage (MAIL_FROM); the SES emulator takes any. */
+export const LOCAL_MAIL_FROM = 'Partner Distribution Billing <billing@partner-distribution.local>';
 
 /** Creates the table (with TTL) if it is not there yet. Safe to run again. */
 export async function provisionTable(endpoint: string, tableName: string): Promise<void> {
@@ -365,7 +397,14 @@ export function localSettings(env: Readonly<Record<string, string | undefined>>)
 }
 
 /** The environment every piece of the service reads (infra/config.ts), for a local or test stage. */
-export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: string; sqs: string; extra?: Record<string, string> }): Record<string, string> {
+export function serviceEnv(opts: {
+  stage: string;
+  tableName: string;
+  dynamodb: string;
+  sqs: string;
+  ses?: string;
+  extra?: Record<string, string>;
+}): Record<string, string> {
   return {
     STAGE: opts.stage,
     AWS_REGION: 'ap-south-1',
@@ -375,6 +414,8 @@ export function serviceEnv(opts: { stage: string; tableName: string; dynamodb: s
     DYNAMODB_ENDPOINT: opts.dynamodb,
     SQS_ENDPOINT: opts.sqs,
     S3_ENDPOINT: opts.sqs,
+    ...(opts.ses ? { SES_ENDPOINT: opts.ses } : {}),
+    MAIL_FROM: LOCAL_MAIL_FROM,
     CURSOR_KEY: randomKey(),
     SECRETS_KEY: randomKey(),
     RAZORPAY_WEBHOOK_SECRET: randomKey(),

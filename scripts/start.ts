@@ -20,6 +20,7 @@ import {
   startDynamoLocal,
   startFauxqs,
   startOffline,
+  startSesEmulator,
   freePort,
   type Stoppable,
 } from './local-stack.ts';
@@ -92,6 +93,9 @@ try {
   ]);
   started.push(dynamo, queues);
   console.log(`✓ DynamoDB Local ${dynamo.endpoint}, fauxqs (SQS + S3) ${queues.endpoint}`);
+  const mail = await startSesEmulator({ port: (await portFree(8005)) ? 8005 : await freePort() });
+  started.push(mail);
+  console.log(`✓ Local mailbox (SES emulator) ${mail.endpoint}: every e-mail the stack sends is on that page`);
 
   await provisionTable(dynamo.endpoint, TABLE);
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
@@ -103,6 +107,7 @@ try {
     tableName: TABLE,
     dynamodb: dynamo.endpoint,
     sqs: queues.endpoint,
+    ses: mail.endpoint,
     extra: {
       ...SETTINGS,
       WEBHOOK_QUEUE_URL: queueUrls[webhookQueueName(STAGE)]!,
@@ -114,10 +119,10 @@ try {
   });
   mkdirSync(join(ROOT, '.local'), { recursive: true });
   // The admin tool reads this to reach the running stack (npm run admin -- …); it holds only local throwaway keys.
-  // SERVICE_URL is the tool's alone (gateway pay posts there); the functions never read it.
+  // SERVICE_URL is the tool's alone (gateway pay posts there); the functions never read it, nor MAILBOX_URL (the local mailbox's page).
   writeFileSync(
     STACK_ENV,
-    `${Object.entries({ ...env, SERVICE_URL: `http://localhost:${HTTP_PORT}` })
+    `${Object.entries({ ...env, SERVICE_URL: `http://localhost:${HTTP_PORT}`, MAILBOX_URL: mail.endpoint })
       .map(([k, v]) => `${k}=${v}`)
       .join('\n')}\n`,
     { mode: 0o600 },
@@ -171,7 +176,8 @@ try {
     `  curl -s -H 'api-key: ${env.CHANNEX_INBOUND_API_KEY}' 'http://localhost:${HTTP_PORT}/channel-manager/channex/mapping_details/?hotel_code=<listing>'`,
   );
   console.log(`  curl -s -X POST http://localhost:${offline.lambdaPort}/2015-03-31/functions/partner-distribution-local-sweepBookings/invocations -d '{}'`);
-  console.log('\nAdmin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
+  console.log(`\nMail the stack sends (invoices, reminders, sign-in links): ${mail.endpoint}`);
+  console.log('Admin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {
   console.error(`✗ Could not start the local stack: ${(err as Error).message}`);
   await shutdown(1);

@@ -1,5 +1,3 @@
-import { ServiceUnavailableError } from '../../domain/errors.ts';
-import type { Mailer } from '../../domain/ports/mailer.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { services } from '../../infra/container.ts';
 import { onFirstCall } from '../../infra/lazy.ts';
@@ -11,16 +9,6 @@ import { handler as fallback } from '../system/fallback.ts';
 /** As the invoice PDF function: pdf-lib, fontkit and the fonts load at the first download, not at the cold start. */
 const renderer = onFirstCall(async () => new (await import('../../infra/pdf/pdf-invoice-renderer.ts')).PdfInvoiceRenderer());
 
-/**
- * Until the stage's SES adapter is wired (the mail foundation), a sign-in link cannot be sent:
- * the page says so (503) rather than pretending it was.
- */
-const noMailer: Mailer = {
-  send: async () => {
-    throw new ServiceUnavailableError(60, 'E-mail is not configured on this stage: no sign-in link can be sent.');
-  },
-};
-
 let deps: ConsoleAppDeps | undefined;
 function consoleDeps(): ConsoleAppDeps {
   const svc = services();
@@ -30,7 +18,7 @@ function consoleDeps(): ConsoleAppDeps {
     svc,
     people: svc.people,
     tokens: consoleTokens,
-    mailer: noMailer,
+    mailer: svc.mailer,
     rateLimiter: svc.rateLimiter,
     clock: svc.realClock,
     ids: svc.ids,

@@ -16,6 +16,7 @@ import {
   startDynamoLocal,
   startFauxqs,
   startOffline,
+  startSesEmulator,
   syncQueueName,
   webhookQueueName,
   bookingQueueName,
@@ -93,38 +94,60 @@ function testStageExtra(queueUrls: Record<string, string>): Record<string, strin
   };
 }
 
-interface SharedDynamo {
-  endpoint: string;
-  users: number;
-  /** Each tier's table, created once (the promise, so two tiers starting together create it once). */
-  tables: Map<string, Promise<void>>;
-  stop(): Promise<void>;
-}
-const SHARED_DYNAMO = Symbol.for('pds.test.dynamo-local');
-type WithShared = typeof globalThis & { [SHARED_DYNAMO]?: Promise<SharedDynamo> };
+type Shareable = { readonly endpoint: string; stop(): Promise<void> };
+type WithShared = typeof globalThis & Record<symbol, Promise<{ emulator: Shareable; users: number }> | undefined>;
 
 /**
- * One DynamoDB Local (a JVM, the heaviest emulator) for every tier of a run: vitest runs each
- * project's global setup in this one process, so `npm test` starts it once for integration and
- * e2e, and stops it when the last tier tears down. Each tier has a table of its own: work that
+ * One emulator for every tier of a run, started by the first tier that asks and stopped when the
+ * last one tears down: vitest runs each project's global setup in this one process.
+ */
+async function sharedEmulator<E extends Shareable>(key: symbol, start: () => Promise<E>): Promise<{ emulator: E; release(): Promise<void> }> {
+  const g = globalThis as WithShared;
+  g[key] ??= start().then((emulator) => ({ emulator, users: 0 }));
+  const shared = (await g[key]) as { emulator: E; users: number };
+  shared.users++;
+  return {
+    emulator: shared.emulator,
+    release: async () => {
+      if (--shared.users > 0) return;
+      delete g[key];
+      await shared.emulator.stop();
+    },
+  };
+}
+
+/** Each tier's table in the shared DynamoDB Local, created once (the promise, so two tiers starting together create it once). */
+const TABLES = new Map<string, Promise<void>>();
+
+/**
+ * One DynamoDB Local (a JVM, the heaviest emulator) for every tier of a run, so `npm test` starts
+ * it once for integration and e2e. Each tier has a table of its own: work that
  * scans the whole table (the sweepers, the daily billing run) run by an integration test must
  * never take up the e2e stack's bookings and send their work to the integration tier's queues.
  */
 async function sharedDynamo(tableName: string): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  const g = globalThis as WithShared;
-  g[SHARED_DYNAMO] ??= startDynamoLocal().then((dynamo) => ({ endpoint: dynamo.endpoint, users: 0, tables: new Map(), stop: () => dynamo.stop() }));
-  const shared = await g[SHARED_DYNAMO];
-  if (!shared.tables.has(tableName)) shared.tables.set(tableName, provisionTable(shared.endpoint, tableName));
-  await shared.tables.get(tableName);
-  shared.users++;
-  return {
-    endpoint: shared.endpoint,
-    stop: async () => {
-      if (--shared.users > 0) return;
-      delete g[SHARED_DYNAMO];
-      await shared.stop();
-    },
-  };
+  const { emulator, release } = await sharedEmulator(Symbol.for('pds.test.dynamo-local'), () => {
+    TABLES.clear();
+    return startDynamoLocal();
+  });
+  try {
+    if (!TABLES.has(tableName)) TABLES.set(tableName, provisionTable(emulator.endpoint, tableName));
+    await TABLES.get(tableName);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return { endpoint: emulator.endpoint, stop: release };
+}
+
+/**
+ * One SES emulator (the local mailbox) for every tier of a run: its store is one per process
+ * whatever the number of servers, so tiers tell their mail apart by recipient (each test mails
+ * addresses of its own), never by owning the mailbox.
+ */
+async function sharedMailbox(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const { emulator, release } = await sharedEmulator(Symbol.for('pds.test.ses-emulator'), () => startSesEmulator());
+  return { endpoint: emulator.endpoint, stop: release };
 }
 
 /** The e2e stack's table; the integration tier's is `pds-test-integration` (see sharedDynamo). */
@@ -138,7 +161,7 @@ export interface Emulators {
 }
 
 /**
- * DynamoDB Local (shared by the tiers) and a fauxqs of this tier's own (SQS and S3, in this
+ * DynamoDB Local and the SES emulator (shared by the tiers) and a fauxqs of this tier's own (SQS and S3, in this
  * process): a message an integration test leaves on a queue is never taken by the e2e tier's
  * offline workers, so the integration tier behaves the same run alone or with the others.
  */
@@ -150,8 +173,8 @@ export async function startEmulators(extra: Record<string, string> = {}, tableNa
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
   };
   try {
-    const [dynamo, queues] = await Promise.all([sharedDynamo(tableName), startFauxqs()]);
-    started.push(dynamo, queues);
+    const [dynamo, queues, mailbox] = await Promise.all([sharedDynamo(tableName), startFauxqs(), sharedMailbox()]);
+    started.push(dynamo, queues, mailbox);
     await provisionBucket(queues.endpoint, invoiceBucketName('test'));
     const queueUrls = await provisionQueues(queues.endpoint, [
       webhookQueueName('test'),
@@ -166,6 +189,7 @@ export async function startEmulators(extra: Record<string, string> = {}, tableNa
       tableName,
       dynamodb: dynamo.endpoint,
       sqs: queues.endpoint,
+      ses: mailbox.endpoint,
       extra: { ...testStageExtra(queueUrls), ...extra },
     });
     return { env, queueUrls, stop };

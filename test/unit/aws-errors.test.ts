@@ -5,6 +5,7 @@ import {
   ProvisionedThroughputExceededException,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
+import { MessageRejected, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { isAwsUnavailable, mayHaveBeenApplied, RetryWhenNotSent } from '../../infra/aws-client.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 
@@ -28,6 +29,7 @@ describe('isAwsUnavailable', () => {
     ['an internal server error', new InternalServerError({ message: 'oops', ...meta(500) })],
     ['a 503 from an unmodelled service error', Object.assign(new Error('Service Unavailable'), { name: 'Unknown', $fault: 'server', ...meta(503) })],
     ['a wrapped network error', Object.assign(new Error('send failed'), { cause: socketError('EPIPE') })],
+    ["SES's throttle (sending rate or daily quota)", new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', ...meta(429) })],
   ])('is true for %s', (_what, err) => {
     expect(isAwsUnavailable(err)).toBe(true);
   });
@@ -35,6 +37,7 @@ describe('isAwsUnavailable', () => {
   it.each([
     ['a failed condition', new ConditionalCheckFailedException({ message: 'The conditional request failed', ...meta(400) })],
     ['a missing table', new ResourceNotFoundException({ message: 'Requested resource not found', ...meta(400) })],
+    ['SES refusing a message', new MessageRejected({ message: 'Email address is not verified.', ...meta(400) })],
     ['a domain refusal', new NotFoundError('Booking')],
     ['a programming error', new TypeError("Cannot read properties of undefined (reading 'PK')")],
     ['a message that merely mentions a network code', new Error('connect ECONNREFUSED 10.0.0.7:5432')],

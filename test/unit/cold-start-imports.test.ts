@@ -14,6 +14,7 @@ import { buildFunctions } from '../../scripts/build-functions.ts';
 const AT_FIRST_CALL: { readonly what: string; readonly matches: (path: string) => boolean }[] = [
   { what: 'the SQS SDK (infra/sqs/client.ts sqsSdk)', matches: (p) => p === '@aws-sdk/client-sqs' },
   { what: 'the S3 SDK (infra/s3/client.ts s3Sdk)', matches: (p) => p === '@aws-sdk/client-s3' },
+  { what: 'the SESv2 SDK (infra/mail/ses-mailer.ts sesSdk)', matches: (p) => p === '@aws-sdk/client-sesv2' },
   { what: "Razorpay's SDK and axios (infra/payments)", matches: (p) => /node_modules\/(razorpay\/dist\/razorpay\.js|axios\/)/.test(p) },
   { what: 'pdf-lib and fontkit (infra/pdf, loaded at the first render)', matches: (p) => /node_modules\/(pdf-lib|@pdf-lib\/fontkit)\//.test(p) },
   // An ESM import of node:http loads Node's bundled undici (its WebSocket getters); the stage aliases it to infra/node-http.cjs.
@@ -66,7 +67,7 @@ describe('cold start: what every function loads at start', () => {
     bundles = new Map(Object.values(metafile.outputs).map((o) => [o.entryPoint, Object.keys(o.inputs)]));
   }, 600_000);
 
-  it('no function loads the SQS or S3 SDK, Razorpay, pdf-lib or the route registry before it calls them', () => {
+  it('no function loads the SQS, S3 or SES SDK, Razorpay, pdf-lib or the route registry before it calls them', () => {
     const found: string[] = [];
     const checked: string[] = [];
     for (const f of fns) {

@@ -181,6 +181,20 @@ describe('parseConfig', () => {
   });
 });
 
+describe('mail settings', () => {
+  it('takes MAIL_FROM as an address or Name <address>, and an SES configuration set name', () => {
+    expect(parseConfig(minimal({ MAIL_FROM: 'billing@villas.example.in' })).mail.from).toBe('billing@villas.example.in');
+    expect(parseConfig(minimal({ MAIL_FROM: 'Villa Billing <billing@villas.example.in>', SES_CONFIGURATION_SET: 'pds-prod-mail' })).mail).toEqual({
+      from: 'Villa Billing <billing@villas.example.in>',
+      configurationSet: 'pds-prod-mail',
+    });
+    expect(parseConfig(minimal({ SES_ENDPOINT: 'http://127.0.0.1:8005' })).endpoints.ses).toBe('http://127.0.0.1:8005');
+    expect(problemWith(minimal({ MAIL_FROM: 'billing' }))).toContain('MAIL_FROM');
+    expect(problemWith(minimal({ MAIL_FROM: 'Billing <billing@villas.example.in>\r\nBcc: x@y.z' }))).toContain('MAIL_FROM');
+    expect(problemWith(minimal({ SES_CONFIGURATION_SET: 'has space' }))).toContain('SES_CONFIGURATION_SET');
+  });
+});
+
 describe('.env.example', () => {
   it('lists exactly the variables infra/config.ts reads', () => {
     // prepare
