@@ -69,6 +69,7 @@ const AUDITED_IN_TRANSACTION = new Set([
   'invoices void',
   'invoices credit-note',
   'payments record',
+  'people invite',
 ]);
 
 /**

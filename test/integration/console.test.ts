@@ -7,6 +7,7 @@ import { handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functi
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
 import { billGroup } from '../support/billing-run-kit.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
@@ -195,6 +196,41 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect(out.headers.Location).toBe('/console/sign-in?ended=revoked');
     expect(laptop.jar.size).toBe(0);
     expect((await phone.get('/console/home')).headers.Location).toBe('/console/sign-in?ended=revoked');
+  });
+});
+
+describe('admin tool: people invite', () => {
+  it("invites a partner's first admin onto their group and an operator; the link in the mail signs them in", async () => {
+    const email = `first-admin-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const run = await runAdminTool(['people', 'invite', '--email', email, '--role', 'admin', '--group', a.group.agentGroupId, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expect.objectContaining({ email, access: partner(a, 'admin') }));
+    const link = await linkTo(email);
+    expect(link.pathname).toBe('/console/sign-in/link');
+    const invited = await testServices().auditTrail.listTarget(`person:${JSON.parse(run.stdout).personId}`);
+    expect(invited).toEqual([
+      expect.objectContaining({ action: 'person.invited', actor: 'test-operator', actorKind: 'operator', account: a.group.agentGroupId }),
+    ]);
+
+    const colleague = `ops-${randomUUID().slice(0, 8)}@ourco.example.in`;
+    expect((await runAdminTool(['people', 'invite', '--email', colleague, '--role', 'finance-operator'])).code).toBe(0);
+    const signedIn = await browser().post('/console/sign-in/link', { token: await tokenTo(colleague) });
+    expect(signedIn.headers.Location).toBe('/console/operator/groups');
+  });
+
+  it('refuses a partner role without a group, an operator role with one, and a group that does not exist', async () => {
+    const email = `x-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const noGroup = await runAdminTool(['people', 'invite', '--email', email, '--role', 'finance']);
+    expect(noGroup.code).not.toBe(0);
+    expect(noGroup.stderr).toContain('--group');
+    const opWithGroup = await runAdminTool(['people', 'invite', '--email', email, '--role', 'operator', '--group', a.group.agentGroupId]);
+    expect(opWithGroup.code).not.toBe(0);
+    expect(opWithGroup.stderr).toContain('--group');
+    const unknown = await runAdminTool(['people', 'invite', '--email', email, '--role', 'admin', '--group', 'no-such-group']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('not found');
+    expect(await inbox().forRecipient(email)).toEqual([]);
   });
 });
 
