@@ -174,17 +174,15 @@ export async function signOutEverywhere(deps: Pick<ConsoleDeps, 'people' | 'ids'
   await deps.people.revokeSessions(person.personId, at, personAudit(deps, origin, 'person.sessions-revoked', person, { sessionsValidAfter: at }));
 }
 
-/**
- * Invites a person: records them with their access and e-mails a sign-in link that lasts
- * three days. An operator invites a partner's first admin and other operators (the admin
- * tool, the console); a partner's admin invites their own team onto their own account only.
- */
-export async function invitePerson(
-  deps: ConsoleDeps,
-  inviter: { readonly actor: string; readonly name: string; readonly origin: AuditOrigin },
-  emailInput: string,
-  access: Access,
-): Promise<Person> {
+export interface Inviter {
+  readonly actor: string;
+  /** How the invitation names them to the invitee. */
+  readonly name: string;
+  readonly origin: AuditOrigin;
+}
+
+/** Records a person with their access, audited under the inviter; refused when the address already has a person. */
+export async function recordPerson(deps: Pick<ConsoleDeps, 'people' | 'ids' | 'clock'>, inviter: Inviter, emailInput: string, access: Access): Promise<Person> {
   const email = normalEmail(emailInput);
   if (!isEmail(email)) throw new ValidationError('email', 'email must be an e-mail address, like name@example.in.');
   const person: Person = {
@@ -208,6 +206,16 @@ export async function invitePerson(
     if (err instanceof ConflictError) throw new ConflictError('CONFLICT', `${email} already has access to the console.`);
     throw err;
   }
+  return person;
+}
+
+/**
+ * Invites a person: records them with their access and e-mails a sign-in link that lasts
+ * three days. An operator invites a partner's first admin and other operators (the admin
+ * tool); a partner's admin invites their own team onto their own account only (the console).
+ */
+export async function invitePerson(deps: ConsoleDeps, inviter: Inviter, emailInput: string, access: Access): Promise<Person> {
+  const person = await recordPerson(deps, inviter, emailInput, access);
   await sendLink(deps, person, CONSOLE_TIMES.invitationLinkMs, 'You are invited to the console', `${inviter.name} invited you to the console.`);
   return person;
 }

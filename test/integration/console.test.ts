@@ -12,6 +12,7 @@ import { billGroup } from '../support/billing-run-kit.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { mailbox } from '../support/mailbox.ts';
+import { DEMO_PEOPLE, loadDemoPeople } from '../../scripts/demo-people.ts';
 import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
 
 /** The SES emulator the tier's setup runs: the sign-in links arrive there, as they would in a person's inbox. */
@@ -231,6 +232,18 @@ describe('admin tool: people invite', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('not found');
     expect(await inbox().forRecipient(email)).toEqual([]);
+  });
+});
+
+describe('npm start: the demo people', () => {
+  it('records a partner admin, a finance clerk and an operator, once however often the stack starts, and each can ask for a link', async () => {
+    await loadDemoPeople(stack().env as Record<string, string>);
+    await loadDemoPeople(stack().env as Record<string, string>);
+    for (const p of DEMO_PEOPLE) expect((await deps.people.findPersonByEmail(p.email))?.access, p.email).toEqual(p.access);
+    expect(DEMO_PEOPLE.map((p) => p.access.role)).toEqual(['admin', 'finance', 'finance-operator']);
+    const visitor = browser('198.51.100.201');
+    await visitor.post('/console/sign-in', { email: 'ops@villas.example' });
+    expect((await visitor.post('/console/sign-in/link', { token: await tokenTo('ops@villas.example') })).headers.Location).toBe('/console/operator/groups');
   });
 });
 
