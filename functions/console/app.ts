@@ -19,7 +19,8 @@ import { CSV_MEDIA_TYPE, statementCsv } from '../../domain/ledger/ledger-csv.ts'
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import type { ConsoleSession } from '../../domain/ports/console-store.ts';
 import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
-import type { AgentGroupPrincipal } from '../../domain/principal.ts';
+import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
+import { listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { adminDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
@@ -343,6 +344,46 @@ const statementFile = partnerPage('statement', async (_deps, req, ctx) => {
   return download(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(s), `statement-${indiaToday(new Date(s.from))}-to-${indiaToday(new Date(s.to))}.csv`);
 });
 
+/** The partner whose webhook endpoints the person's group belongs to, as its /api key would authenticate. */
+async function partnerPrincipal(ctx: PartnerContext): Promise<PartnerPrincipal> {
+  const partner = await ctx.services.tenants.getPartner(ctx.group.partnerId);
+  if (!partner) throw new NotFoundError('Partner');
+  return { kind: 'partner', partnerId: partner.partnerId, channelId: partner.channelId, keyId: personActor(ctx.person), keyPrefix: 'console' };
+}
+
+async function webhooksPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+  const endpoints = await listEndpoints(ctx.services, await partnerPrincipal(ctx));
+  const body = html`${notice ?? ''}
+<p>Catalogue webhooks go to your company's endpoints (every group of yours shares them).</p>
+${
+  endpoints.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Rotate</th></tr></thead><tbody>${endpoints.map(
+        (e) =>
+          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${postForm(
+            ctx.viewer,
+            `/console/webhooks/${encodeURIComponent(e.id)}/rotate-secret`,
+            html`<button type="submit">Rotate signing secret<span class="skip"> of ${e.url}</span></button>`,
+            `Rotate the signing secret of ${e.url}`,
+          )}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No webhook endpoint yet.</p>`
+}`;
+  return partnerHtml(ctx, 'Webhooks', 'webhooks', body);
+}
+
+const webhooks = partnerPage('webhooks', async (_deps, _req, ctx) => webhooksPage(ctx));
+
+const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {
+  // Made here, shown once on this answer: the service keeps only its sealed copy (the API's PUT with a new signingSecret).
+  const secret = `whsec_${deps.tokens.newToken()}`;
+  const endpoint = await updateEndpoint(ctx.services, await partnerPrincipal(ctx), decodeURIComponent(match[1]!), { signingSecret: secret }, ctx.origin);
+  return webhooksPage(
+    ctx,
+    html`<div class="notice" role="status"><p>New signing secret for ${endpoint.url}. Store it now: it cannot be shown again. Deliveries are signed with it from now on.</p>
+<p class="secret" aria-label="New signing secret">${secret}</p></div>`,
+  );
+});
+
 const teamBody = async (deps: ConsoleAppDeps, ctx: PartnerContext, notice?: Html) => {
   const people = await deps.people.listTeam(ctx.group.agentGroupId);
   return html`${notice ?? ''}
@@ -496,6 +537,8 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/invoices\/([^/]+)\/pdf$/, invoiceDocument],
   ['GET', /^\/console\/statement$/, statement],
   ['GET', /^\/console\/statement\.csv$/, statementFile],
+  ['GET', /^\/console\/webhooks$/, webhooks],
+  ['POST', /^\/console\/webhooks\/([^/]+)\/rotate-secret$/, rotateSecret],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
   ['GET', /^\/console\/operator\/groups$/, groups],

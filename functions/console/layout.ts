@@ -13,6 +13,7 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['bookings', '/console/bookings', 'Bookings'],
   ['invoices', '/console/invoices', 'Invoices'],
   ['statement', '/console/statement', 'Statement'],
+  ['webhooks', '/console/webhooks', 'Webhooks'],
   ['team', '/console/team', 'Team'],
 ];
 const OPERATOR_NAV: readonly [string, string, string][] = [['groups', '/console/operator/groups', 'Groups']];

@@ -5,6 +5,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBookings } from '../../domain/bookings/read-bookings.ts';
+import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
@@ -82,6 +84,12 @@ beforeAll(async () => {
   externalBookingId = (await listBookings(svc, principalOf(group), { bookingIds: [bookingId] })).bookings[0]!.externalBookingId;
   invoiceNumber = (await billGroup(group)).invoice.invoiceNumber!;
   await billGroup(other);
+  await createEndpoint(
+    svc,
+    { kind: 'partner', partnerId: group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+    { url: 'http://127.0.0.1:9/catalogue-hook' },
+    TEST_OPERATOR,
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -89,7 +97,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → operator hold', () => {
+describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → operator hold', () => {
   it('takes a partner admin and an operator through their work, every page accessible', async () => {
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${server.url}/console`);
@@ -129,6 +137,11 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     const [csv] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('link', { name: 'Download this statement as CSV' }).click()]);
     expect(csv.suggestedFilename()).toBe('statement-2026-01-01-to-2026-12-31.csv');
     expect(readFileSync((await csv.path())!, 'utf8')).toContain(externalBookingId);
+
+    await admin.getByRole('link', { name: 'Webhooks' }).click();
+    await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
+    expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    await shot(admin, 'webhooks');
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');

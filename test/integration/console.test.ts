@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { invitePerson } from '../../domain/console/sign-in.ts';
 import type { Access } from '../../domain/console/people.ts';
 import { listBookings } from '../../domain/bookings/read-bookings.ts';
+import { createEndpoint, secretContext } from '../../domain/webhooks/manage-endpoints.ts';
 import { handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
@@ -181,6 +182,35 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect(badRole.statusCode).toBe(400);
     expect(badRole.text).toContain('role:');
     expect((await admin.post('/console/team/invite', { email, role: 'viewer', csrf: ConsoleBrowser.csrfOf(team) })).statusCode).toBe(409);
+  });
+
+  it("rotates a webhook endpoint's signing secret, shows the new one once, stores only its sealed copy, and audits it under the person", async () => {
+    const svc = testServices();
+    const partnerOf = (x: Account) => ({ kind: 'partner' as const, partnerId: x.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' });
+    const mine = await createEndpoint(svc, partnerOf(a), { url: `http://127.0.0.1:9/hook-${randomUUID().slice(0, 6)}` }, TEST_OPERATOR);
+    const theirs = await createEndpoint(svc, partnerOf(b), { url: `http://127.0.0.1:9/their-${randomUUID().slice(0, 6)}` }, TEST_OPERATOR);
+    const developer = await signIn(partner(a, 'developer'));
+    const page = await developer.get('/console/webhooks');
+    expect(page.text).toContain(mine.url);
+    expect(page.text).not.toContain(theirs.url);
+
+    const rotated = await developer.post(`/console/webhooks/${mine.id}/rotate-secret`, { csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(rotated.statusCode).toBe(200);
+    const secret = /class="secret"[^>]*>(whsec_[A-Za-z0-9_-]{43})</.exec(rotated.text)![1]!;
+    const stored = await svc.webhooks.get(a.group.partnerId, mine.id);
+    expect(svc.secrets.open(stored!.signingSecretSealed!, secretContext(mine.id, 'signing'))).toBe(secret);
+    expect((await developer.get('/console/webhooks')).text).not.toContain(secret);
+    const trail = await svc.auditTrail.listTarget(`webhook-endpoint:${mine.id}`);
+    expect(trail.at(-1)).toEqual(
+      expect.objectContaining({ action: 'webhook-endpoint.updated', actorKind: 'person', actor: expect.stringMatching(/^person:/) }),
+    );
+    expect(JSON.stringify(trail)).not.toContain(secret);
+
+    expect((await developer.post(`/console/webhooks/${theirs.id}/rotate-secret`, { csrf: ConsoleBrowser.csrfOf(page) })).statusCode).toBe(404);
+    expect((await svc.webhooks.get(b.group.partnerId, theirs.id))!.signingSecretSealed).toBeNull();
+    const finance = await signIn(partner(a, 'finance'));
+    expect((await finance.get('/console/webhooks')).statusCode).toBe(403);
   });
 
   it('signs out this session, and everywhere: every session of the person then goes to the sign-in page', async () => {
