@@ -25,12 +25,12 @@ export interface Person {
 }
 
 /** What a person can open. A partner's role decides which screens of their own account they see. */
-export type Capability = 'home' | 'bookings' | 'invoices' | 'statement' | 'webhooks' | 'team' | 'groups' | 'hold';
+export type Capability = 'home' | 'bookings' | 'invoices' | 'statement' | 'webhooks' | 'keys' | 'team' | 'groups' | 'hold';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
-  admin: ['home', 'bookings', 'invoices', 'statement', 'webhooks', 'team'],
+  admin: ['home', 'bookings', 'invoices', 'statement', 'webhooks', 'keys', 'team'],
   finance: ['home', 'bookings', 'invoices', 'statement'],
-  developer: ['home', 'bookings', 'webhooks'],
+  developer: ['home', 'bookings', 'webhooks', 'keys'],
   viewer: ['home', 'bookings', 'invoices', 'statement'],
 };
 

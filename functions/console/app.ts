@@ -24,7 +24,7 @@ import { listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endp
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { adminDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
-import { updateAgentGroup } from '../../domain/admin.ts';
+import { issueKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
 import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
@@ -384,6 +384,30 @@ const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {
   );
 });
 
+async function keysPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+  const keys = await ctx.services.tenants.listKeys({ kind: 'agent-group', id: ctx.group.agentGroupId });
+  const body = html`${notice ?? ''}
+<div class="table-wrap"><table><thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Issued</th></tr></thead>
+<tbody>${keys.map((k) => html`<tr><td>${k.keyPrefix}…</td><td>${k.status}</td><td>${istDateTime(k.createdAt)}</td></tr>`)}</tbody></table></div>
+<h2>Issue a key</h2>
+<p>A new key for this account's /v1 API. Issuing one also replaces the signing secret of your booking callbacks.</p>
+${postForm(ctx.viewer, '/console/keys/issue', html`<button type="submit">Issue a key</button>`, 'Issue a key')}`;
+  return partnerHtml(ctx, 'API keys', 'keys', body);
+}
+
+const keys = partnerPage('keys', async (_deps, _req, ctx) => keysPage(ctx));
+
+const newKey = partnerPage('keys', async (_deps, _req, ctx) => {
+  // The admin tool's use case: the key and the group's new callback secret land together, shown once on this answer.
+  const issued = await issueKey(adminDeps(ctx.services, ctx.origin), { owner: { kind: 'agent-group', id: ctx.group.agentGroupId } });
+  return keysPage(
+    ctx,
+    html`<div class="notice" role="status"><p>Store both now: they cannot be shown again. The service keeps only a hash of the key and a sealed copy of the secret. Booking callbacks are signed with the new secret from now on.</p>
+<p class="secret" aria-label="New API key">${issued.apiKey}</p>
+<p class="secret" aria-label="New callback signing secret">${issued.signingSecret ?? ''}</p></div>`,
+  );
+});
+
 const teamBody = async (deps: ConsoleAppDeps, ctx: PartnerContext, notice?: Html) => {
   const people = await deps.people.listTeam(ctx.group.agentGroupId);
   return html`${notice ?? ''}
@@ -539,6 +563,8 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/statement\.csv$/, statementFile],
   ['GET', /^\/console\/webhooks$/, webhooks],
   ['POST', /^\/console\/webhooks\/([^/]+)\/rotate-secret$/, rotateSecret],
+  ['GET', /^\/console\/keys$/, keys],
+  ['POST', /^\/console\/keys\/issue$/, newKey],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
   ['GET', /^\/console\/operator\/groups$/, groups],

@@ -14,6 +14,7 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['invoices', '/console/invoices', 'Invoices'],
   ['statement', '/console/statement', 'Statement'],
   ['webhooks', '/console/webhooks', 'Webhooks'],
+  ['keys', '/console/keys', 'API keys'],
   ['team', '/console/team', 'Team'],
 ];
 const OPERATOR_NAV: readonly [string, string, string][] = [['groups', '/console/operator/groups', 'Groups']];

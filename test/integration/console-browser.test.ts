@@ -97,7 +97,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → operator hold', () => {
+describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → API key → operator hold', () => {
   it('takes a partner admin and an operator through their work, every page accessible', async () => {
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${server.url}/console`);
@@ -142,6 +142,11 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
     expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await shot(admin, 'webhooks');
+
+    await admin.getByRole('link', { name: 'API keys' }).click();
+    await admin.getByRole('button', { name: 'Issue a key' }).click();
+    expect(await admin.getByLabel('New API key').textContent()).toMatch(/^pds_/);
+    await shot(admin, 'keys');
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');

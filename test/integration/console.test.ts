@@ -6,6 +6,7 @@ import { listBookings } from '../../domain/bookings/read-bookings.ts';
 import { createEndpoint, secretContext } from '../../domain/webhooks/manage-endpoints.ts';
 import { handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { cryptoKeyMinter } from '../../infra/crypto/key-minter.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
@@ -211,6 +212,24 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect((await svc.webhooks.get(b.group.partnerId, theirs.id))!.signingSecretSealed).toBeNull();
     const finance = await signIn(partner(a, 'finance'));
     expect((await finance.get('/console/webhooks')).statusCode).toBe(403);
+  });
+
+  it('issues an API key and the new callback secret, shown once, audited under the person; the key opens the account', async () => {
+    const svc = testServices();
+    const developer = await signIn(partner(a, 'developer'));
+    const page = await developer.get('/console/keys');
+    expect(page.statusCode).toBe(200);
+
+    const issued = await developer.post('/console/keys/issue', { csrf: ConsoleBrowser.csrfOf(page) });
+
+    const key = /aria-label="New API key">([^<]+)</.exec(issued.text)![1]!;
+    const record = await svc.tenants.findKeyByHash(cryptoKeyMinter.hash(key));
+    expect(record).toEqual(expect.objectContaining({ owner: { kind: 'agent-group', id: a.group.agentGroupId }, status: 'ACTIVE' }));
+    expect((await developer.get('/console/keys')).text).not.toContain(key);
+    expect((await developer.get('/console/keys')).text).toContain(`${record!.keyPrefix}…`);
+    const trail = await svc.auditTrail.listTarget(`key:${record!.keyId}`);
+    expect(trail).toEqual([expect.objectContaining({ action: 'key.issued', actorKind: 'person', account: a.group.agentGroupId })]);
+    expect((await (await signIn(partner(a, 'viewer'))).get('/console/keys')).statusCode).toBe(403);
   });
 
   it('signs out this session, and everywhere: every session of the person then goes to the sign-in page', async () => {

@@ -165,6 +165,8 @@ describe('console roles and tenancy', () => {
     expect(can(partner('developer'), 'statement')).toBe(false);
     expect(can(partner('developer'), 'webhooks')).toBe(true);
     expect(can(partner('finance'), 'webhooks')).toBe(false);
+    expect(can(partner('developer'), 'keys')).toBe(true);
+    expect(can(partner('viewer'), 'keys')).toBe(false);
     expect(can(partner('viewer'), 'statement')).toBe(true);
     expect(can(partner('admin'), 'hold')).toBe(false);
     expect(can({ kind: 'operator', role: 'finance-operator' }, 'hold')).toBe(true);
