@@ -25,7 +25,7 @@ export interface Person {
 }
 
 /** What a person can open. A partner's role decides which screens of their own account they see. */
-export type Capability = 'home' | 'bookings' | 'invoices' | 'statement' | 'webhooks' | 'keys' | 'team' | 'groups' | 'hold';
+export type Capability = 'home' | 'bookings' | 'invoices' | 'statement' | 'webhooks' | 'keys' | 'team' | 'groups' | 'hold' | 'limit';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
   admin: ['home', 'bookings', 'invoices', 'statement', 'webhooks', 'keys', 'team'],
@@ -36,7 +36,7 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
   operator: ['groups', 'hold'],
-  'finance-operator': ['groups', 'hold'],
+  'finance-operator': ['groups', 'hold', 'limit'],
 };
 
 export function can(access: Access, capability: Capability): boolean {

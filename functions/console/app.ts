@@ -29,6 +29,7 @@ import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
 import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
 import { indiaDate, istDateTime, money, rupeesMoney } from './format.ts';
+import { parseRupees } from '../../domain/money.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -469,6 +470,18 @@ ${postForm(
   html`<input type="hidden" name="hold" value="${group.onHold ? 'false' : 'true'}"><button type="submit">${group.onHold ? 'Release hold' : 'Set hold'}</button>`,
   group.onHold ? 'Release the hold' : 'Set a hold',
 )}
+${
+  can(ctx.person.access, 'limit')
+    ? html`<h2>Credit limit</h2>
+${postForm(
+  ctx.viewer,
+  `/console/operator/groups/${encodeURIComponent(agentGroupId)}/limit`,
+  html`<label for="creditLimit">New credit limit (₹, e.g. 500000.00)</label><input id="creditLimit" name="creditLimit" inputmode="decimal" required>
+<button type="submit">Set credit limit</button>`,
+  'Set the credit limit',
+)}`
+    : ''
+}
 <p><a href="/console/operator/groups">All groups</a></p>`;
   return htmlResult(200, page(group.name, body, ctx.viewer, allowedFor(ctx.person), 'groups'));
 }
@@ -482,6 +495,16 @@ const setHold = operatorPage('hold', async (deps, req, ctx, match) => {
   // The admin tool's use case, so the console's change is validated and audited exactly as the CLI's.
   const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, { onHold: hold === 'true' });
   return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">${updated.onHold ? 'The group is on hold.' : 'The hold is released.'}</p>`);
+});
+
+const setLimit = operatorPage('limit', async (deps, req, ctx, match) => {
+  const creditLimit = parseRupees(req.form.get('creditLimit') ?? '');
+  if (creditLimit === undefined || creditLimit < 0)
+    throw new ValidationError('creditLimit', 'creditLimit must be rupees with at most two decimals, like 500000 or 500000.50.');
+  const agentGroupId = decodeURIComponent(match[1]!);
+  // As the admin tool's groups update: validated whole, audited under the person; a limit below the exposure refuses new bookings only.
+  const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, { creditLimit });
+  return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">The credit limit is now ${money(updated.creditLimit)}.</p>`);
 });
 
 const root: Handler = async (deps, req) => {
@@ -570,6 +593,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/operator\/groups$/, groups],
   ['GET', /^\/console\/operator\/groups\/([^/]+)$/, groupDetail],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/hold$/, setHold],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/limit$/, setLimit],
 ];
 
 /** Every console path, for the tenancy test: [method, example path]. */

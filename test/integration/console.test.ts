@@ -167,6 +167,28 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     const badHold = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'maybe', csrf: ConsoleBrowser.csrfOf(held) });
     expect(badHold.statusCode).toBe(400);
     expect(badHold.text).toContain('hold:');
+
+    const limited = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, { creditLimit: '75000.50', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(limited.text).toContain('The credit limit is now ₹75,000.50.');
+    expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.creditLimit).toBe(7_500_050);
+    expect((await admin.get('/console/home')).text).toContain('₹75,000.50');
+    const badLimit = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, { creditLimit: '12.345', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(badLimit.statusCode).toBe(400);
+    expect(badLimit.text).toContain('creditLimit:');
+    const plainOperator = await signIn({ kind: 'operator', role: 'operator' });
+    const page = await plainOperator.get(`/console/operator/groups/${b.group.agentGroupId}`);
+    expect(page.text).not.toContain('Set credit limit');
+    expect(
+      (await plainOperator.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, { creditLimit: '1', csrf: ConsoleBrowser.csrfOf(page) })).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await admin.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, {
+          creditLimit: '1',
+          csrf: ConsoleBrowser.csrfOf(await admin.get('/console/home')),
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('lets a partner admin invite a teammate onto their own account, with CSRF, and the invitee signs in', async () => {

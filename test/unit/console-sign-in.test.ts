@@ -170,6 +170,8 @@ describe('console roles and tenancy', () => {
     expect(can(partner('viewer'), 'statement')).toBe(true);
     expect(can(partner('admin'), 'hold')).toBe(false);
     expect(can({ kind: 'operator', role: 'finance-operator' }, 'hold')).toBe(true);
+    expect(can({ kind: 'operator', role: 'finance-operator' }, 'limit')).toBe(true);
+    expect(can({ kind: 'operator', role: 'operator' }, 'limit')).toBe(false);
     expect(can({ kind: 'operator', role: 'operator' }, 'invoices')).toBe(false);
   });
 
