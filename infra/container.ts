@@ -99,6 +99,8 @@ import { RoutedEInvoiceRegistry } from './einvoice/routed-e-invoice-registry.ts'
 import type { GuestDataStore } from '../domain/ports/guest-data.ts';
 import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
 import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
+import type { ConsoleStore } from '../domain/ports/console-store.ts';
+import { DynamoConsoleStore } from './dynamo/dynamo-console-store.ts';
 import type { Mailer } from '../domain/ports/mailer.ts';
 import type { FinanceContactStore } from '../domain/ports/finance-contacts.ts';
 import { DynamoFinanceContactStore } from './dynamo/dynamo-finance-contacts.ts';
@@ -168,6 +170,8 @@ export interface Services {
   readonly channexQueue: ChannexChangesQueue;
   /** Which bookings' guest data is due for erasure, and the erasure's final write. */
   readonly guestData: GuestDataStore;
+  /** The console's people, sign-in links and sessions (docs/console.md). */
+  readonly people: ConsoleStore;
   /** Outbound e-mail (SESv2; the SES emulator on local and test stages), its SDK loaded at the first send. */
   readonly mailer: Mailer;
   /** Each group's finance contacts and the operator's pause of its e-mail. */
@@ -228,6 +232,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     atClock: (self) => (c) => (c === clock ? self : rebound(self, atClockMakers(c))),
     testClocks: () => new DynamoTestClockStore(db(), table),
     tenants: () => new DynamoTenantDirectory(db(), table, auditTrail()),
+    people: () => new DynamoConsoleStore(db(), table, auditTrail()),
     rateLimiter: () => new DynamoRateLimiter(db(), table),
     catalogue: () => new DynamoCatalogueStore(db(), table),
     reader: (svc) => new DynamoCatalogueReader(db(), table, svc.catalogue),

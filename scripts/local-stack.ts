@@ -330,6 +330,8 @@ export async function startOffline(opts: {
       ...opts.env,
       HTTP_PORT: String(httpPort),
       LAMBDA_PORT: String(lambdaPort),
+      // Where the console's e-mailed sign-in links point (docs/console.md).
+      CONSOLE_URL: `http://127.0.0.1:${httpPort}/console`,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
       // Node's 16 KB header limit would answer an over-long URL with an empty 431 before the

@@ -131,7 +131,11 @@ try {
   // The demo world loads while the functions are bundled and serverless offline starts: neither needs the
   // other until the first request, and together they took most of the start one after the other.
   const { loadDemoWorld } = await import('./demo-load.ts');
-  const demoLoaded = loadDemoWorld(env);
+  const { loadDemoPeople, DEMO_PEOPLE } = await import('./demo-people.ts');
+  const demoLoaded = loadDemoWorld(env).then(async (loaded) => {
+    await loadDemoPeople(env);
+    return loaded;
+  });
   const offlineReady = bundling.then(async (built) => {
     console.log(`✓ ${built.entries} functions bundled in one pass in ${(built.ms / 1000).toFixed(1)} s`);
     return startOffline({
@@ -177,6 +181,8 @@ try {
   );
   console.log(`  curl -s -X POST http://localhost:${offline.lambdaPort}/2015-03-31/functions/partner-distribution-local-sweepBookings/invocations -d '{}'`);
   console.log(`\nMail the stack sends (invoices, reminders, sign-in links): ${mail.endpoint}`);
+  console.log(`\nConsole: http://127.0.0.1:${HTTP_PORT}/console — enter one of these addresses, then open the sign-in link from ${mail.endpoint}:`);
+  for (const p of DEMO_PEOPLE) console.log(`  ${p.email.padEnd(26)} ${p.note}`);
   console.log('Admin tool against this stack: npm run admin -- --help.   Ctrl-C stops everything.');
 } catch (err) {
   console.error(`✗ Could not start the local stack: ${(err as Error).message}`);

@@ -75,6 +75,7 @@ const AUDITED_IN_TRANSACTION = new Set([
   'invoices void',
   'invoices credit-note',
   'payments record',
+  'people invite',
 ]);
 
 /**

@@ -53,10 +53,12 @@ import { auditDigest, auditExport, auditList, auditVerify } from './audit-comman
 import { assertOperatorGiven, auditModeOf, beginsItself, claimedOperator, commandAudit, resolveOperator, type CommandOutcome } from './operator.ts';
 import { operatorOrigin, type AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { guestsBackfillIndex, guestsErase } from './guests-commands.ts';
+import { peopleInvite } from './people-commands.ts';
 
 export const COMMANDS: readonly CommandSpec[] = [
   partnersCreate,
   partnersList,
+  peopleInvite,
   groupsCreate,
   groupsList,
   groupsUpdate,

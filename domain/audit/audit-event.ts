@@ -6,7 +6,7 @@ import { canonicalJson, type Sha256Hex } from '../ledger/request-hash.ts';
  * so an edited or a deleted event is found by `audit verify`.
  */
 
-export type ActorKind = 'operator' | 'partner-key' | 'system';
+export type ActorKind = 'operator' | 'partner-key' | 'person' | 'system';
 
 /** Who made a change and under which request: a partner key id, an operator's name or IAM principal. */
 export interface AuditOrigin {

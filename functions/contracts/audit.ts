@@ -24,10 +24,10 @@ export const AuditEventSchema = v.object({
   actor: v.pipe(
     v.string(),
     v.description(
-      'Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator\'s event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash).',
+      'Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator\'s event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash).',
     ),
   ),
-  actorKind: v.picklist(['operator', 'partner-key', 'system']),
+  actorKind: v.picklist(['operator', 'partner-key', 'person', 'system']),
   action: v.pipe(v.string(), v.description('What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued.')),
   target: v.pipe(v.string(), v.description('What it happened to, <kind>:<id>, e.g. booking:<bookingRef>.')),
   before: Fields,

@@ -63,6 +63,15 @@ export const keys = {
 
   rateBucket: (bucketId: string): Key => ({ PK: `BUCKET#${bucketId}`, SK: 'BUCKET' }),
 
+  /** Console people (docs/console.md): the person, the claim on their address, their team's index. */
+  person: (personId: string): Key => ({ PK: `PERSON#${personId}`, SK: 'PERSON' }),
+  personEmail: (email: string): Key => ({ PK: `PERSON_EMAIL#${email}`, SK: 'PERSON_EMAIL' }),
+  personTeamIndex: (account: string, email: string) => ({ GSI1PK: `TEAM#${account}`, GSI1SK: email }),
+  team: (account: string) => ({ GSI1PK: `TEAM#${account}` }),
+  /** A sign-in link and a console session, each under the hash of its secret. */
+  signInLink: (linkHash: string): Key => ({ PK: `SIGNIN#${linkHash}`, SK: 'SIGNIN' }),
+  consoleSession: (sessionHash: string): Key => ({ PK: `SESSION#${sessionHash}`, SK: 'SESSION' }),
+
   listing: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'LISTING' }),
   /** Everything stored under a listing: the listing, its properties, meals, services, simulator. */
   listingPartition: (listingId: string) => ({ PK: `LISTING#${listingId}` }),

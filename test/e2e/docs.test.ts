@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { ROUTES } from '../../functions/registry.ts';
 import { OUTBOUND_MESSAGES } from '../../functions/contracts/outbound.ts';
 import { expectContract } from '../support/contract.ts';
 import { call, stack } from '../support/stack.ts';
+import { chromiumBinary } from '../support/chromium.ts';
 
 /*
  * GET /docs over the wire, then rendered by headless Chromium (the Debian package `chromium`;
@@ -15,18 +16,6 @@ import { call, stack } from '../support/stack.ts';
  * render from the page alone.
  */
 const run = promisify(execFile);
-
-function chromiumBinary(): string {
-  for (const name of [process.env.CHROMIUM_BIN, 'chromium', 'chromium-browser', 'google-chrome'].filter(Boolean) as string[]) {
-    try {
-      execFileSync('which', [name], { stdio: 'ignore' });
-      return name;
-    } catch {
-      // not on PATH; try the next name
-    }
-  }
-  throw new Error('No Chromium on PATH: install the Debian package `chromium` (.ci/run does) or set CHROMIUM_BIN.');
-}
 
 /** Headless Chromium with nothing reachable except the loopback test stack. */
 const chromium = (args: string[]) =>

@@ -1,4 +1,8 @@
-import { testOrigin } from '../support/audit-origin.ts';
+import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
+import { ConsoleBrowser } from '../support/console-browser.ts';
+import { mailbox } from '../support/mailbox.ts';
+import { recordPerson } from '../../domain/console/sign-in.ts';
+import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 import { ROUTES } from '../../functions/registry.ts';
@@ -510,6 +514,75 @@ describe('IAM grants cover what each handler sends', () => {
     expectGranted('getInvoicePdf', ['dynamodb:GetItem']);
   });
 });
+
+describe('IAM grants cover what the console sends', () => {
+  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, an operator hold)', async () => {
+    // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
+    process.env.CONSOLE_URL ??= 'http://127.0.0.1:9/console';
+    const svc = testServices();
+    const world = await seedInvoiceWorld();
+    const g = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-02');
+    const run = await queueFreeBilling(g);
+    const endpoint = await createEndpoint(
+      svc,
+      { kind: 'partner', partnerId: g.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+      { url: 'http://127.0.0.1:9/h' },
+      TEST_OPERATOR,
+    );
+    const inviter = { actor: 'test-operator', name: 'test-operator', origin: TEST_OPERATOR };
+    const tag = Math.random().toString(36).slice(2, 8);
+    await recordPerson(svc, inviter, `iam-admin-${tag}@agency.example.in`, {
+      kind: 'partner',
+      agentGroupId: g.agentGroupId,
+      partnerId: g.partnerId,
+      role: 'admin',
+    });
+    await recordPerson(svc, inviter, `iam-ops-${tag}@ourco.example.in`, { kind: 'operator', role: 'finance-operator' });
+    const { handler } = await import('../../functions/areas/console.ts');
+    const inbox = mailbox(stack().env.SES_ENDPOINT!);
+    const signIn = async (email: string) => {
+      const b = new ConsoleBrowser((e) => handler(e, lambdaContext as never), `198.51.100.${Math.floor(Math.random() * 200)}`);
+      await b.post('/console/sign-in', { email });
+      const mail = (await inbox.forRecipient(email)).at(-1)!;
+      expect((await b.post('/console/sign-in/link', { token: new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get('token')! })).statusCode).toBe(303);
+      return b;
+    };
+
+    // act
+    resetDynamoCalls();
+    const admin = await signIn(`iam-admin-${tag}@agency.example.in`);
+    const pages = [
+      '/console/home',
+      '/console/bookings',
+      '/console/invoices',
+      `/console/invoices/${run}/pdf`,
+      '/console/statement',
+      '/console/statement.csv',
+      '/console/webhooks',
+      '/console/keys',
+      '/console/team',
+    ];
+    for (const path of pages) expect((await admin.get(path)).statusCode, path).toBe(200);
+    const csrf = ConsoleBrowser.csrfOf(await admin.get('/console/home'));
+    expect((await admin.post(`/console/webhooks/${endpoint.id}/rotate-secret`, { csrf })).statusCode).toBe(200);
+    expect((await admin.post('/console/keys/issue', { csrf })).statusCode).toBe(200);
+    expect((await admin.post('/console/team/invite', { csrf, email: `iam-clerk-${tag}@agency.example.in`, role: 'finance' })).statusCode).toBe(200);
+    const ops = await signIn(`iam-ops-${tag}@ourco.example.in`);
+    const groupPage = await ops.get(`/console/operator/groups/${g.agentGroupId}`);
+    expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/hold`, { hold: 'true', csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(200);
+    expect((await ops.post('/console/sign-out-everywhere', { csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(303);
+
+    // assess
+    expectGranted('console', ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query']);
+  }, 180_000);
+});
+
+/** Bills the group as an operator's run would and returns its invoice's id. */
+async function queueFreeBilling(g: GroupFixture): Promise<string> {
+  const { billGroup } = await import('../support/billing-run-kit.ts');
+  return (await billGroup(g)).invoice.id;
+}
 
 describe('IAM: the audit trail cannot be updated, deleted or signed by its writers', () => {
   type Statement = {

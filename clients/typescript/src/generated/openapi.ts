@@ -1032,10 +1032,10 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            /** @description Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
+                            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
                             actor: string;
                             /** @enum {string} */
-                            actorKind: "operator" | "partner-key" | "system";
+                            actorKind: "operator" | "partner-key" | "person" | "system";
                             /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
                             action: string;
                             /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
@@ -4372,10 +4372,10 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            /** @description Your API key id (partner-key), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
+                            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
                             actor: string;
                             /** @enum {string} */
-                            actorKind: "operator" | "partner-key" | "system";
+                            actorKind: "operator" | "partner-key" | "person" | "system";
                             /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
                             action: string;
                             /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */

@@ -1,0 +1,38 @@
+import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { services } from '../../infra/container.ts';
+import { onFirstCall } from '../../infra/lazy.ts';
+import { handleConsole, type ConsoleAppDeps } from '../console/app.ts';
+import { areaRouter } from '../http/area-router.ts';
+import type { HttpHandler } from '../http/area-router.ts';
+import { handler as fallback } from '../system/fallback.ts';
+
+/** As the invoice PDF function: pdf-lib, fontkit and the fonts load at the first download, not at the cold start. */
+const renderer = onFirstCall(async () => new (await import('../../infra/pdf/pdf-invoice-renderer.ts')).PdfInvoiceRenderer());
+
+let deps: ConsoleAppDeps | undefined;
+function consoleDeps(): ConsoleAppDeps {
+  const svc = services();
+  const consoleUrl = process.env.CONSOLE_URL;
+  if (!consoleUrl) throw new Error('CONSOLE_URL is not set: the console cannot address its sign-in links');
+  deps ??= {
+    svc,
+    people: svc.people,
+    tokens: consoleTokens,
+    mailer: svc.mailer,
+    rateLimiter: svc.rateLimiter,
+    clock: svc.realClock,
+    ids: svc.ids,
+    consoleUrl,
+    renderer,
+  };
+  return deps;
+}
+
+const pages: HttpHandler = (event) => handleConsole(consoleDeps(), event);
+
+/**
+ * The console (docs/console.md): server-rendered pages for partners' people and our operators,
+ * one function behind three routes (the greedy route per method and the bare /console), which
+ * functions/console/app.ts routes by path (docs/decisions/console.md).
+ */
+export const handler = areaRouter([], fallback, { 'GET /console': pages, 'GET /console/{proxy+}': pages, 'POST /console/{proxy+}': pages });

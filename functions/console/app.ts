@@ -1,0 +1,634 @@
+import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
+import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
+import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
+import {
+  invitePerson,
+  redeemSignIn,
+  requestSignIn,
+  resolveSession,
+  SignInRateLimitedError,
+  signOut,
+  signOutEverywhere,
+  CONSOLE_TIMES,
+  type ConsoleDeps,
+} from '../../domain/console/sign-in.ts';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
+import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
+import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
+import { CSV_MEDIA_TYPE, statementCsv } from '../../domain/ledger/ledger-csv.ts';
+import { getStatement } from '../../domain/ledger/read-ledger.ts';
+import type { ConsoleSession } from '../../domain/ports/console-store.ts';
+import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
+import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
+import { listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import type { AgentGroup } from '../../domain/tenants.ts';
+import { adminDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
+import { issueKey, updateAgentGroup } from '../../domain/admin.ts';
+import type { HttpEvent, HttpResult } from '../http/types.ts';
+import { html, type Html } from './html.ts';
+import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
+import { indiaDate, istDateTime, money, rupeesMoney } from './format.ts';
+import { parseRupees } from '../../domain/money.ts';
+
+export interface ConsoleAppDeps extends ConsoleDeps {
+  /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
+  readonly svc: Services;
+  readonly renderer: InvoiceRenderer;
+}
+
+/** `__Host-`: the browser keeps it only if Secure, for this host alone, at path / (RFC 6265bis §4.1.3.2). */
+export const SESSION_COOKIE = '__Host-console-session';
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  // A sign-in link's token is in its URL: no page may send it on as a Referer.
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+interface Request {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | undefined>>;
+  readonly form: URLSearchParams;
+  readonly cookies: Readonly<Record<string, string>>;
+  readonly sourceIp: string;
+  readonly requestId: string;
+}
+
+function requestOf(event: HttpEvent): Request {
+  const raw = typeof event.body === 'string' ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  const cookieList = event.cookies ?? (event.headers?.cookie ?? '').split(';');
+  const cookies = Object.fromEntries(
+    cookieList
+      .map((c) => c.trim())
+      .filter((c) => c.includes('='))
+      .map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]),
+  );
+  return {
+    method: event.requestContext?.http?.method ?? 'GET',
+    path: event.rawPath ?? '/console',
+    query: event.queryStringParameters ?? {},
+    form: new URLSearchParams(raw),
+    cookies,
+    sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+    requestId: event.requestContext?.requestId ?? 'local',
+  };
+}
+
+const htmlResult = (status: number, body: string, cookies?: string[], headers: Record<string, string> = {}): HttpResult => ({
+  statusCode: status,
+  headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', ...headers },
+  body,
+  ...(cookies ? { cookies } : {}),
+});
+const redirect = (location: string, cookies?: string[]): HttpResult => ({
+  statusCode: 303,
+  headers: { ...SECURITY_HEADERS, Location: location },
+  body: '',
+  ...(cookies ? { cookies } : {}),
+});
+const download = (contentType: string, content: string | Uint8Array, fileName: string): HttpResult => ({
+  statusCode: 200,
+  headers: { ...SECURITY_HEADERS, 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${fileName}"` },
+  body: typeof content === 'string' ? content : Buffer.from(content).toString('base64'),
+  isBase64Encoded: typeof content !== 'string',
+});
+
+const sessionCookie = (value: string): string =>
+  `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=${Math.floor(CONSOLE_TIMES.absoluteMs / 1000)}`;
+const clearedCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0`;
+
+/** A person may not use this screen: their role does not include it. */
+class ForbiddenError extends Error {}
+/** A POST without its session's CSRF token. */
+class CsrfError extends Error {}
+
+interface Signed {
+  readonly person: Person;
+  readonly session: ConsoleSession;
+  readonly viewer: Viewer;
+  readonly origin: AuditOrigin;
+}
+
+interface PartnerContext extends Signed {
+  readonly group: AgentGroup;
+  readonly principal: AgentGroupPrincipal;
+  /** The group's services (a sandbox group's test clock, as its API requests get). */
+  readonly services: Services;
+}
+
+type Handler = (deps: ConsoleAppDeps, req: Request, match: RegExpMatchArray) => Promise<HttpResult>;
+
+const ENDED_MESSAGES: Readonly<Record<string, string>> = {
+  idle: 'You were signed out after 30 minutes without activity.',
+  expired: 'Your session reached its 12-hour limit. Sign in again.',
+  revoked: 'You were signed out everywhere.',
+  'signed-out': 'You are signed out.',
+};
+
+function signInPage(message: Html | string = '', status = 200, emailError?: string): HttpResult {
+  const body = html`${message ? html`<p class="${emailError ? 'alert' : 'notice'}" role="status">${message}</p>` : ''}
+<form method="post" action="/console/sign-in" aria-label="Sign in">
+<label for="email">Work e-mail</label>
+<input id="email" name="email" type="email" autocomplete="email" required${emailError ? html` aria-invalid="true" aria-describedby="email-error"` : ''}>
+${emailError ? html`<p id="email-error" class="alert">${emailError}</p>` : ''}
+<button type="submit">E-mail me a sign-in link</button>
+</form>`;
+  return htmlResult(status, page('Sign in', body));
+}
+
+function errorPage(status: number, title: string, message: string, viewer?: Viewer): HttpResult {
+  return htmlResult(status, page(title, html`<p class="alert" role="alert">${message}</p><p><a href="/console">Back to the console</a></p>`, viewer));
+}
+
+async function signedIn(deps: ConsoleAppDeps, req: Request): Promise<Signed | HttpResult> {
+  const resolved = await resolveSession(deps, req.cookies[SESSION_COOKIE]);
+  if (!resolved.ok)
+    return redirect(`/console/sign-in${resolved.why === 'none' ? '' : `?ended=${resolved.why}`}`, resolved.why === 'none' ? undefined : [clearedCookie]);
+  const { person, session } = resolved;
+  if (req.method === 'POST' && !deps.tokens.same(req.form.get('csrf') ?? '', session.csrfToken)) throw new CsrfError();
+  const origin: AuditOrigin = { actor: personActor(person), actorKind: person.access.kind === 'operator' ? 'operator' : 'person', requestId: req.requestId };
+  let accountName = 'Operations';
+  if (person.access.kind === 'partner') accountName = (await deps.svc.tenants.getAgentGroup(person.access.agentGroupId))?.name ?? person.access.agentGroupId;
+  return { person, session, origin, viewer: { person, csrfToken: session.csrfToken, accountName } };
+}
+
+const allowedFor = (person: Person) => (section: string) => can(person.access, section as Capability);
+
+/** A partner's page: signed in, a partner person, a role that includes the screen. */
+function partnerPage(
+  capability: Capability,
+  render: (deps: ConsoleAppDeps, req: Request, ctx: PartnerContext, match: RegExpMatchArray) => Promise<HttpResult>,
+): Handler {
+  return async (deps, req, match) => {
+    const signed = await signedIn(deps, req);
+    if (!('person' in signed)) return signed;
+    const { access } = signed.person;
+    // An operator has no partner screens: exactly as a path that does not exist.
+    if (access.kind !== 'partner') throw new NotFoundError('Page');
+    if (!can(access, capability)) throw new ForbiddenError();
+    const group = await deps.svc.tenants.getAgentGroup(access.agentGroupId);
+    if (!group) throw new NotFoundError('Account');
+    const principal: AgentGroupPrincipal = {
+      kind: 'agent-group',
+      agentGroupId: group.agentGroupId,
+      partnerId: group.partnerId,
+      channelId: group.channelId,
+      keyId: personActor(signed.person),
+      keyPrefix: 'console',
+    };
+    return render(deps, req, { ...signed, group, principal, services: await groupServices(deps.svc, group.agentGroupId) }, match);
+  };
+}
+
+function operatorPage(
+  capability: Capability,
+  render: (deps: ConsoleAppDeps, req: Request, ctx: Signed, match: RegExpMatchArray) => Promise<HttpResult>,
+): Handler {
+  return async (deps, req, match) => {
+    const signed = await signedIn(deps, req);
+    if (!('person' in signed)) return signed;
+    if (signed.person.access.kind !== 'operator') throw new NotFoundError('Page');
+    if (!can(signed.person.access, capability)) throw new ForbiddenError();
+    return render(deps, req, signed, match);
+  };
+}
+
+const partnerHtml = (ctx: Signed, title: string, section: string, body: Html, status = 200) =>
+  htmlResult(status, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
+
+const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+
+const signOutEverywhereForm = (viewer: Viewer) =>
+  html`<h2>Your sessions</h2>${postForm(viewer, '/console/sign-out-everywhere', html`<button type="submit">Sign out everywhere</button>`, 'Sign out everywhere')}`;
+
+const home = partnerPage('home', async (_deps, _req, ctx) => {
+  const position = await ctx.services.ledger.creditPosition(ctx.group.agentGroupId);
+  if (!position) throw new NotFoundError('Account');
+  // The figures GET /v1/invoices reports as outstanding: kept per group, complete whatever the number of invoices.
+  const open = can(ctx.person.access, 'invoices') ? await ctx.services.invoices.openFigures(ctx.group.agentGroupId) : undefined;
+  const today = indiaToday(ctx.services.clock.now());
+  const overdueSince = open?.oldestDueDate && open.oldestDueDate < today ? open.oldestDueDate : null;
+  const body = html`${ctx.group.onHold ? html`<p class="alert" role="alert">Your account is on hold: new bookings are refused until it is released. Contact your account manager.</p>` : ''}
+<h2>Credit</h2>
+<dl class="figures">
+${figure('Credit limit', money(position.creditLimit))}
+${figure('Available credit', money(position.availableCredit))}
+${figure('Exposure', money(position.exposure))}
+${figure('Hold', ctx.group.onHold ? 'On hold' : 'Not on hold')}
+</dl>
+${
+  open
+    ? html`<h2>Due</h2>
+<dl class="figures">
+${figure('Outstanding', money(open.outstanding))}
+${figure('Open invoices', String(open.openCount))}
+${figure('Oldest due date', open.oldestDueDate ? indiaDate(open.oldestDueDate) : '—')}
+${figure('Overdue', overdueSince ? `Yes, since ${indiaDate(overdueSince)}` : 'Nothing overdue')}
+</dl>
+<p>As of ${indiaDate(today)} (IST). <a href="/console/invoices">See invoices and how to pay</a>.</p>`
+    : ''
+}
+${signOutEverywhereForm(ctx.viewer)}`;
+  return partnerHtml(ctx, 'Home', 'home', body);
+});
+
+const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
+  const wanted = req.query.externalBookingId?.trim();
+  if (wanted !== undefined && (wanted === '' || wanted.length > 100))
+    throw new ValidationError('externalBookingId', 'externalBookingId must be 1–100 characters.');
+  const found = await listBookings(ctx.services, ctx.principal, wanted ? { externalBookingIds: [wanted], size: 20 } : { size: 20 });
+  const rows = found.bookings.map(
+    (
+      b,
+    ) => html`<tr><td>${b.bookingId ? html`<a href="/console/bookings/${encodeURIComponent(b.bookingId)}">${b.externalBookingId}</a>` : b.externalBookingId}</td>
+<td>${b.status}</td><td>${indiaDate(b.checkIn)}</td><td>${indiaDate(b.checkOut)}</td><td>${istDateTime(b.updatedAt)}</td></tr>`,
+  );
+  const body = html`<form method="get" action="/console/bookings" role="search" aria-label="Find a booking">
+<label for="externalBookingId">Your booking id</label>
+<input id="externalBookingId" name="externalBookingId" value="${wanted ?? ''}">
+<button type="submit">Find</button>
+</form>
+<h2>${wanted ? `Bookings with your id ${wanted}` : 'Latest bookings'}</h2>
+${
+  rows.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Bookings</caption><thead><tr><th scope="col">Your id</th><th scope="col">Status</th><th scope="col">Check-in</th><th scope="col">Check-out</th><th scope="col">Updated</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : html`<p>No booking found.</p>`
+}`;
+  return partnerHtml(ctx, 'Bookings', 'bookings', body);
+});
+
+const bookingDetail = partnerPage('bookings', async (_deps, _req, ctx, match) => {
+  const { booking, callbacks } = await getBookingDetail(ctx.services, ctx.principal, decodeURIComponent(match[1]!));
+  const body = html`<dl class="figures">
+${figure('Your id', booking.externalBookingId)}
+${figure('Status', booking.status)}
+${figure('Code', booking.code)}
+${figure('Stay', `${indiaDate(booking.checkIn)} to ${indiaDate(booking.checkOut)}`)}
+</dl>
+<h2>Callbacks sent</h2>
+${
+  callbacks.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last change</th></tr></thead><tbody>${callbacks.map(
+        (c) => html`<tr><td>${c.eventType}</td><td>${c.status}</td><td class="num">${c.attempts.length}</td><td>${istDateTime(c.updatedAt)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No callback sent for this booking.</p>`
+}
+<p><a href="/console/bookings">Back to bookings</a></p>`;
+  return partnerHtml(ctx, `Booking ${booking.externalBookingId}`, 'bookings', body);
+});
+
+const invoices = partnerPage('invoices', async (_deps, _req, ctx) => {
+  const list = await listInvoices(ctx.services, ctx.principal, { size: 100 });
+  const payTo = list.data.find((i) => i.amountDue > 0 && i.paymentInstructions?.bankTransfer)?.paymentInstructions?.bankTransfer;
+  const rows = list.data.map(
+    (i) => html`<tr><td>${i.invoiceNumber}</td><td>${i.issueDate ? indiaDate(i.issueDate) : ''}</td><td>${i.dueDate ? indiaDate(i.dueDate) : ''}</td>
+<td>${i.status}${i.overdueSince ? html` <strong>(overdue)</strong>` : ''}</td><td class="num">${rupeesMoney(i.total)}</td><td class="num">${rupeesMoney(i.amountDue)}</td>
+<td><a href="/console/invoices/${encodeURIComponent(i.id)}/pdf" download>PDF<span class="skip"> of ${i.invoiceNumber}</span></a></td></tr>`,
+  );
+  const body = html`<h2>What is due</h2>
+<dl class="figures">${figure('Outstanding', rupeesMoney(list.outstanding))}${figure('Oldest due date', list.oldestDueDate ? indiaDate(list.oldestDueDate) : '—')}</dl>
+${
+  payTo
+    ? html`<h2>Pay by bank transfer</h2><dl class="figures">${figure('Beneficiary', payTo.beneficiaryName)}${figure('Account number', payTo.accountNumber)}${figure('IFSC', payTo.ifsc)}${figure('Bank', payTo.bankName)}</dl>
+<p>Quote the invoice number as the transfer's reference.</p>`
+    : ''
+}
+<h2>Invoices</h2>
+${
+  rows.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Number</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">Due now</th><th scope="col">Document</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : html`<p>No invoice issued yet.</p>`
+}`;
+  return partnerHtml(ctx, 'Invoices', 'invoices', body);
+});
+
+const invoiceDocument = partnerPage('invoices', async (deps, _req, ctx, match) => {
+  const { pdf, fileName } = await invoicePdf(pdfDeps(ctx.services, deps.renderer), ctx.principal, decodeURIComponent(match[1]!));
+  return download('application/pdf', pdf, fileName);
+});
+
+/** The statement's default window: this IST month to today. */
+function statementWindow(req: Request, today: string): { from: string; to: string } {
+  return { from: req.query.from || `${today.slice(0, 8)}01`, to: req.query.to || today };
+}
+
+const statement = partnerPage('statement', async (_deps, req, ctx) => {
+  const today = indiaToday(ctx.services.clock.now());
+  const window = statementWindow(req, today);
+  const s = await getStatement(ctx.services, ctx.principal, window);
+  const csv = `/console/statement.csv?${new URLSearchParams(window).toString()}`;
+  const body = html`<form method="get" action="/console/statement" aria-label="Statement period">
+<label for="from">From (IST date)</label><input id="from" name="from" type="date" value="${window.from}" required>
+<label for="to">To (IST date)</label><input id="to" name="to" type="date" value="${window.to}" required>
+<button type="submit">Show</button>
+</form>
+<p><a href="${csv}" download>Download this statement as CSV</a></p>
+<dl class="figures">${figure('Opening balance', rupeesMoney(s.openingBalance))}${figure('Closing balance', rupeesMoney(s.closingBalance))}${figure('Available credit', rupeesMoney(s.availableCredit))}</dl>
+${
+  s.entries.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Your booking id</th><th scope="col">Status</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${s.entries.map(
+        (e) =>
+          html`<tr><td>${istDateTime(e.occurredAt)}</td><td>${e.description}</td><td>${e.externalBookingId ?? ''}</td><td>${e.status}</td><td class="num">${rupeesMoney(e.amount)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No entry in this period.</p>`
+}`;
+  return partnerHtml(ctx, 'Statement', 'statement', body);
+});
+
+const statementFile = partnerPage('statement', async (_deps, req, ctx) => {
+  const window = statementWindow(req, indiaToday(ctx.services.clock.now()));
+  const s = await getStatement(ctx.services, ctx.principal, window);
+  return download(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(s), `statement-${indiaToday(new Date(s.from))}-to-${indiaToday(new Date(s.to))}.csv`);
+});
+
+/** The partner whose webhook endpoints the person's group belongs to, as its /api key would authenticate. */
+async function partnerPrincipal(ctx: PartnerContext): Promise<PartnerPrincipal> {
+  const partner = await ctx.services.tenants.getPartner(ctx.group.partnerId);
+  if (!partner) throw new NotFoundError('Partner');
+  return { kind: 'partner', partnerId: partner.partnerId, channelId: partner.channelId, keyId: personActor(ctx.person), keyPrefix: 'console' };
+}
+
+async function webhooksPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+  const endpoints = await listEndpoints(ctx.services, await partnerPrincipal(ctx));
+  const body = html`${notice ?? ''}
+<p>Catalogue webhooks go to your company's endpoints (every group of yours shares them).</p>
+${
+  endpoints.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Rotate</th></tr></thead><tbody>${endpoints.map(
+        (e) =>
+          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${postForm(
+            ctx.viewer,
+            `/console/webhooks/${encodeURIComponent(e.id)}/rotate-secret`,
+            html`<button type="submit">Rotate signing secret<span class="skip"> of ${e.url}</span></button>`,
+            `Rotate the signing secret of ${e.url}`,
+          )}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No webhook endpoint yet.</p>`
+}`;
+  return partnerHtml(ctx, 'Webhooks', 'webhooks', body);
+}
+
+const webhooks = partnerPage('webhooks', async (_deps, _req, ctx) => webhooksPage(ctx));
+
+const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {
+  // Made here, shown once on this answer: the service keeps only its sealed copy (the API's PUT with a new signingSecret).
+  const secret = `whsec_${deps.tokens.newToken()}`;
+  const endpoint = await updateEndpoint(ctx.services, await partnerPrincipal(ctx), decodeURIComponent(match[1]!), { signingSecret: secret }, ctx.origin);
+  return webhooksPage(
+    ctx,
+    html`<div class="notice" role="status"><p>New signing secret for ${endpoint.url}. Store it now: it cannot be shown again. Deliveries are signed with it from now on.</p>
+<p class="secret" aria-label="New signing secret">${secret}</p></div>`,
+  );
+});
+
+async function keysPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+  const keys = await ctx.services.tenants.listKeys({ kind: 'agent-group', id: ctx.group.agentGroupId });
+  const body = html`${notice ?? ''}
+<div class="table-wrap"><table><thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Issued</th></tr></thead>
+<tbody>${keys.map((k) => html`<tr><td>${k.keyPrefix}…</td><td>${k.status}</td><td>${istDateTime(k.createdAt)}</td></tr>`)}</tbody></table></div>
+<h2>Issue a key</h2>
+<p>A new key for this account's /v1 API. Issuing one also replaces the signing secret of your booking callbacks.</p>
+${postForm(ctx.viewer, '/console/keys/issue', html`<button type="submit">Issue a key</button>`, 'Issue a key')}`;
+  return partnerHtml(ctx, 'API keys', 'keys', body);
+}
+
+const keys = partnerPage('keys', async (_deps, _req, ctx) => keysPage(ctx));
+
+const newKey = partnerPage('keys', async (_deps, _req, ctx) => {
+  // The admin tool's use case: the key and the group's new callback secret land together, shown once on this answer.
+  const issued = await issueKey(adminDeps(ctx.services, ctx.origin), { owner: { kind: 'agent-group', id: ctx.group.agentGroupId } });
+  return keysPage(
+    ctx,
+    html`<div class="notice" role="status"><p>Store both now: they cannot be shown again. The service keeps only a hash of the key and a sealed copy of the secret. Booking callbacks are signed with the new secret from now on.</p>
+<p class="secret" aria-label="New API key">${issued.apiKey}</p>
+<p class="secret" aria-label="New callback signing secret">${issued.signingSecret ?? ''}</p></div>`,
+  );
+});
+
+const teamBody = async (deps: ConsoleAppDeps, ctx: PartnerContext, notice?: Html) => {
+  const people = await deps.people.listTeam(ctx.group.agentGroupId);
+  return html`${notice ?? ''}
+<div class="table-wrap"><table><thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead>
+<tbody>${people.map((p) => html`<tr><td>${p.email}</td><td>${p.access.role}</td><td>${istDateTime(p.createdAt)}</td></tr>`)}</tbody></table></div>
+<h2>Invite someone</h2>
+${postForm(
+  ctx.viewer,
+  '/console/team/invite',
+  html`<label for="invite-email">E-mail</label><input id="invite-email" name="email" type="email" required>
+<label for="invite-role">Role</label><select id="invite-role" name="role">${PARTNER_ROLES.map((r) => html`<option value="${r}">${r}</option>`)}</select>
+<button type="submit">Send invitation</button>`,
+  'Invite someone',
+)}`;
+};
+
+const team = partnerPage('team', async (deps, _req, ctx) => partnerHtml(ctx, 'Team', 'team', await teamBody(deps, ctx)));
+
+const invite = partnerPage('team', async (deps, req, ctx) => {
+  const role = req.form.get('role') ?? '';
+  if (!(PARTNER_ROLES as readonly string[]).includes(role)) throw new ValidationError('role', `role must be one of ${PARTNER_ROLES.join(', ')}.`);
+  const person = await invitePerson(deps, { actor: personActor(ctx.person), name: ctx.person.email, origin: ctx.origin }, req.form.get('email') ?? '', {
+    kind: 'partner',
+    agentGroupId: ctx.group.agentGroupId,
+    partnerId: ctx.group.partnerId,
+    role: role as (typeof PARTNER_ROLES)[number],
+  });
+  return partnerHtml(ctx, 'Team', 'team', await teamBody(deps, ctx, html`<p class="notice" role="status">Invitation sent to ${person.email}.</p>`));
+});
+
+const groups = operatorPage('groups', async (deps, _req, ctx) => {
+  const all = await deps.svc.tenants.listAgentGroups();
+  const body = html`<div class="table-wrap"><table><thead><tr><th scope="col">Group</th><th scope="col">Partner</th><th scope="col" class="num">Credit limit</th><th scope="col">Hold</th></tr></thead>
+<tbody>${all.map(
+    (g) =>
+      html`<tr><td><a href="/console/operator/groups/${encodeURIComponent(g.agentGroupId)}">${g.name}</a></td><td>${g.partnerId}</td><td class="num">${money(g.creditLimit)}</td><td>${g.onHold ? 'On hold' : '—'}</td></tr>`,
+  )}</tbody></table></div>
+${signOutEverywhereForm(ctx.viewer)}`;
+  return htmlResult(200, page('Groups', body, ctx.viewer, allowedFor(ctx.person), 'groups'));
+});
+
+async function groupPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
+  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
+  if (!group) throw new NotFoundError('Agent group');
+  const position = await deps.svc.ledger.creditPosition(agentGroupId);
+  const action = `/console/operator/groups/${encodeURIComponent(agentGroupId)}/hold`;
+  const body = html`${notice ?? ''}
+<dl class="figures">
+${figure('Partner', group.partnerId)}
+${figure('Credit limit', money(group.creditLimit))}
+${figure('Available credit', position ? money(position.availableCredit) : '—')}
+${figure('Exposure', position ? money(position.exposure) : '—')}
+${figure('Hold', group.onHold ? 'On hold' : 'Not on hold')}
+</dl>
+<h2>${group.onHold ? 'Release the hold' : 'Set a hold'}</h2>
+${postForm(
+  ctx.viewer,
+  action,
+  html`<input type="hidden" name="hold" value="${group.onHold ? 'false' : 'true'}"><button type="submit">${group.onHold ? 'Release hold' : 'Set hold'}</button>`,
+  group.onHold ? 'Release the hold' : 'Set a hold',
+)}
+${
+  can(ctx.person.access, 'limit')
+    ? html`<h2>Credit limit</h2>
+${postForm(
+  ctx.viewer,
+  `/console/operator/groups/${encodeURIComponent(agentGroupId)}/limit`,
+  html`<label for="creditLimit">New credit limit (₹, e.g. 500000.00)</label><input id="creditLimit" name="creditLimit" inputmode="decimal" required>
+<button type="submit">Set credit limit</button>`,
+  'Set the credit limit',
+)}`
+    : ''
+}
+<p><a href="/console/operator/groups">All groups</a></p>`;
+  return htmlResult(200, page(group.name, body, ctx.viewer, allowedFor(ctx.person), 'groups'));
+}
+
+const groupDetail = operatorPage('groups', async (deps, _req, ctx, match) => groupPage(deps, ctx, decodeURIComponent(match[1]!)));
+
+const setHold = operatorPage('hold', async (deps, req, ctx, match) => {
+  const hold = req.form.get('hold');
+  if (hold !== 'true' && hold !== 'false') throw new ValidationError('hold', 'hold must be true or false.');
+  const agentGroupId = decodeURIComponent(match[1]!);
+  // The admin tool's use case, so the console's change is validated and audited exactly as the CLI's.
+  const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, { onHold: hold === 'true' });
+  return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">${updated.onHold ? 'The group is on hold.' : 'The hold is released.'}</p>`);
+});
+
+const setLimit = operatorPage('limit', async (deps, req, ctx, match) => {
+  const creditLimit = parseRupees(req.form.get('creditLimit') ?? '');
+  if (creditLimit === undefined || creditLimit < 0)
+    throw new ValidationError('creditLimit', 'creditLimit must be rupees with at most two decimals, like 500000 or 500000.50.');
+  const agentGroupId = decodeURIComponent(match[1]!);
+  // As the admin tool's groups update: validated whole, audited under the person; a limit below the exposure refuses new bookings only.
+  const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, { creditLimit });
+  return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">The credit limit is now ${money(updated.creditLimit)}.</p>`);
+});
+
+const root: Handler = async (deps, req) => {
+  const resolved = await resolveSession(deps, req.cookies[SESSION_COOKIE]);
+  if (!resolved.ok) return redirect('/console/sign-in');
+  return redirect(resolved.person.access.kind === 'operator' ? '/console/operator/groups' : '/console/home');
+};
+
+const ROUTES: readonly [string, RegExp, Handler][] = [
+  ['GET', /^\/console\/?$/, root],
+  [
+    'GET',
+    /^\/console\/assets\/console\.css$/,
+    async () => ({ statusCode: 200, headers: { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }, body: CONSOLE_CSS }),
+  ],
+  ['GET', /^\/console\/sign-in$/, async (_d, req) => signInPage(ENDED_MESSAGES[req.query.ended ?? ''] ?? '')],
+  [
+    'POST',
+    /^\/console\/sign-in$/,
+    async (deps, req) => {
+      await requestSignIn(deps, req.form.get('email') ?? '', req.sourceIp);
+      return htmlResult(
+        200,
+        page(
+          'Check your e-mail',
+          html`<p class="notice" role="status">If that address has access to the console, a sign-in link is on its way. It works once, for 15 minutes.</p>`,
+        ),
+      );
+    },
+  ],
+  [
+    'GET',
+    /^\/console\/sign-in\/link$/,
+    // A page with a button, not the sign-in itself: mail scanners open links, and must not use them up.
+    async (_d, req) =>
+      htmlResult(
+        200,
+        page(
+          'Finish signing in',
+          html`<form method="post" action="/console/sign-in/link" aria-label="Finish signing in"><input type="hidden" name="token" value="${req.query.token ?? ''}"><button type="submit">Sign in to the console</button></form>`,
+        ),
+      ),
+  ],
+  [
+    'POST',
+    /^\/console\/sign-in\/link$/,
+    async (deps, req) => {
+      const started = await redeemSignIn(deps, req.form.get('token') ?? '');
+      if (!started) return signInPage('That sign-in link was already used or has expired. Ask for a new one.', 400, 'Ask for a new link.');
+      return redirect(started.person.access.kind === 'operator' ? '/console/operator/groups' : '/console/home', [sessionCookie(started.cookieValue)]);
+    },
+  ],
+  [
+    'POST',
+    /^\/console\/sign-out$/,
+    async (deps, req) => {
+      const signed = await signedIn(deps, req);
+      if (!('person' in signed)) return signed;
+      await signOut(deps, signed.session);
+      return redirect('/console/sign-in?ended=signed-out', [clearedCookie]);
+    },
+  ],
+  [
+    'POST',
+    /^\/console\/sign-out-everywhere$/,
+    async (deps, req) => {
+      const signed = await signedIn(deps, req);
+      if (!('person' in signed)) return signed;
+      await signOutEverywhere(deps, signed.person, signed.origin);
+      return redirect('/console/sign-in?ended=revoked', [clearedCookie]);
+    },
+  ],
+  ['GET', /^\/console\/home$/, home],
+  ['GET', /^\/console\/bookings$/, bookings],
+  ['GET', /^\/console\/bookings\/([^/]+)$/, bookingDetail],
+  ['GET', /^\/console\/invoices$/, invoices],
+  ['GET', /^\/console\/invoices\/([^/]+)\/pdf$/, invoiceDocument],
+  ['GET', /^\/console\/statement$/, statement],
+  ['GET', /^\/console\/statement\.csv$/, statementFile],
+  ['GET', /^\/console\/webhooks$/, webhooks],
+  ['POST', /^\/console\/webhooks\/([^/]+)\/rotate-secret$/, rotateSecret],
+  ['GET', /^\/console\/keys$/, keys],
+  ['POST', /^\/console\/keys\/issue$/, newKey],
+  ['GET', /^\/console\/team$/, team],
+  ['POST', /^\/console\/team\/invite$/, invite],
+  ['GET', /^\/console\/operator\/groups$/, groups],
+  ['GET', /^\/console\/operator\/groups\/([^/]+)$/, groupDetail],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/hold$/, setHold],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/limit$/, setLimit],
+];
+
+/** Every console path, for the tenancy test: [method, example path]. */
+export const CONSOLE_ROUTE_PATTERNS = ROUTES.map(([method, pattern]) => [method, pattern.source] as const);
+
+/** One request of the console: the page, a redirect, a download, or a page that says what went wrong. */
+export async function handleConsole(deps: ConsoleAppDeps, event: HttpEvent): Promise<HttpResult> {
+  const req = requestOf(event);
+  const route = ROUTES.find(([method, pattern]) => pattern.test(req.path) && method === req.method);
+  if (!route) {
+    if (ROUTES.some(([, pattern]) => pattern.test(req.path))) return errorPage(405, 'Not allowed', `${req.method} is not allowed here.`);
+    return errorPage(404, 'Not found', 'There is no such page.');
+  }
+  try {
+    return await route[2](deps, req, req.path.match(route[1])!);
+  } catch (err) {
+    if (err instanceof NotFoundError) return errorPage(404, 'Not found', 'There is no such page, or it is not part of your account.');
+    if (err instanceof ForbiddenError) return errorPage(403, 'Not for your role', 'Your role does not include this screen. Ask your account admin.');
+    if (err instanceof CsrfError)
+      return errorPage(403, 'Form expired', 'This form was not sent from your current session. Go back, reload the page and try again.');
+    if (err instanceof SignInRateLimitedError) {
+      return {
+        ...signInPage(`Too many sign-in requests. Try again in ${err.retryAfterSeconds} seconds.`, 429),
+        headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Retry-After': String(err.retryAfterSeconds) },
+      };
+    }
+    if (err instanceof ValidationError) {
+      if (req.path === '/console/sign-in') return signInPage('Check the address.', 400, err.message);
+      return errorPage(400, 'Check your input', `${err.param}: ${err.message}`);
+    }
+    if (err instanceof ConflictError) return errorPage(409, 'Already done', err.message);
+    if (err instanceof ServiceUnavailableError) {
+      const unavailable = errorPage(503, 'Try again shortly', err.message);
+      return { ...unavailable, headers: { ...unavailable.headers, 'Retry-After': String(err.retryAfterSeconds) } };
+    }
+    throw err;
+  }
+}

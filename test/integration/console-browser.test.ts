@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listBookings } from '../../domain/bookings/read-bookings.ts';
+import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import { billGroup } from '../support/billing-run-kit.ts';
+import { chromiumBinary } from '../support/chromium.ts';
+import { consoleServer } from '../support/console-server.ts';
+import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
+import { mailbox } from '../support/mailbox.ts';
+import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
+
+/*
+ * The console in headless Chromium (playwright-core driving the Debian package), served over
+ * real HTTP by the console's handler on DynamoDB Local with the SES emulator as the mailbox:
+ * the journey of a partner's admin and an operator, axe-core on every page, screenshots of
+ * each page for docs/console.md.
+ */
+const SHOTS = join(import.meta.dirname, '../../docs/console');
+const inbox = () => mailbox(stack().env.SES_ENDPOINT!);
+
+let browser: Browser;
+let server: Awaited<ReturnType<typeof consoleServer>>;
+let group: GroupFixture;
+let other: GroupFixture;
+let externalBookingId: string;
+let invoiceNumber: string;
+
+/** No serious or critical axe-core violation on the page as it stands. */
+async function accessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    grave.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    page.url(),
+  ).toEqual([]);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await accessible(page);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Invites by the admin tool, opens the e-mailed link in a fresh browser context and signs in. */
+async function signIn(args: string[], email: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const run = await runAdminTool(['people', 'invite', '--email', email, ...args], { SERVICE_URL: server.url });
+  expect(run.stderr).toBe('');
+  const mail = await inbox().waitFor(email, 'You are invited to the console');
+  const link = /https?:\/\/\S+/.exec(mail.text)![0];
+  const page = await (await browser.newContext({ viewport, acceptDownloads: true })).newPage();
+  await page.goto(link);
+  await shot(page, 'sign-in-link');
+  await page.getByRole('button', { name: 'Sign in to the console' }).click();
+  return page;
+}
+
+beforeAll(async () => {
+  const svc = testServices();
+  server = await consoleServer((event) => handleConsole(deps, event));
+  const deps: ConsoleAppDeps = {
+    svc,
+    people: svc.people,
+    tokens: consoleTokens,
+    mailer: svc.mailer,
+    rateLimiter: svc.rateLimiter,
+    clock: svc.realClock,
+    ids: svc.ids,
+    consoleUrl: `${server.url}/console`,
+    renderer: new PdfInvoiceRenderer(),
+  };
+  browser = await chromium.launch({ executablePath: chromiumBinary(), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+  const world = await seedInvoiceWorld();
+  [group, other] = await Promise.all([newAgentGroup({ channelId: world.channelId, name: 'Coastal Holidays' }), newAgentGroup({ channelId: world.channelId })]);
+  const bookingId = await bookStay(group, world.registered, '2027-03-01', '2027-03-03');
+  await bookStay(other, world.registered, '2027-03-02', '2027-03-04');
+  externalBookingId = (await listBookings(svc, principalOf(group), { bookingIds: [bookingId] })).bookings[0]!.externalBookingId;
+  invoiceNumber = (await billGroup(group)).invoice.invoiceNumber!;
+  await billGroup(other);
+  await createEndpoint(
+    svc,
+    { kind: 'partner', partnerId: group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+    { url: 'http://127.0.0.1:9/catalogue-hook' },
+    TEST_OPERATOR,
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → API key → operator hold', () => {
+  it('takes a partner admin and an operator through their work, every page accessible', async () => {
+    const anonymous = await (await browser.newContext()).newPage();
+    await anonymous.goto(`${server.url}/console`);
+    await expect.poll(() => anonymous.url()).toBe(`${server.url}/console/sign-in`);
+    await shot(anonymous, 'sign-in');
+
+    const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
+    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
+    expect(await admin.getByRole('heading', { level: 1 }).textContent()).toBe('Home');
+    expect(await admin.locator('main').textContent()).toContain('₹50,000.00');
+    await shot(admin, 'home');
+
+    await admin.getByRole('link', { name: 'Bookings' }).click();
+    await admin.getByLabel('Your booking id').fill(externalBookingId);
+    await admin.getByRole('button', { name: 'Find' }).click();
+    await admin.getByRole('link', { name: externalBookingId }).click();
+    expect(await admin.locator('main').textContent()).toContain('CONFIRMED');
+    await shot(admin, 'booking');
+
+    await admin.getByRole('link', { name: 'Invoices' }).click();
+    expect(await admin.locator('main').textContent()).toContain(invoiceNumber);
+    await shot(admin, 'invoices');
+    const [pdf] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('link', { name: `PDF of ${invoiceNumber}` }).click()]);
+    expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+
+    await admin.getByRole('link', { name: 'Statement' }).click();
+    await admin.getByLabel('From (IST date)').fill('2026-01-01');
+    await admin.getByLabel('To (IST date)').fill('2026-12-31');
+    await admin.getByRole('button', { name: 'Show' }).click();
+    expect(await admin.locator('main').textContent()).toContain(externalBookingId);
+    await shot(admin, 'statement');
+    const [csv] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('link', { name: 'Download this statement as CSV' }).click()]);
+    expect(csv.suggestedFilename()).toBe('statement-2026-01-01-to-2026-12-31.csv');
+    expect(readFileSync((await csv.path())!, 'utf8')).toContain(externalBookingId);
+
+    await admin.getByRole('link', { name: 'Webhooks' }).click();
+    await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
+    expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    await shot(admin, 'webhooks');
+
+    await admin.getByRole('link', { name: 'API keys' }).click();
+    await admin.getByRole('button', { name: 'Issue a key' }).click();
+    expect(await admin.getByLabel('New API key').textContent()).toMatch(/^pds_/);
+    await shot(admin, 'keys');
+
+    await admin.getByRole('link', { name: 'Team' }).click();
+    await shot(admin, 'team');
+
+    const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
+    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
+    await shot(operator, 'operator-groups');
+    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await operator.getByRole('button', { name: 'Set hold' }).click();
+    expect(await operator.getByRole('status').textContent()).toBe('The group is on hold.');
+    await shot(operator, 'operator-group');
+
+    await admin.getByRole('link', { name: 'Home' }).click();
+    expect(await admin.getByRole('alert').textContent()).toContain('Your account is on hold');
+
+    const page = await admin.goto(`${server.url}/console/bookings/no-such-booking`);
+    expect(page?.status()).toBe(404);
+    await shot(admin, 'not-found');
+  }, 240_000);
+
+  it('is usable at phone width: nothing wider than the screen, navigation reachable by keyboard', async () => {
+    const phone = await signIn(['--role', 'finance', '--group', group.agentGroupId], `clerk-${randomUUID().slice(0, 8)}@coastal.example.in`, {
+      width: 390,
+      height: 844,
+    });
+    await expect.poll(() => phone.url()).toBe(`${server.url}/console/home`);
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await phone.goto(`${server.url}/console/invoices`);
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await shot(phone, 'invoices-phone');
+    await phone.keyboard.press('Tab');
+    expect(await phone.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    await phone.keyboard.press('Enter');
+    expect(await phone.evaluate<string>('document.activeElement.id')).toBe('main');
+  }, 120_000);
+});

@@ -1,0 +1,401 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { invitePerson } from '../../domain/console/sign-in.ts';
+import type { Access } from '../../domain/console/people.ts';
+import { listBookings } from '../../domain/bookings/read-bookings.ts';
+import { createEndpoint, secretContext } from '../../domain/webhooks/manage-endpoints.ts';
+import { handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { cryptoKeyMinter } from '../../infra/crypto/key-minter.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
+import { billGroup } from '../support/billing-run-kit.ts';
+import { ConsoleBrowser } from '../support/console-browser.ts';
+import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
+import { mailbox } from '../support/mailbox.ts';
+import { DEMO_PEOPLE, loadDemoPeople } from '../../scripts/demo-people.ts';
+import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
+
+/** The SES emulator the tier's setup runs: the sign-in links arrive there, as they would in a person's inbox. */
+const inbox = () => mailbox(stack().env.SES_ENDPOINT!);
+async function linkTo(email: string): Promise<URL> {
+  const mail = (await inbox().forRecipient(email)).at(-1);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  return new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+}
+const tokenTo = async (email: string): Promise<string> => (await linkTo(email)).searchParams.get('token')!;
+let deps: ConsoleAppDeps;
+const browser = (ip?: string) => new ConsoleBrowser((event) => handleConsole(deps, event), ip);
+
+interface Account {
+  readonly group: GroupFixture;
+  readonly bookingId: string;
+  readonly externalBookingId: string;
+  readonly invoiceId: string;
+  readonly invoiceNumber: string;
+}
+
+async function account(channelId: string, listingId: string, checkIn: string, checkOut: string): Promise<Account> {
+  const group = await newAgentGroup({ channelId });
+  const bookingId = await bookStay(group, listingId, checkIn, checkOut);
+  const page = await listBookings(testServices(), principalOf(group), { bookingIds: [bookingId] });
+  const { invoice } = await billGroup(group);
+  return { group, bookingId, externalBookingId: page.bookings[0]!.externalBookingId, invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber! };
+}
+
+const operator = { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR };
+
+/** Invites a person as the admin tool would and signs them in through the e-mailed link, in a fresh browser. */
+async function signIn(access: Access, email = `${randomUUID().slice(0, 8)}@agency.example.in`): Promise<ConsoleBrowser> {
+  await invitePerson(deps, operator, email, access);
+  const b = browser();
+  const link = await linkTo(email);
+  const confirm = await b.get(`${link.pathname}${link.search}`);
+  expect(confirm.statusCode).toBe(200);
+  const token = /name="token" value="([^"]+)"/.exec(confirm.text)![1]!;
+  const signedIn = await b.post('/console/sign-in/link', { token });
+  expect(signedIn.statusCode).toBe(303);
+  return b;
+}
+
+const partner = (a: Account, role: 'admin' | 'finance' | 'developer' | 'viewer'): Access => ({
+  kind: 'partner',
+  agentGroupId: a.group.agentGroupId,
+  partnerId: a.group.partnerId,
+  role,
+});
+
+let a: Account;
+let b: Account;
+
+beforeAll(async () => {
+  const svc = testServices();
+  deps = {
+    svc,
+    people: svc.people,
+    tokens: consoleTokens,
+    mailer: svc.mailer,
+    rateLimiter: svc.rateLimiter,
+    clock: svc.realClock,
+    ids: svc.ids,
+    consoleUrl: 'https://console.test/console',
+    renderer: new PdfInvoiceRenderer(),
+  };
+  const world = await seedInvoiceWorld();
+  [a, b] = await Promise.all([
+    account(world.channelId, world.registered, '2027-03-01', '2027-03-03'),
+    account(world.channelId, world.registered, '2027-03-02', '2027-03-04'),
+  ]);
+}, 180_000);
+
+describe('console: a partner admin and an operator at work (DynamoDB Local, the API read paths)', () => {
+  it('signs in by the e-mailed link into an HttpOnly, Secure, SameSite=Lax session cookie; the link works once', async () => {
+    const email = `admin-${randomUUID().slice(0, 8)}@agency.example.in`;
+    await invitePerson(deps, operator, email, partner(a, 'admin'));
+    const token = await tokenTo(email);
+    const first = browser();
+
+    const landed = await first.post('/console/sign-in/link', { token });
+
+    expect(landed.statusCode).toBe(303);
+    expect(landed.headers.Location).toBe('/console/home');
+    expect(first.setCookies[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=43200$`));
+    const again = await browser().post('/console/sign-in/link', { token });
+    expect(again.statusCode).toBe(400);
+    expect(again.text).toContain('already used or has expired');
+  });
+
+  it("shows the account's credit, hold and what is due in Indian formats", async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    const home = await admin.get('/console/home');
+    expect(home.statusCode).toBe(200);
+    expect(home.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(home.text).toContain('₹50,000.00');
+    const position = await testServices().ledger.creditPosition(a.group.agentGroupId);
+    const open = await testServices().invoices.openFigures(a.group.agentGroupId);
+    expect(home.text).toContain(`<dd>₹${(position!.availableCredit / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}</dd>`);
+    expect(home.text).toContain(`<dd>₹${(open.outstanding / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}</dd>`);
+    expect(home.text).toContain('Not on hold');
+  });
+
+  it('finds a booking by the partner’s own id, shows its status and callbacks, downloads its invoice PDF and the statement CSV', async () => {
+    const finance = await signIn(partner(a, 'finance'));
+    const found = await finance.get(`/console/bookings?externalBookingId=${encodeURIComponent(a.externalBookingId)}`);
+    expect(found.text).toContain(`/console/bookings/${a.bookingId}`);
+    const detail = await finance.get(`/console/bookings/${a.bookingId}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.text).toContain('CONFIRMED');
+    expect(detail.text).toContain('<h2>Callbacks sent</h2>');
+
+    const invoices = await finance.get('/console/invoices');
+    expect(invoices.text).toContain(a.invoiceNumber);
+    const pdf = await finance.get(`/console/invoices/${a.invoiceId}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['Content-Type']).toBe('application/pdf');
+    expect(Buffer.from(String(pdf.body), 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+
+    const csv = await finance.get('/console/statement.csv?from=2026-01-01&to=2026-12-31');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['Content-Type']).toMatch(/^text\/csv/);
+    expect(csv.headers['Content-Disposition']).toBe('attachment; filename="statement-2026-01-01-to-2026-12-31.csv"');
+    const bad = await finance.get('/console/statement?from=2026-13-01&to=2026-12-31');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.text).toContain('from:');
+  });
+
+  it('lets an operator hold and release a group only with the session’s CSRF token, audited under the person, and the partner sees it', async () => {
+    const ops = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const admin = await signIn(partner(b, 'admin'));
+    const groupPage = await ops.get(`/console/operator/groups/${b.group.agentGroupId}`);
+    expect(groupPage.statusCode).toBe(200);
+
+    const forged = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf: consoleTokens.newToken() });
+    expect(forged.statusCode).toBe(403);
+    expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.onHold).toBe(false);
+
+    const held = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf: ConsoleBrowser.csrfOf(groupPage) });
+    expect(held.statusCode).toBe(200);
+    expect(held.text).toContain('The group is on hold.');
+    expect((await admin.get('/console/home')).text).toContain('Your account is on hold');
+    const trail = await testServices().auditTrail.listTarget(`group:${b.group.agentGroupId}`);
+    expect(trail.at(-1)).toEqual(expect.objectContaining({ action: 'group.updated', actorKind: 'operator', actor: expect.stringMatching(/^person:/) }));
+
+    const released = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'false', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(released.text).toContain('The hold is released.');
+    expect((await admin.get('/console/home')).text).toContain('Not on hold');
+    const badHold = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'maybe', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(badHold.statusCode).toBe(400);
+    expect(badHold.text).toContain('hold:');
+
+    const limited = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, { creditLimit: '75000.50', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(limited.text).toContain('The credit limit is now ₹75,000.50.');
+    expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.creditLimit).toBe(7_500_050);
+    expect((await admin.get('/console/home')).text).toContain('₹75,000.50');
+    const badLimit = await ops.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, { creditLimit: '12.345', csrf: ConsoleBrowser.csrfOf(held) });
+    expect(badLimit.statusCode).toBe(400);
+    expect(badLimit.text).toContain('creditLimit:');
+    const plainOperator = await signIn({ kind: 'operator', role: 'operator' });
+    const page = await plainOperator.get(`/console/operator/groups/${b.group.agentGroupId}`);
+    expect(page.text).not.toContain('Set credit limit');
+    expect(
+      (await plainOperator.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, { creditLimit: '1', csrf: ConsoleBrowser.csrfOf(page) })).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await admin.post(`/console/operator/groups/${b.group.agentGroupId}/limit`, {
+          creditLimit: '1',
+          csrf: ConsoleBrowser.csrfOf(await admin.get('/console/home')),
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('lets a partner admin invite a teammate onto their own account, with CSRF, and the invitee signs in', async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    const team = await admin.get('/console/team');
+    const email = `clerk-${randomUUID().slice(0, 8)}@agency.example.in`;
+    expect((await admin.post('/console/team/invite', { email, role: 'finance' })).statusCode).toBe(403);
+    const invited = await admin.post('/console/team/invite', { email, role: 'finance', csrf: ConsoleBrowser.csrfOf(team) });
+    expect(invited.statusCode).toBe(200);
+    expect(invited.text).toContain(`Invitation sent to ${email}`);
+    const person = await deps.people.findPersonByEmail(email);
+    expect(person?.access).toEqual(partner(a, 'finance'));
+    const badRole = await admin.post('/console/team/invite', { email: `x-${email}`, role: 'owner', csrf: ConsoleBrowser.csrfOf(team) });
+    expect(badRole.statusCode).toBe(400);
+    expect(badRole.text).toContain('role:');
+    expect((await admin.post('/console/team/invite', { email, role: 'viewer', csrf: ConsoleBrowser.csrfOf(team) })).statusCode).toBe(409);
+  });
+
+  it("rotates a webhook endpoint's signing secret, shows the new one once, stores only its sealed copy, and audits it under the person", async () => {
+    const svc = testServices();
+    const partnerOf = (x: Account) => ({ kind: 'partner' as const, partnerId: x.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' });
+    const mine = await createEndpoint(svc, partnerOf(a), { url: `http://127.0.0.1:9/hook-${randomUUID().slice(0, 6)}` }, TEST_OPERATOR);
+    const theirs = await createEndpoint(svc, partnerOf(b), { url: `http://127.0.0.1:9/their-${randomUUID().slice(0, 6)}` }, TEST_OPERATOR);
+    const developer = await signIn(partner(a, 'developer'));
+    const page = await developer.get('/console/webhooks');
+    expect(page.text).toContain(mine.url);
+    expect(page.text).not.toContain(theirs.url);
+
+    const rotated = await developer.post(`/console/webhooks/${mine.id}/rotate-secret`, { csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(rotated.statusCode).toBe(200);
+    const secret = /class="secret"[^>]*>(whsec_[A-Za-z0-9_-]{43})</.exec(rotated.text)![1]!;
+    const stored = await svc.webhooks.get(a.group.partnerId, mine.id);
+    expect(svc.secrets.open(stored!.signingSecretSealed!, secretContext(mine.id, 'signing'))).toBe(secret);
+    expect((await developer.get('/console/webhooks')).text).not.toContain(secret);
+    const trail = await svc.auditTrail.listTarget(`webhook-endpoint:${mine.id}`);
+    expect(trail.at(-1)).toEqual(
+      expect.objectContaining({ action: 'webhook-endpoint.updated', actorKind: 'person', actor: expect.stringMatching(/^person:/) }),
+    );
+    expect(JSON.stringify(trail)).not.toContain(secret);
+
+    expect((await developer.post(`/console/webhooks/${theirs.id}/rotate-secret`, { csrf: ConsoleBrowser.csrfOf(page) })).statusCode).toBe(404);
+    expect((await svc.webhooks.get(b.group.partnerId, theirs.id))!.signingSecretSealed).toBeNull();
+    const finance = await signIn(partner(a, 'finance'));
+    expect((await finance.get('/console/webhooks')).statusCode).toBe(403);
+  });
+
+  it('issues an API key and the new callback secret, shown once, audited under the person; the key opens the account', async () => {
+    const svc = testServices();
+    const developer = await signIn(partner(a, 'developer'));
+    const page = await developer.get('/console/keys');
+    expect(page.statusCode).toBe(200);
+
+    const issued = await developer.post('/console/keys/issue', { csrf: ConsoleBrowser.csrfOf(page) });
+
+    const key = /aria-label="New API key">([^<]+)</.exec(issued.text)![1]!;
+    const record = await svc.tenants.findKeyByHash(cryptoKeyMinter.hash(key));
+    expect(record).toEqual(expect.objectContaining({ owner: { kind: 'agent-group', id: a.group.agentGroupId }, status: 'ACTIVE' }));
+    expect((await developer.get('/console/keys')).text).not.toContain(key);
+    expect((await developer.get('/console/keys')).text).toContain(`${record!.keyPrefix}…`);
+    const trail = await svc.auditTrail.listTarget(`key:${record!.keyId}`);
+    expect(trail).toEqual([expect.objectContaining({ action: 'key.issued', actorKind: 'person', account: a.group.agentGroupId })]);
+    expect((await (await signIn(partner(a, 'viewer'))).get('/console/keys')).statusCode).toBe(403);
+  });
+
+  it('signs out this session, and everywhere: every session of the person then goes to the sign-in page', async () => {
+    const email = `twice-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const laptop = await signIn(partner(a, 'viewer'), email);
+    await deps.people.findPersonByEmail(email);
+    const phone = browser();
+    await phone.post('/console/sign-in', { email });
+    expect((await phone.post('/console/sign-in/link', { token: await tokenTo(email) })).statusCode).toBe(303);
+    const home = await laptop.get('/console/home');
+
+    const out = await laptop.post('/console/sign-out-everywhere', { csrf: ConsoleBrowser.csrfOf(home) });
+
+    expect(out.headers.Location).toBe('/console/sign-in?ended=revoked');
+    expect(laptop.jar.size).toBe(0);
+    expect((await phone.get('/console/home')).headers.Location).toBe('/console/sign-in?ended=revoked');
+  });
+});
+
+describe('admin tool: people invite', () => {
+  it("invites a partner's first admin onto their group and an operator; the link in the mail signs them in", async () => {
+    const email = `first-admin-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const run = await runAdminTool(['people', 'invite', '--email', email, '--role', 'admin', '--group', a.group.agentGroupId, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expect.objectContaining({ email, access: partner(a, 'admin') }));
+    const link = await linkTo(email);
+    expect(link.pathname).toBe('/console/sign-in/link');
+    const invited = await testServices().auditTrail.listTarget(`person:${JSON.parse(run.stdout).personId}`);
+    expect(invited).toEqual([
+      expect.objectContaining({ action: 'person.invited', actor: 'test-operator', actorKind: 'operator', account: a.group.agentGroupId }),
+    ]);
+
+    const colleague = `ops-${randomUUID().slice(0, 8)}@ourco.example.in`;
+    expect((await runAdminTool(['people', 'invite', '--email', colleague, '--role', 'finance-operator'])).code).toBe(0);
+    const signedIn = await browser().post('/console/sign-in/link', { token: await tokenTo(colleague) });
+    expect(signedIn.headers.Location).toBe('/console/operator/groups');
+  });
+
+  it('refuses a partner role without a group, an operator role with one, and a group that does not exist', async () => {
+    const email = `x-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const noGroup = await runAdminTool(['people', 'invite', '--email', email, '--role', 'finance']);
+    expect(noGroup.code).not.toBe(0);
+    expect(noGroup.stderr).toContain('--group');
+    const opWithGroup = await runAdminTool(['people', 'invite', '--email', email, '--role', 'operator', '--group', a.group.agentGroupId]);
+    expect(opWithGroup.code).not.toBe(0);
+    expect(opWithGroup.stderr).toContain('--group');
+    const unknown = await runAdminTool(['people', 'invite', '--email', email, '--role', 'admin', '--group', 'no-such-group']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('not found');
+    expect(await inbox().forRecipient(email)).toEqual([]);
+  });
+});
+
+describe('npm start: the demo people', () => {
+  it('records a partner admin, a finance clerk and an operator, once however often the stack starts, and each can ask for a link', async () => {
+    await loadDemoPeople(stack().env as Record<string, string>);
+    await loadDemoPeople(stack().env as Record<string, string>);
+    for (const p of DEMO_PEOPLE) expect((await deps.people.findPersonByEmail(p.email))?.access, p.email).toEqual(p.access);
+    expect(DEMO_PEOPLE.map((p) => p.access.role)).toEqual(['admin', 'finance', 'finance-operator']);
+    const visitor = browser('198.51.100.201');
+    await visitor.post('/console/sign-in', { email: 'ops@villas.example' });
+    expect((await visitor.post('/console/sign-in/link', { token: await tokenTo('ops@villas.example') })).headers.Location).toBe('/console/operator/groups');
+  });
+});
+
+describe('console tenancy and roles: one account’s people reach nothing of another’s', () => {
+  it('answers every console route for another account’s resources as for missing ones, and lists none of them', async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    const home = await admin.get('/console/home');
+    const csrf = ConsoleBrowser.csrfOf(home);
+    const missing = randomUUID();
+    for (const path of [
+      `/console/invoices/${b.invoiceId}/pdf`,
+      `/console/invoices/${missing}/pdf`,
+      `/console/bookings/${b.bookingId}`,
+      `/console/bookings/${missing}`,
+      '/console/operator/groups',
+      `/console/operator/groups/${b.group.agentGroupId}`,
+      '/console/no-such-page',
+    ]) {
+      const page = await admin.get(path);
+      expect(page.statusCode, path).toBe(404);
+    }
+    const notFound = [await admin.get(`/console/invoices/${b.invoiceId}/pdf`), await admin.get(`/console/invoices/${missing}/pdf`)];
+    expect(notFound[0]!.text).toBe(notFound[1]!.text);
+    expect((await admin.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf })).statusCode).toBe(404);
+    expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.onHold).toBe(false);
+    for (const path of [
+      '/console/home',
+      '/console/invoices',
+      '/console/bookings',
+      `/console/bookings?externalBookingId=${b.externalBookingId}`,
+      '/console/statement?from=2026-01-01&to=2026-12-31',
+      '/console/team',
+    ]) {
+      const page = await admin.get(path);
+      expect(page.statusCode, path).toBe(200);
+      for (const secret of [b.invoiceNumber, b.bookingId, b.group.agentGroupId]) expect(page.text, `${path} shows ${secret}`).not.toContain(secret);
+    }
+    const csv = await admin.get('/console/statement.csv?from=2026-01-01&to=2026-12-31');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.text).toContain(a.externalBookingId);
+    expect(csv.text).not.toContain(b.externalBookingId);
+  });
+
+  it('keeps each role to its screens, and an operator off the partner screens', async () => {
+    const developer = await signIn(partner(a, 'developer'));
+    for (const path of ['/console/invoices', `/console/invoices/${a.invoiceId}/pdf`, '/console/statement', '/console/statement.csv', '/console/team']) {
+      expect((await developer.get(path)).statusCode, path).toBe(403);
+    }
+    expect((await developer.get('/console/home')).text).not.toContain('<h2>Due</h2>');
+    const finance = await signIn(partner(a, 'finance'));
+    expect((await finance.get('/console/team')).statusCode).toBe(403);
+    const ops = await signIn({ kind: 'operator', role: 'operator' });
+    for (const path of ['/console/home', '/console/invoices', `/console/bookings/${a.bookingId}`]) expect((await ops.get(path)).statusCode, path).toBe(404);
+  });
+
+  it('sends a signed-out visitor of every page to the sign-in page', async () => {
+    const visitor = browser();
+    for (const path of [
+      '/console',
+      '/console/home',
+      '/console/invoices',
+      `/console/invoices/${a.invoiceId}/pdf`,
+      '/console/statement.csv',
+      '/console/operator/groups',
+    ]) {
+      const page = await visitor.get(path);
+      expect(page.statusCode, path).toBe(303);
+      expect(page.headers.Location, path).toBe('/console/sign-in');
+    }
+    expect((await visitor.post(`/console/operator/groups/${a.group.agentGroupId}/hold`, { hold: 'true' })).headers.Location).toBe('/console/sign-in');
+  });
+
+  it('answers a sign-in request for an unknown address as for a known one, and refuses a malformed one naming email', async () => {
+    const visitor = browser('198.51.100.200');
+    const nobody = `nobody-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const unknown = await visitor.post('/console/sign-in', { email: nobody });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.text).toContain('If that address has access');
+    expect(await inbox().forRecipient(nobody)).toEqual([]);
+    const malformed = await visitor.post('/console/sign-in', { email: 'not-an-address' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.text).toContain('email must be an e-mail address');
+  });
+});
