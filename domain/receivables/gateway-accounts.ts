@@ -6,6 +6,7 @@ import type { Metrics } from '../ports/metrics.ts';
 import { wasCaptured, type GatewayPayment, type GatewayRefund, type PaymentGateway, type VirtualAccount } from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
+import { orderForAmountDue } from './gateway-orders.ts';
 import { receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
 
 export interface VirtualAccountDeps {
@@ -36,7 +37,10 @@ export interface ReconcileDeps extends PaymentDeps {
   readonly metrics: Metrics;
   readonly gateway: PaymentGateway;
   readonly receivables: PaymentDeps['receivables'] &
-    Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'>;
+    Pick<
+      ReceivablesStore,
+      'openOrders' | 'replaceGatewayOrder' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'
+    >;
   readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
 }
 
@@ -61,6 +65,8 @@ export interface ReconcileReport {
   }[];
   /** Processed refunds newly recorded now (their notification never arrived). */
   readonly refunded: readonly { readonly agentGroupId: string; readonly refundId: string; readonly paymentId: string; readonly amount: number }[];
+  /** Fresh orders for invoices whose amount due changed (the order they replace is for more than is owed). */
+  readonly reordered: readonly { readonly agentGroupId: string; readonly invoiceId: string; readonly orderId: string; readonly amount: number }[];
   /** `agentGroupId` is `*` for the account-wide look at the gateway's refunds. */
   readonly failures: readonly { readonly agentGroupId: string; readonly error: string }[];
 }
@@ -69,7 +75,8 @@ export interface ReconcileReport {
  * Reconciliation: asks the gateway for the payments of every open invoice's order and of each
  * such group's virtual account since its last look (less an overlap, so a payment created just
  * before the last look is never skipped), and records what is missing through the same
- * exactly-once path as the notifications. Costs one call per open invoice and per group with
+ * exactly-once path as the notifications; then gives each open invoice whose amount due changed a
+ * fresh order for it (gateway-orders.ts). Costs one call per open invoice's order and per group with
  * open invoices (their accounts), never the history. One group's failure is reported, not fatal.
  */
 export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin, only?: string): Promise<ReconcileReport> {
@@ -81,6 +88,7 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   const recorded: { agentGroupId: string; paymentId: string; amount: number }[] = [];
   const refunded: { agentGroupId: string; refundId: string; paymentId: string; amount: number }[] = [];
   const failures: { agentGroupId: string; error: string }[] = [];
+  const reordered: { agentGroupId: string; invoiceId: string; orderId: string; amount: number }[] = [];
   const source = { event: 'reconciliation', eventId: null };
   const refund = async (r: GatewayRefund, p: GatewayPayment | null) => {
     const outcome = await receiveGatewayRefund(deps, r, p, source, origin);
@@ -127,11 +135,18 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
       if (outcome.kind === 'recorded' && p.amountRefunded > 0) for (const r of await deps.gateway.paymentRefunds(p.paymentId)) await refund(r, p);
     }
   };
+  /** Orders a payment was captured on: `paid` at the gateway, they take no more. */
+  const spent = new Set<string>();
   for (const g of groups) {
     try {
       for (const o of await deps.receivables.openOrders(g)) {
-        ordersChecked++;
-        await take(g, await capture(g, o.invoiceId, await deps.gateway.orderPayments(o.gatewayOrderId)));
+        // Orders it replaced are still payable at Razorpay (an order cannot be cancelled): their payments are this invoice's too.
+        for (const orderId of [...o.earlierOrderIds, o.gatewayOrderId]) {
+          ordersChecked++;
+          const payments = await capture(g, o.invoiceId, await deps.gateway.orderPayments(orderId));
+          if (payments.some(wasCaptured)) spent.add(orderId);
+          await take(g, payments);
+        }
       }
       const va = await deps.receivables.groupVirtualAccount(g);
       if (va.account) {
@@ -140,6 +155,11 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
         const since = new Date(Date.parse(va.lastLookAt ?? '1970-01-01T00:00:00.000Z') - LOOK_OVERLAP_MS);
         await take(g, await deps.gateway.virtualAccountPayments(va.account.virtualAccountId, since));
         await deps.receivables.markVirtualAccountLook(g, startedAt.toISOString());
+      }
+      // With every payment found recorded, each invoice's order is made to collect what is owed now, never more.
+      for (const o of await deps.receivables.openOrders(g)) {
+        const made = await orderForAmountDue(deps, g, o, spent.has(o.gatewayOrderId));
+        if (made) reordered.push({ agentGroupId: g, invoiceId: o.invoiceId, orderId: made.orderId, amount: made.amount });
       }
     } catch (err) {
       failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
@@ -160,7 +180,7 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   } catch (err) {
     failures.push({ agentGroupId: only ?? '*', error: err instanceof Error ? err.message : String(err) });
   }
-  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, captured, uncaptured, refunded, failures };
+  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, captured, uncaptured, refunded, reordered, failures };
 }
 
 /** Payments created up to this long before the last look are asked for again (recorded once all the same): clocks and Razorpay's indexing lag. */

@@ -12,7 +12,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
-import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
+import type { GatewayOrderRef, GroupVirtualAccount, OpenOrder, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
 import {
   allocate,
   allocationOrder,
@@ -596,8 +596,60 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return items.map(({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, ...rest }) => rest as unknown as UnmatchedPayment);
   }
 
-  async openOrders(agentGroupId: string): Promise<{ invoiceId: string; gatewayOrderId: string }[]> {
-    return (await this.openInvoices(agentGroupId)).flatMap((i) => (i.gatewayOrderId ? [{ invoiceId: i.id, gatewayOrderId: i.gatewayOrderId }] : []));
+  async openOrders(agentGroupId: string): Promise<OpenOrder[]> {
+    return (await this.openInvoices(agentGroupId)).flatMap((i) =>
+      i.order
+        ? [
+            {
+              invoiceId: i.id,
+              invoiceNumber: i.invoiceNumber,
+              gatewayOrderId: i.order.id,
+              orderAmount: i.order.amount,
+              orderSeq: i.order.seq,
+              earlierOrderIds: i.order.earlier,
+              amountDue: i.amountDue,
+            },
+          ]
+        : [],
+    );
+  }
+
+  async replaceGatewayOrder(
+    agentGroupId: string,
+    invoiceId: string,
+    order: { readonly orderId: string; readonly amount: Minor; readonly seq: number },
+    replaces: string,
+    at: string,
+  ): Promise<boolean> {
+    // The order's way back to its invoice is written with it: a gateway notification names only the order.
+    return transactIf(this.db, [
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression:
+            'SET gatewayOrderId = :o, gatewayOrderAmount = :a, gatewayOrderSeq = :s, earlierGatewayOrders = list_append(if_not_exists(earlierGatewayOrders, :none), :prev), updatedAt = :at',
+          ConditionExpression: 'gatewayOrderId = :replaces AND #status = :issued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':o': order.orderId,
+            ':a': order.amount,
+            ':s': order.seq,
+            ':none': [],
+            ':prev': [replaces],
+            ':replaces': replaces,
+            ':issued': 'ISSUED',
+            ':at': at,
+          },
+        },
+      },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...keys.gatewayOrder(order.orderId), entity: 'GatewayOrder', orderId: order.orderId, agentGroupId, invoiceId, createdAt: at },
+        },
+      },
+    ]);
   }
 
   async payments(agentGroupId: string): Promise<Payment[]> {
@@ -652,9 +704,14 @@ export class DynamoReceivablesStore implements ReceivablesStore {
    * still owing, once the kept figures are complete, so the read costs what is open, not the
    * group's whole invoice list; before that, from the list as it always was.
    */
-  private async openInvoices(
-    agentGroupId: string,
-  ): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean; gatewayOrderId?: string })[]> {
+  private async openInvoices(agentGroupId: string): Promise<
+    (OpenInvoice & {
+      amountPaid: Minor;
+      hasSpans: boolean;
+      tracked: boolean;
+      order?: { id: string; amount: Minor; seq: number; earlier: string[] };
+    })[]
+  > {
     const m = keys.dueMarkers(agentGroupId);
     const [dues, markers] = await Promise.all([
       this.db.send(new GetCommand({ TableName: this.table, Key: keys.dues(agentGroupId), ConsistentRead: true, ProjectionExpression: 'complete' })),
@@ -687,7 +744,17 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           amountPaid,
           hasSpans: i.bookingSpans !== undefined,
           tracked: i.dueTracked === true,
-          gatewayOrderId: i.gatewayOrderId as string | undefined,
+          // The first order is for the total (no amount stored); a replacing order stores its own.
+          ...(i.gatewayOrderId
+            ? {
+                order: {
+                  id: i.gatewayOrderId as string,
+                  amount: (i.gatewayOrderAmount as Minor | undefined) ?? (i.total as Minor),
+                  seq: (i.gatewayOrderSeq as number | undefined) ?? 1,
+                  earlier: (i.earlierGatewayOrders as string[] | undefined) ?? [],
+                },
+              }
+            : {}),
         };
       })
       .filter((i) => i.amountDue > 0);
