@@ -94,6 +94,9 @@ export interface ReceivablesStore {
   /** When reconciliation last asked the gateway for its refunds (undefined: never). */
   refundLook(): Promise<string | undefined>;
   markRefundLook(at: string): Promise<void>;
+  /** When the account's disputes were last asked for (reconciliation of disputes whose webhooks were lost). */
+  disputeLook(): Promise<string | undefined>;
+  markDisputeLook(at: string): Promise<void>;
   /** The group a Smart Collect virtual account belongs to. */
   virtualAccountGroup(virtualAccountId: string): Promise<string | undefined>;
   /** The group's virtual account as stored: the account once created, the intent written before asking the gateway, the last reconciliation look. */

@@ -1,5 +1,7 @@
+import { amountDueOf } from '../invoicing/invoice.ts';
 import type { Clock } from '../ports/clock.ts';
-import { GatewayRejectedError, type PaymentGateway } from '../ports/payment-gateway.ts';
+import type { InvoiceStore } from '../ports/invoice-store.ts';
+import { GatewayRejectedError, type GatewayPayment, type PaymentGateway } from '../ports/payment-gateway.ts';
 import type { OpenOrder, ReceivablesStore } from '../ports/receivables-store.ts';
 
 /** Razorpay's smallest order (razorpay.com/docs/api/orders/create, `amount`: at least ₹1): less than that is paid by transfer. */
@@ -59,4 +61,21 @@ export async function orderForAmountDue(
     }
   }
   throw new Error(`invoice ${open.invoiceId}: receipts ${open.orderSeq + 1}..${open.orderSeq + RECEIPT_TRIES} all hold orders for other amounts`);
+}
+
+/**
+ * An authorized payment of one of our orders, announced by `payment.authorized`: when its invoice owes less than the payment
+ * (settled, or the order replaced by one for less), what it owes, for an alert — capturing it would take money not owed, and
+ * Razorpay refunds a payment left uncaptured 3 days after it was made (razorpay.com/docs/payments/payments/capture-settings).
+ * Null when the invoice still owes it (the hourly reconciliation captures it) or the order is not ours (nothing to say).
+ */
+export async function authorizedNotOwed(
+  deps: { readonly receivables: Pick<ReceivablesStore, 'gatewayOrder'>; readonly invoices: Pick<InvoiceStore, 'get'> },
+  payment: GatewayPayment,
+): Promise<{ readonly agentGroupId: string; readonly invoiceId: string; readonly amountDue: number } | null> {
+  const ref = payment.orderId ? await deps.receivables.gatewayOrder(payment.orderId) : undefined;
+  if (!ref) return null;
+  const invoice = await deps.invoices.get(ref.agentGroupId, ref.invoiceId);
+  const amountDue = invoice && invoice.status === 'ISSUED' ? amountDueOf(invoice) : 0;
+  return payment.amount > amountDue ? { agentGroupId: ref.agentGroupId, invoiceId: ref.invoiceId, amountDue } : null;
 }

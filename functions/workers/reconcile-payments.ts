@@ -30,6 +30,7 @@ export const handler = async () => {
     recorded: report.recorded.length,
     captured: report.captured.length,
     reordered: report.reordered.length,
+    disputed: report.disputed.length,
   });
   return report;
 };

@@ -38,7 +38,7 @@ import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
-import { keys } from './keys.ts';
+import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
 
@@ -53,6 +53,7 @@ import { GSI1 } from './table.ts';
  * | dispute by its id, last state  | PK = GROUP#<g>, SK = PAYMENTDISPUTE#<disputeId>       | table |
  * | open disputes, oldest first    | GSI1PK = OPENDISPUTES (only while open/under review)  | GSI1  |
  * | refunds' reconciliation look   | PK = GATEWAYREFUNDS, SK = LOOK                        | table |
+ * | disputes' reconciliation look  | PK = GATEWAYDISPUTES, SK = LOOK                       | table |
  * | invoices a refund re-opens     | GSI1PK = GROUP#<g>#INVOICES (amountPaid > 0), then a consistent get | GSI1 |
  * | a group's payments             | PK = GROUP#<g>, begins_with(SK, PAYMENT#)             | table |
  * | unallocated credit + version   | PK = GROUP#<g>, SK = RECEIVABLES                      | table |
@@ -415,20 +416,36 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   async refundLook(): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.refundLook(), ConsistentRead: true }));
-    return out.Item?.lastLookAt as string | undefined;
+    return this.look(keys.refundLook());
   }
 
   async markRefundLook(at: string): Promise<void> {
+    await this.markLook(keys.refundLook(), 'GatewayRefundLook', at);
+  }
+
+  async disputeLook(): Promise<string | undefined> {
+    return this.look(keys.disputeLook());
+  }
+
+  async markDisputeLook(at: string): Promise<void> {
+    await this.markLook(keys.disputeLook(), 'GatewayDisputeLook', at);
+  }
+
+  private async look(key: Key): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    return out.Item?.lastLookAt as string | undefined;
+  }
+
+  private async markLook(key: Key, entity: string, at: string): Promise<void> {
     await writeIf(
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.refundLook(),
+        Key: key,
         UpdateExpression: 'SET entity = :entity, lastLookAt = :at',
         // Never backwards: two reconciliations overlapping leave the later mark.
         ConditionExpression: 'attribute_not_exists(lastLookAt) OR lastLookAt < :at',
-        ExpressionAttributeValues: { ':entity': 'GatewayRefundLook', ':at': at },
+        ExpressionAttributeValues: { ':entity': entity, ':at': at },
       }),
     );
   }

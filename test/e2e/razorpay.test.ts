@@ -43,6 +43,13 @@ const partnerRun = async (g: GroupFixture) => {
   expect(run.status, run.text).toBe(200);
   return run.body.invoiceIds as string[];
 };
+/** A new group with one issued invoice of two nights (₹10,500), through the partner's run. */
+const issuedInvoice = async () => {
+  const g = await newAgentGroup({ channelId: world.channelId });
+  await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+  const [id] = await partnerRun(g);
+  return { g, id: id!, invoice: await invoiceOf(g, id!) };
+};
 /** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
 const reconcile = (g: GroupFixture) =>
   reconcilePayments(
@@ -447,10 +454,7 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
   }, 300_000);
 
   it('an order collects only what is owed: Razorpay refuses a short payment; after part is paid by transfer the invoice offers no order until reconciliation makes one for the rest; a payment on the replaced order lands on the invoice, its surplus as credit; a settled invoice offers none', async () => {
-    const g = await newAgentGroup({ channelId: world.channelId });
-    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
-    const [id] = await partnerRun(g);
-    const invoice = await invoiceOf(g, id!);
+    const { g, id, invoice } = await issuedInvoice();
     const firstOrder = invoice.gatewayOrderId as string;
     expect(() => rz.fake.pay(firstOrder, 4_000_00)).toThrow(/does not allow partial payments/);
     expect(rz.fake.orders.find((o) => o.id === firstOrder)).toMatchObject({ amount: 10_500_00, amount_paid: 0, status: 'created' });
@@ -473,6 +477,20 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(again.ordersChecked).toBe(2);
     expect(() => rz.fake.pay(fresh[0]!.id, 10_500_00)).toThrow(/does not allow partial payments/);
 
+    // An authorization on the replaced order (a late authorization, or manual capture) is for more than is owed: not captured, alerted.
+    const late = rz.fake.authorize(firstOrder, 10_500_00);
+    const alerted = await reconcile(g);
+    expect(alerted.captured).toEqual([]);
+    expect(alerted.uncaptured).toEqual([
+      expect.objectContaining({ paymentId: late.payment.id, invoiceId: id, amount: 10_500_00, error: expect.stringContaining('more than the 650000 paise') }),
+    ]);
+    expect(alerted.failures).toEqual([
+      { agentGroupId: g.agentGroupId, error: expect.stringContaining(`authorized payment ${late.payment.id} of invoice ${id} not captured`) },
+    ]);
+    expect(rz.fake.requests).not.toContain(`POST /v1/payments/${late.payment.id}/capture`);
+    expect(rz.fake.payments.find((p) => p.id === late.payment.id)).toMatchObject({ status: 'authorized', captured: false });
+    expect(await invoiceOf(g, id!)).toMatchObject({ amountDue: 6_500, gatewayOrderId: fresh[0]!.id });
+
     // Razorpay cannot cancel the replaced order: paid in full from an old checkout, it is this invoice's payment, the surplus the group's credit.
     const stale = rz.fake.pay(firstOrder, 10_500_00);
     expect((await deliver(stale.captured)).body).toMatchObject({ outcome: 'RECORDED', invoiceId: id });
@@ -480,5 +498,46 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(4_000);
     expect((await reconcile(g)).reordered).toEqual([]);
     expect(rz.fake.orders.filter((o) => o.receipt?.startsWith(id!))).toHaveLength(2);
+    // Its payment.authorized, arriving now the invoice is settled, is said (AuthorizedPaymentNotOwed) and moves nothing.
+    expect((await deliver(late.authorized)).body).toMatchObject({ outcome: 'IGNORED', paymentId: late.payment.id });
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(4_000);
+  }, 300_000);
+
+  it('disputes whose webhooks were lost are found by reconciliation (GET /v1/disputes): one raised and lost unannounced gives its amount back once, one held open is cleared as won', async () => {
+    const { g, id, invoice } = await issuedInvoice();
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    expect((await deliver(paid.captured)).body.outcome).toBe('RECORDED');
+    const silent = rz.fake.dispute(paid.payment.id, 4_000_00);
+    const silentLost = rz.fake.moveDispute(silent.dispute.id, 'lost');
+    const held = rz.fake.dispute(paid.payment.id, 2_000_00, 'retrieval');
+    expect((await deliver(held.created)).body.outcome).toBe('DISPUTED');
+    const heldWon = rz.fake.moveDispute(held.dispute.id, 'won');
+
+    const report = await reconcile(g);
+    expect(report.failures).toEqual([]);
+    expect([...report.disputed].sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { agentGroupId: g.agentGroupId, disputeId: silent.dispute.id, paymentId: paid.payment.id, status: 'lost' },
+      { agentGroupId: g.agentGroupId, disputeId: held.dispute.id, paymentId: paid.payment.id, status: 'won' },
+    ]);
+    expect(rz.fake.requests).toContain('GET /v1/disputes');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 6_500, amountDue: 4_000 });
+    const adjustments = (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; description: string }[];
+    expect(adjustments).toEqual([
+      expect.objectContaining({ amount: 4_000, description: `Payment ${paid.payment.id} charged back: dispute ${silent.dispute.id} lost` }),
+    ]);
+    // The paid order takes no more: the re-opened invoice gets a fresh one for the 4,000 due.
+    expect(report.reordered).toEqual([expect.objectContaining({ invoiceId: id, amount: 4_000_00 })]);
+    const again = await reconcile(g);
+    expect([again.disputed, again.reordered]).toEqual([[], []]);
+    expect((await deliver(silentLost)).body.outcome).toBe('DUPLICATE');
+    expect((await deliver(heldWon)).body.outcome).toBe('DUPLICATE');
+    expect((await rz.svc.receivables.disputes(g.agentGroupId)).map((d) => [d.disputeId, d.status]).sort()).toEqual(
+      [
+        [silent.dispute.id, 'lost'],
+        [held.dispute.id, 'won'],
+      ].sort(),
+    );
+    expect(await invoiceOf(g, id!)).toMatchObject({ amountDue: 4_000 });
   }, 300_000);
 });

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
  *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
  * - POST /v1/payments/:id/capture (razorpay.com/docs/api/payments/capture);
  * - GET /v1/payments/:id/bank_transfer (razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer);
+ * - GET /v1/disputes?count&skip, GET /v1/disputes/:id (razorpay.com/docs/api/disputes: fetch-all, fetch);
  * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
  *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
  * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
@@ -499,6 +500,12 @@ export class FakeRazorpay {
     if (req.method === 'GET' && (m = path.match(/^\/v1\/orders\/([^/]+)\/payments$/))) {
       if (!this.orders.some((o) => o.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       return send(200, page(this.payments.filter((p) => p.order_id === m![1])));
+    }
+    // razorpay.com/docs/api/disputes/fetch-all (a collection, newest first) and razorpay.com/docs/api/disputes/fetch: entities as they stand now.
+    if (req.method === 'GET' && path === '/v1/disputes') return send(200, page(this.disputes));
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/disputes\/([^/]+)$/))) {
+      const dispute = this.disputes.find((d) => d.id === m![1]);
+      return dispute ? send(200, dispute) : send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
     }
     if (req.method === 'GET' && path === '/v1/refunds') return send(200, page(this.refunds));
     if (req.method === 'GET' && (m = path.match(/^\/v1\/payments\/([^/]+)\/refunds$/))) {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { payableOrderOf } from '../../domain/invoicing/invoice.ts';
-import { GatewayRejectedError, type GatewayOrderRequest } from '../../domain/ports/payment-gateway.ts';
+import { GatewayRejectedError, type GatewayOrderRequest, type GatewayPayment } from '../../domain/ports/payment-gateway.ts';
+import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import type { OpenOrder } from '../../domain/ports/receivables-store.ts';
-import { orderForAmountDue, orderReceipt } from '../../domain/receivables/gateway-orders.ts';
+import { authorizedNotOwed, orderForAmountDue, orderReceipt } from '../../domain/receivables/gateway-orders.ts';
 
 const INVOICE = '0b6f3c1e-6a2b-4c7d-9e8f-1a2b3c4d5e6f';
 
@@ -130,5 +131,30 @@ describe('orders for what is owed', () => {
     const store = storeOf({ orderId: 'order_ByTheOtherRun1' });
     expect(await orderForAmountDue({ gateway: gatewayOf(), receivables: store, clock }, 'g1', open({ amountDue: 6_500_00 }), false)).toBeNull();
     expect(store.writes).toEqual([]);
+  });
+
+  it('says when an authorized payment is for more than its invoice owes (settled, or a replaced order), so it is alerted, not captured', async () => {
+    const invoices = new Map<string, Partial<Invoice>>();
+    const deps = {
+      receivables: { gatewayOrder: async (orderId: string) => (orderId === 'order_Ours0000000001' ? { agentGroupId: 'g1', invoiceId: INVOICE } : undefined) },
+      invoices: { get: async (_g: string, id: string) => invoices.get(id) as Invoice | undefined },
+    };
+    const authorized = (amount: number, orderId: string | null = 'order_Ours0000000001'): GatewayPayment => ({
+      paymentId: 'pay_Authorized00001',
+      orderId,
+      virtualAccountId: null,
+      amount,
+      currency: 'INR',
+      status: 'authorized',
+      amountRefunded: 0,
+      createdAt: '2027-04-01T06:00:00.000Z',
+      bankReference: null,
+    });
+    invoices.set(INVOICE, { id: INVOICE, status: 'ISSUED', total: 10_500_00, amountPaid: 4_000_00 });
+    expect(await authorizedNotOwed(deps, authorized(6_500_00))).toBeNull();
+    expect(await authorizedNotOwed(deps, authorized(10_500_00))).toEqual({ agentGroupId: 'g1', invoiceId: INVOICE, amountDue: 6_500_00 });
+    invoices.set(INVOICE, { id: INVOICE, status: 'PAID', total: 10_500_00, amountPaid: 10_500_00 });
+    expect(await authorizedNotOwed(deps, authorized(100_00))).toEqual({ agentGroupId: 'g1', invoiceId: INVOICE, amountDue: 0 });
+    expect(await authorizedNotOwed(deps, authorized(100_00, 'order_NotOurs000001'))).toBeNull();
   });
 });
