@@ -173,7 +173,7 @@ export const paymentsDisputes: CommandSpec = {
 export const paymentsReconcile: CommandSpec = {
   path: ['payments', 'reconcile'],
   summary:
-    "Ask the gateway for the payments of every open invoice's order and of each group's virtual account, and its refunds, and record those never announced.",
+    "Ask the gateway for the payments of every open invoice's orders and of each group's virtual account, its refunds and disputes, record those never announced, and give each invoice an order for what it owes now.",
   details:
     'What the scheduled reconciliation does, now. One gateway call per open invoice and per group account; each payment recorded once, whatever its notification does later. Exit 1 when a group could not be checked.',
   options: [{ name: 'group', value: '<groupId>', description: 'Only this agent group.' }],
@@ -198,6 +198,8 @@ export const paymentsReconcile: CommandSpec = {
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
       ...report.captured.map((c) => `  captured ${c.paymentId} ${rupees(c.amount)} (authorized) of invoice ${c.invoiceId} for ${c.agentGroupId}`),
       ...report.refunded.map((r) => `  refunded ${r.refundId} of ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),
+      ...report.disputed.map((d) => `  dispute ${d.disputeId} of ${d.paymentId} now ${d.status} for ${d.agentGroupId}`),
+      ...report.reordered.map((o) => `  new order ${o.orderId} for ${rupees(o.amount)} due on invoice ${o.invoiceId} of ${o.agentGroupId}`),
       ...report.failures.map((f) => `  FAILED ${f.agentGroupId}: ${f.error}`),
     ]);
     return report.failures.length > 0 ? 1 : undefined;

@@ -112,7 +112,12 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
   };
   const notes = [
     ...(invoice.discount > 0 ? [`Taxable values are after discounts of ${formatInr(invoice.discount)} (cancellation plan, bank offer).`] : []),
-    ...(invoice.gatewayOrderId ? [`Pay online against order ${invoice.gatewayOrderId}, or by bank transfer quoting invoice ${invoice.invoiceNumber}.`] : []),
+    // The order's own amount: once part is paid or credited, a fresh order collects the rest (gateway-orders.ts) and the partner API names it.
+    ...(invoice.gatewayOrderId
+      ? [
+          `Pay online against order ${invoice.gatewayOrderId} (${formatInr(invoice.gatewayOrderAmount ?? invoice.total)}; after a part payment or credit note, the invoice's current order for the rest is in the partner API), or by bank transfer quoting invoice ${invoice.invoiceNumber}.`,
+        ]
+      : []),
     ...(invoice.payTo
       ? [
           `Bank transfer (NEFT/RTGS/IMPS): account ${invoice.payTo.accountNumber}, IFSC ${invoice.payTo.ifsc} (${invoice.payTo.bankName}), beneficiary ${invoice.payTo.beneficiaryName}.`,

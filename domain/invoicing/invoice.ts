@@ -36,6 +36,17 @@ export interface InvoiceTotals {
 export const amountDueOf = (i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor'>): Minor =>
   i.creditNoteFor ? 0 : i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
 
+/**
+ * The order a payer may be sent to: the current one, only while it is for exactly what is owed. After a payment or credit
+ * note elsewhere it is for more, so none is offered until reconciliation replaces it (gateway-orders.ts); a settled invoice offers none.
+ */
+export const payableOrderOf = (
+  i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor' | 'gatewayOrderId' | 'gatewayOrderAmount'>,
+): string | null => {
+  const due = amountDueOf(i);
+  return i.gatewayOrderId && due > 0 && (i.gatewayOrderAmount ?? i.total) === due ? i.gatewayOrderId : null;
+};
+
 /** What a group owes across its invoices: Σ amountDue of those still owing, how many, and the oldest of their due dates. */
 export interface OpenFigures {
   readonly outstanding: Minor;
@@ -121,7 +132,14 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly periodFrom: string;
   readonly periodTo: string;
   readonly runId: string;
+  /** The gateway order that collects what is owed now (a fresh one replaces it whenever the amount due changes). */
   readonly gatewayOrderId: string | null;
+  /** Paise the current order collects: absent for the invoice's first order, which is for its total. */
+  readonly gatewayOrderAmount?: Minor;
+  /** Which of the invoice's orders the current one is (1 = the first, receipt the invoice id). */
+  readonly gatewayOrderSeq?: number;
+  /** Orders it replaced: still the invoice's (the gateway cannot cancel an order), so a payment on one lands here, any surplus as credit. */
+  readonly earlierGatewayOrders?: readonly string[];
   /** The group's virtual bank account to pay by transfer (Smart Collect), stored with the gateway order. */
   readonly payTo?: VirtualAccount | null;
   /** Where the PDF is stored, once rendered. */

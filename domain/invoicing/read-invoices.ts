@@ -6,7 +6,15 @@ import type { Clock } from '../ports/clock.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { indiaToday, requireCalendarDate } from '../reads/date-window.ts';
-import { amountDueOf, LISTED_INVOICE_STATUSES, type BillingRunResult, type Invoice, type InvoiceLine, type ListedInvoiceStatus } from './invoice.ts';
+import {
+  amountDueOf,
+  LISTED_INVOICE_STATUSES,
+  payableOrderOf,
+  type BillingRunResult,
+  type Invoice,
+  type InvoiceLine,
+  type ListedInvoiceStatus,
+} from './invoice.ts';
 
 export interface InvoiceReadDeps {
   readonly invoices: InvoiceStore;
@@ -25,6 +33,7 @@ export function invoiceView(i: Invoice, today: string) {
   const amountDue = amountDueOf(i);
   // A DRAFT may hold a number reserved for e-invoicing; it is not the partner's invoice until issued.
   const issued = i.status !== 'DRAFT' && i.status !== 'CANCELLED';
+  const gatewayOrderId = payableOrderOf(i);
   return {
     id: i.id,
     invoiceNumber: issued ? i.invoiceNumber : null,
@@ -50,11 +59,11 @@ export function invoiceView(i: Invoice, today: string) {
     billToName: i.billToName,
     billToAddress: i.billToAddress,
     placeOfSupply: `${i.placeOfSupply} (${i.placeOfSupplyStateCode})`,
-    gatewayOrderId: i.gatewayOrderId,
+    gatewayOrderId,
     paymentInstructions:
-      i.gatewayOrderId || i.payTo
+      gatewayOrderId || i.payTo
         ? {
-            gatewayOrderId: i.gatewayOrderId,
+            gatewayOrderId,
             bankTransfer: i.payTo
               ? {
                   accountNumber: i.payTo.accountNumber,

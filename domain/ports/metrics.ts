@@ -36,6 +36,8 @@ export const METRIC_NAMES = [
   'PaymentDisputed',
   /** An authorized payment of one of our orders that the gateway refused to capture: it is refunded to the payer after the capture window unless an operator acts. */
   'PaymentNotCaptured',
+  /** An authorized payment for more than its invoice owes (the invoice settled, or the order replaced by one for less): not captured, so Razorpay refunds it after 3 days unless an operator captures it. */
+  'AuthorizedPaymentNotOwed',
   /** A numbered document the IRP holds registered could not be taken as ours (needs reconciliation, or its signature does not verify): counted each time a run meets it held. */
   'EInvoiceHeld',
 ] as const;

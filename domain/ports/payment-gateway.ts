@@ -135,6 +135,10 @@ export interface PaymentGateway {
   paymentRefunds(paymentId: string): Promise<GatewayRefund[]>;
   /** The account's refunds created at or after `since` (whatever payment they refund). */
   refundsSince(since: Date): Promise<GatewayRefund[]>;
+  /** The account's disputes created at or after `since` (whatever payment they dispute), as they stand now. */
+  disputesSince(since: Date): Promise<GatewayDispute[]>;
+  /** One dispute as it stands now. */
+  dispute(disputeId: string): Promise<GatewayDispute>;
   /**
    * Captures an authorized payment for its whole amount (razorpay.com/docs/api/payments/capture): the captured payment.
    * The gateway refunds an authorized payment not captured within its window (3 days) by itself.
@@ -151,6 +155,8 @@ export type GatewayNotice =
   | { readonly kind: 'dispute'; readonly event: string; readonly eventId: string | null; readonly dispute: GatewayDispute; readonly payment: GatewayPayment }
   /** A refund event: the refund and the payment it refunds, as the event carries them. */
   | { readonly kind: 'refund'; readonly event: string; readonly eventId: string | null; readonly refund: GatewayRefund; readonly payment: GatewayPayment }
+  /** `payment.authorized` of an order: not money yet; captured by reconciliation while its invoice owes it, alerted otherwise. */
+  | { readonly kind: 'authorized'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment }
   /** An event we do not act on (or a payment not captured): answered 200 so the gateway stops sending it. */
   | { readonly kind: 'ignored'; readonly event: string; readonly eventId: string | null };
 

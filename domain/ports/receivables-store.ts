@@ -4,6 +4,21 @@ import type { Minor } from '../money.ts';
 import type { Payment, PaymentDispute, PaymentRefund, PaymentSource, UnmatchedPayment } from '../receivables/payment.ts';
 import type { VirtualAccount } from './payment-gateway.ts';
 
+/** An ISSUED invoice still owing and its gateway orders. */
+export interface OpenOrder {
+  readonly invoiceId: string;
+  readonly invoiceNumber: string;
+  /** The current order. */
+  readonly gatewayOrderId: string;
+  /** Paise the current order collects. */
+  readonly orderAmount: Minor;
+  /** Which of the invoice's orders the current one is (1 = the first). */
+  readonly orderSeq: number;
+  /** The orders it replaced (payments on them still land on this invoice). */
+  readonly earlierOrderIds: readonly string[];
+  readonly amountDue: Minor;
+}
+
 export interface PaymentRecorded {
   readonly payment: Payment;
   /** False when this payment (same source and reference) was already recorded: nothing new was written. */
@@ -79,6 +94,9 @@ export interface ReceivablesStore {
   /** When reconciliation last asked the gateway for its refunds (undefined: never). */
   refundLook(): Promise<string | undefined>;
   markRefundLook(at: string): Promise<void>;
+  /** When the account's disputes were last asked for (reconciliation of disputes whose webhooks were lost). */
+  disputeLook(): Promise<string | undefined>;
+  markDisputeLook(at: string): Promise<void>;
   /** The group a Smart Collect virtual account belongs to. */
   virtualAccountGroup(virtualAccountId: string): Promise<string | undefined>;
   /** The group's virtual account as stored: the account once created, the intent written before asking the gateway, the last reconciliation look. */
@@ -92,8 +110,19 @@ export interface ReceivablesStore {
   /** Keeps a payment that is not a group's money, once per payment id; false when it was already kept. */
   keepUnmatched(payment: UnmatchedPayment): Promise<boolean>;
   unmatchedPayments(): Promise<UnmatchedPayment[]>;
-  /** The gateway orders of the group's ISSUED invoices still owing (reconciliation asks for their payments). */
-  openOrders(agentGroupId: string): Promise<{ readonly invoiceId: string; readonly gatewayOrderId: string }[]>;
+  /** The gateway orders of the group's ISSUED invoices still owing (reconciliation asks for their payments and replaces an order for more than is due). */
+  openOrders(agentGroupId: string): Promise<OpenOrder[]>;
+  /**
+   * Makes `order` the invoice's current order (its way back to the invoice written with it), the one it replaces kept as an
+   * earlier order; false, writing nothing, when the invoice's current order is no longer `replaces` or it is not ISSUED.
+   */
+  replaceGatewayOrder(
+    agentGroupId: string,
+    invoiceId: string,
+    order: { readonly orderId: string; readonly amount: Minor; readonly seq: number },
+    replaces: string,
+    at: string,
+  ): Promise<boolean>;
   payments(agentGroupId: string): Promise<Payment[]>;
   /**
    * bookingRef → paise of payments that reached the booking's invoice lines: each invoice's

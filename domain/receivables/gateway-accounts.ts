@@ -3,10 +3,18 @@ import type { IdGenerator } from '../ports/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
 import type { Metrics } from '../ports/metrics.ts';
-import { wasCaptured, type GatewayPayment, type GatewayRefund, type PaymentGateway, type VirtualAccount } from '../ports/payment-gateway.ts';
+import {
+  wasCaptured,
+  type GatewayDispute,
+  type GatewayPayment,
+  type GatewayRefund,
+  type PaymentGateway,
+  type VirtualAccount,
+} from '../ports/payment-gateway.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
-import { receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
+import { orderForAmountDue } from './gateway-orders.ts';
+import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
 
 export interface VirtualAccountDeps {
   readonly gateway: PaymentGateway;
@@ -36,7 +44,19 @@ export interface ReconcileDeps extends PaymentDeps {
   readonly metrics: Metrics;
   readonly gateway: PaymentGateway;
   readonly receivables: PaymentDeps['receivables'] &
-    Pick<ReceivablesStore, 'openOrders' | 'groupVirtualAccount' | 'markVirtualAccountLook' | 'refundLook' | 'markRefundLook' | 'gatewayPaymentGroup'>;
+    Pick<
+      ReceivablesStore,
+      | 'openOrders'
+      | 'replaceGatewayOrder'
+      | 'groupVirtualAccount'
+      | 'markVirtualAccountLook'
+      | 'refundLook'
+      | 'markRefundLook'
+      | 'disputeLook'
+      | 'markDisputeLook'
+      | 'openDisputes'
+      | 'gatewayPaymentGroup'
+    >;
   readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices'>;
 }
 
@@ -61,6 +81,10 @@ export interface ReconcileReport {
   }[];
   /** Processed refunds newly recorded now (their notification never arrived). */
   readonly refunded: readonly { readonly agentGroupId: string; readonly refundId: string; readonly paymentId: string; readonly amount: number }[];
+  /** Dispute states newly recorded now (their notifications never arrived): a lost one gave its amount back. */
+  readonly disputed: readonly { readonly agentGroupId: string; readonly disputeId: string; readonly paymentId: string; readonly status: string }[];
+  /** Fresh orders for invoices whose amount due changed (the order they replace is for more than is owed). */
+  readonly reordered: readonly { readonly agentGroupId: string; readonly invoiceId: string; readonly orderId: string; readonly amount: number }[];
   /** `agentGroupId` is `*` for the account-wide look at the gateway's refunds. */
   readonly failures: readonly { readonly agentGroupId: string; readonly error: string }[];
 }
@@ -69,7 +93,8 @@ export interface ReconcileReport {
  * Reconciliation: asks the gateway for the payments of every open invoice's order and of each
  * such group's virtual account since its last look (less an overlap, so a payment created just
  * before the last look is never skipped), and records what is missing through the same
- * exactly-once path as the notifications. Costs one call per open invoice and per group with
+ * exactly-once path as the notifications; then gives each open invoice whose amount due changed a
+ * fresh order for it (gateway-orders.ts). Costs one call per open invoice's order and per group with
  * open invoices (their accounts), never the history. One group's failure is reported, not fatal.
  */
 export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin, only?: string): Promise<ReconcileReport> {
@@ -81,6 +106,8 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   const recorded: { agentGroupId: string; paymentId: string; amount: number }[] = [];
   const refunded: { agentGroupId: string; refundId: string; paymentId: string; amount: number }[] = [];
   const failures: { agentGroupId: string; error: string }[] = [];
+  const reordered: { agentGroupId: string; invoiceId: string; orderId: string; amount: number }[] = [];
+  const disputed: { agentGroupId: string; disputeId: string; paymentId: string; status: string }[] = [];
   const source = { event: 'reconciliation', eventId: null };
   const refund = async (r: GatewayRefund, p: GatewayPayment | null) => {
     const outcome = await receiveGatewayRefund(deps, r, p, source, origin);
@@ -91,26 +118,30 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   const uncaptured: { agentGroupId: string; paymentId: string; invoiceId: string; amount: number; error: string }[] = [];
   /**
    * An authorized payment of one of our orders is captured at once, for its whole amount (razorpay.com/docs/payments/payments/capture-settings:
-   * not captured within 3 days, it is refunded to the payer): hourly runs leave it at most an hour. A refusal is alerted, naming payment and invoice.
+   * not captured within 3 days, it is refunded to the payer; razorpay.com/docs/api/payments/capture: only the amount authorized), but
+   * only while its invoice still owes that much: one on a settled invoice, or on a replaced order for more than is due now, would be
+   * money not owed, so it is left to Razorpay's refund and alerted instead. A refusal is alerted too; both name payment and invoice.
    */
-  const capture = async (g: string, invoiceId: string, payments: readonly GatewayPayment[]): Promise<GatewayPayment[]> => {
-    const out: GatewayPayment[] = [];
-    for (const p of payments) {
-      if (p.status !== 'authorized') {
-        out.push(p);
-        continue;
-      }
-      try {
-        out.push(await deps.gateway.capturePayment(p.paymentId, p.amount, p.currency));
-        captured.push({ agentGroupId: g, paymentId: p.paymentId, invoiceId, amount: p.amount });
-      } catch (err) {
-        const error = err instanceof Error ? err.message : String(err);
-        deps.metrics.count('PaymentNotCaptured');
-        uncaptured.push({ agentGroupId: g, paymentId: p.paymentId, invoiceId, amount: p.amount, error });
-        failures.push({ agentGroupId: g, error: `authorized payment ${p.paymentId} of invoice ${invoiceId} not captured: ${error}` });
-      }
+  const capture = async (g: string, invoiceId: string, p: GatewayPayment, owed: { left: number }): Promise<GatewayPayment | null> => {
+    const alert = (error: string, metric: 'PaymentNotCaptured' | 'AuthorizedPaymentNotOwed') => {
+      deps.metrics.count(metric);
+      uncaptured.push({ agentGroupId: g, paymentId: p.paymentId, invoiceId, amount: p.amount, error });
+      failures.push({ agentGroupId: g, error: `authorized payment ${p.paymentId} of invoice ${invoiceId} not captured: ${error}` });
+      return null;
+    };
+    if (p.amount > owed.left)
+      return alert(
+        `its ${p.amount} paise are more than the ${owed.left} paise the invoice owes; Razorpay refunds it after 3 days unless an operator captures it on the dashboard`,
+        'AuthorizedPaymentNotOwed',
+      );
+    try {
+      const done = await deps.gateway.capturePayment(p.paymentId, p.amount, p.currency);
+      owed.left -= p.amount;
+      captured.push({ agentGroupId: g, paymentId: p.paymentId, invoiceId, amount: p.amount });
+      return done;
+    } catch (err) {
+      return alert(err instanceof Error ? err.message : String(err), 'PaymentNotCaptured');
     }
-    return out;
   };
   const take = async (g: string, payments: readonly GatewayPayment[]) => {
     for (const fetched of payments.filter(wasCaptured)) {
@@ -127,11 +158,23 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
       if (outcome.kind === 'recorded' && p.amountRefunded > 0) for (const r of await deps.gateway.paymentRefunds(p.paymentId)) await refund(r, p);
     }
   };
+  /** Orders a payment was captured on: `paid` at the gateway, they take no more. */
+  const spent = new Set<string>();
+  /** Orders whose payments this run read. */
+  const checked = new Set<string>();
   for (const g of groups) {
     try {
+      const authorized: { invoiceId: string; orderId: string; payment: GatewayPayment }[] = [];
       for (const o of await deps.receivables.openOrders(g)) {
-        ordersChecked++;
-        await take(g, await capture(g, o.invoiceId, await deps.gateway.orderPayments(o.gatewayOrderId)));
+        // Orders it replaced are still payable at Razorpay (an order cannot be cancelled): their payments are this invoice's too.
+        for (const orderId of [...o.earlierOrderIds, o.gatewayOrderId]) {
+          ordersChecked++;
+          const payments = await deps.gateway.orderPayments(orderId);
+          checked.add(orderId);
+          if (payments.some(wasCaptured)) spent.add(orderId);
+          for (const p of payments) if (p.status === 'authorized') authorized.push({ invoiceId: o.invoiceId, orderId, payment: p });
+          await take(g, payments);
+        }
       }
       const va = await deps.receivables.groupVirtualAccount(g);
       if (va.account) {
@@ -140,6 +183,17 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
         const since = new Date(Date.parse(va.lastLookAt ?? '1970-01-01T00:00:00.000Z') - LOOK_OVERLAP_MS);
         await take(g, await deps.gateway.virtualAccountPayments(va.account.virtualAccountId, since));
         await deps.receivables.markVirtualAccountLook(g, startedAt.toISOString());
+      }
+      // Authorized payments last, against what each invoice owes once every captured payment found is recorded.
+      if (authorized.length > 0) {
+        const owed = new Map((await deps.receivables.openOrders(g)).map((o) => [o.invoiceId, { left: o.amountDue }]));
+        for (const a of authorized) {
+          const done = await capture(g, a.invoiceId, a.payment, owed.get(a.invoiceId) ?? { left: 0 });
+          if (done) {
+            spent.add(a.orderId);
+            await take(g, [done]);
+          }
+        }
       }
     } catch (err) {
       failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
@@ -160,7 +214,56 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   } catch (err) {
     failures.push({ agentGroupId: only ?? '*', error: err instanceof Error ? err.message : String(err) });
   }
-  return { groups: groups.length, ordersChecked, virtualAccountsChecked, found, recorded, unmatched, captured, uncaptured, refunded, failures };
+  // Disputes whose every webhook was lost: those raised since the last look, and each one still undecided here, as they stand now.
+  try {
+    const startedAt = deps.clock.now();
+    const last = await deps.receivables.disputeLook();
+    const asked = new Map<string, GatewayDispute>();
+    for (const d of await deps.gateway.disputesSince(new Date(Date.parse(last ?? '1970-01-01T00:00:00.000Z') - LOOK_OVERLAP_MS))) asked.set(d.disputeId, d);
+    for (const held of await deps.receivables.openDisputes())
+      if (!asked.has(held.disputeId) && (!only || held.agentGroupId === only)) asked.set(held.disputeId, await deps.gateway.dispute(held.disputeId));
+    for (const d of asked.values()) {
+      // Only disputes of payments recorded, as with refunds: one of a payment that is no group's is not ours to post.
+      const owner = await deps.receivables.gatewayPaymentGroup(d.paymentId);
+      if (!owner || (only && owner !== only)) continue;
+      const outcome = await receiveGatewayDispute(deps, d, null, source, origin);
+      if (outcome.kind === 'recorded' && outcome.applied)
+        disputed.push({ agentGroupId: owner, disputeId: d.disputeId, paymentId: d.paymentId, status: d.status });
+    }
+    if (!only) await deps.receivables.markDisputeLook(startedAt.toISOString());
+  } catch (err) {
+    failures.push({ agentGroupId: only ?? '*', error: err instanceof Error ? err.message : String(err) });
+  }
+  // Last, with every payment, refund and dispute found recorded: each open invoice's order is made to collect what is owed now, never more
+  // (a group whose invoices were all paid is among them once a refund or dispute found now re-opened one).
+  for (const g of new Set([...groups, ...refunded.map((r) => r.agentGroupId), ...disputed.map((d) => d.agentGroupId)])) {
+    try {
+      for (const o of await deps.receivables.openOrders(g)) {
+        // An order not read above (its invoice was settled when the run began) is asked about only when its amount is the one due again.
+        const isSpent =
+          spent.has(o.gatewayOrderId) ||
+          (!checked.has(o.gatewayOrderId) && o.amountDue === o.orderAmount && (await deps.gateway.orderPayments(o.gatewayOrderId)).some(wasCaptured));
+        const made = await orderForAmountDue(deps, g, o, isSpent);
+        if (made) reordered.push({ agentGroupId: g, invoiceId: o.invoiceId, orderId: made.orderId, amount: made.amount });
+      }
+    } catch (err) {
+      failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return {
+    groups: groups.length,
+    ordersChecked,
+    virtualAccountsChecked,
+    found,
+    recorded,
+    unmatched,
+    captured,
+    uncaptured,
+    refunded,
+    disputed,
+    reordered,
+    failures,
+  };
 }
 
 /** Payments created up to this long before the last look are asked for again (recorded once all the same): clocks and Razorpay's indexing lag. */

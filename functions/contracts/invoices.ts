@@ -97,11 +97,19 @@ export const InvoiceSchema = v.object({
   billToName: v.string(),
   billToAddress: v.string(),
   placeOfSupply: v.pipe(v.string(), v.description('The property\'s state and its GST state code, e.g. "Goa (30)".')),
-  gatewayOrderId: v.nullable(v.string()),
+  gatewayOrderId: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it).',
+    ),
+  ),
   paymentInstructions: v.pipe(
     v.nullable(
       v.object({
-        gatewayOrderId: v.pipe(v.nullable(v.string()), v.description('Pay online (card, UPI, netbanking) against this Razorpay order.')),
+        gatewayOrderId: v.pipe(
+          v.nullable(v.string()),
+          v.description('Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment.'),
+        ),
         bankTransfer: v.pipe(
           v.nullable(
             v.object({

@@ -3,6 +3,7 @@ import { isAwsUnavailable } from '../../infra/aws-client.ts';
 import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { logger } from '../../infra/logger.ts';
 import { systemOrigin } from '../../domain/audit/audit-event.ts';
+import { authorizedNotOwed } from '../../domain/receivables/gateway-orders.ts';
 import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund } from '../../domain/receivables/record-payment.ts';
 import { gatewayNotificationRoute } from '../contracts/payments.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -23,6 +24,31 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
       status: 200,
       body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, refundId: null, disputeId: null, duplicate: false },
     };
+  if (notice.kind === 'authorized') {
+    // Not money yet: reconciliation captures it while its invoice owes it; for more than is owed it is left to Razorpay's refund, and said.
+    const notOwed = await authorizedNotOwed({ receivables: services.receivables, invoices: services.invoices }, notice.payment);
+    if (notOwed) {
+      services.metrics.count('AuthorizedPaymentNotOwed');
+      logger.warn('authorized payment for more than its invoice owes: not captured, Razorpay refunds it after 3 days unless captured on the dashboard', {
+        paymentId: notice.payment.paymentId,
+        orderId: notice.payment.orderId,
+        amount: notice.payment.amount,
+        ...notOwed,
+      });
+    }
+    return {
+      status: 200,
+      body: {
+        outcome: 'IGNORED' as const,
+        event: notice.event,
+        paymentId: notice.payment.paymentId,
+        invoiceId: null,
+        refundId: null,
+        disputeId: null,
+        duplicate: false,
+      },
+    };
+  }
   const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock, clockFor: clockFor(services), ids: services.ids };
   const paymentId = notice.payment.paymentId;
   // The trail names the gateway's event id, what an auditor finds in the gateway's own dashboard.

@@ -7,7 +7,8 @@ import { systemOrigin } from '../../domain/audit/audit-event.ts';
 
 /**
  * Scheduled hourly: Razorpay does not promise every webhook (and disables one that keeps
- * failing), so a payment it never announced is recorded by the next run, once.
+ * failing), so a payment it never announced is recorded by the next run, once; and an invoice whose
+ * amount due changed gets an order for what it owes now.
  */
 export const handler = async () => {
   const svc = services();
@@ -28,6 +29,8 @@ export const handler = async () => {
     ...report,
     recorded: report.recorded.length,
     captured: report.captured.length,
+    reordered: report.reordered.length,
+    disputed: report.disputed.length,
   });
   return report;
 };

@@ -12,7 +12,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
-import type { GatewayOrderRef, GroupVirtualAccount, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
+import type { GatewayOrderRef, GroupVirtualAccount, OpenOrder, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
 import {
   allocate,
   allocationOrder,
@@ -38,7 +38,7 @@ import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
-import { keys } from './keys.ts';
+import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
 
@@ -53,6 +53,7 @@ import { GSI1 } from './table.ts';
  * | dispute by its id, last state  | PK = GROUP#<g>, SK = PAYMENTDISPUTE#<disputeId>       | table |
  * | open disputes, oldest first    | GSI1PK = OPENDISPUTES (only while open/under review)  | GSI1  |
  * | refunds' reconciliation look   | PK = GATEWAYREFUNDS, SK = LOOK                        | table |
+ * | disputes' reconciliation look  | PK = GATEWAYDISPUTES, SK = LOOK                       | table |
  * | invoices a refund re-opens     | GSI1PK = GROUP#<g>#INVOICES (amountPaid > 0), then a consistent get | GSI1 |
  * | a group's payments             | PK = GROUP#<g>, begins_with(SK, PAYMENT#)             | table |
  * | unallocated credit + version   | PK = GROUP#<g>, SK = RECEIVABLES                      | table |
@@ -415,20 +416,36 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   async refundLook(): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.refundLook(), ConsistentRead: true }));
-    return out.Item?.lastLookAt as string | undefined;
+    return this.look(keys.refundLook());
   }
 
   async markRefundLook(at: string): Promise<void> {
+    await this.markLook(keys.refundLook(), 'GatewayRefundLook', at);
+  }
+
+  async disputeLook(): Promise<string | undefined> {
+    return this.look(keys.disputeLook());
+  }
+
+  async markDisputeLook(at: string): Promise<void> {
+    await this.markLook(keys.disputeLook(), 'GatewayDisputeLook', at);
+  }
+
+  private async look(key: Key): Promise<string | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    return out.Item?.lastLookAt as string | undefined;
+  }
+
+  private async markLook(key: Key, entity: string, at: string): Promise<void> {
     await writeIf(
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.refundLook(),
+        Key: key,
         UpdateExpression: 'SET entity = :entity, lastLookAt = :at',
         // Never backwards: two reconciliations overlapping leave the later mark.
         ConditionExpression: 'attribute_not_exists(lastLookAt) OR lastLookAt < :at',
-        ExpressionAttributeValues: { ':entity': 'GatewayRefundLook', ':at': at },
+        ExpressionAttributeValues: { ':entity': entity, ':at': at },
       }),
     );
   }
@@ -596,8 +613,60 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return items.map(({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, ...rest }) => rest as unknown as UnmatchedPayment);
   }
 
-  async openOrders(agentGroupId: string): Promise<{ invoiceId: string; gatewayOrderId: string }[]> {
-    return (await this.openInvoices(agentGroupId)).flatMap((i) => (i.gatewayOrderId ? [{ invoiceId: i.id, gatewayOrderId: i.gatewayOrderId }] : []));
+  async openOrders(agentGroupId: string): Promise<OpenOrder[]> {
+    return (await this.openInvoices(agentGroupId)).flatMap((i) =>
+      i.order
+        ? [
+            {
+              invoiceId: i.id,
+              invoiceNumber: i.invoiceNumber,
+              gatewayOrderId: i.order.id,
+              orderAmount: i.order.amount,
+              orderSeq: i.order.seq,
+              earlierOrderIds: i.order.earlier,
+              amountDue: i.amountDue,
+            },
+          ]
+        : [],
+    );
+  }
+
+  async replaceGatewayOrder(
+    agentGroupId: string,
+    invoiceId: string,
+    order: { readonly orderId: string; readonly amount: Minor; readonly seq: number },
+    replaces: string,
+    at: string,
+  ): Promise<boolean> {
+    // The order's way back to its invoice is written with it: a gateway notification names only the order.
+    return transactIf(this.db, [
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression:
+            'SET gatewayOrderId = :o, gatewayOrderAmount = :a, gatewayOrderSeq = :s, earlierGatewayOrders = list_append(if_not_exists(earlierGatewayOrders, :none), :prev), updatedAt = :at',
+          ConditionExpression: 'gatewayOrderId = :replaces AND #status = :issued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':o': order.orderId,
+            ':a': order.amount,
+            ':s': order.seq,
+            ':none': [],
+            ':prev': [replaces],
+            ':replaces': replaces,
+            ':issued': 'ISSUED',
+            ':at': at,
+          },
+        },
+      },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...keys.gatewayOrder(order.orderId), entity: 'GatewayOrder', orderId: order.orderId, agentGroupId, invoiceId, createdAt: at },
+        },
+      },
+    ]);
   }
 
   async payments(agentGroupId: string): Promise<Payment[]> {
@@ -652,9 +721,14 @@ export class DynamoReceivablesStore implements ReceivablesStore {
    * still owing, once the kept figures are complete, so the read costs what is open, not the
    * group's whole invoice list; before that, from the list as it always was.
    */
-  private async openInvoices(
-    agentGroupId: string,
-  ): Promise<(OpenInvoice & { amountPaid: Minor; hasSpans: boolean; tracked: boolean; gatewayOrderId?: string })[]> {
+  private async openInvoices(agentGroupId: string): Promise<
+    (OpenInvoice & {
+      amountPaid: Minor;
+      hasSpans: boolean;
+      tracked: boolean;
+      order?: { id: string; amount: Minor; seq: number; earlier: string[] };
+    })[]
+  > {
     const m = keys.dueMarkers(agentGroupId);
     const [dues, markers] = await Promise.all([
       this.db.send(new GetCommand({ TableName: this.table, Key: keys.dues(agentGroupId), ConsistentRead: true, ProjectionExpression: 'complete' })),
@@ -687,7 +761,17 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           amountPaid,
           hasSpans: i.bookingSpans !== undefined,
           tracked: i.dueTracked === true,
-          gatewayOrderId: i.gatewayOrderId as string | undefined,
+          // The first order is for the total (no amount stored); a replacing order stores its own.
+          ...(i.gatewayOrderId
+            ? {
+                order: {
+                  id: i.gatewayOrderId as string,
+                  amount: (i.gatewayOrderAmount as Minor | undefined) ?? (i.total as Minor),
+                  seq: (i.gatewayOrderSeq as number | undefined) ?? 1,
+                  earlier: (i.earlierGatewayOrders as string[] | undefined) ?? [],
+                },
+              }
+            : {}),
         };
       })
       .filter((i) => i.amountDue > 0);

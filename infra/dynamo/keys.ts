@@ -300,6 +300,7 @@ export const keys = {
   refundsOfGroup: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYMENTREFUND#' }),
   /** Reconciliation's last look at the gateway's refunds (one account-wide list). */
   refundLook: (): Key => ({ PK: 'GATEWAYREFUNDS', SK: 'LOOK' }),
+  disputeLook: (): Key => ({ PK: 'GATEWAYDISPUTES', SK: 'LOOK' }),
   /** The group's money received and not yet allocated to an invoice, with a version allocations commit on. */
   receivablesAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'RECEIVABLES' }),
   /** The ids of a booking's POSTED ledger entries (charge, adjustments, refunds), added in each posting's transaction; never removed. */

@@ -2,6 +2,7 @@ import type Razorpay from 'razorpay';
 import {
   GatewayRejectedError,
   GatewayUnavailableError,
+  type GatewayDispute,
   type GatewayOrder,
   type GatewayOrderRequest,
   type GatewayPayment,
@@ -12,7 +13,7 @@ import {
 } from '../../domain/ports/payment-gateway.ts';
 import { once } from '../lazy.ts';
 import { loadRazorpaySdk, RazorpaySdkNotWiredError } from './razorpay-sdk.ts';
-import { paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
+import { disputeOfEntity, paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
 
 export interface RazorpaySettings {
   readonly keyId: string;
@@ -179,6 +180,31 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   async refundsSince(since: Date): Promise<GatewayRefund[]> {
     // razorpay.com/docs/api/refunds/fetch-all: GET /refunds, `from` (Unix seconds), `count` ≤ 100 with `skip`.
     return this.refundPages({ from: Math.floor(since.getTime() / 1000) });
+  }
+
+  async disputesSince(since: Date): Promise<GatewayDispute[]> {
+    // razorpay.com/docs/api/disputes/fetch-all: GET /disputes, a collection newest first (the sample), paged by the SDK's `count` and
+    // `skip` (razorpay-node lib/resources/disputes.js sends only those): pages are read until one reaches a dispute created before `since`.
+    const from = Math.floor(since.getTime() / 1000);
+    const disputes: GatewayDispute[] = [];
+    try {
+      for (let skip = 0; ; skip += PAGE) {
+        const page = (await (await this.sdk()).disputes.all({ count: PAGE, skip })) as unknown as { items: { created_at?: unknown }[] };
+        disputes.push(...page.items.filter((d) => Number(d.created_at) >= from).map((d, i) => disputeOfEntity(d, `items[${skip + i}]`)));
+        if (page.items.length < PAGE || page.items.some((d) => Number(d.created_at) < from)) return disputes;
+      }
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
+  async dispute(disputeId: string): Promise<GatewayDispute> {
+    try {
+      // razorpay.com/docs/api/disputes/fetch: GET /disputes/:id, the dispute entity.
+      return disputeOfEntity(await (await this.sdk()).disputes.fetch(disputeId), 'dispute');
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
   }
 
   async capturePayment(paymentId: string, amount: number, currency: string): Promise<GatewayPayment> {

@@ -188,9 +188,18 @@ export class RazorpayWebhooks implements PaymentNotifications {
     const eventId = eventIdHeader !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(eventIdHeader) ? eventIdHeader : null;
     const refundEvent = (REFUND_EVENTS as readonly string[]).includes(n.event);
     const disputeEvent = (DISPUTE_EVENTS as readonly string[]).includes(n.event);
-    if (!refundEvent && !disputeEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event)) return { kind: 'ignored', event: n.event, eventId };
+    const authorizedEvent = n.event === 'payment.authorized';
+    if (!refundEvent && !disputeEvent && !authorizedEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event))
+      return { kind: 'ignored', event: n.event, eventId };
     const payload = n.payload;
     if (typeof payload !== 'object' || payload === null) throw new ValidationError('payload', 'payload must hold the event entities.');
+    if (authorizedEvent) {
+      // razorpay.com/docs/webhooks/payments, "payment.authorized": the payment entity, `status: authorized` until captured.
+      const payment = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
+      return payment.status === 'authorized' && payment.orderId !== null
+        ? { kind: 'authorized', event: n.event, eventId, payment }
+        : { kind: 'ignored', event: n.event, eventId };
+    }
     if (disputeEvent) {
       const dispute = disputeOfEntity(payload.dispute?.entity, 'payload.dispute.entity');
       const disputed = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   GatewayRejectedError,
+  type GatewayDispute,
   type GatewayOrder,
   type GatewayOrderRequest,
   type GatewayPayment,
@@ -110,6 +111,15 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
 
   async refundsSince(): Promise<GatewayRefund[]> {
     return [];
+  }
+
+  async disputesSince(): Promise<GatewayDispute[]> {
+    return [];
+  }
+
+  /** The sandbox lists no disputes: Razorpay's answer for an id it does not know. */
+  async dispute(disputeId: string): Promise<GatewayDispute> {
+    throw new GatewayRejectedError('BAD_REQUEST_ERROR', `The id provided does not exist: ${disputeId}`, 400);
   }
 
   /** The sandbox lists no payments, so it holds none authorized: Razorpay's answer for an id it does not know. */

@@ -43,6 +43,13 @@ const partnerRun = async (g: GroupFixture) => {
   expect(run.status, run.text).toBe(200);
   return run.body.invoiceIds as string[];
 };
+/** A new group with one issued invoice of two nights (₹10,500), through the partner's run. */
+const issuedInvoice = async () => {
+  const g = await newAgentGroup({ channelId: world.channelId });
+  await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+  const [id] = await partnerRun(g);
+  return { g, id: id!, invoice: await invoiceOf(g, id!) };
+};
 /** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
 const reconcile = (g: GroupFixture) =>
   reconcilePayments(
@@ -124,33 +131,33 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(rz.fake.virtualAccounts.filter((v) => v.id === vaId)).toHaveLength(1);
 
     // A card payment whose webhook never comes: reconciliation finds it on the order, once.
-    const missed = rz.fake.pay(newer.gatewayOrderId, 1_000_00);
+    const missed = rz.fake.pay(newer.gatewayOrderId, 5_250_00);
     const first = await admin(['payments', 'reconcile', '--group', g.agentGroupId]);
     expect(first).toMatchObject({
       groups: 1,
       ordersChecked: 2,
       virtualAccountsChecked: 1,
-      recorded: [{ paymentId: missed.payment.id, amount: 1_000_00 }],
+      recorded: [{ paymentId: missed.payment.id, amount: 5_250_00 }],
       failures: [],
     });
     expect((await admin(['payments', 'reconcile', '--group', g.agentGroupId])).recorded).toEqual([]);
-    expect(await invoiceOf(g, newer.id)).toMatchObject({ amountPaid: 1_000, amountDue: 4_250 });
+    expect(await invoiceOf(g, newer.id)).toMatchObject({ status: 'PAID', amountPaid: 5_250, amountDue: 0 });
     // Its webhook arriving late changes nothing.
     expect((await deliver(missed.captured)).body.outcome).toBe('DUPLICATE');
 
-    // A transfer of exactly the older invoice: it is paid, the newer untouched.
-    const t1 = rz.fake.transfer(vaId, 10_500_00, 'UTR0000000001');
+    // A transfer of part of the older invoice: it takes the older, the newer (paid) untouched.
+    const t1 = rz.fake.transfer(vaId, 10_000_00, 'UTR0000000001');
     expect((await deliver(t1.credited)).body).toMatchObject({ outcome: 'RECORDED', invoiceId: null });
-    expect(await invoiceOf(g, older.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
-    expect(await invoiceOf(g, newer.id)).toMatchObject({ status: 'ISSUED', amountDue: 4_250 });
-    // A second transfer, its webhook lost: the next reconciliation reads the account's payments since its last look.
-    const t2 = rz.fake.transfer(vaId, 4_750_00, 'UTR0000000002');
-    const second = await admin(['payments', 'reconcile', '--group', g.agentGroupId]);
-    expect(second.recorded).toEqual([{ agentGroupId: g.agentGroupId, paymentId: t2.payment.id, amount: 4_750_00 }]);
+    expect(await invoiceOf(g, older.id)).toMatchObject({ status: 'ISSUED', amountDue: 500 });
     expect(await invoiceOf(g, newer.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    // A second transfer, its webhook lost: the next reconciliation reads the account's payments since its last look.
+    const t2 = rz.fake.transfer(vaId, 1_000_00, 'UTR0000000002');
+    const second = await admin(['payments', 'reconcile', '--group', g.agentGroupId]);
+    expect(second.recorded).toEqual([{ agentGroupId: g.agentGroupId, paymentId: t2.payment.id, amount: 1_000_00 }]);
+    expect(await invoiceOf(g, older.id)).toMatchObject({ status: 'PAID', amountDue: 0 });
     expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(500);
     expect((await deliver(t2.credited)).body.outcome).toBe('DUPLICATE');
-    expect((await ledgerPayments(g)).map((e) => e.amount).sort((a, b) => a - b)).toEqual([-10_500, -4_750, -1_000]);
+    expect((await ledgerPayments(g)).map((e) => e.amount).sort((a, b) => a - b)).toEqual([-10_000, -5_250, -1_000]);
   }, 400_000);
 
   it('answers a bad signature and malformed JSON 400 and records nothing; keeps an unknown order or another currency (200) for operators', async () => {
@@ -158,7 +165,7 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     await bookStay(g, world.registered, '2027-03-01', '2027-03-02');
     const [id] = await billingRun(g);
     const invoice = await invoiceOf(g, id!);
-    const good = rz.fake.pay(invoice.gatewayOrderId, 100_00);
+    const good = rz.fake.pay(invoice.gatewayOrderId, Math.round(invoice.total * 100));
     const forged = await deliver(good.captured, { ...good.captured.headers, 'x-razorpay-signature': 'f'.repeat(64) });
     expect([forged.status, forged.body.param]).toEqual([400, 'X-Razorpay-Signature']);
     const unsigned = await deliver(good.captured, { 'content-type': 'application/json' });
@@ -172,8 +179,11 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     const unknown = await deliver(stranger.captured);
     expect([unknown.status, unknown.body.outcome]).toEqual([200, 'UNMATCHED']);
     expect((await deliver(stranger.captured)).body).toMatchObject({ outcome: 'UNMATCHED', duplicate: true });
-    const dollars = rz.fake.pay(invoice.gatewayOrderId, 50_00, 'USD');
-    expect((await deliver(dollars.captured)).body.outcome).toBe('UNMATCHED');
+    // Checkout charges an order in its own currency, so only a body Razorpay would not send names our order in another: kept all the same.
+    const dollars = {
+      payment: { ...good.payment, id: `pay_${[...good.payment.id.slice(4)].reverse().join('')}`, amount: 50_00, currency: 'USD', international: true },
+    };
+    expect((await deliver(rz.fake.sign('payment.captured', { payment: { entity: dollars.payment } }))).body.outcome).toBe('UNMATCHED');
     expect(await ledgerPayments(g)).toEqual([]);
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0 });
     const kept = (await admin(['payments', 'unmatched'])).unmatched as { paymentId: string; reason: string }[];
@@ -252,6 +262,11 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect(rz.fake.payments.find((p) => p.id === paid.payment.id)).toMatchObject({ status: 'refunded', amount_refunded: 10_500_00, refund_status: 'full' });
     const report = await reconcile(g);
     expect(report.refunded).toEqual([{ agentGroupId: g.agentGroupId, refundId: rest.refund.id, paymentId: paid.payment.id, amount: 6_500_00 }]);
+    // The order was paid: at Razorpay it stays `paid` and takes no more, so the re-opened invoice gets a fresh one for what is due.
+    expect(() => rz.fake.pay(invoice.gatewayOrderId, 10_500_00)).toThrow(/is paid/);
+    const fresh = rz.fake.orders.find((o) => o.receipt === `${id}/2`)!;
+    expect(report.reordered).toEqual([{ agentGroupId: g.agentGroupId, invoiceId: id, orderId: fresh.id, amount: 10_500_00 }]);
+    expect(await invoiceOf(g, id!)).toMatchObject({ gatewayOrderId: fresh.id });
     expect((await reconcile(g)).refunded).toEqual([]);
     expect((await deliver(rest.processed)).body).toMatchObject({ outcome: 'DUPLICATE', refundId: rest.refund.id });
     expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 0, amountDue: 10_500 });
@@ -436,5 +451,93 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     const kept = await rz.svc.receivables.unmatchedPayments();
     expect(kept.map((u) => u.paymentId)).not.toEqual(expect.arrayContaining([first.payment.id]));
     expect(kept.map((u) => u.paymentId)).not.toEqual(expect.arrayContaining([second.payment.id]));
+  }, 300_000);
+
+  it('an order collects only what is owed: Razorpay refuses a short payment; after part is paid by transfer the invoice offers no order until reconciliation makes one for the rest; a payment on the replaced order lands on the invoice, its surplus as credit; a settled invoice offers none', async () => {
+    const { g, id, invoice } = await issuedInvoice();
+    const firstOrder = invoice.gatewayOrderId as string;
+    expect(() => rz.fake.pay(firstOrder, 4_000_00)).toThrow(/does not allow partial payments/);
+    expect(rz.fake.orders.find((o) => o.id === firstOrder)).toMatchObject({ amount: 10_500_00, amount_paid: 0, status: 'created' });
+
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    expect((await deliver(rz.fake.transfer(vaId, 4_000_00, 'UTR34ORDR0001').credited)).body.outcome).toBe('RECORDED');
+    // The order is for 10,500 and 6,500 is owed: none is offered (the transfer account still is).
+    const partPaid = await invoiceOf(g, id!);
+    expect(partPaid).toMatchObject({ status: 'ISSUED', amountDue: 6_500, gatewayOrderId: null, paymentInstructions: { gatewayOrderId: null } });
+    expect(partPaid.paymentInstructions.bankTransfer).not.toBeNull();
+
+    const report = await reconcile(g);
+    const fresh = rz.fake.orders.filter((o) => o.receipt === `${id}/2`);
+    expect(fresh).toHaveLength(1);
+    expect(fresh[0]).toMatchObject({ amount: 6_500_00, currency: 'INR', notes: { invoice_id: id, agent_group_id: g.agentGroupId, replaces: firstOrder } });
+    expect(report.reordered).toEqual([{ agentGroupId: g.agentGroupId, invoiceId: id, orderId: fresh[0]!.id, amount: 6_500_00 }]);
+    expect(await invoiceOf(g, id!)).toMatchObject({ amountDue: 6_500, gatewayOrderId: fresh[0]!.id, paymentInstructions: { gatewayOrderId: fresh[0]!.id } });
+    const again = await reconcile(g);
+    expect([again.reordered, again.failures]).toEqual([[], []]);
+    expect(again.ordersChecked).toBe(2);
+    expect(() => rz.fake.pay(fresh[0]!.id, 10_500_00)).toThrow(/does not allow partial payments/);
+
+    // An authorization on the replaced order (a late authorization, or manual capture) is for more than is owed: not captured, alerted.
+    const late = rz.fake.authorize(firstOrder, 10_500_00);
+    const alerted = await reconcile(g);
+    expect(alerted.captured).toEqual([]);
+    expect(alerted.uncaptured).toEqual([
+      expect.objectContaining({ paymentId: late.payment.id, invoiceId: id, amount: 10_500_00, error: expect.stringContaining('more than the 650000 paise') }),
+    ]);
+    expect(alerted.failures).toEqual([
+      { agentGroupId: g.agentGroupId, error: expect.stringContaining(`authorized payment ${late.payment.id} of invoice ${id} not captured`) },
+    ]);
+    expect(rz.fake.requests).not.toContain(`POST /v1/payments/${late.payment.id}/capture`);
+    expect(rz.fake.payments.find((p) => p.id === late.payment.id)).toMatchObject({ status: 'authorized', captured: false });
+    expect(await invoiceOf(g, id!)).toMatchObject({ amountDue: 6_500, gatewayOrderId: fresh[0]!.id });
+
+    // Razorpay cannot cancel the replaced order: paid in full from an old checkout, it is this invoice's payment, the surplus the group's credit.
+    const stale = rz.fake.pay(firstOrder, 10_500_00);
+    expect((await deliver(stale.captured)).body).toMatchObject({ outcome: 'RECORDED', invoiceId: id });
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0, gatewayOrderId: null, paymentInstructions: { gatewayOrderId: null } });
+    expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(4_000);
+    expect((await reconcile(g)).reordered).toEqual([]);
+    expect(rz.fake.orders.filter((o) => o.receipt?.startsWith(id!))).toHaveLength(2);
+    // Its payment.authorized, arriving now the invoice is settled, is said (AuthorizedPaymentNotOwed) and moves nothing.
+    expect((await deliver(late.authorized)).body).toMatchObject({ outcome: 'IGNORED', paymentId: late.payment.id });
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(4_000);
+  }, 300_000);
+
+  it('disputes whose webhooks were lost are found by reconciliation (GET /v1/disputes): one raised and lost unannounced gives its amount back once, one held open is cleared as won', async () => {
+    const { g, id, invoice } = await issuedInvoice();
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    expect((await deliver(paid.captured)).body.outcome).toBe('RECORDED');
+    const silent = rz.fake.dispute(paid.payment.id, 4_000_00);
+    const silentLost = rz.fake.moveDispute(silent.dispute.id, 'lost');
+    const held = rz.fake.dispute(paid.payment.id, 2_000_00, 'retrieval');
+    expect((await deliver(held.created)).body.outcome).toBe('DISPUTED');
+    const heldWon = rz.fake.moveDispute(held.dispute.id, 'won');
+
+    const report = await reconcile(g);
+    expect(report.failures).toEqual([]);
+    expect([...report.disputed].sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { agentGroupId: g.agentGroupId, disputeId: silent.dispute.id, paymentId: paid.payment.id, status: 'lost' },
+      { agentGroupId: g.agentGroupId, disputeId: held.dispute.id, paymentId: paid.payment.id, status: 'won' },
+    ]);
+    expect(rz.fake.requests).toContain('GET /v1/disputes');
+    expect(await invoiceOf(g, id!)).toMatchObject({ status: 'ISSUED', amountPaid: 6_500, amountDue: 4_000 });
+    const adjustments = (await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data as { amount: number; description: string }[];
+    expect(adjustments).toEqual([
+      expect.objectContaining({ amount: 4_000, description: `Payment ${paid.payment.id} charged back: dispute ${silent.dispute.id} lost` }),
+    ]);
+    // The paid order takes no more: the re-opened invoice gets a fresh one for the 4,000 due.
+    expect(report.reordered).toEqual([expect.objectContaining({ invoiceId: id, amount: 4_000_00 })]);
+    const again = await reconcile(g);
+    expect([again.disputed, again.reordered]).toEqual([[], []]);
+    expect((await deliver(silentLost)).body.outcome).toBe('DUPLICATE');
+    expect((await deliver(heldWon)).body.outcome).toBe('DUPLICATE');
+    expect((await rz.svc.receivables.disputes(g.agentGroupId)).map((d) => [d.disputeId, d.status]).sort()).toEqual(
+      [
+        [silent.dispute.id, 'lost'],
+        [held.dispute.id, 'won'],
+      ].sort(),
+    );
+    expect(await invoiceOf(g, id!)).toMatchObject({ amountDue: 4_000 });
   }, 300_000);
 });

@@ -12,12 +12,17 @@ import type { AddressInfo } from 'node:net';
  *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
  * - POST /v1/payments/:id/capture (razorpay.com/docs/api/payments/capture);
  * - GET /v1/payments/:id/bank_transfer (razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer);
+ * - GET /v1/disputes?count&skip, GET /v1/disputes/:id (razorpay.com/docs/api/disputes: fetch-all, fetch);
  * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
  *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
  * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
  *   (razorpay.com/docs/api/payments/smart-collect: create, fetch-all, fetch-payments; entity with receivers[]);
  * - webhooks: the event envelope of razorpay.com/docs/webhooks/payments and .../smart-collect, signed as
  *   razorpay.com/docs/webhooks/integrations "Validation" says, with X-Razorpay-Event-Id.
+ * - a payment at checkout is for the order's `amount_due` in its currency unless the order was created with `partial_payment`
+ *   (then at least `first_payment_min_amount` first, never above what is due), and a `paid` order takes no more
+ *   (razorpay.com/docs/api/orders/create, Request Parameters `partial_payment`, `first_payment_min_amount`;
+ *   razorpay.com/docs/payments/payment-gateway/web-integration/standard/build-integration, 1.1 "Create an Order in Server", order states);
  * Faults a test can switch on: `down` (503 SERVER_ERROR), `failNextCapture` (the same, for one capture) and `loseNextOrderAnswer` (the order is
  * created, the connection dropped before the answer: a crash between Razorpay's write and ours).
  */
@@ -129,6 +134,8 @@ export class FakeRazorpay {
   readonly payments: FakePayment[] = [];
   readonly refunds: FakeRefund[] = [];
   readonly disputes: FakeDispute[] = [];
+  /** The partial-payment terms an order was created with, by order id (not echoed in the order entity). */
+  private readonly partialTerms = new Map<string, { readonly firstMin: number }>();
   /** The bank_transfer entity of each Smart Collect payment, by payment id. */
   readonly bankTransfers = new Map<string, Record<string, unknown>>();
   /** Every API request, as `<METHOD> <path>`. */
@@ -163,9 +170,10 @@ export class FakeRazorpay {
   }
 
   /** A customer pays an order at checkout: a captured payment, and the two events Razorpay sends for it. */
-  pay(orderId: string, amount: number, currency = 'INR'): { payment: FakePayment; captured: SignedWebhook; orderPaid: SignedWebhook } {
+  pay(orderId: string, amount: number): { payment: FakePayment; captured: SignedWebhook; orderPaid: SignedWebhook } {
     const order = this.orders.find((o) => o.id === orderId);
-    const payment = this.payment({ amount, currency, order_id: orderId, method: 'upi' });
+    if (order) this.refuseAtCheckout(order, amount);
+    const payment = this.payment({ amount, currency: order?.currency ?? 'INR', order_id: orderId, method: 'upi' });
     if (order) {
       order.amount_paid += amount;
       order.amount_due = Math.max(0, order.amount - order.amount_paid);
@@ -187,6 +195,7 @@ export class FakeRazorpay {
   authorize(orderId: string, amount: number): { payment: FakePayment; authorized: SignedWebhook } {
     const order = this.orders.find((o) => o.id === orderId);
     if (!order) throw new Error(`no order ${orderId} on the fake`);
+    this.refuseAtCheckout(order, amount);
     const payment = this.payment({ amount, currency: order.currency, order_id: orderId, method: 'card' });
     payment.status = 'authorized';
     payment.captured = false;
@@ -329,6 +338,23 @@ export class FakeRazorpay {
     return this.sign(event, { payment: { entity: { ...payment } }, dispute: { entity: { ...dispute } } });
   }
 
+  /**
+   * What checkout refuses before any payment exists (the order binds amount and currency: razorpay.com/docs/payments/payment-gateway/web-integration/standard/build-integration,
+   * 1.1 "This ties the order with the payment"): a `paid` order takes no more payments (the order states table); without `partial_payment`
+   * (the default, razorpay.com/docs/api/orders/create, Request Parameters) "the customer cannot make partial payments", so the payment is the
+   * whole `amount_due`; with it, never above `amount_due` and the first at least `first_payment_min_amount`.
+   */
+  private refuseAtCheckout(order: FakeOrder, amount: number): void {
+    if (order.status === 'paid') throw new Error(`order ${order.id} is paid: no more payment requests are allowed`);
+    const partial = this.partialTerms.get(order.id);
+    if (!partial && amount !== order.amount_due)
+      throw new Error(`order ${order.id} does not allow partial payments: the payment is its amount due (${order.amount_due}), not ${amount}`);
+    if (partial && (amount > order.amount_due || (order.amount_paid === 0 && amount < partial.firstMin)))
+      throw new Error(
+        `order ${order.id} takes at most ${order.amount_due}${order.amount_paid === 0 ? ` and at least ${partial.firstMin} first` : ''}, not ${amount}`,
+      );
+  }
+
   /** Any event, signed as Razorpay signs it (tests use it for events the service ignores or malformed bodies). */
   sign(event: string, payload: Record<string, unknown>): SignedWebhook {
     const body = JSON.stringify({ entity: 'event', account_id: 'acc_FakeAccount0001', event, contains: Object.keys(payload), payload, created_at: this.now() });
@@ -452,7 +478,14 @@ export class FakeRazorpay {
       const notes = (body.notes ?? []) as Record<string, string>;
       if (Object.keys(notes).length > 15 || Object.values(notes).some((n) => typeof n !== 'string' || n.length > 256))
         return send(400, error('BAD_REQUEST_ERROR', 'notes: at most 15 keys of at most 256 characters', 'notes'));
+      if (body.partial_payment !== undefined && typeof body.partial_payment !== 'boolean')
+        return send(400, error('BAD_REQUEST_ERROR', 'The partial payment field must be true or false.', 'partial_payment'));
+      const firstMin = body.first_payment_min_amount;
+      // razorpay-node types/orders.d.ts (the API page's wording): "This parameter should be passed only if partial_payment is true."
+      if (firstMin !== undefined && (body.partial_payment !== true || typeof firstMin !== 'number' || !Number.isInteger(firstMin) || firstMin <= 0))
+        return send(400, error('BAD_REQUEST_ERROR', 'first_payment_min_amount should be passed only if partial_payment is true', 'first_payment_min_amount'));
       const order = this.addOrder({ amount, currency: body.currency, receipt: (body.receipt as string | undefined) ?? null, notes });
+      if (body.partial_payment === true) this.partialTerms.set(order.id, { firstMin: (firstMin as number | undefined) ?? 1 });
       if (this.loseNextOrderAnswer) {
         this.loseNextOrderAnswer = false;
         res.socket?.destroy();
@@ -467,6 +500,12 @@ export class FakeRazorpay {
     if (req.method === 'GET' && (m = path.match(/^\/v1\/orders\/([^/]+)\/payments$/))) {
       if (!this.orders.some((o) => o.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       return send(200, page(this.payments.filter((p) => p.order_id === m![1])));
+    }
+    // razorpay.com/docs/api/disputes/fetch-all (a collection, newest first) and razorpay.com/docs/api/disputes/fetch: entities as they stand now.
+    if (req.method === 'GET' && path === '/v1/disputes') return send(200, page(this.disputes));
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/disputes\/([^/]+)$/))) {
+      const dispute = this.disputes.find((d) => d.id === m![1]);
+      return dispute ? send(200, dispute) : send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
     }
     if (req.method === 'GET' && path === '/v1/refunds') return send(200, page(this.refunds));
     if (req.method === 'GET' && (m = path.match(/^\/v1\/payments\/([^/]+)\/refunds$/))) {

@@ -197,6 +197,14 @@ describe('Razorpay webhooks (sandbox and Razorpay alike)', () => {
       'ignored',
     );
     expect(sign({ ...good, payload: { payment: { entity: { ...good.payload.payment.entity, status: 'failed' } } } }).kind).toBe('ignored');
+    // payment.authorized of an order: read (reconciliation captures it, or it is alerted); of no order, or not authorized, ignored.
+    const authorizedEntity = { ...good.payload.payment.entity, status: 'authorized', captured: false };
+    expect(sign({ ...good, event: 'payment.authorized', payload: { payment: { entity: authorizedEntity } } })).toMatchObject({
+      kind: 'authorized',
+      payment: { paymentId: 'pay_AbCdEf123456', orderId: 'order_AbCdEf123456', status: 'authorized', amount: 100 },
+    });
+    expect(sign({ ...good, event: 'payment.authorized', payload: { payment: { entity: { ...authorizedEntity, order_id: null } } } }).kind).toBe('ignored');
+    expect(sign({ ...good, event: 'payment.authorized' }).kind).toBe('ignored');
     const entity = good.payload.payment.entity;
     const cases: [unknown, string][] = [
       ['{"event":', 'body'],

@@ -101,6 +101,7 @@ describe('serverless.yml resources', () => {
     }
     const own = alarms.filter((a) => a.Properties.Namespace === METRICS_NAMESPACE);
     expect(own.map((a) => a.Properties.MetricName).sort()).toEqual([
+      'AuthorizedPaymentNotOwed',
       'BillingHandOffNotQueued',
       'EInvoiceHeld',
       'OverdueBookings',
@@ -115,9 +116,11 @@ describe('serverless.yml resources', () => {
         { Name: 'service', Value: METRICS_SERVICE },
         { Name: 'stage', Value: '${sls:stage}' },
       ]);
-      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute and a held e-invoice are counted only when they happen.
+      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute, a payment not captured or not owed and a held e-invoice are counted only when they happen.
       expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(
-        ['BillingHandOffNotQueued', 'EInvoiceHeld', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName) ? 'notBreaching' : 'breaching',
+        ['AuthorizedPaymentNotOwed', 'BillingHandOffNotQueued', 'EInvoiceHeld', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName)
+          ? 'notBreaching'
+          : 'breaching',
       );
     }
   });

@@ -72,6 +72,15 @@ describe('a tax invoice to a recipient not registered for GST', () => {
     );
   });
 
+  it("prints its gateway order with the order's own amount (a replacing order is for what was still due)", () => {
+    expect(invoiceDocumentOf(unregistered({ gatewayOrderId: 'order_First000000001' }), lines).notes?.join(' ')).toContain(
+      'Pay online against order order_First000000001 (₹10,500.00;',
+    );
+    expect(
+      invoiceDocumentOf(unregistered({ gatewayOrderId: 'order_Second00000002', gatewayOrderAmount: 6_500_00, gatewayOrderSeq: 2 }), lines).notes?.join(' '),
+    ).toContain('Pay online against order order_Second00000002 (₹6,500.00;');
+  });
+
   it('prints its credit notes the same way', () => {
     const note = creditNoteDocumentOf(
       unregistered({

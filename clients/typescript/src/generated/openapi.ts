@@ -7533,10 +7533,11 @@ export interface operations {
                             billToAddress: string;
                             /** @description The property's state and its GST state code, e.g. "Goa (30)". */
                             placeOfSupply: string;
+                            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
                             gatewayOrderId: string | null;
                             /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
                             paymentInstructions: {
-                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order. */
+                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
                                 gatewayOrderId: string | null;
                                 /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
                                 bankTransfer: {
@@ -7935,10 +7936,11 @@ export interface operations {
                             billToAddress: string;
                             /** @description The property's state and its GST state code, e.g. "Goa (30)". */
                             placeOfSupply: string;
+                            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
                             gatewayOrderId: string | null;
                             /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
                             paymentInstructions: {
-                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order. */
+                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
                                 gatewayOrderId: string | null;
                                 /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
                                 bankTransfer: {
