@@ -1,7 +1,6 @@
-import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { services } from '../../infra/container.ts';
 import { onFirstCall } from '../../infra/lazy.ts';
-import { handleConsole, type ConsoleAppDeps } from '../console/app.ts';
+import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../console/app.ts';
 import { areaRouter } from '../http/area-router.ts';
 import type { HttpHandler } from '../http/area-router.ts';
 import { handler as fallback } from '../system/fallback.ts';
@@ -14,17 +13,7 @@ function consoleDeps(): ConsoleAppDeps {
   const svc = services();
   const consoleUrl = process.env.CONSOLE_URL;
   if (!consoleUrl) throw new Error('CONSOLE_URL is not set: the console cannot address its sign-in links');
-  deps ??= {
-    svc,
-    people: svc.people,
-    tokens: consoleTokens,
-    mailer: svc.mailer,
-    rateLimiter: svc.rateLimiter,
-    clock: svc.realClock,
-    ids: svc.ids,
-    consoleUrl,
-    renderer,
-  };
+  deps ??= consoleAppDeps(svc, consoleUrl, renderer);
   return deps;
 }
 

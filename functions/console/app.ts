@@ -1,3 +1,4 @@
+import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
 import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
@@ -36,6 +37,19 @@ export interface ConsoleAppDeps extends ConsoleDeps {
   readonly svc: Services;
   readonly renderer: InvoiceRenderer;
 }
+
+/** The console's dependencies from the service's adapters: the handler and the tests wire it alike. */
+export const consoleAppDeps = (svc: Services, consoleUrl: string, renderer: InvoiceRenderer): ConsoleAppDeps => ({
+  svc,
+  people: svc.people,
+  tokens: consoleTokens,
+  mailer: svc.mailer,
+  rateLimiter: svc.rateLimiter,
+  clock: svc.realClock,
+  ids: svc.ids,
+  consoleUrl,
+  renderer,
+});
 
 /** `__Host-`: the browser keeps it only if Secure, for this host alone, at path / (RFC 6265bis §4.1.3.2). */
 export const SESSION_COOKIE = '__Host-console-session';

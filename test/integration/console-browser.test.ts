@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBookings } from '../../domain/bookings/read-bookings.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
-import { handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
-import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { billGroup } from '../support/billing-run-kit.ts';
@@ -65,17 +64,7 @@ async function signIn(args: string[], email: string, viewport = { width: 1280, h
 beforeAll(async () => {
   const svc = testServices();
   server = await consoleServer((event) => handleConsole(deps, event));
-  const deps: ConsoleAppDeps = {
-    svc,
-    people: svc.people,
-    tokens: consoleTokens,
-    mailer: svc.mailer,
-    rateLimiter: svc.rateLimiter,
-    clock: svc.realClock,
-    ids: svc.ids,
-    consoleUrl: `${server.url}/console`,
-    renderer: new PdfInvoiceRenderer(),
-  };
+  const deps: ConsoleAppDeps = consoleAppDeps(svc, `${server.url}/console`, new PdfInvoiceRenderer());
   browser = await chromium.launch({ executablePath: chromiumBinary(), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
   const world = await seedInvoiceWorld();
   [group, other] = await Promise.all([newAgentGroup({ channelId: world.channelId, name: 'Coastal Holidays' }), newAgentGroup({ channelId: world.channelId })]);

@@ -4,7 +4,7 @@ import { invitePerson } from '../../domain/console/sign-in.ts';
 import type { Access } from '../../domain/console/people.ts';
 import { listBookings } from '../../domain/bookings/read-bookings.ts';
 import { createEndpoint, secretContext } from '../../domain/webhooks/manage-endpoints.ts';
-import { handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { consoleAppDeps, handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { cryptoKeyMinter } from '../../infra/crypto/key-minter.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
@@ -71,17 +71,7 @@ let b: Account;
 
 beforeAll(async () => {
   const svc = testServices();
-  deps = {
-    svc,
-    people: svc.people,
-    tokens: consoleTokens,
-    mailer: svc.mailer,
-    rateLimiter: svc.rateLimiter,
-    clock: svc.realClock,
-    ids: svc.ids,
-    consoleUrl: 'https://console.test/console',
-    renderer: new PdfInvoiceRenderer(),
-  };
+  deps = consoleAppDeps(svc, 'https://console.test/console', new PdfInvoiceRenderer());
   const world = await seedInvoiceWorld();
   [a, b] = await Promise.all([
     account(world.channelId, world.registered, '2027-03-01', '2027-03-03'),
