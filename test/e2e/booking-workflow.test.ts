@@ -1,4 +1,5 @@
 import { testOrigin } from '../support/audit-origin.ts';
+import { sweepingOnly } from '../support/own-sweeps.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
@@ -66,6 +67,7 @@ function dieAfter(step: WorkflowStep): (s: WorkflowStep) => void {
 function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
   return {
     ...bookingDeps(svc),
+    bookings: sweepingOnly(svc.bookings, () => ownGroups),
     queue: { send: async (check) => void queued.push(check) },
     syncWaitMs: 0,
     ...overrides,
@@ -77,8 +79,12 @@ interface Tenant {
   readonly principal: AgentGroupPrincipal;
 }
 
+/** The groups this file made: its sweeps look at these only (test/support/own-sweeps.ts). */
+const ownGroups = new Set<string>();
+
 async function tenant(): Promise<Tenant> {
   const group = await newAgentGroup({ channelId: world.channelId });
+  ownGroups.add(group.agentGroupId);
   const principal: AgentGroupPrincipal = {
     kind: 'agent-group',
     agentGroupId: group.agentGroupId,

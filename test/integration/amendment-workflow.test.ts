@@ -1,4 +1,5 @@
 import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
+import { sweepingOnly } from '../support/own-sweeps.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceAmendment, applyAmendment, quoteAmendment, sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import type { Amendment, AmendmentCommand, AmendmentStep } from '../../domain/bookings/amendment.ts';
@@ -58,7 +59,13 @@ function dieAfter(step: AmendmentStep): (s: AmendmentStep) => void {
 }
 
 function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
-  return { ...bookingDeps(svc), queue: { send: async () => undefined }, syncWaitMs: 0, ...overrides };
+  return {
+    ...bookingDeps(svc),
+    amendments: sweepingOnly(svc.amendments, () => ownGroups),
+    queue: { send: async () => undefined },
+    syncWaitMs: 0,
+    ...overrides,
+  };
 }
 
 interface Tenant {
@@ -66,8 +73,12 @@ interface Tenant {
   readonly principal: AgentGroupPrincipal;
 }
 
+/** The groups this file made: its sweeps look at these only (test/support/own-sweeps.ts). */
+const ownGroups = new Set<string>();
+
 async function tenant(creditLimit?: number): Promise<Tenant> {
   const group = await newAgentGroup({ channelId: world.channelId, ...(creditLimit !== undefined && { creditLimit }) });
+  ownGroups.add(group.agentGroupId);
   return {
     group,
     principal: {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
+import { sweepingOnly } from '../support/own-sweeps.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
@@ -90,7 +91,12 @@ describe("Scheduled jobs on a group's test clock", () => {
     const to = new Date(svc.realClock.now().getTime() + 20 * 86_400_000);
     await advanceTestClock({ ...deps, dueWork: async () => undefined }, principal, clock.id, to);
     const queued: BookingCheck[] = [];
-    const recorded = (s: Services) => ({ ...bookingDeps(s), queue: { send: async (check: BookingCheck) => void queued.push(check) }, syncWaitMs: 0 });
+    const recorded = (s: Services) => ({
+      ...bookingDeps(s),
+      bookings: sweepingOnly(s.bookings, () => [g.agentGroupId]),
+      queue: { send: async (check: BookingCheck) => void queued.push(check) },
+      syncWaitMs: 0,
+    });
     const onClock = recorded(await groupServices(svc, g.agentGroupId));
 
     // The worker dies once the reservation has landed: the booking is due again at once, on the clock (20 days ahead of real time).
