@@ -39,8 +39,8 @@ export interface BookingCommand {
   readonly additionalGuests: readonly Guest[];
   readonly specialRequests?: string;
   readonly callbackUrl?: string;
-  /** Sandbox stages only: a moved price, or a forced workflow behaviour. */
-  readonly scenario?: BookingScenario | 'price-moved';
+  /** Sandbox stages only: a forced workflow behaviour (a moved price is a pricer in the deps, domain/sandbox). */
+  readonly scenario?: BookingScenario;
 }
 
 export type BookingReplyStatus = 'CREATED' | 'ALREADY_EXISTS' | 'PROCESSING';
@@ -89,7 +89,7 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
 
   const order = await deps.orders.get(g, cmd.orderId);
   if (!order) throw new NotFoundError('Order');
-  const priced = await repriceStored(deps, principal, order, cmd.scenario === 'price-moved' ? 'price-moved' : undefined);
+  const priced = await repriceStored(deps, principal, order);
   if (priced.summary.grandTotal !== cmd.acceptedTotal) throw new PriceMovedError(cmd.acceptedTotal, priced.summary);
   const item = priced.items[0]!;
   if (priced.items.some((i) => i.soldOut)) throw new SoldOutError(item.listingId, explainSoldOutNights(priced.breakdown.soldOutNights, item.nights));
@@ -140,7 +140,7 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     additionalGuests: mergeGuests({ primaryGuest: cmd.primaryGuest, additionalGuests: [] }, cmd.additionalGuests).additionalGuests,
     specialRequests: cmd.specialRequests ?? null,
     callbackUrl: cmd.callbackUrl ?? null,
-    scenario: cmd.scenario && cmd.scenario !== 'price-moved' ? cmd.scenario : null,
+    scenario: cmd.scenario ?? null,
     deadline: windowEnd.toISOString(),
     watchUntil: new Date(windowEnd.getTime() + deps.timings.watchSeconds * 1000).toISOString(),
     steps: NO_STEPS_DONE,

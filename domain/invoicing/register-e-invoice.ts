@@ -2,13 +2,7 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
-import {
-  EInvoiceHeldError,
-  EInvoiceUnavailableError,
-  type EInvoiceDetails,
-  type EInvoiceRegistered,
-  type EInvoiceRegistry,
-} from '../ports/e-invoice-registry.ts';
+import { EInvoiceHeldError, type EInvoiceDetails, type EInvoiceRegistered, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { InvoiceStore, IssueRequest, RefreshedParties } from '../ports/invoice-store.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
@@ -220,12 +214,6 @@ export async function registerIssuedCreditNote(deps: EInvoicingDeps, note: Invoi
   // A racing run stored the same registration first.
   return (await deps.invoices.get(note.agentGroupId, note.id)) ?? note;
 }
-
-/** The IRP of the sandbox scenario `einvoice-irp-unavailable` (docs/sandbox.md): down for the whole run. */
-const outage = async (): Promise<never> => {
-  throw new EInvoiceUnavailableError('the sandbox scenario einvoice-irp-unavailable took the IRP down for this run; the next run registers the invoice');
-};
-export const IRP_OUTAGE: EInvoiceRegistry = { register: outage, accept: outage, cancel: outage, taxpayer: outage };
 
 /** Where a record stands with the IRP (the admin tool's `invoices einvoice`). */
 export type EInvoiceState =

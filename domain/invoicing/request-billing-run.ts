@@ -11,7 +11,7 @@ import { indiaToday, requireCalendarDate } from '../reads/date-window.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { cutoffOf, lastClosedPeriod } from './billing-period.ts';
 import type { BillingRunResult, BillingTrigger } from './invoice.ts';
-import { runBilling, type BillingDeps, type BillingRequest, type BillingScenario } from './run-billing.ts';
+import { runBilling, type BillingDeps, type BillingRequest } from './run-billing.ts';
 
 /** About two runs a minute (docs/invoicing.md "Throttle"), keyed on the account, not the credential. */
 export const BILLING_RUN_POLICY: BucketPolicy = { perMinute: 2, burst: 2 };
@@ -98,15 +98,12 @@ export async function requestBillingRun(
   principal: AgentGroupPrincipal,
   cmd: BillingRunCommand,
   origin: AuditOrigin,
-  opts: { readonly scenario?: BillingScenario; readonly timeUp?: () => boolean } = {},
+  opts: { readonly timeUp?: () => boolean } = {},
 ): Promise<BillingRunResult> {
   const group = await deps.tenants.getAgentGroup(principal.agentGroupId);
   if (!group) throw new Error(`agent group ${principal.agentGroupId} authenticated but has no profile`);
   const now = deps.clock.now();
-  const scenario = opts.scenario;
-  // The sandbox's hand-off: as if the budget ran out before the first line (docs/sandbox.md).
-  const timeUp = scenario === 'billing-hands-off' ? () => true : opts.timeUp;
-  const request: BillingRequest = { ...billingRequestOf(cmd, group, now, 'API'), ...(scenario ? { scenario } : {}), ...(timeUp ? { timeUp } : {}) };
+  const request: BillingRequest = { ...billingRequestOf(cmd, group, now, 'API'), ...(opts.timeUp ? { timeUp: opts.timeUp } : {}) };
   const result = await withBillingLock(deps, group.agentGroupId, async () => {
     // Counted once the run holds the lock: a run refused as in progress does not use up the
     // minute's allowance, so the retry its Retry-After asks for is not refused again for it.

@@ -25,11 +25,7 @@ import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, invoiceNumberOf, numberingOf, type BillingPeriod } from './billing-period.ts';
 import { keepBalancesAfterRun, type BalanceDeps } from '../ledger/balance-checkpoints.ts';
 import { newDraftInvoice, type BillingRunResult, type BillingTrigger, type Invoice, type InvoiceLine } from './invoice.ts';
-import { IRP_OUTAGE, markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
-
-/** Sandbox scenarios of a billing run (docs/sandbox.md). */
-export const BILLING_SCENARIOS = ['invoice-issue-fails', 'einvoice-irp-unavailable', 'billing-hands-off'] as const;
-export type BillingScenario = (typeof BILLING_SCENARIOS)[number];
+import { markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote } from './register-e-invoice.ts';
 
 export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSeconds'> {
   readonly invoices: InvoiceStore;
@@ -69,7 +65,6 @@ export interface BillingRequest {
   /** Only these property-system booking ids (POST /v1/invoices with bookingIds). */
   readonly bookingIds?: readonly string[];
   readonly trigger: BillingTrigger;
-  readonly scenario?: BillingScenario;
   /**
    * True once the caller must answer (POST /v1/invoices's request budget). Asked before each
    * transaction of lines: past it the run writes no more, closes what it wrote and reports
@@ -156,7 +151,6 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   }
   let draftsLeft = 0;
   const now = deps.clock.now().getTime();
-  const advanceDeps = req.scenario === 'einvoice-irp-unavailable' ? { ...deps, eInvoices: IRP_OUTAGE } : deps;
   const advanceOpen = async () => {
     for (const open of await deps.invoices.openInvoices(g)) {
       if (open.runId !== runId && !continued.has(open.id) && !leftByAnotherRun(open, now)) continue;
@@ -168,7 +162,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
       }
       // An invoice left open by an earlier run is finished here too, and reported with this run.
       if (!invoiceIds.includes(invoice.id) && invoice.status === 'DRAFT') invoiceIds.push(invoice.id);
-      const after = await advanceInvoice(advanceDeps, group, invoice, req.scenario === 'invoice-issue-fails' && invoice.runId === runId);
+      const after = await advanceInvoice(deps, group, invoice);
       if (after.status === 'DRAFT') draftsLeft += 1;
     }
   };
@@ -429,12 +423,11 @@ export const failureOf = (step: string, err: unknown): string => `${step}: ${err
  * renders it off the queue) while the invoice has none, and is also rendered on demand when
  * a partner asks for it first.
  */
-export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoice: Invoice, failIssue = false): Promise<Invoice> {
+export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoice: Invoice): Promise<Invoice> {
   const g = invoice.agentGroupId;
   let current = invoice;
   if (current.status === 'DRAFT') {
     try {
-      if (failIssue) throw new Error('the sandbox scenario invoice-issue-fails made this issue fail; the next run issues it');
       let gatewayOrderId = current.gatewayOrderId;
       if (!gatewayOrderId && current.total > 0) {
         // The group's transfer account first (printed on the invoice), then the order; both survive a retry without a second one.

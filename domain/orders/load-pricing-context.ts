@@ -2,15 +2,20 @@ import { addDays, daysBetween, isCalendarDate, monthOf, dayOfMonth } from '../ca
 import { NO_REFS } from '../catalogue/catalogue-diff.ts';
 import type { DayData } from '../catalogue/day.ts';
 import { ValidationError } from '../errors.ts';
-import { MAX_STAY_NIGHTS, type OrderRequest, type PricingContext } from '../pricing/index.ts';
+import { MAX_STAY_NIGHTS, type OrderRequest, type PricedOrder, type PricingContext } from '../pricing/index.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { indiaToday } from '../reads/date-window.ts';
 
+/** Prices a request against its loaded context: priceOrder, or a sandbox wrapper of it (domain/sandbox). */
+export type Pricer = (input: { readonly request: OrderRequest; readonly context: PricingContext }) => PricedOrder;
+
 export interface PricingContextDeps {
   readonly catalogue: CatalogueStore;
   readonly clock: Clock;
+  /** Absent: priceOrder. */
+  readonly pricer?: Pricer;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Booking, BookingScenario } from '../../domain/bookings/booking.ts'
 import type { CancellationQuote, CancelResult } from '../../domain/bookings/cancel-booking.ts';
 import type { BookingCommand, BookingReply } from '../../domain/bookings/place-booking.ts';
 import { parseRupees, toRupees } from '../../domain/money.ts';
+import type { SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
 import type { Config } from '../../infra/config.ts';
 import {
   BOOKING_SCENARIO_VALUES,
@@ -14,9 +15,18 @@ import {
 import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { HttpEvent } from '../http/types.ts';
 
-/** The scenario a booking request asks for (sandbox stages only). */
-export const bookingScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): BookingScenario | 'price-moved' | undefined =>
-  sandboxHeader(event, config, BOOKING_SCENARIO_VALUES);
+/**
+ * The scenario a booking request asks for (sandbox stages only), split by where it acts: a
+ * moved price is a pricer in the dependencies, a workflow behaviour goes on the booking.
+ */
+export function bookingScenarioOf(
+  event: Pick<HttpEvent, 'headers'>,
+  config: Pick<Config, 'isSandbox'>,
+): { readonly pricing?: SandboxScenario; readonly workflow?: BookingScenario } {
+  const scenario = sandboxHeader(event, config, BOOKING_SCENARIO_VALUES);
+  if (scenario === undefined) return {};
+  return scenario === 'price-moved' ? { pricing: scenario } : { workflow: scenario };
+}
 
 /** The validated body as the domain takes it: money in paise. */
 export function bookingCommand(body: BookingBody, scenario: BookingCommand['scenario']): BookingCommand {

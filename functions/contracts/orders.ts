@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CALENDAR_DATE_RULE, HORIZON_NOTE, isCalendarDate } from '../../domain/catalogue/calendar.ts';
 import { MEAL_PLANS } from '../../domain/catalogue/day.ts';
 import { DISCOUNT_TYPES } from '../../domain/catalogue/offers.ts';
-import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_SCENARIOS } from '../../domain/sandbox/order-scenarios.ts';
 import { MAX_ADD_ON_QUANTITY, MAX_STAY_NIGHTS, MAX_UNITS_PER_PROPERTY, SOLD_OUT_REASONS } from '../../domain/pricing/index.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';

@@ -1,10 +1,10 @@
 // This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
 import '../../infra/payments/with-razorpay.ts';
 import { auditOrigin } from '../http/audit-origin.ts';
-import { BILLING_SCENARIOS } from '../../domain/invoicing/run-billing.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { requestBillingRun } from '../../domain/invoicing/request-billing-run.ts';
 import type { BillingQueue } from '../../domain/ports/billing-fan-out.ts';
+import { BILLING_SCENARIOS, billingTimeUp, withBillingScenario } from '../../domain/sandbox/billing-scenarios.ts';
 import { billingDeps } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 import { createBillingRunRoute } from '../contracts/invoices.ts';
@@ -20,10 +20,9 @@ export const handler = endpoint(createBillingRunRoute, async ({ principal, body,
   // Wall time, not the services' clock: this bounds the request itself (a sandbox test clock stands still).
   const answerBy = performance.now() + services.config.billingRequestWorkMs;
   const scenario = sandboxHeader(event, services.config, BILLING_SCENARIOS);
-  const deps = billingDeps(services);
+  const deps = withBillingScenario(billingDeps(services), scenario);
   const result = await requestBillingRun({ ...deps, billingQueue: loggingFailures(deps.billingQueue) }, principal, body ?? {}, auditOrigin(principal, state), {
-    ...(scenario ? { scenario } : {}),
-    timeUp: () => performance.now() >= answerBy,
+    timeUp: billingTimeUp(scenario, () => performance.now() >= answerBy),
   });
   return { status: 200, body: billingRunView(result) };
 });

@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/bookings/booking.ts';
-import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, RouteSpec } from '../http/route.ts';

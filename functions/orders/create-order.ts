@@ -1,4 +1,5 @@
 import { createOrder } from '../../domain/orders/manage-orders.ts';
+import { withOrderScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { orderDeps } from '../../infra/container.ts';
 import { createOrderRoute } from '../contracts/orders.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -6,5 +7,5 @@ import { orderCommand, orderJson, sandboxScenarioOf } from './order-json.ts';
 
 export const handler = endpoint(createOrderRoute, async ({ principal, body, services, event }) => ({
   status: 200,
-  body: orderJson(await createOrder(orderDeps(services), principal, { ...orderCommand(body), scenario: sandboxScenarioOf(event, services.config) })),
+  body: orderJson(await createOrder(withOrderScenario(orderDeps(services), sandboxScenarioOf(event, services.config)), principal, orderCommand(body))),
 }));

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { Order } from '../../domain/orders/order.ts';
-import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 import {
   explainSoldOutNights,

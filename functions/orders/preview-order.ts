@@ -1,4 +1,5 @@
 import { previewOrder } from '../../domain/orders/manage-orders.ts';
+import { withOrderScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { orderDeps } from '../../infra/container.ts';
 import { previewOrderRoute } from '../contracts/orders.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -6,5 +7,5 @@ import { orderCommand, pricedJson, sandboxScenarioOf } from './order-json.ts';
 
 export const handler = endpoint(previewOrderRoute, async ({ principal, body, services, event }) => ({
   status: 200,
-  body: pricedJson(await previewOrder(orderDeps(services), principal, { ...orderCommand(body), scenario: sandboxScenarioOf(event, services.config) })),
+  body: pricedJson(await previewOrder(withOrderScenario(orderDeps(services), sandboxScenarioOf(event, services.config)), principal, orderCommand(body))),
 }));

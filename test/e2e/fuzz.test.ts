@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
 import { ROUTES } from '../../functions/registry.ts';
-import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_SCENARIOS } from '../../domain/sandbox/order-scenarios.ts';
 import { book, guest, order, seedBookingWorld, stay } from '../support/booking-world.ts';
 import { expectContract } from '../support/contract.ts';
 import {

@@ -1,4 +1,5 @@
 import { testOrigin } from '../support/audit-origin.ts';
+import { withBillingScenario } from '../../domain/sandbox/billing-scenarios.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
@@ -51,14 +52,9 @@ describe('admin: billing and invoices', () => {
     await bookStay(other, world.registered, '2027-03-02', '2027-03-03');
     const group = (await testServices().tenants.getAgentGroup(other.agentGroupId))!;
     const failed = await runBilling(
-      billingDeps(testServices(), new PdfInvoiceRenderer()),
+      withBillingScenario(billingDeps(testServices(), new PdfInvoiceRenderer()), 'invoice-issue-fails'),
       group,
-      {
-        period: { from: addDays(today(), -7), to: today() },
-        cutoff: cutoffOf(today()),
-        trigger: 'ADMIN',
-        scenario: 'invoice-issue-fails',
-      },
+      { period: { from: addDays(today(), -7), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' },
       testOrigin(),
     );
     const draftId = failed.invoiceIds[0]!;
@@ -90,9 +86,9 @@ describe("admin: money commands write their event in the change's transaction", 
     await bookStay(other, world.registered, '2027-03-04', '2027-03-05');
     const group = (await testServices().tenants.getAgentGroup(other.agentGroupId))!;
     const failed = await runBilling(
-      billingDeps(testServices(), new PdfInvoiceRenderer()),
+      withBillingScenario(billingDeps(testServices(), new PdfInvoiceRenderer()), 'invoice-issue-fails'),
       group,
-      { period: { from: addDays(today(), -7), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN', scenario: 'invoice-issue-fails' },
+      { period: { from: addDays(today(), -7), to: today() }, cutoff: cutoffOf(today()), trigger: 'ADMIN' },
       testOrigin(),
     );
     const draftId = failed.invoiceIds[0]!;

@@ -1,4 +1,5 @@
 import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
+import { withBillingScenario } from '../../domain/sandbox/billing-scenarios.ts';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backfillBillingIndex, checkBillingIndex, noDrift } from '../../domain/invoicing/billing-index.ts';
@@ -95,7 +96,7 @@ describe('The unbilled index and the kept open figures', () => {
     await runBilling(deps(), group, request(), testOrigin());
     const second = await bookStay(g, world.registered, '2027-03-06', '2027-03-07');
     // The sandbox scenario makes the run's new invoice fail to issue: it stays a DRAFT holding the line.
-    const drafted = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
+    const drafted = await runBilling(withBillingScenario(deps(), 'invoice-issue-fails'), group, request(), testOrigin());
     expect(drafted.linesWritten).toBe(1);
     expect((await deps().unbilled.pending(g.agentGroupId)).bookings, 'the line bills it: it leaves the index').toEqual([]);
     await abandonDraft(deps(), g.agentGroupId, drafted.invoiceIds[0]!, TEST_OPERATOR);

@@ -1,4 +1,5 @@
 import { testOrigin } from '../support/audit-origin.ts';
+import { withBillingScenario } from '../../domain/sandbox/billing-scenarios.ts';
 import type { Metrics } from '../../domain/ports/metrics.ts';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe('Function: runBilling', () => {
     const g = await newAgentGroup({ channelId: world.channelId });
     await bookStay(g, world.registered, '2027-03-04', '2027-03-05');
     const group = await groupOf(g);
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
+    const failed = await runBilling(withBillingScenario(deps(), 'invoice-issue-fails'), group, request(), testOrigin());
     const draftId = failed.invoiceIds[0]!;
     expect((await testServices().invoices.get(g.agentGroupId, draftId))!.status).toBe('DRAFT');
 

@@ -1,4 +1,5 @@
 import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
+import { IRP_OUTAGE, withBillingScenario } from '../../domain/sandbox/billing-scenarios.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { abandonDraft } from '../../domain/invoicing/manage-invoices.ts';
 import { invoiceView } from '../../domain/invoicing/read-invoices.ts';
 import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
-import { eInvoicePayloadOf, eInvoiceStatus, IRP_OUTAGE, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { eInvoicePayloadOf, eInvoiceStatus, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
 import { advanceInvoice, runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
 import { EInvoiceRejectedError } from '../../domain/ports/e-invoice-registry.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
@@ -105,7 +106,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('keeps the invoice DRAFT with its reserved number while the IRP is unavailable; the next run registers and issues it with that number, and the series has no gap', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-02');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
+    const failed = await runBilling(withBillingScenario(deps(), 'einvoice-irp-unavailable'), group, request(), testOrigin());
     expect(failed.draftsLeft).toBe(1);
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.status).toBe('DRAFT');
@@ -131,7 +132,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it("takes the IRP's earlier registration when its answer was lost (duplicate IRN): the same IRN and acknowledgement", async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-03');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
+    const failed = await runBilling(withBillingScenario(deps(), 'einvoice-irp-unavailable'), group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     // The IRP registered it, but the run died before the answer was stored.
     const lost = await testServices().eInvoices.register(await eInvoicePayloadOf(deps(), draft));
@@ -188,7 +189,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('takes one number and one registration when two runs advance the same DRAFT at once', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-06');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'invoice-issue-fails' }, testOrigin());
+    const failed = await runBilling(withBillingScenario(deps(), 'invoice-issue-fails'), group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft.invoiceNumber).toBeNull();
     const before = await seriesLast();
@@ -205,7 +206,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it('shows an operator the e-invoice with the admin tool: PENDING with the last error and the INV-01 JSON, then REGISTERED with the IRN', async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-08');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
+    const failed = await runBilling(withBillingScenario(deps(), 'einvoice-irp-unavailable'), group, request(), testOrigin());
     const id = failed.invoiceIds[0]!;
     const pending = await runAdminTool(['invoices', 'einvoice', id, '--group', g, '--json']);
     expect(pending.code, pending.stderr).toBe(0);

@@ -7,7 +7,7 @@ import { buildOpenApi } from '../../functions/openapi/build.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
-import { SANDBOX_SCENARIOS } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_SCENARIOS } from '../../domain/sandbox/order-scenarios.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 

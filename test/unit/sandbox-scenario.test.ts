@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../domain/errors.ts';
-import { SANDBOX_PRICE_MOVE_PERCENT, scenarioContext, scenarioResult } from '../../domain/orders/sandbox-scenario.ts';
+import { SANDBOX_PRICE_MOVE_PERCENT, scenarioContext, scenarioResult } from '../../domain/sandbox/order-scenarios.ts';
 import type { PricedOrder, PricingContext } from '../../domain/pricing/index.ts';
 import { sandboxScenarioOf } from '../../functions/orders/order-json.ts';
 import { parseConfig } from '../../infra/config.ts';

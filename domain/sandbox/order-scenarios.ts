@@ -1,10 +1,13 @@
 import { MAX_RATE_ADJUSTMENT_PERCENT } from '../catalogue/channel.ts';
 import { addDays, eachDate } from '../catalogue/calendar.ts';
-import type { PricedOrder, PricingContext, SoldOutNight } from '../pricing/index.ts';
+import type { Pricer } from '../orders/load-pricing-context.ts';
+import { priceOrder, type PricedOrder, type PricingContext, type SoldOutNight } from '../pricing/index.ts';
 
 /**
  * Sandbox scenarios a partner can ask for on non-production stages (docs/sandbox.md), so
- * an integration can rehearse the answers it will rarely meet in production.
+ * an integration can rehearse the answers it will rarely meet in production. They are a
+ * pricer the edge puts in the order's dependencies (withOrderScenario); the order and booking
+ * use cases price through whatever pricer they are given and never read a scenario.
  */
 export const SANDBOX_SCENARIOS = ['price-moved', 'sold-out'] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
@@ -49,4 +52,14 @@ export function scenarioResult(priced: PricedOrder, scenario: SandboxScenario | 
     ),
   );
   return { ...priced, items: priced.items.map((item) => ({ ...item, soldOut: true })), breakdown: { ...priced.breakdown, soldOutNights } };
+}
+
+/** The pricing a scenario stands for: the real one, on a moved context or with a sold-out answer. */
+export function scenarioPricer(scenario: SandboxScenario): Pricer {
+  return ({ request, context }) => scenarioResult(priceOrder({ request, context: scenarioContext(context, scenario) }), scenario);
+}
+
+/** The dependencies as a request asking for `scenario` sees them (unchanged without one). */
+export function withOrderScenario<D extends { readonly pricer?: Pricer }>(deps: D, scenario: SandboxScenario | undefined): D {
+  return scenario ? { ...deps, pricer: scenarioPricer(scenario) } : deps;
 }
