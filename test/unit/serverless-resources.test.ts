@@ -104,6 +104,8 @@ describe('serverless.yml resources', () => {
       'AuthorizedPaymentNotOwed',
       'BillingHandOffNotQueued',
       'EInvoiceHeld',
+      'EInvoicePastReportingWindow',
+      'EInvoiceReportingWindowClosing',
       'OverdueBookings',
       'OverdueDeliveries',
       'PaymentDisputed',
