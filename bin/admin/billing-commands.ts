@@ -340,6 +340,8 @@ const E_INVOICE_STATES = {
     'the IRP holds a registration of this number that cannot be taken as ours (no longer served, 2283, or another document): not sent again until `invoices reconcile` resolves it',
   SIGNATURE_UNVERIFIED:
     "registered at the IRP, but its signatures do not verify under the stored signing key: IRN and acknowledgement kept, never sent again; store the portal's new key and the next billing run issues it",
+  PAST_REPORTING_WINDOW:
+    'past the IRP\'s 30-day reporting window (GSTN advisory of 5 November 2024: taxpayers with an AATO of 10 crores and above "would not be allowed to report e-Invoices older than 30 days from the date of reporting"): the IRP will not register it and it is not sent again; it needs a new document (docs/receivables.md "The 30-day reporting window")',
   NOT_NUMBERED: 'a DRAFT without a number yet: nothing to register',
   NOT_REQUIRED: 'issued without registration (its registration is not marked for e-invoicing, or the recipient has no GSTIN)',
   CANCELLED: 'an abandoned draft, or an invoice voided at the IRP (its IRN cancelled, its number kept)',
@@ -358,7 +360,7 @@ export const invoicesEInvoice: CommandSpec = {
   ],
   async run(args, ctx) {
     const svc = ctx.services();
-    const e = await eInvoiceStatus({ invoices: svc.invoices, catalogue: svc.catalogue }, args.required('group'), args.positional!);
+    const e = await eInvoiceStatus({ invoices: svc.invoices, catalogue: svc.catalogue, clock: svc.clock }, args.required('group'), args.positional!);
     ctx.out.result(e, () => [
       `Invoice ${e.invoiceId} (${e.invoiceNumber ?? 'no number'}, ${e.status}): ${e.state} — ${E_INVOICE_STATES[e.state]}.`,
       `Supplier registration marked for e-invoicing: ${e.markedForEInvoicing ? 'yes' : 'no'}.`,
@@ -374,6 +376,11 @@ export const invoicesEInvoice: CommandSpec = {
         ? [
             `Held since ${e.hold.since} (${e.hold.kind}): ${e.hold.reason}`,
             `Held IRN: ${e.hold.irn}, Ack. No ${e.hold.ackNo ?? '?'} of ${e.hold.ackDate ?? '?'}${e.hold.portalRecordGiven ? "; the portal's record is verified and kept: the next billing run issues it" : ''}`,
+          ]
+        : []),
+      ...(e.reportingWindow
+        ? [
+            `30-day reporting window: last day ${e.reportingWindow.lastDay} (${e.reportingWindow.daysLeft < 0 ? `${-e.reportingWindow.daysLeft} day(s) ago` : `${e.reportingWindow.daysLeft} day(s) left`}).`,
           ]
         : []),
       ...(e.lastError ? [`Last error: ${e.lastError}`] : []),

@@ -13,6 +13,12 @@ export interface GstRegistration {
    * registered with the IRP before they are issued. Absent = false.
    */
   readonly eInvoicing?: boolean;
+  /**
+   * Subject to the IRP's 30-day reporting window (its aggregate turnover is ₹10 crore or more;
+   * domain/invoicing/reporting-window.ts): a document past it is never sent, and one close to
+   * it is alerted on. Absent = false.
+   */
+  readonly irpReportingWindow?: boolean;
 }
 
 export interface GstSlab {

@@ -2,13 +2,15 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import type { CatalogueStore } from '../ports/catalogue-store.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
-import { EInvoiceHeldError, type EInvoiceDetails, type EInvoiceRegistered, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
+import { indiaToday } from '../reads/date-window.ts';
+import { EInvoiceHeldError, EInvoiceRejectedError, type EInvoiceDetails, type EInvoiceRegistered, type EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { InvoiceStore, IssueRequest, RefreshedParties } from '../ports/invoice-store.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
 import { eInvoiceOfRecord, type EInvoicePayload, type EInvoiceRecord } from './e-invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from './invoice-document.ts';
 import type { Invoice } from './invoice.ts';
+import { closingWindowText, PAST_REPORTING_WINDOW_CODE, pastWindowText, type ReportingWindow, reportingWindowOf } from './reporting-window.ts';
 
 export interface EInvoicingDeps {
   readonly invoices: InvoiceStore;
@@ -97,22 +99,46 @@ export async function registerForEInvoicing(deps: EInvoicingDeps, invoice: Invoi
  */
 async function registerDocument(deps: EInvoicingDeps, record: Invoice): Promise<EInvoiceRegistration> {
   let registered: EInvoiceRegistered;
+  const window = await reportingWindowOfRecord(deps, record);
   try {
-    const payload = await eInvoicePayloadOf(deps, record);
     const held = record.eInvoiceHold;
+    // Past its window the IRP refuses the document (2305); one it registered already (a hold with its signatures) is still taken.
+    if (window?.closed && !held?.signedQrCode) throw new PastReportingWindowError(pastWindowText(record.issueDate ?? '', window.lastDay));
+    const payload = await eInvoicePayloadOf(deps, record);
     if (held && !held.signedQrCode) throw new EInvoiceHeldError(held.kind, held, held.reason);
     registered = held ? await deps.eInvoices.accept(payload, detailsOfHold(held)) : await deps.eInvoices.register(payload);
   } catch (err) {
-    const error = `e-invoice registration of ${record.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`;
+    let error = `e-invoice registration of ${record.invoiceNumber}: ${err instanceof Error ? err.message : String(err)}`;
     if (err instanceof EInvoiceHeldError) {
       const at = deps.clock.now().toISOString();
       await deps.invoices.holdEInvoice(record.agentGroupId, record.id, { kind: err.kind, reason: err.reason, ...err.held, since: at }, failureText(error), at);
       deps.metrics.count('EInvoiceHeld');
+    } else if (err instanceof PastReportingWindowError || (err instanceof EInvoiceRejectedError && err.code === PAST_REPORTING_WINDOW_CODE)) {
+      deps.metrics.count('EInvoicePastReportingWindow');
+      if (!(err instanceof PastReportingWindowError)) error += ` (${REPORTING_WINDOW_NOTE})`;
+    } else if (window?.closing) {
+      deps.metrics.count('EInvoiceReportingWindowClosing');
+      error += `; ${closingWindowText(window)}`;
     }
     throw new Error(error);
   }
   if (registered.signedInvoice) await deps.documents.put(signedEInvoiceKeyOf(record), new TextEncoder().encode(registered.signedInvoice), 'application/jwt');
   return { irn: registered.irn, ackNo: registered.ackNo, ackDate: registered.ackDate, signedQr: registered.signedQrCode };
+}
+
+/** A document the IRP's 30-day reporting window no longer admits: never sent (the portal would refuse it, 2305). */
+class PastReportingWindowError extends Error {
+  override readonly name = 'PastReportingWindowError';
+}
+
+/** What a portal's 2305 adds for a registration whose setting did not say it is subject to the window. */
+const REPORTING_WINDOW_NOTE =
+  'the IRP applies its 30-day reporting window to this registration: set `irpReportingWindow: true` on it in the world file; the document needs a new one (docs/receivables.md "The 30-day reporting window")';
+
+/** The reporting window of a numbered record of a registration subject to it (by the record's own date). */
+async function reportingWindowOfRecord(deps: Pick<EInvoicingDeps, 'catalogue' | 'clock'>, record: Invoice): Promise<ReportingWindow | undefined> {
+  if (!record.issueDate) return undefined;
+  return reportingWindowOf(await markedRegistrationOf(deps, record), record.issueDate, indiaToday(deps.clock.now()));
 }
 
 /** The lastError a billing run records for a failed registration (run-billing.ts `failureOf('issue', …)`). */
@@ -221,6 +247,8 @@ export type EInvoiceState =
   | 'REGISTERED'
   /** Numbered (an invoice's DRAFT, or an issued credit note) and waiting for the IRP (it refused, or did not answer): the next run sends it again. */
   | 'PENDING'
+  /** Numbered and never registered, past the IRP's 30-day reporting window (or refused by the IRP for it, 2305): never sent again; it needs a new document. */
+  | 'PAST_REPORTING_WINDOW'
   /** The IRP holds a registration of this number that cannot be taken as ours without an operator (2283, or another document): never sent again until resolved (`invoices reconcile`). */
   | 'NEEDS_RECONCILIATION'
   /** Registered at the IRP, but its signatures do not verify under our signing key: IRN and acknowledgement kept, never sent again; taken once the portal's new key is stored. */
@@ -233,10 +261,10 @@ export type EInvoiceState =
   | 'CANCELLED';
 
 /** One record's e-invoice: its state, the IRP's answer when registered, the last failure, and the INV-01 JSON once it has a number. */
-export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'catalogue'>, agentGroupId: string, invoiceId: string) {
+export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'catalogue' | 'clock'>, agentGroupId: string, invoiceId: string) {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice) throw new NotFoundError('Invoice');
-  const state: EInvoiceState =
+  let state: EInvoiceState =
     invoice.status === 'CANCELLED'
       ? 'CANCELLED'
       : invoice.eInvoice
@@ -252,6 +280,8 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
             : invoice.invoiceNumber
               ? 'PENDING'
               : 'NOT_NUMBERED';
+  const window = state === 'PENDING' ? await reportingWindowOfRecord(deps, invoice) : undefined;
+  if (state === 'PENDING' && (window?.closed || invoice.lastError?.includes(`(${PAST_REPORTING_WINDOW_CODE})`))) state = 'PAST_REPORTING_WINDOW';
   let document: EInvoicePayload | null = null;
   let documentError: string | null = null;
   if (invoice.invoiceNumber && state !== 'CANCELLED') {
@@ -281,6 +311,8 @@ export async function eInvoiceStatus(deps: Pick<EInvoicingDeps, 'invoices' | 'ca
         }
       : null,
     lastError: invoice.lastError,
+    /** The IRP's 30-day reporting window of a document still waiting for it, when its registration is subject to it. */
+    reportingWindow: window ? { lastDay: window.lastDay, daysLeft: window.daysLeft } : null,
     document,
     documentError,
   };

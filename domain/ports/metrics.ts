@@ -40,6 +40,10 @@ export const METRIC_NAMES = [
   'AuthorizedPaymentNotOwed',
   /** A numbered document the IRP holds registered could not be taken as ours (needs reconciliation, or its signature does not verify): counted each time a run meets it held. */
   'EInvoiceHeld',
+  /** A document waiting for the IRP within 7 days of the last day of its 30-day reporting window: counted each time a run fails to register it. */
+  'EInvoiceReportingWindowClosing',
+  /** A document past its 30-day reporting window (or refused 2305): the IRP will not register it; counted each time a run meets it. */
+  'EInvoicePastReportingWindow',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -265,6 +265,7 @@ export const GstRegistrationSchema = v.strictObject({
   legalName: TextSchema,
   address: TextSchema,
   eInvoicing: v.optional(v.boolean(), false),
+  irpReportingWindow: v.optional(v.boolean(), false),
 });
 
 export const GstSlabTableSchema = v.strictObject({

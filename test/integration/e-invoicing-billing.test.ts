@@ -235,6 +235,61 @@ describe('Billing over a registration marked for e-invoicing', () => {
     expect(registered.stdout).toContain('"TotInvVal": ');
   }, 120_000);
 
+  it("alerts on a document waiting for the IRP in the last 7 days of its 30-day reporting window, and past it sends nothing: PAST_REPORTING_WINDOW in the law's words, counted", async () => {
+    const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-09');
+    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
+    const draft = await invoice(g, failed.invoiceIds[0]!);
+    expect(draft).toMatchObject({ status: 'DRAFT', issueDate: today() });
+    // The registration's turnover brings it under the window (the world file's `irpReportingWindow: true`).
+    const svc = testServices();
+    const catalogue = Object.assign(Object.create(svc.catalogue), {
+      getGstRegistration: async (state: string) => {
+        const r = await svc.catalogue.getGstRegistration(state);
+        return r && { ...r, irpReportingWindow: true };
+      },
+    });
+    const counted: string[] = [];
+    const asked: string[] = [];
+    const on = (daysLater: number, eInvoices = IRP_OUTAGE) => ({
+      ...deps(),
+      catalogue,
+      eInvoices,
+      metrics: { count: (name: string) => void counted.push(name) },
+      clock: { now: () => new Date(Date.now() + daysLater * 86_400_000) },
+    });
+    const lastDay = addDays(draft.issueDate!, 29);
+
+    await advanceInvoice(on(20), group, await invoice(g, draft.id));
+    expect(counted).toEqual([]);
+    await advanceInvoice(on(24), group, await invoice(g, draft.id));
+    expect(counted).toEqual(['EInvoiceReportingWindowClosing']);
+    expect((await invoice(g, draft.id)).lastError).toContain(`5 day(s) to the last day (${lastDay}) of the IRP's 30-day reporting window`);
+
+    const irp = { ...IRP_OUTAGE, register: async (): Promise<never> => (asked.push('register'), Promise.reject(new Error('sent past its window'))) };
+    await advanceInvoice(on(30, irp), group, await invoice(g, draft.id));
+    expect(asked).toEqual([]);
+    expect(counted).toEqual(['EInvoiceReportingWindowClosing', 'EInvoicePastReportingWindow']);
+    const past = await invoice(g, draft.id);
+    expect(past).toMatchObject({ status: 'DRAFT', invoiceNumber: draft.invoiceNumber });
+    expect(past.lastError).toContain(`past the IRP's 30-day reporting window (document dated ${draft.issueDate}, last day ${lastDay}`);
+    expect(past.lastError).toContain('"would not be allowed to report e-Invoices older than 30 days from the date of reporting"');
+    expect(await eInvoiceStatus(on(30), g, draft.id)).toMatchObject({ state: 'PAST_REPORTING_WINDOW', reportingWindow: { lastDay, daysLeft: -1 } });
+
+    // A registration the setting leaves out but the IRP refuses for the window (2305): the same state, and the operator is told to set it.
+    const refusing = {
+      ...deps(),
+      eInvoices: {
+        ...IRP_OUTAGE,
+        register: () => Promise.reject(new EInvoiceRejectedError('2305', 'IRN cannot be generated with document date prior to 30 days from today')),
+      },
+    };
+    const other = await groupWithStay((w) => w.registered, '2027-03-10');
+    const refused = await invoice(other.agentGroupId, (await runBilling(refusing, other.group, request(), testOrigin())).invoiceIds[0]!);
+    expect(refused.lastError).toContain('rejected by the IRP (2305)');
+    expect(refused.lastError).toContain('set `irpReportingWindow: true`');
+    expect(await eInvoiceStatus(deps(), other.agentGroupId, refused.id)).toMatchObject({ state: 'PAST_REPORTING_WINDOW', reportingWindow: null });
+  }, 120_000);
+
   it('skips registration for a registration not marked, and for a recipient without a GSTIN (B2C): issued as before, without an IRN', async () => {
     const unmarked = await groupWithStay((w) => w.second, '2027-03-07');
     const r1 = await runBilling(deps(), unmarked.group, request(), testOrigin());

@@ -21,6 +21,11 @@ export interface FakeIrpUser {
   readonly clientSecret: string;
   readonly userName: string;
   readonly password: string;
+  /**
+   * The registration's aggregate turnover is ₹10 crore or more: from 1 April 2025 the portal
+   * refuses its documents dated more than 30 days before the day of reporting (2305).
+   */
+  readonly reportingWindow?: boolean;
 }
 
 export interface FakeIrpTaxpayer {
@@ -94,6 +99,39 @@ const VALIDITY_MS = 360 * 60_000;
 /** Get IRN details serves a registration for 2 days; after that 2283 (docs/conformance/irp.md). */
 const DETAILS_SERVED_MS = 2 * 24 * 3600_000;
 const FORCE_WINDOW_MS = 10 * 60_000;
+/** GSTN advisory of 5 Nov 2024: "if an invoice is dated 1st April 2025, it cannot be reported after 30th April 2025". */
+const REPORTING_WINDOW_LAST_DAY = 29;
+
+/**
+ * The HSN/SAC master's codes of the services this project supplies (chapter 99: 9963
+ * accommodation, 99855 tour operator services), as the GST HSN master lists them (the copy
+ * resilient-tech/india-compliance ships, `gst_india/data/hsn_codes.json`). Generate IRN
+ * refuses any other code with 2176 unless a test hands the fake a master of its own.
+ */
+export const FAKE_IRP_HSN_MASTER: readonly string[] = [
+  '996311',
+  '996312',
+  '996313',
+  '996321',
+  '996322',
+  '996329',
+  '996331',
+  '996332',
+  '996333',
+  '996334',
+  '996335',
+  '996336',
+  '996337',
+  '996339',
+  '998551',
+  '998552',
+  '998553',
+  '998554',
+  '998555',
+  '998556',
+  '998557',
+  '998559',
+];
 
 const keyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pem = (k: KeyObject): string => k.export({ type: 'spki', format: 'pem' }).toString();
@@ -104,6 +142,10 @@ function signJws(key: KeyObject, data: unknown): string {
   return `${head}.${createSign('RSA-SHA256').update(head).sign(key).toString('base64url')}`;
 }
 
+/** dd/mm/yyyy → yyyy-mm-dd. */
+const isoOf = (irpDate: string): string => irpDate.split('/').reverse().join('-');
+const daysBetween = (from: string, to: string): number => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+
 const errorBody = (code: string, message: string, info: unknown = null) => ({
   Status: '0',
   Data: null,
@@ -111,7 +153,13 @@ const errorBody = (code: string, message: string, info: unknown = null) => ({
   InfoDtls: info,
 });
 
-export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrpUser[]; taxpayers?: readonly FakeIrpTaxpayer[] }): Promise<FakeIrp> {
+export async function startFakeIrp(opts: {
+  clock: Clock;
+  users: readonly FakeIrpUser[];
+  taxpayers?: readonly FakeIrpTaxpayer[];
+  hsnMaster?: readonly string[];
+}): Promise<FakeIrp> {
+  const hsnMaster = new Set(opts.hsnMaster ?? FAKE_IRP_HSN_MASTER);
   const encryption = keyPair();
   const firstSigning = keyPair();
   let signing = firstSigning;
@@ -215,8 +263,14 @@ export async function startFakeIrp(opts: { clock: Clock; users: readonly FakeIrp
     // A recipient the GSTIN master has as anything but ACT (BlkStatus, the e-way bill block, does not count).
     const buyer = opts.taxpayers?.find((t) => t.Gstin === doc.BuyerDtls?.Gstin);
     if (buyer && buyer.Status !== 'ACT') return { answer: errorBody('3029', 'GSTIN is not active'), lose: false };
-    const rejection = rejectionOf(doc, irpInstant(opts.clock.now()).slice(0, 10));
+    const today = irpInstant(opts.clock.now()).slice(0, 10);
+    const rejection = rejectionOf(doc, today);
     if (rejection) return { answer: errorBody(rejection.code, rejection.irpMessage), lose: false };
+    // NIC-ERR 2176 "Invalid HSN code(s)-{0}": every item's code must be in the HSN/SAC master.
+    const unknown = [...new Set(doc.ItemList.map((i) => i.HsnCd).filter((c) => !hsnMaster.has(c)))];
+    if (unknown.length) return { answer: errorBody('2176', `Invalid HSN code(s)-${unknown.join(',')}`), lose: false };
+    if (userOf(gstin)?.reportingWindow && daysBetween(isoOf(doc.DocDtls.Dt), today) > REPORTING_WINDOW_LAST_DAY)
+      return { answer: errorBody('2305', 'IRN cannot be generated with document date prior to 30 days from today'), lose: false };
     const irn = irnOf(doc);
     const existing = registrations.get(irn);
     if (existing)

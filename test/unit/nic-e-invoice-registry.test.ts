@@ -319,6 +319,29 @@ describe('Class: NicEInvoiceRegistry', () => {
     }
   });
 
+  it('refuses an item whose SAC is not in the HSN/SAC master (2176 "Invalid HSN code(s)-{0}"), a rejection of the document', async () => {
+    const withSac = (no: string, sac: string): EInvoicePayload => ({ ...numbered(no), ItemList: doc.ItemList.map((i) => ({ ...i, HsnCd: sac })) });
+    await expect(registry.register(withSac('NIC/0500', '998552'))).resolves.toMatchObject({ duplicate: false });
+    await expect(registry.register(withSac('NIC/0501', '996399'))).rejects.toEqual(new EInvoiceRejectedError('2176', 'Invalid HSN code(s)-996399'));
+  });
+
+  it('refuses a document dated more than 30 days before the day of reporting (2305) only for a registration with AATO of ₹10 crore or more; the 30th day is still reported', async () => {
+    const windowed = await startFakeIrp({ clock, users: [{ ...user, reportingWindow: true }] });
+    try {
+      const key = { ...credential, baseUrl: windowed.url, publicKeyPem: windowed.encryptionPublicKeyPem, signingKeyPem: windowed.signingPublicKeyPem };
+      const subject = new NicEInvoiceRegistry({ [GSTIN]: key }, new MapSessions(), clock);
+      const dated = (no: string, dt: string): EInvoicePayload => ({ ...numbered(no), DocDtls: { ...doc.DocDtls, No: no, Dt: dt } });
+      // Today is 2 November 2026 in India: 4 October is the 30th day counting the document's own, 3 October is past it.
+      await expect(subject.register(dated('NIC/0510', '04/10/2026'))).resolves.toMatchObject({ duplicate: false });
+      await expect(subject.register(dated('NIC/0511', '03/10/2026'))).rejects.toEqual(
+        new EInvoiceRejectedError('2305', 'IRN cannot be generated with document date prior to 30 days from today'),
+      );
+      await expect(registry.register(dated('NIC/0511', '03/10/2026'))).resolves.toMatchObject({ duplicate: false });
+    } finally {
+      await windowed.close();
+    }
+  });
+
   it("reads Get GSTIN details: legal name and address mapped; cancelled as CNL; unknown as the portal's 3001", async () => {
     await expect(registry.taxpayer('27AAPFU0939F1ZV')).resolves.toEqual({
       gstin: '27AAPFU0939F1ZV',

@@ -104,6 +104,8 @@ describe('serverless.yml resources', () => {
       'AuthorizedPaymentNotOwed',
       'BillingHandOffNotQueued',
       'EInvoiceHeld',
+      'EInvoicePastReportingWindow',
+      'EInvoiceReportingWindowClosing',
       'OverdueBookings',
       'OverdueDeliveries',
       'PaymentDisputed',
@@ -116,9 +118,17 @@ describe('serverless.yml resources', () => {
         { Name: 'service', Value: METRICS_SERVICE },
         { Name: 'stage', Value: '${sls:stage}' },
       ]);
-      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute, a payment not captured or not owed and a held e-invoice are counted only when they happen.
+      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute, a payment not captured or not owed, a held e-invoice and one near or past its reporting window are counted only when they happen.
       expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(
-        ['AuthorizedPaymentNotOwed', 'BillingHandOffNotQueued', 'EInvoiceHeld', 'PaymentDisputed', 'PaymentNotCaptured'].includes(a.Properties.MetricName)
+        [
+          'AuthorizedPaymentNotOwed',
+          'BillingHandOffNotQueued',
+          'EInvoiceHeld',
+          'EInvoicePastReportingWindow',
+          'EInvoiceReportingWindowClosing',
+          'PaymentDisputed',
+          'PaymentNotCaptured',
+        ].includes(a.Properties.MetricName)
           ? 'notBreaching'
           : 'breaching',
       );
