@@ -126,6 +126,8 @@ export const EnvSchema = v.object({
   CHANNEX_BASE_URL: v.optional(v.pipe(v.string(), v.url())),
   CHANNEX_API_KEY: v.optional(v.pipe(v.string(), v.minLength(1))),
   CHANNEX_PROVIDER_CODE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  CHANNEX_USER_API_KEY: v.optional(v.pipe(v.string(), v.minLength(1))),
+  CHANNEX_API_URL: v.optional(v.pipe(v.string(), v.url())),
   GUEST_RETENTION_DAYS: positiveInt(180),
 });
 
@@ -266,6 +268,9 @@ export interface ChannexConfig {
   readonly baseUrl?: string;
   readonly apiKey?: string;
   readonly providerCode?: string;
+  /** Channex's own API (user-api-key) and its host, to read its bookings before a push is sent again. */
+  readonly userApiKey?: string;
+  readonly apiUrl?: string;
 }
 
 /**
@@ -375,6 +380,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       baseUrl: e.CHANNEX_BASE_URL,
       apiKey: e.CHANNEX_API_KEY,
       providerCode: e.CHANNEX_PROVIDER_CODE,
+      userApiKey: e.CHANNEX_USER_API_KEY,
+      apiUrl: e.CHANNEX_API_URL,
     },
     irpSigningKey: e.IRP_SIGNING_KEY ?? Buffer.from(hkdfSync('sha256', e.SECRETS_KEY.current, Buffer.alloc(0), 'sandbox IRP signing key', 32)),
     irp: irpOf(e.IRP_PROVIDER, e.IRP_CREDENTIALS, isSandbox),

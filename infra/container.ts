@@ -204,8 +204,9 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     // listing connected to Channex (channelManager: channex) still goes out through Channex when the stage has its
     // settings (docs/channel-manager.md; docs/decisions.md, "Channex outbound per listing").
     propertySystem: () => {
-      const { baseUrl, apiKey, providerCode } = cfg.channex;
-      const channex = baseUrl && apiKey && providerCode ? new ChannexPropertySystem(db(), table, c, { baseUrl, apiKey, providerCode }) : undefined;
+      const { baseUrl, apiKey, providerCode, userApiKey, apiUrl } = cfg.channex;
+      const channex =
+        baseUrl && apiKey && providerCode ? new ChannexPropertySystem(db(), table, c, { baseUrl, apiKey, providerCode, userApiKey, apiUrl }) : undefined;
       if (cfg.channex.propertySystem === 'channex') return channex!;
       const simulator = new SimulatedPropertySystem(db(), table, c, {
         timeScale: cfg.timeScale,

@@ -25,6 +25,14 @@ export interface ChannexSettings {
   readonly apiKey: string;
   readonly providerCode: string;
   readonly timeoutMs?: number;
+  /**
+   * Channex's own API, to read its bookings ("Bookings Collection → Bookings List"): a key made in
+   * Channex's user profile, sent as `user-api-key` ("API Reference → Authentication"), and the host
+   * it is read from (https://staging.channex.io or https://app.channex.io; the base URL when unset).
+   * Without the key, a booking whose push went unanswered is not pushed again (see land()).
+   */
+  readonly userApiKey?: string;
+  readonly apiUrl?: string;
 }
 
 /** The booking as last pushed to Channex, and whether Channex has it. */
@@ -35,9 +43,15 @@ interface ChannexBooking {
   readonly landed: boolean;
   readonly refusal?: string;
   readonly cancelled?: boolean;
+  /** The last push got no answer at all (connection lost, timed out): Channex may hold the booking. */
+  readonly unanswered?: boolean;
 }
 
-type Answer = { kind: 'accepted' } | { kind: 'refused'; message: string } | { kind: 'unavailable'; message: string };
+type Answer =
+  | { kind: 'accepted' }
+  | { kind: 'refused'; message: string }
+  /** `answered: false`: no answer came back, so whether Channex took the revision is unknown. */
+  | { kind: 'unavailable'; message: string; answered: boolean };
 
 const rupees = (paise: number): string => `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
 
@@ -159,19 +173,25 @@ export class ChannexPropertySystem implements PropertySystem {
     if (record.landed) return { state: 'CONFIRMED', bookingId: record.bookingRef };
     if (record.refusal) return { state: 'REFUSED', reason: record.refusal };
     if (record.cancelled) return { state: 'PENDING', checkAgainAt: null };
+    if (record.unanswered) {
+      // A push whose answer was lost may have landed: a second `new` would be a second booking at
+      // Channex (it documents no de-duplication), so Channex is asked first, through its Bookings List.
+      const held = await this.holds(record);
+      if (held === undefined) return { state: 'PENDING', checkAgainAt: null };
+      if (held) {
+        await this.save({ ...record, landed: true, unanswered: false });
+        return { state: 'CONFIRMED', bookingId: record.bookingRef };
+      }
+    }
     const answer = await this.push(record.booking);
     const next: ChannexBooking = {
       ...record,
       landed: answer.kind === 'accepted',
+      unanswered: answer.kind === 'unavailable' && !answer.answered,
       ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
     };
     // Kept even while Channex is unavailable: the body to push again, and where the booking went (RoutedPropertySystem).
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...keys.channexBooking(record.bookingRef), entity: 'ChannexBooking', ...next, at: this.clock.now().toISOString() },
-      }),
-    );
+    await this.save(next);
     if (answer.kind === 'refused') {
       logger.error('Channex refused a booking; it fails with CHANNEL_REFUSED', {
         bookingRef: record.bookingRef,
@@ -181,6 +201,54 @@ export class ChannexPropertySystem implements PropertySystem {
       return { state: 'REFUSED', reason: answer.message };
     }
     return next.landed ? { state: 'CONFIRMED', bookingId: record.bookingRef } : { state: 'PENDING', checkAgainAt: null };
+  }
+
+  private async save(record: ChannexBooking): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.channexBooking(record.bookingRef), entity: 'ChannexBooking', ...record, at: this.clock.now().toISOString() },
+      }),
+    );
+  }
+
+  /**
+   * Whether Channex holds the booking, from its Bookings List (docs.channex.io, "API v.1 →
+   * Bookings Collection → Bookings List"): the bookings arriving on the booking's arrival date
+   * (the page's "Filter By Arrival Date" example), page by page ("API Reference → Pagination",
+   * at most 100 a page), looking for our reservation_id as `ota_reservation_code` (the reservation
+   * code at the platform where the booking was made). Undefined when Channex cannot be asked (no
+   * read key, no answer, an error): the caller then pushes nothing and asks again at its next look.
+   */
+  private async holds(record: ChannexBooking): Promise<boolean | undefined> {
+    const { userApiKey, apiUrl, baseUrl, timeoutMs } = this.settings;
+    const context = { bookingRef: record.bookingRef, listingId: record.listingId };
+    if (!userApiKey) {
+      logger.warn('A Channex booking push went unanswered and no Channex read key is set: not pushed again until an operator checks', context);
+      return undefined;
+    }
+    const arrival = String(record.booking.arrival_date);
+    for (let page = 1; ; page++) {
+      const query = `filter[arrival_date][gte]=${arrival}&filter[arrival_date][lte]=${arrival}&pagination[page]=${page}&pagination[limit]=100`;
+      let body: { data?: { attributes?: { ota_reservation_code?: string } }[]; meta?: { total?: number } };
+      try {
+        const res = await fetch(`${(apiUrl ?? baseUrl).replace(/\/$/, '')}/api/v1/bookings?${query}`, {
+          headers: { accept: 'application/json', 'user-api-key': userApiKey },
+          signal: AbortSignal.timeout(timeoutMs ?? 5000),
+        });
+        if (!res.ok) {
+          logger.warn('Channex did not answer the bookings read; the unanswered booking is not pushed again yet', { ...context, status: res.status });
+          return undefined;
+        }
+        body = (await res.json()) as typeof body;
+      } catch (err) {
+        logger.warn('Channex did not answer the bookings read; the unanswered booking is not pushed again yet', { ...context, error: (err as Error).name });
+        return undefined;
+      }
+      const items = body.data ?? [];
+      if (items.some((b) => b.attributes?.ota_reservation_code === record.bookingRef)) return true;
+      if (items.length === 0 || page * 100 >= (body.meta?.total ?? 0)) return false;
+    }
   }
 
   async cancel(bookingRef: string, at: string): Promise<void> {
@@ -296,7 +364,7 @@ export class ChannexPropertySystem implements PropertySystem {
         signal: AbortSignal.timeout(this.settings.timeoutMs ?? 5000),
       });
     } catch (err) {
-      return { kind: 'unavailable', message: (err as Error).name };
+      return { kind: 'unavailable', message: (err as Error).name, answered: false };
     }
     const text = await res.text().catch(() => '');
     // Only an error's body is read ("API Reference": errors carry `errors`); the push's 2xx answer body is not documented, so nothing is taken from it.
@@ -312,7 +380,7 @@ export class ChannexPropertySystem implements PropertySystem {
       1000,
     );
     // 408 and 429 are Channex asking to come back later; every other 4xx is a refusal a retry cannot change.
-    if (res.status >= 500 || res.status === 408 || res.status === 429) return { kind: 'unavailable', message };
+    if (res.status >= 500 || res.status === 408 || res.status === 429) return { kind: 'unavailable', message, answered: true };
     return { kind: 'refused', message };
   }
 

@@ -12,7 +12,7 @@ import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { guest, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
-import { startFakeChannex, type FakeChannex } from '../support/fake-channex.ts';
+import { BOOKINGS_PATH, startFakeChannex, type FakeChannex } from '../support/fake-channex.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { call, newAgentGroup, newPartner, stack, testServices, uniqueId } from '../support/stack.ts';
 
@@ -22,6 +22,7 @@ import { call, newAgentGroup, newPartner, stack, testServices, uniqueId } from '
  * runs the simulator, never sees these bookings).
  */
 const OUTBOUND_KEY = 'open_channel_api_key_for_tests';
+const READ_KEY = 'channex_user_api_key_for_tests';
 let channex: FakeChannex;
 let world: BookingWorld;
 let svc: Services;
@@ -37,16 +38,9 @@ beforeAll(async () => {
     providerCode: 'OpenChannel',
     serviceEndpoint: `${stack().baseUrl}/channel-manager/channex`,
     inboundKey: stack().env.CHANNEX_INBOUND_API_KEY!,
+    userApiKey: READ_KEY,
   });
-  svc = buildServices(
-    parseConfig({
-      ...stack().env,
-      PROPERTY_SYSTEM: 'channex',
-      CHANNEX_BASE_URL: channex.url,
-      CHANNEX_API_KEY: OUTBOUND_KEY,
-      CHANNEX_PROVIDER_CODE: 'OpenChannel',
-    }),
-  );
+  svc = channexServices(READ_KEY);
   const group = await newAgentGroup({ channelId: world.channelId });
   groupId = group.agentGroupId;
   principal = {
@@ -60,22 +54,37 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => channex?.close());
 
-const deps = (): BookingDeps => ({ ...bookingDeps(svc), queue: { send: async () => undefined }, syncWaitMs: 0 });
+/** The stack's services with every listing on the fake Channex; `readKey` is Channex's user-api-key for its Bookings List. */
+const channexServices = (readKey: string | undefined): Services =>
+  buildServices(
+    parseConfig({
+      ...stack().env,
+      PROPERTY_SYSTEM: 'channex',
+      CHANNEX_BASE_URL: channex.url,
+      CHANNEX_API_KEY: OUTBOUND_KEY,
+      CHANNEX_PROVIDER_CODE: 'OpenChannel',
+      CHANNEX_USER_API_KEY: readKey,
+    }),
+  );
 
-async function book(checkIn: string, checkOut: string): Promise<Booking> {
-  const order = await createOrder(orderDeps(svc), principal, { request: stay(world.instant, checkIn, checkOut) });
+const deps = (s: Services = svc): BookingDeps => ({ ...bookingDeps(s), queue: { send: async () => undefined }, syncWaitMs: 0 });
+
+async function book(checkIn: string, checkOut: string, s: Services = svc): Promise<Booking> {
+  const order = await createOrder(orderDeps(s), principal, { request: stay(world.instant, checkIn, checkOut) });
   const externalBookingId = uniqueId('ext');
   await placeBooking(
-    deps(),
+    deps(s),
     principal,
     { orderId: order.orderId, externalBookingId, acceptedTotal: order.pricing.summary.grandTotal, primaryGuest: guest, additionalGuests: [] },
     testOrigin(),
   );
-  const claim = await svc.bookings.findClaim(groupId, externalBookingId);
+  const claim = await s.bookings.findClaim(groupId, externalBookingId);
   // One look of the workflow, as the queued check would give it.
-  await advanceBooking(deps(), groupId, claim!.bookingRef);
-  return (await svc.bookings.get(groupId, claim!.bookingRef))!;
+  await advanceBooking(deps(s), groupId, claim!.bookingRef);
+  return (await s.bookings.get(groupId, claim!.bookingRef))!;
 }
+const reads = () => channex.requests.filter((r) => r.path.startsWith(`${BOOKINGS_PATH}?`));
+const heldFor = (bookingRef: string) => channex.held.filter((h) => h.revision.reservation_id === bookingRef);
 const reload = async (b: Booking) => (await testServices().bookings.get(b.agentGroupId, b.bookingRef))!;
 
 describe('Channex property system', () => {
@@ -134,9 +143,42 @@ describe('Channex property system', () => {
     } finally {
       channex.setOutage(world.instant, null);
     }
+    const readsBefore = reads().length;
     await advanceBooking(deps(), b.agentGroupId, b.bookingRef);
     expect((await reload(b)).status).toBe('CONFIRMED');
     expect(channex.bookings.slice(before).map((r) => [r.body.booking.status, r.body.booking.reservation_id])).toEqual([['new', b.bookingRef]]);
+    // Unanswered, so Channex was asked first (it did not have it) before the booking was pushed again.
+    expect(reads().length).toBeGreaterThan(readsBefore);
+    expect(heldFor(b.bookingRef)).toHaveLength(1);
+  });
+
+  it("finds a booking whose answer was lost in Channex's bookings list and does not push it again (a second `new` would be a second booking)", async () => {
+    const before = channex.bookings.length;
+    const readsBefore = reads().length;
+    channex.setOutage(world.instant, 'answer-lost-once');
+    // The reservation's push is kept by Channex and its answer lost; the workflow's next look asks Channex.
+    const b = await book('2027-03-07', '2027-03-08').finally(() => channex.setOutage(world.instant, null));
+    expect((await reload(b)).status).toBe('CONFIRMED');
+    expect(channex.bookings.slice(before).map((r) => [r.body.booking.status, r.body.booking.reservation_id])).toEqual([['new', b.bookingRef]]);
+    const [read] = reads().slice(readsBefore);
+    expect(read!.headers['user-api-key']).toBe(READ_KEY);
+    expect(new URL(read!.path, channex.url).searchParams.get('filter[arrival_date][gte]')).toBe('2027-03-07');
+    expect(heldFor(b.bookingRef)).toHaveLength(1);
+  });
+
+  it('pushes nothing again after a lost answer while Channex cannot be asked (no read key, or the read refused)', async () => {
+    const unread = channexServices(undefined);
+    channex.setOutage(world.instant, 'answer-lost-once');
+    const b = await book('2027-03-01', '2027-03-02', unread).finally(() => channex.setOutage(world.instant, null));
+    await advanceBooking(deps(unread), b.agentGroupId, b.bookingRef);
+    const wrongKey = channexServices('not_the_read_key');
+    await advanceBooking(deps(wrongKey), b.agentGroupId, b.bookingRef);
+    expect((await reload(b)).status).toBe('PROCESSING');
+    expect(channex.bookings.filter((r) => r.body.booking.reservation_id === b.bookingRef)).toHaveLength(1);
+    // Once Channex can be asked, it answers that it has the booking.
+    await advanceBooking(deps(), b.agentGroupId, b.bookingRef);
+    expect((await reload(b)).status).toBe('CONFIRMED');
+    expect(heldFor(b.bookingRef)).toHaveLength(1);
   });
 
   it('pushes a modified revision for an amendment, the original stay back for a compensation, and a cancelled revision', async () => {

@@ -18,10 +18,24 @@ import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-re
  * API reference ("API Reference" → "Errors") says a success carries `data` or `meta` and an
  * error an `errors` object with `code` and `title`, 4xx for a request that cannot succeed
  * and 5xx for Channex's own trouble (retry). The fake answers in those shapes.
+ *
+ * Bookings: every accepted `new` revision is a booking of its own (Channex documents no
+ * de-duplication of a repeated `new`, so the fake does none); a `modified` or `cancelled`
+ * revision becomes the latest revision of the hotel's last booking with that reservation_id
+ * ("Each Booking at Channex is a representation of latest known Booking Revision", Bookings
+ * Collection). They are read back as Channex documents its Bookings List (docs.channex.io,
+ * "API v.1 → Bookings Collection → Bookings List"): `GET /api/v1/bookings` signed by the
+ * `user-api-key` header ("API Reference → Authentication"), filtered by
+ * `filter[arrival_date|departure_date|inserted_at][eq|gt|gte|lt|lte|not]` ("Filter Examples";
+ * "API Reference → Filtering data arguments") and paged by `pagination[page]`/`pagination[limit]`
+ * (10 by default, at most 100: "API Reference → Pagination"); each booking carries
+ * `ota_reservation_code`, the reservation code at the platform where it was made: ours.
  */
 export const OPEN_CHANNEL_PATH = '/api/v1/channel_webhooks/open_channel';
 export const NEW_BOOKING_PATH = `${OPEN_CHANNEL_PATH}/new_booking`;
 export const FULL_SYNC_PATH = `${OPEN_CHANNEL_PATH}/request_full_sync`;
+/** "Bookings Collection → Bookings List". */
+export const BOOKINGS_PATH = '/api/v1/bookings';
 
 /** Not Channex's: the tests' control of the shared fake (see control()). */
 export const CONTROL_PATH = '/_fake/control';
@@ -29,11 +43,12 @@ export const CONTROL_PATH = '/_fake/control';
 /**
  * How Channex fails one hotel's pushes (per hotel, so a test's outage touches no other test):
  * `unavailable` answers 503 (Channex's trouble), `dropped` closes the connection unanswered
- * and keeps nothing (down, or a timeout before Channex read it), `answer-lost` keeps the
- * booking and then closes the connection (Channex has it, the sender cannot know: its retry,
- * the same reservation_id, must be answered as the same booking, not a second one).
+ * and keeps nothing (down, or a timeout before Channex read it), `answer-lost` keeps every
+ * booking and then closes the connection (Channex has it, the sender cannot know), and
+ * `answer-lost-once` does so for the next push only, then the outage ends. A second `new`
+ * is a second booking (nothing documented makes it the same one): the sender must find out.
  */
-export type Outage = 'unavailable' | 'dropped' | 'answer-lost';
+export type Outage = 'unavailable' | 'dropped' | 'answer-lost' | 'answer-lost-once';
 
 export interface FakeChannexControl {
   readonly down?: boolean;
@@ -43,13 +58,18 @@ export interface FakeChannexControl {
   readonly refuse?: { readonly hotelCode: string; readonly title: string | null };
   /** Answers the booking revisions accepted for this hotel, in order, and how many pushes it got. */
   readonly bookingsOf?: string;
+  /** Answers how many Bookings List reads asked for this arrival date. */
+  readsOn?: string;
 }
 
 /** Controls the fake at `url` (the shared stack's, in the global setup's process) over HTTP. */
-export async function controlFakeChannex(url: string, control: FakeChannexControl): Promise<{ bookings: Record<string, any>[]; attempts: number }> {
+export async function controlFakeChannex(
+  url: string,
+  control: FakeChannexControl,
+): Promise<{ bookings: Record<string, any>[]; attempts: number; reads: number }> {
   const res = await fetch(`${url}${CONTROL_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(control) });
   if (res.status !== 200) throw new Error(`fake Channex control answered ${res.status}`);
-  return (await res.json()) as { bookings: Record<string, any>[]; attempts: number };
+  return (await res.json()) as { bookings: Record<string, any>[]; attempts: number; reads: number };
 }
 
 /** Runs `fn` while one hotel's pushes fail as `mode` on the fake at `url`; the outage ends however `fn` ends. */
@@ -70,6 +90,8 @@ export interface FakeChannexOptions {
   /** The service's inbound base URL (`…/channel-manager/channex`) and the key Channex sends it. */
   readonly serviceEndpoint: string;
   readonly inboundKey: string;
+  /** The key of Channex's own API (`user-api-key`) the service reads bookings with. */
+  readonly userApiKey?: string;
 }
 
 export type ChangeBody = { type: 'availability_changes' | 'restriction_changes'; attributes: Record<string, unknown> };
@@ -78,6 +100,8 @@ export interface FakeChannex {
   readonly url: string;
   /** Every booking revision the service pushed and the fake accepted, in order. */
   readonly bookings: ReceivedRequest[];
+  /** Channex's bookings, each as its latest revision (what the Bookings List answers). */
+  readonly held: readonly HeldBooking[];
   /** Every request the fake received, whatever it answered. */
   readonly requests: ReceivedRequest[];
   /** While down, every push is answered 503 (Channex's trouble: the sender retries). */
@@ -99,6 +123,78 @@ export interface FakeChannex {
   close(): Promise<void>;
 }
 
+/** A booking as Channex keeps it: its id, the hotel it was pushed for, and its latest revision. */
+export interface HeldBooking {
+  readonly id: string;
+  readonly hotelCode: string;
+  revision: Record<string, any>;
+  revisionId: string;
+  readonly insertedAt: string;
+}
+
+/** A Bookings List item, in the fields of the page's success example that a pushed revision gives. */
+function listItem(b: HeldBooking, propertyId: string) {
+  const r = b.revision;
+  return {
+    type: 'booking',
+    id: b.id,
+    attributes: {
+      id: b.id,
+      property_id: propertyId,
+      revision_id: b.revisionId,
+      ota_reservation_code: r.reservation_id ?? b.id,
+      ota_name: r.ota_name ?? null,
+      status: r.status,
+      arrival_date: r.arrival_date,
+      departure_date: r.departure_date,
+      currency: r.currency,
+      customer: r.customer,
+      services: r.services ?? [],
+      rooms: (r.rooms ?? []).map((room: any) => ({
+        checkin_date: r.arrival_date,
+        checkout_date: r.departure_date,
+        occupancy: room.occupancy,
+        days: Object.fromEntries((room.days ?? []).map((d: any) => [d.date, String(d.price)])),
+      })),
+      inserted_at: b.insertedAt,
+    },
+  };
+}
+
+const FILTER_FIELDS: Readonly<Record<string, (b: HeldBooking) => string>> = {
+  arrival_date: (b) => b.revision.arrival_date,
+  departure_date: (b) => b.revision.departure_date,
+  inserted_at: (b) => b.insertedAt,
+};
+const OPERATORS: Readonly<Record<string, (a: string, v: string) => boolean>> = {
+  eq: (a, v) => v.split(',').includes(a),
+  not: (a, v) => a !== v,
+  gt: (a, v) => a > v,
+  gte: (a, v) => a >= v,
+  lt: (a, v) => a < v,
+  lte: (a, v) => a <= v,
+};
+
+/** "Bookings List" with its documented filters and pagination; undefined for a query Channex documents no answer to. */
+function bookingsList(held: readonly HeldBooking[], query: URLSearchParams, propertyOf: (hotel: string) => string) {
+  let matching = [...held];
+  for (const [key, value] of query) {
+    const m = /^filter\[(\w+)\](?:\[(\w+)\])?$/.exec(key);
+    if (!m) continue;
+    const field = FILTER_FIELDS[m[1]!];
+    const op = OPERATORS[m[2] ?? 'eq'];
+    if (!field || !op) return undefined;
+    matching = matching.filter((b) => op(field(b), value));
+  }
+  const page = Number(query.get('pagination[page]') ?? '1');
+  const limit = Number(query.get('pagination[limit]') ?? '10');
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100) return undefined;
+  return {
+    data: matching.slice((page - 1) * limit, page * limit).map((b) => listItem(b, propertyOf(b.hotelCode))),
+    meta: { page, limit, total: matching.length },
+  };
+}
+
 /** The fields "Push Booking API" → "Field description" marks [required], checked as Channex would. */
 function bookingProblems(body: any): string[] {
   const b = body?.booking;
@@ -112,7 +208,6 @@ function bookingProblems(body: any): string[] {
   need(/^[A-Z]{3}$/.test(b.currency ?? ''), 'currency is ISO 4217');
   need(b.payment_collect === undefined || ['ota', 'property'].includes(b.payment_collect), 'payment_collect is ota or property');
   need(typeof b.customer?.surname === 'string' && b.customer.surname.length > 0 && b.customer.surname.length <= 255, 'customer.surname is required');
-  need(b.guarantee === undefined, 'guarantee (card data) is not expected from a channel that collects on credit');
   need(Array.isArray(b.rooms) && b.rooms.length > 0, 'rooms is required');
   for (const [i, r] of (Array.isArray(b.rooms) ? b.rooms : []).entries()) {
     need(typeof r.room_type_code === 'string', `rooms[${i}].room_type_code is required`);
@@ -139,15 +234,17 @@ function bookingProblems(body: any): string[] {
 }
 
 const answer = (status: number, body: string) => ({ status, headers: { 'content-type': 'application/json' }, body });
-const errors = (code: string, title: string, details: Record<string, unknown> = {}) => JSON.stringify({ errors: { code, title, details } });
+const errors = (code: string, title: string, details?: Record<string, unknown>) => JSON.stringify({ errors: { code, title, ...(details ? { details } : {}) } });
 
 export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeChannex> {
   const receiver: Receiver = await startReceiver();
   const bookings: ReceivedRequest[] = [];
   const refused = new Map<string, string>();
   const outages = new Map<string, Outage>();
-  /** Channex's booking id per hotel and reservation_id: a repeated `new` is the booking it already has. */
-  const reservations = new Map<string, string>();
+  const held: HeldBooking[] = [];
+  /** Channex's property id per hotel_code (the mapping's other side). */
+  const properties = new Map<string, string>();
+  const propertyOf = (hotel: string) => properties.get(hotel) ?? properties.set(hotel, randomUUID()).get(hotel)!;
   const fullSync = new Map<string, readonly ChangeBody[]>();
   const fullSyncRequestIds: string[] = [];
   let down = false;
@@ -181,16 +278,24 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     if (outage === 'dropped') return { status: 0, drop: true };
     const refusal = refused.get(b.hotel_code);
     if (refusal) return answer(422, errors('validation_error', refusal));
-    // reservation_id is the booking's unique id at the channel ("Field description"): a `new`
-    // revision for one Channex already holds is that booking again, not a second one.
-    const key = `${b.hotel_code}/${b.reservation_id}`;
-    const known = b.reservation_id ? reservations.get(key) : undefined;
-    const id = known ?? randomUUID();
-    if (!(known && b.status === 'new')) bookings.push(req);
-    if (b.reservation_id) reservations.set(key, id);
-    if (outage === 'answer-lost') return { status: 0, drop: true };
+    bookings.push(req);
+    propertyOf(b.hotel_code);
+    const earlier =
+      b.status === 'new' || !b.reservation_id
+        ? undefined
+        : held.findLast((h) => h.hotelCode === b.hotel_code && h.revision.reservation_id === b.reservation_id);
+    if (earlier) Object.assign(earlier, { revision: b, revisionId: randomUUID() });
+    else held.push({ id: randomUUID(), hotelCode: b.hotel_code, revision: b, revisionId: randomUUID(), insertedAt: new Date().toISOString().slice(0, 19) });
+    if (outage === 'answer-lost-once') setOutage(b.hotel_code, null);
+    if (outage === 'answer-lost' || outage === 'answer-lost-once') return { status: 0, drop: true };
     // The Push Booking section documents no answer body; the API Reference says a success carries `data` or `meta`: the fake sends only `meta`.
     return answer(200, JSON.stringify({ meta: { message: 'Success' } }));
+  });
+  receiver.respond(BOOKINGS_PATH, (req) => {
+    if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));
+    if (!opts.userApiKey || req.headers['user-api-key'] !== opts.userApiKey) return answer(401, errors('unauthorized', 'Unauthorized'));
+    const list = bookingsList(held, new URL(req.path, receiver.url).searchParams, propertyOf);
+    return list ? answer(200, JSON.stringify(list)) : answer(400, errors('bad_request', 'Bad Request'));
   });
   receiver.respond(FULL_SYNC_PATH, (req) => {
     if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));
@@ -219,6 +324,12 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
       JSON.stringify({
         bookings: hotel === undefined ? [] : bookings.filter(ofHotel).map((b) => b.body.booking),
         attempts: hotel === undefined ? 0 : receiver.to(NEW_BOOKING_PATH).filter(ofHotel).length,
+        reads:
+          c.readsOn === undefined
+            ? 0
+            : receiver.requests.filter(
+                (r) => r.path.split('?')[0] === BOOKINGS_PATH && new URL(r.path, receiver.url).searchParams.get('filter[arrival_date][gte]') === c.readsOn,
+              ).length,
       }),
     );
   });
@@ -226,6 +337,7 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   return {
     url: receiver.url,
     bookings,
+    held,
     requests: receiver.requests,
     setDown: (value) => (down = value),
     setOutage,

@@ -45,6 +45,7 @@ export interface TestStack {
 
 /** The Open Channel API key the shared stack sends the fake Channex. */
 const CHANNEX_TEST_KEY = 'open_channel_api_key_shared_stack';
+const CHANNEX_READ_KEY = 'channex_user_api_key_shared_stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -236,9 +237,16 @@ export default async function setup(project: TestProject) {
       providerCode: 'OpenChannel',
       serviceEndpoint: `http://127.0.0.1:${httpPort}/channel-manager/channex`,
       inboundKey: base.CHANNEX_INBOUND_API_KEY!,
+      userApiKey: CHANNEX_READ_KEY,
     });
     started.push({ stop: () => channex.close() });
-    const env = { ...base, CHANNEX_BASE_URL: channex.url, CHANNEX_API_KEY: CHANNEX_TEST_KEY, CHANNEX_PROVIDER_CODE: 'OpenChannel' };
+    const env = {
+      ...base,
+      CHANNEX_BASE_URL: channex.url,
+      CHANNEX_API_KEY: CHANNEX_TEST_KEY,
+      CHANNEX_PROVIDER_CODE: 'OpenChannel',
+      CHANNEX_USER_API_KEY: CHANNEX_READ_KEY,
+    };
     // A file, not memory: a test scans what the stack logged (test/e2e/guest-erasure.test.ts: no guest data in any line).
     const logFile = join(tmpdir(), `pds-test-stack-${process.pid}.log`);
     writeFileSync(logFile, '');

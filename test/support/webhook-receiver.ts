@@ -25,7 +25,7 @@ export interface Receiver {
   readonly requests: ReceivedRequest[];
   /** Requests to one path. */
   to(path: string): ReceivedRequest[];
-  /** How the receiver answers the nth (0-based) request to a path; 204 unless told. */
+  /** How the receiver answers the nth (0-based) request to a path (with any query string); 204 unless told. */
   respond(path: string, responder: Responder): void;
   /** Resolves once `count` requests reached `path`, or rejects after `timeoutMs`. */
   waitFor(path: string, count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
@@ -51,7 +51,8 @@ export async function startReceiver(): Promise<Receiver> {
       const received: ReceivedRequest = { path, headers: req.headers, rawBody, body, at: Date.now() };
       const nth = requests.filter((r) => r.path === path).length;
       requests.push(received);
-      const answer = responders.get(path)?.(received, nth) ?? { status: 204 };
+      // A responder set for a path also answers it with a query string (a GET's filters).
+      const answer = (responders.get(path) ?? responders.get(path.split('?')[0]!))?.(received, nth) ?? { status: 204 };
       setTimeout(() => {
         if (answer.drop) return void req.socket.destroy();
         res.writeHead(answer.status, answer.headers);
