@@ -131,6 +131,11 @@ export interface PaymentGateway {
   orderPayments(orderId: string): Promise<GatewayPayment[]>;
   /** The payments into a virtual account created at or after `since`. */
   virtualAccountPayments(virtualAccountId: string, since: Date): Promise<GatewayPayment[]>;
+  /**
+   * The account's payments created at or after `since`, whatever their order or state. Reconciliation reads those still
+   * `authorized` (the capture window is 3 days), to see one on the order of an invoice already settled when its webhook was lost.
+   */
+  paymentsSince(since: Date): Promise<GatewayPayment[]>;
   /** Every refund of one payment. */
   paymentRefunds(paymentId: string): Promise<GatewayRefund[]>;
   /** The account's refunds created at or after `since` (whatever payment they refund). */

@@ -172,6 +172,22 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     }
   }
 
+  async paymentsSince(since: Date): Promise<GatewayPayment[]> {
+    const payments: GatewayPayment[] = [];
+    try {
+      // razorpay.com/docs/api/payments/fetch-all-payments: GET /payments, `from` (Unix seconds), `count` ≤ 100 with `skip`.
+      for (let skip = 0; ; skip += PAGE) {
+        const page = (await (await this.sdk()).payments.all({ from: Math.floor(since.getTime() / 1000), count: PAGE, skip })) as unknown as {
+          items: unknown[];
+        };
+        payments.push(...page.items.map((p, i) => paymentOfEntity(p, `items[${skip + i}]`)));
+        if (page.items.length < PAGE) return payments;
+      }
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
   async paymentRefunds(paymentId: string): Promise<GatewayRefund[]> {
     // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment: GET /payments/:id/refunds, `count` ≤ 100 with `skip` (the SDK's refunds.all with payment_id).
     return this.refundPages({ payment_id: paymentId });

@@ -105,6 +105,10 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
     return [];
   }
 
+  async paymentsSince(): Promise<GatewayPayment[]> {
+    return [];
+  }
+
   async paymentRefunds(): Promise<GatewayRefund[]> {
     return [];
   }
