@@ -720,6 +720,12 @@ export class FakeRazorpay {
       return send(200, va);
     }
     if (req.method === 'POST' && path === '/v1/payment_links') return this.createLink(body, send);
+    if (req.method === 'GET' && path === '/v1/payment_links') {
+      // razorpay.com/docs/api/payments/payment-links/fetch-all: Query Parameters `payment_id`, `reference_id`; `{payment_links: [...]}`.
+      this.expireLinks();
+      const reference = url.searchParams.get('reference_id');
+      return send(200, { payment_links: this.paymentLinks.filter((l) => reference === null || l.reference_id === reference) });
+    }
     if (req.method === 'GET' && (m = path.match(/^\/v1\/payment_links\/([^/]+)$/))) {
       // razorpay.com/docs/api/payments/payment-links/fetch-id: the link as it stands now.
       this.expireLinks();
