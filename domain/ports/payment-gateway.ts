@@ -16,6 +16,30 @@ export interface GatewayOrder {
   readonly amount: Minor;
 }
 
+/** A hosted page that collects one amount (a Razorpay Payment Link): sent to the payer, paid without our checkout. */
+export interface PaymentLinkRequest {
+  /** Our reference, unique across the account's links (`<invoice id>/L<n>`): a retry finds the link an earlier attempt made. */
+  readonly referenceId: string;
+  readonly amount: Minor;
+  readonly currency: 'INR';
+  readonly description: string;
+  /** After this the link takes no payment (the gateway marks it expired). */
+  readonly expireBy: Date;
+  readonly notes: Readonly<Record<string, string>>;
+}
+
+export interface PaymentLink {
+  readonly linkId: string;
+  /** The URL a payer opens. */
+  readonly shortUrl: string;
+  readonly referenceId: string;
+  readonly amount: Minor;
+  /** created, partially_paid, paid, cancelled or expired. */
+  readonly status: string;
+  /** The order the gateway opened for the link's payment, once paid. */
+  readonly orderId: string | null;
+}
+
 /** The bank account (Smart Collect virtual account) a group pays its invoices into by NEFT/RTGS/IMPS. */
 export interface VirtualAccount {
   readonly virtualAccountId: string;
@@ -131,6 +155,11 @@ export interface PaymentGateway {
   orderPayments(orderId: string): Promise<GatewayPayment[]>;
   /** The payments into a virtual account created at or after `since`. */
   virtualAccountPayments(virtualAccountId: string, since: Date): Promise<GatewayPayment[]>;
+  /**
+   * The account's payments created at or after `since`, whatever their order or state. Reconciliation reads those still
+   * `authorized` (the capture window is 3 days), to see one on the order of an invoice already settled when its webhook was lost.
+   */
+  paymentsSince(since: Date): Promise<GatewayPayment[]>;
   /** Every refund of one payment. */
   paymentRefunds(paymentId: string): Promise<GatewayRefund[]>;
   /** The account's refunds created at or after `since` (whatever payment they refund). */
@@ -146,6 +175,12 @@ export interface PaymentGateway {
   capturePayment(paymentId: string, amount: Minor, currency: string): Promise<GatewayPayment>;
   /** The bank's reference (UTR) of a bank transfer's payment; null when the gateway has none for it. */
   transferReference(paymentId: string): Promise<string | null>;
+  /** Creates (or, for a reference already used, returns) a payment link; GatewayRejectedError AMOUNT_MISMATCH when that one is for another amount. */
+  createPaymentLink(request: PaymentLinkRequest): Promise<PaymentLink>;
+  /** Cancels a link still payable and answers it; a link already paid, cancelled or expired is answered as it stands. */
+  cancelPaymentLink(linkId: string): Promise<PaymentLink>;
+  /** One link as it stands now. */
+  paymentLink(linkId: string): Promise<PaymentLink>;
 }
 
 /** What a verified notification says. */

@@ -8,9 +8,12 @@ import {
   type GatewayPayment,
   type GatewayRefund,
   type PaymentGateway,
+  type PaymentLink,
+  type PaymentLinkRequest,
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
+import { ValidationError } from '../../domain/errors.ts';
 import { once } from '../lazy.ts';
 import { loadRazorpaySdk, RazorpaySdkNotWiredError } from './razorpay-sdk.ts';
 import { disputeOfEntity, paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
@@ -55,6 +58,26 @@ function virtualAccountOf(va: RazorpayVirtualAccount): VirtualAccount {
   const bank = va.receivers?.find((r) => r.entity === 'bank_account');
   if (!bank?.account_number || !bank.ifsc) throw new GatewayRejectedError('NO_BANK_ACCOUNT', `virtual account ${va.id} has no bank_account receiver`, 200);
   return { virtualAccountId: va.id, accountNumber: bank.account_number, ifsc: bank.ifsc, bankName: bank.bank_name ?? '', beneficiaryName: bank.name ?? '' };
+}
+
+/** A Payment Link entity (razorpay.com/docs/api/payments/payment-links/entity), read strictly. */
+function paymentLinkOf(e: unknown): PaymentLink {
+  const l = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+  if (typeof l.id !== 'string' || !/^plink_[A-Za-z0-9]+$/.test(l.id)) throw new ValidationError('payment_link.id', 'payment_link.id must be a Razorpay Payment Link id (plink_…).');
+  if (typeof l.short_url !== 'string' || !/^https:\/\//.test(l.short_url))
+    throw new ValidationError('payment_link.short_url', 'payment_link.short_url must be an https URL.');
+  if (typeof l.amount !== 'number' || !Number.isSafeInteger(l.amount) || l.amount <= 0)
+    throw new ValidationError('payment_link.amount', 'payment_link.amount must be a positive whole number of subunits (paise).');
+  if (typeof l.status !== 'string' || !['created', 'partially_paid', 'paid', 'cancelled', 'expired'].includes(l.status))
+    throw new ValidationError('payment_link.status', 'payment_link.status must be a documented Payment Link state.');
+  return {
+    linkId: l.id,
+    shortUrl: l.short_url,
+    referenceId: typeof l.reference_id === 'string' ? l.reference_id : '',
+    amount: l.amount,
+    status: l.status,
+    orderId: typeof l.order_id === 'string' && l.order_id !== '' ? l.order_id : null,
+  };
 }
 
 /**
@@ -172,6 +195,22 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     }
   }
 
+  async paymentsSince(since: Date): Promise<GatewayPayment[]> {
+    const payments: GatewayPayment[] = [];
+    try {
+      // razorpay.com/docs/api/payments/fetch-all-payments: GET /payments, `from` (Unix seconds), `count` ≤ 100 with `skip`.
+      for (let skip = 0; ; skip += PAGE) {
+        const page = (await (await this.sdk()).payments.all({ from: Math.floor(since.getTime() / 1000), count: PAGE, skip })) as unknown as {
+          items: unknown[];
+        };
+        payments.push(...page.items.map((p, i) => paymentOfEntity(p, `items[${skip + i}]`)));
+        if (page.items.length < PAGE) return payments;
+      }
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
   async paymentRefunds(paymentId: string): Promise<GatewayRefund[]> {
     // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment: GET /payments/:id/refunds, `count` ≤ 100 with `skip` (the SDK's refunds.all with payment_id).
     return this.refundPages({ payment_id: paymentId });
@@ -223,6 +262,75 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
       return typeof bt.bank_reference === 'string' && /^[A-Za-z0-9/_-]{1,40}$/.test(bt.bank_reference) ? bt.bank_reference : null;
     } catch (err) {
       throw mapped(err);
+    }
+  }
+
+  async createPaymentLink(request: PaymentLinkRequest): Promise<PaymentLink> {
+    if (!Number.isSafeInteger(request.amount) || request.amount <= 0)
+      throw new RangeError(`a payment link needs a positive amount of paise, got ${request.amount}`);
+    const sdk = await this.sdk().catch((err: unknown) => {
+      throw mapped(err);
+    });
+    // A retry after a lost answer: the reference is taken (Razorpay refuses a second link for it), so the link made is looked up first.
+    const found = await this.linkByReference(sdk, request.referenceId);
+    if (found) {
+      if (found.amount !== request.amount)
+        throw new GatewayRejectedError('AMOUNT_MISMATCH', `payment link ${found.linkId} for ${request.referenceId} is for ${found.amount} paise, not ${request.amount}`, 200);
+      return found;
+    }
+    try {
+      // razorpay.com/docs/api/payments/payment-links/create-standard: amount (subunits), currency, accept_partial (false: the whole amount),
+      // reference_id (unique, ≤ 40), description, expire_by (Unix seconds), notify (we send our own e-mails), notes.
+      return paymentLinkOf(
+        await sdk.paymentLink.create({
+          amount: request.amount,
+          currency: request.currency,
+          accept_partial: false,
+          reference_id: request.referenceId,
+          description: request.description.slice(0, 2048),
+          expire_by: Math.floor(request.expireBy.getTime() / 1000),
+          notify: { sms: false, email: false },
+          reminder_enable: false,
+          notes: request.notes,
+        } as never),
+      );
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
+  async cancelPaymentLink(linkId: string): Promise<PaymentLink> {
+    try {
+      // razorpay.com/docs/api/payments/payment-links/cancel: POST /payment_links/:id/cancel, the cancelled link.
+      return paymentLinkOf(await (await this.sdk()).paymentLink.cancel(linkId));
+    } catch (err) {
+      const refused = mapped(err);
+      // Only a link still payable is cancelled: one already paid, cancelled or expired is answered as it stands.
+      if (refused instanceof GatewayRejectedError && refused.httpStatus === 400) {
+        const link = await this.paymentLink(linkId);
+        if (link.status !== 'created' && link.status !== 'partially_paid') return link;
+      }
+      throw refused;
+    }
+  }
+
+  async paymentLink(linkId: string): Promise<PaymentLink> {
+    try {
+      // razorpay.com/docs/api/payments/payment-links/fetch-id: GET /payment_links/:id.
+      return paymentLinkOf(await (await this.sdk()).paymentLink.fetch(linkId));
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+    }
+  }
+
+  /** razorpay.com/docs/api/payments/payment-links/fetch-all, Query Parameters `reference_id`: `{payment_links: [...]}`. */
+  private async linkByReference(sdk: Razorpay, referenceId: string): Promise<PaymentLink | undefined> {
+    try {
+      const out = (await sdk.paymentLink.all({ reference_id: referenceId } as never)) as unknown as { payment_links?: unknown[] };
+      const links = (out.payment_links ?? []).map(paymentLinkOf);
+      return links.find((l) => l.referenceId === referenceId);
+    } catch (err) {
+      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
     }
   }
 

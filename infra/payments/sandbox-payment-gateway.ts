@@ -7,6 +7,7 @@ import {
   type GatewayPayment,
   type GatewayRefund,
   type PaymentGateway,
+  type PaymentLink,
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
@@ -105,6 +106,10 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
     return [];
   }
 
+  async paymentsSince(): Promise<GatewayPayment[]> {
+    return [];
+  }
+
   async paymentRefunds(): Promise<GatewayRefund[]> {
     return [];
   }
@@ -130,6 +135,19 @@ export class SandboxPaymentGateway extends RazorpayWebhooks implements PaymentGa
   /** The sandbox is asked for no payments, so never for a transfer's reference. */
   async transferReference(): Promise<string | null> {
     return null;
+  }
+
+  /** The sandbox has no hosted payment page: it makes no links (invoices there are paid by their order or by transfer). */
+  async createPaymentLink(): Promise<PaymentLink> {
+    throw new GatewayRejectedError('NOT_SUPPORTED', 'the sandbox gateway makes no payment links', 400);
+  }
+
+  async cancelPaymentLink(linkId: string): Promise<PaymentLink> {
+    throw new GatewayRejectedError('BAD_REQUEST_ERROR', `The id provided does not exist: ${linkId}`, 400);
+  }
+
+  async paymentLink(linkId: string): Promise<PaymentLink> {
+    throw new GatewayRejectedError('BAD_REQUEST_ERROR', `The id provided does not exist: ${linkId}`, 400);
   }
 
   /** What Razorpay sends when a partner pays `amount` paise against an order: `payment.captured`. */

@@ -540,4 +540,56 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     );
     expect(await invoiceOf(g, id!)).toMatchObject({ amountDue: 4_000 });
   }, 300_000);
+  it("an authorized payment on a settled invoice's order whose payment.authorized was lost is seen by reconciliation (GET /v1/payments): alerted as not owed, not captured, nothing moves", async () => {
+    const { g, id, invoice } = await issuedInvoice();
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    expect((await deliver(rz.fake.transfer(vaId, 10_500_00, 'UTR34SETL0001').credited)).body.outcome).toBe('RECORDED');
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountDue: 0, gatewayOrderId: null });
+    // An old checkout page still takes the order (Razorpay cannot cancel it); the authorization's webhook never arrives.
+    const late = rz.fake.authorize(invoice.gatewayOrderId, 10_500_00);
+    const report = await reconcile(g);
+    expect(rz.fake.requests).toContain('GET /v1/payments');
+    expect(report.captured).toEqual([]);
+    expect(report.uncaptured).toEqual([
+      { agentGroupId: g.agentGroupId, paymentId: late.payment.id, invoiceId: id, amount: 10_500_00, error: expect.stringContaining('more than the 0 paise') },
+    ]);
+    expect(report.failures).toEqual([
+      { agentGroupId: g.agentGroupId, error: expect.stringContaining(`authorized payment ${late.payment.id} of invoice ${id} not captured`) },
+    ]);
+    expect(rz.fake.requests).not.toContain(`POST /v1/payments/${late.payment.id}/capture`);
+    expect(rz.fake.payments.find((p) => p.id === late.payment.id)).toMatchObject({ status: 'authorized', captured: false });
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountDue: 0 });
+    expect((await admin(['payments', 'list', '--group', g.agentGroupId])).unallocated).toBe(0);
+    expect((await ledgerPayments(g)).map((e) => e.amount)).toEqual([-10_500]);
+  }, 300_000);
+
+  // Last in the file: it moves the account's dispute look past its dispute (a look never goes back), as a full hourly run would have.
+  it('a dispute held open is fetched by id (GET /v1/disputes/:id) once the listing no longer reaches it: still open, or under review unannounced, the invoice stays flagged and nothing is given back', async () => {
+    const { g, id, invoice } = await issuedInvoice();
+    const paid = rz.fake.pay(invoice.gatewayOrderId, 10_500_00);
+    expect((await deliver(paid.captured)).body.outcome).toBe('RECORDED');
+    const held = rz.fake.dispute(paid.payment.id, 6_000_00);
+    expect((await deliver(held.created)).body).toMatchObject({ outcome: 'DISPUTED', invoiceId: id });
+    await rz.svc.receivables.markDisputeLook(new Date((held.dispute.created_at + 3_600 + 60) * 1000).toISOString());
+    const flagged = async () =>
+      ((await admin(['payments', 'disputes'])).disputes as { disputeId: string; status: string; invoiceId: string }[]).filter((d) => d.disputeId === held.dispute.id);
+    const unmoved = async () => {
+      expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountPaid: 10_500, amountDue: 0 });
+      expect((await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data).toEqual([]);
+    };
+    const byId = () => rz.fake.requests.filter((r) => r === `GET /v1/disputes/${held.dispute.id}`).length;
+
+    const open = await reconcile(g);
+    expect([open.disputed, open.failures, byId()]).toEqual([[], [], 1]);
+    expect(await flagged()).toEqual([expect.objectContaining({ status: 'open', invoiceId: id })]);
+    await unmoved();
+
+    const review = rz.fake.moveDispute(held.dispute.id, 'under_review');
+    const reviewed = await reconcile(g);
+    expect(reviewed.disputed).toEqual([{ agentGroupId: g.agentGroupId, disputeId: held.dispute.id, paymentId: paid.payment.id, status: 'under_review' }]);
+    expect([reviewed.failures, byId()]).toEqual([[], 2]);
+    expect(await flagged()).toEqual([expect.objectContaining({ status: 'under_review', invoiceId: id })]);
+    await unmoved();
+    expect((await deliver(review)).body.outcome).toBe('DUPLICATE');
+  }, 300_000);
 });

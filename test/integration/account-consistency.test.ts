@@ -10,7 +10,7 @@ import { advanceBooking } from '../../domain/bookings/workflow.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
-import { openFiguresOf, type BillingRunResult, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
+import { openFiguresOf, payableOrderOf, type BillingRunResult, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
 import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
 import { withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
@@ -27,6 +27,7 @@ import { indiaToday } from '../../domain/reads/date-window.ts';
 import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund, recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { noMetrics } from '../../domain/ports/metrics.ts';
 import { virtualAccountOf } from '../../domain/receivables/gateway-accounts.ts';
+import { MIN_ORDER_AMOUNT, orderForAmountDue } from '../../domain/receivables/gateway-orders.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
 import { newPaymentId } from '../../infra/payments/sandbox-payment-gateway.ts';
@@ -42,8 +43,9 @@ import { randomised, sizedTimeout } from '../support/randomised.ts';
 /*
  * The account tells one story (issue 11, item 5). Each run drives ONE fresh agent group
  * through a random sequence of steps — book (the credit gate and booking workflow), amend up
- * or down, cancel (refund by the cancellation policy), a billing run, a payment (gateway or
- * bank transfer, over-payments included), an operator's credit note (part or all of a line,
+ * or down, cancel (refund by the cancellation policy), a billing run, a payment (at checkout, of
+ * exactly the invoice's amount due on its order for it, as Razorpay takes it; or a bank transfer,
+ * over-payments included), an operator's credit note (part or all of a line,
  * an over-credit refused) and moving the clock — against DynamoDB Local, and
  * after every step reads the account through the read services the HTTP routes use and
  * checks that ledger, statement, exposure and invoices agree.
@@ -187,6 +189,8 @@ interface Run {
   readonly open: string[];
   /** A booking landed after it had failed: its charge was posted without a limit check. */
   lateLanded: boolean;
+  /** Orders paid at checkout: Razorpay takes no more on them, refunded or not. */
+  readonly paidOrders: Set<string>;
   /** Money was given back: what the group owes rose by it, past its limit perhaps (nothing to gate). */
   refunded: boolean;
   readonly log: string[];
@@ -221,6 +225,7 @@ async function newRun(creditLimit: Minor): Promise<Run> {
     from: new Date(clock.now().getTime() - 60_000).toISOString(),
     bookingIds: [],
     open: [],
+    paidOrders: new Set(),
     lateLanded: false,
     refunded: false,
     log: [],
@@ -294,25 +299,34 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     const target = pick(open, s.perMille);
     const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids };
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
-      const due = target.total - (target.amountPaid ?? 0) - (target.creditedAmount ?? 0);
-      const amount = Math.max(1, Math.round((due * s.perMille) / 1000));
-      await receiveGatewayPayment(
-        deps,
-        {
+      // Checkout takes exactly an order's amount due (Razorpay's orders have no partial_payment here): the invoice's order for
+      // what it owes now, a fresh one (as the hourly reconciliation makes) once a payment, credit note or refund changed it.
+      const g = run.group.agentGroupId;
+      const current = (await svc.receivables.openOrders(g)).find((o) => o.invoiceId === target.id);
+      if (current && current.amountDue >= MIN_ORDER_AMOUNT) {
+        await orderForAmountDue({ gateway: svc.gateway, receivables: svc.receivables, clock }, g, current, run.paidOrders.has(current.gatewayOrderId));
+        const orderId = payableOrderOf((await svc.invoices.get(g, target.id))!);
+        expect(orderId, 'an invoice owing at least ₹1 offers an order for its amount due').not.toBeNull();
+        const payment = {
           paymentId: newPaymentId(),
-          orderId: target.gatewayOrderId,
+          orderId,
           virtualAccountId: null,
-          amount,
+          amount: current.amountDue,
           currency: 'INR',
           status: 'captured',
           amountRefunded: 0,
           createdAt: clock.now().toISOString(),
           bankReference: null,
-        },
-        { event: 'payment.captured', eventId: null },
-        testOrigin(),
-      );
-      return;
+        };
+        // Razorpay's twins of a payment at checkout (razorpay.com/docs/webhooks/payments): payment.captured and order.paid, one payment.
+        const twins = [];
+        for (const event of ['payment.captured', 'order.paid'])
+          twins.push(await receiveGatewayPayment(deps, payment, { event, eventId: uniqueId('evt') }, testOrigin()));
+        expect(twins.map((o) => o.kind === 'recorded' && o.recorded)).toEqual([true, false]);
+        run.paidOrders.add(orderId!);
+        count('paid at checkout');
+        return;
+      }
     }
     // With nothing open, a transfer is money paid ahead: kept as credit for the next invoices.
     const owed = open.reduce((sum, i) => sum + i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0), 0) || 5_000_00;

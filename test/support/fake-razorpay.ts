@@ -10,11 +10,14 @@ import type { AddressInfo } from 'node:net';
  *   401 with the error body of razorpay.com/docs/api/errors ({error: {code, description, source, step, reason, metadata}});
  * - POST /v1/orders, GET /v1/orders?receipt&count&skip, GET /v1/orders/:id/payments
  *   (razorpay.com/docs/api/orders: create, fetch-all, fetch-payments; order entity fields);
- * - POST /v1/payments/:id/capture (razorpay.com/docs/api/payments/capture);
+ * - GET /v1/payments?from&count&skip (razorpay.com/docs/api/payments/fetch-all-payments), POST /v1/payments/:id/capture
+ *   (razorpay.com/docs/api/payments/capture);
  * - GET /v1/payments/:id/bank_transfer (razorpay.com/docs/api/payments/smart-collect/fetch-payments-bank-transfer);
  * - GET /v1/disputes?count&skip, GET /v1/disputes/:id (razorpay.com/docs/api/disputes: fetch-all, fetch);
  * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
  *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
+ * - POST /v1/payment_links, GET /v1/payment_links/:id, POST /v1/payment_links/:id/cancel (razorpay.com/docs/api/payments/payment-links:
+ *   create-standard, fetch-id, cancel; the entity of razorpay.com/docs/api/payments/payment-links/entity) and `payment_link.paid`;
  * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
  *   (razorpay.com/docs/api/payments/smart-collect: create, fetch-all, fetch-payments; entity with receivers[]);
  * - webhooks: the event envelope of razorpay.com/docs/webhooks/payments and .../smart-collect, signed as
@@ -98,6 +101,34 @@ export interface FakeDispute {
   created_at: number;
 }
 
+/** razorpay.com/docs/api/payments/payment-links/entity (and razorpay-node lib/types/paymentLink.d.ts `RazorpayPaymentLink`). */
+export interface FakePaymentLink {
+  id: string;
+  accept_partial: boolean;
+  amount: number;
+  amount_paid: number;
+  cancelled_at: number;
+  created_at: number;
+  currency: string;
+  customer: Record<string, string>;
+  description: string;
+  expire_by: number;
+  expired_at: number;
+  first_min_partial_amount: number;
+  notes: Record<string, string> | [];
+  notify: { sms: boolean; email: boolean };
+  order_id: string;
+  payments: { amount: number; created_at: number; method: string; payment_id: string; plink_id: string; status: string; updated_at: number }[] | null;
+  reference_id: string;
+  reminder_enable: boolean;
+  reminders: [];
+  short_url: string;
+  status: 'created' | 'partially_paid' | 'expired' | 'cancelled' | 'paid';
+  updated_at: number;
+  upi_link: boolean;
+  user_id: string;
+}
+
 interface FakeVirtualAccount {
   id: string;
   name: string;
@@ -134,6 +165,7 @@ export class FakeRazorpay {
   readonly payments: FakePayment[] = [];
   readonly refunds: FakeRefund[] = [];
   readonly disputes: FakeDispute[] = [];
+  readonly paymentLinks: FakePaymentLink[] = [];
   /** The partial-payment terms an order was created with, by order id (not echoed in the order entity). */
   private readonly partialTerms = new Map<string, { readonly firstMin: number }>();
   /** The bank_transfer entity of each Smart Collect payment, by payment id. */
@@ -339,6 +371,47 @@ export class FakeRazorpay {
   }
 
   /**
+   * The payer pays a Payment Link on its hosted page (razorpay.com/docs/payments/payment-links, "Payment Links States": a link is
+   * payable while `created` or `partially_paid`, until `expire_by`; without `accept_partial` the whole amount). Razorpay opens an order
+   * for the payment (the link's `order_id`) and sends `payment_link.paid` (razorpay.com/docs/webhooks/payment-links, "Payment Link
+   * Paid": payload `payment_link`, `order`, `payment`) besides the order's own `payment.captured` and `order.paid`.
+   */
+  payLink(linkId: string): { payment: FakePayment; captured: SignedWebhook; orderPaid: SignedWebhook; linkPaid: SignedWebhook } {
+    const link = this.paymentLinks.find((l) => l.id === linkId);
+    if (!link) throw new Error(`no payment link ${linkId} on the fake`);
+    this.expireLinks();
+    if (link.status !== 'created' && link.status !== 'partially_paid') throw new Error(`payment link ${linkId} is ${link.status}: it takes no payment`);
+    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: null, notes: [] });
+    link.order_id = order.id;
+    const paid = this.pay(order.id, link.amount - link.amount_paid);
+    link.amount_paid = link.amount;
+    link.status = 'paid';
+    link.updated_at = this.now();
+    link.payments = [
+      { amount: paid.payment.amount, created_at: paid.payment.created_at, method: paid.payment.method, payment_id: paid.payment.id, plink_id: link.id, status: 'captured', updated_at: link.updated_at },
+    ];
+    return {
+      ...paid,
+      linkPaid: this.sign('payment_link.paid', { payment_link: { entity: { ...link } }, order: { entity: { ...order } }, payment: { entity: { ...paid.payment } } }),
+    };
+  }
+
+  /** Moves Razorpay's clock on (a test's days passing): links past their `expire_by` are then `expired`. */
+  elapse(seconds: number): void {
+    this.seconds += seconds;
+    this.expireLinks();
+  }
+
+  /** razorpay.com/docs/payments/payment-links, "Payment Links States": a link not paid by `expire_by` is `expired` (razorpay.com/docs/webhooks/payment-links: `payment_link.expired`). */
+  private expireLinks(): void {
+    for (const l of this.paymentLinks)
+      if ((l.status === 'created' || l.status === 'partially_paid') && l.expire_by > 0 && l.expire_by <= this.seconds) {
+        l.status = 'expired';
+        l.expired_at = l.expire_by;
+      }
+  }
+
+  /**
    * What checkout refuses before any payment exists (the order binds amount and currency: razorpay.com/docs/payments/payment-gateway/web-integration/standard/build-integration,
    * 1.1 "This ties the order with the payment"): a `paid` order takes no more payments (the order states table); without `partial_payment`
    * (the default, razorpay.com/docs/api/orders/create, Request Parameters) "the customer cannot make partial payments", so the payment is the
@@ -419,6 +492,66 @@ export class FakeRazorpay {
     };
     this.orders.push(order);
     return order;
+  }
+
+  /**
+   * POST /v1/payment_links (razorpay.com/docs/api/payments/payment-links/create-standard, Request Parameters): `amount` in subunits
+   * (at least ₹1, as orders), `currency`, `reference_id` unique across the account's links (≤ 40 characters), `description` ≤ 2048,
+   * `notes` ≤ 15 pairs of 256, `expire_by` at least 15 minutes ahead and at most six months after creation
+   * (razorpay.com/docs/api/payments/payment-links/entity, `expire_by`), `first_min_partial_amount` only with `accept_partial`
+   * (razorpay-node lib/types/paymentLink.d.ts). Answers the link entity, `created`, with its `short_url`.
+   */
+  private createLink(body: Record<string, unknown>, send: (status: number, body: unknown) => void): void {
+    const now = this.now();
+    const amount = body.amount;
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100) return send(400, error('BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount'));
+    const currency = body.currency ?? 'INR';
+    if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return send(400, error('BAD_REQUEST_ERROR', 'The currency is invalid', 'currency'));
+    const reference = body.reference_id;
+    if (reference !== undefined && (typeof reference !== 'string' || reference.length > 40))
+      return send(400, error('BAD_REQUEST_ERROR', 'The reference id may not be greater than 40 characters.', 'reference_id'));
+    if (typeof reference === 'string' && this.paymentLinks.some((l) => l.reference_id === reference))
+      return send(400, error('BAD_REQUEST_ERROR', `Payment Link with reference id ${reference} already exists`, 'reference_id'));
+    if (body.description !== undefined && (typeof body.description !== 'string' || body.description.length > 2048))
+      return send(400, error('BAD_REQUEST_ERROR', 'The description may not be greater than 2048 characters.', 'description'));
+    const notes = (body.notes ?? []) as Record<string, string>;
+    if (Object.keys(notes).length > 15 || Object.values(notes).some((n) => typeof n !== 'string' || n.length > 256))
+      return send(400, error('BAD_REQUEST_ERROR', 'notes: at most 15 keys of at most 256 characters', 'notes'));
+    const expireBy = body.expire_by ?? 0;
+    if (typeof expireBy !== 'number' || !Number.isInteger(expireBy) || (expireBy !== 0 && expireBy < now + 15 * 60))
+      return send(400, error('BAD_REQUEST_ERROR', 'expire_by: timestamp must be atleast 15 minutes in future', 'expire_by'));
+    if (expireBy > now + 183 * 86_400) return send(400, error('BAD_REQUEST_ERROR', 'expire_by cannot be more than six months from the date of creation', 'expire_by'));
+    if (body.first_min_partial_amount !== undefined && body.accept_partial !== true)
+      return send(400, error('BAD_REQUEST_ERROR', 'first_min_partial_amount must be passed along with accept_partial', 'first_min_partial_amount'));
+    const id = rzpId('plink');
+    const link: FakePaymentLink = {
+      id,
+      accept_partial: body.accept_partial === true,
+      amount,
+      amount_paid: 0,
+      cancelled_at: 0,
+      created_at: now,
+      currency,
+      customer: (body.customer ?? {}) as Record<string, string>,
+      description: (body.description as string | undefined) ?? '',
+      expire_by: expireBy,
+      expired_at: 0,
+      first_min_partial_amount: (body.first_min_partial_amount as number | undefined) ?? 0,
+      notes,
+      notify: { sms: false, email: false, ...((body.notify ?? {}) as object) },
+      order_id: '',
+      payments: null,
+      reference_id: (reference as string | undefined) ?? '',
+      reminder_enable: body.reminder_enable === true,
+      reminders: [],
+      short_url: `https://rzp.io/i/${id.slice(6, 16)}`,
+      status: 'created',
+      updated_at: now,
+      upi_link: false,
+      user_id: '',
+    };
+    this.paymentLinks.push(link);
+    send(200, link);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -508,6 +641,8 @@ export class FakeRazorpay {
       return dispute ? send(200, dispute) : send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
     }
     if (req.method === 'GET' && path === '/v1/refunds') return send(200, page(this.refunds));
+    // razorpay.com/docs/api/payments/fetch-all-payments: the account's payments, newest first, `from`/`count`/`skip`.
+    if (req.method === 'GET' && path === '/v1/payments') return send(200, page(this.payments));
     if (req.method === 'GET' && (m = path.match(/^\/v1\/payments\/([^/]+)\/refunds$/))) {
       // razorpay.com/docs/api/refunds/fetch-multiple-refund-payment.
       if (!this.payments.some((p) => p.id === m![1])) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
@@ -583,6 +718,30 @@ export class FakeRazorpay {
       };
       this.virtualAccounts.push(va);
       return send(200, va);
+    }
+    if (req.method === 'POST' && path === '/v1/payment_links') return this.createLink(body, send);
+    if (req.method === 'GET' && path === '/v1/payment_links') {
+      // razorpay.com/docs/api/payments/payment-links/fetch-all: Query Parameters `payment_id`, `reference_id`; `{payment_links: [...]}`.
+      this.expireLinks();
+      const reference = url.searchParams.get('reference_id');
+      return send(200, { payment_links: this.paymentLinks.filter((l) => reference === null || l.reference_id === reference) });
+    }
+    if (req.method === 'GET' && (m = path.match(/^\/v1\/payment_links\/([^/]+)$/))) {
+      // razorpay.com/docs/api/payments/payment-links/fetch-id: the link as it stands now.
+      this.expireLinks();
+      const link = this.paymentLinks.find((l) => l.id === m![1]);
+      return link ? send(200, link) : send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
+    }
+    if (req.method === 'POST' && (m = path.match(/^\/v1\/payment_links\/([^/]+)\/cancel$/))) {
+      // razorpay.com/docs/api/payments/payment-links/cancel: only a link still payable (created, partially_paid) is cancelled.
+      this.expireLinks();
+      const link = this.paymentLinks.find((l) => l.id === m![1]);
+      if (!link) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
+      if (link.status !== 'created' && link.status !== 'partially_paid')
+        return send(400, error('BAD_REQUEST_ERROR', `Payment Link cannot be cancelled in ${link.status} state`));
+      link.status = 'cancelled';
+      link.cancelled_at = link.updated_at = this.now();
+      return send(200, link);
     }
     if (req.method === 'GET' && path === '/v1/virtual_accounts') return send(200, page(this.virtualAccounts));
     if (req.method === 'GET' && (m = path.match(/^\/v1\/virtual_accounts\/([^/]+)\/payments$/))) {

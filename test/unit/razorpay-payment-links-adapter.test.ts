@@ -1,0 +1,73 @@
+import '../../infra/payments/with-razorpay.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RazorpayPaymentGateway } from '../../infra/payments/razorpay-payment-gateway.ts';
+import { FakeRazorpay } from '../support/fake-razorpay.ts';
+
+/**
+ * Payment Links through the official SDK (paymentLink.create / fetch / cancel / all) against the fake over loopback HTTP:
+ * one link per reference however often asked, Razorpay's refusals, and the events of a link paid (razorpay.com/docs/webhooks/payment-links).
+ */
+describe('Razorpay Payment Links through the SDK', () => {
+  let fake: FakeRazorpay;
+  let gateway: RazorpayPaymentGateway;
+  const inAWeek = () => new Date(Date.now() + 7 * 86_400_000);
+  const request = (referenceId: string, amount = 6_500_00, expireBy = inAWeek()) => ({
+    referenceId,
+    amount,
+    currency: 'INR' as const,
+    description: 'Amount due on invoice INV-1',
+    expireBy,
+    notes: { invoice_id: 'inv-1' },
+  });
+
+  beforeAll(async () => {
+    fake = await new FakeRazorpay('whsec-links').start();
+    gateway = new RazorpayPaymentGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec-links'], timeoutMs: 5_000 });
+  });
+  afterAll(() => fake.stop());
+
+  it('creates one link per reference however often asked, for the whole amount; another amount under the same reference is refused', async () => {
+    const link = await gateway.createPaymentLink(request('inv-1/L1'));
+    expect(link).toMatchObject({ referenceId: 'inv-1/L1', amount: 6_500_00, status: 'created', orderId: null, shortUrl: expect.stringMatching(/^https:\/\/rzp\.io\//) });
+    expect(fake.paymentLinks.find((l) => l.id === link.linkId)).toMatchObject({ accept_partial: false, currency: 'INR', notes: { invoice_id: 'inv-1' } });
+    expect(await gateway.createPaymentLink(request('inv-1/L1'))).toEqual(link);
+    expect(fake.paymentLinks.filter((l) => l.reference_id === 'inv-1/L1')).toHaveLength(1);
+    await expect(gateway.createPaymentLink(request('inv-1/L1', 4_000_00))).rejects.toMatchObject({ name: 'GatewayRejectedError', code: 'AMOUNT_MISMATCH' });
+  });
+
+  it('refuses an expiry less than 15 minutes ahead and an amount below ₹1 (400)', async () => {
+    await expect(gateway.createPaymentLink(request('inv-2/L1', 6_500_00, new Date(Date.now() + 60_000)))).rejects.toMatchObject({
+      name: 'GatewayRejectedError',
+      httpStatus: 400,
+    });
+    await expect(gateway.createPaymentLink(request('inv-2/L2', 99))).rejects.toMatchObject({ name: 'GatewayRejectedError', httpStatus: 400 });
+  });
+
+  it('a paid link has its order; payment_link.paid carries the link, the order and the payment, whose order is the link’s, beside payment.captured and order.paid', async () => {
+    const link = await gateway.createPaymentLink(request('inv-3/L1'));
+    const paid = fake.payLink(link.linkId);
+    const fetched = await gateway.paymentLink(link.linkId);
+    expect(fetched).toMatchObject({ status: 'paid', orderId: paid.payment.order_id });
+    const body = JSON.parse(paid.linkPaid.body);
+    expect(body).toMatchObject({ entity: 'event', event: 'payment_link.paid', contains: ['payment_link', 'order', 'payment'] });
+    expect(body.payload.payment_link.entity).toMatchObject({ id: link.linkId, status: 'paid', amount_paid: 6_500_00, order_id: fetched.orderId, reference_id: 'inv-3/L1' });
+    expect(body.payload.order.entity).toMatchObject({ id: fetched.orderId, status: 'paid', amount_due: 0 });
+    expect(body.payload.payment.entity).toMatchObject({ id: paid.payment.id, status: 'captured', order_id: fetched.orderId, amount: 6_500_00 });
+    expect([paid.captured.event, paid.orderPaid.event]).toEqual(['payment.captured', 'order.paid']);
+    // A paid link is not cancelled: answered as it stands.
+    expect(await gateway.cancelPaymentLink(link.linkId)).toMatchObject({ status: 'paid' });
+    expect(() => fake.payLink(link.linkId)).toThrow(/is paid/);
+  });
+
+  it('a cancelled link takes no payment; one past its expiry is expired, and cancelling it answers it as it stands', async () => {
+    const cancelled = await gateway.createPaymentLink(request('inv-4/L1'));
+    expect(await gateway.cancelPaymentLink(cancelled.linkId)).toMatchObject({ status: 'cancelled' });
+    expect(() => fake.payLink(cancelled.linkId)).toThrow(/is cancelled/);
+    const expiring = await gateway.createPaymentLink(request('inv-4/L2', 6_500_00, new Date(Date.now() + 20 * 60_000)));
+    fake.elapse(60 * 60);
+    expect(await gateway.paymentLink(expiring.linkId)).toMatchObject({ status: 'expired' });
+    expect(await gateway.cancelPaymentLink(expiring.linkId)).toMatchObject({ status: 'expired' });
+    expect(() => fake.payLink(expiring.linkId)).toThrow(/is expired/);
+    await expect(gateway.paymentLink('plink_NoSuchLink0001')).rejects.toMatchObject({ name: 'GatewayRejectedError', httpStatus: 400 });
+  });
+});
