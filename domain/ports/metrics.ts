@@ -40,6 +40,8 @@ export const METRIC_NAMES = [
   'AuthorizedPaymentNotOwed',
   /** A numbered document the IRP holds registered could not be taken as ours (needs reconciliation, or its signature does not verify): counted each time a run meets it held. */
   'EInvoiceHeld',
+  /** A reminder or statement e-mail SES refused or could not take: its claim was given back and the next daily run sends it. */
+  'MailNotSent',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
