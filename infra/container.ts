@@ -423,6 +423,7 @@ export function billingDeps(svc: Services, renderer?: InvoiceRenderer): BillingD
     cursors: svc.cursors,
     billingRuns: svc.billingRuns,
     billingQueue: svc.billingQueue,
+    mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
   };
   if (!renderer) return deps;
   const pdf = pdfDeps(svc, renderer);

@@ -1,4 +1,5 @@
 import type { AuditOrigin } from '../audit/audit-event.ts';
+import type { DocumentMailDeps } from '../mail/document-mail.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Booking } from '../bookings/booking.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
@@ -50,6 +51,8 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
     'settle' | 'openDues' | 'setCreditHold' | 'groupVirtualAccount' | 'requestVirtualAccount' | 'saveVirtualAccount'
   >;
   readonly metrics: Metrics;
+  /** The group's finance contacts and the mail they are sent: the daily run's reminders (reminder-mail.ts); absent, the run sends none. */
+  readonly mail?: Pick<DocumentMailDeps, 'financeContacts' | 'mailLog' | 'mailer'>;
 }
 
 /** What rendering and storing one document's PDF needs. */

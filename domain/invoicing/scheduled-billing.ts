@@ -1,4 +1,4 @@
-import { systemOrigin } from '../audit/audit-event.ts';
+import { systemOrigin, type AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError } from '../errors.ts';
 import type { BillingJob, BillingQueue, BillingRunLog, FanOutRun } from '../ports/billing-fan-out.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
@@ -10,6 +10,7 @@ import type { BillingRunResult, BillingTrigger } from './invoice.ts';
 import { withBillingLock } from './request-billing-run.ts';
 import { keepBalancesAfterRun } from '../ledger/balance-checkpoints.ts';
 import { runBilling, type BillingDeps } from './run-billing.ts';
+import { mailPaymentReminders } from '../mail/reminder-mail.ts';
 
 /** What billing one group of a run needs: the engine's parts and the run record. */
 export interface GroupBillingDeps extends BillingDeps {
@@ -172,19 +173,20 @@ async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, job: Billi
   const last = await deps.invoices.lastScheduledPeriod(g);
   // Overdue is a matter of days passing, not of billing: credit control looks at every group every day.
   await evaluateCreditHold(deps, group);
+  const origin = systemOrigin(job.trigger === 'ADMIN' ? 'billing-run' : 'scheduled-billing', job.runId);
   if (!job.force && !job.openWork && last !== undefined && last >= period.to) {
     // No run today, but the day's boundary is still checkpointed, so statement openings stay a day's read.
     await keepBalancesAfterRun(deps, g);
+    await remind(deps, group, origin);
     return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
   }
-  const result = await withBillingLock(deps, g, () =>
-    runBilling(
-      deps,
-      group,
-      { period, cutoff: cutoffOf(period.to), trigger: job.trigger },
-      systemOrigin(job.trigger === 'ADMIN' ? 'billing-run' : 'scheduled-billing', job.runId),
-    ),
-  );
+  const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: job.trigger }, origin));
   if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
+  await remind(deps, group, origin);
   return { agentGroupId: g, outcome: 'BILLED', result };
+}
+
+/** The day's payment reminders, after the run (so credit it allocated counts): they follow the same days as credit control. */
+async function remind(deps: BillingDeps, group: AgentGroup, origin: AuditOrigin): Promise<void> {
+  if (deps.mail) await mailPaymentReminders({ ...deps, ...deps.mail }, group, origin);
 }

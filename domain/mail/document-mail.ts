@@ -30,6 +30,17 @@ export const rows = (pairs: readonly (readonly [string, string])[]) => ({
   html: `<table cellpadding="4" style="border-collapse:collapse">${pairs.map(([k, v]) => `<tr><td style="color:#555">${escapeHtml(k)}</td><td><strong>${escapeHtml(v)}</strong></td></tr>`).join('')}</table>`,
 });
 
+/** The bank-transfer details of the group's own virtual account, where the invoice has one. */
+export const bankRows = (invoice: Pick<Invoice, 'payTo'>) =>
+  invoice.payTo
+    ? rows([
+        ['Beneficiary', invoice.payTo.beneficiaryName],
+        ['Account number', invoice.payTo.accountNumber],
+        ['IFSC', invoice.payTo.ifsc],
+        ['Bank', invoice.payTo.bankName],
+      ])
+    : undefined;
+
 /**
  * The e-mail of an issued invoice or credit note, its PDF attached: the figures a finance team
  * files and pays by (number, dates, amounts in rupees with Indian grouping, dates DD-MM-YYYY as
@@ -55,15 +66,7 @@ export function issuedDocumentMail(invoice: Invoice, contact: Pick<FinanceContac
         ['Amount due', formatInr(amountDueOf(invoice))],
         ['Due date', invoice.dueDate ? printedDate(invoice.dueDate) : '-'],
       ]);
-  const bank =
-    !isCreditNote && invoice.payTo
-      ? rows([
-          ['Beneficiary', invoice.payTo.beneficiaryName],
-          ['Account number', invoice.payTo.accountNumber],
-          ['IFSC', invoice.payTo.ifsc],
-          ['Bank', invoice.payTo.bankName],
-        ])
-      : undefined;
+  const bank = isCreditNote ? undefined : bankRows(invoice);
   const intro = isCreditNote
     ? `Credit note ${number} has been issued to your account. It reduces what you owe on invoice ${invoice.creditNoteForNumber ?? ''}.`.replace(/ \.$/, '.')
     : `Invoice ${number} has been issued to your account. Please pay ${formatInr(amountDueOf(invoice))}${invoice.dueDate ? ` by ${printedDate(invoice.dueDate)}` : ''}.`;

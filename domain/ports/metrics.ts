@@ -44,6 +44,8 @@ export const METRIC_NAMES = [
   'EInvoiceReportingWindowClosing',
   /** A document past its 30-day reporting window (or refused 2305): the IRP will not register it; counted each time a run meets it. */
   'EInvoicePastReportingWindow',
+  /** A reminder or statement e-mail SES refused or could not take: its claim was given back and the next daily run sends it. */
+  'MailNotSent',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -74,7 +74,7 @@ export interface ReceivablesStore {
   settle(agentGroupId: string, at: string, first?: string): Promise<{ readonly allocated: Minor; readonly unallocated: Minor }>;
   unallocatedCredit(agentGroupId: string): Promise<Minor>;
   /** Due date and amount still due of each ISSUED invoice still owing. */
-  openDues(agentGroupId: string): Promise<{ readonly dueDate: string; readonly amountDue: Minor }[]>;
+  openDues(agentGroupId: string): Promise<{ readonly invoiceId: string; readonly dueDate: string; readonly amountDue: Minor }[]>;
   /** Credit control's verdict, stored where the credit gate reads it (the group's credit counter). */
   setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void>;
   gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined>;

@@ -10,10 +10,10 @@ import { testClockDeps, testClockJson } from './test-clock-json.ts';
 
 /**
  * The daily run's work for this one group at the clock's new time: the periods that closed
- * are billed (PDFs go to the PDF worker, as for POST /v1/invoices) and credit control looks
- * at the overdue invoices.
+ * are billed (PDFs go to the PDF worker, as for POST /v1/invoices), credit control looks
+ * at the overdue invoices and the day's payment reminders go.
  */
-const dueWorkOn =
+export const dueWorkOn =
   (svc: Services): DueWork =>
   async (agentGroupId, clock) => {
     await billOneGroup(billingDeps(svc.atClock(clock)), agentGroupId, { trigger: 'SCHEDULE' });

@@ -454,8 +454,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     return (await this.account(agentGroupId)).unallocated;
   }
 
-  async openDues(agentGroupId: string): Promise<{ dueDate: string; amountDue: Minor }[]> {
-    return (await this.openInvoices(agentGroupId)).map((i) => ({ dueDate: i.dueDate, amountDue: i.amountDue }));
+  async openDues(agentGroupId: string): Promise<{ invoiceId: string; dueDate: string; amountDue: Minor }[]> {
+    return (await this.openInvoices(agentGroupId)).map((i) => ({ invoiceId: i.id, dueDate: i.dueDate, amountDue: i.amountDue }));
   }
 
   async setCreditHold(agentGroupId: string, hold: boolean, at: string): Promise<void> {

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { addContact } from '../../domain/mail/finance-contacts.ts';
+import { formatInr } from '../../domain/money.ts';
+import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { mailbox } from '../support/mailbox.ts';
+import { newAgentGroup, principalOf, stack, testServices } from '../support/stack.ts';
+
+let world: InvoiceWorld;
+beforeAll(async () => {
+  world = await seedInvoiceWorld();
+}, 120_000);
+
+const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
+/** Noon India time of a day: the clock's instant for "that day". */
+const noonIst = (day: string) => new Date(`${day}T12:00:00+05:30`);
+
+/**
+ * A test clock carries an unpaid invoice through its reminders: each advance runs the group's
+ * share of the daily run exactly as POST /v1/test-clocks/{id}/advance does (dueWorkOn), and the
+ * mail is read from the local SES mailbox.
+ */
+describe('payment reminders on a test clock', () => {
+  it('bills the period, then e-mails due-soon (a third of the 15-day terms ahead), overdue on the 1st and 7th day, each once, only to the contact who chose reminders, each audited', async () => {
+    const svc = testServices();
+    const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15, overdueHoldDays: 10 });
+    const [ap, optedOut] = [address('ap'), address('noreminders')];
+    const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
+    await addContact(cdeps, g.agentGroupId, { email: ap, name: 'Asha' }, TEST_OPERATOR);
+    await addContact(cdeps, g.agentGroupId, { email: optedOut, documents: ['RECEIPTS', 'STATEMENTS'] }, TEST_OPERATOR);
+
+    const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids, dueWork: dueWorkOn(svc) };
+    const clock = await createTestClock(deps, principalOf(g), undefined);
+    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+    // A monthly period anchored on the 1st closes on the 1st; the run after midnight India time bills it.
+    const start = clock.setTo.slice(0, 10);
+    const billDay = `${addDays(`${start.slice(0, 7)}-01`, 32).slice(0, 8)}02`;
+    const advance = (day: string) => advanceTestClock(deps, principalOf(g), clock.id, noonIst(day));
+    await advance(billDay);
+    const [invoice] = (await svc.invoices.list(g.agentGroupId, { statuses: ['ISSUED'], limit: 10 })).invoices;
+    expect(invoice).toBeDefined();
+    const dueDate = invoice!.dueDate!;
+    expect(dueDate).toBe(addDays(billDay, 15));
+
+    const inbox = mailbox(stack().env.SES_ENDPOINT!);
+    const reminders = async () => (await inbox.forRecipient(ap)).filter((m) => /^(Reminder|Overdue):/.test(m.subject)).map((m) => m.subject);
+    const due = formatInr(invoice!.total);
+    const printed = dueDate.split('-').reverse().join('-');
+
+    await advance(addDays(dueDate, -6));
+    expect(await reminders()).toEqual([]);
+    await advance(addDays(dueDate, -5));
+    await advance(addDays(dueDate, -4));
+    expect(await reminders()).toEqual([`Reminder: invoice ${invoice!.invoiceNumber}, ${due} due by ${printed}`]);
+    await advance(addDays(dueDate, 1));
+    await advance(addDays(dueDate, 7));
+    const subjects = await reminders();
+    expect(subjects).toEqual([
+      `Reminder: invoice ${invoice!.invoiceNumber}, ${due} due by ${printed}`,
+      `Overdue: invoice ${invoice!.invoiceNumber}, ${due} was due on ${printed}`,
+      `Overdue: invoice ${invoice!.invoiceNumber}, ${due} was due on ${printed}`,
+    ]);
+    const last = (await inbox.forRecipient(ap)).at(-1)!;
+    expect(last.text).toContain('7 days ago');
+    expect(last.text).toContain(`If it is still unpaid after ${addDays(dueDate, 10).split('-').reverse().join('-')}`);
+    expect(last.html).toContain(invoice!.invoiceNumber!);
+    expect(await inbox.forRecipient(optedOut)).toEqual([]);
+
+    const audited = (await svc.auditTrail.listTarget(`invoice:${invoice!.id}`)).filter((e) => e.action === 'mail.reminder-sent');
+    expect(audited.map((e) => (e.after as { reminder: string }).reminder)).toEqual(['reminder-due-soon', 'reminder-overdue-1', 'reminder-overdue-7']);
+  }, 240_000);
+});
