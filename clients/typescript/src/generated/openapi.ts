@@ -8000,6 +8000,8 @@ export interface operations {
                             description: string;
                             propertyName: string;
                             bookingId: string;
+                            /** @description Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it. */
+                            externalBookingId: string | null;
                             itemRef: string;
                             nightDate: string | null;
                             /** Format: date */
