@@ -10,6 +10,8 @@ import type { WebhookStore } from '../domain/ports/webhook-store.ts';
 import type { OrderStore } from '../domain/ports/order-store.ts';
 import type { OrderDeps } from '../domain/orders/manage-orders.ts';
 import { DynamoOrderStore } from './dynamo/dynamo-order-store.ts';
+import type { IdempotencyStore } from '../domain/ports/idempotency-store.ts';
+import { DynamoIdempotencyStore } from './dynamo/dynamo-idempotency-store.ts';
 import type { RateLimiter } from '../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../domain/ports/tenant-directory.ts';
 import { config, type Config } from './config.ts';
@@ -134,6 +136,8 @@ export interface Services {
   readonly callbackTransport: CallbackTransport;
   readonly cursors: CursorCodec;
   readonly orders: OrderStore;
+  /** Idempotency-Key of creating POSTs (functions/http/endpoint.ts). */
+  readonly idempotency: IdempotencyStore;
   readonly ledger: CreditLedger;
   /** The audit trail: its reader, and the writer the stores add to their transactions (concrete: writers need it). */
   readonly auditTrail: DynamoAuditTrail;
@@ -249,6 +253,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     callbackTransport: (svc) => new GuardedCallbackTransport(svc.secrets, cfg.outbound, clock),
     cursors: () => hmacCursorCodec(cfg.cursorKeys),
     orders: () => new DynamoOrderStore(db(), table),
+    idempotency: () => new DynamoIdempotencyStore(db(), table),
     ledger,
     auditTrail,
     bookings: () => new DynamoBookingStore(db(), table, ledger(), auditTrail()),

@@ -220,6 +220,7 @@ function fullLines(c: ChargeForBilling, b: BookingForBilling, owed: Minor, input
     bookingRef: b.bookingRef,
     bookingId: b.bookingId,
     ledgerEntryId: c.charge.id,
+    ...(c.charge.externalBookingId ? { externalBookingId: c.charge.externalBookingId } : {}),
     checkIn: b.checkIn,
     checkOut: b.checkOut,
     sac: SAC_ACCOMMODATION,
@@ -268,7 +269,7 @@ function fullLines(c: ChargeForBilling, b: BookingForBilling, owed: Minor, input
 
 function chargeLine(
   l: ChargeLine,
-  common: Pick<PlannedLine, 'bookingRef' | 'bookingId' | 'ledgerEntryId' | 'checkIn' | 'checkOut' | 'sac'>,
+  common: Pick<PlannedLine, 'bookingRef' | 'bookingId' | 'externalBookingId' | 'ledgerEntryId' | 'checkIn' | 'checkOut' | 'sac'>,
   input: BillingPlanInput,
 ): PlannedLine {
   const property = input.properties.get(l.propertyId)!;

@@ -120,6 +120,7 @@ export function creditNoteLineOf(credit: LineCredit, id: string, creditNote: Pic
     propertyName: l.propertyName,
     bookingRef: l.bookingRef,
     bookingId: l.bookingId,
+    ...(l.externalBookingId ? { externalBookingId: l.externalBookingId } : {}),
     ledgerEntryId: l.ledgerEntryId,
     itemRef: l.itemRef,
     nightDate: l.nightDate,

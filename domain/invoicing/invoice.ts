@@ -199,6 +199,8 @@ export interface InvoiceLine {
   readonly propertyName: string;
   readonly bookingRef: string;
   readonly bookingId: string;
+  /** The partner's own booking reference (its charge's); absent on lines written before it was kept on lines. */
+  readonly externalBookingId?: string;
   readonly ledgerEntryId: string;
   readonly itemRef: string;
   readonly nightDate: string | null;

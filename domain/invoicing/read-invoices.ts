@@ -87,6 +87,7 @@ export function invoiceLineView(l: InvoiceLine) {
     description: l.description,
     propertyName: l.propertyName,
     bookingId: l.bookingId,
+    externalBookingId: l.externalBookingId ?? null,
     itemRef: l.itemRef,
     nightDate: l.nightDate,
     checkIn: l.checkIn,

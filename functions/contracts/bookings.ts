@@ -130,6 +130,7 @@ const PriceMovedSchema = v.object({
 export const createBookingRoute = defineRoute({
   operationId: 'createBooking',
   method: 'POST',
+  idempotencyKey: true,
   path: '/v1/bookings',
   auth: 'v1',
   summary: 'Book an order on credit',

@@ -82,6 +82,7 @@ export const DeliveryIdParamsSchema = v.object({ id: v.pipe(v.string(), v.uuid('
 export const resendWebhookDeliveryRoute = defineRoute({
   operationId: 'resendWebhookDelivery',
   method: 'POST',
+  idempotencyKey: true,
   path: '/api/webhooks/deliveries/{id}/resend',
   auth: 'api',
   summary: 'Send a delivery again',

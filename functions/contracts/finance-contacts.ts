@@ -45,6 +45,7 @@ export const listFinanceContactsRoute = defineRoute({
 export const createFinanceContactRoute = defineRoute({
   operationId: 'createFinanceContact',
   method: 'POST',
+  idempotencyKey: true,
   path: '/v1/finance-contacts',
   auth: 'v1',
   summary: 'Add a finance contact',

@@ -143,6 +143,10 @@ export const InvoiceLineSchema = v.object({
   description: v.string(),
   propertyName: v.string(),
   bookingId: v.string(),
+  externalBookingId: v.pipe(
+    v.nullable(v.string()),
+    v.description('Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it.'),
+  ),
   itemRef: v.string(),
   nightDate: v.nullable(DateSchema),
   checkIn: DateSchema,

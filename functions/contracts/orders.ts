@@ -199,6 +199,7 @@ export const previewOrderRoute = defineRoute({
 export const createOrderRoute = defineRoute({
   operationId: 'createOrder',
   method: 'POST',
+  idempotencyKey: true,
   path: '/v1/orders',
   auth: 'v1',
   summary: 'Create and price an order',

@@ -63,6 +63,7 @@ export const listTestClocksRoute = defineRoute({
 export const createTestClockRoute = defineRoute({
   operationId: 'createTestClock',
   method: 'POST',
+  idempotencyKey: true,
   path: '/v1/test-clocks',
   auth: 'v1',
   sandboxOnly: true,

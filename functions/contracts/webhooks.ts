@@ -78,6 +78,7 @@ export const listWebhookEndpointsRoute = defineRoute({
 export const createWebhookEndpointRoute = defineRoute({
   operationId: 'createWebhookEndpoint',
   method: 'POST',
+  idempotencyKey: true,
   path: '/api/webhooks/endpoints',
   auth: 'api',
   summary: 'Register a webhook endpoint (active at once)',

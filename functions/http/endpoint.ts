@@ -16,6 +16,9 @@ import { documentResult, jsonHead, jsonResult } from './responses.ts';
 import type { AnySchema, Auth, RouteSpec } from './route.ts';
 import type { HttpContext, HttpEvent, HttpResult, Reply, RequestState } from './types.ts';
 import { parseInput } from './validate.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, runOnce } from '../../domain/idempotency/idempotency-key.ts';
+import { requestContentHash } from '../../domain/ledger/request-hash.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 
 const NO_QUERY = v.strictObject({});
 
@@ -57,16 +60,19 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
     const params = route.params ? parseInput(route.params, event.pathParameters ?? {}, 'path') : undefined;
     const body = route.body ? parseInput(route.body, event.body, 'body') : undefined;
     const principal = context.state.principal as Principal | undefined;
-    const reply = await handle({
-      query: (route.query ? query : undefined) as Out<Q>,
-      params: params as Out<P>,
-      body: body as Out<B>,
-      principal: principal as PrincipalFor<A>,
-      // An agent group's request runs at its sandbox test clock, if its record names one: a group without pays no read for it.
-      services: principal?.kind === 'agent-group' && principal.testClockId ? await groupServices(services(), principal.agentGroupId) : services(),
-      state: context.state,
-      event,
-    });
+    // An agent group's request runs at its sandbox test clock, if its record names one: a group without pays no read for it.
+    const svc = principal?.kind === 'agent-group' && principal.testClockId ? await groupServices(services(), principal.agentGroupId) : services();
+    const run = () =>
+      handle({
+        query: (route.query ? query : undefined) as Out<Q>,
+        params: params as Out<P>,
+        body: body as Out<B>,
+        principal: principal as PrincipalFor<A>,
+        services: svc,
+        state: context.state,
+        event,
+      });
+    const reply = route.idempotencyKey ? await onceForKey(svc, route, principal, event, run) : await run();
     const acceptEncoding = event.headers?.['accept-encoding'];
     if (reply.body instanceof RowSlices) {
       if (acceptsGzip(acceptEncoding)) return gzipJsonSlices(jsonHead(context.state, reply.status, reply.headers), reply.body);
@@ -80,4 +86,23 @@ export function endpoint<Q extends AnySchema | undefined, P extends AnySchema | 
     return encodeForTransport(result, acceptEncoding);
   });
   return Object.assign(withinBudget(handler), { route });
+}
+
+/**
+ * A creating POST with an `Idempotency-Key` header runs once per tenant, operation and key;
+ * a repeat of the same request gets the first JSON answer, marked `Idempotent-Replayed`.
+ * The request is its path and its JSON body in canonical form (key order and spacing do not
+ * make another request; a value does).
+ */
+async function onceForKey(svc: Services, route: RouteSpec, principal: Principal | undefined, event: HttpEvent, run: () => Promise<Reply>): Promise<Reply> {
+  const key = idempotencyKeyOf(event.headers?.[IDEMPOTENCY_HEADER.toLowerCase()]);
+  if (key === undefined || !principal) return run();
+  const owner = principal.kind === 'agent-group' ? `group:${principal.agentGroupId}` : `partner:${principal.partnerId}`;
+  const requestHash = requestContentHash({ path: event.rawPath, body: event.body ?? null }, sha256Hex);
+  const { reply, replayed } = await runOnce(svc, { scope: `${owner}#${route.operationId}`, key, requestHash }, async () => {
+    const answer = await run();
+    if (answer.document || answer.body instanceof RowSlices) throw new Error(`${route.operationId} answers a document; only JSON answers can be replayed for ${IDEMPOTENCY_HEADER}.`);
+    return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
+  });
+  return replayed ? { ...reply, headers: { ...reply.headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } } : reply;
 }

@@ -64,6 +64,8 @@ export interface RouteSpec<
   readonly deprecated?: readonly Deprecation[];
   /** Served on sandbox stages only (config.isSandbox); elsewhere the answer is the unknown path's 404. */
   readonly sandboxOnly?: boolean;
+  /** A creating POST that takes an `Idempotency-Key` header (domain/idempotency/idempotency-key.ts). */
+  readonly idempotencyKey?: boolean;
 }
 
 export const defineRoute = <

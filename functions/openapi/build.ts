@@ -1,10 +1,12 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from '../../domain/idempotency/idempotency-key.ts';
 import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/bookings/booking.ts';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
+import { ErrorBodySchema } from '../contracts/common.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
 type Json = Record<string, unknown>;
@@ -25,6 +27,23 @@ const RATE_HEADERS: Json = {
 };
 
 const RETRY_AFTER: Json = { 'Retry-After': { description: 'Seconds until a token is available again.', schema: { type: 'integer' } } };
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description: `Makes a retry safe: the first request with a key runs; the same key with the same path and body within ${IDEMPOTENCY_TTL_HOURS} hours gets that first answer again (marked \`${IDEMPOTENT_REPLAYED_HEADER}: true\`), the same key with another body is \`409 CONFLICT\` (\`reasonCode\` \`IDEMPOTENCY_KEY_REUSED\`), and while the first request is still running \`409 CONFLICT\` (\`IDEMPOTENCY_KEY_IN_USE\`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.`,
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x21-\\x7e]+$' },
+  example: '7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11',
+};
+const IDEMPOTENT_REPLAYED: Json = {
+  [IDEMPOTENT_REPLAYED_HEADER]: { description: `\`true\` when this is the stored answer to an earlier request with the same ${IDEMPOTENCY_HEADER}.`, schema: { type: 'string', enum: ['true'] } },
+};
+const IDEMPOTENCY_CONFLICT = `Or \`${IDEMPOTENCY_HEADER}\` refused: used before with another body (\`reasonCode\` \`IDEMPOTENCY_KEY_REUSED\`), or its first request is still running (\`IDEMPOTENCY_KEY_IN_USE\`); \`param\` names the header.`;
+/** A route that takes Idempotency-Key answers its 409s too: added to the route's own 409, or as one. */
+function withIdempotencyConflict(responses: RouteSpec['responses']): RouteSpec['responses'] {
+  const own = responses[409];
+  return { ...responses, 409: own ? { ...own, description: `${own.description} ${IDEMPOTENCY_CONFLICT}` } : { description: IDEMPOTENCY_CONFLICT, schema: ErrorBodySchema } };
+}
 const RETRY_STORAGE: Json = { 'Retry-After': { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } } };
 
 const DEPRECATION_HEADERS: Json = {
@@ -121,7 +140,7 @@ function operation(route: RouteSpec): Json {
   // Rate-limited Basic-auth surfaces; Channex's api-key routes have no token bucket.
   const authed = route.auth === 'api' || route.auth === 'v1';
   const responses: Json = {};
-  for (const [status, spec] of Object.entries(route.responses)) {
+  for (const [status, spec] of Object.entries(route.idempotencyKey ? withIdempotencyConflict(route.responses) : route.responses)) {
     // A 401 or 414 never reached a bucket, and a 503 may not have, so none carries rate headers: only the request id.
     const rated = authed && !['401', '414', '503'].includes(status);
     const retry = status === '429' ? RETRY_AFTER : status === '503' ? RETRY_STORAGE : {};
@@ -134,7 +153,8 @@ function operation(route: RouteSpec): Json {
       : spec.document
         ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
         : undefined;
-    responses[status] = { description: spec.description, headers, ...(content ? { content } : {}) };
+    const replayed = route.idempotencyKey && status.startsWith('2') ? IDEMPOTENT_REPLAYED : {};
+    responses[status] = { description: spec.description, headers: { ...headers, ...replayed }, ...(content ? { content } : {}) };
   }
   const op: Json = {
     operationId: route.operationId,
@@ -142,7 +162,7 @@ function operation(route: RouteSpec): Json {
     ...(route.description ? { description: route.description } : {}),
     tags: [...route.tags],
     security: route.auth === 'none' ? [] : [{ [SECURITY_OF[route.auth]]: [] }],
-    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query'), ...(route.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...((route.body ?? route.rawBody)
       ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf((route.body ?? route.rawBody)!) } } } }
       : {}),
@@ -210,6 +230,10 @@ function overview(): string {
     '|---|---|',
     ...codes,
     '| 500 Internal Server Error | `INTERNAL_ERROR` (nothing about the cause; quote `X-Request-Id`) |',
+    '',
+    '# Idempotency',
+    '',
+    `Creating POSTs take an \`${IDEMPOTENCY_HEADER}\` header (1–${IDEMPOTENCY_KEY_MAX} printable ASCII characters; a UUID per intended request). The first request with a key runs; a retry with the same key, path and body within ${IDEMPOTENCY_TTL_HOURS} hours gets the first answer again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, and creates nothing. The same key with another body is \`409 CONFLICT\` with \`reasonCode\` \`IDEMPOTENCY_KEY_REUSED\` and \`param\` \`${IDEMPOTENCY_HEADER}\`; a retry while the first request is still running is \`409 CONFLICT\` with \`IDEMPOTENCY_KEY_IN_USE\` (retry in a moment). Keys belong to the key holder (your partner or agent group) and the operation. Refusals (4xx) and 5xx answers are not kept: a retry runs again.`,
     '',
     '# Paging',
     '',

@@ -50,6 +50,8 @@ export const keys = {
   /** Every test clock, one GSI2 partition: the scheduled jobs sweep each clocked group again at its own time. */
   testClockIndex: (agentGroupId: string) => ({ GSI2PK: 'TEST_CLOCKS', GSI2SK: agentGroupId }),
   allTestClocks: () => ({ GSI2PK: 'TEST_CLOCKS' }),
+  /** An Idempotency-Key of a creating request: per caller and operation (the scope), kept 24 hours by the table's TTL. */
+  idempotencyKey: (scope: string, key: string): Key => ({ PK: `IDEMPOTENCY#${scope}`, SK: `KEY#${key}` }),
   /** An order lives in its group's partition, so tenancy is part of the key. */
   order: (agentGroupId: string, orderId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `ORDER#${orderId}` }),
 

@@ -144,6 +144,8 @@ describe('Function: planBilling', () => {
               expect(Math.abs(l.cgst) - Math.abs(l.sgst)).toBeGreaterThanOrEqual(0);
               expect(Math.abs(l.cgst) - Math.abs(l.sgst)).toBeLessThanOrEqual(1);
               expect(l.sac).toBe('996311');
+              // The partner's own reference rides on every line, from the booking's charge.
+              expect(l.externalBookingId).toBe('ext-1');
             }
             expect(new Set(b.lines.map((l) => l.key)).size).toBe(b.lines.length);
           }

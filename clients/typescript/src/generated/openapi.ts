@@ -2075,7 +2075,13 @@ export interface operations {
     resendWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+                 * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2094,6 +2100,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2214,7 +2222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The endpoint was deleted or is DISABLED. */
+            /** @description The endpoint was deleted or is DISABLED. Or `Idempotency-Key` refused: used before with another body (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`); `param` names the header. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -2482,7 +2490,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+                 * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2528,6 +2542,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,7 +2617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The partner already has the maximum number of endpoints. */
+            /** @description The partner already has the maximum number of endpoints. Or `Idempotency-Key` refused: used before with another body (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`); `param` names the header. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -4936,7 +4952,13 @@ export interface operations {
     createBooking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+                 * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5000,6 +5022,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5034,6 +5058,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5159,7 +5185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them. */
+            /** @description PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them. Or `Idempotency-Key` refused: used before with another body (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`); `param` names the header. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -6882,7 +6908,13 @@ export interface operations {
     createFinanceContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+                 * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6909,6 +6941,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6974,7 +7008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The address is already a contact of the group, or the group has 10 contacts. */
+            /** @description The address is already a contact of the group, or the group has 10 contacts. Or `Idempotency-Key` refused: used before with another body (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`); `param` names the header. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -7966,6 +8000,8 @@ export interface operations {
                             description: string;
                             propertyName: string;
                             bookingId: string;
+                            /** @description Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it. */
+                            externalBookingId: string | null;
                             itemRef: string;
                             nightDate: string | null;
                             /** Format: date */
@@ -9302,7 +9338,13 @@ export interface operations {
     createOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+                 * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9379,6 +9421,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9494,6 +9538,32 @@ export interface operations {
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
             401: {
                 headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        message: string;
+                        path: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        code: string;
+                        param?: string;
+                    };
+                };
+            };
+            /** @description Or `Idempotency-Key` refused: used before with another body (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`); `param` names the header. */
+            409: {
+                headers: {
+                    /** @description Requests per minute this credential may make (600 unless configured otherwise). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Whole tokens left in the bucket now (at most the burst, 100 unless configured otherwise). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the bucket is full again. */
+                    "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -10955,7 +11025,13 @@ export interface operations {
     createTestClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+                 * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10979,6 +11055,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
                     "X-Request-Id"?: string;
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11082,7 +11160,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The group already has a test clock. */
+            /** @description The group already has a test clock. Or `Idempotency-Key` refused: used before with another body (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), or its first request is still running (`IDEMPOTENCY_KEY_IN_USE`); `param` names the header. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
