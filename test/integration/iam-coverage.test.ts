@@ -518,7 +518,6 @@ describe('IAM grants cover what each handler sends', () => {
 describe('IAM grants cover what the console sends', () => {
   it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, an operator hold)', async () => {
     // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
-    process.env.CONSOLE_URL ??= 'http://127.0.0.1:9/console';
     const svc = testServices();
     const world = await seedInvoiceWorld();
     const g = await newAgentGroup({ channelId: world.channelId });
