@@ -73,12 +73,33 @@ beforeAll(async () => {
   externalBookingId = (await listBookings(svc, principalOf(group), { bookingIds: [bookingId] })).bookings[0]!.externalBookingId;
   invoiceNumber = (await billGroup(group)).invoice.invoiceNumber!;
   await billGroup(other);
-  await createEndpoint(
+  const hook = await createEndpoint(
     svc,
     { kind: 'partner', partnerId: group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
     { url: 'http://127.0.0.1:9/catalogue-hook' },
     TEST_OPERATOR,
   );
+  // One delivery that failed for good, for the deliveries page and its resend.
+  const at = new Date().toISOString();
+  await svc.deliveries.createAll([
+    {
+      kind: 'webhook',
+      deliveryId: randomUUID(),
+      partnerId: group.partnerId,
+      endpointId: hook.id,
+      eventId: randomUUID(),
+      eventType: 'listing.updated',
+      payload: '{}',
+      status: 'FAILED',
+      attempts: [{ attempt: 1, at, outcome: 'permanent', statusCode: 410, durationMs: 12 }],
+      nextAttemptAt: null,
+      failureReason: 'HTTP 410 Gone',
+      resendOf: null,
+      requeues: 0,
+      createdAt: at,
+      updatedAt: at,
+    },
+  ]);
 }, 240_000);
 
 afterAll(async () => {
@@ -127,15 +148,37 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     expect(csv.suggestedFilename()).toBe('statement-2026-01-01-to-2026-12-31.csv');
     expect(readFileSync((await csv.path())!, 'utf8')).toContain(externalBookingId);
 
+    await admin.getByRole('link', { name: 'Ledger' }).click();
+    await admin.getByLabel('Type').selectOption('CHARGE');
+    await admin.getByRole('button', { name: 'Show' }).click();
+    expect(await admin.locator('main').textContent()).toContain(externalBookingId);
+    await shot(admin, 'ledger');
+
     await admin.getByRole('link', { name: 'Webhooks' }).click();
     await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
     expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await shot(admin, 'webhooks');
+    await admin.getByLabel('HTTPS URL').fill('http://127.0.0.1:9/second-hook');
+    await admin.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('Endpoint http://127.0.0.1:9/second-hook added');
+    await admin.getByRole('link', { name: 'Deliveries to http://127.0.0.1:9/catalogue-hook' }).click();
+    expect(await admin.locator('main').textContent()).toContain('HTTP 410 Gone');
+    await admin.getByRole('button', { name: /^Resend listing\.updated/ }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('Resent as a new delivery');
+    await shot(admin, 'webhook-deliveries');
 
     await admin.getByRole('link', { name: 'API keys' }).click();
     await admin.getByRole('button', { name: 'Issue a key' }).click();
     expect(await admin.getByLabel('New API key').textContent()).toMatch(/^pds_/);
     await shot(admin, 'keys');
+    await admin.getByRole('button', { name: /^Replace key/ }).first().click();
+    expect(await admin.getByRole('status').textContent()).toContain('is replaced and revoked');
+    await admin.getByRole('button', { name: /^Revoke key/ }).first().click();
+    expect(await admin.getByRole('status').textContent()).toContain('is revoked');
+
+    await admin.getByRole('link', { name: 'Audit trail' }).click();
+    expect(await admin.locator('main').textContent()).toContain('key.revoked');
+    await shot(admin, 'audit');
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');
