@@ -403,6 +403,86 @@ describe('console: ledger, audit trail, credit notes, webhook endpoints and deli
   });
 });
 
+describe('console: operators’ partners, failing deliveries and payments (the admin tool’s use cases)', () => {
+  it('lists partners and shows one with its groups and failed deliveries', async () => {
+    const svc = testServices();
+    const endpoint = await createEndpoint(
+      svc,
+      { kind: 'partner', partnerId: b.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+      { url: `http://127.0.0.1:9/failing-${randomUUID().slice(0, 6)}` },
+      TEST_OPERATOR,
+    );
+    const at = new Date().toISOString();
+    await svc.deliveries.createAll([
+      {
+        kind: 'webhook',
+        deliveryId: randomUUID(),
+        partnerId: b.group.partnerId,
+        endpointId: endpoint.id,
+        eventId: randomUUID(),
+        eventType: 'listing.updated',
+        payload: '{}',
+        status: 'FAILED',
+        attempts: [{ attempt: 1, at, outcome: 'permanent', statusCode: 404, durationMs: 3 }],
+        nextAttemptAt: null,
+        failureReason: 'HTTP 404 from the operator test',
+        resendOf: null,
+        requeues: 0,
+        createdAt: at,
+        updatedAt: at,
+      },
+    ]);
+    const ops = await signIn({ kind: 'operator', role: 'operator' });
+    const list = await ops.get('/console/operator/partners');
+    expect(list.statusCode).toBe(200);
+    expect(list.text).toContain(`/console/operator/partners/${b.group.partnerId}`);
+    const detail = await ops.get(`/console/operator/partners/${b.group.partnerId}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.text).toContain(`/console/operator/groups/${b.group.agentGroupId}`);
+    expect(detail.text).toContain('HTTP 404 from the operator test');
+    expect(detail.text).toContain(endpoint.url);
+    expect((await ops.get(`/console/operator/partners/${randomUUID()}`)).statusCode).toBe(404);
+  });
+
+  it('records a bank transfer as the admin tool does, once per reference, only for a finance operator, audited under the person', async () => {
+    const svc = testServices();
+    const ops = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const page = await ops.get(`/console/operator/groups/${a.group.agentGroupId}/payments`);
+    expect(page.statusCode).toBe(200);
+    const reference = `UTR${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    expect((await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference })).statusCode).toBe(403);
+
+    const recorded = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference, csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(recorded.statusCode).toBe(200);
+    expect(recorded.text).toContain(`Recorded ₹10.50 (${reference})`);
+    const payment = (await svc.receivables.payments(a.group.agentGroupId)).find((p) => p.reference === reference)!;
+    expect(payment.amount).toBe(1_050);
+    expect(await svc.auditTrail.listTarget(`payment:${payment.ledgerEntryId}`)).toEqual([
+      expect.objectContaining({ action: 'payment.recorded', actorKind: 'operator', actor: expect.stringMatching(/^person:/) }),
+    ]);
+    const again = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference, csrf: ConsoleBrowser.csrfOf(page) });
+    expect(again.text).toContain('was already recorded; nothing changed');
+    expect((await svc.receivables.payments(a.group.agentGroupId)).filter((p) => p.reference === reference)).toHaveLength(1);
+    for (const [form, param] of [
+      [{ amount: '1.234', reference: 'UTR12345' }, 'amount:'],
+      [{ amount: '1', reference: 'x' }, 'reference:'],
+      [{ amount: '1', reference: 'UTR12345', receivedAt: 'today' }, 'receivedAt:'],
+    ] as const) {
+      const bad = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { ...form, csrf: ConsoleBrowser.csrfOf(page) });
+      expect(bad.statusCode, param).toBe(400);
+      expect(bad.text).toContain(param);
+    }
+
+    const plain = await signIn({ kind: 'operator', role: 'operator' });
+    const seen = await plain.get(`/console/operator/groups/${a.group.agentGroupId}/payments`);
+    expect(seen.text).toContain(reference);
+    expect(seen.text).not.toContain('Record payment');
+    expect((await plain.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '1', reference: 'UTR99999', csrf: ConsoleBrowser.csrfOf(seen) })).statusCode).toBe(403);
+    expect((await ops.get(`/console/operator/groups/${randomUUID()}/payments`)).statusCode).toBe(404);
+  });
+});
+
 describe('admin tool: people invite', () => {
   it("invites a partner's first admin onto their group and an operator; the link in the mail signs them in", async () => {
     const email = `first-admin-${randomUUID().slice(0, 8)}@agency.example.in`;
@@ -463,6 +543,9 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       `/console/bookings/${missing}`,
       '/console/operator/groups',
       `/console/operator/groups/${b.group.agentGroupId}`,
+      `/console/operator/groups/${b.group.agentGroupId}/payments`,
+      '/console/operator/partners',
+      `/console/operator/partners/${b.group.partnerId}`,
       '/console/no-such-page',
     ]) {
       const page = await admin.get(path);
@@ -471,6 +554,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
     const notFound = [await admin.get(`/console/invoices/${b.invoiceId}/pdf`), await admin.get(`/console/invoices/${missing}/pdf`)];
     expect(notFound[0]!.text).toBe(notFound[1]!.text);
     expect((await admin.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf })).statusCode).toBe(404);
+    expect((await admin.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '1', reference: 'UTR12345', csrf })).statusCode).toBe(404);
     expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.onHold).toBe(false);
     for (const path of [
       '/console/home',
@@ -538,6 +622,8 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/audit',
       `/console/webhooks/${randomUUID()}/deliveries`,
       '/console/operator/groups',
+      '/console/operator/partners',
+      `/console/operator/groups/${a.group.agentGroupId}/payments`,
     ]) {
       const page = await visitor.get(path);
       expect(page.statusCode, path).toBe(303);
