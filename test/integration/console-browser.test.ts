@@ -148,37 +148,15 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     expect(csv.suggestedFilename()).toBe('statement-2026-01-01-to-2026-12-31.csv');
     expect(readFileSync((await csv.path())!, 'utf8')).toContain(externalBookingId);
 
-    await admin.getByRole('link', { name: 'Ledger' }).click();
-    await admin.getByLabel('Type').selectOption('CHARGE');
-    await admin.getByRole('button', { name: 'Show' }).click();
-    expect(await admin.locator('main').textContent()).toContain(externalBookingId);
-    await shot(admin, 'ledger');
-
     await admin.getByRole('link', { name: 'Webhooks' }).click();
     await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
     expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await shot(admin, 'webhooks');
-    await admin.getByLabel('HTTPS URL').fill('http://127.0.0.1:9/second-hook');
-    await admin.getByRole('button', { name: 'Add endpoint' }).click();
-    expect(await admin.getByRole('status').textContent()).toContain('Endpoint http://127.0.0.1:9/second-hook added');
-    await admin.getByRole('link', { name: 'Deliveries to http://127.0.0.1:9/catalogue-hook' }).click();
-    expect(await admin.locator('main').textContent()).toContain('HTTP 410 Gone');
-    await admin.getByRole('button', { name: /^Resend listing\.updated/ }).click();
-    expect(await admin.getByRole('status').textContent()).toContain('Resent as a new delivery');
-    await shot(admin, 'webhook-deliveries');
 
     await admin.getByRole('link', { name: 'API keys' }).click();
     await admin.getByRole('button', { name: 'Issue a key' }).click();
     expect(await admin.getByLabel('New API key').textContent()).toMatch(/^pds_/);
     await shot(admin, 'keys');
-    await admin.getByRole('button', { name: /^Replace key/ }).first().click();
-    expect(await admin.getByRole('status').textContent()).toContain('is replaced and revoked');
-    await admin.getByRole('button', { name: /^Revoke key/ }).first().click();
-    expect(await admin.getByRole('status').textContent()).toContain('is revoked');
-
-    await admin.getByRole('link', { name: 'Audit trail' }).click();
-    expect(await admin.locator('main').textContent()).toContain('key.revoked');
-    await shot(admin, 'audit');
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');
@@ -197,6 +175,53 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     const page = await admin.goto(`${server.url}/console/bookings/no-such-booking`);
     expect(page?.status()).toBe(404);
     await shot(admin, 'not-found');
+  }, 240_000);
+
+  it('takes a partner admin through the ledger, a new endpoint and a resent delivery, a key replaced and revoked, and the audit trail', async () => {
+    const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `dev-${randomUUID().slice(0, 8)}@coastal.example.in`);
+    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
+    await admin.getByRole('link', { name: 'Ledger' }).click();
+    await admin.getByLabel('Type').selectOption('CHARGE');
+    await admin.getByRole('button', { name: 'Show' }).click();
+    expect(await admin.locator('main').textContent()).toContain(externalBookingId);
+    await shot(admin, 'ledger');
+
+    await admin.getByRole('link', { name: 'Webhooks' }).click();
+    await admin.getByLabel('HTTPS URL').fill('http://127.0.0.1:9/second-hook');
+    await admin.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('Endpoint http://127.0.0.1:9/second-hook added');
+    await admin.getByRole('link', { name: 'Deliveries to http://127.0.0.1:9/catalogue-hook' }).click();
+    expect(await admin.locator('main').textContent()).toContain('HTTP 410 Gone');
+    await admin.getByRole('button', { name: /^Resend listing\.updated/ }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('Resent as a new delivery');
+    await shot(admin, 'webhook-deliveries');
+
+    await admin.getByRole('link', { name: 'API keys' }).click();
+    await admin.getByRole('button', { name: /^Replace key/ }).first().click();
+    expect(await admin.getByRole('status').textContent()).toContain('is replaced and revoked');
+    await admin.getByRole('button', { name: /^Revoke key/ }).first().click();
+    expect(await admin.getByRole('status').textContent()).toContain('is revoked');
+
+    await admin.getByRole('link', { name: 'Audit trail' }).click();
+    expect(await admin.locator('main').textContent()).toContain('key.revoked');
+    await shot(admin, 'audit');
+  }, 240_000);
+
+  it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
+    const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
+    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
+    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await operator.getByRole('link', { name: 'Payments of Coastal Holidays' }).click();
+    await operator.getByLabel('Amount received (₹, e.g. 15750.00)').fill('1234.50');
+    await operator.getByLabel('Bank reference (UTR)').fill(`UTR${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+    await operator.getByRole('button', { name: 'Record payment' }).click();
+    expect(await operator.getByRole('status').textContent()).toContain('Recorded ₹1,234.50');
+    await shot(operator, 'operator-payments');
+    await operator.getByRole('link', { name: 'Partners' }).click();
+    await shot(operator, 'operator-partners');
+    await operator.goto(`${server.url}/console/operator/partners/${group.partnerId}`);
+    expect(await operator.locator('main').textContent()).toContain('Coastal Holidays');
+    await shot(operator, 'operator-partner');
   }, 240_000);
 
   it('is usable at phone width: nothing wider than the screen, navigation reachable by keyboard', async () => {
