@@ -129,6 +129,8 @@ export const EnvSchema = v.object({
   CHANNEX_USER_API_KEY: v.optional(v.pipe(v.string(), v.minLength(1))),
   CHANNEX_API_URL: v.optional(v.pipe(v.string(), v.url())),
   GUEST_RETENTION_DAYS: positiveInt(180),
+  /** The console's own address (docs/console.md): its e-mailed sign-in links point here, never at a request's Host. */
+  CONSOLE_URL: v.optional(v.pipe(v.string(), v.url())),
 });
 
 export interface Config {
@@ -145,6 +147,8 @@ export interface Config {
    */
   readonly mail: { readonly from?: string; readonly configurationSet?: string };
   readonly rateLimit: { readonly perMinute: number; readonly burst: number };
+  /** Where the console's sign-in links point; without it the console function fails at its first request. */
+  readonly consoleUrl?: string;
   /** Signs pagination cursors; a previous key is accepted for reading during a rotation. */
   readonly cursorKeys: KeyRing;
   /** Seals stored secrets (AES-256-GCM); a previous key still opens what it sealed during a rotation. */
@@ -333,6 +337,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.PROPERTY_SYSTEM === 'channex' && !(e.CHANNEX_BASE_URL && e.CHANNEX_API_KEY && e.CHANNEX_PROVIDER_CODE)) {
     throw new ConfigError('PROPERTY_SYSTEM=channex needs CHANNEX_BASE_URL, CHANNEX_API_KEY and CHANNEX_PROVIDER_CODE');
   }
+  if (!isSandbox && e.CONSOLE_URL && !e.CONSOLE_URL.startsWith('https://')) {
+    // The session cookie is Secure (__Host-): on plain http the browser would drop it, and a link's token would travel in clear.
+    throw new ConfigError('CONSOLE_URL must be https outside stages local, test');
+  }
   if (!isSandbox && e.TIME_SCALE !== 1) {
     throw new ConfigError('TIME_SCALE may differ from 1 only on local and test stages');
   }
@@ -344,6 +352,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, sqs: e.SQS_ENDPOINT, s3: e.S3_ENDPOINT, ses: e.SES_ENDPOINT },
     mail: { from: e.MAIL_FROM, configurationSet: e.SES_CONFIGURATION_SET },
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE, burst: e.RATE_LIMIT_BURST },
+    consoleUrl: e.CONSOLE_URL,
     cursorKeys: e.CURSOR_KEY,
     secretsKeys: e.SECRETS_KEY,
     outbound: { allowHosts: e.OUTBOUND_ALLOW_HOSTS, allowHttp },

@@ -25,18 +25,33 @@ export interface Person {
 }
 
 /** What a person can open. A partner's role decides which screens of their own account they see. */
-export type Capability = 'home' | 'bookings' | 'invoices' | 'statement' | 'webhooks' | 'keys' | 'team' | 'groups' | 'hold' | 'limit';
+export type Capability =
+  | 'home'
+  | 'bookings'
+  | 'invoices'
+  | 'statement'
+  | 'ledger'
+  | 'audit'
+  | 'webhooks'
+  | 'keys'
+  | 'team'
+  | 'groups'
+  | 'hold'
+  | 'limit'
+  | 'partners'
+  | 'payments'
+  | 'record-payment';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
-  admin: ['home', 'bookings', 'invoices', 'statement', 'webhooks', 'keys', 'team'],
-  finance: ['home', 'bookings', 'invoices', 'statement'],
-  developer: ['home', 'bookings', 'webhooks', 'keys'],
-  viewer: ['home', 'bookings', 'invoices', 'statement'],
+  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'team'],
+  finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
+  developer: ['home', 'bookings', 'audit', 'webhooks', 'keys'],
+  viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold'],
-  'finance-operator': ['groups', 'hold', 'limit'],
+  operator: ['groups', 'hold', 'partners', 'payments'],
+  'finance-operator': ['groups', 'hold', 'limit', 'partners', 'payments', 'record-payment'],
 };
 
 export function can(access: Access, capability: Capability): boolean {

@@ -11,7 +11,8 @@ const renderer = onFirstCall(async () => new (await import('../../infra/pdf/pdf-
 let deps: ConsoleAppDeps | undefined;
 function consoleDeps(): ConsoleAppDeps {
   const svc = services();
-  const consoleUrl = process.env.CONSOLE_URL;
+  // Read and checked with every other setting (infra/config.ts): an http address outside local and test fails the cold start.
+  const { consoleUrl } = svc.config;
   if (!consoleUrl) throw new Error('CONSOLE_URL is not set: the console cannot address its sign-in links');
   deps ??= consoleAppDeps(svc, consoleUrl, renderer);
   return deps;

@@ -21,11 +21,21 @@ import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import type { ConsoleSession } from '../../domain/ports/console-store.ts';
 import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
 import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
-import { listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { listEndpointDeliveries, listFailedDeliveries, resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
+import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
+import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
+import { listAuditEvents } from '../../domain/audit/read-audit-events.ts';
+import { listLedger } from '../../domain/ledger/read-ledger.ts';
+import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/ledger.ts';
+import { LedgerQuerySchema } from '../contracts/ledger.ts';
+import { AuditEventsQuerySchema } from '../contracts/audit.ts';
+import { ListDeliveriesQuerySchema } from '../contracts/deliveries.ts';
+import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import { adminDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
-import { issueKey, updateAgentGroup } from '../../domain/admin.ts';
+import { adminDeps, deliveryDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
+import { issueKey, replaceKey, revokeKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
 import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
@@ -298,11 +308,23 @@ ${
 const invoices = partnerPage('invoices', async (_deps, _req, ctx) => {
   const list = await listInvoices(ctx.services, ctx.principal, { size: 100 });
   const payTo = list.data.find((i) => i.amountDue > 0 && i.paymentInstructions?.bankTransfer)?.paymentInstructions?.bankTransfer;
-  const rows = list.data.map(
-    (i) => html`<tr><td>${i.invoiceNumber}</td><td>${i.issueDate ? indiaDate(i.issueDate) : ''}</td><td>${i.dueDate ? indiaDate(i.dueDate) : ''}</td>
+  const pdfLink = (i: (typeof list.data)[number]) =>
+    html`<a href="/console/invoices/${encodeURIComponent(i.id)}/pdf" download>PDF<span class="skip"> of ${i.invoiceNumber}</span></a>`;
+  // A credit note is one of the group's tax documents, listed by the same read as the API's, with its PDF from the same use case.
+  const rows = list.data
+    .filter((i) => !i.creditNoteFor)
+    .map(
+      (i) => html`<tr><td>${i.invoiceNumber}</td><td>${i.issueDate ? indiaDate(i.issueDate) : ''}</td><td>${i.dueDate ? indiaDate(i.dueDate) : ''}</td>
 <td>${i.status}${i.overdueSince ? html` <strong>(overdue)</strong>` : ''}</td><td class="num">${rupeesMoney(i.total)}</td><td class="num">${rupeesMoney(i.amountDue)}</td>
-<td><a href="/console/invoices/${encodeURIComponent(i.id)}/pdf" download>PDF<span class="skip"> of ${i.invoiceNumber}</span></a></td></tr>`,
-  );
+<td>${pdfLink(i)}</td></tr>`,
+    );
+  const numberOf = new Map(list.data.map((i) => [i.id, i.invoiceNumber]));
+  const notes = list.data
+    .filter((i) => i.creditNoteFor)
+    .map(
+      (i) =>
+        html`<tr><td>${i.invoiceNumber}</td><td>${i.issueDate ? indiaDate(i.issueDate) : ''}</td><td>${numberOf.get(i.creditNoteFor!) ?? i.creditNoteFor}</td><td class="num">${rupeesMoney(i.total)}</td><td>${pdfLink(i)}</td></tr>`,
+    );
   const body = html`<h2>What is due</h2>
 <dl class="figures">${figure('Outstanding', rupeesMoney(list.outstanding))}${figure('Oldest due date', list.oldestDueDate ? indiaDate(list.oldestDueDate) : '—')}</dl>
 ${
@@ -314,8 +336,14 @@ ${
 <h2>Invoices</h2>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Number</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">Due now</th><th scope="col">Document</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table><caption class="skip">Invoices</caption><thead><tr><th scope="col">Number</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">Due now</th><th scope="col">Document</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>No invoice issued yet.</p>`
+}
+<h2>Credit notes</h2>
+${
+  notes.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Credit notes</caption><thead><tr><th scope="col">Number</th><th scope="col">Issued</th><th scope="col">Against invoice</th><th scope="col" class="num">Total</th><th scope="col">Document</th></tr></thead><tbody>${notes}</tbody></table></div>`
+    : html`<p>No credit note issued.</p>`
 }`;
   return partnerHtml(ctx, 'Invoices', 'invoices', body);
 });
@@ -359,6 +387,66 @@ const statementFile = partnerPage('statement', async (_deps, req, ctx) => {
   return download(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(s), `statement-${indiaToday(new Date(s.from))}-to-${indiaToday(new Date(s.to))}.csv`);
 });
 
+/** A GET form's fields as the API's query: empty fields are absent, as an unfilled filter is. */
+const filled = (query: Request['query']): Record<string, string> =>
+  Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''));
+
+/** The link to the next page: the same filters with the page's cursor. */
+const nextPageLink = (path: string, query: Record<string, string>, cursor: string | null) =>
+  cursor ? html`<p><a href="${path}?${new URLSearchParams({ ...query, cursor }).toString()}" rel="next">Next page</a></p>` : '';
+
+const ledger = partnerPage('ledger', async (_deps, req, ctx) => {
+  const query = filled(req.query);
+  // The API's own query contract: the same filters, the same 400 naming a parameter, the same cursor.
+  const q = parseInput(LedgerQuerySchema, query, 'query');
+  const page = await listLedger(ctx.services, ctx.principal, q);
+  const { cursor: _cursor, ...filters } = query;
+  const body = html`<form method="get" action="/console/ledger" aria-label="Filter the ledger">
+<label for="from">From (IST date)</label><input id="from" name="from" type="date" value="${filters.from ?? ''}">
+<label for="to">To (IST date)</label><input id="to" name="to" type="date" value="${filters.to ?? ''}">
+<label for="type">Type</label><select id="type" name="type"><option value="">Any</option>${LEDGER_ENTRY_TYPES.map(
+    (t) => html`<option value="${t}"${filters.type === t ? ' selected' : ''}>${t}</option>`,
+  )}</select>
+<label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${LEDGER_ENTRY_STATUSES.map(
+    (t) => html`<option value="${t}"${filters.status === t ? ' selected' : ''}>${t}</option>`,
+  )}</select>
+<label for="externalBookingIds">Your booking id</label><input id="externalBookingIds" name="externalBookingIds" value="${filters.externalBookingIds ?? ''}">
+<button type="submit">Show</button>
+</form>
+<dl class="figures">${figure('Credit limit', rupeesMoney(page.creditLimit))}${figure('Available credit', rupeesMoney(page.availableCredit))}${figure('Exposure', rupeesMoney(page.exposure))}</dl>
+${
+  page.data.length
+    ? html`<div class="table-wrap"><table><caption>Ledger entries, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">What</th><th scope="col">Your booking id</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${page.data.map(
+        (e) =>
+          html`<tr><td>${istDateTime(e.occurredAt)}</td><td>${e.type}</td><td>${e.status}</td><td>${e.description}</td><td>${e.externalBookingId ?? ''}</td><td class="num">${rupeesMoney(e.amount)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No entry matches.</p>`
+}
+${nextPageLink('/console/ledger', filters, page.nextCursor)}`;
+  return partnerHtml(ctx, 'Ledger', 'ledger', body);
+});
+
+const audit = partnerPage('audit', async (_deps, req, ctx) => {
+  const query = filled(req.query);
+  const page = await listAuditEvents(ctx.services, ctx.principal, parseInput(AuditEventsQuerySchema, query, 'query'));
+  const { cursor: _cursor, ...filters } = query;
+  const body = html`<p>Every change to this account, oldest first: by your people, your keys and our operators.</p>
+<form method="get" action="/console/audit" aria-label="Audit trail period">
+<label for="from">From (date-time with offset, e.g. 2026-11-01T00:00:00+05:30)</label><input id="from" name="from" value="${filters.from ?? ''}">
+<label for="to">To</label><input id="to" name="to" value="${filters.to ?? ''}">
+<button type="submit">Show</button>
+</form>
+${
+  page.data.length
+    ? html`<div class="table-wrap"><table><caption>Audit events</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th></tr></thead><tbody>${page.data.map(
+        (e) => html`<tr><td>${istDateTime(e.at)}</td><td>${e.actor} (${e.actorKind})</td><td>${e.action}</td><td>${e.target}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No event in this period.</p>`
+}
+${nextPageLink('/console/audit', filters, page.nextCursor)}`;
+  return partnerHtml(ctx, 'Audit trail', 'audit', body);
+});
+
 /** The partner whose webhook endpoints the person's group belongs to, as its /api key would authenticate. */
 async function partnerPrincipal(ctx: PartnerContext): Promise<PartnerPrincipal> {
   const partner = await ctx.services.tenants.getPartner(ctx.group.partnerId);
@@ -372,9 +460,9 @@ async function webhooksPage(ctx: PartnerContext, notice?: Html): Promise<HttpRes
 <p>Catalogue webhooks go to your company's endpoints (every group of yours shares them).</p>
 ${
   endpoints.length
-    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Rotate</th></tr></thead><tbody>${endpoints.map(
+    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Deliveries</th><th scope="col">Rotate</th></tr></thead><tbody>${endpoints.map(
         (e) =>
-          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${postForm(
+          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td>${postForm(
             ctx.viewer,
             `/console/webhooks/${encodeURIComponent(e.id)}/rotate-secret`,
             html`<button type="submit">Rotate signing secret<span class="skip"> of ${e.url}</span></button>`,
@@ -382,9 +470,68 @@ ${
           )}</td></tr>`,
       )}</tbody></table></div>`
     : html`<p>No webhook endpoint yet.</p>`
-}`;
+}
+<h2>Add an endpoint</h2>
+${postForm(
+  ctx.viewer,
+  '/console/webhooks/create',
+  html`<label for="endpoint-url">HTTPS URL</label><input id="endpoint-url" name="url" type="url" required>
+<label for="endpoint-description">Description (optional)</label><input id="endpoint-description" name="description">
+<button type="submit">Add endpoint</button>`,
+  'Add an endpoint',
+)}`;
   return partnerHtml(ctx, 'Webhooks', 'webhooks', body);
 }
+
+/** A signing secret made by the console, shown once on the answer: the service keeps only its sealed copy (as the API's). */
+const shownOnce = (secret: string, text: string) =>
+  html`<div class="notice" role="status"><p>${text} Store it now: it cannot be shown again. Deliveries are signed with it from now on.</p>
+<p class="secret" aria-label="New signing secret">${secret}</p></div>`;
+
+const newEndpoint = partnerPage('webhooks', async (deps, req, ctx) => {
+  const url = req.form.get('url')?.trim() ?? '';
+  if (!url) throw new ValidationError('url', 'url is required.');
+  const description = req.form.get('description')?.trim() || undefined;
+  const signingSecret = `whsec_${deps.tokens.newToken()}`;
+  // The API's POST /api/webhook-endpoints use case: the same URL guard, limits and audit event, under the person.
+  const endpoint = await createEndpoint(ctx.services, await partnerPrincipal(ctx), { url, description, signingSecret }, ctx.origin);
+  return webhooksPage(ctx, shownOnce(signingSecret, `Endpoint ${endpoint.url} added, with this signing secret.`));
+});
+
+async function deliveriesPage(deps: ConsoleAppDeps, req: Request, ctx: PartnerContext, endpointId: string, notice?: Html): Promise<HttpResult> {
+  const partner = await partnerPrincipal(ctx);
+  const endpoint = await getEndpoint(ctx.services, partner, endpointId);
+  const query = req.method === 'GET' ? filled(req.query) : {};
+  const q = parseInput(ListDeliveriesQuerySchema, query, 'query');
+  const page = await listEndpointDeliveries(deliveryDeps(deps.svc), partner, endpointId, q);
+  const { cursor: _cursor, ...filters } = query;
+  const body = html`${notice ?? ''}
+<p>Deliveries to ${endpoint.url}, newest first.</p>
+${
+  page.data.length
+    ? html`<div class="table-wrap"><table><caption>Deliveries</caption><thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last failure</th><th scope="col">Resend</th></tr></thead><tbody>${page.data.map(
+        (d) =>
+          html`<tr><td>${istDateTime(d.createdAt)}</td><td>${d.eventType}</td><td>${d.status}${d.resendOf ? ' (resent)' : ''}</td><td class="num">${d.attempts.length}</td><td>${d.failureReason ?? ''}</td><td>${postForm(
+            ctx.viewer,
+            `/console/webhooks/deliveries/${encodeURIComponent(d.deliveryId)}/resend`,
+            html`<input type="hidden" name="endpointId" value="${endpointId}"><button type="submit">Resend<span class="skip"> ${d.eventType} of ${istDateTime(d.createdAt)}</span></button>`,
+            `Resend ${d.eventType} of ${istDateTime(d.createdAt)}`,
+          )}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No delivery to this endpoint yet.</p>`
+}
+${nextPageLink(`/console/webhooks/${encodeURIComponent(endpointId)}/deliveries`, filters, page.nextCursor)}
+<p><a href="/console/webhooks">Back to webhooks</a></p>`;
+  return partnerHtml(ctx, 'Webhook deliveries', 'webhooks', body);
+}
+
+const deliveries = partnerPage('webhooks', async (deps, req, ctx, match) => deliveriesPage(deps, req, ctx, decodeURIComponent(match[1]!)));
+
+const resend = partnerPage('webhooks', async (deps, req, ctx, match) => {
+  // The API's resend: a delivery of another partner reads as missing, a callback or a disabled endpoint is a 409.
+  const sent = await resendDelivery(deliveryDeps(deps.svc), ctx.group.partnerId, decodeURIComponent(match[1]!));
+  return deliveriesPage(deps, req, ctx, sent.endpointId!, html`<p class="notice" role="status">Resent as a new delivery; it is PENDING.</p>`);
+});
 
 const webhooks = partnerPage('webhooks', async (_deps, _req, ctx) => webhooksPage(ctx));
 
@@ -392,18 +539,31 @@ const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {
   // Made here, shown once on this answer: the service keeps only its sealed copy (the API's PUT with a new signingSecret).
   const secret = `whsec_${deps.tokens.newToken()}`;
   const endpoint = await updateEndpoint(ctx.services, await partnerPrincipal(ctx), decodeURIComponent(match[1]!), { signingSecret: secret }, ctx.origin);
-  return webhooksPage(
-    ctx,
-    html`<div class="notice" role="status"><p>New signing secret for ${endpoint.url}. Store it now: it cannot be shown again. Deliveries are signed with it from now on.</p>
-<p class="secret" aria-label="New signing secret">${secret}</p></div>`,
-  );
+  return webhooksPage(ctx, shownOnce(secret, `New signing secret for ${endpoint.url}.`));
 });
 
 async function keysPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
   const keys = await ctx.services.tenants.listKeys({ kind: 'agent-group', id: ctx.group.agentGroupId });
   const body = html`${notice ?? ''}
-<div class="table-wrap"><table><thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Issued</th></tr></thead>
-<tbody>${keys.map((k) => html`<tr><td>${k.keyPrefix}…</td><td>${k.status}</td><td>${istDateTime(k.createdAt)}</td></tr>`)}</tbody></table></div>
+<div class="table-wrap"><table><caption>API keys of this account</caption><thead><tr><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Issued</th><th scope="col">Change</th></tr></thead>
+<tbody>${keys.map(
+    (k) =>
+      html`<tr><td>${k.keyPrefix}…</td><td>${k.status}</td><td>${istDateTime(k.createdAt)}</td><td>${
+        k.status === 'ACTIVE'
+          ? html`${postForm(
+              ctx.viewer,
+              `/console/keys/${encodeURIComponent(k.keyId)}/replace`,
+              html`<button type="submit">Replace<span class="skip"> key ${k.keyPrefix}</span></button>`,
+              `Replace key ${k.keyPrefix}`,
+            )}${postForm(
+              ctx.viewer,
+              `/console/keys/${encodeURIComponent(k.keyId)}/revoke`,
+              html`<button type="submit">Revoke<span class="skip"> key ${k.keyPrefix}</span></button>`,
+              `Revoke key ${k.keyPrefix}`,
+            )}`
+          : ''
+      }</td></tr>`,
+  )}</tbody></table></div>
 <h2>Issue a key</h2>
 <p>A new key for this account's /v1 API. Issuing one also replaces the signing secret of your booking callbacks.</p>
 ${postForm(ctx.viewer, '/console/keys/issue', html`<button type="submit">Issue a key</button>`, 'Issue a key')}`;
@@ -415,12 +575,33 @@ const keys = partnerPage('keys', async (_deps, _req, ctx) => keysPage(ctx));
 const newKey = partnerPage('keys', async (_deps, _req, ctx) => {
   // The admin tool's use case: the key and the group's new callback secret land together, shown once on this answer.
   const issued = await issueKey(adminDeps(ctx.services, ctx.origin), { owner: { kind: 'agent-group', id: ctx.group.agentGroupId } });
-  return keysPage(
-    ctx,
-    html`<div class="notice" role="status"><p>Store both now: they cannot be shown again. The service keeps only a hash of the key and a sealed copy of the secret. Booking callbacks are signed with the new secret from now on.</p>
+  return keysPage(ctx, issuedNotice(issued, 'Key issued.'));
+});
+
+/** A key of this person's group, or 404 exactly as a missing one: the admin tool's use cases take any key id. */
+async function ownKey(ctx: PartnerContext, keyId: string) {
+  const key = (await ctx.services.tenants.listKeys({ kind: 'agent-group', id: ctx.group.agentGroupId })).find((k) => k.keyId === keyId);
+  if (!key) throw new NotFoundError('Key');
+  return key;
+}
+
+const issuedNotice = (issued: { apiKey: string; signingSecret: string | null }, text: string) =>
+  html`<div class="notice" role="status"><p>${text} Store both now: they cannot be shown again. The service keeps only a hash of the key and a sealed copy of the secret. Booking callbacks are signed with the new secret from now on.</p>
 <p class="secret" aria-label="New API key">${issued.apiKey}</p>
-<p class="secret" aria-label="New callback signing secret">${issued.signingSecret ?? ''}</p></div>`,
-  );
+<p class="secret" aria-label="New callback signing secret">${issued.signingSecret ?? ''}</p></div>`;
+
+const revoke = partnerPage('keys', async (_deps, _req, ctx, match) => {
+  const key = await ownKey(ctx, decodeURIComponent(match[1]!));
+  if (key.status !== 'ACTIVE') throw new ConflictError('CONFLICT', `Key ${key.keyPrefix}… is already revoked.`);
+  const revoked = await revokeKey(adminDeps(ctx.services, ctx.origin), key.keyId);
+  return keysPage(ctx, html`<p class="notice" role="status">Key ${revoked.keyPrefix}… is revoked: requests with it are refused from now on.</p>`);
+});
+
+const replace = partnerPage('keys', async (_deps, _req, ctx, match) => {
+  const key = await ownKey(ctx, decodeURIComponent(match[1]!));
+  // The admin tool's replace: the new key, the group's new callback secret and the old key's revocation in one transaction.
+  const issued = await replaceKey(adminDeps(ctx.services, ctx.origin), key.keyId);
+  return keysPage(ctx, issuedNotice(issued, `Key ${key.keyPrefix}… is replaced and revoked.`));
 });
 
 const teamBody = async (deps: ConsoleAppDeps, ctx: PartnerContext, notice?: Html) => {
@@ -496,6 +677,7 @@ ${postForm(
 )}`
     : ''
 }
+<p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/payments">Payments of ${group.name}</a></p>
 <p><a href="/console/operator/groups">All groups</a></p>`;
   return htmlResult(200, page(group.name, body, ctx.viewer, allowedFor(ctx.person), 'groups'));
 }
@@ -519,6 +701,106 @@ const setLimit = operatorPage('limit', async (deps, req, ctx, match) => {
   // As the admin tool's groups update: validated whole, audited under the person; a limit below the exposure refuses new bookings only.
   const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, { creditLimit });
   return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">The credit limit is now ${money(updated.creditLimit)}.</p>`);
+});
+
+const operatorHtml = (ctx: Signed, title: string, section: string, body: Html) =>
+  htmlResult(200, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
+
+const partners = operatorPage('partners', async (deps, _req, ctx) => {
+  const [all, groupsOf] = await Promise.all([deps.svc.tenants.listPartners(), deps.svc.tenants.listAgentGroups()]);
+  const body = html`<div class="table-wrap"><table><caption>Partners</caption><thead><tr><th scope="col">Partner</th><th scope="col">Id</th><th scope="col">Channel</th><th scope="col" class="num">Groups</th><th scope="col">Since</th></tr></thead>
+<tbody>${all.map(
+    (p) =>
+      html`<tr><td><a href="/console/operator/partners/${encodeURIComponent(p.partnerId)}">${p.name}</a></td><td>${p.partnerId}</td><td>${p.channelId}</td><td class="num">${String(groupsOf.filter((g) => g.partnerId === p.partnerId).length)}</td><td>${istDateTime(p.createdAt)}</td></tr>`,
+  )}</tbody></table></div>`;
+  return operatorHtml(ctx, 'Partners', 'partners', body);
+});
+
+const partnerDetail = operatorPage('partners', async (deps, _req, ctx, match) => {
+  const partnerId = decodeURIComponent(match[1]!);
+  const found = await deps.svc.tenants.getPartner(partnerId);
+  if (!found) throw new NotFoundError('Partner');
+  // The admin tool's `deliveries failed`: the partner's FAILED deliveries, newest first.
+  const [groupsOf, endpoints, failed] = await Promise.all([
+    deps.svc.tenants.listAgentGroups(),
+    deps.svc.webhooks.list(partnerId),
+    listFailedDeliveries(deliveryDeps(deps.svc), partnerId),
+  ]);
+  const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
+  const body = html`<dl class="figures">${figure('Id', found.partnerId)}${figure('Channel', found.channelId)}${figure('Webhook endpoints', String(endpoints.length))}${figure('Failed deliveries', String(failed.length))}</dl>
+<h2>Agent groups</h2>
+<div class="table-wrap"><table><caption class="skip">Agent groups of ${found.name}</caption><thead><tr><th scope="col">Group</th><th scope="col" class="num">Credit limit</th><th scope="col">Hold</th></tr></thead>
+<tbody>${groupsOf
+    .filter((g) => g.partnerId === partnerId)
+    .map(
+      (g) =>
+        html`<tr><td><a href="/console/operator/groups/${encodeURIComponent(g.agentGroupId)}">${g.name}</a></td><td class="num">${money(g.creditLimit)}</td><td>${g.onHold ? 'On hold' : '—'}</td></tr>`,
+    )}</tbody></table></div>
+<h2>Failing webhook deliveries</h2>
+${
+  failed.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Failed deliveries of ${found.name}</caption><thead><tr><th scope="col">Created</th><th scope="col">Endpoint</th><th scope="col">Event</th><th scope="col" class="num">Attempts</th><th scope="col">Failure</th></tr></thead><tbody>${failed.map(
+        (d) =>
+          html`<tr><td>${istDateTime(d.createdAt)}</td><td>${d.endpointId ? (urlOf.get(d.endpointId) ?? d.endpointId) : 'booking callback'}</td><td>${d.eventType}</td><td class="num">${d.attempts.length}</td><td>${d.failureReason ?? ''}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No failed delivery.</p>`
+}
+<p><a href="/console/operator/partners">All partners</a></p>`;
+  return operatorHtml(ctx, found.name, 'partners', body);
+});
+
+async function paymentsPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
+  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
+  if (!group) throw new NotFoundError('Agent group');
+  // The admin tool's `payments list`: the group's payments (gateway and bank transfer) and its unallocated credit.
+  const [payments, unallocated] = await Promise.all([deps.svc.receivables.payments(agentGroupId), deps.svc.receivables.unallocatedCredit(agentGroupId)]);
+  const body = html`${notice ?? ''}
+<dl class="figures">${figure('Unallocated credit', money(unallocated))}${figure('Payments', String(payments.length))}</dl>
+${
+  payments.length
+    ? html`<div class="table-wrap"><table><caption>Payments of ${group.name}</caption><thead><tr><th scope="col">Received</th><th scope="col">Source</th><th scope="col">Reference</th><th scope="col" class="num">Amount</th></tr></thead><tbody>${payments.map(
+        (p) => html`<tr><td>${istDateTime(p.receivedAt)}</td><td>${p.source}</td><td>${p.reference}</td><td class="num">${money(p.amount)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No payment from this group.</p>`
+}
+${
+  can(ctx.person.access, 'record-payment')
+    ? html`<h2>Record a bank transfer</h2>
+<p>For transfers that did not come through Razorpay: the same reference recorded again records nothing.</p>
+${postForm(
+  ctx.viewer,
+  `/console/operator/groups/${encodeURIComponent(agentGroupId)}/payments`,
+  html`<label for="amount">Amount received (₹, e.g. 15750.00)</label><input id="amount" name="amount" inputmode="decimal" required>
+<label for="reference">Bank reference (UTR)</label><input id="reference" name="reference" required>
+<label for="receivedAt">Received at (date-time with offset; empty: now)</label><input id="receivedAt" name="receivedAt">
+<button type="submit">Record payment</button>`,
+  'Record a bank transfer',
+)}`
+    : ''
+}
+<p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}">Back to ${group.name}</a></p>`;
+  return operatorHtml(ctx, `Payments: ${group.name}`, 'groups', body);
+}
+
+const groupPayments = operatorPage('payments', async (deps, _req, ctx, match) => paymentsPage(deps, ctx, decodeURIComponent(match[1]!)));
+
+const recordPayment = operatorPage('record-payment', async (deps, req, ctx, match) => {
+  const agentGroupId = decodeURIComponent(match[1]!);
+  const amount = parseRupees(req.form.get('amount') ?? '');
+  if (amount === undefined) throw new ValidationError('amount', 'amount must be rupees with at most two decimals, like 15750 or 15750.50.');
+  const receivedAt = req.form.get('receivedAt')?.trim();
+  if (receivedAt && !isInstant(receivedAt)) throw new ValidationError('receivedAt', `receivedAt must be ${INSTANT_RULE}.`);
+  const svc = deps.svc;
+  // The admin tool's `payments record`: the same use case, allocation and audit event, under the person.
+  const outcome = await recordBankTransfer(
+    { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
+    { agentGroupId, reference: req.form.get('reference')?.trim() ?? '', amount, ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}) },
+    ctx.origin,
+  );
+  const notice = outcome.recorded
+    ? html`<p class="notice" role="status">Recorded ${money(outcome.payment.amount)} (${outcome.payment.reference}); unallocated credit now ${money(outcome.unallocated)}.</p>`
+    : html`<p class="notice" role="status">Payment ${outcome.payment.reference} was already recorded; nothing changed.</p>`;
+  return paymentsPage(deps, ctx, agentGroupId, notice);
 });
 
 const root: Handler = async (deps, req) => {
@@ -598,16 +880,27 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/invoices\/([^/]+)\/pdf$/, invoiceDocument],
   ['GET', /^\/console\/statement$/, statement],
   ['GET', /^\/console\/statement\.csv$/, statementFile],
+  ['GET', /^\/console\/ledger$/, ledger],
+  ['GET', /^\/console\/audit$/, audit],
   ['GET', /^\/console\/webhooks$/, webhooks],
+  ['POST', /^\/console\/webhooks\/create$/, newEndpoint],
   ['POST', /^\/console\/webhooks\/([^/]+)\/rotate-secret$/, rotateSecret],
+  ['GET', /^\/console\/webhooks\/([^/]+)\/deliveries$/, deliveries],
+  ['POST', /^\/console\/webhooks\/deliveries\/([^/]+)\/resend$/, resend],
   ['GET', /^\/console\/keys$/, keys],
   ['POST', /^\/console\/keys\/issue$/, newKey],
+  ['POST', /^\/console\/keys\/([^/]+)\/revoke$/, revoke],
+  ['POST', /^\/console\/keys\/([^/]+)\/replace$/, replace],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
   ['GET', /^\/console\/operator\/groups$/, groups],
   ['GET', /^\/console\/operator\/groups\/([^/]+)$/, groupDetail],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/hold$/, setHold],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/limit$/, setLimit],
+  ['GET', /^\/console\/operator\/groups\/([^/]+)\/payments$/, groupPayments],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/payments$/, recordPayment],
+  ['GET', /^\/console\/operator\/partners$/, partners],
+  ['GET', /^\/console\/operator\/partners\/([^/]+)$/, partnerDetail],
 ];
 
 /** Every console path, for the tenancy test: [method, example path]. */

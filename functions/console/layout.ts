@@ -13,11 +13,16 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['bookings', '/console/bookings', 'Bookings'],
   ['invoices', '/console/invoices', 'Invoices'],
   ['statement', '/console/statement', 'Statement'],
+  ['ledger', '/console/ledger', 'Ledger'],
+  ['audit', '/console/audit', 'Audit trail'],
   ['webhooks', '/console/webhooks', 'Webhooks'],
   ['keys', '/console/keys', 'API keys'],
   ['team', '/console/team', 'Team'],
 ];
-const OPERATOR_NAV: readonly [string, string, string][] = [['groups', '/console/operator/groups', 'Groups']];
+const OPERATOR_NAV: readonly [string, string, string][] = [
+  ['groups', '/console/operator/groups', 'Groups'],
+  ['partners', '/console/operator/partners', 'Partners'],
+];
 
 /** A POST form with the session's CSRF token: every change the console makes goes through one. */
 export const postForm = (viewer: Viewer, action: string, body: Html, label = 'form'): Html =>

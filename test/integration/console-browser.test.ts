@@ -73,12 +73,33 @@ beforeAll(async () => {
   externalBookingId = (await listBookings(svc, principalOf(group), { bookingIds: [bookingId] })).bookings[0]!.externalBookingId;
   invoiceNumber = (await billGroup(group)).invoice.invoiceNumber!;
   await billGroup(other);
-  await createEndpoint(
+  const hook = await createEndpoint(
     svc,
     { kind: 'partner', partnerId: group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
     { url: 'http://127.0.0.1:9/catalogue-hook' },
     TEST_OPERATOR,
   );
+  // One delivery that failed for good, for the deliveries page and its resend.
+  const at = new Date().toISOString();
+  await svc.deliveries.createAll([
+    {
+      kind: 'webhook',
+      deliveryId: randomUUID(),
+      partnerId: group.partnerId,
+      endpointId: hook.id,
+      eventId: randomUUID(),
+      eventType: 'listing.updated',
+      payload: '{}',
+      status: 'FAILED',
+      attempts: [{ attempt: 1, at, outcome: 'permanent', statusCode: 410, durationMs: 12 }],
+      nextAttemptAt: null,
+      failureReason: 'HTTP 410 Gone',
+      resendOf: null,
+      requeues: 0,
+      createdAt: at,
+      updatedAt: at,
+    },
+  ]);
 }, 240_000);
 
 afterAll(async () => {
@@ -154,6 +175,53 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     const page = await admin.goto(`${server.url}/console/bookings/no-such-booking`);
     expect(page?.status()).toBe(404);
     await shot(admin, 'not-found');
+  }, 240_000);
+
+  it('takes a partner admin through the ledger, a new endpoint and a resent delivery, a key replaced and revoked, and the audit trail', async () => {
+    const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `dev-${randomUUID().slice(0, 8)}@coastal.example.in`);
+    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
+    await admin.getByRole('link', { name: 'Ledger' }).click();
+    await admin.getByLabel('Type').selectOption('CHARGE');
+    await admin.getByRole('button', { name: 'Show' }).click();
+    expect(await admin.locator('main').textContent()).toContain(externalBookingId);
+    await shot(admin, 'ledger');
+
+    await admin.getByRole('link', { name: 'Webhooks' }).click();
+    await admin.getByLabel('HTTPS URL').fill('http://127.0.0.1:9/second-hook');
+    await admin.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('Endpoint http://127.0.0.1:9/second-hook added');
+    await admin.getByRole('link', { name: 'Deliveries to http://127.0.0.1:9/catalogue-hook' }).click();
+    expect(await admin.locator('main').textContent()).toContain('HTTP 410 Gone');
+    await admin.getByRole('button', { name: /^Resend listing\.updated/ }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('Resent as a new delivery');
+    await shot(admin, 'webhook-deliveries');
+
+    await admin.getByRole('link', { name: 'API keys' }).click();
+    await admin.getByRole('button', { name: /^Replace key/ }).first().click();
+    expect(await admin.getByRole('status').textContent()).toContain('is replaced and revoked');
+    await admin.getByRole('button', { name: /^Revoke key/ }).first().click();
+    expect(await admin.getByRole('status').textContent()).toContain('is revoked');
+
+    await admin.getByRole('link', { name: 'Audit trail' }).click();
+    expect(await admin.locator('main').textContent()).toContain('key.revoked');
+    await shot(admin, 'audit');
+  }, 240_000);
+
+  it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
+    const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
+    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
+    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await operator.getByRole('link', { name: 'Payments of Coastal Holidays' }).click();
+    await operator.getByLabel('Amount received (₹, e.g. 15750.00)').fill('1234.50');
+    await operator.getByLabel('Bank reference (UTR)').fill(`UTR${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+    await operator.getByRole('button', { name: 'Record payment' }).click();
+    expect(await operator.getByRole('status').textContent()).toContain('Recorded ₹1,234.50');
+    await shot(operator, 'operator-payments');
+    await operator.getByRole('link', { name: 'Partners' }).click();
+    await shot(operator, 'operator-partners');
+    await operator.goto(`${server.url}/console/operator/partners/${group.partnerId}`);
+    expect(await operator.locator('main').textContent()).toContain('Coastal Holidays');
+    await shot(operator, 'operator-partner');
   }, 240_000);
 
   it('is usable at phone width: nothing wider than the screen, navigation reachable by keyboard', async () => {

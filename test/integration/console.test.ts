@@ -10,6 +10,10 @@ import { cryptoKeyMinter } from '../../infra/crypto/key-minter.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
+import { deps as billingDeps } from '../support/billing-run-kit.ts';
+import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
+import { issueKey } from '../../domain/admin.ts';
+import { adminDeps } from '../../infra/container.ts';
 import { billGroup } from '../support/billing-run-kit.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
@@ -261,6 +265,224 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
   });
 });
 
+describe('console: ledger, audit trail, credit notes, webhook endpoints and deliveries, key revoke and replace (the API and admin tool use cases)', () => {
+  it('pages the ledger with the API’s filters and its 400s, and shows the account’s audit trail with people’s changes', async () => {
+    const finance = await signIn(partner(a, 'finance'));
+    const all = await finance.get('/console/ledger');
+    expect(all.statusCode).toBe(200);
+    expect(all.text).toContain('<caption>Ledger entries, newest first</caption>');
+    expect(all.text).toContain(a.externalBookingId);
+    const charges = await finance.get(`/console/ledger?type=CHARGE&status=&externalBookingIds=${encodeURIComponent(a.externalBookingId)}&size=1`);
+    expect(charges.statusCode).toBe(200);
+    expect(charges.text).toMatch(/<td>CHARGE<\/td>/);
+    expect((await finance.get('/console/ledger?type=REFUND')).text).not.toContain('<td>CHARGE</td>');
+    const badType = await finance.get('/console/ledger?type=GIFT');
+    expect(badType.statusCode).toBe(400);
+    expect(badType.text).toContain('type:');
+    expect((await finance.get('/console/ledger?cursor=forged')).statusCode).toBe(400);
+    expect((await finance.get('/console/ledger?sort=asc')).text).toContain('sort is not a recognised parameter');
+
+    const admin = await signIn(partner(a, 'admin'));
+    const team = await admin.get('/console/team');
+    await admin.post('/console/team/invite', { email: `audited-${randomUUID().slice(0, 8)}@agency.example.in`, role: 'viewer', csrf: ConsoleBrowser.csrfOf(team) });
+    const trail = await finance.get('/console/audit?size=200');
+    expect(trail.statusCode).toBe(200);
+    expect(trail.text).toContain('person.invited');
+    expect(trail.text).toMatch(/person:[0-9a-f-]{36} \(person\)/);
+    expect((await finance.get('/console/audit?from=yesterday')).statusCode).toBe(400);
+  });
+
+  it('lists a credit note apart from the invoices, against its invoice, with its PDF', async () => {
+    const svc = testServices();
+    const [line] = (await svc.invoices.lines(a.group.agentGroupId, a.invoiceId)).filter((l) => l.lineTotal > 0);
+    const { creditNote } = await issueOperatorCreditNote(
+      { ...billingDeps(), tenants: svc.tenants },
+      a.group.agentGroupId,
+      a.invoiceId,
+      [{ lineId: line!.id, amount: 100 }],
+      'console test',
+      TEST_OPERATOR,
+    );
+    const viewer = await signIn(partner(a, 'viewer'));
+    const page = await viewer.get('/console/invoices');
+    const notes = page.text.slice(page.text.indexOf('<h2>Credit notes</h2>'));
+    expect(notes).toContain(`<td>${creditNote.invoiceNumber}</td>`);
+    expect(notes).toContain(`<td>${a.invoiceNumber}</td>`);
+    const pdf = await viewer.get(`/console/invoices/${creditNote.id}/pdf`);
+    expect(pdf.headers['Content-Type']).toBe('application/pdf');
+    expect(Buffer.from(String(pdf.body), 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('adds a webhook endpoint with a signing secret shown once, lists its deliveries and resends one, audited under the person', async () => {
+    const svc = testServices();
+    const developer = await signIn(partner(a, 'developer'));
+    const page = await developer.get('/console/webhooks');
+    const url = `http://127.0.0.1:9/console-${randomUUID().slice(0, 6)}`;
+    expect((await developer.post('/console/webhooks/create', { url })).statusCode).toBe(403);
+
+    const created = await developer.post('/console/webhooks/create', { url, csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(created.statusCode).toBe(200);
+    const secret = /class="secret"[^>]*>(whsec_[A-Za-z0-9_-]{43})</.exec(created.text)![1]!;
+    const endpoint = (await svc.webhooks.list(a.group.partnerId)).find((e) => e.url === url)!;
+    expect(svc.secrets.open(endpoint.signingSecretSealed!, secretContext(endpoint.id, 'signing'))).toBe(secret);
+    expect((await svc.auditTrail.listTarget(`webhook-endpoint:${endpoint.id}`))[0]).toEqual(
+      expect.objectContaining({ action: 'webhook-endpoint.created', actorKind: 'person', actor: expect.stringMatching(/^person:/) }),
+    );
+    const badUrl = await developer.post('/console/webhooks/create', { url: 'ftp://example.in/x', csrf: ConsoleBrowser.csrfOf(page) });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.text).toContain('url');
+
+    const at = new Date().toISOString();
+    const failed = {
+      kind: 'webhook' as const,
+      deliveryId: randomUUID(),
+      partnerId: a.group.partnerId,
+      endpointId: endpoint.id,
+      eventId: randomUUID(),
+      eventType: 'listing.updated' as const,
+      payload: JSON.stringify({ eventType: 'listing.updated' }),
+      status: 'FAILED' as const,
+      attempts: [{ attempt: 1, at, outcome: 'permanent' as const, statusCode: 410, durationMs: 5 }],
+      nextAttemptAt: null,
+      failureReason: 'HTTP 410',
+      resendOf: null,
+      requeues: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await svc.deliveries.createAll([failed]);
+    const log = await developer.get(`/console/webhooks/${endpoint.id}/deliveries`);
+    expect(log.statusCode).toBe(200);
+    expect(log.text).toContain('HTTP 410');
+
+    const resent = await developer.post(`/console/webhooks/deliveries/${failed.deliveryId}/resend`, { csrf: ConsoleBrowser.csrfOf(log) });
+
+    expect(resent.statusCode).toBe(200);
+    expect(resent.text).toContain('Resent as a new delivery');
+    const copies = (await svc.deliveries.listForEndpoint(a.group.partnerId, endpoint.id, { size: 10 })).items.filter((d) => d.resendOf === failed.deliveryId);
+    expect(copies).toHaveLength(1);
+
+    const other = await signIn(partner(b, 'developer'));
+    const otherPage = await other.get('/console/webhooks');
+    expect(otherPage.text).not.toContain(url);
+    expect((await other.get(`/console/webhooks/${endpoint.id}/deliveries`)).statusCode).toBe(404);
+    expect((await other.post(`/console/webhooks/deliveries/${failed.deliveryId}/resend`, { csrf: ConsoleBrowser.csrfOf(otherPage) })).statusCode).toBe(404);
+    expect((await svc.deliveries.listForEndpoint(a.group.partnerId, endpoint.id, { size: 10 })).items.filter((d) => d.resendOf === failed.deliveryId)).toHaveLength(1);
+  });
+
+  it('revokes and replaces this account’s keys only, with CSRF, audited under the person', async () => {
+    const svc = testServices();
+    const admin = await signIn(partner(a, 'admin'));
+    const keysOf = async (x: Account) => svc.tenants.listKeys({ kind: 'agent-group', id: x.group.agentGroupId });
+    const page = await admin.get('/console/keys');
+    const issued = await admin.post('/console/keys/issue', { csrf: ConsoleBrowser.csrfOf(page) });
+    const [first] = (await keysOf(a)).filter((k) => k.status === 'ACTIVE').slice(-1);
+    expect((await admin.post(`/console/keys/${first!.keyId}/revoke`, {})).statusCode).toBe(403);
+
+    const revoked = await admin.post(`/console/keys/${first!.keyId}/revoke`, { csrf: ConsoleBrowser.csrfOf(issued) });
+
+    expect(revoked.statusCode).toBe(200);
+    expect((await svc.tenants.getKey(first!.keyId))!.status).toBe('REVOKED');
+    expect((await svc.auditTrail.listTarget(`key:${first!.keyId}`)).at(-1)).toEqual(
+      expect.objectContaining({ action: 'key.revoked', actorKind: 'person', actor: expect.stringMatching(/^person:/) }),
+    );
+    expect((await admin.post(`/console/keys/${first!.keyId}/revoke`, { csrf: ConsoleBrowser.csrfOf(issued) })).statusCode).toBe(409);
+
+    await admin.post('/console/keys/issue', { csrf: ConsoleBrowser.csrfOf(issued) });
+    const [second] = (await keysOf(a)).filter((k) => k.status === 'ACTIVE').slice(-1);
+    const replaced = await admin.post(`/console/keys/${second!.keyId}/replace`, { csrf: ConsoleBrowser.csrfOf(issued) });
+    const key = /aria-label="New API key">([^<]+)</.exec(replaced.text)![1]!;
+    expect((await svc.tenants.findKeyByHash(cryptoKeyMinter.hash(key)))?.status).toBe('ACTIVE');
+    expect((await svc.tenants.getKey(second!.keyId))!.status).toBe('REVOKED');
+
+    const theirs = await issueKey(adminDeps(svc, TEST_OPERATOR), { owner: { kind: 'agent-group', id: b.group.agentGroupId } });
+    for (const action of ['revoke', 'replace'])
+      expect((await admin.post(`/console/keys/${theirs.record.keyId}/${action}`, { csrf: ConsoleBrowser.csrfOf(issued) })).statusCode, action).toBe(404);
+    expect((await svc.tenants.getKey(theirs.record.keyId))!.status).toBe('ACTIVE');
+  });
+});
+
+describe('console: operators’ partners, failing deliveries and payments (the admin tool’s use cases)', () => {
+  it('lists partners and shows one with its groups and failed deliveries', async () => {
+    const svc = testServices();
+    const endpoint = await createEndpoint(
+      svc,
+      { kind: 'partner', partnerId: b.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+      { url: `http://127.0.0.1:9/failing-${randomUUID().slice(0, 6)}` },
+      TEST_OPERATOR,
+    );
+    const at = new Date().toISOString();
+    await svc.deliveries.createAll([
+      {
+        kind: 'webhook',
+        deliveryId: randomUUID(),
+        partnerId: b.group.partnerId,
+        endpointId: endpoint.id,
+        eventId: randomUUID(),
+        eventType: 'listing.updated',
+        payload: '{}',
+        status: 'FAILED',
+        attempts: [{ attempt: 1, at, outcome: 'permanent', statusCode: 404, durationMs: 3 }],
+        nextAttemptAt: null,
+        failureReason: 'HTTP 404 from the operator test',
+        resendOf: null,
+        requeues: 0,
+        createdAt: at,
+        updatedAt: at,
+      },
+    ]);
+    const ops = await signIn({ kind: 'operator', role: 'operator' });
+    const list = await ops.get('/console/operator/partners');
+    expect(list.statusCode).toBe(200);
+    expect(list.text).toContain(`/console/operator/partners/${b.group.partnerId}`);
+    const detail = await ops.get(`/console/operator/partners/${b.group.partnerId}`);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.text).toContain(`/console/operator/groups/${b.group.agentGroupId}`);
+    expect(detail.text).toContain('HTTP 404 from the operator test');
+    expect(detail.text).toContain(endpoint.url);
+    expect((await ops.get(`/console/operator/partners/${randomUUID()}`)).statusCode).toBe(404);
+  });
+
+  it('records a bank transfer as the admin tool does, once per reference, only for a finance operator, audited under the person', async () => {
+    const svc = testServices();
+    const ops = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const page = await ops.get(`/console/operator/groups/${a.group.agentGroupId}/payments`);
+    expect(page.statusCode).toBe(200);
+    const reference = `UTR${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    expect((await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference })).statusCode).toBe(403);
+
+    const recorded = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference, csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(recorded.statusCode).toBe(200);
+    expect(recorded.text).toContain(`Recorded ₹10.50 (${reference})`);
+    const payment = (await svc.receivables.payments(a.group.agentGroupId)).find((p) => p.reference === reference)!;
+    expect(payment.amount).toBe(1_050);
+    expect(await svc.auditTrail.listTarget(`payment:${payment.ledgerEntryId}`)).toEqual([
+      expect.objectContaining({ action: 'payment.recorded', actorKind: 'operator', actor: expect.stringMatching(/^person:/) }),
+    ]);
+    const again = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference, csrf: ConsoleBrowser.csrfOf(page) });
+    expect(again.text).toContain('was already recorded; nothing changed');
+    expect((await svc.receivables.payments(a.group.agentGroupId)).filter((p) => p.reference === reference)).toHaveLength(1);
+    for (const [form, param] of [
+      [{ amount: '1.234', reference: 'UTR12345' }, 'amount:'],
+      [{ amount: '1', reference: 'x' }, 'reference:'],
+      [{ amount: '1', reference: 'UTR12345', receivedAt: 'today' }, 'receivedAt:'],
+    ] as const) {
+      const bad = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { ...form, csrf: ConsoleBrowser.csrfOf(page) });
+      expect(bad.statusCode, param).toBe(400);
+      expect(bad.text).toContain(param);
+    }
+
+    const plain = await signIn({ kind: 'operator', role: 'operator' });
+    const seen = await plain.get(`/console/operator/groups/${a.group.agentGroupId}/payments`);
+    expect(seen.text).toContain(reference);
+    expect(seen.text).not.toContain('Record payment');
+    expect((await plain.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '1', reference: 'UTR99999', csrf: ConsoleBrowser.csrfOf(seen) })).statusCode).toBe(403);
+    expect((await ops.get(`/console/operator/groups/${randomUUID()}/payments`)).statusCode).toBe(404);
+  });
+});
+
 describe('admin tool: people invite', () => {
   it("invites a partner's first admin onto their group and an operator; the link in the mail signs them in", async () => {
     const email = `first-admin-${randomUUID().slice(0, 8)}@agency.example.in`;
@@ -321,6 +543,9 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       `/console/bookings/${missing}`,
       '/console/operator/groups',
       `/console/operator/groups/${b.group.agentGroupId}`,
+      `/console/operator/groups/${b.group.agentGroupId}/payments`,
+      '/console/operator/partners',
+      `/console/operator/partners/${b.group.partnerId}`,
       '/console/no-such-page',
     ]) {
       const page = await admin.get(path);
@@ -329,6 +554,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
     const notFound = [await admin.get(`/console/invoices/${b.invoiceId}/pdf`), await admin.get(`/console/invoices/${missing}/pdf`)];
     expect(notFound[0]!.text).toBe(notFound[1]!.text);
     expect((await admin.post(`/console/operator/groups/${b.group.agentGroupId}/hold`, { hold: 'true', csrf })).statusCode).toBe(404);
+    expect((await admin.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '1', reference: 'UTR12345', csrf })).statusCode).toBe(404);
     expect((await testServices().tenants.getAgentGroup(b.group.agentGroupId))!.onHold).toBe(false);
     for (const path of [
       '/console/home',
@@ -337,6 +563,11 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       `/console/bookings?externalBookingId=${b.externalBookingId}`,
       '/console/statement?from=2026-01-01&to=2026-12-31',
       '/console/team',
+      '/console/ledger',
+      `/console/ledger?externalBookingIds=${b.externalBookingId}`,
+      '/console/audit?size=200',
+      '/console/webhooks',
+      '/console/keys',
     ]) {
       const page = await admin.get(path);
       expect(page.statusCode, path).toBe(200);
@@ -350,14 +581,33 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
 
   it('keeps each role to its screens, and an operator off the partner screens', async () => {
     const developer = await signIn(partner(a, 'developer'));
-    for (const path of ['/console/invoices', `/console/invoices/${a.invoiceId}/pdf`, '/console/statement', '/console/statement.csv', '/console/team']) {
+    for (const path of [
+      '/console/invoices',
+      `/console/invoices/${a.invoiceId}/pdf`,
+      '/console/statement',
+      '/console/statement.csv',
+      '/console/ledger',
+      '/console/team',
+    ]) {
       expect((await developer.get(path)).statusCode, path).toBe(403);
     }
+    expect((await developer.get('/console/audit')).statusCode).toBe(200);
     expect((await developer.get('/console/home')).text).not.toContain('<h2>Due</h2>');
     const finance = await signIn(partner(a, 'finance'));
     expect((await finance.get('/console/team')).statusCode).toBe(403);
+    const financeHome = await finance.get('/console/home');
+    for (const [path, form] of [
+      ['/console/webhooks/create', { url: 'http://127.0.0.1:9/x' }],
+      [`/console/webhooks/deliveries/${randomUUID()}/resend`, {}],
+      [`/console/keys/${randomUUID()}/revoke`, {}],
+      [`/console/keys/${randomUUID()}/replace`, {}],
+    ] as const)
+      expect((await finance.post(path, { ...form, csrf: ConsoleBrowser.csrfOf(financeHome) })).statusCode, path).toBe(403);
+    for (const path of ['/console/webhooks', `/console/webhooks/${randomUUID()}/deliveries`, '/console/keys'])
+      expect((await finance.get(path)).statusCode, path).toBe(403);
     const ops = await signIn({ kind: 'operator', role: 'operator' });
-    for (const path of ['/console/home', '/console/invoices', `/console/bookings/${a.bookingId}`]) expect((await ops.get(path)).statusCode, path).toBe(404);
+    for (const path of ['/console/home', '/console/invoices', `/console/bookings/${a.bookingId}`, '/console/ledger', '/console/audit', '/console/keys'])
+      expect((await ops.get(path)).statusCode, path).toBe(404);
   });
 
   it('sends a signed-out visitor of every page to the sign-in page', async () => {
@@ -368,13 +618,20 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/invoices',
       `/console/invoices/${a.invoiceId}/pdf`,
       '/console/statement.csv',
+      '/console/ledger',
+      '/console/audit',
+      `/console/webhooks/${randomUUID()}/deliveries`,
       '/console/operator/groups',
+      '/console/operator/partners',
+      `/console/operator/groups/${a.group.agentGroupId}/payments`,
     ]) {
       const page = await visitor.get(path);
       expect(page.statusCode, path).toBe(303);
       expect(page.headers.Location, path).toBe('/console/sign-in');
     }
     expect((await visitor.post(`/console/operator/groups/${a.group.agentGroupId}/hold`, { hold: 'true' })).headers.Location).toBe('/console/sign-in');
+    for (const path of ['/console/webhooks/create', `/console/keys/${randomUUID()}/revoke`, `/console/webhooks/deliveries/${randomUUID()}/resend`])
+      expect((await visitor.post(path, {})).headers.Location, path).toBe('/console/sign-in');
   });
 
   it('answers a sign-in request for an unknown address as for a known one, and refuses a malformed one naming email', async () => {

@@ -518,7 +518,6 @@ describe('IAM grants cover what each handler sends', () => {
 describe('IAM grants cover what the console sends', () => {
   it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, an operator hold)', async () => {
     // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
-    process.env.CONSOLE_URL ??= 'http://127.0.0.1:9/console';
     const svc = testServices();
     const world = await seedInvoiceWorld();
     const g = await newAgentGroup({ channelId: world.channelId });
@@ -560,17 +559,29 @@ describe('IAM grants cover what the console sends', () => {
       '/console/statement',
       '/console/statement.csv',
       '/console/webhooks',
+      `/console/webhooks/${endpoint.id}/deliveries`,
       '/console/keys',
       '/console/team',
+      '/console/ledger',
+      '/console/audit',
     ];
     for (const path of pages) expect((await admin.get(path)).statusCode, path).toBe(200);
     const csrf = ConsoleBrowser.csrfOf(await admin.get('/console/home'));
     expect((await admin.post(`/console/webhooks/${endpoint.id}/rotate-secret`, { csrf })).statusCode).toBe(200);
     expect((await admin.post('/console/keys/issue', { csrf })).statusCode).toBe(200);
     expect((await admin.post('/console/team/invite', { csrf, email: `iam-clerk-${tag}@agency.example.in`, role: 'finance' })).statusCode).toBe(200);
+    const [oldKey] = await svc.tenants.listKeys({ kind: 'agent-group', id: g.agentGroupId });
+    expect((await admin.post(`/console/keys/${oldKey!.keyId}/replace`, { csrf })).statusCode).toBe(200);
+    const active = (await svc.tenants.listKeys({ kind: 'agent-group', id: g.agentGroupId })).filter((k) => k.status === 'ACTIVE');
+    expect((await admin.post(`/console/keys/${active[0]!.keyId}/revoke`, { csrf })).statusCode).toBe(200);
+    expect((await admin.post('/console/webhooks/create', { csrf, url: 'http://127.0.0.1:9/iam-created' })).statusCode).toBe(200);
     const ops = await signIn(`iam-ops-${tag}@ourco.example.in`);
     const groupPage = await ops.get(`/console/operator/groups/${g.agentGroupId}`);
     expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/hold`, { hold: 'true', csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(200);
+    for (const path of ['/console/operator/partners', `/console/operator/partners/${g.partnerId}`, `/console/operator/groups/${g.agentGroupId}/payments`])
+      expect((await ops.get(path)).statusCode, path).toBe(200);
+    const payment = { amount: '100', reference: `UTRIAM${tag}`, csrf: ConsoleBrowser.csrfOf(groupPage) };
+    expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/payments`, payment)).statusCode).toBe(200);
     expect((await ops.post('/console/sign-out-everywhere', { csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(303);
 
     // assess

@@ -92,6 +92,8 @@ function testStageExtra(queueUrls: Record<string, string>): Record<string, strin
     PDF_QUEUE_URL: queueUrls[pdfQueueName('test')]!,
     BILLING_QUEUE_URL: queueUrls[billingQueueName('test')]!,
     CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]!,
+    // The console's sign-in links (the e2e tier's offline stack sets its own port's).
+    CONSOLE_URL: 'http://127.0.0.1:9/console',
   };
 }
 

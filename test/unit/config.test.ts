@@ -26,6 +26,14 @@ function problemWith(env: Record<string, string | undefined>): string {
 }
 
 describe('parseConfig', () => {
+  it("reads the console's address with every other setting: a URL, https outside local and test", () => {
+    expect(parseConfig(minimal({ CONSOLE_URL: 'http://127.0.0.1:3000/console' })).consoleUrl).toBe('http://127.0.0.1:3000/console');
+    expect(parseConfig(minimal()).consoleUrl).toBeUndefined();
+    expect(problemWith(minimal({ CONSOLE_URL: 'not a url' }))).toMatch(/CONSOLE_URL/);
+    expect(problemWith(minimal({ STAGE: 'prod', CONSOLE_URL: 'http://console.example.in/console' }))).toMatch(/CONSOLE_URL must be https/);
+    expect(parseConfig(minimal({ STAGE: 'prod', CONSOLE_URL: 'https://console.example.in/console' })).consoleUrl).toBe('https://console.example.in/console');
+  });
+
   it("refuses a Razorpay key whose mode is not the stage's: a test key on prod, a live key anywhere else", () => {
     const razorpay = (STAGE: string, RAZORPAY_KEY_ID: string) =>
       minimal({ STAGE, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET: 'secret-value-1', PAYMENT_GATEWAY: 'razorpay' });

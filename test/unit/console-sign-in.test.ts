@@ -173,6 +173,13 @@ describe('console roles and tenancy', () => {
     expect(can({ kind: 'operator', role: 'finance-operator' }, 'limit')).toBe(true);
     expect(can({ kind: 'operator', role: 'operator' }, 'limit')).toBe(false);
     expect(can({ kind: 'operator', role: 'operator' }, 'invoices')).toBe(false);
+    expect(can(partner('viewer'), 'ledger')).toBe(true);
+    expect(can(partner('developer'), 'ledger')).toBe(false);
+    expect(can(partner('developer'), 'audit')).toBe(true);
+    expect(can({ kind: 'operator', role: 'operator' }, 'payments')).toBe(true);
+    expect(can({ kind: 'operator', role: 'operator' }, 'record-payment')).toBe(false);
+    expect(can({ kind: 'operator', role: 'finance-operator' }, 'record-payment')).toBe(true);
+    expect(can(partner('admin'), 'partners')).toBe(false);
   });
 
   it("reads another account's person exactly as a missing one", async () => {
