@@ -237,7 +237,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
 
   it("alerts on a document waiting for the IRP in the last 7 days of its 30-day reporting window, and past it sends nothing: PAST_REPORTING_WINDOW in the law's words, counted", async () => {
     const { agentGroupId: g, group } = await groupWithStay((w) => w.registered, '2027-03-09');
-    const failed = await runBilling(deps(), group, { ...request(), scenario: 'einvoice-irp-unavailable' }, testOrigin());
+    const failed = await runBilling(withBillingScenario(deps(), 'einvoice-irp-unavailable'), group, request(), testOrigin());
     const draft = await invoice(g, failed.invoiceIds[0]!);
     expect(draft).toMatchObject({ status: 'DRAFT', issueDate: today() });
     // The registration's turnover brings it under the window (the world file's `irpReportingWindow: true`).
