@@ -5,10 +5,11 @@ import { verifyTrail } from '../../domain/audit/verify-trail.ts';
 import { writeDigest } from '../../domain/audit/write-digest.ts';
 import { digestArchive, digestSigner } from '../../infra/audit-digests.ts';
 import { CALENDAR_DATE_RULE } from '../../domain/catalogue/calendar.ts';
-import { ConflictError, ValidationError } from '../../domain/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
-import { columns, type CommandSpec } from './command.ts';
+import { columns, type AdminContext, type CommandSpec } from './command.ts';
+
 
 /** How far back `audit list` looks when neither --from nor --target is given. */
 const DEFAULT_DAYS = 7;
@@ -20,15 +21,36 @@ const instantOption = (name: string, text: string | undefined, endOfDay: boolean
   return new Date(withTime).toISOString();
 };
 
+/**
+ * A booking's chain is keyed by its internal bookingRef, which no partner or operator sees:
+ * `booking:<id>` also takes the ids people have, the property-system booking id (`SIM-…`), the
+ * booking code (`PB-…`) and, with --group, the partner's externalBookingId. An id that is none
+ * of these is "no such booking" (exit 1), never an empty list.
+ */
+export async function auditTargetOf(target: string | undefined, group: string | undefined, ctx: AdminContext): Promise<string | undefined> {
+  if (!target?.startsWith('booking:')) return target;
+  const id = target.slice('booking:'.length);
+  const svc = ctx.services();
+  const groups = group === undefined ? (await svc.tenants.listAgentGroups()).map((g) => g.agentGroupId) : [group];
+  const found = await svc.guestData.locate(id, groups);
+  if (found) return `booking:${found.bookingRef}`;
+  const claim = group === undefined ? undefined : await svc.bookings.findClaim(group, id);
+  if (claim) return `booking:${claim.bookingRef}`;
+  throw new NotFoundError(
+    `No such booking '${id}'${group === undefined ? '' : ` in agent group '${group}'`}: give its booking id (SIM-…), booking code (PB-…) or, with --group, your partner's externalBookingId: booking`,
+  );
+}
+
 const eventLines = (events: readonly AuditEvent[]) =>
   events.length === 0 ? ['No events.'] : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, JSON.stringify(e.after ?? {})]));
 
 export const auditList: CommandSpec = {
   path: ['audit', 'list'],
   summary: "List audit events: one target's chain, or every event of a window, filtered by actor.",
-  details: `Without --target, the window is --from to --to (dates or instants; the last ${DEFAULT_DAYS} days when --from is left out). Targets read <kind>:<id>, e.g. booking:<bookingRef>, group:<groupId>, key:<keyId>.`,
+  details: `Without --target, the window is --from to --to (dates or instants; the last ${DEFAULT_DAYS} days when --from is left out). Targets read <kind>:<id>, e.g. booking:<id>, group:<groupId>, key:<keyId>; a booking by its booking id (SIM-…), code (PB-…) or, with --group, the partner's externalBookingId.`,
   options: [
     { name: 'target', value: '<kind:id>', description: "Only this target's events (its whole chain)." },
+    { name: 'group', value: '<groupId>', description: 'The agent group of a booking:<externalBookingId> target (narrows any booking look-up).' },
     { name: 'actor', value: '<actor>', description: 'Only events made by this actor (a key id, or an operator as recorded).' },
     { name: 'from', value: '<date>', param: 'from', description: 'Events at or after this date or instant.' },
     { name: 'to', value: '<date>', param: 'to', description: 'Events at or before this date or instant (a date includes its whole day).' },
@@ -38,7 +60,7 @@ export const auditList: CommandSpec = {
     const trail = ctx.services().auditTrail;
     const from = instantOption('from', args.text('from'), false);
     const to = instantOption('to', args.text('to'), true) ?? new Date().toISOString();
-    const target = args.text('target');
+    const target = await auditTargetOf(args.text('target'), args.text('group'), ctx);
     const actor = args.text('actor');
     const all = target
       ? await trail.listTarget(target)

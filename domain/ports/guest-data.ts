@@ -24,7 +24,7 @@ export interface GuestDataStore {
    * oldest end first, at most `limit` (a sparse index: only such bookings carry it).
    */
   listErasable(endedOnOrBefore: string, limit: number, agentGroupId?: string): Promise<BookingAddress[]>;
-  /** The booking with this property-system id (or, failing that, this bookingRef) in any of the groups. */
+  /** The booking with this property-system id (or, failing that, this bookingRef, or this booking code `PB-…`) in any of the groups. */
   locate(bookingIdOrRef: string, agentGroupIds: readonly string[]): Promise<Booking | undefined>;
   /**
    * The erasure's final write: `next` (the booking with the marker) replaces `previous` only if

@@ -1,4 +1,4 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { BookingAddress, GuestDataStore } from '../../domain/ports/guest-data.ts';
@@ -46,11 +46,34 @@ export class DynamoGuestDataStore implements GuestDataStore {
       // An operator's look-up over every group: a few BatchGets at a time, never the whole set at once.
       { consistent: true, projection: 'PK, SK, bookingRef, agentGroupId', inFlight: 4 },
     );
-    const hit = pointers[0];
+    const hit = pointers[0] ?? (await this.byCode(bookingIdOrRef, agentGroupIds));
     if (!hit) return undefined;
     const agentGroupId = String(hit.PK).slice('GROUP#'.length);
     const found = await getAll(this.db, this.table, [keys.booking(agentGroupId, String(hit.bookingRef))], { consistent: true });
     return found[0] ? bookingOf(found[0]) : undefined;
+  }
+
+  /**
+   * A booking code is `PB-` and the first 12 hex digits of the bookingRef (bookingCode), so the
+   * booking is the group's one whose key begins with them: one Query per group, an operator's
+   * look-up only.
+   */
+  private async byCode(code: string, agentGroupIds: readonly string[]): Promise<Record<string, unknown> | undefined> {
+    const hex = /^PB-([0-9A-F]{12})$/i.exec(code.trim())?.[1]?.toLowerCase();
+    if (!hex) return undefined;
+    for (const g of agentGroupIds) {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.booking(g, '').PK, ':prefix': keys.booking(g, `${hex.slice(0, 8)}-${hex.slice(8)}`).SK },
+          ProjectionExpression: 'PK, SK, bookingRef',
+          ConsistentRead: true,
+        }),
+      );
+      if (out.Items?.[0]) return out.Items[0];
+    }
+    return undefined;
   }
 
   /** The booking's write and the erasure's event in one transaction; false when the booking moved on (the caller re-reads). */

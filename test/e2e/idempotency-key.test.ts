@@ -42,7 +42,7 @@ describe('Idempotency-Key', () => {
     const p = await newPartner();
     const key = randomUUID();
     expect((await createEndpoint(p.apiKey, key)).status).toBe(201);
-    const other = await createEndpoint(p.apiKey, key, { ...endpointBody, eventTypes: ['availability.changed'] });
+    const other = await createEndpoint(p.apiKey, key, { ...endpointBody, url: 'https://93.184.216.34/hooks/another' });
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ code: 'CONFLICT', reasonCode: 'IDEMPOTENCY_KEY_REUSED', param: 'Idempotency-Key' });
     expect(other.body.message).toContain('Idempotency-Key');
