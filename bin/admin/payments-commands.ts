@@ -1,3 +1,4 @@
+import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
@@ -39,11 +40,27 @@ export const paymentsRecord: CommandSpec = {
       },
       ctx.origin(),
     );
-    ctx.out.result(outcomeView(outcome), () => [
+    // The receipt, once per contact (a second recording of the same reference sends only what is missing); the
+    // payment stands whatever SES says, and the operator is told when it was not sent.
+    const receipt = outcome.sameTransfer
+      ? undefined
+      : await mailReceipt(
+          { invoices: svc.invoices, financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer, clock: svc.clock, ids: svc.ids },
+          outcome.payment,
+          ctx.origin(),
+        ).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+    ctx.out.result({ ...outcomeView(outcome), ...(receipt ? { receipt } : {}) }, () => [
       outcome.recorded
         ? `Recorded ${rupees(outcome.payment.amount)} from ${outcome.payment.agentGroupId} (${outcome.payment.reference}), ledger entry ${outcome.payment.ledgerEntryId}.`
         : `Payment ${outcome.payment.reference} was already recorded; nothing changed.`,
       `Unallocated credit of the group now: ${rupees(outcome.unallocated)}.`,
+      ...(receipt === undefined
+        ? []
+        : 'error' in receipt
+          ? [`The receipt e-mail was not sent (${receipt.error}); record the same payment again to send it.`]
+          : receipt.sent > 0
+            ? [`Receipt e-mailed to ${receipt.sent} finance contact(s).`]
+            : []),
     ]);
   },
 };
@@ -189,6 +206,7 @@ export const paymentsReconcile: CommandSpec = {
         invoices: svc.invoices,
         ids: svc.ids,
         metrics: svc.metrics,
+        mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
       },
       ctx.origin(),
       args.text('group'),

@@ -1,3 +1,5 @@
+import { mailReceipt } from '../mail/receipt-mail.ts';
+import type { DocumentMailDeps } from '../mail/document-mail.ts';
 import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -14,6 +16,7 @@ import {
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { authorizedNotOwed, orderForAmountDue } from './gateway-orders.ts';
+import type { Payment } from './payment.ts';
 import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
 
 export interface VirtualAccountDeps {
@@ -41,6 +44,8 @@ export async function virtualAccountOf(deps: VirtualAccountDeps, group: Pick<Age
 
 export interface ReconcileDeps extends PaymentDeps {
   readonly ids: IdGenerator;
+  /** Finance contacts and the mail sent them: the receipts of payments reconciliation records; absent, none are sent. */
+  readonly mail?: Pick<DocumentMailDeps, 'financeContacts' | 'mailLog' | 'mailer'>;
   readonly metrics: Metrics;
   readonly gateway: PaymentGateway;
   readonly receivables: PaymentDeps['receivables'] &
@@ -110,6 +115,23 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   const reordered: { agentGroupId: string; invoiceId: string; orderId: string; amount: number }[] = [];
   const disputed: { agentGroupId: string; disputeId: string; paymentId: string; status: string }[] = [];
   const source = { event: 'reconciliation', eventId: null };
+  /**
+   * A payment found here was announced by no notification, so its receipt goes from here, once per
+   * contact as from the notification. Reconciliation never finds it again, so a receipt SES refused or
+   * could not take is counted (MailNotSent) and reported, never retried: the payment itself stands.
+   */
+  const receipt = async (payment: Payment) => {
+    if (!deps.mail) return;
+    try {
+      await mailReceipt({ ...deps, ...deps.mail }, payment, origin);
+    } catch (err) {
+      deps.metrics.count('MailNotSent');
+      failures.push({
+        agentGroupId: payment.agentGroupId,
+        error: `receipt of ${payment.reference} not e-mailed: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  };
   const refund = async (r: GatewayRefund, p: GatewayPayment | null) => {
     const outcome = await receiveGatewayRefund(deps, r, p, source, origin);
     if (outcome.kind === 'recorded' && outcome.recorded)
@@ -158,7 +180,10 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
           : fetched;
       const outcome = await receiveGatewayPayment(deps, p, source, origin);
       if (outcome.kind === 'unmatched') unmatched++;
-      else if (outcome.recorded) recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });
+      else if (outcome.recorded) {
+        recorded.push({ agentGroupId: g, paymentId: p.paymentId, amount: p.amount });
+        if (!outcome.sameTransfer) await receipt(outcome.payment);
+      }
       // The payment says money went back (razorpay.com/docs/api/payments, `amount_refunded`): its refunds say which, and which are processed.
       if (outcome.kind === 'recorded' && p.amountRefunded > 0) for (const r of await deps.gateway.paymentRefunds(p.paymentId)) await refund(r, p);
     }

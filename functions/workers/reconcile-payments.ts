@@ -22,6 +22,7 @@ export const handler = async () => {
       invoices: svc.invoices,
       ids: svc.ids,
       metrics: svc.metrics,
+      mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
     },
     systemOrigin('payment-reconciliation', svc.ids.uuid()),
   );
