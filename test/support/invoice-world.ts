@@ -39,7 +39,14 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
  * `svc`: another stack's services (the fault stack's).
  */
 export async function seedInvoiceWorld(
-  opts: { readonly eInvoicing?: boolean; readonly units?: number; readonly refundPercentage?: number; readonly supplierGstin?: string } = {},
+  opts: {
+    readonly eInvoicing?: boolean;
+    readonly units?: number;
+    readonly refundPercentage?: number;
+    readonly supplierGstin?: string;
+    /** The registered state's GST state code (default "30"). */
+    readonly stateCode?: string;
+  } = {},
   svc: Services = testServices(),
 ): Promise<InvoiceWorld> {
   const units = opts.units ?? 100;
@@ -47,7 +54,8 @@ export async function seedInvoiceWorld(
   const { ids, ...world } = fixtureWorld(tag);
   const registeredState = `Invoicestate ${tag}`;
   const unregisteredState = `Nostate ${tag}`;
-  const supplierGstin = opts.supplierGstin ?? testGstin('30');
+  const stateCode = opts.stateCode ?? '30';
+  const supplierGstin = opts.supplierGstin ?? testGstin(stateCode);
   const secondState = `Secondstate ${tag}`;
   const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;
@@ -77,7 +85,7 @@ export async function seedInvoiceWorld(
         registrations: [
           {
             state: registeredState,
-            stateCode: '30',
+            stateCode,
             gstin: supplierGstin,
             legalName: 'Invoice Test Stays Pvt Ltd',
             address: '1 Beach Road, Anjuna, Goa 403509',

@@ -319,6 +319,33 @@ describe('Class: NicEInvoiceRegistry', () => {
     }
   });
 
+  it.each([
+    ['a document number starting with 0', (d: EInvoicePayload) => ({ ...d, DocDtls: { ...d.DocDtls, No: '07/26-27/000001' } }), '2140'],
+    ['a lower-case document number', (d: EInvoicePayload) => ({ ...d, DocDtls: { ...d.DocDtls, No: 'i30/26-27/000001' } }), '2140'],
+    ['a buyer name with a double quote', (d: EInvoicePayload) => ({ ...d, BuyerDtls: { ...d.BuyerDtls, LglNm: 'Agents "North"' } }), '2140'],
+    ['EcmGstin null', (d: EInvoicePayload) => ({ ...d, TranDtls: { ...d.TranDtls, EcmGstin: null } }) as unknown as EInvoicePayload, '2140'],
+    ['a document dated in the future', (d: EInvoicePayload) => ({ ...d, DocDtls: { ...d.DocDtls, Dt: '03/11/2026' } }), '2163'],
+    ['an intra-state document charging IGST', (d: EInvoicePayload) => ({ ...d, ItemList: d.ItemList.map((i) => ({ ...i, IgstAmt: 1 })) }), '2172'],
+    ['an inter-state document charging CGST and SGST', (d: EInvoicePayload) => ({ ...d, BuyerDtls: { ...d.BuyerDtls, Pos: '29' } }), '2173'],
+    ['an item whose AssAmt is not TotAmt − Discount', (d: EInvoicePayload) => ({ ...d, ItemList: d.ItemList.map((i) => ({ ...i, Discount: 10 })) }), '2193'],
+    [
+      'an item whose TotItemVal is off its taxes',
+      (d: EInvoicePayload) => ({ ...d, ItemList: d.ItemList.map((i) => ({ ...i, TotItemVal: i.TotItemVal + 2 })) }),
+      '2194',
+    ],
+    ['items whose assessable values do not add up', (d: EInvoicePayload) => ({ ...d, ValDtls: { ...d.ValDtls, AssVal: d.ValDtls.AssVal + 1 } }), '2182'],
+    ['a total more than a rupee off its items', (d: EInvoicePayload) => ({ ...d, ValDtls: { ...d.ValDtls, TotInvVal: d.ValDtls.TotInvVal + 1.01 } }), '2189'],
+  ] as const)('the fake portal refuses over HTTP %s with its code, a rejection of the document', async (_name, change, code) => {
+    await expect(registry.register(change(numbered('NIC/0600')))).rejects.toMatchObject({ name: 'EInvoiceRejectedError', code });
+  });
+
+  it('answers 2148 "Requested IRN data is not available" for an IRN the portal does not hold (Cancel IRN)', async () => {
+    await expect(registry.cancel({ supplierGstin: GSTIN, irn: 'f'.repeat(64), reason: '2', remark: 'unknown' })).rejects.toMatchObject({
+      code: '2148',
+      irpMessage: 'Requested IRN data is not available',
+    });
+  });
+
   it('refuses an item whose SAC is not in the HSN/SAC master (2176 "Invalid HSN code(s)-{0}"), a rejection of the document', async () => {
     const withSac = (no: string, sac: string): EInvoicePayload => ({ ...numbered(no), ItemList: doc.ItemList.map((i) => ({ ...i, HsnCd: sac })) });
     await expect(registry.register(withSac('NIC/0500', '998552'))).resolves.toMatchObject({ duplicate: false });
