@@ -19,7 +19,7 @@ import { parseConfig } from '../../infra/config.ts';
 import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
-import { startFakeIrp, type FakeIrp } from '../support/fake-irp.ts';
+import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
 
@@ -77,14 +77,17 @@ const invoice = async (g: string, id: string): Promise<Invoice> => (await testSe
 const trail = (target: string) => testServices().auditTrail.listTarget(target);
 const tokens = () => fake.tokensIssued();
 
+/** The portal's API users; a test adds the registrations it onboards. */
+const irpUsers: FakeIrpUser[] = [];
 beforeAll(async () => {
   world = await seedInvoiceWorld({ eInvoicing: true });
+  irpUsers.push(
+    { gstin: world.supplierGstin, clientId: 'client-30', clientSecret: 'secret-30', userName: 'api_30', password: 'Pass@30' },
+    { gstin: firstSignInGstin, clientId: 'client-29', clientSecret: 'secret-29', userName: 'api_29', password: 'Pass@29' },
+  );
   fake = await startFakeIrp({
     clock: irpClock,
-    users: [
-      { gstin: world.supplierGstin, clientId: 'client-30', clientSecret: 'secret-30', userName: 'api_30', password: 'Pass@30' },
-      { gstin: firstSignInGstin, clientId: 'client-29', clientSecret: 'secret-29', userName: 'api_29', password: 'Pass@29' },
-    ],
+    users: irpUsers,
     taxpayers: [
       {
         Gstin: '27AAPFU0939F1ZV',
@@ -142,6 +145,53 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const note = await invoice(g, outcome.creditNote.id);
     expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber });
   }, 120_000);
+
+  it('registers an invoice of a registration in every state code 01–38 (numbers the portal accepts), one to a name with quotes; e-invoice ValDtls = stored figures = GSTR-1, the name cleaned only in the e-invoice', async () => {
+    const codes = Array.from({ length: 38 }, (_, i) => String(i + 1).padStart(2, '0'));
+    for (const code of codes) {
+      const w = await seedInvoiceWorld({ eInvoicing: true, stateCode: code });
+      irpUsers.push({
+        gstin: w.supplierGstin,
+        clientId: `client-s${code}`,
+        clientSecret: `secret-s${code}`,
+        userName: `api_s${code}`,
+        password: `Pass@s${code}`,
+      });
+      const quoted = code === '07';
+      const fixture = await newAgentGroup({ channelId: w.channelId, ...(quoted ? { legalName: 'Sea "Breeze" Travels \\ Co' } : {}) });
+      await bookStay(fixture, w.registered, '2027-03-02', '2027-03-03');
+      const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
+      const run = await runBilling({ ...deps(), eInvoices: adapter({ [w.supplierGstin]: credential(`s${code}`) }) }, group, request(), testOrigin());
+      const issued = await invoice(fixture.agentGroupId, run.invoiceIds[0]!);
+      expect(issued, `state ${code}: ${issued.lastError}`).toMatchObject({ status: 'ISSUED', supplierStateCode: code });
+      expect(issued.invoiceNumber).toMatch(new RegExp(`^I${code}/\\d\\d-\\d\\d/\\d{6}$`));
+      const lines = await testServices().invoices.lines(fixture.agentGroupId, issued.id);
+      const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((t, l) => t + f(l), 0) / 100;
+      const sent = fake.registrationOf(issued.eInvoice!.irn)!.doc;
+      expect(sent.DocDtls.No).toBe(issued.invoiceNumber);
+      expect(sent.ValDtls).toMatchObject({
+        AssVal: sum((l) => l.taxableValue),
+        CgstVal: sum((l) => l.cgst),
+        SgstVal: sum((l) => l.sgst),
+        IgstVal: sum((l) => l.igst),
+        Discount: 0,
+        TotInvVal: issued.total / 100,
+      });
+      const gstr1 = gstr1Of(w.supplierGstin, issued.issueDate!.slice(0, 7), [{ invoice: issued, lines }]).json as {
+        b2b: { inv: { inum: string; val: number; itms: { itm_det: { txval: number; iamt: number; camt: number; samt: number } }[] }[] }[];
+      };
+      const [row] = gstr1.b2b[0]!.inv;
+      expect(row!.inum).toBe(issued.invoiceNumber);
+      expect(row!.val).toBe(sent.ValDtls.TotInvVal);
+      const items = row!.itms.map((i) => i.itm_det);
+      expect(items.reduce((t, i) => t + i.txval, 0)).toBeCloseTo(sent.ValDtls.AssVal, 2);
+      expect(items.reduce((t, i) => t + i.camt + i.samt + i.iamt, 0)).toBeCloseTo(sent.ValDtls.CgstVal + sent.ValDtls.SgstVal + sent.ValDtls.IgstVal, 2);
+      if (quoted) {
+        expect(issued.billToName).toBe('Sea "Breeze" Travels \\ Co');
+        expect(sent.BuyerDtls.LglNm).toBe("Sea 'Breeze' Travels / Co");
+      }
+    }
+  }, 900_000);
 
   it('a lost answer comes back on the next run as the duplicate, with the same IRN and acknowledgement', async () => {
     const { agentGroupId: g, group } = await billedGroup('2027-03-02');
