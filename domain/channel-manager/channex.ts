@@ -372,19 +372,22 @@ function ratesOf(c: RestrictionChange, property: Property, path: string, report:
     if (occupancy < 1 || occupancy > property.maxAdults) {
       return report(`${at}.occupancy`, `occupancy ${occupancy} is outside 1..${property.maxAdults} (the property's max_persons); not applied.`);
     }
-    const rupees = wholeRupees(r.rate);
-    if (rupees === undefined) return report(`${at}.rate`, `rate '${r.rate}' is not a whole number of rupees up to 10,000,000; not applied.`);
+    const rupees = rupeesOf(r.rate);
+    if (rupees === undefined) return report(`${at}.rate`, `rate '${r.rate}' is not rupees up to 10,000,000 with at most two decimals (paise); not applied.`);
     out[String(occupancy)] = rupees;
   });
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** "200.00" → 200; "200.50" → undefined (the catalogue holds whole rupees, docs/world-file.md). */
-function wholeRupees(rate: string): number | undefined {
-  const m = /^(\d{1,8})(?:\.(\d+))?$/.exec(rate);
-  if (!m || (m[2] !== undefined && /[^0]/.test(m[2]))) return undefined;
-  const value = Number(m[1]);
-  return value <= 10_000_000 ? value : undefined;
+/**
+ * "200.00" → 200, "150.50" → 150.5 (the sync document's rupees; stored as 15050 paise exactly);
+ * a third decimal that is not 0 → undefined (INR's fraction_size is 2: "Prices (rates)").
+ */
+function rupeesOf(rate: string): number | undefined {
+  const m = /^(\d{1,8})(?:\.(\d{1,2})(0*))?$/.exec(rate);
+  if (!m) return undefined;
+  const paise = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  return paise <= 1_000_000_000 ? paise / 100 : undefined;
 }
 
 /** The months a plan must read: those holding the window-clipped dates of the changes. */

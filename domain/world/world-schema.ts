@@ -43,7 +43,16 @@ const RupeesSchema = v.pipe(
   v.check((x) => x >= 0 && parseRupees(x) !== undefined, 'must be an amount in rupees, at least 0, with at most two decimals'),
   v.transform((x) => parseRupees(x)!),
 );
-/** Whole rupees → paise; rates are int32 rupees in the contract. */
+/**
+ * A nightly rate: rupees with at most two decimals (a channel manager prices to the paisa) up to
+ * 10,000,000 → paise. Partners are sold it through channelRate, whole rupees (int32 in the contract).
+ */
+const RateRupeesSchema = v.pipe(
+  v.number(),
+  v.check((x) => x >= 0 && x <= 10_000_000 && parseRupees(x) !== undefined, 'must be rupees from 0 to 10,000,000 with at most two decimals'),
+  v.transform((x) => parseRupees(x)!),
+);
+/** Whole rupees → paise; extra-person rates are int32 rupees in the contract. */
 const WholeRupeesSchema = v.pipe(
   int(0, 10_000_000),
   v.transform((x) => x * 100),
@@ -255,7 +264,7 @@ export const RateRangeSchema = v.strictObject({
   to: DateSchema,
   daysOfWeek: DaysOfWeekSchema,
   mealPlan: v.picklist(MEAL_PLANS),
-  adults: v.record(v.pipe(v.string(), v.regex(/^[1-9][0-9]?$/, 'adult counts are keys "1"…"99"')), WholeRupeesSchema),
+  adults: v.record(v.pipe(v.string(), v.regex(/^[1-9][0-9]?$/, 'adult counts are keys "1"…"99"')), RateRupeesSchema),
 });
 
 export const GstRegistrationSchema = v.strictObject({

@@ -363,7 +363,7 @@ describe('Channex inbound: changes', () => {
   );
 
   it(
-    'reports in warnings every value not applied as sent (paise, another currency, an occupancy above max_persons, availability above the units) and keeps what was there',
+    'keeps a rate with paise to the paisa and reports in warnings every value not applied as sent (another currency, an occupancy above max_persons, availability above the units), keeping what was there',
     async () => {
       const [p1] = fx.propertiesOf[fx.onlyA]!;
       const ratesOn = async () => (await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-04&to=2027-03-04`, { key: fx.partnerA.apiKey })).body;
@@ -381,14 +381,18 @@ describe('Channex inbound: changes', () => {
       expect(pushed.status).toBe(200);
       expect(pushed.body.warnings.map((w: { path: string }) => w.path)).toEqual([
         'data[0].attributes.changes[0].attributes.availability',
-        'data[0].attributes.changes[1].attributes.rates[0].rate',
         'data[0].attributes.changes[1].attributes.rates[1].currency',
         'data[0].attributes.changes[1].attributes.rates[2].occupancy',
       ]);
       const record = await settled(pushed.requestId);
       expect(record.notApplied).toEqual(pushed.body.warnings);
       expect(await inventoryOf(p1!, '2027-03-04')).toMatchObject({ quantity: 2 });
-      expect(await ratesOn()).toEqual(before);
+      // The catalogue holds 150.50 as 15050 paise; partners are sold it in whole rupees through the channel's rate (half up).
+      const [month] = await testServices().catalogue.getMonths([{ propertyId: p1!, month: '2027-03' }]);
+      expect(month!.days['04']!.rates.EP).toMatchObject({ '1': 15_050 });
+      const after = await ratesOn();
+      expect(after).not.toEqual(before);
+      expect(JSON.stringify(after)).toContain('151');
     },
     APPLY_TIMEOUT,
   );

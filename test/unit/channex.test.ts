@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { changeProblems, checkNotification, mappingDetails, planChanges, type ChangesNotification } from '../../domain/channel-manager/channex.ts';
+import { RateRangeSchema } from '../../domain/world/world-schema.ts';
 import { changesApiExample, multiOccupancyExample } from '../support/open-channel-examples.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import {
@@ -189,6 +190,32 @@ describe('Channex changes → catalogue sync document', () => {
     expect(plan.notApplied).toEqual([]);
   });
 
+  it('keeps a rate with paise to the paisa: "150.50" goes into the sync document as 150.5 rupees (15050 paise once parsed)', () => {
+    const sent = notification([
+      {
+        type: 'restriction_changes',
+        attributes: {
+          room_type_id: 'villa-a',
+          rate_plan_id: 'villa-a:CP',
+          date_from: '2027-02-01',
+          date_to: '2027-02-01',
+          rates: [
+            { rate: '150.50', currency: 'INR', fraction_size: 2, occupancy: 1 },
+            { rate: '0.07', occupancy: 2 },
+            { rate: '99.990', occupancy: 3 },
+          ],
+        },
+      },
+    ]);
+    const plan = planChanges(sent, view, stored, 'data[0]', TODAY);
+    expect(plan.notApplied).toEqual([]);
+    expect(plan.document.catalogue.rates).toEqual([
+      { propertyId: 'villa-a', from: '2027-02-01', to: '2027-02-01', mealPlan: 'CP', adults: { '1': 150.5, '2': 0.07, '3': 99.99 } },
+    ]);
+    const parsed = v.parse(RateRangeSchema, plan.document.catalogue.rates[0]);
+    expect(parsed.adults).toEqual({ '1': 15_050, '2': 7, '3': 9_999 });
+  });
+
   it('reports what the catalogue cannot hold and applies the rest, never clamping', () => {
     const sent = notification([
       { type: 'availability_changes', attributes: { room_type_id: 'villa-a', date_from: '2027-02-01', date_to: '2027-02-01', availability: 3 } },
@@ -200,7 +227,7 @@ describe('Channex changes → catalogue sync document', () => {
           date_from: '2027-02-01',
           date_to: '2027-02-01',
           rates: [
-            { rate: '99.50', occupancy: 1 },
+            { rate: '99.505', occupancy: 1 },
             { rate: '100.00', currency: 'GBP', occupancy: 2 },
             { rate: '100.00', occupancy: 5 },
             { rate: '120.00', occupancy: 3 },

@@ -63,9 +63,11 @@ describe('Function: parseWorldShape + checkWorld', () => {
     expect(paths(problems(world))).toEqual(['catalogue.listings[0].basePrice', 'catalogue.listings[0].meals[0].adultPrice']);
   });
 
-  it('rejects a rate that is not whole rupees', () => {
+  it('keeps a rate to the paisa and rejects a third decimal', () => {
     const world = smallWorld('t');
     world.catalogue.rates![0]!.adults['1'] = 7_999.5;
+    expect(problems(world)).toBeUndefined();
+    world.catalogue.rates![0]!.adults['1'] = 7_999.505;
 
     expect(paths(problems(world))).toEqual(['catalogue.rates[0].adults["1"]']);
   });
