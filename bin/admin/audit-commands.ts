@@ -10,7 +10,6 @@ import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { columns, type AdminContext, type CommandSpec } from './command.ts';
 
-
 /** How far back `audit list` looks when neither --from nor --target is given. */
 const DEFAULT_DAYS = 7;
 

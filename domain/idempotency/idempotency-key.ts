@@ -21,7 +21,10 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 export function idempotencyKeyOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(value)) {
-    throw new ValidationError(IDEMPOTENCY_HEADER, `${IDEMPOTENCY_HEADER} must be 1–${IDEMPOTENCY_KEY_MAX} printable ASCII characters without spaces, such as a UUID.`);
+    throw new ValidationError(
+      IDEMPOTENCY_HEADER,
+      `${IDEMPOTENCY_HEADER} must be 1–${IDEMPOTENCY_KEY_MAX} printable ASCII characters without spaces, such as a UUID.`,
+    );
   }
   return value;
 }

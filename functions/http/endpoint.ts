@@ -101,7 +101,8 @@ async function onceForKey(svc: Services, route: RouteSpec, principal: Principal 
   const requestHash = requestContentHash({ path: event.rawPath, body: event.body ?? null }, sha256Hex);
   const { reply, replayed } = await runOnce(svc, { scope: `${owner}#${route.operationId}`, key, requestHash }, async () => {
     const answer = await run();
-    if (answer.document || answer.body instanceof RowSlices) throw new Error(`${route.operationId} answers a document; only JSON answers can be replayed for ${IDEMPOTENCY_HEADER}.`);
+    if (answer.document || answer.body instanceof RowSlices)
+      throw new Error(`${route.operationId} answers a document; only JSON answers can be replayed for ${IDEMPOTENCY_HEADER}.`);
     return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
   });
   return replayed ? { ...reply, headers: { ...reply.headers, [IDEMPOTENT_REPLAYED_HEADER]: 'true' } } : reply;

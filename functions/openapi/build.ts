@@ -36,13 +36,19 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
   example: '7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11',
 };
 const IDEMPOTENT_REPLAYED: Json = {
-  [IDEMPOTENT_REPLAYED_HEADER]: { description: `\`true\` when this is the stored answer to an earlier request with the same ${IDEMPOTENCY_HEADER}.`, schema: { type: 'string', enum: ['true'] } },
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: `\`true\` when this is the stored answer to an earlier request with the same ${IDEMPOTENCY_HEADER}.`,
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 const IDEMPOTENCY_CONFLICT = `Or \`${IDEMPOTENCY_HEADER}\` refused: used before with another body (\`reasonCode\` \`IDEMPOTENCY_KEY_REUSED\`), or its first request is still running (\`IDEMPOTENCY_KEY_IN_USE\`); \`param\` names the header.`;
 /** A route that takes Idempotency-Key answers its 409s too: added to the route's own 409, or as one. */
 function withIdempotencyConflict(responses: RouteSpec['responses']): RouteSpec['responses'] {
   const own = responses[409];
-  return { ...responses, 409: own ? { ...own, description: `${own.description} ${IDEMPOTENCY_CONFLICT}` } : { description: IDEMPOTENCY_CONFLICT, schema: ErrorBodySchema } };
+  return {
+    ...responses,
+    409: own ? { ...own, description: `${own.description} ${IDEMPOTENCY_CONFLICT}` } : { description: IDEMPOTENCY_CONFLICT, schema: ErrorBodySchema },
+  };
 }
 const RETRY_STORAGE: Json = { 'Retry-After': { description: 'Seconds to wait before retrying the same request.', schema: { type: 'integer' } } };
 

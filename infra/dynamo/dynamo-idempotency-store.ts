@@ -73,7 +73,12 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   async release(scope: string, key: string, claimId: string): Promise<void> {
     await writeIf(
       this.db,
-      new DeleteCommand({ TableName: this.table, Key: keys.idempotencyKey(scope, key), ConditionExpression: 'claimId = :claimId', ExpressionAttributeValues: { ':claimId': claimId } }),
+      new DeleteCommand({
+        TableName: this.table,
+        Key: keys.idempotencyKey(scope, key),
+        ConditionExpression: 'claimId = :claimId',
+        ExpressionAttributeValues: { ':claimId': claimId },
+      }),
     );
   }
 }

@@ -63,7 +63,8 @@ function virtualAccountOf(va: RazorpayVirtualAccount): VirtualAccount {
 /** A Payment Link entity (razorpay.com/docs/api/payments/payment-links/entity), read strictly. */
 function paymentLinkOf(e: unknown): PaymentLink {
   const l = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
-  if (typeof l.id !== 'string' || !/^plink_[A-Za-z0-9]+$/.test(l.id)) throw new ValidationError('payment_link.id', 'payment_link.id must be a Razorpay Payment Link id (plink_…).');
+  if (typeof l.id !== 'string' || !/^plink_[A-Za-z0-9]+$/.test(l.id))
+    throw new ValidationError('payment_link.id', 'payment_link.id must be a Razorpay Payment Link id (plink_…).');
   if (typeof l.short_url !== 'string' || !/^https:\/\//.test(l.short_url))
     throw new ValidationError('payment_link.short_url', 'payment_link.short_url must be an https URL.');
   if (typeof l.amount !== 'number' || !Number.isSafeInteger(l.amount) || l.amount <= 0)
@@ -275,7 +276,11 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     const found = await this.linkByReference(sdk, request.referenceId);
     if (found) {
       if (found.amount !== request.amount)
-        throw new GatewayRejectedError('AMOUNT_MISMATCH', `payment link ${found.linkId} for ${request.referenceId} is for ${found.amount} paise, not ${request.amount}`, 200);
+        throw new GatewayRejectedError(
+          'AMOUNT_MISMATCH',
+          `payment link ${found.linkId} for ${request.referenceId} is for ${found.amount} paise, not ${request.amount}`,
+          200,
+        );
       return found;
     }
     try {

@@ -182,7 +182,9 @@ describe('Billing run throttle and named bookings', () => {
     const detail = await call('GET', `/v1/invoices/${res.body.invoiceIds[0]}`, { key: g.apiKey });
     expect(detail.body.lines.map((l: { bookingId: string }) => l.bookingId)).toEqual([named]);
     // The line carries the partner's own reference, the one its charge in the ledger has.
-    const charge = (await call('GET', '/v1/ledger', { key: g.apiKey })).body.data.find((e: { type: string; bookingId: string | null }) => e.type === 'CHARGE' && e.bookingId === named);
+    const charge = (await call('GET', '/v1/ledger', { key: g.apiKey })).body.data.find(
+      (e: { type: string; bookingId: string | null }) => e.type === 'CHARGE' && e.bookingId === named,
+    );
     expect(charge?.externalBookingId).toEqual(expect.any(String));
     expect(detail.body.lines[0].externalBookingId).toBe(charge.externalBookingId);
 

@@ -572,7 +572,9 @@ describe('Razorpay: orders, signed webhooks, virtual accounts, reconciliation', 
     expect((await deliver(held.created)).body).toMatchObject({ outcome: 'DISPUTED', invoiceId: id });
     await rz.svc.receivables.markDisputeLook(new Date((held.dispute.created_at + 3_600 + 60) * 1000).toISOString());
     const flagged = async () =>
-      ((await admin(['payments', 'disputes'])).disputes as { disputeId: string; status: string; invoiceId: string }[]).filter((d) => d.disputeId === held.dispute.id);
+      ((await admin(['payments', 'disputes'])).disputes as { disputeId: string; status: string; invoiceId: string }[]).filter(
+        (d) => d.disputeId === held.dispute.id,
+      );
     const unmoved = async () => {
       expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountPaid: 10_500, amountDue: 0 });
       expect((await call('GET', '/v1/ledger?type=ADJUSTMENT&size=100', { key: g.apiKey })).body.data).toEqual([]);

@@ -197,9 +197,15 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await shot(admin, 'webhook-deliveries');
 
     await admin.getByRole('link', { name: 'API keys' }).click();
-    await admin.getByRole('button', { name: /^Replace key/ }).first().click();
+    await admin
+      .getByRole('button', { name: /^Replace key/ })
+      .first()
+      .click();
     expect(await admin.getByRole('status').textContent()).toContain('is replaced and revoked');
-    await admin.getByRole('button', { name: /^Revoke key/ }).first().click();
+    await admin
+      .getByRole('button', { name: /^Revoke key/ })
+      .first()
+      .click();
     expect(await admin.getByRole('status').textContent()).toContain('is revoked');
 
     await admin.getByRole('link', { name: 'Audit trail' }).click();

@@ -284,7 +284,11 @@ describe('console: ledger, audit trail, credit notes, webhook endpoints and deli
 
     const admin = await signIn(partner(a, 'admin'));
     const team = await admin.get('/console/team');
-    await admin.post('/console/team/invite', { email: `audited-${randomUUID().slice(0, 8)}@agency.example.in`, role: 'viewer', csrf: ConsoleBrowser.csrfOf(team) });
+    await admin.post('/console/team/invite', {
+      email: `audited-${randomUUID().slice(0, 8)}@agency.example.in`,
+      role: 'viewer',
+      csrf: ConsoleBrowser.csrfOf(team),
+    });
     const trail = await finance.get('/console/audit?size=200');
     expect(trail.statusCode).toBe(200);
     expect(trail.text).toContain('person.invited');
@@ -368,7 +372,9 @@ describe('console: ledger, audit trail, credit notes, webhook endpoints and deli
     expect(otherPage.text).not.toContain(url);
     expect((await other.get(`/console/webhooks/${endpoint.id}/deliveries`)).statusCode).toBe(404);
     expect((await other.post(`/console/webhooks/deliveries/${failed.deliveryId}/resend`, { csrf: ConsoleBrowser.csrfOf(otherPage) })).statusCode).toBe(404);
-    expect((await svc.deliveries.listForEndpoint(a.group.partnerId, endpoint.id, { size: 10 })).items.filter((d) => d.resendOf === failed.deliveryId)).toHaveLength(1);
+    expect(
+      (await svc.deliveries.listForEndpoint(a.group.partnerId, endpoint.id, { size: 10 })).items.filter((d) => d.resendOf === failed.deliveryId),
+    ).toHaveLength(1);
   });
 
   it('revokes and replaces this account’s keys only, with CSRF, audited under the person', async () => {
@@ -452,7 +458,11 @@ describe('console: operators’ partners, failing deliveries and payments (the a
     const reference = `UTR${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     expect((await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference })).statusCode).toBe(403);
 
-    const recorded = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference, csrf: ConsoleBrowser.csrfOf(page) });
+    const recorded = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, {
+      amount: '10.50',
+      reference,
+      csrf: ConsoleBrowser.csrfOf(page),
+    });
 
     expect(recorded.statusCode).toBe(200);
     expect(recorded.text).toContain(`Recorded ₹10.50 (${reference})`);
@@ -461,7 +471,11 @@ describe('console: operators’ partners, failing deliveries and payments (the a
     expect(await svc.auditTrail.listTarget(`payment:${payment.ledgerEntryId}`)).toEqual([
       expect.objectContaining({ action: 'payment.recorded', actorKind: 'operator', actor: expect.stringMatching(/^person:/) }),
     ]);
-    const again = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '10.50', reference, csrf: ConsoleBrowser.csrfOf(page) });
+    const again = await ops.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, {
+      amount: '10.50',
+      reference,
+      csrf: ConsoleBrowser.csrfOf(page),
+    });
     expect(again.text).toContain('was already recorded; nothing changed');
     expect((await svc.receivables.payments(a.group.agentGroupId)).filter((p) => p.reference === reference)).toHaveLength(1);
     for (const [form, param] of [
@@ -478,7 +492,10 @@ describe('console: operators’ partners, failing deliveries and payments (the a
     const seen = await plain.get(`/console/operator/groups/${a.group.agentGroupId}/payments`);
     expect(seen.text).toContain(reference);
     expect(seen.text).not.toContain('Record payment');
-    expect((await plain.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '1', reference: 'UTR99999', csrf: ConsoleBrowser.csrfOf(seen) })).statusCode).toBe(403);
+    expect(
+      (await plain.post(`/console/operator/groups/${a.group.agentGroupId}/payments`, { amount: '1', reference: 'UTR99999', csrf: ConsoleBrowser.csrfOf(seen) }))
+        .statusCode,
+    ).toBe(403);
     expect((await ops.get(`/console/operator/groups/${randomUUID()}/payments`)).statusCode).toBe(404);
   });
 });

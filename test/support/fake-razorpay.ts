@@ -388,11 +388,23 @@ export class FakeRazorpay {
     link.status = 'paid';
     link.updated_at = this.now();
     link.payments = [
-      { amount: paid.payment.amount, created_at: paid.payment.created_at, method: paid.payment.method, payment_id: paid.payment.id, plink_id: link.id, status: 'captured', updated_at: link.updated_at },
+      {
+        amount: paid.payment.amount,
+        created_at: paid.payment.created_at,
+        method: paid.payment.method,
+        payment_id: paid.payment.id,
+        plink_id: link.id,
+        status: 'captured',
+        updated_at: link.updated_at,
+      },
     ];
     return {
       ...paid,
-      linkPaid: this.sign('payment_link.paid', { payment_link: { entity: { ...link } }, order: { entity: { ...order } }, payment: { entity: { ...paid.payment } } }),
+      linkPaid: this.sign('payment_link.paid', {
+        payment_link: { entity: { ...link } },
+        order: { entity: { ...order } },
+        payment: { entity: { ...paid.payment } },
+      }),
     };
   }
 
@@ -501,10 +513,11 @@ export class FakeRazorpay {
    * (razorpay.com/docs/api/payments/payment-links/entity, `expire_by`), `first_min_partial_amount` only with `accept_partial`
    * (razorpay-node lib/types/paymentLink.d.ts). Answers the link entity, `created`, with its `short_url`.
    */
-  private createLink(body: Record<string, unknown>, send: (status: number, body: unknown) => void): void {
+  private createLink(body: Record<string, unknown>, send: (status: number, body: unknown) => void) {
     const now = this.now();
     const amount = body.amount;
-    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100) return send(400, error('BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount'));
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100)
+      return send(400, error('BAD_REQUEST_ERROR', 'The amount must be atleast INR 1.00', 'amount'));
     const currency = body.currency ?? 'INR';
     if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return send(400, error('BAD_REQUEST_ERROR', 'The currency is invalid', 'currency'));
     const reference = body.reference_id;
@@ -520,7 +533,8 @@ export class FakeRazorpay {
     const expireBy = body.expire_by ?? 0;
     if (typeof expireBy !== 'number' || !Number.isInteger(expireBy) || (expireBy !== 0 && expireBy < now + 15 * 60))
       return send(400, error('BAD_REQUEST_ERROR', 'expire_by: timestamp must be atleast 15 minutes in future', 'expire_by'));
-    if (expireBy > now + 183 * 86_400) return send(400, error('BAD_REQUEST_ERROR', 'expire_by cannot be more than six months from the date of creation', 'expire_by'));
+    if (expireBy > now + 183 * 86_400)
+      return send(400, error('BAD_REQUEST_ERROR', 'expire_by cannot be more than six months from the date of creation', 'expire_by'));
     if (body.first_min_partial_amount !== undefined && body.accept_partial !== true)
       return send(400, error('BAD_REQUEST_ERROR', 'first_min_partial_amount must be passed along with accept_partial', 'first_min_partial_amount'));
     const id = rzpId('plink');

@@ -15,7 +15,13 @@ describe('the fake Razorpay refuses what Razorpay refuses', () => {
 
   beforeAll(async () => {
     fake = await new FakeRazorpay('whsec-refusals').start();
-    gateway = new RazorpayPaymentGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec-refusals'], timeoutMs: 5_000 });
+    gateway = new RazorpayPaymentGateway({
+      keyId: fake.keyId,
+      keySecret: fake.keySecret,
+      apiUrl: fake.url,
+      webhookSecrets: ['whsec-refusals'],
+      timeoutMs: 5_000,
+    });
   });
   afterAll(() => fake.stop());
 

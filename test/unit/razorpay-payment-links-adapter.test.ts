@@ -28,7 +28,13 @@ describe('Razorpay Payment Links through the SDK', () => {
 
   it('creates one link per reference however often asked, for the whole amount; another amount under the same reference is refused', async () => {
     const link = await gateway.createPaymentLink(request('inv-1/L1'));
-    expect(link).toMatchObject({ referenceId: 'inv-1/L1', amount: 6_500_00, status: 'created', orderId: null, shortUrl: expect.stringMatching(/^https:\/\/rzp\.io\//) });
+    expect(link).toMatchObject({
+      referenceId: 'inv-1/L1',
+      amount: 6_500_00,
+      status: 'created',
+      orderId: null,
+      shortUrl: expect.stringMatching(/^https:\/\/rzp\.io\//),
+    });
     expect(fake.paymentLinks.find((l) => l.id === link.linkId)).toMatchObject({ accept_partial: false, currency: 'INR', notes: { invoice_id: 'inv-1' } });
     expect(await gateway.createPaymentLink(request('inv-1/L1'))).toEqual(link);
     expect(fake.paymentLinks.filter((l) => l.reference_id === 'inv-1/L1')).toHaveLength(1);
@@ -50,7 +56,13 @@ describe('Razorpay Payment Links through the SDK', () => {
     expect(fetched).toMatchObject({ status: 'paid', orderId: paid.payment.order_id });
     const body = JSON.parse(paid.linkPaid.body);
     expect(body).toMatchObject({ entity: 'event', event: 'payment_link.paid', contains: ['payment_link', 'order', 'payment'] });
-    expect(body.payload.payment_link.entity).toMatchObject({ id: link.linkId, status: 'paid', amount_paid: 6_500_00, order_id: fetched.orderId, reference_id: 'inv-3/L1' });
+    expect(body.payload.payment_link.entity).toMatchObject({
+      id: link.linkId,
+      status: 'paid',
+      amount_paid: 6_500_00,
+      order_id: fetched.orderId,
+      reference_id: 'inv-3/L1',
+    });
     expect(body.payload.order.entity).toMatchObject({ id: fetched.orderId, status: 'paid', amount_due: 0 });
     expect(body.payload.payment.entity).toMatchObject({ id: paid.payment.id, status: 'captured', order_id: fetched.orderId, amount: 6_500_00 });
     expect([paid.captured.event, paid.orderPaid.event]).toEqual(['payment.captured', 'order.paid']);

@@ -19,7 +19,8 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     const id = `${scope}\n${key}`;
     const now = claim.now.getTime();
     const held = this.keys.get(id);
-    if (held && held.expiresAt >= now && (held.reply || held.leaseUntil >= now)) return { requestHash: held.requestHash, ...(held.reply ? { reply: held.reply } : {}) };
+    if (held && held.expiresAt >= now && (held.reply || held.leaseUntil >= now))
+      return { requestHash: held.requestHash, ...(held.reply ? { reply: held.reply } : {}) };
     this.keys.set(id, { requestHash: claim.requestHash, claimId: claim.claimId, expiresAt: claim.expiresAt.getTime(), leaseUntil: claim.leaseUntil.getTime() });
     return undefined;
   }
