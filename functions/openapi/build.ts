@@ -5,6 +5,7 @@ import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.t
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
+import { ComponentRegistry } from './components.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
 type Json = Record<string, unknown>;
@@ -39,22 +40,40 @@ const DEPRECATION_HEADERS: Json = {
   Link: { description: 'With `rel="deprecation"`: the versioning policy.', schema: { type: 'string' } },
 };
 
-/** The JSON schema with the field at `dotted` (through objects and arrays of objects) marked deprecated; a path that is not there is an error in the route. */
-function withDeprecatedField(schema: Json, dotted: string, note: string, operationId: string, keys: readonly string[] = dotted.split('.')): Json {
+type Components = Record<string, Json>;
+
+/**
+ * The JSON schema with the field at `dotted` (through objects, arrays of objects and component
+ * `$ref`s) marked deprecated; a path that is not there is an error in the route. A field of a
+ * component is marked in the component, so wherever that shape appears it reads deprecated.
+ */
+function withDeprecatedField(
+  schema: Json,
+  dotted: string,
+  note: string,
+  operationId: string,
+  components: Components,
+  keys: readonly string[] = dotted.split('.'),
+): Json {
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.split('/').pop()!;
+    components[name] = withDeprecatedField(components[name]!, dotted, note, operationId, components, keys);
+    return schema;
+  }
   const [key, ...rest] = keys;
   const items = schema.items as Json | undefined;
-  if (items && !schema.properties) return { ...schema, items: withDeprecatedField(items, dotted, note, operationId, keys) };
+  if (items && !schema.properties) return { ...schema, items: withDeprecatedField(items, dotted, note, operationId, components, keys) };
   const properties = schema.properties as Record<string, Json> | undefined;
   const field = properties?.[key!];
   if (!field) throw new Error(`${operationId}: no field ${dotted} to deprecate`);
   const marked = rest.length
-    ? withDeprecatedField(field, dotted, note, operationId, rest)
+    ? withDeprecatedField(field, dotted, note, operationId, components, rest)
     : { ...field, deprecated: true, description: [field.description, note].filter(Boolean).join(' ') };
   return { ...schema, properties: { ...properties, [key!]: marked } };
 }
 
 /** The operation with each of its deprecations marked where a generator and a reader look: the operation, the parameter, the field. */
-function deprecate(op: Json, list: readonly Deprecation[], operationId: string): Json {
+function deprecate(op: Json, list: readonly Deprecation[], operationId: string, components: Components): Json {
   let out = op;
   for (const d of list) {
     const note = deprecationNote(d);
@@ -77,7 +96,7 @@ function deprecate(op: Json, list: readonly Deprecation[], operationId: string):
         ...out,
         requestBody: {
           ...body,
-          content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId) } },
+          content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId, components) } },
         },
       };
     }
@@ -88,7 +107,7 @@ function deprecate(op: Json, list: readonly Deprecation[], operationId: string):
         return [
           status,
           status.startsWith('2') && json
-            ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId) } } }
+            ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId, components) } } }
             : r,
         ];
       });
@@ -117,7 +136,12 @@ function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): J
 
 const SECURITY_OF = { api: 'partnerKey', v1: 'agentGroupKey', channex: 'channexKey' } as const;
 
-function operation(route: RouteSpec): Json {
+/** `createBooking` → `CreateBooking`: the stem of the component names an operation's unnamed bodies take. */
+const pascal = (id: string): string => id.charAt(0).toUpperCase() + id.slice(1);
+
+/** The operation, its bodies as component `$ref`s (deprecations are marked once the components exist). */
+function operation(route: RouteSpec, registry: ComponentRegistry): Json {
+  const stem = pascal(route.operationId);
   // Rate-limited Basic-auth surfaces; Channex's api-key routes have no token bucket.
   const authed = route.auth === 'api' || route.auth === 'v1';
   const responses: Json = {};
@@ -130,7 +154,12 @@ function operation(route: RouteSpec): Json {
       (spec.alsoAs ?? []).map((a) => [a.mediaType, { schema: { type: 'string', contentMediaType: a.mediaType, description: a.description } }]),
     );
     const content = spec.schema
-      ? { 'application/json': { schema: schemaOf(spec.schema) }, ...alternatives }
+      ? {
+          'application/json': {
+            schema: registry.ref(spec.schema, status.startsWith('2') ? `${stem}Response${status === '200' ? '' : status}` : `${stem}Error${status}`),
+          },
+          ...alternatives,
+        }
       : spec.document
         ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
         : undefined;
@@ -144,11 +173,16 @@ function operation(route: RouteSpec): Json {
     security: route.auth === 'none' ? [] : [{ [SECURITY_OF[route.auth]]: [] }],
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
     ...((route.body ?? route.rawBody)
-      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf((route.body ?? route.rawBody)!) } } } }
+      ? {
+          requestBody: {
+            required: !route.bodyOptional,
+            content: { 'application/json': { schema: registry.ref((route.body ?? route.rawBody)!, `${stem}Body`) } },
+          },
+        }
       : {}),
     responses,
   };
-  return route.deprecated?.length ? deprecate(op, route.deprecated, route.operationId) : op;
+  return op;
 }
 
 /** What each sandbox value does, per route family (docs/sandbox.md); the types make a new value fail to compile until it is described. */
@@ -248,7 +282,7 @@ function overview(): string {
   ].join('\n');
 }
 
-function outbound(m: OutboundMessage): Json {
+function outbound(m: OutboundMessage, registry: ComponentRegistry): Json {
   return {
     post: {
       operationId: m.operationId,
@@ -263,7 +297,7 @@ function outbound(m: OutboundMessage): Json {
         description: h.description,
         schema: { type: 'string' },
       })),
-      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(m.schema) } } },
+      requestBody: { required: true, content: { 'application/json': { schema: registry.ref(m.schema, `${pascal(m.name)}Body`) } } },
       responses: Object.fromEntries(Object.entries(m.answers).map(([status, description]) => [status, { description }])),
     },
   };
@@ -271,9 +305,15 @@ function outbound(m: OutboundMessage): Json {
 
 /** The OpenAPI 3.1 document for a set of routes. Deterministic: same routes, same bytes. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
+  const registry = new ComponentRegistry();
+  const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const built = sorted.map((r) => [r, operation(r, registry)] as const);
+  const webhooks = Object.fromEntries(OUTBOUND_MESSAGES.map((m) => [m.name, outbound(m, registry)]));
+  const schemas = registry.schemas();
   const paths: Record<string, Json> = {};
-  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
-    paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: operation(r) };
+  for (const [r, op] of built) {
+    const final = r.deprecated?.length ? deprecate(op, r.deprecated, r.operationId, schemas) : op;
+    paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: final };
   }
   return {
     openapi: '3.1.0',
@@ -286,6 +326,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     // Relative: the API is served from the same origin as this document, on every stage.
     servers: [{ url: '/', description: 'The origin serving this document' }],
     components: {
+      schemas,
       securitySchemes: {
         partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
         agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
@@ -298,6 +339,6 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
       },
     },
     paths,
-    webhooks: Object.fromEntries(OUTBOUND_MESSAGES.map((m) => [m.name, outbound(m)])),
+    webhooks,
   };
 }

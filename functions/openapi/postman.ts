@@ -5,6 +5,8 @@
  * surface. Deterministic: the same document gives the same bytes. Served next to the reference
  * (GET /docs/postman-collection.json) and written to docs/postman/ by `npm run openapi`.
  */
+import { inlinedDocument } from './refs.ts';
+
 type Json = Record<string, unknown>;
 
 export const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -124,7 +126,9 @@ function request(path: string, method: string, op: Json): Json {
 }
 
 /** The collection for an OpenAPI document: folders in the order tags first appear, requests in path order. */
-export function buildPostmanCollection(document: Json): Json {
+export function buildPostmanCollection(named: Json): Json {
+  // Samples walk each body as a tree: its components inlined.
+  const document = inlinedDocument(named);
   const info = document.info as { title: string; version: string };
   const folders = new Map<string, Json[]>();
   for (const [path, ops] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {

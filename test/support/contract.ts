@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { expect } from 'vitest';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { inlinedDocument } from '../../functions/openapi/refs.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import type { CallResult } from './stack.ts';
 
@@ -8,7 +9,8 @@ type Json = Record<string, unknown>;
 type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
 
 let document: Json | undefined;
-const openApi = (): Json => (document ??= buildOpenApi(ROUTES));
+// Inlined: the walk below reads each body schema as a tree.
+const openApi = (): Json => (document ??= inlinedDocument(buildOpenApi(ROUTES)));
 
 /** Headers whose presence the contract documents per response. */
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'];

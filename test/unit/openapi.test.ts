@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
 import { STATUS_OF } from '../../functions/http/error-status.ts';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { CONTRACT_MODULES, ComponentRegistry } from '../../functions/openapi/components.ts';
+import { refsIn } from '../../functions/openapi/refs.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
@@ -191,5 +193,80 @@ describe('OpenAPI document: what the reference explains', () => {
 
     expect(v.safeParse(BookingCallbackSchema, JSON.parse(callback)).issues).toBeUndefined();
     expect(v.safeParse(CatalogueWebhookSchema, JSON.parse(webhook)).issues).toBeUndefined();
+  });
+});
+
+describe('OpenAPI document: named component schemas', () => {
+  type Media = { schema: { $ref?: string; contentMediaType?: string } };
+  type Op = { operationId: string; requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
+  const doc = buildOpenApi(ROUTES) as {
+    components: { schemas: Record<string, unknown> };
+    paths: Record<string, Record<string, Op>>;
+    webhooks: Record<string, { post: Op }>;
+  };
+  const ops = [...Object.values(doc.paths).flatMap((o) => Object.values(o)), ...Object.values(doc.webhooks).map((w) => w.post)];
+
+  // A served document (the Postman files) is typed by its media type, not a schema.
+  const inline = (m: Media | undefined) => m !== undefined && !m.schema.$ref && !('contentMediaType' in m.schema);
+
+  it('gives every JSON request and response body, webhooks included, a $ref to a named component', () => {
+    const unnamed = ops.flatMap((op) => [
+      ...(inline(op.requestBody?.content['application/json']) ? [`${op.operationId} request`] : []),
+      ...Object.entries(op.responses)
+        .filter(([, r]) => inline(r.content?.['application/json']))
+        .map(([status]) => `${op.operationId} ${status}`),
+    ]);
+
+    expect(unnamed).toEqual([]);
+    expect(doc.paths['/v1/orders']!.post!.requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/OrderBody' });
+    expect(doc.paths['/v1/orders']!.post!.responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Order' });
+  });
+
+  it('names components after the contract: an exported `FooSchema` is `Foo`, an unnamed body after its operation', () => {
+    const names = Object.keys(doc.components.schemas);
+
+    for (const name of [
+      'OrderBody',
+      'Order',
+      'OrderItem',
+      'UnavailableNight',
+      'BookingBody',
+      'BookingReply',
+      'Invoice',
+      'InvoiceLine',
+      'LedgerPage',
+      'Statement',
+    ])
+      expect(names).toContain(name);
+    expect(names).toContain('ListInvoicesResponse');
+    expect(names.filter((n) => !/^[A-Z][A-Za-z0-9]*$/.test(n))).toEqual([]);
+  });
+
+  it('resolves every $ref, and holds no component that nothing refers to', () => {
+    const referenced = new Set(refsIn(doc));
+    const defined = Object.keys(doc.components.schemas);
+
+    expect([...referenced].filter((r) => !defined.includes(r))).toEqual([]);
+    expect(defined.filter((d) => !referenced.has(d))).toEqual([]);
+  });
+
+  it('reads every contract module for its names: CONTRACT_MODULES is functions/contracts', () => {
+    const files = readdirSync(new URL('../../functions/contracts/', import.meta.url)).map((f) => f.replace(/\.ts$/, ''));
+
+    expect(Object.keys(CONTRACT_MODULES).sort()).toEqual(files.sort());
+  });
+
+  it('refuses two schemas under one name', () => {
+    const registry = new ComponentRegistry(new Map());
+    registry.ref(v.object({ a: v.string() }), 'Thing');
+
+    expect(() => registry.ref(v.object({ b: v.string() }), 'Thing')).toThrow(/Two schemas would both be the component Thing/);
+  });
+
+  it('gives the typed client named types: components["schemas"]["Order"] and operations referring to it', () => {
+    const types = read('clients/typescript/src/generated/openapi.ts');
+
+    expect(types).toMatch(/\n\s+Order: \{/);
+    expect(types).toContain('components["schemas"]["Order"]');
   });
 });

@@ -986,7 +986,1729 @@ export interface webhooks {
     };
 }
 export interface components {
-    schemas: never;
+    schemas: {
+        AdvanceTestClockBody: {
+            /**
+             * Format: date-time
+             * @description The clock's new time: not before its current time, at most 2 years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.
+             */
+            to: string;
+        };
+        AmendmentApplied: {
+            bookingId: string;
+            /** Format: uuid */
+            amendmentId: string;
+            checkIn: string;
+            checkOut: string;
+            /** @description chargedTotal before the amendment. */
+            previousTotal: number;
+            /** @description previousTotal + amendmentDelta: what you are charged for the booking now. */
+            newTotal: number;
+            /** @description newTotal − previousTotal: the ADJUSTMENT on your ledger (none when 0). */
+            delta: number;
+            /** @description pricing.delta.total: the change at today's rates. */
+            amendmentDelta: number;
+            /** @description pricing.current.total − previousTotal: rate movement since booking, not passed on. */
+            rateDriftAbsorbed: number;
+            warnings: string[];
+            /** @description True when this is an identical resend of an applied amendment: nothing moved again. */
+            alreadyApplied: boolean;
+        };
+        AmendmentBody: {
+            /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkIn?: string;
+            /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkOut?: string;
+            /** @description At least 1. */
+            adults?: number;
+            children?: number;
+            infants?: number;
+            /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
+            meals?: components["schemas"]["MealSelection"][];
+            /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
+            vas?: components["schemas"]["VasSelection"][];
+            /** @description Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability. */
+            guests?: components["schemas"]["Guest"][];
+        };
+        AmendmentEvaluation: {
+            bookingId: string;
+            amendable: boolean;
+            /** @description Why not, when amendable is false; null otherwise. */
+            reason: ("UNAVAILABLE" | "MINIMUM_STAY" | "NO_CHANGE" | "CHANNEL_CANNOT_MODIFY" | "INVOICED") | null;
+            checkIn: string;
+            checkOut: string;
+            availability: {
+                /** @enum {string} */
+                status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                nightsRequested: number;
+                unavailableNights: string[];
+                shortfalls: {
+                    date: string;
+                    propertyId: string;
+                    requiredUnits: number;
+                    availableUnits: number;
+                }[];
+                minimumStayViolations: {
+                    propertyId: string;
+                    minimumNights: number;
+                    requestedNights: number;
+                }[];
+            };
+            /** @description null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current. */
+            pricing: {
+                /** @constant */
+                currency: "INR";
+                /** @description stay − discount + meals + vas + tax = total, exactly. */
+                current: {
+                    /** @description Rupees, at most two decimals. */
+                    stay: number;
+                    /** @description Rupees, at most two decimals. */
+                    discount: number;
+                    /** @description Rupees, at most two decimals. */
+                    meals: number;
+                    /** @description Rupees, at most two decimals. */
+                    vas: number;
+                    /** @description Rupees, at most two decimals. */
+                    tax: number;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                /** @description stay − discount + meals + vas + tax = total, exactly. */
+                amended: {
+                    /** @description Rupees, at most two decimals. */
+                    stay: number;
+                    /** @description Rupees, at most two decimals. */
+                    discount: number;
+                    /** @description Rupees, at most two decimals. */
+                    meals: number;
+                    /** @description Rupees, at most two decimals. */
+                    vas: number;
+                    /** @description Rupees, at most two decimals. */
+                    tax: number;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                /** @description stay − discount + meals + vas + tax = total, exactly. */
+                delta: {
+                    /** @description Rupees, at most two decimals. */
+                    stay: number;
+                    /** @description Rupees, at most two decimals. */
+                    discount: number;
+                    /** @description Rupees, at most two decimals. */
+                    meals: number;
+                    /** @description Rupees, at most two decimals. */
+                    vas: number;
+                    /** @description Rupees, at most two decimals. */
+                    tax: number;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                warnings: string[];
+            } | null;
+            /** @description What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift. */
+            chargedTotal: number;
+            /** @description Our extension: the additional guests as they would stand, echoed. */
+            guests: {
+                [key: string]: unknown;
+            }[];
+        };
+        ApiPing: {
+            partnerId: string;
+            keyPrefix: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        ApplyAmendmentError402: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            /** @enum {string} */
+            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            shortfall?: number;
+            availableCredit: number;
+        };
+        AuditEvent: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
+            actor: string;
+            /** @enum {string} */
+            actorKind: "operator" | "partner-key" | "person" | "system";
+            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
+            action: string;
+            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
+            target: string;
+            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
+            requestId: string;
+            /** @description The event's position in its target's chain, from 1. */
+            seq: number;
+            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
+            prevHash: string;
+            /** @description SHA-256 of this event (docs: audit trail). */
+            hash: string;
+        };
+        AuditEventsPage: {
+            data: components["schemas"]["AuditEvent"][];
+            nextCursor: string | null;
+        };
+        Availability: {
+            from: string;
+            to: string;
+            data: {
+                listingId: string;
+                properties: {
+                    propertyId: string;
+                    /** @description Ordered by date. A date without loaded inventory is absent and cannot be booked. */
+                    days: components["schemas"]["AvailabilityDay"][];
+                }[];
+            }[];
+        };
+        AvailabilityDay: {
+            date: string;
+            /** @description Units that can be sold on this date: 0 when sold out or stop-sold. */
+            unitsAvailable: number;
+            /** @description Sales closed on this date whatever the units; unitsAvailable is then 0. */
+            stopSell: boolean;
+            /** @description Nights; applies to every stay touching this date. */
+            minimumStay: number;
+            maximumStay: number;
+            /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
+            ratePlans?: {
+                EP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+                CP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+                MAP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+                AP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+            };
+        };
+        BankOfferResult: {
+            code: string;
+            title: string;
+            /** @enum {string} */
+            discountType: "PERCENTAGE" | "FLAT";
+            /** @description Rupees, at most two decimals. */
+            discount: number;
+            applied: boolean;
+            reason: string;
+        };
+        BillingRunResult: {
+            /** Format: date */
+            periodFrom: string;
+            /** Format: date */
+            periodTo: string;
+            /**
+             * Format: date-time
+             * @description Charges that occurred up to this instant (the end of periodTo in India) were selected.
+             */
+            cutoff: string;
+            /** @description Invoices written or finished by this run, DRAFTs (that could not be issued yet) included. */
+            invoiceIds: string[];
+            /** @description Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered). */
+            linesWritten: number;
+            /** @description States with no GST registration of ours: their lines are held back, not billed. */
+            blockedStates: {
+                state: string;
+                lineCount: number;
+                taxableValue: number;
+            }[];
+            skippedEntries: {
+                /** Format: uuid */
+                ledgerEntryId: string;
+                bookingId: string;
+                /**
+                 * @description BOOKING_NOT_FOUND, NO_CHARGE_LINES, PROPERTY_UNKNOWN, NEEDS_CREDIT_NOTE
+                 * @enum {string}
+                 */
+                reason: "BOOKING_NOT_FOUND" | "NO_CHARGE_LINES" | "PROPERTY_UNKNOWN" | "NEEDS_CREDIT_NOTE";
+            }[];
+            /** @description Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed. */
+            unreconciledEntries: {
+                /** Format: uuid */
+                ledgerEntryId: string;
+                bookingId: string;
+                chargedAmount: number;
+                billedAmount: number;
+            }[];
+        };
+        BookingBody: {
+            /** Format: uuid */
+            orderId: string;
+            /** @description Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409. */
+            externalBookingId: string;
+            /** @description The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup. */
+            acceptedTotal: number;
+            primaryGuest: components["schemas"]["PrimaryGuest"];
+            additionalGuests?: components["schemas"]["Guest"][];
+            specialRequests?: string;
+            /**
+             * Format: uri
+             * @description https, resolving only to public addresses; checked now (400 otherwise). Terminal outcomes are POSTed here, signed (docs/callbacks.md).
+             */
+            callbackUrl?: string;
+        };
+        BookingCallback: {
+            /** @description Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it. */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
+            /**
+             * @description The same value as eventType; read whichever your code expects.
+             * @enum {string}
+             */
+            event: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
+            /**
+             * Format: date-time
+             * @description Order outcomes of one booking by this, not by arrival.
+             */
+            occurredAt: string;
+            /** @enum {string} */
+            status: "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description The id you sent when booking. */
+            externalBookingId: string;
+            /** @description The id you address the booking by; null when it never landed. */
+            bookingId: string | null;
+            /** @description Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property's channel manager refused the reservation). */
+            reasonCode: ("BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED") | null;
+            /** @description Words for a human. */
+            reason: string | null;
+        };
+        BookingDetail: {
+            /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
+            bookingId: string | null;
+            /** @description Your reference from POST /v1/bookings. */
+            externalBookingId: string;
+            /** @description Short human code, present from the start. */
+            code: string;
+            /** @enum {string} */
+            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            checkIn: string;
+            checkOut: string;
+            /** @description The grand total booked on credit. */
+            totalAmount: number;
+            /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
+            outstandingAmount: number;
+            /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
+            paidAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
+             */
+            updatedAt: string;
+            listingId: string;
+            orderId: string;
+            items: components["schemas"]["Item"][];
+            summary: components["schemas"]["Summary"];
+            primaryGuest: {
+                guestId?: string;
+                salutation?: string;
+                firstName: string;
+                lastName?: string;
+                email?: string;
+                phone?: string;
+                countryCode?: string;
+                city?: string;
+                dob?: string;
+                anniversary?: string;
+                position?: number;
+            };
+            additionalGuests: {
+                guestId?: string;
+                salutation?: string;
+                firstName: string;
+                lastName?: string;
+                email?: string;
+                phone?: string;
+                countryCode?: string;
+                city?: string;
+                dob?: string;
+                anniversary?: string;
+                position?: number;
+            }[];
+            specialRequests: string | null;
+            /** @description The policy booked (the item's): the refund a cancellation gets by date. */
+            cancellationPolicy: {
+                cancelBy: string;
+                refundPercentage: number;
+                label: string;
+            }[];
+            /** @description Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after. */
+            amendments: {
+                amendmentId: string;
+                /** @enum {string} */
+                status: "PENDING" | "APPLIED" | "REFUSED" | "COMPENSATING" | "COMPENSATED";
+                before: {
+                    checkIn: string;
+                    checkOut: string;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                after: {
+                    checkIn: string;
+                    checkOut: string;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                /** @description Rupees, at most two decimals. */
+                previousTotal: number;
+                /** @description Rupees, at most two decimals. */
+                newTotal: number;
+                /** @description Rupees, at most two decimals. */
+                delta: number;
+                /** @description Rupees, at most two decimals. */
+                amendmentDelta: number;
+                /** @description Rupees, at most two decimals. */
+                rateDriftAbsorbed: number;
+                failure: {
+                    reasonCode: string;
+                    reason: string;
+                    /** Format: date-time */
+                    failedAt: string;
+                } | null;
+                /** Format: date-time */
+                createdAt: string;
+                appliedAt: string | null;
+            }[];
+            /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
+            failure: {
+                /** @enum {string} */
+                reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
+                reason: string;
+                /** Format: date-time */
+                failedAt: string;
+            } | null;
+            /** @description What the cancellation did; null unless cancelled. */
+            cancellation: {
+                /** Format: date-time */
+                cancelledAt: string;
+                reason: string | null;
+                refundPercentage: number;
+                /** @description Rupees, at most two decimals. */
+                refundAmount: number;
+            } | null;
+            /** @description Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl. */
+            callbacks: {
+                eventId: string;
+                eventType: string;
+                /** @enum {string} */
+                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                attempts: {
+                    attempt: number;
+                    /** Format: date-time */
+                    at: string;
+                    outcome: string;
+                    statusCode?: number;
+                    error?: string;
+                    durationMs: number;
+                }[];
+                nextAttemptAt: string | null;
+                failureReason: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
+        BookingReply: {
+            /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
+            bookingId: string | null;
+            externalBookingId: string;
+            /** @enum {string} */
+            status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
+            /**
+             * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
+             * @enum {string}
+             */
+            bookingStatus: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Our booking code, shown on booking rows from the start. */
+            code: string;
+            /** @description Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it. */
+            chargedAmount: number;
+            /** @description Rupees of credit left after this booking (live, for a replay). */
+            availableCreditAfter: number;
+        };
+        BookingRow: {
+            /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
+            bookingId: string | null;
+            /** @description Your reference from POST /v1/bookings. */
+            externalBookingId: string;
+            /** @description Short human code, present from the start. */
+            code: string;
+            /** @enum {string} */
+            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            checkIn: string;
+            checkOut: string;
+            /** @description The grand total booked on credit. */
+            totalAmount: number;
+            /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
+            outstandingAmount: number;
+            /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
+            paidAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
+             */
+            updatedAt: string;
+        };
+        CancelBookingBody: {
+            /** @description Free text, kept with the cancellation and sent in booking.cancelled. */
+            reason?: string;
+        };
+        CancelReply: {
+            bookingId: string;
+            externalBookingId: string;
+            /** @constant */
+            status: "CANCELLED";
+            chargedAmount: number;
+            cancellation: {
+                /** Format: date-time */
+                cancelledAt: string;
+                reason: string | null;
+                refundPercentage: number;
+                /** @description Rupees credited back (a REFUND entry on your ledger). */
+                refundAmount: number;
+            };
+            /** @description True when this call found the booking already cancelled and changed nothing. */
+            alreadyCancelled: boolean;
+        };
+        CancellationQuote: {
+            bookingId: string;
+            /** @enum {string} */
+            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            cancellable: boolean;
+            /** @description Why not, when not cancellable. */
+            reason: string | null;
+            chargedAmount: number;
+            refundPercentage: number;
+            refundAmount: number;
+            /** @description The policy step in force: cancel on or before this date for this refund. */
+            appliesUntil: string | null;
+            label: string | null;
+            /** Format: date-time */
+            quotedAt: string;
+        };
+        CatalogueWebhook: {
+            /** @enum {string} */
+            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            entityType: string;
+            entityId: string;
+            fromDate: string | null;
+            toDate: string | null;
+            /** Format: date-time */
+            occurredAt: string;
+            dedupKey: string;
+        };
+        Change: {
+            /** @enum {string} */
+            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            entityType: string;
+            entityId: string;
+            fromDate: string | null;
+            toDate: string | null;
+            /** Format: date-time */
+            occurredAt: string;
+            dedupKey: string;
+            /**
+             * Format: date-time
+             * @description When the service recorded the change; the feed is ordered by it.
+             */
+            recordedAt: string;
+        };
+        ChannexChanges: {
+            data: {
+                /** @constant */
+                type: "changes_notification";
+                attributes: {
+                    request_id: string;
+                    hotel_code: string;
+                    changes: ({
+                        /** @constant */
+                        type: "availability_changes";
+                        attributes: {
+                            room_type_id: string;
+                            rate_plan_id?: string | null;
+                            date_from: string;
+                            date_to: string;
+                            availability: number;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "restriction_changes";
+                        attributes: {
+                            room_type_id: string;
+                            rate_plan_id: string;
+                            date_from: string;
+                            date_to: string;
+                            rates?: {
+                                rate: string;
+                                currency?: string;
+                                fraction_size?: number;
+                                occupancy?: number;
+                            }[];
+                            stop_sell?: boolean;
+                            closed_to_arrival?: boolean;
+                            closed_to_departure?: boolean;
+                            min_stay_arrival?: number;
+                            min_stay_through?: number;
+                            min_stay?: number;
+                            max_stay?: number;
+                        };
+                    })[];
+                };
+            }[];
+        };
+        ChannexChangesResponse: {
+            /** @constant */
+            success: true;
+            /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
+            unique_id: string;
+            /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
+            warnings?: {
+                path: string;
+                reason: string;
+            }[];
+        };
+        ChannexMappingDetailsResponse: {
+            data: {
+                /** @constant */
+                type: "mapping_details";
+                attributes: {
+                    room_types: {
+                        /** @description A property id of the listing. */
+                        id: string;
+                        title: string;
+                        rate_plans: {
+                            /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
+                            id: string;
+                            title: string;
+                            /** @constant */
+                            sell_mode: "per_person";
+                            /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
+                            max_persons: number;
+                            /** @constant */
+                            currency: "INR";
+                            read_only: boolean;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        ChannexTestConnectionResponse: {
+            /** @constant */
+            success: true;
+        };
+        CreateBookingError402: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            /** @enum {string} */
+            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            shortfall?: number;
+            availableCredit: number;
+        };
+        CreateBookingError409: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            expectedTotal?: number;
+            breakup?: {
+                [key: string]: unknown;
+            };
+            /** @description SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order's items). */
+            unavailableNights?: components["schemas"]["UnavailableNight"][];
+        };
+        CreateEndpointBody: {
+            /**
+             * Format: uri
+             * @description https only; must resolve to public addresses.
+             */
+            url: string;
+            description?: string | null;
+            /**
+             * @default None
+             * @enum {string}
+             */
+            authType: "None" | "Basic" | "Bearer" | "HMAC";
+            authSecret?: string | null;
+            signingSecret?: string | null;
+            eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
+            /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Default 8. */
+            maxAttempts?: number;
+            /** @description Default 10. */
+            timeoutSeconds?: number;
+            /** @enum {string} */
+            status?: "ACTIVE" | "DISABLED";
+        };
+        CreateFinanceContactBody: {
+            /** @description One e-mail address; stored lower-cased, one contact per address. */
+            email: string;
+            name?: string | null;
+            /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
+            documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+        };
+        CreateTestClockBody: {
+            /** @description The caller's own group (the default); any other group is a 404. */
+            agentGroupId?: string;
+        };
+        DeleteTestClockError409: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            /** @enum {string} */
+            reasonCode: "CLOCK_AHEAD";
+        };
+        Delivery: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            endpointId: string;
+            eventId: string;
+            /** @enum {string} */
+            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @description The body sent, byte for byte the same on every attempt. */
+            payload: {
+                /** @enum {string} */
+                eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+                entityType: string;
+                entityId: string;
+                fromDate: string | null;
+                toDate: string | null;
+                /** Format: date-time */
+                occurredAt: string;
+                dedupKey: string;
+            };
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            nextAttemptAt: string | null;
+            failureReason: string | null;
+            resendOf: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DeliveryAttempt: {
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
+             * @enum {string}
+             */
+            outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
+            statusCode?: number;
+            error?: string;
+            durationMs: number;
+        };
+        DistributionListing: {
+            id: string;
+            title: string;
+            /** @description ACTIVE or INACTIVE. */
+            status: string;
+            type: string;
+            city: string;
+            state: string;
+            country: string;
+            locality: string;
+            latitude: number;
+            longitude: number;
+            maxAdults: number;
+            maxChildren: number;
+            /** @description Indicative nightly price in rupees at your channel's rates. */
+            price: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.
+             */
+            updatedAt: string;
+            /** @description Ordered by id. */
+            properties: components["schemas"]["DistributionProperty"][];
+        };
+        DistributionProperty: {
+            id: string;
+            name: string;
+            brand: string;
+            type: string;
+            city: string;
+            state: string;
+            country: string;
+            location: string;
+            latitude: number;
+            longitude: number;
+            maxAdults: number;
+            maxChildren: number;
+            applicableAdult: number;
+            applicableChild: number;
+            numberOfBeds: number;
+            /** @description Units of this type the listing has. */
+            quantity: number;
+            /** @description Indicative nightly price in rupees at your channel's rates. */
+            price: number;
+            isPetFriendly: boolean;
+            photos: {
+                url: string;
+                name: string;
+            }[];
+            amenities: {
+                icon: string;
+                name: string;
+                category: string;
+            }[];
+        };
+        ErrorBody: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+        };
+        EventType: {
+            eventType: string;
+            entityType: string;
+            description: string;
+        };
+        FinanceContact: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @description Every document the contact receives, statutory ones first. */
+            documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+            /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
+            bounced: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        GatewayNotification: {
+            /** @constant */
+            entity: "event";
+            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
+            event: string;
+            contains: string[];
+            payload: {
+                payment?: {
+                    entity: {
+                        /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
+                        id: string;
+                        /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
+                        order_id: string | null;
+                        /** @description Paise (the currency subunit). */
+                        amount: number;
+                        currency: string;
+                        /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
+                        status: string;
+                        /** @description Paise refunded of it so far. */
+                        amount_refunded?: number;
+                        /** @description Unix seconds. */
+                        created_at: number;
+                    };
+                };
+                refund?: {
+                    entity: {
+                        /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
+                        id: string;
+                        /** @description The refunded payment (pay_…). */
+                        payment_id: string;
+                        /** @description Paise refunded. */
+                        amount: number;
+                        currency: string;
+                        /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
+                        status: string;
+                        created_at: number;
+                    };
+                };
+                dispute?: {
+                    entity: {
+                        /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
+                        id: string;
+                        /** @description The disputed payment (pay_…). */
+                        payment_id: string;
+                        /** @description Paise disputed. */
+                        amount: number;
+                        /** @description Paise deducted when lost (0 before). */
+                        amount_deducted: number;
+                        currency: string;
+                        /**
+                         * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
+                         * @enum {string}
+                         */
+                        status: "open" | "under_review" | "won" | "lost" | "closed";
+                        respond_by: number;
+                        created_at: number;
+                    };
+                };
+                virtual_account?: {
+                    entity: {
+                        /** @description The virtual account credited (va_…), for virtual_account.credited. */
+                        id: string;
+                    };
+                };
+                bank_transfer?: {
+                    entity: {
+                        /** @description The bank's reference (UTR). */
+                        bank_reference: string;
+                    };
+                };
+            };
+            created_at: number;
+        };
+        GatewayNotificationReply: {
+            /**
+             * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
+             * @enum {string}
+             */
+            outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+            event: string;
+            paymentId: string | null;
+            invoiceId: string | null;
+            /** @description The refund (rfnd_…) of a refund event; null otherwise. */
+            refundId: string | null;
+            /** @description The dispute (disp_…) of a dispute event; null otherwise. */
+            disputeId: string | null;
+            /** @description True when this payment was already recorded (or kept): nothing moved again. */
+            duplicate: boolean;
+        };
+        GetInvoiceResponse: {
+            invoice: components["schemas"]["Invoice"];
+            lines: components["schemas"]["InvoiceLine"][];
+            creditNotes: {
+                /** Format: uuid */
+                id: string;
+                invoiceNumber: string;
+                /** Format: date */
+                issueDate: string;
+                total: number;
+            }[];
+            creditNoteForNumber: string | null;
+        };
+        Guest: {
+            guestId?: string;
+            salutation?: string;
+            /** @description Required for every guest. */
+            firstName: string;
+            lastName?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            countryCode?: string;
+            city?: string;
+            dob?: string;
+            anniversary?: string;
+            position?: number;
+        };
+        Inventory: {
+            id: string;
+            date: string;
+            quantity: number;
+            propertyId: string;
+            minimumStay: number;
+            maximumStay: number;
+            stopSell: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
+            ratePlans?: {
+                EP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+                CP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+                MAP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+                AP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+            };
+        };
+        Invoice: {
+            /** Format: uuid */
+            id: string;
+            /** @description From the registration's series per GSTIN and financial year; null until issued. */
+            invoiceNumber: string | null;
+            /** @enum {string} */
+            status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
+            issueDate: string | null;
+            dueDate: string | null;
+            /** Format: date */
+            periodFrom: string;
+            /** Format: date */
+            periodTo: string;
+            /** @description Σ taxable value of the lines (after discounts). */
+            subtotal: number;
+            cgst: number;
+            sgst: number;
+            igst: number;
+            /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
+            discount: number;
+            /** @description subtotal + cgst + sgst + igst. */
+            total: number;
+            amountPaid: number;
+            creditedAmount: number;
+            /** @description total − amountPaid − creditedAmount. */
+            amountDue: number;
+            overdueSince: string | null;
+            supplierGstin: string;
+            supplierName: string;
+            supplierAddress: string;
+            billToGstin: string | null;
+            billToName: string;
+            billToAddress: string;
+            /** @description The property's state and its GST state code, e.g. "Goa (30)". */
+            placeOfSupply: string;
+            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
+            gatewayOrderId: string | null;
+            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
+            paymentInstructions: {
+                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
+                gatewayOrderId: string | null;
+                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
+                bankTransfer: {
+                    accountNumber: string;
+                    ifsc: string;
+                    bankName: string;
+                    beneficiaryName: string;
+                    /** @description Quote it with the transfer (the invoice number). */
+                    reference: string | null;
+                } | null;
+            } | null;
+            creditNoteFor: string | null;
+        };
+        InvoiceLine: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).
+             * @enum {string}
+             */
+            lineKind: "STAY" | "MEAL" | "SERVICE" | "ADJUSTMENT" | "CANCELLATION";
+            sac: string;
+            description: string;
+            propertyName: string;
+            bookingId: string;
+            itemRef: string;
+            nightDate: string | null;
+            /** Format: date */
+            checkIn: string;
+            /** Format: date */
+            checkOut: string;
+            quantity: number;
+            unitBase: number;
+            taxableValue: number;
+            gstRate: number;
+            cgst: number;
+            sgst: number;
+            igst: number;
+            lineTotal: number;
+            creditNoteForLine: string | null;
+        };
+        Item: {
+            listingId: string;
+            checkIn: string;
+            checkOut: string;
+            nights: number;
+            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
+            soldOut: boolean;
+            /** @description Rupees, at most two decimals. */
+            itemSubtotal: number;
+            cancellationPlanId: string;
+            /** @description Rupees, at most two decimals. */
+            cancellationPlanDiscount: number;
+            cancellationPolicy: {
+                cancelBy: string;
+                refundPercentage: number;
+                label: string;
+            }[];
+        };
+        LedgerEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
+             * @enum {string}
+             */
+            type: "CHARGE" | "ADJUSTMENT" | "REFUND" | "PAYMENT";
+            /**
+             * @description AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).
+             * @enum {string}
+             */
+            status: "AUTHORIZED" | "POSTED" | "RELEASED";
+            /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
+            amount: number;
+            /** @constant */
+            currency: "INR";
+            /** @description The property-system booking id; set once a charge is POSTED. */
+            bookingId: string | null;
+            /** @description Your own booking reference, set from authorization. */
+            externalBookingId: string | null;
+            description: string;
+            /** Format: date-time */
+            occurredAt: string;
+        };
+        LedgerPage: {
+            data: components["schemas"]["LedgerEntry"][];
+            nextCursor: string | null;
+            /** @description Your credit limit, rupees. */
+            creditLimit: number;
+            /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
+            availableCredit: number;
+            /** @description Authorized and posted charges and adjustments less refunds and payments, live. */
+            exposure: number;
+        };
+        ListBookingsResponse: {
+            data: components["schemas"]["BookingRow"][];
+            nextCursor: string | null;
+        };
+        ListChangesResponse: {
+            data: components["schemas"]["Change"][];
+            nextCursor: string;
+        };
+        ListDistributionListingsResponse: {
+            data: components["schemas"]["DistributionListing"][];
+            nextCursor: string | null;
+        };
+        ListFinanceContactsResponse: {
+            data: components["schemas"]["FinanceContact"][];
+        };
+        ListInventoriesResponse: components["schemas"]["Inventory"][];
+        ListInvoicesResponse: {
+            data: components["schemas"]["Invoice"][];
+            nextCursor: string | null;
+            outstanding: number;
+            oldestDueDate: string | null;
+            outstandingInvoiceCount: number;
+        };
+        ListListingsResponse: {
+            data: components["schemas"]["ListingWithProperties"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        ListRatesResponse: components["schemas"]["RateRow"][];
+        ListTestClocksResponse: {
+            data: components["schemas"]["TestClock"][];
+        };
+        ListWebhookDeliveriesResponse: {
+            data: components["schemas"]["Delivery"][];
+            nextCursor: string | null;
+        };
+        ListWebhookEndpointsResponse: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        ListWebhookEventTypesResponse: {
+            data: components["schemas"]["EventType"][];
+        };
+        ListingWithProperties: {
+            id: string;
+            title: string;
+            maxAdults: number;
+            maxChildren: number;
+            latitude: number;
+            longitude: number;
+            locality: string;
+            city: string;
+            state: string;
+            status: string;
+            country: string;
+            addressLine: string;
+            price: number;
+            amenities: string[];
+            tags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            properties: {
+                id: string;
+                title: string;
+                bedrooms: number;
+                bathrooms: number;
+                numberOfPets: number;
+                isPetFriendly: boolean;
+                isStressed: boolean;
+                isHighDemand: boolean;
+                brand: string;
+                quantity: number;
+                price: number;
+                city: string;
+                state: string;
+                country: string;
+                location: string;
+                latitude: number;
+                longitude: number;
+                name: string;
+                applicableAdult: number;
+                applicableChild: number;
+                extraAdultRate: number;
+                extraChildRate: number;
+                maxAdults: number;
+                numberOfBeds: number;
+                maxChildren: number;
+                imageUrl: string;
+                /** @description Photo URLs joined with ", ". */
+                photos: string;
+                /** @description Amenity names joined with ", ". */
+                amenities: string;
+            }[];
+        };
+        MealSelection: {
+            mealId: string;
+            /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
+            dates?: string[];
+            /** @description Serve on every night of the stay. */
+            unsureOfDates?: boolean;
+            /** @description Default: every adult of the order. */
+            adults?: number;
+            /** @description Default: every child of the order. */
+            children?: number;
+            chefOnCall?: boolean;
+        };
+        Order: {
+            /** Format: uuid */
+            orderId: string;
+            /**
+             * Format: date-time
+             * @description Courtesy expiry of this price; no inventory is held.
+             */
+            validUntil: string;
+            /** @description ISO 4217; INR. */
+            currency: string;
+            items: components["schemas"]["OrderItem"][];
+            summary: components["schemas"]["Summary"];
+        };
+        OrderBody: {
+            /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
+            listingId: string;
+            /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkIn: string;
+            /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkOut: string;
+            /** @description Default 1. */
+            adults?: number;
+            /** @description Default 0. */
+            children?: number;
+            /** @description Default 0; free and outside capacity. */
+            infants?: number;
+            /** @description Omit or empty for a listing-level booking: the units are chosen for the party. */
+            selectedProperties?: components["schemas"]["SelectedProperty"][];
+            /**
+             * @description Our extension: the occupancy rate plan; default EP (room only).
+             * @enum {string}
+             */
+            mealPlan?: "EP" | "CP" | "MAP" | "AP";
+            meals?: components["schemas"]["MealSelection"][];
+            vas?: components["schemas"]["VasSelection"][];
+            /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
+            bankOfferCode?: string;
+            /** @description Pick the richest eligible offer on your channel; none eligible: no offer, no error. */
+            applyBestBankOffer?: boolean;
+            /** @description One of the listing's plans; default its default plan. */
+            cancellationPlanId?: string;
+            /** @description Display name only; never used for lookup. */
+            externalRef?: string;
+        };
+        OrderItem: {
+            listingId: string;
+            checkIn: string;
+            checkOut: string;
+            nights: number;
+            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
+            soldOut: boolean;
+            /** @description Rupees, at most two decimals. */
+            itemSubtotal: number;
+            cancellationPlanId: string;
+            /** @description Rupees, at most two decimals. */
+            cancellationPlanDiscount: number;
+            cancellationPolicy: {
+                cancelBy: string;
+                refundPercentage: number;
+                label: string;
+            }[];
+            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
+            unavailableNights: components["schemas"]["UnavailableNight"][];
+        };
+        OrderQuote: {
+            /** @description ISO 4217; INR. */
+            currency: string;
+            items: components["schemas"]["OrderItem"][];
+            summary: components["schemas"]["Summary"];
+        };
+        PrimaryGuest: {
+            guestId?: string;
+            salutation?: string;
+            /** @description Required for every guest. */
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            countryCode?: string;
+            city?: string;
+            dob?: string;
+            anniversary?: string;
+            position?: number;
+        };
+        QuoteAmendmentError409: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            reasonCode?: string;
+            amendmentId?: string;
+            /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
+            availability?: {
+                /** @enum {string} */
+                status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                nightsRequested: number;
+                unavailableNights: string[];
+                shortfalls: {
+                    date: string;
+                    propertyId: string;
+                    requiredUnits: number;
+                    availableUnits: number;
+                }[];
+                minimumStayViolations: {
+                    propertyId: string;
+                    minimumNights: number;
+                    requestedNights: number;
+                }[];
+            };
+        };
+        RateRow: {
+            propertyId: string;
+            date: string;
+            mealPlan: string;
+            adults: number;
+            rate: number;
+        };
+        RawParam: {
+            /** @description One of checkIn, checkOut, adults, children, city, state, locality, propertyType, brand, tags, amenities, minPrice, maxPrice, petFriendly, minBedrooms, mealPlan, sort, page, size (docs/search.md); anything else is a 400 naming it. */
+            filterName: string;
+            /** @description Strings, even for numbers and dates; single-valued filters take exactly one. */
+            filterValues: string[];
+        };
+        RunBillingBody: {
+            /**
+             * Format: date
+             * @description Inclusive start of the period, recorded on the invoices; requires to. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most 365 days after from; not after today. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
+             */
+            to?: string;
+            /** @description At most 100 property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed. */
+            bookingIds?: string[];
+        };
+        SearchBody: {
+            /** @description Filters; checkIn and checkOut are required. Echoed back unchanged. */
+            rawParams: components["schemas"]["RawParam"][];
+            selections?: components["schemas"]["SearchSelection"][];
+            /** @description The plan prices use where a listing offers it; elsewhere the listing's default. An unknown plan is a 400. */
+            selectedCancellationPlanId?: string;
+        };
+        SearchListing: {
+            listingId: string;
+            title: string;
+            coverPicture: string;
+            /** @description The listing id as base64url, safe in URLs and paths. */
+            encodedId: string;
+            propertyType: string;
+            brand: string;
+            badges: {
+                label: string;
+                type: string;
+                placement: string;
+            }[];
+            /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
+            adults: number;
+            beds: number;
+            bathrooms: number;
+            bedrooms: number;
+            unitCount: number;
+            locality: string;
+            city: string;
+            state: string;
+            rating: number;
+            reviewCount: number;
+            /** @description Same as rating (one review source). */
+            overallRating: number;
+            /** @description Same as reviewCount. */
+            totalReviews: number;
+            tags: string[];
+            usps: {
+                id: number;
+                name: string;
+                description: string;
+                isDifferentiator: boolean;
+            }[];
+            /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
+            selectedProperties: {
+                propertyId: string;
+                title: string;
+                quantity: number;
+            }[];
+            /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
+            price: {
+                perNight: number;
+                perNightBeforeDiscount: number;
+                total: number;
+                totalBeforeDiscount: number;
+                totalSaving: number;
+                discountPercent: number;
+            };
+            /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
+            offerTitles: string[];
+            cancellationPlans: {
+                id: string;
+                name: string;
+                planType: string;
+                cancellationSummary: string;
+                hasDiscount: boolean;
+                totalAfterDiscount: number;
+                perNightAfterDiscount: number;
+                totalSaving: number;
+                discountPercent: number;
+            }[];
+        };
+        SearchPrice: {
+            perNight: number;
+            perNightBeforeDiscount: number;
+            total: number;
+            totalBeforeDiscount: number;
+            totalSaving: number;
+            discountPercent: number;
+        };
+        SearchResult: {
+            singleListings: components["schemas"]["SearchListing"][];
+            /** @description Only when no single listing can take the party: up to 10 groups of 3 listings at most, every pair within 5000 m. */
+            combinedGroups: {
+                groupId: string;
+                totalAdultCapacity: number;
+                totalChildrenCapacity: number;
+                listingCount: number;
+                maxPairwiseDistanceMeters: number;
+                /** @description Same street (≤ 250 m), Walking distance (≤ 1500 m), Short drive (≤ 5000 m) */
+                proximityLabel: string;
+                listings: components["schemas"]["SearchListing"][];
+                price: components["schemas"]["SearchPrice"];
+            }[];
+            nights: number;
+            requiredAdults: number;
+            requiredChildren: number;
+            page: number;
+            size: number;
+            totalSingleListings: number;
+            totalPages: number;
+            rawParams: {
+                filterName: string;
+                filterValues: string[];
+            }[];
+        };
+        SearchSelection: {
+            /** @description Optional; when given it must be the checkIn (a PROPERTY selection covers the whole stay). */
+            date?: string;
+            /** @description One of PROPERTY: pins a property (id) and its quantity; the search is narrowed to the pinned listings. */
+            type: string;
+            /** @description A property id of a listing on your channel. */
+            id: string;
+            /** @description Not used by PROPERTY selections: the party comes from rawParams. */
+            adults?: number;
+            /** @description Not used by PROPERTY selections. */
+            children?: number;
+            /** @description Units of the property, 1–50; default 1. */
+            quantity?: number;
+        };
+        SelectedProperty: {
+            propertyId: string;
+            /** @description Units of this property, 1–50. */
+            quantity: number;
+        };
+        Statement: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description Net POSTED position of everything that occurred before from. */
+            openingBalance: number;
+            /** @description Every entry that occurred in the period, all statuses, oldest first (then by id). */
+            entries: components["schemas"]["LedgerEntry"][];
+            /** @description openingBalance plus the POSTED amounts of the period. */
+            closingBalance: number;
+            /** @description Your credit limit, rupees. */
+            creditLimit: number;
+            /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
+            availableCredit: number;
+        };
+        Summary: {
+            /** @description Rupees, at most two decimals. */
+            baseSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            mealsSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            vasSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            cancellationPlanDiscount: number;
+            /** @description Rupees, at most two decimals. */
+            stayAfterCancellationPlan: number;
+            bankOffer: components["schemas"]["BankOfferResult"] | null;
+            /** @description Rupees, at most two decimals. */
+            priceAfterBankOffer: number;
+            /** @description Rupees, at most two decimals. */
+            offersDiscount: number;
+            /** @description Rupees, at most two decimals. */
+            taxableSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            gst: number;
+            /** @description Rupees, at most two decimals. */
+            grandTotal: number;
+        };
+        TestClock: {
+            /** Format: uuid */
+            id: string;
+            /** @description The group whose time the clock is. */
+            agentGroupId: string;
+            /**
+             * Format: date-time
+             * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
+             */
+            now: string;
+            /**
+             * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
+             * @enum {string}
+             */
+            status: "advancing" | "ready";
+            /**
+             * Format: date-time
+             * @description Real instant of creation; the clock started at it.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The latest instant the clock may be advanced to: 2 years after createdAt.
+             */
+            advanceLimit: string;
+        };
+        UnavailableNight: {
+            /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+            date: string;
+            /** @description The property (unit type) of the listing that cannot be sold. */
+            propertyId: string;
+            /**
+             * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+             * @enum {string}
+             */
+            reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+            /** @description Units of this property the stay needs each night. */
+            requiredUnits: number;
+            /** @description Units open that night (0 without inventory). */
+            availableUnits: number;
+            /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+            stayLimit?: number;
+            /** @description The rule in words, for people; match on `reason`, never on this text. */
+            message: string;
+        };
+        UpdateEndpointBody: {
+            /**
+             * Format: uri
+             * @description https only; must resolve to public addresses.
+             */
+            url?: string;
+            description?: string | null;
+            /** @enum {string} */
+            authType?: "None" | "Basic" | "Bearer" | "HMAC";
+            authSecret?: string | null;
+            signingSecret?: string | null;
+            eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
+            /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Default 8. */
+            maxAttempts?: number;
+            /** @description Default 10. */
+            timeoutSeconds?: number;
+            /** @enum {string} */
+            status?: "ACTIVE" | "DISABLED";
+        };
+        UpdateFinanceContactBody: {
+            /** @description One e-mail address; stored lower-cased, one contact per address. */
+            email?: string;
+            name?: string | null;
+            /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
+            documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+        };
+        V1Ping: {
+            agentGroupId: string;
+            channelId: string;
+            keyPrefix: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        VasSelection: {
+            vasId: string;
+            variantId: string;
+            dates?: string[];
+            unsureOfDates?: boolean;
+            /** @description Default 1; 0–100. */
+            quantity?: number;
+            dateQuantities?: {
+                date: string;
+                quantity: number;
+            }[];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @enum {string} */
+            authType: "None" | "Basic" | "Bearer" | "HMAC";
+            authSecretConfigured: boolean;
+            signingSecretConfigured: boolean;
+            eventTypes: string[] | null;
+            headers: {
+                [key: string]: string;
+            };
+            maxAttempts: number;
+            timeoutSeconds: number;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1027,38 +2749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /** Format: date-time */
-                            at: string;
-                            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
-                            actor: string;
-                            /** @enum {string} */
-                            actorKind: "operator" | "partner-key" | "person" | "system";
-                            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
-                            action: string;
-                            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
-                            target: string;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            before: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            after: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
-                            requestId: string;
-                            /** @description The event's position in its target's chain, from 1. */
-                            seq: number;
-                            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
-                            prevHash: string;
-                            /** @description SHA-256 of this event (docs: audit trail). */
-                            hash: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditEventsPage"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1075,16 +2766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -1095,16 +2777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -1115,16 +2788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -1143,16 +2807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -1165,16 +2820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1207,25 +2853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                            entityType: string;
-                            entityId: string;
-                            fromDate: string | null;
-                            toDate: string | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            dedupKey: string;
-                            /**
-                             * Format: date-time
-                             * @description When the service recorded the change; the feed is ordered by it.
-                             */
-                            recordedAt: string;
-                        }[];
-                        nextCursor: string;
-                    };
+                    "application/json": components["schemas"]["ListChangesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1242,16 +2870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -1262,16 +2881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -1282,16 +2892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -1310,16 +2911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -1332,16 +2924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1378,66 +2961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        date: string;
-                        quantity: number;
-                        propertyId: string;
-                        minimumStay: number;
-                        maximumStay: number;
-                        stopSell: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
-                        ratePlans?: {
-                            EP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                            CP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                            MAP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                            AP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                        };
-                    }[];
+                    "application/json": components["schemas"]["ListInventoriesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1454,16 +2978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -1474,16 +2989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -1494,16 +3000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -1522,16 +3019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -1544,16 +3032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1586,64 +3065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            title: string;
-                            maxAdults: number;
-                            maxChildren: number;
-                            latitude: number;
-                            longitude: number;
-                            locality: string;
-                            city: string;
-                            state: string;
-                            status: string;
-                            country: string;
-                            addressLine: string;
-                            price: number;
-                            amenities: string[];
-                            tags: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            properties: {
-                                id: string;
-                                title: string;
-                                bedrooms: number;
-                                bathrooms: number;
-                                numberOfPets: number;
-                                isPetFriendly: boolean;
-                                isStressed: boolean;
-                                isHighDemand: boolean;
-                                brand: string;
-                                quantity: number;
-                                price: number;
-                                city: string;
-                                state: string;
-                                country: string;
-                                location: string;
-                                latitude: number;
-                                longitude: number;
-                                name: string;
-                                applicableAdult: number;
-                                applicableChild: number;
-                                extraAdultRate: number;
-                                extraChildRate: number;
-                                maxAdults: number;
-                                numberOfBeds: number;
-                                maxChildren: number;
-                                imageUrl: string;
-                                /** @description Photo URLs joined with ", ". */
-                                photos: string;
-                                /** @description Amenity names joined with ", ". */
-                                amenities: string;
-                            }[];
-                        }[];
-                        total: number;
-                        page: number;
-                        size: number;
-                    };
+                    "application/json": components["schemas"]["ListListingsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1660,16 +3082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -1680,16 +3093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -1700,16 +3104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -1728,16 +3123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -1750,16 +3136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1787,12 +3164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        partnerId: string;
-                        keyPrefix: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                    };
+                    "application/json": components["schemas"]["ApiPing"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1809,16 +3181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -1829,16 +3192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -1849,16 +3203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -1877,16 +3222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -1899,16 +3235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1945,13 +3272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        propertyId: string;
-                        date: string;
-                        mealPlan: string;
-                        adults: number;
-                        rate: number;
-                    }[];
+                    "application/json": components["schemas"]["ListRatesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1968,16 +3289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -1988,16 +3300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2008,16 +3311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2036,16 +3330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2058,16 +3343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2097,49 +3373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        deliveryId: string;
-                        /** Format: uuid */
-                        endpointId: string;
-                        eventId: string;
-                        /** @enum {string} */
-                        eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                        /** @enum {string} */
-                        status: "PENDING" | "SUCCEEDED" | "FAILED";
-                        /** @description The body sent, byte for byte the same on every attempt. */
-                        payload: {
-                            /** @enum {string} */
-                            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                            entityType: string;
-                            entityId: string;
-                            fromDate: string | null;
-                            toDate: string | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            dedupKey: string;
-                        };
-                        attempts: {
-                            attempt: number;
-                            /** Format: date-time */
-                            at: string;
-                            /**
-                             * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
-                             * @enum {string}
-                             */
-                            outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
-                            statusCode?: number;
-                            error?: string;
-                            durationMs: number;
-                        }[];
-                        nextAttemptAt: string | null;
-                        failureReason: string | null;
-                        resendOf: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2156,16 +3390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2176,16 +3401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such delivery for this partner. */
@@ -2202,16 +3418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The endpoint was deleted or is DISABLED. */
@@ -2228,16 +3435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2248,16 +3446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2276,16 +3465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2298,16 +3478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2335,30 +3506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            authType: "None" | "Basic" | "Bearer" | "HMAC";
-                            authSecretConfigured: boolean;
-                            signingSecretConfigured: boolean;
-                            eventTypes: string[] | null;
-                            headers: {
-                                [key: string]: string;
-                            };
-                            maxAttempts: number;
-                            timeoutSeconds: number;
-                            /** @enum {string} */
-                            status: "ACTIVE" | "DISABLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListWebhookEndpointsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2375,16 +3523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2395,16 +3534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2415,16 +3545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2443,16 +3564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2465,16 +3577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2488,32 +3591,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description https only; must resolve to public addresses.
-                     */
-                    url: string;
-                    description?: string | null;
-                    /**
-                     * @default None
-                     * @enum {string}
-                     */
-                    authType?: "None" | "Basic" | "Bearer" | "HMAC";
-                    authSecret?: string | null;
-                    signingSecret?: string | null;
-                    eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
-                    /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /** @description Default 8. */
-                    maxAttempts?: number;
-                    /** @description Default 10. */
-                    timeoutSeconds?: number;
-                    /** @enum {string} */
-                    status?: "ACTIVE" | "DISABLED";
-                };
+                "application/json": components["schemas"]["CreateEndpointBody"];
             };
         };
         responses: {
@@ -2531,28 +3609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        authType: "None" | "Basic" | "Bearer" | "HMAC";
-                        authSecretConfigured: boolean;
-                        signingSecretConfigured: boolean;
-                        eventTypes: string[] | null;
-                        headers: {
-                            [key: string]: string;
-                        };
-                        maxAttempts: number;
-                        timeoutSeconds: number;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2569,16 +3626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2589,16 +3637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The partner already has the maximum number of endpoints. */
@@ -2615,16 +3654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2635,16 +3665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2663,16 +3684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2685,16 +3697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2724,28 +3727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        authType: "None" | "Basic" | "Bearer" | "HMAC";
-                        authSecretConfigured: boolean;
-                        signingSecretConfigured: boolean;
-                        eventTypes: string[] | null;
-                        headers: {
-                            [key: string]: string;
-                        };
-                        maxAttempts: number;
-                        timeoutSeconds: number;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2762,16 +3744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2782,16 +3755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -2808,16 +3772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2828,16 +3783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2856,16 +3802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2878,16 +3815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2903,29 +3831,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description https only; must resolve to public addresses.
-                     */
-                    url?: string;
-                    description?: string | null;
-                    /** @enum {string} */
-                    authType?: "None" | "Basic" | "Bearer" | "HMAC";
-                    authSecret?: string | null;
-                    signingSecret?: string | null;
-                    eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
-                    /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /** @description Default 8. */
-                    maxAttempts?: number;
-                    /** @description Default 10. */
-                    timeoutSeconds?: number;
-                    /** @enum {string} */
-                    status?: "ACTIVE" | "DISABLED";
-                };
+                "application/json": components["schemas"]["UpdateEndpointBody"];
             };
         };
         responses: {
@@ -2943,28 +3849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        authType: "None" | "Basic" | "Bearer" | "HMAC";
-                        authSecretConfigured: boolean;
-                        signingSecretConfigured: boolean;
-                        eventTypes: string[] | null;
-                        headers: {
-                            [key: string]: string;
-                        };
-                        maxAttempts: number;
-                        timeoutSeconds: number;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2981,16 +3866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3001,16 +3877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -3027,16 +3894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Changed by another request meanwhile; read and retry. */
@@ -3053,16 +3911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3073,16 +3922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3101,16 +3941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3123,16 +3954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3177,16 +3999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3197,16 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -3223,16 +4027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3243,16 +4038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3271,16 +4057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3293,16 +4070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3339,52 +4107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            deliveryId: string;
-                            /** Format: uuid */
-                            endpointId: string;
-                            eventId: string;
-                            /** @enum {string} */
-                            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                            /** @enum {string} */
-                            status: "PENDING" | "SUCCEEDED" | "FAILED";
-                            /** @description The body sent, byte for byte the same on every attempt. */
-                            payload: {
-                                /** @enum {string} */
-                                eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                                entityType: string;
-                                entityId: string;
-                                fromDate: string | null;
-                                toDate: string | null;
-                                /** Format: date-time */
-                                occurredAt: string;
-                                dedupKey: string;
-                            };
-                            attempts: {
-                                attempt: number;
-                                /** Format: date-time */
-                                at: string;
-                                /**
-                                 * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
-                                 * @enum {string}
-                                 */
-                                outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
-                                statusCode?: number;
-                                error?: string;
-                                durationMs: number;
-                            }[];
-                            nextAttemptAt: string | null;
-                            failureReason: string | null;
-                            resendOf: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -3401,16 +4124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3421,16 +4135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -3447,16 +4152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3467,16 +4163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3495,16 +4182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3517,16 +4195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3554,13 +4223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            eventType: string;
-                            entityType: string;
-                            description: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListWebhookEventTypesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -3577,16 +4240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3597,16 +4251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3617,16 +4262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3645,16 +4281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3667,16 +4294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3690,49 +4308,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    data: {
-                        /** @constant */
-                        type: "changes_notification";
-                        attributes: {
-                            request_id: string;
-                            hotel_code: string;
-                            changes: ({
-                                /** @constant */
-                                type: "availability_changes";
-                                attributes: {
-                                    room_type_id: string;
-                                    rate_plan_id?: string | null;
-                                    date_from: string;
-                                    date_to: string;
-                                    availability: number;
-                                };
-                            } | {
-                                /** @constant */
-                                type: "restriction_changes";
-                                attributes: {
-                                    room_type_id: string;
-                                    rate_plan_id: string;
-                                    date_from: string;
-                                    date_to: string;
-                                    rates?: {
-                                        rate: string;
-                                        currency?: string;
-                                        fraction_size?: number;
-                                        occupancy?: number;
-                                    }[];
-                                    stop_sell?: boolean;
-                                    closed_to_arrival?: boolean;
-                                    closed_to_departure?: boolean;
-                                    min_stay_arrival?: number;
-                                    min_stay_through?: number;
-                                    min_stay?: number;
-                                    max_stay?: number;
-                                };
-                            })[];
-                        };
-                    }[];
-                };
+                "application/json": components["schemas"]["ChannexChanges"];
             };
         };
         responses: {
@@ -3744,17 +4320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
-                        unique_id: string;
-                        /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
-                        warnings?: {
-                            path: string;
-                            reason: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChannexChangesResponse"];
                 };
             };
             /** @description Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it. */
@@ -3765,16 +4331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
@@ -3785,16 +4342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A request_id received before with a different body. */
@@ -3805,16 +4353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The body is over 6 MB (what the function can receive). */
@@ -3825,16 +4364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3859,31 +4389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @constant */
-                            type: "mapping_details";
-                            attributes: {
-                                room_types: {
-                                    /** @description A property id of the listing. */
-                                    id: string;
-                                    title: string;
-                                    rate_plans: {
-                                        /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
-                                        id: string;
-                                        title: string;
-                                        /** @constant */
-                                        sell_mode: "per_person";
-                                        /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
-                                        max_persons: number;
-                                        /** @constant */
-                                        currency: "INR";
-                                        read_only: boolean;
-                                    }[];
-                                }[];
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["ChannexMappingDetailsResponse"];
                 };
             };
             /** @description hotel_code is missing. */
@@ -3894,16 +4400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
@@ -3914,16 +4411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No listing connected to Channex has this id (a listing of ours that is not connected answers the same). */
@@ -3934,16 +4422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3968,10 +4447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["ChannexTestConnectionResponse"];
                 };
             };
             /** @description hotel_code is missing. */
@@ -3982,16 +4458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
@@ -4002,16 +4469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No listing connected to Channex has this id (a listing of ours that is not connected answers the same). */
@@ -4022,16 +4480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4064,16 +4513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4106,16 +4546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4148,16 +4579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4171,79 +4593,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    entity: "event";
-                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
-                    event: string;
-                    contains: string[];
-                    payload: {
-                        payment?: {
-                            entity: {
-                                /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
-                                id: string;
-                                /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
-                                order_id: string | null;
-                                /** @description Paise (the currency subunit). */
-                                amount: number;
-                                currency: string;
-                                /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
-                                status: string;
-                                /** @description Paise refunded of it so far. */
-                                amount_refunded?: number;
-                                /** @description Unix seconds. */
-                                created_at: number;
-                            };
-                        };
-                        refund?: {
-                            entity: {
-                                /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
-                                id: string;
-                                /** @description The refunded payment (pay_…). */
-                                payment_id: string;
-                                /** @description Paise refunded. */
-                                amount: number;
-                                currency: string;
-                                /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
-                                status: string;
-                                created_at: number;
-                            };
-                        };
-                        dispute?: {
-                            entity: {
-                                /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
-                                id: string;
-                                /** @description The disputed payment (pay_…). */
-                                payment_id: string;
-                                /** @description Paise disputed. */
-                                amount: number;
-                                /** @description Paise deducted when lost (0 before). */
-                                amount_deducted: number;
-                                currency: string;
-                                /**
-                                 * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
-                                 * @enum {string}
-                                 */
-                                status: "open" | "under_review" | "won" | "lost" | "closed";
-                                respond_by: number;
-                                created_at: number;
-                            };
-                        };
-                        virtual_account?: {
-                            entity: {
-                                /** @description The virtual account credited (va_…), for virtual_account.credited. */
-                                id: string;
-                            };
-                        };
-                        bank_transfer?: {
-                            entity: {
-                                /** @description The bank's reference (UTR). */
-                                bank_reference: string;
-                            };
-                        };
-                    };
-                    created_at: number;
-                };
+                "application/json": components["schemas"]["GatewayNotification"];
             };
         };
         responses: {
@@ -4255,22 +4605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
-                         * @enum {string}
-                         */
-                        outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
-                        event: string;
-                        paymentId: string | null;
-                        invoiceId: string | null;
-                        /** @description The refund (rfnd_…) of a refund event; null otherwise. */
-                        refundId: string | null;
-                        /** @description The dispute (disp_…) of a dispute event; null otherwise. */
-                        disputeId: string | null;
-                        /** @description True when this payment was already recorded (or kept): nothing moved again. */
-                        duplicate: boolean;
-                    };
+                    "application/json": components["schemas"]["GatewayNotificationReply"];
                 };
             };
             /** @description The signature is missing or does not match the raw body (`param` names the header), or the signed body is not a Razorpay event (`param` names the field). Nothing is recorded. */
@@ -4281,16 +4616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4321,16 +4647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4367,38 +4684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /** Format: date-time */
-                            at: string;
-                            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
-                            actor: string;
-                            /** @enum {string} */
-                            actorKind: "operator" | "partner-key" | "person" | "system";
-                            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
-                            action: string;
-                            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
-                            target: string;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            before: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            after: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
-                            requestId: string;
-                            /** @description The event's position in its target's chain, from 1. */
-                            seq: number;
-                            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
-                            prevHash: string;
-                            /** @description SHA-256 of this event (docs: audit trail). */
-                            hash: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditEventsPage"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -4415,16 +4701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4435,16 +4712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4455,16 +4723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4483,16 +4742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4505,16 +4755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4549,82 +4790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        from: string;
-                        to: string;
-                        data: {
-                            listingId: string;
-                            properties: {
-                                propertyId: string;
-                                /** @description Ordered by date. A date without loaded inventory is absent and cannot be booked. */
-                                days: {
-                                    date: string;
-                                    /** @description Units that can be sold on this date: 0 when sold out or stop-sold. */
-                                    unitsAvailable: number;
-                                    /** @description Sales closed on this date whatever the units; unitsAvailable is then 0. */
-                                    stopSell: boolean;
-                                    /** @description Nights; applies to every stay touching this date. */
-                                    minimumStay: number;
-                                    maximumStay: number;
-                                    /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
-                                    ratePlans?: {
-                                        EP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                        CP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                        MAP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                        AP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                    };
-                                }[];
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Availability"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -4641,16 +4807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4661,16 +4818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4681,16 +4829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4709,16 +4848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4731,16 +4861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4785,34 +4906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
-                            bookingId: string | null;
-                            /** @description Your reference from POST /v1/bookings. */
-                            externalBookingId: string;
-                            /** @description Short human code, present from the start. */
-                            code: string;
-                            /** @enum {string} */
-                            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                            checkIn: string;
-                            checkOut: string;
-                            /** @description The grand total booked on credit. */
-                            totalAmount: number;
-                            /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
-                            outstandingAmount: number;
-                            /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
-                            paidAmount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
-                             */
-                            updatedAt: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ListBookingsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -4829,16 +4923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4849,16 +4934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4869,16 +4945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4897,16 +4964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4919,16 +4977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4942,50 +4991,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: uuid */
-                    orderId: string;
-                    /** @description Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409. */
-                    externalBookingId: string;
-                    /** @description The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup. */
-                    acceptedTotal: number;
-                    primaryGuest: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    };
-                    additionalGuests?: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName?: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    }[];
-                    specialRequests?: string;
-                    /**
-                     * Format: uri
-                     * @description https, resolving only to public addresses; checked now (400 otherwise). Terminal outcomes are POSTed here, signed (docs/callbacks.md).
-                     */
-                    callbackUrl?: string;
-                };
+                "application/json": components["schemas"]["BookingBody"];
             };
         };
         responses: {
@@ -5003,24 +5009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
-                        bookingId: string | null;
-                        externalBookingId: string;
-                        /** @enum {string} */
-                        status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
-                        /**
-                         * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
-                         * @enum {string}
-                         */
-                        bookingStatus: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        /** @description Our booking code, shown on booking rows from the start. */
-                        code: string;
-                        /** @description Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it. */
-                        chargedAmount: number;
-                        /** @description Rupees of credit left after this booking (live, for a replay). */
-                        availableCreditAfter: number;
-                    };
+                    "application/json": components["schemas"]["BookingReply"];
                 };
             };
             /** @description PROCESSING: the charge is authorized, the outcome not known yet; bookingId is null. */
@@ -5037,24 +5026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
-                        bookingId: string | null;
-                        externalBookingId: string;
-                        /** @enum {string} */
-                        status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
-                        /**
-                         * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
-                         * @enum {string}
-                         */
-                        bookingStatus: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        /** @description Our booking code, shown on booking rows from the start. */
-                        code: string;
-                        /** @description Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it. */
-                        chargedAmount: number;
-                        /** @description Rupees of credit left after this booking (live, for a replay). */
-                        availableCreditAfter: number;
-                    };
+                    "application/json": components["schemas"]["BookingReply"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -5071,16 +5043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5091,16 +5054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Credit refused: reasonCode CREDIT_LIMIT_EXCEEDED (with shortfall) or ACCOUNT_ON_HOLD, and availableCredit at the moment of decision. Nothing was written. */
@@ -5117,20 +5071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        /** @enum {string} */
-                        reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-                        shortfall?: number;
-                        availableCredit: number;
-                    };
+                    "application/json": components["schemas"]["CreateBookingError402"];
                 };
             };
             /** @description No such order in your agent group (another group's order reads the same). */
@@ -5147,16 +5088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them. */
@@ -5173,40 +5105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        expectedTotal?: number;
-                        breakup?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order's items). */
-                        unavailableNights?: {
-                            /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                            date: string;
-                            /** @description The property (unit type) of the listing that cannot be sold. */
-                            propertyId: string;
-                            /**
-                             * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                             * @enum {string}
-                             */
-                            reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                            /** @description Units of this property the stay needs each night. */
-                            requiredUnits: number;
-                            /** @description Units open that night (0 without inventory). */
-                            availableUnits: number;
-                            /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                            stayLimit?: number;
-                            /** @description The rule in words, for people; match on `reason`, never on this text. */
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["CreateBookingError409"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5217,16 +5116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5245,16 +5135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5267,16 +5148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5306,190 +5178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
-                        bookingId: string | null;
-                        /** @description Your reference from POST /v1/bookings. */
-                        externalBookingId: string;
-                        /** @description Short human code, present from the start. */
-                        code: string;
-                        /** @enum {string} */
-                        status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        checkIn: string;
-                        checkOut: string;
-                        /** @description The grand total booked on credit. */
-                        totalAmount: number;
-                        /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
-                        outstandingAmount: number;
-                        /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
-                        paidAmount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
-                         */
-                        updatedAt: string;
-                        listingId: string;
-                        orderId: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                        primaryGuest: {
-                            guestId?: string;
-                            salutation?: string;
-                            firstName: string;
-                            lastName?: string;
-                            email?: string;
-                            phone?: string;
-                            countryCode?: string;
-                            city?: string;
-                            dob?: string;
-                            anniversary?: string;
-                            position?: number;
-                        };
-                        additionalGuests: {
-                            guestId?: string;
-                            salutation?: string;
-                            firstName: string;
-                            lastName?: string;
-                            email?: string;
-                            phone?: string;
-                            countryCode?: string;
-                            city?: string;
-                            dob?: string;
-                            anniversary?: string;
-                            position?: number;
-                        }[];
-                        specialRequests: string | null;
-                        /** @description The policy booked (the item's): the refund a cancellation gets by date. */
-                        cancellationPolicy: {
-                            cancelBy: string;
-                            refundPercentage: number;
-                            label: string;
-                        }[];
-                        /** @description Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after. */
-                        amendments: {
-                            amendmentId: string;
-                            /** @enum {string} */
-                            status: "PENDING" | "APPLIED" | "REFUSED" | "COMPENSATING" | "COMPENSATED";
-                            before: {
-                                checkIn: string;
-                                checkOut: string;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            after: {
-                                checkIn: string;
-                                checkOut: string;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            /** @description Rupees, at most two decimals. */
-                            previousTotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            newTotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            delta: number;
-                            /** @description Rupees, at most two decimals. */
-                            amendmentDelta: number;
-                            /** @description Rupees, at most two decimals. */
-                            rateDriftAbsorbed: number;
-                            failure: {
-                                reasonCode: string;
-                                reason: string;
-                                /** Format: date-time */
-                                failedAt: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            appliedAt: string | null;
-                        }[];
-                        /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
-                        failure: {
-                            /** @enum {string} */
-                            reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
-                            reason: string;
-                            /** Format: date-time */
-                            failedAt: string;
-                        } | null;
-                        /** @description What the cancellation did; null unless cancelled. */
-                        cancellation: {
-                            /** Format: date-time */
-                            cancelledAt: string;
-                            reason: string | null;
-                            refundPercentage: number;
-                            /** @description Rupees, at most two decimals. */
-                            refundAmount: number;
-                        } | null;
-                        /** @description Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl. */
-                        callbacks: {
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "PENDING" | "SUCCEEDED" | "FAILED";
-                            attempts: {
-                                attempt: number;
-                                /** Format: date-time */
-                                at: string;
-                                outcome: string;
-                                statusCode?: number;
-                                error?: string;
-                                durationMs: number;
-                            }[];
-                            nextAttemptAt: string | null;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["BookingDetail"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -5506,16 +5195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5526,16 +5206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such booking in your agent group. */
@@ -5552,16 +5223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5572,16 +5234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5600,16 +5253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5622,16 +5266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5647,58 +5282,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn?: string;
-                    /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut?: string;
-                    /** @description At least 1. */
-                    adults?: number;
-                    children?: number;
-                    infants?: number;
-                    /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability. */
-                    guests?: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName?: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["AmendmentBody"];
             };
         };
         responses: {
@@ -5716,88 +5300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        amendable: boolean;
-                        /** @description Why not, when amendable is false; null otherwise. */
-                        reason: ("UNAVAILABLE" | "MINIMUM_STAY" | "NO_CHANGE" | "CHANNEL_CANNOT_MODIFY" | "INVOICED") | null;
-                        checkIn: string;
-                        checkOut: string;
-                        availability: {
-                            /** @enum {string} */
-                            status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
-                            nightsRequested: number;
-                            unavailableNights: string[];
-                            shortfalls: {
-                                date: string;
-                                propertyId: string;
-                                requiredUnits: number;
-                                availableUnits: number;
-                            }[];
-                            minimumStayViolations: {
-                                propertyId: string;
-                                minimumNights: number;
-                                requestedNights: number;
-                            }[];
-                        };
-                        /** @description null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current. */
-                        pricing: {
-                            /** @constant */
-                            currency: "INR";
-                            /** @description stay − discount + meals + vas + tax = total, exactly. */
-                            current: {
-                                /** @description Rupees, at most two decimals. */
-                                stay: number;
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                /** @description Rupees, at most two decimals. */
-                                meals: number;
-                                /** @description Rupees, at most two decimals. */
-                                vas: number;
-                                /** @description Rupees, at most two decimals. */
-                                tax: number;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            /** @description stay − discount + meals + vas + tax = total, exactly. */
-                            amended: {
-                                /** @description Rupees, at most two decimals. */
-                                stay: number;
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                /** @description Rupees, at most two decimals. */
-                                meals: number;
-                                /** @description Rupees, at most two decimals. */
-                                vas: number;
-                                /** @description Rupees, at most two decimals. */
-                                tax: number;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            /** @description stay − discount + meals + vas + tax = total, exactly. */
-                            delta: {
-                                /** @description Rupees, at most two decimals. */
-                                stay: number;
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                /** @description Rupees, at most two decimals. */
-                                meals: number;
-                                /** @description Rupees, at most two decimals. */
-                                vas: number;
-                                /** @description Rupees, at most two decimals. */
-                                tax: number;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            warnings: string[];
-                        } | null;
-                        /** @description What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift. */
-                        chargedTotal: number;
-                        /** @description Our extension: the additional guests as they would stand, echoed. */
-                        guests: {
-                            [key: string]: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["AmendmentEvaluation"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates. */
@@ -5814,16 +5317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5834,16 +5328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -5860,16 +5345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The booking cannot be amended at all: CONFLICT with reasonCode BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED (check-in today or earlier, India) or STAY_ENDED. */
@@ -5886,36 +5362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        reasonCode?: string;
-                        amendmentId?: string;
-                        /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
-                        availability?: {
-                            /** @enum {string} */
-                            status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
-                            nightsRequested: number;
-                            unavailableNights: string[];
-                            shortfalls: {
-                                date: string;
-                                propertyId: string;
-                                requiredUnits: number;
-                                availableUnits: number;
-                            }[];
-                            minimumStayViolations: {
-                                propertyId: string;
-                                minimumNights: number;
-                                requestedNights: number;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["QuoteAmendmentError409"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5926,16 +5373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5954,16 +5392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5976,16 +5405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6001,58 +5421,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn?: string;
-                    /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut?: string;
-                    /** @description At least 1. */
-                    adults?: number;
-                    children?: number;
-                    infants?: number;
-                    /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability. */
-                    guests?: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName?: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["AmendmentBody"];
             };
         };
         responses: {
@@ -6070,26 +5439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        /** Format: uuid */
-                        amendmentId: string;
-                        checkIn: string;
-                        checkOut: string;
-                        /** @description chargedTotal before the amendment. */
-                        previousTotal: number;
-                        /** @description previousTotal + amendmentDelta: what you are charged for the booking now. */
-                        newTotal: number;
-                        /** @description newTotal − previousTotal: the ADJUSTMENT on your ledger (none when 0). */
-                        delta: number;
-                        /** @description pricing.delta.total: the change at today's rates. */
-                        amendmentDelta: number;
-                        /** @description pricing.current.total − previousTotal: rate movement since booking, not passed on. */
-                        rateDriftAbsorbed: number;
-                        warnings: string[];
-                        /** @description True when this is an identical resend of an applied amendment: nothing moved again. */
-                        alreadyApplied: boolean;
-                    };
+                    "application/json": components["schemas"]["AmendmentApplied"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates. */
@@ -6106,16 +5456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6126,16 +5467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The increase would breach the credit limit (CREDIT_LIMIT_EXCEEDED with shortfall) or the group is on hold (ACCOUNT_ON_HOLD), with availableCredit. Nothing changed. */
@@ -6152,20 +5484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        /** @enum {string} */
-                        reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-                        shortfall?: number;
-                        availableCredit: number;
-                    };
+                    "application/json": components["schemas"]["ApplyAmendmentError402"];
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -6182,16 +5501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description NOT_AMENDABLE (reasonCode UNAVAILABLE with availability, MINIMUM_STAY, NO_CHANGE); BOOKING_INVOICED (on an issued invoice: credit note and a fresh booking); CHANNEL_CANNOT_MODIFY (cancel and rebook); CHANNEL_REFUSED (the channel manager refused; nothing changed); AMENDMENT_CONFLICT (another amendment applied or is in progress, or a night sold meanwhile: quote again); AMENDMENT_FAILED (a step after the channel failed; the original stay was restored); CONFLICT with reasonCode BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED (check-in today or earlier, India) or STAY_ENDED. */
@@ -6208,36 +5518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        reasonCode?: string;
-                        amendmentId?: string;
-                        /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
-                        availability?: {
-                            /** @enum {string} */
-                            status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
-                            nightsRequested: number;
-                            unavailableNights: string[];
-                            shortfalls: {
-                                date: string;
-                                propertyId: string;
-                                requiredUnits: number;
-                                availableUnits: number;
-                            }[];
-                            minimumStayViolations: {
-                                propertyId: string;
-                                minimumNights: number;
-                                requestedNights: number;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["QuoteAmendmentError409"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6248,16 +5529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6276,16 +5548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6298,16 +5561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6323,10 +5577,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Free text, kept with the cancellation and sent in booking.cancelled. */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CancelBookingBody"];
             };
         };
         responses: {
@@ -6344,23 +5595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        externalBookingId: string;
-                        /** @constant */
-                        status: "CANCELLED";
-                        chargedAmount: number;
-                        cancellation: {
-                            /** Format: date-time */
-                            cancelledAt: string;
-                            reason: string | null;
-                            refundPercentage: number;
-                            /** @description Rupees credited back (a REFUND entry on your ledger). */
-                            refundAmount: number;
-                        };
-                        /** @description True when this call found the booking already cancelled and changed nothing. */
-                        alreadyCancelled: boolean;
-                    };
+                    "application/json": components["schemas"]["CancelReply"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6377,16 +5612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6397,16 +5623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -6423,16 +5640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The booking cannot be cancelled (its stay has begun). */
@@ -6449,16 +5657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6469,16 +5668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6497,16 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6519,16 +5700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6558,22 +5730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        /** @enum {string} */
-                        status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        cancellable: boolean;
-                        /** @description Why not, when not cancellable. */
-                        reason: string | null;
-                        chargedAmount: number;
-                        refundPercentage: number;
-                        refundAmount: number;
-                        /** @description The policy step in force: cancel on or before this date for this refund. */
-                        appliesUntil: string | null;
-                        label: string | null;
-                        /** Format: date-time */
-                        quotedAt: string;
-                    };
+                    "application/json": components["schemas"]["CancellationQuote"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6590,16 +5747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6610,16 +5758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -6636,16 +5775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6656,16 +5786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6684,16 +5805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6706,16 +5818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6743,22 +5846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            /** @description Every document the contact receives, statutory ones first. */
-                            documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                            /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
-                            bounced: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListFinanceContactsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6775,16 +5863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6795,16 +5874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6815,16 +5885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6843,16 +5904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6865,16 +5917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6888,13 +5931,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description One e-mail address; stored lower-cased, one contact per address. */
-                    email: string;
-                    name?: string | null;
-                    /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
-                    documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                };
+                "application/json": components["schemas"]["CreateFinanceContactBody"];
             };
         };
         responses: {
@@ -6912,20 +5949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string | null;
-                        /** @description Every document the contact receives, statutory ones first. */
-                        documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                        /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
-                        bounced: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["FinanceContact"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6942,16 +5966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6962,16 +5977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The address is already a contact of the group, or the group has 10 contacts. */
@@ -6988,16 +5994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7008,16 +6005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7036,16 +6024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7058,16 +6037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7112,16 +6082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7132,16 +6093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such finance contact in your agent group (another group's reads the same). */
@@ -7158,16 +6110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7178,16 +6121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7206,16 +6140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7228,16 +6153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7253,13 +6169,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description One e-mail address; stored lower-cased, one contact per address. */
-                    email?: string;
-                    name?: string | null;
-                    /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
-                    documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                };
+                "application/json": components["schemas"]["UpdateFinanceContactBody"];
             };
         };
         responses: {
@@ -7277,20 +6187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string | null;
-                        /** @description Every document the contact receives, statutory ones first. */
-                        documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                        /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
-                        bounced: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["FinanceContact"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -7307,16 +6204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7327,16 +6215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such finance contact in your agent group (another group's reads the same). */
@@ -7353,16 +6232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The new address is already another contact of the group. */
@@ -7379,16 +6249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7399,16 +6260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7427,16 +6279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7449,16 +6292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7497,65 +6331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description From the registration's series per GSTIN and financial year; null until issued. */
-                            invoiceNumber: string | null;
-                            /** @enum {string} */
-                            status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
-                            issueDate: string | null;
-                            dueDate: string | null;
-                            /** Format: date */
-                            periodFrom: string;
-                            /** Format: date */
-                            periodTo: string;
-                            /** @description Σ taxable value of the lines (after discounts). */
-                            subtotal: number;
-                            cgst: number;
-                            sgst: number;
-                            igst: number;
-                            /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
-                            discount: number;
-                            /** @description subtotal + cgst + sgst + igst. */
-                            total: number;
-                            amountPaid: number;
-                            creditedAmount: number;
-                            /** @description total − amountPaid − creditedAmount. */
-                            amountDue: number;
-                            overdueSince: string | null;
-                            supplierGstin: string;
-                            supplierName: string;
-                            supplierAddress: string;
-                            billToGstin: string | null;
-                            billToName: string;
-                            billToAddress: string;
-                            /** @description The property's state and its GST state code, e.g. "Goa (30)". */
-                            placeOfSupply: string;
-                            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
-                            gatewayOrderId: string | null;
-                            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
-                            paymentInstructions: {
-                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
-                                gatewayOrderId: string | null;
-                                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
-                                bankTransfer: {
-                                    accountNumber: string;
-                                    ifsc: string;
-                                    bankName: string;
-                                    beneficiaryName: string;
-                                    /** @description Quote it with the transfer (the invoice number). */
-                                    reference: string | null;
-                                } | null;
-                            } | null;
-                            creditNoteFor: string | null;
-                        }[];
-                        nextCursor: string | null;
-                        outstanding: number;
-                        oldestDueDate: string | null;
-                        outstandingInvoiceCount: number;
-                    };
+                    "application/json": components["schemas"]["ListInvoicesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -7572,16 +6348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7592,16 +6359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7612,16 +6370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7640,16 +6389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7662,16 +6402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7685,20 +6416,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Inclusive start of the period, recorded on the invoices; requires to. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
-                     */
-                    from?: string;
-                    /**
-                     * Format: date
-                     * @description Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most 365 days after from; not after today. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
-                     */
-                    to?: string;
-                    /** @description At most 100 property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed. */
-                    bookingIds?: string[];
-                };
+                "application/json": components["schemas"]["RunBillingBody"];
             };
         };
         responses: {
@@ -7716,45 +6434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date */
-                        periodFrom: string;
-                        /** Format: date */
-                        periodTo: string;
-                        /**
-                         * Format: date-time
-                         * @description Charges that occurred up to this instant (the end of periodTo in India) were selected.
-                         */
-                        cutoff: string;
-                        /** @description Invoices written or finished by this run, DRAFTs (that could not be issued yet) included. */
-                        invoiceIds: string[];
-                        /** @description Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered). */
-                        linesWritten: number;
-                        /** @description States with no GST registration of ours: their lines are held back, not billed. */
-                        blockedStates: {
-                            state: string;
-                            lineCount: number;
-                            taxableValue: number;
-                        }[];
-                        skippedEntries: {
-                            /** Format: uuid */
-                            ledgerEntryId: string;
-                            bookingId: string;
-                            /**
-                             * @description BOOKING_NOT_FOUND, NO_CHARGE_LINES, PROPERTY_UNKNOWN, NEEDS_CREDIT_NOTE
-                             * @enum {string}
-                             */
-                            reason: "BOOKING_NOT_FOUND" | "NO_CHARGE_LINES" | "PROPERTY_UNKNOWN" | "NEEDS_CREDIT_NOTE";
-                        }[];
-                        /** @description Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed. */
-                        unreconciledEntries: {
-                            /** Format: uuid */
-                            ledgerEntryId: string;
-                            bookingId: string;
-                            chargedAmount: number;
-                            billedAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["BillingRunResult"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -7771,16 +6451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7791,16 +6462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7811,16 +6473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential, or a billing run was requested too soon or while another runs for your account; wait Retry-After seconds. */
@@ -7839,16 +6492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7861,16 +6505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7900,98 +6535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invoice: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description From the registration's series per GSTIN and financial year; null until issued. */
-                            invoiceNumber: string | null;
-                            /** @enum {string} */
-                            status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
-                            issueDate: string | null;
-                            dueDate: string | null;
-                            /** Format: date */
-                            periodFrom: string;
-                            /** Format: date */
-                            periodTo: string;
-                            /** @description Σ taxable value of the lines (after discounts). */
-                            subtotal: number;
-                            cgst: number;
-                            sgst: number;
-                            igst: number;
-                            /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
-                            discount: number;
-                            /** @description subtotal + cgst + sgst + igst. */
-                            total: number;
-                            amountPaid: number;
-                            creditedAmount: number;
-                            /** @description total − amountPaid − creditedAmount. */
-                            amountDue: number;
-                            overdueSince: string | null;
-                            supplierGstin: string;
-                            supplierName: string;
-                            supplierAddress: string;
-                            billToGstin: string | null;
-                            billToName: string;
-                            billToAddress: string;
-                            /** @description The property's state and its GST state code, e.g. "Goa (30)". */
-                            placeOfSupply: string;
-                            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
-                            gatewayOrderId: string | null;
-                            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
-                            paymentInstructions: {
-                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
-                                gatewayOrderId: string | null;
-                                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
-                                bankTransfer: {
-                                    accountNumber: string;
-                                    ifsc: string;
-                                    bankName: string;
-                                    beneficiaryName: string;
-                                    /** @description Quote it with the transfer (the invoice number). */
-                                    reference: string | null;
-                                } | null;
-                            } | null;
-                            creditNoteFor: string | null;
-                        };
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).
-                             * @enum {string}
-                             */
-                            lineKind: "STAY" | "MEAL" | "SERVICE" | "ADJUSTMENT" | "CANCELLATION";
-                            sac: string;
-                            description: string;
-                            propertyName: string;
-                            bookingId: string;
-                            itemRef: string;
-                            nightDate: string | null;
-                            /** Format: date */
-                            checkIn: string;
-                            /** Format: date */
-                            checkOut: string;
-                            quantity: number;
-                            unitBase: number;
-                            taxableValue: number;
-                            gstRate: number;
-                            cgst: number;
-                            sgst: number;
-                            igst: number;
-                            lineTotal: number;
-                            creditNoteForLine: string | null;
-                        }[];
-                        creditNotes: {
-                            /** Format: uuid */
-                            id: string;
-                            invoiceNumber: string;
-                            /** Format: date */
-                            issueDate: string;
-                            total: number;
-                        }[];
-                        creditNoteForNumber: string | null;
-                    };
+                    "application/json": components["schemas"]["GetInvoiceResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -8008,16 +6552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8028,16 +6563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invoice in your agent group (another group's invoice reads the same). */
@@ -8054,16 +6580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8074,16 +6591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8102,16 +6610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8124,16 +6623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8180,16 +6670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8200,16 +6681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invoice in your agent group (another group's invoice reads the same). */
@@ -8226,16 +6698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The invoice is a DRAFT (or an abandoned draft), or a credit note awaiting its e-invoice registration: no document exists yet. */
@@ -8252,16 +6715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8272,16 +6726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8300,16 +6745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8322,16 +6758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8376,40 +6803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
-                             * @enum {string}
-                             */
-                            type: "CHARGE" | "ADJUSTMENT" | "REFUND" | "PAYMENT";
-                            /**
-                             * @description AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).
-                             * @enum {string}
-                             */
-                            status: "AUTHORIZED" | "POSTED" | "RELEASED";
-                            /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
-                            amount: number;
-                            /** @constant */
-                            currency: "INR";
-                            /** @description The property-system booking id; set once a charge is POSTED. */
-                            bookingId: string | null;
-                            /** @description Your own booking reference, set from authorization. */
-                            externalBookingId: string | null;
-                            description: string;
-                            /** Format: date-time */
-                            occurredAt: string;
-                        }[];
-                        nextCursor: string | null;
-                        /** @description Your credit limit, rupees. */
-                        creditLimit: number;
-                        /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
-                        availableCredit: number;
-                        /** @description Authorized and posted charges and adjustments less refunds and payments, live. */
-                        exposure: number;
-                    };
+                    "application/json": components["schemas"]["LedgerPage"];
                     "text/csv": string;
                 };
             };
@@ -8427,16 +6821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8447,16 +6832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8467,16 +6843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8495,16 +6862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8517,16 +6875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8563,65 +6912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            title: string;
-                            /** @description ACTIVE or INACTIVE. */
-                            status: string;
-                            type: string;
-                            city: string;
-                            state: string;
-                            country: string;
-                            locality: string;
-                            latitude: number;
-                            longitude: number;
-                            maxAdults: number;
-                            maxChildren: number;
-                            /** @description Indicative nightly price in rupees at your channel's rates. */
-                            price: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.
-                             */
-                            updatedAt: string;
-                            /** @description Ordered by id. */
-                            properties: {
-                                id: string;
-                                name: string;
-                                brand: string;
-                                type: string;
-                                city: string;
-                                state: string;
-                                country: string;
-                                location: string;
-                                latitude: number;
-                                longitude: number;
-                                maxAdults: number;
-                                maxChildren: number;
-                                applicableAdult: number;
-                                applicableChild: number;
-                                numberOfBeds: number;
-                                /** @description Units of this type the listing has. */
-                                quantity: number;
-                                /** @description Indicative nightly price in rupees at your channel's rates. */
-                                price: number;
-                                isPetFriendly: boolean;
-                                photos: {
-                                    url: string;
-                                    name: string;
-                                }[];
-                                amenities: {
-                                    icon: string;
-                                    name: string;
-                                    category: string;
-                                }[];
-                            }[];
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ListDistributionListingsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -8638,16 +6929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8658,16 +6940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8678,16 +6951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8706,16 +6970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8728,16 +6983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8767,62 +7013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        /** @description ACTIVE or INACTIVE. */
-                        status: string;
-                        type: string;
-                        city: string;
-                        state: string;
-                        country: string;
-                        locality: string;
-                        latitude: number;
-                        longitude: number;
-                        maxAdults: number;
-                        maxChildren: number;
-                        /** @description Indicative nightly price in rupees at your channel's rates. */
-                        price: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.
-                         */
-                        updatedAt: string;
-                        /** @description Ordered by id. */
-                        properties: {
-                            id: string;
-                            name: string;
-                            brand: string;
-                            type: string;
-                            city: string;
-                            state: string;
-                            country: string;
-                            location: string;
-                            latitude: number;
-                            longitude: number;
-                            maxAdults: number;
-                            maxChildren: number;
-                            applicableAdult: number;
-                            applicableChild: number;
-                            numberOfBeds: number;
-                            /** @description Units of this type the listing has. */
-                            quantity: number;
-                            /** @description Indicative nightly price in rupees at your channel's rates. */
-                            price: number;
-                            isPetFriendly: boolean;
-                            photos: {
-                                url: string;
-                                name: string;
-                            }[];
-                            amenities: {
-                                icon: string;
-                                name: string;
-                                category: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DistributionListing"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -8839,16 +7030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8859,16 +7041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such listing on your channel. */
@@ -8885,16 +7058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8905,16 +7069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8933,16 +7088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8955,16 +7101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8978,31 +7115,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Filters; checkIn and checkOut are required. Echoed back unchanged. */
-                    rawParams: {
-                        /** @description One of checkIn, checkOut, adults, children, city, state, locality, propertyType, brand, tags, amenities, minPrice, maxPrice, petFriendly, minBedrooms, mealPlan, sort, page, size (docs/search.md); anything else is a 400 naming it. */
-                        filterName: string;
-                        /** @description Strings, even for numbers and dates; single-valued filters take exactly one. */
-                        filterValues: string[];
-                    }[];
-                    selections?: {
-                        /** @description Optional; when given it must be the checkIn (a PROPERTY selection covers the whole stay). */
-                        date?: string;
-                        /** @description One of PROPERTY: pins a property (id) and its quantity; the search is narrowed to the pinned listings. */
-                        type: string;
-                        /** @description A property id of a listing on your channel. */
-                        id: string;
-                        /** @description Not used by PROPERTY selections: the party comes from rawParams. */
-                        adults?: number;
-                        /** @description Not used by PROPERTY selections. */
-                        children?: number;
-                        /** @description Units of the property, 1–50; default 1. */
-                        quantity?: number;
-                    }[];
-                    /** @description The plan prices use where a listing offers it; elsewhere the listing's default. An unknown plan is a 400. */
-                    selectedCancellationPlanId?: string;
-                };
+                "application/json": components["schemas"]["SearchBody"];
             };
         };
         responses: {
@@ -9020,165 +7133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        singleListings: {
-                            listingId: string;
-                            title: string;
-                            coverPicture: string;
-                            /** @description The listing id as base64url, safe in URLs and paths. */
-                            encodedId: string;
-                            propertyType: string;
-                            brand: string;
-                            badges: {
-                                label: string;
-                                type: string;
-                                placement: string;
-                            }[];
-                            /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
-                            adults: number;
-                            beds: number;
-                            bathrooms: number;
-                            bedrooms: number;
-                            unitCount: number;
-                            locality: string;
-                            city: string;
-                            state: string;
-                            rating: number;
-                            reviewCount: number;
-                            /** @description Same as rating (one review source). */
-                            overallRating: number;
-                            /** @description Same as reviewCount. */
-                            totalReviews: number;
-                            tags: string[];
-                            usps: {
-                                id: number;
-                                name: string;
-                                description: string;
-                                isDifferentiator: boolean;
-                            }[];
-                            /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
-                            selectedProperties: {
-                                propertyId: string;
-                                title: string;
-                                quantity: number;
-                            }[];
-                            /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
-                            price: {
-                                perNight: number;
-                                perNightBeforeDiscount: number;
-                                total: number;
-                                totalBeforeDiscount: number;
-                                totalSaving: number;
-                                discountPercent: number;
-                            };
-                            /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
-                            offerTitles: string[];
-                            cancellationPlans: {
-                                id: string;
-                                name: string;
-                                planType: string;
-                                cancellationSummary: string;
-                                hasDiscount: boolean;
-                                totalAfterDiscount: number;
-                                perNightAfterDiscount: number;
-                                totalSaving: number;
-                                discountPercent: number;
-                            }[];
-                        }[];
-                        /** @description Only when no single listing can take the party: up to 10 groups of 3 listings at most, every pair within 5000 m. */
-                        combinedGroups: {
-                            groupId: string;
-                            totalAdultCapacity: number;
-                            totalChildrenCapacity: number;
-                            listingCount: number;
-                            maxPairwiseDistanceMeters: number;
-                            /** @description Same street (≤ 250 m), Walking distance (≤ 1500 m), Short drive (≤ 5000 m) */
-                            proximityLabel: string;
-                            listings: {
-                                listingId: string;
-                                title: string;
-                                coverPicture: string;
-                                /** @description The listing id as base64url, safe in URLs and paths. */
-                                encodedId: string;
-                                propertyType: string;
-                                brand: string;
-                                badges: {
-                                    label: string;
-                                    type: string;
-                                    placement: string;
-                                }[];
-                                /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
-                                adults: number;
-                                beds: number;
-                                bathrooms: number;
-                                bedrooms: number;
-                                unitCount: number;
-                                locality: string;
-                                city: string;
-                                state: string;
-                                rating: number;
-                                reviewCount: number;
-                                /** @description Same as rating (one review source). */
-                                overallRating: number;
-                                /** @description Same as reviewCount. */
-                                totalReviews: number;
-                                tags: string[];
-                                usps: {
-                                    id: number;
-                                    name: string;
-                                    description: string;
-                                    isDifferentiator: boolean;
-                                }[];
-                                /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
-                                selectedProperties: {
-                                    propertyId: string;
-                                    title: string;
-                                    quantity: number;
-                                }[];
-                                /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
-                                price: {
-                                    perNight: number;
-                                    perNightBeforeDiscount: number;
-                                    total: number;
-                                    totalBeforeDiscount: number;
-                                    totalSaving: number;
-                                    discountPercent: number;
-                                };
-                                /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
-                                offerTitles: string[];
-                                cancellationPlans: {
-                                    id: string;
-                                    name: string;
-                                    planType: string;
-                                    cancellationSummary: string;
-                                    hasDiscount: boolean;
-                                    totalAfterDiscount: number;
-                                    perNightAfterDiscount: number;
-                                    totalSaving: number;
-                                    discountPercent: number;
-                                }[];
-                            }[];
-                            price: {
-                                perNight: number;
-                                perNightBeforeDiscount: number;
-                                total: number;
-                                totalBeforeDiscount: number;
-                                totalSaving: number;
-                                discountPercent: number;
-                            };
-                        }[];
-                        nights: number;
-                        requiredAdults: number;
-                        requiredChildren: number;
-                        page: number;
-                        size: number;
-                        totalSingleListings: number;
-                        totalPages: number;
-                        rawParams: {
-                            filterName: string;
-                            filterValues: string[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SearchResult"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9195,16 +7150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -9215,16 +7161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -9235,16 +7172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -9263,16 +7191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -9285,16 +7204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9308,63 +7218,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
-                    listingId: string;
-                    /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn: string;
-                    /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut: string;
-                    /** @description Default 1. */
-                    adults?: number;
-                    /** @description Default 0. */
-                    children?: number;
-                    /** @description Default 0; free and outside capacity. */
-                    infants?: number;
-                    /** @description Omit or empty for a listing-level booking: the units are chosen for the party. */
-                    selectedProperties?: {
-                        propertyId: string;
-                        /** @description Units of this property, 1–50. */
-                        quantity: number;
-                    }[];
-                    /**
-                     * @description Our extension: the occupancy rate plan; default EP (room only).
-                     * @enum {string}
-                     */
-                    mealPlan?: "EP" | "CP" | "MAP" | "AP";
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
-                    bankOfferCode?: string;
-                    /** @description Pick the richest eligible offer on your channel; none eligible: no offer, no error. */
-                    applyBestBankOffer?: boolean;
-                    /** @description One of the listing's plans; default its default plan. */
-                    cancellationPlanId?: string;
-                    /** @description Display name only; never used for lookup. */
-                    externalRef?: string;
-                };
+                "application/json": components["schemas"]["OrderBody"];
             };
         };
         responses: {
@@ -9382,87 +7236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /**
-                         * Format: date-time
-                         * @description Courtesy expiry of this price; no inventory is held.
-                         */
-                        validUntil: string;
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9479,16 +7253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -9499,16 +7264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -9519,16 +7275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -9547,16 +7294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -9569,16 +7307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9608,87 +7337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /**
-                         * Format: date-time
-                         * @description Courtesy expiry of this price; no inventory is held.
-                         */
-                        validUntil: string;
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9705,16 +7354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -9725,16 +7365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such order in your agent group (another group's order reads the same). */
@@ -9751,16 +7382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order. */
@@ -9777,16 +7399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -9797,16 +7410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -9825,16 +7429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -9847,16 +7442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9886,87 +7472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /**
-                         * Format: date-time
-                         * @description Courtesy expiry of this price; no inventory is held.
-                         */
-                        validUntil: string;
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9983,16 +7489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -10003,16 +7500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such order in your agent group (another group's order reads the same). */
@@ -10029,16 +7517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order. */
@@ -10055,16 +7534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -10075,16 +7545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -10103,16 +7564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -10125,16 +7577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10148,63 +7591,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
-                    listingId: string;
-                    /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn: string;
-                    /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut: string;
-                    /** @description Default 1. */
-                    adults?: number;
-                    /** @description Default 0. */
-                    children?: number;
-                    /** @description Default 0; free and outside capacity. */
-                    infants?: number;
-                    /** @description Omit or empty for a listing-level booking: the units are chosen for the party. */
-                    selectedProperties?: {
-                        propertyId: string;
-                        /** @description Units of this property, 1–50. */
-                        quantity: number;
-                    }[];
-                    /**
-                     * @description Our extension: the occupancy rate plan; default EP (room only).
-                     * @enum {string}
-                     */
-                    mealPlan?: "EP" | "CP" | "MAP" | "AP";
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
-                    bankOfferCode?: string;
-                    /** @description Pick the richest eligible offer on your channel; none eligible: no offer, no error. */
-                    applyBestBankOffer?: boolean;
-                    /** @description One of the listing's plans; default its default plan. */
-                    cancellationPlanId?: string;
-                    /** @description Display name only; never used for lookup. */
-                    externalRef?: string;
-                };
+                "application/json": components["schemas"]["OrderBody"];
             };
         };
         responses: {
@@ -10222,80 +7609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["OrderQuote"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10312,16 +7626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -10332,16 +7637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -10352,16 +7648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -10380,16 +7667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -10402,16 +7680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10439,13 +7708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agentGroupId: string;
-                        channelId: string;
-                        keyPrefix: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                    };
+                    "application/json": components["schemas"]["V1Ping"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10462,16 +7725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -10482,16 +7736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -10502,16 +7747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -10530,16 +7766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -10552,16 +7779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10594,46 +7812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        from: string;
-                        /** Format: date-time */
-                        to: string;
-                        /** @description Net POSTED position of everything that occurred before from. */
-                        openingBalance: number;
-                        /** @description Every entry that occurred in the period, all statuses, oldest first (then by id). */
-                        entries: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
-                             * @enum {string}
-                             */
-                            type: "CHARGE" | "ADJUSTMENT" | "REFUND" | "PAYMENT";
-                            /**
-                             * @description AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).
-                             * @enum {string}
-                             */
-                            status: "AUTHORIZED" | "POSTED" | "RELEASED";
-                            /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
-                            amount: number;
-                            /** @constant */
-                            currency: "INR";
-                            /** @description The property-system booking id; set once a charge is POSTED. */
-                            bookingId: string | null;
-                            /** @description Your own booking reference, set from authorization. */
-                            externalBookingId: string | null;
-                            description: string;
-                            /** Format: date-time */
-                            occurredAt: string;
-                        }[];
-                        /** @description openingBalance plus the POSTED amounts of the period. */
-                        closingBalance: number;
-                        /** @description Your credit limit, rupees. */
-                        creditLimit: number;
-                        /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
-                        availableCredit: number;
-                    };
+                    "application/json": components["schemas"]["Statement"];
                     "text/csv": string;
                 };
             };
@@ -10651,16 +7830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -10671,16 +7841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -10691,16 +7852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -10719,16 +7871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -10741,16 +7884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10778,34 +7912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The group whose time the clock is. */
-                            agentGroupId: string;
-                            /**
-                             * Format: date-time
-                             * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                             */
-                            now: string;
-                            /**
-                             * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                             * @enum {string}
-                             */
-                            status: "advancing" | "ready";
-                            /**
-                             * Format: date-time
-                             * @description Real instant of creation; the clock started at it.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                             */
-                            advanceLimit: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListTestClocksResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10822,16 +7929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -10842,16 +7940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not a sandbox stage. */
@@ -10868,16 +7957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -10888,16 +7968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -10916,16 +7987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -10938,16 +8000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10961,10 +8014,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description The caller's own group (the default); any other group is a 404. */
-                    agentGroupId?: string;
-                };
+                "application/json": components["schemas"]["CreateTestClockBody"];
             };
         };
         responses: {
@@ -10982,32 +8032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description The group whose time the clock is. */
-                        agentGroupId: string;
-                        /**
-                         * Format: date-time
-                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                         */
-                        now: string;
-                        /**
-                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                         * @enum {string}
-                         */
-                        status: "advancing" | "ready";
-                        /**
-                         * Format: date-time
-                         * @description Real instant of creation; the clock started at it.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                         */
-                        advanceLimit: string;
-                    };
+                    "application/json": components["schemas"]["TestClock"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -11024,16 +8049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -11044,16 +8060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description agentGroupId is not the caller's group (or not a sandbox stage). */
@@ -11070,16 +8077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The group already has a test clock. */
@@ -11096,16 +8094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -11116,16 +8105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -11144,16 +8124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -11166,16 +8137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11205,32 +8167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description The group whose time the clock is. */
-                        agentGroupId: string;
-                        /**
-                         * Format: date-time
-                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                         */
-                        now: string;
-                        /**
-                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                         * @enum {string}
-                         */
-                        status: "advancing" | "ready";
-                        /**
-                         * Format: date-time
-                         * @description Real instant of creation; the clock started at it.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                         */
-                        advanceLimit: string;
-                    };
+                    "application/json": components["schemas"]["TestClock"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -11247,16 +8184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -11267,16 +8195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such test clock for this group (or not a sandbox stage). */
@@ -11293,16 +8212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -11313,16 +8223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -11341,16 +8242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -11363,16 +8255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11417,16 +8300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -11437,16 +8311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such test clock for this group (or not a sandbox stage). */
@@ -11463,16 +8328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description reasonCode CLOCK_AHEAD: the clock was advanced, so the group may have state dated past real time; it keeps its clock. */
@@ -11489,18 +8345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        /** @enum {string} */
-                        reasonCode: "CLOCK_AHEAD";
-                    };
+                    "application/json": components["schemas"]["DeleteTestClockError409"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -11511,16 +8356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -11539,16 +8375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -11561,16 +8388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11586,13 +8404,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description The clock's new time: not before its current time, at most 2 years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.
-                     */
-                    to: string;
-                };
+                "application/json": components["schemas"]["AdvanceTestClockBody"];
             };
         };
         responses: {
@@ -11610,32 +8422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description The group whose time the clock is. */
-                        agentGroupId: string;
-                        /**
-                         * Format: date-time
-                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                         */
-                        now: string;
-                        /**
-                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                         * @enum {string}
-                         */
-                        status: "advancing" | "ready";
-                        /**
-                         * Format: date-time
-                         * @description Real instant of creation; the clock started at it.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                         */
-                        advanceLimit: string;
-                    };
+                    "application/json": components["schemas"]["TestClock"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -11652,16 +8439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -11672,16 +8450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such test clock for this group (or not a sandbox stage). */
@@ -11698,16 +8467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -11718,16 +8478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time). */
@@ -11746,16 +8497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -11768,16 +8510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11798,17 +8531,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                    entityType: string;
-                    entityId: string;
-                    fromDate: string | null;
-                    toDate: string | null;
-                    /** Format: date-time */
-                    occurredAt: string;
-                    dedupKey: string;
-                };
+                "application/json": components["schemas"]["CatalogueWebhook"];
             };
         };
         responses: {
@@ -11849,32 +8572,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it. */
-                    eventId: string;
-                    /** @enum {string} */
-                    eventType: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
-                    /**
-                     * @description The same value as eventType; read whichever your code expects.
-                     * @enum {string}
-                     */
-                    event: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
-                    /**
-                     * Format: date-time
-                     * @description Order outcomes of one booking by this, not by arrival.
-                     */
-                    occurredAt: string;
-                    /** @enum {string} */
-                    status: "CONFIRMED" | "FAILED" | "CANCELLED";
-                    /** @description The id you sent when booking. */
-                    externalBookingId: string;
-                    /** @description The id you address the booking by; null when it never landed. */
-                    bookingId: string | null;
-                    /** @description Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property's channel manager refused the reservation). */
-                    reasonCode: ("BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED") | null;
-                    /** @description Words for a human. */
-                    reason: string | null;
-                };
+                "application/json": components["schemas"]["BookingCallback"];
             };
         };
         responses: {
