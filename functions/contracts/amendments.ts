@@ -187,6 +187,7 @@ export const applyAmendmentRoute = defineRoute({
         STATE_CONFLICT,
       ].join(' '),
       schema: RefusalSchema,
+      codes: ['NOT_AMENDABLE', 'BOOKING_INVOICED', 'CHANNEL_CANNOT_MODIFY', 'CHANNEL_REFUSED', 'AMENDMENT_CONFLICT', 'AMENDMENT_FAILED', 'CONFLICT'],
     },
   },
 });

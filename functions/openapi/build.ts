@@ -1,9 +1,10 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/bookings/booking.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/orders/sandbox-scenario.ts';
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
-import type { AnySchema, RouteSpec } from '../http/route.ts';
+import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ComponentRegistry } from './components.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
@@ -136,6 +137,51 @@ function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): J
 
 const SECURITY_OF = { api: 'partnerKey', v1: 'agentGroupKey', channex: 'channexKey' } as const;
 
+/** The `code` an error status answers with when its response declares none (functions/http/error-status.ts has them all). */
+export const ERROR_CODES_OF: Readonly<Record<number, readonly ErrorCode[]>> = {
+  400: ['VALIDATION_FAILED'],
+  401: ['UNAUTHORIZED'],
+  402: ['CREDIT_DENIED'],
+  404: ['NOT_FOUND'],
+  405: ['METHOD_NOT_ALLOWED'],
+  409: ['CONFLICT'],
+  413: ['PAYLOAD_TOO_LARGE'],
+  414: ['URI_TOO_LONG'],
+  429: ['RATE_LIMITED'],
+  503: ['SERVICE_UNAVAILABLE'],
+};
+
+/**
+ * The codes one error answer of a route can carry: its declared ones, else its status's. A JSON
+ * body the framework parses adds the parser's refusals to the 400; a sandbox-only route answers
+ * elsewhere as an unknown path does.
+ */
+export function errorCodesOf(route: RouteSpec, status: number, spec: ResponseSpec): ErrorCode[] {
+  const codes: ErrorCode[] = [...(spec.codes ?? ERROR_CODES_OF[status] ?? [])];
+  if (!codes.length) throw new Error(`${route.operationId}: no error code for status ${status}; declare \`codes\` on the response`);
+  if (status === 400 && route.body && !spec.codes) codes.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE');
+  if (status === 404 && route.sandboxOnly) codes.push('ROUTE_NOT_FOUND');
+  return codes;
+}
+
+/** An error body: its shape by `$ref`, with `code` narrowed to what this answer can carry, so a generated client can switch on it. */
+const errorBody = (ref: Json, codes: readonly ErrorCode[]): Json => ({
+  allOf: [
+    ref,
+    {
+      type: 'object',
+      required: ['code'],
+      properties: {
+        code: {
+          type: 'string',
+          enum: codes,
+          description: 'What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.',
+        },
+      },
+    },
+  ],
+});
+
 /** `createBooking` → `CreateBooking`: the stem of the component names an operation's unnamed bodies take. */
 const pascal = (id: string): string => id.charAt(0).toUpperCase() + id.slice(1);
 
@@ -156,7 +202,9 @@ function operation(route: RouteSpec, registry: ComponentRegistry): Json {
     const content = spec.schema
       ? {
           'application/json': {
-            schema: registry.ref(spec.schema, status.startsWith('2') ? `${stem}Response${status === '200' ? '' : status}` : `${stem}Error${status}`),
+            schema: status.startsWith('2')
+              ? registry.ref(spec.schema, `${stem}Response${status === '200' ? '' : status}`)
+              : errorBody(registry.ref(spec.schema, `${stem}Error${status}`), errorCodesOf(route, Number(status), spec)),
           },
           ...alternatives,
         }
@@ -235,6 +283,7 @@ function overview(): string {
     'A 400 adds `param`, naming the offending parameter as you wrote it (`selectedProperties[0].quantity`), and the message names it too; nothing is clamped silently.',
     'Some refusals add their own fields (`402 CREDIT_DENIED`: the shortfall; `409 PRICE_MOVED`: `expectedTotal` and `breakup`).',
     "Another tenant's resource is a 404 exactly like a missing one.",
+    'Each error answer of each operation below lists the `code`s it can carry as an enum (a generated client gets them as a union); the table gives every code by status.',
     '',
     '```json',
     '{"status":400,"error":"Bad Request","message":"size: size must be at most 100.","path":"/v1/bookings","timestamp":"2027-03-01T10:00:00.000Z","code":"VALIDATION_FAILED","param":"size"}',

@@ -6,7 +6,18 @@ import { ROUTES } from '../../functions/registry.ts';
 import type { CallResult } from './stack.ts';
 
 type Json = Record<string, unknown>;
-type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  enum?: unknown[];
+};
+
+/** An `allOf` as one schema: its members' properties together (an error body: its shape, then `code` narrowed). */
+const merged = (schema: JsonSchema): JsonSchema =>
+  schema.allOf ? { ...schema, properties: Object.assign({}, ...schema.allOf.map((m) => merged(m).properties ?? {}), schema.properties) } : schema;
 
 let document: Json | undefined;
 // Inlined: the walk below reads each body schema as a tree.
@@ -16,8 +27,9 @@ const openApi = (): Json => (document ??= inlinedDocument(buildOpenApi(ROUTES)))
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'];
 
 /** Dotted paths of body fields the JSON Schema does not name (the document a partner reads). */
-function undocumentedFields(value: unknown, schema: JsonSchema | undefined, at = ''): string[] {
-  if (!schema || value === null || typeof value !== 'object') return [];
+function undocumentedFields(value: unknown, whole: JsonSchema | undefined, at = ''): string[] {
+  if (!whole || value === null || typeof value !== 'object') return [];
+  const schema = merged(whole);
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
     const fits = branches.map((b) => undocumentedFields(value, b, at));
@@ -58,6 +70,13 @@ export function expectContract(res: CallResult, operationId: string): void {
     expect(undocumentedFields(res.body, documented?.content?.['application/json'].schema), `${operationId} ${res.status} body has undocumented fields`).toEqual(
       [],
     );
+    if (res.status >= 400) {
+      const codes = merged(documented!.content!['application/json'].schema).properties?.code?.enum;
+      expect(codes, `${operationId} ${res.status}: the reference lists the codes this answer may carry`).toBeDefined();
+      expect(codes, `${operationId} ${res.status}: code ${(res.body as { code?: string }).code} is not among the documented ones`).toContain(
+        (res.body as { code?: string }).code,
+      );
+    }
   }
 
   const operation = (openApi().paths as Record<string, Record<string, Json>>)[route.path]![route.method.toLowerCase()]!;

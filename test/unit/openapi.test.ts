@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
 import { STATUS_OF } from '../../functions/http/error-status.ts';
-import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { buildOpenApi, ERROR_CODES_OF } from '../../functions/openapi/build.ts';
 import { CONTRACT_MODULES, ComponentRegistry } from '../../functions/openapi/components.ts';
 import { refsIn } from '../../functions/openapi/refs.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
@@ -197,7 +197,7 @@ describe('OpenAPI document: what the reference explains', () => {
 });
 
 describe('OpenAPI document: named component schemas', () => {
-  type Media = { schema: { $ref?: string; contentMediaType?: string } };
+  type Media = { schema: { $ref?: string; contentMediaType?: string; allOf?: { $ref?: string }[] } };
   type Op = { operationId: string; requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
   const doc = buildOpenApi(ROUTES) as {
     components: { schemas: Record<string, unknown> };
@@ -207,7 +207,8 @@ describe('OpenAPI document: named component schemas', () => {
   const ops = [...Object.values(doc.paths).flatMap((o) => Object.values(o)), ...Object.values(doc.webhooks).map((w) => w.post)];
 
   // A served document (the Postman files) is typed by its media type, not a schema.
-  const inline = (m: Media | undefined) => m !== undefined && !m.schema.$ref && !('contentMediaType' in m.schema);
+  // An error body is its named shape (`allOf[0]`) with `code` narrowed.
+  const inline = (m: Media | undefined) => m !== undefined && !(m.schema.$ref ?? m.schema.allOf?.[0]?.$ref) && !('contentMediaType' in m.schema);
 
   it('gives every JSON request and response body, webhooks included, a $ref to a named component', () => {
     const unnamed = ops.flatMap((op) => [
@@ -268,5 +269,49 @@ describe('OpenAPI document: named component schemas', () => {
 
     expect(types).toMatch(/\n\s+Order: \{/);
     expect(types).toContain('components["schemas"]["Order"]');
+  });
+});
+
+describe('OpenAPI document: error codes per operation', () => {
+  type ErrorMedia = { schema: { allOf?: [unknown, { properties: { code: { enum: string[] } } }] } };
+  const doc = buildOpenApi(ROUTES) as {
+    paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, ErrorMedia> }> }>>;
+  };
+  const errorAnswers = Object.values(doc.paths)
+    .flatMap((o) => Object.values(o))
+    .flatMap((op) =>
+      Object.entries(op.responses)
+        .filter(([status, r]) => Number(status) >= 400 && r.content?.['application/json'])
+        .map(([status, r]) => ({ at: `${op.operationId} ${status}`, status: Number(status), schema: r.content!['application/json']!.schema })),
+    );
+  const codesAt = (at: string) => errorAnswers.find((a) => a.at === at)!.schema.allOf![1].properties.code.enum;
+
+  it("narrows every error answer's `code` to an enum of codes of that very status", () => {
+    expect(errorAnswers.length).toBeGreaterThan(100);
+    for (const a of errorAnswers) {
+      const codes = a.schema.allOf?.[1].properties.code.enum;
+      expect(codes?.length, a.at).toBeGreaterThan(0);
+      expect(
+        codes!.filter((c) => STATUS_OF[c as keyof typeof STATUS_OF] !== a.status),
+        a.at,
+      ).toEqual([]);
+    }
+  });
+
+  it('takes the codes a response declares, else its status code, plus the body parser refusals on a JSON body and ROUTE_NOT_FOUND off sandbox stages', () => {
+    expect(codesAt('createBooking 409')).toEqual(['PRICE_MOVED', 'CONFLICT', 'SOLD_OUT']);
+    expect(codesAt('applyAmendment 409')).toEqual(expect.arrayContaining(['NOT_AMENDABLE', 'AMENDMENT_CONFLICT', 'CHANNEL_REFUSED', 'CONFLICT']));
+    expect(codesAt('createOrder 400')).toEqual(['VALIDATION_FAILED', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(codesAt('listInvoices 400')).toEqual(['VALIDATION_FAILED']);
+    expect(codesAt('getTestClock 404')).toEqual(['NOT_FOUND', 'ROUTE_NOT_FOUND']);
+    expect(codesAt('listInvoices 429')).toEqual(['RATE_LIMITED']);
+  });
+
+  it('keeps its table of default codes true to the status table', () => {
+    for (const [status, codes] of Object.entries(ERROR_CODES_OF)) for (const c of codes) expect(STATUS_OF[c], c).toBe(Number(status));
+  });
+
+  it('gives the typed client the codes as a union', () => {
+    expect(read('clients/typescript/src/generated/openapi.ts')).toContain('code: "PRICE_MOVED" | "CONFLICT" | "SOLD_OUT"');
   });
 });

@@ -2766,7 +2766,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2777,7 +2783,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2788,7 +2800,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2807,7 +2825,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2820,7 +2844,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2870,7 +2900,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2881,7 +2917,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -2892,7 +2934,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -2911,7 +2959,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -2924,7 +2978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -2978,7 +3038,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -2989,7 +3055,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3000,7 +3072,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3019,7 +3097,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3032,7 +3116,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3082,7 +3172,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3093,7 +3189,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3104,7 +3206,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3123,7 +3231,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3136,7 +3250,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3181,7 +3301,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3192,7 +3318,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3203,7 +3335,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3222,7 +3360,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3235,7 +3379,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3289,7 +3439,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3300,7 +3456,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3311,7 +3473,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3330,7 +3498,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3343,7 +3517,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3390,7 +3570,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3401,7 +3587,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such delivery for this partner. */
@@ -3418,7 +3610,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description The endpoint was deleted or is DISABLED. */
@@ -3435,7 +3633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3446,7 +3650,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3465,7 +3675,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3478,7 +3694,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3523,7 +3745,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3534,7 +3762,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3545,7 +3779,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3564,7 +3804,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3577,7 +3823,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3626,7 +3878,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3637,7 +3895,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description The partner already has the maximum number of endpoints. */
@@ -3654,7 +3918,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3665,7 +3935,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3684,7 +3960,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3697,7 +3979,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3744,7 +4032,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3755,7 +4049,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -3772,7 +4072,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3783,7 +4089,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3802,7 +4114,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3815,7 +4133,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3866,7 +4190,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -3877,7 +4207,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -3894,7 +4230,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Changed by another request meanwhile; read and retry. */
@@ -3911,7 +4253,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -3922,7 +4270,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -3941,7 +4295,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -3954,7 +4314,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -3999,7 +4365,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4010,7 +4382,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -4027,7 +4405,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4038,7 +4422,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4057,7 +4447,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4070,7 +4466,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -4124,7 +4526,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4135,7 +4543,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such endpoint for this partner. */
@@ -4152,7 +4566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4163,7 +4583,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4182,7 +4608,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4195,7 +4627,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -4240,7 +4678,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4251,7 +4695,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4262,7 +4712,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4281,7 +4737,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4294,7 +4756,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -4331,7 +4799,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON";
+                    };
                 };
             };
             /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
@@ -4342,7 +4816,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description A request_id received before with a different body. */
@@ -4353,7 +4833,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description The body is over 6 MB (what the function can receive). */
@@ -4364,7 +4850,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
                 };
             };
         };
@@ -4400,7 +4892,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
@@ -4411,7 +4909,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No listing connected to Channex has this id (a listing of ours that is not connected answers the same). */
@@ -4422,7 +4926,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
         };
@@ -4458,7 +4968,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description The api-key header is missing or not one of the stage's inbound Channex keys. */
@@ -4469,7 +4985,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No listing connected to Channex has this id (a listing of ours that is not connected answers the same). */
@@ -4480,7 +5002,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
         };
@@ -4513,7 +5041,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
         };
@@ -4546,7 +5080,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
         };
@@ -4579,7 +5119,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
         };
@@ -4616,7 +5162,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
         };
@@ -4647,7 +5199,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
         };
@@ -4701,7 +5259,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4712,7 +5276,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4723,7 +5293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4742,7 +5318,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4755,7 +5337,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -4807,7 +5395,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4818,7 +5412,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4829,7 +5429,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4848,7 +5454,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4861,7 +5473,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -4923,7 +5541,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -4934,7 +5558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -4945,7 +5575,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -4964,7 +5600,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -4977,7 +5619,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5043,7 +5691,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5054,7 +5708,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Credit refused: reasonCode CREDIT_LIMIT_EXCEEDED (with shortfall) or ACCOUNT_ON_HOLD, and availableCredit at the moment of decision. Nothing was written. */
@@ -5071,7 +5731,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateBookingError402"];
+                    "application/json": components["schemas"]["CreateBookingError402"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CREDIT_DENIED";
+                    };
                 };
             };
             /** @description No such order in your agent group (another group's order reads the same). */
@@ -5088,7 +5754,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them. */
@@ -5105,7 +5777,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateBookingError409"];
+                    "application/json": components["schemas"]["CreateBookingError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "PRICE_MOVED" | "CONFLICT" | "SOLD_OUT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5116,7 +5794,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5135,7 +5819,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5148,7 +5838,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5195,7 +5891,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5206,7 +5908,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such booking in your agent group. */
@@ -5223,7 +5931,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5234,7 +5948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5253,7 +5973,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5266,7 +5992,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5317,7 +6049,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5328,7 +6066,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -5345,7 +6089,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description The booking cannot be amended at all: CONFLICT with reasonCode BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED (check-in today or earlier, India) or STAY_ENDED. */
@@ -5362,7 +6112,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuoteAmendmentError409"];
+                    "application/json": components["schemas"]["QuoteAmendmentError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5373,7 +6129,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5392,7 +6154,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5405,7 +6173,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5456,7 +6230,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5467,7 +6247,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description The increase would breach the credit limit (CREDIT_LIMIT_EXCEEDED with shortfall) or the group is on hold (ACCOUNT_ON_HOLD), with availableCredit. Nothing changed. */
@@ -5484,7 +6270,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApplyAmendmentError402"];
+                    "application/json": components["schemas"]["ApplyAmendmentError402"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CREDIT_DENIED";
+                    };
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -5501,7 +6293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description NOT_AMENDABLE (reasonCode UNAVAILABLE with availability, MINIMUM_STAY, NO_CHANGE); BOOKING_INVOICED (on an issued invoice: credit note and a fresh booking); CHANNEL_CANNOT_MODIFY (cancel and rebook); CHANNEL_REFUSED (the channel manager refused; nothing changed); AMENDMENT_CONFLICT (another amendment applied or is in progress, or a night sold meanwhile: quote again); AMENDMENT_FAILED (a step after the channel failed; the original stay was restored); CONFLICT with reasonCode BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED (check-in today or earlier, India) or STAY_ENDED. */
@@ -5518,7 +6316,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuoteAmendmentError409"];
+                    "application/json": components["schemas"]["QuoteAmendmentError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_AMENDABLE" | "BOOKING_INVOICED" | "CHANNEL_CANNOT_MODIFY" | "CHANNEL_REFUSED" | "AMENDMENT_CONFLICT" | "AMENDMENT_FAILED" | "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5529,7 +6333,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5548,7 +6358,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5561,7 +6377,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5612,7 +6434,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5623,7 +6451,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -5640,10 +6474,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
-            /** @description The booking cannot be cancelled (its stay has begun). */
+            /** @description CONFLICT: the booking cannot be cancelled (its stay has begun, or an amendment is being applied). CHANNEL_REFUSED: the channel manager refused the cancellation; nothing changed. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -5657,7 +6497,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "CHANNEL_REFUSED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5668,7 +6514,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5687,7 +6539,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5700,7 +6558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5747,7 +6611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5758,7 +6628,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such booking in your agent group (another group's booking reads the same). */
@@ -5775,7 +6651,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5786,7 +6668,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5805,7 +6693,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5818,7 +6712,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5863,7 +6763,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5874,7 +6780,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -5885,7 +6797,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -5904,7 +6822,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -5917,7 +6841,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -5966,7 +6896,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -5977,7 +6913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description The address is already a contact of the group, or the group has 10 contacts. */
@@ -5994,7 +6936,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6005,7 +6953,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6024,7 +6978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6037,7 +6997,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6082,7 +7048,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6093,7 +7065,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such finance contact in your agent group (another group's reads the same). */
@@ -6110,7 +7088,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6121,7 +7105,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6140,7 +7130,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6153,7 +7149,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6204,7 +7206,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6215,7 +7223,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such finance contact in your agent group (another group's reads the same). */
@@ -6232,7 +7246,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description The new address is already another contact of the group. */
@@ -6249,7 +7269,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6260,7 +7286,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6279,7 +7311,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6292,7 +7330,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6348,7 +7392,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6359,7 +7409,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6370,7 +7426,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6389,7 +7451,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6402,7 +7470,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6451,7 +7525,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6462,7 +7542,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6473,7 +7559,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential, or a billing run was requested too soon or while another runs for your account; wait Retry-After seconds. */
@@ -6492,7 +7584,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6505,7 +7603,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6552,7 +7656,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6563,7 +7673,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such invoice in your agent group (another group's invoice reads the same). */
@@ -6580,7 +7696,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6591,7 +7713,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6610,7 +7738,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6623,7 +7757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6670,7 +7810,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6681,7 +7827,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such invoice in your agent group (another group's invoice reads the same). */
@@ -6698,7 +7850,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description The invoice is a DRAFT (or an abandoned draft), or a credit note awaiting its e-invoice registration: no document exists yet. */
@@ -6715,7 +7873,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6726,7 +7890,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6745,7 +7915,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6758,7 +7934,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6821,7 +8003,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6832,7 +8020,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6843,7 +8037,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6862,7 +8062,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6875,7 +8081,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -6929,7 +8141,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -6940,7 +8158,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -6951,7 +8175,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -6970,7 +8200,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -6983,7 +8219,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7030,7 +8272,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7041,7 +8289,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such listing on your channel. */
@@ -7058,7 +8312,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7069,7 +8329,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7088,7 +8354,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7101,7 +8373,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7150,7 +8428,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7161,7 +8445,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7172,7 +8462,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7191,7 +8487,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7204,7 +8506,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7253,7 +8561,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7264,7 +8578,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7275,7 +8595,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7294,7 +8620,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7307,7 +8639,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7354,7 +8692,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7365,7 +8709,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such order in your agent group (another group's order reads the same). */
@@ -7382,7 +8732,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order. */
@@ -7399,7 +8755,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7410,7 +8772,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7429,7 +8797,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7442,7 +8816,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7489,7 +8869,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7500,7 +8886,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such order in your agent group (another group's order reads the same). */
@@ -7517,7 +8909,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                    };
                 };
             };
             /** @description The stored order can no longer be priced (listing withdrawn from your channel, check-in passed, an add-on withdrawn); `param` names the field. Create a new order. */
@@ -7534,7 +8932,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7545,7 +8949,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7564,7 +8974,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7577,7 +8993,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7626,7 +9048,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7637,7 +9065,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7648,7 +9082,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7667,7 +9107,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7680,7 +9126,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7725,7 +9177,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7736,7 +9194,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7747,7 +9211,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7766,7 +9236,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7779,7 +9255,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7830,7 +9312,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7841,7 +9329,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7852,7 +9346,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7871,7 +9371,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -7884,7 +9390,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -7929,7 +9441,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -7940,7 +9458,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description Not a sandbox stage. */
@@ -7957,7 +9481,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -7968,7 +9498,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -7987,7 +9523,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8000,7 +9542,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -8049,7 +9597,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8060,7 +9614,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description agentGroupId is not the caller's group (or not a sandbox stage). */
@@ -8077,7 +9637,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
+                    };
                 };
             };
             /** @description The group already has a test clock. */
@@ -8094,7 +9660,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8105,7 +9677,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8124,7 +9702,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8137,7 +9721,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -8184,7 +9774,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8195,7 +9791,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such test clock for this group (or not a sandbox stage). */
@@ -8212,7 +9814,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8223,7 +9831,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8242,7 +9856,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8255,7 +9875,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -8300,7 +9926,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8311,7 +9943,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such test clock for this group (or not a sandbox stage). */
@@ -8328,7 +9966,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
+                    };
                 };
             };
             /** @description reasonCode CLOCK_AHEAD: the clock was advanced, so the group may have state dated past real time; it keeps its clock. */
@@ -8345,7 +9989,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteTestClockError409"];
+                    "application/json": components["schemas"]["DeleteTestClockError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8356,7 +10006,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential; wait `Retry-After` seconds. */
@@ -8375,7 +10031,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8388,7 +10050,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
@@ -8439,7 +10107,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
+                    };
                 };
             };
             /** @description Missing, malformed, revoked or unknown key, or distribution access disabled. */
@@ -8450,7 +10124,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
+                    };
                 };
             };
             /** @description No such test clock for this group (or not a sandbox stage). */
@@ -8467,7 +10147,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
+                    };
                 };
             };
             /** @description Code `URI_TOO_LONG`: the path and query string together exceed 8,192 characters. Refused before the key is checked. */
@@ -8478,7 +10164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                    };
                 };
             };
             /** @description Rate limit exhausted for this credential, or a billing run for your account is in progress; wait Retry-After seconds and advance again (the clock stays `advancing` at its new time). */
@@ -8497,7 +10189,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                    };
                 };
             };
             /** @description Code `SERVICE_UNAVAILABLE`: storage could not be reached in time. Retry the same request (same idempotency key where the route has one) after `Retry-After` seconds. */
@@ -8510,7 +10208,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
                 };
             };
         };
