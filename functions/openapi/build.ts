@@ -337,7 +337,7 @@ function outbound(m: OutboundMessage, registry: ComponentRegistry): Json {
       operationId: m.operationId,
       summary: m.summary,
       description: m.description,
-      tags: ['Webhooks and callbacks'],
+      tags: [WEBHOOKS_TAG],
       security: [],
       parameters: m.headers.map((h) => ({
         name: h.name,
@@ -352,6 +352,45 @@ function outbound(m: OutboundMessage, registry: ComponentRegistry): Json {
   };
 }
 
+const WEBHOOKS_TAG = 'Webhooks and callbacks';
+
+/**
+ * Every tag, in the order of a partner's journey (start, catalogue, availability and rates,
+ * orders, bookings, amendments, money, pushes, sandbox), then the operators' own endpoints.
+ * A route's tag missing here fails the build, so a new tag is placed and described once.
+ */
+export const TAG_GROUPS: readonly { readonly name: string; readonly tags: readonly (readonly [string, string])[] }[] = [
+  {
+    name: 'Partner API',
+    tags: [
+      ['Meta', 'This reference, its Postman files, and a ping per surface to check a key.'],
+      ['Partner read API', "Your channel's catalogue with a partner key (`/api`): listings, day-by-day inventory and rates."],
+      ['Distribution API', 'Selling with an agent-group key (`/v1`): listings, availability and priced search on your channel.'],
+      ['Orders', 'Price a stay (preview), store it as an order, read and re-confirm it. No inventory is held.'],
+      ['Bookings', 'Book an order on credit, read bookings, quote and make cancellations.'],
+      ['Amendments', 'Quote and apply a change of dates, party, units, meals or services of a confirmed booking.'],
+      ['Invoices', 'GST tax invoices of your agent group and their PDFs; a billing run on request.'],
+      ['Ledger', 'Every charge, refund, adjustment and payment on your credit account, and the statement.'],
+      ['Finance contacts', 'The people of your agent group who receive its billing documents by e-mail.'],
+      ['Audit', 'Who changed what on your account, with the request id.'],
+      ['Webhook endpoints', 'Register the https endpoints that receive catalogue webhooks.'],
+      ['Webhook deliveries', 'What was sent to an endpoint, each attempt, and resending.'],
+      ['Change feed', 'The catalogue changes as a cursor-paged feed: the pull side of the webhooks.'],
+      [WEBHOOKS_TAG, 'The calls we make to you: catalogue webhooks and booking callbacks.'],
+      ['Test clocks (sandbox)', "Sandbox stages only: move an agent group's time forward to see billing and credit control."],
+    ],
+  },
+  {
+    name: 'Operators (not the partner API)',
+    tags: [
+      ['Channel manager (operators)', "Channex's Open Channel calls to us, with the inbound key the operator set."],
+      ['Payments', "Razorpay's signed notifications of payments, refunds and disputes."],
+    ],
+  },
+];
+
+const TAG_ORDER = TAG_GROUPS.flatMap((g) => g.tags.map(([name]) => name));
+
 /** The OpenAPI 3.1 document for a set of routes. Deterministic: same routes, same bytes. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const registry = new ComponentRegistry();
@@ -359,6 +398,10 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const built = sorted.map((r) => [r, operation(r, registry)] as const);
   const webhooks = Object.fromEntries(OUTBOUND_MESSAGES.map((m) => [m.name, outbound(m, registry)]));
   const schemas = registry.schemas();
+  const used = new Set([...routes.flatMap((r) => r.tags), WEBHOOKS_TAG]);
+  const unplaced = [...used].filter((t) => !TAG_ORDER.includes(t));
+  if (unplaced.length) throw new Error(`Tags with no place in TAG_GROUPS (functions/openapi/build.ts): ${unplaced.join(', ')}`);
+  const groups = TAG_GROUPS.map((g) => ({ name: g.name, tags: g.tags.filter(([name]) => used.has(name)) })).filter((g) => g.tags.length);
   const paths: Record<string, Json> = {};
   for (const [r, op] of built) {
     const final = r.deprecated?.length ? deprecate(op, r.deprecated, r.operationId, schemas) : op;
@@ -387,6 +430,9 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
         },
       },
     },
+    tags: groups.flatMap((g) => g.tags.map(([name, description]) => ({ name, description }))),
+    // Redoc's sidebar groups: the partner's journey, then the operators' endpoints apart.
+    'x-tagGroups': groups.map((g) => ({ name: g.name, tags: g.tags.map(([name]) => name) })),
     paths,
     webhooks,
   };

@@ -315,3 +315,51 @@ describe('OpenAPI document: error codes per operation', () => {
     expect(read('clients/typescript/src/generated/openapi.ts')).toContain('code: "PRICE_MOVED" | "CONFLICT" | "SOLD_OUT"');
   });
 });
+
+describe('OpenAPI document: tags in a partner journey, operators apart', () => {
+  const doc = buildOpenApi(ROUTES) as {
+    tags: { name: string; description: string }[];
+    'x-tagGroups': { name: string; tags: string[] }[];
+    paths: Record<string, Record<string, { operationId: string; tags: string[]; security: Record<string, unknown>[] }>>;
+  };
+  const ops = Object.values(doc.paths).flatMap((o) => Object.values(o));
+  const [partner, operators] = doc['x-tagGroups'];
+
+  it('orders the tags catalogue, availability, orders, bookings, amendments, money, webhooks, sandbox, each described', () => {
+    const names = doc.tags.map((t) => t.name);
+    const at = (n: string) => names.indexOf(n);
+
+    expect(names).toEqual([...partner!.tags, ...operators!.tags]);
+    for (const [before, after] of [
+      ['Partner read API', 'Distribution API'],
+      ['Distribution API', 'Orders'],
+      ['Orders', 'Bookings'],
+      ['Bookings', 'Amendments'],
+      ['Amendments', 'Invoices'],
+      ['Invoices', 'Ledger'],
+      ['Ledger', 'Webhook endpoints'],
+      ['Webhook endpoints', 'Test clocks (sandbox)'],
+    ] as const)
+      expect(at(before), `${before} before ${after}`).toBeLessThan(at(after));
+    expect(doc.tags.filter((t) => !t.description)).toEqual([]);
+  });
+
+  it('puts Channex inbound and gateway notifications in the operators group, and every partner-key operation in the partner group', () => {
+    const byId = (id: string) => ops.find((o) => o.operationId === id)!;
+    const operatorOps = ops.filter((o) => o.tags.some((t) => operators!.tags.includes(t))).map((o) => o.operationId);
+
+    expect(operators!.name).toMatch(/not the partner API/);
+    expect(operatorOps.sort()).toEqual(
+      [byId('receiveGatewayNotification'), ...ops.filter((o) => o.security.some((s) => 'channexKey' in s))].map((o) => o.operationId).sort(),
+    );
+    for (const op of ops.filter((o) => o.security.some((s) => 'partnerKey' in s || 'agentGroupKey' in s)))
+      expect(
+        op.tags.every((t) => partner!.tags.includes(t)),
+        op.operationId,
+      ).toBe(true);
+  });
+
+  it('refuses a route whose tag has no place in the journey', () => {
+    expect(() => buildOpenApi([{ ...ROUTES[0]!, tags: ['Somewhere'] }])).toThrow(/Tags with no place in TAG_GROUPS.*Somewhere/);
+  });
+});
