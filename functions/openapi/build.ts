@@ -7,6 +7,7 @@ import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ComponentRegistry } from './components.ts';
+import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
 type Json = Record<string, unknown>;
@@ -97,7 +98,12 @@ function deprecate(op: Json, list: readonly Deprecation[], operationId: string, 
         ...out,
         requestBody: {
           ...body,
-          content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId, components) } },
+          content: {
+            'application/json': {
+              ...body.content['application/json'],
+              schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId, components),
+            },
+          },
         },
       };
     }
@@ -213,6 +219,18 @@ function operation(route: RouteSpec, registry: ComponentRegistry): Json {
         : undefined;
     responses[status] = { description: spec.description, headers, ...(content ? { content } : {}) };
   }
+  // A real exchange with the local stack (functions/openapi/examples.ts), beside the schemas it satisfies.
+  const example = OPENAPI_EXAMPLES[route.operationId];
+  const exampleOf = (value: unknown): Json => ({ examples: { [route.operationId]: { summary: 'From a run against the local stack', value } } });
+  const answered = example ? (responses[String(example.status)] as Json | undefined) : undefined;
+  const answeredJson = (answered?.content as Record<string, Json> | undefined)?.['application/json'];
+  if (answered && answeredJson) {
+    responses[String(example!.status)] = {
+      ...answered,
+      content: { ...(answered.content as Json), 'application/json': { ...answeredJson, ...exampleOf(example!.response) } },
+    };
+  }
+  const requestExample = example?.request !== undefined ? exampleOf(example.request) : {};
   const op: Json = {
     operationId: route.operationId,
     summary: route.summary,
@@ -224,7 +242,7 @@ function operation(route: RouteSpec, registry: ComponentRegistry): Json {
       ? {
           requestBody: {
             required: !route.bodyOptional,
-            content: { 'application/json': { schema: registry.ref((route.body ?? route.rawBody)!, `${stem}Body`) } },
+            content: { 'application/json': { schema: registry.ref((route.body ?? route.rawBody)!, `${stem}Body`), ...requestExample } },
           },
         }
       : {}),

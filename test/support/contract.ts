@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { expect } from 'vitest';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
@@ -53,6 +54,10 @@ function undocumentedFields(value: unknown, whole: JsonSchema | undefined, at = 
 export function expectContract(res: CallResult, operationId: string): void {
   const route = ROUTES.find((r) => r.operationId === operationId);
   if (!route) throw new Error(`No route with operationId ${operationId} in functions/registry.ts`);
+  // `CAPTURE_OPENAPI_EXAMPLES=<file> vitest run --project e2e …` collects real exchanges for the reference (scripts/openapi-examples.ts).
+  const capture = process.env.CAPTURE_OPENAPI_EXAMPLES;
+  if (capture && res.status < 300 && res.body !== undefined)
+    appendFileSync(capture, `${JSON.stringify({ operationId, status: res.status, request: res.request?.body, response: res.body })}\n`);
   const spec = route.responses[res.status];
   expect(spec, `${operationId} does not document status ${res.status}`).toBeDefined();
 
