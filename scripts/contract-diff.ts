@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { inlinedDocument } from '../functions/openapi/refs.ts';
 
 /**
  * The partner-visible contract of an OpenAPI document, and what changed in it since the last
@@ -27,7 +28,9 @@ function withoutProse(value: unknown, inProperties = false): unknown {
 }
 
 /** One entry per operation (`GET /v1/ledger`) and per call we make (`webhook bookingOutcome`), each its contract as canonical text. */
-export function contractOf(document: Json): Map<string, string> {
+export function contractOf(named: Json): Map<string, string> {
+  // Components inlined: naming a shape changes no request or answer; a change inside one changes every operation using it.
+  const document = inlinedDocument(named);
   const out = new Map<string, string>();
   for (const [path, ops] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     for (const [method, op] of Object.entries(ops)) out.set(`${method.toUpperCase()} ${path}`, JSON.stringify(withoutProse(op)));

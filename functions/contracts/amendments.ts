@@ -7,7 +7,7 @@ import { BOOKING_LIMITS, GuestSchema } from './bookings.ts';
 import { AUTHENTICATED_ERRORS, ErrorBodySchema } from './common.ts';
 import { count, DateSchema, list, MealSelectionSchema, ORDER_LIMITS, VasSelectionSchema } from './orders.ts';
 
-const TAG = ['Bookings'];
+const TAG = ['Amendments'];
 
 /**
  * The body of both amendment operations: every field optional, omitted = unchanged. A list
@@ -187,6 +187,7 @@ export const applyAmendmentRoute = defineRoute({
         STATE_CONFLICT,
       ].join(' '),
       schema: RefusalSchema,
+      codes: ['NOT_AMENDABLE', 'BOOKING_INVOICED', 'CHANNEL_CANNOT_MODIFY', 'CHANNEL_REFUSED', 'AMENDMENT_CONFLICT', 'AMENDMENT_FAILED', 'CONFLICT'],
     },
   },
 });

@@ -156,6 +156,7 @@ export const createBookingRoute = defineRoute({
       description:
         'PRICE_MOVED: the order no longer totals acceptedTotal (expectedTotal and breakup present). CONFLICT: externalBookingId already used with other contents (no expectedTotal). SOLD_OUT: a night can no longer be sold; the message names the rule (minimum stay, stop-sell, closed to arrival, …) and `unavailableNights` lists them.',
       schema: PriceMovedSchema,
+      codes: ['PRICE_MOVED', 'CONFLICT', 'SOLD_OUT'],
     },
   },
 });
@@ -189,7 +190,14 @@ export const CancelReplySchema = v.object({
   alreadyCancelled: v.pipe(v.boolean(), v.description('True when this call found the booking already cancelled and changed nothing.')),
 });
 
-const STATE_CONFLICT = { 409: { description: 'The booking cannot be cancelled (its stay has begun).', schema: ErrorBodySchema } };
+const STATE_CONFLICT = {
+  409: {
+    description:
+      'CONFLICT: the booking cannot be cancelled (its stay has begun, or an amendment is being applied). CHANNEL_REFUSED: the channel manager refused the cancellation; nothing changed.',
+    schema: ErrorBodySchema,
+    codes: ['CONFLICT', 'CHANNEL_REFUSED'],
+  },
+} as const;
 const NOT_FOUND = { 404: { description: "No such booking in your agent group (another group's booking reads the same).", schema: ErrorBodySchema } };
 
 export const cancelBookingRoute = defineRoute({

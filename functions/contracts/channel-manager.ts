@@ -295,6 +295,7 @@ export const channexChangesRoute = defineRoute({
       description:
         'Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it.',
       schema: ErrorBodySchema,
+      codes: ['VALIDATION_FAILED', 'MALFORMED_JSON'],
     },
     401: unauthorized,
     409: { description: 'A request_id received before with a different body.', schema: ErrorBodySchema },

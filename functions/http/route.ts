@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { ErrorCode } from '../../domain/errors.ts';
 import type { Surface } from '../../domain/principal.ts';
 import type { Deprecation } from './deprecation.ts';
 
@@ -18,6 +19,12 @@ export interface ResponseSpec {
    * (a statement as CSV): documented beside the JSON schema; the handler negotiates.
    */
   readonly alsoAs?: readonly { readonly mediaType: string; readonly description: string }[];
+  /**
+   * An error answer's `code`s, when the status alone does not say them (a 409 of a booking:
+   * PRICE_MOVED, SOLD_OUT or CONFLICT). Without it the status's own code (functions/openapi/build.ts
+   * ERROR_CODES_OF); either way the reference documents `code` as exactly these.
+   */
+  readonly codes?: readonly ErrorCode[];
 }
 
 /**

@@ -1,12 +1,15 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from '../../domain/idempotency/idempotency-key.ts';
 import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/bookings/booking.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
-import type { AnySchema, RouteSpec } from '../http/route.ts';
+import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ErrorBodySchema } from '../contracts/common.ts';
+import { ComponentRegistry } from './components.ts';
+import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
 type Json = Record<string, unknown>;
@@ -64,22 +67,40 @@ const DEPRECATION_HEADERS: Json = {
   Link: { description: 'With `rel="deprecation"`: the versioning policy.', schema: { type: 'string' } },
 };
 
-/** The JSON schema with the field at `dotted` (through objects and arrays of objects) marked deprecated; a path that is not there is an error in the route. */
-function withDeprecatedField(schema: Json, dotted: string, note: string, operationId: string, keys: readonly string[] = dotted.split('.')): Json {
+type Components = Record<string, Json>;
+
+/**
+ * The JSON schema with the field at `dotted` (through objects, arrays of objects and component
+ * `$ref`s) marked deprecated; a path that is not there is an error in the route. A field of a
+ * component is marked in the component, so wherever that shape appears it reads deprecated.
+ */
+function withDeprecatedField(
+  schema: Json,
+  dotted: string,
+  note: string,
+  operationId: string,
+  components: Components,
+  keys: readonly string[] = dotted.split('.'),
+): Json {
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.split('/').pop()!;
+    components[name] = withDeprecatedField(components[name]!, dotted, note, operationId, components, keys);
+    return schema;
+  }
   const [key, ...rest] = keys;
   const items = schema.items as Json | undefined;
-  if (items && !schema.properties) return { ...schema, items: withDeprecatedField(items, dotted, note, operationId, keys) };
+  if (items && !schema.properties) return { ...schema, items: withDeprecatedField(items, dotted, note, operationId, components, keys) };
   const properties = schema.properties as Record<string, Json> | undefined;
   const field = properties?.[key!];
   if (!field) throw new Error(`${operationId}: no field ${dotted} to deprecate`);
   const marked = rest.length
-    ? withDeprecatedField(field, dotted, note, operationId, rest)
+    ? withDeprecatedField(field, dotted, note, operationId, components, rest)
     : { ...field, deprecated: true, description: [field.description, note].filter(Boolean).join(' ') };
   return { ...schema, properties: { ...properties, [key!]: marked } };
 }
 
 /** The operation with each of its deprecations marked where a generator and a reader look: the operation, the parameter, the field. */
-function deprecate(op: Json, list: readonly Deprecation[], operationId: string): Json {
+function deprecate(op: Json, list: readonly Deprecation[], operationId: string, components: Components): Json {
   let out = op;
   for (const d of list) {
     const note = deprecationNote(d);
@@ -102,7 +123,12 @@ function deprecate(op: Json, list: readonly Deprecation[], operationId: string):
         ...out,
         requestBody: {
           ...body,
-          content: { 'application/json': { schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId) } },
+          content: {
+            'application/json': {
+              ...body.content['application/json'],
+              schema: withDeprecatedField(body.content['application/json'].schema, d.what.body, note, operationId, components),
+            },
+          },
         },
       };
     }
@@ -113,7 +139,7 @@ function deprecate(op: Json, list: readonly Deprecation[], operationId: string):
         return [
           status,
           status.startsWith('2') && json
-            ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId) } } }
+            ? { ...r, content: { 'application/json': { schema: withDeprecatedField(json.schema, field, note, operationId, components) } } }
             : r,
         ];
       });
@@ -142,7 +168,57 @@ function parametersOf(schema: AnySchema | undefined, where: 'query' | 'path'): J
 
 const SECURITY_OF = { api: 'partnerKey', v1: 'agentGroupKey', channex: 'channexKey' } as const;
 
-function operation(route: RouteSpec): Json {
+/** The `code` an error status answers with when its response declares none (functions/http/error-status.ts has them all). */
+export const ERROR_CODES_OF: Readonly<Record<number, readonly ErrorCode[]>> = {
+  400: ['VALIDATION_FAILED'],
+  401: ['UNAUTHORIZED'],
+  402: ['CREDIT_DENIED'],
+  404: ['NOT_FOUND'],
+  405: ['METHOD_NOT_ALLOWED'],
+  409: ['CONFLICT'],
+  413: ['PAYLOAD_TOO_LARGE'],
+  414: ['URI_TOO_LONG'],
+  429: ['RATE_LIMITED'],
+  503: ['SERVICE_UNAVAILABLE'],
+};
+
+/**
+ * The codes one error answer of a route can carry: its declared ones, else its status's. A JSON
+ * body the framework parses adds the parser's refusals to the 400; a sandbox-only route answers
+ * elsewhere as an unknown path does.
+ */
+export function errorCodesOf(route: RouteSpec, status: number, spec: ResponseSpec): ErrorCode[] {
+  const codes: ErrorCode[] = [...(spec.codes ?? ERROR_CODES_OF[status] ?? [])];
+  if (!codes.length) throw new Error(`${route.operationId}: no error code for status ${status}; declare \`codes\` on the response`);
+  if (status === 400 && route.body && !spec.codes) codes.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE');
+  if (status === 404 && route.sandboxOnly) codes.push('ROUTE_NOT_FOUND');
+  return codes;
+}
+
+/** An error body: its shape by `$ref`, with `code` narrowed to what this answer can carry, so a generated client can switch on it. */
+const errorBody = (ref: Json, codes: readonly ErrorCode[]): Json => ({
+  allOf: [
+    ref,
+    {
+      type: 'object',
+      required: ['code'],
+      properties: {
+        code: {
+          type: 'string',
+          enum: codes,
+          description: 'What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.',
+        },
+      },
+    },
+  ],
+});
+
+/** `createBooking` → `CreateBooking`: the stem of the component names an operation's unnamed bodies take. */
+const pascal = (id: string): string => id.charAt(0).toUpperCase() + id.slice(1);
+
+/** The operation, its bodies as component `$ref`s (deprecations are marked once the components exist). */
+function operation(route: RouteSpec, registry: ComponentRegistry): Json {
+  const stem = pascal(route.operationId);
   // Rate-limited Basic-auth surfaces; Channex's api-key routes have no token bucket.
   const authed = route.auth === 'api' || route.auth === 'v1';
   const responses: Json = {};
@@ -155,13 +231,32 @@ function operation(route: RouteSpec): Json {
       (spec.alsoAs ?? []).map((a) => [a.mediaType, { schema: { type: 'string', contentMediaType: a.mediaType, description: a.description } }]),
     );
     const content = spec.schema
-      ? { 'application/json': { schema: schemaOf(spec.schema) }, ...alternatives }
+      ? {
+          'application/json': {
+            schema: status.startsWith('2')
+              ? registry.ref(spec.schema, `${stem}Response${status === '200' ? '' : status}`)
+              : errorBody(registry.ref(spec.schema, `${stem}Error${status}`), errorCodesOf(route, Number(status), spec)),
+          },
+          ...alternatives,
+        }
       : spec.document
         ? { [spec.document]: { schema: { type: 'string', contentMediaType: spec.document } } }
         : undefined;
     const replayed = route.idempotencyKey && status.startsWith('2') ? IDEMPOTENT_REPLAYED : {};
     responses[status] = { description: spec.description, headers: { ...headers, ...replayed }, ...(content ? { content } : {}) };
   }
+  // A real exchange with the local stack (functions/openapi/examples.ts), beside the schemas it satisfies.
+  const example = OPENAPI_EXAMPLES[route.operationId];
+  const exampleOf = (value: unknown): Json => ({ examples: { [route.operationId]: { summary: 'From a run against the local stack', value } } });
+  const answered = example ? (responses[String(example.status)] as Json | undefined) : undefined;
+  const answeredJson = (answered?.content as Record<string, Json> | undefined)?.['application/json'];
+  if (answered && answeredJson) {
+    responses[String(example!.status)] = {
+      ...answered,
+      content: { ...(answered.content as Json), 'application/json': { ...answeredJson, ...exampleOf(example!.response) } },
+    };
+  }
+  const requestExample = example?.request !== undefined ? exampleOf(example.request) : {};
   const op: Json = {
     operationId: route.operationId,
     summary: route.summary,
@@ -170,11 +265,16 @@ function operation(route: RouteSpec): Json {
     security: route.auth === 'none' ? [] : [{ [SECURITY_OF[route.auth]]: [] }],
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query'), ...(route.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...((route.body ?? route.rawBody)
-      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf((route.body ?? route.rawBody)!) } } } }
+      ? {
+          requestBody: {
+            required: !route.bodyOptional,
+            content: { 'application/json': { schema: registry.ref((route.body ?? route.rawBody)!, `${stem}Body`), ...requestExample } },
+          },
+        }
       : {}),
     responses,
   };
-  return route.deprecated?.length ? deprecate(op, route.deprecated, route.operationId) : op;
+  return op;
 }
 
 /** What each sandbox value does, per route family (docs/sandbox.md); the types make a new value fail to compile until it is described. */
@@ -227,6 +327,7 @@ function overview(): string {
     'A 400 adds `param`, naming the offending parameter as you wrote it (`selectedProperties[0].quantity`), and the message names it too; nothing is clamped silently.',
     'Some refusals add their own fields (`402 CREDIT_DENIED`: the shortfall; `409 PRICE_MOVED`: `expectedTotal` and `breakup`).',
     "Another tenant's resource is a 404 exactly like a missing one.",
+    'Each error answer of each operation below lists the `code`s it can carry as an enum (a generated client gets them as a union); the table gives every code by status.',
     '',
     '```json',
     '{"status":400,"error":"Bad Request","message":"size: size must be at most 100.","path":"/v1/bookings","timestamp":"2027-03-01T10:00:00.000Z","code":"VALIDATION_FAILED","param":"size"}',
@@ -278,13 +379,13 @@ function overview(): string {
   ].join('\n');
 }
 
-function outbound(m: OutboundMessage): Json {
+function outbound(m: OutboundMessage, registry: ComponentRegistry): Json {
   return {
     post: {
       operationId: m.operationId,
       summary: m.summary,
       description: m.description,
-      tags: ['Webhooks and callbacks'],
+      tags: [WEBHOOKS_TAG],
       security: [],
       parameters: m.headers.map((h) => ({
         name: h.name,
@@ -293,17 +394,66 @@ function outbound(m: OutboundMessage): Json {
         description: h.description,
         schema: { type: 'string' },
       })),
-      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(m.schema) } } },
+      requestBody: { required: true, content: { 'application/json': { schema: registry.ref(m.schema, `${pascal(m.name)}Body`) } } },
       responses: Object.fromEntries(Object.entries(m.answers).map(([status, description]) => [status, { description }])),
     },
   };
 }
 
+const WEBHOOKS_TAG = 'Webhooks and callbacks';
+
+/**
+ * Every tag, in the order of a partner's journey (start, catalogue, availability and rates,
+ * orders, bookings, amendments, money, pushes, sandbox), then the operators' own endpoints.
+ * A route's tag missing here fails the build, so a new tag is placed and described once.
+ */
+export const TAG_GROUPS: readonly { readonly name: string; readonly tags: readonly (readonly [string, string])[] }[] = [
+  {
+    name: 'Partner API',
+    tags: [
+      ['Meta', 'This reference, its Postman files, and a ping per surface to check a key.'],
+      ['Partner read API', "Your channel's catalogue with a partner key (`/api`): listings, day-by-day inventory and rates."],
+      ['Distribution API', 'Selling with an agent-group key (`/v1`): listings, availability and priced search on your channel.'],
+      ['Orders', 'Price a stay (preview), store it as an order, read and re-confirm it. No inventory is held.'],
+      ['Bookings', 'Book an order on credit, read bookings, quote and make cancellations.'],
+      ['Amendments', 'Quote and apply a change of dates, party, units, meals or services of a confirmed booking.'],
+      ['Invoices', 'GST tax invoices of your agent group and their PDFs; a billing run on request.'],
+      ['Ledger', 'Every charge, refund, adjustment and payment on your credit account, and the statement.'],
+      ['Finance contacts', 'The people of your agent group who receive its billing documents by e-mail.'],
+      ['Audit', 'Who changed what on your account, with the request id.'],
+      ['Webhook endpoints', 'Register the https endpoints that receive catalogue webhooks.'],
+      ['Webhook deliveries', 'What was sent to an endpoint, each attempt, and resending.'],
+      ['Change feed', 'The catalogue changes as a cursor-paged feed: the pull side of the webhooks.'],
+      [WEBHOOKS_TAG, 'The calls we make to you: catalogue webhooks and booking callbacks.'],
+      ['Test clocks (sandbox)', "Sandbox stages only: move an agent group's time forward to see billing and credit control."],
+    ],
+  },
+  {
+    name: 'Operators (not the partner API)',
+    tags: [
+      ['Channel manager (operators)', "Channex's Open Channel calls to us, with the inbound key the operator set."],
+      ['Payments', "Razorpay's signed notifications of payments, refunds and disputes."],
+    ],
+  },
+];
+
+const TAG_ORDER = TAG_GROUPS.flatMap((g) => g.tags.map(([name]) => name));
+
 /** The OpenAPI 3.1 document for a set of routes. Deterministic: same routes, same bytes. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
+  const registry = new ComponentRegistry();
+  const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const built = sorted.map((r) => [r, operation(r, registry)] as const);
+  const webhooks = Object.fromEntries(OUTBOUND_MESSAGES.map((m) => [m.name, outbound(m, registry)]));
+  const schemas = registry.schemas();
+  const used = new Set([...routes.flatMap((r) => r.tags), WEBHOOKS_TAG]);
+  const unplaced = [...used].filter((t) => !TAG_ORDER.includes(t));
+  if (unplaced.length) throw new Error(`Tags with no place in TAG_GROUPS (functions/openapi/build.ts): ${unplaced.join(', ')}`);
+  const groups = TAG_GROUPS.map((g) => ({ name: g.name, tags: g.tags.filter(([name]) => used.has(name)) })).filter((g) => g.tags.length);
   const paths: Record<string, Json> = {};
-  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
-    paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: operation(r) };
+  for (const [r, op] of built) {
+    const final = r.deprecated?.length ? deprecate(op, r.deprecated, r.operationId, schemas) : op;
+    paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: final };
   }
   return {
     openapi: '3.1.0',
@@ -316,6 +466,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     // Relative: the API is served from the same origin as this document, on every stage.
     servers: [{ url: '/', description: 'The origin serving this document' }],
     components: {
+      schemas,
       securitySchemes: {
         partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
         agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
@@ -327,7 +478,10 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
         },
       },
     },
+    tags: groups.flatMap((g) => g.tags.map(([name, description]) => ({ name, description }))),
+    // Redoc's sidebar groups: the partner's journey, then the operators' endpoints apart.
+    'x-tagGroups': groups.map((g) => ({ name: g.name, tags: g.tags.map(([name]) => name) })),
     paths,
-    webhooks: Object.fromEntries(OUTBOUND_MESSAGES.map((m) => [m.name, outbound(m)])),
+    webhooks,
   };
 }

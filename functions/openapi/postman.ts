@@ -5,6 +5,8 @@
  * surface. Deterministic: the same document gives the same bytes. Served next to the reference
  * (GET /docs/postman-collection.json) and written to docs/postman/ by `npm run openapi`.
  */
+import { inlinedDocument } from './refs.ts';
+
 type Json = Record<string, unknown>;
 
 export const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -123,8 +125,12 @@ function request(path: string, method: string, op: Json): Json {
   };
 }
 
-/** The collection for an OpenAPI document: folders in the order tags first appear, requests in path order. */
-export function buildPostmanCollection(document: Json): Json {
+/** The collection for an OpenAPI document: one folder per tag in the document's tag order, requests in path order. */
+export function buildPostmanCollection(named: Json): Json {
+  // Samples walk each body as a tree: its components inlined.
+  const document = inlinedDocument(named);
+  const order = ((document.tags ?? []) as { name: string }[]).map((t) => t.name);
+  const tagRank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
   const info = document.info as { title: string; version: string };
   const folders = new Map<string, Json[]>();
   for (const [path, ops] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
@@ -139,7 +145,8 @@ export function buildPostmanCollection(document: Json): Json {
       description: `Generated from the OpenAPI document (version ${info.version}). Pick the environment, set the keys, and send. Partner keys open /api, agent-group keys /v1; the password is always empty.`,
       schema: POSTMAN_SCHEMA,
     },
-    item: [...folders].map(([name, item]) => ({ name, item })),
+    // In the reference's tag order (a partner's journey) where it gives one, else as tags first appear.
+    item: [...folders].sort(([a], [b]) => tagRank(a) - tagRank(b)).map(([name, item]) => ({ name, item })),
     variable: [
       { key: POSTMAN_VARIABLES.baseUrl, value: LOCAL_ORIGIN, type: 'string' },
       { key: POSTMAN_VARIABLES.partnerKey, value: '', type: 'string' },

@@ -1,21 +1,36 @@
+import { appendFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { expect } from 'vitest';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { inlinedDocument } from '../../functions/openapi/refs.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import type { CallResult } from './stack.ts';
 
 type Json = Record<string, unknown>;
-type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  enum?: unknown[];
+};
+
+/** An `allOf` as one schema: its members' properties together (an error body: its shape, then `code` narrowed). */
+const merged = (schema: JsonSchema): JsonSchema =>
+  schema.allOf ? { ...schema, properties: Object.assign({}, ...schema.allOf.map((m) => merged(m).properties ?? {}), schema.properties) } : schema;
 
 let document: Json | undefined;
-const openApi = (): Json => (document ??= buildOpenApi(ROUTES));
+// Inlined: the walk below reads each body schema as a tree.
+const openApi = (): Json => (document ??= inlinedDocument(buildOpenApi(ROUTES)));
 
 /** Headers whose presence the contract documents per response. */
 const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'];
 
 /** Dotted paths of body fields the JSON Schema does not name (the document a partner reads). */
-function undocumentedFields(value: unknown, schema: JsonSchema | undefined, at = ''): string[] {
-  if (!schema || value === null || typeof value !== 'object') return [];
+function undocumentedFields(value: unknown, whole: JsonSchema | undefined, at = ''): string[] {
+  if (!whole || value === null || typeof value !== 'object') return [];
+  const schema = merged(whole);
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
     const fits = branches.map((b) => undocumentedFields(value, b, at));
@@ -39,6 +54,10 @@ function undocumentedFields(value: unknown, schema: JsonSchema | undefined, at =
 export function expectContract(res: CallResult, operationId: string): void {
   const route = ROUTES.find((r) => r.operationId === operationId);
   if (!route) throw new Error(`No route with operationId ${operationId} in functions/registry.ts`);
+  // `CAPTURE_OPENAPI_EXAMPLES=<file> vitest run --project e2e …` collects real exchanges for the reference (scripts/openapi-examples.ts).
+  const capture = process.env.CAPTURE_OPENAPI_EXAMPLES;
+  if (capture && res.status < 300 && res.body !== undefined)
+    appendFileSync(capture, `${JSON.stringify({ operationId, status: res.status, request: res.request?.body, response: res.body })}\n`);
   const spec = route.responses[res.status];
   expect(spec, `${operationId} does not document status ${res.status}`).toBeDefined();
 
@@ -56,6 +75,13 @@ export function expectContract(res: CallResult, operationId: string): void {
     expect(undocumentedFields(res.body, documented?.content?.['application/json'].schema), `${operationId} ${res.status} body has undocumented fields`).toEqual(
       [],
     );
+    if (res.status >= 400) {
+      const codes = merged(documented!.content!['application/json'].schema).properties?.code?.enum;
+      expect(codes, `${operationId} ${res.status}: the reference lists the codes this answer may carry`).toBeDefined();
+      expect(codes, `${operationId} ${res.status}: code ${(res.body as { code?: string }).code} is not among the documented ones`).toContain(
+        (res.body as { code?: string }).code,
+      );
+    }
   }
 
   const operation = (openApi().paths as Record<string, Record<string, Json>>)[route.path]![route.method.toLowerCase()]!;

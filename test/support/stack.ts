@@ -129,6 +129,8 @@ export interface CallResult<T = unknown> {
   readonly headers: Headers;
   readonly text: string;
   readonly body: T;
+  /** What was sent, for the reference's examples (test/support/contract.ts). */
+  readonly request?: { readonly method: string; readonly path: string; readonly body?: unknown };
 }
 
 /** One HTTP request to the offline server, body parsed as JSON when it is JSON. */
@@ -158,5 +160,5 @@ export async function call<T = any>(
   const text = await res.text();
   let body: unknown;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
-  return { status: res.status, headers: res.headers, text, body: body as T };
+  return { status: res.status, headers: res.headers, text, body: body as T, request: { method, path, body: opts.body } };
 }

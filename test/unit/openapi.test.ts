@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
 import { STATUS_OF } from '../../functions/http/error-status.ts';
-import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { buildOpenApi, ERROR_CODES_OF } from '../../functions/openapi/build.ts';
+import { CONTRACT_MODULES, ComponentRegistry } from '../../functions/openapi/components.ts';
+import { refsIn } from '../../functions/openapi/refs.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
@@ -191,5 +193,173 @@ describe('OpenAPI document: what the reference explains', () => {
 
     expect(v.safeParse(BookingCallbackSchema, JSON.parse(callback)).issues).toBeUndefined();
     expect(v.safeParse(CatalogueWebhookSchema, JSON.parse(webhook)).issues).toBeUndefined();
+  });
+});
+
+describe('OpenAPI document: named component schemas', () => {
+  type Media = { schema: { $ref?: string; contentMediaType?: string; allOf?: { $ref?: string }[] } };
+  type Op = { operationId: string; requestBody?: { content: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
+  const doc = buildOpenApi(ROUTES) as {
+    components: { schemas: Record<string, unknown> };
+    paths: Record<string, Record<string, Op>>;
+    webhooks: Record<string, { post: Op }>;
+  };
+  const ops = [...Object.values(doc.paths).flatMap((o) => Object.values(o)), ...Object.values(doc.webhooks).map((w) => w.post)];
+
+  // A served document (the Postman files) is typed by its media type, not a schema.
+  // An error body is its named shape (`allOf[0]`) with `code` narrowed.
+  const inline = (m: Media | undefined) => m !== undefined && !(m.schema.$ref ?? m.schema.allOf?.[0]?.$ref) && !('contentMediaType' in m.schema);
+
+  it('gives every JSON request and response body, webhooks included, a $ref to a named component', () => {
+    const unnamed = ops.flatMap((op) => [
+      ...(inline(op.requestBody?.content['application/json']) ? [`${op.operationId} request`] : []),
+      ...Object.entries(op.responses)
+        .filter(([, r]) => inline(r.content?.['application/json']))
+        .map(([status]) => `${op.operationId} ${status}`),
+    ]);
+
+    expect(unnamed).toEqual([]);
+    expect(doc.paths['/v1/orders']!.post!.requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/OrderBody' });
+    expect(doc.paths['/v1/orders']!.post!.responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Order' });
+  });
+
+  it('names components after the contract: an exported `FooSchema` is `Foo`, an unnamed body after its operation', () => {
+    const names = Object.keys(doc.components.schemas);
+
+    for (const name of [
+      'OrderBody',
+      'Order',
+      'OrderItem',
+      'UnavailableNight',
+      'BookingBody',
+      'BookingReply',
+      'Invoice',
+      'InvoiceLine',
+      'LedgerPage',
+      'Statement',
+    ])
+      expect(names).toContain(name);
+    expect(names).toContain('ListInvoicesResponse');
+    expect(names.filter((n) => !/^[A-Z][A-Za-z0-9]*$/.test(n))).toEqual([]);
+  });
+
+  it('resolves every $ref, and holds no component that nothing refers to', () => {
+    const referenced = new Set(refsIn(doc));
+    const defined = Object.keys(doc.components.schemas);
+
+    expect([...referenced].filter((r) => !defined.includes(r))).toEqual([]);
+    expect(defined.filter((d) => !referenced.has(d))).toEqual([]);
+  });
+
+  it('reads every contract module for its names: CONTRACT_MODULES is functions/contracts', () => {
+    const files = readdirSync(new URL('../../functions/contracts/', import.meta.url)).map((f) => f.replace(/\.ts$/, ''));
+
+    expect(Object.keys(CONTRACT_MODULES).sort()).toEqual(files.sort());
+  });
+
+  it('refuses two schemas under one name', () => {
+    const registry = new ComponentRegistry(new Map());
+    registry.ref(v.object({ a: v.string() }), 'Thing');
+
+    expect(() => registry.ref(v.object({ b: v.string() }), 'Thing')).toThrow(/Two schemas would both be the component Thing/);
+  });
+
+  it('gives the typed client named types: components["schemas"]["Order"] and operations referring to it', () => {
+    const types = read('clients/typescript/src/generated/openapi.ts');
+
+    expect(types).toMatch(/\n\s+Order: \{/);
+    expect(types).toContain('components["schemas"]["Order"]');
+  });
+});
+
+describe('OpenAPI document: error codes per operation', () => {
+  type ErrorMedia = { schema: { allOf?: [unknown, { properties: { code: { enum: string[] } } }] } };
+  const doc = buildOpenApi(ROUTES) as {
+    paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, ErrorMedia> }> }>>;
+  };
+  const errorAnswers = Object.values(doc.paths)
+    .flatMap((o) => Object.values(o))
+    .flatMap((op) =>
+      Object.entries(op.responses)
+        .filter(([status, r]) => Number(status) >= 400 && r.content?.['application/json'])
+        .map(([status, r]) => ({ at: `${op.operationId} ${status}`, status: Number(status), schema: r.content!['application/json']!.schema })),
+    );
+  const codesAt = (at: string) => errorAnswers.find((a) => a.at === at)!.schema.allOf![1].properties.code.enum;
+
+  it("narrows every error answer's `code` to an enum of codes of that very status", () => {
+    expect(errorAnswers.length).toBeGreaterThan(100);
+    for (const a of errorAnswers) {
+      const codes = a.schema.allOf?.[1].properties.code.enum;
+      expect(codes?.length, a.at).toBeGreaterThan(0);
+      expect(
+        codes!.filter((c) => STATUS_OF[c as keyof typeof STATUS_OF] !== a.status),
+        a.at,
+      ).toEqual([]);
+    }
+  });
+
+  it('takes the codes a response declares, else its status code, plus the body parser refusals on a JSON body and ROUTE_NOT_FOUND off sandbox stages', () => {
+    expect(codesAt('createBooking 409')).toEqual(['PRICE_MOVED', 'CONFLICT', 'SOLD_OUT']);
+    expect(codesAt('applyAmendment 409')).toEqual(expect.arrayContaining(['NOT_AMENDABLE', 'AMENDMENT_CONFLICT', 'CHANNEL_REFUSED', 'CONFLICT']));
+    expect(codesAt('createOrder 400')).toEqual(['VALIDATION_FAILED', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE']);
+    expect(codesAt('listInvoices 400')).toEqual(['VALIDATION_FAILED']);
+    expect(codesAt('getTestClock 404')).toEqual(['NOT_FOUND', 'ROUTE_NOT_FOUND']);
+    expect(codesAt('listInvoices 429')).toEqual(['RATE_LIMITED']);
+  });
+
+  it('keeps its table of default codes true to the status table', () => {
+    for (const [status, codes] of Object.entries(ERROR_CODES_OF)) for (const c of codes) expect(STATUS_OF[c], c).toBe(Number(status));
+  });
+
+  it('gives the typed client the codes as a union', () => {
+    expect(read('clients/typescript/src/generated/openapi.ts')).toContain('code: "PRICE_MOVED" | "CONFLICT" | "SOLD_OUT"');
+  });
+});
+
+describe('OpenAPI document: tags in a partner journey, operators apart', () => {
+  const doc = buildOpenApi(ROUTES) as {
+    tags: { name: string; description: string }[];
+    'x-tagGroups': { name: string; tags: string[] }[];
+    paths: Record<string, Record<string, { operationId: string; tags: string[]; security: Record<string, unknown>[] }>>;
+  };
+  const ops = Object.values(doc.paths).flatMap((o) => Object.values(o));
+  const [partner, operators] = doc['x-tagGroups'];
+
+  it('orders the tags catalogue, availability, orders, bookings, amendments, money, webhooks, sandbox, each described', () => {
+    const names = doc.tags.map((t) => t.name);
+    const at = (n: string) => names.indexOf(n);
+
+    expect(names).toEqual([...partner!.tags, ...operators!.tags]);
+    for (const [before, after] of [
+      ['Partner read API', 'Distribution API'],
+      ['Distribution API', 'Orders'],
+      ['Orders', 'Bookings'],
+      ['Bookings', 'Amendments'],
+      ['Amendments', 'Invoices'],
+      ['Invoices', 'Ledger'],
+      ['Ledger', 'Webhook endpoints'],
+      ['Webhook endpoints', 'Test clocks (sandbox)'],
+    ] as const)
+      expect(at(before), `${before} before ${after}`).toBeLessThan(at(after));
+    expect(doc.tags.filter((t) => !t.description)).toEqual([]);
+  });
+
+  it('puts Channex inbound and gateway notifications in the operators group, and every partner-key operation in the partner group', () => {
+    const byId = (id: string) => ops.find((o) => o.operationId === id)!;
+    const operatorOps = ops.filter((o) => o.tags.some((t) => operators!.tags.includes(t))).map((o) => o.operationId);
+
+    expect(operators!.name).toMatch(/not the partner API/);
+    expect(operatorOps.sort()).toEqual(
+      [byId('receiveGatewayNotification'), ...ops.filter((o) => o.security.some((s) => 'channexKey' in s))].map((o) => o.operationId).sort(),
+    );
+    for (const op of ops.filter((o) => o.security.some((s) => 'partnerKey' in s || 'agentGroupKey' in s)))
+      expect(
+        op.tags.every((t) => partner!.tags.includes(t)),
+        op.operationId,
+      ).toBe(true);
+  });
+
+  it('refuses a route whose tag has no place in the journey', () => {
+    expect(() => buildOpenApi([{ ...ROUTES[0]!, tags: ['Somewhere'] }])).toThrow(/Tags with no place in TAG_GROUPS.*Somewhere/);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
 import { buildPostmanCollection, POSTMAN_SCHEMA, sample, SANDBOX_DEMO_KEYS } from '../../functions/openapi/postman.ts';
+import { inlinedDocument } from '../../functions/openapi/refs.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import { DEMO_CREDENTIALS } from '../../scripts/demo-world.ts';
 import { POSTMAN_FILES, postmanFiles } from '../../scripts/postman-files.ts';
@@ -72,7 +73,7 @@ describe('Postman collection', () => {
     ).toEqual(required.sort());
     expect(availability.request.url.query!.length).toBeGreaterThan(required.length);
     expect(Object.keys(JSON.parse(order.request.body!.raw)).sort()).toEqual(
-      [...(document() as any).paths['/v1/orders'].post.requestBody.content['application/json'].schema.required].sort(),
+      [...(inlinedDocument(document()) as any).paths['/v1/orders'].post.requestBody.content['application/json'].schema.required].sort(),
     );
   });
 

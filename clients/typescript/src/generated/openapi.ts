@@ -986,7 +986,1731 @@ export interface webhooks {
     };
 }
 export interface components {
-    schemas: never;
+    schemas: {
+        AdvanceTestClockBody: {
+            /**
+             * Format: date-time
+             * @description The clock's new time: not before its current time, at most 2 years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.
+             */
+            to: string;
+        };
+        AmendmentApplied: {
+            bookingId: string;
+            /** Format: uuid */
+            amendmentId: string;
+            checkIn: string;
+            checkOut: string;
+            /** @description chargedTotal before the amendment. */
+            previousTotal: number;
+            /** @description previousTotal + amendmentDelta: what you are charged for the booking now. */
+            newTotal: number;
+            /** @description newTotal − previousTotal: the ADJUSTMENT on your ledger (none when 0). */
+            delta: number;
+            /** @description pricing.delta.total: the change at today's rates. */
+            amendmentDelta: number;
+            /** @description pricing.current.total − previousTotal: rate movement since booking, not passed on. */
+            rateDriftAbsorbed: number;
+            warnings: string[];
+            /** @description True when this is an identical resend of an applied amendment: nothing moved again. */
+            alreadyApplied: boolean;
+        };
+        AmendmentBody: {
+            /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkIn?: string;
+            /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkOut?: string;
+            /** @description At least 1. */
+            adults?: number;
+            children?: number;
+            infants?: number;
+            /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
+            meals?: components["schemas"]["MealSelection"][];
+            /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
+            vas?: components["schemas"]["VasSelection"][];
+            /** @description Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability. */
+            guests?: components["schemas"]["Guest"][];
+        };
+        AmendmentEvaluation: {
+            bookingId: string;
+            amendable: boolean;
+            /** @description Why not, when amendable is false; null otherwise. */
+            reason: ("UNAVAILABLE" | "MINIMUM_STAY" | "NO_CHANGE" | "CHANNEL_CANNOT_MODIFY" | "INVOICED") | null;
+            checkIn: string;
+            checkOut: string;
+            availability: {
+                /** @enum {string} */
+                status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                nightsRequested: number;
+                unavailableNights: string[];
+                shortfalls: {
+                    date: string;
+                    propertyId: string;
+                    requiredUnits: number;
+                    availableUnits: number;
+                }[];
+                minimumStayViolations: {
+                    propertyId: string;
+                    minimumNights: number;
+                    requestedNights: number;
+                }[];
+            };
+            /** @description null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current. */
+            pricing: {
+                /** @constant */
+                currency: "INR";
+                /** @description stay − discount + meals + vas + tax = total, exactly. */
+                current: {
+                    /** @description Rupees, at most two decimals. */
+                    stay: number;
+                    /** @description Rupees, at most two decimals. */
+                    discount: number;
+                    /** @description Rupees, at most two decimals. */
+                    meals: number;
+                    /** @description Rupees, at most two decimals. */
+                    vas: number;
+                    /** @description Rupees, at most two decimals. */
+                    tax: number;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                /** @description stay − discount + meals + vas + tax = total, exactly. */
+                amended: {
+                    /** @description Rupees, at most two decimals. */
+                    stay: number;
+                    /** @description Rupees, at most two decimals. */
+                    discount: number;
+                    /** @description Rupees, at most two decimals. */
+                    meals: number;
+                    /** @description Rupees, at most two decimals. */
+                    vas: number;
+                    /** @description Rupees, at most two decimals. */
+                    tax: number;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                /** @description stay − discount + meals + vas + tax = total, exactly. */
+                delta: {
+                    /** @description Rupees, at most two decimals. */
+                    stay: number;
+                    /** @description Rupees, at most two decimals. */
+                    discount: number;
+                    /** @description Rupees, at most two decimals. */
+                    meals: number;
+                    /** @description Rupees, at most two decimals. */
+                    vas: number;
+                    /** @description Rupees, at most two decimals. */
+                    tax: number;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                warnings: string[];
+            } | null;
+            /** @description What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift. */
+            chargedTotal: number;
+            /** @description Our extension: the additional guests as they would stand, echoed. */
+            guests: {
+                [key: string]: unknown;
+            }[];
+        };
+        ApiPing: {
+            partnerId: string;
+            keyPrefix: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        ApplyAmendmentError402: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            /** @enum {string} */
+            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            shortfall?: number;
+            availableCredit: number;
+        };
+        AuditEvent: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
+            actor: string;
+            /** @enum {string} */
+            actorKind: "operator" | "partner-key" | "person" | "system";
+            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
+            action: string;
+            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
+            target: string;
+            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
+            requestId: string;
+            /** @description The event's position in its target's chain, from 1. */
+            seq: number;
+            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
+            prevHash: string;
+            /** @description SHA-256 of this event (docs: audit trail). */
+            hash: string;
+        };
+        AuditEventsPage: {
+            data: components["schemas"]["AuditEvent"][];
+            nextCursor: string | null;
+        };
+        Availability: {
+            from: string;
+            to: string;
+            data: {
+                listingId: string;
+                properties: {
+                    propertyId: string;
+                    /** @description Ordered by date. A date without loaded inventory is absent and cannot be booked. */
+                    days: components["schemas"]["AvailabilityDay"][];
+                }[];
+            }[];
+        };
+        AvailabilityDay: {
+            date: string;
+            /** @description Units that can be sold on this date: 0 when sold out or stop-sold. */
+            unitsAvailable: number;
+            /** @description Sales closed on this date whatever the units; unitsAvailable is then 0. */
+            stopSell: boolean;
+            /** @description Nights; applies to every stay touching this date. */
+            minimumStay: number;
+            maximumStay: number;
+            /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
+            ratePlans?: {
+                EP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+                CP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+                MAP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+                AP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                    /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
+                    unitsAvailable: number;
+                };
+            };
+        };
+        BankOfferResult: {
+            code: string;
+            title: string;
+            /** @enum {string} */
+            discountType: "PERCENTAGE" | "FLAT";
+            /** @description Rupees, at most two decimals. */
+            discount: number;
+            applied: boolean;
+            reason: string;
+        };
+        BillingRunResult: {
+            /** Format: date */
+            periodFrom: string;
+            /** Format: date */
+            periodTo: string;
+            /**
+             * Format: date-time
+             * @description Charges that occurred up to this instant (the end of periodTo in India) were selected.
+             */
+            cutoff: string;
+            /** @description Invoices written or finished by this run, DRAFTs (that could not be issued yet) included. */
+            invoiceIds: string[];
+            /** @description Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered). */
+            linesWritten: number;
+            /** @description States with no GST registration of ours: their lines are held back, not billed. */
+            blockedStates: {
+                state: string;
+                lineCount: number;
+                taxableValue: number;
+            }[];
+            skippedEntries: {
+                /** Format: uuid */
+                ledgerEntryId: string;
+                bookingId: string;
+                /**
+                 * @description BOOKING_NOT_FOUND, NO_CHARGE_LINES, PROPERTY_UNKNOWN, NEEDS_CREDIT_NOTE
+                 * @enum {string}
+                 */
+                reason: "BOOKING_NOT_FOUND" | "NO_CHARGE_LINES" | "PROPERTY_UNKNOWN" | "NEEDS_CREDIT_NOTE";
+            }[];
+            /** @description Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed. */
+            unreconciledEntries: {
+                /** Format: uuid */
+                ledgerEntryId: string;
+                bookingId: string;
+                chargedAmount: number;
+                billedAmount: number;
+            }[];
+        };
+        BookingBody: {
+            /** Format: uuid */
+            orderId: string;
+            /** @description Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409. */
+            externalBookingId: string;
+            /** @description The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup. */
+            acceptedTotal: number;
+            primaryGuest: components["schemas"]["PrimaryGuest"];
+            additionalGuests?: components["schemas"]["Guest"][];
+            specialRequests?: string;
+            /**
+             * Format: uri
+             * @description https, resolving only to public addresses; checked now (400 otherwise). Terminal outcomes are POSTed here, signed (docs/callbacks.md).
+             */
+            callbackUrl?: string;
+        };
+        BookingCallback: {
+            /** @description Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it. */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
+            /**
+             * @description The same value as eventType; read whichever your code expects.
+             * @enum {string}
+             */
+            event: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
+            /**
+             * Format: date-time
+             * @description Order outcomes of one booking by this, not by arrival.
+             */
+            occurredAt: string;
+            /** @enum {string} */
+            status: "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description The id you sent when booking. */
+            externalBookingId: string;
+            /** @description The id you address the booking by; null when it never landed. */
+            bookingId: string | null;
+            /** @description Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property's channel manager refused the reservation). */
+            reasonCode: ("BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED") | null;
+            /** @description Words for a human. */
+            reason: string | null;
+        };
+        BookingDetail: {
+            /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
+            bookingId: string | null;
+            /** @description Your reference from POST /v1/bookings. */
+            externalBookingId: string;
+            /** @description Short human code, present from the start. */
+            code: string;
+            /** @enum {string} */
+            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            checkIn: string;
+            checkOut: string;
+            /** @description The grand total booked on credit. */
+            totalAmount: number;
+            /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
+            outstandingAmount: number;
+            /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
+            paidAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
+             */
+            updatedAt: string;
+            listingId: string;
+            orderId: string;
+            items: components["schemas"]["Item"][];
+            summary: components["schemas"]["Summary"];
+            primaryGuest: {
+                guestId?: string;
+                salutation?: string;
+                firstName: string;
+                lastName?: string;
+                email?: string;
+                phone?: string;
+                countryCode?: string;
+                city?: string;
+                dob?: string;
+                anniversary?: string;
+                position?: number;
+            };
+            additionalGuests: {
+                guestId?: string;
+                salutation?: string;
+                firstName: string;
+                lastName?: string;
+                email?: string;
+                phone?: string;
+                countryCode?: string;
+                city?: string;
+                dob?: string;
+                anniversary?: string;
+                position?: number;
+            }[];
+            specialRequests: string | null;
+            /** @description The policy booked (the item's): the refund a cancellation gets by date. */
+            cancellationPolicy: {
+                cancelBy: string;
+                refundPercentage: number;
+                label: string;
+            }[];
+            /** @description Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after. */
+            amendments: {
+                amendmentId: string;
+                /** @enum {string} */
+                status: "PENDING" | "APPLIED" | "REFUSED" | "COMPENSATING" | "COMPENSATED";
+                before: {
+                    checkIn: string;
+                    checkOut: string;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                after: {
+                    checkIn: string;
+                    checkOut: string;
+                    /** @description Rupees, at most two decimals. */
+                    total: number;
+                };
+                /** @description Rupees, at most two decimals. */
+                previousTotal: number;
+                /** @description Rupees, at most two decimals. */
+                newTotal: number;
+                /** @description Rupees, at most two decimals. */
+                delta: number;
+                /** @description Rupees, at most two decimals. */
+                amendmentDelta: number;
+                /** @description Rupees, at most two decimals. */
+                rateDriftAbsorbed: number;
+                failure: {
+                    reasonCode: string;
+                    reason: string;
+                    /** Format: date-time */
+                    failedAt: string;
+                } | null;
+                /** Format: date-time */
+                createdAt: string;
+                appliedAt: string | null;
+            }[];
+            /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
+            failure: {
+                /** @enum {string} */
+                reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
+                reason: string;
+                /** Format: date-time */
+                failedAt: string;
+            } | null;
+            /** @description What the cancellation did; null unless cancelled. */
+            cancellation: {
+                /** Format: date-time */
+                cancelledAt: string;
+                reason: string | null;
+                refundPercentage: number;
+                /** @description Rupees, at most two decimals. */
+                refundAmount: number;
+            } | null;
+            /** @description Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl. */
+            callbacks: {
+                eventId: string;
+                eventType: string;
+                /** @enum {string} */
+                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                attempts: {
+                    attempt: number;
+                    /** Format: date-time */
+                    at: string;
+                    outcome: string;
+                    statusCode?: number;
+                    error?: string;
+                    durationMs: number;
+                }[];
+                nextAttemptAt: string | null;
+                failureReason: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
+        BookingReply: {
+            /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
+            bookingId: string | null;
+            externalBookingId: string;
+            /** @enum {string} */
+            status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
+            /**
+             * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
+             * @enum {string}
+             */
+            bookingStatus: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Our booking code, shown on booking rows from the start. */
+            code: string;
+            /** @description Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it. */
+            chargedAmount: number;
+            /** @description Rupees of credit left after this booking (live, for a replay). */
+            availableCreditAfter: number;
+        };
+        BookingRow: {
+            /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
+            bookingId: string | null;
+            /** @description Your reference from POST /v1/bookings. */
+            externalBookingId: string;
+            /** @description Short human code, present from the start. */
+            code: string;
+            /** @enum {string} */
+            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            checkIn: string;
+            checkOut: string;
+            /** @description The grand total booked on credit. */
+            totalAmount: number;
+            /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
+            outstandingAmount: number;
+            /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
+            paidAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
+             */
+            updatedAt: string;
+        };
+        CancelBookingBody: {
+            /** @description Free text, kept with the cancellation and sent in booking.cancelled. */
+            reason?: string;
+        };
+        CancelReply: {
+            bookingId: string;
+            externalBookingId: string;
+            /** @constant */
+            status: "CANCELLED";
+            chargedAmount: number;
+            cancellation: {
+                /** Format: date-time */
+                cancelledAt: string;
+                reason: string | null;
+                refundPercentage: number;
+                /** @description Rupees credited back (a REFUND entry on your ledger). */
+                refundAmount: number;
+            };
+            /** @description True when this call found the booking already cancelled and changed nothing. */
+            alreadyCancelled: boolean;
+        };
+        CancellationQuote: {
+            bookingId: string;
+            /** @enum {string} */
+            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            cancellable: boolean;
+            /** @description Why not, when not cancellable. */
+            reason: string | null;
+            chargedAmount: number;
+            refundPercentage: number;
+            refundAmount: number;
+            /** @description The policy step in force: cancel on or before this date for this refund. */
+            appliesUntil: string | null;
+            label: string | null;
+            /** Format: date-time */
+            quotedAt: string;
+        };
+        CatalogueWebhook: {
+            /** @enum {string} */
+            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            entityType: string;
+            entityId: string;
+            fromDate: string | null;
+            toDate: string | null;
+            /** Format: date-time */
+            occurredAt: string;
+            dedupKey: string;
+        };
+        Change: {
+            /** @enum {string} */
+            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            entityType: string;
+            entityId: string;
+            fromDate: string | null;
+            toDate: string | null;
+            /** Format: date-time */
+            occurredAt: string;
+            dedupKey: string;
+            /**
+             * Format: date-time
+             * @description When the service recorded the change; the feed is ordered by it.
+             */
+            recordedAt: string;
+        };
+        ChannexChanges: {
+            data: {
+                /** @constant */
+                type: "changes_notification";
+                attributes: {
+                    request_id: string;
+                    hotel_code: string;
+                    changes: ({
+                        /** @constant */
+                        type: "availability_changes";
+                        attributes: {
+                            room_type_id: string;
+                            rate_plan_id?: string | null;
+                            date_from: string;
+                            date_to: string;
+                            availability: number;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "restriction_changes";
+                        attributes: {
+                            room_type_id: string;
+                            rate_plan_id: string;
+                            date_from: string;
+                            date_to: string;
+                            rates?: {
+                                rate: string;
+                                currency?: string;
+                                fraction_size?: number;
+                                occupancy?: number;
+                            }[];
+                            stop_sell?: boolean;
+                            closed_to_arrival?: boolean;
+                            closed_to_departure?: boolean;
+                            min_stay_arrival?: number;
+                            min_stay_through?: number;
+                            min_stay?: number;
+                            max_stay?: number;
+                        };
+                    })[];
+                };
+            }[];
+        };
+        ChannexChangesResponse: {
+            /** @constant */
+            success: true;
+            /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
+            unique_id: string;
+            /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
+            warnings?: {
+                path: string;
+                reason: string;
+            }[];
+        };
+        ChannexMappingDetailsResponse: {
+            data: {
+                /** @constant */
+                type: "mapping_details";
+                attributes: {
+                    room_types: {
+                        /** @description A property id of the listing. */
+                        id: string;
+                        title: string;
+                        rate_plans: {
+                            /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
+                            id: string;
+                            title: string;
+                            /** @constant */
+                            sell_mode: "per_person";
+                            /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
+                            max_persons: number;
+                            /** @constant */
+                            currency: "INR";
+                            read_only: boolean;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        ChannexTestConnectionResponse: {
+            /** @constant */
+            success: true;
+        };
+        CreateBookingError402: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            /** @enum {string} */
+            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            shortfall?: number;
+            availableCredit: number;
+        };
+        CreateBookingError409: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            expectedTotal?: number;
+            breakup?: {
+                [key: string]: unknown;
+            };
+            /** @description SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order's items). */
+            unavailableNights?: components["schemas"]["UnavailableNight"][];
+        };
+        CreateEndpointBody: {
+            /**
+             * Format: uri
+             * @description https only; must resolve to public addresses.
+             */
+            url: string;
+            description?: string | null;
+            /**
+             * @default None
+             * @enum {string}
+             */
+            authType: "None" | "Basic" | "Bearer" | "HMAC";
+            authSecret?: string | null;
+            signingSecret?: string | null;
+            eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
+            /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Default 8. */
+            maxAttempts?: number;
+            /** @description Default 10. */
+            timeoutSeconds?: number;
+            /** @enum {string} */
+            status?: "ACTIVE" | "DISABLED";
+        };
+        CreateFinanceContactBody: {
+            /** @description One e-mail address; stored lower-cased, one contact per address. */
+            email: string;
+            name?: string | null;
+            /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
+            documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+        };
+        CreateTestClockBody: {
+            /** @description The caller's own group (the default); any other group is a 404. */
+            agentGroupId?: string;
+        };
+        DeleteTestClockError409: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            /** @enum {string} */
+            reasonCode: "CLOCK_AHEAD";
+        };
+        Delivery: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            endpointId: string;
+            eventId: string;
+            /** @enum {string} */
+            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @description The body sent, byte for byte the same on every attempt. */
+            payload: {
+                /** @enum {string} */
+                eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+                entityType: string;
+                entityId: string;
+                fromDate: string | null;
+                toDate: string | null;
+                /** Format: date-time */
+                occurredAt: string;
+                dedupKey: string;
+            };
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            nextAttemptAt: string | null;
+            failureReason: string | null;
+            resendOf: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DeliveryAttempt: {
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
+             * @enum {string}
+             */
+            outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
+            statusCode?: number;
+            error?: string;
+            durationMs: number;
+        };
+        DistributionListing: {
+            id: string;
+            title: string;
+            /** @description ACTIVE or INACTIVE. */
+            status: string;
+            type: string;
+            city: string;
+            state: string;
+            country: string;
+            locality: string;
+            latitude: number;
+            longitude: number;
+            maxAdults: number;
+            maxChildren: number;
+            /** @description Indicative nightly price in rupees at your channel's rates. */
+            price: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.
+             */
+            updatedAt: string;
+            /** @description Ordered by id. */
+            properties: components["schemas"]["DistributionProperty"][];
+        };
+        DistributionProperty: {
+            id: string;
+            name: string;
+            brand: string;
+            type: string;
+            city: string;
+            state: string;
+            country: string;
+            location: string;
+            latitude: number;
+            longitude: number;
+            maxAdults: number;
+            maxChildren: number;
+            applicableAdult: number;
+            applicableChild: number;
+            numberOfBeds: number;
+            /** @description Units of this type the listing has. */
+            quantity: number;
+            /** @description Indicative nightly price in rupees at your channel's rates. */
+            price: number;
+            isPetFriendly: boolean;
+            photos: {
+                url: string;
+                name: string;
+            }[];
+            amenities: {
+                icon: string;
+                name: string;
+                category: string;
+            }[];
+        };
+        ErrorBody: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+        };
+        EventType: {
+            eventType: string;
+            entityType: string;
+            description: string;
+        };
+        FinanceContact: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string | null;
+            /** @description Every document the contact receives, statutory ones first. */
+            documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+            /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
+            bounced: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        GatewayNotification: {
+            /** @constant */
+            entity: "event";
+            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
+            event: string;
+            contains: string[];
+            payload: {
+                payment?: {
+                    entity: {
+                        /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
+                        id: string;
+                        /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
+                        order_id: string | null;
+                        /** @description Paise (the currency subunit). */
+                        amount: number;
+                        currency: string;
+                        /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
+                        status: string;
+                        /** @description Paise refunded of it so far. */
+                        amount_refunded?: number;
+                        /** @description Unix seconds. */
+                        created_at: number;
+                    };
+                };
+                refund?: {
+                    entity: {
+                        /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
+                        id: string;
+                        /** @description The refunded payment (pay_…). */
+                        payment_id: string;
+                        /** @description Paise refunded. */
+                        amount: number;
+                        currency: string;
+                        /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
+                        status: string;
+                        created_at: number;
+                    };
+                };
+                dispute?: {
+                    entity: {
+                        /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
+                        id: string;
+                        /** @description The disputed payment (pay_…). */
+                        payment_id: string;
+                        /** @description Paise disputed. */
+                        amount: number;
+                        /** @description Paise deducted when lost (0 before). */
+                        amount_deducted: number;
+                        currency: string;
+                        /**
+                         * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
+                         * @enum {string}
+                         */
+                        status: "open" | "under_review" | "won" | "lost" | "closed";
+                        respond_by: number;
+                        created_at: number;
+                    };
+                };
+                virtual_account?: {
+                    entity: {
+                        /** @description The virtual account credited (va_…), for virtual_account.credited. */
+                        id: string;
+                    };
+                };
+                bank_transfer?: {
+                    entity: {
+                        /** @description The bank's reference (UTR). */
+                        bank_reference: string;
+                    };
+                };
+            };
+            created_at: number;
+        };
+        GatewayNotificationReply: {
+            /**
+             * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
+             * @enum {string}
+             */
+            outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+            event: string;
+            paymentId: string | null;
+            invoiceId: string | null;
+            /** @description The refund (rfnd_…) of a refund event; null otherwise. */
+            refundId: string | null;
+            /** @description The dispute (disp_…) of a dispute event; null otherwise. */
+            disputeId: string | null;
+            /** @description True when this payment was already recorded (or kept): nothing moved again. */
+            duplicate: boolean;
+        };
+        GetInvoiceResponse: {
+            invoice: components["schemas"]["Invoice"];
+            lines: components["schemas"]["InvoiceLine"][];
+            creditNotes: {
+                /** Format: uuid */
+                id: string;
+                invoiceNumber: string;
+                /** Format: date */
+                issueDate: string;
+                total: number;
+            }[];
+            creditNoteForNumber: string | null;
+        };
+        Guest: {
+            guestId?: string;
+            salutation?: string;
+            /** @description Required for every guest. */
+            firstName: string;
+            lastName?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            countryCode?: string;
+            city?: string;
+            dob?: string;
+            anniversary?: string;
+            position?: number;
+        };
+        Inventory: {
+            id: string;
+            date: string;
+            quantity: number;
+            propertyId: string;
+            minimumStay: number;
+            maximumStay: number;
+            stopSell: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
+            ratePlans?: {
+                EP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+                CP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+                MAP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+                AP?: {
+                    stopSell: boolean;
+                    minimumStay: number;
+                    maximumStay: number;
+                    /** @description No stay on this plan may start on this date. */
+                    closedToArrival: boolean;
+                    /** @description No stay on this plan may check out on this date. */
+                    closedToDeparture: boolean;
+                    /** @description Nights, for stays on this plan arriving on this date. */
+                    minimumStayArrival?: number;
+                };
+            };
+        };
+        Invoice: {
+            /** Format: uuid */
+            id: string;
+            /** @description From the registration's series per GSTIN and financial year; null until issued. */
+            invoiceNumber: string | null;
+            /** @enum {string} */
+            status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
+            issueDate: string | null;
+            dueDate: string | null;
+            /** Format: date */
+            periodFrom: string;
+            /** Format: date */
+            periodTo: string;
+            /** @description Σ taxable value of the lines (after discounts). */
+            subtotal: number;
+            cgst: number;
+            sgst: number;
+            igst: number;
+            /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
+            discount: number;
+            /** @description subtotal + cgst + sgst + igst. */
+            total: number;
+            amountPaid: number;
+            creditedAmount: number;
+            /** @description total − amountPaid − creditedAmount. */
+            amountDue: number;
+            overdueSince: string | null;
+            supplierGstin: string;
+            supplierName: string;
+            supplierAddress: string;
+            billToGstin: string | null;
+            billToName: string;
+            billToAddress: string;
+            /** @description The property's state and its GST state code, e.g. "Goa (30)". */
+            placeOfSupply: string;
+            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
+            gatewayOrderId: string | null;
+            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
+            paymentInstructions: {
+                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
+                gatewayOrderId: string | null;
+                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
+                bankTransfer: {
+                    accountNumber: string;
+                    ifsc: string;
+                    bankName: string;
+                    beneficiaryName: string;
+                    /** @description Quote it with the transfer (the invoice number). */
+                    reference: string | null;
+                } | null;
+            } | null;
+            creditNoteFor: string | null;
+        };
+        InvoiceLine: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).
+             * @enum {string}
+             */
+            lineKind: "STAY" | "MEAL" | "SERVICE" | "ADJUSTMENT" | "CANCELLATION";
+            sac: string;
+            description: string;
+            propertyName: string;
+            bookingId: string;
+            /** @description Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it. */
+            externalBookingId: string | null;
+            itemRef: string;
+            nightDate: string | null;
+            /** Format: date */
+            checkIn: string;
+            /** Format: date */
+            checkOut: string;
+            quantity: number;
+            unitBase: number;
+            taxableValue: number;
+            gstRate: number;
+            cgst: number;
+            sgst: number;
+            igst: number;
+            lineTotal: number;
+            creditNoteForLine: string | null;
+        };
+        Item: {
+            listingId: string;
+            checkIn: string;
+            checkOut: string;
+            nights: number;
+            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
+            soldOut: boolean;
+            /** @description Rupees, at most two decimals. */
+            itemSubtotal: number;
+            cancellationPlanId: string;
+            /** @description Rupees, at most two decimals. */
+            cancellationPlanDiscount: number;
+            cancellationPolicy: {
+                cancelBy: string;
+                refundPercentage: number;
+                label: string;
+            }[];
+        };
+        LedgerEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
+             * @enum {string}
+             */
+            type: "CHARGE" | "ADJUSTMENT" | "REFUND" | "PAYMENT";
+            /**
+             * @description AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).
+             * @enum {string}
+             */
+            status: "AUTHORIZED" | "POSTED" | "RELEASED";
+            /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
+            amount: number;
+            /** @constant */
+            currency: "INR";
+            /** @description The property-system booking id; set once a charge is POSTED. */
+            bookingId: string | null;
+            /** @description Your own booking reference, set from authorization. */
+            externalBookingId: string | null;
+            description: string;
+            /** Format: date-time */
+            occurredAt: string;
+        };
+        LedgerPage: {
+            data: components["schemas"]["LedgerEntry"][];
+            nextCursor: string | null;
+            /** @description Your credit limit, rupees. */
+            creditLimit: number;
+            /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
+            availableCredit: number;
+            /** @description Authorized and posted charges and adjustments less refunds and payments, live. */
+            exposure: number;
+        };
+        ListBookingsResponse: {
+            data: components["schemas"]["BookingRow"][];
+            nextCursor: string | null;
+        };
+        ListChangesResponse: {
+            data: components["schemas"]["Change"][];
+            nextCursor: string;
+        };
+        ListDistributionListingsResponse: {
+            data: components["schemas"]["DistributionListing"][];
+            nextCursor: string | null;
+        };
+        ListFinanceContactsResponse: {
+            data: components["schemas"]["FinanceContact"][];
+        };
+        ListInventoriesResponse: components["schemas"]["Inventory"][];
+        ListInvoicesResponse: {
+            data: components["schemas"]["Invoice"][];
+            nextCursor: string | null;
+            outstanding: number;
+            oldestDueDate: string | null;
+            outstandingInvoiceCount: number;
+        };
+        ListListingsResponse: {
+            data: components["schemas"]["ListingWithProperties"][];
+            total: number;
+            page: number;
+            size: number;
+        };
+        ListRatesResponse: components["schemas"]["RateRow"][];
+        ListTestClocksResponse: {
+            data: components["schemas"]["TestClock"][];
+        };
+        ListWebhookDeliveriesResponse: {
+            data: components["schemas"]["Delivery"][];
+            nextCursor: string | null;
+        };
+        ListWebhookEndpointsResponse: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        ListWebhookEventTypesResponse: {
+            data: components["schemas"]["EventType"][];
+        };
+        ListingWithProperties: {
+            id: string;
+            title: string;
+            maxAdults: number;
+            maxChildren: number;
+            latitude: number;
+            longitude: number;
+            locality: string;
+            city: string;
+            state: string;
+            status: string;
+            country: string;
+            addressLine: string;
+            price: number;
+            amenities: string[];
+            tags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            properties: {
+                id: string;
+                title: string;
+                bedrooms: number;
+                bathrooms: number;
+                numberOfPets: number;
+                isPetFriendly: boolean;
+                isStressed: boolean;
+                isHighDemand: boolean;
+                brand: string;
+                quantity: number;
+                price: number;
+                city: string;
+                state: string;
+                country: string;
+                location: string;
+                latitude: number;
+                longitude: number;
+                name: string;
+                applicableAdult: number;
+                applicableChild: number;
+                extraAdultRate: number;
+                extraChildRate: number;
+                maxAdults: number;
+                numberOfBeds: number;
+                maxChildren: number;
+                imageUrl: string;
+                /** @description Photo URLs joined with ", ". */
+                photos: string;
+                /** @description Amenity names joined with ", ". */
+                amenities: string;
+            }[];
+        };
+        MealSelection: {
+            mealId: string;
+            /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
+            dates?: string[];
+            /** @description Serve on every night of the stay. */
+            unsureOfDates?: boolean;
+            /** @description Default: every adult of the order. */
+            adults?: number;
+            /** @description Default: every child of the order. */
+            children?: number;
+            chefOnCall?: boolean;
+        };
+        Order: {
+            /** Format: uuid */
+            orderId: string;
+            /**
+             * Format: date-time
+             * @description Courtesy expiry of this price; no inventory is held.
+             */
+            validUntil: string;
+            /** @description ISO 4217; INR. */
+            currency: string;
+            items: components["schemas"]["OrderItem"][];
+            summary: components["schemas"]["Summary"];
+        };
+        OrderBody: {
+            /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
+            listingId: string;
+            /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkIn: string;
+            /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+            checkOut: string;
+            /** @description Default 1. */
+            adults?: number;
+            /** @description Default 0. */
+            children?: number;
+            /** @description Default 0; free and outside capacity. */
+            infants?: number;
+            /** @description Omit or empty for a listing-level booking: the units are chosen for the party. */
+            selectedProperties?: components["schemas"]["SelectedProperty"][];
+            /**
+             * @description Our extension: the occupancy rate plan; default EP (room only).
+             * @enum {string}
+             */
+            mealPlan?: "EP" | "CP" | "MAP" | "AP";
+            meals?: components["schemas"]["MealSelection"][];
+            vas?: components["schemas"]["VasSelection"][];
+            /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
+            bankOfferCode?: string;
+            /** @description Pick the richest eligible offer on your channel; none eligible: no offer, no error. */
+            applyBestBankOffer?: boolean;
+            /** @description One of the listing's plans; default its default plan. */
+            cancellationPlanId?: string;
+            /** @description Display name only; never used for lookup. */
+            externalRef?: string;
+        };
+        OrderItem: {
+            listingId: string;
+            checkIn: string;
+            checkOut: string;
+            nights: number;
+            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
+            soldOut: boolean;
+            /** @description Rupees, at most two decimals. */
+            itemSubtotal: number;
+            cancellationPlanId: string;
+            /** @description Rupees, at most two decimals. */
+            cancellationPlanDiscount: number;
+            cancellationPolicy: {
+                cancelBy: string;
+                refundPercentage: number;
+                label: string;
+            }[];
+            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
+            unavailableNights: components["schemas"]["UnavailableNight"][];
+        };
+        OrderQuote: {
+            /** @description ISO 4217; INR. */
+            currency: string;
+            items: components["schemas"]["OrderItem"][];
+            summary: components["schemas"]["Summary"];
+        };
+        PrimaryGuest: {
+            guestId?: string;
+            salutation?: string;
+            /** @description Required for every guest. */
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            countryCode?: string;
+            city?: string;
+            dob?: string;
+            anniversary?: string;
+            position?: number;
+        };
+        QuoteAmendmentError409: {
+            status: number;
+            error: string;
+            message: string;
+            path: string;
+            /** Format: date-time */
+            timestamp: string;
+            code: string;
+            param?: string;
+            reasonCode?: string;
+            amendmentId?: string;
+            /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
+            availability?: {
+                /** @enum {string} */
+                status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                nightsRequested: number;
+                unavailableNights: string[];
+                shortfalls: {
+                    date: string;
+                    propertyId: string;
+                    requiredUnits: number;
+                    availableUnits: number;
+                }[];
+                minimumStayViolations: {
+                    propertyId: string;
+                    minimumNights: number;
+                    requestedNights: number;
+                }[];
+            };
+        };
+        RateRow: {
+            propertyId: string;
+            date: string;
+            mealPlan: string;
+            adults: number;
+            rate: number;
+        };
+        RawParam: {
+            /** @description One of checkIn, checkOut, adults, children, city, state, locality, propertyType, brand, tags, amenities, minPrice, maxPrice, petFriendly, minBedrooms, mealPlan, sort, page, size (docs/search.md); anything else is a 400 naming it. */
+            filterName: string;
+            /** @description Strings, even for numbers and dates; single-valued filters take exactly one. */
+            filterValues: string[];
+        };
+        RunBillingBody: {
+            /**
+             * Format: date
+             * @description Inclusive start of the period, recorded on the invoices; requires to. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most 365 days after from; not after today. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
+             */
+            to?: string;
+            /** @description At most 100 property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed. */
+            bookingIds?: string[];
+        };
+        SearchBody: {
+            /** @description Filters; checkIn and checkOut are required. Echoed back unchanged. */
+            rawParams: components["schemas"]["RawParam"][];
+            selections?: components["schemas"]["SearchSelection"][];
+            /** @description The plan prices use where a listing offers it; elsewhere the listing's default. An unknown plan is a 400. */
+            selectedCancellationPlanId?: string;
+        };
+        SearchListing: {
+            listingId: string;
+            title: string;
+            coverPicture: string;
+            /** @description The listing id as base64url, safe in URLs and paths. */
+            encodedId: string;
+            propertyType: string;
+            brand: string;
+            badges: {
+                label: string;
+                type: string;
+                placement: string;
+            }[];
+            /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
+            adults: number;
+            beds: number;
+            bathrooms: number;
+            bedrooms: number;
+            unitCount: number;
+            locality: string;
+            city: string;
+            state: string;
+            rating: number;
+            reviewCount: number;
+            /** @description Same as rating (one review source). */
+            overallRating: number;
+            /** @description Same as reviewCount. */
+            totalReviews: number;
+            tags: string[];
+            usps: {
+                id: number;
+                name: string;
+                description: string;
+                isDifferentiator: boolean;
+            }[];
+            /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
+            selectedProperties: {
+                propertyId: string;
+                title: string;
+                quantity: number;
+            }[];
+            /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
+            price: {
+                perNight: number;
+                perNightBeforeDiscount: number;
+                total: number;
+                totalBeforeDiscount: number;
+                totalSaving: number;
+                discountPercent: number;
+            };
+            /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
+            offerTitles: string[];
+            cancellationPlans: {
+                id: string;
+                name: string;
+                planType: string;
+                cancellationSummary: string;
+                hasDiscount: boolean;
+                totalAfterDiscount: number;
+                perNightAfterDiscount: number;
+                totalSaving: number;
+                discountPercent: number;
+            }[];
+        };
+        SearchPrice: {
+            perNight: number;
+            perNightBeforeDiscount: number;
+            total: number;
+            totalBeforeDiscount: number;
+            totalSaving: number;
+            discountPercent: number;
+        };
+        SearchResult: {
+            singleListings: components["schemas"]["SearchListing"][];
+            /** @description Only when no single listing can take the party: up to 10 groups of 3 listings at most, every pair within 5000 m. */
+            combinedGroups: {
+                groupId: string;
+                totalAdultCapacity: number;
+                totalChildrenCapacity: number;
+                listingCount: number;
+                maxPairwiseDistanceMeters: number;
+                /** @description Same street (≤ 250 m), Walking distance (≤ 1500 m), Short drive (≤ 5000 m) */
+                proximityLabel: string;
+                listings: components["schemas"]["SearchListing"][];
+                price: components["schemas"]["SearchPrice"];
+            }[];
+            nights: number;
+            requiredAdults: number;
+            requiredChildren: number;
+            page: number;
+            size: number;
+            totalSingleListings: number;
+            totalPages: number;
+            rawParams: {
+                filterName: string;
+                filterValues: string[];
+            }[];
+        };
+        SearchSelection: {
+            /** @description Optional; when given it must be the checkIn (a PROPERTY selection covers the whole stay). */
+            date?: string;
+            /** @description One of PROPERTY: pins a property (id) and its quantity; the search is narrowed to the pinned listings. */
+            type: string;
+            /** @description A property id of a listing on your channel. */
+            id: string;
+            /** @description Not used by PROPERTY selections: the party comes from rawParams. */
+            adults?: number;
+            /** @description Not used by PROPERTY selections. */
+            children?: number;
+            /** @description Units of the property, 1–50; default 1. */
+            quantity?: number;
+        };
+        SelectedProperty: {
+            propertyId: string;
+            /** @description Units of this property, 1–50. */
+            quantity: number;
+        };
+        Statement: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @description Net POSTED position of everything that occurred before from. */
+            openingBalance: number;
+            /** @description Every entry that occurred in the period, all statuses, oldest first (then by id). */
+            entries: components["schemas"]["LedgerEntry"][];
+            /** @description openingBalance plus the POSTED amounts of the period. */
+            closingBalance: number;
+            /** @description Your credit limit, rupees. */
+            creditLimit: number;
+            /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
+            availableCredit: number;
+        };
+        Summary: {
+            /** @description Rupees, at most two decimals. */
+            baseSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            mealsSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            vasSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            cancellationPlanDiscount: number;
+            /** @description Rupees, at most two decimals. */
+            stayAfterCancellationPlan: number;
+            bankOffer: components["schemas"]["BankOfferResult"] | null;
+            /** @description Rupees, at most two decimals. */
+            priceAfterBankOffer: number;
+            /** @description Rupees, at most two decimals. */
+            offersDiscount: number;
+            /** @description Rupees, at most two decimals. */
+            taxableSubtotal: number;
+            /** @description Rupees, at most two decimals. */
+            gst: number;
+            /** @description Rupees, at most two decimals. */
+            grandTotal: number;
+        };
+        TestClock: {
+            /** Format: uuid */
+            id: string;
+            /** @description The group whose time the clock is. */
+            agentGroupId: string;
+            /**
+             * Format: date-time
+             * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
+             */
+            now: string;
+            /**
+             * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
+             * @enum {string}
+             */
+            status: "advancing" | "ready";
+            /**
+             * Format: date-time
+             * @description Real instant of creation; the clock started at it.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The latest instant the clock may be advanced to: 2 years after createdAt.
+             */
+            advanceLimit: string;
+        };
+        UnavailableNight: {
+            /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
+            date: string;
+            /** @description The property (unit type) of the listing that cannot be sold. */
+            propertyId: string;
+            /**
+             * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
+             * @enum {string}
+             */
+            reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
+            /** @description Units of this property the stay needs each night. */
+            requiredUnits: number;
+            /** @description Units open that night (0 without inventory). */
+            availableUnits: number;
+            /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
+            stayLimit?: number;
+            /** @description The rule in words, for people; match on `reason`, never on this text. */
+            message: string;
+        };
+        UpdateEndpointBody: {
+            /**
+             * Format: uri
+             * @description https only; must resolve to public addresses.
+             */
+            url?: string;
+            description?: string | null;
+            /** @enum {string} */
+            authType?: "None" | "Basic" | "Bearer" | "HMAC";
+            authSecret?: string | null;
+            signingSecret?: string | null;
+            eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
+            /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Default 8. */
+            maxAttempts?: number;
+            /** @description Default 10. */
+            timeoutSeconds?: number;
+            /** @enum {string} */
+            status?: "ACTIVE" | "DISABLED";
+        };
+        UpdateFinanceContactBody: {
+            /** @description One e-mail address; stored lower-cased, one contact per address. */
+            email?: string;
+            name?: string | null;
+            /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
+            documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
+        };
+        V1Ping: {
+            agentGroupId: string;
+            channelId: string;
+            keyPrefix: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        VasSelection: {
+            vasId: string;
+            variantId: string;
+            dates?: string[];
+            unsureOfDates?: boolean;
+            /** @description Default 1; 0–100. */
+            quantity?: number;
+            dateQuantities?: {
+                date: string;
+                quantity: number;
+            }[];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @enum {string} */
+            authType: "None" | "Basic" | "Bearer" | "HMAC";
+            authSecretConfigured: boolean;
+            signingSecretConfigured: boolean;
+            eventTypes: string[] | null;
+            headers: {
+                [key: string]: string;
+            };
+            maxAttempts: number;
+            timeoutSeconds: number;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1027,38 +2751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /** Format: date-time */
-                            at: string;
-                            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
-                            actor: string;
-                            /** @enum {string} */
-                            actorKind: "operator" | "partner-key" | "person" | "system";
-                            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
-                            action: string;
-                            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
-                            target: string;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            before: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            after: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
-                            requestId: string;
-                            /** @description The event's position in its target's chain, from 1. */
-                            seq: number;
-                            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
-                            prevHash: string;
-                            /** @description SHA-256 of this event (docs: audit trail). */
-                            hash: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditEventsPage"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1075,15 +2768,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -1095,15 +2785,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -1115,15 +2802,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -1143,15 +2827,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -1165,15 +2846,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -1207,25 +2885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                            entityType: string;
-                            entityId: string;
-                            fromDate: string | null;
-                            toDate: string | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            dedupKey: string;
-                            /**
-                             * Format: date-time
-                             * @description When the service recorded the change; the feed is ordered by it.
-                             */
-                            recordedAt: string;
-                        }[];
-                        nextCursor: string;
-                    };
+                    "application/json": components["schemas"]["ListChangesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1242,15 +2902,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -1262,15 +2919,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -1282,15 +2936,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -1310,15 +2961,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -1332,15 +2980,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -1378,66 +3023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        date: string;
-                        quantity: number;
-                        propertyId: string;
-                        minimumStay: number;
-                        maximumStay: number;
-                        stopSell: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
-                        ratePlans?: {
-                            EP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                            CP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                            MAP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                            AP?: {
-                                stopSell: boolean;
-                                minimumStay: number;
-                                maximumStay: number;
-                                /** @description No stay on this plan may start on this date. */
-                                closedToArrival: boolean;
-                                /** @description No stay on this plan may check out on this date. */
-                                closedToDeparture: boolean;
-                                /** @description Nights, for stays on this plan arriving on this date. */
-                                minimumStayArrival?: number;
-                            };
-                        };
-                    }[];
+                    "application/json": components["schemas"]["ListInventoriesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1454,15 +3040,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -1474,15 +3057,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -1494,15 +3074,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -1522,15 +3099,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -1544,15 +3118,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -1586,64 +3157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            title: string;
-                            maxAdults: number;
-                            maxChildren: number;
-                            latitude: number;
-                            longitude: number;
-                            locality: string;
-                            city: string;
-                            state: string;
-                            status: string;
-                            country: string;
-                            addressLine: string;
-                            price: number;
-                            amenities: string[];
-                            tags: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            properties: {
-                                id: string;
-                                title: string;
-                                bedrooms: number;
-                                bathrooms: number;
-                                numberOfPets: number;
-                                isPetFriendly: boolean;
-                                isStressed: boolean;
-                                isHighDemand: boolean;
-                                brand: string;
-                                quantity: number;
-                                price: number;
-                                city: string;
-                                state: string;
-                                country: string;
-                                location: string;
-                                latitude: number;
-                                longitude: number;
-                                name: string;
-                                applicableAdult: number;
-                                applicableChild: number;
-                                extraAdultRate: number;
-                                extraChildRate: number;
-                                maxAdults: number;
-                                numberOfBeds: number;
-                                maxChildren: number;
-                                imageUrl: string;
-                                /** @description Photo URLs joined with ", ". */
-                                photos: string;
-                                /** @description Amenity names joined with ", ". */
-                                amenities: string;
-                            }[];
-                        }[];
-                        total: number;
-                        page: number;
-                        size: number;
-                    };
+                    "application/json": components["schemas"]["ListListingsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1660,15 +3174,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -1680,15 +3191,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -1700,15 +3208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -1728,15 +3233,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -1750,15 +3252,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -1787,12 +3286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        partnerId: string;
-                        keyPrefix: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                    };
+                    "application/json": components["schemas"]["ApiPing"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1809,15 +3303,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -1829,15 +3320,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -1849,15 +3337,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -1877,15 +3362,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -1899,15 +3381,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -1945,13 +3424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        propertyId: string;
-                        date: string;
-                        mealPlan: string;
-                        adults: number;
-                        rate: number;
-                    }[];
+                    "application/json": components["schemas"]["ListRatesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -1968,15 +3441,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -1988,15 +3458,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -2008,15 +3475,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -2036,15 +3500,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -2058,15 +3519,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -2105,49 +3563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        deliveryId: string;
-                        /** Format: uuid */
-                        endpointId: string;
-                        eventId: string;
-                        /** @enum {string} */
-                        eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                        /** @enum {string} */
-                        status: "PENDING" | "SUCCEEDED" | "FAILED";
-                        /** @description The body sent, byte for byte the same on every attempt. */
-                        payload: {
-                            /** @enum {string} */
-                            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                            entityType: string;
-                            entityId: string;
-                            fromDate: string | null;
-                            toDate: string | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            dedupKey: string;
-                        };
-                        attempts: {
-                            attempt: number;
-                            /** Format: date-time */
-                            at: string;
-                            /**
-                             * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
-                             * @enum {string}
-                             */
-                            outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
-                            statusCode?: number;
-                            error?: string;
-                            durationMs: number;
-                        }[];
-                        nextAttemptAt: string | null;
-                        failureReason: string | null;
-                        resendOf: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2164,15 +3580,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -2184,15 +3597,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -2210,15 +3620,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -2236,15 +3643,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -2256,15 +3660,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -2284,15 +3685,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -2306,15 +3704,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -2343,30 +3738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            authType: "None" | "Basic" | "Bearer" | "HMAC";
-                            authSecretConfigured: boolean;
-                            signingSecretConfigured: boolean;
-                            eventTypes: string[] | null;
-                            headers: {
-                                [key: string]: string;
-                            };
-                            maxAttempts: number;
-                            timeoutSeconds: number;
-                            /** @enum {string} */
-                            status: "ACTIVE" | "DISABLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListWebhookEndpointsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2383,15 +3755,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -2403,15 +3772,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -2423,15 +3789,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -2451,15 +3814,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -2473,15 +3833,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -2502,32 +3859,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description https only; must resolve to public addresses.
-                     */
-                    url: string;
-                    description?: string | null;
-                    /**
-                     * @default None
-                     * @enum {string}
-                     */
-                    authType?: "None" | "Basic" | "Bearer" | "HMAC";
-                    authSecret?: string | null;
-                    signingSecret?: string | null;
-                    eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
-                    /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /** @description Default 8. */
-                    maxAttempts?: number;
-                    /** @description Default 10. */
-                    timeoutSeconds?: number;
-                    /** @enum {string} */
-                    status?: "ACTIVE" | "DISABLED";
-                };
+                "application/json": components["schemas"]["CreateEndpointBody"];
             };
         };
         responses: {
@@ -2547,28 +3879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        authType: "None" | "Basic" | "Bearer" | "HMAC";
-                        authSecretConfigured: boolean;
-                        signingSecretConfigured: boolean;
-                        eventTypes: string[] | null;
-                        headers: {
-                            [key: string]: string;
-                        };
-                        maxAttempts: number;
-                        timeoutSeconds: number;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2585,15 +3896,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -2605,15 +3913,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -2631,15 +3936,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -2651,15 +3953,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -2679,15 +3978,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -2701,15 +3997,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -2740,28 +4033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        authType: "None" | "Basic" | "Bearer" | "HMAC";
-                        authSecretConfigured: boolean;
-                        signingSecretConfigured: boolean;
-                        eventTypes: string[] | null;
-                        headers: {
-                            [key: string]: string;
-                        };
-                        maxAttempts: number;
-                        timeoutSeconds: number;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2778,15 +4050,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -2798,15 +4067,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -2824,15 +4090,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -2844,15 +4107,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -2872,15 +4132,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -2894,15 +4151,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -2919,29 +4173,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description https only; must resolve to public addresses.
-                     */
-                    url?: string;
-                    description?: string | null;
-                    /** @enum {string} */
-                    authType?: "None" | "Basic" | "Bearer" | "HMAC";
-                    authSecret?: string | null;
-                    signingSecret?: string | null;
-                    eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
-                    /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /** @description Default 8. */
-                    maxAttempts?: number;
-                    /** @description Default 10. */
-                    timeoutSeconds?: number;
-                    /** @enum {string} */
-                    status?: "ACTIVE" | "DISABLED";
-                };
+                "application/json": components["schemas"]["UpdateEndpointBody"];
             };
         };
         responses: {
@@ -2959,28 +4191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        url: string;
-                        description: string | null;
-                        /** @enum {string} */
-                        authType: "None" | "Basic" | "Bearer" | "HMAC";
-                        authSecretConfigured: boolean;
-                        signingSecretConfigured: boolean;
-                        eventTypes: string[] | null;
-                        headers: {
-                            [key: string]: string;
-                        };
-                        maxAttempts: number;
-                        timeoutSeconds: number;
-                        /** @enum {string} */
-                        status: "ACTIVE" | "DISABLED";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -2997,15 +4208,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -3017,15 +4225,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -3043,15 +4248,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -3069,15 +4271,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -3089,15 +4288,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -3117,15 +4313,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -3139,15 +4332,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -3193,15 +4383,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -3213,15 +4400,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -3239,15 +4423,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -3259,15 +4440,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -3287,15 +4465,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -3309,15 +4484,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -3355,52 +4527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            deliveryId: string;
-                            /** Format: uuid */
-                            endpointId: string;
-                            eventId: string;
-                            /** @enum {string} */
-                            eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                            /** @enum {string} */
-                            status: "PENDING" | "SUCCEEDED" | "FAILED";
-                            /** @description The body sent, byte for byte the same on every attempt. */
-                            payload: {
-                                /** @enum {string} */
-                                eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                                entityType: string;
-                                entityId: string;
-                                fromDate: string | null;
-                                toDate: string | null;
-                                /** Format: date-time */
-                                occurredAt: string;
-                                dedupKey: string;
-                            };
-                            attempts: {
-                                attempt: number;
-                                /** Format: date-time */
-                                at: string;
-                                /**
-                                 * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
-                                 * @enum {string}
-                                 */
-                                outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
-                                statusCode?: number;
-                                error?: string;
-                                durationMs: number;
-                            }[];
-                            nextAttemptAt: string | null;
-                            failureReason: string | null;
-                            resendOf: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -3417,15 +4544,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -3437,15 +4561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -3463,15 +4584,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -3483,15 +4601,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -3511,15 +4626,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -3533,15 +4645,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -3570,13 +4679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            eventType: string;
-                            entityType: string;
-                            description: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListWebhookEventTypesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -3593,15 +4696,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -3613,15 +4713,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -3633,15 +4730,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -3661,15 +4755,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -3683,15 +4774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -3706,49 +4794,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    data: {
-                        /** @constant */
-                        type: "changes_notification";
-                        attributes: {
-                            request_id: string;
-                            hotel_code: string;
-                            changes: ({
-                                /** @constant */
-                                type: "availability_changes";
-                                attributes: {
-                                    room_type_id: string;
-                                    rate_plan_id?: string | null;
-                                    date_from: string;
-                                    date_to: string;
-                                    availability: number;
-                                };
-                            } | {
-                                /** @constant */
-                                type: "restriction_changes";
-                                attributes: {
-                                    room_type_id: string;
-                                    rate_plan_id: string;
-                                    date_from: string;
-                                    date_to: string;
-                                    rates?: {
-                                        rate: string;
-                                        currency?: string;
-                                        fraction_size?: number;
-                                        occupancy?: number;
-                                    }[];
-                                    stop_sell?: boolean;
-                                    closed_to_arrival?: boolean;
-                                    closed_to_departure?: boolean;
-                                    min_stay_arrival?: number;
-                                    min_stay_through?: number;
-                                    min_stay?: number;
-                                    max_stay?: number;
-                                };
-                            })[];
-                        };
-                    }[];
-                };
+                "application/json": components["schemas"]["ChannexChanges"];
             };
         };
         responses: {
@@ -3760,17 +4806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
-                        unique_id: string;
-                        /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
-                        warnings?: {
-                            path: string;
-                            reason: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChannexChangesResponse"];
                 };
             };
             /** @description Not JSON, not the documented shape, an impossible date range, or a hotel that is not one of our listings connected to Channex; `param` names it. */
@@ -3781,15 +4817,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON";
                     };
                 };
             };
@@ -3801,15 +4834,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -3821,15 +4851,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -3841,15 +4868,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -3875,31 +4899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @constant */
-                            type: "mapping_details";
-                            attributes: {
-                                room_types: {
-                                    /** @description A property id of the listing. */
-                                    id: string;
-                                    title: string;
-                                    rate_plans: {
-                                        /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
-                                        id: string;
-                                        title: string;
-                                        /** @constant */
-                                        sell_mode: "per_person";
-                                        /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
-                                        max_persons: number;
-                                        /** @constant */
-                                        currency: "INR";
-                                        read_only: boolean;
-                                    }[];
-                                }[];
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["ChannexMappingDetailsResponse"];
                 };
             };
             /** @description hotel_code is missing. */
@@ -3910,15 +4910,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -3930,15 +4927,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -3950,15 +4944,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -3984,10 +4975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["ChannexTestConnectionResponse"];
                 };
             };
             /** @description hotel_code is missing. */
@@ -3998,15 +4986,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4018,15 +5003,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -4038,15 +5020,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -4080,15 +5059,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4122,15 +5098,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4164,15 +5137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4187,79 +5157,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    entity: "event";
-                    /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
-                    event: string;
-                    contains: string[];
-                    payload: {
-                        payment?: {
-                            entity: {
-                                /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
-                                id: string;
-                                /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
-                                order_id: string | null;
-                                /** @description Paise (the currency subunit). */
-                                amount: number;
-                                currency: string;
-                                /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
-                                status: string;
-                                /** @description Paise refunded of it so far. */
-                                amount_refunded?: number;
-                                /** @description Unix seconds. */
-                                created_at: number;
-                            };
-                        };
-                        refund?: {
-                            entity: {
-                                /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
-                                id: string;
-                                /** @description The refunded payment (pay_…). */
-                                payment_id: string;
-                                /** @description Paise refunded. */
-                                amount: number;
-                                currency: string;
-                                /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
-                                status: string;
-                                created_at: number;
-                            };
-                        };
-                        dispute?: {
-                            entity: {
-                                /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
-                                id: string;
-                                /** @description The disputed payment (pay_…). */
-                                payment_id: string;
-                                /** @description Paise disputed. */
-                                amount: number;
-                                /** @description Paise deducted when lost (0 before). */
-                                amount_deducted: number;
-                                currency: string;
-                                /**
-                                 * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
-                                 * @enum {string}
-                                 */
-                                status: "open" | "under_review" | "won" | "lost" | "closed";
-                                respond_by: number;
-                                created_at: number;
-                            };
-                        };
-                        virtual_account?: {
-                            entity: {
-                                /** @description The virtual account credited (va_…), for virtual_account.credited. */
-                                id: string;
-                            };
-                        };
-                        bank_transfer?: {
-                            entity: {
-                                /** @description The bank's reference (UTR). */
-                                bank_reference: string;
-                            };
-                        };
-                    };
-                    created_at: number;
-                };
+                "application/json": components["schemas"]["GatewayNotification"];
             };
         };
         responses: {
@@ -4271,22 +5169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
-                         * @enum {string}
-                         */
-                        outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
-                        event: string;
-                        paymentId: string | null;
-                        invoiceId: string | null;
-                        /** @description The refund (rfnd_…) of a refund event; null otherwise. */
-                        refundId: string | null;
-                        /** @description The dispute (disp_…) of a dispute event; null otherwise. */
-                        disputeId: string | null;
-                        /** @description True when this payment was already recorded (or kept): nothing moved again. */
-                        duplicate: boolean;
-                    };
+                    "application/json": components["schemas"]["GatewayNotificationReply"];
                 };
             };
             /** @description The signature is missing or does not match the raw body (`param` names the header), or the signed body is not a Razorpay event (`param` names the field). Nothing is recorded. */
@@ -4297,15 +5180,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4337,15 +5217,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4383,38 +5260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            /** Format: date-time */
-                            at: string;
-                            /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
-                            actor: string;
-                            /** @enum {string} */
-                            actorKind: "operator" | "partner-key" | "person" | "system";
-                            /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
-                            action: string;
-                            /** @description What it happened to, <kind>:<id>, e.g. booking:<bookingRef>. */
-                            target: string;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            before: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description Only the fields that changed: ids, states, dates and money in paise. Never secrets or guest personal data. */
-                            after: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description The X-Request-Id of the request that made the change, or the operator run id. */
-                            requestId: string;
-                            /** @description The event's position in its target's chain, from 1. */
-                            seq: number;
-                            /** @description SHA-256 of the chain's previous event (64 zeros for the first). */
-                            prevHash: string;
-                            /** @description SHA-256 of this event (docs: audit trail). */
-                            hash: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditEventsPage"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -4431,15 +5277,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4451,15 +5294,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -4471,15 +5311,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -4499,15 +5336,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -4521,15 +5355,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -4565,82 +5396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        from: string;
-                        to: string;
-                        data: {
-                            listingId: string;
-                            properties: {
-                                propertyId: string;
-                                /** @description Ordered by date. A date without loaded inventory is absent and cannot be booked. */
-                                days: {
-                                    date: string;
-                                    /** @description Units that can be sold on this date: 0 when sold out or stop-sold. */
-                                    unitsAvailable: number;
-                                    /** @description Sales closed on this date whatever the units; unitsAvailable is then 0. */
-                                    stopSell: boolean;
-                                    /** @description Nights; applies to every stay touching this date. */
-                                    minimumStay: number;
-                                    maximumStay: number;
-                                    /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
-                                    ratePlans?: {
-                                        EP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                        CP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                        MAP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                        AP?: {
-                                            stopSell: boolean;
-                                            minimumStay: number;
-                                            maximumStay: number;
-                                            /** @description No stay on this plan may start on this date. */
-                                            closedToArrival: boolean;
-                                            /** @description No stay on this plan may check out on this date. */
-                                            closedToDeparture: boolean;
-                                            /** @description Nights, for stays on this plan arriving on this date. */
-                                            minimumStayArrival?: number;
-                                            /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
-                                            unitsAvailable: number;
-                                        };
-                                    };
-                                }[];
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Availability"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -4657,15 +5413,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4677,15 +5430,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -4697,15 +5447,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -4725,15 +5472,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -4747,15 +5491,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -4801,34 +5542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
-                            bookingId: string | null;
-                            /** @description Your reference from POST /v1/bookings. */
-                            externalBookingId: string;
-                            /** @description Short human code, present from the start. */
-                            code: string;
-                            /** @enum {string} */
-                            status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                            checkIn: string;
-                            checkOut: string;
-                            /** @description The grand total booked on credit. */
-                            totalAmount: number;
-                            /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
-                            outstandingAmount: number;
-                            /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
-                            paidAmount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
-                             */
-                            updatedAt: string;
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ListBookingsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -4845,15 +5559,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4865,15 +5576,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -4885,15 +5593,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -4913,15 +5618,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -4935,15 +5637,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -4964,50 +5663,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** Format: uuid */
-                    orderId: string;
-                    /** @description Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409. */
-                    externalBookingId: string;
-                    /** @description The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup. */
-                    acceptedTotal: number;
-                    primaryGuest: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    };
-                    additionalGuests?: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName?: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    }[];
-                    specialRequests?: string;
-                    /**
-                     * Format: uri
-                     * @description https, resolving only to public addresses; checked now (400 otherwise). Terminal outcomes are POSTed here, signed (docs/callbacks.md).
-                     */
-                    callbackUrl?: string;
-                };
+                "application/json": components["schemas"]["BookingBody"];
             };
         };
         responses: {
@@ -5027,24 +5683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
-                        bookingId: string | null;
-                        externalBookingId: string;
-                        /** @enum {string} */
-                        status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
-                        /**
-                         * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
-                         * @enum {string}
-                         */
-                        bookingStatus: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        /** @description Our booking code, shown on booking rows from the start. */
-                        code: string;
-                        /** @description Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it. */
-                        chargedAmount: number;
-                        /** @description Rupees of credit left after this booking (live, for a replay). */
-                        availableCreditAfter: number;
-                    };
+                    "application/json": components["schemas"]["BookingReply"];
                 };
             };
             /** @description PROCESSING: the charge is authorized, the outcome not known yet; bookingId is null. */
@@ -5063,24 +5702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
-                        bookingId: string | null;
-                        externalBookingId: string;
-                        /** @enum {string} */
-                        status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
-                        /**
-                         * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
-                         * @enum {string}
-                         */
-                        bookingStatus: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        /** @description Our booking code, shown on booking rows from the start. */
-                        code: string;
-                        /** @description Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it. */
-                        chargedAmount: number;
-                        /** @description Rupees of credit left after this booking (live, for a replay). */
-                        availableCreditAfter: number;
-                    };
+                    "application/json": components["schemas"]["BookingReply"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -5097,15 +5719,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -5117,15 +5736,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -5143,19 +5759,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        /** @enum {string} */
-                        reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-                        shortfall?: number;
-                        availableCredit: number;
+                    "application/json": components["schemas"]["CreateBookingError402"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CREDIT_DENIED";
                     };
                 };
             };
@@ -5173,15 +5782,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -5199,39 +5805,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        expectedTotal?: number;
-                        breakup?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description SOLD_OUT only: every rule that stops the stay from selling, per property and night (as in the order's items). */
-                        unavailableNights?: {
-                            /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                            date: string;
-                            /** @description The property (unit type) of the listing that cannot be sold. */
-                            propertyId: string;
-                            /**
-                             * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                             * @enum {string}
-                             */
-                            reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                            /** @description Units of this property the stay needs each night. */
-                            requiredUnits: number;
-                            /** @description Units open that night (0 without inventory). */
-                            availableUnits: number;
-                            /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                            stayLimit?: number;
-                            /** @description The rule in words, for people; match on `reason`, never on this text. */
-                            message: string;
-                        }[];
+                    "application/json": components["schemas"]["CreateBookingError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "PRICE_MOVED" | "CONFLICT" | "SOLD_OUT";
                     };
                 };
             };
@@ -5243,15 +5822,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -5271,15 +5847,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -5293,15 +5866,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -5332,190 +5902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The property system's booking id; null until the booking lands (PROCESSING, FAILED). */
-                        bookingId: string | null;
-                        /** @description Your reference from POST /v1/bookings. */
-                        externalBookingId: string;
-                        /** @description Short human code, present from the start. */
-                        code: string;
-                        /** @enum {string} */
-                        status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        checkIn: string;
-                        checkOut: string;
-                        /** @description The grand total booked on credit. */
-                        totalAmount: number;
-                        /** @description Still owed for this booking: CONFIRMED, total less paid; CANCELLED, total less the refund less paid; PROCESSING and FAILED, 0 (nothing is posted). */
-                        outstandingAmount: number;
-                        /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
-                        paidAmount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
-                         */
-                        updatedAt: string;
-                        listingId: string;
-                        orderId: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                        primaryGuest: {
-                            guestId?: string;
-                            salutation?: string;
-                            firstName: string;
-                            lastName?: string;
-                            email?: string;
-                            phone?: string;
-                            countryCode?: string;
-                            city?: string;
-                            dob?: string;
-                            anniversary?: string;
-                            position?: number;
-                        };
-                        additionalGuests: {
-                            guestId?: string;
-                            salutation?: string;
-                            firstName: string;
-                            lastName?: string;
-                            email?: string;
-                            phone?: string;
-                            countryCode?: string;
-                            city?: string;
-                            dob?: string;
-                            anniversary?: string;
-                            position?: number;
-                        }[];
-                        specialRequests: string | null;
-                        /** @description The policy booked (the item's): the refund a cancellation gets by date. */
-                        cancellationPolicy: {
-                            cancelBy: string;
-                            refundPercentage: number;
-                            label: string;
-                        }[];
-                        /** @description Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after. */
-                        amendments: {
-                            amendmentId: string;
-                            /** @enum {string} */
-                            status: "PENDING" | "APPLIED" | "REFUSED" | "COMPENSATING" | "COMPENSATED";
-                            before: {
-                                checkIn: string;
-                                checkOut: string;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            after: {
-                                checkIn: string;
-                                checkOut: string;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            /** @description Rupees, at most two decimals. */
-                            previousTotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            newTotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            delta: number;
-                            /** @description Rupees, at most two decimals. */
-                            amendmentDelta: number;
-                            /** @description Rupees, at most two decimals. */
-                            rateDriftAbsorbed: number;
-                            failure: {
-                                reasonCode: string;
-                                reason: string;
-                                /** Format: date-time */
-                                failedAt: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            appliedAt: string | null;
-                        }[];
-                        /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
-                        failure: {
-                            /** @enum {string} */
-                            reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
-                            reason: string;
-                            /** Format: date-time */
-                            failedAt: string;
-                        } | null;
-                        /** @description What the cancellation did; null unless cancelled. */
-                        cancellation: {
-                            /** Format: date-time */
-                            cancelledAt: string;
-                            reason: string | null;
-                            refundPercentage: number;
-                            /** @description Rupees, at most two decimals. */
-                            refundAmount: number;
-                        } | null;
-                        /** @description Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl. */
-                        callbacks: {
-                            eventId: string;
-                            eventType: string;
-                            /** @enum {string} */
-                            status: "PENDING" | "SUCCEEDED" | "FAILED";
-                            attempts: {
-                                attempt: number;
-                                /** Format: date-time */
-                                at: string;
-                                outcome: string;
-                                statusCode?: number;
-                                error?: string;
-                                durationMs: number;
-                            }[];
-                            nextAttemptAt: string | null;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["BookingDetail"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -5532,15 +5919,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -5552,15 +5936,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -5578,15 +5959,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -5598,15 +5976,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -5626,15 +6001,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -5648,15 +6020,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -5673,58 +6042,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn?: string;
-                    /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut?: string;
-                    /** @description At least 1. */
-                    adults?: number;
-                    children?: number;
-                    infants?: number;
-                    /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability. */
-                    guests?: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName?: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["AmendmentBody"];
             };
         };
         responses: {
@@ -5742,88 +6060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        amendable: boolean;
-                        /** @description Why not, when amendable is false; null otherwise. */
-                        reason: ("UNAVAILABLE" | "MINIMUM_STAY" | "NO_CHANGE" | "CHANNEL_CANNOT_MODIFY" | "INVOICED") | null;
-                        checkIn: string;
-                        checkOut: string;
-                        availability: {
-                            /** @enum {string} */
-                            status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
-                            nightsRequested: number;
-                            unavailableNights: string[];
-                            shortfalls: {
-                                date: string;
-                                propertyId: string;
-                                requiredUnits: number;
-                                availableUnits: number;
-                            }[];
-                            minimumStayViolations: {
-                                propertyId: string;
-                                minimumNights: number;
-                                requestedNights: number;
-                            }[];
-                        };
-                        /** @description null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current. */
-                        pricing: {
-                            /** @constant */
-                            currency: "INR";
-                            /** @description stay − discount + meals + vas + tax = total, exactly. */
-                            current: {
-                                /** @description Rupees, at most two decimals. */
-                                stay: number;
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                /** @description Rupees, at most two decimals. */
-                                meals: number;
-                                /** @description Rupees, at most two decimals. */
-                                vas: number;
-                                /** @description Rupees, at most two decimals. */
-                                tax: number;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            /** @description stay − discount + meals + vas + tax = total, exactly. */
-                            amended: {
-                                /** @description Rupees, at most two decimals. */
-                                stay: number;
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                /** @description Rupees, at most two decimals. */
-                                meals: number;
-                                /** @description Rupees, at most two decimals. */
-                                vas: number;
-                                /** @description Rupees, at most two decimals. */
-                                tax: number;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            /** @description stay − discount + meals + vas + tax = total, exactly. */
-                            delta: {
-                                /** @description Rupees, at most two decimals. */
-                                stay: number;
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                /** @description Rupees, at most two decimals. */
-                                meals: number;
-                                /** @description Rupees, at most two decimals. */
-                                vas: number;
-                                /** @description Rupees, at most two decimals. */
-                                tax: number;
-                                /** @description Rupees, at most two decimals. */
-                                total: number;
-                            };
-                            warnings: string[];
-                        } | null;
-                        /** @description What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift. */
-                        chargedTotal: number;
-                        /** @description Our extension: the additional guests as they would stand, echoed. */
-                        guests: {
-                            [key: string]: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["AmendmentEvaluation"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates. */
@@ -5840,15 +6077,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -5860,15 +6094,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -5886,15 +6117,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -5912,35 +6140,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        reasonCode?: string;
-                        amendmentId?: string;
-                        /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
-                        availability?: {
-                            /** @enum {string} */
-                            status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
-                            nightsRequested: number;
-                            unavailableNights: string[];
-                            shortfalls: {
-                                date: string;
-                                propertyId: string;
-                                requiredUnits: number;
-                                availableUnits: number;
-                            }[];
-                            minimumStayViolations: {
-                                propertyId: string;
-                                minimumNights: number;
-                                requestedNights: number;
-                            }[];
-                        };
+                    "application/json": components["schemas"]["QuoteAmendmentError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -5952,15 +6157,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -5980,15 +6182,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -6002,15 +6201,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -6027,58 +6223,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description New check-in: tomorrow (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn?: string;
-                    /** @description New check-out: after checkIn. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut?: string;
-                    /** @description At least 1. */
-                    adults?: number;
-                    children?: number;
-                    infants?: number;
-                    /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    /** @description Replaces the value-added services; [] clears them. Left out while the dates move: the booking's services follow the stay (see the operation). */
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description Replaces the additional guests (each needs firstName); [] clears them. The primary guest is not changed here. Changes neither price nor availability. */
-                    guests?: {
-                        guestId?: string;
-                        salutation?: string;
-                        /** @description Required for every guest. */
-                        firstName: string;
-                        lastName?: string;
-                        /** Format: email */
-                        email?: string;
-                        phone?: string;
-                        countryCode?: string;
-                        city?: string;
-                        dob?: string;
-                        anniversary?: string;
-                        position?: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["AmendmentBody"];
             };
         };
         responses: {
@@ -6096,26 +6241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        /** Format: uuid */
-                        amendmentId: string;
-                        checkIn: string;
-                        checkOut: string;
-                        /** @description chargedTotal before the amendment. */
-                        previousTotal: number;
-                        /** @description previousTotal + amendmentDelta: what you are charged for the booking now. */
-                        newTotal: number;
-                        /** @description newTotal − previousTotal: the ADJUSTMENT on your ledger (none when 0). */
-                        delta: number;
-                        /** @description pricing.delta.total: the change at today's rates. */
-                        amendmentDelta: number;
-                        /** @description pricing.current.total − previousTotal: rate movement since booking, not passed on. */
-                        rateDriftAbsorbed: number;
-                        warnings: string[];
-                        /** @description True when this is an identical resend of an applied amendment: nothing moved again. */
-                        alreadyApplied: boolean;
-                    };
+                    "application/json": components["schemas"]["AmendmentApplied"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. A move of the dates that a booked meal or service cannot follow: `param` `meals` or `vas`, the list to restate, and the message names the selection and its dates. */
@@ -6132,15 +6258,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -6152,15 +6275,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -6178,19 +6298,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        /** @enum {string} */
-                        reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-                        shortfall?: number;
-                        availableCredit: number;
+                    "application/json": components["schemas"]["ApplyAmendmentError402"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CREDIT_DENIED";
                     };
                 };
             };
@@ -6208,15 +6321,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -6234,35 +6344,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        reasonCode?: string;
-                        amendmentId?: string;
-                        /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
-                        availability?: {
-                            /** @enum {string} */
-                            status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
-                            nightsRequested: number;
-                            unavailableNights: string[];
-                            shortfalls: {
-                                date: string;
-                                propertyId: string;
-                                requiredUnits: number;
-                                availableUnits: number;
-                            }[];
-                            minimumStayViolations: {
-                                propertyId: string;
-                                minimumNights: number;
-                                requestedNights: number;
-                            }[];
-                        };
+                    "application/json": components["schemas"]["QuoteAmendmentError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_AMENDABLE" | "BOOKING_INVOICED" | "CHANNEL_CANNOT_MODIFY" | "CHANNEL_REFUSED" | "AMENDMENT_CONFLICT" | "AMENDMENT_FAILED" | "CONFLICT";
                     };
                 };
             };
@@ -6274,15 +6361,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -6302,15 +6386,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -6324,15 +6405,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -6349,10 +6427,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Free text, kept with the cancellation and sent in booking.cancelled. */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CancelBookingBody"];
             };
         };
         responses: {
@@ -6370,23 +6445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        externalBookingId: string;
-                        /** @constant */
-                        status: "CANCELLED";
-                        chargedAmount: number;
-                        cancellation: {
-                            /** Format: date-time */
-                            cancelledAt: string;
-                            reason: string | null;
-                            refundPercentage: number;
-                            /** @description Rupees credited back (a REFUND entry on your ledger). */
-                            refundAmount: number;
-                        };
-                        /** @description True when this call found the booking already cancelled and changed nothing. */
-                        alreadyCancelled: boolean;
-                    };
+                    "application/json": components["schemas"]["CancelReply"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6403,15 +6462,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -6423,15 +6479,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -6449,19 +6502,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
-            /** @description The booking cannot be cancelled (its stay has begun). */
+            /** @description CONFLICT: the booking cannot be cancelled (its stay has begun, or an amendment is being applied). CHANNEL_REFUSED: the channel manager refused the cancellation; nothing changed. */
             409: {
                 headers: {
                     /** @description Requests per minute this credential may make (600 unless configured otherwise). */
@@ -6475,15 +6525,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "CHANNEL_REFUSED";
                     };
                 };
             };
@@ -6495,15 +6542,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -6523,15 +6567,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -6545,15 +6586,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -6584,22 +6622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        bookingId: string;
-                        /** @enum {string} */
-                        status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
-                        cancellable: boolean;
-                        /** @description Why not, when not cancellable. */
-                        reason: string | null;
-                        chargedAmount: number;
-                        refundPercentage: number;
-                        refundAmount: number;
-                        /** @description The policy step in force: cancel on or before this date for this refund. */
-                        appliesUntil: string | null;
-                        label: string | null;
-                        /** Format: date-time */
-                        quotedAt: string;
-                    };
+                    "application/json": components["schemas"]["CancellationQuote"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6616,15 +6639,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -6636,15 +6656,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -6662,15 +6679,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -6682,15 +6696,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -6710,15 +6721,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -6732,15 +6740,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -6769,22 +6774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string | null;
-                            /** @description Every document the contact receives, statutory ones first. */
-                            documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                            /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
-                            bounced: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListFinanceContactsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6801,15 +6791,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -6821,15 +6808,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -6841,15 +6825,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -6869,15 +6850,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -6891,15 +6869,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -6920,13 +6895,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description One e-mail address; stored lower-cased, one contact per address. */
-                    email: string;
-                    name?: string | null;
-                    /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
-                    documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                };
+                "application/json": components["schemas"]["CreateFinanceContactBody"];
             };
         };
         responses: {
@@ -6946,20 +6915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string | null;
-                        /** @description Every document the contact receives, statutory ones first. */
-                        documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                        /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
-                        bounced: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["FinanceContact"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -6976,15 +6932,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -6996,15 +6949,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -7022,15 +6972,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -7042,15 +6989,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -7070,15 +7014,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -7092,15 +7033,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -7146,15 +7084,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -7166,15 +7101,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -7192,15 +7124,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -7212,15 +7141,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -7240,15 +7166,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -7262,15 +7185,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -7287,13 +7207,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description One e-mail address; stored lower-cased, one contact per address. */
-                    email?: string;
-                    name?: string | null;
-                    /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
-                    documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                };
+                "application/json": components["schemas"]["UpdateFinanceContactBody"];
             };
         };
         responses: {
@@ -7311,20 +7225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        email: string;
-                        name: string | null;
-                        /** @description Every document the contact receives, statutory ones first. */
-                        documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
-                        /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
-                        bounced: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["FinanceContact"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -7341,15 +7242,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -7361,15 +7259,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -7387,15 +7282,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -7413,15 +7305,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -7433,15 +7322,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -7461,15 +7347,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -7483,15 +7366,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -7531,65 +7411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description From the registration's series per GSTIN and financial year; null until issued. */
-                            invoiceNumber: string | null;
-                            /** @enum {string} */
-                            status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
-                            issueDate: string | null;
-                            dueDate: string | null;
-                            /** Format: date */
-                            periodFrom: string;
-                            /** Format: date */
-                            periodTo: string;
-                            /** @description Σ taxable value of the lines (after discounts). */
-                            subtotal: number;
-                            cgst: number;
-                            sgst: number;
-                            igst: number;
-                            /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
-                            discount: number;
-                            /** @description subtotal + cgst + sgst + igst. */
-                            total: number;
-                            amountPaid: number;
-                            creditedAmount: number;
-                            /** @description total − amountPaid − creditedAmount. */
-                            amountDue: number;
-                            overdueSince: string | null;
-                            supplierGstin: string;
-                            supplierName: string;
-                            supplierAddress: string;
-                            billToGstin: string | null;
-                            billToName: string;
-                            billToAddress: string;
-                            /** @description The property's state and its GST state code, e.g. "Goa (30)". */
-                            placeOfSupply: string;
-                            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
-                            gatewayOrderId: string | null;
-                            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
-                            paymentInstructions: {
-                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
-                                gatewayOrderId: string | null;
-                                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
-                                bankTransfer: {
-                                    accountNumber: string;
-                                    ifsc: string;
-                                    bankName: string;
-                                    beneficiaryName: string;
-                                    /** @description Quote it with the transfer (the invoice number). */
-                                    reference: string | null;
-                                } | null;
-                            } | null;
-                            creditNoteFor: string | null;
-                        }[];
-                        nextCursor: string | null;
-                        outstanding: number;
-                        oldestDueDate: string | null;
-                        outstandingInvoiceCount: number;
-                    };
+                    "application/json": components["schemas"]["ListInvoicesResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -7606,15 +7428,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -7626,15 +7445,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -7646,15 +7462,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -7674,15 +7487,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -7696,15 +7506,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -7719,20 +7526,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Inclusive start of the period, recorded on the invoices; requires to. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
-                     */
-                    from?: string;
-                    /**
-                     * Format: date
-                     * @description Inclusive end: charges up to the end of this day (India time) are billed; requires from; at most 365 days after from; not after today. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter.
-                     */
-                    to?: string;
-                    /** @description At most 100 property-system booking ids; not with from/to. Ids that are not yours, unknown, or without a POSTED charge are silently not billed. */
-                    bookingIds?: string[];
-                };
+                "application/json": components["schemas"]["RunBillingBody"];
             };
         };
         responses: {
@@ -7750,45 +7544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date */
-                        periodFrom: string;
-                        /** Format: date */
-                        periodTo: string;
-                        /**
-                         * Format: date-time
-                         * @description Charges that occurred up to this instant (the end of periodTo in India) were selected.
-                         */
-                        cutoff: string;
-                        /** @description Invoices written or finished by this run, DRAFTs (that could not be issued yet) included. */
-                        invoiceIds: string[];
-                        /** @description Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered). */
-                        linesWritten: number;
-                        /** @description States with no GST registration of ours: their lines are held back, not billed. */
-                        blockedStates: {
-                            state: string;
-                            lineCount: number;
-                            taxableValue: number;
-                        }[];
-                        skippedEntries: {
-                            /** Format: uuid */
-                            ledgerEntryId: string;
-                            bookingId: string;
-                            /**
-                             * @description BOOKING_NOT_FOUND, NO_CHARGE_LINES, PROPERTY_UNKNOWN, NEEDS_CREDIT_NOTE
-                             * @enum {string}
-                             */
-                            reason: "BOOKING_NOT_FOUND" | "NO_CHARGE_LINES" | "PROPERTY_UNKNOWN" | "NEEDS_CREDIT_NOTE";
-                        }[];
-                        /** @description Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed. */
-                        unreconciledEntries: {
-                            /** Format: uuid */
-                            ledgerEntryId: string;
-                            bookingId: string;
-                            chargedAmount: number;
-                            billedAmount: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["BillingRunResult"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -7805,15 +7561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -7825,15 +7578,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -7845,15 +7595,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -7873,15 +7620,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -7895,15 +7639,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -7934,100 +7675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invoice: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description From the registration's series per GSTIN and financial year; null until issued. */
-                            invoiceNumber: string | null;
-                            /** @enum {string} */
-                            status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
-                            issueDate: string | null;
-                            dueDate: string | null;
-                            /** Format: date */
-                            periodFrom: string;
-                            /** Format: date */
-                            periodTo: string;
-                            /** @description Σ taxable value of the lines (after discounts). */
-                            subtotal: number;
-                            cgst: number;
-                            sgst: number;
-                            igst: number;
-                            /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
-                            discount: number;
-                            /** @description subtotal + cgst + sgst + igst. */
-                            total: number;
-                            amountPaid: number;
-                            creditedAmount: number;
-                            /** @description total − amountPaid − creditedAmount. */
-                            amountDue: number;
-                            overdueSince: string | null;
-                            supplierGstin: string;
-                            supplierName: string;
-                            supplierAddress: string;
-                            billToGstin: string | null;
-                            billToName: string;
-                            billToAddress: string;
-                            /** @description The property's state and its GST state code, e.g. "Goa (30)". */
-                            placeOfSupply: string;
-                            /** @description The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it). */
-                            gatewayOrderId: string | null;
-                            /** @description How to pay this invoice; null for a credit note or an invoice of 0. */
-                            paymentInstructions: {
-                                /** @description Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment. */
-                                gatewayOrderId: string | null;
-                                /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
-                                bankTransfer: {
-                                    accountNumber: string;
-                                    ifsc: string;
-                                    bankName: string;
-                                    beneficiaryName: string;
-                                    /** @description Quote it with the transfer (the invoice number). */
-                                    reference: string | null;
-                                } | null;
-                            } | null;
-                            creditNoteFor: string | null;
-                        };
-                        lines: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).
-                             * @enum {string}
-                             */
-                            lineKind: "STAY" | "MEAL" | "SERVICE" | "ADJUSTMENT" | "CANCELLATION";
-                            sac: string;
-                            description: string;
-                            propertyName: string;
-                            bookingId: string;
-                            /** @description Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it. */
-                            externalBookingId: string | null;
-                            itemRef: string;
-                            nightDate: string | null;
-                            /** Format: date */
-                            checkIn: string;
-                            /** Format: date */
-                            checkOut: string;
-                            quantity: number;
-                            unitBase: number;
-                            taxableValue: number;
-                            gstRate: number;
-                            cgst: number;
-                            sgst: number;
-                            igst: number;
-                            lineTotal: number;
-                            creditNoteForLine: string | null;
-                        }[];
-                        creditNotes: {
-                            /** Format: uuid */
-                            id: string;
-                            invoiceNumber: string;
-                            /** Format: date */
-                            issueDate: string;
-                            total: number;
-                        }[];
-                        creditNoteForNumber: string | null;
-                    };
+                    "application/json": components["schemas"]["GetInvoiceResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -8044,15 +7692,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8064,15 +7709,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -8090,15 +7732,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -8110,15 +7749,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -8138,15 +7774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -8160,15 +7793,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -8216,15 +7846,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8236,15 +7863,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -8262,15 +7886,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -8288,15 +7909,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -8308,15 +7926,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -8336,15 +7951,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -8358,15 +7970,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -8412,40 +8021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
-                             * @enum {string}
-                             */
-                            type: "CHARGE" | "ADJUSTMENT" | "REFUND" | "PAYMENT";
-                            /**
-                             * @description AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).
-                             * @enum {string}
-                             */
-                            status: "AUTHORIZED" | "POSTED" | "RELEASED";
-                            /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
-                            amount: number;
-                            /** @constant */
-                            currency: "INR";
-                            /** @description The property-system booking id; set once a charge is POSTED. */
-                            bookingId: string | null;
-                            /** @description Your own booking reference, set from authorization. */
-                            externalBookingId: string | null;
-                            description: string;
-                            /** Format: date-time */
-                            occurredAt: string;
-                        }[];
-                        nextCursor: string | null;
-                        /** @description Your credit limit, rupees. */
-                        creditLimit: number;
-                        /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
-                        availableCredit: number;
-                        /** @description Authorized and posted charges and adjustments less refunds and payments, live. */
-                        exposure: number;
-                    };
+                    "application/json": components["schemas"]["LedgerPage"];
                     "text/csv": string;
                 };
             };
@@ -8463,15 +8039,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8483,15 +8056,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -8503,15 +8073,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -8531,15 +8098,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -8553,15 +8117,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -8599,65 +8160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            id: string;
-                            title: string;
-                            /** @description ACTIVE or INACTIVE. */
-                            status: string;
-                            type: string;
-                            city: string;
-                            state: string;
-                            country: string;
-                            locality: string;
-                            latitude: number;
-                            longitude: number;
-                            maxAdults: number;
-                            maxChildren: number;
-                            /** @description Indicative nightly price in rupees at your channel's rates. */
-                            price: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.
-                             */
-                            updatedAt: string;
-                            /** @description Ordered by id. */
-                            properties: {
-                                id: string;
-                                name: string;
-                                brand: string;
-                                type: string;
-                                city: string;
-                                state: string;
-                                country: string;
-                                location: string;
-                                latitude: number;
-                                longitude: number;
-                                maxAdults: number;
-                                maxChildren: number;
-                                applicableAdult: number;
-                                applicableChild: number;
-                                numberOfBeds: number;
-                                /** @description Units of this type the listing has. */
-                                quantity: number;
-                                /** @description Indicative nightly price in rupees at your channel's rates. */
-                                price: number;
-                                isPetFriendly: boolean;
-                                photos: {
-                                    url: string;
-                                    name: string;
-                                }[];
-                                amenities: {
-                                    icon: string;
-                                    name: string;
-                                    category: string;
-                                }[];
-                            }[];
-                        }[];
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["ListDistributionListingsResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -8674,15 +8177,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8694,15 +8194,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -8714,15 +8211,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -8742,15 +8236,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -8764,15 +8255,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -8803,62 +8291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        /** @description ACTIVE or INACTIVE. */
-                        status: string;
-                        type: string;
-                        city: string;
-                        state: string;
-                        country: string;
-                        locality: string;
-                        latitude: number;
-                        longitude: number;
-                        maxAdults: number;
-                        maxChildren: number;
-                        /** @description Indicative nightly price in rupees at your channel's rates. */
-                        price: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.
-                         */
-                        updatedAt: string;
-                        /** @description Ordered by id. */
-                        properties: {
-                            id: string;
-                            name: string;
-                            brand: string;
-                            type: string;
-                            city: string;
-                            state: string;
-                            country: string;
-                            location: string;
-                            latitude: number;
-                            longitude: number;
-                            maxAdults: number;
-                            maxChildren: number;
-                            applicableAdult: number;
-                            applicableChild: number;
-                            numberOfBeds: number;
-                            /** @description Units of this type the listing has. */
-                            quantity: number;
-                            /** @description Indicative nightly price in rupees at your channel's rates. */
-                            price: number;
-                            isPetFriendly: boolean;
-                            photos: {
-                                url: string;
-                                name: string;
-                            }[];
-                            amenities: {
-                                icon: string;
-                                name: string;
-                                category: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DistributionListing"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -8875,15 +8308,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8895,15 +8325,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -8921,15 +8348,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -8941,15 +8365,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -8969,15 +8390,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -8991,15 +8409,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -9014,31 +8429,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Filters; checkIn and checkOut are required. Echoed back unchanged. */
-                    rawParams: {
-                        /** @description One of checkIn, checkOut, adults, children, city, state, locality, propertyType, brand, tags, amenities, minPrice, maxPrice, petFriendly, minBedrooms, mealPlan, sort, page, size (docs/search.md); anything else is a 400 naming it. */
-                        filterName: string;
-                        /** @description Strings, even for numbers and dates; single-valued filters take exactly one. */
-                        filterValues: string[];
-                    }[];
-                    selections?: {
-                        /** @description Optional; when given it must be the checkIn (a PROPERTY selection covers the whole stay). */
-                        date?: string;
-                        /** @description One of PROPERTY: pins a property (id) and its quantity; the search is narrowed to the pinned listings. */
-                        type: string;
-                        /** @description A property id of a listing on your channel. */
-                        id: string;
-                        /** @description Not used by PROPERTY selections: the party comes from rawParams. */
-                        adults?: number;
-                        /** @description Not used by PROPERTY selections. */
-                        children?: number;
-                        /** @description Units of the property, 1–50; default 1. */
-                        quantity?: number;
-                    }[];
-                    /** @description The plan prices use where a listing offers it; elsewhere the listing's default. An unknown plan is a 400. */
-                    selectedCancellationPlanId?: string;
-                };
+                "application/json": components["schemas"]["SearchBody"];
             };
         };
         responses: {
@@ -9056,165 +8447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        singleListings: {
-                            listingId: string;
-                            title: string;
-                            coverPicture: string;
-                            /** @description The listing id as base64url, safe in URLs and paths. */
-                            encodedId: string;
-                            propertyType: string;
-                            brand: string;
-                            badges: {
-                                label: string;
-                                type: string;
-                                placement: string;
-                            }[];
-                            /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
-                            adults: number;
-                            beds: number;
-                            bathrooms: number;
-                            bedrooms: number;
-                            unitCount: number;
-                            locality: string;
-                            city: string;
-                            state: string;
-                            rating: number;
-                            reviewCount: number;
-                            /** @description Same as rating (one review source). */
-                            overallRating: number;
-                            /** @description Same as reviewCount. */
-                            totalReviews: number;
-                            tags: string[];
-                            usps: {
-                                id: number;
-                                name: string;
-                                description: string;
-                                isDifferentiator: boolean;
-                            }[];
-                            /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
-                            selectedProperties: {
-                                propertyId: string;
-                                title: string;
-                                quantity: number;
-                            }[];
-                            /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
-                            price: {
-                                perNight: number;
-                                perNightBeforeDiscount: number;
-                                total: number;
-                                totalBeforeDiscount: number;
-                                totalSaving: number;
-                                discountPercent: number;
-                            };
-                            /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
-                            offerTitles: string[];
-                            cancellationPlans: {
-                                id: string;
-                                name: string;
-                                planType: string;
-                                cancellationSummary: string;
-                                hasDiscount: boolean;
-                                totalAfterDiscount: number;
-                                perNightAfterDiscount: number;
-                                totalSaving: number;
-                                discountPercent: number;
-                            }[];
-                        }[];
-                        /** @description Only when no single listing can take the party: up to 10 groups of 3 listings at most, every pair within 5000 m. */
-                        combinedGroups: {
-                            groupId: string;
-                            totalAdultCapacity: number;
-                            totalChildrenCapacity: number;
-                            listingCount: number;
-                            maxPairwiseDistanceMeters: number;
-                            /** @description Same street (≤ 250 m), Walking distance (≤ 1500 m), Short drive (≤ 5000 m) */
-                            proximityLabel: string;
-                            listings: {
-                                listingId: string;
-                                title: string;
-                                coverPicture: string;
-                                /** @description The listing id as base64url, safe in URLs and paths. */
-                                encodedId: string;
-                                propertyType: string;
-                                brand: string;
-                                badges: {
-                                    label: string;
-                                    type: string;
-                                    placement: string;
-                                }[];
-                                /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
-                                adults: number;
-                                beds: number;
-                                bathrooms: number;
-                                bedrooms: number;
-                                unitCount: number;
-                                locality: string;
-                                city: string;
-                                state: string;
-                                rating: number;
-                                reviewCount: number;
-                                /** @description Same as rating (one review source). */
-                                overallRating: number;
-                                /** @description Same as reviewCount. */
-                                totalReviews: number;
-                                tags: string[];
-                                usps: {
-                                    id: number;
-                                    name: string;
-                                    description: string;
-                                    isDifferentiator: boolean;
-                                }[];
-                                /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
-                                selectedProperties: {
-                                    propertyId: string;
-                                    title: string;
-                                    quantity: number;
-                                }[];
-                                /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
-                                price: {
-                                    perNight: number;
-                                    perNightBeforeDiscount: number;
-                                    total: number;
-                                    totalBeforeDiscount: number;
-                                    totalSaving: number;
-                                    discountPercent: number;
-                                };
-                                /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
-                                offerTitles: string[];
-                                cancellationPlans: {
-                                    id: string;
-                                    name: string;
-                                    planType: string;
-                                    cancellationSummary: string;
-                                    hasDiscount: boolean;
-                                    totalAfterDiscount: number;
-                                    perNightAfterDiscount: number;
-                                    totalSaving: number;
-                                    discountPercent: number;
-                                }[];
-                            }[];
-                            price: {
-                                perNight: number;
-                                perNightBeforeDiscount: number;
-                                total: number;
-                                totalBeforeDiscount: number;
-                                totalSaving: number;
-                                discountPercent: number;
-                            };
-                        }[];
-                        nights: number;
-                        requiredAdults: number;
-                        requiredChildren: number;
-                        page: number;
-                        size: number;
-                        totalSingleListings: number;
-                        totalPages: number;
-                        rawParams: {
-                            filterName: string;
-                            filterValues: string[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SearchResult"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9231,15 +8464,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -9251,15 +8481,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -9271,15 +8498,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -9299,15 +8523,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -9321,15 +8542,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -9350,63 +8568,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
-                    listingId: string;
-                    /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn: string;
-                    /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut: string;
-                    /** @description Default 1. */
-                    adults?: number;
-                    /** @description Default 0. */
-                    children?: number;
-                    /** @description Default 0; free and outside capacity. */
-                    infants?: number;
-                    /** @description Omit or empty for a listing-level booking: the units are chosen for the party. */
-                    selectedProperties?: {
-                        propertyId: string;
-                        /** @description Units of this property, 1–50. */
-                        quantity: number;
-                    }[];
-                    /**
-                     * @description Our extension: the occupancy rate plan; default EP (room only).
-                     * @enum {string}
-                     */
-                    mealPlan?: "EP" | "CP" | "MAP" | "AP";
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
-                    bankOfferCode?: string;
-                    /** @description Pick the richest eligible offer on your channel; none eligible: no offer, no error. */
-                    applyBestBankOffer?: boolean;
-                    /** @description One of the listing's plans; default its default plan. */
-                    cancellationPlanId?: string;
-                    /** @description Display name only; never used for lookup. */
-                    externalRef?: string;
-                };
+                "application/json": components["schemas"]["OrderBody"];
             };
         };
         responses: {
@@ -9426,87 +8588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /**
-                         * Format: date-time
-                         * @description Courtesy expiry of this price; no inventory is held.
-                         */
-                        validUntil: string;
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9523,15 +8605,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -9543,15 +8622,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -9569,15 +8645,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -9589,15 +8662,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -9617,15 +8687,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -9639,15 +8706,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -9678,87 +8742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /**
-                         * Format: date-time
-                         * @description Courtesy expiry of this price; no inventory is held.
-                         */
-                        validUntil: string;
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -9775,15 +8759,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -9795,15 +8776,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -9821,15 +8799,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -9847,15 +8822,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -9867,15 +8839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -9895,15 +8864,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -9917,15 +8883,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -9956,87 +8919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        orderId: string;
-                        /**
-                         * Format: date-time
-                         * @description Courtesy expiry of this price; no inventory is held.
-                         */
-                        validUntil: string;
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10053,15 +8936,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -10073,15 +8953,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -10099,15 +8976,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -10125,15 +8999,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -10145,15 +9016,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -10173,15 +9041,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -10195,15 +9060,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -10218,63 +9080,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A listing sold on your channel; any other id is a 400 naming listingId. */
-                    listingId: string;
-                    /** @description Today (India) or later. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkIn: string;
-                    /** @description After checkIn; at most 90 nights. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                    checkOut: string;
-                    /** @description Default 1. */
-                    adults?: number;
-                    /** @description Default 0. */
-                    children?: number;
-                    /** @description Default 0; free and outside capacity. */
-                    infants?: number;
-                    /** @description Omit or empty for a listing-level booking: the units are chosen for the party. */
-                    selectedProperties?: {
-                        propertyId: string;
-                        /** @description Units of this property, 1–50. */
-                        quantity: number;
-                    }[];
-                    /**
-                     * @description Our extension: the occupancy rate plan; default EP (room only).
-                     * @enum {string}
-                     */
-                    mealPlan?: "EP" | "CP" | "MAP" | "AP";
-                    meals?: {
-                        mealId: string;
-                        /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
-                        dates?: string[];
-                        /** @description Serve on every night of the stay. */
-                        unsureOfDates?: boolean;
-                        /** @description Default: every adult of the order. */
-                        adults?: number;
-                        /** @description Default: every child of the order. */
-                        children?: number;
-                        chefOnCall?: boolean;
-                    }[];
-                    vas?: {
-                        vasId: string;
-                        variantId: string;
-                        dates?: string[];
-                        unsureOfDates?: boolean;
-                        /** @description Default 1; 0–100. */
-                        quantity?: number;
-                        dateQuantities?: {
-                            date: string;
-                            quantity: number;
-                        }[];
-                    }[];
-                    /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
-                    bankOfferCode?: string;
-                    /** @description Pick the richest eligible offer on your channel; none eligible: no offer, no error. */
-                    applyBestBankOffer?: boolean;
-                    /** @description One of the listing's plans; default its default plan. */
-                    cancellationPlanId?: string;
-                    /** @description Display name only; never used for lookup. */
-                    externalRef?: string;
-                };
+                "application/json": components["schemas"]["OrderBody"];
             };
         };
         responses: {
@@ -10292,80 +9098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description ISO 4217; INR. */
-                        currency: string;
-                        items: {
-                            listingId: string;
-                            checkIn: string;
-                            checkOut: string;
-                            nights: number;
-                            /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
-                            soldOut: boolean;
-                            /** @description Rupees, at most two decimals. */
-                            itemSubtotal: number;
-                            cancellationPlanId: string;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            cancellationPolicy: {
-                                cancelBy: string;
-                                refundPercentage: number;
-                                label: string;
-                            }[];
-                            /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
-                            unavailableNights: {
-                                /** @description The night (yyyy-mm-dd) the rule applies to; for CLOSED_TO_DEPARTURE the check-out date. */
-                                date: string;
-                                /** @description The property (unit type) of the listing that cannot be sold. */
-                                propertyId: string;
-                                /**
-                                 * @description NO_INVENTORY: no inventory loaded. NOT_ENOUGH_UNITS: sold out (fewer open units than the stay needs). STOP_SELL: closed to sale. MINIMUM_STAY / MAXIMUM_STAY: the stay is shorter / longer than `stayLimit`. NO_RATE: no rate for the occupancy and meal plan. CLOSED_TO_ARRIVAL: the stay cannot start that day. CLOSED_TO_DEPARTURE: the stay cannot end that day.
-                                 * @enum {string}
-                                 */
-                                reason: "NO_INVENTORY" | "NOT_ENOUGH_UNITS" | "STOP_SELL" | "MINIMUM_STAY" | "MAXIMUM_STAY" | "NO_RATE" | "CLOSED_TO_ARRIVAL" | "CLOSED_TO_DEPARTURE";
-                                /** @description Units of this property the stay needs each night. */
-                                requiredUnits: number;
-                                /** @description Units open that night (0 without inventory). */
-                                availableUnits: number;
-                                /** @description The stay limit in nights, for MINIMUM_STAY and MAXIMUM_STAY. */
-                                stayLimit?: number;
-                                /** @description The rule in words, for people; match on `reason`, never on this text. */
-                                message: string;
-                            }[];
-                        }[];
-                        summary: {
-                            /** @description Rupees, at most two decimals. */
-                            baseSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            mealsSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            vasSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            cancellationPlanDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            stayAfterCancellationPlan: number;
-                            bankOffer: {
-                                code: string;
-                                title: string;
-                                /** @enum {string} */
-                                discountType: "PERCENTAGE" | "FLAT";
-                                /** @description Rupees, at most two decimals. */
-                                discount: number;
-                                applied: boolean;
-                                reason: string;
-                            } | null;
-                            /** @description Rupees, at most two decimals. */
-                            priceAfterBankOffer: number;
-                            /** @description Rupees, at most two decimals. */
-                            offersDiscount: number;
-                            /** @description Rupees, at most two decimals. */
-                            taxableSubtotal: number;
-                            /** @description Rupees, at most two decimals. */
-                            gst: number;
-                            /** @description Rupees, at most two decimals. */
-                            grandTotal: number;
-                        };
-                    };
+                    "application/json": components["schemas"]["OrderQuote"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10382,15 +9115,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -10402,15 +9132,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -10422,15 +9149,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -10450,15 +9174,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -10472,15 +9193,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -10509,13 +9227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agentGroupId: string;
-                        channelId: string;
-                        keyPrefix: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                    };
+                    "application/json": components["schemas"]["V1Ping"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10532,15 +9244,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -10552,15 +9261,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -10572,15 +9278,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -10600,15 +9303,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -10622,15 +9322,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -10664,46 +9361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        from: string;
-                        /** Format: date-time */
-                        to: string;
-                        /** @description Net POSTED position of everything that occurred before from. */
-                        openingBalance: number;
-                        /** @description Every entry that occurred in the period, all statuses, oldest first (then by id). */
-                        entries: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
-                             * @enum {string}
-                             */
-                            type: "CHARGE" | "ADJUSTMENT" | "REFUND" | "PAYMENT";
-                            /**
-                             * @description AUTHORIZED (credit held for a booking in flight: counts toward exposure, not balances), POSTED (owed: counts in both), RELEASED (an authorization given back: counts nowhere).
-                             * @enum {string}
-                             */
-                            status: "AUTHORIZED" | "POSTED" | "RELEASED";
-                            /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
-                            amount: number;
-                            /** @constant */
-                            currency: "INR";
-                            /** @description The property-system booking id; set once a charge is POSTED. */
-                            bookingId: string | null;
-                            /** @description Your own booking reference, set from authorization. */
-                            externalBookingId: string | null;
-                            description: string;
-                            /** Format: date-time */
-                            occurredAt: string;
-                        }[];
-                        /** @description openingBalance plus the POSTED amounts of the period. */
-                        closingBalance: number;
-                        /** @description Your credit limit, rupees. */
-                        creditLimit: number;
-                        /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
-                        availableCredit: number;
-                    };
+                    "application/json": components["schemas"]["Statement"];
                     "text/csv": string;
                 };
             };
@@ -10721,15 +9379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -10741,15 +9396,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -10761,15 +9413,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -10789,15 +9438,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -10811,15 +9457,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -10848,34 +9491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The group whose time the clock is. */
-                            agentGroupId: string;
-                            /**
-                             * Format: date-time
-                             * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                             */
-                            now: string;
-                            /**
-                             * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                             * @enum {string}
-                             */
-                            status: "advancing" | "ready";
-                            /**
-                             * Format: date-time
-                             * @description Real instant of creation; the clock started at it.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                             */
-                            advanceLimit: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListTestClocksResponse"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -10892,15 +9508,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -10912,15 +9525,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -10938,15 +9548,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
                     };
                 };
             };
@@ -10958,15 +9565,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -10986,15 +9590,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -11008,15 +9609,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -11037,10 +9635,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description The caller's own group (the default); any other group is a 404. */
-                    agentGroupId?: string;
-                };
+                "application/json": components["schemas"]["CreateTestClockBody"];
             };
         };
         responses: {
@@ -11060,32 +9655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description The group whose time the clock is. */
-                        agentGroupId: string;
-                        /**
-                         * Format: date-time
-                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                         */
-                        now: string;
-                        /**
-                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                         * @enum {string}
-                         */
-                        status: "advancing" | "ready";
-                        /**
-                         * Format: date-time
-                         * @description Real instant of creation; the clock started at it.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                         */
-                        advanceLimit: string;
-                    };
+                    "application/json": components["schemas"]["TestClock"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -11102,15 +9672,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -11122,15 +9689,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -11148,15 +9712,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
                     };
                 };
             };
@@ -11174,15 +9735,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -11194,15 +9752,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -11222,15 +9777,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -11244,15 +9796,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -11283,32 +9832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description The group whose time the clock is. */
-                        agentGroupId: string;
-                        /**
-                         * Format: date-time
-                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                         */
-                        now: string;
-                        /**
-                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                         * @enum {string}
-                         */
-                        status: "advancing" | "ready";
-                        /**
-                         * Format: date-time
-                         * @description Real instant of creation; the clock started at it.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                         */
-                        advanceLimit: string;
-                    };
+                    "application/json": components["schemas"]["TestClock"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -11325,15 +9849,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -11345,15 +9866,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -11371,15 +9889,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
                     };
                 };
             };
@@ -11391,15 +9906,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -11419,15 +9931,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -11441,15 +9950,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -11495,15 +10001,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
                     };
                 };
             };
@@ -11515,15 +10018,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -11541,15 +10041,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
                     };
                 };
             };
@@ -11567,17 +10064,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
-                        /** @enum {string} */
-                        reasonCode: "CLOCK_AHEAD";
+                    "application/json": components["schemas"]["DeleteTestClockError409"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "CONFLICT";
                     };
                 };
             };
@@ -11589,15 +10081,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -11617,15 +10106,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -11639,15 +10125,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -11664,13 +10147,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description The clock's new time: not before its current time, at most 2 years after its creation; a date not in the calendar (2027-02-31) is a 400, never rolled over.
-                     */
-                    to: string;
-                };
+                "application/json": components["schemas"]["AdvanceTestClockBody"];
             };
         };
         responses: {
@@ -11688,32 +10165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @description The group whose time the clock is. */
-                        agentGroupId: string;
-                        /**
-                         * Format: date-time
-                         * @description The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.
-                         */
-                        now: string;
-                        /**
-                         * @description `advancing` while the work the last advance made due (billing of closed periods, credit control) runs; `ready` after.
-                         * @enum {string}
-                         */
-                        status: "advancing" | "ready";
-                        /**
-                         * Format: date-time
-                         * @description Real instant of creation; the clock started at it.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description The latest instant the clock may be advanced to: 2 years after createdAt.
-                         */
-                        advanceLimit: string;
-                    };
+                    "application/json": components["schemas"]["TestClock"];
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
@@ -11730,15 +10182,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };
@@ -11750,15 +10199,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "UNAUTHORIZED";
                     };
                 };
             };
@@ -11776,15 +10222,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "ROUTE_NOT_FOUND";
                     };
                 };
             };
@@ -11796,15 +10239,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                     };
                 };
             };
@@ -11824,15 +10264,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
                     };
                 };
             };
@@ -11846,15 +10283,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        message: string;
-                        path: string;
-                        /** Format: date-time */
-                        timestamp: string;
-                        code: string;
-                        param?: string;
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };
@@ -11876,17 +10310,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-                    entityType: string;
-                    entityId: string;
-                    fromDate: string | null;
-                    toDate: string | null;
-                    /** Format: date-time */
-                    occurredAt: string;
-                    dedupKey: string;
-                };
+                "application/json": components["schemas"]["CatalogueWebhook"];
             };
         };
         responses: {
@@ -11927,32 +10351,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it. */
-                    eventId: string;
-                    /** @enum {string} */
-                    eventType: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
-                    /**
-                     * @description The same value as eventType; read whichever your code expects.
-                     * @enum {string}
-                     */
-                    event: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
-                    /**
-                     * Format: date-time
-                     * @description Order outcomes of one booking by this, not by arrival.
-                     */
-                    occurredAt: string;
-                    /** @enum {string} */
-                    status: "CONFIRMED" | "FAILED" | "CANCELLED";
-                    /** @description The id you sent when booking. */
-                    externalBookingId: string;
-                    /** @description The id you address the booking by; null when it never landed. */
-                    bookingId: string | null;
-                    /** @description Only on booking.failed: BOOKING_NOT_COMPLETED (the booking window closed unconfirmed) or CHANNEL_REFUSED (the property's channel manager refused the reservation). */
-                    reasonCode: ("BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED") | null;
-                    /** @description Words for a human. */
-                    reason: string | null;
-                };
+                "application/json": components["schemas"]["BookingCallback"];
             };
         };
         responses: {
