@@ -106,6 +106,7 @@ describe('serverless.yml resources', () => {
       'EInvoiceHeld',
       'EInvoicePastReportingWindow',
       'EInvoiceReportingWindowClosing',
+      'MailNotSent',
       'OverdueBookings',
       'OverdueDeliveries',
       'PaymentDisputed',
@@ -118,7 +119,7 @@ describe('serverless.yml resources', () => {
         { Name: 'service', Value: METRICS_SERVICE },
         { Name: 'stage', Value: '${sls:stage}' },
       ]);
-      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute, a payment not captured or not owed, a held e-invoice and one near or past its reporting window are counted only when they happen.
+      // A sweeper reports every run, so silence is a sweeper that stopped; a hand-off not queued, a dispute, a payment not captured or not owed, a held e-invoice, one near or past its reporting window and an e-mail SES did not take are counted only when they happen.
       expect(a.Properties.TreatMissingData, a.Properties.MetricName).toBe(
         [
           'AuthorizedPaymentNotOwed',
@@ -126,6 +127,7 @@ describe('serverless.yml resources', () => {
           'EInvoiceHeld',
           'EInvoicePastReportingWindow',
           'EInvoiceReportingWindowClosing',
+          'MailNotSent',
           'PaymentDisputed',
           'PaymentNotCaptured',
         ].includes(a.Properties.MetricName)
