@@ -63,13 +63,16 @@ export const StageSecretSchema = v.object({
   smokeGroupKeyId: v.optional(v.string()),
   /**
    * Channex (docs/channel-manager.md): the inbound key(s) Channex sends in api-key (`<new>,<old>`
-   * during a rotation), Channex's base URL, our provider code and the Open Channel's API key.
-   * serverless.yml resolves all four on every cloud stage, so bootstrap writes them all.
+   * during a rotation), Channex's base URL, our provider code, the Open Channel's API key, and the
+   * read key (user-api-key) with its host for the Bookings List the adapter asks after a push went
+   * unanswered. serverless.yml resolves all six on every cloud stage, so bootstrap writes them all.
    */
   channexInboundApiKey: v.optional(v.string()),
   channexBaseUrl: v.optional(v.string()),
   channexProviderCode: v.optional(v.string()),
   channexApiKey: v.optional(v.string()),
+  channexUserApiKey: v.optional(v.string()),
+  channexApiUrl: v.optional(v.string()),
 });
 
 /** A fresh inbound Channex key (48 hex characters) and Channex's documented staging values for the rest ("Push Booking API"). */
@@ -78,6 +81,10 @@ export const channexSecretDefaults = (random: (n: number) => Buffer = randomByte
   channexBaseUrl: 'https://secure-staging.channex.io',
   channexProviderCode: 'OpenChannel',
   channexApiKey: 'open_channel_api_key',
+  // Empty until an operator pastes a user-api-key made in Channex (Profile, API keys): until then a
+  // booking whose push went unanswered waits for an operator instead of being pushed again.
+  channexUserApiKey: '',
+  channexApiUrl: 'https://staging.channex.io',
 });
 
 /** Rotation of the inbound Channex key: a fresh one in front, the current one still accepted until Channex has the new one. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConflictError, DomainError } from '../../domain/errors.ts';
 import { runAdmin } from '../../bin/admin/run-admin.ts';
@@ -45,12 +46,30 @@ describe('stage secret requests (built without a network)', () => {
       parseConfig({ STAGE: 'prod', TABLE_NAME: 't', CURSOR_KEY: A, SECRETS_KEY: B, CHANNEX_INBOUND_API_KEY: `${freshKey()},${channex.channexInboundApiKey}` })
         .channex.inboundKeys,
     ).toHaveLength(2);
+    // The read key starts empty (no re-push without an operator) and the config takes it, with its host, as written.
+    const read = parseConfig({
+      STAGE: 'prod',
+      TABLE_NAME: 't',
+      CURSOR_KEY: A,
+      SECRETS_KEY: B,
+      CHANNEX_USER_API_KEY: channex.channexUserApiKey,
+      CHANNEX_API_URL: channex.channexApiUrl,
+    }).channex;
+    expect(read).toMatchObject({ apiUrl: 'https://staging.channex.io' });
+    expect(read.userApiKey ?? '').toBe('');
     expect(rotateChannexInboundKey({ cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channex }, 'chx_new').channexInboundApiKey).toBe(
       `chx_new,${channex.channexInboundApiKey}`,
     );
     expect(req.Tags).toContainEqual({ Key: 'stage', Value: 'staging' });
     // CreateSecret, never PutSecretValue: an existing secret makes it fail instead of being overwritten.
     expect(req).not.toHaveProperty('SecretId');
+  });
+
+  it('bootstrap writes every field serverless.yml resolves from the secret (a missing one fails the deploy)', () => {
+    const resolved = new Set([...readFileSync('serverless.yml', 'utf8').matchAll(/SecretString:(\w+)::/g)].map((m) => m[1]));
+    const written = JSON.parse(bootstrapRequest('prod', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channexSecretDefaults() }).SecretString!);
+    expect(resolved.size).toBeGreaterThanOrEqual(12);
+    expect([...resolved].filter((field) => !(field in written))).toEqual([]);
   });
 
   it('fresh keys are 32 random bytes each, as the service reads them', () => {
