@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { inlinedDocument } from '../../functions/openapi/refs.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import { SANDBOX_SCENARIOS } from '../../domain/sandbox/order-scenarios.ts';
 import { book, guest, order, seedBookingWorld, stay } from '../support/booking-world.ts';
@@ -308,7 +309,7 @@ describe('HTTP fuzzing from the OpenAPI document', () => {
   it(
     `answers ${RUNS} generated requests within the contract`,
     async () => {
-      const document = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, Operation>> };
+      const document = inlinedDocument(buildOpenApi(ROUTES)) as { paths: Record<string, Record<string, Operation>> };
       const arbitraries = ROUTES.flatMap((route) => {
         const op = document.paths[route.path]![route.method.toLowerCase()]!;
         return [requestArb(route, op, pools, 'plausible'), requestArb(route, op, pools, 'hostile')];
@@ -350,7 +351,7 @@ describe('HTTP fuzzing from the OpenAPI document', () => {
   );
 
   it('answers every date and time parameter of every operation at the extremes (0001, 9999, 10000, 31 February, leap days) without a 5xx, refusing each beyond the horizon', async () => {
-    const document = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, Operation>> };
+    const document = inlinedDocument(buildOpenApi(ROUTES)) as { paths: Record<string, Record<string, Operation>> };
     const requests = ROUTES.flatMap((route) => extremeDateRequests(route, document.paths[route.path]![route.method.toLowerCase()]!, pools));
     const answers = await inParallel(requests, PARALLEL, async (req) => ({ req, res: await sendAgainIfDropped(req) }));
     const failures = answers.flatMap(({ req, res }) => {

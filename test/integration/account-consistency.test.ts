@@ -653,11 +653,11 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   // What payments are allocated to (found from the due markers once the figures are complete) = every stored invoice still owing.
   const owing = stored.flatMap((i) =>
     i.status === 'ISSUED' && i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) > 0
-      ? [{ dueDate: i.dueDate!, amountDue: i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) }]
+      ? [{ invoiceId: i.id, dueDate: i.dueDate!, amountDue: i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) }]
       : [],
   );
-  const byDue = (a: { dueDate: string; amountDue: number }, b: { dueDate: string; amountDue: number }) =>
-    a.dueDate.localeCompare(b.dueDate) || a.amountDue - b.amountDue;
+  const byDue = (a: { invoiceId: string; dueDate: string; amountDue: number }, b: { invoiceId: string; dueDate: string; amountDue: number }) =>
+    a.dueDate.localeCompare(b.dueDate) || a.amountDue - b.amountDue || a.invoiceId.localeCompare(b.invoiceId);
   expect([...(await svc.receivables.openDues(g))].sort(byDue), 'open dues = every stored invoice still owing').toEqual(owing.sort(byDue));
   for (const i of stored) {
     const due = i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);

@@ -66,7 +66,7 @@ describe('stage secret requests (built without a network)', () => {
   });
 
   it('bootstrap writes every field serverless.yml resolves from the secret (a missing one fails the deploy)', () => {
-    const resolved = new Set([...readFileSync('serverless.yml', 'utf8').matchAll(/SecretString:(\w+)::/g)].map((m) => m[1]));
+    const resolved = new Set([...readFileSync('serverless.yml', 'utf8').matchAll(/SecretString:(\w+)::/g)].map(([, field]) => field as string));
     const written = JSON.parse(bootstrapRequest('prod', { cursorKey: A, secretsKey: B, razorpayWebhookSecret: C, ...channexSecretDefaults() }).SecretString!);
     expect(resolved.size).toBeGreaterThanOrEqual(12);
     expect([...resolved].filter((field) => !(field in written))).toEqual([]);
