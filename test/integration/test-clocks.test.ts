@@ -169,12 +169,14 @@ describe('Test clock routes off sandbox stages', () => {
       TIME_SCALE: _t,
       IRP_CREDENTIALS: _i,
       AUDIT_SIGNING_KEY: _k,
+      CONSOLE_URL: _c,
       ...env
     } = inject('stack').env;
     for (const [name, value] of Object.entries({ ...env, STAGE: 'prod', METRICS: 'off' })) vi.stubEnv(name, value);
     // IRP_CREDENTIALS: the shared stack's fake portal is plain http, which a production stage refuses.
     // AUDIT_SIGNING_KEY: a production stage signs audit digests with KMS and refuses a key in its environment.
-    for (const name of ['OUTBOUND_ALLOW_HOSTS', 'OUTBOUND_ALLOW_HTTP', 'RAZORPAY_API_URL', 'TIME_SCALE', 'IRP_CREDENTIALS', 'AUDIT_SIGNING_KEY'])
+    // CONSOLE_URL: the shared stack's console is plain http, which a production stage refuses.
+    for (const name of ['OUTBOUND_ALLOW_HOSTS', 'OUTBOUND_ALLOW_HTTP', 'RAZORPAY_API_URL', 'TIME_SCALE', 'IRP_CREDENTIALS', 'AUDIT_SIGNING_KEY', 'CONSOLE_URL'])
       vi.stubEnv(name, undefined);
     // Fresh modules, so config() and services() are read from the production-like environment.
     vi.resetModules();
