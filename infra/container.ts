@@ -102,6 +102,8 @@ import type { GuestDataStore } from '../domain/ports/guest-data.ts';
 import { DynamoGuestDataStore } from './dynamo/dynamo-guest-data.ts';
 import type { GuestErasureDeps } from '../domain/guests/erase-guest-data.ts';
 import type { ConsoleStore } from '../domain/ports/console-store.ts';
+import type { ConsoleDeps } from '../domain/console/sign-in.ts';
+import { consoleTokens } from './crypto/console-tokens.ts';
 import { DynamoConsoleStore } from './dynamo/dynamo-console-store.ts';
 import type { Mailer } from '../domain/ports/mailer.ts';
 import type { FinanceContactStore } from '../domain/ports/finance-contacts.ts';
@@ -362,6 +364,11 @@ export function syncDeps(svc: Services): SyncDeps {
 }
 
 /** What the order endpoints need: catalogue reads, the order store, clock, ids and the courtesy window. */
+/** What signing people in to the console needs: the console's pages, and the admin tool's invitations. */
+export function consoleDeps(svc: Services, consoleUrl: string): ConsoleDeps {
+  return { people: svc.people, tokens: consoleTokens, mailer: svc.mailer, rateLimiter: svc.rateLimiter, clock: svc.realClock, ids: svc.ids, consoleUrl };
+}
+
 export function orderDeps(svc: Services): OrderDeps {
   return { catalogue: svc.catalogue, clock: svc.clock, orders: svc.orders, ids: svc.ids, orderValidityMinutes: svc.config.orderValidityMinutes };
 }

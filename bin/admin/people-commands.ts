@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/errors.ts';
 import { OPERATOR_ROLES, PARTNER_ROLES, type Access } from '../../domain/console/people.ts';
 import { invitePerson } from '../../domain/console/sign-in.ts';
-import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
+import { consoleDeps } from '../../infra/container.ts';
 import { UsageError, type CommandSpec } from './command.ts';
 
 const ROLES = [...PARTNER_ROLES, ...OPERATOR_ROLES] as const;
@@ -38,15 +38,7 @@ export const peopleInvite: CommandSpec = {
     }
     const origin = ctx.origin();
     const person = await invitePerson(
-      {
-        people: svc.people,
-        tokens: consoleTokens,
-        mailer: svc.mailer,
-        rateLimiter: svc.rateLimiter,
-        clock: svc.realClock,
-        ids: svc.ids,
-        consoleUrl: `${ctx.serviceUrl()}/console`,
-      },
+      consoleDeps(svc, `${ctx.serviceUrl()}/console`),
       { actor: origin.actor, name: origin.actor, origin },
       args.required('email'),
       access,

@@ -1,4 +1,3 @@
-import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
 import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
@@ -34,7 +33,7 @@ import { ListDeliveriesQuerySchema } from '../contracts/deliveries.ts';
 import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import { adminDeps, deliveryDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
+import { adminDeps, consoleDeps, deliveryDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
 import { issueKey, replaceKey, revokeKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
@@ -50,14 +49,8 @@ export interface ConsoleAppDeps extends ConsoleDeps {
 
 /** The console's dependencies from the service's adapters: the handler and the tests wire it alike. */
 export const consoleAppDeps = (svc: Services, consoleUrl: string, renderer: InvoiceRenderer): ConsoleAppDeps => ({
+  ...consoleDeps(svc, consoleUrl),
   svc,
-  people: svc.people,
-  tokens: consoleTokens,
-  mailer: svc.mailer,
-  rateLimiter: svc.rateLimiter,
-  clock: svc.realClock,
-  ids: svc.ids,
-  consoleUrl,
   renderer,
 });
 
