@@ -6,7 +6,8 @@ import { ConflictError } from '../../domain/errors.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
 import type { Invoice, InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
-import { signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { eInvoiceStatus, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { reissuePastWindow } from '../../domain/invoicing/reissue-past-window.ts';
 import { runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import { voidInvoice } from '../../domain/invoicing/void-invoice.ts';
@@ -83,9 +84,18 @@ const tokens = () => fake.tokensIssued();
 /** A fresh world whose registration (`tag`) is onboarded at the portal, and billing deps reaching the portal with its credentials. */
 async function onboarded(tag: string, opts: Parameters<typeof seedInvoiceWorld>[0] = {}) {
   const w = await seedInvoiceWorld({ eInvoicing: true, ...opts });
-  irpUsers.push({ gstin: w.supplierGstin, clientId: `client-${tag}`, clientSecret: `secret-${tag}`, userName: `api_${tag}`, password: `Pass@${tag}` });
+  irpUsers.push({
+    gstin: w.supplierGstin,
+    clientId: `client-${tag}`,
+    clientSecret: `secret-${tag}`,
+    userName: `api_${tag}`,
+    password: `Pass@${tag}`,
+    ...(opts.irpReportingWindow ? { reportingWindow: true } : {}),
+  });
   return { w, irp: { ...deps(), eInvoices: adapter({ [w.supplierGstin]: credential(tag) }) } };
 }
+
+const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('/');
 
 /**
  * A credit note registered at the portal: Typ CRN under its own number and date, naming the
@@ -94,7 +104,6 @@ async function onboarded(tag: string, opts: Parameters<typeof seedInvoiceWorld>[
  */
 function expectCreditNoteRegistered(note: Invoice, corrected: Invoice, lines: readonly InvoiceLine[]): void {
   const registration = fake.registrationOf(note.eInvoice!.irn)!;
-  const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('/');
   expect(registration.doc.DocDtls).toEqual({ Typ: 'CRN', No: note.invoiceNumber, Dt: ddmmyyyy(note.issueDate!) });
   expect(registration.doc.RefDtls.PrecDocDtls).toEqual([{ InvNo: corrected.invoiceNumber, InvDt: ddmmyyyy(corrected.issueDate!) }]);
   expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber, Irn: note.eInvoice!.irn });
@@ -434,4 +443,91 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const chain = await testServices().auditTrail.readChain(`invoice:${issued.id}`);
     expect(verifyChain(`invoice:${issued.id}`, chain.events, chain.head, sha256Hex)).toBeNull();
   }, 180_000);
+  it('reissues an invoice past its 30-day reporting window: its number CANCELLED (kept, GSTR-1 table 13), its charges billed at once on a new number dated the day it is reported and registered at the portal; audited; refused, changing nothing, for a document not past the window', async () => {
+    const { w, irp } = await onboarded('window', { irpReportingWindow: true });
+    const billed = async (checkIn: string) => {
+      const fixture = await newAgentGroup({ channelId: w.channelId });
+      await bookStay(fixture, w.registered, checkIn, addDays(checkIn, 1));
+      return { g: fixture.agentGroupId, group: (await testServices().tenants.getAgentGroup(fixture.agentGroupId))! };
+    };
+    const registered = await billed('2027-03-01');
+    const issued = await invoice(registered.g, (await runBilling(irp, registered.group, request(), testOrigin())).invoiceIds[0]!);
+    expect(issued.status).toBe('ISSUED');
+    const { g, group } = await billed('2027-03-02');
+    fake.fault = 'down';
+    let draft: Invoice;
+    try {
+      draft = await invoice(g, (await runBilling(irp, group, request(), testOrigin())).invoiceIds[0]!);
+    } finally {
+      fake.fault = undefined;
+    }
+    expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: expect.stringMatching(/^I30\//), issueDate: today() });
+    const refused = async (d: typeof irp, grp: typeof group, id: string, state: string) => {
+      const [before, events] = [await invoice(grp.agentGroupId, id), await trail(`invoice:${id}`)];
+      const err = await reissuePastWindow(d, grp, id, TEST_OPERATOR).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConflictError);
+      expect((err as Error).message).toContain(`is ${state}, not PAST_REPORTING_WINDOW`);
+      expect(await invoice(grp.agentGroupId, id)).toEqual(before);
+      expect(await trail(`invoice:${id}`)).toEqual(events);
+    };
+    // Inside its window it is only waiting for the portal.
+    await refused(irp, group, draft.id, 'PENDING');
+
+    // 31 days later, for the billing run and the portal alike.
+    const later = 31 * 86_400_000;
+    irpNow = Math.max(irpNow, Date.now() + later);
+    const late = { ...irp, clock: { now: () => new Date(Date.now() + later) } };
+    const reportedOn = indiaToday(late.clock.now());
+    await refused(late, registered.group, issued.id, 'REGISTERED');
+    expect(await eInvoiceStatus(late, g, draft.id)).toMatchObject({
+      state: 'PAST_REPORTING_WINDOW',
+      reportingWindow: { lastDay: addDays(draft.issueDate!, 29) },
+    });
+    const sentBefore = fake.calls.filter((c) => c.path === '/eicore/v1.03/Invoice').length;
+
+    const out = await reissuePastWindow(late, group, draft.id, TEST_OPERATOR);
+    expect(out.retired).toMatchObject({
+      status: 'CANCELLED',
+      invoiceNumber: draft.invoiceNumber,
+      issueDate: draft.issueDate,
+      retired: { reason: 'PAST_REPORTING_WINDOW', lastDay: addDays(draft.issueDate!, 29) },
+    });
+    expect(out.retired.eInvoice).toBeUndefined();
+    expect(out.reissued).toHaveLength(1);
+    const fresh = out.reissued[0]!;
+    expect(fresh, fresh.lastError ?? '').toMatchObject({
+      status: 'ISSUED',
+      issueDate: reportedOn,
+      total: draft.total,
+      bookingRefs: draft.bookingRefs,
+      lastError: null,
+    });
+    expect(fresh.invoiceNumber! > draft.invoiceNumber!).toBe(true);
+    // Only the new document went to the portal, dated the day it is reported.
+    expect(fake.calls.filter((c) => c.path === '/eicore/v1.03/Invoice').length - sentBefore).toBe(1);
+    const sent = fake.registrationOf(fresh.eInvoice!.irn)!.doc;
+    expect(sent.DocDtls).toEqual({ Typ: 'INV', No: fresh.invoiceNumber, Dt: ddmmyyyy(reportedOn) });
+    expectFiguresAgree(fresh, await testServices().invoices.lines(g, fresh.id), sent, 'b2b');
+    expect(await testServices().invoices.lines(g, draft.id)).toEqual([]);
+
+    // GSTR-1 of the old number's month reports it cancelled in table 13.
+    const cancelled = await testServices().invoices.cancelledDocuments(w.supplierGstin, draft.issueDate!, draft.issueDate!);
+    expect(cancelled.map((i) => i.invoiceNumber)).toEqual([draft.invoiceNumber]);
+    const gstr1 = gstr1Of(
+      w.supplierGstin,
+      draft.issueDate!.slice(0, 7),
+      [{ invoice: issued, lines: await testServices().invoices.lines(registered.g, issued.id) }],
+      cancelled,
+    );
+    expect(gstr1.cancelled).toEqual([draft.invoiceNumber]);
+    expect(JSON.stringify(gstr1.json)).toContain('"cancel":1');
+
+    // The operator's event, in the status change's transaction.
+    expect((await trail(`invoice:${draft.id}`)).map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
+      ['invoice.reissued', TEST_OPERATOR.actor, { status: 'DRAFT', retiredReason: null }, { status: 'CANCELLED', retiredReason: 'PAST_REPORTING_WINDOW' }],
+    ]);
+    // Done once: the retired number is CANCELLED now, and the new invoice registered.
+    await refused(late, group, draft.id, 'CANCELLED');
+    await refused(late, group, fresh.id, 'REGISTERED');
+  }, 240_000);
 });
