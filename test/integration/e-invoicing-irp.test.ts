@@ -22,7 +22,7 @@ import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { amendStay, cancelStay, placeStay } from '../support/booking-world.ts';
-import { expectFiguresAgree } from '../support/e-invoice-figures.ts';
+import { expectFiguresAgree, paise } from '../support/e-invoice-figures.ts';
 import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
@@ -108,6 +108,11 @@ function expectCreditNoteRegistered(note: Invoice, corrected: Invoice, lines: re
   expect(registration.doc.RefDtls.PrecDocDtls).toEqual([{ InvNo: corrected.invoiceNumber, InvDt: ddmmyyyy(corrected.issueDate!) }]);
   expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber, Irn: note.eInvoice!.irn });
   expectFiguresAgree(note, lines, registration.doc, 'cdnr');
+  // Nothing is netted on a credit note: each item is one stored line, to the paisa.
+  const figures = (rows: (readonly number[])[]) => rows.map((r) => r.join('/')).sort();
+  expect(
+    figures(registration.doc.ItemList.map((i) => [i.GstRt, paise(i.AssAmt), paise(i.CgstAmt), paise(i.SgstAmt), paise(i.IgstAmt), paise(i.TotItemVal)])),
+  ).toEqual(figures(lines.map((l) => [l.gstRate, l.taxableValue, l.cgst, l.sgst, l.igst, l.lineTotal])));
 }
 
 /** The portal's API users; a test adds the registrations it onboards. */
