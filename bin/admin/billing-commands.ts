@@ -2,6 +2,7 @@ import { billingRequestOf, withBillingLock } from '../../domain/invoicing/reques
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
+import { reissuePastWindow } from '../../domain/invoicing/reissue-past-window.ts';
 import { eInvoiceStatus, reconcileEInvoice } from '../../domain/invoicing/register-e-invoice.ts';
 import { cancelReasonOf, voidInvoice } from '../../domain/invoicing/void-invoice.ts';
 import { billAllGroups, queueBillingRun, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
@@ -321,6 +322,38 @@ export const invoicesVoid: CommandSpec = {
   },
 };
 
+export const invoicesReissue: CommandSpec = {
+  path: ['invoices', 'reissue'],
+  summary:
+    "Reissue an invoice past the IRP's 30-day reporting window: its number is cancelled (kept, reported in GSTR-1 table 13) and its charges are billed at once on a new number dated today, registered with the IRP.",
+  details:
+    "Only for a document `invoices einvoice` shows PAST_REPORTING_WINDOW (the IRP will never register it, so it is not an invoice: CGST Rules rule 48(5)). Under the group's billing lock, one conditional update makes it CANCELLED keeping its number and date, on its registration's cancelled documents, and gives its lines back; then the group's billing run bills the same charges for the same period on the next number of the series, dated the day it is reported, and registers it. Refused, changing nothing, for any other state and for credit notes (escalate those to the tax team).",
+  positional: { name: 'invoiceId', description: 'The numbered DRAFT past its window (from `invoices einvoice`).' },
+  options: [GROUP_OPTION],
+  examples: ['invoices reissue 0b6f4c1e-3f1d-4a57-9a0e-5d1c2b3a4f5e --group tripkart-agents'],
+  async run(args, ctx) {
+    const groupId = args.required('group');
+    const group = await ctx.services().tenants.getAgentGroup(groupId);
+    if (!group) throw new NotFoundError('Agent group');
+    const { retired, run, reissued } = await reissuePastWindow(await deps(ctx), group, args.positional!, ctx.origin());
+    ctx.out.result(
+      {
+        retired: { ...invoiceView(retired), retired: retired.retired ?? null },
+        runId: run.runId,
+        reissued: reissued.map((i) => ({ ...invoiceView(i), irn: i.eInvoice?.irn ?? null })),
+      },
+      () => [
+        `Invoice ${retired.invoiceNumber} (${retired.id}) is ${retired.status}: its number is reported cancelled in GSTR-1 table 13.`,
+        ...reissued.map(
+          (i) =>
+            `Reissued as ${i.invoiceNumber ?? '(no number yet)'} (${i.id}), ${i.status}, dated ${i.issueDate ?? '-'}${i.eInvoice ? `, IRN ${i.eInvoice.irn}` : i.lastError ? `: ${i.lastError}` : ''}.`,
+        ),
+        ...(reissued.length === 0 ? [`Billing run ${run.runId} issued nothing: ${runLine(run)}`] : []),
+      ],
+    );
+  },
+};
+
 export const invoicesRender: CommandSpec = {
   path: ['invoices', 'render'],
   summary: "Render an issued invoice's PDF again from its stored figures and store it.",
@@ -344,7 +377,8 @@ const E_INVOICE_STATES = {
     'past the IRP\'s 30-day reporting window (GSTN advisory of 5 November 2024: taxpayers with an AATO of 10 crores and above "would not be allowed to report e-Invoices older than 30 days from the date of reporting"): the IRP will not register it and it is not sent again; it needs a new document (docs/receivables.md "The 30-day reporting window")',
   NOT_NUMBERED: 'a DRAFT without a number yet: nothing to register',
   NOT_REQUIRED: 'issued without registration (its registration is not marked for e-invoicing, or the recipient has no GSTIN)',
-  CANCELLED: 'an abandoned draft, or an invoice voided at the IRP (its IRN cancelled, its number kept)',
+  CANCELLED:
+    'an abandoned draft, an invoice voided at the IRP (its IRN cancelled, its number kept), or one reissued past its reporting window (its number kept and reported cancelled)',
 } as const;
 
 export const invoicesEInvoice: CommandSpec = {

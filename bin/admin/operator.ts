@@ -73,6 +73,7 @@ const AUDITED_IN_TRANSACTION = new Set([
   'guests erase',
   'invoices abandon',
   'invoices void',
+  'invoices reissue',
   'invoices credit-note',
   'payments record',
   'people invite',

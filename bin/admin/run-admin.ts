@@ -43,6 +43,7 @@ import {
   invoicesHeld,
   invoicesList,
   invoicesReconcile,
+  invoicesReissue,
   invoicesRender,
 } from './billing-commands.ts';
 import { gatewayPay, paymentsDisputes, paymentsList, paymentsReconcile, paymentsRecord, paymentsUnmatched } from './payments-commands.ts';
@@ -88,6 +89,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   invoicesEInvoice,
   invoicesHeld,
   invoicesReconcile,
+  invoicesReissue,
   stageBootstrap,
   stageRotateKeys,
   stageFinishRotation,

@@ -173,6 +173,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly eInvoice?: EInvoiceRegistration;
   /** A document the IRP holds registered that an operator must see to (`invoices held`); absent otherwise. */
   readonly eInvoiceHold?: EInvoiceHold;
+  /** A numbered DRAFT cancelled because the IRP would never register it (past its reporting window); its charges billed again on a new number. */
+  readonly retired?: { readonly at: string; readonly reason: 'PAST_REPORTING_WINDOW'; readonly lastDay: string | null };
   /**
    * On a DRAFT whose lines are being written in parallel: its figures are not on it yet, so it
    * is neither numbered nor abandoned until they are (docs/invoicing.md "A large run's cost").

@@ -157,6 +157,16 @@ export interface InvoiceStore {
    * in the status change's own transaction (a finishing call writes none: the first did).
    */
   voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean>;
+  /**
+   * A numbered DRAFT the IRP will never register (past its reporting window) → CANCELLED,
+   * keeping its number and date (the series has no gap; GSTR-1 table 13 counts it cancelled),
+   * on its registration's list of cancelled documents, `retired` recording when and why, its
+   * lines given back so the next run bills them on a new number. False when it is not (any
+   * more) a numbered DRAFT with closed lines and without a registration or a hold at the IRP;
+   * a call after a crash finishes giving the lines back. `audit` goes in the status change's
+   * transaction.
+   */
+  retireUnreported(invoice: Invoice, retired: RetiredDocument, audit?: AuditDraft): Promise<boolean>;
   /** The documents of a registration cancelled at the IRP, issue dates within [from, to]. */
   cancelledDocuments(supplierGstin: string, from: string, to: string): Promise<Invoice[]>;
   /**
@@ -185,6 +195,13 @@ export interface InvoiceStore {
   /** The run's record, with the run's audit event in the same transaction. */
   saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void>;
   recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]>;
+}
+
+/** Why a numbered document was cancelled without reaching the IRP: past its reporting window on `at`, `lastDay` its last day. */
+export interface RetiredDocument {
+  readonly at: string;
+  readonly reason: 'PAST_REPORTING_WINDOW';
+  readonly lastDay: string | null;
 }
 
 /** What the IRP answered a cancellation, kept on the voided invoice's registration. */

@@ -18,6 +18,7 @@ import type {
   AddLinesOptions,
   BillingLock,
   EInvoiceVoid,
+  RetiredDocument,
   HeldEInvoice,
   InvoiceListQuery,
   InvoicePage,
@@ -828,6 +829,33 @@ export class DynamoInvoiceStore implements InvoiceStore {
       if (current?.status !== 'CANCELLED' || !current.eInvoice?.cancelledAt) return false;
     }
     await this.releaseLines(invoice.agentGroupId, invoice.id, at);
+    for (const ref of invoice.bookingRefs) await this.unmarkBooking(invoice.agentGroupId, ref, invoice.id);
+    return true;
+  }
+
+  async retireUnreported(invoice: Invoice, retired: RetiredDocument, audit?: AuditDraft): Promise<boolean> {
+    const applied = await this.updateWithAudit(
+      {
+        TableName: this.table,
+        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        UpdateExpression: 'SET #status = :cancelled, updatedAt = :at, retired = :retired, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
+        // Still the numbered DRAFT read, never registered or held at the IRP (the window bars reporting, not a registration that exists).
+        ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :number AND ${LINES_CLOSED} AND attribute_not_exists(eInvoice) AND attribute_not_exists(eInvoiceHold)`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':cancelled': 'CANCELLED',
+          ':draft': 'DRAFT',
+          ':at': retired.at,
+          ':retired': retired,
+          ':number': invoice.invoiceNumber ?? '',
+          ...prefixed(keys.cancelledDocumentIndex(invoice.supplierGstin, invoice.issueDate ?? '', invoice.invoiceNumber ?? '')),
+        },
+      },
+      audit,
+    );
+    // Already retired (a call that died while giving the lines back): finish; its event was written with the status.
+    if (!applied && (await this.get(invoice.agentGroupId, invoice.id))?.retired === undefined) return false;
+    await this.releaseLines(invoice.agentGroupId, invoice.id, retired.at);
     for (const ref of invoice.bookingRefs) await this.unmarkBooking(invoice.agentGroupId, ref, invoice.id);
     return true;
   }

@@ -111,6 +111,13 @@ function schemaViolationOf(doc: EInvoicePayload): string | undefined {
     if (p?.Addr2 !== undefined) texts.push([`${role}.Addr2`, p.Addr2, 3, 100]);
   }
   (doc.ItemList ?? []).forEach((i, n) => texts.push([`ItemList[${n}].PrdDesc`, i.PrdDesc, 3, 300]));
+  // INV-01 3.1 "Preceding Document Reference" (a credit note's invoice): number 1–16 characters and date DD/MM/YYYY, both mandatory once the section is there.
+  for (const [n, p] of (doc.RefDtls?.PrecDocDtls ?? []).entries()) {
+    if (typeof p?.InvNo !== 'string' || p.InvNo.length < 1 || p.InvNo.length > 16)
+      return `RefDtls.PrecDocDtls[${n}].InvNo must be 1–16 characters; got ${JSON.stringify(p?.InvNo ?? null)}`;
+    if (typeof p.InvDt !== 'string' || !/^\d{2}\/\d{2}\/\d{4}$/.test(p.InvDt))
+      return `RefDtls.PrecDocDtls[${n}].InvDt must be a date DD/MM/YYYY; got ${JSON.stringify(p.InvDt ?? null)}`;
+  }
   for (const [path, value, min, max] of texts) {
     if (typeof value !== 'string' || value.length < min || value.length > max || !FREE_TEXT.test(value))
       return `${path} must be ${min}–${max} characters without " or \\; got ${JSON.stringify(value)}`;

@@ -80,6 +80,27 @@ describe('admin: billing and invoices', () => {
   }, 120_000);
 });
 
+describe('admin: invoices reissue', () => {
+  it('refuses an invoice not past the e-invoice reporting window, naming its state, and changes nothing; an unknown group is not found', async () => {
+    const other = await newAgentGroup({ channelId: world.channelId });
+    await bookStay(other, world.registered, '2027-03-04', '2027-03-05');
+    const issued = json(await runAdminTool(['billing', 'run', '--group', other.agentGroupId, '--from', addDays(today(), -7), '--to', today(), '--json']));
+    const id = issued.invoiceIds[0] as string;
+    const before = await testServices().invoices.get(other.agentGroupId, id);
+
+    const refused = await runAdminTool(['invoices', 'reissue', id, '--group', other.agentGroupId]);
+
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('is NOT_REQUIRED, not PAST_REPORTING_WINDOW');
+    expect(refused.stderr).toContain('Nothing was changed');
+    expect(await testServices().invoices.get(other.agentGroupId, id)).toEqual(before);
+    expect(await testServices().auditTrail.listTarget(`invoice:${id}`)).toEqual([]);
+    const unknown = await runAdminTool(['invoices', 'reissue', id, '--group', 'no-such-group']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/Agent group not found/i);
+  }, 120_000);
+});
+
 describe("admin: money commands write their event in the change's transaction", () => {
   it("leaves a DRAFT unchanged when the abandonment's event cannot be written", async () => {
     const other = await newAgentGroup({ channelId: world.channelId });

@@ -4,14 +4,16 @@ import { verifyChain } from '../../domain/audit/audit-event.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { cutoffOf } from '../../domain/invoicing/billing-period.ts';
-import type { Invoice } from '../../domain/invoicing/invoice.ts';
+import type { Invoice, InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
-import { signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { eInvoiceStatus, signedEInvoiceKeyOf } from '../../domain/invoicing/register-e-invoice.ts';
+import { reissuePastWindow } from '../../domain/invoicing/reissue-past-window.ts';
 import { runBilling, type BillingRequest } from '../../domain/invoicing/run-billing.ts';
+import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import { voidInvoice } from '../../domain/invoicing/void-invoice.ts';
 import { gstr1Of } from '../../domain/receivables/gstr1.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { billingDeps, syncDeps } from '../../infra/container.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { DynamoIrpSessions } from '../../infra/dynamo/dynamo-irp-sessions.ts';
@@ -19,6 +21,8 @@ import { parseConfig } from '../../infra/config.ts';
 import { verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry } from '../../infra/einvoice/nic-e-invoice-registry.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { amendStay, cancelStay, placeStay } from '../support/booking-world.ts';
+import { expectFiguresAgree, paise } from '../support/e-invoice-figures.ts';
 import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
 import { bookStay, seedInvoiceWorld, testGstin, type InvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
@@ -76,6 +80,40 @@ const voidDeps = () => ({
 const invoice = async (g: string, id: string): Promise<Invoice> => (await testServices().invoices.get(g, id))!;
 const trail = (target: string) => testServices().auditTrail.listTarget(target);
 const tokens = () => fake.tokensIssued();
+
+/** A fresh world whose registration (`tag`) is onboarded at the portal, and billing deps reaching the portal with its credentials. */
+async function onboarded(tag: string, opts: Parameters<typeof seedInvoiceWorld>[0] = {}) {
+  const w = await seedInvoiceWorld({ eInvoicing: true, ...opts });
+  irpUsers.push({
+    gstin: w.supplierGstin,
+    clientId: `client-${tag}`,
+    clientSecret: `secret-${tag}`,
+    userName: `api_${tag}`,
+    password: `Pass@${tag}`,
+    ...(opts.irpReportingWindow ? { reportingWindow: true } : {}),
+  });
+  return { w, irp: { ...deps(), eInvoices: adapter({ [w.supplierGstin]: credential(tag) }) } };
+}
+
+const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('/');
+
+/**
+ * A credit note registered at the portal: Typ CRN under its own number and date, naming the
+ * invoice it corrects by number and date (INV-01 3.1, `RefDtls.PrecDocDtls`), its signed QR
+ * verified, and its figures equal three ways (e-invoice, stored note, GSTR-1 cdnr).
+ */
+function expectCreditNoteRegistered(note: Invoice, corrected: Invoice, lines: readonly InvoiceLine[]): void {
+  const registration = fake.registrationOf(note.eInvoice!.irn)!;
+  expect(registration.doc.DocDtls).toEqual({ Typ: 'CRN', No: note.invoiceNumber, Dt: ddmmyyyy(note.issueDate!) });
+  expect(registration.doc.RefDtls.PrecDocDtls).toEqual([{ InvNo: corrected.invoiceNumber, InvDt: ddmmyyyy(corrected.issueDate!) }]);
+  expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber, Irn: note.eInvoice!.irn });
+  expectFiguresAgree(note, lines, registration.doc, 'cdnr');
+  // Nothing is netted on a credit note: each item is one stored line, to the paisa.
+  const figures = (rows: (readonly number[])[]) => rows.map((r) => r.join('/')).sort();
+  expect(
+    figures(registration.doc.ItemList.map((i) => [i.GstRt, paise(i.AssAmt), paise(i.CgstAmt), paise(i.SgstAmt), paise(i.IgstAmt), paise(i.TotItemVal)])),
+  ).toEqual(figures(lines.map((l) => [l.gstRate, l.taxableValue, l.cgst, l.sgst, l.igst, l.lineTotal])));
+}
 
 /** The portal's API users; a test adds the registrations it onboards. */
 const irpUsers: FakeIrpUser[] = [];
@@ -144,48 +182,79 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     );
     const note = await invoice(g, outcome.creditNote.id);
     expect(verifyIrpJws(fake.signingPublicKeyPem, note.eInvoice!.signedQr)).toMatchObject({ DocTyp: 'CRN', DocNo: note.invoiceNumber });
+    expectCreditNoteRegistered(note, issued, await testServices().invoices.lines(g, note.id));
   }, 120_000);
+
+  it("a billing run's credit note for an invoiced booking whose price fell (cancelled, 60 % refunded, the rest stays billed): registered as CRN naming the invoice; e-invoice = stored credit note = GSTR-1 cdnr, to the paisa", async () => {
+    const { w, irp } = await onboarded('r60', { refundPercentage: 60 });
+    const fixture = await newAgentGroup({ channelId: w.channelId });
+    const bookingId = await bookStay(fixture, w.registered, '2027-03-06', '2027-03-08');
+    const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
+    const g = fixture.agentGroupId;
+    const issued = await invoice(g, (await runBilling(irp, group, request(), testOrigin())).invoiceIds[0]!);
+    expect(issued.status).toBe('ISSUED');
+    const invoiceLines = await testServices().invoices.lines(g, issued.id);
+    expectFiguresAgree(issued, invoiceLines, fake.registrationOf(issued.eInvoice!.irn)!.doc, 'b2b');
+
+    expect((await cancelStay(fixture, bookingId)).booking.status).toBe('CANCELLED');
+    const run = await runBilling(irp, group, request(), testOrigin());
+    const note = await invoice(g, run.invoiceIds[0]!);
+    expect(note, note.lastError ?? '').toMatchObject({ status: 'ISSUED', creditNoteFor: issued.id, lastError: null });
+    // 60 % of what was paid comes back; what stays billed is the retained 40 %, exactly.
+    expect(note.total).toBe(Math.round((issued.total * 60) / 100));
+    const noteLines = await testServices().invoices.lines(g, note.id);
+    expect(noteLines.length).toBe(invoiceLines.length);
+    expectCreditNoteRegistered(note, issued, noteLines);
+  }, 180_000);
+
+  it("an amendment that lowered the price (rates rose since booking, a night taken off: the drift absorbed is a negative ADJUSTMENT line) is registered with that line netted into its booking's items before tax: ItemList and ValDtls = stored invoice = GSTR-1 b2b, no discount after tax", async () => {
+    const { w, irp } = await onboarded('amend');
+    const fixture = await newAgentGroup({ channelId: w.channelId });
+    const booked = await placeStay(fixture, w.registered, '2027-03-06', '2027-03-09');
+    expect(booked.status).toBe('CONFIRMED');
+    const propertyId = booked.chargeLines![0]!.propertyId;
+    await syncCatalogue(syncDeps(testServices()), {
+      version: 1,
+      catalogue: { rates: [{ propertyId, from: '2027-03-06', to: '2027-03-09', mealPlan: 'EP', adults: { '1': 4_000, '2': 5_200 } }] },
+    });
+    const amended = await amendStay(fixture, booked.bookingId!, { checkOut: '2027-03-08' });
+    // Three nights charged 15,750; at today's 5,200 they would be 16,380 (630 of drift absorbed); one night off at today's rate, 5,460.
+    expect(amended.amendment.money).toMatchObject({ previousTotal: 15_750_00, amendmentDelta: -5_460_00, rateDriftAbsorbed: 630_00, newTotal: 10_290_00 });
+
+    const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
+    const run = await runBilling(irp, group, request(), testOrigin());
+    const issued = await invoice(fixture.agentGroupId, run.invoiceIds[0]!);
+    expect(issued, issued.lastError ?? '').toMatchObject({ status: 'ISSUED', total: 10_290_00, lastError: null });
+    const lines = await testServices().invoices.lines(fixture.agentGroupId, issued.id);
+    const lowering = lines.filter((l) => l.lineTotal < 0);
+    expect(lowering.map((l) => [l.lineKind, l.taxableValue, l.cgst + l.sgst + l.igst])).toEqual([['ADJUSTMENT', -600_00, -30_00]]);
+
+    const sent = fake.registrationOf(issued.eInvoice!.irn)!.doc;
+    // The portal sees the stay's items lowered before tax (TotAmt − Discount = AssAmt), never a negative item or a discount after tax.
+    expect(sent.ItemList.every((i) => i.AssAmt > 0 && i.Discount >= 0 && i.TotItemVal > 0)).toBe(true);
+    expect(sent.ItemList.reduce((t, i) => t + Math.round(i.Discount * 100), 0)).toBe(600_00);
+    expect(sent.ItemList).toHaveLength(lines.length - lowering.length);
+    expect(sent.ValDtls).toMatchObject({ AssVal: 9_800, Discount: 0, TotInvVal: 10_290 });
+    expectFiguresAgree(issued, lines, sent, 'b2b');
+    // Invoiced, the booking's price can no longer be lowered by an amendment: a credit note is the way (the tests above).
+    await expect(amendStay(fixture, booked.bookingId!, { checkOut: '2027-03-07' })).rejects.toMatchObject({ code: 'BOOKING_INVOICED' });
+  }, 180_000);
 
   it('registers an invoice of a registration in every state code 01–38 (numbers the portal accepts), one to a name with quotes; e-invoice ValDtls = stored figures = GSTR-1, the name cleaned only in the e-invoice', async () => {
     const codes = Array.from({ length: 38 }, (_, i) => String(i + 1).padStart(2, '0'));
     for (const code of codes) {
-      const w = await seedInvoiceWorld({ eInvoicing: true, stateCode: code });
-      irpUsers.push({
-        gstin: w.supplierGstin,
-        clientId: `client-s${code}`,
-        clientSecret: `secret-s${code}`,
-        userName: `api_s${code}`,
-        password: `Pass@s${code}`,
-      });
+      const { w, irp } = await onboarded(`s${code}`, { stateCode: code });
       const quoted = code === '07';
       const fixture = await newAgentGroup({ channelId: w.channelId, ...(quoted ? { legalName: 'Sea "Breeze" Travels \\ Co' } : {}) });
       await bookStay(fixture, w.registered, '2027-03-02', '2027-03-03');
       const group = (await testServices().tenants.getAgentGroup(fixture.agentGroupId))!;
-      const run = await runBilling({ ...deps(), eInvoices: adapter({ [w.supplierGstin]: credential(`s${code}`) }) }, group, request(), testOrigin());
+      const run = await runBilling(irp, group, request(), testOrigin());
       const issued = await invoice(fixture.agentGroupId, run.invoiceIds[0]!);
       expect(issued, `state ${code}: ${issued.lastError}`).toMatchObject({ status: 'ISSUED', supplierStateCode: code });
       expect(issued.invoiceNumber).toMatch(new RegExp(`^I${code}/\\d\\d-\\d\\d/\\d{6}$`));
-      const lines = await testServices().invoices.lines(fixture.agentGroupId, issued.id);
-      const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((t, l) => t + f(l), 0) / 100;
       const sent = fake.registrationOf(issued.eInvoice!.irn)!.doc;
       expect(sent.DocDtls.No).toBe(issued.invoiceNumber);
-      expect(sent.ValDtls).toMatchObject({
-        AssVal: sum((l) => l.taxableValue),
-        CgstVal: sum((l) => l.cgst),
-        SgstVal: sum((l) => l.sgst),
-        IgstVal: sum((l) => l.igst),
-        Discount: 0,
-        TotInvVal: issued.total / 100,
-      });
-      const gstr1 = gstr1Of(w.supplierGstin, issued.issueDate!.slice(0, 7), [{ invoice: issued, lines }]).json as {
-        b2b: { inv: { inum: string; val: number; itms: { itm_det: { txval: number; iamt: number; camt: number; samt: number } }[] }[] }[];
-      };
-      const [row] = gstr1.b2b[0]!.inv;
-      expect(row!.inum).toBe(issued.invoiceNumber);
-      expect(row!.val).toBe(sent.ValDtls.TotInvVal);
-      const items = row!.itms.map((i) => i.itm_det);
-      expect(items.reduce((t, i) => t + i.txval, 0)).toBeCloseTo(sent.ValDtls.AssVal, 2);
-      expect(items.reduce((t, i) => t + i.camt + i.samt + i.iamt, 0)).toBeCloseTo(sent.ValDtls.CgstVal + sent.ValDtls.SgstVal + sent.ValDtls.IgstVal, 2);
+      expectFiguresAgree(issued, await testServices().invoices.lines(fixture.agentGroupId, issued.id), sent, 'b2b');
       if (quoted) {
         expect(issued.billToName).toBe('Sea "Breeze" Travels \\ Co');
         expect(sent.BuyerDtls.LglNm).toBe("Sea 'Breeze' Travels / Co");
@@ -379,4 +448,91 @@ describe('Billing with the NIC adapter against the fake IRP', () => {
     const chain = await testServices().auditTrail.readChain(`invoice:${issued.id}`);
     expect(verifyChain(`invoice:${issued.id}`, chain.events, chain.head, sha256Hex)).toBeNull();
   }, 180_000);
+  it('reissues an invoice past its 30-day reporting window: its number CANCELLED (kept, GSTR-1 table 13), its charges billed at once on a new number dated the day it is reported and registered at the portal; audited; refused, changing nothing, for a document not past the window', async () => {
+    const { w, irp } = await onboarded('window', { irpReportingWindow: true });
+    const billed = async (checkIn: string) => {
+      const fixture = await newAgentGroup({ channelId: w.channelId });
+      await bookStay(fixture, w.registered, checkIn, addDays(checkIn, 1));
+      return { g: fixture.agentGroupId, group: (await testServices().tenants.getAgentGroup(fixture.agentGroupId))! };
+    };
+    const registered = await billed('2027-03-01');
+    const issued = await invoice(registered.g, (await runBilling(irp, registered.group, request(), testOrigin())).invoiceIds[0]!);
+    expect(issued.status).toBe('ISSUED');
+    const { g, group } = await billed('2027-03-02');
+    fake.fault = 'down';
+    let draft: Invoice;
+    try {
+      draft = await invoice(g, (await runBilling(irp, group, request(), testOrigin())).invoiceIds[0]!);
+    } finally {
+      fake.fault = undefined;
+    }
+    expect(draft).toMatchObject({ status: 'DRAFT', invoiceNumber: expect.stringMatching(/^I30\//), issueDate: today() });
+    const refused = async (d: typeof irp, grp: typeof group, id: string, state: string) => {
+      const [before, events] = [await invoice(grp.agentGroupId, id), await trail(`invoice:${id}`)];
+      const err = await reissuePastWindow(d, grp, id, TEST_OPERATOR).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConflictError);
+      expect((err as Error).message).toContain(`is ${state}, not PAST_REPORTING_WINDOW`);
+      expect(await invoice(grp.agentGroupId, id)).toEqual(before);
+      expect(await trail(`invoice:${id}`)).toEqual(events);
+    };
+    // Inside its window it is only waiting for the portal.
+    await refused(irp, group, draft.id, 'PENDING');
+
+    // 31 days later, for the billing run and the portal alike.
+    const later = 31 * 86_400_000;
+    irpNow = Math.max(irpNow, Date.now() + later);
+    const late = { ...irp, clock: { now: () => new Date(Date.now() + later) } };
+    const reportedOn = indiaToday(late.clock.now());
+    await refused(late, registered.group, issued.id, 'REGISTERED');
+    expect(await eInvoiceStatus(late, g, draft.id)).toMatchObject({
+      state: 'PAST_REPORTING_WINDOW',
+      reportingWindow: { lastDay: addDays(draft.issueDate!, 29) },
+    });
+    const sentBefore = fake.calls.filter((c) => c.path === '/eicore/v1.03/Invoice').length;
+
+    const out = await reissuePastWindow(late, group, draft.id, TEST_OPERATOR);
+    expect(out.retired).toMatchObject({
+      status: 'CANCELLED',
+      invoiceNumber: draft.invoiceNumber,
+      issueDate: draft.issueDate,
+      retired: { reason: 'PAST_REPORTING_WINDOW', lastDay: addDays(draft.issueDate!, 29) },
+    });
+    expect(out.retired.eInvoice).toBeUndefined();
+    expect(out.reissued).toHaveLength(1);
+    const fresh = out.reissued[0]!;
+    expect(fresh, fresh.lastError ?? '').toMatchObject({
+      status: 'ISSUED',
+      issueDate: reportedOn,
+      total: draft.total,
+      bookingRefs: draft.bookingRefs,
+      lastError: null,
+    });
+    expect(fresh.invoiceNumber! > draft.invoiceNumber!).toBe(true);
+    // Only the new document went to the portal, dated the day it is reported.
+    expect(fake.calls.filter((c) => c.path === '/eicore/v1.03/Invoice').length - sentBefore).toBe(1);
+    const sent = fake.registrationOf(fresh.eInvoice!.irn)!.doc;
+    expect(sent.DocDtls).toEqual({ Typ: 'INV', No: fresh.invoiceNumber, Dt: ddmmyyyy(reportedOn) });
+    expectFiguresAgree(fresh, await testServices().invoices.lines(g, fresh.id), sent, 'b2b');
+    expect(await testServices().invoices.lines(g, draft.id)).toEqual([]);
+
+    // GSTR-1 of the old number's month reports it cancelled in table 13.
+    const cancelled = await testServices().invoices.cancelledDocuments(w.supplierGstin, draft.issueDate!, draft.issueDate!);
+    expect(cancelled.map((i) => i.invoiceNumber)).toEqual([draft.invoiceNumber]);
+    const gstr1 = gstr1Of(
+      w.supplierGstin,
+      draft.issueDate!.slice(0, 7),
+      [{ invoice: issued, lines: await testServices().invoices.lines(registered.g, issued.id) }],
+      cancelled,
+    );
+    expect(gstr1.cancelled).toEqual([draft.invoiceNumber]);
+    expect(JSON.stringify(gstr1.json)).toContain('"cancel":1');
+
+    // The operator's event, in the status change's transaction.
+    expect((await trail(`invoice:${draft.id}`)).map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
+      ['invoice.reissued', TEST_OPERATOR.actor, { status: 'DRAFT', retiredReason: null }, { status: 'CANCELLED', retiredReason: 'PAST_REPORTING_WINDOW' }],
+    ]);
+    // Done once: the retired number is CANCELLED now, and the new invoice registered.
+    await refused(late, group, draft.id, 'CANCELLED');
+    await refused(late, group, fresh.id, 'REGISTERED');
+  }, 240_000);
 });

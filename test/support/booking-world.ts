@@ -1,4 +1,6 @@
 import { TEST_OPERATOR, testOrigin } from './audit-origin.ts';
+import { applyAmendment, type AmendmentReply } from '../../domain/bookings/amend-booking.ts';
+import type { AmendmentCommand } from '../../domain/bookings/amendment.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { cancelBooking, type CancelResult } from '../../domain/bookings/cancel-booking.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
@@ -157,4 +159,14 @@ export async function placeStay(group: GroupFixture, listingId: string, checkIn?
 export async function cancelStay(group: GroupFixture, bookingId: string, svc: Services = testServices()): Promise<CancelResult> {
   const own = await groupServices(svc, group.agentGroupId);
   return cancelBooking(bookingDeps(own), principalOf(group), bookingId, undefined, testOrigin(group.keyId));
+}
+
+/**
+ * Amends a landed booking through the domain (`applyAmendment` on the group's services, its
+ * test clock included), as POST /v1/bookings/{bookingId}/amendments does, for tests that need
+ * an amended booking but are not about amending over HTTP.
+ */
+export async function amendStay(group: GroupFixture, bookingId: string, cmd: AmendmentCommand, svc: Services = testServices()): Promise<AmendmentReply> {
+  const own = await groupServices(svc, group.agentGroupId);
+  return applyAmendment(bookingDeps(own), principalOf(group), bookingId, cmd, testOrigin(group.keyId));
 }

@@ -41,6 +41,8 @@ export const testGstin = (stateCode: string): string => `${stateCode}${letters(5
 export async function seedInvoiceWorld(
   opts: {
     readonly eInvoicing?: boolean;
+    /** The registered state's registration is subject to the IRP's 30-day reporting window (`irpReportingWindow`). */
+    readonly irpReportingWindow?: boolean;
     readonly units?: number;
     readonly refundPercentage?: number;
     readonly supplierGstin?: string;
@@ -90,6 +92,7 @@ export async function seedInvoiceWorld(
             legalName: 'Invoice Test Stays Pvt Ltd',
             address: '1 Beach Road, Anjuna, Goa 403509',
             eInvoicing: opts.eInvoicing ?? false,
+            ...(opts.irpReportingWindow ? { irpReportingWindow: true } : {}),
           },
           {
             state: secondState,

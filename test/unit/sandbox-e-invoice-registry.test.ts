@@ -36,6 +36,7 @@ const key = randomBytes(32);
 const at = (iso: string) => ({ now: () => new Date(iso) });
 const registry = (memory: SandboxIrpMemory = new MapMemory(), now = '2026-11-02T06:30:00.000Z') => new SandboxEInvoiceRegistry(key, memory, at(now));
 const invoiceJson = eInvoiceJson(intraStateInvoice);
+const crnJson = eInvoiceJson(creditNote);
 
 describe('Class: SandboxEInvoiceRegistry', () => {
   it('accepts only the registration it keeps for the document (its own record), and holds any other for reconciliation without registering anything', async () => {
@@ -181,6 +182,18 @@ describe('Class: SandboxEInvoiceRegistry', () => {
       { ...invoiceJson, ValDtls: { ...invoiceJson.ValDtls, TotInvVal: invoiceJson.ValDtls.TotInvVal + 1.01 } },
       '2189',
       /total invoice value/,
+    ],
+    [
+      'a credit note naming its invoice by a number of 17 characters (INV-01 3.1.1: at most 16)',
+      { ...crnJson, RefDtls: { ...crnJson.RefDtls, PrecDocDtls: [{ InvNo: 'I30/2026-27/00001', InvDt: '01/11/2026' }] } },
+      '2140',
+      /PrecDocDtls\[0\]\.InvNo/,
+    ],
+    [
+      "a credit note naming its invoice's date other than DD/MM/YYYY (INV-01 3.1.2)",
+      { ...crnJson, RefDtls: { ...crnJson.RefDtls, PrecDocDtls: [{ InvNo: 'I30/26-27/000001', InvDt: '2026-11-01' }] } },
+      '2140',
+      /PrecDocDtls\[0\]\.InvDt/,
     ],
   ] as const)("rejects %s with the IRP's code, and keeps nothing", async (_name, doc, code, message) => {
     const memory = new MapMemory();
