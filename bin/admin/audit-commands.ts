@@ -1,4 +1,6 @@
-import type { AuditEvent } from '../../domain/audit/audit-event.ts';
+import type { AuditEvent, AuditFields } from '../../domain/audit/audit-event.ts';
+import { isAuditMoneyField } from '../../domain/audit/audit-money.ts';
+import { formatInr } from '../../domain/money.ts';
 import { exportKey, jsonLines, monthWindow } from '../../domain/audit/export-month.ts';
 import { readAnchors } from '../../domain/audit/digest.ts';
 import { verifyTrail } from '../../domain/audit/verify-trail.ts';
@@ -40,8 +42,35 @@ export async function auditTargetOf(target: string | undefined, group: string | 
   );
 }
 
+const shown = (field: string, value: AuditFields[string] | undefined): string =>
+  value === null || value === undefined
+    ? '-'
+    : typeof value === 'number' && isAuditMoneyField(field)
+      ? formatInr(value)
+      : Array.isArray(value)
+        ? `[${value.join(', ')}]`
+        : String(value);
+
+/**
+ * An event's details as people read them: a change lists only the fields that moved
+ * (`creditLimit: ₹1,00,000.00 → ₹5,00,000.00`), a creation or removal its fields; money in
+ * rupees with Indian grouping. --json prints the event as recorded (paise), so its hash can be checked.
+ */
+export function auditDetails(e: Pick<AuditEvent, 'before' | 'after'>): string {
+  const { before, after } = e;
+  if (before && after) {
+    const moved = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null),
+    );
+    return moved.map((k) => `${k}: ${shown(k, before[k])} → ${shown(k, after[k])}`).join(', ');
+  }
+  return Object.entries(after ?? before ?? {})
+    .map(([k, v]) => `${k}: ${shown(k, v)}`)
+    .join(', ');
+}
+
 const eventLines = (events: readonly AuditEvent[]) =>
-  events.length === 0 ? ['No events.'] : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, JSON.stringify(e.after ?? {})]));
+  events.length === 0 ? ['No events.'] : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, auditDetails(e)]));
 
 export const auditList: CommandSpec = {
   path: ['audit', 'list'],

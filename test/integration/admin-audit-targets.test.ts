@@ -33,3 +33,26 @@ describe('audit list: booking targets', () => {
     expect(noGroup.stderr).toContain('no-such-group-x');
   });
 });
+
+/** Money reads in rupees wherever the tool prints for people; --json keeps the trail's paise, as recorded and hashed. */
+describe('audit list and payments list: money in rupees', () => {
+  it("prints a credit-limit change and a bank transfer as ₹ with Indian grouping, and the event's paise under --json", async () => {
+    const g = await newAgentGroup();
+    const updated = await runAdminTool(['groups', 'update', g.agentGroupId, '--credit-limit', '7,50,000', '--as', 'olga']);
+    expect(updated.code, updated.stderr).toBe(0);
+    const paid = await runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', '1,500.50', '--reference', `UTR${Date.now()}`, '--as', 'olga']);
+    expect(paid.code, paid.stderr).toBe(0);
+
+    const listed = await runAdminTool(['audit', 'list', '--target', `group:${g.agentGroupId}`]);
+    const machine = JSON.parse((await runAdminTool(['audit', 'list', '--target', `group:${g.agentGroupId}`, '--json'])).stdout) as {
+      events: { action: string; after: { creditLimit?: number } | null }[];
+    };
+    const payments = await runAdminTool(['payments', 'list', '--group', g.agentGroupId]);
+
+    expect(listed.stdout).toContain('creditLimit: ₹50,000.00 → ₹7,50,000.00');
+    expect(listed.stdout).not.toMatch(/75000000/);
+    expect(machine.events.find((e) => e.action === 'group.updated')?.after?.creditLimit).toBe(75_000_000);
+    expect(paid.stdout).toContain('Recorded ₹1,500.50');
+    expect(payments.stdout).toContain('₹1,500.50');
+  });
+});
