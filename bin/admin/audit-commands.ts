@@ -7,7 +7,8 @@ import { verifyTrail } from '../../domain/audit/verify-trail.ts';
 import { writeDigest } from '../../domain/audit/write-digest.ts';
 import { digestArchive, digestSigner } from '../../infra/audit-digests.ts';
 import { CALENDAR_DATE_RULE } from '../../domain/catalogue/calendar.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { ConflictError, ValidationError } from '../../domain/errors.ts';
+import { findBookingForOperator } from '../../domain/bookings/find-booking.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { columns, type AdminContext, type CommandSpec } from './command.ts';
@@ -24,22 +25,12 @@ const instantOption = (name: string, text: string | undefined, endOfDay: boolean
 
 /**
  * A booking's chain is keyed by its internal bookingRef, which no partner or operator sees:
- * `booking:<id>` also takes the ids people have, the property-system booking id (`SIM-…`), the
- * booking code (`PB-…`) and, with --group, the partner's externalBookingId. An id that is none
- * of these is "no such booking" (exit 1), never an empty list.
+ * `booking:<id>` also takes the ids people have (findBookingForOperator). An id that is none
+ * of them is "no such booking" (exit 1), never an empty list.
  */
 export async function auditTargetOf(target: string | undefined, group: string | undefined, ctx: AdminContext): Promise<string | undefined> {
   if (!target?.startsWith('booking:')) return target;
-  const id = target.slice('booking:'.length);
-  const svc = ctx.services();
-  const groups = group === undefined ? (await svc.tenants.listAgentGroups()).map((g) => g.agentGroupId) : [group];
-  const found = await svc.guestData.locate(id, groups);
-  if (found) return `booking:${found.bookingRef}`;
-  const claim = group === undefined ? undefined : await svc.bookings.findClaim(group, id);
-  if (claim) return `booking:${claim.bookingRef}`;
-  throw new NotFoundError(
-    `No such booking '${id}'${group === undefined ? '' : ` in agent group '${group}'`}: give its booking id (SIM-…), booking code (PB-…) or, with --group, your partner's externalBookingId: booking`,
-  );
+  return `booking:${(await findBookingForOperator(ctx.services(), target.slice('booking:'.length), group)).bookingRef}`;
 }
 
 const shown = (field: string, value: AuditFields[string] | undefined): string =>

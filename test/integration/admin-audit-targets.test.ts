@@ -3,6 +3,8 @@ import { bookingCode } from '../../domain/bookings/place-booking.ts';
 import { auditTargetOf } from '../../bin/admin/audit-commands.ts';
 import type { AdminContext } from '../../bin/admin/command.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
+import { findBookingForOperator } from '../../domain/bookings/find-booking.ts';
+import { NotFoundError } from '../../domain/errors.ts';
 import { bookingFixture, seedBooking } from '../support/booking-seed.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
 
@@ -54,5 +56,39 @@ describe('audit list and payments list: money in rupees', () => {
     expect(machine.events.find((e) => e.action === 'group.updated')?.after?.creditLimit).toBe(75_000_000);
     expect(paid.stdout).toContain('Recorded ₹1,500.50');
     expect(payments.stdout).toContain('₹1,500.50');
+  });
+});
+
+/** One resolver for every command that takes a booking: audit list --target booking:<id> and guests erase --booking. */
+describe('Function: findBookingForOperator', () => {
+  it('finds a booking by each id people see, the external id only within its group, and another group never', async () => {
+    const [g, other] = [await newAgentGroup(), await newAgentGroup()];
+    const fixture = bookingFixture(g);
+    const b = await seedBooking({ ...fixture, code: bookingCode(fixture.bookingRef) });
+    const svc = testServices();
+
+    for (const id of [b.bookingId!, b.code, b.code.toLowerCase(), b.bookingRef]) expect((await findBookingForOperator(svc, id)).bookingRef).toBe(b.bookingRef);
+    expect((await findBookingForOperator(svc, b.externalBookingId, g.agentGroupId)).bookingRef).toBe(b.bookingRef);
+
+    await expect(findBookingForOperator(svc, b.externalBookingId)).rejects.toThrow(/No such booking .*with --group, the partner's externalBookingId/);
+    await expect(findBookingForOperator(svc, b.bookingId!, other.agentGroupId)).rejects.toThrow(NotFoundError);
+    await expect(findBookingForOperator(svc, b.externalBookingId, other.agentGroupId)).rejects.toThrow(`in agent group '${other.agentGroupId}'`);
+  });
+
+  it('guests erase --booking takes the same ids: the external id with --group reaches the booking, an unknown id exits 1 naming it', async () => {
+    const g = await newAgentGroup();
+    const fixture = bookingFixture(g);
+    const b = await seedBooking({ ...fixture, code: bookingCode(fixture.bookingRef) });
+
+    const byExternal = await runAdminTool(['guests', 'erase', '--booking', b.externalBookingId, '--group', g.agentGroupId, '--as', 'dpo@test', '--json']);
+    const unknown = await runAdminTool(['guests', 'erase', '--booking', 'PB-000000000000', '--group', g.agentGroupId, '--as', 'dpo@test']);
+
+    // Found: erased, or refused because the stay has not ended; either way about this booking, not "no such booking".
+    expect(byExternal.stderr).not.toContain('No such booking');
+    expect(byExternal.code === 0 ? JSON.parse(byExternal.stdout).results[0].bookingRef : byExternal.stderr).toMatch(
+      byExternal.code === 0 ? b.bookingRef : /has not ended/,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`No such booking 'PB-000000000000' in agent group '${g.agentGroupId}'`);
   });
 });
