@@ -41,7 +41,7 @@ const progressLines = (p: FanOutProgress): string[] => [
 const DEFAULT_WAIT_MS = 30 * 60_000;
 
 const WAIT_OPTIONS = [
-  { name: 'wait', description: "Follow the run to its end, a line each time its progress changes; exit 1 when a group failed or the wait ran out." },
+  { name: 'wait', description: 'Follow the run to its end, a line each time its progress changes; exit 1 when a group failed or the wait ran out.' },
   { name: 'timeout', value: '<duration>', description: 'With --wait: how long to follow it at most (90s, 15m, 2h; default 30m). The run carries on after.' },
 ] as const;
 
@@ -98,7 +98,7 @@ export const billingRun: CommandSpec = {
   details: [
     'The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock.',
     "--all bills every group's last closed period as a run over every group, the daily run's code: where the stage has a billing queue (BILLING_QUEUE_URL) it queues one message per group for the billing worker and prints the run's id (follow it with billing runs --run <id>); without one, or with --in-process, it bills the groups here, --concurrency at once, one line per group as it finishes. A group that fails is reported and the rest carry on.",
-    "--wait follows a queued run to its end from the run log, a progress line (groups done of all, billed, up to date, failed, invoices issued) whenever it moves. It ends when every group has an outcome, at most --timeout (default 30m). Exit 0 when every group was billed or up to date; 1 when any group failed (its message is delivered again: see billing runs --run <id>) or the wait ran out (the run carries on). A run billed here (no queue, or --in-process) always waits, with the same exit codes.",
+    '--wait follows a queued run to its end from the run log, a progress line (groups done of all, billed, up to date, failed, invoices issued) whenever it moves. It ends when every group has an outcome, at most --timeout (default 30m). Exit 0 when every group was billed or up to date; 1 when any group failed (its message is delivered again: see billing runs --run <id>) or the wait ran out (the run carries on). A run billed here (no queue, or --in-process) always waits, with the same exit codes.',
   ].join('\n'),
   options: [
     { name: 'group', value: '<groupId>', description: 'The agent group to bill (or --all).' },
@@ -129,10 +129,13 @@ export const billingRun: CommandSpec = {
           ctx.out.progress(`Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; following it (at most ${elapsedOf(timeoutMs)}).`);
           return followRun(run.runId, timeoutMs, ctx);
         }
-        ctx.out.result(run, () => [`Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; follow it with: billing runs --run ${run.runId} --wait`]);
+        ctx.out.result(run, () => [
+          `Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; follow it with: billing runs --run ${run.runId} --wait`,
+        ]);
         return;
       }
-      if (args.text('timeout') !== undefined) throw new UsageError('--timeout bounds the wait for a queued run; a run billed here ends when its groups do.', '--timeout');
+      if (args.text('timeout') !== undefined)
+        throw new UsageError('--timeout bounds the wait for a queued run; a run billed here ends when its groups do.', '--timeout');
       const d = await deps(ctx);
       const outcomes = await billAllGroups(d, {
         trigger: 'ADMIN',
@@ -177,7 +180,12 @@ export const billingRuns: CommandSpec = {
     { name: 'limit', value: '<n>', description: 'How many runs (default 20, at most 100).' },
     ...WAIT_OPTIONS,
   ],
-  examples: ['billing runs', 'billing runs --run daily-2026-11-26', 'billing runs --run daily-2026-11-26 --wait --timeout 10m', 'billing runs --group tripkart-agents --json'],
+  examples: [
+    'billing runs',
+    'billing runs --run daily-2026-11-26',
+    'billing runs --run daily-2026-11-26 --wait --timeout 10m',
+    'billing runs --group tripkart-agents --json',
+  ],
   async run(args, ctx) {
     const timeoutMs = waitTimeoutOf(args);
     if (args.flag('wait') && args.text('run') === undefined) throw new UsageError('--wait follows one run: give --run <runId>.', '--wait');

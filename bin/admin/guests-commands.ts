@@ -26,7 +26,11 @@ export const guestsErase: CommandSpec = {
     'in India, unless cancelled or failed); by e-mail, one such booking refuses them all and nothing is erased. Invoices are untouched ' +
     '(they name the bill-to business, never the guest). Without a request the daily job erases guest data GUEST_RETENTION_DAYS after the stay ends.',
   options: [
-    { name: 'booking', value: '<id>', description: "The booking whose guest data to erase: booking id (SIM-…), booking code (PB-…) or, with --group, the partner's externalBookingId." },
+    {
+      name: 'booking',
+      value: '<id>',
+      description: "The booking whose guest data to erase: booking id (SIM-…), booking code (PB-…) or, with --group, the partner's externalBookingId.",
+    },
     { name: 'email', value: '<email>', description: "A guest's e-mail: erase every booking of --group with a guest of that e-mail.", param: 'email' },
     { name: 'group', value: '<groupId>', description: "The agent group (required with --email and with a partner's externalBookingId)." },
   ],

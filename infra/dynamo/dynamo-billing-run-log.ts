@@ -56,7 +56,8 @@ export class DynamoBillingRunLog implements BillingRunLog {
       new UpdateCommand({
         TableName: this.table,
         Key: keys.billingFanOutGroup(runId, o.agentGroupId),
-        UpdateExpression: 'SET entity = :entity, agentGroupId = :g, outcome = :outcome, detail = :detail, invoicesIssued = :issued, #at = :at, expiresAt = :expiresAt ADD attempts :one',
+        UpdateExpression:
+          'SET entity = :entity, agentGroupId = :g, outcome = :outcome, detail = :detail, invoicesIssued = :issued, #at = :at, expiresAt = :expiresAt ADD attempts :one',
         ConditionExpression: NO_SUCCESS_YET,
         ExpressionAttributeNames: { '#at': 'at' },
         ExpressionAttributeValues: {

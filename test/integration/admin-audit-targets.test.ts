@@ -42,7 +42,18 @@ describe('audit list and payments list: money in rupees', () => {
     const g = await newAgentGroup();
     const updated = await runAdminTool(['groups', 'update', g.agentGroupId, '--credit-limit', '7,50,000', '--as', 'olga']);
     expect(updated.code, updated.stderr).toBe(0);
-    const paid = await runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', '1,500.50', '--reference', `UTR${Date.now()}`, '--as', 'olga']);
+    const paid = await runAdminTool([
+      'payments',
+      'record',
+      '--group',
+      g.agentGroupId,
+      '--amount',
+      '1,500.50',
+      '--reference',
+      `UTR${Date.now()}`,
+      '--as',
+      'olga',
+    ]);
     expect(paid.code, paid.stderr).toBe(0);
 
     const listed = await runAdminTool(['audit', 'list', '--target', `group:${g.agentGroupId}`]);

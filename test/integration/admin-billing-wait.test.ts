@@ -55,7 +55,12 @@ describe('admin: following a billing run over every group (--wait)', () => {
       // prepare: a third group whose billing lock a run elsewhere holds (past the workers' clock, eight days ahead), so its worker's run throws
       const blocked = await kit.newGroup();
       await kit.bookOne(blocked, world.registered, '2027-03-03');
-      await testServices().invoices.acquireLock(blocked.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 30 * 86_400_000).toISOString());
+      await testServices().invoices.acquireLock(
+        blocked.agentGroupId,
+        'elsewhere',
+        new Date().toISOString(),
+        new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      );
       const second = await kit.queueRun('ADMIN');
 
       // act

@@ -110,7 +110,8 @@ export async function fanOutKit(opts: {
       });
       if (b.status !== 200 || b.body.bookingStatus !== 'CONFIRMED') throw new Error(`booking: ${b.status} ${b.text}`);
     },
-    queueRun: (trigger = 'SCHEDULE') => queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger }),
+    queueRun: (trigger = 'SCHEDULE') =>
+      queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger }),
     // Ten messages per invocation by default, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
     startWorkers: (concurrency, batchSize = 10, invocationTimeoutMs) =>
       startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler, visibilitySeconds: VISIBILITY_SECONDS, invocationTimeoutMs }),

@@ -13,7 +13,16 @@ import type { AgentGroup } from '../../domain/tenants.ts';
 import { operatorOrigin } from '../../domain/audit/audit-event.ts';
 
 /** Number fields of events that are not money: counts, days, percentages, rates. */
-const NOT_MONEY = new Set(['billingAnchorDay', 'paymentTermsDays', 'overdueHoldDays', 'ratePerMinute', 'rateBurst', 'refundPercentage', 'linesWritten', 'draftsLeft']);
+const NOT_MONEY = new Set([
+  'billingAnchorDay',
+  'paymentTermsDays',
+  'overdueHoldDays',
+  'ratePerMinute',
+  'rateBurst',
+  'refundPercentage',
+  'linesWritten',
+  'draftsLeft',
+]);
 
 const origin = operatorOrigin('olga', 'req-1');
 const deps = { ids: { uuid: () => 'id-1' }, clock: { now: () => new Date('2026-11-28T06:00:00Z') } } as never;
@@ -56,7 +65,14 @@ const amendment = {
 /** Every figure set the trail writes, as its events carry it. */
 const written: AuditFields[] = [
   groupFigures(group),
-  keyFigures({ keyId: 'k', keyPrefix: 'pk', owner: { kind: 'partner', id: 'p1' }, status: 'ACTIVE', label: null, rateLimit: { perMinute: 60, burst: 10 } } as unknown as ApiKeyRecord),
+  keyFigures({
+    keyId: 'k',
+    keyPrefix: 'pk',
+    owner: { kind: 'partner', id: 'p1' },
+    status: 'ACTIVE',
+    label: null,
+    rateLimit: { perMinute: 60, burst: 10 },
+  } as unknown as ApiKeyRecord),
   bookingFigures(booking),
   amendmentAudit(origin, 'id', amendment).after!,
   owedFigures({ amountPaid: 100, creditedAmount: 200 }),
@@ -70,7 +86,11 @@ const written: AuditFields[] = [
 
 describe('Audit money fields', () => {
   it('every number field an event carries is money or a count, named once', () => {
-    const numbers = written.flatMap((f) => Object.entries(f).filter(([, v]) => typeof v === 'number').map(([k]) => k));
+    const numbers = written.flatMap((f) =>
+      Object.entries(f)
+        .filter(([, v]) => typeof v === 'number')
+        .map(([k]) => k),
+    );
     expect(numbers.filter((k) => !AUDIT_MONEY_FIELDS.has(k) && !NOT_MONEY.has(k))).toEqual([]);
     expect([...NOT_MONEY].filter((k) => AUDIT_MONEY_FIELDS.has(k))).toEqual([]);
   });

@@ -31,12 +31,7 @@ function scripted(readings: readonly (FanOutProgress | undefined)[]) {
 
 describe('Function: followBillingRun', () => {
   it('reads until every group has an outcome, reporting each change once, and ends COMPLETED', async () => {
-    const s = scripted([
-      base,
-      base,
-      { ...base, billed: 1, pending: 2, invoicesIssued: 2 },
-      { ...base, billed: 2, upToDate: 1, pending: 0, invoicesIssued: 3 },
-    ]);
+    const s = scripted([base, base, { ...base, billed: 1, pending: 2, invoicesIssued: 2 }, { ...base, billed: 2, upToDate: 1, pending: 0, invoicesIssued: 3 }]);
     const seen: [number, number][] = [];
 
     const out = await followBillingRun(s.deps, 'run-1', { everyMs: 5_000, timeoutMs: 60_000, onChange: (p, at) => seen.push([p.pending, at]) });
@@ -51,7 +46,9 @@ describe('Function: followBillingRun', () => {
   });
 
   it('ends FAILED once nothing is pending and a group failed, without waiting for its redeliveries', async () => {
-    const s = scripted([{ ...base, billed: 2, failed: 1, pending: 0, failures: [{ agentGroupId: 'g3', error: 'lock held', attempts: 1, at: base.startedAt }] }]);
+    const s = scripted([
+      { ...base, billed: 2, failed: 1, pending: 0, failures: [{ agentGroupId: 'g3', error: 'lock held', attempts: 1, at: base.startedAt }] },
+    ]);
 
     const out = await followBillingRun(s.deps, 'run-1', { everyMs: 5_000, timeoutMs: 60_000 });
 
