@@ -1,28 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { bookingCode } from '../../domain/bookings/place-booking.ts';
-import { auditTargetOf } from '../../bin/admin/audit-commands.ts';
-import type { AdminContext } from '../../bin/admin/command.ts';
+import { randomUUID } from 'node:crypto';
+import { operatorOrigin } from '../../domain/audit/audit-event.ts';
+import { listOperatorAuditEvents, type OperatorAuditQuery } from '../../domain/audit/list-operator-audit-events.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { findBookingForOperator } from '../../domain/bookings/find-booking.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { bookingFixture, seedBooking } from '../support/booking-seed.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
 
-const ctx = { services: () => testServices() } as unknown as AdminContext;
-
-/** `audit list --target booking:<id>` takes the ids people see, and says when an id is none of them. */
+/** `audit list` (listOperatorAuditEvents): a booking's chain by the ids people see, narrowed by actor and window. */
 describe('audit list: booking targets', () => {
-  it('resolves the booking id (SIM-…), the booking code (PB-…) and the internal ref to the chain of the booking', async () => {
+  it("finds a booking's chain by its booking id, code and external id, keeps other targets as given, and narrows by actor and window", async () => {
+    // prepare: a booking with two events on its chain, by two operators a minute apart
     const g = await newAgentGroup();
     const fixture = bookingFixture(g);
     const b = await seedBooking({ ...fixture, code: bookingCode(fixture.bookingRef) });
-    const chain = `booking:${b.bookingRef}`;
-    expect(await auditTargetOf(`booking:${b.bookingId}`, undefined, ctx)).toBe(chain);
-    expect(await auditTargetOf(`booking:${b.code}`, undefined, ctx)).toBe(chain);
-    expect(await auditTargetOf(`booking:${b.code.toLowerCase()}`, g.agentGroupId, ctx)).toBe(chain);
-    expect(await auditTargetOf(`booking:${b.externalBookingId}`, g.agentGroupId, ctx)).toBe(chain);
-    expect(await auditTargetOf(chain, g.agentGroupId, ctx)).toBe(chain);
-    expect(await auditTargetOf(`group:${g.agentGroupId}`, undefined, ctx)).toBe(`group:${g.agentGroupId}`);
+    const svc = testServices();
+    const at = ['2026-11-20T10:00:00.000Z', '2026-11-20T10:01:00.000Z'];
+    for (const [i, actor] of ['alice', 'bob'].entries())
+      await svc.auditTrail.transact([], {
+        id: randomUUID(),
+        at: at[i]!,
+        origin: operatorOrigin(actor, randomUUID()),
+        action: 'booking.noted',
+        target: `booking:${b.bookingRef}`,
+        account: g.agentGroupId,
+        before: null,
+        after: { step: i },
+      });
+    const list = (q: OperatorAuditQuery) => listOperatorAuditEvents(svc, q).then((events) => events.map((e) => e.actor));
+
+    // act + assess
+    for (const id of [b.bookingId!, b.code, b.code.toLowerCase(), b.bookingRef]) expect(await list({ target: `booking:${id}` })).toEqual(['alice', 'bob']);
+    expect(await list({ target: `booking:${b.externalBookingId}`, agentGroupId: g.agentGroupId })).toEqual(['alice', 'bob']);
+    expect(await list({ target: `booking:${b.bookingId}`, actor: 'bob' })).toEqual(['bob']);
+    expect(await list({ target: `booking:${b.bookingId}`, from: '2026-11-20', to: '2026-11-20T10:00:30Z' })).toEqual(['alice']);
+    expect(await list({ target: `booking:${b.bookingId}`, to: '2026-11-19' })).toEqual([]);
+    expect((await listOperatorAuditEvents(svc, { target: `group:${g.agentGroupId}` })).map((e) => e.action)).toContain('group.created');
+    await expect(listOperatorAuditEvents(svc, { from: 'last week' })).rejects.toMatchObject({ param: 'from' });
   });
 
   it('an id that is no booking exits 1 naming it, and an unknown group exits 1 too', async () => {
@@ -33,6 +49,9 @@ describe('audit list: booking targets', () => {
     const noGroup = await runAdminTool(['audit', 'list', '--target', 'booking:SIM-nothing-here', '--group', 'no-such-group-x']);
     expect(noGroup.code).toBe(1);
     expect(noGroup.stderr).toContain('no-such-group-x');
+    const badDate = await runAdminTool(['audit', 'list', '--from', 'yesterday']);
+    expect(badDate.code).toBe(2);
+    expect(badDate.stderr).toContain('--from must be');
   });
 });
 
