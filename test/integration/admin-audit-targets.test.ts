@@ -99,6 +99,7 @@ describe('Function: findBookingForOperator', () => {
 
     for (const id of [b.bookingId!, b.code, b.code.toLowerCase(), b.bookingRef]) expect((await findBookingForOperator(svc, id)).bookingRef).toBe(b.bookingRef);
     expect((await findBookingForOperator(svc, b.externalBookingId, g.agentGroupId)).bookingRef).toBe(b.bookingRef);
+    for (const id of [b.bookingId!, b.code, b.bookingRef]) expect((await findBookingForOperator(svc, id, g.agentGroupId)).bookingRef).toBe(b.bookingRef);
 
     await expect(findBookingForOperator(svc, b.externalBookingId)).rejects.toThrow(/No such booking .*with --group, the partner's externalBookingId/);
     await expect(findBookingForOperator(svc, b.bookingId!, other.agentGroupId)).rejects.toThrow(NotFoundError);
