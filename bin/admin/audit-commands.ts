@@ -1,52 +1,50 @@
-import type { AuditEvent } from '../../domain/audit/audit-event.ts';
+import type { AuditEvent, AuditFields } from '../../domain/audit/audit-event.ts';
+import { isAuditMoneyField } from '../../domain/audit/audit-money.ts';
+import { formatInr } from '../../domain/money.ts';
 import { exportKey, jsonLines, monthWindow } from '../../domain/audit/export-month.ts';
 import { readAnchors } from '../../domain/audit/digest.ts';
 import { verifyTrail } from '../../domain/audit/verify-trail.ts';
 import { writeDigest } from '../../domain/audit/write-digest.ts';
 import { digestArchive, digestSigner } from '../../infra/audit-digests.ts';
-import { CALENDAR_DATE_RULE } from '../../domain/catalogue/calendar.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
+import { listOperatorAuditEvents, OPERATOR_AUDIT_DEFAULT_DAYS } from '../../domain/audit/list-operator-audit-events.ts';
+import { ConflictError } from '../../domain/errors.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
-import { columns, type AdminContext, type CommandSpec } from './command.ts';
+import { columns, type CommandSpec } from './command.ts';
 
-/** How far back `audit list` looks when neither --from nor --target is given. */
-const DEFAULT_DAYS = 7;
-
-const instantOption = (name: string, text: string | undefined, endOfDay: boolean): string | undefined => {
-  if (text === undefined) return undefined;
-  const withTime = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text;
-  if (!isInstant(withTime)) throw new ValidationError(name, `--${name} must be ${CALENDAR_DATE_RULE}, or ${INSTANT_RULE}.`);
-  return new Date(withTime).toISOString();
-};
+const shown = (field: string, value: AuditFields[string] | undefined): string =>
+  value === null || value === undefined
+    ? '-'
+    : typeof value === 'number' && isAuditMoneyField(field)
+      ? formatInr(value)
+      : Array.isArray(value)
+        ? `[${value.join(', ')}]`
+        : String(value);
 
 /**
- * A booking's chain is keyed by its internal bookingRef, which no partner or operator sees:
- * `booking:<id>` also takes the ids people have, the property-system booking id (`SIM-…`), the
- * booking code (`PB-…`) and, with --group, the partner's externalBookingId. An id that is none
- * of these is "no such booking" (exit 1), never an empty list.
+ * An event's details as people read them: a change lists only the fields that moved
+ * (`creditLimit: ₹1,00,000.00 → ₹5,00,000.00`), a creation or removal its fields; money in
+ * rupees with Indian grouping. --json prints the event as recorded (paise), so its hash can be checked.
  */
-export async function auditTargetOf(target: string | undefined, group: string | undefined, ctx: AdminContext): Promise<string | undefined> {
-  if (!target?.startsWith('booking:')) return target;
-  const id = target.slice('booking:'.length);
-  const svc = ctx.services();
-  const groups = group === undefined ? (await svc.tenants.listAgentGroups()).map((g) => g.agentGroupId) : [group];
-  const found = await svc.guestData.locate(id, groups);
-  if (found) return `booking:${found.bookingRef}`;
-  const claim = group === undefined ? undefined : await svc.bookings.findClaim(group, id);
-  if (claim) return `booking:${claim.bookingRef}`;
-  throw new NotFoundError(
-    `No such booking '${id}'${group === undefined ? '' : ` in agent group '${group}'`}: give its booking id (SIM-…), booking code (PB-…) or, with --group, your partner's externalBookingId: booking`,
-  );
+export function auditDetails(e: Pick<AuditEvent, 'before' | 'after'>): string {
+  const { before, after } = e;
+  if (before && after) {
+    const moved = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null),
+    );
+    return moved.map((k) => `${k}: ${shown(k, before[k])} → ${shown(k, after[k])}`).join(', ');
+  }
+  return Object.entries(after ?? before ?? {})
+    .map(([k, v]) => `${k}: ${shown(k, v)}`)
+    .join(', ');
 }
 
 const eventLines = (events: readonly AuditEvent[]) =>
-  events.length === 0 ? ['No events.'] : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, JSON.stringify(e.after ?? {})]));
+  events.length === 0 ? ['No events.'] : columns(events.map((e) => [e.at, e.actorKind, e.actor, e.action, e.target, auditDetails(e)]));
 
 export const auditList: CommandSpec = {
   path: ['audit', 'list'],
   summary: "List audit events: one target's chain, or every event of a window, filtered by actor.",
-  details: `Without --target, the window is --from to --to (dates or instants; the last ${DEFAULT_DAYS} days when --from is left out). Targets read <kind>:<id>, e.g. booking:<id>, group:<groupId>, key:<keyId>; a booking by its booking id (SIM-…), code (PB-…) or, with --group, the partner's externalBookingId.`,
+  details: `Without --target, the window is --from to --to (dates or instants; the last ${OPERATOR_AUDIT_DEFAULT_DAYS} days when --from is left out). Targets read <kind>:<id>, e.g. booking:<id>, group:<groupId>, key:<keyId>; a booking by its booking id (SIM-…), code (PB-…) or, with --group, the partner's externalBookingId.`,
   options: [
     { name: 'target', value: '<kind:id>', description: "Only this target's events (its whole chain)." },
     { name: 'group', value: '<groupId>', description: 'The agent group of a booking:<externalBookingId> target (narrows any booking look-up).' },
@@ -56,15 +54,13 @@ export const auditList: CommandSpec = {
   ],
   examples: ['audit list --target group:acme-north', 'audit list --actor alice --from 2026-11-01 --to 2026-11-30 --json'],
   async run(args, ctx) {
-    const trail = ctx.services().auditTrail;
-    const from = instantOption('from', args.text('from'), false);
-    const to = instantOption('to', args.text('to'), true) ?? new Date().toISOString();
-    const target = await auditTargetOf(args.text('target'), args.text('group'), ctx);
-    const actor = args.text('actor');
-    const all = target
-      ? await trail.listTarget(target)
-      : await trail.listWindow(from ?? new Date(Date.parse(to) - DEFAULT_DAYS * 86_400_000).toISOString(), to);
-    const events = all.filter((e) => (!actor || e.actor === actor) && (!from || e.at >= from) && e.at <= to);
+    const events = await listOperatorAuditEvents(ctx.services(), {
+      target: args.text('target'),
+      agentGroupId: args.text('group'),
+      actor: args.text('actor'),
+      from: args.text('from'),
+      to: args.text('to'),
+    });
     ctx.out.result({ events }, () => eventLines(events));
   },
 };

@@ -7,16 +7,17 @@ import { eInvoiceStatus, reconcileEInvoice } from '../../domain/invoicing/regist
 import { cancelReasonOf, voidInvoice } from '../../domain/invoicing/void-invoice.ts';
 import { billAllGroups, queueBillingRun, type GroupBillingOutcome } from '../../domain/invoicing/scheduled-billing.ts';
 import type { FanOutProgress } from '../../domain/ports/billing-fan-out.ts';
+import { followBillingRun } from '../../domain/invoicing/follow-billing-run.ts';
 import type { BillingRunResult, Invoice, OpenFigures } from '../../domain/invoicing/invoice.ts';
 import { backfillBillingIndex, checkBillingIndex, noDrift, type BillingIndexReport } from '../../domain/invoicing/billing-index.ts';
 import { ValidationError, NotFoundError } from '../../domain/errors.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
-import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
+import { formatInr as rupees, toRupees } from '../../domain/money.ts';
 import { billingDeps } from '../../infra/container.ts';
 import { columns, GROUP_OPTION, UsageError, type AdminContext, type CommandSpec } from './command.ts';
-import { integerOption } from './input.ts';
+import { durationOption, integerOption } from './input.ts';
 
 /** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
 export async function deps(ctx: AdminContext) {
@@ -33,9 +34,64 @@ const outcomeLine = (o: GroupBillingOutcome, done: number, of: number): string =
   `[${done}/${of}] ${o.outcome === 'BILLED' ? runLine(o.result) : o.outcome === 'UP_TO_DATE' ? `${o.agentGroupId}: up to date (period to ${o.periodTo} billed)` : `${o.agentGroupId}: FAILED: ${o.error}`}`;
 
 const progressLines = (p: FanOutProgress): string[] => [
-  `Run ${p.runId} (${p.trigger}, day ${p.day}, started ${p.startedAt}): ${p.enqueued} groups queued: ${p.billed} billed, ${p.upToDate} up to date, ${p.failed} failed, ${p.pending} pending.`,
+  `Run ${p.runId} (${p.trigger}, day ${p.day}, started ${p.startedAt}): ${p.enqueued} groups queued: ${p.billed} billed, ${p.upToDate} up to date, ${p.failed} failed, ${p.pending} pending; ${p.invoicesIssued} invoices issued.`,
   ...p.failures.map((f) => `  FAILED ${f.agentGroupId} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'}, last ${f.at}): ${f.error}`),
 ];
+
+/** How long --wait follows a run unless --timeout says otherwise: a run's groups take seconds each, a stage's hundreds of groups minutes. */
+const DEFAULT_WAIT_MS = 30 * 60_000;
+
+const WAIT_OPTIONS = [
+  { name: 'wait', description: 'Follow the run to its end, a line each time its progress changes; exit 1 when a group failed or the wait ran out.' },
+  { name: 'timeout', value: '<duration>', description: 'With --wait: how long to follow it at most (90s, 15m, 2h; default 30m). The run carries on after.' },
+] as const;
+
+const elapsedOf = (ms: number): string => {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+};
+
+const followLine = (p: FanOutProgress, elapsedMs: number): string =>
+  `[${elapsedOf(elapsedMs)}] ${p.enqueued - p.pending}/${p.enqueued} groups done: ${p.billed} billed, ${p.upToDate} up to date, ${p.failed} failed; ` +
+  `${p.invoicesIssued} invoice${p.invoicesIssued === 1 ? '' : 's'} issued; ${p.pending} pending.`;
+
+/** --timeout, which only a wait can use. */
+function waitTimeoutOf(args: { text(name: string): string | undefined; flag(name: string): boolean }): number {
+  const timeout = args.text('timeout');
+  if (timeout !== undefined && !args.flag('wait')) throw new UsageError('--timeout bounds --wait: give --wait too.', '--timeout');
+  return timeout === undefined ? DEFAULT_WAIT_MS : durationOption('timeout', timeout);
+}
+
+/**
+ * Follows a run over every group in its run log until every group has an outcome or the
+ * wait runs out, printing a line whenever the counts move and each group's failure once per
+ * attempt. Exit 0 only when the run completed with no group failed.
+ */
+async function followRun(runId: string, timeoutMs: number, ctx: AdminContext): Promise<number> {
+  const told = new Set<string>();
+  const { progress, state, timedOut } = await followBillingRun({ billingRuns: ctx.services().billingRuns, waiting: ctx.following.waiting }, runId, {
+    everyMs: ctx.following.everyMs,
+    timeoutMs,
+    onChange: (p, elapsed) => {
+      ctx.out.progress(followLine(p, elapsed));
+      for (const f of p.failures) {
+        if (told.has(`${f.agentGroupId}#${f.attempts}`)) continue;
+        told.add(`${f.agentGroupId}#${f.attempts}`);
+        ctx.out.progress(`  FAILED ${f.agentGroupId} (attempt ${f.attempts}): ${f.error}`);
+      }
+    },
+  });
+  const outcome = timedOut ? 'TIMED_OUT' : state;
+  ctx.out.result({ ...progress, outcome }, () => [
+    outcome === 'COMPLETED'
+      ? `Run ${runId} completed: ${progress.enqueued} groups, ${progress.billed} billed, ${progress.upToDate} up to date, ${progress.invoicesIssued} invoices issued.`
+      : outcome === 'FAILED'
+        ? `Run ${runId} ended with ${progress.failed} of ${progress.enqueued} groups failed (${progress.failures.map((f) => f.agentGroupId).join(', ')}). ` +
+          `A failed group's message is delivered again (5 attempts, then the billing dead-letter queue): see it with billing runs --run ${runId}.`
+        : `Run ${runId} still running after ${elapsedOf(timeoutMs)}: ${progress.pending} of ${progress.enqueued} groups pending. The run carries on; follow it with billing runs --run ${runId} --wait.`,
+  ]);
+  return outcome === 'COMPLETED' ? 0 : 1;
+}
 
 export const billingRun: CommandSpec = {
   path: ['billing', 'run'],
@@ -43,6 +99,7 @@ export const billingRun: CommandSpec = {
   details: [
     'The same engine as POST /v1/invoices and the daily run, without the partner throttle, under the same per-group lock.',
     "--all bills every group's last closed period as a run over every group, the daily run's code: where the stage has a billing queue (BILLING_QUEUE_URL) it queues one message per group for the billing worker and prints the run's id (follow it with billing runs --run <id>); without one, or with --in-process, it bills the groups here, --concurrency at once, one line per group as it finishes. A group that fails is reported and the rest carry on.",
+    '--wait follows a queued run to its end from the run log, a progress line (groups done of all, billed, up to date, failed, invoices issued) whenever it moves. It ends when every group has an outcome, at most --timeout (default 30m). Exit 0 when every group was billed or up to date; 1 when any group failed (its message is delivered again: see billing runs --run <id>) or the wait ran out (the run carries on). A run billed here (no queue, or --in-process) always waits, with the same exit codes.',
   ].join('\n'),
   options: [
     { name: 'group', value: '<groupId>', description: 'The agent group to bill (or --all).' },
@@ -51,11 +108,13 @@ export const billingRun: CommandSpec = {
     { name: 'concurrency', value: '<n>', description: 'With --all in-process: groups billed at once (default 4, 1 to 16).' },
     { name: 'from', value: '<yyyy-mm-dd>', description: 'Period start (with --to; one group only).' },
     { name: 'to', value: '<yyyy-mm-dd>', description: 'Period end, inclusive (with --from).' },
+    ...WAIT_OPTIONS,
   ],
   examples: [
     'billing run --group tripkart-agents',
     'billing run --group tripkart-agents --from 2026-11-01 --to 2026-11-30',
     'billing run --all',
+    'billing run --all --wait --timeout 45m',
     'billing run --all --in-process --concurrency 8',
   ],
   async run(args, ctx) {
@@ -63,12 +122,21 @@ export const billingRun: CommandSpec = {
       if (args.text('group') !== undefined) throw new ValidationError('all', '--all bills every group: leave out --group.');
       const concurrency = args.text('concurrency') === undefined ? 4 : integerOption('concurrency', args.text('concurrency')!);
       if (concurrency < 1 || concurrency > 16) throw new ValidationError('concurrency', '--concurrency must be from 1 to 16.');
+      const timeoutMs = waitTimeoutOf(args);
       const svc = ctx.services();
       if (svc.config.billingQueueUrl && !args.flag('in-process')) {
         const run = await queueBillingRun(svc, { trigger: 'ADMIN', force: true });
-        ctx.out.result(run, () => [`Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; follow it with: billing runs --run ${run.runId}`]);
+        if (args.flag('wait')) {
+          ctx.out.progress(`Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; following it (at most ${elapsedOf(timeoutMs)}).`);
+          return followRun(run.runId, timeoutMs, ctx);
+        }
+        ctx.out.result(run, () => [
+          `Queued ${run.enqueued} groups on the billing queue as run ${run.runId}; follow it with: billing runs --run ${run.runId} --wait`,
+        ]);
         return;
       }
+      if (args.text('timeout') !== undefined)
+        throw new UsageError('--timeout bounds the wait for a queued run; a run billed here ends when its groups do.', '--timeout');
       const d = await deps(ctx);
       const outcomes = await billAllGroups(d, {
         trigger: 'ADMIN',
@@ -83,8 +151,9 @@ export const billingRun: CommandSpec = {
         ),
         () => [`${outcomes.length} groups: ${outcomes.length - failed} billed or up to date, ${failed} failed.`],
       );
-      return;
+      return failed ? 1 : undefined;
     }
+    if (args.text('timeout') !== undefined) throw new UsageError('--timeout bounds the wait for a run over every group (--all).', '--timeout');
     const d = await deps(ctx);
     const groupId = args.text('group');
     if (groupId === undefined) throw new ValidationError('group', 'Give --group <groupId>, or --all for every group.');
@@ -110,14 +179,23 @@ export const billingRuns: CommandSpec = {
     { name: 'run', value: '<runId>', description: 'One run over every group (daily-<yyyy-mm-dd>, or the id billing run --all printed).' },
     { name: 'group', value: '<groupId>', description: 'Only this agent group.' },
     { name: 'limit', value: '<n>', description: 'How many runs (default 20, at most 100).' },
+    ...WAIT_OPTIONS,
   ],
-  examples: ['billing runs', 'billing runs --run daily-2026-11-26', 'billing runs --group tripkart-agents --json'],
+  examples: [
+    'billing runs',
+    'billing runs --run daily-2026-11-26',
+    'billing runs --run daily-2026-11-26 --wait --timeout 10m',
+    'billing runs --group tripkart-agents --json',
+  ],
   async run(args, ctx) {
+    const timeoutMs = waitTimeoutOf(args);
+    if (args.flag('wait') && args.text('run') === undefined) throw new UsageError('--wait follows one run: give --run <runId>.', '--wait');
     const limit = args.text('limit') === undefined ? 20 : integerOption('limit', args.text('limit')!);
     if (limit < 1 || limit > 100) throw new ValidationError('limit', '--limit must be from 1 to 100.');
     const svc = ctx.services();
     const runId = args.text('run');
     if (runId !== undefined) {
+      if (args.flag('wait')) return followRun(runId, timeoutMs, ctx);
       const progress = await svc.billingRuns.progress(runId);
       if (!progress) throw new NotFoundError('Billing run');
       ctx.out.result(progress, () => progressLines(progress));

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { AdminDeps } from '../../domain/admin.ts';
 import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
+import type { Waiting } from '../../domain/invoicing/follow-billing-run.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Services } from '../../infra/container.ts';
 import type { Output } from './output.ts';
@@ -51,6 +52,8 @@ export interface AdminContext {
   deps(): AdminDeps;
   /** The operator the command's changes are recorded against; resolved before the command changes anything. */
   origin(): AuditOrigin;
+  /** How a command that follows work elsewhere (`billing run --wait`) waits, and how often it looks again. */
+  readonly following: Following;
   /**
    * Writes the command's `started` audit event (once; a no-op for commands audited in their
    * change's transaction). The tool calls it before `run`, except for commands that check
@@ -58,6 +61,17 @@ export interface AdminContext {
    */
   begin(): Promise<void>;
 }
+
+export interface Following {
+  readonly waiting: Waiting;
+  readonly everyMs: number;
+}
+
+/** Real time, a look every five seconds: a run's groups take seconds each, and the run log is one read per look. */
+export const REAL_TIME: Following = {
+  waiting: { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+  everyMs: 5_000,
+};
 
 export interface ParsedArgs {
   readonly positional: string | undefined;

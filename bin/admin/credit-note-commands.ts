@@ -1,7 +1,7 @@
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
 import type { OperatorLineCredit } from '../../domain/invoicing/raise-credit-note.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
-import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
+import { formatInr as rupees, toRupees } from '../../domain/money.ts';
 import { deps } from './billing-commands.ts';
 import { GROUP_OPTION, UsageError, type CommandSpec } from './command.ts';
 import { rupeesOption } from './input.ts';

@@ -5,7 +5,8 @@ import type { Taxpayer } from '../../domain/ports/e-invoice-registry.ts';
 import { DEFAULT_PAYMENT_TERMS_DAYS, paymentTermsOf, type AgentGroup, type PostalAddress } from '../../domain/tenants.ts';
 import { columns, type CommandSpec, type OptionSpec, type ParsedArgs } from './command.ts';
 import { billingCycleOption, booleanOption, CLEAR, distributionOption, gstinOption, integerOption, rupeesOption, textOption } from './input.ts';
-import { agentGroupView, formatRupees } from './output.ts';
+import { agentGroupView } from './output.ts';
+import { formatInr } from '../../domain/money.ts';
 
 const ID_RULE = "2–63 characters of a–z, 0–9 and '-'";
 
@@ -125,7 +126,7 @@ export const groupsList: CommandSpec = {
                 g.agentGroupId,
                 g.partnerId,
                 g.channelId,
-                formatRupees(g.creditLimit),
+                formatInr(g.creditLimit),
                 g.onHold ? 'on hold' : '-',
                 g.distributionEnabled ? 'enabled' : 'disabled',
                 `${g.billingCycle}/${g.billingAnchorDay}`,
@@ -247,7 +248,7 @@ function describeGroup(g: AgentGroup): string[] {
     ['Partner', g.partnerId],
     ['Name', g.name],
     ['Channel', g.channelId],
-    ['Credit limit', formatRupees(g.creditLimit)],
+    ['Credit limit', formatInr(g.creditLimit)],
     ['On hold', g.onHold ? 'yes' : 'no'],
     ['Distribution', g.distributionEnabled ? 'enabled' : 'disabled'],
     ['Billing', `${g.billingCycle}, closes on day ${g.billingAnchorDay}; invoices due in ${paymentTermsOf(g)} days`],

@@ -21,14 +21,18 @@ export const guestsErase: CommandSpec = {
   path: ['guests', 'erase'],
   summary: "Erase a guest's personal data now (on request): names become [erased], e-mail, phone and the rest are removed.",
   details:
-    'By booking (--booking, the bookingId partners use or the bookingRef; --group narrows the search) or by e-mail across one group ' +
+    "By booking (--booking: its booking id SIM-…, booking code PB-… or, with --group, the partner's externalBookingId; --group narrows the search) or by e-mail across one group " +
     '(--email with --group: every booking where a guest has that e-mail). Refused while the stay has not ended (check-out date not yet past ' +
     'in India, unless cancelled or failed); by e-mail, one such booking refuses them all and nothing is erased. Invoices are untouched ' +
     '(they name the bill-to business, never the guest). Without a request the daily job erases guest data GUEST_RETENTION_DAYS after the stay ends.',
   options: [
-    { name: 'booking', value: '<bookingId>', description: 'The booking whose guest data to erase.' },
+    {
+      name: 'booking',
+      value: '<id>',
+      description: "The booking whose guest data to erase: booking id (SIM-…), booking code (PB-…) or, with --group, the partner's externalBookingId.",
+    },
     { name: 'email', value: '<email>', description: "A guest's e-mail: erase every booking of --group with a guest of that e-mail.", param: 'email' },
-    { name: 'group', value: '<groupId>', description: 'The agent group (required with --email).' },
+    { name: 'group', value: '<groupId>', description: "The agent group (required with --email and with a partner's externalBookingId)." },
   ],
   examples: ['guests erase --booking SIM-3F2A9C1B7D4E --as priya@ops', 'guests erase --email guest@example.com --group acme-retail --as priya@ops'],
   async run(args, ctx) {

@@ -33,6 +33,19 @@ export function integerOption(name: string, text: string): number {
   return Number(text.trim());
 }
 
+const DURATION_UNITS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+/** The longest wait a duration may ask for: a day, past any run's last redelivery. */
+const LONGEST_MS = 24 * 3_600_000;
+
+/** A wait as typed (`90s`, `15m`, `2h`) → milliseconds; the unit is required, so `--timeout 30` is not guessed to be seconds or minutes. */
+export function durationOption(name: string, text: string): number {
+  const m = /^(\d{1,6})\s*([smh])$/.exec(text.trim().toLowerCase());
+  const ms = m ? Number(m[1]) * DURATION_UNITS[m[2] as keyof typeof DURATION_UNITS] : undefined;
+  if (ms === undefined || ms === 0 || ms > LONGEST_MS)
+    throw new UsageError(`${flagOf(name)} must be a duration from 1s to 24h with its unit, such as 90s, 15m or 2h (got '${text}').`, flagOf(name));
+  return ms;
+}
+
 function choice<T extends string>(name: string, text: string, choices: readonly T[]): T {
   const found = choices.find((c) => c.toLowerCase() === text.trim().toLowerCase());
   if (!found) throw new UsageError(`${flagOf(name)} must be one of ${choices.join(', ')} (got '${text}').`, flagOf(name));

@@ -83,11 +83,6 @@ export const keyView = (k: ApiKeyRecord) => ({
   revokedAt: k.revokedAt,
 });
 
-const INR_GROUPING = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** Rupees the Indian way (₹12,34,567.00) for people; JSON keeps plain numbers. */
-export const formatRupees = (paise: number): string => `₹${INR_GROUPING.format(toRupees(paise))}`;
-
 export const ownerLabel = (owner: ApiKeyRecord['owner']): string => `${owner.kind === 'partner' ? 'partner' : 'agent group'} ${owner.id}`;
 
 export const rateLimitLabel = (k: ApiKeyRecord): string => (k.rateLimit ? `${k.rateLimit.perMinute}/min, burst ${k.rateLimit.burst}` : 'default');

@@ -1,7 +1,7 @@
 import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
-import { formatRupees as rupees, toRupees } from '../../domain/money.ts';
+import { formatInr as rupees, formatRupees, toRupees } from '../../domain/money.ts';
 import type { Payment } from '../../domain/receivables/payment.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
@@ -153,7 +153,7 @@ export const paymentsUnmatched: CommandSpec = {
                 u.keptAt,
                 u.paymentId,
                 u.reason,
-                `${u.currency} ${(u.amount / 100).toFixed(2)}`,
+                u.currency === 'INR' ? rupees(u.amount) : `${u.currency} ${formatRupees(u.amount)}`,
                 u.orderId ?? u.virtualAccountId ?? '',
                 u.event,
               ]),

@@ -19,6 +19,8 @@ import {
   wantsHelp,
   type AdminContext,
   type CommandSpec,
+  REAL_TIME,
+  type Following,
   type ParsedArgs,
 } from './command.ts';
 import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
@@ -125,6 +127,8 @@ export interface AdminIo {
   readonly root: string;
   /** Where relative file arguments are resolved. */
   readonly cwd: string;
+  /** How following commands wait (default real time): a test passes its own, so no verdict depends on the machine's speed. */
+  readonly following?: Following;
 }
 
 function topHelp(): string {
@@ -384,6 +388,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     services: () => (services ??= buildServices(ctx.config())),
     deps: () => (deps ??= wireAdminDeps(ctx.services(), ctx.origin())),
     origin: () => origin!,
+    following: io.following ?? REAL_TIME,
     begin,
   };
   try {

@@ -1,4 +1,5 @@
 import { systemOrigin, type AuditDraft, type AuditOrigin } from '../audit/audit-event.ts';
+import { findBookingForOperator } from '../bookings/find-booking.ts';
 import type { Booking } from '../bookings/booking.ts';
 import { bookingTarget } from '../bookings/booking-audit.ts';
 import { DomainError, NotFoundError, ValidationError } from '../errors.ts';
@@ -28,7 +29,7 @@ import {
 } from './guest-erasure.ts';
 
 export interface GuestErasureDeps {
-  readonly bookings: Pick<BookingStore, 'get'>;
+  readonly bookings: Pick<BookingStore, 'get' | 'findClaim'>;
   readonly bookingReads: Pick<BookingReads, 'byBookingId' | 'feedPage'>;
   readonly amendments: Pick<AmendmentStore, 'list' | 'save'>;
   /** The booking's callbacks kept for resend: their bodies carry a cancellation's reason. */
@@ -190,27 +191,12 @@ export interface ErasureRequest {
  * Finds a booking by the id partners use (the property-system bookingId) or the service's own
  * bookingRef, in one group when given, otherwise in every group.
  */
-async function findBooking(deps: GuestErasureDeps, id: string, agentGroupId: string | undefined): Promise<Booking> {
-  if (agentGroupId) {
-    const found = (await deps.bookingReads.byBookingId(agentGroupId, id)) ?? (await deps.bookings.get(agentGroupId, id));
-    if (found) return found;
-  } else {
-    const groups = await deps.tenants.listAgentGroups();
-    const found = await deps.guestData.locate(
-      id,
-      groups.map((g) => g.agentGroupId),
-    );
-    if (found) return found;
-  }
-  throw new NotFoundError('Booking');
-}
-
-/** `guests erase --booking <id>`: refused (StayNotEndedError) while the stay has not ended. */
+/** `guests erase --booking <id>` (any id people see: findBookingForOperator): refused (StayNotEndedError) while the stay has not ended. */
 export async function eraseGuestsOfBooking(
   deps: GuestErasureDeps,
   request: ErasureRequest & { readonly bookingId: string; readonly agentGroupId?: string },
 ): Promise<ErasureResult> {
-  const booking = await findBooking(deps, request.bookingId, request.agentGroupId);
+  const booking = await findBookingForOperator(deps, request.bookingId, request.agentGroupId);
   return eraseBookingGuests(deps, booking, { reason: 'request', origin: request.operator });
 }
 

@@ -103,10 +103,14 @@ export async function billQueuedGroup(deps: GroupBillingDeps, job: BillingJob, g
     agentGroupId: job.agentGroupId,
     outcome: outcome.outcome,
     detail: outcome.outcome === 'FAILED' ? outcome.error : outcome.outcome === 'BILLED' ? outcome.result.runId : null,
+    invoicesIssued: outcome.outcome === 'BILLED' ? issuedBy(outcome.result) : 0,
     at: deps.clock.now().toISOString(),
   });
   return outcome;
 }
+
+/** A run's invoices less those it left DRAFT: the ones numbered and issued. */
+const issuedBy = (r: BillingRunResult): number => Math.max(0, r.invoiceIds.length - r.draftsLeft);
 
 /**
  * The same run in this process, `concurrency` groups at once: what the admin tool does

@@ -42,6 +42,8 @@ export interface GroupOutcomeRecord {
   readonly outcome: GroupOutcomeKind;
   /** The failure's message (FAILED), or the group's billing run id (BILLED). */
   readonly detail: string | null;
+  /** Invoices the group's billing run issued (BILLED; 0 otherwise): what `billing run --wait` counts. */
+  readonly invoicesIssued: number;
   readonly at: string;
 }
 
@@ -60,6 +62,8 @@ export interface FanOutProgress extends FanOutRun {
   readonly upToDate: number;
   readonly failed: number;
   readonly pending: number;
+  /** Invoices issued by the groups billed so far. */
+  readonly invoicesIssued: number;
   /** The groups whose latest attempt failed, with why (a redelivery may still bill them; after 5 attempts the message is in the dead-letter queue). */
   readonly failures: readonly { readonly agentGroupId: string; readonly error: string; readonly attempts: number; readonly at: string }[];
 }

@@ -56,7 +56,8 @@ export class DynamoBillingRunLog implements BillingRunLog {
       new UpdateCommand({
         TableName: this.table,
         Key: keys.billingFanOutGroup(runId, o.agentGroupId),
-        UpdateExpression: 'SET entity = :entity, agentGroupId = :g, outcome = :outcome, detail = :detail, #at = :at, expiresAt = :expiresAt ADD attempts :one',
+        UpdateExpression:
+          'SET entity = :entity, agentGroupId = :g, outcome = :outcome, detail = :detail, invoicesIssued = :issued, #at = :at, expiresAt = :expiresAt ADD attempts :one',
         ConditionExpression: NO_SUCCESS_YET,
         ExpressionAttributeNames: { '#at': 'at' },
         ExpressionAttributeValues: {
@@ -64,6 +65,7 @@ export class DynamoBillingRunLog implements BillingRunLog {
           ':g': o.agentGroupId,
           ':outcome': o.outcome,
           ':detail': o.detail,
+          ':issued': o.invoicesIssued,
           ':at': o.at,
           ':expiresAt': expiresAt(o.at),
           ':one': 1,
@@ -81,7 +83,7 @@ export class DynamoBillingRunLog implements BillingRunLog {
       TableName: this.table,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
-      ProjectionExpression: 'agentGroupId, outcome, detail, attempts, #at',
+      ProjectionExpression: 'agentGroupId, outcome, detail, attempts, invoicesIssued, #at',
       ExpressionAttributeNames: { '#at': 'at' },
       ConsistentRead: true,
     });
@@ -93,6 +95,8 @@ export class DynamoBillingRunLog implements BillingRunLog {
       upToDate: count('UP_TO_DATE'),
       failed: count('FAILED'),
       pending: Math.max(0, run.enqueued - groups.length),
+      // Outcomes recorded before the count was kept read as none.
+      invoicesIssued: groups.reduce((n, g) => n + Number(g.invoicesIssued ?? 0), 0),
       failures: groups
         .filter((g) => g.outcome === 'FAILED')
         .map((g) => ({

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAdmin } from '../../bin/admin/run-admin.ts';
+import type { Following } from '../../bin/admin/command.ts';
 import { stack } from './stack.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,9 +19,10 @@ export interface AdminRun {
  * `env`). Each call gets its own environment object and builds its own configuration and
  * clients from it, so concurrent calls in one file never see each other's `env` and
  * `process.env` is neither read nor written. A test about the process itself (exit status,
- * streams, a signal) uses `spawnAdminTool`.
+ * streams, a signal) uses `spawnAdminTool`. `following`: how a following command (`--wait`)
+ * waits, when the test sets the pace.
  */
-export async function runAdminTool(args: readonly string[], env: Record<string, string> = {}): Promise<AdminRun> {
+export async function runAdminTool(args: readonly string[], env: Record<string, string> = {}, following?: Following): Promise<AdminRun> {
   let stdout = '';
   let stderr = '';
   const code = await runAdmin(args, {
@@ -29,6 +31,7 @@ export async function runAdminTool(args: readonly string[], env: Record<string, 
     env: adminToolEnv(env),
     root: ROOT,
     cwd: ROOT,
+    ...(following ? { following } : {}),
   });
   return { code, stdout, stderr };
 }

@@ -6,6 +6,7 @@ import { parseConfig } from '../../infra/config.ts';
 import { SqsBillingQueue } from '../../infra/sqs/sqs-billing-queue.ts';
 import { queueBillingRun } from '../../domain/invoicing/scheduled-billing.ts';
 import type { FanOutProgress, FanOutRun } from '../../domain/ports/billing-fan-out.ts';
+import type { BillingTrigger } from '../../domain/invoicing/invoice.ts';
 import { handleBillingRecord, type BillingWorkerDeps } from '../../functions/workers/bill-group.ts';
 import { concurrentRecords } from '../../functions/workers/sqs-batch.ts';
 import { LOCAL_CREDENTIALS, provisionQueues } from '../../scripts/local-stack.ts';
@@ -27,8 +28,11 @@ export interface FanOutKit {
   newGroup(): Promise<GroupFixture>;
   /** Places one confirmed one-night booking for the group over HTTP. */
   bookOne(group: GroupFixture, listingId: string, checkIn: string): Promise<void>;
-  /** The daily run as the schedule starts it: the run record, then one message per group. */
-  queueRun(): Promise<FanOutRun>;
+  /**
+   * The daily run as the schedule starts it: the run record, then one message per group. An
+   * ADMIN run has an id of its own, where the schedule's is its day's (shared by every kit, all eight days ahead).
+   */
+  queueRun(trigger?: BillingTrigger): Promise<FanOutRun>;
   /** `concurrency` billing workers on the kit's queue, as Lambda's trigger runs them. */
   /** Workers taking `batchSize` messages per invocation (billGroup's trigger takes 10). */
   /** `invocationTimeoutMs`: the function's timeout, past which an invocation that has not answered counts as ended (default 60 s). */
@@ -106,7 +110,8 @@ export async function fanOutKit(opts: {
       });
       if (b.status !== 200 || b.body.bookingStatus !== 'CONFIRMED') throw new Error(`booking: ${b.status} ${b.text}`);
     },
-    queueRun: () => queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger: 'SCHEDULE' }),
+    queueRun: (trigger = 'SCHEDULE') =>
+      queueBillingRun({ ...base, tenants: { listAgentGroups }, billingQueue: new SqsBillingQueue(sqs, queueUrl) }, { trigger }),
     // Ten messages per invocation by default, as billGroup's trigger takes them (serverless.yml): a failing group is reported alone.
     startWorkers: (concurrency, batchSize = 10, invocationTimeoutMs) =>
       startEventSourceMapping({ sqs, queueUrl, concurrency, batchSize, handler, visibilitySeconds: VISIBILITY_SECONDS, invocationTimeoutMs }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rupeesOption } from '../../bin/admin/input.ts';
+import { durationOption, rupeesOption } from '../../bin/admin/input.ts';
 import { UsageError } from '../../bin/admin/command.ts';
 import { formatInr } from '../../domain/money.ts';
 
@@ -30,5 +30,20 @@ describe('Amounts typed at the admin tool', () => {
     for (const paise of [0, 5, 100, 99_999, 50_000_000, 1_234_567_850]) {
       expect(rupeesOption('amount', formatInr(paise))).toBe(paise);
     }
+  });
+});
+
+describe('Durations typed at the admin tool', () => {
+  it.each([
+    ['90s', 90_000],
+    ['15m', 900_000],
+    ['2h', 7_200_000],
+    [' 24H ', 86_400_000],
+  ])('reads %s as %i ms', (text, ms) => {
+    expect(durationOption('timeout', text)).toBe(ms);
+  });
+
+  it.each(['30', '0s', '25h', '1.5m', '-5m', 'soon'])('refuses %s naming the flag', (text) => {
+    expect(() => durationOption('timeout', text)).toThrow(/--timeout must be a duration/);
   });
 });
