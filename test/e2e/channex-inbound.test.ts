@@ -4,6 +4,7 @@ import type { InboundChanges } from '../../domain/ports/channex-inbox.ts';
 import { FIXTURE_FROM, FIXTURE_TO, seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
 import { expectContract } from '../support/contract.ts';
 import { seedGstSlabs } from '../support/order-world.ts';
+import { phpFixture } from '../support/php-fixtures.ts';
 import { startFakeChannex, type ChangeBody, type ChannexOperator, type FakeChannex } from '../support/fake-channex.ts';
 import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -82,6 +83,11 @@ describe('Channex inbound: authentication', () => {
       expect(malformed.status).toBe(401);
       expect(malformed.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     }
+    // The Open Channel settings screen names the header `api_key`: it is taken as well.
+    const underscore = await call('GET', `/channel-manager/channex/test_connection/?hotel_code=${fx.onlyA}`, {
+      headers: { api_key: stack().env.CHANNEX_INBOUND_API_KEY! },
+    });
+    expect(underscore).toMatchObject({ status: 200, body: { success: true } });
     // No hotel_code at all: still the key is looked at first.
     const res = await fetch(`${stack().baseUrl}/channel-manager/channex/test_connection/`);
     expect(res.status).toBe(401);
@@ -424,6 +430,57 @@ describe('Channex inbound: changes', () => {
       });
       const tooLarge = await channex.pushRaw(big);
       expect(tooLarge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE', param: 'body' } });
+    },
+    APPLY_TIMEOUT,
+  );
+});
+
+describe("Channex inbound: the public PHP implementation's fixtures (test/fixtures/channex)", () => {
+  it(
+    "replays the PHP implementation's fixtures against our endpoints: what Channex would send is taken, the differences are the conformance rows",
+    async () => {
+      const [p1] = fx.propertiesOf[fx.onlyA]!;
+      // Their ids become ours; their request ids stay of their form, fresh so that a rerun is not a repeat.
+      const dtosRequestId = randomUUID();
+      const ids = {
+        HOTEL123: fx.onlyA,
+        room_1: p1!,
+        rate_1: `${p1}:EP`,
+        r1: p1!,
+        rp1: `${p1}:EP`,
+        'uuid-123': `uuid-${Date.now()}`,
+        'f0b8a3c2-6c4e-4d1a-9f27-3b1e5d7c9a10': dtosRequestId,
+      };
+      const post = (name: string) => channex.pushRaw(JSON.stringify(phpFixture(name, ids, '2027-04').body));
+      const at = (i: number, field: string) => `data[0].attributes.changes[${i}].attributes.${field}`;
+
+      // Taken as theirs is: success with a unique_id; what we cannot hold is reported (10 rooms where we have 2, a USD rate).
+      const availability = await post('changes-availability.json');
+      expect(availability).toMatchObject({ status: 200, body: { success: true, unique_id: expect.stringMatching(/^chx_/) } });
+      expect(availability.body.warnings.map((w: { path: string }) => w.path)).toEqual([at(0, 'availability')]);
+      const dtos = await post('changes-dtos.json');
+      expect(dtos).toMatchObject({ status: 200, body: { success: true } });
+      expect(dtos.body.warnings.map((w: { path: string }) => w.path)).toEqual([at(0, 'availability'), `${at(1, 'rates')}[0].currency`]);
+      expect(await settled(dtosRequestId)).toMatchObject({ status: 'APPLIED' });
+      expect(await inventoryOf(p1!, '2027-04-03')).toMatchObject({
+        ratePlans: { EP: { closedToArrival: true, closedToDeparture: false, minimumStay: 1, maximumStay: 7, stopSell: false } },
+      });
+
+      // Refused where theirs answers success: a notification without request_id, and a body without notifications.
+      for (const name of ['changes-restriction-no-request-id.json', 'changes-error-no-request-id.json'])
+        expect(await post(name), name).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.request_id' } });
+      expect(await post('changes-empty.json')).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data' } });
+
+      // test_connection: their success answer exactly; an unknown hotel is a 404 where theirs says success false.
+      const connection = phpFixture('test-connection.json', ids);
+      expect(await channex.get('test_connection', connection.body.valid)).toEqual({ status: 200, body: connection.theirAnswer.valid });
+      expect(await channex.get('test_connection', connection.body.invalid)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+
+      // mapping_details: a room type and its rate plans carry exactly their fields.
+      const theirs = phpFixture('mapping-details-room-type.json').body;
+      const ours = (await channex.get('mapping_details', fx.onlyA)).body.data.attributes.room_types[0];
+      expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
+      expect(Object.keys(ours.rate_plans[0]).sort()).toEqual(Object.keys(theirs.rate_plans[0]).sort());
     },
     APPLY_TIMEOUT,
   );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKINGS_PATH, NEW_BOOKING_PATH, startFakeChannex, type FakeChannex } from '../support/fake-channex.ts';
 import { pushBookingExample } from '../support/open-channel-examples.ts';
+import { phpFixture } from '../support/php-fixtures.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 /*
@@ -87,6 +88,22 @@ describe('fake Channex: Push Booking API', () => {
       [twice[0].id, 'new', '2019-06-02'],
       [twice[1].id, 'modified', '2019-06-03'],
     ]);
+  });
+});
+
+describe("fake Channex: the public PHP implementation's booking fixtures (test/fixtures/channex)", () => {
+  it("replays the PHP implementation's booking fixtures: its valid booking is held, its invalid status and empty rooms refused naming the field", async () => {
+    const valid = phpFixture('booking-from-array.json');
+    expect((await push(valid.body)).status).toBe(200);
+    expect(channex.held.at(-1)!.revision).toEqual(valid.body.booking);
+    for (const [name, field] of [
+      ['booking-invalid-status.json', 'status must be new, modified or cancelled'],
+      ['booking-empty-rooms.json', 'rooms is required'],
+    ] as const) {
+      const refused = await push(phpFixture(name).body);
+      expect(refused.status, name).toBe(422);
+      expect(refused.body.errors.details.booking, name).toContain(field);
+    }
   });
 });
 
