@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundChanges } from '../../domain/ports/channex-inbox.ts';
-import { seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
+import { FIXTURE_FROM, FIXTURE_TO, seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
 import { expectContract } from '../support/contract.ts';
 import { seedGstSlabs } from '../support/order-world.ts';
-import { startFakeChannex, type ChangeBody, type FakeChannex } from '../support/fake-channex.ts';
+import { phpFixture } from '../support/php-fixtures.ts';
+import { startFakeChannex, type ChangeBody, type ChannexOperator, type FakeChannex } from '../support/fake-channex.ts';
 import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
@@ -12,6 +13,8 @@ let fx: CatalogueFixture;
 let group: GroupFixture;
 let receiver: Receiver;
 let channex: FakeChannex;
+/** An operator changing onlyA's ARI in Channex: the fake sends the notification Channex generates. */
+let operator: ChannexOperator;
 
 beforeAll(async () => {
   // onlyA is connected to Channex; onlyB and both are listings of ours that are not.
@@ -29,6 +32,21 @@ beforeAll(async () => {
     outboundKey: 'unused-here',
     providerCode: 'OpenChannel',
   });
+  // Channex's property for onlyA: 10 rooms of each type (ours have 2), rates per occupancy, one
+  // plan priced in GBP, and a room and a rate plan mapped before our side removed them.
+  const [p1] = fx.propertiesOf[fx.onlyA]!;
+  const plan = (id: string) => ({ id, sellMode: 'per_person' as const, maxPersons: 2, currency: 'INR', readOnly: false });
+  await channex.connect(fx.onlyA, {
+    window: { from: FIXTURE_FROM, to: FIXTURE_TO },
+    countOfRooms: 10,
+    rate: (_room, _plan, occupancy) => `${3000 + 1000 * occupancy}.00`,
+    currencyOf: { [`${p1}:MAP`]: 'GBP' },
+    earlierMapping: [
+      { id: 'no-such-room', countOfRooms: 1, ratePlans: [plan('no-such-room:EP')] },
+      { id: p1!, countOfRooms: 10, ratePlans: [plan(`${p1}:XX`)] },
+    ],
+  });
+  operator = channex.operator(fx.onlyA);
 }, 120_000);
 afterAll(async () => {
   await Promise.all([receiver?.close(), channex?.close()]);
@@ -48,13 +66,10 @@ async function settled(requestId: string, timeoutMs = 90_000): Promise<InboundCh
   }
 }
 
+/** A body Channex would not generate from a property it maps (an unknown hotel, dates in the past), sent as given. */
 const availability = (room: string, from: string, to: string, units: number): ChangeBody => ({
   type: 'availability_changes',
   attributes: { room_type_id: room, rate_plan_id: null, date_from: from, date_to: to, availability: units },
-});
-const restriction = (room: string, plan: string, from: string, to: string, extra: Record<string, unknown>): ChangeBody => ({
-  type: 'restriction_changes',
-  attributes: { room_type_id: room, rate_plan_id: `${room}:${plan}`, date_from: from, date_to: to, ...extra },
 });
 const inventoryOf = async (propertyId: string, date: string) =>
   (await call('GET', `/api/inventories?propertyIds=${propertyId}&from=${date}&to=${date}`, { key: fx.partnerA.apiKey })).body[0];
@@ -68,6 +83,11 @@ describe('Channex inbound: authentication', () => {
       expect(malformed.status).toBe(401);
       expect(malformed.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     }
+    // The Open Channel settings screen names the header `api_key`: it is taken as well.
+    const underscore = await call('GET', `/channel-manager/channex/test_connection/?hotel_code=${fx.onlyA}`, {
+      headers: { api_key: stack().env.CHANNEX_INBOUND_API_KEY! },
+    });
+    expect(underscore).toMatchObject({ status: 200, body: { success: true } });
     // No hotel_code at all: still the key is looked at first.
     const res = await fetch(`${stack().baseUrl}/channel-manager/channex/test_connection/`);
     expect(res.status).toBe(401);
@@ -138,26 +158,19 @@ describe('Channex inbound: test_connection and mapping_details', () => {
 
 describe('Channex inbound: changes', () => {
   it(
-    'applies a push through the catalogue sync: inventories, rates, availability and search change, one webhook per change',
+    'applies what an operator changes in Channex through the catalogue sync: inventories, rates, availability and search change, one webhook per change',
     async () => {
       const [p1] = fx.propertiesOf[fx.onlyA]!;
       const before = receiver.to('/a').length;
-      const pushed = await channex.pushChanges(fx.onlyA, [
-        availability(p1!, '2027-03-06', '2027-03-07', 1),
-        restriction(p1!, 'EP', '2027-03-06', '2027-03-07', {
-          rates: [
-            { rate: '5200.00', currency: 'INR', fraction_size: 2, occupancy: 2 },
-            { rate: '4100.00', currency: 'INR', fraction_size: 2, occupancy: 1 },
-          ],
-          min_stay_through: 2,
-          max_stay: 0,
-        }),
-      ]);
-      expect(pushed.status).toBe(200);
-      expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
-
-      const record = await settled(pushed.requestId);
-      expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [], events: 2 });
+      // Two operator actions in Channex, two notifications: the room's availability, then the EP plan's rates and minimum stay.
+      const units = await operator.setAvailability(p1!, '2027-03-06', '2027-03-07', 1);
+      const plan = await operator.updateRatePlan(p1!, `${p1}:EP`, '2027-03-06', '2027-03-07', { rates: { 1: '4100.00', 2: '5200.00' }, min_stay_through: 2 });
+      for (const pushed of [units, plan!]) {
+        expect(pushed.status).toBe(200);
+        expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+        const record = await settled(pushed.requestId);
+        expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [] });
+      }
 
       // Availability is the room's; the restrictions are the EP rate plan's, and the room's own stay limits stay as loaded.
       expect(await inventoryOf(p1!, '2027-03-06')).toMatchObject({
@@ -189,9 +202,10 @@ describe('Channex inbound: changes', () => {
       const found = search.body.singleListings.find((l: any) => l.listingId === fx.onlyA);
       expect(found.price).toMatchObject({ perNight: 4100, total: 8200 });
 
-      const hooks = await receiver.waitFor('/a', before + 2, 90_000);
+      // The availability's inventory.changed; the plan's rates (rate.changed) and minimum stay (inventory.changed).
+      const hooks = await receiver.waitFor('/a', before + 3, 90_000);
       const mine = hooks.slice(before).map((h) => h.body);
-      expect(mine.map((b) => b.eventType).sort()).toEqual(['inventory.changed', 'rate.changed']);
+      expect(mine.map((b) => b.eventType).sort()).toEqual(['inventory.changed', 'inventory.changed', 'rate.changed']);
       for (const b of mine) expect(b).toMatchObject({ entityId: p1, fromDate: '2027-03-06', toDate: '2027-03-07' });
     },
     APPLY_TIMEOUT,
@@ -215,11 +229,11 @@ describe('Channex inbound: changes', () => {
         return res.body.singleListings.find((l: any) => l.listingId === fx.onlyA)?.selectedProperties.map((s: any) => s.propertyId);
       };
       expect(await stayOf()).toEqual([p1]);
-      const arrival = await channex.pushChanges(fx.onlyA, [restriction(p1!, 'EP', '2027-03-02', '2027-03-02', { closed_to_arrival: true })]);
-      await settled(arrival.requestId);
+      const arrival = await operator.updateRatePlan(p1!, `${p1}:EP`, '2027-03-02', '2027-03-02', { closed_to_arrival: true });
+      await settled(arrival!.requestId);
       expect(await stayOf()).toEqual([p2]);
-      const departure = await channex.pushChanges(fx.onlyA, [restriction(p2!, 'EP', '2027-03-04', '2027-03-04', { closed_to_departure: true })]);
-      await settled(departure.requestId);
+      const departure = await operator.updateRatePlan(p2!, `${p2}:EP`, '2027-03-04', '2027-03-04', { closed_to_departure: true });
+      await settled(departure!.requestId);
       expect(await stayOf()).toBeUndefined();
     },
     APPLY_TIMEOUT,
@@ -230,12 +244,11 @@ describe('Channex inbound: changes', () => {
     async () => {
       const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
       const night = '2027-03-01';
-      const pushed = await channex.pushChanges(fx.onlyA, [
-        restriction(p1!, 'CP', night, night, { stop_sell: true }),
-        restriction(p2!, 'CP', night, night, { stop_sell: true }),
-      ]);
-      expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
-      expect(await settled(pushed.requestId)).toMatchObject({ status: 'APPLIED', notApplied: [] });
+      for (const room of [p1!, p2!]) {
+        const pushed = (await operator.updateRatePlan(room, `${room}:CP`, night, night, { stop_sell: true }))!;
+        expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+        expect(await settled(pushed.requestId)).toMatchObject({ status: 'APPLIED', notApplied: [] });
+      }
 
       const inventories = await call('GET', `/api/inventories?propertyIds=${p1}&from=${night}&to=${night}`, { key: fx.partnerA.apiKey });
       expectContract(inventories, 'listInventories');
@@ -243,7 +256,8 @@ describe('Channex inbound: changes', () => {
         quantity: 2,
         stopSell: false,
         minimumStay: 1,
-        ratePlans: { CP: { stopSell: true, minimumStay: 1, maximumStay: 14, closedToArrival: false, closedToDeparture: false } },
+        // Channex sends the plan's whole state: its max_stay 0 ("not applicable") is no maximum, not the room's 14.
+        ratePlans: { CP: { stopSell: true, minimumStay: 1, maximumStay: 365, closedToArrival: false, closedToDeparture: false } },
       });
       expect(Object.keys(inventories.body[0].ratePlans)).toEqual(['CP']);
       const avail = await call('GET', `/v1/availability?listingIds=${fx.onlyA}&from=${night}&to=${night}`, { key: group.apiKey });
@@ -289,17 +303,17 @@ describe('Channex inbound: changes', () => {
     'changes nothing and sends no webhook when the same request_id comes again',
     async () => {
       const [, p2] = fx.propertiesOf[fx.onlyA]!;
-      const changes = [availability(p2!, '2027-03-08', '2027-03-08', 1)];
       const before = receiver.to('/a').length;
-      const first = await channex.pushChanges(fx.onlyA, changes);
+      const first = await operator.setAvailability(p2!, '2027-03-08', '2027-03-08', 1);
       await settled(first.requestId);
       const after = (await receiver.waitFor('/a', before + 1, 90_000)).length;
 
-      const again = await channex.pushChanges(fx.onlyA, changes, first.requestId);
+      // The same notification again, as sent (a delivery repeated by Channex or by the network).
+      const again = await channex.pushChanges(fx.onlyA, first.changes, first.requestId);
       expect(again).toMatchObject({ status: 200, body: { success: true, unique_id: first.body.unique_id } });
       // A later, different change of the same listing applies after the repeat (one FIFO group per listing):
       // once its single webhook is in, the repeat would have shown if it had sent one.
-      const sentinel = await channex.pushChanges(fx.onlyA, [availability(p2!, '2027-03-09', '2027-03-09', 1)]);
+      const sentinel = await operator.setAvailability(p2!, '2027-03-09', '2027-03-09', 1);
       await settled(sentinel.requestId);
       const hooks = await receiver.waitFor('/a', after + 1, 90_000);
       expect(hooks.slice(after).map((h) => [h.body.eventType, h.body.fromDate])).toEqual([['inventory.changed', '2027-03-09']]);
@@ -337,25 +351,28 @@ describe('Channex inbound: changes', () => {
   );
 
   it(
-    'applies what it knows and reports an unknown room type or rate plan in warnings (a removed room stops nothing else)',
+    'reports in warnings the changes Channex sends for a room type or rate plan removed on our side, and applies the next ones (a removed room stops nothing else)',
     async () => {
       const [p1, p2] = fx.propertiesOf[fx.onlyA]!;
-      const pushed = await channex.pushChanges(fx.onlyA, [
-        availability('no-such-room', '2027-03-03', '2027-03-03', 0),
-        restriction(p1!, 'XX', '2027-03-03', '2027-03-03', { stop_sell: true }),
-        availability(p2!, '2027-03-03', '2027-03-03', 1),
-      ]);
-      expect(pushed.status).toBe(200);
-      expect(pushed.body).toEqual({
-        success: true,
-        unique_id: expect.stringMatching(/^chx_/),
-        warnings: [
-          { path: 'data[0].attributes.changes[0].attributes.room_type_id', reason: expect.stringContaining('no-such-room') },
-          { path: 'data[0].attributes.changes[1].attributes.rate_plan_id', reason: expect.stringContaining(`${p1}:XX`) },
-        ],
+      // Channex still holds the mappings made before our side removed the room and the plan.
+      const room = await operator.setAvailability('no-such-room', '2027-03-03', '2027-03-03', 0);
+      const plan = (await operator.updateRatePlan(p1!, `${p1}:XX`, '2027-03-03', '2027-03-03', { stop_sell: true }))!;
+      const known = await operator.setAvailability(p2!, '2027-03-03', '2027-03-03', 1);
+      expect(room).toMatchObject({
+        status: 200,
+        body: {
+          success: true,
+          unique_id: expect.stringMatching(/^chx_/),
+          warnings: [{ path: 'data[0].attributes.changes[0].attributes.room_type_id', reason: expect.stringContaining('no-such-room') }],
+        },
       });
-      const record = await settled(pushed.requestId);
-      expect(record).toMatchObject({ status: 'APPLIED', notApplied: pushed.body.warnings });
+      expect(plan).toMatchObject({
+        status: 200,
+        body: { success: true, warnings: [{ path: 'data[0].attributes.changes[0].attributes.rate_plan_id', reason: expect.stringContaining(`${p1}:XX`) }] },
+      });
+      expect(known.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+      for (const pushed of [room, plan]) expect(await settled(pushed.requestId)).toMatchObject({ status: 'APPLIED', notApplied: pushed.body.warnings });
+      await settled(known.requestId);
       expect(await inventoryOf(p2!, '2027-03-03')).toMatchObject({ quantity: 1 });
       expect(await inventoryOf(p1!, '2027-03-03')).toMatchObject({ quantity: 2, stopSell: false });
     },
@@ -363,33 +380,33 @@ describe('Channex inbound: changes', () => {
   );
 
   it(
-    'keeps a rate with paise to the paisa and reports in warnings every value not applied as sent (another currency, an occupancy above max_persons, availability above the units), keeping what was there',
+    'keeps a rate with paise to the paisa and reports in warnings every value not applied as sent (availability above our units, a plan priced in another currency), keeping what was there',
     async () => {
       const [p1] = fx.propertiesOf[fx.onlyA]!;
-      const ratesOn = async () => (await call('GET', `/api/rates?propertyIds=${p1}&from=2027-03-04&to=2027-03-04`, { key: fx.partnerA.apiKey })).body;
+      const day = '2027-03-04';
+      const ratesOn = async () => (await call('GET', `/api/rates?propertyIds=${p1}&from=${day}&to=${day}`, { key: fx.partnerA.apiKey })).body;
+      const monthOf = async () => (await testServices().catalogue.getMonths([{ propertyId: p1!, month: '2027-03' }]))[0]!.days['04']!;
       const before = await ratesOn();
-      const pushed = await channex.pushChanges(fx.onlyA, [
-        availability(p1!, '2027-03-04', '2027-03-04', 10),
-        restriction(p1!, 'EP', '2027-03-04', '2027-03-04', {
-          rates: [
-            { rate: '150.50', currency: 'INR', fraction_size: 2, occupancy: 1 },
-            { rate: '5100.00', currency: 'GBP', fraction_size: 2, occupancy: 2 },
-            { rate: '9000.00', currency: 'INR', fraction_size: 2, occupancy: 9 },
-          ],
-        }),
+      const mapBefore = (await monthOf()).rates.MAP;
+      // Channex holds 10 rooms of this type; ours has 2.
+      const units = await operator.setAvailability(p1!, day, day, 10);
+      expect(units.status).toBe(200);
+      expect(units.body.warnings).toEqual([
+        { path: 'data[0].attributes.changes[0].attributes.availability', reason: expect.stringContaining('exceeds the 2 unit(s)') },
       ]);
-      expect(pushed.status).toBe(200);
-      expect(pushed.body.warnings.map((w: { path: string }) => w.path)).toEqual([
-        'data[0].attributes.changes[0].attributes.availability',
-        'data[0].attributes.changes[1].attributes.rates[1].currency',
-        'data[0].attributes.changes[1].attributes.rates[2].occupancy',
-      ]);
-      const record = await settled(pushed.requestId);
-      expect(record.notApplied).toEqual(pushed.body.warnings);
-      expect(await inventoryOf(p1!, '2027-03-04')).toMatchObject({ quantity: 2 });
+      const paise = (await operator.updateRatePlan(p1!, `${p1}:EP`, day, day, { rates: { 1: '150.50' } }))!;
+      expect(paise.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
+      // The MAP plan is priced in GBP in Channex: every occupancy's rate is reported, the plan's restrictions still apply.
+      const gbp = (await operator.updateRatePlan(p1!, `${p1}:MAP`, day, day, { rates: { 1: '51.25' }, min_stay_through: 2 }))!;
+      expect(gbp.body.warnings.map((w: { path: string }) => w.path)).toEqual(
+        [0, 1, 2].map((i) => `data[0].attributes.changes[0].attributes.rates[${i}].currency`),
+      );
+      for (const pushed of [units, paise, gbp]) expect((await settled(pushed.requestId)).notApplied).toEqual(pushed.body.warnings ?? []);
+      expect(await inventoryOf(p1!, day)).toMatchObject({ quantity: 2, ratePlans: { MAP: { minimumStay: 2 } } });
       // The catalogue holds 150.50 as 15050 paise; partners are sold it in whole rupees through the channel's rate (half up).
-      const [month] = await testServices().catalogue.getMonths([{ propertyId: p1!, month: '2027-03' }]);
-      expect(month!.days['04']!.rates.EP).toMatchObject({ '1': 15_050 });
+      const stored = await monthOf();
+      expect(stored.rates.EP).toMatchObject({ '1': 15_050 });
+      expect(stored.rates.MAP).toEqual(mapBefore);
       const after = await ratesOn();
       expect(after).not.toEqual(before);
       expect(JSON.stringify(after)).toContain('151');
@@ -413,6 +430,57 @@ describe('Channex inbound: changes', () => {
       });
       const tooLarge = await channex.pushRaw(big);
       expect(tooLarge).toMatchObject({ status: 413, body: { status: 413, code: 'PAYLOAD_TOO_LARGE', param: 'body' } });
+    },
+    APPLY_TIMEOUT,
+  );
+});
+
+describe("Channex inbound: the public PHP implementation's fixtures (test/fixtures/channex)", () => {
+  it(
+    "replays the PHP implementation's fixtures against our endpoints: what Channex would send is taken, the differences are the conformance rows",
+    async () => {
+      const [p1] = fx.propertiesOf[fx.onlyA]!;
+      // Their ids become ours; their request ids stay of their form, fresh so that a rerun is not a repeat.
+      const dtosRequestId = randomUUID();
+      const ids = {
+        HOTEL123: fx.onlyA,
+        room_1: p1!,
+        rate_1: `${p1}:EP`,
+        r1: p1!,
+        rp1: `${p1}:EP`,
+        'uuid-123': `uuid-${Date.now()}`,
+        'f0b8a3c2-6c4e-4d1a-9f27-3b1e5d7c9a10': dtosRequestId,
+      };
+      const post = (name: string) => channex.pushRaw(JSON.stringify(phpFixture(name, ids, '2027-04').body));
+      const at = (i: number, field: string) => `data[0].attributes.changes[${i}].attributes.${field}`;
+
+      // Taken as theirs is: success with a unique_id; what we cannot hold is reported (10 rooms where we have 2, a USD rate).
+      const availability = await post('changes-availability.json');
+      expect(availability).toMatchObject({ status: 200, body: { success: true, unique_id: expect.stringMatching(/^chx_/) } });
+      expect(availability.body.warnings.map((w: { path: string }) => w.path)).toEqual([at(0, 'availability')]);
+      const dtos = await post('changes-dtos.json');
+      expect(dtos).toMatchObject({ status: 200, body: { success: true } });
+      expect(dtos.body.warnings.map((w: { path: string }) => w.path)).toEqual([at(0, 'availability'), `${at(1, 'rates')}[0].currency`]);
+      expect(await settled(dtosRequestId)).toMatchObject({ status: 'APPLIED' });
+      expect(await inventoryOf(p1!, '2027-04-03')).toMatchObject({
+        ratePlans: { EP: { closedToArrival: true, closedToDeparture: false, minimumStay: 1, maximumStay: 7, stopSell: false } },
+      });
+
+      // Refused where theirs answers success: a notification without request_id, and a body without notifications.
+      for (const name of ['changes-restriction-no-request-id.json', 'changes-error-no-request-id.json'])
+        expect(await post(name), name).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data[0].attributes.request_id' } });
+      expect(await post('changes-empty.json')).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', param: 'data' } });
+
+      // test_connection: their success answer exactly; an unknown hotel is a 404 where theirs says success false.
+      const connection = phpFixture('test-connection.json', ids);
+      expect(await channex.get('test_connection', connection.body.valid)).toEqual({ status: 200, body: connection.theirAnswer.valid });
+      expect(await channex.get('test_connection', connection.body.invalid)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+
+      // mapping_details: a room type and its rate plans carry exactly their fields.
+      const theirs = phpFixture('mapping-details-room-type.json').body;
+      const ours = (await channex.get('mapping_details', fx.onlyA)).body.data.attributes.room_types[0];
+      expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
+      expect(Object.keys(ours.rate_plans[0]).sort()).toEqual(Object.keys(theirs.rate_plans[0]).sort());
     },
     APPLY_TIMEOUT,
   );

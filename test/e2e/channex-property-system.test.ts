@@ -270,11 +270,14 @@ describe('Channex property system', () => {
     expect(record.Item).toMatchObject({ refusal: expect.stringContaining('Room is not available') });
   });
 
-  it('asks Channex for a full sync from the admin tool; the stream it sends is applied like any change', async () => {
+  it("asks Channex for a full sync from the admin tool; the stream of the property's state it sends is applied like any change", async () => {
     const p2 = `${world.instant}-p2`;
-    channex.setFullSyncState(world.instant, [
-      { type: 'availability_changes', attributes: { room_type_id: p2, date_from: '2027-03-03', date_to: '2027-03-04', availability: 7 } },
-    ]);
+    // Channex's property, mapped from our mapping_details: 7 rooms of each type, its own rates.
+    await channex.connect(world.instant, {
+      window: { from: '2027-03-03', to: '2027-03-04' },
+      countOfRooms: 7,
+      rate: (_room, _plan, occupancy) => `${4000 + 500 * occupancy}.25`,
+    });
     const before = channex.requests.length;
     const run = await runAdminTool(['channex', 'full-sync', world.instant, '--json'], {
       CHANNEX_BASE_URL: channex.url,
@@ -297,6 +300,9 @@ describe('Channex property system', () => {
     const partnerKey = (await newPartner({ channelId: world.channelId })).apiKey;
     const res = await call('GET', `/api/inventories?propertyIds=${p2}&from=2027-03-03&to=2027-03-03`, { key: partnerKey });
     expect(res.body?.[0]?.quantity, res.text).toBe(7);
+    // Every plan's rates came with the stream, to the paisa.
+    const [month] = await svc.catalogue.getMonths([{ propertyId: p2, month: '2027-03' }]);
+    expect(month!.days['04']!.rates.EP).toMatchObject({ '1': 450_025, '2': 500_025 });
     // The stream went through the sync's projection upkeep: a rebuild finds nothing to repair.
     const rebuild = await runAdminTool(['search', 'rebuild', world.channelId, '--json']);
     expect(rebuild.code, rebuild.stderr).toBe(0);

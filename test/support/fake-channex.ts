@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ChannexProperty, type MappedRatePlan, type MappedRoom, type PlanDay, type PlanUpdate } from './fake-channex-property.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-receiver.ts';
 
 /**
@@ -9,7 +10,9 @@ import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-re
  * - it pushes ARI into the service as Channex does: `changes_notification`s POSTed to
  *   `<endpoint>/changes/` with the `api-key` header ("Changes API"), and calls
  *   `test_connection/` and `mapping_details/` with `?hotel_code=` ("Test Connection
- *   endpoint", "Mapping details endpoint");
+ *   endpoint", "Mapping details endpoint"). A connected property (connect()) is mapped from our
+ *   `mapping_details/` and keeps its own ARI; an operator's change of it (operator()) is sent as
+ *   the notification Channex generates from that state (fake-channex-property.ts);
  * - it receives what the service pushes and records it: booking revisions at
  *   `/api/v1/channel_webhooks/open_channel/new_booking` ("Push Booking API") and full-sync
  *   requests at `…/request_full_sync` ("Request Full Sync"), both authenticated by `api-key`.
@@ -96,6 +99,38 @@ export interface FakeChannexOptions {
 
 export type ChangeBody = { type: 'availability_changes' | 'restriction_changes'; attributes: Record<string, unknown> };
 
+export interface Pushed {
+  readonly status: number;
+  readonly body: any;
+  readonly requestId: string;
+  /** The changes the notification carried. */
+  readonly changes: readonly ChangeBody[];
+}
+
+/** What the user sets up in Channex for a property before mapping it to our hotel_code. */
+export interface PropertySetup {
+  /** The dates the property holds ARI for (full syncs stream them all). */
+  readonly window: { readonly from: string; readonly to: string };
+  /** Channex's count of rooms per room type (ours may differ): one number for all, or per room type id. */
+  readonly countOfRooms: number | Readonly<Record<string, number>>;
+  /** Each mapped plan's first rate for an occupancy, as a decimal string. */
+  readonly rate: (room: string, plan: string, occupancy: number) => string;
+  /** A rate plan's currency in Channex (by its id) when it is not the one our mapping_details names. */
+  readonly currencyOf?: Readonly<Record<string, string>>;
+  /**
+   * Mappings made earlier onto ids our mapping_details no longer lists (a room or rate plan removed
+   * on our side): a room of its own, or more rate plans of a listed room.
+   */
+  readonly earlierMapping?: readonly MappedRoom[];
+}
+
+/** An operator's hand on a connected property in Channex: each change is POSTed as Channex sends it. */
+export interface ChannexOperator {
+  setAvailability(room: string, from: string, to: string, availability: number): Promise<Pushed>;
+  /** Undefined for a read_only plan: Channex sends no updates for it. */
+  updateRatePlan(room: string, plan: string, from: string, to: string, update: PlanUpdate): Promise<Pushed | undefined>;
+}
+
 export interface FakeChannex {
   readonly url: string;
   /** Every booking revision the service pushed and the fake accepted, in order. */
@@ -110,12 +145,17 @@ export interface FakeChannex {
   setOutage(hotelCode: string, mode: Outage | null): void;
   /** Hotels whose bookings Channex refuses (a 422 with Channex's errors object); null stops it. */
   refuseHotel(hotelCode: string, title: string | null): void;
-  /** The property's state Channex sends on a full sync, per hotel. */
-  setFullSyncState(hotelCode: string, changes: readonly ChangeBody[]): void;
   /** The request_id of each notification a full sync has streamed so far, oldest first (what the service's inbox records). */
   readonly fullSyncRequestIds: readonly string[];
-  /** POSTs one changes notification to the service as Channex does; returns the answer. */
-  pushChanges(hotelCode: string, changes: readonly ChangeBody[], requestId?: string): Promise<{ status: number; body: any; requestId: string }>;
+  /**
+   * Maps a property as a Channex user does: test_connection/, then every room type and rate plan
+   * mapping_details/ lists (throws unless both answer 200). Its ARI starts from `setup`.
+   */
+  connect(hotelCode: string, setup: PropertySetup): Promise<ChannexProperty>;
+  /** An operator changing a connected property's ARI in Channex. */
+  operator(hotelCode: string): ChannexOperator;
+  /** POSTs one changes notification as given: for bodies Channex would not generate (malformed, unknown hotel, repeats). */
+  pushChanges(hotelCode: string, changes: readonly ChangeBody[], requestId?: string): Promise<Pushed>;
   /** POSTs a body as given (for malformed and oversized pushes). */
   pushRaw(body: string, key?: string | null): Promise<{ status: number; body: any }>;
   get(endpoint: 'test_connection' | 'mapping_details', hotelCode: string, key?: string | null): Promise<{ status: number; body: any }>;
@@ -245,7 +285,7 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   /** Channex's property id per hotel_code (the mapping's other side). */
   const properties = new Map<string, string>();
   const propertyOf = (hotel: string) => properties.get(hotel) ?? properties.set(hotel, randomUUID()).get(hotel)!;
-  const fullSync = new Map<string, readonly ChangeBody[]>();
+  const connected = new Map<string, ChannexProperty>();
   const fullSyncRequestIds: string[] = [];
   let down = false;
   const refuseHotel = (hotelCode: string, title: string | null) => void (title === null ? refused.delete(hotelCode) : refused.set(hotelCode, title));
@@ -262,8 +302,63 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   };
   const pushChanges = async (hotelCode: string, changes: readonly ChangeBody[], requestId: string = randomUUID()) => {
     const body = { data: [{ type: 'changes_notification', attributes: { request_id: requestId, hotel_code: hotelCode, changes } }] };
-    return { ...(await push(JSON.stringify(body), undefined)), requestId };
+    return { ...(await push(JSON.stringify(body), undefined)), requestId, changes };
   };
+  const get = async (endpoint: 'test_connection' | 'mapping_details', hotelCode: string, key?: string | null) => {
+    const res = await fetch(`${opts.serviceEndpoint}/${endpoint}/?hotel_code=${encodeURIComponent(hotelCode)}`, {
+      headers: key === null ? {} : { 'api-key': key ?? opts.inboundKey },
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const connect = async (hotelCode: string, setup: PropertySetup) => {
+    const test = await get('test_connection', hotelCode);
+    if (test.status !== 200 || test.body?.success !== true) throw new Error(`fake Channex: test_connection for ${hotelCode} answered ${test.status}`);
+    const mapping = await get('mapping_details', hotelCode);
+    if (mapping.status !== 200) throw new Error(`fake Channex: mapping_details for ${hotelCode} answered ${mapping.status}`);
+    const rooms: MappedRoom[] = mapping.body.data.attributes.room_types.map((r: any) => ({
+      id: r.id,
+      countOfRooms: typeof setup.countOfRooms === 'number' ? setup.countOfRooms : setup.countOfRooms[r.id]!,
+      ratePlans: r.rate_plans.map(
+        (p: any): MappedRatePlan => ({
+          id: p.id,
+          sellMode: p.sell_mode,
+          maxPersons: p.max_persons,
+          currency: setup.currencyOf?.[p.id] ?? p.currency,
+          readOnly: p.read_only,
+        }),
+      ),
+    }));
+    const initial = (room: MappedRoom, plan: MappedRatePlan): PlanDay => ({
+      rates: Object.fromEntries(Array.from({ length: plan.maxPersons }, (_, i) => [i + 1, setup.rate(room.id, plan.id, i + 1)])),
+      stop_sell: false,
+      closed_to_arrival: false,
+      closed_to_departure: false,
+      min_stay_arrival: 1,
+      min_stay_through: 1,
+      max_stay: 0,
+    });
+    for (const earlier of setup.earlierMapping ?? []) {
+      const listed = rooms.findIndex((r) => r.id === earlier.id);
+      if (listed < 0) rooms.push(earlier);
+      else rooms[listed] = { ...rooms[listed]!, ratePlans: [...rooms[listed]!.ratePlans, ...earlier.ratePlans] };
+    }
+    const property = new ChannexProperty(hotelCode, rooms, setup.window, initial);
+    connected.set(hotelCode, property);
+    return property;
+  };
+  const propertyNamed = (hotelCode: string) => {
+    const property = connected.get(hotelCode);
+    if (!property) throw new Error(`fake Channex: ${hotelCode} is not connected`);
+    return property;
+  };
+  const operator = (hotelCode: string): ChannexOperator => ({
+    setAvailability: async (room, from, to, availability) => pushChanges(hotelCode, propertyNamed(hotelCode).setAvailability(room, from, to, availability)),
+    async updateRatePlan(room, plan, from, to, update) {
+      const changes = propertyNamed(hotelCode).updateRatePlan(room, plan, from, to, update);
+      return changes.length === 0 ? undefined : pushChanges(hotelCode, changes);
+    },
+  });
 
   receiver.respond(NEW_BOOKING_PATH, (req) => {
     if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));
@@ -301,12 +396,13 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     if (down) return answer(503, errors('service_unavailable', 'Service Unavailable'));
     if (req.headers['api-key'] !== opts.outboundKey) return answer(401, errors('unauthorized', 'Unauthorized'));
     const hotel = req.body?.hotel_code;
-    if (req.body?.provider_code !== opts.providerCode || !fullSync.has(hotel))
+    const state = connected.get(hotel)?.fullState();
+    if (req.body?.provider_code !== opts.providerCode || !state)
       return answer(422, errors('validation_error', 'Validation Error', { hotel_code: ['is not connected'] }));
     // Channex answers, then streams the property's whole state as ordinary changes notifications.
     const requestId = randomUUID();
     fullSyncRequestIds.push(requestId);
-    setTimeout(() => void pushChanges(hotel, fullSync.get(hotel)!, requestId), 50);
+    setTimeout(() => void pushChanges(hotel, state, requestId), 50);
     return answer(200, JSON.stringify({ meta: { message: 'Full sync requested' } }));
   });
 
@@ -342,17 +438,12 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
     setDown: (value) => (down = value),
     setOutage,
     refuseHotel,
-    setFullSyncState: (hotelCode, changes) => fullSync.set(hotelCode, changes),
     fullSyncRequestIds,
+    connect,
+    operator,
     pushChanges,
     pushRaw: (body, key) => push(body, key),
-    async get(endpoint, hotelCode, key) {
-      const res = await fetch(`${opts.serviceEndpoint}/${endpoint}/?hotel_code=${encodeURIComponent(hotelCode)}`, {
-        headers: key === null ? {} : { 'api-key': key ?? opts.inboundKey },
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    },
+    get,
     async waitForBookings(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (bookings.length < count) {

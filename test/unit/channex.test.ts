@@ -167,6 +167,24 @@ describe('Channex changes → catalogue sync document', () => {
     expect(plan.nights).toBe(2);
   });
 
+  it('reads `min_stay` (sent when a channel supports one kind of minimum stay) as the minimum stay through, and min_stay_through over it', () => {
+    const minStay = (extra: Record<string, unknown>) =>
+      planChanges(
+        notification([
+          {
+            type: 'restriction_changes',
+            attributes: { room_type_id: 'villa-a', rate_plan_id: 'villa-a:EP', date_from: '2027-02-01', date_to: '2027-02-01', ...extra },
+          },
+        ]),
+        view,
+        stored,
+        'data[0]',
+        TODAY,
+      ).document.catalogue.inventory[0]!.ratePlans;
+    expect(minStay({ min_stay: 3 })).toEqual({ EP: { minimumStay: 3 } });
+    expect(minStay({ min_stay: 3, min_stay_through: 4 })).toEqual({ EP: { minimumStay: 4 } });
+  });
+
   it('turns per-occupancy rates into whole-rupee adult counts, one range per run of equal prices, later changes winning', () => {
     const rates = (from: string, to: string, two: string) => ({
       type: 'restriction_changes',
