@@ -8,7 +8,7 @@ import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ErrorBodySchema } from '../contracts/common.ts';
-import { ComponentRegistry } from './components.ts';
+import { ComponentRegistry, hoistNullableDescriptions } from './components.ts';
 import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
 
@@ -16,7 +16,7 @@ type Json = Record<string, unknown>;
 
 const schemaOf = (s: AnySchema): Json => {
   const { $schema: _drop, ...rest } = toJsonSchema(s, { target: 'draft-2020-12', errorMode: 'ignore' }) as Json;
-  return rest;
+  return hoistNullableDescriptions(rest);
 };
 
 const RATE_HEADERS: Json = {

@@ -1119,13 +1119,22 @@ export interface components {
             timestamp: string;
         };
         ApplyAmendmentError402: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
             /** @enum {string} */
             reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
@@ -1166,11 +1175,17 @@ export interface components {
             nextCursor: string | null;
         };
         Availability: {
+            /** @description First date of the window (yyyy-mm-dd). */
             from: string;
+            /** @description Last date of the window (yyyy-mm-dd). */
             to: string;
+            /** @description Each listing asked for on your channel, by id. */
             data: {
+                /** @description A listing asked for. */
                 listingId: string;
+                /** @description Its properties, by id. */
                 properties: {
+                    /** @description A property (unit type) of the listing. */
                     propertyId: string;
                     /** @description Ordered by date. A date without loaded inventory is absent and cannot be booked. */
                     days: components["schemas"]["AvailabilityDay"][];
@@ -1178,6 +1193,7 @@ export interface components {
             }[];
         };
         AvailabilityDay: {
+            /** @description The date (yyyy-mm-dd). */
             date: string;
             /** @description Units that can be sold on this date: 0 when sold out or stop-sold. */
             unitsAvailable: number;
@@ -1185,12 +1201,17 @@ export interface components {
             stopSell: boolean;
             /** @description Nights; applies to every stay touching this date. */
             minimumStay: number;
+            /** @description Nights; applies to every stay touching this date. */
             maximumStay: number;
             /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
             ratePlans?: {
+                /** @description Room only. */
                 EP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1201,9 +1222,13 @@ export interface components {
                     /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
                     unitsAvailable: number;
                 };
+                /** @description With breakfast. */
                 CP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1214,9 +1239,13 @@ export interface components {
                     /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
                     unitsAvailable: number;
                 };
+                /** @description With breakfast and one main meal. */
                 MAP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1227,9 +1256,13 @@ export interface components {
                     /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
                     unitsAvailable: number;
                 };
+                /** @description With every meal. */
                 AP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1242,14 +1275,22 @@ export interface components {
                 };
             };
         };
+        /** @description A bank offer applied to an order (docs/pricing.md "Bank offers"). */
         BankOfferResult: {
+            /** @description The offer code. */
             code: string;
+            /** @description The offer's title, for people. */
             title: string;
-            /** @enum {string} */
+            /**
+             * @description PERCENTAGE of the order value (capped at the offer maximum) or a FLAT amount.
+             * @enum {string}
+             */
             discountType: "PERCENTAGE" | "FLAT";
-            /** @description Rupees, at most two decimals. */
+            /** @description The discount the offer takes off the order value (stay after the plan, meals and services); never more than that value. Rupees, at most two decimals. */
             discount: number;
+            /** @description Always true: an offer that cannot apply is refused (bankOfferCode) or not chosen (applyBestBankOffer). */
             applied: boolean;
+            /** @description Whether the offer was requested or chosen as the best, and whether its cap applied. */
             reason: string;
         };
         BillingRunResult: {
@@ -1292,14 +1333,19 @@ export interface components {
             }[];
         };
         BookingBody: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The order to book (POST /v1/orders); it is priced again now.
+             */
             orderId: string;
             /** @description Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409. */
             externalBookingId: string;
             /** @description The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup. */
             acceptedTotal: number;
             primaryGuest: components["schemas"]["PrimaryGuest"];
+            /** @description The rest of the party, at most 50; each needs a firstName. */
             additionalGuests?: components["schemas"]["Guest"][];
+            /** @description Free text for the property (late arrival, cot, diet). */
             specialRequests?: string;
             /**
              * Format: uri
@@ -1340,9 +1386,14 @@ export interface components {
             externalBookingId: string;
             /** @description Short human code, present from the start. */
             code: string;
-            /** @enum {string} */
+            /**
+             * @description PROCESSING (charge authorized, outcome not known yet), CONFIRMED, FAILED (nothing charged) or CANCELLED.
+             * @enum {string}
+             */
             status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Arrival date (yyyy-mm-dd), as booked or last amended. */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd), as booked or last amended. */
             checkOut: string;
             /** @description The grand total booked on credit. */
             totalAmount: number;
@@ -1350,130 +1401,212 @@ export interface components {
             outstandingAmount: number;
             /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
             paidAmount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the booking was requested.
+             */
             createdAt: string;
             /**
              * Format: date-time
              * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
              */
             updatedAt: string;
+            /** @description The listing booked. */
             listingId: string;
+            /** @description The order booked. */
             orderId: string;
+            /** @description The order's items as booked (after amendments). */
             items: components["schemas"]["Item"][];
             summary: components["schemas"]["Summary"];
+            /** @description The guest the booking is in the name of. */
             primaryGuest: {
+                /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
                 guestId?: string;
+                /** @description Mr, Ms, Dr and the like, as you write it. */
                 salutation?: string;
+                /** @description Required for every guest. */
                 firstName: string;
+                /** @description Required for the primary guest. */
                 lastName?: string;
+                /** @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case). */
                 email?: string;
+                /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
                 phone?: string;
+                /** @description The dialling code of phone, such as +91. */
                 countryCode?: string;
+                /** @description Where the guest lives. */
                 city?: string;
+                /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
                 dob?: string;
+                /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
                 anniversary?: string;
+                /** @description The guest's place in your list of the party, 0–100; kept as given. */
                 position?: number;
             };
+            /** @description The rest of the party, as submitted and added by replays. */
             additionalGuests: {
+                /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
                 guestId?: string;
+                /** @description Mr, Ms, Dr and the like, as you write it. */
                 salutation?: string;
+                /** @description Required for every guest. */
                 firstName: string;
+                /** @description Required for the primary guest. */
                 lastName?: string;
+                /** @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case). */
                 email?: string;
+                /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
                 phone?: string;
+                /** @description The dialling code of phone, such as +91. */
                 countryCode?: string;
+                /** @description Where the guest lives. */
                 city?: string;
+                /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
                 dob?: string;
+                /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
                 anniversary?: string;
+                /** @description The guest's place in your list of the party, 0–100; kept as given. */
                 position?: number;
             }[];
+            /** @description Your free-text requests for the property; null without. */
             specialRequests: string | null;
             /** @description The policy booked (the item's): the refund a cancellation gets by date. */
-            cancellationPolicy: {
-                cancelBy: string;
-                refundPercentage: number;
-                label: string;
-            }[];
+            cancellationPolicy: components["schemas"]["CancellationStep"][];
             /** @description Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after. */
             amendments: {
+                /** @description The amendment id POST …/amendments answered with. */
                 amendmentId: string;
-                /** @enum {string} */
+                /**
+                 * @description PENDING while being applied; APPLIED; REFUSED by the channel; COMPENSATING and COMPENSATED when a later step failed and the change is undone.
+                 * @enum {string}
+                 */
                 status: "PENDING" | "APPLIED" | "REFUSED" | "COMPENSATING" | "COMPENSATED";
+                /** @description The stay and total before the amendment. */
                 before: {
+                    /** @description Arrival date (yyyy-mm-dd) before the amendment. */
                     checkIn: string;
+                    /** @description Departure date (yyyy-mm-dd) before the amendment. */
                     checkOut: string;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The booking's total before the amendment. */
                     total: number;
                 };
+                /** @description The stay and total after the amendment. */
                 after: {
+                    /** @description Arrival date (yyyy-mm-dd) after the amendment. */
                     checkIn: string;
+                    /** @description Departure date (yyyy-mm-dd) after the amendment. */
                     checkOut: string;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The booking's total after the amendment. */
                     total: number;
                 };
-                /** @description Rupees, at most two decimals. */
+                /** @description The booking's total before. */
                 previousTotal: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description The booking's total after. */
                 newTotal: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description newTotal − previousTotal: the ADJUSTMENT on your ledger, a charge when positive and a refund when negative. */
                 delta: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description The change itself, at today's rates; newTotal = previousTotal + amendmentDelta. */
                 amendmentDelta: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description Rates that moved since booking (current total − previousTotal), not passed on in either direction. */
                 rateDriftAbsorbed: number;
+                /** @description Why the amendment was refused or undone; null otherwise. */
                 failure: {
+                    /** @description Why, stable to switch on. */
                     reasonCode: string;
+                    /** @description Why, in words. */
                     reason: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it failed.
+                     */
                     failedAt: string;
                 } | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the amendment was asked for.
+                 */
                 createdAt: string;
+                /** @description When it was applied; null unless APPLIED. */
                 appliedAt: string | null;
             }[];
             /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
             failure: {
-                /** @enum {string} */
+                /**
+                 * @description Why, stable to switch on.
+                 * @enum {string}
+                 */
                 reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
+                /** @description Why, in words. */
                 reason: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the booking failed.
+                 */
                 failedAt: string;
             } | null;
             /** @description What the cancellation did; null unless cancelled. */
             cancellation: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When it was cancelled.
+                 */
                 cancelledAt: string;
+                /** @description The reason given with the cancellation; null without. */
                 reason: string | null;
+                /** @description The refund percentage of the policy step in force that day. */
                 refundPercentage: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description Credited back (a REFUND entry on your ledger). */
                 refundAmount: number;
             } | null;
             /** @description Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl. */
             callbacks: {
+                /** @description The callback id, sent as X-Service-Event-Id; the same on every attempt. */
                 eventId: string;
+                /** @description booking.confirmed, booking.failed, booking.cancelled and the like (docs/callbacks.md). */
                 eventType: string;
-                /** @enum {string} */
+                /**
+                 * @description PENDING while attempts remain, SUCCEEDED once you answered 2xx, FAILED when the attempts ran out.
+                 * @enum {string}
+                 */
                 status: "PENDING" | "SUCCEEDED" | "FAILED";
+                /** @description Every attempt, oldest first. */
                 attempts: {
+                    /** @description 1 for the first attempt. */
                     attempt: number;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it was sent.
+                     */
                     at: string;
+                    /** @description success (2xx), retryable (tried again later), permanent (not retried), redirect (a 3xx, not followed) or blocked (the address was refused). */
                     outcome: string;
+                    /** @description The status your endpoint answered, when it answered. */
                     statusCode?: number;
+                    /** @description What went wrong when no answer came. */
                     error?: string;
+                    /** @description Milliseconds until the answer or the failure. */
                     durationMs: number;
                 }[];
+                /** @description When the next attempt is due; null when none is. */
                 nextAttemptAt: string | null;
+                /** @description Why the callback failed for good; null unless FAILED. */
                 failureReason: string | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the callback was raised.
+                 */
                 createdAt: string;
             }[];
         };
         BookingReply: {
             /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
             bookingId: string | null;
+            /** @description Your reference, as sent. */
             externalBookingId: string;
-            /** @enum {string} */
+            /**
+             * @description CREATED (booked now), ALREADY_EXISTS (a replay of a resolved booking) or PROCESSING (the outcome is not known yet).
+             * @enum {string}
+             */
             status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
             /**
              * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
@@ -1494,9 +1627,14 @@ export interface components {
             externalBookingId: string;
             /** @description Short human code, present from the start. */
             code: string;
-            /** @enum {string} */
+            /**
+             * @description PROCESSING (charge authorized, outcome not known yet), CONFIRMED, FAILED (nothing charged) or CANCELLED.
+             * @enum {string}
+             */
             status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Arrival date (yyyy-mm-dd), as booked or last amended. */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd), as booked or last amended. */
             checkOut: string;
             /** @description The grand total booked on credit. */
             totalAmount: number;
@@ -1504,7 +1642,10 @@ export interface components {
             outstandingAmount: number;
             /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
             paidAmount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the booking was requested.
+             */
             createdAt: string;
             /**
              * Format: date-time
@@ -1517,15 +1658,27 @@ export interface components {
             reason?: string;
         };
         CancelReply: {
+            /** @description The property system's booking id. */
             bookingId: string;
+            /** @description Your reference from POST /v1/bookings. */
             externalBookingId: string;
-            /** @constant */
+            /**
+             * @description Always CANCELLED.
+             * @constant
+             */
             status: "CANCELLED";
+            /** @description Rupees the booking charged, amendments included, before the refund. */
             chargedAmount: number;
+            /** @description What the cancellation did. */
             cancellation: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When it was cancelled (the first cancellation, on a repeat).
+                 */
                 cancelledAt: string;
+                /** @description The reason given; null without. */
                 reason: string | null;
+                /** @description The refund percentage of the policy step in force on the day (India). */
                 refundPercentage: number;
                 /** @description Rupees credited back (a REFUND entry on your ledger). */
                 refundAmount: number;
@@ -1534,20 +1687,40 @@ export interface components {
             alreadyCancelled: boolean;
         };
         CancellationQuote: {
+            /** @description The property system's booking id. */
             bookingId: string;
-            /** @enum {string} */
+            /**
+             * @description The booking's status now.
+             * @enum {string}
+             */
             status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Whether a cancellation now would be accepted; reason says why not. */
             cancellable: boolean;
             /** @description Why not, when not cancellable. */
             reason: string | null;
+            /** @description Rupees the booking charged, amendments included. */
             chargedAmount: number;
+            /** @description The refund percentage a cancellation today (India) would get. */
             refundPercentage: number;
+            /** @description Rupees a cancellation today would credit back. */
             refundAmount: number;
             /** @description The policy step in force: cancel on or before this date for this refund. */
             appliesUntil: string | null;
+            /** @description The policy step in force, in words; null when not cancellable. */
             label: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When this quote was made.
+             */
             quotedAt: string;
+        };
+        CancellationStep: {
+            /** @description Last date (yyyy-mm-dd) a cancellation gets this refund: check-in minus the step's days before check-in. */
+            cancelBy: string;
+            /** @description Percent of the charge refunded by a cancellation on or before cancelBy. */
+            refundPercentage: number;
+            /** @description The step in words, for people. */
+            label: string;
         };
         CatalogueWebhook: {
             /** @enum {string} */
@@ -1660,29 +1833,54 @@ export interface components {
             success: true;
         };
         CreateBookingError402: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
-            /** @enum {string} */
+            /**
+             * @description CREDIT_LIMIT_EXCEEDED: the charge is more than the credit available. ACCOUNT_ON_HOLD: an invoice is overdue beyond your group's hold period; on hold until it is paid.
+             * @enum {string}
+             */
             reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            /** @description CREDIT_LIMIT_EXCEEDED only: rupees the charge exceeds the available credit by. */
             shortfall?: number;
+            /** @description Rupees of credit available at the moment of decision. */
             availableCredit: number;
         };
         CreateBookingError409: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
+            /** @description PRICE_MOVED only: the grandTotal the order has now, in rupees; send it as acceptedTotal to accept it. */
             expectedTotal?: number;
+            /** @description PRICE_MOVED only: the order's current summary, figure by figure. */
             breakup?: {
                 [key: string]: unknown;
             };
@@ -1701,8 +1899,11 @@ export interface components {
              * @enum {string}
              */
             authType: "None" | "Basic" | "Bearer" | "HMAC";
+            /** @description Write-only. Basic: user:password. Bearer: the token. */
             authSecret?: string | null;
+            /** @description Write-only. Keys X-Webhook-Signature (base64 HMAC-SHA256 of the raw body). 16–256 characters. */
             signingSecret?: string | null;
+            /** @description Event types to receive; omit or null for all, including types added later. */
             eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
             /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
             headers?: {
@@ -1718,6 +1919,7 @@ export interface components {
         CreateFinanceContactBody: {
             /** @description One e-mail address; stored lower-cased, one contact per address. */
             email: string;
+            /** @description How to address the contact in e-mails; 1–100 characters, or null. */
             name?: string | null;
             /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
             documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
@@ -1727,13 +1929,22 @@ export interface components {
             agentGroupId?: string;
         };
         DeleteTestClockError409: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
             /** @enum {string} */
             reasonCode: "CLOCK_AHEAD";
@@ -1783,22 +1994,36 @@ export interface components {
             durationMs: number;
         };
         DistributionListing: {
+            /** @description The listing id. */
             id: string;
+            /** @description The listing's title. */
             title: string;
             /** @description ACTIVE or INACTIVE. */
             status: string;
+            /** @description The kind of listing, such as VILLA or HAVELI. */
             type: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state; the GST place of supply. */
             state: string;
+            /** @description Country. */
             country: string;
+            /** @description Locality (area within the city). */
             locality: string;
+            /** @description Degrees north. */
             latitude: number;
+            /** @description Degrees east. */
             longitude: number;
+            /** @description Adults the whole listing sleeps. */
             maxAdults: number;
+            /** @description Children the whole listing sleeps. */
             maxChildren: number;
             /** @description Indicative nightly price in rupees at your channel's rates. */
             price: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the listing was created.
+             */
             createdAt: string;
             /**
              * Format: date-time
@@ -1809,44 +2034,76 @@ export interface components {
             properties: components["schemas"]["DistributionProperty"][];
         };
         DistributionProperty: {
+            /** @description The property id: one kind of unit of the listing. */
             id: string;
+            /** @description The property's name. */
             name: string;
+            /** @description The brand the property is sold under. */
             brand: string;
+            /** @description The kind of unit, such as ENTIRE_HOME or ROOM. */
             type: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state. */
             state: string;
+            /** @description Country. */
             country: string;
+            /** @description Where the property is; defaults to the listing's locality. */
             location: string;
+            /** @description Degrees north. */
             latitude: number;
+            /** @description Degrees east. */
             longitude: number;
+            /** @description Most adults one unit takes. */
             maxAdults: number;
+            /** @description Most children one unit takes. */
             maxChildren: number;
+            /** @description Adults included in one unit's occupancy rate. */
             applicableAdult: number;
+            /** @description Children included in one unit's occupancy rate. */
             applicableChild: number;
+            /** @description Beds of one unit. */
             numberOfBeds: number;
             /** @description Units of this type the listing has. */
             quantity: number;
             /** @description Indicative nightly price in rupees at your channel's rates. */
             price: number;
+            /** @description Whether pets are allowed. */
             isPetFriendly: boolean;
+            /** @description Photos of the property. */
             photos: {
+                /** @description URL of the photo. */
                 url: string;
+                /** @description What it shows. */
                 name: string;
             }[];
+            /** @description Amenities of the property. */
             amenities: {
+                /** @description An icon name for the amenity. */
                 icon: string;
+                /** @description The amenity. */
                 name: string;
+                /** @description Its group, such as kitchen or outdoors. */
                 category: string;
             }[];
         };
         ErrorBody: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
         };
         EventType: {
@@ -1971,37 +2228,66 @@ export interface components {
             creditNoteForNumber: string | null;
         };
         Guest: {
+            /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
             guestId?: string;
+            /** @description Mr, Ms, Dr and the like, as you write it. */
             salutation?: string;
             /** @description Required for every guest. */
             firstName: string;
+            /** @description Required for the primary guest. */
             lastName?: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case).
+             */
             email?: string;
+            /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
             phone?: string;
+            /** @description The dialling code of phone, such as +91. */
             countryCode?: string;
+            /** @description Where the guest lives. */
             city?: string;
+            /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
             dob?: string;
+            /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
             anniversary?: string;
+            /** @description The guest's place in your list of the party, 0–100; kept as given. */
             position?: number;
         };
         Inventory: {
+            /** @description The row id. */
             id: string;
+            /** @description The date (yyyy-mm-dd) the row is for. */
             date: string;
+            /** @description Units of the property open for sale on that date. */
             quantity: number;
+            /** @description The property (unit type). */
             propertyId: string;
+            /** @description Fewest nights for a stay touching this date. */
             minimumStay: number;
+            /** @description Most nights for a stay touching this date. */
             maximumStay: number;
+            /** @description Sales closed on this date, whatever the quantity. */
             stopSell: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the row was first loaded.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the row last changed.
+             */
             updatedAt: string;
             /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
             ratePlans?: {
+                /** @description Room only. */
                 EP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2010,9 +2296,13 @@ export interface components {
                     /** @description Nights, for stays on this plan arriving on this date. */
                     minimumStayArrival?: number;
                 };
+                /** @description With breakfast. */
                 CP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2021,9 +2311,13 @@ export interface components {
                     /** @description Nights, for stays on this plan arriving on this date. */
                     minimumStayArrival?: number;
                 };
+                /** @description With breakfast and one main meal. */
                 MAP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2032,9 +2326,13 @@ export interface components {
                     /** @description Nights, for stays on this plan arriving on this date. */
                     minimumStayArrival?: number;
                 };
+                /** @description With every meal. */
                 AP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2129,22 +2427,24 @@ export interface components {
             creditNoteForLine: string | null;
         };
         Item: {
+            /** @description The listing priced. */
             listingId: string;
+            /** @description Arrival date (yyyy-mm-dd). */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd). */
             checkOut: string;
+            /** @description Nights of the stay: checkOut − checkIn. */
             nights: number;
             /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
             soldOut: boolean;
-            /** @description Rupees, at most two decimals. */
+            /** @description The item's stay after the cancellation plan, plus its meals and services; before the bank offer and GST. Rupees, at most two decimals. */
             itemSubtotal: number;
+            /** @description The cancellation plan priced: the one asked for, else the listing default. */
             cancellationPlanId: string;
-            /** @description Rupees, at most two decimals. */
+            /** @description The cancellation plan's discount on this item's stay. Rupees, at most two decimals. */
             cancellationPlanDiscount: number;
-            cancellationPolicy: {
-                cancelBy: string;
-                refundPercentage: number;
-                label: string;
-            }[];
+            /** @description The refund schedule, earliest step first; a cancellation on day D gets the first step whose cancelBy is D or later. Ends with a 0 % step at check-in. */
+            cancellationPolicy: components["schemas"]["CancellationStep"][];
         };
         LedgerEntry: {
             /** Format: uuid */
@@ -2182,7 +2482,9 @@ export interface components {
             exposure: number;
         };
         ListBookingsResponse: {
+            /** @description The bookings of this page, by updatedAt. */
             data: components["schemas"]["BookingRow"][];
+            /** @description Pass as cursor for the next page; null when nothing can follow. */
             nextCursor: string | null;
         };
         ListChangesResponse: {
@@ -2190,7 +2492,9 @@ export interface components {
             nextCursor: string;
         };
         ListDistributionListingsResponse: {
+            /** @description The listings of this page, by updatedAt, then id. */
             data: components["schemas"]["DistributionListing"][];
+            /** @description Pass as cursor for the next page; null on the last page. */
             nextCursor: string | null;
         };
         ListFinanceContactsResponse: {
@@ -2205,9 +2509,13 @@ export interface components {
             outstandingInvoiceCount: number;
         };
         ListListingsResponse: {
+            /** @description The listings of this page, by id. */
             data: components["schemas"]["ListingWithProperties"][];
+            /** @description Every listing of your channel, on all pages. */
             total: number;
+            /** @description This page, from 1. */
             page: number;
+            /** @description Page size. */
             size: number;
         };
         ListRatesResponse: components["schemas"]["RateRow"][];
@@ -2225,51 +2533,99 @@ export interface components {
             data: components["schemas"]["EventType"][];
         };
         ListingWithProperties: {
+            /** @description The listing id. */
             id: string;
+            /** @description The listing's title. */
             title: string;
+            /** @description Adults the whole listing sleeps. */
             maxAdults: number;
+            /** @description Children the whole listing sleeps. */
             maxChildren: number;
+            /** @description Degrees north. */
             latitude: number;
+            /** @description Degrees east. */
             longitude: number;
+            /** @description Locality (area within the city). */
             locality: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state; the GST place of supply. */
             state: string;
+            /** @description ACTIVE or INACTIVE. */
             status: string;
+            /** @description Country. */
             country: string;
+            /** @description Street address. */
             addressLine: string;
+            /** @description Indicative nightly price in rupees at your channel's rates. */
             price: number;
+            /** @description Amenity names. */
             amenities: string[];
+            /** @description Catalogue tags. */
             tags: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the listing was created.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change of the listing or any of its properties.
+             */
             updatedAt: string;
+            /** @description The kinds of unit of the listing. */
             properties: {
+                /** @description The property id: one kind of unit of the listing. */
                 id: string;
+                /** @description The property's title; defaults to its name. */
                 title: string;
+                /** @description Bedrooms of one unit. */
                 bedrooms: number;
+                /** @description Bathrooms of one unit. */
                 bathrooms: number;
+                /** @description Pets one unit takes; 0 unless pet friendly. */
                 numberOfPets: number;
+                /** @description Whether pets are allowed. */
                 isPetFriendly: boolean;
+                /** @description Catalogue flag, as the operator set it; informational, not used in pricing or availability. */
                 isStressed: boolean;
+                /** @description Catalogue flag: the property is in high demand, as the operator set it; informational, not used in pricing. */
                 isHighDemand: boolean;
+                /** @description The brand the property is sold under. */
                 brand: string;
+                /** @description Units of this kind the listing has. */
                 quantity: number;
+                /** @description Indicative nightly price in rupees of one unit. */
                 price: number;
+                /** @description City. */
                 city: string;
+                /** @description Indian state. */
                 state: string;
+                /** @description Country. */
                 country: string;
+                /** @description Where the property is; defaults to the listing's locality. */
                 location: string;
+                /** @description Degrees north. */
                 latitude: number;
+                /** @description Degrees east. */
                 longitude: number;
+                /** @description The property's name. */
                 name: string;
+                /** @description Adults included in one unit's occupancy rate. */
                 applicableAdult: number;
+                /** @description Children included in one unit's occupancy rate. */
                 applicableChild: number;
+                /** @description Whole rupees per night for each adult beyond applicableAdult, where the day lists no rate for that count. */
                 extraAdultRate: number;
+                /** @description Whole rupees per night for each child beyond applicableChild. */
                 extraChildRate: number;
+                /** @description Most adults one unit takes. */
                 maxAdults: number;
+                /** @description Beds of one unit. */
                 numberOfBeds: number;
+                /** @description Most children one unit takes. */
                 maxChildren: number;
+                /** @description URL of the main picture. */
                 imageUrl: string;
                 /** @description Photo URLs joined with ", ". */
                 photos: string;
@@ -2278,6 +2634,7 @@ export interface components {
             }[];
         };
         MealSelection: {
+            /** @description One of the listing's meals, as the listing read names it. */
             mealId: string;
             /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
             dates?: string[];
@@ -2287,10 +2644,14 @@ export interface components {
             adults?: number;
             /** @description Default: every child of the order. */
             children?: number;
+            /** @description Add the meal's chef-on-call surcharge once per serving (per date); default false. */
             chefOnCall?: boolean;
         };
         Order: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The order id to book with POST /v1/bookings.
+             */
             orderId: string;
             /**
              * Format: date-time
@@ -2299,6 +2660,7 @@ export interface components {
             validUntil: string;
             /** @description ISO 4217; INR. */
             currency: string;
+            /** @description One item: the stay priced, with why it cannot be sold if it cannot. */
             items: components["schemas"]["OrderItem"][];
             summary: components["schemas"]["Summary"];
         };
@@ -2322,7 +2684,9 @@ export interface components {
              * @enum {string}
              */
             mealPlan?: "EP" | "CP" | "MAP" | "AP";
+            /** @description Meals to add to the stay; not channel-adjusted. */
             meals?: components["schemas"]["MealSelection"][];
+            /** @description Value-added services (transfers, experiences) to add; not channel-adjusted. */
             vas?: components["schemas"]["VasSelection"][];
             /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
             bankOfferCode?: string;
@@ -2334,54 +2698,79 @@ export interface components {
             externalRef?: string;
         };
         OrderItem: {
+            /** @description The listing priced. */
             listingId: string;
+            /** @description Arrival date (yyyy-mm-dd). */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd). */
             checkOut: string;
+            /** @description Nights of the stay: checkOut − checkIn. */
             nights: number;
             /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
             soldOut: boolean;
-            /** @description Rupees, at most two decimals. */
+            /** @description The item's stay after the cancellation plan, plus its meals and services; before the bank offer and GST. Rupees, at most two decimals. */
             itemSubtotal: number;
+            /** @description The cancellation plan priced: the one asked for, else the listing default. */
             cancellationPlanId: string;
-            /** @description Rupees, at most two decimals. */
+            /** @description The cancellation plan's discount on this item's stay. Rupees, at most two decimals. */
             cancellationPlanDiscount: number;
-            cancellationPolicy: {
-                cancelBy: string;
-                refundPercentage: number;
-                label: string;
-            }[];
+            /** @description The refund schedule, earliest step first; a cancellation on day D gets the first step whose cancelBy is D or later. Ends with a 0 % step at check-in. */
+            cancellationPolicy: components["schemas"]["CancellationStep"][];
             /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
             unavailableNights: components["schemas"]["UnavailableNight"][];
         };
         OrderQuote: {
             /** @description ISO 4217; INR. */
             currency: string;
+            /** @description One item: the stay priced, with why it cannot be sold if it cannot. */
             items: components["schemas"]["OrderItem"][];
             summary: components["schemas"]["Summary"];
         };
+        /** @description The guest the booking is in the name of: firstName, lastName and an email or a phone. */
         PrimaryGuest: {
+            /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
             guestId?: string;
+            /** @description Mr, Ms, Dr and the like, as you write it. */
             salutation?: string;
             /** @description Required for every guest. */
             firstName: string;
+            /** @description Required for the primary guest. */
             lastName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case).
+             */
             email?: string;
+            /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
             phone?: string;
+            /** @description The dialling code of phone, such as +91. */
             countryCode?: string;
+            /** @description Where the guest lives. */
             city?: string;
+            /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
             dob?: string;
+            /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
             anniversary?: string;
+            /** @description The guest's place in your list of the party, 0–100; kept as given. */
             position?: number;
         };
         QuoteAmendmentError409: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
             reasonCode?: string;
             amendmentId?: string;
@@ -2405,10 +2794,15 @@ export interface components {
             };
         };
         RateRow: {
+            /** @description The property (unit type). */
             propertyId: string;
+            /** @description The night (yyyy-mm-dd). */
             date: string;
+            /** @description EP (room only), CP (breakfast), MAP (breakfast and one meal) or AP (every meal). */
             mealPlan: string;
+            /** @description The occupancy the rate is for. */
             adults: number;
+            /** @description Rupees for one unit that night at your channel's rates. */
             rate: number;
         };
         RawParam: {
@@ -2434,105 +2828,172 @@ export interface components {
         SearchBody: {
             /** @description Filters; checkIn and checkOut are required. Echoed back unchanged. */
             rawParams: components["schemas"]["RawParam"][];
+            /** @description Properties to pin, with their quantities; the search is narrowed to their listings. */
             selections?: components["schemas"]["SearchSelection"][];
             /** @description The plan prices use where a listing offers it; elsewhere the listing's default. An unknown plan is a 400. */
             selectedCancellationPlanId?: string;
         };
         SearchListing: {
+            /** @description The listing id; pass it as listingId to the order preview. */
             listingId: string;
+            /** @description The listing's title. */
             title: string;
+            /** @description URL of the cover picture, from the catalogue. */
             coverPicture: string;
             /** @description The listing id as base64url, safe in URLs and paths. */
             encodedId: string;
+            /** @description The listing's type. */
             propertyType: string;
+            /** @description The brand the listing is sold under, from the catalogue. */
             brand: string;
+            /** @description Badges for a result card, from the catalogue. */
             badges: {
+                /** @description The badge text. */
                 label: string;
+                /** @description The kind of badge, from the catalogue. */
                 type: string;
+                /** @description Where a card shows it, from the catalogue. */
                 placement: string;
             }[];
             /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
             adults: number;
+            /** @description Beds of the whole listing. */
             beds: number;
+            /** @description Bathrooms of the whole listing. */
             bathrooms: number;
+            /** @description Bedrooms of the whole listing. */
             bedrooms: number;
+            /** @description Units of every property of the listing. */
             unitCount: number;
+            /** @description Locality (area within the city). */
             locality: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state. */
             state: string;
+            /** @description Average guest rating, 0–5. */
             rating: number;
+            /** @description Reviews behind rating. */
             reviewCount: number;
             /** @description Same as rating (one review source). */
             overallRating: number;
             /** @description Same as reviewCount. */
             totalReviews: number;
+            /** @description Catalogue tags of the listing. */
             tags: string[];
+            /** @description Unique selling points, from the catalogue. */
             usps: {
+                /** @description The selling point id. */
                 id: number;
+                /** @description Its name. */
                 name: string;
+                /** @description It in a sentence. */
                 description: string;
+                /** @description Whether it sets the listing apart (show it first). */
                 isDifferentiator: boolean;
             }[];
             /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
             selectedProperties: {
+                /** @description A property (unit type) of the listing. */
                 propertyId: string;
+                /** @description The property's name. */
                 title: string;
+                /** @description Units of it priced. */
                 quantity: number;
             }[];
             /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
             price: {
+                /** @description total ÷ nights, rounded half up; what minPrice and maxPrice bound and price sorts use. */
                 perNight: number;
+                /** @description totalBeforeDiscount ÷ nights, rounded half up. */
                 perNightBeforeDiscount: number;
+                /** @description The stay after the cancellation plan's discount, before GST. */
                 total: number;
+                /** @description The stay at the channel rates, before any discount. */
                 totalBeforeDiscount: number;
+                /** @description totalBeforeDiscount − total: the discounts taken. */
                 totalSaving: number;
+                /** @description totalSaving as a whole percentage of totalBeforeDiscount, rounded down. */
                 discountPercent: number;
             };
             /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
             offerTitles: string[];
+            /** @description Every plan the listing offers, quoted for the same units. */
             cancellationPlans: {
+                /** @description The plan id: selectedCancellationPlanId here, cancellationPlanId on an order. */
                 id: string;
+                /** @description The plan's name. */
                 name: string;
+                /** @description The kind of plan, from the catalogue. */
                 planType: string;
+                /** @description The refund schedule in one line, built from the schedule an order carries. */
                 cancellationSummary: string;
+                /** @description Whether the plan takes a percentage off the stay. */
                 hasDiscount: boolean;
+                /** @description The stay's total under this plan (its price.total). */
                 totalAfterDiscount: number;
+                /** @description Per night under this plan (its price.perNight). */
                 perNightAfterDiscount: number;
+                /** @description What this plan saves. */
                 totalSaving: number;
+                /** @description The plan's saving as a whole percentage, rounded down. */
                 discountPercent: number;
             }[];
         };
-        SearchPrice: {
-            perNight: number;
-            perNightBeforeDiscount: number;
-            total: number;
-            totalBeforeDiscount: number;
-            totalSaving: number;
-            discountPercent: number;
-        };
         SearchResult: {
+            /** @description Listings that hold the party alone on every night, in the sort order; this page of them. */
             singleListings: components["schemas"]["SearchListing"][];
             /** @description Only when no single listing can take the party: up to 10 groups of 3 listings at most, every pair within 5000 m. */
             combinedGroups: {
+                /** @description An id for this group within this answer. */
                 groupId: string;
+                /** @description Adults the chosen units hold. */
                 totalAdultCapacity: number;
+                /** @description Children the chosen units hold. */
                 totalChildrenCapacity: number;
+                /** @description Listings in the group. */
                 listingCount: number;
+                /** @description The greatest distance between two of its listings, in metres. */
                 maxPairwiseDistanceMeters: number;
                 /** @description Same street (≤ 250 m), Walking distance (≤ 1500 m), Short drive (≤ 5000 m) */
                 proximityLabel: string;
+                /** @description The members, each with its share of the party priced. */
                 listings: components["schemas"]["SearchListing"][];
-                price: components["schemas"]["SearchPrice"];
+                /** @description The sum of the members' prices (per night and discount percent recomputed on the sums). */
+                price: {
+                    /** @description total ÷ nights, rounded half up; what minPrice and maxPrice bound and price sorts use. */
+                    perNight: number;
+                    /** @description totalBeforeDiscount ÷ nights, rounded half up. */
+                    perNightBeforeDiscount: number;
+                    /** @description The stay after the cancellation plan's discount, before GST. */
+                    total: number;
+                    /** @description The stay at the channel rates, before any discount. */
+                    totalBeforeDiscount: number;
+                    /** @description totalBeforeDiscount − total: the discounts taken. */
+                    totalSaving: number;
+                    /** @description totalSaving as a whole percentage of totalBeforeDiscount, rounded down. */
+                    discountPercent: number;
+                };
             }[];
+            /** @description Nights of the stay searched. */
             nights: number;
+            /** @description Adults of the party searched. */
             requiredAdults: number;
+            /** @description Children of the party searched. */
             requiredChildren: number;
+            /** @description This page, from 1. */
             page: number;
+            /** @description Page size. */
             size: number;
+            /** @description Every single listing found, on all pages. */
             totalSingleListings: number;
+            /** @description ⌈totalSingleListings ÷ size⌉; 0 when nothing is found. */
             totalPages: number;
+            /** @description The filters, echoed back unchanged. */
             rawParams: {
+                /** @description The filter, as sent. */
                 filterName: string;
+                /** @description Its values, as sent. */
                 filterValues: string[];
             }[];
         };
@@ -2551,6 +3012,7 @@ export interface components {
             quantity?: number;
         };
         SelectedProperty: {
+            /** @description A property (unit type) of the listing, as the availability and listing reads name it. */
             propertyId: string;
             /** @description Units of this property, 1–50. */
             quantity: number;
@@ -2571,27 +3033,29 @@ export interface components {
             /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
             availableCredit: number;
         };
+        /** @description The totals of the order: taxableSubtotal + gst = grandTotal (docs/pricing.md). */
         Summary: {
-            /** @description Rupees, at most two decimals. */
+            /** @description Every unit on every night at the channel rate, before any discount. Rupees, at most two decimals. */
             baseSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The meals. Rupees, at most two decimals. */
             mealsSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The value-added services. Rupees, at most two decimals. */
             vasSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The cancellation plan's discount: its percentage of baseSubtotal (the stay only), rounded half up. Rupees, at most two decimals. */
             cancellationPlanDiscount: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description baseSubtotal − cancellationPlanDiscount. Rupees, at most two decimals. */
             stayAfterCancellationPlan: number;
+            /** @description The bank offer applied; null when none was asked for or none is eligible. */
             bankOffer: components["schemas"]["BankOfferResult"] | null;
-            /** @description Rupees, at most two decimals. */
+            /** @description stayAfterCancellationPlan + mealsSubtotal + vasSubtotal − bankOffer.discount. Rupees, at most two decimals. */
             priceAfterBankOffer: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description Every discount of the order: cancellationPlanDiscount + bankOffer.discount. Rupees, at most two decimals. */
             offersDiscount: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The value GST is charged on; equals priceAfterBankOffer. Rupees, at most two decimals. */
             taxableSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description GST: the sum of the per-line GST, each rounded half up to the paisa. Rupees, at most two decimals. */
             gst: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description What the booking charges to your credit: taxableSubtotal + gst. Rupees, at most two decimals. */
             grandTotal: number;
         };
         TestClock: {
@@ -2648,8 +3112,11 @@ export interface components {
             description?: string | null;
             /** @enum {string} */
             authType?: "None" | "Basic" | "Bearer" | "HMAC";
+            /** @description Write-only. Basic: user:password. Bearer: the token. */
             authSecret?: string | null;
+            /** @description Write-only. Keys X-Webhook-Signature (base64 HMAC-SHA256 of the raw body). 16–256 characters. */
             signingSecret?: string | null;
+            /** @description Event types to receive; omit or null for all, including types added later. */
             eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
             /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
             headers?: {
@@ -2665,6 +3132,7 @@ export interface components {
         UpdateFinanceContactBody: {
             /** @description One e-mail address; stored lower-cased, one contact per address. */
             email?: string;
+            /** @description How to address the contact in e-mails; 1–100 characters, or null. */
             name?: string | null;
             /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
             documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
@@ -2677,14 +3145,21 @@ export interface components {
             timestamp: string;
         };
         VasSelection: {
+            /** @description One of the listing's value-added services, as the listing read names it. */
             vasId: string;
+            /** @description The variant of that service to buy (its price and charging basis: per stay, per night or per unit). */
             variantId: string;
+            /** @description Dates (yyyy-mm-dd) within the stay, no repeats; needed for per-night and per-unit services unless unsureOfDates. */
             dates?: string[];
+            /** @description Dates not known yet: a per-night service is charged every night of the stay, a per-unit one once, undated. */
             unsureOfDates?: boolean;
             /** @description Default 1; 0–100. */
             quantity?: number;
+            /** @description Per-date quantities that override `quantity` on their dates. */
             dateQuantities?: {
+                /** @description One of the dates the selection is charged on; no repeats. */
                 date: string;
+                /** @description The quantity on that date, 0–100. */
                 quantity: number;
             }[];
         };
