@@ -58,7 +58,12 @@ export const BookingsQuerySchema = v.strictObject({
 });
 
 export const BookingIdParamsSchema = v.object({
-  bookingId: v.pipe(v.string(), v.minLength(1, 'bookingId must not be empty.'), v.maxLength(64, 'bookingId is at most 64 characters.')),
+  bookingId: v.pipe(
+    v.string(),
+    v.minLength(1, 'bookingId must not be empty.'),
+    v.maxLength(64, 'bookingId is at most 64 characters.'),
+    v.description("The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet."),
+  ),
 });
 
 /** What each guest field is, for the booking body and the booking read alike (the contract's Guest record). */

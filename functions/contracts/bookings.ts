@@ -132,7 +132,8 @@ export const BookingReplySchema = v.object({
 const SCENARIOS = ['price-moved', ...BOOKING_SCENARIOS] as const;
 export const BOOKING_SCENARIO_VALUES = SCENARIOS;
 
-const CreditDeniedSchema = v.object({
+/** A credit refusal (402): the error body with why and the credit at the moment of decision; bookings and amendment increases alike. */
+export const CreditDeniedSchema = v.object({
   ...ErrorBodySchema.entries,
   reasonCode: v.pipe(
     v.picklist(['CREDIT_LIMIT_EXCEEDED', 'ACCOUNT_ON_HOLD']),

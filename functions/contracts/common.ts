@@ -32,6 +32,16 @@ export const instantSchema = (name: string) => {
   return v.pipe(v.string(message), v.isoTimestamp(message), v.check(isInstant, message));
 };
 
+/** `{data}`: every item at once, `data` described by what it holds and in what order. */
+export const listOf = <S extends v.GenericSchema>(item: S, description: string) => v.object({ data: v.pipe(v.array(item), v.description(description)) });
+
+/** `{data, nextCursor}`: one page of a cursor-paged read. */
+export const cursorPageOf = <S extends v.GenericSchema>(item: S, description: string) =>
+  v.object({
+    data: v.pipe(v.array(item), v.description(description)),
+    nextCursor: v.pipe(v.nullable(v.string()), v.description('Pass as cursor for the next page, unchanged; null on the last page.')),
+  });
+
 /** Responses every authenticated route may give, added to each route's own. */
 export const AUTHENTICATED_ERRORS = {
   400: { description: 'Validation failure; `param` names the offending parameter.', schema: ErrorBodySchema },

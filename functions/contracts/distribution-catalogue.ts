@@ -36,7 +36,12 @@ export const ListingsFeedQuerySchema = v.strictObject({
 });
 
 export const ListingIdParamsSchema = v.object({
-  listingId: v.pipe(v.string(), v.minLength(1, 'listingId must not be empty.'), v.maxLength(64, 'listingId is at most 64 characters.')),
+  listingId: v.pipe(
+    v.string(),
+    v.minLength(1, 'listingId must not be empty.'),
+    v.maxLength(64, 'listingId is at most 64 characters.'),
+    v.description('A listing id of your channel.'),
+  ),
 });
 
 /**

@@ -120,7 +120,9 @@ export const OrderBodySchema = v.pipe(
 );
 export type OrderBody = v.InferOutput<typeof OrderBodySchema>;
 
-export const OrderIdParamsSchema = v.object({ orderId: v.pipe(v.string(), v.uuid('must be a UUID.')) });
+export const OrderIdParamsSchema = v.object({
+  orderId: v.pipe(v.string(), v.uuid('must be a UUID.'), v.description('The orderId POST /v1/orders answered with.')),
+});
 
 /** An amount in rupees (at most two decimals), described by what it is. */
 const money = (what: string) => v.pipe(v.number(), v.description(`${what} Rupees, at most two decimals.`));

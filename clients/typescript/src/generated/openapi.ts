@@ -995,10 +995,16 @@ export interface components {
             to: string;
         };
         AmendmentApplied: {
+            /** @description The property system's booking id; unchanged by the amendment. */
             bookingId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The amendment id, listed in the booking read.
+             */
             amendmentId: string;
+            /** @description Check-in of the booking now. */
             checkIn: string;
+            /** @description Check-out of the booking now. */
             checkOut: string;
             /** @description chargedTotal before the amendment. */
             previousTotal: number;
@@ -1010,6 +1016,7 @@ export interface components {
             amendmentDelta: number;
             /** @description pricing.current.total − previousTotal: rate movement since booking, not passed on. */
             rateDriftAbsorbed: number;
+            /** @description What was dropped on the way, such as an offer that no longer applies. */
             warnings: string[];
             /** @description True when this is an identical resend of an applied amendment: nothing moved again. */
             alreadyApplied: boolean;
@@ -1021,7 +1028,9 @@ export interface components {
             checkOut?: string;
             /** @description At least 1. */
             adults?: number;
+            /** @description The new number of children. */
             children?: number;
+            /** @description The new number of infants; free and outside capacity. */
             infants?: number;
             /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
             meals?: components["schemas"]["MealSelection"][];
@@ -1031,78 +1040,101 @@ export interface components {
             guests?: components["schemas"]["Guest"][];
         };
         AmendmentEvaluation: {
+            /** @description The property system's booking id. */
             bookingId: string;
+            /** @description Whether POST …/amendments with this body would be applied now; reason says why not. */
             amendable: boolean;
             /** @description Why not, when amendable is false; null otherwise. */
             reason: ("UNAVAILABLE" | "MINIMUM_STAY" | "NO_CHANGE" | "CHANNEL_CANNOT_MODIFY" | "INVOICED") | null;
+            /** @description Check-in of the amended stay. */
             checkIn: string;
+            /** @description Check-out of the amended stay. */
             checkOut: string;
+            /** @description Whether the amended stay's nights are open, the booking's own units credited back first. */
             availability: {
-                /** @enum {string} */
+                /**
+                 * @description AVAILABLE; PARTIALLY_AVAILABLE (some nights cannot be sold); UNAVAILABLE (none can, or a minimum stay is broken). Never applied to only the nights that fit.
+                 * @enum {string}
+                 */
                 status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                /** @description Nights of the amended stay. */
                 nightsRequested: number;
+                /** @description Exactly the nights (yyyy-mm-dd) that cannot be sold. */
                 unavailableNights: string[];
+                /** @description Per date and property, where fewer units are open than needed. */
                 shortfalls: {
+                    /** @description The night (yyyy-mm-dd). */
                     date: string;
+                    /** @description The property (unit type) short. */
                     propertyId: string;
+                    /** @description Units the amended stay needs that night. */
                     requiredUnits: number;
+                    /** @description Units open that night, the booking's own credited back. */
                     availableUnits: number;
                 }[];
+                /** @description Per property, a minimum stay the amended stay is shorter than. */
                 minimumStayViolations: {
+                    /** @description The property whose minimum stay is broken. */
                     propertyId: string;
+                    /** @description Its minimum stay, in nights. */
                     minimumNights: number;
+                    /** @description Nights of the amended stay. */
                     requestedNights: number;
                 }[];
             };
             /** @description null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current. */
             pricing: {
-                /** @constant */
+                /**
+                 * @description ISO 4217; INR.
+                 * @constant
+                 */
                 currency: "INR";
                 /** @description stay − discount + meals + vas + tax = total, exactly. */
                 current: {
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The stay at the channel rates. */
                     stay: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The cancellation-plan discount plus the bank offer. */
                     discount: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The meals. */
                     meals: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The value-added services. */
                     vas: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description GST. */
                     tax: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description stay − discount + meals + vas + tax. */
                     total: number;
                 };
                 /** @description stay − discount + meals + vas + tax = total, exactly. */
                 amended: {
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The stay at the channel rates. */
                     stay: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The cancellation-plan discount plus the bank offer. */
                     discount: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The meals. */
                     meals: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The value-added services. */
                     vas: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description GST. */
                     tax: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description stay − discount + meals + vas + tax. */
                     total: number;
                 };
                 /** @description stay − discount + meals + vas + tax = total, exactly. */
                 delta: {
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The stay at the channel rates. */
                     stay: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The cancellation-plan discount plus the bank offer. */
                     discount: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The meals. */
                     meals: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The value-added services. */
                     vas: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description GST. */
                     tax: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description stay − discount + meals + vas + tax. */
                     total: number;
                 };
+                /** @description An offer that no longer applies to the amended stay is dropped and named here; never an error. */
                 warnings: string[];
             } | null;
             /** @description What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift. */
@@ -1113,41 +1145,30 @@ export interface components {
             }[];
         };
         ApiPing: {
+            /** @description The partner the key belongs to. */
             partnerId: string;
+            /** @description The first characters of the key, to tell keys apart; the key itself is never returned. */
             keyPrefix: string;
-            /** Format: date-time */
-            timestamp: string;
-        };
-        ApplyAmendmentError402: {
-            /** @description The HTTP status of this answer, repeated in the body. */
-            status: number;
-            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
-            error: string;
-            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
-            message: string;
-            /** @description The path of the request that was refused. */
-            path: string;
             /**
              * Format: date-time
-             * @description When the answer was made (UTC).
+             * @description Our time when this answer was made.
              */
             timestamp: string;
-            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
-            code: string;
-            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
-            param?: string;
-            /** @enum {string} */
-            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-            shortfall?: number;
-            availableCredit: number;
         };
         AuditEvent: {
+            /** @description The event id. */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
             at: string;
             /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
             actor: string;
-            /** @enum {string} */
+            /**
+             * @description The kind of actor: an operator, one of your API keys, one of your people, or a job.
+             * @enum {string}
+             */
             actorKind: "operator" | "partner-key" | "person" | "system";
             /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
             action: string;
@@ -1171,7 +1192,9 @@ export interface components {
             hash: string;
         };
         AuditEventsPage: {
+            /** @description The events of this page, newest first. */
             data: components["schemas"]["AuditEvent"][];
+            /** @description Pass as cursor for the next page, unchanged; null on the last page. */
             nextCursor: string | null;
         };
         Availability: {
@@ -1294,9 +1317,15 @@ export interface components {
             reason: string;
         };
         BillingRunResult: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the period billed.
+             */
             periodFrom: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the period billed.
+             */
             periodTo: string;
             /**
              * Format: date-time
@@ -1309,26 +1338,40 @@ export interface components {
             linesWritten: number;
             /** @description States with no GST registration of ours: their lines are held back, not billed. */
             blockedStates: {
+                /** @description The property's state. */
                 state: string;
+                /** @description Lines held back. */
                 lineCount: number;
+                /** @description Their taxable value, in rupees. */
                 taxableValue: number;
             }[];
+            /** @description Charges that could not be billed, with why. */
             skippedEntries: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The charge on your ledger that was not billed.
+                 */
                 ledgerEntryId: string;
+                /** @description Its booking. */
                 bookingId: string;
                 /**
-                 * @description BOOKING_NOT_FOUND, NO_CHARGE_LINES, PROPERTY_UNKNOWN, NEEDS_CREDIT_NOTE
+                 * @description BOOKING_NOT_FOUND; NO_CHARGE_LINES (a booking stored without its breakdown); PROPERTY_UNKNOWN (the property left the catalogue); NEEDS_CREDIT_NOTE (what is invoiced no longer matches what the booking owes: for an operator credit note).
                  * @enum {string}
                  */
                 reason: "BOOKING_NOT_FOUND" | "NO_CHARGE_LINES" | "PROPERTY_UNKNOWN" | "NEEDS_CREDIT_NOTE";
             }[];
             /** @description Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed. */
             unreconciledEntries: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The charge on your ledger.
+                 */
                 ledgerEntryId: string;
+                /** @description Its booking. */
                 bookingId: string;
+                /** @description The booking's net POSTED amount, in rupees. */
                 chargedAmount: number;
+                /** @description What its lines would bill, in rupees. */
                 billedAmount: number;
             }[];
         };
@@ -1356,7 +1399,10 @@ export interface components {
         BookingCallback: {
             /** @description Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it. */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description booking.confirmed, booking.failed, booking.cancelled or booking.amended (one per amendment applied).
+             * @enum {string}
+             */
             eventType: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
             /**
              * @description The same value as eventType; read whichever your code expects.
@@ -1368,7 +1414,10 @@ export interface components {
              * @description Order outcomes of one booking by this, not by arrival.
              */
             occurredAt: string;
-            /** @enum {string} */
+            /**
+             * @description The booking's status with this outcome (CONFIRMED for booking.amended).
+             * @enum {string}
+             */
             status: "CONFIRMED" | "FAILED" | "CANCELLED";
             /** @description The id you sent when booking. */
             externalBookingId: string;
@@ -1723,25 +1772,47 @@ export interface components {
             label: string;
         };
         CatalogueWebhook: {
-            /** @enum {string} */
+            /**
+             * @description What changed: listing.updated, property.updated, inventory.changed or rate.changed.
+             * @enum {string}
+             */
             eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            /** @description listing, property, inventory or rate. */
             entityType: string;
+            /** @description The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API. */
             entityId: string;
+            /** @description For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise. */
             fromDate: string | null;
+            /** @description For inventory and rate changes: the last date of that window; null otherwise. */
             toDate: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
             occurredAt: string;
+            /** @description Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it. */
             dedupKey: string;
         };
         Change: {
-            /** @enum {string} */
+            /**
+             * @description What changed: listing.updated, property.updated, inventory.changed or rate.changed.
+             * @enum {string}
+             */
             eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            /** @description listing, property, inventory or rate. */
             entityType: string;
+            /** @description The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API. */
             entityId: string;
+            /** @description For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise. */
             fromDate: string | null;
+            /** @description For inventory and rate changes: the last date of that window; null otherwise. */
             toDate: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
             occurredAt: string;
+            /** @description Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it. */
             dedupKey: string;
             /**
              * Format: date-time
@@ -1750,42 +1821,79 @@ export interface components {
             recordedAt: string;
         };
         ChannexChanges: {
+            /** @description The notifications of this POST. */
             data: {
-                /** @constant */
+                /**
+                 * @description Always changes_notification.
+                 * @constant
+                 */
                 type: "changes_notification";
+                /** @description One notification. */
                 attributes: {
+                    /** @description Channex's id for the notification; a notification seen before is not applied again. */
                     request_id: string;
+                    /** @description Our listing id. */
                     hotel_code: string;
+                    /** @description The changes, applied in the order sent. */
                     changes: ({
-                        /** @constant */
+                        /**
+                         * @description An availability change.
+                         * @constant
+                         */
                         type: "availability_changes";
+                        /** @description What changed. */
                         attributes: {
+                            /** @description A property id of the listing (the Open Channel room type). */
                             room_type_id: string;
+                            /** @description Ignored: availability is per room type. */
                             rate_plan_id?: string | null;
+                            /** @description First date the change applies to. */
                             date_from: string;
+                            /** @description Last date the change applies to, inclusive. */
                             date_to: string;
+                            /** @description Units open on each date: the day's quantity (more than the property's units is reported, not clamped). */
                             availability: number;
                         };
                     } | {
-                        /** @constant */
+                        /**
+                         * @description A change of rates or restrictions of one rate plan.
+                         * @constant
+                         */
                         type: "restriction_changes";
+                        /** @description What changed; an absent field is left as it is. */
                         attributes: {
+                            /** @description A property id of the listing (the Open Channel room type). */
                             room_type_id: string;
+                            /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
                             rate_plan_id: string;
+                            /** @description First date the change applies to. */
                             date_from: string;
+                            /** @description Last date the change applies to, inclusive. */
                             date_to: string;
+                            /** @description The meal plan's rate per adult count on each date. */
                             rates?: {
+                                /** @description The rate as a decimal string, whole rupees ("5200.00"); paise are reported, not applied. */
                                 rate: string;
+                                /** @description ISO 4217; anything but INR is reported. */
                                 currency?: string;
+                                /** @description Decimal places of the currency, as Channex sends it. */
                                 fraction_size?: number;
+                                /** @description The adult count the rate is for; absent means max_persons. */
                                 occupancy?: number;
                             }[];
+                            /** @description The plan's stopSell on each date. */
                             stop_sell?: boolean;
+                            /** @description No stay on the plan may start on these dates. */
                             closed_to_arrival?: boolean;
+                            /** @description No stay on the plan may check out on these dates. */
                             closed_to_departure?: boolean;
+                            /** @description Fewest nights for stays arriving on the date: the plan's minimumStayArrival. */
                             min_stay_arrival?: number;
+                            /** @description Fewest nights for every stay touching the date: the plan's minimumStay. */
                             min_stay_through?: number;
+                            /** @description Taken as min_stay_through. */
                             min_stay?: number;
+                            /** @description Most nights for a stay touching the date (0 = none): the plan's maximumStay. */
                             max_stay?: number;
                         };
                     })[];
@@ -1793,35 +1901,56 @@ export interface components {
             }[];
         };
         ChannexChangesResponse: {
-            /** @constant */
+            /**
+             * @description Always true: the notifications were accepted (applied after the answer).
+             * @constant
+             */
             success: true;
             /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
             unique_id: string;
             /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
             warnings?: {
+                /** @description Where in the body, such as data[0].attributes.changes[3].attributes.rates[0]. */
                 path: string;
+                /** @description Why it was not applied as sent. */
                 reason: string;
             }[];
         };
         ChannexMappingDetailsResponse: {
+            /** @description The listing, as Channex maps it. */
             data: {
-                /** @constant */
+                /**
+                 * @description Always mapping_details.
+                 * @constant
+                 */
                 type: "mapping_details";
+                /** @description The mapping. */
                 attributes: {
+                    /** @description Every property of the listing. */
                     room_types: {
                         /** @description A property id of the listing. */
                         id: string;
+                        /** @description The property's name. */
                         title: string;
+                        /** @description Its four meal plans. */
                         rate_plans: {
                             /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
                             id: string;
+                            /** @description The property and meal plan, in words. */
                             title: string;
-                            /** @constant */
+                            /**
+                             * @description Always per_person: our rates are per adult count.
+                             * @constant
+                             */
                             sell_mode: "per_person";
                             /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
                             max_persons: number;
-                            /** @constant */
+                            /**
+                             * @description Always INR.
+                             * @constant
+                             */
                             currency: "INR";
+                            /** @description Always false: Channex may push rates and restrictions to the plan. */
                             read_only: boolean;
                         }[];
                     }[];
@@ -1829,36 +1958,11 @@ export interface components {
             };
         };
         ChannexTestConnectionResponse: {
-            /** @constant */
+            /**
+             * @description Always true: the key and hotel_code were accepted.
+             * @constant
+             */
             success: true;
-        };
-        CreateBookingError402: {
-            /** @description The HTTP status of this answer, repeated in the body. */
-            status: number;
-            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
-            error: string;
-            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
-            message: string;
-            /** @description The path of the request that was refused. */
-            path: string;
-            /**
-             * Format: date-time
-             * @description When the answer was made (UTC).
-             */
-            timestamp: string;
-            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
-            code: string;
-            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
-            param?: string;
-            /**
-             * @description CREDIT_LIMIT_EXCEEDED: the charge is more than the credit available. ACCOUNT_ON_HOLD: an invoice is overdue beyond your group's hold period; on hold until it is paid.
-             * @enum {string}
-             */
-            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-            /** @description CREDIT_LIMIT_EXCEEDED only: rupees the charge exceeds the available credit by. */
-            shortfall?: number;
-            /** @description Rupees of credit available at the moment of decision. */
-            availableCredit: number;
         };
         CreateBookingError409: {
             /** @description The HTTP status of this answer, repeated in the body. */
@@ -1893,8 +1997,10 @@ export interface components {
              * @description https only; must resolve to public addresses.
              */
             url: string;
+            /** @description Your note about the endpoint, up to 500 characters. */
             description?: string | null;
             /**
+             * @description How deliveries authenticate to your endpoint: None, Basic (authSecret user:password), Bearer (authSecret the token) or HMAC (signingSecret required).
              * @default None
              * @enum {string}
              */
@@ -1913,7 +2019,10 @@ export interface components {
             maxAttempts?: number;
             /** @description Default 10. */
             timeoutSeconds?: number;
-            /** @enum {string} */
+            /**
+             * @description ACTIVE endpoints receive deliveries; a DISABLED one receives none and keeps its settings.
+             * @enum {string}
+             */
             status?: "ACTIVE" | "DISABLED";
         };
         CreateFinanceContactBody: {
@@ -1927,6 +2036,34 @@ export interface components {
         CreateTestClockBody: {
             /** @description The caller's own group (the default); any other group is a 404. */
             agentGroupId?: string;
+        };
+        CreditDenied: {
+            /** @description The HTTP status of this answer, repeated in the body. */
+            status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
+            error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
+            message: string;
+            /** @description The path of the request that was refused. */
+            path: string;
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
+            timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
+            code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
+            param?: string;
+            /**
+             * @description CREDIT_LIMIT_EXCEEDED: the charge is more than the credit available. ACCOUNT_ON_HOLD: an invoice is overdue beyond your group's hold period; on hold until it is paid.
+             * @enum {string}
+             */
+            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            /** @description CREDIT_LIMIT_EXCEEDED only: rupees the charge exceeds the available credit by. */
+            shortfall?: number;
+            /** @description Rupees of credit available at the moment of decision. */
+            availableCredit: number;
         };
         DeleteTestClockError409: {
             /** @description The HTTP status of this answer, repeated in the body. */
@@ -1946,51 +2083,95 @@ export interface components {
             code: string;
             /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
-            /** @enum {string} */
+            /**
+             * @description CLOCK_AHEAD: the clock was advanced, so it cannot be deleted; the group keeps it.
+             * @enum {string}
+             */
             reasonCode: "CLOCK_AHEAD";
         };
         Delivery: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The delivery id, for POST /api/webhooks/deliveries/{id}/resend.
+             */
             deliveryId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The endpoint it was sent to.
+             */
             endpointId: string;
+            /** @description The change it notifies of (its dedupKey). */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description The event type of that change.
+             * @enum {string}
+             */
             eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-            /** @enum {string} */
+            /**
+             * @description PENDING while attempts remain, SUCCEEDED once your endpoint answered 2xx, FAILED when the attempts ran out or an answer was permanent.
+             * @enum {string}
+             */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             /** @description The body sent, byte for byte the same on every attempt. */
             payload: {
-                /** @enum {string} */
+                /**
+                 * @description What changed: listing.updated, property.updated, inventory.changed or rate.changed.
+                 * @enum {string}
+                 */
                 eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+                /** @description listing, property, inventory or rate. */
                 entityType: string;
+                /** @description The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API. */
                 entityId: string;
+                /** @description For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise. */
                 fromDate: string | null;
+                /** @description For inventory and rate changes: the last date of that window; null otherwise. */
                 toDate: string | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the change happened.
+                 */
                 occurredAt: string;
+                /** @description Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it. */
                 dedupKey: string;
             };
+            /** @description Every attempt, oldest first. */
             attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description When the next attempt is due; null when none is. */
             nextAttemptAt: string | null;
+            /** @description Why the delivery failed for good; null unless FAILED. */
             failureReason: string | null;
+            /** @description On a resend: the delivery it resends; null otherwise. */
             resendOf: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was queued.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
         };
         DeliveryAttempt: {
+            /** @description 1 for the first attempt; sent as X-Webhook-Attempt. */
             attempt: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             */
             at: string;
             /**
              * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
              * @enum {string}
              */
             outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
+            /** @description The status your endpoint answered, when it answered. */
             statusCode?: number;
+            /** @description What went wrong when no answer came (timeout, connection error, refused URL). */
             error?: string;
+            /** @description Milliseconds until the answer or the failure. */
             durationMs: number;
         };
         DistributionListing: {
@@ -2107,32 +2288,53 @@ export interface components {
             param?: string;
         };
         EventType: {
+            /** @description The event type, as eventTypes of an endpoint names it. */
             eventType: string;
+            /** @description What its entityId identifies: listing, property, inventory or rate. */
             entityType: string;
+            /** @description When it is sent. */
             description: string;
         };
         FinanceContact: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The contact id.
+             */
             id: string;
+            /** @description The e-mail address, lower-cased; one contact per address. */
             email: string;
+            /** @description How to address the contact in e-mails; null without. */
             name: string | null;
             /** @description Every document the contact receives, statutory ones first. */
             documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
             /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
             bounced: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contact was added.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
         };
         GatewayNotification: {
-            /** @constant */
+            /**
+             * @description Always event.
+             * @constant
+             */
             entity: "event";
             /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
             event: string;
+            /** @description The kinds of object in payload, such as payment. */
             contains: string[];
+            /** @description The objects the event is about; only those read are described. */
             payload: {
+                /** @description With payment and virtual_account events. */
                 payment?: {
+                    /** @description The payment. */
                     entity: {
                         /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
                         id: string;
@@ -2140,16 +2342,19 @@ export interface components {
                         order_id: string | null;
                         /** @description Paise (the currency subunit). */
                         amount: number;
+                        /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
                         /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
                         status: string;
                         /** @description Paise refunded of it so far. */
                         amount_refunded?: number;
-                        /** @description Unix seconds. */
+                        /** @description When the payment was made, in Unix seconds. */
                         created_at: number;
                     };
                 };
+                /** @description With refund events. */
                 refund?: {
+                    /** @description The refund. */
                     entity: {
                         /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
                         id: string;
@@ -2157,13 +2362,17 @@ export interface components {
                         payment_id: string;
                         /** @description Paise refunded. */
                         amount: number;
+                        /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
                         /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
                         status: string;
+                        /** @description When the refund was made, in Unix seconds. */
                         created_at: number;
                     };
                 };
+                /** @description With dispute events. */
                 dispute?: {
+                    /** @description The dispute. */
                     entity: {
                         /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
                         id: string;
@@ -2173,29 +2382,37 @@ export interface components {
                         amount: number;
                         /** @description Paise deducted when lost (0 before). */
                         amount_deducted: number;
+                        /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
                         /**
                          * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
                          * @enum {string}
                          */
                         status: "open" | "under_review" | "won" | "lost" | "closed";
+                        /** @description The deadline to contest the dispute, in Unix seconds. */
                         respond_by: number;
+                        /** @description When the dispute was opened, in Unix seconds. */
                         created_at: number;
                     };
                 };
+                /** @description With virtual_account.credited. */
                 virtual_account?: {
+                    /** @description The virtual account. */
                     entity: {
                         /** @description The virtual account credited (va_…), for virtual_account.credited. */
                         id: string;
                     };
                 };
+                /** @description With virtual_account.credited: the transfer that credited it. */
                 bank_transfer?: {
+                    /** @description The bank transfer. */
                     entity: {
                         /** @description The bank's reference (UTR). */
                         bank_reference: string;
                     };
                 };
             };
+            /** @description When Razorpay raised the event, in Unix seconds. */
             created_at: number;
         };
         GatewayNotificationReply: {
@@ -2204,8 +2421,11 @@ export interface components {
              * @enum {string}
              */
             outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+            /** @description The event received, as sent. */
             event: string;
+            /** @description The payment (pay_…) the event is about; null when it names none. */
             paymentId: string | null;
+            /** @description The invoice whose Razorpay order the payment paid (for a refund or dispute, its payment's); null for a bank transfer or when nothing matched. */
             invoiceId: string | null;
             /** @description The refund (rfnd_…) of a refund event; null otherwise. */
             refundId: string | null;
@@ -2216,15 +2436,26 @@ export interface components {
         };
         GetInvoiceResponse: {
             invoice: components["schemas"]["Invoice"];
+            /** @description The lines; they add up to the invoice's subtotal, taxes and total. */
             lines: components["schemas"]["InvoiceLine"][];
+            /** @description Credit notes raised against this invoice. */
             creditNotes: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The credit note id.
+                 */
                 id: string;
+                /** @description Its number. */
                 invoiceNumber: string;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @description Its date of issue.
+                 */
                 issueDate: string;
+                /** @description Its total, in rupees. */
                 total: number;
             }[];
+            /** @description On a credit note: the corrected invoice's number; null otherwise. */
             creditNoteForNumber: string | null;
         };
         Guest: {
@@ -2343,38 +2574,65 @@ export interface components {
                 };
             };
         };
+        /** @description A GST tax invoice, or a credit note (creditNoteFor set), of your agent group. */
         Invoice: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The invoice id, for GET /v1/invoices/{id}.
+             */
             id: string;
             /** @description From the registration's series per GSTIN and financial year; null until issued. */
             invoiceNumber: string | null;
-            /** @enum {string} */
+            /**
+             * @description DRAFT (being written, not yet issued), ISSUED (owing or a credit note), PAID, or CANCELLED.
+             * @enum {string}
+             */
             status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
+            /** @description Date of issue; null on a DRAFT. */
             issueDate: string | null;
+            /** @description Issue date plus your group's payment terms; null on a DRAFT. */
             dueDate: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the period billed.
+             */
             periodFrom: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the period billed.
+             */
             periodTo: string;
             /** @description Σ taxable value of the lines (after discounts). */
             subtotal: number;
+            /** @description Central GST: half the GST when the place of supply is the state of our registration (the odd paisa here). */
             cgst: number;
+            /** @description State GST: the other half in that case. */
             sgst: number;
+            /** @description Integrated GST: all of it when the place of supply is another state. */
             igst: number;
             /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
             discount: number;
             /** @description subtotal + cgst + sgst + igst. */
             total: number;
+            /** @description Payments allocated to this invoice. */
             amountPaid: number;
+            /** @description Credit notes raised against this invoice. */
             creditedAmount: number;
             /** @description total − amountPaid − creditedAmount. */
             amountDue: number;
+            /** @description The day after dueDate while amountDue is above 0 (India calendar); null otherwise. */
             overdueSince: string | null;
+            /** @description Our GSTIN in the state of supply. */
             supplierGstin: string;
+            /** @description Our legal name on that registration. */
             supplierName: string;
+            /** @description Our address on that registration. */
             supplierAddress: string;
+            /** @description Your agent group's GSTIN; null when it has none. */
             billToGstin: string | null;
+            /** @description Your agent group's billing name. */
             billToName: string;
+            /** @description Your agent group's billing address. */
             billToAddress: string;
             /** @description The property's state and its GST state code, e.g. "Goa (30)". */
             placeOfSupply: string;
@@ -2386,44 +2644,73 @@ export interface components {
                 gatewayOrderId: string | null;
                 /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
                 bankTransfer: {
+                    /** @description The virtual account number to transfer to. */
                     accountNumber: string;
+                    /** @description Its IFSC. */
                     ifsc: string;
+                    /** @description Its bank. */
                     bankName: string;
+                    /** @description The beneficiary name to give. */
                     beneficiaryName: string;
                     /** @description Quote it with the transfer (the invoice number). */
                     reference: string | null;
                 } | null;
             } | null;
+            /** @description On a credit note: the id of the invoice it corrects; null on an invoice. */
             creditNoteFor: string | null;
         };
         InvoiceLine: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The line id.
+             */
             id: string;
             /**
              * @description STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).
              * @enum {string}
              */
             lineKind: "STAY" | "MEAL" | "SERVICE" | "ADJUSTMENT" | "CANCELLATION";
+            /** @description The SAC code: 996311 (accommodation) on every line. */
             sac: string;
+            /** @description The line in words, as the PDF prints it. */
             description: string;
+            /** @description The property supplied. */
             propertyName: string;
+            /** @description The property system's booking id. */
             bookingId: string;
             /** @description Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it. */
             externalBookingId: string | null;
+            /** @description Which part of the booking's price the line bills (property and night, meal or service and date), unique within the booking. */
             itemRef: string;
+            /** @description The night of a STAY line, the date of a dated meal or service; null otherwise. */
             nightDate: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The booking's check-in.
+             */
             checkIn: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The booking's check-out.
+             */
             checkOut: string;
+            /** @description Units, servings or items billed. */
             quantity: number;
+            /** @description The line's value before discounts per unit, in rupees. */
             unitBase: number;
+            /** @description The value GST is charged on, after discounts, in rupees. */
             taxableValue: number;
+            /** @description The GST rate, in percent. */
             gstRate: number;
+            /** @description Central GST, in rupees. */
             cgst: number;
+            /** @description State GST, in rupees. */
             sgst: number;
+            /** @description Integrated GST, in rupees. */
             igst: number;
+            /** @description taxableValue + cgst + sgst + igst. */
             lineTotal: number;
+            /** @description On a credit note: the line it credits; null otherwise. */
             creditNoteForLine: string | null;
         };
         Item: {
@@ -2447,7 +2734,10 @@ export interface components {
             cancellationPolicy: components["schemas"]["CancellationStep"][];
         };
         LedgerEntry: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The entry id.
+             */
             id: string;
             /**
              * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
@@ -2461,18 +2751,27 @@ export interface components {
             status: "AUTHORIZED" | "POSTED" | "RELEASED";
             /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
             amount: number;
-            /** @constant */
+            /**
+             * @description ISO 4217; INR.
+             * @constant
+             */
             currency: "INR";
             /** @description The property-system booking id; set once a charge is POSTED. */
             bookingId: string | null;
             /** @description Your own booking reference, set from authorization. */
             externalBookingId: string | null;
+            /** @description The entry in words, as the statement prints it. */
             description: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened: what from and to filter on, and the order of the ledger.
+             */
             occurredAt: string;
         };
         LedgerPage: {
+            /** @description The entries of this page, newest first. */
             data: components["schemas"]["LedgerEntry"][];
+            /** @description Pass as cursor for the next page, unchanged; null on the last page. */
             nextCursor: string | null;
             /** @description Your credit limit, rupees. */
             creditLimit: number;
@@ -2488,7 +2787,9 @@ export interface components {
             nextCursor: string | null;
         };
         ListChangesResponse: {
+            /** @description The changes of this page, oldest recordedAt first. */
             data: components["schemas"]["Change"][];
+            /** @description Always present: keep it and come back with it to read what was recorded since. */
             nextCursor: string;
         };
         ListDistributionListingsResponse: {
@@ -2498,14 +2799,20 @@ export interface components {
             nextCursor: string | null;
         };
         ListFinanceContactsResponse: {
+            /** @description Every contact of your group, oldest first. */
             data: components["schemas"]["FinanceContact"][];
         };
         ListInventoriesResponse: components["schemas"]["Inventory"][];
         ListInvoicesResponse: {
+            /** @description Invoices and credit notes of this page, newest issueDate first. */
             data: components["schemas"]["Invoice"][];
+            /** @description Pass as cursor for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description Issued totals less payments and credit notes, over all your invoices (not the page), in rupees. */
             outstanding: number;
+            /** @description The earliest due date of an invoice still owing; null when none is. */
             oldestDueDate: string | null;
+            /** @description Invoices still owing, over all your invoices. */
             outstandingInvoiceCount: number;
         };
         ListListingsResponse: {
@@ -2520,16 +2827,21 @@ export interface components {
         };
         ListRatesResponse: components["schemas"]["RateRow"][];
         ListTestClocksResponse: {
+            /** @description Your group's clock, if it has one. */
             data: components["schemas"]["TestClock"][];
         };
         ListWebhookDeliveriesResponse: {
+            /** @description The deliveries of this page, newest first. */
             data: components["schemas"]["Delivery"][];
+            /** @description Pass as cursor for the next page, unchanged; null on the last page. */
             nextCursor: string | null;
         };
         ListWebhookEndpointsResponse: {
+            /** @description Every endpoint of yours, oldest first. */
             data: components["schemas"]["WebhookEndpoint"][];
         };
         ListWebhookEventTypesResponse: {
+            /** @description Every catalogue event type. */
             data: components["schemas"]["EventType"][];
         };
         ListingWithProperties: {
@@ -2772,23 +3084,39 @@ export interface components {
             code: string;
             /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
+            /** @description Why, more precisely: with NOT_AMENDABLE UNAVAILABLE, MINIMUM_STAY or NO_CHANGE; with CONFLICT BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED or STAY_ENDED; with AMENDMENT_CONFLICT or AMENDMENT_FAILED the failure reason. */
             reasonCode?: string;
+            /** @description With AMENDMENT_CONFLICT or AMENDMENT_FAILED: the amendment that failed, as the booking read lists it. */
             amendmentId?: string;
             /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
             availability?: {
-                /** @enum {string} */
+                /**
+                 * @description AVAILABLE; PARTIALLY_AVAILABLE (some nights cannot be sold); UNAVAILABLE (none can, or a minimum stay is broken). Never applied to only the nights that fit.
+                 * @enum {string}
+                 */
                 status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                /** @description Nights of the amended stay. */
                 nightsRequested: number;
+                /** @description Exactly the nights (yyyy-mm-dd) that cannot be sold. */
                 unavailableNights: string[];
+                /** @description Per date and property, where fewer units are open than needed. */
                 shortfalls: {
+                    /** @description The night (yyyy-mm-dd). */
                     date: string;
+                    /** @description The property (unit type) short. */
                     propertyId: string;
+                    /** @description Units the amended stay needs that night. */
                     requiredUnits: number;
+                    /** @description Units open that night, the booking's own credited back. */
                     availableUnits: number;
                 }[];
+                /** @description Per property, a minimum stay the amended stay is shorter than. */
                 minimumStayViolations: {
+                    /** @description The property whose minimum stay is broken. */
                     propertyId: string;
+                    /** @description Its minimum stay, in nights. */
                     minimumNights: number;
+                    /** @description Nights of the amended stay. */
                     requestedNights: number;
                 }[];
             };
@@ -3018,9 +3346,15 @@ export interface components {
             quantity: number;
         };
         Statement: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Start of the period, as asked.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description End of the period, as asked.
+             */
             to: string;
             /** @description Net POSTED position of everything that occurred before from. */
             openingBalance: number;
@@ -3059,7 +3393,10 @@ export interface components {
             grandTotal: number;
         };
         TestClock: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The clock id.
+             */
             id: string;
             /** @description The group whose time the clock is. */
             agentGroupId: string;
@@ -3109,8 +3446,12 @@ export interface components {
              * @description https only; must resolve to public addresses.
              */
             url?: string;
+            /** @description Your note about the endpoint, up to 500 characters. */
             description?: string | null;
-            /** @enum {string} */
+            /**
+             * @description How deliveries authenticate to your endpoint: None, Basic (authSecret user:password), Bearer (authSecret the token) or HMAC (signingSecret required). Omitted: unchanged.
+             * @enum {string}
+             */
             authType?: "None" | "Basic" | "Bearer" | "HMAC";
             /** @description Write-only. Basic: user:password. Bearer: the token. */
             authSecret?: string | null;
@@ -3126,7 +3467,10 @@ export interface components {
             maxAttempts?: number;
             /** @description Default 10. */
             timeoutSeconds?: number;
-            /** @enum {string} */
+            /**
+             * @description ACTIVE endpoints receive deliveries; a DISABLED one receives none and keeps its settings.
+             * @enum {string}
+             */
             status?: "ACTIVE" | "DISABLED";
         };
         UpdateFinanceContactBody: {
@@ -3138,10 +3482,16 @@ export interface components {
             documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
         };
         V1Ping: {
+            /** @description The agent group the key belongs to. */
             agentGroupId: string;
+            /** @description The channel whose listings and rates the group sells. */
             channelId: string;
+            /** @description The first characters of the key, to tell keys apart; the key itself is never returned. */
             keyPrefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Our time when this answer was made.
+             */
             timestamp: string;
         };
         VasSelection: {
@@ -3164,25 +3514,48 @@ export interface components {
             }[];
         };
         WebhookEndpoint: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The endpoint id.
+             */
             id: string;
+            /** @description Where deliveries are POSTed. */
             url: string;
+            /** @description Your note about the endpoint; null without. */
             description: string | null;
-            /** @enum {string} */
+            /**
+             * @description How deliveries authenticate to your endpoint: None, Basic (authSecret user:password), Bearer (authSecret the token) or HMAC (signingSecret required).
+             * @enum {string}
+             */
             authType: "None" | "Basic" | "Bearer" | "HMAC";
+            /** @description Whether an authSecret is set; the secret is never returned. */
             authSecretConfigured: boolean;
+            /** @description Whether a signing secret is set (deliveries then carry X-Webhook-Signature); the secret is never returned. */
             signingSecretConfigured: boolean;
+            /** @description The event types it receives; null for all, including types added later. */
             eventTypes: string[] | null;
+            /** @description Static headers sent with every delivery. */
             headers: {
                 [key: string]: string;
             };
+            /** @description Attempts per delivery before it is recorded as failed. */
             maxAttempts: number;
+            /** @description Seconds an attempt waits for your answer. */
             timeoutSeconds: number;
-            /** @enum {string} */
+            /**
+             * @description ACTIVE endpoints receive deliveries; a DISABLED one receives none and keeps its settings.
+             * @enum {string}
+             */
             status: "ACTIVE" | "DISABLED";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
         };
     };
@@ -4016,6 +4389,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The delivery id (deliveryId of a delivery). */
                 id: string;
             };
             cookie?: never;
@@ -4488,6 +4862,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint id. */
                 id: string;
             };
             cookie?: never;
@@ -4642,6 +5017,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint id. */
                 id: string;
             };
             cookie?: never;
@@ -4823,6 +5199,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint id. */
                 id: string;
             };
             cookie?: never;
@@ -4982,6 +5359,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The endpoint id. */
                 id: string;
             };
             cookie?: never;
@@ -6234,7 +6612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateBookingError402"] & {
+                    "application/json": components["schemas"]["CreditDenied"] & {
                         /**
                          * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
                          * @enum {string}
@@ -6357,6 +6735,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
                 bookingId: string;
             };
             cookie?: never;
@@ -6511,6 +6890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
                 bookingId: string;
             };
             cookie?: never;
@@ -6692,6 +7072,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
                 bookingId: string;
             };
             cookie?: never;
@@ -6773,7 +7154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApplyAmendmentError402"] & {
+                    "application/json": components["schemas"]["CreditDenied"] & {
                         /**
                          * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
                          * @enum {string}
@@ -6896,6 +7277,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
                 bookingId: string;
             };
             cookie?: never;
@@ -7077,6 +7459,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
                 bookingId: string;
             };
             cookie?: never;
@@ -7524,6 +7907,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The contact id. */
                 contactId: string;
             };
             cookie?: never;
@@ -7676,6 +8060,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The contact id. */
                 contactId: string;
             };
             cookie?: never;
@@ -8130,6 +8515,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The invoice id. */
                 id: string;
             };
             cookie?: never;
@@ -8284,6 +8670,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The invoice id. */
                 id: string;
             };
             cookie?: never;
@@ -8746,6 +9133,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A listing id of your channel. */
                 listingId: string;
             };
             cookie?: never;
@@ -9197,6 +9585,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The orderId POST /v1/orders answered with. */
                 orderId: string;
             };
             cookie?: never;
@@ -9374,6 +9763,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The orderId POST /v1/orders answered with. */
                 orderId: string;
             };
             cookie?: never;
@@ -10287,6 +10677,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The clock id. */
                 id: string;
             };
             cookie?: never;
@@ -10441,6 +10832,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The clock id. */
                 id: string;
             };
             cookie?: never;
@@ -10616,6 +11008,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The clock id. */
                 id: string;
             };
             cookie?: never;
