@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { buildOpenApi } from '../../functions/openapi/build.ts';
 import { ComponentRegistry, hoistNullableDescriptions } from '../../functions/openapi/components.ts';
-import { inlineRefs } from '../../functions/openapi/refs.ts';
+import { inlinedDocument, inlineRefs } from '../../functions/openapi/refs.ts';
 import { ROUTES } from '../../functions/registry.ts';
 
 type Json = Record<string, unknown>;
@@ -49,7 +49,9 @@ describe('OpenAPI document: every property described', () => {
 
   it('describes every parameter of every operation and webhook', () => {
     const operations = [
-      ...Object.values(doc.paths as Record<string, Record<string, { operationId: string; parameters?: Json[] }>>).flatMap((o) => Object.values(o)),
+      ...Object.values(inlinedDocument(doc).paths as Record<string, Record<string, { operationId: string; parameters?: Json[] }>>).flatMap((o) =>
+        Object.values(o),
+      ),
       ...Object.values(doc.webhooks as Record<string, { post: { operationId: string; parameters?: Json[] } }>).map((w) => w.post),
     ];
     const missing = operations.flatMap((op) =>

@@ -5,7 +5,7 @@ import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/c
 import { STATUS_OF } from '../../functions/http/error-status.ts';
 import { buildOpenApi, ERROR_CODES_OF } from '../../functions/openapi/build.ts';
 import { CONTRACT_MODULES, ComponentRegistry } from '../../functions/openapi/components.ts';
-import { refsIn } from '../../functions/openapi/refs.ts';
+import { inlinedDocument, refsIn } from '../../functions/openapi/refs.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
@@ -361,5 +361,41 @@ describe('OpenAPI document: tags in a partner journey, operators apart', () => {
 
   it('refuses a route whose tag has no place in the journey', () => {
     expect(() => buildOpenApi([{ ...ROUTES[0]!, tags: ['Somewhere'] }])).toThrow(/Tags with no place in TAG_GROUPS.*Somewhere/);
+  });
+});
+
+describe('OpenAPI document: named parameter sets', () => {
+  type Parameter = { $ref?: string; name?: string; in?: string };
+  type Op = { operationId: string; parameters?: Parameter[] };
+  const doc = buildOpenApi(ROUTES) as { components: { parameters: Record<string, Parameter> }; paths: Record<string, Record<string, Op>> };
+  const ops = Object.values(doc.paths).flatMap((o) => Object.values(o));
+  const refs = ops.flatMap((op) => (op.parameters ?? []).filter((p) => p.$ref).map((p) => p.$ref!));
+
+  it('inlines no parameter that another operation declares identically: a shared one is a $ref to components.parameters', () => {
+    const inline = ops.flatMap((op) => (op.parameters ?? []).filter((p) => !p.$ref).map((p) => JSON.stringify(p)));
+
+    expect(inline.filter((p, i) => inline.indexOf(p) !== i)).toEqual([]);
+    expect(Object.keys(doc.components.parameters)).toEqual(expect.arrayContaining(['IdempotencyKey', 'Cursor', 'Size', 'BookingId', 'From', 'To']));
+  });
+
+  it('refers to each parameter component from two operations or more, and to nothing else', () => {
+    for (const name of Object.keys(doc.components.parameters))
+      expect(refs.filter((r) => r === `#/components/parameters/${name}`).length, name).toBeGreaterThan(1);
+    expect(refs.filter((r) => !(r.replace('#/components/parameters/', '') in doc.components.parameters))).toEqual([]);
+  });
+
+  it('gives every operation that takes Idempotency-Key the one IdempotencyKey parameter', () => {
+    for (const r of ROUTES.filter((x) => x.idempotencyKey)) {
+      const op = doc.paths[r.path]![r.method.toLowerCase()]!;
+      expect(op.parameters, r.operationId).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    }
+  });
+
+  it('reads the same, parameter by parameter, once the references are inlined', () => {
+    const inlined = inlinedDocument(doc) as unknown as { paths: Record<string, Record<string, Op>> };
+    const op = inlined.paths['/v1/bookings']!.get!;
+
+    expect(op.parameters!.map((p) => p.name)).toContain('cursor');
+    expect(op.parameters!.every((p) => !p.$ref)).toBe(true);
   });
 });

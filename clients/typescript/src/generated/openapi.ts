@@ -3560,7 +3560,51 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+        BookingId: string;
+        /** @description The contact id. */
+        ContactId: string;
+        /** @description nextCursor of the previous page, unchanged, with the same filters. */
+        Cursor: string;
+        /** @description nextCursor of the previous page, unchanged. */
+        CursorOfListChanges: string;
+        /** @description nextCursor of the previous page, unchanged, with the same from and to. */
+        CursorOfListPartnerAuditEvents: string;
+        /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        From: string;
+        /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        FromOfListPartnerAuditEvents: string;
+        /** @description Our listing id (the Open Channel's "Hotel Code"). */
+        HotelCode: string;
+        /** @description The endpoint id. */
+        Id: string;
+        /** @description The clock id. */
+        IdOfDeleteTestClock: string;
+        /** @description The invoice id. */
+        IdOfGetInvoice: string;
+        /**
+         * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+         * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+         */
+        IdempotencyKey: string;
+        /** @description Comma-separated or repeated; at most 100. */
+        ListingIds: string[];
+        /** @description The orderId POST /v1/orders answered with. */
+        OrderId: string;
+        /** @description Comma-separated or repeated; at most 100. */
+        PropertyIds: string[];
+        /** @description Page size, 1–200; default 50. */
+        Size: string;
+        /** @description Page size, 1–100; default 20. */
+        SizeOfListChanges: string;
+        /** @description Page size, 1–100; default 20. */
+        SizeOfListInvoices: string;
+        /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        To: string;
+        /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        ToOfListPartnerAuditEvents: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -3571,13 +3615,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["FromOfListPartnerAuditEvents"];
                 /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["ToOfListPartnerAuditEvents"];
                 /** @description nextCursor of the previous page, unchanged, with the same from and to. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListPartnerAuditEvents"];
                 /** @description Page size, 1–200; default 50. */
-                size?: string;
+                size?: components["parameters"]["Size"];
             };
             header?: never;
             path?: never;
@@ -3709,9 +3753,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page, unchanged. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListChanges"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListChanges"];
             };
             header?: never;
             path?: never;
@@ -3843,13 +3887,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
-                listingIds?: string[];
+                listingIds?: components["parameters"]["ListingIds"];
                 /** @description Comma-separated or repeated; at most 100. */
-                propertyIds?: string[];
+                propertyIds?: components["parameters"]["PropertyIds"];
                 /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["To"];
             };
             header?: never;
             path?: never;
@@ -4244,13 +4288,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
-                listingIds?: string[];
+                listingIds?: components["parameters"]["ListingIds"];
                 /** @description Comma-separated or repeated; at most 100. */
-                propertyIds?: string[];
+                propertyIds?: components["parameters"]["PropertyIds"];
                 /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["To"];
             };
             header?: never;
             path?: never;
@@ -4386,7 +4430,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The delivery id (deliveryId of a delivery). */
@@ -4701,7 +4745,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4863,7 +4907,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. */
-                id: string;
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5018,7 +5062,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. */
-                id: string;
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5200,7 +5244,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. */
-                id: string;
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5351,16 +5395,16 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page, unchanged. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListChanges"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListChanges"];
                 /** @description Only deliveries with this status. */
                 outcome?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
             path: {
                 /** @description The endpoint id. */
-                id: string;
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5736,7 +5780,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Our listing id (the Open Channel's "Hotel Code"). */
-                hotel_code: string;
+                hotel_code: components["parameters"]["HotelCode"];
             };
             header?: never;
             path?: never;
@@ -5812,7 +5856,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Our listing id (the Open Channel's "Hotel Code"). */
-                hotel_code: string;
+                hotel_code: components["parameters"]["HotelCode"];
             };
             header?: never;
             path?: never;
@@ -6085,13 +6129,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["FromOfListPartnerAuditEvents"];
                 /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["ToOfListPartnerAuditEvents"];
                 /** @description nextCursor of the previous page, unchanged, with the same from and to. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListPartnerAuditEvents"];
                 /** @description Page size, 1–200; default 50. */
-                size?: string;
+                size?: components["parameters"]["Size"];
             };
             header?: never;
             path?: never;
@@ -6225,9 +6269,9 @@ export interface operations {
                 /** @description Required. Comma-separated or repeated; at most 100. */
                 listingIds: string[];
                 /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["To"];
             };
             header?: never;
             path?: never;
@@ -6371,7 +6415,7 @@ export interface operations {
                 /** @description Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 updatedSince?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
-                cursor?: string;
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1–100; default 20. Never clamped: above the maximum is 400. */
                 size?: string;
             };
@@ -6509,7 +6553,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6736,7 +6780,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
-                bookingId: string;
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -6891,7 +6935,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
-                bookingId: string;
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -7073,7 +7117,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
-                bookingId: string;
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -7278,7 +7322,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
-                bookingId: string;
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -7460,7 +7504,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
-                bookingId: string;
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -7746,7 +7790,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -7908,7 +7952,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The contact id. */
-                contactId: string;
+                contactId: components["parameters"]["ContactId"];
             };
             cookie?: never;
         };
@@ -8061,7 +8105,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The contact id. */
-                contactId: string;
+                contactId: components["parameters"]["ContactId"];
             };
             cookie?: never;
         };
@@ -8247,9 +8291,9 @@ export interface operations {
                 /** @description Issue dates on or before this date. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
-                cursor?: string;
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListInvoices"];
             };
             header?: never;
             path?: never;
@@ -8516,7 +8560,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The invoice id. */
-                id: string;
+                id: components["parameters"]["IdOfGetInvoice"];
             };
             cookie?: never;
         };
@@ -8671,7 +8715,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The invoice id. */
-                id: string;
+                id: components["parameters"]["IdOfGetInvoice"];
             };
             cookie?: never;
         };
@@ -8859,9 +8903,9 @@ export interface operations {
                 /** @description Comma-separated or repeated; at most 100. */
                 externalBookingIds?: string[];
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
-                cursor?: string;
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListInvoices"];
             };
             header?: never;
             path?: never;
@@ -8994,7 +9038,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
-                listingIds?: string[];
+                listingIds?: components["parameters"]["ListingIds"];
                 /** @description Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 updatedSince?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same listingIds and updatedSince. */
@@ -9424,7 +9468,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -9586,7 +9630,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The orderId POST /v1/orders answered with. */
-                orderId: string;
+                orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
@@ -9764,7 +9808,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The orderId POST /v1/orders answered with. */
-                orderId: string;
+                orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
@@ -10493,7 +10537,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -10678,7 +10722,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The clock id. */
-                id: string;
+                id: components["parameters"]["IdOfDeleteTestClock"];
             };
             cookie?: never;
         };
@@ -10833,7 +10877,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The clock id. */
-                id: string;
+                id: components["parameters"]["IdOfDeleteTestClock"];
             };
             cookie?: never;
         };
@@ -11009,7 +11053,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The clock id. */
-                id: string;
+                id: components["parameters"]["IdOfDeleteTestClock"];
             };
             cookie?: never;
         };
