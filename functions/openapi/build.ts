@@ -498,6 +498,23 @@ function shareParameters(paths: Record<string, Json>): { paths: Record<string, J
   return { paths: out, parameters: sortedParameters };
 }
 
+const SECURITY_SCHEMES: Record<(typeof SECURITY_OF)[keyof typeof SECURITY_OF], Json> = {
+  partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
+  agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
+  channexKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'api-key',
+    description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.',
+  },
+};
+
+/** The tags of TAG_GROUPS' operators group: Channex's and Razorpay's calls to us, not the partner API. */
+export const OPERATOR_TAGS: readonly string[] = TAG_GROUPS.filter((g) => g !== TAG_GROUPS[0]).flatMap((g) => g.tags.map(([name]) => name));
+
+/** The routes a partner calls: every route but those tagged for operators. */
+export const partnerRoutes = (routes: readonly RouteSpec[]): RouteSpec[] => routes.filter((r) => !r.tags.some((t) => OPERATOR_TAGS.includes(t)));
+
 /** The OpenAPI 3.1 document for a set of routes. Deterministic: same routes, same bytes. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const registry = new ComponentRegistry();
@@ -528,16 +545,10 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     components: {
       schemas,
       parameters: shared.parameters,
-      securitySchemes: {
-        partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
-        agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
-        channexKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'api-key',
-          description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.',
-        },
-      },
+      // Only the schemes some operation uses: the partner document has no Channex key.
+      securitySchemes: Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).filter(([name]) => routes.some((r) => r.auth !== 'none' && SECURITY_OF[r.auth] === name)),
+      ),
     },
     tags: groups.flatMap((g) => g.tags.map(([name, description]) => ({ name, description }))),
     // Redoc's sidebar groups: the partner's journey, then the operators' endpoints apart.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
 import { STATUS_OF } from '../../functions/http/error-status.ts';
-import { buildOpenApi, ERROR_CODES_OF } from '../../functions/openapi/build.ts';
+import { buildOpenApi, ERROR_CODES_OF, OPERATOR_TAGS, partnerRoutes } from '../../functions/openapi/build.ts';
 import { CONTRACT_MODULES, ComponentRegistry } from '../../functions/openapi/components.ts';
 import { inlinedDocument, refsIn } from '../../functions/openapi/refs.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
@@ -397,5 +397,44 @@ describe('OpenAPI document: named parameter sets', () => {
 
     expect(op.parameters!.map((p) => p.name)).toContain('cursor');
     expect(op.parameters!.every((p) => !p.$ref)).toBe(true);
+  });
+});
+
+describe('OpenAPI partner document: docs/openapi.partner.json', () => {
+  type Op = { operationId: string; tags: string[]; security: Record<string, unknown>[] };
+  const partner = buildOpenApi(partnerRoutes(ROUTES)) as {
+    tags: { name: string }[];
+    'x-tagGroups': { name: string; tags: string[] }[];
+    components: { securitySchemes: Record<string, unknown> };
+    paths: Record<string, Record<string, Op>>;
+  };
+  const ops = Object.values(partner.paths).flatMap((o) => Object.values(o));
+
+  it('is the document `npm run openapi` generates from the partner routes', () => {
+    expect(JSON.parse(read('docs/openapi.partner.json')), 'docs/openapi.partner.json is stale: run `npm run openapi` and commit the result').toEqual(partner);
+  });
+
+  it('holds no operator tag, no operator route and no Channex key: only what a partner calls', () => {
+    expect(OPERATOR_TAGS).toEqual(expect.arrayContaining(['Channel manager (operators)', 'Payments']));
+    expect(partner.tags.map((t) => t.name).filter((t) => OPERATOR_TAGS.includes(t))).toEqual([]);
+    expect(partner['x-tagGroups'].map((g) => g.name)).toEqual(['Partner API']);
+    expect(ops.filter((op) => op.tags.some((t) => OPERATOR_TAGS.includes(t))).map((op) => op.operationId)).toEqual([]);
+    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/channel-manager/') || p.startsWith('/gateway/'))).toEqual([]);
+    expect(Object.keys(partner.components.securitySchemes).sort()).toEqual(['agentGroupKey', 'partnerKey']);
+  });
+
+  it('documents every other route of the full document', () => {
+    const full = built();
+    const operatorIds = Object.values(full.paths)
+      .flatMap((o) => Object.values(o) as unknown as Op[])
+      .filter((op) => op.tags.some((t) => OPERATOR_TAGS.includes(t)))
+      .map((op) => op.operationId);
+
+    expect(ops.map((op) => op.operationId).sort()).toEqual(
+      ROUTES.map((r) => r.operationId)
+        .filter((id) => !operatorIds.includes(id))
+        .sort(),
+    );
+    expect(operatorIds.length).toBeGreaterThan(0);
   });
 });
