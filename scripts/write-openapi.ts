@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
-import { buildOpenApi } from '../functions/openapi/build.ts';
+import { buildOpenApi, partnerRoutes } from '../functions/openapi/build.ts';
 import { ROUTES } from '../functions/registry.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from './client-types.ts';
 import { HTTP_EVENTS_FILE, httpEvents } from './http-events.ts';
 import { POSTMAN_FILES, postmanFiles } from './postman-files.ts';
 
 /**
- * Writes everything generated from the route table: docs/openapi.json, the typed client's
+ * Writes everything generated from the route table: docs/openapi.json and the partners' docs/openapi.partner.json, the typed client's
  * types (clients/typescript/src/generated), the Postman collection and environment (docs/postman) and the
  * area functions' HTTP events (infra/deploy/http-events.yml). Tests fail when any of them is stale, so this is
  * the one command to run after changing a route contract.
@@ -14,6 +14,9 @@ import { POSTMAN_FILES, postmanFiles } from './postman-files.ts';
 const document = buildOpenApi(ROUTES);
 writeFileSync(new URL('../docs/openapi.json', import.meta.url), `${JSON.stringify(document, null, 2)}\n`);
 console.log(`docs/openapi.json: ${ROUTES.length} operations`);
+const partners = partnerRoutes(ROUTES);
+writeFileSync(new URL('../docs/openapi.partner.json', import.meta.url), `${JSON.stringify(buildOpenApi(partners), null, 2)}\n`);
+console.log(`docs/openapi.partner.json: ${partners.length} operations (the operators' endpoints left out)`);
 writeFileSync(CLIENT_TYPES_FILE, await clientTypes(document));
 console.log('clients/typescript/src/generated/openapi.ts: regenerated');
 const postman = postmanFiles(document);

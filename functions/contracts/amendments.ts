@@ -3,7 +3,7 @@ import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
 import { AMENDMENT_SCENARIOS } from '../../domain/bookings/amendment.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
-import { BOOKING_LIMITS, GuestSchema } from './bookings.ts';
+import { BOOKING_LIMITS, CreditDeniedSchema, GuestSchema } from './bookings.ts';
 import { AUTHENTICATED_ERRORS, ErrorBodySchema } from './common.ts';
 import { count, DateSchema, list, MealSelectionSchema, ORDER_LIMITS, VasSelectionSchema } from './orders.ts';
 
@@ -18,8 +18,8 @@ export const AmendmentBodySchema = v.strictObject({
   checkIn: v.optional(v.pipe(DateSchema, v.description(`New check-in: tomorrow (India) or later. ${HORIZON_NOTE}`))),
   checkOut: v.optional(v.pipe(DateSchema, v.description(`New check-out: after checkIn. ${HORIZON_NOTE}`))),
   adults: v.optional(v.pipe(count(1, ORDER_LIMITS.guests), v.description('At least 1.'))),
-  children: v.optional(count(0, ORDER_LIMITS.guests)),
-  infants: v.optional(count(0, ORDER_LIMITS.guests)),
+  children: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('The new number of children.'))),
+  infants: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('The new number of infants; free and outside capacity.'))),
   meals: v.optional(
     v.pipe(
       list(MealSelectionSchema, ORDER_LIMITS.selections),
@@ -48,32 +48,69 @@ export type AmendmentBody = v.InferOutput<typeof AmendmentBodySchema>;
 
 const Money = v.pipe(v.number(), v.description('Rupees, at most two decimals.'));
 const BreakdownSchema = v.pipe(
-  v.object({ stay: Money, discount: Money, meals: Money, vas: Money, tax: Money, total: Money }),
+  v.object({
+    stay: v.pipe(Money, v.description('The stay at the channel rates.')),
+    discount: v.pipe(Money, v.description('The cancellation-plan discount plus the bank offer.')),
+    meals: v.pipe(Money, v.description('The meals.')),
+    vas: v.pipe(Money, v.description('The value-added services.')),
+    tax: v.pipe(Money, v.description('GST.')),
+    total: v.pipe(Money, v.description('stay − discount + meals + vas + tax.')),
+  }),
   v.description('stay − discount + meals + vas + tax = total, exactly.'),
 );
 
 /** Whether the amended stay's nights are open: in a quote, and in an apply's 409 NOT_AMENDABLE (reasonCode UNAVAILABLE). */
 const AmendmentAvailabilitySchema = v.object({
-  status: v.picklist(['AVAILABLE', 'PARTIALLY_AVAILABLE', 'UNAVAILABLE']),
-  nightsRequested: v.number(),
-  unavailableNights: v.array(v.string()),
-  shortfalls: v.array(v.object({ date: v.string(), propertyId: v.string(), requiredUnits: v.number(), availableUnits: v.number() })),
-  minimumStayViolations: v.array(v.object({ propertyId: v.string(), minimumNights: v.number(), requestedNights: v.number() })),
+  status: v.pipe(
+    v.picklist(['AVAILABLE', 'PARTIALLY_AVAILABLE', 'UNAVAILABLE']),
+    v.description(
+      'AVAILABLE; PARTIALLY_AVAILABLE (some nights cannot be sold); UNAVAILABLE (none can, or a minimum stay is broken). Never applied to only the nights that fit.',
+    ),
+  ),
+  nightsRequested: v.pipe(v.number(), v.description('Nights of the amended stay.')),
+  unavailableNights: v.pipe(v.array(v.string()), v.description('Exactly the nights (yyyy-mm-dd) that cannot be sold.')),
+  shortfalls: v.pipe(
+    v.array(
+      v.object({
+        date: v.pipe(v.string(), v.description('The night (yyyy-mm-dd).')),
+        propertyId: v.pipe(v.string(), v.description('The property (unit type) short.')),
+        requiredUnits: v.pipe(v.number(), v.description('Units the amended stay needs that night.')),
+        availableUnits: v.pipe(v.number(), v.description("Units open that night, the booking's own credited back.")),
+      }),
+    ),
+    v.description('Per date and property, where fewer units are open than needed.'),
+  ),
+  minimumStayViolations: v.pipe(
+    v.array(
+      v.object({
+        propertyId: v.pipe(v.string(), v.description('The property whose minimum stay is broken.')),
+        minimumNights: v.pipe(v.number(), v.description('Its minimum stay, in nights.')),
+        requestedNights: v.pipe(v.number(), v.description('Nights of the amended stay.')),
+      }),
+    ),
+    v.description('Per property, a minimum stay the amended stay is shorter than.'),
+  ),
 });
 
 export const AmendmentEvaluationSchema = v.object({
-  bookingId: v.string(),
-  amendable: v.boolean(),
+  bookingId: v.pipe(v.string(), v.description("The property system's booking id.")),
+  amendable: v.pipe(v.boolean(), v.description('Whether POST …/amendments with this body would be applied now; reason says why not.')),
   reason: v.pipe(
     v.nullable(v.picklist(['UNAVAILABLE', 'MINIMUM_STAY', 'NO_CHANGE', 'CHANNEL_CANNOT_MODIFY', 'INVOICED'])),
     v.description('Why not, when amendable is false; null otherwise.'),
   ),
-  checkIn: DateSchema,
-  checkOut: DateSchema,
-  availability: AmendmentAvailabilitySchema,
+  checkIn: v.pipe(DateSchema, v.description('Check-in of the amended stay.')),
+  checkOut: v.pipe(DateSchema, v.description('Check-out of the amended stay.')),
+  availability: v.pipe(AmendmentAvailabilitySchema, v.description("Whether the amended stay's nights are open, the booking's own units credited back first.")),
   pricing: v.pipe(
     v.nullable(
-      v.object({ currency: v.literal('INR'), current: BreakdownSchema, amended: BreakdownSchema, delta: BreakdownSchema, warnings: v.array(v.string()) }),
+      v.object({
+        currency: v.pipe(v.literal('INR'), v.description('ISO 4217; INR.')),
+        current: BreakdownSchema,
+        amended: BreakdownSchema,
+        delta: BreakdownSchema,
+        warnings: v.pipe(v.array(v.string()), v.description('An offer that no longer applies to the amended stay is dropped and named here; never an error.')),
+      }),
     ),
     v.description(
       "null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current.",
@@ -89,33 +126,36 @@ export const AmendmentEvaluationSchema = v.object({
 });
 
 export const AmendmentAppliedSchema = v.object({
-  bookingId: v.string(),
-  amendmentId: v.pipe(v.string(), v.uuid()),
-  checkIn: DateSchema,
-  checkOut: DateSchema,
+  bookingId: v.pipe(v.string(), v.description("The property system's booking id; unchanged by the amendment.")),
+  amendmentId: v.pipe(v.string(), v.uuid(), v.description('The amendment id, listed in the booking read.')),
+  checkIn: v.pipe(DateSchema, v.description('Check-in of the booking now.')),
+  checkOut: v.pipe(DateSchema, v.description('Check-out of the booking now.')),
   previousTotal: v.pipe(Money, v.description('chargedTotal before the amendment.')),
   newTotal: v.pipe(Money, v.description('previousTotal + amendmentDelta: what you are charged for the booking now.')),
   delta: v.pipe(Money, v.description('newTotal − previousTotal: the ADJUSTMENT on your ledger (none when 0).')),
   amendmentDelta: v.pipe(Money, v.description("pricing.delta.total: the change at today's rates.")),
   rateDriftAbsorbed: v.pipe(Money, v.description('pricing.current.total − previousTotal: rate movement since booking, not passed on.')),
-  warnings: v.array(v.string()),
+  warnings: v.pipe(v.array(v.string()), v.description('What was dropped on the way, such as an offer that no longer applies.')),
   alreadyApplied: v.pipe(v.boolean(), v.description('True when this is an identical resend of an applied amendment: nothing moved again.')),
 });
 
 const RefusalSchema = v.object({
   ...ErrorBodySchema.entries,
-  reasonCode: v.optional(v.string()),
-  amendmentId: v.optional(v.string()),
+  reasonCode: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'Why, more precisely: with NOT_AMENDABLE UNAVAILABLE, MINIMUM_STAY or NO_CHANGE; with CONFLICT BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED or STAY_ENDED; with AMENDMENT_CONFLICT or AMENDMENT_FAILED the failure reason.',
+      ),
+    ),
+  ),
+  amendmentId: v.optional(
+    v.pipe(v.string(), v.description('With AMENDMENT_CONFLICT or AMENDMENT_FAILED: the amendment that failed, as the booking read lists it.')),
+  ),
   availability: v.pipe(
     v.optional(AmendmentAvailabilitySchema),
     v.description('With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them.'),
   ),
-});
-const CreditDeniedSchema = v.object({
-  ...ErrorBodySchema.entries,
-  reasonCode: v.picklist(['CREDIT_LIMIT_EXCEEDED', 'ACCOUNT_ON_HOLD']),
-  shortfall: v.optional(v.number()),
-  availableCredit: v.number(),
 });
 /** Moving the dates with meals or services left out (docs/amendments.md "Moving the dates"): partner-visible on both operations. */
 const MOVING_DATES =

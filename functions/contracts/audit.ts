@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AUDIT_PAGE } from '../../domain/audit/read-audit-events.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, pageSizeParam } from './common.ts';
+import { AUTHENTICATED_ERRORS, cursorPageOf, DateTimeSchema, pageSizeParam } from './common.ts';
 import { instantParam } from './ledger.ts';
 
 export const AuditEventsQuerySchema = v.strictObject({
@@ -19,15 +19,18 @@ const Fields = v.pipe(
 );
 
 export const AuditEventSchema = v.object({
-  id: v.string(),
-  at: DateTimeSchema,
+  id: v.pipe(v.string(), v.description('The event id.')),
+  at: v.pipe(DateTimeSchema, v.description('When it happened.')),
   actor: v.pipe(
     v.string(),
     v.description(
       'Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator\'s event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash).',
     ),
   ),
-  actorKind: v.picklist(['operator', 'partner-key', 'person', 'system']),
+  actorKind: v.pipe(
+    v.picklist(['operator', 'partner-key', 'person', 'system']),
+    v.description('The kind of actor: an operator, one of your API keys, one of your people, or a job.'),
+  ),
   action: v.pipe(v.string(), v.description('What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued.')),
   target: v.pipe(v.string(), v.description('What it happened to, <kind>:<id>, e.g. booking:<bookingRef>.')),
   before: Fields,
@@ -38,7 +41,7 @@ export const AuditEventSchema = v.object({
   hash: v.pipe(v.string(), v.description('SHA-256 of this event (docs: audit trail).')),
 });
 
-export const AuditEventsPageSchema = v.object({ data: v.array(AuditEventSchema), nextCursor: v.nullable(v.string()) });
+export const AuditEventsPageSchema = cursorPageOf(AuditEventSchema, 'The events of this page, newest first.');
 
 export const listAuditEventsRoute = defineRoute({
   operationId: 'listAuditEvents',

@@ -5,7 +5,7 @@ import { BOOKINGS_PAGE, MAX_BOOKING_IDS } from '../../domain/bookings/read-booki
 import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema, pageSizeParam } from './common.ts';
-import { ItemSchema, SummarySchema } from './orders.ts';
+import { CancellationStepSchema, ItemSchema, SummarySchema } from './orders.ts';
 import { dateParam, idList } from './partner-reads.ts';
 
 const TAG = ['Bookings'];
@@ -58,16 +58,40 @@ export const BookingsQuerySchema = v.strictObject({
 });
 
 export const BookingIdParamsSchema = v.object({
-  bookingId: v.pipe(v.string(), v.minLength(1, 'bookingId must not be empty.'), v.maxLength(64, 'bookingId is at most 64 characters.')),
+  bookingId: v.pipe(
+    v.string(),
+    v.minLength(1, 'bookingId must not be empty.'),
+    v.maxLength(64, 'bookingId is at most 64 characters.'),
+    v.description("The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet."),
+  ),
 });
+
+/** What each guest field is, for the booking body and the booking read alike (the contract's Guest record). */
+export const GUEST_NOTES = {
+  guestId: 'Your own id for the guest, if you have one; kept as given (dropped when the guest is erased).',
+  salutation: 'Mr, Ms, Dr and the like, as you write it.',
+  firstName: 'Required for every guest.',
+  lastName: 'Required for the primary guest.',
+  email: 'The primary guest needs an email or a phone; guests of a replay are matched on it (any case).',
+  phone: 'Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email.',
+  countryCode: 'The dialling code of phone, such as +91.',
+  city: 'Where the guest lives.',
+  dob: 'Date of birth (yyyy-mm-dd), from 1900-01-01.',
+  anniversary: 'Wedding anniversary (yyyy-mm-dd), from 1900-01-01.',
+  position: "The guest's place in your list of the party, 0–100; kept as given.",
+} as const;
+const note = <S extends v.GenericSchema>(schema: S, field: keyof typeof GUEST_NOTES) => v.pipe(schema, v.description(GUEST_NOTES[field]));
 
 const rowFields = {
   bookingId: v.pipe(v.nullable(v.string()), v.description("The property system's booking id; null until the booking lands (PROCESSING, FAILED).")),
   externalBookingId: v.pipe(v.string(), v.description('Your reference from POST /v1/bookings.')),
   code: v.pipe(v.string(), v.description('Short human code, present from the start.')),
-  status: v.picklist(BOOKING_STATUSES),
-  checkIn: v.string(),
-  checkOut: v.string(),
+  status: v.pipe(
+    v.picklist(BOOKING_STATUSES),
+    v.description('PROCESSING (charge authorized, outcome not known yet), CONFIRMED, FAILED (nothing charged) or CANCELLED.'),
+  ),
+  checkIn: v.pipe(v.string(), v.description('Arrival date (yyyy-mm-dd), as booked or last amended.')),
+  checkOut: v.pipe(v.string(), v.description('Departure date (yyyy-mm-dd), as booked or last amended.')),
   totalAmount: v.pipe(Money, v.description('The grand total booked on credit.')),
   outstandingAmount: v.pipe(
     Money,
@@ -76,55 +100,75 @@ const rowFields = {
     ),
   ),
   paidAmount: v.pipe(Money, v.description('Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid.')),
-  createdAt: DateTimeSchema,
+  createdAt: v.pipe(DateTimeSchema, v.description('When the booking was requested.')),
   updatedAt: v.pipe(DateTimeSchema, v.description('Last change: the position in the feed. Pass the latest you hold as updatedSince.')),
 };
 
 export const BookingRowSchema = v.object(rowFields);
 
 const GuestSchema = v.object({
-  guestId: v.optional(v.string()),
-  salutation: v.optional(v.string()),
-  firstName: v.string(),
-  lastName: v.optional(v.string()),
-  email: v.optional(v.string()),
-  phone: v.optional(v.string()),
-  countryCode: v.optional(v.string()),
-  city: v.optional(v.string()),
-  dob: v.optional(v.string()),
-  anniversary: v.optional(v.string()),
-  position: v.optional(v.number()),
+  guestId: v.optional(note(v.string(), 'guestId')),
+  salutation: v.optional(note(v.string(), 'salutation')),
+  firstName: note(v.string(), 'firstName'),
+  lastName: v.optional(note(v.string(), 'lastName')),
+  email: v.optional(note(v.string(), 'email')),
+  phone: v.optional(note(v.string(), 'phone')),
+  countryCode: v.optional(note(v.string(), 'countryCode')),
+  city: v.optional(note(v.string(), 'city')),
+  dob: v.optional(note(v.string(), 'dob')),
+  anniversary: v.optional(note(v.string(), 'anniversary')),
+  position: v.optional(note(v.number(), 'position')),
 });
+const StayTotalSchema = (when: string) =>
+  v.pipe(
+    v.object({
+      checkIn: v.pipe(v.string(), v.description(`Arrival date (yyyy-mm-dd) ${when}.`)),
+      checkOut: v.pipe(v.string(), v.description(`Departure date (yyyy-mm-dd) ${when}.`)),
+      total: v.pipe(Money, v.description(`The booking's total ${when}.`)),
+    }),
+    v.description(`The stay and total ${when}.`),
+  );
 
 /** One amendment as the booking detail lists it. */
 const AmendmentSummarySchema = v.object({
-  amendmentId: v.string(),
-  status: v.picklist(['PENDING', 'APPLIED', 'REFUSED', 'COMPENSATING', 'COMPENSATED']),
-  before: v.object({ checkIn: v.string(), checkOut: v.string(), total: Money }),
-  after: v.object({ checkIn: v.string(), checkOut: v.string(), total: Money }),
-  previousTotal: Money,
-  newTotal: Money,
-  delta: Money,
-  amendmentDelta: Money,
-  rateDriftAbsorbed: Money,
-  failure: v.nullable(v.object({ reasonCode: v.string(), reason: v.string(), failedAt: DateTimeSchema })),
-  createdAt: DateTimeSchema,
-  appliedAt: v.nullable(DateTimeSchema),
+  amendmentId: v.pipe(v.string(), v.description('The amendment id POST …/amendments answered with.')),
+  status: v.pipe(
+    v.picklist(['PENDING', 'APPLIED', 'REFUSED', 'COMPENSATING', 'COMPENSATED']),
+    v.description(
+      'PENDING while being applied; APPLIED; REFUSED by the channel; COMPENSATING and COMPENSATED when a later step failed and the change is undone.',
+    ),
+  ),
+  before: StayTotalSchema('before the amendment'),
+  after: StayTotalSchema('after the amendment'),
+  previousTotal: v.pipe(Money, v.description("The booking's total before.")),
+  newTotal: v.pipe(Money, v.description("The booking's total after.")),
+  delta: v.pipe(Money, v.description('newTotal − previousTotal: the ADJUSTMENT on your ledger, a charge when positive and a refund when negative.')),
+  amendmentDelta: v.pipe(Money, v.description("The change itself, at today's rates; newTotal = previousTotal + amendmentDelta.")),
+  rateDriftAbsorbed: v.pipe(Money, v.description('Rates that moved since booking (current total − previousTotal), not passed on in either direction.')),
+  failure: v.pipe(
+    v.nullable(
+      v.object({
+        reasonCode: v.pipe(v.string(), v.description('Why, stable to switch on.')),
+        reason: v.pipe(v.string(), v.description('Why, in words.')),
+        failedAt: v.pipe(DateTimeSchema, v.description('When it failed.')),
+      }),
+    ),
+    v.description('Why the amendment was refused or undone; null otherwise.'),
+  ),
+  createdAt: v.pipe(DateTimeSchema, v.description('When the amendment was asked for.')),
+  appliedAt: v.pipe(v.nullable(DateTimeSchema), v.description('When it was applied; null unless APPLIED.')),
 });
 
 export const BookingDetailSchema = v.object({
   ...rowFields,
-  listingId: v.string(),
-  orderId: v.string(),
-  items: v.array(ItemSchema),
+  listingId: v.pipe(v.string(), v.description('The listing booked.')),
+  orderId: v.pipe(v.string(), v.description('The order booked.')),
+  items: v.pipe(v.array(ItemSchema), v.description("The order's items as booked (after amendments).")),
   summary: SummarySchema,
-  primaryGuest: GuestSchema,
-  additionalGuests: v.array(GuestSchema),
-  specialRequests: v.nullable(v.string()),
-  cancellationPolicy: v.pipe(
-    v.array(v.object({ cancelBy: v.string(), refundPercentage: v.number(), label: v.string() })),
-    v.description("The policy booked (the item's): the refund a cancellation gets by date."),
-  ),
+  primaryGuest: v.pipe(GuestSchema, v.description('The guest the booking is in the name of.')),
+  additionalGuests: v.pipe(v.array(GuestSchema), v.description('The rest of the party, as submitted and added by replays.')),
+  specialRequests: v.pipe(v.nullable(v.string()), v.description('Your free-text requests for the property; null without.')),
+  cancellationPolicy: v.pipe(v.array(CancellationStepSchema), v.description("The policy booked (the item's): the refund a cancellation gets by date.")),
   amendments: v.pipe(
     v.array(AmendmentSummarySchema),
     v.description(
@@ -132,34 +176,58 @@ export const BookingDetailSchema = v.object({
     ),
   ),
   failure: v.pipe(
-    v.nullable(v.object({ reasonCode: v.picklist(BOOKING_FAILURE_REASONS), reason: v.string(), failedAt: DateTimeSchema })),
+    v.nullable(
+      v.object({
+        reasonCode: v.pipe(v.picklist(BOOKING_FAILURE_REASONS), v.description('Why, stable to switch on.')),
+        reason: v.pipe(v.string(), v.description('Why, in words.')),
+        failedAt: v.pipe(DateTimeSchema, v.description('When the booking failed.')),
+      }),
+    ),
     v.description(
       "Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final).",
     ),
   ),
   cancellation: v.pipe(
-    v.nullable(v.object({ cancelledAt: DateTimeSchema, reason: v.nullable(v.string()), refundPercentage: v.number(), refundAmount: Money })),
+    v.nullable(
+      v.object({
+        cancelledAt: v.pipe(DateTimeSchema, v.description('When it was cancelled.')),
+        reason: v.pipe(v.nullable(v.string()), v.description('The reason given with the cancellation; null without.')),
+        refundPercentage: v.pipe(v.number(), v.description('The refund percentage of the policy step in force that day.')),
+        refundAmount: v.pipe(Money, v.description('Credited back (a REFUND entry on your ledger).')),
+      }),
+    ),
     v.description('What the cancellation did; null unless cancelled.'),
   ),
   callbacks: v.pipe(
     v.array(
       v.object({
-        eventId: v.string(),
-        eventType: v.string(),
-        status: v.picklist(['PENDING', 'SUCCEEDED', 'FAILED']),
-        attempts: v.array(
-          v.object({
-            attempt: v.number(),
-            at: DateTimeSchema,
-            outcome: v.string(),
-            statusCode: v.optional(v.number()),
-            error: v.optional(v.string()),
-            durationMs: v.number(),
-          }),
+        eventId: v.pipe(v.string(), v.description('The callback id, sent as X-Service-Event-Id; the same on every attempt.')),
+        eventType: v.pipe(v.string(), v.description('booking.confirmed, booking.failed, booking.cancelled and the like (docs/callbacks.md).')),
+        status: v.pipe(
+          v.picklist(['PENDING', 'SUCCEEDED', 'FAILED']),
+          v.description('PENDING while attempts remain, SUCCEEDED once you answered 2xx, FAILED when the attempts ran out.'),
         ),
-        nextAttemptAt: v.nullable(DateTimeSchema),
-        failureReason: v.nullable(v.string()),
-        createdAt: DateTimeSchema,
+        attempts: v.pipe(
+          v.array(
+            v.object({
+              attempt: v.pipe(v.number(), v.description('1 for the first attempt.')),
+              at: v.pipe(DateTimeSchema, v.description('When it was sent.')),
+              outcome: v.pipe(
+                v.string(),
+                v.description(
+                  'success (2xx), retryable (tried again later), permanent (not retried), redirect (a 3xx, not followed) or blocked (the address was refused).',
+                ),
+              ),
+              statusCode: v.optional(v.pipe(v.number(), v.description('The status your endpoint answered, when it answered.'))),
+              error: v.optional(v.pipe(v.string(), v.description('What went wrong when no answer came.'))),
+              durationMs: v.pipe(v.number(), v.description('Milliseconds until the answer or the failure.')),
+            }),
+          ),
+          v.description('Every attempt, oldest first.'),
+        ),
+        nextAttemptAt: v.pipe(v.nullable(DateTimeSchema), v.description('When the next attempt is due; null when none is.')),
+        failureReason: v.pipe(v.nullable(v.string()), v.description('Why the callback failed for good; null unless FAILED.')),
+        createdAt: v.pipe(DateTimeSchema, v.description('When the callback was raised.')),
       }),
     ),
     v.description(
@@ -185,7 +253,13 @@ export const listBookingsRoute = defineRoute({
   tags: TAG,
   query: BookingsQuerySchema,
   responses: {
-    200: { description: 'One page.', schema: v.object({ data: v.array(BookingRowSchema), nextCursor: v.nullable(v.string()) }) },
+    200: {
+      description: 'One page.',
+      schema: v.object({
+        data: v.pipe(v.array(BookingRowSchema), v.description('The bookings of this page, by updatedAt.')),
+        nextCursor: v.pipe(v.nullable(v.string()), v.description('Pass as cursor for the next page; null when nothing can follow.')),
+      }),
+    },
     ...AUTHENTICATED_ERRORS,
   },
 });

@@ -3,7 +3,7 @@ import { BOOKING_SCENARIOS, BOOKING_STATUSES } from '../../domain/bookings/booki
 import { isCalendarDate, PERSONAL_DATE_RULE, PERSONAL_HORIZON } from '../../domain/catalogue/calendar.ts';
 import { parseRupees } from '../../domain/money.ts';
 import { defineRoute } from '../http/route.ts';
-import { BookingIdParamsSchema } from './booking-reads.ts';
+import { BookingIdParamsSchema, GUEST_NOTES } from './booking-reads.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
 import { UnavailableNightSchema } from './orders.ts';
 
@@ -25,27 +25,37 @@ const PersonalDateSchema = v.pipe(
   v.check((d) => isCalendarDate(d, PERSONAL_HORIZON), `must be ${PERSONAL_DATE_RULE}.`),
 );
 
+const note = <S extends v.GenericSchema>(schema: S, field: keyof typeof GUEST_NOTES) => v.pipe(schema, v.description(GUEST_NOTES[field]));
+
 const guestFields = {
-  guestId: v.optional(text(100)),
-  salutation: v.optional(text(20)),
-  firstName: v.pipe(text(BOOKING_LIMITS.name), v.description('Required for every guest.')),
-  lastName: v.optional(text(BOOKING_LIMITS.name)),
+  guestId: v.optional(note(text(100), 'guestId')),
+  salutation: v.optional(note(text(20), 'salutation')),
+  firstName: note(text(BOOKING_LIMITS.name), 'firstName'),
+  lastName: v.optional(note(text(BOOKING_LIMITS.name), 'lastName')),
   email: v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.maxLength(BOOKING_LIMITS.email, `must be at most ${BOOKING_LIMITS.email} characters.`),
-      v.email('must be an email address.'),
+    note(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.maxLength(BOOKING_LIMITS.email, `must be at most ${BOOKING_LIMITS.email} characters.`),
+        v.email('must be an email address.'),
+      ),
+      'email',
     ),
   ),
   phone: v.optional(
-    v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9][0-9 ()-]{4,19}$/, 'must be a phone number: digits, spaces, brackets or dashes, 5–20 characters.')),
+    note(
+      v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9][0-9 ()-]{4,19}$/, 'must be a phone number: digits, spaces, brackets or dashes, 5–20 characters.')),
+      'phone',
+    ),
   ),
-  countryCode: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9]{1,4}$/, 'must be a dialling code such as +91.'))),
-  city: v.optional(text(BOOKING_LIMITS.name)),
-  dob: v.optional(PersonalDateSchema),
-  anniversary: v.optional(PersonalDateSchema),
-  position: v.optional(v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(0, 'must be at least 0.'), v.maxValue(100, 'must be at most 100.'))),
+  countryCode: v.optional(note(v.pipe(v.string(), v.trim(), v.regex(/^\+?[0-9]{1,4}$/, 'must be a dialling code such as +91.')), 'countryCode')),
+  city: v.optional(note(text(BOOKING_LIMITS.name), 'city')),
+  dob: v.optional(note(PersonalDateSchema, 'dob')),
+  anniversary: v.optional(note(PersonalDateSchema, 'anniversary')),
+  position: v.optional(
+    note(v.pipe(v.number(), v.integer('must be a whole number.'), v.minValue(0, 'must be at least 0.'), v.maxValue(100, 'must be at most 100.')), 'position'),
+  ),
 };
 
 /** Additional guests need a first name (docs/product-rules.md "Bookings"). */
@@ -53,11 +63,12 @@ export const GuestSchema = v.strictObject(guestFields);
 
 /** The primary guest needs firstName, lastName and at least one of email or phone. */
 export const PrimaryGuestSchema = v.pipe(
-  v.strictObject({ ...guestFields, lastName: text(BOOKING_LIMITS.name) }),
+  v.strictObject({ ...guestFields, lastName: note(text(BOOKING_LIMITS.name), 'lastName') }),
   v.forward(
     v.partialCheck([['email'], ['phone']], (g) => g.email !== undefined || g.phone !== undefined, 'the primary guest needs an email or a phone.'),
     ['email'],
   ),
+  v.description('The guest the booking is in the name of: firstName, lastName and an email or a phone.'),
 );
 
 const RupeesSchema = v.pipe(
@@ -67,7 +78,7 @@ const RupeesSchema = v.pipe(
 );
 
 export const BookingBodySchema = v.strictObject({
-  orderId: v.pipe(v.string(), v.uuid('must be the UUID of one of your orders.')),
+  orderId: v.pipe(v.string(), v.uuid('must be the UUID of one of your orders.'), v.description('The order to book (POST /v1/orders); it is priced again now.')),
   externalBookingId: v.pipe(
     v.string(),
     v.minLength(1, 'must not be empty.'),
@@ -81,9 +92,19 @@ export const BookingBodySchema = v.strictObject({
   ),
   primaryGuest: PrimaryGuestSchema,
   additionalGuests: v.optional(
-    v.pipe(v.array(GuestSchema), v.maxLength(BOOKING_LIMITS.additionalGuests, `may hold at most ${BOOKING_LIMITS.additionalGuests} guests.`)),
+    v.pipe(
+      v.array(GuestSchema),
+      v.maxLength(BOOKING_LIMITS.additionalGuests, `may hold at most ${BOOKING_LIMITS.additionalGuests} guests.`),
+      v.description(`The rest of the party, at most ${BOOKING_LIMITS.additionalGuests}; each needs a firstName.`),
+    ),
   ),
-  specialRequests: v.optional(v.pipe(v.string(), v.maxLength(BOOKING_LIMITS.specialRequests, `must be at most ${BOOKING_LIMITS.specialRequests} characters.`))),
+  specialRequests: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(BOOKING_LIMITS.specialRequests, `must be at most ${BOOKING_LIMITS.specialRequests} characters.`),
+      v.description('Free text for the property (late arrival, cot, diet).'),
+    ),
+  ),
   callbackUrl: v.optional(
     v.pipe(
       v.string(),
@@ -97,8 +118,11 @@ export type BookingBody = v.InferOutput<typeof BookingBodySchema>;
 
 export const BookingReplySchema = v.object({
   bookingId: v.pipe(v.nullable(v.string()), v.description("The property system's booking id; null while PROCESSING (and for a booking that failed).")),
-  externalBookingId: v.string(),
-  status: v.picklist(['CREATED', 'ALREADY_EXISTS', 'PROCESSING']),
+  externalBookingId: v.pipe(v.string(), v.description('Your reference, as sent.')),
+  status: v.pipe(
+    v.picklist(['CREATED', 'ALREADY_EXISTS', 'PROCESSING']),
+    v.description('CREATED (booked now), ALREADY_EXISTS (a replay of a resolved booking) or PROCESSING (the outcome is not known yet).'),
+  ),
   bookingStatus: v.pipe(v.picklist(BOOKING_STATUSES), v.description("Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.")),
   code: v.pipe(v.string(), v.description('Our booking code, shown on booking rows from the start.')),
   chargedAmount: v.pipe(v.number(), v.description('Rupees authorized (PROCESSING) or posted (CONFIRMED) on credit; 0 once a failure released it.')),
@@ -108,17 +132,25 @@ export const BookingReplySchema = v.object({
 const SCENARIOS = ['price-moved', ...BOOKING_SCENARIOS] as const;
 export const BOOKING_SCENARIO_VALUES = SCENARIOS;
 
-const CreditDeniedSchema = v.object({
+/** A credit refusal (402): the error body with why and the credit at the moment of decision; bookings and amendment increases alike. */
+export const CreditDeniedSchema = v.object({
   ...ErrorBodySchema.entries,
-  reasonCode: v.picklist(['CREDIT_LIMIT_EXCEEDED', 'ACCOUNT_ON_HOLD']),
-  shortfall: v.optional(v.number()),
-  availableCredit: v.number(),
+  reasonCode: v.pipe(
+    v.picklist(['CREDIT_LIMIT_EXCEEDED', 'ACCOUNT_ON_HOLD']),
+    v.description(
+      "CREDIT_LIMIT_EXCEEDED: the charge is more than the credit available. ACCOUNT_ON_HOLD: an invoice is overdue beyond your group's hold period; on hold until it is paid.",
+    ),
+  ),
+  shortfall: v.optional(v.pipe(v.number(), v.description('CREDIT_LIMIT_EXCEEDED only: rupees the charge exceeds the available credit by.'))),
+  availableCredit: v.pipe(v.number(), v.description('Rupees of credit available at the moment of decision.')),
 });
 
 const PriceMovedSchema = v.object({
   ...ErrorBodySchema.entries,
-  expectedTotal: v.optional(v.number()),
-  breakup: v.optional(v.record(v.string(), v.unknown())),
+  expectedTotal: v.optional(
+    v.pipe(v.number(), v.description('PRICE_MOVED only: the grandTotal the order has now, in rupees; send it as acceptedTotal to accept it.')),
+  ),
+  breakup: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("PRICE_MOVED only: the order's current summary, figure by figure."))),
   unavailableNights: v.optional(
     v.pipe(
       v.array(UnavailableNightSchema),
@@ -175,18 +207,18 @@ export const CancelBodySchema = v.optional(
 );
 
 const CancellationSchema = v.object({
-  cancelledAt: DateTimeSchema,
-  reason: v.nullable(v.string()),
-  refundPercentage: v.number(),
+  cancelledAt: v.pipe(DateTimeSchema, v.description('When it was cancelled (the first cancellation, on a repeat).')),
+  reason: v.pipe(v.nullable(v.string()), v.description('The reason given; null without.')),
+  refundPercentage: v.pipe(v.number(), v.description('The refund percentage of the policy step in force on the day (India).')),
   refundAmount: v.pipe(v.number(), v.description('Rupees credited back (a REFUND entry on your ledger).')),
 });
 
 export const CancelReplySchema = v.object({
-  bookingId: v.string(),
-  externalBookingId: v.string(),
-  status: v.literal('CANCELLED'),
-  chargedAmount: v.number(),
-  cancellation: CancellationSchema,
+  bookingId: v.pipe(v.string(), v.description("The property system's booking id.")),
+  externalBookingId: v.pipe(v.string(), v.description('Your reference from POST /v1/bookings.')),
+  status: v.pipe(v.literal('CANCELLED'), v.description('Always CANCELLED.')),
+  chargedAmount: v.pipe(v.number(), v.description('Rupees the booking charged, amendments included, before the refund.')),
+  cancellation: v.pipe(CancellationSchema, v.description('What the cancellation did.')),
   alreadyCancelled: v.pipe(v.boolean(), v.description('True when this call found the booking already cancelled and changed nothing.')),
 });
 
@@ -216,16 +248,16 @@ export const cancelBookingRoute = defineRoute({
 });
 
 export const CancellationQuoteSchema = v.object({
-  bookingId: v.string(),
-  status: v.picklist(BOOKING_STATUSES),
-  cancellable: v.boolean(),
+  bookingId: v.pipe(v.string(), v.description("The property system's booking id.")),
+  status: v.pipe(v.picklist(BOOKING_STATUSES), v.description("The booking's status now.")),
+  cancellable: v.pipe(v.boolean(), v.description('Whether a cancellation now would be accepted; reason says why not.')),
   reason: v.pipe(v.nullable(v.string()), v.description('Why not, when not cancellable.')),
-  chargedAmount: v.number(),
-  refundPercentage: v.number(),
-  refundAmount: v.number(),
+  chargedAmount: v.pipe(v.number(), v.description('Rupees the booking charged, amendments included.')),
+  refundPercentage: v.pipe(v.number(), v.description('The refund percentage a cancellation today (India) would get.')),
+  refundAmount: v.pipe(v.number(), v.description('Rupees a cancellation today would credit back.')),
   appliesUntil: v.pipe(v.nullable(v.string()), v.description('The policy step in force: cancel on or before this date for this refund.')),
-  label: v.nullable(v.string()),
-  quotedAt: DateTimeSchema,
+  label: v.pipe(v.nullable(v.string()), v.description('The policy step in force, in words; null when not cancellable.')),
+  quotedAt: v.pipe(DateTimeSchema, v.description('When this quote was made.')),
 });
 
 export const cancellationQuoteRoute = defineRoute({

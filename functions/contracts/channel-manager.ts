@@ -33,43 +33,70 @@ const IdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 const Nights = v.pipe(v.number(), v.integer('must be a whole number of nights'), v.minValue(0));
 
 /** "Changes API" → availability_changes. */
+const ROOM_TYPE = v.pipe(IdSchema, v.description('A property id of the listing (the Open Channel room type).'));
+const DATE_FROM = v.pipe(DateSchema, v.description('First date the change applies to.'));
+const DATE_TO = v.pipe(DateSchema, v.description('Last date the change applies to, inclusive.'));
 const AvailabilityChangeSchema = v.object({
-  type: v.literal('availability_changes'),
-  attributes: v.object({
-    room_type_id: IdSchema,
-    rate_plan_id: v.optional(v.nullable(IdSchema)),
-    date_from: DateSchema,
-    date_to: DateSchema,
-    availability: v.pipe(v.number(), v.integer('must be a whole number of units'), v.minValue(0)),
-  }),
+  type: v.pipe(v.literal('availability_changes'), v.description('An availability change.')),
+  attributes: v.pipe(
+    v.object({
+      room_type_id: ROOM_TYPE,
+      rate_plan_id: v.optional(v.pipe(v.nullable(IdSchema), v.description('Ignored: availability is per room type.'))),
+      date_from: DATE_FROM,
+      date_to: DATE_TO,
+      availability: v.pipe(
+        v.number(),
+        v.integer('must be a whole number of units'),
+        v.minValue(0),
+        v.description("Units open on each date: the day's quantity (more than the property's units is reported, not clamped)."),
+      ),
+    }),
+    v.description('What changed.'),
+  ),
 });
 
 /** "Changes API" → restriction_changes, and "Prices (rates)" for the rates' shape. */
 const RestrictionChangeSchema = v.object({
-  type: v.literal('restriction_changes'),
-  attributes: v.object({
-    room_type_id: IdSchema,
-    rate_plan_id: IdSchema,
-    date_from: DateSchema,
-    date_to: DateSchema,
-    rates: v.optional(
-      v.array(
-        v.object({
-          rate: v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "200.00"')),
-          currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'))),
-          fraction_size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4))),
-          occupancy: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-        }),
+  type: v.pipe(v.literal('restriction_changes'), v.description('A change of rates or restrictions of one rate plan.')),
+  attributes: v.pipe(
+    v.object({
+      room_type_id: ROOM_TYPE,
+      rate_plan_id: v.pipe(IdSchema, v.description('`<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property.')),
+      date_from: DATE_FROM,
+      date_to: DATE_TO,
+      rates: v.optional(
+        v.pipe(
+          v.array(
+            v.object({
+              rate: v.pipe(
+                v.string(),
+                v.regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "200.00"'),
+                v.description('The rate as a decimal string, whole rupees ("5200.00"); paise are reported, not applied.'),
+              ),
+              currency: v.optional(
+                v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'), v.description('ISO 4217; anything but INR is reported.')),
+              ),
+              fraction_size: v.optional(
+                v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4), v.description('Decimal places of the currency, as Channex sends it.')),
+              ),
+              occupancy: v.optional(
+                v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The adult count the rate is for; absent means max_persons.')),
+              ),
+            }),
+          ),
+          v.description("The meal plan's rate per adult count on each date."),
+        ),
       ),
-    ),
-    stop_sell: v.optional(v.boolean()),
-    closed_to_arrival: v.optional(v.boolean()),
-    closed_to_departure: v.optional(v.boolean()),
-    min_stay_arrival: v.optional(Nights),
-    min_stay_through: v.optional(Nights),
-    min_stay: v.optional(Nights),
-    max_stay: v.optional(Nights),
-  }),
+      stop_sell: v.optional(v.pipe(v.boolean(), v.description("The plan's stopSell on each date."))),
+      closed_to_arrival: v.optional(v.pipe(v.boolean(), v.description('No stay on the plan may start on these dates.'))),
+      closed_to_departure: v.optional(v.pipe(v.boolean(), v.description('No stay on the plan may check out on these dates.'))),
+      min_stay_arrival: v.optional(v.pipe(Nights, v.description("Fewest nights for stays arriving on the date: the plan's minimumStayArrival."))),
+      min_stay_through: v.optional(v.pipe(Nights, v.description("Fewest nights for every stay touching the date: the plan's minimumStay."))),
+      min_stay: v.optional(v.pipe(Nights, v.description('Taken as min_stay_through.'))),
+      max_stay: v.optional(v.pipe(Nights, v.description("Most nights for a stay touching the date (0 = none): the plan's maximumStay."))),
+    }),
+    v.description('What changed; an absent field is left as it is.'),
+  ),
 });
 
 /** "Changes API" request body: a list of changes notifications, each with its own request_id. */
@@ -78,15 +105,23 @@ const changesBody = <C extends v.GenericSchema>(change: C) =>
     data: v.pipe(
       v.array(
         v.object({
-          type: v.literal('changes_notification'),
-          attributes: v.object({
-            request_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a request id (Channex sends a UUID v4)')),
-            hotel_code: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
-            changes: v.array(change),
-          }),
+          type: v.pipe(v.literal('changes_notification'), v.description('Always changes_notification.')),
+          attributes: v.pipe(
+            v.object({
+              request_id: v.pipe(
+                v.string(),
+                v.regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a request id (Channex sends a UUID v4)'),
+                v.description("Channex's id for the notification; a notification seen before is not applied again."),
+              ),
+              hotel_code: v.pipe(v.string(), v.minLength(1), v.maxLength(128), v.description('Our listing id.')),
+              changes: v.pipe(v.array(change), v.description('The changes, applied in the order sent.')),
+            }),
+            v.description('One notification.'),
+          ),
         }),
       ),
       v.minLength(1, 'must hold at least one changes_notification'),
+      v.description('The notifications of this POST.'),
     ),
   });
 
@@ -185,41 +220,58 @@ function plainChange(c: unknown): boolean {
   return true;
 }
 
-const SuccessSchema = v.object({ success: v.literal(true) });
+const SuccessSchema = v.object({ success: v.pipe(v.literal(true), v.description('Always true: the key and hotel_code were accepted.')) });
 
 const MappingDetailsSchema = v.object({
-  data: v.object({
-    type: v.literal('mapping_details'),
-    attributes: v.object({
-      room_types: v.array(
+  data: v.pipe(
+    v.object({
+      type: v.pipe(v.literal('mapping_details'), v.description('Always mapping_details.')),
+      attributes: v.pipe(
         v.object({
-          id: v.pipe(v.string(), v.description('A property id of the listing.')),
-          title: v.string(),
-          rate_plans: v.array(
-            v.object({
-              id: v.pipe(v.string(), v.description('`<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property.')),
-              title: v.string(),
-              sell_mode: v.literal('per_person'),
-              max_persons: v.pipe(
-                v.number(),
-                v.description("The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it."),
-              ),
-              currency: v.literal('INR'),
-              read_only: v.boolean(),
-            }),
+          room_types: v.pipe(
+            v.array(
+              v.object({
+                id: v.pipe(v.string(), v.description('A property id of the listing.')),
+                title: v.pipe(v.string(), v.description("The property's name.")),
+                rate_plans: v.pipe(
+                  v.array(
+                    v.object({
+                      id: v.pipe(v.string(), v.description('`<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property.')),
+                      title: v.pipe(v.string(), v.description('The property and meal plan, in words.')),
+                      sell_mode: v.pipe(v.literal('per_person'), v.description('Always per_person: our rates are per adult count.')),
+                      max_persons: v.pipe(
+                        v.number(),
+                        v.description("The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it."),
+                      ),
+                      currency: v.pipe(v.literal('INR'), v.description('Always INR.')),
+                      read_only: v.pipe(v.boolean(), v.description('Always false: Channex may push rates and restrictions to the plan.')),
+                    }),
+                  ),
+                  v.description('Its four meal plans.'),
+                ),
+              }),
+            ),
+            v.description('Every property of the listing.'),
           ),
         }),
+        v.description('The mapping.'),
       ),
     }),
-  }),
+    v.description('The listing, as Channex maps it.'),
+  ),
 });
 
 const ChangesAckSchema = v.object({
-  success: v.literal(true),
+  success: v.pipe(v.literal(true), v.description('Always true: the notifications were accepted (applied after the answer).')),
   unique_id: v.pipe(v.string(), v.description('Our reference for this POST (the same request_ids give the same one), for incident reviews.')),
   warnings: v.optional(
     v.pipe(
-      v.array(v.object({ path: v.string(), reason: v.string() })),
+      v.array(
+        v.object({
+          path: v.pipe(v.string(), v.description('Where in the body, such as data[0].attributes.changes[3].attributes.rates[0].')),
+          reason: v.pipe(v.string(), v.description('Why it was not applied as sent.')),
+        }),
+      ),
       v.description(
         'What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, ' +
           'availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. ' +

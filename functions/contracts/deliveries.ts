@@ -3,7 +3,7 @@ import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES } from '../../domain/deliveries/del
 import { CHANGES_DEFAULT_LOOKBACK_DAYS, PAGE_SIZE } from '../../domain/deliveries/read-deliveries.ts';
 import { EVENT_TYPE_NAMES } from '../../domain/webhooks/event-types.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
+import { AUTHENTICATED_ERRORS, cursorPageOf, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
 import { EndpointIdParamsSchema } from './webhooks.ts';
 
 const DELIVERY_TAG = ['Webhook deliveries'];
@@ -22,42 +22,48 @@ export const ListDeliveriesQuerySchema = v.strictObject({
 });
 
 export const DeliveryAttemptSchema = v.object({
-  attempt: v.pipe(v.number(), v.integer()),
-  at: DateTimeSchema,
+  attempt: v.pipe(v.number(), v.integer(), v.description('1 for the first attempt; sent as X-Webhook-Attempt.')),
+  at: v.pipe(DateTimeSchema, v.description('When it was sent.')),
   outcome: v.pipe(
     v.picklist(ATTEMPT_OUTCOMES),
     v.description(
       'success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).',
     ),
   ),
-  statusCode: v.optional(v.pipe(v.number(), v.integer())),
-  error: v.optional(v.string()),
-  durationMs: v.pipe(v.number(), v.integer()),
+  statusCode: v.optional(v.pipe(v.number(), v.integer(), v.description('The status your endpoint answered, when it answered.'))),
+  error: v.optional(v.pipe(v.string(), v.description('What went wrong when no answer came (timeout, connection error, refused URL).'))),
+  durationMs: v.pipe(v.number(), v.integer(), v.description('Milliseconds until the answer or the failure.')),
 });
 
 export const CatalogueNotificationSchema = v.object({
-  eventType: v.picklist(EVENT_TYPE_NAMES),
-  entityType: v.string(),
-  entityId: v.string(),
-  fromDate: v.nullable(v.string()),
-  toDate: v.nullable(v.string()),
-  occurredAt: DateTimeSchema,
-  dedupKey: v.string(),
+  eventType: v.pipe(v.picklist(EVENT_TYPE_NAMES), v.description('What changed: listing.updated, property.updated, inventory.changed or rate.changed.')),
+  entityType: v.pipe(v.string(), v.description('listing, property, inventory or rate.')),
+  entityId: v.pipe(v.string(), v.description('The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API.')),
+  fromDate: v.pipe(
+    v.nullable(v.string()),
+    v.description('For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise.'),
+  ),
+  toDate: v.pipe(v.nullable(v.string()), v.description('For inventory and rate changes: the last date of that window; null otherwise.')),
+  occurredAt: v.pipe(DateTimeSchema, v.description('When the change happened.')),
+  dedupKey: v.pipe(v.string(), v.description('Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it.')),
 });
 
 export const DeliverySchema = v.object({
-  deliveryId: v.pipe(v.string(), v.uuid()),
-  endpointId: v.pipe(v.string(), v.uuid()),
-  eventId: v.string(),
-  eventType: v.picklist(EVENT_TYPE_NAMES),
-  status: v.picklist(DELIVERY_STATUSES),
+  deliveryId: v.pipe(v.string(), v.uuid(), v.description('The delivery id, for POST /api/webhooks/deliveries/{id}/resend.')),
+  endpointId: v.pipe(v.string(), v.uuid(), v.description('The endpoint it was sent to.')),
+  eventId: v.pipe(v.string(), v.description('The change it notifies of (its dedupKey).')),
+  eventType: v.pipe(v.picklist(EVENT_TYPE_NAMES), v.description('The event type of that change.')),
+  status: v.pipe(
+    v.picklist(DELIVERY_STATUSES),
+    v.description('PENDING while attempts remain, SUCCEEDED once your endpoint answered 2xx, FAILED when the attempts ran out or an answer was permanent.'),
+  ),
   payload: v.pipe(CatalogueNotificationSchema, v.description('The body sent, byte for byte the same on every attempt.')),
-  attempts: v.array(DeliveryAttemptSchema),
-  nextAttemptAt: v.nullable(DateTimeSchema),
-  failureReason: v.nullable(v.string()),
-  resendOf: v.nullable(v.string()),
-  createdAt: DateTimeSchema,
-  updatedAt: DateTimeSchema,
+  attempts: v.pipe(v.array(DeliveryAttemptSchema), v.description('Every attempt, oldest first.')),
+  nextAttemptAt: v.pipe(v.nullable(DateTimeSchema), v.description('When the next attempt is due; null when none is.')),
+  failureReason: v.pipe(v.nullable(v.string()), v.description('Why the delivery failed for good; null unless FAILED.')),
+  resendOf: v.pipe(v.nullable(v.string()), v.description('On a resend: the delivery it resends; null otherwise.')),
+  createdAt: v.pipe(DateTimeSchema, v.description('When the delivery was queued.')),
+  updatedAt: v.pipe(DateTimeSchema, v.description('When it last changed.')),
 });
 
 export const listWebhookDeliveriesRoute = defineRoute({
@@ -71,13 +77,15 @@ export const listWebhookDeliveriesRoute = defineRoute({
   params: EndpointIdParamsSchema,
   query: ListDeliveriesQuerySchema,
   responses: {
-    200: { description: 'One page; nextCursor is null on the last.', schema: v.object({ data: v.array(DeliverySchema), nextCursor: v.nullable(v.string()) }) },
+    200: { description: 'One page; nextCursor is null on the last.', schema: cursorPageOf(DeliverySchema, 'The deliveries of this page, newest first.') },
     404: { description: 'No such endpoint for this partner.', schema: ErrorBodySchema },
     ...AUTHENTICATED_ERRORS,
   },
 });
 
-export const DeliveryIdParamsSchema = v.object({ id: v.pipe(v.string(), v.uuid('id must be a UUID.')) });
+export const DeliveryIdParamsSchema = v.object({
+  id: v.pipe(v.string(), v.uuid('id must be a UUID.'), v.description('The delivery id (deliveryId of a delivery).')),
+});
 
 export const resendWebhookDeliveryRoute = defineRoute({
   operationId: 'resendWebhookDelivery',
@@ -114,7 +122,13 @@ export const listChangesRoute = defineRoute({
   tags: CHANGES_TAG,
   query: ListChangesQuerySchema,
   responses: {
-    200: { description: 'One page.', schema: v.object({ data: v.array(ChangeSchema), nextCursor: v.string() }) },
+    200: {
+      description: 'One page.',
+      schema: v.object({
+        data: v.pipe(v.array(ChangeSchema), v.description('The changes of this page, oldest recordedAt first.')),
+        nextCursor: v.pipe(v.string(), v.description('Always present: keep it and come back with it to read what was recorded since.')),
+      }),
+    },
     ...AUTHENTICATED_ERRORS,
   },
 });

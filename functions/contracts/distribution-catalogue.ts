@@ -4,7 +4,7 @@ import { MAX_WINDOW_DATES } from '../../domain/reads/date-window.ts';
 import { FEED_PAGE, MAX_LISTING_IDS } from '../../domain/reads/distribution-reads.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema, pageSizeParam } from './common.ts';
-import { dateParam, idList, ratePlansSchema } from './partner-reads.ts';
+import { dateParam, idList, listing, PROPERTY_PLACE, property, ratePlansSchema } from './partner-reads.ts';
 
 const TAG = ['Distribution API'];
 
@@ -36,7 +36,12 @@ export const ListingsFeedQuerySchema = v.strictObject({
 });
 
 export const ListingIdParamsSchema = v.object({
-  listingId: v.pipe(v.string(), v.minLength(1, 'listingId must not be empty.'), v.maxLength(64, 'listingId is at most 64 characters.')),
+  listingId: v.pipe(
+    v.string(),
+    v.minLength(1, 'listingId must not be empty.'),
+    v.maxLength(64, 'listingId is at most 64 characters.'),
+    v.description('A listing id of your channel.'),
+  ),
 });
 
 /**
@@ -53,43 +58,50 @@ export const AvailabilityQuerySchema = v.strictObject(
 );
 
 export const DistributionPropertySchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  brand: v.string(),
-  type: v.string(),
-  city: v.string(),
-  state: v.string(),
-  country: v.string(),
-  location: v.string(),
-  latitude: v.number(),
-  longitude: v.number(),
-  maxAdults: v.pipe(v.number(), v.integer()),
-  maxChildren: v.pipe(v.number(), v.integer()),
-  applicableAdult: v.pipe(v.number(), v.integer()),
-  applicableChild: v.pipe(v.number(), v.integer()),
-  numberOfBeds: v.pipe(v.number(), v.integer()),
+  id: property('id', v.string()),
+  name: property('name', v.string()),
+  brand: property('brand', v.string()),
+  type: property('type', v.string()),
+  ...PROPERTY_PLACE,
+  maxAdults: property('maxAdults', v.pipe(v.number(), v.integer())),
+  maxChildren: property('maxChildren', v.pipe(v.number(), v.integer())),
+  applicableAdult: property('applicableAdult', v.pipe(v.number(), v.integer())),
+  applicableChild: property('applicableChild', v.pipe(v.number(), v.integer())),
+  numberOfBeds: property('numberOfBeds', v.pipe(v.number(), v.integer())),
   quantity: v.pipe(v.number(), v.integer(), v.description('Units of this type the listing has.')),
   price: v.pipe(v.number(), v.description("Indicative nightly price in rupees at your channel's rates.")),
-  isPetFriendly: v.boolean(),
-  photos: v.array(v.object({ url: v.string(), name: v.string() })),
-  amenities: v.array(v.object({ icon: v.string(), name: v.string(), category: v.string() })),
+  isPetFriendly: property('isPetFriendly', v.boolean()),
+  photos: v.pipe(
+    v.array(v.object({ url: v.pipe(v.string(), v.description('URL of the photo.')), name: v.pipe(v.string(), v.description('What it shows.')) })),
+    v.description('Photos of the property.'),
+  ),
+  amenities: v.pipe(
+    v.array(
+      v.object({
+        icon: v.pipe(v.string(), v.description('An icon name for the amenity.')),
+        name: v.pipe(v.string(), v.description('The amenity.')),
+        category: v.pipe(v.string(), v.description('Its group, such as kitchen or outdoors.')),
+      }),
+    ),
+    v.description('Amenities of the property.'),
+  ),
 });
 
 export const DistributionListingSchema = v.object({
-  id: v.string(),
-  title: v.string(),
+  id: listing('id', v.string()),
+  title: listing('title', v.string()),
   status: v.pipe(v.string(), v.description('ACTIVE or INACTIVE.')),
-  type: v.string(),
-  city: v.string(),
-  state: v.string(),
-  country: v.string(),
-  locality: v.string(),
-  latitude: v.number(),
-  longitude: v.number(),
-  maxAdults: v.pipe(v.number(), v.integer()),
-  maxChildren: v.pipe(v.number(), v.integer()),
+  type: listing('type', v.string()),
+  city: listing('city', v.string()),
+  state: listing('state', v.string()),
+  country: listing('country', v.string()),
+  locality: listing('locality', v.string()),
+  latitude: listing('latitude', v.number()),
+  longitude: listing('longitude', v.number()),
+  maxAdults: listing('maxAdults', v.pipe(v.number(), v.integer())),
+  maxChildren: listing('maxChildren', v.pipe(v.number(), v.integer())),
   price: v.pipe(v.number(), v.description("Indicative nightly price in rupees at your channel's rates.")),
-  createdAt: DateTimeSchema,
+  createdAt: listing('createdAt', DateTimeSchema),
   updatedAt: v.pipe(
     DateTimeSchema,
     v.description('Last change of the listing or any of its properties: its position in the feed. Pass the latest you hold as updatedSince.'),
@@ -98,29 +110,35 @@ export const DistributionListingSchema = v.object({
 });
 
 export const AvailabilityDaySchema = v.object({
-  date: v.string(),
+  date: v.pipe(v.string(), v.description('The date (yyyy-mm-dd).')),
   unitsAvailable: v.pipe(v.number(), v.integer(), v.description('Units that can be sold on this date: 0 when sold out or stop-sold.')),
   stopSell: v.pipe(v.boolean(), v.description('Sales closed on this date whatever the units; unitsAvailable is then 0.')),
   minimumStay: v.pipe(v.number(), v.integer(), v.description('Nights; applies to every stay touching this date.')),
-  maximumStay: v.pipe(v.number(), v.integer()),
+  maximumStay: v.pipe(v.number(), v.integer(), v.description('Nights; applies to every stay touching this date.')),
   ratePlans: ratePlansSchema({
     unitsAvailable: v.pipe(v.number(), v.integer(), v.description('Units that can be sold on this plan: 0 when the plan is stop-sold.')),
   }),
 });
 
 export const AvailabilitySchema = v.object({
-  from: v.string(),
-  to: v.string(),
-  data: v.array(
-    v.object({
-      listingId: v.string(),
-      properties: v.array(
-        v.object({
-          propertyId: v.string(),
-          days: v.pipe(v.array(AvailabilityDaySchema), v.description('Ordered by date. A date without loaded inventory is absent and cannot be booked.')),
-        }),
-      ),
-    }),
+  from: v.pipe(v.string(), v.description('First date of the window (yyyy-mm-dd).')),
+  to: v.pipe(v.string(), v.description('Last date of the window (yyyy-mm-dd).')),
+  data: v.pipe(
+    v.array(
+      v.object({
+        listingId: v.pipe(v.string(), v.description('A listing asked for.')),
+        properties: v.pipe(
+          v.array(
+            v.object({
+              propertyId: v.pipe(v.string(), v.description('A property (unit type) of the listing.')),
+              days: v.pipe(v.array(AvailabilityDaySchema), v.description('Ordered by date. A date without loaded inventory is absent and cannot be booked.')),
+            }),
+          ),
+          v.description('Its properties, by id.'),
+        ),
+      }),
+    ),
+    v.description('Each listing asked for on your channel, by id.'),
   ),
 });
 
@@ -140,7 +158,13 @@ export const listDistributionListingsRoute = defineRoute({
   tags: TAG,
   query: ListingsFeedQuerySchema,
   responses: {
-    200: { description: 'One page.', schema: v.object({ data: v.array(DistributionListingSchema), nextCursor: v.nullable(v.string()) }) },
+    200: {
+      description: 'One page.',
+      schema: v.object({
+        data: v.pipe(v.array(DistributionListingSchema), v.description('The listings of this page, by updatedAt, then id.')),
+        nextCursor: v.pipe(v.nullable(v.string()), v.description('Pass as cursor for the next page; null on the last page.')),
+      }),
+    },
     ...AUTHENTICATED_ERRORS,
   },
 });

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MAX_FINANCE_CONTACTS, OPTIONAL_DOCUMENTS, STATUTORY_DOCUMENTS } from '../../domain/mail/finance-contacts.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, listOf } from './common.ts';
 
 const TAG = ['Finance contacts'];
 const NOT_FOUND = { 404: { description: "No such finance contact in your agent group (another group's reads the same).", schema: ErrorBodySchema } };
@@ -16,19 +16,21 @@ const DocumentsSchema = v.pipe(
 );
 
 export const FinanceContactSchema = v.object({
-  id: v.pipe(v.string(), v.uuid()),
-  email: v.string(),
-  name: v.nullable(v.string()),
+  id: v.pipe(v.string(), v.uuid(), v.description('The contact id.')),
+  email: v.pipe(v.string(), v.description('The e-mail address, lower-cased; one contact per address.')),
+  name: v.pipe(v.nullable(v.string()), v.description('How to address the contact in e-mails; null without.')),
   documents: v.pipe(
     v.array(v.picklist([...STATUTORY_DOCUMENTS, ...OPTIONAL_DOCUMENTS])),
     v.description('Every document the contact receives, statutory ones first.'),
   ),
   bounced: v.pipe(v.boolean(), v.description('Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed.')),
-  createdAt: DateTimeSchema,
-  updatedAt: DateTimeSchema,
+  createdAt: v.pipe(DateTimeSchema, v.description('When the contact was added.')),
+  updatedAt: v.pipe(DateTimeSchema, v.description('When it last changed.')),
 });
 
-const ContactIdParamsSchema = v.strictObject({ contactId: v.pipe(v.string(), v.uuid('contactId must be a finance contact id (a UUID).')) });
+const ContactIdParamsSchema = v.strictObject({
+  contactId: v.pipe(v.string(), v.uuid('contactId must be a finance contact id (a UUID).'), v.description('The contact id.')),
+});
 
 export const listFinanceContactsRoute = defineRoute({
   operationId: 'listFinanceContacts',
@@ -39,7 +41,10 @@ export const listFinanceContactsRoute = defineRoute({
   description:
     'The people who receive your invoices, credit notes and, as each chose, receipts, payment reminders and monthly statements by e-mail. Oldest first.',
   tags: TAG,
-  responses: { 200: { description: 'Oldest first.', schema: v.object({ data: v.array(FinanceContactSchema) }) }, ...AUTHENTICATED_ERRORS },
+  responses: {
+    200: { description: 'Oldest first.', schema: listOf(FinanceContactSchema, 'Every contact of your group, oldest first.') },
+    ...AUTHENTICATED_ERRORS,
+  },
 });
 
 export const createFinanceContactRoute = defineRoute({

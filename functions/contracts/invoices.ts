@@ -47,8 +47,8 @@ export const BillingRunBodySchema = v.optional(
 );
 
 export const BillingRunResultSchema = v.object({
-  periodFrom: DateSchema,
-  periodTo: DateSchema,
+  periodFrom: v.pipe(DateSchema, v.description('First day of the period billed.')),
+  periodTo: v.pipe(DateSchema, v.description('Last day of the period billed.')),
   cutoff: v.pipe(DateTimeSchema, v.description('Charges that occurred up to this instant (the end of periodTo in India) were selected.')),
   invoiceIds: v.pipe(
     v.array(v.pipe(v.string(), v.uuid())),
@@ -56,110 +56,137 @@ export const BillingRunResultSchema = v.object({
   ),
   linesWritten: v.pipe(v.number(), v.description('Invoice lines this run wrote (for a run handed to the billing worker, those written before it answered).')),
   blockedStates: v.pipe(
-    v.array(v.object({ state: v.string(), lineCount: v.number(), taxableValue: v.number() })),
+    v.array(
+      v.object({
+        state: v.pipe(v.string(), v.description("The property's state.")),
+        lineCount: v.pipe(v.number(), v.description('Lines held back.')),
+        taxableValue: Rupees('Their taxable value, in rupees.'),
+      }),
+    ),
     v.description('States with no GST registration of ours: their lines are held back, not billed.'),
   ),
-  skippedEntries: v.array(
-    v.object({
-      ledgerEntryId: v.pipe(v.string(), v.uuid()),
-      bookingId: v.string(),
-      reason: v.pipe(v.picklist(SKIP_REASONS), v.description(SKIP_REASONS.join(', '))),
-    }),
-  ),
-  unreconciledEntries: v.pipe(
-    v.array(v.object({ ledgerEntryId: v.pipe(v.string(), v.uuid()), bookingId: v.string(), chargedAmount: v.number(), billedAmount: v.number() })),
-    v.description("Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed."),
-  ),
-});
-
-export const InvoiceSchema = v.object({
-  id: v.pipe(v.string(), v.uuid()),
-  invoiceNumber: v.pipe(v.nullable(v.string()), v.description("From the registration's series per GSTIN and financial year; null until issued.")),
-  status: v.picklist(INVOICE_STATUSES),
-  issueDate: v.nullable(DateSchema),
-  dueDate: v.nullable(DateSchema),
-  periodFrom: DateSchema,
-  periodTo: DateSchema,
-  subtotal: Rupees('Σ taxable value of the lines (after discounts).'),
-  cgst: v.number(),
-  sgst: v.number(),
-  igst: v.number(),
-  discount: Rupees('Discounts already deducted in the taxable values (cancellation plan, bank offer); informational.'),
-  total: Rupees('subtotal + cgst + sgst + igst.'),
-  amountPaid: v.number(),
-  creditedAmount: v.number(),
-  amountDue: Rupees('total − amountPaid − creditedAmount.'),
-  overdueSince: v.nullable(DateSchema),
-  supplierGstin: v.string(),
-  supplierName: v.string(),
-  supplierAddress: v.string(),
-  billToGstin: v.nullable(v.string()),
-  billToName: v.string(),
-  billToAddress: v.string(),
-  placeOfSupply: v.pipe(v.string(), v.description('The property\'s state and its GST state code, e.g. "Goa (30)".')),
-  gatewayOrderId: v.pipe(
-    v.nullable(v.string()),
-    v.description(
-      'The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it).',
-    ),
-  ),
-  paymentInstructions: v.pipe(
-    v.nullable(
+  skippedEntries: v.pipe(
+    v.array(
       v.object({
-        gatewayOrderId: v.pipe(
-          v.nullable(v.string()),
-          v.description('Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment.'),
-        ),
-        bankTransfer: v.pipe(
-          v.nullable(
-            v.object({
-              accountNumber: v.string(),
-              ifsc: v.string(),
-              bankName: v.string(),
-              beneficiaryName: v.string(),
-              reference: v.pipe(v.nullable(v.string()), v.description('Quote it with the transfer (the invoice number).')),
-            }),
-          ),
+        ledgerEntryId: v.pipe(v.string(), v.uuid(), v.description('The charge on your ledger that was not billed.')),
+        bookingId: v.pipe(v.string(), v.description('Its booking.')),
+        reason: v.pipe(
+          v.picklist(SKIP_REASONS),
           v.description(
-            "The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first.",
+            'BOOKING_NOT_FOUND; NO_CHARGE_LINES (a booking stored without its breakdown); PROPERTY_UNKNOWN (the property left the catalogue); NEEDS_CREDIT_NOTE (what is invoiced no longer matches what the booking owes: for an operator credit note).',
           ),
         ),
       }),
     ),
-    v.description('How to pay this invoice; null for a credit note or an invoice of 0.'),
+    v.description('Charges that could not be billed, with why.'),
   ),
-  creditNoteFor: v.nullable(v.pipe(v.string(), v.uuid())),
+  unreconciledEntries: v.pipe(
+    v.array(
+      v.object({
+        ledgerEntryId: v.pipe(v.string(), v.uuid(), v.description('The charge on your ledger.')),
+        bookingId: v.pipe(v.string(), v.description('Its booking.')),
+        chargedAmount: Rupees("The booking's net POSTED amount, in rupees."),
+        billedAmount: Rupees('What its lines would bill, in rupees.'),
+      }),
+    ),
+    v.description("Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed."),
+  ),
 });
 
+export const InvoiceSchema = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.uuid(), v.description('The invoice id, for GET /v1/invoices/{id}.')),
+    invoiceNumber: v.pipe(v.nullable(v.string()), v.description("From the registration's series per GSTIN and financial year; null until issued.")),
+    status: v.pipe(v.picklist(INVOICE_STATUSES), v.description('DRAFT (being written, not yet issued), ISSUED (owing or a credit note), PAID, or CANCELLED.')),
+    issueDate: v.pipe(v.nullable(DateSchema), v.description('Date of issue; null on a DRAFT.')),
+    dueDate: v.pipe(v.nullable(DateSchema), v.description("Issue date plus your group's payment terms; null on a DRAFT.")),
+    periodFrom: v.pipe(DateSchema, v.description('First day of the period billed.')),
+    periodTo: v.pipe(DateSchema, v.description('Last day of the period billed.')),
+    subtotal: Rupees('Σ taxable value of the lines (after discounts).'),
+    cgst: Rupees('Central GST: half the GST when the place of supply is the state of our registration (the odd paisa here).'),
+    sgst: Rupees('State GST: the other half in that case.'),
+    igst: Rupees('Integrated GST: all of it when the place of supply is another state.'),
+    discount: Rupees('Discounts already deducted in the taxable values (cancellation plan, bank offer); informational.'),
+    total: Rupees('subtotal + cgst + sgst + igst.'),
+    amountPaid: Rupees('Payments allocated to this invoice.'),
+    creditedAmount: Rupees('Credit notes raised against this invoice.'),
+    amountDue: Rupees('total − amountPaid − creditedAmount.'),
+    overdueSince: v.pipe(v.nullable(DateSchema), v.description('The day after dueDate while amountDue is above 0 (India calendar); null otherwise.')),
+    supplierGstin: v.pipe(v.string(), v.description('Our GSTIN in the state of supply.')),
+    supplierName: v.pipe(v.string(), v.description('Our legal name on that registration.')),
+    supplierAddress: v.pipe(v.string(), v.description('Our address on that registration.')),
+    billToGstin: v.pipe(v.nullable(v.string()), v.description("Your agent group's GSTIN; null when it has none.")),
+    billToName: v.pipe(v.string(), v.description("Your agent group's billing name.")),
+    billToAddress: v.pipe(v.string(), v.description("Your agent group's billing address.")),
+    placeOfSupply: v.pipe(v.string(), v.description('The property\'s state and its GST state code, e.g. "Goa (30)".')),
+    gatewayOrderId: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        'The Razorpay order for exactly the amount due now; null once nothing is due, and for up to an hour after a payment or credit note changed the amount due (a fresh order replaces it).',
+      ),
+    ),
+    paymentInstructions: v.pipe(
+      v.nullable(
+        v.object({
+          gatewayOrderId: v.pipe(
+            v.nullable(v.string()),
+            v.description('Pay online (card, UPI, netbanking) against this Razorpay order: it collects exactly the amount due, in one payment.'),
+          ),
+          bankTransfer: v.pipe(
+            v.nullable(
+              v.object({
+                accountNumber: v.pipe(v.string(), v.description('The virtual account number to transfer to.')),
+                ifsc: v.pipe(v.string(), v.description('Its IFSC.')),
+                bankName: v.pipe(v.string(), v.description('Its bank.')),
+                beneficiaryName: v.pipe(v.string(), v.description('The beneficiary name to give.')),
+                reference: v.pipe(v.nullable(v.string()), v.description('Quote it with the transfer (the invoice number).')),
+              }),
+            ),
+            v.description(
+              "The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first.",
+            ),
+          ),
+        }),
+      ),
+      v.description('How to pay this invoice; null for a credit note or an invoice of 0.'),
+    ),
+    creditNoteFor: v.pipe(v.nullable(v.pipe(v.string(), v.uuid())), v.description('On a credit note: the id of the invoice it corrects; null on an invoice.')),
+  }),
+  v.description('A GST tax invoice, or a credit note (creditNoteFor set), of your agent group.'),
+);
+
 export const InvoiceLineSchema = v.object({
-  id: v.pipe(v.string(), v.uuid()),
+  id: v.pipe(v.string(), v.uuid(), v.description('The line id.')),
   lineKind: v.pipe(
     v.picklist(INVOICE_LINE_KINDS),
     v.description(
       'STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).',
     ),
   ),
-  sac: v.string(),
-  description: v.string(),
-  propertyName: v.string(),
-  bookingId: v.string(),
+  sac: v.pipe(v.string(), v.description('The SAC code: 996311 (accommodation) on every line.')),
+  description: v.pipe(v.string(), v.description('The line in words, as the PDF prints it.')),
+  propertyName: v.pipe(v.string(), v.description('The property supplied.')),
+  bookingId: v.pipe(v.string(), v.description("The property system's booking id.")),
   externalBookingId: v.pipe(
     v.nullable(v.string()),
     v.description('Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it.'),
   ),
-  itemRef: v.string(),
-  nightDate: v.nullable(DateSchema),
-  checkIn: DateSchema,
-  checkOut: DateSchema,
-  quantity: v.number(),
-  unitBase: v.number(),
-  taxableValue: v.number(),
-  gstRate: v.number(),
-  cgst: v.number(),
-  sgst: v.number(),
-  igst: v.number(),
-  lineTotal: v.number(),
-  creditNoteForLine: v.nullable(v.pipe(v.string(), v.uuid())),
+  itemRef: v.pipe(
+    v.string(),
+    v.description("Which part of the booking's price the line bills (property and night, meal or service and date), unique within the booking."),
+  ),
+  nightDate: v.pipe(v.nullable(DateSchema), v.description('The night of a STAY line, the date of a dated meal or service; null otherwise.')),
+  checkIn: v.pipe(DateSchema, v.description("The booking's check-in.")),
+  checkOut: v.pipe(DateSchema, v.description("The booking's check-out.")),
+  quantity: v.pipe(v.number(), v.description('Units, servings or items billed.')),
+  unitBase: Rupees("The line's value before discounts per unit, in rupees."),
+  taxableValue: Rupees('The value GST is charged on, after discounts, in rupees.'),
+  gstRate: v.pipe(v.number(), v.description('The GST rate, in percent.')),
+  cgst: Rupees('Central GST, in rupees.'),
+  sgst: Rupees('State GST, in rupees.'),
+  igst: Rupees('Integrated GST, in rupees.'),
+  lineTotal: Rupees('taxableValue + cgst + sgst + igst.'),
+  creditNoteForLine: v.pipe(v.nullable(v.pipe(v.string(), v.uuid())), v.description('On a credit note: the line it credits; null otherwise.')),
 });
 
 const statusList = v.optional(
@@ -180,7 +207,7 @@ export const InvoiceListQuerySchema = v.strictObject({
   size: v.optional(pageSizeParam(INVOICE_PAGE.maxSize, `Page size, 1–${INVOICE_PAGE.maxSize}; default ${INVOICE_PAGE.defaultSize}.`)),
 });
 
-export const InvoiceIdParamsSchema = v.strictObject({ id: v.pipe(v.string(), v.uuid('id must be an invoice id (a UUID).')) });
+export const InvoiceIdParamsSchema = v.strictObject({ id: v.pipe(v.string(), v.uuid('id must be an invoice id (a UUID).'), v.description('The invoice id.')) });
 
 const NOT_FOUND = { 404: { description: "No such invoice in your agent group (another group's invoice reads the same).", schema: ErrorBodySchema } };
 
@@ -225,11 +252,11 @@ export const listInvoicesRoute = defineRoute({
     200: {
       description: 'One page.',
       schema: v.object({
-        data: v.array(InvoiceSchema),
-        nextCursor: v.nullable(v.string()),
-        outstanding: v.number(),
-        oldestDueDate: v.nullable(DateSchema),
-        outstandingInvoiceCount: v.number(),
+        data: v.pipe(v.array(InvoiceSchema), v.description('Invoices and credit notes of this page, newest issueDate first.')),
+        nextCursor: v.pipe(v.nullable(v.string()), v.description('Pass as cursor for the next page; null on the last page.')),
+        outstanding: Rupees('Issued totals less payments and credit notes, over all your invoices (not the page), in rupees.'),
+        oldestDueDate: v.pipe(v.nullable(DateSchema), v.description('The earliest due date of an invoice still owing; null when none is.')),
+        outstandingInvoiceCount: v.pipe(v.number(), v.description('Invoices still owing, over all your invoices.')),
       }),
     },
     ...AUTHENTICATED_ERRORS,
@@ -250,9 +277,19 @@ export const getInvoiceRoute = defineRoute({
       description: 'The invoice.',
       schema: v.object({
         invoice: InvoiceSchema,
-        lines: v.array(InvoiceLineSchema),
-        creditNotes: v.array(v.object({ id: v.pipe(v.string(), v.uuid()), invoiceNumber: v.string(), issueDate: DateSchema, total: v.number() })),
-        creditNoteForNumber: v.nullable(v.string()),
+        lines: v.pipe(v.array(InvoiceLineSchema), v.description("The lines; they add up to the invoice's subtotal, taxes and total.")),
+        creditNotes: v.pipe(
+          v.array(
+            v.object({
+              id: v.pipe(v.string(), v.uuid(), v.description('The credit note id.')),
+              invoiceNumber: v.pipe(v.string(), v.description('Its number.')),
+              issueDate: v.pipe(DateSchema, v.description('Its date of issue.')),
+              total: Rupees('Its total, in rupees.'),
+            }),
+          ),
+          v.description('Credit notes raised against this invoice.'),
+        ),
+        creditNoteForNumber: v.pipe(v.nullable(v.string()), v.description("On a credit note: the corrected invoice's number; null otherwise.")),
       }),
     },
     ...AUTHENTICATED_ERRORS,

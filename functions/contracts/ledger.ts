@@ -4,7 +4,7 @@ import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/l
 import { LEDGER_PAGE, MAX_STATEMENT_DAYS } from '../../domain/ledger/read-ledger.ts';
 import { CSV_MEDIA_TYPE, LEDGER_CSV_COLUMN_NOTES, LEDGER_CSV_COLUMNS } from '../../domain/ledger/ledger-csv.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, instantSchema, pageSizeParam } from './common.ts';
+import { AUTHENTICATED_ERRORS, cursorPageOf, DateTimeSchema, instantSchema, pageSizeParam } from './common.ts';
 import { idList } from './partner-reads.ts';
 import { DAY_OR_INSTANT_RULE, isDayOrInstant } from '../../domain/reads/date-window.ts';
 
@@ -72,7 +72,7 @@ export const StatementQuerySchema = v.strictObject(
 const Rupees = (description: string) => v.pipe(v.number(), v.description(description));
 
 export const LedgerEntrySchema = v.object({
-  id: v.pipe(v.string(), v.uuid()),
+  id: v.pipe(v.string(), v.uuid(), v.description('The entry id.')),
   type: v.pipe(
     v.picklist(LEDGER_ENTRY_TYPES),
     v.description('CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).'),
@@ -84,11 +84,11 @@ export const LedgerEntrySchema = v.object({
     ),
   ),
   amount: Rupees('Signed rupees from your side: positive grows what you owe, negative shrinks it.'),
-  currency: v.literal('INR'),
+  currency: v.pipe(v.literal('INR'), v.description('ISO 4217; INR.')),
   bookingId: v.pipe(v.nullable(v.string()), v.description('The property-system booking id; set once a charge is POSTED.')),
   externalBookingId: v.pipe(v.nullable(v.string()), v.description('Your own booking reference, set from authorization.')),
-  description: v.string(),
-  occurredAt: DateTimeSchema,
+  description: v.pipe(v.string(), v.description('The entry in words, as the statement prints it.')),
+  occurredAt: v.pipe(DateTimeSchema, v.description('When it happened: what from and to filter on, and the order of the ledger.')),
 });
 
 const creditFields = {
@@ -97,15 +97,14 @@ const creditFields = {
 };
 
 export const LedgerPageSchema = v.object({
-  data: v.array(LedgerEntrySchema),
-  nextCursor: v.nullable(v.string()),
+  ...cursorPageOf(LedgerEntrySchema, 'The entries of this page, newest first.').entries,
   ...creditFields,
   exposure: Rupees('Authorized and posted charges and adjustments less refunds and payments, live.'),
 });
 
 export const StatementSchema = v.object({
-  from: DateTimeSchema,
-  to: DateTimeSchema,
+  from: v.pipe(DateTimeSchema, v.description('Start of the period, as asked.')),
+  to: v.pipe(DateTimeSchema, v.description('End of the period, as asked.')),
   openingBalance: Rupees('Net POSTED position of everything that occurred before from.'),
   entries: v.pipe(v.array(LedgerEntrySchema), v.description('Every entry that occurred in the period, all statuses, oldest first (then by id).')),
   closingBalance: Rupees('openingBalance plus the POSTED amounts of the period.'),

@@ -30,26 +30,44 @@ export const count = (min: number, max: number) =>
 export const list = <S extends v.GenericSchema>(item: S, max: number) => v.pipe(v.array(item), v.maxLength(max, `may hold at most ${max} entries.`));
 
 export const SelectedPropertySchema = v.strictObject({
-  propertyId: Id('property'),
+  propertyId: v.pipe(Id('property'), v.description('A property (unit type) of the listing, as the availability and listing reads name it.')),
   quantity: v.pipe(count(1, MAX_UNITS_PER_PROPERTY), v.description(`Units of this property, 1–${MAX_UNITS_PER_PROPERTY}.`)),
 });
 
 export const MealSelectionSchema = v.strictObject({
-  mealId: Id('meal'),
+  mealId: v.pipe(Id('meal'), v.description("One of the listing's meals, as the listing read names it.")),
   dates: v.optional(v.pipe(list(DateSchema, ORDER_LIMITS.dates), v.description('checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates.'))),
   unsureOfDates: v.optional(v.pipe(v.boolean(), v.description('Serve on every night of the stay.'))),
   adults: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default: every adult of the order.'))),
   children: v.optional(v.pipe(count(0, ORDER_LIMITS.guests), v.description('Default: every child of the order.'))),
-  chefOnCall: v.optional(v.boolean()),
+  chefOnCall: v.optional(v.pipe(v.boolean(), v.description("Add the meal's chef-on-call surcharge once per serving (per date); default false."))),
 });
 
 export const VasSelectionSchema = v.strictObject({
-  vasId: Id('service'),
-  variantId: Id('variant'),
-  dates: v.optional(list(DateSchema, ORDER_LIMITS.dates)),
-  unsureOfDates: v.optional(v.boolean()),
+  vasId: v.pipe(Id('service'), v.description("One of the listing's value-added services, as the listing read names it.")),
+  variantId: v.pipe(Id('variant'), v.description('The variant of that service to buy (its price and charging basis: per stay, per night or per unit).')),
+  dates: v.optional(
+    v.pipe(
+      list(DateSchema, ORDER_LIMITS.dates),
+      v.description('Dates (yyyy-mm-dd) within the stay, no repeats; needed for per-night and per-unit services unless unsureOfDates.'),
+    ),
+  ),
+  unsureOfDates: v.optional(
+    v.pipe(v.boolean(), v.description('Dates not known yet: a per-night service is charged every night of the stay, a per-unit one once, undated.')),
+  ),
   quantity: v.optional(v.pipe(count(0, MAX_ADD_ON_QUANTITY), v.description(`Default 1; 0–${MAX_ADD_ON_QUANTITY}.`))),
-  dateQuantities: v.optional(list(v.strictObject({ date: DateSchema, quantity: count(0, MAX_ADD_ON_QUANTITY) }), ORDER_LIMITS.dates)),
+  dateQuantities: v.optional(
+    v.pipe(
+      list(
+        v.strictObject({
+          date: v.pipe(DateSchema, v.description('One of the dates the selection is charged on; no repeats.')),
+          quantity: v.pipe(count(0, MAX_ADD_ON_QUANTITY), v.description(`The quantity on that date, 0–${MAX_ADD_ON_QUANTITY}.`)),
+        }),
+        ORDER_LIMITS.dates,
+      ),
+      v.description('Per-date quantities that override `quantity` on their dates.'),
+    ),
+  ),
 });
 
 /** The body of POST /v1/orders and POST /v1/orders/preview. Unknown fields are refused by name. */
@@ -73,8 +91,10 @@ export const OrderBodySchema = v.pipe(
         v.description('Our extension: the occupancy rate plan; default EP (room only).'),
       ),
     ),
-    meals: v.optional(list(MealSelectionSchema, ORDER_LIMITS.selections)),
-    vas: v.optional(list(VasSelectionSchema, ORDER_LIMITS.selections)),
+    meals: v.optional(v.pipe(list(MealSelectionSchema, ORDER_LIMITS.selections), v.description('Meals to add to the stay; not channel-adjusted.'))),
+    vas: v.optional(
+      v.pipe(list(VasSelectionSchema, ORDER_LIMITS.selections), v.description('Value-added services (transfers, experiences) to add; not channel-adjusted.')),
+    ),
     bankOfferCode: v.optional(
       v.pipe(
         v.string(),
@@ -100,20 +120,35 @@ export const OrderBodySchema = v.pipe(
 );
 export type OrderBody = v.InferOutput<typeof OrderBodySchema>;
 
-export const OrderIdParamsSchema = v.object({ orderId: v.pipe(v.string(), v.uuid('must be a UUID.')) });
+export const OrderIdParamsSchema = v.object({
+  orderId: v.pipe(v.string(), v.uuid('must be a UUID.'), v.description('The orderId POST /v1/orders answered with.')),
+});
 
-const Money = v.pipe(v.number(), v.description('Rupees, at most two decimals.'));
+/** An amount in rupees (at most two decimals), described by what it is. */
+const money = (what: string) => v.pipe(v.number(), v.description(`${what} Rupees, at most two decimals.`));
+
+/** One step of a cancellation policy (docs/pricing.md "Cancellation plan"). */
+export const CancellationStepSchema = v.object({
+  cancelBy: v.pipe(v.string(), v.description("Last date (yyyy-mm-dd) a cancellation gets this refund: check-in minus the step's days before check-in.")),
+  refundPercentage: v.pipe(v.number(), v.description('Percent of the charge refunded by a cancellation on or before cancelBy.')),
+  label: v.pipe(v.string(), v.description('The step in words, for people.')),
+});
 
 export const ItemSchema = v.object({
-  listingId: v.string(),
-  checkIn: v.string(),
-  checkOut: v.string(),
-  nights: v.pipe(v.number(), v.integer()),
+  listingId: v.pipe(v.string(), v.description('The listing priced.')),
+  checkIn: v.pipe(v.string(), v.description('Arrival date (yyyy-mm-dd).')),
+  checkOut: v.pipe(v.string(), v.description('Departure date (yyyy-mm-dd).')),
+  nights: v.pipe(v.number(), v.integer(), v.description('Nights of the stay: checkOut − checkIn.')),
   soldOut: v.pipe(v.boolean(), v.description('A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused.')),
-  itemSubtotal: Money,
-  cancellationPlanId: v.string(),
-  cancellationPlanDiscount: Money,
-  cancellationPolicy: v.array(v.object({ cancelBy: v.string(), refundPercentage: v.number(), label: v.string() })),
+  itemSubtotal: money("The item's stay after the cancellation plan, plus its meals and services; before the bank offer and GST."),
+  cancellationPlanId: v.pipe(v.string(), v.description('The cancellation plan priced: the one asked for, else the listing default.')),
+  cancellationPlanDiscount: money("The cancellation plan's discount on this item's stay."),
+  cancellationPolicy: v.pipe(
+    v.array(CancellationStepSchema),
+    v.description(
+      'The refund schedule, earliest step first; a cancellation on day D gets the first step whose cancelBy is D or later. Ends with a 0 % step at check-in.',
+    ),
+  ),
 });
 
 export const UnavailableNightSchema = v.object({
@@ -140,36 +175,46 @@ export const OrderItemSchema = v.object({
   ),
 });
 
-export const BankOfferResultSchema = v.object({
-  code: v.string(),
-  title: v.string(),
-  discountType: v.picklist(DISCOUNT_TYPES),
-  discount: Money,
-  applied: v.boolean(),
-  reason: v.string(),
-});
+export const BankOfferResultSchema = v.pipe(
+  v.object({
+    code: v.pipe(v.string(), v.description('The offer code.')),
+    title: v.pipe(v.string(), v.description("The offer's title, for people.")),
+    discountType: v.pipe(v.picklist(DISCOUNT_TYPES), v.description('PERCENTAGE of the order value (capped at the offer maximum) or a FLAT amount.')),
+    discount: money('The discount the offer takes off the order value (stay after the plan, meals and services); never more than that value.'),
+    applied: v.pipe(v.boolean(), v.description('Always true: an offer that cannot apply is refused (bankOfferCode) or not chosen (applyBestBankOffer).')),
+    reason: v.pipe(v.string(), v.description('Whether the offer was requested or chosen as the best, and whether its cap applied.')),
+  }),
+  v.description('A bank offer applied to an order (docs/pricing.md "Bank offers").'),
+);
 
-export const SummarySchema = v.object({
-  baseSubtotal: Money,
-  mealsSubtotal: Money,
-  vasSubtotal: Money,
-  cancellationPlanDiscount: Money,
-  stayAfterCancellationPlan: Money,
-  bankOffer: v.nullable(BankOfferResultSchema),
-  priceAfterBankOffer: Money,
-  offersDiscount: Money,
-  taxableSubtotal: Money,
-  gst: Money,
-  grandTotal: Money,
-});
+export const SummarySchema = v.pipe(
+  v.object({
+    baseSubtotal: money('Every unit on every night at the channel rate, before any discount.'),
+    mealsSubtotal: money('The meals.'),
+    vasSubtotal: money('The value-added services.'),
+    cancellationPlanDiscount: money("The cancellation plan's discount: its percentage of baseSubtotal (the stay only), rounded half up."),
+    stayAfterCancellationPlan: money('baseSubtotal − cancellationPlanDiscount.'),
+    bankOffer: v.pipe(v.nullable(BankOfferResultSchema), v.description('The bank offer applied; null when none was asked for or none is eligible.')),
+    priceAfterBankOffer: money('stayAfterCancellationPlan + mealsSubtotal + vasSubtotal − bankOffer.discount.'),
+    offersDiscount: money('Every discount of the order: cancellationPlanDiscount + bankOffer.discount.'),
+    taxableSubtotal: money('The value GST is charged on; equals priceAfterBankOffer.'),
+    gst: money('GST: the sum of the per-line GST, each rounded half up to the paisa.'),
+    grandTotal: money('What the booking charges to your credit: taxableSubtotal + gst.'),
+  }),
+  v.description('The totals of the order: taxableSubtotal + gst = grandTotal (docs/pricing.md).'),
+);
 
-const pricedFields = { currency: v.pipe(v.string(), v.description('ISO 4217; INR.')), items: v.array(OrderItemSchema), summary: SummarySchema };
+const pricedFields = {
+  currency: v.pipe(v.string(), v.description('ISO 4217; INR.')),
+  items: v.pipe(v.array(OrderItemSchema), v.description('One item: the stay priced, with why it cannot be sold if it cannot.')),
+  summary: SummarySchema,
+};
 
 /** The preview: an Order without orderId and validUntil. */
 export const OrderQuoteSchema = v.object(pricedFields);
 
 export const OrderSchema = v.object({
-  orderId: v.pipe(v.string(), v.uuid()),
+  orderId: v.pipe(v.string(), v.uuid(), v.description('The order id to book with POST /v1/bookings.')),
   validUntil: v.pipe(DateTimeSchema, v.description('Courtesy expiry of this price; no inventory is held.')),
   ...pricedFields,
 });

@@ -14,10 +14,13 @@ import { CatalogueNotificationSchema } from './deliveries.ts';
  */
 export const BookingCallbackSchema = v.strictObject({
   eventId: v.pipe(v.string(), v.description('Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it.')),
-  eventType: v.picklist(BOOKING_CALLBACK_EVENT_TYPES),
+  eventType: v.pipe(
+    v.picklist(BOOKING_CALLBACK_EVENT_TYPES),
+    v.description('booking.confirmed, booking.failed, booking.cancelled or booking.amended (one per amendment applied).'),
+  ),
   event: v.pipe(v.picklist(BOOKING_CALLBACK_EVENT_TYPES), v.description('The same value as eventType; read whichever your code expects.')),
   occurredAt: v.pipe(DateTimeSchema, v.description('Order outcomes of one booking by this, not by arrival.')),
-  status: v.picklist(['CONFIRMED', 'FAILED', 'CANCELLED']),
+  status: v.pipe(v.picklist(['CONFIRMED', 'FAILED', 'CANCELLED']), v.description("The booking's status with this outcome (CONFIRMED for booking.amended).")),
   externalBookingId: v.pipe(v.string(), v.description('The id you sent when booking.')),
   bookingId: v.pipe(v.nullable(v.string()), v.description('The id you address the booking by; null when it never landed.')),
   reasonCode: v.pipe(

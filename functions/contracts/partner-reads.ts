@@ -47,62 +47,129 @@ export const BulkQuerySchema = v.strictObject({
   to: dateParam('to', 'Inclusive; default 30 dates from `from`; at most 365 dates in all.'),
 });
 
+/** What the listing fields of the catalogue reads mean (docs/world-file.md "catalogue.listings"). */
+export const LISTING_NOTES = {
+  id: 'The listing id.',
+  title: "The listing's title.",
+  type: 'The kind of listing, such as VILLA or HAVELI.',
+  status: 'ACTIVE or INACTIVE.',
+  locality: 'Locality (area within the city).',
+  city: 'City.',
+  state: 'Indian state; the GST place of supply.',
+  country: 'Country.',
+  addressLine: 'Street address.',
+  latitude: 'Degrees north.',
+  longitude: 'Degrees east.',
+  maxAdults: 'Adults the whole listing sleeps.',
+  maxChildren: 'Children the whole listing sleeps.',
+  price: "Indicative nightly price in rupees at your channel's rates.",
+  amenities: 'Amenity names.',
+  tags: 'Catalogue tags.',
+  createdAt: 'When the listing was created.',
+  updatedAt: 'Last change of the listing or any of its properties.',
+} as const;
+
+/** What the property (unit type) fields of the catalogue reads mean (docs/world-file.md "Properties"). */
+export const PROPERTY_NOTES = {
+  id: 'The property id: one kind of unit of the listing.',
+  title: "The property's title; defaults to its name.",
+  name: "The property's name.",
+  type: 'The kind of unit, such as ENTIRE_HOME or ROOM.',
+  brand: 'The brand the property is sold under.',
+  bedrooms: 'Bedrooms of one unit.',
+  bathrooms: 'Bathrooms of one unit.',
+  numberOfBeds: 'Beds of one unit.',
+  numberOfPets: 'Pets one unit takes; 0 unless pet friendly.',
+  isPetFriendly: 'Whether pets are allowed.',
+  isStressed: 'Catalogue flag, as the operator set it; informational, not used in pricing or availability.',
+  isHighDemand: 'Catalogue flag: the property is in high demand, as the operator set it; informational, not used in pricing.',
+  quantity: 'Units of this kind the listing has.',
+  price: 'Indicative nightly price in rupees of one unit.',
+  city: 'City.',
+  state: 'Indian state.',
+  country: 'Country.',
+  location: "Where the property is; defaults to the listing's locality.",
+  latitude: 'Degrees north.',
+  longitude: 'Degrees east.',
+  applicableAdult: "Adults included in one unit's occupancy rate.",
+  applicableChild: "Children included in one unit's occupancy rate.",
+  extraAdultRate: 'Whole rupees per night for each adult beyond applicableAdult, where the day lists no rate for that count.',
+  extraChildRate: 'Whole rupees per night for each child beyond applicableChild.',
+  maxAdults: 'Most adults one unit takes.',
+  maxChildren: 'Most children one unit takes.',
+  imageUrl: 'URL of the main picture.',
+} as const;
+
+const noted =
+  <N extends Record<string, string>>(notes: N) =>
+  <S extends v.GenericSchema>(field: keyof N & string, schema: S) =>
+    v.pipe(schema, v.description(notes[field]!));
+/** `listing('city', v.string())`: the schema described as the catalogue describes that listing field. */
+export const listing = noted(LISTING_NOTES);
+/** `property('quantity', v.number())`: likewise for a property field. */
+export const property = noted(PROPERTY_NOTES);
+
+/** Where a property is: the same six fields in both catalogue reads. */
+export const PROPERTY_PLACE = {
+  city: property('city', v.string()),
+  state: property('state', v.string()),
+  country: property('country', v.string()),
+  location: property('location', v.string()),
+  latitude: property('latitude', v.number()),
+  longitude: property('longitude', v.number()),
+};
+
 const PropertyDetailsSchema = v.object({
-  id: v.string(),
-  title: v.string(),
-  bedrooms: v.number(),
-  bathrooms: v.number(),
-  numberOfPets: v.number(),
-  isPetFriendly: v.boolean(),
-  isStressed: v.boolean(),
-  isHighDemand: v.boolean(),
-  brand: v.string(),
-  quantity: v.number(),
-  price: v.number(),
-  city: v.string(),
-  state: v.string(),
-  country: v.string(),
-  location: v.string(),
-  latitude: v.number(),
-  longitude: v.number(),
-  name: v.string(),
-  applicableAdult: v.number(),
-  applicableChild: v.number(),
-  extraAdultRate: v.number(),
-  extraChildRate: v.number(),
-  maxAdults: v.number(),
-  numberOfBeds: v.number(),
-  maxChildren: v.number(),
-  imageUrl: v.string(),
+  id: property('id', v.string()),
+  title: property('title', v.string()),
+  bedrooms: property('bedrooms', v.number()),
+  bathrooms: property('bathrooms', v.number()),
+  numberOfPets: property('numberOfPets', v.number()),
+  isPetFriendly: property('isPetFriendly', v.boolean()),
+  isStressed: property('isStressed', v.boolean()),
+  isHighDemand: property('isHighDemand', v.boolean()),
+  brand: property('brand', v.string()),
+  quantity: property('quantity', v.number()),
+  price: property('price', v.number()),
+  ...PROPERTY_PLACE,
+  name: property('name', v.string()),
+  applicableAdult: property('applicableAdult', v.number()),
+  applicableChild: property('applicableChild', v.number()),
+  extraAdultRate: property('extraAdultRate', v.number()),
+  extraChildRate: property('extraChildRate', v.number()),
+  maxAdults: property('maxAdults', v.number()),
+  numberOfBeds: property('numberOfBeds', v.number()),
+  maxChildren: property('maxChildren', v.number()),
+  imageUrl: property('imageUrl', v.string()),
   photos: v.pipe(v.string(), v.description('Photo URLs joined with ", ".')),
   amenities: v.pipe(v.string(), v.description('Amenity names joined with ", ".')),
 });
 
 export const ListingWithPropertiesSchema = v.object({
-  id: v.string(),
-  title: v.string(),
-  maxAdults: v.number(),
-  maxChildren: v.number(),
-  latitude: v.number(),
-  longitude: v.number(),
-  locality: v.string(),
-  city: v.string(),
-  state: v.string(),
-  status: v.string(),
-  country: v.string(),
-  addressLine: v.string(),
-  price: v.number(),
-  amenities: v.array(v.string()),
-  tags: v.array(v.string()),
-  createdAt: DateTimeSchema,
-  updatedAt: DateTimeSchema,
-  properties: v.array(PropertyDetailsSchema),
+  id: listing('id', v.string()),
+  title: listing('title', v.string()),
+  maxAdults: listing('maxAdults', v.number()),
+  maxChildren: listing('maxChildren', v.number()),
+  latitude: listing('latitude', v.number()),
+  longitude: listing('longitude', v.number()),
+  locality: listing('locality', v.string()),
+  city: listing('city', v.string()),
+  state: listing('state', v.string()),
+  status: listing('status', v.string()),
+  country: listing('country', v.string()),
+  addressLine: listing('addressLine', v.string()),
+  price: listing('price', v.number()),
+  amenities: listing('amenities', v.array(v.string())),
+  tags: listing('tags', v.array(v.string())),
+  createdAt: listing('createdAt', DateTimeSchema),
+  updatedAt: listing('updatedAt', DateTimeSchema),
+  properties: v.pipe(v.array(PropertyDetailsSchema), v.description('The kinds of unit of the listing.')),
 });
 
 const PlanRestrictionsSchema = v.object({
-  stopSell: v.boolean(),
-  minimumStay: v.pipe(v.number(), v.integer()),
-  maximumStay: v.pipe(v.number(), v.integer()),
+  stopSell: v.pipe(v.boolean(), v.description('Sales on this plan closed on this date.')),
+  minimumStay: v.pipe(v.number(), v.integer(), v.description('Fewest nights for a stay on this plan touching this date.')),
+  maximumStay: v.pipe(v.number(), v.integer(), v.description('Most nights for a stay on this plan touching this date.')),
   closedToArrival: v.pipe(v.boolean(), v.description('No stay on this plan may start on this date.')),
   closedToDeparture: v.pipe(v.boolean(), v.description('No stay on this plan may check out on this date.')),
   minimumStayArrival: v.optional(v.pipe(v.number(), v.integer(), v.description('Nights, for stays on this plan arriving on this date.'))),
@@ -113,7 +180,12 @@ export const ratePlansSchema = <T extends v.ObjectEntries>(extra: T) => {
   const plan = v.object({ ...PlanRestrictionsSchema.entries, ...extra });
   return v.optional(
     v.pipe(
-      v.object({ EP: v.optional(plan), CP: v.optional(plan), MAP: v.optional(plan), AP: v.optional(plan) }),
+      v.object({
+        EP: v.optional(v.pipe(plan, v.description('Room only.'))),
+        CP: v.optional(v.pipe(plan, v.description('With breakfast.'))),
+        MAP: v.optional(v.pipe(plan, v.description('With breakfast and one main meal.'))),
+        AP: v.optional(v.pipe(plan, v.description('With every meal.'))),
+      }),
       v.description(
         "Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields.",
       ),
@@ -122,19 +194,25 @@ export const ratePlansSchema = <T extends v.ObjectEntries>(extra: T) => {
 };
 
 export const InventorySchema = v.object({
-  id: v.string(),
-  date: v.string(),
-  quantity: v.number(),
-  propertyId: v.string(),
-  minimumStay: v.number(),
-  maximumStay: v.number(),
-  stopSell: v.boolean(),
-  createdAt: DateTimeSchema,
-  updatedAt: DateTimeSchema,
+  id: v.pipe(v.string(), v.description('The row id.')),
+  date: v.pipe(v.string(), v.description('The date (yyyy-mm-dd) the row is for.')),
+  quantity: v.pipe(v.number(), v.description('Units of the property open for sale on that date.')),
+  propertyId: v.pipe(v.string(), v.description('The property (unit type).')),
+  minimumStay: v.pipe(v.number(), v.description('Fewest nights for a stay touching this date.')),
+  maximumStay: v.pipe(v.number(), v.description('Most nights for a stay touching this date.')),
+  stopSell: v.pipe(v.boolean(), v.description('Sales closed on this date, whatever the quantity.')),
+  createdAt: v.pipe(DateTimeSchema, v.description('When the row was first loaded.')),
+  updatedAt: v.pipe(DateTimeSchema, v.description('When the row last changed.')),
   ratePlans: ratePlansSchema({}),
 });
 
-export const RateRowSchema = v.object({ propertyId: v.string(), date: v.string(), mealPlan: v.string(), adults: v.number(), rate: v.number() });
+export const RateRowSchema = v.object({
+  propertyId: v.pipe(v.string(), v.description('The property (unit type).')),
+  date: v.pipe(v.string(), v.description('The night (yyyy-mm-dd).')),
+  mealPlan: v.pipe(v.string(), v.description('EP (room only), CP (breakfast), MAP (breakfast and one meal) or AP (every meal).')),
+  adults: v.pipe(v.number(), v.description('The occupancy the rate is for.')),
+  rate: v.pipe(v.number(), v.description("Rupees for one unit that night at your channel's rates.")),
+});
 
 const LARGE = 'Large responses are gzip-compressed when the request sends `Accept-Encoding: gzip`; send it for long windows.';
 
@@ -150,7 +228,12 @@ export const listListingsRoute = defineRoute({
   responses: {
     200: {
       description: 'One page.',
-      schema: v.object({ data: v.array(ListingWithPropertiesSchema), total: v.number(), page: v.number(), size: v.number() }),
+      schema: v.object({
+        data: v.pipe(v.array(ListingWithPropertiesSchema), v.description('The listings of this page, by id.')),
+        total: v.pipe(v.number(), v.description('Every listing of your channel, on all pages.')),
+        page: v.pipe(v.number(), v.description('This page, from 1.')),
+        size: v.pipe(v.number(), v.description('Page size.')),
+      }),
     },
     ...AUTHENTICATED_ERRORS,
   },

@@ -4,61 +4,88 @@ import { defineRoute } from '../http/route.ts';
 import { ErrorBodySchema } from './common.ts';
 
 /** razorpay.com/docs/api/payments, "Payment Entity": the fields read (Razorpay sends many more, ignored). */
+const CURRENCY = v.pipe(v.string(), v.description('ISO 4217; anything but INR is kept unmatched.'));
+const UNIX = (what: string) => v.pipe(v.number(), v.integer(), v.description(`${what}, in Unix seconds.`));
+/** `{entity}`: how Razorpay wraps each object of a payload. */
+const wrapped = <S extends v.GenericSchema>(entity: S, what: string) => v.object({ entity: v.pipe(entity, v.description(what)) });
+
 const PaymentEntitySchema = v.object({
   id: v.pipe(v.string(), v.description("Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once.")),
   order_id: v.pipe(v.nullable(v.string()), v.description("The order paid: an invoice's gatewayOrderId (null for a bank transfer).")),
   amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise (the currency subunit).')),
-  currency: v.string(),
+  currency: CURRENCY,
   status: v.pipe(v.string(), v.description('Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back).')),
   amount_refunded: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise refunded of it so far.'))),
-  created_at: v.pipe(v.number(), v.integer(), v.description('Unix seconds.')),
+  created_at: UNIX('When the payment was made'),
 });
 
 /** razorpay.com/docs/webhooks/payments (sample payloads) and razorpay.com/docs/webhooks/smart-collect ("Virtual Account Credited"). */
 export const GatewayNotificationSchema = v.object({
-  entity: v.literal('event'),
+  entity: v.pipe(v.literal('event'), v.description('Always event.')),
   event: v.pipe(
     v.string(),
     v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`),
   ),
-  contains: v.array(v.string()),
-  payload: v.object({
-    payment: v.optional(v.object({ entity: PaymentEntitySchema })),
-    refund: v.optional(
-      v.object({
-        entity: v.object({
-          id: v.pipe(v.string(), v.description("Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once.")),
-          payment_id: v.pipe(v.string(), v.description('The refunded payment (pay_…).')),
-          amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise refunded.')),
-          currency: v.string(),
-          status: v.pipe(v.string(), v.description('Only `processed` moves money; `pending` and `failed` are answered IGNORED.')),
-          created_at: v.pipe(v.number(), v.integer()),
-        }),
-      }),
-    ),
-    dispute: v.optional(
-      v.object({
-        entity: v.object({
-          id: v.pipe(v.string(), v.description("Razorpay's dispute id (disp_…): each of its states is applied once.")),
-          payment_id: v.pipe(v.string(), v.description('The disputed payment (pay_…).')),
-          amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise disputed.')),
-          amount_deducted: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise deducted when lost (0 before).')),
-          currency: v.string(),
-          status: v.pipe(
-            v.picklist(['open', 'under_review', 'won', 'lost', 'closed']),
-            v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.'),
+  contains: v.pipe(v.array(v.string()), v.description('The kinds of object in payload, such as payment.')),
+  payload: v.pipe(
+    v.object({
+      payment: v.optional(v.pipe(wrapped(PaymentEntitySchema, 'The payment.'), v.description('With payment and virtual_account events.'))),
+      refund: v.optional(
+        v.pipe(
+          wrapped(
+            v.object({
+              id: v.pipe(v.string(), v.description("Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once.")),
+              payment_id: v.pipe(v.string(), v.description('The refunded payment (pay_…).')),
+              amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise refunded.')),
+              currency: CURRENCY,
+              status: v.pipe(v.string(), v.description('Only `processed` moves money; `pending` and `failed` are answered IGNORED.')),
+              created_at: UNIX('When the refund was made'),
+            }),
+            'The refund.',
           ),
-          respond_by: v.pipe(v.number(), v.integer()),
-          created_at: v.pipe(v.number(), v.integer()),
-        }),
-      }),
-    ),
-    virtual_account: v.optional(
-      v.object({ entity: v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }) }),
-    ),
-    bank_transfer: v.optional(v.object({ entity: v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }) })),
-  }),
-  created_at: v.pipe(v.number(), v.integer()),
+          v.description('With refund events.'),
+        ),
+      ),
+      dispute: v.optional(
+        v.pipe(
+          wrapped(
+            v.object({
+              id: v.pipe(v.string(), v.description("Razorpay's dispute id (disp_…): each of its states is applied once.")),
+              payment_id: v.pipe(v.string(), v.description('The disputed payment (pay_…).')),
+              amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise disputed.')),
+              amount_deducted: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise deducted when lost (0 before).')),
+              currency: CURRENCY,
+              status: v.pipe(
+                v.picklist(['open', 'under_review', 'won', 'lost', 'closed']),
+                v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.'),
+              ),
+              respond_by: UNIX('The deadline to contest the dispute'),
+              created_at: UNIX('When the dispute was opened'),
+            }),
+            'The dispute.',
+          ),
+          v.description('With dispute events.'),
+        ),
+      ),
+      virtual_account: v.optional(
+        v.pipe(
+          wrapped(
+            v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }),
+            'The virtual account.',
+          ),
+          v.description('With virtual_account.credited.'),
+        ),
+      ),
+      bank_transfer: v.optional(
+        v.pipe(
+          wrapped(v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }), 'The bank transfer.'),
+          v.description('With virtual_account.credited: the transfer that credited it.'),
+        ),
+      ),
+    }),
+    v.description('The objects the event is about; only those read are described.'),
+  ),
+  created_at: UNIX('When Razorpay raised the event'),
 });
 
 export const GatewayNotificationReplySchema = v.object({
@@ -68,9 +95,14 @@ export const GatewayNotificationReplySchema = v.object({
       "RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.",
     ),
   ),
-  event: v.string(),
-  paymentId: v.nullable(v.string()),
-  invoiceId: v.nullable(v.string()),
+  event: v.pipe(v.string(), v.description('The event received, as sent.')),
+  paymentId: v.pipe(v.nullable(v.string()), v.description('The payment (pay_…) the event is about; null when it names none.')),
+  invoiceId: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "The invoice whose Razorpay order the payment paid (for a refund or dispute, its payment's); null for a bank transfer or when nothing matched.",
+    ),
+  ),
   refundId: v.pipe(v.nullable(v.string()), v.description('The refund (rfnd_…) of a refund event; null otherwise.')),
   disputeId: v.pipe(v.nullable(v.string()), v.description('The dispute (disp_…) of a dispute event; null otherwise.')),
   duplicate: v.pipe(v.boolean(), v.description('True when this payment was already recorded (or kept): nothing moved again.')),

@@ -6,16 +6,16 @@ import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema } from './common.
 const PUBLIC_ERRORS = { 400: { description: 'A query parameter was given; these pages take none. `param` names it.', schema: ErrorBodySchema } } as const;
 
 export const ApiPingSchema = v.object({
-  partnerId: v.string(),
-  keyPrefix: v.string(),
-  timestamp: DateTimeSchema,
+  partnerId: v.pipe(v.string(), v.description('The partner the key belongs to.')),
+  keyPrefix: v.pipe(v.string(), v.description('The first characters of the key, to tell keys apart; the key itself is never returned.')),
+  timestamp: v.pipe(DateTimeSchema, v.description('Our time when this answer was made.')),
 });
 
 export const V1PingSchema = v.object({
-  agentGroupId: v.string(),
-  channelId: v.string(),
-  keyPrefix: v.string(),
-  timestamp: DateTimeSchema,
+  agentGroupId: v.pipe(v.string(), v.description('The agent group the key belongs to.')),
+  channelId: v.pipe(v.string(), v.description('The channel whose listings and rates the group sells.')),
+  keyPrefix: v.pipe(v.string(), v.description('The first characters of the key, to tell keys apart; the key itself is never returned.')),
+  timestamp: v.pipe(DateTimeSchema, v.description('Our time when this answer was made.')),
 });
 
 export const apiPingRoute = defineRoute({

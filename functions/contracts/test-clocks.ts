@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import { TEST_CLOCK_SPAN_YEARS, TEST_CLOCK_STATUSES } from '../../domain/test-clocks/test-clock.ts';
 import { defineRoute } from '../http/route.ts';
-import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema } from './common.ts';
+import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, instantSchema, listOf } from './common.ts';
 
 const TAG = ['Test clocks (sandbox)'];
 const SANDBOX_ONLY = 'Sandbox stages only: elsewhere the answer is `404 ROUTE_NOT_FOUND`, as for a path no operation serves (docs/sandbox.md).';
 
 export const TestClockSchema = v.object({
-  id: v.pipe(v.string(), v.uuid()),
+  id: v.pipe(v.string(), v.uuid(), v.description('The clock id.')),
   agentGroupId: v.pipe(v.string(), v.description('The group whose time the clock is.')),
   now: v.pipe(DateTimeSchema, v.description("The clock's time when this answer was made: it runs at real speed from the instant it was last advanced to.")),
   status: v.pipe(
@@ -18,7 +18,7 @@ export const TestClockSchema = v.object({
   advanceLimit: v.pipe(DateTimeSchema, v.description(`The latest instant the clock may be advanced to: ${TEST_CLOCK_SPAN_YEARS} years after createdAt.`)),
 });
 
-export const TestClockIdParamsSchema = v.object({ id: v.pipe(v.string(), v.uuid('id must be a UUID.')) });
+export const TestClockIdParamsSchema = v.object({ id: v.pipe(v.string(), v.uuid('id must be a UUID.'), v.description('The clock id.')) });
 
 export const CreateTestClockBodySchema = v.optional(
   v.strictObject({
@@ -54,7 +54,7 @@ export const listTestClocksRoute = defineRoute({
   description: SANDBOX_ONLY,
   tags: TAG,
   responses: {
-    200: { description: 'Empty, or the one clock.', schema: v.object({ data: v.array(TestClockSchema) }) },
+    200: { description: 'Empty, or the one clock.', schema: listOf(TestClockSchema, "Your group's clock, if it has one.") },
     404: { description: 'Not a sandbox stage.', schema: ErrorBodySchema },
     ...AUTHENTICATED_ERRORS,
   },
@@ -130,7 +130,10 @@ export const deleteTestClockRoute = defineRoute({
     204: { description: 'Deleted.' },
     409: {
       description: 'reasonCode CLOCK_AHEAD: the clock was advanced, so the group may have state dated past real time; it keeps its clock.',
-      schema: v.object({ ...ErrorBodySchema.entries, reasonCode: v.picklist(['CLOCK_AHEAD']) }),
+      schema: v.object({
+        ...ErrorBodySchema.entries,
+        reasonCode: v.pipe(v.picklist(['CLOCK_AHEAD']), v.description('CLOCK_AHEAD: the clock was advanced, so it cannot be deleted; the group keeps it.')),
+      }),
     },
     ...NOT_FOUND,
     ...AUTHENTICATED_ERRORS,

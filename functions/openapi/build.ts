@@ -8,15 +8,16 @@ import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ErrorBodySchema } from '../contracts/common.ts';
-import { ComponentRegistry } from './components.ts';
+import { ComponentRegistry, hoistNullableDescriptions } from './components.ts';
 import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
+import { PARAMETER_REF } from './refs.ts';
 
 type Json = Record<string, unknown>;
 
 const schemaOf = (s: AnySchema): Json => {
   const { $schema: _drop, ...rest } = toJsonSchema(s, { target: 'draft-2020-12', errorMode: 'ignore' }) as Json;
-  return rest;
+  return hoistNullableDescriptions(rest);
 };
 
 const RATE_HEADERS: Json = {
@@ -439,6 +440,81 @@ export const TAG_GROUPS: readonly { readonly name: string; readonly tags: readon
 
 const TAG_ORDER = TAG_GROUPS.flatMap((g) => g.tags.map(([name]) => name));
 
+/** `Idempotency-Key` → `IdempotencyKey`, `bookingId` → `BookingId`: a parameter's component name. */
+const parameterName = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(pascal)
+    .join('');
+
+/**
+ * The paths with every parameter that two or more operations declare identically (a shared
+ * path id, cursor, page size, date window or Idempotency-Key) moved to `components.parameters`
+ * and referred to by `$ref`, so a generator makes one type of it. A parameter's most used form
+ * takes its plain name (`Cursor`); another form of the same parameter is named after the first
+ * operation declaring it (`SizeOfListInvoices`).
+ */
+function shareParameters(paths: Record<string, Json>): { paths: Record<string, Json>; parameters: Record<string, Json> } {
+  const uses = new Map<string, { parameter: Json; count: number; first: string; at: number }>();
+  let at = 0;
+  for (const ops of Object.values(paths))
+    for (const op of Object.values(ops) as Json[])
+      for (const p of (op.parameters as Json[] | undefined) ?? []) {
+        const key = JSON.stringify(p);
+        const seen = uses.get(key);
+        if (seen) seen.count++;
+        else uses.set(key, { parameter: p, count: 1, first: op.operationId as string, at: at++ });
+      }
+  const shared = [...uses].filter(([, u]) => u.count > 1).sort(([, a], [, b]) => b.count - a.count || a.at - b.at);
+  const names = new Map<string, string>();
+  const parameters: Record<string, Json> = {};
+  for (const [key, u] of shared) {
+    const plain = parameterName(u.parameter.name as string);
+    const name = plain in parameters ? `${plain}Of${pascal(u.first)}` : plain;
+    names.set(key, name);
+    parameters[name] = u.parameter;
+  }
+  const refer = (p: Json): Json => {
+    const name = names.get(JSON.stringify(p));
+    return name ? { $ref: `${PARAMETER_REF}${name}` } : p;
+  };
+  const out = Object.fromEntries(
+    Object.entries(paths).map(([path, ops]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(ops).map(([method, op]) => {
+          const o = op as Json;
+          return [method, o.parameters ? { ...o, parameters: (o.parameters as Json[]).map(refer) } : o];
+        }),
+      ),
+    ]),
+  );
+  const sortedParameters = Object.fromEntries(
+    Object.keys(parameters)
+      .sort()
+      .map((n) => [n, parameters[n]!]),
+  );
+  return { paths: out, parameters: sortedParameters };
+}
+
+const SECURITY_SCHEMES: Record<(typeof SECURITY_OF)[keyof typeof SECURITY_OF], Json> = {
+  partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
+  agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
+  channexKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'api-key',
+    description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.',
+  },
+};
+
+/** The tags of TAG_GROUPS' operators group: Channex's and Razorpay's calls to us, not the partner API. */
+export const OPERATOR_TAGS: readonly string[] = TAG_GROUPS.filter((g) => g !== TAG_GROUPS[0]).flatMap((g) => g.tags.map(([name]) => name));
+
+/** The routes a partner calls: every route but those tagged for operators. */
+export const partnerRoutes = (routes: readonly RouteSpec[]): RouteSpec[] => routes.filter((r) => !r.tags.some((t) => OPERATOR_TAGS.includes(t)));
+
 /** The OpenAPI 3.1 document for a set of routes. Deterministic: same routes, same bytes. */
 export function buildOpenApi(routes: readonly RouteSpec[]): Json {
   const registry = new ComponentRegistry();
@@ -455,6 +531,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     const final = r.deprecated?.length ? deprecate(op, r.deprecated, r.operationId, schemas) : op;
     paths[r.path] = { ...(paths[r.path] ?? {}), [r.method.toLowerCase()]: final };
   }
+  const shared = shareParameters(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -467,21 +544,16 @@ export function buildOpenApi(routes: readonly RouteSpec[]): Json {
     servers: [{ url: '/', description: 'The origin serving this document' }],
     components: {
       schemas,
-      securitySchemes: {
-        partnerKey: { type: 'http', scheme: 'basic', description: 'Partner API key as username, empty password. Opens `/api`.' },
-        agentGroupKey: { type: 'http', scheme: 'basic', description: 'Agent-group API key as username, empty password. Opens `/v1`.' },
-        channexKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'api-key',
-          description: 'The inbound key the operator set in the Channex Open Channel. Opens `/channel-manager/channex/`.',
-        },
-      },
+      parameters: shared.parameters,
+      // Only the schemes some operation uses: the partner document has no Channex key.
+      securitySchemes: Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).filter(([name]) => routes.some((r) => r.auth !== 'none' && SECURITY_OF[r.auth] === name)),
+      ),
     },
     tags: groups.flatMap((g) => g.tags.map(([name, description]) => ({ name, description }))),
     // Redoc's sidebar groups: the partner's journey, then the operators' endpoints apart.
     'x-tagGroups': groups.map((g) => ({ name: g.name, tags: g.tags.map(([name]) => name) })),
-    paths,
+    paths: shared.paths,
     webhooks,
   };
 }

@@ -51,6 +51,26 @@ export const CONTRACT_MODULES: Readonly<Record<string, Readonly<Record<string, u
   webhooks,
 };
 
+/**
+ * `value` with each nullable schema's description on the schema itself: the converter puts a
+ * `v.nullable(v.pipe(…, v.description(…)))` description on the non-null branch of the `anyOf`,
+ * where generated clients and Redoc's property table do not look.
+ */
+export function hoistNullableDescriptions<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== 'object' || v === null) return v;
+    const node = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) as Json;
+    const branches = node.anyOf as Json[] | undefined;
+    if (node.description !== undefined || branches?.length !== 2 || !branches.some((b) => b.type === 'null')) return node;
+    const other = branches.find((b) => b.type !== 'null')!;
+    if (typeof other.description !== 'string') return node;
+    const { description, ...rest } = other;
+    return { ...node, anyOf: branches.map((b) => (b === other ? rest : b)), description };
+  };
+  return walk(value) as T;
+}
+
 /** Shapes worth a name of their own: objects (a pipe's type is its root schema's). Scalars stay inline, where their descriptions are read. */
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);
 
@@ -119,6 +139,6 @@ export class ComponentRegistry {
       for (const r of refsIn(converted[name])) visit(r);
     };
     for (const name of this.used.keys()) visit(name);
-    return Object.fromEntries([...reached].sort().map((name) => [name, converted[name]!]));
+    return Object.fromEntries([...reached].sort().map((name) => [name, hoistNullableDescriptions(converted[name]!)]));
   }
 }

@@ -5,6 +5,7 @@
 type Json = Record<string, unknown>;
 
 export const COMPONENT_REF = '#/components/schemas/';
+export const PARAMETER_REF = '#/components/parameters/';
 export const refTo = (name: string): Json => ({ $ref: `${COMPONENT_REF}${name}` });
 
 /** Names of the components `value` refers to, anywhere inside it. */
@@ -36,12 +37,35 @@ export function inlineRefs<T>(value: T, schemas: Readonly<Record<string, Json>>)
   return walk(value, []) as T;
 }
 
-/** The document with its component schemas inlined wherever they are referred to. */
+/** `paths` with every operation's `$ref` parameters replaced by their component. */
+function inlineParameters(paths: Json, parameters: Readonly<Record<string, Json>>): Json {
+  const resolve = (p: Json): Json => {
+    if (typeof p.$ref !== 'string') return p;
+    const target = parameters[p.$ref.slice(PARAMETER_REF.length)];
+    if (!p.$ref.startsWith(PARAMETER_REF) || !target) throw new Error(`No parameter ${p.$ref}`);
+    return target;
+  };
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, ops]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(ops as Record<string, Json>).map(([method, op]) => [
+          method,
+          Array.isArray(op.parameters) ? { ...op, parameters: (op.parameters as Json[]).map(resolve) } : op,
+        ]),
+      ),
+    ]),
+  );
+}
+
+/** The document with its component parameters and schemas inlined wherever they are referred to. */
 export function inlinedDocument<T extends Json>(document: T): T {
-  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const components = (document.components ?? {}) as Json;
+  const schemas = (components.schemas ?? {}) as Record<string, Json>;
+  const parameters = (components.parameters ?? {}) as Record<string, Json>;
   return {
     ...document,
-    ...(document.paths ? { paths: inlineRefs(document.paths, schemas) } : {}),
+    ...(document.paths ? { paths: inlineRefs(inlineParameters(document.paths as Json, parameters), schemas) } : {}),
     ...(document.webhooks ? { webhooks: inlineRefs(document.webhooks, schemas) } : {}),
   };
 }

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BookingCallbackSchema, CatalogueWebhookSchema } from '../../functions/contracts/outbound.ts';
 import { STATUS_OF } from '../../functions/http/error-status.ts';
-import { buildOpenApi, ERROR_CODES_OF } from '../../functions/openapi/build.ts';
+import { buildOpenApi, ERROR_CODES_OF, OPERATOR_TAGS, partnerRoutes } from '../../functions/openapi/build.ts';
 import { CONTRACT_MODULES, ComponentRegistry } from '../../functions/openapi/components.ts';
-import { refsIn } from '../../functions/openapi/refs.ts';
+import { inlinedDocument, refsIn } from '../../functions/openapi/refs.ts';
 import { bookingCallbackBody } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
@@ -361,5 +361,80 @@ describe('OpenAPI document: tags in a partner journey, operators apart', () => {
 
   it('refuses a route whose tag has no place in the journey', () => {
     expect(() => buildOpenApi([{ ...ROUTES[0]!, tags: ['Somewhere'] }])).toThrow(/Tags with no place in TAG_GROUPS.*Somewhere/);
+  });
+});
+
+describe('OpenAPI document: named parameter sets', () => {
+  type Parameter = { $ref?: string; name?: string; in?: string };
+  type Op = { operationId: string; parameters?: Parameter[] };
+  const doc = buildOpenApi(ROUTES) as { components: { parameters: Record<string, Parameter> }; paths: Record<string, Record<string, Op>> };
+  const ops = Object.values(doc.paths).flatMap((o) => Object.values(o));
+  const refs = ops.flatMap((op) => (op.parameters ?? []).filter((p) => p.$ref).map((p) => p.$ref!));
+
+  it('inlines no parameter that another operation declares identically: a shared one is a $ref to components.parameters', () => {
+    const inline = ops.flatMap((op) => (op.parameters ?? []).filter((p) => !p.$ref).map((p) => JSON.stringify(p)));
+
+    expect(inline.filter((p, i) => inline.indexOf(p) !== i)).toEqual([]);
+    expect(Object.keys(doc.components.parameters)).toEqual(expect.arrayContaining(['IdempotencyKey', 'Cursor', 'Size', 'BookingId', 'From', 'To']));
+  });
+
+  it('refers to each parameter component from two operations or more, and to nothing else', () => {
+    for (const name of Object.keys(doc.components.parameters))
+      expect(refs.filter((r) => r === `#/components/parameters/${name}`).length, name).toBeGreaterThan(1);
+    expect(refs.filter((r) => !(r.replace('#/components/parameters/', '') in doc.components.parameters))).toEqual([]);
+  });
+
+  it('gives every operation that takes Idempotency-Key the one IdempotencyKey parameter', () => {
+    for (const r of ROUTES.filter((x) => x.idempotencyKey)) {
+      const op = doc.paths[r.path]![r.method.toLowerCase()]!;
+      expect(op.parameters, r.operationId).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    }
+  });
+
+  it('reads the same, parameter by parameter, once the references are inlined', () => {
+    const inlined = inlinedDocument(doc) as unknown as { paths: Record<string, Record<string, Op>> };
+    const op = inlined.paths['/v1/bookings']!.get!;
+
+    expect(op.parameters!.map((p) => p.name)).toContain('cursor');
+    expect(op.parameters!.every((p) => !p.$ref)).toBe(true);
+  });
+});
+
+describe('OpenAPI partner document: docs/openapi.partner.json', () => {
+  type Op = { operationId: string; tags: string[]; security: Record<string, unknown>[] };
+  const partner = buildOpenApi(partnerRoutes(ROUTES)) as {
+    tags: { name: string }[];
+    'x-tagGroups': { name: string; tags: string[] }[];
+    components: { securitySchemes: Record<string, unknown> };
+    paths: Record<string, Record<string, Op>>;
+  };
+  const ops = Object.values(partner.paths).flatMap((o) => Object.values(o));
+
+  it('is the document `npm run openapi` generates from the partner routes', () => {
+    expect(JSON.parse(read('docs/openapi.partner.json')), 'docs/openapi.partner.json is stale: run `npm run openapi` and commit the result').toEqual(partner);
+  });
+
+  it('holds no operator tag, no operator route and no Channex key: only what a partner calls', () => {
+    expect(OPERATOR_TAGS).toEqual(expect.arrayContaining(['Channel manager (operators)', 'Payments']));
+    expect(partner.tags.map((t) => t.name).filter((t) => OPERATOR_TAGS.includes(t))).toEqual([]);
+    expect(partner['x-tagGroups'].map((g) => g.name)).toEqual(['Partner API']);
+    expect(ops.filter((op) => op.tags.some((t) => OPERATOR_TAGS.includes(t))).map((op) => op.operationId)).toEqual([]);
+    expect(Object.keys(partner.paths).filter((p) => p.startsWith('/channel-manager/') || p.startsWith('/gateway/'))).toEqual([]);
+    expect(Object.keys(partner.components.securitySchemes).sort()).toEqual(['agentGroupKey', 'partnerKey']);
+  });
+
+  it('documents every other route of the full document', () => {
+    const full = built();
+    const operatorIds = Object.values(full.paths)
+      .flatMap((o) => Object.values(o) as unknown as Op[])
+      .filter((op) => op.tags.some((t) => OPERATOR_TAGS.includes(t)))
+      .map((op) => op.operationId);
+
+    expect(ops.map((op) => op.operationId).sort()).toEqual(
+      ROUTES.map((r) => r.operationId)
+        .filter((id) => !operatorIds.includes(id))
+        .sort(),
+    );
+    expect(operatorIds.length).toBeGreaterThan(0);
   });
 });

@@ -995,10 +995,16 @@ export interface components {
             to: string;
         };
         AmendmentApplied: {
+            /** @description The property system's booking id; unchanged by the amendment. */
             bookingId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The amendment id, listed in the booking read.
+             */
             amendmentId: string;
+            /** @description Check-in of the booking now. */
             checkIn: string;
+            /** @description Check-out of the booking now. */
             checkOut: string;
             /** @description chargedTotal before the amendment. */
             previousTotal: number;
@@ -1010,6 +1016,7 @@ export interface components {
             amendmentDelta: number;
             /** @description pricing.current.total − previousTotal: rate movement since booking, not passed on. */
             rateDriftAbsorbed: number;
+            /** @description What was dropped on the way, such as an offer that no longer applies. */
             warnings: string[];
             /** @description True when this is an identical resend of an applied amendment: nothing moved again. */
             alreadyApplied: boolean;
@@ -1021,7 +1028,9 @@ export interface components {
             checkOut?: string;
             /** @description At least 1. */
             adults?: number;
+            /** @description The new number of children. */
             children?: number;
+            /** @description The new number of infants; free and outside capacity. */
             infants?: number;
             /** @description Replaces the meals; [] clears them. Left out while the dates move: the booking's meals follow the stay (see the operation). */
             meals?: components["schemas"]["MealSelection"][];
@@ -1031,78 +1040,101 @@ export interface components {
             guests?: components["schemas"]["Guest"][];
         };
         AmendmentEvaluation: {
+            /** @description The property system's booking id. */
             bookingId: string;
+            /** @description Whether POST …/amendments with this body would be applied now; reason says why not. */
             amendable: boolean;
             /** @description Why not, when amendable is false; null otherwise. */
             reason: ("UNAVAILABLE" | "MINIMUM_STAY" | "NO_CHANGE" | "CHANNEL_CANNOT_MODIFY" | "INVOICED") | null;
+            /** @description Check-in of the amended stay. */
             checkIn: string;
+            /** @description Check-out of the amended stay. */
             checkOut: string;
+            /** @description Whether the amended stay's nights are open, the booking's own units credited back first. */
             availability: {
-                /** @enum {string} */
+                /**
+                 * @description AVAILABLE; PARTIALLY_AVAILABLE (some nights cannot be sold); UNAVAILABLE (none can, or a minimum stay is broken). Never applied to only the nights that fit.
+                 * @enum {string}
+                 */
                 status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                /** @description Nights of the amended stay. */
                 nightsRequested: number;
+                /** @description Exactly the nights (yyyy-mm-dd) that cannot be sold. */
                 unavailableNights: string[];
+                /** @description Per date and property, where fewer units are open than needed. */
                 shortfalls: {
+                    /** @description The night (yyyy-mm-dd). */
                     date: string;
+                    /** @description The property (unit type) short. */
                     propertyId: string;
+                    /** @description Units the amended stay needs that night. */
                     requiredUnits: number;
+                    /** @description Units open that night, the booking's own credited back. */
                     availableUnits: number;
                 }[];
+                /** @description Per property, a minimum stay the amended stay is shorter than. */
                 minimumStayViolations: {
+                    /** @description The property whose minimum stay is broken. */
                     propertyId: string;
+                    /** @description Its minimum stay, in nights. */
                     minimumNights: number;
+                    /** @description Nights of the amended stay. */
                     requestedNights: number;
                 }[];
             };
             /** @description null unless availability is AVAILABLE. current: the booked stay at today's rates; amended: the amended stay at today's rates; delta = amended − current. */
             pricing: {
-                /** @constant */
+                /**
+                 * @description ISO 4217; INR.
+                 * @constant
+                 */
                 currency: "INR";
                 /** @description stay − discount + meals + vas + tax = total, exactly. */
                 current: {
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The stay at the channel rates. */
                     stay: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The cancellation-plan discount plus the bank offer. */
                     discount: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The meals. */
                     meals: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The value-added services. */
                     vas: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description GST. */
                     tax: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description stay − discount + meals + vas + tax. */
                     total: number;
                 };
                 /** @description stay − discount + meals + vas + tax = total, exactly. */
                 amended: {
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The stay at the channel rates. */
                     stay: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The cancellation-plan discount plus the bank offer. */
                     discount: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The meals. */
                     meals: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The value-added services. */
                     vas: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description GST. */
                     tax: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description stay − discount + meals + vas + tax. */
                     total: number;
                 };
                 /** @description stay − discount + meals + vas + tax = total, exactly. */
                 delta: {
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The stay at the channel rates. */
                     stay: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The cancellation-plan discount plus the bank offer. */
                     discount: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The meals. */
                     meals: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The value-added services. */
                     vas: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description GST. */
                     tax: number;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description stay − discount + meals + vas + tax. */
                     total: number;
                 };
+                /** @description An offer that no longer applies to the amended stay is dropped and named here; never an error. */
                 warnings: string[];
             } | null;
             /** @description What you have been charged for the booking so far (charge plus earlier adjustments); pricing.current.total − chargedTotal is the rate drift. */
@@ -1113,32 +1145,30 @@ export interface components {
             }[];
         };
         ApiPing: {
+            /** @description The partner the key belongs to. */
             partnerId: string;
+            /** @description The first characters of the key, to tell keys apart; the key itself is never returned. */
             keyPrefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Our time when this answer was made.
+             */
             timestamp: string;
-        };
-        ApplyAmendmentError402: {
-            status: number;
-            error: string;
-            message: string;
-            path: string;
-            /** Format: date-time */
-            timestamp: string;
-            code: string;
-            param?: string;
-            /** @enum {string} */
-            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-            shortfall?: number;
-            availableCredit: number;
         };
         AuditEvent: {
+            /** @description The event id. */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
             at: string;
             /** @description Your API key id (partner-key), one of your people signed in to the console (person: person:<id>), the role "operator" for any of our operators (never the person), or a job (system). An operator's event shows what changed (for a command: its options and status), never an internal error; its hash is that of the event as recorded, so check such events by their links (prevHash). */
             actor: string;
-            /** @enum {string} */
+            /**
+             * @description The kind of actor: an operator, one of your API keys, one of your people, or a job.
+             * @enum {string}
+             */
             actorKind: "operator" | "partner-key" | "person" | "system";
             /** @description What happened, e.g. booking.created, booking.cancelled, booking.amendment-requested, group.updated, key.issued. */
             action: string;
@@ -1162,15 +1192,23 @@ export interface components {
             hash: string;
         };
         AuditEventsPage: {
+            /** @description The events of this page, newest first. */
             data: components["schemas"]["AuditEvent"][];
+            /** @description Pass as cursor for the next page, unchanged; null on the last page. */
             nextCursor: string | null;
         };
         Availability: {
+            /** @description First date of the window (yyyy-mm-dd). */
             from: string;
+            /** @description Last date of the window (yyyy-mm-dd). */
             to: string;
+            /** @description Each listing asked for on your channel, by id. */
             data: {
+                /** @description A listing asked for. */
                 listingId: string;
+                /** @description Its properties, by id. */
                 properties: {
+                    /** @description A property (unit type) of the listing. */
                     propertyId: string;
                     /** @description Ordered by date. A date without loaded inventory is absent and cannot be booked. */
                     days: components["schemas"]["AvailabilityDay"][];
@@ -1178,6 +1216,7 @@ export interface components {
             }[];
         };
         AvailabilityDay: {
+            /** @description The date (yyyy-mm-dd). */
             date: string;
             /** @description Units that can be sold on this date: 0 when sold out or stop-sold. */
             unitsAvailable: number;
@@ -1185,12 +1224,17 @@ export interface components {
             stopSell: boolean;
             /** @description Nights; applies to every stay touching this date. */
             minimumStay: number;
+            /** @description Nights; applies to every stay touching this date. */
             maximumStay: number;
             /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
             ratePlans?: {
+                /** @description Room only. */
                 EP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1201,9 +1245,13 @@ export interface components {
                     /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
                     unitsAvailable: number;
                 };
+                /** @description With breakfast. */
                 CP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1214,9 +1262,13 @@ export interface components {
                     /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
                     unitsAvailable: number;
                 };
+                /** @description With breakfast and one main meal. */
                 MAP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1227,9 +1279,13 @@ export interface components {
                     /** @description Units that can be sold on this plan: 0 when the plan is stop-sold. */
                     unitsAvailable: number;
                 };
+                /** @description With every meal. */
                 AP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -1242,20 +1298,34 @@ export interface components {
                 };
             };
         };
+        /** @description A bank offer applied to an order (docs/pricing.md "Bank offers"). */
         BankOfferResult: {
+            /** @description The offer code. */
             code: string;
+            /** @description The offer's title, for people. */
             title: string;
-            /** @enum {string} */
+            /**
+             * @description PERCENTAGE of the order value (capped at the offer maximum) or a FLAT amount.
+             * @enum {string}
+             */
             discountType: "PERCENTAGE" | "FLAT";
-            /** @description Rupees, at most two decimals. */
+            /** @description The discount the offer takes off the order value (stay after the plan, meals and services); never more than that value. Rupees, at most two decimals. */
             discount: number;
+            /** @description Always true: an offer that cannot apply is refused (bankOfferCode) or not chosen (applyBestBankOffer). */
             applied: boolean;
+            /** @description Whether the offer was requested or chosen as the best, and whether its cap applied. */
             reason: string;
         };
         BillingRunResult: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the period billed.
+             */
             periodFrom: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the period billed.
+             */
             periodTo: string;
             /**
              * Format: date-time
@@ -1268,38 +1338,57 @@ export interface components {
             linesWritten: number;
             /** @description States with no GST registration of ours: their lines are held back, not billed. */
             blockedStates: {
+                /** @description The property's state. */
                 state: string;
+                /** @description Lines held back. */
                 lineCount: number;
+                /** @description Their taxable value, in rupees. */
                 taxableValue: number;
             }[];
+            /** @description Charges that could not be billed, with why. */
             skippedEntries: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The charge on your ledger that was not billed.
+                 */
                 ledgerEntryId: string;
+                /** @description Its booking. */
                 bookingId: string;
                 /**
-                 * @description BOOKING_NOT_FOUND, NO_CHARGE_LINES, PROPERTY_UNKNOWN, NEEDS_CREDIT_NOTE
+                 * @description BOOKING_NOT_FOUND; NO_CHARGE_LINES (a booking stored without its breakdown); PROPERTY_UNKNOWN (the property left the catalogue); NEEDS_CREDIT_NOTE (what is invoiced no longer matches what the booking owes: for an operator credit note).
                  * @enum {string}
                  */
                 reason: "BOOKING_NOT_FOUND" | "NO_CHARGE_LINES" | "PROPERTY_UNKNOWN" | "NEEDS_CREDIT_NOTE";
             }[];
             /** @description Charges whose lines would not add up to the booking's net POSTED amount: reported, never billed. */
             unreconciledEntries: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The charge on your ledger.
+                 */
                 ledgerEntryId: string;
+                /** @description Its booking. */
                 bookingId: string;
+                /** @description The booking's net POSTED amount, in rupees. */
                 chargedAmount: number;
+                /** @description What its lines would bill, in rupees. */
                 billedAmount: number;
             }[];
         };
         BookingBody: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The order to book (POST /v1/orders); it is priced again now.
+             */
             orderId: string;
             /** @description Your idempotency key, unique in your agent group. The same key with identical contents replays; with other contents it is a 409. */
             externalBookingId: string;
             /** @description The order's grandTotal you accept, in rupees; a different current total is a 409 with expectedTotal and breakup. */
             acceptedTotal: number;
             primaryGuest: components["schemas"]["PrimaryGuest"];
+            /** @description The rest of the party, at most 50; each needs a firstName. */
             additionalGuests?: components["schemas"]["Guest"][];
+            /** @description Free text for the property (late arrival, cot, diet). */
             specialRequests?: string;
             /**
              * Format: uri
@@ -1310,7 +1399,10 @@ export interface components {
         BookingCallback: {
             /** @description Stable for this outcome of this booking; equals X-Service-Event-Id. Deduplicate on it. */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description booking.confirmed, booking.failed, booking.cancelled or booking.amended (one per amendment applied).
+             * @enum {string}
+             */
             eventType: "booking.confirmed" | "booking.failed" | "booking.cancelled" | "booking.amended";
             /**
              * @description The same value as eventType; read whichever your code expects.
@@ -1322,7 +1414,10 @@ export interface components {
              * @description Order outcomes of one booking by this, not by arrival.
              */
             occurredAt: string;
-            /** @enum {string} */
+            /**
+             * @description The booking's status with this outcome (CONFIRMED for booking.amended).
+             * @enum {string}
+             */
             status: "CONFIRMED" | "FAILED" | "CANCELLED";
             /** @description The id you sent when booking. */
             externalBookingId: string;
@@ -1340,9 +1435,14 @@ export interface components {
             externalBookingId: string;
             /** @description Short human code, present from the start. */
             code: string;
-            /** @enum {string} */
+            /**
+             * @description PROCESSING (charge authorized, outcome not known yet), CONFIRMED, FAILED (nothing charged) or CANCELLED.
+             * @enum {string}
+             */
             status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Arrival date (yyyy-mm-dd), as booked or last amended. */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd), as booked or last amended. */
             checkOut: string;
             /** @description The grand total booked on credit. */
             totalAmount: number;
@@ -1350,130 +1450,212 @@ export interface components {
             outstandingAmount: number;
             /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
             paidAmount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the booking was requested.
+             */
             createdAt: string;
             /**
              * Format: date-time
              * @description Last change: the position in the feed. Pass the latest you hold as updatedSince.
              */
             updatedAt: string;
+            /** @description The listing booked. */
             listingId: string;
+            /** @description The order booked. */
             orderId: string;
+            /** @description The order's items as booked (after amendments). */
             items: components["schemas"]["Item"][];
             summary: components["schemas"]["Summary"];
+            /** @description The guest the booking is in the name of. */
             primaryGuest: {
+                /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
                 guestId?: string;
+                /** @description Mr, Ms, Dr and the like, as you write it. */
                 salutation?: string;
+                /** @description Required for every guest. */
                 firstName: string;
+                /** @description Required for the primary guest. */
                 lastName?: string;
+                /** @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case). */
                 email?: string;
+                /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
                 phone?: string;
+                /** @description The dialling code of phone, such as +91. */
                 countryCode?: string;
+                /** @description Where the guest lives. */
                 city?: string;
+                /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
                 dob?: string;
+                /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
                 anniversary?: string;
+                /** @description The guest's place in your list of the party, 0–100; kept as given. */
                 position?: number;
             };
+            /** @description The rest of the party, as submitted and added by replays. */
             additionalGuests: {
+                /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
                 guestId?: string;
+                /** @description Mr, Ms, Dr and the like, as you write it. */
                 salutation?: string;
+                /** @description Required for every guest. */
                 firstName: string;
+                /** @description Required for the primary guest. */
                 lastName?: string;
+                /** @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case). */
                 email?: string;
+                /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
                 phone?: string;
+                /** @description The dialling code of phone, such as +91. */
                 countryCode?: string;
+                /** @description Where the guest lives. */
                 city?: string;
+                /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
                 dob?: string;
+                /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
                 anniversary?: string;
+                /** @description The guest's place in your list of the party, 0–100; kept as given. */
                 position?: number;
             }[];
+            /** @description Your free-text requests for the property; null without. */
             specialRequests: string | null;
             /** @description The policy booked (the item's): the refund a cancellation gets by date. */
-            cancellationPolicy: {
-                cancelBy: string;
-                refundPercentage: number;
-                label: string;
-            }[];
+            cancellationPolicy: components["schemas"]["CancellationStep"][];
             /** @description Amendments of the booking, oldest first: APPLIED, REFUSED by the channel, or COMPENSATED (a later step failed; failure says why), with the stay and totals before and after. */
             amendments: {
+                /** @description The amendment id POST …/amendments answered with. */
                 amendmentId: string;
-                /** @enum {string} */
+                /**
+                 * @description PENDING while being applied; APPLIED; REFUSED by the channel; COMPENSATING and COMPENSATED when a later step failed and the change is undone.
+                 * @enum {string}
+                 */
                 status: "PENDING" | "APPLIED" | "REFUSED" | "COMPENSATING" | "COMPENSATED";
+                /** @description The stay and total before the amendment. */
                 before: {
+                    /** @description Arrival date (yyyy-mm-dd) before the amendment. */
                     checkIn: string;
+                    /** @description Departure date (yyyy-mm-dd) before the amendment. */
                     checkOut: string;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The booking's total before the amendment. */
                     total: number;
                 };
+                /** @description The stay and total after the amendment. */
                 after: {
+                    /** @description Arrival date (yyyy-mm-dd) after the amendment. */
                     checkIn: string;
+                    /** @description Departure date (yyyy-mm-dd) after the amendment. */
                     checkOut: string;
-                    /** @description Rupees, at most two decimals. */
+                    /** @description The booking's total after the amendment. */
                     total: number;
                 };
-                /** @description Rupees, at most two decimals. */
+                /** @description The booking's total before. */
                 previousTotal: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description The booking's total after. */
                 newTotal: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description newTotal − previousTotal: the ADJUSTMENT on your ledger, a charge when positive and a refund when negative. */
                 delta: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description The change itself, at today's rates; newTotal = previousTotal + amendmentDelta. */
                 amendmentDelta: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description Rates that moved since booking (current total − previousTotal), not passed on in either direction. */
                 rateDriftAbsorbed: number;
+                /** @description Why the amendment was refused or undone; null otherwise. */
                 failure: {
+                    /** @description Why, stable to switch on. */
                     reasonCode: string;
+                    /** @description Why, in words. */
                     reason: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it failed.
+                     */
                     failedAt: string;
                 } | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the amendment was asked for.
+                 */
                 createdAt: string;
+                /** @description When it was applied; null unless APPLIED. */
                 appliedAt: string | null;
             }[];
             /** @description Why the booking failed; null unless it did: BOOKING_NOT_COMPLETED (the window closed unconfirmed; a booking that lands late becomes CONFIRMED) or CHANNEL_REFUSED (the property's channel manager refused the reservation; final). */
             failure: {
-                /** @enum {string} */
+                /**
+                 * @description Why, stable to switch on.
+                 * @enum {string}
+                 */
                 reasonCode: "BOOKING_NOT_COMPLETED" | "CHANNEL_REFUSED";
+                /** @description Why, in words. */
                 reason: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the booking failed.
+                 */
                 failedAt: string;
             } | null;
             /** @description What the cancellation did; null unless cancelled. */
             cancellation: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When it was cancelled.
+                 */
                 cancelledAt: string;
+                /** @description The reason given with the cancellation; null without. */
                 reason: string | null;
+                /** @description The refund percentage of the policy step in force that day. */
                 refundPercentage: number;
-                /** @description Rupees, at most two decimals. */
+                /** @description Credited back (a REFUND entry on your ledger). */
                 refundAmount: number;
             } | null;
             /** @description Every signed callback sent to your callbackUrl for this booking, oldest first, with each attempt (time, status code or error, duration). Empty without a callbackUrl. */
             callbacks: {
+                /** @description The callback id, sent as X-Service-Event-Id; the same on every attempt. */
                 eventId: string;
+                /** @description booking.confirmed, booking.failed, booking.cancelled and the like (docs/callbacks.md). */
                 eventType: string;
-                /** @enum {string} */
+                /**
+                 * @description PENDING while attempts remain, SUCCEEDED once you answered 2xx, FAILED when the attempts ran out.
+                 * @enum {string}
+                 */
                 status: "PENDING" | "SUCCEEDED" | "FAILED";
+                /** @description Every attempt, oldest first. */
                 attempts: {
+                    /** @description 1 for the first attempt. */
                     attempt: number;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it was sent.
+                     */
                     at: string;
+                    /** @description success (2xx), retryable (tried again later), permanent (not retried), redirect (a 3xx, not followed) or blocked (the address was refused). */
                     outcome: string;
+                    /** @description The status your endpoint answered, when it answered. */
                     statusCode?: number;
+                    /** @description What went wrong when no answer came. */
                     error?: string;
+                    /** @description Milliseconds until the answer or the failure. */
                     durationMs: number;
                 }[];
+                /** @description When the next attempt is due; null when none is. */
                 nextAttemptAt: string | null;
+                /** @description Why the callback failed for good; null unless FAILED. */
                 failureReason: string | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the callback was raised.
+                 */
                 createdAt: string;
             }[];
         };
         BookingReply: {
             /** @description The property system's booking id; null while PROCESSING (and for a booking that failed). */
             bookingId: string | null;
+            /** @description Your reference, as sent. */
             externalBookingId: string;
-            /** @enum {string} */
+            /**
+             * @description CREATED (booked now), ALREADY_EXISTS (a replay of a resolved booking) or PROCESSING (the outcome is not known yet).
+             * @enum {string}
+             */
             status: "CREATED" | "ALREADY_EXISTS" | "PROCESSING";
             /**
              * @description Our extension: the booking's own status, so a replay tells CONFIRMED from FAILED.
@@ -1494,9 +1676,14 @@ export interface components {
             externalBookingId: string;
             /** @description Short human code, present from the start. */
             code: string;
-            /** @enum {string} */
+            /**
+             * @description PROCESSING (charge authorized, outcome not known yet), CONFIRMED, FAILED (nothing charged) or CANCELLED.
+             * @enum {string}
+             */
             status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Arrival date (yyyy-mm-dd), as booked or last amended. */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd), as booked or last amended. */
             checkOut: string;
             /** @description The grand total booked on credit. */
             totalAmount: number;
@@ -1504,7 +1691,10 @@ export interface components {
             outstandingAmount: number;
             /** @description Paid against this booking; payments are made against invoices, so this is 0 until invoices are paid. */
             paidAmount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the booking was requested.
+             */
             createdAt: string;
             /**
              * Format: date-time
@@ -1517,15 +1707,27 @@ export interface components {
             reason?: string;
         };
         CancelReply: {
+            /** @description The property system's booking id. */
             bookingId: string;
+            /** @description Your reference from POST /v1/bookings. */
             externalBookingId: string;
-            /** @constant */
+            /**
+             * @description Always CANCELLED.
+             * @constant
+             */
             status: "CANCELLED";
+            /** @description Rupees the booking charged, amendments included, before the refund. */
             chargedAmount: number;
+            /** @description What the cancellation did. */
             cancellation: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When it was cancelled (the first cancellation, on a repeat).
+                 */
                 cancelledAt: string;
+                /** @description The reason given; null without. */
                 reason: string | null;
+                /** @description The refund percentage of the policy step in force on the day (India). */
                 refundPercentage: number;
                 /** @description Rupees credited back (a REFUND entry on your ledger). */
                 refundAmount: number;
@@ -1534,41 +1736,83 @@ export interface components {
             alreadyCancelled: boolean;
         };
         CancellationQuote: {
+            /** @description The property system's booking id. */
             bookingId: string;
-            /** @enum {string} */
+            /**
+             * @description The booking's status now.
+             * @enum {string}
+             */
             status: "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+            /** @description Whether a cancellation now would be accepted; reason says why not. */
             cancellable: boolean;
             /** @description Why not, when not cancellable. */
             reason: string | null;
+            /** @description Rupees the booking charged, amendments included. */
             chargedAmount: number;
+            /** @description The refund percentage a cancellation today (India) would get. */
             refundPercentage: number;
+            /** @description Rupees a cancellation today would credit back. */
             refundAmount: number;
             /** @description The policy step in force: cancel on or before this date for this refund. */
             appliesUntil: string | null;
+            /** @description The policy step in force, in words; null when not cancellable. */
             label: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When this quote was made.
+             */
             quotedAt: string;
         };
+        CancellationStep: {
+            /** @description Last date (yyyy-mm-dd) a cancellation gets this refund: check-in minus the step's days before check-in. */
+            cancelBy: string;
+            /** @description Percent of the charge refunded by a cancellation on or before cancelBy. */
+            refundPercentage: number;
+            /** @description The step in words, for people. */
+            label: string;
+        };
         CatalogueWebhook: {
-            /** @enum {string} */
+            /**
+             * @description What changed: listing.updated, property.updated, inventory.changed or rate.changed.
+             * @enum {string}
+             */
             eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            /** @description listing, property, inventory or rate. */
             entityType: string;
+            /** @description The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API. */
             entityId: string;
+            /** @description For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise. */
             fromDate: string | null;
+            /** @description For inventory and rate changes: the last date of that window; null otherwise. */
             toDate: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
             occurredAt: string;
+            /** @description Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it. */
             dedupKey: string;
         };
         Change: {
-            /** @enum {string} */
+            /**
+             * @description What changed: listing.updated, property.updated, inventory.changed or rate.changed.
+             * @enum {string}
+             */
             eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+            /** @description listing, property, inventory or rate. */
             entityType: string;
+            /** @description The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API. */
             entityId: string;
+            /** @description For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise. */
             fromDate: string | null;
+            /** @description For inventory and rate changes: the last date of that window; null otherwise. */
             toDate: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
             occurredAt: string;
+            /** @description Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it. */
             dedupKey: string;
             /**
              * Format: date-time
@@ -1577,42 +1821,79 @@ export interface components {
             recordedAt: string;
         };
         ChannexChanges: {
+            /** @description The notifications of this POST. */
             data: {
-                /** @constant */
+                /**
+                 * @description Always changes_notification.
+                 * @constant
+                 */
                 type: "changes_notification";
+                /** @description One notification. */
                 attributes: {
+                    /** @description Channex's id for the notification; a notification seen before is not applied again. */
                     request_id: string;
+                    /** @description Our listing id. */
                     hotel_code: string;
+                    /** @description The changes, applied in the order sent. */
                     changes: ({
-                        /** @constant */
+                        /**
+                         * @description An availability change.
+                         * @constant
+                         */
                         type: "availability_changes";
+                        /** @description What changed. */
                         attributes: {
+                            /** @description A property id of the listing (the Open Channel room type). */
                             room_type_id: string;
+                            /** @description Ignored: availability is per room type. */
                             rate_plan_id?: string | null;
+                            /** @description First date the change applies to. */
                             date_from: string;
+                            /** @description Last date the change applies to, inclusive. */
                             date_to: string;
+                            /** @description Units open on each date: the day's quantity (more than the property's units is reported, not clamped). */
                             availability: number;
                         };
                     } | {
-                        /** @constant */
+                        /**
+                         * @description A change of rates or restrictions of one rate plan.
+                         * @constant
+                         */
                         type: "restriction_changes";
+                        /** @description What changed; an absent field is left as it is. */
                         attributes: {
+                            /** @description A property id of the listing (the Open Channel room type). */
                             room_type_id: string;
+                            /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
                             rate_plan_id: string;
+                            /** @description First date the change applies to. */
                             date_from: string;
+                            /** @description Last date the change applies to, inclusive. */
                             date_to: string;
+                            /** @description The meal plan's rate per adult count on each date. */
                             rates?: {
+                                /** @description The rate as a decimal string, whole rupees ("5200.00"); paise are reported, not applied. */
                                 rate: string;
+                                /** @description ISO 4217; anything but INR is reported. */
                                 currency?: string;
+                                /** @description Decimal places of the currency, as Channex sends it. */
                                 fraction_size?: number;
+                                /** @description The adult count the rate is for; absent means max_persons. */
                                 occupancy?: number;
                             }[];
+                            /** @description The plan's stopSell on each date. */
                             stop_sell?: boolean;
+                            /** @description No stay on the plan may start on these dates. */
                             closed_to_arrival?: boolean;
+                            /** @description No stay on the plan may check out on these dates. */
                             closed_to_departure?: boolean;
+                            /** @description Fewest nights for stays arriving on the date: the plan's minimumStayArrival. */
                             min_stay_arrival?: number;
+                            /** @description Fewest nights for every stay touching the date: the plan's minimumStay. */
                             min_stay_through?: number;
+                            /** @description Taken as min_stay_through. */
                             min_stay?: number;
+                            /** @description Most nights for a stay touching the date (0 = none): the plan's maximumStay. */
                             max_stay?: number;
                         };
                     })[];
@@ -1620,35 +1901,56 @@ export interface components {
             }[];
         };
         ChannexChangesResponse: {
-            /** @constant */
+            /**
+             * @description Always true: the notifications were accepted (applied after the answer).
+             * @constant
+             */
             success: true;
             /** @description Our reference for this POST (the same request_ids give the same one), for incident reviews. */
             unique_id: string;
             /** @description What is not applied as sent, each with the path of the change and why: dates in the past or beyond the 730-day window, an unknown room_type_id or rate_plan_id, availability above the units, a currency other than INR, an occupancy above max_persons, a rate in paise (partners are sold whole rupees) or a stay length out of range. The rest of the notification applies. Channex documents only success and unique_id; this field is ours, and the same list is in the operator log and on the stored record. */
             warnings?: {
+                /** @description Where in the body, such as data[0].attributes.changes[3].attributes.rates[0]. */
                 path: string;
+                /** @description Why it was not applied as sent. */
                 reason: string;
             }[];
         };
         ChannexMappingDetailsResponse: {
+            /** @description The listing, as Channex maps it. */
             data: {
-                /** @constant */
+                /**
+                 * @description Always mapping_details.
+                 * @constant
+                 */
                 type: "mapping_details";
+                /** @description The mapping. */
                 attributes: {
+                    /** @description Every property of the listing. */
                     room_types: {
                         /** @description A property id of the listing. */
                         id: string;
+                        /** @description The property's name. */
                         title: string;
+                        /** @description Its four meal plans. */
                         rate_plans: {
                             /** @description `<propertyId>:<EP|CP|MAP|AP>`: one meal plan of the property. */
                             id: string;
+                            /** @description The property and meal plan, in words. */
                             title: string;
-                            /** @constant */
+                            /**
+                             * @description Always per_person: our rates are per adult count.
+                             * @constant
+                             */
                             sell_mode: "per_person";
                             /** @description The property's maxAdults, the most guests a unit takes: rates are taken per adult count up to it. */
                             max_persons: number;
-                            /** @constant */
+                            /**
+                             * @description Always INR.
+                             * @constant
+                             */
                             currency: "INR";
+                            /** @description Always false: Channex may push rates and restrictions to the plan. */
                             read_only: boolean;
                         }[];
                     }[];
@@ -1656,33 +1958,33 @@ export interface components {
             };
         };
         ChannexTestConnectionResponse: {
-            /** @constant */
+            /**
+             * @description Always true: the key and hotel_code were accepted.
+             * @constant
+             */
             success: true;
         };
-        CreateBookingError402: {
-            status: number;
-            error: string;
-            message: string;
-            path: string;
-            /** Format: date-time */
-            timestamp: string;
-            code: string;
-            param?: string;
-            /** @enum {string} */
-            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
-            shortfall?: number;
-            availableCredit: number;
-        };
         CreateBookingError409: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
+            /** @description PRICE_MOVED only: the grandTotal the order has now, in rupees; send it as acceptedTotal to accept it. */
             expectedTotal?: number;
+            /** @description PRICE_MOVED only: the order's current summary, figure by figure. */
             breakup?: {
                 [key: string]: unknown;
             };
@@ -1695,14 +1997,19 @@ export interface components {
              * @description https only; must resolve to public addresses.
              */
             url: string;
+            /** @description Your note about the endpoint, up to 500 characters. */
             description?: string | null;
             /**
+             * @description How deliveries authenticate to your endpoint: None, Basic (authSecret user:password), Bearer (authSecret the token) or HMAC (signingSecret required).
              * @default None
              * @enum {string}
              */
             authType: "None" | "Basic" | "Bearer" | "HMAC";
+            /** @description Write-only. Basic: user:password. Bearer: the token. */
             authSecret?: string | null;
+            /** @description Write-only. Keys X-Webhook-Signature (base64 HMAC-SHA256 of the raw body). 16–256 characters. */
             signingSecret?: string | null;
+            /** @description Event types to receive; omit or null for all, including types added later. */
             eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
             /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
             headers?: {
@@ -1712,12 +2019,16 @@ export interface components {
             maxAttempts?: number;
             /** @description Default 10. */
             timeoutSeconds?: number;
-            /** @enum {string} */
+            /**
+             * @description ACTIVE endpoints receive deliveries; a DISABLED one receives none and keeps its settings.
+             * @enum {string}
+             */
             status?: "ACTIVE" | "DISABLED";
         };
         CreateFinanceContactBody: {
             /** @description One e-mail address; stored lower-cased, one contact per address. */
             email: string;
+            /** @description How to address the contact in e-mails; 1–100 characters, or null. */
             name?: string | null;
             /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
             documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
@@ -1726,79 +2037,174 @@ export interface components {
             /** @description The caller's own group (the default); any other group is a 404. */
             agentGroupId?: string;
         };
-        DeleteTestClockError409: {
+        CreditDenied: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
-            /** @enum {string} */
+            /**
+             * @description CREDIT_LIMIT_EXCEEDED: the charge is more than the credit available. ACCOUNT_ON_HOLD: an invoice is overdue beyond your group's hold period; on hold until it is paid.
+             * @enum {string}
+             */
+            reasonCode: "CREDIT_LIMIT_EXCEEDED" | "ACCOUNT_ON_HOLD";
+            /** @description CREDIT_LIMIT_EXCEEDED only: rupees the charge exceeds the available credit by. */
+            shortfall?: number;
+            /** @description Rupees of credit available at the moment of decision. */
+            availableCredit: number;
+        };
+        DeleteTestClockError409: {
+            /** @description The HTTP status of this answer, repeated in the body. */
+            status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
+            error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
+            message: string;
+            /** @description The path of the request that was refused. */
+            path: string;
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
+            timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
+            code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
+            param?: string;
+            /**
+             * @description CLOCK_AHEAD: the clock was advanced, so it cannot be deleted; the group keeps it.
+             * @enum {string}
+             */
             reasonCode: "CLOCK_AHEAD";
         };
         Delivery: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The delivery id, for POST /api/webhooks/deliveries/{id}/resend.
+             */
             deliveryId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The endpoint it was sent to.
+             */
             endpointId: string;
+            /** @description The change it notifies of (its dedupKey). */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description The event type of that change.
+             * @enum {string}
+             */
             eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
-            /** @enum {string} */
+            /**
+             * @description PENDING while attempts remain, SUCCEEDED once your endpoint answered 2xx, FAILED when the attempts ran out or an answer was permanent.
+             * @enum {string}
+             */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             /** @description The body sent, byte for byte the same on every attempt. */
             payload: {
-                /** @enum {string} */
+                /**
+                 * @description What changed: listing.updated, property.updated, inventory.changed or rate.changed.
+                 * @enum {string}
+                 */
                 eventType: "listing.updated" | "property.updated" | "inventory.changed" | "rate.changed";
+                /** @description listing, property, inventory or rate. */
                 entityType: string;
+                /** @description The listing id for listing.updated; the property id otherwise. Re-fetch it with the read API. */
                 entityId: string;
+                /** @description For inventory and rate changes: the first date of the smallest window covering the changed dates; null otherwise. */
                 fromDate: string | null;
+                /** @description For inventory and rate changes: the last date of that window; null otherwise. */
                 toDate: string | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the change happened.
+                 */
                 occurredAt: string;
+                /** @description Unique per change; the same on every retry and resend, and sent as X-Webhook-Id. Deduplicate on it. */
                 dedupKey: string;
             };
+            /** @description Every attempt, oldest first. */
             attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description When the next attempt is due; null when none is. */
             nextAttemptAt: string | null;
+            /** @description Why the delivery failed for good; null unless FAILED. */
             failureReason: string | null;
+            /** @description On a resend: the delivery it resends; null otherwise. */
             resendOf: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was queued.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
         };
         DeliveryAttempt: {
+            /** @description 1 for the first attempt; sent as X-Webhook-Attempt. */
             attempt: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             */
             at: string;
             /**
              * @description success (2xx), permanent (4xx), redirect (3xx, never followed), blocked (URL refused by the outbound guard), retryable (5xx, timeout, connection error).
              * @enum {string}
              */
             outcome: "success" | "permanent" | "retryable" | "redirect" | "blocked";
+            /** @description The status your endpoint answered, when it answered. */
             statusCode?: number;
+            /** @description What went wrong when no answer came (timeout, connection error, refused URL). */
             error?: string;
+            /** @description Milliseconds until the answer or the failure. */
             durationMs: number;
         };
         DistributionListing: {
+            /** @description The listing id. */
             id: string;
+            /** @description The listing's title. */
             title: string;
             /** @description ACTIVE or INACTIVE. */
             status: string;
+            /** @description The kind of listing, such as VILLA or HAVELI. */
             type: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state; the GST place of supply. */
             state: string;
+            /** @description Country. */
             country: string;
+            /** @description Locality (area within the city). */
             locality: string;
+            /** @description Degrees north. */
             latitude: number;
+            /** @description Degrees east. */
             longitude: number;
+            /** @description Adults the whole listing sleeps. */
             maxAdults: number;
+            /** @description Children the whole listing sleeps. */
             maxChildren: number;
             /** @description Indicative nightly price in rupees at your channel's rates. */
             price: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the listing was created.
+             */
             createdAt: string;
             /**
              * Format: date-time
@@ -1809,73 +2215,126 @@ export interface components {
             properties: components["schemas"]["DistributionProperty"][];
         };
         DistributionProperty: {
+            /** @description The property id: one kind of unit of the listing. */
             id: string;
+            /** @description The property's name. */
             name: string;
+            /** @description The brand the property is sold under. */
             brand: string;
+            /** @description The kind of unit, such as ENTIRE_HOME or ROOM. */
             type: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state. */
             state: string;
+            /** @description Country. */
             country: string;
+            /** @description Where the property is; defaults to the listing's locality. */
             location: string;
+            /** @description Degrees north. */
             latitude: number;
+            /** @description Degrees east. */
             longitude: number;
+            /** @description Most adults one unit takes. */
             maxAdults: number;
+            /** @description Most children one unit takes. */
             maxChildren: number;
+            /** @description Adults included in one unit's occupancy rate. */
             applicableAdult: number;
+            /** @description Children included in one unit's occupancy rate. */
             applicableChild: number;
+            /** @description Beds of one unit. */
             numberOfBeds: number;
             /** @description Units of this type the listing has. */
             quantity: number;
             /** @description Indicative nightly price in rupees at your channel's rates. */
             price: number;
+            /** @description Whether pets are allowed. */
             isPetFriendly: boolean;
+            /** @description Photos of the property. */
             photos: {
+                /** @description URL of the photo. */
                 url: string;
+                /** @description What it shows. */
                 name: string;
             }[];
+            /** @description Amenities of the property. */
             amenities: {
+                /** @description An icon name for the amenity. */
                 icon: string;
+                /** @description The amenity. */
                 name: string;
+                /** @description Its group, such as kitchen or outdoors. */
                 category: string;
             }[];
         };
         ErrorBody: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
         };
         EventType: {
+            /** @description The event type, as eventTypes of an endpoint names it. */
             eventType: string;
+            /** @description What its entityId identifies: listing, property, inventory or rate. */
             entityType: string;
+            /** @description When it is sent. */
             description: string;
         };
         FinanceContact: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The contact id.
+             */
             id: string;
+            /** @description The e-mail address, lower-cased; one contact per address. */
             email: string;
+            /** @description How to address the contact in e-mails; null without. */
             name: string | null;
             /** @description Every document the contact receives, statutory ones first. */
             documents: ("INVOICES" | "CREDIT_NOTES" | "RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
             /** @description Mail to the address bounced or drew a complaint: nothing is sent to it until the address is changed. */
             bounced: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contact was added.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
         };
         GatewayNotification: {
-            /** @constant */
+            /**
+             * @description Always event.
+             * @constant
+             */
             entity: "event";
             /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
             event: string;
+            /** @description The kinds of object in payload, such as payment. */
             contains: string[];
+            /** @description The objects the event is about; only those read are described. */
             payload: {
+                /** @description With payment and virtual_account events. */
                 payment?: {
+                    /** @description The payment. */
                     entity: {
                         /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
                         id: string;
@@ -1883,16 +2342,19 @@ export interface components {
                         order_id: string | null;
                         /** @description Paise (the currency subunit). */
                         amount: number;
+                        /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
                         /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
                         status: string;
                         /** @description Paise refunded of it so far. */
                         amount_refunded?: number;
-                        /** @description Unix seconds. */
+                        /** @description When the payment was made, in Unix seconds. */
                         created_at: number;
                     };
                 };
+                /** @description With refund events. */
                 refund?: {
+                    /** @description The refund. */
                     entity: {
                         /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
                         id: string;
@@ -1900,13 +2362,17 @@ export interface components {
                         payment_id: string;
                         /** @description Paise refunded. */
                         amount: number;
+                        /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
                         /** @description Only `processed` moves money; `pending` and `failed` are answered IGNORED. */
                         status: string;
+                        /** @description When the refund was made, in Unix seconds. */
                         created_at: number;
                     };
                 };
+                /** @description With dispute events. */
                 dispute?: {
+                    /** @description The dispute. */
                     entity: {
                         /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
                         id: string;
@@ -1916,29 +2382,37 @@ export interface components {
                         amount: number;
                         /** @description Paise deducted when lost (0 before). */
                         amount_deducted: number;
+                        /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
                         /**
                          * @description `lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.
                          * @enum {string}
                          */
                         status: "open" | "under_review" | "won" | "lost" | "closed";
+                        /** @description The deadline to contest the dispute, in Unix seconds. */
                         respond_by: number;
+                        /** @description When the dispute was opened, in Unix seconds. */
                         created_at: number;
                     };
                 };
+                /** @description With virtual_account.credited. */
                 virtual_account?: {
+                    /** @description The virtual account. */
                     entity: {
                         /** @description The virtual account credited (va_…), for virtual_account.credited. */
                         id: string;
                     };
                 };
+                /** @description With virtual_account.credited: the transfer that credited it. */
                 bank_transfer?: {
+                    /** @description The bank transfer. */
                     entity: {
                         /** @description The bank's reference (UTR). */
                         bank_reference: string;
                     };
                 };
             };
+            /** @description When Razorpay raised the event, in Unix seconds. */
             created_at: number;
         };
         GatewayNotificationReply: {
@@ -1947,8 +2421,11 @@ export interface components {
              * @enum {string}
              */
             outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+            /** @description The event received, as sent. */
             event: string;
+            /** @description The payment (pay_…) the event is about; null when it names none. */
             paymentId: string | null;
+            /** @description The invoice whose Razorpay order the payment paid (for a refund or dispute, its payment's); null for a bank transfer or when nothing matched. */
             invoiceId: string | null;
             /** @description The refund (rfnd_…) of a refund event; null otherwise. */
             refundId: string | null;
@@ -1959,49 +2436,89 @@ export interface components {
         };
         GetInvoiceResponse: {
             invoice: components["schemas"]["Invoice"];
+            /** @description The lines; they add up to the invoice's subtotal, taxes and total. */
             lines: components["schemas"]["InvoiceLine"][];
+            /** @description Credit notes raised against this invoice. */
             creditNotes: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The credit note id.
+                 */
                 id: string;
+                /** @description Its number. */
                 invoiceNumber: string;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @description Its date of issue.
+                 */
                 issueDate: string;
+                /** @description Its total, in rupees. */
                 total: number;
             }[];
+            /** @description On a credit note: the corrected invoice's number; null otherwise. */
             creditNoteForNumber: string | null;
         };
         Guest: {
+            /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
             guestId?: string;
+            /** @description Mr, Ms, Dr and the like, as you write it. */
             salutation?: string;
             /** @description Required for every guest. */
             firstName: string;
+            /** @description Required for the primary guest. */
             lastName?: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case).
+             */
             email?: string;
+            /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
             phone?: string;
+            /** @description The dialling code of phone, such as +91. */
             countryCode?: string;
+            /** @description Where the guest lives. */
             city?: string;
+            /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
             dob?: string;
+            /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
             anniversary?: string;
+            /** @description The guest's place in your list of the party, 0–100; kept as given. */
             position?: number;
         };
         Inventory: {
+            /** @description The row id. */
             id: string;
+            /** @description The date (yyyy-mm-dd) the row is for. */
             date: string;
+            /** @description Units of the property open for sale on that date. */
             quantity: number;
+            /** @description The property (unit type). */
             propertyId: string;
+            /** @description Fewest nights for a stay touching this date. */
             minimumStay: number;
+            /** @description Most nights for a stay touching this date. */
             maximumStay: number;
+            /** @description Sales closed on this date, whatever the quantity. */
             stopSell: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the row was first loaded.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the row last changed.
+             */
             updatedAt: string;
             /** @description Meal plans (mealPlan of orders and search) with restrictions of their own on this date, as a channel manager sets them per rate plan; each entry is that plan's restrictions as sold, which replace the day's for stays on that plan. Absent when every plan follows the day's fields. */
             ratePlans?: {
+                /** @description Room only. */
                 EP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2010,9 +2527,13 @@ export interface components {
                     /** @description Nights, for stays on this plan arriving on this date. */
                     minimumStayArrival?: number;
                 };
+                /** @description With breakfast. */
                 CP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2021,9 +2542,13 @@ export interface components {
                     /** @description Nights, for stays on this plan arriving on this date. */
                     minimumStayArrival?: number;
                 };
+                /** @description With breakfast and one main meal. */
                 MAP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2032,9 +2557,13 @@ export interface components {
                     /** @description Nights, for stays on this plan arriving on this date. */
                     minimumStayArrival?: number;
                 };
+                /** @description With every meal. */
                 AP?: {
+                    /** @description Sales on this plan closed on this date. */
                     stopSell: boolean;
+                    /** @description Fewest nights for a stay on this plan touching this date. */
                     minimumStay: number;
+                    /** @description Most nights for a stay on this plan touching this date. */
                     maximumStay: number;
                     /** @description No stay on this plan may start on this date. */
                     closedToArrival: boolean;
@@ -2045,38 +2574,65 @@ export interface components {
                 };
             };
         };
+        /** @description A GST tax invoice, or a credit note (creditNoteFor set), of your agent group. */
         Invoice: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The invoice id, for GET /v1/invoices/{id}.
+             */
             id: string;
             /** @description From the registration's series per GSTIN and financial year; null until issued. */
             invoiceNumber: string | null;
-            /** @enum {string} */
+            /**
+             * @description DRAFT (being written, not yet issued), ISSUED (owing or a credit note), PAID, or CANCELLED.
+             * @enum {string}
+             */
             status: "DRAFT" | "ISSUED" | "PAID" | "CANCELLED";
+            /** @description Date of issue; null on a DRAFT. */
             issueDate: string | null;
+            /** @description Issue date plus your group's payment terms; null on a DRAFT. */
             dueDate: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the period billed.
+             */
             periodFrom: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the period billed.
+             */
             periodTo: string;
             /** @description Σ taxable value of the lines (after discounts). */
             subtotal: number;
+            /** @description Central GST: half the GST when the place of supply is the state of our registration (the odd paisa here). */
             cgst: number;
+            /** @description State GST: the other half in that case. */
             sgst: number;
+            /** @description Integrated GST: all of it when the place of supply is another state. */
             igst: number;
             /** @description Discounts already deducted in the taxable values (cancellation plan, bank offer); informational. */
             discount: number;
             /** @description subtotal + cgst + sgst + igst. */
             total: number;
+            /** @description Payments allocated to this invoice. */
             amountPaid: number;
+            /** @description Credit notes raised against this invoice. */
             creditedAmount: number;
             /** @description total − amountPaid − creditedAmount. */
             amountDue: number;
+            /** @description The day after dueDate while amountDue is above 0 (India calendar); null otherwise. */
             overdueSince: string | null;
+            /** @description Our GSTIN in the state of supply. */
             supplierGstin: string;
+            /** @description Our legal name on that registration. */
             supplierName: string;
+            /** @description Our address on that registration. */
             supplierAddress: string;
+            /** @description Your agent group's GSTIN; null when it has none. */
             billToGstin: string | null;
+            /** @description Your agent group's billing name. */
             billToName: string;
+            /** @description Your agent group's billing address. */
             billToAddress: string;
             /** @description The property's state and its GST state code, e.g. "Goa (30)". */
             placeOfSupply: string;
@@ -2088,66 +2644,100 @@ export interface components {
                 gatewayOrderId: string | null;
                 /** @description The group's own virtual bank account (NEFT/RTGS/IMPS): a transfer into it is recorded without anyone typing it, allocated to the oldest invoice due first. */
                 bankTransfer: {
+                    /** @description The virtual account number to transfer to. */
                     accountNumber: string;
+                    /** @description Its IFSC. */
                     ifsc: string;
+                    /** @description Its bank. */
                     bankName: string;
+                    /** @description The beneficiary name to give. */
                     beneficiaryName: string;
                     /** @description Quote it with the transfer (the invoice number). */
                     reference: string | null;
                 } | null;
             } | null;
+            /** @description On a credit note: the id of the invoice it corrects; null on an invoice. */
             creditNoteFor: string | null;
         };
         InvoiceLine: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The line id.
+             */
             id: string;
             /**
              * @description STAY (one property, one night), MEAL, SERVICE, ADJUSTMENT (price difference absorbed by an amendment), CANCELLATION (amount retained on cancellation).
              * @enum {string}
              */
             lineKind: "STAY" | "MEAL" | "SERVICE" | "ADJUSTMENT" | "CANCELLATION";
+            /** @description The SAC code: 996311 (accommodation) on every line. */
             sac: string;
+            /** @description The line in words, as the PDF prints it. */
             description: string;
+            /** @description The property supplied. */
             propertyName: string;
+            /** @description The property system's booking id. */
             bookingId: string;
             /** @description Your own booking reference (the externalBookingId you booked with); null on lines billed before 2026-11-28, which did not keep it. */
             externalBookingId: string | null;
+            /** @description Which part of the booking's price the line bills (property and night, meal or service and date), unique within the booking. */
             itemRef: string;
+            /** @description The night of a STAY line, the date of a dated meal or service; null otherwise. */
             nightDate: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The booking's check-in.
+             */
             checkIn: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The booking's check-out.
+             */
             checkOut: string;
+            /** @description Units, servings or items billed. */
             quantity: number;
+            /** @description The line's value before discounts per unit, in rupees. */
             unitBase: number;
+            /** @description The value GST is charged on, after discounts, in rupees. */
             taxableValue: number;
+            /** @description The GST rate, in percent. */
             gstRate: number;
+            /** @description Central GST, in rupees. */
             cgst: number;
+            /** @description State GST, in rupees. */
             sgst: number;
+            /** @description Integrated GST, in rupees. */
             igst: number;
+            /** @description taxableValue + cgst + sgst + igst. */
             lineTotal: number;
+            /** @description On a credit note: the line it credits; null otherwise. */
             creditNoteForLine: string | null;
         };
         Item: {
+            /** @description The listing priced. */
             listingId: string;
+            /** @description Arrival date (yyyy-mm-dd). */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd). */
             checkOut: string;
+            /** @description Nights of the stay: checkOut − checkIn. */
             nights: number;
             /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
             soldOut: boolean;
-            /** @description Rupees, at most two decimals. */
+            /** @description The item's stay after the cancellation plan, plus its meals and services; before the bank offer and GST. Rupees, at most two decimals. */
             itemSubtotal: number;
+            /** @description The cancellation plan priced: the one asked for, else the listing default. */
             cancellationPlanId: string;
-            /** @description Rupees, at most two decimals. */
+            /** @description The cancellation plan's discount on this item's stay. Rupees, at most two decimals. */
             cancellationPlanDiscount: number;
-            cancellationPolicy: {
-                cancelBy: string;
-                refundPercentage: number;
-                label: string;
-            }[];
+            /** @description The refund schedule, earliest step first; a cancellation on day D gets the first step whose cancelBy is D or later. Ends with a 0 % step at check-in. */
+            cancellationPolicy: components["schemas"]["CancellationStep"][];
         };
         LedgerEntry: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The entry id.
+             */
             id: string;
             /**
              * @description CHARGE (a booking), ADJUSTMENT (an amendment or an operator correction, either sign), REFUND (a cancellation), PAYMENT (money received).
@@ -2161,18 +2751,27 @@ export interface components {
             status: "AUTHORIZED" | "POSTED" | "RELEASED";
             /** @description Signed rupees from your side: positive grows what you owe, negative shrinks it. */
             amount: number;
-            /** @constant */
+            /**
+             * @description ISO 4217; INR.
+             * @constant
+             */
             currency: "INR";
             /** @description The property-system booking id; set once a charge is POSTED. */
             bookingId: string | null;
             /** @description Your own booking reference, set from authorization. */
             externalBookingId: string | null;
+            /** @description The entry in words, as the statement prints it. */
             description: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened: what from and to filter on, and the order of the ledger.
+             */
             occurredAt: string;
         };
         LedgerPage: {
+            /** @description The entries of this page, newest first. */
             data: components["schemas"]["LedgerEntry"][];
+            /** @description Pass as cursor for the next page, unchanged; null on the last page. */
             nextCursor: string | null;
             /** @description Your credit limit, rupees. */
             creditLimit: number;
@@ -2182,94 +2781,163 @@ export interface components {
             exposure: number;
         };
         ListBookingsResponse: {
+            /** @description The bookings of this page, by updatedAt. */
             data: components["schemas"]["BookingRow"][];
+            /** @description Pass as cursor for the next page; null when nothing can follow. */
             nextCursor: string | null;
         };
         ListChangesResponse: {
+            /** @description The changes of this page, oldest recordedAt first. */
             data: components["schemas"]["Change"][];
+            /** @description Always present: keep it and come back with it to read what was recorded since. */
             nextCursor: string;
         };
         ListDistributionListingsResponse: {
+            /** @description The listings of this page, by updatedAt, then id. */
             data: components["schemas"]["DistributionListing"][];
+            /** @description Pass as cursor for the next page; null on the last page. */
             nextCursor: string | null;
         };
         ListFinanceContactsResponse: {
+            /** @description Every contact of your group, oldest first. */
             data: components["schemas"]["FinanceContact"][];
         };
         ListInventoriesResponse: components["schemas"]["Inventory"][];
         ListInvoicesResponse: {
+            /** @description Invoices and credit notes of this page, newest issueDate first. */
             data: components["schemas"]["Invoice"][];
+            /** @description Pass as cursor for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description Issued totals less payments and credit notes, over all your invoices (not the page), in rupees. */
             outstanding: number;
+            /** @description The earliest due date of an invoice still owing; null when none is. */
             oldestDueDate: string | null;
+            /** @description Invoices still owing, over all your invoices. */
             outstandingInvoiceCount: number;
         };
         ListListingsResponse: {
+            /** @description The listings of this page, by id. */
             data: components["schemas"]["ListingWithProperties"][];
+            /** @description Every listing of your channel, on all pages. */
             total: number;
+            /** @description This page, from 1. */
             page: number;
+            /** @description Page size. */
             size: number;
         };
         ListRatesResponse: components["schemas"]["RateRow"][];
         ListTestClocksResponse: {
+            /** @description Your group's clock, if it has one. */
             data: components["schemas"]["TestClock"][];
         };
         ListWebhookDeliveriesResponse: {
+            /** @description The deliveries of this page, newest first. */
             data: components["schemas"]["Delivery"][];
+            /** @description Pass as cursor for the next page, unchanged; null on the last page. */
             nextCursor: string | null;
         };
         ListWebhookEndpointsResponse: {
+            /** @description Every endpoint of yours, oldest first. */
             data: components["schemas"]["WebhookEndpoint"][];
         };
         ListWebhookEventTypesResponse: {
+            /** @description Every catalogue event type. */
             data: components["schemas"]["EventType"][];
         };
         ListingWithProperties: {
+            /** @description The listing id. */
             id: string;
+            /** @description The listing's title. */
             title: string;
+            /** @description Adults the whole listing sleeps. */
             maxAdults: number;
+            /** @description Children the whole listing sleeps. */
             maxChildren: number;
+            /** @description Degrees north. */
             latitude: number;
+            /** @description Degrees east. */
             longitude: number;
+            /** @description Locality (area within the city). */
             locality: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state; the GST place of supply. */
             state: string;
+            /** @description ACTIVE or INACTIVE. */
             status: string;
+            /** @description Country. */
             country: string;
+            /** @description Street address. */
             addressLine: string;
+            /** @description Indicative nightly price in rupees at your channel's rates. */
             price: number;
+            /** @description Amenity names. */
             amenities: string[];
+            /** @description Catalogue tags. */
             tags: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the listing was created.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change of the listing or any of its properties.
+             */
             updatedAt: string;
+            /** @description The kinds of unit of the listing. */
             properties: {
+                /** @description The property id: one kind of unit of the listing. */
                 id: string;
+                /** @description The property's title; defaults to its name. */
                 title: string;
+                /** @description Bedrooms of one unit. */
                 bedrooms: number;
+                /** @description Bathrooms of one unit. */
                 bathrooms: number;
+                /** @description Pets one unit takes; 0 unless pet friendly. */
                 numberOfPets: number;
+                /** @description Whether pets are allowed. */
                 isPetFriendly: boolean;
+                /** @description Catalogue flag, as the operator set it; informational, not used in pricing or availability. */
                 isStressed: boolean;
+                /** @description Catalogue flag: the property is in high demand, as the operator set it; informational, not used in pricing. */
                 isHighDemand: boolean;
+                /** @description The brand the property is sold under. */
                 brand: string;
+                /** @description Units of this kind the listing has. */
                 quantity: number;
+                /** @description Indicative nightly price in rupees of one unit. */
                 price: number;
+                /** @description City. */
                 city: string;
+                /** @description Indian state. */
                 state: string;
+                /** @description Country. */
                 country: string;
+                /** @description Where the property is; defaults to the listing's locality. */
                 location: string;
+                /** @description Degrees north. */
                 latitude: number;
+                /** @description Degrees east. */
                 longitude: number;
+                /** @description The property's name. */
                 name: string;
+                /** @description Adults included in one unit's occupancy rate. */
                 applicableAdult: number;
+                /** @description Children included in one unit's occupancy rate. */
                 applicableChild: number;
+                /** @description Whole rupees per night for each adult beyond applicableAdult, where the day lists no rate for that count. */
                 extraAdultRate: number;
+                /** @description Whole rupees per night for each child beyond applicableChild. */
                 extraChildRate: number;
+                /** @description Most adults one unit takes. */
                 maxAdults: number;
+                /** @description Beds of one unit. */
                 numberOfBeds: number;
+                /** @description Most children one unit takes. */
                 maxChildren: number;
+                /** @description URL of the main picture. */
                 imageUrl: string;
                 /** @description Photo URLs joined with ", ". */
                 photos: string;
@@ -2278,6 +2946,7 @@ export interface components {
             }[];
         };
         MealSelection: {
+            /** @description One of the listing's meals, as the listing read names it. */
             mealId: string;
             /** @description checkIn…checkOut inclusive, no repeats; ignored with unsureOfDates. */
             dates?: string[];
@@ -2287,10 +2956,14 @@ export interface components {
             adults?: number;
             /** @description Default: every child of the order. */
             children?: number;
+            /** @description Add the meal's chef-on-call surcharge once per serving (per date); default false. */
             chefOnCall?: boolean;
         };
         Order: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The order id to book with POST /v1/bookings.
+             */
             orderId: string;
             /**
              * Format: date-time
@@ -2299,6 +2972,7 @@ export interface components {
             validUntil: string;
             /** @description ISO 4217; INR. */
             currency: string;
+            /** @description One item: the stay priced, with why it cannot be sold if it cannot. */
             items: components["schemas"]["OrderItem"][];
             summary: components["schemas"]["Summary"];
         };
@@ -2322,7 +2996,9 @@ export interface components {
              * @enum {string}
              */
             mealPlan?: "EP" | "CP" | "MAP" | "AP";
+            /** @description Meals to add to the stay; not channel-adjusted. */
             meals?: components["schemas"]["MealSelection"][];
+            /** @description Value-added services (transfers, experiences) to add; not channel-adjusted. */
             vas?: components["schemas"]["VasSelection"][];
             /** @description An offer on your channel; wins over applyBestBankOffer. Unknown, off-channel or ineligible: 400. */
             bankOfferCode?: string;
@@ -2334,81 +3010,127 @@ export interface components {
             externalRef?: string;
         };
         OrderItem: {
+            /** @description The listing priced. */
             listingId: string;
+            /** @description Arrival date (yyyy-mm-dd). */
             checkIn: string;
+            /** @description Departure date (yyyy-mm-dd). */
             checkOut: string;
+            /** @description Nights of the stay: checkOut − checkIn. */
             nights: number;
             /** @description A night lacks inventory, is stop-sold, breaks a stay limit or has no rate; a booking would be refused. */
             soldOut: boolean;
-            /** @description Rupees, at most two decimals. */
+            /** @description The item's stay after the cancellation plan, plus its meals and services; before the bank offer and GST. Rupees, at most two decimals. */
             itemSubtotal: number;
+            /** @description The cancellation plan priced: the one asked for, else the listing default. */
             cancellationPlanId: string;
-            /** @description Rupees, at most two decimals. */
+            /** @description The cancellation plan's discount on this item's stay. Rupees, at most two decimals. */
             cancellationPlanDiscount: number;
-            cancellationPolicy: {
-                cancelBy: string;
-                refundPercentage: number;
-                label: string;
-            }[];
+            /** @description The refund schedule, earliest step first; a cancellation on day D gets the first step whose cancelBy is D or later. Ends with a 0 % step at check-in. */
+            cancellationPolicy: components["schemas"]["CancellationStep"][];
             /** @description Our extension: every rule that stops the stay from selling, per property and night; empty exactly when soldOut is false. */
             unavailableNights: components["schemas"]["UnavailableNight"][];
         };
         OrderQuote: {
             /** @description ISO 4217; INR. */
             currency: string;
+            /** @description One item: the stay priced, with why it cannot be sold if it cannot. */
             items: components["schemas"]["OrderItem"][];
             summary: components["schemas"]["Summary"];
         };
+        /** @description The guest the booking is in the name of: firstName, lastName and an email or a phone. */
         PrimaryGuest: {
+            /** @description Your own id for the guest, if you have one; kept as given (dropped when the guest is erased). */
             guestId?: string;
+            /** @description Mr, Ms, Dr and the like, as you write it. */
             salutation?: string;
             /** @description Required for every guest. */
             firstName: string;
+            /** @description Required for the primary guest. */
             lastName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description The primary guest needs an email or a phone; guests of a replay are matched on it (any case).
+             */
             email?: string;
+            /** @description Digits, spaces, brackets or dashes, 5–20 characters; the primary guest needs a phone or an email. */
             phone?: string;
+            /** @description The dialling code of phone, such as +91. */
             countryCode?: string;
+            /** @description Where the guest lives. */
             city?: string;
+            /** @description Date of birth (yyyy-mm-dd), from 1900-01-01. */
             dob?: string;
+            /** @description Wedding anniversary (yyyy-mm-dd), from 1900-01-01. */
             anniversary?: string;
+            /** @description The guest's place in your list of the party, 0–100; kept as given. */
             position?: number;
         };
         QuoteAmendmentError409: {
+            /** @description The HTTP status of this answer, repeated in the body. */
             status: number;
+            /** @description The HTTP reason phrase of `status`, such as `Bad Request`. */
             error: string;
+            /** @description What went wrong, for a person to read; for a `400` it names the offending parameter. Never parse it: match on `code`. */
             message: string;
+            /** @description The path of the request that was refused. */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the answer was made (UTC).
+             */
             timestamp: string;
+            /** @description What went wrong, stable and machine-readable (UPPER_SNAKE); match on it, never on `message`. */
             code: string;
+            /** @description On validation failures: the offending parameter, a dotted path for nested body fields (`meals[0].dates`), or the header name. */
             param?: string;
+            /** @description Why, more precisely: with NOT_AMENDABLE UNAVAILABLE, MINIMUM_STAY or NO_CHANGE; with CONFLICT BOOKING_CANCELLED, BOOKING_NOT_CONFIRMED, STAY_STARTED or STAY_ENDED; with AMENDMENT_CONFLICT or AMENDMENT_FAILED the failure reason. */
             reasonCode?: string;
+            /** @description With AMENDMENT_CONFLICT or AMENDMENT_FAILED: the amendment that failed, as the booking read lists it. */
             amendmentId?: string;
             /** @description With NOT_AMENDABLE and reasonCode UNAVAILABLE or MINIMUM_STAY: the nights and properties short, as the quote shows them. */
             availability?: {
-                /** @enum {string} */
+                /**
+                 * @description AVAILABLE; PARTIALLY_AVAILABLE (some nights cannot be sold); UNAVAILABLE (none can, or a minimum stay is broken). Never applied to only the nights that fit.
+                 * @enum {string}
+                 */
                 status: "AVAILABLE" | "PARTIALLY_AVAILABLE" | "UNAVAILABLE";
+                /** @description Nights of the amended stay. */
                 nightsRequested: number;
+                /** @description Exactly the nights (yyyy-mm-dd) that cannot be sold. */
                 unavailableNights: string[];
+                /** @description Per date and property, where fewer units are open than needed. */
                 shortfalls: {
+                    /** @description The night (yyyy-mm-dd). */
                     date: string;
+                    /** @description The property (unit type) short. */
                     propertyId: string;
+                    /** @description Units the amended stay needs that night. */
                     requiredUnits: number;
+                    /** @description Units open that night, the booking's own credited back. */
                     availableUnits: number;
                 }[];
+                /** @description Per property, a minimum stay the amended stay is shorter than. */
                 minimumStayViolations: {
+                    /** @description The property whose minimum stay is broken. */
                     propertyId: string;
+                    /** @description Its minimum stay, in nights. */
                     minimumNights: number;
+                    /** @description Nights of the amended stay. */
                     requestedNights: number;
                 }[];
             };
         };
         RateRow: {
+            /** @description The property (unit type). */
             propertyId: string;
+            /** @description The night (yyyy-mm-dd). */
             date: string;
+            /** @description EP (room only), CP (breakfast), MAP (breakfast and one meal) or AP (every meal). */
             mealPlan: string;
+            /** @description The occupancy the rate is for. */
             adults: number;
+            /** @description Rupees for one unit that night at your channel's rates. */
             rate: number;
         };
         RawParam: {
@@ -2434,105 +3156,172 @@ export interface components {
         SearchBody: {
             /** @description Filters; checkIn and checkOut are required. Echoed back unchanged. */
             rawParams: components["schemas"]["RawParam"][];
+            /** @description Properties to pin, with their quantities; the search is narrowed to their listings. */
             selections?: components["schemas"]["SearchSelection"][];
             /** @description The plan prices use where a listing offers it; elsewhere the listing's default. An unknown plan is a 400. */
             selectedCancellationPlanId?: string;
         };
         SearchListing: {
+            /** @description The listing id; pass it as listingId to the order preview. */
             listingId: string;
+            /** @description The listing's title. */
             title: string;
+            /** @description URL of the cover picture, from the catalogue. */
             coverPicture: string;
             /** @description The listing id as base64url, safe in URLs and paths. */
             encodedId: string;
+            /** @description The listing's type. */
             propertyType: string;
+            /** @description The brand the listing is sold under, from the catalogue. */
             brand: string;
+            /** @description Badges for a result card, from the catalogue. */
             badges: {
+                /** @description The badge text. */
                 label: string;
+                /** @description The kind of badge, from the catalogue. */
                 type: string;
+                /** @description Where a card shows it, from the catalogue. */
                 placement: string;
             }[];
             /** @description Adults the whole listing sleeps (every unit of every property); likewise beds, bathrooms, bedrooms, unitCount. */
             adults: number;
+            /** @description Beds of the whole listing. */
             beds: number;
+            /** @description Bathrooms of the whole listing. */
             bathrooms: number;
+            /** @description Bedrooms of the whole listing. */
             bedrooms: number;
+            /** @description Units of every property of the listing. */
             unitCount: number;
+            /** @description Locality (area within the city). */
             locality: string;
+            /** @description City. */
             city: string;
+            /** @description Indian state. */
             state: string;
+            /** @description Average guest rating, 0–5. */
             rating: number;
+            /** @description Reviews behind rating. */
             reviewCount: number;
             /** @description Same as rating (one review source). */
             overallRating: number;
             /** @description Same as reviewCount. */
             totalReviews: number;
+            /** @description Catalogue tags of the listing. */
             tags: string[];
+            /** @description Unique selling points, from the catalogue. */
             usps: {
+                /** @description The selling point id. */
                 id: number;
+                /** @description Its name. */
                 name: string;
+                /** @description It in a sentence. */
                 description: string;
+                /** @description Whether it sets the listing apart (show it first). */
                 isDifferentiator: boolean;
             }[];
             /** @description The units priced, all open on every night; pass them as selectedProperties to the order preview for the same price. */
             selectedProperties: {
+                /** @description A property (unit type) of the listing. */
                 propertyId: string;
+                /** @description The property's name. */
                 title: string;
+                /** @description Units of it priced. */
                 quantity: number;
             }[];
             /** @description Indicative, before GST, with the cancellation plan chosen; the order preview is authoritative. */
             price: {
+                /** @description total ÷ nights, rounded half up; what minPrice and maxPrice bound and price sorts use. */
                 perNight: number;
+                /** @description totalBeforeDiscount ÷ nights, rounded half up. */
                 perNightBeforeDiscount: number;
+                /** @description The stay after the cancellation plan's discount, before GST. */
                 total: number;
+                /** @description The stay at the channel rates, before any discount. */
                 totalBeforeDiscount: number;
+                /** @description totalBeforeDiscount − total: the discounts taken. */
                 totalSaving: number;
+                /** @description totalSaving as a whole percentage of totalBeforeDiscount, rounded down. */
                 discountPercent: number;
             };
             /** @description Your channel's bank offers this stay is eligible for; not applied to price. */
             offerTitles: string[];
+            /** @description Every plan the listing offers, quoted for the same units. */
             cancellationPlans: {
+                /** @description The plan id: selectedCancellationPlanId here, cancellationPlanId on an order. */
                 id: string;
+                /** @description The plan's name. */
                 name: string;
+                /** @description The kind of plan, from the catalogue. */
                 planType: string;
+                /** @description The refund schedule in one line, built from the schedule an order carries. */
                 cancellationSummary: string;
+                /** @description Whether the plan takes a percentage off the stay. */
                 hasDiscount: boolean;
+                /** @description The stay's total under this plan (its price.total). */
                 totalAfterDiscount: number;
+                /** @description Per night under this plan (its price.perNight). */
                 perNightAfterDiscount: number;
+                /** @description What this plan saves. */
                 totalSaving: number;
+                /** @description The plan's saving as a whole percentage, rounded down. */
                 discountPercent: number;
             }[];
         };
-        SearchPrice: {
-            perNight: number;
-            perNightBeforeDiscount: number;
-            total: number;
-            totalBeforeDiscount: number;
-            totalSaving: number;
-            discountPercent: number;
-        };
         SearchResult: {
+            /** @description Listings that hold the party alone on every night, in the sort order; this page of them. */
             singleListings: components["schemas"]["SearchListing"][];
             /** @description Only when no single listing can take the party: up to 10 groups of 3 listings at most, every pair within 5000 m. */
             combinedGroups: {
+                /** @description An id for this group within this answer. */
                 groupId: string;
+                /** @description Adults the chosen units hold. */
                 totalAdultCapacity: number;
+                /** @description Children the chosen units hold. */
                 totalChildrenCapacity: number;
+                /** @description Listings in the group. */
                 listingCount: number;
+                /** @description The greatest distance between two of its listings, in metres. */
                 maxPairwiseDistanceMeters: number;
                 /** @description Same street (≤ 250 m), Walking distance (≤ 1500 m), Short drive (≤ 5000 m) */
                 proximityLabel: string;
+                /** @description The members, each with its share of the party priced. */
                 listings: components["schemas"]["SearchListing"][];
-                price: components["schemas"]["SearchPrice"];
+                /** @description The sum of the members' prices (per night and discount percent recomputed on the sums). */
+                price: {
+                    /** @description total ÷ nights, rounded half up; what minPrice and maxPrice bound and price sorts use. */
+                    perNight: number;
+                    /** @description totalBeforeDiscount ÷ nights, rounded half up. */
+                    perNightBeforeDiscount: number;
+                    /** @description The stay after the cancellation plan's discount, before GST. */
+                    total: number;
+                    /** @description The stay at the channel rates, before any discount. */
+                    totalBeforeDiscount: number;
+                    /** @description totalBeforeDiscount − total: the discounts taken. */
+                    totalSaving: number;
+                    /** @description totalSaving as a whole percentage of totalBeforeDiscount, rounded down. */
+                    discountPercent: number;
+                };
             }[];
+            /** @description Nights of the stay searched. */
             nights: number;
+            /** @description Adults of the party searched. */
             requiredAdults: number;
+            /** @description Children of the party searched. */
             requiredChildren: number;
+            /** @description This page, from 1. */
             page: number;
+            /** @description Page size. */
             size: number;
+            /** @description Every single listing found, on all pages. */
             totalSingleListings: number;
+            /** @description ⌈totalSingleListings ÷ size⌉; 0 when nothing is found. */
             totalPages: number;
+            /** @description The filters, echoed back unchanged. */
             rawParams: {
+                /** @description The filter, as sent. */
                 filterName: string;
+                /** @description Its values, as sent. */
                 filterValues: string[];
             }[];
         };
@@ -2551,14 +3340,21 @@ export interface components {
             quantity?: number;
         };
         SelectedProperty: {
+            /** @description A property (unit type) of the listing, as the availability and listing reads name it. */
             propertyId: string;
             /** @description Units of this property, 1–50. */
             quantity: number;
         };
         Statement: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Start of the period, as asked.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description End of the period, as asked.
+             */
             to: string;
             /** @description Net POSTED position of everything that occurred before from. */
             openingBalance: number;
@@ -2571,31 +3367,36 @@ export interface components {
             /** @description creditLimit − exposure, live (not a figure at `to`); negative when a booking that landed late was posted past the limit. */
             availableCredit: number;
         };
+        /** @description The totals of the order: taxableSubtotal + gst = grandTotal (docs/pricing.md). */
         Summary: {
-            /** @description Rupees, at most two decimals. */
+            /** @description Every unit on every night at the channel rate, before any discount. Rupees, at most two decimals. */
             baseSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The meals. Rupees, at most two decimals. */
             mealsSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The value-added services. Rupees, at most two decimals. */
             vasSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The cancellation plan's discount: its percentage of baseSubtotal (the stay only), rounded half up. Rupees, at most two decimals. */
             cancellationPlanDiscount: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description baseSubtotal − cancellationPlanDiscount. Rupees, at most two decimals. */
             stayAfterCancellationPlan: number;
+            /** @description The bank offer applied; null when none was asked for or none is eligible. */
             bankOffer: components["schemas"]["BankOfferResult"] | null;
-            /** @description Rupees, at most two decimals. */
+            /** @description stayAfterCancellationPlan + mealsSubtotal + vasSubtotal − bankOffer.discount. Rupees, at most two decimals. */
             priceAfterBankOffer: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description Every discount of the order: cancellationPlanDiscount + bankOffer.discount. Rupees, at most two decimals. */
             offersDiscount: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description The value GST is charged on; equals priceAfterBankOffer. Rupees, at most two decimals. */
             taxableSubtotal: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description GST: the sum of the per-line GST, each rounded half up to the paisa. Rupees, at most two decimals. */
             gst: number;
-            /** @description Rupees, at most two decimals. */
+            /** @description What the booking charges to your credit: taxableSubtotal + gst. Rupees, at most two decimals. */
             grandTotal: number;
         };
         TestClock: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The clock id.
+             */
             id: string;
             /** @description The group whose time the clock is. */
             agentGroupId: string;
@@ -2645,11 +3446,18 @@ export interface components {
              * @description https only; must resolve to public addresses.
              */
             url?: string;
+            /** @description Your note about the endpoint, up to 500 characters. */
             description?: string | null;
-            /** @enum {string} */
+            /**
+             * @description How deliveries authenticate to your endpoint: None, Basic (authSecret user:password), Bearer (authSecret the token) or HMAC (signingSecret required). Omitted: unchanged.
+             * @enum {string}
+             */
             authType?: "None" | "Basic" | "Bearer" | "HMAC";
+            /** @description Write-only. Basic: user:password. Bearer: the token. */
             authSecret?: string | null;
+            /** @description Write-only. Keys X-Webhook-Signature (base64 HMAC-SHA256 of the raw body). 16–256 characters. */
             signingSecret?: string | null;
+            /** @description Event types to receive; omit or null for all, including types added later. */
             eventTypes?: ("listing.updated" | "property.updated" | "inventory.changed" | "rate.changed")[] | null;
             /** @description Static headers sent with every delivery (at most 10); not for secrets — use authSecret. */
             headers?: {
@@ -2659,60 +3467,144 @@ export interface components {
             maxAttempts?: number;
             /** @description Default 10. */
             timeoutSeconds?: number;
-            /** @enum {string} */
+            /**
+             * @description ACTIVE endpoints receive deliveries; a DISABLED one receives none and keeps its settings.
+             * @enum {string}
+             */
             status?: "ACTIVE" | "DISABLED";
         };
         UpdateFinanceContactBody: {
             /** @description One e-mail address; stored lower-cased, one contact per address. */
             email?: string;
+            /** @description How to address the contact in e-mails; 1–100 characters, or null. */
             name?: string | null;
             /** @description The optional documents the contact receives by e-mail: RECEIPTS, REMINDERS, STATEMENTS. Every contact receives INVOICES and CREDIT_NOTES (statutory documents, no opt-out). An empty list opts out of all optional ones, reminders included. */
             documents?: ("RECEIPTS" | "REMINDERS" | "STATEMENTS")[];
         };
         V1Ping: {
+            /** @description The agent group the key belongs to. */
             agentGroupId: string;
+            /** @description The channel whose listings and rates the group sells. */
             channelId: string;
+            /** @description The first characters of the key, to tell keys apart; the key itself is never returned. */
             keyPrefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Our time when this answer was made.
+             */
             timestamp: string;
         };
         VasSelection: {
+            /** @description One of the listing's value-added services, as the listing read names it. */
             vasId: string;
+            /** @description The variant of that service to buy (its price and charging basis: per stay, per night or per unit). */
             variantId: string;
+            /** @description Dates (yyyy-mm-dd) within the stay, no repeats; needed for per-night and per-unit services unless unsureOfDates. */
             dates?: string[];
+            /** @description Dates not known yet: a per-night service is charged every night of the stay, a per-unit one once, undated. */
             unsureOfDates?: boolean;
             /** @description Default 1; 0–100. */
             quantity?: number;
+            /** @description Per-date quantities that override `quantity` on their dates. */
             dateQuantities?: {
+                /** @description One of the dates the selection is charged on; no repeats. */
                 date: string;
+                /** @description The quantity on that date, 0–100. */
                 quantity: number;
             }[];
         };
         WebhookEndpoint: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The endpoint id.
+             */
             id: string;
+            /** @description Where deliveries are POSTed. */
             url: string;
+            /** @description Your note about the endpoint; null without. */
             description: string | null;
-            /** @enum {string} */
+            /**
+             * @description How deliveries authenticate to your endpoint: None, Basic (authSecret user:password), Bearer (authSecret the token) or HMAC (signingSecret required).
+             * @enum {string}
+             */
             authType: "None" | "Basic" | "Bearer" | "HMAC";
+            /** @description Whether an authSecret is set; the secret is never returned. */
             authSecretConfigured: boolean;
+            /** @description Whether a signing secret is set (deliveries then carry X-Webhook-Signature); the secret is never returned. */
             signingSecretConfigured: boolean;
+            /** @description The event types it receives; null for all, including types added later. */
             eventTypes: string[] | null;
+            /** @description Static headers sent with every delivery. */
             headers: {
                 [key: string]: string;
             };
+            /** @description Attempts per delivery before it is recorded as failed. */
             maxAttempts: number;
+            /** @description Seconds an attempt waits for your answer. */
             timeoutSeconds: number;
-            /** @enum {string} */
+            /**
+             * @description ACTIVE endpoints receive deliveries; a DISABLED one receives none and keeps its settings.
+             * @enum {string}
+             */
             status: "ACTIVE" | "DISABLED";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+        BookingId: string;
+        /** @description The contact id. */
+        ContactId: string;
+        /** @description nextCursor of the previous page, unchanged, with the same filters. */
+        Cursor: string;
+        /** @description nextCursor of the previous page, unchanged. */
+        CursorOfListChanges: string;
+        /** @description nextCursor of the previous page, unchanged, with the same from and to. */
+        CursorOfListPartnerAuditEvents: string;
+        /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        From: string;
+        /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        FromOfListPartnerAuditEvents: string;
+        /** @description Our listing id (the Open Channel's "Hotel Code"). */
+        HotelCode: string;
+        /** @description The endpoint id. */
+        Id: string;
+        /** @description The clock id. */
+        IdOfDeleteTestClock: string;
+        /** @description The invoice id. */
+        IdOfGetInvoice: string;
+        /**
+         * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
+         * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
+         */
+        IdempotencyKey: string;
+        /** @description Comma-separated or repeated; at most 100. */
+        ListingIds: string[];
+        /** @description The orderId POST /v1/orders answered with. */
+        OrderId: string;
+        /** @description Comma-separated or repeated; at most 100. */
+        PropertyIds: string[];
+        /** @description Page size, 1–200; default 50. */
+        Size: string;
+        /** @description Page size, 1–100; default 20. */
+        SizeOfListChanges: string;
+        /** @description Page size, 1–100; default 20. */
+        SizeOfListInvoices: string;
+        /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        To: string;
+        /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
+        ToOfListPartnerAuditEvents: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -2723,13 +3615,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["FromOfListPartnerAuditEvents"];
                 /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["ToOfListPartnerAuditEvents"];
                 /** @description nextCursor of the previous page, unchanged, with the same from and to. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListPartnerAuditEvents"];
                 /** @description Page size, 1–200; default 50. */
-                size?: string;
+                size?: components["parameters"]["Size"];
             };
             header?: never;
             path?: never;
@@ -2861,9 +3753,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page, unchanged. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListChanges"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListChanges"];
             };
             header?: never;
             path?: never;
@@ -2995,13 +3887,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
-                listingIds?: string[];
+                listingIds?: components["parameters"]["ListingIds"];
                 /** @description Comma-separated or repeated; at most 100. */
-                propertyIds?: string[];
+                propertyIds?: components["parameters"]["PropertyIds"];
                 /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["To"];
             };
             header?: never;
             path?: never;
@@ -3396,13 +4288,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
-                listingIds?: string[];
+                listingIds?: components["parameters"]["ListingIds"];
                 /** @description Comma-separated or repeated; at most 100. */
-                propertyIds?: string[];
+                propertyIds?: components["parameters"]["PropertyIds"];
                 /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["To"];
             };
             header?: never;
             path?: never;
@@ -3538,9 +4430,10 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The delivery id (deliveryId of a delivery). */
                 id: string;
             };
             cookie?: never;
@@ -3852,7 +4745,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4013,7 +4906,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The endpoint id. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4167,7 +5061,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The endpoint id. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4348,7 +5243,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The endpoint id. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4499,15 +5395,16 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page, unchanged. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListChanges"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListChanges"];
                 /** @description Only deliveries with this status. */
                 outcome?: "PENDING" | "SUCCEEDED" | "FAILED";
             };
             header?: never;
             path: {
-                id: string;
+                /** @description The endpoint id. */
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4883,7 +5780,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Our listing id (the Open Channel's "Hotel Code"). */
-                hotel_code: string;
+                hotel_code: components["parameters"]["HotelCode"];
             };
             header?: never;
             path?: never;
@@ -4959,7 +5856,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Our listing id (the Open Channel's "Hotel Code"). */
-                hotel_code: string;
+                hotel_code: components["parameters"]["HotelCode"];
             };
             header?: never;
             path?: never;
@@ -5232,13 +6129,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events at or after this instant. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["FromOfListPartnerAuditEvents"];
                 /** @description Only events at or before this instant; not before from. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["ToOfListPartnerAuditEvents"];
                 /** @description nextCursor of the previous page, unchanged, with the same from and to. */
-                cursor?: string;
+                cursor?: components["parameters"]["CursorOfListPartnerAuditEvents"];
                 /** @description Page size, 1–200; default 50. */
-                size?: string;
+                size?: components["parameters"]["Size"];
             };
             header?: never;
             path?: never;
@@ -5372,9 +6269,9 @@ export interface operations {
                 /** @description Required. Comma-separated or repeated; at most 100. */
                 listingIds: string[];
                 /** @description Inclusive; default today (India). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /** @description Inclusive; default 30 dates from `from`; at most 365 dates in all. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
-                to?: string;
+                to?: components["parameters"]["To"];
             };
             header?: never;
             path?: never;
@@ -5518,7 +6415,7 @@ export interface operations {
                 /** @description Only bookings updated at or after this instant. Pass the latest updatedAt you hold to poll for changes. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 updatedSince?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
-                cursor?: string;
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1–100; default 20. Never clamped: above the maximum is 400. */
                 size?: string;
             };
@@ -5656,7 +6553,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5759,7 +6656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateBookingError402"] & {
+                    "application/json": components["schemas"]["CreditDenied"] & {
                         /**
                          * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
                          * @enum {string}
@@ -5882,7 +6779,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                bookingId: string;
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -6036,7 +6934,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                bookingId: string;
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -6217,7 +7116,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                bookingId: string;
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -6298,7 +7198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApplyAmendmentError402"] & {
+                    "application/json": components["schemas"]["CreditDenied"] & {
                         /**
                          * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
                          * @enum {string}
@@ -6421,7 +7321,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                bookingId: string;
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -6602,7 +7503,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                bookingId: string;
+                /** @description The property system's booking id (bookingId of a booking row); a booking still PROCESSING has none yet. */
+                bookingId: components["parameters"]["BookingId"];
             };
             cookie?: never;
         };
@@ -6888,7 +7790,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -7049,7 +7951,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                contactId: string;
+                /** @description The contact id. */
+                contactId: components["parameters"]["ContactId"];
             };
             cookie?: never;
         };
@@ -7201,7 +8104,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                contactId: string;
+                /** @description The contact id. */
+                contactId: components["parameters"]["ContactId"];
             };
             cookie?: never;
         };
@@ -7387,9 +8291,9 @@ export interface operations {
                 /** @description Issue dates on or before this date. Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 to?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
-                cursor?: string;
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListInvoices"];
             };
             header?: never;
             path?: never;
@@ -7655,7 +8559,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The invoice id. */
+                id: components["parameters"]["IdOfGetInvoice"];
             };
             cookie?: never;
         };
@@ -7809,7 +8714,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The invoice id. */
+                id: components["parameters"]["IdOfGetInvoice"];
             };
             cookie?: never;
         };
@@ -7997,9 +8903,9 @@ export interface operations {
                 /** @description Comma-separated or repeated; at most 100. */
                 externalBookingIds?: string[];
                 /** @description nextCursor of the previous page, unchanged, with the same filters. */
-                cursor?: string;
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1–100; default 20. */
-                size?: string;
+                size?: components["parameters"]["SizeOfListInvoices"];
             };
             header?: never;
             path?: never;
@@ -8132,7 +9038,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated or repeated; at most 100. */
-                listingIds?: string[];
+                listingIds?: components["parameters"]["ListingIds"];
                 /** @description Only listings updated at or after this instant (a listing counts as updated when it or one of its properties changed). Dates from 2000-01-01 to 2099-12-31 (instants in UTC); one beyond, or not in the calendar (31 February), is a 400 naming the parameter. */
                 updatedSince?: string;
                 /** @description nextCursor of the previous page, unchanged, with the same listingIds and updatedSince. */
@@ -8271,6 +9177,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A listing id of your channel. */
                 listingId: string;
             };
             cookie?: never;
@@ -8561,7 +9468,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -8722,7 +9629,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderId: string;
+                /** @description The orderId POST /v1/orders answered with. */
+                orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
@@ -8899,7 +9807,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderId: string;
+                /** @description The orderId POST /v1/orders answered with. */
+                orderId: components["parameters"]["OrderId"];
             };
             cookie?: never;
         };
@@ -9628,7 +10537,7 @@ export interface operations {
                  * @description Makes a retry safe: the first request with a key runs; the same key with the same path and body within 24 hours gets that first answer again (marked `Idempotent-Replayed: true`), the same key with another body is `409 CONFLICT` (`reasonCode` `IDEMPOTENCY_KEY_REUSED`), and while the first request is still running `409 CONFLICT` (`IDEMPOTENCY_KEY_IN_USE`). Keys are per API key holder and operation. A refused request keeps nothing, so its retry is judged afresh. Use a new UUID per intended request.
                  * @example 7b4f8c1e-2f0a-4a53-9a51-0f1e6a2d9c11
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -9812,7 +10721,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The clock id. */
+                id: components["parameters"]["IdOfDeleteTestClock"];
             };
             cookie?: never;
         };
@@ -9966,7 +10876,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The clock id. */
+                id: components["parameters"]["IdOfDeleteTestClock"];
             };
             cookie?: never;
         };
@@ -10141,7 +11052,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The clock id. */
+                id: components["parameters"]["IdOfDeleteTestClock"];
             };
             cookie?: never;
         };
