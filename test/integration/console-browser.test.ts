@@ -230,6 +230,38 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await shot(operator, 'operator-partner');
   }, 240_000);
 
+  it('takes a finance operator through billing runs, a credit note from a group’s invoice, and the audit trail search', async () => {
+    const email = `ops-${randomUUID().slice(0, 8)}@ourco.example.in`;
+    const operator = await signIn(['--role', 'finance-operator'], email);
+    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
+    await operator.getByRole('link', { name: 'Billing runs' }).click();
+    await operator.getByRole('button', { name: 'Start a billing run over every group' }).click();
+    await expect.poll(() => operator.url()).toMatch(/\/console\/operator\/billing\/runs\/[0-9a-f-]{36}$/);
+    expect(await operator.locator('main').textContent()).toContain('Groups queued');
+    await accessible(operator);
+    await operator.getByRole('link', { name: 'All billing runs' }).click();
+    await shot(operator, 'operator-billing');
+
+    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await operator.getByRole('link', { name: 'Invoices of Coastal Holidays' }).click();
+    await operator.getByRole('link', { name: invoiceNumber }).click();
+    await operator
+      .getByRole('textbox', { name: /^Amount to credit of / })
+      .first()
+      .fill('250');
+    await operator.getByLabel('Reason (printed on the credit note)').fill('Pool closed for a day');
+    await operator.getByRole('button', { name: 'Raise the credit note' }).click();
+    expect(await operator.getByRole('status').textContent()).toMatch(/^Credit note CN\S+ of ₹250\.00 raised\./);
+    await shot(operator, 'operator-invoice');
+
+    await operator.getByRole('link', { name: 'Audit trail' }).click();
+    await operator.getByLabel(/^Actor/).fill(email);
+    await operator.getByRole('button', { name: 'Search' }).click();
+    expect(await operator.locator('main').textContent()).toContain('credit-note.raised');
+    expect(await operator.locator('main').textContent()).toContain(email);
+    await shot(operator, 'operator-audit');
+  }, 240_000);
+
   it('is usable at phone width: nothing wider than the screen, navigation reachable by keyboard', async () => {
     const phone = await signIn(['--role', 'finance', '--group', group.agentGroupId], `clerk-${randomUUID().slice(0, 8)}@coastal.example.in`, {
       width: 390,
