@@ -211,6 +211,14 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('link', { name: 'Audit trail' }).click();
     expect(await admin.locator('main').textContent()).toContain('key.revoked');
     await shot(admin, 'audit');
+
+    await admin.getByRole('link', { name: 'Test clock' }).click();
+    await admin.getByRole('button', { name: 'Create a test clock' }).click();
+    expect(await admin.getByRole('status').textContent()).toBe('Test clock created at real time.');
+    await shot(admin, 'test-clock');
+    // Deleted before it is ever advanced, so the journeys after this one see the group on real time.
+    await admin.getByRole('button', { name: 'Delete the test clock' }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('your account is on real time');
   }, 240_000);
 
   it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
