@@ -108,7 +108,7 @@ afterAll(async () => {
 });
 
 describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → API key → operator hold', () => {
-  it('takes a partner admin and an operator through their work, every page accessible', async () => {
+  it('takes a partner admin through their work, every page accessible', async () => {
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${server.url}/console`);
     await expect.poll(() => anonymous.url()).toBe(`${server.url}/console/sign-in`);
@@ -160,7 +160,12 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');
+  }, 240_000);
 
+  // Its own journey: the partner's pages above take most of a test's time on a loaded machine.
+  it('lets an operator set a hold that the partner then sees, and shows a missing page as not found', async () => {
+    const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
+    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
     await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
     await shot(operator, 'operator-groups');
