@@ -40,18 +40,36 @@ export type Capability =
   | 'limit'
   | 'partners'
   | 'payments'
-  | 'record-payment';
+  | 'record-payment'
+  | 'billing'
+  | 'run-billing'
+  | 'group-invoices'
+  | 'correct-invoices'
+  | 'audit-search'
+  | 'test-clocks';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
-  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'team'],
+  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team'],
   finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
-  developer: ['home', 'bookings', 'audit', 'webhooks', 'keys'],
+  developer: ['home', 'bookings', 'audit', 'webhooks', 'keys', 'test-clocks'],
   viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments'],
-  'finance-operator': ['groups', 'hold', 'limit', 'partners', 'payments', 'record-payment'],
+  operator: ['groups', 'hold', 'partners', 'payments', 'billing', 'group-invoices', 'audit-search'],
+  'finance-operator': [
+    'groups',
+    'hold',
+    'limit',
+    'partners',
+    'payments',
+    'record-payment',
+    'billing',
+    'run-billing',
+    'group-invoices',
+    'correct-invoices',
+    'audit-search',
+  ],
 };
 
 export function can(access: Access, capability: Capability): boolean {

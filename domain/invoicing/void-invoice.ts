@@ -9,6 +9,7 @@ import type { IdGenerator } from '../ports/ids.ts';
 import type { EInvoiceVoid, InvoiceStore } from '../ports/invoice-store.ts';
 import { creditNoteFigures, invoiceAudit, owedFigures } from './invoice-audit.ts';
 import type { Invoice } from './invoice.ts';
+import type { EInvoiceRegistration } from './invoice-document.ts';
 
 export interface VoidDeps {
   readonly invoices: InvoiceStore;
@@ -27,6 +28,9 @@ export const IRP_CANCEL_WINDOW_MS = 24 * 3600_000;
 /** The IRP's "yyyy-mm-dd hh:mm:ss" (India time) → epoch ms. */
 const irpMs = (t: string): number => Date.parse(`${t.replace(' ', 'T')}+05:30`);
 const irpText = (ms: number): string => new Date(ms + 330 * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** When the IRP stops cancelling a registration's IRN: 24 hours after its acknowledgement. */
+export const voidWindowClosesAt = (e: Pick<EInvoiceRegistration, 'ackDate'>): Date => new Date(irpMs(e.ackDate) + IRP_CANCEL_WINDOW_MS);
 
 /** The reason code an operator gives (`--reason`), one of the IRP's. */
 export function cancelReasonOf(text: string): CancelReason {
@@ -87,7 +91,7 @@ export async function voidInvoice(
       `${label} is ${invoice.status}${(invoice.amountPaid ?? 0) > 0 ? ' with payments on it' : ''}${(invoice.creditedAmount ?? 0) > 0 ? ' with credit notes against it' : ''}. ${way}`,
     );
   }
-  const closes = irpMs(e.ackDate) + IRP_CANCEL_WINDOW_MS;
+  const closes = voidWindowClosesAt(e).getTime();
   if (deps.clock.now().getTime() > closes) {
     throw new ConflictError('CONFLICT', `The IRP's 24-hour window to cancel IRN ${e.irn} of ${label} closed at ${irpText(closes)} (India time). ${way}`);
   }

@@ -1,4 +1,4 @@
-import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
+import type { AuditFields, AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
 import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
 import {
@@ -33,13 +33,25 @@ import { ListDeliveriesQuerySchema } from '../contracts/deliveries.ts';
 import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import { adminDeps, consoleDeps, deliveryDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
+import { adminDeps, billingDeps, consoleDeps, deliveryDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
 import { issueKey, replaceKey, revokeKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
 import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
 import { indiaDate, istDateTime, money, rupeesMoney } from './format.ts';
 import { parseRupees } from '../../domain/money.ts';
+import type { FanOutProgress } from '../../domain/ports/billing-fan-out.ts';
+import { queueBillingRun } from '../../domain/invoicing/scheduled-billing.ts';
+import { cancelReasonOf, voidInvoice, voidWindowClosesAt } from '../../domain/invoicing/void-invoice.ts';
+import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
+import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
+import { AUDIT_SEARCH_LIMIT, searchAuditTrail, type AuditSearch } from './audit-search.ts';
+import { advanceTestClock, createTestClock, deleteTestClock, listTestClocks } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { advanceLimitOf, timeOf } from '../../domain/test-clocks/test-clock.ts';
+import { testClockDeps } from '../test-clocks/test-clock-json.ts';
+import { dueWorkOn } from '../test-clocks/advance-test-clock.ts';
+import type { OperatorLineCredit } from '../../domain/invoicing/raise-credit-note.ts';
+import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -170,7 +182,7 @@ async function signedIn(deps: ConsoleAppDeps, req: Request): Promise<Signed | Ht
   const origin: AuditOrigin = { actor: personActor(person), actorKind: person.access.kind === 'operator' ? 'operator' : 'person', requestId: req.requestId };
   let accountName = 'Operations';
   if (person.access.kind === 'partner') accountName = (await deps.svc.tenants.getAgentGroup(person.access.agentGroupId))?.name ?? person.access.agentGroupId;
-  return { person, session, origin, viewer: { person, csrfToken: session.csrfToken, accountName } };
+  return { person, session, origin, viewer: { person, csrfToken: session.csrfToken, accountName, sandbox: deps.svc.config.isSandbox } };
 }
 
 const allowedFor = (person: Person) => (section: string) => can(person.access, section as Capability);
@@ -671,6 +683,7 @@ ${postForm(
     : ''
 }
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/payments">Payments of ${group.name}</a></p>
+<p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/invoices">Invoices of ${group.name}</a></p>
 <p><a href="/console/operator/groups">All groups</a></p>`;
   return htmlResult(200, page(group.name, body, ctx.viewer, allowedFor(ctx.person), 'groups'));
 }
@@ -796,6 +809,337 @@ const recordPayment = operatorPage('record-payment', async (deps, req, ctx, matc
   return paymentsPage(deps, ctx, agentGroupId, notice);
 });
 
+/** A run over every group, as the admin tool's `billing runs` prints it: queued, billed, up to date, failed, pending. */
+const progressFigures = (p: FanOutProgress) =>
+  html`<dl class="figures">${figure('Groups queued', String(p.enqueued))}${figure('Billed', String(p.billed))}${figure('Up to date', String(p.upToDate))}${figure('Failed', String(p.failed))}${figure('Pending', String(p.pending))}</dl>`;
+
+const runLink = (runId: string) => html`<a href="/console/operator/billing/runs/${encodeURIComponent(runId)}">${runId}</a>`;
+
+const billingRunsPage = operatorPage('billing', async (deps, _req, ctx) => {
+  const svc = deps.svc;
+  // The admin tool's `billing runs`: the latest runs over every group, then the groups' own runs, newest first.
+  const [runs, groupRuns] = await Promise.all([svc.billingRuns.recentRuns(10), svc.invoices.recentRuns(20)]);
+  const latest = runs[0] && (await svc.billingRuns.progress(runs[0].runId));
+  const body = html`${
+    can(ctx.person.access, 'run-billing')
+      ? html`<h2>Start a run</h2>
+<p>Bills every group's last closed period now, as the daily run does (a group already billed for it is billed again only for what is new). Each group is billed by the billing worker; follow the run on its page.</p>
+${postForm(ctx.viewer, '/console/operator/billing/run', html`<button type="submit">Start a billing run over every group</button>`, 'Start a billing run')}`
+      : ''
+  }
+<h2>Runs over every group</h2>
+${latest ? html`<p>Latest: ${runLink(latest.runId)} (${latest.trigger}, day ${indiaDate(latest.day)}).</p>${progressFigures(latest)}` : ''}
+${
+  runs.length
+    ? html`<div class="table-wrap"><table><caption>Runs over every group, newest first</caption><thead><tr><th scope="col">Run</th><th scope="col">Trigger</th><th scope="col">Day</th><th scope="col">Started</th><th scope="col" class="num">Groups</th></tr></thead><tbody>${runs.map(
+        (r) =>
+          html`<tr><td>${runLink(r.runId)}</td><td>${r.trigger}</td><td>${indiaDate(r.day)}</td><td>${istDateTime(r.startedAt)}</td><td class="num">${String(r.enqueued)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No run over every group yet.</p>`
+}
+<h2>Groups' billing runs</h2>
+${
+  groupRuns.length
+    ? html`<div class="table-wrap"><table><caption>Groups' billing runs, newest first</caption><thead><tr><th scope="col">Started</th><th scope="col">Group</th><th scope="col">Trigger</th><th scope="col">Period</th><th scope="col" class="num">Lines</th><th scope="col" class="num">Invoices</th><th scope="col" class="num">Drafts left</th><th scope="col">Held back</th></tr></thead><tbody>${groupRuns.map(
+        (r) =>
+          html`<tr><td>${istDateTime(r.startedAt)}</td><td><a href="/console/operator/groups/${encodeURIComponent(r.agentGroupId)}/invoices">${r.agentGroupId}</a></td><td>${r.trigger}</td><td>${indiaDate(r.periodFrom)} to ${indiaDate(r.periodTo)}</td><td class="num">${String(r.linesWritten)}</td><td class="num">${String(r.invoiceIds.length)}</td><td class="num">${String(r.draftsLeft)}</td><td>${r.blockedStates.map((b) => `${b.state} (${b.lineCount} lines)`).join(', ')}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No group billed yet.</p>`
+}`;
+  return operatorHtml(ctx, 'Billing runs', 'billing', body);
+});
+
+const billingRunDetail = operatorPage('billing', async (deps, _req, ctx, match) => {
+  const progress = await deps.svc.billingRuns.progress(decodeURIComponent(match[1]!));
+  if (!progress) throw new NotFoundError('Billing run');
+  const body = html`<p>${progress.trigger} run of ${indiaDate(progress.day)}, started ${istDateTime(progress.startedAt)}. Pending groups have no outcome yet: queued, being billed, or waiting out a retry.</p>
+${progressFigures(progress)}
+<h2>Failed groups</h2>
+${
+  progress.failures.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Failed groups</caption><thead><tr><th scope="col">Group</th><th scope="col" class="num">Attempts</th><th scope="col">Last attempt</th><th scope="col">Error</th></tr></thead><tbody>${progress.failures.map(
+        (f) =>
+          html`<tr><td><a href="/console/operator/groups/${encodeURIComponent(f.agentGroupId)}">${f.agentGroupId}</a></td><td class="num">${String(f.attempts)}</td><td>${istDateTime(f.at)}</td><td>${f.error}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No group failed.</p>`
+}
+<p><a href="/console/operator/billing">All billing runs</a></p>`;
+  return operatorHtml(ctx, `Billing run ${progress.runId}`, 'billing', body);
+});
+
+const startBillingRun = operatorPage('run-billing', async (deps, _req, _ctx) => {
+  // The admin tool's `billing run --all` where the stage has a billing queue (every stage, and the local stack): one message per group.
+  const run = await queueBillingRun(deps.svc, { trigger: 'ADMIN', force: true });
+  return redirect(`/console/operator/billing/runs/${encodeURIComponent(run.runId)}`);
+});
+
+const groupInvoicesPath = (agentGroupId: string) => `/console/operator/groups/${encodeURIComponent(agentGroupId)}/invoices`;
+const operatorInvoicePath = (agentGroupId: string, invoiceId: string) => `${groupInvoicesPath(agentGroupId)}/${encodeURIComponent(invoiceId)}`;
+
+const groupInvoices = operatorPage('group-invoices', async (deps, _req, ctx, match) => {
+  const agentGroupId = decodeURIComponent(match[1]!);
+  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
+  if (!group) throw new NotFoundError('Agent group');
+  // The admin tool's `invoices list`: the open ones (DRAFTs with their last error, issued with a step left), then the latest issued.
+  const store = deps.svc.invoices;
+  const [open, issued] = await Promise.all([store.openInvoices(agentGroupId), store.list(agentGroupId, { statuses: ['ISSUED', 'PAID'], limit: 50 })]);
+  const all = [...open, ...issued.invoices.filter((i) => !open.some((o) => o.id === i.id))];
+  const body = html`${
+    all.length
+      ? html`<div class="table-wrap"><table><caption>Invoices and credit notes of ${group.name}</caption><thead><tr><th scope="col">Number</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Issued</th><th scope="col" class="num">Total</th><th scope="col">E-invoice</th><th scope="col">Last error</th></tr></thead><tbody>${all.map(
+          (i) =>
+            html`<tr><td><a href="${operatorInvoicePath(agentGroupId, i.id)}">${i.invoiceNumber ?? `Draft ${i.id.slice(0, 8)}`}</a></td><td>${i.creditNoteFor ? 'Credit note' : 'Invoice'}</td><td>${i.status}</td><td>${i.issueDate ? indiaDate(i.issueDate) : ''}</td><td class="num">${money(i.total)}</td><td>${i.eInvoice ? (i.eInvoice.cancelledAt ? 'IRN cancelled' : 'Registered') : '—'}</td><td>${i.lastError ?? ''}</td></tr>`,
+        )}</tbody></table></div>`
+      : html`<p>No invoice for this group.</p>`
+  }
+<p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}">Back to ${group.name}</a></p>`;
+  return operatorHtml(ctx, `Invoices: ${group.name}`, 'groups', body);
+});
+
+async function operatorInvoicePage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, invoiceId: string, notice?: Html): Promise<HttpResult> {
+  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
+  if (!group) throw new NotFoundError('Agent group');
+  const invoice = await deps.svc.invoices.get(agentGroupId, invoiceId);
+  if (!invoice) throw new NotFoundError('Invoice');
+  const lines = await deps.svc.invoices.lines(agentGroupId, invoiceId);
+  const label = invoice.invoiceNumber ?? `Draft ${invoice.id.slice(0, 8)}`;
+  const e = invoice.eInvoice;
+  const closes = e && !e.cancelledAt ? voidWindowClosesAt(e) : undefined;
+  const correcting = can(ctx.person.access, 'correct-invoices');
+  const creditable = !invoice.creditNoteFor && (invoice.status === 'ISSUED' || invoice.status === 'PAID');
+  const left = (l: (typeof lines)[number]) => l.lineTotal - (l.creditedTotal ?? 0);
+  // A stay's nights are lines of their own: the night tells them apart.
+  const lineLabel = (l: (typeof lines)[number]) => `${l.description}${l.nightDate ? `, night of ${indiaDate(l.nightDate)}` : ''}`;
+  const action = operatorInvoicePath(agentGroupId, invoiceId);
+  const body = html`${notice ?? ''}
+<dl class="figures">
+${figure(invoice.creditNoteFor ? 'Credit note for' : 'Kind', invoice.creditNoteFor ? (invoice.creditNoteForNumber ?? invoice.creditNoteFor) : 'Invoice')}
+${figure('Status', invoice.status)}
+${figure('Issued', invoice.issueDate ? indiaDate(invoice.issueDate) : '—')}
+${figure('Total', money(invoice.total))}
+${invoice.creditNoteFor ? '' : html`${figure('Paid', money(invoice.amountPaid ?? 0))}${figure('Credited', money(invoice.creditedAmount ?? 0))}${figure('Due', money(amountDueOf(invoice)))}`}
+${figure('E-invoice', e ? (e.cancelledAt ? `IRN cancelled at ${e.cancelledAt} (India time)` : `Registered, acknowledged ${e.ackDate} (India time)`) : 'Not registered')}
+</dl>
+${invoice.lastError ? html`<p class="alert">Last error: ${invoice.lastError}</p>` : ''}
+<h2>Lines</h2>
+${
+  lines.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Lines of ${label}</caption><thead><tr><th scope="col">Line</th><th scope="col">Partner booking id</th><th scope="col">Stay</th><th scope="col" class="num">Total</th><th scope="col" class="num">Left to credit</th></tr></thead><tbody>${lines.map(
+        (l) =>
+          html`<tr><td>${lineLabel(l)}</td><td>${l.externalBookingId ?? ''}</td><td>${indiaDate(l.checkIn)} to ${indiaDate(l.checkOut)}</td><td class="num">${money(l.lineTotal)}</td><td class="num">${invoice.creditNoteFor ? '' : money(left(l))}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No line.</p>`
+}
+${
+  correcting && e && closes && invoice.status === 'ISSUED'
+    ? html`<h2>Void at the IRP</h2>
+<p>${
+        deps.svc.clock.now() < closes
+          ? `The IRP cancels this IRN until ${istDateTime(closes.toISOString())}. The ${invoice.creditNoteFor ? 'credit note keeps its number; its credit goes back on its invoice' : 'invoice keeps its number; its charges are billed again by the next run'}.`
+          : `The IRP's 24-hour window closed at ${istDateTime(closes.toISOString())}: a credit note is the only way to correct it.`
+      }</p>
+${postForm(
+  ctx.viewer,
+  `${action}/void`,
+  html`<label for="void-reason">Reason (the IRP's code)</label><select id="void-reason" name="reason">${Object.entries(CANCEL_REASONS).map(
+    ([code, text]) => html`<option value="${code}">${code}: ${text}</option>`,
+  )}</select>
+<label for="void-remark">Remark kept by the IRP (up to 100 characters; empty: the reason)</label><input id="void-remark" name="remark" maxlength="100">
+<button type="submit">Void ${label}</button>`,
+  `Void ${label}`,
+)}`
+    : ''
+}
+${
+  correcting && creditable
+    ? html`<h2>Raise a credit note</h2>
+<p>For each line to credit, tick "all that is left" or give an amount in rupees. The note takes the next number of the credit-note series and is printed with the reason.</p>
+${postForm(
+  ctx.viewer,
+  `${action}/credit-note`,
+  html`<div class="table-wrap"><table><caption class="skip">Lines to credit</caption><thead><tr><th scope="col">Line</th><th scope="col">All that is left</th><th scope="col">Or an amount (₹)</th></tr></thead><tbody>${lines
+    .filter((l) => left(l) > 0)
+    .map(
+      (l, n) =>
+        html`<tr><td>${lineLabel(l)} (${money(left(l))} left)</td><td><input type="checkbox" id="whole-${n}" name="whole" value="${l.id}" aria-label="Credit all that is left of ${lineLabel(l)}"></td><td><input id="amount-${n}" name="amount:${l.id}" inputmode="decimal" aria-label="Amount to credit of ${lineLabel(l)}"></td></tr>`,
+    )}</tbody></table></div>
+<label for="credit-reason">Reason (printed on the credit note)</label><input id="credit-reason" name="reason" required>
+<button type="submit">Raise the credit note</button>`,
+  `Raise a credit note against ${label}`,
+)}`
+    : ''
+}
+<p><a href="${groupInvoicesPath(agentGroupId)}">All invoices of ${group.name}</a></p>`;
+  return operatorHtml(ctx, `${invoice.creditNoteFor ? 'Credit note' : 'Invoice'} ${label}`, 'groups', body);
+}
+
+const operatorInvoice = operatorPage('group-invoices', async (deps, _req, ctx, match) =>
+  operatorInvoicePage(deps, ctx, decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)),
+);
+
+const voidDocument = operatorPage('correct-invoices', async (deps, req, ctx, match) => {
+  const [agentGroupId, invoiceId] = [decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)];
+  const reason = cancelReasonOf(req.form.get('reason') ?? '');
+  const remark = (req.form.get('remark')?.trim() || CANCEL_REASONS[reason]).trim();
+  if (remark.length > 100) throw new ValidationError('remark', `remark must be 1 to 100 characters; got ${remark.length}.`);
+  const svc = deps.svc;
+  // The admin tool's `invoices void`: the IRP cancels the IRN within its 24 hours, or nothing changes; audited under the person.
+  const voided = await voidInvoice(
+    { invoices: svc.invoices, creditNotes: svc.creditNotes, eInvoices: svc.eInvoices, clock: svc.clock, ids: svc.ids },
+    agentGroupId,
+    invoiceId,
+    reason,
+    remark,
+    ctx.origin,
+  );
+  return operatorInvoicePage(
+    deps,
+    ctx,
+    agentGroupId,
+    invoiceId,
+    html`<p class="notice" role="status">${voided.invoiceNumber} is ${voided.status}: its IRN was cancelled at the IRP on ${voided.eInvoice?.cancelledAt ?? ''} (India time).</p>`,
+  );
+});
+
+/** The credit note form's lines: a ticked line whole, or an amount in rupees; the parameter named is the field's. */
+function creditLines(form: URLSearchParams): OperatorLineCredit[] {
+  const whole = new Set(form.getAll('whole'));
+  const credits: OperatorLineCredit[] = [...whole].map((lineId) => ({ lineId }));
+  for (const [name, value] of form) {
+    if (!name.startsWith('amount:') || value.trim() === '') continue;
+    const lineId = name.slice('amount:'.length);
+    if (whole.has(lineId)) throw new ValidationError(name, 'Tick "all that is left" or give an amount, not both.');
+    const amount = parseRupees(value.trim());
+    if (amount === undefined || amount <= 0)
+      throw new ValidationError(name, `${name} must be a positive amount in rupees with at most two decimals, like 1500 or 1500.50.`);
+    credits.push({ lineId, amount });
+  }
+  return credits;
+}
+
+const raiseCreditNote = operatorPage('correct-invoices', async (deps, req, ctx, match) => {
+  const [agentGroupId, invoiceId] = [decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)];
+  // The admin tool's `invoices credit-note`: raised, registered with the IRP where marked, its PDF stored, audited under the person.
+  const outcome = await issueOperatorCreditNote(
+    billingDeps(deps.svc, deps.renderer),
+    agentGroupId,
+    invoiceId,
+    creditLines(req.form),
+    req.form.get('reason') ?? '',
+    ctx.origin,
+  );
+  const n = outcome.creditNote;
+  return operatorInvoicePage(
+    deps,
+    ctx,
+    agentGroupId,
+    invoiceId,
+    html`<p class="notice" role="status">Credit note <a href="${operatorInvoicePath(agentGroupId, n.id)}">${n.invoiceNumber}</a> of ${money(n.total)} raised.${outcome.pdfStored ? '' : ` Its PDF could not be stored now (${n.lastError ?? ''}); the next billing run stores it.`}</p>`,
+  );
+});
+
+/** An audit field set as a short line: `status: ISSUED, total: 525000`. */
+const fieldsLine = (fields: AuditFields | null) =>
+  fields
+    ? Object.entries(fields)
+        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(' ') : String(v)}`)
+        .join(', ')
+    : '';
+
+const auditSearch = operatorPage('audit-search', async (deps, req, ctx) => {
+  const query = filled(req.query);
+  const result = await searchAuditTrail(deps.svc, deps.people, query, deps.svc.clock.now());
+  // Operators read the trail as recorded: a person's changes name the person (their address), not the role.
+  const personIds = [...new Set(result.events.map((e) => e.actor).filter((a) => a.startsWith('person:')))];
+  const people = new Map(await Promise.all(personIds.map(async (a) => [a, (await deps.people.getPerson(a.slice('person:'.length)))?.email] as const)));
+  const field = (name: keyof AuditSearch, label: string) =>
+    html`<label for="audit-${name}">${label}</label><input id="audit-${name}" name="${name}" value="${query[name] ?? ''}">`;
+  const body = html`<form method="get" action="/console/operator/audit" role="search" aria-label="Search the audit trail">
+${field('target', 'Target (kind:id, e.g. group:acme-north, invoice:<id>, booking:<booking code or id>)')}
+${field('group', 'Agent group id')}
+${field('actor', 'Actor (a person’s e-mail, person:<id>, an operator’s name or a key id)')}
+${field('from', 'From (IST date yyyy-mm-dd, or a date-time with offset)')}
+${field('to', 'To (IST date, or a date-time with offset; empty: now)')}
+<button type="submit">Search</button>
+</form>
+<p>${result.from ? `From ${istDateTime(result.from)} to ${istDateTime(result.to)}` : `Up to ${istDateTime(result.to)}`}, oldest first.</p>
+${result.truncated ? html`<p class="alert" role="status">Only the first ${String(AUDIT_SEARCH_LIMIT)} events are shown: narrow the search.</p>` : ''}
+${
+  result.events.length
+    ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Audit events, scrolls sideways"><table><caption>Audit events</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Account</th><th scope="col">Before</th><th scope="col">After</th></tr></thead><tbody>${result.events.map(
+        (e) =>
+          html`<tr><td>${istDateTime(e.at)}</td><td>${people.get(e.actor) ? html`${people.get(e.actor)} <span>(${e.actor})</span>` : e.actor} (${e.actorKind})</td><td>${e.action}</td><td>${e.target}</td><td>${e.account ?? '—'}</td><td>${fieldsLine(e.before)}</td><td>${fieldsLine(e.after)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No event matches.</p>`
+}`;
+  return operatorHtml(ctx, 'Audit trail', 'audit-search', body);
+});
+
+/** A sandbox page: off sandbox stages it answers as a path that does not exist, as the API's test-clock routes do. */
+const sandboxOnly = (deps: ConsoleAppDeps) => {
+  if (!deps.svc.config.isSandbox) throw new NotFoundError('Page');
+};
+
+/** An advance's target: a date-time as the browser's datetime-local field sends it (IST, the console's time), or an instant with its offset. */
+function clockTarget(text: string): Date {
+  const t = text.trim();
+  const withOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(t) ? `${t}${t.length === 16 ? ':00' : ''}+05:30` : t;
+  if (!isInstant(withOffset)) throw new ValidationError('to', `to must be an IST date-time (yyyy-mm-ddThh:mm) or ${INSTANT_RULE}.`);
+  return new Date(withOffset);
+}
+
+async function testClocksPage(deps: ConsoleAppDeps, ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+  const [clock] = await listTestClocks(deps.svc, ctx.principal);
+  const realNow = deps.svc.realClock.now();
+  const path = (action: string) => `/console/test-clocks/${encodeURIComponent(clock!.id)}/${action}`;
+  const body = html`${notice ?? ''}
+<p>On this sandbox stage your account can live at a time of its own: bookings, billing, due dates and credit control then run at the clock's time. Advancing runs the work that fell due (billing of closed periods, credit control, reminders) as the daily run would.</p>
+${
+  clock
+    ? html`<dl class="figures">${figure("The account's time", istDateTime(timeOf(clock, realNow).toISOString()))}${figure('Status', clock.status)}${figure('Created', istDateTime(clock.createdAt))}${figure('Advances up to', istDateTime(advanceLimitOf(clock).toISOString()))}</dl>
+<h2>Advance</h2>
+${postForm(
+  ctx.viewer,
+  path('advance'),
+  html`<label for="clock-to">To (IST)</label><input id="clock-to" name="to" type="datetime-local" required>
+<button type="submit">Advance the clock</button>`,
+  'Advance the test clock',
+)}
+<h2>Delete</h2>
+<p>Only a clock never advanced ahead of real time can be deleted: the account's documents may be dated at the clock's time.</p>
+${postForm(ctx.viewer, path('delete'), html`<button type="submit">Delete the test clock</button>`, 'Delete the test clock')}`
+    : html`<p>Your account is on real time.</p>
+${postForm(ctx.viewer, '/console/test-clocks/create', html`<button type="submit">Create a test clock</button>`, 'Create a test clock')}`
+}`;
+  return partnerHtml(ctx, 'Test clock', 'test-clocks', body);
+}
+
+const testClocks = partnerPage('test-clocks', async (deps, _req, ctx) => {
+  sandboxOnly(deps);
+  return testClocksPage(deps, ctx);
+});
+
+const newTestClockForm = partnerPage('test-clocks', async (deps, _req, ctx) => {
+  sandboxOnly(deps);
+  // The API's POST /v1/test-clocks: one clock per group, at the real now.
+  await createTestClock(testClockDeps(deps.svc), ctx.principal, undefined);
+  return testClocksPage(deps, ctx, html`<p class="notice" role="status">Test clock created at real time.</p>`);
+});
+
+const advanceClock = partnerPage('test-clocks', async (deps, req, ctx, match) => {
+  sandboxOnly(deps);
+  const to = clockTarget(req.form.get('to') ?? '');
+  // The API's advance: the clock jumps, then the due work runs at its new time.
+  const moved = await advanceTestClock({ ...testClockDeps(deps.svc), dueWork: dueWorkOn(deps.svc) }, ctx.principal, decodeURIComponent(match[1]!), to);
+  return testClocksPage(deps, ctx, html`<p class="notice" role="status">The clock is at ${istDateTime(moved.setTo)}; the work due by then has run.</p>`);
+});
+
+const removeClock = partnerPage('test-clocks', async (deps, _req, ctx, match) => {
+  sandboxOnly(deps);
+  await deleteTestClock(deps.svc, ctx.principal, decodeURIComponent(match[1]!));
+  return testClocksPage(deps, ctx, html`<p class="notice" role="status">The test clock is deleted: your account is on real time.</p>`);
+});
+
 const root: Handler = async (deps, req) => {
   const resolved = await resolveSession(deps, req.cookies[SESSION_COOKIE]);
   if (!resolved.ok) return redirect('/console/sign-in');
@@ -884,6 +1228,10 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/keys\/issue$/, newKey],
   ['POST', /^\/console\/keys\/([^/]+)\/revoke$/, revoke],
   ['POST', /^\/console\/keys\/([^/]+)\/replace$/, replace],
+  ['GET', /^\/console\/test-clocks$/, testClocks],
+  ['POST', /^\/console\/test-clocks\/create$/, newTestClockForm],
+  ['POST', /^\/console\/test-clocks\/([^/]+)\/advance$/, advanceClock],
+  ['POST', /^\/console\/test-clocks\/([^/]+)\/delete$/, removeClock],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
   ['GET', /^\/console\/operator\/groups$/, groups],
@@ -894,6 +1242,14 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/payments$/, recordPayment],
   ['GET', /^\/console\/operator\/partners$/, partners],
   ['GET', /^\/console\/operator\/partners\/([^/]+)$/, partnerDetail],
+  ['GET', /^\/console\/operator\/billing$/, billingRunsPage],
+  ['GET', /^\/console\/operator\/billing\/runs\/([^/]+)$/, billingRunDetail],
+  ['POST', /^\/console\/operator\/billing\/run$/, startBillingRun],
+  ['GET', /^\/console\/operator\/audit$/, auditSearch],
+  ['GET', /^\/console\/operator\/groups\/([^/]+)\/invoices$/, groupInvoices],
+  ['GET', /^\/console\/operator\/groups\/([^/]+)\/invoices\/([^/]+)$/, operatorInvoice],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/invoices\/([^/]+)\/void$/, voidDocument],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/invoices\/([^/]+)\/credit-note$/, raiseCreditNote],
 ];
 
 /** Every console path, for the tenancy test: [method, example path]. */

@@ -6,6 +6,8 @@ export interface Viewer {
   readonly csrfToken: string;
   /** The account's name (a partner's group) or "Operations". */
   readonly accountName: string;
+  /** A sandbox stage: its screens (test clocks) are shown. */
+  readonly sandbox: boolean;
 }
 
 const PARTNER_NAV: readonly [string, string, string][] = [
@@ -17,11 +19,14 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['audit', '/console/audit', 'Audit trail'],
   ['webhooks', '/console/webhooks', 'Webhooks'],
   ['keys', '/console/keys', 'API keys'],
+  ['test-clocks', '/console/test-clocks', 'Test clock'],
   ['team', '/console/team', 'Team'],
 ];
 const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],
   ['partners', '/console/operator/partners', 'Partners'],
+  ['billing', '/console/operator/billing', 'Billing runs'],
+  ['audit-search', '/console/operator/audit', 'Audit trail'],
 ];
 
 /** A POST form with the session's CSRF token: every change the console makes goes through one. */
@@ -33,7 +38,11 @@ export const postForm = (viewer: Viewer, action: string, body: Html, label = 'fo
  * role may use, and one main landmark with the page's single h1.
  */
 export function page(title: string, body: Html, viewer?: Viewer, allowed: (section: string) => boolean = () => true, current = ''): string {
-  const nav = viewer ? (viewer.person.access.kind === 'operator' ? OPERATOR_NAV : PARTNER_NAV).filter(([section]) => allowed(section)) : [];
+  const nav = viewer
+    ? (viewer.person.access.kind === 'operator' ? OPERATOR_NAV : PARTNER_NAV).filter(
+        ([section]) => allowed(section) && (section !== 'test-clocks' || viewer.sandbox),
+      )
+    : [];
   return html`<!doctype html>
 <html lang="en-IN">
 <head>

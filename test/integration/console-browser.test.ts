@@ -108,7 +108,7 @@ afterAll(async () => {
 });
 
 describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → API key → operator hold', () => {
-  it('takes a partner admin and an operator through their work, every page accessible', async () => {
+  it('takes a partner admin through their work, every page accessible', async () => {
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${server.url}/console`);
     await expect.poll(() => anonymous.url()).toBe(`${server.url}/console/sign-in`);
@@ -160,7 +160,12 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');
+  }, 240_000);
 
+  // Its own journey: the partner's pages above take most of a test's time on a loaded machine.
+  it('lets an operator set a hold that the partner then sees, and shows a missing page as not found', async () => {
+    const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
+    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
     await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
     await shot(operator, 'operator-groups');
@@ -211,6 +216,14 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('link', { name: 'Audit trail' }).click();
     expect(await admin.locator('main').textContent()).toContain('key.revoked');
     await shot(admin, 'audit');
+
+    await admin.getByRole('link', { name: 'Test clock' }).click();
+    await admin.getByRole('button', { name: 'Create a test clock' }).click();
+    expect(await admin.getByRole('status').textContent()).toBe('Test clock created at real time.');
+    await shot(admin, 'test-clock');
+    // Deleted before it is ever advanced, so the journeys after this one see the group on real time.
+    await admin.getByRole('button', { name: 'Delete the test clock' }).click();
+    expect(await admin.getByRole('status').textContent()).toContain('your account is on real time');
   }, 240_000);
 
   it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
@@ -228,6 +241,38 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await operator.goto(`${server.url}/console/operator/partners/${group.partnerId}`);
     expect(await operator.locator('main').textContent()).toContain('Coastal Holidays');
     await shot(operator, 'operator-partner');
+  }, 240_000);
+
+  it('takes a finance operator through billing runs, a credit note from a group’s invoice, and the audit trail search', async () => {
+    const email = `ops-${randomUUID().slice(0, 8)}@ourco.example.in`;
+    const operator = await signIn(['--role', 'finance-operator'], email);
+    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
+    await operator.getByRole('link', { name: 'Billing runs' }).click();
+    await operator.getByRole('button', { name: 'Start a billing run over every group' }).click();
+    await expect.poll(() => operator.url()).toMatch(/\/console\/operator\/billing\/runs\/[0-9a-f-]{36}$/);
+    expect(await operator.locator('main').textContent()).toContain('Groups queued');
+    await accessible(operator);
+    await operator.getByRole('link', { name: 'All billing runs' }).click();
+    await shot(operator, 'operator-billing');
+
+    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await operator.getByRole('link', { name: 'Invoices of Coastal Holidays' }).click();
+    await operator.getByRole('link', { name: invoiceNumber }).click();
+    await operator
+      .getByRole('textbox', { name: /^Amount to credit of / })
+      .first()
+      .fill('250');
+    await operator.getByLabel('Reason (printed on the credit note)').fill('Pool closed for a day');
+    await operator.getByRole('button', { name: 'Raise the credit note' }).click();
+    expect(await operator.getByRole('status').textContent()).toMatch(/^Credit note CN\S+ of ₹250\.00 raised\./);
+    await shot(operator, 'operator-invoice');
+
+    await operator.getByRole('link', { name: 'Audit trail' }).click();
+    await operator.getByLabel(/^Actor/).fill(email);
+    await operator.getByRole('button', { name: 'Search' }).click();
+    expect(await operator.locator('main').textContent()).toContain('credit-note.raised');
+    expect(await operator.locator('main').textContent()).toContain(email);
+    await shot(operator, 'operator-audit');
   }, 240_000);
 
   it('is usable at phone width: nothing wider than the screen, navigation reachable by keyboard', async () => {

@@ -500,6 +500,250 @@ describe('console: operators’ partners, failing deliveries and payments (the a
   });
 });
 
+describe('console: operators’ billing runs, invoice voids and credit notes (the admin tool’s use cases)', () => {
+  let voidable: Account;
+  let creditable: Account;
+  beforeAll(async () => {
+    // A registration marked for e-invoicing: the stack's sandbox IRP registers the invoices, so they can be voided within its 24 hours.
+    const world = await seedInvoiceWorld({ eInvoicing: true });
+    [voidable, creditable] = await Promise.all([
+      account(world.channelId, world.registered, '2027-03-01', '2027-03-03'),
+      account(world.channelId, world.registered, '2027-03-02', '2027-03-04'),
+    ]);
+  }, 180_000);
+
+  it('lists the runs and starts one over every group only as a finance operator; the run’s page shows its progress', async () => {
+    const plain = await signIn({ kind: 'operator', role: 'operator' });
+    const seen = await plain.get('/console/operator/billing');
+    expect(seen.statusCode).toBe(200);
+    expect(seen.text).toContain("<caption>Groups' billing runs, newest first</caption>");
+    expect(seen.text).not.toContain('Start a billing run');
+    expect((await plain.post('/console/operator/billing/run', { csrf: ConsoleBrowser.csrfOf(seen) })).statusCode).toBe(403);
+
+    const finance = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const page = await finance.get('/console/operator/billing');
+    expect(page.text).toContain('Start a billing run over every group');
+    expect((await finance.post('/console/operator/billing/run', {})).statusCode).toBe(403);
+
+    const started = await finance.post('/console/operator/billing/run', { csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(started.statusCode).toBe(303);
+    const runId = /^\/console\/operator\/billing\/runs\/([0-9a-f-]{36})$/.exec(started.headers.Location as string)![1]!;
+    const progress = (await testServices().billingRuns.progress(runId))!;
+    expect(progress).toMatchObject({ trigger: 'ADMIN', enqueued: expect.any(Number) });
+    expect(progress.enqueued).toBeGreaterThanOrEqual(2);
+    const runPage = await finance.get(started.headers.Location as string);
+    expect(runPage.statusCode).toBe(200);
+    expect(runPage.text).toContain(`<div><dt>Groups queued</dt><dd>${progress.enqueued}</dd></div>`);
+    expect((await finance.get('/console/operator/billing')).text).toContain(`/console/operator/billing/runs/${runId}`);
+    expect((await finance.get(`/console/operator/billing/runs/${randomUUID()}`)).statusCode).toBe(404);
+  });
+
+  it('voids a registered invoice within the IRP’s 24 hours, finance operators only, with CSRF, audited under the person', async () => {
+    const g = voidable.group.agentGroupId;
+    const path = `/console/operator/groups/${g}/invoices/${voidable.invoiceId}`;
+    const plain = await signIn({ kind: 'operator', role: 'operator' });
+    const list = await plain.get(`/console/operator/groups/${g}/invoices`);
+    expect(list.statusCode).toBe(200);
+    expect(list.text).toContain(`${path}">${voidable.invoiceNumber}</a>`);
+    const seen = await plain.get(path);
+    expect(seen.text).toContain('Registered, acknowledged');
+    expect(seen.text).not.toContain('Void at the IRP');
+    expect((await plain.post(`${path}/void`, { reason: '2', csrf: ConsoleBrowser.csrfOf(seen) })).statusCode).toBe(403);
+
+    const finance = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const page = await finance.get(path);
+    expect(page.text).toContain('The IRP cancels this IRN until');
+    expect((await finance.post(`${path}/void`, { reason: '2' })).statusCode).toBe(403);
+    const badReason = await finance.post(`${path}/void`, { reason: '7', csrf: ConsoleBrowser.csrfOf(page) });
+    expect(badReason.statusCode).toBe(400);
+    expect(badReason.text).toContain('reason:');
+    expect((await testServices().invoices.get(g, voidable.invoiceId))!.status).toBe('ISSUED');
+
+    const voided = await finance.post(`${path}/void`, { reason: '2', remark: 'Wrong GSTIN on the bill-to', csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(voided.statusCode).toBe(200);
+    expect(voided.text).toContain(`${voidable.invoiceNumber} is CANCELLED: its IRN was cancelled at the IRP`);
+    expect(await testServices().invoices.get(g, voidable.invoiceId)).toMatchObject({ status: 'CANCELLED', eInvoice: { cancelReason: '2' } });
+    expect((await testServices().auditTrail.listTarget(`invoice:${voidable.invoiceId}`)).at(-1)).toMatchObject({
+      action: 'invoice.voided',
+      actorKind: 'operator',
+      actor: expect.stringMatching(/^person:/),
+    });
+    const again = await finance.post(`${path}/void`, { reason: '2', csrf: ConsoleBrowser.csrfOf(page) });
+    expect(again.statusCode).toBe(200);
+    expect((await finance.get(path)).text).not.toContain('Void at the IRP');
+    expect((await finance.get(`/console/operator/groups/${a.group.agentGroupId}/invoices/${voidable.invoiceId}`)).statusCode).toBe(404);
+  });
+
+  it('raises a credit note on chosen lines from the invoice page, naming a bad field, audited under the person; the partner sees it', async () => {
+    const g = creditable.group.agentGroupId;
+    const path = `/console/operator/groups/${g}/invoices/${creditable.invoiceId}`;
+    const [line] = (await testServices().invoices.lines(g, creditable.invoiceId)).filter((l) => l.lineTotal > 0);
+    const finance = await signIn({ kind: 'operator', role: 'finance-operator' });
+    const page = await finance.get(path);
+    expect(page.text).toContain('Raise a credit note');
+    const csrf = ConsoleBrowser.csrfOf(page);
+    const badAmount = await finance.post(`${path}/credit-note`, { [`amount:${line!.id}`]: '12.345', reason: 'Pool closed', csrf });
+    expect(badAmount.statusCode).toBe(400);
+    expect(badAmount.text).toContain(`amount:${line!.id}:`);
+    const noLine = await finance.post(`${path}/credit-note`, { reason: 'Pool closed', csrf });
+    expect(noLine.statusCode).toBe(400);
+    expect(noLine.text).toContain('lines:');
+    const noReason = await finance.post(`${path}/credit-note`, { [`amount:${line!.id}`]: '100', reason: ' ', csrf });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.text).toContain('reason:');
+    expect((await testServices().invoices.get(g, creditable.invoiceId))!.creditedAmount ?? 0).toBe(0);
+    const plain = await signIn({ kind: 'operator', role: 'operator' });
+    expect(
+      (await plain.post(`${path}/credit-note`, { [`amount:${line!.id}`]: '100', reason: 'x', csrf: ConsoleBrowser.csrfOf(await plain.get(path)) })).statusCode,
+    ).toBe(403);
+
+    const raised = await finance.post(`${path}/credit-note`, { [`amount:${line!.id}`]: '100', reason: 'Pool closed on 2027-04-02', csrf });
+
+    expect(raised.statusCode).toBe(200);
+    expect((await testServices().invoices.get(g, creditable.invoiceId))!.creditedAmount).toBe(10_000);
+    const noteNumber = />(CN[0-9A-Z/]+)<\/a> of ₹100\.00 raised/.exec(raised.text)![1]!;
+    const events = (await testServices().auditTrail.listAccount(g, { limit: 100 })).events;
+    expect(events.filter((e) => e.actor.startsWith('person:') && e.actorKind === 'operator').map((e) => e.action)).toContain('credit-note.raised');
+    const viewer = await signIn(partner(creditable, 'viewer'));
+    expect((await viewer.get('/console/invoices')).text).toContain(`<td>${noteNumber}</td>`);
+  });
+
+  it('keeps the billing and invoice pages from partners’ people (404) and signed-out visitors (sign-in)', async () => {
+    const g = creditable.group.agentGroupId;
+    const admin = await signIn(partner(creditable, 'admin'));
+    const csrf = ConsoleBrowser.csrfOf(await admin.get('/console/home'));
+    const visitor = browser();
+    for (const path of [
+      '/console/operator/billing',
+      `/console/operator/billing/runs/${randomUUID()}`,
+      `/console/operator/groups/${g}/invoices`,
+      `/console/operator/groups/${g}/invoices/${creditable.invoiceId}`,
+    ]) {
+      expect((await admin.get(path)).statusCode, path).toBe(404);
+      expect((await visitor.get(path)).headers.Location, path).toBe('/console/sign-in');
+    }
+    for (const path of ['/console/operator/billing/run', `/console/operator/groups/${g}/invoices/${creditable.invoiceId}/void`]) {
+      expect((await admin.post(path, { reason: '1', csrf })).statusCode, path).toBe(404);
+      expect((await visitor.post(path, { reason: '1' })).headers.Location, path).toBe('/console/sign-in');
+    }
+    expect((await testServices().invoices.get(g, creditable.invoiceId))!.status).toBe('ISSUED');
+  });
+});
+
+describe('console: the operators’ audit trail search (as the admin tool’s audit list)', () => {
+  it('finds events by target, group, actor (a person’s address) and window, naming the person; a bad field is a 400 naming it', async () => {
+    const email = `ops-${randomUUID().slice(0, 8)}@villas.example`;
+    const ops = await signIn({ kind: 'operator', role: 'operator' }, email);
+    const g = a.group.agentGroupId;
+    const group = await ops.get(`/console/operator/groups/${g}`);
+    const held = await ops.post(`/console/operator/groups/${g}/hold`, { hold: 'true', csrf: ConsoleBrowser.csrfOf(group) });
+    await ops.post(`/console/operator/groups/${g}/hold`, { hold: 'false', csrf: ConsoleBrowser.csrfOf(held) });
+    const person = (await deps.people.findPersonByEmail(email))!;
+
+    for (const query of [`target=group:${g}`, `group=${g}`, `actor=${encodeURIComponent(email)}`, `actor=person:${person.personId}&group=${g}`]) {
+      const found = await ops.get(`/console/operator/audit?${query}`);
+      expect(found.statusCode, query).toBe(200);
+      const rows = found.text.slice(found.text.indexOf('<tbody>'));
+      expect(rows.match(/<td>group\.updated<\/td>/g)?.length ?? 0, query).toBeGreaterThanOrEqual(2);
+      expect(rows, query).toContain(`${email} <span>(person:${person.personId})</span> (operator)`);
+    }
+    const byActor = await ops.get(`/console/operator/audit?actor=${encodeURIComponent(email)}`);
+    expect(byActor.text.slice(byActor.text.indexOf('<tbody>')).match(/<tr>/g)).toHaveLength(2);
+    const later = await ops.get(`/console/operator/audit?target=group:${g}&actor=${encodeURIComponent(email)}&to=2026-01-01`);
+    expect(later.text).toContain('No event matches.');
+
+    for (const [query, param] of [
+      ['from=2026-13-01', 'from'],
+      ['target=nonsense', 'target'],
+      [`target=booking:NO-SUCH-${randomUUID().slice(0, 6)}&group=${g}`, 'target'],
+      [`group=no-such-${randomUUID().slice(0, 6)}`, 'group'],
+      ['actor=nobody-here@villas.example', 'actor'],
+      ['from=2026-01-01&to=2026-03-31', 'from'],
+      ['from=2026-03-02&to=2026-03-01', 'from'],
+    ] as const) {
+      const bad = await ops.get(`/console/operator/audit?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.text, query).toContain(`${param}:`);
+    }
+  });
+
+  it('is an operator’s page: 404 to partners’ people, the sign-in page to a signed-out visitor', async () => {
+    const admin = await signIn(partner(a, 'admin'));
+    expect((await admin.get(`/console/operator/audit?group=${b.group.agentGroupId}`)).statusCode).toBe(404);
+    expect((await browser().get('/console/operator/audit')).headers.Location).toBe('/console/sign-in');
+  });
+});
+
+describe('console: a partner’s test clock on sandbox stages (the API’s test-clock use cases)', () => {
+  it('creates, advances (running the due work) and refuses to delete an advanced clock; another group’s clock is 404; finance may not', async () => {
+    const [g, other] = await Promise.all([newAgentGroup(), newAgentGroup()]);
+    const access = (f: GroupFixture, role: 'developer' | 'finance'): Access => ({
+      kind: 'partner',
+      agentGroupId: f.agentGroupId,
+      partnerId: f.partnerId,
+      role,
+    });
+    const developer = await signIn(access(g, 'developer'));
+    const page = await developer.get('/console/test-clocks');
+    expect(page.statusCode).toBe(200);
+    expect(page.text).toContain('Your account is on real time.');
+    expect(page.text).toContain('<a href="/console/test-clocks" aria-current="page">Test clock</a>');
+    expect((await developer.post('/console/test-clocks/create', {})).statusCode).toBe(403);
+    const csrf = ConsoleBrowser.csrfOf(page);
+
+    const created = await developer.post('/console/test-clocks/create', { csrf });
+
+    expect(created.text).toContain('Test clock created at real time.');
+    const clock = (await testServices().testClocks.get(g.agentGroupId))!;
+    expect((await developer.post('/console/test-clocks/create', { csrf })).statusCode).toBe(409);
+    const badTo = await developer.post(`/console/test-clocks/${clock.id}/advance`, { to: 'next week', csrf });
+    expect(badTo.statusCode).toBe(400);
+    expect(badTo.text).toContain('to:');
+    const ist = new Date(Date.now() + 10 * 86_400_000 + 330 * 60_000).toISOString().slice(0, 16);
+
+    const advanced = await developer.post(`/console/test-clocks/${clock.id}/advance`, { to: ist, csrf });
+
+    expect(advanced.statusCode).toBe(200);
+    expect(advanced.text).toContain('the work due by then has run');
+    expect((await testServices().testClocks.get(g.agentGroupId))!).toMatchObject({ status: 'ready', setTo: new Date(`${ist}:00+05:30`).toISOString() });
+    const refused = await developer.post(`/console/test-clocks/${clock.id}/delete`, { csrf });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.text).toContain('ahead of real time');
+
+    const otherDeveloper = await signIn(access(other, 'developer'));
+    const otherCsrf = ConsoleBrowser.csrfOf(await otherDeveloper.get('/console/test-clocks'));
+    expect((await otherDeveloper.post(`/console/test-clocks/${clock.id}/advance`, { to: ist, csrf: otherCsrf })).statusCode).toBe(404);
+    expect((await otherDeveloper.post(`/console/test-clocks/${clock.id}/delete`, { csrf: otherCsrf })).statusCode).toBe(404);
+    await otherDeveloper.post('/console/test-clocks/create', { csrf: otherCsrf });
+    const otherClock = (await testServices().testClocks.get(other.agentGroupId))!;
+    const deleted = await otherDeveloper.post(`/console/test-clocks/${otherClock.id}/delete`, { csrf: otherCsrf });
+    expect(deleted.text).toContain('your account is on real time');
+    expect(await testServices().testClocks.get(other.agentGroupId)).toBeUndefined();
+    expect((await (await signIn(access(g, 'finance'))).get('/console/test-clocks')).statusCode).toBe(403);
+  });
+
+  it('is not there off sandbox stages: the page answers as a missing one and the navigation does not offer it', async () => {
+    const g = await newAgentGroup();
+    const developer = await signIn({ kind: 'partner', agentGroupId: g.agentGroupId, partnerId: g.partnerId, role: 'developer' });
+    const svc = testServices();
+    const production = consoleAppDeps(
+      Object.create(svc, { config: { value: { ...svc.config, isSandbox: false } } }),
+      'https://console.test/console',
+      new PdfInvoiceRenderer(),
+    );
+    const offSandbox = new ConsoleBrowser((event) => handleConsole(production, event));
+    for (const [name, value] of developer.jar) offSandbox.jar.set(name, value);
+    const home = await offSandbox.get('/console/home');
+    expect(home.statusCode).toBe(200);
+    expect(home.text).not.toContain('Test clock');
+    expect((await offSandbox.get('/console/test-clocks')).statusCode).toBe(404);
+    expect((await offSandbox.post('/console/test-clocks/create', { csrf: ConsoleBrowser.csrfOf(home) })).statusCode).toBe(404);
+    expect(await svc.testClocks.get(g.agentGroupId)).toBeUndefined();
+  });
+});
+
 describe('admin tool: people invite', () => {
   it("invites a partner's first admin onto their group and an operator; the link in the mail signs them in", async () => {
     const email = `first-admin-${randomUUID().slice(0, 8)}@agency.example.in`;

@@ -180,6 +180,17 @@ describe('console roles and tenancy', () => {
     expect(can({ kind: 'operator', role: 'operator' }, 'record-payment')).toBe(false);
     expect(can({ kind: 'operator', role: 'finance-operator' }, 'record-payment')).toBe(true);
     expect(can(partner('admin'), 'partners')).toBe(false);
+    for (const capability of ['billing', 'group-invoices', 'audit-search'] as const) {
+      expect(can({ kind: 'operator', role: 'operator' }, capability), capability).toBe(true);
+      expect(can(partner('admin'), capability), capability).toBe(false);
+    }
+    for (const capability of ['run-billing', 'correct-invoices'] as const) {
+      expect(can({ kind: 'operator', role: 'operator' }, capability), capability).toBe(false);
+      expect(can({ kind: 'operator', role: 'finance-operator' }, capability), capability).toBe(true);
+    }
+    expect(can(partner('developer'), 'test-clocks')).toBe(true);
+    expect(can(partner('finance'), 'test-clocks')).toBe(false);
+    expect(can({ kind: 'operator', role: 'finance-operator' }, 'test-clocks')).toBe(false);
   });
 
   it("reads another account's person exactly as a missing one", async () => {
