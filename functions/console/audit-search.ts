@@ -4,10 +4,7 @@ import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import type { ConsoleStore } from '../../domain/ports/console-store.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import type { Services } from '../../infra/container.ts';
-// The admin tool's `audit list` resolves a booking target the same way; its logic is moving to domain/audit,
-// and this is the one place the console reaches for it (docs/decisions/console.md "The operators' audit search").
-import { auditTargetOf } from '../../bin/admin/audit-commands.ts';
-import type { AdminContext } from '../../bin/admin/command.ts';
+import { findBookingForOperator } from '../../domain/bookings/find-booking.ts';
 
 /** What one search returns at most: the oldest first, and the page says when there were more. */
 export const AUDIT_SEARCH_LIMIT = 200;
@@ -70,7 +67,10 @@ export async function searchAuditTrail(
     throw new ValidationError('target', 'target must read <kind>:<id>, e.g. group:acme-north, booking:PB-7Q2K9, invoice:<id>.');
   let target: string | undefined;
   try {
-    target = await auditTargetOf(query.target, group, { services: () => svc } as unknown as AdminContext);
+    // A booking by any id people see, as the admin tool's `audit list` takes it; its chain is under the internal bookingRef.
+    target = query.target?.startsWith('booking:')
+      ? `booking:${(await findBookingForOperator(svc, query.target.slice('booking:'.length), group)).bookingRef}`
+      : query.target;
   } catch (err) {
     // A booking nobody knows is the search's input to correct, not a missing page.
     if (err instanceof NotFoundError) throw new ValidationError('target', err.message.replace(/: booking$/, '.'));
