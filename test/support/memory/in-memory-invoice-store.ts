@@ -1,7 +1,8 @@
 import type { AuditDraft } from '../../../domain/audit/audit-event.ts';
-import type { Invoice, InvoiceLine, InvoiceTotals } from '../../../domain/invoicing/invoice.ts';
+import { NO_TOTALS, type Invoice, type InvoiceLine } from '../../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../../domain/money.ts';
 import type { AddLinesOptions, BillingLock, InvoiceStore, LinesWritten } from '../../../domain/ports/invoice-store.ts';
+import { lineOrder, totalsOf } from '../../../infra/dynamo/dynamo-invoice-store.ts';
 
 /**
  * What the in-memory invoice store keeps: a DRAFT's life from creation to its lines (or its
@@ -27,28 +28,7 @@ export type DraftInvoiceStore = Pick<
   | 'recordScheduledPeriod'
 >;
 
-const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
 const FIGURES = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
-
-function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
-  const sum = (f: (l: InvoiceLine) => Minor) => lines.reduce((a, l) => a + f(l), 0);
-  return {
-    subtotal: sum((l) => l.taxableValue),
-    cgst: sum((l) => l.cgst),
-    sgst: sum((l) => l.sgst),
-    igst: sum((l) => l.igst),
-    discount: sum((l) => l.discount),
-    total: sum((l) => l.lineTotal),
-    lineCount: lines.length,
-  };
-}
-
-/** The invoice's lines in reading order, as DynamoInvoiceStore sorts them. */
-const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
-  a.checkIn.localeCompare(b.checkIn) ||
-  a.bookingRef.localeCompare(b.bookingRef) ||
-  (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') ||
-  a.key.localeCompare(b.key);
 
 const groupKey = (agentGroupId: string, id: string): string => `${agentGroupId}#${id}`;
 
