@@ -1125,13 +1125,14 @@ function chunksOf(bookings: readonly InvoiceLine[][]): InvoiceLine[][][] {
   return chunks;
 }
 
-const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
+/** An invoice's lines in reading order (also the in-memory store's). */
+export const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
   a.checkIn.localeCompare(b.checkIn) ||
   a.bookingRef.localeCompare(b.bookingRef) ||
   (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') ||
   a.key.localeCompare(b.key);
 
-function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
+export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
   const s = (f: (l: InvoiceLine) => Minor) => lines.reduce((a, l) => a + f(l), 0);
   return {
     subtotal: s((l) => l.taxableValue),

@@ -53,7 +53,7 @@ export class SimulatedPropertySystem implements PropertySystem {
       bookingRef: request.bookingRef,
       listingId: request.listingId,
       bookingId: `SIM-${randomBytes(6).toString('hex').toUpperCase()}`,
-      landsAt: this.landingTime(await this.behaviour(request.listingId), request),
+      landsAt: simulatedLandingTime(await this.behaviour(request.listingId), request, this.timings),
       status: 'RESERVED',
       ...(request.scenario === 'booking-late' ? { lateAfter: plusMs(request.requestedAt, this.timings.windowSeconds * 1000) } : {}),
     };
@@ -127,7 +127,8 @@ export class SimulatedPropertySystem implements PropertySystem {
     const key = keys.simulatedModification(request.bookingRef, request.key);
     const earlier = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
     if (earlier.Item) return earlier.Item.result as ModificationResult;
-    const result = request.kind === 'restore' ? ({ accepted: true } as const) : this.answer(await this.behaviour(request.listingId), request.scenario);
+    const result =
+      request.kind === 'restore' ? ({ accepted: true } as const) : simulatedModificationAnswer(await this.behaviour(request.listingId), request.scenario);
     try {
       await this.db.send(
         new PutCommand({
@@ -158,44 +159,6 @@ export class SimulatedPropertySystem implements PropertySystem {
   /** The simulator's reservation holds no guest (bookingRef, listing, stay, units, status), so there is nothing to forget. */
   async forgetGuest(): Promise<void> {}
 
-  private answer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: string | null): ModificationResult {
-    if (behaviour.cannotModify)
-      return {
-        accepted: false,
-        reasonCode: 'CHANNEL_CANNOT_MODIFY',
-        reason: "The listing's channel manager cannot modify a reservation; cancel and book again.",
-      };
-    if (behaviour.refusesChanges || scenario === 'amendment-refused')
-      return { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: 'The channel manager refused the change to the reservation.' };
-    return { accepted: true };
-  }
-
-  /**
-   * When a new reservation lands. Scenarios are timed from the credit gate:
-   * booking-processing lands after the synchronous wait (so the POST answers 202) and well
-   * inside the window; booking-late lands half a window after the first look past its
-   * window (status), which is when the workflow fails it.
-   */
-  private landingTime(behaviour: Omit<SimulatorBehaviour, 'listingId'>, request: ReservationRequest): string | null {
-    const from = request.requestedAt;
-    switch (request.scenario) {
-      case 'booking-processing':
-        return plusMs(from, Math.min(2 * this.timings.syncWaitMs + 500, (this.timings.windowSeconds * 1000) / 2));
-      case 'booking-failed':
-        return null;
-      case 'booking-late':
-        return null;
-    }
-    switch (behaviour.mode) {
-      case 'CONFIRM_IMMEDIATELY':
-        return from;
-      case 'CONFIRM_AFTER':
-        return plusMs(from, (behaviour.confirmAfterSeconds * 1000) / this.timings.timeScale);
-      case 'NEVER_CONFIRM':
-        return null;
-    }
-  }
-
   private stateOf(r: Reservation): ReservationState {
     if (r.landsAt !== null && r.landsAt <= this.clock.now().toISOString()) return { state: 'CONFIRMED', bookingId: r.bookingId };
     return { state: 'PENDING', checkAgainAt: r.landsAt };
@@ -209,5 +172,44 @@ export class SimulatedPropertySystem implements PropertySystem {
   private async read(bookingRef: string): Promise<Reservation | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.simulatedReservation(bookingRef), ConsistentRead: true }));
     return out.Item as Reservation | undefined;
+  }
+}
+
+/** The simulator's answer to an amendment: the world file's `cannotModify` and `refusesChanges`, or the sandbox scenario `amendment-refused`, refuse it. */
+export function simulatedModificationAnswer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: string | null): ModificationResult {
+  if (behaviour.cannotModify)
+    return {
+      accepted: false,
+      reasonCode: 'CHANNEL_CANNOT_MODIFY',
+      reason: "The listing's channel manager cannot modify a reservation; cancel and book again.",
+    };
+  if (behaviour.refusesChanges || scenario === 'amendment-refused')
+    return { accepted: false, reasonCode: 'CHANNEL_REFUSED', reason: 'The channel manager refused the change to the reservation.' };
+  return { accepted: true };
+}
+
+/**
+ * When a new reservation lands. Scenarios are timed from the credit gate:
+ * booking-processing lands after the synchronous wait (so the POST answers 202) and well
+ * inside the window; booking-late lands half a window after the first look past its
+ * window (status), which is when the workflow fails it.
+ */
+export function simulatedLandingTime(behaviour: Omit<SimulatorBehaviour, 'listingId'>, request: ReservationRequest, timings: SimulatorTimings): string | null {
+  const from = request.requestedAt;
+  switch (request.scenario) {
+    case 'booking-processing':
+      return plusMs(from, Math.min(2 * timings.syncWaitMs + 500, (timings.windowSeconds * 1000) / 2));
+    case 'booking-failed':
+      return null;
+    case 'booking-late':
+      return null;
+  }
+  switch (behaviour.mode) {
+    case 'CONFIRM_IMMEDIATELY':
+      return from;
+    case 'CONFIRM_AFTER':
+      return plusMs(from, (behaviour.confirmAfterSeconds * 1000) / timings.timeScale);
+    case 'NEVER_CONFIRM':
+      return null;
   }
 }

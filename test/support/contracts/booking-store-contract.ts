@@ -44,7 +44,7 @@ function opening(owner: BookingOwner, overrides: Partial<Booking> = {}) {
   return { booking, entry, claim, audit: bookingAudit(testOrigin(), randomUUID(), at(0), 'booking.created', null, booking) };
 }
 
-async function opened(store: BookingStore, owner: BookingOwner, overrides: Partial<Booking> = {}): Promise<Booking> {
+export async function opened(store: BookingStore, owner: BookingOwner, overrides: Partial<Booking> = {}): Promise<Booking> {
   const o = opening(owner, overrides);
   await store.open(o.booking, o.entry, o.claim, o.audit);
   return o.booking;

@@ -5,6 +5,7 @@ import type { LedgerEntry } from '../../../domain/ledger/ledger.ts';
 import type { UnitMove } from '../../../domain/ports/amendment-store.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../../domain/ports/credit-ledger.ts';
+import type { InMemoryCatalogue } from './in-memory-catalogue.ts';
 import type { InMemoryCreditLedger } from './in-memory-credit-ledger.ts';
 
 const key = (agentGroupId: string, id: string): string => `${agentGroupId}#${id}`;
@@ -26,7 +27,11 @@ export class InMemoryBookingStore implements BookingStore {
   readonly audit: AuditDraft[] = [];
   readonly unitMoves: UnitMove[] = [];
 
-  constructor(private readonly ledger: InMemoryCreditLedger) {}
+  /** With `catalogue`, the inventory effect moves its units too (clamped at zero: the property system already holds them). */
+  constructor(
+    private readonly ledger: InMemoryCreditLedger,
+    private readonly catalogue?: InMemoryCatalogue,
+  ) {}
 
   async open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim, audit: AuditDraft): Promise<Authorization> {
     if (this.bookings.has(key(booking.agentGroupId, booking.bookingRef))) throw new RangeError(`booking ${booking.bookingRef} exists`);
@@ -51,16 +56,32 @@ export class InMemoryBookingStore implements BookingStore {
     return this.aliases.get(key(agentGroupId, bookingId));
   }
 
-  update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean> {
+  async update(previous: Booking, next: Booking, effect?: BookingEffect, audit?: AuditDraft): Promise<boolean> {
+    const written = await this.replaceWith(previous, next, async () => {
+      if (effect) await this.apply(previous, effect, next.updatedAt);
+      if (audit) this.audit.push(audit);
+      return { write: true, answer: true };
+    });
+    return written !== 'moved';
+  }
+
+  /**
+   * Replaces `previous` by `next` in the booking's write order, with the other rows of the
+   * same transaction (`alongside`, run once the version is found still stored): the booking is
+   * replaced only when they say `write`, and their answer is returned; 'moved' when the
+   * stored booking is no longer at previous.version. What the amendment store writes with a booking.
+   */
+  replaceWith<T>(previous: Booking, next: Booking, alongside: () => Promise<{ readonly write: boolean; readonly answer: T }>): Promise<T | 'moved'> {
+    if (next.version !== previous.version + 1)
+      throw new RangeError(`booking ${previous.bookingRef}: version ${previous.version} can only become ${previous.version + 1}`);
     const k = key(previous.agentGroupId, previous.bookingRef);
     const write = (this.writing.get(k) ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
-        if (this.bookings.get(k)?.version !== previous.version) return false;
-        if (effect) await this.apply(previous, effect, next.updatedAt);
-        this.bookings.set(k, next);
-        if (audit) this.audit.push(audit);
-        return true;
+        if (this.bookings.get(k)?.version !== previous.version) return 'moved' as const;
+        const { write, answer } = await alongside();
+        if (write) this.bookings.set(k, next);
+        return answer;
       });
     this.writing.set(k, write);
     return write;
@@ -88,9 +109,12 @@ export class InMemoryBookingStore implements BookingStore {
       case 'refund':
         await this.ledger.recordPosted(effect.entry);
         return;
-      case 'inventory':
-        this.unitMoves.push(...stayMoves(b, effect.direction === 'take' ? -1 : 1));
+      case 'inventory': {
+        const moves = stayMoves(b, effect.direction === 'take' ? -1 : 1);
+        this.unitMoves.push(...moves);
+        this.catalogue?.moveUnits(moves, at);
         return;
+      }
     }
   }
 }

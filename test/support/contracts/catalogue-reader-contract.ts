@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { emptyStoredCatalogue, type StoredCatalogue } from '../../../domain/catalogue/catalogue-diff.ts';
+import type { PropertyMonth } from '../../../domain/catalogue/day.ts';
+import type { CatalogueReader } from '../../../domain/ports/catalogue-reader.ts';
+import { FIXTURE_FROM, fixtureCatalogue } from '../catalogue-world.ts';
+
+export interface CatalogueReaderSubject {
+  readonly reader: CatalogueReader;
+  /** Writes catalogue records as CatalogueStore.save does (the records the reader reads). */
+  save(writes: StoredCatalogue): Promise<void>;
+}
+
+const SAVED_AT = '2027-01-10T09:00:00.000Z';
+const byKey = (months: readonly PropertyMonth[]) => [...months].sort((a, b) => `${a.propertyId} ${a.month}`.localeCompare(`${b.propertyId} ${b.month}`));
+
+/** A fresh copy of the fixture catalogue (its own ids), stored through the subject. */
+async function seeded(subject: CatalogueReaderSubject) {
+  const { ids, writes } = fixtureCatalogue(randomUUID().slice(0, 8), SAVED_AT);
+  await subject.save(writes);
+  return { ids, writes };
+}
+
+/**
+ * The CatalogueReader port's contract, run against every adapter (as creditLedgerContract):
+ * InMemoryCatalogue in the unit tier, DynamoCatalogueReader on DynamoDB Local, each reading
+ * what a catalogue store's save wrote: the channel-scoped reads, the feed's order and
+ * positions, views in the order asked, and months exactly as stored.
+ */
+export function catalogueReaderContract(adapter: string, subject: () => Promise<CatalogueReaderSubject>): void {
+  describe(`CatalogueReader contract: ${adapter}`, () => {
+    it('reads listings only through a channel that distributes them, and the channels of a listing', async () => {
+      const s = await subject();
+      const { ids } = await seeded(s);
+
+      expect(await s.reader.distributedListingIds(ids.channelA)).toEqual([ids.both, ids.onlyA].sort());
+      expect(await s.reader.distributedListingIds(ids.channelB)).toEqual([ids.both, ids.onlyB].sort());
+      expect(await s.reader.distributedListingIds(`no-such-${ids.channelA}`)).toEqual([]);
+      expect(await s.reader.channelsOfListing(ids.both)).toEqual([ids.channelA, ids.channelB].sort());
+      expect(await s.reader.channelsOfListing(ids.onlyB)).toEqual([ids.channelB]);
+      expect((await s.reader.feedEntries(ids.channelA, [ids.onlyB, ids.onlyA, 'no-such-listing'])).map((e) => e.listingId)).toEqual([ids.onlyA]);
+      expect(await s.reader.channel(ids.channelB)).toMatchObject({ channelId: ids.channelB, rateAdjustmentPercent: -10 });
+      expect(await s.reader.channel(`no-such-${ids.channelB}`)).toBeUndefined();
+    });
+
+    it('answers views in the order asked with their properties by id, leaving unknown listings out, and the listing of each known property', async () => {
+      const s = await subject();
+      const { ids, writes } = await seeded(s);
+
+      const views = await s.reader.listingViews([ids.onlyB, 'no-such-listing', ids.both]);
+
+      expect(views.map((v) => v.listing.id)).toEqual([ids.onlyB, ids.both]);
+      expect(views[1]!.listing).toEqual(writes.listings.find((l) => l.id === ids.both));
+      expect(views[1]!.properties.map((p) => p.id)).toEqual([`${ids.both}-p1`, `${ids.both}-p2`]);
+      expect(views[1]!.properties[0]).toEqual(writes.properties.find((p) => p.id === `${ids.both}-p1`));
+      const owners = await s.reader.listingsOfProperties([`${ids.onlyA}-p2`, 'no-such-property', `${ids.both}-p1`]);
+      expect([...owners.entries()].sort()).toEqual([
+        [`${ids.both}-p1`, ids.both],
+        [`${ids.onlyA}-p2`, ids.onlyA],
+      ]);
+    });
+
+    it('reads the months stored in the window asked, and the same months in groups of whole properties in the order asked', async () => {
+      const s = await subject();
+      const { ids, writes } = await seeded(s);
+      const propertyIds = [...Object.values(ids.propertiesOf).flat(), 'no-such-property'];
+
+      const months = await s.reader.propertyMonths(propertyIds, '2027-02', '2027-04');
+      const groups = s.reader.propertyMonthGroups(propertyIds, '2027-02', '2027-04');
+      const grouped = await Promise.all(groups.map((g) => g.months));
+
+      expect(byKey(months)).toEqual(byKey(writes.months));
+      expect(months[0]!.days[FIXTURE_FROM.slice(8)]!.inventory).toMatchObject({ quantity: 2, minimumStay: 1, maximumStay: 14, stopSell: false });
+      expect(await s.reader.propertyMonths(propertyIds, '2027-04', '2027-05')).toEqual([]);
+      expect(groups.flatMap((g) => g.propertyIds)).toEqual(propertyIds);
+      grouped.forEach((group, i) => expect(group.every((m) => groups[i]!.propertyIds.includes(m.propertyId))).toBe(true));
+      expect(byKey(grouped.flat())).toEqual(byKey(months));
+    });
+
+    it('pages a feed by (updatedAt, listingId): since keeps entries stamped exactly then, after is strict, limit cuts', async () => {
+      const s = await subject();
+      const { ids } = await seeded(s);
+      const LATER = '2027-01-11T09:00:00.000Z';
+      // onlyA moves to the end of channel A's feed, as a change to it would move it.
+      await s.save({
+        ...emptyStoredCatalogue(),
+        distributions: [{ channelId: ids.channelA, listingId: ids.onlyA, feedUpdatedAt: LATER, createdAt: SAVED_AT, updatedAt: LATER }],
+      });
+
+      const all = await s.reader.feedPage(ids.channelA, { limit: 10 });
+      const first = await s.reader.feedPage(ids.channelA, { limit: 1 });
+      const rest = await s.reader.feedPage(ids.channelA, { after: first[0]!, limit: 10 });
+      const since = await s.reader.feedPage(ids.channelA, { since: LATER, limit: 10 });
+      const sinceBeforeAfter = await s.reader.feedPage(ids.channelA, { since: LATER, after: { listingId: ids.both, updatedAt: SAVED_AT }, limit: 10 });
+
+      expect(all).toEqual([
+        { listingId: ids.both, updatedAt: SAVED_AT },
+        { listingId: ids.onlyA, updatedAt: LATER },
+      ]);
+      expect(first).toEqual(all.slice(0, 1));
+      expect(rest).toEqual(all.slice(1));
+      expect(since).toEqual(all.slice(1));
+      expect(sinceBeforeAfter).toEqual(all.slice(1));
+      expect(await s.reader.feedPage(ids.channelA, { after: all[1]!, limit: 10 })).toEqual([]);
+      expect((await s.reader.feedEntries(ids.channelA, [ids.onlyA]))[0]).toEqual({ listingId: ids.onlyA, updatedAt: LATER });
+    });
+  });
+}
