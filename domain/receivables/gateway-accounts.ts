@@ -16,6 +16,7 @@ import {
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { authorizedNotOwed, orderForAmountDue } from './gateway-orders.ts';
+import { refreshGroupPayLinks } from './pay-links.ts';
 import type { Payment } from './payment.ts';
 import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
 
@@ -63,7 +64,7 @@ export interface ReconcileDeps extends PaymentDeps {
       | 'gatewayPaymentGroup'
       | 'gatewayOrder'
     >;
-  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices' | 'get'>;
+  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices' | 'get' | 'setPayLink' | 'invoicesWithPayLinks'>;
 }
 
 export interface ReconcileReport {
@@ -287,6 +288,8 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
         const made = await orderForAmountDue(deps, g, o, isSpent);
         if (made) reordered.push({ agentGroupId: g, invoiceId: o.invoiceId, orderId: made.orderId, amount: made.amount });
       }
+      // And each pay link: a credit note, a payment typed in or found now changed what is owed (pay-links.ts).
+      await refreshGroupPayLinks(deps, g);
     } catch (err) {
       failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
     }

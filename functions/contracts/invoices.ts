@@ -128,6 +128,18 @@ export const InvoiceSchema = v.object({
     ),
     v.description('How to pay this invoice; null for a credit note or an invoice of 0.'),
   ),
+  payLink: v.pipe(
+    v.nullable(
+      v.object({
+        url: v.pipe(v.string(), v.description('The Razorpay payment page (card, UPI, netbanking) to send the payer to.')),
+        amount: Rupees('What the link collects: exactly the amount due, in one payment.'),
+        expiresAt: v.pipe(v.string(), v.description('After this instant (ISO 8601, UTC) the link takes no payment.')),
+      }),
+    ),
+    v.description(
+      'A payment link for exactly the amount due now, as e-mailed with the invoice and printed on its PDF. Replaced by a link for the rest after a payment, credit note or refund (at once for payments through Razorpay, within the hour otherwise), and null once nothing is due, for a credit note, and where the stage makes no links (sandbox).',
+    ),
+  ),
   creditNoteFor: v.nullable(v.pipe(v.string(), v.uuid())),
 });
 

@@ -2096,6 +2096,15 @@ export interface components {
                     reference: string | null;
                 } | null;
             } | null;
+            /** @description A payment link for exactly the amount due now, as e-mailed with the invoice and printed on its PDF. Replaced by a link for the rest after a payment, credit note or refund (at once for payments through Razorpay, within the hour otherwise), and null once nothing is due, for a credit note, and where the stage makes no links (sandbox). */
+            payLink: {
+                /** @description The Razorpay payment page (card, UPI, netbanking) to send the payer to. */
+                url: string;
+                /** @description What the link collects: exactly the amount due, in one payment. */
+                amount: number;
+                /** @description After this instant (ISO 8601, UTC) the link takes no payment. */
+                expiresAt: string;
+            } | null;
             creditNoteFor: string | null;
         };
         InvoiceLine: {
