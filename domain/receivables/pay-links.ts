@@ -43,7 +43,8 @@ export async function makePayLink(
   amount: number,
   seq: number,
 ): Promise<PayLink | null> {
-  const expireBy = new Date(deps.clock.now().getTime() + PAY_LINK_DAYS * 86_400_000);
+  // Whole seconds: Razorpay keeps `expire_by` in Unix seconds, and the stored expiry is the one it holds.
+  const expireBy = new Date(Math.floor(deps.clock.now().getTime() / 1000 + PAY_LINK_DAYS * 86_400) * 1000);
   for (let n = seq; n < seq + REFERENCE_TRIES; n++) {
     try {
       const link = await deps.gateway.createPaymentLink({

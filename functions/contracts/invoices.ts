@@ -137,7 +137,7 @@ export const InvoiceSchema = v.object({
       }),
     ),
     v.description(
-      'A payment link for exactly the amount due now, as e-mailed with the invoice and printed on its PDF. Replaced by a link for the rest after a payment, credit note or refund (at once for payments through Razorpay, within the hour otherwise), and null once nothing is due, for a credit note, and where the stage makes no links (sandbox).',
+      'A payment link for exactly the amount due now, as e-mailed with the invoice and printed on its PDF. Null as soon as a payment, credit note or refund changes the amount due, until a link for the rest replaces it (within the hour); null once nothing is due, for a credit note, and where the stage makes no links (sandbox).',
     ),
   ),
   creditNoteFor: v.nullable(v.pipe(v.string(), v.uuid())),

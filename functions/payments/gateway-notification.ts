@@ -1,5 +1,5 @@
-import { clockFor, type Services } from '../../infra/container.ts';
-import { adoptPaidLink, refreshGroupPayLinks } from '../../domain/receivables/pay-links.ts';
+import { clockFor } from '../../infra/container.ts';
+import { adoptPaidLink } from '../../domain/receivables/pay-links.ts';
 import { isAwsUnavailable } from '../../infra/aws-client.ts';
 import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { logger } from '../../infra/logger.ts';
@@ -15,21 +15,6 @@ const rawBodyOf = (event: HttpEvent): string => {
   const body = typeof event.body === 'string' ? event.body : '';
   return event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
 };
-
-/**
- * The group's pay links follow what it owes now (a link for more than is due cancelled and replaced, a settled invoice's
- * cancelled). Never fails the notification: the money is recorded, and the hourly reconciliation refreshes them again.
- */
-async function movePayLinks(services: Services, agentGroupId: string): Promise<void> {
-  try {
-    await refreshGroupPayLinks(
-      { gateway: services.gateway, invoices: services.invoices, receivables: services.receivables, clock: services.clock },
-      agentGroupId,
-    );
-  } catch (err) {
-    logger.warn('pay links not moved after a payment; the hourly reconciliation tries again', { agentGroupId, error: (err as Error).message });
-  }
-}
 
 export const handler = endpoint(gatewayNotificationRoute, async ({ event, services }) => {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
@@ -120,7 +105,6 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
         body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId, disputeId: null, duplicate: false },
       };
     }
-    await movePayLinks(services, outcome.refund.agentGroupId);
     return {
       status: 200,
       body: {
@@ -151,7 +135,6 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
       body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, disputeId: null, duplicate: !outcome.kept },
     };
   }
-  await movePayLinks(services, outcome.payment.agentGroupId);
   // The UTR was typed in by hand before the gateway's notice came: one transfer, already counted.
   if (outcome.sameTransfer)
     logger.warn('bank transfer already recorded by hand', { paymentId, recordedAs: outcome.payment.reference, agentGroupId: outcome.payment.agentGroupId });

@@ -506,7 +506,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           // Two refreshes at once: the one that read the link still there wins; the other's link is cancelled by its caller.
           ConditionExpression: `${ITEM_EXISTS} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ':null': null, ...(replaces ? { ':r': replaces } : {}) },
+          ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ...(replaces ? { ':r': replaces } : { ':null': null }) },
         },
       },
       listed,
