@@ -79,7 +79,7 @@ describe('receipts of payments found by reconciliation', () => {
 
     const inbox = mailbox(stack().env.SES_ENDPOINT!);
     const receipt = await inbox.waitFor(payer, /^Payment received: /);
-    expect(receipt.subject).toBe(`Payment received: ${formatInr(invoice.total)}`);
+    expect(receipt.subject).toBe(`Payment received: ${formatInr(invoice.total)} for invoice ${invoice.invoiceNumber}`);
     for (const part of [receipt.text, receipt.html]) {
       expect(part).toContain(paid.payment.id);
       expect(part).toContain(invoice.invoiceNumber!);
