@@ -126,3 +126,26 @@ export async function adoptPaidLink(
   await deps.receivables.dropUnmatched(paymentId);
   return ref;
 }
+
+/**
+ * The order of the invoice's stored link when the link was paid (the gateway's view now), made the invoice's as
+ * `payment_link.paid` would have; null when its link is unpaid or it has none. For reconciliation, whose look at the
+ * link is what finds a link's payment whose notifications were all lost.
+ */
+export async function paidLinkOrder(
+  deps: {
+    readonly gateway: Pick<PaymentGateway, 'paymentLink'>;
+    readonly invoices: Pick<InvoiceStore, 'get'>;
+    readonly receivables: Pick<ReceivablesStore, 'adoptLinkOrder'>;
+    readonly clock: Clock;
+  },
+  agentGroupId: string,
+  invoiceId: string,
+): Promise<string | null> {
+  const stored = (await deps.invoices.get(agentGroupId, invoiceId))?.payLink;
+  if (!stored) return null;
+  const link = await deps.gateway.paymentLink(stored.linkId);
+  if ((link.status !== 'paid' && link.status !== 'partially_paid') || !link.orderId) return null;
+  await deps.receivables.adoptLinkOrder(link.orderId, { agentGroupId, invoiceId }, deps.clock.now().toISOString());
+  return link.orderId;
+}

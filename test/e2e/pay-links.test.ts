@@ -46,6 +46,7 @@ const reconcile = (g: GroupFixture) =>
       invoices: rz.svc.invoices,
       ids: rz.svc.ids,
       metrics: rz.svc.metrics,
+      mail: { financeContacts: rz.svc.financeContacts, mailLog: rz.svc.mailLog, mailer: rz.svc.mailer },
     },
     TEST_OPERATOR,
     g.agentGroupId,
@@ -142,5 +143,25 @@ describe('pay links', () => {
     expect(linksOf(id)).toHaveLength(2);
     expect((await rz.svc.invoices.get(g.agentGroupId, id))!.payLink).toBeNull();
     expect(await rz.svc.invoices.invoicesWithPayLinks(g.agentGroupId)).toEqual([]);
+  }, 300_000);
+
+  it('a link paid whose payment_link.paid never came is found by reconciliation from the link itself: recorded once, the twin kept as unmatched taken back, the receipt mailed', async () => {
+    const payer = address('payer');
+    const { g, id } = await issuedInvoice([{ email: payer, documents: ['RECEIPTS'] }]);
+    const [link] = linksOf(id);
+    const paid = rz.fake.payLink(link!.id);
+    expect((await deliver(paid.captured)).body).toMatchObject({ outcome: 'UNMATCHED', paymentId: paid.payment.id });
+
+    const report = await reconcile(g);
+    expect(report.recorded).toEqual([{ agentGroupId: g.agentGroupId, paymentId: paid.payment.id, amount: 10_500_00 }]);
+    expect(report.failures).toEqual([]);
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountPaid: 10_500, payLink: null });
+    expect((await rz.svc.receivables.unmatchedPayments()).filter((u) => u.paymentId === paid.payment.id)).toEqual([]);
+    expect((await deliver(paid.orderPaid)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
+    expect((await deliver(paid.linkPaid)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
+    const inbox = mailbox(stack().env.SES_ENDPOINT!);
+    await inbox.waitFor(payer, /^Payment received: ₹10,500\.00/);
+    expect((await reconcile(g)).recorded).toEqual([]);
+    expect((await inbox.forRecipient(payer)).filter((m) => m.subject.startsWith('Payment received'))).toHaveLength(1);
   }, 300_000);
 });
