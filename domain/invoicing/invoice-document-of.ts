@@ -1,7 +1,8 @@
 import { formatInr, type Minor } from '../money.ts';
 import { gstStateByCode, gstStateByName } from './gst-state-codes.ts';
 import type { Invoice, InvoiceLine } from './invoice.ts';
-import type { DocumentParty, InvoiceDocumentLine, RecipientParty, TaxInvoiceDocument } from './invoice-document.ts';
+import { printedDate, type DocumentParty, type InvoiceDocumentLine, type RecipientParty, type TaxInvoiceDocument } from './invoice-document.ts';
+import { indiaToday } from '../reads/date-window.ts';
 
 const stateOf = (code: string, fallback: string): string => gstStateByCode(code)?.name ?? fallback;
 
@@ -116,6 +117,12 @@ export function invoiceDocumentOf(invoice: Invoice, lines: readonly InvoiceLine[
     ...(invoice.gatewayOrderId
       ? [
           `Pay online against order ${invoice.gatewayOrderId} (${formatInr(invoice.gatewayOrderAmount ?? invoice.total)}; after a part payment or credit note, the invoice's current order for the rest is in the partner API), or by bank transfer quoting invoice ${invoice.invoiceNumber}.`,
+        ]
+      : []),
+    // The link made at issue, for the total; a later one for the rest replaces it (pay-links.ts) and is in the partner API.
+    ...(invoice.payLink
+      ? [
+          `Pay online by card, UPI or netbanking at ${invoice.payLink.url} (${formatInr(invoice.payLink.amount)}, until ${printedDate(indiaToday(new Date(invoice.payLink.expiresAt)))}); after a part payment or credit note, the link for the rest is in the partner API.`,
         ]
       : []),
     ...(invoice.payTo

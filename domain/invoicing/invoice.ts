@@ -47,6 +47,28 @@ export const payableOrderOf = (
   return i.gatewayOrderId && due > 0 && (i.gatewayOrderAmount ?? i.total) === due ? i.gatewayOrderId : null;
 };
 
+/** A hosted page that collects an invoice's amount due (a Razorpay Payment Link), as stored on the invoice (docs/receivables.md "Pay links"). */
+export interface PayLink {
+  readonly linkId: string;
+  /** The URL a payer opens. */
+  readonly url: string;
+  /** Paise it collects: the amount due when it was made. */
+  readonly amount: Minor;
+  /** After this instant it takes no payment. */
+  readonly expiresAt: string;
+  /** Which of the invoice's links it is (its reference `<invoice id>/L<seq>`). */
+  readonly seq: number;
+}
+
+/** The link a payer may be sent to: only while it is for exactly what is owed and not past its expiry. */
+export const payableLinkOf = (
+  i: Pick<Invoice, 'total' | 'amountPaid' | 'creditedAmount' | 'creditNoteFor' | 'payLink' | 'status'>,
+  now: Date,
+): PayLink | null => {
+  const due = amountDueOf(i);
+  return i.status === 'ISSUED' && i.payLink && due > 0 && i.payLink.amount === due && i.payLink.expiresAt > now.toISOString() ? i.payLink : null;
+};
+
 /** What a group owes across its invoices: Σ amountDue of those still owing, how many, and the oldest of their due dates. */
 export interface OpenFigures {
   readonly outstanding: Minor;
@@ -140,6 +162,8 @@ export interface Invoice extends InvoiceParties, InvoiceTotals {
   readonly gatewayOrderSeq?: number;
   /** Orders it replaced: still the invoice's (the gateway cannot cancel an order), so a payment on one lands here, any surplus as credit. */
   readonly earlierGatewayOrders?: readonly string[];
+  /** The payment link for the amount due (replaced when that changes, removed once settled); absent where the gateway makes none. */
+  readonly payLink?: PayLink | null;
   /** The group's virtual bank account to pay by transfer (Smart Collect), stored with the gateway order. */
   readonly payTo?: VirtualAccount | null;
   /** Where the PDF is stored, once rendered. */

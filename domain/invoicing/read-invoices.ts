@@ -9,6 +9,7 @@ import { indiaToday, requireCalendarDate } from '../reads/date-window.ts';
 import {
   amountDueOf,
   LISTED_INVOICE_STATUSES,
+  payableLinkOf,
   payableOrderOf,
   type BillingRunResult,
   type Invoice,
@@ -27,13 +28,14 @@ export const INVOICE_PAGE = { defaultSize: 20, maxSize: 100 } as const;
 const rupees = toRupees;
 
 /** The contract's Invoice record: what was paid and credited against it, and what is still due. */
-export function invoiceView(i: Invoice, today: string) {
+export function invoiceView(i: Invoice, today: string, now: Date) {
   const amountPaid: Minor = i.amountPaid ?? 0;
   const creditedAmount: Minor = i.creditedAmount ?? 0;
   const amountDue = amountDueOf(i);
   // A DRAFT may hold a number reserved for e-invoicing; it is not the partner's invoice until issued.
   const issued = i.status !== 'DRAFT' && i.status !== 'CANCELLED';
   const gatewayOrderId = payableOrderOf(i);
+  const payLink = payableLinkOf(i, now);
   return {
     id: i.id,
     invoiceNumber: issued ? i.invoiceNumber : null,
@@ -75,6 +77,7 @@ export function invoiceView(i: Invoice, today: string) {
               : null,
           }
         : null,
+    payLink: payLink ? { url: payLink.url, amount: rupees(payLink.amount), expiresAt: payLink.expiresAt } : null,
     creditNoteFor: i.creditNoteFor ?? null,
   };
 }
@@ -163,7 +166,7 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
   ]);
   const today = indiaToday(deps.clock.now());
   return {
-    data: page.invoices.map((i) => invoiceView(i, today)),
+    data: page.invoices.map((i) => invoiceView(i, today, deps.clock.now())),
     nextCursor: page.next ? deps.cursors.encode(scope, page.next) : null,
     outstanding: rupees(open.outstanding),
     oldestDueDate: open.oldestDueDate,
@@ -184,7 +187,7 @@ export async function getInvoice(deps: InvoiceReadDeps, principal: AgentGroupPri
     Promise.all((invoice.creditNoteIds ?? []).map((id) => deps.invoices.get(principal.agentGroupId, id))),
   ]);
   return {
-    invoice: invoiceView(invoice, indiaToday(deps.clock.now())),
+    invoice: invoiceView(invoice, indiaToday(deps.clock.now()), deps.clock.now()),
     lines: lines.map(invoiceLineView),
     creditNotes: notes.flatMap((n) => (n ? [{ id: n.id, invoiceNumber: n.invoiceNumber, issueDate: n.issueDate, total: rupees(n.total) }] : [])),
     creditNoteForNumber: invoice.creditNoteForNumber ?? null,

@@ -17,6 +17,8 @@ import { raiseBookingCredit } from './raise-credit-note.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { PaymentGateway } from '../ports/payment-gateway.ts';
 import { virtualAccountOf } from '../receivables/gateway-accounts.ts';
+import { MIN_ORDER_AMOUNT } from '../receivables/gateway-orders.ts';
+import { makePayLink } from '../receivables/pay-links.ts';
 import type { EInvoiceRegistry } from '../ports/e-invoice-registry.ts';
 import type { PdfQueue } from '../ports/pdf-queue.ts';
 import { paymentTermsOf, type AgentGroup, type PostalAddress } from '../tenants.ts';
@@ -445,6 +447,13 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
         });
         gatewayOrderId = order.orderId;
         await deps.invoices.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString(), payTo);
+      }
+      if (current.payLink === undefined && current.total >= MIN_ORDER_AMOUNT) {
+        // The pay link the invoice e-mail and PDF carry, for the whole total; before the number too, so an outage spends none.
+        const payLink = await makePayLink(deps, current, current.total, 1);
+        // Refused only when a concurrent attempt stored its link first: the same one (one link per reference at the gateway).
+        if (payLink) await deps.invoices.setPayLink(g, current.id, payLink, null, deps.clock.now().toISOString());
+        current = { ...current, payLink };
       }
       const now = deps.clock.now();
       const issueDate = indiaToday(now);

@@ -1,5 +1,6 @@
 import type { AuditOrigin } from '../audit/audit-event.ts';
-import { amountDueOf, type Invoice } from '../invoicing/invoice.ts';
+import { amountDueOf, payableLinkOf, type Invoice } from '../invoicing/invoice.ts';
+import { indiaToday } from '../reads/date-window.ts';
 import { printedDate } from '../invoicing/invoice-document.ts';
 import { pdfFileName } from '../invoicing/invoice-pdf.ts';
 import { formatInr } from '../money.ts';
@@ -67,16 +68,36 @@ export function issuedDocumentMail(invoice: Invoice, contact: Pick<FinanceContac
         ['Due date', invoice.dueDate ? printedDate(invoice.dueDate) : '-'],
       ]);
   const bank = isCreditNote ? undefined : bankRows(invoice);
+  const link = isCreditNote ? null : payableLinkOf(invoice, new Date(invoice.issuedAt ?? invoice.updatedAt));
+  const linkIntro = link
+    ? `Pay ${formatInr(link.amount)} online by card, UPI or netbanking at ${link.url} (the link takes payments until ${printedDate(indiaToday(new Date(link.expiresAt)))}).`
+    : undefined;
   const intro = isCreditNote
     ? `Credit note ${number} has been issued to your account. It reduces what you owe on invoice ${invoice.creditNoteForNumber ?? ''}.`.replace(/ \.$/, '.')
     : `Invoice ${number} has been issued to your account. Please pay ${formatInr(amountDueOf(invoice))}${invoice.dueDate ? ` by ${printedDate(invoice.dueDate)}` : ''}.`;
   const bankIntro = 'Pay by bank transfer (NEFT, RTGS or IMPS) to this account, which is yours alone: a transfer to it is matched to your account.';
   const closing = 'The document is attached as a PDF. This is an automated message; for questions reply to your account manager.';
-  const text = [greeting, '', intro, '', figures.text, ...(bank ? ['', bankIntro, '', bank.text] : []), '', closing, ''].join('\n');
+  const text = [
+    greeting,
+    '',
+    intro,
+    '',
+    figures.text,
+    ...(linkIntro ? ['', linkIntro] : []),
+    ...(bank ? ['', bankIntro, '', bank.text] : []),
+    '',
+    closing,
+    '',
+  ].join('\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
     figures.html,
+    ...(link
+      ? [
+          `<p>Pay <strong>${escapeHtml(formatInr(link.amount))}</strong> online by card, UPI or netbanking: <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a> (until ${escapeHtml(printedDate(indiaToday(new Date(link.expiresAt))))}).</p>`,
+        ]
+      : []),
     ...(bank ? [`<p>${escapeHtml(bankIntro)}</p>`, bank.html] : []),
     `<p style="color:#555">${escapeHtml(closing)}</p>`,
   ].join('\n');

@@ -1,6 +1,6 @@
 import type { AuditDraft } from '../audit/audit-event.ts';
 import type { VirtualAccount } from './payment-gateway.ts';
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures } from '../invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures, PayLink } from '../invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../invoicing/invoice-document.ts';
 import type { Minor } from '../money.ts';
 
@@ -117,6 +117,16 @@ export interface InvoiceStore {
   groupsWithOpenInvoices(): Promise<string[]>;
 
   setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void>;
+  /**
+   * Makes `link` the invoice's pay link (null: none), its way back (link → invoice) and the group's list of invoices holding a
+   * link written with it; false, writing nothing, when the invoice's link is no longer `replaces` (null: none yet) or it is
+   * CANCELLED.
+   */
+  setPayLink(agentGroupId: string, invoiceId: string, link: PayLink | null, replaces: string | null, at: string): Promise<boolean>;
+  /** The invoices of the group holding a pay link (a settled one's is cancelled by the next refresh). */
+  invoicesWithPayLinks(agentGroupId: string): Promise<string[]>;
+  /** The group and invoice a pay link was made for. */
+  payLinkInvoice(linkId: string): Promise<{ readonly agentGroupId: string; readonly invoiceId: string } | undefined>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
   /** Holds a numbered document the IRP holds registered (EInvoiceHeldError) for an operator: kept on it with its lastError, and listed by `heldEInvoices` until released. */
   holdEInvoice(agentGroupId: string, invoiceId: string, hold: EInvoiceHold, lastError: string, at: string): Promise<void>;

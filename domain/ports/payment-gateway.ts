@@ -190,6 +190,8 @@ export type GatewayNotice =
   | { readonly kind: 'dispute'; readonly event: string; readonly eventId: string | null; readonly dispute: GatewayDispute; readonly payment: GatewayPayment }
   /** A refund event: the refund and the payment it refunds, as the event carries them. */
   | { readonly kind: 'refund'; readonly event: string; readonly eventId: string | null; readonly refund: GatewayRefund; readonly payment: GatewayPayment }
+  /** `payment_link.paid`: a pay link's payment, on the order the gateway opened for it (unknown to us until then). */
+  | { readonly kind: 'link-paid'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment; readonly linkId: string }
   /** `payment.authorized` of an order: not money yet; captured by reconciliation while its invoice owes it, alerted otherwise. */
   | { readonly kind: 'authorized'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment }
   /** An event we do not act on (or a payment not captured): answered 200 so the gateway stops sending it. */

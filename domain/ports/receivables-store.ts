@@ -110,6 +110,13 @@ export interface ReceivablesStore {
   /** Keeps a payment that is not a group's money, once per payment id; false when it was already kept. */
   keepUnmatched(payment: UnmatchedPayment): Promise<boolean>;
   unmatchedPayments(): Promise<UnmatchedPayment[]>;
+  /** Removes a kept payment that turned out to be a group's (a pay link's order, learned from `payment_link.paid` after its twin was kept). */
+  dropUnmatched(paymentId: string): Promise<void>;
+  /**
+   * Writes an order the gateway opened for a pay link's payment as the invoice's (its way back, as any order of ours; the invoice's
+   * current order is unchanged), once: a second call changes nothing.
+   */
+  adoptLinkOrder(orderId: string, ref: GatewayOrderRef, at: string): Promise<void>;
   /** The gateway orders of the group's ISSUED invoices still owing (reconciliation asks for their payments and replaces an order for more than is due). */
   openOrders(agentGroupId: string): Promise<OpenOrder[]>;
   /**

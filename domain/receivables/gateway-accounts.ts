@@ -16,6 +16,7 @@ import {
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { authorizedNotOwed, orderForAmountDue } from './gateway-orders.ts';
+import { paidLinkOrder, refreshGroupPayLinks } from './pay-links.ts';
 import type { Payment } from './payment.ts';
 import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund, type PaymentDeps } from './record-payment.ts';
 
@@ -62,8 +63,10 @@ export interface ReconcileDeps extends PaymentDeps {
       | 'openDisputes'
       | 'gatewayPaymentGroup'
       | 'gatewayOrder'
+      | 'adoptLinkOrder'
+      | 'dropUnmatched'
     >;
-  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices' | 'get'>;
+  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices' | 'get' | 'setPayLink' | 'invoicesWithPayLinks'>;
 }
 
 export interface ReconcileReport {
@@ -205,6 +208,16 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
           for (const p of payments) if (p.status === 'authorized') authorized.push({ invoiceId: o.invoiceId, orderId, payment: p });
           await take(g, payments);
         }
+        // A pay link paid whose `payment_link.paid` never came: its order is learned from the link, then read like the invoice's own.
+        const linkOrder = await paidLinkOrder(deps, g, o.invoiceId);
+        if (linkOrder && !checked.has(linkOrder)) {
+          ordersChecked++;
+          const payments = await deps.gateway.orderPayments(linkOrder);
+          checked.add(linkOrder);
+          await take(g, payments);
+          // A twin (payment.captured, order.paid) kept as unmatched before the order was known is the invoice's payment now.
+          for (const p of payments) await deps.receivables.dropUnmatched(p.paymentId);
+        }
       }
       const va = await deps.receivables.groupVirtualAccount(g);
       if (va.account) {
@@ -287,6 +300,8 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
         const made = await orderForAmountDue(deps, g, o, isSpent);
         if (made) reordered.push({ agentGroupId: g, invoiceId: o.invoiceId, orderId: made.orderId, amount: made.amount });
       }
+      // And each pay link: a credit note, a payment typed in or found now changed what is owed (pay-links.ts).
+      await refreshGroupPayLinks(deps, g);
     } catch (err) {
       failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
     }

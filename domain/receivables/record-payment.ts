@@ -110,11 +110,13 @@ export async function receiveGatewayPayment(
   source: { readonly event: string; readonly eventId: string | null },
   origin: AuditOrigin,
 ): Promise<GatewayPaymentOutcome> {
-  const target = payment.virtualAccountId
-    ? await deps.receivables.virtualAccountGroup(payment.virtualAccountId).then((g) => (g ? { agentGroupId: g, invoiceId: null } : undefined))
-    : payment.orderId
-      ? await deps.receivables.gatewayOrder(payment.orderId)
-      : undefined;
+  const lookUp = async () =>
+    payment.virtualAccountId
+      ? await deps.receivables.virtualAccountGroup(payment.virtualAccountId).then((g) => (g ? { agentGroupId: g, invoiceId: null } : undefined))
+      : payment.orderId
+        ? await deps.receivables.gatewayOrder(payment.orderId)
+        : undefined;
+  let target = await lookUp();
   const reason = !target ? (payment.virtualAccountId ? 'UNKNOWN_VIRTUAL_ACCOUNT' : 'UNKNOWN_ORDER') : payment.currency !== 'INR' ? 'CURRENCY' : undefined;
   if (reason || !target) {
     const unmatched: UnmatchedPayment = {
@@ -129,7 +131,12 @@ export async function receiveGatewayPayment(
       createdAt: payment.createdAt,
       keptAt: deps.clock.now().toISOString(),
     };
-    return { kind: 'unmatched', unmatched, kept: await deps.receivables.keepUnmatched(unmatched) };
+    const kept = await deps.receivables.keepUnmatched(unmatched);
+    // A pay link's order becomes ours when `payment_link.paid` comes (pay-links.ts adoptPaidLink: the order, then the kept twin
+    // dropped): looked up again after keeping, so whichever of the twins comes first, none stays kept.
+    target = reason === 'UNKNOWN_ORDER' ? await lookUp() : undefined;
+    if (!target) return { kind: 'unmatched', unmatched, kept };
+    await deps.receivables.dropUnmatched(payment.paymentId);
   }
   const own = deps.clockFor ? { ...deps, clock: await deps.clockFor(target.agentGroupId) } : deps;
   const outcome = await receive(

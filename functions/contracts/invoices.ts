@@ -150,6 +150,18 @@ export const InvoiceSchema = v.pipe(
       ),
       v.description('How to pay this invoice; null for a credit note or an invoice of 0.'),
     ),
+    payLink: v.pipe(
+      v.nullable(
+        v.object({
+          url: v.pipe(v.string(), v.description('The Razorpay payment page (card, UPI, netbanking) to send the payer to.')),
+          amount: Rupees('What the link collects: exactly the amount due, in one payment.'),
+          expiresAt: v.pipe(v.string(), v.description('After this instant (ISO 8601, UTC) the link takes no payment.')),
+        }),
+      ),
+      v.description(
+        'A payment link for exactly the amount due now, as e-mailed with the invoice and printed on its PDF. Null as soon as a payment, credit note or refund changes the amount due, until a link for the rest replaces it (within the hour); null once nothing is due, for a credit note, and where the stage makes no links (sandbox).',
+      ),
+    ),
     creditNoteFor: v.pipe(v.nullable(v.pipe(v.string(), v.uuid())), v.description('On a credit note: the id of the invoice it corrects; null on an invoice.')),
   }),
   v.description('A GST tax invoice, or a credit note (creditNoteFor set), of your agent group.'),

@@ -1,4 +1,5 @@
 import { clockFor } from '../../infra/container.ts';
+import { adoptPaidLink } from '../../domain/receivables/pay-links.ts';
 import { isAwsUnavailable } from '../../infra/aws-client.ts';
 import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { logger } from '../../infra/logger.ts';
@@ -117,6 +118,14 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
       },
     };
   }
+  // A pay link's payment: its order becomes the invoice's first, so the payment settles as any payment on an order of ours.
+  if (notice.kind === 'link-paid' && notice.payment.orderId)
+    await adoptPaidLink(
+      { invoices: services.invoices, receivables: services.receivables, clock: services.clock },
+      notice.linkId,
+      notice.payment.orderId,
+      paymentId,
+    );
   const outcome = await receiveGatewayPayment(deps, notice.payment, notice, systemOrigin('payment-gateway', notice.eventId ?? paymentId));
   if (outcome.kind === 'unmatched') {
     // Answered 200 so Razorpay stops retrying; kept for operators, and said in the log where alarms look.

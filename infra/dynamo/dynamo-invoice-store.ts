@@ -11,7 +11,7 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures } from '../../domain/invoicing/invoice.ts';
+import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures, PayLink } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
 import type {
@@ -492,6 +492,52 @@ export class DynamoInvoiceStore implements InvoiceStore {
         ],
       }),
     );
+  }
+
+  async setPayLink(agentGroupId: string, invoiceId: string, link: PayLink | null, replaces: string | null, at: string): Promise<boolean> {
+    const listed: TransactItem = link
+      ? { Put: { TableName: this.table, Item: itemOf('PayLinkOf', keys.payLinkOf(agentGroupId, invoiceId), { invoiceId, linkId: link.linkId }) } }
+      : { Delete: { TableName: this.table, Key: keys.payLinkOf(agentGroupId, invoiceId) } };
+    return transactIf(this.db, [
+      {
+        Update: {
+          TableName: this.table,
+          Key: keys.invoice(agentGroupId, invoiceId),
+          UpdateExpression: 'SET payLink = :l, updatedAt = :at',
+          // Two refreshes at once: the one that read the link still there wins; the other's link is cancelled by its caller.
+          ConditionExpression: `${ITEM_EXISTS} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ...(replaces ? { ':r': replaces } : { ':null': null }) },
+        },
+      },
+      listed,
+      ...(link
+        ? [
+            {
+              Put: {
+                TableName: this.table,
+                Item: itemOf('PayLink', keys.payLink(link.linkId), { linkId: link.linkId, agentGroupId, invoiceId, createdAt: at }),
+              },
+            },
+          ]
+        : []),
+    ]);
+  }
+
+  async invoicesWithPayLinks(agentGroupId: string): Promise<string[]> {
+    const k = keys.payLinksOf(agentGroupId);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
+      ConsistentRead: true,
+    });
+    return items.map((i) => i.invoiceId as string);
+  }
+
+  async payLinkInvoice(linkId: string): Promise<{ agentGroupId: string; invoiceId: string } | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.payLink(linkId), ConsistentRead: true }));
+    return out.Item ? { agentGroupId: out.Item.agentGroupId as string, invoiceId: out.Item.invoiceId as string } : undefined;
   }
 
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {

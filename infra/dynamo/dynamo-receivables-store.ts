@@ -1,6 +1,7 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import {
+  DeleteCommand,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
@@ -611,6 +612,21 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ExpressionAttributeValues: { ':pk': 'UNMATCHEDPAYMENTS' },
     });
     return items.map(({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, ...rest }) => rest as unknown as UnmatchedPayment);
+  }
+
+  async dropUnmatched(paymentId: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.unmatchedPayment(paymentId) }));
+  }
+
+  async adoptLinkOrder(orderId: string, ref: GatewayOrderRef, at: string): Promise<void> {
+    await writeIf(
+      this.db,
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...keys.gatewayOrder(orderId), entity: 'GatewayOrder', orderId, agentGroupId: ref.agentGroupId, invoiceId: ref.invoiceId, createdAt: at },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
   }
 
   async openOrders(agentGroupId: string): Promise<OpenOrder[]> {

@@ -319,6 +319,11 @@ export const keys = {
   dueMarkers: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'DUE#' }),
   /** A gateway order → the group and invoice it was opened for (notifications name only the order). */
   gatewayOrder: (orderId: string): Key => ({ PK: `GATEWAYORDER#${orderId}`, SK: 'ORDER' }),
+  /** A pay link → the group and invoice it was made for (`payment_link.paid` names the link). */
+  payLink: (linkId: string): Key => ({ PK: `PAYLINK#${linkId}`, SK: 'LINK' }),
+  /** One per invoice of the group holding a pay link: the links a payment or refund may have to replace or cancel. */
+  payLinkOf: (agentGroupId: string, invoiceId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `PAYLINKOF#${invoiceId}` }),
+  payLinksOf: (agentGroupId: string) => ({ PK: `GROUP#${agentGroupId}`, SKPrefix: 'PAYLINKOF#' }),
   /** The group's Smart Collect virtual account (and the intent written before creating it, and reconciliation's last look). */
   groupVirtualAccount: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'VIRTUALACCOUNT' }),
   /** A virtual account → its group (a virtual_account.credited event names only the account). */

@@ -13,10 +13,9 @@ import {
   type VirtualAccount,
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
-import { ValidationError } from '../../domain/errors.ts';
 import { once } from '../lazy.ts';
 import { loadRazorpaySdk, RazorpaySdkNotWiredError } from './razorpay-sdk.ts';
-import { disputeOfEntity, paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
+import { disputeOfEntity, paymentLinkOf, paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
 
 export interface RazorpaySettings {
   readonly keyId: string;
@@ -58,27 +57,6 @@ function virtualAccountOf(va: RazorpayVirtualAccount): VirtualAccount {
   const bank = va.receivers?.find((r) => r.entity === 'bank_account');
   if (!bank?.account_number || !bank.ifsc) throw new GatewayRejectedError('NO_BANK_ACCOUNT', `virtual account ${va.id} has no bank_account receiver`, 200);
   return { virtualAccountId: va.id, accountNumber: bank.account_number, ifsc: bank.ifsc, bankName: bank.bank_name ?? '', beneficiaryName: bank.name ?? '' };
-}
-
-/** A Payment Link entity (razorpay.com/docs/api/payments/payment-links/entity), read strictly. */
-function paymentLinkOf(e: unknown): PaymentLink {
-  const l = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
-  if (typeof l.id !== 'string' || !/^plink_[A-Za-z0-9]+$/.test(l.id))
-    throw new ValidationError('payment_link.id', 'payment_link.id must be a Razorpay Payment Link id (plink_…).');
-  if (typeof l.short_url !== 'string' || !/^https:\/\//.test(l.short_url))
-    throw new ValidationError('payment_link.short_url', 'payment_link.short_url must be an https URL.');
-  if (typeof l.amount !== 'number' || !Number.isSafeInteger(l.amount) || l.amount <= 0)
-    throw new ValidationError('payment_link.amount', 'payment_link.amount must be a positive whole number of subunits (paise).');
-  if (typeof l.status !== 'string' || !['created', 'partially_paid', 'paid', 'cancelled', 'expired'].includes(l.status))
-    throw new ValidationError('payment_link.status', 'payment_link.status must be a documented Payment Link state.');
-  return {
-    linkId: l.id,
-    shortUrl: l.short_url,
-    referenceId: typeof l.reference_id === 'string' ? l.reference_id : '',
-    amount: l.amount,
-    status: l.status,
-    orderId: typeof l.order_id === 'string' && l.order_id !== '' ? l.order_id : null,
-  };
 }
 
 /**
@@ -332,7 +310,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   private async linkByReference(sdk: Razorpay, referenceId: string): Promise<PaymentLink | undefined> {
     try {
       const out = (await sdk.paymentLink.all({ reference_id: referenceId } as never)) as unknown as { payment_links?: unknown[] };
-      const links = (out.payment_links ?? []).map(paymentLinkOf);
+      const links = (out.payment_links ?? []).map((l, i) => paymentLinkOf(l, `payment_links[${i}]`));
       return links.find((l) => l.referenceId === referenceId);
     } catch (err) {
       throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);

@@ -8,6 +8,7 @@ import {
   type GatewayNotice,
   type GatewayPayment,
   type GatewayRefund,
+  type PaymentLink,
   type PaymentNotifications,
 } from '../../domain/ports/payment-gateway.ts';
 import { DISPUTE_STATES } from '../../domain/receivables/payment.ts';
@@ -33,6 +34,11 @@ export const EVENT_ID_HEADER = 'x-razorpay-event-id';
  */
 export const PAYMENT_EVENTS = ['payment.captured', 'order.paid', 'virtual_account.credited'] as const;
 /**
+ * razorpay.com/docs/webhooks/payment-links, "Payment Link Paid": a link of ours paid; the payment's order (opened by Razorpay for
+ * it) is then made its invoice's, so the order's own `payment.captured` and `order.paid` are its twins.
+ */
+export const LINK_PAID_EVENT = 'payment_link.paid';
+/**
  * razorpay.com/docs/webhooks/refunds, "List of Refunds Webhook Events": created, processed,
  * failed; each carries `payload.refund.entity` and `payload.payment.entity`. The refund's own
  * `status` says whether the money went back (a normal refund's `refund.created` sample is
@@ -53,6 +59,27 @@ export const DISPUTE_EVENTS = [
   'payment.dispute.under_review',
   'payment.dispute.action_required',
 ] as const;
+
+/** A Payment Link entity (razorpay.com/docs/api/payments/payment-links/entity), read strictly. */
+export function paymentLinkOf(e: unknown, at = 'payment_link'): PaymentLink {
+  const l = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+  if (typeof l.id !== 'string' || !/^plink_[A-Za-z0-9]+$/.test(l.id))
+    throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay Payment Link id (plink_…).`);
+  if (typeof l.short_url !== 'string' || !/^https:\/\//.test(l.short_url))
+    throw new ValidationError(`${at}.short_url`, `${at}.short_url must be an https URL.`);
+  if (typeof l.amount !== 'number' || !Number.isSafeInteger(l.amount) || l.amount <= 0)
+    throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
+  if (typeof l.status !== 'string' || !['created', 'partially_paid', 'paid', 'cancelled', 'expired'].includes(l.status))
+    throw new ValidationError(`${at}.status`, `${at}.status must be a documented Payment Link state.`);
+  return {
+    linkId: l.id,
+    shortUrl: l.short_url,
+    referenceId: typeof l.reference_id === 'string' ? l.reference_id : '',
+    amount: l.amount,
+    status: l.status,
+    orderId: typeof l.order_id === 'string' && l.order_id !== '' ? l.order_id : null,
+  };
+}
 
 const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
 const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
@@ -189,7 +216,8 @@ export class RazorpayWebhooks implements PaymentNotifications {
     const refundEvent = (REFUND_EVENTS as readonly string[]).includes(n.event);
     const disputeEvent = (DISPUTE_EVENTS as readonly string[]).includes(n.event);
     const authorizedEvent = n.event === 'payment.authorized';
-    if (!refundEvent && !disputeEvent && !authorizedEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event))
+    const linkEvent = n.event === LINK_PAID_EVENT;
+    if (!refundEvent && !disputeEvent && !authorizedEvent && !linkEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event))
       return { kind: 'ignored', event: n.event, eventId };
     const payload = n.payload;
     if (typeof payload !== 'object' || payload === null) throw new ValidationError('payload', 'payload must hold the event entities.');
@@ -199,6 +227,15 @@ export class RazorpayWebhooks implements PaymentNotifications {
       return payment.status === 'authorized' && payment.orderId !== null
         ? { kind: 'authorized', event: n.event, eventId, payment }
         : { kind: 'ignored', event: n.event, eventId };
+    }
+    if (linkEvent) {
+      // razorpay.com/docs/webhooks/payment-links, "Payment Link Paid": payload.{payment_link, order, payment}.entity; the link's
+      // `order_id` is the order Razorpay opened for the payment, which the payment entity names too.
+      const link = paymentLinkOf(payload.payment_link?.entity, 'payload.payment_link.entity');
+      const payment = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
+      if (link.orderId === null || payment.orderId !== link.orderId)
+        throw new ValidationError('payload.payment.entity.order_id', "payload.payment.entity.order_id must be the link's order_id.");
+      return wasCaptured(payment) ? { kind: 'link-paid', event: n.event, eventId, payment, linkId: link.linkId } : { kind: 'ignored', event: n.event, eventId };
     }
     if (disputeEvent) {
       const dispute = disputeOfEntity(payload.dispute?.entity, 'payload.dispute.entity');

@@ -116,7 +116,7 @@ describe('Billing over a registration marked for e-invoicing', () => {
     const reserved = sequenceOf(draft.invoiceNumber!);
     expect(await seriesLast()).toBe(reserved);
     // Not the partner's invoice yet: no number shown, not listed, and an operator cannot abandon it (a gap).
-    expect(invoiceView(draft, today())).toMatchObject({ status: 'DRAFT', invoiceNumber: null, issueDate: null, dueDate: null });
+    expect(invoiceView(draft, today(), new Date())).toMatchObject({ status: 'DRAFT', invoiceNumber: null, issueDate: null, dueDate: null });
     expect((await testServices().invoices.list(g, { statuses: ['ISSUED', 'PAID'], limit: 10 })).invoices).toEqual([]);
     await expect(abandonDraft(deps(), g, draft.id, TEST_OPERATOR)).rejects.toThrow(ConflictError);
     await expect(abandonDraft(deps(), g, draft.id, TEST_OPERATOR)).rejects.toThrow(/reserved while it is registered for e-invoicing/);

@@ -1,6 +1,7 @@
 import '../../infra/payments/with-razorpay.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RazorpayPaymentGateway } from '../../infra/payments/razorpay-payment-gateway.ts';
+import { hexSignature } from '../../infra/payments/razorpay-webhooks.ts';
 import { FakeRazorpay } from '../support/fake-razorpay.ts';
 
 /**
@@ -69,6 +70,33 @@ describe('Razorpay Payment Links through the SDK', () => {
     // A paid link is not cancelled: answered as it stands.
     expect(await gateway.cancelPaymentLink(link.linkId)).toMatchObject({ status: 'paid' });
     expect(() => fake.payLink(link.linkId)).toThrow(/is paid/);
+  });
+
+  it('reads payment_link.paid as the link and its captured payment on the link’s order; a payment on another order is refused (400 naming the field)', async () => {
+    const link = await gateway.createPaymentLink(request('inv-5/L1'));
+    const paid = fake.payLink(link.linkId);
+    const notice = gateway.readNotification(paid.linkPaid.body, paid.linkPaid.headers['x-razorpay-signature'], paid.linkPaid.headers['x-razorpay-event-id']);
+    expect(notice).toMatchObject({
+      kind: 'link-paid',
+      event: 'payment_link.paid',
+      linkId: link.linkId,
+      payment: { paymentId: paid.payment.id, orderId: paid.payment.order_id, amount: 6_500_00, status: 'captured' },
+    });
+    // Its twins are ordinary payments on that order.
+    const captured = gateway.readNotification(paid.captured.body, paid.captured.headers['x-razorpay-signature'], undefined);
+    expect(captured).toMatchObject({ kind: 'payment', payment: { paymentId: paid.payment.id, orderId: paid.payment.order_id } });
+
+    const body = JSON.parse(paid.linkPaid.body);
+    body.payload.payment.entity.order_id = 'order_SomeoneElse01';
+    const raw = JSON.stringify(body);
+    expect(() => gateway.readNotification(raw, hexSignature(raw, 'whsec-links'), undefined)).toThrow(
+      expect.objectContaining({ name: 'ValidationError', param: 'payload.payment.entity.order_id' }),
+    );
+    body.payload.payment_link.entity.id = 'link_1';
+    const bad = JSON.stringify(body);
+    expect(() => gateway.readNotification(bad, hexSignature(bad, 'whsec-links'), undefined)).toThrow(
+      expect.objectContaining({ param: 'payload.payment_link.entity.id' }),
+    );
   });
 
   it('a cancelled link takes no payment; one past its expiry is expired, and cancelling it answers it as it stands', async () => {

@@ -2656,6 +2656,15 @@ export interface components {
                     reference: string | null;
                 } | null;
             } | null;
+            /** @description A payment link for exactly the amount due now, as e-mailed with the invoice and printed on its PDF. Null as soon as a payment, credit note or refund changes the amount due, until a link for the rest replaces it (within the hour); null once nothing is due, for a credit note, and where the stage makes no links (sandbox). */
+            payLink: {
+                /** @description The Razorpay payment page (card, UPI, netbanking) to send the payer to. */
+                url: string;
+                /** @description What the link collects: exactly the amount due, in one payment. */
+                amount: number;
+                /** @description After this instant (ISO 8601, UTC) the link takes no payment. */
+                expiresAt: string;
+            } | null;
             /** @description On a credit note: the id of the invoice it corrects; null on an invoice. */
             creditNoteFor: string | null;
         };

@@ -1,0 +1,151 @@
+import { amountDueOf, type Invoice, type PayLink } from '../invoicing/invoice.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { InvoiceStore } from '../ports/invoice-store.ts';
+import { GatewayRejectedError, type PaymentGateway, type PaymentLink } from '../ports/payment-gateway.ts';
+import type { GatewayOrderRef, ReceivablesStore } from '../ports/receivables-store.ts';
+import { MIN_ORDER_AMOUNT } from './gateway-orders.ts';
+
+/**
+ * How long a link takes payments: the payment terms, the overdue reminders (30 days after the due date) and a margin, within
+ * Razorpay's six months (razorpay.com/docs/api/payments/payment-links/entity, `expire_by`). An invoice still owing when its
+ * link nears the end gets a fresh one from the next refresh.
+ */
+export const PAY_LINK_DAYS = 120;
+/** A link with less than this left is replaced rather than sent to a payer who may open it tomorrow. */
+const RENEW_BEFORE_MS = 86_400_000;
+/** How many references past the stored one a replacement tries when an earlier attempt's link (its answer lost) is for another amount. */
+const REFERENCE_TRIES = 3;
+
+/** The reference of an invoice's n-th link: Razorpay finds a link by it, so a retry after a lost answer reuses the link made (36 + 2 + up to 2 digits ≤ 40). */
+export const payLinkReference = (invoiceId: string, seq: number): string => `${invoiceId}/L${seq}`;
+
+export interface PayLinkDeps {
+  readonly gateway: Pick<PaymentGateway, 'createPaymentLink' | 'cancelPaymentLink'>;
+  readonly invoices: Pick<InvoiceStore, 'get' | 'setPayLink'>;
+  readonly clock: Clock;
+}
+
+const stored = (link: PaymentLink, expiresAt: Date, seq: number): PayLink => ({
+  linkId: link.linkId,
+  url: link.shortUrl,
+  amount: link.amount,
+  expiresAt: expiresAt.toISOString(),
+  seq,
+});
+
+/**
+ * A link for `amount` paise of the invoice (its reference the `seq`-th, or the next ones when an earlier attempt left a link for
+ * another amount); null where the gateway makes none (the sandbox). Throws the gateway's other errors.
+ */
+export async function makePayLink(
+  deps: Pick<PayLinkDeps, 'gateway' | 'clock'>,
+  invoice: Pick<Invoice, 'id' | 'agentGroupId' | 'invoiceNumber' | 'periodFrom' | 'periodTo'>,
+  amount: number,
+  seq: number,
+): Promise<PayLink | null> {
+  // Whole seconds: Razorpay keeps `expire_by` in Unix seconds, and the stored expiry is the one it holds.
+  const expireBy = new Date(Math.floor(deps.clock.now().getTime() / 1000 + PAY_LINK_DAYS * 86_400) * 1000);
+  for (let n = seq; n < seq + REFERENCE_TRIES; n++) {
+    try {
+      const link = await deps.gateway.createPaymentLink({
+        referenceId: payLinkReference(invoice.id, n),
+        amount,
+        currency: 'INR',
+        description: invoice.invoiceNumber ? `Amount due on invoice ${invoice.invoiceNumber}` : `Invoice for ${invoice.periodFrom} to ${invoice.periodTo}`,
+        expireBy,
+        notes: { invoice_id: invoice.id, agent_group_id: invoice.agentGroupId },
+      });
+      return stored(link, expireBy, n);
+    } catch (err) {
+      if (err instanceof GatewayRejectedError && err.code === 'NOT_SUPPORTED') return null;
+      if (err instanceof GatewayRejectedError && err.code === 'AMOUNT_MISMATCH') continue;
+      throw err;
+    }
+  }
+  throw new Error(`invoice ${invoice.id}: link references ${seq}..${seq + REFERENCE_TRIES - 1} all hold links for other amounts`);
+}
+
+export type PayLinkRefresh = 'KEPT' | 'MADE' | 'REPLACED' | 'CANCELLED' | 'NONE';
+
+/**
+ * Brings an issued invoice's pay link in line with what it owes now: kept while it is for exactly the amount due and not near its
+ * expiry; otherwise the old link is cancelled first (a payer must never find a link for more than is owed) and, while the invoice
+ * still owes at least Razorpay's ₹1, a link for the amount due replaces it; a settled invoice keeps none. Safe to run at once from
+ * several places: the write is conditional on the link read, and a link made by a loser is cancelled again. Throws the gateway's
+ * errors; callers log them and the next refresh tries again.
+ */
+export async function refreshPayLink(deps: PayLinkDeps, agentGroupId: string, invoiceId: string): Promise<PayLinkRefresh> {
+  const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+  if (!invoice || invoice.creditNoteFor || (invoice.status !== 'ISSUED' && invoice.status !== 'PAID')) return 'NONE';
+  const due = invoice.status === 'ISSUED' ? amountDueOf(invoice) : 0;
+  const old = invoice.payLink ?? null;
+  const now = deps.clock.now();
+  if (old && due > 0 && old.amount === due && new Date(old.expiresAt).getTime() - now.getTime() > RENEW_BEFORE_MS) return 'KEPT';
+  if (old) await deps.gateway.cancelPaymentLink(old.linkId);
+  const made = due >= MIN_ORDER_AMOUNT ? await makePayLink(deps, invoice, due, (old?.seq ?? 0) + 1) : null;
+  if (!made && !old) return 'NONE';
+  if (!(await deps.invoices.setPayLink(agentGroupId, invoiceId, made, old?.linkId ?? null, now.toISOString()))) {
+    if (made) await deps.gateway.cancelPaymentLink(made.linkId);
+    return 'NONE';
+  }
+  return made ? (old ? 'REPLACED' : 'MADE') : 'CANCELLED';
+}
+
+/** Every link of the group that may have to move (the invoices holding one, and those still owing without one), refreshed; errors are the caller's. */
+export async function refreshGroupPayLinks(
+  deps: PayLinkDeps & { readonly invoices: Pick<InvoiceStore, 'invoicesWithPayLinks'>; readonly receivables: Pick<ReceivablesStore, 'openOrders'> },
+  agentGroupId: string,
+): Promise<Record<string, PayLinkRefresh>> {
+  const ids = new Set([
+    ...(await deps.invoices.invoicesWithPayLinks(agentGroupId)),
+    ...(await deps.receivables.openOrders(agentGroupId)).map((o) => o.invoiceId),
+  ]);
+  const out: Record<string, PayLinkRefresh> = {};
+  for (const id of [...ids].sort()) out[id] = await refreshPayLink(deps, agentGroupId, id);
+  return out;
+}
+
+/**
+ * A pay link was paid (`payment_link.paid`): the order the gateway opened for the payment is made the invoice's, so the payment
+ * settles through the same path as any payment on an order of ours, and its twins (`payment.captured`, `order.paid` of that order)
+ * are duplicates. A twin that came first and was kept as unmatched is taken back. Undefined when the link is none of ours.
+ */
+export async function adoptPaidLink(
+  deps: {
+    readonly invoices: Pick<InvoiceStore, 'payLinkInvoice'>;
+    readonly receivables: Pick<ReceivablesStore, 'adoptLinkOrder' | 'dropUnmatched'>;
+    readonly clock: Clock;
+  },
+  linkId: string,
+  orderId: string,
+  paymentId: string,
+): Promise<GatewayOrderRef | undefined> {
+  const ref = await deps.invoices.payLinkInvoice(linkId);
+  if (!ref) return undefined;
+  await deps.receivables.adoptLinkOrder(orderId, ref, deps.clock.now().toISOString());
+  await deps.receivables.dropUnmatched(paymentId);
+  return ref;
+}
+
+/**
+ * The order of the invoice's stored link when the link was paid (the gateway's view now), made the invoice's as
+ * `payment_link.paid` would have; null when its link is unpaid or it has none. For reconciliation, whose look at the
+ * link is what finds a link's payment whose notifications were all lost.
+ */
+export async function paidLinkOrder(
+  deps: {
+    readonly gateway: Pick<PaymentGateway, 'paymentLink'>;
+    readonly invoices: Pick<InvoiceStore, 'get'>;
+    readonly receivables: Pick<ReceivablesStore, 'adoptLinkOrder'>;
+    readonly clock: Clock;
+  },
+  agentGroupId: string,
+  invoiceId: string,
+): Promise<string | null> {
+  const stored = (await deps.invoices.get(agentGroupId, invoiceId))?.payLink;
+  if (!stored) return null;
+  const link = await deps.gateway.paymentLink(stored.linkId);
+  if ((link.status !== 'paid' && link.status !== 'partially_paid') || !link.orderId) return null;
+  await deps.receivables.adoptLinkOrder(link.orderId, { agentGroupId, invoiceId }, deps.clock.now().toISOString());
+  return link.orderId;
+}

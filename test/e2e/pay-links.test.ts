@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import type { SignedWebhook } from '../support/fake-razorpay.ts';
+import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { mailbox } from '../support/mailbox.ts';
+import { pdfText } from '../support/pdf-scan.ts';
+import { startRazorpayStack, type RazorpayStack } from '../support/razorpay-stack.ts';
+import { call, newAgentGroup, stack, type GroupFixture } from '../support/stack.ts';
+
+/**
+ * Pay links end to end: the Razorpay stack (the official SDK against the fake Razorpay) issues the invoice with its link, the shared
+ * stack's PDF worker prints and e-mails it to the local mailbox, the payer pays through the link on the fake, and the fake's signed
+ * webhooks settle the invoice.
+ */
+let rz: RazorpayStack;
+let world: InvoiceWorld;
+const period = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
+const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
+async function rzCall(method: string, path: string, opts: Parameters<typeof call>[2] = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await call(method, path, { ...opts, baseUrl: rz.baseUrl });
+    if (res.status !== 503 || attempt >= 3) return res;
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+const deliver = (w: SignedWebhook) => rzCall('POST', '/gateway/notifications', { rawBody: w.body, headers: w.headers });
+const invoiceOf = async (g: GroupFixture, id: string) => {
+  const res = await rzCall('GET', `/v1/invoices/${id}`, { key: g.apiKey });
+  expect(res.status, res.text).toBe(200);
+  return res.body.invoice;
+};
+const reconcile = (g: GroupFixture) =>
+  reconcilePayments(
+    {
+      gateway: rz.svc.gateway,
+      receivables: rz.svc.receivables,
+      tenants: rz.svc.tenants,
+      clock: rz.svc.clock,
+      invoices: rz.svc.invoices,
+      ids: rz.svc.ids,
+      metrics: rz.svc.metrics,
+      mail: { financeContacts: rz.svc.financeContacts, mailLog: rz.svc.mailLog, mailer: rz.svc.mailer },
+    },
+    TEST_OPERATOR,
+    g.agentGroupId,
+  );
+/** A new group with finance contacts and one issued invoice of two nights (₹10,500), through the partner's run on the Razorpay stack. */
+async function issuedInvoice(contacts: { email: string; documents: string[] }[] = []) {
+  const g = await newAgentGroup({ channelId: world.channelId });
+  for (const body of contacts) expect((await call('POST', '/v1/finance-contacts', { key: g.apiKey, body })).status).toBe(201);
+  await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+  const run = await rzCall('POST', '/v1/invoices', { key: g.apiKey, body: period() });
+  expect(run.status, run.text).toBe(200);
+  const id = run.body.invoiceIds[0] as string;
+  return { g, id, invoice: await invoiceOf(g, id) };
+}
+const linksOf = (invoiceId: string) => rz.fake.paymentLinks.filter((l) => l.reference_id?.startsWith(`${invoiceId}/L`));
+
+beforeAll(async () => {
+  [rz, world] = await Promise.all([startRazorpayStack(), seedInvoiceWorld()]);
+}, 400_000);
+afterAll(async () => rz?.stop());
+
+describe('pay links', () => {
+  it('a billing run e-mails the invoice with its pay link (mail, PDF, API); paying through the link settles it once whatever the order of its three events, and mails one receipt', async () => {
+    const payer = address('payer');
+    const { g, id, invoice } = await issuedInvoice([{ email: payer, documents: ['RECEIPTS'] }]);
+    const [link] = linksOf(id);
+    expect(linksOf(id)).toHaveLength(1);
+    expect(link).toMatchObject({ amount: 10_500_00, currency: 'INR', accept_partial: false, reference_id: `${id}/L1`, status: 'created' });
+    expect(link!.notes).toEqual({ invoice_id: id, agent_group_id: g.agentGroupId });
+    expect(invoice.payLink).toEqual({ url: link!.short_url, amount: 10_500, expiresAt: new Date(link!.expire_by * 1000).toISOString() });
+
+    // The invoice e-mail, read back from the local mailbox, carries the link; so does its PDF.
+    const inbox = mailbox(stack().env.SES_ENDPOINT!);
+    const mail = await inbox.waitFor(payer, /^Invoice /);
+    const url = mail.text.match(/https:\/\/\S+/)?.[0]?.replace(/\s*\($/, '');
+    expect(url).toBe(link!.short_url);
+    expect(mail.html).toContain(`href="${link!.short_url}"`);
+    const pdfPath = join(tmpdir(), `pay-link-${id}.pdf`);
+    writeFileSync(pdfPath, mail.attachments[0]!.content);
+    expect(pdfText(pdfPath).replace(/\s+/g, '')).toContain(link!.short_url);
+
+    // The payer opens the link from the e-mail and pays it: Razorpay opens an order for the payment and sends three events.
+    const paid = rz.fake.payLink(rz.fake.paymentLinks.find((l) => l.short_url === url)!.id);
+    // payment.captured first: its order is not ours yet, so it is kept — until payment_link.paid makes the order the invoice's.
+    expect((await deliver(paid.captured)).body).toMatchObject({ outcome: 'UNMATCHED', paymentId: paid.payment.id });
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () => deliver(paid.linkPaid)),
+      ...Array.from({ length: 5 }, () => deliver(paid.orderPaid)),
+      ...Array.from({ length: 5 }, () => deliver(paid.captured)),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(Array(15).fill(200));
+    // One records it; a twin that looked before payment_link.paid adopted the order is answered UNMATCHED, yet none stays kept (below).
+    expect(answers.filter((a) => a.body.outcome === 'RECORDED')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.outcome !== 'RECORDED').map((a) => a.body.outcome)).toEqual(
+      answers.filter((a) => a.body.outcome !== 'RECORDED').map(() => expect.stringMatching(/^(DUPLICATE|UNMATCHED)$/)),
+    );
+    expect(answers.filter((a) => a.body.outcome === 'DUPLICATE').length).toBeGreaterThanOrEqual(4);
+
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountPaid: 10_500, amountDue: 0, payLink: null });
+    const ledger = (await call('GET', '/v1/ledger?type=PAYMENT&size=100', { key: g.apiKey })).body.data as { amount: number }[];
+    expect(ledger.map((e) => e.amount)).toEqual([-10_500]);
+    expect((await rz.svc.receivables.unmatchedPayments()).filter((u) => u.paymentId === paid.payment.id)).toEqual([]);
+    const receipt = await inbox.waitFor(payer, /^Payment received: ₹10,500\.00/);
+    expect(receipt.text).toContain(invoice.invoiceNumber);
+    expect((await inbox.forRecipient(payer)).filter((m) => m.subject.startsWith('Payment received'))).toHaveLength(1);
+    expect(rz.fake.paymentLinks.find((l) => l.id === link!.id)).toMatchObject({ status: 'paid' });
+  }, 300_000);
+
+  it('a part payment hides the link at once; reconciliation cancels it and makes one for the rest; payment_link.paid alone settles the rest; the next reconciliation clears it', async () => {
+    const { g, id } = await issuedInvoice();
+    const [first] = linksOf(id);
+    const vaId = rz.fake.virtualAccounts.find((v) => !Array.isArray(v.notes) && v.notes.agent_group_id === g.agentGroupId)!.id;
+    expect((await deliver(rz.fake.transfer(vaId, 4_000_00, `UTR40L${randomUUID().slice(0, 8)}`).credited)).body.outcome).toBe('RECORDED');
+    // 6,500 is owed and the link is for 10,500: not offered any more.
+    expect(await invoiceOf(g, id)).toMatchObject({ amountDue: 6_500, payLink: null });
+
+    expect((await reconcile(g)).failures).toEqual([]);
+    expect(rz.fake.paymentLinks.find((l) => l.id === first!.id)).toMatchObject({ status: 'cancelled' });
+    expect(() => rz.fake.payLink(first!.id)).toThrow(/cancelled/);
+    const second = linksOf(id).find((l) => l.reference_id === `${id}/L2`);
+    expect(second).toMatchObject({ amount: 6_500_00, status: 'created' });
+    expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: second!.short_url, amount: 6_500 });
+    // Nothing changed: the link stays.
+    expect((await reconcile(g)).failures).toEqual([]);
+    expect(linksOf(id)).toHaveLength(2);
+
+    const paid = rz.fake.payLink(second!.id);
+    expect((await deliver(paid.linkPaid)).body).toMatchObject({ outcome: 'RECORDED', invoiceId: id, paymentId: paid.payment.id });
+    expect((await deliver(paid.captured)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountDue: 0, payLink: null });
+
+    const report = await reconcile(g);
+    expect([report.recorded, report.failures]).toEqual([[], []]);
+    expect(linksOf(id)).toHaveLength(2);
+    expect((await rz.svc.invoices.get(g.agentGroupId, id))!.payLink).toBeNull();
+    expect(await rz.svc.invoices.invoicesWithPayLinks(g.agentGroupId)).toEqual([]);
+  }, 300_000);
+
+  it('a link paid whose payment_link.paid never came is found by reconciliation from the link itself: recorded once, the twin kept as unmatched taken back, the receipt mailed', async () => {
+    const payer = address('payer');
+    const { g, id } = await issuedInvoice([{ email: payer, documents: ['RECEIPTS'] }]);
+    const [link] = linksOf(id);
+    const paid = rz.fake.payLink(link!.id);
+    expect((await deliver(paid.captured)).body).toMatchObject({ outcome: 'UNMATCHED', paymentId: paid.payment.id });
+
+    const report = await reconcile(g);
+    expect(report.recorded).toEqual([{ agentGroupId: g.agentGroupId, paymentId: paid.payment.id, amount: 10_500_00 }]);
+    expect(report.failures).toEqual([]);
+    expect(await invoiceOf(g, id)).toMatchObject({ status: 'PAID', amountPaid: 10_500, payLink: null });
+    expect((await rz.svc.receivables.unmatchedPayments()).filter((u) => u.paymentId === paid.payment.id)).toEqual([]);
+    expect((await deliver(paid.orderPaid)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
+    expect((await deliver(paid.linkPaid)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
+    const inbox = mailbox(stack().env.SES_ENDPOINT!);
+    await inbox.waitFor(payer, /^Payment received: ₹10,500\.00/);
+    expect((await reconcile(g)).recorded).toEqual([]);
+    expect((await inbox.forRecipient(payer)).filter((m) => m.subject.startsWith('Payment received'))).toHaveLength(1);
+  }, 300_000);
+});
