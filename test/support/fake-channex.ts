@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CallResult } from './stack.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-receiver.ts';
 
 /**
@@ -114,10 +115,10 @@ export interface FakeChannex {
   setFullSyncState(hotelCode: string, changes: readonly ChangeBody[]): void;
   /** The request_id of each notification a full sync has streamed so far, oldest first (what the service's inbox records). */
   readonly fullSyncRequestIds: readonly string[];
-  /** POSTs one changes notification to the service as Channex does; returns the answer. */
-  pushChanges(hotelCode: string, changes: readonly ChangeBody[], requestId?: string): Promise<{ status: number; body: any; requestId: string }>;
+  /** POSTs one changes notification to the service as Channex does; returns the answer (as `call` does, for expectContract). */
+  pushChanges(hotelCode: string, changes: readonly ChangeBody[], requestId?: string): Promise<CallResult<any> & { requestId: string }>;
   /** POSTs a body as given (for malformed and oversized pushes). */
-  pushRaw(body: string, key?: string | null): Promise<{ status: number; body: any }>;
+  pushRaw(body: string, key?: string | null): Promise<CallResult<any>>;
   get(endpoint: 'test_connection' | 'mapping_details', hotelCode: string, key?: string | null): Promise<{ status: number; body: any }>;
   waitForBookings(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -251,18 +252,25 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   const refuseHotel = (hotelCode: string, title: string | null) => void (title === null ? refused.delete(hotelCode) : refused.set(hotelCode, title));
   const setOutage = (hotelCode: string, mode: Outage | null) => void (mode ? outages.set(hotelCode, mode) : outages.delete(hotelCode));
 
-  const push = async (body: string, key: string | null | undefined) => {
+  // `sent`: the notification as an object, recorded for the reference's examples (a raw push records none).
+  const push = async (body: string, key: string | null | undefined, sent?: unknown) => {
     const res = await fetch(`${opts.serviceEndpoint}/changes/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key === null ? {} : { 'api-key': key ?? opts.inboundKey }) },
       body,
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      body: text ? JSON.parse(text) : undefined,
+      request: { method: 'POST', path: '/channel-manager/channex/changes/', body: sent },
+    };
   };
   const pushChanges = async (hotelCode: string, changes: readonly ChangeBody[], requestId: string = randomUUID()) => {
     const body = { data: [{ type: 'changes_notification', attributes: { request_id: requestId, hotel_code: hotelCode, changes } }] };
-    return { ...(await push(JSON.stringify(body), undefined)), requestId };
+    return { ...(await push(JSON.stringify(body), undefined, body)), requestId };
   };
 
   receiver.respond(NEW_BOOKING_PATH, (req) => {
