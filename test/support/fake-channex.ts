@@ -252,25 +252,18 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
   const refuseHotel = (hotelCode: string, title: string | null) => void (title === null ? refused.delete(hotelCode) : refused.set(hotelCode, title));
   const setOutage = (hotelCode: string, mode: Outage | null) => void (mode ? outages.set(hotelCode, mode) : outages.delete(hotelCode));
 
-  // `sent`: the notification as an object, recorded for the reference's examples (a raw push records none).
-  const push = async (body: string, key: string | null | undefined, sent?: unknown) => {
+  const push = async (body: string, key: string | null | undefined) => {
     const res = await fetch(`${opts.serviceEndpoint}/changes/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key === null ? {} : { 'api-key': key ?? opts.inboundKey }) },
       body,
     });
     const text = await res.text();
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      body: text ? JSON.parse(text) : undefined,
-      request: { method: 'POST', path: '/channel-manager/channex/changes/', body: sent },
-    };
+    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
   };
   const pushChanges = async (hotelCode: string, changes: readonly ChangeBody[], requestId: string = randomUUID()) => {
     const body = { data: [{ type: 'changes_notification', attributes: { request_id: requestId, hotel_code: hotelCode, changes } }] };
-    return { ...(await push(JSON.stringify(body), undefined, body)), requestId };
+    return { ...(await push(JSON.stringify(body), undefined)), requestId };
   };
 
   receiver.respond(NEW_BOOKING_PATH, (req) => {

@@ -136,15 +136,6 @@ export interface CallResult<T = unknown> {
 /** How often a call on the shared stack resends a request answered 503 SERVICE_UNAVAILABLE. */
 const UNAVAILABLE_RETRIES = 3;
 
-const jsonOf = (raw: string | undefined): unknown => {
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
-};
-
 /** One HTTP request to the offline server, body parsed as JSON when it is JSON. */
 export async function call<T = any>(
   method: string,
@@ -169,6 +160,5 @@ export async function call<T = any>(
   const text = await res.text();
   let body: unknown;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
-  // A raw body that is JSON (a signed gateway notification) is recorded as what was sent too.
-  return { status: res.status, headers: res.headers, text, body: body as T, request: { method, path, body: opts.body ?? jsonOf(opts.rawBody) } };
+  return { status: res.status, headers: res.headers, text, body: body as T, request: { method, path, body: opts.body } };
 }
