@@ -98,10 +98,9 @@ describe('Channex inbound: routes (served through GET and POST /channel-manager/
   it('serves each endpoint with the trailing slash Channex uses and without it; another name is an unknown route, another method 405', async () => {
     const headers = { 'api-key': stack().env.CHANNEX_INBOUND_API_KEY! };
     for (const path of ['test_connection/', 'test_connection']) {
-      expect(await call('GET', `/channel-manager/channex/${path}?hotel_code=${fx.onlyA}`, { headers }), path).toMatchObject({
-        status: 200,
-        body: { success: true },
-      });
+      const res = await call('GET', `/channel-manager/channex/${path}?hotel_code=${fx.onlyA}`, { headers });
+      expect(res, path).toMatchObject({ status: 200, body: { success: true } });
+      expectContract(res, 'channexTestConnection');
     }
     expect((await call('GET', `/channel-manager/channex/mapping_details?hotel_code=${fx.onlyA}`, { headers })).status).toBe(200);
     const unknown = await call('GET', `/channel-manager/channex/no_such_endpoint/?hotel_code=${fx.onlyA}`, { headers });
@@ -167,6 +166,7 @@ describe('Channex inbound: changes', () => {
       const plan = await operator.updateRatePlan(p1!, `${p1}:EP`, '2027-03-06', '2027-03-07', { rates: { 1: '4100.00', 2: '5200.00' }, min_stay_through: 2 });
       for (const pushed of [units, plan!]) {
         expect(pushed.status).toBe(200);
+        expectContract(pushed, 'channexChanges');
         expect(pushed.body).toEqual({ success: true, unique_id: expect.stringMatching(/^chx_/) });
         const record = await settled(pushed.requestId);
         expect(record).toMatchObject({ status: 'APPLIED', hotelCode: fx.onlyA, uniqueId: pushed.body.unique_id, notApplied: [] });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { expectContract } from '../support/contract.ts';
 import { call, newAgentGroup } from '../support/stack.ts';
 
 describe('/v1/finance-contacts', () => {
@@ -10,6 +11,7 @@ describe('/v1/finance-contacts', () => {
       body: { email: 'AP@Acme.example.in', name: 'Accounts', documents: ['STATEMENTS'] },
     });
     expect(created.status).toBe(201);
+    expectContract(created, 'createFinanceContact');
     expect(created.body).toMatchObject({
       email: 'ap@acme.example.in',
       name: 'Accounts',
@@ -20,8 +22,11 @@ describe('/v1/finance-contacts', () => {
 
     const changed = await call('PATCH', `/v1/finance-contacts/${id}`, { key: g.apiKey, body: { documents: ['REMINDERS', 'RECEIPTS'] } });
     expect(changed.status).toBe(200);
+    expectContract(changed, 'updateFinanceContact');
     expect(changed.body.documents).toEqual(['INVOICES', 'CREDIT_NOTES', 'RECEIPTS', 'REMINDERS']);
-    expect((await call('GET', '/v1/finance-contacts', { key: g.apiKey })).body.data.map((c: { id: string }) => c.id)).toEqual([id]);
+    const listed = await call('GET', '/v1/finance-contacts', { key: g.apiKey });
+    expectContract(listed, 'listFinanceContacts');
+    expect(listed.body.data.map((c: { id: string }) => c.id)).toEqual([id]);
 
     expect((await call('DELETE', `/v1/finance-contacts/${id}`, { key: g.apiKey })).status).toBe(204);
     expect((await call('GET', '/v1/finance-contacts', { key: g.apiKey })).body).toEqual({ data: [] });

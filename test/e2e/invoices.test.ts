@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { expectContract } from '../support/contract.ts';
 import { pollUntil } from '../support/poll.ts';
 import { call, newAgentGroup, type GroupFixture } from '../support/stack.ts';
 
@@ -41,6 +42,7 @@ describe('POST /v1/invoices, GET /v1/invoices(/{id})', () => {
     await bookStay(g, world.unregistered, '2027-03-01', '2027-03-02');
     const res = await run(g, period());
     expect(res.status).toBe(200);
+    expectContract(res, 'runBilling');
     first = res.body;
   }, 120_000);
 
@@ -54,6 +56,7 @@ describe('POST /v1/invoices, GET /v1/invoices(/{id})', () => {
 
     const detail = await call('GET', `/v1/invoices/${first.invoiceIds[0]}`, { key: g.apiKey });
     expect(detail.status).toBe(200);
+    expectContract(detail, 'getInvoice');
     const { invoice, lines, creditNotes, creditNoteForNumber } = detail.body;
     expect(invoice).toMatchObject({
       status: 'ISSUED',
@@ -98,6 +101,7 @@ describe('POST /v1/invoices, GET /v1/invoices(/{id})', () => {
   it('lists the issued invoice at once, with what is outstanding', async () => {
     const res = await call('GET', '/v1/invoices', { key: g.apiKey });
     expect(res.status).toBe(200);
+    expectContract(res, 'listInvoices');
     expect(res.body.data.map((i: { id: string }) => i.id)).toEqual(first.invoiceIds);
     expect(res.body).toMatchObject({ nextCursor: null, outstanding: 15_750, oldestDueDate: addDays(today(), 30), outstandingInvoiceCount: 1 });
     const window = await call('GET', `/v1/invoices?status=ISSUED&from=${addDays(today(), 1)}`, { key: g.apiKey });

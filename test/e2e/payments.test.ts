@@ -4,6 +4,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
+import { expectContract } from '../support/contract.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { call, newAgentGroup, stack, testServices, type GroupFixture } from '../support/stack.ts';
 import { freePort } from '../../scripts/local-stack.ts';
@@ -91,6 +92,7 @@ describe('POST /gateway/notifications', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => notify(n.body, sigOf(n))));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
+    expectContract(answers.find((a) => a.body.duplicate === false)!, 'receiveGatewayNotification');
     expect(new Set(answers.map((a) => a.body.invoiceId))).toEqual(new Set([newer.id]));
 
     const after = await payments(g);

@@ -76,7 +76,9 @@ describe('Sandbox test clocks', () => {
   });
 
   it("refuses a `to` before the clock's time, beyond two years of its creation, not an instant or not in the calendar (31 February once rolled over to 3 March), naming `to`, and leaves the clock where it was", async () => {
-    const clock = (await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body;
+    const read = await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey });
+    expectContract(read, 'getTestClock');
+    const clock = read.body;
     for (const to of [
       new Date(Date.parse(clock.now) - 60_000).toISOString(),
       new Date(Date.parse(clock.advanceLimit) + 1000).toISOString(),

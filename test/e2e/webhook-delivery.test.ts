@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueEvent } from '../../domain/deliveries/catalogue-event.ts';
 import { publishCatalogueEvents } from '../../domain/deliveries/publish-catalogue-events.ts';
 import { deliveryDeps } from '../../infra/container.ts';
+import { expectContract } from '../support/contract.ts';
 import { call, newPartner, stack, testServices, uniqueId, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/webhook-receiver.ts';
 
@@ -332,6 +333,8 @@ describe('POST /api/webhooks/deliveries/{id}/resend', () => {
 
     // assess
     expect(res.status).toBe(202);
+    expectContract(res, 'resendWebhookDelivery');
+    expectContract(log, 'listWebhookDeliveries');
     expect(res.body).toMatchObject({ status: 'PENDING', resendOf: original.deliveryId, eventId: original.eventId, attempts: [] });
     expect(res.body.deliveryId).not.toBe(original.deliveryId);
     expect(requests[1]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
@@ -374,6 +377,7 @@ describe('GET /api/changes', () => {
     const later = await call('GET', `/api/changes?cursor=${encodeURIComponent(caughtUp.body.nextCursor)}`, { key: p.apiKey });
 
     // assess
+    expectContract(second, 'listChanges');
     expect(first.body.data.map((c: any) => c.entityId)).toEqual(['prop-a']);
     expect(second.body.data).toEqual([
       expect.objectContaining({

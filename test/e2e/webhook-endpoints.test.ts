@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
+import { expectContract } from '../support/contract.ts';
 import { call, newPartner, testServices } from '../support/stack.ts';
 
 const PUBLIC_URL = 'https://93.184.216.34/hooks/catalogue';
@@ -22,6 +23,7 @@ describe('POST /api/webhooks/endpoints', () => {
       headers: { 'X-Partner-Env': 'prod' },
     });
     expect(res.status).toBe(201);
+    expectContract(res, 'createWebhookEndpoint');
     expect(res.body).toMatchObject({
       url: PUBLIC_URL,
       authType: 'HMAC',
@@ -107,6 +109,7 @@ describe('GET, PUT and DELETE /api/webhooks/endpoints/{id}', () => {
     const renamed = await call('PUT', `/api/webhooks/endpoints/${made.id}`, { key: p.apiKey, body: { description: 'prod receiver', maxAttempts: 3 } });
     expect(renamed.body).toMatchObject({});
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expectContract(renamed, 'updateWebhookEndpoint');
     expect(renamed.body).toMatchObject({ description: 'prod receiver', maxAttempts: 3, signingSecretConfigured: true, authType: 'HMAC' });
 
     const db = createDocumentClient(testServices().config);
@@ -152,7 +155,9 @@ describe('GET, PUT and DELETE /api/webhooks/endpoints/{id}', () => {
     }
     const list = await call('GET', '/api/webhooks/endpoints', { key: other.apiKey });
     expect(list.body.data).toEqual([]);
-    expect((await call('GET', `/api/webhooks/endpoints/${made.id}`, { key: owner.apiKey })).status).toBe(200);
+    const own = await call('GET', `/api/webhooks/endpoints/${made.id}`, { key: owner.apiKey });
+    expect(own.status).toBe(200);
+    expectContract(own, 'getWebhookEndpoint');
   });
 
   it('deletes with 204, after which the endpoint is gone from get and list', async () => {
@@ -178,6 +183,7 @@ describe('GET, PUT and DELETE /api/webhooks/endpoints/{id}', () => {
     const a = await create(p.apiKey, { url: PUBLIC_URL, description: 'first' });
     const b = await create(p.apiKey, { url: PUBLIC_URL, description: 'second' });
     const list = await call('GET', '/api/webhooks/endpoints', { key: p.apiKey });
+    expectContract(list, 'listWebhookEndpoints');
     expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([a.body.id, b.body.id]);
   });
 });
@@ -187,6 +193,7 @@ describe('GET /api/webhooks/event-types', () => {
     const p = await newPartner();
     const res = await call('GET', '/api/webhooks/event-types', { key: p.apiKey });
     expect(res.status).toBe(200);
+    expectContract(res, 'listWebhookEventTypes');
     expect(res.body.data.map((e: { eventType: string }) => e.eventType)).toEqual(['listing.updated', 'property.updated', 'inventory.changed', 'rate.changed']);
   });
 });

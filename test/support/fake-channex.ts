@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ChannexProperty, type MappedRatePlan, type MappedRoom, type PlanDay, type PlanUpdate } from './fake-channex-property.ts';
+import type { CallResult } from './stack.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-receiver.ts';
 
 /**
@@ -99,9 +100,8 @@ export interface FakeChannexOptions {
 
 export type ChangeBody = { type: 'availability_changes' | 'restriction_changes'; attributes: Record<string, unknown> };
 
-export interface Pushed {
-  readonly status: number;
-  readonly body: any;
+/** The service's answer to a notification, as `call` answers (so expectContract can check it), with what was sent. */
+export interface Pushed extends CallResult<any> {
   readonly requestId: string;
   /** The changes the notification carried. */
   readonly changes: readonly ChangeBody[];
@@ -157,7 +157,7 @@ export interface FakeChannex {
   /** POSTs one changes notification as given: for bodies Channex would not generate (malformed, unknown hotel, repeats). */
   pushChanges(hotelCode: string, changes: readonly ChangeBody[], requestId?: string): Promise<Pushed>;
   /** POSTs a body as given (for malformed and oversized pushes). */
-  pushRaw(body: string, key?: string | null): Promise<{ status: number; body: any }>;
+  pushRaw(body: string, key?: string | null): Promise<CallResult<any>>;
   get(endpoint: 'test_connection' | 'mapping_details', hotelCode: string, key?: string | null): Promise<{ status: number; body: any }>;
   waitForBookings(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -298,7 +298,7 @@ export async function startFakeChannex(opts: FakeChannexOptions): Promise<FakeCh
       body,
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
   };
   const pushChanges = async (hotelCode: string, changes: readonly ChangeBody[], requestId: string = randomUUID()) => {
     const body = { data: [{ type: 'changes_notification', attributes: { request_id: requestId, hotel_code: hotelCode, changes } }] };

@@ -133,10 +133,10 @@ export interface CallResult<T = unknown> {
   readonly request?: { readonly method: string; readonly path: string; readonly body?: unknown };
 }
 
-/** One HTTP request to the offline server, body parsed as JSON when it is JSON. */
 /** How often a call on the shared stack resends a request answered 503 SERVICE_UNAVAILABLE. */
 const UNAVAILABLE_RETRIES = 3;
 
+/** One HTTP request to the offline server, body parsed as JSON when it is JSON. */
 export async function call<T = any>(
   method: string,
   path: string,
