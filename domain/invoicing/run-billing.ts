@@ -34,7 +34,7 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
   readonly invoices: InvoiceStore;
   /** Credit notes for bookings invoiced for more than they owe now (cancelled or refunded after invoicing). */
   readonly creditNotes: CreditNoteStore;
-  readonly ledger: Pick<CreditLedger, 'queryEntries'>;
+  readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>;
   /** The group's bookings with unbilled work: what a run reads instead of the whole history. */
   readonly unbilled: UnbilledWork;
   readonly bookingReads: Pick<BookingReads, 'byBookingIds'>;

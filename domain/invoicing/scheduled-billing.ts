@@ -11,6 +11,7 @@ import { withBillingLock } from './request-billing-run.ts';
 import { keepBalancesAfterRun } from '../ledger/balance-checkpoints.ts';
 import { runBilling, type BillingDeps } from './run-billing.ts';
 import { mailPaymentReminders } from '../mail/reminder-mail.ts';
+import { mailMonthlyStatement } from '../mail/statement-mail.ts';
 
 /** What billing one group of a run needs: the engine's parts and the run record. */
 export interface GroupBillingDeps extends BillingDeps {
@@ -190,7 +191,10 @@ async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, job: Billi
   return { agentGroupId: g, outcome: 'BILLED', result };
 }
 
-/** The day's payment reminders, after the run (so credit it allocated counts): they follow the same days as credit control. */
+/** The day's payment reminders, after the run (so credit it allocated counts), and the previous month's statement until it is sent. */
 async function remind(deps: BillingDeps, group: AgentGroup, origin: AuditOrigin): Promise<void> {
-  if (deps.mail) await mailPaymentReminders({ ...deps, ...deps.mail }, group, origin);
+  if (!deps.mail) return;
+  await mailPaymentReminders({ ...deps, ...deps.mail }, group, origin);
+  // Statements are not reminders: an operator's hold or a reminder opt-out does not stop them.
+  await mailMonthlyStatement({ ...deps, ...deps.mail }, group, origin);
 }

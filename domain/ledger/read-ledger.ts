@@ -74,7 +74,7 @@ const creditPositionView = (p: CreditPosition): CreditPositionView => ({
 });
 
 /** The live position of the caller's own group; authentication already found the group, so its absence is a fault, not a 404. */
-async function livePosition(ledger: CreditLedger, agentGroupId: string): Promise<CreditPosition> {
+async function livePosition(ledger: Pick<CreditLedger, 'creditPosition'>, agentGroupId: string): Promise<CreditPosition> {
   const position = await ledger.creditPosition(agentGroupId);
   if (!position) throw new Error(`agent group ${agentGroupId} authenticated but has no profile`);
   return position;
@@ -189,8 +189,8 @@ export interface StatementQuery {
  * 365 days, never clamped.
  */
 export async function getStatement(
-  deps: Pick<LedgerReadDeps, 'ledger'> & { readonly balances: BalanceStore },
-  group: AgentGroupPrincipal,
+  deps: { readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>; readonly balances: BalanceStore },
+  group: Pick<AgentGroupPrincipal, 'agentGroupId'>,
   q: StatementQuery,
 ): Promise<StatementView> {
   const { from, to } = instantWindow(q.from, q.to) as { from: string; to: string };

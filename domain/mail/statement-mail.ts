@@ -1,0 +1,91 @@
+import type { AuditOrigin } from '../audit/audit-event.ts';
+import { addDays } from '../catalogue/calendar.ts';
+import { printedDate } from '../invoicing/invoice-document.ts';
+import { statementCsv } from '../ledger/ledger-csv.ts';
+import { getStatement, type StatementView } from '../ledger/read-ledger.ts';
+import { formatInr, parseRupees } from '../money.ts';
+import type { BalanceStore } from '../ports/balance-store.ts';
+import type { CreditLedger } from '../ports/credit-ledger.ts';
+import type { MailMessage } from '../ports/mailer.ts';
+import type { Metrics } from '../ports/metrics.ts';
+import { indiaToday } from '../reads/date-window.ts';
+import type { AgentGroup } from '../tenants.ts';
+import { escapeHtml, rows, sendOnce, type DocumentMailDeps } from './document-mail.ts';
+import { recipientsOf, type FinanceContact } from './finance-contacts.ts';
+
+/** The calendar month (India) before the one `today` is in: its first and last days. */
+export function previousMonth(today: string): { readonly month: string; readonly from: string; readonly to: string } {
+  const to = addDays(`${today.slice(0, 7)}-01`, -1);
+  return { month: to.slice(0, 7), from: `${to.slice(0, 7)}-01`, to };
+}
+
+const rupees = (r: number): string => formatInr(parseRupees(r)!);
+
+/**
+ * The monthly statement's message: the period (DD-MM-YYYY), opening and closing balances and
+ * how many entries, in rupees with Indian grouping; the statement itself attached as the CSV
+ * `GET /v1/statement` answers with `Accept: text/csv` (same renderer, same figures). The
+ * entries carry booking references only, never a guest.
+ */
+export function statementMail(s: StatementView, period: { from: string; to: string }, contact: Pick<FinanceContact, 'email' | 'name'>): MailMessage {
+  const greeting = contact.name ? `Dear ${contact.name},` : 'Hello,';
+  const span = `${printedDate(period.from)} to ${printedDate(period.to)}`;
+  const intro = `Your account statement for ${span} is attached as a CSV file (one row per entry, amounts in rupees).`;
+  const figures = rows([
+    ['Period', span],
+    ['Opening balance', rupees(s.openingBalance)],
+    ['Entries', String(s.entries.length)],
+    ['Closing balance', rupees(s.closingBalance)],
+  ]);
+  const closing = 'The same statement is GET /v1/statement for this period. This is an automated message; for questions reply to your account manager.';
+  return {
+    to: [contact.email],
+    subject: `Statement ${span}: closing balance ${rupees(s.closingBalance)}`,
+    text: [greeting, '', intro, '', figures.text, '', closing, ''].join('\n'),
+    html: [`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(intro)}</p>`, figures.html, `<p style="color:#555">${escapeHtml(closing)}</p>`].join('\n'),
+    attachments: [
+      { fileName: `statement-${period.from}-to-${period.to}.csv`, contentType: 'text/csv; charset=utf-8', content: new TextEncoder().encode(statementCsv(s)) },
+    ],
+    tags: { kind: 'statement', month: period.from.slice(0, 7) },
+  };
+}
+
+export type StatementMailDeps = Pick<DocumentMailDeps, 'financeContacts' | 'mailLog' | 'mailer' | 'clock' | 'ids'> & {
+  readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>;
+  readonly balances: BalanceStore;
+  readonly metrics: Metrics;
+};
+
+/**
+ * The previous calendar month's statement, e-mailed once per contact who chose `STATEMENTS`
+ * (`MAIL#statement:<yyyy-mm>#<contactId>`, audited `mail.statement-sent`). Every daily run of
+ * the month tries, so a first day whose run failed is caught up by the next; the claims make
+ * the later runs send nothing. A refusal never fails the billing run: it is counted and the
+ * next day's run sends what is missing.
+ */
+export async function mailMonthlyStatement(
+  deps: StatementMailDeps,
+  group: Pick<AgentGroup, 'agentGroupId'>,
+  origin: AuditOrigin,
+): Promise<{ sent: number; alreadySent: number; failed: number }> {
+  const recipients = recipientsOf(await deps.financeContacts.get(group.agentGroupId), 'STATEMENTS');
+  if (recipients.length === 0) return { sent: 0, alreadySent: 0, failed: 0 };
+  const period = previousMonth(indiaToday(deps.clock.now()));
+  try {
+    const statement = await getStatement(deps, group, period);
+    const r = await sendOnce(deps, {
+      agentGroupId: group.agentGroupId,
+      what: `statement:${period.month}`,
+      recipients,
+      message: (contact) => statementMail(statement, period, contact),
+      origin,
+      action: 'mail.statement-sent',
+      target: `statement:${period.month}`,
+      figures: { from: period.from, to: period.to, openingBalance: statement.openingBalance, closingBalance: statement.closingBalance },
+    });
+    return { ...r, failed: 0 };
+  } catch {
+    deps.metrics.count('MailNotSent');
+    return { sent: 0, alreadySent: 0, failed: 1 };
+  }
+}
