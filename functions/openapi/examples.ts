@@ -551,6 +551,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly operationId: s
             "reference": "I30/26-27/000001"
           }
         },
+        "payLink": null,
         "creditNoteFor": null
       },
       "lines": [
@@ -1098,6 +1099,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, { readonly operationId: s
               "reference": "I30/26-27/000001"
             }
           },
+          "payLink": null,
           "creditNoteFor": null
         }
       ],
