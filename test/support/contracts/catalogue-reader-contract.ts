@@ -84,7 +84,16 @@ export function catalogueReaderContract(adapter: string, subject: () => Promise<
       const s = await subject();
       const { ids, writes } = await seeded(s);
       const stamp = { createdAt: SAVED_AT, updatedAt: SAVED_AT };
-      const meal = { listingId: ids.both, mealId: 'dinner', name: 'Dinner', mealType: 'DINNER' as const, adultPrice: 900_00, childPrice: 450_00, chefOnCallPrice: 0, ...stamp };
+      const meal = {
+        listingId: ids.both,
+        mealId: 'dinner',
+        name: 'Dinner',
+        mealType: 'DINNER' as const,
+        adultPrice: 900_00,
+        childPrice: 450_00,
+        chefOnCallPrice: 0,
+        ...stamp,
+      };
       const offer = (code: string) => ({
         channelId: ids.channelA,
         code,
@@ -105,7 +114,13 @@ export function catalogueReaderContract(adapter: string, subject: () => Promise<
       const state = `State ${ids.channelA}`;
       const registration = { state, stateCode: '29', gstin: '29ABCDE1234F1Z5', legalName: 'Villas Pvt Ltd', address: 'Bengaluru', ...stamp };
       const slabs = { effectiveFrom: '1999-01-01', slabs: [{ upToPerUnitNight: null, ratePercent: 5 }], ...stamp };
-      await s.save({ ...emptyStoredCatalogue(), meals: [meal], offers: [offer('ZED'), offer('ALPHA')], gstRegistrations: [registration], gstSlabTables: [slabs] });
+      await s.save({
+        ...emptyStoredCatalogue(),
+        meals: [meal],
+        offers: [offer('ZED'), offer('ALPHA')],
+        gstRegistrations: [registration],
+        gstSlabTables: [slabs],
+      });
       const planId = writes.cancellationPlans[0]!.planId;
 
       const bundle = await s.pricing.getListing(ids.both);
@@ -138,7 +153,10 @@ export function catalogueReaderContract(adapter: string, subject: () => Promise<
         ],
         meals: [{ listingId: ids.both, mealId: 'dinner' }],
         offers: [{ channelId: ids.channelA, code: 'ZED' }],
-        months: [{ propertyId: `${ids.onlyA}-p1`, month: FIXTURE_FROM.slice(0, 7) }, { propertyId: `${ids.onlyA}-p1`, month: '1999-01' }],
+        months: [
+          { propertyId: `${ids.onlyA}-p1`, month: FIXTURE_FROM.slice(0, 7) },
+          { propertyId: `${ids.onlyA}-p1`, month: '1999-01' },
+        ],
       });
       expect(loaded.channels.map((c) => c.channelId)).toEqual([ids.channelA]);
       expect(loaded.distributions.map((d) => d.listingId)).toEqual([ids.onlyA]);

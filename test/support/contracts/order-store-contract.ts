@@ -17,7 +17,10 @@ async function placedOrder(orders: OrderStore): Promise<Order> {
   const { ids, writes } = fixtureCatalogue(randomUUID().slice(0, 8), AT);
   const catalogue = new InMemoryCatalogue();
   await catalogue.save(writes);
-  await catalogue.save({ ...emptyStoredCatalogue(), gstSlabTables: [{ effectiveFrom: '2017-07-01', slabs: [{ upToPerUnitNight: null, ratePercent: 5 }], createdAt: AT, updatedAt: AT }] });
+  await catalogue.save({
+    ...emptyStoredCatalogue(),
+    gstSlabTables: [{ effectiveFrom: '2017-07-01', slabs: [{ upToPerUnitNight: null, ratePercent: 5 }], createdAt: AT, updatedAt: AT }],
+  });
   const principal: AgentGroupPrincipal = {
     kind: 'agent-group',
     agentGroupId: `group-${randomUUID()}`,
@@ -51,7 +54,11 @@ export function orderStoreContract(adapter: string, subject: () => Promise<Order
     it('replaces the pricing of an order that exists, and of no other', async () => {
       const orders = await subject();
       const order = await placedOrder(orders);
-      const update = { pricing: { ...order.pricing, summary: { ...order.pricing.summary, grandTotal: order.pricing.summary.grandTotal + 100_00 } }, pricedAt: '2027-01-11T09:00:00.000Z', validUntil: '2027-01-11T09:30:00.000Z' };
+      const update = {
+        pricing: { ...order.pricing, summary: { ...order.pricing.summary, grandTotal: order.pricing.summary.grandTotal + 100_00 } },
+        pricedAt: '2027-01-11T09:00:00.000Z',
+        validUntil: '2027-01-11T09:30:00.000Z',
+      };
 
       expect(await orders.savePricing(order.agentGroupId, order.orderId, update)).toBe(true);
       expect(await orders.savePricing(`other-${order.agentGroupId}`, order.orderId, update)).toBe(false);

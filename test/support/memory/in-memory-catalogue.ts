@@ -109,9 +109,21 @@ export class InMemoryCatalogue implements CatalogueReader, CataloguePricingReads
       [...records.values()].filter((r) => owner(r) === listingId).sort((a, b) => byString(key(a), key(b)));
     return {
       listing,
-      properties: under(this.properties, (p) => p.listingId, (p) => p.id),
-      meals: under(this.meals, (m) => m.listingId, (m) => m.mealId),
-      vas: under(this.vas, (v) => v.listingId, (v) => v.vasId),
+      properties: under(
+        this.properties,
+        (p) => p.listingId,
+        (p) => p.id,
+      ),
+      meals: under(
+        this.meals,
+        (m) => m.listingId,
+        (m) => m.mealId,
+      ),
+      vas: under(
+        this.vas,
+        (v) => v.listingId,
+        (v) => v.vasId,
+      ),
       simulator: this.simulators.get(listingId),
     };
   }
