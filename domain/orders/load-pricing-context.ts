@@ -12,7 +12,8 @@ import { indiaToday } from '../reads/date-window.ts';
 export type Pricer = (input: { readonly request: OrderRequest; readonly context: PricingContext }) => PricedOrder;
 
 export interface PricingContextDeps {
-  readonly catalogue: CatalogueStore;
+  /** Only the reads pricing makes, so a rule test can price against an in-memory catalogue. */
+  readonly catalogue: Pick<CatalogueStore, 'getListing' | 'listOffers' | 'listGstSlabTables' | 'load'>;
   readonly clock: Clock;
   /** Absent: priceOrder. */
   readonly pricer?: Pricer;

@@ -1,4 +1,4 @@
-import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
+import { testOrigin } from '../support/audit-origin.ts';
 import { sweepingOnly } from '../support/own-sweeps.ts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { advanceAmendment, applyAmendment, quoteAmendment, sweepAmendments } from '../../domain/bookings/amend-booking.ts';
@@ -11,8 +11,7 @@ import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
-import { adminDeps, bookingDeps, buildServices, orderDeps, syncDeps, type BookingDeps, type Services } from '../../infra/container.ts';
-import { importWorld } from '../../domain/world/import-world.ts';
+import { bookingDeps, buildServices, orderDeps, syncDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -275,109 +274,7 @@ describe('The worked money example of docs/amendments.md', () => {
   });
 });
 
-describe("Amendment pricing: the order's bank offer", () => {
-  it('drops an offer the amended stay no longer qualifies for, with a warning, not an error', async () => {
-    // prepare: a 10 % offer from two nights, booked for two nights (before the nights whose rate the worked example raises)
-    const t = await tenant();
-    await importWorld(
-      { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
-      {
-        version: 1,
-        catalogue: {
-          offers: [{ channelId: world.channelId, code: 'TWONIGHTS', title: 'Two nights or more', discountType: 'PERCENTAGE', percent: 10, minNights: 2 }],
-        },
-      },
-      { allowPlaintextKeys: true },
-    );
-    const order = await createOrder(orderDeps(svc), t.principal, {
-      request: { ...stay(world.instant, '2027-03-06', '2027-03-08'), bankOfferCode: 'TWONIGHTS' },
-    });
-    const placed = await placeBooking(
-      deps({ syncWaitMs: 5_000 }),
-      t.principal,
-      {
-        orderId: order.orderId,
-        externalBookingId: uniqueId('ext'),
-        acceptedTotal: order.pricing.summary.grandTotal,
-        primaryGuest: guest,
-        additionalGuests: [],
-      },
-      testOrigin(),
-    );
-
-    // act: down to one night
-    const reply = await applyExtension(placed.booking, deps(), { checkOut: '2027-03-07' });
-
-    // assess: 2 × 5,000 less 10 % = 9,000 + 5 % = 9,450 booked; one night without the offer 5,250
-    expect(placed.booking.chargedTotal).toBe(9_450_00);
-    expect(reply.amendment.money).toEqual({ previousTotal: 9_450_00, amendmentDelta: -4_200_00, rateDriftAbsorbed: 0, newTotal: 5_250_00, delta: -4_200_00 });
-    expect(reply.amendment.warnings).toEqual([expect.stringMatching(/^Bank offer TWONIGHTS no longer applies \(.*\); the stay is priced without it\.$/)]);
-    expect(reply.amendment.after.summary.bankOffer).toBeNull();
-  });
-});
-
-describe('Amendment refusals', () => {
-  it('changes nothing at all when the channel manager refuses: not the booking row, not the ledger, not the units', async () => {
-    // prepare
-    const t = await tenant();
-    const booking = await confirmed(t, world.slow);
-    const ledgerBefore = await entries(booking);
-    const secondNight = await units(world.slow, '2027-03-03');
-    // act
-    const err = await applyExtension(booking, deps()).catch((e: unknown) => e);
-    // assess
-    expect(err).toMatchObject({ code: 'CHANNEL_REFUSED', details: { reasonCode: 'CHANNEL_REFUSED' } });
-    expect(await reload(booking)).toEqual(booking);
-    expect(await entries(booking)).toEqual(ledgerBefore);
-    expect(await units(world.slow, '2027-03-03')).toBe(secondNight);
-    expect(await amendmentsOf(booking)).toEqual([
-      expect.objectContaining({ status: 'REFUSED', failure: expect.objectContaining({ reasonCode: 'CHANNEL_REFUSED' }) }),
-    ]);
-    expect(await lockOf(booking)).toBeUndefined();
-  });
-
-  it('quotes CHANNEL_CANNOT_MODIFY and refuses to apply with 409 before the channel is asked', async () => {
-    // prepare
-    const t = await tenant();
-    const booking = await confirmed(t, world.never);
-    // act
-    const quote = await quoteAmendment(deps(), t.principal, booking.bookingId!, EXTEND);
-    const err = await applyExtension(booking, deps()).catch((e: unknown) => e);
-    // assess
-    expect(quote).toMatchObject({ amendable: false, reason: 'CHANNEL_CANNOT_MODIFY' });
-    expect(err).toMatchObject({ code: 'CHANNEL_CANNOT_MODIFY' });
-    expect(await amendmentsOf(booking)).toEqual([]);
-  });
-
-  it('refuses a booking on an issued invoice: the quote says INVOICED, the apply is 409 BOOKING_INVOICED', async () => {
-    // prepare: what invoicing writes when it issues an invoice holding the booking
-    const t = await tenant();
-    const booking = await confirmed(t);
-    const invoiced: Booking = { ...booking, invoicedIn: ['8a6f7d0e-5a1b-4c1e-9d59-3b8f8e9d1c11'], version: booking.version + 1 };
-    expect(await svc.bookings.update(booking, invoiced)).toBe(true);
-    // act
-    const quote = await quoteAmendment(deps(), t.principal, booking.bookingId!, EXTEND);
-    const err = await applyExtension(invoiced, deps()).catch((e: unknown) => e);
-    // assess
-    expect(quote).toMatchObject({ amendable: false, reason: 'INVOICED' });
-    expect(err).toMatchObject({ code: 'BOOKING_INVOICED', details: { invoiceIds: invoiced.invoicedIn } });
-    expect(await amendmentsOf(booking)).toEqual([]);
-    expect(await adjustments(booking)).toEqual([]);
-  });
-
-  it('refuses an increase beyond the credit limit with 402 before anything is written or asked', async () => {
-    // prepare: room for the first night only
-    const t = await tenant(NIGHT_TOTAL + 100_00);
-    const booking = await confirmed(t, world.instant, { checkIn: '2027-03-02', checkOut: '2027-03-03' });
-    // act
-    const err = await applyExtension(booking, deps()).catch((e: unknown) => e);
-    // assess
-    expect(err).toBeInstanceOf(CreditDeniedError);
-    expect(err).toMatchObject({ reasonCode: 'CREDIT_LIMIT_EXCEEDED', shortfall: NIGHT_TOTAL - 100_00, availableCredit: 100_00 });
-    expect(await amendmentsOf(booking)).toEqual([]);
-    expect(await reservation(booking)).not.toHaveProperty('modifiedBy');
-  });
-
+describe('Amendment refusals racing the credit gate (the rules before anything is written: test/unit/amendment-rules.test.ts)', () => {
   it('compensates and answers 402 when a racing booking used the credit between the check and the adjustment', async () => {
     // prepare: room for one more night; a second booking takes it after the rows are rewritten
     const t = await tenant(2 * NIGHT_TOTAL + 100_00);
@@ -398,37 +295,6 @@ describe('Amendment refusals', () => {
 });
 
 describe('Amendment idempotency and races', () => {
-  it('answers an identical resend with the earlier amendment and alreadyApplied, moving no money again', async () => {
-    // prepare
-    const t = await tenant();
-    const booking = await confirmed(t);
-    const first = await applyExtension(booking, deps());
-    // act
-    const again = await applyExtension(booking, deps());
-    // assess
-    expect(first.alreadyApplied).toBe(false);
-    expect(again).toEqual({ amendment: first.amendment, alreadyApplied: true });
-    expect(await adjustments(booking)).toHaveLength(1);
-  });
-
-  it('posts a decrease as a negative ADJUSTMENT without a credit check', async () => {
-    // prepare: two nights on a group with no headroom left
-    const t = await tenant(2 * NIGHT_TOTAL);
-    const booking = await confirmed(t, world.instant, { checkIn: '2027-03-02', checkOut: '2027-03-04' });
-    // act
-    const reply = await applyExtension(booking, deps(), { checkOut: '2027-03-03' });
-    // assess
-    expect(reply.amendment.money).toEqual({
-      previousTotal: 2 * NIGHT_TOTAL,
-      amendmentDelta: -NIGHT_TOTAL,
-      rateDriftAbsorbed: 0,
-      newTotal: NIGHT_TOTAL,
-      delta: -NIGHT_TOTAL,
-    });
-    expect(await adjustments(booking)).toEqual([expect.objectContaining({ status: 'POSTED', amount: -NIGHT_TOTAL })]);
-    expect(await svc.ledger.creditPosition(booking.agentGroupId)).toMatchObject({ exposure: NIGHT_TOTAL, availableCredit: NIGHT_TOTAL });
-  });
-
   it('lets exactly one of two racing amendments apply, 20 times over; the other is told to re-quote', async () => {
     const t = await tenant(1_000_000_00);
     for (let trial = 0; trial < 20; trial++) {

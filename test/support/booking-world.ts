@@ -6,6 +6,7 @@ import { cancelBooking, type CancelResult } from '../../domain/bookings/cancel-b
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
+import type { WorldInput } from '../../domain/world/world-schema.ts';
 import { adminDeps, bookingDeps, groupServices, orderDeps, type Services } from '../../infra/container.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
@@ -65,10 +66,8 @@ type Behaviour = {
   channelManager?: 'channex';
 };
 
-export async function seedBookingWorld(
-  overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {},
-  svc: Services = testServices(),
-): Promise<BookingWorld> {
+/** The booking world's file (see seedBookingWorld): what an import stores, for a store in memory as for DynamoDB. */
+export function bookingWorldInput(overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {}): { world: BookingWorld; input: WorldInput } {
   const { ids, ...world } = fixtureWorld(uniqueId('b').slice(2));
   const behaviour: Record<string, Behaviour> = {
     [ids.onlyA]: overrides.instant ?? { mode: 'CONFIRM_IMMEDIATELY' },
@@ -76,9 +75,9 @@ export async function seedBookingWorld(
     [ids.onlyB]: overrides.never ?? { mode: 'NEVER_CONFIRM' },
   };
   const catalogue = world.catalogue!;
-  await importWorld(
-    { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
-    {
+  return {
+    world: { channelId: ids.channelA, instant: ids.onlyA, slow: ids.both, never: ids.onlyB, propertyOf: (listingId) => `${listingId}-p1` },
+    input: {
       ...world,
       catalogue: {
         ...catalogue,
@@ -93,9 +92,16 @@ export async function seedBookingWorld(
       },
       gst: { slabTables: [GST_SLABS] },
     },
-    { allowPlaintextKeys: true },
-  );
-  return { channelId: ids.channelA, instant: ids.onlyA, slow: ids.both, never: ids.onlyB, propertyOf: (listingId) => `${listingId}-p1` };
+  };
+}
+
+export async function seedBookingWorld(
+  overrides: Partial<Record<'instant' | 'slow' | 'never', Behaviour>> = {},
+  svc: Services = testServices(),
+): Promise<BookingWorld> {
+  const { world, input } = bookingWorldInput(overrides);
+  await importWorld({ ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue }, input, { allowPlaintextKeys: true });
+  return world;
 }
 
 /** One unit of the listing's first suite for two adults; 5,000 a night + 5 % GST = 5,250 a night. */

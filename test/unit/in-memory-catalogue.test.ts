@@ -3,5 +3,5 @@ import { InMemoryCatalogue } from '../support/memory/in-memory-catalogue.ts';
 
 catalogueReaderContract('InMemoryCatalogue', async () => {
   const catalogue = new InMemoryCatalogue();
-  return { reader: catalogue, save: (writes) => catalogue.save(writes) };
+  return { reader: catalogue, pricing: catalogue, save: (writes) => catalogue.save(writes) };
 });

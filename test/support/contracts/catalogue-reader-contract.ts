@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { emptyStoredCatalogue, type StoredCatalogue } from '../../../domain/catalogue/catalogue-diff.ts';
+import { emptyStoredCatalogue, NO_REFS, type StoredCatalogue } from '../../../domain/catalogue/catalogue-diff.ts';
 import type { PropertyMonth } from '../../../domain/catalogue/day.ts';
 import type { CatalogueReader } from '../../../domain/ports/catalogue-reader.ts';
 import { FIXTURE_FROM, fixtureCatalogue } from '../catalogue-world.ts';
+import type { CataloguePricingReads } from '../memory/in-memory-catalogue.ts';
 
 export interface CatalogueReaderSubject {
   readonly reader: CatalogueReader;
   /** Writes catalogue records as CatalogueStore.save does (the records the reader reads). */
   save(writes: StoredCatalogue): Promise<void>;
+  /** The catalogue store's pricing reads over the same records. */
+  readonly pricing: CataloguePricingReads;
 }
 
 const SAVED_AT = '2027-01-10T09:00:00.000Z';
@@ -75,6 +78,97 @@ export function catalogueReaderContract(adapter: string, subject: () => Promise<
       expect(groups.flatMap((g) => g.propertyIds)).toEqual(propertyIds);
       grouped.forEach((group, i) => expect(group.every((m) => groups[i]!.propertyIds.includes(m.propertyId))).toBe(true));
       expect(byKey(grouped.flat())).toEqual(byKey(months));
+    });
+
+    it("answers pricing's reads: a listing's bundle, a property's owner, a channel's offers, plans asked, GST registration and slab tables", async () => {
+      const s = await subject();
+      const { ids, writes } = await seeded(s);
+      const stamp = { createdAt: SAVED_AT, updatedAt: SAVED_AT };
+      const meal = {
+        listingId: ids.both,
+        mealId: 'dinner',
+        name: 'Dinner',
+        mealType: 'DINNER' as const,
+        adultPrice: 900_00,
+        childPrice: 450_00,
+        chefOnCallPrice: 0,
+        ...stamp,
+      };
+      const offer = (code: string) => ({
+        channelId: ids.channelA,
+        code,
+        title: code,
+        discountType: 'PERCENTAGE' as const,
+        percent: 10,
+        flatAmount: null,
+        maxDiscount: null,
+        minOrderValue: 0,
+        stayFrom: null,
+        stayTo: null,
+        minNights: 2,
+        validFrom: null,
+        validTo: null,
+        ...stamp,
+      });
+      // GST records are not scoped to a tenant: a state no other test writes, and a slab table long before any stay (the same each run).
+      const state = `State ${ids.channelA}`;
+      const registration = { state, stateCode: '29', gstin: '29ABCDE1234F1Z5', legalName: 'Villas Pvt Ltd', address: 'Bengaluru', ...stamp };
+      const slabs = { effectiveFrom: '1999-01-01', slabs: [{ upToPerUnitNight: null, ratePercent: 5 }], ...stamp };
+      await s.save({
+        ...emptyStoredCatalogue(),
+        meals: [meal],
+        offers: [offer('ZED'), offer('ALPHA')],
+        gstRegistrations: [registration],
+        gstSlabTables: [slabs],
+      });
+      const planId = writes.cancellationPlans[0]!.planId;
+
+      const bundle = await s.pricing.getListing(ids.both);
+
+      expect(bundle?.listing).toEqual(writes.listings.find((l) => l.id === ids.both));
+      expect(bundle?.properties.map((p) => p.id)).toEqual([`${ids.both}-p1`, `${ids.both}-p2`]);
+      expect(bundle?.meals).toEqual([meal]);
+      expect(bundle?.vas).toEqual([]);
+      expect(await s.pricing.getListing('no-such-listing')).toBeUndefined();
+      expect(await s.pricing.getProperty(`${ids.onlyA}-p2`)).toEqual(writes.properties.find((p) => p.id === `${ids.onlyA}-p2`));
+      expect(await s.pricing.listingIdOfProperty(`${ids.onlyA}-p2`)).toBe(ids.onlyA);
+      expect(await s.pricing.listingIdOfProperty('no-such-property')).toBeUndefined();
+      expect(await s.pricing.getChannel(ids.channelB)).toEqual(writes.channels.find((c) => c.channelId === ids.channelB));
+      expect((await s.pricing.listOffers(ids.channelA)).map((o) => o.code)).toEqual(['ALPHA', 'ZED']);
+      expect(await s.pricing.listOffers(ids.channelB)).toEqual([]);
+      expect(await s.pricing.getCancellationPlans([planId, 'no-such-plan'])).toEqual(writes.cancellationPlans);
+      expect(await s.pricing.getGstRegistration(state)).toEqual(registration);
+      expect(await s.pricing.getGstRegistration(`no-such-${state}`)).toBeUndefined();
+      const loaded = await s.pricing.load({
+        ...NO_REFS,
+        channels: [ids.channelA, 'no-such-channel'],
+        distributions: [
+          { channelId: ids.channelA, listingId: ids.onlyA },
+          { channelId: ids.channelA, listingId: ids.onlyB },
+        ],
+        cancellationPlans: [planId],
+        properties: [
+          { listingId: ids.onlyA, propertyId: `${ids.onlyA}-p1` },
+          { listingId: ids.onlyB, propertyId: `${ids.onlyA}-p2` },
+        ],
+        meals: [{ listingId: ids.both, mealId: 'dinner' }],
+        offers: [{ channelId: ids.channelA, code: 'ZED' }],
+        months: [
+          { propertyId: `${ids.onlyA}-p1`, month: FIXTURE_FROM.slice(0, 7) },
+          { propertyId: `${ids.onlyA}-p1`, month: '1999-01' },
+        ],
+      });
+      expect(loaded.channels.map((c) => c.channelId)).toEqual([ids.channelA]);
+      expect(loaded.distributions.map((d) => d.listingId)).toEqual([ids.onlyA]);
+      expect(loaded.cancellationPlans).toEqual(writes.cancellationPlans);
+      expect(loaded.properties.map((p) => p.id)).toEqual([`${ids.onlyA}-p1`]);
+      expect(loaded.meals).toEqual([meal]);
+      expect(loaded.offers.map((o) => o.code)).toEqual(['ZED']);
+      expect(loaded.months.map((m) => `${m.propertyId} ${m.month}`)).toEqual([`${ids.onlyA}-p1 ${FIXTURE_FROM.slice(0, 7)}`]);
+      expect(loaded.listings).toEqual([]);
+      const tables = await s.pricing.listGstSlabTables();
+      expect(tables).toContainEqual(slabs);
+      expect(tables.map((t) => t.effectiveFrom)).toEqual(tables.map((t) => t.effectiveFrom).sort());
     });
 
     it('pages a feed by (updatedAt, listingId): since keeps entries stamped exactly then, after is strict, limit cuts', async () => {
