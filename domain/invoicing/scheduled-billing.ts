@@ -1,6 +1,7 @@
-import { systemOrigin, type AuditOrigin } from '../audit/audit-event.ts';
+import { systemOrigin, type AuditFields, type AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError } from '../errors.ts';
 import type { BillingJob, BillingQueue, BillingRunLog, FanOutRun } from '../ports/billing-fan-out.ts';
+import type { AuditRecorder } from '../ports/audit-trail.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
@@ -85,6 +86,46 @@ async function planRun(deps: StartBillingDeps, opts: AllGroupsOptions): Promise<
 export async function queueBillingRun(deps: StartBillingDeps & { readonly billingQueue: BillingQueue }, opts: AllGroupsOptions): Promise<FanOutRun> {
   const { run, jobs } = await planRun(deps, opts);
   await deps.billingQueue.enqueue(jobs);
+  return run;
+}
+
+/** The chain a run over every group started by a person is recorded on, as the admin tool's `billing run --all`. */
+export const ALL_GROUPS_RUN_TARGET = 'billing:stage';
+
+/**
+ * A run over every group started by a person (the console's finance operator), on the trail
+ * under that person as the admin tool records its `billing run`: write-ahead, because the run
+ * queues one message per group and cannot share a transaction with its event. `started` is
+ * written before the first message (a run whose `started` cannot be written is refused with
+ * nothing queued), then `completed` with the run's id and groups queued, or `failed` with the
+ * error's name; both share the person's request id. Each group's own `billing.run` follows in
+ * the worker, as for every run.
+ */
+export async function queueBillingRunAs(
+  deps: StartBillingDeps & { readonly billingQueue: BillingQueue; readonly audit: AuditRecorder },
+  opts: AllGroupsOptions,
+  origin: AuditOrigin,
+): Promise<FanOutRun> {
+  const record = (before: AuditFields | null, after: AuditFields) =>
+    deps.audit.record({
+      id: deps.ids.uuid(),
+      at: deps.clock.now().toISOString(),
+      origin,
+      action: 'billing.all-groups-run',
+      target: ALL_GROUPS_RUN_TARGET,
+      account: null,
+      before,
+      after,
+    });
+  await record(null, { status: 'started', trigger: opts.trigger, force: opts.force ?? false });
+  let run: FanOutRun;
+  try {
+    run = await queueBillingRun(deps, opts);
+  } catch (err) {
+    await record({ status: 'started' }, { status: 'failed', error: err instanceof Error ? err.name : 'Error' }).catch(() => undefined);
+    throw err;
+  }
+  await record({ status: 'started' }, { status: 'completed', runId: run.runId, enqueued: run.enqueued });
   return run;
 }
 

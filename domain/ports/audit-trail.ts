@@ -1,4 +1,4 @@
-import type { AuditEvent, ChainHead } from '../audit/audit-event.ts';
+import type { AuditDraft, AuditEvent, ChainHead } from '../audit/audit-event.ts';
 
 /** Where a page of an account's events ended; the next page starts strictly after it. */
 export interface AuditPosition {
@@ -26,4 +26,14 @@ export interface AuditTrail {
   chainTargets(): Promise<string[]>;
   /** One chain's events (ascending position, read consistently) and its head. */
   readChain(target: string): Promise<{ events: AuditEvent[]; head: ChainHead | null }>;
+}
+
+/**
+ * A change that cannot share a transaction with its event (a billing run queues one message
+ * per group) records it on its own, write-ahead: `started` before the first change, the
+ * outcome after the last (docs/audit.md "Admin commands").
+ */
+export interface AuditRecorder {
+  /** Appends the event to its target's chain, alone. */
+  record(draft: AuditDraft): Promise<void>;
 }

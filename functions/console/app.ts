@@ -41,7 +41,7 @@ import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
 import { indiaDate, istDateTime, money, rupeesMoney } from './format.ts';
 import { parseRupees } from '../../domain/money.ts';
 import type { FanOutProgress } from '../../domain/ports/billing-fan-out.ts';
-import { queueBillingRun } from '../../domain/invoicing/scheduled-billing.ts';
+import { queueBillingRunAs } from '../../domain/invoicing/scheduled-billing.ts';
 import { cancelReasonOf, voidInvoice, voidWindowClosesAt } from '../../domain/invoicing/void-invoice.ts';
 import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
@@ -867,9 +867,10 @@ ${
   return operatorHtml(ctx, `Billing run ${progress.runId}`, 'billing', body);
 });
 
-const startBillingRun = operatorPage('run-billing', async (deps, _req, _ctx) => {
-  // The admin tool's `billing run --all` where the stage has a billing queue (every stage, and the local stack): one message per group.
-  const run = await queueBillingRun(deps.svc, { trigger: 'ADMIN', force: true });
+const startBillingRun = operatorPage('run-billing', async (deps, _req, ctx) => {
+  // The admin tool's `billing run --all` where the stage has a billing queue (every stage, and the local stack): one message per group,
+  // recorded write-ahead under the person.
+  const run = await queueBillingRunAs({ ...deps.svc, audit: deps.svc.auditTrail }, { trigger: 'ADMIN', force: true }, ctx.origin);
   return redirect(`/console/operator/billing/runs/${encodeURIComponent(run.runId)}`);
 });
 

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentCl
 import { chainEvent, type AuditDraft, type AuditEvent, type ChainHead } from '../../domain/audit/audit-event.ts';
 import type { HeadRow } from '../../domain/audit/digest.ts';
 import type { Sha256Hex } from '../../domain/ledger/request-hash.ts';
-import type { AuditPage, AuditPosition, AuditTrail } from '../../domain/ports/audit-trail.ts';
+import type { AuditPage, AuditPosition, AuditRecorder, AuditTrail } from '../../domain/ports/audit-trail.ts';
 import { isConditionFailure, isTransactionContention, refusedItems } from './client.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -99,7 +99,7 @@ export function auditItems(table: string, event: AuditEvent): TransactItems {
  * items another store adds to the transaction of the change, and `transact` sends a change
  * with its event, retrying only when the chain's head moved under it.
  */
-export class DynamoAuditTrail implements AuditTrail {
+export class DynamoAuditTrail implements AuditTrail, AuditRecorder {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -156,6 +156,10 @@ export class DynamoAuditTrail implements AuditTrail {
         if (!(isHeadMoved(err, change.length) || isTransactionContention(err)) || attempt + 1 >= MAX_ATTEMPTS) throw err;
       }
     }
+  }
+
+  async record(draft: AuditDraft): Promise<void> {
+    await this.transact([], draft);
   }
 
   async head(target: string): Promise<ChainHead | null> {

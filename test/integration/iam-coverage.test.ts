@@ -516,7 +516,7 @@ describe('IAM grants cover what each handler sends', () => {
 });
 
 describe('IAM grants cover what the console sends', () => {
-  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, an operator hold)', async () => {
+  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, the test clock, an operator hold, billing run, credit note, audit search)', async () => {
     // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
     const svc = testServices();
     const world = await seedInvoiceWorld();
@@ -575,6 +575,15 @@ describe('IAM grants cover what the console sends', () => {
     const active = (await svc.tenants.listKeys({ kind: 'agent-group', id: g.agentGroupId })).filter((k) => k.status === 'ACTIVE');
     expect((await admin.post(`/console/keys/${active[0]!.keyId}/revoke`, { csrf })).statusCode).toBe(200);
     expect((await admin.post('/console/webhooks/create', { csrf, url: 'http://127.0.0.1:9/iam-created' })).statusCode).toBe(200);
+    // Sandbox: the test clock page, a clock created and deleted, then one created and advanced (running the work due by then).
+    expect((await admin.get('/console/test-clocks')).statusCode).toBe(200);
+    expect((await admin.post('/console/test-clocks/create', { csrf })).statusCode).toBe(200);
+    const firstClock = (await svc.testClocks.get(g.agentGroupId))!;
+    expect((await admin.post(`/console/test-clocks/${firstClock.id}/delete`, { csrf })).statusCode).toBe(200);
+    expect((await admin.post('/console/test-clocks/create', { csrf })).statusCode).toBe(200);
+    const clock = (await svc.testClocks.get(g.agentGroupId))!;
+    const tomorrowIst = new Date(Date.now() + 86_400_000 + 330 * 60_000).toISOString().slice(0, 16);
+    expect((await admin.post(`/console/test-clocks/${clock.id}/advance`, { csrf, to: tomorrowIst })).statusCode).toBe(200);
     const ops = await signIn(`iam-ops-${tag}@ourco.example.in`);
     const groupPage = await ops.get(`/console/operator/groups/${g.agentGroupId}`);
     expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/hold`, { hold: 'true', csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(200);
@@ -582,6 +591,19 @@ describe('IAM grants cover what the console sends', () => {
       expect((await ops.get(path)).statusCode, path).toBe(200);
     const payment = { amount: '100', reference: `UTRIAM${tag}`, csrf: ConsoleBrowser.csrfOf(groupPage) };
     expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/payments`, payment)).statusCode).toBe(200);
+    // The operator's billing runs (a run over every group started, its page), a group's invoice with a credit note, the audit search.
+    const billing = await ops.get('/console/operator/billing');
+    expect(billing.statusCode).toBe(200);
+    const started = await ops.post('/console/operator/billing/run', { csrf: ConsoleBrowser.csrfOf(billing) });
+    expect(started.statusCode).toBe(303);
+    expect((await ops.get(started.headers.Location as string)).statusCode).toBe(200);
+    const invoicePath = `/console/operator/groups/${g.agentGroupId}/invoices/${run}`;
+    for (const path of [`/console/operator/groups/${g.agentGroupId}/invoices`, invoicePath]) expect((await ops.get(path)).statusCode, path).toBe(200);
+    const [line] = (await svc.invoices.lines(g.agentGroupId, run)).filter((l) => l.lineTotal > 0);
+    const credit = { [`amount:${line!.id}`]: '1', reason: 'IAM coverage', csrf: ConsoleBrowser.csrfOf(groupPage) };
+    expect((await ops.post(`${invoicePath}/credit-note`, credit)).statusCode).toBe(200);
+    for (const query of ['', `?group=${g.agentGroupId}`, `?target=group:${g.agentGroupId}`, `?actor=iam-ops-${tag}@ourco.example.in`])
+      expect((await ops.get(`/console/operator/audit${query}`)).statusCode, query).toBe(200);
     expect((await ops.post('/console/sign-out-everywhere', { csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(303);
 
     // assess
