@@ -261,12 +261,19 @@ export async function flagAddress(
       const updated: FinanceContact = { ...found, bouncedAt: problem.at, updatedAt: at };
       return {
         next: { ...current, contacts: current.contacts.map((c) => (c.contactId === found.contactId ? updated : c)) },
-        audit: contactAudit(origin, agentGroupId, problem.kind === 'BOUNCED' ? 'group.finance-contact-bounced' : 'group.finance-contact-complained', found.contactId, contactFigures(found), {
-          ...contactFigures(updated),
-          reportedAt: problem.at,
-          // The receiving server's words (e.g. "smtp; 550 5.1.1 user unknown"): what the operator fixes.
-          diagnostic: problem.diagnostic,
-        }),
+        audit: contactAudit(
+          origin,
+          agentGroupId,
+          problem.kind === 'BOUNCED' ? 'group.finance-contact-bounced' : 'group.finance-contact-complained',
+          found.contactId,
+          contactFigures(found),
+          {
+            ...contactFigures(updated),
+            reportedAt: problem.at,
+            // The receiving server's words (e.g. "smtp; 550 5.1.1 user unknown"): what the operator fixes.
+            diagnostic: problem.diagnostic,
+          },
+        ),
         result: true,
       };
     });

@@ -22,7 +22,11 @@ async function handleRecord(deps: MailEventDeps, record: SQSRecord): Promise<voi
   if (!report) return;
   let flagged = 0;
   for (const r of report.recipients)
-    flagged += await flagAddress(deps, { email: r.email, kind: report.kind, at: report.at, diagnostic: r.diagnostic }, systemOrigin('mailEvents', record.messageId));
+    flagged += await flagAddress(
+      deps,
+      { email: r.email, kind: report.kind, at: report.at, diagnostic: r.diagnostic },
+      systemOrigin('mailEvents', record.messageId),
+    );
   // Counted per contact flagged now: a repeated event counts nothing, so the alarm is one per new problem.
   if (flagged > 0) deps.metrics.count(report.kind === 'BOUNCED' ? 'MailBounced' : 'MailComplained', flagged);
   logger.info('SES event handled', { messageId: record.messageId, kind: report.kind, recipients: report.recipients.length, flagged });

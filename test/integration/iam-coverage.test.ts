@@ -317,7 +317,11 @@ describe('IAM grants cover what each handler sends', () => {
     await addContact(testServices(), own.agentGroupId, { email }, TEST_OPERATOR);
     const event = {
       eventType: 'Bounce',
-      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }], timestamp: '2026-11-28T05:41:02.669Z' },
+      bounce: {
+        bounceType: 'Permanent',
+        bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        timestamp: '2026-11-28T05:41:02.669Z',
+      },
       mail: { messageId: 'iam-coverage', destination: [email] },
     };
 

@@ -30,7 +30,14 @@ const bounce = (email: string, bounceType: 'Permanent' | 'Transient') => ({
     feedbackId: '01000157c44f053b-61b59c11-9236-11e6-8f96-7be8aexample-000000',
     reportingMTA: 'dsn; mta.example.com',
   },
-  mail: { timestamp: '2026-11-28T05:40:02.012Z', source: 'billing@example.in', messageId: 'EXAMPLE7c191be45', destination: [email], headersTruncated: false, tags: {} },
+  mail: {
+    timestamp: '2026-11-28T05:40:02.012Z',
+    source: 'billing@example.in',
+    messageId: 'EXAMPLE7c191be45',
+    destination: [email],
+    headersTruncated: false,
+    tags: {},
+  },
 });
 const complaint = (email: string) => ({
   eventType: 'Complaint',
@@ -42,7 +49,14 @@ const complaint = (email: string) => ({
     complaintFeedbackType: 'abuse',
     arrivalDate: '2026-11-28T05:44:58.000Z',
   },
-  mail: { timestamp: '2026-11-28T05:40:02.012Z', source: 'billing@example.in', messageId: 'EXAMPLE7c191be46', destination: [email], headersTruncated: false, tags: {} },
+  mail: {
+    timestamp: '2026-11-28T05:40:02.012Z',
+    source: 'billing@example.in',
+    messageId: 'EXAMPLE7c191be46',
+    destination: [email],
+    headersTruncated: false,
+    tags: {},
+  },
 });
 
 async function putAndReceive(event: unknown): Promise<Message> {

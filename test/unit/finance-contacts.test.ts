@@ -140,7 +140,8 @@ describe('bounces and complaints (SES events)', () => {
   const flagFrom = async (d: ReturnType<typeof deps>, event: unknown) => {
     const report = readSesEvent(event);
     let n = 0;
-    for (const r of report?.recipients ?? []) n += await flagAddress(d, { email: r.email, kind: report!.kind, at: report!.at, diagnostic: r.diagnostic }, TEST_OPERATOR);
+    for (const r of report?.recipients ?? [])
+      n += await flagAddress(d, { email: r.email, kind: report!.kind, at: report!.at, diagnostic: r.diagnostic }, TEST_OPERATOR);
     return n;
   };
 
@@ -201,9 +202,13 @@ describe('bounces and complaints (SES events)', () => {
     };
     expect(field({})).toBe('eventType');
     expect(field({ eventType: 'Bounce' })).toBe('bounce');
-    expect(field({ eventType: 'Bounce', bounce: { bounceType: 'Permanent', timestamp: '2026-11-28T05:41:02Z', bouncedRecipients: [] } })).toBe('bounce.bouncedRecipients');
+    expect(field({ eventType: 'Bounce', bounce: { bounceType: 'Permanent', timestamp: '2026-11-28T05:41:02Z', bouncedRecipients: [] } })).toBe(
+      'bounce.bouncedRecipients',
+    );
     expect(field({ eventType: 'Bounce', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'a@b.in' }] } })).toBe('bounce.timestamp');
-    expect(field({ eventType: 'Complaint', complaint: { timestamp: '2026-11-28T05:41:02Z', complainedRecipients: [{}] } })).toBe('complaint.complainedRecipients[0].emailAddress');
+    expect(field({ eventType: 'Complaint', complaint: { timestamp: '2026-11-28T05:41:02Z', complainedRecipients: [{}] } })).toBe(
+      'complaint.complainedRecipients[0].emailAddress',
+    );
   });
 
   it('an operator clears the flag once the address works again, audited; clearing an unflagged contact writes nothing', async () => {
