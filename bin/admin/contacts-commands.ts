@@ -1,6 +1,7 @@
 import { ValidationError } from '../../domain/errors.ts';
 import {
   addContact,
+  clearAddressFlag,
   listContacts,
   OPTIONAL_DOCUMENTS,
   removeContact,
@@ -124,6 +125,19 @@ export const contactsRemove: CommandSpec = {
     await requireGroup(ctx.deps().tenants, group);
     await removeContact(ctx.services(), group, args.required('contact'), ctx.origin());
     ctx.out.result({ agentGroupId: group, removed: args.required('contact') }, () => [`Removed finance contact ${args.required('contact')} from ${group}.`]);
+  },
+};
+
+export const contactsUnflag: CommandSpec = {
+  path: ['contacts', 'unflag'],
+  summary: "Clear a finance contact's bounce or complaint flag once its address is known to work again (a changed address clears it by itself).",
+  options: [GROUP, CONTACT],
+  examples: ['contacts unflag --group acme-north --contact 3f0c…-…'],
+  async run(args, ctx) {
+    const group = args.required('group');
+    await requireGroup(ctx.deps().tenants, group);
+    const cleared = await clearAddressFlag(ctx.services(), group, args.required('contact'), ctx.origin());
+    ctx.out.result(cleared, () => [`Finance contact ${cleared.id} of ${group} receives e-mail again.`]);
   },
 };
 

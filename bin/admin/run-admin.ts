@@ -25,7 +25,7 @@ import {
 } from './command.ts';
 import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
-import { contactsAdd, contactsList, contactsRemove, contactsUpdate, mailPause, mailResume } from './contacts-commands.ts';
+import { contactsAdd, contactsList, contactsRemove, contactsUnflag, contactsUpdate, mailPause, mailResume } from './contacts-commands.ts';
 import { importCommand } from './import-command.ts';
 import { syncCommand } from './sync-command.ts';
 import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts';
@@ -69,6 +69,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   contactsAdd,
   contactsUpdate,
   contactsRemove,
+  contactsUnflag,
   mailPause,
   mailResume,
   keysIssue,

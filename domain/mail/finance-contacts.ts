@@ -107,6 +107,9 @@ function checkedDocuments(documents: readonly string[]): OptionalDocument[] {
 /** A contact as the audit trail records it: its documents and state, never the address or name (a person's data). */
 const contactFigures = (c: FinanceContact): AuditFields => ({ documents: [...c.documents], bounced: c.bouncedAt !== null });
 
+/** The audit of a change that writes nothing: never recorded (`change` stops before the store). */
+const NO_AUDIT = { origin: { actor: '', actorKind: 'system', requestId: '' }, action: '', target: '', account: null, before: null, after: null } as const;
+
 const empty = (agentGroupId: string): GroupMailSettings => ({ agentGroupId, contacts: [], paused: false, version: 0 });
 
 /**
@@ -125,6 +128,8 @@ async function change<T>(
     const current = (await deps.financeContacts.get(agentGroupId)) ?? empty(agentGroupId);
     const at = deps.clock.now().toISOString();
     const { next, audit, result } = apply(current, at);
+    // A change that finds nothing to do (a repeated SES event) writes nothing and audits nothing.
+    if (next === current) return result;
     if (await deps.financeContacts.replace({ ...next, version: current.version + 1 }, current.version, { ...audit, id: deps.ids.uuid(), at })) return result;
   }
   throw new ConflictError('CONFLICT', "The group's finance contacts were changed by other requests meanwhile; read them and retry.");
@@ -228,6 +233,66 @@ export async function setMailPaused(deps: FinanceContactDeps, agentGroupId: stri
         after: { paused },
       },
       result: { ...next, version: current.version + 1 },
+    };
+  });
+}
+
+/** Why SES stopped mail to an address: a permanent bounce, or a recipient who marked our mail as spam. */
+export type AddressProblem = 'BOUNCED' | 'COMPLAINED';
+
+/**
+ * Flags the contacts at `email` in every group that has one (docs/e-mail.md "Bounces and
+ * complaints"): from then on they receive nothing, statutory documents included, until the address
+ * changes or an operator clears the flag. A contact already flagged is left as it is (SES may
+ * report an event more than once), so a repeated event writes and audits nothing. Returns the
+ * number of contacts flagged now.
+ */
+export async function flagAddress(
+  deps: FinanceContactDeps,
+  problem: { email: string; kind: AddressProblem; at: string; diagnostic: string | null },
+  origin: AuditOrigin,
+): Promise<number> {
+  const email = problem.email.trim().toLowerCase();
+  let flagged = 0;
+  for (const agentGroupId of await deps.financeContacts.groupsWithAddress(email)) {
+    const changed = await change(deps, agentGroupId, (current, at) => {
+      const found = current.contacts.find((c) => c.email === email);
+      if (!found || found.bouncedAt !== null) return { next: current, audit: NO_AUDIT, result: false };
+      const updated: FinanceContact = { ...found, bouncedAt: problem.at, updatedAt: at };
+      return {
+        next: { ...current, contacts: current.contacts.map((c) => (c.contactId === found.contactId ? updated : c)) },
+        audit: contactAudit(
+          origin,
+          agentGroupId,
+          problem.kind === 'BOUNCED' ? 'group.finance-contact-bounced' : 'group.finance-contact-complained',
+          found.contactId,
+          contactFigures(found),
+          {
+            ...contactFigures(updated),
+            reportedAt: problem.at,
+            // The receiving server's words (e.g. "smtp; 550 5.1.1 user unknown"): what the operator fixes.
+            diagnostic: problem.diagnostic,
+          },
+        ),
+        result: true,
+      };
+    });
+    if (changed) flagged++;
+  }
+  return flagged;
+}
+
+/** An operator's clearing of a contact's bounce flag once the address is known to work again; a contact not flagged is left as it is. */
+export async function clearAddressFlag(deps: FinanceContactDeps, agentGroupId: string, contactId: string, origin: AuditOrigin): Promise<FinanceContactView> {
+  return change(deps, agentGroupId, (current, at) => {
+    const found = current.contacts.find((c) => c.contactId === contactId);
+    if (!found) throw new NotFoundError('Finance contact');
+    if (found.bouncedAt === null) return { next: current, audit: NO_AUDIT, result: viewOf(found) };
+    const updated: FinanceContact = { ...found, bouncedAt: null, updatedAt: at };
+    return {
+      next: { ...current, contacts: current.contacts.map((c) => (c.contactId === contactId ? updated : c)) },
+      audit: contactAudit(origin, agentGroupId, 'group.finance-contact-unflagged', contactId, contactFigures(found), contactFigures(updated)),
+      result: viewOf(updated),
     };
   });
 }

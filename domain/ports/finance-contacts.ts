@@ -7,6 +7,8 @@ import type { GroupMailSettings } from '../mail/finance-contacts.ts';
  */
 export interface FinanceContactStore {
   get(agentGroupId: string): Promise<GroupMailSettings | undefined>;
+  /** The groups with a finance contact at `email` (lower-cased), as of their last stored change. */
+  groupsWithAddress(email: string): Promise<string[]>;
   /**
    * Stores `next` if the group's record is still at `expectedVersion` (0: none yet) and records
    * `audit` with it; false when another change landed first (nothing written).

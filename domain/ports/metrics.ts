@@ -46,6 +46,10 @@ export const METRIC_NAMES = [
   'EInvoicePastReportingWindow',
   /** A reminder or statement e-mail SES refused or could not take: its claim was given back and the next daily run sends it. */
   'MailNotSent',
+  /** SES reported a permanent bounce for a finance contact's address; the contact was flagged and receives nothing until the address is fixed. */
+  'MailBounced',
+  /** A finance contact marked our mail as spam (an SES complaint); the contact was flagged like a bounce. */
+  'MailComplained',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { GroupMailSettings } from '../../domain/mail/finance-contacts.ts';
 import type { FinanceContactStore } from '../../domain/ports/finance-contacts.ts';
@@ -6,7 +6,11 @@ import { isRefused } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { keys } from './keys.ts';
 
-/** One item per group (GROUP#<id> / MAIL_SETTINGS), replaced whole under its version with the change's audit event. */
+/**
+ * One item per group (GROUP#<id> / MAIL_SETTINGS), replaced whole under its version with the
+ * change's audit event; in the same transaction one item per contact address
+ * (MAIL_ADDRESS#<email> / GROUP#<id>) is written or deleted, so a bounce is found by its address.
+ */
 export class DynamoFinanceContactStore implements FinanceContactStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -21,6 +25,25 @@ export class DynamoFinanceContactStore implements FinanceContactStore {
     return { agentGroupId: id, contacts, paused, version };
   }
 
+  async groupsWithAddress(email: string): Promise<string[]> {
+    const groups: string[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.mailAddress(email, '').PK },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) groups.push(String(item.SK).slice('GROUP#'.length));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return groups;
+  }
+
   async replace(next: GroupMailSettings, expectedVersion: number, audit: AuditDraft): Promise<boolean> {
     const put = {
       TableName: this.table,
@@ -29,8 +52,17 @@ export class DynamoFinanceContactStore implements FinanceContactStore {
         ? { ConditionExpression: 'attribute_not_exists(PK)' }
         : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
     };
+    // The record the change replaces: if it is no longer at expectedVersion the transaction fails on `put`'s condition anyway.
+    const before = expectedVersion === 0 ? undefined : await this.get(next.agentGroupId);
+    const kept = new Set(next.contacts.map((c) => c.email));
+    const addresses = [
+      ...[...kept].map((email) => ({ Put: { TableName: this.table, Item: { ...keys.mailAddress(email, next.agentGroupId), entity: 'MailAddress' } } })),
+      ...(before?.contacts ?? [])
+        .filter((c) => !kept.has(c.email))
+        .map((c) => ({ Delete: { TableName: this.table, Key: keys.mailAddress(c.email, next.agentGroupId) } })),
+    ];
     try {
-      await this.audit.transact([{ Put: put }], audit);
+      await this.audit.transact([{ Put: put }, ...addresses], audit);
       return true;
     } catch (err) {
       if (isRefused(err)) return false;

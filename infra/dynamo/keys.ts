@@ -43,6 +43,8 @@ export const keys = {
   callbackSecret: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'CALLBACK_SECRET' }),
   /** A group's mail settings: its finance contacts and the operator's pause (domain/mail/finance-contacts.ts). */
   mailSettings: (agentGroupId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: 'MAIL_SETTINGS' }),
+  /** A group with a finance contact at this (lower-cased) address: SES reports bounces by address, across groups. */
+  mailAddress: (email: string, agentGroupId: string): Key => ({ PK: `MAIL_ADDRESS#${email}`, SK: `GROUP#${agentGroupId}` }),
   /** One e-mail to one contact about one record, claimed before it is sent (domain/ports/mail-log.ts). */
   mailSend: (agentGroupId: string, what: string, contactId: string): Key => ({ PK: `GROUP#${agentGroupId}`, SK: `MAIL#${what}#${contactId}` }),
   /** The group's sandbox test clock (at most one; docs/sandbox.md). */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { flagAddress } from '../../domain/mail/finance-contacts.ts';
+import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { runAdminTool, type AdminRun } from '../support/admin-tool.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
 
@@ -37,6 +39,27 @@ describe('admin: contacts and mail', () => {
       ['group.finance-contact-removed', expect.stringContaining('dora')],
     ]);
     expect(JSON.stringify(events)).not.toContain('acme.example.in');
+  });
+
+  it('lists a bounced contact as bounced and clears its flag with contacts unflag, recorded against the operator', async () => {
+    const svc = testServices();
+    const g = (await newAgentGroup()).agentGroupId;
+    const email = `bounced-${g}@acme.example.in`.toLowerCase();
+    const added = json(await runAdminTool(['contacts', 'add', '--group', g, '--email', email, '--json', '--as', 'dora']));
+    expect(await flagAddress(svc, { email, kind: 'BOUNCED', at: '2026-11-28T05:41:02.669Z', diagnostic: 'smtp; 550 5.1.1 user unknown' }, TEST_OPERATOR)).toBe(
+      1,
+    );
+    expect((await runAdminTool(['contacts', 'list', '--group', g])).stdout).toMatch(/bounced/);
+
+    expect(json(await runAdminTool(['contacts', 'unflag', '--group', g, '--contact', added.id, '--json', '--as', 'dora']))).toMatchObject({
+      id: added.id,
+      bounced: false,
+    });
+    expect(json(await runAdminTool(['contacts', 'list', '--group', g, '--json'])).contacts[0]).toMatchObject({ bounced: false });
+    const events = (await svc.auditTrail.listAccount(g, { limit: 50 })).events.filter((e) => e.action === 'group.finance-contact-unflagged');
+    expect(events.map((e) => [e.actor, e.before, e.after])).toEqual([
+      [expect.stringContaining('dora'), expect.objectContaining({ bounced: true }), expect.objectContaining({ bounced: false })],
+    ]);
   });
 
   it('refuses an unknown group, a bad address naming the flag, and a change without an operator', async () => {

@@ -3,6 +3,7 @@ import { ConsoleBrowser } from '../support/console-browser.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { recordPerson } from '../../domain/console/sign-in.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { addContact } from '../../domain/mail/finance-contacts.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 import { ROUTES } from '../../functions/registry.ts';
@@ -306,6 +307,32 @@ describe('IAM grants cover what each handler sends', () => {
     const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
     expect(used).toContain('dynamodb:BatchWriteItem');
     for (const action of used) expect(declared.actions, `syncCatalogue needs ${action}`).toContain(action);
+  });
+
+  it('mailEvents (queue worker): a permanent bounce finds the contacts at its address and flags them', async () => {
+    const declared = functionActions().get('mailEvents')!;
+    const { handler } = await import('../../functions/workers/mail-events.ts');
+    const own = await newAgentGroup({ channelId: fx.channelA });
+    const email = `iam-${own.agentGroupId}@finance.example.in`.toLowerCase();
+    await addContact(testServices(), own.agentGroupId, { email }, TEST_OPERATOR);
+    const event = {
+      eventType: 'Bounce',
+      bounce: {
+        bounceType: 'Permanent',
+        bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        timestamp: '2026-11-28T05:41:02.669Z',
+      },
+      mail: { messageId: 'iam-coverage', destination: [email] },
+    };
+
+    resetDynamoCalls();
+    const res = await handler(sqsEvent(event) as never);
+
+    expect(res.batchItemFailures).toEqual([]);
+    // The flag and its audit event are one transaction (keepMailSettings and writeAudit grant its items).
+    const used = Object.keys(dynamoCalls.byOperation).flatMap((c) => actionOf(c) ?? []);
+    expect(used).toContain('dynamodb:Query');
+    for (const action of used) expect(declared.actions, `mailEvents needs ${action}`).toContain(action);
   });
 
   it("createTestClock, listTestClocks, getTestClock, advanceTestClock, deleteTestClock (a clock of its own group, advanced a day: the group's share of the billing run)", async () => {

@@ -108,6 +108,8 @@ describe('serverless.yml resources', () => {
       'EInvoiceHeld',
       'EInvoicePastReportingWindow',
       'EInvoiceReportingWindowClosing',
+      'MailBounced',
+      'MailComplained',
       'MailNotSent',
       'PaymentDisputed',
       'PaymentNotCaptured',

@@ -57,6 +57,26 @@ export function financeContactStoreContract(adapter: string, subject: () => Prom
       expect(await store.get(g)).toEqual(second);
     });
 
+    it('finds the groups with a contact at an address, across groups, and forgets a group once its contact at it is gone', async () => {
+      const { store, newGroup } = await subject();
+      const [g1, g2] = [await newGroup(), await newGroup()];
+      const shared = `shared-${randomUUID().slice(0, 8)}@finance.example.in`;
+      const withShared = (g: string, version: number): GroupMailSettings => {
+        const s = settings(g, version);
+        return { ...s, contacts: [...s.contacts, { ...s.contacts[0]!, contactId: randomUUID(), email: shared }] };
+      };
+      expect(await store.groupsWithAddress(shared)).toEqual([]);
+      expect(await store.replace(withShared(g1, 1), 0, draft(g1))).toBe(true);
+      expect(await store.replace(withShared(g2, 1), 0, draft(g2))).toBe(true);
+      expect((await store.groupsWithAddress(shared)).sort()).toEqual([g1, g2].sort());
+
+      expect(await store.replace(settings(g1, 2), 1, draft(g1))).toBe(true);
+      expect(await store.groupsWithAddress(shared)).toEqual([g2]);
+      // A refused change leaves the index as it was.
+      expect(await store.replace(settings(g2, 2), 5, draft(g2))).toBe(false);
+      expect(await store.groupsWithAddress(shared)).toEqual([g2]);
+    });
+
     it('lets exactly one of two changes raced from the same version land', async () => {
       const { store, newGroup } = await subject();
       const g = await newGroup();

@@ -15,6 +15,10 @@ export class InMemoryFinanceContactStore implements FinanceContactStore {
     return this.settings.get(agentGroupId);
   }
 
+  async groupsWithAddress(email: string): Promise<string[]> {
+    return [...this.settings.values()].filter((s) => s.contacts.some((c) => c.email === email)).map((s) => s.agentGroupId);
+  }
+
   async replace(next: GroupMailSettings, expectedVersion: number, audit: AuditDraft): Promise<boolean> {
     if ((this.settings.get(next.agentGroupId)?.version ?? 0) !== expectedVersion) return false;
     this.settings.set(next.agentGroupId, next);
