@@ -535,7 +535,11 @@ describe('console: operators’ billing runs, invoice voids and credit notes (th
     // Write-ahead under the person, as the admin tool's `billing run`: started before the first message, then completed naming the run.
     const trail = await testServices().auditTrail.listTarget('billing:stage');
     const completed = trail.find((e) => e.action === 'billing.all-groups-run' && e.after?.runId === runId)!;
-    expect(completed).toMatchObject({ actorKind: 'operator', actor: expect.stringMatching(/^person:/), after: { status: 'completed', enqueued: progress.enqueued } });
+    expect(completed).toMatchObject({
+      actorKind: 'operator',
+      actor: expect.stringMatching(/^person:/),
+      after: { status: 'completed', enqueued: progress.enqueued },
+    });
     const pair = trail.filter((e) => e.action === 'billing.all-groups-run' && e.requestId === completed.requestId);
     expect(pair.map((e) => e.after?.status)).toEqual(['started', 'completed']);
     expect(pair[0]!.actor).toBe(completed.actor);

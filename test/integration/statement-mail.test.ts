@@ -24,7 +24,7 @@ const noonIst = (day: string) => new Date(`${day}T12:00:00+05:30`);
  * (dueWorkOn, as POST /v1/test-clocks/{id}/advance does); the mail is read from the local SES mailbox.
  */
 describe('monthly statement e-mail on a test clock', () => {
-  it('a clock jumping past the 1st is caught up on the 2nd: the previous month\'s statement goes once to each contact who chose statements, its CSV the same as GET /v1/statement\'s, audited; a later run sends nothing', async () => {
+  it("a clock jumping past the 1st is caught up on the 2nd: the previous month's statement goes once to each contact who chose statements, its CSV the same as GET /v1/statement's, audited; a later run sends nothing", async () => {
     const svc = testServices();
     const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15 });
     const [ap, noStatements] = [address('ap'), address('nostatements')];

@@ -10,8 +10,7 @@ describe('a billing run started by a person (write-ahead on the audit trail)', (
     const queued: BillingJob[] = [];
     const touched: string[] = [];
     // Every other part records that it was reached: the run must stop before any of them.
-    const untouchable = (name: string) =>
-      new Proxy({}, { get: (_t, prop) => (touched.push(`${name}.${String(prop)}`), async () => undefined) }) as never;
+    const untouchable = (name: string) => new Proxy({}, { get: (_t, prop) => (touched.push(`${name}.${String(prop)}`), async () => undefined) }) as never;
     const deps = {
       tenants: untouchable('tenants'),
       billingRuns: untouchable('billingRuns'),

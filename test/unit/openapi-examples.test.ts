@@ -56,7 +56,10 @@ describe("OpenAPI examples: real exchanges with the local stack, true to the ope
     for (const id of NO_JSON_ANSWER) {
       const route = ROUTES.find((r) => r.operationId === id)!;
       const success = Object.entries(route.responses).filter(([status]) => Number(status) < 300);
-      expect(success.every(([, answer]) => answer.schema === undefined), id).toBe(true);
+      expect(
+        success.every(([, answer]) => answer.schema === undefined),
+        id,
+      ).toBe(true);
     }
   });
 });
