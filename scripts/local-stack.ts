@@ -295,6 +295,9 @@ export const pdfQueueName = (stage: string): string => `partner-distribution-${s
 /** The billing queue's name on a stage (the daily run's groups); serverless.yml's `billingQueueName` param gives the same. */
 export const billingQueueName = (stage: string): string => `partner-distribution-${stage}-billing`;
 
+/** The SES bounce and complaint events' queue on a stage (serverless.yml's MailEventsQueue): served by mailEvents, so offline needs it to exist. */
+export const mailEventsQueueName = (stage: string): string => `partner-distribution-${stage}-mail-events`;
+
 /** The catalogue sync queue's name on a stage (FIFO: syncs apply in the order they were sent). */
 export const syncQueueName = (stage: string): string => `partner-distribution-${stage}-catalogue-sync.fifo`;
 

@@ -15,6 +15,7 @@ import {
   bookingQueueName,
   pdfQueueName,
   billingQueueName,
+  mailEventsQueueName,
   ROOT,
   serviceEnv,
   startDynamoLocal,
@@ -101,7 +102,7 @@ try {
   await provisionBucket(queues.endpoint, invoiceBucketName(STAGE));
   await provisionBucket(queues.endpoint, auditDigestBucketName(STAGE));
   const queueUrls = await provisionQueues(queues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
-  const invoiceQueues = await provisionQueues(queues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE)]);
+  const invoiceQueues = await provisionQueues(queues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE), mailEventsQueueName(STAGE)]);
   const env = serviceEnv({
     stage: STAGE,
     tableName: TABLE,

@@ -16,6 +16,7 @@ import {
   channexQueueName,
   pdfQueueName,
   billingQueueName,
+  mailEventsQueueName,
   webhookQueueName,
   type OfflineServer,
 } from '../../scripts/local-stack.ts';
@@ -72,6 +73,7 @@ beforeAll(async () => {
     channexQueueName('local'),
     pdfQueueName('local'),
     billingQueueName('local'),
+    mailEventsQueueName('local'),
   ]);
   rotatedEnv = {
     ...env,

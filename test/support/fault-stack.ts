@@ -7,6 +7,7 @@ import {
   bookingQueueName,
   pdfQueueName,
   billingQueueName,
+  mailEventsQueueName,
   freePort,
   invoiceBucketName,
   provisionBucket,
@@ -96,7 +97,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     await provisionTable(firstDynamo.endpoint, tableName);
     await provisionBucket(firstQueues.endpoint, invoiceBucketName(STAGE));
     const urls = await provisionQueues(firstQueues.endpoint, [webhookQueueName(STAGE), syncQueueName(STAGE), bookingQueueName(STAGE), channexQueueName(STAGE)]);
-    const invoiceQueues = await provisionQueues(firstQueues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE)]);
+    const invoiceQueues = await provisionQueues(firstQueues.endpoint, [pdfQueueName(STAGE), billingQueueName(STAGE), mailEventsQueueName(STAGE)]);
     const extra = {
       LOG_LEVEL: 'ERROR',
       ESBUILD_WATCH_PATTERN: 'no-rebuilds-under-test/**',

@@ -22,6 +22,7 @@ import {
   bookingQueueName,
   pdfQueueName,
   billingQueueName,
+  mailEventsQueueName,
   channexQueueName,
 } from '../../scripts/local-stack.ts';
 
@@ -186,6 +187,7 @@ export async function startEmulators(extra: Record<string, string> = {}, tableNa
       channexQueueName('test'),
       pdfQueueName('test'),
       billingQueueName('test'),
+      mailEventsQueueName('test'),
     ]);
     const env = serviceEnv({
       stage: 'test',
