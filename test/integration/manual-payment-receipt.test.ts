@@ -6,7 +6,7 @@ import { indiaToday } from '../../domain/reads/date-window.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { mailbox } from '../support/mailbox.ts';
+import { financeAddress, mailbox } from '../support/mailbox.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
 
 let world: InvoiceWorld;
@@ -14,7 +14,6 @@ beforeAll(async () => {
   world = await seedInvoiceWorld();
 }, 120_000);
 
-const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
 const json = (run: { code: number; stdout: string; stderr: string }) => {
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
@@ -24,7 +23,7 @@ describe('receipts of payments an operator records', () => {
   it('`payments record` e-mails the receipt (amount in rupees with Indian grouping, India date, UTR) to the contacts who chose receipts, once however often it is recorded, audited', async () => {
     const svc = testServices();
     const g = await newAgentGroup({ channelId: world.channelId });
-    const [payer, noReceipts] = [address('payer'), address('noreceipts')];
+    const [payer, noReceipts] = [financeAddress('payer'), financeAddress('noreceipts')];
     const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
     await addContact(cdeps, g.agentGroupId, { email: payer, documents: ['RECEIPTS'] }, TEST_OPERATOR);
     await addContact(cdeps, g.agentGroupId, { email: noReceipts, documents: ['STATEMENTS'] }, TEST_OPERATOR);

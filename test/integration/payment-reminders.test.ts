@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { addContact } from '../../domain/mail/finance-contacts.ts';
@@ -7,17 +6,13 @@ import { advanceTestClock, createTestClock } from '../../domain/test-clocks/mana
 import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { mailbox } from '../support/mailbox.ts';
+import { financeAddress, mailbox, noonIst } from '../support/mailbox.ts';
 import { newAgentGroup, principalOf, stack, testServices } from '../support/stack.ts';
 
 let world: InvoiceWorld;
 beforeAll(async () => {
   world = await seedInvoiceWorld();
 }, 120_000);
-
-const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
-/** Noon India time of a day: the clock's instant for "that day". */
-const noonIst = (day: string) => new Date(`${day}T12:00:00+05:30`);
 
 /**
  * A test clock carries an unpaid invoice through its reminders: each advance runs the group's
@@ -28,7 +23,7 @@ describe('payment reminders on a test clock', () => {
   it('bills the period, then e-mails due-soon (a third of the 15-day terms ahead), overdue on the 1st and 7th day, each once, only to the contact who chose reminders, each audited', async () => {
     const svc = testServices();
     const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15, overdueHoldDays: 10 });
-    const [ap, optedOut] = [address('ap'), address('noreminders')];
+    const [ap, optedOut] = [financeAddress('ap'), financeAddress('noreminders')];
     const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
     await addContact(cdeps, g.agentGroupId, { email: ap, name: 'Asha' }, TEST_OPERATOR);
     await addContact(cdeps, g.agentGroupId, { email: optedOut, documents: ['RECEIPTS', 'STATEMENTS'] }, TEST_OPERATOR);

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import '../../infra/payments/with-razorpay.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
@@ -12,7 +12,7 @@ import { runAdminTool } from '../support/admin-tool.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { FakeRazorpay } from '../support/fake-razorpay.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { mailbox } from '../support/mailbox.ts';
+import { financeAddress, mailbox } from '../support/mailbox.ts';
 import { newAgentGroup, stack } from '../support/stack.ts';
 
 /**
@@ -38,7 +38,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => fake?.stop());
 
-const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
 const reconcile = (agentGroupId: string) =>
   reconcilePayments(
     {
@@ -58,7 +57,7 @@ const reconcile = (agentGroupId: string) =>
 describe('receipts of payments found by reconciliation', () => {
   it('a payment whose webhook never came is recorded by reconciliation and receipted once to the contacts who chose receipts; a second reconciliation sends nothing', async () => {
     const g = await newAgentGroup({ channelId: world.channelId });
-    const [payer, statementsOnly] = [address('payer'), address('statements')];
+    const [payer, statementsOnly] = [financeAddress('payer'), financeAddress('statements')];
     const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
     await addContact(cdeps, g.agentGroupId, { email: payer, documents: ['RECEIPTS'] }, TEST_OPERATOR);
     await addContact(cdeps, g.agentGroupId, { email: statementsOnly, documents: ['STATEMENTS'] }, TEST_OPERATOR);

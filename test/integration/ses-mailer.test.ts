@@ -1,20 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../infra/config.ts';
 import { createSesClient, MailMessageError, SesMailer } from '../../infra/mail/ses-mailer.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { creditNote } from '../support/invoice-documents.ts';
-import { mailbox } from '../support/mailbox.ts';
+import { financeAddress, mailbox } from '../support/mailbox.ts';
 import { stack, testServices } from '../support/stack.ts';
 
 /** SesMailer over the wire to the SES emulator (aws-ses-v2-local), read back from its mailbox over HTTP. */
 const cfg = () => parseConfig(stack().env);
 const inbox = () => mailbox(stack().env.SES_ENDPOINT!);
-const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
 
 describe('SesMailer', () => {
   it('sends the subject, both parts and a PDF attachment from the stage sender, and the mailbox gives the same bytes back', async () => {
-    const to = address('accounts');
+    const to = financeAddress('accounts');
     const pdf = await new PdfInvoiceRenderer().render(creditNote);
 
     const sent = await testServices().mailer.send({
@@ -42,7 +40,7 @@ describe('SesMailer', () => {
   });
 
   it('lists only the recipient’s own mail', async () => {
-    const [a, b] = [address('a'), address('b')];
+    const [a, b] = [financeAddress('a'), financeAddress('b')];
     const mailer = testServices().mailer;
     await mailer.send({ to: [a], subject: 'for a', text: 'a', html: '<p>a</p>' });
     await mailer.send({ to: [b], subject: 'for b', text: 'b', html: '<p>b</p>' });
@@ -53,7 +51,7 @@ describe('SesMailer', () => {
 
   it('refuses before calling SES what SES would refuse or cannot send: no sender, no recipient, a tag outside its characters', async () => {
     const client = await createSesClient(cfg());
-    const message = { to: [address('x')], subject: 's', text: 't', html: '<p>t</p>' };
+    const message = { to: [financeAddress('x')], subject: 's', text: 't', html: '<p>t</p>' };
     await expect(new SesMailer(client, {}).send(message)).rejects.toThrow(/MAIL_FROM/);
     await expect(new SesMailer(client, cfg().mail).send({ ...message, to: [] })).rejects.toThrow(MailMessageError);
     await expect(new SesMailer(client, cfg().mail).send({ ...message, tags: { document: 'INV/2026/1' } })).rejects.toThrow(/tag document=INV\/2026\/1/);
@@ -63,7 +61,7 @@ describe('SesMailer', () => {
 
   it('names SES on an error from the emulator, and passes its refusal on', async () => {
     const client = await createSesClient({ ...cfg(), endpoints: { ...cfg().endpoints, ses: `${stack().env.SES_ENDPOINT}/no-such-path` } });
-    const err = await new SesMailer(client, cfg().mail).send({ to: [address('y')], subject: 's', text: 't', html: '<p>t</p>' }).catch((e: unknown) => e);
+    const err = await new SesMailer(client, cfg().mail).send({ to: [financeAddress('y')], subject: 's', text: 't', html: '<p>t</p>' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as { $service?: string }).$service).toBe('SES');
     client.destroy();

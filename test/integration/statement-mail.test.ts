@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { statementCsv } from '../../domain/ledger/ledger-csv.ts';
@@ -8,16 +7,13 @@ import { advanceTestClock, createTestClock } from '../../domain/test-clocks/mana
 import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { mailbox } from '../support/mailbox.ts';
+import { financeAddress, mailbox, noonIst } from '../support/mailbox.ts';
 import { newAgentGroup, principalOf, stack, testServices } from '../support/stack.ts';
 
 let world: InvoiceWorld;
 beforeAll(async () => {
   world = await seedInvoiceWorld();
 }, 120_000);
-
-const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
-const noonIst = (day: string) => new Date(`${day}T12:00:00+05:30`);
 
 /**
  * The monthly statement on a test clock: each advance runs the group's share of the daily run
@@ -27,7 +23,7 @@ describe('monthly statement e-mail on a test clock', () => {
   it("a clock jumping past the 1st is caught up on the 2nd: the previous month's statement goes once to each contact who chose statements, its CSV the same as GET /v1/statement's, audited; a later run sends nothing", async () => {
     const svc = testServices();
     const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15 });
-    const [ap, noStatements] = [address('ap'), address('nostatements')];
+    const [ap, noStatements] = [financeAddress('ap'), financeAddress('nostatements')];
     const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
     // A reminder opt-out does not stop statements; leaving STATEMENTS out does.
     await addContact(cdeps, g.agentGroupId, { email: ap, name: 'Asha', documents: ['STATEMENTS'] }, TEST_OPERATOR);

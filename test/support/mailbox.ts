@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { pollUntil } from './poll.ts';
 
 /** One message the SES emulator kept, as a test reads it: parts decoded, attachments as bytes. */
@@ -70,3 +71,9 @@ export function mailbox(url: string) {
 }
 
 export type Mailbox = ReturnType<typeof mailbox>;
+
+/** A finance contact's address no other test uses: the mailbox is shared by every file of a run. */
+export const financeAddress = (who: string): string => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
+
+/** Noon India time of a day: a test clock's instant for "that day". */
+export const noonIst = (day: string): Date => new Date(`${day}T12:00:00+05:30`);
