@@ -411,17 +411,17 @@ describe('the booking workflow', () => {
 
     // assess
     expect(res.status).toBe(202);
-    // The record is the verdict: FAILED first (its callback arrives), then CONFIRMED inside the watch. Each
-    // wait is a bound on a stalled run, not a speed check; a delivery's own retries are the delivery tests'.
-    const [failed] = await receiver.waitFor(path, 1, 60_000);
-    expect((failed!.body as { eventType: string }).eventType).toBe('booking.failed');
+    // The record is the verdict: CONFIRMED inside the watch, with its failure kept, and both callbacks
+    // published in that order. The bound is a stall bound, not a speed check: a look lost under a loaded
+    // run is recovered by the sweeper (a minute's grace on a one-minute schedule), so it exceeds two
+    // minutes. How soon a callback reaches the receiver is the delivery tests' business: only its order is checked.
     const row = await pollUntil(
       'the late landing',
       async () => {
         const r = await feedRow(g, externalBookingId);
         return r?.status === 'CONFIRMED' ? r : undefined;
       },
-      { tries: 440 },
+      { tries: 720 },
     );
     const booking = (await call('GET', `/v1/bookings/${row.bookingId}`, { key: g.apiKey })).body;
     const published = await pollUntil('the confirmed callback published', async () => {
@@ -430,14 +430,14 @@ describe('the booking workflow', () => {
     });
     expect(published.map((c) => c.eventType)).toEqual(['booking.failed', 'booking.confirmed']);
     expect(new Set(published.map((c) => c.eventId)).size).toBe(2);
-    expect(booking).toMatchObject({ status: 'CONFIRMED', bookingId: row.bookingId });
+    expect(booking).toMatchObject({ status: 'CONFIRMED', bookingId: row.bookingId, failure: { reasonCode: 'BOOKING_NOT_COMPLETED' } });
     // Whatever has been delivered came in that order (deliveries are at least once: never the reverse).
     const received = receiver.requests.filter((r) => r.path === path).map((r) => (r.body as { eventType: string }).eventType);
     expect([...new Set(received)]).toEqual(['booking.failed', 'booking.confirmed'].slice(0, new Set(received).size));
     expect((await entriesOf(g))[0]).toMatchObject({ status: 'POSTED', bookingId: row.bookingId });
     expect((await position(g)).exposure).toBe(fromRupees(o.total));
     // vitest's default 30 s would end the test before its own bounds could.
-  }, 240_000);
+  }, 480_000);
 });
 
 describe('races', () => {
