@@ -180,7 +180,6 @@ export async function benchAmendments(svc: Services, runs: number): Promise<void
       checkIn,
       checkOut: amendedOut,
       selectedProperties: a0.after.selectedProperties,
-      scenario: null,
     });
     const a1: Amendment = { ...a0, steps: { ...a0.steps, channelModified: true }, version: 2 };
     await svc.amendments.save(a0, a1);

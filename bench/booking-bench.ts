@@ -255,7 +255,6 @@ export async function benchBookings(svc: Services, runs: number): Promise<void> 
         checkOut,
         selectedProperties: b.selectedProperties,
         primaryGuest: b.primaryGuest,
-        scenario: null,
         requestedAt: b.createdAt,
       });
       for (const look of [reservation, undefined]) {

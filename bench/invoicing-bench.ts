@@ -111,7 +111,6 @@ export function seededBooking(agentGroupId: string, partnerId: string, channelId
     additionalGuests: [],
     specialRequests: null,
     callbackUrl: null,
-    scenario: null,
     deadline: at,
     watchUntil: at,
     steps: { ...NO_STEPS_DONE, inventoryTaken: true },

@@ -47,6 +47,7 @@ import type { CreditLedger } from '../domain/ports/credit-ledger.ts';
 import { DynamoCreditLedger } from './dynamo/dynamo-credit-ledger.ts';
 import type { BookingQueue, BookingStore } from '../domain/ports/booking-store.ts';
 import type { PropertySystem } from '../domain/ports/property-system.ts';
+import type { SandboxScenarioBook } from '../domain/sandbox/workflow-scenarios.ts';
 import type { PlaceBookingDeps } from '../domain/bookings/place-booking.ts';
 import type { CancelDeps } from '../domain/bookings/cancel-booking.ts';
 import { DynamoBookingStore } from './dynamo/dynamo-booking-store.ts';
@@ -146,6 +147,8 @@ export interface Services {
   readonly bookings: BookingStore;
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
+  /** Sandbox stages, when a request forces a booking or amendment scenario: the simulator records it (docs/sandbox.md). */
+  readonly scenarioBook: SandboxScenarioBook;
   readonly bookingReads: BookingReads;
   readonly amendments: AmendmentStore;
   readonly metrics: Metrics;
@@ -203,6 +206,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   const ledger = once(() => new DynamoCreditLedger(db(), table));
   const auditTrail = once(() => new DynamoAuditTrail(db(), table, cfg.stage, sha256Hex));
   const invoices = once(() => new DynamoInvoiceStore(db(), table, auditTrail()));
+  const simulator = (c: Clock) =>
+    new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs });
   // The entries that read the clock, made again for a group's test clock by atClock.
   const atClockMakers = (c: Clock) => ({
     clock: () => c,
@@ -214,12 +219,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
       const channex =
         baseUrl && apiKey && providerCode ? new ChannexPropertySystem(db(), table, c, { baseUrl, apiKey, providerCode, userApiKey, apiUrl }) : undefined;
       if (cfg.channex.propertySystem === 'channex') return channex!;
-      const simulator = new SimulatedPropertySystem(db(), table, c, {
-        timeScale: cfg.timeScale,
-        windowSeconds: cfg.booking.windowSeconds,
-        syncWaitMs: cfg.booking.syncWaitMs,
-      });
-      return channex ? new RoutedPropertySystem(db(), table, simulator, channex) : simulator;
+      return channex ? new RoutedPropertySystem(db(), table, simulator(c), channex) : simulator(c);
     },
     // The stage param irpProvider chooses: `nic`, the portal's API for every registration (one without
     // credentials waits for them); `sandbox`, the sandbox the project owns except for the registrations
@@ -238,6 +238,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     realClock: () => clock,
     atClock: (self) => (c) => (c === clock ? self : rebound(self, atClockMakers(c))),
     testClocks: () => new DynamoTestClockStore(db(), table),
+    // The record lives on the table whichever clock reads it, so the process's clock dates its expiry (a test clock never runs behind it).
+    scenarioBook: () => simulator(clock),
     tenants: () => new DynamoTenantDirectory(db(), table, auditTrail()),
     people: () => new DynamoConsoleStore(db(), table, auditTrail()),
     rateLimiter: () => new DynamoRateLimiter(db(), table),

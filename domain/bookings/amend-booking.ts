@@ -336,7 +336,7 @@ export async function applyAmendment(
     after: e.after,
     money: e.money,
     warnings: e.pricing?.warnings ?? [],
-    scenario: cmd.scenario ?? null,
+    ...(cmd.scenario && { scenario: cmd.scenario }),
     callbackUrl: booking.callbackUrl,
     adjustmentEntryId: deps.derivedId(`${booking.bookingRef}:amendment:${amendmentId}:adjustment`),
     steps: NO_AMENDMENT_STEPS,
@@ -481,7 +481,6 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         checkIn: a.after.checkIn,
         checkOut: a.after.checkOut,
         selectedProperties: a.after.selectedProperties,
-        scenario: a.scenario,
         stay: channelStayOf(a.after),
       });
       if (answer.accepted) return withBooking(await save(deps, a, bump(a, { steps: { ...a.steps, channelModified: true } }, now), 'channel-modified'), known);
@@ -583,7 +582,6 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
         checkIn: a.before.checkIn,
         checkOut: a.before.checkOut,
         selectedProperties: a.before.selectedProperties,
-        scenario: null,
         stay: channelStayOf(a.before),
       });
       return save(deps, a, bump(a, { steps: { ...a.steps, channelRestored: true } }, now), 'channel-restored');

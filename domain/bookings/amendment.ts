@@ -18,12 +18,9 @@ export interface AmendmentCommand {
   readonly vas?: readonly VasSelection[];
   /** The booking's additional guests: [] clears, a non-empty list replaces. The primary guest never changes here. */
   readonly guests?: readonly Guest[];
-  /** Sandbox stages only (docs/sandbox.md). */
-  readonly scenario?: AmendmentScenario;
+  /** Sandbox stages only: the one sandbox branch left in a use case (docs/decisions/sandbox.md). */
+  readonly scenario?: 'amendment-fails';
 }
-
-export const AMENDMENT_SCENARIOS = ['amendment-refused', 'amendment-fails'] as const;
-export type AmendmentScenario = (typeof AMENDMENT_SCENARIOS)[number];
 
 /** The contract's money breakdown of one side of a quote: stay − discount + meals + vas + tax = total. */
 export interface Breakdown {
@@ -184,7 +181,7 @@ function stayKey(r: OrderRequest, guests: readonly Guest[]): string {
 export const isNoChange = (current: OrderRequest, currentGuests: readonly Guest[], amended: OrderRequest, amendedGuests: readonly Guest[]): boolean =>
   stayKey(current, currentGuests) === stayKey(amended, amendedGuests);
 
-/** What the amendment's content hash covers: the fields given, as given (the scenario is not content). */
+/** What the amendment's content hash covers: the fields given, as given (a sandbox header is not content). */
 export const amendmentContent = (cmd: AmendmentCommand) => ({
   checkIn: cmd.checkIn ?? null,
   checkOut: cmd.checkOut ?? null,
@@ -299,7 +296,8 @@ export interface Amendment {
   readonly after: StaySnapshot;
   readonly money: AmendmentMoney;
   readonly warnings: readonly string[];
-  readonly scenario: AmendmentScenario | null;
+  /** Sandbox `amendment-fails` only, absent otherwise: the step after the channel fails (docs/decisions/sandbox.md). */
+  readonly scenario?: 'amendment-fails';
   readonly callbackUrl: string | null;
   /** The ADJUSTMENT's id, fixed up front so posting it twice is impossible. */
   readonly adjustmentEntryId: string;

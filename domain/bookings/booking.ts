@@ -24,10 +24,6 @@ export interface Guest {
   readonly position?: number;
 }
 
-/** Sandbox behaviours a partner may force on one booking (docs/sandbox.md); null in production. */
-export const BOOKING_SCENARIOS = ['booking-processing', 'booking-failed', 'booking-late'] as const;
-export type BookingScenario = (typeof BOOKING_SCENARIOS)[number];
-
 export const BOOKING_FAILURE_REASONS = ['BOOKING_NOT_COMPLETED', 'CHANNEL_REFUSED'] as const;
 
 /**
@@ -118,7 +114,6 @@ export interface Booking {
   readonly additionalGuests: readonly Guest[];
   readonly specialRequests: string | null;
   readonly callbackUrl: string | null;
-  readonly scenario: BookingScenario | null;
   /** End of the workflow window: unresolved after this, the booking FAILS. */
   readonly deadline: string;
   /** After a failure, how long the workflow keeps watching for a late landing. */

@@ -14,7 +14,7 @@ import type { IdGenerator } from '../ports/ids.ts';
 import type { OrderStore } from '../ports/order-store.ts';
 import type { UrlGuard } from '../ports/url-guard.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
-import { NO_STEPS_DONE, type Booking, type BookingScenario, type Guest } from './booking.ts';
+import { NO_STEPS_DONE, type Booking, type Guest } from './booking.ts';
 import { PriceMovedError, SoldOutError } from './booking-errors.ts';
 import { mergeGuests } from './guests.ts';
 import { advanceBooking, type WorkflowDeps } from './workflow.ts';
@@ -39,8 +39,6 @@ export interface BookingCommand {
   readonly additionalGuests: readonly Guest[];
   readonly specialRequests?: string;
   readonly callbackUrl?: string;
-  /** Sandbox stages only: a forced workflow behaviour (a moved price is a pricer in the deps, domain/sandbox). */
-  readonly scenario?: BookingScenario;
 }
 
 export type BookingReplyStatus = 'CREATED' | 'ALREADY_EXISTS' | 'PROCESSING';
@@ -140,7 +138,6 @@ export async function placeBooking(deps: PlaceBookingDeps, principal: AgentGroup
     additionalGuests: mergeGuests({ primaryGuest: cmd.primaryGuest, additionalGuests: [] }, cmd.additionalGuests).additionalGuests,
     specialRequests: cmd.specialRequests ?? null,
     callbackUrl: cmd.callbackUrl ?? null,
-    scenario: cmd.scenario ?? null,
     deadline: windowEnd.toISOString(),
     watchUntil: new Date(windowEnd.getTime() + deps.timings.watchSeconds * 1000).toISOString(),
     steps: NO_STEPS_DONE,

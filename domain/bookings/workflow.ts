@@ -294,7 +294,6 @@ function askPropertySystem(deps: WorkflowDeps, b: Booking): Promise<ReservationS
       checkOut: b.checkOut,
       selectedProperties: b.selectedProperties,
       primaryGuest: b.primaryGuest,
-      scenario: b.scenario,
       requestedAt: b.createdAt,
       stay: channelStayOf(b),
     });

@@ -41,8 +41,6 @@ export interface ReservationRequest {
   readonly checkOut: string;
   readonly selectedProperties: readonly SelectedProperty[];
   readonly primaryGuest: Guest;
-  /** Sandbox stages only: a behaviour forced by the partner's X-Test-Scenario. */
-  readonly scenario: string | null;
   /** When the credit gate admitted the booking; sandbox behaviours are timed from it. */
   readonly requestedAt: string;
   readonly stay?: ChannelStay;
@@ -74,8 +72,6 @@ export interface ModificationRequest {
   readonly checkIn: string;
   readonly checkOut: string;
   readonly selectedProperties: readonly SelectedProperty[];
-  /** Sandbox stages only: a behaviour forced by the partner's X-Test-Scenario. */
-  readonly scenario: string | null;
   readonly stay?: ChannelStay;
 }
 

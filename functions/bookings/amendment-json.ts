@@ -1,15 +1,23 @@
 import type * as v from 'valibot';
 import type { AmendmentEvaluation, AmendmentReply } from '../../domain/bookings/amend-booking.ts';
-import type { AmendmentCommand, AmendmentScenario, Breakdown } from '../../domain/bookings/amendment.ts';
+import type { AmendmentCommand, Breakdown } from '../../domain/bookings/amendment.ts';
 import { toRupees } from '../../domain/money.ts';
+import type { AmendmentScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import type { Config } from '../../infra/config.ts';
 import type { AmendmentAppliedSchema, AmendmentBody, AmendmentEvaluationSchema } from '../contracts/amendments.ts';
 import { AMENDMENT_SCENARIO_VALUES } from '../contracts/amendments.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { HttpEvent } from '../http/types.ts';
 
-/** The validated body as the domain takes it; fields not sent stay absent (omitted = unchanged). */
-export const amendmentCommand = (body: AmendmentBody, scenario?: AmendmentScenario): AmendmentCommand => ({ ...body, ...(scenario && { scenario }) });
+/**
+ * The validated body as the domain takes it; fields not sent stay absent (omitted = unchanged).
+ * Of the scenarios only `amendment-fails` goes on the command (the one left in a use case);
+ * `amendment-refused` is recorded with the simulator (withAmendmentScenario).
+ */
+export const amendmentCommand = (body: AmendmentBody, scenario?: AmendmentScenario): AmendmentCommand => ({
+  ...body,
+  ...(scenario === 'amendment-fails' && { scenario }),
+});
 
 export const amendmentScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): AmendmentScenario | undefined =>
   sandboxHeader(event, config, AMENDMENT_SCENARIO_VALUES);

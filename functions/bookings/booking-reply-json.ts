@@ -1,9 +1,10 @@
 import type * as v from 'valibot';
-import type { Booking, BookingScenario } from '../../domain/bookings/booking.ts';
+import type { Booking } from '../../domain/bookings/booking.ts';
 import type { CancellationQuote, CancelResult } from '../../domain/bookings/cancel-booking.ts';
 import type { BookingCommand, BookingReply } from '../../domain/bookings/place-booking.ts';
 import { parseRupees, toRupees } from '../../domain/money.ts';
 import type { SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
+import type { BookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import type { Config } from '../../infra/config.ts';
 import {
   BOOKING_SCENARIO_VALUES,
@@ -17,7 +18,8 @@ import type { HttpEvent } from '../http/types.ts';
 
 /**
  * The scenario a booking request asks for (sandbox stages only), split by where it acts: a
- * moved price is a pricer in the dependencies, a workflow behaviour goes on the booking.
+ * moved price is a pricer in the dependencies, a workflow behaviour is recorded with the
+ * simulated property system (withBookingScenario).
  */
 export function bookingScenarioOf(
   event: Pick<HttpEvent, 'headers'>,
@@ -29,7 +31,7 @@ export function bookingScenarioOf(
 }
 
 /** The validated body as the domain takes it: money in paise. */
-export function bookingCommand(body: BookingBody, scenario: BookingCommand['scenario']): BookingCommand {
+export function bookingCommand(body: BookingBody): BookingCommand {
   return {
     orderId: body.orderId,
     externalBookingId: body.externalBookingId,
@@ -39,7 +41,6 @@ export function bookingCommand(body: BookingBody, scenario: BookingCommand['scen
     additionalGuests: body.additionalGuests ?? [],
     ...(body.specialRequests === undefined ? {} : { specialRequests: body.specialRequests }),
     ...(body.callbackUrl === undefined ? {} : { callbackUrl: body.callbackUrl }),
-    ...(scenario ? { scenario } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { auditOrigin } from '../http/audit-origin.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { withOrderScenario } from '../../domain/sandbox/order-scenarios.ts';
+import { withBookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { bookingDeps } from '../../infra/container.ts';
 import { createBookingRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
@@ -8,11 +9,7 @@ import { bookingCommand, bookingReplyJson, bookingScenarioOf } from './booking-r
 
 export const handler = endpoint(createBookingRoute, async ({ principal, body, services, event, state }) => {
   const scenario = bookingScenarioOf(event, services.config);
-  const reply = await placeBooking(
-    withOrderScenario(bookingDeps(services), scenario.pricing),
-    principal,
-    bookingCommand(body, scenario.workflow),
-    auditOrigin(principal, state),
-  );
+  const deps = withBookingScenario(withOrderScenario(bookingDeps(services), scenario.pricing), scenario.workflow, () => services.scenarioBook);
+  const reply = await placeBooking(deps, principal, bookingCommand(body), auditOrigin(principal, state));
   return { status: reply.status === 'PROCESSING' ? 202 : 200, body: bookingReplyJson(reply) };
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
-import { AMENDMENT_SCENARIOS } from '../../domain/bookings/amendment.ts';
+import { AMENDMENT_SCENARIOS } from '../../domain/sandbox/workflow-scenarios.ts';
 import { defineRoute } from '../http/route.ts';
 import { BookingIdParamsSchema } from './booking-reads.ts';
 import { BOOKING_LIMITS, CreditDeniedSchema, GuestSchema } from './bookings.ts';

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { BOOKING_SCENARIOS, BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
+import { BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
+import { BOOKING_SCENARIOS } from '../../domain/sandbox/workflow-scenarios.ts';
 import { isCalendarDate, PERSONAL_DATE_RULE, PERSONAL_HORIZON } from '../../domain/catalogue/calendar.ts';
 import { parseRupees } from '../../domain/money.ts';
 import { defineRoute } from '../http/route.ts';

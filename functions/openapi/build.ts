@@ -1,8 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from '../../domain/idempotency/idempotency-key.ts';
-import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/bookings/booking.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
+import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';

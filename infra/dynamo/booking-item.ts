@@ -43,7 +43,11 @@ export function bookingPutAtVersion(table: string, previous: Booking, next: Book
   };
 }
 
-const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity']);
+/**
+ * Attributes of the item that are not the booking's: its keys, and `scenario`, which bookings
+ * stored before the sandbox scenarios moved to the simulator carry (docs/decisions/sandbox.md).
+ */
+const NOT_BOOKING_ATTRIBUTES = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'scenario']);
 
 /** Fields added after bookings were first stored, with what an older item means by their absence. */
 const defaults = (b: Record<string, unknown>) => ({
@@ -54,6 +58,6 @@ const defaults = (b: Record<string, unknown>) => ({
 });
 
 export function bookingOf(item: Record<string, unknown>): Booking {
-  const stored = Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k)));
+  const stored = Object.fromEntries(Object.entries(item).filter(([k]) => !NOT_BOOKING_ATTRIBUTES.has(k)));
   return { ...defaults(stored), ...stored } as unknown as Booking;
 }

@@ -34,8 +34,13 @@ const amendmentItem = (a: Amendment): Record<string, unknown> => ({
   ...a,
 });
 
-const amendmentOf = (item: Record<string, unknown>): Amendment =>
-  Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k))) as unknown as Amendment;
+/**
+ * The record without its keys. Amendments stored before scenarios moved to the simulator carry
+ * `scenario` on every record (null, or `amendment-refused`, which the simulator now holds): only
+ * `amendment-fails` still means something on the record (docs/decisions/sandbox.md).
+ */
+export const amendmentOf = (item: Record<string, unknown>): Amendment =>
+  Object.fromEntries(Object.entries(item).filter(([k, v]) => !KEY_ATTRIBUTES.has(k) && (k !== 'scenario' || v === 'amendment-fails'))) as unknown as Amendment;
 
 /** Attempts of a rows write whose units moved under it (a sync, another booking); each re-reads them. */
 const MAX_ATTEMPTS = 10;

@@ -226,6 +226,8 @@ export const keys = {
   simulatedReservation: (bookingRef: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: 'RESERVATION' }),
   /** The simulator's stored answer to one modification of a reservation (its idempotency record). */
   simulatedModification: (bookingRef: string, key: string): Key => ({ PK: `SIMRES#${bookingRef}`, SK: `MODIFICATION#${key}` }),
+  /** A sandbox scenario a request forced for one booking (its bookingRef) or amendment (its id), read by the simulator; expires after a week. */
+  forcedScenario: (key: string): Key => ({ PK: `SIMSCENARIO#${key}`, SK: 'SCENARIO' }),
   /** An amendment of a booking, under its group (the durable record of its steps). */
   amendment: (agentGroupId: string, bookingRef: string, amendmentId: string): Key => ({
     PK: `GROUP#${agentGroupId}`,

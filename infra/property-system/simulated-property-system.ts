@@ -3,8 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_SIMULATOR, type SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { ModificationRequest, ModificationResult, PropertySystem, ReservationRequest, ReservationState } from '../../domain/ports/property-system.ts';
+import type { ForcedScenario, SandboxScenarioBook } from '../../domain/sandbox/workflow-scenarios.ts';
+import { getAll } from '../dynamo/batch-get.ts';
 import { isConditionFailure } from '../dynamo/client.ts';
 import { keys } from '../dynamo/keys.ts';
+import { TTL_ATTRIBUTE } from '../dynamo/table.ts';
+
+/**
+ * How long a forced scenario is kept: it is read when the reservation is placed or the
+ * modification asked, normally within the request that forced it, at the latest when the
+ * sweeper finishes a workflow whose process died. A week leaves room for any of these.
+ */
+export const FORCED_SCENARIO_DAYS = 7;
 
 export interface SimulatorTimings {
   /** Divides the world file's confirmAfterSeconds, as it divides every other wait on a test stage. */
@@ -34,11 +44,12 @@ const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + m
 /**
  * The property system the project owns for local and test stages (docs/world-file.md):
  * each listing's behaviour comes from the world file (confirm at once, confirm after N
- * seconds, never confirm), and a sandbox scenario on the booking
- * overrides it. A reservation is one item keyed by the booking, so reserving twice is one
- * reservation and the booking id it hands out never changes.
+ * seconds, never confirm), and a sandbox scenario a request forced for the booking or the
+ * amendment (SandboxScenarioBook: one expiring item per key) overrides it. A reservation is
+ * one item keyed by the booking, so reserving twice is one reservation and the booking id it
+ * hands out never changes.
  */
-export class SimulatedPropertySystem implements PropertySystem {
+export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioBook {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -49,13 +60,14 @@ export class SimulatedPropertySystem implements PropertySystem {
   async reserve(request: ReservationRequest): Promise<ReservationState> {
     const existing = await this.read(request.bookingRef);
     if (existing) return this.stateOf(existing);
+    const [behaviour, scenario] = await this.behaviourFor(request.listingId, request.bookingRef);
     const reservation: Reservation = {
       bookingRef: request.bookingRef,
       listingId: request.listingId,
       bookingId: `SIM-${randomBytes(6).toString('hex').toUpperCase()}`,
-      landsAt: simulatedLandingTime(await this.behaviour(request.listingId), request, this.timings),
+      landsAt: simulatedLandingTime(behaviour, request, this.timings, scenario),
       status: 'RESERVED',
-      ...(request.scenario === 'booking-late' ? { lateAfter: plusMs(request.requestedAt, this.timings.windowSeconds * 1000) } : {}),
+      ...(scenario === 'booking-late' ? { lateAfter: plusMs(request.requestedAt, this.timings.windowSeconds * 1000) } : {}),
     };
     try {
       await this.db.send(
@@ -128,7 +140,7 @@ export class SimulatedPropertySystem implements PropertySystem {
     const earlier = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
     if (earlier.Item) return earlier.Item.result as ModificationResult;
     const result =
-      request.kind === 'restore' ? ({ accepted: true } as const) : simulatedModificationAnswer(await this.behaviour(request.listingId), request.scenario);
+      request.kind === 'restore' ? ({ accepted: true } as const) : simulatedModificationAnswer(...(await this.behaviourFor(request.listingId, request.key)));
     try {
       await this.db.send(
         new PutCommand({
@@ -159,6 +171,26 @@ export class SimulatedPropertySystem implements PropertySystem {
   /** The simulator's reservation holds no guest (bookingRef, listing, stay, units, status), so there is nothing to forget. */
   async forgetGuest(): Promise<void> {}
 
+  /** Records the scenario for a booking or an amendment not yet asked for; the table's TTL removes it. */
+  async force(key: string, scenario: ForcedScenario): Promise<void> {
+    const expiresAt = Math.floor(this.clock.now().getTime() / 1000) + FORCED_SCENARIO_DAYS * 86_400;
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...keys.forcedScenario(key), entity: 'ForcedScenario', scenario, [TTL_ATTRIBUTE]: expiresAt } }),
+    );
+  }
+
+  /**
+   * The listing's behaviour and the scenario forced for this booking or amendment, in one
+   * round trip (a BatchGet in place of the behaviour's GetItem), consistent because the request
+   * that forced the scenario wrote it just before.
+   */
+  private async behaviourFor(listingId: string, key: string): Promise<[Omit<SimulatorBehaviour, 'listingId'>, ForcedScenario | undefined]> {
+    const items = await getAll(this.db, this.table, [keys.simulator(listingId), keys.forcedScenario(key)], { consistent: true });
+    const behaviour = items.find((i) => i.SK === keys.simulator(listingId).SK) as SimulatorBehaviour | undefined;
+    const forced = items.find((i) => i.SK === keys.forcedScenario(key).SK);
+    return [behaviour ?? DEFAULT_SIMULATOR, forced?.scenario as ForcedScenario | undefined];
+  }
+
   private stateOf(r: Reservation): ReservationState {
     if (r.landsAt !== null && r.landsAt <= this.clock.now().toISOString()) return { state: 'CONFIRMED', bookingId: r.bookingId };
     return { state: 'PENDING', checkAgainAt: r.landsAt };
@@ -176,7 +208,7 @@ export class SimulatedPropertySystem implements PropertySystem {
 }
 
 /** The simulator's answer to an amendment: the world file's `cannotModify` and `refusesChanges`, or the sandbox scenario `amendment-refused`, refuse it. */
-export function simulatedModificationAnswer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: string | null): ModificationResult {
+export function simulatedModificationAnswer(behaviour: Omit<SimulatorBehaviour, 'listingId'>, scenario: ForcedScenario | undefined): ModificationResult {
   if (behaviour.cannotModify)
     return {
       accepted: false,
@@ -194,9 +226,14 @@ export function simulatedModificationAnswer(behaviour: Omit<SimulatorBehaviour, 
  * inside the window; booking-late lands half a window after the first look past its
  * window (status), which is when the workflow fails it.
  */
-export function simulatedLandingTime(behaviour: Omit<SimulatorBehaviour, 'listingId'>, request: ReservationRequest, timings: SimulatorTimings): string | null {
+export function simulatedLandingTime(
+  behaviour: Omit<SimulatorBehaviour, 'listingId'>,
+  request: ReservationRequest,
+  timings: SimulatorTimings,
+  scenario: ForcedScenario | undefined,
+): string | null {
   const from = request.requestedAt;
-  switch (request.scenario) {
+  switch (scenario) {
     case 'booking-processing':
       return plusMs(from, Math.min(2 * timings.syncWaitMs + 500, (timings.windowSeconds * 1000) / 2));
     case 'booking-failed':

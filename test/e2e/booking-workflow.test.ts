@@ -13,6 +13,7 @@ import { CreditDeniedError } from '../../domain/ledger/credit-errors.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
 import type { PropertySystem } from '../../domain/ports/property-system.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
+import { withBookingScenario, type BookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { bookingDeps, buildServices, orderDeps, type BookingDeps, type Services } from '../../infra/container.ts';
 import { assertBookingInvariants } from '../support/booking-invariant.ts';
 import { verifyTrail } from '../../domain/audit/verify-trail.ts';
@@ -97,7 +98,14 @@ async function tenant(): Promise<Tenant> {
 }
 
 /** Prices an order for one night of the listing and books it at that price through `d`; the booking as stored, however the call ended. */
-async function book(t: Tenant, listingId: string, d: BookingDeps, extra: Partial<BookingCommand> = {}): Promise<{ booking: Booking; outcome: unknown }> {
+/** A booking as POST /v1/bookings places it; with a scenario, as a sandbox request with X-Test-Scenario does. */
+async function book(
+  t: Tenant,
+  listingId: string,
+  d: BookingDeps,
+  extra: Partial<BookingCommand> = {},
+  scenario?: BookingScenario,
+): Promise<{ booking: Booking; outcome: unknown }> {
   const order = await createOrder(orderDeps(svc), t.principal, { request: stay(listingId, NIGHT.checkIn, NIGHT.checkOut) });
   const cmd: BookingCommand = {
     orderId: order.orderId,
@@ -108,7 +116,12 @@ async function book(t: Tenant, listingId: string, d: BookingDeps, extra: Partial
     callbackUrl: CALLBACK_URL,
     ...extra,
   };
-  const outcome = await placeBooking(d, t.principal, cmd, testOrigin()).catch((err: unknown) => err);
+  const outcome = await placeBooking(
+    withBookingScenario(d, scenario, () => svc.scenarioBook),
+    t.principal,
+    cmd,
+    testOrigin(),
+  ).catch((err: unknown) => err);
   const claim = await svc.bookings.findClaim(t.group.agentGroupId, cmd.externalBookingId);
   return { booking: (await svc.bookings.get(t.group.agentGroupId, claim!.bookingRef))!, outcome };
 }
@@ -251,17 +264,17 @@ describe('crash injection: the success path', () => {
 });
 
 describe('crash injection: the failure path (the property never confirms)', () => {
-  it.each<[WorkflowStep, string, Partial<BookingCommand>]>([
-    ['failed', 'NEVER_CONFIRM in the world file', {}],
-    ['failed', 'X-Test-Scenario booking-failed', { scenario: 'booking-failed' }],
-    ['callback-published', 'NEVER_CONFIRM in the world file', {}],
-    ['callback-published', 'X-Test-Scenario booking-failed', { scenario: 'booking-failed' }],
-  ])('a worker dying after %s (%s): released once, booking.failed once, watched, then settled', async (step, _, extra) => {
+  it.each<[WorkflowStep, string, BookingScenario | undefined]>([
+    ['failed', 'NEVER_CONFIRM in the world file', undefined],
+    ['failed', 'X-Test-Scenario booking-failed', 'booking-failed'],
+    ['callback-published', 'NEVER_CONFIRM in the world file', undefined],
+    ['callback-published', 'X-Test-Scenario booking-failed', 'booking-failed'],
+  ])('a worker dying after %s (%s): released once, booking.failed once, watched, then settled', async (step, _, scenario) => {
     // prepare
     const t = await tenant();
-    const listing = extra.scenario ? world.instant : world.never;
+    const listing = scenario ? world.instant : world.never;
     const before = await units(listing);
-    const { booking: placed, outcome } = await book(t, listing, deps(), extra);
+    const { booking: placed, outcome } = await book(t, listing, deps(), {}, scenario);
     setClock(placed.deadline, 100);
 
     // act
@@ -291,7 +304,7 @@ describe('crash injection: the failure path (the property never confirms)', () =
     // prepare
     const t = await tenant();
     const before = await units(world.instant);
-    const { booking: placed } = await book(t, world.instant, deps(), { scenario: 'booking-late' });
+    const { booking: placed } = await book(t, world.instant, deps(), {}, 'booking-late');
     setClock(placed.deadline, 100);
     const failed = await rerun(placed);
     // The watch's first look asks the simulator, which fixes the landing half a window (2 s) later.

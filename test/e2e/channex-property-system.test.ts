@@ -193,7 +193,6 @@ describe('Channex property system', () => {
       checkIn: '2027-03-08',
       checkOut: '2027-03-10',
       selectedProperties: [{ propertyId: p1, quantity: 1 }],
-      scenario: null,
       stay: { mealPlan: 'CP', adults: 2, children: 0, infants: 0, roomsAmount: 11_200_00, mealsAmount: 1_800_50, servicesAmount: 500_00 },
     });
     expect(amend).toEqual({ accepted: true });
@@ -205,7 +204,6 @@ describe('Channex property system', () => {
       checkIn: '2027-03-08',
       checkOut: '2027-03-10',
       selectedProperties: [{ propertyId: p1, quantity: 1 }],
-      scenario: null,
     });
     expect(again).toEqual({ accepted: true });
     await svc.propertySystem.modify({
@@ -216,7 +214,6 @@ describe('Channex property system', () => {
       checkIn: '2027-03-08',
       checkOut: '2027-03-09',
       selectedProperties: [{ propertyId: p1, quantity: 1 }],
-      scenario: null,
     });
     await cancelBooking(deps(), principal, (await reload(b)).bookingId!, 'guest changed plans', testOrigin());
 
@@ -259,7 +256,6 @@ describe('Channex property system', () => {
       checkIn: '2027-03-09',
       checkOut: '2027-03-10',
       selectedProperties: [{ propertyId: world.propertyOf(world.instant), quantity: 2 }],
-      scenario: null,
     });
     channex.refuseHotel(world.instant, null);
     expect(answer).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED' });

@@ -1,3 +1,4 @@
+import { withBookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { TEST_OPERATOR, testOrigin } from '../support/audit-origin.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
@@ -252,7 +253,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
     await refusable(run, 'book', async () => {
       const order = await createOrder(orderDeps(svc), run.principal, { request: stay(world.registered, checkIn, checkOut) });
       const reply = await placeBooking(
-        bookingDepsOf(),
+        withBookingScenario(bookingDepsOf(), s.late ? 'booking-late' : undefined, () => svc.scenarioBook),
         run.principal,
         {
           orderId: order.orderId,
@@ -260,7 +261,6 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
           acceptedTotal: order.pricing.summary.grandTotal,
           primaryGuest: guest,
           additionalGuests: [],
-          ...(s.late ? { scenario: 'booking-late' as const } : {}),
         },
         testOrigin(),
       );

@@ -81,7 +81,6 @@ export function bookingFixture(owner: BookingOwner, overrides: Partial<Booking> 
     additionalGuests: [{ firstName: 'Ravi' }],
     specialRequests: 'Late arrival',
     callbackUrl: 'https://partner.example.com/callbacks?token=do-not-echo',
-    scenario: null,
     deadline: at,
     watchUntil: at,
     steps: NO_STEPS_DONE,

@@ -11,6 +11,7 @@ import { createOrder, type OrderDeps } from '../../domain/orders/manage-orders.t
 import { noMetrics } from '../../domain/ports/metrics.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { worldCatalogue } from '../../domain/world/world-catalogue.ts';
+import { withAmendmentScenario, withBookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { parseWorldShape } from '../../domain/world/world-schema.ts';
 import type { BookingDeps } from '../../infra/container.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
@@ -240,5 +241,58 @@ describe('Amendment money', () => {
     });
     expect(await adjustments(booking)).toEqual([expect.objectContaining({ status: 'POSTED', amount: -NIGHT_TOTAL })]);
     expect(await ledger.creditPosition(booking.agentGroupId)).toMatchObject({ exposure: NIGHT_TOTAL, availableCredit: NIGHT_TOTAL });
+  });
+});
+
+describe('Sandbox scenarios at the edge: recorded with the simulator, never on the booking or the amendment', () => {
+  it('booking-failed: the booking stays PROCESSING on a listing that confirms at once, and carries no scenario; the next booking is unaffected', async () => {
+    // prepare
+    const t = tenant();
+    const order = await createOrder(deps, t, { request: stay(world.instant, '2027-03-10', '2027-03-11') });
+    const cmd = () => ({
+      orderId: order.orderId,
+      externalBookingId: randomUUID(),
+      acceptedTotal: order.pricing.summary.grandTotal,
+      primaryGuest: guest,
+      additionalGuests: [],
+    });
+
+    // act
+    const forced = await placeBooking(
+      withBookingScenario(deps, 'booking-failed', () => propertySystem),
+      t,
+      cmd(),
+      testOrigin(),
+    );
+    const plain = await placeBooking(deps, t, cmd(), testOrigin());
+
+    // assess
+    expect(forced.booking.status).toBe('PROCESSING');
+    expect(await propertySystem.status(forced.booking.bookingRef)).toEqual({ state: 'PENDING', checkAgainAt: null });
+    expect(Object.keys((await bookings.get(t.agentGroupId, forced.booking.bookingRef))!)).not.toContain('scenario');
+    expect(plain.booking.status).toBe('CONFIRMED');
+  });
+
+  it('amendment-refused: the simulator refuses that amendment, nothing changes, the record carries no scenario; the next amendment applies', async () => {
+    // prepare
+    const t = tenant();
+    const booking = await confirmed(t);
+
+    // act
+    const err = await applyAmendment(
+      withAmendmentScenario(deps, 'amendment-refused', () => propertySystem),
+      t,
+      booking.bookingId!,
+      EXTEND,
+      testOrigin(),
+    ).catch((e: unknown) => e);
+    const again = await applyExtension(t, booking);
+
+    // assess
+    expect(err).toMatchObject({ code: 'CHANNEL_REFUSED', details: { reasonCode: 'CHANNEL_REFUSED' } });
+    const [refused] = await amendmentsOf(booking);
+    expect(refused).toMatchObject({ status: 'REFUSED' });
+    expect(refused).not.toHaveProperty('scenario');
+    expect(again.amendment).toMatchObject({ status: 'APPLIED' });
   });
 });

@@ -5,6 +5,14 @@ import { SANDBOX_PRICE_MOVE_PERCENT, scenarioContext, scenarioResult } from '../
 import type { PricedOrder, PricingContext } from '../../domain/pricing/index.ts';
 import { sandboxScenarioOf } from '../../functions/orders/order-json.ts';
 import { parseConfig } from '../../infra/config.ts';
+import type { Amendment } from '../../domain/bookings/amendment.ts';
+import type { Booking } from '../../domain/bookings/booking.ts';
+import type { AmendmentStore } from '../../domain/ports/amendment-store.ts';
+import type { BookingStore } from '../../domain/ports/booking-store.ts';
+import { withAmendmentScenario, withBookingScenario, type SandboxScenarioBook } from '../../domain/sandbox/workflow-scenarios.ts';
+import { amendmentCommand } from '../../functions/bookings/amendment-json.ts';
+import { bookingOf } from '../../infra/dynamo/booking-item.ts';
+import { amendmentOf } from '../../infra/dynamo/dynamo-amendment-store.ts';
 
 const key32 = (): string => randomBytes(32).toString('base64');
 const configFor = (stage: string) => parseConfig({ STAGE: stage, TABLE_NAME: 't', CURSOR_KEY: key32(), SECRETS_KEY: key32() });
@@ -72,5 +80,81 @@ describe('Function: scenarioResult', () => {
     );
     expect(soldOut.summary).toBe(priced.summary);
     expect(scenarioResult(priced, 'price-moved')).toBe(priced);
+  });
+});
+
+/** A book and a store that write down what they are asked, in order. */
+function recorder() {
+  const calls: string[] = [];
+  const book: SandboxScenarioBook = { force: async (key, scenario) => void calls.push(`force ${key} ${scenario}`) };
+  return { calls, book };
+}
+
+describe('Function: withBookingScenario', () => {
+  it("records the scenario under the new booking's bookingRef before the booking store opens it; a refused open leaves only the expiring record", async () => {
+    // prepare
+    const { calls, book } = recorder();
+    const bookings = {
+      open: async (b: Booking) => {
+        calls.push(`open ${b.bookingRef}`);
+        throw new Error('credit refused');
+      },
+      get: async () => undefined,
+    } as unknown as BookingStore;
+
+    // act
+    const wrapped = withBookingScenario({ bookings }, 'booking-late', () => book);
+    const attempt = await wrapped.bookings.open({ bookingRef: 'ref-1' } as Booking, {} as never, {} as never, {} as never).catch((e: unknown) => e);
+
+    // assess
+    expect(attempt).toEqual(new Error('credit refused'));
+    expect(calls).toEqual(['force ref-1 booking-late', 'open ref-1']);
+    expect(await wrapped.bookings.get('g', 'ref-1')).toBeUndefined();
+  });
+
+  it('leaves the dependencies as they are without a scenario, and never builds the book', () => {
+    const deps = { bookings: {} as BookingStore };
+    expect(withBookingScenario(deps, undefined, () => expect.unreachable('the book was built'))).toBe(deps);
+  });
+});
+
+describe('Function: withAmendmentScenario', () => {
+  it("amendment-refused: records it under the amendment's id before the amendment is begun", async () => {
+    // prepare
+    const { calls, book } = recorder();
+    const amendments = {
+      begin: async (a: Amendment) => {
+        calls.push(`begin ${a.amendmentId}`);
+        return 'created' as const;
+      },
+    } as unknown as AmendmentStore;
+
+    // act
+    const wrapped = withAmendmentScenario({ amendments }, 'amendment-refused', () => book);
+    const begun = await wrapped.amendments.begin({ amendmentId: 'am-1' } as Amendment, 1, {} as never);
+
+    // assess
+    expect(begun).toBe('created');
+    expect(calls).toEqual(['force am-1 amendment-refused', 'begin am-1']);
+  });
+
+  it.each([undefined, 'amendment-fails'] as const)('leaves the dependencies as they are for %s', (scenario) => {
+    const deps = { amendments: {} as AmendmentStore };
+    expect(withAmendmentScenario(deps, scenario, () => expect.unreachable('the book was built'))).toBe(deps);
+  });
+
+  it('puts only amendment-fails on the command (the one scenario left in a use case)', () => {
+    expect(amendmentCommand({ checkOut: '2027-03-04' }, 'amendment-fails')).toEqual({ checkOut: '2027-03-04', scenario: 'amendment-fails' });
+    expect(amendmentCommand({ checkOut: '2027-03-04' }, 'amendment-refused')).toEqual({ checkOut: '2027-03-04' });
+  });
+});
+
+describe('Records stored with a scenario before it moved to the simulator', () => {
+  it('read without it: a booking never, an amendment only as amendment-fails', () => {
+    const keys = { PK: 'GROUP#g', SK: 'X', entity: 'E' };
+    expect(bookingOf({ ...keys, bookingRef: 'r', scenario: 'booking-late' })).not.toHaveProperty('scenario');
+    expect(amendmentOf({ ...keys, amendmentId: 'a', scenario: null })).toEqual({ amendmentId: 'a' });
+    expect(amendmentOf({ ...keys, amendmentId: 'a', scenario: 'amendment-refused' })).toEqual({ amendmentId: 'a' });
+    expect(amendmentOf({ ...keys, amendmentId: 'a', scenario: 'amendment-fails' })).toEqual({ amendmentId: 'a', scenario: 'amendment-fails' });
   });
 });

@@ -55,7 +55,6 @@ function amendmentOf(b: Booking, overrides: Partial<Amendment> = {}): Amendment 
     after: stayOf(b, '2027-03-04'),
     money: { previousTotal: b.chargedTotal, amendmentDelta: 5_250_00, rateDriftAbsorbed: 0, newTotal: b.chargedTotal + 5_250_00, delta: 5_250_00 },
     warnings: [],
-    scenario: null,
     callbackUrl: null,
     adjustmentEntryId: randomUUID(),
     steps: NO_AMENDMENT_STEPS,

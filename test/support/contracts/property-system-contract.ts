@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyStoredCatalogue, type StoredCatalogue } from '../../../domain/catalogue/catalogue-diff.ts';
 import type { SimulatorBehaviour } from '../../../domain/catalogue/simulator.ts';
 import type { ModificationRequest, PropertySystem, ReservationRequest } from '../../../domain/ports/property-system.ts';
+import type { BookingScenario, SandboxScenarioBook } from '../../../domain/sandbox/workflow-scenarios.ts';
 import type { SimulatorTimings } from '../../../infra/property-system/simulated-property-system.ts';
 import type { ManualClock } from '../memory/in-memory-test-clock-store.ts';
 
@@ -10,8 +11,8 @@ import type { ManualClock } from '../memory/in-memory-test-clock-store.ts';
 export const CONTRACT_TIMINGS: SimulatorTimings = { timeScale: 10, windowSeconds: 60, syncWaitMs: 1_000 };
 
 export interface PropertySystemSubject {
-  /** Built with CONTRACT_TIMINGS on `clock`. */
-  readonly system: PropertySystem;
+  /** Built with CONTRACT_TIMINGS on `clock`; the simulator is also where a sandbox request records its scenario. */
+  readonly system: PropertySystem & SandboxScenarioBook;
   readonly clock: ManualClock;
   /** Catalogue records as CatalogueStore.save writes them (the listings' simulator behaviours). */
   saveCatalogue(writes: StoredCatalogue): Promise<void>;
@@ -28,15 +29,17 @@ async function listing(s: PropertySystemSubject, behaviour: Partial<Omit<Simulat
   return listingId;
 }
 
-function reservation(s: PropertySystemSubject, listingId: string, scenario: string | null = null): ReservationRequest {
+/** A new booking's reservation request; with a scenario, forced first as a sandbox request's booking store does. */
+async function reservation(s: PropertySystemSubject, listingId: string, scenario?: BookingScenario): Promise<ReservationRequest> {
+  const bookingRef = randomUUID();
+  if (scenario) await s.system.force(bookingRef, scenario);
   return {
-    bookingRef: randomUUID(),
+    bookingRef,
     listingId,
     checkIn: '2027-03-01',
     checkOut: '2027-03-03',
     selectedProperties: [{ propertyId: `${listingId}-suite`, quantity: 1 }],
     primaryGuest: { firstName: 'Asha', lastName: 'Rao' },
-    scenario,
     requestedAt: s.clock.now().toISOString(),
   };
 }
@@ -49,7 +52,6 @@ const change = (r: ReservationRequest, key: string, overrides: Partial<Modificat
   checkIn: r.checkIn,
   checkOut: '2027-03-04',
   selectedProperties: r.selectedProperties,
-  scenario: null,
   ...overrides,
 });
 
@@ -57,15 +59,16 @@ const change = (r: ReservationRequest, key: string, overrides: Partial<Modificat
  * The PropertySystem port's contract for the project's simulator, run against every adapter
  * (as creditLedgerContract): InMemoryPropertySystem in the unit tier, SimulatedPropertySystem
  * on DynamoDB Local. What the booking and amendment workflows rely on: a reservation placed
- * once per booking, its state from the listing's behaviour or the sandbox scenario on the
- * clock given, and a modification answered once per key.
+ * once per booking, its state from the listing's behaviour or the sandbox scenario forced for
+ * that booking, on the clock given, and a modification answered once per key (a scenario forced
+ * for that key refusing it).
  */
 export function propertySystemContract(adapter: string, subject: () => Promise<PropertySystemSubject>): void {
   describe(`PropertySystem contract: ${adapter}`, () => {
     it('reserves once per booking: the same booking id however often it is asked, and PENDING with no hint for a booking never placed', async () => {
       const s = await subject();
       s.clock.set(NOW);
-      const r = reservation(s, await listing(s));
+      const r = await reservation(s, await listing(s));
 
       const first = await s.system.reserve(r);
       const again = await s.system.reserve({ ...r, listingId: await listing(s, { mode: 'NEVER_CONFIRM' }) });
@@ -79,10 +82,10 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
     it("lands as the listing's behaviour says, on the clock given: after the scaled wait, or never; a scenario overrides the behaviour", async () => {
       const s = await subject();
       s.clock.set(NOW);
-      const after = reservation(s, await listing(s, { mode: 'CONFIRM_AFTER', confirmAfterSeconds: 30 }));
-      const never = reservation(s, await listing(s, { mode: 'NEVER_CONFIRM' }));
-      const failed = reservation(s, await listing(s), 'booking-failed');
-      const processing = reservation(s, await listing(s), 'booking-processing');
+      const after = await reservation(s, await listing(s, { mode: 'CONFIRM_AFTER', confirmAfterSeconds: 30 }));
+      const never = await reservation(s, await listing(s, { mode: 'NEVER_CONFIRM' }));
+      const failed = await reservation(s, await listing(s), 'booking-failed');
+      const processing = await reservation(s, await listing(s), 'booking-processing');
 
       const placed = [await s.system.reserve(after), await s.system.reserve(never), await s.system.reserve(failed), await s.system.reserve(processing)];
       s.clock.advance(2_999);
@@ -109,7 +112,7 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
     it('booking-late: pending with no hint through the window; the first look past it fixes the landing half a window later', async () => {
       const s = await subject();
       s.clock.set(NOW);
-      const r = reservation(s, await listing(s), 'booking-late');
+      const r = await reservation(s, await listing(s), 'booking-late');
       await s.system.reserve(r);
 
       s.clock.advance(59_000);
@@ -130,10 +133,10 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
     it('answers a modification once per key, refusing as the listing or the scenario says; a restore is never refused', async () => {
       const s = await subject();
       s.clock.set(NOW);
-      const open = reservation(s, await listing(s));
-      const refusing = reservation(s, await listing(s, { refusesChanges: true }));
-      const fixed = reservation(s, await listing(s, { cannotModify: true }));
-      const sandbox = reservation(s, await listing(s));
+      const open = await reservation(s, await listing(s));
+      const refusing = await reservation(s, await listing(s, { refusesChanges: true }));
+      const fixed = await reservation(s, await listing(s, { cannotModify: true }));
+      const sandbox = await reservation(s, await listing(s));
       for (const r of [open, refusing, fixed, sandbox]) await s.system.reserve(r);
 
       const accepted = await s.system.modify(change(open, 'a1'));
@@ -154,7 +157,10 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
       });
       const replayed = await s.system.modify(change(open, 'a1', { checkOut: '2027-03-09' }));
       const nowRefused = await s.system.modify(change(open, 'a2'));
-      const scenario = await s.system.modify(change(sandbox, 'd1', { scenario: 'amendment-refused' }));
+      const refusedKey = randomUUID();
+      await s.system.force(refusedKey, 'amendment-refused');
+      const scenario = await s.system.modify(change(sandbox, refusedKey));
+      const otherKey = await s.system.modify(change(sandbox, 'd2', { checkOut: '2027-03-05' }));
       const refused = await s.system.modify(change(refusing, 'b1'));
       const restored = await s.system.modify(change(refusing, 'b2', { kind: 'restore' }));
       const cannot = await s.system.modify(change(fixed, 'c1'));
@@ -163,6 +169,8 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
       expect(replayed).toEqual({ accepted: true });
       expect(nowRefused).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED' });
       expect(scenario).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED' });
+      // The scenario was forced for one amendment (its key): another change of the same reservation is accepted.
+      expect(otherKey).toEqual({ accepted: true });
       expect(refused).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_REFUSED' });
       expect(restored).toEqual({ accepted: true });
       expect(cannot).toMatchObject({ accepted: false, reasonCode: 'CHANNEL_CANNOT_MODIFY', reason: expect.any(String) });
@@ -172,7 +180,7 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
     it('cancels a reservation, and a second cancellation does nothing; forgetting a guest keeps nothing to forget', async () => {
       const s = await subject();
       s.clock.set(NOW);
-      const r = reservation(s, await listing(s));
+      const r = await reservation(s, await listing(s));
       const placed = await s.system.reserve(r);
 
       await s.system.cancel(r.bookingRef, plus(1_000));

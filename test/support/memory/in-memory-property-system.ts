@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Guest } from '../../../domain/bookings/booking.ts';
 import type { Clock } from '../../../domain/ports/clock.ts';
 import type { ModificationRequest, ModificationResult, PropertySystem, ReservationRequest, ReservationState } from '../../../domain/ports/property-system.ts';
+import type { ForcedScenario, SandboxScenarioBook } from '../../../domain/sandbox/workflow-scenarios.ts';
 import { simulatedLandingTime, simulatedModificationAnswer, type SimulatorTimings } from '../../../infra/property-system/simulated-property-system.ts';
 import type { InMemoryCatalogue } from './in-memory-catalogue.ts';
 
@@ -20,14 +21,15 @@ const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + m
 /**
  * The project's property-system simulator in memory, for rule tests in the unit tier: each
  * listing's behaviour is the catalogue's simulator record (the world file's), a sandbox
- * scenario overrides it, and the answers are SimulatedPropertySystem's own rules
+ * scenario forced for the booking or the amendment (SandboxScenarioBook) overrides it, and the answers are SimulatedPropertySystem's own rules
  * (simulatedLandingTime, simulatedModificationAnswer) on the given clock. It keeps the port's
  * contract (test/support/contracts/property-system-contract.ts runs against it and
  * SimulatedPropertySystem on DynamoDB Local). The reservations, their stays and the
  * modifications asked are kept for the test to read.
  */
-export class InMemoryPropertySystem implements PropertySystem {
+export class InMemoryPropertySystem implements PropertySystem, SandboxScenarioBook {
   private readonly reservations = new Map<string, Reservation>();
+  private readonly forced = new Map<string, ForcedScenario>();
   private readonly answers = new Map<string, ModificationResult>();
   readonly modifications: ModificationRequest[] = [];
 
@@ -40,12 +42,13 @@ export class InMemoryPropertySystem implements PropertySystem {
   async reserve(request: ReservationRequest): Promise<ReservationState> {
     const existing = this.reservations.get(request.bookingRef);
     if (existing) return this.stateOf(existing);
+    const scenario = this.forced.get(request.bookingRef);
     const reservation: Reservation = {
       request,
       bookingId: `SIM-${randomBytes(6).toString('hex').toUpperCase()}`,
-      landsAt: simulatedLandingTime(this.catalogue.simulatorOf(request.listingId), request, this.timings),
+      landsAt: simulatedLandingTime(this.catalogue.simulatorOf(request.listingId), request, this.timings, scenario),
       stay: { checkIn: request.checkIn, checkOut: request.checkOut, selectedProperties: request.selectedProperties },
-      ...(request.scenario === 'booking-late' ? { lateAfter: plusMs(request.requestedAt, this.timings.windowSeconds * 1000) } : {}),
+      ...(scenario === 'booking-late' ? { lateAfter: plusMs(request.requestedAt, this.timings.windowSeconds * 1000) } : {}),
     };
     this.reservations.set(request.bookingRef, reservation);
     return this.stateOf(reservation);
@@ -79,7 +82,9 @@ export class InMemoryPropertySystem implements PropertySystem {
     if (earlier) return earlier;
     const reservation = this.reservations.get(request.bookingRef);
     const result =
-      request.kind === 'restore' ? ({ accepted: true } as const) : simulatedModificationAnswer(this.catalogue.simulatorOf(request.listingId), request.scenario);
+      request.kind === 'restore'
+        ? ({ accepted: true } as const)
+        : simulatedModificationAnswer(this.catalogue.simulatorOf(request.listingId), this.forced.get(request.key));
     // As on DynamoDB, the answer is kept before the stay is rewritten: a change to a reservation never placed fails after it.
     this.answers.set(key, result);
     this.modifications.push(request);
@@ -90,6 +95,10 @@ export class InMemoryPropertySystem implements PropertySystem {
 
   /** The simulator keeps no guest, so there is nothing to forget. */
   async forgetGuest(_bookingRef: string, _marker: Guest): Promise<void> {}
+
+  async force(key: string, scenario: ForcedScenario): Promise<void> {
+    this.forced.set(key, scenario);
+  }
 
   /** A reservation's stay as it stands, and when it was cancelled (what the channel manager holds). */
   reservationOf(bookingRef: string): Readonly<Pick<Reservation, 'bookingId' | 'stay' | 'cancelledAt'>> | undefined {
