@@ -81,10 +81,16 @@ export type PayLinkRefresh = 'KEPT' | 'MADE' | 'REPLACED' | 'CANCELLED' | 'NONE'
  * it is not for the amount due now (a racer storing it would be replaced by the refresh of that change); one of a higher `seq` for
  * exactly the amount due is left, as a racing refresh may be about to store it (found by its reference). Throws the gateway's errors; callers log them and the next refresh tries again.
  */
-export async function refreshPayLink(deps: PayLinkDeps, agentGroupId: string, invoiceId: string): Promise<PayLinkRefresh> {
+export async function refreshPayLink(
+  deps: PayLinkDeps,
+  agentGroupId: string,
+  invoiceId: string,
+  /** Links the gateway answered as no longer payable (cancelled on its dashboard, expired): replaced whatever their amount. */
+  ended: ReadonlySet<string> = new Set(),
+): Promise<PayLinkRefresh> {
   const madeHere = new Map<string, PayLink>();
   for (let round = 1; ; round++) {
-    const r = await refreshOnce(deps, agentGroupId, invoiceId);
+    const r = await refreshOnce(deps, agentGroupId, invoiceId, ended);
     if (r.made) madeHere.set(r.made.linkId, r.made);
     if (r.outcome !== 'LOST' || round >= REFRESH_ROUNDS) {
       const invoice = await deps.invoices.get(agentGroupId, invoiceId);
@@ -103,13 +109,15 @@ async function refreshOnce(
   deps: PayLinkDeps,
   agentGroupId: string,
   invoiceId: string,
+  ended: ReadonlySet<string>,
 ): Promise<{ readonly outcome: PayLinkRefresh | 'LOST'; readonly made?: PayLink }> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
   if (!invoice || invoice.creditNoteFor || (invoice.status !== 'ISSUED' && invoice.status !== 'PAID')) return { outcome: 'NONE' };
   const due = invoice.status === 'ISSUED' ? amountDueOf(invoice) : 0;
   const old = invoice.payLink ?? null;
   const now = deps.clock.now();
-  if (old && due > 0 && old.amount === due && new Date(old.expiresAt).getTime() - now.getTime() > RENEW_BEFORE_MS) return { outcome: 'KEPT' };
+  if (old && due > 0 && old.amount === due && !ended.has(old.linkId) && new Date(old.expiresAt).getTime() - now.getTime() > RENEW_BEFORE_MS)
+    return { outcome: 'KEPT' };
   if (old) await deps.gateway.cancelPaymentLink(old.linkId);
   const made = due >= MIN_ORDER_AMOUNT ? await makePayLink(deps, invoice, due, (old?.seq ?? 0) + 1) : null;
   if (!made && !old) return { outcome: 'NONE' };
@@ -121,13 +129,14 @@ async function refreshOnce(
 export async function refreshGroupPayLinks(
   deps: PayLinkDeps & { readonly invoices: Pick<InvoiceStore, 'invoicesWithPayLinks'>; readonly receivables: Pick<ReceivablesStore, 'openOrders'> },
   agentGroupId: string,
+  ended: ReadonlySet<string> = new Set(),
 ): Promise<Record<string, PayLinkRefresh>> {
   const ids = new Set([
     ...(await deps.invoices.invoicesWithPayLinks(agentGroupId)),
     ...(await deps.receivables.openOrders(agentGroupId)).map((o) => o.invoiceId),
   ]);
   const out: Record<string, PayLinkRefresh> = {};
-  for (const id of [...ids].sort()) out[id] = await refreshPayLink(deps, agentGroupId, id);
+  for (const id of [...ids].sort()) out[id] = await refreshPayLink(deps, agentGroupId, id, ended);
   return out;
 }
 
@@ -167,10 +176,13 @@ export async function paidLinkOrder(
   },
   agentGroupId: string,
   invoiceId: string,
+  /** Filled with the stored link's id when the gateway answers it cancelled (on its dashboard: we cancel only links we replace) or expired. */
+  ended?: Set<string>,
 ): Promise<string | null> {
   const stored = (await deps.invoices.get(agentGroupId, invoiceId))?.payLink;
   if (!stored) return null;
   const link = await deps.gateway.paymentLink(stored.linkId);
+  if (link.status === 'cancelled' || link.status === 'expired') ended?.add(link.linkId);
   if ((link.status !== 'paid' && link.status !== 'partially_paid') || !link.orderId) return null;
   await deps.receivables.adoptLinkOrder(link.orderId, { agentGroupId, invoiceId }, deps.clock.now().toISOString());
   return link.orderId;

@@ -134,4 +134,19 @@ describe('pay links', () => {
     expect((await reconcile(g)).recorded).toEqual([]);
     expect((await inbox.forRecipient(payer)).filter((m) => m.subject.startsWith('Payment received'))).toHaveLength(1);
   }, 300_000);
+
+  it('a link cancelled on the Razorpay dashboard is replaced by the next reconciliation, for the amount due', async () => {
+    const { g, id } = await issuedInvoice();
+    const [first] = linksOf(id);
+    // The dashboard's cancel is the same Cancel API call; the invoice still holds the link.
+    await rz.svc.gateway.cancelPaymentLink(first!.id);
+    expect((await rz.svc.invoices.get(g.agentGroupId, id))!.payLink).toMatchObject({ linkId: first!.id });
+
+    expect((await reconcile(g)).failures).toEqual([]);
+    const second = linksOf(id).find((l) => l.reference_id === `${id}/L2`);
+    expect(second).toMatchObject({ amount: 10_500_00, status: 'created' });
+    expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: second!.short_url, amount: 10_500 });
+    expect((await reconcile(g)).failures).toEqual([]);
+    expect(linksOf(id)).toHaveLength(2);
+  }, 300_000);
 });

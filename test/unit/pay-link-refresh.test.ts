@@ -113,4 +113,14 @@ describe('a pay link refreshed from several places at once', () => {
     expect(w.links.filter((l) => l.status === 'created')).toEqual([]);
     expect(w.stored()).toBeNull();
   });
+
+  it('a stored link the gateway answers cancelled or expired is replaced even for the amount due; otherwise kept', async () => {
+    const w = world();
+    const first = w.stored()!;
+    w.links.find((l) => l.linkId === first.linkId)!.status = 'cancelled';
+    expect(await refreshPayLink(w.deps, G, ID)).toBe('KEPT');
+    expect(await refreshPayLink(w.deps, G, ID, new Set([first.linkId]))).toBe('REPLACED');
+    expect(w.stored()).toMatchObject({ amount: 1_000_000, seq: 2 });
+    expect(w.links.filter((l) => l.status === 'created').map((l) => l.linkId)).toEqual([w.stored()!.linkId]);
+  });
 });
