@@ -2,6 +2,7 @@ import { ValidationError } from '../../domain/errors.ts';
 import {
   addContact,
   clearAddressFlag,
+  indexContactAddresses,
   listContacts,
   OPTIONAL_DOCUMENTS,
   removeContact,
@@ -138,6 +139,19 @@ export const contactsUnflag: CommandSpec = {
     await requireGroup(ctx.deps().tenants, group);
     const cleared = await clearAddressFlag(ctx.services(), group, args.required('contact'), ctx.origin());
     ctx.out.result(cleared, () => [`Finance contact ${cleared.id} of ${group} receives e-mail again.`]);
+  },
+};
+
+export const contactsIndexAddresses: CommandSpec = {
+  path: ['contacts', 'index-addresses'],
+  summary:
+    'Write the address lookup a bounce or complaint is matched by for finance contacts stored before it existed (every group, or one); safe to run again: a second run writes nothing.',
+  options: [{ ...GROUP, required: false, description: 'Only this agent group (default: every group).' }],
+  examples: ['contacts index-addresses', 'contacts index-addresses --group acme-north'],
+  async run(args, ctx) {
+    const group = args.text('group');
+    const r = await indexContactAddresses({ financeContacts: ctx.services().financeContacts, tenants: ctx.deps().tenants }, group);
+    ctx.out.result(r, () => [`${r.written} address lookup item(s) written for ${r.contacts} contact(s) of ${r.groups} group(s); the rest were there already.`]);
   },
 };
 

@@ -25,7 +25,16 @@ import {
 } from './command.ts';
 import { adminEnvironment, ServiceUnreachableError, SetupError } from './environment.ts';
 import { groupsCreate, groupsList, groupsUpdate } from './groups-commands.ts';
-import { contactsAdd, contactsList, contactsRemove, contactsUnflag, contactsUpdate, mailPause, mailResume } from './contacts-commands.ts';
+import {
+  contactsAdd,
+  contactsIndexAddresses,
+  contactsList,
+  contactsRemove,
+  contactsUnflag,
+  contactsUpdate,
+  mailPause,
+  mailResume,
+} from './contacts-commands.ts';
 import { importCommand } from './import-command.ts';
 import { syncCommand } from './sync-command.ts';
 import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts';
@@ -70,6 +79,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   contactsUpdate,
   contactsRemove,
   contactsUnflag,
+  contactsIndexAddresses,
   mailPause,
   mailResume,
   keysIssue,

@@ -298,6 +298,28 @@ export async function clearAddressFlag(deps: FinanceContactDeps, agentGroupId: s
 }
 
 /** The group must exist (and be the caller's, which the principal already says) before its contacts are changed by an operator. */
+/**
+ * Fills in the address lookup (which groups have a contact at an address, what a bounce is matched
+ * by) for contacts stored before it existed: every group's, or one group's. Idempotent: a second run
+ * writes nothing. Not audited: no contact, setting or figure changes.
+ */
+export async function indexContactAddresses(
+  deps: { readonly financeContacts: FinanceContactStore; readonly tenants: Pick<TenantDirectory, 'getAgentGroup' | 'listAgentGroups'> },
+  only?: string,
+): Promise<{ readonly groups: number; readonly contacts: number; readonly written: number }> {
+  if (only) await requireGroup(deps.tenants, only);
+  const groups = only ? [only] : (await deps.tenants.listAgentGroups()).map((g) => g.agentGroupId);
+  let contacts = 0;
+  let written = 0;
+  for (const g of groups) {
+    const settings = await deps.financeContacts.get(g);
+    if (!settings || settings.contacts.length === 0) continue;
+    contacts += settings.contacts.length;
+    written += await deps.financeContacts.indexAddresses(settings);
+  }
+  return { groups: groups.length, contacts, written };
+}
+
 export async function requireGroup(tenants: Pick<TenantDirectory, 'getAgentGroup'>, agentGroupId: string): Promise<void> {
   if (!(await tenants.getAgentGroup(agentGroupId))) throw new NotFoundError('Agent group');
 }

@@ -60,7 +60,7 @@ export type StatementMailDeps = Pick<DocumentMailDeps, 'financeContacts' | 'mail
  * The previous calendar month's statement, e-mailed once per contact who chose `STATEMENTS`
  * (`MAIL#statement:<yyyy-mm>#<contactId>`, audited `mail.statement-sent`). Every daily run of
  * the month tries, so a first day whose run failed is caught up by the next; the claims make
- * the later runs send nothing. A refusal never fails the billing run: it is counted and the
+ * the later runs send nothing, and read no ledger once every recipient's send is claimed. A refusal never fails the billing run: it is counted and the
  * next day's run sends what is missing.
  */
 export async function mailMonthlyStatement(
@@ -71,19 +71,24 @@ export async function mailMonthlyStatement(
   const recipients = recipientsOf(await deps.financeContacts.get(group.agentGroupId), 'STATEMENTS');
   if (recipients.length === 0) return { sent: 0, alreadySent: 0, failed: 0 };
   const period = previousMonth(indiaToday(deps.clock.now()));
+  const what = `statement:${period.month}`;
   try {
+    // Every day of the month comes here: once each recipient's send is claimed the ledger is not read at all.
+    const due: FinanceContact[] = [];
+    for (const c of recipients) if (!(await deps.mailLog.claimed({ agentGroupId: group.agentGroupId, what, contactId: c.contactId }))) due.push(c);
+    if (due.length === 0) return { sent: 0, alreadySent: recipients.length, failed: 0 };
     const statement = await getStatement(deps, group, period);
     const r = await sendOnce(deps, {
       agentGroupId: group.agentGroupId,
-      what: `statement:${period.month}`,
-      recipients,
+      what,
+      recipients: due,
       message: (contact) => statementMail(statement, period, contact),
       origin,
       action: 'mail.statement-sent',
       target: `statement:${period.month}`,
       figures: { from: period.from, to: period.to, openingBalance: statement.openingBalance, closingBalance: statement.closingBalance },
     });
-    return { ...r, failed: 0 };
+    return { ...r, alreadySent: r.alreadySent + recipients.length - due.length, failed: 0 };
   } catch {
     deps.metrics.count('MailNotSent');
     return { sent: 0, alreadySent: 0, failed: 1 };

@@ -14,4 +14,11 @@ export interface FinanceContactStore {
    * `audit` with it; false when another change landed first (nothing written).
    */
   replace(next: GroupMailSettings, expectedVersion: number, audit: AuditDraft): Promise<boolean>;
+  /**
+   * Makes `groupsWithAddress` find each of `settings`' contacts where the lookup was written after
+   * they were (contacts stored before it existed); nothing when the group's record is no longer at
+   * `settings.version` (a change since wrote the lookup for its contacts). Answers how many
+   * addresses it wrote: 0 once done, however often it runs.
+   */
+  indexAddresses(settings: GroupMailSettings): Promise<number>;
 }

@@ -15,6 +15,8 @@ export interface MailSendKey {
 export interface MailLog {
   /** Claims the send; false when it is claimed or sent already. */
   claim(key: MailSendKey, at: string): Promise<boolean>;
+  /** Whether the send is claimed or sent already (what makes `claim` answer false), read without claiming. */
+  claimed(key: MailSendKey): Promise<boolean>;
   /** Marks a claimed send sent, with the provider's message id, and records `audit` with it. */
   sent(key: MailSendKey, messageId: string, at: string, audit: AuditDraft): Promise<void>;
   /** Gives a claim back after the Mailer refused the message (nothing was sent), so a retry sends it. */

@@ -195,6 +195,8 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
   const spent = new Set<string>();
   /** Orders whose payments this run read. */
   const checked = new Set<string>();
+  /** Stored pay links Razorpay answered cancelled or expired: replaced at the end whatever their amount. */
+  const endedLinks = new Set<string>();
   for (const g of groups) {
     try {
       const authorized: { invoiceId: string; orderId: string; payment: GatewayPayment }[] = [];
@@ -209,7 +211,7 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
           await take(g, payments);
         }
         // A pay link paid whose `payment_link.paid` never came: its order is learned from the link, then read like the invoice's own.
-        const linkOrder = await paidLinkOrder(deps, g, o.invoiceId);
+        const linkOrder = await paidLinkOrder(deps, g, o.invoiceId, endedLinks);
         if (linkOrder && !checked.has(linkOrder)) {
           ordersChecked++;
           const payments = await deps.gateway.orderPayments(linkOrder);
@@ -301,7 +303,7 @@ export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin
         if (made) reordered.push({ agentGroupId: g, invoiceId: o.invoiceId, orderId: made.orderId, amount: made.amount });
       }
       // And each pay link: a credit note, a payment typed in or found now changed what is owed (pay-links.ts).
-      await refreshGroupPayLinks(deps, g);
+      await refreshGroupPayLinks(deps, g, endedLinks);
     } catch (err) {
       failures.push({ agentGroupId: g, error: err instanceof Error ? err.message : String(err) });
     }

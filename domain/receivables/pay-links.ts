@@ -13,8 +13,10 @@ import { MIN_ORDER_AMOUNT } from './gateway-orders.ts';
 export const PAY_LINK_DAYS = 120;
 /** A link with less than this left is replaced rather than sent to a payer who may open it tomorrow. */
 const RENEW_BEFORE_MS = 86_400_000;
-/** How many references past the stored one a replacement tries when an earlier attempt's link (its answer lost) is for another amount. */
+/** How many references past the stored one a replacement tries when an earlier attempt's link (its answer lost, or a racing refresh's) is for another amount or spent. */
 const REFERENCE_TRIES = 3;
+/** Refreshes of one invoice racing: each lost write reads again, and every round one of them lands. */
+const REFRESH_ROUNDS = 4;
 
 /** The reference of an invoice's n-th link: Razorpay finds a link by it, so a retry after a lost answer reuses the link made (36 + 2 + up to 2 digits ≤ 40). */
 export const payLinkReference = (invoiceId: string, seq: number): string => `${invoiceId}/L${seq}`;
@@ -55,6 +57,8 @@ export async function makePayLink(
         expireBy,
         notes: { invoice_id: invoice.id, agent_group_id: invoice.agentGroupId },
       });
+      // Found by its reference but no longer payable (a racing refresh that lost cancelled it): that reference is spent.
+      if (link.status !== 'created') continue;
       return stored(link, expireBy, n);
     } catch (err) {
       if (err instanceof GatewayRejectedError && err.code === 'NOT_SUPPORTED') return null;
@@ -71,37 +75,68 @@ export type PayLinkRefresh = 'KEPT' | 'MADE' | 'REPLACED' | 'CANCELLED' | 'NONE'
  * Brings an issued invoice's pay link in line with what it owes now: kept while it is for exactly the amount due and not near its
  * expiry; otherwise the old link is cancelled first (a payer must never find a link for more than is owed) and, while the invoice
  * still owes at least Razorpay's ₹1, a link for the amount due replaces it; a settled invoice keeps none. Safe to run at once from
- * several places: the write is conditional on the link read, and a link made by a loser is cancelled again. Throws the gateway's
- * errors; callers log them and the next refresh tries again.
+ * several places (every change of the amount due asks for one): the write is conditional on the link read, and a refresh whose write
+ * lost reads again, so the last to land saw the latest amount due. A link it made that was not stored is cancelled at the end when
+ * nobody can store it any more (a link only ever replaces one of a lower `seq`, so once the stored link's `seq` has reached it) or
+ * it is not for the amount due now (a racer storing it would be replaced by the refresh of that change); one of a higher `seq` for
+ * exactly the amount due is left, as a racing refresh may be about to store it (found by its reference). Throws the gateway's errors; callers log them and the next refresh tries again.
  */
-export async function refreshPayLink(deps: PayLinkDeps, agentGroupId: string, invoiceId: string): Promise<PayLinkRefresh> {
+export async function refreshPayLink(
+  deps: PayLinkDeps,
+  agentGroupId: string,
+  invoiceId: string,
+  /** Links the gateway answered as no longer payable (cancelled on its dashboard, expired): replaced whatever their amount. */
+  ended: ReadonlySet<string> = new Set(),
+): Promise<PayLinkRefresh> {
+  const madeHere = new Map<string, PayLink>();
+  for (let round = 1; ; round++) {
+    const r = await refreshOnce(deps, agentGroupId, invoiceId, ended);
+    if (r.made) madeHere.set(r.made.linkId, r.made);
+    if (r.outcome !== 'LOST' || round >= REFRESH_ROUNDS) {
+      const invoice = await deps.invoices.get(agentGroupId, invoiceId);
+      const now = invoice?.payLink ?? null;
+      const due = invoice?.status === 'ISSUED' ? amountDueOf(invoice) : 0;
+      for (const link of madeHere.values())
+        if (link.linkId !== now?.linkId && (now === null || now.seq >= link.seq || link.amount !== due)) await deps.gateway.cancelPaymentLink(link.linkId);
+      if (r.outcome === 'LOST')
+        throw new Error(`invoice ${invoiceId}: its pay link kept moving under ${REFRESH_ROUNDS} refreshes; the next refresh tries again`);
+      return r.outcome;
+    }
+  }
+}
+
+async function refreshOnce(
+  deps: PayLinkDeps,
+  agentGroupId: string,
+  invoiceId: string,
+  ended: ReadonlySet<string>,
+): Promise<{ readonly outcome: PayLinkRefresh | 'LOST'; readonly made?: PayLink }> {
   const invoice = await deps.invoices.get(agentGroupId, invoiceId);
-  if (!invoice || invoice.creditNoteFor || (invoice.status !== 'ISSUED' && invoice.status !== 'PAID')) return 'NONE';
+  if (!invoice || invoice.creditNoteFor || (invoice.status !== 'ISSUED' && invoice.status !== 'PAID')) return { outcome: 'NONE' };
   const due = invoice.status === 'ISSUED' ? amountDueOf(invoice) : 0;
   const old = invoice.payLink ?? null;
   const now = deps.clock.now();
-  if (old && due > 0 && old.amount === due && new Date(old.expiresAt).getTime() - now.getTime() > RENEW_BEFORE_MS) return 'KEPT';
+  if (old && due > 0 && old.amount === due && !ended.has(old.linkId) && new Date(old.expiresAt).getTime() - now.getTime() > RENEW_BEFORE_MS)
+    return { outcome: 'KEPT' };
   if (old) await deps.gateway.cancelPaymentLink(old.linkId);
   const made = due >= MIN_ORDER_AMOUNT ? await makePayLink(deps, invoice, due, (old?.seq ?? 0) + 1) : null;
-  if (!made && !old) return 'NONE';
-  if (!(await deps.invoices.setPayLink(agentGroupId, invoiceId, made, old?.linkId ?? null, now.toISOString()))) {
-    if (made) await deps.gateway.cancelPaymentLink(made.linkId);
-    return 'NONE';
-  }
-  return made ? (old ? 'REPLACED' : 'MADE') : 'CANCELLED';
+  if (!made && !old) return { outcome: 'NONE' };
+  const stored = await deps.invoices.setPayLink(agentGroupId, invoiceId, made, old?.linkId ?? null, now.toISOString());
+  return { outcome: stored ? (made ? (old ? 'REPLACED' : 'MADE') : 'CANCELLED') : 'LOST', ...(made ? { made } : {}) };
 }
 
 /** Every link of the group that may have to move (the invoices holding one, and those still owing without one), refreshed; errors are the caller's. */
 export async function refreshGroupPayLinks(
   deps: PayLinkDeps & { readonly invoices: Pick<InvoiceStore, 'invoicesWithPayLinks'>; readonly receivables: Pick<ReceivablesStore, 'openOrders'> },
   agentGroupId: string,
+  ended: ReadonlySet<string> = new Set(),
 ): Promise<Record<string, PayLinkRefresh>> {
   const ids = new Set([
     ...(await deps.invoices.invoicesWithPayLinks(agentGroupId)),
     ...(await deps.receivables.openOrders(agentGroupId)).map((o) => o.invoiceId),
   ]);
   const out: Record<string, PayLinkRefresh> = {};
-  for (const id of [...ids].sort()) out[id] = await refreshPayLink(deps, agentGroupId, id);
+  for (const id of [...ids].sort()) out[id] = await refreshPayLink(deps, agentGroupId, id, ended);
   return out;
 }
 
@@ -141,10 +176,13 @@ export async function paidLinkOrder(
   },
   agentGroupId: string,
   invoiceId: string,
+  /** Filled with the stored link's id when the gateway answers it cancelled (on its dashboard: we cancel only links we replace) or expired. */
+  ended?: Set<string>,
 ): Promise<string | null> {
   const stored = (await deps.invoices.get(agentGroupId, invoiceId))?.payLink;
   if (!stored) return null;
   const link = await deps.gateway.paymentLink(stored.linkId);
+  if (link.status === 'cancelled' || link.status === 'expired') ended?.add(link.linkId);
   if ((link.status !== 'paid' && link.status !== 'partially_paid') || !link.orderId) return null;
   await deps.receivables.adoptLinkOrder(link.orderId, { agentGroupId, invoiceId }, deps.clock.now().toISOString());
   return link.orderId;

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { GroupMailSettings } from '../../domain/mail/finance-contacts.ts';
 import type { FinanceContactStore } from '../../domain/ports/finance-contacts.ts';
@@ -42,6 +42,39 @@ export class DynamoFinanceContactStore implements FinanceContactStore {
       start = out.LastEvaluatedKey;
     } while (start);
     return groups;
+  }
+
+  async indexAddresses(settings: GroupMailSettings): Promise<number> {
+    const missing: string[] = [];
+    for (const email of new Set(settings.contacts.map((c) => c.email))) {
+      const out = await this.db.send(
+        new GetCommand({ TableName: this.table, Key: keys.mailAddress(email, settings.agentGroupId), ConsistentRead: true, ProjectionExpression: 'PK' }),
+      );
+      if (!out.Item) missing.push(email);
+    }
+    if (missing.length === 0) return 0;
+    try {
+      // Only while the record is the one read: a change since wrote every address it kept, and one it removed must not come back.
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.table,
+                Key: keys.mailSettings(settings.agentGroupId),
+                ConditionExpression: 'version = :v',
+                ExpressionAttributeValues: { ':v': settings.version },
+              },
+            },
+            ...missing.map((email) => ({ Put: { TableName: this.table, Item: { ...keys.mailAddress(email, settings.agentGroupId), entity: 'MailAddress' } } })),
+          ],
+        }),
+      );
+      return missing.length;
+    } catch (err) {
+      if (isRefused(err)) return 0;
+      throw err;
+    }
   }
 
   async replace(next: GroupMailSettings, expectedVersion: number, audit: AuditDraft): Promise<boolean> {

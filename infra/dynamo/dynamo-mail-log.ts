@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { MailLog, MailSendKey } from '../../domain/ports/mail-log.ts';
 import { writeIf } from './client.ts';
@@ -24,6 +24,11 @@ export class DynamoMailLog implements MailLog {
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
+  }
+
+  async claimed(k: MailSendKey): Promise<boolean> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keyOf(k), ConsistentRead: true, ProjectionExpression: 'PK' }));
+    return out.Item !== undefined;
   }
 
   async sent(k: MailSendKey, messageId: string, at: string, audit: AuditDraft): Promise<void> {

@@ -32,6 +32,17 @@ export interface RazorpaySettings {
 const PAGE = 100;
 
 /** The SDK throws `{statusCode, error: {code, description, …}}` for an answer (razorpay-node lib/api.js normalizeError), and axios's own error when none came. */
+/** A link found under the reference asked for: answered when it is for the amount asked, AMOUNT_MISMATCH otherwise. */
+function sameAmount(found: PaymentLink, request: PaymentLinkRequest): PaymentLink {
+  if (found.amount !== request.amount)
+    throw new GatewayRejectedError(
+      'AMOUNT_MISMATCH',
+      `payment link ${found.linkId} for ${request.referenceId} is for ${found.amount} paise, not ${request.amount}`,
+      200,
+    );
+  return found;
+}
+
 function mapped(err: unknown): Error {
   if (err instanceof RazorpaySdkNotWiredError) return err;
   const e = err as { statusCode?: unknown; error?: { code?: unknown; description?: unknown }; code?: unknown; message?: unknown };
@@ -252,15 +263,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
     });
     // A retry after a lost answer: the reference is taken (Razorpay refuses a second link for it), so the link made is looked up first.
     const found = await this.linkByReference(sdk, request.referenceId);
-    if (found) {
-      if (found.amount !== request.amount)
-        throw new GatewayRejectedError(
-          'AMOUNT_MISMATCH',
-          `payment link ${found.linkId} for ${request.referenceId} is for ${found.amount} paise, not ${request.amount}`,
-          200,
-        );
-      return found;
-    }
+    if (found) return sameAmount(found, request);
     try {
       // razorpay.com/docs/api/payments/payment-links/create-standard: amount (subunits), currency, accept_partial (false: the whole amount),
       // reference_id (unique, ≤ 40), description, expire_by (Unix seconds), notify (we send our own e-mails), notes.
@@ -278,7 +281,12 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
         } as never),
       );
     } catch (err) {
-      throw err instanceof Error && err.name === 'ValidationError' ? err : mapped(err);
+      if (err instanceof Error && err.name === 'ValidationError') throw err;
+      const refused = mapped(err);
+      // Refreshes of one invoice racing ask for one reference at once: Razorpay makes the first and refuses the others (400, the reference taken).
+      const raced = refused instanceof GatewayRejectedError && refused.httpStatus === 400 ? await this.linkByReference(sdk, request.referenceId) : undefined;
+      if (raced) return sameAmount(raced, request);
+      throw refused;
     }
   }
 

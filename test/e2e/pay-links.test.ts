@@ -3,15 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../domain/catalogue/calendar.ts';
-import { indiaToday } from '../../domain/reads/date-window.ts';
-import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
-import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import type { SignedWebhook } from '../support/fake-razorpay.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { pdfText } from '../support/pdf-scan.ts';
-import { startRazorpayStack, type RazorpayStack } from '../support/razorpay-stack.ts';
+import { billingPeriod, startRazorpayStack, type RazorpayStack } from '../support/razorpay-stack.ts';
 import { call, newAgentGroup, stack, type GroupFixture } from '../support/stack.ts';
 
 /**
@@ -21,42 +17,16 @@ import { call, newAgentGroup, stack, type GroupFixture } from '../support/stack.
  */
 let rz: RazorpayStack;
 let world: InvoiceWorld;
-const period = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
 const address = (who: string) => `${who}-${randomUUID().slice(0, 8)}@finance.example.in`;
-async function rzCall(method: string, path: string, opts: Parameters<typeof call>[2] = {}) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await call(method, path, { ...opts, baseUrl: rz.baseUrl });
-    if (res.status !== 503 || attempt >= 3) return res;
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
-}
-const deliver = (w: SignedWebhook) => rzCall('POST', '/gateway/notifications', { rawBody: w.body, headers: w.headers });
-const invoiceOf = async (g: GroupFixture, id: string) => {
-  const res = await rzCall('GET', `/v1/invoices/${id}`, { key: g.apiKey });
-  expect(res.status, res.text).toBe(200);
-  return res.body.invoice;
-};
-const reconcile = (g: GroupFixture) =>
-  reconcilePayments(
-    {
-      gateway: rz.svc.gateway,
-      receivables: rz.svc.receivables,
-      tenants: rz.svc.tenants,
-      clock: rz.svc.clock,
-      invoices: rz.svc.invoices,
-      ids: rz.svc.ids,
-      metrics: rz.svc.metrics,
-      mail: { financeContacts: rz.svc.financeContacts, mailLog: rz.svc.mailLog, mailer: rz.svc.mailer },
-    },
-    TEST_OPERATOR,
-    g.agentGroupId,
-  );
+const deliver = (w: SignedWebhook) => rz.deliver(w);
+const invoiceOf = (g: GroupFixture, id: string) => rz.invoiceOf(g, id);
+const reconcile = (g: GroupFixture) => rz.reconcile(g);
 /** A new group with finance contacts and one issued invoice of two nights (₹10,500), through the partner's run on the Razorpay stack. */
 async function issuedInvoice(contacts: { email: string; documents: string[] }[] = []) {
   const g = await newAgentGroup({ channelId: world.channelId });
   for (const body of contacts) expect((await call('POST', '/v1/finance-contacts', { key: g.apiKey, body })).status).toBe(201);
   await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
-  const run = await rzCall('POST', '/v1/invoices', { key: g.apiKey, body: period() });
+  const run = await rz.call('POST', '/v1/invoices', { key: g.apiKey, body: billingPeriod() });
   expect(run.status, run.text).toBe(200);
   const id = run.body.invoiceIds[0] as string;
   return { g, id, invoice: await invoiceOf(g, id) };
@@ -163,5 +133,20 @@ describe('pay links', () => {
     await inbox.waitFor(payer, /^Payment received: ₹10,500\.00/);
     expect((await reconcile(g)).recorded).toEqual([]);
     expect((await inbox.forRecipient(payer)).filter((m) => m.subject.startsWith('Payment received'))).toHaveLength(1);
+  }, 300_000);
+
+  it('a link cancelled on the Razorpay dashboard is replaced by the next reconciliation, for the amount due', async () => {
+    const { g, id } = await issuedInvoice();
+    const [first] = linksOf(id);
+    // The dashboard's cancel is the same Cancel API call; the invoice still holds the link.
+    await rz.svc.gateway.cancelPaymentLink(first!.id);
+    expect((await rz.svc.invoices.get(g.agentGroupId, id))!.payLink).toMatchObject({ linkId: first!.id });
+
+    expect((await reconcile(g)).failures).toEqual([]);
+    const second = linksOf(id).find((l) => l.reference_id === `${id}/L2`);
+    expect(second).toMatchObject({ amount: 10_500_00, status: 'created' });
+    expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: second!.short_url, amount: 10_500 });
+    expect((await reconcile(g)).failures).toEqual([]);
+    expect(linksOf(id)).toHaveLength(2);
   }, 300_000);
 });

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../domain/catalogue/calendar.ts';
-import { indiaToday } from '../../domain/reads/date-window.ts';
-import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
-import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import type { SignedWebhook } from '../support/fake-razorpay.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { startRazorpayStack, type RazorpayStack } from '../support/razorpay-stack.ts';
+import { billingPeriod, startRazorpayStack, type RazorpayStack } from '../support/razorpay-stack.ts';
 import { call, newAgentGroup, type GroupFixture } from '../support/stack.ts';
 
 /**
@@ -15,21 +11,10 @@ import { call, newAgentGroup, type GroupFixture } from '../support/stack.ts';
  */
 let rz: RazorpayStack;
 let world: InvoiceWorld;
-const period = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
-const deliver = (w: SignedWebhook, headers: Record<string, string> = w.headers) => rzCall('POST', '/gateway/notifications', { rawBody: w.body, headers });
-/** A call to the Razorpay stack; like the shared stack's, a 503 of a loaded machine is retried after Retry-After. */
-async function rzCall(method: string, path: string, opts: Parameters<typeof call>[2] = {}) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await call(method, path, { ...opts, baseUrl: rz.baseUrl });
-    if (res.status !== 503 || attempt >= 3) return res;
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
-}
-const invoiceOf = async (g: GroupFixture, id: string) => {
-  const res = await rzCall('GET', `/v1/invoices/${id}`, { key: g.apiKey });
-  expect(res.status, res.text).toBe(200);
-  return res.body.invoice;
-};
+const period = billingPeriod;
+const deliver = (w: SignedWebhook, headers?: Record<string, string>) => rz.deliver(w, headers);
+const rzCall = (method: string, path: string, opts: Parameters<typeof call>[2] = {}) => rz.call(method, path, opts);
+const invoiceOf = (g: GroupFixture, id: string) => rz.invoiceOf(g, id);
 const ledgerPayments = async (g: GroupFixture) =>
   (await call('GET', '/v1/ledger?type=PAYMENT&size=100', { key: g.apiKey })).body.data as { amount: number; status: string }[];
 const admin = async (args: string[]) => {
@@ -50,21 +35,7 @@ const issuedInvoice = async () => {
   const [id] = await partnerRun(g);
   return { g, id: id!, invoice: await invoiceOf(g, id!) };
 };
-/** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
-const reconcile = (g: GroupFixture) =>
-  reconcilePayments(
-    {
-      gateway: rz.svc.gateway,
-      receivables: rz.svc.receivables,
-      tenants: rz.svc.tenants,
-      clock: rz.svc.clock,
-      invoices: rz.svc.invoices,
-      ids: rz.svc.ids,
-      metrics: rz.svc.metrics,
-    },
-    TEST_OPERATOR,
-    g.agentGroupId,
-  );
+const reconcile = (g: GroupFixture) => rz.reconcile(g);
 /** A billing run through the operator's tool (the same engine; no partner throttle between runs). */
 const billingRun = async (g: GroupFixture) =>
   (await admin(['billing', 'run', '--group', g.agentGroupId, '--from', period().from, '--to', period().to])).invoiceIds as string[];

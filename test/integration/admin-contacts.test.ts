@@ -1,7 +1,10 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { keys } from '../../infra/dynamo/keys.ts';
 import { flagAddress } from '../../domain/mail/finance-contacts.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { runAdminTool, type AdminRun } from '../support/admin-tool.ts';
+import { db, table } from '../support/billing-run-kit.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
 
 const json = <T = any>(run: AdminRun): T => {
@@ -74,5 +77,45 @@ describe('admin: contacts and mail', () => {
     expect(anonymous.code).toBe(2);
     expect(anonymous.stderr).toContain('--as');
     expect(await testServices().financeContacts.get(g)).toBeUndefined();
+  });
+
+  it('contacts index-addresses writes the address lookup of contacts stored before it existed, once: a bounce then finds them, a rerun writes nothing, a removed address never comes back', async () => {
+    const svc = testServices();
+    const g = (await newAgentGroup()).agentGroupId;
+    const other = (await newAgentGroup()).agentGroupId;
+    const emails = ['ap', 'cfo'].map((who) => `${who}-${g}@acme.example.in`.toLowerCase());
+    for (const email of emails) json(await runAdminTool(['contacts', 'add', '--group', g, '--email', email, '--json', '--as', 'dora']));
+    const otherEmail = `ap-${other}@acme.example.in`.toLowerCase();
+    json(await runAdminTool(['contacts', 'add', '--group', other, '--email', otherEmail, '--json', '--as', 'dora']));
+    // As contacts stored before the lookup existed: the settings record alone.
+    const forget = async (group: string, email: string) => db().send(new DeleteCommand({ TableName: table(), Key: keys.mailAddress(email, group) }));
+    for (const email of emails) await forget(g, email);
+    await forget(other, otherEmail);
+    expect(await svc.financeContacts.groupsWithAddress(emails[0]!)).toEqual([]);
+
+    expect(json(await runAdminTool(['contacts', 'index-addresses', '--group', g, '--json']))).toEqual({ groups: 1, contacts: 2, written: 2 });
+    for (const email of emails) expect(await svc.financeContacts.groupsWithAddress(email)).toEqual([g]);
+    expect(json(await runAdminTool(['contacts', 'index-addresses', '--group', g, '--json']))).toEqual({ groups: 1, contacts: 2, written: 0 });
+    expect(await flagAddress(svc, { email: emails[1]!, kind: 'BOUNCED', at: '2026-11-28T05:41:02.669Z', diagnostic: 'smtp; 550 5.1.1' }, TEST_OPERATOR)).toBe(
+      1,
+    );
+
+    // Every group: the other group's lookup is written too (its count includes whatever else the shared table lacked).
+    const all = json(await runAdminTool(['contacts', 'index-addresses', '--json']));
+    expect(all.written).toBeGreaterThanOrEqual(1);
+    expect(all.groups).toBeGreaterThanOrEqual(2);
+    expect(await svc.financeContacts.groupsWithAddress(otherEmail)).toEqual([other]);
+    expect(json(await runAdminTool(['contacts', 'index-addresses', '--group', other, '--json'])).written).toBe(0);
+
+    // A lookup computed from a record a change has since replaced writes nothing: a removed address stays gone.
+    const before = (await svc.financeContacts.get(g))!;
+    await forget(g, emails[0]!);
+    const removed = before.contacts.find((c) => c.email === emails[0])!;
+    json(await runAdminTool(['contacts', 'remove', '--group', g, '--contact', removed.contactId, '--json', '--as', 'dora']));
+    expect(await svc.financeContacts.indexAddresses(before)).toBe(0);
+    expect(await svc.financeContacts.groupsWithAddress(emails[0]!)).toEqual([]);
+
+    const unknown = await runAdminTool(['contacts', 'index-addresses', '--group', 'no-such-group']);
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('Agent group not found')]);
   });
 });

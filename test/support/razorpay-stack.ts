@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import '../../infra/payments/with-razorpay.ts';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { indiaToday } from '../../domain/reads/date-window.ts';
+import { reconcilePayments, type ReconcileReport } from '../../domain/receivables/gateway-accounts.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { buildServices, type Services } from '../../infra/container.ts';
 import { startOffline, type OfflineServer } from '../../scripts/local-stack.ts';
-import { FakeRazorpay } from './fake-razorpay.ts';
-import { stack } from './stack.ts';
+import { TEST_OPERATOR } from './audit-origin.ts';
+import { FakeRazorpay, type SignedWebhook } from './fake-razorpay.ts';
+import { call, stack, type CallResult, type GroupFixture } from './stack.ts';
 
 export interface RazorpayStack {
   readonly fake: FakeRazorpay;
@@ -12,8 +17,19 @@ export interface RazorpayStack {
   /** The service's environment on this stack (PAYMENT_GATEWAY=razorpay, the SDK pointed at the fake): for the admin tool too. */
   readonly env: Record<string, string>;
   readonly svc: Services;
+  /** A call to this stack; like the shared stack's, a 503 of a loaded machine is retried after Retry-After. */
+  call(method: string, path: string, opts?: Parameters<typeof call>[2]): Promise<CallResult<any>>;
+  /** A webhook of the fake posted to this stack's notification endpoint (its own headers, or others to test refusals). */
+  deliver(w: SignedWebhook, headers?: Record<string, string>): Promise<CallResult<any>>;
+  /** The partner's invoice as this stack answers it (200 expected). */
+  invoiceOf(g: GroupFixture, id: string): Promise<any>;
+  /** One group's reconciliation, as `payments reconcile --group` runs it, on this stack's services (the SDK against the fake). */
+  reconcile(g: GroupFixture): Promise<ReconcileReport>;
   stop(): Promise<void>;
 }
+
+/** The billing period of the Razorpay e2e tests: the 30 India days to today. */
+export const billingPeriod = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
 
 /**
  * A second offline server over the shared test table and queues, running the Razorpay adapter
@@ -40,11 +56,41 @@ export async function startRazorpayStack(): Promise<RazorpayStack> {
     await fake.stop();
     throw err;
   }
+  const svc = buildServices(parseConfig(env));
+  const rzCall = async (method: string, path: string, opts: Parameters<typeof call>[2] = {}) => {
+    for (let attempt = 0; ; attempt++) {
+      const res = await call(method, path, { ...opts, baseUrl: offline.baseUrl });
+      if (res.status !== 503 || attempt >= 3) return res;
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+    }
+  };
   return {
     fake,
     baseUrl: offline.baseUrl,
     env,
-    svc: buildServices(parseConfig(env)),
+    svc,
+    call: rzCall,
+    deliver: (w, headers = w.headers) => rzCall('POST', '/gateway/notifications', { rawBody: w.body, headers }),
+    invoiceOf: async (g, id) => {
+      const res = await rzCall('GET', `/v1/invoices/${id}`, { key: g.apiKey });
+      expect(res.status, res.text).toBe(200);
+      return res.body.invoice;
+    },
+    reconcile: (g) =>
+      reconcilePayments(
+        {
+          gateway: svc.gateway,
+          receivables: svc.receivables,
+          tenants: svc.tenants,
+          clock: svc.clock,
+          invoices: svc.invoices,
+          ids: svc.ids,
+          metrics: svc.metrics,
+          mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
+        },
+        TEST_OPERATOR,
+        g.agentGroupId,
+      ),
     stop: async () => {
       await offline.stop();
       await fake.stop();

@@ -42,6 +42,12 @@ describe('Razorpay Payment Links through the SDK', () => {
     await expect(gateway.createPaymentLink(request('inv-1/L1', 4_000_00))).rejects.toMatchObject({ name: 'GatewayRejectedError', code: 'AMOUNT_MISMATCH' });
   });
 
+  it('asked at once for one reference, makes one link: the creates Razorpay refuses as a taken reference answer the link made', async () => {
+    const links = await Promise.all(Array.from({ length: 5 }, () => gateway.createPaymentLink(request('inv-race/L1'))));
+    expect(new Set(links.map((l) => l.linkId)).size).toBe(1);
+    expect(fake.paymentLinks.filter((l) => l.reference_id === 'inv-race/L1')).toHaveLength(1);
+  });
+
   it('refuses an expiry less than 15 minutes ahead and an amount below ₹1 (400)', async () => {
     await expect(gateway.createPaymentLink(request('inv-2/L1', 6_500_00, new Date(Date.now() + 60_000)))).rejects.toMatchObject({
       name: 'GatewayRejectedError',

@@ -13,12 +13,17 @@ function world(today: string, mailer = new RecordingMailer()) {
   let n = 0;
   let now = new Date(`${today}T04:30:00Z`);
   const counted: MetricName[] = [];
+  /** Every read of the ledger and its balances, by port method. */
+  const ledgerReads: string[] = [];
   const deps: StatementMailDeps & { mailer: RecordingMailer; financeContacts: InMemoryFinanceContactStore } = {
     ledger: {
-      queryEntries: async () => ({ entries: [] }) as never,
-      creditPosition: async () => ({ creditLimit: 50_000_000, exposure: 10_000_000, availableCredit: 40_000_000 }),
+      queryEntries: async () => (ledgerReads.push('queryEntries'), { entries: [] }) as never,
+      creditPosition: async () => (ledgerReads.push('creditPosition'), { creditLimit: 50_000_000, exposure: 10_000_000, availableCredit: 40_000_000 }),
     },
-    balances: { latest: async () => ({ agentGroupId: G, at: '2026-10-31T18:30:00.000Z', balance: -10_000_000 }) as never, put: async () => undefined } as never,
+    balances: {
+      latest: async () => (ledgerReads.push('balances.latest'), { agentGroupId: G, at: '2026-10-31T18:30:00.000Z', balance: -10_000_000 }) as never,
+      put: async () => undefined,
+    } as never,
     financeContacts: new InMemoryFinanceContactStore(),
     mailLog: new InMemoryMailLog(),
     mailer,
@@ -27,7 +32,7 @@ function world(today: string, mailer = new RecordingMailer()) {
     ids: { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` },
   };
   const cdeps = { financeContacts: deps.financeContacts, clock: deps.clock, ids: deps.ids };
-  return { deps, cdeps, counted, setDay: (day: string) => (now = new Date(`${day}T04:30:00Z`)) };
+  return { deps, cdeps, counted, ledgerReads, setDay: (day: string) => (now = new Date(`${day}T04:30:00Z`)) };
 }
 
 describe('the monthly statement e-mail', () => {
@@ -53,6 +58,28 @@ describe('the monthly statement e-mail', () => {
     expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 1, failed: 0 });
     w.setDay('2027-01-01');
     expect((await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(1);
+  });
+
+  it('reads no ledger on a later day of the month once every recipient has the month; a contact added since gets it, the others not again', async () => {
+    const w = world('2026-12-01');
+    await addContact(w.cdeps, G, { email: 'cfo@acme.example.in', documents: ['STATEMENTS'] }, TEST_OPERATOR);
+    expect((await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(1);
+    expect(w.ledgerReads.length).toBeGreaterThan(0);
+    w.ledgerReads.length = 0;
+    for (const day of ['2026-12-02', '2026-12-15', '2026-12-31']) {
+      w.setDay(day);
+      expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 1, failed: 0 });
+    }
+    expect(w.ledgerReads).toEqual([]);
+
+    await addContact(w.cdeps, G, { email: 'ap@acme.example.in', documents: ['STATEMENTS'] }, TEST_OPERATOR);
+    expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 1, alreadySent: 1, failed: 0 });
+    expect(w.ledgerReads.length).toBeGreaterThan(0);
+    expect(w.deps.mailer.sent.map((m) => m.to)).toEqual([['cfo@acme.example.in'], ['ap@acme.example.in']]);
+    w.ledgerReads.length = 0;
+    w.setDay('2027-01-01');
+    expect((await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(2);
+    expect(w.ledgerReads.length).toBeGreaterThan(0);
   });
 
   it('sends nothing for paused mail; a refusal is counted and the next day of the month sends it', async () => {

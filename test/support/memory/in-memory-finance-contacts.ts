@@ -19,6 +19,11 @@ export class InMemoryFinanceContactStore implements FinanceContactStore {
     return [...this.settings.values()].filter((s) => s.contacts.some((c) => c.email === email)).map((s) => s.agentGroupId);
   }
 
+  /** `groupsWithAddress` here reads the contacts themselves: there is no lookup to fill in. */
+  async indexAddresses(): Promise<number> {
+    return 0;
+  }
+
   async replace(next: GroupMailSettings, expectedVersion: number, audit: AuditDraft): Promise<boolean> {
     if ((this.settings.get(next.agentGroupId)?.version ?? 0) !== expectedVersion) return false;
     this.settings.set(next.agentGroupId, next);

@@ -15,6 +15,10 @@ export class InMemoryMailLog implements MailLog {
     return true;
   }
 
+  async claimed(k: MailSendKey): Promise<boolean> {
+    return this.sends.has(id(k));
+  }
+
   async sent(k: MailSendKey, messageId: string, _at: string, audit: AuditDraft): Promise<void> {
     if (this.sends.get(id(k))?.status !== 'CLAIMED') throw new Error(`send ${id(k)} is not claimed`);
     this.sends.set(id(k), { status: 'SENT', messageId });
