@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FONT_FILES, FONT_PACKAGE_DIR, fontPath } from '../infra/pdf/pdf-invoice-renderer.ts';
+import { FONT_FILES, FONT_PACKAGE_DIR, fontPath } from '../infra/pdf/pdf-layout.ts';
 import { REDOC_BUNDLE } from '../functions/system/docs-page.ts';
 import { ROOT } from './local-stack.ts';
 

@@ -21,8 +21,11 @@ import { durationOption, integerOption } from './input.ts';
 
 /** pdf-lib and its fonts load only for commands that bill or render, not every time the tool starts. */
 export async function deps(ctx: AdminContext) {
-  const { PdfInvoiceRenderer } = await import('../../infra/pdf/pdf-invoice-renderer.ts');
-  return billingDeps(ctx.services(), new PdfInvoiceRenderer());
+  const [{ PdfInvoiceRenderer }, { withStatementPdf }] = await Promise.all([
+    import('../../infra/pdf/pdf-invoice-renderer.ts'),
+    import('../../infra/pdf/statement-renderer.ts'),
+  ]);
+  return withStatementPdf(billingDeps(ctx.services(), new PdfInvoiceRenderer()));
 }
 
 const runLine = (r: BillingRunResult): string =>

@@ -1,5 +1,6 @@
 import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { DocumentMailDeps } from '../mail/document-mail.ts';
+import type { StatementRenderer } from '../ports/statement-renderer.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import type { Booking } from '../bookings/booking.ts';
 import type { GstRegistration } from '../catalogue/gst.ts';
@@ -53,8 +54,11 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
     'settle' | 'openDues' | 'setCreditHold' | 'groupVirtualAccount' | 'requestVirtualAccount' | 'saveVirtualAccount'
   >;
   readonly metrics: Metrics;
-  /** The group's finance contacts and the mail they are sent: the daily run's reminders (reminder-mail.ts); absent, the run sends none. */
-  readonly mail?: Pick<DocumentMailDeps, 'financeContacts' | 'mailLog' | 'mailer'>;
+  /**
+   * The group's finance contacts and the mail they are sent: the daily run's reminders (reminder-mail.ts) and
+   * monthly statement (statement-mail.ts, whose PDF needs the renderer); absent, the run sends none.
+   */
+  readonly mail?: Pick<DocumentMailDeps, 'financeContacts' | 'mailLog' | 'mailer'> & { readonly statementRenderer?: StatementRenderer };
 }
 
 /** What rendering and storing one document's PDF needs. */

@@ -1,13 +1,15 @@
 import type { AuditOrigin } from '../audit/audit-event.ts';
 import { addDays } from '../catalogue/calendar.ts';
 import { printedDate } from '../invoicing/invoice-document.ts';
-import { statementCsv } from '../ledger/ledger-csv.ts';
+import { CSV_MEDIA_TYPE, statementCsv } from '../ledger/ledger-csv.ts';
+import { PDF_MEDIA_TYPE, statementFileName, statementPdf } from '../ledger/statement-file.ts';
 import { getStatement, type StatementView } from '../ledger/read-ledger.ts';
 import { formatInr, parseRupees } from '../money.ts';
 import type { BalanceStore } from '../ports/balance-store.ts';
 import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { MailMessage } from '../ports/mailer.ts';
 import type { Metrics } from '../ports/metrics.ts';
+import type { StatementRenderer } from '../ports/statement-renderer.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import type { AgentGroup } from '../tenants.ts';
 import { escapeHtml, rows, sendOnce, type DocumentMailDeps } from './document-mail.ts';
@@ -23,14 +25,19 @@ const rupees = (r: number): string => formatInr(parseRupees(r)!);
 
 /**
  * The monthly statement's message: the period (DD-MM-YYYY), opening and closing balances and
- * how many entries, in rupees with Indian grouping; the statement itself attached as the CSV
- * `GET /v1/statement` answers with `Accept: text/csv` (same renderer, same figures). The
- * entries carry booking references only, never a guest.
+ * how many entries, in rupees with Indian grouping; the statement itself attached as the PDF
+ * and the CSV `GET /v1/statement` answers with `Accept: application/pdf` and `text/csv` (same
+ * renderers, same figures). The entries carry booking references only, never a guest.
  */
-export function statementMail(s: StatementView, period: { from: string; to: string }, contact: Pick<FinanceContact, 'email' | 'name'>): MailMessage {
+export function statementMail(
+  s: StatementView,
+  period: { from: string; to: string },
+  contact: Pick<FinanceContact, 'email' | 'name'>,
+  pdf: Uint8Array,
+): MailMessage {
   const greeting = contact.name ? `Dear ${contact.name},` : 'Hello,';
   const span = `${printedDate(period.from)} to ${printedDate(period.to)}`;
-  const intro = `Your account statement for ${span} is attached as a CSV file (one row per entry, amounts in rupees).`;
+  const intro = `Your account statement for ${span} is attached as a PDF and as a CSV file (one row per entry, amounts in rupees).`;
   const figures = rows([
     ['Period', span],
     ['Opening balance', rupees(s.openingBalance)],
@@ -44,7 +51,8 @@ export function statementMail(s: StatementView, period: { from: string; to: stri
     text: [greeting, '', intro, '', figures.text, '', closing, ''].join('\n'),
     html: [`<p>${escapeHtml(greeting)}</p>`, `<p>${escapeHtml(intro)}</p>`, figures.html, `<p style="color:#555">${escapeHtml(closing)}</p>`].join('\n'),
     attachments: [
-      { fileName: `statement-${period.from}-to-${period.to}.csv`, contentType: 'text/csv; charset=utf-8', content: new TextEncoder().encode(statementCsv(s)) },
+      { fileName: statementFileName(s, 'pdf'), contentType: PDF_MEDIA_TYPE, content: pdf },
+      { fileName: statementFileName(s, 'csv'), contentType: `${CSV_MEDIA_TYPE}; charset=utf-8`, content: new TextEncoder().encode(statementCsv(s)) },
     ],
     tags: { kind: 'statement', month: period.from.slice(0, 7) },
   };
@@ -54,6 +62,8 @@ export type StatementMailDeps = Pick<DocumentMailDeps, 'financeContacts' | 'mail
   readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>;
   readonly balances: BalanceStore;
   readonly metrics: Metrics;
+  /** Prints the attached PDF (infra/pdf/pdf-statement-renderer.ts, loaded at the first statement). */
+  readonly statementRenderer: StatementRenderer;
 };
 
 /**
@@ -65,7 +75,7 @@ export type StatementMailDeps = Pick<DocumentMailDeps, 'financeContacts' | 'mail
  */
 export async function mailMonthlyStatement(
   deps: StatementMailDeps,
-  group: Pick<AgentGroup, 'agentGroupId'>,
+  group: Pick<AgentGroup, 'agentGroupId' | 'legalName' | 'gstin'>,
   origin: AuditOrigin,
 ): Promise<{ sent: number; alreadySent: number; failed: number }> {
   const recipients = recipientsOf(await deps.financeContacts.get(group.agentGroupId), 'STATEMENTS');
@@ -78,11 +88,13 @@ export async function mailMonthlyStatement(
     for (const c of recipients) if (!(await deps.mailLog.claimed({ agentGroupId: group.agentGroupId, what, contactId: c.contactId }))) due.push(c);
     if (due.length === 0) return { sent: 0, alreadySent: recipients.length, failed: 0 };
     const statement = await getStatement(deps, group, period);
+    // Rendered once for the contacts still due.
+    const pdf = await statementPdf(deps.statementRenderer, group, statement);
     const r = await sendOnce(deps, {
       agentGroupId: group.agentGroupId,
       what,
       recipients: due,
-      message: (contact) => statementMail(statement, period, contact),
+      message: (contact) => statementMail(statement, period, contact, pdf),
       origin,
       action: 'mail.statement-sent',
       target: `statement:${period.month}`,

@@ -4,7 +4,6 @@ import { areaRouter } from '../http/area-router.ts';
 import { handler as getInvoice } from '../invoices/get-invoice.ts';
 import { handler as listInvoices } from '../invoices/list-invoices.ts';
 import { handler as runBilling } from '../invoices/run-billing.ts';
-import { handler as getStatement } from '../ledger/get-statement.ts';
 import { handler as listLedger } from '../ledger/list-ledger.ts';
 import { handler as fallback } from '../system/fallback.ts';
 import { handler as listFinanceContacts } from '../finance-contacts/list-finance-contacts.ts';
@@ -13,13 +12,13 @@ import { handler as updateFinanceContact } from '../finance-contacts/update-fina
 import { handler as deleteFinanceContact } from '../finance-contacts/delete-finance-contact.ts';
 
 /**
- * A group's account: ledger, statement, invoices and the billing run, its finance contacts, and both audit trails.
- * The invoice PDF has its own function (functions/areas/invoice-pdf.ts): its artifact carries the fonts and the renderer.
+ * A group's account: ledger, invoices and the billing run, its finance contacts, and both audit trails.
+ * The invoice PDF and the statement (which answers a PDF too) have their own function (functions/areas/invoice-pdf.ts):
+ * its artifact carries the fonts and the renderers.
  */
 export const handler = areaRouter(
   [
     listLedger,
-    getStatement,
     listInvoices,
     getInvoice,
     runBilling,

@@ -1,6 +1,11 @@
 import { areaRouter } from '../http/area-router.ts';
 import { handler as getInvoicePdf } from '../invoices/get-invoice-pdf.ts';
+import { handler as getStatement } from '../ledger/get-statement.ts';
 import { handler as fallback } from '../system/fallback.ts';
 
-/** The invoice and credit-note PDF, apart from the other account reads: only this function's artifact carries the fonts and the PDF renderer. */
-export const handler = areaRouter([getInvoicePdf], fallback);
+/**
+ * The documents that render as PDFs, apart from the other account reads: the invoice and credit-note PDF, and the
+ * statement (JSON, CSV or PDF by Accept; one path is one function). Only this function's artifact carries the fonts
+ * and the PDF renderers.
+ */
+export const handler = areaRouter([getInvoicePdf, getStatement], fallback);

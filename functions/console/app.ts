@@ -17,6 +17,8 @@ import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
 import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
 import { CSV_MEDIA_TYPE, statementCsv } from '../../domain/ledger/ledger-csv.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
+import { PDF_MEDIA_TYPE, statementFileName, statementPdf } from '../../domain/ledger/statement-file.ts';
+import { statementRenderer } from '../../infra/pdf/statement-renderer.ts';
 import type { ConsoleSession } from '../../domain/ports/console-store.ts';
 import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
 import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
@@ -368,12 +370,13 @@ const statement = partnerPage('statement', async (_deps, req, ctx) => {
   const window = statementWindow(req, today);
   const s = await getStatement(ctx.services, ctx.principal, window);
   const csv = `/console/statement.csv?${new URLSearchParams(window).toString()}`;
+  const pdf = `/console/statement.pdf?${new URLSearchParams(window).toString()}`;
   const body = html`<form method="get" action="/console/statement" aria-label="Statement period">
 <label for="from">From (IST date)</label><input id="from" name="from" type="date" value="${window.from}" required>
 <label for="to">To (IST date)</label><input id="to" name="to" type="date" value="${window.to}" required>
 <button type="submit">Show</button>
 </form>
-<p><a href="${csv}" download>Download this statement as CSV</a></p>
+<p><a href="${pdf}" download>Download PDF</a> · <a href="${csv}" download>Download this statement as CSV</a></p>
 <dl class="figures">${figure('Opening balance', rupeesMoney(s.openingBalance))}${figure('Closing balance', rupeesMoney(s.closingBalance))}${figure('Available credit', rupeesMoney(s.availableCredit))}</dl>
 ${
   s.entries.length
@@ -389,7 +392,14 @@ ${
 const statementFile = partnerPage('statement', async (_deps, req, ctx) => {
   const window = statementWindow(req, indiaToday(ctx.services.clock.now()));
   const s = await getStatement(ctx.services, ctx.principal, window);
-  return download(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(s), `statement-${indiaToday(new Date(s.from))}-to-${indiaToday(new Date(s.to))}.csv`);
+  return download(`${CSV_MEDIA_TYPE}; charset=utf-8`, statementCsv(s), statementFileName(s, 'csv'));
+});
+
+/** The same statement as the API's PDF (GET /v1/statement with Accept: application/pdf): the same renderer and figures. */
+const statementPdfFile = partnerPage('statement', async (_deps, req, ctx) => {
+  const window = statementWindow(req, indiaToday(ctx.services.clock.now()));
+  const s = await getStatement(ctx.services, ctx.principal, window);
+  return download(PDF_MEDIA_TYPE, await statementPdf(statementRenderer, ctx.group, s), statementFileName(s, 'pdf'));
 });
 
 /** A GET form's fields as the API's query: empty fields are absent, as an unfilled filter is. */
@@ -1218,6 +1228,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/invoices\/([^/]+)\/pdf$/, invoiceDocument],
   ['GET', /^\/console\/statement$/, statement],
   ['GET', /^\/console\/statement\.csv$/, statementFile],
+  ['GET', /^\/console\/statement\.pdf$/, statementPdfFile],
   ['GET', /^\/console\/ledger$/, ledger],
   ['GET', /^\/console\/audit$/, audit],
   ['GET', /^\/console\/webhooks$/, webhooks],

@@ -3,6 +3,7 @@ import { HORIZON_NOTE } from '../../domain/catalogue/calendar.ts';
 import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/ledger.ts';
 import { LEDGER_PAGE, MAX_STATEMENT_DAYS } from '../../domain/ledger/read-ledger.ts';
 import { CSV_MEDIA_TYPE, LEDGER_CSV_COLUMN_NOTES, LEDGER_CSV_COLUMNS } from '../../domain/ledger/ledger-csv.ts';
+import { PDF_MEDIA_TYPE } from '../../domain/ledger/statement-file.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, cursorPageOf, DateTimeSchema, instantSchema, pageSizeParam } from './common.ts';
 import { idList } from './partner-reads.ts';
@@ -164,6 +165,11 @@ export const getStatementRoute = defineRoute({
         {
           mediaType: CSV_MEDIA_TYPE,
           description: `With Accept: text/csv, the statement as CSV (RFC 4180, a header row): an OPENING_BALANCE row, every entry oldest first with the balance after it, a CLOSING_BALANCE row; the same figures as the JSON. Columns: ${CSV_COLUMNS}`,
+        },
+        {
+          mediaType: PDF_MEDIA_TYPE,
+          description:
+            'With Accept: application/pdf, the statement as an A4 PDF (Content-Disposition: attachment; filename="statement-<from>-to-<to>.pdf", India dates): the group\'s legal name and GSTIN, the period, a summary (opening balance, posted debits and credits, closing balance), then the opening balance, every entry oldest first (date, type, your booking reference, description, debit or credit, the balance after it) and the closing balance, over as many pages as the period needs; the same figures as the JSON, in rupees with Indian digit grouping and DD-MM-YYYY dates.',
         },
       ],
     },

@@ -8,6 +8,7 @@ import { continueBillingRun } from '../../domain/invoicing/request-billing-run.t
 import { decodeBillingJob } from '../../events/billing-job-message.ts';
 import { billingDeps, groupServices, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
+import { withStatementPdf } from '../../infra/pdf/statement-renderer.ts';
 
 export type BillingWorkerDeps = GroupBillingDeps & {
   readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
@@ -21,7 +22,7 @@ export type BillingWorkerDeps = GroupBillingDeps & {
  * failed throws, so SQS delivers it again after the visibility timeout (the run record
  * shows FAILED with its attempts meanwhile) and, after five receives, moves it to the
  * dead-letter queue, whose alarm pages. Issued documents' PDFs go to the PDF worker's
- * queue, as from POST /v1/invoices, so this function carries no PDF renderer.
+ * queue, as from POST /v1/invoices; the one PDF rendered here is the monthly statement its e-mail attaches.
  */
 export async function handleBillingRecord(deps: BillingWorkerDeps, record: SQSRecord): Promise<void> {
   const job = decodeBillingJob(record.body);
@@ -61,7 +62,10 @@ export const handler = concurrentRecords(
   'billing',
   () => {
     const svc = services();
-    return { ...billingDeps(svc), forGroup: async (agentGroupId: string) => billingDeps(await groupServices(svc, agentGroupId)) };
+    return {
+      ...withStatementPdf(billingDeps(svc)),
+      forGroup: async (agentGroupId: string) => withStatementPdf(billingDeps(await groupServices(svc, agentGroupId))),
+    };
   },
   handleBillingRecord,
 );

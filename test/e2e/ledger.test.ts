@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizedEntry, postedEntry, type LedgerEntry, type NewPostedEntry } from '../../domain/ledger/ledger.ts';
+import { formatIndianGrouping } from '../../domain/money.ts';
 import { expectContract } from '../support/contract.ts';
 import { assertLedgerInvariant } from '../support/ledger-invariant.ts';
-import { call, newAgentGroup, testServices, type CallResult, type GroupFixture } from '../support/stack.ts';
+import { pdfText } from '../support/pdf-scan.ts';
+import { call, newAgentGroup, stack, testServices, type CallResult, type GroupFixture } from '../support/stack.ts';
 
 interface EntryJson {
   id: string;
@@ -380,6 +382,27 @@ describe('GET /v1/statement', () => {
     expect(body.at(-2)![10]).toBe(json.body.closingBalance.toFixed(2));
     // India time: 04:00 UTC is 09:30 IST.
     expect(body[1]!.slice(0, 2)).toEqual(['2027-01-01', '09:30:00']);
+  });
+
+  it('answers Accept: application/pdf with the same statement as a PDF file: the period in India dates, every entry, the closing balance', async () => {
+    const [json, pdf] = await Promise.all([
+      getStatement(`?from=${T(4)}&to=${T(8)}`),
+      fetch(`${stack().baseUrl}/v1/statement?from=${T(4)}&to=${T(8)}`, {
+        headers: { authorization: `Basic ${Buffer.from(`${A.apiKey}:`).toString('base64')}`, accept: 'application/pdf' },
+      }),
+    ]);
+
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toBe('attachment; filename="statement-2027-01-01-to-2027-01-01.pdf"');
+    expect(pdf.headers.get('vary')).toMatch(/accept/i);
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = pdfText(bytes);
+    expect(text).toContain('01-01-2027 to 01-01-2027');
+    expect(text).toContain(`Closing balance ${formatIndianGrouping(Math.round(json.body.closingBalance * 100))}`);
+    expect(text).toContain(`₹${formatIndianGrouping(Math.round(json.body.closingBalance * 100))}`);
+    for (const e of json.body.entries) if (e.externalBookingId) expect(text).toContain(e.externalBookingId);
   });
 
   it('answers JSON when JSON is preferred, or nothing is said', async () => {

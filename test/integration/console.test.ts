@@ -20,6 +20,9 @@ import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { DEMO_PEOPLE, loadDemoPeople } from '../../scripts/demo-people.ts';
 import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
+import { getStatement } from '../../domain/ledger/read-ledger.ts';
+import { formatIndianGrouping } from '../../domain/money.ts';
+import { pdfText } from '../support/pdf-scan.ts';
 
 /** The SES emulator the tier's setup runs: the sign-in links arrive there, as they would in a person's inbox. */
 const inbox = () => mailbox(stack().env.SES_ENDPOINT!);
@@ -113,7 +116,7 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect(home.text).toContain('Not on hold');
   });
 
-  it('finds a booking by the partner’s own id, shows its status and callbacks, downloads its invoice PDF and the statement CSV', async () => {
+  it('finds a booking by the partner’s own id, shows its status and callbacks, downloads its invoice PDF and the statement CSV and PDF', async () => {
     const finance = await signIn(partner(a, 'finance'));
     const found = await finance.get(`/console/bookings?externalBookingId=${encodeURIComponent(a.externalBookingId)}`);
     expect(found.text).toContain(`/console/bookings/${a.bookingId}`);
@@ -133,6 +136,16 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['Content-Type']).toMatch(/^text\/csv/);
     expect(csv.headers['Content-Disposition']).toBe('attachment; filename="statement-2026-01-01-to-2026-12-31.csv"');
+    const page = await finance.get('/console/statement?from=2026-01-01&to=2026-12-31');
+    expect(page.text).toContain('<a href="/console/statement.pdf?from=2026-01-01&amp;to=2026-12-31" download>Download PDF</a>');
+    const statementPdf = await finance.get('/console/statement.pdf?from=2026-01-01&to=2026-12-31');
+    expect(statementPdf.statusCode).toBe(200);
+    expect(statementPdf.headers['Content-Type']).toBe('application/pdf');
+    expect(statementPdf.headers['Content-Disposition']).toBe('attachment; filename="statement-2026-01-01-to-2026-12-31.pdf"');
+    const json = await getStatement(testServices(), principalOf(a.group), { from: '2026-01-01', to: '2026-12-31' });
+    expect(pdfText(Buffer.from(String(statementPdf.body), 'base64'))).toContain(
+      `Closing balance ${formatIndianGrouping(Math.round(json.closingBalance * 100))}`,
+    );
     const bad = await finance.get('/console/statement?from=2026-13-01&to=2026-12-31');
     expect(bad.statusCode).toBe(400);
     expect(bad.text).toContain('from:');
@@ -858,6 +871,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       `/console/invoices/${a.invoiceId}/pdf`,
       '/console/statement',
       '/console/statement.csv',
+      '/console/statement.pdf',
       '/console/ledger',
       '/console/team',
     ]) {
@@ -890,6 +904,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/invoices',
       `/console/invoices/${a.invoiceId}/pdf`,
       '/console/statement.csv',
+      '/console/statement.pdf',
       '/console/ledger',
       '/console/audit',
       `/console/webhooks/${randomUUID()}/deliveries`,

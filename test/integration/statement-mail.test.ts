@@ -5,7 +5,9 @@ import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import { addContact } from '../../domain/mail/finance-contacts.ts';
 import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
 import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
+import { formatIndianGrouping } from '../../domain/money.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { pdfText } from '../support/pdf-scan.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { financeAddress, mailbox, noonIst } from '../support/mailbox.ts';
 import { newAgentGroup, principalOf, stack, testServices } from '../support/stack.ts';
@@ -20,7 +22,7 @@ beforeAll(async () => {
  * (dueWorkOn, as POST /v1/test-clocks/{id}/advance does); the mail is read from the local SES mailbox.
  */
 describe('monthly statement e-mail on a test clock', () => {
-  it("a clock jumping past the 1st is caught up on the 2nd: the previous month's statement goes once to each contact who chose statements, its CSV the same as GET /v1/statement's, audited; a later run sends nothing", async () => {
+  it("a clock jumping past the 1st is caught up on the 2nd: the previous month's statement goes once to each contact who chose statements, its PDF and CSV the same as GET /v1/statement's, audited; a later run sends nothing", async () => {
     const svc = testServices();
     const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15 });
     const [ap, noStatements] = [financeAddress('ap'), financeAddress('nostatements')];
@@ -64,6 +66,14 @@ describe('monthly statement e-mail on a test clock', () => {
     const closingRow = csv!.content.toString('utf8').trim().split('\n').at(-1)!;
     expect(closingRow).toContain('CLOSING_BALANCE');
     expect(Number(closingRow.trim().split(',').at(-1)!.replace(/"/g, ''))).toBe(api.closingBalance);
+    // The PDF beside it: the same statement printed, its closing balance in Indian grouping on the closing row.
+    const pdf = mail.attachments.find((a) => a.fileName === `statement-${from}-to-${to}.pdf`);
+    expect(pdf?.contentType).toBe('application/pdf');
+    expect(pdf!.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const printedPdf = pdfText(pdf!.content);
+    expect(printedPdf).toContain(`${printed(from)} to ${printed(to)}`);
+    expect(printedPdf).toContain(`Closing balance ${formatIndianGrouping(Math.round(api.closingBalance * 100))}`);
+    for (const e of api.entries) if (e.externalBookingId) expect(printedPdf).toContain(e.externalBookingId);
     const posted = api.entries.filter((e) => e.status === 'POSTED').reduce((t, e) => t + Math.round(e.amount * 100), 0);
     expect(Math.round(api.openingBalance * 100) + posted).toBe(Math.round(api.closingBalance * 100));
     expect(mail.text).not.toMatch(/guest/i);

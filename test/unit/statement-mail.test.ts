@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { addContact, setMailPaused } from '../../domain/mail/finance-contacts.ts';
 import { mailMonthlyStatement, previousMonth, type StatementMailDeps } from '../../domain/mail/statement-mail.ts';
 import type { MetricName } from '../../domain/ports/metrics.ts';
+import { PdfStatementRenderer } from '../../infra/pdf/pdf-statement-renderer.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { pdfText } from '../support/pdf-scan.ts';
 import { InMemoryFinanceContactStore } from '../support/memory/in-memory-finance-contacts.ts';
 import { InMemoryMailLog, RecordingMailer } from '../support/memory/in-memory-mail-log.ts';
 
 const G = 'grp-statement';
+const GROUP = { agentGroupId: G, legalName: 'Acme Travels Private Limited', gstin: '27AABCA1234M1Z5' };
 
 /** A group whose ledger opened the month at ₹1,00,000 owed (a checkpoint) and has no entries; India day `today`. */
 function world(today: string, mailer = new RecordingMailer()) {
@@ -30,6 +33,7 @@ function world(today: string, mailer = new RecordingMailer()) {
     metrics: { count: (m) => void counted.push(m) },
     clock: { now: () => now },
     ids: { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` },
+    statementRenderer: new PdfStatementRenderer(),
   };
   const cdeps = { financeContacts: deps.financeContacts, clock: deps.clock, ids: deps.ids };
   return { deps, cdeps, counted, ledgerReads, setDay: (day: string) => (now = new Date(`${day}T04:30:00Z`)) };
@@ -42,22 +46,29 @@ describe('the monthly statement e-mail', () => {
     expect(previousMonth('2028-03-01')).toEqual({ month: '2028-02', from: '2028-02-01', to: '2028-02-29' });
   });
 
-  it('goes once per month to contacts who chose statements (a reminder opt-out does not stop it), in Indian formats with the CSV; later runs of the month send nothing', async () => {
+  it('goes once per month to contacts who chose statements (a reminder opt-out does not stop it), in Indian formats with the PDF and the CSV; later runs of the month send nothing', async () => {
     const w = world('2026-12-01');
     await addContact(w.cdeps, G, { email: 'cfo@acme.example.in', name: 'Ravi', documents: ['STATEMENTS'] }, TEST_OPERATOR);
     await addContact(w.cdeps, G, { email: 'ap@acme.example.in', documents: ['RECEIPTS', 'REMINDERS'] }, TEST_OPERATOR);
-    expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 1, alreadySent: 0, failed: 0 });
+    expect(await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 1, alreadySent: 0, failed: 0 });
     const [m] = w.deps.mailer.sent;
     expect(m!.to).toEqual(['cfo@acme.example.in']);
     expect(m!.subject).toBe('Statement 01-11-2026 to 30-11-2026: closing balance -₹1,00,000.00');
     expect(m!.text).toContain('Dear Ravi,');
     expect(m!.html).toContain('-₹1,00,000.00');
-    expect(m!.attachments!.map((a) => a.fileName)).toEqual(['statement-2026-11-01-to-2026-11-30.csv']);
-    expect(new TextDecoder().decode(m!.attachments![0]!.content)).toContain('CLOSING_BALANCE');
+    expect(m!.attachments!.map((a) => [a.fileName, a.contentType])).toEqual([
+      ['statement-2026-11-01-to-2026-11-30.pdf', 'application/pdf'],
+      ['statement-2026-11-01-to-2026-11-30.csv', 'text/csv; charset=utf-8'],
+    ]);
+    const pdf = pdfText(m!.attachments![0]!.content);
+    expect(pdf).toContain('Acme Travels Private Limited');
+    expect(pdf).toContain('01-11-2026 to 30-11-2026');
+    expect(pdf).toContain('Closing balance -1,00,000.00');
+    expect(new TextDecoder().decode(m!.attachments![1]!.content)).toContain('CLOSING_BALANCE');
     w.setDay('2026-12-02');
-    expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 1, failed: 0 });
+    expect(await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 1, failed: 0 });
     w.setDay('2027-01-01');
-    expect((await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(1);
+    expect((await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).sent).toBe(1);
   });
 
   it('reads no ledger on a later day of the month once every recipient has the month; a contact added since gets it, the others not again', async () => {
@@ -86,15 +97,15 @@ describe('the monthly statement e-mail', () => {
     const paused = world('2026-12-01');
     await addContact(paused.cdeps, G, { email: 'cfo@acme.example.in' }, TEST_OPERATOR);
     await setMailPaused(paused.cdeps, G, true, TEST_OPERATOR);
-    expect((await mailMonthlyStatement(paused.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(0);
+    expect((await mailMonthlyStatement(paused.deps, GROUP, TEST_OPERATOR)).sent).toBe(0);
 
     let refuse = true;
     const refused = world('2026-12-01', new RecordingMailer(() => refuse));
     await addContact(refused.cdeps, G, { email: 'cfo@acme.example.in' }, TEST_OPERATOR);
-    expect(await mailMonthlyStatement(refused.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 0, failed: 1 });
+    expect(await mailMonthlyStatement(refused.deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 0, failed: 1 });
     expect(refused.counted).toEqual(['MailNotSent']);
     refuse = false;
     refused.setDay('2026-12-02');
-    expect((await mailMonthlyStatement(refused.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(1);
+    expect((await mailMonthlyStatement(refused.deps, GROUP, TEST_OPERATOR)).sent).toBe(1);
   });
 });

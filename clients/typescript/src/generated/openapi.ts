@@ -10281,6 +10281,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Statement"];
                     "text/csv": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Validation failure; `param` names the offending parameter. */
