@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { ReceivableFigures } from '../../domain/ports/invoice-store.ts';
+import type { ReceivableFigures } from '../../domain/ports/owing-figures.ts';
 import { isRefused, writeIf } from './client.ts';
 import { keys } from './keys.ts';
 

@@ -1,6 +1,5 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import {
   DeleteCommand,
   GetCommand,
@@ -11,12 +10,11 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures, PayLink } from '../../domain/invoicing/invoice.ts';
+import type { Invoice, InvoiceLine, InvoiceTotals } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
 import type { Minor } from '../../domain/money.ts';
 import type {
   AddLinesOptions,
-  BillingLock,
   EInvoiceVoid,
   RetiredDocument,
   HeldEInvoice,
@@ -25,21 +23,21 @@ import type {
   InvoiceStore,
   IssueRequest,
   LinesWritten,
-  ReceivableFigures,
   RefreshedParties,
 } from '../../domain/ports/invoice-store.ts';
 import { getAll } from './batch-get.ts';
-import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
+import { closeIfDone, invoiceOf, NOTHING_LEFT, STILL_DRAFT } from './invoice-item.ts';
+import { dueItems } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { contentionBackoff, isConditionFailure, isRefused, refusedAt, refusedItems, transactIf, writeIf } from './client.ts';
 import { ITEM_EXISTS, ITEM_IS_NEW, itemOf, MAX_TRANSACTION_ITEMS, putNew, recordOf, type TransactItem } from './items.ts';
 import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transactEach } from './transact-each.ts';
 import { GSI1, GSI2 } from './table.ts';
 
 /*
- * Access patterns of invoicing (docs/data-model.md):
+ * Access patterns of invoices and their lines (docs/data-model.md); booking marks, pay links,
+ * owing figures, billing control and the run log have their own adapters:
  * | pattern                               | key condition                                                  | index |
  * |---------------------------------------|----------------------------------------------------------------|-------|
  * | invoice by id (tenancy in the key)    | PK = GROUP#<g>, SK = INVOICE#<id>                              | table |
@@ -50,13 +48,8 @@ import { GSI1, GSI2 } from './table.ts';
  * | invoiced total of a booking           | PK = GROUP#<g>, SK = BILLED#<bookingRef>                       | table |
  * | lanes of an invoice's parallel lines  | PK = GROUP#<g>, begins_with(SK, INVLANE#<invoiceId>#)          | table |
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
- * | billing lock, billing state           | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE              | table |
- * | runs of a group / of every group      | PK = GROUP#<g> begins_with BILLINGRUN# / GSI1PK = BILLINGRUNS  | table / GSI1 |
- * | open figures, oldest due (dues.ts)    | PK = GROUP#<g>, SK = DUES; begins_with(SK, DUE#) Limit 1        | table |
  */
 
-/** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
-const STILL_DRAFT = '#status = :draft';
 /**
  * A large invoice's lines are written by LINE_LANES lanes at once, each moving its own lane
  * item instead of the invoice (two transactions on one item conflict). Until the lanes are
@@ -84,29 +77,10 @@ const LANE_RETENTION_SECONDS = 86_400;
 const SERIES_AT = '#last = :last';
 /** A DRAFT is written with `invoiceNumber: null` (stored as NULL); one holding a reserved number takes no other. */
 const UNNUMBERED = '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))';
-/** A lease: free, expired, or already ours (a retry of the same run). */
-const LOCK_FREE = 'attribute_not_exists(PK) OR leaseUntil < :now OR #owner = :owner';
-/** Only the holder releases, so a run whose lease expired cannot free a lock another run took since. */
-const LOCK_HELD = '#owner = :owner';
-/** A booking is marked once per invoice (a retried step finds it marked and changes nothing, version included). */
-const NOT_YET_MARKED = 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)';
-/** An invoice leaves the open index once nothing is left to do. */
-const NOTHING_LEFT = 'attribute_exists(pdfKey) AND bookingsMarked = :true';
 
 const MAX_ATTEMPTS = 40;
-/** Transactions of booking marks in flight at once when an invoice is issued (each on its own bookings, so they never conflict). */
-const MARK_TRANSACTIONS_IN_FLIGHT = 8;
 
 const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
-
-function invoiceOf(item: Record<string, unknown>): Invoice {
-  const refs = item.bookingRefs;
-  return {
-    ...recordOf<Invoice>(item),
-    lastError: (item.lastError as string | undefined) ?? null,
-    bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []),
-  };
-}
 
 const lineItem = (l: InvoiceLine) =>
   itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
@@ -129,9 +103,6 @@ interface LaneItem {
   readonly refusal: string;
 }
 
-/** Runs are kept for operators for this long. */
-const RUN_RETENTION_SECONDS = 180 * 86_400;
-
 export class DynamoInvoiceStore implements InvoiceStore {
   /** The last number take of each series this process has in flight (takeNumber). */
   private readonly seriesTurns = new Map<string, Promise<unknown>>();
@@ -141,29 +112,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
     private readonly table: string,
     private readonly audit: DynamoAuditTrail,
   ) {}
-
-  async billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>> {
-    const items = await getAll(
-      this.db,
-      this.table,
-      [...new Set(bookingRefs)].map((ref) => keys.billingMarker(agentGroupId, ref)),
-      { projection: 'bookingRef, billedTotal', consistent: true },
-    );
-    return new Map(items.map((i) => [i.bookingRef as string, i.billedTotal as Minor]));
-  }
-
-  async billedLines(agentGroupId: string, bookingRef: string): Promise<Map<string, Minor>> {
-    const k = keys.linesOfBooking(agentGroupId, bookingRef);
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
-      ProjectionExpression: '#key, lineTotal',
-      ExpressionAttributeNames: { '#key': 'key' },
-      ConsistentRead: true,
-    });
-    return new Map(items.map((i) => [i.key as string, i.lineTotal as Minor]));
-  }
 
   async createDraft(invoice: Invoice): Promise<void> {
     const { bookingRefs: _none, ...rest } = invoice;
@@ -468,78 +416,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
     return [...new Set(open.map((o) => o.agentGroupId as string))];
   }
 
-  async setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void> {
-    // The order's way back to its invoice is written with it: a gateway notification names only the order.
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
-              UpdateExpression: 'SET gatewayOrderId = :o, payTo = :payTo, updatedAt = :at',
-              ConditionExpression: STILL_DRAFT,
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':o': gatewayOrderId, ':payTo': payTo ?? null, ':at': at, ':draft': 'DRAFT' },
-            },
-          },
-          {
-            Put: {
-              TableName: this.table,
-              Item: itemOf('GatewayOrder', keys.gatewayOrder(gatewayOrderId), { orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at }),
-            },
-          },
-        ],
-      }),
-    );
-  }
-
-  async setPayLink(agentGroupId: string, invoiceId: string, link: PayLink | null, replaces: string | null, at: string): Promise<boolean> {
-    const listed: TransactItem = link
-      ? { Put: { TableName: this.table, Item: itemOf('PayLinkOf', keys.payLinkOf(agentGroupId, invoiceId), { invoiceId, linkId: link.linkId }) } }
-      : { Delete: { TableName: this.table, Key: keys.payLinkOf(agentGroupId, invoiceId) } };
-    return transactIf(this.db, [
-      {
-        Update: {
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'SET payLink = :l, updatedAt = :at',
-          // Two refreshes at once: the one that read the link still there wins; the other's link is cancelled by its caller.
-          ConditionExpression: `${ITEM_EXISTS} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ...(replaces ? { ':r': replaces } : { ':null': null }) },
-        },
-      },
-      listed,
-      ...(link
-        ? [
-            {
-              Put: {
-                TableName: this.table,
-                Item: itemOf('PayLink', keys.payLink(link.linkId), { linkId: link.linkId, agentGroupId, invoiceId, createdAt: at }),
-              },
-            },
-          ]
-        : []),
-    ]);
-  }
-
-  async invoicesWithPayLinks(agentGroupId: string): Promise<string[]> {
-    const k = keys.payLinksOf(agentGroupId);
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
-      ConsistentRead: true,
-    });
-    return items.map((i) => i.invoiceId as string);
-  }
-
-  async payLinkInvoice(linkId: string): Promise<{ agentGroupId: string; invoiceId: string } | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.payLink(linkId), ConsistentRead: true }));
-    return out.Item ? { agentGroupId: out.Item.agentGroupId as string, invoiceId: out.Item.invoiceId as string } : undefined;
-  }
-
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
     return this.updateIf(agentGroupId, invoiceId, {
       UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
@@ -796,52 +672,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         ExpressionAttributeValues: { ':k': pdfKey, ':at': at, ':draft': 'DRAFT' },
       }),
     );
-    await this.closeIfDone(agentGroupId, invoiceId);
-  }
-
-  async markBookingsInvoiced(invoice: Invoice, at: string): Promise<void> {
-    // Each mark is its own conditional write; sent 100 to a transaction, so a 5,000-booking invoice costs 50 calls, not 5,000.
-    await transactEach(
-      this.db,
-      invoice.bookingRefs.map((ref) => this.bookingMark(invoice, ref)),
-      MARK_TRANSACTIONS_IN_FLIGHT,
-    );
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
-        UpdateExpression: 'SET bookingsMarked = :true, updatedAt = :at',
-        ExpressionAttributeValues: { ':true': true, ':at': at },
-      }),
-    );
-    await this.closeIfDone(invoice.agentGroupId, invoice.id);
-  }
-
-  /**
-   * invoicedIn += the invoice and version + 1, in one atomic update: every other booking write
-   * is conditional on the version it read, so an amendment or workflow step computed before
-   * this mark loses and re-reads (and then sees the booking invoiced). Once per invoice: a
-   * booking already marked refuses it (a retried step changes nothing, version included).
-   */
-  private bookingMark(invoice: Invoice, bookingRef: string) {
-    return {
-      Update: {
-        TableName: this.table,
-        Key: keys.booking(invoice.agentGroupId, bookingRef),
-        UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
-        ConditionExpression: NOT_YET_MARKED,
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
-      },
-    };
-  }
-
-  private async closeIfDone(agentGroupId: string, invoiceId: string): Promise<void> {
-    await this.updateIf(agentGroupId, invoiceId, {
-      UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-      ConditionExpression: NOTHING_LEFT,
-      ExpressionAttributeValues: { ':true': true },
-    });
+    await closeIfDone(this.db, this.table, agentGroupId, invoiceId);
   }
 
   async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean> {
@@ -1050,104 +881,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const more = found.length > q.limit || (startKey !== undefined && page.length === q.limit);
     const last = page.at(-1);
     return { invoices: page, next: more && last ? keys.invoiceListIndex(agentGroupId, last.issueDate!, last.issuedAt!, last.id).GSI1SK : null };
-  }
-
-  async receivables(agentGroupId: string): Promise<(ReceivableFigures & { readonly tracked: boolean })[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      IndexName: GSI1,
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK },
-      ProjectionExpression: 'id, #total, dueDate, amountPaid, creditedAmount, creditNoteFor, dueTracked',
-      ExpressionAttributeNames: { '#total': 'total' },
-    });
-    return items.map((i) => ({
-      id: i.id as string,
-      total: i.total as Minor,
-      amountPaid: (i.amountPaid as Minor | undefined) ?? 0,
-      creditedAmount: (i.creditedAmount as Minor | undefined) ?? 0,
-      dueDate: i.dueDate as string,
-      tracked: i.dueTracked === true,
-      ...(i.creditNoteFor ? { creditNoteFor: i.creditNoteFor as string } : {}),
-    }));
-  }
-
-  async openFigures(agentGroupId: string): Promise<OpenFigures> {
-    return readOpenFigures(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
-  }
-
-  async keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined> {
-    return keptOpenFigures(this.db, this.table, agentGroupId);
-  }
-
-  async backfillOpenFigures(agentGroupId: string): Promise<number> {
-    return trackOwing(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
-  }
-
-  async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf('BillingLock', keys.billingLock(agentGroupId), { owner, leaseUntil, takenAt: now }),
-          ConditionExpression: LOCK_FREE,
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':now': now, ':owner': owner },
-        }),
-      );
-      return { acquired: true, lock: { owner, leaseUntil } };
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      const held = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingLock(agentGroupId), ConsistentRead: true }));
-      // Released between our write and this read: report it as held until now, so the caller waits a moment and retries.
-      return { acquired: false, lock: { owner: (held.Item?.owner as string) ?? '', leaseUntil: (held.Item?.leaseUntil as string) ?? now } };
-    }
-  }
-
-  async releaseLock(agentGroupId: string, owner: string): Promise<void> {
-    await writeIf(
-      this.db,
-      new DeleteCommand({
-        TableName: this.table,
-        Key: keys.billingLock(agentGroupId),
-        ConditionExpression: LOCK_HELD,
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner },
-      }),
-    );
-  }
-
-  async lastScheduledPeriod(agentGroupId: string): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingState(agentGroupId), ConsistentRead: true }));
-    return out.Item?.lastPeriodTo as string | undefined;
-  }
-
-  async recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: itemOf('BillingState', keys.billingState(agentGroupId), { lastPeriodTo: periodTo }) }));
-  }
-
-  async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
-    const item = itemOf(
-      'BillingRun',
-      { ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId), ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId) },
-      {
-        ...result,
-        expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
-      },
-    );
-    await this.audit.transact([{ Put: { TableName: this.table, Item: item } }], audit);
-  }
-
-  async recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]> {
-    const input: QueryCommandInput = agentGroupId
-      ? {
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.billingRunsOfGroup(agentGroupId).PK, ':prefix': keys.billingRunsOfGroup(agentGroupId).SKPrefix },
-        }
-      : { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingRuns().GSI1PK } };
-    const out = await this.db.send(new QueryCommand({ ...input, ScanIndexForward: false, Limit: limit }));
-    return (out.Items ?? []).map((i) => recordOf<BillingRunResult>(i));
   }
 }
 

@@ -59,6 +59,7 @@ const reconcile = (g: GroupFixture) =>
       tenants: rz.svc.tenants,
       clock: rz.svc.clock,
       invoices: rz.svc.invoices,
+      payLinks: rz.svc.payLinks,
       ids: rz.svc.ids,
       metrics: rz.svc.metrics,
     },
