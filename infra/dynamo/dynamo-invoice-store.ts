@@ -10,9 +10,8 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { Invoice, InvoiceLine, InvoiceTotals } from '../../domain/invoicing/invoice.ts';
+import { NO_TOTALS, type Invoice, type InvoiceLine, type InvoiceTotals } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
-import type { Minor } from '../../domain/money.ts';
 import type {
   AddLinesOptions,
   EInvoiceVoid,
@@ -25,6 +24,7 @@ import type {
   LinesWritten,
   RefreshedParties,
 } from '../../domain/ports/invoice-store.ts';
+import { addTotals, lineOrder, lineTotalOf, sumTotals, TOTAL_FIELDS, totalsOf } from '../../domain/invoicing/invoice-totals.ts';
 import { getAll } from './batch-get.ts';
 import { closeIfDone, invoiceOf, NOTHING_LEFT, STILL_DRAFT } from './invoice-item.ts';
 import { dueItems } from './dues.ts';
@@ -79,8 +79,6 @@ const SERIES_AT = '#last = :last';
 const UNNUMBERED = '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))';
 
 const MAX_ATTEMPTS = 40;
-
-const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
 
 const lineItem = (l: InvoiceLine) =>
   itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
@@ -172,7 +170,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const failed = outcomes.find((o) => o.status === 'rejected');
     if (failed) throw failed.reason;
     const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures & { unwritten: number }>).value);
-    const totals = figures.reduce(addTotals, NO_TOTALS);
+    const totals = sumTotals(figures);
     const states = figures.map((f): LaneState => (f.lineCount > 0 ? f : 'unused'));
     if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, base, states, at))) await this.closeLines(invoice.agentGroupId, invoice.id, at);
     return { written: totals.lineCount, totals, refusedBookings: [...refused], unwrittenBookings: figures.reduce((n, f) => n + f.unwritten, 0) };
@@ -252,7 +250,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
               Key: keys.billingMarker(invoice.agentGroupId, ref),
               UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
               ExpressionAttributeValues: {
-                ':t': part.reduce((s, l) => s + l.lineTotal, 0),
+                ':t': lineTotalOf(part),
                 ':n': part.length,
                 ':ref': ref,
                 ':entity': 'BillingMarker',
@@ -287,7 +285,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    */
   private async closeLanes(agentGroupId: string, invoiceId: string, base: number, lanes: readonly LaneState[], at: string): Promise<boolean> {
     const written = lanes.filter((l): l is LaneFigures => typeof l === 'object');
-    const figures = addFigures(written.reduce(addTotals, NO_TOTALS));
+    const figures = addFigures(sumTotals(written));
     const refs = new Set(written.flatMap((l) => l.bookingRefs));
     return transactIf(
       this.db,
@@ -836,7 +834,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   TableName: this.table,
                   Key: keys.billingMarker(agentGroupId, ref),
                   UpdateExpression: 'ADD billedTotal :t, lineCount :n',
-                  ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
+                  ExpressionAttributeValues: { ':t': -lineTotalOf(part), ':n': -part.length },
                 },
               },
               ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], at),
@@ -904,41 +902,9 @@ function chunksOf(bookings: readonly InvoiceLine[][]): InvoiceLine[][][] {
   return chunks;
 }
 
-/** An invoice's lines in reading order (also the in-memory store's). */
-export const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
-  a.checkIn.localeCompare(b.checkIn) ||
-  a.bookingRef.localeCompare(b.bookingRef) ||
-  (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') ||
-  a.key.localeCompare(b.key);
-
-export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
-  const s = (f: (l: InvoiceLine) => Minor) => lines.reduce((a, l) => a + f(l), 0);
-  return {
-    subtotal: s((l) => l.taxableValue),
-    cgst: s((l) => l.cgst),
-    sgst: s((l) => l.sgst),
-    igst: s((l) => l.igst),
-    discount: s((l) => l.discount),
-    total: s((l) => l.lineTotal),
-    lineCount: lines.length,
-  };
-}
-
 /** `ADD` of an invoice's figures; `total` is a reserved word, so every figure goes by a name placeholder alike. */
 const addFigures = (t: InvoiceTotals) => ({
   add: TOTAL_FIELDS.map((f) => `#${f} :${f}`).join(', '),
   names: Object.fromEntries(TOTAL_FIELDS.map((f) => [`#${f}`, f])),
   values: Object.fromEntries(TOTAL_FIELDS.map((f) => [`:${f}`, t[f]])),
-});
-
-const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
-
-const addTotals = (a: InvoiceTotals, b: InvoiceTotals): InvoiceTotals => ({
-  subtotal: a.subtotal + b.subtotal,
-  cgst: a.cgst + b.cgst,
-  sgst: a.sgst + b.sgst,
-  igst: a.igst + b.igst,
-  discount: a.discount + b.discount,
-  total: a.total + b.total,
-  lineCount: a.lineCount + b.lineCount,
 });

@@ -3,7 +3,7 @@ import { NO_TOTALS, type Invoice, type InvoiceLine } from '../../../domain/invoi
 import type { Minor } from '../../../domain/money.ts';
 import type { BookingMarks } from '../../../domain/ports/booking-marks.ts';
 import type { AddLinesOptions, InvoiceStore, LinesWritten } from '../../../domain/ports/invoice-store.ts';
-import { lineOrder, totalsOf } from '../../../infra/dynamo/dynamo-invoice-store.ts';
+import { addTotals, lineOrder, totalsOf } from '../../../domain/invoicing/invoice-totals.ts';
 
 /**
  * What the in-memory invoice store keeps: a DRAFT's life from creation to its lines (or its
@@ -17,8 +17,6 @@ export type DraftInvoiceStore = Pick<
 
 /** What each booking has been billed: moved by the lines a DRAFT takes and gives back, so kept by the same store. */
 export type BilledMarks = Pick<BookingMarks, 'billedTotals' | 'billedLines'>;
-
-const FIGURES = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
 
 const groupKey = (agentGroupId: string, id: string): string => `${agentGroupId}#${id}`;
 
@@ -68,7 +66,7 @@ export class InMemoryInvoiceStore implements DraftInvoiceStore, BilledMarks {
     const totals = totalsOf(written);
     this.invoices.set(k, {
       ...stored,
-      ...Object.fromEntries(FIGURES.map((f) => [f, stored[f] + totals[f]])),
+      ...addTotals(stored, totals),
       bookingRefs: [...new Set([...stored.bookingRefs, ...written.map((l) => l.bookingRef)])].sort(),
       updatedAt: written.length ? at : stored.updatedAt,
     });
