@@ -11,6 +11,7 @@ import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.
 import type { Minor } from '../../domain/money.ts';
 import type { ReceivableFigures } from '../../domain/ports/owing-figures.ts';
 import { isRefused, writeIf } from './client.ts';
+import { invoiceEntity } from './entities/invoice.ts';
 import { keys } from './keys.ts';
 
 /*
@@ -142,7 +143,7 @@ export async function trackOwing(db: DynamoDBDocumentClient, table: string, agen
               {
                 Update: {
                   TableName: table,
-                  Key: keys.invoice(agentGroupId, f.id),
+                  Key: invoiceEntity.key(agentGroupId, f.id),
                   UpdateExpression: 'SET dueTracked = :true',
                   ConditionExpression: `${trackedAs(false)} AND #total = :total AND ${figureIs('amountPaid', ':paid')} AND ${figureIs('creditedAmount', ':credited')}`,
                   ExpressionAttributeNames: { '#total': 'total' },

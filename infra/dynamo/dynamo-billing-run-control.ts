@@ -1,8 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BillingLock, BillingRunControl } from '../../domain/ports/billing-run-control.ts';
 import { isConditionFailure, writeIf } from './client.ts';
-import { itemOf } from './items.ts';
-import { keys } from './keys.ts';
+import { billingLockEntity, billingStateEntity } from './entities/billing-lock.ts';
 
 /*
  * Access patterns of billing control (docs/data-model.md):
@@ -10,11 +9,6 @@ import { keys } from './keys.ts';
  * |------------------------------|-------------------------------------------------|-------|
  * | billing lock, billing state  | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE | table |
  */
-
-/** A lease: free, expired, or already ours (a retry of the same run). */
-const LOCK_FREE = 'attribute_not_exists(PK) OR leaseUntil < :now OR #owner = :owner';
-/** Only the holder releases, so a run whose lease expired cannot free a lock another run took since. */
-const LOCK_HELD = '#owner = :owner';
 
 /** Each group's billing lock (a lease) and the last period its scheduled billing closed. */
 export class DynamoBillingRunControl implements BillingRunControl {
@@ -28,8 +22,8 @@ export class DynamoBillingRunControl implements BillingRunControl {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: itemOf('BillingLock', keys.billingLock(agentGroupId), { owner, leaseUntil, takenAt: now }),
-          ConditionExpression: LOCK_FREE,
+          Item: billingLockEntity.toItem(agentGroupId, { owner, leaseUntil }, now),
+          ConditionExpression: billingLockEntity.conditions.lockFree,
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':now': now, ':owner': owner },
         }),
@@ -37,9 +31,8 @@ export class DynamoBillingRunControl implements BillingRunControl {
       return { acquired: true, lock: { owner, leaseUntil } };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      const held = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingLock(agentGroupId), ConsistentRead: true }));
-      // Released between our write and this read: report it as held until now, so the caller waits a moment and retries.
-      return { acquired: false, lock: { owner: (held.Item?.owner as string) ?? '', leaseUntil: (held.Item?.leaseUntil as string) ?? now } };
+      const held = await this.db.send(new GetCommand({ TableName: this.table, Key: billingLockEntity.key(agentGroupId), ConsistentRead: true }));
+      return { acquired: false, lock: billingLockEntity.fromItem(held.Item, now) };
     }
   }
 
@@ -48,8 +41,8 @@ export class DynamoBillingRunControl implements BillingRunControl {
       this.db,
       new DeleteCommand({
         TableName: this.table,
-        Key: keys.billingLock(agentGroupId),
-        ConditionExpression: LOCK_HELD,
+        Key: billingLockEntity.key(agentGroupId),
+        ConditionExpression: billingLockEntity.conditions.lockHeld,
         ExpressionAttributeNames: { '#owner': 'owner' },
         ExpressionAttributeValues: { ':owner': owner },
       }),
@@ -57,11 +50,11 @@ export class DynamoBillingRunControl implements BillingRunControl {
   }
 
   async lastScheduledPeriod(agentGroupId: string): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingState(agentGroupId), ConsistentRead: true }));
-    return out.Item?.lastPeriodTo as string | undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: billingStateEntity.key(agentGroupId), ConsistentRead: true }));
+    return billingStateEntity.fromItem(out.Item);
   }
 
   async recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: itemOf('BillingState', keys.billingState(agentGroupId), { lastPeriodTo: periodTo }) }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: billingStateEntity.toItem(agentGroupId, periodTo) }));
   }
 }

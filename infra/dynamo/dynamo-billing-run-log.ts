@@ -4,7 +4,7 @@ import type { BillingRunResult } from '../../domain/invoicing/invoice.ts';
 import type { BillingRunLog, FanOutProgress, FanOutRun, GroupOutcomeRecord } from '../../domain/ports/billing-fan-out.ts';
 import { writeIf } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import { recordOf, itemOf } from './items.ts';
+import { billingRunEntity } from './entities/billing-run.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -33,12 +33,7 @@ export class DynamoBillingRunLog implements BillingRunLog {
   ) {}
 
   async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
-    const item = itemOf(
-      'BillingRun',
-      { ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId), ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId) },
-      { ...result, expiresAt: expiresAt(result.startedAt) },
-    );
-    await this.audit.transact([{ Put: { TableName: this.table, Item: item } }], audit);
+    await this.audit.transact([{ Put: { TableName: this.table, Item: billingRunEntity.toItem(result, expiresAt(result.startedAt)) } }], audit);
   }
 
   async groupRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]> {
@@ -50,7 +45,7 @@ export class DynamoBillingRunLog implements BillingRunLog {
         }
       : { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingRuns().GSI1PK } };
     const out = await this.db.send(new QueryCommand({ ...input, ScanIndexForward: false, Limit: limit }));
-    return (out.Items ?? []).map((i) => recordOf<BillingRunResult>(i));
+    return (out.Items ?? []).map(billingRunEntity.fromItem);
   }
 
   async startRun(run: FanOutRun): Promise<void> {

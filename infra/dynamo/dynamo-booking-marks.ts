@@ -3,7 +3,8 @@ import type { Invoice } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { BookingMarks } from '../../domain/ports/booking-marks.ts';
 import { getAll } from './batch-get.ts';
-import { closeIfDone } from './invoice-item.ts';
+import { billingMarkerEntity } from './entities/billing-marker.ts';
+import { closeIfDone, invoiceEntity } from './entities/invoice.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { transactEach } from './transact-each.ts';
@@ -33,10 +34,10 @@ export class DynamoBookingMarks implements BookingMarks {
     const items = await getAll(
       this.db,
       this.table,
-      [...new Set(bookingRefs)].map((ref) => keys.billingMarker(agentGroupId, ref)),
+      [...new Set(bookingRefs)].map((ref) => billingMarkerEntity.key(agentGroupId, ref)),
       { projection: 'bookingRef, billedTotal', consistent: true },
     );
-    return new Map(items.map((i) => [i.bookingRef as string, i.billedTotal as Minor]));
+    return new Map(items.map(billingMarkerEntity.fromItem));
   }
 
   async billedLines(agentGroupId: string, bookingRef: string): Promise<Map<string, Minor>> {
@@ -62,7 +63,7 @@ export class DynamoBookingMarks implements BookingMarks {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression: 'SET bookingsMarked = :true, updatedAt = :at',
         ExpressionAttributeValues: { ':true': true, ':at': at },
       }),

@@ -24,9 +24,12 @@ import type {
   LinesWritten,
   RefreshedParties,
 } from '../../domain/ports/invoice-store.ts';
-import { addTotals, lineOrder, lineTotalOf, sumTotals, TOTAL_FIELDS, totalsOf } from '../../domain/invoicing/invoice-totals.ts';
+import { addTotals, lineOrder, sumTotals, TOTAL_FIELDS, totalsOf } from '../../domain/invoicing/invoice-totals.ts';
 import { getAll } from './batch-get.ts';
-import { closeIfDone, invoiceOf, NOTHING_LEFT, STILL_DRAFT } from './invoice-item.ts';
+import { billingMarkerEntity } from './entities/billing-marker.ts';
+import { closeIfDone, invoiceConditions as is, invoiceEntity } from './entities/invoice.ts';
+import { invoiceLineEntity } from './entities/invoice-line.ts';
+import { invoiceSeriesEntity } from './entities/invoice-series.ts';
 import { dueItems } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { contentionBackoff, isConditionFailure, isRefused, refusedAt, refusedItems, transactIf, writeIf } from './client.ts';
@@ -50,13 +53,6 @@ import { GSI1, GSI2 } from './table.ts';
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
  */
 
-/**
- * A large invoice's lines are written by LINE_LANES lanes at once, each moving its own lane
- * item instead of the invoice (two transactions on one item conflict). Until the lanes are
- * closed onto it the invoice is `linesOpen`: its figures are not final, so it is not numbered,
- * abandoned or removed as empty; a run that died meanwhile leaves it for the next to close.
- */
-const LINES_CLOSED = 'attribute_not_exists(linesOpen)';
 /** A lane takes lines until closed; closing fences a late write (a run that lost its lease). */
 const LANE_OPEN = 'attribute_not_exists(closed)';
 /**
@@ -69,19 +65,8 @@ const LINE_LANES = 16;
 const laneBase = (batch: number): number => (batch - 1) * LINE_LANES;
 /** Closed lanes fence late writes for a day, far longer than any run lives; then they expire. */
 const LANE_RETENTION_SECONDS = 86_400;
-/**
- * Gapless numbering: the series moves from exactly the value read to the next, in the same
- * transaction as the invoice that takes the number. Two issues racing on one series read
- * the same value; one commits, the other is cancelled here, re-reads and takes the next.
- */
-const SERIES_AT = '#last = :last';
-/** A DRAFT is written with `invoiceNumber: null` (stored as NULL); one holding a reserved number takes no other. */
-const UNNUMBERED = '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))';
 
 const MAX_ATTEMPTS = 40;
-
-const lineItem = (l: InvoiceLine) =>
-  itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
 
 /** What one lane wrote: its figures and the bookings of its lines. */
 interface LaneFigures extends InvoiceTotals {
@@ -112,18 +97,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   ) {}
 
   async createDraft(invoice: Invoice): Promise<void> {
-    const { bookingRefs: _none, ...rest } = invoice;
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: itemOf(
-          'Invoice',
-          { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id) },
-          rest,
-        ),
-        ConditionExpression: ITEM_IS_NEW,
-      }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: invoiceEntity.toItem(invoice), ConditionExpression: ITEM_IS_NEW }));
   }
 
   async addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string, opts: AddLinesOptions = {}): Promise<LinesWritten> {
@@ -131,13 +105,13 @@ export class DynamoInvoiceStore implements InvoiceStore {
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     const bookings = [...byBooking.values()];
     const refused = new Set<string>();
-    const invoiceKey = keys.invoice(invoice.agentGroupId, invoice.id);
+    const invoiceKey = invoiceEntity.key(invoice.agentGroupId, invoice.id);
     const stop = opts.stop ?? (() => false);
     if (chunksOf(bookings).length <= 1) {
       // One transaction moves the invoice's figures with its lines: nothing to fence.
       const lane = await this.writeLane(
         invoice,
-        { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' },
+        { key: invoiceKey, condition: is.invoiceIsDraft, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' },
         bookings,
         refused,
         at,
@@ -184,7 +158,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           TableName: this.table,
           Key: invoiceKey,
           UpdateExpression: 'SET linesOpen = :true, updatedAt = :at ADD laneBatches :one',
-          ConditionExpression: `${STILL_DRAFT} AND ${LINES_CLOSED}`,
+          ConditionExpression: `${is.invoiceIsDraft} AND ${is.linesClosed}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':true': true, ':at': at, ':draft': 'DRAFT', ':one': 1 },
           ReturnValues: 'UPDATED_NEW',
@@ -241,23 +215,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
             // A line is written only if nothing bills the same booking, kind and item yet. Two runs
             // racing both plan the line; only one transaction can create the item, the other is
             // cancelled here and drops that booking (the winner bills it).
-            items.push(putNew(this.table, lineItem(l)));
+            items.push(putNew(this.table, invoiceLineEntity.toItem(l)));
             owner.push(ref);
           }
-          items.push({
-            Update: {
-              TableName: this.table,
-              Key: keys.billingMarker(invoice.agentGroupId, ref),
-              UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
-              ExpressionAttributeValues: {
-                ':t': lineTotalOf(part),
-                ':n': part.length,
-                ':ref': ref,
-                ':entity': 'BillingMarker',
-                ':at': at,
-              },
-            },
-          });
+          items.push(billingMarkerEntity.billed(this.table, invoice.agentGroupId, ref, part, at));
           owner.push(ref);
         }
         try {
@@ -293,7 +254,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         {
           Update: {
             TableName: this.table,
-            Key: keys.invoice(agentGroupId, invoiceId),
+            Key: invoiceEntity.key(agentGroupId, invoiceId),
             UpdateExpression: `ADD ${figures.add}${refs.size ? ', bookingRefs :refs' : ''} SET updatedAt = :at REMOVE linesOpen`,
             ConditionExpression: 'attribute_exists(linesOpen)',
             ExpressionAttributeNames: figures.names,
@@ -358,8 +319,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
       this.db,
       new DeleteCommand({
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        ConditionExpression: `#status = :draft AND lineCount = :zero AND ${LINES_CLOSED}`,
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
+        ConditionExpression: `#status = :draft AND lineCount = :zero AND ${is.linesClosed}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
       }),
@@ -367,8 +328,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async get(agentGroupId: string, invoiceId: string): Promise<Invoice | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ConsistentRead: true }));
-    return out.Item ? invoiceOf(out.Item) : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: invoiceEntity.key(agentGroupId, invoiceId), ConsistentRead: true }));
+    return out.Item ? invoiceEntity.fromItem(out.Item) : undefined;
   }
 
   async lines(agentGroupId: string, invoiceId: string): Promise<InvoiceLine[]> {
@@ -381,7 +342,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     // The index is shared by every tenant's invoices; a line of another group is never returned.
     return items
       .filter((i) => i.agentGroupId === agentGroupId)
-      .map((i) => recordOf<InvoiceLine>(i))
+      .map(invoiceLineEntity.fromItem)
       .sort(lineOrder);
   }
 
@@ -397,10 +358,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const items = await getAll(
       this.db,
       this.table,
-      open.map((o) => keys.invoice(agentGroupId, o.id as string)),
+      open.map((o) => invoiceEntity.key(agentGroupId, o.id as string)),
       { consistent: true },
     );
-    return items.map(invoiceOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return items.map(invoiceEntity.fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   async groupsWithOpenInvoices(): Promise<string[]> {
@@ -453,7 +414,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           {
             Update: {
               TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
+              Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET eInvoiceHold = :h, lastError = :e, updatedAt = :at',
               ConditionExpression: `${ITEM_EXISTS} AND attribute_not_exists(eInvoice)`,
               ExpressionAttributeValues: { ':h': { ...hold, since }, ':e': lastError, ':at': at },
@@ -472,7 +433,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           {
             Update: {
               TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
+              Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET updatedAt = :at REMOVE eInvoiceHold',
               ConditionExpression: ITEM_EXISTS,
               ExpressionAttributeValues: { ':at': at },
@@ -496,7 +457,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
     return this.updateIf(agentGroupId, invoiceId, {
       UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
-      ConditionExpression: STILL_DRAFT,
+      ConditionExpression: is.invoiceIsDraft,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':bg': p.billToGstin,
@@ -512,7 +473,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
 
   /** One conditional update of an invoice: true when applied, false when its condition refused it. */
   private updateIf(agentGroupId: string, invoiceId: string, update: Omit<NonNullable<UpdateCommand['input']>, 'TableName' | 'Key'>): Promise<boolean> {
-    return writeIf(this.db, new UpdateCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ...update }));
+    return writeIf(this.db, new UpdateCommand({ TableName: this.table, Key: invoiceEntity.key(agentGroupId, invoiceId), ...update }));
   }
 
   async issue(invoice: Invoice, req: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
@@ -537,7 +498,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     // so sent together every one but the first is refused and goes round again (four billing
     // workers with ten groups each in hand sent 2,601 transactions for 200 groups' 1,000). Other
     // processes still race through the conditions, as before.
-    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear, req.testClockId);
+    const seriesKey = invoiceSeriesEntity.key(invoice.supplierGstin, req.financialYear, req.testClockId);
     const turnKey = `${seriesKey.PK}|${seriesKey.SK}`;
     const mine = (this.seriesTurns.get(turnKey) ?? Promise.resolve()).then(() => this.takeNumberNow(invoice, req, status, eInvoice));
     const settled = mine.catch(() => undefined);
@@ -547,11 +508,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   private async takeNumberNow(invoice: Invoice, req: IssueRequest, status: 'ISSUED' | 'DRAFT', eInvoice?: EInvoiceRegistration): Promise<Invoice> {
-    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear, req.testClockId);
+    const seriesKey = invoiceSeriesEntity.key(invoice.supplierGstin, req.financialYear, req.testClockId);
     const issuing = status === 'ISSUED';
     for (let attempt = 0; ; attempt++) {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
-      const last = (series.Item?.last as number | undefined) ?? 0;
+      const last = invoiceSeriesEntity.fromItem(series.Item);
       const invoiceNumber = req.numberOf(last + 1);
       const dates = { invoiceNumber, issueDate: req.issueDate, dueDate: req.dueDate, updatedAt: req.issuedAt };
       const after: Invoice = issuing
@@ -566,7 +527,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   TableName: this.table,
                   Key: seriesKey,
                   UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
-                  ConditionExpression: series.Item ? SERIES_AT : ITEM_IS_NEW,
+                  ConditionExpression: series.Item ? invoiceSeriesEntity.conditions.seriesAt : ITEM_IS_NEW,
                   ExpressionAttributeNames: { '#last': 'last' },
                   ExpressionAttributeValues: {
                     ':next': last + 1,
@@ -581,11 +542,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
               {
                 Update: {
                   TableName: this.table,
-                  Key: keys.invoice(invoice.agentGroupId, invoice.id),
+                  Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
                   UpdateExpression: issuing
                     ? `SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`
                     : 'SET invoiceNumber = :n, issueDate = :d, dueDate = :due, updatedAt = :at',
-                  ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
+                  ConditionExpression: `${is.invoiceIsDraft} AND ${is.unnumbered} AND ${is.linesClosed}`,
                   ExpressionAttributeNames: { '#status': 'status' },
                   ExpressionAttributeValues: {
                     ':n': invoiceNumber,
@@ -626,9 +587,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
       {
         Update: {
           TableName: this.table,
-          Key: keys.invoice(invoice.agentGroupId, invoice.id),
+          Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
           UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
-          ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
+          ConditionExpression: `${is.invoiceIsDraft} AND invoiceNumber = :n`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':issued': 'ISSUED',
@@ -663,7 +624,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
         UpdateExpression: 'SET pdfKey = :k, updatedAt = :at',
         ConditionExpression: '#status <> :draft',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -677,11 +638,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const applied = await this.updateWithAudit(
       {
         TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression:
           'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
         // Issued with this IRN, fully issued (PDF stored, bookings marked), nothing paid or credited: else a credit note is the way.
-        ConditionExpression: `#status = :issued AND eInvoice.irn = :irn AND ${NOTHING_LEFT} AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)`,
+        ConditionExpression: `#status = :issued AND eInvoice.irn = :irn AND ${is.nothingLeft} AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
@@ -712,10 +673,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const applied = await this.updateWithAudit(
       {
         TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression: 'SET #status = :cancelled, updatedAt = :at, retired = :retired, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
         // Still the numbered DRAFT read, never registered or held at the IRP (the window bars reporting, not a registration that exists).
-        ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :number AND ${LINES_CLOSED} AND attribute_not_exists(eInvoice) AND attribute_not_exists(eInvoiceHold)`,
+        ConditionExpression: `${is.invoiceIsDraft} AND invoiceNumber = :number AND ${is.linesClosed} AND attribute_not_exists(eInvoice) AND attribute_not_exists(eInvoiceHold)`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
@@ -767,17 +728,17 @@ export class DynamoInvoiceStore implements InvoiceStore {
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': GSI1PK, ':from': from, ':to': `${to}#~` },
     });
-    return items.map(invoiceOf);
+    return items.map(invoiceEntity.fromItem);
   }
 
   async abandon(agentGroupId: string, invoiceId: string, at: string, audit?: AuditDraft): Promise<boolean> {
     const applied = await this.updateWithAudit(
       {
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
         UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
         // A DRAFT holding a reserved number is issued once registered, never abandoned: the series would have a gap.
-        ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
+        ConditionExpression: `${is.invoiceIsDraft} AND ${is.unnumbered} AND ${is.linesClosed}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT', ':null': 'NULL' },
       },
@@ -824,19 +785,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
               ...part.map((l) => ({
                 Delete: {
                   TableName: this.table,
-                  Key: keys.invoiceLine(agentGroupId, ref, l.key),
-                  ConditionExpression: 'invoiceId = :inv',
+                  Key: invoiceLineEntity.key(l),
+                  ConditionExpression: invoiceLineEntity.conditions.lineOfInvoice,
                   ExpressionAttributeValues: { ':inv': invoiceId },
                 },
               })),
-              {
-                Update: {
-                  TableName: this.table,
-                  Key: keys.billingMarker(agentGroupId, ref),
-                  UpdateExpression: 'ADD billedTotal :t, lineCount :n',
-                  ExpressionAttributeValues: { ':t': -lineTotalOf(part), ':n': -part.length },
-                },
-              },
+              billingMarkerEntity.released(this.table, agentGroupId, ref, part),
               ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], at),
             ],
           }),
@@ -868,11 +822,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
     };
     const found: Invoice[] = [];
     let startKey: Record<string, unknown> | undefined =
-      q.after === undefined ? undefined : { ...keys.invoice(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
+      q.after === undefined ? undefined : { ...invoiceEntity.key(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
     do {
       const lacking = q.limit - found.length;
       const out = await this.db.send(new QueryCommand({ ...input, Limit: filtered ? Math.max(lacking, 100) : lacking + 1, ExclusiveStartKey: startKey }));
-      found.push(...(out.Items ?? []).map(invoiceOf));
+      found.push(...(out.Items ?? []).map(invoiceEntity.fromItem));
       startKey = out.LastEvaluatedKey;
     } while (startKey && found.length <= q.limit);
     const page = found.slice(0, q.limit);

@@ -3,8 +3,8 @@ import type { PayLink } from '../../domain/invoicing/invoice.ts';
 import type { PayLinkStore } from '../../domain/ports/pay-link-store.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import { transactIf } from './client.ts';
-import { STILL_DRAFT } from './invoice-item.ts';
-import { ITEM_EXISTS, itemOf, type TransactItem } from './items.ts';
+import { invoiceEntity } from './entities/invoice.ts';
+import { itemOf, type TransactItem } from './items.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -32,9 +32,9 @@ export class DynamoPayLinkStore implements PayLinkStore {
           {
             Update: {
               TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
+              Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET gatewayOrderId = :o, payTo = :payTo, updatedAt = :at',
-              ConditionExpression: STILL_DRAFT,
+              ConditionExpression: invoiceEntity.conditions.invoiceIsDraft,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: { ':o': gatewayOrderId, ':payTo': payTo ?? null, ':at': at, ':draft': 'DRAFT' },
             },
@@ -58,10 +58,10 @@ export class DynamoPayLinkStore implements PayLinkStore {
       {
         Update: {
           TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
+          Key: invoiceEntity.key(agentGroupId, invoiceId),
           UpdateExpression: 'SET payLink = :l, updatedAt = :at',
           // Two refreshes at once: the one that read the link still there wins; the other's link is cancelled by its caller.
-          ConditionExpression: `${ITEM_EXISTS} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
+          ConditionExpression: `${invoiceEntity.conditions.exists} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ...(replaces ? { ':r': replaces } : { ':null': null }) },
         },

@@ -16,7 +16,8 @@ export interface InvoiceStoreSubject {
 export const T0 = Date.parse('2027-02-01T03:00:00.000Z');
 export const at = (second: number): string => new Date(T0 + second * 1000).toISOString();
 
-function draft(agentGroupId: string, second = 0): Invoice {
+/** A new DRAFT of the group with Goa's parties, created `second` seconds after T0. */
+export function draft(agentGroupId: string, second = 0): Invoice {
   return newDraftInvoice({
     id: randomUUID(),
     agentGroupId,
