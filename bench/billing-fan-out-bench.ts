@@ -186,7 +186,7 @@ async function benchFanOut(svc: Services): Promise<void> {
     if (answer.statusCode !== 200) {
       // Past the request budget the run goes on in this process, as in Lambda until the function's timeout: its record is its last write.
       let polls = 1;
-      const lastRun = async () => (await traced.aside(() => svc.invoices.recentRuns(1, bigGroup.agentGroupId)))[0];
+      const lastRun = async () => (await traced.aside(() => svc.billingRuns.groupRuns(1, bigGroup.agentGroupId)))[0];
       let run = await lastRun();
       while (!run && performance.now() - t0 < 600_000) {
         await new Promise((r) => setTimeout(r, 500));

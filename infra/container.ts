@@ -74,6 +74,14 @@ import type { BillingQueue, BillingRunLog } from '../domain/ports/billing-fan-ou
 import { DynamoBillingRunLog } from './dynamo/dynamo-billing-run-log.ts';
 import type { InvoiceRenderer } from '../domain/ports/invoice-renderer.ts';
 import { DynamoInvoiceStore } from './dynamo/dynamo-invoice-store.ts';
+import type { BookingMarks } from '../domain/ports/booking-marks.ts';
+import { DynamoBookingMarks } from './dynamo/dynamo-booking-marks.ts';
+import type { BillingRunControl } from '../domain/ports/billing-run-control.ts';
+import { DynamoBillingRunControl } from './dynamo/dynamo-billing-run-control.ts';
+import type { OwingFigures } from '../domain/ports/owing-figures.ts';
+import { DynamoOwingFigures } from './dynamo/dynamo-owing-figures.ts';
+import type { PayLinkStore } from '../domain/ports/pay-link-store.ts';
+import { DynamoPayLinkStore } from './dynamo/dynamo-pay-link-store.ts';
 import { DynamoCreditNoteStore } from './dynamo/dynamo-credit-note-store.ts';
 import type { CreditNoteStore } from '../domain/ports/credit-note-store.ts';
 import { documentOf } from '../domain/invoicing/credit-note-document.ts';
@@ -162,9 +170,18 @@ export interface Services {
   readonly pdfQueue: PdfQueue;
   /** Groups of a run over every group, for the billing worker (SQS). */
   readonly billingQueue: BillingQueue;
-  /** The record of runs over every group: each group's outcome. */
+  /** The record of billing runs: each group's run, and each run over every group with its groups' outcomes. */
   readonly billingRuns: BillingRunLog;
+  /** Each group's billing lock and the last period its scheduled billing closed. */
+  readonly billingControl: BillingRunControl;
+  /** Invoices and credit notes with their lines. */
   readonly invoices: InvoiceStore;
+  /** What each booking was billed, and the marks issued invoices leave on their bookings. */
+  readonly bookingMarks: BookingMarks;
+  /** What each group owes across its invoices. */
+  readonly owing: OwingFigures;
+  /** Invoices' gateway orders and pay links. */
+  readonly payLinks: PayLinkStore;
   readonly creditNotes: CreditNoteStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
   readonly receivables: ReceivablesStore;
@@ -268,8 +285,12 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
     billingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl)),
-    billingRuns: () => new DynamoBillingRunLog(db(), table),
+    billingRuns: () => new DynamoBillingRunLog(db(), table, auditTrail()),
+    billingControl: () => new DynamoBillingRunControl(db(), table),
     invoices,
+    bookingMarks: () => new DynamoBookingMarks(db(), table),
+    owing: () => new DynamoOwingFigures(db(), table),
+    payLinks: () => new DynamoPayLinkStore(db(), table),
     // PAYMENT_GATEWAY picks Razorpay or the sandbox the project owns; both read Razorpay's signed webhooks.
     gateway: () =>
       cfg.payments.razorpay && cfg.payments.gateway === 'razorpay'
@@ -404,6 +425,7 @@ type BillingExtras = {
   readonly cursors: CursorCodec;
   readonly billingRuns: BillingRunLog;
   readonly billingQueue: BillingQueue;
+  readonly owing: OwingFigures;
 };
 
 /**
@@ -417,6 +439,10 @@ export function billingDeps(svc: Services, renderer: InvoiceRenderer): BillingDe
 export function billingDeps(svc: Services, renderer?: InvoiceRenderer): BillingDeps & BillingExtras & Partial<PdfDeps> {
   const deps = {
     invoices: svc.invoices,
+    bookingMarks: svc.bookingMarks,
+    billingControl: svc.billingControl,
+    payLinks: svc.payLinks,
+    owing: svc.owing,
     ledger: svc.ledger,
     unbilled: svc.unbilled,
     bookingReads: svc.bookingReads,

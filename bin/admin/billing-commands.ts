@@ -206,7 +206,7 @@ export const billingRuns: CommandSpec = {
     }
     const group = args.text('group');
     const [runs, latest] = await Promise.all([
-      svc.invoices.recentRuns(limit, group),
+      svc.billingRuns.groupRuns(limit, group),
       group === undefined ? svc.billingRuns.recentRuns(1) : Promise.resolve([]),
     ]);
     const progress = latest[0] && (await svc.billingRuns.progress(latest[0].runId));
@@ -262,7 +262,7 @@ export const billingBackfillUnbilled: CommandSpec = {
     const groups = await groupsOf(args, ctx);
     const done: { agentGroupId: string; skipped: boolean; bookings?: number; pending?: number; invoicesCounted?: number }[] = [];
     for (const [i, g] of groups.entries()) {
-      if (!args.flag('again') && (await d.unbilled.isComplete(g)) && (await d.invoices.keptOpenFigures(g))) {
+      if (!args.flag('again') && (await d.unbilled.isComplete(g)) && (await d.owing.keptOpenFigures(g))) {
         done.push({ agentGroupId: g, skipped: true });
         ctx.out.progress(`[${i + 1}/${groups.length}] ${g}: already indexed`);
         continue;

@@ -204,6 +204,7 @@ export const paymentsReconcile: CommandSpec = {
         tenants: svc.tenants,
         clock: svc.clock,
         invoices: svc.invoices,
+        payLinks: svc.payLinks,
         ids: svc.ids,
         metrics: svc.metrics,
         mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },

@@ -1,11 +1,14 @@
 import { netCharged } from './billing-engine.ts';
 import { openFiguresOf, type OpenFigures } from './invoice.ts';
+import type { OwingFigures } from '../ports/owing-figures.ts';
 import { selectFromHistory, type BillingDeps } from './run-billing.ts';
 
 /** Far enough ahead that every charge, whenever it occurred, counts. */
 const EVERY_CHARGE = '9999-12-31T23:59:59.999Z';
 
-export type BillingIndexDeps = Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>;
+export type BillingIndexDeps = Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'bookingMarks' | 'creditNotes'> & {
+  readonly owing: Pick<OwingFigures, 'keptOpenFigures' | 'receivables' | 'backfillOpenFigures'>;
+};
 
 /** How a group's billing indexes stand against its whole history. */
 export interface BillingIndexReport {
@@ -39,8 +42,8 @@ export async function checkBillingIndex(deps: BillingIndexDeps, g: string): Prom
   const [{ all, owing }, pending, kept, listed] = await Promise.all([
     owingOf(deps, g),
     deps.unbilled.pending(g),
-    deps.invoices.keptOpenFigures(g),
-    deps.invoices.receivables(g),
+    deps.owing.keptOpenFigures(g),
+    deps.owing.receivables(g),
   ]);
   const held = new Set(pending.bookings.map((p) => p.bookingId));
   return {
@@ -71,6 +74,6 @@ export async function backfillBillingIndex(
 ): Promise<{ readonly bookings: number; readonly pending: number; readonly invoicesCounted: number }> {
   const { history, all, owing } = await owingOf(deps, g);
   await deps.unbilled.backfill(g, history.entries, owing);
-  const invoicesCounted = await deps.invoices.backfillOpenFigures(g);
+  const invoicesCounted = await deps.owing.backfillOpenFigures(g);
   return { bookings: all.size, pending: owing.length, invoicesCounted };
 }

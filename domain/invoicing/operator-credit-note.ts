@@ -19,7 +19,7 @@ export interface OperatorCreditNoteOutcome {
 }
 
 type OperatorCreditNoteDeps = PdfDeps &
-  Pick<BillingDeps, 'creditNotes' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices' | 'metrics'> & {
+  Pick<BillingDeps, 'creditNotes' | 'bookingMarks' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices' | 'metrics'> & {
     readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
   };
 

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.ts';
 import { StaleCreditPlan, type CreditNoteStore, type CreditNoteWrite } from '../ports/credit-note-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { BookingMarks } from '../ports/booking-marks.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { financialYearOf, numberingOf } from './billing-period.ts';
 import { creditNoteLineOf, creditNoteNumberOf, lineCredit, remainingOf, type CreditableLine } from './credit-notes.ts';
@@ -13,7 +14,8 @@ import { creditNoteFigures, invoiceAudit, owedFigures } from './invoice-audit.ts
 import type { Invoice } from './invoice.ts';
 
 export interface CreditNoteDeps {
-  readonly invoices: Pick<InvoiceStore, 'get' | 'lines' | 'billedTotals'>;
+  readonly invoices: Pick<InvoiceStore, 'get' | 'lines'>;
+  readonly bookingMarks: Pick<BookingMarks, 'billedTotals'>;
   readonly creditNotes: CreditNoteStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -294,7 +296,7 @@ async function stillAsPlanned(
   part: readonly PlannedLineCredit[],
 ): Promise<boolean> {
   const [totals, lines] = await Promise.all([
-    deps.invoices.billedTotals(agentGroupId, [bookingRef]),
+    deps.bookingMarks.billedTotals(agentGroupId, [bookingRef]),
     deps.creditNotes.creditableLines(agentGroupId, bookingRef),
   ]);
   const credited = new Map(lines.map((l) => [l.id, l.creditedTotal]));

@@ -2,6 +2,7 @@ import { ValidationError, NotFoundError } from '../errors.ts';
 import { toRupees, type Minor } from '../money.ts';
 import type { CursorCodec, CursorScope } from '../ports/cursor-codec.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { OwingFigures } from '../ports/owing-figures.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { AgentGroupPrincipal } from '../principal.ts';
 import { addDays } from '../catalogue/calendar.ts';
@@ -18,7 +19,8 @@ import {
 } from './invoice.ts';
 
 export interface InvoiceReadDeps {
-  readonly invoices: InvoiceStore;
+  readonly invoices: Pick<InvoiceStore, 'get' | 'lines' | 'list'>;
+  readonly owing: Pick<OwingFigures, 'openFigures'>;
   readonly cursors: CursorCodec;
   readonly clock: Clock;
 }
@@ -162,7 +164,7 @@ export async function listInvoices(deps: InvoiceReadDeps, principal: AgentGroupP
   const after = q.cursor === undefined ? undefined : deps.cursors.decode(scope, q.cursor);
   const [page, open] = await Promise.all([
     deps.invoices.list(g, { statuses: statuses as readonly ListedInvoiceStatus[], from: q.from, to: q.to, after, limit: size }),
-    deps.invoices.openFigures(g),
+    deps.owing.openFigures(g),
   ]);
   const today = indiaToday(deps.clock.now());
   return {

@@ -160,10 +160,19 @@ export async function continueBillingRun(
 }
 
 /** Runs `work` holding the group's billing lock; refused with 429 while another run holds it. */
-export async function withBillingLock<T>(deps: Pick<BillingDeps, 'invoices' | 'clock' | 'ids'>, agentGroupId: string, work: () => Promise<T>): Promise<T> {
+export async function withBillingLock<T>(
+  deps: Pick<BillingDeps, 'billingControl' | 'clock' | 'ids'>,
+  agentGroupId: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const owner = deps.ids.uuid();
   const now = deps.clock.now();
-  const taken = await deps.invoices.acquireLock(agentGroupId, owner, now.toISOString(), new Date(now.getTime() + BILLING_LEASE_SECONDS * 1000).toISOString());
+  const taken = await deps.billingControl.acquireLock(
+    agentGroupId,
+    owner,
+    now.toISOString(),
+    new Date(now.getTime() + BILLING_LEASE_SECONDS * 1000).toISOString(),
+  );
   if (!taken.acquired) {
     const wait = Math.max(1, Math.ceil((Date.parse(taken.lock.leaseUntil) - now.getTime()) / 1000));
     // Runs usually take seconds; the lease is only the bound for a crashed one, so suggest a short wait.
@@ -172,6 +181,6 @@ export async function withBillingLock<T>(deps: Pick<BillingDeps, 'invoices' | 'c
   try {
     return await work();
   } finally {
-    await deps.invoices.releaseLock(agentGroupId, owner);
+    await deps.billingControl.releaseLock(agentGroupId, owner);
   }
 }

@@ -12,6 +12,10 @@ import type { CreditLedger } from '../ports/credit-ledger.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { BookingMarks } from '../ports/booking-marks.ts';
+import type { BillingRunControl } from '../ports/billing-run-control.ts';
+import type { BillingRunLog } from '../ports/billing-fan-out.ts';
+import type { PayLinkStore } from '../ports/pay-link-store.ts';
 import type { PendingBooking, UnbilledWork } from '../ports/unbilled-work.ts';
 import type { CreditNoteStore } from '../ports/credit-note-store.ts';
 import { raiseBookingCredit } from './raise-credit-note.ts';
@@ -33,6 +37,14 @@ import { markedRegistrationOf, registerForEInvoicing, registerIssuedCreditNote }
 
 export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSeconds'> {
   readonly invoices: InvoiceStore;
+  /** What each booking was billed (a charge is billed once) and the marks issued invoices leave. */
+  readonly bookingMarks: BookingMarks;
+  /** The group's billing lock, held by the run. */
+  readonly billingControl: BillingRunControl;
+  /** Where each run's record goes. */
+  readonly billingRuns: Pick<BillingRunLog, 'saveRun'>;
+  /** The gateway order and pay link an issued invoice is given. */
+  readonly payLinks: Pick<PayLinkStore, 'setGatewayOrder' | 'setPayLink'>;
   /** Credit notes for bookings invoiced for more than they owe now (cancelled or refunded after invoicing). */
   readonly creditNotes: CreditNoteStore;
   readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>;
@@ -192,7 +204,7 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
 /** The run's record is its last write; its audit event goes in the same transaction. */
 async function saveRunRecord(deps: BillingDeps, result: BillingRunResult, origin: AuditOrigin): Promise<void> {
   const { runId, agentGroupId: g, trigger, periodFrom, periodTo, invoiceIds, linesWritten, draftsLeft } = result;
-  await deps.invoices.saveRun(result, {
+  await deps.billingRuns.saveRun(result, {
     id: deps.ids.uuid(),
     at: result.finishedAt,
     origin,
@@ -237,7 +249,7 @@ export interface Selection {
  * group whose index is not complete yet is read from its whole history instead.
  */
 export async function selectCharges(
-  deps: Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>,
+  deps: Pick<BillingDeps, 'unbilled' | 'ledger' | 'bookingReads' | 'bookingMarks' | 'creditNotes'>,
   g: string,
   req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>,
 ): Promise<Selection> {
@@ -259,7 +271,7 @@ export async function selectCharges(
  * index, kept for groups not backfilled yet and as the index's oracle in the consistency test.
  */
 export async function selectFromHistory(
-  deps: Pick<BillingDeps, 'ledger' | 'bookingReads' | 'invoices' | 'creditNotes'>,
+  deps: Pick<BillingDeps, 'ledger' | 'bookingReads' | 'bookingMarks' | 'creditNotes'>,
   g: string,
   req: Pick<BillingRequest, 'bookingIds' | 'cutoff'>,
 ): Promise<Selection> {
@@ -278,7 +290,7 @@ const BOOKINGS_PER_READ = 1_000;
 
 /** The charges among POSTED entries (oldest first) up to the cutoff, each with its booking, later movements and what is invoiced already. */
 async function chargesOf(
-  deps: Pick<BillingDeps, 'bookingReads' | 'invoices' | 'creditNotes'>,
+  deps: Pick<BillingDeps, 'bookingReads' | 'bookingMarks' | 'creditNotes'>,
   g: string,
   entries: readonly LedgerEntry[],
   cutoff: string,
@@ -295,7 +307,7 @@ async function chargesOf(
   for (let i = 0; i < selected.length; i += BOOKINGS_PER_READ) slices.push(selected.slice(i, i + BOOKINGS_PER_READ).map((e) => e.bookingId!));
   for (const read of await Promise.all(slices.map((ids) => deps.bookingReads.byBookingIds(g, ids))))
     for (const b of read) if (b.bookingId) bookings.set(b.bookingId, b);
-  const billedTotals = await deps.invoices.billedTotals(
+  const billedTotals = await deps.bookingMarks.billedTotals(
     g,
     [...bookings.values()].map((b) => b.bookingRef),
   );
@@ -313,7 +325,7 @@ async function chargesOf(
         booking: booking && billingFacts(booking),
         billed: {
           total,
-          ...(partly ? { lines: await deps.invoices.billedLines(g, booking.bookingRef) } : {}),
+          ...(partly ? { lines: await deps.bookingMarks.billedLines(g, booking.bookingRef) } : {}),
           ...(over ? { invoiced: await deps.creditNotes.creditableLines(g, booking.bookingRef) } : {}),
         },
       };
@@ -329,7 +341,7 @@ async function chargesOf(
  */
 async function keepIndex(deps: BillingDeps, g: string, req: BillingRequest, selection: Selection): Promise<void> {
   const refs = selection.charges.flatMap((c) => (c.booking ? [c.booking.bookingRef] : []));
-  const billedNow = refs.length ? await deps.invoices.billedTotals(g, refs) : new Map<string, number>();
+  const billedNow = refs.length ? await deps.bookingMarks.billedTotals(g, refs) : new Map<string, number>();
   const open = new Set<string>();
   const done = new Set<string>();
   for (const c of selection.charges) {
@@ -450,13 +462,13 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
           notes: { invoice_id: current.id, agent_group_id: g, group_name: group.legalName.slice(0, 200), period: `${current.periodFrom}..${current.periodTo}` },
         });
         gatewayOrderId = order.orderId;
-        await deps.invoices.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString(), payTo);
+        await deps.payLinks.setGatewayOrder(g, current.id, gatewayOrderId, deps.clock.now().toISOString(), payTo);
       }
       if (current.payLink === undefined && current.total >= MIN_ORDER_AMOUNT) {
         // The pay link the invoice e-mail and PDF carry, for the whole total; before the number too, so an outage spends none.
         const payLink = await makePayLink(deps, current, current.total, 1);
         // Refused only when a concurrent attempt stored its link first: the same one (one link per reference at the gateway).
-        if (payLink) await deps.invoices.setPayLink(g, current.id, payLink, null, deps.clock.now().toISOString());
+        if (payLink) await deps.payLinks.setPayLink(g, current.id, payLink, null, deps.clock.now().toISOString());
         current = { ...current, payLink };
       }
       const now = deps.clock.now();
@@ -497,7 +509,7 @@ export async function advanceInvoice(deps: BillingDeps, group: AgentGroup, invoi
     }
   }
   if (!current.bookingsMarked) {
-    await deps.invoices.markBookingsInvoiced(current, deps.clock.now().toISOString());
+    await deps.bookingMarks.markBookingsInvoiced(current, deps.clock.now().toISOString());
     current = { ...current, bookingsMarked: true };
   }
   return current;

@@ -216,7 +216,7 @@ async function billGroup(deps: BillingDeps, group: AgentGroup, job: BillingJob):
 async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, job: BillingJob): Promise<GroupBillingOutcome> {
   const g = group.agentGroupId;
   const period = lastClosedPeriod(group.billingCycle, group.billingAnchorDay, job.day);
-  const last = await deps.invoices.lastScheduledPeriod(g);
+  const last = await deps.billingControl.lastScheduledPeriod(g);
   // Overdue is a matter of days passing, not of billing: credit control looks at every group every day.
   await evaluateCreditHold(deps, group);
   const origin = systemOrigin(job.trigger === 'ADMIN' ? 'billing-run' : 'scheduled-billing', job.runId);
@@ -227,7 +227,7 @@ async function billGroupOrThrow(deps: BillingDeps, group: AgentGroup, job: Billi
     return { agentGroupId: g, outcome: 'UP_TO_DATE', periodTo: period.to };
   }
   const result = await withBillingLock(deps, g, () => runBilling(deps, group, { period, cutoff: cutoffOf(period.to), trigger: job.trigger }, origin));
-  if (last === undefined || last < period.to) await deps.invoices.recordScheduledPeriod(g, period.to);
+  if (last === undefined || last < period.to) await deps.billingControl.recordScheduledPeriod(g, period.to);
   await remind(deps, group, origin);
   return { agentGroupId: g, outcome: 'BILLED', result };
 }

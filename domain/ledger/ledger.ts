@@ -35,6 +35,15 @@ export interface CreditTerms {
   readonly onHold: boolean;
 }
 
+/**
+ * The terms the credit gate decides on: the operator's limit, and a hold that is either the
+ * operator's (`operatorHold`, on the group) or credit control's (`creditControlHold`, an
+ * overdue invoice): either refuses every new authorization.
+ */
+export function creditTermsOf(creditLimit: Minor, operatorHold: boolean, creditControlHold: boolean): CreditTerms {
+  return { creditLimit, onHold: operatorHold || creditControlHold };
+}
+
 /** The group's live credit figures, as GET /v1/ledger and /v1/statement report them. */
 export interface CreditPosition {
   readonly creditLimit: Minor;

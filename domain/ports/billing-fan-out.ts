@@ -1,4 +1,5 @@
-import type { BillingTrigger } from '../invoicing/invoice.ts';
+import type { AuditDraft } from '../audit/audit-event.ts';
+import type { BillingRunResult, BillingTrigger } from '../invoicing/invoice.ts';
 
 /**
  * One group's share of a billing run over every group: a message on the billing queue,
@@ -68,8 +69,15 @@ export interface FanOutProgress extends FanOutRun {
   readonly failures: readonly { readonly agentGroupId: string; readonly error: string; readonly attempts: number; readonly at: string }[];
 }
 
-/** The record of runs over every group: one item per run, one per group it reached. */
+/**
+ * The one record of billing runs: each group's run (what it invoiced), and each run over every
+ * group with one item per group it reached.
+ */
 export interface BillingRunLog {
+  /** A group's run, with the run's audit event in the same transaction. */
+  saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void>;
+  /** A group's latest runs (of every group without one), newest first. */
+  groupRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]>;
   /** Writes the run (again, when the schedule retries the same day's run: the count is replaced, outcomes kept). */
   startRun(run: FanOutRun): Promise<void>;
   /**

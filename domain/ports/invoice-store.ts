@@ -1,8 +1,6 @@
 import type { AuditDraft } from '../audit/audit-event.ts';
-import type { VirtualAccount } from './payment-gateway.ts';
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals, OpenFigures, PayLink } from '../invoicing/invoice.ts';
+import type { Invoice, InvoiceLine, InvoiceParties, InvoiceStatus, InvoiceTotals } from '../invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../invoicing/invoice-document.ts';
-import type { Minor } from '../money.ts';
 
 /** What one line-writing transaction did: lines written, and bookings another run had already billed. */
 export interface LinesWritten {
@@ -53,26 +51,6 @@ export interface InvoicePage {
   readonly next: string | null;
 }
 
-/** What the outstanding figures of a list are computed from: every listed invoice of the group. */
-export interface ReceivableFigures {
-  readonly id: string;
-  readonly total: Minor;
-  readonly amountPaid: Minor;
-  readonly creditedAmount: Minor;
-  readonly dueDate: string;
-  /** Set on credit notes, which owe nothing. */
-  readonly creditNoteFor?: string;
-}
-
-export interface BillingLock {
-  readonly owner: string;
-  readonly leaseUntil: string;
-}
-
-/**
- * Invoices, their lines, billing runs and the billing lock of agent groups. Tenancy is a
- * parameter of every read: each takes the agent group.
- */
 /** One line of the held documents' list (the hold item beside the invoice). */
 export interface HeldEInvoice {
   readonly agentGroupId: string;
@@ -85,12 +63,14 @@ export interface HeldEInvoice {
   readonly since: string;
 }
 
+/**
+ * Invoices and credit notes with their lines, from DRAFT to issued, voided or retired, with
+ * the number each takes from its series in the same write (docs/data-model.md). What each
+ * booking was billed (BookingMarks), pay links (PayLinkStore), what a group owes (OwingFigures),
+ * the billing lock (BillingRunControl) and the run log (BillingRunLog) are ports of their own.
+ * Tenancy is a parameter of every read: each takes the agent group.
+ */
 export interface InvoiceStore {
-  /** Σ lineTotal already invoiced per booking (absent = nothing). */
-  billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>>;
-  /** line key → lineTotal of every line stored for one booking. */
-  billedLines(agentGroupId: string, bookingRef: string): Promise<Map<string, Minor>>;
-
   /** Stores a new DRAFT with no lines. */
   createDraft(invoice: Invoice): Promise<void>;
   /**
@@ -116,17 +96,6 @@ export interface InvoiceStore {
   /** Groups with open invoices (for the scheduled run). */
   groupsWithOpenInvoices(): Promise<string[]>;
 
-  setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void>;
-  /**
-   * Makes `link` the invoice's pay link (null: none), its way back (link → invoice) and the group's list of invoices holding a
-   * link written with it; false, writing nothing, when the invoice's link is no longer `replaces` (null: none yet) or it is
-   * CANCELLED.
-   */
-  setPayLink(agentGroupId: string, invoiceId: string, link: PayLink | null, replaces: string | null, at: string): Promise<boolean>;
-  /** The invoices of the group holding a pay link (a settled one's is cancelled by the next refresh). */
-  invoicesWithPayLinks(agentGroupId: string): Promise<string[]>;
-  /** The group and invoice a pay link was made for. */
-  payLinkInvoice(linkId: string): Promise<{ readonly agentGroupId: string; readonly invoiceId: string } | undefined>;
   recordFailure(agentGroupId: string, invoiceId: string, error: string, at: string): Promise<void>;
   /** Holds a numbered document the IRP holds registered (EInvoiceHeldError) for an operator: kept on it with its lastError, and listed by `heldEInvoices` until released. */
   holdEInvoice(agentGroupId: string, invoiceId: string, hold: EInvoiceHold, lastError: string, at: string): Promise<void>;
@@ -156,8 +125,6 @@ export interface InvoiceStore {
    */
   reserveNumber(invoice: Invoice, request: IssueRequest): Promise<Invoice>;
   setPdf(agentGroupId: string, invoiceId: string, pdfKey: string, at: string): Promise<void>;
-  /** Adds the invoice to `invoicedIn` of each booking (version bumped, conditional on the version read). */
-  markBookingsInvoiced(invoice: Invoice, at: string): Promise<void>;
   /**
    * A registered, issued invoice whose IRN the IRP cancelled → CANCELLED, keeping its number
    * (no gap in the series): off the group's lists and figures, on its registration's list of
@@ -186,25 +153,6 @@ export interface InvoiceStore {
   abandon(agentGroupId: string, invoiceId: string, at: string, audit?: AuditDraft): Promise<boolean>;
 
   list(agentGroupId: string, query: InvoiceListQuery): Promise<InvoicePage>;
-  /** Every listed invoice's figures: what the open figures are defined from (a read of the whole list; operators and tests only). */
-  receivables(agentGroupId: string): Promise<ReceivableFigures[]>;
-  /** What the group owes across its invoices, at a cost independent of how many it has (equal to openFiguresOf(receivables)). */
-  openFigures(agentGroupId: string): Promise<OpenFigures>;
-  /** The kept open figures alone, or undefined while they do not count every invoice still owing (the drift check). */
-  keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined>;
-  /** Counts in the kept figures every invoice still owing that they do not count yet (issued before them), then marks them complete; how many it counted. Idempotent. */
-  backfillOpenFigures(agentGroupId: string): Promise<number>;
-
-  /** Takes the group's billing lock unless another owner holds an unexpired lease; the lock as it stands after. */
-  acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ readonly acquired: boolean; readonly lock: BillingLock }>;
-  releaseLock(agentGroupId: string, owner: string): Promise<void>;
-  /** Where the group's billing stands: the last period a scheduled run closed. */
-  lastScheduledPeriod(agentGroupId: string): Promise<string | undefined>;
-  recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void>;
-
-  /** The run's record, with the run's audit event in the same transaction. */
-  saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void>;
-  recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]>;
 }
 
 /** Why a numbered document was cancelled without reaching the IRP: past its reporting window on `at`, `lastDay` its last day. */

@@ -4,6 +4,7 @@ import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { PayLinkStore } from '../ports/pay-link-store.ts';
 import type { Metrics } from '../ports/metrics.ts';
 import {
   wasCaptured,
@@ -66,7 +67,8 @@ export interface ReconcileDeps extends PaymentDeps {
       | 'adoptLinkOrder'
       | 'dropUnmatched'
     >;
-  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices' | 'get' | 'setPayLink' | 'invoicesWithPayLinks'>;
+  readonly invoices: Pick<InvoiceStore, 'groupsWithOpenInvoices' | 'get'>;
+  readonly payLinks: Pick<PayLinkStore, 'setPayLink' | 'invoicesWithPayLinks'>;
 }
 
 export interface ReconcileReport {

@@ -1,6 +1,7 @@
 import { amountDueOf, type Invoice, type PayLink } from '../invoicing/invoice.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { PayLinkStore } from '../ports/pay-link-store.ts';
 import { GatewayRejectedError, type PaymentGateway, type PaymentLink } from '../ports/payment-gateway.ts';
 import type { GatewayOrderRef, ReceivablesStore } from '../ports/receivables-store.ts';
 import { MIN_ORDER_AMOUNT } from './gateway-orders.ts';
@@ -23,7 +24,8 @@ export const payLinkReference = (invoiceId: string, seq: number): string => `${i
 
 export interface PayLinkDeps {
   readonly gateway: Pick<PaymentGateway, 'createPaymentLink' | 'cancelPaymentLink'>;
-  readonly invoices: Pick<InvoiceStore, 'get' | 'setPayLink'>;
+  readonly invoices: Pick<InvoiceStore, 'get'>;
+  readonly payLinks: Pick<PayLinkStore, 'setPayLink'>;
   readonly clock: Clock;
 }
 
@@ -121,18 +123,18 @@ async function refreshOnce(
   if (old) await deps.gateway.cancelPaymentLink(old.linkId);
   const made = due >= MIN_ORDER_AMOUNT ? await makePayLink(deps, invoice, due, (old?.seq ?? 0) + 1) : null;
   if (!made && !old) return { outcome: 'NONE' };
-  const stored = await deps.invoices.setPayLink(agentGroupId, invoiceId, made, old?.linkId ?? null, now.toISOString());
+  const stored = await deps.payLinks.setPayLink(agentGroupId, invoiceId, made, old?.linkId ?? null, now.toISOString());
   return { outcome: stored ? (made ? (old ? 'REPLACED' : 'MADE') : 'CANCELLED') : 'LOST', ...(made ? { made } : {}) };
 }
 
 /** Every link of the group that may have to move (the invoices holding one, and those still owing without one), refreshed; errors are the caller's. */
 export async function refreshGroupPayLinks(
-  deps: PayLinkDeps & { readonly invoices: Pick<InvoiceStore, 'invoicesWithPayLinks'>; readonly receivables: Pick<ReceivablesStore, 'openOrders'> },
+  deps: PayLinkDeps & { readonly payLinks: Pick<PayLinkStore, 'invoicesWithPayLinks'>; readonly receivables: Pick<ReceivablesStore, 'openOrders'> },
   agentGroupId: string,
   ended: ReadonlySet<string> = new Set(),
 ): Promise<Record<string, PayLinkRefresh>> {
   const ids = new Set([
-    ...(await deps.invoices.invoicesWithPayLinks(agentGroupId)),
+    ...(await deps.payLinks.invoicesWithPayLinks(agentGroupId)),
     ...(await deps.receivables.openOrders(agentGroupId)).map((o) => o.invoiceId),
   ]);
   const out: Record<string, PayLinkRefresh> = {};
@@ -147,7 +149,7 @@ export async function refreshGroupPayLinks(
  */
 export async function adoptPaidLink(
   deps: {
-    readonly invoices: Pick<InvoiceStore, 'payLinkInvoice'>;
+    readonly payLinks: Pick<PayLinkStore, 'payLinkInvoice'>;
     readonly receivables: Pick<ReceivablesStore, 'adoptLinkOrder' | 'dropUnmatched'>;
     readonly clock: Clock;
   },
@@ -155,7 +157,7 @@ export async function adoptPaidLink(
   orderId: string,
   paymentId: string,
 ): Promise<GatewayOrderRef | undefined> {
-  const ref = await deps.invoices.payLinkInvoice(linkId);
+  const ref = await deps.payLinks.payLinkInvoice(linkId);
   if (!ref) return undefined;
   await deps.receivables.adoptLinkOrder(orderId, ref, deps.clock.now().toISOString());
   await deps.receivables.dropUnmatched(paymentId);

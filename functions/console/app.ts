@@ -240,7 +240,7 @@ const home = partnerPage('home', async (_deps, _req, ctx) => {
   const position = await ctx.services.ledger.creditPosition(ctx.group.agentGroupId);
   if (!position) throw new NotFoundError('Account');
   // The figures GET /v1/invoices reports as outstanding: kept per group, complete whatever the number of invoices.
-  const open = can(ctx.person.access, 'invoices') ? await ctx.services.invoices.openFigures(ctx.group.agentGroupId) : undefined;
+  const open = can(ctx.person.access, 'invoices') ? await ctx.services.owing.openFigures(ctx.group.agentGroupId) : undefined;
   const today = indiaToday(ctx.services.clock.now());
   const overdueSince = open?.oldestDueDate && open.oldestDueDate < today ? open.oldestDueDate : null;
   const body = html`${ctx.group.onHold ? html`<p class="alert" role="alert">Your account is on hold: new bookings are refused until it is released. Contact your account manager.</p>` : ''}
@@ -828,7 +828,7 @@ const runLink = (runId: string) => html`<a href="/console/operator/billing/runs/
 const billingRunsPage = operatorPage('billing', async (deps, _req, ctx) => {
   const svc = deps.svc;
   // The admin tool's `billing runs`: the latest runs over every group, then the groups' own runs, newest first.
-  const [runs, groupRuns] = await Promise.all([svc.billingRuns.recentRuns(10), svc.invoices.recentRuns(20)]);
+  const [runs, groupRuns] = await Promise.all([svc.billingRuns.recentRuns(10), svc.billingRuns.groupRuns(20)]);
   const latest = runs[0] && (await svc.billingRuns.progress(runs[0].runId));
   const body = html`${
     can(ctx.person.access, 'run-billing')

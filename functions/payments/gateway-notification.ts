@@ -121,7 +121,7 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
   // A pay link's payment: its order becomes the invoice's first, so the payment settles as any payment on an order of ours.
   if (notice.kind === 'link-paid' && notice.payment.orderId)
     await adoptPaidLink(
-      { invoices: services.invoices, receivables: services.receivables, clock: services.clock },
+      { payLinks: services.payLinks, receivables: services.receivables, clock: services.clock },
       notice.linkId,
       notice.payment.orderId,
       paymentId,

@@ -20,6 +20,7 @@ export const handler = async () => {
       clock: svc.clock,
       clockFor: clockFor(svc),
       invoices: svc.invoices,
+      payLinks: svc.payLinks,
       ids: svc.ids,
       metrics: svc.metrics,
       mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },

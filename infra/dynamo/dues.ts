@@ -9,8 +9,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../domain/money.ts';
-import type { ReceivableFigures } from '../../domain/ports/invoice-store.ts';
+import type { ReceivableFigures } from '../../domain/ports/owing-figures.ts';
 import { isRefused, writeIf } from './client.ts';
+import { invoiceEntity } from './entities/invoice.ts';
 import { keys } from './keys.ts';
 
 /*
@@ -142,7 +143,7 @@ export async function trackOwing(db: DynamoDBDocumentClient, table: string, agen
               {
                 Update: {
                   TableName: table,
-                  Key: keys.invoice(agentGroupId, f.id),
+                  Key: invoiceEntity.key(agentGroupId, f.id),
                   UpdateExpression: 'SET dueTracked = :true',
                   ConditionExpression: `${trackedAs(false)} AND #total = :total AND ${figureIs('amountPaid', ':paid')} AND ${figureIs('creditedAmount', ':credited')}`,
                   ExpressionAttributeNames: { '#total': 'total' },

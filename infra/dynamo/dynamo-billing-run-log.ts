@@ -1,20 +1,26 @@
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AuditDraft } from '../../domain/audit/audit-event.ts';
+import type { BillingRunResult } from '../../domain/invoicing/invoice.ts';
 import type { BillingRunLog, FanOutProgress, FanOutRun, GroupOutcomeRecord } from '../../domain/ports/billing-fan-out.ts';
 import { writeIf } from './client.ts';
+import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
+import { billingRunEntity } from './entities/billing-run.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
 
 /*
- * Access patterns of the fan-out run record:
+ * Access patterns of the run log, a group's runs and the runs over every group:
  * | pattern                  | key condition                                              | index |
  * |--------------------------|------------------------------------------------------------|-------|
+ * | runs of a group          | PK = GROUP#<g>, begins_with(SK, BILLINGRUN#), newest first  | table |
+ * | runs of every group      | GSI1PK = BILLINGRUNS, newest first                          | GSI1  |
  * | a run                    | PK = BILLINGFANOUT#<runId>, SK = RUN                        | table |
  * | its groups' outcomes     | PK = BILLINGFANOUT#<runId>, begins_with(SK, GROUP#)         | table |
- * | latest runs              | GSI1PK = BILLINGFANOUTS, newest first                       | GSI1  |
+ * | latest runs over every group | GSI1PK = BILLINGFANOUTS, newest first                   | GSI1  |
  */
 
-/** As long as the groups' billing runs are kept. */
+/** Runs (a group's, and the runs over every group) are kept for operators for this long. */
 const RETENTION_SECONDS = 180 * 86_400;
 /** A success stays: a redelivery after BILLED finds the group up to date and must not say so over it. */
 const NO_SUCCESS_YET = 'attribute_not_exists(outcome) OR outcome = :failed';
@@ -23,7 +29,24 @@ export class DynamoBillingRunLog implements BillingRunLog {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly audit: DynamoAuditTrail,
   ) {}
+
+  async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
+    await this.audit.transact([{ Put: { TableName: this.table, Item: billingRunEntity.toItem(result, expiresAt(result.startedAt)) } }], audit);
+  }
+
+  async groupRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]> {
+    const input: QueryCommandInput = agentGroupId
+      ? {
+          TableName: this.table,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.billingRunsOfGroup(agentGroupId).PK, ':prefix': keys.billingRunsOfGroup(agentGroupId).SKPrefix },
+        }
+      : { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingRuns().GSI1PK } };
+    const out = await this.db.send(new QueryCommand({ ...input, ScanIndexForward: false, Limit: limit }));
+    return (out.Items ?? []).map(billingRunEntity.fromItem);
+  }
 
   async startRun(run: FanOutRun): Promise<void> {
     const index = keys.billingFanOutIndex(run.startedAt, run.runId);

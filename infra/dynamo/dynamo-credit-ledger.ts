@@ -10,6 +10,7 @@ import { IdempotencyConflictError, CreditDeniedError, LedgerTransitionError } fr
 import {
   assertRecordable,
   creditPosition,
+  creditTermsOf,
   decideCredit,
   type CreditDecision,
   type CreditPosition,
@@ -148,11 +149,9 @@ function withinLimitItems(table: string, entry: Pick<LedgerEntry, 'agentGroupId'
   ];
 }
 
-/** The terms the gate decides on: the operator's limit and hold, and the credit-control hold kept on the counter. */
-const termsOf = (group: Record<string, unknown>, counter: Record<string, unknown> | undefined): CreditTerms => ({
-  creditLimit: group.creditLimit as Minor,
-  onHold: group.onHold === true || counter?.creditHold === true,
-});
+/** The terms the gate decides on, from the group's item (limit, operator's hold) and the counter (credit control's hold). */
+const termsOf = (group: Record<string, unknown>, counter: Record<string, unknown> | undefined): CreditTerms =>
+  creditTermsOf(group.creditLimit as Minor, group.onHold === true, counter?.creditHold === true);
 
 /** What a status move of an entry needs to know of it. */
 export type EntryRef = Pick<LedgerEntry, 'agentGroupId' | 'id' | 'amount' | 'status'>;

@@ -7,6 +7,8 @@ import { cancellationReasons, contentionBackoff, isRefused, isTransactionContent
 import { recordPostedEntriesItems } from './dynamo-credit-ledger.ts';
 import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
+import { invoiceEntity } from './entities/invoice.ts';
+import { billingMarkerEntity } from './entities/billing-marker.ts';
 import { keys, prefixed } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -110,7 +112,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       {
         Update: {
           TableName: t,
-          Key: keys.invoice(g, note.id),
+          Key: invoiceEntity.key(g, note.id),
           UpdateExpression:
             'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
           ConditionExpression: '#status = :issued AND eInvoice.irn = :irn AND creditNoteFor = :invoice AND creditReleased = :zero',
@@ -132,7 +134,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       {
         Update: {
           TableName: t,
-          Key: keys.invoice(g, w.invoice.id),
+          Key: invoiceEntity.key(g, w.invoice.id),
           UpdateExpression: 'SET creditedAmount = :credNow, creditedByBooking = :byBooking, updatedAt = :at',
           // Only an ISSUED invoice: a PAID one would owe again under a status that says it does not.
           ConditionExpression: `#status = :issued AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND creditedAmount = :ec AND ${trackedAs(corrected.tracked)}`,
@@ -197,7 +199,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
     return markers.map((m) => ({
       Update: {
         TableName: this.table,
-        Key: keys.billingMarker(g, m.bookingRef),
+        Key: billingMarkerEntity.key(g, m.bookingRef),
         UpdateExpression: 'ADD billedTotal :delta SET updatedAt = :at',
         ...(m.expect === undefined ? {} : { ConditionExpression: MARKER_AT }),
         ExpressionAttributeValues: { ':delta': m.delta, ':at': at, ...(m.expect === undefined ? {} : { ':expect': m.expect }) },
@@ -210,7 +212,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
     const out = await this.db.send(
       new GetCommand({
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
         ProjectionExpression: '#total, dueDate, dueTracked',
         ExpressionAttributeNames: { '#total': 'total' },
         ConsistentRead: true,
@@ -249,7 +251,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         Put: {
           TableName: t,
           Item: {
-            ...keys.invoice(g, note.id),
+            ...invoiceEntity.key(g, note.id),
             ...keys.invoiceListIndex(g, note.issueDate!, at, note.id),
             // Open until its PDF is stored: the next run (or the first GET …/pdf) renders it.
             ...keys.openInvoiceIndex(g, note.createdAt, note.id),
@@ -262,7 +264,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
       {
         Update: {
           TableName: t,
-          Key: keys.invoice(g, w.invoice.id),
+          Key: invoiceEntity.key(g, w.invoice.id),
           UpdateExpression:
             'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
           ConditionExpression: `${INVOICE_FIGURES_AT} AND ${trackedAs(corrected.tracked)}`,

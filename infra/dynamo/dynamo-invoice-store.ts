@@ -1,6 +1,5 @@
 import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import {
   DeleteCommand,
   GetCommand,
@@ -11,12 +10,10 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { BillingRunResult, Invoice, InvoiceLine, InvoiceTotals, OpenFigures, PayLink } from '../../domain/invoicing/invoice.ts';
+import { NO_TOTALS, type Invoice, type InvoiceLine, type InvoiceTotals } from '../../domain/invoicing/invoice.ts';
 import type { EInvoiceHold, EInvoiceRegistration } from '../../domain/invoicing/invoice-document.ts';
-import type { Minor } from '../../domain/money.ts';
 import type {
   AddLinesOptions,
-  BillingLock,
   EInvoiceVoid,
   RetiredDocument,
   HeldEInvoice,
@@ -25,21 +22,25 @@ import type {
   InvoiceStore,
   IssueRequest,
   LinesWritten,
-  ReceivableFigures,
   RefreshedParties,
 } from '../../domain/ports/invoice-store.ts';
+import { addTotals, lineOrder, sumTotals, TOTAL_FIELDS, totalsOf } from '../../domain/invoicing/invoice-totals.ts';
 import { getAll } from './batch-get.ts';
-import { dueItems, keptOpenFigures, readOpenFigures, trackOwing } from './dues.ts';
+import { billingMarkerEntity } from './entities/billing-marker.ts';
+import { closeIfDone, invoiceConditions as is, invoiceEntity } from './entities/invoice.ts';
+import { invoiceLineEntity } from './entities/invoice-line.ts';
+import { invoiceSeriesEntity } from './entities/invoice-series.ts';
+import { dueItems } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { contentionBackoff, isConditionFailure, isRefused, refusedAt, refusedItems, transactIf, writeIf } from './client.ts';
 import { ITEM_EXISTS, ITEM_IS_NEW, itemOf, MAX_TRANSACTION_ITEMS, putNew, recordOf, type TransactItem } from './items.ts';
 import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transactEach } from './transact-each.ts';
 import { GSI1, GSI2 } from './table.ts';
 
 /*
- * Access patterns of invoicing (docs/data-model.md):
+ * Access patterns of invoices and their lines (docs/data-model.md); booking marks, pay links,
+ * owing figures, billing control and the run log have their own adapters:
  * | pattern                               | key condition                                                  | index |
  * |---------------------------------------|----------------------------------------------------------------|-------|
  * | invoice by id (tenancy in the key)    | PK = GROUP#<g>, SK = INVOICE#<id>                              | table |
@@ -50,20 +51,8 @@ import { GSI1, GSI2 } from './table.ts';
  * | invoiced total of a booking           | PK = GROUP#<g>, SK = BILLED#<bookingRef>                       | table |
  * | lanes of an invoice's parallel lines  | PK = GROUP#<g>, begins_with(SK, INVLANE#<invoiceId>#)          | table |
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
- * | billing lock, billing state           | PK = GROUP#<g>, SK = BILLING_LOCK / BILLING_STATE              | table |
- * | runs of a group / of every group      | PK = GROUP#<g> begins_with BILLINGRUN# / GSI1PK = BILLINGRUNS  | table / GSI1 |
- * | open figures, oldest due (dues.ts)    | PK = GROUP#<g>, SK = DUES; begins_with(SK, DUE#) Limit 1        | table |
  */
 
-/** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
-const STILL_DRAFT = '#status = :draft';
-/**
- * A large invoice's lines are written by LINE_LANES lanes at once, each moving its own lane
- * item instead of the invoice (two transactions on one item conflict). Until the lanes are
- * closed onto it the invoice is `linesOpen`: its figures are not final, so it is not numbered,
- * abandoned or removed as empty; a run that died meanwhile leaves it for the next to close.
- */
-const LINES_CLOSED = 'attribute_not_exists(linesOpen)';
 /** A lane takes lines until closed; closing fences a late write (a run that lost its lease). */
 const LANE_OPEN = 'attribute_not_exists(closed)';
 /**
@@ -76,40 +65,8 @@ const LINE_LANES = 16;
 const laneBase = (batch: number): number => (batch - 1) * LINE_LANES;
 /** Closed lanes fence late writes for a day, far longer than any run lives; then they expire. */
 const LANE_RETENTION_SECONDS = 86_400;
-/**
- * Gapless numbering: the series moves from exactly the value read to the next, in the same
- * transaction as the invoice that takes the number. Two issues racing on one series read
- * the same value; one commits, the other is cancelled here, re-reads and takes the next.
- */
-const SERIES_AT = '#last = :last';
-/** A DRAFT is written with `invoiceNumber: null` (stored as NULL); one holding a reserved number takes no other. */
-const UNNUMBERED = '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))';
-/** A lease: free, expired, or already ours (a retry of the same run). */
-const LOCK_FREE = 'attribute_not_exists(PK) OR leaseUntil < :now OR #owner = :owner';
-/** Only the holder releases, so a run whose lease expired cannot free a lock another run took since. */
-const LOCK_HELD = '#owner = :owner';
-/** A booking is marked once per invoice (a retried step finds it marked and changes nothing, version included). */
-const NOT_YET_MARKED = 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)';
-/** An invoice leaves the open index once nothing is left to do. */
-const NOTHING_LEFT = 'attribute_exists(pdfKey) AND bookingsMarked = :true';
 
 const MAX_ATTEMPTS = 40;
-/** Transactions of booking marks in flight at once when an invoice is issued (each on its own bookings, so they never conflict). */
-const MARK_TRANSACTIONS_IN_FLIGHT = 8;
-
-const TOTAL_FIELDS = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
-
-function invoiceOf(item: Record<string, unknown>): Invoice {
-  const refs = item.bookingRefs;
-  return {
-    ...recordOf<Invoice>(item),
-    lastError: (item.lastError as string | undefined) ?? null,
-    bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []),
-  };
-}
-
-const lineItem = (l: InvoiceLine) =>
-  itemOf('InvoiceLine', { ...keys.invoiceLine(l.agentGroupId, l.bookingRef, l.key), ...keys.invoiceLineIndex(l.invoiceId, l.bookingRef, l.key) }, l);
 
 /** What one lane wrote: its figures and the bookings of its lines. */
 interface LaneFigures extends InvoiceTotals {
@@ -129,9 +86,6 @@ interface LaneItem {
   readonly refusal: string;
 }
 
-/** Runs are kept for operators for this long. */
-const RUN_RETENTION_SECONDS = 180 * 86_400;
-
 export class DynamoInvoiceStore implements InvoiceStore {
   /** The last number take of each series this process has in flight (takeNumber). */
   private readonly seriesTurns = new Map<string, Promise<unknown>>();
@@ -142,42 +96,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
     private readonly audit: DynamoAuditTrail,
   ) {}
 
-  async billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>> {
-    const items = await getAll(
-      this.db,
-      this.table,
-      [...new Set(bookingRefs)].map((ref) => keys.billingMarker(agentGroupId, ref)),
-      { projection: 'bookingRef, billedTotal', consistent: true },
-    );
-    return new Map(items.map((i) => [i.bookingRef as string, i.billedTotal as Minor]));
-  }
-
-  async billedLines(agentGroupId: string, bookingRef: string): Promise<Map<string, Minor>> {
-    const k = keys.linesOfBooking(agentGroupId, bookingRef);
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
-      ProjectionExpression: '#key, lineTotal',
-      ExpressionAttributeNames: { '#key': 'key' },
-      ConsistentRead: true,
-    });
-    return new Map(items.map((i) => [i.key as string, i.lineTotal as Minor]));
-  }
-
   async createDraft(invoice: Invoice): Promise<void> {
-    const { bookingRefs: _none, ...rest } = invoice;
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: itemOf(
-          'Invoice',
-          { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id) },
-          rest,
-        ),
-        ConditionExpression: ITEM_IS_NEW,
-      }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: invoiceEntity.toItem(invoice), ConditionExpression: ITEM_IS_NEW }));
   }
 
   async addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string, opts: AddLinesOptions = {}): Promise<LinesWritten> {
@@ -185,13 +105,13 @@ export class DynamoInvoiceStore implements InvoiceStore {
     for (const l of lines) byBooking.set(l.bookingRef, [...(byBooking.get(l.bookingRef) ?? []), l]);
     const bookings = [...byBooking.values()];
     const refused = new Set<string>();
-    const invoiceKey = keys.invoice(invoice.agentGroupId, invoice.id);
+    const invoiceKey = invoiceEntity.key(invoice.agentGroupId, invoice.id);
     const stop = opts.stop ?? (() => false);
     if (chunksOf(bookings).length <= 1) {
       // One transaction moves the invoice's figures with its lines: nothing to fence.
       const lane = await this.writeLane(
         invoice,
-        { key: invoiceKey, condition: STILL_DRAFT, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' },
+        { key: invoiceKey, condition: is.invoiceIsDraft, names: { '#status': 'status' }, values: { ':draft': 'DRAFT' }, refusal: 'is no longer a DRAFT' },
         bookings,
         refused,
         at,
@@ -224,7 +144,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const failed = outcomes.find((o) => o.status === 'rejected');
     if (failed) throw failed.reason;
     const figures = outcomes.map((o) => (o as PromiseFulfilledResult<LaneFigures & { unwritten: number }>).value);
-    const totals = figures.reduce(addTotals, NO_TOTALS);
+    const totals = sumTotals(figures);
     const states = figures.map((f): LaneState => (f.lineCount > 0 ? f : 'unused'));
     if (!(await this.closeLanes(invoice.agentGroupId, invoice.id, base, states, at))) await this.closeLines(invoice.agentGroupId, invoice.id, at);
     return { written: totals.lineCount, totals, refusedBookings: [...refused], unwrittenBookings: figures.reduce((n, f) => n + f.unwritten, 0) };
@@ -238,7 +158,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           TableName: this.table,
           Key: invoiceKey,
           UpdateExpression: 'SET linesOpen = :true, updatedAt = :at ADD laneBatches :one',
-          ConditionExpression: `${STILL_DRAFT} AND ${LINES_CLOSED}`,
+          ConditionExpression: `${is.invoiceIsDraft} AND ${is.linesClosed}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':true': true, ':at': at, ':draft': 'DRAFT', ':one': 1 },
           ReturnValues: 'UPDATED_NEW',
@@ -295,23 +215,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
             // A line is written only if nothing bills the same booking, kind and item yet. Two runs
             // racing both plan the line; only one transaction can create the item, the other is
             // cancelled here and drops that booking (the winner bills it).
-            items.push(putNew(this.table, lineItem(l)));
+            items.push(putNew(this.table, invoiceLineEntity.toItem(l)));
             owner.push(ref);
           }
-          items.push({
-            Update: {
-              TableName: this.table,
-              Key: keys.billingMarker(invoice.agentGroupId, ref),
-              UpdateExpression: 'ADD billedTotal :t, lineCount :n SET bookingRef = :ref, entity = :entity, updatedAt = :at',
-              ExpressionAttributeValues: {
-                ':t': part.reduce((s, l) => s + l.lineTotal, 0),
-                ':n': part.length,
-                ':ref': ref,
-                ':entity': 'BillingMarker',
-                ':at': at,
-              },
-            },
-          });
+          items.push(billingMarkerEntity.billed(this.table, invoice.agentGroupId, ref, part, at));
           owner.push(ref);
         }
         try {
@@ -339,7 +246,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
    */
   private async closeLanes(agentGroupId: string, invoiceId: string, base: number, lanes: readonly LaneState[], at: string): Promise<boolean> {
     const written = lanes.filter((l): l is LaneFigures => typeof l === 'object');
-    const figures = addFigures(written.reduce(addTotals, NO_TOTALS));
+    const figures = addFigures(sumTotals(written));
     const refs = new Set(written.flatMap((l) => l.bookingRefs));
     return transactIf(
       this.db,
@@ -347,7 +254,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         {
           Update: {
             TableName: this.table,
-            Key: keys.invoice(agentGroupId, invoiceId),
+            Key: invoiceEntity.key(agentGroupId, invoiceId),
             UpdateExpression: `ADD ${figures.add}${refs.size ? ', bookingRefs :refs' : ''} SET updatedAt = :at REMOVE linesOpen`,
             ConditionExpression: 'attribute_exists(linesOpen)',
             ExpressionAttributeNames: figures.names,
@@ -412,8 +319,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
       this.db,
       new DeleteCommand({
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
-        ConditionExpression: `#status = :draft AND lineCount = :zero AND ${LINES_CLOSED}`,
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
+        ConditionExpression: `#status = :draft AND lineCount = :zero AND ${is.linesClosed}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
       }),
@@ -421,8 +328,8 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   async get(agentGroupId: string, invoiceId: string): Promise<Invoice | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ConsistentRead: true }));
-    return out.Item ? invoiceOf(out.Item) : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: invoiceEntity.key(agentGroupId, invoiceId), ConsistentRead: true }));
+    return out.Item ? invoiceEntity.fromItem(out.Item) : undefined;
   }
 
   async lines(agentGroupId: string, invoiceId: string): Promise<InvoiceLine[]> {
@@ -435,7 +342,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     // The index is shared by every tenant's invoices; a line of another group is never returned.
     return items
       .filter((i) => i.agentGroupId === agentGroupId)
-      .map((i) => recordOf<InvoiceLine>(i))
+      .map(invoiceLineEntity.fromItem)
       .sort(lineOrder);
   }
 
@@ -451,10 +358,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const items = await getAll(
       this.db,
       this.table,
-      open.map((o) => keys.invoice(agentGroupId, o.id as string)),
+      open.map((o) => invoiceEntity.key(agentGroupId, o.id as string)),
       { consistent: true },
     );
-    return items.map(invoiceOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return items.map(invoiceEntity.fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   async groupsWithOpenInvoices(): Promise<string[]> {
@@ -466,78 +373,6 @@ export class DynamoInvoiceStore implements InvoiceStore {
       ProjectionExpression: 'agentGroupId',
     });
     return [...new Set(open.map((o) => o.agentGroupId as string))];
-  }
-
-  async setGatewayOrder(agentGroupId: string, invoiceId: string, gatewayOrderId: string, at: string, payTo?: VirtualAccount): Promise<void> {
-    // The order's way back to its invoice is written with it: a gateway notification names only the order.
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
-              UpdateExpression: 'SET gatewayOrderId = :o, payTo = :payTo, updatedAt = :at',
-              ConditionExpression: STILL_DRAFT,
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':o': gatewayOrderId, ':payTo': payTo ?? null, ':at': at, ':draft': 'DRAFT' },
-            },
-          },
-          {
-            Put: {
-              TableName: this.table,
-              Item: itemOf('GatewayOrder', keys.gatewayOrder(gatewayOrderId), { orderId: gatewayOrderId, agentGroupId, invoiceId, createdAt: at }),
-            },
-          },
-        ],
-      }),
-    );
-  }
-
-  async setPayLink(agentGroupId: string, invoiceId: string, link: PayLink | null, replaces: string | null, at: string): Promise<boolean> {
-    const listed: TransactItem = link
-      ? { Put: { TableName: this.table, Item: itemOf('PayLinkOf', keys.payLinkOf(agentGroupId, invoiceId), { invoiceId, linkId: link.linkId }) } }
-      : { Delete: { TableName: this.table, Key: keys.payLinkOf(agentGroupId, invoiceId) } };
-    return transactIf(this.db, [
-      {
-        Update: {
-          TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
-          UpdateExpression: 'SET payLink = :l, updatedAt = :at',
-          // Two refreshes at once: the one that read the link still there wins; the other's link is cancelled by its caller.
-          ConditionExpression: `${ITEM_EXISTS} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ...(replaces ? { ':r': replaces } : { ':null': null }) },
-        },
-      },
-      listed,
-      ...(link
-        ? [
-            {
-              Put: {
-                TableName: this.table,
-                Item: itemOf('PayLink', keys.payLink(link.linkId), { linkId: link.linkId, agentGroupId, invoiceId, createdAt: at }),
-              },
-            },
-          ]
-        : []),
-    ]);
-  }
-
-  async invoicesWithPayLinks(agentGroupId: string): Promise<string[]> {
-    const k = keys.payLinksOf(agentGroupId);
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
-      ConsistentRead: true,
-    });
-    return items.map((i) => i.invoiceId as string);
-  }
-
-  async payLinkInvoice(linkId: string): Promise<{ agentGroupId: string; invoiceId: string } | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.payLink(linkId), ConsistentRead: true }));
-    return out.Item ? { agentGroupId: out.Item.agentGroupId as string, invoiceId: out.Item.invoiceId as string } : undefined;
   }
 
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
@@ -579,7 +414,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           {
             Update: {
               TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
+              Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET eInvoiceHold = :h, lastError = :e, updatedAt = :at',
               ConditionExpression: `${ITEM_EXISTS} AND attribute_not_exists(eInvoice)`,
               ExpressionAttributeValues: { ':h': { ...hold, since }, ':e': lastError, ':at': at },
@@ -598,7 +433,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           {
             Update: {
               TableName: this.table,
-              Key: keys.invoice(agentGroupId, invoiceId),
+              Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET updatedAt = :at REMOVE eInvoiceHold',
               ConditionExpression: ITEM_EXISTS,
               ExpressionAttributeValues: { ':at': at },
@@ -622,7 +457,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   async setParties(agentGroupId: string, invoiceId: string, p: RefreshedParties, at: string): Promise<boolean> {
     return this.updateIf(agentGroupId, invoiceId, {
       UpdateExpression: 'SET billToGstin = :bg, billToName = :bn, billToAddress = :ba, supplierName = :sn, supplierAddress = :sa, updatedAt = :at',
-      ConditionExpression: STILL_DRAFT,
+      ConditionExpression: is.invoiceIsDraft,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':bg': p.billToGstin,
@@ -638,7 +473,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
 
   /** One conditional update of an invoice: true when applied, false when its condition refused it. */
   private updateIf(agentGroupId: string, invoiceId: string, update: Omit<NonNullable<UpdateCommand['input']>, 'TableName' | 'Key'>): Promise<boolean> {
-    return writeIf(this.db, new UpdateCommand({ TableName: this.table, Key: keys.invoice(agentGroupId, invoiceId), ...update }));
+    return writeIf(this.db, new UpdateCommand({ TableName: this.table, Key: invoiceEntity.key(agentGroupId, invoiceId), ...update }));
   }
 
   async issue(invoice: Invoice, req: IssueRequest, eInvoice?: EInvoiceRegistration): Promise<Invoice> {
@@ -663,7 +498,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     // so sent together every one but the first is refused and goes round again (four billing
     // workers with ten groups each in hand sent 2,601 transactions for 200 groups' 1,000). Other
     // processes still race through the conditions, as before.
-    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear, req.testClockId);
+    const seriesKey = invoiceSeriesEntity.key(invoice.supplierGstin, req.financialYear, req.testClockId);
     const turnKey = `${seriesKey.PK}|${seriesKey.SK}`;
     const mine = (this.seriesTurns.get(turnKey) ?? Promise.resolve()).then(() => this.takeNumberNow(invoice, req, status, eInvoice));
     const settled = mine.catch(() => undefined);
@@ -673,11 +508,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
   }
 
   private async takeNumberNow(invoice: Invoice, req: IssueRequest, status: 'ISSUED' | 'DRAFT', eInvoice?: EInvoiceRegistration): Promise<Invoice> {
-    const seriesKey = keys.invoiceSeries(invoice.supplierGstin, req.financialYear, req.testClockId);
+    const seriesKey = invoiceSeriesEntity.key(invoice.supplierGstin, req.financialYear, req.testClockId);
     const issuing = status === 'ISSUED';
     for (let attempt = 0; ; attempt++) {
       const series = await this.db.send(new GetCommand({ TableName: this.table, Key: seriesKey, ConsistentRead: true }));
-      const last = (series.Item?.last as number | undefined) ?? 0;
+      const last = invoiceSeriesEntity.fromItem(series.Item);
       const invoiceNumber = req.numberOf(last + 1);
       const dates = { invoiceNumber, issueDate: req.issueDate, dueDate: req.dueDate, updatedAt: req.issuedAt };
       const after: Invoice = issuing
@@ -692,7 +527,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   TableName: this.table,
                   Key: seriesKey,
                   UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
-                  ConditionExpression: series.Item ? SERIES_AT : ITEM_IS_NEW,
+                  ConditionExpression: series.Item ? invoiceSeriesEntity.conditions.seriesAt : ITEM_IS_NEW,
                   ExpressionAttributeNames: { '#last': 'last' },
                   ExpressionAttributeValues: {
                     ':next': last + 1,
@@ -707,11 +542,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
               {
                 Update: {
                   TableName: this.table,
-                  Key: keys.invoice(invoice.agentGroupId, invoice.id),
+                  Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
                   UpdateExpression: issuing
                     ? `SET #status = :issued, invoiceNumber = :n, issueDate = :d, dueDate = :due, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`
                     : 'SET invoiceNumber = :n, issueDate = :d, dueDate = :due, updatedAt = :at',
-                  ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
+                  ConditionExpression: `${is.invoiceIsDraft} AND ${is.unnumbered} AND ${is.linesClosed}`,
                   ExpressionAttributeNames: { '#status': 'status' },
                   ExpressionAttributeValues: {
                     ':n': invoiceNumber,
@@ -752,9 +587,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
       {
         Update: {
           TableName: this.table,
-          Key: keys.invoice(invoice.agentGroupId, invoice.id),
+          Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
           UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
-          ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :n`,
+          ConditionExpression: `${is.invoiceIsDraft} AND invoiceNumber = :n`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':issued': 'ISSUED',
@@ -789,70 +624,25 @@ export class DynamoInvoiceStore implements InvoiceStore {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
         UpdateExpression: 'SET pdfKey = :k, updatedAt = :at',
         ConditionExpression: '#status <> :draft',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':k': pdfKey, ':at': at, ':draft': 'DRAFT' },
       }),
     );
-    await this.closeIfDone(agentGroupId, invoiceId);
-  }
-
-  async markBookingsInvoiced(invoice: Invoice, at: string): Promise<void> {
-    // Each mark is its own conditional write; sent 100 to a transaction, so a 5,000-booking invoice costs 50 calls, not 5,000.
-    await transactEach(
-      this.db,
-      invoice.bookingRefs.map((ref) => this.bookingMark(invoice, ref)),
-      MARK_TRANSACTIONS_IN_FLIGHT,
-    );
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
-        UpdateExpression: 'SET bookingsMarked = :true, updatedAt = :at',
-        ExpressionAttributeValues: { ':true': true, ':at': at },
-      }),
-    );
-    await this.closeIfDone(invoice.agentGroupId, invoice.id);
-  }
-
-  /**
-   * invoicedIn += the invoice and version + 1, in one atomic update: every other booking write
-   * is conditional on the version it read, so an amendment or workflow step computed before
-   * this mark loses and re-reads (and then sees the booking invoiced). Once per invoice: a
-   * booking already marked refuses it (a retried step changes nothing, version included).
-   */
-  private bookingMark(invoice: Invoice, bookingRef: string) {
-    return {
-      Update: {
-        TableName: this.table,
-        Key: keys.booking(invoice.agentGroupId, bookingRef),
-        UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
-        ConditionExpression: NOT_YET_MARKED,
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
-      },
-    };
-  }
-
-  private async closeIfDone(agentGroupId: string, invoiceId: string): Promise<void> {
-    await this.updateIf(agentGroupId, invoiceId, {
-      UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-      ConditionExpression: NOTHING_LEFT,
-      ExpressionAttributeValues: { ':true': true },
-    });
+    await closeIfDone(this.db, this.table, agentGroupId, invoiceId);
   }
 
   async voidIssued(invoice: Invoice, cancellation: EInvoiceVoid, at: string, audit?: AuditDraft): Promise<boolean> {
     const applied = await this.updateWithAudit(
       {
         TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression:
           'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
         // Issued with this IRN, fully issued (PDF stored, bookings marked), nothing paid or credited: else a credit note is the way.
-        ConditionExpression: `#status = :issued AND eInvoice.irn = :irn AND ${NOTHING_LEFT} AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)`,
+        ConditionExpression: `#status = :issued AND eInvoice.irn = :irn AND ${is.nothingLeft} AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
@@ -883,10 +673,10 @@ export class DynamoInvoiceStore implements InvoiceStore {
     const applied = await this.updateWithAudit(
       {
         TableName: this.table,
-        Key: keys.invoice(invoice.agentGroupId, invoice.id),
+        Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression: 'SET #status = :cancelled, updatedAt = :at, retired = :retired, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
         // Still the numbered DRAFT read, never registered or held at the IRP (the window bars reporting, not a registration that exists).
-        ConditionExpression: `${STILL_DRAFT} AND invoiceNumber = :number AND ${LINES_CLOSED} AND attribute_not_exists(eInvoice) AND attribute_not_exists(eInvoiceHold)`,
+        ConditionExpression: `${is.invoiceIsDraft} AND invoiceNumber = :number AND ${is.linesClosed} AND attribute_not_exists(eInvoice) AND attribute_not_exists(eInvoiceHold)`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
@@ -938,17 +728,17 @@ export class DynamoInvoiceStore implements InvoiceStore {
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': GSI1PK, ':from': from, ':to': `${to}#~` },
     });
-    return items.map(invoiceOf);
+    return items.map(invoiceEntity.fromItem);
   }
 
   async abandon(agentGroupId: string, invoiceId: string, at: string, audit?: AuditDraft): Promise<boolean> {
     const applied = await this.updateWithAudit(
       {
         TableName: this.table,
-        Key: keys.invoice(agentGroupId, invoiceId),
+        Key: invoiceEntity.key(agentGroupId, invoiceId),
         UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE GSI2PK, GSI2SK',
         // A DRAFT holding a reserved number is issued once registered, never abandoned: the series would have a gap.
-        ConditionExpression: `${STILL_DRAFT} AND ${UNNUMBERED} AND ${LINES_CLOSED}`,
+        ConditionExpression: `${is.invoiceIsDraft} AND ${is.unnumbered} AND ${is.linesClosed}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at, ':draft': 'DRAFT', ':null': 'NULL' },
       },
@@ -995,19 +785,12 @@ export class DynamoInvoiceStore implements InvoiceStore {
               ...part.map((l) => ({
                 Delete: {
                   TableName: this.table,
-                  Key: keys.invoiceLine(agentGroupId, ref, l.key),
-                  ConditionExpression: 'invoiceId = :inv',
+                  Key: invoiceLineEntity.key(l),
+                  ConditionExpression: invoiceLineEntity.conditions.lineOfInvoice,
                   ExpressionAttributeValues: { ':inv': invoiceId },
                 },
               })),
-              {
-                Update: {
-                  TableName: this.table,
-                  Key: keys.billingMarker(agentGroupId, ref),
-                  UpdateExpression: 'ADD billedTotal :t, lineCount :n',
-                  ExpressionAttributeValues: { ':t': -part.reduce((s, l) => s + l.lineTotal, 0), ':n': -part.length },
-                },
-              },
+              billingMarkerEntity.released(this.table, agentGroupId, ref, part),
               ...unbilledAgainItems(this.table, agentGroupId, [part[0]!.bookingId], at),
             ],
           }),
@@ -1039,115 +822,17 @@ export class DynamoInvoiceStore implements InvoiceStore {
     };
     const found: Invoice[] = [];
     let startKey: Record<string, unknown> | undefined =
-      q.after === undefined ? undefined : { ...keys.invoice(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
+      q.after === undefined ? undefined : { ...invoiceEntity.key(agentGroupId, keys.invoiceIdOfListKey(q.after)), GSI1PK: pk, GSI1SK: q.after };
     do {
       const lacking = q.limit - found.length;
       const out = await this.db.send(new QueryCommand({ ...input, Limit: filtered ? Math.max(lacking, 100) : lacking + 1, ExclusiveStartKey: startKey }));
-      found.push(...(out.Items ?? []).map(invoiceOf));
+      found.push(...(out.Items ?? []).map(invoiceEntity.fromItem));
       startKey = out.LastEvaluatedKey;
     } while (startKey && found.length <= q.limit);
     const page = found.slice(0, q.limit);
     const more = found.length > q.limit || (startKey !== undefined && page.length === q.limit);
     const last = page.at(-1);
     return { invoices: page, next: more && last ? keys.invoiceListIndex(agentGroupId, last.issueDate!, last.issuedAt!, last.id).GSI1SK : null };
-  }
-
-  async receivables(agentGroupId: string): Promise<(ReceivableFigures & { readonly tracked: boolean })[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      IndexName: GSI1,
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.invoiceList(agentGroupId).GSI1PK },
-      ProjectionExpression: 'id, #total, dueDate, amountPaid, creditedAmount, creditNoteFor, dueTracked',
-      ExpressionAttributeNames: { '#total': 'total' },
-    });
-    return items.map((i) => ({
-      id: i.id as string,
-      total: i.total as Minor,
-      amountPaid: (i.amountPaid as Minor | undefined) ?? 0,
-      creditedAmount: (i.creditedAmount as Minor | undefined) ?? 0,
-      dueDate: i.dueDate as string,
-      tracked: i.dueTracked === true,
-      ...(i.creditNoteFor ? { creditNoteFor: i.creditNoteFor as string } : {}),
-    }));
-  }
-
-  async openFigures(agentGroupId: string): Promise<OpenFigures> {
-    return readOpenFigures(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
-  }
-
-  async keptOpenFigures(agentGroupId: string): Promise<OpenFigures | undefined> {
-    return keptOpenFigures(this.db, this.table, agentGroupId);
-  }
-
-  async backfillOpenFigures(agentGroupId: string): Promise<number> {
-    return trackOwing(this.db, this.table, agentGroupId, () => this.receivables(agentGroupId));
-  }
-
-  async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ acquired: boolean; lock: BillingLock }> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf('BillingLock', keys.billingLock(agentGroupId), { owner, leaseUntil, takenAt: now }),
-          ConditionExpression: LOCK_FREE,
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':now': now, ':owner': owner },
-        }),
-      );
-      return { acquired: true, lock: { owner, leaseUntil } };
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      const held = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingLock(agentGroupId), ConsistentRead: true }));
-      // Released between our write and this read: report it as held until now, so the caller waits a moment and retries.
-      return { acquired: false, lock: { owner: (held.Item?.owner as string) ?? '', leaseUntil: (held.Item?.leaseUntil as string) ?? now } };
-    }
-  }
-
-  async releaseLock(agentGroupId: string, owner: string): Promise<void> {
-    await writeIf(
-      this.db,
-      new DeleteCommand({
-        TableName: this.table,
-        Key: keys.billingLock(agentGroupId),
-        ConditionExpression: LOCK_HELD,
-        ExpressionAttributeNames: { '#owner': 'owner' },
-        ExpressionAttributeValues: { ':owner': owner },
-      }),
-    );
-  }
-
-  async lastScheduledPeriod(agentGroupId: string): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.billingState(agentGroupId), ConsistentRead: true }));
-    return out.Item?.lastPeriodTo as string | undefined;
-  }
-
-  async recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: itemOf('BillingState', keys.billingState(agentGroupId), { lastPeriodTo: periodTo }) }));
-  }
-
-  async saveRun(result: BillingRunResult, audit: AuditDraft): Promise<void> {
-    const item = itemOf(
-      'BillingRun',
-      { ...keys.billingRun(result.agentGroupId, result.startedAt, result.runId), ...keys.billingRunIndex(result.startedAt, result.agentGroupId, result.runId) },
-      {
-        ...result,
-        expiresAt: Math.floor(Date.parse(result.startedAt) / 1000) + RUN_RETENTION_SECONDS,
-      },
-    );
-    await this.audit.transact([{ Put: { TableName: this.table, Item: item } }], audit);
-  }
-
-  async recentRuns(limit: number, agentGroupId?: string): Promise<BillingRunResult[]> {
-    const input: QueryCommandInput = agentGroupId
-      ? {
-          TableName: this.table,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.billingRunsOfGroup(agentGroupId).PK, ':prefix': keys.billingRunsOfGroup(agentGroupId).SKPrefix },
-        }
-      : { TableName: this.table, IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.billingRuns().GSI1PK } };
-    const out = await this.db.send(new QueryCommand({ ...input, ScanIndexForward: false, Limit: limit }));
-    return (out.Items ?? []).map((i) => recordOf<BillingRunResult>(i));
   }
 }
 
@@ -1171,41 +856,9 @@ function chunksOf(bookings: readonly InvoiceLine[][]): InvoiceLine[][][] {
   return chunks;
 }
 
-/** An invoice's lines in reading order (also the in-memory store's). */
-export const lineOrder = (a: InvoiceLine, b: InvoiceLine): number =>
-  a.checkIn.localeCompare(b.checkIn) ||
-  a.bookingRef.localeCompare(b.bookingRef) ||
-  (a.nightDate ?? '~').localeCompare(b.nightDate ?? '~') ||
-  a.key.localeCompare(b.key);
-
-export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
-  const s = (f: (l: InvoiceLine) => Minor) => lines.reduce((a, l) => a + f(l), 0);
-  return {
-    subtotal: s((l) => l.taxableValue),
-    cgst: s((l) => l.cgst),
-    sgst: s((l) => l.sgst),
-    igst: s((l) => l.igst),
-    discount: s((l) => l.discount),
-    total: s((l) => l.lineTotal),
-    lineCount: lines.length,
-  };
-}
-
 /** `ADD` of an invoice's figures; `total` is a reserved word, so every figure goes by a name placeholder alike. */
 const addFigures = (t: InvoiceTotals) => ({
   add: TOTAL_FIELDS.map((f) => `#${f} :${f}`).join(', '),
   names: Object.fromEntries(TOTAL_FIELDS.map((f) => [`#${f}`, f])),
   values: Object.fromEntries(TOTAL_FIELDS.map((f) => [`:${f}`, t[f]])),
-});
-
-const NO_TOTALS: InvoiceTotals = { subtotal: 0, cgst: 0, sgst: 0, igst: 0, discount: 0, total: 0, lineCount: 0 };
-
-const addTotals = (a: InvoiceTotals, b: InvoiceTotals): InvoiceTotals => ({
-  subtotal: a.subtotal + b.subtotal,
-  cgst: a.cgst + b.cgst,
-  sgst: a.sgst + b.sgst,
-  igst: a.igst + b.igst,
-  discount: a.discount + b.discount,
-  total: a.total + b.total,
-  lineCount: a.lineCount + b.lineCount,
 });

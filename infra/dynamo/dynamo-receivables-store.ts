@@ -39,6 +39,7 @@ import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
+import { invoiceEntity } from './entities/invoice.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -214,7 +215,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           return {
             Update: {
               TableName: this.table,
-              Key: keys.invoice(agentGroupId, a.invoiceId),
+              Key: invoiceEntity.key(agentGroupId, a.invoiceId),
               UpdateExpression: `SET amountPaid = :paid, #status = :status, updatedAt = :at${spans.has(a.invoiceId) ? ', bookingSpans = if_not_exists(bookingSpans, :spans)' : ''}`,
               ConditionExpression: `${INVOICE_AT} AND ${trackedAs(inv.tracked)}`,
               ExpressionAttributeNames: { '#status': 'status' },
@@ -336,7 +337,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ...taken.map(({ inv, amount }) => ({
         Update: {
           TableName: this.table,
-          Key: keys.invoice(agentGroupId, inv.id),
+          Key: invoiceEntity.key(agentGroupId, inv.id),
           UpdateExpression: 'SET amountPaid = :paid, #status = :issued, updatedAt = :at',
           ConditionExpression: `#status = :was AND amountPaid = :prev AND ${trackedAs(inv.tracked)}`,
           ExpressionAttributeNames: { '#status': 'status' },
@@ -374,7 +375,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     const items = await getAll(
       this.db,
       this.table,
-      listed.map((i) => keys.invoice(agentGroupId, i.id as string)),
+      listed.map((i) => invoiceEntity.key(agentGroupId, i.id as string)),
       { consistent: true },
     );
     return items
@@ -659,7 +660,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       {
         Update: {
           TableName: this.table,
-          Key: keys.invoice(agentGroupId, invoiceId),
+          Key: invoiceEntity.key(agentGroupId, invoiceId),
           UpdateExpression:
             'SET gatewayOrderId = :o, gatewayOrderAmount = :a, gatewayOrderSeq = :s, earlierGatewayOrders = list_append(if_not_exists(earlierGatewayOrders, :none), :prev), updatedAt = :at',
           ConditionExpression: 'gatewayOrderId = :replaces AND #status = :issued',
@@ -703,7 +704,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     const items = await getAll(
       this.db,
       this.table,
-      ids.map((id) => keys.invoice(agentGroupId, id)),
+      ids.map((id) => invoiceEntity.key(agentGroupId, id)),
     );
     const byId = new Map(items.map((i) => [i.id as string, i]));
     for (const b of bookings) {
@@ -760,7 +761,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     const items = await getAll(
       this.db,
       this.table,
-      ids.map((id) => keys.invoice(agentGroupId, id)),
+      ids.map((id) => invoiceEntity.key(agentGroupId, id)),
       { consistent: true },
     );
     return items

@@ -112,7 +112,7 @@ describe('pay links', () => {
     expect([report.recorded, report.failures]).toEqual([[], []]);
     expect(linksOf(id)).toHaveLength(2);
     expect((await rz.svc.invoices.get(g.agentGroupId, id))!.payLink).toBeNull();
-    expect(await rz.svc.invoices.invoicesWithPayLinks(g.agentGroupId)).toEqual([]);
+    expect(await rz.svc.payLinks.invoicesWithPayLinks(g.agentGroupId)).toEqual([]);
   }, 300_000);
 
   it('a link paid whose payment_link.paid never came is found by reconciliation from the link itself: recorded once, the twin kept as unmatched taken back, the receipt mailed', async () => {

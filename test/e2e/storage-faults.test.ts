@@ -220,7 +220,12 @@ describe('The daily billing run fanned out, under faults', () => {
       }
       const [, dying, throwing] = groups as [GroupFixture, GroupFixture, GroupFixture];
       // The throwing group's lock is held by a run elsewhere for a month: its run throws on every delivery.
-      await stack.svc.invoices.acquireLock(throwing.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 60 * 86_400_000).toISOString());
+      await stack.svc.billingControl.acquireLock(
+        throwing.agentGroupId,
+        'elsewhere',
+        new Date().toISOString(),
+        new Date(Date.now() + 60 * 86_400_000).toISOString(),
+      );
       // The dying group's first run stops for good once its invoice is issued, before its PDF is asked for, the run saved
       // or its outcome recorded, as a worker killed there would: it never deletes its message and holds the group's lock.
       const base = kit.workerDeps;
@@ -272,7 +277,7 @@ describe('The daily billing run fanned out, under faults', () => {
       expect(deadLettered.map((b) => JSON.parse(b).agentGroupId)).toEqual([throwing.agentGroupId]);
 
       // act: the operator frees the lock and redrives the dead-lettered message
-      await stack.svc.invoices.releaseLock(throwing.agentGroupId, 'elsewhere');
+      await stack.svc.billingControl.releaseLock(throwing.agentGroupId, 'elsewhere');
       expect(await kit.redrive()).toBe(1);
       const finished = await kit.waitFor(run.runId, 'all five billed', (p) => p.billed === 5);
 

@@ -524,7 +524,7 @@ async function invoicesOf(run: Run): Promise<Invoice[]> {
 }
 
 async function listAllInvoices(run: Run) {
-  const deps = { invoices: svc.invoices, cursors: svc.cursors, clock };
+  const deps = { invoices: svc.invoices, owing: svc.owing, cursors: svc.cursors, clock };
   const first = await listInvoices(deps, run.principal, { size: 100 });
   const data = [...first.data];
   for (let cursor = first.nextCursor; cursor; ) {
@@ -644,7 +644,7 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   ).toBe(allocated);
   expect(paise(listed.outstanding), 'outstanding = issued − allocated − credited').toBe(issuedTotal - allocated - credited);
   // The list's figures are kept (the DUES item and due markers); reading every invoice, as they once were, is their oracle.
-  const oracle = openFiguresOf(await svc.invoices.receivables(g));
+  const oracle = openFiguresOf(await svc.owing.receivables(g));
   expect(
     { outstanding: paise(listed.outstanding), openCount: listed.outstandingInvoiceCount, oldestDueDate: listed.oldestDueDate },
     'kept open figures = every invoice read',

@@ -55,7 +55,7 @@ describe('admin: following a billing run over every group (--wait)', () => {
       // prepare: a third group whose billing lock a run elsewhere holds (past the workers' clock, eight days ahead), so its worker's run throws
       const blocked = await kit.newGroup();
       await kit.bookOne(blocked, world.registered, '2027-03-03');
-      await testServices().invoices.acquireLock(
+      await testServices().billingControl.acquireLock(
         blocked.agentGroupId,
         'elsewhere',
         new Date().toISOString(),
@@ -71,7 +71,7 @@ describe('admin: following a billing run over every group (--wait)', () => {
       const doc = JSON.parse(failed.stdout);
       expect(doc).toMatchObject({ runId: second.runId, outcome: 'FAILED', enqueued: 3, upToDate: 2, failed: 1, pending: 0, invoicesIssued: 0 });
       expect(doc.failures).toEqual([expect.objectContaining({ agentGroupId: blocked.agentGroupId })]);
-      await testServices().invoices.releaseLock(blocked.agentGroupId, 'elsewhere');
+      await testServices().billingControl.releaseLock(blocked.agentGroupId, 'elsewhere');
     } finally {
       await workers.stop();
     }

@@ -23,7 +23,7 @@ describe('The daily run fanned out on the billing queue', () => {
     const groups = await Promise.all([1, 2, 3, 4].map(() => kit.newGroup()));
     for (const [i, g] of groups.entries()) await kit.bookOne(g, world.registered, `2027-03-0${i + 1}`);
     const blocked = groups[3]!;
-    await testServices().invoices.acquireLock(
+    await testServices().billingControl.acquireLock(
       blocked.agentGroupId,
       'elsewhere',
       new Date().toISOString(),
@@ -70,7 +70,7 @@ describe('The daily run fanned out on the billing queue', () => {
       });
       expect(res.batchItemFailures).toEqual([]);
     }
-    await testServices().invoices.releaseLock(blocked.agentGroupId, 'elsewhere');
+    await testServices().billingControl.releaseLock(blocked.agentGroupId, 'elsewhere');
     expect(await kit.redrive()).toBe(1);
     const finished = await kit.waitFor(run.runId, 'all four billed', (p) => p.billed === 4);
     await workers.stop();

@@ -52,10 +52,10 @@ describe('The unbilled index and the kept open figures', () => {
     const before = await checkBillingIndex(deps(), g.agentGroupId);
     expect(before).toMatchObject({ indexComplete: false, keptFigures: null, owing: 2, bookings: 4 });
     // Not backfilled: the list still answers from every invoice, and does not mark uncounted figures complete.
-    const figures = openFiguresOf(await testServices().invoices.receivables(g.agentGroupId));
+    const figures = openFiguresOf(await testServices().owing.receivables(g.agentGroupId));
     expect(figures.openCount).toBe(1);
-    expect(await testServices().invoices.openFigures(g.agentGroupId)).toEqual(figures);
-    expect(await testServices().invoices.keptOpenFigures(g.agentGroupId)).toBeUndefined();
+    expect(await testServices().owing.openFigures(g.agentGroupId)).toEqual(figures);
+    expect(await testServices().owing.keptOpenFigures(g.agentGroupId)).toBeUndefined();
 
     expect(await backfillBillingIndex(deps(), g.agentGroupId)).toEqual({ bookings: 4, pending: 2, invoicesCounted: 1 });
     expect(await backfillBillingIndex(deps(), g.agentGroupId), 'a second backfill changes nothing').toEqual({ bookings: 4, pending: 2, invoicesCounted: 0 });

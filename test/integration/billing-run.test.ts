@@ -244,7 +244,7 @@ describe('Class: DynamoInvoiceStore', () => {
   }, 60_000);
 
   it("lets one run hold a group's billing lock at a time, and another take it once the lease expired", async () => {
-    const store = testServices().invoices;
+    const store = testServices().billingControl;
     const g = `grp-lock-${crypto.randomUUID().slice(0, 8)}`;
     const now = new Date();
     const lease = (s: number) => new Date(now.getTime() + s * 1000).toISOString();
@@ -266,9 +266,9 @@ describe('Function: requestBillingRun', () => {
     const principal = principalOf(g);
     const ask = () => requestBillingRun(deps(), principal, { from: addDays(today(), -30), to: today() }, testOrigin());
     const now = new Date();
-    await testServices().invoices.acquireLock(g.agentGroupId, 'elsewhere', now.toISOString(), new Date(now.getTime() + 300_000).toISOString());
+    await testServices().billingControl.acquireLock(g.agentGroupId, 'elsewhere', now.toISOString(), new Date(now.getTime() + 300_000).toISOString());
     for (let i = 0; i < 3; i++) await expect(ask()).rejects.toThrow(/Another billing run for your account is in progress; try again in \d+ seconds?\./);
-    await testServices().invoices.releaseLock(g.agentGroupId, 'elsewhere');
+    await testServices().billingControl.releaseLock(g.agentGroupId, 'elsewhere');
 
     expect((await ask()).linesWritten).toBe(1);
     expect((await ask()).linesWritten).toBe(0);
@@ -313,7 +313,7 @@ describe('Function: billAllGroups', () => {
     const ok = await newAgentGroup({ channelId: world.channelId, billingCycle: 'WEEKLY', billingAnchorDay: ((new Date().getUTCDay() + 5) % 7) + 1 });
     const blocked = await newAgentGroup({ channelId: world.channelId });
     // A run of the blocked group is in progress elsewhere: its lock is held.
-    await testServices().invoices.acquireLock(blocked.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 300_000).toISOString());
+    await testServices().billingControl.acquireLock(blocked.agentGroupId, 'elsewhere', new Date().toISOString(), new Date(Date.now() + 300_000).toISOString());
     const svc = testServices();
     const listed = await svc.tenants.listAgentGroups();
     const only = new Set([ok.agentGroupId, blocked.agentGroupId]);
@@ -334,7 +334,7 @@ describe('Function: billAllGroups', () => {
       { trigger: 'SCHEDULE' },
     );
     expect(second[0]!.outcome).toBe('UP_TO_DATE');
-    const runs = await svc.invoices.recentRuns(5, ok.agentGroupId);
+    const runs = await svc.billingRuns.groupRuns(5, ok.agentGroupId);
     expect(runs[0]!.trigger).toBe('SCHEDULE');
   }, 60_000);
 });

@@ -110,7 +110,7 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect(home.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
     expect(home.text).toContain('₹50,000.00');
     const position = await testServices().ledger.creditPosition(a.group.agentGroupId);
-    const open = await testServices().invoices.openFigures(a.group.agentGroupId);
+    const open = await testServices().owing.openFigures(a.group.agentGroupId);
     expect(home.text).toContain(`<dd>₹${(position!.availableCredit / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}</dd>`);
     expect(home.text).toContain(`<dd>₹${(open.outstanding / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}</dd>`);
     expect(home.text).toContain('Not on hold');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newDraftInvoice, type Invoice, type InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { DynamoAuditTrail } from '../../infra/dynamo/dynamo-audit-trail.ts';
+import { DynamoBookingMarks } from '../../infra/dynamo/dynamo-booking-marks.ts';
 import { DynamoInvoiceStore } from '../../infra/dynamo/dynamo-invoice-store.ts';
 import { db, table } from '../support/billing-run-kit.ts';
 
@@ -160,7 +161,7 @@ describe('Class: DynamoInvoiceStore, lines written by parallel lanes', () => {
 
     expect(await storeOn(db()).abandon(g, draft.id, new Date().toISOString())).toBe(true);
     expect(await storedLines(g)).toEqual([]);
-    const billed = await storeOn(db()).billedTotals(
+    const billed = await new DynamoBookingMarks(db(), table()).billedTotals(
       g,
       linesFor(draft).map((l) => l.bookingRef),
     );

@@ -46,6 +46,7 @@ const reconcile = (agentGroupId: string) =>
       tenants: svc.tenants,
       clock: svc.clock,
       invoices: svc.invoices,
+      payLinks: svc.payLinks,
       ids: svc.ids,
       metrics: svc.metrics,
       mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },

@@ -84,6 +84,7 @@ export async function startRazorpayStack(): Promise<RazorpayStack> {
           tenants: svc.tenants,
           clock: svc.clock,
           invoices: svc.invoices,
+          payLinks: svc.payLinks,
           ids: svc.ids,
           metrics: svc.metrics,
           mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },

@@ -410,7 +410,8 @@ describe('Function: raiseBookingCredit', () => {
   function fakes(marker: number) {
     let calls = 0;
     const deps: CreditNoteDeps = {
-      invoices: { get: async () => invoice, lines: async () => [stay], billedTotals: async () => new Map([['ref-1', marker]]) },
+      invoices: { get: async () => invoice, lines: async () => [stay] },
+      bookingMarks: { billedTotals: async () => new Map([['ref-1', marker]]) },
       creditNotes: {
         creditableLines: async () => [stay],
         raise: async (w: CreditNoteWrite) => {

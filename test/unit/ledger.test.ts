@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CreditDeniedError } from '../../domain/ledger/credit-errors.ts';
-import { authorizedEntry, availableCredit, decideCredit, exposureOf, type LedgerEntry, type LedgerEntryStatus } from '../../domain/ledger/ledger.ts';
+import {
+  authorizedEntry,
+  availableCredit,
+  creditTermsOf,
+  decideCredit,
+  exposureOf,
+  type LedgerEntry,
+  type LedgerEntryStatus,
+} from '../../domain/ledger/ledger.ts';
 import { canonicalJson, requestContentHash } from '../../domain/ledger/request-hash.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -31,6 +39,23 @@ describe('Function: availableCredit', () => {
   it('is the limit less exposure, negative when a late landing overran the limit', () => {
     expect(availableCredit(10_000_00, 2_500_00)).toBe(7_500_00);
     expect(availableCredit(10_000_00, 10_400_00)).toBe(-400_00);
+  });
+});
+
+describe('Function: creditTermsOf', () => {
+  it("holds the group when the operator or credit control holds it, and keeps the operator's limit", () => {
+    expect(creditTermsOf(5_000_00, false, false)).toEqual({ creditLimit: 5_000_00, onHold: false });
+    expect(creditTermsOf(5_000_00, true, false)).toEqual({ creditLimit: 5_000_00, onHold: true });
+    expect(creditTermsOf(5_000_00, false, true)).toEqual({ creditLimit: 5_000_00, onHold: true });
+    expect(creditTermsOf(0, true, true)).toEqual({ creditLimit: 0, onHold: true });
+  });
+
+  it('refuses every authorization of a group held by credit control alone, whatever its headroom', () => {
+    expect(decideCredit(creditTermsOf(1_00_000_00, false, true), 0, 1)).toEqual({
+      approved: false,
+      reasonCode: 'ACCOUNT_ON_HOLD',
+      availableCredit: 1_00_000_00,
+    });
   });
 });
 

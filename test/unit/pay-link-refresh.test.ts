@@ -61,8 +61,8 @@ function world() {
   const deps: PayLinkDeps = {
     gateway: gw.port,
     clock: { now: () => new Date('2026-11-28T10:00:00Z') },
-    invoices: {
-      get: async () => (await jitter(), structuredClone(invoice)),
+    invoices: { get: async () => (await jitter(), structuredClone(invoice)) },
+    payLinks: {
       async setPayLink(_g, _id, link, replaces) {
         await jitter();
         if ((invoice.payLink?.linkId ?? null) !== replaces) return false;

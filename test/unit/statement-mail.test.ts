@@ -74,22 +74,22 @@ describe('the monthly statement e-mail', () => {
   it('reads no ledger on a later day of the month once every recipient has the month; a contact added since gets it, the others not again', async () => {
     const w = world('2026-12-01');
     await addContact(w.cdeps, G, { email: 'cfo@acme.example.in', documents: ['STATEMENTS'] }, TEST_OPERATOR);
-    expect((await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(1);
+    expect((await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).sent).toBe(1);
     expect(w.ledgerReads.length).toBeGreaterThan(0);
     w.ledgerReads.length = 0;
     for (const day of ['2026-12-02', '2026-12-15', '2026-12-31']) {
       w.setDay(day);
-      expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 1, failed: 0 });
+      expect(await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 1, failed: 0 });
     }
     expect(w.ledgerReads).toEqual([]);
 
     await addContact(w.cdeps, G, { email: 'ap@acme.example.in', documents: ['STATEMENTS'] }, TEST_OPERATOR);
-    expect(await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).toEqual({ sent: 1, alreadySent: 1, failed: 0 });
+    expect(await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 1, alreadySent: 1, failed: 0 });
     expect(w.ledgerReads.length).toBeGreaterThan(0);
     expect(w.deps.mailer.sent.map((m) => m.to)).toEqual([['cfo@acme.example.in'], ['ap@acme.example.in']]);
     w.ledgerReads.length = 0;
     w.setDay('2027-01-01');
-    expect((await mailMonthlyStatement(w.deps, { agentGroupId: G }, TEST_OPERATOR)).sent).toBe(2);
+    expect((await mailMonthlyStatement(w.deps, GROUP, TEST_OPERATOR)).sent).toBe(2);
     expect(w.ledgerReads.length).toBeGreaterThan(0);
   });
 

@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newDraftInvoice, type Invoice, type InvoiceLine } from '../../../domain/invoicing/invoice.ts';
+import type { BookingMarks } from '../../../domain/ports/booking-marks.ts';
 import type { InvoiceStore } from '../../../domain/ports/invoice-store.ts';
-import type { DraftInvoiceStore } from '../memory/in-memory-invoice-store.ts';
+import type { BilledMarks, DraftInvoiceStore } from '../memory/in-memory-invoice-store.ts';
 
 export interface InvoiceStoreSubject {
   readonly store: DraftInvoiceStore | InvoiceStore;
+  /** What each booking was billed, as the store's lines move it. */
+  readonly marks: BilledMarks | BookingMarks;
   /** A new agent group's id. */
   newGroup(): Promise<string>;
 }
 
-const T0 = Date.parse('2027-02-01T03:00:00.000Z');
-const at = (second: number): string => new Date(T0 + second * 1000).toISOString();
+export const T0 = Date.parse('2027-02-01T03:00:00.000Z');
+export const at = (second: number): string => new Date(T0 + second * 1000).toISOString();
 
-function draft(agentGroupId: string, second = 0): Invoice {
+/** A new DRAFT of the group with Goa's parties, created `second` seconds after T0. */
+export function draft(agentGroupId: string, second = 0): Invoice {
   return newDraftInvoice({
     id: randomUUID(),
     agentGroupId,
@@ -71,14 +75,14 @@ function line(invoice: Invoice, bookingRef: string, night: string, total: number
  * against every adapter (as creditLedgerContract): InMemoryInvoiceStore in the unit tier,
  * DynamoInvoiceStore on DynamoDB Local. What billing rules rely on: a line billed once per
  * booking, kind and item across invoices, a booking whose line is taken left out whole, the
- * figures the sum of the lines, only a DRAFT taking lines, abandoning giving lines back, and the
- * group's billing lock. Numbering, issue, payments, e-invoicing and the parallel lanes of large
+ * figures the sum of the lines, only a DRAFT taking lines, and abandoning giving lines back (the
+ * billing lock is billingRunControlContract's). Numbering, issue, payments, e-invoicing and the parallel lanes of large
  * invoices stay in the DynamoDB tests.
  */
 export function invoiceStoreContract(adapter: string, subject: () => Promise<InvoiceStoreSubject>): void {
   describe(`InvoiceStore contract (drafts): ${adapter}`, () => {
     it('adds lines to a DRAFT with its figures and bookings; a booking with a line billed elsewhere is left out whole', async () => {
-      const { store, newGroup } = await subject();
+      const { store, marks, newGroup } = await subject();
       const g = await newGroup();
       const [first, second] = [draft(g), draft(g, 1)];
       await store.createDraft(first);
@@ -101,8 +105,8 @@ export function invoiceStoreContract(adapter: string, subject: () => Promise<Inv
       expect(await store.get(g, first.id)).toEqual({ ...first, ...figures, bookingRefs: [b1], updatedAt: at(5) });
       expect(await store.get(g, second.id)).toMatchObject({ total: 2_100_00, lineCount: 1, bookingRefs: [b2] });
       expect(await store.lines(g, first.id)).toEqual(firstLines);
-      expect(Object.fromEntries(await store.billedTotals(g, [b1, b2, randomUUID()]))).toEqual({ [b1]: 10_500_00, [b2]: 2_100_00 });
-      expect(Object.fromEntries(await store.billedLines(g, b1))).toEqual({ 'STAY#2027-01-10': 5_250_00, 'STAY#2027-01-11': 5_250_00 });
+      expect(Object.fromEntries(await marks.billedTotals(g, [b1, b2, randomUUID()]))).toEqual({ [b1]: 10_500_00, [b2]: 2_100_00 });
+      expect(Object.fromEntries(await marks.billedLines(g, b1))).toEqual({ 'STAY#2027-01-10': 5_250_00, 'STAY#2027-01-11': 5_250_00 });
       expect(await store.get(await newGroup(), first.id)).toBeUndefined();
       expect(await store.lines(await newGroup(), first.id)).toEqual([]);
       for (const i of [first, second]) expect(await store.abandon(g, i.id, at(9))).toBe(true);
@@ -129,7 +133,7 @@ export function invoiceStoreContract(adapter: string, subject: () => Promise<Inv
     });
 
     it('abandons only a DRAFT: it leaves the open list and gives its lines back to be billed again', async () => {
-      const { store, newGroup } = await subject();
+      const { store, marks, newGroup } = await subject();
       const g = await newGroup();
       const invoice = draft(g);
       await store.createDraft(invoice);
@@ -148,37 +152,11 @@ export function invoiceStoreContract(adapter: string, subject: () => Promise<Inv
       expect(await store.lines(g, invoice.id)).toEqual([]);
       expect(rebilled).toMatchObject({ written: 1, refusedBookings: [] });
       expect(refused).toBeInstanceOf(Error);
-      expect(Object.fromEntries(await store.billedTotals(g, [ref]))).toEqual({ [ref]: 3_150_00 });
+      expect(Object.fromEntries(await marks.billedTotals(g, [ref]))).toEqual({ [ref]: 3_150_00 });
       expect((await store.openInvoices(g)).map((i) => i.id)).toEqual([next.id]);
       expect(await store.abandon(g, next.id, at(6))).toBe(true);
-      expect(Object.fromEntries(await store.billedTotals(g, [ref]))).toEqual({ [ref]: 0 });
+      expect(Object.fromEntries(await marks.billedTotals(g, [ref]))).toEqual({ [ref]: 0 });
       expect(await store.openInvoices(g)).toEqual([]);
-    });
-
-    it("holds the group's billing lock for one owner until its lease ends or it lets go, and keeps the last scheduled period", async () => {
-      const { store, newGroup } = await subject();
-      const g = await newGroup();
-
-      const taken = await store.acquireLock(g, 'run-a', at(0), at(60));
-      const refused = await store.acquireLock(g, 'run-b', at(30), at(90));
-      const retried = await store.acquireLock(g, 'run-a', at(31), at(91));
-      const afterLease = await store.acquireLock(g, 'run-b', at(92), at(150));
-      await store.releaseLock(g, 'run-a');
-      const stillB = await store.acquireLock(g, 'run-c', at(100), at(160));
-      await store.releaseLock(g, 'run-b');
-      const free = await store.acquireLock(g, 'run-c', at(101), at(161));
-      const before = await store.lastScheduledPeriod(g);
-      await store.recordScheduledPeriod(g, '2027-01-31');
-
-      expect(taken).toEqual({ acquired: true, lock: { owner: 'run-a', leaseUntil: at(60) } });
-      expect(refused).toEqual({ acquired: false, lock: { owner: 'run-a', leaseUntil: at(60) } });
-      expect(retried).toEqual({ acquired: true, lock: { owner: 'run-a', leaseUntil: at(91) } });
-      expect(afterLease.acquired).toBe(true);
-      expect(stillB).toEqual({ acquired: false, lock: { owner: 'run-b', leaseUntil: at(150) } });
-      expect(free.acquired).toBe(true);
-      expect(before).toBeUndefined();
-      expect(await store.lastScheduledPeriod(g)).toBe('2027-01-31');
-      await store.releaseLock(g, 'run-c');
     });
   });
 }

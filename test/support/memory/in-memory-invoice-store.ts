@@ -1,53 +1,40 @@
 import type { AuditDraft } from '../../../domain/audit/audit-event.ts';
 import { NO_TOTALS, type Invoice, type InvoiceLine } from '../../../domain/invoicing/invoice.ts';
 import type { Minor } from '../../../domain/money.ts';
-import type { AddLinesOptions, BillingLock, InvoiceStore, LinesWritten } from '../../../domain/ports/invoice-store.ts';
-import { lineOrder, totalsOf } from '../../../infra/dynamo/dynamo-invoice-store.ts';
+import type { BookingMarks } from '../../../domain/ports/booking-marks.ts';
+import type { AddLinesOptions, InvoiceStore, LinesWritten } from '../../../domain/ports/invoice-store.ts';
+import { addTotals, lineOrder, totalsOf } from '../../../domain/invoicing/invoice-totals.ts';
 
 /**
  * What the in-memory invoice store keeps: a DRAFT's life from creation to its lines (or its
- * abandonment), what each booking has been billed, the billing lock and the scheduled period.
- * Numbering and issue, payments and figures, e-invoicing, PDFs and runs are not here yet: a
- * rule test that needs them runs on DynamoDB Local.
+ * abandonment). Numbering and issue, payments and figures, e-invoicing and PDFs are not here
+ * yet: a rule test that needs them runs on DynamoDB Local.
  */
 export type DraftInvoiceStore = Pick<
   InvoiceStore,
-  | 'billedTotals'
-  | 'billedLines'
-  | 'createDraft'
-  | 'addLines'
-  | 'deleteEmptyDraft'
-  | 'get'
-  | 'lines'
-  | 'openInvoices'
-  | 'groupsWithOpenInvoices'
-  | 'abandon'
-  | 'acquireLock'
-  | 'releaseLock'
-  | 'lastScheduledPeriod'
-  | 'recordScheduledPeriod'
+  'createDraft' | 'addLines' | 'deleteEmptyDraft' | 'get' | 'lines' | 'openInvoices' | 'groupsWithOpenInvoices' | 'abandon'
 >;
 
-const FIGURES = ['subtotal', 'cgst', 'sgst', 'igst', 'discount', 'total', 'lineCount'] as const;
+/** What each booking has been billed: moved by the lines a DRAFT takes and gives back, so kept by the same store. */
+export type BilledMarks = Pick<BookingMarks, 'billedTotals' | 'billedLines'>;
 
 const groupKey = (agentGroupId: string, id: string): string => `${agentGroupId}#${id}`;
 
 /**
- * Draft invoices in memory, for rule tests in the unit tier (the methods of DraftInvoiceStore).
+ * Draft invoices in memory, for rule tests in the unit tier (the methods of DraftInvoiceStore), and
+ * the booking marks their lines move (BilledMarks).
  * It keeps the part of the InvoiceStore port's contract they make
  * (test/support/contracts/invoice-store-contract.ts runs against it and DynamoInvoiceStore):
  * a line is billed once per booking, kind and item across every invoice, a booking whose line is
  * taken is left out whole, the figures are the sum of the lines, and only a DRAFT takes lines or
  * is abandoned (giving its lines back). The audit drafts are kept for the test to read.
  */
-export class InMemoryInvoiceStore implements DraftInvoiceStore {
+export class InMemoryInvoiceStore implements DraftInvoiceStore, BilledMarks {
   private readonly invoices = new Map<string, Invoice>();
   /** Lines by their identity (group, booking, line key): one across every invoice. */
   private readonly billed = new Map<string, InvoiceLine>();
   /** Σ lineTotal billed per booking (group#bookingRef): kept at 0 once lines are given back, as DynamoDB's marker is. */
   private readonly markers = new Map<string, Minor>();
-  private readonly locks = new Map<string, BillingLock>();
-  private readonly periods = new Map<string, string>();
   readonly audit: AuditDraft[] = [];
 
   async billedTotals(agentGroupId: string, bookingRefs: readonly string[]): Promise<Map<string, Minor>> {
@@ -79,7 +66,7 @@ export class InMemoryInvoiceStore implements DraftInvoiceStore {
     const totals = totalsOf(written);
     this.invoices.set(k, {
       ...stored,
-      ...Object.fromEntries(FIGURES.map((f) => [f, stored[f] + totals[f]])),
+      ...addTotals(stored, totals),
       bookingRefs: [...new Set([...stored.bookingRefs, ...written.map((l) => l.bookingRef)])].sort(),
       updatedAt: written.length ? at : stored.updatedAt,
     });
@@ -120,26 +107,6 @@ export class InMemoryInvoiceStore implements DraftInvoiceStore {
     // Its lines go back, so the next run bills those charges again.
     for (const l of [...this.billed.values()]) if (l.agentGroupId === agentGroupId && l.invoiceId === invoiceId) this.bill(l, -1);
     return true;
-  }
-
-  async acquireLock(agentGroupId: string, owner: string, now: string, leaseUntil: string): Promise<{ readonly acquired: boolean; readonly lock: BillingLock }> {
-    const held = this.locks.get(agentGroupId);
-    if (held && held.leaseUntil >= now && held.owner !== owner) return { acquired: false, lock: held };
-    const lock = { owner, leaseUntil };
-    this.locks.set(agentGroupId, lock);
-    return { acquired: true, lock };
-  }
-
-  async releaseLock(agentGroupId: string, owner: string): Promise<void> {
-    if (this.locks.get(agentGroupId)?.owner === owner) this.locks.delete(agentGroupId);
-  }
-
-  async lastScheduledPeriod(agentGroupId: string): Promise<string | undefined> {
-    return this.periods.get(agentGroupId);
-  }
-
-  async recordScheduledPeriod(agentGroupId: string, periodTo: string): Promise<void> {
-    this.periods.set(agentGroupId, periodTo);
   }
 
   /** Bills a line (1) or gives it back (-1), moving its booking's marker with it. */

@@ -1,0 +1,68 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Invoice } from '../../../domain/invoicing/invoice.ts';
+import { writeIf } from '../client.ts';
+import { ITEM_EXISTS, itemOf, recordOf } from '../items.ts';
+import { keys } from '../keys.ts';
+
+/*
+ * The Invoice item (invoices and credit notes): PK = GROUP#<g>, SK = INVOICE#<id>; on GSI1 once
+ * issued (the group's list) or voided (its registration's cancelled documents); on GSI2 while a
+ * step is left to do. Every store that writes it takes its conditions from here.
+ */
+
+/**
+ * Named conditions on an invoice. Placeholders each expects: `#status` → status, `:draft` →
+ * 'DRAFT', `:null` → 'NULL', `:true` → true.
+ */
+export const invoiceConditions = {
+  exists: ITEM_EXISTS,
+  /** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
+  invoiceIsDraft: '#status = :draft',
+  /**
+   * A large invoice's lines are written by lanes at once, each moving its own lane item. Until the
+   * lanes are closed onto it the invoice is `linesOpen`: its figures are not final, so it is not
+   * numbered, abandoned or removed as empty; a run that died meanwhile leaves it for the next to close.
+   */
+  linesClosed: 'attribute_not_exists(linesOpen)',
+  /** A DRAFT is written with `invoiceNumber: null` (stored as NULL); one holding a reserved number takes no other. */
+  unnumbered: '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))',
+  /** An invoice leaves the open index once nothing is left to do. */
+  nothingLeft: 'attribute_exists(pdfKey) AND bookingsMarked = :true',
+} as const;
+
+export const invoiceEntity = {
+  name: 'Invoice',
+  key: keys.invoice,
+  /** A new DRAFT: on the open index from its creation; its bookings are added as its lines are written. */
+  toItem(invoice: Invoice): Record<string, unknown> {
+    const { bookingRefs: _none, ...rest } = invoice;
+    return itemOf(
+      'Invoice',
+      { ...keys.invoice(invoice.agentGroupId, invoice.id), ...keys.openInvoiceIndex(invoice.agentGroupId, invoice.createdAt, invoice.id) },
+      rest,
+    );
+  },
+  fromItem(item: Record<string, unknown>): Invoice {
+    const refs = item.bookingRefs;
+    return {
+      ...recordOf<Invoice>(item),
+      lastError: (item.lastError as string | undefined) ?? null,
+      bookingRefs: refs instanceof Set ? [...(refs as Set<string>)].sort() : ((refs as string[] | undefined) ?? []),
+    };
+  },
+  conditions: invoiceConditions,
+} as const;
+
+/** Takes an issued invoice off the open index once its last step (its PDF, its booking marks) is done; nothing otherwise. */
+export async function closeIfDone(db: DynamoDBDocumentClient, table: string, agentGroupId: string, invoiceId: string): Promise<void> {
+  await writeIf(
+    db,
+    new UpdateCommand({
+      TableName: table,
+      Key: keys.invoice(agentGroupId, invoiceId),
+      UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+      ConditionExpression: invoiceConditions.nothingLeft,
+      ExpressionAttributeValues: { ':true': true },
+    }),
+  );
+}
