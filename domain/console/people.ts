@@ -46,7 +46,11 @@ export type Capability =
   | 'group-invoices'
   | 'correct-invoices'
   | 'audit-search'
-  | 'test-clocks';
+  | 'test-clocks'
+  | 'gateway-payments'
+  | 'create-partner'
+  | 'create-group'
+  | 'terms';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
   admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team'],
@@ -56,7 +60,7 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments', 'billing', 'group-invoices', 'audit-search'],
+  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'billing', 'group-invoices', 'audit-search'],
   'finance-operator': [
     'groups',
     'hold',
@@ -64,6 +68,10 @@ const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
     'partners',
     'payments',
     'record-payment',
+    'gateway-payments',
+    'create-partner',
+    'create-group',
+    'terms',
     'billing',
     'run-billing',
     'group-invoices',

@@ -52,6 +52,16 @@ import { testClockDeps } from '../test-clocks/test-clock-json.ts';
 import { dueWorkOn } from '../test-clocks/advance-test-clock.ts';
 import type { OperatorLineCredit } from '../../domain/invoicing/raise-credit-note.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
+import {
+  createGroupPage,
+  createPartnerPage,
+  gatewayPaymentsPage,
+  newGroupForm,
+  newPartnerForm,
+  setGstinPage,
+  setTermsPage,
+  termsSection,
+} from './operator-accounts.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -77,7 +87,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-interface Request {
+export interface Request {
   readonly method: string;
   readonly path: string;
   readonly query: Readonly<Record<string, string | undefined>>;
@@ -107,13 +117,13 @@ function requestOf(event: HttpEvent): Request {
   };
 }
 
-const htmlResult = (status: number, body: string, cookies?: string[], headers: Record<string, string> = {}): HttpResult => ({
+export const htmlResult = (status: number, body: string, cookies?: string[], headers: Record<string, string> = {}): HttpResult => ({
   statusCode: status,
   headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', ...headers },
   body,
   ...(cookies ? { cookies } : {}),
 });
-const redirect = (location: string, cookies?: string[]): HttpResult => ({
+export const redirect = (location: string, cookies?: string[]): HttpResult => ({
   statusCode: 303,
   headers: { ...SECURITY_HEADERS, Location: location },
   body: '',
@@ -135,7 +145,7 @@ class ForbiddenError extends Error {}
 /** A POST without its session's CSRF token. */
 class CsrfError extends Error {}
 
-interface Signed {
+export interface Signed {
   readonly person: Person;
   readonly session: ConsoleSession;
   readonly viewer: Viewer;
@@ -229,7 +239,7 @@ function operatorPage(
 const partnerHtml = (ctx: Signed, title: string, section: string, body: Html, status = 200) =>
   htmlResult(status, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
 
-const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+export const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
 
 const signOutEverywhereForm = (viewer: Viewer) =>
   html`<h2>Your sessions</h2>${postForm(viewer, '/console/sign-out-everywhere', html`<button type="submit">Sign out everywhere</button>`, 'Sign out everywhere')}`;
@@ -650,7 +660,7 @@ ${signOutEverywhereForm(ctx.viewer)}`;
   return htmlResult(200, page('Groups', body, ctx.viewer, allowedFor(ctx.person), 'groups'));
 });
 
-async function groupPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
+export async function groupPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
   const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
   if (!group) throw new NotFoundError('Agent group');
   const position = await deps.svc.ledger.creditPosition(agentGroupId);
@@ -682,6 +692,7 @@ ${postForm(
 )}`
     : ''
 }
+${termsSection(ctx, group)}
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/payments">Payments of ${group.name}</a></p>
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/invoices">Invoices of ${group.name}</a></p>
 <p><a href="/console/operator/groups">All groups</a></p>`;
@@ -709,7 +720,7 @@ const setLimit = operatorPage('limit', async (deps, req, ctx, match) => {
   return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">The credit limit is now ${money(updated.creditLimit)}.</p>`);
 });
 
-const operatorHtml = (ctx: Signed, title: string, section: string, body: Html) =>
+export const operatorHtml = (ctx: Signed, title: string, section: string, body: Html) =>
   htmlResult(200, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
 
 const partners = operatorPage('partners', async (deps, _req, ctx) => {
@@ -718,7 +729,8 @@ const partners = operatorPage('partners', async (deps, _req, ctx) => {
 <tbody>${all.map(
     (p) =>
       html`<tr><td><a href="/console/operator/partners/${encodeURIComponent(p.partnerId)}">${p.name}</a></td><td>${p.partnerId}</td><td>${p.channelId}</td><td class="num">${String(groupsOf.filter((g) => g.partnerId === p.partnerId).length)}</td><td>${istDateTime(p.createdAt)}</td></tr>`,
-  )}</tbody></table></div>`;
+  )}</tbody></table></div>
+${can(ctx.person.access, 'create-partner') ? newPartnerForm(ctx.viewer) : ''}`;
   return operatorHtml(ctx, 'Partners', 'partners', body);
 });
 
@@ -751,6 +763,7 @@ ${
       )}</tbody></table></div>`
     : html`<p>No failed delivery.</p>`
 }
+${can(ctx.person.access, 'create-group') ? newGroupForm(ctx.viewer, found) : ''}
 <p><a href="/console/operator/partners">All partners</a></p>`;
   return operatorHtml(ctx, found.name, 'partners', body);
 });
@@ -1243,6 +1256,11 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/payments$/, recordPayment],
   ['GET', /^\/console\/operator\/partners$/, partners],
   ['GET', /^\/console\/operator\/partners\/([^/]+)$/, partnerDetail],
+  ['POST', /^\/console\/operator\/partners\/create$/, operatorPage('create-partner', createPartnerPage)],
+  ['POST', /^\/console\/operator\/partners\/([^/]+)\/groups$/, operatorPage('create-group', createGroupPage)],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/terms$/, operatorPage('terms', setTermsPage)],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/gstin$/, operatorPage('terms', setGstinPage)],
+  ['GET', /^\/console\/operator\/payments$/, operatorPage('gateway-payments', gatewayPaymentsPage)],
   ['GET', /^\/console\/operator\/billing$/, billingRunsPage],
   ['GET', /^\/console\/operator\/billing\/runs\/([^/]+)$/, billingRunDetail],
   ['POST', /^\/console\/operator\/billing\/run$/, startBillingRun],

@@ -25,6 +25,7 @@ const PARTNER_NAV: readonly [string, string, string][] = [
 const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],
   ['partners', '/console/operator/partners', 'Partners'],
+  ['gateway-payments', '/console/operator/payments', 'Gateway payments'],
   ['billing', '/console/operator/billing', 'Billing runs'],
   ['audit-search', '/console/operator/audit', 'Audit trail'],
 ];

@@ -241,6 +241,9 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await operator.goto(`${server.url}/console/operator/partners/${group.partnerId}`);
     expect(await operator.locator('main').textContent()).toContain('Coastal Holidays');
     await shot(operator, 'operator-partner');
+    await operator.getByRole('link', { name: 'Gateway payments' }).click();
+    expect(await operator.locator('h1').textContent()).toBe('Gateway payments');
+    await shot(operator, 'operator-gateway-payments');
   }, 240_000);
 
   it('takes a finance operator through billing runs, a credit note from a group’s invoice, and the audit trail search', async () => {
