@@ -50,7 +50,8 @@ export type Capability =
   | 'gateway-payments'
   | 'create-partner'
   | 'create-group'
-  | 'terms';
+  | 'terms'
+  | 'channex';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
   admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team'],
@@ -60,7 +61,7 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'billing', 'group-invoices', 'audit-search'],
+  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'channex', 'billing', 'group-invoices', 'audit-search'],
   'finance-operator': [
     'groups',
     'hold',
@@ -72,6 +73,7 @@ const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
     'create-partner',
     'create-group',
     'terms',
+    'channex',
     'billing',
     'run-billing',
     'group-invoices',

@@ -62,6 +62,7 @@ import {
   setTermsPage,
   termsSection,
 } from './operator-accounts.ts';
+import { channexPage } from './operator-channex.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -1261,6 +1262,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/terms$/, operatorPage('terms', setTermsPage)],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/gstin$/, operatorPage('terms', setGstinPage)],
   ['GET', /^\/console\/operator\/payments$/, operatorPage('gateway-payments', gatewayPaymentsPage)],
+  ['GET', /^\/console\/operator\/channex$/, operatorPage('channex', channexPage)],
   ['GET', /^\/console\/operator\/billing$/, billingRunsPage],
   ['GET', /^\/console\/operator\/billing\/runs\/([^/]+)$/, billingRunDetail],
   ['POST', /^\/console\/operator\/billing\/run$/, startBillingRun],

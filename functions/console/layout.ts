@@ -26,6 +26,7 @@ const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],
   ['partners', '/console/operator/partners', 'Partners'],
   ['gateway-payments', '/console/operator/payments', 'Gateway payments'],
+  ['channex', '/console/operator/channex', 'Channex'],
   ['billing', '/console/operator/billing', 'Billing runs'],
   ['audit-search', '/console/operator/audit', 'Audit trail'],
 ];

@@ -5,6 +5,7 @@ import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
 import { signedInAs } from '../support/console-session.ts';
+import { seedCatalogue } from '../support/catalogue-fixture.ts';
 import { newAgentGroup, testServices, uniqueId, type GroupFixture } from '../support/stack.ts';
 
 /*
@@ -255,5 +256,69 @@ describe('console: the gateway’s unmatched payments and open disputes (the adm
     expect(refused.text).not.toContain(paymentId);
     const visitor = new ConsoleBrowser((event) => handleConsole(deps, event));
     expect((await visitor.get('/console/operator/payments')).headers.Location).toBe('/console/sign-in');
+  });
+});
+
+describe('console: a listing’s Channex connection (what the inbound endpoints keep)', () => {
+  it('shows the mapping, the last notification and its failures for a connected listing; a listing not connected says so; partners’ people get 404', async () => {
+    const catalogue = await seedCatalogue({ channex: ['onlyA'] });
+    const listingId = catalogue.onlyA;
+    const svc = testServices();
+    const now = Date.now();
+    const record = (minutesAgo: number, requestId = `req-${randomUUID()}`) => ({
+      requestId,
+      hotelCode: listingId,
+      uniqueId: `chx_${randomUUID()}`,
+      bodyHash: randomUUID(),
+      documentKey: `channel-manager/channex/changes/${randomUUID()}.json`,
+      receivedAt: new Date(now - minutesAgo * 60_000).toISOString(),
+      status: 'RECEIVED' as const,
+    });
+    const [applied, refused, stuck, fresh] = [record(90), record(60), record(20), record(1)];
+    for (const r of [applied, refused, stuck, fresh]) await svc.channexInbox.receive(r);
+    await svc.channexInbox.finish(applied.requestId, {
+      status: 'APPLIED',
+      nights: 12,
+      events: 3,
+      notApplied: [{ path: 'data[0].attributes.values[0].date_from', reason: 'date before today' }],
+      at: new Date(now - 89 * 60_000).toISOString(),
+    });
+    await svc.channexInbox.finish(refused.requestId, {
+      status: 'REFUSED',
+      refusal: { param: 'data[0].attributes.hotel_code', message: 'not a listing connected to Channex' },
+      at: new Date(now - 60 * 60_000).toISOString(),
+    });
+
+    const ops = await plainOperator();
+    const page = await ops.get(`/console/operator/channex?listing=${encodeURIComponent(listingId)}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.text).toContain('Connected to Channex');
+    for (const propertyId of catalogue.propertiesOf[listingId]!)
+      expect(page.text).toContain(`${propertyId}:EP, ${propertyId}:CP, ${propertyId}:MAP, ${propertyId}:AP`);
+    const rows = page.text.slice(page.text.indexOf('<h2>Latest notifications</h2>'));
+    // Newest first: the fresh one, the stuck one, the refused one, the applied one.
+    const order = [fresh, stuck, refused, applied].map((r) => rows.indexOf(r.requestId));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(rows).toContain('Received, being applied');
+    expect(rows).toContain('Not applied after 15 minutes');
+    expect(rows).toContain('Refused: data[0].attributes.hotel_code: not a listing connected to Channex');
+    expect(rows).toContain('Applied: 12 nights, 3 events; 1 not applied as sent (first: data[0].attributes.values[0].date_from: date before today)');
+    expect(page.text).toMatch(/<dt>Failures shown<\/dt><dd>2<\/dd>/);
+
+    const other = await ops.get(`/console/operator/channex?listing=${encodeURIComponent(catalogue.onlyB)}`);
+    expect(other.statusCode).toBe(200);
+    expect(other.text).toContain('Not connected');
+    expect(other.text).toContain('None in the last 90 days');
+    expect((await ops.get(`/console/operator/channex?listing=${uniqueId('nowhere')}`)).statusCode).toBe(404);
+    const tooLong = await ops.get(`/console/operator/channex?listing=${'x'.repeat(101)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.text).toContain('listing:');
+    expect((await ops.get('/console/operator/channex')).text).toContain('Show connection');
+
+    const admin = await partnerAdmin();
+    const refusedPage = await admin.get(`/console/operator/channex?listing=${encodeURIComponent(listingId)}`);
+    expect(refusedPage.statusCode).toBe(404);
+    expect(refusedPage.text).not.toContain(applied.requestId);
   });
 });
