@@ -1,5 +1,8 @@
 import type { AuditFields, AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
+import { cancellationQuote } from '../../domain/bookings/cancel-booking.ts';
+import { BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
+import { BookingsQuerySchema } from '../contracts/booking-reads.ts';
 import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
 import {
   invitePerson,
@@ -277,10 +280,13 @@ ${signOutEverywhereForm(ctx.viewer)}`;
 });
 
 const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
-  const wanted = req.query.externalBookingId?.trim();
-  if (wanted !== undefined && (wanted === '' || wanted.length > 100))
-    throw new ValidationError('externalBookingId', 'externalBookingId must be 1–100 characters.');
-  const found = await listBookings(ctx.services, ctx.principal, wanted ? { externalBookingIds: [wanted], size: 20 } : { size: 20 });
+  const { externalBookingId: wanted, ...rest } = filled(req.query);
+  const { cursor: _cursor, ...window } = rest;
+  if (wanted !== undefined && wanted.trim().length > 100) throw new ValidationError('externalBookingId', 'externalBookingId must be 1–100 characters.');
+  // The API's own query contract (GET /v1/bookings): the same check-in window and status filters, the same 400 naming a parameter, the same cursor.
+  const q = parseInput(BookingsQuerySchema, { ...rest, ...(wanted ? { externalBookingIds: wanted.trim() } : {}) }, 'query');
+  const found = await listBookings(ctx.services, ctx.principal, { size: 20, ...q });
+  const filtered = wanted !== undefined || Object.keys(window).length > 0;
   const rows = found.bookings.map(
     (
       b,
@@ -290,25 +296,50 @@ const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
   const body = html`<form method="get" action="/console/bookings" role="search" aria-label="Find a booking">
 <label for="externalBookingId">Your booking id</label>
 <input id="externalBookingId" name="externalBookingId" value="${wanted ?? ''}">
+<label for="checkInFrom">Check-in from (IST date)</label><input id="checkInFrom" name="checkInFrom" type="date" value="${window.checkInFrom ?? ''}">
+<label for="checkInTo">Check-in to (IST date)</label><input id="checkInTo" name="checkInTo" type="date" value="${window.checkInTo ?? ''}">
+<label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${BOOKING_STATUSES.map(
+    (t) => html`<option value="${t}"${window.status === t ? ' selected' : ''}>${t}</option>`,
+  )}</select>
 <button type="submit">Find</button>
 </form>
-<h2>${wanted ? `Bookings with your id ${wanted}` : 'Latest bookings'}</h2>
+<h2>${wanted ? `Bookings with your id ${wanted}` : filtered ? 'Bookings found, oldest change first' : 'Latest bookings'}</h2>
 ${
   rows.length
     ? html`<div class="table-wrap"><table><caption class="skip">Bookings</caption><thead><tr><th scope="col">Your id</th><th scope="col">Status</th><th scope="col">Check-in</th><th scope="col">Check-out</th><th scope="col">Updated</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>No booking found.</p>`
-}`;
+}
+${nextPageLink('/console/bookings', { ...window, ...(wanted ? { externalBookingId: wanted } : {}) }, found.nextCursor)}`;
   return partnerHtml(ctx, 'Bookings', 'bookings', body);
 });
 
 const bookingDetail = partnerPage('bookings', async (_deps, _req, ctx, match) => {
-  const { booking, callbacks } = await getBookingDetail(ctx.services, ctx.principal, decodeURIComponent(match[1]!));
+  const bookingId = decodeURIComponent(match[1]!);
+  const { booking, callbacks, amendments } = await getBookingDetail(ctx.services, ctx.principal, bookingId);
+  // GET /v1/bookings/{id}/cancellation-quote's use case: what cancelling today would refund; it changes nothing.
+  const { quote } = await cancellationQuote({ bookingReads: ctx.services.bookingReads, clock: ctx.services.clock }, ctx.principal, bookingId);
   const body = html`<dl class="figures">
 ${figure('Your id', booking.externalBookingId)}
 ${figure('Status', booking.status)}
 ${figure('Code', booking.code)}
 ${figure('Stay', `${indiaDate(booking.checkIn)} to ${indiaDate(booking.checkOut)}`)}
 </dl>
+<h2>Cancellation quote</h2>
+${
+  quote.cancellable
+    ? html`<dl class="figures">${figure('Refund if cancelled today', money(quote.refundAmount))}${figure('Refund share', `${quote.refundPercentage}%`)}${figure('Charged', money(quote.chargedAmount))}${figure('This refund applies until', quote.appliesUntil ? indiaDate(quote.appliesUntil) : '—')}</dl>
+<p>As of ${indiaDate(indiaToday(ctx.services.clock.now()))} (IST)${quote.label ? `: ${quote.label}` : ''}. Cancel through the API (POST /v1/bookings/{bookingId}/cancel).</p>`
+    : html`<p>Not cancellable: ${quote.reason ?? ''}</p>`
+}
+<h2>Amendments</h2>
+${
+  amendments.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Amendments</caption><thead><tr><th scope="col">Status</th><th scope="col">Stay before</th><th scope="col">Stay after</th><th scope="col" class="num">Total before</th><th scope="col" class="num">Total after</th></tr></thead><tbody>${amendments.map(
+        (am) =>
+          html`<tr><td>${am.status}</td><td>${indiaDate(am.before.checkIn)} to ${indiaDate(am.before.checkOut)}</td><td>${indiaDate(am.after.checkIn)} to ${indiaDate(am.after.checkOut)}</td><td class="num">${money(am.money.previousTotal)}</td><td class="num">${money(am.money.newTotal)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No amendment of this booking.</p>`
+}
 <h2>Callbacks sent</h2>
 ${
   callbacks.length
