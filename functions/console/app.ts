@@ -24,6 +24,7 @@ import type { ConsoleSession } from '../../domain/ports/console-store.ts';
 import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
 import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
 import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { CATALOGUE_EVENT_TYPES, type CatalogueEventType } from '../../domain/webhooks/event-types.ts';
 import { listEndpointDeliveries, listFailedDeliveries, resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
@@ -507,9 +508,9 @@ async function webhooksPage(ctx: PartnerContext, notice?: Html): Promise<HttpRes
 <p>Catalogue webhooks go to your company's endpoints (every group of yours shares them).</p>
 ${
   endpoints.length
-    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Deliveries</th><th scope="col">Rotate</th></tr></thead><tbody>${endpoints.map(
+    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Events</th><th scope="col">Deliveries</th><th scope="col">Change</th></tr></thead><tbody>${endpoints.map(
         (e) =>
-          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td>${postForm(
+          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${e.eventTypes ? e.eventTypes.join(', ') : 'All'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/edit">Edit<span class="skip"> ${e.url}</span></a> ${postForm(
             ctx.viewer,
             `/console/webhooks/${encodeURIComponent(e.id)}/rotate-secret`,
             html`<button type="submit">Rotate signing secret<span class="skip"> of ${e.url}</span></button>`,
@@ -581,6 +582,48 @@ const resend = partnerPage('webhooks', async (deps, req, ctx, match) => {
 });
 
 const webhooks = partnerPage('webhooks', async (_deps, _req, ctx) => webhooksPage(ctx));
+
+const editEndpointForm = partnerPage('webhooks', async (_deps, _req, ctx, match) => {
+  const endpoint = await getEndpoint(ctx.services, await partnerPrincipal(ctx), decodeURIComponent(match[1]!));
+  const chosen = new Set(endpoint.eventTypes ?? []);
+  const body = html`${postForm(
+    ctx.viewer,
+    `/console/webhooks/${encodeURIComponent(endpoint.id)}/edit`,
+    html`<label for="edit-url">HTTPS URL</label><input id="edit-url" name="url" type="url" value="${endpoint.url}" required>
+<label for="edit-description">Description (optional)</label><input id="edit-description" name="description" value="${endpoint.description ?? ''}">
+<fieldset><legend>Events sent to it (none ticked: every event, now and future)</legend>
+${CATALOGUE_EVENT_TYPES.map(
+  (t, n) =>
+    html`<div><input type="checkbox" id="event-${n}" name="eventTypes" value="${t.eventType}"${chosen.has(t.eventType) ? ' checked' : ''}> <label for="event-${n}" class="inline">${t.eventType}</label></div>`,
+)}
+</fieldset>
+<button type="submit">Save endpoint</button>`,
+    `Edit ${endpoint.url}`,
+  )}
+<p><a href="/console/webhooks">Back to webhooks</a></p>`;
+  return partnerHtml(ctx, 'Edit webhook endpoint', 'webhooks', body);
+});
+
+const editEndpoint = partnerPage('webhooks', async (_deps, req, ctx, match) => {
+  const url = req.form.get('url')?.trim() ?? '';
+  if (!url) throw new ValidationError('url', 'url is required.');
+  const names = CATALOGUE_EVENT_TYPES.map((t) => t.eventType as string);
+  const ticked = req.form.getAll('eventTypes');
+  const unknown = ticked.find((t) => !names.includes(t));
+  if (unknown !== undefined) throw new ValidationError('eventTypes', `eventTypes must be among ${names.join(', ')}; got ${unknown}.`);
+  // The API's PUT /api/webhook-endpoints/{id} use case: the same URL guard and `webhook-endpoint.updated` event, under the person.
+  const endpoint = await updateEndpoint(
+    ctx.services,
+    await partnerPrincipal(ctx),
+    decodeURIComponent(match[1]!),
+    { url, description: req.form.get('description')?.trim() || null, eventTypes: ticked.length ? (ticked as CatalogueEventType[]) : null },
+    ctx.origin,
+  );
+  return webhooksPage(
+    ctx,
+    html`<p class="notice" role="status">Endpoint ${endpoint.url} saved: ${endpoint.eventTypes ? endpoint.eventTypes.join(', ') : 'every event'}.</p>`,
+  );
+});
 
 const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {
   // Made here, shown once on this answer: the service keeps only its sealed copy (the API's PUT with a new signingSecret).
@@ -1268,6 +1311,8 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/webhooks$/, webhooks],
   ['POST', /^\/console\/webhooks\/create$/, newEndpoint],
   ['POST', /^\/console\/webhooks\/([^/]+)\/rotate-secret$/, rotateSecret],
+  ['GET', /^\/console\/webhooks\/([^/]+)\/edit$/, editEndpointForm],
+  ['POST', /^\/console\/webhooks\/([^/]+)\/edit$/, editEndpoint],
   ['GET', /^\/console\/webhooks\/([^/]+)\/deliveries$/, deliveries],
   ['POST', /^\/console\/webhooks\/deliveries\/([^/]+)\/resend$/, resend],
   ['GET', /^\/console\/keys$/, keys],
