@@ -155,6 +155,10 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
     expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await shot(admin, 'webhooks');
+    await admin.getByRole('link', { name: 'Edit http://127.0.0.1:9/catalogue-hook' }).click();
+    await shot(admin, 'webhook-edit');
+    await admin.getByRole('button', { name: 'Save endpoint' }).click();
+    expect(await admin.getByRole('status').textContent()).toBe('Endpoint http://127.0.0.1:9/catalogue-hook saved: every event.');
 
     await admin.getByRole('link', { name: 'API keys' }).click();
     await admin.getByRole('button', { name: 'Issue a key' }).click();
