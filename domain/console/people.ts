@@ -46,7 +46,12 @@ export type Capability =
   | 'group-invoices'
   | 'correct-invoices'
   | 'audit-search'
-  | 'test-clocks';
+  | 'test-clocks'
+  | 'gateway-payments'
+  | 'create-partner'
+  | 'create-group'
+  | 'terms'
+  | 'channex';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
   admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team'],
@@ -56,7 +61,7 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments', 'billing', 'group-invoices', 'audit-search'],
+  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'channex', 'billing', 'group-invoices', 'audit-search'],
   'finance-operator': [
     'groups',
     'hold',
@@ -64,6 +69,11 @@ const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
     'partners',
     'payments',
     'record-payment',
+    'gateway-payments',
+    'create-partner',
+    'create-group',
+    'terms',
+    'channex',
     'billing',
     'run-billing',
     'group-invoices',

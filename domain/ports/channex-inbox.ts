@@ -49,6 +49,8 @@ export interface ChannexInbox {
   get(requestId: string): Promise<InboundChanges | undefined>;
   /** Marks a RECEIVED notification applied or refused; a record already finished is left as it is. */
   finish(requestId: string, outcome: InboundOutcome): Promise<void>;
+  /** A listing's latest notifications, newest first, at most `limit` (kept 90 days): its last ARI and its failures, for operators. */
+  recent(hotelCode: string, limit: number): Promise<InboundChanges[]>;
 }
 
 /** Hands a recorded notification to the apply step (a FIFO queue, one message group per listing). */

@@ -1,5 +1,8 @@
 import type { AuditFields, AuditOrigin } from '../../domain/audit/audit-event.ts';
 import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
+import { cancellationQuote } from '../../domain/bookings/cancel-booking.ts';
+import { BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
+import { BookingsQuerySchema } from '../contracts/booking-reads.ts';
 import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
 import {
   invitePerson,
@@ -23,6 +26,7 @@ import type { ConsoleSession } from '../../domain/ports/console-store.ts';
 import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
 import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
 import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
+import { CATALOGUE_EVENT_TYPES, type CatalogueEventType } from '../../domain/webhooks/event-types.ts';
 import { listEndpointDeliveries, listFailedDeliveries, resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
@@ -54,6 +58,17 @@ import { testClockDeps } from '../test-clocks/test-clock-json.ts';
 import { dueWorkOn } from '../test-clocks/advance-test-clock.ts';
 import type { OperatorLineCredit } from '../../domain/invoicing/raise-credit-note.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
+import {
+  createGroupPage,
+  createPartnerPage,
+  gatewayPaymentsPage,
+  newGroupForm,
+  newPartnerForm,
+  setGstinPage,
+  setTermsPage,
+  termsSection,
+} from './operator-accounts.ts';
+import { channexPage } from './operator-channex.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -79,7 +94,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-interface Request {
+export interface Request {
   readonly method: string;
   readonly path: string;
   readonly query: Readonly<Record<string, string | undefined>>;
@@ -109,13 +124,13 @@ function requestOf(event: HttpEvent): Request {
   };
 }
 
-const htmlResult = (status: number, body: string, cookies?: string[], headers: Record<string, string> = {}): HttpResult => ({
+export const htmlResult = (status: number, body: string, cookies?: string[], headers: Record<string, string> = {}): HttpResult => ({
   statusCode: status,
   headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', ...headers },
   body,
   ...(cookies ? { cookies } : {}),
 });
-const redirect = (location: string, cookies?: string[]): HttpResult => ({
+export const redirect = (location: string, cookies?: string[]): HttpResult => ({
   statusCode: 303,
   headers: { ...SECURITY_HEADERS, Location: location },
   body: '',
@@ -137,7 +152,7 @@ class ForbiddenError extends Error {}
 /** A POST without its session's CSRF token. */
 class CsrfError extends Error {}
 
-interface Signed {
+export interface Signed {
   readonly person: Person;
   readonly session: ConsoleSession;
   readonly viewer: Viewer;
@@ -231,7 +246,7 @@ function operatorPage(
 const partnerHtml = (ctx: Signed, title: string, section: string, body: Html, status = 200) =>
   htmlResult(status, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
 
-const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+export const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
 
 const signOutEverywhereForm = (viewer: Viewer) =>
   html`<h2>Your sessions</h2>${postForm(viewer, '/console/sign-out-everywhere', html`<button type="submit">Sign out everywhere</button>`, 'Sign out everywhere')}`;
@@ -268,10 +283,13 @@ ${signOutEverywhereForm(ctx.viewer)}`;
 });
 
 const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
-  const wanted = req.query.externalBookingId?.trim();
-  if (wanted !== undefined && (wanted === '' || wanted.length > 100))
-    throw new ValidationError('externalBookingId', 'externalBookingId must be 1–100 characters.');
-  const found = await listBookings(ctx.services, ctx.principal, wanted ? { externalBookingIds: [wanted], size: 20 } : { size: 20 });
+  const { externalBookingId: wanted, ...rest } = filled(req.query);
+  const { cursor: _cursor, ...window } = rest;
+  if (wanted !== undefined && wanted.trim().length > 100) throw new ValidationError('externalBookingId', 'externalBookingId must be 1–100 characters.');
+  // The API's own query contract (GET /v1/bookings): the same check-in window and status filters, the same 400 naming a parameter, the same cursor.
+  const q = parseInput(BookingsQuerySchema, { ...rest, ...(wanted ? { externalBookingIds: wanted.trim() } : {}) }, 'query');
+  const found = await listBookings(ctx.services, ctx.principal, { size: 20, ...q });
+  const filtered = wanted !== undefined || Object.keys(window).length > 0;
   const rows = found.bookings.map(
     (
       b,
@@ -281,25 +299,50 @@ const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
   const body = html`<form method="get" action="/console/bookings" role="search" aria-label="Find a booking">
 <label for="externalBookingId">Your booking id</label>
 <input id="externalBookingId" name="externalBookingId" value="${wanted ?? ''}">
+<label for="checkInFrom">Check-in from (IST date)</label><input id="checkInFrom" name="checkInFrom" type="date" value="${window.checkInFrom ?? ''}">
+<label for="checkInTo">Check-in to (IST date)</label><input id="checkInTo" name="checkInTo" type="date" value="${window.checkInTo ?? ''}">
+<label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${BOOKING_STATUSES.map(
+    (t) => html`<option value="${t}"${window.status === t ? ' selected' : ''}>${t}</option>`,
+  )}</select>
 <button type="submit">Find</button>
 </form>
-<h2>${wanted ? `Bookings with your id ${wanted}` : 'Latest bookings'}</h2>
+<h2>${wanted ? `Bookings with your id ${wanted}` : filtered ? 'Bookings found, oldest change first' : 'Latest bookings'}</h2>
 ${
   rows.length
     ? html`<div class="table-wrap"><table><caption class="skip">Bookings</caption><thead><tr><th scope="col">Your id</th><th scope="col">Status</th><th scope="col">Check-in</th><th scope="col">Check-out</th><th scope="col">Updated</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>No booking found.</p>`
-}`;
+}
+${nextPageLink('/console/bookings', { ...window, ...(wanted ? { externalBookingId: wanted } : {}) }, found.nextCursor)}`;
   return partnerHtml(ctx, 'Bookings', 'bookings', body);
 });
 
 const bookingDetail = partnerPage('bookings', async (_deps, _req, ctx, match) => {
-  const { booking, callbacks } = await getBookingDetail(ctx.services, ctx.principal, decodeURIComponent(match[1]!));
+  const bookingId = decodeURIComponent(match[1]!);
+  const { booking, callbacks, amendments } = await getBookingDetail(ctx.services, ctx.principal, bookingId);
+  // GET /v1/bookings/{id}/cancellation-quote's use case: what cancelling today would refund; it changes nothing.
+  const { quote } = await cancellationQuote({ bookingReads: ctx.services.bookingReads, clock: ctx.services.clock }, ctx.principal, bookingId);
   const body = html`<dl class="figures">
 ${figure('Your id', booking.externalBookingId)}
 ${figure('Status', booking.status)}
 ${figure('Code', booking.code)}
 ${figure('Stay', `${indiaDate(booking.checkIn)} to ${indiaDate(booking.checkOut)}`)}
 </dl>
+<h2>Cancellation quote</h2>
+${
+  quote.cancellable
+    ? html`<dl class="figures">${figure('Refund if cancelled today', money(quote.refundAmount))}${figure('Refund share', `${quote.refundPercentage}%`)}${figure('Charged', money(quote.chargedAmount))}${figure('This refund applies until', quote.appliesUntil ? indiaDate(quote.appliesUntil) : '—')}</dl>
+<p>As of ${indiaDate(indiaToday(ctx.services.clock.now()))} (IST)${quote.label ? `: ${quote.label}` : ''}. Cancel through the API (POST /v1/bookings/{bookingId}/cancel).</p>`
+    : html`<p>Not cancellable: ${quote.reason ?? ''}</p>`
+}
+<h2>Amendments</h2>
+${
+  amendments.length
+    ? html`<div class="table-wrap"><table><caption class="skip">Amendments</caption><thead><tr><th scope="col">Status</th><th scope="col">Stay before</th><th scope="col">Stay after</th><th scope="col" class="num">Total before</th><th scope="col" class="num">Total after</th></tr></thead><tbody>${amendments.map(
+        (am) =>
+          html`<tr><td>${am.status}</td><td>${indiaDate(am.before.checkIn)} to ${indiaDate(am.before.checkOut)}</td><td>${indiaDate(am.after.checkIn)} to ${indiaDate(am.after.checkOut)}</td><td class="num">${money(am.money.previousTotal)}</td><td class="num">${money(am.money.newTotal)}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No amendment of this booking.</p>`
+}
 <h2>Callbacks sent</h2>
 ${
   callbacks.length
@@ -475,9 +518,9 @@ async function webhooksPage(ctx: PartnerContext, notice?: Html): Promise<HttpRes
 <p>Catalogue webhooks go to your company's endpoints (every group of yours shares them).</p>
 ${
   endpoints.length
-    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Deliveries</th><th scope="col">Rotate</th></tr></thead><tbody>${endpoints.map(
+    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Events</th><th scope="col">Deliveries</th><th scope="col">Change</th></tr></thead><tbody>${endpoints.map(
         (e) =>
-          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td>${postForm(
+          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${e.eventTypes ? e.eventTypes.join(', ') : 'All'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/edit">Edit<span class="skip"> ${e.url}</span></a> ${postForm(
             ctx.viewer,
             `/console/webhooks/${encodeURIComponent(e.id)}/rotate-secret`,
             html`<button type="submit">Rotate signing secret<span class="skip"> of ${e.url}</span></button>`,
@@ -549,6 +592,48 @@ const resend = partnerPage('webhooks', async (deps, req, ctx, match) => {
 });
 
 const webhooks = partnerPage('webhooks', async (_deps, _req, ctx) => webhooksPage(ctx));
+
+const editEndpointForm = partnerPage('webhooks', async (_deps, _req, ctx, match) => {
+  const endpoint = await getEndpoint(ctx.services, await partnerPrincipal(ctx), decodeURIComponent(match[1]!));
+  const chosen = new Set(endpoint.eventTypes ?? []);
+  const body = html`${postForm(
+    ctx.viewer,
+    `/console/webhooks/${encodeURIComponent(endpoint.id)}/edit`,
+    html`<label for="edit-url">HTTPS URL</label><input id="edit-url" name="url" type="url" value="${endpoint.url}" required>
+<label for="edit-description">Description (optional)</label><input id="edit-description" name="description" value="${endpoint.description ?? ''}">
+<fieldset><legend>Events sent to it (none ticked: every event, now and future)</legend>
+${CATALOGUE_EVENT_TYPES.map(
+  (t, n) =>
+    html`<div><input type="checkbox" id="event-${n}" name="eventTypes" value="${t.eventType}"${chosen.has(t.eventType) ? ' checked' : ''}> <label for="event-${n}" class="inline">${t.eventType}</label></div>`,
+)}
+</fieldset>
+<button type="submit">Save endpoint</button>`,
+    `Edit ${endpoint.url}`,
+  )}
+<p><a href="/console/webhooks">Back to webhooks</a></p>`;
+  return partnerHtml(ctx, 'Edit webhook endpoint', 'webhooks', body);
+});
+
+const editEndpoint = partnerPage('webhooks', async (_deps, req, ctx, match) => {
+  const url = req.form.get('url')?.trim() ?? '';
+  if (!url) throw new ValidationError('url', 'url is required.');
+  const names = CATALOGUE_EVENT_TYPES.map((t) => t.eventType as string);
+  const ticked = req.form.getAll('eventTypes');
+  const unknown = ticked.find((t) => !names.includes(t));
+  if (unknown !== undefined) throw new ValidationError('eventTypes', `eventTypes must be among ${names.join(', ')}; got ${unknown}.`);
+  // The API's PUT /api/webhook-endpoints/{id} use case: the same URL guard and `webhook-endpoint.updated` event, under the person.
+  const endpoint = await updateEndpoint(
+    ctx.services,
+    await partnerPrincipal(ctx),
+    decodeURIComponent(match[1]!),
+    { url, description: req.form.get('description')?.trim() || null, eventTypes: ticked.length ? (ticked as CatalogueEventType[]) : null },
+    ctx.origin,
+  );
+  return webhooksPage(
+    ctx,
+    html`<p class="notice" role="status">Endpoint ${endpoint.url} saved: ${endpoint.eventTypes ? endpoint.eventTypes.join(', ') : 'every event'}.</p>`,
+  );
+});
 
 const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {
   // Made here, shown once on this answer: the service keeps only its sealed copy (the API's PUT with a new signingSecret).
@@ -660,7 +745,7 @@ ${signOutEverywhereForm(ctx.viewer)}`;
   return htmlResult(200, page('Groups', body, ctx.viewer, allowedFor(ctx.person), 'groups'));
 });
 
-async function groupPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
+export async function groupPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
   const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
   if (!group) throw new NotFoundError('Agent group');
   const position = await deps.svc.ledger.creditPosition(agentGroupId);
@@ -692,6 +777,7 @@ ${postForm(
 )}`
     : ''
 }
+${termsSection(ctx, group)}
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/payments">Payments of ${group.name}</a></p>
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}/invoices">Invoices of ${group.name}</a></p>
 <p><a href="/console/operator/groups">All groups</a></p>`;
@@ -719,7 +805,7 @@ const setLimit = operatorPage('limit', async (deps, req, ctx, match) => {
   return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">The credit limit is now ${money(updated.creditLimit)}.</p>`);
 });
 
-const operatorHtml = (ctx: Signed, title: string, section: string, body: Html) =>
+export const operatorHtml = (ctx: Signed, title: string, section: string, body: Html) =>
   htmlResult(200, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
 
 const partners = operatorPage('partners', async (deps, _req, ctx) => {
@@ -728,7 +814,8 @@ const partners = operatorPage('partners', async (deps, _req, ctx) => {
 <tbody>${all.map(
     (p) =>
       html`<tr><td><a href="/console/operator/partners/${encodeURIComponent(p.partnerId)}">${p.name}</a></td><td>${p.partnerId}</td><td>${p.channelId}</td><td class="num">${String(groupsOf.filter((g) => g.partnerId === p.partnerId).length)}</td><td>${istDateTime(p.createdAt)}</td></tr>`,
-  )}</tbody></table></div>`;
+  )}</tbody></table></div>
+${can(ctx.person.access, 'create-partner') ? newPartnerForm(ctx.viewer) : ''}`;
   return operatorHtml(ctx, 'Partners', 'partners', body);
 });
 
@@ -761,6 +848,7 @@ ${
       )}</tbody></table></div>`
     : html`<p>No failed delivery.</p>`
 }
+${can(ctx.person.access, 'create-group') ? newGroupForm(ctx.viewer, found) : ''}
 <p><a href="/console/operator/partners">All partners</a></p>`;
   return operatorHtml(ctx, found.name, 'partners', body);
 });
@@ -1234,6 +1322,8 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/webhooks$/, webhooks],
   ['POST', /^\/console\/webhooks\/create$/, newEndpoint],
   ['POST', /^\/console\/webhooks\/([^/]+)\/rotate-secret$/, rotateSecret],
+  ['GET', /^\/console\/webhooks\/([^/]+)\/edit$/, editEndpointForm],
+  ['POST', /^\/console\/webhooks\/([^/]+)\/edit$/, editEndpoint],
   ['GET', /^\/console\/webhooks\/([^/]+)\/deliveries$/, deliveries],
   ['POST', /^\/console\/webhooks\/deliveries\/([^/]+)\/resend$/, resend],
   ['GET', /^\/console\/keys$/, keys],
@@ -1254,6 +1344,12 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/payments$/, recordPayment],
   ['GET', /^\/console\/operator\/partners$/, partners],
   ['GET', /^\/console\/operator\/partners\/([^/]+)$/, partnerDetail],
+  ['POST', /^\/console\/operator\/partners\/create$/, operatorPage('create-partner', createPartnerPage)],
+  ['POST', /^\/console\/operator\/partners\/([^/]+)\/groups$/, operatorPage('create-group', createGroupPage)],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/terms$/, operatorPage('terms', setTermsPage)],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/gstin$/, operatorPage('terms', setGstinPage)],
+  ['GET', /^\/console\/operator\/payments$/, operatorPage('gateway-payments', gatewayPaymentsPage)],
+  ['GET', /^\/console\/operator\/channex$/, operatorPage('channex', channexPage)],
   ['GET', /^\/console\/operator\/billing$/, billingRunsPage],
   ['GET', /^\/console\/operator\/billing\/runs\/([^/]+)$/, billingRunDetail],
   ['POST', /^\/console\/operator\/billing\/run$/, startBillingRun],

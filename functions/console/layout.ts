@@ -25,6 +25,8 @@ const PARTNER_NAV: readonly [string, string, string][] = [
 const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],
   ['partners', '/console/operator/partners', 'Partners'],
+  ['gateway-payments', '/console/operator/payments', 'Gateway payments'],
+  ['channex', '/console/operator/channex', 'Channex'],
   ['billing', '/console/operator/billing', 'Billing runs'],
   ['audit-search', '/console/operator/audit', 'Audit trail'],
 ];
@@ -99,6 +101,8 @@ table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:8px;border-bottom:1px solid #ddd;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}
 label{display:block;font-weight:600;margin:.5rem 0 .25rem}
+label.inline{display:inline;font-weight:400}
+fieldset{border:1px solid #ccd;border-radius:6px;margin:.75rem 0;padding:8px 12px}
 input,select{font:inherit;padding:8px;border:1px solid #767676;border-radius:4px;max-width:100%}
 button{font:inherit;padding:8px 16px;border-radius:4px;border:1px solid #13294b;background:#13294b;color:#fff;cursor:pointer;margin-top:8px}
 button.link{background:none;border:none;padding:0;text-decoration:underline;margin:0}

@@ -1,10 +1,15 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { ChannexInbox, InboundChanges, InboundOutcome } from '../../domain/ports/channex-inbox.ts';
 import { getAll } from './batch-get.ts';
 import { writeIf } from './client.ts';
 import { keys } from './keys.ts';
-import { TTL_ATTRIBUTE } from './table.ts';
+import { GSI1, TTL_ATTRIBUTE } from './table.ts';
+
+const recordOf = (item: Record<string, unknown>): InboundChanges => {
+  const { PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _entity, [TTL_ATTRIBUTE]: _ttl, ...record } = item;
+  return record as unknown as InboundChanges;
+};
 
 /** Channex retries a notification for hours at most; a quarter keeps the record (and operators' view of refusals) well past that. */
 const KEEP_SECONDS = 90 * 86_400;
@@ -31,16 +36,34 @@ export class DynamoChannexInbox implements ChannexInbox {
 
   async receive(record: InboundChanges): Promise<{ created: boolean; record: InboundChanges }> {
     const expiresAt = Math.floor(Date.parse(record.receivedAt) / 1000) + KEEP_SECONDS;
-    const item = { ...keys.channexRequest(record.requestId), entity: 'ChannexRequest', ...record, [TTL_ATTRIBUTE]: expiresAt };
+    const item = {
+      ...keys.channexRequest(record.requestId),
+      ...keys.channexRequestIndex(record.hotelCode, record.receivedAt, record.requestId),
+      entity: 'ChannexRequest',
+      ...record,
+      [TTL_ATTRIBUTE]: expiresAt,
+    };
     const created = await writeIf(this.db, new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
     return { created, record: created ? record : (await this.get(record.requestId))! };
   }
 
   async get(requestId: string): Promise<InboundChanges | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.channexRequest(requestId), ConsistentRead: true }));
-    if (!out.Item) return undefined;
-    const { PK: _pk, SK: _sk, entity: _entity, [TTL_ATTRIBUTE]: _ttl, ...record } = out.Item;
-    return record as InboundChanges;
+    return out.Item ? recordOf(out.Item) : undefined;
+  }
+
+  async recent(hotelCode: string, limit: number): Promise<InboundChanges[]> {
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.channexRequestsOfListing(hotelCode).GSI1PK },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map(recordOf);
   }
 
   async finish(requestId: string, outcome: InboundOutcome): Promise<void> {

@@ -218,6 +218,12 @@ export const keys = {
   },
   /** A Channex changes notification's idempotency record, by Channex's request_id. */
   channexRequest: (requestId: string): Key => ({ PK: `CHANNEX#REQ#${requestId}`, SK: 'REQUEST' }),
+  /** A listing's Channex notifications by when they arrived: operators' view of its connection. */
+  channexRequestIndex: (hotelCode: string, receivedAt: string, requestId: string) => ({
+    GSI1PK: `CHANNEX#LISTING#${hotelCode}`,
+    GSI1SK: `${receivedAt}#${requestId}`,
+  }),
+  channexRequestsOfListing: (hotelCode: string) => ({ GSI1PK: `CHANNEX#LISTING#${hotelCode}` }),
   /** The Channex adapter's record of one booking revision pushed (its idempotency record). */
   channexRevision: (bookingRef: string, key: string): Key => ({ PK: `CHANNEX#BOOKING#${bookingRef}`, SK: `REVISION#${key}` }),
   /** The Channex adapter's booking: what was last pushed and whether Channex took it. */

@@ -20,6 +20,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | channel                           | PK = CHANNEL#<id>, SK = CHANNEL                | table |
  * | is a listing on a channel         | PK = CHANNEL#<id>, SK = LISTING#<listingId>    | table |
  * | channel feed by updatedSince      | GSI1PK = CHANNEL#<id>#FEED, GSI1SK ≥ <at>      | GSI1  |
+ * | a listing's Channex notifications | GSI1PK = CHANNEX#LISTING#<id>, newest first    | GSI1  |
  * | bank offers of a channel          | PK = CHANNEL#<id>, begins_with(SK, OFFER#)     | table |
  * | cancellation plan                 | PK = PLAN#<planId>, SK = PLAN                  | table |
  * | supplier GST registration         | PK = GSTREG#<state>, SK = GSTREG               | table |

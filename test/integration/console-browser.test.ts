@@ -32,6 +32,8 @@ let group: GroupFixture;
 let other: GroupFixture;
 let externalBookingId: string;
 let invoiceNumber: string;
+/** The world's listing, looked up on the operators' Channex page. */
+let listingId: string;
 
 /** No serious or critical axe-core violation on the page as it stands. */
 async function accessible(page: Page): Promise<void> {
@@ -67,6 +69,7 @@ beforeAll(async () => {
   const deps: ConsoleAppDeps = consoleAppDeps(svc, `${server.url}/console`, new PdfInvoiceRenderer());
   browser = await chromium.launch({ executablePath: chromiumBinary(), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
   const world = await seedInvoiceWorld();
+  listingId = world.registered;
   [group, other] = await Promise.all([newAgentGroup({ channelId: world.channelId, name: 'Coastal Holidays' }), newAgentGroup({ channelId: world.channelId })]);
   const bookingId = await bookStay(group, world.registered, '2027-03-01', '2027-03-03');
   await bookStay(other, world.registered, '2027-03-02', '2027-03-04');
@@ -152,6 +155,10 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('button', { name: 'Rotate signing secret of http://127.0.0.1:9/catalogue-hook' }).click();
     expect(await admin.getByLabel('New signing secret').textContent()).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await shot(admin, 'webhooks');
+    await admin.getByRole('link', { name: 'Edit http://127.0.0.1:9/catalogue-hook' }).click();
+    await shot(admin, 'webhook-edit');
+    await admin.getByRole('button', { name: 'Save endpoint' }).click();
+    expect(await admin.getByRole('status').textContent()).toBe('Endpoint http://127.0.0.1:9/catalogue-hook saved: every event.');
 
     await admin.getByRole('link', { name: 'API keys' }).click();
     await admin.getByRole('button', { name: 'Issue a key' }).click();
@@ -241,6 +248,14 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await operator.goto(`${server.url}/console/operator/partners/${group.partnerId}`);
     expect(await operator.locator('main').textContent()).toContain('Coastal Holidays');
     await shot(operator, 'operator-partner');
+    await operator.getByRole('link', { name: 'Gateway payments' }).click();
+    expect(await operator.locator('h1').textContent()).toBe('Gateway payments');
+    await shot(operator, 'operator-gateway-payments');
+    await operator.getByRole('link', { name: 'Channex' }).click();
+    await operator.getByLabel("Listing id (Channex's hotel code)").fill(listingId);
+    await operator.getByRole('button', { name: 'Show connection' }).click();
+    expect(await operator.locator('main').textContent()).toContain('Not connected');
+    await shot(operator, 'operator-channex');
   }, 240_000);
 
   it('takes a finance operator through billing runs, a credit note from a group’s invoice, and the audit trail search', async () => {

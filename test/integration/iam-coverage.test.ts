@@ -543,7 +543,7 @@ describe('IAM grants cover what each handler sends', () => {
 });
 
 describe('IAM grants cover what the console sends', () => {
-  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, the test clock, an operator hold, billing run, credit note, audit search)', async () => {
+  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, the test clock, an operator hold, billing run, credit note, audit search, gateway payments, Channex, onboarding, terms)', async () => {
     // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
     const svc = testServices();
     const world = await seedInvoiceWorld();
@@ -631,10 +631,17 @@ describe('IAM grants cover what the console sends', () => {
     expect((await ops.post(`${invoicePath}/credit-note`, credit)).statusCode).toBe(200);
     for (const query of ['', `?group=${g.agentGroupId}`, `?target=group:${g.agentGroupId}`, `?actor=iam-ops-${tag}@ourco.example.in`])
       expect((await ops.get(`/console/operator/audit${query}`)).statusCode, query).toBe(200);
+    // The gateway's unmatched payments, a listing's Channex connection, a partner created, a group's terms.
+    for (const path of ['/console/operator/payments', `/console/operator/channex?listing=${world.registered}`])
+      expect((await ops.get(path)).statusCode, path).toBe(200);
+    const onboard = { partnerId: `iam-partner-${tag}`, name: 'IAM partner', channelId: 'test-channel', csrf: ConsoleBrowser.csrfOf(groupPage) };
+    expect((await ops.post('/console/operator/partners/create', onboard)).statusCode).toBe(303);
+    const terms = { paymentTermsDays: '20', overdueHoldDays: '', csrf: ConsoleBrowser.csrfOf(groupPage) };
+    expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/terms`, terms)).statusCode).toBe(200);
     expect((await ops.post('/console/sign-out-everywhere', { csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(303);
 
     // assess
-    expectGranted('console', ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query']);
+    expectGranted('console', ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']);
   }, 180_000);
 });
 
