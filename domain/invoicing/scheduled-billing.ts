@@ -237,8 +237,5 @@ async function remind(deps: BillingDeps, group: AgentGroup, origin: AuditOrigin)
   if (!deps.mail) return;
   await mailPaymentReminders({ ...deps, ...deps.mail }, group, origin);
   // Statements are not reminders: an operator's hold or a reminder opt-out does not stop them.
-  const { statementRenderer } = deps.mail;
-  // A composition of the daily run without the renderer is a defect, counted as mail not sent (its alarm), never a statement without its PDF.
-  if (!statementRenderer) deps.metrics.count('MailNotSent');
-  else await mailMonthlyStatement({ ...deps, ...deps.mail, statementRenderer }, group, origin);
+  await mailMonthlyStatement({ ...deps, ...deps.mail }, group, origin);
 }

@@ -62,8 +62,12 @@ export type StatementMailDeps = Pick<DocumentMailDeps, 'financeContacts' | 'mail
   readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>;
   readonly balances: BalanceStore;
   readonly metrics: Metrics;
-  /** Prints the attached PDF (infra/pdf/pdf-statement-renderer.ts, loaded at the first statement). */
-  readonly statementRenderer: StatementRenderer;
+  /**
+   * Prints the attached PDF (infra/pdf/pdf-statement-renderer.ts, loaded at the first statement).
+   * A composition of the daily run without it is a defect: a statement due is then counted as
+   * mail not sent (its alarm), never sent without its PDF.
+   */
+  readonly statementRenderer?: StatementRenderer;
 };
 
 /**
@@ -87,6 +91,10 @@ export async function mailMonthlyStatement(
     const due: FinanceContact[] = [];
     for (const c of recipients) if (!(await deps.mailLog.claimed({ agentGroupId: group.agentGroupId, what, contactId: c.contactId }))) due.push(c);
     if (due.length === 0) return { sent: 0, alreadySent: recipients.length, failed: 0 };
+    if (!deps.statementRenderer) {
+      deps.metrics.count('MailNotSent');
+      return { sent: 0, alreadySent: recipients.length - due.length, failed: due.length };
+    }
     const statement = await getStatement(deps, group, period);
     // Rendered once for the contacts still due.
     const pdf = await statementPdf(deps.statementRenderer, group, statement);

@@ -108,4 +108,15 @@ describe('the monthly statement e-mail', () => {
     refused.setDay('2026-12-02');
     expect((await mailMonthlyStatement(refused.deps, GROUP, TEST_OPERATOR)).sent).toBe(1);
   });
+
+  it('without a renderer sends no statement without its PDF: a month due is counted as mail not sent, and nothing is counted when no contact chose statements', async () => {
+    const bare = world('2026-12-01');
+    const { statementRenderer: _, ...deps } = bare.deps;
+    expect(await mailMonthlyStatement(deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 0, failed: 0 });
+    expect(bare.counted).toEqual([]);
+    await addContact(bare.cdeps, G, { email: 'cfo@acme.example.in', documents: ['STATEMENTS'] }, TEST_OPERATOR);
+    expect(await mailMonthlyStatement(deps, GROUP, TEST_OPERATOR)).toEqual({ sent: 0, alreadySent: 0, failed: 1 });
+    expect(bare.counted).toEqual(['MailNotSent']);
+    expect(bare.deps.mailer.sent).toEqual([]);
+  });
 });
