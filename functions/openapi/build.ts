@@ -11,6 +11,7 @@ import { ErrorBodySchema } from '../contracts/common.ts';
 import { ComponentRegistry, hoistNullableDescriptions } from './components.ts';
 import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
+import { PROVIDER_REQUEST_EXAMPLES } from './provider-examples.ts';
 import { PARAMETER_REF } from './refs.ts';
 
 type Json = Record<string, unknown>;
@@ -257,7 +258,14 @@ function operation(route: RouteSpec, registry: ComponentRegistry): Json {
       content: { ...(answered.content as Json), 'application/json': { ...answeredJson, ...exampleOf(example!.response) } },
     };
   }
-  const requestExample = example?.request !== undefined ? exampleOf(example.request) : {};
+  // A signed notification's body is the provider's: its published sample (functions/openapi/provider-examples.ts).
+  const provided = PROVIDER_REQUEST_EXAMPLES[route.operationId];
+  const requestExample =
+    example?.request !== undefined
+      ? exampleOf(example.request)
+      : provided
+        ? { examples: { [route.operationId]: { summary: provided.summary, value: provided.request } } }
+        : {};
   const op: Json = {
     operationId: route.operationId,
     summary: route.summary,

@@ -1822,7 +1822,7 @@ export interface components {
         };
         ChannexChanges: {
             /** @description The notifications of this POST. */
-            data: {
+            data: ({
                 /**
                  * @description Always changes_notification.
                  * @constant
@@ -1835,7 +1835,7 @@ export interface components {
                     /** @description Our listing id. */
                     hotel_code: string;
                     /** @description The changes, applied in the order sent. */
-                    changes: ({
+                    changes: (({
                         /**
                          * @description An availability change.
                          * @constant
@@ -1853,8 +1853,12 @@ export interface components {
                             date_to: string;
                             /** @description Units open on each date: the day's quantity (more than the property's units is reported, not clamped). */
                             availability: number;
+                        } & {
+                            [key: string]: unknown;
                         };
-                    } | {
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
                         /**
                          * @description A change of rates or restrictions of one rate plan.
                          * @constant
@@ -1871,7 +1875,7 @@ export interface components {
                             /** @description Last date the change applies to, inclusive. */
                             date_to: string;
                             /** @description The meal plan's rate per adult count on each date. */
-                            rates?: {
+                            rates?: ({
                                 /** @description The rate as a decimal string, whole rupees ("5200.00"); paise are reported, not applied. */
                                 rate: string;
                                 /** @description ISO 4217; anything but INR is reported. */
@@ -1880,7 +1884,9 @@ export interface components {
                                 fraction_size?: number;
                                 /** @description The adult count the rate is for; absent means max_persons. */
                                 occupancy?: number;
-                            }[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description The plan's stopSell on each date. */
                             stop_sell?: boolean;
                             /** @description No stay on the plan may start on these dates. */
@@ -1895,10 +1901,20 @@ export interface components {
                             min_stay?: number;
                             /** @description Most nights for a stay touching the date (0 = none): the plan's maximumStay. */
                             max_stay?: number;
+                        } & {
+                            [key: string]: unknown;
                         };
-                    })[];
+                    } & {
+                        [key: string]: unknown;
+                    }))[];
+                } & {
+                    [key: string]: unknown;
                 };
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         ChannexChangesResponse: {
             /**
@@ -2322,35 +2338,43 @@ export interface components {
         };
         GatewayNotification: {
             /**
-             * @description Always event.
+             * @description Always event; not read.
              * @constant
              */
-            entity: "event";
-            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
+            entity?: "event";
+            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required, payment.authorized, payment_link.paid. Any other event is answered 200 IGNORED without reading payload. */
             event: string;
-            /** @description The kinds of object in payload, such as payment. */
-            contains: string[];
-            /** @description The objects the event is about; only those read are described. */
+            /** @description The kinds of object in payload, such as payment; not read. */
+            contains?: string[];
+            /** @description The objects the event is about: those read are listed; Razorpay sends others (order, …), not read. */
             payload: {
-                /** @description With payment and virtual_account events. */
+                /** @description With every event acted on. */
                 payment?: {
                     /** @description The payment. */
                     entity: {
                         /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
                         id: string;
-                        /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
-                        order_id: string | null;
+                        /** @description The order paid: an invoice's gatewayOrderId (null or absent for a bank transfer). */
+                        order_id?: string | null;
                         /** @description Paise (the currency subunit). */
                         amount: number;
                         /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
-                        /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
+                        /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back); `authorized` with payment.authorized. */
                         status: string;
-                        /** @description Paise refunded of it so far. */
+                        /** @description Paise refunded of it so far, at most the amount. */
                         amount_refunded?: number;
+                        /** @description `bank_transfer` without an order: a Smart Collect transfer, taken from its virtual_account.credited twin. */
+                        method?: string;
+                        /** @description false on a refund event: an auto-refund of a payment never captured, ignored. */
+                        captured?: boolean;
                         /** @description When the payment was made, in Unix seconds. */
                         created_at: number;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With refund events. */
                 refund?: {
@@ -2358,7 +2382,7 @@ export interface components {
                     entity: {
                         /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
                         id: string;
-                        /** @description The refunded payment (pay_…). */
+                        /** @description The refunded payment (pay_…), the one in payload.payment. */
                         payment_id: string;
                         /** @description Paise refunded. */
                         amount: number;
@@ -2368,7 +2392,11 @@ export interface components {
                         status: string;
                         /** @description When the refund was made, in Unix seconds. */
                         created_at: number;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With dispute events. */
                 dispute?: {
@@ -2376,11 +2404,11 @@ export interface components {
                     entity: {
                         /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
                         id: string;
-                        /** @description The disputed payment (pay_…). */
+                        /** @description The disputed payment (pay_…), the one in payload.payment. */
                         payment_id: string;
                         /** @description Paise disputed. */
                         amount: number;
-                        /** @description Paise deducted when lost (0 before). */
+                        /** @description Paise deducted when lost (0 before), at most the amount. */
                         amount_deducted: number;
                         /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
@@ -2389,31 +2417,76 @@ export interface components {
                          * @enum {string}
                          */
                         status: "open" | "under_review" | "won" | "lost" | "closed";
+                        /** @description The dispute phase, kept for operators. */
+                        phase?: string;
+                        /** @description The network's reason, kept for operators. */
+                        reason_code?: string;
                         /** @description The deadline to contest the dispute, in Unix seconds. */
                         respond_by: number;
                         /** @description When the dispute was opened, in Unix seconds. */
                         created_at: number;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description With payment_link.paid. */
+                payment_link?: {
+                    /** @description The Payment Link. */
+                    entity: {
+                        /** @description Our Payment Link (plink_…) of an invoice. */
+                        id: string;
+                        /** @description The link as sent to the payer. */
+                        short_url: string;
+                        /** @description Paise asked. */
+                        amount: number;
+                        /**
+                         * @description The link's state.
+                         * @enum {string}
+                         */
+                        status: "created" | "partially_paid" | "paid" | "cancelled" | "expired";
+                        /** @description The order Razorpay opened for the payment: the one payload.payment names. */
+                        order_id: string;
+                        /** @description Our reference on the link. */
+                        reference_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With virtual_account.credited. */
                 virtual_account?: {
                     /** @description The virtual account. */
                     entity: {
-                        /** @description The virtual account credited (va_…), for virtual_account.credited. */
+                        /** @description The virtual account credited (va_…): a group's. */
                         id: string;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With virtual_account.credited: the transfer that credited it. */
                 bank_transfer?: {
                     /** @description The bank transfer. */
                     entity: {
-                        /** @description The bank's reference (UTR). */
-                        bank_reference: string;
+                        /** @description The bank's reference (UTR), kept with the payment when it is one. */
+                        bank_reference?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
+            } & {
+                [key: string]: unknown;
             };
-            /** @description When Razorpay raised the event, in Unix seconds. */
-            created_at: number;
+            /** @description When Razorpay raised the event; not read, in Unix seconds. */
+            created_at?: number;
+        } & {
+            [key: string]: unknown;
         };
         GatewayNotificationReply: {
             /**
