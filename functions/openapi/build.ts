@@ -8,6 +8,7 @@ import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ErrorBodySchema } from '../contracts/common.ts';
+import { PARTNER_OPENAPI_PATH } from '../contracts/system.ts';
 import { ComponentRegistry, hoistNullableDescriptions } from './components.ts';
 import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
@@ -315,7 +316,7 @@ function overview(): string {
     'HTTP Basic with the API key as username and an empty password: `Authorization: Basic base64(<key>:)`.',
     '`/api` keys belong to partners (catalogue reads, webhooks, change feed); `/v1` keys to agent groups (distribution, orders, bookings, ledger).',
     'A missing, malformed, revoked or unknown key, or a key used on the other surface, is `401 UNAUTHORIZED`. Keys are stored hashed and never returned.',
-    'This reference and `/openapi.json` are public.',
+    `This reference, \`/openapi.json\` and the partner API alone (the operators' endpoints left out, the document to generate a client from), [${PARTNER_OPENAPI_PATH}](${PARTNER_OPENAPI_PATH}), are public.`,
     '',
     '# Rate limits',
     '',
@@ -378,7 +379,7 @@ function overview(): string {
     '',
     '# Postman',
     '',
-    `This reference as a Postman collection: [${POSTMAN_COLLECTION_PATH}](${POSTMAN_COLLECTION_PATH}), with an environment for it: [${POSTMAN_ENVIRONMENT_PATH}](${POSTMAN_ENVIRONMENT_PATH}) (on sandbox stages it holds the demo keys). Import both, pick the environment, send.`,
+    `The partner API as a Postman collection: [${POSTMAN_COLLECTION_PATH}](${POSTMAN_COLLECTION_PATH}), with an environment for it: [${POSTMAN_ENVIRONMENT_PATH}](${POSTMAN_ENVIRONMENT_PATH}) (on sandbox stages it holds the demo keys). Import both, pick the environment, send.`,
     'The typed TypeScript client, generated from this document, is `@villa-distribution/partner-distribution-client`.',
     '',
     '# Calls we make to you',

@@ -316,7 +316,7 @@ export interface paths {
         };
         /**
          * This reference as a Postman collection
-         * @description Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from this document: a folder per tag, a request per operation with its parameters, a sample body and the key of its surface (variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.
+         * @description Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from the partner document (`GET /openapi.partner.json`; the operators' endpoints are called by Channex and Razorpay, not from Postman): a folder per tag, a request per operation with its parameters, a sample body and the key of its surface (variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.
          */
         get: operations["getPostmanCollection"];
         put?: never;
@@ -379,6 +379,26 @@ export interface paths {
          * @description Public: needs no key and is not rate limited.
          */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.partner.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI 3.1 document of the partner API alone
+         * @description Public: needs no key and is not rate limited. This document without the operators' endpoints (Channex's Open Channel calls, Razorpay's notifications) and without their key scheme: what a partner generates a client from. The same bytes as `docs/openapi.partner.json` in the repository.
+         */
+        get: operations["getPartnerOpenApi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6180,6 +6200,43 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter was given; these pages take none. `param` names it. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+    };
+    getPartnerOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner OpenAPI document. */
             200: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
