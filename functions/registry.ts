@@ -14,7 +14,15 @@ import { searchListingsRoute } from './contracts/search.ts';
 import { createFinanceContactRoute, deleteFinanceContactRoute, listFinanceContactsRoute, updateFinanceContactRoute } from './contracts/finance-contacts.ts';
 import { advanceTestClockRoute, createTestClockRoute, deleteTestClockRoute, getTestClockRoute, listTestClocksRoute } from './contracts/test-clocks.ts';
 import { applyAmendmentRoute, quoteAmendmentRoute } from './contracts/amendments.ts';
-import { apiPingRoute, docsRoute, openApiRoute, postmanCollectionRoute, postmanEnvironmentRoute, v1PingRoute } from './contracts/system.ts';
+import {
+  apiPingRoute,
+  docsRoute,
+  openApiRoute,
+  partnerOpenApiRoute,
+  postmanCollectionRoute,
+  postmanEnvironmentRoute,
+  v1PingRoute,
+} from './contracts/system.ts';
 import {
   createWebhookEndpointRoute,
   deleteWebhookEndpointRoute,
@@ -33,6 +41,7 @@ export const ROUTES: readonly RouteSpec[] = [
   apiPingRoute,
   v1PingRoute,
   openApiRoute,
+  partnerOpenApiRoute,
   docsRoute,
   postmanCollectionRoute,
   postmanEnvironmentRoute,

@@ -15,11 +15,13 @@ const document = buildOpenApi(ROUTES);
 writeFileSync(new URL('../docs/openapi.json', import.meta.url), `${JSON.stringify(document, null, 2)}\n`);
 console.log(`docs/openapi.json: ${ROUTES.length} operations`);
 const partners = partnerRoutes(ROUTES);
-writeFileSync(new URL('../docs/openapi.partner.json', import.meta.url), `${JSON.stringify(buildOpenApi(partners), null, 2)}\n`);
+const partnerDocument = buildOpenApi(partners);
+writeFileSync(new URL('../docs/openapi.partner.json', import.meta.url), `${JSON.stringify(partnerDocument, null, 2)}\n`);
 console.log(`docs/openapi.partner.json: ${partners.length} operations (the operators' endpoints left out)`);
 writeFileSync(CLIENT_TYPES_FILE, await clientTypes(document));
 console.log('clients/typescript/src/generated/openapi.ts: regenerated');
-const postman = postmanFiles(document);
+// The collection is the partner API's (docs/decisions/partner-api.md, "The Postman collection is the partner document's").
+const postman = postmanFiles(partnerDocument);
 writeFileSync(POSTMAN_FILES.collection, postman.collection);
 writeFileSync(POSTMAN_FILES.environment, postman.environment);
 console.log('docs/postman: collection and sandbox environment regenerated');

@@ -1,91 +1,132 @@
 import * as v from 'valibot';
-import { DISPUTE_EVENTS, EVENT_ID_HEADER, PAYMENT_EVENTS, REFUND_EVENTS, SIGNATURE_HEADER } from '../../infra/payments/razorpay-webhooks.ts';
+import { DISPUTE_STATES } from '../../domain/receivables/payment.ts';
+import {
+  DISPUTE_EVENTS,
+  DISPUTE_ID,
+  EVENT_ID_HEADER,
+  LINK_PAID_EVENT,
+  ORDER_ID,
+  PAYMENT_EVENTS,
+  PAYMENT_ID,
+  PAYMENT_LINK_ID,
+  PAYMENT_LINK_STATES,
+  REFUND_EVENTS,
+  REFUND_ID,
+  SIGNATURE_HEADER,
+  VA_ID,
+} from '../../infra/payments/razorpay-webhooks.ts';
 import { defineRoute } from '../http/route.ts';
 import { ErrorBodySchema } from './common.ts';
 
-/** razorpay.com/docs/api/payments, "Payment Entity": the fields read (Razorpay sends many more, ignored). */
-const CURRENCY = v.pipe(v.string(), v.description('ISO 4217; anything but INR is kept unmatched.'));
-const UNIX = (what: string) => v.pipe(v.number(), v.integer(), v.description(`${what}, in Unix seconds.`));
+/**
+ * Razorpay's webhook body, as read by infra/payments/razorpay-webhooks.ts: every object is loose,
+ * since Razorpay sends many fields not read here (card, notes, fee, account_id…) and may add more;
+ * the fields listed are the ones read, each checked strictly (a missing or ill-typed one is a 400
+ * naming it; test/unit/openapi-examples.test.ts holds the two together).
+ */
+const CURRENCY = v.pipe(v.string(), v.regex(/^[A-Z]{3}$/), v.description('ISO 4217; anything but INR is kept unmatched.'));
+const UNIX = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`${what}, in Unix seconds.`));
+const PAISE = (what: string) => v.pipe(v.number(), v.integer(), v.minValue(1), v.description(what));
+const id = (shape: RegExp, what: string) => v.pipe(v.string(), v.regex(shape), v.description(what));
 /** `{entity}`: how Razorpay wraps each object of a payload. */
-const wrapped = <S extends v.GenericSchema>(entity: S, what: string) => v.object({ entity: v.pipe(entity, v.description(what)) });
+const wrapped = <S extends v.GenericSchema>(entity: S, what: string, when: string) =>
+  v.optional(v.pipe(v.looseObject({ entity: v.pipe(entity, v.description(what)) }), v.description(when)));
 
-const PaymentEntitySchema = v.object({
-  id: v.pipe(v.string(), v.description("Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once.")),
-  order_id: v.pipe(v.nullable(v.string()), v.description("The order paid: an invoice's gatewayOrderId (null for a bank transfer).")),
-  amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise (the currency subunit).')),
+/** razorpay.com/docs/api/payments, "Payment Entity". */
+const PaymentEntitySchema = v.looseObject({
+  id: id(PAYMENT_ID, "Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once."),
+  order_id: v.optional(
+    v.pipe(
+      v.nullable(v.pipe(v.string(), v.regex(ORDER_ID))),
+      v.description("The order paid: an invoice's gatewayOrderId (null or absent for a bank transfer)."),
+    ),
+  ),
+  amount: PAISE('Paise (the currency subunit).'),
   currency: CURRENCY,
-  status: v.pipe(v.string(), v.description('Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back).')),
-  amount_refunded: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise refunded of it so far.'))),
+  status: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description('Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back); `authorized` with payment.authorized.'),
+  ),
+  amount_refunded: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise refunded of it so far, at most the amount.'))),
+  method: v.optional(
+    v.pipe(v.string(), v.description('`bank_transfer` without an order: a Smart Collect transfer, taken from its virtual_account.credited twin.')),
+  ),
+  captured: v.optional(v.pipe(v.boolean(), v.description('false on a refund event: an auto-refund of a payment never captured, ignored.'))),
   created_at: UNIX('When the payment was made'),
 });
 
-/** razorpay.com/docs/webhooks/payments (sample payloads) and razorpay.com/docs/webhooks/smart-collect ("Virtual Account Credited"). */
-export const GatewayNotificationSchema = v.object({
-  entity: v.pipe(v.literal('event'), v.description('Always event.')),
+/** razorpay.com/docs/webhooks/payments (sample payloads), .../refunds, .../disputes, .../payment-links and .../smart-collect ("Virtual Account Credited"). */
+export const GatewayNotificationSchema = v.looseObject({
+  entity: v.optional(v.pipe(v.literal('event'), v.description('Always event; not read.'))),
   event: v.pipe(
     v.string(),
-    v.description(`Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS].join(', ')}. Any other event is answered 200 and ignored.`),
+    v.minLength(1),
+    v.description(
+      `Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS, 'payment.authorized', LINK_PAID_EVENT].join(', ')}. Any other event is answered 200 IGNORED without reading payload.`,
+    ),
   ),
-  contains: v.pipe(v.array(v.string()), v.description('The kinds of object in payload, such as payment.')),
+  contains: v.optional(v.pipe(v.array(v.string()), v.description('The kinds of object in payload, such as payment; not read.'))),
   payload: v.pipe(
-    v.object({
-      payment: v.optional(v.pipe(wrapped(PaymentEntitySchema, 'The payment.'), v.description('With payment and virtual_account events.'))),
-      refund: v.optional(
-        v.pipe(
-          wrapped(
-            v.object({
-              id: v.pipe(v.string(), v.description("Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once.")),
-              payment_id: v.pipe(v.string(), v.description('The refunded payment (pay_…).')),
-              amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise refunded.')),
-              currency: CURRENCY,
-              status: v.pipe(v.string(), v.description('Only `processed` moves money; `pending` and `failed` are answered IGNORED.')),
-              created_at: UNIX('When the refund was made'),
-            }),
-            'The refund.',
-          ),
-          v.description('With refund events.'),
-        ),
+    v.looseObject({
+      payment: wrapped(PaymentEntitySchema, 'The payment.', 'With every event acted on.'),
+      refund: wrapped(
+        v.looseObject({
+          id: id(REFUND_ID, "Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once."),
+          payment_id: id(PAYMENT_ID, 'The refunded payment (pay_…), the one in payload.payment.'),
+          amount: PAISE('Paise refunded.'),
+          currency: CURRENCY,
+          status: v.pipe(v.string(), v.minLength(1), v.description('Only `processed` moves money; `pending` and `failed` are answered IGNORED.')),
+          created_at: UNIX('When the refund was made'),
+        }),
+        'The refund.',
+        'With refund events.',
       ),
-      dispute: v.optional(
-        v.pipe(
-          wrapped(
-            v.object({
-              id: v.pipe(v.string(), v.description("Razorpay's dispute id (disp_…): each of its states is applied once.")),
-              payment_id: v.pipe(v.string(), v.description('The disputed payment (pay_…).')),
-              amount: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Paise disputed.')),
-              amount_deducted: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise deducted when lost (0 before).')),
-              currency: CURRENCY,
-              status: v.pipe(
-                v.picklist(['open', 'under_review', 'won', 'lost', 'closed']),
-                v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.'),
-              ),
-              respond_by: UNIX('The deadline to contest the dispute'),
-              created_at: UNIX('When the dispute was opened'),
-            }),
-            'The dispute.',
+      dispute: wrapped(
+        v.looseObject({
+          id: id(DISPUTE_ID, "Razorpay's dispute id (disp_…): each of its states is applied once."),
+          payment_id: id(PAYMENT_ID, 'The disputed payment (pay_…), the one in payload.payment.'),
+          amount: PAISE('Paise disputed.'),
+          amount_deducted: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paise deducted when lost (0 before), at most the amount.')),
+          currency: CURRENCY,
+          status: v.pipe(
+            v.picklist(DISPUTE_STATES),
+            v.description('`lost` gives the amount deducted back as a refund does; the others flag or clear the invoice for operators.'),
           ),
-          v.description('With dispute events.'),
-        ),
+          phase: v.optional(v.pipe(v.string(), v.description('The dispute phase, kept for operators.'))),
+          reason_code: v.optional(v.pipe(v.string(), v.description("The network's reason, kept for operators."))),
+          respond_by: UNIX('The deadline to contest the dispute'),
+          created_at: UNIX('When the dispute was opened'),
+        }),
+        'The dispute.',
+        'With dispute events.',
       ),
-      virtual_account: v.optional(
-        v.pipe(
-          wrapped(
-            v.object({ id: v.pipe(v.string(), v.description('The virtual account credited (va_…), for virtual_account.credited.')) }),
-            'The virtual account.',
-          ),
-          v.description('With virtual_account.credited.'),
-        ),
+      payment_link: wrapped(
+        v.looseObject({
+          id: id(PAYMENT_LINK_ID, 'Our Payment Link (plink_…) of an invoice.'),
+          short_url: v.pipe(v.string(), v.regex(/^https:\/\//), v.description('The link as sent to the payer.')),
+          amount: PAISE('Paise asked.'),
+          status: v.pipe(v.picklist(PAYMENT_LINK_STATES), v.description("The link's state.")),
+          order_id: v.pipe(v.string(), v.regex(ORDER_ID), v.description('The order Razorpay opened for the payment: the one payload.payment names.')),
+          reference_id: v.optional(v.pipe(v.string(), v.description('Our reference on the link.'))),
+        }),
+        'The Payment Link.',
+        `With ${LINK_PAID_EVENT}.`,
       ),
-      bank_transfer: v.optional(
-        v.pipe(
-          wrapped(v.object({ bank_reference: v.pipe(v.string(), v.description("The bank's reference (UTR).")) }), 'The bank transfer.'),
-          v.description('With virtual_account.credited: the transfer that credited it.'),
-        ),
+      virtual_account: wrapped(
+        v.looseObject({ id: id(VA_ID, "The virtual account credited (va_…): a group's.") }),
+        'The virtual account.',
+        'With virtual_account.credited.',
+      ),
+      bank_transfer: wrapped(
+        v.looseObject({ bank_reference: v.optional(v.pipe(v.string(), v.description("The bank's reference (UTR), kept with the payment when it is one."))) }),
+        'The bank transfer.',
+        'With virtual_account.credited: the transfer that credited it.',
       ),
     }),
-    v.description('The objects the event is about; only those read are described.'),
+    v.description('The objects the event is about: those read are listed; Razorpay sends others (order, …), not read.'),
   ),
-  created_at: UNIX('When Razorpay raised the event'),
+  created_at: v.optional(UNIX('When Razorpay raised the event; not read')),
 });
 
 export const GatewayNotificationReplySchema = v.object({

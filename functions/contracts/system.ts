@@ -51,6 +51,22 @@ export const openApiRoute = defineRoute({
   responses: { 200: { description: 'The OpenAPI document.' }, ...PUBLIC_ERRORS },
 });
 
+/** Where the partner document is served; the reference links it. */
+export const PARTNER_OPENAPI_PATH = '/openapi.partner.json';
+
+export const partnerOpenApiRoute = defineRoute({
+  operationId: 'getPartnerOpenApi',
+  method: 'GET',
+  path: PARTNER_OPENAPI_PATH,
+  auth: 'none',
+  summary: 'The OpenAPI 3.1 document of the partner API alone',
+  description:
+    "Public: needs no key and is not rate limited. This document without the operators' endpoints (Channex's Open Channel calls, Razorpay's notifications) and without their key scheme: " +
+    'what a partner generates a client from. The same bytes as `docs/openapi.partner.json` in the repository.',
+  tags: ['Meta'],
+  responses: { 200: { description: 'The partner OpenAPI document.' }, ...PUBLIC_ERRORS },
+});
+
 export const docsRoute = defineRoute({
   operationId: 'getDocs',
   method: 'GET',
@@ -69,7 +85,7 @@ export const postmanCollectionRoute = defineRoute({
   auth: 'none',
   summary: 'This reference as a Postman collection',
   description:
-    'Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from this document: a folder per tag, a request per operation with its parameters, a sample body and the key of its surface ' +
+    "Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from the partner document (`GET /openapi.partner.json`; the operators' endpoints are called by Channex and Razorpay, not from Postman): a folder per tag, a request per operation with its parameters, a sample body and the key of its surface " +
     '(variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.',
   tags: ['Meta'],
   responses: { 200: { description: 'The collection (Postman format v2.1).', document: 'application/json' }, ...PUBLIC_ERRORS },

@@ -8,9 +8,11 @@ import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ErrorBodySchema } from '../contracts/common.ts';
+import { PARTNER_OPENAPI_PATH } from '../contracts/system.ts';
 import { ComponentRegistry, hoistNullableDescriptions } from './components.ts';
 import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
+import { PROVIDER_REQUEST_EXAMPLES } from './provider-examples.ts';
 import { PARAMETER_REF } from './refs.ts';
 
 type Json = Record<string, unknown>;
@@ -257,7 +259,14 @@ function operation(route: RouteSpec, registry: ComponentRegistry): Json {
       content: { ...(answered.content as Json), 'application/json': { ...answeredJson, ...exampleOf(example!.response) } },
     };
   }
-  const requestExample = example?.request !== undefined ? exampleOf(example.request) : {};
+  // A signed notification's body is the provider's: its published sample (functions/openapi/provider-examples.ts).
+  const provided = PROVIDER_REQUEST_EXAMPLES[route.operationId];
+  const requestExample =
+    example?.request !== undefined
+      ? exampleOf(example.request)
+      : provided
+        ? { examples: { [route.operationId]: { summary: provided.summary, value: provided.request } } }
+        : {};
   const op: Json = {
     operationId: route.operationId,
     summary: route.summary,
@@ -307,7 +316,7 @@ function overview(): string {
     'HTTP Basic with the API key as username and an empty password: `Authorization: Basic base64(<key>:)`.',
     '`/api` keys belong to partners (catalogue reads, webhooks, change feed); `/v1` keys to agent groups (distribution, orders, bookings, ledger).',
     'A missing, malformed, revoked or unknown key, or a key used on the other surface, is `401 UNAUTHORIZED`. Keys are stored hashed and never returned.',
-    'This reference and `/openapi.json` are public.',
+    `This reference, \`/openapi.json\` and the partner API alone (the operators' endpoints left out, the document to generate a client from), [${PARTNER_OPENAPI_PATH}](${PARTNER_OPENAPI_PATH}), are public.`,
     '',
     '# Rate limits',
     '',
@@ -370,7 +379,7 @@ function overview(): string {
     '',
     '# Postman',
     '',
-    `This reference as a Postman collection: [${POSTMAN_COLLECTION_PATH}](${POSTMAN_COLLECTION_PATH}), with an environment for it: [${POSTMAN_ENVIRONMENT_PATH}](${POSTMAN_ENVIRONMENT_PATH}) (on sandbox stages it holds the demo keys). Import both, pick the environment, send.`,
+    `The partner API as a Postman collection: [${POSTMAN_COLLECTION_PATH}](${POSTMAN_COLLECTION_PATH}), with an environment for it: [${POSTMAN_ENVIRONMENT_PATH}](${POSTMAN_ENVIRONMENT_PATH}) (on sandbox stages it holds the demo keys). Import both, pick the environment, send.`,
     'The typed TypeScript client, generated from this document, is `@villa-distribution/partner-distribution-client`.',
     '',
     '# Calls we make to you',

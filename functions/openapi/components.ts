@@ -131,6 +131,9 @@ export class ComponentRegistry {
       target: 'draft-2020-12',
       errorMode: 'ignore',
       overrideRef: ({ referenceId }) => `${COMPONENT_REF}${referenceId}`,
+      // A provider's payload (v.looseObject) takes fields we do not read: said, so generators keep them rather than guess.
+      overrideSchema: ({ valibotSchema, jsonSchema }) =>
+        valibotSchema.type === 'loose_object' ? ({ ...jsonSchema, additionalProperties: true } as typeof jsonSchema) : undefined,
     }) as Record<string, Json>;
     const reached = new Set<string>();
     const visit = (name: string) => {

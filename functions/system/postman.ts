@@ -1,6 +1,6 @@
 import { postmanCollectionRoute, postmanEnvironmentRoute } from '../contracts/system.ts';
 import { endpoint } from '../http/endpoint.ts';
-import { openApiDocument } from '../openapi/document.ts';
+import { partnerOpenApiDocument } from '../openapi/document.ts';
 import { buildPostmanCollection, buildPostmanEnvironment, SANDBOX_DEMO_KEYS } from '../openapi/postman.ts';
 import type { HttpEvent } from '../http/types.ts';
 
@@ -15,9 +15,9 @@ function originOf(event: HttpEvent): string {
 }
 
 export const collectionHandler = endpoint(postmanCollectionRoute, async () => {
-  // The document (and with it the route registry) loads at the collection's first request: the
+  // The partner document (and with it the route registry) loads at the collection's first request: the
   // environment handler, which shares this module, never needs it (docs/performance.md).
-  collection ??= JSON.stringify(buildPostmanCollection(await openApiDocument()), null, 2);
+  collection ??= JSON.stringify(buildPostmanCollection(await partnerOpenApiDocument()), null, 2);
   return { status: 200, body: null, document: { contentType: 'application/json', content: collection }, headers: HEADERS };
 });
 

@@ -60,16 +60,24 @@ export const DISPUTE_EVENTS = [
   'payment.dispute.action_required',
 ] as const;
 
+/** The shapes of Razorpay's ids as read here; the reference's GatewayNotification schema (functions/contracts/payments.ts) shows the same. */
+export const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
+export const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
+export const VA_ID = /^va_[A-Za-z0-9]{6,40}$/;
+export const REFUND_ID = /^rfnd_[A-Za-z0-9]{6,40}$/;
+export const DISPUTE_ID = /^disp_[A-Za-z0-9]{6,40}$/;
+export const PAYMENT_LINK_ID = /^plink_[A-Za-z0-9]+$/;
+export const PAYMENT_LINK_STATES = ['created', 'partially_paid', 'paid', 'cancelled', 'expired'] as const;
+
 /** A Payment Link entity (razorpay.com/docs/api/payments/payment-links/entity), read strictly. */
 export function paymentLinkOf(e: unknown, at = 'payment_link'): PaymentLink {
   const l = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
-  if (typeof l.id !== 'string' || !/^plink_[A-Za-z0-9]+$/.test(l.id))
-    throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay Payment Link id (plink_…).`);
+  if (typeof l.id !== 'string' || !PAYMENT_LINK_ID.test(l.id)) throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay Payment Link id (plink_…).`);
   if (typeof l.short_url !== 'string' || !/^https:\/\//.test(l.short_url))
     throw new ValidationError(`${at}.short_url`, `${at}.short_url must be an https URL.`);
   if (typeof l.amount !== 'number' || !Number.isSafeInteger(l.amount) || l.amount <= 0)
     throw new ValidationError(`${at}.amount`, `${at}.amount must be a positive whole number of subunits (paise).`);
-  if (typeof l.status !== 'string' || !['created', 'partially_paid', 'paid', 'cancelled', 'expired'].includes(l.status))
+  if (typeof l.status !== 'string' || !(PAYMENT_LINK_STATES as readonly string[]).includes(l.status))
     throw new ValidationError(`${at}.status`, `${at}.status must be a documented Payment Link state.`);
   return {
     linkId: l.id,
@@ -80,12 +88,6 @@ export function paymentLinkOf(e: unknown, at = 'payment_link'): PaymentLink {
     orderId: typeof l.order_id === 'string' && l.order_id !== '' ? l.order_id : null,
   };
 }
-
-const PAYMENT_ID = /^pay_[A-Za-z0-9]{6,40}$/;
-const ORDER_ID = /^order_[A-Za-z0-9]{6,40}$/;
-const VA_ID = /^va_[A-Za-z0-9]{6,40}$/;
-const REFUND_ID = /^rfnd_[A-Za-z0-9]{6,40}$/;
-const DISPUTE_ID = /^disp_[A-Za-z0-9]{6,40}$/;
 
 export const hexSignature = (rawBody: string, secret: string): string => createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
 
@@ -233,7 +235,12 @@ export class RazorpayWebhooks implements PaymentNotifications {
       // `order_id` is the order Razorpay opened for the payment, which the payment entity names too.
       const link = paymentLinkOf(payload.payment_link?.entity, 'payload.payment_link.entity');
       const payment = paymentOfEntity(payload.payment?.entity, 'payload.payment.entity');
-      if (link.orderId === null || payment.orderId !== link.orderId)
+      if (link.orderId === null)
+        throw new ValidationError(
+          'payload.payment_link.entity.order_id',
+          'payload.payment_link.entity.order_id must name the order Razorpay opened for the payment.',
+        );
+      if (payment.orderId !== link.orderId)
         throw new ValidationError('payload.payment.entity.order_id', "payload.payment.entity.order_id must be the link's order_id.");
       return wasCaptured(payment) ? { kind: 'link-paid', event: n.event, eventId, payment, linkId: link.linkId } : { kind: 'ignored', event: n.event, eventId };
     }

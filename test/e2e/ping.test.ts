@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PARTNER_OPENAPI_PATH } from '../../functions/contracts/system.ts';
 import { expectContract } from '../support/contract.ts';
 import { call, newAgentGroup, newPartner } from '../support/stack.ts';
 
@@ -33,6 +35,35 @@ describe('GET /openapi.json', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./) });
     expectContract(res, 'getOpenApi');
+  });
+});
+
+describe('GET /openapi.partner.json', () => {
+  it("serves docs/openapi.partner.json without a key and without rate headers: the partner API alone, none of the operators' endpoints", async () => {
+    const res = await call<{ openapi: string; paths: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } }>(
+      'GET',
+      PARTNER_OPENAPI_PATH,
+    );
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(res.body).toEqual(JSON.parse(readFileSync(new URL('../../docs/openapi.partner.json', import.meta.url), 'utf8')));
+    expect(res.body.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(res.body.paths).filter((p) => p.startsWith('/channel-manager/') || p.startsWith('/gateway/'))).toEqual([]);
+    expect(Object.keys(res.body.components.securitySchemes).sort()).toEqual(['agentGroupKey', 'partnerKey']);
+    expectContract(res, 'getPartnerOpenApi');
+  });
+
+  it('is linked from the full document and the rendered reference, and refuses a query parameter by name', async () => {
+    const [full, page, refused] = await Promise.all([
+      call<{ info: { description: string } }>('GET', '/openapi.json'),
+      call('GET', '/docs'),
+      call('GET', `${PARTNER_OPENAPI_PATH}?v=2`),
+    ]);
+
+    expect(full.body.info.description).toContain(`(${PARTNER_OPENAPI_PATH})`);
+    expect(page.text).toContain(`(${PARTNER_OPENAPI_PATH})`);
+    expect([refused.status, refused.body.param]).toEqual([400, 'v']);
   });
 });
 

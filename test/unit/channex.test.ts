@@ -358,11 +358,43 @@ describe('the changes body: plain changes checked without the generic walk', () 
     expect(out).toBe(input);
   });
 
-  it('leaves a notification with a key the schema strips to the schema', () => {
-    const input = { data: [{ type: 'changes_notification', attributes: { request_id: 'r-1', hotel_code: 'villa', changes: [availability], extra: 1 } }] };
+  it('accepts keys it does not read at every level, as sent (the schema is loose): the parsed body itself', () => {
+    const input = {
+      data: [
+        {
+          type: 'changes_notification',
+          id: 'n-1',
+          attributes: {
+            request_id: 'r-1',
+            hotel_code: 'villa',
+            extra: 1,
+            changes: [
+              { ...availability, meta: {}, attributes: { ...availability.attributes, colour: 'red' } },
+              { ...restriction, attributes: { ...restriction.attributes, rates: [{ rate: '5200.00', tax: '0.00' }] } },
+            ],
+          },
+        },
+      ],
+      meta: { batch: 1 },
+    };
     const out = parseChannexChanges(input);
     expect(out).toEqual(valibotOf(input).output);
-    expect(out).not.toBe(input);
+    expect(out).toBe(input);
+  });
+
+  it.each([
+    ['a missing date_from', { ...availability, attributes: { ...availability.attributes, date_from: undefined } }, 'date_from'],
+    ['a date_from that is a number', { ...availability, attributes: { ...availability.attributes, date_from: 20270201 } }, 'date_from'],
+    [
+      'a rate that is a number, beside a key not read',
+      { ...restriction, attributes: { ...restriction.attributes, rates: [{ rate: 5200, tax: '0' }] } },
+      'rates[0].rate',
+    ],
+  ])('still refuses %s beside keys it does not read, naming the field', (_, change, field) => {
+    const input = body([{ ...(change as object), meta: { source: 'channex' } }]);
+    expect(() => parseChannexChanges(input)).toThrow(
+      expect.objectContaining({ name: 'ValidationError', param: `data[0].attributes.changes[0].attributes.${field}` }),
+    );
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApi } from '../../functions/openapi/build.ts';
+import { buildOpenApi, OPERATOR_TAGS, partnerRoutes } from '../../functions/openapi/build.ts';
 import { buildPostmanCollection, POSTMAN_SCHEMA, sample, SANDBOX_DEMO_KEYS } from '../../functions/openapi/postman.ts';
 import { inlinedDocument } from '../../functions/openapi/refs.ts';
 import { ROUTES } from '../../functions/registry.ts';
@@ -18,7 +18,8 @@ type Item = {
 };
 type Collection = { info: { schema: string }; item: { name: string; item: Item[] }[] };
 
-const document = () => buildOpenApi(ROUTES);
+/** The collection is the partner document's (docs/decisions/partner-api.md): Channex and Razorpay call the operators' endpoints, not Postman. */
+const document = () => buildOpenApi(partnerRoutes(ROUTES));
 const requests = (c: Collection) => c.item.flatMap((folder) => folder.item);
 const find = (c: Collection, method: string, raw: string) => requests(c).find((i) => i.request.method === method && i.request.url.raw.split('?')[0] === raw)!;
 
@@ -30,6 +31,20 @@ describe('Postman collection', () => {
       true,
     );
     expect(readFileSync(POSTMAN_FILES.environment, 'utf8')).toBe(generated.environment);
+  });
+
+  it("is made from the partner document: no request for an operators' endpoint", () => {
+    const collection = JSON.parse(readFileSync(POSTMAN_FILES.collection, 'utf8')) as Collection;
+    const operatorPaths = ROUTES.filter((r) => r.tags.some((t) => OPERATOR_TAGS.includes(t))).map((r) => `${r.method} /${r.path.replace(/^\//, '')}`);
+
+    expect(operatorPaths.length).toBeGreaterThan(0);
+    expect(collection.item.map((folder) => folder.name).filter((name) => OPERATOR_TAGS.includes(name))).toEqual([]);
+    expect(
+      requests(collection)
+        .map((i) => `${i.request.method} /${i.request.url.path.join('/')}`)
+        .filter((r) => operatorPaths.some((o) => o.replace(/\/$/, '') === r.replace(/\/$/, ''))),
+    ).toEqual([]);
+    expect(find(collection, 'GET', '{{baseUrl}}/openapi.partner.json').request.auth).toEqual({ type: 'noauth' });
   });
 
   it('has one request per operation, in Postman format v2.1', () => {

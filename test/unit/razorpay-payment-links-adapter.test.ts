@@ -98,6 +98,12 @@ describe('Razorpay Payment Links through the SDK', () => {
     expect(() => gateway.readNotification(raw, hexSignature(raw, 'whsec-links'), undefined)).toThrow(
       expect.objectContaining({ name: 'ValidationError', param: 'payload.payment.entity.order_id' }),
     );
+    const unordered = JSON.parse(paid.linkPaid.body);
+    delete unordered.payload.payment_link.entity.order_id;
+    const noOrder = JSON.stringify(unordered);
+    expect(() => gateway.readNotification(noOrder, hexSignature(noOrder, 'whsec-links'), undefined)).toThrow(
+      expect.objectContaining({ name: 'ValidationError', param: 'payload.payment_link.entity.order_id' }),
+    );
     body.payload.payment_link.entity.id = 'link_1';
     const bad = JSON.stringify(body);
     expect(() => gateway.readNotification(bad, hexSignature(bad, 'whsec-links'), undefined)).toThrow(

@@ -316,7 +316,7 @@ export interface paths {
         };
         /**
          * This reference as a Postman collection
-         * @description Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from this document: a folder per tag, a request per operation with its parameters, a sample body and the key of its surface (variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.
+         * @description Public: needs no key and is not rate limited. A Postman collection (format v2.1) made from the partner document (`GET /openapi.partner.json`; the operators' endpoints are called by Channex and Razorpay, not from Postman): a folder per tag, a request per operation with its parameters, a sample body and the key of its surface (variables `baseUrl`, `partnerKey`, `agentGroupKey`). Import it together with `GET /docs/postman-environment.json`.
          */
         get: operations["getPostmanCollection"];
         put?: never;
@@ -379,6 +379,26 @@ export interface paths {
          * @description Public: needs no key and is not rate limited.
          */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.partner.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI 3.1 document of the partner API alone
+         * @description Public: needs no key and is not rate limited. This document without the operators' endpoints (Channex's Open Channel calls, Razorpay's notifications) and without their key scheme: what a partner generates a client from. The same bytes as `docs/openapi.partner.json` in the repository.
+         */
+        get: operations["getPartnerOpenApi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1822,7 +1842,7 @@ export interface components {
         };
         ChannexChanges: {
             /** @description The notifications of this POST. */
-            data: {
+            data: ({
                 /**
                  * @description Always changes_notification.
                  * @constant
@@ -1835,7 +1855,7 @@ export interface components {
                     /** @description Our listing id. */
                     hotel_code: string;
                     /** @description The changes, applied in the order sent. */
-                    changes: ({
+                    changes: (({
                         /**
                          * @description An availability change.
                          * @constant
@@ -1853,8 +1873,12 @@ export interface components {
                             date_to: string;
                             /** @description Units open on each date: the day's quantity (more than the property's units is reported, not clamped). */
                             availability: number;
+                        } & {
+                            [key: string]: unknown;
                         };
-                    } | {
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
                         /**
                          * @description A change of rates or restrictions of one rate plan.
                          * @constant
@@ -1871,7 +1895,7 @@ export interface components {
                             /** @description Last date the change applies to, inclusive. */
                             date_to: string;
                             /** @description The meal plan's rate per adult count on each date. */
-                            rates?: {
+                            rates?: ({
                                 /** @description The rate as a decimal string, whole rupees ("5200.00"); paise are reported, not applied. */
                                 rate: string;
                                 /** @description ISO 4217; anything but INR is reported. */
@@ -1880,7 +1904,9 @@ export interface components {
                                 fraction_size?: number;
                                 /** @description The adult count the rate is for; absent means max_persons. */
                                 occupancy?: number;
-                            }[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description The plan's stopSell on each date. */
                             stop_sell?: boolean;
                             /** @description No stay on the plan may start on these dates. */
@@ -1895,10 +1921,20 @@ export interface components {
                             min_stay?: number;
                             /** @description Most nights for a stay touching the date (0 = none): the plan's maximumStay. */
                             max_stay?: number;
+                        } & {
+                            [key: string]: unknown;
                         };
-                    })[];
+                    } & {
+                        [key: string]: unknown;
+                    }))[];
+                } & {
+                    [key: string]: unknown;
                 };
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         ChannexChangesResponse: {
             /**
@@ -2322,35 +2358,43 @@ export interface components {
         };
         GatewayNotification: {
             /**
-             * @description Always event.
+             * @description Always event; not read.
              * @constant
              */
-            entity: "event";
-            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required. Any other event is answered 200 and ignored. */
+            entity?: "event";
+            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required, payment.authorized, payment_link.paid. Any other event is answered 200 IGNORED without reading payload. */
             event: string;
-            /** @description The kinds of object in payload, such as payment. */
-            contains: string[];
-            /** @description The objects the event is about; only those read are described. */
+            /** @description The kinds of object in payload, such as payment; not read. */
+            contains?: string[];
+            /** @description The objects the event is about: those read are listed; Razorpay sends others (order, …), not read. */
             payload: {
-                /** @description With payment and virtual_account events. */
+                /** @description With every event acted on. */
                 payment?: {
                     /** @description The payment. */
                     entity: {
                         /** @description Razorpay's payment id (pay_…): a payment announced again under the same id is recorded once. */
                         id: string;
-                        /** @description The order paid: an invoice's gatewayOrderId (null for a bank transfer). */
-                        order_id: string | null;
+                        /** @description The order paid: an invoice's gatewayOrderId (null or absent for a bank transfer). */
+                        order_id?: string | null;
                         /** @description Paise (the currency subunit). */
                         amount: number;
                         /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
-                        /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back). */
+                        /** @description Only money captured is taken: `captured`, or `refunded` since (its refunds then move it back); `authorized` with payment.authorized. */
                         status: string;
-                        /** @description Paise refunded of it so far. */
+                        /** @description Paise refunded of it so far, at most the amount. */
                         amount_refunded?: number;
+                        /** @description `bank_transfer` without an order: a Smart Collect transfer, taken from its virtual_account.credited twin. */
+                        method?: string;
+                        /** @description false on a refund event: an auto-refund of a payment never captured, ignored. */
+                        captured?: boolean;
                         /** @description When the payment was made, in Unix seconds. */
                         created_at: number;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With refund events. */
                 refund?: {
@@ -2358,7 +2402,7 @@ export interface components {
                     entity: {
                         /** @description Razorpay's refund id (rfnd_…): a refund announced again under the same id moves money once. */
                         id: string;
-                        /** @description The refunded payment (pay_…). */
+                        /** @description The refunded payment (pay_…), the one in payload.payment. */
                         payment_id: string;
                         /** @description Paise refunded. */
                         amount: number;
@@ -2368,7 +2412,11 @@ export interface components {
                         status: string;
                         /** @description When the refund was made, in Unix seconds. */
                         created_at: number;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With dispute events. */
                 dispute?: {
@@ -2376,11 +2424,11 @@ export interface components {
                     entity: {
                         /** @description Razorpay's dispute id (disp_…): each of its states is applied once. */
                         id: string;
-                        /** @description The disputed payment (pay_…). */
+                        /** @description The disputed payment (pay_…), the one in payload.payment. */
                         payment_id: string;
                         /** @description Paise disputed. */
                         amount: number;
-                        /** @description Paise deducted when lost (0 before). */
+                        /** @description Paise deducted when lost (0 before), at most the amount. */
                         amount_deducted: number;
                         /** @description ISO 4217; anything but INR is kept unmatched. */
                         currency: string;
@@ -2389,31 +2437,76 @@ export interface components {
                          * @enum {string}
                          */
                         status: "open" | "under_review" | "won" | "lost" | "closed";
+                        /** @description The dispute phase, kept for operators. */
+                        phase?: string;
+                        /** @description The network's reason, kept for operators. */
+                        reason_code?: string;
                         /** @description The deadline to contest the dispute, in Unix seconds. */
                         respond_by: number;
                         /** @description When the dispute was opened, in Unix seconds. */
                         created_at: number;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description With payment_link.paid. */
+                payment_link?: {
+                    /** @description The Payment Link. */
+                    entity: {
+                        /** @description Our Payment Link (plink_…) of an invoice. */
+                        id: string;
+                        /** @description The link as sent to the payer. */
+                        short_url: string;
+                        /** @description Paise asked. */
+                        amount: number;
+                        /**
+                         * @description The link's state.
+                         * @enum {string}
+                         */
+                        status: "created" | "partially_paid" | "paid" | "cancelled" | "expired";
+                        /** @description The order Razorpay opened for the payment: the one payload.payment names. */
+                        order_id: string;
+                        /** @description Our reference on the link. */
+                        reference_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With virtual_account.credited. */
                 virtual_account?: {
                     /** @description The virtual account. */
                     entity: {
-                        /** @description The virtual account credited (va_…), for virtual_account.credited. */
+                        /** @description The virtual account credited (va_…): a group's. */
                         id: string;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @description With virtual_account.credited: the transfer that credited it. */
                 bank_transfer?: {
                     /** @description The bank transfer. */
                     entity: {
-                        /** @description The bank's reference (UTR). */
-                        bank_reference: string;
+                        /** @description The bank's reference (UTR), kept with the payment when it is one. */
+                        bank_reference?: string;
+                    } & {
+                        [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
+            } & {
+                [key: string]: unknown;
             };
-            /** @description When Razorpay raised the event, in Unix seconds. */
-            created_at: number;
+            /** @description When Razorpay raised the event; not read, in Unix seconds. */
+            created_at?: number;
+        } & {
+            [key: string]: unknown;
         };
         GatewayNotificationReply: {
             /**
@@ -6107,6 +6200,43 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter was given; these pages take none. `param` names it. */
+            400: {
+                headers: {
+                    /** @description Our id for this request; quote it when contacting us. Also on every log line. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        /**
+                         * @description What went wrong, stable to switch on; this answer carries one of these. Match on it, never on `message`.
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+    };
+    getPartnerOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner OpenAPI document. */
             200: {
                 headers: {
                     /** @description Our id for this request; quote it when contacting us. Also on every log line. */
