@@ -10,17 +10,18 @@ export interface FindBookingDeps {
   readonly tenants: Pick<TenantDirectory, 'listAgentGroups'>;
 }
 
-/** What an operator may give for a booking, as the refusal names it. */
-export const BOOKING_IDS_TAKEN = "its booking id (SIM-…), booking code (PB-…) or, with --group, the partner's externalBookingId";
+/** What an operator may give for a booking, as the refusal names it; `groupGiven` says how the operator names a group where they are (the admin tool's `--group`). */
+export const bookingIdsTaken = (groupGiven = 'with --group'): string =>
+  `its booking id (SIM-…), booking code (PB-…) or, ${groupGiven}, the partner's externalBookingId`;
 
 /**
  * A booking by any id people see, for an operator: the property-system booking id (`SIM-…`),
  * the booking code (`PB-…`, any case), the internal bookingRef and, within a group, the
  * partner's externalBookingId (unique per group only, so never looked for across groups).
  * Without a group every group is searched. An id that is none of these is "no such booking",
- * naming the ids taken; another group's booking, with a group given, is not found either.
+ * naming the ids taken (and how a group is given there: `groupGiven`); another group's booking, with a group given, is not found either.
  */
-export async function findBookingForOperator(deps: FindBookingDeps, id: string, agentGroupId?: string): Promise<Booking> {
+export async function findBookingForOperator(deps: FindBookingDeps, id: string, agentGroupId?: string, groupGiven?: string): Promise<Booking> {
   const groups = agentGroupId === undefined ? (await deps.tenants.listAgentGroups()).map((g) => g.agentGroupId) : [agentGroupId];
   const located = await deps.guestData.locate(id, groups);
   if (located) return located;
@@ -28,6 +29,6 @@ export async function findBookingForOperator(deps: FindBookingDeps, id: string, 
   const claimed = claim && (await deps.bookings.get(agentGroupId!, claim.bookingRef));
   if (claimed) return claimed;
   throw new NotFoundError(
-    `No such booking '${id}'${agentGroupId === undefined ? '' : ` in agent group '${agentGroupId}'`}: give ${BOOKING_IDS_TAKEN}: booking`,
+    `No such booking '${id}'${agentGroupId === undefined ? '' : ` in agent group '${agentGroupId}'`}: give ${bookingIdsTaken(groupGiven)}: booking`,
   );
 }

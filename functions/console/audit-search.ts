@@ -69,7 +69,7 @@ export async function searchAuditTrail(
   try {
     // A booking by any id people see, as the admin tool's `audit list` takes it; its chain is under the internal bookingRef.
     target = query.target?.startsWith('booking:')
-      ? `booking:${(await findBookingForOperator(svc, query.target.slice('booking:'.length), group)).bookingRef}`
+      ? `booking:${(await findBookingForOperator(svc, query.target.slice('booking:'.length), group, 'with a group chosen in this search')).bookingRef}`
       : query.target;
   } catch (err) {
     // A booking nobody knows is the search's input to correct, not a missing page.

@@ -690,7 +690,11 @@ describe('console: the operators’ audit trail search (as the admin tool’s au
       const bad = await ops.get(`/console/operator/audit?${query}`);
       expect(bad.statusCode, query).toBe(400);
       expect(bad.text, query).toContain(`${param}:`);
+      // The browser's words, never the admin tool's flags.
+      expect(bad.text, query).not.toContain('--group');
     }
+    const unknown = await ops.get(`/console/operator/audit?target=booking:NO-SUCH-${randomUUID().slice(0, 6)}`);
+    expect(unknown.text).toContain('with a group chosen in this search, the partner&#39;s externalBookingId');
   });
 
   it('is an operator’s page: 404 to partners’ people, the sign-in page to a signed-out visitor', async () => {
