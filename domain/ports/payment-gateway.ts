@@ -192,6 +192,8 @@ export type GatewayNotice =
   | { readonly kind: 'refund'; readonly event: string; readonly eventId: string | null; readonly refund: GatewayRefund; readonly payment: GatewayPayment }
   /** `payment_link.paid`: a pay link's payment, on the order the gateway opened for it (unknown to us until then). */
   | { readonly kind: 'link-paid'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment; readonly linkId: string }
+  /** `payment_link.expired` / `payment_link.cancelled`: the link takes no more payments. */
+  | { readonly kind: 'link-ended'; readonly event: string; readonly eventId: string | null; readonly linkId: string }
   /** `payment.authorized` of an order: not money yet; captured by reconciliation while its invoice owes it, alerted otherwise. */
   | { readonly kind: 'authorized'; readonly event: string; readonly eventId: string | null; readonly payment: GatewayPayment }
   /** An event we do not act on (or a payment not captured): answered 200 so the gateway stops sending it. */

@@ -189,3 +189,21 @@ export async function paidLinkOrder(
   await deps.receivables.adoptLinkOrder(link.orderId, { agentGroupId, invoiceId }, deps.clock.now().toISOString());
   return link.orderId;
 }
+
+export type EndedLinkOutcome = 'CLEARED' | 'STALE' | 'UNKNOWN';
+
+/**
+ * The gateway says a link ended (`payment_link.expired`, `payment_link.cancelled`): while it is still the invoice's stored link it
+ * is cleared at once, so nobody is shown a link that takes no payment; the next refresh makes a link for what is still owed (an
+ * invoice owing without a link is one it looks at). A link no longer stored (one we replaced or cancelled ourselves, whose own
+ * cancel announces itself too) is STALE and nothing moves; one we never made is UNKNOWN.
+ */
+export async function clearEndedLink(
+  deps: { readonly payLinks: Pick<PayLinkStore, 'payLinkInvoice' | 'setPayLink'>; readonly clock: Clock },
+  linkId: string,
+): Promise<{ readonly outcome: EndedLinkOutcome; readonly agentGroupId?: string; readonly invoiceId?: string }> {
+  const ref = await deps.payLinks.payLinkInvoice(linkId);
+  if (!ref) return { outcome: 'UNKNOWN' };
+  const cleared = await deps.payLinks.setPayLink(ref.agentGroupId, ref.invoiceId, null, linkId, deps.clock.now().toISOString());
+  return { outcome: cleared ? 'CLEARED' : 'STALE', ...ref };
+}

@@ -4,6 +4,7 @@ import {
   DISPUTE_EVENTS,
   DISPUTE_ID,
   EVENT_ID_HEADER,
+  LINK_ENDED_EVENTS,
   LINK_PAID_EVENT,
   ORDER_ID,
   PAYMENT_EVENTS,
@@ -63,7 +64,7 @@ export const GatewayNotificationSchema = v.looseObject({
     v.string(),
     v.minLength(1),
     v.description(
-      `Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS, 'payment.authorized', LINK_PAID_EVENT].join(', ')}. Any other event is answered 200 IGNORED without reading payload.`,
+      `Acted on: ${[...PAYMENT_EVENTS, ...REFUND_EVENTS, ...DISPUTE_EVENTS, 'payment.authorized', LINK_PAID_EVENT, ...Object.keys(LINK_ENDED_EVENTS)].join(', ')}. Any other event is answered 200 IGNORED without reading payload.`,
     ),
   ),
   contains: v.optional(v.pipe(v.array(v.string()), v.description('The kinds of object in payload, such as payment; not read.'))),
@@ -104,14 +105,23 @@ export const GatewayNotificationSchema = v.looseObject({
       payment_link: wrapped(
         v.looseObject({
           id: id(PAYMENT_LINK_ID, 'Our Payment Link (plink_…) of an invoice.'),
-          short_url: v.pipe(v.string(), v.regex(/^https:\/\//), v.description('The link as sent to the payer.')),
-          amount: PAISE('Paise asked.'),
-          status: v.pipe(v.picklist(PAYMENT_LINK_STATES), v.description("The link's state.")),
-          order_id: v.pipe(v.string(), v.regex(ORDER_ID), v.description('The order Razorpay opened for the payment: the one payload.payment names.')),
+          short_url: v.optional(v.pipe(v.string(), v.regex(/^https:\/\//), v.description(`The link as sent to the payer; read with ${LINK_PAID_EVENT}.`))),
+          amount: v.optional(PAISE(`Paise asked; read with ${LINK_PAID_EVENT}.`)),
+          status: v.pipe(
+            v.picklist(PAYMENT_LINK_STATES),
+            v.description("The link's state: `cancelled` with payment_link.cancelled, `expired` with payment_link.expired."),
+          ),
+          order_id: v.optional(
+            v.pipe(
+              v.string(),
+              v.regex(ORDER_ID),
+              v.description(`The order Razorpay opened for the payment, the one payload.payment names; read with ${LINK_PAID_EVENT}.`),
+            ),
+          ),
           reference_id: v.optional(v.pipe(v.string(), v.description('Our reference on the link.'))),
         }),
         'The Payment Link.',
-        `With ${LINK_PAID_EVENT}.`,
+        `With ${LINK_PAID_EVENT}, payment_link.cancelled and payment_link.expired.`,
       ),
       virtual_account: wrapped(
         v.looseObject({ id: id(VA_ID, "The virtual account credited (va_…): a group's.") }),
@@ -131,9 +141,9 @@ export const GatewayNotificationSchema = v.looseObject({
 
 export const GatewayNotificationReplySchema = v.object({
   outcome: v.pipe(
-    v.picklist(['RECORDED', 'REFUNDED', 'DISPUTED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
+    v.picklist(['RECORDED', 'REFUNDED', 'DISPUTED', 'LINK_ENDED', 'DUPLICATE', 'UNMATCHED', 'IGNORED']),
     v.description(
-      "RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.",
+      "RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). LINK_ENDED: the invoice's pay link expired or was cancelled on the dashboard: the invoice's payLink is cleared (null) at once, and the hourly refresh makes a new one while it owes. DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again); for an ended link, it is no longer the invoice's (replaced). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's; for an ended link, it is none of ours. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.",
     ),
   ),
   event: v.pipe(v.string(), v.description('The event received, as sent.')),
@@ -163,7 +173,8 @@ export const gatewayNotificationRoute = defineRoute({
     'The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. ' +
     "A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, " +
     "then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id. " +
-    "A dispute's state is applied once and never after a later one; a lost dispute gives its amount deducted back as a refund does, once per dispute id.",
+    "A dispute's state is applied once and never after a later one; a lost dispute gives its amount deducted back as a refund does, once per dispute id. " +
+    "An invoice's pay link that Razorpay reports expired or cancelled (payment_link.expired, payment_link.cancelled) is cleared from the invoice at once (`LINK_ENDED`); the hourly refresh makes a new one while the invoice owes.",
   tags: ['Payments'],
   rawBody: GatewayNotificationSchema,
   responses: {

@@ -1,5 +1,5 @@
 import { clockFor } from '../../infra/container.ts';
-import { adoptPaidLink } from '../../domain/receivables/pay-links.ts';
+import { adoptPaidLink, clearEndedLink } from '../../domain/receivables/pay-links.ts';
 import { isAwsUnavailable } from '../../infra/aws-client.ts';
 import { mailReceipt } from '../../domain/mail/receipt-mail.ts';
 import { logger } from '../../infra/logger.ts';
@@ -25,6 +25,24 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
       status: 200,
       body: { outcome: 'IGNORED' as const, event: notice.event, paymentId: null, invoiceId: null, refundId: null, disputeId: null, duplicate: false },
     };
+  if (notice.kind === 'link-ended') {
+    // No SDK here to make a new link (docs/performance.md): the dead one is cleared now, and the hourly refresh makes the next.
+    const ended = await clearEndedLink({ payLinks: services.payLinks, clock: services.clock }, notice.linkId);
+    if (ended.outcome === 'UNKNOWN') logger.warn('ended pay link that is none of ours', { linkId: notice.linkId, event: notice.event });
+    const outcome = ended.outcome === 'CLEARED' ? ('LINK_ENDED' as const) : ended.outcome === 'STALE' ? ('DUPLICATE' as const) : ('UNMATCHED' as const);
+    return {
+      status: 200,
+      body: {
+        outcome,
+        event: notice.event,
+        paymentId: null,
+        invoiceId: ended.invoiceId ?? null,
+        refundId: null,
+        disputeId: null,
+        duplicate: ended.outcome === 'STALE',
+      },
+    };
+  }
   if (notice.kind === 'authorized') {
     // Not money yet: reconciliation captures it while its invoice owes it; for more than is owed it is left to Razorpay's refund, and said.
     const notOwed = await authorizedNotOwed({ receivables: services.receivables, invoices: services.invoices }, notice.payment);

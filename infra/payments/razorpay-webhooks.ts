@@ -39,6 +39,12 @@ export const PAYMENT_EVENTS = ['payment.captured', 'order.paid', 'virtual_accoun
  */
 export const LINK_PAID_EVENT = 'payment_link.paid';
 /**
+ * razorpay.com/docs/webhooks/payment-links (the events' table): `payment_link.cancelled` when a link is cancelled by the merchant
+ * (on the dashboard, or by our own API cancel of a link we replaced), `payment_link.expired` when it passes `expire_by`; each
+ * carries `payload.payment_link.entity` in the state it names. Only the link's `id` and `status` are read.
+ */
+export const LINK_ENDED_EVENTS = { 'payment_link.cancelled': 'cancelled', 'payment_link.expired': 'expired' } as const;
+/**
  * razorpay.com/docs/webhooks/refunds, "List of Refunds Webhook Events": created, processed,
  * failed; each carries `payload.refund.entity` and `payload.payment.entity`. The refund's own
  * `status` says whether the money went back (a normal refund's `refund.created` sample is
@@ -219,7 +225,8 @@ export class RazorpayWebhooks implements PaymentNotifications {
     const disputeEvent = (DISPUTE_EVENTS as readonly string[]).includes(n.event);
     const authorizedEvent = n.event === 'payment.authorized';
     const linkEvent = n.event === LINK_PAID_EVENT;
-    if (!refundEvent && !disputeEvent && !authorizedEvent && !linkEvent && !(PAYMENT_EVENTS as readonly string[]).includes(n.event))
+    const endedState = Object.hasOwn(LINK_ENDED_EVENTS, n.event) ? LINK_ENDED_EVENTS[n.event as keyof typeof LINK_ENDED_EVENTS] : null;
+    if (!refundEvent && !disputeEvent && !authorizedEvent && !linkEvent && !endedState && !(PAYMENT_EVENTS as readonly string[]).includes(n.event))
       return { kind: 'ignored', event: n.event, eventId };
     const payload = n.payload;
     if (typeof payload !== 'object' || payload === null) throw new ValidationError('payload', 'payload must hold the event entities.');
@@ -229,6 +236,15 @@ export class RazorpayWebhooks implements PaymentNotifications {
       return payment.status === 'authorized' && payment.orderId !== null
         ? { kind: 'authorized', event: n.event, eventId, payment }
         : { kind: 'ignored', event: n.event, eventId };
+    }
+    if (endedState) {
+      const at = 'payload.payment_link.entity';
+      const l = payload.payment_link?.entity as { id?: unknown; status?: unknown } | undefined;
+      if (typeof l !== 'object' || l === null) throw new ValidationError(at, `${at} must be the Payment Link.`);
+      if (typeof l.id !== 'string' || !PAYMENT_LINK_ID.test(l.id))
+        throw new ValidationError(`${at}.id`, `${at}.id must be a Razorpay Payment Link id (plink_…).`);
+      if (l.status !== endedState) throw new ValidationError(`${at}.status`, `${at}.status must be ${endedState} with ${n.event}.`);
+      return { kind: 'link-ended', event: n.event, eventId, linkId: l.id };
     }
     if (linkEvent) {
       // razorpay.com/docs/webhooks/payment-links, "Payment Link Paid": payload.{payment_link, order, payment}.entity; the link's

@@ -17,7 +17,8 @@ import type { AddressInfo } from 'node:net';
  * - GET /v1/refunds?from&count&skip, GET /v1/payments/:id/refunds (razorpay.com/docs/api/refunds: fetch-all,
  *   fetch-multiple-refund-payment; the refund entity of razorpay.com/docs/api/refunds/entity);
  * - POST /v1/payment_links, GET /v1/payment_links/:id, POST /v1/payment_links/:id/cancel (razorpay.com/docs/api/payments/payment-links:
- *   create-standard, fetch-id, cancel; the entity of razorpay.com/docs/api/payments/payment-links/entity) and `payment_link.paid`;
+ *   create-standard, fetch-id, cancel; the entity of razorpay.com/docs/api/payments/payment-links/entity) and `payment_link.paid`,
+ *   `payment_link.cancelled` (an API or dashboard cancel) and `payment_link.expired`;
  * - POST /v1/virtual_accounts, GET /v1/virtual_accounts, GET /v1/virtual_accounts/:id/payments?from&count&skip
  *   (razorpay.com/docs/api/payments/smart-collect: create, fetch-all, fetch-payments; entity with receivers[]);
  * - webhooks: the event envelope of razorpay.com/docs/webhooks/payments and .../smart-collect, signed as
@@ -418,9 +419,32 @@ export class FakeRazorpay {
   private expireLinks(): void {
     for (const l of this.paymentLinks)
       if ((l.status === 'created' || l.status === 'partially_paid') && l.expire_by > 0 && l.expire_by <= this.seconds) {
-        l.status = 'expired';
         l.expired_at = l.expire_by;
+        this.endLink(l, 'expired');
       }
+  }
+
+  /**
+   * A link that ends announces it (razorpay.com/docs/webhooks/payment-links, the events' table: `payment_link.cancelled` "when a
+   * Payment Link is cancelled by you", on the dashboard or through the API; `payment_link.expired` "when a Payment Link expires"),
+   * its payload the link in its new state; the event is kept in `sent` for a test to deliver.
+   */
+  private endLink(link: FakePaymentLink, status: 'expired' | 'cancelled'): SignedWebhook {
+    link.status = status;
+    link.updated_at = this.now();
+    const event = this.sign(`payment_link.${status}`, { payment_link: { entity: { ...link } } });
+    this.sent.push(event);
+    return event;
+  }
+
+  /** The merchant cancels a link on the dashboard (as the cancel API, only a link still payable): `payment_link.cancelled` is sent. */
+  dashboardCancel(linkId: string): SignedWebhook {
+    this.expireLinks();
+    const link = this.paymentLinks.find((l) => l.id === linkId);
+    if (!link) throw new Error(`no payment link ${linkId} on the fake`);
+    if (link.status !== 'created' && link.status !== 'partially_paid') throw new Error(`payment link ${linkId} is ${link.status}: it cannot be cancelled`);
+    link.cancelled_at = this.now();
+    return this.endLink(link, 'cancelled');
   }
 
   /**
@@ -753,8 +777,8 @@ export class FakeRazorpay {
       if (!link) return send(400, error('BAD_REQUEST_ERROR', 'The id provided does not exist'));
       if (link.status !== 'created' && link.status !== 'partially_paid')
         return send(400, error('BAD_REQUEST_ERROR', `Payment Link cannot be cancelled in ${link.status} state`));
-      link.status = 'cancelled';
-      link.cancelled_at = link.updated_at = this.now();
+      link.cancelled_at = this.now();
+      this.endLink(link, 'cancelled');
       return send(200, link);
     }
     if (req.method === 'GET' && path === '/v1/virtual_accounts') return send(200, page(this.virtualAccounts));

@@ -122,4 +122,47 @@ describe('Razorpay Payment Links through the SDK', () => {
     expect(() => fake.payLink(expiring.linkId)).toThrow(/is expired/);
     await expect(gateway.paymentLink('plink_NoSuchLink0001')).rejects.toMatchObject({ name: 'GatewayRejectedError', httpStatus: 400 });
   });
+
+  it('a link ending announces it: payment_link.cancelled (dashboard or API cancel) and payment_link.expired carry the link in that state, read as its id', async () => {
+    const read = (w: { body: string; headers: Record<string, string> }) =>
+      gateway.readNotification(w.body, w.headers['x-razorpay-signature'], w.headers['x-razorpay-event-id']);
+    const onDashboard = await gateway.createPaymentLink(request('inv-6/L1'));
+    const cancelled = fake.dashboardCancel(onDashboard.linkId);
+    const body = JSON.parse(cancelled.body);
+    expect(body).toMatchObject({ entity: 'event', event: 'payment_link.cancelled', contains: ['payment_link'] });
+    expect(body.payload.payment_link.entity).toMatchObject({ id: onDashboard.linkId, status: 'cancelled', reference_id: 'inv-6/L1', amount: 6_500_00 });
+    expect(body.payload.payment_link.entity.cancelled_at).toBeGreaterThan(0);
+    expect(read(cancelled)).toMatchObject({ kind: 'link-ended', event: 'payment_link.cancelled', linkId: onDashboard.linkId });
+    expect(() => fake.dashboardCancel(onDashboard.linkId)).toThrow(/is cancelled/);
+
+    const byApi = await gateway.createPaymentLink(request('inv-6/L2'));
+    await gateway.cancelPaymentLink(byApi.linkId);
+    expect(fake.sent.filter((w) => w.body.includes(byApi.linkId)).map((w) => w.event)).toEqual(['payment_link.cancelled']);
+
+    // The fake's clock already moved on an hour (the test before): the expiry is 20 minutes past its now.
+    const expiring = await gateway.createPaymentLink(request('inv-6/L3', 6_500_00, new Date(Date.now() + 80 * 60_000)));
+    fake.elapse(2 * 60 * 60);
+    const expired = fake.sent.filter((w) => w.body.includes(expiring.linkId));
+    expect(expired.map((w) => w.event)).toEqual(['payment_link.expired']);
+    expect(JSON.parse(expired[0]!.body).payload.payment_link.entity).toMatchObject({ id: expiring.linkId, status: 'expired' });
+    expect(read(expired[0]!)).toMatchObject({ kind: 'link-ended', event: 'payment_link.expired', linkId: expiring.linkId });
+
+    // Read strictly for what is used: the link's id and the state the event names (400 naming the field); the rest loosely.
+    const signed = (b: unknown) => {
+      const raw = JSON.stringify(b);
+      return () => gateway.readNotification(raw, hexSignature(raw, 'whsec-links'), undefined);
+    };
+    const bare = { ...body, payload: { payment_link: { entity: { id: onDashboard.linkId, status: 'cancelled' } } } };
+    expect(signed(bare)()).toMatchObject({ kind: 'link-ended', linkId: onDashboard.linkId });
+    expect(signed({ ...body, payload: { payment_link: { entity: { id: onDashboard.linkId, status: 'expired' } } } })).toThrow(
+      expect.objectContaining({ name: 'ValidationError', param: 'payload.payment_link.entity.status' }),
+    );
+    expect(signed({ ...body, payload: { payment_link: { entity: { id: 'link_1', status: 'cancelled' } } } })).toThrow(
+      expect.objectContaining({ param: 'payload.payment_link.entity.id' }),
+    );
+    expect(signed({ ...body, payload: {} })).toThrow(expect.objectContaining({ param: 'payload.payment_link.entity' }));
+    expect(() => gateway.readNotification(cancelled.body, hexSignature(cancelled.body, 'whsec-other'), undefined)).toThrow(
+      expect.objectContaining({ param: 'X-Razorpay-Signature' }),
+    );
+  });
 });

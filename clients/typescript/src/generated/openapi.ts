@@ -358,7 +358,7 @@ export interface paths {
         put?: never;
         /**
          * Razorpay's webhook (every stage: the sandbox gateway speaks the same format)
-         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id. A dispute's state is applied once and never after a later one; a lost dispute gives its amount deducted back as a refund does, once per dispute id.
+         * @description Called by Razorpay, not by partners: no API key, no rate limit. The `x-razorpay-signature` header must hold the hex HMAC-SHA256 of the exact raw body under the webhook secret (the current one, or the previous one while it rotates), checked before anything in the body is read. `x-razorpay-event-id` is kept with the payment. A captured payment of an invoice's order becomes one POSTED PAYMENT ledger entry of its group, allocated to that invoice first, then to the group's other open invoices oldest due date first; a bank transfer into a group's virtual account is allocated oldest due first; what is left stays as unallocated credit. The same payment id announced again (payment.captured, then order.paid, or a redelivery), concurrently or later, is answered 200 `DUPLICATE` and records nothing. A processed refund (refund.created, .processed or .failed: the refund's own status decides) posts one ADJUSTMENT of its amount and takes it back from the group's credit, then from the invoices the payment paid (the payment's invoice first), which owe it again; once per refund id. A dispute's state is applied once and never after a later one; a lost dispute gives its amount deducted back as a refund does, once per dispute id. An invoice's pay link that Razorpay reports expired or cancelled (payment_link.expired, payment_link.cancelled) is cleared from the invoice at once (`LINK_ENDED`); the hourly refresh makes a new one while the invoice owes.
          */
         post: operations["receiveGatewayNotification"];
         delete?: never;
@@ -2362,7 +2362,7 @@ export interface components {
              * @constant
              */
             entity?: "event";
-            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required, payment.authorized, payment_link.paid. Any other event is answered 200 IGNORED without reading payload. */
+            /** @description Acted on: payment.captured, order.paid, virtual_account.credited, refund.created, refund.processed, refund.failed, payment.dispute.created, payment.dispute.won, payment.dispute.lost, payment.dispute.closed, payment.dispute.under_review, payment.dispute.action_required, payment.authorized, payment_link.paid, payment_link.cancelled, payment_link.expired. Any other event is answered 200 IGNORED without reading payload. */
             event: string;
             /** @description The kinds of object in payload, such as payment; not read. */
             contains?: string[];
@@ -2451,23 +2451,23 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
-                /** @description With payment_link.paid. */
+                /** @description With payment_link.paid, payment_link.cancelled and payment_link.expired. */
                 payment_link?: {
                     /** @description The Payment Link. */
                     entity: {
                         /** @description Our Payment Link (plink_…) of an invoice. */
                         id: string;
-                        /** @description The link as sent to the payer. */
-                        short_url: string;
-                        /** @description Paise asked. */
-                        amount: number;
+                        /** @description The link as sent to the payer; read with payment_link.paid. */
+                        short_url?: string;
+                        /** @description Paise asked; read with payment_link.paid. */
+                        amount?: number;
                         /**
-                         * @description The link's state.
+                         * @description The link's state: `cancelled` with payment_link.cancelled, `expired` with payment_link.expired.
                          * @enum {string}
                          */
                         status: "created" | "partially_paid" | "paid" | "cancelled" | "expired";
-                        /** @description The order Razorpay opened for the payment: the one payload.payment names. */
-                        order_id: string;
+                        /** @description The order Razorpay opened for the payment, the one payload.payment names; read with payment_link.paid. */
+                        order_id?: string;
                         /** @description Our reference on the link. */
                         reference_id?: string;
                     } & {
@@ -2510,10 +2510,10 @@ export interface components {
         };
         GatewayNotificationReply: {
             /**
-             * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
+             * @description RECORDED: a new payment. REFUNDED: a processed refund, posted once (the group owes it again). DISPUTED: a new state of a dispute (a lost one given back once, as a refund is). LINK_ENDED: the invoice's pay link expired or was cancelled on the dashboard: the invoice's payLink is cleared (null) at once, and the hourly refresh makes a new one while it owes. DUPLICATE: this payment id (or refund id, or dispute state) was recorded before, or a later dispute state was (nothing moved again); for an ended link, it is no longer the invoice's (replaced). UNMATCHED: the payment names an order or virtual account that is not ours, or is not in INR: kept for operators (`payments unmatched`), nothing posted; for a refund, the refunded payment is no group's; for an ended link, it is none of ours. IGNORED: an event not acted on, a payment not captured, a bank transfer's payment.captured (its virtual_account.credited twin records it), or a refund not processed.
              * @enum {string}
              */
-            outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
+            outcome: "RECORDED" | "REFUNDED" | "DISPUTED" | "LINK_ENDED" | "DUPLICATE" | "UNMATCHED" | "IGNORED";
             /** @description The event received, as sent. */
             event: string;
             /** @description The payment (pay_…) the event is about; null when it names none. */
