@@ -14,8 +14,12 @@ import { MIN_ORDER_AMOUNT } from './gateway-orders.ts';
 export const PAY_LINK_DAYS = 120;
 /** A link with less than this left is replaced rather than sent to a payer who may open it tomorrow. */
 const RENEW_BEFORE_MS = 86_400_000;
-/** How many references past the stored one a replacement tries when an earlier attempt's link (its answer lost, or a racing refresh's) is for another amount or spent. */
-const REFERENCE_TRIES = 3;
+/**
+ * How many references past the stored one a replacement tries when an earlier attempt's link (its answer lost, or a racing refresh's)
+ * is for another amount or spent. A link the gateway ended is cleared with its `seq` (clearEndedLink), so the next starts again at
+ * the first reference and passes each spent one: one call per link the invoice ever had, which the bound leaves room for.
+ */
+const REFERENCE_TRIES = 12;
 /** Refreshes of one invoice racing: each lost write reads again, and every round one of them lands. */
 const REFRESH_ROUNDS = 4;
 

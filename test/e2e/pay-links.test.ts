@@ -135,18 +135,29 @@ describe('pay links', () => {
     expect((await inbox.forRecipient(payer)).filter((m) => m.subject.startsWith('Payment received'))).toHaveLength(1);
   }, 300_000);
 
-  it('a link cancelled on the Razorpay dashboard is replaced by the next reconciliation, for the amount due', async () => {
+  it('a link cancelled on the Razorpay dashboard is cleared at once by its payment_link.cancelled, and the next reconciliation makes one for the amount due', async () => {
     const { g, id } = await issuedInvoice();
     const [first] = linksOf(id);
-    // The dashboard's cancel is the same Cancel API call; the invoice still holds the link.
-    await rz.svc.gateway.cancelPaymentLink(first!.id);
-    expect((await rz.svc.invoices.get(g.agentGroupId, id))!.payLink).toMatchObject({ linkId: first!.id });
+    const cancelled = rz.fake.dashboardCancel(first!.id);
+    // Said at once: the invoice's answer stops showing a link that takes no payment.
+    expect((await deliver(cancelled)).body).toMatchObject({ outcome: 'LINK_ENDED', event: 'payment_link.cancelled', invoiceId: id, duplicate: false });
+    expect(await invoiceOf(g, id)).toMatchObject({ amountDue: 10_500, payLink: null });
+    expect((await deliver(cancelled)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id, duplicate: true });
 
     expect((await reconcile(g)).failures).toEqual([]);
     const second = linksOf(id).find((l) => l.reference_id === `${id}/L2`);
     expect(second).toMatchObject({ amount: 10_500_00, status: 'created' });
     expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: second!.short_url, amount: 10_500 });
+    // The first link's event arriving late moves nothing now that the invoice holds the second.
+    expect((await deliver(cancelled)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
+    expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: second!.short_url });
     expect((await reconcile(g)).failures).toEqual([]);
     expect(linksOf(id)).toHaveLength(2);
+
+    // A link we never made: kept out of every invoice, answered as other unmatched notices are.
+    const foreign = rz.fake.sign('payment_link.expired', { payment_link: { entity: { id: 'plink_NotOursAtAll01', status: 'expired' } } });
+    expect((await deliver(foreign)).body).toMatchObject({ outcome: 'UNMATCHED', invoiceId: null });
+    // Signed with another secret: refused as every other notification is.
+    expect((await rz.deliver(cancelled, { ...cancelled.headers, 'x-razorpay-signature': '0'.repeat(64) })).status).toBe(400);
   }, 300_000);
 });
