@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Invoice, PayLink } from '../../domain/invoicing/invoice.ts';
-import { refreshPayLink, type PayLinkDeps } from '../../domain/receivables/pay-links.ts';
+import { clearEndedLink, refreshPayLink, type PayLinkDeps } from '../../domain/receivables/pay-links.ts';
 import { GatewayRejectedError, type PaymentLink, type PaymentLinkRequest } from '../../domain/ports/payment-gateway.ts';
 
 const G = 'grp-links';
@@ -121,6 +121,23 @@ describe('a pay link refreshed from several places at once', () => {
     expect(await refreshPayLink(w.deps, G, ID)).toBe('KEPT');
     expect(await refreshPayLink(w.deps, G, ID, new Set([first.linkId]))).toBe('REPLACED');
     expect(w.stored()).toMatchObject({ amount: 1_000_000, seq: 2 });
+    expect(w.links.filter((l) => l.status === 'created').map((l) => l.linkId)).toEqual([w.stored()!.linkId]);
+  });
+
+  it('a link cleared when the gateway reported it ended is followed by one made past every spent reference, whatever the amounts', async () => {
+    const w = world();
+    const payLinks = { setPayLink: w.deps.payLinks.setPayLink, payLinkInvoice: async () => ({ agentGroupId: G, invoiceId: ID }) };
+    for (let ended = 1; ended <= 5; ended++) {
+      // Each link ends at Razorpay (cancelled on the dashboard) and its event clears it; a payment in between changes the amount.
+      const stored = w.stored()!;
+      w.links.find((l) => l.linkId === stored.linkId)!.status = 'cancelled';
+      expect((await clearEndedLink({ payLinks, clock: w.deps.clock }, stored.linkId)).outcome).toBe('CLEARED');
+      expect(w.stored()).toBeNull();
+      if (ended === 3) w.pay(100_000);
+      expect(await refreshPayLink(w.deps, G, ID)).toBe('MADE');
+      expect(w.stored()).toMatchObject({ seq: ended + 1, amount: ended >= 3 ? 900_000 : 1_000_000 });
+    }
+    expect(new Set(w.links.map((l) => l.referenceId)).size).toBe(w.links.length);
     expect(w.links.filter((l) => l.status === 'created').map((l) => l.linkId)).toEqual([w.stored()!.linkId]);
   });
 });
