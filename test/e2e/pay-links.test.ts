@@ -96,6 +96,9 @@ describe('pay links', () => {
     expect((await reconcile(g)).failures).toEqual([]);
     expect(rz.fake.paymentLinks.find((l) => l.id === first!.id)).toMatchObject({ status: 'cancelled' });
     expect(() => rz.fake.payLink(first!.id)).toThrow(/cancelled/);
+    // Our own cancel is announced too: the invoice no longer holds that link, so it moves nothing.
+    const ownCancel = rz.fake.sent.find((w) => w.event === 'payment_link.cancelled' && w.body.includes(first!.id))!;
+    expect((await deliver(ownCancel)).body).toMatchObject({ outcome: 'DUPLICATE', invoiceId: id });
     const second = linksOf(id).find((l) => l.reference_id === `${id}/L2`);
     expect(second).toMatchObject({ amount: 6_500_00, status: 'created' });
     expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: second!.short_url, amount: 6_500 });
@@ -159,5 +162,18 @@ describe('pay links', () => {
     expect((await deliver(foreign)).body).toMatchObject({ outcome: 'UNMATCHED', invoiceId: null });
     // Signed with another secret: refused as every other notification is.
     expect((await rz.deliver(cancelled, { ...cancelled.headers, 'x-razorpay-signature': '0'.repeat(64) })).status).toBe(400);
+  }, 300_000);
+
+  // Last: Razorpay's clock moves on past the link's expiry, after which links the service makes would be refused as already past.
+  it('a link past its expiry is announced payment_link.expired and cleared from the invoice at once', async () => {
+    const { g, id } = await issuedInvoice();
+    const [link] = linksOf(id);
+    rz.fake.elapse(link!.expire_by - Math.floor(Date.now() / 1000) + 60);
+    const expired = rz.fake.sent.find((w) => w.event === 'payment_link.expired' && w.body.includes(link!.id))!;
+    expect(JSON.parse(expired.body).payload.payment_link.entity).toMatchObject({ id: link!.id, status: 'expired' });
+    // Until the event, the invoice still shows it (its stored expiry is Razorpay's, which our clock has not reached).
+    expect((await invoiceOf(g, id)).payLink).toMatchObject({ url: link!.short_url });
+    expect((await deliver(expired)).body).toMatchObject({ outcome: 'LINK_ENDED', event: 'payment_link.expired', invoiceId: id });
+    expect(await invoiceOf(g, id)).toMatchObject({ amountDue: 10_500, payLink: null });
   }, 300_000);
 });
