@@ -1,3 +1,4 @@
+import type { ReconcileDeps } from '../domain/receivables/gateway-accounts.ts';
 import { systemOrigin, type AuditOrigin } from '../domain/audit/audit-event.ts';
 import type { AdminDeps } from '../domain/admin.ts';
 import type { CatalogueReader } from '../domain/ports/catalogue-reader.ts';
@@ -390,6 +391,21 @@ export function syncDeps(svc: Services): SyncDeps {
 /** What signing people in to the console needs: the console's pages, and the admin tool's invitations. */
 export function consoleDeps(svc: Services, consoleUrl: string): ConsoleDeps {
   return { people: svc.people, tokens: consoleTokens, mailer: svc.mailer, rateLimiter: svc.rateLimiter, clock: svc.realClock, ids: svc.ids, consoleUrl };
+}
+
+/** Payment reconciliation as the hourly worker, the admin tool and the tests run it (the worker adds the groups' test clocks). */
+export function reconcileDeps(svc: Services): ReconcileDeps {
+  return {
+    gateway: svc.gateway,
+    receivables: svc.receivables,
+    tenants: svc.tenants,
+    clock: svc.clock,
+    invoices: svc.invoices,
+    payLinks: svc.payLinks,
+    ids: svc.ids,
+    metrics: svc.metrics,
+    mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
+  };
 }
 
 export function orderDeps(svc: Services): OrderDeps {

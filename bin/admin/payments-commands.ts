@@ -7,6 +7,7 @@ import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
+import { reconcileDeps } from '../../infra/container.ts';
 import { columns, GROUP_OPTION, type CommandSpec } from './command.ts';
 import { ServiceUnreachableError } from './environment.ts';
 import { rupeesOption } from './input.ts';
@@ -197,21 +198,7 @@ export const paymentsReconcile: CommandSpec = {
   examples: ['payments reconcile', 'payments reconcile --group tripkart-agents --json'],
   async run(args, ctx) {
     const svc = ctx.services();
-    const report = await reconcilePayments(
-      {
-        gateway: svc.gateway,
-        receivables: svc.receivables,
-        tenants: svc.tenants,
-        clock: svc.clock,
-        invoices: svc.invoices,
-        payLinks: svc.payLinks,
-        ids: svc.ids,
-        metrics: svc.metrics,
-        mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
-      },
-      ctx.origin(),
-      args.text('group'),
-    );
+    const report = await reconcilePayments(reconcileDeps(svc), ctx.origin(), args.text('group'));
     ctx.out.result(report, () => [
       `Checked ${report.groups} group(s): ${report.ordersChecked} order(s), ${report.virtualAccountsChecked} virtual account(s); ${report.found} captured payment(s) found, ${report.recorded.length} recorded now, ${report.unmatched} unmatched; ${report.refunded.length} processed refund(s) recorded now.`,
       ...report.recorded.map((r) => `  recorded ${r.paymentId} ${rupees(r.amount)} for ${r.agentGroupId}`),

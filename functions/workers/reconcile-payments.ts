@@ -1,7 +1,7 @@
 // This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
 import '../../infra/payments/with-razorpay.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
-import { clockFor, services } from '../../infra/container.ts';
+import { clockFor, reconcileDeps, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 import { systemOrigin } from '../../domain/audit/audit-event.ts';
 
@@ -12,21 +12,7 @@ import { systemOrigin } from '../../domain/audit/audit-event.ts';
  */
 export const handler = async () => {
   const svc = services();
-  const report = await reconcilePayments(
-    {
-      gateway: svc.gateway,
-      receivables: svc.receivables,
-      tenants: svc.tenants,
-      clock: svc.clock,
-      clockFor: clockFor(svc),
-      invoices: svc.invoices,
-      payLinks: svc.payLinks,
-      ids: svc.ids,
-      metrics: svc.metrics,
-      mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
-    },
-    systemOrigin('payment-reconciliation', svc.ids.uuid()),
-  );
+  const report = await reconcilePayments({ ...reconcileDeps(svc), clockFor: clockFor(svc) }, systemOrigin('payment-reconciliation', svc.ids.uuid()));
   (report.failures.length > 0 ? logger.warn : logger.info).call(logger, 'payment reconciliation', {
     ...report,
     recorded: report.recorded.length,

@@ -7,7 +7,7 @@ import { formatInr } from '../../domain/money.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { parseConfig } from '../../infra/config.ts';
-import { buildServices, type Services } from '../../infra/container.ts';
+import { buildServices, reconcileDeps, type Services } from '../../infra/container.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { FakeRazorpay } from '../support/fake-razorpay.ts';
@@ -38,22 +38,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => fake?.stop());
 
-const reconcile = (agentGroupId: string) =>
-  reconcilePayments(
-    {
-      gateway: svc.gateway,
-      receivables: svc.receivables,
-      tenants: svc.tenants,
-      clock: svc.clock,
-      invoices: svc.invoices,
-      payLinks: svc.payLinks,
-      ids: svc.ids,
-      metrics: svc.metrics,
-      mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
-    },
-    TEST_OPERATOR,
-    agentGroupId,
-  );
+const reconcile = (agentGroupId: string) => reconcilePayments(reconcileDeps(svc), TEST_OPERATOR, agentGroupId);
 
 describe('receipts of payments found by reconciliation', () => {
   it('a payment whose webhook never came is recorded by reconciliation and receipted once to the contacts who chose receipts; a second reconciliation sends nothing', async () => {

@@ -5,7 +5,7 @@ import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { reconcilePayments, type ReconcileReport } from '../../domain/receivables/gateway-accounts.ts';
 import { parseConfig } from '../../infra/config.ts';
-import { buildServices, type Services } from '../../infra/container.ts';
+import { buildServices, reconcileDeps, type Services } from '../../infra/container.ts';
 import { startOffline, type OfflineServer } from '../../scripts/local-stack.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { FakeRazorpay, type SignedWebhook } from './fake-razorpay.ts';
@@ -76,22 +76,7 @@ export async function startRazorpayStack(): Promise<RazorpayStack> {
       expect(res.status, res.text).toBe(200);
       return res.body.invoice;
     },
-    reconcile: (g) =>
-      reconcilePayments(
-        {
-          gateway: svc.gateway,
-          receivables: svc.receivables,
-          tenants: svc.tenants,
-          clock: svc.clock,
-          invoices: svc.invoices,
-          payLinks: svc.payLinks,
-          ids: svc.ids,
-          metrics: svc.metrics,
-          mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
-        },
-        TEST_OPERATOR,
-        g.agentGroupId,
-      ),
+    reconcile: (g) => reconcilePayments(reconcileDeps(svc), TEST_OPERATOR, g.agentGroupId),
     stop: async () => {
       await offline.stop();
       await fake.stop();
