@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eInvoiceJson, type EInvoicePayload } from '../../domain/invoicing/e-invoice.ts';
 import { EInvoiceHeldError, EInvoiceRejectedError, EInvoiceUnavailableError } from '../../domain/ports/e-invoice-registry.ts';
-import { authPayload, verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
+import { authPayload, sealData, verifyIrpJws } from '../../infra/einvoice/irp-crypto.ts';
 import { NicEInvoiceRegistry, type IrpCredential, type IrpSession, type IrpSessionStore } from '../../infra/einvoice/nic-e-invoice-registry.ts';
-import { startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
+import { sekUnder, startFakeIrp, type FakeIrp, type FakeIrpUser } from '../support/fake-irp.ts';
 import { intraStateInvoice } from '../support/invoice-documents.ts';
 
 /**
@@ -37,6 +37,8 @@ const clock = { now: () => new Date(nowMs) };
 const doc = eInvoiceJson(intraStateInvoice);
 const GSTIN = doc.SellerDtls.Gstin;
 const user: FakeIrpUser = { gstin: GSTIN, clientId: 'AAICK21TXP1', clientSecret: 'client-secret', userName: 'api_kestrel', password: 'Pass@1234' };
+/** Another registration's API user at the same portal. */
+const other: FakeIrpUser = { gstin: '29AAGCB1286Q1Z4', clientId: 'AAICK21TXP2', clientSecret: 'other-secret', userName: 'api_other', password: 'Pass@5678' };
 let fake: FakeIrp;
 let credential: IrpCredential;
 let sessions: MapSessions;
@@ -44,10 +46,46 @@ let registry: NicEInvoiceRegistry;
 const numbered = (no: string): EInvoicePayload => ({ ...doc, DocDtls: { ...doc.DocDtls, No: no } });
 const authCalls = () => fake.calls.filter((c) => c.path === '/eivital/v1.04/auth');
 
+/** The portal's answer as a client reads it: `Status`, the error codes, the sign-in's token. */
+interface RawAnswer {
+  readonly Status: unknown;
+  readonly Data?: { AuthToken?: string; Sek?: string } | string | null;
+  readonly ErrorDetails: { ErrorCode: string; ErrorMessage: string }[] | null;
+}
+const codeOf = (a: RawAnswer) => a.ErrorDetails?.[0]?.ErrorCode;
+/** A sign-in as NIC documents it, sent by hand so that a test can break any part of it. */
+const signInRaw = (o: { path?: string; gstin?: string; as?: FakeIrpUser; clientId?: string; data?: string; appKey?: Buffer; force?: boolean } = {}) =>
+  fetch(`${fake.url}${o.path ?? '/eivital/v1.04/auth'}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      client_id: o.clientId ?? (o.as ?? user).clientId,
+      client_secret: (o.as ?? user).clientSecret,
+      ...(o.gstin ? { Gstin: o.gstin } : {}),
+    },
+    body: JSON.stringify({
+      Data:
+        o.data ??
+        authPayload(fake.encryptionPublicKeyPem, {
+          UserName: (o.as ?? user).userName,
+          Password: (o.as ?? user).password,
+          AppKey: (o.appKey ?? Buffer.alloc(32, 7)).toString('base64'),
+          ForceRefreshAccessToken: o.force ?? false,
+        }),
+    }),
+  }).then((r) => r.json() as Promise<RawAnswer>);
+const tokenOf = async (o: Parameters<typeof signInRaw>[0] = {}) =>
+  ((await signInRaw({ gstin: (o.as ?? user).gstin, ...o })).Data as { AuthToken: string }).AuthToken;
+/** A GET of the core or vital API under a token, as the adapter sends it. */
+const getRaw = (path: string, token: string, as: FakeIrpUser = user) =>
+  fetch(`${fake.url}${path}`, {
+    headers: { client_id: as.clientId, client_secret: as.clientSecret, Gstin: as.gstin, user_name: as.userName, AuthToken: token },
+  }).then(async (r) => ({ status: r.status, answer: r.status === 200 ? ((await r.json()) as RawAnswer) : undefined }));
+
 beforeAll(async () => {
   fake = await startFakeIrp({
     clock,
-    users: [user],
+    users: [user, other],
     taxpayers: [
       {
         Gstin: '27AAPFU0939F1ZV',
@@ -147,19 +185,7 @@ describe('Class: NicEInvoiceRegistry', () => {
   it('signs in at /eivital/v1.04/auth with the Gstin header; the fake refuses the v1.03 sign-in (1007), no Gstin header (1004) and another registration (1015)', async () => {
     await registry.register(numbered('NIC/0100'));
     expect(fake.calls[0]).toMatchObject({ path: '/eivital/v1.04/auth', gstin: GSTIN });
-    const signIn = (path: string, gstin?: string) =>
-      fetch(`${fake.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', client_id: user.clientId, client_secret: user.clientSecret, ...(gstin ? { Gstin: gstin } : {}) },
-        body: JSON.stringify({
-          Data: authPayload(fake.encryptionPublicKeyPem, {
-            UserName: user.userName,
-            Password: user.password,
-            AppKey: Buffer.alloc(32, 7).toString('base64'),
-            ForceRefreshAccessToken: false,
-          }),
-        }),
-      }).then((r) => r.json() as Promise<{ Status: unknown; ErrorDetails: { ErrorCode: string }[] | null }>);
+    const signIn = (path: string, gstin?: string) => signInRaw({ path, ...(gstin ? { gstin } : {}) });
     expect((await signIn('/eivital/v1.04/auth', GSTIN)).Status).toBe(1);
     expect((await signIn('/eivital/v1.03/auth', GSTIN)).ErrorDetails?.[0]?.ErrorCode).toBe('1007');
     expect((await signIn('/eivital/v1.04/auth')).ErrorDetails?.[0]?.ErrorCode).toBe('1004');
@@ -380,5 +406,85 @@ describe('Class: NicEInvoiceRegistry', () => {
     });
     await expect(registry.taxpayer('29AABCC1111C1Z9')).resolves.toMatchObject({ status: 'CNL', address: null });
     await expect(registry.taxpayer('24AAACU4444U1Z1')).rejects.toEqual(new EInvoiceRejectedError('3001', 'Requested data is not available'));
+  });
+  it('refuses a sign-in from an unknown client (1010), with a Data it cannot decrypt under its key (1013) or an AppKey not of 32 bytes (1016)', async () => {
+    expect(codeOf(await signInRaw({ gstin: GSTIN }))).toBeUndefined();
+    expect(codeOf(await signInRaw({ gstin: GSTIN, clientId: 'NOT-A-CLIENT' }))).toBe('1010');
+    expect(codeOf(await signInRaw({ gstin: GSTIN, data: Buffer.from('not under the portal key').toString('base64') }))).toBe('1013');
+    expect(codeOf(await signInRaw({ gstin: GSTIN, appKey: Buffer.alloc(16, 7) }))).toBe('1016');
+  });
+
+  it('answers the same token for its 360 minutes and a new one on ForceRefreshAccessToken only in its last 10; a call under a token past its 360 minutes is 1005 "Invalid Token"', async () => {
+    const master = '/eivital/v1.03/Master/gstin/27AAPFU0939F1ZV';
+    const start = nowMs;
+    try {
+      const first = await tokenOf();
+      expect((await getRaw(master, first)).answer?.Status).toBe('1');
+      expect(await tokenOf(), 'asked again: the same token').toBe(first);
+      nowMs = start + 300 * 60_000;
+      expect(await tokenOf({ force: true }), 'forced 60 minutes before it expires: the same token').toBe(first);
+      nowMs = start + 351 * 60_000;
+      const second = await tokenOf({ force: true });
+      expect(second, 'forced 9 minutes before it expires: a new token').not.toBe(first);
+      expect((await getRaw(master, second)).answer?.Status).toBe('1');
+      nowMs = start + (351 + 360) * 60_000 + 1_000;
+      expect(codeOf((await getRaw(master, second)).answer!)).toBe('1005');
+    } finally {
+      nowMs = start;
+    }
+  });
+
+  it("answers 2148 on Get IRN details, by IRN and by document, for a document it does not hold or that is another registration's; Cancel IRN of another registration's IRN is 2143, a CnlRsn outside 1–4 is 2140", async () => {
+    const mine = await registry.register(numbered('NIC/0700'));
+    const byIrn = (irn: string) => `/eicore/v1.03/Invoice/irn/${irn}`;
+    const byDoc = (no: string) => `/eicore/v1.03/Invoice/irnbydocdetails?${new URLSearchParams({ doctype: 'INV', docnum: no, docdate: doc.DocDtls.Dt })}`;
+    const ours = await tokenOf();
+    expect((await getRaw(byIrn(mine.irn), ours)).answer?.Status).toBe('1');
+    expect((await getRaw(byDoc('NIC/0700'), ours)).answer?.Status).toBe('1');
+    expect(codeOf((await getRaw(byIrn('f'.repeat(64)), ours)).answer!)).toBe('2148');
+    expect(codeOf((await getRaw(byDoc('NIC/0799'), ours)).answer!)).toBe('2148');
+    const theirs = await tokenOf({ as: other });
+    expect(codeOf((await getRaw(byIrn(mine.irn), theirs, other)).answer!)).toBe('2148');
+    expect(codeOf((await getRaw(byDoc('NIC/0700'), theirs, other)).answer!)).toBe('2148');
+    const otherKey = { ...credential, clientId: other.clientId, clientSecret: other.clientSecret, userName: other.userName, password: other.password };
+    const otherRegistry = new NicEInvoiceRegistry({ [other.gstin]: otherKey }, new MapSessions(), clock);
+    await expect(otherRegistry.cancel({ supplierGstin: other.gstin, irn: mine.irn, reason: '2', remark: 'not ours' })).rejects.toEqual(
+      new EInvoiceRejectedError('2143', 'Invoice does not belongs to the user GSTIN'),
+    );
+    await expect(registry.cancel({ supplierGstin: GSTIN, irn: mine.irn, reason: '5' as never, remark: 'no such reason' })).rejects.toMatchObject({
+      code: '2140',
+    });
+    // Generate IRN of a document whose supplier is not the signed-in registration: 2143 too.
+    const signedIn = await signInRaw({ gstin: GSTIN });
+    const sek = sekUnder(Buffer.alloc(32, 7), (signedIn.Data as { Sek: string }).Sek);
+    const foreign = { ...numbered('NIC/0701'), SellerDtls: { ...doc.SellerDtls, Gstin: other.gstin } };
+    const generated = await fetch(`${fake.url}/eicore/v1.03/Invoice`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        client_id: user.clientId,
+        client_secret: user.clientSecret,
+        Gstin: GSTIN,
+        user_name: user.userName,
+        AuthToken: ours,
+      },
+      body: JSON.stringify({ Data: sealData(sek, foreign) }),
+    }).then((r) => r.json() as Promise<RawAnswer>);
+    expect(generated.ErrorDetails?.[0]).toEqual({ ErrorCode: '2143', ErrorMessage: 'Invoice does not belongs to the user GSTIN' });
+  });
+
+  it('serves each call at its documented path and version only: the adapter registers, cancels and reads GSTIN details at v1.03 after signing in at v1.04; the same calls at v1.04 are not found', async () => {
+    const a = await registry.register(numbered('NIC/0710'));
+    await registry.cancel({ supplierGstin: GSTIN, irn: a.irn, reason: '1', remark: 'Duplicate' });
+    await registry.taxpayer('27AAPFU0939F1ZV');
+    expect(fake.calls.map((c) => c.path)).toEqual([
+      '/eivital/v1.04/auth',
+      '/eicore/v1.03/Invoice',
+      '/eicore/v1.03/Invoice/Cancel',
+      '/eivital/v1.03/Master/gstin/27AAPFU0939F1ZV',
+    ]);
+    const token = await tokenOf();
+    expect((await getRaw('/eivital/v1.04/Master/gstin/27AAPFU0939F1ZV', token)).status).toBe(404);
+    expect((await getRaw(`/eicore/v1.04/Invoice/irn/${a.irn}`, token)).status).toBe(404);
   });
 });
