@@ -197,6 +197,17 @@ export class FakeRazorpay {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** The service's settings that point its Razorpay adapter (the official SDK) at this fake, started. */
+  serviceEnv(): Record<string, string> {
+    return {
+      PAYMENT_GATEWAY: 'razorpay',
+      RAZORPAY_KEY_ID: this.keyId,
+      RAZORPAY_KEY_SECRET: this.keySecret,
+      RAZORPAY_API_URL: this.url,
+      RAZORPAY_WEBHOOK_SECRET: this.webhookSecret,
+    };
+  }
+
   /** Razorpay's clock moves forward a second per entity, so `from` filters and "newest first" are exact. */
   private now(): number {
     return ++this.seconds;

@@ -41,11 +41,7 @@ export async function startRazorpayStack(): Promise<RazorpayStack> {
   const fake = await new FakeRazorpay(webhookSecret).start();
   const env = {
     ...stack().env,
-    PAYMENT_GATEWAY: 'razorpay',
-    RAZORPAY_KEY_ID: fake.keyId,
-    RAZORPAY_KEY_SECRET: fake.keySecret,
-    RAZORPAY_API_URL: fake.url,
-    RAZORPAY_WEBHOOK_SECRET: webhookSecret,
+    ...fake.serviceEnv(),
     ESBUILD_PREBUILT: '.esbuild',
     SCHEDULES_ENABLED: 'false',
   };
