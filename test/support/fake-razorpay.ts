@@ -108,6 +108,8 @@ export interface FakePaymentLink {
   accept_partial: boolean;
   amount: number;
   amount_paid: number;
+  callback_method: string;
+  callback_url: string;
   cancelled_at: number;
   created_at: number;
   currency: string;
@@ -393,7 +395,8 @@ export class FakeRazorpay {
     if (!link) throw new Error(`no payment link ${linkId} on the fake`);
     this.expireLinks();
     if (link.status !== 'created' && link.status !== 'partially_paid') throw new Error(`payment link ${linkId} is ${link.status}: it takes no payment`);
-    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: null, notes: [] });
+    // The published payment_link.paid sample (razorpay.com/docs/webhooks/payloads/payment-links): the order opened for the payment carries the link's notes.
+    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: null, notes: link.notes });
     link.order_id = order.id;
     const paid = this.pay(order.id, link.amount - link.amount_paid);
     link.amount_paid = link.amount;
@@ -578,6 +581,9 @@ export class FakeRazorpay {
       accept_partial: body.accept_partial === true,
       amount,
       amount_paid: 0,
+      // Empty unless given (razorpay-node lib/types/paymentLink.d.ts; "" in the published payment_link.paid sample).
+      callback_method: (body.callback_method as string | undefined) ?? '',
+      callback_url: (body.callback_url as string | undefined) ?? '',
       cancelled_at: 0,
       created_at: now,
       currency,

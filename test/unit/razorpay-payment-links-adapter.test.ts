@@ -78,6 +78,35 @@ describe('Razorpay Payment Links through the SDK', () => {
     expect(() => fake.payLink(link.linkId)).toThrow(/is paid/);
   });
 
+  it('payment_link.paid has every field of the published sample’s link and order entities (razorpay.com/docs/webhooks/payloads/payment-links), the order carrying the link’s notes', async () => {
+    const link = await gateway.createPaymentLink(request('inv-7/L1'));
+    const body = JSON.parse(fake.payLink(link.linkId).linkPaid.body);
+    // The keys the published "payment_link.paid (Standard)" sample shows on each entity.
+    const sampleLink = [
+      'accept_partial',
+      'amount',
+      'amount_paid',
+      'callback_method',
+      'callback_url',
+      'cancelled_at',
+      'created_at',
+      'currency',
+      'customer',
+      'description',
+      'expire_by',
+      'expired_at',
+      'first_min_partial_amount',
+      'id',
+      'notes',
+      'notify',
+    ];
+    const sampleOrder = ['amount', 'amount_due', 'amount_paid', 'attempts', 'created_at', 'currency', 'entity', 'id', 'notes', 'offer_id', 'receipt', 'status'];
+    expect(Object.keys(body.payload.payment_link.entity)).toEqual(expect.arrayContaining(sampleLink));
+    expect(Object.keys(body.payload.order.entity)).toEqual(expect.arrayContaining(sampleOrder));
+    expect(body.payload.payment_link.entity).toMatchObject({ callback_method: '', callback_url: '' });
+    expect(body.payload.order.entity.notes).toEqual(body.payload.payment_link.entity.notes);
+  });
+
   it('reads payment_link.paid as the link and its captured payment on the link’s order; a payment on another order is refused (400 naming the field)', async () => {
     const link = await gateway.createPaymentLink(request('inv-5/L1'));
     const paid = fake.payLink(link.linkId);
