@@ -108,8 +108,8 @@ export interface FakePaymentLink {
   accept_partial: boolean;
   amount: number;
   amount_paid: number;
-  callback_method: string;
-  callback_url: string;
+  callback_method?: string;
+  callback_url?: string;
   cancelled_at: number;
   created_at: number;
   currency: string;
@@ -119,7 +119,7 @@ export interface FakePaymentLink {
   expired_at: number;
   first_min_partial_amount: number;
   notes: Record<string, string> | [];
-  notify: { sms: boolean; email: boolean };
+  notify: { sms: boolean; email: boolean; whatsapp: boolean };
   order_id: string;
   payments: { amount: number; created_at: number; method: string; payment_id: string; plink_id: string; status: string; updated_at: number }[] | null;
   reference_id: string;
@@ -130,6 +130,7 @@ export interface FakePaymentLink {
   updated_at: number;
   upi_link: boolean;
   user_id: string;
+  whatsapp_link: boolean;
 }
 
 interface FakeVirtualAccount {
@@ -395,8 +396,9 @@ export class FakeRazorpay {
     if (!link) throw new Error(`no payment link ${linkId} on the fake`);
     this.expireLinks();
     if (link.status !== 'created' && link.status !== 'partially_paid') throw new Error(`payment link ${linkId} is ${link.status}: it takes no payment`);
-    // The published payment_link.paid sample (razorpay.com/docs/webhooks/payloads/payment-links): the order opened for the payment carries the link's notes.
-    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: null, notes: link.notes });
+    // razorpay.com/docs/webhooks/payment-links, "Payment Link Paid" samples: the order opened for the payment has the link's
+    // `reference_id` as its `receipt` and the link's notes.
+    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: link.reference_id, notes: link.notes });
     link.order_id = order.id;
     const paid = this.pay(order.id, link.amount - link.amount_paid);
     link.amount_paid = link.amount;
@@ -581,9 +583,9 @@ export class FakeRazorpay {
       accept_partial: body.accept_partial === true,
       amount,
       amount_paid: 0,
-      // Empty unless given (razorpay-node lib/types/paymentLink.d.ts; "" in the published payment_link.paid sample).
-      callback_method: (body.callback_method as string | undefined) ?? '',
-      callback_url: (body.callback_url as string | undefined) ?? '',
+      // Only when given: the "Payment Link Paid" samples show them on the link created with them (UPI), not on the other (Standard).
+      ...(typeof body.callback_url === 'string' ? { callback_url: body.callback_url } : {}),
+      ...(typeof body.callback_method === 'string' ? { callback_method: body.callback_method } : {}),
       cancelled_at: 0,
       created_at: now,
       currency,
@@ -593,7 +595,8 @@ export class FakeRazorpay {
       expired_at: 0,
       first_min_partial_amount: (body.first_min_partial_amount as number | undefined) ?? 0,
       notes,
-      notify: { sms: false, email: false, ...((body.notify ?? {}) as object) },
+      // The samples' `notify` has `whatsapp` beside sms and email, and the link a `whatsapp_link` flag.
+      notify: { sms: false, email: false, whatsapp: false, ...((body.notify ?? {}) as object) },
       order_id: '',
       payments: null,
       reference_id: (reference as string | undefined) ?? '',
@@ -604,6 +607,7 @@ export class FakeRazorpay {
       updated_at: now,
       upi_link: false,
       user_id: '',
+      whatsapp_link: false,
     };
     this.paymentLinks.push(link);
     send(200, link);
