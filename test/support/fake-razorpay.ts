@@ -120,7 +120,8 @@ export interface FakePaymentLink {
   first_min_partial_amount: number;
   notes: Record<string, string> | [];
   notify: { sms: boolean; email: boolean; whatsapp: boolean };
-  order_id: string;
+  /** The order Razorpay opens for the payment: absent until then (the published `payment_link.expired` sample has none). */
+  order_id?: string;
   payments: { amount: number; created_at: number; method: string; payment_id: string; plink_id: string; status: string; updated_at: number }[] | null;
   reference_id: string;
   reminder_enable: boolean;
@@ -597,7 +598,6 @@ export class FakeRazorpay {
       notes,
       // The samples' `notify` has `whatsapp` beside sms and email, and the link a `whatsapp_link` flag.
       notify: { sms: false, email: false, whatsapp: false, ...((body.notify ?? {}) as object) },
-      order_id: '',
       payments: null,
       reference_id: (reference as string | undefined) ?? '',
       reminder_enable: body.reminder_enable === true,

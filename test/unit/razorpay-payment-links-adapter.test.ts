@@ -115,6 +115,10 @@ describe('Razorpay Payment Links through the SDK', () => {
     expect(body.payload.payment_link.entity).not.toHaveProperty('callback_url');
     expect(body.payload.payment_link.entity.notify).toMatchObject({ whatsapp: false });
     expect(body.payload.order.entity).toMatchObject({ receipt: 'inv-7/L1', notes: body.payload.payment_link.entity.notes });
+    // An unpaid link names no order (the published payment_link.expired sample); its expiry reads as any other.
+    const unpaid = await gateway.createPaymentLink(request('inv-7/L2'));
+    expect(fake.paymentLinks.find((l) => l.id === unpaid.linkId)).not.toHaveProperty('order_id');
+    expect(await gateway.paymentLink(unpaid.linkId)).toMatchObject({ status: 'created', orderId: null });
   });
 
   it('reads payment_link.paid as the link and its captured payment on the link’s order; a payment on another order is refused (400 naming the field)', async () => {
