@@ -49,3 +49,15 @@ export function decodeBillingJob(body: string): BillingJob | undefined {
     }
   );
 }
+
+/** The billing queue's other message: bring the group's pay links in line with what its invoices owe now (pay-links.ts). */
+export const PayLinkJobMessageSchema = v.strictObject({
+  v: v.literal(1),
+  kind: v.literal('payLinks'),
+  agentGroupId: v.pipe(v.string(), v.minLength(1)),
+});
+
+export const encodePayLinkJob = (agentGroupId: string): string => JSON.stringify({ v: 1, kind: 'payLinks', agentGroupId });
+
+/** The group whose pay links a message asks to refresh, or undefined when the body is not such a message. */
+export const decodePayLinkJob = (body: string): string | undefined => parseMessage(PayLinkJobMessageSchema, body)?.agentGroupId;

@@ -66,6 +66,7 @@ import { emfMetrics } from './metrics.ts';
 import type { DocumentStore } from '../domain/ports/document-store.ts';
 import type { InvoiceStore } from '../domain/ports/invoice-store.ts';
 import type { PaymentGateway, PaymentNotifications } from '../domain/ports/payment-gateway.ts';
+import type { PayLinkRefreshes } from '../domain/ports/pay-link-refreshes.ts';
 import type { ReceivablesStore } from '../domain/ports/receivables-store.ts';
 import { DynamoReceivablesStore } from './dynamo/dynamo-receivables-store.ts';
 import type { BillingDeps, PdfDeps } from '../domain/invoicing/run-billing.ts';
@@ -171,6 +172,8 @@ export interface Services {
   readonly pdfQueue: PdfQueue;
   /** Groups of a run over every group, for the billing worker (SQS). */
   readonly billingQueue: BillingQueue;
+  /** Groups whose pay links must follow a change of what they owe, for the billing worker (the same queue). */
+  readonly payLinkRefreshes: PayLinkRefreshes;
   /** The record of billing runs: each group's run, and each run over every group with its groups' outcomes. */
   readonly billingRuns: BillingRunLog;
   /** Each group's billing lock and the last period its scheduled billing closed. */
@@ -286,6 +289,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
     billingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl)),
+    payLinkRefreshes: () => onFirstCall(async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl)),
     billingRuns: () => new DynamoBillingRunLog(db(), table, auditTrail()),
     billingControl: () => new DynamoBillingRunControl(db(), table),
     invoices,
@@ -442,6 +446,9 @@ type BillingExtras = {
   readonly billingRuns: BillingRunLog;
   readonly billingQueue: BillingQueue;
   readonly owing: OwingFigures;
+  /** The whole stores: the billing worker also refreshes a group's pay links (functions/workers/bill-group.ts). */
+  readonly payLinks: PayLinkStore;
+  readonly receivables: ReceivablesStore;
 };
 
 /**

@@ -5,16 +5,21 @@ import { concurrentRecords } from './sqs-batch.ts';
 import { billQueuedGroup, jobAtGroupClock, type GroupBillingDeps } from '../../domain/invoicing/scheduled-billing.ts';
 import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import { continueBillingRun } from '../../domain/invoicing/request-billing-run.ts';
-import { decodeBillingJob } from '../../events/billing-job-message.ts';
+import { decodeBillingJob, decodePayLinkJob } from '../../events/billing-job-message.ts';
+import { refreshGroupPayLinks } from '../../domain/receivables/pay-links.ts';
 import { billingDeps, groupServices, services } from '../../infra/container.ts';
 import { logger } from '../../infra/logger.ts';
 import { withStatementPdf } from '../../infra/pdf/statement-renderer.ts';
 
-export type BillingWorkerDeps = GroupBillingDeps & {
-  readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
-  /** One group's dependencies, where they differ: at its own clock when it has a sandbox test clock (docs/sandbox.md). */
-  readonly forGroup?: (agentGroupId: string) => Promise<GroupBillingDeps>;
-};
+/** What bringing a group's pay links in line with what it owes needs (the billing queue's other message). */
+type PayLinkWorkerDeps = Parameters<typeof refreshGroupPayLinks>[0];
+
+export type BillingWorkerDeps = GroupBillingDeps &
+  PayLinkWorkerDeps & {
+    readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+    /** One group's dependencies, where they differ: at its own clock when it has a sandbox test clock (docs/sandbox.md). */
+    readonly forGroup?: (agentGroupId: string) => Promise<GroupBillingDeps & PayLinkWorkerDeps>;
+  };
 
 /**
  * One message of the billing queue: one group of a run over every group, or the continuation
@@ -23,8 +28,18 @@ export type BillingWorkerDeps = GroupBillingDeps & {
  * shows FAILED with its attempts meanwhile) and, after five receives, moves it to the
  * dead-letter queue, whose alarm pages. Issued documents' PDFs go to the PDF worker's
  * queue, as from POST /v1/invoices; the one PDF rendered here is the monthly statement its e-mail attaches.
+ * The queue's other message asks for a group's pay links to follow a change of what it owes: this worker carries Razorpay's SDK.
  */
 export async function handleBillingRecord(deps: BillingWorkerDeps, record: SQSRecord): Promise<void> {
+  const linksOf = decodePayLinkJob(record.body);
+  if (linksOf) {
+    // A payment, refund, dispute, credit note or ended link changed what the group owes: each link follows now, not at the
+    // hourly reconciliation. Safe however often it arrives and beside a racing refresh (refreshPayLink); a failure comes back.
+    const own = deps.forGroup ? await deps.forGroup(linksOf) : deps;
+    const refreshed = await refreshGroupPayLinks(own, linksOf);
+    logger.info('pay links refreshed', { agentGroupId: linksOf, refreshed });
+    return;
+  }
   const job = decodeBillingJob(record.body);
   if (!job) throw new Error('not a billing message');
   const own = deps.forGroup ? await deps.forGroup(job.agentGroupId) : deps;

@@ -1,13 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
-import { addContact } from '../../domain/mail/finance-contacts.ts';
 import { formatInr } from '../../domain/money.ts';
-import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
-import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
-import { TEST_OPERATOR } from '../support/audit-origin.ts';
-import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { financeAddress, mailbox, noonIst } from '../support/mailbox.ts';
-import { newAgentGroup, principalOf, stack, testServices } from '../support/stack.ts';
+import { seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { clockedMailGroup } from '../support/mailbox.ts';
 
 let world: InvoiceWorld;
 beforeAll(async () => {
@@ -21,27 +16,18 @@ beforeAll(async () => {
  */
 describe('payment reminders on a test clock', () => {
   it('bills the period, then e-mails due-soon (a third of the 15-day terms ahead), overdue on the 1st and 7th day, each once, only to the contact who chose reminders, each audited', async () => {
-    const svc = testServices();
-    const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15, overdueHoldDays: 10 });
-    const [ap, optedOut] = [financeAddress('ap'), financeAddress('noreminders')];
-    const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
-    await addContact(cdeps, g.agentGroupId, { email: ap, name: 'Asha' }, TEST_OPERATOR);
-    await addContact(cdeps, g.agentGroupId, { email: optedOut, documents: ['RECEIPTS', 'STATEMENTS'] }, TEST_OPERATOR);
-
-    const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids, dueWork: dueWorkOn(svc) };
-    const clock = await createTestClock(deps, principalOf(g), undefined);
-    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
     // A monthly period anchored on the 1st closes on the 1st; the run after midnight India time bills it.
-    const start = clock.setTo.slice(0, 10);
-    const billDay = `${addDays(`${start.slice(0, 7)}-01`, 32).slice(0, 8)}02`;
-    const advance = (day: string) => advanceTestClock(deps, principalOf(g), clock.id, noonIst(day));
+    const { svc, g, addresses, billDay, advance, inbox } = await clockedMailGroup(world, [
+      { who: 'ap', name: 'Asha' },
+      { who: 'noreminders', documents: ['RECEIPTS', 'STATEMENTS'] },
+    ]);
+    const [ap, optedOut] = addresses as [string, string];
     await advance(billDay);
     const [invoice] = (await svc.invoices.list(g.agentGroupId, { statuses: ['ISSUED'], limit: 10 })).invoices;
     expect(invoice).toBeDefined();
     const dueDate = invoice!.dueDate!;
     expect(dueDate).toBe(addDays(billDay, 15));
 
-    const inbox = mailbox(stack().env.SES_ENDPOINT!);
     const reminders = async () => (await inbox.forRecipient(ap)).filter((m) => /^(Reminder|Overdue):/.test(m.subject)).map((m) => m.subject);
     const due = formatInr(invoice!.total);
     const printed = dueDate.split('-').reverse().join('-');

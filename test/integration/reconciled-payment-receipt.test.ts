@@ -26,14 +26,7 @@ let svc: Services;
 beforeAll(async () => {
   const webhookSecret = randomBytes(24).toString('base64url');
   [world, fake] = await Promise.all([seedInvoiceWorld(), new FakeRazorpay(webhookSecret).start()]);
-  env = {
-    ...stack().env,
-    PAYMENT_GATEWAY: 'razorpay',
-    RAZORPAY_KEY_ID: fake.keyId,
-    RAZORPAY_KEY_SECRET: fake.keySecret,
-    RAZORPAY_API_URL: fake.url,
-    RAZORPAY_WEBHOOK_SECRET: webhookSecret,
-  };
+  env = { ...stack().env, ...fake.serviceEnv() };
   svc = buildServices(parseConfig(env));
 }, 120_000);
 afterAll(async () => fake?.stop());

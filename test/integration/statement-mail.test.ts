@@ -2,15 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { statementCsv } from '../../domain/ledger/ledger-csv.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
-import { addContact } from '../../domain/mail/finance-contacts.ts';
-import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
-import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
-import { formatIndianGrouping } from '../../domain/money.ts';
-import { TEST_OPERATOR } from '../support/audit-origin.ts';
+import { formatIndianGrouping, formatInr } from '../../domain/money.ts';
 import { pdfText } from '../support/pdf-scan.ts';
-import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
-import { financeAddress, mailbox, noonIst } from '../support/mailbox.ts';
-import { newAgentGroup, principalOf, stack, testServices } from '../support/stack.ts';
+import { seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
+import { clockedMailGroup } from '../support/mailbox.ts';
+import { principalOf } from '../support/stack.ts';
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let world: InvoiceWorld;
 beforeAll(async () => {
@@ -23,21 +21,12 @@ beforeAll(async () => {
  */
 describe('monthly statement e-mail on a test clock', () => {
   it("a clock jumping past the 1st is caught up on the 2nd: the previous month's statement goes once to each contact who chose statements, its PDF and CSV the same as GET /v1/statement's, audited; a later run sends nothing", async () => {
-    const svc = testServices();
-    const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15 });
-    const [ap, noStatements] = [financeAddress('ap'), financeAddress('nostatements')];
-    const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
     // A reminder opt-out does not stop statements; leaving STATEMENTS out does.
-    await addContact(cdeps, g.agentGroupId, { email: ap, name: 'Asha', documents: ['STATEMENTS'] }, TEST_OPERATOR);
-    await addContact(cdeps, g.agentGroupId, { email: noStatements, documents: ['RECEIPTS', 'REMINDERS'] }, TEST_OPERATOR);
-
-    const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids, dueWork: dueWorkOn(svc) };
-    const clock = await createTestClock(deps, principalOf(g), undefined);
-    await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
-    const start = clock.setTo.slice(0, 10);
-    const billDay = `${addDays(`${start.slice(0, 7)}-01`, 32).slice(0, 8)}02`;
-    const advance = (day: string) => advanceTestClock(deps, principalOf(g), clock.id, noonIst(day));
-    const inbox = mailbox(stack().env.SES_ENDPOINT!);
+    const { svc, g, addresses, start, billDay, advance, inbox } = await clockedMailGroup(world, [
+      { who: 'ap', name: 'Asha', documents: ['STATEMENTS'] },
+      { who: 'nostatements', documents: ['RECEIPTS', 'REMINDERS'] },
+    ]);
+    const [ap, noStatements] = addresses as [string, string];
     const statements = async (who: string) => (await inbox.forRecipient(who)).filter((m) => m.subject.startsWith('Statement '));
     // The booking's charge is in the clock's first month; the clock jumps past the 1st of the next
     // month to its 2nd, and that day's run sends the month missed.
@@ -55,13 +44,20 @@ describe('monthly statement e-mail on a test clock', () => {
     expect(mine).toHaveLength(1);
     const mail = mine[0]!;
     expect(mail.subject).toContain(`Statement ${printed(from)} to ${printed(to)}`);
-    expect(mail.text).toContain('Opening balance');
-    expect(mail.html).toContain('Closing balance');
     const csv = mail.attachments.find((a) => a.fileName === `statement-${from}-to-${to}.csv`);
     expect(csv).toBeDefined();
 
     const api = await getStatement(svc, principalOf(g), { from, to });
     expect(api.entries.length).toBeGreaterThan(0);
+    // The message's figures are the API's: opening, the number of entries, closing (in rupees, Indian grouping).
+    const rupees = (r: number) => formatInr(Math.round(r * 100));
+    expect(mail.subject).toBe(`Statement ${printed(from)} to ${printed(to)}: closing balance ${rupees(api.closingBalance)}`);
+    // The HTML part's table read as its text.
+    for (const part of [mail.text, mail.html.replace(/<[^>]+>/g, ' ')]) {
+      expect(part).toMatch(new RegExp(`Opening balance\\W+${escapeRegExp(rupees(api.openingBalance))}`));
+      expect(part).toMatch(new RegExp(`Entries\\W+${api.entries.length}\\b`));
+      expect(part).toMatch(new RegExp(`Closing balance\\W+${escapeRegExp(rupees(api.closingBalance))}`));
+    }
     expect(csv!.content.toString('utf8')).toBe(statementCsv(api));
     const closingRow = csv!.content.toString('utf8').trim().split('\n').at(-1)!;
     expect(closingRow).toContain('CLOSING_BALANCE');

@@ -108,6 +108,8 @@ export interface FakePaymentLink {
   accept_partial: boolean;
   amount: number;
   amount_paid: number;
+  callback_method?: string;
+  callback_url?: string;
   cancelled_at: number;
   created_at: number;
   currency: string;
@@ -117,8 +119,9 @@ export interface FakePaymentLink {
   expired_at: number;
   first_min_partial_amount: number;
   notes: Record<string, string> | [];
-  notify: { sms: boolean; email: boolean };
-  order_id: string;
+  notify: { sms: boolean; email: boolean; whatsapp: boolean };
+  /** The order Razorpay opens for the payment: absent until then (the published `payment_link.expired` sample has none). */
+  order_id?: string;
   payments: { amount: number; created_at: number; method: string; payment_id: string; plink_id: string; status: string; updated_at: number }[] | null;
   reference_id: string;
   reminder_enable: boolean;
@@ -128,6 +131,7 @@ export interface FakePaymentLink {
   updated_at: number;
   upi_link: boolean;
   user_id: string;
+  whatsapp_link: boolean;
 }
 
 interface FakeVirtualAccount {
@@ -195,6 +199,17 @@ export class FakeRazorpay {
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The service's settings that point its Razorpay adapter (the official SDK) at this fake, started. */
+  serviceEnv(): Record<string, string> {
+    return {
+      PAYMENT_GATEWAY: 'razorpay',
+      RAZORPAY_KEY_ID: this.keyId,
+      RAZORPAY_KEY_SECRET: this.keySecret,
+      RAZORPAY_API_URL: this.url,
+      RAZORPAY_WEBHOOK_SECRET: this.webhookSecret,
+    };
   }
 
   /** Razorpay's clock moves forward a second per entity, so `from` filters and "newest first" are exact. */
@@ -382,7 +397,9 @@ export class FakeRazorpay {
     if (!link) throw new Error(`no payment link ${linkId} on the fake`);
     this.expireLinks();
     if (link.status !== 'created' && link.status !== 'partially_paid') throw new Error(`payment link ${linkId} is ${link.status}: it takes no payment`);
-    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: null, notes: [] });
+    // razorpay.com/docs/webhooks/payment-links, "Payment Link Paid" samples: the order opened for the payment has the link's
+    // `reference_id` as its `receipt` and the link's notes.
+    const order = this.addOrder({ amount: link.amount, currency: link.currency, receipt: link.reference_id, notes: link.notes });
     link.order_id = order.id;
     const paid = this.pay(order.id, link.amount - link.amount_paid);
     link.amount_paid = link.amount;
@@ -567,6 +584,9 @@ export class FakeRazorpay {
       accept_partial: body.accept_partial === true,
       amount,
       amount_paid: 0,
+      // Only when given: the "Payment Link Paid" samples show them on the link created with them (UPI), not on the other (Standard).
+      ...(typeof body.callback_url === 'string' ? { callback_url: body.callback_url } : {}),
+      ...(typeof body.callback_method === 'string' ? { callback_method: body.callback_method } : {}),
       cancelled_at: 0,
       created_at: now,
       currency,
@@ -576,8 +596,8 @@ export class FakeRazorpay {
       expired_at: 0,
       first_min_partial_amount: (body.first_min_partial_amount as number | undefined) ?? 0,
       notes,
-      notify: { sms: false, email: false, ...((body.notify ?? {}) as object) },
-      order_id: '',
+      // The samples' `notify` has `whatsapp` beside sms and email, and the link a `whatsapp_link` flag.
+      notify: { sms: false, email: false, whatsapp: false, ...((body.notify ?? {}) as object) },
       payments: null,
       reference_id: (reference as string | undefined) ?? '',
       reminder_enable: body.reminder_enable === true,
@@ -587,6 +607,7 @@ export class FakeRazorpay {
       updated_at: now,
       upi_link: false,
       user_id: '',
+      whatsapp_link: false,
     };
     this.paymentLinks.push(link);
     send(200, link);

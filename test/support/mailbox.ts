@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { addDays } from '../../domain/catalogue/calendar.ts';
+import { addContact, type OptionalDocument } from '../../domain/mail/finance-contacts.ts';
+import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
+import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
+import { TEST_OPERATOR } from './audit-origin.ts';
+import { bookStay, type InvoiceWorld } from './invoice-world.ts';
 import { pollUntil } from './poll.ts';
+import { newAgentGroup, principalOf, stack, testServices } from './stack.ts';
 
 /** One message the SES emulator kept, as a test reads it: parts decoded, attachments as bytes. */
 export interface ReceivedMail {
@@ -77,3 +84,39 @@ export const financeAddress = (who: string): string => `${who}-${randomUUID().sl
 
 /** Noon India time of a day: a test clock's instant for "that day". */
 export const noonIst = (day: string): Date => new Date(`${day}T12:00:00+05:30`);
+
+/**
+ * A group on a sandbox test clock with finance contacts (fresh addresses, documents as given), one stay booked in the
+ * clock's first month, and the day its monthly run bills that month (the 2nd of the next): what the reminder and statement
+ * tests each start from. `advance` moves the clock to noon India time of a day, running that day's work as
+ * POST /v1/test-clocks/{id}/advance does (dueWorkOn).
+ */
+export async function clockedMailGroup(
+  world: InvoiceWorld,
+  contacts: readonly { readonly who: string; readonly name?: string; readonly documents?: readonly OptionalDocument[] }[],
+) {
+  const svc = testServices();
+  const g = await newAgentGroup({ channelId: world.channelId, paymentTermsDays: 15, overdueHoldDays: 10 });
+  const addresses = contacts.map((c) => financeAddress(c.who));
+  const cdeps = { financeContacts: svc.financeContacts, clock: svc.clock, ids: svc.ids };
+  for (const [n, c] of contacts.entries())
+    await addContact(
+      cdeps,
+      g.agentGroupId,
+      { email: addresses[n]!, ...(c.name ? { name: c.name } : {}), ...(c.documents ? { documents: [...c.documents] } : {}) },
+      TEST_OPERATOR,
+    );
+  const deps = { testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids, dueWork: dueWorkOn(svc) };
+  const clock = await createTestClock(deps, principalOf(g), undefined);
+  await bookStay(g, world.registered, '2027-03-01', '2027-03-03');
+  const start = clock.setTo.slice(0, 10);
+  return {
+    svc,
+    g,
+    addresses,
+    start,
+    billDay: `${addDays(`${start.slice(0, 7)}-01`, 32).slice(0, 8)}02`,
+    advance: (day: string) => advanceTestClock(deps, principalOf(g), clock.id, noonIst(day)),
+    inbox: mailbox(stack().env.SES_ENDPOINT!),
+  };
+}

@@ -6,7 +6,7 @@ import { indiaToday } from '../../domain/reads/date-window.ts';
 import { reconcilePayments, type ReconcileReport } from '../../domain/receivables/gateway-accounts.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { buildServices, reconcileDeps, type Services } from '../../infra/container.ts';
-import { startOffline, type OfflineServer } from '../../scripts/local-stack.ts';
+import { provisionQueues, startOffline, type OfflineServer } from '../../scripts/local-stack.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { FakeRazorpay, type SignedWebhook } from './fake-razorpay.ts';
 import { call, stack, type CallResult, type GroupFixture } from './stack.ts';
@@ -39,13 +39,15 @@ export const billingPeriod = () => ({ from: addDays(indiaToday(new Date()), -30)
 export async function startRazorpayStack(): Promise<RazorpayStack> {
   const webhookSecret = randomBytes(24).toString('base64url');
   const fake = await new FakeRazorpay(webhookSecret).start();
+  // A billing queue of its own that no worker drains: a change of what is owed asks there for the links to follow, and these
+  // tests move links by the reconciliation they run (the prompt path has test/integration/pay-link-follows.test.ts); on the
+  // shared queue the shared stack's worker (the sandbox gateway) or this one would take the asks at moments of their own.
+  const queue = `rz-billing-${randomBytes(4).toString('hex')}`;
+  const queueUrl = (await provisionQueues(stack().env.SQS_ENDPOINT!, [queue]))[queue]!;
   const env = {
     ...stack().env,
-    PAYMENT_GATEWAY: 'razorpay',
-    RAZORPAY_KEY_ID: fake.keyId,
-    RAZORPAY_KEY_SECRET: fake.keySecret,
-    RAZORPAY_API_URL: fake.url,
-    RAZORPAY_WEBHOOK_SECRET: webhookSecret,
+    ...fake.serviceEnv(),
+    BILLING_QUEUE_URL: queueUrl,
     ESBUILD_PREBUILT: '.esbuild',
     SCHEDULES_ENABLED: 'false',
   };

@@ -78,6 +78,49 @@ describe('Razorpay Payment Links through the SDK', () => {
     expect(() => fake.payLink(link.linkId)).toThrow(/is paid/);
   });
 
+  it('payment_link.paid has every field of the published Standard sample’s link and order entities (razorpay.com/docs/webhooks/payment-links), the order’s receipt the link’s reference_id and its notes the link’s', async () => {
+    const link = await gateway.createPaymentLink(request('inv-7/L1'));
+    const body = JSON.parse(fake.payLink(link.linkId).linkPaid.body);
+    // The link and order fields of the published "Payment Link Paid" Standard sample that Razorpay's order API also documents.
+    const sampleLink = [
+      'accept_partial',
+      'amount',
+      'amount_paid',
+      'cancelled_at',
+      'created_at',
+      'currency',
+      'customer',
+      'description',
+      'expire_by',
+      'expired_at',
+      'first_min_partial_amount',
+      'id',
+      'notes',
+      'notify',
+      'order_id',
+      'reference_id',
+      'reminder_enable',
+      'reminders',
+      'short_url',
+      'status',
+      'updated_at',
+      'upi_link',
+      'user_id',
+      'whatsapp_link',
+    ];
+    const sampleOrder = ['amount', 'amount_due', 'amount_paid', 'attempts', 'created_at', 'currency', 'entity', 'id', 'notes', 'offer_id', 'receipt', 'status'];
+    expect(Object.keys(body.payload.payment_link.entity)).toEqual(expect.arrayContaining(sampleLink));
+    expect(Object.keys(body.payload.order.entity)).toEqual(expect.arrayContaining(sampleOrder));
+    // callback_url and callback_method only on a link created with them (the UPI sample has them, the Standard one not).
+    expect(body.payload.payment_link.entity).not.toHaveProperty('callback_url');
+    expect(body.payload.payment_link.entity.notify).toMatchObject({ whatsapp: false });
+    expect(body.payload.order.entity).toMatchObject({ receipt: 'inv-7/L1', notes: body.payload.payment_link.entity.notes });
+    // An unpaid link names no order (the published payment_link.expired sample); its expiry reads as any other.
+    const unpaid = await gateway.createPaymentLink(request('inv-7/L2'));
+    expect(fake.paymentLinks.find((l) => l.id === unpaid.linkId)).not.toHaveProperty('order_id');
+    expect(await gateway.paymentLink(unpaid.linkId)).toMatchObject({ status: 'created', orderId: null });
+  });
+
   it('reads payment_link.paid as the link and its captured payment on the link’s order; a payment on another order is refused (400 naming the field)', async () => {
     const link = await gateway.createPaymentLink(request('inv-5/L1'));
     const paid = fake.payLink(link.linkId);
