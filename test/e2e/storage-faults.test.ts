@@ -108,20 +108,42 @@ function trickle(group: GroupFixture, listingId: string) {
 }
 
 const pauseFor = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a phase may wait for the answer it needs before the test calls it a stall: far above any healthy answer. */
+const STALL_MS = 60_000;
+type Seen = (answers: readonly Answer[]) => boolean;
+/** Some answer was recorded in this phase. */
+const anyAnswerIn =
+  (phase: string): Seen =>
+  (answers) =>
+    answers.some((a) => a.phase === phase);
+
+/**
+ * Holds a phase for at least `minMs` (what the fault needs to bite: longer than a request's 5 s
+ * budget when paused) and until `seen` holds, so the verdict never rests on how fast this
+ * machine answers; a phase that cannot get its answer within STALL_MS fails by name.
+ */
+async function holdPhase(t: ReturnType<typeof trickle>, phase: string, minMs: number, seen: Seen) {
+  const started = Date.now();
+  await pauseFor(minMs);
+  while (!seen(t.answers)) {
+    if (Date.now() - started > STALL_MS) throw new Error(`phase ${phase}: no answer it needs within ${STALL_MS} ms\n${JSON.stringify(summary(t.answers))}`);
+    await pauseFor(100);
+  }
+}
 
 /** Pause, resume, kill, restart: the trickle runs throughout; returns once the service answers 2xx again by itself. */
-async function faultSequence(emulator: Faultable, t: ReturnType<typeof trickle>, group: GroupFixture, listingId: string) {
+async function faultSequence(emulator: Faultable, t: ReturnType<typeof trickle>, group: GroupFixture, listingId: string, pausedSeen: Seen) {
   t.phase = 'healthy';
-  await pauseFor(2_000);
+  await holdPhase(t, 'healthy', 0, (answers) => answers.some((a) => a.phase === 'healthy' && a.status >= 200 && a.status < 300));
   t.phase = 'paused';
   emulator.pause();
-  await pauseFor(7_000);
+  await holdPhase(t, 'paused', 7_000, pausedSeen);
   emulator.resume();
   t.phase = 'resumed';
-  await pauseFor(3_000);
+  await holdPhase(t, 'resumed', 3_000, anyAnswerIn('resumed'));
   t.phase = 'killed';
   await emulator.kill();
-  await pauseFor(4_000);
+  await holdPhase(t, 'killed', 4_000, anyAnswerIn('killed'));
   t.phase = 'restarting';
   await emulator.restart();
   t.phase = 'restarted';
@@ -186,24 +208,24 @@ describe('Storage faults under a trickle of reads and bookings', () => {
     const group = await newAgentGroup({ channelId: world.channelId, creditLimit: 100_000_000_00 }, stack.svc);
     const t = trickle(group, world.instant);
 
-    await faultSequence(stack.dynamo, t, group, world.instant);
+    await faultSequence(stack.dynamo, t, group, world.instant, (answers) => answers.some((a) => a.phase === 'paused' && a.status === 503));
 
     const byPhase = await expectAfterTheFaults('DynamoDB', t, group);
     // The pause and the crash really reached requests: some were refused, none hung.
     expect(byPhase.paused!.unavailable + byPhase.killed!.unavailable).toBeGreaterThan(0);
     expect(byPhase.healthy!.ok).toBeGreaterThan(0);
-  }, 180_000);
+  }, 420_000);
 
   it('answers 2xx or a clean 503 within 5 s while the SQS/S3 emulator is paused and killed, then recovers by itself', async () => {
     // The slow listing answers 202 and leaves its workflow to the queue, so bookings need SQS.
     const group = await newAgentGroup({ channelId: world.channelId, creditLimit: 100_000_000_00 }, stack.svc);
     const t = trickle(group, world.slow);
 
-    await faultSequence(stack.queues, t, group, world.slow);
+    await faultSequence(stack.queues, t, group, world.slow, anyAnswerIn('paused'));
 
     const byPhase = await expectAfterTheFaults('fauxqs', t, group);
     expect(byPhase.healthy!.ok).toBeGreaterThan(0);
-  }, 180_000);
+  }, 420_000);
 });
 
 describe('The daily billing run fanned out, under faults', () => {
