@@ -72,7 +72,7 @@ const { seed: SEED, runs: RUNS } = randomised({
   seedVar: 'CONSISTENCY_SEED',
   runsVar: 'CONSISTENCY_RUNS',
   fixedSeed: 20_261_125,
-  ci: 200,
+  ci: 80,
   soak: 2_000,
 });
 const MAX_STEPS = 8;
