@@ -25,8 +25,9 @@ export class SqsBookingQueue implements BookingQueue {
         }),
       );
     } catch (err) {
-      // The booking is durable with its nextCheckAt; the sweeper finds it overdue and looks at it.
-      logger.warn('booking check not queued', { bookingRef: check.bookingRef, error: (err as Error).name });
+      // The booking is durable with its nextCheckAt; the sweeper finds it overdue and looks at it (counted as OverdueBookings).
+      // Logged at ERROR all the same: a hop that waits for the sweeper is a minute late, and every stage's log should say why.
+      logger.error('booking check not queued', { bookingRef: check.bookingRef, error: (err as Error).name });
     }
   }
 }

@@ -34,11 +34,11 @@ export class SqsDeliveryQueue implements DeliveryQueue {
           }),
         );
         failed += out.Failed?.length ?? 0;
-        for (const f of out.Failed ?? []) logger.warn('delivery message not queued', { code: f.Code, senderFault: f.SenderFault });
+        for (const f of out.Failed ?? []) logger.error('delivery message not queued', { code: f.Code, senderFault: f.SenderFault });
       } catch (err) {
         // The records are durable and PENDING; the sweeper re-queues what did not make it.
         failed += batch.length;
-        logger.warn('delivery messages not queued', { count: batch.length, error: (err as Error).name });
+        logger.error('delivery messages not queued', { count: batch.length, error: (err as Error).name });
       }
     }
     return { failed };
