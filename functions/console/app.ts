@@ -1,7 +1,7 @@
 import type { AuditFields, AuditOrigin } from '../../domain/audit/audit-event.ts';
-import { getBookingDetail, listBookings } from '../../domain/bookings/read-bookings.ts';
+import { getBookingDetail, listBookings, type BookingsQuery } from '../../domain/bookings/read-bookings.ts';
 import { cancellationQuote } from '../../domain/bookings/cancel-booking.ts';
-import { BOOKING_STATUSES } from '../../domain/bookings/booking.ts';
+import { BOOKING_STATUSES, type Booking } from '../../domain/bookings/booking.ts';
 import { BookingsQuerySchema } from '../contracts/booking-reads.ts';
 import { can, PARTNER_ROLES, personActor, type Capability, type Person } from '../../domain/console/people.ts';
 import {
@@ -283,14 +283,40 @@ ${signOutEverywhereForm(ctx.viewer)}`;
   return partnerHtml(ctx, 'Home', 'home', body);
 });
 
+/** A guest-name search reads at most this many pages of the group's bookings per answer: bounded, the next link goes on from where it stopped. */
+export const GUEST_SEARCH_PAGES = 4;
+const GUEST_SEARCH_PAGE_SIZE = 50;
+
+/** The primary guest's name as a search compares it: case-insensitive, spaces collapsed. */
+const nameKey = (s: string) => s.toLocaleLowerCase('en-IN').replace(/\s+/g, ' ').trim();
+
+/**
+ * The bookings the query finds, kept to those whose primary guest's name contains `guest`:
+ * the feed holds no name index, so it reads at most GUEST_SEARCH_PAGES pages of 50 in feed
+ * order and hands back the cursor after the last page read.
+ */
+async function findByGuest(ctx: PartnerContext, q: BookingsQuery, guest: string): Promise<{ bookings: Booking[]; nextCursor: string | null }> {
+  const wanted = nameKey(guest);
+  const bookings: Booking[] = [];
+  let cursor = q.cursor;
+  for (let read = 0; read < GUEST_SEARCH_PAGES; read++) {
+    const page = await listBookings(ctx.services, ctx.principal, { ...q, size: GUEST_SEARCH_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    bookings.push(...page.bookings.filter((b) => nameKey(`${b.primaryGuest.firstName} ${b.primaryGuest.lastName ?? ''}`).includes(wanted)));
+    cursor = page.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return { bookings, nextCursor: cursor ?? null };
+}
+
 const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
-  const { externalBookingId: wanted, ...rest } = filled(req.query);
+  const { externalBookingId: wanted, guest, ...rest } = filled(req.query);
   const { cursor: _cursor, ...window } = rest;
   if (wanted !== undefined && wanted.trim().length > 100) throw new ValidationError('externalBookingId', 'externalBookingId must be 1–100 characters.');
+  if (guest !== undefined && guest.trim().length > 100) throw new ValidationError('guest', 'guest must be 1–100 characters.');
   // The API's own query contract (GET /v1/bookings): the same check-in window and status filters, the same 400 naming a parameter, the same cursor.
   const q = parseInput(BookingsQuerySchema, { ...rest, ...(wanted ? { externalBookingIds: wanted.trim() } : {}) }, 'query');
-  const found = await listBookings(ctx.services, ctx.principal, { size: 20, ...q });
-  const filtered = wanted !== undefined || Object.keys(window).length > 0;
+  const found = guest ? await findByGuest(ctx, q, guest) : await listBookings(ctx.services, ctx.principal, { size: 20, ...q });
+  const filtered = wanted !== undefined || guest !== undefined || Object.keys(window).length > 0;
   const rows = found.bookings.map(
     (
       b,
@@ -300,6 +326,8 @@ const bookings = partnerPage('bookings', async (_deps, req, ctx) => {
   const body = html`<form method="get" action="/console/bookings" role="search" aria-label="Find a booking">
 <label for="externalBookingId">Your booking id</label>
 <input id="externalBookingId" name="externalBookingId" value="${wanted ?? ''}">
+<label for="guest">Guest name (part of it)</label>
+<input id="guest" name="guest" value="${guest ?? ''}">
 <label for="checkInFrom">Check-in from (IST date)</label><input id="checkInFrom" name="checkInFrom" type="date" value="${window.checkInFrom ?? ''}">
 <label for="checkInTo">Check-in to (IST date)</label><input id="checkInTo" name="checkInTo" type="date" value="${window.checkInTo ?? ''}">
 <label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${BOOKING_STATUSES.map(
@@ -313,7 +341,8 @@ ${
     ? html`<div class="table-wrap"><table><caption class="skip">Bookings</caption><thead><tr><th scope="col">Your id</th><th scope="col">Status</th><th scope="col">Check-in</th><th scope="col">Check-out</th><th scope="col">Updated</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>No booking found.</p>`
 }
-${nextPageLink('/console/bookings', { ...window, ...(wanted ? { externalBookingId: wanted } : {}) }, found.nextCursor)}`;
+${guest ? html`<p>Guest names are matched in ${String(GUEST_SEARCH_PAGES * GUEST_SEARCH_PAGE_SIZE)} bookings per page; the next page searches on from there.</p>` : ''}
+${nextPageLink('/console/bookings', { ...window, ...(wanted ? { externalBookingId: wanted } : {}), ...(guest ? { guest } : {}) }, found.nextCursor)}`;
   return partnerHtml(ctx, 'Bookings', 'bookings', body);
 });
 

@@ -31,6 +31,7 @@ let server: Awaited<ReturnType<typeof consoleServer>>;
 let group: GroupFixture;
 let other: GroupFixture;
 let externalBookingId: string;
+let guestFirstName: string;
 let invoiceNumber: string;
 /** The world's listing, looked up on the operators' Channex page. */
 let listingId: string;
@@ -73,7 +74,9 @@ beforeAll(async () => {
   [group, other] = await Promise.all([newAgentGroup({ channelId: world.channelId, name: 'Coastal Holidays' }), newAgentGroup({ channelId: world.channelId })]);
   const bookingId = await bookStay(group, world.registered, '2027-03-01', '2027-03-03');
   await bookStay(other, world.registered, '2027-03-02', '2027-03-04');
-  externalBookingId = (await listBookings(svc, principalOf(group), { bookingIds: [bookingId] })).bookings[0]!.externalBookingId;
+  const [found] = (await listBookings(svc, principalOf(group), { bookingIds: [bookingId] })).bookings;
+  externalBookingId = found!.externalBookingId;
+  guestFirstName = found!.primaryGuest.firstName;
   invoiceNumber = (await billGroup(group)).invoice.invoiceNumber!;
   await billGroup(other);
   const hook = await createEndpoint(
@@ -129,6 +132,13 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('link', { name: externalBookingId }).click();
     expect(await admin.locator('main').textContent()).toContain('CONFIRMED');
     await shot(admin, 'booking');
+
+    // By guest name, in another case: the page finds the group's booking and passes axe with the field filled.
+    await admin.getByRole('link', { name: 'Bookings', exact: true }).click();
+    await admin.getByLabel('Guest name (part of it)').fill(guestFirstName.toLowerCase());
+    await admin.getByRole('button', { name: 'Find' }).click();
+    await admin.getByRole('link', { name: externalBookingId }).waitFor();
+    await accessible(admin);
 
     await admin.getByRole('link', { name: 'Invoices' }).click();
     expect(await admin.locator('main').textContent()).toContain(invoiceNumber);

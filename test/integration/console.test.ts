@@ -120,6 +120,16 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     const finance = await signIn(partner(a, 'finance'));
     const found = await finance.get(`/console/bookings?externalBookingId=${encodeURIComponent(a.externalBookingId)}`);
     expect(found.text).toContain(`/console/bookings/${a.bookingId}`);
+    // By guest name: part of the primary guest's name, in another case, over the group's bookings only.
+    const { primaryGuest } = (await listBookings(testServices(), principalOf(a.group), { bookingIds: [a.bookingId] })).bookings[0]!;
+    const byGuest = await finance.get(
+      `/console/bookings?guest=${encodeURIComponent(`${primaryGuest.firstName} ${primaryGuest.lastName ?? ''}`.toUpperCase().slice(0, -1))}`,
+    );
+    expect(byGuest.text).toContain(`/console/bookings/${a.bookingId}`);
+    expect((await finance.get('/console/bookings?guest=No%20such%20guest%20zq')).text).not.toContain(`/console/bookings/${a.bookingId}`);
+    const tooLong = await finance.get(`/console/bookings?guest=${'x'.repeat(101)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.text).toContain('guest must be 1–100 characters.');
     const detail = await finance.get(`/console/bookings/${a.bookingId}`);
     expect(detail.statusCode).toBe(200);
     expect(detail.text).toContain('CONFIRMED');
@@ -850,6 +860,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/invoices',
       '/console/bookings',
       `/console/bookings?externalBookingId=${b.externalBookingId}`,
+      '/console/bookings?guest=a',
       '/console/statement?from=2026-01-01&to=2026-12-31',
       '/console/team',
       '/console/ledger',
