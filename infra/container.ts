@@ -226,6 +226,12 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
   // Shared by adapters that write in the same transactions (concrete types, not the ports).
   const ledger = once(() => new DynamoCreditLedger(db(), table));
   const auditTrail = once(() => new DynamoAuditTrail(db(), table, cfg.stage, sha256Hex));
+  // One adapter for the billing queue's two messages: a run's groups and the groups whose pay links must follow what they owe.
+  const billingQueue = once(() =>
+    onFirstCall<BillingQueue & PayLinkRefreshes>(
+      async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl),
+    ),
+  );
   const invoices = once(() => new DynamoInvoiceStore(db(), table, auditTrail()));
   const simulator = (c: Clock) =>
     new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs });
@@ -288,8 +294,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
-    billingQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl)),
-    payLinkRefreshes: () => onFirstCall(async () => new (await import('./sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl)),
+    billingQueue,
+    payLinkRefreshes: billingQueue,
     billingRuns: () => new DynamoBillingRunLog(db(), table, auditTrail()),
     billingControl: () => new DynamoBillingRunControl(db(), table),
     invoices,

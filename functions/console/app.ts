@@ -931,7 +931,8 @@ const recordPayment = operatorPage('record-payment', async (deps, req, ctx, matc
     { agentGroupId, reference: req.form.get('reference')?.trim() ?? '', amount, ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}) },
     ctx.origin,
   );
-  await followLinks(svc, agentGroupId);
+  // A transfer recorded before changed nothing owed: its links stand.
+  if (outcome.recorded) await followLinks(svc, agentGroupId);
   const notice = outcome.recorded
     ? html`<p class="notice" role="status">Recorded ${money(outcome.payment.amount)} (${outcome.payment.reference}); unallocated credit now ${money(outcome.unallocated)}.</p>`
     : html`<p class="notice" role="status">Payment ${outcome.payment.reference} was already recorded; nothing changed.</p>`;
