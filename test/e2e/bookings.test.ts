@@ -435,9 +435,13 @@ describe('the booking workflow', { timeout: 400_000 }, () => {
     expect(published.map((c) => c.eventType)).toEqual(['booking.failed', 'booking.confirmed']);
     expect(new Set(published.map((c) => c.eventId)).size).toBe(2);
     expect(booking).toMatchObject({ status: 'CONFIRMED', bookingId: row.bookingId, failure: { reasonCode: 'BOOKING_NOT_COMPLETED' } });
-    // Whatever has been delivered came in that order (deliveries are at least once: never the reverse).
-    const received = receiver.requests.filter((r) => r.path === path).map((r) => (r.body as { eventType: string }).eventType);
-    expect([...new Set(received)]).toEqual(['booking.failed', 'booking.confirmed'].slice(0, new Set(received).size));
+    // Whatever has been delivered is one of the two published events, and its occurredAt puts the failure first. Arrival order is
+    // not promised (docs/callbacks.md: order by occurredAt): a failed callback whose first attempt stalls under a loaded run can
+    // reach the receiver after the confirmation, as it did in a CI run.
+    const received = receiver.requests.filter((r) => r.path === path).map((r) => r.body as { eventId: string; eventType: string; occurredAt: string });
+    for (const r of received) expect(published).toContainEqual(expect.objectContaining({ eventId: r.eventId, eventType: r.eventType }));
+    const occurred = new Map(received.map((r) => [r.eventType, r.occurredAt]));
+    if (occurred.size === 2) expect(occurred.get('booking.failed')! < occurred.get('booking.confirmed')!).toBe(true);
     expect((await entriesOf(g))[0]).toMatchObject({ status: 'POSTED', bookingId: row.bookingId });
     expect((await position(g)).exposure).toBe(fromRupees(o.total));
     // vitest's default 30 s would end the test before its own bounds could.
