@@ -23,6 +23,7 @@ import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, Ledger
 import { contentionBackoff, isRefused, isTransactionContention, refusedItems } from './client.ts';
 import { ITEM_EXISTS, itemOf, putNew, type TransactItems } from './items.ts';
 import { getAll } from './batch-get.ts';
+import { creditCounterEntity, creditTermsConditions, ledgerEntryConditions } from './entities/credit.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { postingsOf, unbilledItems } from './dynamo-unbilled-work.ts';
@@ -40,26 +41,6 @@ import { GSI1 } from './table.ts';
  * | idempotency claim               | PK = GROUP#<g>, SK = IDEMPOTENCY#BOOKING#<externalId>    | table |
  * Every posting of a booking's entry also enters it in the unbilled index (dynamo-unbilled-work.ts) in the same transaction.
  */
-
-/**
- * Exposure after this authorization stays within the limit: exposure ≤ limit − amount,
- * evaluated on the counter's value at commit, not on the value the gate read. Gates
- * admitted between our read and our commit are therefore counted. An absent counter is
- * exposure 0, and the gate only gets here when amount ≤ limit. Credit control's hold (an
- * invoice overdue past the group's terms) lives on the counter too: set between our read and
- * our commit, it cancels the gate like an operator's hold.
- */
-const WITHIN_LIMIT = '(attribute_not_exists(exposure) OR exposure <= :headroom) AND (attribute_not_exists(creditHold) OR creditHold = :false)';
-const ADD_EXPOSURE = 'SET exposure = if_not_exists(exposure, :zero) + :amount, updatedAt = :at';
-/**
- * The limit and hold the decision used are still the group's at commit: an operator who
- * puts the group on hold or lowers its limit between our read and our commit cancels the
- * gate, which re-reads and decides again.
- */
-const TERMS_UNCHANGED = 'creditLimit = :limit AND onHold = :false';
-/** Post or release only from the state the caller saw; a racing transition cancels the other. */
-const STATUS_IS = '#status = :from';
-const EXPOSURE_EXISTS = 'attribute_exists(exposure)';
 
 /**
  * Evaluated items per round of a filtered ledger page: a filter discards what it does not
@@ -132,9 +113,9 @@ function withinLimitItems(table: string, entry: Pick<LedgerEntry, 'agentGroupId'
     {
       Update: {
         TableName: table,
-        Key: keys.creditCounter(entry.agentGroupId),
-        UpdateExpression: ADD_EXPOSURE,
-        ConditionExpression: WITHIN_LIMIT,
+        Key: creditCounterEntity.key(entry.agentGroupId),
+        UpdateExpression: creditCounterEntity.addExposure,
+        ConditionExpression: creditCounterEntity.conditions.withinLimit,
         ExpressionAttributeValues: { ':headroom': terms.creditLimit - entry.amount, ':zero': 0, ':amount': entry.amount, ':at': at, ':false': false },
       },
     },
@@ -142,7 +123,7 @@ function withinLimitItems(table: string, entry: Pick<LedgerEntry, 'agentGroupId'
       ConditionCheck: {
         TableName: table,
         Key: keys.agentGroup(entry.agentGroupId),
-        ConditionExpression: TERMS_UNCHANGED,
+        ConditionExpression: creditTermsConditions.termsUnchanged,
         ExpressionAttributeValues: { ':limit': terms.creditLimit, ':false': false },
       },
     },
@@ -162,7 +143,7 @@ const postEntry = (table: string, entry: EntryRef, from: 'AUTHORIZED' | 'RELEASE
     TableName: table,
     Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
     UpdateExpression: 'SET #status = :to, bookingId = :booking, postedAt = :at',
-    ConditionExpression: STATUS_IS,
+    ConditionExpression: ledgerEntryConditions.statusIs,
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':from': from, ':to': 'POSTED', ':booking': bookingId, ':at': at },
   },
@@ -186,7 +167,7 @@ export function releaseTransaction(table: string, entry: EntryRef, at: string): 
           TableName: table,
           Key: keys.ledgerEntry(entry.agentGroupId, entry.id),
           UpdateExpression: 'SET #status = :to, releasedAt = :at',
-          ConditionExpression: STATUS_IS,
+          ConditionExpression: ledgerEntryConditions.statusIs,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':from': 'AUTHORIZED', ':to': 'RELEASED', ':at': at },
         },
@@ -194,9 +175,9 @@ export function releaseTransaction(table: string, entry: EntryRef, at: string): 
       {
         Update: {
           TableName: table,
-          Key: keys.creditCounter(entry.agentGroupId),
+          Key: creditCounterEntity.key(entry.agentGroupId),
           UpdateExpression: 'SET exposure = exposure - :amount, updatedAt = :at',
-          ConditionExpression: EXPOSURE_EXISTS,
+          ConditionExpression: creditCounterEntity.conditions.hasExposure,
           ExpressionAttributeValues: { ':amount': entry.amount, ':at': at },
         },
       },
@@ -216,8 +197,8 @@ export function latePostTransaction(table: string, entry: EntryRef, bookingId: s
       {
         Update: {
           TableName: table,
-          Key: keys.creditCounter(entry.agentGroupId),
-          UpdateExpression: ADD_EXPOSURE,
+          Key: creditCounterEntity.key(entry.agentGroupId),
+          UpdateExpression: creditCounterEntity.addExposure,
           ExpressionAttributeValues: { ':zero': 0, ':amount': entry.amount, ':at': at },
         },
       },
@@ -258,8 +239,8 @@ export function recordPostedEntriesItems(table: string, entries: readonly Ledger
     {
       Update: {
         TableName: table,
-        Key: keys.creditCounter(g),
-        UpdateExpression: ADD_EXPOSURE,
+        Key: creditCounterEntity.key(g),
+        UpdateExpression: creditCounterEntity.addExposure,
         ExpressionAttributeValues: { ':zero': 0, ':amount': entries.reduce((s, e) => s + e.amount, 0), ':at': at },
       },
     },

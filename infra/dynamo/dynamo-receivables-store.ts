@@ -39,7 +39,21 @@ import { getAll } from './batch-get.ts';
 import { contentionBackoff, isConditionFailure, isRefused, isTransactionContention, transactIf, writeIf } from './client.ts';
 import { recordPostedItems } from './dynamo-credit-ledger.ts';
 import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
+import { creditCounterEntity } from './entities/credit.ts';
 import { invoiceEntity } from './entities/invoice.ts';
+import {
+  gatewayLookEntity,
+  gatewayOrderEntity,
+  gatewayPaymentEntity,
+  groupVirtualAccountEntity,
+  paymentDisputeEntity,
+  paymentEntity,
+  paymentRefundEntity,
+  receivablesAccountEntity,
+  transferClaimEntity,
+  unmatchedPaymentEntity,
+  virtualAccountEntity,
+} from './entities/receivables.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -67,40 +81,9 @@ import { GSI1 } from './table.ts';
  * | open invoices to allocate to   | GSI1PK = GROUP#<g>#INVOICES (status ISSUED), then a consistent get | GSI1 |
  */
 
-/** The first delivery of a payment creates its record; every duplicate is cancelled here. */
-const PAYMENT_IS_NEW = 'attribute_not_exists(PK)';
-/**
- * Allocation commits only on the account it read: two settlements racing read the same
- * unallocated credit; one commits, the other is cancelled, re-reads and finds less (or none).
- */
-const ACCOUNT_AT = '#version = :version';
-/** An invoice takes an allocation only in the state it was read in (still ISSUED, paid exactly what was read). */
-const INVOICE_AT = '#status = :issued AND (amountPaid = :prev OR (attribute_not_exists(amountPaid) AND :prev = :zero))';
-
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 60;
 const backoff = (attempt: number) => contentionBackoff(attempt, 250);
-
-const paymentOf = (item: Record<string, unknown>): Payment => ({
-  agentGroupId: item.agentGroupId as string,
-  source: item.source as Payment['source'],
-  reference: item.reference as string,
-  amount: item.amount as Minor,
-  gatewayOrderId: (item.gatewayOrderId as string | null | undefined) ?? null,
-  invoiceId: (item.invoiceId as string | null | undefined) ?? null,
-  receivedAt: item.receivedAt as string,
-  recordedAt: item.recordedAt as string,
-  ledgerEntryId: item.ledgerEntryId as string,
-  eventId: (item.eventId as string | null | undefined) ?? null,
-  virtualAccountId: (item.virtualAccountId as string | null | undefined) ?? null,
-  bankReference: (item.bankReference as string | null | undefined) ?? null,
-  ...(item.refunded ? { refunded: item.refunded as Minor } : {}),
-});
-
-const disputeOf = ({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, stateRank: _r, ...rest }: Record<string, unknown>): PaymentDispute =>
-  rest as unknown as PaymentDispute;
-
-const refundOf = ({ PK: _pk, SK: _sk, entity: _e, ...rest }: Record<string, unknown>): PaymentRefund => rest as unknown as PaymentRefund;
 
 /** An invoice money was allocated to, as a refund taking it back sees it. */
 interface PaidInvoice {
@@ -134,8 +117,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       {
         Put: {
           TableName: this.table,
-          Item: { ...keys.payment(g, key), entity: 'Payment', ...payment },
-          ConditionExpression: PAYMENT_IS_NEW,
+          Item: paymentEntity.toItem(key, payment),
+          ConditionExpression: paymentEntity.conditions.isNew,
         },
       },
       // One payment per UTR: a transfer typed in by hand and the same one through Smart Collect (GATEWAY#pay_…) are two keys.
@@ -144,16 +127,14 @@ export class DynamoReceivablesStore implements ReceivablesStore {
             {
               Put: {
                 TableName: this.table,
-                Item: { ...keys.transferClaim(utr), entity: 'TransferClaim', agentGroupId: g, paymentKey: key },
-                ConditionExpression: PAYMENT_IS_NEW,
+                Item: transferClaimEntity.toItem(utr, g, key),
+                ConditionExpression: transferClaimEntity.conditions.isNew,
               },
             },
           ]
         : []),
       // A refund names only the payment: its way back to the group, written with it.
-      ...(payment.source === 'GATEWAY'
-        ? [{ Put: { TableName: this.table, Item: { ...keys.gatewayPayment(payment.reference), entity: 'GatewayPayment', agentGroupId: g, paymentKey: key } } }]
-        : []),
+      ...(payment.source === 'GATEWAY' ? [{ Put: { TableName: this.table, Item: gatewayPaymentEntity.toItem(payment.reference, g, key) } }] : []),
       unallocatedItem(this.table, g, payment.amount, payment.recordedAt),
       ...(audit ? this.audit.firstItems(audit) : []),
     ];
@@ -203,9 +184,9 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         {
           Update: {
             TableName: this.table,
-            Key: keys.receivablesAccount(agentGroupId),
+            Key: receivablesAccountEntity.key(agentGroupId),
             UpdateExpression: 'SET unallocated = :rest, #version = :next, updatedAt = :at',
-            ConditionExpression: ACCOUNT_AT,
+            ConditionExpression: receivablesAccountEntity.conditions.versionAt,
             ExpressionAttributeNames: { '#version': 'version' },
             ExpressionAttributeValues: { ':rest': account.unallocated - moved, ':next': account.version + 1, ':version': account.version, ':at': at },
           },
@@ -217,7 +198,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
               TableName: this.table,
               Key: invoiceEntity.key(agentGroupId, a.invoiceId),
               UpdateExpression: `SET amountPaid = :paid, #status = :status, updatedAt = :at${spans.has(a.invoiceId) ? ', bookingSpans = if_not_exists(bookingSpans, :spans)' : ''}`,
-              ConditionExpression: `${INVOICE_AT} AND ${trackedAs(inv.tracked)}`,
+              ConditionExpression: `${invoiceEntity.conditions.paidAsRead} AND ${trackedAs(inv.tracked)}`,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':paid': inv.amountPaid + a.amount,
@@ -261,17 +242,16 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       {
         Put: {
           TableName: this.table,
-          Item: { ...keys.paymentRefund(g, refund.refundId), entity: 'PaymentRefund', ...refund },
-          ConditionExpression: PAYMENT_IS_NEW,
+          Item: paymentRefundEntity.toItem(refund),
+          ConditionExpression: paymentRefundEntity.conditions.isNew,
         },
       },
       {
         Update: {
           TableName: this.table,
-          Key: keys.payment(g, paymentKey('GATEWAY', refund.paymentId)),
+          Key: paymentEntity.key(g, paymentKey('GATEWAY', refund.paymentId)),
           UpdateExpression: 'ADD refunded :amount',
-          // Never more given back than was received: the gateway refuses that too, so a refusal here is a defect to see.
-          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(refunded) OR refunded <= :room) AND :room >= :zero',
+          ConditionExpression: paymentEntity.conditions.roomToRefund,
           ExpressionAttributeValues: { ':amount': refund.amount, ':room': room, ':zero': 0 },
         },
       },
@@ -288,8 +268,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         // The payment first, then the refund: a racing twin that commits between the two reads shows in both (one transaction
         // writes them), so its `refunded` is never taken for an over-refund of ours.
         const now = await this.payment(g, paymentKey('GATEWAY', refund.paymentId));
-        const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.paymentRefund(g, refund.refundId), ConsistentRead: true }));
-        if (stored.Item) return { refund: refundOf(stored.Item), recorded: false };
+        const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: paymentRefundEntity.key(g, refund.refundId), ConsistentRead: true }));
+        if (stored.Item) return { refund: paymentRefundEntity.fromItem(stored.Item), recorded: false };
         if (room < 0 || (now?.refunded ?? 0) > room)
           throw new RangeError(
             `refund ${refund.refundId} of ${refund.amount} paise is more than is left of payment ${refund.paymentId} (${paid.amount} received, ${now?.refunded ?? 0} refunded)`,
@@ -327,9 +307,9 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       {
         Update: {
           TableName: this.table,
-          Key: keys.receivablesAccount(agentGroupId),
+          Key: receivablesAccountEntity.key(agentGroupId),
           UpdateExpression: 'SET unallocated = :rest, #version = :next, updatedAt = :at',
-          ConditionExpression: ACCOUNT_AT,
+          ConditionExpression: receivablesAccountEntity.conditions.versionAt,
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':rest': account.unallocated + moved, ':next': account.version + 1, ':version': account.version, ':at': at },
         },
@@ -339,7 +319,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           TableName: this.table,
           Key: invoiceEntity.key(agentGroupId, inv.id),
           UpdateExpression: 'SET amountPaid = :paid, #status = :issued, updatedAt = :at',
-          ConditionExpression: `#status = :was AND amountPaid = :prev AND ${trackedAs(inv.tracked)}`,
+          ConditionExpression: `${invoiceEntity.conditions.takenBackAsRead} AND ${trackedAs(inv.tracked)}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':paid': inv.amountPaid - amount, ':issued': 'ISSUED', ':was': inv.status, ':prev': inv.amountPaid, ':at': at },
         },
@@ -397,13 +377,15 @@ export class DynamoReceivablesStore implements ReceivablesStore {
 
   /** The payment that claimed a UTR, if any. */
   private async transferClaimant(utr: string): Promise<Payment | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.transferClaim(utr), ConsistentRead: true }));
-    return out.Item ? this.payment(out.Item.agentGroupId as string, out.Item.paymentKey as string) : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: transferClaimEntity.key(utr), ConsistentRead: true }));
+    if (!out.Item) return undefined;
+    const claim = transferClaimEntity.fromItem(out.Item);
+    return this.payment(claim.agentGroupId, claim.paymentKey);
   }
 
   async gatewayPaymentGroup(paymentId: string): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.gatewayPayment(paymentId), ConsistentRead: true }));
-    return out.Item?.agentGroupId as string | undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: gatewayPaymentEntity.key(paymentId), ConsistentRead: true }));
+    return out.Item ? gatewayPaymentEntity.fromItem(out.Item) : undefined;
   }
 
   async refunds(agentGroupId: string): Promise<PaymentRefund[]> {
@@ -414,7 +396,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
       ConsistentRead: true,
     });
-    return items.map(refundOf).sort((a, b) => a.refundedAt.localeCompare(b.refundedAt) || a.refundId.localeCompare(b.refundId));
+    return items.map(paymentRefundEntity.fromItem).sort((a, b) => a.refundedAt.localeCompare(b.refundedAt) || a.refundId.localeCompare(b.refundId));
   }
 
   async refundLook(): Promise<string | undefined> {
@@ -435,7 +417,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
 
   private async look(key: Key): Promise<string | undefined> {
     const out = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
-    return out.Item?.lastLookAt as string | undefined;
+    return gatewayLookEntity.fromItem(out.Item);
   }
 
   private async markLook(key: Key, entity: string, at: string): Promise<void> {
@@ -445,8 +427,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         TableName: this.table,
         Key: key,
         UpdateExpression: 'SET entity = :entity, lastLookAt = :at',
-        // Never backwards: two reconciliations overlapping leave the later mark.
-        ConditionExpression: 'attribute_not_exists(lastLookAt) OR lastLookAt < :at',
+        ConditionExpression: gatewayLookEntity.conditions.lookIsLater,
         ExpressionAttributeValues: { ':entity': entity, ':at': at },
       }),
     );
@@ -465,10 +446,9 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       .send(
         new UpdateCommand({
           TableName: this.table,
-          Key: keys.creditCounter(agentGroupId),
+          Key: creditCounterEntity.key(agentGroupId),
           UpdateExpression: 'SET creditHold = :hold, creditHoldAt = :at',
-          // Written only when the verdict changes, so a daily evaluation of every group costs a write only for the few that move.
-          ConditionExpression: 'attribute_not_exists(creditHold) OR creditHold <> :hold',
+          ConditionExpression: creditCounterEntity.conditions.holdChanges,
           ExpressionAttributeValues: { ':hold': hold, ':at': at },
         }),
       )
@@ -478,32 +458,27 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   }
 
   async gatewayOrder(orderId: string): Promise<GatewayOrderRef | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.gatewayOrder(orderId), ConsistentRead: true }));
-    return out.Item ? { agentGroupId: out.Item.agentGroupId as string, invoiceId: out.Item.invoiceId as string } : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: gatewayOrderEntity.key(orderId), ConsistentRead: true }));
+    return out.Item ? gatewayOrderEntity.fromItem(out.Item) : undefined;
   }
 
   async virtualAccountGroup(virtualAccountId: string): Promise<string | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.virtualAccount(virtualAccountId), ConsistentRead: true }));
-    return out.Item?.agentGroupId as string | undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: virtualAccountEntity.key(virtualAccountId), ConsistentRead: true }));
+    return out.Item ? virtualAccountEntity.fromItem(out.Item) : undefined;
   }
 
   async groupVirtualAccount(agentGroupId: string): Promise<GroupVirtualAccount> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.groupVirtualAccount(agentGroupId), ConsistentRead: true }));
-    const i = out.Item;
-    return {
-      ...(i?.account ? { account: i.account as VirtualAccount } : {}),
-      ...(i?.requestedAt ? { requestedAt: i.requestedAt as string } : {}),
-      ...(i?.lastLookAt ? { lastLookAt: i.lastLookAt as string } : {}),
-    };
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: groupVirtualAccountEntity.key(agentGroupId), ConsistentRead: true }));
+    return groupVirtualAccountEntity.fromItem(out.Item);
   }
 
   async requestVirtualAccount(agentGroupId: string, at: string): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.groupVirtualAccount(agentGroupId),
+        Key: groupVirtualAccountEntity.key(agentGroupId),
         UpdateExpression: 'SET entity = :entity, agentGroupId = :g, requestedAt = if_not_exists(requestedAt, :at)',
-        ExpressionAttributeValues: { ':entity': 'GroupVirtualAccount', ':g': agentGroupId, ':at': at },
+        ExpressionAttributeValues: { ':entity': groupVirtualAccountEntity.name, ':g': agentGroupId, ':at': at },
       }),
     );
   }
@@ -513,13 +488,13 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       {
         Update: {
           TableName: this.table,
-          Key: keys.groupVirtualAccount(agentGroupId),
+          Key: groupVirtualAccountEntity.key(agentGroupId),
           UpdateExpression: 'SET entity = :entity, agentGroupId = :g, account = :account, createdAt = :at, lastLookAt = if_not_exists(lastLookAt, :at)',
-          ConditionExpression: 'attribute_not_exists(account)',
-          ExpressionAttributeValues: { ':entity': 'GroupVirtualAccount', ':g': agentGroupId, ':account': account, ':at': at },
+          ConditionExpression: groupVirtualAccountEntity.conditions.noAccountYet,
+          ExpressionAttributeValues: { ':entity': groupVirtualAccountEntity.name, ':g': agentGroupId, ':account': account, ':at': at },
         },
       },
-      { Put: { TableName: this.table, Item: { ...keys.virtualAccount(account.virtualAccountId), entity: 'VirtualAccount', agentGroupId, createdAt: at } } },
+      { Put: { TableName: this.table, Item: virtualAccountEntity.toItem(account.virtualAccountId, agentGroupId, at) } },
     ]);
     // Refused: a racing request saved the group's account first; that one stands.
     return saved ? account : (await this.groupVirtualAccount(agentGroupId)).account!;
@@ -530,10 +505,9 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.groupVirtualAccount(agentGroupId),
+        Key: groupVirtualAccountEntity.key(agentGroupId),
         UpdateExpression: 'SET lastLookAt = :at',
-        // Never backwards: two reconciliations overlapping leave the later mark.
-        ConditionExpression: 'attribute_exists(account) AND (attribute_not_exists(lastLookAt) OR lastLookAt < :at)',
+        ConditionExpression: groupVirtualAccountEntity.conditions.lookIsLater,
         ExpressionAttributeValues: { ':at': at },
       }),
     );
@@ -544,33 +518,21 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       this.db,
       new PutCommand({
         TableName: this.table,
-        Item: {
-          ...keys.unmatchedPayment(payment.paymentId),
-          ...keys.unmatchedPaymentIndex(payment.keptAt, payment.paymentId),
-          entity: 'UnmatchedPayment',
-          ...payment,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        Item: unmatchedPaymentEntity.toItem(payment),
+        ConditionExpression: unmatchedPaymentEntity.conditions.isNew,
       }),
     );
   }
 
   async recordDispute(dispute: PaymentDispute): Promise<{ applied: boolean; previous: string | null; stored: PaymentDispute }> {
-    const key = keys.paymentDispute(dispute.agentGroupId, dispute.disputeId);
+    const key = paymentDisputeEntity.key(dispute.agentGroupId, dispute.disputeId);
     const rank = disputeRank(dispute.status);
     try {
       const out = await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            ...key,
-            ...(isDisputeOpen(dispute.status) ? keys.openDisputeIndex(dispute.createdAt, dispute.disputeId) : {}),
-            entity: 'PaymentDispute',
-            stateRank: rank,
-            ...dispute,
-          },
-          // A state once, never after a later one: redeliveries and late events (created after lost) write nothing.
-          ConditionExpression: 'attribute_not_exists(PK) OR stateRank < :rank',
+          Item: paymentDisputeEntity.toItem(dispute, rank, isDisputeOpen(dispute.status)),
+          ConditionExpression: paymentDisputeEntity.conditions.laterState,
           ExpressionAttributeValues: { ':rank': rank },
           ReturnValues: 'ALL_OLD',
         }),
@@ -579,7 +541,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       const stored = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
-      return { applied: false, previous: (stored.Item?.status as string | undefined) ?? null, stored: disputeOf(stored.Item!) };
+      return { applied: false, previous: (stored.Item?.status as string | undefined) ?? null, stored: paymentDisputeEntity.fromItem(stored.Item!) };
     }
   }
 
@@ -591,7 +553,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': 'OPENDISPUTES' },
       })
-    ).map(disputeOf);
+    ).map(paymentDisputeEntity.fromItem);
   }
 
   async disputes(agentGroupId: string): Promise<PaymentDispute[]> {
@@ -602,7 +564,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
       ConsistentRead: true,
     });
-    return items.map(disputeOf);
+    return items.map(paymentDisputeEntity.fromItem);
   }
 
   async unmatchedPayments(): Promise<UnmatchedPayment[]> {
@@ -612,11 +574,11 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': 'UNMATCHEDPAYMENTS' },
     });
-    return items.map(({ PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _e, ...rest }) => rest as unknown as UnmatchedPayment);
+    return items.map(unmatchedPaymentEntity.fromItem);
   }
 
   async dropUnmatched(paymentId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.unmatchedPayment(paymentId) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: unmatchedPaymentEntity.key(paymentId) }));
   }
 
   async adoptLinkOrder(orderId: string, ref: GatewayOrderRef, at: string): Promise<void> {
@@ -624,8 +586,8 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       this.db,
       new PutCommand({
         TableName: this.table,
-        Item: { ...keys.gatewayOrder(orderId), entity: 'GatewayOrder', orderId, agentGroupId: ref.agentGroupId, invoiceId: ref.invoiceId, createdAt: at },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        Item: gatewayOrderEntity.toItem(orderId, ref, at),
+        ConditionExpression: gatewayOrderEntity.conditions.isNew,
       }),
     );
   }
@@ -663,7 +625,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
           Key: invoiceEntity.key(agentGroupId, invoiceId),
           UpdateExpression:
             'SET gatewayOrderId = :o, gatewayOrderAmount = :a, gatewayOrderSeq = :s, earlierGatewayOrders = list_append(if_not_exists(earlierGatewayOrders, :none), :prev), updatedAt = :at',
-          ConditionExpression: 'gatewayOrderId = :replaces AND #status = :issued',
+          ConditionExpression: invoiceEntity.conditions.orderReplaces,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':o': order.orderId,
@@ -680,7 +642,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       {
         Put: {
           TableName: this.table,
-          Item: { ...keys.gatewayOrder(order.orderId), entity: 'GatewayOrder', orderId: order.orderId, agentGroupId, invoiceId, createdAt: at },
+          Item: gatewayOrderEntity.toItem(order.orderId, { agentGroupId, invoiceId }, at),
         },
       },
     ]);
@@ -694,7 +656,7 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ExpressionAttributeValues: { ':pk': k.PK, ':prefix': k.SKPrefix },
       ConsistentRead: true,
     });
-    return items.map(paymentOf).sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.reference.localeCompare(b.reference));
+    return items.map(paymentEntity.fromItem).sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.reference.localeCompare(b.reference));
   }
 
   async paidOfBookings(agentGroupId: string, bookings: readonly { bookingRef: string; invoicedIn?: readonly string[] }[]): Promise<Map<string, Minor>> {
@@ -723,13 +685,13 @@ export class DynamoReceivablesStore implements ReceivablesStore {
   async payment(agentGroupId: string, key: string): Promise<Payment | undefined>;
   async payment(agentGroupId: string, keyOrSource: string, reference?: string): Promise<Payment | undefined> {
     const key = reference === undefined ? keyOrSource : paymentKey(keyOrSource as PaymentSource, reference);
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.payment(agentGroupId, key), ConsistentRead: true }));
-    return out.Item ? paymentOf(out.Item) : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: paymentEntity.key(agentGroupId, key), ConsistentRead: true }));
+    return out.Item ? paymentEntity.fromItem(out.Item) : undefined;
   }
 
   private async account(agentGroupId: string): Promise<{ unallocated: Minor; version: number }> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.receivablesAccount(agentGroupId), ConsistentRead: true }));
-    return { unallocated: (out.Item?.unallocated as Minor | undefined) ?? 0, version: (out.Item?.version as number | undefined) ?? 0 };
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: receivablesAccountEntity.key(agentGroupId), ConsistentRead: true }));
+    return receivablesAccountEntity.fromItem(out.Item);
   }
 
   /**

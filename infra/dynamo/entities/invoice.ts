@@ -12,7 +12,7 @@ import { keys } from '../keys.ts';
 
 /**
  * Named conditions on an invoice. Placeholders each expects: `#status` → status, `:draft` →
- * 'DRAFT', `:null` → 'NULL', `:true` → true.
+ * 'DRAFT', `:null` → 'NULL', `:true` → true, and those named at each.
  */
 export const invoiceConditions = {
   exists: ITEM_EXISTS,
@@ -28,6 +28,15 @@ export const invoiceConditions = {
   unnumbered: '(attribute_not_exists(invoiceNumber) OR attribute_type(invoiceNumber, :null))',
   /** An invoice leaves the open index once nothing is left to do. */
   nothingLeft: 'attribute_exists(pdfKey) AND bookingsMarked = :true',
+  /**
+   * An invoice takes an allocation only in the state it was read in: still ISSUED, paid exactly
+   * what was read (`:issued` → 'ISSUED', `:prev` the amount paid read, `:zero` → 0).
+   */
+  paidAsRead: '#status = :issued AND (amountPaid = :prev OR (attribute_not_exists(amountPaid) AND :prev = :zero))',
+  /** A refund takes back from an invoice only in the status and amount paid it was read with (`:was`, `:prev`). */
+  takenBackAsRead: '#status = :was AND amountPaid = :prev',
+  /** A pay link or order is replaced only from the one read, and only while the invoice is ISSUED (`:replaces`, `:issued`). */
+  orderReplaces: 'gatewayOrderId = :replaces AND #status = :issued',
 } as const;
 
 export const invoiceEntity = {
