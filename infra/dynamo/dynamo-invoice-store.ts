@@ -256,7 +256,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
             TableName: this.table,
             Key: invoiceEntity.key(agentGroupId, invoiceId),
             UpdateExpression: `ADD ${figures.add}${refs.size ? ', bookingRefs :refs' : ''} SET updatedAt = :at REMOVE linesOpen`,
-            ConditionExpression: 'attribute_exists(linesOpen)',
+            ConditionExpression: is.linesOpen,
             ExpressionAttributeNames: figures.names,
             ExpressionAttributeValues: { ...figures.values, ...(refs.size ? { ':refs': refs } : {}), ':at': at },
           },
@@ -320,7 +320,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
       new DeleteCommand({
         TableName: this.table,
         Key: invoiceEntity.key(agentGroupId, invoiceId),
-        ConditionExpression: `#status = :draft AND lineCount = :zero AND ${is.linesClosed}`,
+        ConditionExpression: `${is.invoiceIsDraft} AND ${is.noLines} AND ${is.linesClosed}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
       }),
@@ -378,7 +378,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   async setEInvoice(agentGroupId: string, invoiceId: string, eInvoice: EInvoiceRegistration, at: string): Promise<boolean> {
     return this.updateIf(agentGroupId, invoiceId, {
       UpdateExpression: 'SET eInvoice = :e, updatedAt = :at REMOVE lastError',
-      ConditionExpression: `${ITEM_EXISTS} AND #status IN (:issued, :paid) AND attribute_not_exists(eInvoice)`,
+      ConditionExpression: `${is.exists} AND ${is.issuedOrPaid} AND ${is.unregistered}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':e': eInvoice, ':at': at, ':issued': 'ISSUED', ':paid': 'PAID' },
     });
@@ -416,7 +416,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
               TableName: this.table,
               Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET eInvoiceHold = :h, lastError = :e, updatedAt = :at',
-              ConditionExpression: `${ITEM_EXISTS} AND attribute_not_exists(eInvoice)`,
+              ConditionExpression: `${is.exists} AND ${is.unregistered}`,
               ExpressionAttributeValues: { ':h': { ...hold, since }, ':e': lastError, ':at': at },
             },
           },
@@ -589,7 +589,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
           TableName: this.table,
           Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
           UpdateExpression: `SET #status = :issued, issuedAt = :at, updatedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk, dueTracked = :true${eInvoice ? ', eInvoice = :e' : ''} REMOVE lastError`,
-          ConditionExpression: `${is.invoiceIsDraft} AND invoiceNumber = :n`,
+          ConditionExpression: `${is.invoiceIsDraft} AND ${is.numberedAs}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':issued': 'ISSUED',
@@ -626,7 +626,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         TableName: this.table,
         Key: invoiceEntity.key(agentGroupId, invoiceId),
         UpdateExpression: 'SET pdfKey = :k, updatedAt = :at',
-        ConditionExpression: '#status <> :draft',
+        ConditionExpression: is.notDraft,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':k': pdfKey, ':at': at, ':draft': 'DRAFT' },
       }),
@@ -641,8 +641,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
         Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression:
           'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
-        // Issued with this IRN, fully issued (PDF stored, bookings marked), nothing paid or credited: else a credit note is the way.
-        ConditionExpression: `#status = :issued AND eInvoice.irn = :irn AND ${is.nothingLeft} AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)`,
+        ConditionExpression: is.voidable,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
@@ -676,14 +675,14 @@ export class DynamoInvoiceStore implements InvoiceStore {
         Key: invoiceEntity.key(invoice.agentGroupId, invoice.id),
         UpdateExpression: 'SET #status = :cancelled, updatedAt = :at, retired = :retired, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
         // Still the numbered DRAFT read, never registered or held at the IRP (the window bars reporting, not a registration that exists).
-        ConditionExpression: `${is.invoiceIsDraft} AND invoiceNumber = :number AND ${is.linesClosed} AND attribute_not_exists(eInvoice) AND attribute_not_exists(eInvoiceHold)`,
+        ConditionExpression: `${is.invoiceIsDraft} AND ${is.numberedAs} AND ${is.linesClosed} AND ${is.unregistered} AND ${is.notHeld}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':cancelled': 'CANCELLED',
           ':draft': 'DRAFT',
           ':at': retired.at,
           ':retired': retired,
-          ':number': invoice.invoiceNumber ?? '',
+          ':n': invoice.invoiceNumber ?? '',
           ...prefixed(keys.cancelledDocumentIndex(invoice.supplierGstin, invoice.issueDate ?? '', invoice.invoiceNumber ?? '')),
         },
       },

@@ -37,6 +37,26 @@ export const invoiceConditions = {
   takenBackAsRead: '#status = :was AND amountPaid = :prev',
   /** A pay link or order is replaced only from the one read, and only while the invoice is ISSUED (`:replaces`, `:issued`). */
   orderReplaces: 'gatewayOrderId = :replaces AND #status = :issued',
+  /** Lanes are writing its lines: only the closing of the lanes may write the figures they add up. */
+  linesOpen: 'attribute_exists(linesOpen)',
+  /** A DRAFT no line joined (`:zero` → 0): removed rather than numbered. */
+  noLines: 'lineCount = :zero',
+  /** Not registered at the IRP yet: a registration is written once. */
+  unregistered: 'attribute_not_exists(eInvoice)',
+  /** Not held back from the IRP by an operator or a refusal. */
+  notHeld: 'attribute_not_exists(eInvoiceHold)',
+  /** Issued, paid or not (`:issued`, `:paid`): what the IRP registers. */
+  issuedOrPaid: '#status IN (:issued, :paid)',
+  /** Still holding the number read (`:n`). */
+  numberedAs: 'invoiceNumber = :n',
+  /** A PDF is stored only for a document that left DRAFT. */
+  notDraft: '#status <> :draft',
+  /**
+   * Voidable at the IRP (`:issued`, `:irn`, `:zero`, `:true`): issued with this IRN, fully issued
+   * (PDF stored, bookings marked), nothing paid or credited; otherwise a credit note is the way.
+   */
+  voidable:
+    '#status = :issued AND eInvoice.irn = :irn AND attribute_exists(pdfKey) AND bookingsMarked = :true AND (attribute_not_exists(amountPaid) OR amountPaid = :zero) AND (attribute_not_exists(creditedAmount) OR creditedAmount = :zero)',
 } as const;
 
 export const invoiceEntity = {
