@@ -4,7 +4,7 @@ import { addDays } from '../domain/catalogue/calendar.ts';
 import { NO_TOTALS, type Invoice } from '../domain/invoicing/invoice.ts';
 import type { AgentGroup } from '../domain/tenants.ts';
 import type { Services } from '../infra/container.ts';
-import { bookingItem } from '../infra/dynamo/booking-item.ts';
+import { bookingItem } from '../infra/dynamo/entities/booking.ts';
 import { putAll } from '../infra/dynamo/batch-write.ts';
 import { createDocumentClient, dynamoCalls } from '../infra/dynamo/client.ts';
 import { entryItem } from '../infra/dynamo/dynamo-credit-ledger.ts';

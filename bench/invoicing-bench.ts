@@ -5,7 +5,7 @@ import { addDays } from '../domain/catalogue/calendar.ts';
 import type { LedgerEntry } from '../domain/ledger/ledger.ts';
 import type { ChargeLine } from '../domain/pricing/charge-lines.ts';
 import type { Services } from '../infra/container.ts';
-import { bookingItem } from '../infra/dynamo/booking-item.ts';
+import { bookingItem } from '../infra/dynamo/entities/booking.ts';
 import { putAll } from '../infra/dynamo/batch-write.ts';
 import { createDocumentClient, dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
 import { entryItem } from '../infra/dynamo/dynamo-credit-ledger.ts';

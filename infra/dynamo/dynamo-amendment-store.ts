@@ -4,7 +4,8 @@ import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { AdjustOutcome, AmendmentLock, AmendmentStore, RowsOutcome, UnitMove } from '../../domain/ports/amendment-store.ts';
-import { bookingPutAtVersion } from './booking-item.ts';
+import { amendmentEntity, amendmentLockEntity } from './entities/amendment.ts';
+import { bookingEntity, bookingPutAtVersion } from './entities/booking.ts';
 import { cancellationReasons, isRefused } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import type { DynamoCreditLedger } from './dynamo-credit-ledger.ts';
@@ -25,23 +26,6 @@ import { unitMoveItems } from './unit-moves.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity']);
-
-const amendmentItem = (a: Amendment): Record<string, unknown> => ({
-  ...keys.amendment(a.agentGroupId, a.bookingRef, a.amendmentId),
-  ...(a.nextCheckAt ? keys.openAmendmentIndex(a.nextCheckAt, a.agentGroupId, a.amendmentId) : {}),
-  entity: 'Amendment',
-  ...a,
-});
-
-/**
- * The record without its keys. Amendments stored before scenarios moved to the simulator carry
- * `scenario` on every record (null, or `amendment-refused`, which the simulator now holds): only
- * `amendment-fails` still means something on the record (docs/decisions/sandbox.md).
- */
-export const amendmentOf = (item: Record<string, unknown>): Amendment =>
-  Object.fromEntries(Object.entries(item).filter(([k, v]) => !KEY_ATTRIBUTES.has(k) && (k !== 'scenario' || v === 'amendment-fails'))) as unknown as Amendment;
-
 /** Attempts of a rows write whose units moved under it (a sync, another booking); each re-reads them. */
 const MAX_ATTEMPTS = 10;
 
@@ -60,25 +44,19 @@ export class DynamoAmendmentStore implements AmendmentStore {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: this.table, Item: amendmentItem(a), ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Put: { TableName: this.table, Item: amendmentEntity.toItem(a), ConditionExpression: amendmentEntity.conditions.isNew } },
             {
               Put: {
                 TableName: this.table,
-                Item: {
-                  ...keys.amendmentLock(a.agentGroupId, a.bookingRef),
-                  entity: 'AmendmentLock',
-                  amendmentId: a.amendmentId,
-                  contentHash: a.contentHash,
-                  createdAt: a.createdAt,
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
+                Item: amendmentLockEntity.toItem(a),
+                ConditionExpression: amendmentLockEntity.conditions.isNew,
               },
             },
             {
               ConditionCheck: {
                 TableName: this.table,
-                Key: keys.booking(a.agentGroupId, a.bookingRef),
-                ConditionExpression: '#version = :version',
+                Key: bookingEntity.key(a.agentGroupId, a.bookingRef),
+                ConditionExpression: bookingEntity.conditions.atVersion,
                 ExpressionAttributeNames: { '#version': 'version' },
                 ExpressionAttributeValues: { ':version': bookingVersion },
               },
@@ -96,13 +74,15 @@ export class DynamoAmendmentStore implements AmendmentStore {
   }
 
   async get(agentGroupId: string, bookingRef: string, amendmentId: string): Promise<Amendment | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.amendment(agentGroupId, bookingRef, amendmentId), ConsistentRead: true }));
-    return out.Item ? amendmentOf(out.Item) : undefined;
+    const out = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: amendmentEntity.key(agentGroupId, bookingRef, amendmentId), ConsistentRead: true }),
+    );
+    return out.Item ? amendmentEntity.fromItem(out.Item) : undefined;
   }
 
   async lockOf(agentGroupId: string, bookingRef: string): Promise<AmendmentLock | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.amendmentLock(agentGroupId, bookingRef), ConsistentRead: true }));
-    return out.Item ? { amendmentId: out.Item.amendmentId as string, contentHash: out.Item.contentHash as string } : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: amendmentLockEntity.key(agentGroupId, bookingRef), ConsistentRead: true }));
+    return out.Item ? amendmentLockEntity.fromItem(out.Item) : undefined;
   }
 
   async list(agentGroupId: string, bookingRef: string): Promise<Amendment[]> {
@@ -113,7 +93,7 @@ export class DynamoAmendmentStore implements AmendmentStore {
       ExpressionAttributeValues: { ':pk': prefix.PK, ':prefix': prefix.SKPrefix },
       ConsistentRead: true,
     });
-    return items.map(amendmentOf).sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0));
+    return items.map(amendmentEntity.fromItem).sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0));
   }
 
   async save(previous: Amendment, next: Amendment): Promise<boolean> {
@@ -173,7 +153,7 @@ export class DynamoAmendmentStore implements AmendmentStore {
       limit,
       group: agentGroupId,
     });
-    return due.map(amendmentOf);
+    return due.map(amendmentEntity.fromItem);
   }
 
   /** The amendment's conditional Put, and when it settles, the release of the booking's lock it holds. */
@@ -183,8 +163,8 @@ export class DynamoAmendmentStore implements AmendmentStore {
     const put = {
       Put: {
         TableName: this.table,
-        Item: amendmentItem(next),
-        ConditionExpression: '#version = :version',
+        Item: amendmentEntity.toItem(next),
+        ConditionExpression: amendmentEntity.conditions.atVersion,
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':version': previous.version },
       },
@@ -195,8 +175,8 @@ export class DynamoAmendmentStore implements AmendmentStore {
       {
         Delete: {
           TableName: this.table,
-          Key: keys.amendmentLock(next.agentGroupId, next.bookingRef),
-          ConditionExpression: 'amendmentId = :id',
+          Key: amendmentLockEntity.key(next.agentGroupId, next.bookingRef),
+          ConditionExpression: amendmentLockEntity.conditions.heldBy,
           ExpressionAttributeValues: { ':id': next.amendmentId },
         },
       },

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { BookingFeedPage, BookingFeedPosition, BookingFeedQuery, BookingFilter, BookingReads } from '../../domain/ports/booking-reads.ts';
 import { getAll } from './batch-get.ts';
-import { bookingOf } from './booking-item.ts';
+import { bookingOf } from './entities/booking.ts';
 import { keys, type Key } from './keys.ts';
 import { GSI1 } from './table.ts';
 

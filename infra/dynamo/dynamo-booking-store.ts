@@ -4,7 +4,7 @@ import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
-import { bookingItem, bookingOf, bookingPutAtVersion } from './booking-item.ts';
+import { bookingItem, bookingOf, bookingPutAtVersion } from './entities/booking.ts';
 import { cancellationReasons, isConditionFailure, isRefused } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';

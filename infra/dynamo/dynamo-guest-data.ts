@@ -3,7 +3,7 @@ import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { BookingAddress, GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { getAll } from './batch-get.ts';
-import { bookingOf, bookingPutAtVersion, secondIndexOf } from './booking-item.ts';
+import { bookingOf, bookingPutAtVersion, secondIndexOf } from './entities/booking.ts';
 import { isConditionFailure } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { keys } from './keys.ts';

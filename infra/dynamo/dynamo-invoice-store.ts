@@ -27,6 +27,7 @@ import type {
 import { addTotals, lineOrder, sumTotals, TOTAL_FIELDS, totalsOf } from '../../domain/invoicing/invoice-totals.ts';
 import { getAll } from './batch-get.ts';
 import { billingMarkerEntity } from './entities/billing-marker.ts';
+import { bookingEntity } from './entities/booking.ts';
 import { closeIfDone, invoiceConditions as is, invoiceEntity } from './entities/invoice.ts';
 import { invoiceLineEntity } from './entities/invoice-line.ts';
 import { invoiceSeriesEntity } from './entities/invoice-series.ts';
@@ -707,9 +708,9 @@ export class DynamoInvoiceStore implements InvoiceStore {
         this.db,
         new UpdateCommand({
           TableName: this.table,
-          Key: keys.booking(agentGroupId, bookingRef),
+          Key: bookingEntity.key(agentGroupId, bookingRef),
           UpdateExpression: `REMOVE invoicedIn[${index}] SET #version = #version + :one`,
-          ConditionExpression: `invoicedIn[${index}] = :id`,
+          ConditionExpression: bookingEntity.conditions.invoicedAt(index),
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':id': invoiceId, ':one': 1 },
         }),

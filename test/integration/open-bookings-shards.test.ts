@@ -4,7 +4,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
 import type { WorkflowDeps } from '../../domain/bookings/workflow.ts';
-import { bookingItem } from '../../infra/dynamo/booking-item.ts';
+import { bookingItem } from '../../infra/dynamo/entities/booking.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { DynamoBookingStore } from '../../infra/dynamo/dynamo-booking-store.ts';
 import { DynamoCreditLedger } from '../../infra/dynamo/dynamo-credit-ledger.ts';

@@ -10,7 +10,7 @@ import { searchListings } from '../../domain/search/search-listings.ts';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
 import { adminDeps, syncDeps, type Services } from '../../infra/container.ts';
-import { bookingItem } from '../../infra/dynamo/booking-item.ts';
+import { bookingItem } from '../../infra/dynamo/entities/booking.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { searchCatalogue } from '../../infra/dynamo/dynamo-search-catalogue.ts';
 import { DynamoSearchProjection, noDrift } from '../../infra/dynamo/dynamo-search-projection.ts';

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { exposureOf, type LedgerEntry } from '../../domain/ledger/ledger.ts';
-import { bookingOf } from '../../infra/dynamo/booking-item.ts';
+import { bookingOf } from '../../infra/dynamo/entities/booking.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { queryAll } from '../../infra/dynamo/query.ts';

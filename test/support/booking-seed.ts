@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { NO_STEPS_DONE, type Booking } from '../../domain/bookings/booking.ts';
 import type { Minor } from '../../domain/money.ts';
-import { bookingItem } from '../../infra/dynamo/booking-item.ts';
+import { bookingItem } from '../../infra/dynamo/entities/booking.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { seededGroups, testServices, uniqueId } from './stack.ts';

@@ -13,7 +13,7 @@ import {
 } from '../../domain/guests/guest-erasure.ts';
 import { BookingDetailSchema } from '../../functions/contracts/booking-reads.ts';
 import { bookingDetailJson } from '../../functions/bookings/booking-json.ts';
-import { bookingItem } from '../../infra/dynamo/booking-item.ts';
+import { bookingItem } from '../../infra/dynamo/entities/booking.ts';
 import { bookingFixture } from '../support/booking-seed.ts';
 import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 

@@ -11,8 +11,8 @@ import type { AmendmentStore } from '../../domain/ports/amendment-store.ts';
 import type { BookingStore } from '../../domain/ports/booking-store.ts';
 import { withAmendmentScenario, withBookingScenario, type SandboxScenarioBook } from '../../domain/sandbox/workflow-scenarios.ts';
 import { amendmentCommand } from '../../functions/bookings/amendment-json.ts';
-import { bookingOf } from '../../infra/dynamo/booking-item.ts';
-import { amendmentOf } from '../../infra/dynamo/dynamo-amendment-store.ts';
+import { bookingOf } from '../../infra/dynamo/entities/booking.ts';
+import { amendmentEntity } from '../../infra/dynamo/entities/amendment.ts';
 
 const key32 = (): string => randomBytes(32).toString('base64');
 const configFor = (stage: string) => parseConfig({ STAGE: stage, TABLE_NAME: 't', CURSOR_KEY: key32(), SECRETS_KEY: key32() });
@@ -153,8 +153,8 @@ describe('Records stored with a scenario before it moved to the simulator', () =
   it('read without it: a booking never, an amendment only as amendment-fails', () => {
     const keys = { PK: 'GROUP#g', SK: 'X', entity: 'E' };
     expect(bookingOf({ ...keys, bookingRef: 'r', scenario: 'booking-late' })).not.toHaveProperty('scenario');
-    expect(amendmentOf({ ...keys, amendmentId: 'a', scenario: null })).toEqual({ amendmentId: 'a' });
-    expect(amendmentOf({ ...keys, amendmentId: 'a', scenario: 'amendment-refused' })).toEqual({ amendmentId: 'a' });
-    expect(amendmentOf({ ...keys, amendmentId: 'a', scenario: 'amendment-fails' })).toEqual({ amendmentId: 'a', scenario: 'amendment-fails' });
+    expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: null })).toEqual({ amendmentId: 'a' });
+    expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: 'amendment-refused' })).toEqual({ amendmentId: 'a' });
+    expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: 'amendment-fails' })).toEqual({ amendmentId: 'a', scenario: 'amendment-fails' });
   });
 });

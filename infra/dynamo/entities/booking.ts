@@ -1,6 +1,14 @@
-import type { Booking } from '../../domain/bookings/booking.ts';
-import { isGuestDataErased, stayEndedOn } from '../../domain/guests/guest-erasure.ts';
-import { keys } from './keys.ts';
+import type { Booking } from '../../../domain/bookings/booking.ts';
+import { isGuestDataErased, stayEndedOn } from '../../../domain/guests/guest-erasure.ts';
+import { keys } from '../keys.ts';
+
+/** Named conditions on a booking (placeholders: `#version` → version, and those named at each). */
+export const bookingConditions = {
+  /** Every booking write is computed from one version and lands only on it (`:version`). */
+  atVersion: '#version = :version',
+  /** An invoice's mark is taken off only from the place it was read at (`:id` the invoice). */
+  invoicedAt: (index: number) => `invoicedIn[${index}] = :id`,
+} as const;
 
 /**
  * GSI2 of a booking: the open-work index while `nextCheckAt` is set, so a settled booking
@@ -36,7 +44,7 @@ export function bookingPutAtVersion(table: string, previous: Booking, next: Book
     Put: {
       TableName: table,
       Item: bookingItem(next),
-      ConditionExpression: '#version = :version',
+      ConditionExpression: bookingConditions.atVersion,
       ExpressionAttributeNames: { '#version': 'version' },
       ExpressionAttributeValues: { ':version': previous.version },
     },
@@ -61,3 +69,12 @@ export function bookingOf(item: Record<string, unknown>): Booking {
   const stored = Object.fromEntries(Object.entries(item).filter(([k]) => !NOT_BOOKING_ATTRIBUTES.has(k)));
   return { ...defaults(stored), ...stored } as unknown as Booking;
 }
+
+/** The Booking item: PK = GROUP#<g>, SK = BOOKING#<bookingRef>; on GSI1 (the feed) always, on GSI2 while open or until erased. */
+export const bookingEntity = {
+  name: 'Booking',
+  key: keys.booking,
+  toItem: bookingItem,
+  fromItem: bookingOf,
+  conditions: bookingConditions,
+} as const;
