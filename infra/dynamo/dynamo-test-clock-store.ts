@@ -2,14 +2,10 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import type { TestClockStore } from '../../domain/ports/test-clock-store.ts';
 import type { TestClock } from '../../domain/test-clocks/test-clock.ts';
 import { refusedAt, transactIf, writeIf } from './client.ts';
+import { testClockEntity } from './entities/test-clock.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI2 } from './table.ts';
-
-const clockOf = (item: Record<string, unknown>): TestClock => {
-  const { id, agentGroupId, createdAt, setTo, setAt, status, version } = item as unknown as TestClock;
-  return { id, agentGroupId, createdAt, setTo, setAt, status, version };
-};
 
 /**
  * One item per group (`GROUP#<id>` / `TEST_CLOCK`, listed on GSI2 `TEST_CLOCKS`), written
@@ -24,8 +20,8 @@ export class DynamoTestClockStore implements TestClockStore {
   ) {}
 
   async get(agentGroupId: string): Promise<TestClock | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.testClock(agentGroupId), ConsistentRead: true }));
-    return out.Item ? clockOf(out.Item) : undefined;
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: testClockEntity.key(agentGroupId), ConsistentRead: true }));
+    return out.Item ? testClockEntity.fromItem(out.Item) : undefined;
   }
 
   async list(): Promise<TestClock[]> {
@@ -35,20 +31,20 @@ export class DynamoTestClockStore implements TestClockStore {
       KeyConditionExpression: 'GSI2PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.allTestClocks().GSI2PK },
     });
-    return items.map(clockOf);
+    return items.map(testClockEntity.fromItem);
   }
 
   create(clock: TestClock): Promise<boolean> {
     return transactIf(
       this.db,
       [
-        { Put: { TableName: this.table, Item: this.item(clock), ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Put: { TableName: this.table, Item: testClockEntity.toItem(clock), ConditionExpression: testClockEntity.conditions.isNew } },
         {
           Update: {
             TableName: this.table,
             Key: keys.agentGroup(clock.agentGroupId),
             UpdateExpression: 'SET testClockId = :id',
-            ConditionExpression: 'attribute_exists(PK)',
+            ConditionExpression: testClockEntity.conditions.groupExists,
             ExpressionAttributeValues: { ':id': clock.id },
           },
         },
@@ -63,8 +59,8 @@ export class DynamoTestClockStore implements TestClockStore {
       this.db,
       new PutCommand({
         TableName: this.table,
-        Item: this.item(clock),
-        ConditionExpression: 'id = :id AND version = :v',
+        Item: testClockEntity.toItem(clock),
+        ConditionExpression: testClockEntity.conditions.sameClockAt,
         ExpressionAttributeValues: { ':id': clock.id, ':v': expectedVersion },
       }),
     );
@@ -77,8 +73,8 @@ export class DynamoTestClockStore implements TestClockStore {
         {
           Delete: {
             TableName: this.table,
-            Key: keys.testClock(agentGroupId),
-            ConditionExpression: 'id = :id AND version = :v',
+            Key: testClockEntity.key(agentGroupId),
+            ConditionExpression: testClockEntity.conditions.sameClockAt,
             ExpressionAttributeValues: { ':id': id, ':v': expectedVersion },
           },
         },
@@ -87,16 +83,12 @@ export class DynamoTestClockStore implements TestClockStore {
             TableName: this.table,
             Key: keys.agentGroup(agentGroupId),
             UpdateExpression: 'REMOVE testClockId',
-            ConditionExpression: 'attribute_exists(PK)',
+            ConditionExpression: testClockEntity.conditions.groupExists,
           },
         },
         // Only the clock's own condition means "gone, or moved meanwhile"; a missing group is an error.
       ],
       (err) => refusedAt(err, 0),
     );
-  }
-
-  private item(clock: TestClock) {
-    return { ...keys.testClock(clock.agentGroupId), ...keys.testClockIndex(clock.agentGroupId), entity: 'TestClock', ...clock };
   }
 }
