@@ -1,14 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredReply } from '../../domain/ports/idempotency-store.ts';
 import { writeIf } from './client.ts';
-import { keys } from './keys.ts';
+import { idempotencyKeyEntity } from './entities/claims.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 
-/**
- * A key is free when no item holds it, its item has expired (the table's TTL deletes late),
- * or its claim has no answer and its lease ran out (the run that claimed it died).
- */
-const FREE = `attribute_not_exists(PK) OR ${TTL_ATTRIBUTE} < :now OR (attribute_not_exists(replyJson) AND leaseUntil < :now)`;
 /** A claim freed or expired between the refused put and the read is claimed again; a few rounds settle any race. */
 const CLAIM_ROUNDS = 3;
 
@@ -28,7 +23,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   ) {}
 
   async claim(scope: string, key: string, claim: IdempotencyClaim): Promise<IdempotencyRecord | undefined> {
-    const Key = keys.idempotencyKey(scope, key);
+    const Key = idempotencyKeyEntity.key(scope, key);
     const now = epochSeconds(claim.now);
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
       const claimed = await writeIf(
@@ -37,14 +32,14 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           TableName: this.table,
           Item: {
             ...Key,
-            entity: 'IdempotencyKey',
+            entity: idempotencyKeyEntity.name,
             requestHash: claim.requestHash,
             claimId: claim.claimId,
             claimedAt: claim.now.toISOString(),
             leaseUntil: epochSeconds(claim.leaseUntil),
             [TTL_ATTRIBUTE]: epochSeconds(claim.expiresAt),
           },
-          ConditionExpression: FREE,
+          ConditionExpression: idempotencyKeyEntity.conditions.free,
           ExpressionAttributeValues: { ':now': now },
         }),
       );
@@ -62,9 +57,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.idempotencyKey(scope, key),
+        Key: idempotencyKeyEntity.key(scope, key),
         UpdateExpression: 'SET replyJson = :reply',
-        ConditionExpression: 'claimId = :claimId',
+        ConditionExpression: idempotencyKeyEntity.conditions.claimedBy,
         ExpressionAttributeValues: { ':reply': JSON.stringify(reply), ':claimId': claimId },
       }),
     );
@@ -75,8 +70,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       this.db,
       new DeleteCommand({
         TableName: this.table,
-        Key: keys.idempotencyKey(scope, key),
-        ConditionExpression: 'claimId = :claimId',
+        Key: idempotencyKeyEntity.key(scope, key),
+        ConditionExpression: idempotencyKeyEntity.conditions.claimedBy,
         ExpressionAttributeValues: { ':claimId': claimId },
       }),
     );

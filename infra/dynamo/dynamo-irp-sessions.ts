@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { IrpSession, IrpSessionStore } from '../einvoice/nic-e-invoice-registry.ts';
 import { writeIf } from './client.ts';
-import { keys } from './keys.ts';
+import { irpSessionEntity } from './entities/claims.ts';
 
 /**
  * The IRP sessions of a stage in its table (`IRPSESSION#<gstin>`): the auth token and Sek
@@ -20,7 +20,7 @@ export class DynamoIrpSessions implements IrpSessionStore {
   private readonly context = (gstin: string): string => `irp-session:${gstin}`;
 
   async get(gstin: string): Promise<IrpSession | undefined> {
-    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.irpSession(gstin), ConsistentRead: true }));
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: irpSessionEntity.key(gstin), ConsistentRead: true }));
     const item = out.Item as { sealed?: string; expiresAt?: number } | undefined;
     if (!item?.sealed || item.expiresAt === undefined) return undefined;
     let opened: { authToken: string; sek: string };
@@ -39,19 +39,18 @@ export class DynamoIrpSessions implements IrpSessionStore {
     // With the session the caller read: a holder that stored a fresh session and freed the
     // lease between that read and this write must not be followed by a second sign-in; also
     // when the caller read none (the first sign-in of a registration, 12 callers once signed in twice).
-    const seen = seenExpiresAt === undefined ? ' AND attribute_not_exists(expiresAt)' : ' AND expiresAt = :seen';
     return writeIf(
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.irpSession(gstin),
+        Key: irpSessionEntity.key(gstin),
         UpdateExpression: 'SET leaseHolder = :h, leaseUntil = :u, entity = :e',
-        ConditionExpression: `(attribute_not_exists(leaseUntil) OR leaseUntil < :now)${seen}`,
+        ConditionExpression: `${irpSessionEntity.conditions.leaseFree} AND ${irpSessionEntity.conditions.sessionAsSeen(seenExpiresAt !== undefined)}`,
         ExpressionAttributeValues: {
           ':h': holder,
           ':u': until,
           ':now': now,
-          ':e': 'IrpSession',
+          ':e': irpSessionEntity.name,
           ...(seenExpiresAt === undefined ? {} : { ':seen': seenExpiresAt }),
         },
       }),
@@ -65,9 +64,9 @@ export class DynamoIrpSessions implements IrpSessionStore {
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.irpSession(gstin),
+        Key: irpSessionEntity.key(gstin),
         UpdateExpression: 'SET sealed = :s, expiresAt = :x REMOVE leaseHolder, leaseUntil',
-        ConditionExpression: 'leaseHolder = :h',
+        ConditionExpression: irpSessionEntity.conditions.heldBy,
         ExpressionAttributeValues: { ':s': sealed, ':x': session.expiresAt, ':h': holder },
       }),
     );
@@ -78,9 +77,9 @@ export class DynamoIrpSessions implements IrpSessionStore {
       this.db,
       new UpdateCommand({
         TableName: this.table,
-        Key: keys.irpSession(gstin),
+        Key: irpSessionEntity.key(gstin),
         UpdateExpression: 'REMOVE leaseHolder, leaseUntil',
-        ConditionExpression: 'leaseHolder = :h',
+        ConditionExpression: irpSessionEntity.conditions.heldBy,
         ExpressionAttributeValues: { ':h': holder },
       }),
     );
