@@ -3,7 +3,7 @@ import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { BookingAddress, GuestDataStore } from '../../domain/ports/guest-data.ts';
 import { getAll } from './batch-get.ts';
-import { bookingOf, bookingPutAtVersion, secondIndexOf } from './entities/booking.ts';
+import { bookingEntity, bookingOf, bookingPutAtVersion, secondIndexOf } from './entities/booking.ts';
 import { isConditionFailure } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { keys } from './keys.ts';
@@ -94,9 +94,9 @@ export class DynamoGuestDataStore implements GuestDataStore {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: keys.booking(b.agentGroupId, b.bookingRef),
+          Key: bookingEntity.key(b.agentGroupId, b.bookingRef),
           UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
-          ConditionExpression: '#version = :version AND attribute_not_exists(GSI2PK)',
+          ConditionExpression: `${bookingEntity.conditions.atVersion} AND ${bookingEntity.conditions.notOnSecondIndex}`,
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':version': b.version },
         }),

@@ -8,6 +8,8 @@ export const bookingConditions = {
   atVersion: '#version = :version',
   /** An invoice's mark is taken off only from the place it was read at (`:id` the invoice). */
   invoicedAt: (index: number) => `invoicedIn[${index}] = :id`,
+  /** The backfill indexes an old settled booking only while it is on no second index (neither open work nor already erasable). */
+  notOnSecondIndex: 'attribute_not_exists(GSI2PK)',
 } as const;
 
 /**
