@@ -1,4 +1,5 @@
 import type { ReconcileDeps } from '../domain/receivables/gateway-accounts.ts';
+import type { PaymentDeps } from '../domain/receivables/record-payment.ts';
 import { systemOrigin, type AuditOrigin } from '../domain/audit/audit-event.ts';
 import type { AdminDeps } from '../domain/admin.ts';
 import type { CatalogueReader } from '../domain/ports/catalogue-reader.ts';
@@ -55,6 +56,7 @@ import { DynamoBookingStore } from './dynamo/dynamo-booking-store.ts';
 import { DynamoAuditTrail } from './dynamo/dynamo-audit-trail.ts';
 import { SimulatedPropertySystem } from './property-system/simulated-property-system.ts';
 import { derivedId } from './crypto/derived-id.ts';
+import { loggedAsks } from './sqs/pay-link-asks.ts';
 import { sha256Hex } from './crypto/api-keys.ts';
 import type { BookingReads } from '../domain/ports/booking-reads.ts';
 import type { AmendmentStore } from '../domain/ports/amendment-store.ts';
@@ -295,7 +297,8 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     documents: () => onFirstCall(async () => new (await import('./s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
     pdfQueue: () => onFirstCall(async () => new (await import('./sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
     billingQueue,
-    payLinkRefreshes: billingQueue,
+    // Asked by use cases after their change commits: best effort (infra/sqs/pay-link-asks.ts), the hourly reconciliation backs it.
+    payLinkRefreshes: (svc) => loggedAsks(billingQueue(), () => svc.metrics),
     billingRuns: () => new DynamoBillingRunLog(db(), table, auditTrail()),
     billingControl: () => new DynamoBillingRunControl(db(), table),
     invoices,
@@ -403,6 +406,11 @@ export function consoleDeps(svc: Services, consoleUrl: string): ConsoleDeps {
   return { people: svc.people, tokens: consoleTokens, mailer: svc.mailer, rateLimiter: svc.rateLimiter, clock: svc.realClock, ids: svc.ids, consoleUrl };
 }
 
+/** Recording a payment (a transfer typed in by an operator, from the console or the admin tool): it asks for the group's pay links to follow. */
+export function paymentDeps(svc: Services): PaymentDeps & { readonly ids: IdGenerator } {
+  return { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids, payLinkRefreshes: svc.payLinkRefreshes };
+}
+
 /** Payment reconciliation as the hourly worker, the admin tool and the tests run it (the worker adds the groups' test clocks). */
 export function reconcileDeps(svc: Services): ReconcileDeps {
   return {
@@ -492,6 +500,7 @@ export function billingDeps(svc: Services, renderer?: InvoiceRenderer): BillingD
     cursors: svc.cursors,
     billingRuns: svc.billingRuns,
     billingQueue: svc.billingQueue,
+    payLinkRefreshes: svc.payLinkRefreshes,
     mail: { financeContacts: svc.financeContacts, mailLog: svc.mailLog, mailer: svc.mailer },
   };
   if (!renderer) return deps;

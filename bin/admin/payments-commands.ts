@@ -7,7 +7,7 @@ import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
-import { reconcileDeps } from '../../infra/container.ts';
+import { paymentDeps, reconcileDeps } from '../../infra/container.ts';
 import { columns, GROUP_OPTION, type CommandSpec } from './command.ts';
 import { ServiceUnreachableError } from './environment.ts';
 import { rupeesOption } from './input.ts';
@@ -32,7 +32,7 @@ export const paymentsRecord: CommandSpec = {
     if (receivedAt !== undefined && !isInstant(receivedAt)) throw new ValidationError('receivedAt', `--received-at must be ${INSTANT_RULE}.`);
     const svc = ctx.services();
     const outcome = await recordBankTransfer(
-      { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
+      paymentDeps(svc),
       {
         agentGroupId: args.required('group'),
         reference: args.required('reference'),

@@ -1,5 +1,6 @@
 import type { AuditOrigin } from '../audit/audit-event.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
+import type { PayLinkRefreshes } from '../ports/pay-link-refreshes.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import type { Invoice } from './invoice.ts';
 import { raiseOperatorCreditNote, type OperatorLineCredit } from './raise-credit-note.ts';
@@ -21,6 +22,7 @@ export interface OperatorCreditNoteOutcome {
 type OperatorCreditNoteDeps = PdfDeps &
   Pick<BillingDeps, 'creditNotes' | 'bookingMarks' | 'ids' | 'receivables' | 'catalogue' | 'eInvoices' | 'metrics'> & {
     readonly tenants: Pick<TenantDirectory, 'getAgentGroup'>;
+    readonly payLinkRefreshes: PayLinkRefreshes;
   };
 
 /**
@@ -65,5 +67,7 @@ export async function issueOperatorCreditNote(
   await deps.receivables.settle(agentGroupId, deps.clock.now().toISOString());
   const group = await deps.tenants.getAgentGroup(agentGroupId);
   if (group) await evaluateCreditHold(deps, group);
+  // The credit lowered what the invoice (and, through the credit it released, others) owes: their pay links follow.
+  await deps.payLinkRefreshes.ask(agentGroupId);
   return { creditNote, invoice: (await deps.invoices.get(agentGroupId, invoiceId))!, pdfStored };
 }

@@ -15,6 +15,7 @@ import type { InvoiceStore } from '../ports/invoice-store.ts';
 import type { BookingMarks } from '../ports/booking-marks.ts';
 import type { BillingRunControl } from '../ports/billing-run-control.ts';
 import type { BillingRunLog } from '../ports/billing-fan-out.ts';
+import type { PayLinkRefreshes } from '../ports/pay-link-refreshes.ts';
 import type { PayLinkStore } from '../ports/pay-link-store.ts';
 import type { PendingBooking, UnbilledWork } from '../ports/unbilled-work.ts';
 import type { CreditNoteStore } from '../ports/credit-note-store.ts';
@@ -45,6 +46,8 @@ export interface BillingDeps extends Pick<BalanceDeps, 'balances' | 'settleSecon
   readonly billingRuns: Pick<BillingRunLog, 'saveRun'>;
   /** The gateway order and pay link an issued invoice is given. */
   readonly payLinks: Pick<PayLinkStore, 'setGatewayOrder' | 'setPayLink'>;
+  /** A run whose credit notes or settled credit moved what invoices owe asks for their pay links to follow. */
+  readonly payLinkRefreshes: PayLinkRefreshes;
   /** Credit notes for bookings invoiced for more than they owe now (cancelled or refunded after invoicing). */
   readonly creditNotes: CreditNoteStore;
   readonly ledger: Pick<CreditLedger, 'queryEntries' | 'creditPosition'>;
@@ -193,7 +196,9 @@ export async function runBilling(deps: BillingDeps, group: AgentGroup, req: Bill
   // goes on (and before its lock is released); either failing fails the run, which the next one resumes.
   await bothSettled(keepIndex(deps, g, req, selection), advanceOpen());
   // Unallocated credit (an earlier over-payment) pays the invoices just issued, oldest due first.
-  await deps.receivables.settle(g, deps.clock.now().toISOString());
+  const settled = await deps.receivables.settle(g, deps.clock.now().toISOString());
+  // A credit note lowered an invoice's amount due, or credit paid part of one just issued (its first link was made for the total).
+  if (plan.credits.length > 0 || settled.allocated > 0) await deps.payLinkRefreshes.ask(g);
   const result = resultOf(draftsLeft);
   await saveRunRecord(deps, result, origin);
   deps.metrics.count('BillingRun');

@@ -32,6 +32,8 @@ export const METRIC_NAMES = [
   'BillingRunHandedOff',
   /** A handed-off run's continuation could not be queued: its DRAFTs wait for the group's next run. */
   'BillingHandOffNotQueued',
+  /** A change of what a group owes could not ask for its pay links to follow; the hourly reconciliation refreshes them. */
+  'PayLinkAskLost',
   /** A gateway payment disputed (a chargeback raised, or lost): operators answer it by its respond-by date (`payments disputes`). */
   'PaymentDisputed',
   /** An authorized payment of one of our orders that the gateway refused to capture: it is refunded to the payer after the capture window unless an operator acts. */

@@ -1,4 +1,5 @@
 import { mailReceipt } from '../mail/receipt-mail.ts';
+import { refreshedByCaller } from '../ports/pay-link-refreshes.ts';
 import type { DocumentMailDeps } from '../mail/document-mail.ts';
 import type { AuditOrigin } from '../audit/audit-event.ts';
 import type { IdGenerator } from '../ports/ids.ts';
@@ -44,7 +45,7 @@ export async function virtualAccountOf(deps: VirtualAccountDeps, group: Pick<Age
   return deps.receivables.saveVirtualAccount(g, account, at);
 }
 
-export interface ReconcileDeps extends PaymentDeps {
+export interface ReconcileDeps extends Omit<PaymentDeps, 'payLinkRefreshes'> {
   readonly ids: IdGenerator;
   /** Finance contacts and the mail sent them: the receipts of payments reconciliation records; absent, none are sent. */
   readonly mail?: Pick<DocumentMailDeps, 'financeContacts' | 'mailLog' | 'mailer'>;
@@ -108,7 +109,9 @@ export interface ReconcileReport {
  * fresh order for it (gateway-orders.ts). Costs one call per open invoice's order and per group with
  * open invoices (their accounts), never the history. One group's failure is reported, not fatal.
  */
-export async function reconcilePayments(deps: ReconcileDeps, origin: AuditOrigin, only?: string): Promise<ReconcileReport> {
+export async function reconcilePayments(given: ReconcileDeps, origin: AuditOrigin, only?: string): Promise<ReconcileReport> {
+  // The run refreshes the pay links of every group it touched, last (below): the payments it records ask for nothing on the way.
+  const deps = { ...given, payLinkRefreshes: refreshedByCaller };
   const groups = only ? [only] : await deps.invoices.groupsWithOpenInvoices();
   let ordersChecked = 0;
   let virtualAccountsChecked = 0;

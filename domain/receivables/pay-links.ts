@@ -1,6 +1,7 @@
 import { amountDueOf, type Invoice, type PayLink } from '../invoicing/invoice.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { InvoiceStore } from '../ports/invoice-store.ts';
+import type { PayLinkRefreshes } from '../ports/pay-link-refreshes.ts';
 import type { PayLinkStore } from '../ports/pay-link-store.ts';
 import { GatewayRejectedError, type PaymentGateway, type PaymentLink } from '../ports/payment-gateway.ts';
 import type { GatewayOrderRef, ReceivablesStore } from '../ports/receivables-store.ts';
@@ -203,11 +204,13 @@ export type EndedLinkOutcome = 'CLEARED' | 'STALE' | 'UNKNOWN';
  * cancel announces itself too) is STALE and nothing moves; one we never made is UNKNOWN.
  */
 export async function clearEndedLink(
-  deps: { readonly payLinks: Pick<PayLinkStore, 'payLinkInvoice' | 'setPayLink'>; readonly clock: Clock },
+  deps: { readonly payLinks: Pick<PayLinkStore, 'payLinkInvoice' | 'setPayLink'>; readonly clock: Clock; readonly payLinkRefreshes: PayLinkRefreshes },
   linkId: string,
 ): Promise<{ readonly outcome: EndedLinkOutcome; readonly agentGroupId?: string; readonly invoiceId?: string }> {
   const ref = await deps.payLinks.payLinkInvoice(linkId);
   if (!ref) return { outcome: 'UNKNOWN' };
   const cleared = await deps.payLinks.setPayLink(ref.agentGroupId, ref.invoiceId, null, linkId, deps.clock.now().toISOString());
+  // The next link, for what is still owed, is made by the refresh this asks for.
+  if (cleared) await deps.payLinkRefreshes.ask(ref.agentGroupId);
   return { outcome: cleared ? 'CLEARED' : 'STALE', ...ref };
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.ts';
 import type { IdGenerator } from '../ports/ids.ts';
 import { wasCaptured, type GatewayDispute, type GatewayPayment, type GatewayRefund } from '../ports/payment-gateway.ts';
 import type { Metrics } from '../ports/metrics.ts';
+import type { PayLinkRefreshes } from '../ports/pay-link-refreshes.ts';
 import type { ReceivablesStore } from '../ports/receivables-store.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { evaluateCreditHold } from './credit-control.ts';
@@ -27,6 +28,8 @@ export interface PaymentDeps {
   readonly clock: Clock;
   /** The paying group's own clock (a sandbox test clock), where the request carries no group key. */
   readonly clockFor?: (agentGroupId: string) => Promise<Clock>;
+  /** What the group owes moved: its pay links follow (asked after the change commits). */
+  readonly payLinkRefreshes: PayLinkRefreshes;
 }
 
 export interface PaymentOutcome {
@@ -88,6 +91,8 @@ async function receive(deps: PaymentDeps, p: ReceivedPayment, audit?: (payment: 
   // Paying the overdue invoices lifts credit control's hold at once.
   const group = await deps.tenants.getAgentGroup(p.agentGroupId);
   if (group) await evaluateCreditHold(deps, group);
+  // A duplicate asks too: it may be the retry of a delivery whose ask was lost, and a refresh with nothing to move moves nothing.
+  if (!recorded.sameTransfer) await deps.payLinkRefreshes.ask(p.agentGroupId);
   return { payment: recorded.payment, recorded: recorded.recorded, unallocated: settled.unallocated, ...(recorded.sameTransfer ? { sameTransfer: true } : {}) };
 }
 
@@ -249,6 +254,7 @@ async function giveBack(
   const settled = await own.receivables.settle(g, now.toISOString(), paid.invoiceId ?? undefined);
   const group = await own.tenants.getAgentGroup(g);
   if (group) await evaluateCreditHold(own, group);
+  await own.payLinkRefreshes.ask(g);
   return { kind: 'recorded', refund: recorded.refund, recorded: recorded.recorded, unallocated: settled.unallocated };
 }
 

@@ -39,8 +39,7 @@ import { ListDeliveriesQuerySchema } from '../contracts/deliveries.ts';
 import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import { adminDeps, billingDeps, consoleDeps, deliveryDeps, groupServices, pdfDeps, type Services } from '../../infra/container.ts';
-import { logger } from '../../infra/logger.ts';
+import { adminDeps, billingDeps, consoleDeps, deliveryDeps, groupServices, paymentDeps, pdfDeps, type Services } from '../../infra/container.ts';
 import { issueKey, replaceKey, revokeKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
@@ -927,12 +926,10 @@ const recordPayment = operatorPage('record-payment', async (deps, req, ctx, matc
   const svc = deps.svc;
   // The admin tool's `payments record`: the same use case, allocation and audit event, under the person.
   const outcome = await recordBankTransfer(
-    { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
+    paymentDeps(svc),
     { agentGroupId, reference: req.form.get('reference')?.trim() ?? '', amount, ...(receivedAt ? { receivedAt: new Date(receivedAt).toISOString() } : {}) },
     ctx.origin,
   );
-  // A transfer recorded before changed nothing owed: its links stand.
-  if (outcome.recorded) await followLinks(svc, agentGroupId);
   const notice = outcome.recorded
     ? html`<p class="notice" role="status">Recorded ${money(outcome.payment.amount)} (${outcome.payment.reference}); unallocated credit now ${money(outcome.unallocated)}.</p>`
     : html`<p class="notice" role="status">Payment ${outcome.payment.reference} was already recorded; nothing changed.</p>`;
@@ -1148,18 +1145,6 @@ function creditLines(form: URLSearchParams): OperatorLineCredit[] {
   return credits;
 }
 
-/**
- * What the group owes changed: its pay links follow through the billing worker (Razorpay's SDK is there, not here). What was
- * recorded stands when the request cannot be queued, so that is logged, not failed: the hourly reconciliation refreshes every link.
- */
-async function followLinks(svc: Pick<Services, 'payLinkRefreshes'>, agentGroupId: string): Promise<void> {
-  try {
-    await svc.payLinkRefreshes.ask(agentGroupId);
-  } catch (err) {
-    logger.error('pay link refresh not queued; the hourly reconciliation refreshes it', { agentGroupId, error: (err as Error).name });
-  }
-}
-
 const raiseCreditNote = operatorPage('correct-invoices', async (deps, req, ctx, match) => {
   const [agentGroupId, invoiceId] = [decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)];
   // The admin tool's `invoices credit-note`: raised, registered with the IRP where marked, its PDF stored, audited under the person.
@@ -1171,7 +1156,6 @@ const raiseCreditNote = operatorPage('correct-invoices', async (deps, req, ctx, 
     req.form.get('reason') ?? '',
     ctx.origin,
   );
-  await followLinks(deps.svc, agentGroupId);
   const n = outcome.creditNote;
   return operatorInvoicePage(
     deps,

@@ -9,21 +9,12 @@ import { receiveGatewayDispute, receiveGatewayPayment, receiveGatewayRefund } fr
 import { gatewayNotificationRoute } from '../contracts/payments.ts';
 import { endpoint } from '../http/endpoint.ts';
 import type { HttpEvent } from '../http/types.ts';
-import type { PayLinkRefreshes } from '../../domain/ports/pay-link-refreshes.ts';
 
 /** The signature covers the bytes the gateway sent: API Gateway hands binary-looking bodies over base64-encoded. */
 const rawBodyOf = (event: HttpEvent): string => {
   const body = typeof event.body === 'string' ? event.body : '';
   return event.isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
 };
-
-/**
- * What the group owes moved (or may have: a redelivery asks again, harmlessly), so its pay links follow now through the billing
- * queue, whose worker carries Razorpay's SDK. A failure to queue fails the notification: Razorpay redelivers it, the change is then
- * DUPLICATE and asks again (and the hourly reconciliation refreshes every link anyway).
- */
-const followLinks = (services: { readonly payLinkRefreshes: PayLinkRefreshes }, agentGroupId: string): Promise<void> =>
-  services.payLinkRefreshes.ask(agentGroupId);
 
 export const handler = endpoint(gatewayNotificationRoute, async ({ event, services }) => {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
@@ -36,8 +27,7 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
     };
   if (notice.kind === 'link-ended') {
     // No SDK here to make a new link (docs/performance.md): the dead one is cleared now, and the billing worker makes the next.
-    const ended = await clearEndedLink({ payLinks: services.payLinks, clock: services.clock }, notice.linkId);
-    if (ended.agentGroupId && ended.outcome === 'CLEARED') await followLinks(services, ended.agentGroupId);
+    const ended = await clearEndedLink({ payLinks: services.payLinks, clock: services.clock, payLinkRefreshes: services.payLinkRefreshes }, notice.linkId);
     if (ended.outcome === 'UNKNOWN') logger.warn('ended pay link that is none of ours', { linkId: notice.linkId, event: notice.event });
     const outcome = ended.outcome === 'CLEARED' ? ('LINK_ENDED' as const) : ended.outcome === 'STALE' ? ('DUPLICATE' as const) : ('UNMATCHED' as const);
     return {
@@ -78,7 +68,15 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
       },
     };
   }
-  const deps = { receivables: services.receivables, tenants: services.tenants, clock: services.clock, clockFor: clockFor(services), ids: services.ids };
+  // The use cases ask for the group's pay links to follow what they change (payLinkRefreshes), after it commits.
+  const deps = {
+    receivables: services.receivables,
+    tenants: services.tenants,
+    clock: services.clock,
+    clockFor: clockFor(services),
+    ids: services.ids,
+    payLinkRefreshes: services.payLinkRefreshes,
+  };
   const paymentId = notice.payment.paymentId;
   // The trail names the gateway's event id, what an auditor finds in the gateway's own dashboard.
   if (notice.kind === 'dispute') {
@@ -109,7 +107,6 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
         respondBy: outcome.dispute.respondBy,
         previous: outcome.previous,
       });
-    await followLinks(services, outcome.dispute.agentGroupId);
     const body = { event: notice.event, paymentId, invoiceId: outcome.dispute.invoiceId, refundId: null, disputeId };
     return {
       status: 200,
@@ -134,7 +131,6 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
         body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId, disputeId: null, duplicate: false },
       };
     }
-    await followLinks(services, outcome.refund.agentGroupId);
     return {
       status: 200,
       body: {
@@ -165,7 +161,6 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
       body: { outcome: 'UNMATCHED' as const, event: notice.event, paymentId, invoiceId: null, refundId: null, disputeId: null, duplicate: !outcome.kept },
     };
   }
-  await followLinks(services, outcome.payment.agentGroupId);
   // The UTR was typed in by hand before the gateway's notice came: one transfer, already counted.
   if (outcome.sameTransfer)
     logger.warn('bank transfer already recorded by hand', { paymentId, recordedAs: outcome.payment.reference, agentGroupId: outcome.payment.agentGroupId });

@@ -297,7 +297,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
   pay: async (run, s) => {
     const open = (await invoicesOf(run)).filter((i) => i.status === 'ISSUED');
     const target = pick(open, s.perMille);
-    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids };
+    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, payLinkRefreshes: svc.payLinkRefreshes };
     if (s.via === 'GATEWAY' && target?.gatewayOrderId) {
       // Checkout takes exactly an order's amount due (Razorpay's orders have no partial_payment here): the invoice's order for
       // what it owes now, a fresh one (as the hourly reconciliation makes) once a payment, credit note or refund changed it.
@@ -414,7 +414,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       status: 'processed',
       createdAt: clock.now().toISOString(),
     };
-    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids };
+    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, payLinkRefreshes: svc.payLinkRefreshes };
     // Razorpay's paths: refund.created while pending (nothing moves), then refund.processed, redelivered or found again by reconciliation: one refund.
     const pending = await receiveGatewayRefund(
       deps,
@@ -456,7 +456,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
         bankReference: null,
       };
       await receiveGatewayPayment(
-        { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids },
+        { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, payLinkRefreshes: svc.payLinkRefreshes },
         transfer,
         { event: 'virtual_account.credited', eventId: null },
         testOrigin(),
@@ -481,7 +481,7 @@ const ACTIONS: { readonly [K in Step['kind']]: (run: Run, step: Extract<Step, { 
       createdAt: clock.now().toISOString(),
     };
     const decided = { ...opened, status: s.ends, amountDeducted: s.ends === 'lost' ? amount : 0 };
-    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, metrics: noMetrics };
+    const deps = { receivables: svc.receivables, tenants: svc.tenants, clock, ids: svc.ids, payLinkRefreshes: svc.payLinkRefreshes, metrics: noMetrics };
     const deliver = async (d: typeof opened) => {
       const o = await receiveGatewayDispute(deps, d, null, { event: `payment.dispute.${d.status}`, eventId: uniqueId('evt') }, testOrigin());
       return o.kind === 'recorded' && o.applied;

@@ -9,6 +9,7 @@ import { raiseOperatorCreditNote } from '../../domain/invoicing/raise-credit-not
 import { issueOperatorCreditNote } from '../../domain/invoicing/operator-credit-note.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
+import { paymentDeps } from '../../infra/container.ts';
 import { parseConfig } from '../../infra/config.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
@@ -81,11 +82,7 @@ describe('credit notes under concurrency (real DynamoDB Local)', () => {
   it('releases a credit beyond what a paid invoice still owed to the unallocated credit, and the next invoice is paid from it; the invoice stays PAID', async () => {
     const { g, invoice } = await billedGroup(world, '2027-03-08', 2);
     const svc = testServices();
-    await recordBankTransfer(
-      { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
-      { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total },
-      TEST_OPERATOR,
-    );
+    await recordBankTransfer(paymentDeps(svc), { agentGroupId: g.agentGroupId, reference: `UTR${Date.now()}`, amount: invoice.total }, TEST_OPERATOR);
     expect((await deps().invoices.get(g.agentGroupId, invoice.id))!).toMatchObject({ status: 'PAID', amountPaid: invoice.total });
     const [first] = await deps().invoices.lines(g.agentGroupId, invoice.id);
     const before = (await svc.ledger.creditPosition(g.agentGroupId))!;

@@ -9,21 +9,22 @@ import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { handleBillingRecord } from '../../functions/workers/bill-group.ts';
 import { concurrentRecords } from '../../functions/workers/sqs-batch.ts';
 import { parseConfig } from '../../infra/config.ts';
-import { billingDeps, buildServices, type Services } from '../../infra/container.ts';
+import { billingDeps, buildServices, paymentDeps, type Services } from '../../infra/container.ts';
 import { LOCAL_CREDENTIALS, provisionQueues } from '../../scripts/local-stack.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { startEventSourceMapping, type EventSourceMapping } from '../support/event-source-mapping.ts';
 import { FakeRazorpay } from '../support/fake-razorpay.ts';
+import { cancelStay } from '../support/booking-world.ts';
 import { bookStay, seedInvoiceWorld, type InvoiceWorld } from '../support/invoice-world.ts';
 import { pollUntil } from '../support/poll.ts';
 import { newAgentGroup, stack, type GroupFixture } from '../support/stack.ts';
 
 /**
- * A change of what an invoice owes moves its pay link at once, not at the hourly reconciliation: the change asks through the
- * billing queue (a queue of this test's own on fauxqs), and the billing worker's handler (two of them at once, as Lambda runs
- * them) cancels the old link and makes one for the new amount through the official SDK against the fake Razorpay over HTTP,
- * over DynamoDB Local. What the notification function and the console do after recording a change is what these tests do.
+ * A change of what an invoice owes moves its pay link at once, not at the hourly reconciliation: the use case that makes the
+ * change asks through the billing queue (a queue of this test's own on fauxqs), whoever calls it (here the domain directly, the
+ * admin tool, a billing run), and the billing worker's handler (two of them at once, as Lambda runs them) cancels the old link and
+ * makes one for the new amount through the official SDK against the fake Razorpay over HTTP, over DynamoDB Local.
  */
 let world: InvoiceWorld;
 let fake: FakeRazorpay;
@@ -57,27 +58,24 @@ afterAll(async () => {
 });
 
 /** A group with one issued invoice and its first pay link (for the total), billed by the admin tool with the SDK against the fake. */
-async function issuedInvoice(checkIn: string, checkOut: string): Promise<{ g: GroupFixture; id: string; total: number; firstLink: string }> {
+async function issuedInvoice(checkIn: string, checkOut: string): Promise<{ g: GroupFixture; id: string; total: number; firstLink: string; bookingId: string }> {
   const g = await newAgentGroup({ channelId: world.channelId });
-  await bookStay(g, world.registered, checkIn, checkOut);
+  const bookingId = await bookStay(g, world.registered, checkIn, checkOut);
   const today = indiaToday(new Date());
   const run = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today, -7), '--to', today, '--json'], env);
   expect(run.code, run.stderr).toBe(0);
   const [id] = JSON.parse(run.stdout).invoiceIds as string[];
   const invoice = (await svc.invoices.get(g.agentGroupId, id!))!;
   expect(invoice.payLink).toMatchObject({ amount: invoice.total, seq: 1 });
-  return { g, id: id!, total: invoice.total, firstLink: invoice.payLink!.linkId };
+  return { g, id: id!, total: invoice.total, firstLink: invoice.payLink!.linkId, bookingId };
 }
 
-/** A bank transfer typed in (the console's and the admin tool's use case), then the ask their callers make. */
+const utr = () => `UTR${randomBytes(6).toString('hex').toUpperCase()}`;
+
+/** A bank transfer typed in (the console's and the admin tool's use case), which asks for the links to follow itself. */
 async function transfer(g: GroupFixture, amount: number): Promise<void> {
-  const outcome = await recordBankTransfer(
-    { receivables: svc.receivables, tenants: svc.tenants, clock: svc.clock, ids: svc.ids },
-    { agentGroupId: g.agentGroupId, reference: `UTR${randomBytes(6).toString('hex').toUpperCase()}`, amount },
-    TEST_OPERATOR,
-  );
+  const outcome = await recordBankTransfer(paymentDeps(svc), { agentGroupId: g.agentGroupId, reference: utr(), amount }, TEST_OPERATOR);
   expect(outcome.recorded).toBe(true);
-  await svc.payLinkRefreshes.ask(g.agentGroupId);
 }
 
 /** The invoice once its stored link is for exactly what it owes (none when settled). */
@@ -122,5 +120,25 @@ describe('pay links follow the amount due through the billing worker', () => {
         .filter((l) => l.status === 'created')
         .map((l) => [l.id, l.amount]),
     ).toEqual([[stored.linkId, total - 1_800_00]]);
+  }, 240_000);
+
+  it('the admin tool recording a transfer moves the link: the use case asks, not its caller', async () => {
+    const { g, id, total } = await issuedInvoice('2027-03-01', '2027-03-03');
+    const run = await runAdminTool(['payments', 'record', '--group', g.agentGroupId, '--amount', '500', '--reference', utr()], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await followed(g, id)).payLink).toMatchObject({ amount: total - 500_00, seq: 2 });
+  }, 240_000);
+
+  it("a billing run's credit note (a booking cancelled after it was invoiced) moves the link to what the invoice owes after it", async () => {
+    const { g, id, bookingId } = await issuedInvoice('2027-03-08', '2027-03-11');
+    await cancelStay(g, bookingId, svc);
+    const today = indiaToday(new Date());
+    const run = await runAdminTool(['billing', 'run', '--group', g.agentGroupId, '--from', addDays(today, -7), '--to', today, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const invoice = (await svc.invoices.get(g.agentGroupId, id))!;
+    expect(invoice.creditedAmount ?? 0).toBeGreaterThan(0);
+    const after = await followed(g, id);
+    expect(after.payLink?.amount ?? 0).toBe(after.status === 'ISSUED' ? amountDueOf(after) : 0);
+    expect(after.payLink?.seq ?? 2).toBeGreaterThan(1);
   }, 240_000);
 });

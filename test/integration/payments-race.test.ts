@@ -4,13 +4,13 @@ import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import { billingRequestOf } from '../../domain/invoicing/request-billing-run.ts';
 import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { billingDeps, paymentDeps } from '../../infra/container.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
 
 const svc = () => testServices();
-const paymentDeps = () => ({ receivables: svc().receivables, tenants: svc().tenants, clock: svc().clock, ids: svc().ids });
+const payDeps = () => paymentDeps(svc());
 
 let g: GroupFixture;
 let invoiceIds: string[];
@@ -39,10 +39,10 @@ describe('payments racing each other', () => {
     const received = amounts.reduce((s, a) => s + a, 0);
     const results = await Promise.all([
       ...amounts.map((amount, i) =>
-        recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-${i}`, amount }, TEST_OPERATOR),
+        recordBankTransfer(payDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-${i}`, amount }, TEST_OPERATOR),
       ),
       ...Array.from({ length: 8 }, () =>
-        recordBankTransfer(paymentDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-0`, amount: amounts[0]! }, TEST_OPERATOR),
+        recordBankTransfer(payDeps(), { agentGroupId: g.agentGroupId, reference: `RACE-${g.agentGroupId}-0`, amount: amounts[0]! }, TEST_OPERATOR),
       ),
     ]);
     expect(results.filter((r) => r.recorded)).toHaveLength(amounts.length);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RecordedPayLinkAsks } from '../support/memory/recorded-pay-link-asks.ts';
 import type { Invoice, PayLink } from '../../domain/invoicing/invoice.ts';
 import { clearEndedLink, refreshPayLink, type PayLinkDeps } from '../../domain/receivables/pay-links.ts';
 import { GatewayRejectedError, type PaymentLink, type PaymentLinkRequest } from '../../domain/ports/payment-gateway.ts';
@@ -131,7 +132,7 @@ describe('a pay link refreshed from several places at once', () => {
       // Each link ends at Razorpay (cancelled on the dashboard) and its event clears it; a payment in between changes the amount.
       const stored = w.stored()!;
       w.links.find((l) => l.linkId === stored.linkId)!.status = 'cancelled';
-      expect((await clearEndedLink({ payLinks, clock: w.deps.clock }, stored.linkId)).outcome).toBe('CLEARED');
+      expect((await clearEndedLink({ payLinks, clock: w.deps.clock, payLinkRefreshes: new RecordedPayLinkAsks() }, stored.linkId)).outcome).toBe('CLEARED');
       expect(w.stored()).toBeNull();
       if (ended === 3) w.pay(100_000);
       expect(await refreshPayLink(w.deps, G, ID)).toBe('MADE');

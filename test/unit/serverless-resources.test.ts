@@ -111,6 +111,7 @@ describe('serverless.yml resources', () => {
       'MailBounced',
       'MailComplained',
       'MailNotSent',
+      'PayLinkAskLost',
       'PaymentDisputed',
       'PaymentNotCaptured',
     ];
