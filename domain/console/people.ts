@@ -35,6 +35,7 @@ export type Capability =
   | 'webhooks'
   | 'keys'
   | 'team'
+  | 'contacts'
   | 'groups'
   | 'hold'
   | 'limit'
@@ -54,8 +55,8 @@ export type Capability =
   | 'channex';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
-  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team'],
-  finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
+  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team', 'contacts'],
+  finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'contacts'],
   developer: ['home', 'bookings', 'audit', 'webhooks', 'keys', 'test-clocks'],
   viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
 };

@@ -46,6 +46,16 @@ import { html, type Html } from './html.ts';
 import { CONSOLE_CSS, page, postForm, type Viewer } from './layout.ts';
 import { indiaDate, istDateTime, money, rupeesMoney } from './format.ts';
 import { parseRupees } from '../../domain/money.ts';
+import {
+  addContact,
+  listContacts,
+  MAX_FINANCE_CONTACTS,
+  OPTIONAL_DOCUMENTS,
+  removeContact,
+  updateContact,
+  type FinanceContactView,
+  type MailDocument,
+} from '../../domain/mail/finance-contacts.ts';
 import type { FanOutProgress } from '../../domain/ports/billing-fan-out.ts';
 import { queueBillingRunAs } from '../../domain/invoicing/scheduled-billing.ts';
 import { cancelReasonOf, voidInvoice, voidWindowClosesAt } from '../../domain/invoicing/void-invoice.ts';
@@ -763,6 +773,89 @@ const invite = partnerPage('team', async (deps, req, ctx) => {
   return partnerHtml(ctx, 'Team', 'team', await teamBody(deps, ctx, html`<p class="notice" role="status">Invitation sent to ${person.email}.</p>`));
 });
 
+const DOCUMENT_LABELS: Readonly<Record<MailDocument, string>> = {
+  INVOICES: 'Invoices',
+  CREDIT_NOTES: 'Credit notes',
+  RECEIPTS: 'Payment receipts',
+  REMINDERS: 'Payment reminders',
+  STATEMENTS: 'Monthly statements',
+};
+
+/** The optional documents as checkboxes, `chosen` ticked; the statutory ones are said, never offered. */
+const documentChoices = (idPrefix: string, chosen: readonly string[]) =>
+  html`<fieldset><legend>Also receives (invoices and credit notes always)</legend>${OPTIONAL_DOCUMENTS.map(
+    (d) =>
+      html`<div><input type="checkbox" id="${idPrefix}-${d}" name="documents" value="${d}"${chosen.includes(d) ? ' checked' : ''}> <label for="${idPrefix}-${d}" class="inline">${DOCUMENT_LABELS[d]}</label></div>`,
+  )}</fieldset>`;
+
+/**
+ * The finance contacts page: the API's GET /v1/finance-contacts use cases on the person's own group. Each contact with its
+ * documents, a bounced address said, and a form per contact to change its name, address or documents, or remove it.
+ */
+async function contactsPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+  const contacts = await listContacts(ctx.services, ctx.group.agentGroupId);
+  const path = (c: FinanceContactView, action: string) => `/console/contacts/${encodeURIComponent(c.id)}/${action}`;
+  const body = html`${notice ?? ''}
+<p>The people who receive your billing documents by e-mail: every invoice and credit note (with its PDF and how to pay), and as each chose, payment receipts, reminders before and after the due date, and the monthly statement. At most ${MAX_FINANCE_CONTACTS}.</p>
+${
+  contacts.length
+    ? html`<div class="table-wrap"><table><caption>Finance contacts</caption><thead><tr><th scope="col">E-mail</th><th scope="col">Name</th><th scope="col">Receives</th><th scope="col">Address</th></tr></thead><tbody>${contacts.map(
+        (c) =>
+          html`<tr><td>${c.email}</td><td>${c.name ?? ''}</td><td>${c.documents.map((d) => DOCUMENT_LABELS[d]).join(', ')}</td><td>${c.bounced ? html`<strong>Bounced</strong>: nothing is sent until the address is changed` : 'Delivering'}</td></tr>`,
+      )}</tbody></table></div>
+${contacts.map(
+  (c, n) => html`<h2>${c.name ?? c.email}</h2>
+${postForm(
+  ctx.viewer,
+  path(c, 'update'),
+  html`<label for="contact-${n}-email">E-mail</label><input id="contact-${n}-email" name="email" type="email" value="${c.email}" required>
+<label for="contact-${n}-name">Name (optional)</label><input id="contact-${n}-name" name="name" value="${c.name ?? ''}">
+${documentChoices(`contact-${n}`, c.documents)}
+<button type="submit">Save<span class="skip"> ${c.email}</span></button>`,
+  `Change ${c.email}`,
+)}
+${postForm(ctx.viewer, path(c, 'remove'), html`<button type="submit">Remove<span class="skip"> ${c.email}</span></button>`, `Remove ${c.email}`)}`,
+)}`
+    : html`<p>No finance contact yet: nobody receives your invoices by e-mail.</p>`
+}
+<h2>Add a contact</h2>
+${postForm(
+  ctx.viewer,
+  '/console/contacts/add',
+  html`<label for="contact-email">E-mail</label><input id="contact-email" name="email" type="email" required>
+<label for="contact-name">Name (optional)</label><input id="contact-name" name="name">
+${documentChoices('contact-new', OPTIONAL_DOCUMENTS)}
+<button type="submit">Add contact</button>`,
+  'Add a contact',
+)}`;
+  return partnerHtml(ctx, 'Finance contacts', 'contacts', body);
+}
+
+/** The form's fields as the API's body takes them: an empty name is none. */
+const contactFields = (form: URLSearchParams) => ({
+  email: form.get('email') ?? '',
+  name: form.get('name')?.trim() || null,
+  documents: form.getAll('documents'),
+});
+
+const contacts = partnerPage('contacts', async (_deps, _req, ctx) => contactsPage(ctx));
+
+const addFinanceContact = partnerPage('contacts', async (_deps, req, ctx) => {
+  // POST /v1/finance-contacts's use case: the same checks, limit and audit event, under the person.
+  const added = await addContact(ctx.services, ctx.group.agentGroupId, contactFields(req.form), ctx.origin);
+  return contactsPage(ctx, html`<p class="notice" role="status">${added.email} added.</p>`);
+});
+
+const updateFinanceContact = partnerPage('contacts', async (_deps, req, ctx, match) => {
+  const changed = await updateContact(ctx.services, ctx.group.agentGroupId, decodeURIComponent(match[1]!), contactFields(req.form), ctx.origin);
+  return contactsPage(ctx, html`<p class="notice" role="status">${changed.email} saved.</p>`);
+});
+
+const removeFinanceContact = partnerPage('contacts', async (_deps, _req, ctx, match) => {
+  await removeContact(ctx.services, ctx.group.agentGroupId, decodeURIComponent(match[1]!), ctx.origin);
+  return contactsPage(ctx, html`<p class="notice" role="status">Contact removed.</p>`);
+});
+
 const groups = operatorPage('groups', async (deps, _req, ctx) => {
   const all = await deps.svc.tenants.listAgentGroups();
   const body = html`<div class="table-wrap"><table><thead><tr><th scope="col">Group</th><th scope="col">Partner</th><th scope="col" class="num">Credit limit</th><th scope="col">Hold</th></tr></thead>
@@ -1365,6 +1458,10 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/test-clocks\/([^/]+)\/delete$/, removeClock],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
+  ['GET', /^\/console\/contacts$/, contacts],
+  ['POST', /^\/console\/contacts\/add$/, addFinanceContact],
+  ['POST', /^\/console\/contacts\/([^/]+)\/update$/, updateFinanceContact],
+  ['POST', /^\/console\/contacts\/([^/]+)\/remove$/, removeFinanceContact],
   ['GET', /^\/console\/operator\/groups$/, groups],
   ['GET', /^\/console\/operator\/groups\/([^/]+)$/, groupDetail],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/hold$/, setHold],

@@ -21,6 +21,7 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['keys', '/console/keys', 'API keys'],
   ['test-clocks', '/console/test-clocks', 'Test clock'],
   ['team', '/console/team', 'Team'],
+  ['contacts', '/console/contacts', 'Finance contacts'],
 ];
 const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],

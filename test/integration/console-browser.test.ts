@@ -181,6 +181,19 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
 
     await admin.getByRole('link', { name: 'Team' }).click();
     await shot(admin, 'team');
+
+    // The people who receive the invoices by e-mail: one added with statements only, by keyboard-reachable checkboxes.
+    await admin.getByRole('link', { name: 'Finance contacts' }).click();
+    const ap = `ap-${randomUUID().slice(0, 8)}@coastal.example.in`;
+    const add = admin.getByRole('form', { name: 'Add a contact' });
+    await add.getByLabel('E-mail').fill(ap);
+    await add.getByLabel('Name (optional)').fill('Accounts payable');
+    await add.getByLabel('Payment receipts').uncheck();
+    await add.getByLabel('Payment reminders').uncheck();
+    await add.getByRole('button', { name: 'Add contact' }).click();
+    expect(await admin.getByRole('status').textContent()).toBe(`${ap} added.`);
+    expect(await admin.locator('table').textContent()).toContain('Invoices, Credit notes, Monthly statements');
+    await shot(admin, 'finance-contacts');
   }, 240_000);
 
   // Its own journey: the partner's pages above take most of a test's time on a loaded machine.

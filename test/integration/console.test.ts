@@ -224,6 +224,47 @@ describe('console: a partner admin and an operator at work (DynamoDB Local, the 
     expect((await admin.post('/console/team/invite', { email, role: 'viewer', csrf: ConsoleBrowser.csrfOf(team) })).statusCode).toBe(409);
   });
 
+  it("keeps the group's finance contacts as the API does: add, change documents and address, remove, with CSRF, naming a bad field, audited under the person", async () => {
+    const clerk = await signIn(partner(b, 'finance'));
+    const page = await clerk.get('/console/contacts');
+    expect(page.statusCode).toBe(200);
+    const csrf = ConsoleBrowser.csrfOf(page);
+    const email = `ap-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const form = { email, name: 'Accounts payable', documents: 'STATEMENTS' };
+    expect((await clerk.post('/console/contacts/add', form)).statusCode).toBe(403);
+    const added = await clerk.post('/console/contacts/add', { ...form, csrf });
+    expect(added.statusCode, added.text).toBe(200);
+    expect(added.text).toContain(`${email} added.`);
+    const svc = testServices();
+    const [stored] = (await svc.financeContacts.get(b.group.agentGroupId))!.contacts;
+    expect(stored).toMatchObject({ email, name: 'Accounts payable', documents: ['STATEMENTS'] });
+    // The same rules as POST /v1/finance-contacts: a bad address names email, a statutory document names documents, a twin is a 409.
+    const badEmail = await clerk.post('/console/contacts/add', { email: 'not-an-address', csrf });
+    expect([badEmail.statusCode, badEmail.text.includes('email:')]).toEqual([400, true]);
+    const statutory = new URLSearchParams({ email: `x-${email}`, csrf });
+    statutory.append('documents', 'INVOICES');
+    expect((await clerk.post('/console/contacts/add', Object.fromEntries(statutory))).text).toContain('documents:');
+    expect((await clerk.post('/console/contacts/add', { email, csrf })).statusCode).toBe(409);
+    // Unticking every optional document keeps invoices and credit notes only; a new address clears nothing else.
+    const moved = `ap2-${randomUUID().slice(0, 8)}@agency.example.in`;
+    const changed = await clerk.post(`/console/contacts/${stored!.contactId}/update`, { email: moved, name: '', csrf });
+    expect(changed.statusCode, changed.text).toBe(200);
+    expect((await svc.financeContacts.get(b.group.agentGroupId))!.contacts[0]).toMatchObject({ email: moved, name: null, documents: [] });
+    // Another group's contact, or none, is missing; a viewer may not open the page.
+    expect((await clerk.post(`/console/contacts/${randomUUID()}/remove`, { csrf })).statusCode).toBe(404);
+    const otherAdmin = await signIn(partner(a, 'admin'));
+    const otherPage = await otherAdmin.get('/console/contacts');
+    expect(otherPage.text).not.toContain(moved);
+    expect((await otherAdmin.post(`/console/contacts/${stored!.contactId}/remove`, { csrf: ConsoleBrowser.csrfOf(otherPage) })).statusCode).toBe(404);
+    expect((await (await signIn(partner(b, 'viewer'))).get('/console/contacts')).statusCode).toBe(403);
+    const removed = await clerk.post(`/console/contacts/${stored!.contactId}/remove`, { csrf });
+    expect(removed.text).toContain('Contact removed.');
+    expect((await svc.financeContacts.get(b.group.agentGroupId))!.contacts).toEqual([]);
+    const mine = await svc.auditTrail.listTarget(`finance-contact:${stored!.contactId}`);
+    expect(mine.map((e) => e.action).sort()).toEqual(['group.finance-contact-added', 'group.finance-contact-changed', 'group.finance-contact-removed']);
+    expect(new Set(mine.map((e) => e.actorKind))).toEqual(new Set(['person']));
+  });
+
   it("rotates a webhook endpoint's signing secret, shows the new one once, stores only its sealed copy, and audits it under the person", async () => {
     const svc = testServices();
     const partnerOf = (x: Account) => ({ kind: 'partner' as const, partnerId: x.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' });
@@ -868,6 +909,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/audit?size=200',
       '/console/webhooks',
       '/console/keys',
+      '/console/contacts',
     ]) {
       const page = await admin.get(path);
       expect(page.statusCode, path).toBe(200);
@@ -889,6 +931,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/statement.pdf',
       '/console/ledger',
       '/console/team',
+      '/console/contacts',
     ]) {
       expect((await developer.get(path)).statusCode, path).toBe(403);
     }
@@ -922,6 +965,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/statement.pdf',
       '/console/ledger',
       '/console/audit',
+      '/console/contacts',
       `/console/webhooks/${randomUUID()}/deliveries`,
       '/console/operator/groups',
       '/console/operator/partners',
