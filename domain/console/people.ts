@@ -42,6 +42,7 @@ export type Capability =
   | 'partners'
   | 'payments'
   | 'record-payment'
+  | 'reconcile'
   | 'billing'
   | 'run-billing'
   | 'group-invoices'
@@ -62,7 +63,19 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'channex', 'billing', 'group-invoices', 'audit-search'],
+  operator: [
+    'groups',
+    'hold',
+    'partners',
+    'payments',
+    'reconcile',
+    'gateway-payments',
+    'create-partner',
+    'channex',
+    'billing',
+    'group-invoices',
+    'audit-search',
+  ],
   'finance-operator': [
     'groups',
     'hold',
@@ -70,6 +83,7 @@ const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
     'partners',
     'payments',
     'record-payment',
+    'reconcile',
     'gateway-payments',
     'create-partner',
     'create-group',
