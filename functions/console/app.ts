@@ -25,8 +25,7 @@ import { statementRenderer } from '../../infra/pdf/statement-renderer.ts';
 import type { ConsoleSession } from '../../domain/ports/console-store.ts';
 import type { InvoiceRenderer } from '../../domain/ports/invoice-renderer.ts';
 import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/principal.ts';
-import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
-import { CATALOGUE_EVENT_TYPES, type CatalogueEventType } from '../../domain/webhooks/event-types.ts';
+import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointFields } from '../../domain/webhooks/manage-endpoints.ts';
 import { listEndpointDeliveries, listFailedDeliveries, resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
 import { reconcilePayments, type ReconcileReport } from '../../domain/receivables/gateway-accounts.ts';
@@ -37,6 +36,7 @@ import { LEDGER_ENTRY_STATUSES, LEDGER_ENTRY_TYPES } from '../../domain/ledger/l
 import { LedgerQuerySchema } from '../contracts/ledger.ts';
 import { AuditEventsQuerySchema } from '../contracts/audit.ts';
 import { ListDeliveriesQuerySchema } from '../contracts/deliveries.ts';
+import { authSummary, endpointBody, endpointFields, errorSummary, fieldError, type FieldError, type Typed } from './partner-webhook-form.ts';
 import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
@@ -563,15 +563,15 @@ async function partnerPrincipal(ctx: PartnerContext): Promise<PartnerPrincipal> 
   return { kind: 'partner', partnerId: partner.partnerId, channelId: partner.channelId, keyId: personActor(ctx.person), keyPrefix: 'console' };
 }
 
-async function webhooksPage(ctx: PartnerContext, notice?: Html): Promise<HttpResult> {
+async function webhooksPage(ctx: PartnerContext, notice?: Html | string, refused?: { error: FieldError; typed: Typed }): Promise<HttpResult> {
   const endpoints = await listEndpoints(ctx.services, await partnerPrincipal(ctx));
   const body = html`${notice ?? ''}
 <p>Catalogue webhooks go to your company's endpoints (every group of yours shares them).</p>
 ${
   endpoints.length
-    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Signing secret</th><th scope="col">Events</th><th scope="col">Deliveries</th><th scope="col">Change</th></tr></thead><tbody>${endpoints.map(
+    ? html`<div class="table-wrap"><table><caption>Webhook endpoints</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Authentication</th><th scope="col">Signing secret</th><th scope="col">Events</th><th scope="col">Deliveries</th><th scope="col">Change</th></tr></thead><tbody>${endpoints.map(
         (e) =>
-          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${e.eventTypes ? e.eventTypes.join(', ') : 'All'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/edit">Edit<span class="skip"> ${e.url}</span></a> ${postForm(
+          html`<tr><td>${e.url}</td><td>${e.status}</td><td>${authSummary(e)}</td><td>${e.signingSecretConfigured ? 'Set' : 'None'}</td><td>${e.eventTypes ? e.eventTypes.join(', ') : 'All'}</td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/deliveries">Deliveries<span class="skip"> to ${e.url}</span></a></td><td><a href="/console/webhooks/${encodeURIComponent(e.id)}/edit">Edit<span class="skip"> ${e.url}</span></a> ${postForm(
             ctx.viewer,
             `/console/webhooks/${encodeURIComponent(e.id)}/rotate-secret`,
             html`<button type="submit">Rotate signing secret<span class="skip"> of ${e.url}</span></button>`,
@@ -581,15 +581,9 @@ ${
     : html`<p>No webhook endpoint yet.</p>`
 }
 <h2>Add an endpoint</h2>
-${postForm(
-  ctx.viewer,
-  '/console/webhooks/create',
-  html`<label for="endpoint-url">HTTPS URL</label><input id="endpoint-url" name="url" type="url" required>
-<label for="endpoint-description">Description (optional)</label><input id="endpoint-description" name="description">
-<button type="submit">Add endpoint</button>`,
-  'Add an endpoint',
-)}`;
-  return partnerHtml(ctx, 'Webhooks', 'webhooks', body);
+${errorSummary(refused?.error, 'endpoint')}
+${postForm(ctx.viewer, '/console/webhooks/create', html`${endpointFields('endpoint', undefined, refused?.error, refused?.typed)}<button type="submit">Add endpoint</button>`, 'Add an endpoint')}`;
+  return partnerHtml(ctx, 'Webhooks', 'webhooks', body, refused ? 400 : 200);
 }
 
 /** A signing secret made by the console, shown once on the answer: the service keeps only its sealed copy (as the API's). */
@@ -598,13 +592,16 @@ const shownOnce = (secret: string, text: string) =>
 <p class="secret" aria-label="New signing secret">${secret}</p></div>`;
 
 const newEndpoint = partnerPage('webhooks', async (deps, req, ctx) => {
-  const url = req.form.get('url')?.trim() ?? '';
-  if (!url) throw new ValidationError('url', 'url is required.');
-  const description = req.form.get('description')?.trim() || undefined;
   const signingSecret = `whsec_${deps.tokens.newToken()}`;
-  // The API's POST /api/webhook-endpoints use case: the same URL guard, limits and audit event, under the person.
-  const endpoint = await createEndpoint(ctx.services, await partnerPrincipal(ctx), { url, description, signingSecret }, ctx.origin);
-  return webhooksPage(ctx, shownOnce(signingSecret, `Endpoint ${endpoint.url} added, with this signing secret.`));
+  try {
+    const body = endpointBody(req.form, 'create') as EndpointFields & { url: string };
+    // The API's POST /api/webhook-endpoints use case: the same schema, URL guard, limits and audit event, under the person.
+    const endpoint = await createEndpoint(ctx.services, await partnerPrincipal(ctx), { ...body, signingSecret }, ctx.origin);
+    return webhooksPage(ctx, shownOnce(signingSecret, `Endpoint ${endpoint.url} added, with this signing secret.`));
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return webhooksPage(ctx, '', { error: fieldError(err), typed: req.form });
+  }
 });
 
 async function deliveriesPage(deps: ConsoleAppDeps, req: Request, ctx: PartnerContext, endpointId: string, notice?: Html): Promise<HttpResult> {
@@ -644,46 +641,34 @@ const resend = partnerPage('webhooks', async (deps, req, ctx, match) => {
 
 const webhooks = partnerPage('webhooks', async (_deps, _req, ctx) => webhooksPage(ctx));
 
-const editEndpointForm = partnerPage('webhooks', async (_deps, _req, ctx, match) => {
-  const endpoint = await getEndpoint(ctx.services, await partnerPrincipal(ctx), decodeURIComponent(match[1]!));
-  const chosen = new Set(endpoint.eventTypes ?? []);
-  const body = html`${postForm(
-    ctx.viewer,
-    `/console/webhooks/${encodeURIComponent(endpoint.id)}/edit`,
-    html`<label for="edit-url">HTTPS URL</label><input id="edit-url" name="url" type="url" value="${endpoint.url}" required>
-<label for="edit-description">Description (optional)</label><input id="edit-description" name="description" value="${endpoint.description ?? ''}">
-<fieldset><legend>Events sent to it (none ticked: every event, now and future)</legend>
-${CATALOGUE_EVENT_TYPES.map(
-  (t, n) =>
-    html`<div><input type="checkbox" id="event-${n}" name="eventTypes" value="${t.eventType}"${chosen.has(t.eventType) ? ' checked' : ''}> <label for="event-${n}" class="inline">${t.eventType}</label></div>`,
+async function editEndpointPage(ctx: PartnerContext, id: string, refused?: { error: FieldError; typed: Typed }): Promise<HttpResult> {
+  const endpoint = await getEndpoint(ctx.services, await partnerPrincipal(ctx), id);
+  const body = html`${errorSummary(refused?.error, 'edit')}
+${postForm(
+  ctx.viewer,
+  `/console/webhooks/${encodeURIComponent(endpoint.id)}/edit`,
+  html`${endpointFields('edit', endpoint, refused?.error, refused?.typed)}<button type="submit">Save endpoint</button>`,
+  `Edit ${endpoint.url}`,
 )}
-</fieldset>
-<button type="submit">Save endpoint</button>`,
-    `Edit ${endpoint.url}`,
-  )}
 <p><a href="/console/webhooks">Back to webhooks</a></p>`;
-  return partnerHtml(ctx, 'Edit webhook endpoint', 'webhooks', body);
-});
+  return partnerHtml(ctx, 'Edit webhook endpoint', 'webhooks', body, refused ? 400 : 200);
+}
+
+const editEndpointForm = partnerPage('webhooks', async (_deps, _req, ctx, match) => editEndpointPage(ctx, decodeURIComponent(match[1]!)));
 
 const editEndpoint = partnerPage('webhooks', async (_deps, req, ctx, match) => {
-  const url = req.form.get('url')?.trim() ?? '';
-  if (!url) throw new ValidationError('url', 'url is required.');
-  const names = CATALOGUE_EVENT_TYPES.map((t) => t.eventType as string);
-  const ticked = req.form.getAll('eventTypes');
-  const unknown = ticked.find((t) => !names.includes(t));
-  if (unknown !== undefined) throw new ValidationError('eventTypes', `eventTypes must be among ${names.join(', ')}; got ${unknown}.`);
-  // The API's PUT /api/webhook-endpoints/{id} use case: the same URL guard and `webhook-endpoint.updated` event, under the person.
-  const endpoint = await updateEndpoint(
-    ctx.services,
-    await partnerPrincipal(ctx),
-    decodeURIComponent(match[1]!),
-    { url, description: req.form.get('description')?.trim() || null, eventTypes: ticked.length ? (ticked as CatalogueEventType[]) : null },
-    ctx.origin,
-  );
-  return webhooksPage(
-    ctx,
-    html`<p class="notice" role="status">Endpoint ${endpoint.url} saved: ${endpoint.eventTypes ? endpoint.eventTypes.join(', ') : 'every event'}.</p>`,
-  );
+  const id = decodeURIComponent(match[1]!);
+  try {
+    // The API's PUT /api/webhook-endpoints/{id} use case: the same schema, URL guard and `webhook-endpoint.updated` event, under the person.
+    const endpoint = await updateEndpoint(ctx.services, await partnerPrincipal(ctx), id, endpointBody(req.form, 'update'), ctx.origin);
+    return webhooksPage(
+      ctx,
+      html`<p class="notice" role="status">Endpoint ${endpoint.url} saved: ${endpoint.eventTypes ? endpoint.eventTypes.join(', ') : 'every event'}.</p>`,
+    );
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return editEndpointPage(ctx, id, { error: fieldError(err), typed: req.form });
+  }
 });
 
 const rotateSecret = partnerPage('webhooks', async (deps, _req, ctx, match) => {

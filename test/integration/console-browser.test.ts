@@ -171,8 +171,22 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await shot(admin, 'webhooks');
     await admin.getByRole('link', { name: 'Edit http://127.0.0.1:9/catalogue-hook' }).click();
     await shot(admin, 'webhook-edit');
+    // Every setting the API's PUT takes; a refusal sits on its field (checked by axe too), the secret never comes back.
+    await admin.getByLabel('Authentication', { exact: true }).selectOption('Bearer');
+    await admin.getByLabel('Authentication secret (write-only)').fill('tok_browser_secret');
+    await admin.getByLabel('Custom headers').fill('X-Env: demo');
+    await admin.getByLabel('Attempts per delivery').fill('99');
+    await admin.getByRole('button', { name: 'Save endpoint' }).click();
+    expect(await admin.getByRole('alert').textContent()).toContain('Check Attempts per delivery: maxAttempts');
+    await expect.poll(() => admin.getByLabel('Attempts per delivery').getAttribute('aria-invalid')).toBe('true');
+    expect(await admin.content()).not.toContain('tok_browser_secret');
+    await accessible(admin);
+    await admin.getByLabel('Attempts per delivery').fill('5');
+    await admin.getByLabel('Authentication secret (write-only)').fill('tok_browser_secret');
     await admin.getByRole('button', { name: 'Save endpoint' }).click();
     expect(await admin.getByRole('status').textContent()).toBe('Endpoint http://127.0.0.1:9/catalogue-hook saved: every event.');
+    expect(await admin.locator('main').textContent()).toContain('Bearer (secret set)');
+    expect(await admin.content()).not.toContain('tok_browser_secret');
 
     await admin.getByRole('link', { name: 'API keys' }).click();
     await admin.getByRole('button', { name: 'Issue a key' }).click();

@@ -61,10 +61,10 @@ describe('console: editing a webhook endpoint (the API’s PUT use case)', () =>
 
     const badEvent = await developer.post(path, { url: newUrl, eventTypes: 'booking.created', csrf: ConsoleBrowser.csrfOf(form) });
     expect(badEvent.statusCode).toBe(400);
-    expect(badEvent.text).toContain('eventTypes:');
+    expect(badEvent.text).toContain('Check Events: eventTypes[0]:');
     const badUrl = await developer.post(path, { url: 'not a url', csrf: ConsoleBrowser.csrfOf(form) });
     expect(badUrl.statusCode).toBe(400);
-    expect(badUrl.text).toContain('url:');
+    expect(badUrl.text).toContain('Check HTTPS URL: url:');
   });
 
   it('answers another partner’s endpoint as a missing one, and refuses finance and viewers', async () => {
@@ -85,5 +85,73 @@ describe('console: editing a webhook endpoint (the API’s PUT use case)', () =>
       const page = await b.get('/console/home');
       expect((await b.post(`/console/webhooks/${own.id}/edit`, { url: 'http://127.0.0.1:9/x', csrf: ConsoleBrowser.csrfOf(page) })).statusCode, role).toBe(403);
     }
+  });
+
+  it('takes the auth scheme, custom headers and retry settings as the API does; the secret is write-only; a refusal sits on its field', async () => {
+    const developer = await person(mine, 'developer');
+    const list = await developer.get('/console/webhooks');
+    const csrf = ConsoleBrowser.csrfOf(list);
+    const url = `http://127.0.0.1:9/full-${randomUUID().slice(0, 6)}`;
+    const created = await developer.post('/console/webhooks/create', {
+      url,
+      authType: 'Bearer',
+      authSecret: 'tok_console_secret_1',
+      headers: 'X-Env: staging',
+      maxAttempts: '3',
+      timeoutSeconds: '5',
+      csrf,
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.text).not.toContain('tok_console_secret_1');
+    expect(created.text).toContain('Bearer (secret set)');
+    const stored = (await testServices().webhooks.list(mine.partnerId)).find((e) => e.url === url)!;
+    expect(stored).toEqual(expect.objectContaining({ authType: 'Bearer', headers: { 'X-Env': 'staging' }, maxAttempts: 3, timeoutSeconds: 5 }));
+    expect(stored.authSecretSealed).not.toBeNull();
+    expect(stored.authSecretSealed).not.toContain('tok_console_secret_1');
+    const trail = await testServices().auditTrail.listTarget(`webhook-endpoint:${stored.id}`);
+    expect(trail[0]).toEqual(expect.objectContaining({ action: 'webhook-endpoint.created', actorKind: 'person' }));
+    expect(JSON.stringify(trail)).not.toContain('tok_console_secret_1');
+
+    const path = `/console/webhooks/${stored.id}/edit`;
+    const edit = await developer.get(path);
+    expect(edit.text).not.toContain('tok_console_secret_1');
+    expect(edit.text).toContain('X-Env: staging');
+    expect(edit.text).toContain('A secret is set; it is never shown.');
+
+    // An empty secret box keeps the secret; the rest changes.
+    const kept = await developer.post(path, {
+      url,
+      authType: 'Bearer',
+      authSecret: '',
+      headers: 'X-Env: prod\nX-Team: rates',
+      maxAttempts: '10',
+      timeoutSeconds: '30',
+      status: 'DISABLED',
+      csrf,
+    });
+    expect(kept.statusCode).toBe(200);
+    const after = await testServices().webhooks.get(mine.partnerId, stored.id);
+    expect(after).toEqual(
+      expect.objectContaining({
+        authSecretSealed: stored.authSecretSealed,
+        headers: { 'X-Env': 'prod', 'X-Team': 'rates' },
+        maxAttempts: 10,
+        timeoutSeconds: 30,
+        status: 'DISABLED',
+      }),
+    );
+
+    const reserved = await developer.post(path, { url, headers: 'Authorization: Bearer x', csrf });
+    expect(reserved.statusCode).toBe(400);
+    expect(reserved.text).toContain('Check Custom headers: headers.Authorization');
+    expect(reserved.text).toMatch(/id="edit-headers"[^>]*aria-invalid="true"/);
+    const basic = await developer.post(path, { url, authType: 'Basic', authSecret: '', csrf });
+    expect(basic.statusCode).toBe(400);
+    expect(basic.text).toMatch(/id="edit-authSecret"[^>]*aria-invalid="true"/);
+    expect(basic.text).toContain('authSecret is required when changing authType to Basic.');
+    const retries = await developer.post(path, { url, maxAttempts: '16', csrf });
+    expect(retries.statusCode).toBe(400);
+    expect(retries.text).toContain('Check Attempts per delivery: maxAttempts');
+    expect((await testServices().webhooks.get(mine.partnerId, stored.id))?.maxAttempts).toBe(10);
   });
 });
