@@ -1,0 +1,33 @@
+import { defineFunction } from '../../infra/deploy/function-manifest.ts';
+
+/**
+ * Prices the order, passes the credit gate, then runs the workflow (property system,
+ * inventory, charge, callback) for up to the synchronous wait.
+ */
+export default defineFunction({
+  handler: 'functions/areas/bookings.handler',
+  events: 'http',
+  grants: [
+    'readTenants',
+    'spendToken',
+    'readCatalogue',
+    'readPricing',
+    'writeOrders',
+    'readOrders',
+    'readBookings',
+    'readBookingFeed',
+    'readBookingDeliveries',
+    'readAmendments',
+    'workBookings',
+    'bookInventory',
+    'simulatePropertySystem',
+    'readSimulatorBehaviour',
+    'queueBookingChecks',
+    'workDeliveries',
+    'queueDeliveries',
+    'writeAudit',
+    'amendBookings',
+    'readCreditPosition',
+    'keepIdempotencyKeys',
+  ],
+});

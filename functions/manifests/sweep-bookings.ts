@@ -1,0 +1,23 @@
+import { defineFunction, workerSdkLimits } from '../../infra/deploy/function-manifest.ts';
+
+export default defineFunction({
+  handler: 'functions/workers/sweep-bookings.handler',
+  timeout: 60,
+  environment: workerSdkLimits,
+  events: [{ schedule: { rate: 'rate(1 minute)', enabled: '${param:schedulesEnabled}' } }],
+  grants: [
+    'workBookings',
+    'sweepOpenBookings',
+    'sweepOpenAmendments',
+    'listTestClocks',
+    'amendBookings',
+    'readCreditPosition',
+    'bookInventory',
+    'simulatePropertySystem',
+    'readSimulatorBehaviour',
+    'queueBookingChecks',
+    'workDeliveries',
+    'queueDeliveries',
+    'writeAudit',
+  ],
+});
