@@ -18,15 +18,6 @@ export default defineFunction({
       },
     },
   ],
-  grants: [
-    'readTenants',
-    'workBookings',
-    'bookInventory',
-    'simulatePropertySystem',
-    'readSimulatorBehaviour',
-    'queueBookingChecks',
-    'workDeliveries',
-    'queueDeliveries',
-    'writeAudit',
-  ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
+  grants: ['readTenants', 'workBookings', 'bookInventory', 'simulatePropertySystem', 'readSimulatorBehaviour', 'queueBookingChecks', 'workDeliveries', 'queueDeliveries', 'writeAudit'],
 });

@@ -7,5 +7,6 @@ export default defineFunction({
   handler: 'functions/areas/catalogue.handler',
   memorySize: 1024,
   events: 'http',
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['readTenants', 'spendToken', 'readCatalogue', 'readChanges', 'readDistributionCatalogue', 'searchCatalogue'],
 });

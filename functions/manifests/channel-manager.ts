@@ -9,5 +9,6 @@ import { defineFunction } from '../../infra/deploy/function-manifest.ts';
 export default defineFunction({
   handler: 'functions/areas/channel-manager.handler',
   events: 'http',
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['readCatalogue', 'keepChannexRequests', 'writeInvoiceDocuments', 'queueChannexChanges'],
 });

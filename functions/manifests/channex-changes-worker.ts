@@ -16,5 +16,6 @@ export default defineFunction({
       },
     },
   ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['writeCatalogue', 'publishCatalogueEvents', 'workDeliveries', 'queueDeliveries', 'keepChannexRequests', 'readInvoiceDocuments'],
 });

@@ -18,5 +18,6 @@ export default defineFunction({
       },
     },
   ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['workDeliveries', 'readCallbackSecrets', 'queueDeliveries'],
 });

@@ -9,5 +9,6 @@ export default defineFunction({
   timeout: 900,
   environment: workerSdkLimits,
   events: [{ schedule: { rate: 'cron(45 19 * * ? *)', enabled: '${param:guestErasureScheduled}' } }],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['findErasableGuests', 'eraseGuests', 'eraseGuestCallbacks', 'eraseGuestCallbackTexts', 'listTestClocks', 'writeAudit'],
 });

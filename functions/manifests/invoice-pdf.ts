@@ -8,16 +8,6 @@ export default defineFunction({
   handler: 'functions/areas/invoice-pdf.handler',
   package: pdfFonts,
   events: 'http',
-  grants: [
-    'readTenants',
-    'spendToken',
-    'billInvoices',
-    'listInvoices',
-    'readBillingCatalogue',
-    'readInvoiceDocuments',
-    'writeInvoiceDocuments',
-    'readLedger',
-    'readCreditPosition',
-    'readBalances',
-  ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
+  grants: ['readTenants', 'spendToken', 'billInvoices', 'listInvoices', 'readBillingCatalogue', 'readInvoiceDocuments', 'writeInvoiceDocuments', 'readLedger', 'readCreditPosition', 'readBalances'],
 });

@@ -14,5 +14,6 @@ export default defineFunction({
       sqs: { arn: getAtt('MailEventsQueue'), batchSize: 10, functionResponseType: 'ReportBatchItemFailures', maximumConcurrency: '${param:workerConcurrency}' },
     },
   ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['keepMailSettings', 'writeAudit'],
 });

@@ -7,5 +7,6 @@ import { defineFunction } from '../../infra/deploy/function-manifest.ts';
 export default defineFunction({
   handler: 'functions/areas/payments.handler',
   events: 'http',
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['receivePayments', 'listInvoices', 'keepMailSettings', 'logMail', 'writeAudit', 'sendMail', 'queueBillingJobs'],
 });

@@ -23,15 +23,6 @@ export default defineFunction({
       },
     },
   ],
-  grants: [
-    'billInvoices',
-    'listInvoices',
-    'readBillingCatalogue',
-    'writeInvoiceDocuments',
-    'readInvoiceDocuments',
-    'keepMailSettings',
-    'logMail',
-    'writeAudit',
-    'sendMail',
-  ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
+  grants: ['billInvoices', 'listInvoices', 'readBillingCatalogue', 'writeInvoiceDocuments', 'readInvoiceDocuments', 'keepMailSettings', 'logMail', 'writeAudit', 'sendMail'],
 });

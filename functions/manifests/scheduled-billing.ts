@@ -9,5 +9,6 @@ export default defineFunction({
   timeout: 300,
   environment: workerSdkLimits,
   events: [{ schedule: 'cron(45 18 * * ? *)' }],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['listInvoices', 'keepBillingRuns', 'queueBillingJobs'],
 });

@@ -5,19 +5,6 @@ export default defineFunction({
   timeout: 60,
   environment: workerSdkLimits,
   events: [{ schedule: { rate: 'rate(1 minute)', enabled: '${param:schedulesEnabled}' } }],
-  grants: [
-    'workBookings',
-    'sweepOpenBookings',
-    'sweepOpenAmendments',
-    'listTestClocks',
-    'amendBookings',
-    'readCreditPosition',
-    'bookInventory',
-    'simulatePropertySystem',
-    'readSimulatorBehaviour',
-    'queueBookingChecks',
-    'workDeliveries',
-    'queueDeliveries',
-    'writeAudit',
-  ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
+  grants: ['workBookings', 'sweepOpenBookings', 'sweepOpenAmendments', 'listTestClocks', 'amendBookings', 'readCreditPosition', 'bookInventory', 'simulatePropertySystem', 'readSimulatorBehaviour', 'queueBookingChecks', 'workDeliveries', 'queueDeliveries', 'writeAudit'],
 });

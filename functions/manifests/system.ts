@@ -8,5 +8,6 @@ export default defineFunction({
   handler: 'functions/areas/system.handler',
   package: { patterns: ['node_modules/redoc/bundles/redoc.standalone.js'] },
   events: 'http',
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['readTenants', 'spendToken'],
 });

@@ -10,20 +10,6 @@ export default defineFunction({
   timeout: 29,
   package: pdfFonts,
   events: 'http',
-  grants: [
-    'readTenants',
-    'spendToken',
-    'keepTestClocks',
-    'billInvoices',
-    'listInvoices',
-    'readBillingCatalogue',
-    'writeInvoiceDocuments',
-    'keepBalances',
-    'queueInvoicePdfs',
-    'writeAudit',
-    'keepMailSettings',
-    'logMail',
-    'sendMail',
-    'keepIdempotencyKeys',
-  ],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
+  grants: ['readTenants', 'spendToken', 'keepTestClocks', 'billInvoices', 'listInvoices', 'readBillingCatalogue', 'writeInvoiceDocuments', 'keepBalances', 'queueInvoicePdfs', 'writeAudit', 'keepMailSettings', 'logMail', 'sendMail', 'keepIdempotencyKeys'],
 });

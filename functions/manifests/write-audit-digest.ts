@@ -9,5 +9,6 @@ export default defineFunction({
   timeout: 300,
   environment: { AUDIT_SIGNING_KEY: '${param:auditSigningKey}' },
   events: [{ schedule: { rate: 'rate(1 hour)', enabled: '${param:schedulesEnabled}' } }],
+  // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['writeAuditDigests', 'signAuditDigests', 'storeAuditDigests'],
 });

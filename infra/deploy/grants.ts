@@ -25,39 +25,33 @@ export interface Grant {
 const tableArn = getAtt('Table');
 /** A global secondary index of the table: `<table arn>/index/<name>`. */
 const tableIndex = (name: string): Intrinsic => ({ 'Fn::Join': ['/', [tableArn, 'index', name]] });
-/** Only items whose partition key matches one of these patterns (keys.ts's prefixes). */
-const leadingKeys = (...patterns: string[]): NonNullable<IamStatement['Condition']> => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
+/** DynamoDB actions on the table or an index, only on items whose partition key matches one of the patterns (keys.ts's prefixes). */
+const dynamo = (actions: readonly string[], resource: IamStatement['Resource'], leadingKeys: readonly string[]): IamStatement => ({
+  Effect: 'Allow',
+  Action: actions.map((action) => `dynamodb:${action}`),
+  Resource: resource,
+  Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys } },
+});
 
 export const grants = {
   // authenticate
-  readTenants: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:GetItem'], Resource: tableArn, Condition: leadingKeys('APIKEY#*', 'PARTNER#*', 'GROUP#*') },
-  },
-  spendToken: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:UpdateItem'], Resource: tableArn, Condition: leadingKeys('BUCKET#*') },
-  },
+  readTenants: { statement: dynamo(['GetItem'], tableArn, ['APIKEY#*', 'PARTNER#*', 'GROUP#*']) },
+  spendToken: { statement: dynamo(['UpdateItem'], tableArn, ['BUCKET#*']) },
   keepTestClocks: {
     why: "Sandbox test clocks (docs/sandbox.md): one item under each group that has one. UpdateItem: creating and removing a clock sets and removes the group record's testClockId in the same transaction.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], tableArn, ['GROUP#*']),
   },
 
   // audit
   writeAudit: {
     why: "An audited change adds its event and its chain's head (docs/audit.md) to its own transaction; the head is read first.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: tableArn, Condition: leadingKeys('AUDIT#*') },
+    statement: dynamo(['GetItem', 'PutItem'], tableArn, ['AUDIT#*']),
   },
   writeAuditDigests: {
     why: 'Audit items are never updated or deleted: no function is granted UpdateItem, DeleteItem or BatchWriteItem on AUDIT#* (test/integration/iam-coverage.test.ts checks every statement). PutItem cannot be limited to new items by IAM; the writers\' conditions refuse overwrites, and an overwrite made with these rights outside the code is what the signed digests catch. The hourly digest (writeAuditDigest, docs/audit.md "Digests"): reads every chain head, signs with the stage\'s KMS key and stores the digest write-once. No other function may sign or write there.',
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI2'), Condition: leadingKeys('AUDIT#CHAINS#*') },
+    statement: dynamo(['Query'], tableIndex('GSI2'), ['AUDIT#CHAINS#*']),
   },
-  signAuditDigests: {
-    statement: { Effect: 'Allow', Action: ['kms:Sign'], Resource: getAtt('AuditSigningKey') },
-  },
+  signAuditDigests: { statement: { Effect: 'Allow', Action: ['kms:Sign'], Resource: getAtt('AuditSigningKey') } },
   storeAuditDigests: {
     statement: {
       Effect: 'Allow',
@@ -65,291 +59,188 @@ export const grants = {
       Resource: [getAtt('AuditDigestBucket'), { 'Fn::Join': ['', [getAtt('AuditDigestBucket'), '/*']] }],
     },
   },
-  readAuditEvents: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('AUDIT#ACCOUNT#*') },
-  },
+  readAuditEvents: { statement: dynamo(['Query'], tableIndex('GSI1'), ['AUDIT#ACCOUNT#*']) },
 
   // catalogue
   readCatalogue: {
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-      Resource: [tableArn, { 'Fn::Join': ['', [tableArn, '/index/GSI2']] }],
-      Condition: leadingKeys('CHANNEL#*', 'LISTING#*', 'PROPERTY#*'),
-    },
+    statement: dynamo(
+      ['GetItem', 'BatchGetItem', 'Query'],
+      [tableArn, { 'Fn::Join': ['', [tableArn, '/index/GSI2']] }],
+      ['CHANNEL#*', 'LISTING#*', 'PROPERTY#*'],
+    ),
   },
 
   // distributionCatalogue
   readDistributionCatalogue: {
     why: "/v1 catalogue reads: the channel's feed on GSI1 (CHANNEL#<c>#FEED), then BatchGets of distribution rows (CHANNEL#), listing views (LISTING#) and property months (PROPERTY#).",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-      Resource: [tableArn, tableIndex('GSI1')],
-      Condition: leadingKeys('CHANNEL#*', 'LISTING#*', 'PROPERTY#*'),
-    },
+    statement: dynamo(['GetItem', 'BatchGetItem', 'Query'], [tableArn, tableIndex('GSI1')], ['CHANNEL#*', 'LISTING#*', 'PROPERTY#*']),
   },
 
   // orders
   readPricing: {
     why: 'Pricing reads beyond the listing Query: one BatchGet of the channel, the distribution row, cancellation plans (PLAN#) and property months, plus the GST slab tables (one Query).',
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:BatchGetItem', 'dynamodb:Query'],
-      Resource: tableArn,
-      Condition: leadingKeys('CHANNEL#*', 'PROPERTY#*', 'PLAN#*', 'GST#SLABS'),
-    },
+    statement: dynamo(['BatchGetItem', 'Query'], tableArn, ['CHANNEL#*', 'PROPERTY#*', 'PLAN#*', 'GST#SLABS']),
   },
   readOrders: {
     why: 'Orders live under GROUP#<g> (SK ORDER#<id>); the preview has no write grant at all.',
-    statement: { Effect: 'Allow', Action: ['dynamodb:GetItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['GetItem'], tableArn, ['GROUP#*']),
   },
-  writeOrders: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
-  },
+  writeOrders: { statement: dynamo(['PutItem', 'UpdateItem'], tableArn, ['GROUP#*']) },
 
   // bookingReads
   readBookings: {
     why: 'GET /v1/bookings(/{id}): alias (BOOKINGID#), claim (IDEMPOTENCY#BOOKING#) and booking items all sit under GROUP#<g>; the feed is GSI1 GROUP#<g>#BOOKINGS. Read only.',
-    statement: { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['GetItem', 'BatchGetItem'], tableArn, ['GROUP#*']),
   },
-  readBookingFeed: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('GROUP#*') },
-  },
+  readBookingFeed: { statement: dynamo(['Query'], tableIndex('GSI1'), ['GROUP#*']) },
 
   // webhooks
-  manageWebhooks: {
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
-      Resource: tableArn,
-      Condition: leadingKeys('PARTNER#*'),
-    },
-  },
+  manageWebhooks: { statement: dynamo(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], tableArn, ['PARTNER#*']) },
 
   // deliveries
   workDeliveries: {
     why: 'Deliveries live under PARTNER#<id>; the endpoint log reads GSI1 (ENDPOINT#…), the sweeper GSI2 (DELIVERIES#PENDING#<shard>).',
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('PARTNER#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'UpdateItem', 'BatchWriteItem'], tableArn, ['PARTNER#*']),
   },
-  readEndpointDeliveries: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('ENDPOINT#*') },
-  },
+  readEndpointDeliveries: { statement: dynamo(['Query'], tableIndex('GSI1'), ['ENDPOINT#*']) },
   readCallbackSecrets: {
     why: "The delivery worker signs each booking callback with the group's secret (GROUP#<id> / CALLBACK_SECRET).",
-    statement: { Effect: 'Allow', Action: ['dynamodb:GetItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['GetItem'], tableArn, ['GROUP#*']),
   },
   readBookingDeliveries: {
     why: "The delivery worker signs each booking callback with the group's secret (GROUP#<id> / CALLBACK_SECRET). A booking's callbacks (GSI1 BOOKING#<bookingRef>#DELIVERIES), for the booking read.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('BOOKING#*') },
+    statement: dynamo(['Query'], tableIndex('GSI1'), ['BOOKING#*']),
   },
   sweepPending: {
     why: "A booking's callbacks (GSI1 BOOKING#<bookingRef>#DELIVERIES), for the booking read.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI2'), Condition: leadingKeys('DELIVERIES#PENDING#*') },
+    statement: dynamo(['Query'], tableIndex('GSI2'), ['DELIVERIES#PENDING#*']),
   },
-  readChanges: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableArn, Condition: leadingKeys('CHANNEL#*') },
-  },
+  readChanges: { statement: dynamo(['Query'], tableArn, ['CHANNEL#*']) },
   publishCatalogueEvents: {
     why: 'For the catalogue sync that publishes events: endpoints of a channel (GSI1) and change-feed rows.',
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
-      Resource: [tableArn, tableIndex('GSI1')],
-      Condition: leadingKeys('CHANNEL#*', 'PARTNER#*'),
-    },
+    statement: dynamo(['Query', 'BatchWriteItem'], [tableArn, tableIndex('GSI1')], ['CHANNEL#*', 'PARTNER#*']),
   },
-  queueDeliveries: {
-    statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('WebhookDeliveriesQueue') },
-  },
+  queueDeliveries: { statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('WebhookDeliveriesQueue') } },
 
   // sync
   writeCatalogue: {
     why: "The sync reads and rewrites catalogue records (listing partitions, property months and owners, channel distributions) and looks properties and a listing's channels up on GSI2. It keeps the search projection in the same flow: UpdateItem of its shards, head (SEARCH#<channel>) and locators (PROPERTY#<id>, SK SEARCH), or a rebuild of a channel without a current head (Query, BatchWrite). IMPORT#*: a sync's chunk journal (written before a chunk, deleted once it is announced).",
-    statement: {
-      Effect: 'Allow',
-      Action: [
-        'dynamodb:GetItem',
-        'dynamodb:Query',
-        'dynamodb:BatchGetItem',
-        'dynamodb:BatchWriteItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-        'dynamodb:DeleteItem',
-      ],
-      Resource: [tableArn, tableIndex('GSI2')],
-      Condition: leadingKeys('LISTING#*', 'PROPERTY#*', 'CHANNEL#*', 'PLAN#*', 'GSTREG#*', 'GST#*', 'SEARCH#*', 'IMPORT#*'),
-    },
+    statement: dynamo(
+      ['GetItem', 'Query', 'BatchGetItem', 'BatchWriteItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      [tableArn, tableIndex('GSI2')],
+      ['LISTING#*', 'PROPERTY#*', 'CHANNEL#*', 'PLAN#*', 'GSTREG#*', 'GST#*', 'SEARCH#*', 'IMPORT#*'],
+    ),
   },
 
   // ledger
   readLedger: {
     why: "GET /v1/ledger and /v1/statement: the group's timeline on GSI1 (GROUP#<g>#LEDGER) and one BatchGet of PROFILE + CREDIT for the live position. Read-only: no write grant at all.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['Query'], tableIndex('GSI1'), ['GROUP#*']),
   },
-  readCreditPosition: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:BatchGetItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
-  },
+  readCreditPosition: { statement: dynamo(['BatchGetItem'], tableArn, ['GROUP#*']) },
   readBalances: {
     why: 'Statement openings: the latest balance checkpoint (GROUP#<g> BALANCE#<at>) at or before from, one Query.',
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['Query'], tableArn, ['GROUP#*']),
   },
   keepBalances: {
     why: "Billing runs write the settled days' checkpoints (GROUP#<g> BALANCE#<at>) in batches of Puts.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['Query', 'BatchWriteItem'], tableArn, ['GROUP#*']),
   },
 
   // invoicing
   billInvoices: {
     why: "Invoices, their lines, billing markers, the lock, billing state and runs sit under GROUP#<g>; invoice series under SERIES#<gstin>. Lines are conditional Puts in transactions with the invoice's figures and the booking's marker; issuing is a transaction of series + invoice; booking marks are conditional Updates of GROUP#<g> BOOKING# items. The sandbox IRP keeps the documents it registered under SANDBOXIRP#<irn> (conditional Put, Get on a duplicate); the real IRP's sessions sit under IRPSESSION#<gstin> (Get, conditional Update for the sign-in lease).",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*', 'SERIES#*', 'GATEWAYORDER#*', 'SANDBOXIRP#*', 'VIRTUALACCOUNT#*', 'IRPSESSION#*'),
-    },
+    statement: dynamo(['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'], tableArn, [
+      'GROUP#*',
+      'SERIES#*',
+      'GATEWAYORDER#*',
+      'SANDBOXIRP#*',
+      'VIRTUALACCOUNT#*',
+      'IRPSESSION#*',
+    ]),
   },
   receivePayments: {
     why: "Lists: a group's issued invoices and runs (GSI1 GROUP#<g>#INVOICES, BILLINGRUNS), an invoice's lines (GSI1 INVOICE#<id>#LINES), open invoices (GSI2 INVOICES#OPEN), the ledger timeline (GSI1), and (scheduled run) every group (GSI1 GROUPS). Payments: the order's way to its invoice (GATEWAYORDER#), the payment, its ledger entry and the group's counters in one transaction (Put, Update, ConditionCheck), then allocation to invoices. Refunds: the payment's way to its group (GATEWAYPAYMENT#) and reconciliation's look at refunds (GATEWAYREFUNDS).",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:Query'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*', 'GATEWAYORDER#*', 'VIRTUALACCOUNT#*', 'UNMATCHEDPAYMENT#*', 'GATEWAYPAYMENT#*', 'GATEWAYREFUNDS'),
-    },
+    statement: dynamo(['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem', 'Query'], tableArn, [
+      'GROUP#*',
+      'GATEWAYORDER#*',
+      'VIRTUALACCOUNT#*',
+      'UNMATCHEDPAYMENT#*',
+      'GATEWAYPAYMENT#*',
+      'GATEWAYREFUNDS',
+    ]),
   },
   listInvoices: {
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:Query'],
-      Resource: [tableIndex('GSI1'), tableIndex('GSI2')],
-      Condition: leadingKeys('GROUP#*', 'INVOICE#*', 'BILLINGRUNS', 'INVOICES#OPEN', 'GROUPS', 'UNMATCHEDPAYMENTS'),
-    },
+    statement: dynamo(
+      ['Query'],
+      [tableIndex('GSI1'), tableIndex('GSI2')],
+      ['GROUP#*', 'INVOICE#*', 'BILLINGRUNS', 'INVOICES#OPEN', 'GROUPS', 'UNMATCHEDPAYMENTS'],
+    ),
   },
   readBillingCatalogue: {
     why: 'A run names properties and our GST registration in their state: Query LISTING#<l>, GetItem GSTREG#<state>.',
-    statement: { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: tableArn, Condition: leadingKeys('LISTING#*', 'GSTREG#*') },
+    statement: dynamo(['GetItem', 'Query'], tableArn, ['LISTING#*', 'GSTREG#*']),
   },
 
   // search
   searchCatalogue: {
     why: "POST /v1/listings/search: BatchGets of the channel's search projection (SEARCH#<channel>: head, shards), the channel (CHANNEL#), pinned properties' locators (PROPERTY#), plans (PLAN#) and the page's listing views (LISTING#); Query of the channel's offers. A listing without a stored view falls back to a Query of its partition. A channel whose projection head is missing or of an older version is rebuilt first (Query of distributions and months, BatchWrite of shards, UpdateItem of locators). No GST read: prices are before GST.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:UpdateItem'],
-      Resource: [tableArn, tableIndex('GSI2')],
-      Condition: leadingKeys('CHANNEL#*', 'LISTING#*', 'PROPERTY#*', 'PLAN#*', 'SEARCH#*'),
-    },
+    statement: dynamo(
+      ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
+      [tableArn, tableIndex('GSI2')],
+      ['CHANNEL#*', 'LISTING#*', 'PROPERTY#*', 'PLAN#*', 'SEARCH#*'],
+    ),
   },
 
   // bookings
   workBookings: {
     why: "A booking, its idempotency claim and alias, its ledger entries and the group's credit counter all live under GROUP#<g>; the gate and each workflow step are transactions of Put, Update and ConditionCheck on them, plus consistent Gets and BatchGets.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*'),
-    },
+    statement: dynamo(['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], tableArn, ['GROUP#*']),
   },
   bookInventory: {
     why: "Taking and returning a booking's units: the property months (PROPERTY#<id>, SK MONTH#), read with the properties' search locators (SK SEARCH) in one BatchGet, and the search projection's day shards (SEARCH#<channel>) updated in the same transaction.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('PROPERTY#*', 'SEARCH#*'),
-    },
+    statement: dynamo(['GetItem', 'BatchGetItem', 'UpdateItem'], tableArn, ['PROPERTY#*', 'SEARCH#*']),
   },
   simulatePropertySystem: {
     why: "The property-system simulator: its reservations (SIMRES#), the sandbox scenarios forced per booking or amendment (SIMSCENARIO#, read in one BatchGet with the listing's behaviour) and each listing's behaviour (LISTING#<id>, SK SIMULATOR).",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('SIMRES#*', 'SIMSCENARIO#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'UpdateItem'], tableArn, ['SIMRES#*', 'SIMSCENARIO#*']),
   },
-  readSimulatorBehaviour: {
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('LISTING#*', 'SIMSCENARIO#*'),
-    },
-  },
+  readSimulatorBehaviour: { statement: dynamo(['GetItem', 'BatchGetItem'], tableArn, ['LISTING#*', 'SIMSCENARIO#*']) },
   amendBookings: {
     why: "Amendments: a booking's amendment records and its lock (GROUP#<g>, SK AMENDMENT#… and AMENDING#…); the lock is deleted when an amendment settles.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:Query'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['DeleteItem', 'Query'], tableArn, ['GROUP#*']),
   },
   keepIdempotencyKeys: {
     why: 'Idempotency-Key of creating POSTs (IDEMPOTENCY#<tenant>#<operation>, SK KEY#<key>): claimed by a conditional put, answered, or freed.',
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('IDEMPOTENCY#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], tableArn, ['IDEMPOTENCY#*']),
   },
-  readAmendments: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
-  },
-  sweepOpenAmendments: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI2'), Condition: leadingKeys('AMENDMENTS#OPEN#*') },
-  },
-  sweepOpenBookings: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI2'), Condition: leadingKeys('BOOKINGS#OPEN#*') },
-  },
+  readAmendments: { statement: dynamo(['Query'], tableArn, ['GROUP#*']) },
+  sweepOpenAmendments: { statement: dynamo(['Query'], tableIndex('GSI2'), ['AMENDMENTS#OPEN#*']) },
+  sweepOpenBookings: { statement: dynamo(['Query'], tableIndex('GSI2'), ['BOOKINGS#OPEN#*']) },
   listTestClocks: {
     why: 'Sandbox test clocks (docs/sandbox.md): a scheduled job that judges bookings by time lists the clocked groups (GSI2 TEST_CLOCKS) to look at each again at its own time; production lists none.',
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI2'), Condition: leadingKeys('TEST_CLOCKS') },
+    statement: dynamo(['Query'], tableIndex('GSI2'), ['TEST_CLOCKS']),
   },
   findErasableGuests: {
     why: "Guest data retention (docs/personal-data.md): the bookings whose retention ran out (GSI2 GUESTS#ERASABLE#<shard>), then per booking its record and amendments (GROUP#), the Channex adapter's copy (CHANNEX#BOOKING#), and the booking's final conditional write.",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI2'), Condition: leadingKeys('GUESTS#ERASABLE#*') },
+    statement: dynamo(['Query'], tableIndex('GSI2'), ['GUESTS#ERASABLE#*']),
   },
-  eraseGuests: {
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*', 'CHANNEX#BOOKING#*'),
-    },
-  },
+  eraseGuests: { statement: dynamo(['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'], tableArn, ['GROUP#*', 'CHANNEX#BOOKING#*']) },
   eraseGuestCallbacks: {
     why: "Erasure reaches the booking's callbacks kept for resend (their bodies carry a cancellation's reason).",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('BOOKING#*') },
+    statement: dynamo(['Query'], tableIndex('GSI1'), ['BOOKING#*']),
   },
-  eraseGuestCallbackTexts: {
-    statement: { Effect: 'Allow', Action: ['dynamodb:UpdateItem'], Resource: tableArn, Condition: leadingKeys('PARTNER#*') },
-  },
-  queueBookingChecks: {
-    statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('BookingWorkflowQueue') },
-  },
+  eraseGuestCallbackTexts: { statement: dynamo(['UpdateItem'], tableArn, ['PARTNER#*']) },
+  queueBookingChecks: { statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('BookingWorkflowQueue') } },
 
   // mail
   keepMailSettings: {
     why: "Outbound e-mail through SESv2 (infra/mail/ses-mailer.ts): any verified identity of the account (the stage's mailFrom) and its configuration sets; only the functions that e-mail someone add it. A group's mail settings (GROUP#<id> / MAIL_SETTINGS): finance contacts and the operator's pause. Each change also writes or deletes the contacts' address items (MAIL_ADDRESS#<email>), by which a bounce finds them.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*', 'MAIL_ADDRESS#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'DeleteItem', 'Query'], tableArn, ['GROUP#*', 'MAIL_ADDRESS#*']),
   },
   logMail: {
     why: "Each e-mail sent (GROUP#<id> / MAIL#…): claimed, marked sent, or given back when SES refused it; read to skip a month's statement already sent.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('GROUP#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], tableArn, ['GROUP#*']),
   },
   sendMail: {
     statement: {
@@ -367,75 +258,53 @@ export const grants = {
     why: 'Invoice and credit-note PDFs in the InvoiceBucket (infra/s3/s3-document-store.ts): objects only, never the bucket itself. A function that serves PDFs reads; one that issues or re-renders them also writes. No function uses these yet; the invoice functions add them.',
     statement: { Effect: 'Allow', Action: ['s3:GetObject'], Resource: { 'Fn::Join': ['', [getAtt('InvoiceBucket'), '/*']] } },
   },
-  writeInvoiceDocuments: {
-    statement: { Effect: 'Allow', Action: ['s3:PutObject'], Resource: { 'Fn::Join': ['', [getAtt('InvoiceBucket'), '/*']] } },
-  },
+  writeInvoiceDocuments: { statement: { Effect: 'Allow', Action: ['s3:PutObject'], Resource: { 'Fn::Join': ['', [getAtt('InvoiceBucket'), '/*']] } } },
   queueInvoicePdfs: {
     why: "A billing run queues each issued document's PDF for renderInvoicePdfs.",
     statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('InvoicePdfQueue') },
   },
   keepBillingRuns: {
     why: "The daily run: its record and each group's outcome (BILLINGFANOUT#<runId>), and the queue of its groups.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
-      Resource: tableArn,
-      Condition: leadingKeys('BILLINGFANOUT#*'),
-    },
+    statement: dynamo(['GetItem', 'UpdateItem', 'Query'], tableArn, ['BILLINGFANOUT#*']),
   },
-  queueBillingJobs: {
-    statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('BillingQueue') },
-  },
+  queueBillingJobs: { statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('BillingQueue') } },
 
   // console
   consolePeople: {
     why: "People, their sign-in links and sessions (infra/dynamo/dynamo-console-store.ts), and a team's index.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
-      Resource: [tableArn, tableIndex('GSI1')],
-      Condition: leadingKeys('PERSON#*', 'PERSON_EMAIL#*', 'SIGNIN#*', 'SESSION#*', 'TEAM#*'),
-    },
+    statement: dynamo(
+      ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
+      [tableArn, tableIndex('GSI1')],
+      ['PERSON#*', 'PERSON_EMAIL#*', 'SIGNIN#*', 'SESSION#*', 'TEAM#*'],
+    ),
   },
   issueGroupKeys: {
     why: "A group's key issued, replaced or revoked from the console (domain/admin.ts): the key and the group's callback secret, and the owner's key list.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
-      Resource: [tableArn, tableIndex('GSI1')],
-      Condition: leadingKeys('APIKEY#*', 'GROUP#*', 'KEYS#*'),
-    },
+    statement: dynamo(['PutItem', 'UpdateItem', 'Query'], [tableArn, tableIndex('GSI1')], ['APIKEY#*', 'GROUP#*', 'KEYS#*']),
   },
   holdGroups: {
     why: "An operator's hold and release (domain/admin.ts updateAgentGroup, with its audit event).",
-    statement: { Effect: 'Allow', Action: ['dynamodb:UpdateItem'], Resource: tableArn, Condition: leadingKeys('GROUP#*') },
+    statement: dynamo(['UpdateItem'], tableArn, ['GROUP#*']),
   },
   createTenants: {
     why: "An operator's new partner or group from the console (domain/admin.ts createPartner, createAgentGroup, with its audit event).",
-    statement: { Effect: 'Allow', Action: ['dynamodb:PutItem'], Resource: tableArn, Condition: leadingKeys('PARTNER#*', 'GROUP#*') },
+    statement: dynamo(['PutItem'], tableArn, ['PARTNER#*', 'GROUP#*']),
   },
   readGatewayExceptions: {
     why: "Operators' lists of the gateway's unmatched payments and open disputes (GSI1).",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('UNMATCHEDPAYMENTS', 'OPENDISPUTES') },
+    statement: dynamo(['Query'], tableIndex('GSI1'), ['UNMATCHEDPAYMENTS', 'OPENDISPUTES']),
   },
 
   // channelManager
   keepChannexRequests: {
     why: "Channex notifications' idempotency records (CHANNEX#REQ#<request_id>) and the queue of their apply step.",
-    statement: {
-      Effect: 'Allow',
-      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      Resource: tableArn,
-      Condition: leadingKeys('CHANNEX#*'),
-    },
+    statement: dynamo(['GetItem', 'PutItem', 'UpdateItem'], tableArn, ['CHANNEX#*']),
   },
   readChannexConnections: {
     why: "Operators' view of a listing's connection: its latest notifications (GSI1 CHANNEX#LISTING#<id>).",
-    statement: { Effect: 'Allow', Action: ['dynamodb:Query'], Resource: tableIndex('GSI1'), Condition: leadingKeys('CHANNEX#LISTING#*') },
+    statement: dynamo(['Query'], tableIndex('GSI1'), ['CHANNEX#LISTING#*']),
   },
-  queueChannexChanges: {
-    statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('ChannexChangesQueue') },
-  },
+  queueChannexChanges: { statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('ChannexChangesQueue') } },
 } as const satisfies Record<string, Grant>;
 
 export type GrantName = keyof typeof grants;
