@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { defineFunction } from '../../infra/deploy/function-manifest.ts';
 import { grants } from '../../infra/deploy/grants.ts';
 import { FUNCTIONS_FILE, functionManifests, functionsYaml } from '../../scripts/functions-yaml.ts';
 import { functionNameOf } from '../../scripts/http-events.ts';
@@ -41,6 +42,17 @@ describe('functions and their IAM from functions/manifests (infra/deploy/functio
 
     expect(http.map(([name]) => name).sort()).toEqual(areas.sort());
     for (const [name, m] of http) expect(m.handler, name).toBe(`functions/areas/${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.handler`);
+  });
+
+  it('takes grants by name only: a misspelt grant fails the type check (tsc), not the deploy', () => {
+    const manifest = defineFunction({
+      handler: 'functions/workers/example.handler',
+      events: [],
+      // @ts-expect-error 'readTenant' is not a grant of infra/deploy/grants.ts (readTenants is).
+      grants: ['readTenant'],
+    });
+
+    expect(manifest.grants.filter((g) => !(g in grants))).toEqual(['readTenant']);
   });
 
   it('keeps every named grant in use, so a grant no function needs does not linger', async () => {
