@@ -83,7 +83,7 @@ const rendering = checkPackaged(
     name: `${FONT_PACKAGE_DIR}${file}`,
     resolve: (fromUrl) => fontPath(file, fromUrl),
     expected: fontPath(file),
-    hint: 'add `package: { patterns: ${self:custom.pdfFontPatterns} }` to the function',
+    hint: "add `package: pdfFonts` to the function's manifest (functions/manifests/)",
   })),
 );
 // The docs page reads Redoc's standalone bundle from its artifact at the first request (functions/system/docs.ts).

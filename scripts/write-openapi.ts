@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { buildOpenApi, partnerRoutes } from '../functions/openapi/build.ts';
 import { ROUTES } from '../functions/registry.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from './client-types.ts';
+import { FUNCTIONS_FILE, functionsYaml } from './functions-yaml.ts';
 import { HTTP_EVENTS_FILE, httpEvents } from './http-events.ts';
 import { POSTMAN_FILES, postmanFiles } from './postman-files.ts';
 
@@ -26,4 +27,5 @@ writeFileSync(POSTMAN_FILES.collection, postman.collection);
 writeFileSync(POSTMAN_FILES.environment, postman.environment);
 console.log('docs/postman: collection and sandbox environment regenerated');
 writeFileSync(HTTP_EVENTS_FILE, await httpEvents());
-console.log('infra/deploy/http-events.yml: regenerated');
+writeFileSync(FUNCTIONS_FILE, await functionsYaml());
+console.log('infra/deploy/http-events.yml and functions.yml: regenerated');

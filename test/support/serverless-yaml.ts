@@ -18,14 +18,21 @@ function readYaml(path: string): any {
 }
 
 const FILE_REF = /^\$\{file\(\.\/([^)]+)\)\}$/;
-/** `${file(./path):key}`: one top-level entry of a YAML file (the area functions' generated HTTP events). */
+/** `${file(./path):key}`: one top-level entry of a YAML file (the generated functions, the area functions' HTTP events). */
 const FILE_KEY_REF = /^\$\{file\(\.\/([^)]+)\):([A-Za-z0-9]+)\}$/;
 
-/** A function's `events` as the framework resolves them: a `${file(…):key}` reference read from its file. */
-function eventsOf(events: unknown): unknown {
-  const ref = typeof events === 'string' ? FILE_KEY_REF.exec(events) : null;
-  if (!ref) return events;
+/** A value as the framework resolves it: a `${file(…):key}` reference read from its file, anything else as written. */
+function resolveFileKey(value: unknown): unknown {
+  const ref = typeof value === 'string' ? FILE_KEY_REF.exec(value) : null;
+  if (!ref) return value;
   const resolved = readYaml(ref[1]!)[ref[2]!];
+  if (resolved === undefined) throw new Error(`${value}: no such entry`);
+  return resolved;
+}
+
+/** A function's `events` as the framework resolves them. */
+function eventsOf(events: unknown): unknown {
+  const resolved = resolveFileKey(events);
   if (!Array.isArray(resolved)) throw new Error(`${events}: no such list of events`);
   return resolved;
 }
@@ -33,8 +40,8 @@ function eventsOf(events: unknown): unknown {
 /**
  * serverless.yml as the framework reads it: its `resources` are a list of files
  * (`${file(./infra/deploy/resources/…)}`), merged here into one `{ Conditions, Resources, Outputs }`
- * as serverless merges them; a function's `events` given as `${file(./…):name}` are read from that
- * file. Other variables (`${param:…}`, `${sls:stage}`) stay as written.
+ * as serverless merges them; `functions` (infra/deploy/functions.yml, generated from the manifests) and a
+ * function's `events` given as `${file(./…):name}` are read from their files. Other variables (`${param:…}`, `${sls:stage}`) stay as written.
  */
 export function serverlessYaml(): any {
   const doc = readYaml('serverless.yml');
@@ -50,7 +57,7 @@ export function serverlessYaml(): any {
     }
   }
   const functions = Object.fromEntries(
-    Object.entries(doc.functions as Record<string, Record<string, unknown>>).map(([name, fn]) => [
+    Object.entries(resolveFileKey(doc.functions) as Record<string, Record<string, unknown>>).map(([name, fn]) => [
       name,
       'events' in fn ? { ...fn, events: eventsOf(fn.events) } : fn,
     ]),

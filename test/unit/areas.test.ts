@@ -3,6 +3,7 @@ import { areaRouter, routeKeyOf, type HttpHandler, type RoutedHandler } from '..
 import type { HttpContext, HttpEvent, HttpResult } from '../../functions/http/types.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import { readFileSync } from 'node:fs';
+import { FUNCTIONS_FILE } from '../../scripts/functions-yaml.ts';
 import { HTTP_EVENTS_FILE, httpEvents } from '../../scripts/http-events.ts';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 
@@ -65,7 +66,7 @@ describe('one function per area (functions/areas)', () => {
 
   it("takes every area function's HTTP events from infra/deploy/http-events.yml, generated from the routers and current (`npm run openapi`)", async () => {
     const fns = Object.entries(serverlessYaml().functions as Record<string, { handler: string }>).filter(([, fn]) => fn.handler.startsWith('functions/areas/'));
-    const raw = readFileSync(new URL('../../serverless.yml', import.meta.url), 'utf8');
+    const raw = readFileSync(FUNCTIONS_FILE, 'utf8');
 
     for (const [name] of fns) expect(raw, name).toContain(`events: \${file(./infra/deploy/http-events.yml):${name}}`);
     expect(readFileSync(HTTP_EVENTS_FILE, 'utf8')).toBe(await httpEvents());
