@@ -42,7 +42,6 @@ export type Capability =
   | 'partners'
   | 'payments'
   | 'record-payment'
-  | 'reconcile'
   | 'billing'
   | 'run-billing'
   | 'group-invoices'
@@ -63,19 +62,7 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: [
-    'groups',
-    'hold',
-    'partners',
-    'payments',
-    'reconcile',
-    'gateway-payments',
-    'create-partner',
-    'channex',
-    'billing',
-    'group-invoices',
-    'audit-search',
-  ],
+  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'channex', 'billing', 'group-invoices', 'audit-search'],
   'finance-operator': [
     'groups',
     'hold',
@@ -83,7 +70,6 @@ const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
     'partners',
     'payments',
     'record-payment',
-    'reconcile',
     'gateway-payments',
     'create-partner',
     'create-group',

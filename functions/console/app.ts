@@ -28,7 +28,6 @@ import type { AgentGroupPrincipal, PartnerPrincipal } from '../../domain/princip
 import { createEndpoint, getEndpoint, listEndpoints, updateEndpoint, type EndpointFields } from '../../domain/webhooks/manage-endpoints.ts';
 import { listEndpointDeliveries, listFailedDeliveries, resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
 import { recordBankTransfer } from '../../domain/receivables/record-payment.ts';
-import { reconcilePayments, type ReconcileReport } from '../../domain/receivables/gateway-accounts.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { listAuditEvents } from '../../domain/audit/read-audit-events.ts';
 import { listLedger } from '../../domain/ledger/read-ledger.ts';
@@ -40,18 +39,7 @@ import { authSummary, endpointBody, endpointFields, errorSummary, fieldError, ty
 import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import {
-  adminDeps,
-  billingDeps,
-  clockFor,
-  consoleDeps,
-  deliveryDeps,
-  groupServices,
-  paymentDeps,
-  pdfDeps,
-  reconcileDeps,
-  type Services,
-} from '../../infra/container.ts';
+import { adminDeps, billingDeps, consoleDeps, deliveryDeps, groupServices, paymentDeps, pdfDeps, type Services } from '../../infra/container.ts';
 import { issueKey, replaceKey, revokeKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
@@ -1001,44 +989,9 @@ ${postForm(
 )}`
     : ''
 }
-${
-  can(ctx.person.access, 'reconcile')
-    ? html`<h2>Reconcile with Razorpay now</h2>
-<p>What the hourly reconciliation does, for this group only: payments, refunds and disputes whose notification never came are recorded (once each), authorized payments its invoices owe are captured, and each open invoice's order and pay link are made for what it owes now.</p>
-${postForm(
-  ctx.viewer,
-  `/console/operator/groups/${encodeURIComponent(agentGroupId)}/reconcile`,
-  html`<button type="submit">Reconcile ${group.name} now</button>`,
-  'Reconcile with Razorpay now',
-)}`
-    : ''
-}
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}">Back to ${group.name}</a></p>`;
   return operatorHtml(ctx, `Payments: ${group.name}`, 'groups', body);
 }
-
-/** A reconciliation's outcome in words: what it found and did, and what failed (each failure is logged by the run as well). */
-const reconciledNotice = (r: ReconcileReport): Html => {
-  const done = [
-    `${r.found} captured ${r.found === 1 ? 'payment' : 'payments'} found at Razorpay`,
-    `${r.recorded.length} newly recorded${r.recorded.length ? ` (${r.recorded.map((p) => `${p.paymentId} ${money(p.amount)}`).join(', ')})` : ''}`,
-    `${r.captured.length} captured`,
-    `${r.refunded.length} ${r.refunded.length === 1 ? 'refund' : 'refunds'} and ${r.disputed.length} dispute ${r.disputed.length === 1 ? 'change' : 'changes'} recorded`,
-    `${r.reordered.length} ${r.reordered.length === 1 ? 'order' : 'orders'} made for what is owed now`,
-  ].join('; ');
-  return r.failures.length
-    ? html`<div class="alert" role="alert"><p>Reconciled with failures: ${done}.</p><ul>${r.failures.map((f) => html`<li>${f.error}</li>`)}</ul><p>The hourly run tries again.</p></div>`
-    : html`<p class="notice" role="status">Reconciled: ${done}.</p>`;
-};
-
-const reconcileGroup = operatorPage('reconcile', async (deps, _req, ctx, match) => {
-  const agentGroupId = decodeURIComponent(match[1]!);
-  if (!(await deps.svc.tenants.getAgentGroup(agentGroupId))) throw new NotFoundError('Agent group');
-  // The hourly worker's and `payments reconcile --group`'s run, for one group at its own clock; what it records is audited under the person.
-  // Sent twice, the second finds everything recorded and records nothing again.
-  const report = await reconcilePayments({ ...reconcileDeps(deps.svc), clockFor: clockFor(deps.svc) }, ctx.origin, agentGroupId);
-  return paymentsPage(deps, ctx, agentGroupId, reconciledNotice(report));
-});
 
 const groupPayments = operatorPage('payments', async (deps, _req, ctx, match) => paymentsPage(deps, ctx, decodeURIComponent(match[1]!)));
 
@@ -1500,7 +1453,6 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/limit$/, setLimit],
   ['GET', /^\/console\/operator\/groups\/([^/]+)\/payments$/, groupPayments],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/payments$/, recordPayment],
-  ['POST', /^\/console\/operator\/groups\/([^/]+)\/reconcile$/, reconcileGroup],
   ['GET', /^\/console\/operator\/partners$/, partners],
   ['GET', /^\/console\/operator\/partners\/([^/]+)$/, partnerDetail],
   ['POST', /^\/console\/operator\/partners\/create$/, operatorPage('create-partner', createPartnerPage)],
