@@ -543,7 +543,7 @@ describe('IAM grants cover what each handler sends', () => {
 });
 
 describe('IAM grants cover what the console sends', () => {
-  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, the test clock, an operator hold, billing run, credit note, audit search, gateway payments, Channex, onboarding, terms)', async () => {
+  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, finance contacts, the test clock, an operator hold, billing run, credit note, audit search, gateway payments, Channex, onboarding, terms)', async () => {
     // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
     const svc = testServices();
     const world = await seedInvoiceWorld();
@@ -602,6 +602,11 @@ describe('IAM grants cover what the console sends', () => {
     const active = (await svc.tenants.listKeys({ kind: 'agent-group', id: g.agentGroupId })).filter((k) => k.status === 'ACTIVE');
     expect((await admin.post(`/console/keys/${active[0]!.keyId}/revoke`, { csrf })).statusCode).toBe(200);
     expect((await admin.post('/console/webhooks/create', { csrf, url: 'http://127.0.0.1:9/iam-created' })).statusCode).toBe(200);
+    expect((await admin.get('/console/contacts')).statusCode).toBe(200);
+    expect((await admin.post('/console/contacts/add', { csrf, email: `iam-ap-${tag}@agency.example.in`, documents: 'STATEMENTS' })).statusCode).toBe(200);
+    const [contact] = (await svc.financeContacts.get(g.agentGroupId))!.contacts;
+    expect((await admin.post(`/console/contacts/${contact!.contactId}/update`, { csrf, email: contact!.email })).statusCode).toBe(200);
+    expect((await admin.post(`/console/contacts/${contact!.contactId}/remove`, { csrf })).statusCode).toBe(200);
     // Sandbox: the test clock page, a clock created and deleted, then one created and advanced (running the work due by then).
     expect((await admin.get('/console/test-clocks')).statusCode).toBe(200);
     expect((await admin.post('/console/test-clocks/create', { csrf })).statusCode).toBe(200);
