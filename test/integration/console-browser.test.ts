@@ -272,6 +272,9 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await accessible(operator);
     await operator.setViewportSize({ width: 1280, height: 900 });
     await operator.getByRole('link', { name: 'Channex' }).click();
+    // Without a listing: every listing connected to Channex, paged, beside the look-up form.
+    expect(await operator.locator('main').textContent()).toContain('Listings connected to Channex');
+    await accessible(operator);
     await operator.getByLabel("Listing id (Channex's hotel code)").fill(listingId);
     await operator.getByRole('button', { name: 'Show connection' }).click();
     expect(await operator.locator('main').textContent()).toContain('Not connected');
