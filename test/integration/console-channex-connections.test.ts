@@ -5,6 +5,7 @@ import { consoleAppDeps, type ConsoleAppDeps } from '../../functions/console/app
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { runAdminTool } from '../support/admin-tool.ts';
 import { seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
 import { signedInAs } from '../support/console-session.ts';
 import { newAgentGroup, testServices } from '../support/stack.ts';
@@ -53,8 +54,13 @@ describe('listings connected to Channex', () => {
       }),
     );
     expect(await allConnections(50)).not.toContain(listingId);
-    expect(await svc.channexInbox.indexConnections()).toBeGreaterThanOrEqual(1);
+    // The admin tool's one-off backfill: write-ahead on the trail, then the connection is listed.
+    const run = await runAdminTool(['channex', 'index-connections', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).indexed).toBeGreaterThanOrEqual(1);
     expect(await allConnections(50)).toContain(listingId);
+    const audited = (await svc.auditTrail.listTarget('channex:stage')).filter((e) => e.action === 'admin.channex.index-connections');
+    expect(audited.map((e) => e.after?.status).slice(-2)).toEqual(['started', 'completed']);
     expect(await svc.channexInbox.indexConnections()).toBe(0);
   }, 120_000);
 
