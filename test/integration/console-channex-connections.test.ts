@@ -43,6 +43,18 @@ describe('listings connected to Channex', () => {
     expect(all).not.toContain(catalogue.onlyB);
   }, 60_000);
 
+  it('a listing disconnected leaves the list in the same write, and comes back when connected again', async () => {
+    const svc = testServices();
+    const empty = { channels: [], cancellationPlans: [], gstRegistrations: [], gstSlabTables: [], listings: [], properties: [], meals: [], vas: [], distributions: [], offers: [], months: [] };
+    const [sim] = (await svc.catalogue.load({ ...empty, simulators: [catalogue.both] })).simulators;
+    expect(sim?.channelManager).toBe('channex');
+    const { channelManager: _cm, ...disconnected } = sim!;
+    await svc.catalogue.save({ ...empty, simulators: [disconnected] });
+    expect(await allConnections(50)).not.toContain(catalogue.both);
+    await svc.catalogue.save({ ...empty, simulators: [sim!] });
+    expect(await allConnections(50)).toContain(catalogue.both);
+  }, 60_000);
+
   it('a connection written before the index is indexed by the backfill, once', async () => {
     const svc = testServices();
     const listingId = `legacy-${randomUUID().slice(0, 8)}`;
