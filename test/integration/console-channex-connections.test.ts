@@ -45,7 +45,19 @@ describe('listings connected to Channex', () => {
 
   it('a listing disconnected leaves the list in the same write, and comes back when connected again', async () => {
     const svc = testServices();
-    const empty = { channels: [], cancellationPlans: [], gstRegistrations: [], gstSlabTables: [], listings: [], properties: [], meals: [], vas: [], distributions: [], offers: [], months: [] };
+    const empty = {
+      channels: [],
+      cancellationPlans: [],
+      gstRegistrations: [],
+      gstSlabTables: [],
+      listings: [],
+      properties: [],
+      meals: [],
+      vas: [],
+      distributions: [],
+      offers: [],
+      months: [],
+    };
     const [sim] = (await svc.catalogue.load({ ...empty, simulators: [catalogue.both] })).simulators;
     expect(sim?.channelManager).toBe('channex');
     const { channelManager: _cm, ...disconnected } = sim!;
