@@ -30,3 +30,18 @@ export const channexFullSync: CommandSpec = {
     ]);
   },
 };
+
+export const channexIndexConnections: CommandSpec = {
+  path: ['channex', 'index-connections'],
+  summary: "Index the listings connected to Channex written before the console's list of connections existed (a one-off backfill).",
+  details: [
+    'Scans the table for listings whose connection says channelManager: channex without the CHANNEX_CONNECTIONS index key, and adds it (docs/data-model.md).',
+    'Connections written since carry the key already; running it again indexes nothing. Run once per stage after the deploy that adds the key.',
+  ].join('\n'),
+  options: [],
+  examples: ['channex index-connections', 'channex index-connections --json'],
+  async run(_args, ctx) {
+    const indexed = await ctx.services().channexInbox.indexConnections();
+    ctx.out.result({ indexed }, () => [`Indexed ${indexed} Channex connection(s).`]);
+  },
+};

@@ -41,7 +41,7 @@ import { keysIssue, keysList, keysReplace, keysRevoke } from './keys-commands.ts
 import { Output, type Streams } from './output.ts';
 import { partnersCreate, partnersList } from './partners-commands.ts';
 import { deliveriesFailed, deliveriesResend } from './deliveries-commands.ts';
-import { channexFullSync } from './channex-command.ts';
+import { channexFullSync, channexIndexConnections } from './channex-command.ts';
 import { secretsReseal, stageBootstrap, stageFinishRotation, stageRazorpay, stageRotateKeys, stageSmokeKeys, stageIrpCredentials } from './stage-commands.ts';
 import {
   billingBackfillUnbilled,
@@ -119,6 +119,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   filingGstr1,
   searchRebuild,
   channexFullSync,
+  channexIndexConnections,
   auditList,
   auditVerify,
   auditDigest,

@@ -52,7 +52,8 @@ export type Capability =
   | 'create-partner'
   | 'create-group'
   | 'terms'
-  | 'channex';
+  | 'channex'
+  | 'reconcile-payments';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
   admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team', 'contacts'],
@@ -71,6 +72,7 @@ const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
     'payments',
     'record-payment',
     'gateway-payments',
+    'reconcile-payments',
     'create-partner',
     'create-group',
     'terms',

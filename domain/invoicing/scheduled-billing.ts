@@ -1,7 +1,8 @@
-import { systemOrigin, type AuditFields, type AuditOrigin } from '../audit/audit-event.ts';
+import { systemOrigin, type AuditOrigin } from '../audit/audit-event.ts';
 import { NotFoundError } from '../errors.ts';
 import type { BillingJob, BillingQueue, BillingRunLog, FanOutRun } from '../ports/billing-fan-out.ts';
 import type { AuditRecorder } from '../ports/audit-trail.ts';
+import { writeAhead } from '../audit/write-ahead.ts';
 import type { TenantDirectory } from '../ports/tenant-directory.ts';
 import { indiaToday } from '../reads/date-window.ts';
 import { evaluateCreditHold } from '../receivables/credit-control.ts';
@@ -106,27 +107,12 @@ export async function queueBillingRunAs(
   opts: AllGroupsOptions,
   origin: AuditOrigin,
 ): Promise<FanOutRun> {
-  const record = (before: AuditFields | null, after: AuditFields) =>
-    deps.audit.record({
-      id: deps.ids.uuid(),
-      at: deps.clock.now().toISOString(),
-      origin,
-      action: 'billing.all-groups-run',
-      target: ALL_GROUPS_RUN_TARGET,
-      account: null,
-      before,
-      after,
-    });
-  await record(null, { status: 'started', trigger: opts.trigger, force: opts.force ?? false });
-  let run: FanOutRun;
-  try {
-    run = await queueBillingRun(deps, opts);
-  } catch (err) {
-    await record({ status: 'started' }, { status: 'failed', error: err instanceof Error ? err.name : 'Error' }).catch(() => undefined);
-    throw err;
-  }
-  await record({ status: 'started' }, { status: 'completed', runId: run.runId, enqueued: run.enqueued });
-  return run;
+  return writeAhead(
+    deps,
+    { origin, action: 'billing.all-groups-run', target: ALL_GROUPS_RUN_TARGET, started: { trigger: opts.trigger, force: opts.force ?? false } },
+    () => queueBillingRun(deps, opts),
+    (run) => ({ runId: run.runId, enqueued: run.enqueued }),
+  );
 }
 
 /**

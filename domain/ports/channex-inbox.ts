@@ -51,6 +51,13 @@ export interface ChannexInbox {
   finish(requestId: string, outcome: InboundOutcome): Promise<void>;
   /** A listing's latest notifications, newest first, at most `limit` (kept 90 days): its last ARI and its failures, for operators. */
   recent(hotelCode: string, limit: number): Promise<InboundChanges[]>;
+  /**
+   * The listings whose connection says `channelManager: channex`, by id, `limit` at a time after `after`
+   * (the last id of the previous page); `next` when more follow. Operator-sized.
+   */
+  connections(page: { readonly limit: number; readonly after?: string }): Promise<{ readonly listingIds: readonly string[]; readonly next?: string }>;
+  /** The one-off backfill of the index `connections` reads, for connections written before it existed; returns how many it indexed. */
+  indexConnections(): Promise<number>;
 }
 
 /** Hands a recorded notification to the apply step (a FIFO queue, one message group per listing). */

@@ -79,6 +79,7 @@ import {
   termsSection,
 } from './operator-accounts.ts';
 import { channexPage } from './operator-channex.ts';
+import { reconcileNow } from './operator-reconcile.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -1460,6 +1461,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/terms$/, operatorPage('terms', setTermsPage)],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/gstin$/, operatorPage('terms', setGstinPage)],
   ['GET', /^\/console\/operator\/payments$/, operatorPage('gateway-payments', gatewayPaymentsPage)],
+  ['POST', /^\/console\/operator\/payments\/reconcile$/, operatorPage('reconcile-payments', reconcileNow)],
   ['GET', /^\/console\/operator\/channex$/, operatorPage('channex', channexPage)],
   ['GET', /^\/console\/operator\/billing$/, billingRunsPage],
   ['GET', /^\/console\/operator\/billing\/runs\/([^/]+)$/, billingRunDetail],

@@ -11,6 +11,7 @@ import { figure, groupPage, operatorHtml, redirect, type ConsoleAppDeps, type Re
 import { istDateTime, money } from './format.ts';
 import { html, type Html } from './html.ts';
 import { postForm, type Viewer } from './layout.ts';
+import { reconcileForm } from './operator-reconcile.ts';
 
 /*
  * Operators' screens for onboarding and terms (partners and groups created, a group's payment terms and
@@ -253,7 +254,8 @@ ${
     : html`<p>No open dispute.</p>`
 }
 <h2>Reconciliation</h2>
-<p>Every hour the service asks Razorpay for the payments of every open invoice's order and each group's virtual account, and records those whose notification never came (once each). A group's payments page shows what was recorded; a bank transfer that came outside Razorpay is recorded there by a finance operator.</p>`;
+<p>Every hour the service asks Razorpay for the payments of every open invoice's order and each group's virtual account, and records those whose notification never came (once each). A group's payments page shows what was recorded; a bank transfer that came outside Razorpay is recorded there by a finance operator.</p>
+${reconcileForm(deps, ctx)}`;
   return operatorHtml(ctx, 'Gateway payments', 'gateway-payments', body);
 };
 

@@ -301,8 +301,8 @@ export const grants = {
     statement: dynamo(['GetItem', 'PutItem', 'UpdateItem'], tableArn, ['CHANNEX#*']),
   },
   readChannexConnections: {
-    why: "Operators' view of a listing's connection: its latest notifications (GSI1 CHANNEX#LISTING#<id>).",
-    statement: dynamo(['Query'], tableIndex('GSI1'), ['CHANNEX#LISTING#*']),
+    why: "Operators' view of a listing's connection: its latest notifications (GSI1 CHANNEX#LISTING#<id>); the list of connections (GSI2 CHANNEX_CONNECTIONS).",
+    statement: dynamo(['Query'], [tableIndex('GSI1'), tableIndex('GSI2')], ['CHANNEX#LISTING#*', 'CHANNEX_CONNECTIONS']),
   },
   queueChannexChanges: { statement: { Effect: 'Allow', Action: ['sqs:SendMessage'], Resource: getAtt('ChannexChangesQueue') } },
 } as const satisfies Record<string, Grant>;

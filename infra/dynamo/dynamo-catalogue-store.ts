@@ -139,7 +139,13 @@ export const catalogueItems = {
   property: (p: Stored<Property>): Item => ({ ...keys.property(p.listingId, p.id), ...keys.propertyIndex(p.id), entity: ENTITY.property, ...p }),
   meal: (m: Stored<Meal>): Item => ({ ...keys.meal(m.listingId, m.mealId), entity: ENTITY.meal, ...m }),
   vas: (s: Stored<ValueAddedService>): Item => ({ ...keys.vas(s.listingId, s.vasId), entity: ENTITY.vas, ...s }),
-  simulator: (s: Stored<SimulatorBehaviour>): Item => ({ ...keys.simulator(s.listingId), entity: ENTITY.simulator, ...s }),
+  simulator: (s: Stored<SimulatorBehaviour>): Item => ({
+    ...keys.simulator(s.listingId),
+    // Written with the connection itself (a later write without it drops the key): the operators' list of connections.
+    ...(s.channelManager === 'channex' ? keys.channexConnectionIndex(s.listingId) : {}),
+    entity: ENTITY.simulator,
+    ...s,
+  }),
   month: (m: PropertyMonth): Item => ({
     ...keys.propertyMonth(m.propertyId, m.month),
     entity: ENTITY.month,

@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { ChannexInbox, InboundChanges, InboundOutcome } from '../../domain/ports/channex-inbox.ts';
 import { getAll } from './batch-get.ts';
 import { writeIf } from './client.ts';
 import { keys } from './keys.ts';
-import { GSI1, TTL_ATTRIBUTE } from './table.ts';
+import { GSI1, GSI2, TTL_ATTRIBUTE } from './table.ts';
 
 const recordOf = (item: Record<string, unknown>): InboundChanges => {
   const { PK: _pk, SK: _sk, GSI1PK: _gpk, GSI1SK: _gsk, entity: _entity, [TTL_ATTRIBUTE]: _ttl, ...record } = item;
@@ -64,6 +64,58 @@ export class DynamoChannexInbox implements ChannexInbox {
       }),
     );
     return (out.Items ?? []).map(recordOf);
+  }
+
+  async connections(page: { limit: number; after?: string }): Promise<{ listingIds: string[]; next?: string }> {
+    const index = keys.channexConnectionIndex('');
+    const out = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': index.GSI2PK },
+        Limit: page.limit,
+        ...(page.after ? { ExclusiveStartKey: { ...keys.simulator(page.after), ...keys.channexConnectionIndex(page.after) } } : {}),
+      }),
+    );
+    const listingIds = (out.Items ?? []).map((i) => i.listingId as string);
+    return out.LastEvaluatedKey && listingIds.length ? { listingIds, next: listingIds.at(-1)! } : { listingIds };
+  }
+
+  /**
+   * Scans for simulator items connected to Channex without the index key (written before it existed) and adds it,
+   * conditionally on the connection still being there, so a connection removed meanwhile is not indexed. Run once
+   * per stage after the deploy that adds the key (`channex index-connections`); running it again indexes nothing.
+   */
+  async indexConnections(): Promise<number> {
+    let indexed = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: 'SK = :sk AND channelManager = :cx AND attribute_not_exists(GSI2PK)',
+          ExpressionAttributeValues: { ':sk': 'SIMULATOR', ':cx': 'channex' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const index = keys.channexConnectionIndex(item.listingId as string);
+        const done = await writeIf(
+          this.db,
+          new UpdateCommand({
+            TableName: this.table,
+            Key: keys.simulator(item.listingId as string),
+            UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+            ConditionExpression: 'channelManager = :cx AND attribute_not_exists(GSI2PK)',
+            ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':cx': 'channex' },
+          }),
+        );
+        if (done) indexed++;
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return indexed;
   }
 
   async finish(requestId: string, outcome: InboundOutcome): Promise<void> {

@@ -84,6 +84,8 @@ export const keys = {
   meal: (listingId: string, mealId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `MEAL#${mealId}` }),
   vas: (listingId: string, vasId: string): Key => ({ PK: `LISTING#${listingId}`, SK: `VAS#${vasId}` }),
   simulator: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'SIMULATOR' }),
+  /** Sparse: only on a simulator item whose listing is connected to Channex, so the index lists exactly the connections. */
+  channexConnectionIndex: (listingId: string) => ({ GSI2PK: 'CHANNEX_CONNECTIONS', GSI2SK: listingId }),
   /** Read model: the listing with its properties in one item, so a page of listings is one BatchGet. */
   listingView: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'VIEW' }),
   /** Which listing a property is under, BatchGet-able (GSI2 answers the same one Query at a time). */

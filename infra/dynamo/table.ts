@@ -27,6 +27,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | GST slab tables (all dates)       | PK = GST#SLABS (SK = effectiveFrom)            | table |
  * | signing secret a world import set | PK = GROUP#<id>, SK = CALLBACK_SECRET_IMPORT   | table |
  * | every sandbox test clock          | GSI2PK = TEST_CLOCKS                           | GSI2  |
+ * | listings connected to Channex    | GSI2PK = CHANNEX_CONNECTIONS (SK listing id)   | GSI2  |
  */
 export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';

@@ -292,7 +292,20 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await operator.getByRole('link', { name: 'Gateway payments' }).click();
     expect(await operator.locator('h1').textContent()).toBe('Gateway payments');
     await shot(operator, 'operator-gateway-payments');
+    // Reconcile now, for the one group (the sandbox gateway has its order): the outcome at desktop and at phone width.
+    await operator.getByLabel(/^Only this agent group/).fill(group.agentGroupId);
+    await operator.getByRole('button', { name: 'Reconcile now' }).click();
+    expect(await operator.locator('h1').textContent()).toBe('Reconciliation');
+    expect(await operator.locator('main').textContent()).toContain('Still unmatched');
+    await shot(operator, 'operator-reconcile');
+    await operator.setViewportSize({ width: 390, height: 844 });
+    expect(await operator.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await accessible(operator);
+    await operator.setViewportSize({ width: 1280, height: 900 });
     await operator.getByRole('link', { name: 'Channex' }).click();
+    // Without a listing: every listing connected to Channex, paged, beside the look-up form.
+    expect(await operator.locator('main').textContent()).toContain('Listings connected to Channex');
+    await accessible(operator);
     await operator.getByLabel("Listing id (Channex's hotel code)").fill(listingId);
     await operator.getByRole('button', { name: 'Show connection' }).click();
     expect(await operator.locator('main').textContent()).toContain('Not connected');
