@@ -118,6 +118,8 @@ import type { ConsoleStore } from '../domain/ports/console-store.ts';
 import type { ConsoleDeps } from '../domain/console/sign-in.ts';
 import { consoleTokens } from './crypto/console-tokens.ts';
 import { DynamoConsoleStore } from './dynamo/dynamo-console-store.ts';
+import { DynamoPasskeyStore } from './dynamo/dynamo-passkey-store.ts';
+import type { PasskeyStore } from '../domain/ports/passkey-store.ts';
 import type { Mailer } from '../domain/ports/mailer.ts';
 import type { FinanceContactStore } from '../domain/ports/finance-contacts.ts';
 import { DynamoFinanceContactStore } from './dynamo/dynamo-finance-contacts.ts';
@@ -204,6 +206,8 @@ export interface Services {
   readonly guestData: GuestDataStore;
   /** The console's people, sign-in links and sessions (docs/console.md). */
   readonly people: ConsoleStore;
+  /** People's passkeys and the challenges of WebAuthn ceremonies under way. */
+  readonly passkeys: PasskeyStore;
   /** Outbound e-mail (SESv2; the SES emulator on local and test stages), its SDK loaded at the first send. */
   readonly mailer: Mailer;
   /** Each group's finance contacts and the operator's pause of its e-mail. */
@@ -271,6 +275,7 @@ export function buildServices(cfg: Config, clock: Clock = systemClock): Services
     scenarioBook: () => simulator(clock),
     tenants: () => new DynamoTenantDirectory(db(), table, auditTrail()),
     people: () => new DynamoConsoleStore(db(), table, auditTrail()),
+    passkeys: () => new DynamoPasskeyStore(db(), table, auditTrail()),
     rateLimiter: () => new DynamoRateLimiter(db(), table),
     catalogue: () => new DynamoCatalogueStore(db(), table),
     reader: (svc) => new DynamoCatalogueReader(db(), table, svc.catalogue),

@@ -105,6 +105,12 @@ export async function redeemSignIn(deps: ConsoleDeps, token: string): Promise<St
   if (!link || Date.parse(link.expiresAt) <= now.getTime()) return undefined;
   const person = await deps.people.getPerson(link.personId);
   if (!person) return undefined;
+  return startSession(deps, person);
+}
+
+/** A new server-side session for the person: the link and a passkey both end here. */
+export async function startSession(deps: Pick<ConsoleDeps, 'people' | 'tokens' | 'clock'>, person: Person): Promise<StartedSession> {
+  const now = deps.clock.now();
   const cookieValue = deps.tokens.newToken();
   const session: ConsoleSession = {
     sessionHash: deps.tokens.hash(cookieValue),
@@ -151,12 +157,14 @@ export async function resolveSession(deps: Pick<ConsoleDeps, 'people' | 'tokens'
 
 export const signOut = (deps: Pick<ConsoleDeps, 'people'>, session: ConsoleSession): Promise<void> => deps.people.deleteSession(session.sessionHash);
 
-const personAudit = (
+/** A change to a person, audited under the person's target and account. */
+export const personAudit = (
   deps: Pick<ConsoleDeps, 'ids' | 'clock'>,
   origin: AuditOrigin,
   action: string,
   person: Person,
   after: AuditDraft['after'],
+  before: AuditDraft['before'] = null,
 ): AuditDraft => ({
   id: deps.ids.uuid(),
   at: deps.clock.now().toISOString(),
@@ -164,7 +172,7 @@ const personAudit = (
   action,
   target: `person:${person.personId}`,
   account: personAccount(person),
-  before: null,
+  before,
   after,
 });
 

@@ -80,6 +80,7 @@ import {
 } from './operator-accounts.ts';
 import { channexPage } from './operator-channex.ts';
 import { reconcileNow } from './operator-reconcile.ts';
+import { PASSKEY_ROUTES, passkeySignInForm } from './passkeys.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -99,7 +100,9 @@ export const SESSION_COOKIE = '__Host-console-session';
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  // Scripts and fetches only from our own origin: the passkey script (functions/console/passkey-script.ts) is the one script.
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   // A sign-in link's token is in its URL: no page may send it on as a Referer.
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
@@ -154,7 +157,7 @@ const download = (contentType: string, content: string | Uint8Array, fileName: s
   isBase64Encoded: typeof content !== 'string',
 });
 
-const sessionCookie = (value: string): string =>
+export const sessionCookie = (value: string): string =>
   `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=${Math.floor(CONSOLE_TIMES.absoluteMs / 1000)}`;
 const clearedCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0`;
 
@@ -193,7 +196,8 @@ function signInPage(message: Html | string = '', status = 200, emailError?: stri
 <input id="email" name="email" type="email" autocomplete="email" required${emailError ? html` aria-invalid="true" aria-describedby="email-error"` : ''}>
 ${emailError ? html`<p id="email-error" class="alert">${emailError}</p>` : ''}
 <button type="submit">E-mail me a sign-in link</button>
-</form>`;
+</form>
+${passkeySignInForm}`;
   return htmlResult(status, page('Sign in', body));
 }
 
@@ -201,7 +205,7 @@ function errorPage(status: number, title: string, message: string, viewer?: View
   return htmlResult(status, page(title, html`<p class="alert" role="alert">${message}</p><p><a href="/console">Back to the console</a></p>`, viewer));
 }
 
-async function signedIn(deps: ConsoleAppDeps, req: Request): Promise<Signed | HttpResult> {
+export async function signedIn(deps: ConsoleAppDeps, req: Request): Promise<Signed | HttpResult> {
   const resolved = await resolveSession(deps, req.cookies[SESSION_COOKIE]);
   if (!resolved.ok)
     return redirect(`/console/sign-in${resolved.why === 'none' ? '' : `?ended=${resolved.why}`}`, resolved.why === 'none' ? undefined : [clearedCookie]);
@@ -260,7 +264,7 @@ const partnerHtml = (ctx: Signed, title: string, section: string, body: Html, st
 export const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
 
 const signOutEverywhereForm = (viewer: Viewer) =>
-  html`<h2>Your sessions</h2>${postForm(viewer, '/console/sign-out-everywhere', html`<button type="submit">Sign out everywhere</button>`, 'Sign out everywhere')}`;
+  html`<h2>Your sessions</h2><p><a href="/console/account/passkeys">Your passkeys</a></p>${postForm(viewer, '/console/sign-out-everywhere', html`<button type="submit">Sign out everywhere</button>`, 'Sign out everywhere')}`;
 
 const home = partnerPage('home', async (_deps, _req, ctx) => {
   const position = await ctx.services.ledger.creditPosition(ctx.group.agentGroupId);
@@ -1347,10 +1351,13 @@ const removeClock = partnerPage('test-clocks', async (deps, _req, ctx, match) =>
   return testClocksPage(deps, ctx, html`<p class="notice" role="status">The test clock is deleted: your account is on real time.</p>`);
 });
 
+/** Where a person lands after signing in. */
+export const landingOf = (person: Person): string => (person.access.kind === 'operator' ? '/console/operator/groups' : '/console/home');
+
 const root: Handler = async (deps, req) => {
   const resolved = await resolveSession(deps, req.cookies[SESSION_COOKIE]);
   if (!resolved.ok) return redirect('/console/sign-in');
-  return redirect(resolved.person.access.kind === 'operator' ? '/console/operator/groups' : '/console/home');
+  return redirect(landingOf(resolved.person));
 };
 
 const ROUTES: readonly [string, RegExp, Handler][] = [
@@ -1394,7 +1401,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
     async (deps, req) => {
       const started = await redeemSignIn(deps, req.form.get('token') ?? '');
       if (!started) return signInPage('That sign-in link was already used or has expired. Ask for a new one.', 400, 'Ask for a new link.');
-      return redirect(started.person.access.kind === 'operator' ? '/console/operator/groups' : '/console/home', [sessionCookie(started.cookieValue)]);
+      return redirect(landingOf(started.person), [sessionCookie(started.cookieValue)]);
     },
   ],
   [
@@ -1417,6 +1424,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
       return redirect('/console/sign-in?ended=revoked', [clearedCookie]);
     },
   ],
+  ...PASSKEY_ROUTES,
   ['GET', /^\/console\/home$/, home],
   ['GET', /^\/console\/bookings$/, bookings],
   ['GET', /^\/console\/bookings\/([^/]+)$/, bookingDetail],

@@ -275,7 +275,7 @@ export const grants = {
     statement: dynamo(
       ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
       [tableArn, tableIndex('GSI1')],
-      ['PERSON#*', 'PERSON_EMAIL#*', 'SIGNIN#*', 'SESSION#*', 'TEAM#*'],
+      ['PERSON#*', 'PERSON_EMAIL#*', 'SIGNIN#*', 'SESSION#*', 'TEAM#*', 'PASSKEY#*', 'WEBAUTHN#*'],
     ),
   },
   issueGroupKeys: {

@@ -75,6 +75,10 @@ export const keys = {
   /** A sign-in link and a console session, each under the hash of its secret. */
   signInLink: (linkHash: string): Key => ({ PK: `SIGNIN#${linkHash}`, SK: 'SIGNIN' }),
   consoleSession: (sessionHash: string): Key => ({ PK: `SESSION#${sessionHash}`, SK: 'SESSION' }),
+  /** A person's passkey beside them, the claim on its credential id (which person it signs in), and a ceremony's challenge. */
+  passkey: (personId: string, credentialId: string): Key => ({ PK: `PERSON#${personId}`, SK: `PASSKEY#${credentialId}` }),
+  passkeyClaim: (credentialId: string): Key => ({ PK: `PASSKEY#${credentialId}`, SK: 'PASSKEY' }),
+  passkeyChallenge: (challenge: string): Key => ({ PK: `WEBAUTHN#${challenge}`, SK: 'CHALLENGE' }),
 
   listing: (listingId: string): Key => ({ PK: `LISTING#${listingId}`, SK: 'LISTING' }),
   /** Everything stored under a listing: the listing, its properties, meals, services, simulator. */
