@@ -402,7 +402,7 @@ describe('the booking workflow', { timeout: 400_000 }, () => {
     expect(res.status).toBe(202);
     expect((await outcomeOf(g, externalBookingId)).status).toBe('FAILED');
     const [callback] = await receiver.waitFor(path, 1, 180_000).catch(async (err: Error) => {
-      // This wait has failed now and then with the booking FAILED (a lost hop, cause not found yet): say where its callback stands.
+      // Should the delivery's message be lost again (docs/local-development.md, second offline servers), say where the callback stands.
       throw new Error(`${err.message}; the group's callbacks: ${JSON.stringify(await callbackTrail(g))}`);
     });
     expectSigned(callback!, g);

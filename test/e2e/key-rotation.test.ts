@@ -8,18 +8,8 @@ import { buildServices, deliveryDeps } from '../../infra/container.ts';
 import { SecretBox } from '../../infra/crypto/secret-box.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
 import { keys } from '../../infra/dynamo/keys.ts';
-import {
-  bookingQueueName,
-  provisionQueues,
-  startOffline,
-  syncQueueName,
-  channexQueueName,
-  pdfQueueName,
-  billingQueueName,
-  mailEventsQueueName,
-  webhookQueueName,
-  type OfflineServer,
-} from '../../scripts/local-stack.ts';
+import { startOffline, type OfflineServer } from '../../scripts/local-stack.ts';
+import { privateQueues } from '../support/private-queues.ts';
 import { seedNewBooking } from '../support/booking-seed.ts';
 import { basicAuth, call, newAgentGroup, newPartner, stack, testServices, uniqueId, type GroupFixture, type PartnerFixture } from '../support/stack.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
@@ -64,27 +54,14 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(201);
 
-  // After: the same table, its own queues (stage local) so its workers never take the test stack's messages.
+  // After: the same table, its own queues so its workers never take the test stack's messages.
   const { env } = stack();
-  const queues = await provisionQueues(env.SQS_ENDPOINT!, [
-    webhookQueueName('local'),
-    syncQueueName('local'),
-    bookingQueueName('local'),
-    channexQueueName('local'),
-    pdfQueueName('local'),
-    billingQueueName('local'),
-    mailEventsQueueName('local'),
-  ]);
   rotatedEnv = {
     ...env,
     STAGE: 'local',
     CURSOR_KEY: `${CURSOR_NEW},${env.CURSOR_KEY}`,
     SECRETS_KEY: `${SECRETS_NEW},${env.SECRETS_KEY}`,
-    WEBHOOK_QUEUE_URL: queues[webhookQueueName('local')]!,
-    BOOKING_QUEUE_URL: queues[bookingQueueName('local')]!,
-    CHANNEX_QUEUE_URL: queues[channexQueueName('local')]!,
-    PDF_QUEUE_URL: queues[pdfQueueName('local')]!,
-    BILLING_QUEUE_URL: queues[billingQueueName('local')]!,
+    ...(await privateQueues(env.SQS_ENDPOINT!, 'rot')),
     ESBUILD_PREBUILT: '.esbuild',
     // The test stack's sweepers own the shared table's pending work; this one only answers requests and drains its own queues.
     SCHEDULES_ENABLED: 'false',

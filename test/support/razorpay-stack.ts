@@ -9,6 +9,7 @@ import { buildServices, reconcileDeps, type Services } from '../../infra/contain
 import { provisionQueues, startOffline, type OfflineServer } from '../../scripts/local-stack.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { FakeRazorpay, type SignedWebhook } from './fake-razorpay.ts';
+import { privateQueues } from './private-queues.ts';
 import { call, stack, type CallResult, type GroupFixture } from './stack.ts';
 
 export interface RazorpayStack {
@@ -32,7 +33,7 @@ export interface RazorpayStack {
 export const billingPeriod = () => ({ from: addDays(indiaToday(new Date()), -30), to: indiaToday(new Date()) });
 
 /**
- * A second offline server over the shared test table and queues, running the Razorpay adapter
+ * A second offline server over the shared test table (with queues of its own), running the Razorpay adapter
  * (the official SDK) against the fake Razorpay of this test process. Its schedules are off, so
  * the shared stack's sweepers keep owning the table's work.
  */
@@ -47,6 +48,8 @@ export async function startRazorpayStack(): Promise<RazorpayStack> {
   const env = {
     ...stack().env,
     ...fake.serviceEnv(),
+    // Its workers drain queues of their own: on the shared ones a stop lost the shared stack's messages for minutes.
+    ...(await privateQueues(stack().env.SQS_ENDPOINT!, 'rz')),
     BILLING_QUEUE_URL: queueUrl,
     ESBUILD_PREBUILT: '.esbuild',
     SCHEDULES_ENABLED: 'false',
