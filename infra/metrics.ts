@@ -2,7 +2,7 @@ import { Metrics as PowertoolsMetrics, MetricUnit } from '@aws-lambda-powertools
 import type { MetricName, Metrics } from '../domain/ports/metrics.ts';
 import { logger } from './logger.ts';
 
-/** The CloudWatch namespace every count lands in; the alarms in serverless.yml name it too. */
+/** The CloudWatch namespace every count lands in; the alarms of infra/deploy/alarms.ts name it too. */
 export const METRICS_NAMESPACE = 'PartnerDistribution';
 export const METRICS_SERVICE = 'partner-distribution';
 

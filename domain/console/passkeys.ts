@@ -92,26 +92,31 @@ export async function beginRegistration(deps: PasskeyDeps, person: Person): Prom
   return options;
 }
 
+/** What both ceremonies require of the browser's answer: our unused challenge, our origin and rpID, and a verified user. */
+function expected(deps: PasskeyDeps, expectedChallenge: string) {
+  const rp = relyingParty(deps.consoleUrl);
+  return { expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.rpID, requireUserVerification: true } as const;
+}
+
+/** A verification the library throws on (a malformed or mismatched answer) or does not verify is a refusal, never a 500. */
+async function verifiedOrRefused<T extends { verified: boolean }>(verification: Promise<T>, notVerified: string): Promise<T & { verified: true }> {
+  let result: T;
+  try {
+    result = await verification;
+  } catch (err) {
+    throw new PasskeyRefusedError((err as Error).message);
+  }
+  if (!result.verified) throw new PasskeyRefusedError(notVerified);
+  return result as T & { verified: true };
+}
+
 /** Verifies the browser's registration answer against the person's own unused challenge, and keeps the public key. */
 export async function finishRegistration(deps: PasskeyDeps, person: Person, origin: AuditOrigin, rawResponse: string, labelInput: string): Promise<Passkey> {
   const label = labelInput.trim() || 'Passkey';
   if (label.length > 60) throw new ValidationError('label', 'label must be at most 60 characters.');
   const response = parseResponse<RegistrationResponseJSON>(rawResponse);
   const expectedChallenge = await takeChallengeFor(deps, response.response.clientDataJSON, (owner) => owner === person.personId);
-  const rp = relyingParty(deps.consoleUrl);
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verified = await verifyRegistrationResponse({
-      response,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
-      requireUserVerification: true,
-    });
-  } catch (err) {
-    throw new PasskeyRefusedError((err as Error).message);
-  }
-  if (!verified.verified) throw new PasskeyRefusedError('registration not verified');
+  const verified = await verifiedOrRefused(verifyRegistrationResponse({ response, ...expected(deps, expectedChallenge) }), 'registration not verified');
   const { credential } = verified.registrationInfo;
   const passkey: Passkey = {
     credentialId: credential.id,
@@ -167,21 +172,14 @@ export async function finishPasskeySignIn(deps: PasskeyDeps, rawResponse: string
   if (!passkey) throw new PasskeyRefusedError('unknown credential');
   const person = await deps.people.getPerson(passkey.personId);
   if (!person) throw new PasskeyRefusedError('credential of no person');
-  const rp = relyingParty(deps.consoleUrl);
-  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verified = await verifyAuthenticationResponse({
+  const verified = await verifiedOrRefused(
+    verifyAuthenticationResponse({
       response,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
+      ...expected(deps, expectedChallenge),
       credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter },
-      requireUserVerification: true,
-    });
-  } catch (err) {
-    throw new PasskeyRefusedError((err as Error).message);
-  }
-  if (!verified.verified) throw new PasskeyRefusedError('assertion not verified');
+    }),
+    'assertion not verified',
+  );
   const now = deps.clock.now();
   if (!(await deps.passkeys.recordUse(passkey, passkey.counter, verified.authenticationInfo.newCounter, now.toISOString())))
     throw new PasskeyRefusedError('counter raced');

@@ -1,7 +1,7 @@
 /**
  * Operational counts an operator watches: published as CloudWatch metrics (embedded metric
  * format) in the cloud by infra/metrics.ts. The names are a contract with dashboards and the
- * alarms in serverless.yml, so they are fixed here rather than typed at each call.
+ * alarms of infra/deploy/alarms.ts (which names them by type), so they are fixed here rather than typed at each call.
  */
 export const METRIC_NAMES = [
   /** A booking landed at the property system (a late landing after a failure counts too). */

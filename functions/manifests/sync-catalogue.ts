@@ -1,21 +1,8 @@
-import { defineFunction, getAtt, workerSdkLimits } from '../../infra/deploy/function-manifest.ts';
+import { fifoWorker } from '../../infra/deploy/function-manifest.ts';
 
-export default defineFunction({
+export default fifoWorker({
   handler: 'functions/workers/sync-catalogue.handler',
-  memorySize: 1024,
-  timeout: 120,
-  reservedConcurrency: '${param:workerConcurrency}',
-  environment: workerSdkLimits,
-  events: [
-    {
-      sqs: {
-        arn: getAtt('CatalogueSyncQueue'),
-        batchSize: '${param:syncBatchSize}',
-        functionResponseType: 'ReportBatchItemFailures',
-        maximumConcurrency: '${param:workerConcurrency}',
-      },
-    },
-  ],
+  queue: 'CatalogueSyncQueue',
   // biome-ignore format: a function's privileges are one line to review, not one line per grant.
   grants: ['writeCatalogue', 'publishCatalogueEvents', 'workDeliveries', 'queueDeliveries'],
 });

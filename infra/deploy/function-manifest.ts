@@ -1,7 +1,8 @@
 import type { Intrinsic } from './cloudformation.ts';
+import { getAtt } from './cloudformation.ts';
 import type { GrantName } from './grants.ts';
 
-export { getAtt } from './cloudformation.ts';
+export { getAtt };
 
 /** A queue trigger: a batch per invocation, failures reported per message, at most `maximumConcurrency` invocations at once. */
 export interface SqsEvent {
@@ -56,3 +57,28 @@ export const workerSdkLimits = {
 
 /** The PDF renderers' fonts beside the bundle (serverless.yml custom.pdfFontPatterns; scripts/check-packaged-fonts.ts). */
 export const pdfFonts = { patterns: '${self:custom.pdfFontPatterns}' } as const;
+
+/**
+ * A worker of a FIFO queue that carries catalogue changes in the order they were sent (catalogue
+ * sync, Channex changes): a batch applies as one run (1 GB, 2 minutes), the batch size one param
+ * for both (`syncBatchSize`: 10 in the cloud, 1 offline), capped at the stage's worker concurrency.
+ */
+export const fifoWorker = (worker: { readonly handler: string; readonly queue: string; readonly grants: readonly GrantName[] }): FunctionManifest =>
+  defineFunction({
+    handler: worker.handler,
+    memorySize: 1024,
+    timeout: 120,
+    reservedConcurrency: '${param:workerConcurrency}',
+    environment: workerSdkLimits,
+    events: [
+      {
+        sqs: {
+          arn: getAtt(worker.queue),
+          batchSize: '${param:syncBatchSize}',
+          functionResponseType: 'ReportBatchItemFailures',
+          maximumConcurrency: '${param:workerConcurrency}',
+        },
+      },
+    ],
+    grants: worker.grants,
+  });

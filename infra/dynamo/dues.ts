@@ -11,6 +11,7 @@ import { openFiguresOf, type OpenFigures } from '../../domain/invoicing/invoice.
 import type { Minor } from '../../domain/money.ts';
 import type { ReceivableFigures } from '../../domain/ports/owing-figures.ts';
 import { isRefused, writeIf } from './client.ts';
+import { duesEntity } from './entities/dues.ts';
 import { invoiceEntity } from './entities/invoice.ts';
 import { keys } from './keys.ts';
 
@@ -40,7 +41,7 @@ export interface DueMove {
 }
 
 /** The invoice's condition fragment that pins whether it is tracked as it was read. */
-export const trackedAs = (tracked: boolean): string => (tracked ? 'attribute_exists(dueTracked)' : 'attribute_not_exists(dueTracked)');
+export const trackedAs = (tracked: boolean): string => (tracked ? invoiceEntity.conditions.dueTracked : invoiceEntity.conditions.dueUntracked);
 
 /**
  * The writes that move the group's figures for some invoices' moves: one ADD to the DUES item
@@ -145,7 +146,7 @@ export async function trackOwing(db: DynamoDBDocumentClient, table: string, agen
                   TableName: table,
                   Key: invoiceEntity.key(agentGroupId, f.id),
                   UpdateExpression: 'SET dueTracked = :true',
-                  ConditionExpression: `${trackedAs(false)} AND #total = :total AND ${figureIs('amountPaid', ':paid')} AND ${figureIs('creditedAmount', ':credited')}`,
+                  ConditionExpression: invoiceEntity.conditions.untrackedAsCounted,
                   ExpressionAttributeNames: { '#total': 'total' },
                   ExpressionAttributeValues: { ':true': true, ':total': f.total, ':paid': f.amountPaid, ':credited': f.creditedAmount, ':zero': 0 },
                 },
@@ -163,8 +164,6 @@ export async function trackOwing(db: DynamoDBDocumentClient, table: string, agen
   throw new Error(`the open invoices of ${agentGroupId} kept moving while they were being counted; run the backfill again`);
 }
 
-const figureIs = (name: string, value: string): string => `(${name} = ${value} OR (attribute_not_exists(${name}) AND ${value} = :zero))`;
-
 async function markComplete(db: DynamoDBDocumentClient, table: string, agentGroupId: string): Promise<void> {
   const exists = (await db.send(new GetCommand({ TableName: table, Key: keys.dues(agentGroupId), ConsistentRead: true }))).Item !== undefined;
   // Absent: nothing tracked has ever owed, so the figures are zero. A write racing this one
@@ -176,13 +175,13 @@ async function markComplete(db: DynamoDBDocumentClient, table: string, agentGrou
           TableName: table,
           Key: keys.dues(agentGroupId),
           UpdateExpression: 'SET complete = :true',
-          ConditionExpression: 'attribute_exists(PK)',
+          ConditionExpression: duesEntity.conditions.exists,
           ExpressionAttributeValues: { ':true': true },
         })
       : new PutCommand({
           TableName: table,
           Item: { ...keys.dues(agentGroupId), entity: 'Dues', outstanding: 0, openCount: 0, complete: true, updatedAt: new Date().toISOString() },
-          ConditionExpression: 'attribute_not_exists(PK)',
+          ConditionExpression: duesEntity.conditions.isNew,
         }),
   );
 }

@@ -4,6 +4,7 @@ import type { HeadRow } from '../../domain/audit/digest.ts';
 import type { Sha256Hex } from '../../domain/ledger/request-hash.ts';
 import type { AuditPage, AuditPosition, AuditRecorder, AuditTrail } from '../../domain/ports/audit-trail.ts';
 import { isConditionFailure, isTransactionContention, refusedItems } from './client.ts';
+import { auditChainEntity, auditEventEntity } from './entities/audit.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -20,17 +21,6 @@ import { GSI1, GSI2 } from './table.ts';
  */
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
-
-/**
- * A chain is extended only from the head the writer read (or knew, see `knownHeads`): two
- * writers on one target cannot both take position n, and an event never names a predecessor
- * that is not the chain's last.
- */
-const HEAD_IS = 'seq = :seq AND #hash = :hash';
-/** A chain's first event creates its head; a second "first" event of the same target is refused. */
-const CHAIN_IS_NEW = 'attribute_not_exists(PK)';
-/** Event ids are random; the guard turns an impossible collision into a refusal instead of an overwrite. */
-const EVENT_IS_NEW = 'attribute_not_exists(PK)';
 
 /** Attempts when only the chain head moved under us (another change to the same target). */
 const MAX_ATTEMPTS = 20;
@@ -69,7 +59,7 @@ export const auditEventOf = (item: Record<string, unknown>): AuditEvent => ({
  */
 export function auditItems(table: string, event: AuditEvent): TransactItems {
   return [
-    { Put: { TableName: table, Item: auditEventItem(event), ConditionExpression: EVENT_IS_NEW } },
+    { Put: { TableName: table, Item: auditEventItem(event), ConditionExpression: auditEventEntity.conditions.isNew } },
     {
       Put: {
         TableName: table,
@@ -83,9 +73,9 @@ export function auditItems(table: string, event: AuditEvent): TransactItems {
           at: event.at,
         },
         ...(event.seq === 1
-          ? { ConditionExpression: CHAIN_IS_NEW }
+          ? { ConditionExpression: auditChainEntity.conditions.isNew }
           : {
-              ConditionExpression: HEAD_IS,
+              ConditionExpression: auditChainEntity.conditions.headIs,
               ExpressionAttributeNames: { '#hash': 'hash' },
               ExpressionAttributeValues: { ':seq': event.seq - 1, ':hash': event.prevHash },
             }),

@@ -4,7 +4,7 @@ import type { BillingRunResult } from '../../domain/invoicing/invoice.ts';
 import type { BillingRunLog, FanOutProgress, FanOutRun, GroupOutcomeRecord } from '../../domain/ports/billing-fan-out.ts';
 import { writeIf } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import { billingRunEntity } from './entities/billing-run.ts';
+import { billingFanOutGroupEntity, billingRunEntity } from './entities/billing-run.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
@@ -22,8 +22,6 @@ import { GSI1 } from './table.ts';
 
 /** Runs (a group's, and the runs over every group) are kept for operators for this long. */
 const RETENTION_SECONDS = 180 * 86_400;
-/** A success stays: a redelivery after BILLED finds the group up to date and must not say so over it. */
-const NO_SUCCESS_YET = 'attribute_not_exists(outcome) OR outcome = :failed';
 
 export class DynamoBillingRunLog implements BillingRunLog {
   constructor(
@@ -81,7 +79,7 @@ export class DynamoBillingRunLog implements BillingRunLog {
         Key: keys.billingFanOutGroup(runId, o.agentGroupId),
         UpdateExpression:
           'SET entity = :entity, agentGroupId = :g, outcome = :outcome, detail = :detail, invoicesIssued = :issued, #at = :at, expiresAt = :expiresAt ADD attempts :one',
-        ConditionExpression: NO_SUCCESS_YET,
+        ConditionExpression: billingFanOutGroupEntity.conditions.noSuccessYet,
         ExpressionAttributeNames: { '#at': 'at' },
         ExpressionAttributeValues: {
           ':entity': 'BillingFanOutGroup',

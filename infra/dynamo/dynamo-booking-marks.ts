@@ -4,6 +4,7 @@ import type { Minor } from '../../domain/money.ts';
 import type { BookingMarks } from '../../domain/ports/booking-marks.ts';
 import { getAll } from './batch-get.ts';
 import { billingMarkerEntity } from './entities/billing-marker.ts';
+import { bookingEntity } from './entities/booking.ts';
 import { closeIfDone, invoiceEntity } from './entities/invoice.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -18,8 +19,6 @@ import { transactEach } from './transact-each.ts';
  * | a booking's invoices (invoicedIn)     | PK = GROUP#<g>, SK = BOOKING#<bookingRef>              | table |
  */
 
-/** A booking is marked once per invoice (a retried step finds it marked and changes nothing, version included). */
-const NOT_YET_MARKED = 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)';
 /** Transactions of booking marks in flight at once when an invoice is issued (each on its own bookings, so they never conflict). */
 const MARK_TRANSACTIONS_IN_FLIGHT = 8;
 
@@ -83,7 +82,7 @@ export class DynamoBookingMarks implements BookingMarks {
         TableName: this.table,
         Key: keys.booking(invoice.agentGroupId, bookingRef),
         UpdateExpression: 'SET invoicedIn = list_append(if_not_exists(invoicedIn, :none), :invoice), #version = #version + :one',
-        ConditionExpression: NOT_YET_MARKED,
+        ConditionExpression: bookingEntity.conditions.notYetMarked,
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':none': [], ':invoice': [invoice.id], ':one': 1, ':id': invoice.id },
       },

@@ -4,7 +4,7 @@ import type { Booking } from '../../domain/bookings/booking.ts';
 import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { BookingClaim, BookingEffect, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { Authorization, IdempotencyClaim } from '../../domain/ports/credit-ledger.ts';
-import { bookingItem, bookingOf, bookingPutAtVersion } from './entities/booking.ts';
+import { bookingAliasEntity, bookingEntity, bookingItem, bookingOf, bookingPutAtVersion } from './entities/booking.ts';
 import { cancellationReasons, isConditionFailure, isRefused } from './client.ts';
 import { postingTransaction, recordPostedItems, releaseTransaction, type DynamoCreditLedger, type EntryRef } from './dynamo-credit-ledger.ts';
 import { keys } from './keys.ts';
@@ -25,8 +25,6 @@ import { oldestAcrossShards } from './query.ts';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
-/** An alias is written once; rewriting it for the same booking (a rerun) is harmless, for another one impossible. */
-const ALIAS_FREE = 'attribute_not_exists(PK) OR bookingRef = :ref';
 /**
  * The booking's charge as its status implies, without reading it: the gate writes a
  * PROCESSING booking with an AUTHORIZED charge, and every outcome moves both in one
@@ -39,9 +37,6 @@ const chargeOf = (b: Booking): EntryRef => ({
   amount: b.amount,
   status: b.status === 'FAILED' ? 'RELEASED' : 'AUTHORIZED',
 });
-
-/** Booking refs are random UUIDs; the guard turns an impossible collision into a refusal instead of an overwrite. */
-const BOOKING_IS_NEW = 'attribute_not_exists(PK)';
 
 /** Effects re-read what they change; a racing change to those items (not to the booking) is retried this often. */
 const MAX_ATTEMPTS = 10;
@@ -60,7 +55,7 @@ export class DynamoBookingStore implements BookingStore {
    */
   open(booking: Booking, entry: LedgerEntry, claim: IdempotencyClaim, audit: AuditDraft): Promise<Authorization> {
     return this.ledger.authorizeWith(entry, claim, [
-      { Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: BOOKING_IS_NEW } },
+      { Put: { TableName: this.table, Item: bookingItem(booking), ConditionExpression: bookingEntity.conditions.isNew } },
       ...this.audit.firstItems(audit),
     ]);
   }
@@ -122,7 +117,7 @@ export class DynamoBookingStore implements BookingStore {
           Put: {
             TableName: this.table,
             Item: { ...keys.bookingAlias(b.agentGroupId, effect.bookingId), entity: 'BookingAlias', bookingRef: b.bookingRef, bookingId: effect.bookingId },
-            ConditionExpression: ALIAS_FREE,
+            ConditionExpression: bookingAliasEntity.conditions.free,
             ExpressionAttributeValues: { ':ref': b.bookingRef },
           },
         };

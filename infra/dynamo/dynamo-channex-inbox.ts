@@ -3,6 +3,7 @@ import type { SimulatorBehaviour } from '../../domain/catalogue/simulator.ts';
 import type { ChannexInbox, InboundChanges, InboundOutcome } from '../../domain/ports/channex-inbox.ts';
 import { getAll } from './batch-get.ts';
 import { writeIf } from './client.ts';
+import { channexRequestEntity, channexSimulatorEntity } from './entities/channex.ts';
 import { keys } from './keys.ts';
 import { GSI1, GSI2, TTL_ATTRIBUTE } from './table.ts';
 
@@ -43,7 +44,7 @@ export class DynamoChannexInbox implements ChannexInbox {
       ...record,
       [TTL_ATTRIBUTE]: expiresAt,
     };
-    const created = await writeIf(this.db, new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    const created = await writeIf(this.db, new PutCommand({ TableName: this.table, Item: item, ConditionExpression: channexRequestEntity.conditions.isNew }));
     return { created, record: created ? record : (await this.get(record.requestId))! };
   }
 
@@ -107,7 +108,7 @@ export class DynamoChannexInbox implements ChannexInbox {
             TableName: this.table,
             Key: keys.simulator(item.listingId as string),
             UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
-            ConditionExpression: 'channelManager = :cx AND attribute_not_exists(GSI2PK)',
+            ConditionExpression: channexSimulatorEntity.conditions.unindexedChannex,
             ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':cx': 'channex' },
           }),
         );
@@ -134,7 +135,7 @@ export class DynamoChannexInbox implements ChannexInbox {
         TableName: this.table,
         Key: keys.channexRequest(requestId),
         UpdateExpression: `SET ${names.map((n) => `#${n} = :${n}`).join(', ')}`,
-        ConditionExpression: '#status = :received',
+        ConditionExpression: channexRequestEntity.conditions.received,
         ExpressionAttributeNames: Object.fromEntries(names.map((n) => [`#${n}`, n])),
         ExpressionAttributeValues: { ...Object.fromEntries(names.map((n) => [`:${n}`, fields[n]])), ':received': 'RECEIVED' },
       }),

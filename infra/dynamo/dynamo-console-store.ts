@@ -6,11 +6,11 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { ConsoleSession, ConsoleStore, SignInLink } from '../../domain/ports/console-store.ts';
 import { cancellationReasons, isConditionFailure } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
+import { consoleSessionEntity, personEmailEntity, personEntity, signInLinkEntity } from './entities/console.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
 
-const MUST_BE_NEW = 'attribute_not_exists(PK)';
 /** The table's TTL attribute (epoch seconds): links and sessions past any use are dropped. */
 const ttl = (iso: string, afterMs: number): number => Math.ceil((Date.parse(iso) + afterMs) / 1000);
 const teamOf = (p: Person): string => (p.access.kind === 'partner' ? p.access.agentGroupId : 'OPERATORS');
@@ -63,14 +63,14 @@ export class DynamoConsoleStore implements ConsoleStore {
             Put: {
               TableName: this.table,
               Item: { ...keys.personEmail(person.email), entity: 'PersonEmail', personId: person.personId },
-              ConditionExpression: MUST_BE_NEW,
+              ConditionExpression: personEmailEntity.conditions.isNew,
             },
           },
           {
             Put: {
               TableName: this.table,
               Item: { ...keys.person(person.personId), ...keys.personTeamIndex(teamOf(person), person.email), entity: 'Person', ...person },
-              ConditionExpression: MUST_BE_NEW,
+              ConditionExpression: personEntity.conditions.isNew,
             },
           },
         ],
@@ -92,7 +92,7 @@ export class DynamoConsoleStore implements ConsoleStore {
             TableName: this.table,
             Key: keys.person(personId),
             UpdateExpression: 'SET sessionsValidAfter = :at',
-            ConditionExpression: 'attribute_exists(PK)',
+            ConditionExpression: personEntity.conditions.exists,
             ExpressionAttributeValues: { ':at': at },
           },
         },
@@ -112,16 +112,20 @@ export class DynamoConsoleStore implements ConsoleStore {
           expiresAtIso: link.expiresAt,
           expiresAt: ttl(link.expiresAt, 0),
         },
-        ConditionExpression: MUST_BE_NEW,
+        ConditionExpression: signInLinkEntity.conditions.isNew,
       }),
     );
   }
 
   async takeSignInLink(linkHash: string): Promise<SignInLink | undefined> {
-    // A conditional delete: of two clicks racing, exactly one gets the link.
     try {
       const out = await this.db.send(
-        new DeleteCommand({ TableName: this.table, Key: keys.signInLink(linkHash), ConditionExpression: 'attribute_exists(PK)', ReturnValues: 'ALL_OLD' }),
+        new DeleteCommand({
+          TableName: this.table,
+          Key: keys.signInLink(linkHash),
+          ConditionExpression: signInLinkEntity.conditions.unused,
+          ReturnValues: 'ALL_OLD',
+        }),
       );
       const item = out.Attributes;
       return item ? { linkHash, personId: item.personId as string, expiresAt: item.expiresAtIso as string } : undefined;
@@ -141,7 +145,7 @@ export class DynamoConsoleStore implements ConsoleStore {
           ...session,
           expiresAt: ttl(session.createdAt, CONSOLE_TIMES.absoluteMs),
         },
-        ConditionExpression: MUST_BE_NEW,
+        ConditionExpression: consoleSessionEntity.conditions.isNew,
       }),
     );
   }
@@ -158,8 +162,7 @@ export class DynamoConsoleStore implements ConsoleStore {
           TableName: this.table,
           Key: keys.consoleSession(sessionHash),
           UpdateExpression: 'SET lastSeenAt = :at',
-          // Never revives a session signed out meanwhile, never moves it back.
-          ConditionExpression: 'attribute_exists(PK) AND lastSeenAt < :at',
+          ConditionExpression: consoleSessionEntity.conditions.seenBefore,
           ExpressionAttributeValues: { ':at': at },
         }),
       );

@@ -21,9 +21,10 @@ import { NotFoundError } from '../../domain/errors.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { Authorization, CreditLedger, IdempotencyClaim, LedgerAudit, LedgerPage, LedgerPosition, LedgerQuery } from '../../domain/ports/credit-ledger.ts';
 import { contentionBackoff, isRefused, isTransactionContention, refusedItems } from './client.ts';
-import { ITEM_EXISTS, itemOf, putNew, type TransactItems } from './items.ts';
+import { itemOf, putNew, type TransactItems } from './items.ts';
 import { getAll } from './batch-get.ts';
 import { creditCounterEntity, creditTermsConditions, ledgerEntryConditions } from './entities/credit.ts';
+import { agentGroupEntity } from './entities/tenants.ts';
 import { keys, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { postingsOf, unbilledItems } from './dynamo-unbilled-work.ts';
@@ -245,7 +246,7 @@ export function recordPostedEntriesItems(table: string, entries: readonly Ledger
       },
     },
     // Entries recorded outside the gate belong to a group that exists; the profile is only checked, never written.
-    { ConditionCheck: { TableName: table, Key: keys.agentGroup(g), ConditionExpression: ITEM_EXISTS } },
+    { ConditionCheck: { TableName: table, Key: agentGroupEntity.key(g), ConditionExpression: agentGroupEntity.conditions.exists } },
     ...unbilledItems(table, g, postingsOf(entries), at),
   ];
 }

@@ -9,6 +9,8 @@ import { isHeadMoved, type DynamoAuditTrail } from './dynamo-audit-trail.ts';
 import { dueItems, trackedAs, unallocatedItem } from './dues.ts';
 import { invoiceEntity } from './entities/invoice.ts';
 import { billingMarkerEntity } from './entities/billing-marker.ts';
+import { creditNoteLineEntity, invoiceLineEntity } from './entities/invoice-line.ts';
+import { creditNoteSeriesEntity } from './entities/invoice-series.ts';
 import { keys, prefixed } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -22,20 +24,7 @@ import { queryAll } from './query.ts';
  * | credit-note series counter            | PK = SERIES#<gstin>, SK = CREDITNOTE#<financial year>          | table |
  */
 
-/** Gapless like the invoice series: the counter moves from exactly the value read, with the note that takes the number. */
-const SERIES_AT = '#last = :last';
-const SERIES_IS_NEW = 'attribute_not_exists(PK)';
-const NOTE_IS_NEW = 'attribute_not_exists(PK)';
-/**
- * A line's running credited total moves only from the value the credit was planned on, so
- * two credit notes racing for one line cannot both take what is left of it: one commits,
- * the other re-reads and finds less (and is refused if it no longer fits).
- */
-const LINE_CREDITED_AT = 'attribute_exists(PK) AND (creditedTotal = :prev OR (attribute_not_exists(creditedTotal) AND :prev = :zero))';
-/** The corrected invoice: issued, not itself a credit note, with the paid and credited figures planned on. */
-const INVOICE_FIGURES_AT =
-  '#status IN (:issued, :paid) AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND (creditedAmount = :ec OR (attribute_not_exists(creditedAmount) AND :ec = :zero))';
-const MARKER_AT = 'billedTotal = :expect';
+const is = invoiceEntity.conditions;
 
 const MAX_TRANSACTION_ITEMS = 100;
 const MAX_ATTEMPTS = 60;
@@ -115,7 +104,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           Key: invoiceEntity.key(g, note.id),
           UpdateExpression:
             'SET #status = :cancelled, updatedAt = :at, eInvoice.cancelledAt = :cd, eInvoice.cancelReason = :r, eInvoice.cancelRemark = :rem, GSI1PK = :gpk, GSI1SK = :gsk REMOVE GSI2PK, GSI2SK',
-          ConditionExpression: '#status = :issued AND eInvoice.irn = :irn AND creditNoteFor = :invoice AND creditReleased = :zero',
+          ConditionExpression: is.creditNoteVoidable,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':cancelled': 'CANCELLED',
@@ -136,8 +125,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           TableName: t,
           Key: invoiceEntity.key(g, w.invoice.id),
           UpdateExpression: 'SET creditedAmount = :credNow, creditedByBooking = :byBooking, updatedAt = :at',
-          // Only an ISSUED invoice: a PAID one would owe again under a status that says it does not.
-          ConditionExpression: `#status = :issued AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND creditedAmount = :ec AND ${trackedAs(corrected.tracked)}`,
+          ConditionExpression: `${is.creditTakenBackAt} AND ${trackedAs(corrected.tracked)}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':credNow': w.invoice.creditedAmount,
@@ -188,7 +176,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         TableName: this.table,
         Key: keys.invoiceLine(g, c.line.bookingRef, c.line.key),
         UpdateExpression: 'ADD creditedTotal :amount, creditedGst :gst',
-        ConditionExpression: LINE_CREDITED_AT,
+        ConditionExpression: invoiceLineEntity.conditions.creditedAt,
         ExpressionAttributeValues: { ':amount': c.amount, ':gst': c.gst, ':prev': c.expectCredited, ':zero': 0 },
       },
     }));
@@ -201,7 +189,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         TableName: this.table,
         Key: billingMarkerEntity.key(g, m.bookingRef),
         UpdateExpression: 'ADD billedTotal :delta SET updatedAt = :at',
-        ...(m.expect === undefined ? {} : { ConditionExpression: MARKER_AT }),
+        ...(m.expect === undefined ? {} : { ConditionExpression: billingMarkerEntity.conditions.billedAt }),
         ExpressionAttributeValues: { ':delta': m.delta, ':at': at, ...(m.expect === undefined ? {} : { ':expect': m.expect }) },
       },
     }));
@@ -235,7 +223,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           TableName: t,
           Key: keys.creditNoteSeries(note.supplierGstin, w.financialYear, w.testClockId),
           UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
-          ConditionExpression: seriesAt === undefined ? SERIES_IS_NEW : SERIES_AT,
+          ConditionExpression: seriesAt === undefined ? creditNoteSeriesEntity.conditions.isNew : creditNoteSeriesEntity.conditions.seriesAt,
           ExpressionAttributeNames: { '#last': 'last' },
           ExpressionAttributeValues: {
             ':next': (seriesAt ?? 0) + 1,
@@ -258,7 +246,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
             entity: 'Invoice',
             ...note,
           },
-          ConditionExpression: NOTE_IS_NEW,
+          ConditionExpression: is.isNew,
         },
       },
       {
@@ -267,7 +255,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
           Key: invoiceEntity.key(g, w.invoice.id),
           UpdateExpression:
             'SET amountPaid = :paidNow, creditedAmount = :credNow, creditedByBooking = :byBooking, creditNoteIds = list_append(if_not_exists(creditNoteIds, :none), :note), updatedAt = :at',
-          ConditionExpression: `${INVOICE_FIGURES_AT} AND ${trackedAs(corrected.tracked)}`,
+          ConditionExpression: `${is.creditFiguresAt} AND ${trackedAs(corrected.tracked)}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':paidNow': w.invoice.amountPaid,
@@ -288,7 +276,7 @@ export class DynamoCreditNoteStore implements CreditNoteStore {
         Put: {
           TableName: t,
           Item: { ...keys.creditNoteLine(g, note.id, l.id), ...keys.invoiceLineIndex(note.id, l.bookingRef, l.key), entity: 'InvoiceLine', ...l },
-          ConditionExpression: NOTE_IS_NEW,
+          ConditionExpression: creditNoteLineEntity.conditions.isNew,
         },
       })),
       ...this.lineCreditItems(g, w.credits),

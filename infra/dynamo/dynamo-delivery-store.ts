@@ -3,9 +3,10 @@ import type { CallbackDelivery, Delivery, DeliveryAttempt, DeliveryStatus } from
 import type { AttemptVerdict, DeliveryStore, Page } from '../../domain/ports/delivery-store.ts';
 import { putAll } from './batch-write.ts';
 import { isConditionFailure } from './client.ts';
+import { deliveryEntity } from './entities/delivery.ts';
 import { keys } from './keys.ts';
 import { oldestAcrossShards, queryAll } from './query.ts';
-import { GSI1, TTL_ATTRIBUTE } from './table.ts';
+import { GSI1 } from './table.ts';
 
 /**
  * Deliveries (the outbox). Access patterns:
@@ -18,47 +19,7 @@ import { GSI1, TTL_ATTRIBUTE } from './table.ts';
  * | PENDING deliveries overdue (sweeper)  | GSI2PK = DELIVERIES#PENDING#<0..31> (each), GSI2SK < <cutoff> | GSI2 |
  */
 
-/** Delivery records outlive their last attempt by this long, then TTL removes them. */
-export const DELIVERY_RETENTION_DAYS = 30;
-
-/*
- * The conditions below guard one timeline: a delivery with n attempts is PENDING; a worker
- * claims attempt n+1 (claimId, claimedUntil); it sends; it records the attempt under its
- * claim, moving the count to n+1. A second copy of the same message meets either a live
- * claim or a count that moved on, and stops before sending.
- */
-/** Attempt n+1 may start: still PENDING at n attempts, and nobody holds a live claim. */
-const CLAIMABLE = '#status = :pending AND attemptCount = :count AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)';
-/** The attempt is recorded only by the claim that made it, onto the count it started from. */
-const STILL_CLAIMED = 'claimId = :claimId AND attemptCount = :count';
-/** Untouched since it was read: PENDING at the same count, nobody mid-send. */
-const IDLE_AT_COUNT = '#status = :pending AND attemptCount = :count AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)';
-/** A callback's id is its event id: a second publish of the same outcome must find the first and leave it be. */
-const NOT_YET_CREATED = 'attribute_not_exists(PK)';
-/** The sweeper re-queues only the version it saw overdue. */
-const OVERDUE_AS_SEEN = '#status = :pending AND attemptCount = :count AND nextAttemptAt = :seen';
-
-const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'attemptCount', 'claimId', 'claimedUntil', TTL_ATTRIBUTE]);
-
-const expiresAt = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
-
-export function deliveryToItem(d: Delivery): Record<string, unknown> {
-  return {
-    ...keys.delivery(d.partnerId, d.deliveryId),
-    ...(d.kind === 'webhook'
-      ? keys.endpointDeliveryIndex(d.endpointId, d.createdAt, d.deliveryId)
-      : keys.bookingDeliveryIndex(d.bookingRef, d.createdAt, d.deliveryId)),
-    ...(d.status === 'PENDING' && d.nextAttemptAt ? keys.pendingDeliveryIndex(d.nextAttemptAt, d.deliveryId) : {}),
-    entity: 'Delivery',
-    ...d,
-    attemptCount: d.attempts.length,
-    [TTL_ATTRIBUTE]: expiresAt(d.createdAt),
-  };
-}
-
-export function deliveryFromItem(item: Record<string, unknown>): Delivery {
-  return Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) as unknown as Delivery;
-}
+const { toItem: deliveryToItem, fromItem: deliveryFromItem, conditions: is } = deliveryEntity;
 
 /** `<createdAt>#<deliveryId>` (GSI1SK) → the full key DynamoDB wants as ExclusiveStartKey on GSI1. */
 function endpointIndexStartKey(partnerId: string, endpointId: string, position: string): Record<string, string> {
@@ -82,7 +43,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async createOnce(delivery: Delivery): Promise<boolean> {
     try {
-      await this.db.send(new PutCommand({ TableName: this.table, Item: deliveryToItem(delivery), ConditionExpression: NOT_YET_CREATED }));
+      await this.db.send(new PutCommand({ TableName: this.table, Item: deliveryToItem(delivery), ConditionExpression: is.notYetCreated }));
       return true;
     } catch (err) {
       if (isConditionFailure(err)) return false;
@@ -99,7 +60,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return this.conditional({
       Key: keys.delivery(d.partnerId, d.deliveryId),
       UpdateExpression: 'SET claimId = :claimId, claimedUntil = :until',
-      ConditionExpression: CLAIMABLE,
+      ConditionExpression: is.claimable,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':claimId': claimId, ':until': until, ':now': now, ':pending': 'PENDING', ':count': d.attempts.length },
     });
@@ -122,7 +83,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return this.conditional({
       Key: keys.delivery(d.partnerId, d.deliveryId),
       UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
-      ConditionExpression: STILL_CLAIMED,
+      ConditionExpression: is.stillClaimed,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':attempt': [attempt],
@@ -143,7 +104,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return this.conditional({
       Key: keys.delivery(d.partnerId, d.deliveryId),
       UpdateExpression: 'SET #status = :failed, failureReason = :reason, nextAttemptAt = :null, updatedAt = :now REMOVE GSI2PK, GSI2SK, claimId, claimedUntil',
-      ConditionExpression: IDLE_AT_COUNT,
+      ConditionExpression: is.idleAtCount,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':failed': 'FAILED', ':reason': reason, ':null': null, ':now': now, ':pending': 'PENDING', ':count': d.attempts.length },
     });
@@ -159,7 +120,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     return this.conditional({
       Key: keys.delivery(d.partnerId, d.deliveryId),
       UpdateExpression: 'SET nextAttemptAt = :now, GSI2SK = :gsi2sk, requeues = requeues + :one, updatedAt = :now',
-      ConditionExpression: OVERDUE_AS_SEEN,
+      ConditionExpression: is.overdueAsSeen,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':now': now,
@@ -223,8 +184,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         new UpdateCommand({
           TableName: this.table,
           Key: keys.delivery(previous.partnerId, previous.deliveryId),
-          // As read: no attempt recorded since, so no answer is lost and none is left behind.
-          ConditionExpression: 'attemptCount = :count AND payload = :previous',
+          ConditionExpression: is.textAsRead,
           UpdateExpression: 'SET payload = :payload, attempts = :attempts, failureReason = :failureReason',
           ExpressionAttributeValues: {
             ':count': previous.attempts.length,

@@ -4,6 +4,7 @@ import type { GroupMailSettings } from '../../domain/mail/finance-contacts.ts';
 import type { FinanceContactStore } from '../../domain/ports/finance-contacts.ts';
 import { isRefused } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
+import { mailSettingsEntity } from './entities/mail-settings.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -62,7 +63,7 @@ export class DynamoFinanceContactStore implements FinanceContactStore {
               ConditionCheck: {
                 TableName: this.table,
                 Key: keys.mailSettings(settings.agentGroupId),
-                ConditionExpression: 'version = :v',
+                ConditionExpression: mailSettingsEntity.conditions.versionAt,
                 ExpressionAttributeValues: { ':v': settings.version },
               },
             },
@@ -82,8 +83,8 @@ export class DynamoFinanceContactStore implements FinanceContactStore {
       TableName: this.table,
       Item: { ...keys.mailSettings(next.agentGroupId), entity: 'GroupMailSettings', ...next },
       ...(expectedVersion === 0
-        ? { ConditionExpression: 'attribute_not_exists(PK)' }
-        : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
+        ? { ConditionExpression: mailSettingsEntity.conditions.isNew }
+        : { ConditionExpression: mailSettingsEntity.conditions.versionAt, ExpressionAttributeValues: { ':v': expectedVersion } }),
     };
     // The record the change replaces: if it is no longer at expectedVersion the transaction fails on `put`'s condition anyway.
     const before = expectedVersion === 0 ? undefined : await this.get(next.agentGroupId);

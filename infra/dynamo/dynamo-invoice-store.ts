@@ -29,12 +29,12 @@ import { getAll } from './batch-get.ts';
 import { billingMarkerEntity } from './entities/billing-marker.ts';
 import { bookingEntity } from './entities/booking.ts';
 import { closeIfDone, invoiceConditions as is, invoiceEntity } from './entities/invoice.ts';
-import { invoiceLineEntity } from './entities/invoice-line.ts';
+import { invoiceLineEntity, invoiceLineLaneEntity } from './entities/invoice-line.ts';
 import { invoiceSeriesEntity } from './entities/invoice-series.ts';
 import { dueItems } from './dues.ts';
 import { unbilledAgainItems } from './dynamo-unbilled-work.ts';
 import { contentionBackoff, isConditionFailure, isRefused, refusedAt, refusedItems, transactIf, writeIf } from './client.ts';
-import { ITEM_EXISTS, ITEM_IS_NEW, itemOf, MAX_TRANSACTION_ITEMS, putNew, recordOf, type TransactItem } from './items.ts';
+import { itemOf, MAX_TRANSACTION_ITEMS, putNew, recordOf, type TransactItem } from './items.ts';
 import { keys, prefixed, type Key } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1, GSI2 } from './table.ts';
@@ -54,8 +54,6 @@ import { GSI1, GSI2 } from './table.ts';
  * | series counter                        | PK = SERIES#<gstin>, SK = INVOICE#<financial year>             | table |
  */
 
-/** A lane takes lines until closed; closing fences a late write (a run that lost its lease). */
-const LANE_OPEN = 'attribute_not_exists(closed)';
 /**
  * Transactions of one invoice's lines in flight at once (its lanes): 16 halves the rounds of 8
  * (a 5,000-booking invoice's 152 transactions in about 10 rounds, not 19); the closing
@@ -98,7 +96,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
   ) {}
 
   async createDraft(invoice: Invoice): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: invoiceEntity.toItem(invoice), ConditionExpression: ITEM_IS_NEW }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: invoiceEntity.toItem(invoice), ConditionExpression: is.isNew }));
   }
 
   async addLines(invoice: Invoice, lines: readonly InvoiceLine[], at: string, opts: AddLinesOptions = {}): Promise<LinesWritten> {
@@ -133,7 +131,11 @@ export class DynamoInvoiceStore implements InvoiceStore {
       lanes.map((laneBookings, lane) =>
         this.writeLane(
           invoice,
-          { key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane), condition: LANE_OPEN, refusal: 'had its lines closed by another run' },
+          {
+            key: keys.invoiceLineLane(invoice.agentGroupId, invoice.id, base + lane),
+            condition: invoiceLineLaneEntity.conditions.open,
+            refusal: 'had its lines closed by another run',
+          },
           laneBookings,
           refused,
           at,
@@ -269,7 +271,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
             // Kept closed (not deleted) so a late write of a run that lost its lease cannot reopen it.
             // Expiry by the machine's clock, not the run's: the fence must outlive real runs, which live in real time.
             UpdateExpression: 'SET closed = :true, entity = :entity, expiresAt = :expires',
-            ConditionExpression: l === 'unused' ? ITEM_IS_NEW : l === 'closed' ? 'attribute_exists(closed)' : `${LANE_OPEN} AND lineCount = :n`,
+            ConditionExpression: invoiceLineLaneEntity.conditions[typeof l === 'object' ? 'openAt' : l],
             ExpressionAttributeValues: {
               ':true': true,
               ':entity': 'InvoiceLineLane',
@@ -389,7 +391,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
     // Refused when the invoice is gone (an empty draft its run removed): there is nothing to record against.
     await this.updateIf(agentGroupId, invoiceId, {
       UpdateExpression: 'SET lastError = :e, updatedAt = :at',
-      ConditionExpression: ITEM_EXISTS,
+      ConditionExpression: is.exists,
       ExpressionAttributeValues: { ':e': error, ':at': at },
     });
   }
@@ -436,7 +438,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
               TableName: this.table,
               Key: invoiceEntity.key(agentGroupId, invoiceId),
               UpdateExpression: 'SET updatedAt = :at REMOVE eInvoiceHold',
-              ConditionExpression: ITEM_EXISTS,
+              ConditionExpression: is.exists,
               ExpressionAttributeValues: { ':at': at },
             },
           },
@@ -528,7 +530,7 @@ export class DynamoInvoiceStore implements InvoiceStore {
                   TableName: this.table,
                   Key: seriesKey,
                   UpdateExpression: 'SET #last = :next, gstin = :gstin, financialYear = :fy, entity = :entity, updatedAt = :at',
-                  ConditionExpression: series.Item ? invoiceSeriesEntity.conditions.seriesAt : ITEM_IS_NEW,
+                  ConditionExpression: series.Item ? invoiceSeriesEntity.conditions.seriesAt : invoiceSeriesEntity.conditions.isNew,
                   ExpressionAttributeNames: { '#last': 'last' },
                   ExpressionAttributeValues: {
                     ':next': last + 1,

@@ -3,9 +3,9 @@ import type { AuditDraft } from '../../domain/audit/audit-event.ts';
 import type { MailLog, MailSendKey } from '../../domain/ports/mail-log.ts';
 import { writeIf } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
-import { keys } from './keys.ts';
+import { mailSendEntity } from './entities/mail-send.ts';
 
-const keyOf = (k: MailSendKey) => keys.mailSend(k.agentGroupId, k.what, k.contactId);
+const keyOf = (k: MailSendKey) => mailSendEntity.key(k.agentGroupId, k.what, k.contactId);
 
 /** Each send an item under its group (GROUP#<id> / MAIL#<what>#<contactId>): CLAIMED, then SENT with the message id. */
 export class DynamoMailLog implements MailLog {
@@ -20,8 +20,8 @@ export class DynamoMailLog implements MailLog {
       this.db,
       new PutCommand({
         TableName: this.table,
-        Item: { ...keyOf(k), entity: 'MailSend', ...k, status: 'CLAIMED', claimedAt: at },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        Item: { ...keyOf(k), entity: mailSendEntity.name, ...k, status: 'CLAIMED', claimedAt: at },
+        ConditionExpression: mailSendEntity.conditions.isNew,
       }),
     );
   }
@@ -39,7 +39,7 @@ export class DynamoMailLog implements MailLog {
             TableName: this.table,
             Key: keyOf(k),
             UpdateExpression: 'SET #s = :sent, messageId = :m, sentAt = :at',
-            ConditionExpression: '#s = :claimed',
+            ConditionExpression: mailSendEntity.conditions.claimed,
             ExpressionAttributeNames: { '#s': 'status' },
             ExpressionAttributeValues: { ':sent': 'SENT', ':claimed': 'CLAIMED', ':m': messageId, ':at': at },
           },
@@ -55,7 +55,7 @@ export class DynamoMailLog implements MailLog {
       new DeleteCommand({
         TableName: this.table,
         Key: keyOf(k),
-        ConditionExpression: '#s = :claimed',
+        ConditionExpression: mailSendEntity.conditions.claimed,
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':claimed': 'CLAIMED' },
       }),

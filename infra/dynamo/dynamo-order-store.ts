@@ -3,12 +3,8 @@ import type { Order, OrderPricing } from '../../domain/orders/order.ts';
 import type { OrderStore } from '../../domain/ports/order-store.ts';
 import { ERASED } from '../../domain/guests/guest-erasure.ts';
 import { isConditionFailure } from './client.ts';
+import { orderEntity } from './entities/order.ts';
 import { keys } from './keys.ts';
-
-/** A new order never overwrites another: ids are random UUIDs, so a clash is a bug to surface. */
-const NEW_ORDER = 'attribute_not_exists(PK)';
-/** A reprice only updates an order that exists in this group; it never creates one. */
-const EXISTING_ORDER = 'attribute_exists(PK)';
 
 export const orderItem = (o: Order) => ({ ...keys.order(o.agentGroupId, o.orderId), entity: 'Order', ...o });
 
@@ -25,7 +21,7 @@ export class DynamoOrderStore implements OrderStore {
   ) {}
 
   async create(order: Order): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: orderItem(order), ConditionExpression: NEW_ORDER }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: orderItem(order), ConditionExpression: orderEntity.conditions.isNew }));
   }
 
   async get(agentGroupId: string, orderId: string): Promise<Order | undefined> {
@@ -39,7 +35,7 @@ export class DynamoOrderStore implements OrderStore {
       new UpdateCommand({
         TableName: this.table,
         Key: keys.order(agentGroupId, orderId),
-        ConditionExpression: EXISTING_ORDER,
+        ConditionExpression: orderEntity.conditions.exists,
         UpdateExpression: 'SET externalRef = :erased',
         ExpressionAttributeValues: { ':erased': ERASED },
       }),
@@ -52,7 +48,7 @@ export class DynamoOrderStore implements OrderStore {
         new UpdateCommand({
           TableName: this.table,
           Key: keys.order(agentGroupId, orderId),
-          ConditionExpression: EXISTING_ORDER,
+          ConditionExpression: orderEntity.conditions.exists,
           UpdateExpression: 'SET pricing = :pricing, pricedAt = :pricedAt, validUntil = :validUntil',
           ExpressionAttributeValues: { ':pricing': update.pricing, ':pricedAt': update.pricedAt, ':validUntil': update.validUntil },
         }),

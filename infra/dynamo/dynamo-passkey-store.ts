@@ -4,10 +4,9 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { Passkey, PasskeyChallenge, PasskeyStore } from '../../domain/ports/passkey-store.ts';
 import { cancellationReasons, isConditionFailure } from './client.ts';
 import type { DynamoAuditTrail } from './dynamo-audit-trail.ts';
+import { passkeyChallengeEntity, passkeyClaimEntity, passkeyEntity } from './entities/passkey.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
-
-const MUST_BE_NEW = 'attribute_not_exists(PK)';
 
 function passkeyOf(item: Record<string, unknown> | undefined): Passkey | undefined {
   if (!item) return undefined;
@@ -39,19 +38,18 @@ export class DynamoPasskeyStore implements PasskeyStore {
           expiresAtIso: c.expiresAt,
           expiresAt: Math.ceil(Date.parse(c.expiresAt) / 1000),
         },
-        ConditionExpression: MUST_BE_NEW,
+        ConditionExpression: passkeyChallengeEntity.conditions.isNew,
       }),
     );
   }
 
   async takeChallenge(challenge: string): Promise<PasskeyChallenge | undefined> {
-    // A conditional delete: of two answers racing on one challenge, exactly one gets it.
     try {
       const out = await this.db.send(
         new DeleteCommand({
           TableName: this.table,
           Key: keys.passkeyChallenge(challenge),
-          ConditionExpression: 'attribute_exists(PK)',
+          ConditionExpression: passkeyChallengeEntity.conditions.unused,
           ReturnValues: 'ALL_OLD',
         }),
       );
@@ -71,14 +69,14 @@ export class DynamoPasskeyStore implements PasskeyStore {
             Put: {
               TableName: this.table,
               Item: { ...keys.passkeyClaim(passkey.credentialId), entity: 'PasskeyClaim', personId: passkey.personId },
-              ConditionExpression: MUST_BE_NEW,
+              ConditionExpression: passkeyClaimEntity.conditions.isNew,
             },
           },
           {
             Put: {
               TableName: this.table,
               Item: { ...keys.passkey(passkey.personId, passkey.credentialId), entity: 'Passkey', ...passkey },
-              ConditionExpression: MUST_BE_NEW,
+              ConditionExpression: passkeyEntity.conditions.isNew,
             },
           },
         ],
@@ -116,7 +114,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
           TableName: this.table,
           Key: keys.passkey(passkey.personId, passkey.credentialId),
           UpdateExpression: 'SET #counter = :counter, lastUsedAt = :at',
-          ConditionExpression: 'attribute_exists(PK) AND #counter = :previous',
+          ConditionExpression: passkeyEntity.conditions.counterAt,
           ExpressionAttributeNames: { '#counter': 'counter' },
           ExpressionAttributeValues: { ':counter': counter, ':previous': previous, ':at': at },
         }),
@@ -132,12 +130,12 @@ export class DynamoPasskeyStore implements PasskeyStore {
     try {
       await this.audit.transact(
         [
-          { Delete: { TableName: this.table, Key: keys.passkey(personId, credentialId), ConditionExpression: 'attribute_exists(PK)' } },
+          { Delete: { TableName: this.table, Key: keys.passkey(personId, credentialId), ConditionExpression: passkeyEntity.conditions.exists } },
           {
             Delete: {
               TableName: this.table,
               Key: keys.passkeyClaim(credentialId),
-              ConditionExpression: 'personId = :person',
+              ConditionExpression: passkeyClaimEntity.conditions.claimedBy,
               ExpressionAttributeValues: { ':person': personId },
             },
           },

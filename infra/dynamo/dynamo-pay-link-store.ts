@@ -17,6 +17,8 @@ import { queryAll } from './query.ts';
  * | a group's invoices holding a link     | PK = GROUP#<g>, begins_with(SK, PAYLINKOF#)            | table |
  */
 
+const is = invoiceEntity.conditions;
+
 /** The gateway order and pay link of each invoice (kept on the invoice item) and their ways back to it. */
 export class DynamoPayLinkStore implements PayLinkStore {
   constructor(
@@ -60,8 +62,8 @@ export class DynamoPayLinkStore implements PayLinkStore {
           TableName: this.table,
           Key: invoiceEntity.key(agentGroupId, invoiceId),
           UpdateExpression: 'SET payLink = :l, updatedAt = :at',
-          // Two refreshes at once: the one that read the link still there wins; the other's link is cancelled by its caller.
-          ConditionExpression: `${invoiceEntity.conditions.exists} AND #status <> :cancelled AND ${replaces ? 'payLink.linkId = :r' : '(attribute_not_exists(payLink) OR payLink = :null)'}`,
+          // The refresh that lost the race has its link cancelled by its caller.
+          ConditionExpression: `${is.exists} AND ${is.notCancelled} AND ${replaces ? is.payLinkIs : is.noPayLink}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':l': link, ':at': at, ':cancelled': 'CANCELLED', ...(replaces ? { ':r': replaces } : { ':null': null }) },
         },

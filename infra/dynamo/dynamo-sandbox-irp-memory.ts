@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SandboxIrpMemory, SandboxIrpRecord } from '../einvoice/sandbox-e-invoice-registry.ts';
 import { isConditionFailure, writeIf } from './client.ts';
+import { sandboxIrpRegistrationEntity } from './entities/sandbox-irp.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -20,7 +21,7 @@ export class DynamoSandboxIrpMemory implements SandboxIrpMemory {
         new PutCommand({
           TableName: this.table,
           Item: { ...keys.sandboxIrn(record.irn), entity: 'SandboxIrpRegistration', ...record },
-          ConditionExpression: 'attribute_not_exists(PK)',
+          ConditionExpression: sandboxIrpRegistrationEntity.conditions.isNew,
         }),
       );
       return { record, existed: false };
@@ -47,7 +48,7 @@ export class DynamoSandboxIrpMemory implements SandboxIrpMemory {
         TableName: this.table,
         Key: keys.sandboxIrn(irn),
         UpdateExpression: 'SET cancelledAt = :at',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(cancelledAt)',
+        ConditionExpression: sandboxIrpRegistrationEntity.conditions.cancellable,
         ExpressionAttributeValues: { ':at': at },
       }),
     );

@@ -16,21 +16,14 @@ import type { AgentGroupChanges, SealedCallbackSecret, TenantDirectory } from '.
 import type { AgentGroup, Partner } from '../../domain/tenants.ts';
 import { cancellationReasons, isConditionFailure } from './client.ts';
 import { queryAll, scanAll } from './query.ts';
+import { agentGroupEntity, apiKeyEntity } from './entities/tenants.ts';
+import { ITEM_IS_NEW } from './items.ts';
 import { keys } from './keys.ts';
 import { GSI1, GSI2 } from './table.ts';
 
-/** Creating an entity must not overwrite one with the same id (or, for keys, the same hash). */
-const MUST_BE_NEW = 'attribute_not_exists(PK)';
-/**
- * Revocation stamps the time once. Keys are stored with `revokedAt: null`, which counts as
- * present for if_not_exists, so the guard is on the status instead: a revoked key is left
- * exactly as it is, and revoking twice moves nothing.
- */
+/** Revocation stamps the time once, guarded by apiKeyEntity.conditions.active. */
 const REVOKE = 'SET #status = :revoked, revokedAt = :at';
-const STILL_ACTIVE = '#status = :active';
 const revokeValues = (at: string) => ({ ':revoked': 'REVOKED', ':active': 'ACTIVE', ':at': at });
-/** An update must never create a half-filled group out of a mistyped id. */
-const MUST_EXIST = 'attribute_exists(PK)';
 
 const strip = <T>(item: Record<string, unknown> | undefined): T | undefined => {
   if (!item) return undefined;
@@ -63,7 +56,7 @@ export function agentGroupUpdate(table: string, agentGroupId: string, changes: A
     TableName: table,
     Key: keys.agentGroup(agentGroupId),
     UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-    ConditionExpression: MUST_EXIST,
+    ConditionExpression: agentGroupEntity.conditions.exists,
     ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
     ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
     ReturnValues: 'ALL_NEW',
@@ -216,7 +209,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
     try {
       await this.write(
         [
-          { Put: { TableName: this.table, Item: apiKeyItem(k), ConditionExpression: MUST_BE_NEW } },
+          { Put: { TableName: this.table, Item: apiKeyItem(k), ConditionExpression: apiKeyEntity.conditions.isNew } },
           ...(callbackSecret ? [{ Put: { TableName: this.table, Item: callbackSecretItem(callbackSecret, k.createdAt) } }] : []),
         ],
         audit,
@@ -239,7 +232,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
                 TableName: this.table,
                 Key: keys.apiKey(existing.keyHash),
                 UpdateExpression: REVOKE,
-                ConditionExpression: STILL_ACTIVE,
+                ConditionExpression: apiKeyEntity.conditions.active,
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: revokeValues(at),
               },
@@ -259,7 +252,7 @@ export class DynamoTenantDirectory implements TenantDirectory {
           TableName: this.table,
           Key: keys.apiKey(existing.keyHash),
           UpdateExpression: REVOKE,
-          ConditionExpression: STILL_ACTIVE,
+          ConditionExpression: apiKeyEntity.conditions.active,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: revokeValues(at),
           ReturnValues: 'ALL_NEW',
@@ -278,13 +271,13 @@ export class DynamoTenantDirectory implements TenantDirectory {
     try {
       await this.write(
         [
-          { Put: { TableName: this.table, Item: apiKeyItem(replacement), ConditionExpression: MUST_BE_NEW } },
+          { Put: { TableName: this.table, Item: apiKeyItem(replacement), ConditionExpression: apiKeyEntity.conditions.isNew } },
           {
             Update: {
               TableName: this.table,
               Key: keys.apiKey(old.keyHash),
               UpdateExpression: REVOKE,
-              ConditionExpression: STILL_ACTIVE,
+              ConditionExpression: apiKeyEntity.conditions.active,
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: revokeValues(at),
             },
@@ -311,8 +304,8 @@ export class DynamoTenantDirectory implements TenantDirectory {
 
   private async putNew(item: Record<string, unknown>, conflictMessage: string, audit?: AuditDraft): Promise<void> {
     try {
-      if (audit) await this.audit.transact([{ Put: { TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW } }], audit);
-      else await this.db.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: MUST_BE_NEW }));
+      if (audit) await this.audit.transact([{ Put: { TableName: this.table, Item: item, ConditionExpression: ITEM_IS_NEW } }], audit);
+      else await this.db.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: ITEM_IS_NEW }));
     } catch (err) {
       if (isConditionFailure(err)) throw new ConflictError('CONFLICT', conflictMessage);
       throw err;

@@ -3,6 +3,7 @@ import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { PendingBooking, UnbilledWork } from '../../domain/ports/unbilled-work.ts';
 import { getAll } from './batch-get.ts';
 import { limiter } from './in-parallel.ts';
+import { unbilledEntity } from './entities/unbilled.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { transactEach } from './transact-each.ts';
@@ -126,8 +127,7 @@ export class DynamoUnbilledWork implements UnbilledWork {
       Delete: {
         TableName: this.table,
         Key: keys.unbilled(agentGroupId, p.bookingId),
-        // A posting since the run read it moved the version: it stays for the next run.
-        ConditionExpression: '#version = :v',
+        ConditionExpression: unbilledEntity.conditions.versionAt,
         ExpressionAttributeNames: { '#version': 'version' },
         ExpressionAttributeValues: { ':v': p.version },
       },

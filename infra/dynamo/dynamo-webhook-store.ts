@@ -5,27 +5,12 @@ import { ConflictError } from '../../domain/errors.ts';
 import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
 import { isConditionFailure } from './client.ts';
+import { webhookCounterEntity, webhookEndpointEntity } from './entities/webhook-endpoint.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
 import { GSI1 } from './table.ts';
 
-/** The per-partner endpoint count moves in the same transaction as the endpoint it counts. */
-const UNDER_LIMIT = 'attribute_not_exists(endpointCount) OR endpointCount < :max';
-/** Optimistic concurrency: a PUT applies only to the version it was computed from. */
-const UNCHANGED_SINCE = 'attribute_exists(PK) AND updatedAt = :expected';
-
-const toItem = (e: WebhookEndpoint) => ({
-  ...keys.webhookEndpoint(e.partnerId, e.id),
-  ...keys.webhookChannelIndex(e.channelId, e.partnerId, e.id),
-  entity: 'WebhookEndpoint',
-  ...e,
-});
-
-const fromItem = (item: Record<string, unknown> | undefined): WebhookEndpoint | undefined => {
-  if (!item) return undefined;
-  const { PK: _pk, SK: _sk, GSI1PK: _g, GSI1SK: _gs, entity: _e, ...rest } = item;
-  return rest as unknown as WebhookEndpoint;
-};
+const { toItem, fromItem } = webhookEndpointEntity;
 
 export class DynamoWebhookStore implements WebhookStore {
   constructor(
@@ -53,13 +38,13 @@ export class DynamoWebhookStore implements WebhookStore {
     try {
       await this.audit.transact(
         [
-          { Put: { TableName: this.table, Item: toItem(endpoint), ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: this.table, Item: toItem(endpoint), ConditionExpression: webhookEndpointEntity.conditions.isNew } },
           {
             Update: {
               TableName: this.table,
               Key: keys.webhookCounter(endpoint.partnerId),
               UpdateExpression: 'ADD endpointCount :one',
-              ConditionExpression: UNDER_LIMIT,
+              ConditionExpression: webhookCounterEntity.conditions.underLimit,
               ExpressionAttributeValues: { ':one': 1, ':max': max },
             },
           },
@@ -76,7 +61,7 @@ export class DynamoWebhookStore implements WebhookStore {
     const put = {
       TableName: this.table,
       Item: toItem(endpoint),
-      ConditionExpression: UNCHANGED_SINCE,
+      ConditionExpression: webhookEndpointEntity.conditions.unchangedSince,
       ExpressionAttributeValues: { ':expected': expectedUpdatedAt },
     };
     try {
@@ -93,7 +78,7 @@ export class DynamoWebhookStore implements WebhookStore {
     try {
       await this.audit.transact(
         [
-          { Delete: { TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConditionExpression: 'attribute_exists(PK)' } },
+          { Delete: { TableName: this.table, Key: keys.webhookEndpoint(partnerId, id), ConditionExpression: webhookEndpointEntity.conditions.exists } },
           {
             Update: {
               TableName: this.table,

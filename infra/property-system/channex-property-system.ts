@@ -16,6 +16,7 @@ import { apportion } from '../../domain/pricing/rounding.ts';
 import type { SelectedProperty } from '../../domain/pricing/index.ts';
 import { ratePlanId } from '../../domain/channel-manager/channex.ts';
 import { isConditionFailure } from '../dynamo/client.ts';
+import { channexBookingEntity, channexRevisionEntity } from '../dynamo/entities/property-system.ts';
 import { keys } from '../dynamo/keys.ts';
 import { logger } from '../logger.ts';
 
@@ -307,7 +308,7 @@ export class ChannexPropertySystem implements PropertySystem {
             ...(answer.kind === 'refused' ? { refusal: answer.message } : {}),
             at: this.clock.now().toISOString(),
           },
-          ConditionExpression: 'attribute_not_exists(PK)',
+          ConditionExpression: channexRevisionEntity.conditions.isNew,
         }),
       );
     } catch (err) {
@@ -347,7 +348,7 @@ export class ChannexPropertySystem implements PropertySystem {
         TableName: this.table,
         Key: keys.channexBooking(bookingRef),
         UpdateExpression: 'SET booking = :b',
-        ConditionExpression: 'attribute_exists(PK)',
+        ConditionExpression: channexBookingEntity.conditions.exists,
         ExpressionAttributeValues: { ':b': booking },
       }),
     );

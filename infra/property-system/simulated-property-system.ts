@@ -6,6 +6,7 @@ import type { ModificationRequest, ModificationResult, PropertySystem, Reservati
 import type { ForcedScenario, SandboxScenarioBook } from '../../domain/sandbox/workflow-scenarios.ts';
 import { getAll } from '../dynamo/batch-get.ts';
 import { isConditionFailure } from '../dynamo/client.ts';
+import { simulatedModificationEntity, simulatedReservationEntity } from '../dynamo/entities/property-system.ts';
 import { keys } from '../dynamo/keys.ts';
 import { TTL_ATTRIBUTE } from '../dynamo/table.ts';
 
@@ -74,12 +75,11 @@ export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioB
         new PutCommand({
           TableName: this.table,
           Item: { ...keys.simulatedReservation(request.bookingRef), entity: 'SimulatedReservation', ...reservation },
-          ConditionExpression: 'attribute_not_exists(PK)',
+          ConditionExpression: simulatedReservationEntity.conditions.isNew,
         }),
       );
       return this.stateOf(reservation);
     } catch (err) {
-      // A racing reserve for the same booking placed it first; its booking id is the one.
       if (!isConditionFailure(err)) throw err;
       return this.stateOf((await this.read(request.bookingRef))!);
     }
@@ -101,7 +101,7 @@ export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioB
           TableName: this.table,
           Key: keys.simulatedReservation(reservation.bookingRef),
           UpdateExpression: 'SET landsAt = :at',
-          ConditionExpression: 'landsAt = :none',
+          ConditionExpression: simulatedReservationEntity.conditions.notLanded,
           ExpressionAttributeValues: { ':at': landsAt, ':none': null },
         }),
       );
@@ -118,7 +118,7 @@ export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioB
         TableName: this.table,
         Key: keys.simulatedReservation(bookingRef),
         UpdateExpression: 'SET #status = :cancelled, cancelledAt = if_not_exists(cancelledAt, :at)',
-        ConditionExpression: 'attribute_exists(PK)',
+        ConditionExpression: simulatedReservationEntity.conditions.exists,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':cancelled': 'CANCELLED', ':at': at },
       }),
@@ -146,7 +146,7 @@ export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioB
         new PutCommand({
           TableName: this.table,
           Item: { ...key, entity: 'SimulatedModification', result, at: this.clock.now().toISOString() },
-          ConditionExpression: 'attribute_not_exists(PK)',
+          ConditionExpression: simulatedModificationEntity.conditions.isNew,
         }),
       );
     } catch (err) {
@@ -160,7 +160,7 @@ export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioB
           TableName: this.table,
           Key: keys.simulatedReservation(request.bookingRef),
           UpdateExpression: 'SET checkIn = :in, checkOut = :out, selectedProperties = :units, modifiedBy = :key',
-          ConditionExpression: 'attribute_exists(PK)',
+          ConditionExpression: simulatedReservationEntity.conditions.exists,
           ExpressionAttributeValues: { ':in': request.checkIn, ':out': request.checkOut, ':units': request.selectedProperties, ':key': request.key },
         }),
       );

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BillingRunResult, InvoiceLine } from '../../domain/invoicing/invoice.ts';
 import { billingLockEntity, billingStateEntity } from '../../infra/dynamo/entities/billing-lock.ts';
@@ -53,5 +54,21 @@ describe('Module: dynamo entities of invoicing', () => {
     const item = billingRunEntity.toItem(run, 123);
     expect(item).toMatchObject({ PK: 'GROUP#g1', SK: 'BILLINGRUN#2027-02-01T03:00:00.000Z#r1', GSI1PK: 'BILLINGRUNS', expiresAt: 123 });
     expect(billingRunEntity.fromItem(item)).toEqual(run);
+  });
+});
+
+describe('Module: every store condition is an entity’s (docs/decisions/platform.md "Every condition is an entity\'s")', () => {
+  /** A store's `ConditionExpression:` written as a literal: a quoted string, or a template that names no condition. */
+  const literalConditions = (dir: string): string[] =>
+    readdirSync(new URL(`../../infra/${dir}/`, import.meta.url))
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) =>
+        [...readFileSync(new URL(`../../infra/${dir}/${f}`, import.meta.url), 'utf8').matchAll(/[^y]ConditionExpression:\s*(['"][^'"]*['"]|`[^`$]*`)/g)].map(
+          (m) => `${dir}/${f}: ${m[1]}`,
+        ),
+      );
+
+  it('leaves no condition written out in a store (only the resealing of a field on whatever item holds it)', () => {
+    expect([...literalConditions('dynamo'), ...literalConditions('property-system')]).toEqual(["dynamo/dynamo-sealed-secrets.ts: '#a = :was'"]);
   });
 });

@@ -96,7 +96,9 @@ describe('serverless.yml resources', () => {
     }
     expect(deadLetterQueues.length).toBeGreaterThanOrEqual(3);
     for (const [name] of deadLetterQueues) {
-      const watching = alarms.filter((a) => a.Properties.Namespace === 'AWS/SQS' && a.Properties.Dimensions?.[0]?.Value?.['!GetAtt'] === `${name}.QueueName`);
+      const watching = alarms.filter(
+        (a) => a.Properties.Namespace === 'AWS/SQS' && a.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.join('.') === `${name}.QueueName`,
+      );
       expect(watching, `an alarm on ${name}`).toHaveLength(1);
     }
     const own = alarms.filter((a) => a.Properties.Namespace === METRICS_NAMESPACE);

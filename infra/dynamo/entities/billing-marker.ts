@@ -29,6 +29,10 @@ export const billingMarkerEntity = {
       ExpressionAttributeValues: { ':t': -lineTotalOf(lines), ':n': -lines.length },
     },
   }),
+  conditions: {
+    /** Moved from the billed total a credit was planned on (`:expect`), when it names one. */
+    billedAt: 'billedTotal = :expect',
+  },
   /** Read with the projection `bookingRef, billedTotal`. */
   fromItem: (item: Record<string, unknown>): readonly [string, Minor] => [item.bookingRef as string, item.billedTotal as Minor],
 } as const;

@@ -13,3 +13,13 @@ export const billingRunEntity = {
     ),
   fromItem: (item: Record<string, unknown>): BillingRunResult => recordOf<BillingRunResult>(item),
 } as const;
+
+/* The BillingFanOutGroup item: one group's outcome in a run over every group (PK = BILLINGFANOUT#<run>, SK = GROUP#<g>). */
+export const billingFanOutGroupEntity = {
+  name: 'BillingFanOutGroup',
+  key: keys.billingFanOutGroup,
+  conditions: {
+    /** A success stays (`:failed` → 'FAILED'): a redelivery after BILLED finds the group up to date and must not say so over it. */
+    noSuccessYet: 'attribute_not_exists(outcome) OR outcome = :failed',
+  },
+} as const;

@@ -1,15 +1,30 @@
 import type { Booking } from '../../../domain/bookings/booking.ts';
 import { isGuestDataErased, stayEndedOn } from '../../../domain/guests/guest-erasure.ts';
+import { ITEM_IS_NEW } from '../items.ts';
 import { keys } from '../keys.ts';
 
 /** Named conditions on a booking (placeholders: `#version` → version, and those named at each). */
 export const bookingConditions = {
+  /** Booking refs are random UUIDs; the guard turns an impossible collision into a refusal instead of an overwrite. */
+  isNew: ITEM_IS_NEW,
   /** Every booking write is computed from one version and lands only on it (`:version`). */
   atVersion: '#version = :version',
   /** An invoice's mark is taken off only from the place it was read at (`:id` the invoice). */
   invoicedAt: (index: number) => `invoicedIn[${index}] = :id`,
   /** The backfill indexes an old settled booking only while it is on no second index (neither open work nor already erasable). */
   notOnSecondIndex: 'attribute_not_exists(GSI2PK)',
+  /** A booking is marked once per invoice (`:id`): a retried step finds it marked and changes nothing, version included. */
+  notYetMarked: 'attribute_exists(PK) AND NOT contains(invoicedIn, :id)',
+} as const;
+
+/* The BookingAlias item (PK = GROUP#<g>, SK = BOOKINGID#<property-system id>): the booking a property-system id names. */
+export const bookingAliasEntity = {
+  name: 'BookingAlias',
+  key: keys.bookingAlias,
+  conditions: {
+    /** Written once; rewriting it for the same booking (`:ref`, a rerun) is harmless, for another one impossible. */
+    free: 'attribute_not_exists(PK) OR bookingRef = :ref',
+  },
 } as const;
 
 /**

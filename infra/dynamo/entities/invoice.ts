@@ -1,7 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Invoice } from '../../../domain/invoicing/invoice.ts';
 import { writeIf } from '../client.ts';
-import { ITEM_EXISTS, itemOf, recordOf } from '../items.ts';
+import { ITEM_EXISTS, ITEM_IS_NEW, itemOf, recordOf } from '../items.ts';
 import { keys } from '../keys.ts';
 
 /*
@@ -16,6 +16,8 @@ import { keys } from '../keys.ts';
  */
 export const invoiceConditions = {
   exists: ITEM_EXISTS,
+  /** A new document (a DRAFT, a credit note): an id collision refuses it. */
+  isNew: ITEM_IS_NEW,
   /** Lines join only a DRAFT: an operator abandoning it between plan and write cancels the write. */
   invoiceIsDraft: '#status = :draft',
   /**
@@ -51,6 +53,37 @@ export const invoiceConditions = {
   numberedAs: 'invoiceNumber = :n',
   /** A PDF is stored only for a document that left DRAFT. */
   notDraft: '#status <> :draft',
+  /** A pay link is kept only on an invoice that is not cancelled (`:cancelled` → 'CANCELLED'). */
+  notCancelled: '#status <> :cancelled',
+  /**
+   * A pay link replaces only the one read (`:r` its id), and a first one only where none is
+   * held: of two refreshes at once, the one that read the link still there wins.
+   */
+  payLinkIs: 'payLink.linkId = :r',
+  noPayLink: '(attribute_not_exists(payLink) OR payLink = :null)',
+  /**
+   * A credit note corrects an invoice only in the figures it was planned on: issued or paid
+   * (`:issued`, `:paid`), not itself a credit note, paid `:ep` and credited `:ec` (`:zero` → 0).
+   */
+  creditFiguresAt:
+    '#status IN (:issued, :paid) AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND (creditedAmount = :ec OR (attribute_not_exists(creditedAmount) AND :ec = :zero))',
+  /**
+   * A credit note's void gives its credit back only to an ISSUED invoice (a PAID one would owe
+   * again under a status that says it does not), in the figures planned on (`:ep`, `:ec`).
+   */
+  creditTakenBackAt:
+    '#status = :issued AND attribute_not_exists(creditNoteFor) AND (amountPaid = :ep OR (attribute_not_exists(amountPaid) AND :ep = :zero)) AND creditedAmount = :ec',
+  /** A credit note voided at the IRP: issued with this IRN (`:irn`), of the invoice it credits (`:invoice`), none of its credit released (`:zero`). */
+  /** Whether its amount due moves the group's dues (docs/data-model.md "Dues"): pinned as read by every writer that moves them. */
+  dueTracked: 'attribute_exists(dueTracked)',
+  dueUntracked: 'attribute_not_exists(dueTracked)',
+  /**
+   * The dues backfill tracks an invoice only untracked and in the figures it counted (`#total` →
+   * total, `:total`, `:paid`, `:credited`, `:zero` → 0): a payment or credit since re-reads it.
+   */
+  untrackedAsCounted:
+    'attribute_not_exists(dueTracked) AND #total = :total AND (amountPaid = :paid OR (attribute_not_exists(amountPaid) AND :paid = :zero)) AND (creditedAmount = :credited OR (attribute_not_exists(creditedAmount) AND :credited = :zero))',
+  creditNoteVoidable: '#status = :issued AND eInvoice.irn = :irn AND creditNoteFor = :invoice AND creditReleased = :zero',
   /**
    * Voidable at the IRP (`:issued`, `:irn`, `:zero`, `:true`): issued with this IRN, fully issued
    * (PDF stored, bookings marked), nothing paid or credited; otherwise a credit note is the way.
